@@ -1,0 +1,175 @@
+import { Db } from "mongodb";
+import { z } from "zod";
+import type { Mailer } from "../mail/mailer.ts";
+import type { AuthHooks, MailHooks } from "./hooks.ts";
+
+/**
+ * `createAuth` options. Every default comes from SPEC §9 or DECISIONS.md; each is documented with
+ * `@default` in `AuthOptions` below. Validation runs once at construction: a wrong option fails
+ * at startup with a message naming it.
+ */
+const positiveSeconds = z.number().int().positive();
+const fn = z.custom<(...args: never[]) => unknown>(
+  (value) => typeof value === "function",
+  "expected a function",
+);
+
+const rateLimitRuleSchema = z.union([
+  z.literal(false),
+  z.object({ window: positiveSeconds, max: z.number().int().positive() }).strict(),
+]);
+
+export const optionsSchema = z
+  .object({
+    database: z.union([
+      z.instanceof(Db),
+      z
+        .object({
+          uri: z.string().min(1),
+          dbName: z.string().min(1).optional(),
+          serverSelectionTimeoutMS: z.number().int().positive().default(2000),
+        })
+        .strict(),
+    ]),
+    secret: z.string().min(16, "secret must be at least 16 characters"),
+    baseURL: z.url().optional(),
+    basePath: z
+      .string()
+      .regex(/^\/[\w\-/]*[^/]$/, "basePath must start with / and not end with /")
+      .default("/api/auth"),
+    appName: z.string().min(1).default("Tessera"),
+    trustedOrigins: z.array(z.string().min(1)).default([]),
+    language: z.enum(["ENG", "RUS", "UKR", "SPA", "GERMAN", "POL", "FRA", "TURKEY"]).default("ENG"),
+    emailAndPassword: z
+      .object({
+        enabled: z.boolean().default(true),
+        requireEmailVerification: z.boolean().default(false),
+        autoSignIn: z.boolean().default(true),
+        minPasswordLength: z.number().int().min(1).default(8),
+        maxPasswordLength: z.number().int().min(1).max(4096).default(128),
+        resetPasswordEnabled: z.boolean().default(true),
+        resetPasswordTokenExpiresIn: positiveSeconds.default(3600),
+        revokeSessionsOnPasswordReset: z.boolean().default(false),
+      })
+      .strict()
+      .prefault({}),
+    emailVerification: z
+      .object({
+        enabled: z.boolean().default(true),
+        sendOnSignUp: z.boolean().optional(),
+        sendOnSignIn: z.boolean().default(true),
+        autoSignInAfterVerification: z.boolean().default(false),
+        expiresIn: positiveSeconds.default(3600),
+      })
+      .strict()
+      .prefault({}),
+    session: z
+      .object({
+        expiresIn: positiveSeconds.max(400 * 86400).default(7 * 86400),
+        updateAge: z.number().int().min(0).default(86400),
+        freshAge: z.number().int().min(0).default(86400),
+        dontRememberExpiresIn: positiveSeconds.default(86400),
+        disableSessionRefresh: z.boolean().default(false),
+        cookieCache: z
+          .object({ enabled: z.boolean().default(false), maxAge: positiveSeconds.default(60) })
+          .strict()
+          .prefault({}),
+      })
+      .strict()
+      .prefault({}),
+    user: z
+      .object({
+        changeEmail: z
+          .object({ enabled: z.boolean().default(false) })
+          .strict()
+          .prefault({}),
+        deleteUser: z
+          .object({
+            enabled: z.boolean().default(false),
+            sendDeleteAccountVerification: z.boolean().default(false),
+            deleteTokenExpiresIn: positiveSeconds.default(86400),
+          })
+          .strict()
+          .prefault({}),
+      })
+      .strict()
+      .prefault({}),
+    rateLimit: z
+      .object({
+        enabled: z.boolean().default(true),
+        window: positiveSeconds.default(10),
+        max: z.number().int().positive().default(100),
+        storage: z.enum(["database", "memory"]).default("database"),
+        customRules: z.record(z.string(), rateLimitRuleSchema).default({}),
+      })
+      .strict()
+      .prefault({}),
+    advanced: z
+      .object({
+        cookiePrefix: z
+          .string()
+          .regex(/^[\w-]+$/)
+          .default("tessera"),
+        useSecureCookies: z.boolean().optional(),
+        /** Proxies whose forwarded-for header is believed; without them the socket address is used. */
+        trustedProxies: z.array(z.string().min(1)).default([]),
+        ipAddressHeader: z.string().min(1).default("x-forwarded-for"),
+        maxBodyBytes: z
+          .number()
+          .int()
+          .positive()
+          .default(1024 * 1024),
+      })
+      .strict()
+      .prefault({}),
+    mailer: z
+      .custom<Mailer>((value) => typeof (value as Mailer)?.send === "function", "expected a Mailer")
+      .optional(),
+    mail: z.custom<MailHooks>((value) => typeof value === "object" && value !== null).optional(),
+    hooks: z.custom<AuthHooks>((value) => typeof value === "object" && value !== null).optional(),
+    clock: fn.optional(),
+    logger: z
+      .custom<Logger>(
+        (value) =>
+          typeof value === "object" && value !== null && typeof (value as Logger).error === "function",
+        "expected a logger with info, warn and error",
+      )
+      .optional(),
+  })
+  .strict();
+
+export interface Logger {
+  info(message: string, detail?: unknown): void;
+  warn(message: string, detail?: unknown): void;
+  error(message: string, detail?: unknown): void;
+}
+
+export type AuthOptions = z.input<typeof optionsSchema> & { clock?: () => Date };
+export type ResolvedOptions = z.output<typeof optionsSchema> & { clock: () => Date; logger: Logger };
+
+export function resolveOptions(input: AuthOptions): ResolvedOptions {
+  const parsed = optionsSchema.safeParse(input);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map(
+      (issue) => `${issue.path.join(".") || "(root)"}: ${issue.message}`,
+    );
+    throw new TypeError(`Invalid Tessera options — ${problems.join("; ")}`);
+  }
+  const options = parsed.data;
+  if (options.emailAndPassword.minPasswordLength > options.emailAndPassword.maxPasswordLength) {
+    throw new TypeError(
+      "Invalid Tessera options — emailAndPassword.minPasswordLength exceeds maxPasswordLength",
+    );
+  }
+  return {
+    ...options,
+    clock: (input.clock as (() => Date) | undefined) ?? (() => new Date()),
+    logger: options.logger ?? consoleLogger,
+  };
+}
+
+const consoleLogger: Logger = {
+  info: (message, detail) => console.info(`[tessera] ${message}`, detail ?? ""),
+  warn: (message, detail) => console.warn(`[tessera] ${message}`, detail ?? ""),
+  error: (message, detail) => console.error(`[tessera] ${message}`, detail ?? ""),
+};

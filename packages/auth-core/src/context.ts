@@ -1,0 +1,23 @@
+import type { ResolvedOptions } from "./config/options.ts";
+import type { Collections } from "./db/collections.ts";
+import type { OriginMatcher } from "./http/origins.ts";
+import type { Mailer } from "./mail/mailer.ts";
+
+export interface CookieNames {
+  sessionToken: string;
+  sessionData: string;
+  dontRemember: string;
+}
+
+/** Everything one `createAuth` instance owns; passed down explicitly, never global. */
+export interface AuthContext {
+  options: ResolvedOptions;
+  collections: Collections;
+  mailer: Mailer;
+  origins: OriginMatcher;
+  cookies: CookieNames;
+  secureCookies: boolean;
+  /** Origin + basePath used to build links in mails, e.g. `http://localhost:3000/api/auth`. */
+  apiURL: string;
+  now(): Date;
+}

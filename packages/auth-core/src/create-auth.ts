@@ -1,0 +1,70 @@
+import { type AuthOptions, resolveOptions } from "./config/options.ts";
+import type { AuthContext, CookieNames } from "./context.ts";
+import { openCollections } from "./db/collections.ts";
+import { connectDatabase } from "./db/connect.ts";
+import { CORE_MIGRATIONS, runMigrations } from "./db/migrations/index.ts";
+import { cleanupExpired } from "./features/cleanup.ts";
+import { coreEndpoints } from "./features/registry.ts";
+import { type ApiMethod, createApi } from "./http/api.ts";
+import type { AnyEndpoint } from "./http/define-endpoint.ts";
+import { type AuthHandler, createHandler } from "./http/handler.ts";
+import { createOriginMatcher } from "./http/origins.ts";
+import { createDatabaseRateLimiter, createMemoryRateLimiter } from "./http/rate-limit.ts";
+import { createDevOutbox } from "./mail/outbox.ts";
+
+export interface Auth {
+  /** `Request → Response` for everything under the base path (default `/api/auth`). */
+  handler: AuthHandler;
+  /** The server-side API: one method per endpoint, e.g. `auth.api.signInEmail({ body, headers })`. */
+  api: Record<string, ApiMethod>;
+  /** Every endpoint definition (drives the router, the API, the client and the docs). */
+  endpoints: readonly AnyEndpoint[];
+  /** Runs the numbered migrations not yet applied (indexes included). Idempotent. */
+  migrate(): Promise<string[]>;
+  /** Removes expired sessions, verifications and rate-limit windows. Returns how many of each. */
+  cleanup(): Promise<{ sessions: number; verifications: number; rateLimits: number }>;
+  /** Closes the database client when `createAuth` opened it. */
+  close(): Promise<void>;
+  context: AuthContext;
+}
+
+function cookieNames(prefix: string, secure: boolean): CookieNames {
+  const full = (name: string) => `${secure ? "__Secure-" : ""}${prefix}.${name}`;
+  return {
+    sessionToken: full("session_token"),
+    sessionData: full("session_data"),
+    dontRemember: full("dont_remember"),
+  };
+}
+
+export function createAuth(input: AuthOptions): Auth {
+  const options = resolveOptions(input);
+  const database = connectDatabase(options.database);
+  const collections = openCollections(database.db);
+  const secureCookies = options.advanced.useSecureCookies ?? options.baseURL?.startsWith("https://") ?? false;
+  const origin = options.baseURL ? new URL(options.baseURL).origin : "http://localhost:3000";
+  const context: AuthContext = {
+    options,
+    collections,
+    mailer: options.mailer ?? createDevOutbox({ print: (line) => options.logger.info(line) }),
+    origins: createOriginMatcher(options.baseURL, options.trustedOrigins),
+    cookies: cookieNames(options.advanced.cookiePrefix, secureCookies),
+    secureCookies,
+    apiURL: `${origin}${options.basePath}`,
+    now: options.clock,
+  };
+  const endpoints = coreEndpoints;
+  const rateLimiter =
+    options.rateLimit.storage === "database"
+      ? createDatabaseRateLimiter(collections)
+      : createMemoryRateLimiter();
+  return {
+    handler: createHandler(context, endpoints, rateLimiter),
+    api: createApi(context, endpoints),
+    endpoints,
+    migrate: () => runMigrations(collections, CORE_MIGRATIONS, context.now),
+    cleanup: () => cleanupExpired(collections, context.now()),
+    close: () => database.close(),
+    context,
+  };
+}

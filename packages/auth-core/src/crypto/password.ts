@@ -1,0 +1,71 @@
+import * as ScryptModule from "scrypt-kdf";
+
+// scrypt-kdf is CommonJS: under Node ESM its functions sit on `default` only, while its
+// typings declare named exports. Take whichever the loader gives.
+const Scrypt: typeof ScryptModule =
+  (ScryptModule as unknown as { default?: typeof ScryptModule }).default ?? ScryptModule;
+
+/**
+ * Password hashing with scrypt (DECISIONS.md: N=16384, r=8, p=1, via scrypt-kdf which runs
+ * node's crypto.scrypt off the event loop). The stored form is versioned — `s1$<base64 scrypt-kdf key>` —
+ * and scrypt-kdf embeds its own parameters, so raising them later keeps old hashes verifiable
+ * and `needsRehash` tells the caller to re-hash after the next successful sign-in.
+ */
+export interface PasswordHashParams {
+  logN: number;
+  r: number;
+  p: number;
+}
+
+export const DEFAULT_PASSWORD_PARAMS: PasswordHashParams = { logN: 14, r: 8, p: 1 };
+
+const FORMAT_PREFIX = "s1$";
+
+/** NIST SP 800-63B: normalise so the same password typed on two keyboards matches. */
+export function normalizePassword(password: string): string {
+  return password.normalize("NFKC");
+}
+
+export async function hashPassword(
+  password: string,
+  params: PasswordHashParams = DEFAULT_PASSWORD_PARAMS,
+): Promise<string> {
+  const key = await Scrypt.kdf(normalizePassword(password), params);
+  return FORMAT_PREFIX + Buffer.from(key).toString("base64");
+}
+
+export interface PasswordCheck {
+  valid: boolean;
+  needsRehash: boolean;
+}
+
+/** Returns valid false for a malformed stored hash rather than throwing: a corrupt row must not be a 500. */
+export async function verifyPassword(
+  storedHash: string,
+  password: string,
+  params: PasswordHashParams = DEFAULT_PASSWORD_PARAMS,
+): Promise<PasswordCheck> {
+  if (!storedHash.startsWith(FORMAT_PREFIX)) return { valid: false, needsRehash: false };
+  const key = Buffer.from(storedHash.slice(FORMAT_PREFIX.length), "base64");
+  let valid: boolean;
+  try {
+    valid = await Scrypt.verify(key, normalizePassword(password));
+  } catch {
+    return { valid: false, needsRehash: false };
+  }
+  if (!valid) return { valid: false, needsRehash: false };
+  const stored = Scrypt.viewParams(key);
+  const needsRehash = stored.logN < params.logN || stored.r < params.r || stored.p < params.p;
+  return { valid: true, needsRehash };
+}
+
+/**
+ * Spends the same scrypt work as a real check, so an unknown email answers in the same time as a
+ * wrong password (DECISIONS.md "Sign-up and enumeration").
+ */
+export async function spendPasswordWork(
+  password: string,
+  params: PasswordHashParams = DEFAULT_PASSWORD_PARAMS,
+): Promise<void> {
+  await Scrypt.kdf(normalizePassword(password), params);
+}

@@ -1,0 +1,43 @@
+import { type Db, MongoClient, MongoServerError } from "mongodb";
+
+export interface DatabaseHandle {
+  db: Db;
+  /** Closes the client only when this module opened it; a host-provided Db stays open. */
+  close(): Promise<void>;
+}
+
+/**
+ * Bounded timeouts so that a database that is down answers 503 within about 2 s; the driver
+ * reconnects by itself once the server is back, so no restart is needed.
+ */
+export function connectDatabase(
+  config: Db | { uri: string; dbName?: string | undefined; serverSelectionTimeoutMS: number },
+): DatabaseHandle {
+  if (!("uri" in config)) return { db: config, close: async () => {} };
+  const client = new MongoClient(config.uri, {
+    appName: "tessera",
+    serverSelectionTimeoutMS: config.serverSelectionTimeoutMS,
+    connectTimeoutMS: config.serverSelectionTimeoutMS,
+    socketTimeoutMS: 10_000,
+    maxPoolSize: 50,
+  });
+  return { db: client.db(config.dbName), close: () => client.close() };
+}
+
+/** A duplicate-key violation (code 11000) — an insert lost a race or hit a unique rule. */
+export function isDuplicateKeyError(error: unknown): boolean {
+  return error instanceof MongoServerError && error.code === 11000;
+}
+
+/** Errors that mean "the database is unreachable", answered 503 rather than 500. */
+export function isDatabaseUnavailableError(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  return [
+    "MongoServerSelectionError",
+    "MongoNetworkError",
+    "MongoNetworkTimeoutError",
+    "MongoTopologyClosedError",
+    "MongoNotConnectedError",
+    "MongoPoolClearedError",
+  ].includes(error.name);
+}

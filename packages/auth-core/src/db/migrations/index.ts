@@ -1,0 +1,33 @@
+import type { Collections } from "../collections.ts";
+import { isDuplicateKeyError } from "../connect.ts";
+import { coreIndexes } from "./0001-core-indexes.ts";
+import type { Migration } from "./types.ts";
+
+export type { Migration } from "./types.ts";
+
+/** In order. Feature areas append theirs here; ids are never renumbered. */
+export const CORE_MIGRATIONS: readonly Migration[] = [coreIndexes];
+
+/**
+ * Runs the migrations not yet recorded in `_migrations`. Each is idempotent, so a crash between
+ * `up` and the record only means it runs again next time.
+ */
+export async function runMigrations(
+  collections: Collections,
+  migrations: readonly Migration[],
+  now: () => Date,
+): Promise<string[]> {
+  const done = new Set((await collections.migrations.find({}).toArray()).map((doc) => doc._id));
+  const applied: string[] = [];
+  for (const migration of migrations) {
+    if (done.has(migration.id)) continue;
+    await migration.up(collections);
+    try {
+      await collections.migrations.insertOne({ _id: migration.id, appliedAt: now() });
+    } catch (error) {
+      if (!isDuplicateKeyError(error)) throw error; // another instance recorded it first
+    }
+    applied.push(migration.id);
+  }
+  return applied;
+}

@@ -1,0 +1,135 @@
+/**
+ * The error catalogue: every message of SPEC §8, verbatim, with its HTTP status.
+ * The status lives here, never at the throw site, so one table test can check the whole
+ * catalogue against the spec. Where SPEC gives no status for a client error, 400 (DECISIONS.md).
+ */
+export const ERROR_CATALOGUE = {
+  // Session and general
+  FAILED_TO_CREATE_SESSION: { status: 500, message: "Failed to create session" },
+  FAILED_TO_GET_SESSION: { status: 500, message: "Failed to get session" },
+  SESSION_NOT_FOUND: { status: 400, message: "Session not found" },
+  UNAUTHORIZED: { status: 401, message: "unauthorized" },
+  SESSION_EXPIRED_REAUTHENTICATE: {
+    status: 401,
+    message: "Session expired. Re-authenticate to perform this action.",
+  },
+  SESSION_NOT_FRESH: { status: 403, message: "Session is not fresh" },
+  INVALID_CALLBACK_URL: { status: 403, message: "Invalid callbackURL" },
+  INVALID_REDIRECT_URL: { status: 403, message: "Invalid redirectURL" },
+  INVALID_ERROR_CALLBACK_URL: { status: 403, message: "Invalid errorCallbackURL" },
+  INVALID_NEW_USER_CALLBACK_URL: { status: 403, message: "Invalid newUserCallbackURL" },
+  INVALID_ORIGIN: { status: 403, message: "Invalid origin" },
+  UNABLE_TO_CREATE_VERIFICATION: { status: 500, message: "Unable to create verification" },
+  VERIFICATION_EMAIL_NOT_ENABLED: { status: 400, message: "Verification email isn't enabled" },
+  EMAIL_ALREADY_VERIFIED: {
+    status: 400,
+    message: "You can only send a verification email to an unverified email",
+  },
+  EMAIL_MISMATCH: { status: 400, message: "You can only send a verification email to your own email" },
+
+  // Verify-email token errors (as JSON when there is no callbackURL)
+  TOKEN_EXPIRED: { status: 401, message: "token_expired" },
+  INVALID_VERIFICATION_TOKEN: { status: 401, message: "invalid_token" },
+  VERIFICATION_USER_NOT_FOUND: { status: 401, message: "user_not_found" },
+  VERIFICATION_UNAUTHORIZED: { status: 401, message: "unauthorized" },
+
+  // Social sign-in
+  PROVIDER_NOT_FOUND: { status: 404, message: "Provider not found" },
+  ID_TOKEN_NOT_SUPPORTED: { status: 404, message: "id_token not supported" },
+  INVALID_ID_TOKEN: { status: 401, message: "invalid token" },
+  FAILED_TO_GET_USER_INFO: { status: 401, message: "Failed to get user info" },
+  USER_EMAIL_NOT_FOUND: { status: 401, message: "User email not found" },
+
+  // Email sign-in
+  EMAIL_PASSWORD_DISABLED: { status: 400, message: "Email and password is not enabled" },
+  INVALID_EMAIL: { status: 400, message: "Invalid email" },
+  INVALID_EMAIL_OR_PASSWORD: { status: 401, message: "Invalid email or password" },
+  EMAIL_NOT_VERIFIED: { status: 403, message: "Email not verified" },
+
+  // Passwords
+  RESET_PASSWORD_DISABLED: { status: 400, message: "Reset password isn't enabled" },
+  INVALID_TOKEN: { status: 400, message: "invalid token" },
+  PASSWORD_TOO_SHORT: { status: 400, message: "Password too short" },
+  PASSWORD_TOO_LONG: { status: 400, message: "Password too long" },
+  CREDENTIAL_ACCOUNT_NOT_FOUND: { status: 400, message: "Credential account not found" },
+  INVALID_PASSWORD: { status: 400, message: "Invalid password" },
+  PASSWORD_ALREADY_SET: { status: 400, message: "user already has a password" },
+
+  // Deletion and email change
+  SESSION_EXPIRED: { status: 400, message: "Session expired" },
+  DELETE_USER_DISABLED: { status: 404, message: "Not found" },
+  CHANGE_EMAIL_DISABLED: { status: 400, message: "Change email is disabled" },
+  EMAIL_IS_THE_SAME: { status: 400, message: "Email is the same" },
+  EMAIL_CAN_NOT_BE_UPDATED: { status: 400, message: "Couldn't update your email" },
+  USER_ALREADY_EXISTS: { status: 422, message: "User already exists" },
+
+  // Accounts
+  FAILED_TO_UNLINK_LAST_ACCOUNT: { status: 400, message: "You can't unlink your last account" },
+  ACCOUNT_NOT_FOUND: { status: 400, message: "Account not found" },
+  LINKING_NOT_ALLOWED: { status: 401, message: "Account not linked - linking not allowed" },
+  LINKING_DIFFERENT_EMAILS_NOT_ALLOWED: { status: 401, message: "different emails not allowed" },
+  UNABLE_TO_CREATE_ACCOUNT: { status: 417, message: "unable to create account" },
+  USER_ID_OR_SESSION_REQUIRED: { status: 400, message: "Either userId or session is required" },
+  PROVIDER_NOT_SUPPORTED: { status: 400, message: "Provider {id} is not supported" },
+  TOKEN_REFRESH_NOT_SUPPORTED: { status: 400, message: "does not support token refreshing" },
+  FAILED_TO_GET_ACCESS_TOKEN: { status: 400, message: "Failed to get a valid access token" },
+  FAILED_TO_REFRESH_ACCESS_TOKEN: { status: 400, message: "Failed to refresh access token" },
+  ACCOUNT_USER_ALREADY_EXISTS: { status: 422, message: "User already exists" },
+
+  // Organizations
+  ORGANIZATION_CREATION_NOT_ALLOWED: { status: 403, message: "not allowed to create a new organization" },
+  ORGANIZATION_LIMIT_REACHED: { status: 403, message: "maximum number of organizations reached" },
+  ORGANIZATION_ALREADY_EXISTS: { status: 400, message: "Organization already exists" },
+  ORGANIZATION_NOT_FOUND: { status: 400, message: "Organization not found" },
+  USER_NOT_MEMBER: { status: 400, message: "User is not a member of the organization" },
+  ORGANIZATION_UPDATE_NOT_ALLOWED: {
+    status: 403,
+    message: "not allowed to update or delete this organization",
+  },
+  NO_ACTIVE_ORGANIZATION: { status: 400, message: "No active organization" },
+  MEMBER_NOT_FOUND: { status: 400, message: "Member not found" },
+  TEAM_NOT_FOUND: { status: 400, message: "Team not found" },
+  CANNOT_LEAVE_AS_ONLY_OWNER: { status: 400, message: "cannot leave as the only owner" },
+  MEMBER_DELETE_NOT_ALLOWED: { status: 403, message: "not allowed to delete this member" },
+  INVITATION_NOT_FOUND: { status: 400, message: "Invitation not found" },
+  NOT_INVITATION_RECIPIENT: { status: 403, message: "not the recipient of the invitation" },
+  INVITATION_CANCEL_NOT_ALLOWED: { status: 403, message: "not allowed to cancel this invitation" },
+  INVITER_NO_LONGER_MEMBER: { status: 400, message: "Inviter is no longer a member" },
+  FAILED_TO_RETRIEVE_INVITATION: { status: 400, message: "Failed to retrieve invitation" },
+  UNABLE_TO_REMOVE_LAST_TEAM: { status: 400, message: "Unable to remove last team" },
+  MEMBERSHIP_LIMIT_REACHED: { status: 403, message: "Organization membership limit reached" },
+  TEAM_DELETE_NOT_ALLOWED: { status: 403, message: "not allowed to delete teams" },
+  TEAM_UPDATE_NOT_ALLOWED: { status: 403, message: "not allowed to update or delete this team" },
+  TEAM_MEMBER_LIMIT_REACHED: { status: 403, message: "Team member limit reached" },
+  NOT_AUTHENTICATED: { status: 401, message: "Not authenticated" },
+  ORGANIZATION_ID_REQUIRED: { status: 400, message: "Organization ID is required" },
+  NOT_A_MEMBER_OF_ORGANIZATION: { status: 403, message: "You are not a member of this organization" },
+
+  // API keys
+  API_KEY_NOT_FOUND: { status: 404, message: "not found" },
+  API_KEY_DISABLED: { status: 401, message: "disabled" },
+  API_KEY_EXPIRED: { status: 401, message: "expired" },
+  API_KEY_USAGE_EXCEEDED: { status: 429, message: "usage limit reached" },
+  API_KEY_RATE_LIMITED: { status: 429, message: "rate limit exceeded" },
+  API_KEY_INVALID: { status: 401, message: "invalid" },
+  API_KEY_UPDATE_FAILED: { status: 500, message: "failed to update" },
+
+  // Access control
+  RESOURCE_ACCESS_NOT_ALLOWED: { status: 403, message: "not allowed to access resource" },
+  RESOURCE_ACCESS_UNAUTHORIZED: { status: 401, message: "unauthorized to access resource" },
+  NOT_AUTHORIZED: { status: 403, message: "Not authorized" },
+
+  // Request hygiene: not in SPEC §8, needed by the HTTP layer (DECISIONS.md: UPPER_SNAKE code + message)
+  NOT_FOUND: { status: 404, message: "Not found" },
+  METHOD_NOT_ALLOWED: { status: 405, message: "Method not allowed" },
+  BODY_TOO_LARGE: { status: 413, message: "Request body too large" },
+  INVALID_JSON: { status: 400, message: "Invalid JSON body" },
+  UNSUPPORTED_CONTENT_TYPE: { status: 400, message: "Unsupported content type" },
+  VALIDATION_ERROR: { status: 400, message: "Invalid request" },
+  TOO_MANY_REQUESTS: { status: 429, message: "Too many requests. Please try again later." },
+  SERVICE_UNAVAILABLE: { status: 503, message: "Service unavailable" },
+  INTERNAL_SERVER_ERROR: { status: 500, message: "Internal server error" },
+  FORBIDDEN_SERVER_ONLY: { status: 404, message: "Not found" },
+} as const satisfies Record<string, { status: number; message: string }>;
+
+export type ErrorCode = keyof typeof ERROR_CATALOGUE;

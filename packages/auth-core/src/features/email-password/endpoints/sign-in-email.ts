@@ -1,0 +1,72 @@
+import { z } from "zod";
+import { hashPassword, spendPasswordWork, verifyPassword } from "../../../crypto/index.ts";
+import { AuthError } from "../../../errors/auth-error.ts";
+import { defineEndpoint } from "../../../http/define-endpoint.ts";
+import { callbackURLField, emailField, passwordField } from "../../schemas.ts";
+import { createSession, setSessionCookies } from "../../session/service.ts";
+import { toUser, type User } from "../../session/types.ts";
+import { findCredentialAccount, findUserByEmail, setCredentialPassword } from "../../users/store.ts";
+import { sendVerificationEmail } from "../../verification/service.ts";
+
+export interface SignInResult {
+  redirect: boolean;
+  token: string;
+  url: string | null;
+  user: User;
+}
+
+export const signInEmail = defineEndpoint({
+  name: "signInEmail",
+  method: "POST",
+  path: "/sign-in/email",
+  auth: "none",
+  body: z.strictObject({
+    email: emailField,
+    password: passwordField,
+    callbackURL: callbackURLField.optional(),
+    rememberMe: z.boolean().optional(),
+  }),
+  fieldErrors: { email: "INVALID_EMAIL" },
+  async handler(ctx): Promise<SignInResult> {
+    const { auth, body } = ctx;
+    const config = auth.options.emailAndPassword;
+    if (!config.enabled) throw new AuthError("EMAIL_PASSWORD_DISABLED");
+    // An over-long password is never hashed (no CPU for an attacker); it cannot be anyone's.
+    if (body.password.length > config.maxPasswordLength) throw new AuthError("INVALID_EMAIL_OR_PASSWORD");
+    const user = await findUserByEmail(auth.collections, body.email);
+    const account = user ? await findCredentialAccount(auth.collections, user._id) : null;
+    if (!user || !account?.password) {
+      // Same scrypt work as a real check: an unknown email must not answer faster (enumeration).
+      await spendPasswordWork(body.password);
+      throw new AuthError("INVALID_EMAIL_OR_PASSWORD");
+    }
+    const check = await verifyPassword(account.password, body.password);
+    if (!check.valid) throw new AuthError("INVALID_EMAIL_OR_PASSWORD");
+    if (check.needsRehash) {
+      await setCredentialPassword(
+        auth.collections,
+        account._id,
+        await hashPassword(body.password),
+        auth.now(),
+      );
+    }
+    if (config.requireEmailVerification && !user.emailVerified) {
+      if (auth.options.emailVerification.sendOnSignIn)
+        await sendVerificationEmail(auth, user, body.callbackURL);
+      throw new AuthError("EMAIL_NOT_VERIFIED");
+    }
+    const session = await createSession(auth, {
+      userId: user._id,
+      dontRemember: body.rememberMe === false,
+      ipAddress: ctx.ip,
+      userAgent: ctx.headers.get("user-agent"),
+    });
+    setSessionCookies(auth, ctx.cookies, session, user);
+    return {
+      redirect: body.callbackURL !== undefined,
+      token: session.token,
+      url: body.callbackURL ?? null,
+      user: toUser(user),
+    };
+  },
+});

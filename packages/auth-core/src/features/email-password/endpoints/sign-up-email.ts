@@ -1,0 +1,81 @@
+import { ObjectId } from "mongodb";
+import { z } from "zod";
+import { hashPassword } from "../../../crypto/index.ts";
+import { AuthError } from "../../../errors/auth-error.ts";
+import { defineEndpoint } from "../../../http/define-endpoint.ts";
+import { callbackURLField, emailField, imageField, nameField, passwordField } from "../../schemas.ts";
+import { createSession, setSessionCookies } from "../../session/service.ts";
+import { toUser, type User } from "../../session/types.ts";
+import { assertPasswordLength, createCredentialAccount, createUser } from "../../users/service.ts";
+import { deleteUserById } from "../../users/store.ts";
+import { sendVerificationEmail } from "../../verification/service.ts";
+
+export const signUpEmail = defineEndpoint({
+  name: "signUpEmail",
+  method: "POST",
+  path: "/sign-up/email",
+  auth: "none",
+  body: z.strictObject({
+    name: nameField,
+    email: emailField,
+    password: passwordField,
+    image: imageField.optional(),
+    callbackURL: callbackURLField.optional(),
+    rememberMe: z.boolean().optional(),
+  }),
+  fieldErrors: { email: "INVALID_EMAIL" },
+  async handler(ctx): Promise<{ token: string | null; user: User }> {
+    const { auth, body } = ctx;
+    const config = auth.options.emailAndPassword;
+    if (!config.enabled) throw new AuthError("EMAIL_PASSWORD_DISABLED");
+    assertPasswordLength(auth, body.password);
+    const passwordHash = await hashPassword(body.password);
+    const created = await createUser(auth, {
+      email: body.email,
+      name: body.name,
+      image: body.image ?? null,
+      emailVerified: false,
+    });
+    if (!created.ok) {
+      // DECISIONS.md: with verification required, an existing address answers exactly like a new
+      // one (same shape, no session, nothing sent) so sign-up cannot enumerate accounts.
+      if (created.reason === "exists" && config.requireEmailVerification) {
+        const now = auth.now();
+        return {
+          token: null,
+          user: toUser({
+            _id: new ObjectId(),
+            email: body.email,
+            name: body.name,
+            image: body.image ?? null,
+            emailVerified: false,
+            createdAt: now,
+            updatedAt: now,
+          }),
+        };
+      }
+      if (created.reason === "exists") throw new AuthError("USER_ALREADY_EXISTS");
+      throw new AuthError("UNABLE_TO_CREATE_ACCOUNT");
+    }
+    const user = created.user;
+    try {
+      await createCredentialAccount(auth, user._id, passwordHash);
+    } catch (error) {
+      // Without a credential account the user could never sign in: undo the user insert.
+      await deleteUserById(auth.collections, user._id);
+      throw error;
+    }
+    const sendOnSignUp = auth.options.emailVerification.sendOnSignUp ?? config.requireEmailVerification;
+    if (sendOnSignUp && auth.options.emailVerification.enabled)
+      await sendVerificationEmail(auth, user, body.callbackURL);
+    if (!config.autoSignIn || config.requireEmailVerification) return { token: null, user: toUser(user) };
+    const session = await createSession(auth, {
+      userId: user._id,
+      dontRemember: body.rememberMe === false,
+      ipAddress: ctx.ip,
+      userAgent: ctx.headers.get("user-agent"),
+    });
+    setSessionCookies(auth, ctx.cookies, session, user);
+    return { token: session.token, user: toUser(user) };
+  },
+});

@@ -1,0 +1,17 @@
+import { z } from "zod";
+
+/**
+ * Field schemas shared by endpoints. Strings are strings (an object never reaches a query);
+ * emails are trimmed and lower-cased before they are checked, stored or looked up (SPEC §3).
+ */
+export const emailField = z.string().max(320).trim().toLowerCase().pipe(z.email().max(254));
+/** Length rules are checked in the handler against the configured bounds (catalogue messages). */
+export const passwordField = z.string();
+export const callbackURLField = z.string().max(2048);
+export const nameField = z.string().trim().max(256);
+export const imageField = z.string().max(2048).nullable();
+/** Query booleans arrive as strings over HTTP and as booleans from server code. */
+export const queryBoolean = z
+  .union([z.boolean(), z.enum(["true", "false"])])
+  .transform((value) => value === true || value === "true");
+export const tokenField = z.string().min(1).max(4096);

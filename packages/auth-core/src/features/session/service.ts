@@ -1,0 +1,156 @@
+import { ObjectId, type ObjectId as ObjectIdType } from "mongodb";
+import type { AuthContext } from "../../context.ts";
+import { generateSessionToken, signValue, unsignValue } from "../../crypto/index.ts";
+import type { SessionDoc, UserDoc } from "../../db/documents.ts";
+import { AuthError } from "../../errors/auth-error.ts";
+import type { CookieJar } from "../../http/cookie-jar.ts";
+import { applyAfterHook, applyBeforeHook } from "../hooks.ts";
+import { decodeCookieCache, encodeCookieCache } from "./cookie-cache.ts";
+import { isSessionExpired, sessionExpiry, shouldRefreshSession } from "./rules.ts";
+import {
+  deleteSessionByToken,
+  findSessionByToken,
+  findUserById,
+  insertSession,
+  updateSessionExpiry,
+} from "./store.ts";
+import type { SessionWithUser } from "./types.ts";
+
+export interface NewSessionInput {
+  userId: ObjectIdType;
+  dontRemember: boolean;
+  ipAddress: string | null;
+  userAgent: string | null;
+}
+
+/** Inserts a session (through the session create hooks). Throws FAILED_TO_CREATE_SESSION when refused. */
+export async function createSession(auth: AuthContext, input: NewSessionInput): Promise<SessionDoc> {
+  const now = auth.now();
+  const draft: SessionDoc = {
+    _id: new ObjectId(),
+    userId: input.userId,
+    token: generateSessionToken(),
+    expiresAt: sessionExpiry(now, input.dontRemember, auth.options.session),
+    createdAt: now,
+    updatedAt: now,
+    ipAddress: input.ipAddress,
+    userAgent: input.userAgent ? input.userAgent.slice(0, 512) : null,
+    activeOrganizationId: null,
+    dontRemember: input.dontRemember,
+  };
+  const hooks = auth.options.hooks?.session?.create;
+  const doc = await applyBeforeHook(hooks, draft);
+  if (!doc) throw new AuthError("FAILED_TO_CREATE_SESSION");
+  try {
+    await insertSession(auth.collections, doc);
+  } catch (error) {
+    throw new AuthError("FAILED_TO_CREATE_SESSION", { cause: error });
+  }
+  await applyAfterHook(hooks, doc);
+  return doc;
+}
+
+function maxAgeSeconds(session: SessionDoc, now: Date): number {
+  return Math.max(0, Math.floor((session.expiresAt.getTime() - now.getTime()) / 1000));
+}
+
+/** Sets the signed session cookie (no Max-Age for rememberMe false: a browser-session cookie). */
+export function setSessionCookies(
+  auth: AuthContext,
+  jar: CookieJar,
+  session: SessionDoc,
+  user: UserDoc,
+): void {
+  const now = auth.now();
+  const maxAge = session.dontRemember ? undefined : maxAgeSeconds(session, now);
+  jar.set(auth.cookies.sessionToken, signValue(session.token, auth.options.secret), { maxAge });
+  if (session.dontRemember) jar.set(auth.cookies.dontRemember, signValue("true", auth.options.secret));
+  else if (jar.get(auth.cookies.dontRemember) !== undefined) jar.delete(auth.cookies.dontRemember);
+  setCookieCache(auth, jar, session, user);
+}
+
+export function setCookieCache(auth: AuthContext, jar: CookieJar, session: SessionDoc, user: UserDoc): void {
+  const cache = auth.options.session.cookieCache;
+  if (!cache.enabled) return;
+  const now = auth.now();
+  const expiresAt = new Date(Math.min(now.getTime() + cache.maxAge * 1000, session.expiresAt.getTime()));
+  const value = encodeCookieCache(session, user, expiresAt, auth.options.secret);
+  if (value === null) {
+    // Too large for one cookie (SPEC §5, 4093 characters): simply not cached.
+    if (jar.get(auth.cookies.sessionData) !== undefined) jar.delete(auth.cookies.sessionData);
+    return;
+  }
+  jar.set(auth.cookies.sessionData, value, { maxAge: session.dontRemember ? undefined : cache.maxAge });
+}
+
+export function clearSessionCookies(auth: AuthContext, jar: CookieJar): void {
+  jar.delete(auth.cookies.sessionToken);
+  if (jar.get(auth.cookies.sessionData) !== undefined || auth.options.session.cookieCache.enabled) {
+    jar.delete(auth.cookies.sessionData);
+  }
+  if (jar.get(auth.cookies.dontRemember) !== undefined) jar.delete(auth.cookies.dontRemember);
+}
+
+/** The session token from the signed cookie, or null when absent or forged. */
+export function readSessionToken(auth: AuthContext, jar: CookieJar): string | null {
+  const signed = jar.get(auth.cookies.sessionToken);
+  if (!signed) return null;
+  return unsignValue(signed, auth.options.secret);
+}
+
+export interface ReadSessionOptions {
+  useCookieCache: boolean;
+  disableRefresh: boolean;
+}
+
+/**
+ * Resolves the caller's session: cookie cache first (0 database commands) when allowed, then the
+ * database (session + user: 2 commands). Expired sessions are deleted and cookies cleared; a
+ * session read after its update age is refreshed and its cookie re-set.
+ */
+export async function readSession(
+  auth: AuthContext,
+  jar: CookieJar,
+  options: ReadSessionOptions,
+): Promise<SessionWithUser | null> {
+  const hadCookie = jar.get(auth.cookies.sessionToken) !== undefined;
+  const token = readSessionToken(auth, jar);
+  if (!token) {
+    if (hadCookie) clearSessionCookies(auth, jar);
+    return null;
+  }
+  const now = auth.now();
+  if (options.useCookieCache && auth.options.session.cookieCache.enabled) {
+    const cached = jar.get(auth.cookies.sessionData);
+    if (cached) {
+      const decoded = decodeCookieCache(cached, auth.options.secret, token, now);
+      if (decoded) return { ...decoded, fromCache: true };
+      jar.delete(auth.cookies.sessionData);
+    }
+  }
+  const session = await findSessionByToken(auth.collections, token);
+  if (!session) {
+    clearSessionCookies(auth, jar);
+    return null;
+  }
+  if (isSessionExpired(session.expiresAt, now)) {
+    await deleteSessionByToken(auth.collections, token);
+    clearSessionCookies(auth, jar);
+    return null;
+  }
+  const user = await findUserById(auth.collections, session.userId);
+  if (!user) {
+    clearSessionCookies(auth, jar);
+    return null;
+  }
+  const dontRemember = session.dontRemember || jar.get(auth.cookies.dontRemember) !== undefined;
+  if (shouldRefreshSession({ ...session, dontRemember }, now, auth.options.session, options.disableRefresh)) {
+    session.expiresAt = sessionExpiry(now, false, auth.options.session);
+    session.updatedAt = now;
+    await updateSessionExpiry(auth.collections, session._id, session.expiresAt, now);
+    setSessionCookies(auth, jar, session, user);
+  } else if (options.useCookieCache && auth.options.session.cookieCache.enabled) {
+    setCookieCache(auth, jar, session, user);
+  }
+  return { session, user, fromCache: false };
+}

@@ -1,0 +1,66 @@
+import type { ObjectId } from "mongodb";
+import type { Collections } from "../../db/collections.ts";
+import type { SessionDoc, UserDoc } from "../../db/documents.ts";
+
+export async function insertSession(collections: Collections, doc: SessionDoc): Promise<void> {
+  await collections.sessions.insertOne(doc);
+}
+
+export function findSessionByToken(collections: Collections, token: string): Promise<SessionDoc | null> {
+  return collections.sessions.findOne({ token: { $eq: token } });
+}
+
+export function findUserById(collections: Collections, id: ObjectId): Promise<UserDoc | null> {
+  return collections.users.findOne({ _id: id });
+}
+
+export async function deleteSessionByToken(collections: Collections, token: string): Promise<boolean> {
+  const result = await collections.sessions.deleteOne({ token: { $eq: token } });
+  return result.deletedCount === 1;
+}
+
+export async function updateSessionExpiry(
+  collections: Collections,
+  id: ObjectId,
+  expiresAt: Date,
+  updatedAt: Date,
+): Promise<void> {
+  await collections.sessions.updateOne({ _id: id }, { $set: { expiresAt, updatedAt } });
+}
+
+export function listUserSessions(
+  collections: Collections,
+  userId: ObjectId,
+  now: Date,
+): Promise<SessionDoc[]> {
+  return collections.sessions
+    .find({ userId, expiresAt: { $gt: now } })
+    .sort({ createdAt: -1 })
+    .limit(100)
+    .toArray();
+}
+
+export async function deleteUserSessionByToken(
+  collections: Collections,
+  userId: ObjectId,
+  token: string,
+): Promise<boolean> {
+  const result = await collections.sessions.deleteOne({ userId, token: { $eq: token } });
+  return result.deletedCount === 1;
+}
+
+/** Deletes every session of the user except the one with `keepToken` (when given). */
+export async function deleteUserSessions(
+  collections: Collections,
+  userId: ObjectId,
+  keepToken?: string,
+): Promise<number> {
+  const filter = keepToken === undefined ? { userId } : { userId, token: { $ne: keepToken } };
+  const result = await collections.sessions.deleteMany(filter);
+  return result.deletedCount;
+}
+
+export async function deleteExpiredSessions(collections: Collections, now: Date): Promise<number> {
+  const result = await collections.sessions.deleteMany({ expiresAt: { $lte: now } });
+  return result.deletedCount;
+}

@@ -1,0 +1,58 @@
+import type { SessionDoc, UserDoc } from "../../db/documents.ts";
+
+/** API shapes (SPEC §3) — ids as 24-hex strings. */
+export interface User {
+  id: string;
+  email: string;
+  emailVerified: boolean;
+  name: string;
+  image: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export interface Session {
+  id: string;
+  userId: string;
+  token: string;
+  expiresAt: Date;
+  createdAt: Date;
+  updatedAt: Date;
+  ipAddress: string | null;
+  userAgent: string | null;
+  activeOrganizationId: string | null;
+}
+
+/** What endpoints see of the signed-in caller: the documents, as read from the database or cache. */
+export interface SessionWithUser {
+  session: SessionDoc;
+  user: UserDoc;
+  /** True when it came from the signed cookie cache rather than the database. */
+  fromCache: boolean;
+}
+
+export function toUser(doc: UserDoc): User {
+  return {
+    id: doc._id.toHexString(),
+    email: doc.email,
+    emailVerified: doc.emailVerified,
+    name: doc.name,
+    image: doc.image ?? null,
+    createdAt: doc.createdAt,
+    updatedAt: doc.updatedAt,
+  };
+}
+
+export function toSession(doc: SessionDoc): Session {
+  return {
+    id: doc._id.toHexString(),
+    userId: doc.userId.toHexString(),
+    token: doc.token,
+    expiresAt: doc.expiresAt,
+    createdAt: doc.createdAt,
+    updatedAt: doc.updatedAt,
+    ipAddress: doc.ipAddress,
+    userAgent: doc.userAgent,
+    activeOrganizationId: doc.activeOrganizationId,
+  };
+}

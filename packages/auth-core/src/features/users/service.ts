@@ -1,0 +1,88 @@
+import { ObjectId } from "mongodb";
+import type { AuthContext } from "../../context.ts";
+import { isDuplicateKeyError } from "../../db/connect.ts";
+import { type AccountDoc, CREDENTIAL_PROVIDER_ID, type UserDoc } from "../../db/documents.ts";
+import { AuthError } from "../../errors/auth-error.ts";
+import { applyAfterHook, applyBeforeHook } from "../hooks.ts";
+import { insertAccount, insertUser, updateUserFields } from "./store.ts";
+
+export type CreateUserResult = { ok: true; user: UserDoc } | { ok: false; reason: "exists" | "refused" };
+
+/** Inserts a user through the user create hooks; the unique email index settles races. */
+export async function createUser(
+  auth: AuthContext,
+  fields: { email: string; name: string; image: string | null; emailVerified: boolean },
+): Promise<CreateUserResult> {
+  const now = auth.now();
+  const hooks = auth.options.hooks?.user?.create;
+  const doc = await applyBeforeHook<UserDoc>(hooks, {
+    _id: new ObjectId(),
+    ...fields,
+    createdAt: now,
+    updatedAt: now,
+  });
+  if (!doc) return { ok: false, reason: "refused" };
+  try {
+    await insertUser(auth.collections, doc);
+  } catch (error) {
+    if (isDuplicateKeyError(error)) return { ok: false, reason: "exists" };
+    throw error;
+  }
+  await applyAfterHook(hooks, doc);
+  return { ok: true, user: doc };
+}
+
+/** Inserts the credential (email-and-password) account of a user. */
+export async function createCredentialAccount(
+  auth: AuthContext,
+  userId: ObjectId,
+  passwordHash: string,
+): Promise<AccountDoc> {
+  const now = auth.now();
+  const hooks = auth.options.hooks?.account?.create;
+  const doc = await applyBeforeHook<AccountDoc>(hooks, {
+    _id: new ObjectId(),
+    providerId: CREDENTIAL_PROVIDER_ID,
+    accountId: userId.toHexString(),
+    userId,
+    password: passwordHash,
+    accessToken: null,
+    refreshToken: null,
+    idToken: null,
+    accessTokenExpiresAt: null,
+    refreshTokenExpiresAt: null,
+    scope: null,
+    createdAt: now,
+    updatedAt: now,
+  });
+  if (!doc) throw new AuthError("UNABLE_TO_CREATE_ACCOUNT");
+  try {
+    await insertAccount(auth.collections, doc);
+  } catch (error) {
+    throw new AuthError("UNABLE_TO_CREATE_ACCOUNT", { cause: error });
+  }
+  await applyAfterHook(hooks, doc);
+  return doc;
+}
+
+/** Updates user fields through the user update hooks; null when the user no longer exists or a hook refused. */
+export async function updateUser(
+  auth: AuthContext,
+  userId: ObjectId,
+  fields: Partial<Omit<UserDoc, "_id" | "createdAt">>,
+): Promise<UserDoc | null> {
+  const hooks = auth.options.hooks?.user?.update;
+  const data = await applyBeforeHook<Partial<UserDoc>>(hooks, { ...fields, updatedAt: auth.now() });
+  if (!data) return null;
+  const { _id: _ignored, ...safe } = data;
+  const updated = await updateUserFields(auth.collections, userId, safe);
+  if (updated) await applyAfterHook(hooks, updated);
+  return updated;
+}
+
+/** The password length rule of SPEC §5 (reset, change, set and sign-up). */
+export function assertPasswordLength(auth: AuthContext, password: string): void {
+  const { minPasswordLength, maxPasswordLength } = auth.options.emailAndPassword;
+  if (password.length < minPasswordLength) throw new AuthError("PASSWORD_TOO_SHORT");
+  if (password.length > maxPasswordLength) throw new AuthError("PASSWORD_TOO_LONG");
+}

@@ -1,0 +1,44 @@
+import type { ObjectId } from "mongodb";
+import type { Collections } from "../../db/collections.ts";
+import { type AccountDoc, CREDENTIAL_PROVIDER_ID, type UserDoc } from "../../db/documents.ts";
+
+/** User and account queries shared by the account features (sign-up, sign-in, passwords, deletion). */
+export function findUserByEmail(collections: Collections, email: string): Promise<UserDoc | null> {
+  return collections.users.findOne({ email: { $eq: email } });
+}
+
+export function findCredentialAccount(
+  collections: Collections,
+  userId: ObjectId,
+): Promise<AccountDoc | null> {
+  return collections.accounts.findOne({ userId, providerId: CREDENTIAL_PROVIDER_ID });
+}
+
+export async function insertUser(collections: Collections, doc: UserDoc): Promise<void> {
+  await collections.users.insertOne(doc);
+}
+
+export async function insertAccount(collections: Collections, doc: AccountDoc): Promise<void> {
+  await collections.accounts.insertOne(doc);
+}
+
+export async function updateUserFields(
+  collections: Collections,
+  userId: ObjectId,
+  fields: Partial<Omit<UserDoc, "_id">>,
+): Promise<UserDoc | null> {
+  return collections.users.findOneAndUpdate({ _id: userId }, { $set: fields }, { returnDocument: "after" });
+}
+
+export async function setCredentialPassword(
+  collections: Collections,
+  accountId: ObjectId,
+  hash: string,
+  now: Date,
+): Promise<void> {
+  await collections.accounts.updateOne({ _id: accountId }, { $set: { password: hash, updatedAt: now } });
+}
+
+export async function deleteUserById(collections: Collections, userId: ObjectId): Promise<void> {
+  await collections.users.deleteOne({ _id: userId });
+}

@@ -1,0 +1,45 @@
+import type { AuthContext } from "../context.ts";
+import type { AnyEndpoint } from "./define-endpoint.ts";
+import { runEndpoint } from "./run-endpoint.ts";
+
+export interface ApiCallInput {
+  body?: unknown;
+  query?: Record<string, unknown>;
+  params?: Record<string, string>;
+  headers?: HeadersInit;
+}
+
+export interface ApiResult<T = unknown> {
+  data: T;
+  status: number;
+  /** Response headers to forward, notably Set-Cookie (use `headers.getSetCookie()`), and Location for redirects. */
+  headers: Headers;
+}
+
+export type ApiMethod = (input?: ApiCallInput) => Promise<ApiResult>;
+
+/**
+ * The server-side API: `auth.api.<name>({ body, query, headers })`. It runs the same endpoint code
+ * as HTTP, and throws AuthError for client errors. Not rate limited: it is the app's own code.
+ */
+export function createApi(auth: AuthContext, endpoints: readonly AnyEndpoint[]): Record<string, ApiMethod> {
+  const api: Record<string, ApiMethod> = {};
+  for (const endpoint of endpoints) {
+    const method = typeof endpoint.method === "string" ? endpoint.method : endpoint.method[0]!;
+    api[endpoint.name] = async (input = {}) => {
+      const outcome = await runEndpoint(auth, endpoint, method, {
+        body: input.body ?? {},
+        query: input.query ?? {},
+        params: input.params ?? {},
+        headers: new Headers(input.headers),
+        ip: null,
+        isServerCall: true,
+      });
+      if (outcome.kind === "json")
+        return { data: outcome.data, status: outcome.status, headers: outcome.headers };
+      if (outcome.kind === "redirect") return { data: null, status: 302, headers: outcome.headers };
+      return { data: outcome.html, status: outcome.status, headers: outcome.headers };
+    };
+  }
+  return api;
+}

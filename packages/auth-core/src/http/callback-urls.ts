@@ -1,0 +1,22 @@
+import type { AuthContext } from "../context.ts";
+import { AuthError } from "../errors/auth-error.ts";
+import type { ErrorCode } from "../errors/catalogue.ts";
+
+/** SPEC §5: every callback-type field, in body or query, must be trusted or a safe relative path. */
+const CALLBACK_FIELDS: ReadonlyArray<[string, ErrorCode]> = [
+  ["callbackURL", "INVALID_CALLBACK_URL"],
+  ["redirectTo", "INVALID_REDIRECT_URL"],
+  ["errorCallbackURL", "INVALID_ERROR_CALLBACK_URL"],
+  ["newUserCallbackURL", "INVALID_NEW_USER_CALLBACK_URL"],
+];
+
+export function assertCallbackURLsTrusted(auth: AuthContext, ...sources: unknown[]): void {
+  for (const source of sources) {
+    if (typeof source !== "object" || source === null) continue;
+    for (const [field, code] of CALLBACK_FIELDS) {
+      const value = (source as Record<string, unknown>)[field];
+      if (value === undefined || value === null) continue;
+      if (typeof value !== "string" || !auth.origins.isAllowedCallbackURL(value)) throw new AuthError(code);
+    }
+  }
+}

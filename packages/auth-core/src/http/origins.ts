@@ -1,0 +1,79 @@
+/**
+ * Trusted origins and callback-URL validation (SPEC §5, DECISIONS.md "Origins, CSRF").
+ * A callback-type URL is accepted when it is a safe relative path or an absolute http(s) URL whose
+ * origin is trusted. Trusted patterns are exact origins or origins with `*` wildcards in the host.
+ */
+export interface OriginMatcher {
+  isTrustedOrigin(origin: string): boolean;
+  isAllowedCallbackURL(url: string): boolean;
+}
+
+/**
+ * One leading `/`, then path characters only: rejects `//host`, `/\host`, encoded slashes and
+ * backslashes (`%2f`, `%5c`), schemes and control characters — all open-redirect vectors.
+ */
+const SAFE_RELATIVE_PATH =
+  /^\/(?![/\\])[\w\-.~+/@:!$&'()*,;=]*(?:\?[\w\-.~+/@:!$&'()*,;=%]*)?(?:#[\w\-.~+/=&%@]*)?$/;
+
+export function isSafeRelativePath(value: string): boolean {
+  if (!SAFE_RELATIVE_PATH.test(value)) return false;
+  const path = value.split(/[?#]/, 1)[0] ?? "";
+  return !/%2f|%5c/i.test(value) && !path.includes("//");
+}
+
+function compilePattern(pattern: string): (origin: string) => boolean {
+  if (!pattern.includes("*")) {
+    let exact: string;
+    try {
+      exact = new URL(pattern).origin;
+    } catch {
+      return () => false;
+    }
+    return (origin) => origin === exact;
+  }
+  // A wildcard matches within one host label sequence, never across the scheme or a port/path.
+  const escaped = pattern
+    .replace(/[.+?^${}()|[\]\\/]/g, "\\$&")
+    .replace(/\*/g, "[a-z0-9-]+(?:\\.[a-z0-9-]+)*");
+  const regex = new RegExp(`^${escaped}$`, "i");
+  return (origin) => regex.test(origin);
+}
+
+export function createOriginMatcher(
+  baseURL: string | undefined,
+  trustedOrigins: readonly string[],
+): OriginMatcher {
+  const patterns = [...(baseURL ? [new URL(baseURL).origin] : []), ...trustedOrigins].map(compilePattern);
+  const isTrustedOrigin = (origin: string): boolean => {
+    if (!origin || origin === "null") return false;
+    return patterns.some((matches) => matches(origin));
+  };
+  return {
+    isTrustedOrigin,
+    isAllowedCallbackURL(url) {
+      if (url.startsWith("/")) return isSafeRelativePath(url);
+      let parsed: URL;
+      try {
+        parsed = new URL(url);
+      } catch {
+        return false;
+      }
+      if (parsed.protocol !== "http:" && parsed.protocol !== "https:") return false;
+      if (parsed.username || parsed.password) return false;
+      return isTrustedOrigin(parsed.origin);
+    },
+  };
+}
+
+/** The origin a browser request claims: `Origin`, or the origin of `Referer` when Origin is absent. */
+export function requestOrigin(headers: Headers): string | null {
+  const origin = headers.get("origin");
+  if (origin) return origin;
+  const referer = headers.get("referer");
+  if (!referer) return null;
+  try {
+    return new URL(referer).origin;
+  } catch {
+    return null;
+  }
+}

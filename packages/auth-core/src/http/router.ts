@@ -1,0 +1,62 @@
+import type { AnyEndpoint } from "./define-endpoint.ts";
+
+interface Route {
+  endpoint: AnyEndpoint;
+  methods: readonly string[];
+  segments: string[];
+}
+
+export interface RouteMatch {
+  endpoint: AnyEndpoint;
+  params: Record<string, string>;
+}
+
+export type RouteLookup =
+  | { kind: "found"; match: RouteMatch }
+  | { kind: "method-not-allowed"; allow: string[] }
+  | { kind: "not-found" };
+
+/** Static segments beat `:param` segments, so `/reset-password` never matches `/reset-password/:token`. */
+export function createRouter(
+  endpoints: readonly AnyEndpoint[],
+): (method: string, path: string) => RouteLookup {
+  const routes: Route[] = endpoints.map((endpoint) => ({
+    endpoint,
+    methods: typeof endpoint.method === "string" ? [endpoint.method] : endpoint.method,
+    segments: endpoint.path.split("/").filter(Boolean),
+  }));
+  return (method, path) => {
+    const parts = path.split("/").filter(Boolean);
+    const candidates: RouteMatch[] = [];
+    const allow = new Set<string>();
+    for (const route of routes) {
+      const params = matchSegments(route.segments, parts);
+      if (!params) continue;
+      if (route.methods.includes(method)) candidates.push({ endpoint: route.endpoint, params });
+      else for (const m of route.methods) allow.add(m);
+    }
+    if (candidates.length > 0) {
+      candidates.sort((a, b) => Object.keys(a.params).length - Object.keys(b.params).length);
+      return { kind: "found", match: candidates[0]! };
+    }
+    if (allow.size > 0) return { kind: "method-not-allowed", allow: [...allow] };
+    return { kind: "not-found" };
+  };
+}
+
+function matchSegments(pattern: string[], parts: string[]): Record<string, string> | null {
+  if (pattern.length !== parts.length) return null;
+  const params: Record<string, string> = {};
+  for (let i = 0; i < pattern.length; i++) {
+    const expected = pattern[i]!;
+    const actual = parts[i]!;
+    if (expected.startsWith(":")) {
+      try {
+        params[expected.slice(1)] = decodeURIComponent(actual);
+      } catch {
+        return null;
+      }
+    } else if (expected !== actual) return null;
+  }
+  return params;
+}

@@ -1,0 +1,27 @@
+/**
+ * What the core asks a mailer to deliver. Each `kind` maps to one template (see `templates/`), so a
+ * custom mailer can route or tag mails without parsing subjects.
+ */
+export type MailKind =
+  | "verify-email"
+  | "reset-password"
+  | "change-email"
+  | "delete-account"
+  | "invitation"
+  | "two-factor-otp";
+
+export interface MailMessage {
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+  kind: MailKind;
+}
+
+/**
+ * The one seam between the core and mail delivery. `send` rejects when delivery failed; the caller
+ * logs the error and answers with a sanitised 5xx (STYLE.md, "Errors").
+ */
+export interface Mailer {
+  send(message: MailMessage): Promise<void>;
+}

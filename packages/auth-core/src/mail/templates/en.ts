@@ -1,0 +1,105 @@
+import type { MailBlock, MailTemplates } from "./types.ts";
+
+export const enTemplates: MailTemplates = {
+  htmlLang: "en",
+  kinds: {
+    "verify-email": ({ url, name, appName }) => ({
+      subject: `Verify your email for ${appName}`,
+      blocks: [
+        greet(name),
+        paragraph(`Please confirm your email address to finish setting up your ${appName} account.`),
+        { type: "link", label: "Verify email address", url },
+        paragraph(`If you did not create an account with ${appName}, you can ignore this email.`),
+        signOff(appName),
+      ],
+    }),
+    "reset-password": ({ url, name, appName, expiresInMinutes }) => ({
+      subject: `Reset your ${appName} password`,
+      blocks: [
+        greet(name),
+        paragraph(
+          `We received a request to reset the password of your ${appName} account. ` +
+            "Open the link below to choose a new password.",
+        ),
+        { type: "link", label: "Reset password", url },
+        paragraph(
+          `The link expires in ${formatCount(expiresInMinutes, "minute")}. ` +
+            "If you did not ask for a reset, you can ignore this email: your password stays the same.",
+        ),
+        signOff(appName),
+      ],
+    }),
+    "change-email": ({ url, newEmail, appName }) => ({
+      subject: `Confirm your new email address for ${appName}`,
+      blocks: [
+        greet(undefined),
+        paragraph(
+          `We received a request to change the email address of your ${appName} account to ${newEmail}. ` +
+            "Open the link below to confirm the change.",
+        ),
+        { type: "link", label: "Confirm email change", url },
+        paragraph("If you did not ask for this change, ignore this email and your address stays the same."),
+        signOff(appName),
+      ],
+    }),
+    "delete-account": ({ url, appName, expiresInHours }) => ({
+      subject: `Confirm deleting your ${appName} account`,
+      blocks: [
+        greet(undefined),
+        paragraph(
+          `We received a request to delete your ${appName} account. Open the link below to confirm. ` +
+            "Your account and its data will be deleted permanently.",
+        ),
+        { type: "link", label: "Delete my account", url },
+        paragraph(
+          `The link expires in ${formatCount(expiresInHours, "hour")}. If you did not ask to delete ` +
+            "your account, ignore this email and consider changing your password.",
+        ),
+        signOff(appName),
+      ],
+    }),
+    invitation: ({ url, organizationName, inviterName, role, appName }) => ({
+      subject: `${inviterName} invited you to join ${organizationName} on ${appName}`,
+      blocks: [
+        greet(undefined),
+        paragraph(
+          `${inviterName} invited you to join ${organizationName} on ${appName} with the role “${role}”.`,
+        ),
+        { type: "link", label: "View invitation", url },
+        paragraph("If you were not expecting this invitation, you can ignore this email."),
+        signOff(appName),
+      ],
+    }),
+    // The code stays out of the subject so it does not show on lock screens and notification previews.
+    "two-factor-otp": ({ code, appName, expiresInMinutes }) => ({
+      subject: `Your ${appName} sign-in code`,
+      blocks: [
+        greet(undefined),
+        paragraph(`Use this code to finish signing in to ${appName}:`),
+        { type: "code", code },
+        paragraph(
+          `The code expires in ${formatCount(expiresInMinutes, "minute")}. If you did not try to sign in, ` +
+            "change your password: someone else may know it.",
+        ),
+        signOff(appName),
+      ],
+    }),
+  },
+};
+
+function paragraph(text: string): MailBlock {
+  return { type: "paragraph", text };
+}
+
+function greet(name: string | undefined): MailBlock {
+  const trimmed = name?.trim();
+  return paragraph(trimmed ? `Hi ${trimmed},` : "Hi,");
+}
+
+function signOff(appName: string): MailBlock {
+  return paragraph(`— ${appName}`);
+}
+
+function formatCount(count: number, unit: string): string {
+  return `${count} ${unit}${count === 1 ? "" : "s"}`;
+}

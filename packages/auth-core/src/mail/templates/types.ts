@@ -1,0 +1,37 @@
+import type { MailKind } from "../mailer.ts";
+
+/** What each template needs; `appName` names the product in subjects and bodies. */
+export interface MailDataByKind {
+  "verify-email": { url: string; name?: string; appName: string };
+  "reset-password": { url: string; name?: string; appName: string; expiresInMinutes: number };
+  "change-email": { url: string; newEmail: string; appName: string };
+  "delete-account": { url: string; appName: string; expiresInHours: number };
+  invitation: { url: string; organizationName: string; inviterName: string; role: string; appName: string };
+  "two-factor-otp": { code: string; appName: string; expiresInMinutes: number };
+}
+
+export interface RenderedMail {
+  subject: string;
+  text: string;
+  html: string;
+}
+
+/**
+ * A mail body as plain data. Templates return this and `layout.ts` turns it into text and HTML, so the
+ * escaping happens in one place and a translation cannot forget it.
+ */
+export type MailBlock =
+  | { type: "paragraph"; text: string }
+  | { type: "link"; label: string; url: string }
+  | { type: "code"; code: string };
+
+export interface MailContent {
+  subject: string;
+  blocks: MailBlock[];
+}
+
+/** One language's templates; `htmlLang` is the BCP 47 tag written on the HTML document. */
+export interface MailTemplates {
+  htmlLang: string;
+  kinds: { [K in MailKind]: (data: MailDataByKind[K]) => MailContent };
+}

@@ -1,0 +1,272 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { randomUUID } from "node:crypto";
+import { rmSync } from "node:fs";
+import {
+  access,
+  chmod,
+  constants,
+  cp,
+  mkdir,
+  mkdtemp,
+  readdir,
+  rename,
+  rm,
+  writeFile,
+} from "node:fs/promises";
+import { homedir, tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { MongoClient } from "mongodb";
+import {
+  collectOutput,
+  connectOnce,
+  describeCommandFailure,
+  describeError,
+  findFreePort,
+  hasExited,
+  keepTail,
+  runCommand,
+  sleep,
+  terminateProcess,
+} from "./processes.ts";
+
+export const FERRETDB_VERSION = "1.24.2";
+const FERRETDB_MODULE = "github.com/FerretDB/FerretDB";
+const READY_TIMEOUT_MS = 15_000;
+const STOP_GRACE_MS = 5_000;
+/** Another process may grab the port between our probe and FerretDB's bind; a fresh port usually fixes it. */
+const PORT_ATTEMPTS = 3;
+
+export interface FerretDbBinaryOptions {
+  /** Root of the tessera cache; default `TESSERA_CACHE_DIR` or `~/.cache/tessera`. */
+  cacheDir?: string;
+  env?: NodeJS.ProcessEnv;
+  log?: (line: string) => void;
+}
+
+export interface FerretDbServerOptions {
+  binary: string;
+  /** Kept on stop; when omitted a temp dir is created and removed on stop. */
+  dataDir?: string;
+  env: NodeJS.ProcessEnv;
+}
+
+export interface FerretDbServer {
+  uri: string;
+  stop(): Promise<void>;
+}
+
+export function resolveCacheDir(options: FerretDbBinaryOptions = {}): string {
+  const env = options.env ?? process.env;
+  return options.cacheDir ?? env.TESSERA_CACHE_DIR ?? join(homedir(), ".cache", "tessera");
+}
+
+export function ferretDbBinaryPath(cacheDir: string): string {
+  return join(cacheDir, `ferretdb-${FERRETDB_VERSION}`, "ferretdb");
+}
+
+/** Returns the cached FerretDB binary, building it first when it is missing. */
+export async function ensureFerretDbBinary(options: FerretDbBinaryOptions = {}): Promise<string> {
+  const binary = ferretDbBinaryPath(resolveCacheDir(options));
+  if (await isExecutable(binary)) return binary;
+  const log = options.log ?? ((line: string) => console.error(line));
+  log(`building FerretDB v${FERRETDB_VERSION} into ${binary} (needs Go >= 1.24; ~70 s the first time)`);
+  const started = Date.now();
+  await buildFerretDbBinary(binary, options.env ?? process.env);
+  log(`built FerretDB v${FERRETDB_VERSION} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  return binary;
+}
+
+async function isExecutable(path: string): Promise<boolean> {
+  try {
+    await access(path, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/*
+ * Why not `go install github.com/FerretDB/FerretDB/cmd/ferretdb@v1.24.2` (the documented way):
+ * - the Go proxy may refuse the `@v/list` deprecation lookup that `go install` makes (403 here), and
+ * - even when it builds, the binary panics at startup ("Invalid build/version/version.txt file content")
+ *   because the go:embed-ed build/version/version.txt is not part of the module zip.
+ * So we fetch the exact module version, add version.txt to a writable copy and build that copy.
+ */
+async function buildFerretDbBinary(target: string, env: NodeJS.ProcessEnv): Promise<void> {
+  const goEnv: NodeJS.ProcessEnv = { ...env, CGO_ENABLED: "0" };
+  const moduleDir = await downloadFerretDbModule(goEnv);
+  const workDir = await mkdtemp(join(tmpdir(), "tessera-ferretdb-src-"));
+  await mkdir(dirname(target), { recursive: true });
+  // Building to a unique temp name and renaming makes concurrent builders safe: rename is atomic.
+  const partialBinary = `${target}.partial-${process.pid}-${randomUUID()}`;
+  try {
+    const sourceDir = join(workDir, "FerretDB");
+    await cp(moduleDir, sourceDir, { recursive: true });
+    await makeTreeWritable(sourceDir);
+    await writeFile(join(sourceDir, "build", "version", "version.txt"), `v${FERRETDB_VERSION}\n`);
+    await runGo(["build", "-buildvcs=false", "-o", partialBinary, "./cmd/ferretdb"], goEnv, sourceDir);
+    await rename(partialBinary, target);
+  } finally {
+    await makeTreeWritable(workDir).catch(() => undefined);
+    await rm(workDir, { recursive: true, force: true });
+    await rm(partialBinary, { force: true });
+  }
+}
+
+async function downloadFerretDbModule(env: NodeJS.ProcessEnv): Promise<string> {
+  const stdout = await runGo(["mod", "download", "-json", `${FERRETDB_MODULE}@v${FERRETDB_VERSION}`], env);
+  const parsed: unknown = JSON.parse(stdout);
+  const dir = typeof parsed === "object" && parsed !== null && "Dir" in parsed ? parsed.Dir : undefined;
+  if (typeof dir !== "string" || dir === "") {
+    throw new Error(`\`go mod download\` did not report a module directory:\n${keepTail(stdout)}`);
+  }
+  return dir;
+}
+
+async function runGo(args: string[], env: NodeJS.ProcessEnv, cwd?: string): Promise<string> {
+  const result = await runCommand("go", args, { env, cwd }).catch((error: unknown) => {
+    const reason =
+      (error as NodeJS.ErrnoException).code === "ENOENT" ? "`go` is not on PATH" : describeError(error);
+    throw new Error(`cannot build FerretDB: ${reason}`);
+  });
+  if (result.code !== 0)
+    throw new Error(`cannot build FerretDB: ${describeCommandFailure("go", args, result)}`);
+  return result.stdout;
+}
+
+/** The Go module cache is read-only; the copy must be writable to add version.txt and to be deleted. */
+async function makeTreeWritable(dir: string): Promise<void> {
+  await chmod(dir, 0o755);
+  for (const entry of await readdir(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) await makeTreeWritable(path);
+    else if (entry.isFile()) await chmod(path, 0o644);
+  }
+}
+
+/** Starts FerretDB (SQLite backend) on a free loopback port and waits until it answers `ping`. */
+export async function startFerretDb(options: FerretDbServerOptions): Promise<FerretDbServer> {
+  const ownsDataDir = options.dataDir === undefined;
+  const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), "tessera-ferretdb-data-")));
+  try {
+    await mkdir(dataDir, { recursive: true });
+    const running = await launchOnFreePort(options.binary, dataDir, options.env);
+    return manageServer(running, dataDir, ownsDataDir);
+  } catch (error) {
+    if (ownsDataDir) await rm(dataDir, { recursive: true, force: true });
+    throw error;
+  }
+}
+
+interface RunningFerretDb {
+  child: ChildProcess;
+  uri: string;
+}
+
+async function launchOnFreePort(
+  binary: string,
+  dataDir: string,
+  env: NodeJS.ProcessEnv,
+): Promise<RunningFerretDb> {
+  for (let attempt = 1; ; attempt++) {
+    const port = await findFreePort();
+    try {
+      return await launchFerretDb(binary, dataDir, port, env);
+    } catch (error) {
+      const lostPortRace = describeError(error).includes("address already in use");
+      if (!lostPortRace || attempt >= PORT_ATTEMPTS) throw error;
+    }
+  }
+}
+
+async function launchFerretDb(
+  binary: string,
+  dataDir: string,
+  port: number,
+  env: NodeJS.ProcessEnv,
+): Promise<RunningFerretDb> {
+  const args = [
+    "--handler=sqlite",
+    `--sqlite-url=file:${dataDir}/`,
+    `--listen-addr=127.0.0.1:${port}`,
+    "--state-dir=-",
+    "--debug-addr=-",
+    "--telemetry=disable",
+    "--log-level=warn",
+  ];
+  const child = spawn(binary, args, { env, stdio: ["ignore", "pipe", "pipe"] });
+  let spawnError: Error | undefined;
+  child.once("error", (error) => {
+    spawnError = error;
+  });
+  const stdout = collectOutput(child.stdout);
+  const stderr = collectOutput(child.stderr);
+  const uri = `mongodb://127.0.0.1:${port}/`;
+  const failure = () => {
+    if (spawnError) return spawnError.message;
+    if (hasExited(child)) return `it exited early with ${child.signalCode ?? `code ${child.exitCode}`}`;
+    return undefined;
+  };
+  try {
+    await waitUntilPingable(uri, port, failure);
+    return { child, uri };
+  } catch (error) {
+    await terminateProcess(child, STOP_GRACE_MS);
+    const output = [stdout().trim(), stderr().trim()].filter(Boolean).join("\n");
+    throw new Error(`FerretDB did not start (${describeError(error)})${output ? `:\n${output}` : ""}`);
+  }
+}
+
+async function waitUntilPingable(
+  uri: string,
+  port: number,
+  failure: () => string | undefined,
+): Promise<void> {
+  const deadline = Date.now() + READY_TIMEOUT_MS;
+  let lastError: unknown;
+  while (Date.now() < deadline) {
+    const reason = failure();
+    if (reason) throw new Error(reason);
+    try {
+      // A plain TCP probe fails instantly while nothing listens; the driver would wait out its selection timeout.
+      await connectOnce(port);
+      await pingOnce(uri);
+      return;
+    } catch (error) {
+      lastError = error;
+      await sleep(50);
+    }
+  }
+  throw new Error(`no ping answer within ${READY_TIMEOUT_MS / 1000} s: ${describeError(lastError)}`);
+}
+
+async function pingOnce(uri: string): Promise<void> {
+  const client = new MongoClient(uri, { serverSelectionTimeoutMS: 1_000, connectTimeoutMS: 1_000 });
+  try {
+    await client.db("admin").command({ ping: 1 });
+  } finally {
+    await client.close();
+  }
+}
+
+function manageServer(running: RunningFerretDb, dataDir: string, ownsDataDir: boolean): FerretDbServer {
+  // If the owner exits without calling stop(), do not leave an orphaned server or its temp data behind.
+  const cleanUpOnExit = () => {
+    running.child.kill("SIGKILL");
+    if (ownsDataDir) rmSync(dataDir, { recursive: true, force: true });
+  };
+  process.once("exit", cleanUpOnExit);
+  let stopping: Promise<void> | undefined;
+  const stop = async () => {
+    process.off("exit", cleanUpOnExit);
+    await terminateProcess(running.child, STOP_GRACE_MS);
+    if (ownsDataDir) await rm(dataDir, { recursive: true, force: true });
+  };
+  return {
+    uri: running.uri,
+    stop: () => {
+      stopping ??= stop();
+      return stopping;
+    },
+  };
+}
