@@ -1,0 +1,3 @@
+import type { AnyEndpoint } from "../../http/define-endpoint.ts";
+
+export const deletionEndpoints: AnyEndpoint[] = [];
