@@ -6,7 +6,5 @@ export default defineConfig({
   test: {
     root: fileURLToPath(new URL(".", import.meta.url)),
     include: ["src/**/*.test.ts"],
-    // The first FerretDB build downloads Go modules (~70 s); later runs start in about a second.
-    testTimeout: 240_000,
   },
 });

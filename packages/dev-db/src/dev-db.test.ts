@@ -1,4 +1,7 @@
+import { mkdtemp, rm } from "node:fs/promises";
 import { connect } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { MongoClient, MongoServerError } from "mongodb";
 import { describe, expect, it } from "vitest";
 import { startDevDatabase } from "./index.ts";
@@ -23,30 +26,37 @@ function isPortOpen(port: number): Promise<boolean> {
   });
 }
 
-describe("startDevDatabase", () => {
-  it("starts a real MongoDB-protocol server that stores documents and enforces unique indexes", async () => {
-    const lines: string[] = [];
-    const database = await startDevDatabase({ env: envWithoutMongoUri(), log: (line) => lines.push(line) });
-    expect(database.backend).not.toBe("env");
-    expect(lines.at(-1)).toBe(`mongo backend: ${database.description}`);
-    const client = new MongoClient(database.uri);
-    try {
-      const users = client.db("dev_db_test").collection<{ email: string; name: string }>("users");
-      await users.createIndex({ email: 1 }, { unique: true });
-      await users.insertOne({ email: "ada@example.com", name: "Ada" });
-      expect(await users.findOne({ email: "ada@example.com" })).toMatchObject({ name: "Ada" });
+/** The first FerretDB build downloads Go modules (~55-70 s); later starts take well under a second. */
+const FIRST_BUILD_TIMEOUT_MS = 240_000;
 
-      const duplicate = await users
-        .insertOne({ email: "ada@example.com", name: "Eve" })
-        .catch((e: unknown) => e);
-      expect(duplicate).toBeInstanceOf(MongoServerError);
-      expect((duplicate as MongoServerError).code).toBe(11000);
-    } finally {
-      await client.close();
-      await database.stop();
-    }
-    expect(await isPortOpen(portOf(database.uri))).toBe(false);
-  });
+describe("startDevDatabase", () => {
+  it(
+    "starts a real MongoDB-protocol server that stores documents and enforces unique indexes",
+    async () => {
+      const lines: string[] = [];
+      const database = await startDevDatabase({ env: envWithoutMongoUri(), log: (line) => lines.push(line) });
+      expect(database.backend).not.toBe("env");
+      expect(lines.at(-1)).toBe(`mongo backend: ${database.description}`);
+      const client = new MongoClient(database.uri);
+      try {
+        const users = client.db("dev_db_test").collection<{ email: string; name: string }>("users");
+        await users.createIndex({ email: 1 }, { unique: true });
+        await users.insertOne({ email: "ada@example.com", name: "Ada" });
+        expect(await users.findOne({ email: "ada@example.com" })).toMatchObject({ name: "Ada" });
+
+        const duplicate = await users
+          .insertOne({ email: "ada@example.com", name: "Eve" })
+          .catch((e: unknown) => e);
+        expect(duplicate).toBeInstanceOf(MongoServerError);
+        expect((duplicate as MongoServerError).code).toBe(11000);
+      } finally {
+        await client.close();
+        await database.stop();
+      }
+      expect(await isPortOpen(portOf(database.uri))).toBe(false);
+    },
+    FIRST_BUILD_TIMEOUT_MS,
+  );
 
   it("returns MONGODB_URI as is when it is set", async () => {
     const uri = "mongodb://user:secret@db.example.invalid:27017/tessera?authSource=admin";
@@ -56,5 +66,26 @@ describe("startDevDatabase", () => {
     expect(database.backend).toBe("env");
     expect(lines.join("\n")).not.toContain("secret");
     await database.stop();
+  });
+
+  it("explains all three options when no backend can be started", async () => {
+    const cacheDir = await mkdtemp(join(tmpdir(), "dev-db-test-cache-"));
+    const env = {
+      ...envWithoutMongoUri(),
+      MONGOMS_SYSTEM_BINARY: join(cacheDir, "no-such-mongod"),
+      PATH: join(cacheDir, "no-such-bin"),
+    };
+    try {
+      const failure = await startDevDatabase({ env, cacheDir, log: () => {} }).catch((e: unknown) => e);
+      expect(failure).toBeInstanceOf(Error);
+      const message = (failure as Error).message;
+      expect(message).toContain("MONGODB_URI");
+      expect(message).toContain("MONGOMS_SYSTEM_BINARY");
+      expect(message).toContain("no-such-mongod");
+      expect(message).toContain("Go >= 1.24");
+      expect(message).toContain("`go` is not on PATH");
+    } finally {
+      await rm(cacheDir, { recursive: true, force: true });
+    }
   });
 });

@@ -57,7 +57,8 @@ export interface FerretDbServer {
 
 export function resolveCacheDir(options: FerretDbBinaryOptions = {}): string {
   const env = options.env ?? process.env;
-  return options.cacheDir ?? env.TESSERA_CACHE_DIR ?? join(homedir(), ".cache", "tessera");
+  // `||` so an empty TESSERA_CACHE_DIR does not turn into a path relative to the working directory.
+  return options.cacheDir || env.TESSERA_CACHE_DIR || join(homedir(), ".cache", "tessera");
 }
 
 export function ferretDbBinaryPath(cacheDir: string): string {

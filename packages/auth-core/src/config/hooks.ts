@@ -14,9 +14,19 @@ export interface WriteHooks<T> {
   ) => Promise<BeforeHookResult<T> | false | undefined> | BeforeHookResult<T> | false | undefined;
   after?: (doc: T) => Promise<void> | void;
 }
+/**
+ * Deletion hooks: `before` sees the document about to be deleted and may return `false` to refuse
+ * (nothing is deleted); `after` sees it once it is gone. Used by user deletion (features/deletion).
+ */
+export interface DeleteHooks<T> {
+  /** Returns (or resolves to) `false` to refuse; any other result lets the deletion proceed. */
+  before?: (doc: T) => unknown;
+  after?: (doc: T) => Promise<void> | void;
+}
 export interface EntityHooks<T> {
   create?: WriteHooks<T>;
   update?: WriteHooks<Partial<T>>;
+  delete?: DeleteHooks<T>;
 }
 export interface AuthHooks {
   user?: EntityHooks<UserDoc>;

@@ -80,7 +80,17 @@ export const optionsSchema = z
     user: z
       .object({
         changeEmail: z
-          .object({ enabled: z.boolean().default(false) })
+          .object({
+            enabled: z.boolean().default(false),
+            /**
+             * Move the address only once the NEW address has confirmed (a verified user's current
+             * address confirms first), and keep it verified. Off, the SPEC §4 flow applies: the current
+             * address's link moves the address and resets it to unverified (an unverified user's
+             * address moves at once). On closes the typo-takeover window of Better Auth #7196.
+             * @default false
+             */
+            verifyNewEmailFirst: z.boolean().default(false),
+          })
           .strict()
           .prefault({}),
         deleteUser: z

@@ -58,9 +58,14 @@ export const ERROR_CATALOGUE = {
   // Deletion and email change
   SESSION_EXPIRED: { status: 400, message: "Session expired" },
   DELETE_USER_DISABLED: { status: 404, message: "Not found" },
+  // Not in SPEC §8: a `hooks.user.delete.before` hook refused the deletion (config/hooks.ts).
+  DELETE_USER_REFUSED: { status: 403, message: "User deletion was refused" },
   CHANGE_EMAIL_DISABLED: { status: 400, message: "Change email is disabled" },
   EMAIL_IS_THE_SAME: { status: 400, message: "Email is the same" },
   EMAIL_CAN_NOT_BE_UPDATED: { status: 400, message: "Couldn't update your email" },
+  // Not in SPEC §8: update-user with no field to change, or refused by a user update hook.
+  NO_FIELDS_TO_UPDATE: { status: 400, message: "No fields to update" },
+  FAILED_TO_UPDATE_USER: { status: 400, message: "Failed to update user" },
   USER_ALREADY_EXISTS: { status: 422, message: "User already exists" },
 
   // Accounts

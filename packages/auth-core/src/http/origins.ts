@@ -1,7 +1,8 @@
 /**
  * Trusted origins and callback-URL validation (SPEC §5, DECISIONS.md "Origins, CSRF").
  * A callback-type URL is accepted when it is a safe relative path or an absolute http(s) URL whose
- * origin is trusted. Trusted patterns are exact origins or origins with `*` wildcards in the host.
+ * origin is trusted. Trusted patterns are exact origins, origins with `*` wildcards in the host, or
+ * hosts without a scheme (https only).
  */
 export interface OriginMatcher {
   isTrustedOrigin(origin: string): boolean;
@@ -17,11 +18,20 @@ const SAFE_RELATIVE_PATH =
 
 export function isSafeRelativePath(value: string): boolean {
   if (!SAFE_RELATIVE_PATH.test(value)) return false;
+  // Only the path decides where a browser goes; an encoded slash in the query (`?next=%2F`) is data.
   const path = value.split(/[?#]/, 1)[0] ?? "";
-  return !/%2f|%5c/i.test(value) && !path.includes("//");
+  return !/%2f|%5c/i.test(path) && !path.includes("//");
 }
 
+/**
+ * Whitespace, control characters and backslashes are never part of a callback we issue. URL parsers
+ * silently drop tabs and newlines and read `\` as `/`, so a value containing them can be read
+ * differently by the check and by the browser (`java\tscript:`, `/\evil.com`): refuse them outright.
+ */
+const AMBIGUOUS_URL_CHARACTERS = /[\s\u0000-\u001f\u007f-\u009f\\]/;
+
 function compilePattern(pattern: string): (origin: string) => boolean {
+  if (!pattern.includes("://")) return compileHostPattern(pattern);
   if (!pattern.includes("*")) {
     let exact: string;
     try {
@@ -39,6 +49,27 @@ function compilePattern(pattern: string): (origin: string) => boolean {
   return (origin) => regex.test(origin);
 }
 
+/**
+ * A pattern without a scheme (`*.example.com`, `app.example.com:8443`) matches the host (and port)
+ * of an https origin — never plain http, which a network attacker could serve; write the scheme
+ * (`http://*.example.test`) to trust http. `*` stands for one or more whole labels.
+ */
+function compileHostPattern(pattern: string): (origin: string) => boolean {
+  const escaped = pattern
+    .replace(/[.+?^${}()|[\]\\/]/g, "\\$&")
+    .replace(/\*/g, "[a-z0-9-]+(?:\\.[a-z0-9-]+)*");
+  const regex = new RegExp(`^${escaped}$`, "i");
+  return (origin) => {
+    let url: URL;
+    try {
+      url = new URL(origin);
+    } catch {
+      return false;
+    }
+    return url.protocol === "https:" && url.origin === origin && regex.test(url.host);
+  };
+}
+
 export function createOriginMatcher(
   baseURL: string | undefined,
   trustedOrigins: readonly string[],
@@ -51,6 +82,7 @@ export function createOriginMatcher(
   return {
     isTrustedOrigin,
     isAllowedCallbackURL(url) {
+      if (AMBIGUOUS_URL_CHARACTERS.test(url)) return false;
       if (url.startsWith("/")) return isSafeRelativePath(url);
       let parsed: URL;
       try {

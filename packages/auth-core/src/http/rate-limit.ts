@@ -2,8 +2,10 @@ import type { Collections } from "../db/collections.ts";
 import { isDuplicateKeyError } from "../db/connect.ts";
 
 /**
- * Fixed-window rate limiting (DECISIONS.md "Rate limits"). The counter lives in MongoDB so several
- * instances share it: one atomic upsert-and-increment per request, keyed by client, path and window.
+ * Rate limiting (DECISIONS.md "Rate limits"): at most `max` admitted requests in any `window`
+ * seconds per client and path — a sliding log, so a burst cannot pass twice the limit across a
+ * window boundary, and a client is admitted again exactly `window` seconds after its oldest
+ * admission.
  */
 export interface RateLimitRule {
   window: number;
@@ -37,57 +39,77 @@ export interface RateLimiter {
   hit(key: string, rule: RateLimitRule, now: Date): Promise<RateLimitDecision>;
 }
 
-function windowBounds(rule: RateLimitRule, now: Date): { index: number; endsAt: Date } {
-  const ms = rule.window * 1000;
-  const index = Math.floor(now.getTime() / ms);
-  return { index, endsAt: new Date((index + 1) * ms) };
-}
-
-function decide(count: number, rule: RateLimitRule, endsAt: Date, now: Date): RateLimitDecision {
-  if (count <= rule.max) return { allowed: true };
+/** `expiresAt` of the admissions still inside the window, newest first. */
+function decideFromLog(liveExpiries: readonly Date[], rule: RateLimitRule, now: Date): RateLimitDecision {
+  if (liveExpiries.length < rule.max) return { allowed: true };
+  // The slot frees when the oldest admission that still counts leaves the window.
+  const frees = liveExpiries[rule.max - 1]!;
   return {
     allowed: false,
-    retryAfterSeconds: Math.max(1, Math.ceil((endsAt.getTime() - now.getTime()) / 1000)),
+    retryAfterSeconds: Math.max(1, Math.ceil((frees.getTime() - now.getTime()) / 1000)),
   };
 }
 
+const SEQUENCE_DIGITS = 12;
+
+/**
+ * The log lives in MongoDB so that several instances share it. One document per admitted request,
+ * `_id = <key>|<window>s|<sequence>`, never updated: FerretDB v1 does not apply `$inc`,
+ * `findOneAndUpdate` or compare-and-set filters atomically under concurrency (measured: 20 parallel
+ * `$inc` lost updates), but a unique `_id` insert is atomic. An admission claims the next
+ * sequence number by inserting it; if another request claimed it first, the state changed and the
+ * decision is taken again from a fresh read. Denied requests write nothing.
+ */
 export function createDatabaseRateLimiter(collections: Collections): RateLimiter {
   return {
     async hit(key, rule, now) {
-      const { index, endsAt } = windowBounds(rule, now);
-      const id = `${key}|${rule.window}|${index}`;
-      const increment = () =>
-        collections.rateLimits.findOneAndUpdate(
-          { _id: id },
-          { $inc: { count: 1 }, $setOnInsert: { expiresAt: endsAt } },
-          { upsert: true, returnDocument: "after" },
-        );
-      let doc: Awaited<ReturnType<typeof increment>>;
-      try {
-        doc = await increment();
-      } catch (error) {
-        // Two first hits raced on the upsert; the loser's retry finds the document.
-        if (!isDuplicateKeyError(error)) throw error;
-        doc = await increment();
+      const prefix = `${key}|${rule.window}s|`;
+      const range = {
+        $gte: prefix + "0".repeat(SEQUENCE_DIGITS),
+        $lte: prefix + "9".repeat(SEQUENCE_DIGITS),
+      };
+      // Each retry means another request was admitted, so after `max` retries the log is full.
+      for (let attempt = 0; attempt <= rule.max + 2; attempt++) {
+        const newest = await collections.rateLimits
+          .find({ _id: range }, { projection: { _id: 1, count: 1, expiresAt: 1 } })
+          .sort({ _id: -1 })
+          .limit(rule.max)
+          .toArray();
+        const live = newest.filter((doc) => doc.expiresAt > now).map((doc) => doc.expiresAt);
+        const decision = decideFromLog(live, rule, now);
+        if (!decision.allowed) return decision;
+        const sequence = (newest[0]?.count ?? 0) + 1;
+        try {
+          await collections.rateLimits.insertOne({
+            _id: prefix + String(sequence).padStart(SEQUENCE_DIGITS, "0"),
+            count: sequence,
+            expiresAt: new Date(now.getTime() + rule.window * 1000),
+          });
+          return decision;
+        } catch (error) {
+          if (!isDuplicateKeyError(error)) throw error;
+        }
       }
-      return decide(doc?.count ?? 1, rule, endsAt, now);
+      // Fail closed: endless contention is itself a flood.
+      return { allowed: false, retryAfterSeconds: rule.window };
     },
   };
 }
 
+/** The same sliding log in process memory (one instance only; `rateLimit.storage: "memory"`). */
 export function createMemoryRateLimiter(): RateLimiter {
-  const counters = new Map<string, { count: number; endsAt: Date }>();
+  const logs = new Map<string, Date[]>();
   return {
     async hit(key, rule, now) {
-      const { index, endsAt } = windowBounds(rule, now);
-      const id = `${key}|${rule.window}|${index}`;
-      if (counters.size > 100_000) {
-        for (const [k, v] of counters) if (v.endsAt <= now) counters.delete(k);
+      const id = `${key}|${rule.window}s`;
+      if (logs.size > 100_000) {
+        for (const [k, log] of logs) if (log.every((expiry) => expiry <= now)) logs.delete(k);
       }
-      const entry = counters.get(id) ?? { count: 0, endsAt };
-      entry.count += 1;
-      counters.set(id, entry);
-      return decide(entry.count, rule, endsAt, now);
+      const live = (logs.get(id) ?? []).filter((expiry) => expiry > now);
+      const decision = decideFromLog(live, rule, now);
+      if (decision.allowed) live.unshift(new Date(now.getTime() + rule.window * 1000));
+      logs.set(id, live);
+      return decision;
     },
   };
 }

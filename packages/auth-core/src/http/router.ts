@@ -16,7 +16,12 @@ export type RouteLookup =
   | { kind: "method-not-allowed"; allow: string[] }
   | { kind: "not-found" };
 
-/** Static segments beat `:param` segments, so `/reset-password` never matches `/reset-password/:token`. */
+/**
+ * Static segments beat `:param` segments, so `/reset-password` never matches `/reset-password/:token`.
+ * A path is matched as sent: an empty segment (`//sign-in/email`, `/sign-in/email/`) is no route,
+ * so no alias of a path can slip past its rate-limit rule or a check keyed on the path
+ * (GHSA-x732-6j76-qmhm).
+ */
 export function createRouter(
   endpoints: readonly AnyEndpoint[],
 ): (method: string, path: string) => RouteLookup {
@@ -26,7 +31,8 @@ export function createRouter(
     segments: endpoint.path.split("/").filter(Boolean),
   }));
   return (method, path) => {
-    const parts = path.split("/").filter(Boolean);
+    const parts = path.split("/").slice(1);
+    if (!path.startsWith("/") || parts.includes("")) return { kind: "not-found" };
     const candidates: RouteMatch[] = [];
     const allow = new Set<string>();
     for (const route of routes) {

@@ -35,12 +35,16 @@ function isEndpointResult(value: unknown): value is EndpointResult {
 /**
  * SPEC §5 / DECISIONS.md: a state-changing request that carries cookies must come from a trusted
  * origin. Over HTTP the Origin (or Referer) is required; a server call (auth.api) is trusted code
- * and is checked only when it forwards a browser's Origin.
+ * and is checked only when it forwards a browser's Origin. Without cookies (server to server) there
+ * is nothing to forge — except when the browser itself declares the request cross-site (Fetch
+ * Metadata): then the Origin must be trusted too, which blocks login CSRF (matrix F7).
  */
 function assertOriginTrusted(auth: AuthContext, method: string, input: EndpointInput): void {
-  if (method === "GET" || !input.headers.has("cookie")) return;
+  if (method === "GET") return;
+  const crossSite = input.headers.get("sec-fetch-site") === "cross-site";
+  if (!input.headers.has("cookie") && !crossSite) return;
   const origin = requestOrigin(input.headers);
-  if (origin === null && input.isServerCall) return;
+  if (origin === null && input.isServerCall && !crossSite) return;
   if (origin === null || !auth.origins.isTrustedOrigin(origin)) throw new AuthError("INVALID_ORIGIN");
 }
 

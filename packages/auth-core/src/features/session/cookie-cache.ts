@@ -6,6 +6,10 @@ import type { SessionDoc, UserDoc } from "../../db/documents.ts";
  * The signed cookie cache (SPEC §4/§5, DECISIONS.md): the session and user, serialised, with an
  * expiry and an HMAC. Refused when forged, when expired, when its session has expired or when it
  * belongs to another token than the session cookie. Not set when it would exceed 4093 characters.
+ *
+ * The 4093 are counted over `name=value`, not the value alone: browsers drop a cookie whose name
+ * plus value pass 4096 bytes (RFC 6265 §6.1 minimum), and a dropped Set-Cookie would leave the
+ * previous cache in place.
  */
 export const COOKIE_CACHE_MAX_LENGTH = 4093;
 
@@ -31,12 +35,13 @@ function mac(body: string, secret: string): string {
   return createHmac("sha256", secret).update(`cookie-cache:${body}`).digest("base64url");
 }
 
-/** Returns null when the encoded cache would not fit in one cookie. */
+/** Returns null when `cookieName=value` would exceed COOKIE_CACHE_MAX_LENGTH characters. */
 export function encodeCookieCache(
   session: SessionDoc,
   user: UserDoc,
   expiresAt: Date,
   secret: string,
+  cookieName: string,
 ): string | null {
   const payload: CachePayload = {
     s: {
@@ -57,7 +62,8 @@ export function encodeCookieCache(
   };
   const body = Buffer.from(JSON.stringify(payload)).toString("base64url");
   const value = `${body}.${mac(body, secret)}`;
-  return encodeURIComponent(value).length > COOKIE_CACHE_MAX_LENGTH ? null : value;
+  const length = cookieName.length + 1 + encodeURIComponent(value).length;
+  return length > COOKIE_CACHE_MAX_LENGTH ? null : value;
 }
 
 export function decodeCookieCache(

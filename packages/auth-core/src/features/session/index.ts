@@ -1,5 +1,16 @@
 import type { AnyEndpoint } from "../../http/define-endpoint.ts";
 import { getSession } from "./endpoints/get-session.ts";
+import { listSessions } from "./endpoints/list-sessions.ts";
+import { revokeOtherSessions } from "./endpoints/revoke-other-sessions.ts";
+import { revokeSession } from "./endpoints/revoke-session.ts";
+import { revokeSessions } from "./endpoints/revoke-sessions.ts";
 import { signOut } from "./endpoints/sign-out.ts";
 
-export const sessionEndpoints = [getSession, signOut] as unknown as AnyEndpoint[];
+export const sessionEndpoints = [
+  getSession,
+  listSessions,
+  revokeSession,
+  revokeSessions,
+  revokeOtherSessions,
+  signOut,
+] as unknown as AnyEndpoint[];

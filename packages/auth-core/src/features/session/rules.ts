@@ -17,20 +17,27 @@ export function sessionExpiry(now: Date, dontRemember: boolean, timing: SessionT
 }
 
 /**
- * A session is refreshed (expiry moved forward) when it is read more than `updateAge` after its
- * last update — never for rememberMe false, never when refresh is disabled.
+ * A session is refreshed (expiry moved forward) once `updateAge` has passed since its expiry was
+ * last set (`expiresAt - expiresIn`) — never for rememberMe false, never when refresh is disabled.
+ * Measured from the expiry rather than `updatedAt` on purpose: a sliding refresh is not an update
+ * of the session, so it must not make a session fresh again (otherwise any session read once a day
+ * would pass every fresh-session check; see `isSessionFresh`).
  */
 export function shouldRefreshSession(
-  session: { updatedAt: Date; dontRemember: boolean },
+  session: { expiresAt: Date; dontRemember: boolean },
   now: Date,
   timing: SessionTiming,
   refreshDisabledByRequest: boolean,
 ): boolean {
   if (session.dontRemember || timing.disableSessionRefresh || refreshDisabledByRequest) return false;
-  return now.getTime() - session.updatedAt.getTime() >= timing.updateAge * 1000;
+  const lastExtendedAt = session.expiresAt.getTime() - timing.expiresIn * 1000;
+  return now.getTime() - lastExtendedAt >= timing.updateAge * 1000;
 }
 
-/** SPEC §5: fresh when updated within the fresh age; a fresh age of 0 disables the rule. */
+/**
+ * SPEC §5: fresh when updated within the fresh age (a fresh age of 0 disables the rule).
+ * `updatedAt` moves on sign-in and real session changes, never on a sliding refresh.
+ */
 export function isSessionFresh(session: { updatedAt: Date }, now: Date, freshAge: number): boolean {
   if (freshAge === 0) return true;
   return now.getTime() - session.updatedAt.getTime() <= freshAge * 1000;

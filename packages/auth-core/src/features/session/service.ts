@@ -74,7 +74,7 @@ export function setCookieCache(auth: AuthContext, jar: CookieJar, session: Sessi
   if (!cache.enabled) return;
   const now = auth.now();
   const expiresAt = new Date(Math.min(now.getTime() + cache.maxAge * 1000, session.expiresAt.getTime()));
-  const value = encodeCookieCache(session, user, expiresAt, auth.options.secret);
+  const value = encodeCookieCache(session, user, expiresAt, auth.options.secret, auth.cookies.sessionData);
   if (value === null) {
     // Too large for one cookie (SPEC §5, 4093 characters): simply not cached.
     if (jar.get(auth.cookies.sessionData) !== undefined) jar.delete(auth.cookies.sessionData);
@@ -145,12 +145,22 @@ export async function readSession(
   }
   const dontRemember = session.dontRemember || jar.get(auth.cookies.dontRemember) !== undefined;
   if (shouldRefreshSession({ ...session, dontRemember }, now, auth.options.session, options.disableRefresh)) {
-    session.expiresAt = sessionExpiry(now, false, auth.options.session);
-    session.updatedAt = now;
-    await updateSessionExpiry(auth.collections, session._id, session.expiresAt, now);
+    await extendSession(auth, session, now);
     setSessionCookies(auth, jar, session, user);
   } else if (options.useCookieCache && auth.options.session.cookieCache.enabled) {
     setCookieCache(auth, jar, session, user);
   }
   return { session, user, fromCache: false };
+}
+
+/** The sliding refresh: moves the expiry forward (through the session update hooks). */
+async function extendSession(auth: AuthContext, session: SessionDoc, now: Date): Promise<void> {
+  const hooks = auth.options.hooks?.session?.update;
+  const change = await applyBeforeHook<Partial<SessionDoc>>(hooks, {
+    expiresAt: sessionExpiry(now, false, auth.options.session),
+  });
+  if (!change?.expiresAt) return; // a hook refused: the session keeps its expiry
+  session.expiresAt = change.expiresAt;
+  await updateSessionExpiry(auth.collections, session._id, session.expiresAt);
+  await applyAfterHook(hooks, session);
 }

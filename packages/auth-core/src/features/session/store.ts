@@ -23,9 +23,8 @@ export async function updateSessionExpiry(
   collections: Collections,
   id: ObjectId,
   expiresAt: Date,
-  updatedAt: Date,
 ): Promise<void> {
-  await collections.sessions.updateOne({ _id: id }, { $set: { expiresAt, updatedAt } });
+  await collections.sessions.updateOne({ _id: id }, { $set: { expiresAt } });
 }
 
 export function listUserSessions(

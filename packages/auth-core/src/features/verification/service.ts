@@ -1,35 +1,194 @@
+import type { ObjectId } from "mongodb";
 import type { AuthContext } from "../../context.ts";
-import { signJwt } from "../../crypto/index.ts";
+import { signJwt, verifyJwt } from "../../crypto/index.ts";
+import { isDuplicateKeyError } from "../../db/connect.ts";
 import type { UserDoc } from "../../db/documents.ts";
+import { applyAfterHook, applyBeforeHook } from "../hooks.ts";
 import { apiLink, dispatchMail, toMailUser } from "../mail-dispatch.ts";
+import { findUserByEmail } from "../users/store.ts";
+import { readVerificationClaims, type VerificationClaims, type VerificationRequestType } from "./rules.ts";
+import { updateUserWhereEmail } from "./store.ts";
 
 /**
  * Email verification tokens are signed JWTs (DECISIONS.md: HS256, 3600 s) carrying the email and,
- * for an email change, the new address. Stateless: no row is stored.
+ * for an email change, the new address. Stateless: no row is stored. `userId` binds the token to one
+ * user: once that user's address changes, a token minted for the old address verifies nothing
+ * (security-matrix E9), even if someone else later registers the old address.
  */
 export async function createEmailVerificationToken(
   auth: AuthContext,
   email: string,
   updateTo?: string,
+  options: { userId?: ObjectId; requestType?: VerificationRequestType } = {},
 ): Promise<string> {
   const payload: Record<string, unknown> = { email, purpose: "verify-email" };
   if (updateTo) payload.updateTo = updateTo;
+  if (options.userId) payload.sub = options.userId.toHexString();
+  if (options.requestType) payload.requestType = options.requestType;
   return signJwt(payload, auth.options.secret, auth.options.emailVerification.expiresIn, auth.now());
 }
 
+export type TokenCheck =
+  | { ok: true; claims: VerificationClaims }
+  | { ok: false; reason: "token_expired" | "invalid_token" };
+
+/** Checks signature, expiry (against the injected clock) and purpose; never touches the database. */
+export async function readEmailVerificationToken(auth: AuthContext, token: string): Promise<TokenCheck> {
+  const check = await verifyJwt(token, auth.options.secret, auth.now());
+  if (!check.ok) return { ok: false, reason: check.reason === "expired" ? "token_expired" : "invalid_token" };
+  const claims = readVerificationClaims(check.payload as Record<string, unknown>);
+  return claims ? { ok: true, claims } : { ok: false, reason: "invalid_token" };
+}
+
+function verificationLink(auth: AuthContext, token: string, callbackURL: string | undefined): string {
+  return apiLink(auth, "/verify-email", { token, callbackURL: callbackURL ?? "/" });
+}
+
+/**
+ * Sends the verification link for the user's current address (template "verify-email", or the
+ * app's `mail.sendVerificationEmail` hook). Awaited: a delivery failure fails the request.
+ */
 export async function sendVerificationEmail(
   auth: AuthContext,
   user: UserDoc,
   callbackURL: string | undefined,
+  options: { requestType?: "post-change-verification" } = {},
 ): Promise<void> {
-  const token = await createEmailVerificationToken(auth, user.email);
-  const url = apiLink(auth, "/verify-email", { token, callbackURL: callbackURL ?? "/" });
+  const token = await createEmailVerificationToken(auth, user.email, undefined, {
+    userId: user._id,
+    requestType: options.requestType,
+  });
+  await deliverVerificationMail(auth, user, token, verificationLink(auth, token, callbackURL));
+}
+
+function deliverVerificationMail(
+  auth: AuthContext,
+  user: UserDoc,
+  token: string,
+  url: string,
+): Promise<void> {
   const hook = auth.options.mail?.sendVerificationEmail;
-  await dispatchMail(
+  return dispatchMail(
     auth,
     "verify-email",
     user,
     { url, name: user.name },
     hook && (() => hook({ user: toMailUser(user), url, token })),
   );
+}
+
+/**
+ * The unauthenticated send-verification path (SPEC §5, reference-api §1.6, security-matrix C6): the
+ * caller learns nothing. A token is signed for every address so unknown, verified and unverified
+ * addresses cost the same work; the mail goes only to an existing unverified user and is not awaited
+ * (a slow mailer must not reveal that a mail was sent; failures are logged). The dev outbox and the
+ * mail hooks receive the mail before this returns: dispatch runs synchronously up to the transport.
+ */
+export async function sendVerificationEmailQuietly(
+  auth: AuthContext,
+  email: string,
+  callbackURL: string | undefined,
+): Promise<void> {
+  const user = await findUserByEmail(auth.collections, email);
+  const token = await createEmailVerificationToken(auth, email, undefined, { userId: user?._id });
+  if (!user || user.emailVerified) return;
+  deliverVerificationMail(auth, user, token, verificationLink(auth, token, callbackURL)).catch((error) =>
+    auth.options.logger.error("verification email could not be sent", error),
+  );
+}
+
+/**
+ * Mails a change-email link whose token carries `updateTo`. Kind "change-email-confirmation" goes to
+ * the CURRENT address (template "change-email", hook `mail.sendChangeEmailVerification`); kind
+ * "change-email-verification" goes to the NEW address (template "verify-email", hook
+ * `mail.sendVerificationEmail` with the new address as the user's email, as Better Auth does).
+ */
+export async function sendChangeEmailLink(
+  auth: AuthContext,
+  user: UserDoc,
+  newEmail: string,
+  requestType: "change-email-confirmation" | "change-email-verification",
+  callbackURL: string | undefined,
+): Promise<void> {
+  const token = await createEmailVerificationToken(auth, user.email, newEmail, {
+    userId: user._id,
+    requestType,
+  });
+  const url = verificationLink(auth, token, callbackURL);
+  if (requestType === "change-email-verification") {
+    await deliverVerificationMail(auth, { ...user, email: newEmail }, token, url);
+    return;
+  }
+  const hook = auth.options.mail?.sendChangeEmailVerification;
+  await dispatchMail(
+    auth,
+    "change-email",
+    user,
+    { url, newEmail },
+    hook && (() => hook({ user: toMailUser(user), newEmail, url, token })),
+  );
+}
+
+export type UserWrite = { ok: true; user: UserDoc } | { ok: false; reason: "stale" | "taken" | "refused" };
+
+/**
+ * Writes email state through the user update hooks, as a compare-and-set on the address the caller
+ * saw (and on `emailVerified` when given): "stale" when the user changed or vanished meanwhile,
+ * "taken" when the new address belongs to someone else (unique index), "refused" by a hook.
+ */
+async function writeEmailState(
+  auth: AuthContext,
+  user: UserDoc,
+  expectedVerified: boolean | undefined,
+  fields: { email?: string; emailVerified: boolean },
+): Promise<UserWrite> {
+  const hooks = auth.options.hooks?.user?.update;
+  const data = await applyBeforeHook<Partial<UserDoc>>(hooks, { ...fields, updatedAt: auth.now() });
+  if (!data) return { ok: false, reason: "refused" };
+  const { _id: _ignoredId, createdAt: _ignoredCreatedAt, ...safe } = data;
+  let updated: UserDoc | null;
+  try {
+    updated = await updateUserWhereEmail(auth.collections, user._id, user.email, expectedVerified, safe);
+  } catch (error) {
+    if (safe.email !== undefined && (await isTakenByAnother(auth, error, user, safe.email)))
+      return { ok: false, reason: "taken" };
+    throw error;
+  }
+  if (!updated) return { ok: false, reason: "stale" };
+  await applyAfterHook(hooks, updated);
+  return { ok: true, user: updated };
+}
+
+/**
+ * A unique-index violation. MongoDB reports it as code 11000; FerretDB v1 (SQLite) reports a unique
+ * violation on an update as a generic error, so the owner of the address is checked as well.
+ */
+async function isTakenByAnother(
+  auth: AuthContext,
+  error: unknown,
+  user: UserDoc,
+  email: string,
+): Promise<boolean> {
+  if (isDuplicateKeyError(error)) return true;
+  const owner = await findUserByEmail(auth.collections, email).catch(() => null);
+  return owner !== null && !owner._id.equals(user._id);
+}
+
+/** Sets emailVerified true, only while the user is still unverified at the same address. */
+export function markEmailVerified(auth: AuthContext, user: UserDoc): Promise<UserWrite> {
+  return writeEmailState(auth, user, false, { emailVerified: true });
+}
+
+/**
+ * Moves the user's address (already trimmed and lower-cased) with the given verified state, only
+ * while the user still has the address the caller saw. The unique email index decides races between
+ * users moving to the same address: exactly one wins.
+ */
+export function moveUserEmail(
+  auth: AuthContext,
+  user: UserDoc,
+  newEmail: string,
+  emailVerified: boolean,
+): Promise<UserWrite> {
+  return writeEmailState(auth, user, undefined, { email: newEmail, emailVerified });
 }

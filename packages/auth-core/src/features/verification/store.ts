@@ -1,6 +1,6 @@
 import { ObjectId } from "mongodb";
 import type { Collections } from "../../db/collections.ts";
-import type { VerificationDoc } from "../../db/documents.ts";
+import type { UserDoc, VerificationDoc } from "../../db/documents.ts";
 
 /**
  * One-time tokens kept in `verifications` (reset-password:{token}, delete-account-{token}).
@@ -13,7 +13,14 @@ export async function createVerification(
   expiresAt: Date,
   now: Date,
 ): Promise<VerificationDoc> {
-  const doc: VerificationDoc = { _id: new ObjectId(), identifier, value, expiresAt, createdAt: now, updatedAt: now };
+  const doc: VerificationDoc = {
+    _id: new ObjectId(),
+    identifier,
+    value,
+    expiresAt,
+    createdAt: now,
+    updatedAt: now,
+  };
   await collections.verifications.insertOne(doc);
   return doc;
 }
@@ -28,13 +35,44 @@ export function findVerification(
 }
 
 /**
- * Consumes atomically (findOneAndDelete): of any number of concurrent uses exactly one gets the
- * row; null when missing, expired or already used.
+ * Consumes a one-time token: of any number of concurrent uses exactly one gets the row; null when
+ * missing, expired or already used (or, with `value`, when it belongs to someone else — then it is
+ * left for its owner). Find, then delete by _id and let the delete count decide: FerretDB v1 does
+ * not serialise concurrent findOneAndDelete/findOneAndUpdate (measured: 2–9 winners of 10), while a
+ * deleteOne's count has exactly one winner on every backend.
  */
-export function consumeVerification(
+export async function consumeVerification(
   collections: Collections,
   identifier: string,
   now: Date,
+  value?: string,
 ): Promise<VerificationDoc | null> {
-  return collections.verifications.findOneAndDelete({ identifier: { $eq: identifier }, expiresAt: { $gt: now } });
+  const row = await collections.verifications.findOne({
+    identifier: { $eq: identifier },
+    expiresAt: { $gt: now },
+    ...(value === undefined ? {} : { value: { $eq: value } }),
+  });
+  if (!row) return null;
+  const { deletedCount } = await collections.verifications.deleteOne({ _id: row._id });
+  return deletedCount === 1 ? row : null;
+}
+
+/**
+ * Compare-and-set write on a user (FerretDB has no transactions): applies `fields` only while the
+ * user still has `expectedEmail` (and, when given, `expectedVerified`). Null when the user is gone or
+ * no longer matches — a concurrent verification or email change won. Throws the driver's duplicate
+ * key error when `fields.email` belongs to another user (the unique index settles races).
+ */
+export function updateUserWhereEmail(
+  collections: Collections,
+  userId: ObjectId,
+  expectedEmail: string,
+  expectedVerified: boolean | undefined,
+  fields: Partial<Omit<UserDoc, "_id" | "createdAt">>,
+): Promise<UserDoc | null> {
+  const filter =
+    expectedVerified === undefined
+      ? { _id: userId, email: { $eq: expectedEmail } }
+      : { _id: userId, email: { $eq: expectedEmail }, emailVerified: expectedVerified };
+  return collections.users.findOneAndUpdate(filter, { $set: fields }, { returnDocument: "after" });
 }

@@ -1,0 +1,221 @@
+/**
+ * `pnpm bench`: throughput of the standalone server against its ceilings on this machine, and the
+ * targets (cookie-cached get-session ≥ 70% of a bare node:http server; sign-in ≥ 90% of bare scrypt;
+ * server peak RSS ≤ 150 MB). A measurement, not a test: prints PASS/MISS and exits 0 either way.
+ *
+ * Traffic goes to 127.0.0.1 only, each load run is bounded (BENCH_SECONDS, default 5 s, 10 connections).
+ * The servers are child processes (`node --import tsx main.ts`, as `pnpm serve` runs it) so that their
+ * peak RSS (VmHWM) is theirs alone; rate limiting is off in them (it would answer 429).
+ */
+import { randomBytes } from "node:crypto";
+import { readFile } from "node:fs/promises";
+// bench/ is not a workspace package: dev-db and the mongodb driver come through files that resolve them.
+import { startDevDatabase } from "../packages/dev-db/src/index.ts";
+import { dropDatabase } from "../tests/e2e/databases.ts";
+import { type ServeProcess, spawnServe, withDbName } from "../tests/e2e/serve-process.ts";
+import { measureScrypt, startBareServer } from "./ceilings.ts";
+import { type BenchConfigs, writeBenchConfigs } from "./configs.ts";
+import { type Measurement, measureLoad, uniqueSignUpBody } from "./load.ts";
+
+const SECONDS = Number(process.env.BENCH_SECONDS ?? "5");
+const CONNECTIONS = 10;
+const SECRET = "bench-secret-0123456789abcdef0123456789abcdef";
+const USER = { email: "bench-user@example.com", password: "bench-password-1", name: "Bench" };
+const CREDENTIALS = { email: USER.email, password: USER.password };
+const MB = 1024 * 1024;
+
+interface BenchServer {
+  process: ServeProcess;
+  /** http://127.0.0.1:<port> */
+  origin: string;
+  api: string;
+}
+
+/** Killed on the way out if the bench fails half-way. */
+const started: ServeProcess[] = [];
+
+async function startBenchServer(mongoUri: string, configPath: string): Promise<BenchServer> {
+  const process = spawnServe({
+    PORT: "0",
+    HOST: "127.0.0.1",
+    NODE_ENV: "production",
+    MONGODB_URI: mongoUri,
+    TESSERA_SECRET: SECRET,
+    TESSERA_CONFIG: configPath,
+  });
+  started.push(process);
+  const port = new URL(await process.listening).port;
+  const origin = `http://127.0.0.1:${port}`;
+  return { process, origin, api: `${origin}/api/auth` };
+}
+
+async function stopBenchServer(server: BenchServer): Promise<number> {
+  const peak = await readPeakRss(server.process.child.pid);
+  server.process.child.kill("SIGTERM");
+  await server.process.exited;
+  return peak;
+}
+
+/** VmHWM: the process's peak resident set since it started (Linux). */
+async function readPeakRss(pid: number | undefined): Promise<number> {
+  const status = await readFile(`/proc/${pid}/status`, "utf8").catch(() => "");
+  const kb = Number(status.match(/^VmHWM:\s+(\d+) kB/m)?.[1] ?? Number.NaN);
+  return kb * 1024;
+}
+
+async function post(url: string, body: unknown): Promise<Response> {
+  const response = await fetch(url, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
+  if (!response.ok) throw new Error(`${url} answered ${response.status}: ${await response.text()}`);
+  return response;
+}
+
+function cookieHeaderOf(response: Response): string {
+  return response.headers
+    .getSetCookie()
+    .map((line) => line.split(";")[0])
+    .join("; ");
+}
+
+/** A signed-in get-session must answer the user, not null: a 200 null would measure nothing. */
+async function readSessionJson(api: string, cookie: string): Promise<string> {
+  const text = await (await fetch(`${api}/get-session`, { headers: { cookie } })).text();
+  if (!text.includes(USER.email)) throw new Error(`get-session did not return the session: ${text}`);
+  return text;
+}
+
+async function benchDatabaseServer(
+  server: BenchServer,
+): Promise<{ rows: Measurement[]; sessionJson: string }> {
+  await post(`${server.api}/sign-up/email`, USER);
+  const cookie = cookieHeaderOf(await post(`${server.api}/sign-in/email`, CREDENTIALS));
+  const sessionJson = await readSessionJson(server.api, cookie);
+  const common = { origin: server.origin, seconds: SECONDS, connections: CONNECTIONS };
+  const rows = [
+    await measureLoad({
+      ...common,
+      name: "get-session (database)",
+      method: "GET",
+      path: "/api/auth/get-session",
+      headers: { cookie },
+    }),
+    await measureLoad({
+      ...common,
+      name: "sign-in/email",
+      method: "POST",
+      path: "/api/auth/sign-in/email",
+      body: JSON.stringify(CREDENTIALS),
+    }),
+    await measureLoad({
+      ...common,
+      name: "sign-up/email",
+      method: "POST",
+      path: "/api/auth/sign-up/email",
+      makeBody: uniqueSignUpBody,
+    }),
+  ];
+  return { rows, sessionJson };
+}
+
+async function benchCookieCacheServer(server: BenchServer): Promise<Measurement> {
+  // The user exists already (same database); signing in here sets both cookies.
+  const cookie = cookieHeaderOf(await post(`${server.api}/sign-in/email`, CREDENTIALS));
+  if (!cookie.includes("session_data")) throw new Error("cookie cache is not on in the bench server");
+  await readSessionJson(server.api, cookie);
+  return measureLoad({
+    origin: server.origin,
+    seconds: SECONDS,
+    connections: CONNECTIONS,
+    name: "get-session (cookie cache)",
+    method: "GET",
+    path: "/api/auth/get-session",
+    headers: { cookie },
+  });
+}
+
+async function main(): Promise<void> {
+  const database = await startDevDatabase({ log: (line: string) => console.error(line) });
+  const dbName = `bench_${randomBytes(6).toString("hex")}`;
+  const mongoUri = withDbName(database.uri, dbName);
+  let configs: BenchConfigs | null = null;
+  try {
+    configs = await writeBenchConfigs();
+    console.error(`bench: ${SECONDS} s per run, ${CONNECTIONS} connections, database ${dbName}`);
+    const plain = await startBenchServer(mongoUri, configs.database);
+    const { rows, sessionJson } = await benchDatabaseServer(plain);
+    const peakPlain = await stopBenchServer(plain);
+    const cached = await startBenchServer(mongoUri, configs.cookieCache);
+    const cacheRow = await benchCookieCacheServer(cached);
+    const peakCached = await stopBenchServer(cached);
+
+    const bare = await startBareServer(sessionJson);
+    const bareRow = await measureLoad({
+      origin: bare.origin,
+      seconds: SECONDS,
+      connections: CONNECTIONS,
+      name: "bare node:http (same JSON)",
+      method: "GET",
+      path: "/api/auth/get-session",
+    });
+    await bare.stop();
+    const scryptRow = await measureScrypt(SECONDS, CONNECTIONS);
+
+    const [sessionDb, signIn, signUp] = rows as [Measurement, Measurement, Measurement];
+    printTable([sessionDb, cacheRow, signIn, signUp, bareRow, scryptRow]);
+    printTargets({ cacheRow, bareRow, signIn, scryptRow, peakRss: Math.max(peakPlain, peakCached) });
+    console.log(
+      `server peak RSS: ${(peakPlain / MB).toFixed(1)} MB (database sessions), ${(peakCached / MB).toFixed(1)} MB (cookie cache)`,
+    );
+  } finally {
+    for (const server of started) server.kill();
+    await dropDatabase(database.uri, dbName).catch(() => {});
+    await configs?.remove();
+    await database.stop();
+  }
+}
+
+function printTable(rows: Measurement[]): void {
+  const pad = (text: string, width: number) => text.padEnd(width);
+  const num = (value: number, digits: number) => value.toFixed(digits).padStart(10);
+  console.log(
+    `\n${pad("scenario", 30)}${"req/s".padStart(10)}${"p50 ms".padStart(10)}${"p99 ms".padStart(10)}${"failed".padStart(10)}`,
+  );
+  for (const row of rows) {
+    console.log(
+      `${pad(row.name, 30)}${num(row.rate, 1)}${num(row.p50, 1)}${num(row.p99, 1)}${String(row.failures).padStart(10)}`,
+    );
+  }
+}
+
+function printTargets(input: {
+  cacheRow: Measurement;
+  bareRow: Measurement;
+  signIn: Measurement;
+  scryptRow: Measurement;
+  peakRss: number;
+}): void {
+  const sessionRatio = input.cacheRow.rate / input.bareRow.rate;
+  const signInRatio = input.signIn.rate / input.scryptRow.rate;
+  const verdict = (ok: boolean) => (ok ? "PASS" : "MISS");
+  console.log("\ntarget                                        value      target   result");
+  console.log(
+    `cookie-cached get-session / bare server   ${(sessionRatio * 100).toFixed(1).padStart(8)} %   ≥ 70 %    ${verdict(sessionRatio >= 0.7)}`,
+  );
+  console.log(
+    `sign-in / bare scrypt                     ${(signInRatio * 100).toFixed(1).padStart(8)} %   ≥ 90 %    ${verdict(signInRatio >= 0.9)}`,
+  );
+  console.log(
+    `server peak RSS (VmHWM)                   ${(input.peakRss / MB).toFixed(1).padStart(7)} MB   ≤ 150 MB  ${verdict(input.peakRss <= 150 * MB)}`,
+  );
+}
+
+main().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    console.error("bench failed:", error);
+    process.exit(1);
+  },
+);

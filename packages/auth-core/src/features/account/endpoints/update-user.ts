@@ -1,0 +1,33 @@
+import { z } from "zod";
+import { AuthError } from "../../../errors/auth-error.ts";
+import { defineEndpoint } from "../../../http/define-endpoint.ts";
+import { imageField, nameField } from "../../schemas.ts";
+import { setCookieCache } from "../../session/service.ts";
+import { updateUser } from "../../users/service.ts";
+
+export const updateUserEndpoint = defineEndpoint({
+  name: "updateUser",
+  method: "POST",
+  path: "/update-user",
+  auth: "session",
+  // Strict: `email` (change-email's job), `emailVerified`, `role`, ids… are refused with 400, never
+  // written (security-matrix A6). Strings only, so no operator object reaches the database.
+  body: z.strictObject({
+    name: nameField.optional(),
+    image: imageField.optional(),
+  }),
+  async handler(ctx): Promise<{ status: true }> {
+    const { auth, body } = ctx;
+    const fields: { name?: string; image?: string | null } = {};
+    if (body.name !== undefined) fields.name = body.name;
+    if (body.image !== undefined) fields.image = body.image;
+    if (Object.keys(fields).length === 0) throw new AuthError("NO_FIELDS_TO_UPDATE");
+    const caller = ctx.session!;
+    const updated = await updateUser(auth, caller.user._id, fields);
+    // Null: a user update hook refused, or the user was deleted meanwhile.
+    if (!updated) throw new AuthError("FAILED_TO_UPDATE_USER");
+    // With the cookie cache on, get-session must show the new name at once, not after maxAge.
+    setCookieCache(auth, ctx.cookies, caller.session, updated);
+    return { status: true };
+  },
+});

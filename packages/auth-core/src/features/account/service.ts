@@ -1,0 +1,43 @@
+import type { AuthContext } from "../../context.ts";
+import type { UserDoc } from "../../db/documents.ts";
+import { AuthError } from "../../errors/auth-error.ts";
+import { findUserByEmail } from "../users/store.ts";
+import { moveUserEmail, sendChangeEmailLink, sendVerificationEmail } from "../verification/service.ts";
+
+/**
+ * POST /change-email (SPEC §5 "Change email", §4 "Email"). Returns the user as stored afterwards
+ * (changed only on the direct path), so the caller can refresh its cookie cache.
+ * - Verified address: nothing changes now. A change-email link goes to the CURRENT address (which is
+ *   also the notice to the old mailbox, security-matrix E11); following it moves the address.
+ * - Unverified address: there is nothing to protect, the address moves at once, stays unverified and
+ *   the new mailbox gets a verification link (Better Auth's behaviour, issue #136) — unless
+ *   `user.changeEmail.verifyNewEmailFirst`, where the new mailbox must confirm before anything moves.
+ */
+export async function requestEmailChange(
+  auth: AuthContext,
+  user: UserDoc,
+  newEmail: string,
+  callbackURL: string | undefined,
+): Promise<UserDoc> {
+  if (newEmail === user.email) throw new AuthError("EMAIL_IS_THE_SAME");
+  // SPEC §5 requires this message for an address owned by someone else; the signed-in caller can
+  // learn that an address exists, which SPEC accepts (security-matrix E10: nothing is merged).
+  if (await findUserByEmail(auth.collections, newEmail)) throw new AuthError("EMAIL_CAN_NOT_BE_UPDATED");
+  const { verifyNewEmailFirst } = auth.options.user.changeEmail;
+  if (user.emailVerified) {
+    await sendChangeEmailLink(auth, user, newEmail, "change-email-confirmation", callbackURL);
+    return user;
+  }
+  if (verifyNewEmailFirst) {
+    await sendChangeEmailLink(auth, user, newEmail, "change-email-verification", callbackURL);
+    return user;
+  }
+  const moved = await moveUserEmail(auth, user, newEmail, false);
+  // "taken": another user got the address since the check above (the unique index decided);
+  // "stale": a concurrent change of this user won; "refused": a user update hook said no.
+  if (!moved.ok) throw new AuthError("EMAIL_CAN_NOT_BE_UPDATED");
+  if (auth.options.emailVerification.enabled) {
+    await sendVerificationEmail(auth, moved.user, callbackURL, { requestType: "post-change-verification" });
+  }
+  return moved.user;
+}

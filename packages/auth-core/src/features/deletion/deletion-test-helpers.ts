@@ -1,0 +1,33 @@
+import { type Db, ObjectId } from "mongodb";
+import { signUp, type TestBrowser } from "../../../../../tests/support/browser.ts";
+
+export const PASSWORD = "correct horse battery";
+
+/** Signs up through HTTP and returns the new user's id (the browser is signed in). */
+export async function signUpUser(browser: TestBrowser, email: string): Promise<ObjectId> {
+  const res = await signUp(browser, { email, password: PASSWORD });
+  if (res.status !== 200) throw new Error(`sign-up of ${email} failed with ${res.status}`);
+  return ObjectId.createFromHexString(res.body.user.id);
+}
+
+/** What the database holds for one user: the rows deletion must remove. */
+export async function userRows(db: Db, userId: ObjectId) {
+  return {
+    users: await db.collection("users").countDocuments({ _id: userId }),
+    sessions: await db.collection("sessions").countDocuments({ userId }),
+    accounts: await db.collection("accounts").countDocuments({ userId }),
+    tokens: await db.collection("verifications").countDocuments({ value: userId.toHexString() }),
+  };
+}
+
+/** The link of the latest delete-account mail to `email`, as a path under the API base. */
+export function deleteLinkFrom(text: string): { path: string; token: string; callbackURL: string | null } {
+  const match = text.match(/https?:\/\/\S+\/api\/auth(\/delete-user\/callback\?\S+)/);
+  if (!match?.[1]) throw new Error(`no delete-account link in mail: ${text}`);
+  const url = new URL(match[1], "http://localhost");
+  return {
+    path: match[1],
+    token: url.searchParams.get("token") ?? "",
+    callbackURL: url.searchParams.get("callbackURL"),
+  };
+}

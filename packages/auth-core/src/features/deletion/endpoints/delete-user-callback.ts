@@ -1,0 +1,44 @@
+import { z } from "zod";
+import { AuthError } from "../../../errors/auth-error.ts";
+import type { ErrorCode } from "../../../errors/catalogue.ts";
+import { defineEndpoint, type RedirectResult, redirectTo } from "../../../http/define-endpoint.ts";
+import { callbackURLField, tokenField } from "../../schemas.ts";
+import { clearSessionCookies } from "../../session/service.ts";
+import { appendErrorParam } from "../rules.ts";
+import { consumeDeleteAccountToken, deleteUserAndData } from "../service.ts";
+import type { DeleteUserResponse } from "./delete-user.ts";
+
+/**
+ * SPEC §2 /delete-user/callback: the link of the confirmation mail. The token must belong to the
+ * signed-in user (reference-api.md §1.1); it is consumed only then, so another user's click leaves
+ * it intact. With a callbackURL (the mailed link always has one) failures redirect to it with
+ * `?error=UNAUTHORIZED|INVALID_TOKEN` — the user followed a link in a browser — else JSON errors.
+ * Auth "optional" so that a signed-out click can be redirected too.
+ */
+export const deleteUserCallback = defineEndpoint({
+  name: "deleteUserCallback",
+  method: "GET",
+  path: "/delete-user/callback",
+  auth: "optional",
+  sensitive: true,
+  query: z.strictObject({
+    token: tokenField,
+    callbackURL: callbackURLField.optional(),
+  }),
+  async handler(ctx): Promise<DeleteUserResponse | RedirectResult> {
+    const { auth, query } = ctx;
+    if (!auth.options.user.deleteUser.enabled) throw new AuthError("DELETE_USER_DISABLED");
+    const fail = (code: ErrorCode): RedirectResult => {
+      if (query.callbackURL === undefined) throw new AuthError(code);
+      return redirectTo(appendErrorParam(query.callbackURL, code));
+    };
+    const user = ctx.session?.user;
+    if (!user) return fail("UNAUTHORIZED");
+    if (!(await consumeDeleteAccountToken(auth, user, query.token))) return fail("INVALID_TOKEN");
+    const result = await deleteUserAndData(auth, user);
+    if (!result.ok) return fail("DELETE_USER_REFUSED");
+    clearSessionCookies(auth, ctx.cookies);
+    if (query.callbackURL !== undefined) return redirectTo(query.callbackURL);
+    return { success: true, message: "User deleted" };
+  },
+});

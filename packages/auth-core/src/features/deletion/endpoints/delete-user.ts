@@ -1,0 +1,72 @@
+import { z } from "zod";
+import { AuthError } from "../../../errors/auth-error.ts";
+import { defineEndpoint } from "../../../http/define-endpoint.ts";
+import { callbackURLField, passwordField, tokenField } from "../../schemas.ts";
+import { isSessionFresh } from "../../session/rules.ts";
+import { clearSessionCookies } from "../../session/service.ts";
+import { chooseDeletePath } from "../rules.ts";
+import {
+  checkAccountPassword,
+  consumeDeleteAccountToken,
+  deleteUserAndData,
+  readCallerForDeletion,
+  sendDeleteAccountEmail,
+} from "../service.ts";
+
+export interface DeleteUserResponse {
+  success: true;
+  message: "User deleted" | "Verification email sent";
+}
+
+/**
+ * SPEC §5 "Delete user", §7. Declared `auth: "none"` on purpose: the handler reads the session
+ * itself, from the database and without the sliding refresh, so the freshness rule sees the
+ * session's real last update (see readCallerForDeletion). A session is still required (401).
+ */
+export const deleteUser = defineEndpoint({
+  name: "deleteUser",
+  method: "POST",
+  path: "/delete-user",
+  auth: "none",
+  sensitive: true,
+  body: z.strictObject({
+    callbackURL: callbackURLField.optional(),
+    password: passwordField.optional(),
+    token: tokenField.optional(),
+  }),
+  async handler(ctx): Promise<DeleteUserResponse> {
+    const { auth, body } = ctx;
+    const config = auth.options.user.deleteUser;
+    if (!config.enabled) throw new AuthError("DELETE_USER_DISABLED");
+    const caller = await readCallerForDeletion(auth, ctx.cookies);
+    if (!caller) throw new AuthError("UNAUTHORIZED");
+    const { user, session } = caller;
+    if (body.password !== undefined) {
+      const check = await checkAccountPassword(auth, user, body.password);
+      if (check === "no-credential-account") throw new AuthError("CREDENTIAL_ACCOUNT_NOT_FOUND");
+      if (check === "wrong-password") throw new AuthError("INVALID_PASSWORD");
+    }
+    const path = chooseDeletePath({
+      hasToken: body.token !== undefined,
+      hasPassword: body.password !== undefined,
+      sendsVerificationEmail: config.sendDeleteAccountVerification,
+    });
+    if (path === "send-email") {
+      await sendDeleteAccountEmail(auth, user, body.callbackURL);
+      return { success: true, message: "Verification email sent" };
+    }
+    if (path === "consume-token" && !(await consumeDeleteAccountToken(auth, user, body.token ?? ""))) {
+      throw new AuthError("INVALID_TOKEN");
+    }
+    if (
+      path === "require-fresh-session" &&
+      !isSessionFresh(session, auth.now(), auth.options.session.freshAge)
+    ) {
+      throw new AuthError("SESSION_EXPIRED");
+    }
+    const result = await deleteUserAndData(auth, user);
+    if (!result.ok) throw new AuthError("DELETE_USER_REFUSED");
+    clearSessionCookies(auth, ctx.cookies);
+    return { success: true, message: "User deleted" };
+  },
+});

@@ -1,0 +1,45 @@
+/** Pure decisions of account deletion (SPEC §5 "Delete user", DECISIONS.md). */
+
+/** SPEC §3: delete-account tokens live in `verifications` under this identifier. */
+export function deleteAccountIdentifier(token: string): string {
+  return `delete-account-${token}`;
+}
+
+/**
+ * Every verification identifier whose value is a user id (SPEC §3: `reset-password:{token}` and
+ * `delete-account-{token}`); a deleted user's pending tokens of these kinds are removed with them.
+ */
+export const USER_TOKEN_IDENTIFIER = /^(?:delete-account-|reset-password:)/;
+
+/**
+ * What POST /delete-user does once the password (when given) has been checked:
+ * - "consume-token": a mailed token was given — it proves the mailbox, like the callback link;
+ * - "send-email": the app confirms deletions by email (even when a correct password was given:
+ *   the password is one more check, never a way around the confirmation the app asked for);
+ * - "delete": a correct password re-authenticated the caller;
+ * - "require-fresh-session": nothing else proves the caller is the user, so the session must be
+ *   fresh (SPEC §5 "With no password and no verification email flow, the session must be fresh").
+ */
+export type DeletePath = "consume-token" | "send-email" | "delete" | "require-fresh-session";
+
+export function chooseDeletePath(input: {
+  hasToken: boolean;
+  hasPassword: boolean;
+  sendsVerificationEmail: boolean;
+}): DeletePath {
+  if (input.hasToken) return "consume-token";
+  if (input.sendsVerificationEmail) return "send-email";
+  if (input.hasPassword) return "delete";
+  return "require-fresh-session";
+}
+
+/**
+ * The callback URL with `error=<code>` added (SPEC §2: "Error redirect targets take an error query
+ * parameter"). Relative paths stay relative; an existing query and fragment are kept.
+ */
+export function appendErrorParam(callbackURL: string, code: string): string {
+  const isRelative = callbackURL.startsWith("/");
+  const url = new URL(callbackURL, "http://relative.invalid");
+  url.searchParams.set("error", code);
+  return isRelative ? `${url.pathname}${url.search}${url.hash}` : url.toString();
+}

@@ -1,0 +1,110 @@
+import type { AuthContext } from "../../context.ts";
+import { generateRandomString, LOWER_ALPHANUMERIC, verifyPassword } from "../../crypto/index.ts";
+import type { UserDoc } from "../../db/documents.ts";
+import { AuthError } from "../../errors/auth-error.ts";
+import type { CookieJar } from "../../http/cookie-jar.ts";
+import { apiLink, dispatchMail, toMailUser } from "../mail-dispatch.ts";
+import { readSession } from "../session/service.ts";
+import { deleteUserSessions } from "../session/store.ts";
+import type { SessionWithUser } from "../session/types.ts";
+import { findCredentialAccount } from "../users/store.ts";
+import { consumeVerification, createVerification } from "../verification/store.ts";
+import { deleteAccountIdentifier } from "./rules.ts";
+import { deleteUserAccounts, deleteUserDoc, deleteUserTokens } from "./store.ts";
+
+/**
+ * The caller of POST /delete-user, read from the database (never the cookie cache: a revoked
+ * session must not delete anything) and WITHOUT the sliding refresh. The refresh moves
+ * `updatedAt` to now, and freshness is measured from `updatedAt` (DECISIONS.md "fresh for 1 day
+ * after its last update"): a refresh before the check would make every session fresh whenever
+ * updateAge ≤ freshAge — the defaults. Null when signed out.
+ */
+export function readCallerForDeletion(auth: AuthContext, jar: CookieJar): Promise<SessionWithUser | null> {
+  return readSession(auth, jar, { useCookieCache: false, disableRefresh: true });
+}
+
+export type PasswordCheckResult = "ok" | "no-credential-account" | "wrong-password";
+
+/** SPEC §5: "a given password must match the credential account". */
+export async function checkAccountPassword(
+  auth: AuthContext,
+  user: UserDoc,
+  password: string,
+): Promise<PasswordCheckResult> {
+  const account = await findCredentialAccount(auth.collections, user._id);
+  if (!account?.password) return "no-credential-account";
+  // An over-long password cannot be anyone's: refuse it without spending scrypt work on it.
+  if (password.length > auth.options.emailAndPassword.maxPasswordLength) return "wrong-password";
+  const check = await verifyPassword(account.password, password);
+  return check.valid ? "ok" : "wrong-password";
+}
+
+/**
+ * Stores a delete-account token (DECISIONS.md: 32 chars [0-9a-z], 86400 s, value = user id) and
+ * mails the confirmation link, which carries the callback URL (already checked as trusted).
+ */
+export async function sendDeleteAccountEmail(
+  auth: AuthContext,
+  user: UserDoc,
+  callbackURL: string | undefined,
+): Promise<void> {
+  const token = generateRandomString(32, LOWER_ALPHANUMERIC);
+  const now = auth.now();
+  const lifetime = auth.options.user.deleteUser.deleteTokenExpiresIn;
+  try {
+    await createVerification(
+      auth.collections,
+      deleteAccountIdentifier(token),
+      user._id.toHexString(),
+      new Date(now.getTime() + lifetime * 1000),
+      now,
+    );
+  } catch (error) {
+    throw new AuthError("UNABLE_TO_CREATE_VERIFICATION", { cause: error });
+  }
+  const url = apiLink(auth, "/delete-user/callback", { token, callbackURL: callbackURL ?? "/" });
+  const hook = auth.options.mail?.sendDeleteAccountVerification;
+  await dispatchMail(
+    auth,
+    "delete-account",
+    user,
+    { url, expiresInHours: Math.round((lifetime / 3600) * 100) / 100 },
+    hook && (() => hook({ user: toMailUser(user), url, token })),
+  );
+}
+
+/** Consumes a mailed token of this user (atomic, single use). False when invalid for them. */
+export async function consumeDeleteAccountToken(
+  auth: AuthContext,
+  user: UserDoc,
+  token: string,
+): Promise<boolean> {
+  const identifier = deleteAccountIdentifier(token);
+  return (
+    (await consumeVerification(auth.collections, identifier, auth.now(), user._id.toHexString())) !== null
+  );
+}
+
+export type DeleteUserResult = { ok: true } | { ok: false; reason: "refused" };
+
+/**
+ * Deletes the user and everything that lets anyone act as them. No transactions (FerretDB v1), so
+ * the writes are ordered for a crash at any point:
+ * 1. sessions — the user is signed out everywhere; a crash here leaves a whole, signed-out user
+ *    who can sign in and retry;
+ * 2. the user — from here every path treats them as gone at once: sessions and sign-in resolve the
+ *    user row first, and the email is free again;
+ * 3. accounts, 4. pending tokens — leftovers of a crash after step 2 are unreachable (no user to
+ *    resolve to); tokens expire, orphan accounts need a sweep (see the report on cleanup).
+ * A session minted by a sign-in racing step 1 dies with the user row (it resolves to no user).
+ */
+export async function deleteUserAndData(auth: AuthContext, user: UserDoc): Promise<DeleteUserResult> {
+  const hooks = auth.options.hooks?.user?.delete;
+  if ((await hooks?.before?.(user)) === false) return { ok: false, reason: "refused" };
+  await deleteUserSessions(auth.collections, user._id);
+  await deleteUserDoc(auth.collections, user._id);
+  await deleteUserAccounts(auth.collections, user._id);
+  await deleteUserTokens(auth.collections, user._id);
+  await hooks?.after?.(user);
+  return { ok: true };
+}

@@ -1,0 +1,53 @@
+import { z } from "zod";
+import { AuthError } from "../../../errors/auth-error.ts";
+import { defineEndpoint } from "../../../http/define-endpoint.ts";
+import { passwordField } from "../../schemas.ts";
+import { toUser, type User } from "../../session/types.ts";
+import { assertPasswordLength } from "../../users/service.ts";
+import { changePassword as changeCredentialPassword, replaceAllSessions } from "../service.ts";
+
+export interface PasswordChanged {
+  /** The new session's token when other sessions were revoked, else null. */
+  token: string | null;
+  user: User;
+}
+
+/**
+ * Sensitive: the session is read from the database, never the cookie cache, so a revoked session
+ * cannot change the password (security matrix D7).
+ */
+export const changePassword = defineEndpoint({
+  name: "changePassword",
+  method: "POST",
+  path: "/change-password",
+  auth: "session",
+  sensitive: true,
+  body: z.strictObject({
+    newPassword: passwordField,
+    currentPassword: passwordField,
+    revokeOtherSessions: z.boolean().optional(),
+  }),
+  async handler(ctx): Promise<PasswordChanged> {
+    const caller = ctx.session;
+    if (!caller) throw new AuthError("UNAUTHORIZED");
+    const { body } = ctx;
+    assertPasswordLength(ctx.auth, body.newPassword);
+    const result = await changeCredentialPassword(
+      ctx.auth,
+      caller.user._id,
+      body.currentPassword,
+      body.newPassword,
+    );
+    if (!result.ok)
+      throw new AuthError(
+        result.reason === "no-credential-account" ? "CREDENTIAL_ACCOUNT_NOT_FOUND" : "INVALID_PASSWORD",
+      );
+    if (!body.revokeOtherSessions) return { token: null, user: toUser(caller.user) };
+    // ASVS 7.4.3: every other session ends; the caller continues on a brand-new session.
+    const session = await replaceAllSessions(ctx.auth, ctx.cookies, caller, {
+      ip: ctx.ip,
+      userAgent: ctx.headers.get("user-agent"),
+    });
+    return { token: session.token, user: toUser(caller.user) };
+  },
+});

@@ -1,0 +1,29 @@
+import { z } from "zod";
+import { defineEndpoint, type RedirectResult, redirectTo } from "../../../http/define-endpoint.ts";
+import { callbackURLField } from "../../schemas.ts";
+import { withQueryParam } from "../rules.ts";
+import { isResetTokenLive } from "../service.ts";
+
+/**
+ * The link in the reset mail. It forwards the token to the app's page (which then posts
+ * /reset-password) without consuming it, so a mail scanner that follows links cannot burn it.
+ * callbackURL is required, as in the reference: without it there is nowhere to send the user.
+ * The engine refuses an untrusted callbackURL with 403.
+ */
+export const resetPasswordCallback = defineEndpoint({
+  name: "resetPasswordCallback",
+  method: "GET",
+  path: "/reset-password/:token",
+  auth: "none",
+  query: z.strictObject({ callbackURL: callbackURLField }),
+  async handler(ctx): Promise<RedirectResult> {
+    // Security matrix E6: the token is in this URL; keep it out of caches and Referer headers.
+    ctx.setHeader("cache-control", "no-store");
+    ctx.setHeader("referrer-policy", "no-referrer");
+    const token = ctx.params.token ?? "";
+    const { callbackURL } = ctx.query;
+    if (!(await isResetTokenLive(ctx.auth, token)))
+      return redirectTo(withQueryParam(callbackURL, "error", "INVALID_TOKEN"));
+    return redirectTo(withQueryParam(callbackURL, "token", token));
+  },
+});

@@ -1,0 +1,27 @@
+import { z } from "zod";
+import { AuthError } from "../../../errors/auth-error.ts";
+import { defineEndpoint } from "../../../http/define-endpoint.ts";
+import { passwordField } from "../../schemas.ts";
+import { assertPasswordLength } from "../../users/service.ts";
+import { setPassword as setCredentialPassword } from "../service.ts";
+
+/**
+ * SPEC §6 / DECISIONS.md: server-only (over HTTP it does not exist). Gives a user without a
+ * password — one who signed up through a provider — a credential password, for the session the
+ * server forwards in the cookie header.
+ */
+export const setPassword = defineEndpoint({
+  name: "setPassword",
+  method: "POST",
+  path: "/set-password",
+  auth: "server-only",
+  sensitive: true,
+  body: z.strictObject({ newPassword: passwordField }),
+  async handler(ctx): Promise<{ status: true }> {
+    if (!ctx.session) throw new AuthError("UNAUTHORIZED");
+    assertPasswordLength(ctx.auth, ctx.body.newPassword);
+    const result = await setCredentialPassword(ctx.auth, ctx.session.user._id, ctx.body.newPassword);
+    if (!result.ok) throw new AuthError("PASSWORD_ALREADY_SET");
+    return { status: true };
+  },
+});

@@ -1,0 +1,45 @@
+/** Pure password-reset decisions (SPEC §3, §9; DECISIONS.md "Passwords and tokens"). */
+
+/** SPEC §9 / DECISIONS.md: reset tokens are 24 chars [A-Za-z0-9]. */
+export const RESET_TOKEN_LENGTH = 24;
+
+const RESET_TOKEN_SHAPE = /^[A-Za-z0-9]{24}$/;
+
+/** SPEC §3: the verification identifier of a reset token. */
+export function resetPasswordIdentifier(token: string): string {
+  return `reset-password:${token}`;
+}
+
+/** A token that cannot have been issued is refused without a database round trip. */
+export function isResetTokenShaped(token: string): boolean {
+  return RESET_TOKEN_SHAPE.test(token);
+}
+
+/** Whole minutes stated in the mail, rounded down so the mail never promises more time than there is. */
+export function resetLinkMinutes(expiresInSeconds: number): number {
+  return Math.max(1, Math.floor(expiresInSeconds / 60));
+}
+
+/**
+ * Sets one query parameter on a callback URL (absolute or relative), keeping its other parameters
+ * and fragment. The path is kept byte for byte: it was checked as a safe callback URL, and
+ * re-parsing it could change what was checked.
+ */
+export function withQueryParam(url: string, key: string, value: string): string {
+  const hashAt = url.indexOf("#");
+  const beforeHash = hashAt === -1 ? url : url.slice(0, hashAt);
+  const hash = hashAt === -1 ? "" : url.slice(hashAt);
+  const queryAt = beforeHash.indexOf("?");
+  const path = queryAt === -1 ? beforeHash : beforeHash.slice(0, queryAt);
+  const params = new URLSearchParams(queryAt === -1 ? "" : beforeHash.slice(queryAt + 1));
+  params.set(key, value);
+  return `${path}?${params.toString()}${hash}`;
+}
+
+/**
+ * Resetting is off when the feature is, and when email-and-password is: a password nobody can sign
+ * in with is not worth a mail (and the mail would be a spam vector).
+ */
+export function isPasswordResetEnabled(config: { enabled: boolean; resetPasswordEnabled: boolean }): boolean {
+  return config.enabled && config.resetPasswordEnabled;
+}

@@ -1,0 +1,157 @@
+import type { ObjectId } from "mongodb";
+import type { AuthContext } from "../../context.ts";
+import { generateRandomString, hashPassword, verifyPassword } from "../../crypto/index.ts";
+import { isDuplicateKeyError } from "../../db/connect.ts";
+import type { SessionDoc, UserDoc } from "../../db/documents.ts";
+import { parseId } from "../../db/ids.ts";
+import { isAuthError } from "../../errors/auth-error.ts";
+import type { CookieJar } from "../../http/cookie-jar.ts";
+import { apiLink, dispatchMail, toMailUser } from "../mail-dispatch.ts";
+import { createSession, setSessionCookies } from "../session/service.ts";
+import { deleteUserSessions, findUserById } from "../session/store.ts";
+import { createCredentialAccount } from "../users/service.ts";
+import { findCredentialAccount, findUserByEmail, setCredentialPassword } from "../users/store.ts";
+import { consumeVerification, createVerification, findVerification } from "../verification/store.ts";
+import {
+  isResetTokenShaped,
+  RESET_TOKEN_LENGTH,
+  resetLinkMinutes,
+  resetPasswordIdentifier,
+} from "./rules.ts";
+import { deleteResetTokensOfUser, setPasswordIfUnset } from "./store.ts";
+
+/**
+ * Issues a reset token and mails its link. An unknown email does the same database work (one
+ * lookup, one verification command) and sends nothing, and the mail leaves in the background, so
+ * neither the answer, its timing, nor a failing mailer reveals whether the address exists
+ * (SPEC §8, DECISIONS.md "Sign-up and enumeration", security matrix C2).
+ */
+export async function requestPasswordReset(
+  auth: AuthContext,
+  email: string,
+  redirectTo: string | undefined,
+): Promise<void> {
+  const user = await findUserByEmail(auth.collections, email);
+  const token = generateRandomString(RESET_TOKEN_LENGTH);
+  const identifier = resetPasswordIdentifier(token);
+  const now = auth.now();
+  if (!user) {
+    await findVerification(auth.collections, identifier, now);
+    return;
+  }
+  const expiresIn = auth.options.emailAndPassword.resetPasswordTokenExpiresIn;
+  const expiresAt = new Date(now.getTime() + expiresIn * 1000);
+  await createVerification(auth.collections, identifier, user._id.toHexString(), expiresAt, now);
+  const url = apiLink(auth, `/reset-password/${token}`, { callbackURL: redirectTo ?? "/" });
+  const hook = auth.options.mail?.sendResetPassword;
+  dispatchMail(
+    auth,
+    "reset-password",
+    user,
+    { url, name: user.name, expiresInMinutes: resetLinkMinutes(expiresIn) },
+    hook && (() => hook({ user: toMailUser(user), url, token })),
+  ).catch((error: unknown) => auth.options.logger.error("reset-password mail failed", error));
+}
+
+/** True when the token names a live reset row; never consumes it (the GET link only forwards it). */
+export async function isResetTokenLive(auth: AuthContext, token: string): Promise<boolean> {
+  if (!isResetTokenShaped(token)) return false;
+  return (await findVerification(auth.collections, resetPasswordIdentifier(token), auth.now())) !== null;
+}
+
+export type ResetPasswordResult = { ok: true } | { ok: false; reason: "invalid-token" };
+
+/**
+ * Takes the token atomically (of concurrent uses exactly one wins), then sets the credential
+ * password — creating the credential account of a user who had none (a social-only user). The
+ * caller has checked the password length already, so a refused password never burns the token.
+ */
+export async function resetPassword(
+  auth: AuthContext,
+  token: string,
+  newPassword: string,
+): Promise<ResetPasswordResult> {
+  if (!isResetTokenShaped(token)) return { ok: false, reason: "invalid-token" };
+  const row = await consumeVerification(auth.collections, resetPasswordIdentifier(token), auth.now());
+  const userId = row ? parseId(row.value) : null;
+  const user = userId ? await findUserById(auth.collections, userId) : null;
+  if (!user) return { ok: false, reason: "invalid-token" };
+  const hash = await hashPassword(newPassword);
+  const account = await findCredentialAccount(auth.collections, user._id);
+  if (account) await setCredentialPassword(auth.collections, account._id, hash, auth.now());
+  else await createCredentialAccount(auth, user._id, hash);
+  await deleteResetTokensOfUser(auth.collections, user._id.toHexString());
+  // ASVS 7.4.3 / security matrix D11: opt-in, as in the reference (revokeSessionsOnPasswordReset).
+  if (auth.options.emailAndPassword.revokeSessionsOnPasswordReset)
+    await deleteUserSessions(auth.collections, user._id);
+  return { ok: true };
+}
+
+export type ChangePasswordResult =
+  | { ok: true }
+  | { ok: false; reason: "no-credential-account" | "invalid-password" };
+
+/** Checks the current password, then stores the new one. */
+export async function changePassword(
+  auth: AuthContext,
+  userId: ObjectId,
+  currentPassword: string,
+  newPassword: string,
+): Promise<ChangePasswordResult> {
+  const account = await findCredentialAccount(auth.collections, userId);
+  if (!account?.password) return { ok: false, reason: "no-credential-account" };
+  // An over-long current password cannot be the stored one: refused before any scrypt work.
+  if (currentPassword.length > auth.options.emailAndPassword.maxPasswordLength)
+    return { ok: false, reason: "invalid-password" };
+  const check = await verifyPassword(account.password, currentPassword);
+  if (!check.valid) return { ok: false, reason: "invalid-password" };
+  await setCredentialPassword(auth.collections, account._id, await hashPassword(newPassword), auth.now());
+  return { ok: true };
+}
+
+/**
+ * Replaces the caller's session with a new one and deletes every other session of the user (the
+ * old current one included). The new session is written before the others are deleted, so a
+ * failure part-way never leaves the user signed out.
+ */
+export async function replaceAllSessions(
+  auth: AuthContext,
+  jar: CookieJar,
+  caller: { session: SessionDoc; user: UserDoc },
+  request: { ip: string | null; userAgent: string | null },
+): Promise<SessionDoc> {
+  const session = await createSession(auth, {
+    userId: caller.user._id,
+    dontRemember: caller.session.dontRemember,
+    ipAddress: request.ip,
+    userAgent: request.userAgent,
+  });
+  await deleteUserSessions(auth.collections, caller.user._id, session.token);
+  setSessionCookies(auth, jar, session, caller.user);
+  return session;
+}
+
+export type SetPasswordResult = { ok: true } | { ok: false; reason: "already-set" };
+
+/** Gives a user without a password one; the unique credential-account index settles concurrent creates. */
+export async function setPassword(
+  auth: AuthContext,
+  userId: ObjectId,
+  newPassword: string,
+): Promise<SetPasswordResult> {
+  const existing = await findCredentialAccount(auth.collections, userId);
+  if (existing?.password) return { ok: false, reason: "already-set" };
+  const hash = await hashPassword(newPassword);
+  if (existing) {
+    const set = await setPasswordIfUnset(auth.collections, existing._id, hash, auth.now());
+    return set ? { ok: true } : { ok: false, reason: "already-set" };
+  }
+  try {
+    await createCredentialAccount(auth, userId, hash);
+  } catch (error) {
+    // The unique (providerId, accountId) index: a concurrent call created the account first.
+    if (isAuthError(error) && isDuplicateKeyError(error.cause)) return { ok: false, reason: "already-set" };
+    throw error;
+  }
+  return { ok: true };
+}

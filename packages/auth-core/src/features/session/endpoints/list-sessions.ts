@@ -1,0 +1,24 @@
+import { defineEndpoint } from "../../../http/define-endpoint.ts";
+import { listUserSessions } from "../store.ts";
+import { type Session, toSession } from "../types.ts";
+
+/**
+ * The caller's unexpired sessions, newest first (at most 100). Tokens are included: SPEC §7's
+ * revoke-session takes `{token}`, so the list is how a user names the session to end. A raw token
+ * is not a credential on its own (the cookie carries it HMAC-signed, and no endpoint accepts it
+ * unsigned), but it can revoke — hence `fresh-session`, as Better Auth does (SPEC §5
+ * "Fresh-session actions"), and a database read rather than the cookie cache.
+ */
+export const listSessions = defineEndpoint({
+  name: "listSessions",
+  method: "GET",
+  path: "/list-sessions",
+  auth: "fresh-session",
+  sensitive: true,
+  async handler(ctx): Promise<Session[]> {
+    const { auth } = ctx;
+    const caller = ctx.session!;
+    const sessions = await listUserSessions(auth.collections, caller.user._id, auth.now());
+    return sessions.map(toSession);
+  },
+});

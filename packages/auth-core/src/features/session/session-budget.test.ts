@@ -1,0 +1,177 @@
+import { randomBytes } from "node:crypto";
+import { type Auth, type AuthOptions, createAuth, createDevOutbox } from "@tessera/auth-core";
+import { type CommandStartedEvent, type Db, MongoClient } from "mongodb";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { CACHE_COOKIE, signUp, TestBrowser } from "../../../../../tests/support/browser.ts";
+import { TEST_ORIGIN, TEST_SECRET } from "../../../../../tests/support/test-auth.ts";
+import { DAY } from "./session-test-helpers.ts";
+
+/**
+ * Database commands per request (STYLE.md "Count database commands per endpoint and keep the count
+ * in a test"). Rate limiting is ON with database storage, the default, because its counter is part
+ * of what a request costs. Each counted command is named `command:collection`.
+ */
+const DRIVER_COMMANDS = new Set(["hello", "ismaster", "isMaster", "ping", "endSessions"]);
+
+interface Meter {
+  auth: Auth;
+  db: Db;
+  advance(seconds: number): void;
+  /** The commands the driver sent while `run` was in flight. */
+  count(run: () => Promise<unknown>): Promise<string[]>;
+  close(): Promise<void>;
+}
+
+async function createMeter(overrides: Partial<AuthOptions> = {}): Promise<Meter> {
+  const client = new MongoClient(inject("mongoUri"), {
+    monitorCommands: true,
+    serverSelectionTimeoutMS: 5000,
+  });
+  const db = client.db(`t_budget_${randomBytes(6).toString("hex")}`);
+  let offsetMs = 0;
+  const now = () => new Date(Date.now() + offsetMs);
+  const auth = createAuth({
+    database: db,
+    secret: TEST_SECRET,
+    baseURL: TEST_ORIGIN,
+    mailer: createDevOutbox({ print: () => {}, now }),
+    clock: now,
+    logger: { info: () => {}, warn: () => {}, error: () => {} },
+    session: { cookieCache: { enabled: true } },
+    ...overrides,
+  });
+  await auth.migrate();
+  // Warm the pool, so that connection handshakes fall outside the measured window.
+  await db.command({ ping: 1 });
+  await db.collection("sessions").findOne({});
+  let seen: string[] | null = null;
+  client.on("commandStarted", (event: CommandStartedEvent) => {
+    if (seen === null || DRIVER_COMMANDS.has(event.commandName)) return;
+    seen.push(`${event.commandName}:${String(event.command[event.commandName])}`);
+  });
+  return {
+    auth,
+    db,
+    advance: (seconds) => {
+      offsetMs += seconds * 1000;
+    },
+    async count(run) {
+      seen = [];
+      await run();
+      const result = seen;
+      seen = null;
+      return result;
+    },
+    close: async () => {
+      await db.dropDatabase().catch(() => {});
+      await client.close();
+    },
+  };
+}
+
+/** The rate limiter's own commands (its implementation is not this folder's; see http/rate-limit.ts). */
+const isRateLimitCommand = (command: string) => command.endsWith(":rateLimits");
+const SESSION_READ = ["find:sessions", "find:users"];
+
+/**
+ * Splits a request's commands into the endpoint's own and the rate limiter's. The endpoint's are
+ * asserted exactly; the limiter's cost is bounded and reported, so the total is visible.
+ */
+function split(commands: string[]): { own: string[]; rateLimit: string[] } {
+  return {
+    own: commands.filter((command) => !isRateLimitCommand(command)),
+    rateLimit: commands.filter(isRateLimitCommand),
+  };
+}
+
+/** What the database rate limiter costs one admitted request today (a read and an insert). */
+const RATE_LIMIT_BUDGET = 2;
+
+describe("database commands per request (rate limiting on, database storage)", () => {
+  let m: Meter;
+  let browser: TestBrowser;
+  const measured: Record<string, string> = {};
+  async function measure(label: string, run: () => Promise<unknown>) {
+    const commands = await m.count(run);
+    const { own, rateLimit } = split(commands);
+    measured[label] = `${commands.length} (${own.length} + ${rateLimit.length} rate limit)`;
+    expect(rateLimit.length).toBeGreaterThan(0);
+    expect(rateLimit.length).toBeLessThanOrEqual(RATE_LIMIT_BUDGET);
+    return own;
+  }
+  beforeAll(async () => {
+    m = await createMeter();
+    browser = new TestBrowser(m.auth);
+  });
+  afterAll(async () => {
+    console.info(`[session-budget] commands per request: ${JSON.stringify(measured)}`);
+    await m.close();
+  });
+
+  // The steps share one user and browser, in order: sign-up, cached read, database read, refresh…
+  it("sign-up/email: user, account and session inserts", async () => {
+    const own = await measure("sign-up/email", () => signUp(browser));
+    expect(own).toEqual(["insert:users", "insert:accounts", "insert:sessions"]);
+  });
+
+  it("get-session from the cookie cache: no session or user read", async () => {
+    expect(browser.cookies.has(CACHE_COOKIE)).toBe(true);
+    let body: unknown;
+    const own = await measure("get-session (cookie cache)", async () => {
+      body = (await browser.get("/get-session")).body;
+    });
+    expect(body).not.toBeNull();
+    expect(own).toEqual([]);
+  });
+
+  it("get-session from the database: 2 reads (session, user)", async () => {
+    const own = await measure("get-session (database)", () =>
+      browser.get("/get-session?disableCookieCache=true"),
+    );
+    expect(own).toEqual(SESSION_READ);
+  });
+
+  it("get-session with a sliding refresh: 2 reads and 1 update", async () => {
+    m.advance(DAY + 60);
+    const own = await measure("get-session (refresh)", () => browser.get("/get-session"));
+    expect(own).toEqual([...SESSION_READ, "update:sessions"]);
+  });
+
+  it("sign-in/email: user, credential account, session insert", async () => {
+    const own = await measure("sign-in/email", () =>
+      new TestBrowser(m.auth).post("/sign-in/email", {
+        email: "ada@example.com",
+        password: "correct horse battery",
+      }),
+    );
+    expect(own).toEqual(["find:users", "find:accounts", "insert:sessions"]);
+  });
+
+  it("list-sessions and revoke-other-sessions read the session from the database (sensitive)", async () => {
+    // A new sign-in: list-sessions needs a fresh session, and the earlier steps skipped a day.
+    const fresh = new TestBrowser(m.auth);
+    await fresh.post("/sign-in/email", { email: "ada@example.com", password: "correct horse battery" });
+    const listed = await measure("list-sessions", () => fresh.get("/list-sessions"));
+    expect(listed).toEqual([...SESSION_READ, "find:sessions"]);
+    const revoked = await measure("revoke-other-sessions", () => fresh.post("/revoke-other-sessions"));
+    expect(revoked).toEqual([...SESSION_READ, "delete:sessions"]);
+  });
+});
+
+describe("with the rate-limit counter in memory", () => {
+  it("a cookie-cached get-session sends no database command at all", async () => {
+    const m = await createMeter({ rateLimit: { storage: "memory" } });
+    try {
+      const browser = new TestBrowser(m.auth);
+      await signUp(browser);
+      let body: unknown;
+      const commands = await m.count(async () => {
+        body = (await browser.get("/get-session")).body;
+      });
+      expect(body).not.toBeNull();
+      expect(commands).toEqual([]);
+    } finally {
+      await m.close();
+    }
+  });
+});

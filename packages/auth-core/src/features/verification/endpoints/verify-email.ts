@@ -1,0 +1,60 @@
+import { z } from "zod";
+import { AuthError } from "../../../errors/auth-error.ts";
+import { defineEndpoint, type RedirectResult, redirectTo } from "../../../http/define-endpoint.ts";
+import { callbackURLField, tokenField } from "../../schemas.ts";
+import { createSession, setCookieCache, setSessionCookies } from "../../session/service.ts";
+import { toUser, type User } from "../../session/types.ts";
+import {
+  shouldAutoSignIn,
+  VERIFY_FAILURE_ERRORS,
+  VERIFY_FAILURE_REDIRECT_CODES,
+  withQueryParam,
+} from "../rules.ts";
+import { verifyEmailToken } from "../verify-email-service.ts";
+
+export const verifyEmail = defineEndpoint({
+  name: "verifyEmail",
+  method: "GET",
+  path: "/verify-email",
+  auth: "optional",
+  // The callbackURL is checked against the trusted origins before this runs (run-endpoint, SPEC §5):
+  // an untrusted one is a 403 and the token is not used (CVE-2024-56734).
+  query: z.strictObject({
+    token: tokenField,
+    callbackURL: callbackURLField.optional(),
+  }),
+  async handler(ctx): Promise<{ status: true; user: User } | RedirectResult> {
+    const { auth, query, session: caller } = ctx;
+    const outcome = await verifyEmailToken(auth, query.token, caller, query.callbackURL);
+    if (!outcome.ok) {
+      // SPEC §8: token errors arrive as the callback's error parameter, or as 401 without one.
+      if (query.callbackURL)
+        return redirectTo(
+          withQueryParam(query.callbackURL, "error", VERIFY_FAILURE_REDIRECT_CODES[outcome.reason]),
+        );
+      throw new AuthError(VERIFY_FAILURE_ERRORS[outcome.reason]);
+    }
+    const { user } = outcome;
+    if (caller?.user._id.equals(user._id)) {
+      // The caller's cached copy of the user (when the cookie cache is on) must show the new state.
+      setCookieCache(auth, ctx.cookies, caller.session, user);
+    } else if (
+      shouldAutoSignIn({
+        enabled: auth.options.emailVerification.autoSignInAfterVerification,
+        requestType: outcome.claims.requestType,
+        becameVerified: outcome.becameVerified,
+        signedIn: caller !== null,
+      })
+    ) {
+      const session = await createSession(auth, {
+        userId: user._id,
+        dontRemember: false,
+        ipAddress: ctx.ip,
+        userAgent: ctx.headers.get("user-agent"),
+      });
+      setSessionCookies(auth, ctx.cookies, session, user);
+    }
+    if (query.callbackURL) return redirectTo(query.callbackURL);
+    return { status: true, user: toUser(user) };
+  },
+});

@@ -1,0 +1,97 @@
+import type { AuthContext } from "../../context.ts";
+import type { UserDoc } from "../../db/documents.ts";
+import { parseId } from "../../db/ids.ts";
+import { findUserById } from "../session/store.ts";
+import type { SessionWithUser } from "../session/types.ts";
+import { findUserByEmail } from "../users/store.ts";
+import type { VerificationClaims, VerifyFailure } from "./rules.ts";
+import {
+  markEmailVerified,
+  moveUserEmail,
+  readEmailVerificationToken,
+  sendChangeEmailLink,
+  sendVerificationEmail,
+} from "./service.ts";
+
+export type VerifyOutcome =
+  | { ok: true; user: UserDoc; claims: VerificationClaims; becameVerified: boolean }
+  | { ok: false; reason: VerifyFailure };
+
+/**
+ * The user a token was minted for, at the address it names; null when that user is gone or has moved
+ * to another address since (the token then verifies nothing, security-matrix E9).
+ */
+async function findTokenUser(auth: AuthContext, claims: VerificationClaims): Promise<UserDoc | null> {
+  if (claims.userId === null) return findUserByEmail(auth.collections, claims.email);
+  const id = parseId(claims.userId);
+  const user = id ? await findUserById(auth.collections, id) : null;
+  return user && user.email === claims.email ? user : null;
+}
+
+/**
+ * GET /verify-email (SPEC §4 "Email", §8): verifies the address a token names, or applies the email
+ * change it carries. Tokens are stateless; one-time use of a change token comes from the
+ * compare-and-set on the old address (once moved, the token's user no longer has it).
+ */
+export async function verifyEmailToken(
+  auth: AuthContext,
+  token: string,
+  caller: SessionWithUser | null,
+  callbackURL: string | undefined,
+): Promise<VerifyOutcome> {
+  const check = await readEmailVerificationToken(auth, token);
+  if (!check.ok) return check;
+  const claims = check.claims;
+  const user = await findTokenUser(auth, claims);
+  if (!user) return { ok: false, reason: "user_not_found" };
+  if (claims.updateTo === null) return applyVerification(auth, claims, user);
+  // A change link acts on its own account only: a signed-in visitor must be that user.
+  if (caller && !caller.user._id.equals(user._id)) return { ok: false, reason: "unauthorized" };
+  return applyEmailChange(auth, claims, claims.updateTo, user, callbackURL);
+}
+
+/** Idempotent: an already verified address answers success without a write (and without sign-in). */
+async function applyVerification(
+  auth: AuthContext,
+  claims: VerificationClaims,
+  user: UserDoc,
+): Promise<VerifyOutcome> {
+  if (user.emailVerified) return { ok: true, user, claims, becameVerified: false };
+  const written = await markEmailVerified(auth, user);
+  if (written.ok) return { ok: true, user: written.user, claims, becameVerified: true };
+  if (written.reason === "refused") return { ok: false, reason: "unauthorized" };
+  // Lost a race: a concurrent click verified it (success, no second sign-in) or the address moved.
+  const current = await findTokenUser(auth, claims);
+  if (current?.emailVerified) return { ok: true, user: current, claims, becameVerified: false };
+  return { ok: false, reason: "user_not_found" };
+}
+
+async function applyEmailChange(
+  auth: AuthContext,
+  claims: VerificationClaims,
+  newEmail: string,
+  user: UserDoc,
+  callbackURL: string | undefined,
+): Promise<VerifyOutcome> {
+  if (
+    claims.requestType === "change-email-confirmation" &&
+    auth.options.user.changeEmail.verifyNewEmailFirst
+  ) {
+    // #7196: the current address agreed; nothing moves until the new address confirms as well.
+    if (await findUserByEmail(auth.collections, newEmail)) return { ok: false, reason: "email_taken" };
+    await sendChangeEmailLink(auth, user, newEmail, "change-email-verification", callbackURL);
+    return { ok: true, user, claims, becameVerified: false };
+  }
+  // A link followed from the new mailbox proves it: the moved address stays verified.
+  const provenNewAddress = claims.requestType === "change-email-verification";
+  const moved = await moveUserEmail(auth, user, newEmail, provenNewAddress);
+  if (!moved.ok) {
+    const reasons = { taken: "email_taken", stale: "user_not_found", refused: "unauthorized" } as const;
+    return { ok: false, reason: reasons[moved.reason] };
+  }
+  // SPEC §4: the moved address is unverified; its new mailbox gets a verification link.
+  if (!provenNewAddress && auth.options.emailVerification.enabled) {
+    await sendVerificationEmail(auth, moved.user, callbackURL, { requestType: "post-change-verification" });
+  }
+  return { ok: true, user: moved.user, claims, becameVerified: provenNewAddress };
+}

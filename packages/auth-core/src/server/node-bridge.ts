@@ -1,0 +1,105 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+
+/**
+ * node:http ⇄ Fetch. The engine only speaks `Request → Response` (STYLE.md); this file is the whole
+ * adapter. Bodies are streamed into the Request so the engine's byte cap (advanced.maxBodyBytes,
+ * http/read-body.ts) applies while reading, never after buffering an unbounded upload here.
+ */
+
+const METHODS_WITH_BODY = new Set(["POST", "PUT", "PATCH", "DELETE"]);
+/** Methods a Fetch Request can carry; anything else (TRACE, PROPFIND…) is answered 405 by the server. */
+export const FETCH_METHODS = new Set(["GET", "HEAD", "OPTIONS", ...METHODS_WITH_BODY]);
+
+/**
+ * The URL is built on the server's own origin, not on the Host header (which the client controls).
+ * Returns null for a request target that is not an origin-form path ("*", absolute-form).
+ */
+export function requestURL(req: IncomingMessage, origin: string): URL | null {
+  const target = req.url ?? "";
+  if (!target.startsWith("/")) return null;
+  try {
+    // Concatenation, not `new URL(target, origin)`: "//evil/x" must stay a path, not become a host.
+    return new URL(origin + target);
+  } catch {
+    return null;
+  }
+}
+
+export function toFetchRequest(req: IncomingMessage, url: URL): Request {
+  const headers = new Headers();
+  // rawHeaders keeps repeated headers as separate entries, as they arrived.
+  for (let index = 0; index + 1 < req.rawHeaders.length; index += 2) {
+    headers.append(req.rawHeaders[index]!, req.rawHeaders[index + 1]!);
+  }
+  const method = req.method ?? "GET";
+  const init: RequestInit & { duplex?: "half" } = { method, headers };
+  if (METHODS_WITH_BODY.has(method)) {
+    init.body = streamRequestBody(req);
+    init.duplex = "half";
+  }
+  return new Request(url, init);
+}
+
+/**
+ * A pull-based stream over the request: the socket is paused while the engine is not reading, and
+ * cancelling (the engine hit its byte cap) only stops reading — the socket stays usable so that the
+ * 413 answer can still be written; the response then closes the connection (see `writeFetchResponse`).
+ * Readable.toWeb would destroy the request on cancel, which resets the socket before the answer.
+ */
+function streamRequestBody(req: IncomingMessage): ReadableStream<Uint8Array> {
+  let finished = false;
+  return new ReadableStream<Uint8Array>({
+    start(controller) {
+      req.pause();
+      req.on("data", (chunk: Buffer) => {
+        if (finished) return;
+        controller.enqueue(new Uint8Array(chunk));
+        if ((controller.desiredSize ?? 0) <= 0) req.pause();
+      });
+      req.once("end", () => {
+        if (finished) return;
+        finished = true;
+        controller.close();
+      });
+      req.once("close", () => {
+        if (finished || req.complete) return;
+        finished = true;
+        controller.error(new Error("request body aborted by the client"));
+      });
+    },
+    pull() {
+      req.resume();
+    },
+    cancel() {
+      finished = true;
+      req.pause();
+    },
+  });
+}
+
+export interface WriteOptions {
+  /** Ask the client to close the connection after this response (shutdown, unread body). */
+  closeConnection: boolean;
+}
+
+/**
+ * Writes a Fetch Response. Engine responses are small JSON, HTML or redirects, so the body is read
+ * whole and sent with a Content-Length (keep-alive friendly). Set-Cookie is copied with
+ * getSetCookie(): joining several cookies into one header line would break them.
+ */
+export async function writeFetchResponse(
+  res: ServerResponse,
+  response: Response,
+  options: WriteOptions,
+): Promise<void> {
+  const body = Buffer.from(await response.arrayBuffer());
+  res.statusCode = response.status;
+  for (const [name, value] of response.headers) {
+    if (name !== "set-cookie") res.setHeader(name, value);
+  }
+  const cookies = response.headers.getSetCookie();
+  if (cookies.length > 0) res.setHeader("set-cookie", cookies);
+  res.setHeader("content-length", body.byteLength);
+  if (options.closeConnection) res.setHeader("connection", "close");
+  res.end(body);
+}

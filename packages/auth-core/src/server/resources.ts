@@ -1,0 +1,98 @@
+import { join } from "node:path";
+import type { DevDatabase } from "@tessera/dev-db";
+import type { AuthOptions } from "../config/options.ts";
+import { createDevOutbox, type DevOutbox } from "../mail/outbox.ts";
+import { createSmtpMailer, type SmtpMailer } from "../mail/smtp.ts";
+import { DEV_SECRET, resolveDbName, ServerConfigError, type ServerEnv } from "./env-config.ts";
+import type { ConfigOptions } from "./load-config.ts";
+
+/** What the server started and must stop on shutdown (never a database it was only given). */
+export interface OwnedResources {
+  database: DevDatabase | null;
+  smtp: SmtpMailer | null;
+  outbox: DevOutbox | null;
+}
+
+interface BuildContext {
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  log: (line: string) => void;
+  printMail: (line: string) => void;
+}
+
+/**
+ * `createAuth` options from the environment. Whatever the config module sets itself (database,
+ * secret, mailer) is not built here, so a config that brings its own database starts no dev database.
+ * Started resources are recorded in `owned` as they start, so a later failure can release them.
+ */
+export async function buildAuthOptions(
+  settings: ServerEnv,
+  custom: ConfigOptions,
+  owned: OwnedResources,
+  context: BuildContext,
+): Promise<Partial<AuthOptions>> {
+  const options: Partial<AuthOptions> = {
+    secret: resolveSecret(settings, custom, context.log),
+    trustedOrigins: settings.trustedOrigins,
+  };
+  if (settings.baseURL) options.baseURL = settings.baseURL;
+  if (!custom.mailer) options.mailer = createMailer(settings, owned, context.printMail);
+  if (!custom.database) {
+    const uri = settings.mongoUri ?? (await startLocalDatabase(owned, context)).uri;
+    options.database = { uri, dbName: resolveDbName(uri, settings.dbName) };
+  }
+  return options;
+}
+
+/**
+ * DECISIONS.md: the secret is required in production. A secret from the config module counts too
+ * (it merges over the environment). Elsewhere a fixed dev secret keeps `pnpm serve` zero-config, and
+ * the warning says what it costs.
+ */
+function resolveSecret(settings: ServerEnv, custom: ConfigOptions, log: (line: string) => void): string {
+  const secret = custom.secret ?? settings.secret;
+  if (secret) return secret;
+  if (settings.isProduction) {
+    throw new ServerConfigError(
+      "TESSERA_SECRET is required when NODE_ENV=production. Set it to a long random value, e.g. `openssl rand -base64 32`.",
+    );
+  }
+  log(
+    [
+      "",
+      "!!! WARNING: TESSERA_SECRET is not set: using a fixed development secret.",
+      "!!! Anyone can forge sessions and tokens signed with it. Never expose this server;",
+      "!!! set TESSERA_SECRET (e.g. `openssl rand -base64 32`) before deploying.",
+      "",
+    ].join("\n"),
+  );
+  return DEV_SECRET;
+}
+
+function createMailer(
+  settings: ServerEnv,
+  owned: OwnedResources,
+  printMail: (line: string) => void,
+): SmtpMailer | DevOutbox {
+  if (settings.smtpUrl) {
+    owned.smtp = createSmtpMailer({ url: settings.smtpUrl, from: settings.mailFrom });
+    return owned.smtp;
+  }
+  owned.outbox = createDevOutbox({ print: printMail });
+  return owned.outbox;
+}
+
+/**
+ * No MONGODB_URI: the embedded local database. Its data lives in `.tessera/data` under the working
+ * directory so accounts survive a restart (FerretDB backend; mongodb-memory-server keeps nothing).
+ */
+async function startLocalDatabase(owned: OwnedResources, context: BuildContext): Promise<DevDatabase> {
+  // Loaded only here: with MONGODB_URI set, mongodb-memory-server (~12 MB resident) is never loaded.
+  const { startDevDatabase } = await import("@tessera/dev-db");
+  owned.database = await startDevDatabase({
+    log: context.log,
+    env: context.env,
+    dataDir: join(context.cwd, ".tessera", "data"),
+  });
+  return owned.database;
+}

@@ -1,0 +1,237 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import type { AuthOptions } from "../config/options.ts";
+import { type Auth, createAuth } from "../create-auth.ts";
+import { isDatabaseUnavailableError } from "../db/connect.ts";
+import { AuthError } from "../errors/auth-error.ts";
+import type { ErrorCode } from "../errors/catalogue.ts";
+import { jsonResponse } from "../http/handler.ts";
+import type { DevOutbox } from "../mail/outbox.ts";
+import { readServerEnv, ServerConfigError } from "./env-config.ts";
+import { type ConfigOptions, deepMerge, loadConfigModule } from "./load-config.ts";
+import { FETCH_METHODS, requestURL, toFetchRequest, writeFetchResponse } from "./node-bridge.ts";
+import { buildAuthOptions, type OwnedResources } from "./resources.ts";
+
+export interface StartServerOptions {
+  /** Where PORT, HOST, MONGODB_URI, TESSERA_* and SMTP_URL are read. @default process.env */
+  env?: NodeJS.ProcessEnv;
+  /** Base for a relative TESSERA_CONFIG and for the dev database's data dir. @default process.cwd() */
+  cwd?: string;
+  /** Options merged over the environment and TESSERA_CONFIG (deep merge of plain objects). */
+  overrides?: ConfigOptions;
+  /** Startup and shutdown notes and warnings. @default console.error */
+  log?: (line: string) => void;
+  /** Lines of mails printed by the dev outbox (no SMTP_URL). @default console.log */
+  printMail?: (line: string) => void;
+  /** How long shutdown waits for in-flight requests before cutting connections. @default 10000 */
+  shutdownGraceMs?: number;
+}
+
+export interface RunningServer {
+  /** e.g. `http://localhost:3000/api/auth`. */
+  url: string;
+  port: number;
+  auth: Auth;
+  /** The printing outbox when no SMTP_URL (and no configured mailer) is set, else null. */
+  outbox: DevOutbox | null;
+  /** Stops accepting, lets in-flight requests finish (bounded), then closes auth, mailer and dev database. */
+  close(): Promise<void>;
+}
+
+const DEFAULT_SHUTDOWN_GRACE_MS = 10_000;
+
+/**
+ * The standalone server (DECISIONS.md "Standalone server"): node:http around `auth.handler`.
+ * The port is bound before `createAuth` runs because with PORT=0 the default base URL needs the port
+ * the OS picked; requests wait until migrations have run, so none reaches an unmigrated database.
+ */
+export async function startServer(options: StartServerOptions = {}): Promise<RunningServer> {
+  const env = options.env ?? process.env;
+  const cwd = options.cwd ?? process.cwd();
+  const log = options.log ?? ((line: string) => console.error(line));
+  const settings = readServerEnv(env);
+  const fromFile = settings.configPath ? await loadConfigModule(settings.configPath, cwd) : {};
+  const custom = deepMerge(fromFile, options.overrides ?? {});
+  const owned: OwnedResources = { database: null, smtp: null, outbox: null };
+  let http: Server | null = null;
+  try {
+    const base = await buildAuthOptions(settings, custom, owned, {
+      cwd,
+      env,
+      log,
+      printMail: options.printMail ?? ((line) => console.log(line)),
+    });
+    const state = createRequestState();
+    http = createServer((req, res) => state.track(serveRequest(state, req, res, log)));
+    const port = await listen(http, settings.port, settings.host);
+    const authOptions = deepMerge(base, custom);
+    authOptions.baseURL ??= `http://localhost:${port}`;
+    // Both halves are partial; createAuth validates the merged whole and names any missing option.
+    const auth = createAuth(authOptions as AuthOptions);
+    state.origin = new URL(authOptions.baseURL).origin;
+    state.basePath = auth.context.options.basePath;
+    try {
+      await auth.migrate();
+    } catch (error) {
+      await auth.close();
+      throw explainStartupFailure(error);
+    }
+    state.auth = auth;
+    const server = http;
+    let closing: Promise<void> | null = null;
+    const grace = options.shutdownGraceMs ?? DEFAULT_SHUTDOWN_GRACE_MS;
+    return {
+      url: `http://${displayHost(settings.host)}:${port}${state.basePath}`,
+      port,
+      auth,
+      outbox: owned.outbox,
+      close: () => {
+        closing ??= shutdown(server, state, grace).finally(async () => {
+          await auth.close();
+          await releaseResources(owned);
+        });
+        return closing;
+      },
+    };
+  } catch (error) {
+    if (http?.listening) await new Promise((resolve) => http?.close(resolve));
+    await releaseResources(owned);
+    throw error;
+  }
+}
+
+interface RequestState {
+  auth: Auth | null;
+  origin: string;
+  basePath: string;
+  isClosing: boolean;
+  pending: Set<Promise<void>>;
+  track(work: Promise<void>): void;
+}
+
+function createRequestState(): RequestState {
+  const pending = new Set<Promise<void>>();
+  return {
+    auth: null,
+    origin: "http://localhost",
+    basePath: "/api/auth",
+    isClosing: false,
+    pending,
+    track(work) {
+      pending.add(work);
+      void work.finally(() => pending.delete(work));
+    },
+  };
+}
+
+async function serveRequest(
+  state: RequestState,
+  req: IncomingMessage,
+  res: ServerResponse,
+  log: (line: string) => void,
+): Promise<void> {
+  try {
+    // Only between bind and the end of migrations; the port is not announced before.
+    if (!state.auth) return await sendError(state, req, res, "SERVICE_UNAVAILABLE");
+    if (!FETCH_METHODS.has(req.method ?? "")) return await sendError(state, req, res, "METHOD_NOT_ALLOWED");
+    const url = requestURL(req, state.origin);
+    if (!url || !isUnderBasePath(url.pathname, state.basePath))
+      return await sendError(state, req, res, "NOT_FOUND");
+    const response = await state.auth.handler(toFetchRequest(req, url), {
+      remoteAddress: req.socket.remoteAddress ?? null,
+    });
+    await writeFetchResponse(res, response, { closeConnection: mustCloseConnection(state, req) });
+  } catch (error) {
+    log(`tessera server: request failed: ${error instanceof Error ? (error.stack ?? error.message) : error}`);
+    if (res.headersSent) res.destroy();
+    else await sendError(state, req, res, "INTERNAL_SERVER_ERROR").catch(() => res.destroy());
+  }
+}
+
+function sendError(
+  state: RequestState,
+  req: IncomingMessage,
+  res: ServerResponse,
+  code: ErrorCode,
+): Promise<void> {
+  const error = new AuthError(code);
+  const response = jsonResponse(error.status, error.toJSON());
+  return writeFetchResponse(res, response, { closeConnection: mustCloseConnection(state, req) });
+}
+
+/**
+ * While shutting down, and when a request body was left unread (413 before the end of a large
+ * upload), the connection is not reused: Node would otherwise read and discard the rest of it.
+ */
+function mustCloseConnection(state: RequestState, req: IncomingMessage): boolean {
+  return state.isClosing || (hasRequestBody(req) && !req.complete);
+}
+
+function hasRequestBody(req: IncomingMessage): boolean {
+  const length = req.headers["content-length"];
+  return req.headers["transfer-encoding"] !== undefined || (length !== undefined && length !== "0");
+}
+
+/** An unreachable database is the usual first-run problem: say so in one line, without a stack. */
+function explainStartupFailure(error: unknown): unknown {
+  if (!isDatabaseUnavailableError(error)) return error;
+  const reason = error instanceof Error ? error.message : String(error);
+  return new ServerConfigError(
+    `cannot reach the database (${reason}). Check MONGODB_URI, or unset it to use the embedded local database.`,
+  );
+}
+
+function isUnderBasePath(pathname: string, basePath: string): boolean {
+  return pathname === basePath || pathname.startsWith(`${basePath}/`);
+}
+
+function listen(http: Server, port: number, host: string | undefined): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const onError = (error: NodeJS.ErrnoException) => {
+      reject(
+        error.code === "EADDRINUSE"
+          ? new Error(`port ${port} is already in use (set PORT to another port, or PORT=0 for any free one)`)
+          : error,
+      );
+    };
+    http.once("error", onError);
+    http.listen(port, host, () => {
+      http.off("error", onError);
+      resolve((http.address() as AddressInfo).port);
+    });
+  });
+}
+
+/** What a person types: loopback and wildcard binds are reached at localhost (the default base URL). */
+function displayHost(host: string | undefined): string {
+  if (host === undefined || ["127.0.0.1", "0.0.0.0", "::", "::1", "localhost"].includes(host)) {
+    return "localhost";
+  }
+  return host.includes(":") ? `[${host}]` : host;
+}
+
+/**
+ * Stop accepting, drop idle keep-alive sockets at once (they would hold `close` open for the
+ * keep-alive timeout), let in-flight requests finish — their responses carry Connection: close —
+ * and after `graceMs` cut whatever is left.
+ */
+async function shutdown(http: Server, state: RequestState, graceMs: number): Promise<void> {
+  state.isClosing = true;
+  const closed = new Promise<void>((resolve) => http.close(() => resolve()));
+  http.closeIdleConnections();
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, graceMs);
+  });
+  await Promise.race([Promise.allSettled([...state.pending]), deadline]);
+  http.closeIdleConnections();
+  await Promise.race([closed, deadline]);
+  clearTimeout(timer);
+  http.closeAllConnections();
+  await closed;
+}
+
+async function releaseResources(owned: OwnedResources): Promise<void> {
+  owned.smtp?.close();
+  await owned.database?.stop();
+}
