@@ -24,9 +24,14 @@ export function connectDatabase(
   return { db: client.db(config.dbName), close: () => client.close() };
 }
 
-/** A duplicate-key violation (code 11000) — an insert lost a race or hit a unique rule. */
+/**
+ * A duplicate-key violation — an insert or update lost a race or hit a unique rule. MongoDB says
+ * code 11000; FerretDB v1 (SQLite) says so for inserts but answers an update that breaks a unique
+ * index with code 1 "InternalError" and SQLite's "UNIQUE constraint failed" text.
+ */
 export function isDuplicateKeyError(error: unknown): boolean {
-  return error instanceof MongoServerError && error.code === 11000;
+  if (!(error instanceof MongoServerError)) return false;
+  return error.code === 11000 || (error.code === 1 && /UNIQUE constraint failed/.test(error.message));
 }
 
 /** Errors that mean "the database is unreachable", answered 503 rather than 500. */
