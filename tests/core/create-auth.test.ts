@@ -175,3 +175,51 @@ describe("server API", () => {
     await auth.close();
   });
 });
+
+describe("account and session update hooks", () => {
+  it("a password change runs the account update hooks; a sliding refresh runs the session update hooks", async () => {
+    const seen: string[] = [];
+    t = await createTestAuth({
+      hooks: {
+        account: {
+          update: {
+            before: (data) => void seen.push(`account:before:${typeof data.password}`),
+            after: () => void seen.push("account:after"),
+          },
+        },
+        session: {
+          update: { after: (doc) => void seen.push(`session:after:${doc.expiresAt instanceof Date}`) },
+        },
+      },
+    });
+    const browser = new TestBrowser(t.auth);
+    await signUp(browser);
+    const changed = await browser.post("/change-password", {
+      currentPassword: "correct horse battery",
+      newPassword: "another horse battery",
+    });
+    expect(changed.status).toBe(200);
+    expect(seen).toEqual(["account:before:string", "account:after"]);
+    t.advance(86400 + 60);
+    const read = await browser.get<{ session: { expiresAt: string } }>("/get-session");
+    expect(read.status).toBe(200);
+    expect(seen).toEqual(["account:before:string", "account:after", "session:after:true"]);
+    const row = await t.db.collection("sessions").findOne({});
+    expect(row?.expiresAt.getTime()).toBeGreaterThan(t.now().getTime() + 6 * 86400 * 1000);
+  });
+
+  it("an account update hook returning false keeps the old password", async () => {
+    t = await createTestAuth({ hooks: { account: { update: { before: () => false } } } });
+    const browser = new TestBrowser(t.auth);
+    await signUp(browser);
+    await browser.post("/change-password", {
+      currentPassword: "correct horse battery",
+      newPassword: "another horse battery",
+    });
+    const old = await new TestBrowser(t.auth).post("/sign-in/email", {
+      email: "ada@example.com",
+      password: "correct horse battery",
+    });
+    expect(old.status).toBe(200);
+  });
+});

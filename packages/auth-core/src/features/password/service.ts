@@ -4,13 +4,13 @@ import { generateRandomString, hashPassword, verifyPassword } from "../../crypto
 import { isDuplicateKeyError } from "../../db/connect.ts";
 import type { SessionDoc, UserDoc } from "../../db/documents.ts";
 import { parseId } from "../../db/ids.ts";
-import { isAuthError } from "../../errors/auth-error.ts";
+import { AuthError, isAuthError } from "../../errors/auth-error.ts";
 import type { CookieJar } from "../../http/cookie-jar.ts";
 import { apiLink, dispatchMail, toMailUser } from "../mail-dispatch.ts";
 import { createSession, setSessionCookies } from "../session/service.ts";
 import { deleteUserSessions, findUserById } from "../session/store.ts";
-import { createCredentialAccount } from "../users/service.ts";
-import { findCredentialAccount, findUserByEmail, setCredentialPassword } from "../users/store.ts";
+import { createCredentialAccount, updateCredentialPassword } from "../users/service.ts";
+import { findCredentialAccount, findUserByEmail } from "../users/store.ts";
 import { consumeVerification, createVerification, findVerification } from "../verification/store.ts";
 import {
   isResetTokenShaped,
@@ -78,7 +78,7 @@ export async function resetPassword(
   if (!user) return { ok: false, reason: "invalid-token" };
   const hash = await hashPassword(newPassword);
   const account = await findCredentialAccount(auth.collections, user._id);
-  if (account) await setCredentialPassword(auth.collections, account._id, hash, auth.now());
+  if (account) await updateCredentialPassword(auth, account._id, hash);
   else await createCredentialAccount(auth, user._id, hash);
   await deleteResetTokensOfUser(auth.collections, user._id.toHexString());
   // ASVS 7.4.3 / security matrix D11: opt-in, as in the reference (revokeSessionsOnPasswordReset).
@@ -105,7 +105,10 @@ export async function changePassword(
     return { ok: false, reason: "invalid-password" };
   const check = await verifyPassword(account.password, currentPassword);
   if (!check.valid) return { ok: false, reason: "invalid-password" };
-  await setCredentialPassword(auth.collections, account._id, await hashPassword(newPassword), auth.now());
+  // An account update hook may veto the change: the caller must not be told it succeeded.
+  if (!(await updateCredentialPassword(auth, account._id, await hashPassword(newPassword)))) {
+    throw new AuthError("FAILED_TO_UPDATE_USER");
+  }
   return { ok: true };
 }
 

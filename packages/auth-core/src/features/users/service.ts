@@ -4,7 +4,7 @@ import { isDuplicateKeyError } from "../../db/connect.ts";
 import { type AccountDoc, CREDENTIAL_PROVIDER_ID, type UserDoc } from "../../db/documents.ts";
 import { AuthError } from "../../errors/auth-error.ts";
 import { applyAfterHook, applyBeforeHook } from "../hooks.ts";
-import { insertAccount, insertUser, updateUserFields } from "./store.ts";
+import { insertAccount, insertUser, setCredentialPassword, updateUserFields } from "./store.ts";
 
 export type CreateUserResult = { ok: true; user: UserDoc } | { ok: false; reason: "exists" | "refused" };
 
@@ -85,4 +85,23 @@ export function assertPasswordLength(auth: AuthContext, password: string): void 
   const { minPasswordLength, maxPasswordLength } = auth.options.emailAndPassword;
   if (password.length < minPasswordLength) throw new AuthError("PASSWORD_TOO_SHORT");
   if (password.length > maxPasswordLength) throw new AuthError("PASSWORD_TOO_LONG");
+}
+
+/** Stores a new password hash on a credential account, through the account update hooks. */
+export async function updateCredentialPassword(
+  auth: AuthContext,
+  accountId: ObjectId,
+  hash: string,
+): Promise<boolean> {
+  const hooks = auth.options.hooks?.account?.update;
+  const change = await applyBeforeHook<Partial<AccountDoc>>(hooks, { password: hash, updatedAt: auth.now() });
+  if (!change) return false;
+  await setCredentialPassword(
+    auth.collections,
+    accountId,
+    change.password ?? hash,
+    change.updatedAt ?? auth.now(),
+  );
+  await applyAfterHook(hooks, { ...change, _id: accountId });
+  return true;
 }

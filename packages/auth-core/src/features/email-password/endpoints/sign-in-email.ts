@@ -5,7 +5,8 @@ import { defineEndpoint } from "../../../http/define-endpoint.ts";
 import { callbackURLField, emailField, passwordField } from "../../schemas.ts";
 import { createSession, setSessionCookies } from "../../session/service.ts";
 import { toUser, type User } from "../../session/types.ts";
-import { findCredentialAccount, findUserByEmail, setCredentialPassword } from "../../users/store.ts";
+import { updateCredentialPassword } from "../../users/service.ts";
+import { findCredentialAccount, findUserByEmail } from "../../users/store.ts";
 import { sendVerificationEmail } from "../../verification/service.ts";
 
 export interface SignInResult {
@@ -43,12 +44,7 @@ export const signInEmail = defineEndpoint({
     const check = await verifyPassword(account.password, body.password);
     if (!check.valid) throw new AuthError("INVALID_EMAIL_OR_PASSWORD");
     if (check.needsRehash) {
-      await setCredentialPassword(
-        auth.collections,
-        account._id,
-        await hashPassword(body.password),
-        auth.now(),
-      );
+      await updateCredentialPassword(auth, account._id, await hashPassword(body.password));
     }
     if (config.requireEmailVerification && !user.emailVerified) {
       if (auth.options.emailVerification.sendOnSignIn)
