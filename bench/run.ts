@@ -87,53 +87,85 @@ async function readSessionJson(api: string, cookie: string): Promise<string> {
   return text;
 }
 
-async function benchDatabaseServer(
-  server: BenchServer,
-): Promise<{ rows: Measurement[]; sessionJson: string }> {
+interface Results {
+  sessionDb: Measurement;
+  sessionCache: Measurement;
+  signIn: Measurement;
+  signUp: Measurement;
+  bareServer: Measurement;
+  bareScrypt: Measurement;
+  peakRss: { database: number; cookieCache: number };
+}
+
+/**
+ * Each ceiling is measured right after the scenario it is compared with: the machine may be shared,
+ * and adjacent runs see the same background load.
+ */
+async function benchDatabaseServer(server: BenchServer) {
   await post(`${server.api}/sign-up/email`, USER);
   const cookie = cookieHeaderOf(await post(`${server.api}/sign-in/email`, CREDENTIALS));
   const sessionJson = await readSessionJson(server.api, cookie);
   const common = { origin: server.origin, seconds: SECONDS, connections: CONNECTIONS };
-  const rows = [
-    await measureLoad({
-      ...common,
-      name: "get-session (database)",
-      method: "GET",
-      path: "/api/auth/get-session",
-      headers: { cookie },
-    }),
-    await measureLoad({
-      ...common,
-      name: "sign-in/email",
-      method: "POST",
-      path: "/api/auth/sign-in/email",
-      body: JSON.stringify(CREDENTIALS),
-    }),
-    await measureLoad({
-      ...common,
-      name: "sign-up/email",
-      method: "POST",
-      path: "/api/auth/sign-up/email",
-      makeBody: uniqueSignUpBody,
-    }),
-  ];
-  return { rows, sessionJson };
-}
-
-async function benchCookieCacheServer(server: BenchServer): Promise<Measurement> {
-  // The user exists already (same database); signing in here sets both cookies.
-  const cookie = cookieHeaderOf(await post(`${server.api}/sign-in/email`, CREDENTIALS));
-  if (!cookie.includes("session_data")) throw new Error("cookie cache is not on in the bench server");
-  await readSessionJson(server.api, cookie);
-  return measureLoad({
-    origin: server.origin,
-    seconds: SECONDS,
-    connections: CONNECTIONS,
-    name: "get-session (cookie cache)",
+  const sessionDb = await measureLoad({
+    ...common,
+    name: "get-session (database)",
     method: "GET",
     path: "/api/auth/get-session",
     headers: { cookie },
   });
+  const signIn = await measureLoad({
+    ...common,
+    name: "sign-in/email",
+    method: "POST",
+    path: "/api/auth/sign-in/email",
+    body: JSON.stringify(CREDENTIALS),
+  });
+  const bareScrypt = await measureScrypt(SECONDS, CONNECTIONS);
+  const signUp = await measureLoad({
+    ...common,
+    name: "sign-up/email",
+    method: "POST",
+    path: "/api/auth/sign-up/email",
+    makeBody: uniqueSignUpBody,
+  });
+  return { sessionDb, signIn, bareScrypt, signUp, sessionJson };
+}
+
+async function benchCookieCacheServer(server: BenchServer, sessionJson: string) {
+  // The user exists already (same database); signing in here sets both cookies.
+  const cookie = cookieHeaderOf(await post(`${server.api}/sign-in/email`, CREDENTIALS));
+  if (!cookie.includes("session_data")) throw new Error("cookie cache is not on in the bench server");
+  await readSessionJson(server.api, cookie);
+  const common = { seconds: SECONDS, connections: CONNECTIONS, method: "GET" as const };
+  const sessionCache = await measureLoad({
+    ...common,
+    origin: server.origin,
+    name: "get-session (cookie cache)",
+    path: "/api/auth/get-session",
+    headers: { cookie },
+  });
+  const bare = await startBareServer(sessionJson);
+  try {
+    const bareServer = await measureLoad({
+      ...common,
+      origin: bare.origin,
+      name: "bare node:http (same JSON)",
+      path: "/api/auth/get-session",
+    });
+    return { sessionCache, bareServer };
+  } finally {
+    await bare.stop();
+  }
+}
+
+async function runBench(mongoUri: string, configs: BenchConfigs): Promise<Results> {
+  const plain = await startBenchServer(mongoUri, configs.database);
+  const { sessionJson, ...first } = await benchDatabaseServer(plain);
+  const database = await stopBenchServer(plain);
+  const cached = await startBenchServer(mongoUri, configs.cookieCache);
+  const second = await benchCookieCacheServer(cached, sessionJson);
+  const cookieCache = await stopBenchServer(cached);
+  return { ...first, ...second, peakRss: { database, cookieCache } };
 }
 
 async function main(): Promise<void> {
@@ -144,30 +176,14 @@ async function main(): Promise<void> {
   try {
     configs = await writeBenchConfigs();
     console.error(`bench: ${SECONDS} s per run, ${CONNECTIONS} connections, database ${dbName}`);
-    const plain = await startBenchServer(mongoUri, configs.database);
-    const { rows, sessionJson } = await benchDatabaseServer(plain);
-    const peakPlain = await stopBenchServer(plain);
-    const cached = await startBenchServer(mongoUri, configs.cookieCache);
-    const cacheRow = await benchCookieCacheServer(cached);
-    const peakCached = await stopBenchServer(cached);
-
-    const bare = await startBareServer(sessionJson);
-    const bareRow = await measureLoad({
-      origin: bare.origin,
-      seconds: SECONDS,
-      connections: CONNECTIONS,
-      name: "bare node:http (same JSON)",
-      method: "GET",
-      path: "/api/auth/get-session",
-    });
-    await bare.stop();
-    const scryptRow = await measureScrypt(SECONDS, CONNECTIONS);
-
-    const [sessionDb, signIn, signUp] = rows as [Measurement, Measurement, Measurement];
-    printTable([sessionDb, cacheRow, signIn, signUp, bareRow, scryptRow]);
-    printTargets({ cacheRow, bareRow, signIn, scryptRow, peakRss: Math.max(peakPlain, peakCached) });
+    const results = await runBench(mongoUri, configs);
+    const { sessionDb, sessionCache, signIn, signUp, bareServer, bareScrypt, peakRss } = results;
+    console.log(`\ndatabase: ${database.description}; ${SECONDS} s per run, ${CONNECTIONS} connections`);
+    printTable([sessionDb, sessionCache, signIn, signUp, bareServer, bareScrypt]);
+    printTargets(results);
     console.log(
-      `server peak RSS: ${(peakPlain / MB).toFixed(1)} MB (database sessions), ${(peakCached / MB).toFixed(1)} MB (cookie cache)`,
+      `server peak RSS: ${(peakRss.database / MB).toFixed(1)} MB (database sessions; ran sign-in and sign-up), ` +
+        `${(peakRss.cookieCache / MB).toFixed(1)} MB (cookie cache)`,
     );
   } finally {
     for (const server of started) server.kill();
@@ -190,15 +206,10 @@ function printTable(rows: Measurement[]): void {
   }
 }
 
-function printTargets(input: {
-  cacheRow: Measurement;
-  bareRow: Measurement;
-  signIn: Measurement;
-  scryptRow: Measurement;
-  peakRss: number;
-}): void {
-  const sessionRatio = input.cacheRow.rate / input.bareRow.rate;
-  const signInRatio = input.signIn.rate / input.scryptRow.rate;
+function printTargets(results: Results): void {
+  const sessionRatio = results.sessionCache.rate / results.bareServer.rate;
+  const signInRatio = results.signIn.rate / results.bareScrypt.rate;
+  const peak = Math.max(results.peakRss.database, results.peakRss.cookieCache);
   const verdict = (ok: boolean) => (ok ? "PASS" : "MISS");
   console.log("\ntarget                                        value      target   result");
   console.log(
@@ -208,7 +219,7 @@ function printTargets(input: {
     `sign-in / bare scrypt                     ${(signInRatio * 100).toFixed(1).padStart(8)} %   ≥ 90 %    ${verdict(signInRatio >= 0.9)}`,
   );
   console.log(
-    `server peak RSS (VmHWM)                   ${(input.peakRss / MB).toFixed(1).padStart(7)} MB   ≤ 150 MB  ${verdict(input.peakRss <= 150 * MB)}`,
+    `server peak RSS (VmHWM)                   ${(peak / MB).toFixed(1).padStart(7)} MB   ≤ 150 MB  ${verdict(peak <= 150 * MB)}`,
   );
 }
 

@@ -102,7 +102,8 @@ function createClient(apiURL: string) {
   };
 }
 
-describe("pnpm serve (standalone server process)", () => {
+// Each test spawns a node process (tsx start-up takes seconds on a busy machine).
+describe("pnpm serve (standalone server process)", { timeout: 60_000 }, () => {
   it("runs sign-up → verify by mail → sign-in → session → reset by mail → sign-out over real HTTP", async () => {
     const { uri, db } = freshDatabase();
     const server = serve({

@@ -36,7 +36,15 @@ export async function buildAuthOptions(
     trustedOrigins: settings.trustedOrigins,
   };
   if (settings.baseURL) options.baseURL = settings.baseURL;
-  if (!custom.mailer) options.mailer = createMailer(settings, owned, context.printMail);
+  if (!custom.mailer) {
+    options.mailer = createMailer(settings, owned, context.printMail);
+    // The SMTP URL usually carries a password: name the transport, never the URL.
+    context.log(
+      owned.smtp
+        ? `tessera: mail via SMTP, from ${settings.mailFrom}`
+        : "tessera: SMTP_URL not set: mails are printed to stdout (dev outbox)",
+    );
+  }
   if (!custom.database) {
     const uri = settings.mongoUri ?? (await startLocalDatabase(owned, context)).uri;
     options.database = { uri, dbName: resolveDbName(uri, settings.dbName) };

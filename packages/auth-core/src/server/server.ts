@@ -43,7 +43,8 @@ const DEFAULT_SHUTDOWN_GRACE_MS = 10_000;
 /**
  * The standalone server (DECISIONS.md "Standalone server"): node:http around `auth.handler`.
  * The port is bound before `createAuth` runs because with PORT=0 the default base URL needs the port
- * the OS picked; requests wait until migrations have run, so none reaches an unmigrated database.
+ * the OS picked. Until migrations have run, requests are answered 503 (none reaches an unmigrated
+ * database); the port is announced only after that.
  */
 export async function startServer(options: StartServerOptions = {}): Promise<RunningServer> {
   const env = options.env ?? process.env;
@@ -51,6 +52,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   const log = options.log ?? ((line: string) => console.error(line));
   const settings = readServerEnv(env);
   const fromFile = settings.configPath ? await loadConfigModule(settings.configPath, cwd) : {};
+  if (settings.configPath) log(`tessera: options from TESSERA_CONFIG ${settings.configPath}`);
   const custom = deepMerge(fromFile, options.overrides ?? {});
   const owned: OwnedResources = { database: null, smtp: null, outbox: null };
   let http: Server | null = null;
