@@ -1,3 +1,4 @@
+import { availableParallelism } from "node:os";
 import * as ScryptModule from "scrypt-kdf";
 
 // scrypt-kdf is CommonJS: under Node ESM its functions sit on `default` only, while its
@@ -19,6 +20,29 @@ export interface PasswordHashParams {
 
 export const DEFAULT_PASSWORD_PARAMS: PasswordHashParams = { logN: 14, r: 8, p: 1 };
 
+/**
+ * Each scrypt run holds 128·N·r bytes (16 MiB at these parameters). libuv would run four at once
+ * (its thread pool) whatever the core count; more runs than cores add memory, not throughput, so
+ * they queue here instead. This keeps peak RSS bounded under a sign-in flood. The one exception to
+ * "no module-level state": the thread pool and memory it guards belong to the process, not to an
+ * auth instance, so two instances must share the limit.
+ */
+const MAX_CONCURRENT_KDF = Math.max(1, availableParallelism());
+let runningKdf = 0;
+const waitingKdf: Array<() => void> = [];
+
+async function withKdfSlot<T>(work: () => Promise<T>): Promise<T> {
+  if (runningKdf >= MAX_CONCURRENT_KDF) await new Promise<void>((resolve) => waitingKdf.push(resolve));
+  else runningKdf++;
+  try {
+    return await work();
+  } finally {
+    const next = waitingKdf.shift();
+    if (next) next();
+    else runningKdf--;
+  }
+}
+
 const FORMAT_PREFIX = "s1$";
 
 /** NIST SP 800-63B: normalise so the same password typed on two keyboards matches. */
@@ -30,7 +54,7 @@ export async function hashPassword(
   password: string,
   params: PasswordHashParams = DEFAULT_PASSWORD_PARAMS,
 ): Promise<string> {
-  const key = await Scrypt.kdf(normalizePassword(password), params);
+  const key = await withKdfSlot(() => Scrypt.kdf(normalizePassword(password), params));
   return FORMAT_PREFIX + Buffer.from(key).toString("base64");
 }
 
@@ -49,7 +73,7 @@ export async function verifyPassword(
   const key = Buffer.from(storedHash.slice(FORMAT_PREFIX.length), "base64");
   let valid: boolean;
   try {
-    valid = await Scrypt.verify(key, normalizePassword(password));
+    valid = await withKdfSlot(() => Scrypt.verify(key, normalizePassword(password)));
   } catch {
     return { valid: false, needsRehash: false };
   }
@@ -67,5 +91,5 @@ export async function spendPasswordWork(
   password: string,
   params: PasswordHashParams = DEFAULT_PASSWORD_PARAMS,
 ): Promise<void> {
-  await Scrypt.kdf(normalizePassword(password), params);
+  await withKdfSlot(() => Scrypt.kdf(normalizePassword(password), params));
 }

@@ -1,0 +1,71 @@
+import { describe, expect, it } from "vitest";
+import { decryptString, encryptString } from "./encryption.ts";
+import { generateRandomString, generateSessionToken, LOWER_ALPHANUMERIC } from "./random.ts";
+import { signJwt, signValue, unsignValue, verifyJwt } from "./signing.ts";
+
+const SECRET = "a-test-secret-of-enough-length";
+
+describe("signed values", () => {
+  it("round-trips and refuses a changed value, a changed signature or another secret", () => {
+    const signed = signValue("token123", SECRET);
+    expect(unsignValue(signed, SECRET)).toBe("token123");
+    expect(unsignValue(signed.replace("token123", "token124"), SECRET)).toBeNull();
+    expect(unsignValue(`${signed.slice(0, -1)}${signed.endsWith("A") ? "B" : "A"}`, SECRET)).toBeNull();
+    expect(unsignValue(signed, `${SECRET}x`)).toBeNull();
+    expect(unsignValue("no-dot", SECRET)).toBeNull();
+    expect(unsignValue(".onlysig", SECRET)).toBeNull();
+  });
+});
+
+describe("JWTs", () => {
+  it("verifies before expiry, reports expiry after it, and refuses tampering", async () => {
+    const now = new Date("2026-01-01T00:00:00Z");
+    const token = await signJwt({ email: "a@b.co" }, SECRET, 3600, now);
+    const ok = await verifyJwt(token, SECRET, new Date(now.getTime() + 3599_000));
+    expect(ok.ok && ok.payload.email).toBe("a@b.co");
+    expect(await verifyJwt(token, SECRET, new Date(now.getTime() + 3601_000))).toEqual({
+      ok: false,
+      reason: "expired",
+    });
+    expect(await verifyJwt(token, "another-secret-of-enough-len", now)).toEqual({
+      ok: false,
+      reason: "invalid",
+    });
+    const [h, , s] = token.split(".");
+    const forged = `${h}.${Buffer.from(JSON.stringify({ email: "x@y.co", exp: 9e9 })).toString("base64url")}.${s}`;
+    expect(await verifyJwt(forged, SECRET, now)).toEqual({ ok: false, reason: "invalid" });
+  });
+
+  it("refuses alg none", async () => {
+    const body = Buffer.from(JSON.stringify({ email: "a@b.co", exp: 9e9 })).toString("base64url");
+    const none = `${Buffer.from('{"alg":"none"}').toString("base64url")}.${body}.`;
+    expect(await verifyJwt(none, SECRET, new Date())).toEqual({ ok: false, reason: "invalid" });
+  });
+});
+
+describe("encryption at rest", () => {
+  it("round-trips, uses a fresh IV each time, and refuses tampering or another secret", () => {
+    const a = encryptString("provider-token", SECRET);
+    const b = encryptString("provider-token", SECRET);
+    expect(a).not.toBe(b);
+    expect(a).not.toContain("provider-token");
+    expect(decryptString(a, SECRET)).toBe("provider-token");
+    expect(decryptString(a, `${SECRET}x`)).toBeNull();
+    const parts = a.split(".");
+    parts[3] = `${parts[3]!.slice(0, -2)}AA`;
+    expect(decryptString(parts.join("."), SECRET)).toBeNull();
+    expect(decryptString("garbage", SECRET)).toBeNull();
+  });
+});
+
+describe("random tokens", () => {
+  it("session tokens are 32 characters of [A-Za-z0-9] and do not repeat", () => {
+    const tokens = new Set(Array.from({ length: 1000 }, generateSessionToken));
+    expect(tokens.size).toBe(1000);
+    for (const token of tokens) expect(token).toMatch(/^[A-Za-z0-9]{32}$/);
+  });
+
+  it("uses only the given alphabet", () => {
+    expect(generateRandomString(32, LOWER_ALPHANUMERIC)).toMatch(/^[0-9a-z]{32}$/);
+  });
+});
