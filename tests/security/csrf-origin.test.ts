@@ -2,7 +2,13 @@ import { type AuthError, isAuthError } from "@tessera/auth-core";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { SESSION_COOKIE, signUp, TestBrowser } from "../support/browser.ts";
 import { createTestAuth, TEST_ORIGIN, type TestAuth } from "../support/test-auth.ts";
-import { expectCatalogueError, expectNoSessionIssued, PASSWORD, sendRaw, snapshotDatabase } from "./helpers.ts";
+import {
+  expectCatalogueError,
+  expectNoSessionIssued,
+  PASSWORD,
+  sendRaw,
+  snapshotDatabase,
+} from "./helpers.ts";
 
 /**
  * Matrix F: a state-changing request that carries cookies must come from a trusted Origin (or
@@ -61,13 +67,12 @@ describe("cookie-bearing POSTs over HTTP", () => {
     await expectForged({ origin: "https://evil.com", referer: `${TEST_ORIGIN}/page` });
   });
 
-  it.each([
-    "https://evil.com/",
-    "https://evil.com/?http://localhost:3000",
-    "not a url",
-  ])("refuses the Referer %s without Origin", async (referer) => {
-    await expectForged({ referer });
-  });
+  it.each(["https://evil.com/", "https://evil.com/?http://localhost:3000", "not a url"])(
+    "refuses the Referer %s without Origin",
+    async (referer) => {
+      await expectForged({ referer });
+    },
+  );
 
   it("allows a trusted Origin and deletes the session", async () => {
     const res = await signOut({ origin: TEST_ORIGIN });
@@ -82,7 +87,9 @@ describe("cookie-bearing POSTs over HTTP", () => {
   });
 
   it("does not check GET requests (no state change on GET, F8)", async () => {
-    const res = await sendRaw(t.auth, "GET", "/get-session", { headers: { cookie, origin: "https://evil.com" } });
+    const res = await sendRaw(t.auth, "GET", "/get-session", {
+      headers: { cookie, origin: "https://evil.com" },
+    });
     expect(res.status).toBe(200);
     expect((res.json as { user: { email: string } }).user.email).toBe("ada@example.com");
   });
@@ -110,16 +117,19 @@ describe("cookie-less POSTs", () => {
     ["no Origin", {}],
     ["a foreign Origin", { origin: "https://evil.com" }],
     ["a null Origin", { origin: "null" }],
-  ])("are refused when the browser declares them cross-site with %s (login CSRF, F7)", async (_n, headers) => {
-    const before = await snapshotDatabase(t.db);
-    const res = await sendRaw(t.auth, "POST", "/sign-in/email", {
-      headers: { "content-type": "application/json", "sec-fetch-site": "cross-site", ...headers },
-      body: JSON.stringify({ email: "ada@example.com", password: PASSWORD }),
-    });
-    expectCatalogueError(res, 403, "INVALID_ORIGIN", "Invalid origin");
-    expectNoSessionIssued(res.headers);
-    expect(await snapshotDatabase(t.db)).toBe(before);
-  });
+  ])(
+    "are refused when the browser declares them cross-site with %s (login CSRF, F7)",
+    async (_n, headers) => {
+      const before = await snapshotDatabase(t.db);
+      const res = await sendRaw(t.auth, "POST", "/sign-in/email", {
+        headers: { "content-type": "application/json", "sec-fetch-site": "cross-site", ...headers },
+        body: JSON.stringify({ email: "ada@example.com", password: PASSWORD }),
+      });
+      expectCatalogueError(res, 403, "INVALID_ORIGIN", "Invalid origin");
+      expectNoSessionIssued(res.headers);
+      expect(await snapshotDatabase(t.db)).toBe(before);
+    },
+  );
 
   it("are allowed cross-site from a trusted origin, and same-site without one", async () => {
     const crossTrusted = await sendRaw(t.auth, "POST", "/sign-in/email", {

@@ -103,7 +103,9 @@ describe("look-alikes and malformed addresses are refused everywhere (B3–B8, A
     const res = await signUpAs("\u212Aate@example.com");
     expect([400, 422]).toContain(res.status);
     expect(await snapshotDatabase(t.db)).toBe(before);
-    expect(await t.db.collection("users").countDocuments({ email: { $regex: "ate@example\\.com$" } })).toBe(1);
+    expect(await t.db.collection("users").countDocuments({ email: { $regex: "ate@example\\.com$" } })).toBe(
+      1,
+    );
   });
 });
 

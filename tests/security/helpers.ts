@@ -52,7 +52,12 @@ export async function sendRaw(
   const response = await auth.handler(request, { remoteAddress: init.remoteAddress ?? "127.0.0.1" });
   const text = await response.text();
   const isJson = (response.headers.get("content-type") ?? "").includes("application/json");
-  return { status: response.status, headers: response.headers, text, json: isJson && text !== "" ? JSON.parse(text) : undefined };
+  return {
+    status: response.status,
+    headers: response.headers,
+    text,
+    json: isJson && text !== "" ? JSON.parse(text) : undefined,
+  };
 }
 
 /** POSTs a JSON text (not an object: keys like `__proto__` must survive as sent). */
@@ -62,7 +67,10 @@ export function postJsonText(
   text: string,
   headers: Record<string, string> = {},
 ): Promise<RawResult> {
-  return sendRaw(auth, "POST", path, { headers: { "content-type": "application/json", ...headers }, body: text });
+  return sendRaw(auth, "POST", path, {
+    headers: { "content-type": "application/json", ...headers },
+    body: text,
+  });
 }
 
 /**
@@ -79,7 +87,9 @@ export function expectCatalogueError(
   const { issues, ...rest } = body ?? {};
   expect({ status: result.status, body: rest }).toEqual({ status, body: { code, message } });
   if (code === "VALIDATION_ERROR") {
-    expect(issues).toEqual(expect.arrayContaining([{ path: expect.any(String), message: expect.any(String) }]));
+    expect(issues).toEqual(
+      expect.arrayContaining([{ path: expect.any(String), message: expect.any(String) }]),
+    );
   } else {
     expect(issues).toBeUndefined();
   }

@@ -81,7 +81,10 @@ describe("body parsing", () => {
 
   it.each([
     ["text/plain", JSON.stringify({ email: "a@example.com", password: PASSWORD })],
-    ["multipart/form-data; boundary=x", '--x\r\nContent-Disposition: form-data; name="email"\r\n\r\na@x.io\r\n--x--'],
+    [
+      "multipart/form-data; boundary=x",
+      '--x\r\nContent-Disposition: form-data; name="email"\r\n\r\na@x.io\r\n--x--',
+    ],
     ["application/x-www-form-urlencoded", "email[$ne]=x&password[$ne]=x"],
     ["application/xml", "<email>a@example.com</email>"],
   ])("answers 400 UNSUPPORTED_CONTENT_TYPE for %s on a JSON endpoint", async (type, body) => {
@@ -98,14 +101,13 @@ describe("body parsing", () => {
 });
 
 describe("routing", () => {
-  it.each([
-    "/nope",
-    "/sign-in",
-    "/sign-in/email/extra",
-  ])("answers 404 NOT_FOUND for the unknown path %s", async (path) => {
-    const res = await sendRaw(t.auth, "GET", path);
-    expectCatalogueError(res, 404, "NOT_FOUND", "Not found");
-  });
+  it.each(["/nope", "/sign-in", "/sign-in/email/extra"])(
+    "answers 404 NOT_FOUND for the unknown path %s",
+    async (path) => {
+      const res = await sendRaw(t.auth, "GET", path);
+      expectCatalogueError(res, 404, "NOT_FOUND", "Not found");
+    },
+  );
 
   it.each([
     "http://localhost:3000/ok",

@@ -28,7 +28,13 @@ export function isSafeRelativePath(value: string): boolean {
  * silently drop tabs and newlines and read `\` as `/`, so a value containing them can be read
  * differently by the check and by the browser (`java\tscript:`, `/\evil.com`): refuse them outright.
  */
-const AMBIGUOUS_URL_CHARACTERS = /[\s\u0000-\u001f\u007f-\u009f\\]/;
+function hasAmbiguousCharacters(url: string): boolean {
+  for (const char of url) {
+    const code = char.codePointAt(0) ?? 0;
+    if (code < 0x20 || (code >= 0x7f && code <= 0x9f) || char === "\\" || /\s/u.test(char)) return true;
+  }
+  return false;
+}
 
 function compilePattern(pattern: string): (origin: string) => boolean {
   if (!pattern.includes("://")) return compileHostPattern(pattern);
@@ -82,7 +88,7 @@ export function createOriginMatcher(
   return {
     isTrustedOrigin,
     isAllowedCallbackURL(url) {
-      if (AMBIGUOUS_URL_CHARACTERS.test(url)) return false;
+      if (hasAmbiguousCharacters(url)) return false;
       if (url.startsWith("/")) return isSafeRelativePath(url);
       let parsed: URL;
       try {

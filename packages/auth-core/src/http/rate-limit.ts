@@ -51,6 +51,7 @@ function decideFromLog(liveExpiries: readonly Date[], rule: RateLimitRule, now: 
 }
 
 const SEQUENCE_DIGITS = 12;
+const idOf = (prefix: string, sequence: number) => prefix + String(sequence).padStart(SEQUENCE_DIGITS, "0");
 
 /**
  * The log lives in MongoDB so that several instances share it. One document per admitted request,
@@ -64,10 +65,7 @@ export function createDatabaseRateLimiter(collections: Collections): RateLimiter
   return {
     async hit(key, rule, now) {
       const prefix = `${key}|${rule.window}s|`;
-      const range = {
-        $gte: prefix + "0".repeat(SEQUENCE_DIGITS),
-        $lte: prefix + "9".repeat(SEQUENCE_DIGITS),
-      };
+      const range = { $gte: idOf(prefix, 0), $lte: prefix + "9".repeat(SEQUENCE_DIGITS) };
       // Each retry means another request was admitted, so after `max` retries the log is full.
       for (let attempt = 0; attempt <= rule.max + 2; attempt++) {
         const newest = await collections.rateLimits
@@ -81,14 +79,22 @@ export function createDatabaseRateLimiter(collections: Collections): RateLimiter
         const sequence = (newest[0]?.count ?? 0) + 1;
         try {
           await collections.rateLimits.insertOne({
-            _id: prefix + String(sequence).padStart(SEQUENCE_DIGITS, "0"),
+            _id: idOf(prefix, sequence),
             count: sequence,
             expiresAt: new Date(now.getTime() + rule.window * 1000),
           });
-          return decision;
         } catch (error) {
           if (!isDuplicateKeyError(error)) throw error;
+          continue;
         }
+        // Every `max` admissions, drop the entries older than the newest `max`: no decision reads
+        // them, so a busy client keeps at most 2 × max documents (auth.cleanup() removes the rest).
+        if (sequence % rule.max === 0 && sequence > rule.max) {
+          await collections.rateLimits.deleteMany({
+            _id: { $gte: range.$gte, $lte: idOf(prefix, sequence - rule.max) },
+          });
+        }
+        return decision;
       }
       // Fail closed: endless contention is itself a flood.
       return { allowed: false, retryAfterSeconds: rule.window };

@@ -1,0 +1,147 @@
+import { randomBytes } from "node:crypto";
+import { createServer, type Server, type Socket } from "node:net";
+import { type Auth, createAuth } from "@tessera/auth-core";
+import { afterEach, describe, expect, inject, it } from "vitest";
+import { TEST_ORIGIN, TEST_SECRET } from "../support/test-auth.ts";
+import { expectCatalogueError, expectNoSessionIssued, PASSWORD, postJsonText, sendRaw } from "./helpers.ts";
+
+/**
+ * Matrix N1 / L8: the database unreachable → 503 SERVICE_UNAVAILABLE within the configured server
+ * selection timeout (2 s), no cookie, nothing leaked; back → the same instance works, no restart.
+ */
+const quiet = { info: () => {}, warn: () => {}, error: () => {} };
+const SELECTION_TIMEOUT_MS = 2000;
+
+/** A TCP pass-through in front of the test database that can be cut and restored on one port. */
+class CuttableProxy {
+  private server: Server | null = null;
+  private readonly sockets = new Set<Socket>();
+  port = 0;
+  constructor(
+    private readonly targetHost: string,
+    private readonly targetPort: number,
+  ) {}
+
+  async start(): Promise<void> {
+    const server = createServer((client) => {
+      const upstream = new (client.constructor as typeof Socket)();
+      upstream.connect(this.targetPort, this.targetHost);
+      for (const socket of [client, upstream]) {
+        this.sockets.add(socket);
+        socket.on("close", () => this.sockets.delete(socket));
+        socket.on("error", () => socket.destroy());
+      }
+      client.pipe(upstream).pipe(client);
+      client.on("close", () => upstream.destroy());
+      upstream.on("close", () => client.destroy());
+    });
+    await new Promise<void>((resolve, reject) => {
+      server.once("error", reject);
+      server.listen(this.port, "127.0.0.1", () => resolve());
+    });
+    const address = server.address();
+    if (address && typeof address === "object") this.port = address.port;
+    this.server = server;
+  }
+
+  /** Refuses new connections and drops the open ones, like a database that went away. */
+  async cut(): Promise<void> {
+    const server = this.server;
+    this.server = null;
+    for (const socket of this.sockets) socket.destroy();
+    if (server) await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+}
+
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()));
+  const { port } = server.address() as { port: number };
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+const signInBody = JSON.stringify({ email: "ada@example.com", password: PASSWORD });
+
+async function timed<T>(run: () => Promise<T>): Promise<{ result: T; ms: number }> {
+  const started = Date.now();
+  const result = await run();
+  return { result, ms: Date.now() - started };
+}
+
+let cleanups: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.reverse()) await cleanup().catch(() => {});
+  cleanups = [];
+});
+
+describe("database unreachable", () => {
+  it("answers 503 within the selection timeout when the database was never there", async () => {
+    const auth = createAuth({
+      database: {
+        uri: `mongodb://127.0.0.1:${await closedPort()}/x`,
+        serverSelectionTimeoutMS: SELECTION_TIMEOUT_MS,
+      },
+      secret: TEST_SECRET,
+      baseURL: TEST_ORIGIN,
+      logger: quiet,
+    });
+    cleanups.push(() => auth.close());
+    const { result, ms } = await timed(() => postJsonText(auth, "/sign-in/email", signInBody));
+    expectCatalogueError(result, 503, "SERVICE_UNAVAILABLE", "Service unavailable");
+    expectNoSessionIssued(result.headers);
+    expect(result.text).not.toMatch(/Mongo|127\.0\.0\.1|ECONNREFUSED|selection/i);
+    expect(ms).toBeGreaterThanOrEqual(SELECTION_TIMEOUT_MS - 100);
+    expect(ms).toBeLessThanOrEqual(5000);
+  });
+
+  it("answers 503 while the database is gone and recovers without a restart", async () => {
+    const target = new URL(inject("mongoUri"));
+    const proxy = new CuttableProxy(target.hostname, Number(target.port));
+    await proxy.start();
+    cleanups.push(() => proxy.cut());
+    const dbName = `t_${randomBytes(6).toString("hex")}`;
+    const auth: Auth = createAuth({
+      database: {
+        uri: `mongodb://127.0.0.1:${proxy.port}/${dbName}`,
+        serverSelectionTimeoutMS: SELECTION_TIMEOUT_MS,
+      },
+      secret: TEST_SECRET,
+      baseURL: TEST_ORIGIN,
+      logger: quiet,
+    });
+    cleanups.push(() => auth.close());
+    cleanups.push(async () => {
+      await proxy.start().catch(() => {});
+      await auth.context.collections.db.dropDatabase();
+    });
+    await auth.migrate();
+    const up = await postJsonText(
+      auth,
+      "/sign-up/email",
+      JSON.stringify({ name: "Ada", email: "ada@example.com", password: PASSWORD }),
+    );
+    expect(up.status).toBe(200);
+    const cookie = up.headers
+      .getSetCookie()
+      .map((line) => line.split(";")[0])
+      .join("; ");
+
+    await proxy.cut();
+    const down = await timed(() => postJsonText(auth, "/sign-in/email", signInBody));
+    expectCatalogueError(down.result, 503, "SERVICE_UNAVAILABLE", "Service unavailable");
+    expectNoSessionIssued(down.result.headers);
+    expect(down.ms).toBeLessThanOrEqual(5000);
+    const session = await timed(() => sendRaw(auth, "GET", "/get-session", { headers: { cookie } }));
+    expectCatalogueError(session.result, 503, "SERVICE_UNAVAILABLE", "Service unavailable");
+    // An outage is not a sign-out: the cookie is not cleared.
+    expect(session.result.headers.getSetCookie()).toEqual([]);
+    expect(session.ms).toBeLessThanOrEqual(5000);
+
+    await proxy.start();
+    const again = await postJsonText(auth, "/sign-in/email", signInBody);
+    expect(again.status).toBe(200);
+    const after = await sendRaw(auth, "GET", "/get-session", { headers: { cookie } });
+    expect((after.json as { user: { email: string } }).user.email).toBe("ada@example.com");
+  });
+});

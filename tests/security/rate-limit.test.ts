@@ -1,0 +1,204 @@
+import { createAuth } from "@tessera/auth-core";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { signUp, TestBrowser } from "../support/browser.ts";
+import { createTestAuth, TEST_ORIGIN, TEST_SECRET, type TestAuth } from "../support/test-auth.ts";
+import { expectCatalogueError, PASSWORD, sendRaw } from "./helpers.ts";
+
+/**
+ * Matrix L and DECISIONS.md "Rate limits": 3 / 10 s on sign-in, 100 / 10 s by default, per client
+ * address and path, counted in MongoDB, keyed on the socket unless a trusted proxy forwarded it.
+ */
+let t: TestAuth;
+beforeEach(async () => {
+  t = await createTestAuth({ rateLimit: { enabled: true }, advanced: { trustedProxies: ["10.0.0.1"] } });
+  await signUp(new TestBrowser(t.auth), { email: "ada@example.com", password: PASSWORD });
+  // The sign-up above is a different path: it does not use up the sign-in budget.
+});
+afterEach(async () => {
+  await t.close();
+});
+
+const wrongSignIn = (auth = t.auth, remoteAddress = "192.0.2.1", headers: Record<string, string> = {}) =>
+  sendRaw(auth, "POST", "/sign-in/email", {
+    headers: { "content-type": "application/json", ...headers },
+    body: JSON.stringify({ email: "ada@example.com", password: "wrong password" }),
+    remoteAddress,
+  });
+
+function expectLimited(res: { status: number; json: unknown; headers: Headers }, maxSeconds = 10) {
+  expectCatalogueError(res, 429, "TOO_MANY_REQUESTS", "Too many requests. Please try again later.");
+  const retryAfter = Number(res.headers.get("x-retry-after"));
+  expect(Number.isInteger(retryAfter)).toBe(true);
+  expect(retryAfter).toBeGreaterThanOrEqual(1);
+  expect(retryAfter).toBeLessThanOrEqual(maxSeconds);
+}
+
+describe("sign-in: 3 per 10 s per address (L1)", () => {
+  it("answers the 4th attempt 429 with X-Retry-After, before checking the password", async () => {
+    for (let i = 0; i < 3; i++) expect((await wrongSignIn()).status).toBe(401);
+    const sessionsBefore = await t.db.collection("sessions").countDocuments();
+    const limited = await sendRaw(t.auth, "POST", "/sign-in/email", {
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ email: "ada@example.com", password: PASSWORD }),
+      remoteAddress: "192.0.2.1",
+    });
+    expectLimited(limited);
+    expect(await t.db.collection("sessions").countDocuments()).toBe(sessionsBefore);
+  });
+
+  it("counts 3 within any 10 s, across a window boundary too", async () => {
+    expect((await wrongSignIn()).status).toBe(401);
+    t.advance(6);
+    expect((await wrongSignIn()).status).toBe(401);
+    expect((await wrongSignIn()).status).toBe(401);
+    t.advance(3.5); // 9.5 s after the first attempt
+    expectLimited(await wrongSignIn());
+    t.advance(1); // the first attempt left the window: one slot again
+    expect((await wrongSignIn()).status).toBe(401);
+    expectLimited(await wrongSignIn());
+  });
+
+  it("lets another address through while one is limited", async () => {
+    for (let i = 0; i < 3; i++) await wrongSignIn();
+    expectLimited(await wrongSignIn());
+    expect((await wrongSignIn(t.auth, "198.51.100.7")).status).toBe(401);
+  });
+
+  it("allows the address again after the window", async () => {
+    for (let i = 0; i < 3; i++) await wrongSignIn();
+    expectLimited(await wrongSignIn());
+    t.advance(11);
+    expect((await wrongSignIn()).status).toBe(401);
+  });
+
+  it("ignores the query string: one bucket per path (L4)", async () => {
+    for (let i = 0; i < 3; i++) await wrongSignIn();
+    const res = await sendRaw(t.auth, "POST", `/sign-in/email?x=${Math.random()}`, {
+      headers: { "content-type": "application/json" },
+      body: "{}",
+      remoteAddress: "192.0.2.1",
+    });
+    expectLimited(res);
+  });
+
+  it("admits exactly 3 of 20 parallel attempts (L6)", async () => {
+    const results = await Promise.all(Array.from({ length: 20 }, () => wrongSignIn()));
+    const statuses = results.map((res) => res.status);
+    expect(statuses.filter((s) => s === 401)).toHaveLength(3);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(17);
+  });
+
+  it("keeps the counters in MongoDB, shared by two instances on one database", async () => {
+    const other = createAuth({
+      database: t.db,
+      secret: TEST_SECRET,
+      baseURL: TEST_ORIGIN,
+      clock: t.now,
+      logger: { info: () => {}, warn: () => {}, error: () => {} },
+    });
+    expect((await wrongSignIn(t.auth)).status).toBe(401);
+    expect((await wrongSignIn(other)).status).toBe(401);
+    expect((await wrongSignIn(t.auth)).status).toBe(401);
+    expectLimited(await wrongSignIn(other));
+    expectLimited(await wrongSignIn(t.auth));
+    expect(await t.db.collection("rateLimits").countDocuments()).toBeGreaterThanOrEqual(3);
+  });
+
+  it("does not count server API calls", async () => {
+    for (let i = 0; i < 5; i++) {
+      await expect(
+        t.auth.api.signInEmail!({ body: { email: "ada@example.com", password: "wrong password" } }),
+      ).rejects.toMatchObject({ code: "INVALID_EMAIL_OR_PASSWORD" });
+    }
+    expect((await wrongSignIn()).status).toBe(401);
+  });
+});
+
+describe("default rule: 100 per 10 s", () => {
+  it("allows 100 get-session calls and refuses the 101st", async () => {
+    for (let i = 0; i < 100; i++) {
+      const res = await sendRaw(t.auth, "GET", "/get-session", { remoteAddress: "192.0.2.9" });
+      expect(res.status).toBe(200);
+    }
+    expectLimited(await sendRaw(t.auth, "GET", "/get-session", { remoteAddress: "192.0.2.9" }));
+    // Another path has its own budget.
+    expect((await sendRaw(t.auth, "GET", "/ok", { remoteAddress: "192.0.2.9" })).status).toBe(200);
+  });
+
+  it("applies a custom rule, and `false` turns limiting off for a path", async () => {
+    const custom = await createTestAuth({
+      rateLimit: { enabled: true, customRules: { "/ok": { window: 60, max: 1 }, "/sign-in/email": false } },
+    });
+    try {
+      expect((await sendRaw(custom.auth, "GET", "/ok")).status).toBe(200);
+      expectLimited(await sendRaw(custom.auth, "GET", "/ok"), 60);
+      for (let i = 0; i < 5; i++) expect((await wrongSignIn(custom.auth)).status).toBe(401);
+    } finally {
+      await custom.close();
+    }
+  });
+});
+
+describe("storage", () => {
+  it("stays bounded for a busy client: old log entries are dropped as new ones come", async () => {
+    const busy = await createTestAuth({
+      rateLimit: { enabled: true, customRules: { "/ok": { window: 1, max: 5 } } },
+    });
+    try {
+      let admitted = 0;
+      for (let i = 0; i < 60; i++) {
+        if ((await sendRaw(busy.auth, "GET", "/ok")).status === 200) admitted++;
+        busy.advance(0.1);
+      }
+      // 6 s at 10 requests/s against 5 per second: about 30 admitted, the rest refused.
+      expect(admitted).toBeGreaterThanOrEqual(25);
+      expect(admitted).toBeLessThanOrEqual(35);
+      expect(await busy.db.collection("rateLimits").countDocuments()).toBeLessThanOrEqual(10);
+    } finally {
+      await busy.close();
+    }
+  });
+});
+
+describe("client address (L2, L3, ASVS 4.1.3)", () => {
+  it("ignores X-Forwarded-For from a socket that is not a trusted proxy", async () => {
+    for (let i = 0; i < 3; i++) {
+      expect((await wrongSignIn(t.auth, "192.0.2.1", { "x-forwarded-for": `1.1.1.${i}` })).status).toBe(401);
+    }
+    expectLimited(await wrongSignIn(t.auth, "192.0.2.1", { "x-forwarded-for": "1.1.1.99" }));
+  });
+
+  it("keys on the forwarded client when the socket is a trusted proxy", async () => {
+    const viaProxy = (client: string) => wrongSignIn(t.auth, "10.0.0.1", { "x-forwarded-for": client });
+    for (let i = 0; i < 3; i++) expect((await viaProxy("203.0.113.5")).status).toBe(401);
+    expectLimited(await viaProxy("203.0.113.5"));
+    // A spoofed left part does not buy a new bucket: the right-most untrusted hop is the client.
+    expectLimited(await viaProxy("1.2.3.4, 203.0.113.5"));
+    expect((await viaProxy("203.0.113.6")).status).toBe(401);
+  });
+
+  it("puts IPv4-mapped IPv6 and IPv4 in one bucket, and one IPv6 /64 in one bucket", async () => {
+    await wrongSignIn(t.auth, "::ffff:192.0.2.50");
+    await wrongSignIn(t.auth, "192.0.2.50");
+    await wrongSignIn(t.auth, "::FFFF:192.0.2.50");
+    expectLimited(await wrongSignIn(t.auth, "192.0.2.50"));
+    await wrongSignIn(t.auth, "2001:db8:1:2::1");
+    await wrongSignIn(t.auth, "2001:db8:1:2:ffff::2");
+    await wrongSignIn(t.auth, "2001:0db8:0001:0002:0:0:0:3");
+    expectLimited(await wrongSignIn(t.auth, "2001:db8:1:2::4"));
+    expect((await wrongSignIn(t.auth, "2001:db8:1:3::1")).status).toBe(401);
+  });
+
+  it("fails closed without a client address: one shared bucket", async () => {
+    const noAddress = () =>
+      t.auth.handler(
+        new Request(`${TEST_ORIGIN}/api/auth/sign-in/email`, {
+          method: "POST",
+          headers: { "content-type": "application/json", "x-forwarded-for": `1.1.1.${Math.random()}` },
+          body: JSON.stringify({ email: "ada@example.com", password: "wrong password" }),
+        }),
+      );
+    for (let i = 0; i < 3; i++) expect((await noAddress()).status).toBe(401);
+    expect((await noAddress()).status).toBe(429);
+  });
+});
