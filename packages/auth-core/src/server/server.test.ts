@@ -3,7 +3,7 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { request as httpRequest } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Db, MongoClient } from "mongodb";
+import { Db, MongoClient, ObjectId } from "mongodb";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { readServerEnv, resolveDbName, ServerConfigError } from "./env-config.ts";
 import { deepMerge, loadConfigModule } from "./load-config.ts";
@@ -181,6 +181,35 @@ describe("startServer", () => {
       });
     expect((await post("http://app.test")).status).toBe(200);
     expect((await post("http://evil.test")).status).toBe(403);
+  });
+});
+
+describe("startServer cleanup", () => {
+  it("removes expired sessions on its cleanup interval, without a request", async () => {
+    const server = await startServer({ ...quiet, env: testEnv(), cleanupIntervalMs: 50 });
+    try {
+      const sessions = server.auth.context.collections.sessions;
+      const past = new Date(Date.now() - 1000);
+      await sessions.insertOne({
+        _id: new ObjectId(),
+        userId: new ObjectId(),
+        token: "expired-session-token-for-cleanup",
+        expiresAt: past,
+        createdAt: past,
+        updatedAt: past,
+        ipAddress: null,
+        userAgent: null,
+        activeOrganizationId: null,
+        dontRemember: false,
+      });
+      await expect
+        .poll(() => sessions.countDocuments({ token: "expired-session-token-for-cleanup" }), {
+          timeout: 5000,
+        })
+        .toBe(0);
+    } finally {
+      await server.close();
+    }
   });
 });
 

@@ -25,6 +25,8 @@ export interface StartServerOptions {
   printMail?: (line: string) => void;
   /** How long shutdown waits for in-flight requests before cutting connections. @default 10000 */
   shutdownGraceMs?: number;
+  /** How often expired rows are removed (`auth.cleanup()`). @default 3600000 (1 hour) */
+  cleanupIntervalMs?: number;
 }
 
 export interface RunningServer {
@@ -79,6 +81,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       throw explainStartupFailure(error);
     }
     state.auth = auth;
+    const stopCleanup = scheduleCleanup(auth, options.cleanupIntervalMs ?? DEFAULT_CLEANUP_INTERVAL_MS, log);
     const server = http;
     let closing: Promise<void> | null = null;
     const grace = options.shutdownGraceMs ?? DEFAULT_SHUTDOWN_GRACE_MS;
@@ -88,6 +91,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       auth,
       outbox: owned.outbox,
       close: () => {
+        stopCleanup();
         closing ??= shutdown(server, state, grace).finally(async () => {
           await auth.close();
           await releaseResources(owned);
@@ -231,6 +235,27 @@ async function shutdown(http: Server, state: RequestState, graceMs: number): Pro
   clearTimeout(timer);
   http.closeAllConnections();
   await closed;
+}
+
+/** Expired sessions, tokens and rate-limit entries are reclaimed hourly (there are no TTL indexes). */
+const DEFAULT_CLEANUP_INTERVAL_MS = 60 * 60 * 1000;
+
+function scheduleCleanup(auth: Auth, intervalMs: number, log: (line: string) => void): () => void {
+  let running = false;
+  const timer = setInterval(() => {
+    if (running) return;
+    running = true;
+    auth
+      .cleanup()
+      .catch((error: unknown) =>
+        log(`tessera server: cleanup failed: ${error instanceof Error ? error.message : error}`),
+      )
+      .finally(() => {
+        running = false;
+      });
+  }, intervalMs);
+  timer.unref();
+  return () => clearInterval(timer);
 }
 
 async function releaseResources(owned: OwnedResources): Promise<void> {
