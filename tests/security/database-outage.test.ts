@@ -95,6 +95,26 @@ describe("database unreachable", () => {
     expect(ms).toBeLessThanOrEqual(5000);
   });
 
+  it("makes auth.api throw a typed SERVICE_UNAVAILABLE, never the driver's error", async () => {
+    const auth = createAuth({
+      database: {
+        uri: `mongodb://127.0.0.1:${await closedPort()}/x`,
+        serverSelectionTimeoutMS: SELECTION_TIMEOUT_MS,
+      },
+      secret: TEST_SECRET,
+      baseURL: TEST_ORIGIN,
+      logger: quiet,
+    });
+    cleanups.push(() => auth.close());
+    const call = auth.api.signInEmail!({ body: { email: "ada@example.com", password: PASSWORD } });
+    await expect(call).rejects.toMatchObject({
+      name: "AuthError",
+      code: "SERVICE_UNAVAILABLE",
+      status: 503,
+      message: "Service unavailable",
+    });
+  });
+
   it("answers 503 while the database is gone and recovers without a restart", async () => {
     const target = new URL(inject("mongoUri"));
     const proxy = new CuttableProxy(target.hostname, Number(target.port));

@@ -46,3 +46,13 @@ export function isDatabaseUnavailableError(error: unknown): boolean {
     "MongoPoolClearedError",
   ].includes(error.name);
 }
+
+/** True when the error, or any error in its `cause` chain, is a database outage. */
+export function isCausedByDatabaseOutage(error: unknown): boolean {
+  let current: unknown = error;
+  for (let depth = 0; current instanceof Error && depth < 10; depth++) {
+    if (isDatabaseUnavailableError(current)) return true;
+    current = current.cause;
+  }
+  return false;
+}

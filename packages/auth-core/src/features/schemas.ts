@@ -4,7 +4,23 @@ import { z } from "zod";
  * Field schemas shared by endpoints. Strings are strings (an object never reaches a query);
  * emails are trimmed and lower-cased before they are checked, stored or looked up (SPEC §3).
  */
-export const emailField = z.string().max(320).trim().toLowerCase().pipe(z.email().max(254));
+/**
+ * ASCII is checked before lower-casing: Unicode case folding maps some non-ASCII letters to ASCII
+ * (U+212A KELVIN SIGN → "k"), which would let a look-alike address sign in as another spelling.
+ * RFC 5321: local part at most 64 octets, whole address at most 254.
+ */
+export const emailField = z
+  .string()
+  .max(320)
+  .trim()
+  .regex(/^[\x21-\x7e]+$/)
+  .toLowerCase()
+  .pipe(
+    z
+      .email()
+      .max(254)
+      .refine((email) => email.indexOf("@") <= 64),
+  );
 /** Length rules are checked in the handler against the configured bounds (catalogue messages). */
 export const passwordField = z.string();
 export const callbackURLField = z.string().max(2048);

@@ -1,4 +1,6 @@
 import type { AuthContext } from "../context.ts";
+import { isCausedByDatabaseOutage } from "../db/connect.ts";
+import { AuthError, isAuthError } from "../errors/auth-error.ts";
 import type { AnyEndpoint } from "./define-endpoint.ts";
 import { runEndpoint } from "./run-endpoint.ts";
 
@@ -34,6 +36,8 @@ export function createApi(auth: AuthContext, endpoints: readonly AnyEndpoint[]):
         headers: new Headers(input.headers),
         ip: null,
         isServerCall: true,
+      }).catch((error: unknown) => {
+        throw toApiError(auth, error);
       });
       if (outcome.kind === "json")
         return { data: outcome.data, status: outcome.status, headers: outcome.headers };
@@ -42,4 +46,16 @@ export function createApi(auth: AuthContext, endpoints: readonly AnyEndpoint[]):
     };
   }
   return api;
+}
+
+/**
+ * Server code gets the same typed errors as HTTP clients: catalogue errors as they are, an outage
+ * as SERVICE_UNAVAILABLE, anything else logged and wrapped as INTERNAL_SERVER_ERROR (the original
+ * stays on `cause` for the app's own logs).
+ */
+function toApiError(auth: AuthContext, error: unknown): AuthError {
+  if (isAuthError(error)) return error;
+  if (isCausedByDatabaseOutage(error)) return new AuthError("SERVICE_UNAVAILABLE", { cause: error });
+  auth.options.logger.error("unexpected error in auth.api", error);
+  return new AuthError("INTERNAL_SERVER_ERROR", { cause: error });
 }
