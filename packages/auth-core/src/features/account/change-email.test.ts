@@ -141,6 +141,20 @@ describe("POST /change-email, verified user (SPEC §4: the current address confi
   });
 });
 
+describe("one change link, many clicks", () => {
+  it("5 concurrent clicks on a change link move the address once and mail the new address once", async () => {
+    t = await createTestAuth(ENABLED);
+    const { browser, id } = await signedInAda(true);
+    await browser.post("/change-email", { newEmail: NEW });
+    const link = latestLink(ADA);
+    const results = await Promise.all(Array.from({ length: 5 }, () => new TestBrowser(t.auth).get(link)));
+    const locations = results.map((r) => r.headers.get("location"));
+    expect(locations.filter((l) => l === "/")).toHaveLength(1);
+    expect(await userDoc(id)).toMatchObject({ email: NEW, emailVerified: false });
+    expect(t.outbox.messages().filter((m) => m.to === NEW)).toHaveLength(1);
+  });
+});
+
 describe("POST /change-email, unverified user", () => {
   it("moves the address at once, keeps it unverified, and mails a verification link to the new address", async () => {
     t = await createTestAuth(ENABLED);

@@ -1,5 +1,6 @@
 import { ObjectId } from "mongodb";
 import type { Collections } from "../../db/collections.ts";
+import { isDuplicateKeyError } from "../../db/connect.ts";
 import type { UserDoc, VerificationDoc } from "../../db/documents.ts";
 
 /**
@@ -75,4 +76,29 @@ export function updateUserWhereEmail(
       ? { _id: userId, email: { $eq: expectedEmail } }
       : { _id: userId, email: { $eq: expectedEmail }, emailVerified: expectedVerified };
   return collections.users.findOneAndUpdate(filter, { $set: fields }, { returnDocument: "after" });
+}
+
+/**
+ * Marks a stateless token as used: the unique index on `identifier` lets exactly one of any number
+ * of concurrent claims insert the marker (a unique insert is atomic on every backend, unlike a
+ * compare-and-set update on FerretDB v1). False when the token was already claimed.
+ */
+export async function claimOneTimeToken(
+  collections: Collections,
+  identifier: string,
+  expiresAt: Date,
+  now: Date,
+): Promise<boolean> {
+  try {
+    await createVerification(collections, identifier, "used", expiresAt, now);
+    return true;
+  } catch (error) {
+    if (isDuplicateKeyError(error)) return false;
+    throw error;
+  }
+}
+
+/** Undoes a claim whose action then failed, so the same link gives the same answer again. */
+export async function releaseOneTimeToken(collections: Collections, identifier: string): Promise<void> {
+  await collections.verifications.deleteOne({ identifier: { $eq: identifier } });
 }

@@ -1,4 +1,5 @@
 import type { AuthContext } from "../../context.ts";
+import { sha256Base64Url } from "../../crypto/index.ts";
 import type { UserDoc } from "../../db/documents.ts";
 import { parseId } from "../../db/ids.ts";
 import { findUserById } from "../session/store.ts";
@@ -12,6 +13,7 @@ import {
   sendChangeEmailLink,
   sendVerificationEmail,
 } from "./service.ts";
+import { claimOneTimeToken, releaseOneTimeToken } from "./store.ts";
 
 export type VerifyOutcome =
   | { ok: true; user: UserDoc; claims: VerificationClaims; becameVerified: boolean }
@@ -47,7 +49,7 @@ export async function verifyEmailToken(
   if (claims.updateTo === null) return applyVerification(auth, claims, user);
   // A change link acts on its own account only: a signed-in visitor must be that user.
   if (caller && !caller.user._id.equals(user._id)) return { ok: false, reason: "unauthorized" };
-  return applyEmailChange(auth, claims, claims.updateTo, user, callbackURL);
+  return applyEmailChange(auth, { claims, token }, claims.updateTo, user, callbackURL);
 }
 
 /** Idempotent: an already verified address answers success without a write (and without sign-in). */
@@ -68,7 +70,7 @@ async function applyVerification(
 
 async function applyEmailChange(
   auth: AuthContext,
-  claims: VerificationClaims,
+  { claims, token }: { claims: VerificationClaims; token: string },
   newEmail: string,
   user: UserDoc,
   callbackURL: string | undefined,
@@ -82,10 +84,18 @@ async function applyEmailChange(
     await sendChangeEmailLink(auth, user, newEmail, "change-email-verification", callbackURL);
     return { ok: true, user, claims, becameVerified: false };
   }
+  // One use per link, also under concurrent clicks (the compare-and-set below is not atomic on
+  // FerretDB v1). The marker outlives the token: it expires when the token can no longer verify.
+  const marker = `change-email-used:${sha256Base64Url(token)}`;
+  const markerExpiry = new Date(auth.now().getTime() + auth.options.emailVerification.expiresIn * 1000);
+  if (!(await claimOneTimeToken(auth.collections, marker, markerExpiry, auth.now()))) {
+    return { ok: false, reason: "user_not_found" };
+  }
   // A link followed from the new mailbox proves it: the moved address stays verified.
   const provenNewAddress = claims.requestType === "change-email-verification";
   const moved = await moveUserEmail(auth, user, newEmail, provenNewAddress);
   if (!moved.ok) {
+    await releaseOneTimeToken(auth.collections, marker);
     const reasons = { taken: "email_taken", stale: "user_not_found", refused: "unauthorized" } as const;
     return { ok: false, reason: reasons[moved.reason] };
   }
