@@ -9,6 +9,7 @@ describe("ruleForPath (DECISIONS.md rate limits)", () => {
     ["/sign-up/email", { window: 10, max: 3 }],
     ["/change-password", { window: 10, max: 3 }],
     ["/change-email", { window: 10, max: 3 }],
+    ["/delete-user", { window: 10, max: 3 }],
     ["/request-password-reset", { window: 60, max: 3 }],
     ["/forget-password", { window: 60, max: 3 }],
     ["/send-verification-email", { window: 60, max: 3 }],

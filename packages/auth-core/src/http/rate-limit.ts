@@ -18,7 +18,8 @@ export interface RateLimitConfig {
   customRules: Record<string, RateLimitRule | false>;
 }
 
-const STRICT_AUTH_PATHS = ["/sign-in", "/sign-up", "/change-password", "/change-email"];
+// /delete-user takes a password: a stolen session must not test guesses at the general rate.
+const STRICT_AUTH_PATHS = ["/sign-in", "/sign-up", "/change-password", "/change-email", "/delete-user"];
 const MAIL_PATHS = ["/request-password-reset", "/forget-password", "/send-verification-email"];
 
 /** The rule for a path (without the base path): custom rule, then the built-in special ones, then the default. */
