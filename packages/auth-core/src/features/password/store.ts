@@ -1,6 +1,5 @@
 import type { ObjectId } from "mongodb";
 import type { Collections } from "../../db/collections.ts";
-import type { VerificationDoc } from "../../db/documents.ts";
 
 /**
  * Sets the password only while the account has none; false when one was set meanwhile. The filter
