@@ -75,18 +75,24 @@ afterEach(async () => {
   cleanups = [];
 });
 
+/** An instance whose database was never there: every command waits out the selection timeout. */
+async function createAuthOnClosedPort(): Promise<Auth> {
+  const auth = createAuth({
+    database: {
+      uri: `mongodb://127.0.0.1:${await closedPort()}/x`,
+      serverSelectionTimeoutMS: SELECTION_TIMEOUT_MS,
+    },
+    secret: TEST_SECRET,
+    baseURL: TEST_ORIGIN,
+    logger: quiet,
+  });
+  cleanups.push(() => auth.close());
+  return auth;
+}
+
 describe("database unreachable", () => {
   it("answers 503 within the selection timeout when the database was never there", async () => {
-    const auth = createAuth({
-      database: {
-        uri: `mongodb://127.0.0.1:${await closedPort()}/x`,
-        serverSelectionTimeoutMS: SELECTION_TIMEOUT_MS,
-      },
-      secret: TEST_SECRET,
-      baseURL: TEST_ORIGIN,
-      logger: quiet,
-    });
-    cleanups.push(() => auth.close());
+    const auth = await createAuthOnClosedPort();
     const { result, ms } = await timed(() => postJsonText(auth, "/sign-in/email", signInBody));
     expectCatalogueError(result, 503, "SERVICE_UNAVAILABLE", "Service unavailable");
     expectNoSessionIssued(result.headers);
@@ -96,16 +102,7 @@ describe("database unreachable", () => {
   });
 
   it("makes auth.api throw a typed SERVICE_UNAVAILABLE, never the driver's error", async () => {
-    const auth = createAuth({
-      database: {
-        uri: `mongodb://127.0.0.1:${await closedPort()}/x`,
-        serverSelectionTimeoutMS: SELECTION_TIMEOUT_MS,
-      },
-      secret: TEST_SECRET,
-      baseURL: TEST_ORIGIN,
-      logger: quiet,
-    });
-    cleanups.push(() => auth.close());
+    const auth = await createAuthOnClosedPort();
     const call = auth.api.signInEmail!({ body: { email: "ada@example.com", password: PASSWORD } });
     await expect(call).rejects.toMatchObject({
       name: "AuthError",
