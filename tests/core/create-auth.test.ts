@@ -223,3 +223,16 @@ describe("account and session update hooks", () => {
     expect(old.status).toBe(200);
   });
 });
+
+describe("mailer fallback", () => {
+  it("warns once at startup when no mailer is configured", () => {
+    const warnings: string[] = [];
+    createAuth({
+      database: { uri: "mongodb://127.0.0.1:1/x" },
+      secret: TEST_SECRET,
+      logger: { info: () => {}, warn: (message) => void warnings.push(message), error: () => {} },
+    });
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatch(/no mailer configured/);
+  });
+});

@@ -1,4 +1,4 @@
-import { type AuthOptions, resolveOptions } from "./config/options.ts";
+import { type AuthOptions, type Logger, resolveOptions } from "./config/options.ts";
 import type { AuthContext, CookieNames } from "./context.ts";
 import { openCollections } from "./db/collections.ts";
 import { connectDatabase } from "./db/connect.ts";
@@ -46,7 +46,7 @@ export function createAuth(input: AuthOptions): Auth {
   const context: AuthContext = {
     options,
     collections,
-    mailer: options.mailer ?? createDevOutbox({ print: (line) => options.logger.info(line) }),
+    mailer: options.mailer ?? createFallbackOutbox(options.logger),
     origins: createOriginMatcher(options.baseURL, options.trustedOrigins),
     cookies: cookieNames(options.advanced.cookiePrefix, secureCookies),
     secureCookies,
@@ -67,4 +67,15 @@ export function createAuth(input: AuthOptions): Auth {
     close: () => database.close(),
     context,
   };
+}
+
+/**
+ * Without a mailer, mails go to the development outbox, which prints them — links included — through
+ * the logger. Fine on a laptop, wrong in production: say so once, loudly, at startup.
+ */
+function createFallbackOutbox(logger: Logger) {
+  logger.warn(
+    "no mailer configured: verification, reset and deletion mails (with their links) are printed to the log. Pass `mailer` (e.g. createSmtpMailer) or mail hooks in production.",
+  );
+  return createDevOutbox({ print: (line) => logger.info(line) });
 }

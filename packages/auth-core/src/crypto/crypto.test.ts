@@ -69,3 +69,13 @@ describe("random tokens", () => {
     expect(generateRandomString(32, LOWER_ALPHANUMERIC)).toMatch(/^[0-9a-z]{32}$/);
   });
 });
+
+describe("domain separation", () => {
+  it("an HS256 JWT made with the same secret is not a validly signed cookie value", async () => {
+    const jwt = await signJwt({ email: "a@b.co" }, SECRET, 3600, new Date());
+    const dot = jwt.lastIndexOf(".");
+    // A JWT is "<signing input>.<HMAC of it>": exactly the shape of a signed value.
+    expect(unsignValue(jwt, SECRET)).toBeNull();
+    expect(jwt.slice(0, dot).length).toBeGreaterThan(0);
+  });
+});

@@ -1,9 +1,20 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { type JWTPayload, errors as joseErrors, jwtVerify, SignJWT } from "jose";
 
+/**
+ * Domain separation: signed cookie values are MACed with this prefix, so no other HMAC made with the
+ * same secret (an HS256 JWT's signing input starts with "eyJ", the cookie cache uses its own prefix)
+ * can ever pass as a signed cookie, or the other way round.
+ */
+const SIGNED_VALUE_DOMAIN = "tessera.signed-value:";
+
+function macValue(value: string, secret: string): string {
+  return createHmac("sha256", secret).update(SIGNED_VALUE_DOMAIN).update(value).digest("base64url");
+}
+
 /** HMAC-SHA256 signature, base64url without padding. */
 export function signValue(value: string, secret: string): string {
-  return `${value}.${createHmac("sha256", secret).update(value).digest("base64url")}`;
+  return `${value}.${macValue(value, secret)}`;
 }
 
 /** Returns the value when the signature is the server's, null otherwise (constant-time compare). */
@@ -12,7 +23,7 @@ export function unsignValue(signed: string, secret: string): string | null {
   if (dot <= 0) return null;
   const value = signed.slice(0, dot);
   const given = Buffer.from(signed.slice(dot + 1));
-  const expected = Buffer.from(createHmac("sha256", secret).update(value).digest("base64url"));
+  const expected = Buffer.from(macValue(value, secret));
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
   return value;
 }

@@ -256,6 +256,26 @@ describe("POST /change-email with verifyNewEmailFirst (#7196 hardening)", () => 
     expect(await userDoc(id)).toMatchObject({ email: NEW, emailVerified: true });
   });
 
+  it("the old address's confirmation link works once: replays and concurrent clicks mail the new address once", async () => {
+    t = await createTestAuth(STRICT);
+    const { browser, id } = await signedInAda(true);
+    await browser.post("/change-email", { newEmail: NEW });
+    const link = new URL(latestLink(ADA));
+    link.searchParams.delete("callbackURL");
+    const clicks = await Promise.all(
+      Array.from({ length: 5 }, () => new TestBrowser(t.auth).get(link.toString())),
+    );
+    expect(clicks.map((res) => res.status).sort()).toEqual([200, 401, 401, 401, 401]);
+    const replay = await browser.get(link.toString());
+    expect(replay.status).toBe(401);
+    expect(replay.body).toEqual({ code: "VERIFICATION_USER_NOT_FOUND", message: "user_not_found" });
+    expect(t.outbox.messages().filter((m) => m.to === NEW)).toHaveLength(1);
+    expect(await userDoc(id)).toMatchObject({ email: ADA, emailVerified: true });
+    // The one mail to the new address still completes the change.
+    await new TestBrowser(t.auth).get(latestLink(NEW));
+    expect(await userDoc(id)).toMatchObject({ email: NEW, emailVerified: true });
+  });
+
   it("unverified user: nothing moves until the new address confirms", async () => {
     t = await createTestAuth(STRICT);
     const { browser, id } = await signedInAda(false);

@@ -89,7 +89,7 @@ describe("request a password reset", () => {
     expect(await resetRows()).toHaveLength(1);
   });
 
-  it("answers an unknown email exactly like a known one, and sends and stores nothing", async () => {
+  it("answers an unknown email exactly like a known one, and sends and stores nothing usable", async () => {
     await setUp();
     const browser = new TestBrowser(t.auth);
     const known = await browser.post("/request-password-reset", { email: EMAIL });
@@ -102,7 +102,12 @@ describe("request a password reset", () => {
     await new Promise((resolve) => setTimeout(resolve, 20));
     expect(t.outbox.messages()).toHaveLength(mailsAfterKnown);
     expect(t.outbox.latestTo("nobody@example.com")).toBeNull();
-    expect(await resetRows()).toHaveLength(1);
+    // Unknown addresses write an inert row (same commands as a known one, security-matrix C2):
+    // expired on arrival, naming no user, so no token of it resets anything.
+    const rows = await resetRows();
+    const live = rows.filter((row) => row.expiresAt > t.now());
+    expect(live).toHaveLength(1);
+    expect(rows.filter((row) => row.expiresAt <= t.now()).map((row) => row.value)).toEqual(["", ""]);
   });
 
   it("puts a trusted redirectTo into the link as its callbackURL", async () => {
@@ -461,6 +466,22 @@ describe("POST /reset-password", () => {
     expect(res.status).toBe(400);
     expect(res.body).toEqual({ code: "RESET_PASSWORD_DISABLED", message: "Reset password isn't enabled" });
     expect(await resetRows()).toHaveLength(1);
+  });
+
+  it("does not claim success when an account update hook refuses the new password", async () => {
+    await setUp({ hooks: { account: { update: { before: () => false } } } });
+    const hashBefore = await storedHash();
+    const other = await requestToken();
+    const token = await requestToken();
+    const res = await new TestBrowser(t.auth).post("/reset-password", { newPassword: NEW_PASSWORD, token });
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ code: "FAILED_TO_UPDATE_USER", message: "Failed to update user" });
+    expect(await storedHash()).toBe(hashBefore);
+    expect(await signInStatus(OLD_PASSWORD)).toBe(200);
+    expect(await signInStatus(NEW_PASSWORD)).toBe(401);
+    // Nothing changed, so the user's other link is still good (only the used one is spent).
+    const live = (await resetRows()).map((row) => row.identifier);
+    expect(live).toEqual([`reset-password:${other}`]);
   });
 
   it("treats a token whose user is gone as invalid", async () => {

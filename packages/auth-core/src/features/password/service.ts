@@ -21,10 +21,10 @@ import {
 import { deleteResetTokensOfUser, setPasswordIfUnset } from "./store.ts";
 
 /**
- * Issues a reset token and mails its link. An unknown email does the same database work (one
- * lookup, one verification command) and sends nothing, and the mail leaves in the background, so
- * neither the answer, its timing, nor a failing mailer reveals whether the address exists
- * (SPEC §8, DECISIONS.md "Sign-up and enumeration", security matrix C2).
+ * Issues a reset token and mails its link. An unknown email sends the same database commands (the
+ * user lookup, one insert) and sends nothing, and the mail leaves in the background, so neither the
+ * answer, its timing, nor a failing mailer reveals whether the address exists (SPEC §8,
+ * DECISIONS.md "Sign-up and enumeration", security matrix C2).
  */
 export async function requestPasswordReset(
   auth: AuthContext,
@@ -35,12 +35,15 @@ export async function requestPasswordReset(
   const token = generateRandomString(RESET_TOKEN_LENGTH);
   const identifier = resetPasswordIdentifier(token);
   const now = auth.now();
-  if (!user) {
-    await findVerification(auth.collections, identifier, now);
-    return;
-  }
   const expiresIn = auth.options.emailAndPassword.resetPasswordTokenExpiresIn;
   const expiresAt = new Date(now.getTime() + expiresIn * 1000);
+  if (!user) {
+    // An insert, not a find: on FerretDB v1 a find by identifier scans the collection while an
+    // insert does not, so a find here made unknown addresses measurably slower. The row is inert
+    // (expired on arrival, names no user) and auth.cleanup() removes it.
+    await createVerification(auth.collections, identifier, "", now, now);
+    return;
+  }
   await createVerification(auth.collections, identifier, user._id.toHexString(), expiresAt, now);
   const url = apiLink(auth, `/reset-password/${token}`, { callbackURL: redirectTo ?? "/" });
   const hook = auth.options.mail?.sendResetPassword;
@@ -65,6 +68,8 @@ export type ResetPasswordResult = { ok: true } | { ok: false; reason: "invalid-t
  * Takes the token atomically (of concurrent uses exactly one wins), then sets the credential
  * password — creating the credential account of a user who had none (a social-only user). The
  * caller has checked the password length already, so a refused password never burns the token.
+ * Throws FAILED_TO_UPDATE_USER when an account update hook refuses the new password (the token is
+ * spent; nothing else changes).
  */
 export async function resetPassword(
   auth: AuthContext,
@@ -78,8 +83,12 @@ export async function resetPassword(
   if (!user) return { ok: false, reason: "invalid-token" };
   const hash = await hashPassword(newPassword);
   const account = await findCredentialAccount(auth.collections, user._id);
-  if (account) await updateCredentialPassword(auth, account._id, hash);
-  else await createCredentialAccount(auth, user._id, hash);
+  // An account update hook may veto the change: the caller must not be told it succeeded (and
+  // nothing else — other links, sessions — changes for a password that did not change).
+  if (account) {
+    if (!(await updateCredentialPassword(auth, account._id, hash)))
+      throw new AuthError("FAILED_TO_UPDATE_USER");
+  } else await createCredentialAccount(auth, user._id, hash);
   await deleteResetTokensOfUser(auth.collections, user._id.toHexString());
   // ASVS 7.4.3 / security matrix D11: opt-in, as in the reference (revokeSessionsOnPasswordReset).
   if (auth.options.emailAndPassword.revokeSessionsOnPasswordReset)

@@ -87,21 +87,26 @@ export function assertPasswordLength(auth: AuthContext, password: string): void 
   if (password.length > maxPasswordLength) throw new AuthError("PASSWORD_TOO_LONG");
 }
 
-/** Stores a new password hash on a credential account, through the account update hooks. */
+/**
+ * Stores a new password hash on a credential account, through the account update hooks. False when
+ * a hook refused, the account is gone, or (with `expectedHash`) its password changed meanwhile.
+ */
 export async function updateCredentialPassword(
   auth: AuthContext,
   accountId: ObjectId,
   hash: string,
+  expectedHash?: string,
 ): Promise<boolean> {
   const hooks = auth.options.hooks?.account?.update;
   const change = await applyBeforeHook<Partial<AccountDoc>>(hooks, { password: hash, updatedAt: auth.now() });
   if (!change) return false;
-  await setCredentialPassword(
+  const written = await setCredentialPassword(
     auth.collections,
     accountId,
     change.password ?? hash,
     change.updatedAt ?? auth.now(),
+    expectedHash,
   );
-  await applyAfterHook(hooks, { ...change, _id: accountId });
-  return true;
+  if (written) await applyAfterHook(hooks, { ...change, _id: accountId });
+  return written;
 }

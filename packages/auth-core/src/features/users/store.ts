@@ -30,13 +30,22 @@ export async function updateUserFields(
   return collections.users.findOneAndUpdate({ _id: userId }, { $set: fields }, { returnDocument: "after" });
 }
 
+/**
+ * Stores a password hash; with `expectedHash`, only while the account still has that hash (false
+ * otherwise, and when the account is gone). A compare-and-set: atomic on MongoDB; on FerretDB v1 it
+ * narrows the window to one round trip.
+ */
 export async function setCredentialPassword(
   collections: Collections,
   accountId: ObjectId,
   hash: string,
   now: Date,
-): Promise<void> {
-  await collections.accounts.updateOne({ _id: accountId }, { $set: { password: hash, updatedAt: now } });
+  expectedHash?: string,
+): Promise<boolean> {
+  const filter =
+    expectedHash === undefined ? { _id: accountId } : { _id: accountId, password: { $eq: expectedHash } };
+  const result = await collections.accounts.updateOne(filter, { $set: { password: hash, updatedAt: now } });
+  return result.matchedCount === 1;
 }
 
 export async function deleteUserById(collections: Collections, userId: ObjectId): Promise<void> {

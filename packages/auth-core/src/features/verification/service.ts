@@ -61,6 +61,23 @@ export async function sendVerificationEmail(
   await deliverVerificationMail(auth, user, token, verificationLink(auth, token, callbackURL));
 }
 
+/**
+ * Like sendVerificationEmail, but the delivery is not awaited (failures are logged): for answers
+ * that must not depend on the mailer — sign-up must answer a new address as fast as an existing one
+ * (security-matrix C3), and a failing mailer must not fail a sign-up whose user is already stored.
+ * The dev outbox and the mail hooks still receive the mail before this returns.
+ */
+export async function sendVerificationEmailInBackground(
+  auth: AuthContext,
+  user: UserDoc,
+  callbackURL: string | undefined,
+): Promise<void> {
+  const token = await createEmailVerificationToken(auth, user.email, undefined, { userId: user._id });
+  deliverVerificationMail(auth, user, token, verificationLink(auth, token, callbackURL)).catch((error) =>
+    auth.options.logger.error("verification email could not be sent", error),
+  );
+}
+
 function deliverVerificationMail(
   auth: AuthContext,
   user: UserDoc,

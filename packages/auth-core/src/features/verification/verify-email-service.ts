@@ -32,8 +32,8 @@ async function findTokenUser(auth: AuthContext, claims: VerificationClaims): Pro
 
 /**
  * GET /verify-email (SPEC §4 "Email", §8): verifies the address a token names, or applies the email
- * change it carries. Tokens are stateless; one-time use of a change token comes from the
- * compare-and-set on the old address (once moved, the token's user no longer has it).
+ * change it carries. Tokens are stateless; one-time use of a change token comes from a unique
+ * marker row (claimChangeLink), and once moved, the token's user no longer has its address.
  */
 export async function verifyEmailToken(
   auth: AuthContext,
@@ -68,6 +68,29 @@ async function applyVerification(
   return { ok: false, reason: "user_not_found" };
 }
 
+/**
+ * One auto sign-in per link. The verified flag's compare-and-set is not atomic on FerretDB v1, so
+ * concurrent clicks can each see the address become verified (measured: 2–3 of 10); the unique
+ * marker lets exactly one of them mint a session. It outlives the token, like the change-email one.
+ */
+export function claimAutoSignIn(auth: AuthContext, token: string): Promise<boolean> {
+  const marker = `verify-email-sign-in:${sha256Base64Url(token)}`;
+  const expiresAt = new Date(auth.now().getTime() + auth.options.emailVerification.expiresIn * 1000);
+  return claimOneTimeToken(auth.collections, marker, expiresAt, auth.now());
+}
+
+/**
+ * One use per change link, also under concurrent clicks (the compare-and-set of moveUserEmail is not
+ * atomic on FerretDB v1). Returns the claimed marker (released when the action then fails), or null
+ * when the link was used already. The marker outlives the token: it expires when the token can no
+ * longer verify.
+ */
+async function claimChangeLink(auth: AuthContext, token: string): Promise<string | null> {
+  const marker = `change-email-used:${sha256Base64Url(token)}`;
+  const expiresAt = new Date(auth.now().getTime() + auth.options.emailVerification.expiresIn * 1000);
+  return (await claimOneTimeToken(auth.collections, marker, expiresAt, auth.now())) ? marker : null;
+}
+
 async function applyEmailChange(
   auth: AuthContext,
   { claims, token }: { claims: VerificationClaims; token: string },
@@ -79,18 +102,10 @@ async function applyEmailChange(
     claims.requestType === "change-email-confirmation" &&
     auth.options.user.changeEmail.verifyNewEmailFirst
   ) {
-    // #7196: the current address agreed; nothing moves until the new address confirms as well.
-    if (await findUserByEmail(auth.collections, newEmail)) return { ok: false, reason: "email_taken" };
-    await sendChangeEmailLink(auth, user, newEmail, "change-email-verification", callbackURL);
-    return { ok: true, user, claims, becameVerified: false };
+    return forwardChangeToNewAddress(auth, { claims, token }, newEmail, user, callbackURL);
   }
-  // One use per link, also under concurrent clicks (the compare-and-set below is not atomic on
-  // FerretDB v1). The marker outlives the token: it expires when the token can no longer verify.
-  const marker = `change-email-used:${sha256Base64Url(token)}`;
-  const markerExpiry = new Date(auth.now().getTime() + auth.options.emailVerification.expiresIn * 1000);
-  if (!(await claimOneTimeToken(auth.collections, marker, markerExpiry, auth.now()))) {
-    return { ok: false, reason: "user_not_found" };
-  }
+  const marker = await claimChangeLink(auth, token);
+  if (!marker) return { ok: false, reason: "user_not_found" };
   // A link followed from the new mailbox proves it: the moved address stays verified.
   const provenNewAddress = claims.requestType === "change-email-verification";
   const moved = await moveUserEmail(auth, user, newEmail, provenNewAddress);
@@ -104,4 +119,28 @@ async function applyEmailChange(
     await sendVerificationEmail(auth, moved.user, callbackURL, { requestType: "post-change-verification" });
   }
   return { ok: true, user: moved.user, claims, becameVerified: provenNewAddress };
+}
+
+/**
+ * verifyNewEmailFirst (#7196): the current address agreed; nothing moves until the new address
+ * confirms as well. One use too: a link that mailed on every click would let its holder flood the
+ * new address.
+ */
+async function forwardChangeToNewAddress(
+  auth: AuthContext,
+  { claims, token }: { claims: VerificationClaims; token: string },
+  newEmail: string,
+  user: UserDoc,
+  callbackURL: string | undefined,
+): Promise<VerifyOutcome> {
+  if (await findUserByEmail(auth.collections, newEmail)) return { ok: false, reason: "email_taken" };
+  const marker = await claimChangeLink(auth, token);
+  if (!marker) return { ok: false, reason: "user_not_found" };
+  try {
+    await sendChangeEmailLink(auth, user, newEmail, "change-email-verification", callbackURL);
+  } catch (error) {
+    await releaseOneTimeToken(auth.collections, marker); // not sent: the link may be used again
+    throw error;
+  }
+  return { ok: true, user, claims, becameVerified: false };
 }

@@ -98,6 +98,19 @@ describe("GET /verify-email with autoSignInAfterVerification", () => {
     expect(await t.db.collection("sessions").countDocuments({ userId: user?._id })).toBe(2);
   });
 
+  it("mints one session for 10 concurrent clicks of the link (the verified-flag update is not atomic on FerretDB v1)", async () => {
+    t = await createTestAuth({ emailVerification: { autoSignInAfterVerification: true } });
+    const token = await mailedToken();
+    const user = await adaDoc();
+    const visitors = Array.from({ length: 10 }, () => new TestBrowser(t.auth));
+    const results = await Promise.all(visitors.map((visitor) => visitor.get(verifyPath(token))));
+    expect(results.map((res) => res.status)).toEqual(Array(10).fill(200));
+    expect(visitors.filter((visitor) => visitor.cookies.has(SESSION_COOKIE))).toHaveLength(1);
+    // Ada's sign-up session plus exactly one from the link.
+    expect(await t.db.collection("sessions").countDocuments({ userId: user?._id })).toBe(2);
+    expect((await adaDoc())?.emailVerified).toBe(true);
+  });
+
   it("does not replace the session of someone already signed in", async () => {
     t = await createTestAuth({ emailVerification: { autoSignInAfterVerification: true } });
     const token = await mailedToken();

@@ -1,3 +1,4 @@
+import { ObjectId } from "mongodb";
 import { z } from "zod";
 import { hashPassword, spendPasswordWork, verifyPassword } from "../../../crypto/index.ts";
 import { AuthError } from "../../../errors/auth-error.ts";
@@ -35,7 +36,9 @@ export const signInEmail = defineEndpoint({
     // An over-long password is never hashed (no CPU for an attacker); it cannot be anyone's.
     if (body.password.length > config.maxPasswordLength) throw new AuthError("INVALID_EMAIL_OR_PASSWORD");
     const user = await findUserByEmail(auth.collections, body.email);
-    const account = user ? await findCredentialAccount(auth.collections, user._id) : null;
+    // The account lookup runs for an unknown email too (with an id that matches nothing): on
+    // FerretDB v1 a find scans its collection, so skipping it would answer an unknown email faster.
+    const account = await findCredentialAccount(auth.collections, user?._id ?? new ObjectId());
     if (!user || !account?.password) {
       // Same scrypt work as a real check: an unknown email must not answer faster (enumeration).
       await spendPasswordWork(body.password);
@@ -44,7 +47,10 @@ export const signInEmail = defineEndpoint({
     const check = await verifyPassword(account.password, body.password);
     if (!check.valid) throw new AuthError("INVALID_EMAIL_OR_PASSWORD");
     if (check.needsRehash) {
-      await updateCredentialPassword(auth, account._id, await hashPassword(body.password));
+      // Only over the hash just checked: a reset or change landing during the two scrypt runs wins,
+      // rather than being silently undone by a re-hash of the old password.
+      const rehash = await hashPassword(body.password);
+      await updateCredentialPassword(auth, account._id, rehash, account.password);
     }
     if (config.requireEmailVerification && !user.emailVerified) {
       if (auth.options.emailVerification.sendOnSignIn)

@@ -8,7 +8,7 @@ import { createSession, setSessionCookies } from "../../session/service.ts";
 import { toUser, type User } from "../../session/types.ts";
 import { assertPasswordLength, createCredentialAccount, createUser } from "../../users/service.ts";
 import { deleteUserById } from "../../users/store.ts";
-import { sendVerificationEmail } from "../../verification/service.ts";
+import { sendVerificationEmailInBackground } from "../../verification/service.ts";
 
 export const signUpEmail = defineEndpoint({
   name: "signUpEmail",
@@ -66,8 +66,11 @@ export const signUpEmail = defineEndpoint({
       throw error;
     }
     const sendOnSignUp = auth.options.emailVerification.sendOnSignUp ?? config.requireEmailVerification;
+    // Not awaited: with verification required an existing address answers without any mail, so a
+    // new one must not wait for the mailer either (timing, security-matrix C3); and a failing
+    // mailer must not answer 500 for a user who is already stored (they can ask for a new link).
     if (sendOnSignUp && auth.options.emailVerification.enabled)
-      await sendVerificationEmail(auth, user, body.callbackURL);
+      await sendVerificationEmailInBackground(auth, user, body.callbackURL);
     if (!config.autoSignIn || config.requireEmailVerification) return { token: null, user: toUser(user) };
     const session = await createSession(auth, {
       userId: user._id,

@@ -10,7 +10,7 @@ import {
   VERIFY_FAILURE_REDIRECT_CODES,
   withQueryParam,
 } from "../rules.ts";
-import { verifyEmailToken } from "../verify-email-service.ts";
+import { claimAutoSignIn, verifyEmailToken } from "../verify-email-service.ts";
 
 export const verifyEmail = defineEndpoint({
   name: "verifyEmail",
@@ -44,7 +44,8 @@ export const verifyEmail = defineEndpoint({
         requestType: outcome.claims.requestType,
         becameVerified: outcome.becameVerified,
         signedIn: caller !== null,
-      })
+      }) &&
+      (await claimAutoSignIn(auth, query.token))
     ) {
       const session = await createSession(auth, {
         userId: user._id,

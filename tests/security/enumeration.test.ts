@@ -1,0 +1,191 @@
+import { randomBytes } from "node:crypto";
+import { type Auth, type AuthOptions, createAuth, createDevOutbox, type Mailer } from "@tessera/auth-core";
+import { type CommandStartedEvent, type Db, MongoClient } from "mongodb";
+import { afterEach, describe, expect, inject, it } from "vitest";
+import { signUp, TestBrowser } from "../support/browser.ts";
+import { TEST_ORIGIN, TEST_SECRET } from "../support/test-auth.ts";
+import { PASSWORD } from "./helpers.ts";
+
+/**
+ * Matrix C: the answer for an unknown address must not differ from a known one — neither in its body
+ * nor in its timing. Timing is asserted through its cause: both requests send the same database
+ * commands, in the same order. On FerretDB v1 a lookup by anything but _id scans its collection, so
+ * one extra find costs time proportional to the collection (290 ms at 5 000 rows, measured) and
+ * would tell the two cases apart; the same commands cost the same on every backend.
+ */
+const DRIVER_COMMANDS = new Set(["hello", "ismaster", "isMaster", "ping", "endSessions"]);
+
+let client: MongoClient | null = null;
+let db: Db;
+afterEach(async () => {
+  await db?.dropDatabase().catch(() => {});
+  await client?.close();
+  client = null;
+});
+
+interface Metered {
+  auth: Auth;
+  db: Db;
+  errors: unknown[];
+  /** The `command:collection` list the driver sent while `run` was in flight. */
+  commands(run: () => Promise<unknown>): Promise<string[]>;
+}
+
+async function createMeteredAuth(overrides: Omit<Partial<AuthOptions>, "database"> = {}): Promise<Metered> {
+  client = new MongoClient(inject("mongoUri"), { monitorCommands: true, serverSelectionTimeoutMS: 5000 });
+  db = client.db(`t_enum_${randomBytes(6).toString("hex")}`);
+  const errors: unknown[] = [];
+  const auth = createAuth({
+    database: db,
+    secret: TEST_SECRET,
+    baseURL: TEST_ORIGIN,
+    mailer: createDevOutbox({ print: () => {} }),
+    logger: { info: () => {}, warn: () => {}, error: (message) => errors.push(message) },
+    rateLimit: { enabled: false },
+    ...overrides,
+  });
+  await auth.migrate();
+  await db.command({ ping: 1 });
+  let seen: string[] | null = null;
+  client.on("commandStarted", (event: CommandStartedEvent) => {
+    if (seen === null || DRIVER_COMMANDS.has(event.commandName)) return;
+    seen.push(`${event.commandName}:${String(event.command[event.commandName])}`);
+  });
+  return {
+    auth,
+    db,
+    errors,
+    async commands(run) {
+      seen = [];
+      await run();
+      const result = seen;
+      seen = null;
+      return result;
+    },
+  };
+}
+
+describe("C1: sign-in with an unknown email vs a wrong password", () => {
+  it("answers the same 401 after the same database commands", async () => {
+    const m = await createMeteredAuth();
+    await signUp(new TestBrowser(m.auth), { email: "ada@example.com", password: PASSWORD });
+    const answers: unknown[] = [];
+    const signIn = (email: string) => async () => {
+      const res = await new TestBrowser(m.auth).post("/sign-in/email", { email, password: "wrong password" });
+      answers.push({ status: res.status, body: res.body });
+    };
+    const wrongPassword = await m.commands(signIn("ada@example.com"));
+    const unknownEmail = await m.commands(signIn("nobody@example.com"));
+    const expected = { code: "INVALID_EMAIL_OR_PASSWORD", message: "Invalid email or password" };
+    expect(answers).toEqual([
+      { status: 401, body: expected },
+      { status: 401, body: expected },
+    ]);
+    expect(wrongPassword).toEqual(["find:users", "find:accounts"]);
+    expect(unknownEmail).toEqual(wrongPassword);
+    expect(await m.db.collection("sessions").countDocuments()).toBe(1);
+  });
+});
+
+describe("C2: request-password-reset for a known vs an unknown address", () => {
+  it("answers the same body after the same database commands; the unknown one leaves no usable token", async () => {
+    const m = await createMeteredAuth();
+    await signUp(new TestBrowser(m.auth), { email: "ada@example.com", password: PASSWORD });
+    const bodies: unknown[] = [];
+    const request = (email: string) => async () => {
+      const res = await new TestBrowser(m.auth).post("/request-password-reset", { email });
+      bodies.push({ status: res.status, body: res.body });
+    };
+    const known = await m.commands(request("ada@example.com"));
+    const unknown = await m.commands(request("nobody@example.com"));
+    expect(bodies[1]).toEqual(bodies[0]);
+    expect(known).toEqual(["find:users", "insert:verifications"]);
+    expect(unknown).toEqual(known);
+    // The only live reset row is Ada's; whatever the unknown request wrote is expired and names nobody.
+    const ada = await m.db.collection("users").findOne({ email: "ada@example.com" });
+    const live = await m.db
+      .collection("verifications")
+      .find({ identifier: { $regex: "^reset-password:" }, expiresAt: { $gt: new Date() } })
+      .toArray();
+    expect(live.map((row) => row.value)).toEqual([ada?._id.toHexString()]);
+    const inert = await m.db
+      .collection("verifications")
+      .find({ expiresAt: { $lte: new Date() } })
+      .toArray();
+    expect(inert.map((row) => row.value)).toEqual([""]);
+    // auth.cleanup() reclaims it.
+    expect((await m.auth.cleanup()).verifications).toBe(1);
+  });
+});
+
+/** A mailer that holds every mail until released, like an SMTP server that takes its time. */
+function createSlowMailer(): Mailer & { delivered: string[]; release(): void } {
+  const waiting: Array<() => void> = [];
+  const delivered: string[] = [];
+  return {
+    delivered,
+    send(message) {
+      return new Promise<void>((resolve) => {
+        waiting.push(() => {
+          delivered.push(message.to);
+          resolve();
+        });
+      });
+    },
+    release() {
+      for (const deliver of waiting.splice(0)) deliver();
+    },
+  };
+}
+
+describe("C3: sign-up with verification required, new vs existing address", () => {
+  it("answers a new address without waiting for the mail (an existing address gets none)", async () => {
+    const mailer = createSlowMailer();
+    const m = await createMeteredAuth({ mailer, emailAndPassword: { requireEmailVerification: true } });
+    const timeout = new Promise<"still waiting for the mailer">((resolve) =>
+      setTimeout(() => resolve("still waiting for the mailer"), 2000),
+    );
+    const fresh = new TestBrowser(m.auth).post<{ token: null; user: { email: string } }>("/sign-up/email", {
+      name: "Bob",
+      email: "bob@example.com",
+      password: PASSWORD,
+    });
+    expect(await Promise.race([fresh, timeout])).not.toBe("still waiting for the mailer");
+    const res = await fresh;
+    expect(res.status).toBe(200);
+    expect(res.body.token).toBeNull();
+    expect(res.body.user.email).toBe("bob@example.com");
+    expect(mailer.delivered).toEqual([]);
+    mailer.release();
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(mailer.delivered).toEqual(["bob@example.com"]);
+    expect(await m.db.collection("users").countDocuments({ email: "bob@example.com" })).toBe(1);
+    expect(await m.db.collection("accounts").countDocuments()).toBe(1);
+    expect(await m.db.collection("sessions").countDocuments()).toBe(0);
+  });
+
+  it("answers 200 when the mailer fails, like for an existing address, and logs the failure", async () => {
+    const m = await createMeteredAuth({
+      mailer: { send: () => Promise.reject(new Error("SMTP down")) },
+      emailAndPassword: { requireEmailVerification: true },
+    });
+    const res = await new TestBrowser(m.auth).post<{ token: null; user: { email: string } }>(
+      "/sign-up/email",
+      { name: "Ada", email: "ada@example.com", password: PASSWORD },
+    );
+    expect(res.status).toBe(200);
+    expect(res.body.token).toBeNull();
+    expect(res.body.user.email).toBe("ada@example.com");
+    const again = await new TestBrowser(m.auth).post<{ token: null; user: { email: string } }>(
+      "/sign-up/email",
+      { name: "Ada", email: "ada@example.com", password: PASSWORD },
+    );
+    expect(again.status).toBe(200);
+    expect(Object.keys(again.body.user)).toEqual(Object.keys(res.body.user));
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(m.errors).toEqual(["verification email could not be sent"]);
+    expect(await m.db.collection("users").countDocuments()).toBe(1);
+    expect(await m.db.collection("accounts").countDocuments()).toBe(1);
+    expect(await m.db.collection("sessions").countDocuments()).toBe(0);
+  });
+});
