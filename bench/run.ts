@@ -4,18 +4,23 @@
  * server peak RSS ≤ 150 MB). A measurement, not a test: prints PASS/MISS and exits 0 either way.
  *
  * Traffic goes to 127.0.0.1 only, each load run is bounded (BENCH_SECONDS, default 5 s, 10 connections).
- * The servers are child processes (`node --import tsx main.ts`, as `pnpm serve` runs it) so that their
- * peak RSS (VmHWM) is theirs alone; rate limiting is off in them (it would answer 429).
+ * The servers are child processes running the bundle exactly as `pnpm serve` runs it (node flags and
+ * environment from server/build.ts) so that their peak RSS (VmHWM) is theirs alone; rate limiting is
+ * off in them (it would answer 429). The machine's load average is printed with the results: with
+ * two cores, autocannon and the server share them, and any other work shows in the numbers.
  */
 import { randomBytes } from "node:crypto";
 import { readFile } from "node:fs/promises";
+import { loadavg } from "node:os";
+import { buildServer } from "../packages/auth-core/src/server/build.ts";
 // bench/ is not a workspace package: dev-db and the mongodb driver come through files that resolve them.
 import { startDevDatabase } from "../packages/dev-db/src/index.ts";
 import { dropDatabase } from "../tests/e2e/databases.ts";
-import { type ServeProcess, spawnServe, withDbName } from "../tests/e2e/serve-process.ts";
+import { withDbName } from "../tests/e2e/serve-process.ts";
 import { measureScrypt, startBareServer } from "./ceilings.ts";
 import { type BenchConfigs, writeBenchConfigs } from "./configs.ts";
 import { type Measurement, measureLoad, uniqueSignUpBody } from "./load.ts";
+import { type BundledServer, spawnBundledServer } from "./serve-bundle.ts";
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? "5");
 const CONNECTIONS = 10;
@@ -25,17 +30,17 @@ const CREDENTIALS = { email: USER.email, password: USER.password };
 const MB = 1024 * 1024;
 
 interface BenchServer {
-  process: ServeProcess;
+  process: BundledServer;
   /** http://127.0.0.1:<port> */
   origin: string;
   api: string;
 }
 
 /** Killed on the way out if the bench fails half-way. */
-const started: ServeProcess[] = [];
+const started: BundledServer[] = [];
 
 async function startBenchServer(mongoUri: string, configPath: string): Promise<BenchServer> {
-  const process = spawnServe({
+  const process = spawnBundledServer({
     PORT: "0",
     HOST: "127.0.0.1",
     NODE_ENV: "production",
@@ -174,11 +179,17 @@ async function main(): Promise<void> {
   const mongoUri = withDbName(database.uri, dbName);
   let configs: BenchConfigs | null = null;
   try {
+    await buildServer();
     configs = await writeBenchConfigs();
     console.error(`bench: ${SECONDS} s per run, ${CONNECTIONS} connections, database ${dbName}`);
     const results = await runBench(mongoUri, configs);
     const { sessionDb, sessionCache, signIn, signUp, bareServer, bareScrypt, peakRss } = results;
     console.log(`\ndatabase: ${database.description}; ${SECONDS} s per run, ${CONNECTIONS} connections`);
+    console.log(
+      `load average at the end (1/5/15 min): ${loadavg()
+        .map((load) => load.toFixed(2))
+        .join(" ")}`,
+    );
     printTable([sessionDb, sessionCache, signIn, signUp, bareServer, bareScrypt]);
     printTargets(results);
     console.log(

@@ -20,6 +20,11 @@ export function parseCookieHeader(header: string | null): Map<string, string> {
     if (cookies.has(name)) continue; // the first (most specific path) wins, as browsers order them
     let value = part.slice(eq + 1).trim();
     if (value.startsWith('"') && value.endsWith('"')) value = value.slice(1, -1);
+    // Without a "%" there is nothing to decode (our own cookies never have one: base64url, hex).
+    if (!value.includes("%")) {
+      cookies.set(name, value);
+      continue;
+    }
     try {
       cookies.set(name, decodeURIComponent(value));
     } catch {

@@ -15,10 +15,69 @@ export interface HandlerOptions {
 
 export type AuthHandler = (request: Request, options?: HandlerOptions) => Promise<Response>;
 
+/**
+ * A request as the engine reads it, whatever carried it. `auth.handler` makes one from a Fetch
+ * Request; the standalone server makes one straight from node:http (server/node-bridge.ts), which
+ * spares a Request and a Response per call. Both then run the same engine below.
+ */
+export interface EngineRequest {
+  method: string;
+  /** The full URL on the server's origin (never built from the client's Host header). */
+  url: URL;
+  headers: Headers;
+  remoteAddress: string | null;
+  /** The parsed body, read under the byte cap (http/read-body.ts). Called for non-GET routes only. */
+  readBody(maxBytes: number, acceptsForm: boolean): Promise<unknown>;
+}
+
+/** The engine's answer, for a transport to write. */
+export interface EngineResponse {
+  status: number;
+  /** Response headers by lower-case name, Set-Cookie apart. */
+  headers: Record<string, string>;
+  /** One line per cookie: joining several into one header would break them. */
+  setCookies: string[];
+  /** Null when there is no content (HEAD, redirects). */
+  body: string | null;
+}
+
+export type Engine = (request: EngineRequest) => Promise<EngineResponse>;
+
+const JSON_HEADERS = { "content-type": "application/json; charset=utf-8", "cache-control": "no-store" };
+
 export function jsonResponse(status: number, data: unknown, headers = new Headers()): Response {
-  headers.set("content-type", "application/json; charset=utf-8");
-  headers.set("cache-control", "no-store");
+  headers.set("content-type", JSON_HEADERS["content-type"]);
+  headers.set("cache-control", JSON_HEADERS["cache-control"]);
   return new Response(JSON.stringify(data), { status, headers });
+}
+
+/** The engine's form of `jsonResponse`; `extra` headers (Set-Cookie included) are merged in. */
+export function jsonReply(status: number, data: unknown, extra?: Headers | null): EngineResponse {
+  return jsonTextReply(status, JSON.stringify(data), extra);
+}
+
+function jsonTextReply(status: number, body: string, extra?: Headers | null): EngineResponse {
+  const headers = { ...JSON_HEADERS };
+  const reply: EngineResponse = { status, headers, setCookies: [], body };
+  if (extra) {
+    mergeHeaders(reply, extra);
+    Object.assign(headers, JSON_HEADERS);
+  }
+  return reply;
+}
+
+function mergeHeaders(reply: EngineResponse, headers: Headers): void {
+  for (const [name, value] of headers) {
+    if (name === "set-cookie") reply.setCookies.push(value);
+    else reply.headers[name] = value;
+  }
+}
+
+/** A Fetch Response for an engine answer (the `auth.handler` side). */
+export function toFetchResponse(reply: EngineResponse): Response {
+  const headers = new Headers(reply.headers);
+  for (const line of reply.setCookies) headers.append("set-cookie", line);
+  return new Response(reply.body, { status: reply.status, headers });
 }
 
 /**
@@ -39,35 +98,55 @@ function isCausedByDatabaseOutage(error: unknown): boolean {
  * is 503 whatever wrapped it (matrix N1: a client can retry later, nothing was half-done on purpose).
  */
 export function errorResponse(auth: AuthContext, error: unknown): Response {
-  const headers = headersOfFailure(error) ?? new Headers();
+  return toFetchResponse(errorReply(auth, error));
+}
+
+function errorReply(auth: AuthContext, error: unknown): EngineResponse {
+  const headers = headersOfFailure(error);
   if (isCausedByDatabaseOutage(error)) {
     auth.options.logger.error("database unavailable", error);
-    return jsonResponse(503, new AuthError("SERVICE_UNAVAILABLE").toJSON(), headers);
+    return jsonReply(503, new AuthError("SERVICE_UNAVAILABLE").toJSON(), headers);
   }
   if (isAuthError(error)) {
     if (error.status >= 500) auth.options.logger.error(`${error.code}: ${error.message}`, error.cause);
-    return jsonResponse(error.status, error.toJSON(), headers);
+    return jsonReply(error.status, error.toJSON(), headers);
   }
   auth.options.logger.error("unexpected error", error);
-  return jsonResponse(500, new AuthError("INTERNAL_SERVER_ERROR").toJSON(), headers);
+  return jsonReply(500, new AuthError("INTERNAL_SERVER_ERROR").toJSON(), headers);
 }
 
-function outcomeToResponse(outcome: EndpointOutcome): Response {
-  if (outcome.kind === "json") return jsonResponse(outcome.status, outcome.data, outcome.headers);
-  if (outcome.kind === "redirect") return new Response(null, { status: 302, headers: outcome.headers });
-  return new Response(outcome.html, { status: outcome.status, headers: outcome.headers });
+function outcomeToReply(outcome: EndpointOutcome): EngineResponse {
+  if (outcome.kind === "json") {
+    // A handler that already holds its JSON text (serializedJson) is not serialised again.
+    const body = outcome.json ?? JSON.stringify(outcome.data);
+    const reply = jsonTextReply(outcome.status, body, outcome.extraHeaders);
+    for (const line of outcome.setCookies) reply.setCookies.push(line);
+    return reply;
+  }
+  const reply: EngineResponse = {
+    status: outcome.status,
+    headers: {},
+    setCookies: [],
+    body: outcome.kind === "html" ? outcome.html : null,
+  };
+  if (outcome.extraHeaders) mergeHeaders(reply, outcome.extraHeaders);
+  for (const line of outcome.setCookies) reply.setCookies.push(line);
+  return reply;
 }
 
-/** RFC 9110 §9.3.2: HEAD answers like GET — same status and headers — without the content. */
-function withoutBody(response: Response): Response {
-  return new Response(null, { status: response.status, headers: response.headers });
-}
-
-function methodNotAllowed(allow: readonly string[]): Response {
+function methodNotAllowed(allow: readonly string[]): EngineResponse {
   const methods = allow.includes("GET") && !allow.includes("HEAD") ? [...allow, "HEAD"] : [...allow];
-  const response = jsonResponse(405, new AuthError("METHOD_NOT_ALLOWED").toJSON());
-  response.headers.set("allow", methods.join(", "));
-  return response;
+  const reply = jsonReply(405, new AuthError("METHOD_NOT_ALLOWED").toJSON());
+  reply.headers.allow = methods.join(", ");
+  return reply;
+}
+
+/** Where a handler made by `createHandler` keeps its engine (a property, not module state). */
+const ENGINE = Symbol("tessera.engine");
+
+/** The engine behind an `auth.handler`, for transports that skip the Fetch objects (undefined for a function `createHandler` did not make). */
+export function engineOf(handler: AuthHandler): Engine | undefined {
+  return (handler as AuthHandler & { [ENGINE]?: Engine })[ENGINE];
 }
 
 /** The one HTTP entry: `Request → Response` for everything under the base path. */
@@ -76,16 +155,38 @@ export function createHandler(
   endpoints: readonly AnyEndpoint[],
   rateLimiter: RateLimiter,
 ): AuthHandler {
+  const engine = createEngine(auth, endpoints, rateLimiter);
+  const handler: AuthHandler & { [ENGINE]?: Engine } = async (request, options) => {
+    const reply = await engine({
+      method: request.method,
+      url: new URL(request.url),
+      headers: request.headers,
+      remoteAddress: options?.remoteAddress ?? null,
+      readBody: (maxBytes, acceptsForm) => readRequestBody(request, maxBytes, acceptsForm),
+    });
+    return toFetchResponse(reply);
+  };
+  handler[ENGINE] = engine;
+  return handler;
+}
+
+function createEngine(
+  auth: AuthContext,
+  endpoints: readonly AnyEndpoint[],
+  rateLimiter: RateLimiter,
+): Engine {
   const route = createRouter(endpoints.filter((endpoint) => endpoint.auth !== "server-only"));
   const { basePath } = auth.options;
-  return async (request, options) => {
-    const response = await handleRequest(request, options);
-    return request.method === "HEAD" ? withoutBody(response) : response;
+  return async (request) => {
+    const reply = await handleRequest(request);
+    // RFC 9110 §9.3.2: HEAD answers like GET — same status and headers — without the content.
+    if (request.method === "HEAD") reply.body = null;
+    return reply;
   };
 
-  async function handleRequest(request: Request, options: HandlerOptions | undefined): Promise<Response> {
+  async function handleRequest(request: EngineRequest): Promise<EngineResponse> {
     try {
-      const url = new URL(request.url);
+      const { url } = request;
       if (url.pathname !== basePath && !url.pathname.startsWith(`${basePath}/`))
         throw new AuthError("NOT_FOUND");
       const path = url.pathname.slice(basePath.length) || "/";
@@ -95,29 +196,31 @@ export function createHandler(
       if (lookup.kind === "method-not-allowed") return methodNotAllowed(lookup.allow);
       const { endpoint, params } = lookup.match;
       const ip = resolveClientIp(
-        options?.remoteAddress ?? null,
+        request.remoteAddress,
         request.headers,
         auth.options.advanced.trustedProxies,
         auth.options.advanced.ipAddressHeader,
       );
-      // Keyed on the route, not the raw path: `/reset-password/<token>` is one bucket, not one per token.
-      const limited = await checkRateLimit(auth, rateLimiter, ip, endpoint.path);
-      if (limited) return limited;
+      if (auth.options.rateLimit.enabled) {
+        // Keyed on the route, not the raw path: `/reset-password/<token>` is one bucket, not one per token.
+        const limited = await checkRateLimit(auth, rateLimiter, ip, endpoint.path);
+        if (limited) return limited;
+      }
       const body =
         method === "GET"
           ? {}
-          : await readRequestBody(request, auth.options.advanced.maxBodyBytes, endpoint.acceptsForm === true);
+          : await request.readBody(auth.options.advanced.maxBodyBytes, endpoint.acceptsForm === true);
       const outcome = await runEndpoint(auth, endpoint, method, {
         body,
-        query: Object.fromEntries(url.searchParams),
+        query: url.search === "" ? {} : Object.fromEntries(url.searchParams),
         params,
         headers: request.headers,
         ip,
         isServerCall: false,
       });
-      return outcomeToResponse(outcome);
+      return outcomeToReply(outcome);
     } catch (error) {
-      return errorResponse(auth, error);
+      return errorReply(auth, error);
     }
   }
 }
@@ -127,14 +230,14 @@ async function checkRateLimit(
   limiter: RateLimiter,
   ip: string | null,
   path: string,
-): Promise<Response | null> {
+): Promise<EngineResponse | null> {
   if (!auth.options.rateLimit.enabled) return null;
   const rule = ruleForPath(path, auth.options.rateLimit);
   if (!rule) return null;
   // No resolvable address: one shared bucket ("unknown"), so limits fail closed rather than open.
   const decision = await limiter.hit(`${rateLimitAddress(ip)}|${path}`, rule, auth.now());
   if (decision.allowed) return null;
-  const response = jsonResponse(429, new AuthError("TOO_MANY_REQUESTS").toJSON());
-  response.headers.set("x-retry-after", String(decision.retryAfterSeconds));
-  return response;
+  const reply = jsonReply(429, new AuthError("TOO_MANY_REQUESTS").toJSON());
+  reply.headers["x-retry-after"] = String(decision.retryAfterSeconds);
+  return reply;
 }

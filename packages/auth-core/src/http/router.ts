@@ -30,7 +30,19 @@ export function createRouter(
     methods: typeof endpoint.method === "string" ? [endpoint.method] : endpoint.method,
     segments: endpoint.path.split("/").filter(Boolean),
   }));
+  // Exact paths of parameterless routes, in declaration order: the common case is one Map lookup.
+  const staticRoutes = new Map<string, Route[]>();
+  for (const route of routes) {
+    // No segments matches no request path (see below); a `:param` segment is not exact.
+    if (route.segments.length === 0 || route.segments.some((segment) => segment.startsWith(":"))) continue;
+    const key = `/${route.segments.join("/")}`;
+    staticRoutes.set(key, [...(staticRoutes.get(key) ?? []), route]);
+  }
   return (method, path) => {
+    // A static route that takes the method wins over any `:param` one (fewest params first, below);
+    // among static routes, declaration order decides, as the stable sort below does.
+    const exact = staticRoutes.get(path)?.find((route) => route.methods.includes(method));
+    if (exact) return { kind: "found", match: { endpoint: exact.endpoint, params: {} } };
     const parts = path.split("/").slice(1);
     if (!path.startsWith("/") || parts.includes("")) return { kind: "not-found" };
     const candidates: RouteMatch[] = [];

@@ -23,10 +23,75 @@ export interface EndpointInput {
   isServerCall: boolean;
 }
 
+/**
+ * `headers` is every response header as a Fetch Headers object (what auth.api returns). The HTTP
+ * entry writes `setCookies` and `extraHeaders` instead: reading a Headers object back costs more than
+ * the rest of a cookie-cached get-session.
+ */
+interface OutcomeHeaders {
+  headers: Headers;
+  /** Set-Cookie lines, one per cookie. */
+  setCookies: string[];
+  /** Headers set by the endpoint (ctx.setHeader, Location, Content-Type of a page), validated when set. */
+  extraHeaders: Headers | null;
+}
+
 export type EndpointOutcome =
-  | { kind: "json"; status: number; data: unknown; headers: Headers }
-  | { kind: "redirect"; status: 302; location: string; headers: Headers }
-  | { kind: "html"; status: number; html: string; headers: Headers };
+  | ({
+      kind: "json";
+      status: number;
+      data: unknown;
+      /** The data's JSON text when the handler already had it (`serializedJson`). */
+      json?: string;
+    } & OutcomeHeaders)
+  | ({ kind: "redirect"; status: 302; location: string } & OutcomeHeaders)
+  | ({ kind: "html"; status: number; html: string } & OutcomeHeaders);
+
+/** A handler result that carries its own JSON text (see `serializedJson`). */
+class SerializedJson {
+  readonly json: string;
+  readonly build: () => unknown;
+
+  constructor(json: string, build: () => unknown) {
+    this.json = json;
+    this.build = build;
+  }
+}
+
+/**
+ * A handler result whose JSON text the handler already holds, e.g. signed in the cookie cache: over
+ * HTTP `json` is sent as it is; `auth.api` (or anything reading the outcome's `data`) gets `build()`,
+ * which must produce the value `json` serialises. Typed as that value, so the handler's declared
+ * result type is unchanged.
+ */
+export function serializedJson<T>(json: string, build: () => T): T {
+  return new SerializedJson(json, build) as unknown as T;
+}
+
+/** The json outcome of a serialized result: `data` is built on first read only. */
+class SerializedOutcome {
+  readonly kind = "json";
+  readonly status = 200;
+  readonly json: string;
+  readonly headers: Headers;
+  readonly setCookies: string[];
+  readonly extraHeaders: Headers | null;
+  readonly #build: () => unknown;
+  #data: { value: unknown } | null = null;
+
+  constructor(result: SerializedJson, headers: Headers, setCookies: string[], extraHeaders: Headers | null) {
+    this.json = result.json;
+    this.#build = result.build;
+    this.headers = headers;
+    this.setCookies = setCookies;
+    this.extraHeaders = extraHeaders;
+  }
+
+  get data(): unknown {
+    this.#data ??= { value: this.#build() };
+    return this.#data.value;
+  }
+}
 
 function isEndpointResult(value: unknown): value is EndpointResult {
   return typeof value === "object" && value !== null && ENDPOINT_RESULT in value;
@@ -53,7 +118,6 @@ async function resolveCaller(
   endpoint: AnyEndpoint,
   jar: CookieJar,
 ): Promise<SessionWithUser | null> {
-  if (endpoint.auth === "none") return null;
   const caller = await readSession(auth, jar, { useCookieCache: !endpoint.sensitive, disableRefresh: false });
   if (endpoint.auth === "optional" || endpoint.auth === "server-only") return caller;
   if (!caller) throw new AuthError("UNAUTHORIZED");
@@ -84,16 +148,18 @@ export async function runEndpoint(
     sameSite: "Lax",
     path: "/",
   });
-  const headers = new Headers();
-  const flushCookies = () => {
-    for (const line of jar.setCookieLines()) headers.append("set-cookie", line);
+  // Headers.set validates at once (a CR/LF in a value throws here, not later in a transport).
+  let extraHeaders: Headers | null = null;
+  const setHeader = (name: string, value: string) => {
+    extraHeaders ??= new Headers();
+    extraHeaders.set(name, value);
   };
   try {
     assertOriginTrusted(auth, method, input);
     const query = validateInput(endpoint.query, input.query, endpoint.fieldErrors);
     const body = method === "GET" ? {} : validateInput(endpoint.body, input.body, endpoint.fieldErrors);
     assertCallbackURLsTrusted(auth, body, query);
-    const session = await resolveCaller(auth, endpoint, jar);
+    const session = endpoint.auth === "none" ? null : await resolveCaller(auth, endpoint, jar);
     const ctx: EndpointContext<unknown, unknown> = {
       auth,
       body,
@@ -104,25 +170,39 @@ export async function runEndpoint(
       session,
       isServerCall: input.isServerCall,
       cookies: jar,
-      setHeader: (name, value) => headers.set(name, value),
+      setHeader,
     };
     const result = await endpoint.handler(ctx);
-    flushCookies();
+    if (isEndpointResult(result)) {
+      if (result.kind === "redirect") setHeader("location", result.location);
+      else setHeader("content-type", "text/html; charset=utf-8");
+    }
+    // Every outcome is built with all its fields at once: same-shaped objects stay cheap to read.
+    const setCookies = jar.setCookieLines();
+    const headers = toHeaders(setCookies, extraHeaders);
     if (isEndpointResult(result)) {
       if (result.kind === "redirect") {
-        headers.set("location", result.location);
-        return { kind: "redirect", status: 302, location: result.location, headers };
+        const location = result.location;
+        return { kind: "redirect", status: 302, location, headers, setCookies, extraHeaders };
       }
-      headers.set("content-type", "text/html; charset=utf-8");
-      return { kind: "html", status: result.status, html: result.html, headers };
+      return { kind: "html", status: result.status, html: result.html, headers, setCookies, extraHeaders };
     }
-    return { kind: "json", status: 200, data: result ?? null, headers };
+    if (result instanceof SerializedJson)
+      return new SerializedOutcome(result, headers, setCookies, extraHeaders);
+    return { kind: "json", status: 200, data: result ?? null, headers, setCookies, extraHeaders };
   } catch (error) {
-    flushCookies();
     throw Object.assign(error instanceof Error ? error : new Error(String(error)), {
-      responseHeaders: headers,
+      responseHeaders: toHeaders(jar.setCookieLines(), extraHeaders),
     });
   }
+}
+
+/** Every response header as one Fetch Headers object (what auth.api and a failure carry). */
+function toHeaders(setCookies: readonly string[], extraHeaders: Headers | null): Headers {
+  // An empty Headers is nearly free; copying and appending validate each entry.
+  const headers = extraHeaders ? new Headers(extraHeaders) : new Headers();
+  for (const line of setCookies) headers.append("set-cookie", line);
+  return headers;
 }
 
 /** Headers (Set-Cookie) gathered before an endpoint failed, when any. */

@@ -1,9 +1,16 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
+import type { EngineRequest, EngineResponse } from "../http/handler.ts";
+import { readRequestBody } from "../http/read-body.ts";
+import { RequestHeaders } from "./request-headers.ts";
 
 /**
- * node:http ⇄ Fetch. The engine only speaks `Request → Response` (STYLE.md); this file is the whole
- * adapter. Bodies are streamed into the Request so the engine's byte cap (advanced.maxBodyBytes,
- * http/read-body.ts) applies while reading, never after buffering an unbounded upload here.
+ * node:http ⇄ the engine. The server hands the engine an `EngineRequest` made straight from the
+ * IncomingMessage and writes its `EngineResponse` straight to the ServerResponse: the same engine as
+ * `auth.handler`, without a Fetch Request and Response per call (they were most of the cost of a
+ * cookie-cached get-session). This file is the whole adapter; `toFetchRequest`/`writeFetchResponse`
+ * remain for code that holds a Fetch handler. Bodies are streamed so the engine's byte cap
+ * (advanced.maxBodyBytes, http/read-body.ts) applies while reading, never after buffering an
+ * unbounded upload here.
  */
 
 const METHODS_WITH_BODY = new Set(["POST", "PUT", "PATCH", "DELETE"]);
@@ -25,12 +32,37 @@ export function requestURL(req: IncomingMessage, origin: string): URL | null {
   }
 }
 
-export function toFetchRequest(req: IncomingMessage, url: URL): Request {
+/** Fetch Headers with Fetch's rules for repeats; rawHeaders keeps them as separate entries, as they arrived. */
+function requestHeaders(req: IncomingMessage): Headers {
   const headers = new Headers();
-  // rawHeaders keeps repeated headers as separate entries, as they arrived.
   for (let index = 0; index + 1 < req.rawHeaders.length; index += 2) {
     headers.append(req.rawHeaders[index]!, req.rawHeaders[index + 1]!);
   }
+  return headers;
+}
+
+/**
+ * The body stream is opened at once (as `toFetchRequest` does), so an unread body is detected the
+ * same way; the Request that `readRequestBody` reads is made only when the engine asks for the body.
+ */
+export function toEngineRequest(req: IncomingMessage, url: URL): EngineRequest {
+  const method = req.method ?? "GET";
+  const headers = new RequestHeaders(req.rawHeaders);
+  const body = METHODS_WITH_BODY.has(method) ? streamRequestBody(req) : null;
+  return {
+    method,
+    url,
+    headers,
+    remoteAddress: req.socket.remoteAddress ?? null,
+    readBody: (maxBytes, acceptsForm) => {
+      const init: RequestInit & { duplex?: "half" } = { method, headers, body, duplex: "half" };
+      return readRequestBody(new Request(url, init), maxBytes, acceptsForm);
+    },
+  };
+}
+
+export function toFetchRequest(req: IncomingMessage, url: URL): Request {
+  const headers = requestHeaders(req);
   const method = req.method ?? "GET";
   const init: RequestInit & { duplex?: "half" } = { method, headers };
   if (METHODS_WITH_BODY.has(method)) {
@@ -75,6 +107,22 @@ function streamRequestBody(req: IncomingMessage): ReadableStream<Uint8Array> {
       req.pause();
     },
   });
+}
+
+/**
+ * Writes an engine answer in one `writeHead` + `end` with a string body: Node then sends head and
+ * body in a single write, with a Content-Length (keep-alive friendly).
+ */
+export function writeEngineResponse(res: ServerResponse, reply: EngineResponse, options: WriteOptions): void {
+  const body = reply.body ?? "";
+  // writeHead's flat [name, value, …] form: no intermediate object, repeated names (Set-Cookie) kept.
+  const lines: string[] = [];
+  for (const name in reply.headers) lines.push(name, reply.headers[name]!);
+  for (const cookie of reply.setCookies) lines.push("set-cookie", cookie);
+  lines.push("content-length", String(Buffer.byteLength(body)));
+  if (options.closeConnection) lines.push("connection", "close");
+  res.writeHead(reply.status, lines);
+  res.end(body);
 }
 
 export interface WriteOptions {

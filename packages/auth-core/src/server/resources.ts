@@ -2,7 +2,7 @@ import { join } from "node:path";
 import type { DevDatabase } from "@tessera/dev-db";
 import type { AuthOptions } from "../config/options.ts";
 import { createDevOutbox, type DevOutbox } from "../mail/outbox.ts";
-import { createSmtpMailer, type SmtpMailer } from "../mail/smtp.ts";
+import type { SmtpMailer } from "../mail/smtp.ts";
 import { DEV_SECRET, resolveDbName, ServerConfigError, type ServerEnv } from "./env-config.ts";
 import type { ConfigOptions } from "./load-config.ts";
 
@@ -37,7 +37,7 @@ export async function buildAuthOptions(
   };
   if (settings.baseURL) options.baseURL = settings.baseURL;
   if (!custom.mailer) {
-    options.mailer = createMailer(settings, owned, context.printMail);
+    options.mailer = await createMailer(settings, owned, context.printMail);
     // The SMTP URL usually carries a password: name the transport, never the URL.
     context.log(
       owned.smtp
@@ -77,12 +77,14 @@ function resolveSecret(settings: ServerEnv, custom: ConfigOptions, log: (line: s
   return DEV_SECRET;
 }
 
-function createMailer(
+async function createMailer(
   settings: ServerEnv,
   owned: OwnedResources,
   printMail: (line: string) => void,
-): SmtpMailer | DevOutbox {
+): Promise<SmtpMailer | DevOutbox> {
   if (settings.smtpUrl) {
+    // Loaded only here: without SMTP_URL, nodemailer (~5 MB resident) is never loaded.
+    const { createSmtpMailer } = await import("../mail/smtp.ts");
     owned.smtp = createSmtpMailer({ url: settings.smtpUrl, from: settings.mailFrom });
     return owned.smtp;
   }
@@ -96,11 +98,30 @@ function createMailer(
  */
 async function startLocalDatabase(owned: OwnedResources, context: BuildContext): Promise<DevDatabase> {
   // Loaded only here: with MONGODB_URI set, mongodb-memory-server (~12 MB resident) is never loaded.
-  const { startDevDatabase } = await import("@tessera/dev-db");
+  const { startDevDatabase } = await importDevDb();
   owned.database = await startDevDatabase({
     log: context.log,
     env: context.env,
     dataDir: join(context.cwd, ".tessera", "data"),
   });
   return owned.database;
+}
+
+/**
+ * @tessera/dev-db is TypeScript source. Under tsx (tests, `tsx main.ts`) it imports as it is; the
+ * bundled server (`pnpm serve`, dist/server) runs on plain node, so it registers tsx first — only
+ * here, when there is no MONGODB_URI, since tsx keeps a loader thread (~40 MB) alive. The failed
+ * import is cached by URL, hence the retry under a query string.
+ */
+async function importDevDb(): Promise<typeof import("@tessera/dev-db")> {
+  try {
+    return await import("@tessera/dev-db");
+  } catch (error) {
+    if ((error as { code?: string }).code !== "ERR_UNKNOWN_FILE_EXTENSION") throw error;
+    const { register } = await import("tsx/esm/api");
+    register();
+    return (await import(
+      `${import.meta.resolve("@tessera/dev-db")}?tsx`
+    )) as typeof import("@tessera/dev-db");
+  }
 }

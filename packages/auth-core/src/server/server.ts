@@ -5,11 +5,11 @@ import { type Auth, createAuth } from "../create-auth.ts";
 import { isDatabaseUnavailableError } from "../db/connect.ts";
 import { AuthError } from "../errors/auth-error.ts";
 import type { ErrorCode } from "../errors/catalogue.ts";
-import { jsonResponse } from "../http/handler.ts";
+import { type Engine, engineOf, jsonReply } from "../http/handler.ts";
 import type { DevOutbox } from "../mail/outbox.ts";
 import { readServerEnv, ServerConfigError } from "./env-config.ts";
 import { type ConfigOptions, deepMerge, loadConfigModule } from "./load-config.ts";
-import { FETCH_METHODS, requestURL, toFetchRequest, writeFetchResponse } from "./node-bridge.ts";
+import { FETCH_METHODS, requestURL, toEngineRequest, writeEngineResponse } from "./node-bridge.ts";
 import { buildAuthOptions, type OwnedResources } from "./resources.ts";
 
 export interface StartServerOptions {
@@ -43,7 +43,8 @@ export interface RunningServer {
 const DEFAULT_SHUTDOWN_GRACE_MS = 10_000;
 
 /**
- * The standalone server (DECISIONS.md "Standalone server"): node:http around `auth.handler`.
+ * The standalone server (DECISIONS.md "Standalone server"): node:http around the engine behind
+ * `auth.handler` — the same code path, minus a Fetch Request and Response per call (node-bridge.ts).
  * The port is bound before `createAuth` runs because with PORT=0 the default base URL needs the port
  * the OS picked. Until migrations have run, requests are answered 503 (none reaches an unmigrated
  * database); the port is announced only after that.
@@ -72,6 +73,9 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     authOptions.baseURL ??= `http://localhost:${port}`;
     // Both halves are partial; createAuth validates the merged whole and names any missing option.
     const auth = createAuth(authOptions as AuthOptions);
+    // The engine behind auth.handler, served without Fetch objects (node-bridge.ts).
+    const engine = engineOf(auth.handler);
+    if (!engine) throw new Error("auth.handler has no engine");
     state.origin = new URL(authOptions.baseURL).origin;
     state.basePath = auth.context.options.basePath;
     try {
@@ -80,7 +84,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       await auth.close();
       throw explainStartupFailure(error);
     }
-    state.auth = auth;
+    state.engine = engine;
     const stopCleanup = scheduleCleanup(auth, options.cleanupIntervalMs ?? DEFAULT_CLEANUP_INTERVAL_MS, log);
     const server = http;
     let closing: Promise<void> | null = null;
@@ -107,7 +111,8 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
 }
 
 interface RequestState {
-  auth: Auth | null;
+  /** The engine behind `auth.handler`, set once migrations have run. */
+  engine: Engine | null;
   origin: string;
   basePath: string;
   isClosing: boolean;
@@ -118,7 +123,7 @@ interface RequestState {
 function createRequestState(): RequestState {
   const pending = new Set<Promise<void>>();
   return {
-    auth: null,
+    engine: null,
     origin: "http://localhost",
     basePath: "/api/auth",
     isClosing: false,
@@ -138,31 +143,30 @@ async function serveRequest(
 ): Promise<void> {
   try {
     // Only between bind and the end of migrations; the port is not announced before.
-    if (!state.auth) return await sendError(state, req, res, "SERVICE_UNAVAILABLE");
-    if (!FETCH_METHODS.has(req.method ?? "")) return await sendError(state, req, res, "METHOD_NOT_ALLOWED");
+    if (!state.engine) return sendError(state, req, res, "SERVICE_UNAVAILABLE");
+    if (!FETCH_METHODS.has(req.method ?? "")) return sendError(state, req, res, "METHOD_NOT_ALLOWED");
     const url = requestURL(req, state.origin);
     if (!url || !isUnderBasePath(url.pathname, state.basePath))
-      return await sendError(state, req, res, "NOT_FOUND");
-    const response = await state.auth.handler(toFetchRequest(req, url), {
-      remoteAddress: req.socket.remoteAddress ?? null,
-    });
-    await writeFetchResponse(res, response, { closeConnection: mustCloseConnection(state, req) });
+      return sendError(state, req, res, "NOT_FOUND");
+    const reply = await state.engine(toEngineRequest(req, url));
+    writeEngineResponse(res, reply, { closeConnection: mustCloseConnection(state, req) });
   } catch (error) {
     log(`tessera server: request failed: ${error instanceof Error ? (error.stack ?? error.message) : error}`);
     if (res.headersSent) res.destroy();
-    else await sendError(state, req, res, "INTERNAL_SERVER_ERROR").catch(() => res.destroy());
+    else {
+      try {
+        sendError(state, req, res, "INTERNAL_SERVER_ERROR");
+      } catch {
+        res.destroy();
+      }
+    }
   }
 }
 
-function sendError(
-  state: RequestState,
-  req: IncomingMessage,
-  res: ServerResponse,
-  code: ErrorCode,
-): Promise<void> {
+function sendError(state: RequestState, req: IncomingMessage, res: ServerResponse, code: ErrorCode): void {
   const error = new AuthError(code);
-  const response = jsonResponse(error.status, error.toJSON());
-  return writeFetchResponse(res, response, { closeConnection: mustCloseConnection(state, req) });
+  const reply = jsonReply(error.status, error.toJSON());
+  writeEngineResponse(res, reply, { closeConnection: mustCloseConnection(state, req) });
 }
 
 /**

@@ -5,7 +5,7 @@ import type { SessionDoc, UserDoc } from "../../db/documents.ts";
 import { AuthError } from "../../errors/auth-error.ts";
 import type { CookieJar } from "../../http/cookie-jar.ts";
 import { applyAfterHook, applyBeforeHook } from "../hooks.ts";
-import { decodeCookieCache, encodeCookieCache } from "./cookie-cache.ts";
+import { type CookieCacheHit, encodeCookieCache, readCookieCache } from "./cookie-cache.ts";
 import { isSessionExpired, sessionExpiry, shouldRefreshSession } from "./rules.ts";
 import {
   deleteSessionByToken,
@@ -113,21 +113,23 @@ export async function readSession(
   jar: CookieJar,
   options: ReadSessionOptions,
 ): Promise<SessionWithUser | null> {
-  const hadCookie = jar.get(auth.cookies.sessionToken) !== undefined;
+  const now = auth.now();
+  const useCache = options.useCookieCache && auth.options.session.cookieCache.enabled;
+  const cached = useCache ? jar.get(auth.cookies.sessionData) : undefined;
+  const signed = jar.get(auth.cookies.sessionToken);
+  if (cached && signed) {
+    // The cache's HMAC covers this exact signed cookie, so a hit also proves the cookie genuine
+    // (cookie-cache.ts): one HMAC instead of two.
+    const hit = readCookieCache(cached, auth.options.secret, signed, now);
+    if (hit) return fromCookieCache(hit);
+  }
   const token = readSessionToken(auth, jar);
   if (!token) {
-    if (hadCookie) clearSessionCookies(auth, jar);
+    if (signed !== undefined) clearSessionCookies(auth, jar);
     return null;
   }
-  const now = auth.now();
-  if (options.useCookieCache && auth.options.session.cookieCache.enabled) {
-    const cached = jar.get(auth.cookies.sessionData);
-    if (cached) {
-      const decoded = decodeCookieCache(cached, auth.options.secret, token, now);
-      if (decoded) return { ...decoded, fromCache: true };
-      jar.delete(auth.cookies.sessionData);
-    }
-  }
+  // A cache that was sent but refused is deleted (or replaced once the database answers).
+  if (cached) jar.delete(auth.cookies.sessionData);
   const session = await findSessionByToken(auth.collections, token);
   if (!session) {
     clearSessionCookies(auth, jar);
@@ -151,6 +153,44 @@ export async function readSession(
     setCookieCache(auth, jar, session, user);
   }
   return { session, user, fromCache: false };
+}
+
+/**
+ * A cache hit whose documents are rebuilt only when an endpoint reads them: get-session sends the
+ * signed JSON as it is (`cachedSessionJson`) and never needs them. A class with getters on its
+ * prototype: an object literal with accessors per request costs more than the rest of the hit.
+ */
+class CachedSession implements SessionWithUser {
+  readonly fromCache = true;
+  readonly #hit: CookieCacheHit;
+
+  constructor(hit: CookieCacheHit) {
+    this.#hit = hit;
+  }
+
+  get session(): SessionDoc {
+    return this.#hit.documents().session;
+  }
+
+  get user(): UserDoc {
+    return this.#hit.documents().user;
+  }
+
+  get json(): string {
+    return this.#hit.json;
+  }
+}
+
+function fromCookieCache(hit: CookieCacheHit): SessionWithUser {
+  return new CachedSession(hit);
+}
+
+/**
+ * For a session `readSession` answered from the cookie cache: `{"session":…,"user":…}` exactly as
+ * get-session would serialise `toSession`/`toUser` of it (the cache stores that text, signed).
+ */
+export function cachedSessionJson(found: SessionWithUser): string | undefined {
+  return found instanceof CachedSession ? found.json : undefined;
 }
 
 /** The sliding refresh: moves the expiry forward (through the session update hooks). */

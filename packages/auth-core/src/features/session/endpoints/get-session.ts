@@ -1,7 +1,8 @@
 import { z } from "zod";
 import { defineEndpoint } from "../../../http/define-endpoint.ts";
+import { serializedJson } from "../../../http/run-endpoint.ts";
 import { queryBoolean } from "../../schemas.ts";
-import { readSession } from "../service.ts";
+import { cachedSessionJson, readSession } from "../service.ts";
 import { type Session, toSession, toUser, type User } from "../types.ts";
 
 export const getSession = defineEndpoint({
@@ -19,6 +20,9 @@ export const getSession = defineEndpoint({
       disableRefresh: ctx.query.disableRefresh === true,
     });
     if (!found) return null;
-    return { session: toSession(found.session), user: toUser(found.user) };
+    const build = () => ({ session: toSession(found.session), user: toUser(found.user) });
+    // A cookie-cache hit carries this answer's JSON, signed: sent as it is, not rebuilt.
+    const json = cachedSessionJson(found);
+    return json === undefined ? build() : serializedJson(json, build);
   },
 });
