@@ -1,5 +1,5 @@
 import type { AuthContext } from "../context.ts";
-import { isDatabaseUnavailableError } from "../db/connect.ts";
+import { isCausedByDatabaseOutage } from "../db/connect.ts";
 import { AuthError, isAuthError } from "../errors/auth-error.ts";
 import { rateLimitAddress, resolveClientIp } from "./client-ip.ts";
 import type { AnyEndpoint } from "./define-endpoint.ts";
@@ -78,19 +78,6 @@ export function toFetchResponse(reply: EngineResponse): Response {
   const headers = new Headers(reply.headers);
   for (const line of reply.setCookies) headers.append("set-cookie", line);
   return new Response(reply.body, { status: reply.status, headers });
-}
-
-/**
- * True when the database being unreachable is the root of the failure, also when a feature wrapped
- * the driver's error in a catalogue error (`FAILED_TO_CREATE_SESSION` with the driver error as cause).
- */
-function isCausedByDatabaseOutage(error: unknown): boolean {
-  let current: unknown = error;
-  for (let depth = 0; depth < 8 && current instanceof Error; depth++) {
-    if (isDatabaseUnavailableError(current)) return true;
-    current = current.cause;
-  }
-  return false;
 }
 
 /**
