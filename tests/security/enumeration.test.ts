@@ -1,9 +1,8 @@
-import { randomBytes } from "node:crypto";
-import { type Auth, type AuthOptions, createAuth, createDevOutbox, type Mailer } from "@tessera/auth-core";
-import { type CommandStartedEvent, type Db, MongoClient } from "mongodb";
-import { afterEach, describe, expect, inject, it } from "vitest";
+import type { Auth, AuthOptions, Mailer } from "@tessera/auth-core";
+import type { Db } from "mongodb";
+import { afterEach, describe, expect, it } from "vitest";
 import { signUp, TestBrowser } from "../support/browser.ts";
-import { TEST_ORIGIN, TEST_SECRET } from "../support/test-auth.ts";
+import { createTestAuth, type TestAuth } from "../support/test-auth.ts";
 import { PASSWORD } from "./helpers.ts";
 
 /**
@@ -13,14 +12,10 @@ import { PASSWORD } from "./helpers.ts";
  * one extra find costs time proportional to the collection (290 ms at 5 000 rows, measured) and
  * would tell the two cases apart; the same commands cost the same on every backend.
  */
-const DRIVER_COMMANDS = new Set(["hello", "ismaster", "isMaster", "ping", "endSessions"]);
-
-let client: MongoClient | null = null;
-let db: Db;
+let t: TestAuth | null = null;
 afterEach(async () => {
-  await db?.dropDatabase().catch(() => {});
-  await client?.close();
-  client = null;
+  await t?.close();
+  t = null;
 });
 
 interface Metered {
@@ -32,37 +27,12 @@ interface Metered {
 }
 
 async function createMeteredAuth(overrides: Omit<Partial<AuthOptions>, "database"> = {}): Promise<Metered> {
-  client = new MongoClient(inject("mongoUri"), { monitorCommands: true, serverSelectionTimeoutMS: 5000 });
-  db = client.db(`t_enum_${randomBytes(6).toString("hex")}`);
   const errors: unknown[] = [];
-  const auth = createAuth({
-    database: db,
-    secret: TEST_SECRET,
-    baseURL: TEST_ORIGIN,
-    mailer: createDevOutbox({ print: () => {} }),
+  t = await createTestAuth({
     logger: { info: () => {}, warn: () => {}, error: (message) => errors.push(message) },
-    rateLimit: { enabled: false },
     ...overrides,
   });
-  await auth.migrate();
-  await db.command({ ping: 1 });
-  let seen: string[] | null = null;
-  client.on("commandStarted", (event: CommandStartedEvent) => {
-    if (seen === null || DRIVER_COMMANDS.has(event.commandName)) return;
-    seen.push(`${event.commandName}:${String(event.command[event.commandName])}`);
-  });
-  return {
-    auth,
-    db,
-    errors,
-    async commands(run) {
-      seen = [];
-      await run();
-      const result = seen;
-      seen = null;
-      return result;
-    },
-  };
+  return { auth: t.auth, db: t.db, errors, commands: t.commands };
 }
 
 describe("C1: sign-in with an unknown email vs a wrong password", () => {

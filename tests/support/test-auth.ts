@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { type Auth, type AuthOptions, createAuth, createDevOutbox, type DevOutbox } from "@tessera/auth-core";
-import { type Db, MongoClient } from "mongodb";
+import { type CommandStartedEvent, type Db, MongoClient } from "mongodb";
 import { inject } from "vitest";
 
 export const TEST_ORIGIN = "http://localhost:3000";
@@ -10,11 +10,18 @@ export interface TestAuth {
   auth: Auth;
   db: Db;
   outbox: DevOutbox;
+  /**
+   * The database commands (`command:collection`) the driver sent while `run` was in flight — the
+   * deterministic cost budgets of STYLE.md. The driver's own handshake and monitoring are left out.
+   */
+  commands(run: () => Promise<unknown>): Promise<string[]>;
   /** Moves the injected clock forward. */
   advance(seconds: number): void;
   now(): Date;
   close(): Promise<void>;
 }
+
+const DRIVER_COMMANDS = new Set(["hello", "ismaster", "isMaster", "ping", "endSessions"]);
 
 type Overrides = Omit<Partial<AuthOptions>, "database">;
 
@@ -24,7 +31,7 @@ type Overrides = Omit<Partial<AuthOptions>, "database">;
  */
 export async function createTestAuth(overrides: Overrides = {}): Promise<TestAuth> {
   const uri = inject("mongoUri");
-  const client = new MongoClient(uri, { serverSelectionTimeoutMS: 5000 });
+  const client = new MongoClient(uri, { serverSelectionTimeoutMS: 5000, monitorCommands: true });
   const db = client.db(`t_${randomBytes(6).toString("hex")}`);
   let offsetMs = 0;
   const now = () => new Date(Date.now() + offsetMs);
@@ -40,10 +47,24 @@ export async function createTestAuth(overrides: Overrides = {}): Promise<TestAut
     rateLimit: { enabled: false, ...overrides.rateLimit },
   });
   await auth.migrate();
+  let seen: string[] | null = null;
+  client.on("commandStarted", (event: CommandStartedEvent) => {
+    if (seen === null || DRIVER_COMMANDS.has(event.commandName)) return;
+    seen.push(`${event.commandName}:${String(event.command[event.commandName])}`);
+  });
   return {
     auth,
     db,
     outbox,
+    async commands(run) {
+      seen = [];
+      try {
+        await run();
+        return seen;
+      } finally {
+        seen = null;
+      }
+    },
     advance: (seconds) => {
       offsetMs += seconds * 1000;
     },

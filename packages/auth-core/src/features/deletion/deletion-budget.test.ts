@@ -1,53 +1,23 @@
-import { randomBytes } from "node:crypto";
-import { type Auth, createAuth, createDevOutbox } from "@tessera/auth-core";
-import { type CommandStartedEvent, type Db, MongoClient } from "mongodb";
-import { afterEach, describe, expect, inject, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { TestBrowser } from "../../../../../tests/support/browser.ts";
-import { TEST_ORIGIN, TEST_SECRET } from "../../../../../tests/support/test-auth.ts";
+import { createTestAuth, type TestAuth } from "../../../../../tests/support/test-auth.ts";
 import { deleteLinkFrom, signUpUser } from "./deletion-test-helpers.ts";
 
 /**
  * Database commands per deletion request (STYLE.md), named `command:collection`. Rate limiting is
  * off here so the count is deletion's own (the limiter's counter is measured by the session budget).
  */
-const DRIVER_COMMANDS = new Set(["hello", "ismaster", "isMaster", "ping", "endSessions"]);
-
-let client: MongoClient;
-let db: Db;
-let seen: string[] | null = null;
+let t: TestAuth;
 afterEach(async () => {
-  await db.dropDatabase().catch(() => {});
-  await client.close();
+  await t.close();
 });
 
 async function createMeteredAuth(sendDeleteAccountVerification: boolean) {
-  client = new MongoClient(inject("mongoUri"), { monitorCommands: true, serverSelectionTimeoutMS: 5000 });
-  db = client.db(`t_delete_budget_${randomBytes(6).toString("hex")}`);
-  const outbox = createDevOutbox({ print: () => {} });
-  const auth: Auth = createAuth({
-    database: db,
-    secret: TEST_SECRET,
-    baseURL: TEST_ORIGIN,
-    mailer: outbox,
-    logger: { info: () => {}, warn: () => {}, error: () => {} },
-    rateLimit: { enabled: false },
-    user: { deleteUser: { enabled: true, sendDeleteAccountVerification } },
-  });
-  await auth.migrate();
-  client.on("commandStarted", (event: CommandStartedEvent) => {
-    if (seen === null || DRIVER_COMMANDS.has(event.commandName)) return;
-    seen.push(`${event.commandName}:${String(event.command[event.commandName])}`);
-  });
-  return { auth, outbox };
+  t = await createTestAuth({ user: { deleteUser: { enabled: true, sendDeleteAccountVerification } } });
+  return { auth: t.auth, outbox: t.outbox };
 }
 
-async function count(run: () => Promise<unknown>): Promise<string[]> {
-  seen = [];
-  await run();
-  const commands = seen;
-  seen = null;
-  return commands;
-}
+const count = (run: () => Promise<unknown>) => t.commands(run);
 
 const CASCADE = ["delete:sessions", "delete:users", "delete:accounts", "delete:verifications"];
 

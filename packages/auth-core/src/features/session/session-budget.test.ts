@@ -1,9 +1,8 @@
-import { randomBytes } from "node:crypto";
-import { type Auth, type AuthOptions, createAuth, createDevOutbox } from "@tessera/auth-core";
-import { type CommandStartedEvent, type Db, MongoClient } from "mongodb";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import type { Auth, AuthOptions } from "@tessera/auth-core";
+import type { Db } from "mongodb";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CACHE_COOKIE, signUp, TestBrowser } from "../../../../../tests/support/browser.ts";
-import { TEST_ORIGIN, TEST_SECRET } from "../../../../../tests/support/test-auth.ts";
+import { createTestAuth } from "../../../../../tests/support/test-auth.ts";
 import { DAY } from "./session-test-helpers.ts";
 
 /**
@@ -11,8 +10,6 @@ import { DAY } from "./session-test-helpers.ts";
  * in a test"). Rate limiting is ON with database storage, the default, because its counter is part
  * of what a request costs. Each counted command is named `command:collection`.
  */
-const DRIVER_COMMANDS = new Set(["hello", "ismaster", "isMaster", "ping", "endSessions"]);
-
 interface Meter {
   auth: Auth;
   db: Db;
@@ -22,51 +19,14 @@ interface Meter {
   close(): Promise<void>;
 }
 
-async function createMeter(overrides: Partial<AuthOptions> = {}): Promise<Meter> {
-  const client = new MongoClient(inject("mongoUri"), {
-    monitorCommands: true,
-    serverSelectionTimeoutMS: 5000,
-  });
-  const db = client.db(`t_budget_${randomBytes(6).toString("hex")}`);
-  let offsetMs = 0;
-  const now = () => new Date(Date.now() + offsetMs);
-  const auth = createAuth({
-    database: db,
-    secret: TEST_SECRET,
-    baseURL: TEST_ORIGIN,
-    mailer: createDevOutbox({ print: () => {}, now }),
-    clock: now,
-    logger: { info: () => {}, warn: () => {}, error: () => {} },
+/** Cookie cache on; rate limiting on (database storage unless overridden), as by default. */
+async function createMeter(overrides: Omit<Partial<AuthOptions>, "database"> = {}): Promise<Meter> {
+  const t = await createTestAuth({
     session: { cookieCache: { enabled: true } },
     ...overrides,
+    rateLimit: { enabled: true, ...overrides.rateLimit },
   });
-  await auth.migrate();
-  // Warm the pool, so that connection handshakes fall outside the measured window.
-  await db.command({ ping: 1 });
-  await db.collection("sessions").findOne({});
-  let seen: string[] | null = null;
-  client.on("commandStarted", (event: CommandStartedEvent) => {
-    if (seen === null || DRIVER_COMMANDS.has(event.commandName)) return;
-    seen.push(`${event.commandName}:${String(event.command[event.commandName])}`);
-  });
-  return {
-    auth,
-    db,
-    advance: (seconds) => {
-      offsetMs += seconds * 1000;
-    },
-    async count(run) {
-      seen = [];
-      await run();
-      const result = seen;
-      seen = null;
-      return result;
-    },
-    close: async () => {
-      await db.dropDatabase().catch(() => {});
-      await client.close();
-    },
-  };
+  return { auth: t.auth, db: t.db, advance: t.advance, count: t.commands, close: t.close };
 }
 
 /** The rate limiter's own commands (its implementation is not this folder's; see http/rate-limit.ts). */
