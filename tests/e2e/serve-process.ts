@@ -26,7 +26,19 @@ export interface ServeProcess {
  * (plus PATH and HOME): nothing from the test runner (NODE_ENV=test, VITEST…) leaks in.
  */
 export function spawnServe(env: Record<string, string>, timeoutMs = 30_000): ServeProcess {
-  const child = spawn(process.execPath, ["--import", TSX_LOADER, MAIN], {
+  return spawnServerProcess(["--import", TSX_LOADER, MAIN], env, timeoutMs);
+}
+
+/**
+ * `node <args>` from the repository root with exactly `env` (plus PATH and HOME), watching stdout
+ * for the server's `Tessera listening on …` line. Shared by the e2e tests and the bench.
+ */
+export function spawnServerProcess(
+  args: string[],
+  env: Record<string, string>,
+  timeoutMs = 30_000,
+): ServeProcess {
+  const child = spawn(process.execPath, args, {
     cwd: REPO_ROOT,
     env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", ...env },
     stdio: ["ignore", "pipe", "pipe"],
