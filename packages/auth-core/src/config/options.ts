@@ -1,6 +1,7 @@
 import { Db } from "mongodb";
 import { z } from "zod";
 import type { Mailer } from "../mail/mailer.ts";
+import { ADMIN_STATEMENTS, DEFAULT_ADMIN_ROLES, findInvalidGrant } from "../features/admin/access.ts";
 import type { AuthHooks, MailHooks } from "./hooks.ts";
 
 /**
@@ -18,6 +19,20 @@ const rateLimitRuleSchema = z.union([
   z.literal(false),
   z.object({ window: positiveSeconds, max: z.number().int().positive() }).strict(),
 ]);
+
+/** admin.roles may grant only admin statements; defaultRole and adminRoles must be roles (at startup). */
+function refineAdminRoles(
+  admin: { roles?: Record<string, Record<string, string[]>>; defaultRole: string; adminRoles: string[] },
+  ctx: z.RefinementCtx,
+): void {
+  const roles = admin.roles ?? DEFAULT_ADMIN_ROLES;
+  const problem = findInvalidGrant(roles, ADMIN_STATEMENTS);
+  if (problem) ctx.addIssue({ code: "custom", path: ["roles"], message: problem });
+  for (const name of [admin.defaultRole, ...admin.adminRoles]) {
+    if (!Object.hasOwn(roles, name))
+      ctx.addIssue({ code: "custom", path: ["roles"], message: `role "${name}" is not defined` });
+  }
+}
 
 export const optionsSchema = z
   .object({
@@ -129,6 +144,118 @@ export const optionsSchema = z
           .int()
           .positive()
           .default(1024 * 1024),
+      })
+      .strict()
+      .prefault({}),
+    admin: z
+      .object({
+        /** Role given to users without one (new users). @default "user" */
+        defaultRole: z.string().min(1).default("user"),
+        /** Roles that count as "admin" (impersonation protection). @default ["admin"] */
+        adminRoles: z.array(z.string().min(1)).min(1).default(["admin"]),
+        /** Users allowed every admin action whatever their role (SPEC §6). @default [] */
+        adminUserIds: z.array(z.string().regex(/^[0-9a-f]{24}$/i)).default([]),
+        /**
+         * Custom roles by statements, e.g. `{ support: { user: ["list", "get"] } }`; replaces the
+         * default admin/user roles (features/admin/access.ts). @default admin (all but impersonate-admins), user (none)
+         */
+        roles: z.record(z.string().min(1), z.record(z.string(), z.array(z.string()))).optional(),
+        /** @default 3600 (1 hour, DECISIONS.md) */
+        impersonationSessionDuration: positiveSeconds.default(3600),
+        /** Let admins impersonate other admins without the impersonate-admins permission. @default false */
+        allowImpersonatingAdmins: z.boolean().default(false),
+        /** @default "No reason" */
+        defaultBanReason: z.string().min(1).max(1000).default("No reason"),
+        /** Ban length when ban-user gives none, in seconds. @default undefined (permanent) */
+        defaultBanExpiresIn: positiveSeconds.optional(),
+        /** @default the BANNED_USER catalogue message */
+        bannedUserMessage: z.string().min(1).optional(),
+      })
+      .strict()
+      .superRefine(refineAdminRoles)
+      .prefault({}),
+    /** Two-factor authentication (features/two-factor); defaults from DECISIONS.md "Two-factor". */
+    twoFactor: z
+      .object({
+        /** TOTP issuer shown by authenticator apps. @default appName */
+        issuer: z.string().min(1).max(100).optional(),
+        /** Steps of clock drift accepted either side of now (RFC 6238 §5.2). @default 1 */
+        totpWindow: z.number().int().min(0).max(2).default(1),
+        /** Offer the emailed one-time code as a second factor. @default true */
+        otpEnabled: z.boolean().default(true),
+        /** Lifetime of an emailed code, in seconds. @default 180 (3 minutes) */
+        otpExpiresIn: positiveSeconds.max(600).default(180),
+        /** Codes mailed per sign-in challenge (each replaces the last). @default 5 */
+        otpSendsPerChallenge: z.number().int().positive().default(5),
+        /** Lifetime of the sign-in challenge (its cookie), in seconds. @default 600 (10 minutes) */
+        challengeExpiresIn: positiveSeconds.max(3600).default(600),
+        /** Code attempts per sign-in challenge, whatever the method; then the challenge is spent. @default 5 */
+        attemptsPerChallenge: z.number().int().positive().max(20).default(5),
+        /** Failed code attempts per user within `lockoutWindow` before the user is locked. @default 10 */
+        failuresPerUser: z.number().int().positive().max(100).default(10),
+        /** Window of the per-user limit, in seconds. @default 900 (15 minutes) */
+        lockoutWindow: positiveSeconds.default(900),
+        /** Lifetime of the trusted-device cookie, in seconds. @default 2592000 (30 days) */
+        trustDeviceExpiresIn: positiveSeconds.max(400 * 86400).default(30 * 86400),
+        /** Backup codes per set. @default 10 */
+        backupCodeCount: z.number().int().min(1).max(50).default(10),
+        /**
+         * Replaces the built-in "two-factor-otp" mail: the app sends the code its own way (SMS…).
+         * @default undefined (the mailer sends the template)
+         */
+        sendOTP: z
+          .custom<
+            (data: { user: { id: string; email: string; name: string }; code: string }) => unknown
+          >((value) => typeof value === "function", "expected a function")
+          .optional(),
+      })
+      .strict()
+      .prefault({}),
+    apiKey: z
+      .object({
+        /** Request header that carries an API key (never a query parameter). @default "x-api-key" */
+        header: z
+          .string()
+          .regex(/^[a-z0-9-]+$/, "a lower-case header name")
+          .default("x-api-key"),
+        /**
+         * Authenticate a request carrying the header as the key's user, without a cookie or a session
+         * row. Such a caller is never fresh and is refused by sensitive endpoints (features/api-key).
+         * @default false
+         */
+        enableSessionForAPIKeys: z.boolean().default(false),
+        /** Prefix of keys created without one, e.g. "tess_". @default undefined (none) */
+        defaultPrefix: z
+          .string()
+          .regex(/^[A-Za-z0-9_-]{1,32}$/)
+          .optional(),
+        /** Random characters after the prefix. @default 64 (DECISIONS.md) */
+        defaultKeyLength: z.number().int().min(32).max(128).default(64),
+        /** Leading characters of the key kept in clear as `start`, for display. @default 6 */
+        startingCharactersLength: z.number().int().min(0).max(12).default(6),
+        keyExpiration: z
+          .object({
+            /** Seconds; null: keys without expiresIn never expire. @default null */
+            defaultExpiresIn: positiveSeconds.nullable().default(null),
+            /** Seconds. @default 86400 (1 day, DECISIONS.md) */
+            minExpiresIn: positiveSeconds.default(86400),
+            /** Seconds. @default 31536000 (365 days, DECISIONS.md) */
+            maxExpiresIn: positiveSeconds.default(365 * 86400),
+          })
+          .strict()
+          .prefault({}),
+        /** Per-key rate limit for keys created without their own (Better Auth's defaults). */
+        rateLimit: z
+          .object({
+            /** @default true */
+            enabled: z.boolean().default(true),
+            /** Milliseconds. @default 86400000 (1 day) */
+            timeWindow: z.number().int().min(1000).default(86_400_000),
+            /** @default 10 */
+            maxRequests: z.number().int().positive().default(10),
+          })
+          .strict()
+          .prefault({}),
       })
       .strict()
       .prefault({}),

@@ -1,9 +1,13 @@
 import type { Collection, Db } from "mongodb";
 import type {
   AccountDoc,
+  ApiKeyDoc,
+  ApiKeyUseDoc,
+  AuditEventDoc,
   MigrationDoc,
   RateLimitDoc,
   SessionDoc,
+  TwoFactorDoc,
   UserDoc,
   VerificationDoc,
 } from "./documents.ts";
@@ -15,6 +19,10 @@ export const COLLECTION_NAMES = {
   verifications: "verifications",
   rateLimits: "rateLimits",
   migrations: "_migrations",
+  apiKeys: "apiKeys",
+  apiKeyUses: "apiKeyUses",
+  twoFactors: "twoFactors",
+  auditEvents: "auditEvents",
 } as const;
 
 export interface Collections {
@@ -25,6 +33,10 @@ export interface Collections {
   verifications: Collection<VerificationDoc>;
   rateLimits: Collection<RateLimitDoc>;
   migrations: Collection<MigrationDoc>;
+  apiKeys: Collection<ApiKeyDoc>;
+  apiKeyUses: Collection<ApiKeyUseDoc>;
+  twoFactors: Collection<TwoFactorDoc>;
+  auditEvents: Collection<AuditEventDoc>;
 }
 
 export function openCollections(db: Db): Collections {
@@ -36,5 +48,9 @@ export function openCollections(db: Db): Collections {
     verifications: db.collection<VerificationDoc>(COLLECTION_NAMES.verifications),
     rateLimits: db.collection<RateLimitDoc>(COLLECTION_NAMES.rateLimits),
     migrations: db.collection<MigrationDoc>(COLLECTION_NAMES.migrations),
+    apiKeys: db.collection<ApiKeyDoc>(COLLECTION_NAMES.apiKeys),
+    apiKeyUses: db.collection<ApiKeyUseDoc>(COLLECTION_NAMES.apiKeyUses),
+    twoFactors: db.collection<TwoFactorDoc>(COLLECTION_NAMES.twoFactors),
+    auditEvents: db.collection<AuditEventDoc>(COLLECTION_NAMES.auditEvents),
   };
 }

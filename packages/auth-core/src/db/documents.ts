@@ -12,6 +12,14 @@ export interface UserDoc {
   name: string;
   image: string | null;
   language?: string;
+  /** Admin-area role(s), comma separated; absent means `admin.defaultRole` (features/admin). */
+  role?: string;
+  /** Admin ban (features/admin): active while `banned` and `banExpires` is null or in the future. */
+  banned?: boolean;
+  banReason?: string | null;
+  banExpires?: Date | null;
+  /** True once a first TOTP code confirmed the enrollment (features/two-factor); gates every sign-in. */
+  twoFactorEnabled?: boolean;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -29,6 +37,8 @@ export interface SessionDoc {
   activeOrganizationId: string | null;
   /** rememberMe false: short-lived, never refreshed. */
   dontRemember: boolean;
+  /** Set on an admin's impersonation session: the admin's user id (features/admin). */
+  impersonatedBy?: ObjectId;
 }
 
 export interface AccountDoc {
@@ -68,6 +78,84 @@ export interface RateLimitDoc {
 export interface MigrationDoc {
   _id: string;
   appliedAt: Date;
+}
+
+/** The admin audit trail (features/admin): who did what to whom, when, from where. */
+export interface AuditEventDoc {
+  _id: ObjectId;
+  /** e.g. "impersonation.start", "user.ban" (features/admin/rules.ts AUDIT_ACTIONS). */
+  action: string;
+  actorId: ObjectId | null;
+  subjectId: ObjectId | null;
+  reason: string | null;
+  ipAddress: string | null;
+  userAgent: string | null;
+  /** Action-specific facts, e.g. the roles before and after a role change. */
+  details: Record<string, unknown> | null;
+  createdAt: Date;
+}
+
+/**
+ * A user's second factor (features/two-factor); unique index on `userId`. Nothing here is readable
+ * without the server secret: `secret` and `backupCodes` are AES-256-GCM envelopes (crypto/encryption.ts).
+ */
+export interface TwoFactorDoc {
+  _id: ObjectId;
+  userId: ObjectId;
+  /** Encrypted base32 TOTP secret. */
+  secret: string;
+  /** Encrypted JSON array of the current backup codes. */
+  backupCodes: string;
+  /** Names the current set of backup codes: a used code's one-time marker carries it. */
+  backupCodesBatch: string;
+  /** False until a first TOTP code confirms the enrollment. */
+  verified: boolean;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+/**
+ * An API key (features/api-key). The key itself is never stored: only its SHA-256 hash (unique
+ * index) and a short clear `start` for display (DECISIONS.md "API keys").
+ */
+export interface ApiKeyDoc {
+  _id: ObjectId;
+  userId: ObjectId;
+  name: string | null;
+  prefix: string | null;
+  start: string | null;
+  /** base64url SHA-256 of the whole key; unique index. */
+  keyHash: string;
+  enabled: boolean;
+  expiresAt: Date | null;
+  /** Uses allowed in the first usage period (null: unlimited); features/api-key/rules.ts. */
+  remaining: number | null;
+  refillAmount: number | null;
+  /** Milliseconds (the Better Auth unit). */
+  refillInterval: number | null;
+  /** When the usage budget was last set (creation, or a server update of the limits). */
+  usageResetAt: Date;
+  rateLimitEnabled: boolean;
+  /** Milliseconds. */
+  rateLimitTimeWindow: number;
+  rateLimitMax: number;
+  /** resource → actions, e.g. `{ files: ["read"] }`; null grants nothing checked by permission. */
+  permissions: Record<string, string[]> | null;
+  /** JSON text, so that client-chosen keys never become document field names. */
+  metadata: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+/**
+ * One counted use of a limited API key: `_id = <keyId>|<budget start ms>|<period>|<slot>`. A use is
+ * admitted by inserting the next free slot; the unique `_id` makes that exact under concurrency.
+ */
+export interface ApiKeyUseDoc {
+  _id: string;
+  keyId: ObjectId;
+  /** End of the usage period (null for a budget without refill: kept as long as the key). */
+  expiresAt: Date | null;
 }
 
 export const CREDENTIAL_PROVIDER_ID = "credential";

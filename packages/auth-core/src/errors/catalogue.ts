@@ -124,6 +124,57 @@ export const ERROR_CATALOGUE = {
   RESOURCE_ACCESS_UNAUTHORIZED: { status: 401, message: "unauthorized to access resource" },
   NOT_AUTHORIZED: { status: 403, message: "Not authorized" },
 
+  // Admin area: not in SPEC §8 (which gives only the access-control messages above); the texts of the
+  // widely used Better Auth admin API (DECISIONS.md "where SPEC is silent").
+  BANNED_USER: {
+    status: 403,
+    message: "You have been banned from this application. Please contact support if you believe this is an error.",
+  },
+  USER_NOT_FOUND: { status: 404, message: "User not found" },
+  FAILED_TO_CREATE_USER: { status: 400, message: "Failed to create user" },
+  INVALID_ROLE: { status: 400, message: "You are not allowed to set a non-existent role value" },
+  CANNOT_BAN_YOURSELF: { status: 400, message: "You cannot ban yourself" },
+  CANNOT_REMOVE_YOURSELF: { status: 400, message: "You cannot remove yourself" },
+  CANNOT_IMPERSONATE_YOURSELF: { status: 400, message: "You cannot impersonate yourself" },
+  CANNOT_IMPERSONATE_ADMINS: { status: 403, message: "You cannot impersonate admins" },
+  CANNOT_IMPERSONATE_BANNED_USER: { status: 403, message: "You cannot impersonate a banned user" },
+  NOT_ALLOWED_WHILE_IMPERSONATING: {
+    status: 403,
+    message: "You cannot perform this action while impersonating a user",
+  },
+  NOT_IMPERSONATING: { status: 400, message: "You are not impersonating anyone" },
+
+  // Two-factor: SPEC §8 gives no texts; those of the widely used Better Auth two-factor API
+  // (DECISIONS.md "where SPEC is silent"). Wrong code / bad challenge 401, spent budget 400, lockout 429.
+  TWO_FACTOR_NOT_ENABLED: { status: 400, message: "Two factor isn't enabled" },
+  // Not in Better Auth: enable while on would swap the active secret for an unconfirmed one.
+  TWO_FACTOR_ALREADY_ENABLED: { status: 400, message: "Two factor is already enabled" },
+  TOTP_NOT_ENABLED: { status: 400, message: "TOTP not enabled" },
+  OTP_NOT_ENABLED: { status: 400, message: "OTP not enabled" },
+  OTP_HAS_EXPIRED: { status: 400, message: "OTP has expired" },
+  INVALID_CODE: { status: 401, message: "Invalid code" },
+  INVALID_BACKUP_CODE: { status: 401, message: "Invalid backup code" },
+  INVALID_TWO_FACTOR_COOKIE: { status: 401, message: "Invalid two factor cookie" },
+  TOO_MANY_ATTEMPTS_REQUEST_NEW_CODE: {
+    status: 400,
+    message: "Too many attempts. Please request a new code.",
+  },
+  ACCOUNT_TEMPORARILY_LOCKED: {
+    status: 429,
+    message: "Account temporarily locked due to too many failed attempts. Try again later.",
+  },
+
+  // API keys: not in SPEC §8, an expiresIn outside the configured bounds (features/api-key);
+  // the texts of the widely used Better Auth API (DECISIONS.md "where SPEC is silent").
+  API_KEY_EXPIRES_IN_TOO_SMALL: {
+    status: 400,
+    message: "The expiresIn is smaller than the predefined minimum value.",
+  },
+  API_KEY_EXPIRES_IN_TOO_LARGE: {
+    status: 400,
+    message: "The expiresIn is larger than the predefined maximum value.",
+  },
+
   // Request hygiene: not in SPEC §8, needed by the HTTP layer (DECISIONS.md: UPPER_SNAKE code + message)
   NOT_FOUND: { status: 404, message: "Not found" },
   METHOD_NOT_ALLOWED: { status: 405, message: "Method not allowed" },

@@ -1,5 +1,7 @@
 import type { AnyEndpoint } from "../http/define-endpoint.ts";
 import { accountEndpoints } from "./account/index.ts";
+import { adminEndpoints } from "./admin/index.ts";
+import { apiKeyEndpoints } from "./api-key/index.ts";
 import { deletionEndpoints } from "./deletion/index.ts";
 import { emailPasswordEndpoints } from "./email-password/index.ts";
 import { generalEndpoints } from "./general/index.ts";
@@ -16,4 +18,6 @@ export const coreEndpoints: readonly AnyEndpoint[] = [
   ...passwordEndpoints,
   ...accountEndpoints,
   ...deletionEndpoints,
+  ...adminEndpoints,
+  ...apiKeyEndpoints,
 ];

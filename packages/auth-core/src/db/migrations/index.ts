@@ -1,12 +1,15 @@
 import type { Collections } from "../collections.ts";
 import { isDuplicateKeyError } from "../connect.ts";
 import { coreIndexes } from "./0001-core-indexes.ts";
+import { adminIndexes } from "./0004-admin-indexes.ts";
+import { twoFactorIndexes } from "./0005-two-factor-indexes.ts";
+import { apiKeyIndexes } from "./0006-api-key-indexes.ts";
 import type { Migration } from "./types.ts";
 
 export type { Migration } from "./types.ts";
 
 /** In order. Feature areas append theirs here; ids are never renumbered. */
-export const CORE_MIGRATIONS: readonly Migration[] = [coreIndexes];
+export const CORE_MIGRATIONS: readonly Migration[] = [coreIndexes, adminIndexes, twoFactorIndexes, apiKeyIndexes];
 
 /**
  * Runs the migrations not yet recorded in `_migrations`. Each is idempotent, so a crash between

@@ -4,6 +4,7 @@ import { generateSessionToken, signValue, unsignValue } from "../../crypto/index
 import type { SessionDoc, UserDoc } from "../../db/documents.ts";
 import { AuthError } from "../../errors/auth-error.ts";
 import type { CookieJar } from "../../http/cookie-jar.ts";
+import { isBanActive } from "../admin/rules.ts";
 import { applyAfterHook, applyBeforeHook } from "../hooks.ts";
 import { type CookieCacheHit, encodeCookieCache, readCookieCache } from "./cookie-cache.ts";
 import { isSessionExpired, sessionExpiry, shouldRefreshSession } from "./rules.ts";
@@ -21,6 +22,8 @@ export interface NewSessionInput {
   dontRemember: boolean;
   ipAddress: string | null;
   userAgent: string | null;
+  /** An admin's impersonation session (features/admin): the admin's id, and its own fixed expiry. */
+  impersonation?: { impersonatedBy: ObjectIdType; expiresAt: Date };
 }
 
 /** Inserts a session (through the session create hooks). Throws FAILED_TO_CREATE_SESSION when refused. */
@@ -30,13 +33,14 @@ export async function createSession(auth: AuthContext, input: NewSessionInput): 
     _id: new ObjectId(),
     userId: input.userId,
     token: generateSessionToken(),
-    expiresAt: sessionExpiry(now, input.dontRemember, auth.options.session),
+    expiresAt: input.impersonation?.expiresAt ?? sessionExpiry(now, input.dontRemember, auth.options.session),
     createdAt: now,
     updatedAt: now,
     ipAddress: input.ipAddress,
     userAgent: input.userAgent ? input.userAgent.slice(0, 512) : null,
     activeOrganizationId: null,
     dontRemember: input.dontRemember,
+    ...(input.impersonation ? { impersonatedBy: input.impersonation.impersonatedBy } : {}),
   };
   const hooks = auth.options.hooks?.session?.create;
   const doc = await applyBeforeHook(hooks, draft);
@@ -142,6 +146,13 @@ export async function readSession(
   }
   const user = await findUserById(auth.collections, session.userId);
   if (!user) {
+    clearSessionCookies(auth, jar);
+    return null;
+  }
+  if (isBanActive(user, now)) {
+    // A ban deletes the user's sessions; one minted by a sign-in racing the ban dies here
+    // (security-matrix M7). With the cookie cache on, a cached copy lives up to its maxAge.
+    await deleteSessionByToken(auth.collections, token);
     clearSessionCookies(auth, jar);
     return null;
   }

@@ -11,7 +11,7 @@ export type CreateUserResult = { ok: true; user: UserDoc } | { ok: false; reason
 /** Inserts a user through the user create hooks; the unique email index settles races. */
 export async function createUser(
   auth: AuthContext,
-  fields: { email: string; name: string; image: string | null; emailVerified: boolean },
+  fields: { email: string; name: string; image: string | null; emailVerified: boolean; role?: string },
 ): Promise<CreateUserResult> {
   const now = auth.now();
   const hooks = auth.options.hooks?.user?.create;

@@ -3,6 +3,7 @@ import { z } from "zod";
 import { hashPassword, spendPasswordWork, verifyPassword } from "../../../crypto/index.ts";
 import { AuthError } from "../../../errors/auth-error.ts";
 import { defineEndpoint } from "../../../http/define-endpoint.ts";
+import { assertUserNotBanned } from "../../admin/ban-service.ts";
 import { callbackURLField, emailField, passwordField } from "../../schemas.ts";
 import { createSession, setSessionCookies } from "../../session/service.ts";
 import { toUser, type User } from "../../session/types.ts";
@@ -35,11 +36,11 @@ export const signInEmail = defineEndpoint({
     if (!config.enabled) throw new AuthError("EMAIL_PASSWORD_DISABLED");
     // An over-long password is never hashed (no CPU for an attacker); it cannot be anyone's.
     if (body.password.length > config.maxPasswordLength) throw new AuthError("INVALID_EMAIL_OR_PASSWORD");
-    const user = await findUserByEmail(auth.collections, body.email);
+    const found = await findUserByEmail(auth.collections, body.email);
     // The account lookup runs for an unknown email too (with an id that matches nothing): on
     // FerretDB v1 a find scans its collection, so skipping it would answer an unknown email faster.
-    const account = await findCredentialAccount(auth.collections, user?._id ?? new ObjectId());
-    if (!user || !account?.password) {
+    const account = await findCredentialAccount(auth.collections, found?._id ?? new ObjectId());
+    if (!found || !account?.password) {
       // Same scrypt work as a real check: an unknown email must not answer faster (enumeration).
       await spendPasswordWork(body.password);
       throw new AuthError("INVALID_EMAIL_OR_PASSWORD");
@@ -52,6 +53,8 @@ export const signInEmail = defineEndpoint({
       const rehash = await hashPassword(body.password);
       await updateCredentialPassword(auth, account._id, rehash, account.password);
     }
+    // Only now, with the password proven, may the answer reveal a ban (features/admin).
+    const user = await assertUserNotBanned(auth, found);
     if (config.requireEmailVerification && !user.emailVerified) {
       if (auth.options.emailVerification.sendOnSignIn)
         await sendVerificationEmail(auth, user, body.callbackURL);

@@ -19,6 +19,7 @@ export const listSessions = defineEndpoint({
     const { auth } = ctx;
     const caller = ctx.session!;
     const sessions = await listUserSessions(auth.collections, caller.user._id, auth.now());
-    return sessions.map(toSession);
+    // An admin's impersonation session is not the user's to see or end (features/admin).
+    return sessions.filter((session) => !session.impersonatedBy).map(toSession);
   },
 });

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { AuthError } from "../../../errors/auth-error.ts";
 import { defineEndpoint, type RedirectResult, redirectTo } from "../../../http/define-endpoint.ts";
+import { assertUserNotBanned } from "../../admin/ban-service.ts";
 import { callbackURLField, tokenField } from "../../schemas.ts";
 import { createSession, setCookieCache, setSessionCookies } from "../../session/service.ts";
 import { toUser, type User } from "../../session/types.ts";
@@ -47,15 +48,26 @@ export const verifyEmail = defineEndpoint({
       }) &&
       (await claimAutoSignIn(auth, query.token))
     ) {
+      // The address is verified either way; a banned user just gets no session (features/admin).
+      const signedIn = await assertUserNotBanned(auth, user).catch((error: unknown) => asError(error));
+      if (signedIn instanceof Error) {
+        if (query.callbackURL && signedIn instanceof AuthError)
+          return redirectTo(withQueryParam(query.callbackURL, "error", "banned_user"));
+        throw signedIn;
+      }
       const session = await createSession(auth, {
-        userId: user._id,
+        userId: signedIn._id,
         dontRemember: false,
         ipAddress: ctx.ip,
         userAgent: ctx.headers.get("user-agent"),
       });
-      setSessionCookies(auth, ctx.cookies, session, user);
+      setSessionCookies(auth, ctx.cookies, session, signedIn);
     }
     if (query.callbackURL) return redirectTo(query.callbackURL);
     return { status: true, user: toUser(user) };
   },
 });
+
+function asError(error: unknown): Error {
+  return error instanceof Error ? error : new Error(String(error));
+}

@@ -1,0 +1,85 @@
+/**
+ * Roles as statements (SPEC §6 "Admin-area roles"), the same shape organizations use: a role grants,
+ * per resource, a list of actions; a request names, per resource, the actions it needs. Pure.
+ */
+export type Statements = Readonly<Record<string, readonly string[]>>;
+export type RoleSet = Readonly<Record<string, Statements>>;
+/** What a caller asks to do, e.g. `{ user: ["ban"] }`: every listed action is needed. */
+export type PermissionRequest = Readonly<Record<string, readonly string[]>>;
+
+/** Every resource and action of the admin area; custom roles may grant only these. */
+export const ADMIN_STATEMENTS = {
+  user: [
+    "create",
+    "list",
+    "set-role",
+    "ban",
+    "impersonate",
+    "impersonate-admins",
+    "delete",
+    "set-password",
+    "get",
+    "update",
+  ],
+  session: ["list", "revoke", "delete"],
+  audit: ["list"],
+} as const satisfies Statements;
+
+/**
+ * Default roles (DECISIONS.md "Admin"): admin can do everything but impersonate other admins
+ * (`admin.allowImpersonatingAdmins` or a custom role with impersonate-admins lifts that); user can
+ * do none of it.
+ */
+export const DEFAULT_ADMIN_ROLES: RoleSet = {
+  admin: {
+    user: ADMIN_STATEMENTS.user.filter((action) => action !== "impersonate-admins"),
+    session: ADMIN_STATEMENTS.session,
+    audit: ADMIN_STATEMENTS.audit,
+  },
+  user: {},
+};
+
+/** True when one role grants every action of the request (an empty request is granted). */
+export function roleGrants(role: Statements, request: PermissionRequest): boolean {
+  return Object.entries(request).every(([resource, actions]) => {
+    const granted = Object.hasOwn(role, resource) ? role[resource] : undefined;
+    return granted !== undefined && actions.every((action) => granted.includes(action));
+  });
+}
+
+/**
+ * SPEC §6: a user may hold several roles (comma separated); any one role granting the whole request
+ * suffices. Unknown role names grant nothing.
+ */
+export function rolesGrant(
+  roles: RoleSet,
+  roleNames: readonly string[],
+  request: PermissionRequest,
+): boolean {
+  return roleNames.some((name) => Object.hasOwn(roles, name) && roleGrants(roles[name]!, request));
+}
+
+/** "admin, support" → ["admin", "support"]; empty or absent → the default role. */
+export function parseRoleList(stored: string | undefined | null, defaultRole: string): string[] {
+  const names = (stored ?? "")
+    .split(",")
+    .map((name) => name.trim())
+    .filter((name) => name.length > 0);
+  return names.length > 0 ? names : [defaultRole];
+}
+
+/**
+ * A role set for options: every role may only grant statements that exist; a configuration mistake
+ * is reported at startup naming the role (STYLE.md "Errors").
+ */
+export function findInvalidGrant(roles: RoleSet, statements: Statements): string | null {
+  for (const [name, role] of Object.entries(roles)) {
+    for (const [resource, actions] of Object.entries(role)) {
+      const known = Object.hasOwn(statements, resource) ? statements[resource] : undefined;
+      if (!known) return `role "${name}" grants unknown resource "${resource}"`;
+      const unknown = actions.find((action) => !known.includes(action));
+      if (unknown !== undefined) return `role "${name}" grants unknown action "${resource}:${unknown}"`;
+    }
+  }
+  return null;
+}

@@ -1,0 +1,57 @@
+import type { AuthContext } from "../../context.ts";
+import type { UserDoc } from "../../db/documents.ts";
+import { AuthError } from "../../errors/auth-error.ts";
+import { deleteUserSessions } from "../session/store.ts";
+import { updateUser } from "../users/service.ts";
+import { banExpiry, isBanActive, isBanExpired, LIFTED_BAN } from "./rules.ts";
+import { deleteImpersonationSessionsBy } from "./store.ts";
+
+/**
+ * THE ban check of every session-minting sign-in path (email, verify-email auto sign-in, social,
+ * two-factor completion). Call it once the credentials are proven and before the session is
+ * created, so the ban is never revealed to someone without the password.
+ * - not banned: returns the user as given (no database command);
+ * - banned, ban expired: lifts the ban (DECISIONS.md "an expired ban lifts itself at the next
+ *   sign-in") and returns the updated user;
+ * - banned: throws AuthError BANNED_USER (403, or `admin.bannedUserMessage`).
+ */
+export async function assertUserNotBanned(auth: AuthContext, user: UserDoc): Promise<UserDoc> {
+  const now = auth.now();
+  if (isBanActive(user, now)) throw bannedUserError(auth);
+  if (!isBanExpired(user, now)) return user;
+  return (await updateUser(auth, user._id, { ...LIFTED_BAN })) ?? { ...user, ...LIFTED_BAN };
+}
+
+export function bannedUserError(auth: AuthContext): AuthError {
+  const message = auth.options.admin.bannedUserMessage;
+  return new AuthError("BANNED_USER", message ? { message } : undefined);
+}
+
+/**
+ * Bans a user and ends every session they have, at once (issue 5). The ban is written first: a
+ * sign-in racing this call either fails the ban check or mints a session that the session delete
+ * below removes — and if it lands after the delete, readSession refuses it because the user is
+ * banned (security-matrix M7). Null when the user is gone or a hook refused.
+ */
+export async function banUser(
+  auth: AuthContext,
+  user: UserDoc,
+  reason: string | undefined,
+  expiresInSeconds: number | undefined,
+): Promise<UserDoc | null> {
+  const admin = auth.options.admin;
+  const updated = await updateUser(auth, user._id, {
+    banned: true,
+    banReason: reason ?? admin.defaultBanReason,
+    banExpires: banExpiry(auth.now(), expiresInSeconds ?? admin.defaultBanExpiresIn),
+  });
+  if (!updated) return null;
+  await deleteUserSessions(auth.collections, user._id);
+  // A banned admin's impersonations end too: they act with the admin's authority.
+  await deleteImpersonationSessionsBy(auth.collections, user._id);
+  return updated;
+}
+
+export function unbanUser(auth: AuthContext, user: UserDoc): Promise<UserDoc | null> {
+  return updateUser(auth, user._id, { ...LIFTED_BAN });
+}

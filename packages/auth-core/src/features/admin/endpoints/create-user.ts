@@ -1,0 +1,57 @@
+import { z } from "zod";
+import { hashPassword } from "../../../crypto/index.ts";
+import { AuthError } from "../../../errors/auth-error.ts";
+import { defineEndpoint } from "../../../http/define-endpoint.ts";
+import { emailField, imageField, nameField, passwordField } from "../../schemas.ts";
+import { assertPasswordLength, createCredentialAccount, createUser } from "../../users/service.ts";
+import { resolveRoleInput } from "../role-service.ts";
+import { type AdminUser, toAdminUser } from "../rules.ts";
+import { roleField } from "../schemas.ts";
+import { auditSource, recordAuditEvent, requireAdminPermission } from "../service.ts";
+
+/**
+ * POST /admin/create-user. Without a password the user has no credential account (they can use a
+ * reset link or a social provider). Giving a role needs set-role as well (security-matrix J13).
+ */
+export const createUserEndpoint = defineEndpoint({
+  name: "createUser",
+  method: "POST",
+  path: "/admin/create-user",
+  auth: "session",
+  sensitive: true,
+  body: z.strictObject({
+    email: emailField,
+    password: passwordField.optional(),
+    name: nameField,
+    role: roleField.optional(),
+    data: z.strictObject({ image: imageField.optional(), emailVerified: z.boolean().optional() }).optional(),
+  }),
+  fieldErrors: { email: "INVALID_EMAIL" },
+  async handler(ctx): Promise<{ user: AdminUser }> {
+    const { auth, body } = ctx;
+    const caller = requireAdminPermission(auth, ctx.session, {
+      user: body.role === undefined ? ["create"] : ["create", "set-role"],
+    });
+    const role = body.role === undefined ? undefined : resolveRoleInput(auth, body.role);
+    if (body.password !== undefined) assertPasswordLength(auth, body.password);
+    const hash = body.password === undefined ? null : await hashPassword(body.password);
+    const created = await createUser(auth, {
+      email: body.email,
+      name: body.name,
+      image: body.data?.image ?? null,
+      emailVerified: body.data?.emailVerified ?? false,
+      ...(role === undefined ? {} : { role }),
+    });
+    if (!created.ok)
+      throw new AuthError(created.reason === "exists" ? "USER_ALREADY_EXISTS" : "FAILED_TO_CREATE_USER");
+    if (hash !== null) await createCredentialAccount(auth, created.user._id, hash);
+    await recordAuditEvent(auth, {
+      action: "user.create",
+      actorId: caller.user._id,
+      subjectId: created.user._id,
+      details: { role: role ?? auth.options.admin.defaultRole },
+      ...auditSource(ctx),
+    });
+    return { user: toAdminUser(created.user, auth.options.admin.defaultRole) };
+  },
+});

@@ -1,0 +1,70 @@
+import { z } from "zod";
+import type { AuditEventDoc } from "../../../db/documents.ts";
+import { parseId } from "../../../db/ids.ts";
+import { defineEndpoint } from "../../../http/define-endpoint.ts";
+import { MAX_PAGE_SIZE, queryInt } from "../list-users-query.ts";
+import { userIdField } from "../schemas.ts";
+import { requireAdminPermission } from "../service.ts";
+import { type AuditFilter, countAuditEvents, findAuditEvents } from "../store.ts";
+
+export interface AuditEvent {
+  id: string;
+  action: string;
+  actorId: string | null;
+  subjectId: string | null;
+  reason: string | null;
+  ipAddress: string | null;
+  userAgent: string | null;
+  details: Record<string, unknown> | null;
+  createdAt: Date;
+}
+
+function toAuditEvent(doc: AuditEventDoc): AuditEvent {
+  return {
+    id: doc._id.toHexString(),
+    action: doc.action,
+    actorId: doc.actorId?.toHexString() ?? null,
+    subjectId: doc.subjectId?.toHexString() ?? null,
+    reason: doc.reason,
+    ipAddress: doc.ipAddress,
+    userAgent: doc.userAgent,
+    details: doc.details,
+    createdAt: doc.createdAt,
+  };
+}
+
+/**
+ * GET /admin/list-audit-events?actorId&subjectId&limit&offset → {events, total, limit, offset}, newest
+ * first, at most 100 per page. An id that is not 24 hex characters matches nothing (empty page).
+ */
+export const listAuditEvents = defineEndpoint({
+  name: "listAuditEvents",
+  method: "GET",
+  path: "/admin/list-audit-events",
+  auth: "session",
+  sensitive: true,
+  query: z.strictObject({
+    actorId: userIdField.optional(),
+    subjectId: userIdField.optional(),
+    limit: queryInt.optional(),
+    offset: queryInt.optional(),
+  }),
+  async handler(ctx) {
+    const { auth, query } = ctx;
+    requireAdminPermission(auth, ctx.session, { audit: ["list"] });
+    const limit = Math.min(Math.max(query.limit ?? MAX_PAGE_SIZE, 1), MAX_PAGE_SIZE);
+    const offset = query.offset ?? 0;
+    const actorId = query.actorId === undefined ? undefined : parseId(query.actorId);
+    const subjectId = query.subjectId === undefined ? undefined : parseId(query.subjectId);
+    if (actorId === null || subjectId === null) return { events: [], total: 0, limit, offset };
+    const filter: AuditFilter = {
+      ...(actorId ? { actorId } : {}),
+      ...(subjectId ? { subjectId } : {}),
+    };
+    const [events, total] = await Promise.all([
+      findAuditEvents(auth.collections, filter, limit, offset),
+      countAuditEvents(auth.collections, filter),
+    ]);
+    return { events: events.map(toAuditEvent), total, limit, offset };
+  },
+});

@@ -1,0 +1,23 @@
+import { z } from "zod";
+import { defineEndpoint } from "../../../http/define-endpoint.ts";
+import { type AdminSession, toAdminSession } from "../rules.ts";
+import { userIdField } from "../schemas.ts";
+import { findTargetUser, requireAdminPermission } from "../service.ts";
+import { findUserSessions } from "../store.ts";
+
+/** POST /admin/list-user-sessions {userId}: the user's unexpired sessions, impersonations marked. */
+export const listUserSessions = defineEndpoint({
+  name: "listUserSessions",
+  method: "POST",
+  path: "/admin/list-user-sessions",
+  auth: "session",
+  sensitive: true,
+  body: z.strictObject({ userId: userIdField }),
+  async handler(ctx): Promise<{ sessions: AdminSession[] }> {
+    const { auth } = ctx;
+    requireAdminPermission(auth, ctx.session, { session: ["list"] });
+    const target = await findTargetUser(auth, ctx.body.userId);
+    const sessions = await findUserSessions(auth.collections, target._id, auth.now());
+    return { sessions: sessions.map(toAdminSession) };
+  },
+});

@@ -1,0 +1,38 @@
+import { z } from "zod";
+import { AuthError } from "../../../errors/auth-error.ts";
+import { defineEndpoint } from "../../../http/define-endpoint.ts";
+import { deleteUserAndData } from "../../deletion/service.ts";
+import { userIdField } from "../schemas.ts";
+import { auditSource, findTargetUser, recordAuditEvent, requireAdminPermission } from "../service.ts";
+import { deleteImpersonationSessionsBy } from "../store.ts";
+
+/**
+ * POST /admin/remove-user {userId}: the same cascade as a user deleting their own account
+ * (sessions, user, accounts, pending tokens — features/deletion, with its hooks), plus the
+ * impersonation sessions the removed user started. The audit event is kept.
+ */
+export const removeUser = defineEndpoint({
+  name: "removeUser",
+  method: "POST",
+  path: "/admin/remove-user",
+  auth: "session",
+  sensitive: true,
+  body: z.strictObject({ userId: userIdField }),
+  async handler(ctx): Promise<{ success: true }> {
+    const { auth, body } = ctx;
+    const caller = requireAdminPermission(auth, ctx.session, { user: ["delete"] });
+    const target = await findTargetUser(auth, body.userId);
+    if (target._id.equals(caller.user._id)) throw new AuthError("CANNOT_REMOVE_YOURSELF");
+    const removed = await deleteUserAndData(auth, target);
+    if (!removed.ok) throw new AuthError("DELETE_USER_REFUSED");
+    await deleteImpersonationSessionsBy(auth.collections, target._id);
+    await recordAuditEvent(auth, {
+      action: "user.remove",
+      actorId: caller.user._id,
+      subjectId: target._id,
+      details: { email: target.email },
+      ...auditSource(ctx),
+    });
+    return { success: true };
+  },
+});

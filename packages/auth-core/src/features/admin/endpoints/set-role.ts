@@ -1,0 +1,33 @@
+import { z } from "zod";
+import { AuthError } from "../../../errors/auth-error.ts";
+import { defineEndpoint } from "../../../http/define-endpoint.ts";
+import { describeRoles, resolveRoleInput, setUserRole } from "../role-service.ts";
+import { type AdminUser, toAdminUser } from "../rules.ts";
+import { roleField, userIdField } from "../schemas.ts";
+import { auditSource, findTargetUser, recordAuditEvent, requireAdminPermission } from "../service.ts";
+
+/** POST /admin/set-role {userId, role}: role is one configured role or a list of them (SPEC §6). */
+export const setRole = defineEndpoint({
+  name: "setRole",
+  method: "POST",
+  path: "/admin/set-role",
+  auth: "session",
+  sensitive: true,
+  body: z.strictObject({ userId: userIdField, role: roleField }),
+  async handler(ctx): Promise<{ user: AdminUser }> {
+    const { auth, body } = ctx;
+    const caller = requireAdminPermission(auth, ctx.session, { user: ["set-role"] });
+    const role = resolveRoleInput(auth, body.role);
+    const target = await findTargetUser(auth, body.userId);
+    const updated = await setUserRole(auth, target, role);
+    if (!updated) throw new AuthError("FAILED_TO_UPDATE_USER");
+    await recordAuditEvent(auth, {
+      action: "user.set-role",
+      actorId: caller.user._id,
+      subjectId: target._id,
+      details: { from: describeRoles(auth, target), to: describeRoles(auth, updated) },
+      ...auditSource(ctx),
+    });
+    return { user: toAdminUser(updated, auth.options.admin.defaultRole) };
+  },
+});

@@ -1,0 +1,52 @@
+import { z } from "zod";
+import { isDuplicateKeyError } from "../../../db/connect.ts";
+import type { UserDoc } from "../../../db/documents.ts";
+import { AuthError } from "../../../errors/auth-error.ts";
+import { defineEndpoint } from "../../../http/define-endpoint.ts";
+import { emailField, imageField, nameField } from "../../schemas.ts";
+import { updateUser } from "../../users/service.ts";
+import { findUserByEmail } from "../../users/store.ts";
+import { type AdminUser, toAdminUser } from "../rules.ts";
+import { userIdField } from "../schemas.ts";
+import { findTargetUser, requireAdminPermission } from "../service.ts";
+
+/**
+ * POST /admin/update-user {userId, data}. Strict: a password (set-user-password), a role (set-role)
+ * or ban fields (ban-user) are refused with 400, so each guarded field has exactly one path with its
+ * own permission and audit event. A new email is normalised and must be free.
+ */
+export const adminUpdateUser = defineEndpoint({
+  name: "adminUpdateUser",
+  method: "POST",
+  path: "/admin/update-user",
+  auth: "session",
+  sensitive: true,
+  body: z.strictObject({
+    userId: userIdField,
+    data: z.strictObject({
+      name: nameField.optional(),
+      image: imageField.optional(),
+      email: emailField.optional(),
+      emailVerified: z.boolean().optional(),
+    }),
+  }),
+  async handler(ctx): Promise<AdminUser> {
+    const { auth, body } = ctx;
+    requireAdminPermission(auth, ctx.session, { user: ["update"] });
+    const fields = Object.fromEntries(
+      Object.entries(body.data).filter(([, value]) => value !== undefined),
+    ) as Partial<UserDoc>;
+    if (Object.keys(fields).length === 0) throw new AuthError("NO_FIELDS_TO_UPDATE");
+    const target = await findTargetUser(auth, body.userId);
+    if (fields.email !== undefined && fields.email !== target.email) {
+      if (await findUserByEmail(auth.collections, fields.email)) throw new AuthError("USER_ALREADY_EXISTS");
+    }
+    const updated = await updateUser(auth, target._id, fields).catch((error: unknown) => {
+      // Lost a race for the address: the unique email index decides.
+      if (isDuplicateKeyError(error)) throw new AuthError("USER_ALREADY_EXISTS");
+      throw error;
+    });
+    if (!updated) throw new AuthError("FAILED_TO_UPDATE_USER");
+    return toAdminUser(updated, auth.options.admin.defaultRole);
+  },
+});

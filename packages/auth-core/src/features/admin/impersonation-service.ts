@@ -1,0 +1,98 @@
+import type { AuthContext } from "../../context.ts";
+import { signValue, unsignValue } from "../../crypto/index.ts";
+import type { SessionDoc, UserDoc } from "../../db/documents.ts";
+import { AuthError } from "../../errors/auth-error.ts";
+import type { CookieJar } from "../../http/cookie-jar.ts";
+import { isSessionExpired } from "../session/rules.ts";
+import { clearSessionCookies, createSession, setSessionCookies } from "../session/service.ts";
+import { findSessionByToken, findUserById } from "../session/store.ts";
+import type { SessionWithUser } from "../session/types.ts";
+import { isBanActive } from "./rules.ts";
+import { hasAdminPermission, isAdminUser } from "./service.ts";
+import { deleteSessionById } from "./store.ts";
+
+/** `tessera.admin_session` (with the session cookie's prefixes): the admin's own session token, signed. */
+export function adminSessionCookieName(auth: AuthContext): string {
+  return auth.cookies.sessionToken.replace(/session_token$/, "admin_session");
+}
+
+/** Refusals of impersonate-user (security-matrix J3, J4); the caller is an admin, not impersonating. */
+export function assertMayImpersonate(auth: AuthContext, caller: SessionWithUser, target: UserDoc): void {
+  if (target._id.equals(caller.user._id)) throw new AuthError("CANNOT_IMPERSONATE_YOURSELF");
+  if (isBanActive(target, auth.now())) throw new AuthError("CANNOT_IMPERSONATE_BANNED_USER");
+  if (
+    isAdminUser(auth, target) &&
+    !auth.options.admin.allowImpersonatingAdmins &&
+    !hasAdminPermission(auth, caller.user, { user: ["impersonate-admins"] })
+  ) {
+    throw new AuthError("CANNOT_IMPERSONATE_ADMINS");
+  }
+}
+
+/**
+ * Mints the impersonation session (1 hour by default, never refreshed, browser-session cookie) and
+ * swaps cookies: the admin's own session row is kept and its token set aside in a signed, httpOnly
+ * cookie that lives as long as the impersonation can.
+ */
+export async function startImpersonation(
+  auth: AuthContext,
+  jar: CookieJar,
+  caller: SessionWithUser,
+  target: UserDoc,
+  request: { ip: string | null; userAgent: string | null },
+): Promise<SessionDoc> {
+  const duration = auth.options.admin.impersonationSessionDuration;
+  const session = await createSession(auth, {
+    userId: target._id,
+    dontRemember: true,
+    ipAddress: request.ip,
+    userAgent: request.userAgent,
+    impersonation: {
+      impersonatedBy: caller.user._id,
+      expiresAt: new Date(auth.now().getTime() + duration * 1000),
+    },
+  });
+  jar.set(adminSessionCookieName(auth), signValue(caller.session.token, auth.options.secret), {
+    maxAge: duration,
+  });
+  setSessionCookies(auth, jar, session, target);
+  return session;
+}
+
+export type StopOutcome = { restored: true; session: SessionDoc; user: UserDoc } | { restored: false };
+
+/**
+ * Ends an impersonation: deletes its session, then restores the admin's session — only if it is
+ * still the impersonating admin's, unexpired, and the admin may still impersonate (not demoted or
+ * banned meanwhile, security-matrix J7). Otherwise every session cookie is cleared: signed out.
+ */
+export async function stopImpersonation(
+  auth: AuthContext,
+  jar: CookieJar,
+  current: SessionDoc & { impersonatedBy: NonNullable<SessionDoc["impersonatedBy"]> },
+): Promise<StopOutcome> {
+  await deleteSessionById(auth.collections, current._id);
+  const cookieName = adminSessionCookieName(auth);
+  const signed = jar.get(cookieName);
+  if (signed !== undefined) jar.delete(cookieName);
+  const token = signed === undefined ? null : unsignValue(signed, auth.options.secret);
+  const restored = token === null ? null : await findAdminSession(auth, token, current.impersonatedBy);
+  if (!restored) {
+    clearSessionCookies(auth, jar);
+    return { restored: false };
+  }
+  setSessionCookies(auth, jar, restored.session, restored.user);
+  return { restored: true, ...restored };
+}
+
+async function findAdminSession(
+  auth: AuthContext,
+  token: string,
+  adminId: SessionDoc["userId"],
+): Promise<{ session: SessionDoc; user: UserDoc } | null> {
+  const session = await findSessionByToken(auth.collections, token);
+  if (!session?.userId.equals(adminId) || isSessionExpired(session.expiresAt, auth.now())) return null;
+  const user = await findUserById(auth.collections, adminId);
+  if (!user || isBanActive(user, auth.now())) return null;
+  return hasAdminPermission(auth, user, { user: ["impersonate"] }) ? { session, user } : null;
+}

@@ -1,0 +1,128 @@
+import { z } from "zod";
+
+/**
+ * GET /admin/list-users input and its translation into a MongoDB filter. Pure. Every field,
+ * operator and sort key comes from a whitelist, every value is a string matched literally (regex
+ * metacharacters escaped), so no request can reach an operator or a field it was not given
+ * (security-matrix A).
+ */
+export const MAX_PAGE_SIZE = 100;
+
+/** Query integers arrive as strings over HTTP and as numbers from server code. */
+export const queryInt = z
+  .union([z.number().int(), z.string().regex(/^\d{1,9}$/)])
+  .transform((value) => Number(value))
+  .pipe(z.number().int().min(0).max(1_000_000_000));
+
+const textOperators = ["eq", "ne", "contains", "starts_with", "ends_with"] as const;
+const FILTER_FIELDS = {
+  email: "text",
+  name: "text",
+  role: "text",
+  banned: "boolean",
+  emailVerified: "boolean",
+  createdAt: "date",
+} as const;
+type FilterField = keyof typeof FILTER_FIELDS;
+
+export const listUsersQuery = z
+  .strictObject({
+    searchValue: z.string().max(256).optional(),
+    searchField: z.enum(["email", "name"]).optional(),
+    searchOperator: z.enum(["contains", "starts_with", "ends_with"]).optional(),
+    limit: queryInt.optional(),
+    offset: queryInt.optional(),
+    sortBy: z.enum(["email", "name", "createdAt", "updatedAt", "role"]).optional(),
+    sortDirection: z.enum(["asc", "desc"]).optional(),
+    filterField: z.enum(Object.keys(FILTER_FIELDS) as [FilterField, ...FilterField[]]).optional(),
+    filterValue: z.string().max(256).optional(),
+    filterOperator: z.enum([...textOperators, "lt", "lte", "gt", "gte"]).optional(),
+  })
+  .superRefine((query, ctx) => {
+    if ((query.filterField === undefined) !== (query.filterValue === undefined)) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["filterValue"],
+        message: "filterField and filterValue go together",
+      });
+      return;
+    }
+    if (query.filterField === undefined || query.filterValue === undefined) return;
+    const problem = checkFilter(query.filterField, query.filterOperator ?? "eq", query.filterValue);
+    if (problem) ctx.addIssue({ code: "custom", path: ["filterOperator"], message: problem });
+  });
+export type ListUsersQuery = z.output<typeof listUsersQuery>;
+
+function checkFilter(field: FilterField, operator: string, value: string): string | null {
+  const kind = FILTER_FIELDS[field];
+  if (kind === "text") return (textOperators as readonly string[]).includes(operator) ? null : "bad operator";
+  if (kind === "boolean") {
+    if (operator !== "eq" && operator !== "ne") return "bad operator";
+    return value === "true" || value === "false" ? null : "expected true or false";
+  }
+  if (!["eq", "ne", "lt", "lte", "gt", "gte"].includes(operator)) return "bad operator";
+  return Number.isNaN(Date.parse(value)) ? "expected a date" : null;
+}
+
+export function escapeRegex(value: string): string {
+  return value.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+
+function textMatch(operator: string, value: string): Record<string, unknown> {
+  const escaped = escapeRegex(value);
+  if (operator === "eq") return { $eq: value };
+  if (operator === "ne") return { $ne: value };
+  const pattern =
+    operator === "starts_with" ? `^${escaped}` : operator === "ends_with" ? `${escaped}$` : escaped;
+  return { $regex: pattern, $options: "i" };
+}
+
+/**
+ * The MongoDB filter of a (validated) query. `defaultRole`: users stored without a role hold it
+ * (DECISIONS.md "new users get user"), so a role filter on it also matches the absent field.
+ */
+export function buildUserFilter(query: ListUsersQuery, defaultRole: string): Record<string, unknown> {
+  const clauses: Record<string, unknown>[] = [];
+  if (query.searchValue !== undefined && query.searchValue !== "") {
+    const field = query.searchField ?? "email";
+    clauses.push({ [field]: textMatch(query.searchOperator ?? "contains", query.searchValue) });
+  }
+  if (query.filterField !== undefined && query.filterValue !== undefined) {
+    clauses.push(
+      filterClause(query.filterField, query.filterOperator ?? "eq", query.filterValue, defaultRole),
+    );
+  }
+  if (clauses.length === 0) return {};
+  return clauses.length === 1 ? clauses[0]! : { $and: clauses };
+}
+
+function filterClause(field: FilterField, operator: string, value: string, defaultRole: string) {
+  const kind = FILTER_FIELDS[field];
+  if (kind === "boolean") {
+    // Absent means false (users created before the admin area, or never banned).
+    const wanted = (value === "true") === (operator === "eq");
+    return { [field]: wanted ? { $eq: true } : { $ne: true } };
+  }
+  if (kind === "date") return { [field]: { [`$${operator}`]: new Date(value) } };
+  if (field === "role" && value === defaultRole && (operator === "eq" || operator === "ne")) {
+    return operator === "eq"
+      ? { $or: [{ role: { $eq: value } }, { role: { $exists: false } }] }
+      : { $and: [{ role: { $ne: value } }, { role: { $exists: true } }] };
+  }
+  return { [field]: textMatch(operator, value) };
+}
+
+export interface UserPage {
+  sort: Record<string, 1 | -1>;
+  limit: number;
+  offset: number;
+}
+
+/** limit capped at 100 (SPEC §9 "also the cap for member and user listings"); newest first by default. */
+export function buildUserPage(query: ListUsersQuery): UserPage {
+  const direction = query.sortDirection === "asc" ? 1 : -1;
+  const sortBy = query.sortBy ?? "createdAt";
+  const limit = Math.min(Math.max(query.limit ?? MAX_PAGE_SIZE, 1), MAX_PAGE_SIZE);
+  // _id breaks ties, so pages never repeat or skip a user with an equal sort value.
+  return { sort: { [sortBy]: direction, _id: direction }, limit, offset: query.offset ?? 0 };
+}

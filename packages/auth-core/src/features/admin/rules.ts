@@ -1,0 +1,72 @@
+import type { SessionDoc, UserDoc } from "../../db/documents.ts";
+import { type Session, toSession, toUser, type User } from "../session/types.ts";
+import { parseRoleList } from "./access.ts";
+
+/** The audit trail's actions (issue 5 "An audit trail"). */
+export const AUDIT_ACTIONS = [
+  "impersonation.start",
+  "impersonation.stop",
+  "user.create",
+  "user.ban",
+  "user.unban",
+  "user.set-role",
+  "user.set-password",
+  "user.remove",
+] as const;
+export type AuditAction = (typeof AUDIT_ACTIONS)[number];
+
+/** A user as the admin area shows it: the SPEC §3 fields plus role and ban state. */
+export interface AdminUser extends User {
+  role: string;
+  banned: boolean;
+  banReason: string | null;
+  banExpires: Date | null;
+}
+
+export interface AdminSession extends Session {
+  impersonatedBy: string | null;
+}
+
+export function toAdminUser(doc: UserDoc, defaultRole: string): AdminUser {
+  return {
+    ...toUser(doc),
+    role: parseRoleList(doc.role, defaultRole).join(","),
+    banned: doc.banned === true,
+    banReason: doc.banReason ?? null,
+    banExpires: doc.banExpires ?? null,
+  };
+}
+
+export function toAdminSession(doc: SessionDoc): AdminSession {
+  return { ...toSession(doc), impersonatedBy: doc.impersonatedBy?.toHexString() ?? null };
+}
+
+/** A ban holds while `banned` is set and its expiry (if any) is still ahead. */
+export function isBanActive(user: Pick<UserDoc, "banned" | "banExpires">, now: Date): boolean {
+  if (user.banned !== true) return false;
+  return !user.banExpires || user.banExpires.getTime() > now.getTime();
+}
+
+/** A ban whose expiry has passed: lifted at the next sign-in (DECISIONS.md "Admin"). */
+export function isBanExpired(user: Pick<UserDoc, "banned" | "banExpires">, now: Date): boolean {
+  return user.banned === true && !!user.banExpires && user.banExpires.getTime() <= now.getTime();
+}
+
+/** Null: a permanent ban. */
+export function banExpiry(now: Date, expiresInSeconds: number | undefined): Date | null {
+  return expiresInSeconds === undefined ? null : new Date(now.getTime() + expiresInSeconds * 1000);
+}
+
+/** The ban fields that lift a ban (unban-user, or an expired ban at sign-in). */
+export const LIFTED_BAN = { banned: false, banReason: null, banExpires: null } as const;
+
+/** Roles are stored comma separated (SPEC §6); one name per entry, no duplicates. */
+export function normaliseRoleInput(role: string | readonly string[]): string[] {
+  const names = (typeof role === "string" ? [role] : role).map((name) => name.trim());
+  return [...new Set(names)];
+}
+
+/** Every name is a configured role, non-empty, without a comma. */
+export function areKnownRoles(names: readonly string[], known: Readonly<Record<string, unknown>>): boolean {
+  return names.length > 0 && names.every((name) => name.length > 0 && Object.hasOwn(known, name));
+}

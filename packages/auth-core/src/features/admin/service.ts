@@ -1,0 +1,92 @@
+import { ObjectId } from "mongodb";
+import type { AuthContext } from "../../context.ts";
+import type { UserDoc } from "../../db/documents.ts";
+import { parseId } from "../../db/ids.ts";
+import { AuthError } from "../../errors/auth-error.ts";
+import { findUserById } from "../session/store.ts";
+import type { SessionWithUser } from "../session/types.ts";
+import {
+  DEFAULT_ADMIN_ROLES,
+  type PermissionRequest,
+  parseRoleList,
+  type RoleSet,
+  rolesGrant,
+} from "./access.ts";
+import type { AuditAction } from "./rules.ts";
+import { insertAuditEvent } from "./store.ts";
+
+export function adminRoles(auth: AuthContext): RoleSet {
+  return auth.options.admin.roles ?? DEFAULT_ADMIN_ROLES;
+}
+
+/** SPEC §6: listed admin user ids bypass the checks; otherwise any of the user's roles must grant it. */
+export function hasAdminPermission(auth: AuthContext, user: UserDoc, request: PermissionRequest): boolean {
+  const admin = auth.options.admin;
+  if (admin.adminUserIds.includes(user._id.toHexString())) return true;
+  return rolesGrant(adminRoles(auth), parseRoleList(user.role, admin.defaultRole), request);
+}
+
+/** An "admin" for impersonation protection: a listed admin id or a holder of an admin role. */
+export function isAdminUser(auth: AuthContext, user: UserDoc): boolean {
+  const admin = auth.options.admin;
+  if (admin.adminUserIds.includes(user._id.toHexString())) return true;
+  return parseRoleList(user.role, admin.defaultRole).some((name) => admin.adminRoles.includes(name));
+}
+
+/**
+ * The guard of every admin endpoint. The caller was read from the database (the endpoints are
+ * `sensitive`), so a demotion or a ban applies to the very next request. An impersonation session
+ * can do nothing here (security-matrix J5): whoever it impersonates, the admin acts as that user,
+ * never with admin rights through them.
+ */
+export function requireAdminPermission(
+  auth: AuthContext,
+  caller: SessionWithUser | null,
+  request: PermissionRequest,
+): SessionWithUser {
+  if (!caller) throw new AuthError("UNAUTHORIZED");
+  if (caller.session.impersonatedBy) throw new AuthError("NOT_ALLOWED_WHILE_IMPERSONATING");
+  if (!hasAdminPermission(auth, caller.user, request)) throw new AuthError("RESOURCE_ACCESS_NOT_ALLOWED");
+  return caller;
+}
+
+/** The user an admin request names; 404 for an unknown or malformed id (never sent to the database). */
+export async function findTargetUser(auth: AuthContext, userId: string): Promise<UserDoc> {
+  const id = parseId(userId);
+  const user = id ? await findUserById(auth.collections, id) : null;
+  if (!user) throw new AuthError("USER_NOT_FOUND");
+  return user;
+}
+
+export interface AuditInput {
+  action: AuditAction;
+  actorId: ObjectId | null;
+  subjectId: ObjectId | null;
+  reason?: string | null;
+  details?: Record<string, unknown> | null;
+  ip: string | null;
+  userAgent: string | null;
+}
+
+/** Appends one event to the audit trail (security-matrix J14, ASVS 16.3). */
+export async function recordAuditEvent(auth: AuthContext, input: AuditInput): Promise<void> {
+  await insertAuditEvent(auth.collections, {
+    _id: new ObjectId(),
+    action: input.action,
+    actorId: input.actorId,
+    subjectId: input.subjectId,
+    reason: input.reason ?? null,
+    ipAddress: input.ip,
+    userAgent: input.userAgent ? input.userAgent.slice(0, 512) : null,
+    details: input.details ?? null,
+    createdAt: auth.now(),
+  });
+}
+
+/** The request facts every audit event carries. */
+export function auditSource(ctx: { ip: string | null; headers: Headers }): {
+  ip: string | null;
+  userAgent: string | null;
+} {
+  return { ip: ctx.ip, userAgent: ctx.headers.get("user-agent") };
+}
