@@ -204,9 +204,10 @@ export const optionsSchema = z
          * @default undefined (the mailer sends the template)
          */
         sendOTP: z
-          .custom<
-            (data: { user: { id: string; email: string; name: string }; code: string }) => unknown
-          >((value) => typeof value === "function", "expected a function")
+          .custom<(data: { user: { id: string; email: string; name: string }; code: string }) => unknown>(
+            (value) => typeof value === "function",
+            "expected a function",
+          )
           .optional(),
       })
       .strict()

@@ -7,6 +7,7 @@ import { emailPasswordEndpoints } from "./email-password/index.ts";
 import { generalEndpoints } from "./general/index.ts";
 import { passwordEndpoints } from "./password/index.ts";
 import { sessionEndpoints } from "./session/index.ts";
+import { twoFactorEndpoints } from "./two-factor/index.ts";
 import { verificationEndpoints } from "./verification/index.ts";
 
 /** Every core endpoint. One list drives the router, `auth.api`, the client SDK and the docs. */
@@ -18,6 +19,7 @@ export const coreEndpoints: readonly AnyEndpoint[] = [
   ...passwordEndpoints,
   ...accountEndpoints,
   ...deletionEndpoints,
+  ...twoFactorEndpoints,
   ...adminEndpoints,
   ...apiKeyEndpoints,
 ];

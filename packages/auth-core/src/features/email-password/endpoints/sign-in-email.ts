@@ -7,6 +7,7 @@ import { assertUserNotBanned } from "../../admin/ban-service.ts";
 import { callbackURLField, emailField, passwordField } from "../../schemas.ts";
 import { createSession, setSessionCookies } from "../../session/service.ts";
 import { toUser, type User } from "../../session/types.ts";
+import { gateSessionMint, type TwoFactorRedirect } from "../../two-factor/gate.ts";
 import { updateCredentialPassword } from "../../users/service.ts";
 import { findCredentialAccount, findUserByEmail } from "../../users/store.ts";
 import { sendVerificationEmail } from "../../verification/service.ts";
@@ -30,7 +31,7 @@ export const signInEmail = defineEndpoint({
     rememberMe: z.boolean().optional(),
   }),
   fieldErrors: { email: "INVALID_EMAIL" },
-  async handler(ctx): Promise<SignInResult> {
+  async handler(ctx): Promise<SignInResult | TwoFactorRedirect> {
     const { auth, body } = ctx;
     const config = auth.options.emailAndPassword;
     if (!config.enabled) throw new AuthError("EMAIL_PASSWORD_DISABLED");
@@ -60,6 +61,9 @@ export const signInEmail = defineEndpoint({
         await sendVerificationEmail(auth, user, body.callbackURL);
       throw new AuthError("EMAIL_NOT_VERIFIED");
     }
+    // Two-factor users get a challenge instead of a session (features/two-factor).
+    const challenged = await gateSessionMint(ctx, user, { rememberMe: body.rememberMe !== false });
+    if (challenged) return challenged;
     const session = await createSession(auth, {
       userId: user._id,
       dontRemember: body.rememberMe === false,

@@ -5,6 +5,7 @@ import { assertUserNotBanned } from "../../admin/ban-service.ts";
 import { callbackURLField, tokenField } from "../../schemas.ts";
 import { createSession, setCookieCache, setSessionCookies } from "../../session/service.ts";
 import { toUser, type User } from "../../session/types.ts";
+import { gateSessionMint, type TwoFactorRedirect } from "../../two-factor/gate.ts";
 import {
   shouldAutoSignIn,
   VERIFY_FAILURE_ERRORS,
@@ -24,7 +25,7 @@ export const verifyEmail = defineEndpoint({
     token: tokenField,
     callbackURL: callbackURLField.optional(),
   }),
-  async handler(ctx): Promise<{ status: true; user: User } | RedirectResult> {
+  async handler(ctx): Promise<({ status: true; user: User } & Partial<TwoFactorRedirect>) | RedirectResult> {
     const { auth, query, session: caller } = ctx;
     const outcome = await verifyEmailToken(auth, query.token, caller, query.callbackURL);
     if (!outcome.ok) {
@@ -36,6 +37,7 @@ export const verifyEmail = defineEndpoint({
       throw new AuthError(VERIFY_FAILURE_ERRORS[outcome.reason]);
     }
     const { user } = outcome;
+    let challenged: TwoFactorRedirect | null = null;
     if (caller?.user._id.equals(user._id)) {
       // The caller's cached copy of the user (when the cookie cache is on) must show the new state.
       setCookieCache(auth, ctx.cookies, caller.session, user);
@@ -55,16 +57,20 @@ export const verifyEmail = defineEndpoint({
           return redirectTo(withQueryParam(query.callbackURL, "error", "banned_user"));
         throw signedIn;
       }
-      const session = await createSession(auth, {
-        userId: signedIn._id,
-        dontRemember: false,
-        ipAddress: ctx.ip,
-        userAgent: ctx.headers.get("user-agent"),
-      });
-      setSessionCookies(auth, ctx.cookies, session, signedIn);
+      // Two-factor users get a challenge (its cookie) instead of a session (features/two-factor).
+      challenged = await gateSessionMint(ctx, signedIn, { rememberMe: true });
+      if (!challenged) {
+        const session = await createSession(auth, {
+          userId: signedIn._id,
+          dontRemember: false,
+          ipAddress: ctx.ip,
+          userAgent: ctx.headers.get("user-agent"),
+        });
+        setSessionCookies(auth, ctx.cookies, session, signedIn);
+      }
     }
     if (query.callbackURL) return redirectTo(query.callbackURL);
-    return { status: true, user: toUser(user) };
+    return { status: true, user: toUser(user), ...challenged };
   },
 });
 

@@ -1,0 +1,26 @@
+import { z } from "zod";
+import { AuthError } from "../../../errors/auth-error.ts";
+import { defineEndpoint } from "../../../http/define-endpoint.ts";
+import { passwordField } from "../../schemas.ts";
+import { assertCallerPassword } from "../service.ts";
+import { disableTwoFactor as turnOff } from "../settings.ts";
+
+/**
+ * POST /two-factor/disable {password} → {status: true}. Removes the second factor (also a pending,
+ * unconfirmed one), its backup codes and every trusted device of the user.
+ */
+export const disableTwoFactor = defineEndpoint({
+  name: "disableTwoFactor",
+  method: "POST",
+  path: "/two-factor/disable",
+  auth: "session",
+  sensitive: true,
+  body: z.strictObject({ password: passwordField }),
+  async handler(ctx): Promise<{ status: true }> {
+    const caller = ctx.session;
+    if (!caller) throw new AuthError("UNAUTHORIZED");
+    await assertCallerPassword(ctx.auth, caller.user, ctx.body.password);
+    await turnOff(ctx.auth, ctx.cookies, caller);
+    return { status: true };
+  },
+});

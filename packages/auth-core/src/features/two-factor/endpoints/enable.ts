@@ -1,0 +1,27 @@
+import { z } from "zod";
+import { AuthError } from "../../../errors/auth-error.ts";
+import { defineEndpoint } from "../../../http/define-endpoint.ts";
+import { passwordField } from "../../schemas.ts";
+import { assertCallerPassword, type Enrollment, enrollTwoFactor } from "../service.ts";
+
+/**
+ * POST /two-factor/enable {password} → {totpURI, backupCodes}. Nothing is gated yet: two-factor
+ * becomes active once verify-totp confirms a first code from the new secret. Calling it again
+ * before that replaces the pending secret; once active, it is refused (disable first), so an
+ * unconfirmed secret never replaces the one the user's authenticator holds.
+ */
+export const enableTwoFactor = defineEndpoint({
+  name: "enableTwoFactor",
+  method: "POST",
+  path: "/two-factor/enable",
+  auth: "session",
+  sensitive: true,
+  body: z.strictObject({ password: passwordField }),
+  async handler(ctx): Promise<Enrollment> {
+    const caller = ctx.session;
+    if (!caller) throw new AuthError("UNAUTHORIZED");
+    await assertCallerPassword(ctx.auth, caller.user, ctx.body.password);
+    if (caller.user.twoFactorEnabled) throw new AuthError("TWO_FACTOR_ALREADY_ENABLED");
+    return enrollTwoFactor(ctx.auth, caller.user);
+  },
+});

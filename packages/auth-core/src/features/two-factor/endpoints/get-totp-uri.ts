@@ -1,0 +1,25 @@
+import { z } from "zod";
+import { AuthError } from "../../../errors/auth-error.ts";
+import { defineEndpoint } from "../../../http/define-endpoint.ts";
+import { passwordField } from "../../schemas.ts";
+import { assertCallerPassword, totpURIOf } from "../service.ts";
+import { findTwoFactor } from "../store.ts";
+
+/** POST /two-factor/get-totp-uri {password} → {totpURI} of the pending or active secret. */
+export const getTotpUri = defineEndpoint({
+  name: "getTotpUri",
+  method: "POST",
+  path: "/two-factor/get-totp-uri",
+  auth: "session",
+  sensitive: true,
+  body: z.strictObject({ password: passwordField }),
+  async handler(ctx): Promise<{ totpURI: string }> {
+    const caller = ctx.session;
+    if (!caller) throw new AuthError("UNAUTHORIZED");
+    await assertCallerPassword(ctx.auth, caller.user, ctx.body.password);
+    const doc = await findTwoFactor(ctx.auth.collections, caller.user._id);
+    const totpURI = doc ? totpURIOf(ctx.auth, caller.user, doc) : null;
+    if (!totpURI) throw new AuthError("TOTP_NOT_ENABLED");
+    return { totpURI };
+  },
+});

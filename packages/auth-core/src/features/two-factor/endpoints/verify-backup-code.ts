@@ -1,0 +1,29 @@
+import { z } from "zod";
+import { AuthError } from "../../../errors/auth-error.ts";
+import { defineEndpoint } from "../../../http/define-endpoint.ts";
+import { admitCodeAttempt, completeChallenge, readChallenge, type SignInCompleted } from "../challenge.ts";
+import { acceptBackupCode } from "../service.ts";
+import { findTwoFactor } from "../store.ts";
+
+/**
+ * POST /two-factor/verify-backup-code {code, trustDevice?} → {token, user}: completes the sign-in
+ * with one of the user's backup codes; each code works once (service.ts acceptBackupCode).
+ */
+export const verifyBackupCode = defineEndpoint({
+  name: "verifyBackupCode",
+  method: "POST",
+  path: "/two-factor/verify-backup-code",
+  auth: "none",
+  body: z.strictObject({ code: z.string().min(1).max(32), trustDevice: z.boolean().optional() }),
+  fieldErrors: { code: "INVALID_BACKUP_CODE" },
+  async handler(ctx): Promise<SignInCompleted> {
+    const { auth, body } = ctx;
+    const challenge = await readChallenge(auth, ctx.cookies);
+    await admitCodeAttempt(auth, challenge.userId, challenge);
+    const doc = await findTwoFactor(auth.collections, challenge.userId);
+    if (!doc?.verified || !(await acceptBackupCode(auth, doc, body.code))) {
+      throw new AuthError("INVALID_BACKUP_CODE");
+    }
+    return completeChallenge(auth, ctx, challenge, body.trustDevice === true);
+  },
+});

@@ -1,0 +1,28 @@
+import { z } from "zod";
+import { AuthError } from "../../../errors/auth-error.ts";
+import { defineEndpoint } from "../../../http/define-endpoint.ts";
+import { admitCodeAttempt, completeChallenge, readChallenge, type SignInCompleted } from "../challenge.ts";
+import { acceptChallengeOtp } from "../otp.ts";
+
+/**
+ * POST /two-factor/verify-otp {code, trustDevice?} → {token, user}: completes the sign-in with the
+ * code send-otp mailed for this challenge. Expired code → 400 OTP_HAS_EXPIRED; wrong → 401.
+ */
+export const verifyOtp = defineEndpoint({
+  name: "verifyTwoFactorOtp",
+  method: "POST",
+  path: "/two-factor/verify-otp",
+  auth: "none",
+  body: z.strictObject({ code: z.string().regex(/^\d{6}$/), trustDevice: z.boolean().optional() }),
+  fieldErrors: { code: "INVALID_CODE" },
+  async handler(ctx): Promise<SignInCompleted> {
+    const { auth, body } = ctx;
+    const challenge = await readChallenge(auth, ctx.cookies);
+    if (!auth.options.twoFactor.otpEnabled) throw new AuthError("OTP_NOT_ENABLED");
+    await admitCodeAttempt(auth, challenge.userId, challenge);
+    const check = await acceptChallengeOtp(auth, challenge, body.code);
+    if (check === "expired") throw new AuthError("OTP_HAS_EXPIRED");
+    if (check === "invalid") throw new AuthError("INVALID_CODE");
+    return completeChallenge(auth, ctx, challenge, body.trustDevice === true);
+  },
+});

@@ -1,0 +1,56 @@
+import { z } from "zod";
+import { AuthError } from "../../../errors/auth-error.ts";
+import { defineEndpoint } from "../../../http/define-endpoint.ts";
+import { toUser } from "../../session/types.ts";
+import {
+  admitCodeAttempt,
+  completeChallenge,
+  hasChallengeCookie,
+  readChallenge,
+  resetUserAttempts,
+  type SignInCompleted,
+} from "../challenge.ts";
+import { acceptTotpCode } from "../service.ts";
+import { confirmEnrollment } from "../settings.ts";
+import { findTwoFactor } from "../store.ts";
+import { issueTrustedDevice } from "../trusted-device.ts";
+
+export const totpCodeField = z.string().regex(/^\d{6}$/);
+
+/**
+ * POST /two-factor/verify-totp {code, trustDevice?} → {token, user}.
+ * - With a sign-in challenge cookie: completes the sign-in (mints the session).
+ * - Otherwise, with a session: confirms the enrollment (two-factor becomes active) or, once
+ *   active, just checks the code; answers the caller's own session.
+ * A code is accepted once (replay refused), and attempts are limited per challenge and per user
+ * (challenge.ts). A malformed code answers INVALID_CODE without spending an attempt.
+ */
+export const verifyTotp = defineEndpoint({
+  name: "verifyTotp",
+  method: "POST",
+  path: "/two-factor/verify-totp",
+  auth: "optional",
+  sensitive: true,
+  body: z.strictObject({ code: totpCodeField, trustDevice: z.boolean().optional() }),
+  fieldErrors: { code: "INVALID_CODE" },
+  async handler(ctx): Promise<SignInCompleted> {
+    const { auth, body } = ctx;
+    const caller = ctx.session;
+    if (hasChallengeCookie(auth, ctx.cookies) || !caller) {
+      const challenge = await readChallenge(auth, ctx.cookies);
+      await admitCodeAttempt(auth, challenge.userId, challenge);
+      const doc = await findTwoFactor(auth.collections, challenge.userId);
+      if (!doc?.verified) throw new AuthError("TOTP_NOT_ENABLED");
+      if (!(await acceptTotpCode(auth, doc, body.code))) throw new AuthError("INVALID_CODE");
+      return completeChallenge(auth, ctx, challenge, body.trustDevice === true);
+    }
+    const doc = await findTwoFactor(auth.collections, caller.user._id);
+    if (!doc) throw new AuthError("TOTP_NOT_ENABLED");
+    await admitCodeAttempt(auth, caller.user._id, null);
+    if (!(await acceptTotpCode(auth, doc, body.code))) throw new AuthError("INVALID_CODE");
+    await resetUserAttempts(auth, caller.user._id);
+    const user = await confirmEnrollment(auth, ctx.cookies, caller, doc);
+    if (body.trustDevice === true) await issueTrustedDevice(auth, ctx.cookies, user._id);
+    return { token: caller.session.token, user: toUser(user) };
+  },
+});

@@ -1,0 +1,22 @@
+import type { AnyEndpoint } from "../../http/define-endpoint.ts";
+import { disableTwoFactor } from "./endpoints/disable.ts";
+import { enableTwoFactor } from "./endpoints/enable.ts";
+import { generateBackupCodes } from "./endpoints/generate-backup-codes.ts";
+import { getTotpUri } from "./endpoints/get-totp-uri.ts";
+import { sendOtp } from "./endpoints/send-otp.ts";
+import { verifyBackupCode } from "./endpoints/verify-backup-code.ts";
+import { verifyOtp } from "./endpoints/verify-otp.ts";
+import { verifyTotp } from "./endpoints/verify-totp.ts";
+
+export { gateSessionMint, type TwoFactorRedirect } from "./gate.ts";
+
+export const twoFactorEndpoints = [
+  enableTwoFactor,
+  getTotpUri,
+  verifyTotp,
+  sendOtp,
+  verifyOtp,
+  generateBackupCodes,
+  verifyBackupCode,
+  disableTwoFactor,
+] as unknown as AnyEndpoint[];

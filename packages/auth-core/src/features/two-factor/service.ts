@@ -1,0 +1,168 @@
+import { createHmac, timingSafeEqual } from "node:crypto";
+import { ObjectId } from "mongodb";
+import type { AuthContext } from "../../context.ts";
+import {
+  DIGITS,
+  decryptString,
+  encryptString,
+  generateRandomString,
+  LOWER_ALPHANUMERIC,
+} from "../../crypto/index.ts";
+import {
+  buildTotpURI,
+  DEFAULT_TOTP_PARAMS,
+  decodeBase32,
+  findTotpStep,
+  generateTotpSecret,
+} from "../../crypto/totp.ts";
+import type { TwoFactorDoc, UserDoc } from "../../db/documents.ts";
+import { AuthError } from "../../errors/auth-error.ts";
+import { checkAccountPassword } from "../deletion/service.ts";
+import {
+  backupUsedIdentifier,
+  backupUsedOfUser,
+  formatBackupCode,
+  NEVER_EXPIRES,
+  normalizeBackupCode,
+  totpReplayExpiry,
+  totpUsedIdentifier,
+} from "./rules.ts";
+import {
+  deleteRowsWithPrefix,
+  findTwoFactor,
+  insertRow,
+  replaceBackupCodes,
+  saveTwoFactor,
+} from "./store.ts";
+
+/** ASVS 7.5.1 / security-matrix E21: changing the second factor needs the current password. */
+export async function assertCallerPassword(
+  auth: AuthContext,
+  user: UserDoc,
+  password: string,
+): Promise<void> {
+  const check = await checkAccountPassword(auth, user, password);
+  if (check === "no-credential-account") throw new AuthError("CREDENTIAL_ACCOUNT_NOT_FOUND");
+  if (check === "wrong-password") throw new AuthError("INVALID_PASSWORD");
+}
+
+export function totpIssuer(auth: AuthContext): string {
+  return auth.options.twoFactor.issuer ?? auth.options.appName;
+}
+
+/** DECISIONS.md: 10 codes of 10 characters; shown as `xxxxx-xxxxx`, stored encrypted. */
+function generateBackupCodes(auth: AuthContext): string[] {
+  return Array.from({ length: auth.options.twoFactor.backupCodeCount }, () =>
+    generateRandomString(10, LOWER_ALPHANUMERIC),
+  );
+}
+
+export interface Enrollment {
+  totpURI: string;
+  backupCodes: string[];
+}
+
+/**
+ * Stores a new, unconfirmed second factor: the user's sign-ins are not gated until a first TOTP
+ * code confirms it (verify-totp with the session). Secret and codes are encrypted at rest.
+ */
+export async function enrollTwoFactor(auth: AuthContext, user: UserDoc): Promise<Enrollment> {
+  const secret = generateTotpSecret();
+  const codes = generateBackupCodes(auth);
+  const now = auth.now();
+  await saveTwoFactor(auth.collections, {
+    _id: new ObjectId(),
+    userId: user._id,
+    secret: encryptString(secret, auth.options.secret),
+    backupCodes: encryptString(JSON.stringify(codes), auth.options.secret),
+    backupCodesBatch: generateRandomString(16),
+    verified: false,
+    createdAt: now,
+    updatedAt: now,
+  });
+  return {
+    totpURI: buildTotpURI(secret, totpIssuer(auth), user.email),
+    backupCodes: codes.map(formatBackupCode),
+  };
+}
+
+/** The otpauth URI of the stored secret; null when there is none (or it no longer decrypts). */
+export function totpURIOf(auth: AuthContext, user: UserDoc, doc: TwoFactorDoc): string | null {
+  const secret = decryptString(doc.secret, auth.options.secret);
+  return secret === null ? null : buildTotpURI(secret, totpIssuer(auth), user.email);
+}
+
+/**
+ * Replaces the backup codes with a new set. The used-code markers of the old set are removed after
+ * the new set is written: a crash in between leaves only markers nothing can match.
+ */
+export async function regenerateBackupCodes(auth: AuthContext, doc: TwoFactorDoc): Promise<string[]> {
+  const codes = generateBackupCodes(auth);
+  const encrypted = encryptString(JSON.stringify(codes), auth.options.secret);
+  if (
+    !(await replaceBackupCodes(auth.collections, doc._id, encrypted, generateRandomString(16), auth.now()))
+  ) {
+    throw new AuthError("TWO_FACTOR_NOT_ENABLED");
+  }
+  await deleteUsedBackupMarkers(auth, doc.userId);
+  return codes.map(formatBackupCode);
+}
+
+export async function deleteUsedBackupMarkers(auth: AuthContext, userId: ObjectId): Promise<void> {
+  await deleteRowsWithPrefix(auth.collections, backupUsedOfUser(userId.toHexString()));
+}
+
+/**
+ * A TOTP code of the stored secret (±`totpWindow` steps), accepted once: the step it matched is
+ * claimed with a unique row, so the same code replayed — or sent twice in parallel — within its
+ * window is refused (RFC 6238 §5.2, security-matrix E18).
+ */
+export async function acceptTotpCode(auth: AuthContext, doc: TwoFactorDoc, code: string): Promise<boolean> {
+  const secret = decryptString(doc.secret, auth.options.secret);
+  const key = secret === null ? null : decodeBase32(secret);
+  if (!key) return false;
+  const now = auth.now();
+  const window = auth.options.twoFactor.totpWindow;
+  const step = findTotpStep(key, code, now, window);
+  if (step === null) return false;
+  const user = doc.userId.toHexString();
+  const expiresAt = totpReplayExpiry(step, window, DEFAULT_TOTP_PARAMS.period);
+  return insertRow(auth.collections, totpUsedIdentifier(user, step), "", expiresAt, now);
+}
+
+/**
+ * A backup code of the current set, accepted once: its marker is a unique row, so of ten parallel
+ * uses of one code exactly one wins. Every stored code is compared, in constant time.
+ */
+export async function acceptBackupCode(auth: AuthContext, doc: TwoFactorDoc, code: string): Promise<boolean> {
+  const normalized = normalizeBackupCode(code);
+  if (!/^[0-9a-z]{10}$/.test(normalized)) return false;
+  const stored = decryptString(doc.backupCodes, auth.options.secret);
+  const codes = stored === null ? [] : (JSON.parse(stored) as string[]);
+  const given = Buffer.from(normalized);
+  let index = -1;
+  codes.forEach((candidate, i) => {
+    const expected = Buffer.from(candidate);
+    if (expected.length === given.length && timingSafeEqual(given, expected) && index < 0) index = i;
+  });
+  if (index < 0) return false;
+  const marker = backupUsedIdentifier(doc.userId.toHexString(), doc.backupCodesBatch, index);
+  return insertRow(auth.collections, marker, "", NEVER_EXPIRES, auth.now());
+}
+
+/** The emailed code as stored: a MAC bound to its challenge, never the code (security-matrix E20). */
+export function macOtp(auth: AuthContext, challengeId: string, code: string): string {
+  return createHmac("sha256", auth.options.secret)
+    .update(`tessera.two-factor-otp:${challengeId}:${code}`)
+    .digest("base64url");
+}
+
+export function generateOtp(): string {
+  return generateRandomString(6, DIGITS);
+}
+
+export async function findEnabledTwoFactor(auth: AuthContext, user: UserDoc): Promise<TwoFactorDoc> {
+  const doc = user.twoFactorEnabled ? await findTwoFactor(auth.collections, user._id) : null;
+  if (!doc?.verified) throw new AuthError("TWO_FACTOR_NOT_ENABLED");
+  return doc;
+}
