@@ -1,5 +1,6 @@
 import type { AuthContext } from "../context.ts";
 import { AuthError } from "../errors/auth-error.ts";
+import { assertApiKeyCallerAllowed, readApiKeySession } from "../features/api-key/session-bridge.ts";
 import { isSessionFresh } from "../features/session/rules.ts";
 import { readSession } from "../features/session/service.ts";
 import type { SessionWithUser } from "../features/session/types.ts";
@@ -117,7 +118,18 @@ async function resolveCaller(
   auth: AuthContext,
   endpoint: AnyEndpoint,
   jar: CookieJar,
+  headers: Headers,
 ): Promise<SessionWithUser | null> {
+  // `apiKey.enableSessionForAPIKeys` (features/api-key/session-bridge.ts): the key header, when sent,
+  // is the credential — never fresh, refused by sensitive endpoints. Server-only endpoints are the
+  // app's own calls: a key header they forward is not their caller (and is not counted twice).
+  if (endpoint.auth !== "server-only") {
+    const viaKey = await readApiKeySession(auth, headers);
+    if (viaKey) {
+      assertApiKeyCallerAllowed(endpoint);
+      return viaKey;
+    }
+  }
   const caller = await readSession(auth, jar, { useCookieCache: !endpoint.sensitive, disableRefresh: false });
   if (endpoint.auth === "optional" || endpoint.auth === "server-only") return caller;
   if (!caller) throw new AuthError("UNAUTHORIZED");
@@ -159,7 +171,7 @@ export async function runEndpoint(
     const query = validateInput(endpoint.query, input.query, endpoint.fieldErrors);
     const body = method === "GET" ? {} : validateInput(endpoint.body, input.body, endpoint.fieldErrors);
     assertCallbackURLsTrusted(auth, body, query);
-    const session = endpoint.auth === "none" ? null : await resolveCaller(auth, endpoint, jar);
+    const session = endpoint.auth === "none" ? null : await resolveCaller(auth, endpoint, jar, input.headers);
     const ctx: EndpointContext<unknown, unknown> = {
       auth,
       body,

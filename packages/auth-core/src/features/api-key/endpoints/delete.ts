@@ -1,0 +1,27 @@
+import { z } from "zod";
+import { parseId } from "../../../db/ids.ts";
+import { AuthError } from "../../../errors/auth-error.ts";
+import { defineEndpoint } from "../../../http/define-endpoint.ts";
+import { keyIdField } from "../schemas.ts";
+import { deleteKeyUses, deleteUserApiKey } from "../store.ts";
+
+/**
+ * POST /api-key/delete {keyId} → {success}. Only the owner's key is deleted (the filter carries the
+ * owner); another user's or a missing key: 404. The key row goes first, so a crash between the two
+ * writes leaves only unreachable use claims.
+ */
+export const deleteApiKeyEndpoint = defineEndpoint({
+  name: "deleteApiKey",
+  method: "POST",
+  path: "/api-key/delete",
+  auth: "session",
+  sensitive: true,
+  body: z.strictObject({ keyId: keyIdField }),
+  async handler(ctx): Promise<{ success: boolean }> {
+    const id = parseId(ctx.body.keyId);
+    const deleted = id ? await deleteUserApiKey(ctx.auth.collections, ctx.session!.user._id, id) : false;
+    if (!id || !deleted) throw new AuthError("API_KEY_NOT_FOUND");
+    await deleteKeyUses(ctx.auth.collections, id);
+    return { success: true };
+  },
+});

@@ -1,0 +1,87 @@
+import { ObjectId } from "mongodb";
+import type { AuthContext } from "../../context.ts";
+import { ALPHANUMERIC, generateRandomString } from "../../crypto/index.ts";
+import type { ApiKeyDoc } from "../../db/documents.ts";
+import { AuthError } from "../../errors/auth-error.ts";
+import { findUserById } from "../session/store.ts";
+import { checkExpiresIn, currentUsagePeriod, hashApiKey, keyStart } from "./rules.ts";
+import { insertApiKey, readUsedSlots } from "./store.ts";
+import { type ApiKey, type CreatedApiKey, toApiKey } from "./types.ts";
+
+/** What create accepts once validated; the limit fields come from server code only (endpoints). */
+export interface NewApiKeyInput {
+  name?: string | undefined;
+  prefix?: string | undefined;
+  /** Seconds; null: never expires; undefined: the configured default. */
+  expiresIn?: number | null | undefined;
+  metadata?: Record<string, unknown> | null | undefined;
+  remaining?: number | null | undefined;
+  refillAmount?: number | undefined;
+  refillInterval?: number | undefined;
+  rateLimitEnabled?: boolean | undefined;
+  rateLimitTimeWindow?: number | undefined;
+  rateLimitMax?: number | undefined;
+  permissions?: Record<string, string[]> | null | undefined;
+}
+
+/** Seconds from now, within the configured bounds; null stays null (no expiry). */
+export function resolveExpiry(auth: AuthContext, expiresIn: number | null, now: Date): Date | null {
+  if (expiresIn === null) return null;
+  const refused = checkExpiresIn(expiresIn, auth.options.apiKey.keyExpiration);
+  if (refused) throw new AuthError(refused);
+  return new Date(now.getTime() + expiresIn * 1000);
+}
+
+/**
+ * Creates a key for `userId` (an existing user) and returns it with the full key — the only time the
+ * key exists outside the caller's hands: only its hash and `start` are stored (DECISIONS.md).
+ */
+export async function createApiKey(
+  auth: AuthContext,
+  userId: ObjectId,
+  input: NewApiKeyInput,
+): Promise<CreatedApiKey> {
+  const config = auth.options.apiKey;
+  const now = auth.now();
+  if (!(await findUserById(auth.collections, userId))) throw new AuthError("USER_NOT_FOUND");
+  const expiresAt = resolveExpiry(auth, input.expiresIn ?? config.keyExpiration.defaultExpiresIn, now);
+  const prefix = input.prefix ?? config.defaultPrefix ?? null;
+  const key = (prefix ?? "") + generateRandomString(config.defaultKeyLength, ALPHANUMERIC);
+  // Better Auth: a refill without an explicit first budget starts with the refill amount.
+  const remaining = input.remaining !== undefined ? input.remaining : (input.refillAmount ?? null);
+  const doc: ApiKeyDoc = {
+    _id: new ObjectId(),
+    userId,
+    name: input.name ?? null,
+    prefix,
+    start: keyStart(key, config.startingCharactersLength),
+    keyHash: hashApiKey(key),
+    enabled: true,
+    expiresAt,
+    remaining,
+    refillAmount: input.refillAmount ?? null,
+    refillInterval: input.refillInterval ?? null,
+    usageResetAt: now,
+    rateLimitEnabled: input.rateLimitEnabled ?? config.rateLimit.enabled,
+    rateLimitTimeWindow: input.rateLimitTimeWindow ?? config.rateLimit.timeWindow,
+    rateLimitMax: input.rateLimitMax ?? config.rateLimit.maxRequests,
+    permissions: input.permissions ?? null,
+    metadata: input.metadata == null ? null : JSON.stringify(input.metadata),
+    createdAt: now,
+    updatedAt: now,
+  };
+  await insertApiKey(auth.collections, doc);
+  return { ...toApiKey(doc, remaining), key };
+}
+
+/** Uses left in the key's current period (one read of its newest claim), or null when unlimited. */
+export async function readRemainingUses(auth: AuthContext, doc: ApiKeyDoc): Promise<number | null> {
+  const period = currentUsagePeriod(doc._id.toHexString(), doc, auth.now());
+  if (period === null) return null;
+  const used = await readUsedSlots(auth.collections, period.claimPrefix);
+  return Math.max(0, period.budget - used);
+}
+
+export async function presentApiKey(auth: AuthContext, doc: ApiKeyDoc): Promise<ApiKey> {
+  return toApiKey(doc, await readRemainingUses(auth, doc));
+}

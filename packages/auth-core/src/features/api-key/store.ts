@@ -1,0 +1,109 @@
+import type { ObjectId } from "mongodb";
+import type { Collections } from "../../db/collections.ts";
+import { isDuplicateKeyError } from "../../db/connect.ts";
+import type { ApiKeyDoc } from "../../db/documents.ts";
+import { SLOT_DIGITS, usageClaimId } from "./rules.ts";
+
+/** The only file of features/api-key that talks to MongoDB. "Not found" is null. */
+
+export async function insertApiKey(collections: Collections, doc: ApiKeyDoc): Promise<void> {
+  await collections.apiKeys.insertOne(doc);
+}
+
+export function findApiKeyByHash(collections: Collections, keyHash: string): Promise<ApiKeyDoc | null> {
+  return collections.apiKeys.findOne({ keyHash: { $eq: keyHash } });
+}
+
+/** The key only when it belongs to `userId`: another user's key is indistinguishable from none (K3). */
+export function findUserApiKey(
+  collections: Collections,
+  userId: ObjectId,
+  id: ObjectId,
+): Promise<ApiKeyDoc | null> {
+  return collections.apiKeys.findOne({ _id: id, userId });
+}
+
+export function listUserApiKeys(
+  collections: Collections,
+  userId: ObjectId,
+  page: { limit: number; offset: number },
+): Promise<ApiKeyDoc[]> {
+  return collections.apiKeys
+    .find({ userId })
+    .sort({ createdAt: -1, _id: -1 })
+    .skip(page.offset)
+    .limit(page.limit)
+    .toArray();
+}
+
+export function countUserApiKeys(collections: Collections, userId: ObjectId): Promise<number> {
+  return collections.apiKeys.countDocuments({ userId });
+}
+
+/** Returns the updated key, or null when it no longer exists for this user. */
+export function updateUserApiKey(
+  collections: Collections,
+  userId: ObjectId,
+  id: ObjectId,
+  change: Partial<ApiKeyDoc>,
+): Promise<ApiKeyDoc | null> {
+  return collections.apiKeys.findOneAndUpdate(
+    { _id: id, userId },
+    { $set: change },
+    { returnDocument: "after" },
+  );
+}
+
+export async function deleteUserApiKey(
+  collections: Collections,
+  userId: ObjectId,
+  id: ObjectId,
+): Promise<boolean> {
+  const result = await collections.apiKeys.deleteOne({ _id: id, userId });
+  return result.deletedCount === 1;
+}
+
+/** Every use claim of a key (its `_id`s start with the key id and "|"). */
+export async function deleteKeyUses(collections: Collections, keyId: ObjectId): Promise<void> {
+  await collections.apiKeyUses.deleteMany({ keyId });
+}
+
+/** Use claims of periods that have ended; `auth.cleanup()` material (no TTL on FerretDB v1). */
+export async function deleteExpiredKeyUses(collections: Collections, now: Date): Promise<number> {
+  const result = await collections.apiKeyUses.deleteMany({ expiresAt: { $lte: now } });
+  return result.deletedCount;
+}
+
+/** The highest slot claimed in a period (0 when none): the uses it has admitted so far. */
+export async function readUsedSlots(collections: Collections, prefix: string): Promise<number> {
+  const newest = await collections.apiKeyUses
+    .find({ _id: { $gte: usageClaimId(prefix, 0), $lte: prefix + "9".repeat(SLOT_DIGITS) } })
+    .project<{ _id: string }>({ _id: 1 })
+    .sort({ _id: -1 })
+    .limit(1)
+    .toArray();
+  const id = newest[0]?._id;
+  return id === undefined ? 0 : Number(id.slice(prefix.length));
+}
+
+/**
+ * Claims one slot of a period by inserting it. False when another use holds it already: the
+ * unique `_id` decides, which is exact on every backend (FerretDB v1 does not serialise `$inc` or
+ * compare-and-set updates — measured — but it does reject a duplicate `_id`).
+ */
+export async function insertUseClaim(
+  collections: Collections,
+  claim: { prefix: string; slot: number; keyId: ObjectId; expiresAt: Date | null },
+): Promise<boolean> {
+  try {
+    await collections.apiKeyUses.insertOne({
+      _id: usageClaimId(claim.prefix, claim.slot),
+      keyId: claim.keyId,
+      expiresAt: claim.expiresAt,
+    });
+    return true;
+  } catch (error) {
+    if (isDuplicateKeyError(error)) return false;
+    throw error;
+  }
+}
