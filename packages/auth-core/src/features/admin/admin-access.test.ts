@@ -1,0 +1,173 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { TestBrowser } from "../../../../../tests/support/browser.ts";
+import { createTestAuth, type TestAuth } from "../../../../../tests/support/test-auth.ts";
+import {
+  createCast,
+  FORBIDDEN,
+  type Person,
+  signUpPerson,
+  UNAUTHORIZED,
+  userDoc,
+} from "./admin-test-helpers.ts";
+
+/**
+ * Every admin endpoint × {admin, non-admin, signed-out}: the user role can do none of it (SPEC §6),
+ * a signed-out caller gets 401, and a refused call changes nothing in the database.
+ */
+let t: TestAuth;
+let admin: Person;
+let user: Person;
+let anon: TestBrowser;
+let victim: Person;
+
+beforeAll(async () => {
+  t = await createTestAuth();
+  ({ admin, user, anon } = await createCast(t));
+  victim = await signUpPerson(t, "victim");
+});
+afterAll(() => t.close());
+
+type Call = { method: "GET" | "POST"; path: string; body?: () => Record<string, unknown> };
+const CALLS: Call[] = [
+  { method: "GET", path: "/admin/list-users" },
+  { method: "GET", path: "/admin/get-user?id=VICTIM" },
+  { method: "GET", path: "/admin/list-audit-events" },
+  { method: "POST", path: "/admin/create-user", body: () => ({ email: "new@example.com", name: "New" }) },
+  {
+    method: "POST",
+    path: "/admin/update-user",
+    body: () => ({ userId: victim.id, data: { name: "Hacked" } }),
+  },
+  { method: "POST", path: "/admin/set-role", body: () => ({ userId: victim.id, role: "admin" }) },
+  { method: "POST", path: "/admin/ban-user", body: () => ({ userId: victim.id }) },
+  { method: "POST", path: "/admin/unban-user", body: () => ({ userId: victim.id }) },
+  { method: "POST", path: "/admin/impersonate-user", body: () => ({ userId: victim.id }) },
+  { method: "POST", path: "/admin/list-user-sessions", body: () => ({ userId: victim.id }) },
+  { method: "POST", path: "/admin/revoke-user-session", body: () => ({ sessionToken: "x".repeat(32) }) },
+  { method: "POST", path: "/admin/revoke-user-sessions", body: () => ({ userId: victim.id }) },
+  { method: "POST", path: "/admin/remove-user", body: () => ({ userId: victim.id }) },
+  {
+    method: "POST",
+    path: "/admin/set-user-password",
+    body: () => ({ userId: victim.id, newPassword: "another password" }),
+  },
+];
+
+async function call(browser: TestBrowser, c: Call) {
+  const path = c.path.replace("VICTIM", victim.id);
+  return c.method === "GET" ? browser.get(path) : browser.post(path, c.body?.());
+}
+
+async function snapshot() {
+  const collections = ["users", "sessions", "accounts", "auditEvents"];
+  return Promise.all(collections.map((name) => t.db.collection(name).find({}).sort({ _id: 1 }).toArray()));
+}
+
+describe("every admin endpoint refuses callers without the permission", () => {
+  it.each(CALLS)("$method $path: a user-role caller gets 403 and nothing changes", async (c) => {
+    const before = await snapshot();
+    const res = await call(user.browser, c);
+    expect(res.status).toBe(403);
+    expect(res.body).toEqual(FORBIDDEN);
+    expect(await snapshot()).toEqual(before);
+  });
+
+  it.each(CALLS)("$method $path: a signed-out caller gets 401 and nothing changes", async (c) => {
+    const before = await snapshot();
+    const res = await call(anon, c);
+    expect(res.status).toBe(401);
+    expect(res.body).toEqual(UNAUTHORIZED);
+    expect(await snapshot()).toEqual(before);
+  });
+
+  it("stop-impersonating without a session: 401", async () => {
+    const res = await anon.post("/admin/stop-impersonating");
+    expect(res.status).toBe(401);
+    expect(res.body).toEqual(UNAUTHORIZED);
+  });
+
+  it("a non-admin cannot make themselves admin (security-matrix J1)", async () => {
+    const res = await user.browser.post("/admin/set-role", { userId: user.id, role: "admin" });
+    expect(res.status).toBe(403);
+    expect((await userDoc(t, user.id))?.role).toBeUndefined();
+  });
+
+  it("the admin role passes the same guard (read list-users)", async () => {
+    const res = await admin.browser.get<{ total: number }>("/admin/list-users");
+    expect(res.status).toBe(200);
+    expect(res.body.total).toBe(3);
+  });
+});
+
+describe("roles are read from the database on every admin request", () => {
+  it("a demoted admin is refused on the very next request, even with the cookie cache on", async () => {
+    const cached = await createTestAuth({ session: { cookieCache: { enabled: true } } });
+    try {
+      const boss = await signUpPerson(cached, "boss", "admin");
+      expect((await boss.browser.get("/admin/list-users")).status).toBe(200);
+      await cached.db.collection("users").updateOne({ email: boss.email }, { $set: { role: "user" } });
+      const res = await boss.browser.get("/admin/list-users");
+      expect(res.status).toBe(403);
+      expect(res.body).toEqual(FORBIDDEN);
+    } finally {
+      await cached.close();
+    }
+  });
+
+  it("listed adminUserIds bypass the role check (SPEC §6)", async () => {
+    const other = await createTestAuth();
+    try {
+      const plain = await signUpPerson(other, "plain");
+      const listed = await createTestAuth({ admin: { adminUserIds: [plain.id] } });
+      try {
+        // Same user id in a second instance: only the option differs.
+        await listed.db.collection("users").insertOne({
+          ...(await other.db.collection("users").findOne({ email: plain.email })),
+        });
+        const session = await other.db.collection("sessions").findOne({});
+        await listed.db.collection("sessions").insertOne({ ...session });
+        const browser = new TestBrowser(listed.auth);
+        for (const [name, value] of plain.browser.cookies) browser.cookies.set(name, value);
+        const res = await browser.get<{ total: number }>("/admin/list-users");
+        expect(res.status).toBe(200);
+        expect(res.body.total).toBe(1);
+      } finally {
+        await listed.close();
+      }
+    } finally {
+      await other.close();
+    }
+  });
+
+  it("custom roles by statements: a support role may list and get users but not ban", async () => {
+    const custom = await createTestAuth({
+      admin: {
+        roles: {
+          admin: { user: ["list", "ban"] },
+          user: {},
+          support: { user: ["list", "get"] },
+        },
+      },
+    });
+    try {
+      const helper = await signUpPerson(custom, "helper", "support");
+      const target = await signUpPerson(custom, "target");
+      expect((await helper.browser.get("/admin/list-users")).status).toBe(200);
+      expect((await helper.browser.get(`/admin/get-user?id=${target.id}`)).status).toBe(200);
+      const ban = await helper.browser.post("/admin/ban-user", { userId: target.id });
+      expect(ban.status).toBe(403);
+      expect((await userDoc(custom, target.id))?.banned).toBeUndefined();
+    } finally {
+      await custom.close();
+    }
+  });
+
+  it("a role configuration granting an unknown action fails at startup, naming it", async () => {
+    await expect(
+      createTestAuth({ admin: { roles: { admin: { user: ["fly"] }, user: {} } } }),
+    ).rejects.toThrow(/admin\.roles: role "admin" grants unknown action "user:fly"/);
+    await expect(createTestAuth({ admin: { defaultRole: "member" } })).rejects.toThrow(
+      /role "member" is not defined/,
+    );
+  });
+});

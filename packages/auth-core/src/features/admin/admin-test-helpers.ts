@@ -1,0 +1,55 @@
+import { ObjectId } from "mongodb";
+import { expect } from "vitest";
+import { signUp, TestBrowser } from "../../../../../tests/support/browser.ts";
+import type { TestAuth } from "../../../../../tests/support/test-auth.ts";
+
+export const PASSWORD = "correct horse battery";
+
+export interface Person {
+  browser: TestBrowser;
+  id: string;
+  email: string;
+}
+
+/** Signs up (and in) a user; with `role`, stores that admin-area role directly in the database. */
+export async function signUpPerson(t: TestAuth, name: string, role?: string): Promise<Person> {
+  const browser = new TestBrowser(t.auth);
+  const email = `${name}@example.com`;
+  const res = await signUp(browser, { email, name, password: PASSWORD });
+  expect(res.status).toBe(200);
+  const id = res.body.user.id;
+  if (role) await t.db.collection("users").updateOne({ _id: new ObjectId(id) }, { $set: { role } });
+  return { browser, id, email };
+}
+
+/** An admin, an ordinary user and a signed-out browser: the three callers of every admin endpoint. */
+export async function createCast(t: TestAuth): Promise<{ admin: Person; user: Person; anon: TestBrowser }> {
+  const admin = await signUpPerson(t, "admin", "admin");
+  const user = await signUpPerson(t, "user");
+  return { admin, user, anon: new TestBrowser(t.auth) };
+}
+
+export function userDoc(t: TestAuth, id: string) {
+  return t.db.collection("users").findOne({ _id: new ObjectId(id) });
+}
+
+export function sessionCount(t: TestAuth, id: string): Promise<number> {
+  return t.db.collection("sessions").countDocuments({ userId: new ObjectId(id) });
+}
+
+export function auditEvents(t: TestAuth, filter: Record<string, unknown> = {}) {
+  return t.db.collection("auditEvents").find(filter).sort({ createdAt: 1, _id: 1 }).toArray();
+}
+
+export async function signIn(browser: TestBrowser, email: string, password = PASSWORD) {
+  return browser.post<{ token: string }>("/sign-in/email", { email, password });
+}
+
+export const FORBIDDEN = { code: "RESOURCE_ACCESS_NOT_ALLOWED", message: "not allowed to access resource" };
+export const UNAUTHORIZED = { code: "UNAUTHORIZED", message: "unauthorized" };
+export const USER_NOT_FOUND = { code: "USER_NOT_FOUND", message: "User not found" };
+export const BANNED = {
+  code: "BANNED_USER",
+  message:
+    "You have been banned from this application. Please contact support if you believe this is an error.",
+};

@@ -1,0 +1,136 @@
+import { ObjectId } from "mongodb";
+import { describe, expect, it } from "vitest";
+import { buildUserFilter, buildUserPage, escapeRegex, listUsersQuery } from "./list-users-query.ts";
+import {
+  areKnownRoles,
+  banExpiry,
+  isBanActive,
+  isBanExpired,
+  normaliseRoleInput,
+  toAdminUser,
+} from "./rules.ts";
+
+const NOW = new Date("2026-01-01T00:00:00Z");
+const past = new Date(NOW.getTime() - 1000);
+const future = new Date(NOW.getTime() + 1000);
+
+describe("bans", () => {
+  it.each([
+    [{}, false, false],
+    [{ banned: false }, false, false],
+    [{ banned: true }, true, false],
+    [{ banned: true, banExpires: null }, true, false],
+    [{ banned: true, banExpires: future }, true, false],
+    [{ banned: true, banExpires: NOW }, false, true],
+    [{ banned: true, banExpires: past }, false, true],
+    [{ banned: false, banExpires: past }, false, false],
+  ])("%j: active %s, expired %s", (user, active, expired) => {
+    expect(isBanActive(user, NOW)).toBe(active);
+    expect(isBanExpired(user, NOW)).toBe(expired);
+  });
+
+  it("a ban without a length is permanent; with one it ends that many seconds later", () => {
+    expect(banExpiry(NOW, undefined)).toBeNull();
+    expect(banExpiry(NOW, 60)).toEqual(new Date(NOW.getTime() + 60_000));
+  });
+});
+
+describe("role input", () => {
+  it.each([
+    ["admin", ["admin"], true],
+    [["admin", "user"], ["admin", "user"], true],
+    [["admin", "admin"], ["admin"], true],
+    [" admin ", ["admin"], true],
+    ["superadmin", ["superadmin"], false],
+    [["admin", "x"], ["admin", "x"], false],
+    ["", [""], false],
+    ["admin,user", ["admin,user"], false],
+    ["__proto__", ["__proto__"], false],
+  ] as const)("%j → %j, known %s", (input, names, known) => {
+    expect(normaliseRoleInput(input)).toEqual(names);
+    expect(areKnownRoles(normaliseRoleInput(input), { admin: {}, user: {} })).toBe(known);
+  });
+
+  it("a user without a stored role shows the default role and no ban", () => {
+    const doc = { _id: new ObjectId(), email: "a@x.io", emailVerified: false, name: "A", image: null };
+    const shown = toAdminUser({ ...doc, createdAt: NOW, updatedAt: NOW }, "user");
+    expect(shown).toMatchObject({ role: "user", banned: false, banReason: null, banExpires: null });
+  });
+});
+
+describe("list-users query", () => {
+  const parse = (query: Record<string, unknown>) => listUsersQuery.parse(query);
+
+  it("escapes every regex metacharacter, so input matches literally", () => {
+    const nasty = ".*+?^${}()|[]\\";
+    expect(new RegExp(escapeRegex(nasty)).test(nasty)).toBe(true);
+    expect(new RegExp(`^${escapeRegex("a.c")}$`).test("abc")).toBe(false);
+  });
+
+  it.each([
+    [{}, {}],
+    [{ searchValue: "" }, {}],
+    [{ searchValue: "Ada" }, { email: { $regex: "Ada", $options: "i" } }],
+    [{ searchValue: "a.b", searchField: "name" }, { name: { $regex: "a\\.b", $options: "i" } }],
+    [{ searchValue: "ad", searchOperator: "starts_with" }, { email: { $regex: "^ad", $options: "i" } }],
+    [{ searchValue: ".io", searchOperator: "ends_with" }, { email: { $regex: "\\.io$", $options: "i" } }],
+    [{ filterField: "banned", filterValue: "true" }, { banned: { $eq: true } }],
+    [{ filterField: "banned", filterValue: "false" }, { banned: { $ne: true } }],
+    [{ filterField: "banned", filterValue: "true", filterOperator: "ne" }, { banned: { $ne: true } }],
+    [{ filterField: "role", filterValue: "admin" }, { role: { $eq: "admin" } }],
+    [
+      { filterField: "role", filterValue: "user" },
+      { $or: [{ role: { $eq: "user" } }, { role: { $exists: false } }] },
+    ],
+    [
+      { filterField: "name", filterValue: "x", filterOperator: "contains" },
+      { name: { $regex: "x", $options: "i" } },
+    ],
+    [
+      { filterField: "createdAt", filterValue: "2026-01-01T00:00:00Z", filterOperator: "gte" },
+      { createdAt: { $gte: NOW } },
+    ],
+    [
+      { searchValue: "a", filterField: "emailVerified", filterValue: "true" },
+      { $and: [{ email: { $regex: "a", $options: "i" } }, { emailVerified: { $eq: true } }] },
+    ],
+  ])("%j → %j", (query, filter) => {
+    expect(buildUserFilter(parse(query), "user")).toEqual(filter);
+  });
+
+  it.each([
+    [{ filterField: "password", filterValue: "x" }],
+    [{ filterField: "email" }],
+    [{ filterValue: "x" }],
+    [{ filterField: "banned", filterValue: "yes" }],
+    [{ filterField: "banned", filterValue: "true", filterOperator: "contains" }],
+    [{ filterField: "email", filterValue: "x", filterOperator: "gt" }],
+    [{ filterField: "createdAt", filterValue: "not a date", filterOperator: "gt" }],
+    [{ filterField: "email", filterValue: "x", filterOperator: "$where" }],
+    [{ sortBy: "password" }],
+    [{ searchField: "role" }],
+    [{ limit: "-1" }],
+    [{ limit: "1e3" }],
+    [{ offset: "abc" }],
+    [{ searchValue: { $ne: null } }],
+    [{ unknown: "1" }],
+  ])("refuses %j", (query) => {
+    expect(listUsersQuery.safeParse(query).success).toBe(false);
+  });
+
+  it.each([
+    [{}, { sort: { createdAt: -1, _id: -1 }, limit: 100, offset: 0 }],
+    [{ limit: "500" }, { sort: { createdAt: -1, _id: -1 }, limit: 100, offset: 0 }],
+    [{ limit: "0" }, { sort: { createdAt: -1, _id: -1 }, limit: 1, offset: 0 }],
+    [
+      { limit: 5, offset: "10" },
+      { sort: { createdAt: -1, _id: -1 }, limit: 5, offset: 10 },
+    ],
+    [
+      { sortBy: "email", sortDirection: "asc" },
+      { sort: { email: 1, _id: 1 }, limit: 100, offset: 0 },
+    ],
+  ])("page of %j → %j (limit capped at 100)", (query, page) => {
+    expect(buildUserPage(parse(query))).toEqual(page);
+  });
+});
