@@ -3,7 +3,6 @@ import type { AuthContext } from "../../context.ts";
 import { ALPHANUMERIC, generateRandomString } from "../../crypto/index.ts";
 import type { ApiKeyDoc } from "../../db/documents.ts";
 import { AuthError } from "../../errors/auth-error.ts";
-import { findUserById } from "../session/store.ts";
 import { checkExpiresIn, currentUsagePeriod, hashApiKey, keyStart } from "./rules.ts";
 import { insertApiKey, readUsedSlots } from "./store.ts";
 import { type ApiKey, type CreatedApiKey, toApiKey } from "./types.ts";
@@ -33,7 +32,7 @@ export function resolveExpiry(auth: AuthContext, expiresIn: number | null, now: 
 }
 
 /**
- * Creates a key for `userId` (an existing user) and returns it with the full key — the only time the
+ * Creates a key for `userId` (an existing user: the caller's check) and returns it with the full key — the only time the
  * key exists outside the caller's hands: only its hash and `start` are stored (DECISIONS.md).
  */
 export async function createApiKey(
@@ -43,7 +42,6 @@ export async function createApiKey(
 ): Promise<CreatedApiKey> {
   const config = auth.options.apiKey;
   const now = auth.now();
-  if (!(await findUserById(auth.collections, userId))) throw new AuthError("USER_NOT_FOUND");
   const expiresAt = resolveExpiry(auth, input.expiresIn ?? config.keyExpiration.defaultExpiresIn, now);
   const prefix = input.prefix ?? config.defaultPrefix ?? null;
   const key = (prefix ?? "") + generateRandomString(config.defaultKeyLength, ALPHANUMERIC);

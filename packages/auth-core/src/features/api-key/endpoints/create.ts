@@ -1,5 +1,7 @@
 import { z } from "zod";
+import { AuthError } from "../../../errors/auth-error.ts";
 import { defineEndpoint } from "../../../http/define-endpoint.ts";
+import { findUserById } from "../../session/store.ts";
 import { resolveKeyOwner } from "../owner.ts";
 import {
   expiresInField,
@@ -37,6 +39,10 @@ export const createApiKeyEndpoint = defineEndpoint({
     }),
   async handler(ctx): Promise<CreatedApiKey> {
     const userId = resolveKeyOwner(ctx, ctx.body);
+    // A server call naming a user: that user must exist (a session's user was just read).
+    if (ctx.body.userId !== undefined && !(await findUserById(ctx.auth.collections, userId))) {
+      throw new AuthError("USER_NOT_FOUND");
+    }
     const { userId: _ignored, ...input } = ctx.body;
     return createApiKey(ctx.auth, userId, input);
   },
