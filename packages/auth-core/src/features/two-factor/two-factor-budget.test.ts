@@ -1,0 +1,72 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { signUp, TestBrowser } from "../../../../../tests/support/browser.ts";
+import { createTestAuth, type TestAuth } from "../../../../../tests/support/test-auth.ts";
+import { challengedBrowser, createEnrolled, EMAIL, PASSWORD } from "./two-factor-test-helpers.ts";
+
+/**
+ * Database commands per two-factor request (STYLE.md: count them and keep the count in a test).
+ * Rate limiting is off here (createTestAuth); its cost is the session budget test's concern.
+ */
+let current: TestAuth | null = null;
+afterEach(async () => {
+  await current?.close();
+  current = null;
+});
+
+describe("database commands of the two-factor paths", () => {
+  it("the gate costs a user without two-factor nothing", async () => {
+    const t = await createTestAuth();
+    current = t;
+    await signUp(new TestBrowser(t.auth), { email: EMAIL, password: PASSWORD });
+    const commands = await t.commands(() =>
+      new TestBrowser(t.auth).post("/sign-in/email", { email: EMAIL, password: PASSWORD }),
+    );
+    expect(commands).toEqual(["find:users", "find:accounts", "insert:sessions"]);
+  });
+
+  it("a challenged sign-in stores the challenge instead of a session", async () => {
+    const { t } = await createEnrolled();
+    current = t;
+    const commands = await t.commands(() =>
+      new TestBrowser(t.auth).post("/sign-in/email", { email: EMAIL, password: PASSWORD }),
+    );
+    expect(commands).toEqual(["find:users", "find:accounts", "insert:verifications"]);
+  });
+
+  it("verify-totp that completes a sign-in", async () => {
+    const { t, code } = await createEnrolled();
+    current = t;
+    const browser = await challengedBrowser(t);
+    const commands = await t.commands(() => browser.post("/two-factor/verify-totp", { code: code() }));
+    expect(commands).toEqual([
+      "find:verifications", // the challenge
+      "find:verifications", // its attempt slots
+      "insert:verifications", // one slot
+      "find:verifications", // the user's attempt slots
+      "insert:verifications", // one slot
+      "find:twoFactors",
+      "insert:verifications", // the used TOTP step (replay refusal)
+      "delete:verifications", // the challenge consumed
+      "find:users",
+      "delete:verifications", // the user's attempt slots cleared
+      "insert:sessions",
+    ]);
+  });
+
+  it("a wrong code stops after the code check", async () => {
+    const { t } = await createEnrolled();
+    current = t;
+    const browser = await challengedBrowser(t);
+    const commands = await t.commands(() =>
+      browser.post("/two-factor/verify-backup-code", { code: "aaaaa-aaaaa" }),
+    );
+    expect(commands).toEqual([
+      "find:verifications",
+      "find:verifications",
+      "insert:verifications",
+      "find:verifications",
+      "insert:verifications",
+      "find:twoFactors",
+    ]);
+  });
+});
