@@ -3,6 +3,7 @@ import { ObjectId } from "mongodb";
 import { afterEach, describe, expect, it } from "vitest";
 import { TestBrowser } from "../../../../../tests/support/browser.ts";
 import { createKey, createTestAuth, dumpDatabase, signedIn, type TestAuth } from "./api-key-test-helpers.ts";
+import { deleteExpiredKeyUses, deleteUserApiKeys } from "./store.ts";
 import type { ApiKey, CreatedApiKey } from "./types.ts";
 
 let t: TestAuth;
@@ -296,6 +297,74 @@ describe("POST /api-key/delete", () => {
     expect(verified.data).toMatchObject({
       valid: false,
       error: { code: "API_KEY_INVALID", message: "invalid" },
+    });
+  });
+});
+
+describe("while an admin impersonates the user (J5)", () => {
+  it("create, update and delete answer 403; get and list still answer", async () => {
+    t = await createTestAuth();
+    const admin = await signedIn(t, "admin@example.com");
+    const ada = await signedIn(t);
+    await t.db
+      .collection("users")
+      .updateOne({ _id: new ObjectId(admin.userId) }, { $set: { role: "admin" } });
+    const created = (await ada.browser.post<CreatedApiKey>("/api-key/create", { name: "ada" })).body;
+    const impersonating = await admin.browser.post("/admin/impersonate-user", { userId: ada.userId });
+    expect(impersonating.status).toBe(200);
+    const refused = {
+      code: "NOT_ALLOWED_WHILE_IMPERSONATING",
+      message: "You cannot perform this action while impersonating a user",
+    };
+    const before = await keys().find({}).toArray();
+    const calls: [string, Record<string, unknown>][] = [
+      ["/api-key/create", { name: "backdoor" }],
+      ["/api-key/update", { keyId: created.id, expiresIn: null }],
+      ["/api-key/delete", { keyId: created.id }],
+    ];
+    for (const [path, body] of calls) {
+      const res = await admin.browser.post(path, body);
+      expect([path, res.status, res.body]).toEqual([path, 403, refused]);
+    }
+    expect(await keys().find({}).toArray()).toEqual(before);
+    const list = await admin.browser.get<{ total: number }>("/api-key/list");
+    expect(list.status).toBe(200);
+    expect(list.body.total).toBe(1);
+  });
+});
+
+describe("exports for other areas", () => {
+  it("deleteUserApiKeys removes a user's keys and use claims only (for delete-user / remove-user, D14)", async () => {
+    t = await createTestAuth();
+    const ada = await signedIn(t);
+    const bob = await signedIn(t, "bob@example.com");
+    const adaKey = await createKey(t, { userId: ada.userId, remaining: 3, rateLimitEnabled: false });
+    await createKey(t, { userId: ada.userId });
+    const bobKey = await createKey(t, { userId: bob.userId, remaining: 3, rateLimitEnabled: false });
+    await t.auth.api.verifyApiKey!({ body: { key: adaKey.key } });
+    await t.auth.api.verifyApiKey!({ body: { key: bobKey.key } });
+    expect(await deleteUserApiKeys(t.auth.context.collections, new ObjectId(ada.userId))).toBe(2);
+    expect((await keys().find({}).toArray()).map((doc) => doc._id.toHexString())).toEqual([bobKey.id]);
+    const claims = await t.db.collection("apiKeyUses").find({}).toArray();
+    expect(claims.map((doc) => doc.keyId.toHexString())).toEqual([bobKey.id]);
+  });
+
+  it("deleteExpiredKeyUses removes the claims of ended refill periods only (for auth.cleanup)", async () => {
+    t = await createTestAuth();
+    const { userId } = await signedIn(t);
+    const base = { userId, rateLimitEnabled: false };
+    const refilled = await createKey(t, { ...base, remaining: 2, refillAmount: 2, refillInterval: 60_000 });
+    const once = await createKey(t, { ...base, remaining: 2 });
+    await t.auth.api.verifyApiKey!({ body: { key: refilled.key } });
+    await t.auth.api.verifyApiKey!({ body: { key: once.key } });
+    expect(await deleteExpiredKeyUses(t.auth.context.collections, t.now())).toBe(0);
+    t.advance(61);
+    expect(await deleteExpiredKeyUses(t.auth.context.collections, t.now())).toBe(1);
+    const left = await t.db.collection("apiKeyUses").find({}).toArray();
+    expect(left.map((doc) => doc.keyId.toHexString())).toEqual([once.id]);
+    // The budget without refill is still spent: one use left, not two.
+    expect((await t.auth.api.verifyApiKey!({ body: { key: once.key } })).data).toMatchObject({
+      key: { remaining: 0 },
     });
   });
 });

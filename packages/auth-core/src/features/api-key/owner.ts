@@ -2,6 +2,7 @@ import type { ObjectId } from "mongodb";
 import { parseId } from "../../db/ids.ts";
 import { AuthError } from "../../errors/auth-error.ts";
 import type { EndpointContext } from "../../http/define-endpoint.ts";
+import type { SessionWithUser } from "../session/types.ts";
 import { findServerOnlyFields } from "./rules.ts";
 
 /**
@@ -13,6 +14,7 @@ export function resolveKeyOwner(
   ctx: Pick<EndpointContext<unknown, unknown>, "isServerCall" | "session">,
   body: Record<string, unknown>,
 ): ObjectId {
+  assertNotImpersonating(ctx.session);
   if (!ctx.isServerCall) {
     if (!ctx.session) throw new AuthError("UNAUTHORIZED");
     if (findServerOnlyFields(body).length > 0) throw new AuthError("NOT_AUTHORIZED");
@@ -25,4 +27,12 @@ export function resolveKeyOwner(
   }
   if (!ctx.session) throw new AuthError("USER_ID_OR_SESSION_REQUIRED");
   return ctx.session.user._id;
+}
+
+/**
+ * Matrix J5: an admin impersonating a user must not mint, change or delete the user's keys — a key
+ * would outlive the 1-hour impersonation session and carry no `impersonatedBy` trace.
+ */
+export function assertNotImpersonating(caller: SessionWithUser | null): void {
+  if (caller?.session.impersonatedBy) throw new AuthError("NOT_ALLOWED_WHILE_IMPERSONATING");
 }

@@ -22,10 +22,6 @@ class ApiKeySession implements SessionWithUser {
   }
 }
 
-export function isApiKeySession(caller: SessionWithUser | null): boolean {
-  return caller instanceof ApiKeySession;
-}
-
 /**
  * Null when the feature is off or the request has no key header; throws the key's SPEC §8 error
  * when the key is refused (an explicit credential that fails is not silently ignored). Each such

@@ -63,6 +63,19 @@ export async function deleteUserApiKey(
   return result.deletedCount === 1;
 }
 
+/**
+ * Deletes every key of a user, then their use claims (keys first: a crash between the two leaves
+ * only unreachable claims). Returns how many keys were deleted.
+ */
+export async function deleteUserApiKeys(collections: Collections, userId: ObjectId): Promise<number> {
+  const owned = await collections.apiKeys.find({ userId }).project<{ _id: ObjectId }>({ _id: 1 }).toArray();
+  if (owned.length === 0) return 0;
+  const ids = owned.map((doc) => doc._id);
+  const result = await collections.apiKeys.deleteMany({ userId });
+  await collections.apiKeyUses.deleteMany({ keyId: { $in: ids } });
+  return result.deletedCount;
+}
+
 /** Every use claim of a key (its `_id`s start with the key id and "|"). */
 export async function deleteKeyUses(collections: Collections, keyId: ObjectId): Promise<void> {
   await collections.apiKeyUses.deleteMany({ keyId });

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { parseId } from "../../../db/ids.ts";
 import { AuthError } from "../../../errors/auth-error.ts";
 import { defineEndpoint } from "../../../http/define-endpoint.ts";
+import { assertNotImpersonating } from "../owner.ts";
 import { keyIdField } from "../schemas.ts";
 import { deleteKeyUses, deleteUserApiKey } from "../store.ts";
 
@@ -18,6 +19,7 @@ export const deleteApiKeyEndpoint = defineEndpoint({
   sensitive: true,
   body: z.strictObject({ keyId: keyIdField }),
   async handler(ctx): Promise<{ success: boolean }> {
+    assertNotImpersonating(ctx.session);
     const id = parseId(ctx.body.keyId);
     const deleted = id ? await deleteUserApiKey(ctx.auth.collections, ctx.session!.user._id, id) : false;
     if (!id || !deleted) throw new AuthError("API_KEY_NOT_FOUND");
