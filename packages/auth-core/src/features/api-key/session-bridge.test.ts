@@ -59,6 +59,20 @@ describe("x-api-key as the caller (apiKey.enableSessionForAPIKeys)", () => {
     expect(await t.db.collection("apiKeyUses").countDocuments()).toBe(1);
   });
 
+  it("sets no cookie even with the cookie cache on", async () => {
+    t = await createTestAuth({ ...ENABLED, session: { cookieCache: { enabled: true } } });
+    const { userId } = await signedIn(t);
+    const created = await createKey(t, { userId, ...NO_RATE_LIMIT });
+    const res = await keyClient().post(
+      "/update-user",
+      { name: "Cached" },
+      { headers: { "x-api-key": created.key } },
+    );
+    expect(res.status).toBe(200);
+    expect(res.headers.getSetCookie()).toEqual([]);
+    expect(await userName(userId)).toBe("Cached");
+  });
+
   it("never takes the key from the query string", async () => {
     t = await createTestAuth(ENABLED);
     const { userId } = await signedIn(t);

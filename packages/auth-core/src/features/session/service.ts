@@ -76,6 +76,8 @@ export function setSessionCookies(
 export function setCookieCache(auth: AuthContext, jar: CookieJar, session: SessionDoc, user: UserDoc): void {
   const cache = auth.options.session.cookieCache;
   if (!cache.enabled) return;
+  // An API-key caller (features/api-key/session-bridge.ts, token "") gets no cookie of any kind.
+  if (session.token === "") return;
   const now = auth.now();
   const expiresAt = new Date(Math.min(now.getTime() + cache.maxAge * 1000, session.expiresAt.getTime()));
   const value = encodeCookieCache(session, user, expiresAt, auth.options.secret, auth.cookies.sessionData);
