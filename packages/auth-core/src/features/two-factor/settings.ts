@@ -1,3 +1,4 @@
+import type { ObjectId } from "mongodb";
 import type { AuthContext } from "../../context.ts";
 import type { TwoFactorDoc, UserDoc } from "../../db/documents.ts";
 import { AuthError } from "../../errors/auth-error.ts";
@@ -5,8 +6,9 @@ import type { CookieJar } from "../../http/cookie-jar.ts";
 import { setCookieCache } from "../session/service.ts";
 import type { SessionWithUser } from "../session/types.ts";
 import { updateUser } from "../users/service.ts";
+import { backupUsedOfUser, trustOfUser, userAttemptsOfUser } from "./rules.ts";
 import { deleteUsedBackupMarkers } from "./service.ts";
-import { deleteTwoFactor, findTwoFactor, markTwoFactorVerified } from "./store.ts";
+import { deleteRowsWithPrefix, deleteTwoFactor, findTwoFactor, markTwoFactorVerified } from "./store.ts";
 import { forgetTrustedDevices } from "./trusted-device.ts";
 
 /** Writes `twoFactorEnabled` and refreshes the caller's cookie cache (when on) to show it. */
@@ -54,4 +56,17 @@ export async function disableTwoFactor(
   await deleteTwoFactor(auth.collections, user._id);
   await forgetTrustedDevices(auth, jar, user._id);
   await deleteUsedBackupMarkers(auth, user._id);
+}
+
+/**
+ * Removes everything two-factor keeps about a user: the document, trusted devices, used-backup-code
+ * markers and attempt slots (security-matrix D14). For user deletion (delete-user, admin
+ * remove-user), after the user is gone. Challenges and used-TOTP-step rows expire on their own.
+ */
+export async function deleteUserTwoFactorData(auth: AuthContext, userId: ObjectId): Promise<void> {
+  const user = userId.toHexString();
+  await deleteTwoFactor(auth.collections, userId);
+  await deleteRowsWithPrefix(auth.collections, trustOfUser(user));
+  await deleteRowsWithPrefix(auth.collections, backupUsedOfUser(user));
+  await deleteRowsWithPrefix(auth.collections, userAttemptsOfUser(user));
 }

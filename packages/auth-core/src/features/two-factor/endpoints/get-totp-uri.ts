@@ -7,7 +7,7 @@ import { findTwoFactor } from "../store.ts";
 
 /** POST /two-factor/get-totp-uri {password} → {totpURI} of the pending or active secret. */
 export const getTotpUri = defineEndpoint({
-  name: "getTotpUri",
+  name: "getTOTPURI",
   method: "POST",
   path: "/two-factor/get-totp-uri",
   auth: "session",

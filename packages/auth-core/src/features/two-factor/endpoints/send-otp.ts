@@ -9,7 +9,7 @@ import { sendChallengeOtp } from "../otp.ts";
  * verify-otp decides it.
  */
 export const sendOtp = defineEndpoint({
-  name: "sendTwoFactorOtp",
+  name: "sendTwoFactorOTP",
   method: "POST",
   path: "/two-factor/send-otp",
   auth: "none",

@@ -9,7 +9,7 @@ import { acceptChallengeOtp } from "../otp.ts";
  * code send-otp mailed for this challenge. Expired code → 400 OTP_HAS_EXPIRED; wrong → 401.
  */
 export const verifyOtp = defineEndpoint({
-  name: "verifyTwoFactorOtp",
+  name: "verifyTwoFactorOTP",
   method: "POST",
   path: "/two-factor/verify-otp",
   auth: "none",

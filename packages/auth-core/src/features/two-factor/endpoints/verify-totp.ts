@@ -26,7 +26,7 @@ export const totpCodeField = z.string().regex(/^\d{6}$/);
  * (challenge.ts). A malformed code answers INVALID_CODE without spending an attempt.
  */
 export const verifyTotp = defineEndpoint({
-  name: "verifyTotp",
+  name: "verifyTOTP",
   method: "POST",
   path: "/two-factor/verify-totp",
   auth: "optional",
