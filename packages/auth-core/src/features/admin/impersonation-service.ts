@@ -59,7 +59,9 @@ export async function startImpersonation(
   return session;
 }
 
-export type StopOutcome = { restored: true; session: SessionDoc; user: UserDoc } | { restored: false };
+export type StopOutcome =
+  | { restored: true; session: SessionDoc; user: UserDoc }
+  | { restored: false; reason: "already-stopped" | "admin-session-invalid" };
 
 /**
  * Ends an impersonation: deletes its session, then restores the admin's session — only if it is
@@ -71,7 +73,11 @@ export async function stopImpersonation(
   jar: CookieJar,
   current: SessionDoc & { impersonatedBy: NonNullable<SessionDoc["impersonatedBy"]> },
 ): Promise<StopOutcome> {
-  await deleteSessionById(auth.collections, current._id);
+  // The delete count decides a race of concurrent stops (one restore, one audit event); a loser
+  // leaves the cookies alone, since the winner's answer sets them.
+  if (!(await deleteSessionById(auth.collections, current._id))) {
+    return { restored: false, reason: "already-stopped" };
+  }
   const cookieName = adminSessionCookieName(auth);
   const signed = jar.get(cookieName);
   if (signed !== undefined) jar.delete(cookieName);
@@ -79,7 +85,7 @@ export async function stopImpersonation(
   const restored = token === null ? null : await findAdminSession(auth, token, current.impersonatedBy);
   if (!restored) {
     clearSessionCookies(auth, jar);
-    return { restored: false };
+    return { restored: false, reason: "admin-session-invalid" };
   }
   setSessionCookies(auth, jar, restored.session, restored.user);
   return { restored: true, ...restored };

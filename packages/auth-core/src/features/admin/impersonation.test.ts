@@ -150,15 +150,16 @@ describe("impersonate-user", () => {
   it.each([
     [
       "self",
-      () => admin.id,
+      "SELF",
       400,
       { code: "CANNOT_IMPERSONATE_YOURSELF", message: "You cannot impersonate yourself" },
     ],
-    ["an unknown id", () => "000000000000000000000000", 404, USER_NOT_FOUND],
-    ["a malformed id", () => "x", 404, USER_NOT_FOUND],
+    ["an unknown id", "000000000000000000000000", 404, USER_NOT_FOUND],
+    ["a malformed id", "x", 404, USER_NOT_FOUND],
   ] as const)("refuses %s (security-matrix J4)", async (_label, id, status, body) => {
     await setUp();
-    const res = await admin.browser.post("/admin/impersonate-user", { userId: id() });
+    const userId = id === "SELF" ? admin.id : id;
+    const res = await admin.browser.post("/admin/impersonate-user", { userId });
     expect(res.status).toBe(status);
     expect(res.body).toEqual(body);
     expect(await sessions().countDocuments({ impersonatedBy: { $exists: true } })).toBe(0);
@@ -260,5 +261,23 @@ describe("stop-impersonating", () => {
     expect(await sessions().countDocuments({ impersonatedBy: new ObjectId(admin.id) })).toBe(0);
     expect((await admin.browser.get("/get-session")).body).toBeNull();
     expect((await admin.browser.post("/admin/stop-impersonating")).status).toBe(401);
+  });
+
+  it("concurrent stops: exactly one restores and records; the others answer 401 and leave cookies alone", async () => {
+    await setUp();
+    await impersonate();
+    const browsers = Array.from({ length: 6 }, () => {
+      const browser = new TestBrowser(t.auth);
+      for (const [name, value] of admin.browser.cookies) browser.cookies.set(name, value);
+      return browser;
+    });
+    expect(browsers[0]!.cookies.has(ADMIN_COOKIE)).toBe(true);
+    const results = await Promise.all(browsers.map((browser) => browser.post("/admin/stop-impersonating")));
+    expect(results.map((res) => res.status).sort()).toEqual([200, 401, 401, 401, 401, 401]);
+    // A loser that lost at the delete leaves cookies alone; one that arrives after the winner's delete
+    // finds no session, and the engine's session read clears the cookies it sent (run-endpoint).
+    expect(results.filter((res) => res.status === 200)[0]?.body).toMatchObject({ user: { id: admin.id } });
+    expect(await auditEvents(t, { action: "impersonation.stop" })).toHaveLength(1);
+    expect(await sessions().countDocuments({ impersonatedBy: { $exists: true } })).toBe(0);
   });
 });

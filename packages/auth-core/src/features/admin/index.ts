@@ -37,3 +37,4 @@ export const adminEndpoints = [
 ] as unknown as AnyEndpoint[];
 
 export { assertUserNotBanned } from "./ban-service.ts";
+export { assertNotImpersonating } from "./service.ts";

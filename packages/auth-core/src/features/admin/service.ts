@@ -45,9 +45,18 @@ export function requireAdminPermission(
   request: PermissionRequest,
 ): SessionWithUser {
   if (!caller) throw new AuthError("UNAUTHORIZED");
-  if (caller.session.impersonatedBy) throw new AuthError("NOT_ALLOWED_WHILE_IMPERSONATING");
+  assertNotImpersonating(caller);
   if (!hasAdminPermission(auth, caller.user, request)) throw new AuthError("RESOURCE_ACCESS_NOT_ALLOWED");
   return caller;
+}
+
+/**
+ * For high-risk endpoints outside the admin area (change-email, delete-user, API-key creation,
+ * security-matrix J5): refuses an impersonation session. The caller must have been read from the
+ * database (`sensitive: true`): the cookie cache does not carry `impersonatedBy`.
+ */
+export function assertNotImpersonating(caller: SessionWithUser): void {
+  if (caller.session.impersonatedBy) throw new AuthError("NOT_ALLOWED_WHILE_IMPERSONATING");
 }
 
 /** The user an admin request names; 404 for an unknown or malformed id (never sent to the database). */

@@ -176,6 +176,23 @@ describe("create-user", () => {
     expect(await users().countDocuments({})).toBe(2);
   });
 
+  it("10 concurrent creations of one address: exactly one user and one account (security-matrix M1)", async () => {
+    const results = await Promise.all(
+      Array.from({ length: 10 }, (_, i) =>
+        admin.browser.post("/admin/create-user", {
+          email: i % 2 ? "Race@Example.com" : "race@example.com",
+          name: "Race",
+          password: PASSWORD,
+        }),
+      ),
+    );
+    expect(results.map((res) => res.status).sort()).toEqual([200, ...Array(9).fill(422)]);
+    const created = await users().find({ email: "race@example.com" }).toArray();
+    expect(created).toHaveLength(1);
+    expect(await t.db.collection("accounts").countDocuments({ userId: created[0]!._id })).toBe(1);
+    expect(await t.db.collection("accounts").countDocuments({})).toBe(3);
+  });
+
   it("an admin allowed to create but not to set roles cannot create an admin (security-matrix J13)", async () => {
     const limited = await createTestAuth({
       admin: { roles: { admin: { user: ["create"] }, user: {} } },

@@ -24,6 +24,7 @@ export const stopImpersonating = defineEndpoint({
       ...current.session,
       impersonatedBy: adminId,
     });
+    if (!outcome.restored && outcome.reason === "already-stopped") throw new AuthError("UNAUTHORIZED");
     await recordAuditEvent(auth, {
       action: "impersonation.stop",
       actorId: adminId,

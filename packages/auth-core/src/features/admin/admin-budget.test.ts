@@ -1,0 +1,123 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { TestBrowser } from "../../../../../tests/support/browser.ts";
+import { createTestAuth, type TestAuth } from "../../../../../tests/support/test-auth.ts";
+import { createCast, type Person, signIn } from "./admin-test-helpers.ts";
+
+/**
+ * Database commands per admin request (STYLE.md: count them and keep the count in a test), rate
+ * limiting off so only the endpoint's own commands are counted. Every admin request starts with
+ * the database session read (sessions + users: the endpoints are `sensitive`).
+ */
+const SESSION_READ = ["find:sessions", "find:users"];
+
+let t: TestAuth;
+let admin: Person;
+let user: Person;
+const measured: Record<string, number> = {};
+
+beforeAll(async () => {
+  t = await createTestAuth();
+  ({ admin, user } = await createCast(t));
+});
+afterAll(async () => {
+  console.info(`[admin-budget] commands per request: ${JSON.stringify(measured)}`);
+  await t.close();
+});
+
+async function measure(label: string, run: () => Promise<{ status: number }>): Promise<string[]> {
+  let status = 0;
+  const commands = await t.commands(async () => {
+    status = (await run()).status;
+  });
+  expect(status).toBe(200);
+  measured[label] = commands.length;
+  return commands;
+}
+
+describe("database commands per admin endpoint", () => {
+  it("list-users: page and total (2) after the session read", async () => {
+    const own = await measure("list-users", () => admin.browser.get("/admin/list-users?searchValue=ex"));
+    expect(own.slice(0, 2)).toEqual(SESSION_READ);
+    expect(own.slice(2).sort()).toEqual(["aggregate:users", "find:users"]);
+  });
+
+  it("get-user: one user read", async () => {
+    const own = await measure("get-user", () => admin.browser.get(`/admin/get-user?id=${user.id}`));
+    expect(own).toEqual([...SESSION_READ, "find:users"]);
+  });
+
+  it("set-role: read, update, audit insert", async () => {
+    const own = await measure("set-role", () =>
+      admin.browser.post("/admin/set-role", { userId: user.id, role: "user" }),
+    );
+    expect(own).toEqual([
+      ...SESSION_READ,
+      "find:users",
+      "findAndModify:users",
+      // Still no impersonate permission: the sessions they impersonate by are swept (J8).
+      "delete:sessions",
+      "insert:auditEvents",
+    ]);
+  });
+
+  it("ban-user: read, update, session deletes, audit insert", async () => {
+    const own = await measure("ban-user", () => admin.browser.post("/admin/ban-user", { userId: user.id }));
+    expect(own).toEqual([
+      ...SESSION_READ,
+      "find:users",
+      "findAndModify:users",
+      "delete:sessions",
+      "delete:sessions",
+      "insert:auditEvents",
+    ]);
+  });
+
+  it("unban-user: read, update, audit insert", async () => {
+    const own = await measure("unban-user", () =>
+      admin.browser.post("/admin/unban-user", { userId: user.id }),
+    );
+    expect(own).toEqual([...SESSION_READ, "find:users", "findAndModify:users", "insert:auditEvents"]);
+  });
+
+  it("sign-in of a user who is not banned costs nothing extra for the ban check", async () => {
+    const own = await measure("sign-in/email", () => signIn(new TestBrowser(t.auth), user.email));
+    expect(own).toEqual(["find:users", "find:accounts", "insert:sessions"]);
+  });
+
+  it("list-user-sessions: read the user and their sessions", async () => {
+    const own = await measure("list-user-sessions", () =>
+      admin.browser.post("/admin/list-user-sessions", { userId: user.id }),
+    );
+    expect(own).toEqual([...SESSION_READ, "find:users", "find:sessions"]);
+  });
+
+  it("revoke-user-sessions: read the user, one delete", async () => {
+    const own = await measure("revoke-user-sessions", () =>
+      admin.browser.post("/admin/revoke-user-sessions", { userId: user.id }),
+    );
+    expect(own).toEqual([...SESSION_READ, "find:users", "delete:sessions"]);
+  });
+
+  it("impersonate-user and stop-impersonating", async () => {
+    const start = await measure("impersonate-user", () =>
+      admin.browser.post("/admin/impersonate-user", { userId: user.id }),
+    );
+    expect(start).toEqual([...SESSION_READ, "find:users", "insert:auditEvents", "insert:sessions"]);
+    const stop = await measure("stop-impersonating", () => admin.browser.post("/admin/stop-impersonating"));
+    expect(stop).toEqual([
+      ...SESSION_READ,
+      "delete:sessions",
+      "find:sessions",
+      "find:users",
+      "insert:auditEvents",
+    ]);
+  });
+
+  it("list-audit-events: page and total", async () => {
+    const own = await measure("list-audit-events", () =>
+      admin.browser.get(`/admin/list-audit-events?subjectId=${user.id}`),
+    );
+    expect(own.slice(0, 2)).toEqual(SESSION_READ);
+    expect(own.slice(2).sort()).toEqual(["aggregate:auditEvents", "find:auditEvents"]);
+  });
+});
