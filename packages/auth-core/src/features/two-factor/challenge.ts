@@ -86,13 +86,15 @@ export async function readChallenge(auth: AuthContext, jar: CookieJar): Promise<
  * test more codes than allowed: one slot per attempt on the challenge (`attemptsPerChallenge`,
  * then 400 TOO_MANY_ATTEMPTS_REQUEST_NEW_CODE: sign in again) and one per attempt of the user in
  * a fixed window (`failuresPerUser` per `lockoutWindow`, then 429 ACCOUNT_TEMPORARILY_LOCKED until
- * the window ends). A success clears the user's slots (`resetUserAttempts`), so only failures add up.
+ * the window ends, with X-Retry-After). A success clears the user's slots (`resetUserAttempts`),
+ * so only failures add up.
  */
 export async function admitCodeAttempt(
-  auth: AuthContext,
+  ctx: { auth: AuthContext; setHeader(name: string, value: string): void },
   userId: ObjectId,
   challenge: ActiveChallenge | null,
 ): Promise<void> {
+  const { auth } = ctx;
   const now = auth.now();
   const config = auth.options.twoFactor;
   if (challenge) {
@@ -104,6 +106,9 @@ export async function admitCodeAttempt(
   const window = lockoutWindow(now, config.lockoutWindow);
   const prefix = userAttemptPrefix(userId.toHexString(), window.index);
   if (!(await claimSlot(auth.collections, prefix, config.failuresPerUser, window.endsAt, now))) {
+    // Like a rate-limit answer: when to come back (the window's end).
+    const seconds = Math.max(1, Math.ceil((window.endsAt.getTime() - now.getTime()) / 1000));
+    ctx.setHeader("X-Retry-After", String(seconds));
     throw new AuthError("ACCOUNT_TEMPORARILY_LOCKED");
   }
 }

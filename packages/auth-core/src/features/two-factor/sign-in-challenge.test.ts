@@ -248,6 +248,9 @@ describe("attempt limits", () => {
     const third = await challengedBrowser(t);
     const locked = await third.post("/two-factor/verify-totp", { code: code() });
     expect({ status: locked.status, body: locked.body }).toEqual({ status: 429, body: ERR.LOCKED });
+    const retryAfter = Number(locked.headers.get("x-retry-after"));
+    expect(retryAfter).toBeGreaterThan(0);
+    expect(retryAfter).toBeLessThanOrEqual(900);
     expect(await sessionsOf(t, userId)).toBe(1);
     t.advance(900);
     const later = await challengedBrowser(t);

@@ -38,7 +38,7 @@ export const verifyTotp = defineEndpoint({
     const caller = ctx.session;
     if (hasChallengeCookie(auth, ctx.cookies) || !caller) {
       const challenge = await readChallenge(auth, ctx.cookies);
-      await admitCodeAttempt(auth, challenge.userId, challenge);
+      await admitCodeAttempt(ctx, challenge.userId, challenge);
       const doc = await findTwoFactor(auth.collections, challenge.userId);
       if (!doc?.verified) throw new AuthError("TOTP_NOT_ENABLED");
       if (!(await acceptTotpCode(auth, doc, body.code))) throw new AuthError("INVALID_CODE");
@@ -46,7 +46,7 @@ export const verifyTotp = defineEndpoint({
     }
     const doc = await findTwoFactor(auth.collections, caller.user._id);
     if (!doc) throw new AuthError("TOTP_NOT_ENABLED");
-    await admitCodeAttempt(auth, caller.user._id, null);
+    await admitCodeAttempt(ctx, caller.user._id, null);
     if (!(await acceptTotpCode(auth, doc, body.code))) throw new AuthError("INVALID_CODE");
     await resetUserAttempts(auth, caller.user._id);
     const user = await confirmEnrollment(auth, ctx.cookies, caller, doc);
