@@ -59,9 +59,14 @@ describe("impersonate-user", () => {
     expect(cookieLine).toMatch(/HttpOnly/i);
     expect(cookieLine).toMatch(/Max-Age=3600/);
     expect(decodeURIComponent(cookieLine)).toContain(adminSession!.token);
-    // The browser now acts as the user.
-    const now = await admin.browser.get<{ user: { id: string } }>("/get-session");
+    // The browser now acts as the user, and get-session says whose impersonation it is.
+    const now = await admin.browser.get<{ session: { impersonatedBy?: string }; user: { id: string } }>(
+      "/get-session",
+    );
     expect(now.body.user.id).toBe(user.id);
+    expect(now.body.session.impersonatedBy).toBe(admin.id);
+    const own = await user.browser.get<{ session: Record<string, unknown> }>("/get-session");
+    expect(own.body.session).not.toHaveProperty("impersonatedBy");
     const [event] = await auditEvents(t, { action: "impersonation.start" });
     expect(event).toMatchObject({
       actorId: new ObjectId(admin.id),
@@ -69,6 +74,17 @@ describe("impersonate-user", () => {
       reason: "support ticket 42",
       ipAddress: "127.0.0.1",
     });
+  });
+
+  it("with the cookie cache on, the cached session still carries impersonatedBy", async () => {
+    await setUp({ session: { cookieCache: { enabled: true } } });
+    await impersonate();
+    const cached = await admin.browser.get<{ session: { impersonatedBy?: string } }>("/get-session");
+    expect(cached.body.session.impersonatedBy).toBe(admin.id);
+    const before = await auditEvents(t);
+    const nested = await admin.browser.post("/admin/impersonate-user", { userId: user.id });
+    expect(nested.status).toBe(403);
+    expect(await auditEvents(t)).toEqual(before);
   });
 
   it("the impersonated user does not see the impersonation session in list-sessions", async () => {

@@ -38,7 +38,7 @@ export function toAdminUser(doc: UserDoc, defaultRole: string): AdminUser {
 }
 
 export function toAdminSession(doc: SessionDoc): AdminSession {
-  return { ...toSession(doc), impersonatedBy: doc.impersonatedBy?.toHexString() ?? null };
+  return { ...toSession(doc), impersonatedBy: doc.impersonatedBy ? String(doc.impersonatedBy) : null };
 }
 
 /** A ban holds while `banned` is set and its expiry (if any) is still ahead. */

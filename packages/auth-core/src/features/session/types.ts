@@ -21,6 +21,8 @@ export interface Session {
   ipAddress: string | null;
   userAgent: string | null;
   activeOrganizationId: string | null;
+  /** Only on an admin's impersonation session: the admin's user id (features/admin). */
+  impersonatedBy?: string;
 }
 
 /** What endpoints see of the signed-in caller: the documents, as read from the database or cache. */
@@ -54,5 +56,7 @@ export function toSession(doc: SessionDoc): Session {
     ipAddress: doc.ipAddress,
     userAgent: doc.userAgent,
     activeOrganizationId: doc.activeOrganizationId,
+    // Absent on ordinary sessions, so their shape is unchanged; a client shows "stop impersonating".
+    ...(doc.impersonatedBy ? { impersonatedBy: String(doc.impersonatedBy) } : {}),
   };
 }
