@@ -257,6 +257,20 @@ describe("attempt limits", () => {
     expect((await later.post("/two-factor/verify-totp", { code: code() })).status).toBe(200);
   });
 
+  it("15 parallel wrong codes over 3 challenges: exactly 10 tested, 5 locked out", async () => {
+    const { t, code } = await enrolled();
+    const browsers = [await challengedBrowser(t), await challengedBrowser(t), await challengedBrowser(t)];
+    const answers = await Promise.all(
+      browsers.flatMap((browser) =>
+        Array.from({ length: 5 }, () => browser.post("/two-factor/verify-totp", { code: wrongCode(code()) })),
+      ),
+    );
+    const codes = answers.map((res) => (res.body as { code: string }).code);
+    expect(codes.filter((c) => c === "INVALID_CODE")).toHaveLength(10);
+    expect(codes.filter((c) => c === "ACCOUNT_TEMPORARILY_LOCKED")).toHaveLength(5);
+    expect(await rowsLike(t, "two-factor-user-attempt:")).toHaveLength(10);
+  });
+
   it("a success clears the user's failures (only consecutive failures add up)", async () => {
     const { t, code } = await enrolled();
     const first = await challengedBrowser(t);
