@@ -6,7 +6,6 @@ import {
   findServerOnlyFields,
   hashApiKey,
   hasPermissions,
-  isBanActive,
   keyStart,
   usageClaimId,
 } from "./rules.ts";
@@ -110,18 +109,5 @@ describe("currentUsagePeriod", () => {
   it("claim ids sort numerically", () => {
     expect(usageClaimId("p|", 9) < usageClaimId("p|", 10)).toBe(true);
     expect(usageClaimId("p|", 7)).toBe("p|000000000007");
-  });
-});
-
-describe("isBanActive", () => {
-  it.each([
-    [{}, false],
-    [{ banned: false }, false],
-    [{ banned: true }, true],
-    [{ banned: true, banExpires: null }, true],
-    [{ banned: true, banExpires: at(1) }, true],
-    [{ banned: true, banExpires: at(0) }, false],
-  ])("%o → %s", (user, expected) => {
-    expect(isBanActive(user, T0)).toBe(expected);
   });
 });

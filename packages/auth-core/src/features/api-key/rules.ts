@@ -113,9 +113,3 @@ export const SLOT_DIGITS = 12;
 export function usageClaimId(prefix: string, slot: number): string {
   return prefix + String(slot).padStart(SLOT_DIGITS, "0");
 }
-
-/** True when a ban set by the admin area is in force (mirrors features/admin: expired bans lift). */
-export function isBanActive(user: { banned?: boolean; banExpires?: Date | null }, now: Date): boolean {
-  if (user.banned !== true) return false;
-  return !user.banExpires || user.banExpires.getTime() > now.getTime();
-}

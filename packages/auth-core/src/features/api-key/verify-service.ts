@@ -2,8 +2,9 @@ import type { AuthContext } from "../../context.ts";
 import type { ApiKeyDoc, UserDoc } from "../../db/documents.ts";
 import { AuthError } from "../../errors/auth-error.ts";
 import { createDatabaseRateLimiter } from "../../http/rate-limit.ts";
+import { isBanActive } from "../admin/rules.ts";
 import { findUserById } from "../session/store.ts";
-import { checkKeyState, currentUsagePeriod, hashApiKey, hasPermissions, isBanActive } from "./rules.ts";
+import { checkKeyState, currentUsagePeriod, hashApiKey, hasPermissions } from "./rules.ts";
 import { findApiKeyByHash, insertUseClaim, readUsedSlots } from "./store.ts";
 
 export type ApiKeyCheck =
