@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { SESSION_COOKIE } from "../../../../../tests/support/browser.ts";
+import { SESSION_COOKIE, TestBrowser } from "../../../../../tests/support/browser.ts";
 import type { TestAuth } from "../../../../../tests/support/test-auth.ts";
 import { deleteUserTwoFactorData } from "./index.ts";
 import {
@@ -46,6 +46,26 @@ describe("completing a challenge", () => {
       headers: new Headers({ cookie }),
     });
     expect((verified.data as { token: string }).token).toMatch(/^[A-Za-z0-9]{32}$/);
+  });
+});
+
+describe("cookies over https", () => {
+  it("the challenge and trusted-device cookies are __Secure- prefixed and Secure", async () => {
+    const value = await createEnrolled({
+      baseURL: "https://auth.example.com",
+      trustedOrigins: ["http://localhost:3000"],
+    });
+    current = value.t;
+    const browser = new TestBrowser(value.t.auth);
+    const res = await browser.post("/sign-in/email", { email: EMAIL, password: PASSWORD });
+    const [line] = res.headers.getSetCookie();
+    expect(line).toMatch(
+      /^__Secure-tessera\.two_factor=[^;]+; Max-Age=600; Path=\/; HttpOnly; Secure; SameSite=Lax$/,
+    );
+    const done = await browser.post("/two-factor/verify-totp", { code: value.code(), trustDevice: true });
+    expect(done.status).toBe(200);
+    const trust = done.headers.getSetCookie().find((l) => l.startsWith("__Secure-tessera.trust_device="));
+    expect(trust).toContain("; Secure");
   });
 });
 
