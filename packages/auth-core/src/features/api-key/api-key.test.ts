@@ -232,13 +232,14 @@ describe("POST /api-key/update", () => {
     expect(doc!.keyHash).toBe(createHash("sha256").update(created.key).digest("base64url"));
   });
 
-  it("refuses another user's key (404), server-only fields (403) and an empty update (400); nothing changes", async () => {
+  it("refuses no session (401), another user's key (404), server-only fields (403), an empty update (400); nothing changes", async () => {
     t = await createTestAuth();
     const ada = await signedIn(t);
     const bob = await signedIn(t, "bob@example.com");
     const created = (await ada.browser.post<CreatedApiKey>("/api-key/create", { name: "a" })).body;
     const before = await keys().findOne({ _id: new ObjectId(created.id) });
     const cases: [TestBrowser, Record<string, unknown>, number, unknown][] = [
+      [new TestBrowser(t.auth), { keyId: created.id, userId: ada.userId, enabled: false }, 401, UNAUTHORIZED],
       [bob.browser, { keyId: created.id, enabled: false }, 404, NOT_FOUND],
       [bob.browser, { keyId: created.id, userId: ada.userId, enabled: false }, 403, NOT_AUTHORIZED],
       [ada.browser, { keyId: created.id, remaining: 1000 }, 403, NOT_AUTHORIZED],
