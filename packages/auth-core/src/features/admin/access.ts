@@ -18,6 +18,7 @@ export const ADMIN_STATEMENTS = {
     "impersonate-admins",
     "delete",
     "set-password",
+    "set-email",
     "get",
     "update",
   ],

@@ -1,6 +1,8 @@
+import { ObjectId } from "mongodb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { TestBrowser } from "../../../../../tests/support/browser.ts";
-import { createTestAuth, type TestAuth } from "../../../../../tests/support/test-auth.ts";
+import { SESSION_COOKIE, TestBrowser } from "../../../../../tests/support/browser.ts";
+import { createTestAuth, TEST_SECRET, type TestAuth } from "../../../../../tests/support/test-auth.ts";
+import { signValue } from "../../crypto/index.ts";
 import {
   createCast,
   FORBIDDEN,
@@ -115,27 +117,40 @@ describe("roles are read from the database on every admin request", () => {
   });
 
   it("listed adminUserIds bypass the role check (SPEC §6)", async () => {
-    const other = await createTestAuth();
+    const rootId = new ObjectId();
+    const listed = await createTestAuth({ admin: { adminUserIds: [rootId.toHexString()] } });
     try {
-      const plain = await signUpPerson(other, "plain");
-      const listed = await createTestAuth({ admin: { adminUserIds: [plain.id] } });
-      try {
-        // Same user id in a second instance: only the option differs.
-        await listed.db.collection("users").insertOne({
-          ...(await other.db.collection("users").findOne({ email: plain.email })),
-        });
-        const session = await other.db.collection("sessions").findOne({});
-        await listed.db.collection("sessions").insertOne({ ...session });
-        const browser = new TestBrowser(listed.auth);
-        for (const [name, value] of plain.browser.cookies) browser.cookies.set(name, value);
-        const res = await browser.get<{ total: number }>("/admin/list-users");
-        expect(res.status).toBe(200);
-        expect(res.body.total).toBe(1);
-      } finally {
-        await listed.close();
-      }
+      const now = listed.now();
+      await listed.db.collection("users").insertOne({
+        _id: rootId,
+        email: "root@example.com",
+        emailVerified: true,
+        name: "Root",
+        image: null,
+        role: "user",
+        createdAt: now,
+        updatedAt: now,
+      });
+      const token = "r".repeat(32);
+      await listed.db.collection("sessions").insertOne({
+        _id: new ObjectId(),
+        userId: rootId,
+        token,
+        expiresAt: new Date(now.getTime() + 3600_000),
+        createdAt: now,
+        updatedAt: now,
+        ipAddress: null,
+        userAgent: null,
+        activeOrganizationId: null,
+        dontRemember: false,
+      });
+      const browser = new TestBrowser(listed.auth);
+      browser.cookies.set(SESSION_COOKIE, signValue(token, TEST_SECRET));
+      const res = await browser.get<{ total: number }>("/admin/list-users");
+      expect(res.status).toBe(200);
+      expect(res.body.total).toBe(1);
     } finally {
-      await other.close();
+      await listed.close();
     }
   });
 

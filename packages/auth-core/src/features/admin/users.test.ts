@@ -255,6 +255,34 @@ describe("update-user", () => {
     expect(await userDoc(t, user.id)).toEqual(before);
   });
 
+  it("changing the email needs set-email besides update", async () => {
+    const limited = await createTestAuth({ admin: { roles: { admin: { user: ["update"] }, user: {} } } });
+    try {
+      const editor = await signUpPerson(limited, "editor", "admin");
+      const target = await signUpPerson(limited, "target");
+      const email = await editor.browser.post("/admin/update-user", {
+        userId: target.id,
+        data: { email: "taken-over@example.com" },
+      });
+      expect(email.status).toBe(403);
+      const verified = await editor.browser.post("/admin/update-user", {
+        userId: target.id,
+        data: { emailVerified: true },
+      });
+      expect(verified.status).toBe(403);
+      expect(await limited.db.collection("users").findOne({ email: target.email })).toMatchObject({
+        emailVerified: false,
+      });
+      const name = await editor.browser.post("/admin/update-user", {
+        userId: target.id,
+        data: { name: "Ok" },
+      });
+      expect(name.status).toBe(200);
+    } finally {
+      await limited.close();
+    }
+  });
+
   it("answers 404 for an unknown user", async () => {
     const res = await admin.browser.post("/admin/update-user", {
       userId: "000000000000000000000000",

@@ -13,7 +13,7 @@ import { findTargetUser, requireAdminPermission } from "../service.ts";
 /**
  * POST /admin/update-user {userId, data}. Strict: a password (set-user-password), a role (set-role)
  * or ban fields (ban-user) are refused with 400, so each guarded field has exactly one path with its
- * own permission and audit event. A new email is normalised and must be free.
+ * own permission and audit event. A new email is normalised and must be free, and needs set-email.
  */
 export const adminUpdateUser = defineEndpoint({
   name: "adminUpdateUser",
@@ -32,7 +32,9 @@ export const adminUpdateUser = defineEndpoint({
   }),
   async handler(ctx): Promise<AdminUser> {
     const { auth, body } = ctx;
-    requireAdminPermission(auth, ctx.session, { user: ["update"] });
+    // Moving an address is an account takeover in two steps (then a reset link): its own permission.
+    const touchesEmail = body.data.email !== undefined || body.data.emailVerified !== undefined;
+    requireAdminPermission(auth, ctx.session, { user: touchesEmail ? ["update", "set-email"] : ["update"] });
     const fields = Object.fromEntries(
       Object.entries(body.data).filter(([, value]) => value !== undefined),
     ) as Partial<UserDoc>;
