@@ -154,6 +154,33 @@ describe("POST /two-factor/verify-totp with a session (enrollment)", () => {
     expect({ status: none.status, body: none.body }).toEqual({ status: 400, body: ERR.TOTP_NOT_ENABLED });
   });
 
+  it("with trustDevice, the enrolling device is trusted: its next sign-in skips the challenge", async () => {
+    const { t, ada, userId, code } = track(await createPending());
+    const res = await ada.post("/two-factor/verify-totp", { code: code(), trustDevice: true });
+    expect(res.status).toBe(200);
+    expect((await userOf(t, userId))?.twoFactorEnabled).toBe(true);
+    expect(ada.cookies.has("tessera.trust_device")).toBe(true);
+    await ada.post("/sign-out", {});
+    const signIn = await ada.post<{ token?: string }>("/sign-in/email", { email: EMAIL, password: PASSWORD });
+    expect(typeof signIn.body.token).toBe("string");
+    expect(ada.cookies.has(SESSION_COOKIE)).toBe(true);
+  });
+
+  it("a user update hook that refuses leaves two-factor off (Failed to update user)", async () => {
+    const { t, ada, userId, code } = track(
+      await createPending({ hooks: { user: { update: { before: () => false } } } }),
+    );
+    const res = await ada.post("/two-factor/verify-totp", { code: code() });
+    expect({ status: res.status, body: res.body }).toEqual({
+      status: 400,
+      body: { code: "FAILED_TO_UPDATE_USER", message: "Failed to update user" },
+    });
+    expect((await userOf(t, userId))?.twoFactorEnabled).not.toBe(true);
+    const other = new TestBrowser(t.auth);
+    await other.post("/sign-in/email", { email: EMAIL, password: PASSWORD });
+    expect(other.cookies.has(SESSION_COOKIE)).toBe(true);
+  });
+
   it("without a session or challenge answers the invalid-cookie error", async () => {
     const t = await createTestAuth();
     current = t;
