@@ -23,7 +23,8 @@ export interface AdminUser extends User {
   banExpires: Date | null;
 }
 
-export interface AdminSession extends Session {
+/** The admin view names impersonation explicitly: the admin's id, or null for the user's own session. */
+export interface AdminSession extends Omit<Session, "impersonatedBy"> {
   impersonatedBy: string | null;
 }
 
