@@ -11,6 +11,7 @@ import {
   UNAUTHORIZED,
   userDoc,
 } from "./admin-test-helpers.ts";
+import { adminEndpoints } from "./index.ts";
 
 /**
  * Every admin endpoint × {admin, non-admin, signed-out}: the user role can do none of it (SPEC §6),
@@ -98,6 +99,19 @@ describe("every admin endpoint refuses callers without the permission", () => {
     const res = await admin.browser.get<{ total: number }>("/admin/list-users");
     expect(res.status).toBe(200);
     expect(res.body.total).toBe(3);
+  });
+});
+
+describe("every admin endpoint reads the caller from the database", () => {
+  it("each is sensitive (never the cookie cache) and needs a session (or is has-permission)", () => {
+    expect(adminEndpoints).toHaveLength(16);
+    for (const endpoint of adminEndpoints) {
+      expect(endpoint.path.startsWith("/admin/"), endpoint.path).toBe(true);
+      expect(endpoint.sensitive, endpoint.path).toBe(true);
+      expect(endpoint.auth, endpoint.path).toBe(
+        endpoint.path === "/admin/has-permission" ? "optional" : "session",
+      );
+    }
   });
 });
 

@@ -232,6 +232,10 @@ describe("stop-impersonating", () => {
       subjectId: new ObjectId(user.id),
       details: { restored: true },
     });
+    // The trail names sessions by id, never by token (a token in a log is a credential).
+    const trail = JSON.stringify(await auditEvents(t));
+    expect(trail).not.toContain(adminSession!.token);
+    expect(trail).not.toContain(started.body.session.token);
   });
 
   it("without an impersonation: 400 You are not impersonating anyone, nothing deleted", async () => {
