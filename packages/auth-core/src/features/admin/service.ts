@@ -5,6 +5,7 @@ import { parseId } from "../../db/ids.ts";
 import { AuthError } from "../../errors/auth-error.ts";
 import { findUserById } from "../session/store.ts";
 import type { SessionWithUser } from "../session/types.ts";
+import { claimOneTimeToken } from "../verification/store.ts";
 import {
   DEFAULT_ADMIN_ROLES,
   type PermissionRequest,
@@ -65,6 +66,17 @@ export async function findTargetUser(auth: AuthContext, userId: string): Promise
   const user = id ? await findUserById(auth.collections, id) : null;
   if (!user) throw new AuthError("USER_NOT_FOUND");
   return user;
+}
+
+/**
+ * Concurrent removals of one user all get through the (idempotent) deletion; this unique marker
+ * lets exactly one of them answer success and write the audit event. Claimed after the deletion,
+ * so a crash in between can never block a retry. It outlives nothing that matters: ids are never reused.
+ */
+export function claimUserRemoval(auth: AuthContext, userId: ObjectId): Promise<boolean> {
+  const now = auth.now();
+  const expiresAt = new Date(now.getTime() + 86400 * 1000);
+  return claimOneTimeToken(auth.collections, `admin-remove-user:${userId.toHexString()}`, expiresAt, now);
 }
 
 export interface AuditInput {

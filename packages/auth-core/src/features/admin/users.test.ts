@@ -388,6 +388,18 @@ describe("remove-user", () => {
     });
   });
 
+  it("6 concurrent removals of one user: one success and one audit event, nothing left behind", async () => {
+    const id = new ObjectId(user.id);
+    const results = await Promise.all(
+      Array.from({ length: 6 }, () => admin.browser.post("/admin/remove-user", { userId: user.id })),
+    );
+    expect(results.map((res) => res.status).sort()).toEqual([200, 404, 404, 404, 404, 404]);
+    expect(await users().countDocuments({ _id: id })).toBe(0);
+    expect(await t.db.collection("sessions").countDocuments({ userId: id })).toBe(0);
+    expect(await t.db.collection("accounts").countDocuments({ userId: id })).toBe(0);
+    expect(await auditEvents(t, { action: "user.remove" })).toHaveLength(1);
+  });
+
   it("an admin cannot remove themselves", async () => {
     const res = await admin.browser.post("/admin/remove-user", { userId: admin.id });
     expect(res.status).toBe(400);

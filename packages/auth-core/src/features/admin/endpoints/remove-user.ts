@@ -3,7 +3,13 @@ import { AuthError } from "../../../errors/auth-error.ts";
 import { defineEndpoint } from "../../../http/define-endpoint.ts";
 import { deleteUserAndData } from "../../deletion/service.ts";
 import { userIdField } from "../schemas.ts";
-import { auditSource, findTargetUser, recordAuditEvent, requireAdminPermission } from "../service.ts";
+import {
+  auditSource,
+  claimUserRemoval,
+  findTargetUser,
+  recordAuditEvent,
+  requireAdminPermission,
+} from "../service.ts";
 import { deleteImpersonationSessionsBy } from "../store.ts";
 
 /**
@@ -26,6 +32,8 @@ export const removeUser = defineEndpoint({
     const removed = await deleteUserAndData(auth, target);
     if (!removed.ok) throw new AuthError("DELETE_USER_REFUSED");
     await deleteImpersonationSessionsBy(auth.collections, target._id);
+    // Lost a race with another removal of the same user: it is gone, and the winner records it.
+    if (!(await claimUserRemoval(auth, target._id))) throw new AuthError("USER_NOT_FOUND");
     await recordAuditEvent(auth, {
       action: "user.remove",
       actorId: caller.user._id,
