@@ -120,4 +120,63 @@ describe("database commands per admin endpoint", () => {
     expect(own.slice(0, 2)).toEqual(SESSION_READ);
     expect(own.slice(2).sort()).toEqual(["aggregate:auditEvents", "find:auditEvents"]);
   });
+
+  it("has-permission: the session read only", async () => {
+    const own = await measure("has-permission", () =>
+      admin.browser.post("/admin/has-permission", { permissions: { user: ["list"] } }),
+    );
+    expect(own).toEqual(SESSION_READ);
+  });
+
+  it("create-user without a password: user insert and audit insert", async () => {
+    const own = await measure("create-user", () =>
+      admin.browser.post("/admin/create-user", { email: "made@example.com", name: "Made" }),
+    );
+    expect(own).toEqual([...SESSION_READ, "insert:users", "insert:auditEvents"]);
+  });
+
+  it("update-user with a new email: user read, address check, update", async () => {
+    const own = await measure("update-user", () =>
+      admin.browser.post("/admin/update-user", { userId: user.id, data: { email: "moved@example.com" } }),
+    );
+    expect(own).toEqual([...SESSION_READ, "find:users", "find:users", "findAndModify:users"]);
+  });
+
+  it("set-user-password: user and account read, account update, audit insert", async () => {
+    const own = await measure("set-user-password", () =>
+      admin.browser.post("/admin/set-user-password", { userId: user.id, newPassword: "another secret" }),
+    );
+    expect(own).toEqual([
+      ...SESSION_READ,
+      "find:users",
+      "find:accounts",
+      "update:accounts",
+      "insert:auditEvents",
+    ]);
+  });
+
+  it("revoke-user-session: one delete", async () => {
+    const signedIn = await signIn(new TestBrowser(t.auth), "moved@example.com", "another secret");
+    const own = await measure("revoke-user-session", () =>
+      admin.browser.post("/admin/revoke-user-session", { sessionToken: signedIn.body.token }),
+    );
+    expect(own).toEqual([...SESSION_READ, "delete:sessions"]);
+  });
+
+  it("remove-user: the deletion cascade, the removal marker and the audit insert", async () => {
+    const own = await measure("remove-user", () =>
+      admin.browser.post("/admin/remove-user", { userId: user.id }),
+    );
+    expect(own).toEqual([
+      ...SESSION_READ,
+      "find:users",
+      "delete:sessions",
+      "delete:users",
+      "delete:accounts",
+      "delete:verifications",
+      "delete:sessions",
+      "insert:verifications",
+      "insert:auditEvents",
+    ]);
+  });
 });
