@@ -1,7 +1,7 @@
 import { Db } from "mongodb";
 import { z } from "zod";
-import type { Mailer } from "../mail/mailer.ts";
 import { ADMIN_STATEMENTS, DEFAULT_ADMIN_ROLES, findInvalidGrant } from "../features/admin/access.ts";
+import type { Mailer } from "../mail/mailer.ts";
 import type { AuthHooks, MailHooks } from "./hooks.ts";
 
 /**

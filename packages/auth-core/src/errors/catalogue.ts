@@ -128,7 +128,8 @@ export const ERROR_CATALOGUE = {
   // widely used Better Auth admin API (DECISIONS.md "where SPEC is silent").
   BANNED_USER: {
     status: 403,
-    message: "You have been banned from this application. Please contact support if you believe this is an error.",
+    message:
+      "You have been banned from this application. Please contact support if you believe this is an error.",
   },
   USER_NOT_FOUND: { status: 404, message: "User not found" },
   FAILED_TO_CREATE_USER: { status: 400, message: "Failed to create user" },

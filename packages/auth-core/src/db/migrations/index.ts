@@ -9,7 +9,12 @@ import type { Migration } from "./types.ts";
 export type { Migration } from "./types.ts";
 
 /** In order. Feature areas append theirs here; ids are never renumbered. */
-export const CORE_MIGRATIONS: readonly Migration[] = [coreIndexes, adminIndexes, twoFactorIndexes, apiKeyIndexes];
+export const CORE_MIGRATIONS: readonly Migration[] = [
+  coreIndexes,
+  adminIndexes,
+  twoFactorIndexes,
+  apiKeyIndexes,
+];
 
 /**
  * Runs the migrations not yet recorded in `_migrations`. Each is idempotent, so a crash between
