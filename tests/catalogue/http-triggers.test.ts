@@ -319,7 +319,7 @@ describe("each reachable catalogue entry, triggered over HTTP", () => {
 const FEATURE_DIR = "packages/auth-core/src/features";
 const TRIGGERED_IN: Partial<Record<ErrorCode, string>> = {
   BANNED_USER: "admin/ban.test.ts",
-  USER_NOT_FOUND: "admin/users.test.ts",
+  USER_NOT_FOUND: "admin/admin-test-helpers.ts",
   FAILED_TO_CREATE_USER: "admin/hooks.test.ts",
   INVALID_ROLE: "admin/users.test.ts",
   CANNOT_BAN_YOURSELF: "admin/ban.test.ts",
@@ -332,11 +332,11 @@ const TRIGGERED_IN: Partial<Record<ErrorCode, string>> = {
   RESOURCE_ACCESS_NOT_ALLOWED: "admin/admin-test-helpers.ts",
   TWO_FACTOR_NOT_ENABLED: "two-factor/two-factor-test-helpers.ts",
   TWO_FACTOR_ALREADY_ENABLED: "two-factor/two-factor-test-helpers.ts",
-  TOTP_NOT_ENABLED: "two-factor/enrollment.test.ts",
-  OTP_NOT_ENABLED: "two-factor/otp-and-backup-codes.test.ts",
+  TOTP_NOT_ENABLED: "two-factor/two-factor-test-helpers.ts",
+  OTP_NOT_ENABLED: "two-factor/two-factor-test-helpers.ts",
   OTP_HAS_EXPIRED: "two-factor/two-factor-test-helpers.ts",
   INVALID_CODE: "two-factor/sign-in-challenge.test.ts",
-  INVALID_BACKUP_CODE: "two-factor/otp-and-backup-codes.test.ts",
+  INVALID_BACKUP_CODE: "two-factor/two-factor-test-helpers.ts",
   INVALID_TWO_FACTOR_COOKIE: "two-factor/two-factor-test-helpers.ts",
   TOO_MANY_ATTEMPTS_REQUEST_NEW_CODE: "two-factor/sign-in-challenge.test.ts",
   ACCOUNT_TEMPORARILY_LOCKED: "two-factor/sign-in-challenge.test.ts",
