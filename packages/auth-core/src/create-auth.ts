@@ -3,7 +3,7 @@ import type { AuthContext, CookieNames } from "./context.ts";
 import { openCollections } from "./db/collections.ts";
 import { connectDatabase } from "./db/connect.ts";
 import { CORE_MIGRATIONS, runMigrations } from "./db/migrations/index.ts";
-import { cleanupExpired } from "./features/cleanup.ts";
+import { type CleanupResult, cleanupExpired } from "./features/cleanup.ts";
 import { coreEndpoints } from "./features/registry.ts";
 import { type ApiMethod, createApi } from "./http/api.ts";
 import type { AnyEndpoint } from "./http/define-endpoint.ts";
@@ -22,7 +22,7 @@ export interface Auth {
   /** Runs the numbered migrations not yet applied (indexes included). Idempotent. */
   migrate(): Promise<string[]>;
   /** Removes expired sessions, verifications and rate-limit windows. Returns how many of each. */
-  cleanup(): Promise<{ sessions: number; verifications: number; rateLimits: number }>;
+  cleanup(): Promise<CleanupResult>;
   /** Closes the database client when `createAuth` opened it. */
   close(): Promise<void>;
   context: AuthContext;

@@ -71,6 +71,11 @@ export interface EndpointDefinition<
   acceptsForm?: boolean;
   /** Read the session from the database even when a cookie cache is present. */
   sensitive?: boolean;
+  /**
+   * Refused to an admin's impersonation session with 403 NOT_ALLOWED_WHILE_IMPERSONATING
+   * (security-matrix J5): actions whose effect outlives the impersonation or takes the account over.
+   */
+  highRisk?: boolean;
   handler(ctx: EndpointContext<z.output<Body>, z.output<Query>>): Promise<Result | EndpointResult>;
 }
 

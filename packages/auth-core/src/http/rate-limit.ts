@@ -18,8 +18,19 @@ export interface RateLimitConfig {
   customRules: Record<string, RateLimitRule | false>;
 }
 
-// /delete-user takes a password: a stolen session must not test guesses at the general rate.
-const STRICT_AUTH_PATHS = ["/sign-in", "/sign-up", "/change-password", "/change-email", "/delete-user"];
+// /delete-user and the two-factor settings take a password: a stolen session must not test
+// guesses at the general rate.
+const STRICT_AUTH_PATHS = [
+  "/sign-in",
+  "/sign-up",
+  "/change-password",
+  "/change-email",
+  "/delete-user",
+  "/two-factor/enable",
+  "/two-factor/disable",
+  "/two-factor/get-totp-uri",
+  "/two-factor/generate-backup-codes",
+];
 const MAIL_PATHS = ["/request-password-reset", "/forget-password", "/send-verification-email"];
 
 /** The rule for a path (without the base path): custom rule, then the built-in special ones, then the default. */

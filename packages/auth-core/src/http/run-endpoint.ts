@@ -131,6 +131,8 @@ async function resolveCaller(
     }
   }
   const caller = await readSession(auth, jar, { useCookieCache: !endpoint.sensitive, disableRefresh: false });
+  if (endpoint.highRisk && caller?.session.impersonatedBy)
+    throw new AuthError("NOT_ALLOWED_WHILE_IMPERSONATING");
   if (endpoint.auth === "optional" || endpoint.auth === "server-only") return caller;
   if (!caller) throw new AuthError("UNAUTHORIZED");
   if (

@@ -3,10 +3,12 @@ import { generateRandomString, LOWER_ALPHANUMERIC, verifyPassword } from "../../
 import type { UserDoc } from "../../db/documents.ts";
 import { AuthError } from "../../errors/auth-error.ts";
 import type { CookieJar } from "../../http/cookie-jar.ts";
+import { deleteUserApiKeys } from "../api-key/store.ts";
 import { apiLink, dispatchMail, toMailUser } from "../mail-dispatch.ts";
 import { readSession } from "../session/service.ts";
 import { deleteUserSessions } from "../session/store.ts";
 import type { SessionWithUser } from "../session/types.ts";
+import { deleteUserTwoFactorData } from "../two-factor/index.ts";
 import { findCredentialAccount } from "../users/store.ts";
 import { consumeVerification, createVerification } from "../verification/store.ts";
 import { deleteAccountIdentifier } from "./rules.ts";
@@ -94,7 +96,8 @@ export type DeleteUserResult = { ok: true } | { ok: false; reason: "refused" };
  *    who can sign in and retry;
  * 2. the user — from here every path treats them as gone at once: sessions and sign-in resolve the
  *    user row first, and the email is free again;
- * 3. accounts, 4. pending tokens — leftovers of a crash after step 2 are unreachable (no user to
+ * 3. accounts, 4. pending tokens, 5. second-factor secrets and trusted devices, 6. API keys (a key
+ *    of a deleted user already verifies as invalid: verification resolves its owner) — leftovers of a crash after step 2 are unreachable (no user to
  *    resolve to); tokens expire, orphan accounts need a sweep (see the report on cleanup).
  * A session minted by a sign-in racing step 1 dies with the user row (it resolves to no user).
  */
@@ -105,6 +108,8 @@ export async function deleteUserAndData(auth: AuthContext, user: UserDoc): Promi
   await deleteUserDoc(auth.collections, user._id);
   await deleteUserAccounts(auth.collections, user._id);
   await deleteUserTokens(auth.collections, user._id);
+  await deleteUserTwoFactorData(auth, user._id);
+  await deleteUserApiKeys(auth.collections, user._id);
   await hooks?.after?.(user);
   return { ok: true };
 }

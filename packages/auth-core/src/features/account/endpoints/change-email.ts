@@ -12,6 +12,7 @@ export const changeEmail = defineEndpoint({
   // Security-matrix E11 / OWASP: changing the sign-in address needs a recent authentication, so a
   // stolen long-lived session cannot redirect the account's mail (403 Session is not fresh).
   auth: "fresh-session",
+  highRisk: true,
   // The current address and its verified state decide the flow: read from the database.
   sensitive: true,
   body: z.strictObject({

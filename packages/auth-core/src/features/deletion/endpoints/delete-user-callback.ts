@@ -20,6 +20,7 @@ export const deleteUserCallback = defineEndpoint({
   method: "GET",
   path: "/delete-user/callback",
   auth: "optional",
+  highRisk: true,
   sensitive: true,
   query: z.strictObject({
     token: tokenField,

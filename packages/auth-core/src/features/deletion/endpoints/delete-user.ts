@@ -40,6 +40,9 @@ export const deleteUser = defineEndpoint({
     if (!config.enabled) throw new AuthError("DELETE_USER_DISABLED");
     const caller = await readCallerForDeletion(auth, ctx.cookies);
     if (!caller) throw new AuthError("UNAUTHORIZED");
+    // security-matrix J5: an impersonating admin cannot delete the account (run-endpoint's
+    // highRisk rule does not see this endpoint's own session read).
+    if (caller.session.impersonatedBy) throw new AuthError("NOT_ALLOWED_WHILE_IMPERSONATING");
     const { user, session } = caller;
     if (body.password !== undefined) {
       const check = await checkAccountPassword(auth, user, body.password);

@@ -21,6 +21,7 @@ export const changePassword = defineEndpoint({
   method: "POST",
   path: "/change-password",
   auth: "session",
+  highRisk: true,
   sensitive: true,
   body: z.strictObject({
     newPassword: passwordField,

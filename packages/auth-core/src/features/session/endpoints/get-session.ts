@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { defineEndpoint } from "../../../http/define-endpoint.ts";
 import { serializedJson } from "../../../http/run-endpoint.ts";
+import { readApiKeySession } from "../../api-key/session-bridge.ts";
 import { queryBoolean } from "../../schemas.ts";
 import { cachedSessionJson, readSession } from "../service.ts";
 import { type Session, toSession, toUser, type User } from "../types.ts";
@@ -15,6 +16,10 @@ export const getSession = defineEndpoint({
     disableRefresh: queryBoolean.optional(),
   }),
   async handler(ctx): Promise<{ session: Session; user: User } | null> {
+    // "Who is this?" for a caller holding an API key (`apiKey.enableSessionForAPIKeys`): this
+    // endpoint reads no session through run-endpoint, so it asks the key bridge itself.
+    const viaKey = await readApiKeySession(ctx.auth, ctx.headers);
+    if (viaKey) return { session: toSession(viaKey.session), user: toUser(viaKey.user) };
     const found = await readSession(ctx.auth, ctx.cookies, {
       useCookieCache: ctx.query.disableCookieCache !== true,
       disableRefresh: ctx.query.disableRefresh === true,

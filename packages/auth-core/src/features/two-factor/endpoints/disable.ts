@@ -14,6 +14,7 @@ export const disableTwoFactor = defineEndpoint({
   method: "POST",
   path: "/two-factor/disable",
   auth: "session",
+  highRisk: true,
   sensitive: true,
   body: z.strictObject({ password: passwordField }),
   async handler(ctx): Promise<{ status: true }> {

@@ -15,6 +15,7 @@ export const enableTwoFactor = defineEndpoint({
   method: "POST",
   path: "/two-factor/enable",
   auth: "session",
+  highRisk: true,
   sensitive: true,
   body: z.strictObject({ password: passwordField }),
   async handler(ctx): Promise<Enrollment> {

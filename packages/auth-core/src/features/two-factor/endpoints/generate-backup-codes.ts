@@ -10,6 +10,7 @@ export const generateBackupCodes = defineEndpoint({
   method: "POST",
   path: "/two-factor/generate-backup-codes",
   auth: "session",
+  highRisk: true,
   sensitive: true,
   body: z.strictObject({ password: passwordField }),
   async handler(ctx): Promise<{ status: true; backupCodes: string[] }> {

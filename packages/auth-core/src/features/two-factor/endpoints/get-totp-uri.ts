@@ -11,6 +11,7 @@ export const getTotpUri = defineEndpoint({
   method: "POST",
   path: "/two-factor/get-totp-uri",
   auth: "session",
+  highRisk: true,
   sensitive: true,
   body: z.strictObject({ password: passwordField }),
   async handler(ctx): Promise<{ totpURI: string }> {
