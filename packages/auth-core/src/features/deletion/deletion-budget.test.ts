@@ -19,7 +19,16 @@ async function createMeteredAuth(sendDeleteAccountVerification: boolean) {
 
 const count = (run: () => Promise<unknown>) => t.commands(run);
 
-const CASCADE = ["delete:sessions", "delete:users", "delete:accounts", "delete:verifications"];
+/** Sessions, user, accounts, tokens; second factor and its rows; API keys (a find, none to delete). */
+const CASCADE = [
+  "delete:sessions",
+  "delete:users",
+  "delete:accounts",
+  "delete:verifications",
+  "delete:twoFactors",
+  "delete:verifications",
+  "find:apiKeys",
+];
 
 describe("database commands per deletion request", () => {
   it("delete-user with a fresh session: 2 reads, then the 4-step cascade", async () => {

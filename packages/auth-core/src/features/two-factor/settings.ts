@@ -8,7 +8,7 @@ import type { SessionWithUser } from "../session/types.ts";
 import { updateUser } from "../users/service.ts";
 import { backupUsedOfUser, trustOfUser, userAttemptsOfUser } from "./rules.ts";
 import { deleteUsedBackupMarkers } from "./service.ts";
-import { deleteRowsWithPrefix, deleteTwoFactor, findTwoFactor, markTwoFactorVerified } from "./store.ts";
+import { deleteRowsWithPrefixes, deleteTwoFactor, findTwoFactor, markTwoFactorVerified } from "./store.ts";
 import { forgetTrustedDevices } from "./trusted-device.ts";
 
 /** Writes `twoFactorEnabled` and refreshes the caller's cookie cache (when on) to show it. */
@@ -66,7 +66,9 @@ export async function disableTwoFactor(
 export async function deleteUserTwoFactorData(auth: AuthContext, userId: ObjectId): Promise<void> {
   const user = userId.toHexString();
   await deleteTwoFactor(auth.collections, userId);
-  await deleteRowsWithPrefix(auth.collections, trustOfUser(user));
-  await deleteRowsWithPrefix(auth.collections, backupUsedOfUser(user));
-  await deleteRowsWithPrefix(auth.collections, userAttemptsOfUser(user));
+  await deleteRowsWithPrefixes(auth.collections, [
+    trustOfUser(user),
+    backupUsedOfUser(user),
+    userAttemptsOfUser(user),
+  ]);
 }

@@ -107,6 +107,12 @@ export async function deleteRowsWithPrefix(collections: Collections, prefix: str
   return deletedCount;
 }
 
+/** One command for several prefixes (each anchored, so each branch of the `$or` uses the index). */
+export async function deleteRowsWithPrefixes(collections: Collections, prefixes: string[]): Promise<number> {
+  const { deletedCount } = await collections.verifications.deleteMany({ $or: prefixes.map(withPrefix) });
+  return deletedCount;
+}
+
 /**
  * Claims one of the slots `<prefix>1` … `<prefix><max>`: true when this call inserted one, false when
  * all are taken. A slot is a unique row, so however many calls race, at most `max` ever succeed —
