@@ -1,9 +1,14 @@
 import type { Collection, Db } from "mongodb";
 import type {
   AccountDoc,
+  InvitationDoc,
+  MemberDoc,
   MigrationDoc,
+  OrganizationDoc,
   RateLimitDoc,
   SessionDoc,
+  TeamDoc,
+  TeamMemberDoc,
   UserDoc,
   VerificationDoc,
 } from "./documents.ts";
@@ -15,6 +20,11 @@ export const COLLECTION_NAMES = {
   verifications: "verifications",
   rateLimits: "rateLimits",
   migrations: "_migrations",
+  organizations: "organizations",
+  members: "members",
+  invitations: "invitations",
+  teams: "teams",
+  teamMembers: "teamMembers",
 } as const;
 
 export interface Collections {
@@ -25,6 +35,11 @@ export interface Collections {
   verifications: Collection<VerificationDoc>;
   rateLimits: Collection<RateLimitDoc>;
   migrations: Collection<MigrationDoc>;
+  organizations: Collection<OrganizationDoc>;
+  members: Collection<MemberDoc>;
+  invitations: Collection<InvitationDoc>;
+  teams: Collection<TeamDoc>;
+  teamMembers: Collection<TeamMemberDoc>;
 }
 
 export function openCollections(db: Db): Collections {
@@ -36,5 +51,10 @@ export function openCollections(db: Db): Collections {
     verifications: db.collection<VerificationDoc>(COLLECTION_NAMES.verifications),
     rateLimits: db.collection<RateLimitDoc>(COLLECTION_NAMES.rateLimits),
     migrations: db.collection<MigrationDoc>(COLLECTION_NAMES.migrations),
+    organizations: db.collection<OrganizationDoc>(COLLECTION_NAMES.organizations),
+    members: db.collection<MemberDoc>(COLLECTION_NAMES.members),
+    invitations: db.collection<InvitationDoc>(COLLECTION_NAMES.invitations),
+    teams: db.collection<TeamDoc>(COLLECTION_NAMES.teams),
+    teamMembers: db.collection<TeamMemberDoc>(COLLECTION_NAMES.teamMembers),
   };
 }

@@ -1,12 +1,13 @@
 import type { Collections } from "../collections.ts";
 import { isDuplicateKeyError } from "../connect.ts";
 import { coreIndexes } from "./0001-core-indexes.ts";
+import { organizationIndexes } from "./0002-organization-indexes.ts";
 import type { Migration } from "./types.ts";
 
 export type { Migration } from "./types.ts";
 
 /** In order. Feature areas append theirs here; ids are never renumbered. */
-export const CORE_MIGRATIONS: readonly Migration[] = [coreIndexes];
+export const CORE_MIGRATIONS: readonly Migration[] = [coreIndexes, organizationIndexes];
 
 /**
  * Runs the migrations not yet recorded in `_migrations`. Each is idempotent, so a crash between
