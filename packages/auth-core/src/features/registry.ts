@@ -3,6 +3,7 @@ import { accountEndpoints } from "./account/index.ts";
 import { deletionEndpoints } from "./deletion/index.ts";
 import { emailPasswordEndpoints } from "./email-password/index.ts";
 import { generalEndpoints } from "./general/index.ts";
+import { organizationEndpoints } from "./organization/index.ts";
 import { passwordEndpoints } from "./password/index.ts";
 import { sessionEndpoints } from "./session/index.ts";
 import { verificationEndpoints } from "./verification/index.ts";
@@ -16,4 +17,5 @@ export const coreEndpoints: readonly AnyEndpoint[] = [
   ...passwordEndpoints,
   ...accountEndpoints,
   ...deletionEndpoints,
+  ...organizationEndpoints,
 ];
