@@ -50,7 +50,10 @@ describe("organization/create", () => {
     });
     const stored = await t.db.collection("organizations").findOne({ _id: oid(id) });
     expect(stored).toMatchObject({ name: "Acme", slug: "acme", metadata: '{"plan":"pro"}' });
-    const members = await t.db.collection("members").find({ organizationId: oid(id) }).toArray();
+    const members = await t.db
+      .collection("members")
+      .find({ organizationId: oid(id) })
+      .toArray();
     expect(members).toMatchObject([{ userId: oid(ada.userId), role: "owner", seat: 0 }]);
     expect(await activeOrganizationOf(t, ada.userId)).toEqual([id]);
     // The cookie cache was re-issued: get-session shows the new active organization at once.
@@ -78,7 +81,10 @@ describe("organization/create", () => {
     await createOrganization(ada, "acme");
     for (const slug of ["acme", " ACME "]) {
       const res = await bob.browser.post("/organization/create", { name: "Other", slug });
-      expect(res).toMatchObject({ status: 400, body: errorBody("ORGANIZATION_ALREADY_EXISTS", "Organization already exists") });
+      expect(res).toMatchObject({
+        status: 400,
+        body: errorBody("ORGANIZATION_ALREADY_EXISTS", "Organization already exists"),
+      });
     }
     expect(await t.db.collection("organizations").countDocuments()).toBe(1);
     // The losers' member rows were taken back.
@@ -89,7 +95,12 @@ describe("organization/create", () => {
     const t = await setup();
     const ada = await signIn(t, "ada");
     const bob = await signIn(t, "bob");
-    for (const body of [{ name: "x", slug: "a b" }, { name: "", slug: "ok" }, { name: "x" }, { name: "x", slug: { $ne: 1 } }])
+    for (const body of [
+      { name: "x", slug: "a b" },
+      { name: "", slug: "ok" },
+      { name: "x" },
+      { name: "x", slug: { $ne: 1 } },
+    ])
       expect((await ada.browser.post("/organization/create", body)).status).toBe(400);
     const anonymous = await new TestBrowser(t.auth).post("/organization/create", { name: "x", slug: "x" });
     expect(anonymous).toMatchObject({ status: 401, body: errorBody("UNAUTHORIZED", "unauthorized") });
@@ -107,7 +118,9 @@ describe("organization/create", () => {
   it("lets server code create for a given user, and refuses server code with neither user nor session", async () => {
     const t = await setup();
     const ada = await signIn(t, "ada");
-    const { data } = await t.auth.api.createOrganization!({ body: { name: "Acme", slug: "acme", userId: ada.userId } });
+    const { data } = await t.auth.api.createOrganization!({
+      body: { name: "Acme", slug: "acme", userId: ada.userId },
+    });
     const id = (data as { id: string }).id;
     expect(await t.db.collection("members").findOne({ organizationId: oid(id) })).toMatchObject({
       userId: oid(ada.userId),
@@ -172,15 +185,30 @@ describe("organization/update", () => {
       organizationId: A,
       data: { name: "Org A2", slug: "org-a2", metadata: { tier: 2 }, logo: null },
     });
-    expect(res).toMatchObject({ status: 200, body: { id: A, name: "Org A2", slug: "org-a2", metadata: { tier: 2 } } });
-    expect((await D.browser.post("/organization/update", { organizationId: A, data: { name: "By admin" } })).status).toBe(200);
-    const refused = await M.browser.post("/organization/update", { organizationId: A, data: { name: "Mine" } });
+    expect(res).toMatchObject({
+      status: 200,
+      body: { id: A, name: "Org A2", slug: "org-a2", metadata: { tier: 2 } },
+    });
+    expect(
+      (await D.browser.post("/organization/update", { organizationId: A, data: { name: "By admin" } }))
+        .status,
+    ).toBe(200);
+    const refused = await M.browser.post("/organization/update", {
+      organizationId: A,
+      data: { name: "Mine" },
+    });
     expect(refused).toMatchObject({
       status: 403,
       body: errorBody("ORGANIZATION_UPDATE_NOT_ALLOWED", "not allowed to update or delete this organization"),
     });
-    const taken = await O.browser.post("/organization/update", { organizationId: A, data: { slug: "org-b" } });
-    expect(taken).toMatchObject({ status: 400, body: errorBody("ORGANIZATION_SLUG_TAKEN", "Organization slug already taken") });
+    const taken = await O.browser.post("/organization/update", {
+      organizationId: A,
+      data: { slug: "org-b" },
+    });
+    expect(taken).toMatchObject({
+      status: 400,
+      body: errorBody("ORGANIZATION_SLUG_TAKEN", "Organization slug already taken"),
+    });
     expect(await t.db.collection("organizations").findOne({ _id: oid(A) })).toMatchObject({
       name: "By admin",
       slug: "org-a2",
@@ -193,9 +221,14 @@ describe("organization/update", () => {
     expect((await O.browser.post("/organization/update", { data: { name: "Active" } })).status).toBe(200);
     expect(await t.db.collection("organizations").countDocuments({ name: "Active" })).toBe(1);
     const none = await X.browser.post("/organization/update", { data: { name: "x" } });
-    expect(none).toMatchObject({ status: 400, body: errorBody("NO_ACTIVE_ORGANIZATION", "No active organization") });
+    expect(none).toMatchObject({
+      status: 400,
+      body: errorBody("NO_ACTIVE_ORGANIZATION", "No active organization"),
+    });
     for (const organizationId of ["", null, {}])
-      expect((await X.browser.post("/organization/update", { organizationId, data: { name: "x" } })).status).toBe(400);
+      expect(
+        (await X.browser.post("/organization/update", { organizationId, data: { name: "x" } })).status,
+      ).toBe(400);
   });
 });
 
@@ -203,13 +236,20 @@ describe("organization/delete", () => {
   it("only the owner deletes; everything of the organization goes and no session keeps it active", async () => {
     const { t, O, D, M, A, B } = await fixture({ organization: { teams: { enabled: true } } });
     await D.browser.post("/organization/set-active", { organizationId: A });
-    await O.browser.post("/organization/invite-member", { organizationId: A, email: "new@example.com", role: "member" });
+    await O.browser.post("/organization/invite-member", {
+      organizationId: A,
+      email: "new@example.com",
+      role: "member",
+    });
     await O.browser.post("/organization/create-team", { organizationId: A, name: "Team" });
     for (const caller of [D, M]) {
       const res = await caller.browser.post("/organization/delete", { organizationId: A });
       expect(res).toMatchObject({
         status: 403,
-        body: errorBody("ORGANIZATION_UPDATE_NOT_ALLOWED", "not allowed to update or delete this organization"),
+        body: errorBody(
+          "ORGANIZATION_UPDATE_NOT_ALLOWED",
+          "not allowed to update or delete this organization",
+        ),
       });
     }
     expect(await t.db.collection("organizations").countDocuments({ _id: oid(A) })).toBe(1);
@@ -244,7 +284,9 @@ describe("organization/list and set-active", () => {
     const { O, Q, X, A, B } = await fixture();
     const mine = await O.browser.get<{ id: string }[]>("/organization/list");
     expect(mine.body.map((org) => org.id)).toEqual([A]);
-    expect((await Q.browser.get<{ id: string }[]>("/organization/list")).body.map((org) => org.id)).toEqual([B]);
+    expect((await Q.browser.get<{ id: string }[]>("/organization/list")).body.map((org) => org.id)).toEqual([
+      B,
+    ]);
     expect((await X.browser.get("/organization/list")).body).toEqual([]);
   });
 
@@ -285,7 +327,11 @@ describe("organization/list and set-active", () => {
 describe("organization/get-full-organization", () => {
   it("returns the active organization with members (and users), invitations and teams", async () => {
     const { O, D, M, A } = await fixture({ organization: { teams: { enabled: true } } });
-    await O.browser.post("/organization/invite-member", { organizationId: A, email: "new@example.com", role: "member" });
+    await O.browser.post("/organization/invite-member", {
+      organizationId: A,
+      email: "new@example.com",
+      role: "member",
+    });
     await O.browser.post("/organization/create-team", { organizationId: A, name: "Core" });
     const res = await O.browser.get<{
       id: string;
@@ -310,8 +356,15 @@ describe("organization/get-full-organization", () => {
 
   it("answers null with no active organization, 403 for non-members", async () => {
     const { X, A } = await fixture();
-    expect(await X.browser.get("/organization/get-full-organization")).toMatchObject({ status: 200, body: null });
-    for (const query of [`organizationId=${A}`, "organizationSlug=org-a", "organizationId=000000000000000000000000"])
+    expect(await X.browser.get("/organization/get-full-organization")).toMatchObject({
+      status: 200,
+      body: null,
+    });
+    for (const query of [
+      `organizationId=${A}`,
+      "organizationSlug=org-a",
+      "organizationId=000000000000000000000000",
+    ])
       expect(await X.browser.get(`/organization/get-full-organization?${query}`)).toMatchObject({
         status: 403,
         body: errorBody("NOT_A_MEMBER_OF_ORGANIZATION", "You are not a member of this organization"),
@@ -322,7 +375,11 @@ describe("organization/get-full-organization", () => {
 describe("server-only add-member", () => {
   it("does not exist over HTTP", async () => {
     const { O, X, A } = await fixture();
-    const res = await O.browser.post("/organization/add-member", { organizationId: A, userId: X.userId, role: "member" });
+    const res = await O.browser.post("/organization/add-member", {
+      organizationId: A,
+      userId: X.userId,
+      role: "member",
+    });
     expect(res.status).toBe(404);
   });
 
@@ -335,7 +392,9 @@ describe("server-only add-member", () => {
     await expect(
       api({ body: { organizationId: A, userId: "000000000000000000000000", role: "member" } }),
     ).rejects.toMatchObject({ code: "MEMBER_USER_NOT_FOUND" });
-    await expect(api({ body: { organizationId: A, userId: M.userId, role: "member" } })).rejects.toMatchObject({
+    await expect(
+      api({ body: { organizationId: A, userId: M.userId, role: "member" } }),
+    ).rejects.toMatchObject({
       code: "MEMBER_ALREADY_EXISTS",
       status: 400,
     });

@@ -30,7 +30,12 @@ export async function createOrganization(user: SignedIn, slug: string, name = sl
 }
 
 /** Adds a member through the server-only API (no permission check). Returns the member id. */
-export async function addMember(t: TestAuth, organizationId: string, user: SignedIn, role: string): Promise<string> {
+export async function addMember(
+  t: TestAuth,
+  organizationId: string,
+  user: SignedIn,
+  role: string,
+): Promise<string> {
   const { data } = await t.auth.api.addMember!({ body: { organizationId, userId: user.userId, role } });
   return (data as { id: string }).id;
 }
@@ -39,7 +44,10 @@ export function errorBody(code: string, message: string) {
   return { code, message };
 }
 
-/** Security-matrix I fixture: org A {owner O, admin D, member M}, org B {owner P, member Q}, outsider X. */
+/**
+ * Security-matrix I fixture: org A {owner O, admin D, member M}, org B {owner P, member Q}, outsider X.
+ * Each member's session has their organization active.
+ */
 export interface Fixture {
   t: TestAuth;
   O: SignedIn;
@@ -69,6 +77,10 @@ export async function createFixture(overrides: Overrides = {}): Promise<Fixture>
     M: await addMember(t, A, M!, "member"),
     Q: await addMember(t, B, Q!, "member"),
   };
+  // Every member works in their organization (the creators' is already active).
+  await D!.browser.post("/organization/set-active", { organizationId: A });
+  await M!.browser.post("/organization/set-active", { organizationId: A });
+  await Q!.browser.post("/organization/set-active", { organizationId: B });
   return { t, O: O!, D: D!, M: M!, P: P!, Q: Q!, X: X!, A, B, members };
 }
 
