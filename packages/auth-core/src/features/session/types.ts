@@ -21,6 +21,8 @@ export interface Session {
   ipAddress: string | null;
   userAgent: string | null;
   activeOrganizationId: string | null;
+  /** Only when a team is active (organization teams, features/organization). */
+  activeTeamId?: string;
 }
 
 /** What endpoints see of the signed-in caller: the documents, as read from the database or cache. */
@@ -44,7 +46,7 @@ export function toUser(doc: UserDoc): User {
 }
 
 export function toSession(doc: SessionDoc): Session {
-  return {
+  const session: Session = {
     id: doc._id.toHexString(),
     userId: doc.userId.toHexString(),
     token: doc.token,
@@ -55,4 +57,6 @@ export function toSession(doc: SessionDoc): Session {
     userAgent: doc.userAgent,
     activeOrganizationId: doc.activeOrganizationId,
   };
+  if (doc.activeTeamId) session.activeTeamId = doc.activeTeamId;
+  return session;
 }
