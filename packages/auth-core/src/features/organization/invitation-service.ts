@@ -12,6 +12,7 @@ import type {
 import { parseId } from "../../db/ids.ts";
 import { AuthError } from "../../errors/auth-error.ts";
 import { dispatchMail, toMailUser } from "../mail-dispatch.ts";
+import { claimOneTimeToken, releaseOneTimeToken } from "../verification/store.ts";
 import {
   closeInvitationSlot,
   countPendingInvitations,
@@ -19,7 +20,7 @@ import {
   findInvitationBySlot,
   insertInvitation,
   renewInvitation,
-  takePendingInvitation,
+  setInvitationStatus,
 } from "./invitation-store.ts";
 import { closedInvitationSlot, isInvitationOpen, pendingInvitationSlot } from "./rules.ts";
 import { addMemberWithinLimit } from "./service.ts";
@@ -58,7 +59,7 @@ export async function inviteOrRenew(
     const renewed = await renewInvitation(collections, existing._id, fields);
     if (renewed) return renewed;
   } else if (existing && config.cancelPendingInvitationsOnReInvite) {
-    if (await takePendingInvitation(collections, existing._id)) await closeAs(auth, existing, "canceled");
+    if (await claimInvitation(auth, existing)) await closeAs(auth, existing, "canceled");
   } else if (existing) throw new AuthError("INVITATION_ALREADY_PENDING");
   if ((await countPendingInvitations(collections, input.organizationId, now)) >= config.invitationLimit)
     throw new AuthError("INVITATION_LIMIT_REACHED");
@@ -79,24 +80,39 @@ export async function inviteOrRenew(
   return doc;
 }
 
-/** Writes a taken invitation back in its final state (its pending slot freed). */
+const CLAIM_LIFETIME_SECONDS = 86400;
+
+function claimIdentifier(invitation: InvitationDoc): string {
+  return `invitation-claim:${invitation._id.toHexString()}`;
+}
+
+/**
+ * The pending → accepted | rejected | canceled move (SPEC §4) as one atomic step: a unique claim
+ * marker in `verifications`. Of any number of concurrent accepts, rejects and cancels exactly one
+ * inserts it (a unique insert has one winner on every backend; FerretDB v1 lets several concurrent
+ * compare-and-set updates or deletes "win"). Only the winner writes the final status. A claim whose
+ * winner crashed before writing expires after a day (auth.cleanup), and the invitation is open again.
+ */
+export function claimInvitation(auth: AuthContext, invitation: InvitationDoc): Promise<boolean> {
+  const now = auth.now();
+  const expiresAt = new Date(now.getTime() + CLAIM_LIFETIME_SECONDS * 1000);
+  return claimOneTimeToken(auth.collections, claimIdentifier(invitation), expiresAt, now);
+}
+
+/** Writes a claimed invitation's final state (its pending slot freed). */
 export async function closeAs(
   auth: AuthContext,
   invitation: InvitationDoc,
   status: InvitationStatus,
 ): Promise<InvitationDoc> {
-  const closed = { ...invitation, status, slot: closedInvitationSlot(invitation._id.toHexString()) };
-  await insertInvitation(auth.collections, closed);
-  return closed;
+  const slot = closedInvitationSlot(invitation._id.toHexString());
+  await setInvitationStatus(auth.collections, invitation._id, status, slot);
+  return { ...invitation, status, slot };
 }
 
-/** Puts a taken invitation back as it was, unless a new invitation for the address took its slot. */
-async function restorePending(auth: AuthContext, invitation: InvitationDoc): Promise<void> {
-  try {
-    await insertInvitation(auth.collections, invitation);
-  } catch (error) {
-    if (!isDuplicateKeyError(error)) throw error;
-  }
+/** Gives a claim back after the accept failed (limit): the invitation is pending and usable again. */
+async function releaseClaim(auth: AuthContext, invitation: InvitationDoc): Promise<void> {
+  await releaseOneTimeToken(auth.collections, claimIdentifier(invitation));
 }
 
 export function invitationLink(auth: AuthContext, id: string): string {
@@ -162,12 +178,10 @@ export async function loadInvitationForRecipient(
 }
 
 /**
- * Accepts: the pending invitation is taken out by a delete whose count picks exactly one winner among
- * concurrent accepts, rejects and cancels (FerretDB v1 does not serialise compare-and-set updates).
- * The winner adds the member within the membership limit and the invitation's teams within theirs;
- * when either refuses, everything is put back and the invitation is pending again. The accepted
- * invitation is written back last, so it never exists without its member (a crash in between loses
- * the invitation row, never a half-made membership).
+ * Accepts: the claim picks exactly one winner among concurrent accepts, rejects and cancels. The
+ * winner adds the member within the membership limit and the invitation's teams within theirs; when
+ * either refuses, the member and the claim are taken back and the invitation stays pending. The
+ * status is written last, so an accepted invitation never exists without its member.
  */
 export async function acceptInvitation(
   auth: AuthContext,
@@ -182,8 +196,7 @@ export async function acceptInvitation(
     teamIds.length > 0
       ? await findOrganizationTeams(auth.collections, invitation.organizationId, teamIds)
       : [];
-  if (!(await takePendingInvitation(auth.collections, invitation._id)))
-    throw new AuthError("INVITATION_NOT_FOUND");
+  if (!(await claimInvitation(auth, invitation))) throw new AuthError("INVITATION_NOT_FOUND");
   const added = await addMemberWithinLimit(auth, {
     organizationId: invitation.organizationId,
     userId: user._id,
@@ -191,12 +204,12 @@ export async function acceptInvitation(
     teamId: teams[0]?._id ?? null,
   });
   if (!added.ok) {
-    await restorePending(auth, invitation);
+    await releaseClaim(auth, invitation);
     throw new AuthError(added.reason === "limit" ? "MEMBERSHIP_LIMIT_REACHED" : "MEMBER_ALREADY_EXISTS");
   }
   if (!(await joinTeams(auth, teams, user._id))) {
     await deleteMemberById(auth.collections, added.value._id);
-    await restorePending(auth, invitation);
+    await releaseClaim(auth, invitation);
     throw new AuthError("TEAM_MEMBER_LIMIT_REACHED");
   }
   return { invitation: await closeAs(auth, invitation, "accepted"), member: added.value, teams };

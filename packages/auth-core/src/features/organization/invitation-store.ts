@@ -1,6 +1,6 @@
 import type { ObjectId } from "mongodb";
 import type { Collections } from "../../db/collections.ts";
-import type { InvitationDoc } from "../../db/documents.ts";
+import type { InvitationDoc, InvitationStatus } from "../../db/documents.ts";
 
 /** Invitations: the only MongoDB access for them. */
 
@@ -17,14 +17,14 @@ export function findInvitationBySlot(collections: Collections, slot: string): Pr
   return collections.invitations.findOne({ slot: { $eq: slot } });
 }
 
-/**
- * Takes a pending invitation out of the collection: of any number of concurrent accepts, rejects
- * and cancels exactly one gets true (the delete count decides on every backend; FerretDB v1 does not
- * serialise a compare-and-set update). The winner writes it back in its final state.
- */
-export async function takePendingInvitation(collections: Collections, id: ObjectId): Promise<boolean> {
-  const result = await collections.invitations.deleteOne({ _id: id, status: "pending" });
-  return result.deletedCount === 1;
+/** Writes an invitation's final state and frees its pending slot (only after its claim was won). */
+export async function setInvitationStatus(
+  collections: Collections,
+  id: ObjectId,
+  status: InvitationStatus,
+  slot: string,
+): Promise<void> {
+  await collections.invitations.updateOne({ _id: id }, { $set: { status, slot } });
 }
 
 /** Re-arms a pending invitation (resend): new expiry, role, teams and inviter. */

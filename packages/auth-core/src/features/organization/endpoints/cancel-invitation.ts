@@ -2,8 +2,8 @@ import { z } from "zod";
 import { parseId } from "../../../db/ids.ts";
 import { AuthError } from "../../../errors/auth-error.ts";
 import { defineEndpoint } from "../../../http/define-endpoint.ts";
-import { closeAs } from "../invitation-service.ts";
-import { findInvitationById, takePendingInvitation } from "../invitation-store.ts";
+import { claimInvitation, closeAs } from "../invitation-service.ts";
+import { findInvitationById } from "../invitation-store.ts";
 import { idField } from "../schemas.ts";
 import { assertPermission, requireCaller } from "../service.ts";
 import { findMember } from "../store.ts";
@@ -30,7 +30,7 @@ export const cancelInvitation = defineEndpoint({
     const member = await findMember(auth.collections, invitation.organizationId, caller.user._id);
     if (!member) throw new AuthError("INVITATION_CANCEL_NOT_ALLOWED");
     assertPermission(auth, member, { invitation: ["cancel"] }, "INVITATION_CANCEL_NOT_ALLOWED");
-    if (invitation.status !== "pending" || !(await takePendingInvitation(auth.collections, invitation._id)))
+    if (invitation.status !== "pending" || !(await claimInvitation(auth, invitation)))
       throw new AuthError("INVITATION_NOT_FOUND");
     return toInvitation(await closeAs(auth, invitation, "canceled"));
   },

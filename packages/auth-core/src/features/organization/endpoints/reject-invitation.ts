@@ -1,8 +1,7 @@
 import { z } from "zod";
 import { AuthError } from "../../../errors/auth-error.ts";
 import { defineEndpoint } from "../../../http/define-endpoint.ts";
-import { closeAs, loadInvitationForRecipient } from "../invitation-service.ts";
-import { takePendingInvitation } from "../invitation-store.ts";
+import { claimInvitation, closeAs, loadInvitationForRecipient } from "../invitation-service.ts";
 import { idField } from "../schemas.ts";
 import { requireCaller } from "../service.ts";
 import { type Invitation, toInvitation } from "../types.ts";
@@ -19,9 +18,8 @@ export const rejectInvitation = defineEndpoint({
     const { auth } = ctx;
     const caller = requireCaller(ctx.session);
     const pending = await loadInvitationForRecipient(auth, caller.user, ctx.body.invitationId);
-    // The delete count decides between concurrent accepts, rejects and cancels (invitation-store.ts).
-    if (!(await takePendingInvitation(auth.collections, pending._id)))
-      throw new AuthError("INVITATION_NOT_FOUND");
+    // The claim decides between concurrent accepts, rejects and cancels (invitation-service.ts).
+    if (!(await claimInvitation(auth, pending))) throw new AuthError("INVITATION_NOT_FOUND");
     const rejected = await closeAs(auth, pending, "rejected");
     return { invitation: toInvitation(rejected), member: null };
   },
