@@ -253,6 +253,7 @@ describe("database commands per organization endpoint", () => {
       "aggregate:teams",
       "delete:teams",
       "delete:teamMembers",
+      "update:members",
       "update:sessions",
     ]);
   });

@@ -1,5 +1,6 @@
 import { ObjectId } from "mongodb";
 import { afterEach, describe, expect, it } from "vitest";
+import { TestBrowser } from "../../../../../tests/support/browser.ts";
 import type { TestAuth } from "../../../../../tests/support/test-auth.ts";
 import {
   activeOrganizationOf,
@@ -340,6 +341,10 @@ describe("reject, cancel, get and list invitations", () => {
     expect(
       (await invitee.browser.get("/organization/list-user-invitations?email=other@example.com")).status,
     ).toBe(400);
+    expect(await new TestBrowser(t.auth).get("/organization/list-user-invitations")).toMatchObject({
+      status: 401,
+      body: errorBody("UNAUTHORIZED", "unauthorized"),
+    });
     const { data } = await t.auth.api.listUserInvitations!({ query: { email: "other@example.com" } });
     expect(data).toMatchObject([{ email: "other@example.com", organizationName: "org-a" }]);
     await t.db

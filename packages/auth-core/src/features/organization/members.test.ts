@@ -250,8 +250,14 @@ describe("active member, role and has-permission", () => {
       status: 200,
       body: { error: null, success: true },
     });
-    expect(await ask(D, { organization: ["delete"] })).toMatchObject({ body: { success: false } });
-    expect(await ask(M, { invitation: ["create"] })).toMatchObject({ body: { success: false } });
+    expect(await ask(D, { organization: ["delete"] })).toMatchObject({
+      status: 200,
+      body: { error: "unauthorized to access resource", success: false },
+    });
+    expect(await ask(M, { invitation: ["create"] })).toMatchObject({
+      body: { error: "not allowed to access resource", success: false },
+    });
+    expect(await ask(D, { team: [] })).toMatchObject({ body: { error: "Not authorized", success: false } });
     expect(await ask(X, { invitation: ["create"] })).toMatchObject({ status: 403, body: NOT_MEMBER });
     const legacy = await D.browser.post("/organization/has-permission", {
       organizationId: A,
@@ -259,6 +265,30 @@ describe("active member, role and has-permission", () => {
     });
     expect(legacy.body).toEqual({ error: null, success: true });
     expect((await D.browser.post("/organization/has-permission", { organizationId: A })).status).toBe(400);
+  });
+
+  it("a custom role with member:update still cannot change or remove the owner (matrix I19)", async () => {
+    const { t, O, A, members } = await fixture({
+      organization: { roles: { manager: { member: ["update", "delete"] } } },
+    });
+    const manager = await signIn(t, "manager");
+    await addMember(t, A, manager, "manager");
+    const asManager = (path: string, body: object) =>
+      manager.browser.post(path, { organizationId: A, ...body });
+    expect(
+      await asManager("/organization/update-member-role", { memberId: members.O, role: "member" }),
+    ).toMatchObject({
+      status: 403,
+    });
+    expect(await asManager("/organization/remove-member", { memberIdOrEmail: members.O })).toMatchObject({
+      status: 403,
+    });
+    expect(
+      await asManager("/organization/update-member-role", { memberId: members.M, role: "manager" }),
+    ).toMatchObject({
+      status: 200,
+    });
+    expect((await memberRoles(t, A))[O.userId]).toBe("owner");
   });
 
   it("custom roles from options are granted and checked", async () => {

@@ -393,6 +393,16 @@ describe("server-only add-member", () => {
       api({ body: { organizationId: A, userId: "000000000000000000000000", role: "member" } }),
     ).rejects.toMatchObject({ code: "MEMBER_USER_NOT_FOUND" });
     await expect(
+      api({ body: { organizationId: "000000000000000000000000", userId: X.userId, role: "member" } }),
+    ).rejects.toMatchObject({
+      code: "ORGANIZATION_NOT_FOUND",
+      status: 400,
+      message: "Organization not found",
+    });
+    await expect(api({ body: { userId: X.userId, role: "member" } })).rejects.toMatchObject({
+      code: "NO_ACTIVE_ORGANIZATION",
+    });
+    await expect(
       api({ body: { organizationId: A, userId: M.userId, role: "member" } }),
     ).rejects.toMatchObject({
       code: "MEMBER_ALREADY_EXISTS",

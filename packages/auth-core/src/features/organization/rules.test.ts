@@ -3,6 +3,7 @@ import {
   buildRoleTable,
   canGrantRoles,
   DEFAULT_ROLES,
+  findPermissionRefusal,
   hasPermission,
   isInvitationOpen,
   ORGANIZATION_STATEMENTS,
@@ -75,6 +76,21 @@ describe("several roles, unknown roles, custom roles", () => {
     expect(hasPermission("constructor", { team: ["create"] }, DEFAULT_ROLES)).toBe(false);
     expect(hasPermission("owner", { constructor: ["create"] }, DEFAULT_ROLES)).toBe(false);
     expect(hasPermission("__proto__", { team: ["create"] }, DEFAULT_ROLES)).toBe(false);
+  });
+
+  it("says why a request is refused (SPEC §8 access control)", () => {
+    expect(findPermissionRefusal("owner", { team: ["create"] }, DEFAULT_ROLES)).toBeNull();
+    expect(findPermissionRefusal("member", { team: ["create"] }, DEFAULT_ROLES)).toBe(
+      "RESOURCE_ACCESS_NOT_ALLOWED",
+    );
+    expect(findPermissionRefusal("owner", { billing: ["read"] }, DEFAULT_ROLES)).toBe(
+      "RESOURCE_ACCESS_NOT_ALLOWED",
+    );
+    expect(findPermissionRefusal("admin", { organization: ["delete"] }, DEFAULT_ROLES)).toBe(
+      "RESOURCE_ACCESS_UNAUTHORIZED",
+    );
+    expect(findPermissionRefusal("admin", {}, DEFAULT_ROLES)).toBe("NOT_AUTHORIZED");
+    expect(findPermissionRefusal("admin", { team: [] }, DEFAULT_ROLES)).toBe("NOT_AUTHORIZED");
   });
 
   it("custom roles add statements; a custom role of a default name replaces it", () => {

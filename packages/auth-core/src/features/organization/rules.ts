@@ -51,21 +51,43 @@ function roleGrants(table: RoleTable, role: string, resource: string, action: st
   return Object.hasOwn(statements, resource) && (statements[resource] as readonly string[]).includes(action);
 }
 
+/** Why a permission request is refused: the catalogue's "Access control" codes (SPEC §8). */
+export type PermissionRefusal =
+  | "NOT_AUTHORIZED"
+  | "RESOURCE_ACCESS_NOT_ALLOWED"
+  | "RESOURCE_ACCESS_UNAUTHORIZED";
+
 /**
- * SPEC §6: every requested action must be granted, each by any one of the member's roles. An empty
- * request grants nothing (fail closed).
+ * SPEC §6: every requested action must be granted, each by any one of the member's roles. Null when
+ * granted; otherwise why (Better Auth's access-control answers): no held role knows the resource →
+ * "not allowed to access resource"; it does, but not every action → "unauthorized to access
+ * resource"; an empty request → "Not authorized" (fail closed).
  */
+export function findPermissionRefusal(
+  roles: string | readonly string[],
+  request: Readonly<Record<string, readonly string[]>>,
+  table: RoleTable,
+): PermissionRefusal | null {
+  const held = parseRoles(roles);
+  const entries = Object.entries(request);
+  if (entries.length === 0 || entries.some(([, actions]) => actions.length === 0)) return "NOT_AUTHORIZED";
+  for (const [resource, actions] of entries) {
+    const knows = held.some(
+      (role) => Object.hasOwn(table, role) && Object.hasOwn(table[role] as Statements, resource),
+    );
+    if (!knows) return "RESOURCE_ACCESS_NOT_ALLOWED";
+    if (!actions.every((action) => held.some((role) => roleGrants(table, role, resource, action))))
+      return "RESOURCE_ACCESS_UNAUTHORIZED";
+  }
+  return null;
+}
+
 export function hasPermission(
   roles: string | readonly string[],
   request: Readonly<Record<string, readonly string[]>>,
   table: RoleTable,
 ): boolean {
-  const held = parseRoles(roles);
-  const pairs = Object.entries(request).flatMap(([resource, actions]) =>
-    actions.map((action) => [resource, action] as const),
-  );
-  if (pairs.length === 0) return false;
-  return pairs.every(([resource, action]) => held.some((role) => roleGrants(table, role, resource, action)));
+  return findPermissionRefusal(roles, request, table) === null;
 }
 
 /** Roles of `roles` the table does not define. */

@@ -168,3 +168,12 @@ export function findMemberUsers(
 export function findUserById(collections: Collections, id: ObjectId): Promise<UserDoc | null> {
   return collections.users.findOne({ _id: id });
 }
+
+/** A removed team is nobody's team any more (member.teamId, SPEC §3). */
+export async function clearMembersTeam(
+  collections: Collections,
+  organizationId: ObjectId,
+  teamId: ObjectId,
+): Promise<void> {
+  await collections.members.updateMany({ organizationId, teamId }, { $set: { teamId: null } });
+}

@@ -149,6 +149,8 @@ describe("teams: create, update, list, remove", () => {
     });
     expect((await O.browser.post("/organization/remove-team", { teamId: team })).status).toBe(200);
     expect(await t.db.collection("teams").countDocuments()).toBe(0);
+    // Nobody's member row still points at the removed team.
+    expect(await t.db.collection("members").countDocuments({ teamId: new ObjectId(team) })).toBe(0);
   });
 });
 

@@ -4,6 +4,7 @@ import { defineEndpoint } from "../../../http/define-endpoint.ts";
 import { clearActiveTeam } from "../../session/store.ts";
 import { idField } from "../schemas.ts";
 import { assertPermission, requireCaller, requireMembership, resolveOrganizationId } from "../service.ts";
+import { clearMembersTeam } from "../store.ts";
 import { assertTeamsEnabled, requireTeam } from "../team-service.ts";
 import { countTeams, deleteTeamById, deleteTeamMembersOfTeam } from "../team-store.ts";
 
@@ -35,6 +36,7 @@ export const removeTeam = defineEndpoint({
       throw new AuthError("UNABLE_TO_REMOVE_LAST_TEAM");
     if (!(await deleteTeamById(auth.collections, team._id))) throw new AuthError("TEAM_NOT_FOUND");
     await deleteTeamMembersOfTeam(auth.collections, team._id);
+    await clearMembersTeam(auth.collections, team.organizationId, team._id);
     await clearActiveTeam(auth.collections, team._id.toHexString());
     return { message: "Team removed successfully." };
   },
