@@ -123,6 +123,10 @@ describe("organization/invite-member", () => {
       status: 400,
       body: errorBody("MEMBER_ALREADY_EXISTS", "User is already a member of this organization"),
     });
+    expect(await invite(D, A, "n@example.com", { teamId: "000000000000000000000000" })).toMatchObject({
+      status: 400,
+      body: errorBody("TEAM_NOT_FOUND", "Team not found"),
+    });
     expect(await t.db.collection("invitations").countDocuments()).toBe(0);
   });
 

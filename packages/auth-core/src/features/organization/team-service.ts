@@ -29,6 +29,8 @@ export async function requireOrganizationTeams(
   teamIds: readonly string[],
 ): Promise<TeamDoc[]> {
   if (teamIds.length === 0) return [];
+  // With teams off there are no teams to name (leftover rows from when they were on included).
+  if (!auth.options.organization.teams.enabled) throw new AuthError("TEAM_NOT_FOUND");
   const ids = teamIds.map((id) => parseId(id));
   if (ids.some((id) => id === null)) throw new AuthError("TEAM_NOT_FOUND");
   const teams = await findOrganizationTeams(auth.collections, organizationId, ids as ObjectId[]);

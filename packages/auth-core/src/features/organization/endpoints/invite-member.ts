@@ -15,7 +15,7 @@ import {
   roleTableOf,
 } from "../service.ts";
 import { findMember } from "../store.ts";
-import { assertTeamsEnabled, requireOrganizationTeams } from "../team-service.ts";
+import { requireOrganizationTeams } from "../team-service.ts";
 import { type Invitation, toInvitation } from "../types.ts";
 
 /**
@@ -47,9 +47,7 @@ export const inviteMember = defineEndpoint({
     if (findUnknownRoles(body.role, table).length > 0) throw new AuthError("MEMBER_ROLE_NOT_FOUND");
     if (!canGrantRoles(own.role, body.role, table, auth.options.organization.creatorRole))
       throw new AuthError("INVITATION_ROLE_NOT_ALLOWED");
-    const teamIds = body.teamId ?? [];
-    if (teamIds.length > 0) assertTeamsEnabled(auth);
-    const teams = await requireOrganizationTeams(auth, organizationId, teamIds);
+    const teams = await requireOrganizationTeams(auth, organizationId, body.teamId ?? []);
     const invitee = await findUserByEmail(auth.collections, body.email);
     if (invitee && (await findMember(auth.collections, organizationId, invitee._id)))
       throw new AuthError("MEMBER_ALREADY_EXISTS");
