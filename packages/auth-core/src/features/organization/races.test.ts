@@ -153,6 +153,23 @@ describe("races", () => {
     }
   });
 
+  it("update-member-role racing remove-member never resurrects the member (matrix M8)", async () => {
+    const { t, O, D, A } = await fixture();
+    for (let round = 0; round < 5; round++) {
+      const user = await signIn(t, `m8-${round}`);
+      const { data } = await t.auth.api.addMember!({
+        body: { organizationId: A, userId: user.userId, role: "member" },
+      });
+      const memberId = (data as { id: string }).id;
+      const [removed] = await Promise.all([
+        O.browser.post("/organization/remove-member", { organizationId: A, memberIdOrEmail: memberId }),
+        D.browser.post("/organization/update-member-role", { organizationId: A, memberId, role: "admin" }),
+      ]);
+      expect(removed.status).toBe(200);
+      expect(await t.db.collection("members").countDocuments({ _id: new ObjectId(memberId) })).toBe(0);
+    }
+  });
+
   it("parallel invitations of one address leave one pending invitation (matrix I17)", async () => {
     const { t, O, A } = await fixture();
     const results = await Promise.all(
