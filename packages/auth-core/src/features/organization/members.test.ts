@@ -188,6 +188,16 @@ describe("organization/leave", () => {
     });
   });
 
+  it("with the cookie cache on, get-session stops showing the organization at once", async () => {
+    const { M, A } = await fixture({ session: { cookieCache: { enabled: true } } });
+    const active = async () =>
+      (await M.browser.get<{ session: { activeOrganizationId: string | null } }>("/get-session")).body.session
+        .activeOrganizationId;
+    expect(await active()).toBe(A);
+    expect((await M.browser.post("/organization/leave", { organizationId: A })).status).toBe(200);
+    expect(await active()).toBeNull();
+  });
+
   it("the sole owner cannot leave; with a second owner they can", async () => {
     const { t, O, D, A, members } = await fixture();
     expect(await O.browser.post("/organization/leave", { organizationId: A })).toMatchObject({

@@ -100,6 +100,8 @@ describe("organization/create", () => {
       { name: "", slug: "ok" },
       { name: "x" },
       { name: "x", slug: { $ne: 1 } },
+      // Mass assignment (matrix I16): members cannot be smuggled in.
+      { name: "x", slug: "x", members: [{ userId: bob.userId, role: "owner" }] },
     ])
       expect((await ada.browser.post("/organization/create", body)).status).toBe(400);
     const anonymous = await new TestBrowser(t.auth).post("/organization/create", { name: "x", slug: "x" });
@@ -158,6 +160,22 @@ describe("organization/create", () => {
     const carl = await signIn(off, "carl");
     expect((await carl.browser.post("/organization/create", { name: "C", slug: "c" })).status).toBe(403);
     await off.close();
+  });
+});
+
+describe("creator role", () => {
+  it("the creator gets the configured creator role, which has the owner's rights and rules", async () => {
+    const t = await setup({ organization: { creatorRole: "founder" } });
+    const ada = await signIn(t, "ada");
+    const id = await createOrganization(ada, "acme");
+    expect(await t.db.collection("members").findOne({ organizationId: oid(id) })).toMatchObject({
+      role: "founder",
+    });
+    expect(await ada.browser.post("/organization/leave", { organizationId: id })).toMatchObject({
+      status: 400,
+      body: errorBody("CANNOT_LEAVE_AS_ONLY_OWNER", "cannot leave as the only owner"),
+    });
+    expect((await ada.browser.post("/organization/delete", { organizationId: id })).status).toBe(200);
   });
 });
 
