@@ -14,6 +14,9 @@ const fn = z.custom<(...args: never[]) => unknown>(
   "expected a function",
 );
 
+/** A member's role list is comma separated (SPEC §3), so a role name holds no comma or space. */
+const roleName = z.string().regex(/^[^,\s]+$/, "a role name cannot be empty or contain commas or spaces");
+
 const rateLimitRuleSchema = z.union([
   z.literal(false),
   z.object({ window: positiveSeconds, max: z.number().int().positive() }).strict(),
@@ -141,7 +144,7 @@ export const optionsSchema = z
         /** Organizations one user may belong to before create refuses. @default undefined (unlimited) */
         organizationLimit: z.number().int().positive().optional(),
         /** The role the creator gets; also the "owner" of the sole-owner rules. @default "owner" */
-        creatorRole: z.string().min(1).default("owner"),
+        creatorRole: roleName.default("owner"),
         /** Members per organization (a membership cap, not a page size). @default 100 */
         membershipLimit: z.number().int().positive().default(100),
         /** Invitation lifetime in seconds (SPEC §9). @default 172800 */
@@ -180,7 +183,7 @@ export const optionsSchema = z
          * Custom roles: role → resource → actions (SPEC §6). Merged over the default owner, admin and
          * member; a custom role of the same name replaces the default one. @default {}
          */
-        roles: z.record(z.string().min(1), z.record(z.string().min(1), z.array(z.string().min(1)))).default({}),
+        roles: z.record(roleName, z.record(z.string().min(1), z.array(z.string().min(1)))).default({}),
         /** Sends invitation mails the app's own way (replaces the built-in template and mailer). */
         sendInvitationEmail: z
           .custom<SendInvitationEmail>((value) => typeof value === "function", "expected a function")

@@ -1,3 +1,4 @@
+import { createAuth } from "@tessera/auth-core";
 import { ObjectId } from "mongodb";
 import { afterEach, describe, expect, it } from "vitest";
 import { TestBrowser } from "../../../../../tests/support/browser.ts";
@@ -176,6 +177,22 @@ describe("creator role", () => {
       body: errorBody("CANNOT_LEAVE_AS_ONLY_OWNER", "cannot leave as the only owner"),
     });
     expect((await ada.browser.post("/organization/delete", { organizationId: id })).status).toBe(200);
+  });
+});
+
+describe("organization options", () => {
+  it.each([
+    [{ roles: { "a,b": {} } }, "organization.roles"],
+    [{ creatorRole: "own er" }, "organization.creatorRole"],
+    [{ membershipLimit: 0 }, "organization.membershipLimit"],
+  ])("refuses %j at startup, naming the option", (organization, name) => {
+    expect(() =>
+      createAuth({
+        database: { uri: "mongodb://127.0.0.1:1" },
+        secret: "0123456789abcdef0123",
+        organization,
+      }),
+    ).toThrow(name);
   });
 });
 
