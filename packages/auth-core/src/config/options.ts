@@ -2,7 +2,7 @@ import { Db } from "mongodb";
 import { z } from "zod";
 import { ADMIN_STATEMENTS, DEFAULT_ADMIN_ROLES, findInvalidGrant } from "../features/admin/access.ts";
 import type { Mailer } from "../mail/mailer.ts";
-import type { AuthHooks, MailHooks } from "./hooks.ts";
+import type { AuthHooks, MailHooks, MailUser } from "./hooks.ts";
 
 /**
  * `createAuth` options. Every default comes from SPEC §9 or DECISIONS.md; each is documented with
@@ -14,6 +14,9 @@ const fn = z.custom<(...args: never[]) => unknown>(
   (value) => typeof value === "function",
   "expected a function",
 );
+
+/** A member's role list is comma separated (SPEC §3), so a role name holds no comma or space. */
+const roleName = z.string().regex(/^[^,\s]+$/, "a role name cannot be empty or contain commas or spaces");
 
 const rateLimitRuleSchema = z.union([
   z.literal(false),
@@ -260,6 +263,62 @@ export const optionsSchema = z
       })
       .strict()
       .prefault({}),
+    organization: z
+      .object({
+        /** Whether a user may create organizations: a flag or a function of the user. @default true */
+        allowUserToCreateOrganization: z
+          .union([z.boolean(), z.custom<CreateOrganizationGate>((value) => typeof value === "function")])
+          .default(true),
+        /** Organizations one user may belong to before create refuses. @default undefined (unlimited) */
+        organizationLimit: z.number().int().positive().optional(),
+        /** The role the creator gets; also the "owner" of the sole-owner rules. @default "owner" */
+        creatorRole: roleName.default("owner"),
+        /** Members per organization (a membership cap, not a page size). @default 100 */
+        membershipLimit: z.number().int().positive().default(100),
+        /** Invitation lifetime in seconds (SPEC §9). @default 172800 */
+        invitationExpiresIn: positiveSeconds.default(172800),
+        /** Pending invitations per organization. @default 100 */
+        invitationLimit: z.number().int().positive().default(100),
+        /** Re-inviting a pending email cancels the old invitation and creates a new one. @default false */
+        cancelPendingInvitationsOnReInvite: z.boolean().default(false),
+        /**
+         * Accepting, rejecting or reading an invitation needs a verified email: otherwise anyone who
+         * signs up with the invited address takes the seat (security-matrix E14, CVE-2026-53514).
+         * @default true
+         */
+        requireEmailVerificationOnInvitation: z.boolean().default(true),
+        /** `/organization/delete` answers 404. @default false */
+        disableOrganizationDeletion: z.boolean().default(false),
+        /**
+         * The link in invitation mails; `{id}` is replaced by the invitation id.
+         * @default `${baseURL origin}/accept-invitation/{id}`
+         */
+        invitationURL: z.string().min(1).optional(),
+        teams: z
+          .object({
+            /** Team endpoints exist (404 otherwise). @default false */
+            enabled: z.boolean().default(false),
+            /** Teams per organization. @default undefined (unlimited) */
+            maximumTeams: z.number().int().positive().optional(),
+            /** Members per team. @default undefined (unlimited) */
+            maximumMembersPerTeam: z.number().int().positive().optional(),
+            /** The last team of an organization may be removed. @default false */
+            allowRemovingAllTeams: z.boolean().default(false),
+          })
+          .strict()
+          .prefault({}),
+        /**
+         * Custom roles: role → resource → actions (SPEC §6). Merged over the default owner, admin and
+         * member; a custom role of the same name replaces the default one. @default {}
+         */
+        roles: z.record(roleName, z.record(z.string().min(1), z.array(z.string().min(1)))).default({}),
+        /** Sends invitation mails the app's own way (replaces the built-in template and mailer). */
+        sendInvitationEmail: z
+          .custom<SendInvitationEmail>((value) => typeof value === "function", "expected a function")
+          .optional(),
+      })
+      .strict()
+      .prefault({}),
     mailer: z
       .custom<Mailer>((value) => typeof (value as Mailer)?.send === "function", "expected a Mailer")
       .optional(),
@@ -275,6 +334,19 @@ export const optionsSchema = z
       .optional(),
   })
   .strict();
+
+/** `organization.allowUserToCreateOrganization` as a function: may this user create one? */
+export type CreateOrganizationGate = (user: MailUser) => boolean | Promise<boolean>;
+
+/** `organization.sendInvitationEmail`: replaces the built-in invitation mail. */
+export type SendInvitationEmail = (data: {
+  id: string;
+  email: string;
+  role: string;
+  url: string;
+  organization: { id: string; name: string; slug: string };
+  inviter: MailUser;
+}) => Promise<void> | void;
 
 export interface Logger {
   info(message: string, detail?: unknown): void;

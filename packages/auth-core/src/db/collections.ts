@@ -4,9 +4,14 @@ import type {
   ApiKeyDoc,
   ApiKeyUseDoc,
   AuditEventDoc,
+  InvitationDoc,
+  MemberDoc,
   MigrationDoc,
+  OrganizationDoc,
   RateLimitDoc,
   SessionDoc,
+  TeamDoc,
+  TeamMemberDoc,
   TwoFactorDoc,
   UserDoc,
   VerificationDoc,
@@ -23,6 +28,11 @@ export const COLLECTION_NAMES = {
   apiKeyUses: "apiKeyUses",
   twoFactors: "twoFactors",
   auditEvents: "auditEvents",
+  organizations: "organizations",
+  members: "members",
+  invitations: "invitations",
+  teams: "teams",
+  teamMembers: "teamMembers",
 } as const;
 
 export interface Collections {
@@ -37,6 +47,11 @@ export interface Collections {
   apiKeyUses: Collection<ApiKeyUseDoc>;
   twoFactors: Collection<TwoFactorDoc>;
   auditEvents: Collection<AuditEventDoc>;
+  organizations: Collection<OrganizationDoc>;
+  members: Collection<MemberDoc>;
+  invitations: Collection<InvitationDoc>;
+  teams: Collection<TeamDoc>;
+  teamMembers: Collection<TeamMemberDoc>;
 }
 
 export function openCollections(db: Db): Collections {
@@ -52,5 +67,10 @@ export function openCollections(db: Db): Collections {
     apiKeyUses: db.collection<ApiKeyUseDoc>(COLLECTION_NAMES.apiKeyUses),
     twoFactors: db.collection<TwoFactorDoc>(COLLECTION_NAMES.twoFactors),
     auditEvents: db.collection<AuditEventDoc>(COLLECTION_NAMES.auditEvents),
+    organizations: db.collection<OrganizationDoc>(COLLECTION_NAMES.organizations),
+    members: db.collection<MemberDoc>(COLLECTION_NAMES.members),
+    invitations: db.collection<InvitationDoc>(COLLECTION_NAMES.invitations),
+    teams: db.collection<TeamDoc>(COLLECTION_NAMES.teams),
+    teamMembers: db.collection<TeamMemberDoc>(COLLECTION_NAMES.teamMembers),
   };
 }

@@ -35,6 +35,8 @@ export interface SessionDoc {
   ipAddress: string | null;
   userAgent: string | null;
   activeOrganizationId: string | null;
+  /** Set by organization/set-active-team (teams on); absent on sessions that never had one. */
+  activeTeamId?: string | null;
   /** rememberMe false: short-lived, never refreshed. */
   dontRemember: boolean;
   /** Set on an admin's impersonation session: the admin's user id (features/admin). */
@@ -156,6 +158,70 @@ export interface ApiKeyUseDoc {
   keyId: ObjectId;
   /** End of the usage period (null for a budget without refill: kept as long as the key). */
   expiresAt: Date | null;
+}
+
+/** SPEC §3 Organization. `slug` has a unique index; `metadata` is a record stored as JSON text. */
+export interface OrganizationDoc {
+  _id: ObjectId;
+  name: string;
+  slug: string;
+  logo: string | null;
+  metadata: string | null;
+  createdAt: Date;
+}
+
+/**
+ * SPEC §3 Member. Unique (organizationId, userId). `role` may be a comma separated list. `seat` is a
+ * number below the membership limit, unique per organization: the insert that claims it is what
+ * keeps concurrent adds and accepts under the limit (features/organization/seats.ts).
+ */
+export interface MemberDoc {
+  _id: ObjectId;
+  organizationId: ObjectId;
+  userId: ObjectId;
+  role: string;
+  createdAt: Date;
+  teamId: ObjectId | null;
+  seat: number;
+}
+
+export type InvitationStatus = "pending" | "accepted" | "rejected" | "canceled";
+
+/**
+ * SPEC §3 Invitation. `slot` has a unique index: `pending:<organizationId>:<email>` while pending
+ * (at most one pending invitation per address and organization), `closed:<id>` afterwards.
+ * `teamId` is a comma separated list of team ids, or null.
+ */
+export interface InvitationDoc {
+  _id: ObjectId;
+  organizationId: ObjectId;
+  email: string;
+  role: string;
+  status: InvitationStatus;
+  teamId: string | null;
+  inviterId: ObjectId;
+  expiresAt: Date;
+  createdAt: Date;
+  slot: string;
+}
+
+/** SPEC §3 Team. */
+export interface TeamDoc {
+  _id: ObjectId;
+  name: string;
+  organizationId: ObjectId;
+  createdAt: Date;
+  updatedAt: Date | null;
+}
+
+/** A user in a team. Unique (teamId, userId) and (teamId, seat), as for members. */
+export interface TeamMemberDoc {
+  _id: ObjectId;
+  teamId: ObjectId;
+  organizationId: ObjectId;
+  userId: ObjectId;
+  createdAt: Date;
+  seat: number;
 }
 
 export const CREDENTIAL_PROVIDER_ID = "credential";

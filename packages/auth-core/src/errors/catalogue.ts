@@ -109,6 +109,27 @@ export const ERROR_CATALOGUE = {
   NOT_AUTHENTICATED: { status: 401, message: "Not authenticated" },
   ORGANIZATION_ID_REQUIRED: { status: 400, message: "Organization ID is required" },
   NOT_A_MEMBER_OF_ORGANIZATION: { status: 403, message: "You are not a member of this organization" },
+  // Not in SPEC §8: organization refusals SPEC §5/§6 describe without a message (Better Auth's wording).
+  ORGANIZATION_SLUG_TAKEN: { status: 400, message: "Organization slug already taken" },
+  ORGANIZATION_DELETION_DISABLED: { status: 404, message: "Organization deletion is disabled" },
+  MEMBER_ALREADY_EXISTS: { status: 400, message: "User is already a member of this organization" },
+  MEMBER_UPDATE_NOT_ALLOWED: { status: 403, message: "not allowed to update this member" },
+  MEMBER_ROLE_NOT_FOUND: { status: 400, message: "Role not found" },
+  MEMBER_USER_NOT_FOUND: { status: 400, message: "User not found" },
+  INVITATION_CREATE_NOT_ALLOWED: { status: 403, message: "not allowed to invite users to this organization" },
+  INVITATION_ROLE_NOT_ALLOWED: { status: 403, message: "not allowed to invite a user with this role" },
+  INVITATION_ALREADY_PENDING: { status: 400, message: "User is already invited to this organization" },
+  INVITATION_LIMIT_REACHED: { status: 403, message: "Invitation limit reached" },
+  INVITATION_EMAIL_NOT_VERIFIED: {
+    status: 403,
+    message: "Email verification required before accepting or rejecting invitation",
+  },
+  TEAM_CREATE_NOT_ALLOWED: { status: 403, message: "not allowed to create teams in this organization" },
+  TEAM_LIMIT_REACHED: { status: 400, message: "maximum number of teams reached" },
+  TEAM_MEMBER_ALREADY_EXISTS: { status: 400, message: "User is already a member of this team" },
+  TEAM_MEMBER_NOT_FOUND: { status: 400, message: "Team member not found" },
+  TEAM_NOT_A_MEMBER: { status: 403, message: "User is not a member of the team" },
+  TEAM_NO_ACTIVE_TEAM: { status: 400, message: "You do not have an active team" },
 
   // API keys
   API_KEY_NOT_FOUND: { status: 404, message: "not found" },

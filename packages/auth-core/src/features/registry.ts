@@ -5,6 +5,7 @@ import { apiKeyEndpoints } from "./api-key/index.ts";
 import { deletionEndpoints } from "./deletion/index.ts";
 import { emailPasswordEndpoints } from "./email-password/index.ts";
 import { generalEndpoints } from "./general/index.ts";
+import { organizationEndpoints } from "./organization/index.ts";
 import { passwordEndpoints } from "./password/index.ts";
 import { sessionEndpoints } from "./session/index.ts";
 import { twoFactorEndpoints } from "./two-factor/index.ts";
@@ -22,4 +23,5 @@ export const coreEndpoints: readonly AnyEndpoint[] = [
   ...twoFactorEndpoints,
   ...adminEndpoints,
   ...apiKeyEndpoints,
+  ...organizationEndpoints,
 ];

@@ -63,3 +63,39 @@ export async function deleteExpiredSessions(collections: Collections, now: Date)
   const result = await collections.sessions.deleteMany({ expiresAt: { $lte: now } });
   return result.deletedCount;
 }
+
+/** The session's active organization and team (SPEC §4), written by features/organization. */
+export async function setSessionActiveOrganization(
+  collections: Collections,
+  sessionId: ObjectId,
+  activeOrganizationId: string | null,
+  activeTeamId: string | null,
+): Promise<void> {
+  await collections.sessions.updateOne({ _id: sessionId }, { $set: { activeOrganizationId, activeTeamId } });
+}
+
+/**
+ * SPEC §4: clears an organization as the active one — on every session when it is deleted, on one
+ * user's sessions when they leave or are removed (indexed by activeOrganizationId / userId).
+ */
+export async function clearActiveOrganization(
+  collections: Collections,
+  organizationId: string,
+  userId?: ObjectId,
+): Promise<void> {
+  const filter =
+    userId === undefined
+      ? { activeOrganizationId: organizationId }
+      : { userId, activeOrganizationId: organizationId };
+  await collections.sessions.updateMany(filter, { $set: { activeOrganizationId: null, activeTeamId: null } });
+}
+
+/** Clears a team as the active one (removed team, or one user removed from it). */
+export async function clearActiveTeam(
+  collections: Collections,
+  teamId: string,
+  userId?: ObjectId,
+): Promise<void> {
+  const filter = userId === undefined ? { activeTeamId: teamId } : { userId, activeTeamId: teamId };
+  await collections.sessions.updateMany(filter, { $set: { activeTeamId: null } });
+}

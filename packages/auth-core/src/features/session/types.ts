@@ -23,6 +23,8 @@ export interface Session {
   activeOrganizationId: string | null;
   /** Only on an admin's impersonation session: the admin's user id (features/admin). */
   impersonatedBy?: string;
+  /** Only when a team is active (organization teams, features/organization). */
+  activeTeamId?: string;
 }
 
 /** What endpoints see of the signed-in caller: the documents, as read from the database or cache. */
@@ -46,7 +48,7 @@ export function toUser(doc: UserDoc): User {
 }
 
 export function toSession(doc: SessionDoc): Session {
-  return {
+  const session: Session = {
     id: doc._id.toHexString(),
     userId: doc.userId.toHexString(),
     token: doc.token,
@@ -59,4 +61,6 @@ export function toSession(doc: SessionDoc): Session {
     // Absent on ordinary sessions, so their shape is unchanged; a client shows "stop impersonating".
     ...(doc.impersonatedBy ? { impersonatedBy: String(doc.impersonatedBy) } : {}),
   };
+  if (doc.activeTeamId) session.activeTeamId = doc.activeTeamId;
+  return session;
 }

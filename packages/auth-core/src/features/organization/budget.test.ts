@@ -1,0 +1,278 @@
+import { ObjectId } from "mongodb";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { CallResult } from "../../../../../tests/support/browser.ts";
+import { createFixture, type Fixture, type SignedIn, signIn } from "./test-helpers.ts";
+
+/**
+ * Database commands per organization endpoint (STYLE.md: count them and keep the count in a test),
+ * with the default options (no cookie cache, so every call first reads its session and user) and
+ * teams on. Each command is `command:collection`. The table is printed for the issue's closing note.
+ */
+const SESSION = ["find:sessions", "find:users"];
+let f: Fixture;
+const table: Record<string, number> = {};
+
+async function measure(label: string, run: () => Promise<CallResult>): Promise<string[]> {
+  let res: CallResult | undefined;
+  const commands = await f.t.commands(async () => {
+    res = await run();
+  });
+  expect(res?.status, `${label}: ${JSON.stringify(res?.body)}`).toBe(200);
+  table[label] = commands.length;
+  return commands;
+}
+
+let team: string;
+let invitee: SignedIn;
+
+beforeAll(async () => {
+  f = await createFixture({ organization: { teams: { enabled: true } } });
+  team = (
+    await f.O.browser.post<{ id: string }>("/organization/create-team", { organizationId: f.A, name: "Core" })
+  ).body.id;
+  await f.O.browser.post("/organization/create-team", { organizationId: f.A, name: "Spare" });
+  invitee = await signIn(f.t, "invitee");
+});
+afterAll(async () => {
+  console.info(`[organization-budget] database commands per request: ${JSON.stringify(table)}`);
+  await f.t.close();
+});
+
+describe("database commands per organization endpoint", () => {
+  it("organization endpoints", async () => {
+    const { O, X, A } = f;
+    expect(
+      await measure("create", () => X.browser.post("/organization/create", { name: "X", slug: "x-org" })),
+    ).toEqual([...SESSION, "insert:members", "insert:organizations", "update:sessions"]);
+    expect(
+      await measure("check-slug", () => O.browser.post("/organization/check-slug", { slug: "free" })),
+    ).toEqual([...SESSION, "find:organizations"]);
+    expect(
+      await measure("update", () =>
+        O.browser.post("/organization/update", { organizationId: A, data: { name: "A2" } }),
+      ),
+    ).toEqual([...SESSION, "find:members", "findAndModify:organizations"]);
+    expect(
+      await measure("set-active", () => O.browser.post("/organization/set-active", { organizationId: A })),
+    ).toEqual([...SESSION, "find:members", "find:organizations", "update:sessions"]);
+    expect(await measure("list", () => O.browser.get("/organization/list"))).toEqual([
+      ...SESSION,
+      "find:members",
+      "find:organizations",
+    ]);
+    expect(
+      await measure("get-full-organization", () => O.browser.get("/organization/get-full-organization")),
+    ).toEqual([
+      ...SESSION,
+      "find:members",
+      "find:organizations",
+      "find:members",
+      "find:users",
+      "find:invitations",
+      "find:teams",
+    ]);
+    expect(
+      await measure("has-permission", () =>
+        O.browser.post("/organization/has-permission", { permissions: { team: ["create"] } }),
+      ),
+    ).toEqual([...SESSION, "find:members"]);
+  });
+
+  it("member endpoints", async () => {
+    const { t, O, D, M, A, members } = f;
+    expect(
+      await measure("get-active-member", () => O.browser.get("/organization/get-active-member")),
+    ).toEqual([...SESSION, "find:members"]);
+    expect(
+      await measure("get-active-member-role", () => O.browser.get("/organization/get-active-member-role")),
+    ).toEqual([...SESSION, "find:members"]);
+    expect(await measure("list-members", () => O.browser.get("/organization/list-members"))).toEqual([
+      ...SESSION,
+      "find:members",
+      "find:members",
+      "aggregate:members",
+      "find:users",
+    ]);
+    expect(
+      await measure("update-member-role", () =>
+        O.browser.post("/organization/update-member-role", { memberId: members.M, role: "admin" }),
+      ),
+    ).toEqual([...SESSION, "find:members", "find:members", "update:members"]);
+    const extra = await signIn(t, "extra");
+    const added = await f.t.commands(() =>
+      t.auth.api.addMember!({ body: { organizationId: A, userId: extra.userId, role: "member" } }),
+    );
+    table["add-member (server)"] = added.length;
+    expect(added).toEqual(["find:organizations", "find:users", "aggregate:members", "insert:members"]);
+    expect(
+      await measure("remove-member", () =>
+        D.browser.post("/organization/remove-member", { memberIdOrEmail: extra.email }),
+      ),
+    ).toEqual([
+      ...SESSION,
+      "find:members",
+      "find:users",
+      "find:members",
+      "delete:members",
+      "delete:teamMembers",
+      "update:sessions",
+    ]);
+    expect(
+      await measure("leave", () => M.browser.post("/organization/leave", { organizationId: A })),
+    ).toEqual([...SESSION, "find:members", "delete:members", "delete:teamMembers", "update:sessions"]);
+    await t.auth.api.addMember!({ body: { organizationId: A, userId: M.userId, role: "member" } });
+  });
+
+  it("invitation endpoints", async () => {
+    const { O, A } = f;
+    let id = "";
+    const invite = await measure("invite-member", async () => {
+      const res = await O.browser.post<{ id: string }>("/organization/invite-member", {
+        organizationId: A,
+        email: invitee.email,
+        role: "member",
+      });
+      id = res.body.id;
+      return res;
+    });
+    expect(invite).toEqual([
+      ...SESSION,
+      "find:members",
+      "find:users",
+      "find:members",
+      "find:organizations",
+      "find:invitations",
+      "aggregate:invitations",
+      "insert:invitations",
+    ]);
+    expect(
+      await measure("get-invitation", () => invitee.browser.get(`/organization/get-invitation?id=${id}`)),
+    ).toEqual([...SESSION, "find:invitations", "find:organizations", "find:members", "find:users"]);
+    expect(await measure("list-invitations", () => O.browser.get("/organization/list-invitations"))).toEqual([
+      ...SESSION,
+      "find:members",
+      "find:invitations",
+    ]);
+    expect(
+      await measure("list-user-invitations", () =>
+        invitee.browser.get("/organization/list-user-invitations"),
+      ),
+    ).toEqual([...SESSION, "find:invitations", "find:organizations"]);
+    expect(
+      await measure("accept-invitation", () =>
+        invitee.browser.post("/organization/accept-invitation", { invitationId: id }),
+      ),
+    ).toEqual([
+      ...SESSION,
+      "find:invitations",
+      "insert:verifications",
+      "aggregate:members",
+      "insert:members",
+      "update:invitations",
+      "update:sessions",
+    ]);
+    const second = await O.browser.post<{ id: string }>("/organization/invite-member", {
+      organizationId: A,
+      email: "second@example.com",
+      role: "member",
+    });
+    expect(
+      await measure("cancel-invitation", () =>
+        O.browser.post("/organization/cancel-invitation", { invitationId: second.body.id }),
+      ),
+    ).toEqual([...SESSION, "find:invitations", "find:members", "insert:verifications", "update:invitations"]);
+    const third = await O.browser.post<{ id: string }>("/organization/invite-member", {
+      organizationId: A,
+      email: invitee.email.replace("invitee", "third"),
+      role: "member",
+    });
+    const thirdUser = await signIn(f.t, "third");
+    expect(
+      await measure("reject-invitation", () =>
+        thirdUser.browser.post("/organization/reject-invitation", { invitationId: third.body.id }),
+      ),
+    ).toEqual([...SESSION, "find:invitations", "insert:verifications", "update:invitations"]);
+  });
+
+  it("team endpoints", async () => {
+    const { O, M, A } = f;
+    // M left and was added back in the member steps: their session has no active organization.
+    await M.browser.post("/organization/set-active", { organizationId: A });
+    let created = "";
+    expect(
+      await measure("create-team", async () => {
+        const res = await O.browser.post<{ id: string }>("/organization/create-team", {
+          organizationId: A,
+          name: "New",
+        });
+        created = res.body.id;
+        return res;
+      }),
+    ).toEqual([...SESSION, "find:members", "insert:teams"]);
+    expect(
+      await measure("update-team", () =>
+        O.browser.post("/organization/update-team", { teamId: created, data: { name: "Renamed" } }),
+      ),
+    ).toEqual([...SESSION, "find:teams", "find:members", "findAndModify:teams"]);
+    expect(await measure("list-teams", () => O.browser.get("/organization/list-teams"))).toEqual([
+      ...SESSION,
+      "find:members",
+      "find:teams",
+    ]);
+    expect(
+      await measure("add-team-member", () =>
+        O.browser.post("/organization/add-team-member", { teamId: team, userId: M.userId }),
+      ),
+    ).toEqual([
+      ...SESSION,
+      "find:teams",
+      "find:members",
+      "find:members",
+      "aggregate:teamMembers",
+      "insert:teamMembers",
+    ]);
+    expect(
+      await measure("set-active-team", () =>
+        M.browser.post("/organization/set-active-team", { teamId: team }),
+      ),
+    ).toEqual([...SESSION, "find:teams", "find:teamMembers", "update:sessions"]);
+    expect(
+      await measure("list-team-members", () => M.browser.get("/organization/list-team-members")),
+    ).toEqual([...SESSION, "find:teams", "find:members", "find:teamMembers", "find:teamMembers"]);
+    expect(
+      await measure("remove-team-member", () =>
+        O.browser.post("/organization/remove-team-member", { teamId: team, userId: M.userId }),
+      ),
+    ).toEqual([...SESSION, "find:teams", "find:members", "delete:teamMembers", "update:sessions"]);
+    expect(
+      await measure("remove-team", () => O.browser.post("/organization/remove-team", { teamId: created })),
+    ).toEqual([
+      ...SESSION,
+      "find:teams",
+      "find:members",
+      "aggregate:teams",
+      "delete:teams",
+      "delete:teamMembers",
+      "update:members",
+      "update:sessions",
+    ]);
+  });
+
+  it("delete (last: it removes the organization)", async () => {
+    const { O, A } = f;
+    expect(
+      await measure("delete", () => O.browser.post("/organization/delete", { organizationId: A })),
+    ).toEqual([
+      ...SESSION,
+      "find:members",
+      "find:organizations",
+      "delete:organizations",
+      "delete:members",
+      "delete:invitations",
+      "delete:teamMembers",
+      "delete:teams",
+      "update:sessions",
+    ]);
+    expect(new ObjectId(A)).toBeTruthy();
+  });
+});

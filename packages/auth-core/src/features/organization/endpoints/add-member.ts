@@ -1,0 +1,51 @@
+import { z } from "zod";
+import { parseId } from "../../../db/ids.ts";
+import { AuthError } from "../../../errors/auth-error.ts";
+import { defineEndpoint } from "../../../http/define-endpoint.ts";
+import { findUnknownRoles } from "../rules.ts";
+import { idField, roleField, teamIdsField } from "../schemas.ts";
+import { addMemberWithinLimit, requireOrganization, resolveOrganizationId, roleTableOf } from "../service.ts";
+import { deleteMemberById, findUserById } from "../store.ts";
+import { joinTeams, requireOrganizationTeams } from "../team-service.ts";
+import { type Member, toMember } from "../types.ts";
+
+/**
+ * DECISIONS.md: server-only (auth.api.addMember and the CLI) — the app's own code decides who may
+ * add; no permission check here. The membership and team limits still hold.
+ */
+export const addMember = defineEndpoint({
+  name: "addMember",
+  method: "POST",
+  path: "/organization/add-member",
+  auth: "server-only",
+  body: z.strictObject({
+    userId: idField,
+    role: roleField,
+    organizationId: idField.optional(),
+    teamId: teamIdsField.optional(),
+  }),
+  async handler(ctx): Promise<Member> {
+    const { auth, body } = ctx;
+    const organizationId = resolveOrganizationId(ctx.session?.session ?? null, body.organizationId);
+    await requireOrganization(auth, organizationId);
+    const userId = parseId(body.userId);
+    const user = userId ? await findUserById(auth.collections, userId) : null;
+    if (!user) throw new AuthError("MEMBER_USER_NOT_FOUND");
+    if (findUnknownRoles(body.role, roleTableOf(auth)).length > 0)
+      throw new AuthError("MEMBER_ROLE_NOT_FOUND");
+    const teams = await requireOrganizationTeams(auth, organizationId, body.teamId ?? []);
+    const added = await addMemberWithinLimit(auth, {
+      organizationId,
+      userId: user._id,
+      role: body.role.join(","),
+      teamId: teams[0]?._id ?? null,
+    });
+    if (!added.ok)
+      throw new AuthError(added.reason === "limit" ? "MEMBERSHIP_LIMIT_REACHED" : "MEMBER_ALREADY_EXISTS");
+    if (!(await joinTeams(auth, teams, user._id))) {
+      await deleteMemberById(auth.collections, added.value._id);
+      throw new AuthError("TEAM_MEMBER_LIMIT_REACHED");
+    }
+    return toMember(added.value);
+  },
+});

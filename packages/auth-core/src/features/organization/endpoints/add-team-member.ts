@@ -1,0 +1,41 @@
+import { z } from "zod";
+import { parseId } from "../../../db/ids.ts";
+import { AuthError } from "../../../errors/auth-error.ts";
+import { defineEndpoint } from "../../../http/define-endpoint.ts";
+import { idField } from "../schemas.ts";
+import { assertPermission, requireCaller, requireMembership, resolveOrganizationId } from "../service.ts";
+import { findMember } from "../store.ts";
+import { addTeamMemberWithinLimit, assertTeamsEnabled, requireTeam } from "../team-service.ts";
+import { type TeamMember, toTeamMember } from "../types.ts";
+
+/**
+ * Adds a member of the team's organization to the team (`team:update`), within
+ * `teams.maximumMembersPerTeam`. Someone outside the organization cannot join its teams (matrix I12).
+ */
+export const addTeamMember = defineEndpoint({
+  name: "addTeamMember",
+  method: "POST",
+  path: "/organization/add-team-member",
+  auth: "session",
+  sensitive: true,
+  body: z.strictObject({ teamId: idField, userId: idField, organizationId: idField.optional() }),
+  async handler(ctx): Promise<TeamMember> {
+    const { auth, body } = ctx;
+    assertTeamsEnabled(auth);
+    const caller = requireCaller(ctx.session);
+    const expected =
+      body.organizationId === undefined ? undefined : resolveOrganizationId(null, body.organizationId);
+    const team = await requireTeam(auth, body.teamId, expected);
+    const own = await requireMembership(auth, team.organizationId, caller.user._id);
+    assertPermission(auth, own, { team: ["update"] }, "TEAM_UPDATE_NOT_ALLOWED");
+    const userId = parseId(body.userId);
+    const target = userId ? await findMember(auth.collections, team.organizationId, userId) : null;
+    if (!target) throw new AuthError("USER_NOT_MEMBER");
+    const added = await addTeamMemberWithinLimit(auth, team, target.userId);
+    if (!added.ok)
+      throw new AuthError(
+        added.reason === "limit" ? "TEAM_MEMBER_LIMIT_REACHED" : "TEAM_MEMBER_ALREADY_EXISTS",
+      );
+    return toTeamMember(added.value);
+  },
+});

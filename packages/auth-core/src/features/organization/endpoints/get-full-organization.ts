@@ -1,0 +1,74 @@
+import { z } from "zod";
+import { defineEndpoint } from "../../../http/define-endpoint.ts";
+import { listOrganizationInvitations } from "../invitation-store.ts";
+import { withUsers } from "../member-listing.ts";
+import { idField, queryInt, slugField } from "../schemas.ts";
+import { requireCaller, requireMembership, requireOrganization, resolveOrganizationRef } from "../service.ts";
+import { listMembersPage } from "../store.ts";
+import { listTeams } from "../team-store.ts";
+import {
+  type Invitation,
+  type MemberWithUser,
+  type Organization,
+  type Team,
+  toInvitation,
+  toOrganization,
+  toTeam,
+} from "../types.ts";
+
+/** Pages are never larger than this, whatever the membership limit (Better Auth complaint #2). */
+const PAGE_MAX = 100;
+
+export interface FullOrganization extends Organization {
+  members: MemberWithUser[];
+  invitations: Invitation[];
+  teams: Team[];
+}
+
+/**
+ * The organization with its first page of members (`membersLimit`, at most 100; list-members pages
+ * further), its newest invitations and its teams. A fixed number of indexed reads however large the
+ * organization. Null when no organization is named and none is active.
+ */
+export const getFullOrganization = defineEndpoint({
+  name: "getFullOrganization",
+  method: "GET",
+  path: "/organization/get-full-organization",
+  auth: "session",
+  query: z.strictObject({
+    organizationId: idField.optional(),
+    organizationSlug: slugField.optional(),
+    membersLimit: queryInt(1, PAGE_MAX).optional(),
+  }),
+  async handler(ctx): Promise<FullOrganization | null> {
+    const { auth, query } = ctx;
+    const caller = requireCaller(ctx.session);
+    if (
+      query.organizationId === undefined &&
+      query.organizationSlug === undefined &&
+      !caller.session.activeOrganizationId
+    )
+      return null;
+    const ref = await resolveOrganizationRef(auth, caller.session, query);
+    await requireMembership(auth, ref.id, caller.user._id);
+    const organization = ref.organization ?? (await requireOrganization(auth, ref.id));
+    const limit = Math.min(query.membersLimit ?? auth.options.organization.membershipLimit, PAGE_MAX);
+    const page = await listMembersPage(auth.collections, ref.id, {
+      limit,
+      offset: 0,
+      sortBy: "createdAt",
+      sortDirection: "asc",
+    });
+    const members = await withUsers(auth, page);
+    const invitations = await listOrganizationInvitations(auth.collections, ref.id, PAGE_MAX);
+    const teams = auth.options.organization.teams.enabled
+      ? await listTeams(auth.collections, ref.id, PAGE_MAX)
+      : [];
+    return {
+      ...toOrganization(organization),
+      members,
+      invitations: invitations.map(toInvitation),
+      teams: teams.map(toTeam),
+    };
+  },
+});

@@ -1,0 +1,39 @@
+import { z } from "zod";
+import { AuthError } from "../../../errors/auth-error.ts";
+import { defineEndpoint } from "../../../http/define-endpoint.ts";
+import { loadInvitationForRecipient } from "../invitation-service.ts";
+import { idField } from "../schemas.ts";
+import { requireCaller } from "../service.ts";
+import { findMember, findOrganizationById, findUserById } from "../store.ts";
+import { type Invitation, toInvitation } from "../types.ts";
+
+export interface InvitationDetails extends Invitation {
+  organizationName: string;
+  organizationSlug: string;
+  inviterEmail: string;
+}
+
+/** SPEC §7: the invitation plus organizationName, organizationSlug and inviterEmail, for its recipient. */
+export const getInvitation = defineEndpoint({
+  name: "getInvitation",
+  method: "GET",
+  path: "/organization/get-invitation",
+  auth: "session",
+  query: z.strictObject({ id: idField }),
+  async handler(ctx): Promise<InvitationDetails> {
+    const { auth } = ctx;
+    const caller = requireCaller(ctx.session);
+    const invitation = await loadInvitationForRecipient(auth, caller.user, ctx.query.id);
+    const organization = await findOrganizationById(auth.collections, invitation.organizationId);
+    if (!organization) throw new AuthError("FAILED_TO_RETRIEVE_INVITATION");
+    const inviterMember = await findMember(auth.collections, invitation.organizationId, invitation.inviterId);
+    const inviter = inviterMember ? await findUserById(auth.collections, invitation.inviterId) : null;
+    if (!inviter) throw new AuthError("INVITER_NO_LONGER_MEMBER");
+    return {
+      ...toInvitation(invitation),
+      organizationName: organization.name,
+      organizationSlug: organization.slug,
+      inviterEmail: inviter.email,
+    };
+  },
+});

@@ -1,0 +1,69 @@
+import { z } from "zod";
+import { AuthError } from "../../../errors/auth-error.ts";
+import { defineEndpoint } from "../../../http/define-endpoint.ts";
+import { emailField } from "../../schemas.ts";
+import { findUserByEmail } from "../../users/store.ts";
+import { inviteOrRenew, sendInvitationMail } from "../invitation-service.ts";
+import { canGrantRoles, findUnknownRoles } from "../rules.ts";
+import { idField, roleField, teamIdsField } from "../schemas.ts";
+import {
+  assertPermission,
+  requireCaller,
+  requireMembership,
+  requireOrganization,
+  resolveOrganizationId,
+  roleTableOf,
+} from "../service.ts";
+import { findMember } from "../store.ts";
+import { requireOrganizationTeams } from "../team-service.ts";
+import { type Invitation, toInvitation } from "../types.ts";
+
+/**
+ * Invites an address with `invitation:create`, only to roles the inviter could grant (nobody grants
+ * a role they do not hold). `resend` re-arms a pending invitation; otherwise a second invitation of
+ * a pending address is refused (DECISIONS.md). The mail carries the invitation link.
+ */
+export const inviteMember = defineEndpoint({
+  name: "createInvitation",
+  method: "POST",
+  path: "/organization/invite-member",
+  auth: "session",
+  sensitive: true,
+  body: z.strictObject({
+    email: emailField,
+    role: roleField,
+    organizationId: idField.optional(),
+    resend: z.boolean().optional(),
+    teamId: teamIdsField.optional(),
+  }),
+  fieldErrors: { email: "INVALID_EMAIL" },
+  async handler(ctx): Promise<Invitation> {
+    const { auth, body } = ctx;
+    const caller = requireCaller(ctx.session);
+    const organizationId = resolveOrganizationId(caller.session, body.organizationId);
+    const own = await requireMembership(auth, organizationId, caller.user._id);
+    assertPermission(auth, own, { invitation: ["create"] }, "INVITATION_CREATE_NOT_ALLOWED");
+    const table = roleTableOf(auth);
+    if (findUnknownRoles(body.role, table).length > 0) throw new AuthError("MEMBER_ROLE_NOT_FOUND");
+    if (!canGrantRoles(own.role, body.role, table, auth.options.organization.creatorRole))
+      throw new AuthError("INVITATION_ROLE_NOT_ALLOWED");
+    const teams = await requireOrganizationTeams(auth, organizationId, body.teamId ?? []);
+    const invitee = await findUserByEmail(auth.collections, body.email);
+    if (invitee && (await findMember(auth.collections, organizationId, invitee._id)))
+      throw new AuthError("MEMBER_ALREADY_EXISTS");
+    const organization = await requireOrganization(auth, organizationId);
+    const invitation = await inviteOrRenew(
+      auth,
+      {
+        organizationId,
+        email: body.email,
+        role: body.role.join(","),
+        teamId: teams.length > 0 ? teams.map((team) => team._id.toHexString()).join(",") : null,
+        inviterId: caller.user._id,
+      },
+      body.resend === true,
+    );
+    await sendInvitationMail(auth, invitation, organization, caller.user);
+    return toInvitation(invitation);
+  },
+});

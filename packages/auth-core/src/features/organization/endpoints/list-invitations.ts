@@ -1,0 +1,34 @@
+import { z } from "zod";
+import { defineEndpoint } from "../../../http/define-endpoint.ts";
+import { listOrganizationInvitations } from "../invitation-store.ts";
+import { idField, queryInt } from "../schemas.ts";
+import { requireCaller, requireMembership, resolveOrganizationId } from "../service.ts";
+import { type Invitation, toInvitation } from "../types.ts";
+
+const PAGE_MAX = 100;
+
+/** SPEC §6: members list their organization's invitations (every status), newest first, one page. */
+export const listInvitations = defineEndpoint({
+  name: "listInvitations",
+  method: "GET",
+  path: "/organization/list-invitations",
+  auth: "session",
+  query: z.strictObject({
+    organizationId: idField.optional(),
+    limit: queryInt(1, PAGE_MAX).optional(),
+    offset: queryInt(0, 1_000_000).optional(),
+  }),
+  async handler(ctx): Promise<Invitation[]> {
+    const { auth, query } = ctx;
+    const caller = requireCaller(ctx.session);
+    const organizationId = resolveOrganizationId(caller.session, query.organizationId);
+    await requireMembership(auth, organizationId, caller.user._id);
+    const rows = await listOrganizationInvitations(
+      auth.collections,
+      organizationId,
+      query.limit ?? PAGE_MAX,
+      query.offset ?? 0,
+    );
+    return rows.map(toInvitation);
+  },
+});

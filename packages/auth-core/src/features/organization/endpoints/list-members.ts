@@ -1,0 +1,42 @@
+import { z } from "zod";
+import { defineEndpoint } from "../../../http/define-endpoint.ts";
+import { withUsers } from "../member-listing.ts";
+import { idField, queryInt, slugField } from "../schemas.ts";
+import { requireCaller, requireMembership, resolveOrganizationRef } from "../service.ts";
+import { countMembers, listMembersPage } from "../store.ts";
+import type { MemberWithUser } from "../types.ts";
+
+const PAGE_MAX = 100;
+
+/**
+ * One page of members (`limit` ≤ 100, default 100; `offset`; sorted by createdAt or role) and the
+ * total. DECISIONS.md: the membership limit limits membership, not pages — 10,000 members list fine.
+ */
+export const listMembers = defineEndpoint({
+  name: "listMembers",
+  method: "GET",
+  path: "/organization/list-members",
+  auth: "session",
+  query: z.strictObject({
+    limit: queryInt(1, PAGE_MAX).optional(),
+    offset: queryInt(0, 1_000_000).optional(),
+    sortBy: z.enum(["createdAt", "role"]).optional(),
+    sortDirection: z.enum(["asc", "desc"]).optional(),
+    organizationId: idField.optional(),
+    organizationSlug: slugField.optional(),
+  }),
+  async handler(ctx): Promise<{ members: MemberWithUser[]; total: number }> {
+    const { auth, query } = ctx;
+    const caller = requireCaller(ctx.session);
+    const ref = await resolveOrganizationRef(auth, caller.session, query);
+    await requireMembership(auth, ref.id, caller.user._id);
+    const page = await listMembersPage(auth.collections, ref.id, {
+      limit: query.limit ?? PAGE_MAX,
+      offset: query.offset ?? 0,
+      sortBy: query.sortBy ?? "createdAt",
+      sortDirection: query.sortDirection ?? "asc",
+    });
+    const total = await countMembers(auth.collections, ref.id);
+    return { members: await withUsers(auth, page), total };
+  },
+});

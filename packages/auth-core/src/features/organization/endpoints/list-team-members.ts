@@ -1,0 +1,48 @@
+import { z } from "zod";
+import { AuthError } from "../../../errors/auth-error.ts";
+import { defineEndpoint } from "../../../http/define-endpoint.ts";
+import { hasPermission } from "../rules.ts";
+import { idField, queryInt } from "../schemas.ts";
+import { requireCaller, requireMembership, roleTableOf } from "../service.ts";
+import { assertTeamsEnabled, requireTeam } from "../team-service.ts";
+import { findTeamMember, listTeamMembers } from "../team-store.ts";
+import { type TeamMember, toTeamMember } from "../types.ts";
+
+const PAGE_MAX = 100;
+
+/**
+ * A team's members (default: the active team), one page. Team members may list them, and so may
+ * organization members who manage teams (`team:update`) — Better Auth complaint #6.
+ */
+export const listTeamMembersEndpoint = defineEndpoint({
+  name: "listTeamMembers",
+  method: "GET",
+  path: "/organization/list-team-members",
+  auth: "session",
+  query: z.strictObject({
+    teamId: idField.optional(),
+    limit: queryInt(1, PAGE_MAX).optional(),
+    offset: queryInt(0, 1_000_000).optional(),
+  }),
+  async handler(ctx): Promise<TeamMember[]> {
+    const { auth, query } = ctx;
+    assertTeamsEnabled(auth);
+    const caller = requireCaller(ctx.session);
+    const teamId = query.teamId ?? caller.session.activeTeamId ?? null;
+    if (teamId === null) throw new AuthError("TEAM_NO_ACTIVE_TEAM");
+    const team = await requireTeam(auth, teamId);
+    const member = await requireMembership(auth, team.organizationId, caller.user._id);
+    if (
+      !hasPermission(member.role, { team: ["update"] }, roleTableOf(auth)) &&
+      !(await findTeamMember(auth.collections, team._id, caller.user._id))
+    )
+      throw new AuthError("TEAM_NOT_A_MEMBER");
+    const rows = await listTeamMembers(
+      auth.collections,
+      team._id,
+      query.limit ?? PAGE_MAX,
+      query.offset ?? 0,
+    );
+    return rows.map(toTeamMember);
+  },
+});

@@ -1,0 +1,34 @@
+import { z } from "zod";
+import { parseId } from "../../../db/ids.ts";
+import { AuthError } from "../../../errors/auth-error.ts";
+import { defineEndpoint } from "../../../http/define-endpoint.ts";
+import { clearActiveTeam } from "../../session/store.ts";
+import { idField } from "../schemas.ts";
+import { assertPermission, requireCaller, requireMembership, resolveOrganizationId } from "../service.ts";
+import { assertTeamsEnabled, requireTeam } from "../team-service.ts";
+import { deleteTeamMember } from "../team-store.ts";
+
+/** Takes a user out of a team (`team:update`); the team stops being active on their sessions. */
+export const removeTeamMember = defineEndpoint({
+  name: "removeTeamMember",
+  method: "POST",
+  path: "/organization/remove-team-member",
+  auth: "session",
+  sensitive: true,
+  body: z.strictObject({ teamId: idField, userId: idField, organizationId: idField.optional() }),
+  async handler(ctx): Promise<{ message: string }> {
+    const { auth, body } = ctx;
+    assertTeamsEnabled(auth);
+    const caller = requireCaller(ctx.session);
+    const expected =
+      body.organizationId === undefined ? undefined : resolveOrganizationId(null, body.organizationId);
+    const team = await requireTeam(auth, body.teamId, expected);
+    const own = await requireMembership(auth, team.organizationId, caller.user._id);
+    assertPermission(auth, own, { team: ["update"] }, "TEAM_UPDATE_NOT_ALLOWED");
+    const userId = parseId(body.userId);
+    if (!userId || !(await deleteTeamMember(auth.collections, team._id, userId)))
+      throw new AuthError("TEAM_MEMBER_NOT_FOUND");
+    await clearActiveTeam(auth.collections, team._id.toHexString(), userId);
+    return { message: "Team member removed successfully." };
+  },
+});

@@ -1,0 +1,43 @@
+import { z } from "zod";
+import { AuthError } from "../../../errors/auth-error.ts";
+import { defineEndpoint } from "../../../http/define-endpoint.ts";
+import { clearActiveTeam } from "../../session/store.ts";
+import { idField } from "../schemas.ts";
+import { assertPermission, requireCaller, requireMembership, resolveOrganizationId } from "../service.ts";
+import { clearMembersTeam } from "../store.ts";
+import { assertTeamsEnabled, requireTeam } from "../team-service.ts";
+import { countTeams, deleteTeamById, deleteTeamMembersOfTeam } from "../team-store.ts";
+
+/**
+ * SPEC §5: `team:delete`; the last team stays unless `teams.allowRemovingAllTeams`; a member's own
+ * team (member.teamId) cannot be removed by them. Its memberships go, and no session keeps it active.
+ */
+export const removeTeam = defineEndpoint({
+  name: "removeTeam",
+  method: "POST",
+  path: "/organization/remove-team",
+  auth: "session",
+  sensitive: true,
+  body: z.strictObject({ teamId: idField, organizationId: idField.optional() }),
+  async handler(ctx): Promise<{ message: string }> {
+    const { auth, body } = ctx;
+    assertTeamsEnabled(auth);
+    const caller = requireCaller(ctx.session);
+    const expected =
+      body.organizationId === undefined ? undefined : resolveOrganizationId(null, body.organizationId);
+    const team = await requireTeam(auth, body.teamId, expected);
+    const member = await requireMembership(auth, team.organizationId, caller.user._id);
+    assertPermission(auth, member, { team: ["delete"] }, "TEAM_DELETE_NOT_ALLOWED");
+    if (member.teamId?.equals(team._id)) throw new AuthError("TEAM_UPDATE_NOT_ALLOWED");
+    if (
+      !auth.options.organization.teams.allowRemovingAllTeams &&
+      (await countTeams(auth.collections, team.organizationId)) <= 1
+    )
+      throw new AuthError("UNABLE_TO_REMOVE_LAST_TEAM");
+    if (!(await deleteTeamById(auth.collections, team._id))) throw new AuthError("TEAM_NOT_FOUND");
+    await deleteTeamMembersOfTeam(auth.collections, team._id);
+    await clearMembersTeam(auth.collections, team.organizationId, team._id);
+    await clearActiveTeam(auth.collections, team._id.toHexString());
+    return { message: "Team removed successfully." };
+  },
+});

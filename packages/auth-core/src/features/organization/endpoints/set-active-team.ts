@@ -1,0 +1,35 @@
+import { z } from "zod";
+import { parseId } from "../../../db/ids.ts";
+import { AuthError } from "../../../errors/auth-error.ts";
+import { defineEndpoint } from "../../../http/define-endpoint.ts";
+import { idField } from "../schemas.ts";
+import { requireCaller, writeActiveOrganization } from "../service.ts";
+import { assertTeamsEnabled, requireTeam } from "../team-service.ts";
+import { findTeamMember } from "../team-store.ts";
+import { type Team, toTeam } from "../types.ts";
+
+/** Sets (or with null clears) the session's active team: a team of the active organization the caller is in. */
+export const setActiveTeam = defineEndpoint({
+  name: "setActiveTeam",
+  method: "POST",
+  path: "/organization/set-active-team",
+  auth: "session",
+  body: z.strictObject({ teamId: idField.nullable().optional() }),
+  async handler(ctx): Promise<Team | null> {
+    const { auth } = ctx;
+    assertTeamsEnabled(auth);
+    const caller = requireCaller(ctx.session);
+    const active = caller.session.activeOrganizationId;
+    if (ctx.body.teamId === null || ctx.body.teamId === undefined) {
+      await writeActiveOrganization(auth, ctx.cookies, caller, active, null);
+      return null;
+    }
+    const organizationId = parseId(active);
+    if (!organizationId) throw new AuthError("NO_ACTIVE_ORGANIZATION");
+    const team = await requireTeam(auth, ctx.body.teamId, organizationId);
+    if (!(await findTeamMember(auth.collections, team._id, caller.user._id)))
+      throw new AuthError("TEAM_NOT_A_MEMBER");
+    await writeActiveOrganization(auth, ctx.cookies, caller, active, team._id.toHexString());
+    return toTeam(team);
+  },
+});

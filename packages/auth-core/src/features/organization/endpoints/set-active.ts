@@ -1,0 +1,45 @@
+import { z } from "zod";
+import { defineEndpoint } from "../../../http/define-endpoint.ts";
+import { idField, slugField } from "../schemas.ts";
+import {
+  requireCaller,
+  requireMembership,
+  requireOrganization,
+  resolveOrganizationRef,
+  writeActiveOrganization,
+} from "../service.ts";
+import { type Organization, toOrganization } from "../types.ts";
+
+/**
+ * Sets the session's active organization by id or slug; `organizationId: null` (or neither) clears it.
+ * A non-member is refused and the session keeps its active organization (security-matrix I10).
+ */
+export const setActiveOrganization = defineEndpoint({
+  name: "setActiveOrganization",
+  method: "POST",
+  path: "/organization/set-active",
+  auth: "session",
+  body: z.strictObject({
+    organizationId: idField.nullable().optional(),
+    organizationSlug: slugField.optional(),
+  }),
+  async handler(ctx): Promise<Organization | null> {
+    const { auth, body } = ctx;
+    const caller = requireCaller(ctx.session);
+    if (
+      body.organizationId === null ||
+      (body.organizationId === undefined && body.organizationSlug === undefined)
+    ) {
+      await writeActiveOrganization(auth, ctx.cookies, caller, null, null);
+      return null;
+    }
+    const ref = await resolveOrganizationRef(auth, caller.session, {
+      organizationId: body.organizationId,
+      organizationSlug: body.organizationSlug,
+    });
+    await requireMembership(auth, ref.id, caller.user._id);
+    const organization = ref.organization ?? (await requireOrganization(auth, ref.id));
+    await writeActiveOrganization(auth, ctx.cookies, caller, organization._id.toHexString(), null);
+    return toOrganization(organization);
+  },
+});

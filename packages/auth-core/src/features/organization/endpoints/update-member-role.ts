@@ -1,0 +1,51 @@
+import { z } from "zod";
+import { parseId } from "../../../db/ids.ts";
+import { AuthError } from "../../../errors/auth-error.ts";
+import { defineEndpoint } from "../../../http/define-endpoint.ts";
+import { canGrantRoles, findUnknownRoles, holdsRole } from "../rules.ts";
+import { idField, roleField } from "../schemas.ts";
+import {
+  assertPermission,
+  dropCreatorRole,
+  requireCaller,
+  requireMembership,
+  resolveOrganizationId,
+  roleTableOf,
+} from "../service.ts";
+import { findMemberById, setMemberRole } from "../store.ts";
+import { type Member, toMember } from "../types.ts";
+
+/**
+ * SPEC §6 and the issue: nobody grants a role they do not hold (a member cannot promote themself,
+ * an admin cannot make owners), an admin cannot change an owner, and the sole owner cannot be demoted.
+ */
+export const updateMemberRole = defineEndpoint({
+  name: "updateMemberRole",
+  method: "POST",
+  path: "/organization/update-member-role",
+  auth: "session",
+  sensitive: true,
+  body: z.strictObject({ memberId: idField, role: roleField, organizationId: idField.optional() }),
+  async handler(ctx): Promise<Member> {
+    const { auth, body } = ctx;
+    const caller = requireCaller(ctx.session);
+    const organizationId = resolveOrganizationId(caller.session, body.organizationId);
+    const own = await requireMembership(auth, organizationId, caller.user._id);
+    assertPermission(auth, own, { member: ["update"] }, "MEMBER_UPDATE_NOT_ALLOWED");
+    const table = roleTableOf(auth);
+    if (findUnknownRoles(body.role, table).length > 0) throw new AuthError("MEMBER_ROLE_NOT_FOUND");
+    const memberId = parseId(body.memberId);
+    const target = memberId ? await findMemberById(auth.collections, organizationId, memberId) : null;
+    if (!target) throw new AuthError("MEMBER_NOT_FOUND");
+    const creatorRole = auth.options.organization.creatorRole;
+    if (holdsRole(target.role, creatorRole) && !holdsRole(own.role, creatorRole))
+      throw new AuthError("MEMBER_UPDATE_NOT_ALLOWED");
+    if (!canGrantRoles(own.role, body.role, table, creatorRole))
+      throw new AuthError("MEMBER_UPDATE_NOT_ALLOWED");
+    const role = body.role.join(",");
+    if (holdsRole(target.role, creatorRole) && !body.role.includes(creatorRole)) {
+      if (!(await dropCreatorRole(auth, target, role))) throw new AuthError("CANNOT_LEAVE_AS_ONLY_OWNER");
+    } else await setMemberRole(auth.collections, target._id, role);
+    return toMember({ ...target, role });
+  },
+});

@@ -1,0 +1,90 @@
+import { ObjectId } from "mongodb";
+import type { AuthContext } from "../../context.ts";
+import { isDuplicateKeyError } from "../../db/connect.ts";
+import type { MemberDoc, OrganizationDoc, UserDoc } from "../../db/documents.ts";
+import { AuthError } from "../../errors/auth-error.ts";
+import { toMailUser } from "../mail-dispatch.ts";
+import { clearActiveOrganization } from "../session/store.ts";
+import { deleteOrganizationInvitations } from "./invitation-store.ts";
+import {
+  countUserMemberships,
+  deleteMemberById,
+  deleteOrganizationById,
+  deleteOrganizationMembers,
+  insertMember,
+  insertOrganization,
+} from "./store.ts";
+import { deleteOrganizationTeamMembers, deleteOrganizationTeams } from "./team-store.ts";
+
+/** SPEC §6: creation may be disabled, decided by a function, and capped per user. */
+export async function assertMayCreateOrganization(auth: AuthContext, user: UserDoc): Promise<void> {
+  const { allowUserToCreateOrganization: allow, organizationLimit } = auth.options.organization;
+  const allowed = typeof allow === "function" ? await allow(toMailUser(user)) : allow;
+  if (allowed !== true) throw new AuthError("ORGANIZATION_CREATION_NOT_ALLOWED");
+  if (organizationLimit === undefined) return;
+  if ((await countUserMemberships(auth.collections, user._id)) >= organizationLimit)
+    throw new AuthError("ORGANIZATION_LIMIT_REACHED");
+}
+
+export interface NewOrganization {
+  name: string;
+  slug: string;
+  logo: string | null;
+  metadata: Record<string, unknown> | null;
+}
+
+/**
+ * Creates the organization and its creator's membership (seat 0). The creator's member row is
+ * written first: a crash in between leaves a member of an organization that does not exist (ignored
+ * by every read) rather than an organization without an owner. The slug's unique index decides
+ * concurrent creates with one slug; the losers take their member row back.
+ */
+export async function createOrganizationWithOwner(
+  auth: AuthContext,
+  userId: ObjectId,
+  input: NewOrganization,
+): Promise<{ organization: OrganizationDoc; member: MemberDoc }> {
+  const now = auth.now();
+  const organization: OrganizationDoc = {
+    _id: new ObjectId(),
+    name: input.name,
+    slug: input.slug,
+    logo: input.logo,
+    metadata: input.metadata === null ? null : JSON.stringify(input.metadata),
+    createdAt: now,
+  };
+  const member: MemberDoc = {
+    _id: new ObjectId(),
+    organizationId: organization._id,
+    userId,
+    role: auth.options.organization.creatorRole,
+    createdAt: now,
+    teamId: null,
+    seat: 0,
+  };
+  await insertMember(auth.collections, member);
+  try {
+    await insertOrganization(auth.collections, organization);
+  } catch (error) {
+    await deleteMemberById(auth.collections, member._id);
+    if (isDuplicateKeyError(error)) throw new AuthError("ORGANIZATION_ALREADY_EXISTS");
+    throw error;
+  }
+  return { organization, member };
+}
+
+/**
+ * DECISIONS.md: deleting removes members, invitations, teams and team memberships, and clears the
+ * organization as active on every session. The organization row goes first (its delete count picks
+ * the one winner of concurrent deletes), so a crash midway leaves only rows that every read ignores.
+ */
+export async function deleteOrganizationCascade(auth: AuthContext, id: ObjectId): Promise<boolean> {
+  const { collections } = auth;
+  if (!(await deleteOrganizationById(collections, id))) return false;
+  await deleteOrganizationMembers(collections, id);
+  await deleteOrganizationInvitations(collections, id);
+  await deleteOrganizationTeamMembers(collections, id);
+  await deleteOrganizationTeams(collections, id);
+  await clearActiveOrganization(collections, id.toHexString());
+  return true;
+}

@@ -1,0 +1,45 @@
+import { randomInt } from "node:crypto";
+import { isDuplicateKeyError } from "../../db/connect.ts";
+import { pickFreeSeat } from "./rules.ts";
+
+/** How one seat is claimed in one collection (members of an organization, or of a team). */
+export interface SeatClaim<T> {
+  count(): Promise<number>;
+  takenSeats(): Promise<number[]>;
+  /** Inserts the row holding `seat`; throws the driver's duplicate-key error when it is taken. */
+  insert(seat: number): Promise<T>;
+  /** Whether the user already holds a row (the other unique index). */
+  isAlreadyIn(): Promise<boolean>;
+}
+
+export type SeatResult<T> = { ok: true; value: T } | { ok: false; reason: "limit" | "exists" };
+
+const MAX_ATTEMPTS = 10;
+
+/**
+ * Membership and team limits under concurrency (issue 3, security-matrix I18). FerretDB v1 does not
+ * serialise compare-and-set updates or counters, but a unique-index insert has exactly one winner on
+ * every backend. So every member row holds a seat number below the limit, unique per organization
+ * (per team for team members): a row can only exist if it claimed a seat, and there are only
+ * `limit` seats, so no interleaving of adds and accepts exceeds the limit.
+ *
+ * The first try takes seat = current count, free unless someone raced us or a member left a gap; a
+ * lost claim reads the taken seats and tries a random one of the lowest free ones. Under heavy
+ * contention it gives up after MAX_ATTEMPTS and answers "limit": refusing a seat is safe, granting
+ * one too many is not. A lowered limit keeps existing members (seats above it stay taken).
+ */
+export async function claimSeat<T>(claim: SeatClaim<T>, limit: number): Promise<SeatResult<T>> {
+  const count = await claim.count();
+  if (count >= limit) return { ok: false, reason: "limit" };
+  let seat: number | null = count;
+  for (let attempt = 0; attempt < MAX_ATTEMPTS && seat !== null; attempt++) {
+    try {
+      return { ok: true, value: await claim.insert(seat) };
+    } catch (error) {
+      if (!isDuplicateKeyError(error)) throw error;
+    }
+    if (await claim.isAlreadyIn()) return { ok: false, reason: "exists" };
+    seat = pickFreeSeat(await claim.takenSeats(), limit, randomInt(1_000_000) / 1_000_000);
+  }
+  return { ok: false, reason: "limit" };
+}

@@ -1,0 +1,105 @@
+import { ObjectId } from "mongodb";
+import type { AuthContext } from "../../context.ts";
+import type { TeamDoc, TeamMemberDoc } from "../../db/documents.ts";
+import { parseId } from "../../db/ids.ts";
+import { AuthError } from "../../errors/auth-error.ts";
+import { claimSeat, type SeatResult } from "./seats.ts";
+import {
+  countTeamMembers,
+  deleteTeamMember,
+  findOrganizationTeams,
+  findTeamById,
+  findTeamMember,
+  insertTeamMember,
+  listTeamSeats,
+} from "./team-store.ts";
+
+/** Team endpoints exist only with teams enabled. */
+export function assertTeamsEnabled(auth: AuthContext): void {
+  if (!auth.options.organization.teams.enabled) throw new AuthError("NOT_FOUND");
+}
+
+/**
+ * Teams named by id that must all belong to the organization (a team id of another organization
+ * is "Team not found", security-matrix I12).
+ */
+export async function requireOrganizationTeams(
+  auth: AuthContext,
+  organizationId: ObjectId,
+  teamIds: readonly string[],
+): Promise<TeamDoc[]> {
+  if (teamIds.length === 0) return [];
+  // With teams off there are no teams to name (leftover rows from when they were on included).
+  if (!auth.options.organization.teams.enabled) throw new AuthError("TEAM_NOT_FOUND");
+  const ids = teamIds.map((id) => parseId(id));
+  if (ids.some((id) => id === null)) throw new AuthError("TEAM_NOT_FOUND");
+  const teams = await findOrganizationTeams(auth.collections, organizationId, ids as ObjectId[]);
+  if (teams.length !== new Set(teamIds).size) throw new AuthError("TEAM_NOT_FOUND");
+  return teams;
+}
+
+/** A team by id, only when it belongs to the expected organization (when one is given). */
+export async function requireTeam(
+  auth: AuthContext,
+  teamId: string,
+  organizationId?: ObjectId,
+): Promise<TeamDoc> {
+  const id = parseId(teamId);
+  const team = id ? await findTeamById(auth.collections, id) : null;
+  if (!team || (organizationId && !team.organizationId.equals(organizationId)))
+    throw new AuthError("TEAM_NOT_FOUND");
+  return team;
+}
+
+/** Adds a user to a team within `teams.maximumMembersPerTeam` (seats.ts: exact under races). */
+export function addTeamMemberWithinLimit(
+  auth: AuthContext,
+  team: TeamDoc,
+  userId: ObjectId,
+): Promise<SeatResult<TeamMemberDoc>> {
+  const { collections } = auth;
+  const limit = auth.options.organization.teams.maximumMembersPerTeam ?? Number.POSITIVE_INFINITY;
+  return claimSeat<TeamMemberDoc>(
+    {
+      count: () => countTeamMembers(collections, team._id),
+      takenSeats: () =>
+        listTeamSeats(collections, team._id, Number.isFinite(limit) ? limit : Number.MAX_SAFE_INTEGER),
+      isAlreadyIn: async () => (await findTeamMember(collections, team._id, userId)) !== null,
+      insert: async (seat) => {
+        const doc: TeamMemberDoc = {
+          _id: new ObjectId(),
+          teamId: team._id,
+          organizationId: team.organizationId,
+          userId,
+          createdAt: auth.now(),
+          seat,
+        };
+        await insertTeamMember(collections, doc);
+        return doc;
+      },
+    },
+    limit,
+  );
+}
+
+/**
+ * Puts a new member into the teams of an invitation or add-member. All or nothing: when one team is
+ * full, the memberships just added are taken back and the answer is false (SPEC §5: team limits are
+ * enforced on acceptance). Already being in a team counts as joined.
+ */
+export async function joinTeams(
+  auth: AuthContext,
+  teams: readonly TeamDoc[],
+  userId: ObjectId,
+): Promise<boolean> {
+  const joined: TeamDoc[] = [];
+  for (const team of teams) {
+    const result = await addTeamMemberWithinLimit(auth, team, userId);
+    if (result.ok) joined.push(team);
+    else if (result.reason === "limit") {
+      for (const added of joined) await deleteTeamMember(auth.collections, added._id, userId);
+      return false;
+    }
+  }
+  return true;
+}
