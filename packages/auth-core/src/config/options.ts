@@ -1,5 +1,11 @@
 import { Db } from "mongodb";
 import { z } from "zod";
+import {
+  type BuiltInProviderId,
+  genericProviderOptionsSchema,
+  PROVIDER_IDS,
+  providerOptionsSchema,
+} from "../features/social/providers/types.ts";
 import type { Mailer } from "../mail/mailer.ts";
 import type { AuthHooks, MailHooks } from "./hooks.ts";
 
@@ -18,6 +24,36 @@ const rateLimitRuleSchema = z.union([
   z.literal(false),
   z.object({ window: positiveSeconds, max: z.number().int().positive() }).strict(),
 ]);
+
+/** `socialProviders`: one optional entry per built-in provider id (SPEC §1); unknown ids are refused. */
+const socialProvidersSchema = z
+  .strictObject(
+    Object.fromEntries(PROVIDER_IDS.map((id) => [id, providerOptionsSchema.optional()])) as Record<
+      BuiltInProviderId,
+      z.ZodOptional<typeof providerOptionsSchema>
+    >,
+  )
+  .prefault({});
+
+/** `account`: linking of provider accounts (SPEC §4 "Social sign-in outcome", §5 "Accounts"). */
+const accountSchema = z
+  .object({
+    accountLinking: z
+      .object({
+        /** Link a provider account to an existing user with the same email. @default true */
+        enabled: z.boolean().default(true),
+        /** Providers whose emails are trusted as verified for linking, whatever they report. @default [] */
+        trustedProviders: z.array(z.string().min(1)).default([]),
+        /** Let /link-social link a provider account whose email differs from the user's. @default false */
+        allowDifferentEmails: z.boolean().default(false),
+        /** Let /unlink-account remove a user's last account. @default false */
+        allowUnlinkingAll: z.boolean().default(false),
+      })
+      .strict()
+      .prefault({}),
+  })
+  .strict()
+  .prefault({});
 
 export const optionsSchema = z
   .object({
@@ -132,6 +168,11 @@ export const optionsSchema = z
       })
       .strict()
       .prefault({}),
+    /** Built-in social providers by id (SPEC §1). @default {} */
+    socialProviders: socialProvidersSchema,
+    /** Generic OAuth2/OIDC providers (discovery URL or explicit endpoints). @default [] */
+    genericOAuth: z.array(genericProviderOptionsSchema).default([]),
+    account: accountSchema,
     mailer: z
       .custom<Mailer>((value) => typeof (value as Mailer)?.send === "function", "expected a Mailer")
       .optional(),

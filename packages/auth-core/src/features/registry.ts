@@ -5,6 +5,7 @@ import { emailPasswordEndpoints } from "./email-password/index.ts";
 import { generalEndpoints } from "./general/index.ts";
 import { passwordEndpoints } from "./password/index.ts";
 import { sessionEndpoints } from "./session/index.ts";
+import { socialEndpoints } from "./social/index.ts";
 import { verificationEndpoints } from "./verification/index.ts";
 
 /** Every core endpoint. One list drives the router, `auth.api`, the client SDK and the docs. */
@@ -16,4 +17,5 @@ export const coreEndpoints: readonly AnyEndpoint[] = [
   ...passwordEndpoints,
   ...accountEndpoints,
   ...deletionEndpoints,
+  ...socialEndpoints,
 ];

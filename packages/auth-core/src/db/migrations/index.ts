@@ -1,12 +1,13 @@
 import type { Collections } from "../collections.ts";
 import { isDuplicateKeyError } from "../connect.ts";
 import { coreIndexes } from "./0001-core-indexes.ts";
+import { socialIndexes } from "./0003-social-indexes.ts";
 import type { Migration } from "./types.ts";
 
 export type { Migration } from "./types.ts";
 
 /** In order. Feature areas append theirs here; ids are never renumbered. */
-export const CORE_MIGRATIONS: readonly Migration[] = [coreIndexes];
+export const CORE_MIGRATIONS: readonly Migration[] = [coreIndexes, socialIndexes];
 
 /**
  * Runs the migrations not yet recorded in `_migrations`. Each is idempotent, so a crash between
