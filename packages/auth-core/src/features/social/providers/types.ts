@@ -86,6 +86,15 @@ export const providerOptionsSchema = z
     /** Extra audiences accepted in id tokens (e.g. an iOS app's client id). */
     idTokenAudiences: z.array(z.string().min(1)).optional(),
     endpoints: providerEndpointsOverrideSchema.optional(),
+    /**
+     * Microsoft only: the Entra tenant (a tenant id or domain, or "common", "organizations",
+     * "consumers"). Multi-tenant values accept any tenant's issuer (`iss` must name the token's `tid`).
+     * @default "common"
+     */
+    tenantId: z
+      .string()
+      .regex(/^[A-Za-z0-9.-]{1,100}$/)
+      .optional(),
   })
   .strict();
 export type ProviderOptions = z.output<typeof providerOptionsSchema>;
@@ -141,6 +150,8 @@ export interface AuthorizationInput {
   /** Extra scopes from the request, added to the configured/default scopes. */
   scopes: string[];
   loginHint?: string;
+  /** OIDC `nonce`, put in the URL by providers that issue id tokens (the flow checks it in the id token). */
+  nonce?: string;
 }
 
 export interface CodeExchangeInput {
@@ -172,6 +183,12 @@ export type IdTokenCheck =
 export interface OAuthProvider {
   id: string;
   name: string;
+  /**
+   * Generic providers configured by discovery URL load their endpoints here (cached); call it before
+   * createAuthorizationURL, which throws ProviderError while the discovery document is not loaded.
+   * Throws ProviderError when discovery fails. Absent when there is nothing to load.
+   */
+  prepare?: () => Promise<void>;
   /** Apple answers with a POST form (`response_mode=form_post`). */
   responseMode: "query" | "form_post";
   createAuthorizationURL(input: AuthorizationInput): URL;
@@ -189,6 +206,10 @@ export interface OAuthProvider {
 export interface ProviderDeps {
   fetch: typeof fetch;
   now(): Date;
+  /** Bound on every call to a provider (matrix H16). @default 10000 */
+  timeoutMs?: number;
+  /** Minimum gap between JWKS refetches triggered by an unknown `kid` (key rotation). @default 30000 */
+  jwksCooldownMs?: number;
 }
 
 /** A failed call to a provider: carries what the provider said, never secrets. */

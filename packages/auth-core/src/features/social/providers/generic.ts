@@ -1,0 +1,165 @@
+import { asArray, asId, asRecord, asString, type JsonRecord, profileFromOidcClaims } from "./fields.ts";
+import { fetchProvider } from "./http.ts";
+import { createIdTokenVerifier, readTokenEndpointIdToken } from "./id-token.ts";
+import {
+  type ClientConfig,
+  createAuthorizationURL,
+  exchangeAuthorizationCode,
+  fetchUserInfo,
+  refreshAccessToken,
+} from "./oauth2.ts";
+import {
+  type GenericProviderOptions,
+  type OAuthProvider,
+  type ProviderDeps,
+  type ProviderEndpoints,
+  ProviderError,
+  type ProviderProfile,
+  type ProviderTokens,
+} from "./types.ts";
+
+/**
+ * A generic OAuth 2.0 / OpenID Connect provider, configured by a discovery URL (loaded once and
+ * cached; explicit `endpoints` win over it) or by explicit endpoints alone. Discovery is checked
+ * like RFC 8414 §3.3 / OIDC Discovery §4.3 ask (ASVS 10.5.3): the document's `issuer` must be the
+ * configured issuer, or the discovery URL's own prefix.
+ */
+
+const DEFAULT_SCOPES = ["openid", "email", "profile"];
+const WELL_KNOWN = /\/\.well-known\/openid-configuration$/;
+
+interface Resolved {
+  client: ClientConfig;
+  verifyIdToken: NonNullable<OAuthProvider["verifyIdToken"]> | null;
+}
+
+function endpointsFromDiscovery(document: unknown, discoveryUrl: string, expectedIssuer: string | undefined) {
+  const doc = asRecord(document);
+  const issuer = asString(doc?.issuer);
+  const expected = expectedIssuer ?? discoveryUrl.replace(WELL_KNOWN, "");
+  if (!doc || issuer !== expected)
+    throw new ProviderError(`discovery issuer ${String(issuer)} is not ${expected}`);
+  const authorization = asString(doc.authorization_endpoint);
+  const token = asString(doc.token_endpoint);
+  if (!authorization || !token)
+    throw new ProviderError("discovery document without authorization or token endpoint");
+  const endpoints: ProviderEndpoints = { authorization, token, issuer };
+  const optional = {
+    userInfo: doc.userinfo_endpoint,
+    jwks: doc.jwks_uri,
+    revocation: doc.revocation_endpoint,
+  };
+  for (const [key, value] of Object.entries(optional)) {
+    const url = asString(value);
+    if (url) endpoints[key as keyof typeof optional] = url;
+  }
+  const methods = asArray(doc.token_endpoint_auth_methods_supported);
+  // RFC 8414 §2: absent means client_secret_basic only.
+  const clientAuth: "basic" | "body" =
+    methods.length > 0 && methods.includes("client_secret_post") ? "body" : "basic";
+  return { endpoints, clientAuth };
+}
+
+export function mapGenericProfile(
+  info: JsonRecord | null,
+  idClaims: JsonRecord | null,
+  emailsAreVerified: boolean,
+): ProviderProfile | null {
+  const claims = { ...idClaims, ...info };
+  const subject = asId(claims.sub) ?? asId(claims.id);
+  const profile = profileFromOidcClaims(subject === null ? null : { ...claims, sub: subject });
+  if (!profile) return null;
+  return {
+    ...profile,
+    emailVerified: profile.emailVerified || (emailsAreVerified && profile.email !== null),
+  };
+}
+
+export function createGenericProvider(options: GenericProviderOptions, deps: ProviderDeps): OAuthProvider {
+  const explicit = options.endpoints ?? {};
+  if (!options.discoveryUrl && (!explicit.authorization || !explicit.token)) {
+    throw new Error(
+      `genericOAuth "${options.providerId}": set discoveryUrl, or endpoints.authorization and endpoints.token`,
+    );
+  }
+  let resolved: Resolved | null = null;
+  let loading: Promise<Resolved> | null = null;
+
+  function build(endpoints: ProviderEndpoints, clientAuth: "basic" | "body"): Resolved {
+    const client: ClientConfig = {
+      options,
+      deps,
+      endpoints: { ...endpoints, ...explicit, extra: { ...explicit.extra } },
+      defaultScopes: options.defaultScopes ?? DEFAULT_SCOPES,
+      pkce: options.pkce,
+      clientAuth,
+      loginHint: true,
+      nonce: true,
+    };
+    const { jwks, issuer } = client.endpoints;
+    const verifyIdToken =
+      options.enableIdTokenSignIn && jwks && issuer
+        ? createIdTokenVerifier({
+            deps,
+            jwksUrl: jwks,
+            issuer: [issuer],
+            audiences: [options.clientId, ...(options.idTokenAudiences ?? [])],
+            toProfile: (claims) => mapGenericProfile(null, claims, options.emailsAreVerified),
+          })
+        : null;
+    return { client, verifyIdToken };
+  }
+
+  // Explicit endpoints alone: client credentials in the form body, which every OAuth2 server we
+  // know accepts (RFC 6749 §2.3.1 allows it next to basic).
+  if (!options.discoveryUrl) resolved = build({ authorization: "", token: "" }, "body");
+
+  async function load(): Promise<Resolved> {
+    if (resolved) return resolved;
+    const discoveryUrl = options.discoveryUrl ?? "";
+    // One discovery fetch at a time; a failed one is forgotten so the next request retries.
+    loading ??= fetchProvider(deps, discoveryUrl)
+      .then((document) => {
+        const found = endpointsFromDiscovery(document, discoveryUrl, explicit.issuer);
+        resolved = build(found.endpoints, found.clientAuth);
+        return resolved;
+      })
+      .finally(() => {
+        loading = null;
+      });
+    return loading;
+  }
+
+  async function getUserProfile(tokens: ProviderTokens): Promise<ProviderProfile | null> {
+    const { client } = await load();
+    const idClaims = readTokenEndpointIdToken(tokens.idToken);
+    const info = asRecord(await fetchUserInfo(client, client.endpoints.userInfo, tokens));
+    return mapGenericProfile(info, idClaims, options.emailsAreVerified);
+  }
+
+  const provider: OAuthProvider = {
+    id: options.providerId,
+    name: options.name ?? options.providerId,
+    responseMode: "query",
+    prepare: async () => {
+      await load();
+    },
+    createAuthorizationURL: (input) => {
+      if (!resolved)
+        throw new ProviderError(`provider ${options.providerId} is not loaded: await prepare() first`);
+      return createAuthorizationURL(resolved.client, input);
+    },
+    exchangeCode: async (input) => exchangeAuthorizationCode((await load()).client, input),
+    refreshAccessToken: async (refreshToken) => refreshAccessToken((await load()).client, refreshToken),
+    getUserProfile,
+  };
+  if (options.enableIdTokenSignIn && (options.discoveryUrl || (explicit.jwks && explicit.issuer))) {
+    provider.verifyIdToken = async (idToken, nonce) => {
+      const { verifyIdToken } = await load();
+      if (!verifyIdToken)
+        throw new ProviderError(`provider ${options.providerId} publishes no JWKS or issuer`);
+      return verifyIdToken(idToken, nonce);
+    };
+  }
+  return provider;
+}
