@@ -87,7 +87,10 @@ async function finishFlow(
 ): Promise<string> {
   // RFC 6749 §4.1.2.1: the provider's own refusal, passed through (SPEC §8).
   if (params.error) throw new CallbackFailure(params.error, params.error_description ?? null);
-  const provider = findProvider(auth, providerId);
+  const provider = await findProvider(auth, providerId).catch((error: unknown) => {
+    if (error instanceof ProviderError) return null; // discovery failed: the provider is unreachable
+    throw error;
+  });
   if (!provider) throw new CallbackFailure("oauth_provider_not_found");
   // A state issued for another provider (mix-up, matrix H8) is not this callback's.
   if (provider.id !== state.providerId) throw new CallbackFailure("invalid_callback_request");
@@ -135,6 +138,7 @@ async function fetchIdentity(
       throw new CallbackFailure("invalid_code");
     throw error;
   }
+  await assertIdTokenNonce(provider, tokens, state);
   let profile: ProviderProfile | null;
   try {
     profile = await provider.getUserProfile(tokens, { user: parseAppleUser(params.user) });
@@ -144,6 +148,23 @@ async function fetchIdentity(
   }
   if (!profile) throw new CallbackFailure("unable_to_get_user_info");
   return { providerId: provider.id, profile, tokens };
+}
+
+/**
+ * An id token that came with the code exchange must carry the nonce this flow put in the
+ * authorization URL (OIDC Core §3.1.3.7, ASVS 10.5.1): a token minted for another transaction is
+ * refused. The signature and audience are checked by the same verifier.
+ */
+async function assertIdTokenNonce(provider: OAuthProvider, tokens: ProviderTokens, state: OAuthStateData) {
+  if (!tokens.idToken || !provider.verifyIdToken || state.nonce === null) return;
+  let check: Awaited<ReturnType<NonNullable<OAuthProvider["verifyIdToken"]>>>;
+  try {
+    check = await provider.verifyIdToken(tokens.idToken, state.nonce);
+  } catch (error) {
+    if (error instanceof ProviderError) throw new CallbackFailure("unable_to_get_user_info");
+    throw error;
+  }
+  if (!check.ok) throw new CallbackFailure("unable_to_get_user_info");
 }
 
 /** Apple's form_post `user` field is JSON (name, email) sent on the first consent only. */

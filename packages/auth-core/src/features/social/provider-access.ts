@@ -19,10 +19,16 @@ function registryOf(auth: AuthContext): ProviderRegistry {
   return registry;
 }
 
-/** The configured provider with this id; null when it is unknown or not configured. */
-export function findProvider(auth: AuthContext, id: string): OAuthProvider | null {
+/**
+ * The configured provider with this id, ready to use (a generic provider's discovery document
+ * loaded); null when it is unknown or not configured. Throws ProviderError when discovery fails — a
+ * provider outage, not a client error.
+ */
+export async function findProvider(auth: AuthContext, id: string): Promise<OAuthProvider | null> {
   if (!providerSettings(auth, id)) return null;
-  return registryOf(auth).get(id) ?? null;
+  const provider = registryOf(auth).get(id) ?? null;
+  await provider?.prepare?.();
+  return provider;
 }
 
 /** The options of a configured provider (built-in or generic); null when not configured. */

@@ -1,9 +1,11 @@
 import type { AuthContext } from "../../context.ts";
+import { generateRandomString } from "../../crypto/index.ts";
 import type { SessionDoc, UserDoc } from "../../db/documents.ts";
 import type { CookieJar } from "../../http/cookie-jar.ts";
 import { createSession, setSessionCookies } from "../session/service.ts";
 import { providerRedirectURI } from "./provider-access.ts";
 import type { OAuthProvider } from "./providers/types.ts";
+import { STATE_LENGTH } from "./rules.ts";
 import { createOAuthState, generateCodeVerifier, type OAuthStateData } from "./state.ts";
 
 /** What a request gives the session it mints (the parts of EndpointContext needed). */
@@ -55,9 +57,11 @@ export async function startAuthorizationFlow(
   input: FlowStart,
 ): Promise<string> {
   const codeVerifier = generateCodeVerifier();
+  const nonce = generateRandomString(STATE_LENGTH);
   const state = await createOAuthState(auth, jar, {
     providerId: provider.id,
     codeVerifier,
+    nonce,
     callbackURL: input.callbackURL ?? null,
     errorURL: input.errorCallbackURL ?? null,
     newUserURL: input.newUserCallbackURL ?? null,
@@ -69,6 +73,7 @@ export async function startAuthorizationFlow(
     codeVerifier,
     redirectURI: providerRedirectURI(auth, provider.id),
     scopes: input.scopes ?? [],
+    nonce,
     ...(input.loginHint === undefined ? {} : { loginHint: input.loginHint }),
   });
   return url.toString();

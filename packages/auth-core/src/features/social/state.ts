@@ -26,6 +26,8 @@ import {
 const stateDataSchema = z.object({
   providerId: z.string(),
   codeVerifier: z.string(),
+  /** OIDC nonce sent in the authorization URL; null for flows started without one. */
+  nonce: z.string().nullable(),
   callbackURL: z.string().nullable(),
   errorURL: z.string().nullable(),
   newUserURL: z.string().nullable(),

@@ -45,7 +45,7 @@ export async function findTokenAccount(
   userId: ObjectId,
   request: TokenRequest,
 ): Promise<{ provider: OAuthProvider; account: AccountDoc }> {
-  const provider = findProvider(auth, request.providerId);
+  const provider = await findProvider(auth, request.providerId);
   if (!provider) throw providerNotSupported(request.providerId);
   const account = await findUserProviderAccount(auth.collections, userId, provider.id, request.accountId);
   if (!account) throw new AuthError("ACCOUNT_NOT_FOUND");

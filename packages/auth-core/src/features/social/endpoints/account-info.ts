@@ -31,7 +31,7 @@ export const accountInfo = defineEndpoint({
       ctx.body.accountId,
     );
     if (!account) throw new AuthError("ACCOUNT_NOT_FOUND");
-    const provider = findProvider(auth, account.providerId);
+    const provider = await findProvider(auth, account.providerId);
     if (!provider) throw providerNotSupported(account.providerId);
     const tokens = await getValidAccessToken(auth, provider, account);
     const profile = await provider.getUserProfile({ ...tokens, tokenType: "Bearer" }, {}).catch(() => null);

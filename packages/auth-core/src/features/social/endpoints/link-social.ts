@@ -36,7 +36,7 @@ export const linkSocial = defineEndpoint({
   async handler(ctx): Promise<LinkSocialResult> {
     const { auth, body } = ctx;
     if (!ctx.session) throw new AuthError("UNAUTHORIZED");
-    const provider = findProvider(auth, body.provider);
+    const provider = await findProvider(auth, body.provider);
     if (!provider) throw new AuthError("PROVIDER_NOT_FOUND");
     if (!auth.options.account.accountLinking.enabled) throw new AuthError("LINKING_NOT_ALLOWED");
     const target = { userId: ctx.session.user._id, email: ctx.session.user.email };

@@ -35,7 +35,7 @@ export const signInSocial = defineEndpoint({
   }),
   async handler(ctx): Promise<SocialRedirectResult | IdTokenSignInResult> {
     const { auth, body } = ctx;
-    const provider = findProvider(auth, body.provider);
+    const provider = await findProvider(auth, body.provider);
     if (!provider) throw new AuthError("PROVIDER_NOT_FOUND");
     if (body.idToken) {
       return signInWithIdToken(auth, ctx, provider, {
