@@ -33,6 +33,11 @@ async function socialUser(
   return { browser, email, accountId, accessToken: bearer ?? userInfo?.query.access_token ?? "" };
 }
 
+function secondsLeft(expiresAt: unknown): number {
+  if (!(expiresAt instanceof Date)) throw new Error("the account has no access-token expiry");
+  return (expiresAt.getTime() - t.now().getTime()) / 1000;
+}
+
 const accountOf = (providerId: string, accountId: string) =>
   t.db.collection("accounts").findOne({ providerId, accountId });
 
@@ -82,7 +87,7 @@ describe("POST /get-access-token", () => {
   it("refreshes first when the token expires in under 5 s (SPEC §9), not at 6 s", async () => {
     const { browser, accountId, accessToken } = await socialUser();
     const stored = await accountOf("github", accountId);
-    const expiresIn = ((stored?.accessTokenExpiresAt as Date).getTime() - t.now().getTime()) / 1000;
+    const expiresIn = secondsLeft(stored?.accessTokenExpiresAt);
     t.advance(expiresIn - 6);
     try {
       const early = await browser.post<{ accessToken: string }>("/get-access-token", {
@@ -116,7 +121,7 @@ describe("POST /get-access-token", () => {
     const { browser, accountId } = await socialUser();
     server.fail("github", "token", { status: 400, body: { error: "invalid_grant" } });
     const stored = await accountOf("github", accountId);
-    const expiresIn = ((stored?.accessTokenExpiresAt as Date).getTime() - t.now().getTime()) / 1000;
+    const expiresIn = secondsLeft(stored?.accessTokenExpiresAt);
     t.advance(expiresIn + 1);
     try {
       const res = await browser.post("/get-access-token", { providerId: "github" });
