@@ -3,6 +3,9 @@ import { type ProviderDeps, ProviderError } from "./types.ts";
 /** Every call to a provider is bounded (matrix H16): a hanging provider fails the flow, not the server. */
 export const DEFAULT_PROVIDER_TIMEOUT_MS = 10_000;
 
+/** No provider answer we read (tokens, profiles, discovery) comes near this; a larger one is refused unread. */
+export const MAX_PROVIDER_BODY_BYTES = 1_000_000;
+
 /** Some providers refuse API calls without one (GitHub, Reddit). */
 export const USER_AGENT = "tessera-auth";
 
@@ -13,6 +16,28 @@ export interface ProviderRequest {
   form?: Record<string, string>;
   /** Sent as JSON (Dropbox's RPC endpoints take a literal `null`). */
   json?: unknown;
+}
+
+async function readBoundedText(response: Response): Promise<string> {
+  if (!response.body) return "";
+  if (Number(response.headers.get("content-length") ?? 0) > MAX_PROVIDER_BODY_BYTES) {
+    await response.body.cancel();
+    throw new Error("provider answer too large");
+  }
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > MAX_PROVIDER_BODY_BYTES) {
+      await reader.cancel();
+      throw new Error("provider answer too large");
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString("utf8");
 }
 
 function parseBody(text: string, contentType: string): unknown {
@@ -76,7 +101,7 @@ export async function fetchProvider(deps: ProviderDeps, url: string | URL, reque
       redirect: "error",
       signal: AbortSignal.timeout(deps.timeoutMs ?? DEFAULT_PROVIDER_TIMEOUT_MS),
     });
-    text = await response.text();
+    text = await readBoundedText(response);
   } catch (cause) {
     throw new ProviderError(`provider request to ${where} failed`, null, null, { cause });
   }

@@ -196,6 +196,18 @@ describe("provider failures", () => {
     });
   });
 
+  it("an oversized answer is refused: no profile, no tokens", async () => {
+    const discord = serverProvider(server, "discord");
+    const { tokens } = await signInThrough(server, discord);
+    server.fail("discord", "userinfo", { status: 200, body: { id: "1", padding: "x".repeat(1_100_000) } });
+    expect(await discord.getUserProfile(tokens, {})).toBeNull();
+    server.fail("discord", "token", {
+      status: 200,
+      body: { access_token: "a", padding: "x".repeat(1_100_000) },
+    });
+    await expect(signInThrough(server, discord)).rejects.toMatchObject({ name: "ProviderError" });
+  });
+
   it("a profile without an id is no profile", async () => {
     const fixture = buildFixture("discord");
     server.setProfile("discord", { ...fixture, userInfo: { username: "no-id" } });
