@@ -165,6 +165,12 @@ export const optionsSchema = z
           .int()
           .positive()
           .default(1024 * 1024),
+        /**
+         * Bound on every call to a social provider (token, user info, JWKS, discovery): a hanging
+         * provider fails the sign-in with an error redirect instead of holding the request (matrix H16).
+         * @default 10000
+         */
+        providerTimeoutMs: z.number().int().positive().max(120_000).default(10_000),
       })
       .strict()
       .prefault({}),

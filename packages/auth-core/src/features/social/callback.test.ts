@@ -352,3 +352,106 @@ describe("callback error codes (SPEC §8)", () => {
     }
   });
 });
+
+describe("provider quirks and outages", () => {
+  it("Apple's form_post: the cross-site POST (no cookies) becomes a GET carrying code, state and user", async () => {
+    const apple = await createSocialAuth(server, ["apple"]);
+    try {
+      server.setIdentity("apple", { ...ADA, id: "apple.001", email: "apple.person@example.com" });
+      const browser = newBrowser(apple);
+      const start = await browser.post<{ url: string }>("/sign-in/social", {
+        provider: "apple",
+        callbackURL: "/home",
+      });
+      const authorize = await server.authorize(start.body.url);
+      expect(authorize.method).toBe("POST");
+      // The browser posts from appleid.apple.com: SameSite=Lax keeps the state cookie out of it.
+      const posted = await apple.auth.handler(
+        new Request(authorize.callbackURL, {
+          method: "POST",
+          headers: {
+            "content-type": "application/x-www-form-urlencoded",
+            origin: "https://appleid.apple.com",
+          },
+          body: new URLSearchParams(authorize.form ?? {}).toString(),
+        }),
+      );
+      expect(posted.status).toBe(302);
+      const next = new URL(posted.headers.get("location") ?? "");
+      expect(`${next.origin}${next.pathname}`).toBe(`${API}/callback/apple`);
+      expect(next.searchParams.get("state")).toBe(authorize.state);
+      expect(next.searchParams.get("code")).toBe(authorize.code);
+      expect(JSON.parse(next.searchParams.get("user") ?? "{}")).toMatchObject({ name: { firstName: "Ada" } });
+      expect(await countDocs(apple)).toEqual({ users: 0, accounts: 0, sessions: 0 });
+      const done = await browser.get(apiPath(next.toString()));
+      expect(done.headers.get("location")).toBe("/home");
+      const user = await apple.db.collection("users").findOne({ email: "apple.person@example.com" });
+      expect(user?.name).toBe("Ada Lovelace");
+    } finally {
+      await apple.close();
+    }
+  });
+
+  it("a hanging token endpoint fails within the provider timeout with invalid_code, nothing persisted (H16)", async () => {
+    const slow = await createSocialAuth(server, ["github"], { advanced: { providerTimeoutMs: 300 } });
+    try {
+      server.fail("github", "token", { delayMs: 3000, times: 1 });
+      const browser = newBrowser(slow);
+      const start = await browser.post<{ url: string }>("/sign-in/social", {
+        provider: "github",
+        errorCallbackURL: "/oops",
+      });
+      const authorize = await server.authorize(start.body.url);
+      const began = Date.now();
+      const res = await returnToCallback(browser, authorize);
+      expect(Date.now() - began).toBeLessThan(2500);
+      expect(res.headers.get("location")).toBe("/oops?error=invalid_code");
+      expect(await countDocs(slow)).toEqual({ users: 0, accounts: 0, sessions: 0 });
+    } finally {
+      await slow.close();
+    }
+  });
+
+  it("a generic provider whose discovery fails: sign-in answers 500 without a state; a callback answers oauth_provider_not_found", async () => {
+    const generic = { providerId: "acme", clientId: "test-client-id", clientSecret: "test-client-secret" };
+    const healthy = await createSocialAuth(server, [], {
+      genericOAuth: [{ ...generic, discoveryUrl: server.discoveryUrl("acme") }],
+    });
+    const broken = await createSocialAuth(server, [], {
+      genericOAuth: [{ ...generic, discoveryUrl: server.discoveryUrl("acme") }],
+    });
+    try {
+      server.fail("acme", ".well-known/openid-configuration", { status: 503 });
+      const refused = await newBrowser(broken).post<{ code: string }>("/sign-in/social", {
+        provider: "acme",
+      });
+      expect(refused.status).toBe(500);
+      expect(refused.body.code).toBe("INTERNAL_SERVER_ERROR");
+      expect(await broken.db.collection("verifications").countDocuments()).toBe(0);
+      server.reset();
+      const browser = newBrowser(healthy);
+      const start = await browser.post<{ url: string }>("/sign-in/social", {
+        provider: "acme",
+        errorCallbackURL: "/oops",
+      });
+      const authorize = await server.authorize(start.body.url);
+      server.fail("acme", ".well-known/openid-configuration", { status: 503 });
+      // Same database, an instance that has not loaded discovery yet (a restart between the two legs).
+      const restarted = createAuth({
+        database: healthy.db,
+        secret: TEST_SECRET,
+        baseURL: "http://localhost:3000",
+        genericOAuth: [{ ...generic, discoveryUrl: server.discoveryUrl("acme") }],
+        logger: { info: () => {}, warn: () => {}, error: () => {} },
+        rateLimit: { enabled: false },
+      });
+      const res = await restarted.handler(
+        new Request(authorize.callbackURL, { headers: { cookie: browser.cookieHeader() } }),
+      );
+      expect(res.headers.get("location")).toBe("/oops?error=oauth_provider_not_found");
+    } finally {
+      await healthy.close();
+      await broken.close();
+    }
+  });
+});

@@ -13,7 +13,11 @@ const registries = new WeakMap<ResolvedOptions, ProviderRegistry>();
 function registryOf(auth: AuthContext): ProviderRegistry {
   let registry = registries.get(auth.options);
   if (!registry) {
-    registry = createProviders(auth.options, { fetch: globalThis.fetch, now: auth.now });
+    registry = createProviders(auth.options, {
+      fetch: globalThis.fetch,
+      now: auth.now,
+      timeoutMs: auth.options.advanced.providerTimeoutMs,
+    });
     registries.set(auth.options, registry);
   }
   return registry;
