@@ -27,42 +27,6 @@ export interface ProviderFixture {
   tokenExtras?: Record<string, unknown>;
 }
 
-/** How a provider's server behaves: the documented quirks the client must get right. */
-export interface ProviderBehaviour {
-  /** Where client credentials must be: HTTP basic (Reddit), or either. */
-  clientAuth: "basic" | "any";
-  /** The parameter naming the client (TikTok: client_key). */
-  clientIdParam: "client_id" | "client_key";
-  issuesRefreshTokens: boolean;
-  /** Apple answers the authorization with an auto-posting form. */
-  responseMode: "query" | "form_post";
-  /** VK ID returns a device_id on the callback and requires it in the token request. */
-  deviceId: boolean;
-  /** Scope separator in token responses. */
-  scopeSeparator: " " | ",";
-  expiresIn: number;
-}
-
-export const DEFAULT_BEHAVIOUR: ProviderBehaviour = {
-  clientAuth: "any",
-  clientIdParam: "client_id",
-  issuesRefreshTokens: true,
-  responseMode: "query",
-  deviceId: false,
-  scopeSeparator: " ",
-  expiresIn: 3600,
-};
-
-export const PROVIDER_BEHAVIOUR: Record<string, Partial<ProviderBehaviour>> = {
-  apple: { responseMode: "form_post" },
-  facebook: { issuesRefreshTokens: false },
-  reddit: { clientAuth: "basic" },
-  spotify: { clientAuth: "basic" },
-  zoom: { clientAuth: "basic" },
-  tiktok: { clientIdParam: "client_key", scopeSeparator: "," },
-  vk: { deviceId: true },
-};
-
 export const DEFAULT_IDENTITY: TestIdentity = {
   id: "1234567890",
   email: "ada@example.com",
@@ -326,8 +290,4 @@ export function buildOidcFixture(who: TestIdentity): ProviderFixture {
 
 export function buildFixture(providerId: string, who: TestIdentity = DEFAULT_IDENTITY): ProviderFixture {
   return (FIXTURE_BUILDERS[providerId] ?? buildOidcFixture)(who);
-}
-
-export function behaviourFor(providerId: string): ProviderBehaviour {
-  return { ...DEFAULT_BEHAVIOUR, ...PROVIDER_BEHAVIOUR[providerId] };
 }
