@@ -99,6 +99,15 @@ describe("generic provider by discovery", () => {
     expect(await provider.verifyIdToken?.(foreign, undefined)).toEqual({ ok: false, reason: "wrong_issuer" });
   });
 
+  it("refuses a userinfo answer about someone other than the id token's subject", async () => {
+    const fixture = server.fixture("pingfed");
+    server.setProfile("pingfed", { ...fixture, userInfo: { sub: "someone-else", email: "x@example.com" } });
+    const provider = await prepared(byDiscovery("pingfed"));
+    const { tokens } = await signInThrough(server, provider);
+    expect(tokens.idToken).not.toBeNull();
+    expect(await provider.getUserProfile(tokens, {})).toBeNull();
+  });
+
   it("treats emails as verified only when configured to", async () => {
     server.setIdentity("casdoor", { emailVerified: false });
     const plain = byDiscovery("casdoor");

@@ -65,6 +65,10 @@ export function mapGenericProfile(
   idClaims: JsonRecord | null,
   emailsAreVerified: boolean,
 ): ProviderProfile | null {
+  // OIDC Core §5.3.2: a userinfo `sub` that differs from the id token's is a substituted response.
+  const infoSub = asId(info?.sub);
+  const idSub = asId(idClaims?.sub);
+  if (infoSub !== null && idSub !== null && infoSub !== idSub) return null;
   const claims = { ...idClaims, ...info };
   const subject = asId(claims.sub) ?? asId(claims.id);
   const profile = profileFromOidcClaims(subject === null ? null : { ...claims, sub: subject });
