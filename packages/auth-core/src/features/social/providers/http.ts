@@ -14,8 +14,6 @@ export interface ProviderRequest {
   headers?: Record<string, string>;
   /** Sent form-encoded. */
   form?: Record<string, string>;
-  /** Sent as JSON (Dropbox's RPC endpoints take a literal `null`). */
-  json?: unknown;
 }
 
 async function readBoundedText(response: Response): Promise<string> {
@@ -85,9 +83,6 @@ export async function fetchProvider(deps: ProviderDeps, url: string | URL, reque
   if (request.form) {
     headers["content-type"] = "application/x-www-form-urlencoded";
     body = new URLSearchParams(request.form).toString();
-  } else if (request.json !== undefined) {
-    headers["content-type"] = "application/json";
-    body = JSON.stringify(request.json);
   }
   const target = new URL(url);
   const where = `${target.host}${target.pathname}`;

@@ -156,7 +156,7 @@ export async function fetchUserInfo(
   config: ClientConfig,
   url: string | URL | null | undefined,
   tokens: ProviderTokens,
-  request: { method?: "GET" | "POST"; headers?: Record<string, string>; json?: unknown } = {},
+  request: { method?: "GET" | "POST"; headers?: Record<string, string> } = {},
 ): Promise<unknown> {
   if (tokens.accessToken === null || !url) return null;
   try {
