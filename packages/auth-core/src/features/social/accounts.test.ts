@@ -117,6 +117,33 @@ describe("POST /get-access-token", () => {
     }
   });
 
+  it("of 5 concurrent requests near expiry exactly one refreshes; all get the new token", async () => {
+    const { browser, accountId, accessToken } = await socialUser();
+    const stored = await accountOf("github", accountId);
+    const expiresIn = secondsLeft(stored?.accessTokenExpiresAt);
+    t.advance(expiresIn - 2);
+    try {
+      const results = await Promise.all(
+        Array.from({ length: 5 }, () =>
+          browser.post<{ accessToken: string }>("/get-access-token", { providerId: "github" }),
+        ),
+      );
+      const refreshes = server.requests.filter(
+        (r) => r.providerId === "github" && r.endpoint === "token" && r.form.grant_type === "refresh_token",
+      );
+      expect(refreshes).toHaveLength(1);
+      expect(results.map((r) => r.status)).toEqual([200, 200, 200, 200, 200]);
+      const tokens = new Set(results.map((r) => r.body.accessToken));
+      expect(tokens.size).toBe(1);
+      expect(tokens.has(accessToken)).toBe(false);
+      expect(await t.db.collection("verifications").countDocuments({ identifier: /^token-refresh:/ })).toBe(
+        0,
+      );
+    } finally {
+      t.advance(-(expiresIn - 2));
+    }
+  });
+
   it("an expired token that cannot be refreshed → Failed to get a valid access token", async () => {
     const { browser, accountId } = await socialUser();
     server.fail("github", "token", { status: 400, body: { error: "invalid_grant" } });

@@ -75,7 +75,6 @@ export async function signInWithIdToken(
 ): Promise<IdTokenSignInResult> {
   assertIdTokenSignInEnabled(auth, provider);
   const identity = await verifiedIdentity(provider, input.idToken);
-  if (identity.profile.email === null) throw new AuthError("USER_EMAIL_NOT_FOUND");
   const settings = providerSettings(auth, provider.id);
   const outcome = await resolveSocialUser(auth, identity, {
     disabled: settings?.disableSignUp ?? false,

@@ -85,7 +85,7 @@ describe.each(ALL.map((id, index) => [id, index] as const))("%s", (id, index) =>
     },
   );
 
-  it("links to a signed-in user, then unlinks", async () => {
+  it("links to a signed-in user, signs in through the link, unlinks", async () => {
     server.setIdentity(id, { id: accountId, email, emailVerified: true, name: "Flow Person", image: null });
     const browser = newBrowser(linking);
     const owner = `${id}.owner@example.com`;
@@ -102,6 +102,12 @@ describe.each(ALL.map((id, index) => [id, index] as const))("%s", (id, index) =>
     expect(list.body.map((a) => a.provider).sort()).toEqual(["credential", id].sort());
     const linked = list.body.find((a) => a.provider === id);
     expect(linked?.accountId).toBe(providerAccountId(id, accountId));
+    // The linked identity now signs in as its owner — also from providers that give no email.
+    const returning = newBrowser(linking);
+    const signIn = await runSocialFlow(returning, server, { provider: id, callbackURL: "/home" });
+    expect(signIn.location).toBe("/home");
+    const session = await returning.get<{ user: { email: string } }>("/get-session");
+    expect(session.body.user.email).toBe(owner);
     const unlink = await browser.post("/unlink-account", { providerId: id });
     expect(unlink.body).toEqual({ status: true });
     expect(await linking.db.collection("accounts").countDocuments({ providerId: id })).toBe(0);

@@ -40,30 +40,29 @@ function isTrustedProvider(auth: AuthContext, providerId: string): boolean {
 
 /**
  * SPEC §4 "Social sign-in outcome": the user a provider identity signs in as. The account keyed on
- * (providerId, provider account id) wins — never the email (matrix H11); otherwise an existing user
- * with the email gets the account linked only under `canLinkByEmail`; otherwise a new user, unless
- * sign-up is disabled.
+ * (providerId, provider account id) wins — never the email (matrix H11), and it needs none: an
+ * identity linked from a signed-in session signs in even from a provider that gives no email.
+ * Otherwise an existing user with the email gets the account linked only under `canLinkByEmail`;
+ * otherwise a new user, unless sign-up is disabled. Both of those need an email (email_not_found).
  */
 export async function resolveSocialUser(
   auth: AuthContext,
   identity: SocialIdentity,
   signUp: { disabled: boolean; implicitDisabled: boolean; requested: boolean },
 ): Promise<SocialUserResult> {
-  const email = normalizeProviderEmail(identity.profile.email);
-  if (email === null) return { ok: false, error: "email_not_found" };
   const { providerId, profile } = identity;
+  const email = normalizeProviderEmail(profile.email);
   const account = await findAccountByProviderIdentity(auth.collections, providerId, profile.id);
   if (account) {
     const user = await findUserById(auth.collections, account.userId);
-    if (user)
-      return {
-        ok: true,
-        user: await refreshSignedInUser(auth, user, account, identity, email),
-        isNewUser: false,
-      };
+    if (user) {
+      const current = await refreshSignedInUser(auth, user, account, identity, email);
+      return { ok: true, user: current, isNewUser: false };
+    }
     // An account left behind by a removed user identifies nobody: drop it and go on as new.
     await deleteAccountById(auth.collections, account._id);
   }
+  if (email === null) return { ok: false, error: "email_not_found" };
   const existing = await findUserByEmail(auth.collections, email);
   if (existing) {
     const linkable = canLinkByEmail({
@@ -78,14 +77,12 @@ export async function resolveSocialUser(
       ? { ok: true, user: existing, isNewUser: false }
       : { ok: false, error: "account_not_linked" };
   }
-  if (
-    !canSignUp({
-      signUpDisabled: signUp.disabled,
-      implicitSignUpDisabled: signUp.implicitDisabled,
-      requestSignUp: signUp.requested,
-    })
-  )
-    return { ok: false, error: "signup_disabled" };
+  const allowed = canSignUp({
+    signUpDisabled: signUp.disabled,
+    implicitSignUpDisabled: signUp.implicitDisabled,
+    requestSignUp: signUp.requested,
+  });
+  if (!allowed) return { ok: false, error: "signup_disabled" };
   return createSocialUser(auth, identity, email);
 }
 
@@ -95,7 +92,7 @@ async function refreshSignedInUser(
   user: UserDoc,
   account: AccountDoc,
   identity: SocialIdentity,
-  email: string,
+  email: string | null,
 ): Promise<UserDoc> {
   const now = auth.now();
   await updateAccountTokens(

@@ -33,7 +33,7 @@ const stateDataSchema = z.object({
   newUserURL: z.string().nullable(),
   requestSignUp: z.boolean(),
   /** Present for /link-social: the signed-in user the provider account is linked to. */
-  link: z.object({ userId: z.string(), email: z.string() }).nullable(),
+  link: z.object({ userId: z.string() }).nullable(),
 });
 export type OAuthStateData = z.infer<typeof stateDataSchema>;
 

@@ -81,6 +81,23 @@ export async function updateAccountTokens(
   return result.matchedCount === 1;
 }
 
+export function findAccountById(collections: Collections, accountId: ObjectId): Promise<AccountDoc | null> {
+  return collections.accounts.findOne({ _id: accountId });
+}
+
+/** Removes a one-time claim whose holder let it expire; true when this call removed it. */
+export async function deleteExpiredClaim(
+  collections: Collections,
+  identifier: string,
+  now: Date,
+): Promise<boolean> {
+  const result = await collections.verifications.deleteOne({
+    identifier: { $eq: identifier },
+    expiresAt: { $lte: now },
+  });
+  return result.deletedCount === 1;
+}
+
 /** True when this call removed the account (a delete count: exact under concurrency). */
 export async function deleteAccountById(collections: Collections, accountId: ObjectId): Promise<boolean> {
   const result = await collections.accounts.deleteOne({ _id: accountId });

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from "node:timers/promises";
 import type { ObjectId } from "mongodb";
 import type { AuthContext } from "../../context.ts";
 import type { AccountDoc } from "../../db/documents.ts";
@@ -5,11 +6,17 @@ import { parseId } from "../../db/ids.ts";
 import { AuthError } from "../../errors/auth-error.ts";
 import { ERROR_CATALOGUE } from "../../errors/catalogue.ts";
 import type { SessionWithUser } from "../session/types.ts";
+import { claimOneTimeToken, findVerification, releaseOneTimeToken } from "../verification/store.ts";
 import { type OpenedTokens, openTokens, sealTokens } from "./account-tokens.ts";
 import { findProvider } from "./provider-access.ts";
-import type { OAuthProvider } from "./providers/types.ts";
+import type { OAuthProvider, ProviderTokens } from "./providers/types.ts";
 import { shouldRefreshAccessToken } from "./rules.ts";
-import { findUserProviderAccount, updateAccountTokens } from "./store.ts";
+import {
+  deleteExpiredClaim,
+  findAccountById,
+  findUserProviderAccount,
+  updateAccountTokens,
+} from "./store.ts";
 
 export interface TokenRequest {
   providerId: string;
@@ -52,24 +59,73 @@ export async function findTokenAccount(
   return { provider, account };
 }
 
-/** Refreshes at the provider and stores the new tokens (encrypted); null when the provider refused. */
+/**
+ * Refreshes at the provider and stores the new tokens (encrypted); null when the provider refused.
+ * One refresh per account at a time (a unique-insert claim, exact on FerretDB too): providers that
+ * rotate refresh tokens accept each one once — and some revoke the whole grant when one is reused —
+ * so concurrent requests near expiry wait for the refresh in flight and share its result.
+ */
 async function refreshAndStore(
   auth: AuthContext,
   provider: OAuthProvider,
   account: AccountDoc,
   refreshToken: string,
 ): Promise<OpenedTokens | null> {
-  if (!provider.refreshAccessToken) return null;
-  let fresh: Awaited<ReturnType<NonNullable<OAuthProvider["refreshAccessToken"]>>>;
+  const refresh = provider.refreshAccessToken;
+  if (!refresh) return null;
+  const claim = `token-refresh:${account._id.toHexString()}`;
+  if (!(await claimRefresh(auth, claim))) return awaitRefreshInFlight(auth, account, claim);
   try {
-    fresh = await provider.refreshAccessToken(refreshToken);
-  } catch (error) {
-    auth.options.logger.warn(`token refresh failed for provider ${provider.id}`, (error as Error).message);
-    return null;
+    // A refresh that finished between our read and our claim already did the work.
+    const current = await findAccountById(auth.collections, account._id);
+    if (!current) return null;
+    if (current.accessToken !== account.accessToken) return openTokens(current, auth.options.secret);
+    let fresh: ProviderTokens;
+    try {
+      fresh = await refresh(refreshToken);
+    } catch (error) {
+      auth.options.logger.warn(`token refresh failed for provider ${provider.id}`, (error as Error).message);
+      return null;
+    }
+    const fields = sealTokens(fresh, auth.options.secret, auth.now(), account);
+    await updateAccountTokens(auth.collections, account._id, fields);
+    return openTokens({ ...account, ...fields }, auth.options.secret);
+  } finally {
+    await releaseOneTimeToken(auth.collections, claim);
   }
-  const fields = sealTokens(fresh, auth.options.secret, auth.now(), account);
-  await updateAccountTokens(auth.collections, account._id, fields);
-  return openTokens({ ...account, ...fields }, auth.options.secret);
+}
+
+/** A claim outlives a crashed holder by at most this long. */
+const REFRESH_CLAIM_SECONDS = 30;
+const REFRESH_POLL_MS = 50;
+
+async function claimRefresh(auth: AuthContext, claim: string): Promise<boolean> {
+  const now = auth.now();
+  const expiresAt = new Date(now.getTime() + REFRESH_CLAIM_SECONDS * 1000);
+  if (await claimOneTimeToken(auth.collections, claim, expiresAt, now)) return true;
+  // A claim left by a holder that died: whoever deletes it (a delete count) may claim again.
+  if (!(await deleteExpiredClaim(auth.collections, claim, now))) return false;
+  return claimOneTimeToken(auth.collections, claim, expiresAt, now);
+}
+
+/** Waits for the refresh another request holds; its stored tokens, or null when it failed. */
+async function awaitRefreshInFlight(
+  auth: AuthContext,
+  account: AccountDoc,
+  claim: string,
+): Promise<OpenedTokens | null> {
+  const deadline = Date.now() + auth.options.advanced.providerTimeoutMs + 1000;
+  while (Date.now() < deadline) {
+    await sleep(REFRESH_POLL_MS);
+    const [current, held] = await Promise.all([
+      findAccountById(auth.collections, account._id),
+      findVerification(auth.collections, claim, auth.now()),
+    ]);
+    if (!current) return null;
+    if (current.accessToken !== account.accessToken) return openTokens(current, auth.options.secret);
+    if (!held) return null;
+  }
+  return null;
 }
 
 /**

@@ -53,7 +53,7 @@ export const linkSocial = defineEndpoint({
       scopes: body.scopes,
       loginHint: undefined,
       requestSignUp: body.requestSignUp,
-      link: { userId: target.userId.toHexString(), email: target.email },
+      link: { userId: target.userId.toHexString() },
     });
     return { url, redirect: body.disableRedirect !== true, status: true };
   },
