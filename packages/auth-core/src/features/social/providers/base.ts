@@ -48,6 +48,8 @@ export interface ProviderSpec {
   idToken?: {
     toProfile(claims: JsonRecord): ProviderProfile | null;
     issuer?: (endpoints: ProviderEndpoints) => (issuer: string, claims: JWTPayload) => boolean;
+    /** False for providers that do not document echoing the nonce (see IdTokenVerifierConfig). @default true */
+    echoesNonce?: boolean;
   };
 }
 
@@ -100,5 +102,6 @@ function idTokenVerifierFor(
     issuer,
     audiences: [options.clientId, ...(options.idTokenAudiences ?? [])],
     toProfile: spec.idToken.toProfile,
+    echoesNonce: spec.idToken.echoesNonce ?? true,
   });
 }

@@ -44,7 +44,9 @@ export function createFacebookProvider(options: ProviderOptions, deps: ProviderD
         const url = withQuery(client.endpoints.userInfo, { fields: "id,name,email,picture" });
         return mapFacebookUser(await fetchUserInfo(client, url, tokens));
       },
+      // Limited Login echoes only a nonce the app gave its SDK.
       idToken: {
+        echoesNonce: false,
         toProfile: (claims) => {
           const profile = profileFromOidcClaims(claims);
           return profile && { ...profile, emailVerified: false };

@@ -109,6 +109,8 @@ export function createGenericProvider(options: GenericProviderOptions, deps: Pro
             issuer: [issuer],
             audiences: [options.clientId, ...(options.idTokenAudiences ?? [])],
             toProfile: (claims) => mapGenericProfile(null, claims, options.emailsAreVerified),
+            // OIDC Core §3.1.3.7 (11) makes echoing the nonce mandatory for a conforming provider.
+            echoesNonce: true,
           })
         : null;
     return { client, verifyIdToken };

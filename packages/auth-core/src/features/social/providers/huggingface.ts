@@ -22,7 +22,8 @@ export function createHuggingfaceProvider(options: ProviderOptions, deps: Provid
       refresh: true,
       getUserProfile: async (client, tokens) =>
         profileFromOidcClaims(asRecord(await fetchUserInfo(client, client.endpoints.userInfo, tokens))),
-      idToken: { toProfile: profileFromOidcClaims },
+      // Hugging Face does not document nonce support.
+      idToken: { toProfile: profileFromOidcClaims, echoesNonce: false },
     },
     options,
     deps,

@@ -188,6 +188,15 @@ describe("provider-specific id tokens", () => {
     expect((await verify(microsoft, token)).ok).toBe(true);
   });
 
+  it("LinkedIn, which does not echo nonces: a token without one passes, a different one does not", async () => {
+    const linkedin = serverProvider(server, "linkedin");
+    const { nonce: _nonce, ...withoutNonce } = claims;
+    expect((await verify(linkedin, server.signIdToken("linkedin", withoutNonce), "n-1")).ok).toBe(true);
+    const other = server.signIdToken("linkedin", { ...claims, nonce: "n-2" });
+    expect(await verify(linkedin, other, "n-1")).toEqual({ ok: false, reason: "wrong_nonce" });
+    expect(await verify(linkedin, other, null)).toEqual({ ok: false, reason: "wrong_nonce" });
+  });
+
   it("Facebook: a Limited Login email is never taken as verified", async () => {
     const facebook = serverProvider(server, "facebook");
     const check = await verify(facebook, server.signIdToken("facebook", claims));

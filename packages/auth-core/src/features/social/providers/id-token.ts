@@ -35,6 +35,12 @@ export interface IdTokenVerifierConfig {
   /** Our client id first, then configured extra audiences (native apps). */
   audiences: string[];
   toProfile(claims: JsonRecord): ProviderProfile | null;
+  /**
+   * Whether the provider puts the requested nonce in its id tokens (OIDC Core §3.1.3.7 (11)). When
+   * it does, a token without one is refused if a nonce was expected; when it does not (LinkedIn),
+   * only a token carrying a different nonce is. A token carrying a nonce always needs the same one.
+   */
+  echoesNonce: boolean;
 }
 
 type Reason = Extract<IdTokenCheck, { ok: false }>["reason"];
@@ -97,7 +103,8 @@ export function createIdTokenVerifier(config: IdTokenVerifierConfig) {
       return { ok: false, reason: "wrong_issuer" };
     }
     // A token minted for a transaction (it carries a nonce) is only accepted with that transaction's nonce.
-    if ((nonce !== undefined || payload.nonce !== undefined) && payload.nonce !== nonce) {
+    const expectsEcho = nonce !== undefined && config.echoesNonce;
+    if ((expectsEcho || payload.nonce !== undefined) && payload.nonce !== nonce) {
       return { ok: false, reason: "wrong_nonce" };
     }
     const profile = config.toProfile(payload as JsonRecord);

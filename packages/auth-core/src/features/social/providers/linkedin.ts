@@ -26,7 +26,8 @@ export function createLinkedinProvider(options: ProviderOptions, deps: ProviderD
       refresh: true,
       getUserProfile: async (client, tokens) =>
         profileFromOidcClaims(asRecord(await fetchUserInfo(client, client.endpoints.userInfo, tokens))),
-      idToken: { toProfile: profileFromOidcClaims },
+      // LinkedIn documents no nonce support.
+      idToken: { toProfile: profileFromOidcClaims, echoesNonce: false },
     },
     options,
     deps,
