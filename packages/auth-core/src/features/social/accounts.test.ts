@@ -264,6 +264,16 @@ describe("POST /account-info", () => {
   });
 });
 
+describe("POST /account-info when the provider fails", () => {
+  it("answers 401 Failed to get user info", async () => {
+    const { browser, accountId } = await socialUser();
+    server.fail("github", "userinfo", { status: 500 });
+    const res = await browser.post("/account-info", { accountId });
+    expect(res.status).toBe(401);
+    expect(res.body).toEqual({ code: "FAILED_TO_GET_USER_INFO", message: "Failed to get user info" });
+  });
+});
+
 describe("POST /unlink-account", () => {
   it("never unlinks the last account (H13) and answers Account not found for a missing one", async () => {
     const { browser, accountId } = await socialUser();

@@ -196,6 +196,52 @@ describe("POST /sign-in/social with idToken", () => {
   });
 });
 
+describe("id-token refusals in JSON form", () => {
+  it("a user create hook refusing → 401 unable to create user, nothing stored", async () => {
+    const refusing = await createSocialAuth(server, ["google"], {
+      hooks: { user: { create: { before: () => false } } },
+    });
+    try {
+      const token = server.signIdToken("google", claimsFor("refused@example.com"));
+      const res = await newBrowser(refusing).post("/sign-in/social", {
+        provider: "google",
+        idToken: { token, nonce: "n-0S6_WzA2Mj" },
+      });
+      expect(res.status).toBe(401);
+      expect(res.body).toEqual({ code: "UNABLE_TO_CREATE_USER", message: "unable to create user" });
+      expect(await countDocs(refusing)).toEqual({ users: 0, accounts: 0, sessions: 0 });
+    } finally {
+      await refusing.close();
+    }
+  });
+
+  it("linking an identity another user owns → 400 account already linked to a different user (H12)", async () => {
+    const claims = claimsFor("owner-id@example.com");
+    const owner = await signInWithIdToken({
+      token: server.signIdToken("google", claims),
+      nonce: "n-0S6_WzA2Mj",
+    });
+    expect(owner.res.status).toBe(200);
+    const intruder = newBrowser(t);
+    await signUp(intruder, { email: "intruder-id@example.com" });
+    const sameEmail = { ...claims, email: "intruder-id@example.com" };
+    const res = await intruder.post("/link-social", {
+      provider: "google",
+      idToken: { token: server.signIdToken("google", sameEmail), nonce: "n-0S6_WzA2Mj" },
+    });
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({
+      code: "ACCOUNT_ALREADY_LINKED_TO_DIFFERENT_USER",
+      message: "account already linked to a different user",
+    });
+    const account = await t.db
+      .collection("accounts")
+      .findOne({ providerId: "google", accountId: claims.sub });
+    const ownerUser = await t.db.collection("users").findOne({ email: "owner-id@example.com" });
+    expect(account?.userId.equals(ownerUser?._id)).toBe(true);
+  });
+});
+
 describe("POST /link-social with idToken (SPEC §5)", () => {
   it("links a verified token with the user's email; refuses another email and a bad token", async () => {
     const browser = newBrowser(t);

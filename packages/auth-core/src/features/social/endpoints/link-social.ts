@@ -19,7 +19,7 @@ export interface LinkSocialResult {
  * required (matrix H14): a stolen, stale session must not be able to plant a second way in.
  */
 export const linkSocial = defineEndpoint({
-  name: "linkSocial",
+  name: "linkSocialAccount",
   method: "POST",
   path: "/link-social",
   auth: "fresh-session",

@@ -13,7 +13,7 @@ export interface AccountSummary {
 
 /** SPEC §7 GET /list-accounts: never tokens or password hashes (matrix H18). */
 export const listAccounts = defineEndpoint({
-  name: "listAccounts",
+  name: "listUserAccounts",
   method: "GET",
   path: "/list-accounts",
   auth: "session",
