@@ -67,7 +67,10 @@ describe("id-token verification", () => {
     ["HS256-signed with the provider's public key", { alg: "HS256-public-key" }],
     [
       "pointing jku/jwk at the attacker's key",
-      { key: "unknown", header: { jku: "https://evil.example.com/jwks" } },
+      {
+        key: "unknown",
+        header: { jku: "https://evil.example.com/jwks", jwk: { kty: "RSA", n: "AQAB", e: "AQAB" } },
+      },
     ],
   ] as const)("refuses a token %s", async (_label, options) => {
     const token = server.signIdToken("google", claims, options);
@@ -182,10 +185,25 @@ describe("provider-specific id tokens", () => {
     expect(await verify(microsoft, noTid)).toEqual({ ok: false, reason: "wrong_issuer" });
   });
 
-  it("Microsoft single tenant: the issuer is exact", async () => {
-    const microsoft = serverProvider(server, "microsoft", { tenantId: "contoso.onmicrosoft.com" });
-    const token = server.signIdToken("microsoft", claims);
-    expect((await verify(microsoft, token)).ok).toBe(true);
+  it.each([
+    ["a tenant id: exactly that tenant's issuer", "72f988bf-86f1-41af-91ab-2d7cd011db47", false],
+    ["a tenant domain: the token's own tenant issuer", "contoso.onmicrosoft.com", true],
+  ])("Microsoft with %s", async (_label, tenantId, otherTenantAccepted) => {
+    const microsoft = serverProvider(server, "microsoft", {
+      tenantId,
+      endpoints: { jwks: server.endpoints("microsoft").jwks },
+    });
+    const issuerOf = (tid: string) => `https://login.microsoftonline.com/${tid}/v2.0`;
+    const own = "72f988bf-86f1-41af-91ab-2d7cd011db47";
+    const other = "9188040d-6c67-4c5b-b112-36a304b66dad";
+    expect(
+      (await verify(microsoft, server.signIdToken("microsoft", { ...claims, tid: own, iss: issuerOf(own) })))
+        .ok,
+    ).toBe(true);
+    const foreign = server.signIdToken("microsoft", { ...claims, tid: other, iss: issuerOf(other) });
+    expect((await verify(microsoft, foreign)).ok).toBe(otherTenantAccepted);
+    const lying = server.signIdToken("microsoft", { ...claims, tid: own, iss: issuerOf(other) });
+    expect(await verify(microsoft, lying)).toEqual({ ok: false, reason: "wrong_issuer" });
   });
 
   it("LinkedIn, which does not echo nonces: a token without one passes, a different one does not", async () => {

@@ -14,12 +14,13 @@ import type {
  * Microsoft Entra ID (v2.0 endpoints). Quirks: the tenant is part of every URL; with a
  * multi-tenant value ("common", "organizations", "consumers") id tokens carry the issuer of the
  * user's own tenant, so `iss` must equal the issuer template with the token's `tid` (never "any
- * microsoft issuer"); Entra rarely sends `email_verified`, so the email counts as verified only
+ * microsoft issuer"); set `tenantId` to the tenant's id for an exact issuer; Entra rarely sends `email_verified`, so the email counts as verified only
  * when a verification claim names it.
  */
 
 const MULTI_TENANT = new Set(["common", "organizations", "consumers"]);
 const TENANT_PLACEHOLDER = "{tenantid}";
+const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export function mapMicrosoftClaims(claims: JsonRecord | null): ProviderProfile | null {
   const profile = profileFromOidcClaims(claims);
@@ -46,7 +47,10 @@ function microsoftIssuer(endpoints: ProviderEndpoints) {
 export function createMicrosoftProvider(options: ProviderOptions, deps: ProviderDeps): OAuthProvider {
   const tenant = options.tenantId ?? "common";
   const base = `https://login.microsoftonline.com/${tenant}`;
-  const issuerTenant = MULTI_TENANT.has(tenant) ? TENANT_PLACEHOLDER : tenant;
+  // Tokens name their tenant by id: only a tenant id gives an exact issuer. A multi-tenant value or a
+  // domain ("contoso.onmicrosoft.com") checks `iss` against the token's own `tid` instead.
+  const isTenantId = GUID.test(tenant) && !MULTI_TENANT.has(tenant);
+  const issuerTenant = isTenantId ? tenant : TENANT_PLACEHOLDER;
   return createProviderFromSpec(
     {
       id: "microsoft",
