@@ -3,6 +3,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { SESSION_COOKIE } from "../../../../../tests/support/browser.ts";
 import { type OAuthServer, startOAuthServer } from "../../../../../tests/support/oauth-server.ts";
 import { TEST_SECRET, type TestAuth } from "../../../../../tests/support/test-auth.ts";
+import { signValue } from "../../crypto/index.ts";
 import {
   API,
   apiPath,
@@ -170,6 +171,20 @@ describe("state: one-time, 10 minutes, bound to the browser", () => {
     const owner = await returnToCallback(browser, authorize);
     expect(owner.headers.get("location")).toBe("http://localhost:3000/");
     expect((await countDocs(t)).users).toBe(before.users + 1);
+  });
+
+  it("the state cookie is typed: another signed value of the engine never binds a flow (matrix D5)", async () => {
+    const { browser, authorize, state } = await startFlow();
+    expect(browser.cookies.get("tessera.oauth_state")).not.toBe(signValue(state, TEST_SECRET));
+    // What a session cookie carrying this very string would look like: refused as a state cookie.
+    const other = newBrowser(t);
+    other.cookies.set("tessera.oauth_state", signValue(state, TEST_SECRET));
+    const res = await other.get(apiPath(authorize.callbackURL));
+    expect(errorOf(res.headers.get("location") ?? "").error).toBe("state_mismatch");
+    // And the state cookie is no session cookie.
+    const impostor = newBrowser(t);
+    impostor.cookies.set(SESSION_COOKIE, browser.cookies.get("tessera.oauth_state") ?? "");
+    expect((await impostor.get("/get-session")).body).toBeNull();
   });
 
   it("of 8 concurrent callbacks with one state exactly one signs in", async () => {

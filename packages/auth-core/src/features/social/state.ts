@@ -38,6 +38,11 @@ const stateDataSchema = z.object({
 export type OAuthStateData = z.infer<typeof stateDataSchema>;
 
 const STATE_IDENTIFIER_PREFIX = "oauth-state:";
+/**
+ * The signed cookie value is typed: a state cookie can never pass for a session cookie or the other
+ * way round, though both are signed with the same secret (matrix D5).
+ */
+const STATE_COOKIE_DOMAIN = "oauth-state:";
 
 export function stateCookieName(auth: AuthContext): string {
   return `${auth.secureCookies ? "__Secure-" : ""}${auth.options.advanced.cookiePrefix}.oauth_state`;
@@ -58,7 +63,8 @@ export async function createOAuthState(
   const expiresAt = new Date(now.getTime() + STATE_LIFETIME_SECONDS * 1000);
   const sealed = encryptString(JSON.stringify(data), auth.options.secret);
   await createVerification(auth.collections, `${STATE_IDENTIFIER_PREFIX}${state}`, sealed, expiresAt, now);
-  jar.set(stateCookieName(auth), signValue(state, auth.options.secret), { maxAge: STATE_LIFETIME_SECONDS });
+  const cookie = signValue(`${STATE_COOKIE_DOMAIN}${state}`, auth.options.secret);
+  jar.set(stateCookieName(auth), cookie, { maxAge: STATE_LIFETIME_SECONDS });
   return state;
 }
 
@@ -79,7 +85,8 @@ export async function consumeOAuthState(
   const name = stateCookieName(auth);
   const cookie = jar.get(name);
   if (cookie !== undefined) jar.delete(name);
-  const bound = cookie === undefined ? null : unsignValue(cookie, auth.options.secret);
+  const signed = cookie === undefined ? null : unsignValue(cookie, auth.options.secret);
+  const bound = signed?.startsWith(STATE_COOKIE_DOMAIN) ? signed.slice(STATE_COOKIE_DOMAIN.length) : null;
   const identifier = `${STATE_IDENTIFIER_PREFIX}${state}`;
   if (bound !== state) {
     const live = await findVerification(auth.collections, identifier, auth.now());
