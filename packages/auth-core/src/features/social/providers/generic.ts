@@ -79,6 +79,67 @@ export function mapGenericProfile(
   };
 }
 
+/** The client (and id-token verifier) of a generic provider once its endpoints are known; explicit ones win. */
+function resolveClient(
+  options: GenericProviderOptions,
+  deps: ProviderDeps,
+  endpoints: ProviderEndpoints,
+  clientAuth: "basic" | "body",
+): Resolved {
+  const explicit = options.endpoints ?? {};
+  const client: ClientConfig = {
+    options,
+    deps,
+    endpoints: { ...endpoints, ...explicit, extra: { ...explicit.extra } },
+    defaultScopes: options.defaultScopes ?? DEFAULT_SCOPES,
+    pkce: options.pkce,
+    clientAuth,
+    loginHint: true,
+    nonce: true,
+  };
+  const { jwks, issuer } = client.endpoints;
+  if (!options.enableIdTokenSignIn || !jwks || !issuer) return { client, verifyIdToken: null };
+  const verifyIdToken = createIdTokenVerifier({
+    deps,
+    jwksUrl: jwks,
+    issuer: [issuer],
+    audiences: [options.clientId, ...(options.idTokenAudiences ?? [])],
+    toProfile: (claims) => mapGenericProfile(null, claims, options.emailsAreVerified),
+    // OIDC Core §3.1.3.7 (11) makes echoing the nonce mandatory for a conforming provider.
+    echoesNonce: true,
+  });
+  return { client, verifyIdToken };
+}
+
+/**
+ * Resolves the provider's endpoints: at once for explicit endpoints (credentials in the form body,
+ * which RFC 6749 §2.3.1 allows and every server we know accepts), or from the discovery document,
+ * fetched once at a time and cached; a failed fetch is forgotten so the next request retries.
+ */
+function createClientLoader(options: GenericProviderOptions, deps: ProviderDeps) {
+  const discoveryUrl = options.discoveryUrl;
+  let resolved: Resolved | null = discoveryUrl
+    ? null
+    : resolveClient(options, deps, { authorization: "", token: "" }, "body");
+  let loading: Promise<Resolved> | null = null;
+  return {
+    current: () => resolved,
+    load: async (): Promise<Resolved> => {
+      if (resolved) return resolved;
+      loading ??= fetchProvider(deps, discoveryUrl ?? "")
+        .then((document) => {
+          const found = endpointsFromDiscovery(document, discoveryUrl ?? "", options.endpoints?.issuer);
+          resolved = resolveClient(options, deps, found.endpoints, found.clientAuth);
+          return resolved;
+        })
+        .finally(() => {
+          loading = null;
+        });
+      return loading;
+    },
+  };
+}
+
 export function createGenericProvider(options: GenericProviderOptions, deps: ProviderDeps): OAuthProvider {
   const explicit = options.endpoints ?? {};
   if (!options.discoveryUrl && (!explicit.authorization || !explicit.token)) {
@@ -86,82 +147,32 @@ export function createGenericProvider(options: GenericProviderOptions, deps: Pro
       `genericOAuth "${options.providerId}": set discoveryUrl, or endpoints.authorization and endpoints.token`,
     );
   }
-  let resolved: Resolved | null = null;
-  let loading: Promise<Resolved> | null = null;
-
-  function build(endpoints: ProviderEndpoints, clientAuth: "basic" | "body"): Resolved {
-    const client: ClientConfig = {
-      options,
-      deps,
-      endpoints: { ...endpoints, ...explicit, extra: { ...explicit.extra } },
-      defaultScopes: options.defaultScopes ?? DEFAULT_SCOPES,
-      pkce: options.pkce,
-      clientAuth,
-      loginHint: true,
-      nonce: true,
-    };
-    const { jwks, issuer } = client.endpoints;
-    const verifyIdToken =
-      options.enableIdTokenSignIn && jwks && issuer
-        ? createIdTokenVerifier({
-            deps,
-            jwksUrl: jwks,
-            issuer: [issuer],
-            audiences: [options.clientId, ...(options.idTokenAudiences ?? [])],
-            toProfile: (claims) => mapGenericProfile(null, claims, options.emailsAreVerified),
-            // OIDC Core §3.1.3.7 (11) makes echoing the nonce mandatory for a conforming provider.
-            echoesNonce: true,
-          })
-        : null;
-    return { client, verifyIdToken };
-  }
-
-  // Explicit endpoints alone: client credentials in the form body, which every OAuth2 server we
-  // know accepts (RFC 6749 §2.3.1 allows it next to basic).
-  if (!options.discoveryUrl) resolved = build({ authorization: "", token: "" }, "body");
-
-  async function load(): Promise<Resolved> {
-    if (resolved) return resolved;
-    const discoveryUrl = options.discoveryUrl ?? "";
-    // One discovery fetch at a time; a failed one is forgotten so the next request retries.
-    loading ??= fetchProvider(deps, discoveryUrl)
-      .then((document) => {
-        const found = endpointsFromDiscovery(document, discoveryUrl, explicit.issuer);
-        resolved = build(found.endpoints, found.clientAuth);
-        return resolved;
-      })
-      .finally(() => {
-        loading = null;
-      });
-    return loading;
-  }
-
-  async function getUserProfile(tokens: ProviderTokens): Promise<ProviderProfile | null> {
-    const { client } = await load();
-    const idClaims = readTokenEndpointIdToken(tokens.idToken);
-    const info = asRecord(await fetchUserInfo(client, client.endpoints.userInfo, tokens));
-    return mapGenericProfile(info, idClaims, options.emailsAreVerified);
-  }
-
+  const loader = createClientLoader(options, deps);
   const provider: OAuthProvider = {
     id: options.providerId,
     name: options.name ?? options.providerId,
     responseMode: "query",
     prepare: async () => {
-      await load();
+      await loader.load();
     },
     createAuthorizationURL: (input) => {
+      const resolved = loader.current();
       if (!resolved)
         throw new ProviderError(`provider ${options.providerId} is not loaded: await prepare() first`);
       return createAuthorizationURL(resolved.client, input);
     },
-    exchangeCode: async (input) => exchangeAuthorizationCode((await load()).client, input),
-    refreshAccessToken: async (refreshToken) => refreshAccessToken((await load()).client, refreshToken),
-    getUserProfile,
+    exchangeCode: async (input) => exchangeAuthorizationCode((await loader.load()).client, input),
+    refreshAccessToken: async (refreshToken) =>
+      refreshAccessToken((await loader.load()).client, refreshToken),
+    getUserProfile: async (tokens: ProviderTokens): Promise<ProviderProfile | null> => {
+      const { client } = await loader.load();
+      const info = asRecord(await fetchUserInfo(client, client.endpoints.userInfo, tokens));
+      return mapGenericProfile(info, readTokenEndpointIdToken(tokens.idToken), options.emailsAreVerified);
+    },
   };
   if (options.enableIdTokenSignIn && (options.discoveryUrl || (explicit.jwks && explicit.issuer))) {
     provider.verifyIdToken = async (idToken, nonce) => {
-      const { verifyIdToken } = await load();
+      const { verifyIdToken } = await loader.load();
       if (!verifyIdToken)
         throw new ProviderError(`provider ${options.providerId} publishes no JWKS or issuer`);
       return verifyIdToken(idToken, nonce);
