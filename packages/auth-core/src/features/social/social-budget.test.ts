@@ -91,4 +91,24 @@ describe("database commands per social request", () => {
       "find:accounts",
     ]);
   });
+
+  it("link-social: the session read and the state insert; unlink: the session read, list, delete, recount", async () => {
+    expect(await t.commands(() => browser.post("/link-social", { provider: "github" }))).toEqual([
+      ...SESSION_READ,
+      "insert:verifications",
+    ]);
+    await t.db.collection("accounts").insertOne({
+      providerId: "google",
+      accountId: "budget-extra",
+      userId: (await t.db.collection("users").findOne({ email: "budget@example.com" }))?._id,
+      createdAt: new Date(),
+      updatedAt: new Date(),
+    });
+    expect(await t.commands(() => browser.post("/unlink-account", { providerId: "google" }))).toEqual([
+      ...SESSION_READ,
+      "find:accounts",
+      "delete:accounts",
+      "aggregate:accounts",
+    ]);
+  });
 });
