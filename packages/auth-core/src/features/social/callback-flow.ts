@@ -3,12 +3,7 @@ import type { AuthContext } from "../../context.ts";
 import { parseId } from "../../db/ids.ts";
 import { isAuthError } from "../../errors/auth-error.ts";
 import { findProvider, providerRedirectURI, providerSettings } from "./provider-access.ts";
-import {
-  type OAuthProvider,
-  ProviderError,
-  type ProviderProfile,
-  type ProviderTokens,
-} from "./providers/types.ts";
+import { type OAuthProvider, ProviderError } from "./providers/types.ts";
 import { type CallbackErrorCode, withErrorQuery } from "./rules.ts";
 import { mintSocialSession, type SessionRequest } from "./service.ts";
 import { linkSocialAccount, resolveSocialUser, type SocialIdentity } from "./sign-in-outcome.ts";
@@ -118,53 +113,57 @@ async function finishFlow(
   return outcome.isNewUser ? (state.newUserURL ?? callbackURL) : callbackURL;
 }
 
-/** Code → tokens (PKCE verifier from the state) → profile. */
+/**
+ * One call to the provider. Any failure becomes the flow's error redirect (the user gets a page,
+ * not a 500); a ProviderError is the provider's doing and logged as a warning, anything else is a
+ * bug and logged as an error.
+ */
+async function callProvider<T>(
+  auth: AuthContext,
+  provider: OAuthProvider,
+  failure: CallbackErrorCode,
+  run: () => Promise<T>,
+): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    const message = `social sign-in with ${provider.id} failed (${failure})`;
+    const detail = error instanceof Error ? error.message : String(error);
+    if (error instanceof ProviderError) auth.options.logger.warn(message, detail);
+    else auth.options.logger.error(message, detail);
+    throw new CallbackFailure(failure);
+  }
+}
+
+/** Code → tokens (PKCE verifier from the state) → id-token nonce check → profile. */
 async function fetchIdentity(
   auth: AuthContext,
   provider: OAuthProvider,
   params: CallbackParams,
   state: OAuthStateData,
 ): Promise<SocialIdentity> {
-  let tokens: ProviderTokens;
-  try {
-    tokens = await provider.exchangeCode({
+  const tokens = await callProvider(auth, provider, "invalid_code", () =>
+    provider.exchangeCode({
       code: params.code ?? "",
       codeVerifier: state.codeVerifier,
       redirectURI: providerRedirectURI(auth, provider.id),
       ...(params.device_id === undefined ? {} : { deviceId: params.device_id }),
-    });
-  } catch (error) {
-    if (error instanceof ProviderError || error instanceof TypeError)
-      throw new CallbackFailure("invalid_code");
-    throw error;
+    }),
+  );
+  const verify = provider.verifyIdToken;
+  // OIDC Core §3.1.3.7 / ASVS 10.5.1: an id token from the code exchange must carry this flow's
+  // nonce (and verify), or it was minted for another transaction.
+  if (tokens.idToken && verify && state.nonce !== null) {
+    const idToken = tokens.idToken;
+    const nonce = state.nonce;
+    const check = await callProvider(auth, provider, "unable_to_get_user_info", () => verify(idToken, nonce));
+    if (!check.ok) throw new CallbackFailure("unable_to_get_user_info");
   }
-  await assertIdTokenNonce(provider, tokens, state);
-  let profile: ProviderProfile | null;
-  try {
-    profile = await provider.getUserProfile(tokens, { user: parseAppleUser(params.user) });
-  } catch (error) {
-    if (error instanceof ProviderError || error instanceof TypeError) profile = null;
-    else throw error;
-  }
+  const profile = await callProvider(auth, provider, "unable_to_get_user_info", () =>
+    provider.getUserProfile(tokens, { user: parseAppleUser(params.user) }),
+  );
   if (!profile) throw new CallbackFailure("unable_to_get_user_info");
   return { providerId: provider.id, profile, tokens };
-}
-
-/**
- * An id token that came with the code exchange must carry the nonce this flow put in the
- * authorization URL (OIDC Core §3.1.3.7, ASVS 10.5.1): a token minted for another transaction is
- * refused. The signature and audience are checked by the same verifier.
- */
-async function assertIdTokenNonce(provider: OAuthProvider, tokens: ProviderTokens, state: OAuthStateData) {
-  if (!tokens.idToken || !provider.verifyIdToken || state.nonce === null) return;
-  let check: Awaited<ReturnType<NonNullable<OAuthProvider["verifyIdToken"]>>>;
-  try {
-    check = await provider.verifyIdToken(tokens.idToken, state.nonce);
-  } catch (error) {
-    if (error instanceof ProviderError) throw new CallbackFailure("unable_to_get_user_info");
-    throw error;
-  }
-  if (!check.ok) throw new CallbackFailure("unable_to_get_user_info");
 }
 
 /** Apple's form_post `user` field is JSON (name, email) sent on the first consent only. */

@@ -271,6 +271,21 @@ describe("callback error codes (SPEC §8)", () => {
     expect(await countDocs(t)).toEqual(before);
   });
 
+  it("unable_to_get_user_info: the code exchange's id token carries another flow's nonce", async () => {
+    server.setIdentity("google", { ...ADA, id: "2050", email: "nonce@example.com" });
+    const browser = newBrowser(t);
+    const start = await browser.post<{ url: string }>("/sign-in/social", {
+      provider: "google",
+      errorCallbackURL: "/oops",
+    });
+    const url = new URL(start.body.url);
+    url.searchParams.set("nonce", "a-nonce-from-another-transaction");
+    const before = await countDocs(t);
+    const res = await returnToCallback(browser, await server.authorize(url));
+    expect(res.headers.get("location")).toBe("/oops?error=unable_to_get_user_info");
+    expect(await countDocs(t)).toEqual(before);
+  });
+
   it("unable_to_get_user_info: the user-info call fails", async () => {
     server.fail("github", "userinfo", { status: 500 });
     const before = await countDocs(t);
