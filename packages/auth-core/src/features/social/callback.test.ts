@@ -208,6 +208,39 @@ describe("state: one-time, 10 minutes, bound to the browser", () => {
   });
 });
 
+describe("concurrent first sign-ins of one person", () => {
+  it("six parallel flows create exactly one user and one account, and every success is that user", async () => {
+    server.setIdentity("github", { ...ADA, id: "2060", email: "parallel@example.com" });
+    const flows = await Promise.all(
+      Array.from({ length: 6 }, () => startFlow({ callbackURL: "/home", errorCallbackURL: "/oops" })),
+    );
+    const before = await countDocs(t);
+    const results = await Promise.all(
+      flows.map(({ browser, authorize }) => returnToCallback(browser, authorize)),
+    );
+    const locations = results.map((res) => res.headers.get("location") ?? "");
+    const users = await t.db.collection("users").find({ email: "parallel@example.com" }).toArray();
+    expect(users).toHaveLength(1);
+    expect(
+      await t.db.collection("accounts").countDocuments({ providerId: "github", accountId: "2060" }),
+    ).toBe(1);
+    const successes = locations.filter((l) => l === "/home").length;
+    expect(successes).toBeGreaterThanOrEqual(1);
+    for (const l of locations.filter((l) => l !== "/home"))
+      expect(["/oops?error=account_not_linked", "/oops?error=unable_to_create_user"]).toContain(l);
+    expect(await countDocs(t)).toEqual({
+      users: before.users + 1,
+      accounts: before.accounts + 1,
+      sessions: before.sessions + successes,
+    });
+    for (const [i, res] of results.entries()) {
+      if (res.headers.get("location") !== "/home") continue;
+      const session = await flows[i]?.browser.get<{ user: { id: string } }>("/get-session");
+      expect(session?.body.user.id).toBe(users[0]?._id.toHexString());
+    }
+  });
+});
+
 describe("callback error codes (SPEC §8)", () => {
   it("provider error and error_description are passed through to errorCallbackURL (matrix H15)", async () => {
     server.fail("github", "authorize", { error: "access_denied", errorDescription: "The user said no" });

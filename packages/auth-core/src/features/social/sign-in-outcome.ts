@@ -49,6 +49,7 @@ export async function resolveSocialUser(
   auth: AuthContext,
   identity: SocialIdentity,
   signUp: { disabled: boolean; implicitDisabled: boolean; requested: boolean },
+  retried = false,
 ): Promise<SocialUserResult> {
   const { providerId, profile } = identity;
   const email = normalizeProviderEmail(profile.email);
@@ -83,7 +84,11 @@ export async function resolveSocialUser(
     requestSignUp: signUp.requested,
   });
   if (!allowed) return { ok: false, error: "signup_disabled" };
-  return createSocialUser(auth, identity, email);
+  const created = await createSocialUser(auth, identity, email);
+  if (created !== "raced") return created;
+  // A concurrent first sign-in of the same person won the unique index: once more, as a returning user.
+  if (!retried) return resolveSocialUser(auth, identity, signUp, true);
+  return { ok: false, error: "unable_to_create_user" };
 }
 
 /** A returning user: fresh tokens on the account; a provider-verified matching email marks it verified. */
@@ -104,12 +109,16 @@ async function refreshSignedInUser(
   return (await updateUser(auth, user._id, { emailVerified: true })) ?? user;
 }
 
-/** User first, then its account; a failed account removes the user again (no user without an account). */
+/**
+ * User first, then its account; a failed account removes the user again (no user without an
+ * account). "raced" when a unique index (email, or the provider identity) says another request
+ * created them first.
+ */
 async function createSocialUser(
   auth: AuthContext,
   identity: SocialIdentity,
   email: string,
-): Promise<SocialUserResult> {
+): Promise<SocialUserResult | "raced"> {
   const { profile } = identity;
   const created = await createUser(auth, {
     email,
@@ -117,13 +126,15 @@ async function createSocialUser(
     image: profile.image && profile.image.length <= 2048 ? profile.image : null,
     emailVerified: profile.emailVerified,
   });
-  if (!created.ok) return { ok: false, error: "unable_to_create_user" };
+  if (!created.ok)
+    return created.reason === "exists" ? "raced" : { ok: false, error: "unable_to_create_user" };
   let stored: StoreAccountResult = "refused";
   try {
     stored = await storeProviderAccount(auth, created.user._id, identity);
   } finally {
     if (stored !== "stored") await deleteUserById(auth.collections, created.user._id);
   }
+  if (stored === "taken") return "raced";
   if (stored !== "stored") return { ok: false, error: "unable_to_create_user" };
   return { ok: true, user: created.user, isNewUser: true };
 }
