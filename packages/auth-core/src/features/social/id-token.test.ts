@@ -78,6 +78,26 @@ describe("POST /sign-in/social with idToken", () => {
     expect((again.res.body.user as { id: string }).id).toBe((res.body.user as { id: string }).id);
   });
 
+  it("keeps the client's access token for /get-access-token, with its expiry", async () => {
+    const expiresAt = Date.now() + 3600_000;
+    const { browser, res } = await signInWithIdToken({
+      token: server.signIdToken("google", claimsFor("client-token@example.com")),
+      nonce: "n-0S6_WzA2Mj",
+      accessToken: "ya29.from-the-native-sdk",
+      expiresAt,
+    });
+    expect(res.status).toBe(200);
+    const token = await browser.post<{ accessToken: string; accessTokenExpiresAt: string }>(
+      "/get-access-token",
+      {
+        providerId: "google",
+      },
+    );
+    expect(token.status).toBe(200);
+    expect(token.body.accessToken).toBe("ya29.from-the-native-sdk");
+    expect(new Date(token.body.accessTokenExpiresAt).getTime()).toBe(expiresAt);
+  });
+
   it.each([
     ["a wrong audience", { aud: "someone-elses-client" }, {}],
     ["a wrong issuer", { iss: "https://evil.example" }, {}],
