@@ -251,6 +251,46 @@ describe("POST /refresh-token", () => {
   });
 });
 
+describe("account update hooks see every token write", () => {
+  it("a refresh runs the hooks; a refusing hook leaves the stored tokens as they were", async () => {
+    const seen: Array<Record<string, unknown>> = [];
+    let refuse = false;
+    const hooked = await createSocialAuth(server, ["github"], {
+      hooks: {
+        account: {
+          update: {
+            before: (data) => {
+              seen.push(data);
+              return refuse ? false : undefined;
+            },
+          },
+        },
+      },
+    });
+    try {
+      server.setIdentity("github", {
+        id: "4800",
+        email: "hooked@example.com",
+        emailVerified: true,
+        name: "H",
+        image: null,
+      });
+      const browser = newBrowser(hooked);
+      await runSocialFlow(browser, server, { provider: "github", callbackURL: "/" });
+      expect((await browser.post("/refresh-token", { providerId: "github" })).status).toBe(200);
+      expect(seen).toHaveLength(1);
+      expect(String(seen[0]?.accessToken)).toMatch(/^v1\./);
+      refuse = true;
+      const before = await hooked.db.collection("accounts").findOne({ providerId: "github" });
+      await runSocialFlow(newBrowser(hooked), server, { provider: "github", callbackURL: "/" });
+      expect(seen).toHaveLength(2);
+      expect(await hooked.db.collection("accounts").findOne({ providerId: "github" })).toEqual(before);
+    } finally {
+      await hooked.close();
+    }
+  });
+});
+
 describe("POST /account-info", () => {
   it("answers what the provider says about one of the caller's accounts", async () => {
     const { browser, accountId, email } = await socialUser();

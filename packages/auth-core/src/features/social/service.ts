@@ -1,12 +1,15 @@
+import type { ObjectId } from "mongodb";
 import type { AuthContext } from "../../context.ts";
 import { generateRandomString } from "../../crypto/index.ts";
-import type { SessionDoc, UserDoc } from "../../db/documents.ts";
+import type { AccountDoc, SessionDoc, UserDoc } from "../../db/documents.ts";
 import type { CookieJar } from "../../http/cookie-jar.ts";
+import { applyAfterHook, applyBeforeHook } from "../hooks.ts";
 import { createSession, setSessionCookies } from "../session/service.ts";
 import { providerRedirectURI } from "./provider-access.ts";
 import type { OAuthProvider } from "./providers/types.ts";
 import { STATE_LENGTH } from "./rules.ts";
 import { createOAuthState, generateCodeVerifier, type OAuthStateData } from "./state.ts";
+import { type AccountTokenFields, updateAccountTokens } from "./store.ts";
 
 /** What a request gives the session it mints (the parts of EndpointContext needed). */
 export interface SessionRequest {
@@ -77,4 +80,46 @@ export async function startAuthorizationFlow(
     ...(input.loginHint === undefined ? {} : { loginHint: input.loginHint }),
   });
   return url.toString();
+}
+
+/**
+ * Writes fresh (encrypted) provider tokens on an account through the account update hooks, like
+ * every other account write (features/users/service.ts). Returns what was written; null when a
+ * hook refused or the account is gone — the caller keeps using the tokens it has.
+ */
+export async function saveAccountTokens(
+  auth: AuthContext,
+  accountId: ObjectId,
+  fields: AccountTokenFields,
+): Promise<AccountTokenFields | null> {
+  const hooks = auth.options.hooks?.account?.update;
+  const change = await applyBeforeHook<Partial<AccountDoc>>(hooks, fields);
+  if (!change) return null;
+  const written = { ...fields, ...pickTokenFields(change) };
+  if (!(await updateAccountTokens(auth.collections, accountId, written))) return null;
+  await applyAfterHook(hooks, { ...written, _id: accountId });
+  return written;
+}
+
+/** Only token fields may come back from a hook: it cannot move an account to another user. */
+function pickTokenFields(change: Partial<AccountDoc>): Partial<AccountTokenFields> {
+  const {
+    accessToken,
+    refreshToken,
+    idToken,
+    accessTokenExpiresAt,
+    refreshTokenExpiresAt,
+    scope,
+    updatedAt,
+  } = change;
+  const picked = {
+    accessToken,
+    refreshToken,
+    idToken,
+    accessTokenExpiresAt,
+    refreshTokenExpiresAt,
+    scope,
+    updatedAt,
+  };
+  return Object.fromEntries(Object.entries(picked).filter(([, value]) => value !== undefined));
 }

@@ -8,13 +8,13 @@ import { findUserByEmail } from "../users/store.ts";
 import { sealTokens } from "./account-tokens.ts";
 import type { ProviderProfile, ProviderTokens } from "./providers/types.ts";
 import { type CallbackErrorCode, canLinkByEmail, canLinkToSignedInUser, canSignUp } from "./rules.ts";
+import { saveAccountTokens } from "./service.ts";
 import {
   deleteAccountById,
   deleteUserById,
   findAccountByProviderIdentity,
   findUserById,
   insertAccountIfAbsent,
-  updateAccountTokens,
 } from "./store.ts";
 
 export type SocialUserResult =
@@ -100,11 +100,7 @@ async function refreshSignedInUser(
   email: string | null,
 ): Promise<UserDoc> {
   const now = auth.now();
-  await updateAccountTokens(
-    auth.collections,
-    account._id,
-    sealTokens(identity.tokens, auth.options.secret, now, account),
-  );
+  await saveAccountTokens(auth, account._id, sealTokens(identity.tokens, auth.options.secret, now, account));
   if (!identity.profile.emailVerified || user.emailVerified || email !== user.email) return user;
   return (await updateUser(auth, user._id, { emailVerified: true })) ?? user;
 }
@@ -198,7 +194,7 @@ export async function linkSocialAccount(
     return { ok: false, error: "account_already_linked_to_different_user" };
   if (existing) {
     const fields = sealTokens(identity.tokens, auth.options.secret, auth.now(), existing);
-    await updateAccountTokens(auth.collections, existing._id, fields);
+    await saveAccountTokens(auth, existing._id, fields);
     return { ok: true };
   }
   const stored = await storeProviderAccount(auth, target.userId, identity);

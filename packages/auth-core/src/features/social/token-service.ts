@@ -11,12 +11,8 @@ import { type OpenedTokens, openTokens, sealTokens } from "./account-tokens.ts";
 import { findProvider } from "./provider-access.ts";
 import type { OAuthProvider, ProviderTokens } from "./providers/types.ts";
 import { shouldRefreshAccessToken } from "./rules.ts";
-import {
-  deleteExpiredClaim,
-  findAccountById,
-  findUserProviderAccount,
-  updateAccountTokens,
-} from "./store.ts";
+import { saveAccountTokens } from "./service.ts";
+import { deleteExpiredClaim, findAccountById, findUserProviderAccount } from "./store.ts";
 
 export interface TokenRequest {
   providerId: string;
@@ -88,8 +84,9 @@ async function refreshAndStore(
       return null;
     }
     const fields = sealTokens(fresh, auth.options.secret, auth.now(), account);
-    await updateAccountTokens(auth.collections, account._id, fields);
-    return openTokens({ ...account, ...fields }, auth.options.secret);
+    // A refused write still answers with the tokens just issued: the provider already rotated them.
+    const written = (await saveAccountTokens(auth, account._id, fields)) ?? fields;
+    return openTokens({ ...account, ...written }, auth.options.secret);
   } finally {
     await releaseOneTimeToken(auth.collections, claim);
   }
