@@ -178,6 +178,7 @@ export const optionsSchema = z
     socialProviders: socialProvidersSchema,
     /** Generic OAuth2/OIDC providers (discovery URL or explicit endpoints). @default [] */
     genericOAuth: z.array(genericProviderOptionsSchema).default([]),
+    /** Linking of provider accounts to users (`account.accountLinking`). */
     account: accountSchema,
     mailer: z
       .custom<Mailer>((value) => typeof (value as Mailer)?.send === "function", "expected a Mailer")
