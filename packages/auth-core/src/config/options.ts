@@ -1,6 +1,12 @@
 import { Db } from "mongodb";
 import { z } from "zod";
 import { ADMIN_STATEMENTS, DEFAULT_ADMIN_ROLES, findInvalidGrant } from "../features/admin/access.ts";
+import {
+  type BuiltInProviderId,
+  genericProviderOptionsSchema,
+  PROVIDER_IDS,
+  providerOptionsSchema,
+} from "../features/social/providers/types.ts";
 import type { Mailer } from "../mail/mailer.ts";
 import type { AuthHooks, MailHooks, MailUser } from "./hooks.ts";
 
@@ -36,6 +42,36 @@ function refineAdminRoles(
       ctx.addIssue({ code: "custom", path: ["roles"], message: `role "${name}" is not defined` });
   }
 }
+
+/** `socialProviders`: one optional entry per built-in provider id (SPEC §1); unknown ids are refused. */
+const socialProvidersSchema = z
+  .strictObject(
+    Object.fromEntries(PROVIDER_IDS.map((id) => [id, providerOptionsSchema.optional()])) as Record<
+      BuiltInProviderId,
+      z.ZodOptional<typeof providerOptionsSchema>
+    >,
+  )
+  .prefault({});
+
+/** `account`: linking of provider accounts (SPEC §4 "Social sign-in outcome", §5 "Accounts"). */
+const accountSchema = z
+  .object({
+    accountLinking: z
+      .object({
+        /** Link a provider account to an existing user with the same email. @default true */
+        enabled: z.boolean().default(true),
+        /** Providers whose emails are trusted as verified for linking, whatever they report. @default [] */
+        trustedProviders: z.array(z.string().min(1)).default([]),
+        /** Let /link-social link a provider account whose email differs from the user's. @default false */
+        allowDifferentEmails: z.boolean().default(false),
+        /** Let /unlink-account remove a user's last account. @default false */
+        allowUnlinkingAll: z.boolean().default(false),
+      })
+      .strict()
+      .prefault({}),
+  })
+  .strict()
+  .prefault({});
 
 export const optionsSchema = z
   .object({
@@ -147,9 +183,21 @@ export const optionsSchema = z
           .int()
           .positive()
           .default(1024 * 1024),
+        /**
+         * Bound on every call to a social provider (token, user info, JWKS, discovery): a hanging
+         * provider fails the sign-in with an error redirect instead of holding the request (matrix H16).
+         * @default 10000
+         */
+        providerTimeoutMs: z.number().int().positive().max(120_000).default(10_000),
       })
       .strict()
       .prefault({}),
+    /** Built-in social providers by id (SPEC §1). @default {} */
+    socialProviders: socialProvidersSchema,
+    /** Generic OAuth2/OIDC providers (discovery URL or explicit endpoints). @default [] */
+    genericOAuth: z.array(genericProviderOptionsSchema).default([]),
+    /** Linking of provider accounts to users (`account.accountLinking`). */
+    account: accountSchema,
     admin: z
       .object({
         /** Role given to users without one (new users). @default "user" */

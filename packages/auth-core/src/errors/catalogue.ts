@@ -39,6 +39,10 @@ export const ERROR_CATALOGUE = {
   INVALID_ID_TOKEN: { status: 401, message: "invalid token" },
   FAILED_TO_GET_USER_INFO: { status: 401, message: "Failed to get user info" },
   USER_EMAIL_NOT_FOUND: { status: 401, message: "User email not found" },
+  CALLBACK_URL_REQUIRED: { status: 400, message: "callbackURL is required" },
+  // The id-token forms of SPEC §8's callback outcomes "signup disabled" / "unable to create user".
+  SIGNUP_DISABLED: { status: 401, message: "signup disabled" },
+  UNABLE_TO_CREATE_USER: { status: 401, message: "unable to create user" },
 
   // Email sign-in
   EMAIL_PASSWORD_DISABLED: { status: 400, message: "Email and password is not enabled" },
@@ -80,6 +84,11 @@ export const ERROR_CATALOGUE = {
   FAILED_TO_GET_ACCESS_TOKEN: { status: 400, message: "Failed to get a valid access token" },
   FAILED_TO_REFRESH_ACCESS_TOKEN: { status: 400, message: "Failed to refresh access token" },
   ACCOUNT_USER_ALREADY_EXISTS: { status: 422, message: "User already exists" },
+  // The JSON form of the callback code account_already_linked_to_different_user (matrix H12).
+  ACCOUNT_ALREADY_LINKED_TO_DIFFERENT_USER: {
+    status: 400,
+    message: "account already linked to a different user",
+  },
 
   // Organizations
   ORGANIZATION_CREATION_NOT_ALLOWED: { status: 403, message: "not allowed to create a new organization" },

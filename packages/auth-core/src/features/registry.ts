@@ -8,6 +8,7 @@ import { generalEndpoints } from "./general/index.ts";
 import { organizationEndpoints } from "./organization/index.ts";
 import { passwordEndpoints } from "./password/index.ts";
 import { sessionEndpoints } from "./session/index.ts";
+import { socialEndpoints } from "./social/index.ts";
 import { twoFactorEndpoints } from "./two-factor/index.ts";
 import { verificationEndpoints } from "./verification/index.ts";
 
@@ -24,4 +25,5 @@ export const coreEndpoints: readonly AnyEndpoint[] = [
   ...adminEndpoints,
   ...apiKeyEndpoints,
   ...organizationEndpoints,
+  ...socialEndpoints,
 ];

@@ -2,6 +2,7 @@ import type { Collections } from "../collections.ts";
 import { isDuplicateKeyError } from "../connect.ts";
 import { coreIndexes } from "./0001-core-indexes.ts";
 import { organizationIndexes } from "./0002-organization-indexes.ts";
+import { socialIndexes } from "./0003-social-indexes.ts";
 import { adminIndexes } from "./0004-admin-indexes.ts";
 import { twoFactorIndexes } from "./0005-two-factor-indexes.ts";
 import { apiKeyIndexes } from "./0006-api-key-indexes.ts";
@@ -13,6 +14,7 @@ export type { Migration } from "./types.ts";
 export const CORE_MIGRATIONS: readonly Migration[] = [
   coreIndexes,
   organizationIndexes,
+  socialIndexes,
   adminIndexes,
   twoFactorIndexes,
   apiKeyIndexes,

@@ -1,0 +1,42 @@
+import { z } from "zod";
+import { AuthError } from "../../../errors/auth-error.ts";
+import { defineEndpoint } from "../../../http/define-endpoint.ts";
+import { findProvider } from "../provider-access.ts";
+import type { ProviderProfile } from "../providers/types.ts";
+import { findUserAccountByAccountId } from "../store.ts";
+import { getValidAccessToken, providerNotSupported } from "../token-service.ts";
+
+export interface AccountInfoResult {
+  user: { id: string; name: string; email: string | null; image: string | null; emailVerified: boolean };
+  data: ProviderProfile;
+}
+
+/**
+ * SPEC §7 POST /account-info {accountId} → {user, data}: what the provider says today about one of
+ * the caller's linked accounts (`accountId` is the provider's account id, as /list-accounts shows).
+ */
+export const accountInfo = defineEndpoint({
+  name: "accountInfo",
+  method: "POST",
+  path: "/account-info",
+  auth: "session",
+  sensitive: true,
+  body: z.strictObject({ accountId: z.string().min(1).max(256) }),
+  async handler(ctx): Promise<AccountInfoResult> {
+    const { auth } = ctx;
+    if (!ctx.session) throw new AuthError("UNAUTHORIZED");
+    const account = await findUserAccountByAccountId(
+      auth.collections,
+      ctx.session.user._id,
+      ctx.body.accountId,
+    );
+    if (!account) throw new AuthError("ACCOUNT_NOT_FOUND");
+    const provider = await findProvider(auth, account.providerId);
+    if (!provider) throw providerNotSupported(account.providerId);
+    const tokens = await getValidAccessToken(auth, provider, account);
+    const profile = await provider.getUserProfile({ ...tokens, tokenType: "Bearer" }, {}).catch(() => null);
+    if (!profile) throw new AuthError("FAILED_TO_GET_USER_INFO");
+    const { id, name, email, image, emailVerified } = profile;
+    return { user: { id, name, email, image, emailVerified }, data: profile };
+  },
+});

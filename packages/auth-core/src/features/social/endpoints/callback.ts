@@ -1,0 +1,34 @@
+import { z } from "zod";
+import { defineEndpoint, type RedirectResult, redirectTo } from "../../../http/define-endpoint.ts";
+import { completeCallback } from "../callback-flow.ts";
+
+/** Provider parameters vary (Google adds `scope`, `authuser`…): read loosely, checked in the flow. */
+const callbackInput = z.record(z.string(), z.unknown());
+
+/**
+ * SPEC §2/§7 GET|POST /callback/{id}: the return point of a provider sign-in; always a redirect.
+ * A POST (Apple's `response_mode=form_post`) is turned into the same GET first: the browser's
+ * SameSite=Lax cookies — the state binding among them — are not sent on a cross-site POST, but are
+ * on the top-level GET that follows the redirect.
+ */
+export const oauthCallback = defineEndpoint({
+  name: "callbackOAuth",
+  method: ["GET", "POST"],
+  path: "/callback/:id",
+  auth: "none",
+  acceptsForm: true,
+  query: callbackInput,
+  body: callbackInput,
+  async handler(ctx): Promise<RedirectResult> {
+    const { auth, params } = ctx;
+    const providerId = params.id ?? "";
+    if (Object.keys(ctx.body).length > 0) {
+      const target = new URL(`${auth.apiURL}/callback/${encodeURIComponent(providerId)}`);
+      for (const [key, value] of Object.entries({ ...ctx.query, ...ctx.body })) {
+        if (typeof value === "string") target.searchParams.set(key, value);
+      }
+      return redirectTo(target.toString());
+    }
+    return redirectTo(await completeCallback(auth, ctx, providerId, ctx.query));
+  },
+});

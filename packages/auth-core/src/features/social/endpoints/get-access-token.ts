@@ -1,0 +1,31 @@
+import { defineEndpoint } from "../../../http/define-endpoint.ts";
+import { findTokenAccount, getValidAccessToken, resolveTokenOwner } from "../token-service.ts";
+import { tokenRequestBody } from "./token-fields.ts";
+
+export interface AccessTokenResult {
+  accessToken: string;
+  accessTokenExpiresAt: Date | null;
+  scopes: string[];
+  idToken: string | null;
+}
+
+/** SPEC §7 POST /get-access-token: the owner's provider access token, refreshed first near expiry (§9). */
+export const getAccessToken = defineEndpoint({
+  name: "getAccessToken",
+  method: "POST",
+  path: "/get-access-token",
+  auth: "optional",
+  sensitive: true,
+  body: tokenRequestBody,
+  async handler(ctx): Promise<AccessTokenResult> {
+    const userId = resolveTokenOwner(ctx.session, ctx.isServerCall, ctx.body.userId);
+    const { provider, account } = await findTokenAccount(ctx.auth, userId, ctx.body);
+    const tokens = await getValidAccessToken(ctx.auth, provider, account);
+    return {
+      accessToken: tokens.accessToken ?? "",
+      accessTokenExpiresAt: tokens.accessTokenExpiresAt,
+      scopes: tokens.scopes,
+      idToken: tokens.idToken,
+    };
+  },
+});

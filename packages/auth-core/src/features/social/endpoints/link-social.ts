@@ -1,0 +1,60 @@
+import { z } from "zod";
+import { AuthError } from "../../../errors/auth-error.ts";
+import { defineEndpoint } from "../../../http/define-endpoint.ts";
+import { callbackURLField } from "../../schemas.ts";
+import { linkWithIdToken } from "../id-token.ts";
+import { findProvider } from "../provider-access.ts";
+import { idTokenField, providerIdField, scopesField } from "../schemas.ts";
+import { startAuthorizationFlow } from "../service.ts";
+
+export interface LinkSocialResult {
+  url: string;
+  redirect: boolean;
+  status: boolean;
+}
+
+/**
+ * SPEC §7 POST /link-social → {url, redirect, status}: the sign-in flow, but the provider account
+ * is linked to the signed-in user at the callback (or at once, with `idToken`). A fresh session is
+ * required (matrix H14): a stolen, stale session must not be able to plant a second way in.
+ */
+export const linkSocial = defineEndpoint({
+  name: "linkSocialAccount",
+  method: "POST",
+  path: "/link-social",
+  auth: "fresh-session",
+  sensitive: true,
+  body: z.strictObject({
+    provider: providerIdField,
+    callbackURL: callbackURLField.optional(),
+    errorCallbackURL: callbackURLField.optional(),
+    idToken: idTokenField.optional(),
+    requestSignUp: z.boolean().optional(),
+    scopes: scopesField.optional(),
+    disableRedirect: z.boolean().optional(),
+  }),
+  async handler(ctx): Promise<LinkSocialResult> {
+    const { auth, body } = ctx;
+    if (!ctx.session) throw new AuthError("UNAUTHORIZED");
+    const provider = await findProvider(auth, body.provider);
+    if (!provider) throw new AuthError("PROVIDER_NOT_FOUND");
+    if (!auth.options.account.accountLinking.enabled) throw new AuthError("LINKING_NOT_ALLOWED");
+    const target = { userId: ctx.session.user._id, email: ctx.session.user.email };
+    if (body.idToken) {
+      await linkWithIdToken(auth, provider, target, body.idToken);
+      return { url: "", redirect: false, status: true };
+    }
+    if (body.callbackURL === undefined && auth.options.baseURL === undefined)
+      throw new AuthError("CALLBACK_URL_REQUIRED");
+    const url = await startAuthorizationFlow(auth, ctx.cookies, provider, {
+      callbackURL: body.callbackURL,
+      errorCallbackURL: body.errorCallbackURL,
+      newUserCallbackURL: undefined,
+      scopes: body.scopes,
+      loginHint: undefined,
+      requestSignUp: body.requestSignUp,
+      link: { userId: target.userId.toHexString() },
+    });
+    return { url, redirect: body.disableRedirect !== true, status: true };
+  },
+});

@@ -1,0 +1,33 @@
+import { defineEndpoint } from "../../../http/define-endpoint.ts";
+import { splitScopes } from "../rules.ts";
+import { listUserAccounts } from "../store.ts";
+
+export interface AccountSummary {
+  id: string;
+  provider: string;
+  createdAt: Date;
+  updatedAt: Date;
+  accountId: string;
+  scopes: string[];
+}
+
+/** SPEC §7 GET /list-accounts: never tokens or password hashes (matrix H18). */
+export const listAccounts = defineEndpoint({
+  name: "listUserAccounts",
+  method: "GET",
+  path: "/list-accounts",
+  auth: "session",
+  async handler(ctx): Promise<AccountSummary[]> {
+    const session = ctx.session;
+    if (!session) return [];
+    const accounts = await listUserAccounts(ctx.auth.collections, session.user._id);
+    return accounts.map((account) => ({
+      id: account._id.toHexString(),
+      provider: account.providerId,
+      createdAt: account.createdAt,
+      updatedAt: account.updatedAt,
+      accountId: account.accountId,
+      scopes: splitScopes(account.scope),
+    }));
+  },
+});

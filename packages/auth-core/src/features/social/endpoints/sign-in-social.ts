@@ -1,0 +1,61 @@
+import { z } from "zod";
+import { AuthError } from "../../../errors/auth-error.ts";
+import { defineEndpoint } from "../../../http/define-endpoint.ts";
+import { callbackURLField } from "../../schemas.ts";
+import { type IdTokenSignInResult, signInWithIdToken } from "../id-token.ts";
+import { findProvider } from "../provider-access.ts";
+import { idTokenField, providerIdField, scopesField } from "../schemas.ts";
+import { startAuthorizationFlow } from "../service.ts";
+
+export interface SocialRedirectResult {
+  url: string;
+  redirect: boolean;
+}
+
+/**
+ * SPEC §7 POST /sign-in/social → {url, redirect}, or with `idToken` → {redirect, token, url, user}.
+ * The four callback-type URLs are checked against the trusted origins before this runs
+ * (http/run-endpoint.ts, SPEC §5).
+ */
+export const signInSocial = defineEndpoint({
+  name: "signInSocial",
+  method: "POST",
+  path: "/sign-in/social",
+  auth: "none",
+  body: z.strictObject({
+    provider: providerIdField,
+    callbackURL: callbackURLField.optional(),
+    newUserCallbackURL: callbackURLField.optional(),
+    errorCallbackURL: callbackURLField.optional(),
+    disableRedirect: z.boolean().optional(),
+    idToken: idTokenField.optional(),
+    scopes: scopesField.optional(),
+    requestSignUp: z.boolean().optional(),
+    loginHint: z.string().min(1).max(512).optional(),
+  }),
+  async handler(ctx): Promise<SocialRedirectResult | IdTokenSignInResult> {
+    const { auth, body } = ctx;
+    const provider = await findProvider(auth, body.provider);
+    if (!provider) throw new AuthError("PROVIDER_NOT_FOUND");
+    if (body.idToken) {
+      return signInWithIdToken(auth, ctx, provider, {
+        idToken: body.idToken,
+        requestSignUp: body.requestSignUp === true,
+        callbackURL: body.callbackURL,
+      });
+    }
+    // SPEC §5: without a base URL there is no default place to send the browser back to.
+    if (body.callbackURL === undefined && auth.options.baseURL === undefined)
+      throw new AuthError("CALLBACK_URL_REQUIRED");
+    const url = await startAuthorizationFlow(auth, ctx.cookies, provider, {
+      callbackURL: body.callbackURL,
+      errorCallbackURL: body.errorCallbackURL,
+      newUserCallbackURL: body.newUserCallbackURL,
+      scopes: body.scopes,
+      loginHint: body.loginHint,
+      requestSignUp: body.requestSignUp,
+      link: null,
+    });
+    return { url, redirect: body.disableRedirect !== true };
+  },
+});

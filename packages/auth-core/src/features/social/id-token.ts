@@ -1,0 +1,115 @@
+import type { ObjectId } from "mongodb";
+import type { AuthContext } from "../../context.ts";
+import { AuthError } from "../../errors/auth-error.ts";
+import type { ErrorCode } from "../../errors/catalogue.ts";
+import { toUser, type User } from "../session/types.ts";
+import { providerSettings } from "./provider-access.ts";
+import type { OAuthProvider, ProviderProfile, ProviderTokens } from "./providers/types.ts";
+import type { CallbackErrorCode } from "./rules.ts";
+import type { IdTokenInput } from "./schemas.ts";
+import { mintSocialSession, type SessionRequest } from "./service.ts";
+import { linkSocialAccount, resolveSocialUser, type SocialIdentity } from "./sign-in-outcome.ts";
+
+/** The JSON errors of the callback outcomes, for flows that answer instead of redirecting. */
+const OUTCOME_ERRORS: Record<CallbackErrorCode, ErrorCode> = {
+  invalid_callback_request: "INVALID_ID_TOKEN",
+  state_not_found: "INVALID_ID_TOKEN",
+  state_mismatch: "INVALID_ID_TOKEN",
+  please_restart_the_process: "INVALID_ID_TOKEN",
+  no_code: "INVALID_ID_TOKEN",
+  oauth_provider_not_found: "PROVIDER_NOT_FOUND",
+  invalid_code: "INVALID_ID_TOKEN",
+  unable_to_get_user_info: "FAILED_TO_GET_USER_INFO",
+  email_not_found: "USER_EMAIL_NOT_FOUND",
+  no_callback_url: "CALLBACK_URL_REQUIRED",
+  unable_to_link_account: "LINKING_NOT_ALLOWED",
+  account_already_linked_to_different_user: "ACCOUNT_ALREADY_LINKED_TO_DIFFERENT_USER",
+  account_not_linked: "LINKING_NOT_ALLOWED",
+  signup_disabled: "SIGNUP_DISABLED",
+  unable_to_create_user: "UNABLE_TO_CREATE_USER",
+  unable_to_create_session: "FAILED_TO_CREATE_SESSION",
+};
+
+/**
+ * Verifies a client-supplied id token with the provider (signature against its JWKS, issuer,
+ * audience, expiry, nonce: matrix H7). Every refusal is the same 401 "invalid token": the reason
+ * helps nobody but an attacker probing the checks.
+ */
+async function verifiedIdentity(provider: OAuthProvider, input: IdTokenInput): Promise<SocialIdentity> {
+  if (!provider.verifyIdToken) throw new AuthError("ID_TOKEN_NOT_SUPPORTED");
+  const check = await provider.verifyIdToken(input.token, input.nonce);
+  if (!check.ok) throw new AuthError("INVALID_ID_TOKEN");
+  return { providerId: provider.id, profile: check.profile, tokens: idTokenTokens(input) };
+}
+
+function idTokenTokens(input: IdTokenInput): ProviderTokens {
+  return {
+    accessToken: input.accessToken ?? null,
+    refreshToken: input.refreshToken ?? null,
+    idToken: input.token,
+    accessTokenExpiresAt: input.expiresAt === undefined ? null : new Date(input.expiresAt),
+    refreshTokenExpiresAt: null,
+    scopes: [],
+    tokenType: null,
+  };
+}
+
+function assertIdTokenSignInEnabled(auth: AuthContext, provider: OAuthProvider): void {
+  if (providerSettings(auth, provider.id)?.enableIdTokenSignIn === false || !provider.verifyIdToken)
+    throw new AuthError("ID_TOKEN_NOT_SUPPORTED");
+}
+
+export interface IdTokenSignInResult {
+  redirect: false;
+  token: string;
+  url: string | null;
+  user: User;
+}
+
+/** SPEC §7 /sign-in/social with `idToken`: creates or links the user like the callback, then a session. */
+export async function signInWithIdToken(
+  auth: AuthContext,
+  request: SessionRequest,
+  provider: OAuthProvider,
+  input: { idToken: IdTokenInput; requestSignUp: boolean; callbackURL: string | undefined },
+): Promise<IdTokenSignInResult> {
+  assertIdTokenSignInEnabled(auth, provider);
+  const identity = await verifiedIdentity(provider, input.idToken);
+  const settings = providerSettings(auth, provider.id);
+  const outcome = await resolveSocialUser(auth, identity, {
+    disabled: settings?.disableSignUp ?? false,
+    implicitDisabled: settings?.disableImplicitSignUp ?? false,
+    requested: input.requestSignUp,
+  });
+  if (!outcome.ok) throw new AuthError(OUTCOME_ERRORS[outcome.error]);
+  const session = await mintSocialSession(auth, request, outcome.user);
+  return {
+    redirect: false,
+    token: session.token,
+    url: input.callbackURL ?? null,
+    user: toUser(outcome.user),
+  };
+}
+
+/**
+ * SPEC §5 "Link by ID token": the token must verify, and its email must match the user's unless
+ * different emails are allowed.
+ */
+export async function linkWithIdToken(
+  auth: AuthContext,
+  provider: OAuthProvider,
+  target: { userId: ObjectId; email: string },
+  idToken: IdTokenInput,
+): Promise<void> {
+  assertIdTokenSignInEnabled(auth, provider);
+  const identity = await verifiedIdentity(provider, idToken);
+  assertSameEmail(auth, target.email, identity.profile);
+  const linked = await linkSocialAccount(auth, target, identity);
+  if (!linked.ok) throw new AuthError(OUTCOME_ERRORS[linked.error]);
+}
+
+function assertSameEmail(auth: AuthContext, userEmail: string, profile: ProviderProfile): void {
+  if (auth.options.account.accountLinking.allowDifferentEmails) return;
+  if (profile.email?.trim().toLowerCase() !== userEmail)
+    throw new AuthError("LINKING_DIFFERENT_EMAILS_NOT_ALLOWED");
+}

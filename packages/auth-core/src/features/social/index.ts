@@ -1,0 +1,20 @@
+import type { AnyEndpoint } from "../../http/define-endpoint.ts";
+import { accountInfo } from "./endpoints/account-info.ts";
+import { oauthCallback } from "./endpoints/callback.ts";
+import { getAccessToken } from "./endpoints/get-access-token.ts";
+import { linkSocial } from "./endpoints/link-social.ts";
+import { listAccounts } from "./endpoints/list-accounts.ts";
+import { refreshToken } from "./endpoints/refresh-token.ts";
+import { signInSocial } from "./endpoints/sign-in-social.ts";
+import { unlinkAccount } from "./endpoints/unlink-account.ts";
+
+export const socialEndpoints = [
+  signInSocial,
+  oauthCallback,
+  linkSocial,
+  listAccounts,
+  unlinkAccount,
+  getAccessToken,
+  refreshToken,
+  accountInfo,
+] as unknown as AnyEndpoint[];

@@ -1,0 +1,226 @@
+import { z } from "zod";
+
+/**
+ * The contract between the social sign-in flow (features/social/*) and the providers
+ * (features/social/providers/*). The flow never knows a provider's URLs or response shapes;
+ * a provider never touches the database, cookies or the session.
+ */
+
+/** The 19 providers of SPEC §1. */
+export const PROVIDER_IDS = [
+  "apple",
+  "discord",
+  "facebook",
+  "github",
+  "microsoft",
+  "google",
+  "huggingface",
+  "spotify",
+  "twitch",
+  "twitter",
+  "dropbox",
+  "kick",
+  "linkedin",
+  "gitlab",
+  "tiktok",
+  "reddit",
+  "roblox",
+  "vk",
+  "zoom",
+] as const;
+export type BuiltInProviderId = (typeof PROVIDER_IDS)[number];
+
+/**
+ * Every endpoint a provider may call. Each built-in provider has real defaults; options override
+ * any of them (that is how tests point a provider at a local server). Providers use the subset
+ * they need; `extra` holds provider-specific endpoints (GitHub's emails call, for example).
+ */
+export interface ProviderEndpoints {
+  authorization: string;
+  token: string;
+  userInfo?: string;
+  /** OIDC: JSON Web Key Set for id-token signatures. */
+  jwks?: string;
+  /** OIDC: expected `iss` of id tokens. */
+  issuer?: string;
+  /** Token revocation, where the provider has one. */
+  revocation?: string;
+  extra?: Record<string, string>;
+}
+
+const urlString = z.string().url().max(2048);
+
+export const providerEndpointsOverrideSchema = z
+  .object({
+    authorization: urlString,
+    token: urlString,
+    userInfo: urlString,
+    jwks: urlString,
+    issuer: z.string().min(1).max(2048),
+    revocation: urlString,
+    extra: z.record(z.string(), urlString),
+  })
+  .partial()
+  .strict();
+
+/** `socialProviders.<id>` in createAuth options. */
+export const providerOptionsSchema = z
+  .object({
+    clientId: z.string().min(1),
+    /** Absent for public clients; Apple takes a pre-generated client-secret JWT here. */
+    clientSecret: z.string().min(1).optional(),
+    /** Extra scopes on top of the provider's defaults. */
+    scope: z.array(z.string().min(1)).optional(),
+    /** Send only `scope`, not the provider's default scopes. @default false */
+    disableDefaultScope: z.boolean().default(false),
+    /** Overrides `${baseURL}${basePath}/callback/${id}`. */
+    redirectURI: z.string().url().optional(),
+    /** `prompt` parameter where the provider supports one (e.g. "select_account"). */
+    prompt: z.string().min(1).optional(),
+    /** Refuse sign-up through this provider (existing users may still sign in). @default false */
+    disableSignUp: z.boolean().default(false),
+    /** Sign-up only when the request says `requestSignUp: true`. @default false */
+    disableImplicitSignUp: z.boolean().default(false),
+    /** Accept id-token sign-in for this provider (OIDC providers only). @default true */
+    enableIdTokenSignIn: z.boolean().default(true),
+    /** Extra audiences accepted in id tokens (e.g. an iOS app's client id). */
+    idTokenAudiences: z.array(z.string().min(1)).optional(),
+    endpoints: providerEndpointsOverrideSchema.optional(),
+    /**
+     * Microsoft only: the Entra tenant (a tenant id or domain, or "common", "organizations",
+     * "consumers"). Multi-tenant values accept any tenant's issuer (`iss` must name the token's `tid`).
+     * @default "common"
+     */
+    tenantId: z
+      .string()
+      .regex(/^[A-Za-z0-9.-]{1,100}$/)
+      .optional(),
+  })
+  .strict();
+export type ProviderOptions = z.output<typeof providerOptionsSchema>;
+
+/** A generic OAuth2/OIDC provider: by discovery URL or by explicit endpoints. */
+export const genericProviderOptionsSchema = providerOptionsSchema
+  .extend({
+    providerId: z
+      .string()
+      .regex(/^[a-z0-9][a-z0-9-]{0,62}$/)
+      .refine((id) => !(PROVIDER_IDS as readonly string[]).includes(id), "clashes with a built-in provider"),
+    name: z.string().min(1).optional(),
+    /** OIDC discovery document (`…/.well-known/openid-configuration`). */
+    discoveryUrl: z.string().url().optional(),
+    /** Scopes sent by default. @default ["openid", "email", "profile"] */
+    defaultScopes: z.array(z.string().min(1)).optional(),
+    /** Use PKCE (S256). @default true */
+    pkce: z.boolean().default(true),
+    /** Does this provider verify the emails it reports? @default false */
+    emailsAreVerified: z.boolean().default(false),
+  })
+  .strict();
+export type GenericProviderOptions = z.output<typeof genericProviderOptionsSchema>;
+
+/** Tokens as returned by a code exchange or a refresh, normalised. */
+export interface ProviderTokens {
+  accessToken: string | null;
+  refreshToken: string | null;
+  idToken: string | null;
+  accessTokenExpiresAt: Date | null;
+  refreshTokenExpiresAt: Date | null;
+  scopes: string[];
+  tokenType: string | null;
+}
+
+/** What the provider says about the person, normalised (SPEC §3 user fields). */
+export interface ProviderProfile {
+  /** The provider's stable account id (stored as `accountId`). Always a string. */
+  id: string;
+  /** Lower-cased by the flow, not here. Null when the provider gives none (the flow answers email_not_found). */
+  email: string | null;
+  /** True only when the provider says so (or is documented to verify every email it returns). */
+  emailVerified: boolean;
+  name: string;
+  image: string | null;
+}
+
+export interface AuthorizationInput {
+  state: string;
+  /** PKCE verifier (128 chars, DECISIONS.md); providers without PKCE ignore it. */
+  codeVerifier: string;
+  redirectURI: string;
+  /** Extra scopes from the request, added to the configured/default scopes. */
+  scopes: string[];
+  loginHint?: string;
+  /** OIDC `nonce`, put in the URL by providers that issue id tokens (the flow checks it in the id token). */
+  nonce?: string;
+}
+
+export interface CodeExchangeInput {
+  code: string;
+  codeVerifier: string;
+  redirectURI: string;
+  /** VK ID passes `device_id` back on the callback and wants it in the token request. */
+  deviceId?: string;
+}
+
+export interface CallbackExtras {
+  /** Apple's one-time `user` form field (JSON with name and email) on the first consent only. */
+  user?: unknown;
+}
+
+export type IdTokenCheck =
+  | { ok: true; profile: ProviderProfile }
+  | {
+      ok: false;
+      reason:
+        | "invalid_signature"
+        | "wrong_audience"
+        | "wrong_issuer"
+        | "expired"
+        | "wrong_nonce"
+        | "malformed";
+    };
+
+export interface OAuthProvider {
+  id: string;
+  name: string;
+  /**
+   * Generic providers configured by discovery URL load their endpoints here (cached); call it before
+   * createAuthorizationURL, which throws ProviderError while the discovery document is not loaded.
+   * Throws ProviderError when discovery fails. Absent when there is nothing to load.
+   */
+  prepare?: () => Promise<void>;
+  /** Apple answers with a POST form (`response_mode=form_post`). */
+  responseMode: "query" | "form_post";
+  createAuthorizationURL(input: AuthorizationInput): URL;
+  /** Throws ProviderError on any failure (non-2xx, missing access token). */
+  exchangeCode(input: CodeExchangeInput): Promise<ProviderTokens>;
+  /** Absent when the provider has no refresh grant. Throws ProviderError on failure. */
+  refreshAccessToken?: (refreshToken: string) => Promise<ProviderTokens>;
+  /** Null when the provider's user-info call fails or returns no id. */
+  getUserProfile(tokens: ProviderTokens, extras: CallbackExtras): Promise<ProviderProfile | null>;
+  /** Present only for providers that issue OIDC id tokens (and enableIdTokenSignIn). */
+  verifyIdToken?: (idToken: string, nonce: string | undefined) => Promise<IdTokenCheck>;
+}
+
+/** What a provider factory gets besides its options: no globals (STYLE.md). */
+export interface ProviderDeps {
+  fetch: typeof fetch;
+  now(): Date;
+  /** Bound on every call to a provider (matrix H16). @default 10000 */
+  timeoutMs?: number;
+  /** Minimum gap between JWKS refetches triggered by an unknown `kid` (key rotation). @default 30000 */
+  jwksCooldownMs?: number;
+}
+
+/** A failed call to a provider: carries what the provider said, never secrets. */
+export class ProviderError extends Error {
+  constructor(
+    message: string,
+    readonly providerError: string | null = null,
+    readonly providerErrorDescription: string | null = null,
+    options?: ErrorOptions,
+  ) {
+    super(message, options);
+    this.name = "ProviderError";
+  }
+}

@@ -1,0 +1,212 @@
+import { ObjectId } from "mongodb";
+import type { AuthContext } from "../../context.ts";
+import type { AccountDoc, UserDoc } from "../../db/documents.ts";
+import { applyAfterHook, applyBeforeHook } from "../hooks.ts";
+import { emailField } from "../schemas.ts";
+import { createUser, updateUser } from "../users/service.ts";
+import { findUserByEmail } from "../users/store.ts";
+import { sealTokens } from "./account-tokens.ts";
+import type { ProviderProfile, ProviderTokens } from "./providers/types.ts";
+import { type CallbackErrorCode, canLinkByEmail, canLinkToSignedInUser, canSignUp } from "./rules.ts";
+import { saveAccountTokens } from "./service.ts";
+import {
+  deleteAccountById,
+  deleteUserById,
+  findAccountByProviderIdentity,
+  findUserById,
+  insertAccountIfAbsent,
+} from "./store.ts";
+
+export type SocialUserResult =
+  | { ok: true; user: UserDoc; isNewUser: boolean }
+  | { ok: false; error: CallbackErrorCode };
+
+export interface SocialIdentity {
+  providerId: string;
+  profile: ProviderProfile;
+  tokens: ProviderTokens;
+}
+
+/** The provider's email as Tessera stores emails (trimmed, lower-cased, checked); null when unusable. */
+export function normalizeProviderEmail(email: string | null): string | null {
+  if (email === null) return null;
+  const parsed = emailField.safeParse(email);
+  return parsed.success ? parsed.data : null;
+}
+
+function isTrustedProvider(auth: AuthContext, providerId: string): boolean {
+  return auth.options.account.accountLinking.trustedProviders.includes(providerId);
+}
+
+/**
+ * SPEC §4 "Social sign-in outcome": the user a provider identity signs in as. The account keyed on
+ * (providerId, provider account id) wins — never the email (matrix H11), and it needs none: an
+ * identity linked from a signed-in session signs in even from a provider that gives no email.
+ * Otherwise an existing user with the email gets the account linked only under `canLinkByEmail`;
+ * otherwise a new user, unless sign-up is disabled. Both of those need an email (email_not_found).
+ */
+export async function resolveSocialUser(
+  auth: AuthContext,
+  identity: SocialIdentity,
+  signUp: { disabled: boolean; implicitDisabled: boolean; requested: boolean },
+  retried = false,
+): Promise<SocialUserResult> {
+  const { providerId, profile } = identity;
+  const email = normalizeProviderEmail(profile.email);
+  const account = await findAccountByProviderIdentity(auth.collections, providerId, profile.id);
+  if (account) {
+    const user = await findUserById(auth.collections, account.userId);
+    if (user) {
+      const current = await refreshSignedInUser(auth, user, account, identity, email);
+      return { ok: true, user: current, isNewUser: false };
+    }
+    // An account left behind by a removed user identifies nobody: drop it and go on as new.
+    await deleteAccountById(auth.collections, account._id);
+  }
+  if (email === null) return { ok: false, error: "email_not_found" };
+  const existing = await findUserByEmail(auth.collections, email);
+  if (existing) {
+    const linkable = canLinkByEmail({
+      linkingEnabled: auth.options.account.accountLinking.enabled,
+      providerTrusted: isTrustedProvider(auth, providerId),
+      providerEmailVerified: profile.emailVerified,
+      existingUser: existing,
+    });
+    if (!linkable) return { ok: false, error: "account_not_linked" };
+    const linked = await storeProviderAccount(auth, existing._id, identity);
+    return linked === "stored"
+      ? { ok: true, user: existing, isNewUser: false }
+      : { ok: false, error: "account_not_linked" };
+  }
+  const allowed = canSignUp({
+    signUpDisabled: signUp.disabled,
+    implicitSignUpDisabled: signUp.implicitDisabled,
+    requestSignUp: signUp.requested,
+  });
+  if (!allowed) return { ok: false, error: "signup_disabled" };
+  const created = await createSocialUser(auth, identity, email);
+  if (created !== "raced") return created;
+  // A concurrent first sign-in of the same person won the unique index: once more, as a returning user.
+  if (!retried) return resolveSocialUser(auth, identity, signUp, true);
+  return { ok: false, error: "unable_to_create_user" };
+}
+
+/** A returning user: fresh tokens on the account; a provider-verified matching email marks it verified. */
+async function refreshSignedInUser(
+  auth: AuthContext,
+  user: UserDoc,
+  account: AccountDoc,
+  identity: SocialIdentity,
+  email: string | null,
+): Promise<UserDoc> {
+  const now = auth.now();
+  await saveAccountTokens(auth, account._id, sealTokens(identity.tokens, auth.options.secret, now, account));
+  if (!identity.profile.emailVerified || user.emailVerified || email !== user.email) return user;
+  return (await updateUser(auth, user._id, { emailVerified: true })) ?? user;
+}
+
+/**
+ * User first, then its account; a failed account removes the user again (no user without an
+ * account). "raced" when a unique index (email, or the provider identity) says another request
+ * created them first.
+ */
+async function createSocialUser(
+  auth: AuthContext,
+  identity: SocialIdentity,
+  email: string,
+): Promise<SocialUserResult | "raced"> {
+  const { profile } = identity;
+  const created = await createUser(auth, {
+    email,
+    name: (profile.name.trim() || email.slice(0, email.indexOf("@"))).slice(0, 256),
+    image: profile.image && profile.image.length <= 2048 ? profile.image : null,
+    emailVerified: profile.emailVerified,
+  });
+  if (!created.ok)
+    return created.reason === "exists" ? "raced" : { ok: false, error: "unable_to_create_user" };
+  let stored: StoreAccountResult = "refused";
+  try {
+    stored = await storeProviderAccount(auth, created.user._id, identity);
+  } finally {
+    if (stored !== "stored") await deleteUserById(auth.collections, created.user._id);
+  }
+  if (stored === "taken") return "raced";
+  if (stored !== "stored") return { ok: false, error: "unable_to_create_user" };
+  return { ok: true, user: created.user, isNewUser: true };
+}
+
+export type StoreAccountResult = "stored" | "taken" | "refused";
+
+/**
+ * Inserts the provider account of a user (through the account create hooks, tokens encrypted).
+ * "taken" when that provider identity already has an account — the unique index decides races.
+ */
+export async function storeProviderAccount(
+  auth: AuthContext,
+  userId: ObjectId,
+  identity: SocialIdentity,
+): Promise<StoreAccountResult> {
+  const now = auth.now();
+  const hooks = auth.options.hooks?.account?.create;
+  const doc = await applyBeforeHook<AccountDoc>(hooks, {
+    _id: new ObjectId(),
+    providerId: identity.providerId,
+    accountId: identity.profile.id,
+    userId,
+    password: null,
+    ...sealTokens(identity.tokens, auth.options.secret, now),
+    createdAt: now,
+    updatedAt: now,
+  });
+  if (!doc) return "refused";
+  if (!(await insertAccountIfAbsent(auth.collections, doc))) return "taken";
+  await applyAfterHook(hooks, doc);
+  return "stored";
+}
+
+export type LinkResult = { ok: true } | { ok: false; error: CallbackErrorCode };
+
+/**
+ * /link-social: attaches a provider identity to the signed-in user (SPEC §5 "Link by ID token",
+ * matrix H12). An identity already linked to another user is never re-parented.
+ */
+export async function linkSocialAccount(
+  auth: AuthContext,
+  target: { userId: ObjectId; email: string },
+  identity: SocialIdentity,
+): Promise<LinkResult> {
+  const linking = auth.options.account.accountLinking;
+  const allowed = canLinkToSignedInUser({
+    linkingEnabled: linking.enabled,
+    providerTrusted: isTrustedProvider(auth, identity.providerId),
+    providerEmailVerified: identity.profile.emailVerified,
+    allowDifferentEmails: linking.allowDifferentEmails,
+    userEmail: target.email,
+    providerEmail: normalizeProviderEmail(identity.profile.email),
+  });
+  if (!allowed) return { ok: false, error: "unable_to_link_account" };
+  const existing = await findAccountByProviderIdentity(
+    auth.collections,
+    identity.providerId,
+    identity.profile.id,
+  );
+  if (existing && !existing.userId.equals(target.userId))
+    return { ok: false, error: "account_already_linked_to_different_user" };
+  if (existing) {
+    const fields = sealTokens(identity.tokens, auth.options.secret, auth.now(), existing);
+    await saveAccountTokens(auth, existing._id, fields);
+    return { ok: true };
+  }
+  const stored = await storeProviderAccount(auth, target.userId, identity);
+  if (stored === "stored") return { ok: true };
+  if (stored === "refused") return { ok: false, error: "unable_to_link_account" };
+  // Linked concurrently: fine when it was this same user's other request.
+  const winner = await findAccountByProviderIdentity(
+    auth.collections,
+    identity.providerId,
+    identity.profile.id,
+  );
+  return winner?.userId.equals(target.userId)
+    ? { ok: true }
+    : { ok: false, error: "account_already_linked_to_different_user" };
+}

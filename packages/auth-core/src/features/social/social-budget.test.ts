@@ -1,0 +1,114 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { TestBrowser } from "../../../../../tests/support/browser.ts";
+import {
+  type AuthorizeResult,
+  type OAuthServer,
+  startOAuthServer,
+} from "../../../../../tests/support/oauth-server.ts";
+import type { TestAuth } from "../../../../../tests/support/test-auth.ts";
+import { createSocialAuth, newBrowser, returnToCallback } from "./social-test-helpers.ts";
+
+/**
+ * Database commands per social request (STYLE.md: count them and keep the count in a test). FerretDB
+ * v1 scans for every non-_id lookup, so each line here is an indexed query: verifications.identifier,
+ * accounts.(providerId, accountId), users.email, accounts.(userId, providerId) — 0001 and 0003.
+ * Rate limiting is off (its own cost is kept by session-budget.test.ts).
+ */
+let server: OAuthServer;
+let t: TestAuth;
+let browser: TestBrowser;
+const SESSION_READ = ["find:sessions", "find:users"];
+
+beforeAll(async () => {
+  server = await startOAuthServer();
+  t = await createSocialAuth(server, ["github"]);
+  browser = newBrowser(t);
+  server.setIdentity("github", {
+    id: "6001",
+    email: "budget@example.com",
+    emailVerified: true,
+    name: "B",
+    image: null,
+  });
+});
+afterAll(async () => {
+  await t.close();
+  await server.close();
+});
+
+async function start(): Promise<AuthorizeResult> {
+  let url = "";
+  const commands = await t.commands(async () => {
+    url = (await browser.post<{ url: string }>("/sign-in/social", { provider: "github" })).body.url;
+  });
+  expect(commands).toEqual(["insert:verifications"]);
+  return server.authorize(url);
+}
+
+describe("database commands per social request", () => {
+  it("sign-in/social: one insert (the state record)", async () => {
+    await start();
+  });
+
+  it("callback for a new user: consume state, look up identity and email, insert user, account, session", async () => {
+    const authorized = await start();
+    const commands = await t.commands(() => returnToCallback(browser, authorized));
+    expect(commands).toEqual([
+      "find:verifications",
+      "delete:verifications",
+      "find:accounts",
+      "find:users",
+      "insert:users",
+      "insert:accounts",
+      "insert:sessions",
+    ]);
+  });
+
+  it("callback for a returning user: consume state, identity, user, token update, session", async () => {
+    const authorized = await start();
+    const commands = await t.commands(() => returnToCallback(browser, authorized));
+    expect(commands).toEqual([
+      "find:verifications",
+      "delete:verifications",
+      "find:accounts",
+      "find:users",
+      "update:accounts",
+      "insert:sessions",
+    ]);
+  });
+
+  it("callback with another browser's state: one lookup, nothing consumed", async () => {
+    const authorized = await start();
+    const stranger = newBrowser(t);
+    const commands = await t.commands(() => returnToCallback(stranger, authorized));
+    expect(commands).toEqual(["find:verifications"]);
+  });
+
+  it("list-accounts, get-access-token: the session read plus one indexed account query", async () => {
+    expect(await t.commands(() => browser.get("/list-accounts"))).toEqual([...SESSION_READ, "find:accounts"]);
+    expect(await t.commands(() => browser.post("/get-access-token", { providerId: "github" }))).toEqual([
+      ...SESSION_READ,
+      "find:accounts",
+    ]);
+  });
+
+  it("link-social: the session read and the state insert; unlink: the session read, list, delete, recount", async () => {
+    expect(await t.commands(() => browser.post("/link-social", { provider: "github" }))).toEqual([
+      ...SESSION_READ,
+      "insert:verifications",
+    ]);
+    await t.db.collection("accounts").insertOne({
+      providerId: "google",
+      accountId: "budget-extra",
+      userId: (await t.db.collection("users").findOne({ email: "budget@example.com" }))?._id,
+      createdAt: new Date(),
+      updatedAt: new Date(),
+    });
+    expect(await t.commands(() => browser.post("/unlink-account", { providerId: "google" }))).toEqual([
+      ...SESSION_READ,
+      "find:accounts",
+      "delete:accounts",
+      "aggregate:accounts",
+    ]);
+  });
+});

@@ -1,0 +1,119 @@
+import type { ObjectId } from "mongodb";
+import type { Collections } from "../../db/collections.ts";
+import { isDuplicateKeyError } from "../../db/connect.ts";
+import type { AccountDoc, UserDoc } from "../../db/documents.ts";
+
+/** The only file of the social feature that talks to MongoDB. */
+
+/** The account of one provider identity (unique index `(providerId, accountId)`). */
+export function findAccountByProviderIdentity(
+  collections: Collections,
+  providerId: string,
+  accountId: string,
+): Promise<AccountDoc | null> {
+  return collections.accounts.findOne({ providerId: { $eq: providerId }, accountId: { $eq: accountId } });
+}
+
+export function findUserById(collections: Collections, userId: ObjectId): Promise<UserDoc | null> {
+  return collections.users.findOne({ _id: userId });
+}
+
+/** Every account of a user, oldest first (index `userId`). */
+export function listUserAccounts(collections: Collections, userId: ObjectId): Promise<AccountDoc[]> {
+  return collections.accounts.find({ userId }).sort({ createdAt: 1, _id: 1 }).limit(1000).toArray();
+}
+
+/**
+ * A user's account of one provider (index `userId_providerId`, 0003); with `accountId`, that one.
+ * Null when none.
+ */
+export function findUserProviderAccount(
+  collections: Collections,
+  userId: ObjectId,
+  providerId: string,
+  accountId?: string,
+): Promise<AccountDoc | null> {
+  return collections.accounts.findOne({
+    userId,
+    providerId: { $eq: providerId },
+    ...(accountId === undefined ? {} : { accountId: { $eq: accountId } }),
+  });
+}
+
+/** A user's account by the provider's account id, whatever the provider (account-info). */
+export function findUserAccountByAccountId(
+  collections: Collections,
+  userId: ObjectId,
+  accountId: string,
+): Promise<AccountDoc | null> {
+  return collections.accounts.findOne({ userId, accountId: { $eq: accountId } });
+}
+
+/** False when the `(providerId, accountId)` identity already has an account (the unique index decides). */
+export async function insertAccountIfAbsent(collections: Collections, doc: AccountDoc): Promise<boolean> {
+  try {
+    await collections.accounts.insertOne(doc);
+    return true;
+  } catch (error) {
+    if (isDuplicateKeyError(error)) return false;
+    throw error;
+  }
+}
+
+export type AccountTokenFields = Pick<
+  AccountDoc,
+  | "accessToken"
+  | "refreshToken"
+  | "idToken"
+  | "accessTokenExpiresAt"
+  | "refreshTokenExpiresAt"
+  | "scope"
+  | "updatedAt"
+>;
+
+/** Stores (encrypted) tokens on an account; false when the account is gone. */
+export async function updateAccountTokens(
+  collections: Collections,
+  accountId: ObjectId,
+  fields: Partial<AccountTokenFields>,
+): Promise<boolean> {
+  const result = await collections.accounts.updateOne({ _id: accountId }, { $set: fields });
+  return result.matchedCount === 1;
+}
+
+export function findAccountById(collections: Collections, accountId: ObjectId): Promise<AccountDoc | null> {
+  return collections.accounts.findOne({ _id: accountId });
+}
+
+/** Removes a one-time claim whose holder let it expire; true when this call removed it. */
+export async function deleteExpiredClaim(
+  collections: Collections,
+  identifier: string,
+  now: Date,
+): Promise<boolean> {
+  const result = await collections.verifications.deleteOne({
+    identifier: { $eq: identifier },
+    expiresAt: { $lte: now },
+  });
+  return result.deletedCount === 1;
+}
+
+/** True when this call removed the account (a delete count: exact under concurrency). */
+export async function deleteAccountById(collections: Collections, accountId: ObjectId): Promise<boolean> {
+  const result = await collections.accounts.deleteOne({ _id: accountId });
+  return result.deletedCount === 1;
+}
+
+export async function countUserAccounts(collections: Collections, userId: ObjectId): Promise<number> {
+  return collections.accounts.countDocuments({ userId });
+}
+
+/** Puts back an account an unlink removed (same document, same _id). False when it is already back. */
+export async function restoreAccount(collections: Collections, doc: AccountDoc): Promise<boolean> {
+  return insertAccountIfAbsent(collections, doc);
+}
+
+/** Undoes a user created for a sign-up whose account could not be stored (no user without an account). */
+export async function deleteUserById(collections: Collections, userId: ObjectId): Promise<void> {
+  await collections.users.deleteOne({ _id: userId });
+}

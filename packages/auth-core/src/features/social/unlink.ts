@@ -1,0 +1,32 @@
+import type { ObjectId } from "mongodb";
+import type { AuthContext } from "../../context.ts";
+import { AuthError } from "../../errors/auth-error.ts";
+import { countUserAccounts, deleteAccountById, listUserAccounts, restoreAccount } from "./store.ts";
+
+/**
+ * SPEC §5 "Unlink account": the last account cannot be unlinked unless allowed, and the account
+ * must exist. Two concurrent unlinks of a user's last two accounts would each see two accounts, so
+ * the count is checked again after the delete: an unlink that left none puts its account back and
+ * fails — at least one account survives whatever the interleaving (no delete-count or unique insert
+ * can express "keep one", but a re-insert of the same document can undo exactly what this call did).
+ */
+export async function unlinkUserAccount(
+  auth: AuthContext,
+  userId: ObjectId,
+  providerId: string,
+  accountId: string | undefined,
+): Promise<void> {
+  const allowUnlinkingAll = auth.options.account.accountLinking.allowUnlinkingAll;
+  const accounts = await listUserAccounts(auth.collections, userId);
+  if (accounts.length === 1 && !allowUnlinkingAll) throw new AuthError("FAILED_TO_UNLINK_LAST_ACCOUNT");
+  const target = accounts.find(
+    (account) =>
+      account.providerId === providerId && (accountId === undefined || account.accountId === accountId),
+  );
+  if (!target) throw new AuthError("ACCOUNT_NOT_FOUND");
+  if (!(await deleteAccountById(auth.collections, target._id))) throw new AuthError("ACCOUNT_NOT_FOUND");
+  if (allowUnlinkingAll) return;
+  if ((await countUserAccounts(auth.collections, userId)) > 0) return;
+  await restoreAccount(auth.collections, target);
+  throw new AuthError("FAILED_TO_UNLINK_LAST_ACCOUNT");
+}
