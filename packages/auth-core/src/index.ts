@@ -1,8 +1,59 @@
-export type { AuthHooks, MailHooks } from "./config/hooks.ts";
-export type { AuthOptions, Logger } from "./config/options.ts";
+import type { z } from "zod";
+import type {
+  genericProviderOptionsSchema,
+  providerOptionsSchema,
+} from "./features/social/providers/types.ts";
+
+export type { AuthHooks, MailHooks, MailUser } from "./config/hooks.ts";
+export type {
+  AuthOptions,
+  CreateOrganizationGate,
+  Logger,
+  SendInvitationEmail,
+} from "./config/options.ts";
 export { type Auth, createAuth } from "./create-auth.ts";
 export { AuthError, ERROR_CATALOGUE, type ErrorCode, isAuthError } from "./errors/index.ts";
+export type { AuditEvent } from "./features/admin/endpoints/list-audit-events.ts";
+export type { ListUsersResult } from "./features/admin/endpoints/list-users.ts";
+export type { AdminSession, AdminUser, AuditAction } from "./features/admin/rules.ts";
+export type { ApiKeyList } from "./features/api-key/endpoints/list.ts";
+export type { ApiKeyVerification } from "./features/api-key/endpoints/verify.ts";
+export type { ApiKey, CreatedApiKey } from "./features/api-key/types.ts";
+export type { CleanupResult } from "./features/cleanup.ts";
+export type { DeleteUserResponse } from "./features/deletion/endpoints/delete-user.ts";
+export type { SignInResult } from "./features/email-password/endpoints/sign-in-email.ts";
+export type { FullOrganization } from "./features/organization/endpoints/get-full-organization.ts";
+export type { InvitationDetails } from "./features/organization/endpoints/get-invitation.ts";
+export type {
+  Invitation,
+  Member,
+  MemberUser,
+  MemberWithUser,
+  Organization,
+  Team,
+  TeamMember,
+} from "./features/organization/types.ts";
+export type { PasswordChanged } from "./features/password/endpoints/change-password.ts";
+export type { PasswordResetRequested } from "./features/password/endpoints/request-password-reset.ts";
 export type { Session, User } from "./features/session/types.ts";
+export type { AccountInfoResult } from "./features/social/endpoints/account-info.ts";
+export type { AccessTokenResult } from "./features/social/endpoints/get-access-token.ts";
+export type { LinkSocialResult } from "./features/social/endpoints/link-social.ts";
+export type { AccountSummary } from "./features/social/endpoints/list-accounts.ts";
+export type { RefreshTokenResult } from "./features/social/endpoints/refresh-token.ts";
+export type { SocialRedirectResult } from "./features/social/endpoints/sign-in-social.ts";
+export type { IdTokenSignInResult } from "./features/social/id-token.ts";
+export {
+  type BuiltInProviderId,
+  type GenericProviderOptions,
+  PROVIDER_IDS,
+  type ProviderEndpoints,
+  type ProviderOptions,
+} from "./features/social/providers/types.ts";
+export type { SignInCompleted as TwoFactorSignInResult } from "./features/two-factor/challenge.ts";
+export type { TwoFactorRedirect } from "./features/two-factor/gate.ts";
+export type { TwoFactorMethod } from "./features/two-factor/rules.ts";
+export type { Enrollment as TwoFactorEnrollment } from "./features/two-factor/service.ts";
 export type { ApiCallInput, ApiResult } from "./http/api.ts";
 export {
   createDevOutbox,
@@ -11,3 +62,11 @@ export {
   type Mailer,
   type MailMessage,
 } from "./mail/index.ts";
+
+/**
+ * `socialProviders.<id>` as you write it (defaults optional). `ProviderOptions` is the resolved form,
+ * with every default filled in.
+ */
+export type SocialProviderOptions = z.input<typeof providerOptionsSchema>;
+/** One entry of `genericOAuth` as you write it; `GenericProviderOptions` is the resolved form. */
+export type GenericOAuthProviderOptions = z.input<typeof genericProviderOptionsSchema>;
