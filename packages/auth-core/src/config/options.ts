@@ -232,6 +232,16 @@ export const optionsSchema = z
         issuer: z.string().min(1).max(100).optional(),
         /** Steps of clock drift accepted either side of now (RFC 6238 §5.2). @default 1 */
         totpWindow: z.number().int().min(0).max(2).default(1),
+        /**
+         * The app's page for the second factor, where a provider sign-in (a browser redirect, not
+         * JSON) of a two-factor user lands, with `twoFactorMethods` and `callbackURL` in the query.
+         * A same-site path. @default "/two-factor"
+         */
+        twoFactorPage: z
+          .string()
+          .regex(/^\/(?![/\\])[^\s]*$/, "a path starting with a single /")
+          .max(512)
+          .default("/two-factor"),
         /** Offer the emailed one-time code as a second factor. @default true */
         otpEnabled: z.boolean().default(true),
         /** Lifetime of an emailed code, in seconds. @default 180 (3 minutes) */

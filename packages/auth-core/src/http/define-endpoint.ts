@@ -69,6 +69,11 @@ export interface EndpointDefinition<
   fieldErrors?: Partial<Record<string, ErrorCode>>;
   /** Also accept application/x-www-form-urlencoded bodies (provider form_post callbacks). */
   acceptsForm?: boolean;
+  /**
+   * Skip the Origin check of state-changing requests: only for a provider's form_post callback,
+   * which arrives cross-site by design and is defended by its one-time state bound to the browser.
+   */
+  acceptsCrossSitePost?: boolean;
   /** Read the session from the database even when a cookie cache is present. */
   sensitive?: boolean;
   /**

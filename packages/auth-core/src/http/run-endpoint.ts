@@ -169,7 +169,7 @@ export async function runEndpoint(
     extraHeaders.set(name, value);
   };
   try {
-    assertOriginTrusted(auth, method, input);
+    if (!endpoint.acceptsCrossSitePost) assertOriginTrusted(auth, method, input);
     const query = validateInput(endpoint.query, input.query, endpoint.fieldErrors);
     const body = method === "GET" ? {} : validateInput(endpoint.body, input.body, endpoint.fieldErrors);
     assertCallbackURLsTrusted(auth, body, query);

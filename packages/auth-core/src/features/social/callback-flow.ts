@@ -2,6 +2,7 @@ import { z } from "zod";
 import type { AuthContext } from "../../context.ts";
 import { parseId } from "../../db/ids.ts";
 import { isAuthError } from "../../errors/auth-error.ts";
+import type { TwoFactorRedirect } from "../two-factor/gate.ts";
 import { findProvider, providerRedirectURI, providerSettings } from "./provider-access.ts";
 import { type OAuthProvider, ProviderError } from "./providers/types.ts";
 import { type CallbackErrorCode, withErrorQuery } from "./rules.ts";
@@ -104,13 +105,29 @@ async function finishFlow(
     requested: state.requestSignUp,
   });
   if (!outcome.ok) throw new CallbackFailure(outcome.error);
-  try {
-    await mintSocialSession(auth, request, outcome.user);
-  } catch (error) {
+  const destination = outcome.isNewUser ? (state.newUserURL ?? callbackURL) : callbackURL;
+  const minted = await mintSocialSession(auth, request, outcome.user).catch((error: unknown) => {
+    if (isAuthError(error) && error.code === "BANNED_USER") throw new CallbackFailure("banned");
     if (isAuthError(error)) throw new CallbackFailure("unable_to_create_session");
     throw error;
-  }
-  return outcome.isNewUser ? (state.newUserURL ?? callbackURL) : callbackURL;
+  });
+  if (minted.kind === "two-factor") return twoFactorPageURL(auth, destination, minted.answer);
+  return destination;
+}
+
+/**
+ * Where a browser goes when the second factor is still due after a provider sign-in: the app's
+ * two-factor page (`twoFactor.twoFactorPage`, a same-site path checked at startup) with the
+ * methods on offer and the flow's destination, which the page follows once a code is verified.
+ * The challenge cookie is already set; no session exists yet.
+ */
+function twoFactorPageURL(auth: AuthContext, destination: string, answer: TwoFactorRedirect): string {
+  const query = new URLSearchParams({
+    twoFactorRedirect: "true",
+    twoFactorMethods: answer.twoFactorMethods.join(","),
+    callbackURL: destination,
+  });
+  return `${auth.options.twoFactor.twoFactorPage}?${query.toString()}`;
 }
 
 /**

@@ -435,6 +435,9 @@ describe("provider quirks and outages", () => {
           headers: {
             "content-type": "application/x-www-form-urlencoded",
             origin: "https://appleid.apple.com",
+            // What a browser sends on this POST (Fetch Metadata): the engine's cross-site rule
+            // must not refuse it (the callback opts out: acceptsCrossSitePost).
+            "sec-fetch-site": "cross-site",
           },
           body: new URLSearchParams(authorize.form ?? {}).toString(),
         }),

@@ -3,6 +3,7 @@ import type { AuthContext } from "../../context.ts";
 import { AuthError } from "../../errors/auth-error.ts";
 import type { ErrorCode } from "../../errors/catalogue.ts";
 import { toUser, type User } from "../session/types.ts";
+import type { TwoFactorRedirect } from "../two-factor/gate.ts";
 import { providerSettings } from "./provider-access.ts";
 import type { OAuthProvider, ProviderProfile, ProviderTokens } from "./providers/types.ts";
 import type { CallbackErrorCode } from "./rules.ts";
@@ -28,6 +29,7 @@ const OUTCOME_ERRORS: Record<CallbackErrorCode, ErrorCode> = {
   signup_disabled: "SIGNUP_DISABLED",
   unable_to_create_user: "UNABLE_TO_CREATE_USER",
   unable_to_create_session: "FAILED_TO_CREATE_SESSION",
+  banned: "BANNED_USER",
 };
 
 /**
@@ -72,7 +74,7 @@ export async function signInWithIdToken(
   request: SessionRequest,
   provider: OAuthProvider,
   input: { idToken: IdTokenInput; requestSignUp: boolean; callbackURL: string | undefined },
-): Promise<IdTokenSignInResult> {
+): Promise<IdTokenSignInResult | TwoFactorRedirect> {
   assertIdTokenSignInEnabled(auth, provider);
   const identity = await verifiedIdentity(provider, input.idToken);
   const settings = providerSettings(auth, provider.id);
@@ -82,12 +84,14 @@ export async function signInWithIdToken(
     requested: input.requestSignUp,
   });
   if (!outcome.ok) throw new AuthError(OUTCOME_ERRORS[outcome.error]);
-  const session = await mintSocialSession(auth, request, outcome.user);
+  const minted = await mintSocialSession(auth, request, outcome.user);
+  // A two-factor user answers like sign-in/email: the challenge, no token (DECISIONS.md).
+  if (minted.kind === "two-factor") return minted.answer;
   return {
     redirect: false,
-    token: session.token,
+    token: minted.session.token,
     url: input.callbackURL ?? null,
-    user: toUser(outcome.user),
+    user: toUser(minted.user),
   };
 }
 

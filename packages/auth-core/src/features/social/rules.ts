@@ -30,7 +30,9 @@ export type CallbackErrorCode =
   | "account_not_linked"
   | "signup_disabled"
   | "unable_to_create_user"
-  | "unable_to_create_session";
+  | "unable_to_create_session"
+  /** The user is banned (features/admin); the ban message itself is not put in a URL. */
+  | "banned";
 
 /** What the flow knows when a provider identity arrives for an email that already has a user. */
 export interface LinkDecisionInput {

@@ -3,8 +3,10 @@ import type { AuthContext } from "../../context.ts";
 import { generateRandomString } from "../../crypto/index.ts";
 import type { AccountDoc, SessionDoc, UserDoc } from "../../db/documents.ts";
 import type { CookieJar } from "../../http/cookie-jar.ts";
+import { assertUserNotBanned } from "../admin/ban-service.ts";
 import { applyAfterHook, applyBeforeHook } from "../hooks.ts";
 import { createSession, setSessionCookies } from "../session/service.ts";
+import { gateSessionMint, type TwoFactorRedirect } from "../two-factor/gate.ts";
 import { providerRedirectURI } from "./provider-access.ts";
 import type { OAuthProvider } from "./providers/types.ts";
 import { STATE_LENGTH } from "./rules.ts";
@@ -18,16 +20,25 @@ export interface SessionRequest {
   headers: Headers;
 }
 
+export type SocialMint =
+  | { kind: "session"; session: SessionDoc; user: UserDoc }
+  | { kind: "two-factor"; answer: TwoFactorRedirect };
+
 /**
  * The ONE place social sign-in mints a session — the OAuth callback and id-token sign-in both come
- * here, so a gate on session-minting paths (bans, two-factor: DECISIONS.md "Every session-minting
- * sign-in path … is gated") is added once, here. Throws FAILED_TO_CREATE_SESSION when refused.
+ * here, so the gates of session-minting paths apply once, in the same order as sign-in/email:
+ * the ban (throws BANNED_USER; an expired ban lifts itself), then the second factor (DECISIONS.md
+ * "Every session-minting sign-in path … is gated"): a two-factor user gets a challenge cookie and
+ * no session. Throws FAILED_TO_CREATE_SESSION when a hook refuses the session.
  */
 export async function mintSocialSession(
   auth: AuthContext,
   request: SessionRequest,
-  user: UserDoc,
-): Promise<SessionDoc> {
+  found: UserDoc,
+): Promise<SocialMint> {
+  const user = await assertUserNotBanned(auth, found);
+  const challenged = await gateSessionMint({ auth, cookies: request.cookies }, user, { rememberMe: true });
+  if (challenged) return { kind: "two-factor", answer: challenged };
   const session = await createSession(auth, {
     userId: user._id,
     dontRemember: false,
@@ -35,7 +46,7 @@ export async function mintSocialSession(
     userAgent: request.headers.get("user-agent"),
   });
   setSessionCookies(auth, request.cookies, session, user);
-  return session;
+  return { kind: "session", session, user };
 }
 
 export interface FlowStart {

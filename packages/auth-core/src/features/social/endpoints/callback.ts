@@ -9,7 +9,9 @@ const callbackInput = z.record(z.string(), z.unknown());
  * SPEC §2/§7 GET|POST /callback/{id}: the return point of a provider sign-in; always a redirect.
  * A POST (Apple's `response_mode=form_post`) is turned into the same GET first: the browser's
  * SameSite=Lax cookies — the state binding among them — are not sent on a cross-site POST, but are
- * on the top-level GET that follows the redirect.
+ * on the top-level GET that follows the redirect. That POST comes from the provider's origin
+ * (appleid.apple.com), so the Origin check cannot apply; it needs none: a POST with a body only
+ * redirects, and completing a flow needs the state cookie, which a cross-site POST does not carry.
  */
 export const oauthCallback = defineEndpoint({
   name: "callbackOAuth",
@@ -17,6 +19,7 @@ export const oauthCallback = defineEndpoint({
   path: "/callback/:id",
   auth: "none",
   acceptsForm: true,
+  acceptsCrossSitePost: true,
   query: callbackInput,
   body: callbackInput,
   async handler(ctx): Promise<RedirectResult> {

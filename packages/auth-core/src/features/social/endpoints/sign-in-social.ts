@@ -2,6 +2,7 @@ import { z } from "zod";
 import { AuthError } from "../../../errors/auth-error.ts";
 import { defineEndpoint } from "../../../http/define-endpoint.ts";
 import { callbackURLField } from "../../schemas.ts";
+import type { TwoFactorRedirect } from "../../two-factor/gate.ts";
 import { type IdTokenSignInResult, signInWithIdToken } from "../id-token.ts";
 import { findProvider } from "../provider-access.ts";
 import { idTokenField, providerIdField, scopesField } from "../schemas.ts";
@@ -33,7 +34,7 @@ export const signInSocial = defineEndpoint({
     requestSignUp: z.boolean().optional(),
     loginHint: z.string().min(1).max(512).optional(),
   }),
-  async handler(ctx): Promise<SocialRedirectResult | IdTokenSignInResult> {
+  async handler(ctx): Promise<SocialRedirectResult | IdTokenSignInResult | TwoFactorRedirect> {
     const { auth, body } = ctx;
     const provider = await findProvider(auth, body.provider);
     if (!provider) throw new AuthError("PROVIDER_NOT_FOUND");
