@@ -27,6 +27,16 @@ describe("createAuth options", () => {
     // @ts-expect-error an unknown option is a mistake, not something to ignore
     expect(() => createAuth({ database, secret: TEST_SECRET, sesion: {} })).toThrow(/sesion/);
     expect(() => createAuth({ database, secret: TEST_SECRET, baseURL: "not a url" })).toThrow(/baseURL/);
+    // Providers are built at construction: a generic provider configured twice fails here, not at
+    // the first sign-in.
+    const generic = {
+      providerId: "acme",
+      clientId: "c",
+      discoveryUrl: "https://idp.example.com/.well-known/openid-configuration",
+    };
+    expect(() => createAuth({ database, secret: TEST_SECRET, genericOAuth: [generic, generic] })).toThrow(
+      /acme.*configured twice/,
+    );
   });
 
   it("keeps no global state: two instances with different secrets do not accept each other's cookies", async () => {

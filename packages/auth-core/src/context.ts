@@ -1,5 +1,6 @@
 import type { ResolvedOptions } from "./config/options.ts";
 import type { Collections } from "./db/collections.ts";
+import type { ProviderRegistry } from "./features/social/providers/index.ts";
 import type { OriginMatcher } from "./http/origins.ts";
 import type { Mailer } from "./mail/mailer.ts";
 
@@ -19,5 +20,7 @@ export interface AuthContext {
   secureCookies: boolean;
   /** Origin + basePath used to build links in mails, e.g. `http://localhost:3000/api/auth`. */
   apiURL: string;
+  /** The configured social providers (built at createAuth: a config mistake fails at startup). */
+  providers: ProviderRegistry;
   now(): Date;
 }

@@ -5,6 +5,7 @@ import { connectDatabase } from "./db/connect.ts";
 import { CORE_MIGRATIONS, runMigrations } from "./db/migrations/index.ts";
 import { type CleanupResult, cleanupExpired } from "./features/cleanup.ts";
 import { coreEndpoints } from "./features/registry.ts";
+import { createProviders } from "./features/social/providers/index.ts";
 import { type ApiMethod, createApi } from "./http/api.ts";
 import type { AnyEndpoint } from "./http/define-endpoint.ts";
 import { type AuthHandler, createHandler } from "./http/handler.ts";
@@ -51,6 +52,11 @@ export function createAuth(input: AuthOptions): Auth {
     cookies: cookieNames(options.advanced.cookiePrefix, secureCookies),
     secureCookies,
     apiURL: `${origin}${options.basePath}`,
+    providers: createProviders(options, {
+      fetch: globalThis.fetch,
+      now: options.clock,
+      timeoutMs: options.advanced.providerTimeoutMs,
+    }),
     now: options.clock,
   };
   const endpoints = coreEndpoints;

@@ -1,27 +1,5 @@
-import type { ResolvedOptions } from "../../config/options.ts";
 import type { AuthContext } from "../../context.ts";
-import { createProviders, type ProviderRegistry } from "./providers/index.ts";
 import { type OAuthProvider, PROVIDER_IDS, type ProviderOptions } from "./providers/types.ts";
-
-/**
- * One provider registry per auth instance, built on first use. Keyed by the instance's resolved
- * options object, so two instances never share providers (or their JWKS caches) and nothing global
- * is mutated (STYLE.md). The registry belongs in AuthContext once create-auth.ts builds it there.
- */
-const registries = new WeakMap<ResolvedOptions, ProviderRegistry>();
-
-function registryOf(auth: AuthContext): ProviderRegistry {
-  let registry = registries.get(auth.options);
-  if (!registry) {
-    registry = createProviders(auth.options, {
-      fetch: globalThis.fetch,
-      now: auth.now,
-      timeoutMs: auth.options.advanced.providerTimeoutMs,
-    });
-    registries.set(auth.options, registry);
-  }
-  return registry;
-}
 
 /**
  * The configured provider with this id, ready to use (a generic provider's discovery document
@@ -30,7 +8,7 @@ function registryOf(auth: AuthContext): ProviderRegistry {
  */
 export async function findProvider(auth: AuthContext, id: string): Promise<OAuthProvider | null> {
   if (!providerSettings(auth, id)) return null;
-  const provider = registryOf(auth).get(id) ?? null;
+  const provider = auth.providers.get(id) ?? null;
   await provider?.prepare?.();
   return provider;
 }
