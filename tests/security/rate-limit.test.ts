@@ -10,7 +10,11 @@ import { expectCatalogueError, PASSWORD, sendRaw } from "./helpers.ts";
  */
 let t: TestAuth;
 beforeEach(async () => {
-  t = await createTestAuth({ rateLimit: { enabled: true }, advanced: { trustedProxies: ["10.0.0.1"] } });
+  // A frozen clock: the windows below are measured in advance() steps, not in scrypt time.
+  t = await createTestAuth(
+    { rateLimit: { enabled: true }, advanced: { trustedProxies: ["10.0.0.1"] } },
+    { frozen: true },
+  );
   await signUp(new TestBrowser(t.auth), { email: "ada@example.com", password: PASSWORD });
   // The sign-up above is a different path: it does not use up the sign-in budget.
 });

@@ -29,12 +29,18 @@ type Overrides = Omit<Partial<AuthOptions>, "database">;
  * An auth instance on its own fresh database in the shared test server (real MongoDB protocol),
  * with a controllable clock and an outbox mailer. Rate limiting is off unless a test turns it on.
  */
-export async function createTestAuth(overrides: Overrides = {}): Promise<TestAuth> {
+export async function createTestAuth(
+  overrides: Overrides = {},
+  clock: { frozen?: boolean } = {},
+): Promise<TestAuth> {
   const uri = inject("mongoUri");
   const client = new MongoClient(uri, { serverSelectionTimeoutMS: 5000, monitorCommands: true });
   const db = client.db(`t_${randomBytes(6).toString("hex")}`);
   let offsetMs = 0;
-  const now = () => new Date(Date.now() + offsetMs);
+  // `frozen`: time moves only through advance() — for tests whose windows must not depend on how
+  // long scrypt takes on a loaded machine.
+  const start = Date.now();
+  const now = clock.frozen ? () => new Date(start + offsetMs) : () => new Date(Date.now() + offsetMs);
   const outbox = createDevOutbox({ print: () => {}, now });
   const auth = createAuth({
     database: db,
