@@ -1,0 +1,183 @@
+import { readFileSync } from "node:fs";
+import type { Auth } from "@tessera/auth-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { optionsSchema } from "../../packages/auth-core/src/config/options.ts";
+import { providerOptionsSchema } from "../../packages/auth-core/src/features/social/providers/types.ts";
+import { createTestAuth, TEST_ORIGIN, type TestAuth } from "../support/test-auth.ts";
+
+/**
+ * The README's reference is a contract with the developers who read it: these tests fail when the
+ * endpoint list or the options tables drift from the code (an endpoint or option added, renamed or
+ * removed without the README following).
+ */
+const README = readFileSync(new URL("../../README.md", import.meta.url), "utf8");
+
+/** The text of the `## <title>` section (up to the next `## ` heading). */
+function readSection(title: string): string {
+  const start = README.indexOf(`\n## ${title}\n`);
+  if (start < 0) throw new Error(`README has no "## ${title}" section`);
+  const end = README.indexOf("\n## ", start + 1);
+  return README.slice(start, end < 0 ? undefined : end);
+}
+
+interface EndpointRow {
+  method: string;
+  path: string;
+  apiName: string;
+  caller: string;
+}
+
+/** How the README's Caller column names each `auth` mode of defineEndpoint. */
+const CALLER_LABELS: Record<Auth["endpoints"][number]["auth"], string> = {
+  none: "—",
+  optional: "optional session",
+  session: "session",
+  "fresh-session": "fresh session",
+  "server-only": "server only",
+};
+
+/** Table rows of the endpoint section: `| GET | `/path` | `apiName` | caller | notes |`. */
+function readReadmeEndpoints(): EndpointRow[] {
+  const rows: EndpointRow[] = [];
+  for (const line of readSection("Endpoints (under `/api/auth`)").split("\n")) {
+    const cells = line.split("|").map((cell) => cell.trim());
+    const [, method, path, apiName, caller] = cells;
+    if (!method || !/^(GET|POST)(, (GET|POST))*$/.test(method)) continue;
+    rows.push({
+      method,
+      path: (path ?? "").replaceAll("`", ""),
+      apiName: (apiName ?? "").replaceAll("`", ""),
+      caller: (caller ?? "").replaceAll("*", ""),
+    });
+  }
+  return rows;
+}
+
+function describeCodeEndpoints(auth: Auth): EndpointRow[] {
+  return auth.endpoints.map((endpoint) => ({
+    method: typeof endpoint.method === "string" ? endpoint.method : endpoint.method.join(", "),
+    // SPEC §2 writes path parameters as {token}; the router's form is :token.
+    path: endpoint.path.replace(/:(\w+)/g, "{$1}"),
+    apiName: endpoint.name,
+    caller: CALLER_LABELS[endpoint.auth],
+  }));
+}
+
+const routeOf = (row: EndpointRow) => `${row.method} ${row.path}`;
+
+let t: TestAuth;
+beforeAll(async () => {
+  t = await createTestAuth();
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+describe("README endpoint list", () => {
+  it("lists every registered endpoint and none that does not exist", () => {
+    const documented = readReadmeEndpoints().map(routeOf);
+    const registered = describeCodeEndpoints(t.auth).map(routeOf);
+    expect(registered.length).toBeGreaterThan(80);
+    expect(registered.filter((route) => !documented.includes(route))).toEqual([]);
+    expect(documented.filter((route) => !registered.includes(route))).toEqual([]);
+  });
+
+  it("lists each endpoint once", () => {
+    const documented = readReadmeEndpoints().map(routeOf);
+    expect(documented.filter((route, index) => documented.indexOf(route) !== index)).toEqual([]);
+  });
+
+  it("gives each endpoint its auth.api name and who may call it (server-only ones marked)", () => {
+    const byRoute = (rows: EndpointRow[]) => [...rows].sort((a, b) => routeOf(a).localeCompare(routeOf(b)));
+    expect(byRoute(readReadmeEndpoints())).toEqual(byRoute(describeCodeEndpoints(t.auth)));
+  });
+
+  it("server-only endpoints do not exist over HTTP, as the README says (404)", async () => {
+    const serverOnly = readReadmeEndpoints().filter((entry) => entry.caller === "server only");
+    expect(serverOnly.map((row) => row.path)).toContain("/set-password");
+    for (const row of serverOnly) {
+      const response = await t.auth.handler(
+        new Request(`${TEST_ORIGIN}/api/auth${row.path}`, {
+          method: row.method,
+          headers: { "content-type": "application/json", origin: TEST_ORIGIN },
+          body: "{}",
+        }),
+      );
+      expect(response.status, row.path).toBe(404);
+    }
+  });
+});
+
+/** What these tests read of a zod schema (its definition), without depending on zod here. */
+interface SchemaNode {
+  _zod: {
+    def: { type: string; innerType?: SchemaNode; element?: SchemaNode; shape?: Record<string, SchemaNode> };
+  };
+}
+
+/** Through optional/default/prefault/nullable wrappers to the schema that has the shape. */
+function unwrap(schema: SchemaNode): SchemaNode {
+  let current = schema;
+  while (current._zod.def.innerType) current = current._zod.def.innerType;
+  return current;
+}
+
+const shapeOf = (schema: unknown): Record<string, SchemaNode> =>
+  unwrap(schema as SchemaNode)._zod.def.shape ?? {};
+
+/**
+ * Option paths as the README writes them: `session.cookieCache.maxAge`; a built-in provider's
+ * options once as `socialProviders.<id>.clientId`; a generic provider's own ones as
+ * `genericOAuth[].providerId` (it shares the others with the built-in providers).
+ */
+function listOptionPaths(): string[] {
+  const providerKeys = Object.keys(shapeOf(providerOptionsSchema));
+  const paths: string[] = [];
+  for (const [key, schema] of Object.entries(shapeOf(optionsSchema))) {
+    if (key === "socialProviders") {
+      paths.push(key, ...providerKeys.map((name) => `socialProviders.<id>.${name}`));
+    } else if (key === "genericOAuth") {
+      const element = unwrap(schema)._zod.def.element;
+      const ownKeys = Object.keys(shapeOf(element)).filter((name) => !providerKeys.includes(name));
+      paths.push(key, ...ownKeys.map((name) => `genericOAuth[].${name}`));
+    } else {
+      const nested = listNestedPaths(key, schema);
+      paths.push(...(nested.length > 0 ? nested : [key]));
+    }
+  }
+  return paths;
+}
+
+/** Leaves below an option group (`account.accountLinking.enabled`); [] for a leaf. */
+function listNestedPaths(prefix: string, schema: SchemaNode): string[] {
+  if (unwrap(schema)._zod.def.type !== "object") return [];
+  return Object.entries(shapeOf(schema)).flatMap(([key, child]) => {
+    const nested = listNestedPaths(`${prefix}.${key}`, child);
+    return nested.length > 0 ? nested : [`${prefix}.${key}`];
+  });
+}
+
+describe("README createAuth options tables", () => {
+  const section = readSection("Configuration");
+  const documented = new Set([...section.matchAll(/`([A-Za-z<>[\].]+)`/g)].map((match) => match[1]));
+
+  it("document every option of the options schema", () => {
+    const paths = listOptionPaths();
+    expect(paths).toContain("advanced.providerTimeoutMs");
+    expect(paths).toContain("account.accountLinking.allowUnlinkingAll");
+    expect(paths).toContain("organization.teams.maximumTeams");
+    expect(paths).toContain("apiKey.keyExpiration.maxExpiresIn");
+    expect(paths.filter((path) => !documented.has(path))).toEqual([]);
+  });
+
+  it("document no option the schema does not have", () => {
+    const paths = new Set(listOptionPaths());
+    const rows = section.split("\n").filter((line) => /^\| `[a-z]/.test(line));
+    const named = rows.flatMap((line) =>
+      [...(line.split("|")[1] ?? "").matchAll(/`([A-Za-z<>[\].]+)`/g)].map((match) => match[1]),
+    );
+    expect(named.length).toBeGreaterThan(100);
+    // Environment variables (UPPER_CASE) have their own table.
+    expect(named.filter((name) => !paths.has(name!) && !/^[A-Z_]+$/.test(name!))).toEqual([]);
+  });
+});
