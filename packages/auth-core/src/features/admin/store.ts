@@ -1,6 +1,6 @@
 import type { Filter, ObjectId } from "mongodb";
 import type { Collections } from "../../db/collections.ts";
-import type { AuditEventDoc, SessionDoc, UserDoc } from "../../db/documents.ts";
+import type { AuditEventDoc, UserDoc } from "../../db/documents.ts";
 import type { UserPage } from "./list-users-query.ts";
 
 /** The admin area's own queries; user and session writes go through users/ and session/. */
@@ -14,19 +14,6 @@ export function findUsersPage(
 
 export function countUsers(collections: Collections, filter: Filter<UserDoc>): Promise<number> {
   return collections.users.countDocuments(filter);
-}
-
-/** Every session of the user (impersonation ones included), newest first, at most 100. */
-export function findUserSessions(
-  collections: Collections,
-  userId: ObjectId,
-  now: Date,
-): Promise<SessionDoc[]> {
-  return collections.sessions
-    .find({ userId, expiresAt: { $gt: now } })
-    .sort({ createdAt: -1 })
-    .limit(100)
-    .toArray();
 }
 
 /** The impersonation sessions an admin started (revoked when the admin loses the right). */

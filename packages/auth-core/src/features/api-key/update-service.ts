@@ -1,22 +1,13 @@
 import type { AuthContext } from "../../context.ts";
 import type { ApiKeyDoc } from "../../db/documents.ts";
-import { readRemainingUses, resolveExpiry } from "./service.ts";
+import { type NewApiKeyInput, readRemainingUses, resolveExpiry } from "./service.ts";
 
-/** The fields update accepts once validated (limits from server code only, endpoints/update.ts). */
-export interface ApiKeyUpdateInput {
-  name?: string | undefined;
-  enabled?: boolean | undefined;
-  /** Seconds from now; null removes the expiry. */
-  expiresIn?: number | null | undefined;
-  metadata?: Record<string, unknown> | null | undefined;
-  remaining?: number | null | undefined;
-  refillAmount?: number | undefined;
-  refillInterval?: number | undefined;
-  rateLimitEnabled?: boolean | undefined;
-  rateLimitTimeWindow?: number | undefined;
-  rateLimitMax?: number | undefined;
-  permissions?: Record<string, string[]> | null | undefined;
-}
+/**
+ * The fields update accepts once validated (limits from server code only, endpoints/update.ts):
+ * create's fields but the prefix (part of the key already handed out), plus `enabled`.
+ * `expiresIn` counts from now; null removes the expiry.
+ */
+export type ApiKeyUpdateInput = Omit<NewApiKeyInput, "prefix"> & { enabled?: boolean | undefined };
 
 /**
  * The `$set` for an update, or null when the input changes nothing. Touching the usage limits starts

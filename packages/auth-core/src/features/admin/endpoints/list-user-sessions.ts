@@ -1,9 +1,9 @@
 import { z } from "zod";
 import { defineEndpoint } from "../../../http/define-endpoint.ts";
+import { listUserSessions as findUserSessions } from "../../session/store.ts";
 import { type AdminSession, toAdminSession } from "../rules.ts";
 import { userIdField } from "../schemas.ts";
 import { findTargetUser, requireAdminPermission } from "../service.ts";
-import { findUserSessions } from "../store.ts";
 
 /** POST /admin/list-user-sessions {userId}: the user's unexpired sessions, impersonations marked. */
 export const listUserSessions = defineEndpoint({
