@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import type { Auth } from "@tessera/auth-core";
+import { type Auth, PROVIDER_IDS } from "@tessera/auth-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { optionsSchema } from "../../packages/auth-core/src/config/options.ts";
 import { providerOptionsSchema } from "../../packages/auth-core/src/features/social/providers/types.ts";
@@ -179,5 +179,27 @@ describe("README createAuth options tables", () => {
     expect(named.length).toBeGreaterThan(100);
     // Environment variables (UPPER_CASE) have their own table.
     expect(named.filter((name) => !paths.has(name!) && !/^[A-Z_]+$/.test(name!))).toEqual([]);
+  });
+});
+
+describe("README social providers", () => {
+  it("names exactly the built-in provider ids, and the callback URL pattern the code uses", async () => {
+    const section = readSection("Social providers");
+    const idsParagraph = section.slice(section.indexOf("Built-in ids"), section.indexOf("(exported as"));
+    const ids = [...idsParagraph.matchAll(/`([a-z]+)`/g)].map((match) => match[1]);
+    expect(ids).toEqual([...PROVIDER_IDS]);
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: the README's literal text, not a template
+    expect(section).toContain("`${baseURL}/api/auth/callback/<id>`");
+
+    const local = await createTestAuth({
+      socialProviders: { github: { clientId: "client-1", clientSecret: "s" } },
+    });
+    try {
+      const { data } = await local.auth.api.signInSocial!({ body: { provider: "github", callbackURL: "/" } });
+      const url = new URL((data as { url: string }).url);
+      expect(url.searchParams.get("redirect_uri")).toBe(`${TEST_ORIGIN}/api/auth/callback/github`);
+    } finally {
+      await local.close();
+    }
   });
 });
