@@ -64,6 +64,12 @@ export const ERROR_CATALOGUE = {
   DELETE_USER_DISABLED: { status: 404, message: "Not found" },
   // Not in SPEC §8: a `hooks.user.delete.before` hook refused the deletion (config/hooks.ts).
   DELETE_USER_REFUSED: { status: 403, message: "User deletion was refused" },
+  // Not in SPEC §8: the user is the only owner of an organization that has other members
+  // (security-matrix J12; features/deletion/organizations.ts). 400 like CANNOT_LEAVE_AS_ONLY_OWNER.
+  SOLE_OWNER_CANNOT_BE_DELETED: {
+    status: 400,
+    message: "Transfer ownership or delete the organization first",
+  },
   CHANGE_EMAIL_DISABLED: { status: 400, message: "Change email is disabled" },
   EMAIL_IS_THE_SAME: { status: 400, message: "Email is the same" },
   EMAIL_CAN_NOT_BE_UPDATED: { status: 400, message: "Couldn't update your email" },

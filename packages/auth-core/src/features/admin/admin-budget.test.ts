@@ -163,13 +163,15 @@ describe("database commands per admin endpoint", () => {
     expect(own).toEqual([...SESSION_READ, "delete:sessions"]);
   });
 
-  it("remove-user: the deletion cascade, the removal marker and the audit insert", async () => {
+  it("remove-user: the memberships check, the deletion cascade, the removal marker and the audit insert", async () => {
     const own = await measure("remove-user", () =>
       admin.browser.post("/admin/remove-user", { userId: user.id }),
     );
     expect(own).toEqual([
       ...SESSION_READ,
       "find:users",
+      // Security-matrix J12: the target's memberships (none here; deletion-budget.test.ts has more).
+      "find:members",
       "delete:sessions",
       "delete:users",
       "delete:accounts",

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { TestBrowser } from "../../../../../tests/support/browser.ts";
 import { createTestAuth, type TestAuth } from "../../../../../tests/support/test-auth.ts";
+import { addMember, createOrganization, signIn } from "../organization/test-helpers.ts";
 import { deleteLinkFrom, signUpUser } from "./deletion-test-helpers.ts";
 
 /**
@@ -19,6 +20,9 @@ async function createMeteredAuth(sendDeleteAccountVerification: boolean) {
 
 const count = (run: () => Promise<unknown>) => t.commands(run);
 
+/** Security-matrix J12: the user's memberships, read before anything is written (none here). */
+const MEMBERSHIPS = "find:members";
+
 /** Sessions, user, accounts, tokens; second factor and its rows; API keys (a find, none to delete). */
 const CASCADE = [
   "delete:sessions",
@@ -31,28 +35,77 @@ const CASCADE = [
 ];
 
 describe("database commands per deletion request", () => {
-  it("delete-user with a fresh session: 2 reads, then the 4-step cascade", async () => {
+  it("delete-user with a fresh session: 3 reads, then the cascade", async () => {
     const { auth } = await createMeteredAuth(false);
     const ada = new TestBrowser(auth);
     await signUpUser(ada, "ada@example.com");
     const commands = await count(() => ada.post("/delete-user", {}));
-    expect(commands).toEqual(["find:sessions", "find:users", ...CASCADE]);
+    expect(commands).toEqual(["find:sessions", "find:users", MEMBERSHIPS, ...CASCADE]);
   });
 
-  it("delete-user asking for the mail: 2 reads and 1 insert; the link: 2 reads, a find-then-delete consume, the cascade", async () => {
+  it("delete-user asking for the mail: 3 reads and 1 insert; the link: 3 reads, a find-then-delete consume, the cascade", async () => {
     const { auth, outbox } = await createMeteredAuth(true);
     const ada = new TestBrowser(auth);
     await signUpUser(ada, "ada@example.com");
     const request = await count(() => ada.post("/delete-user", {}));
-    expect(request).toEqual(["find:sessions", "find:users", "insert:verifications"]);
+    expect(request).toEqual(["find:sessions", "find:users", MEMBERSHIPS, "insert:verifications"]);
     const link = deleteLinkFrom(outbox.latestTo("ada@example.com")?.text ?? "");
     const confirm = await count(() => ada.get(link.path));
     expect(confirm).toEqual([
       "find:sessions",
       "find:users",
+      MEMBERSHIPS,
       "find:verifications",
       "delete:verifications",
       ...CASCADE,
+    ]);
+  });
+
+  it("delete-user of an owner, co-owner and member: 2 more reads, the guarded demotion, the organization cascade", async () => {
+    t = await createTestAuth({ user: { deleteUser: { enabled: true } } });
+    const [ada, bob] = [await signIn(t, "ada"), await signIn(t, "bob")];
+    await createOrganization(ada, "alone");
+    const coOwned = await createOrganization(ada, "co-owned");
+    await addMember(t, coOwned, bob, "owner");
+    await addMember(t, await createOrganization(bob, "bobs"), ada, "member");
+    const commands = await count(() => ada.browser.post("/delete-user", {}));
+    expect(commands).toEqual([
+      "find:sessions",
+      "find:users",
+      MEMBERSHIPS,
+      "distinct:members", // owned organizations with other members
+      "distinct:members", // … and another owner
+      // The creator role dropped in co-owned: owners counted, role written, owners counted again.
+      "aggregate:members",
+      "update:members",
+      "aggregate:members",
+      "delete:sessions",
+      // The organization Ada is alone in, with all its rows (organization-service.ts).
+      "delete:organizations",
+      "delete:members",
+      "delete:invitations",
+      "delete:teamMembers",
+      "delete:teams",
+      "update:sessions",
+      // Her member rows, team memberships and pending invitations elsewhere.
+      "delete:members",
+      "delete:teamMembers",
+      "delete:invitations",
+      ...CASCADE.slice(1),
+    ]);
+  });
+
+  it("delete-user refused for a sole owner: 5 reads, no write", async () => {
+    t = await createTestAuth({ user: { deleteUser: { enabled: true } } });
+    const [ada, bob] = [await signIn(t, "ada"), await signIn(t, "bob")];
+    await addMember(t, await createOrganization(ada, "org"), bob, "member");
+    const commands = await count(() => ada.browser.post("/delete-user", {}));
+    expect(commands).toEqual([
+      "find:sessions",
+      "find:users",
+      MEMBERSHIPS,
+      "distinct:members",
+      "distinct:members",
     ]);
   });
 });

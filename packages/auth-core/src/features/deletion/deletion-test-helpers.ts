@@ -31,3 +31,30 @@ export function deleteLinkFrom(text: string): { path: string; token: string; cal
     callbackURL: url.searchParams.get("callbackURL"),
   };
 }
+
+/** What the database holds for one organization: the rows J12's cascade is about. */
+export async function organizationRows(db: Db, organizationId: string) {
+  const id = ObjectId.createFromHexString(organizationId);
+  return {
+    organizations: await db.collection("organizations").countDocuments({ _id: id }),
+    members: await db.collection("members").countDocuments({ organizationId: id }),
+    invitations: await db.collection("invitations").countDocuments({ organizationId: id }),
+    teams: await db.collection("teams").countDocuments({ organizationId: id }),
+    teamMembers: await db.collection("teamMembers").countDocuments({ organizationId: id }),
+  };
+}
+
+/** A user's rows in the organization tables: memberships, team memberships, invitations sent. */
+export async function membershipRows(db: Db, userId: string) {
+  const id = ObjectId.createFromHexString(userId);
+  return {
+    members: await db.collection("members").countDocuments({ userId: id }),
+    teamMembers: await db.collection("teamMembers").countDocuments({ userId: id }),
+    invitationsSent: await db.collection("invitations").countDocuments({ inviterId: id }),
+  };
+}
+
+export const SOLE_OWNER = {
+  code: "SOLE_OWNER_CANNOT_BE_DELETED",
+  message: "Transfer ownership or delete the organization first",
+};

@@ -1,8 +1,12 @@
+import { ObjectId } from "mongodb";
 import { describe, expect, it } from "vitest";
+import type { MemberDoc } from "../../db/documents.ts";
 import {
   appendErrorParam,
   chooseDeletePath,
   deleteAccountIdentifier,
+  planOrganizationRelease,
+  roleWithout,
   USER_TOKEN_IDENTIFIER,
 } from "./rules.ts";
 
@@ -41,5 +45,67 @@ describe("delete-account identifiers", () => {
     expect(USER_TOKEN_IDENTIFIER.test("reset-password:abc")).toBe(true);
     expect(USER_TOKEN_IDENTIFIER.test("oauth-state:abc")).toBe(false);
     expect(USER_TOKEN_IDENTIFIER.test("x-delete-account-abc")).toBe(false);
+  });
+});
+
+describe("planOrganizationRelease (security-matrix J12)", () => {
+  const userId = new ObjectId();
+  const member = (role: string): MemberDoc => ({
+    _id: new ObjectId(),
+    organizationId: new ObjectId(),
+    userId,
+    role,
+    createdAt: new Date(0),
+    teamId: null,
+    seat: 0,
+  });
+
+  it("sorts each membership: alone → delete, co-owned → demote and leave, sole owner → blocked, else leave", () => {
+    const alone = member("owner");
+    const coOwned = member("admin, owner");
+    const soleOwner = member("owner");
+    const plain = member("admin");
+    const lookalike = member("co-owner"); // not the creator role, though it contains its name
+    const plan = planOrganizationRelease([alone, coOwned, soleOwner, plain, lookalike], "owner", {
+      withMembers: [coOwned.organizationId, soleOwner.organizationId],
+      withOwners: [coOwned.organizationId],
+    });
+    expect(plan).toEqual({
+      deleteOrganizations: [alone.organizationId],
+      demote: [coOwned],
+      blockedBy: [soleOwner.organizationId],
+      leave: [coOwned.organizationId, plain.organizationId, lookalike.organizationId],
+    });
+  });
+
+  it("uses the configured creator role", () => {
+    const boss = member("boss");
+    const owner = member("owner");
+    const plan = planOrganizationRelease([boss, owner], "boss", {
+      withMembers: [boss.organizationId, owner.organizationId],
+      withOwners: [],
+    });
+    expect(plan.blockedBy).toEqual([boss.organizationId]);
+    expect(plan.leave).toEqual([owner.organizationId]);
+  });
+
+  it("plans nothing for a user without memberships", () => {
+    expect(planOrganizationRelease([], "owner", { withMembers: [], withOwners: [] })).toEqual({
+      deleteOrganizations: [],
+      demote: [],
+      blockedBy: [],
+      leave: [],
+    });
+  });
+});
+
+describe("roleWithout", () => {
+  it.each([
+    ["owner", "member"],
+    ["admin,owner", "admin"],
+    [" owner , admin ,billing", "admin,billing"],
+    ["admin", "admin"],
+  ])("%j without owner is %j", (role, expected) => {
+    expect(roleWithout(role, "owner")).toBe(expected);
   });
 });

@@ -1,5 +1,9 @@
 /** Pure decisions of account deletion (SPEC §5 "Delete user", DECISIONS.md). */
 
+import type { ObjectId } from "mongodb";
+import type { MemberDoc } from "../../db/documents.ts";
+import { holdsRole, parseRoles } from "../organization/rules.ts";
+
 /** SPEC §3: delete-account tokens live in `verifications` under this identifier. */
 export function deleteAccountIdentifier(token: string): string {
   return `delete-account-${token}`;
@@ -42,4 +46,51 @@ export function appendErrorParam(callbackURL: string, code: string): string {
   const url = new URL(callbackURL, "http://relative.invalid");
   url.searchParams.set("error", code);
   return isRelative ? `${url.pathname}${url.search}${url.hash}` : url.toString();
+}
+
+/**
+ * What deleting a user does to each organization they are in (security-matrix J12):
+ * - `deleteOrganizations`: they hold the creator role and nobody else is a member — the
+ *   organization goes with them;
+ * - `demote`: their member rows holding the creator role where another owner remains — the role is
+ *   dropped under the sole-owner guard before anything is deleted;
+ * - `blockedBy`: they are the only owner and others are members — the deletion is refused;
+ * - `leave`: every organization that stays (their member rows, team memberships and pending
+ *   invitations there are removed).
+ */
+export interface OrganizationRelease {
+  deleteOrganizations: ObjectId[];
+  demote: MemberDoc[];
+  blockedBy: ObjectId[];
+  leave: ObjectId[];
+}
+
+export function planOrganizationRelease(
+  memberships: readonly MemberDoc[],
+  creatorRole: string,
+  others: { withMembers: readonly ObjectId[]; withOwners: readonly ObjectId[] },
+): OrganizationRelease {
+  const withMembers = new Set(others.withMembers.map((id) => id.toHexString()));
+  const withOwners = new Set(others.withOwners.map((id) => id.toHexString()));
+  const plan: OrganizationRelease = { deleteOrganizations: [], demote: [], blockedBy: [], leave: [] };
+  for (const member of memberships) {
+    const id = member.organizationId;
+    const key = id.toHexString();
+    if (!holdsRole(member.role, creatorRole)) plan.leave.push(id);
+    else if (!withMembers.has(key)) plan.deleteOrganizations.push(id);
+    else if (withOwners.has(key)) {
+      plan.demote.push(member);
+      plan.leave.push(id);
+    } else plan.blockedBy.push(id);
+  }
+  return plan;
+}
+
+/** The member's roles without the creator role; "member" when none is left. */
+export function roleWithout(role: string, creatorRole: string): string {
+  return (
+    parseRoles(role)
+      .filter((entry) => entry !== creatorRole)
+      .join(",") || "member"
+  );
 }

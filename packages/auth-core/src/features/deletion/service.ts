@@ -11,7 +11,13 @@ import type { SessionWithUser } from "../session/types.ts";
 import { deleteUserTwoFactorData } from "../two-factor/index.ts";
 import { findCredentialAccount } from "../users/store.ts";
 import { consumeVerification, createVerification } from "../verification/store.ts";
-import { deleteAccountIdentifier } from "./rules.ts";
+import {
+  assertNoSoleOwnership,
+  leaveOrganizations,
+  readOrganizationRelease,
+  releaseOwnerships,
+} from "./organizations.ts";
+import { deleteAccountIdentifier, type OrganizationRelease } from "./rules.ts";
 import { deleteUserAccounts, deleteUserDoc, deleteUserTokens } from "./store.ts";
 
 /**
@@ -90,21 +96,39 @@ export async function consumeDeleteAccountToken(
 export type DeleteUserResult = { ok: true } | { ok: false; reason: "refused" };
 
 /**
- * Deletes the user and everything that lets anyone act as them. No transactions (FerretDB v1), so
- * the writes are ordered for a crash at any point:
- * 1. sessions — the user is signed out everywhere; a crash here leaves a whole, signed-out user
- *    who can sign in and retry;
- * 2. the user — from here every path treats them as gone at once: sessions and sign-in resolve the
+ * Deletes the user and everything that lets anyone act as them. First the organization check of
+ * security-matrix J12 (organizations.ts): the only owner of an organization with other members is
+ * refused with SOLE_OWNER_CANNOT_BE_DELETED before the hook runs and before anything is written.
+ * No transactions (FerretDB v1), so the writes are ordered for a crash at any point:
+ * 1. the creator role is dropped where another owner remains (guarded; a lost guard puts the roles
+ *    back and refuses) — a crash here leaves a whole user who merely is no longer an owner there;
+ * 2. sessions — the user is signed out everywhere; a crash from here until step 4 leaves a
+ *    signed-out user who can sign in and retry (the retry's plan sees what is left);
+ * 3. organizations: those they are alone in, with all their rows; then their member rows, team
+ *    memberships and pending invitations elsewhere — before the user row, because these rows are
+ *    seen by other members (member lists, seat counts, invitation links) and nothing sweeps them;
+ * 4. the user — from here every path treats them as gone at once: sessions and sign-in resolve the
  *    user row first, and the email is free again;
- * 3. accounts, 4. pending tokens, 5. second-factor secrets and trusted devices, 6. API keys (a key
- *    of a deleted user already verifies as invalid: verification resolves its owner) — leftovers of a crash after step 2 are unreachable (no user to
- *    resolve to); tokens expire, orphan accounts need a sweep (see the report on cleanup).
- * A session minted by a sign-in racing step 1 dies with the user row (it resolves to no user).
+ * 5. accounts, 6. pending tokens, 7. second-factor secrets and trusted devices, 8. API keys (a key
+ *    of a deleted user already verifies as invalid: verification resolves its owner) — leftovers of
+ *    a crash after step 4 are unreachable (no user to resolve to); tokens expire, orphan accounts
+ *    need a sweep (see the report on cleanup).
+ * A session minted by a sign-in racing step 2 dies with the user row (it resolves to no user).
+ * `release` lets a caller that already checked the organizations (before spending a token) pass
+ * its plan on; it is read here otherwise.
  */
-export async function deleteUserAndData(auth: AuthContext, user: UserDoc): Promise<DeleteUserResult> {
+export async function deleteUserAndData(
+  auth: AuthContext,
+  user: UserDoc,
+  release?: OrganizationRelease,
+): Promise<DeleteUserResult> {
+  const organizations = release ?? (await readOrganizationRelease(auth, user));
+  assertNoSoleOwnership(organizations);
   const hooks = auth.options.hooks?.user?.delete;
   if ((await hooks?.before?.(user)) === false) return { ok: false, reason: "refused" };
+  await releaseOwnerships(auth, organizations.demote);
   await deleteUserSessions(auth.collections, user._id);
+  await leaveOrganizations(auth, user._id, organizations);
   await deleteUserDoc(auth.collections, user._id);
   await deleteUserAccounts(auth.collections, user._id);
   await deleteUserTokens(auth.collections, user._id);

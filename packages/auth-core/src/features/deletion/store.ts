@@ -21,3 +21,30 @@ export async function deleteUserTokens(collections: Collections, userId: ObjectI
   });
   return result.deletedCount;
 }
+
+/** The user's team memberships in these organizations (the `organizationId, userId` index). */
+export async function deleteUserTeamMembers(
+  collections: Collections,
+  organizationIds: readonly ObjectId[],
+  userId: ObjectId,
+): Promise<number> {
+  const result = await collections.teamMembers.deleteMany({
+    organizationId: { $in: [...organizationIds] },
+    userId,
+  });
+  return result.deletedCount;
+}
+
+/** Pending invitations the user sent in these organizations (their slots are freed with them). */
+export async function deleteUserPendingInvitations(
+  collections: Collections,
+  organizationIds: readonly ObjectId[],
+  inviterId: ObjectId,
+): Promise<number> {
+  const result = await collections.invitations.deleteMany({
+    organizationId: { $in: [...organizationIds] },
+    inviterId,
+    status: "pending",
+  });
+  return result.deletedCount;
+}

@@ -177,3 +177,43 @@ export async function clearMembersTeam(
 ): Promise<void> {
   await collections.members.updateMany({ organizationId, teamId }, { $set: { teamId: null } });
 }
+
+/** Every membership of a user (deleting a user must see them all, not one page). */
+export function findUserMemberships(collections: Collections, userId: ObjectId): Promise<MemberDoc[]> {
+  return collections.members.find({ userId }).toArray();
+}
+
+/** Of `organizationIds`, those with a member other than `userId` (one `distinct` for them all). */
+export function findOrganizationsWithOtherMembers(
+  collections: Collections,
+  organizationIds: readonly ObjectId[],
+  userId: ObjectId,
+): Promise<ObjectId[]> {
+  if (organizationIds.length === 0) return Promise.resolve([]);
+  return collections.members.distinct("organizationId", {
+    organizationId: { $in: [...organizationIds] },
+    userId: { $ne: userId },
+  });
+}
+
+/** Of `organizationIds`, those where a member other than `userId` holds `role`. */
+export function findOrganizationsWithOtherRoleHolder(
+  collections: Collections,
+  organizationIds: readonly ObjectId[],
+  userId: ObjectId,
+  role: string,
+): Promise<ObjectId[]> {
+  if (organizationIds.length === 0) return Promise.resolve([]);
+  const escaped = role.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  return collections.members.distinct("organizationId", {
+    organizationId: { $in: [...organizationIds] },
+    userId: { $ne: userId },
+    role: { $regex: `(^|,)\\s*${escaped}\\s*(,|$)` },
+  });
+}
+
+/** All of a user's member rows (their seats are free again). */
+export async function deleteUserMembers(collections: Collections, userId: ObjectId): Promise<number> {
+  const result = await collections.members.deleteMany({ userId });
+  return result.deletedCount;
+}

@@ -1,9 +1,10 @@
 import { z } from "zod";
-import { AuthError } from "../../../errors/auth-error.ts";
+import { AuthError, isAuthError } from "../../../errors/auth-error.ts";
 import type { ErrorCode } from "../../../errors/catalogue.ts";
 import { defineEndpoint, type RedirectResult, redirectTo } from "../../../http/define-endpoint.ts";
 import { callbackURLField, tokenField } from "../../schemas.ts";
 import { clearSessionCookies } from "../../session/service.ts";
+import { readOrganizationRelease } from "../organizations.ts";
 import { appendErrorParam } from "../rules.ts";
 import { consumeDeleteAccountToken, deleteUserAndData } from "../service.ts";
 import type { DeleteUserResponse } from "./delete-user.ts";
@@ -12,7 +13,8 @@ import type { DeleteUserResponse } from "./delete-user.ts";
  * SPEC §2 /delete-user/callback: the link of the confirmation mail. The token must belong to the
  * signed-in user (reference-api.md §1.1); it is consumed only then, so another user's click leaves
  * it intact. With a callbackURL (the mailed link always has one) failures redirect to it with
- * `?error=UNAUTHORIZED|INVALID_TOKEN` — the user followed a link in a browser — else JSON errors.
+ * `?error=UNAUTHORIZED|INVALID_TOKEN` (or SOLE_OWNER_CANNOT_BE_DELETED, DELETE_USER_REFUSED) — the
+ * user followed a link in a browser — else JSON errors.
  * Auth "optional" so that a signed-out click can be redirected too.
  */
 export const deleteUserCallback = defineEndpoint({
@@ -35,8 +37,16 @@ export const deleteUserCallback = defineEndpoint({
     };
     const user = ctx.session?.user;
     if (!user) return fail("UNAUTHORIZED");
+    // Security-matrix J12: checked before the token is spent, so the link still works once the
+    // user has transferred ownership (the check repeats at deletion for a concurrent change).
+    const organizations = await readOrganizationRelease(auth, user);
+    if (organizations.blockedBy.length > 0) return fail("SOLE_OWNER_CANNOT_BE_DELETED");
     if (!(await consumeDeleteAccountToken(auth, user, query.token))) return fail("INVALID_TOKEN");
-    const result = await deleteUserAndData(auth, user);
+    const result = await deleteUserAndData(auth, user, organizations).catch((error: unknown) => {
+      if (isAuthError(error) && error.code === "SOLE_OWNER_CANNOT_BE_DELETED") return null;
+      throw error;
+    });
+    if (result === null) return fail("SOLE_OWNER_CANNOT_BE_DELETED");
     if (!result.ok) return fail("DELETE_USER_REFUSED");
     clearSessionCookies(auth, ctx.cookies);
     if (query.callbackURL !== undefined) return redirectTo(query.callbackURL);

@@ -4,6 +4,7 @@ import { defineEndpoint } from "../../../http/define-endpoint.ts";
 import { callbackURLField, passwordField, tokenField } from "../../schemas.ts";
 import { isSessionFresh } from "../../session/rules.ts";
 import { clearSessionCookies } from "../../session/service.ts";
+import { assertNoSoleOwnership, readOrganizationRelease } from "../organizations.ts";
 import { chooseDeletePath } from "../rules.ts";
 import {
   checkAccountPassword,
@@ -54,6 +55,15 @@ export const deleteUser = defineEndpoint({
       hasPassword: body.password !== undefined,
       sendsVerificationEmail: config.sendDeleteAccountVerification,
     });
+    if (
+      path === "require-fresh-session" &&
+      !isSessionFresh(session, auth.now(), auth.options.session.freshAge)
+    ) {
+      throw new AuthError("SESSION_EXPIRED");
+    }
+    // Security-matrix J12: a sole owner is refused before a mail is sent or a token spent.
+    const organizations = await readOrganizationRelease(auth, user);
+    assertNoSoleOwnership(organizations);
     if (path === "send-email") {
       await sendDeleteAccountEmail(auth, user, body.callbackURL);
       return { success: true, message: "Verification email sent" };
@@ -61,13 +71,7 @@ export const deleteUser = defineEndpoint({
     if (path === "consume-token" && !(await consumeDeleteAccountToken(auth, user, body.token ?? ""))) {
       throw new AuthError("INVALID_TOKEN");
     }
-    if (
-      path === "require-fresh-session" &&
-      !isSessionFresh(session, auth.now(), auth.options.session.freshAge)
-    ) {
-      throw new AuthError("SESSION_EXPIRED");
-    }
-    const result = await deleteUserAndData(auth, user);
+    const result = await deleteUserAndData(auth, user, organizations);
     if (!result.ok) throw new AuthError("DELETE_USER_REFUSED");
     clearSessionCookies(auth, ctx.cookies);
     return { success: true, message: "User deleted" };

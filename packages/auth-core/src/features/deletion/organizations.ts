@@ -1,0 +1,94 @@
+import type { ObjectId } from "mongodb";
+import type { AuthContext } from "../../context.ts";
+import type { MemberDoc, UserDoc } from "../../db/documents.ts";
+import { AuthError } from "../../errors/auth-error.ts";
+import { deleteOrganizationCascade } from "../organization/organization-service.ts";
+import { holdsRole } from "../organization/rules.ts";
+import { dropCreatorRole } from "../organization/service.ts";
+import {
+  deleteUserMembers,
+  findOrganizationsWithOtherMembers,
+  findOrganizationsWithOtherRoleHolder,
+  findUserMemberships,
+  setMemberRole,
+} from "../organization/store.ts";
+import { type OrganizationRelease, planOrganizationRelease, roleWithout } from "./rules.ts";
+import { deleteUserPendingInvitations, deleteUserTeamMembers } from "./store.ts";
+
+/**
+ * Deleting a user vs. their organizations (security-matrix J12: "Blocked, or ownership transferred;
+ * no owner-less org; cascades complete"). We block rather than transfer: choosing a new owner for
+ * someone else's organization is a decision for its people, not for the library, and an owner
+ * picked by rule (oldest admin?) could hand an organization to someone never meant to run it. So:
+ * the only owner of an organization with other members cannot be deleted until they transfer
+ * ownership or delete the organization; an organization they are alone in is deleted with them;
+ * everywhere else they simply stop being a member.
+ *
+ * Reads: the user's memberships (1), then — only when they own something — which owned
+ * organizations have other members (1 `distinct`) and which of those have another owner (1).
+ */
+export async function readOrganizationRelease(
+  auth: AuthContext,
+  user: UserDoc,
+): Promise<OrganizationRelease> {
+  const { collections } = auth;
+  const creatorRole = auth.options.organization.creatorRole;
+  const memberships = await findUserMemberships(collections, user._id);
+  const owned = memberships.filter((member) => holdsRole(member.role, creatorRole));
+  const withMembers = await findOrganizationsWithOtherMembers(
+    collections,
+    owned.map((member) => member.organizationId),
+    user._id,
+  );
+  const withOwners = await findOrganizationsWithOtherRoleHolder(
+    collections,
+    withMembers,
+    user._id,
+    creatorRole,
+  );
+  return planOrganizationRelease(memberships, creatorRole, { withMembers, withOwners });
+}
+
+/** J12: refused before anything is written (nothing deleted, no mail sent, no token spent). */
+export function assertNoSoleOwnership(release: OrganizationRelease): void {
+  if (release.blockedBy.length > 0) throw new AuthError("SOLE_OWNER_CANNOT_BE_DELETED");
+}
+
+/**
+ * Drops the creator role where another owner remains, under the sole-owner guard of leave and
+ * remove-member (dropCreatorRole: write, then count the owners left). The plan's count cannot see a
+ * co-owner leaving or being deleted at the same moment; the guard can, so two co-owners deleting
+ * themselves at once never both pass. When a guard refuses, the roles already dropped are put back
+ * and the deletion is refused with nothing deleted.
+ */
+export async function releaseOwnerships(auth: AuthContext, demote: readonly MemberDoc[]): Promise<void> {
+  const creatorRole = auth.options.organization.creatorRole;
+  const dropped: MemberDoc[] = [];
+  for (const member of demote) {
+    if (await dropCreatorRole(auth, member, roleWithout(member.role, creatorRole))) {
+      dropped.push(member);
+      continue;
+    }
+    for (const done of dropped) await setMemberRole(auth.collections, done._id, done.role);
+    throw new AuthError("SOLE_OWNER_CANNOT_BE_DELETED");
+  }
+}
+
+/**
+ * Removes the user from every organization (after their sessions, before their user row): the
+ * organizations they are alone in with all their rows (the organization's own cascade), then their
+ * member rows (seats freed), team memberships and pending invitations they sent in the others.
+ * A membership that a request racing the deletion creates after these reads is not seen.
+ */
+export async function leaveOrganizations(
+  auth: AuthContext,
+  userId: ObjectId,
+  release: OrganizationRelease,
+): Promise<void> {
+  const { collections } = auth;
+  for (const id of release.deleteOrganizations) await deleteOrganizationCascade(auth, id);
+  if (release.leave.length === 0) return;
+  await deleteUserMembers(collections, userId);
+  await deleteUserTeamMembers(collections, release.leave, userId);
+  await deleteUserPendingInvitations(collections, release.leave, userId);
+}
