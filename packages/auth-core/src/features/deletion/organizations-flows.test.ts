@@ -1,7 +1,7 @@
 import { ObjectId } from "mongodb";
 import { afterEach, describe, expect, it } from "vitest";
 import { createTestAuth, type TestAuth } from "../../../../../tests/support/test-auth.ts";
-import type { MemberDoc } from "../../db/documents.ts";
+import type { MemberDoc, UserDoc } from "../../db/documents.ts";
 import { addMember, createOrganization, memberRoles, signIn } from "../organization/test-helpers.ts";
 import {
   deleteLinkFrom,
@@ -10,7 +10,8 @@ import {
   SOLE_OWNER,
   userRows,
 } from "./deletion-test-helpers.ts";
-import { releaseOwnerships } from "./organizations.ts";
+import { readOrganizationRelease, releaseOwnerships } from "./organizations.ts";
+import { deleteUserAndData } from "./service.ts";
 
 /**
  * Security-matrix J12 on the other deletion paths — admin remove-user and the mailed link — and
@@ -153,5 +154,38 @@ describe("concurrency (FerretDB does not serialise updates; the sole-owner guard
     });
     expect(await memberRoles(t, coOwned)).toEqual({ [ada.userId]: "owner", [bob.userId]: "owner" });
     expect(await memberRoles(t, soleOwned)).toEqual({ [ada.userId]: "owner", [carol.userId]: "member" });
+  });
+
+  /** Ada is an admin of an organization owned by Bob, with Carol a member; her plan is read now. */
+  async function staleAdminPlan() {
+    t = await createTestAuth({ user: { deleteUser: { enabled: true } } });
+    const [ada, bob, carol] = [await signIn(t, "ada"), await signIn(t, "bob"), await signIn(t, "carol")];
+    const org = await createOrganization(bob, "org");
+    const adaMember = await addMember(t, org, ada, "admin");
+    await addMember(t, org, carol, "member");
+    const adaDoc = (await t.db.collection<UserDoc>("users").findOne({ _id: new ObjectId(ada.userId) }))!;
+    const plan = await readOrganizationRelease(t.auth.context, adaDoc);
+    expect(plan.leave).toEqual([new ObjectId(org)]);
+    const promote = { memberId: adaMember, role: "owner", organizationId: org };
+    expect((await bob.browser.post("/organization/update-member-role", promote)).status).toBe(200);
+    return { ada, bob, carol, org, adaDoc, plan };
+  }
+
+  it("a member promoted to owner while her deletion runs, whose other owner then left: refused, she keeps the org", async () => {
+    const { ada, bob, carol, org, adaDoc, plan } = await staleAdminPlan();
+    expect((await bob.browser.post("/organization/leave", { organizationId: org })).status).toBe(200);
+    await expect(deleteUserAndData(t.auth.context, adaDoc, plan)).rejects.toMatchObject({
+      code: "SOLE_OWNER_CANNOT_BE_DELETED",
+    });
+    expect(await memberRoles(t, org)).toEqual({ [ada.userId]: "owner", [carol.userId]: "member" });
+    // Signed out (step 2 ran), but whole: she can sign in, transfer, and retry.
+    expect(await rowsOf(ada.userId)).toEqual({ ...INTACT, sessions: 0 });
+  });
+
+  it("a member promoted while her deletion runs, with the other owner still there: deleted", async () => {
+    const { ada, bob, carol, org, adaDoc, plan } = await staleAdminPlan();
+    expect(await deleteUserAndData(t.auth.context, adaDoc, plan)).toEqual({ ok: true });
+    expect(await memberRoles(t, org)).toEqual({ [bob.userId]: "owner", [carol.userId]: "member" });
+    expect(await rowsOf(ada.userId)).toEqual(GONE);
   });
 });

@@ -4,9 +4,9 @@ import type { MemberDoc, UserDoc } from "../../db/documents.ts";
 import { AuthError } from "../../errors/auth-error.ts";
 import { deleteOrganizationCascade } from "../organization/organization-service.ts";
 import { holdsRole } from "../organization/rules.ts";
-import { dropCreatorRole } from "../organization/service.ts";
+import { dropCreatorRole, removeMembership } from "../organization/service.ts";
 import {
-  deleteUserMembers,
+  deleteUserMembersWithoutRole,
   findOrganizationsWithOtherMembers,
   findOrganizationsWithOtherRoleHolder,
   findUserMemberships,
@@ -78,7 +78,11 @@ export async function releaseOwnerships(auth: AuthContext, demote: readonly Memb
  * Removes the user from every organization (after their sessions, before their user row): the
  * organizations they are alone in with all their rows (the organization's own cascade), then their
  * member rows (seats freed), team memberships and pending invitations they sent in the others.
- * A membership that a request racing the deletion creates after these reads is not seen.
+ * Member rows holding the creator role are not deleted blindly: after the demotions none should
+ * remain, but one may have been promoted since the plan was read — and its other owner may have left
+ * meanwhile, counting on it. Those go through the sole-owner guard (removeMembership); a refusal
+ * stops the deletion there with the user row intact (signed out; they transfer and retry).
+ * A membership that a request racing the deletion creates after the final read is not seen.
  */
 export async function leaveOrganizations(
   auth: AuthContext,
@@ -88,7 +92,11 @@ export async function leaveOrganizations(
   const { collections } = auth;
   for (const id of release.deleteOrganizations) await deleteOrganizationCascade(auth, id);
   if (release.leave.length === 0) return;
-  await deleteUserMembers(collections, userId);
+  await deleteUserMembersWithoutRole(collections, userId, auth.options.organization.creatorRole);
+  for (const promoted of await findUserMemberships(collections, userId)) {
+    if ((await removeMembership(auth, promoted)) === false)
+      throw new AuthError("SOLE_OWNER_CANNOT_BE_DELETED");
+  }
   await deleteUserTeamMembers(collections, release.leave, userId);
   await deleteUserPendingInvitations(collections, release.leave, userId);
 }

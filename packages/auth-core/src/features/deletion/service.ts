@@ -106,7 +106,8 @@ export type DeleteUserResult = { ok: true } | { ok: false; reason: "refused" };
  *    signed-out user who can sign in and retry (the retry's plan sees what is left);
  * 3. organizations: those they are alone in, with all their rows; then their member rows, team
  *    memberships and pending invitations elsewhere — before the user row, because these rows are
- *    seen by other members (member lists, seat counts, invitation links) and nothing sweeps them;
+ *    seen by other members (member lists, seat counts, invitation links) and nothing sweeps them
+ *    (a membership promoted to sole owner while this ran stops the deletion here, user row intact);
  * 4. the user — from here every path treats them as gone at once: sessions and sign-in resolve the
  *    user row first, and the email is free again;
  * 5. accounts, 6. pending tokens, 7. second-factor secrets and trusted devices, 8. API keys (a key

@@ -212,8 +212,17 @@ export function findOrganizationsWithOtherRoleHolder(
   });
 }
 
-/** All of a user's member rows (their seats are free again). */
-export async function deleteUserMembers(collections: Collections, userId: ObjectId): Promise<number> {
-  const result = await collections.members.deleteMany({ userId });
+/**
+ * A user's member rows that do not hold `role` (their seats are free again). Rows holding it are
+ * left for the sole-owner guard: one may have gained the role since the caller last read it.
+ */
+export async function deleteUserMembersWithoutRole(
+  collections: Collections,
+  userId: ObjectId,
+  role: string,
+): Promise<number> {
+  const escaped = role.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  const holds = new RegExp(`(^|,)\\s*${escaped}\\s*(,|$)`);
+  const result = await collections.members.deleteMany({ userId, role: { $not: holds } });
   return result.deletedCount;
 }
