@@ -9,7 +9,13 @@ import {
   type SignedIn,
   signIn,
 } from "../organization/test-helpers.ts";
-import { membershipRows, organizationRows, SOLE_OWNER, userRows } from "./deletion-test-helpers.ts";
+import {
+  deleteLinkFrom,
+  membershipRows,
+  organizationRows,
+  SOLE_OWNER,
+  userRows,
+} from "./deletion-test-helpers.ts";
 
 /**
  * Security-matrix J12 through POST /delete-user: the only owner of an organization with other
@@ -192,5 +198,24 @@ describe("POST /delete-user and the user's organizations (matrix J12)", () => {
     expect(res.body).toEqual(SOLE_OWNER);
     expect(t.outbox.latestTo(ada.email)).toBeNull();
     expect(await rowsOf(ada)).toEqual(INTACT);
+  });
+
+  it("refuses a mailed token given in the body to a user who became the sole owner, and keeps the token", async () => {
+    t = await createTestAuth({
+      user: { deleteUser: { enabled: true, sendDeleteAccountVerification: true } },
+    });
+    const [ada, bob, carol] = [await signIn(t, "ada"), await signIn(t, "bob"), await signIn(t, "carol")];
+    const org = await createOrganization(ada, "org");
+    await addMember(t, org, bob, "owner");
+    await addMember(t, org, carol, "member");
+    expect((await ada.browser.post("/delete-user", {})).status).toBe(200);
+    const { token } = deleteLinkFrom(t.outbox.latestTo(ada.email)?.text ?? "");
+    expect((await bob.browser.post("/organization/leave", { organizationId: org })).status).toBe(200);
+
+    const res = await ada.browser.post("/delete-user", { token });
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual(SOLE_OWNER);
+    expect(await rowsOf(ada)).toEqual({ ...INTACT, tokens: 1 });
+    expect(await memberRoles(t, org)).toEqual({ [ada.userId]: "owner", [carol.userId]: "member" });
   });
 });
