@@ -9,6 +9,7 @@ import type { CookieJar } from "../../http/cookie-jar.ts";
 import { apiLink, dispatchMail, toMailUser } from "../mail-dispatch.ts";
 import { createSession, setSessionCookies } from "../session/service.ts";
 import { deleteUserSessions, findUserById } from "../session/store.ts";
+import { dropUnprovenProviderAccounts } from "../social/unproven-accounts.ts";
 import { createCredentialAccount, updateCredentialPassword } from "../users/service.ts";
 import { findCredentialAccount, findUserByEmail } from "../users/store.ts";
 import { consumeVerification, createVerification, findVerification } from "../verification/store.ts";
@@ -90,6 +91,8 @@ export async function resetPassword(
       throw new AuthError("FAILED_TO_UPDATE_USER");
   } else await createCredentialAccount(auth, user._id, hash);
   await deleteResetTokensOfUser(auth.collections, user._id.toHexString());
+  // The mailed link proves the mailbox: provider identities linked while it was unproven go (H9).
+  await dropUnprovenProviderAccounts(auth, user._id);
   // ASVS 7.4.3 / security matrix D11: opt-in, as in the reference (revokeSessionsOnPasswordReset).
   if (auth.options.emailAndPassword.revokeSessionsOnPasswordReset)
     await deleteUserSessions(auth.collections, user._id);

@@ -201,6 +201,10 @@ async function linkToStateUser(
   const userId = parseId(userHexId);
   const user = userId ? await findUserById(auth.collections, userId) : null;
   if (!user) throw new CallbackFailure("unable_to_link_account");
-  const linked = await linkSocialAccount(auth, { userId: user._id, email: user.email }, identity);
+  const linked = await linkSocialAccount(
+    auth,
+    { userId: user._id, email: user.email, emailVerified: user.emailVerified },
+    identity,
+  );
   if (!linked.ok) throw new CallbackFailure(linked.error);
 }

@@ -1,4 +1,3 @@
-import type { ObjectId } from "mongodb";
 import type { AuthContext } from "../../context.ts";
 import { AuthError } from "../../errors/auth-error.ts";
 import type { ErrorCode } from "../../errors/catalogue.ts";
@@ -9,7 +8,12 @@ import type { OAuthProvider, ProviderProfile, ProviderTokens } from "./providers
 import type { CallbackErrorCode } from "./rules.ts";
 import type { IdTokenInput } from "./schemas.ts";
 import { mintSocialSession, type SessionRequest } from "./service.ts";
-import { linkSocialAccount, resolveSocialUser, type SocialIdentity } from "./sign-in-outcome.ts";
+import {
+  type LinkTarget,
+  linkSocialAccount,
+  resolveSocialUser,
+  type SocialIdentity,
+} from "./sign-in-outcome.ts";
 
 /** The JSON errors of the callback outcomes, for flows that answer instead of redirecting. */
 const OUTCOME_ERRORS: Record<CallbackErrorCode, ErrorCode> = {
@@ -102,7 +106,7 @@ export async function signInWithIdToken(
 export async function linkWithIdToken(
   auth: AuthContext,
   provider: OAuthProvider,
-  target: { userId: ObjectId; email: string },
+  target: LinkTarget,
   idToken: IdTokenInput,
 ): Promise<void> {
   assertIdTokenSignInEnabled(auth, provider);

@@ -16,6 +16,11 @@ import {
   findUserById,
   insertAccountIfAbsent,
 } from "./store.ts";
+import {
+  dropUnprovenProviderAccounts,
+  isUnprovenLink,
+  type ProviderAccountDoc,
+} from "./unproven-accounts.ts";
 
 export type SocialUserResult =
   | { ok: true; user: UserDoc; isNewUser: boolean }
@@ -73,10 +78,12 @@ export async function resolveSocialUser(
       existingUser: existing,
     });
     if (!linkable) return { ok: false, error: "account_not_linked" };
-    const linked = await storeProviderAccount(auth, existing._id, identity);
-    return linked === "stored"
-      ? { ok: true, user: existing, isNewUser: false }
-      : { ok: false, error: "account_not_linked" };
+    // canLinkByEmail needs the user's address verified: such a link is never an unproven one.
+    const linked = await storeProviderAccount(auth, existing._id, identity, false);
+    if (linked === "stored") return { ok: true, user: existing, isNewUser: false };
+    // A concurrent first sign-in of the same person linked it first: once more, as a returning user.
+    if (linked === "taken" && !retried) return resolveSocialUser(auth, identity, signUp, true);
+    return { ok: false, error: "account_not_linked" };
   }
   const allowed = canSignUp({
     signUpDisabled: signUp.disabled,
@@ -102,7 +109,11 @@ async function refreshSignedInUser(
   const now = auth.now();
   await saveAccountTokens(auth, account._id, sealTokens(identity.tokens, auth.options.secret, now, account));
   if (!identity.profile.emailVerified || user.emailVerified || email !== user.email) return user;
-  return (await updateUser(auth, user._id, { emailVerified: true })) ?? user;
+  const verified = await updateUser(auth, user._id, { emailVerified: true });
+  if (!verified) return user;
+  // This identity has just proved the mailbox: accounts stored while it was unproven go (H9).
+  await dropUnprovenProviderAccounts(auth, user._id, account);
+  return verified;
 }
 
 /**
@@ -126,7 +137,8 @@ async function createSocialUser(
     return created.reason === "exists" ? "raced" : { ok: false, error: "unable_to_create_user" };
   let stored: StoreAccountResult = "refused";
   try {
-    stored = await storeProviderAccount(auth, created.user._id, identity);
+    // The new user's address is verified exactly when the provider verified it.
+    stored = await storeProviderAccount(auth, created.user._id, identity, !profile.emailVerified);
   } finally {
     if (stored !== "stored") await deleteUserById(auth.collections, created.user._id);
   }
@@ -140,15 +152,18 @@ export type StoreAccountResult = "stored" | "taken" | "refused";
 /**
  * Inserts the provider account of a user (through the account create hooks, tokens encrypted).
  * "taken" when that provider identity already has an account — the unique index decides races.
+ * `unproven`: linked while the user's address was unverified, by a provider that did not verify it
+ * (unproven-accounts.ts) — such an account goes when the address is proven by mail.
  */
 export async function storeProviderAccount(
   auth: AuthContext,
   userId: ObjectId,
   identity: SocialIdentity,
+  unproven: boolean,
 ): Promise<StoreAccountResult> {
   const now = auth.now();
   const hooks = auth.options.hooks?.account?.create;
-  const doc = await applyBeforeHook<AccountDoc>(hooks, {
+  const doc = await applyBeforeHook<ProviderAccountDoc>(hooks, {
     _id: new ObjectId(),
     providerId: identity.providerId,
     accountId: identity.profile.id,
@@ -157,6 +172,7 @@ export async function storeProviderAccount(
     ...sealTokens(identity.tokens, auth.options.secret, now),
     createdAt: now,
     updatedAt: now,
+    ...(unproven ? { emailUnverifiedAtLink: true as const } : {}),
   });
   if (!doc) return "refused";
   if (!(await insertAccountIfAbsent(auth.collections, doc))) return "taken";
@@ -166,23 +182,31 @@ export async function storeProviderAccount(
 
 export type LinkResult = { ok: true } | { ok: false; error: CallbackErrorCode };
 
+/** The signed-in user a provider identity is linked to (read from the database, not a cache). */
+export interface LinkTarget {
+  userId: ObjectId;
+  email: string;
+  emailVerified: boolean;
+}
+
 /**
  * /link-social: attaches a provider identity to the signed-in user (SPEC §5 "Link by ID token",
  * matrix H12). An identity already linked to another user is never re-parented.
  */
 export async function linkSocialAccount(
   auth: AuthContext,
-  target: { userId: ObjectId; email: string },
+  target: LinkTarget,
   identity: SocialIdentity,
 ): Promise<LinkResult> {
   const linking = auth.options.account.accountLinking;
+  const providerEmail = normalizeProviderEmail(identity.profile.email);
   const allowed = canLinkToSignedInUser({
     linkingEnabled: linking.enabled,
     providerTrusted: isTrustedProvider(auth, identity.providerId),
     providerEmailVerified: identity.profile.emailVerified,
     allowDifferentEmails: linking.allowDifferentEmails,
     userEmail: target.email,
-    providerEmail: normalizeProviderEmail(identity.profile.email),
+    providerEmail,
   });
   if (!allowed) return { ok: false, error: "unable_to_link_account" };
   const existing = await findAccountByProviderIdentity(
@@ -197,7 +221,8 @@ export async function linkSocialAccount(
     await saveAccountTokens(auth, existing._id, fields);
     return { ok: true };
   }
-  const stored = await storeProviderAccount(auth, target.userId, identity);
+  const unproven = isUnprovenLink(target, identity.profile, providerEmail);
+  const stored = await storeProviderAccount(auth, target.userId, identity, unproven);
   if (stored === "stored") return { ok: true };
   if (stored === "refused") return { ok: false, error: "unable_to_link_account" };
   // Linked concurrently: fine when it was this same user's other request.

@@ -117,3 +117,25 @@ export async function restoreAccount(collections: Collections, doc: AccountDoc):
 export async function deleteUserById(collections: Collections, userId: ObjectId): Promise<void> {
   await collections.users.deleteOne({ _id: userId });
 }
+
+/**
+ * Deletes a user's provider accounts marked `emailUnverifiedAtLink` (but `keep`, when given);
+ * the count removed. One deleteMany on the `userId` index.
+ */
+export async function deleteUnprovenAccounts(
+  collections: Collections,
+  userId: ObjectId,
+  keep?: ObjectId,
+): Promise<number> {
+  const result = await collections.accounts.deleteMany({
+    userId,
+    emailUnverifiedAtLink: true,
+    ...(keep === undefined ? {} : { _id: { $ne: keep } }),
+  });
+  return result.deletedCount;
+}
+
+/** The account's identity proved the mailbox after all: it is no longer an unproven one. */
+export async function clearUnprovenMark(collections: Collections, accountId: ObjectId): Promise<void> {
+  await collections.accounts.updateOne({ _id: accountId }, { $unset: { emailUnverifiedAtLink: "" } });
+}

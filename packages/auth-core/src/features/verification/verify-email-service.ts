@@ -4,6 +4,7 @@ import type { UserDoc } from "../../db/documents.ts";
 import { parseId } from "../../db/ids.ts";
 import { findUserById } from "../session/store.ts";
 import type { SessionWithUser } from "../session/types.ts";
+import { dropUnprovenProviderAccounts } from "../social/unproven-accounts.ts";
 import { findUserByEmail } from "../users/store.ts";
 import type { VerificationClaims, VerifyFailure } from "./rules.ts";
 import {
@@ -60,7 +61,11 @@ async function applyVerification(
 ): Promise<VerifyOutcome> {
   if (user.emailVerified) return { ok: true, user, claims, becameVerified: false };
   const written = await markEmailVerified(auth, user);
-  if (written.ok) return { ok: true, user: written.user, claims, becameVerified: true };
+  if (written.ok) {
+    // The mailbox owner wins over provider identities linked while the address was unproven (H9).
+    await dropUnprovenProviderAccounts(auth, user._id);
+    return { ok: true, user: written.user, claims, becameVerified: true };
+  }
   if (written.reason === "refused") return { ok: false, reason: "unauthorized" };
   // Lost a race: a concurrent click verified it (success, no second sign-in) or the address moved.
   const current = await findTokenUser(auth, claims);

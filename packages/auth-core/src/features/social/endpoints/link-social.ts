@@ -39,7 +39,8 @@ export const linkSocial = defineEndpoint({
     const provider = await findProvider(auth, body.provider);
     if (!provider) throw new AuthError("PROVIDER_NOT_FOUND");
     if (!auth.options.account.accountLinking.enabled) throw new AuthError("LINKING_NOT_ALLOWED");
-    const target = { userId: ctx.session.user._id, email: ctx.session.user.email };
+    const { user } = ctx.session;
+    const target = { userId: user._id, email: user.email, emailVerified: user.emailVerified };
     if (body.idToken) {
       await linkWithIdToken(auth, provider, target, body.idToken);
       return { url: "", redirect: false, status: true };
