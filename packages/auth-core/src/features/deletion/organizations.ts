@@ -82,7 +82,9 @@ export async function releaseOwnerships(auth: AuthContext, demote: readonly Memb
  * remain, but one may have been promoted since the plan was read — and its other owner may have left
  * meanwhile, counting on it. Those go through the sole-owner guard (removeMembership); a refusal
  * stops the deletion there with the user row intact (signed out; they transfer and retry).
- * A membership that a request racing the deletion creates after the final read is not seen.
+ * Someone who joined an organization after the plan saw the user alone in it goes with it (the
+ * organization is deleted whole, never left owner-less). A membership that a request racing the
+ * deletion creates after the final read is not seen.
  */
 export async function leaveOrganizations(
   auth: AuthContext,
@@ -93,8 +95,8 @@ export async function leaveOrganizations(
   for (const id of release.deleteOrganizations) await deleteOrganizationCascade(auth, id);
   if (release.leave.length === 0) return;
   await deleteUserMembersWithoutRole(collections, userId, auth.options.organization.creatorRole);
-  for (const promoted of await findUserMemberships(collections, userId)) {
-    if ((await removeMembership(auth, promoted)) === false)
+  for (const remaining of await findUserMemberships(collections, userId)) {
+    if ((await removeMembership(auth, remaining)) === false)
       throw new AuthError("SOLE_OWNER_CANNOT_BE_DELETED");
   }
   await deleteUserTeamMembers(collections, release.leave, userId);
