@@ -16,6 +16,9 @@ export const getAccessToken = defineEndpoint({
   path: "/get-access-token",
   auth: "optional",
   sensitive: true,
+  // An impersonation session lasts an hour; a provider token it reads (a refresh token above all)
+  // or a change to the ways in outlives it (security-matrix J5): refused while impersonating.
+  highRisk: true,
   body: tokenRequestBody,
   async handler(ctx): Promise<AccessTokenResult> {
     const userId = resolveTokenOwner(ctx.session, ctx.isServerCall, ctx.body.userId);

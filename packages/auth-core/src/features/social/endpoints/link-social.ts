@@ -24,6 +24,9 @@ export const linkSocial = defineEndpoint({
   path: "/link-social",
   auth: "fresh-session",
   sensitive: true,
+  // An impersonation session lasts an hour; a provider token it reads (a refresh token above all)
+  // or a change to the ways in outlives it (security-matrix J5): refused while impersonating.
+  highRisk: true,
   body: z.strictObject({
     provider: providerIdField,
     callbackURL: callbackURLField.optional(),

@@ -15,6 +15,9 @@ export const refreshToken = defineEndpoint({
   path: "/refresh-token",
   auth: "optional",
   sensitive: true,
+  // An impersonation session lasts an hour; a provider token it reads (a refresh token above all)
+  // or a change to the ways in outlives it (security-matrix J5): refused while impersonating.
+  highRisk: true,
   body: tokenRequestBody,
   async handler(ctx): Promise<RefreshTokenResult> {
     const userId = resolveTokenOwner(ctx.session, ctx.isServerCall, ctx.body.userId);

@@ -14,6 +14,9 @@ export const unlinkAccount = defineEndpoint({
   path: "/unlink-account",
   auth: "fresh-session",
   sensitive: true,
+  // An impersonation session lasts an hour; a provider token it reads (a refresh token above all)
+  // or a change to the ways in outlives it (security-matrix J5): refused while impersonating.
+  highRisk: true,
   body: z.strictObject({
     providerId: providerIdField,
     accountId: z.string().min(1).max(256).optional(),
