@@ -103,7 +103,14 @@ describe("database commands per organization endpoint", () => {
       t.auth.api.addMember!({ body: { organizationId: A, userId: extra.userId, role: "member" } }),
     );
     table["add-member (server)"] = added.length;
-    expect(added).toEqual(["find:organizations", "find:users", "aggregate:members", "insert:members"]);
+    // The second count: a won seat is re-counted against a lowered limit (seats.ts).
+    expect(added).toEqual([
+      "find:organizations",
+      "find:users",
+      "aggregate:members",
+      "insert:members",
+      "aggregate:members",
+    ]);
     expect(
       await measure("remove-member", () =>
         D.browser.post("/organization/remove-member", { memberIdOrEmail: extra.email }),
@@ -140,10 +147,12 @@ describe("database commands per organization endpoint", () => {
       "find:members",
       "find:users",
       "find:members",
-      "find:organizations",
       "find:invitations",
       "aggregate:invitations",
       "insert:invitations",
+      // The limit re-counted after the insert, the organization read after it (deleted meanwhile).
+      "aggregate:invitations",
+      "find:organizations",
     ]);
     expect(
       await measure("get-invitation", () => invitee.browser.get(`/organization/get-invitation?id=${id}`)),
@@ -165,11 +174,14 @@ describe("database commands per organization endpoint", () => {
     ).toEqual([
       ...SESSION,
       "find:invitations",
+      "find:members",
       "insert:verifications",
       "aggregate:members",
       "insert:members",
+      "aggregate:members",
       "update:invitations",
       "update:sessions",
+      "find:organizations",
     ]);
     const second = await O.browser.post<{ id: string }>("/organization/invite-member", {
       organizationId: A,
@@ -191,7 +203,7 @@ describe("database commands per organization endpoint", () => {
       await measure("reject-invitation", () =>
         thirdUser.browser.post("/organization/reject-invitation", { invitationId: third.body.id }),
       ),
-    ).toEqual([...SESSION, "find:invitations", "insert:verifications", "update:invitations"]);
+    ).toEqual([...SESSION, "find:invitations", "find:members", "insert:verifications", "update:invitations"]);
   });
 
   it("team endpoints", async () => {
@@ -208,7 +220,7 @@ describe("database commands per organization endpoint", () => {
         created = res.body.id;
         return res;
       }),
-    ).toEqual([...SESSION, "find:members", "insert:teams"]);
+    ).toEqual([...SESSION, "find:members", "insert:teams", "find:organizations"]);
     expect(
       await measure("update-team", () =>
         O.browser.post("/organization/update-team", { teamId: created, data: { name: "Renamed" } }),
@@ -250,8 +262,8 @@ describe("database commands per organization endpoint", () => {
       ...SESSION,
       "find:teams",
       "find:members",
-      "aggregate:teams",
       "delete:teams",
+      "aggregate:teams",
       "delete:teamMembers",
       "update:members",
       "update:sessions",
@@ -274,5 +286,40 @@ describe("database commands per organization endpoint", () => {
       "update:sessions",
     ]);
     expect(new ObjectId(A)).toBeTruthy();
+  });
+
+  it("with organizationLimit and teams.maximumTeams set: one count before the insert, one after", async () => {
+    const limited = await createFixture({
+      organization: { organizationLimit: 5, teams: { enabled: true, maximumTeams: 5 } },
+    });
+    try {
+      const { O, X, A } = limited;
+      const create = await limited.t.commands(() =>
+        X.browser.post("/organization/create", { name: "L", slug: "limited" }),
+      );
+      table["create (organizationLimit)"] = create.length;
+      expect(create).toEqual([
+        ...SESSION,
+        "aggregate:members",
+        "insert:members",
+        "aggregate:members",
+        "insert:organizations",
+        "update:sessions",
+      ]);
+      const createTeam = await limited.t.commands(() =>
+        O.browser.post("/organization/create-team", { organizationId: A, name: "T" }),
+      );
+      table["create-team (maximumTeams)"] = createTeam.length;
+      expect(createTeam).toEqual([
+        ...SESSION,
+        "find:members",
+        "aggregate:teams",
+        "insert:teams",
+        "aggregate:teams",
+        "find:organizations",
+      ]);
+    } finally {
+      await limited.t.close();
+    }
   });
 });

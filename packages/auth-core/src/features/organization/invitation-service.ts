@@ -16,15 +16,23 @@ import { claimOneTimeToken, releaseOneTimeToken } from "../verification/store.ts
 import {
   closeInvitationSlot,
   countPendingInvitations,
+  deleteInvitationById,
   findInvitationById,
   findInvitationBySlot,
   insertInvitation,
   renewInvitation,
   setInvitationStatus,
 } from "./invitation-store.ts";
-import { closedInvitationSlot, isInvitationOpen, pendingInvitationSlot } from "./rules.ts";
-import { addMemberWithinLimit } from "./service.ts";
-import { deleteMemberById } from "./store.ts";
+import {
+  canGrantRoles,
+  closedInvitationSlot,
+  hasPermission,
+  isInvitationOpen,
+  parseRoles,
+  pendingInvitationSlot,
+} from "./rules.ts";
+import { addMemberWithinLimit, roleTableOf } from "./service.ts";
+import { deleteMemberById, findMember } from "./store.ts";
 import { joinTeams } from "./team-service.ts";
 import { findOrganizationTeams } from "./team-store.ts";
 
@@ -77,7 +85,25 @@ export async function inviteOrRenew(
     if (isDuplicateKeyError(error)) throw new AuthError("INVITATION_ALREADY_PENDING");
     throw error;
   }
+  // The count above cannot see concurrent invites (10 parallel invites all passed a limit of 3), so
+  // re-count after the insert and take ours back when over: each keeper counted after its own
+  // insert, so the last keeper saw every keeper and no interleaving keeps more than the limit.
+  if ((await countPendingInvitations(collections, input.organizationId, now)) > config.invitationLimit) {
+    await withdrawInvitation(auth, doc);
+    throw new AuthError("INVITATION_LIMIT_REACHED");
+  }
   return doc;
+}
+
+/**
+ * Takes back an invitation this request just inserted (limit re-count, organization deleted
+ * meanwhile). Through the claim, so an accept that already saw it cannot win too: whoever inserts
+ * the claim decides (an accept, reject or cancel that won keeps the invitation's fate).
+ */
+export async function withdrawInvitation(auth: AuthContext, invitation: InvitationDoc): Promise<void> {
+  if (!(await claimInvitation(auth, invitation))) return;
+  await deleteInvitationById(auth.collections, invitation._id);
+  await releaseClaim(auth, invitation);
 }
 
 const CLAIM_LIFETIME_SECONDS = 86400;
@@ -175,6 +201,26 @@ export async function loadInvitationForRecipient(
     throw new AuthError("INVITATION_EMAIL_NOT_VERIFIED");
   if (!isInvitationOpen(invitation, auth.now())) throw new AuthError("INVITATION_NOT_FOUND");
   return invitation;
+}
+
+/**
+ * The inviter must still be a member allowed to invite this role (`invitation:create` and a role they
+ * could grant): an admin removed or demoted after inviting no longer vouches for the invitation.
+ * get-invitation, accept and reject answer alike (one indexed read). Returns the inviter's row.
+ */
+export async function requireInviterStillAllowed(
+  auth: AuthContext,
+  invitation: InvitationDoc,
+): Promise<MemberDoc> {
+  const inviter = await findMember(auth.collections, invitation.organizationId, invitation.inviterId);
+  const table = roleTableOf(auth);
+  if (
+    !inviter ||
+    !hasPermission(inviter.role, { invitation: ["create"] }, table) ||
+    !canGrantRoles(inviter.role, parseRoles(invitation.role), table, auth.options.organization.creatorRole)
+  )
+    throw new AuthError("INVITER_NO_LONGER_MEMBER");
+  return inviter;
 }
 
 /**

@@ -89,6 +89,12 @@ export function listPendingInvitationsByEmail(
     .toArray();
 }
 
+/** True for the one caller whose delete removed it. */
+export async function deleteInvitationById(collections: Collections, id: ObjectId): Promise<boolean> {
+  const result = await collections.invitations.deleteOne({ _id: id });
+  return result.deletedCount === 1;
+}
+
 export async function deleteOrganizationInvitations(
   collections: Collections,
   organizationId: ObjectId,

@@ -11,8 +11,10 @@ import {
   deleteMemberById,
   deleteOrganizationById,
   deleteOrganizationMembers,
+  findOrganizationsByIds,
   insertMember,
   insertOrganization,
+  listUserMemberships,
 } from "./store.ts";
 import { deleteOrganizationTeamMembers, deleteOrganizationTeams } from "./team-store.ts";
 
@@ -22,8 +24,38 @@ export async function assertMayCreateOrganization(auth: AuthContext, user: UserD
   const allowed = typeof allow === "function" ? await allow(toMailUser(user)) : allow;
   if (allowed !== true) throw new AuthError("ORGANIZATION_CREATION_NOT_ALLOWED");
   if (organizationLimit === undefined) return;
-  if ((await countUserMemberships(auth.collections, user._id)) >= organizationLimit)
+  if ((await countLimitedMemberships(auth, user._id)) >= organizationLimit)
     throw new AuthError("ORGANIZATION_LIMIT_REACHED");
+}
+
+/** A creator's member row younger than this may still be waiting for its organization's insert. */
+const IN_FLIGHT_SECONDS = 60;
+/** Rows read when the plain count reaches the limit (only then are orphans told apart). */
+const MEMBERSHIP_READ_CAP = 1000;
+
+/**
+ * The memberships organizationLimit counts. The plain count (one indexed command) decides when it
+ * is under the limit. At or over it, the rows are read: a creator row whose organization does not
+ * exist and that is older than IN_FLIGHT_SECONDS was orphaned by a crash between the two inserts of
+ * createOrganizationWithOwner and does not count; a younger one is a create still in flight and
+ * counts, or parallel creates would not see each other.
+ */
+async function countLimitedMemberships(auth: AuthContext, userId: ObjectId): Promise<number> {
+  const { collections } = auth;
+  const count = await countUserMemberships(collections, userId);
+  const limit = auth.options.organization.organizationLimit;
+  if (limit === undefined || count < limit) return count;
+  const rows = await listUserMemberships(collections, userId, MEMBERSHIP_READ_CAP);
+  const existing = await findOrganizationsByIds(
+    collections,
+    rows.map((row) => row.organizationId),
+  );
+  const ids = new Set(existing.map((organization) => organization._id.toHexString()));
+  const inFlightSince = auth.now().getTime() - IN_FLIGHT_SECONDS * 1000;
+  const counted = rows.filter(
+    (row) => ids.has(row.organizationId.toHexString()) || row.createdAt.getTime() > inFlightSince,
+  );
+  return counted.length + Math.max(0, count - rows.length);
 }
 
 export interface NewOrganization {
@@ -34,10 +66,11 @@ export interface NewOrganization {
 }
 
 /**
- * Creates the organization and its creator's membership (seat 0). The creator's member row is
- * written first: a crash in between leaves a member of an organization that does not exist (ignored
- * by every read) rather than an organization without an owner. The slug's unique index decides
- * concurrent creates with one slug; the losers take their member row back.
+ * Creates the organization and its creator's membership (seat 0), within organizationLimit when
+ * set. The creator's member row is written first: a crash in between leaves a member of an
+ * organization that does not exist (ignored by every read, and by the limit once it is old) rather
+ * than an organization without an owner. The slug's unique index decides concurrent creates with
+ * one slug; the losers take their member row back.
  */
 export async function createOrganizationWithOwner(
   auth: AuthContext,
@@ -63,6 +96,14 @@ export async function createOrganizationWithOwner(
     seat: 0,
   };
   await insertMember(auth.collections, member);
+  // The limit check before could not see parallel creates (10 passed a limit of 1): re-count with
+  // our row in, and take it back when over (each keeper counted after its own insert, so the last
+  // keeper saw every keeper). Before the organization's insert, so a refusal leaves nothing.
+  const { organizationLimit } = auth.options.organization;
+  if (organizationLimit !== undefined && (await countLimitedMemberships(auth, userId)) > organizationLimit) {
+    await deleteMemberById(auth.collections, member._id);
+    throw new AuthError("ORGANIZATION_LIMIT_REACHED");
+  }
   try {
     await insertOrganization(auth.collections, organization);
   } catch (error) {

@@ -10,6 +10,8 @@ export interface SeatClaim<T> {
   insert(seat: number): Promise<T>;
   /** Whether the user already holds a row (the other unique index). */
   isAlreadyIn(): Promise<boolean>;
+  /** Takes back a row `insert` wrote (the re-count found the limit exceeded). */
+  remove(value: T): Promise<void>;
 }
 
 export type SeatResult<T> = { ok: true; value: T } | { ok: false; reason: "limit" | "exists" };
@@ -26,20 +28,34 @@ const MAX_ATTEMPTS = 10;
  * The first try takes seat = current count, free unless someone raced us or a member left a gap; a
  * lost claim reads the taken seats and tries a random one of the lowest free ones. Under heavy
  * contention it gives up after MAX_ATTEMPTS and answers "limit": refusing a seat is safe, granting
- * one too many is not. A lowered limit keeps existing members (seats above it stay taken).
+ * one too many is not.
+ *
+ * A lowered limit keeps existing members, and their seats at or above it do not block the seats
+ * below it: with seats {6..9} taken and the limit lowered to 5, five parallel adds would each find a
+ * free seat below 5 and end at 9 rows. So a won seat is followed by a re-count, and a row that finds
+ * more than `limit` rows is taken back ("limit"). Each keeper counted after its own insert, so the
+ * last keeper to insert saw every keeper: no interleaving keeps more than `limit` (concurrent adds
+ * may all refuse, never all pass). Seats keep this re-count from refusing anyone otherwise.
  */
 export async function claimSeat<T>(claim: SeatClaim<T>, limit: number): Promise<SeatResult<T>> {
   const count = await claim.count();
   if (count >= limit) return { ok: false, reason: "limit" };
   let seat: number | null = count;
   for (let attempt = 0; attempt < MAX_ATTEMPTS && seat !== null; attempt++) {
+    let value: T;
     try {
-      return { ok: true, value: await claim.insert(seat) };
+      value = await claim.insert(seat);
     } catch (error) {
       if (!isDuplicateKeyError(error)) throw error;
+      if (await claim.isAlreadyIn()) return { ok: false, reason: "exists" };
+      seat = pickFreeSeat(await claim.takenSeats(), limit, randomInt(1_000_000) / 1_000_000);
+      continue;
     }
-    if (await claim.isAlreadyIn()) return { ok: false, reason: "exists" };
-    seat = pickFreeSeat(await claim.takenSeats(), limit, randomInt(1_000_000) / 1_000_000);
+    if (Number.isFinite(limit) && (await claim.count()) > limit) {
+      await claim.remove(value);
+      return { ok: false, reason: "limit" };
+    }
+    return { ok: true, value };
   }
   return { ok: false, reason: "limit" };
 }

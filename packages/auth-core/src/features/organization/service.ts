@@ -123,6 +123,9 @@ export function addMemberWithinLimit(auth: AuthContext, input: NewMember): Promi
         await insertMember(collections, doc);
         return doc;
       },
+      remove: async (doc) => {
+        await deleteMemberById(collections, doc._id);
+      },
     },
     auth.options.organization.membershipLimit,
   );

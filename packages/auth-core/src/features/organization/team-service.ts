@@ -4,15 +4,48 @@ import type { TeamDoc, TeamMemberDoc } from "../../db/documents.ts";
 import { parseId } from "../../db/ids.ts";
 import { AuthError } from "../../errors/auth-error.ts";
 import { claimSeat, type SeatResult } from "./seats.ts";
+import { findOrganizationById } from "./store.ts";
 import {
   countTeamMembers,
+  countTeams,
+  deleteTeamById,
   deleteTeamMember,
   findOrganizationTeams,
   findTeamById,
   findTeamMember,
+  insertTeam,
   insertTeamMember,
   listTeamSeats,
 } from "./team-store.ts";
+
+/**
+ * Creates a team within `teams.maximumTeams`. The count before the insert cannot see parallel
+ * creates (10 passed a limit of 3), so the count after it decides: over the limit, ours goes again
+ * (each keeper counted after its own insert, so the last keeper saw every keeper). Then the
+ * organization is read again: deleted meanwhile (its cascade may have run before our insert), the
+ * team goes too and the answer is the organization's not-found.
+ */
+export async function createTeamWithinLimit(
+  auth: AuthContext,
+  organizationId: ObjectId,
+  name: string,
+): Promise<TeamDoc> {
+  const { collections } = auth;
+  const { maximumTeams } = auth.options.organization.teams;
+  if (maximumTeams !== undefined && (await countTeams(collections, organizationId)) >= maximumTeams)
+    throw new AuthError("TEAM_LIMIT_REACHED");
+  const team: TeamDoc = { _id: new ObjectId(), name, organizationId, createdAt: auth.now(), updatedAt: null };
+  await insertTeam(collections, team);
+  if (maximumTeams !== undefined && (await countTeams(collections, organizationId)) > maximumTeams) {
+    await deleteTeamById(collections, team._id);
+    throw new AuthError("TEAM_LIMIT_REACHED");
+  }
+  if (!(await findOrganizationById(collections, organizationId))) {
+    await deleteTeamById(collections, team._id);
+    throw new AuthError("ORGANIZATION_NOT_FOUND");
+  }
+  return team;
+}
 
 /** Team endpoints exist only with teams enabled. */
 export function assertTeamsEnabled(auth: AuthContext): void {
@@ -76,6 +109,9 @@ export function addTeamMemberWithinLimit(
         };
         await insertTeamMember(collections, doc);
         return doc;
+      },
+      remove: async (doc) => {
+        await deleteTeamMember(collections, doc.teamId, doc.userId);
       },
     },
     limit,

@@ -1,13 +1,21 @@
 import { z } from "zod";
+import { AuthError } from "../../../errors/auth-error.ts";
 import { defineEndpoint } from "../../../http/define-endpoint.ts";
-import { acceptInvitation, loadInvitationForRecipient } from "../invitation-service.ts";
+import {
+  acceptInvitation,
+  loadInvitationForRecipient,
+  requireInviterStillAllowed,
+} from "../invitation-service.ts";
 import { idField } from "../schemas.ts";
 import { requireCaller, writeActiveOrganization } from "../service.ts";
+import { deleteMemberById, findOrganizationById } from "../store.ts";
+import { deleteUserTeamMemberships } from "../team-store.ts";
 import { type Invitation, type Member, toInvitation, toMember } from "../types.ts";
 
 /**
  * SPEC §4: creates the member with the invitation's role (and teams) and makes the organization the
- * session's active one — and the team too when the invitation named exactly one.
+ * session's active one — and the team too when the invitation named exactly one. The inviter must
+ * still be allowed to invite that role (as get-invitation says).
  */
 export const acceptInvitationEndpoint = defineEndpoint({
   name: "acceptInvitation",
@@ -20,9 +28,22 @@ export const acceptInvitationEndpoint = defineEndpoint({
     const { auth } = ctx;
     const caller = requireCaller(ctx.session);
     const pending = await loadInvitationForRecipient(auth, caller.user, ctx.body.invitationId);
+    await requireInviterStillAllowed(auth, pending);
     const accepted = await acceptInvitation(auth, pending, caller.user);
+    const organizationId = pending.organizationId.toHexString();
     const team = accepted.teams.length === 1 ? (accepted.teams[0]?._id.toHexString() ?? null) : null;
-    await writeActiveOrganization(auth, ctx.cookies, caller, pending.organizationId.toHexString(), team);
+    await writeActiveOrganization(auth, ctx.cookies, caller, organizationId, team);
+    // An organization deleted meanwhile: its cascade may have run before our member insert or our
+    // session write, leaving both pointing at nothing. Its row goes first, so reading it after both
+    // writes tells: gone → take both back (the session gets its previous active organization).
+    if (!(await findOrganizationById(auth.collections, pending.organizationId))) {
+      await deleteMemberById(auth.collections, accepted.member._id);
+      await deleteUserTeamMemberships(auth.collections, pending.organizationId, caller.user._id);
+      const previous = caller.session.activeOrganizationId === organizationId ? null : caller.session;
+      const restored = previous?.activeOrganizationId ?? null;
+      await writeActiveOrganization(auth, ctx.cookies, caller, restored, previous?.activeTeamId ?? null);
+      throw new AuthError("ORGANIZATION_NOT_FOUND");
+    }
     return { invitation: toInvitation(accepted.invitation), member: toMember(accepted.member) };
   },
 });

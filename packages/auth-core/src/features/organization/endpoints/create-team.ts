@@ -1,12 +1,8 @@
-import { ObjectId } from "mongodb";
 import { z } from "zod";
-import type { TeamDoc } from "../../../db/documents.ts";
-import { AuthError } from "../../../errors/auth-error.ts";
 import { defineEndpoint } from "../../../http/define-endpoint.ts";
 import { idField } from "../schemas.ts";
 import { assertPermission, requireCaller, requireMembership, resolveOrganizationId } from "../service.ts";
-import { assertTeamsEnabled } from "../team-service.ts";
-import { countTeams, insertTeam } from "../team-store.ts";
+import { assertTeamsEnabled, createTeamWithinLimit } from "../team-service.ts";
 import { type Team, toTeam } from "../types.ts";
 
 /** SPEC §3/§5: a team name has at least 1 character; `team:create` and `teams.maximumTeams` apply. */
@@ -26,18 +22,7 @@ export const createTeam = defineEndpoint({
     const organizationId = resolveOrganizationId(caller.session, ctx.body.organizationId);
     const member = await requireMembership(auth, organizationId, caller.user._id);
     assertPermission(auth, member, { team: ["create"] }, "TEAM_CREATE_NOT_ALLOWED");
-    const { maximumTeams } = auth.options.organization.teams;
-    if (maximumTeams !== undefined && (await countTeams(auth.collections, organizationId)) >= maximumTeams)
-      throw new AuthError("TEAM_LIMIT_REACHED");
-    const now = auth.now();
-    const team: TeamDoc = {
-      _id: new ObjectId(),
-      name: ctx.body.name,
-      organizationId,
-      createdAt: now,
-      updatedAt: null,
-    };
-    await insertTeam(auth.collections, team);
+    const team = await createTeamWithinLimit(auth, organizationId, ctx.body.name);
     return toTeam(team);
   },
 });

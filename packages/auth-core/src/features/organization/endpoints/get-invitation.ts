@@ -1,10 +1,10 @@
 import { z } from "zod";
 import { AuthError } from "../../../errors/auth-error.ts";
 import { defineEndpoint } from "../../../http/define-endpoint.ts";
-import { loadInvitationForRecipient } from "../invitation-service.ts";
+import { loadInvitationForRecipient, requireInviterStillAllowed } from "../invitation-service.ts";
 import { idField } from "../schemas.ts";
 import { requireCaller } from "../service.ts";
-import { findMember, findOrganizationById, findUserById } from "../store.ts";
+import { findOrganizationById, findUserById } from "../store.ts";
 import { type Invitation, toInvitation } from "../types.ts";
 
 export interface InvitationDetails extends Invitation {
@@ -26,8 +26,8 @@ export const getInvitation = defineEndpoint({
     const invitation = await loadInvitationForRecipient(auth, caller.user, ctx.query.id);
     const organization = await findOrganizationById(auth.collections, invitation.organizationId);
     if (!organization) throw new AuthError("FAILED_TO_RETRIEVE_INVITATION");
-    const inviterMember = await findMember(auth.collections, invitation.organizationId, invitation.inviterId);
-    const inviter = inviterMember ? await findUserById(auth.collections, invitation.inviterId) : null;
+    await requireInviterStillAllowed(auth, invitation);
+    const inviter = await findUserById(auth.collections, invitation.inviterId);
     if (!inviter) throw new AuthError("INVITER_NO_LONGER_MEMBER");
     return {
       ...toInvitation(invitation),

@@ -3,18 +3,17 @@ import { AuthError } from "../../../errors/auth-error.ts";
 import { defineEndpoint } from "../../../http/define-endpoint.ts";
 import { emailField } from "../../schemas.ts";
 import { findUserByEmail } from "../../users/store.ts";
-import { inviteOrRenew, sendInvitationMail } from "../invitation-service.ts";
+import { inviteOrRenew, sendInvitationMail, withdrawInvitation } from "../invitation-service.ts";
 import { canGrantRoles, findUnknownRoles } from "../rules.ts";
 import { idField, roleField, teamIdsField } from "../schemas.ts";
 import {
   assertPermission,
   requireCaller,
   requireMembership,
-  requireOrganization,
   resolveOrganizationId,
   roleTableOf,
 } from "../service.ts";
-import { findMember } from "../store.ts";
+import { findMember, findOrganizationById } from "../store.ts";
 import { requireOrganizationTeams } from "../team-service.ts";
 import { type Invitation, toInvitation } from "../types.ts";
 
@@ -51,7 +50,6 @@ export const inviteMember = defineEndpoint({
     const invitee = await findUserByEmail(auth.collections, body.email);
     if (invitee && (await findMember(auth.collections, organizationId, invitee._id)))
       throw new AuthError("MEMBER_ALREADY_EXISTS");
-    const organization = await requireOrganization(auth, organizationId);
     const invitation = await inviteOrRenew(
       auth,
       {
@@ -63,6 +61,13 @@ export const inviteMember = defineEndpoint({
       },
       body.resend === true,
     );
+    // Read after the insert: an organization deleted meanwhile (its cascade may have run before our
+    // insert) takes the invitation back instead of leaving it behind.
+    const organization = await findOrganizationById(auth.collections, organizationId);
+    if (!organization) {
+      await withdrawInvitation(auth, invitation);
+      throw new AuthError("ORGANIZATION_NOT_FOUND");
+    }
     await sendInvitationMail(auth, invitation, organization, caller.user);
     return toInvitation(invitation);
   },

@@ -6,7 +6,7 @@ import { idField } from "../schemas.ts";
 import { assertPermission, requireCaller, requireMembership, resolveOrganizationId } from "../service.ts";
 import { clearMembersTeam } from "../store.ts";
 import { assertTeamsEnabled, requireTeam } from "../team-service.ts";
-import { countTeams, deleteTeamById, deleteTeamMembersOfTeam } from "../team-store.ts";
+import { countTeams, deleteTeamById, deleteTeamMembersOfTeam, insertTeam } from "../team-store.ts";
 
 /**
  * SPEC §5: `team:delete`; the last team stays unless `teams.allowRemovingAllTeams`; a member's own
@@ -29,12 +29,17 @@ export const removeTeam = defineEndpoint({
     const member = await requireMembership(auth, team.organizationId, caller.user._id);
     assertPermission(auth, member, { team: ["delete"] }, "TEAM_DELETE_NOT_ALLOWED");
     if (member.teamId?.equals(team._id)) throw new AuthError("TEAM_UPDATE_NOT_ALLOWED");
+    if (!(await deleteTeamById(auth.collections, team._id))) throw new AuthError("TEAM_NOT_FOUND");
+    // Delete first, then count what is left: a count before the delete cannot see a parallel removal
+    // (two removals both saw two teams and left none). None left → the team comes back, before any
+    // of its memberships went. Parallel removals may all refuse, never all pass.
     if (
       !auth.options.organization.teams.allowRemovingAllTeams &&
-      (await countTeams(auth.collections, team.organizationId)) <= 1
-    )
+      (await countTeams(auth.collections, team.organizationId)) === 0
+    ) {
+      await insertTeam(auth.collections, team);
       throw new AuthError("UNABLE_TO_REMOVE_LAST_TEAM");
-    if (!(await deleteTeamById(auth.collections, team._id))) throw new AuthError("TEAM_NOT_FOUND");
+    }
     await deleteTeamMembersOfTeam(auth.collections, team._id);
     await clearMembersTeam(auth.collections, team.organizationId, team._id);
     await clearActiveTeam(auth.collections, team._id.toHexString());

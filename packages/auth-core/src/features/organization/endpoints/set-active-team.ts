@@ -8,12 +8,18 @@ import { assertTeamsEnabled, requireTeam } from "../team-service.ts";
 import { findTeamMember } from "../team-store.ts";
 import { type Team, toTeam } from "../types.ts";
 
-/** Sets (or with null clears) the session's active team: a team of the active organization the caller is in. */
+/**
+ * Sets (or with null clears) the session's active team: a team of the active organization the caller
+ * is in. Sensitive: the session is read from the database, never the cookie cache — clearing writes
+ * the session's active organization back with it, and a cached one of a member removed since would
+ * put the organization they lost back on the session.
+ */
 export const setActiveTeam = defineEndpoint({
   name: "setActiveTeam",
   method: "POST",
   path: "/organization/set-active-team",
   auth: "session",
+  sensitive: true,
   body: z.strictObject({ teamId: idField.nullable().optional() }),
   async handler(ctx): Promise<Team | null> {
     const { auth } = ctx;
