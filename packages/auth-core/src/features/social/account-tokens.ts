@@ -14,21 +14,27 @@ function seal(value: string | null, secret: string): string | null {
 }
 
 /**
- * The account fields for freshly issued tokens. A refresh that returns no new refresh token keeps
- * the stored one (`keep`), as providers without rotation expect.
+ * The account fields for freshly issued tokens. What the new tokens lack, the stored ones keep
+ * (`keep`): a refresh without a new refresh token keeps the stored one, as providers without
+ * rotation expect; an id-token sign-in that brings no access token keeps the stored access token
+ * and its expiry — a sign-in must not cost the app its provider API access.
  */
 export function sealTokens(
   tokens: ProviderTokens,
   secret: string,
   now: Date,
-  keep?: Pick<AccountDoc, "refreshToken" | "refreshTokenExpiresAt" | "idToken" | "scope">,
+  keep?: Pick<
+    AccountDoc,
+    "accessToken" | "accessTokenExpiresAt" | "refreshToken" | "refreshTokenExpiresAt" | "idToken" | "scope"
+  >,
 ): AccountTokenFields {
+  const keepAccess = tokens.accessToken === null && keep !== undefined;
   const keepRefresh = tokens.refreshToken === null && keep !== undefined;
   return {
-    accessToken: seal(tokens.accessToken, secret),
+    accessToken: keepAccess ? keep.accessToken : seal(tokens.accessToken, secret),
     refreshToken: keepRefresh ? keep.refreshToken : seal(tokens.refreshToken, secret),
     idToken: tokens.idToken === null && keep ? keep.idToken : seal(tokens.idToken, secret),
-    accessTokenExpiresAt: tokens.accessTokenExpiresAt,
+    accessTokenExpiresAt: keepAccess ? keep.accessTokenExpiresAt : tokens.accessTokenExpiresAt,
     refreshTokenExpiresAt: keepRefresh ? keep.refreshTokenExpiresAt : tokens.refreshTokenExpiresAt,
     scope: tokens.scopes.length === 0 && keep ? keep.scope : joinScopes(tokens.scopes),
     updatedAt: now,

@@ -2,6 +2,7 @@ import type { ObjectId } from "mongodb";
 import type { Collections } from "../../db/collections.ts";
 import { isDuplicateKeyError } from "../../db/connect.ts";
 import type { AccountDoc, UserDoc } from "../../db/documents.ts";
+import { createVerification } from "../verification/store.ts";
 
 /** The only file of the social feature that talks to MongoDB. */
 
@@ -138,4 +139,33 @@ export async function deleteUnprovenAccounts(
 /** The account's identity proved the mailbox after all: it is no longer an unproven one. */
 export async function clearUnprovenMark(collections: Collections, accountId: ObjectId): Promise<void> {
   await collections.accounts.updateOne({ _id: accountId }, { $unset: { emailUnverifiedAtLink: "" } });
+}
+
+/**
+ * The refresh claim of an account: a unique insert (exact on every backend), its value the holder's
+ * nonce. False when another request holds it.
+ */
+export async function insertRefreshClaim(
+  collections: Collections,
+  identifier: string,
+  holder: string,
+  expiresAt: Date,
+  now: Date,
+): Promise<boolean> {
+  try {
+    await createVerification(collections, identifier, holder, expiresAt, now);
+    return true;
+  } catch (error) {
+    if (isDuplicateKeyError(error)) return false;
+    throw error;
+  }
+}
+
+/** Removes the claim only while it is still this holder's (a successor's stays). */
+export async function releaseRefreshClaim(
+  collections: Collections,
+  identifier: string,
+  holder: string,
+): Promise<void> {
+  await collections.verifications.deleteOne({ identifier: { $eq: identifier }, value: { $eq: holder } });
 }

@@ -1,18 +1,25 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import type { ObjectId } from "mongodb";
 import type { AuthContext } from "../../context.ts";
+import { generateRandomString } from "../../crypto/index.ts";
 import type { AccountDoc } from "../../db/documents.ts";
 import { parseId } from "../../db/ids.ts";
 import { AuthError } from "../../errors/auth-error.ts";
 import { ERROR_CATALOGUE } from "../../errors/catalogue.ts";
 import type { SessionWithUser } from "../session/types.ts";
-import { claimOneTimeToken, findVerification, releaseOneTimeToken } from "../verification/store.ts";
+import { findVerification } from "../verification/store.ts";
 import { type OpenedTokens, openTokens, sealTokens } from "./account-tokens.ts";
 import { findProvider } from "./provider-access.ts";
 import type { OAuthProvider, ProviderTokens } from "./providers/types.ts";
-import { shouldRefreshAccessToken } from "./rules.ts";
+import { STATE_LENGTH, shouldRefreshAccessToken } from "./rules.ts";
 import { saveAccountTokens } from "./service.ts";
-import { deleteExpiredClaim, findAccountById, findUserProviderAccount } from "./store.ts";
+import {
+  deleteExpiredClaim,
+  findAccountById,
+  findUserProviderAccount,
+  insertRefreshClaim,
+  releaseRefreshClaim,
+} from "./store.ts";
 
 export interface TokenRequest {
   providerId: string;
@@ -70,7 +77,8 @@ async function refreshAndStore(
   const refresh = provider.refreshAccessToken;
   if (!refresh) return null;
   const claim = `token-refresh:${account._id.toHexString()}`;
-  if (!(await claimRefresh(auth, claim))) return awaitRefreshInFlight(auth, account, claim);
+  const holder = await claimRefresh(auth, claim);
+  if (holder === null) return awaitRefreshInFlight(auth, account, claim);
   try {
     // A refresh that finished between our read and our claim already did the work.
     const current = await findAccountById(auth.collections, account._id);
@@ -88,21 +96,29 @@ async function refreshAndStore(
     const written = (await saveAccountTokens(auth, account._id, fields)) ?? fields;
     return openTokens({ ...account, ...written }, auth.options.secret);
   } finally {
-    await releaseOneTimeToken(auth.collections, claim);
+    await releaseRefreshClaim(auth.collections, claim, holder);
   }
 }
 
-/** A claim outlives a crashed holder by at most this long. */
-const REFRESH_CLAIM_SECONDS = 30;
+/**
+ * A claim lives longer than any refresh can take (the provider call is cut at providerTimeoutMs;
+ * the margin covers the reads and the token write around it), so a live holder's claim never
+ * expires under it; a crashed holder's blocks refreshes of that account for at most this long.
+ */
+const REFRESH_CLAIM_MARGIN_MS = 30_000;
 const REFRESH_POLL_MS = 50;
 
-async function claimRefresh(auth: AuthContext, claim: string): Promise<boolean> {
+/** The claim's nonce when this request now holds the refresh; null when another one does. */
+async function claimRefresh(auth: AuthContext, claim: string): Promise<string | null> {
   const now = auth.now();
-  const expiresAt = new Date(now.getTime() + REFRESH_CLAIM_SECONDS * 1000);
-  if (await claimOneTimeToken(auth.collections, claim, expiresAt, now)) return true;
+  const lifetime = auth.options.advanced.providerTimeoutMs + REFRESH_CLAIM_MARGIN_MS;
+  const expiresAt = new Date(now.getTime() + lifetime);
+  // The nonce names this holder: its release removes its own claim, never a successor's.
+  const holder = generateRandomString(STATE_LENGTH);
+  if (await insertRefreshClaim(auth.collections, claim, holder, expiresAt, now)) return holder;
   // A claim left by a holder that died: whoever deletes it (a delete count) may claim again.
-  if (!(await deleteExpiredClaim(auth.collections, claim, now))) return false;
-  return claimOneTimeToken(auth.collections, claim, expiresAt, now);
+  if (!(await deleteExpiredClaim(auth.collections, claim, now))) return null;
+  return (await insertRefreshClaim(auth.collections, claim, holder, expiresAt, now)) ? holder : null;
 }
 
 /** Waits for the refresh another request holds; its stored tokens, or null when it failed. */
@@ -126,8 +142,9 @@ async function awaitRefreshInFlight(
 }
 
 /**
- * SPEC §9: an access token expiring in under 5 s is refreshed first. Without a way to refresh, a
- * token that has not yet expired is still handed out; an expired (or unreadable) one is not.
+ * SPEC §9: an access token expiring in under 5 s is refreshed first — and so is a missing (or
+ * unreadable) one while a refresh token exists. Without a way to refresh, a token that has not yet
+ * expired is still handed out; an expired (or unreadable) one is not.
  */
 export async function getValidAccessToken(
   auth: AuthContext,
@@ -136,7 +153,8 @@ export async function getValidAccessToken(
 ): Promise<OpenedTokens> {
   const tokens = openTokens(account, auth.options.secret);
   const now = auth.now();
-  if (shouldRefreshAccessToken(tokens.accessTokenExpiresAt, now) && tokens.refreshToken) {
+  const due = !tokens.accessToken || shouldRefreshAccessToken(tokens.accessTokenExpiresAt, now);
+  if (due && tokens.refreshToken) {
     const refreshed = await refreshAndStore(auth, provider, account, tokens.refreshToken);
     if (refreshed?.accessToken) return refreshed;
   }
