@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { CREDENTIAL_PROVIDER_ID } from "../../../db/documents.ts";
 
 /**
  * The contract between the social sign-in flow (features/social/*) and the providers
@@ -105,7 +106,10 @@ export const genericProviderOptionsSchema = providerOptionsSchema
     providerId: z
       .string()
       .regex(/^[a-z0-9][a-z0-9-]{0,62}$/)
-      .refine((id) => !(PROVIDER_IDS as readonly string[]).includes(id), "clashes with a built-in provider"),
+      .refine((id) => !(PROVIDER_IDS as readonly string[]).includes(id), "clashes with a built-in provider")
+      // The email-and-password account's providerId: a provider by that name would sign in as, read
+      // the tokens of, or unlink users' password accounts (accounts are keyed on providerId).
+      .refine((id) => id !== CREDENTIAL_PROVIDER_ID, `"${CREDENTIAL_PROVIDER_ID}" is reserved`),
     name: z.string().min(1).optional(),
     /** OIDC discovery document (`…/.well-known/openid-configuration`). */
     discoveryUrl: z.string().url().optional(),
