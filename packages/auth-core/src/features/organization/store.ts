@@ -91,12 +91,19 @@ export async function listMemberSeats(
   return rows.map((row) => row.seat);
 }
 
+/** A user's memberships, oldest first, one page (`_id` breaks ties so pages do not overlap). */
 export function listUserMemberships(
   collections: Collections,
   userId: ObjectId,
   limit: number,
+  offset = 0,
 ): Promise<MemberDoc[]> {
-  return collections.members.find({ userId }).sort({ createdAt: 1 }).limit(limit).toArray();
+  return collections.members
+    .find({ userId })
+    .sort({ createdAt: 1, _id: 1 })
+    .skip(offset)
+    .limit(limit)
+    .toArray();
 }
 
 export interface MemberPage {

@@ -25,12 +25,19 @@ export function countTeams(collections: Collections, organizationId: ObjectId): 
   return collections.teams.countDocuments({ organizationId });
 }
 
+/** Oldest first, one page. */
 export function listTeams(
   collections: Collections,
   organizationId: ObjectId,
   limit: number,
+  offset = 0,
 ): Promise<TeamDoc[]> {
-  return collections.teams.find({ organizationId }).sort({ createdAt: 1, _id: 1 }).limit(limit).toArray();
+  return collections.teams
+    .find({ organizationId })
+    .sort({ createdAt: 1, _id: 1 })
+    .skip(offset)
+    .limit(limit)
+    .toArray();
 }
 
 export function updateTeamFields(

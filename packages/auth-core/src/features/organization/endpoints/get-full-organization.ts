@@ -26,9 +26,10 @@ export interface FullOrganization extends Organization {
 }
 
 /**
- * The organization with its first page of members (`membersLimit`, at most 100; list-members pages
- * further), its newest invitations and its teams. A fixed number of indexed reads however large the
- * organization. Null when no organization is named and none is active.
+ * The organization with its first page of members (`membersLimit`, at most 100), its 100 newest
+ * invitations and its 100 oldest teams: a fixed number of indexed reads however large the
+ * organization. Each list is capped, never paged here: list-members, list-invitations and
+ * list-teams page further (`limit`, `offset`). Null when no organization is named and none is active.
  */
 export const getFullOrganization = defineEndpoint({
   name: "getFullOrganization",

@@ -1,26 +1,36 @@
 import { z } from "zod";
 import { defineEndpoint } from "../../../http/define-endpoint.ts";
-import { idField } from "../schemas.ts";
+import { idField, queryInt } from "../schemas.ts";
 import { requireCaller, requireMembership, resolveOrganizationId } from "../service.ts";
 import { assertTeamsEnabled } from "../team-service.ts";
 import { listTeams } from "../team-store.ts";
 import { type Team, toTeam } from "../types.ts";
 
-const LIST_LIMIT = 100;
+const PAGE_MAX = 100;
 
-/** SPEC §6: listing teams requires membership. One page (100). */
+/** SPEC §6: listing teams requires membership. Oldest first, one page (`limit` ≤ 100, default 100; `offset`). */
 export const listOrganizationTeams = defineEndpoint({
   name: "listOrganizationTeams",
   method: "GET",
   path: "/organization/list-teams",
   auth: "session",
-  query: z.strictObject({ organizationId: idField.optional() }),
+  query: z.strictObject({
+    organizationId: idField.optional(),
+    limit: queryInt(1, PAGE_MAX).optional(),
+    offset: queryInt(0, 1_000_000).optional(),
+  }),
   async handler(ctx): Promise<Team[]> {
-    const { auth } = ctx;
+    const { auth, query } = ctx;
     assertTeamsEnabled(auth);
     const caller = requireCaller(ctx.session);
-    const organizationId = resolveOrganizationId(caller.session, ctx.query.organizationId);
+    const organizationId = resolveOrganizationId(caller.session, query.organizationId);
     await requireMembership(auth, organizationId, caller.user._id);
-    return (await listTeams(auth.collections, organizationId, LIST_LIMIT)).map(toTeam);
+    const teams = await listTeams(
+      auth.collections,
+      organizationId,
+      query.limit ?? PAGE_MAX,
+      query.offset ?? 0,
+    );
+    return teams.map(toTeam);
   },
 });

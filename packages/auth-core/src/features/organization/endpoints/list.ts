@@ -1,20 +1,31 @@
+import { z } from "zod";
 import { defineEndpoint } from "../../../http/define-endpoint.ts";
+import { queryInt } from "../schemas.ts";
 import { requireCaller } from "../service.ts";
 import { findOrganizationsByIds, listUserMemberships } from "../store.ts";
 import { type Organization, toOrganization } from "../types.ts";
 
-/** A user's organizations listed at once are capped like every other listing. */
-const LIST_LIMIT = 100;
+/** One page is at most this many organizations, as every other listing (DECISIONS.md). */
+const PAGE_MAX = 100;
 
-/** The organizations the caller is a member of, oldest membership first: two indexed reads. */
+/**
+ * The organizations the caller is a member of, oldest membership first, one page (`limit` ≤ 100,
+ * default 100; `offset` for the next): two indexed reads. A membership whose organization is gone
+ * is skipped, so a page may hold fewer than `limit`.
+ */
 export const listOrganizations = defineEndpoint({
   name: "listOrganizations",
   method: "GET",
   path: "/organization/list",
   auth: "session",
+  query: z.strictObject({
+    limit: queryInt(1, PAGE_MAX).optional(),
+    offset: queryInt(0, 1_000_000).optional(),
+  }),
   async handler(ctx): Promise<Organization[]> {
     const caller = requireCaller(ctx.session);
-    const memberships = await listUserMemberships(ctx.auth.collections, caller.user._id, LIST_LIMIT);
+    const { limit = PAGE_MAX, offset = 0 } = ctx.query;
+    const memberships = await listUserMemberships(ctx.auth.collections, caller.user._id, limit, offset);
     const organizations = await findOrganizationsByIds(
       ctx.auth.collections,
       memberships.map((member) => member.organizationId),
