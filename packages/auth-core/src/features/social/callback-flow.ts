@@ -8,7 +8,7 @@ import { type OAuthProvider, ProviderError } from "./providers/types.ts";
 import { type CallbackErrorCode, withErrorQuery } from "./rules.ts";
 import { mintSocialSession, type SessionRequest } from "./service.ts";
 import { linkSocialAccount, resolveSocialUser, type SocialIdentity } from "./sign-in-outcome.ts";
-import { consumeOAuthState, type OAuthStateData } from "./state.ts";
+import { consumeOAuthState, type OAuthStateData, stashFormPost } from "./state.ts";
 import { findUserById } from "./store.ts";
 
 /** SPEC §7 GET|POST /callback/{id} parameters; anything else a provider adds is ignored. */
@@ -21,6 +21,30 @@ export const callbackParamsSchema = z.object({
   user: z.string().max(4096).optional(),
 });
 export type CallbackParams = z.output<typeof callbackParamsSchema>;
+
+/**
+ * A provider's form_post to /callback/{id} (Apple), as the URL of the GET it becomes: the code and
+ * the `user` JSON go to the state record (state.ts stashFormPost), everything else (state, error…)
+ * stays in the query.
+ */
+export async function forwardFormPost(
+  auth: AuthContext,
+  providerId: string,
+  raw: Record<string, unknown>,
+): Promise<string> {
+  const { code, user, ...rest } = raw;
+  const target = new URL(`${auth.apiURL}/callback/${encodeURIComponent(providerId)}`);
+  for (const [key, value] of Object.entries(rest)) {
+    if (typeof value === "string") target.searchParams.set(key, value);
+  }
+  const state = callbackParamsSchema.shape.state.safeParse(rest.state);
+  const posted = formPostFields.safeParse({ code, user });
+  if (state.data && posted.success && (posted.data.code || posted.data.user))
+    await stashFormPost(auth, state.data, posted.data);
+  return target.toString();
+}
+
+const formPostFields = callbackParamsSchema.pick({ code: true, user: true });
 
 /** Thrown inside the flow to leave it for an error redirect; never escapes `completeCallback`. */
 class CallbackFailure extends Error {
@@ -66,8 +90,10 @@ export async function completeCallback(
     return withErrorQuery(defaultErrorURL(auth), code);
   }
   const state = check.data;
+  // A form_post callback's code and `user` were kept on the state record, not put in the URL.
+  const merged = check.posted ? { ...params, ...check.posted } : params;
   try {
-    return await finishFlow(auth, request, providerId, params, state);
+    return await finishFlow(auth, request, providerId, merged, state);
   } catch (error) {
     if (!(error instanceof CallbackFailure)) throw error;
     return withErrorQuery(state.errorURL ?? defaultErrorURL(auth), error.code, error.description);

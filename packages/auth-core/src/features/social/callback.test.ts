@@ -417,7 +417,38 @@ describe("callback error codes (SPEC §8)", () => {
 });
 
 describe("provider quirks and outages", () => {
-  it("Apple's form_post: the cross-site POST (no cookies) becomes a GET carrying code, state and user", async () => {
+  it("a form_post naming no live state stores nothing and forwards neither code nor user", async () => {
+    const apple = await createSocialAuth(server, ["apple"]);
+    try {
+      const before = await apple.db.collection("verifications").find().toArray();
+      const posted = await apple.auth.handler(
+        new Request(`${API}/callback/apple`, {
+          method: "POST",
+          headers: {
+            "content-type": "application/x-www-form-urlencoded",
+            origin: "https://appleid.apple.com",
+            "sec-fetch-site": "cross-site",
+          },
+          body: new URLSearchParams({
+            state: "not-a-live-state",
+            code: "stolen-or-made-up",
+            user: JSON.stringify({ name: { firstName: "Eve" }, email: "eve@example.com" }),
+          }).toString(),
+        }),
+      );
+      expect(posted.status).toBe(302);
+      const next = new URL(posted.headers.get("location") ?? "");
+      expect([...next.searchParams.entries()]).toEqual([["state", "not-a-live-state"]]);
+      expect(await apple.db.collection("verifications").find().toArray()).toEqual(before);
+      const done = await newBrowser(apple).get(apiPath(next.toString()));
+      expect(errorOf(done.headers.get("location") ?? "").error).toBe("please_restart_the_process");
+      expect(await countDocs(apple)).toEqual({ users: 0, accounts: 0, sessions: 0 });
+    } finally {
+      await apple.close();
+    }
+  });
+
+  it("Apple's form_post: the cross-site POST (no cookies) becomes a GET carrying only the state", async () => {
     const apple = await createSocialAuth(server, ["apple"]);
     try {
       server.setIdentity("apple", { ...ADA, id: "apple.001", email: "apple.person@example.com" });
@@ -445,14 +476,24 @@ describe("provider quirks and outages", () => {
       expect(posted.status).toBe(302);
       const next = new URL(posted.headers.get("location") ?? "");
       expect(`${next.origin}${next.pathname}`).toBe(`${API}/callback/apple`);
+      // Only the state travels in the URL: the code and the `user` JSON (name, email) are kept,
+      // encrypted, on the state record until the GET consumes it.
+      expect([...next.searchParams.keys()]).toEqual(["state"]);
       expect(next.searchParams.get("state")).toBe(authorize.state);
-      expect(next.searchParams.get("code")).toBe(authorize.code);
-      expect(JSON.parse(next.searchParams.get("user") ?? "{}")).toMatchObject({ name: { firstName: "Ada" } });
+      const stateRow = await apple.db
+        .collection("verifications")
+        .findOne({ identifier: `oauth-state:${authorize.state}` });
+      expect(typeof stateRow?.formPost).toBe("string");
+      expect(stateRow?.formPost).not.toContain(authorize.code);
+      expect(stateRow?.formPost).not.toContain("Ada");
       expect(await countDocs(apple)).toEqual({ users: 0, accounts: 0, sessions: 0 });
       const done = await browser.get(apiPath(next.toString()));
       expect(done.headers.get("location")).toBe("/home");
       const user = await apple.db.collection("users").findOne({ email: "apple.person@example.com" });
       expect(user?.name).toBe("Ada Lovelace");
+      expect(await apple.db.collection("verifications").countDocuments({ formPost: { $exists: true } })).toBe(
+        0,
+      );
     } finally {
       await apple.close();
     }

@@ -80,9 +80,9 @@ export async function resolveSocialUser(
     if (!linkable) return { ok: false, error: "account_not_linked" };
     // canLinkByEmail needs the user's address verified: such a link is never an unproven one.
     const linked = await storeProviderAccount(auth, existing._id, identity, false);
-    if (linked === "stored") return { ok: true, user: existing, isNewUser: false };
-    // A concurrent first sign-in of the same person linked it first: once more, as a returning user.
-    if (linked === "taken" && !retried) return resolveSocialUser(auth, identity, signUp, true);
+    // "taken" by this same user: a concurrent first sign-in of the same person linked it first.
+    if (linked === "stored" || (linked === "taken" && (await isIdentityOf(auth, identity, existing._id))))
+      return { ok: true, user: existing, isNewUser: false };
     return { ok: false, error: "account_not_linked" };
   }
   const allowed = canSignUp({
@@ -135,16 +135,38 @@ async function createSocialUser(
   });
   if (!created.ok)
     return created.reason === "exists" ? "raced" : { ok: false, error: "unable_to_create_user" };
-  let stored: StoreAccountResult = "refused";
-  try {
-    // The new user's address is verified exactly when the provider verified it.
-    stored = await storeProviderAccount(auth, created.user._id, identity, !profile.emailVerified);
-  } finally {
-    if (stored !== "stored") await deleteUserById(auth.collections, created.user._id);
-  }
+  const stored = await attachFirstAccount(auth, created.user._id, identity);
   if (stored === "taken") return "raced";
   if (stored !== "stored") return { ok: false, error: "unable_to_create_user" };
   return { ok: true, user: created.user, isNewUser: true };
+}
+
+/**
+ * The new user's provider account; a failure removes the user again. "taken" by this very user is
+ * success: a parallel sign-in of the same person found the new user by email and linked the
+ * identity to it first — deleting the user then would strand that sign-in's session.
+ */
+async function attachFirstAccount(
+  auth: AuthContext,
+  userId: ObjectId,
+  identity: SocialIdentity,
+): Promise<StoreAccountResult> {
+  let stored: StoreAccountResult = "refused";
+  try {
+    // The new user's address is verified exactly when the provider verified it.
+    stored = await storeProviderAccount(auth, userId, identity, !identity.profile.emailVerified);
+    if (stored === "taken" && (await isIdentityOf(auth, identity, userId))) stored = "stored";
+  } finally {
+    if (stored !== "stored") await deleteUserById(auth.collections, userId);
+  }
+  return stored;
+}
+
+/** Re-read after losing the unique index: does the identity's account belong to this user? */
+async function isIdentityOf(auth: AuthContext, identity: SocialIdentity, userId: ObjectId): Promise<boolean> {
+  const { providerId, profile } = identity;
+  const account = await findAccountByProviderIdentity(auth.collections, providerId, profile.id);
+  return account?.userId.equals(userId) === true;
 }
 
 export type StoreAccountResult = "stored" | "taken" | "refused";
@@ -226,12 +248,7 @@ export async function linkSocialAccount(
   if (stored === "stored") return { ok: true };
   if (stored === "refused") return { ok: false, error: "unable_to_link_account" };
   // Linked concurrently: fine when it was this same user's other request.
-  const winner = await findAccountByProviderIdentity(
-    auth.collections,
-    identity.providerId,
-    identity.profile.id,
-  );
-  return winner?.userId.equals(target.userId)
+  return (await isIdentityOf(auth, identity, target.userId))
     ? { ok: true }
     : { ok: false, error: "account_already_linked_to_different_user" };
 }

@@ -15,6 +15,7 @@ import {
   STATE_LENGTH,
   STATE_LIFETIME_SECONDS,
 } from "./rules.ts";
+import { type StateRow, setStateFormPost } from "./store.ts";
 
 /**
  * The OAuth state of one sign-in or link (SPEC §4 "Social sign-in state"): a one-time verification
@@ -68,7 +69,39 @@ export async function createOAuthState(
   return state;
 }
 
-export type StateCheck = { ok: true; data: OAuthStateData } | { ok: false; reason: "mismatch" | "not_found" };
+/** What a provider posted to the callback (Apple's form_post), kept in the state record, not a URL. */
+const formPostSchema = z.object({
+  code: z.string().min(1).max(4096).optional(),
+  user: z.string().max(4096).optional(),
+});
+export type FormPost = z.infer<typeof formPostSchema>;
+
+export type StateCheck =
+  | { ok: true; data: OAuthStateData; posted: FormPost | null }
+  | { ok: false; reason: "mismatch" | "not_found" };
+
+/**
+ * Apple's form_post carries the code and, on the first consent, the `user` JSON (name, email). The
+ * POST is turned into a GET (callback.ts) whose URL would put them in browser history, proxy and
+ * server logs: they are kept instead, encrypted, on the live state record they belong to (at most
+ * its 10 minutes, deleted with it). Only an existing, unexpired state can be written to, so a
+ * stranger's POST stores nothing. False when there is no such state.
+ */
+export async function stashFormPost(auth: AuthContext, state: string, posted: FormPost): Promise<boolean> {
+  const sealed = encryptString(JSON.stringify(posted), auth.options.secret);
+  return setStateFormPost(auth.collections, `${STATE_IDENTIFIER_PREFIX}${state}`, sealed, auth.now());
+}
+
+function parseFormPost(sealed: string | undefined, secret: string): FormPost | null {
+  const plain = sealed === undefined ? null : decryptString(sealed, secret);
+  if (plain === null) return null;
+  try {
+    const parsed = formPostSchema.safeParse(JSON.parse(plain));
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
+}
 
 /**
  * Consumes the state of a callback: exactly once (find, then the delete count decides — exact on
@@ -92,10 +125,11 @@ export async function consumeOAuthState(
     const live = await findVerification(auth.collections, identifier, auth.now());
     return { ok: false, reason: live ? "mismatch" : "not_found" };
   }
-  const row = await consumeVerification(auth.collections, identifier, auth.now());
+  const row: StateRow | null = await consumeVerification(auth.collections, identifier, auth.now());
   if (!row) return { ok: false, reason: "not_found" };
   const data = parseStateData(row.value, auth.options.secret);
-  return data ? { ok: true, data } : { ok: false, reason: "not_found" };
+  if (!data) return { ok: false, reason: "not_found" };
+  return { ok: true, data, posted: parseFormPost(row.formPost, auth.options.secret) };
 }
 
 function parseStateData(sealed: string, secret: string): OAuthStateData | null {

@@ -1,7 +1,7 @@
 import type { ObjectId } from "mongodb";
 import type { Collections } from "../../db/collections.ts";
 import { isDuplicateKeyError } from "../../db/connect.ts";
-import type { AccountDoc, UserDoc } from "../../db/documents.ts";
+import type { AccountDoc, UserDoc, VerificationDoc } from "../../db/documents.ts";
 import { createVerification } from "../verification/store.ts";
 
 /** The only file of the social feature that talks to MongoDB. */
@@ -168,4 +168,21 @@ export async function releaseRefreshClaim(
   holder: string,
 ): Promise<void> {
   await collections.verifications.deleteOne({ identifier: { $eq: identifier }, value: { $eq: holder } });
+}
+
+/** A state record; `formPost` holds what a form_post callback sent, encrypted (state.ts). */
+export type StateRow = VerificationDoc & { formPost?: string };
+
+/** Adds the sealed form_post fields to a live state record; false when there is none. */
+export async function setStateFormPost(
+  collections: Collections,
+  identifier: string,
+  sealed: string,
+  now: Date,
+): Promise<boolean> {
+  const result = await collections.verifications.updateOne(
+    { identifier: { $eq: identifier }, expiresAt: { $gt: now } },
+    { $set: { formPost: sealed } },
+  );
+  return result.matchedCount === 1;
 }
