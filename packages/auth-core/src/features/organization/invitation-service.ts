@@ -13,6 +13,7 @@ import { parseId } from "../../db/ids.ts";
 import { AuthError } from "../../errors/auth-error.ts";
 import { dispatchMail, toMailUser } from "../mail-dispatch.ts";
 import { claimOneTimeToken, releaseOneTimeToken } from "../verification/store.ts";
+import { insertWithinLimit } from "./bounded-insert.ts";
 import {
   closeInvitationSlot,
   countPendingInvitations,
@@ -69,28 +70,42 @@ export async function inviteOrRenew(
   } else if (existing && config.cancelPendingInvitationsOnReInvite) {
     if (await claimInvitation(auth, existing)) await closeAs(auth, existing, "canceled");
   } else if (existing) throw new AuthError("INVITATION_ALREADY_PENDING");
-  if ((await countPendingInvitations(collections, input.organizationId, now)) >= config.invitationLimit)
-    throw new AuthError("INVITATION_LIMIT_REACHED");
+  // invitationLimit under parallel invites: bounded-insert.ts. An undo that loses the claim to an
+  // accept, reject or cancel of the fresh invitation ends the attempts (its fate is decided).
+  const doc = await insertWithinLimit<InvitationDoc>(
+    {
+      count: () => countPendingInvitations(collections, input.organizationId, now),
+      insert: () => insertPendingInvitation(auth, input, expiresAt, slot),
+      undo: async (inserted) => {
+        if (!(await withdrawInvitation(auth, inserted))) throw new AuthError("INVITATION_LIMIT_REACHED");
+      },
+    },
+    config.invitationLimit,
+  );
+  if (!doc) throw new AuthError("INVITATION_LIMIT_REACHED");
+  return doc;
+}
+
+/** Inserts a pending invitation; its slot taken by a parallel invite of the address → already pending. */
+async function insertPendingInvitation(
+  auth: AuthContext,
+  input: NewInvitation,
+  expiresAt: Date,
+  slot: string,
+): Promise<InvitationDoc> {
   const doc: InvitationDoc = {
     _id: new ObjectId(),
     ...input,
     status: "pending",
     expiresAt,
-    createdAt: now,
+    createdAt: auth.now(),
     slot,
   };
   try {
-    await insertInvitation(collections, doc);
+    await insertInvitation(auth.collections, doc);
   } catch (error) {
     if (isDuplicateKeyError(error)) throw new AuthError("INVITATION_ALREADY_PENDING");
     throw error;
-  }
-  // The count above cannot see concurrent invites (10 parallel invites all passed a limit of 3), so
-  // re-count after the insert and take ours back when over: each keeper counted after its own
-  // insert, so the last keeper saw every keeper and no interleaving keeps more than the limit.
-  if ((await countPendingInvitations(collections, input.organizationId, now)) > config.invitationLimit) {
-    await withdrawInvitation(auth, doc);
-    throw new AuthError("INVITATION_LIMIT_REACHED");
   }
   return doc;
 }
@@ -98,12 +113,13 @@ export async function inviteOrRenew(
 /**
  * Takes back an invitation this request just inserted (limit re-count, organization deleted
  * meanwhile). Through the claim, so an accept that already saw it cannot win too: whoever inserts
- * the claim decides (an accept, reject or cancel that won keeps the invitation's fate).
+ * the claim decides (an accept, reject or cancel that won keeps the invitation's fate: false).
  */
-export async function withdrawInvitation(auth: AuthContext, invitation: InvitationDoc): Promise<void> {
-  if (!(await claimInvitation(auth, invitation))) return;
+export async function withdrawInvitation(auth: AuthContext, invitation: InvitationDoc): Promise<boolean> {
+  if (!(await claimInvitation(auth, invitation))) return false;
   await deleteInvitationById(auth.collections, invitation._id);
   await releaseClaim(auth, invitation);
+  return true;
 }
 
 const CLAIM_LIFETIME_SECONDS = 86400;

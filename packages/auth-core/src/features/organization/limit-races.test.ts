@@ -7,8 +7,9 @@ import { createFixture, errorBody, type Fixture, type Overrides, signIn } from "
 /**
  * The limits under parallel calls against the real FerretDB server (review of issue 3): a count
  * before an insert cannot see parallel inserts, so each limit is re-checked after the write and an
- * excess write is taken back. Parallel callers may all be refused, never all pass: each test checks
- * the limit holds, every refusal left nothing behind, and the limit can still be reached afterwards.
+ * excess write is taken back (bounded-insert.ts, seats.ts). Undone callers retry after a random wait,
+ * which fills the limit in practice, but the guarantee is only "never more": each test checks the
+ * limit holds, every refusal left nothing behind, and the limit can still be reached afterwards.
  */
 let t: TestAuth | null = null;
 afterEach(async () => {

@@ -5,6 +5,7 @@ import type { MemberDoc, OrganizationDoc, UserDoc } from "../../db/documents.ts"
 import { AuthError } from "../../errors/auth-error.ts";
 import { toMailUser } from "../mail-dispatch.ts";
 import { clearActiveOrganization } from "../session/store.ts";
+import { insertWithinLimit } from "./bounded-insert.ts";
 import { deleteOrganizationInvitations } from "./invitation-store.ts";
 import {
   countUserMemberships,
@@ -18,14 +19,14 @@ import {
 } from "./store.ts";
 import { deleteOrganizationTeamMembers, deleteOrganizationTeams } from "./team-store.ts";
 
-/** SPEC §6: creation may be disabled, decided by a function, and capped per user. */
+/**
+ * SPEC §6: creation may be disabled or decided by a function. The per-user cap is applied where the
+ * creator's row is inserted (createOrganizationWithOwner), as only a count after it is exact.
+ */
 export async function assertMayCreateOrganization(auth: AuthContext, user: UserDoc): Promise<void> {
-  const { allowUserToCreateOrganization: allow, organizationLimit } = auth.options.organization;
+  const allow = auth.options.organization.allowUserToCreateOrganization;
   const allowed = typeof allow === "function" ? await allow(toMailUser(user)) : allow;
   if (allowed !== true) throw new AuthError("ORGANIZATION_CREATION_NOT_ALLOWED");
-  if (organizationLimit === undefined) return;
-  if ((await countLimitedMemberships(auth, user._id)) >= organizationLimit)
-    throw new AuthError("ORGANIZATION_LIMIT_REACHED");
 }
 
 /** A creator's member row younger than this may still be waiting for its organization's insert. */
@@ -56,6 +57,30 @@ async function countLimitedMemberships(auth: AuthContext, userId: ObjectId): Pro
     (row) => ids.has(row.organizationId.toHexString()) || row.createdAt.getTime() > inFlightSince,
   );
   return counted.length + Math.max(0, count - rows.length);
+}
+
+/**
+ * The creator's row within organizationLimit (bounded-insert.ts: parallel creates cannot pass it),
+ * before the organization's insert, so a refusal leaves nothing behind.
+ */
+async function insertCreatorWithinLimit(auth: AuthContext, member: MemberDoc): Promise<void> {
+  const { collections } = auth;
+  const limit = auth.options.organization.organizationLimit;
+  if (limit === undefined) return insertMember(collections, member);
+  const inserted = await insertWithinLimit<MemberDoc>(
+    {
+      count: () => countLimitedMemberships(auth, member.userId),
+      insert: async () => {
+        await insertMember(collections, member);
+        return member;
+      },
+      undo: async () => {
+        await deleteMemberById(collections, member._id);
+      },
+    },
+    limit,
+  );
+  if (!inserted) throw new AuthError("ORGANIZATION_LIMIT_REACHED");
 }
 
 export interface NewOrganization {
@@ -95,15 +120,7 @@ export async function createOrganizationWithOwner(
     teamId: null,
     seat: 0,
   };
-  await insertMember(auth.collections, member);
-  // The limit check before could not see parallel creates (10 passed a limit of 1): re-count with
-  // our row in, and take it back when over (each keeper counted after its own insert, so the last
-  // keeper saw every keeper). Before the organization's insert, so a refusal leaves nothing.
-  const { organizationLimit } = auth.options.organization;
-  if (organizationLimit !== undefined && (await countLimitedMemberships(auth, userId)) > organizationLimit) {
-    await deleteMemberById(auth.collections, member._id);
-    throw new AuthError("ORGANIZATION_LIMIT_REACHED");
-  }
+  await insertCreatorWithinLimit(auth, member);
   try {
     await insertOrganization(auth.collections, organization);
   } catch (error) {

@@ -3,6 +3,7 @@ import type { AuthContext } from "../../context.ts";
 import type { TeamDoc, TeamMemberDoc } from "../../db/documents.ts";
 import { parseId } from "../../db/ids.ts";
 import { AuthError } from "../../errors/auth-error.ts";
+import { insertWithinLimit } from "./bounded-insert.ts";
 import { claimSeat, type SeatResult } from "./seats.ts";
 import { findOrganizationById } from "./store.ts";
 import {
@@ -19,11 +20,9 @@ import {
 } from "./team-store.ts";
 
 /**
- * Creates a team within `teams.maximumTeams`. The count before the insert cannot see parallel
- * creates (10 passed a limit of 3), so the count after it decides: over the limit, ours goes again
- * (each keeper counted after its own insert, so the last keeper saw every keeper). Then the
- * organization is read again: deleted meanwhile (its cascade may have run before our insert), the
- * team goes too and the answer is the organization's not-found.
+ * Creates a team within `teams.maximumTeams` (bounded-insert.ts: parallel creates cannot pass it).
+ * Then the organization is read again: deleted meanwhile (its cascade may have run before our
+ * insert), the team goes too and the answer is the organization's not-found.
  */
 export async function createTeamWithinLimit(
   auth: AuthContext,
@@ -32,13 +31,23 @@ export async function createTeamWithinLimit(
 ): Promise<TeamDoc> {
   const { collections } = auth;
   const { maximumTeams } = auth.options.organization.teams;
-  if (maximumTeams !== undefined && (await countTeams(collections, organizationId)) >= maximumTeams)
-    throw new AuthError("TEAM_LIMIT_REACHED");
   const team: TeamDoc = { _id: new ObjectId(), name, organizationId, createdAt: auth.now(), updatedAt: null };
-  await insertTeam(collections, team);
-  if (maximumTeams !== undefined && (await countTeams(collections, organizationId)) > maximumTeams) {
-    await deleteTeamById(collections, team._id);
-    throw new AuthError("TEAM_LIMIT_REACHED");
+  if (maximumTeams === undefined) await insertTeam(collections, team);
+  else {
+    const inserted = await insertWithinLimit<TeamDoc>(
+      {
+        count: () => countTeams(collections, organizationId),
+        insert: async () => {
+          await insertTeam(collections, team);
+          return team;
+        },
+        undo: async () => {
+          await deleteTeamById(collections, team._id);
+        },
+      },
+      maximumTeams,
+    );
+    if (!inserted) throw new AuthError("TEAM_LIMIT_REACHED");
   }
   if (!(await findOrganizationById(collections, organizationId))) {
     await deleteTeamById(collections, team._id);
