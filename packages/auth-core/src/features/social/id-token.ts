@@ -61,7 +61,11 @@ function idTokenTokens(input: IdTokenInput): ProviderTokens {
 }
 
 function assertIdTokenSignInEnabled(auth: AuthContext, provider: OAuthProvider): void {
-  if (providerSettings(auth, provider.id)?.enableIdTokenSignIn === false || !provider.verifyIdToken)
+  if (
+    providerSettings(auth, provider.id)?.enableIdTokenSignIn === false ||
+    !provider.verifyIdToken ||
+    provider.acceptsClientIdTokens === false
+  )
     throw new AuthError("ID_TOKEN_NOT_SUPPORTED");
 }
 

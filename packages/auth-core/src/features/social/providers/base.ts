@@ -50,6 +50,8 @@ export interface ProviderSpec {
     issuer?: (endpoints: ProviderEndpoints) => (issuer: string, claims: JWTPayload) => boolean;
     /** False for providers that do not document echoing the nonce (see IdTokenVerifierConfig). @default true */
     echoesNonce?: boolean;
+    /** False: id tokens are checked in the code flow only, never accepted from a client. @default true */
+    acceptsClientTokens?: boolean;
   };
 }
 
@@ -84,6 +86,7 @@ export function createProviderFromSpec(
   if (spec.refresh) provider.refreshAccessToken = (refreshToken) => refreshAccessToken(client, refreshToken);
   const verifier = idTokenVerifierFor(spec, options, deps, endpoints);
   if (verifier) provider.verifyIdToken = verifier;
+  if (spec.idToken?.acceptsClientTokens === false) provider.acceptsClientIdTokens = false;
   return provider;
 }
 

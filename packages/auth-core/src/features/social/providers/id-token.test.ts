@@ -186,13 +186,16 @@ describe("provider-specific id tokens", () => {
   });
 
   it.each([
-    ["a tenant id: exactly that tenant's issuer", "72f988bf-86f1-41af-91ab-2d7cd011db47", false],
-    ["a tenant domain: the token's own tenant issuer", "contoso.onmicrosoft.com", true],
-  ])("Microsoft with %s", async (_label, tenantId, otherTenantAccepted) => {
+    ["a tenant id: exactly that tenant's issuer", "72f988bf-86f1-41af-91ab-2d7cd011db47", false, true],
+    // A domain cannot be matched to a token's tid: the code flow's own id token (from the domain
+    // tenant's token endpoint) still verifies, but client-supplied id tokens are refused.
+    ["a tenant domain: the token's own tenant issuer", "contoso.onmicrosoft.com", true, false],
+  ])("Microsoft with %s", async (_label, tenantId, otherTenantAccepted, acceptsClientTokens) => {
     const microsoft = serverProvider(server, "microsoft", {
       tenantId,
       endpoints: { jwks: server.endpoints("microsoft").jwks },
     });
+    expect(microsoft.acceptsClientIdTokens !== false).toBe(acceptsClientTokens);
     const issuerOf = (tid: string) => `https://login.microsoftonline.com/${tid}/v2.0`;
     const own = "72f988bf-86f1-41af-91ab-2d7cd011db47";
     const other = "9188040d-6c67-4c5b-b112-36a304b66dad";
@@ -205,6 +208,33 @@ describe("provider-specific id tokens", () => {
     const lying = server.signIdToken("microsoft", { ...claims, tid: own, iss: issuerOf(other) });
     expect(await verify(microsoft, lying)).toEqual({ ok: false, reason: "wrong_issuer" });
   });
+
+  it.each([
+    ["common", true, true],
+    ["organizations", true, false],
+    ["consumers", false, true],
+  ])(
+    "Microsoft %s: work tenant admitted %s, personal-account tenant admitted %s",
+    async (tenantId, work, personal) => {
+      const microsoft = serverProvider(server, "microsoft", {
+        tenantId,
+        endpoints: { jwks: server.endpoints("microsoft").jwks },
+      });
+      expect(microsoft.acceptsClientIdTokens).toBeUndefined();
+      const tokenOf = (tid: string) =>
+        server.signIdToken("microsoft", {
+          ...claims,
+          tid,
+          iss: `https://login.microsoftonline.com/${tid}/v2.0`,
+        });
+      const workCheck = await verify(microsoft, tokenOf("72f988bf-86f1-41af-91ab-2d7cd011db47"));
+      expect(workCheck.ok ? true : workCheck).toEqual(work ? true : { ok: false, reason: "wrong_issuer" });
+      const personalCheck = await verify(microsoft, tokenOf("9188040d-6c67-4c5b-b112-36a304b66dad"));
+      expect(personalCheck.ok ? true : personalCheck).toEqual(
+        personal ? true : { ok: false, reason: "wrong_issuer" },
+      );
+    },
+  );
 
   it("LinkedIn, which does not echo nonces: a token without one passes, a different one does not", async () => {
     const linkedin = serverProvider(server, "linkedin");

@@ -14,13 +14,24 @@ import type {
  * Microsoft Entra ID (v2.0 endpoints). Quirks: the tenant is part of every URL; with a
  * multi-tenant value ("common", "organizations", "consumers") id tokens carry the issuer of the
  * user's own tenant, so `iss` must equal the issuer template with the token's `tid` (never "any
- * microsoft issuer"); set `tenantId` to the tenant's id for an exact issuer; Entra rarely sends `email_verified`, so the email counts as verified only
- * when a verification claim names it.
+ * microsoft issuer"), and the `tid` must be one the value admits: "organizations" refuses the
+ * personal-account tenant, "consumers" admits only it. Set `tenantId` to the tenant's id for an
+ * exact issuer. Entra rarely sends `email_verified`, so the email counts as verified only when a
+ * verification claim names it.
  */
 
 const MULTI_TENANT = new Set(["common", "organizations", "consumers"]);
+/** The tenant of every personal Microsoft account (MSA): what "consumers" means in a token. */
+export const PERSONAL_ACCOUNTS_TENANT = "9188040d-6c67-4c5b-b112-36a304b66dad";
 const TENANT_PLACEHOLDER = "{tenantid}";
 const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Which token tenants a configured multi-tenant value admits. */
+function admitsTenant(tenant: string, tid: string): boolean {
+  if (tenant === "organizations") return tid !== PERSONAL_ACCOUNTS_TENANT;
+  if (tenant === "consumers") return tid === PERSONAL_ACCOUNTS_TENANT;
+  return true;
+}
 
 export function mapMicrosoftClaims(claims: JsonRecord | null): ProviderProfile | null {
   const profile = profileFromOidcClaims(claims);
@@ -32,15 +43,19 @@ export function mapMicrosoftClaims(claims: JsonRecord | null): ProviderProfile |
   return { ...profile, emailVerified: email !== null && verified };
 }
 
-/** `iss` check: exact for a single tenant; for multi-tenant, the template filled with the token's own `tid`. */
-function microsoftIssuer(endpoints: ProviderEndpoints) {
-  const template = endpoints.issuer ?? "";
-  return (issuer: string, claims: JsonRecord) => {
-    if (!template.includes(TENANT_PLACEHOLDER)) return issuer === template;
-    const tid = asString(claims.tid);
-    return (
-      tid !== null && /^[0-9a-f-]{36}$/.test(tid) && issuer === template.replace(TENANT_PLACEHOLDER, tid)
-    );
+/**
+ * `iss` check: exact for a single tenant; for multi-tenant, the template filled with the token's own
+ * `tid`, a tenant the configured value admits.
+ */
+function microsoftIssuer(tenant: string) {
+  return (endpoints: ProviderEndpoints) => {
+    const template = endpoints.issuer ?? "";
+    return (issuer: string, claims: JsonRecord) => {
+      if (!template.includes(TENANT_PLACEHOLDER)) return issuer === template;
+      const tid = asString(claims.tid);
+      if (tid === null || !GUID.test(tid) || !admitsTenant(tenant, tid.toLowerCase())) return false;
+      return issuer === template.replace(TENANT_PLACEHOLDER, tid);
+    };
   };
 }
 
@@ -51,6 +66,11 @@ export function createMicrosoftProvider(options: ProviderOptions, deps: Provider
   // domain ("contoso.onmicrosoft.com") checks `iss` against the token's own `tid` instead.
   const isTenantId = GUID.test(tenant) && !MULTI_TENANT.has(tenant);
   const issuerTenant = isTenantId ? tenant : TENANT_PLACEHOLDER;
+  // A domain names its tenant, but a token names it only by id, and nothing here maps one to the
+  // other: a client-supplied id token from any tenant would pass. So with a domain, id-token
+  // sign-in is refused (configure the tenant id to allow it); the code flow still checks the id
+  // token it gets from the domain tenant's own token endpoint.
+  const isDomain = !isTenantId && !MULTI_TENANT.has(tenant);
   return createProviderFromSpec(
     {
       id: "microsoft",
@@ -73,7 +93,11 @@ export function createMicrosoftProvider(options: ProviderOptions, deps: Provider
         const info = await fetchUserInfo(client, client.endpoints.userInfo, tokens);
         return mapMicrosoftClaims(info as JsonRecord | null);
       },
-      idToken: { toProfile: mapMicrosoftClaims, issuer: microsoftIssuer },
+      idToken: {
+        toProfile: mapMicrosoftClaims,
+        issuer: microsoftIssuer(tenant),
+        acceptsClientTokens: !isDomain,
+      },
     },
     options,
     deps,

@@ -89,7 +89,9 @@ export const providerOptionsSchema = z
     endpoints: providerEndpointsOverrideSchema.optional(),
     /**
      * Microsoft only: the Entra tenant (a tenant id or domain, or "common", "organizations",
-     * "consumers"). Multi-tenant values accept any tenant's issuer (`iss` must name the token's `tid`).
+     * "consumers"). Multi-tenant values accept the tenants they name (`iss` must name the token's
+     * `tid`; "organizations" refuses personal accounts, "consumers" admits only them). With a domain,
+     * id-token sign-in is refused (a token names its tenant by id only): set the tenant id for it.
      * @default "common"
      */
     tenantId: z
@@ -204,6 +206,12 @@ export interface OAuthProvider {
   getUserProfile(tokens: ProviderTokens, extras: CallbackExtras): Promise<ProviderProfile | null>;
   /** Present only for providers that issue OIDC id tokens (and enableIdTokenSignIn). */
   verifyIdToken?: (idToken: string, nonce: string | undefined) => Promise<IdTokenCheck>;
+  /**
+   * False when verifyIdToken may check the code exchange's own id token but a client-supplied one
+   * cannot be tied to the configured audience of users (Microsoft with a tenant domain).
+   * @default true
+   */
+  acceptsClientIdTokens?: boolean;
 }
 
 /** What a provider factory gets besides its options: no globals (STYLE.md). */
