@@ -75,6 +75,33 @@ describe("writes racing the organization's deletion", () => {
     expect(await f.t.db.collection("sessions").countDocuments({ activeOrganizationId: f.A })).toBe(0);
   });
 
+  it("accept and delete in parallel: nothing is left pointing at the deleted organization", async () => {
+    const f = await fixture();
+    const invitee = await signIn(f.t, "new");
+    for (let round = 0; round < 6; round++) {
+      const organizationId = (
+        await f.O.browser.post<{ id: string }>("/organization/create", { name: "R", slug: `round-${round}` })
+      ).body.id;
+      const sent = await f.O.browser.post<{ id: string }>("/organization/invite-member", {
+        organizationId,
+        email: invitee.email,
+        role: "member",
+      });
+      const [accepted, deleted] = await Promise.all([
+        invitee.browser.post("/organization/accept-invitation", { invitationId: sent.body.id }),
+        f.O.browser.post("/organization/delete", { organizationId }),
+      ]);
+      expect(deleted.status, `round ${round}`).toBe(200);
+      expect([200, 400]).toContain(accepted.status);
+      const id = new ObjectId(organizationId);
+      expect(await f.t.db.collection("members").countDocuments({ organizationId: id })).toBe(0);
+      expect(await f.t.db.collection("invitations").countDocuments({ organizationId: id })).toBe(0);
+      expect(
+        await f.t.db.collection("sessions").countDocuments({ activeOrganizationId: organizationId }),
+      ).toBe(0);
+    }
+  });
+
   it("create-team: the team is taken back", async () => {
     const f = await fixture({ organization: { teams: { enabled: true } } });
     beforeNextInsert(f, "teams", () => deleteOrganization(f));
