@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { SESSION_COOKIE, type TestBrowser } from "../../../../../tests/support/browser.ts";
+import { SESSION_COOKIE, signUp, type TestBrowser } from "../../../../../tests/support/browser.ts";
 import { type OAuthServer, startOAuthServer } from "../../../../../tests/support/oauth-server.ts";
 import type { TestAuth } from "../../../../../tests/support/test-auth.ts";
 import { countDocs, createSocialAuth, newBrowser, runSocialFlow } from "./social-test-helpers.ts";
@@ -129,6 +129,49 @@ describe("pre-hijack through a provider that does not verify emails", () => {
     expect((await owner.get<{ user: { id: string } }>("/get-session")).body.user.id).toBe(
       user._id.toHexString(),
     );
+  });
+
+  it("an account linked from the session of an unverified user (different email allowed) goes on reset", async () => {
+    await t.close();
+    t = await createSocialAuth(server, ["github"], {
+      account: { accountLinking: { allowDifferentEmails: true } },
+    });
+    // The attacker registers the victim's address with a password and links their own GitHub.
+    const attacker = newBrowser(t);
+    expect((await signUp(attacker, { email: VICTIM })).status).toBe(200);
+    server.setIdentity("github", {
+      id: "4242",
+      email: "attacker@example.com",
+      emailVerified: true,
+      name: "A",
+      image: null,
+    });
+    const link = await runSocialFlow(
+      attacker,
+      server,
+      { provider: "github", callbackURL: "/home" },
+      "/link-social",
+    );
+    expect(link.location).toBe("/home");
+    expect((await t.db.collection("accounts").findOne({ providerId: "github" }))?.emailUnverifiedAtLink).toBe(
+      true,
+    );
+
+    const owner = newBrowser(t);
+    await owner.post("/request-password-reset", { email: VICTIM });
+    const mailed = await mailedLink(/https?:\/\/\S*\/reset-password\/[A-Za-z0-9]+/);
+    const token = new URL(mailed).pathname.split("/").pop();
+    expect((await owner.post("/reset-password", { token, newPassword: "the owner's password" })).status).toBe(
+      200,
+    );
+    expect(await providersOfVictim()).toEqual(["credential"]);
+    expect((await attacker.get("/get-session")).body).toBeNull();
+    // The attacker's GitHub now signs in as nobody: its email is the attacker's own, a new user.
+    const again = await runSocialFlow(newBrowser(t), server, { provider: "github", callbackURL: "/home" });
+    expect(again.location).toBe("/home");
+    const githubUser = await t.db.collection("users").findOne({ email: "attacker@example.com" });
+    expect(githubUser?._id.equals((await victimUser())._id)).toBe(false);
+    expect(await providersOfVictim()).toEqual(["credential"]);
   });
 
   it("a provider that verified the email stores an unmarked account (nothing for a later proof to drop)", async () => {

@@ -6,7 +6,7 @@ import {
   startOAuthServer,
 } from "../../../../../tests/support/oauth-server.ts";
 import type { TestAuth } from "../../../../../tests/support/test-auth.ts";
-import { createSocialAuth, newBrowser, returnToCallback } from "./social-test-helpers.ts";
+import { apiPath, createSocialAuth, newBrowser, returnToCallback } from "./social-test-helpers.ts";
 
 /**
  * Database commands per social request (STYLE.md: count them and keep the count in a test). FerretDB
@@ -110,5 +110,45 @@ describe("database commands per social request", () => {
       "delete:accounts",
       "aggregate:accounts",
     ]);
+  });
+});
+
+describe("database commands of Apple's form_post", () => {
+  it("the cross-site POST: one update of the live state record; the GET that follows: the usual callback", async () => {
+    const apple = await createSocialAuth(server, ["apple"]);
+    try {
+      server.setIdentity("apple", {
+        id: "apple.budget",
+        email: "apple.budget@example.com",
+        emailVerified: true,
+        name: "A B",
+        image: null,
+      });
+      const appleBrowser = newBrowser(apple);
+      const url = (await appleBrowser.post<{ url: string }>("/sign-in/social", { provider: "apple" })).body
+        .url;
+      const authorized = await server.authorize(url);
+      let next = "";
+      const posted = await apple.commands(async () => {
+        const res = await appleBrowser.request("POST", apiPath(authorized.callbackURL), {
+          rawBody: new URLSearchParams(authorized.form ?? {}).toString(),
+          headers: { "content-type": "application/x-www-form-urlencoded" },
+        });
+        next = res.headers.get("location") ?? "";
+      });
+      expect(posted).toEqual(["update:verifications"]);
+      const followed = await apple.commands(() => appleBrowser.get(apiPath(next)));
+      expect(followed).toEqual([
+        "find:verifications",
+        "delete:verifications",
+        "find:accounts",
+        "find:users",
+        "insert:users",
+        "insert:accounts",
+        "insert:sessions",
+      ]);
+    } finally {
+      await apple.close();
+    }
   });
 });
