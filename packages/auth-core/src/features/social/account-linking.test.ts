@@ -115,42 +115,6 @@ describe("sign-in with an email that already has a user", () => {
     }
   });
 
-  it("six simultaneous first sign-ins linking one verified user by email all succeed, with one account", async () => {
-    await passwordUser("together@example.com", true);
-    const user = await t.db.collection("users").findOne({ email: "together@example.com" });
-    server.setIdentity("github", who("3010", "together@example.com"));
-    const browsers = Array.from({ length: 6 }, () => newBrowser(t));
-    const starts = await Promise.all(
-      browsers.map((browser) =>
-        browser.post<{ url: string }>("/sign-in/social", {
-          provider: "github",
-          callbackURL: "/home",
-          errorCallbackURL: "/login",
-        }),
-      ),
-    );
-    const authorized = await Promise.all(starts.map((start) => server.authorize(start.body.url)));
-    const before = await countDocs(t);
-    const results = await Promise.all(
-      browsers.map((browser, i) => returnToCallback(browser, authorized[i] as (typeof authorized)[number])),
-    );
-    expect(results.map((res) => res.headers.get("location"))).toEqual(Array(6).fill("/home"));
-    const github = await t.db
-      .collection("accounts")
-      .find({ providerId: "github", accountId: "3010" })
-      .toArray();
-    expect(github.map((account) => account.userId.toHexString())).toEqual([user?._id.toHexString()]);
-    expect(await countDocs(t)).toEqual({
-      users: before.users,
-      accounts: before.accounts + 1,
-      sessions: before.sessions + 6,
-    });
-    for (const browser of browsers) {
-      const session = await browser.get<{ user: { id: string } }>("/get-session");
-      expect(session.body.user.id).toBe(user?._id.toHexString());
-    }
-  });
-
   it("does not link when account linking is disabled", async () => {
     const closed = await createSocialAuth(server, ["github"], {
       account: { accountLinking: { enabled: false } },
