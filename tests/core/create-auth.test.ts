@@ -57,6 +57,22 @@ describe("createAuth options", () => {
   });
 });
 
+describe("auth.api", () => {
+  it("has one method per endpoint, named at compile time", async () => {
+    const t = await createTestAuth();
+    try {
+      expect(typeof t.auth.api.signInEmail).toBe("function");
+      expect(typeof t.auth.api.acceptInvitation).toBe("function");
+      // @ts-expect-error a misspelt endpoint name does not compile
+      expect(t.auth.api.signInEmial).toBeUndefined();
+      const names = t.auth.endpoints.map((endpoint) => endpoint.name).sort();
+      expect(Object.keys(t.auth.api).sort()).toEqual(names);
+    } finally {
+      await t.close();
+    }
+  });
+});
+
 describe("migrations", () => {
   it("records each migration once in _migrations and is idempotent", async () => {
     t = await createTestAuth();

@@ -84,10 +84,18 @@ export interface EndpointDefinition<
   handler(ctx: EndpointContext<z.output<Body>, z.output<Query>>): Promise<Result | EndpointResult>;
 }
 
-/** Identity function that keeps the body/query types flowing into the handler. */
-export function defineEndpoint<Body extends z.ZodType, Query extends z.ZodType, Result>(
-  definition: EndpointDefinition<Body, Query, Result>,
-): EndpointDefinition<Body, Query, Result> {
+/**
+ * Identity function that keeps the body/query types flowing into the handler, and the `name` as a
+ * literal type (the key of `auth.api`).
+ */
+export function defineEndpoint<
+  const Name extends string,
+  Body extends z.ZodType,
+  Query extends z.ZodType,
+  Result,
+>(
+  definition: EndpointDefinition<Body, Query, Result> & { name: Name },
+): EndpointDefinition<Body, Query, Result> & { name: Name } {
   return definition;
 }
 

@@ -17,7 +17,7 @@ import { unbanUserEndpoint } from "./endpoints/unban-user.ts";
 import { adminUpdateUser } from "./endpoints/update-user.ts";
 
 /** SPEC §7 "Admin" and issue 5: every endpoint under /admin/. */
-export const adminEndpoints = [
+const adminList = [
   listUsers,
   getUser,
   createUserEndpoint,
@@ -34,7 +34,10 @@ export const adminEndpoints = [
   setUserPassword,
   userHasPermission,
   listAuditEvents,
-] as unknown as AnyEndpoint[];
+] as const;
+export const adminEndpoints = adminList as unknown as AnyEndpoint[];
+/** The `auth.api` method names of this feature. */
+export type AdminEndpointName = (typeof adminList)[number]["name"];
 
 export { assertUserNotBanned } from "./ban-service.ts";
 export { assertNotImpersonating } from "./service.ts";

@@ -6,11 +6,14 @@ import { listApiKeysEndpoint } from "./endpoints/list.ts";
 import { updateApiKeyEndpoint } from "./endpoints/update.ts";
 import { verifyApiKeyEndpoint } from "./endpoints/verify.ts";
 
-export const apiKeyEndpoints = [
+const apiKeyList = [
   createApiKeyEndpoint,
   getApiKeyEndpoint,
   listApiKeysEndpoint,
   updateApiKeyEndpoint,
   deleteApiKeyEndpoint,
   verifyApiKeyEndpoint,
-] as unknown as AnyEndpoint[];
+] as const;
+export const apiKeyEndpoints = apiKeyList as unknown as AnyEndpoint[];
+/** The `auth.api` method names of this feature. */
+export type ApiKeyEndpointName = (typeof apiKeyList)[number]["name"];

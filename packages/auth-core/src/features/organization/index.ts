@@ -30,7 +30,7 @@ import { updateOrganization } from "./endpoints/update.ts";
 import { updateMemberRole } from "./endpoints/update-member-role.ts";
 import { updateTeam } from "./endpoints/update-team.ts";
 
-export const organizationEndpoints = [
+const organizationList = [
   createOrganization,
   checkOrganizationSlug,
   updateOrganization,
@@ -61,4 +61,7 @@ export const organizationEndpoints = [
   listTeamMembersEndpoint,
   addTeamMember,
   removeTeamMember,
-] as unknown as AnyEndpoint[];
+] as const;
+export const organizationEndpoints = organizationList as unknown as AnyEndpoint[];
+/** The `auth.api` method names of this feature. */
+export type OrganizationEndpointName = (typeof organizationList)[number]["name"];

@@ -6,11 +6,14 @@ import { resetPassword } from "./endpoints/reset-password.ts";
 import { resetPasswordCallback } from "./endpoints/reset-password-token.ts";
 import { setPassword } from "./endpoints/set-password.ts";
 
-export const passwordEndpoints = [
+const passwordList = [
   requestPasswordReset,
   forgetPassword,
   resetPasswordCallback,
   resetPassword,
   changePassword,
   setPassword,
-] as unknown as AnyEndpoint[];
+] as const;
+export const passwordEndpoints = passwordList as unknown as AnyEndpoint[];
+/** The `auth.api` method names of this feature. */
+export type PasswordEndpointName = (typeof passwordList)[number]["name"];

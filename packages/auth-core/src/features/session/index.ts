@@ -6,11 +6,14 @@ import { revokeSession } from "./endpoints/revoke-session.ts";
 import { revokeSessions } from "./endpoints/revoke-sessions.ts";
 import { signOut } from "./endpoints/sign-out.ts";
 
-export const sessionEndpoints = [
+const sessionList = [
   getSession,
   listSessions,
   revokeSession,
   revokeSessions,
   revokeOtherSessions,
   signOut,
-] as unknown as AnyEndpoint[];
+] as const;
+export const sessionEndpoints = sessionList as unknown as AnyEndpoint[];
+/** The `auth.api` method names of this feature. */
+export type SessionEndpointName = (typeof sessionList)[number]["name"];

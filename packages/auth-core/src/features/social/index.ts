@@ -8,7 +8,7 @@ import { refreshToken } from "./endpoints/refresh-token.ts";
 import { signInSocial } from "./endpoints/sign-in-social.ts";
 import { unlinkAccount } from "./endpoints/unlink-account.ts";
 
-export const socialEndpoints = [
+const socialList = [
   signInSocial,
   oauthCallback,
   linkSocial,
@@ -17,4 +17,7 @@ export const socialEndpoints = [
   getAccessToken,
   refreshToken,
   accountInfo,
-] as unknown as AnyEndpoint[];
+] as const;
+export const socialEndpoints = socialList as unknown as AnyEndpoint[];
+/** The `auth.api` method names of this feature. */
+export type SocialEndpointName = (typeof socialList)[number]["name"];

@@ -11,7 +11,7 @@ import { verifyTotp } from "./endpoints/verify-totp.ts";
 export { gateSessionMint, type TwoFactorRedirect } from "./gate.ts";
 export { deleteUserTwoFactorData } from "./settings.ts";
 
-export const twoFactorEndpoints = [
+const twoFactorList = [
   enableTwoFactor,
   getTotpUri,
   verifyTotp,
@@ -20,4 +20,7 @@ export const twoFactorEndpoints = [
   generateBackupCodes,
   verifyBackupCode,
   disableTwoFactor,
-] as unknown as AnyEndpoint[];
+] as const;
+export const twoFactorEndpoints = twoFactorList as unknown as AnyEndpoint[];
+/** The `auth.api` method names of this feature. */
+export type TwoFactorEndpointName = (typeof twoFactorList)[number]["name"];
