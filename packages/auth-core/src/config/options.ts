@@ -1,6 +1,5 @@
 import { Db } from "mongodb";
 import { z } from "zod";
-import { ADMIN_STATEMENTS, DEFAULT_ADMIN_ROLES, findInvalidGrant } from "../features/admin/access.ts";
 import {
   type BuiltInProviderId,
   genericProviderOptionsSchema,
@@ -8,40 +7,31 @@ import {
   providerOptionsSchema,
 } from "../features/social/providers/types.ts";
 import type { Mailer } from "../mail/mailer.ts";
-import type { AuthHooks, MailHooks, MailUser } from "./hooks.ts";
+import {
+  adminOptionsSchema,
+  apiKeyOptionsSchema,
+  organizationOptionsSchema,
+  positiveSeconds,
+  twoFactorOptionsSchema,
+} from "./feature-options.ts";
+import type { AuthHooks, MailHooks } from "./hooks.ts";
+
+export type { CreateOrganizationGate, SendInvitationEmail } from "./feature-options.ts";
 
 /**
  * `createAuth` options. Every default comes from SPEC §9 or DECISIONS.md; each is documented with
  * `@default` in `AuthOptions` below. Validation runs once at construction: a wrong option fails
  * at startup with a message naming it.
  */
-const positiveSeconds = z.number().int().positive();
 const fn = z.custom<(...args: never[]) => unknown>(
   (value) => typeof value === "function",
   "expected a function",
 );
 
-/** A member's role list is comma separated (SPEC §3), so a role name holds no comma or space. */
-const roleName = z.string().regex(/^[^,\s]+$/, "a role name cannot be empty or contain commas or spaces");
-
 const rateLimitRuleSchema = z.union([
   z.literal(false),
   z.object({ window: positiveSeconds, max: z.number().int().positive() }).strict(),
 ]);
-
-/** admin.roles may grant only admin statements; defaultRole and adminRoles must be roles (at startup). */
-function refineAdminRoles(
-  admin: { roles?: Record<string, Record<string, string[]>>; defaultRole: string; adminRoles: string[] },
-  ctx: z.RefinementCtx,
-): void {
-  const roles = admin.roles ?? DEFAULT_ADMIN_ROLES;
-  const problem = findInvalidGrant(roles, ADMIN_STATEMENTS);
-  if (problem) ctx.addIssue({ code: "custom", path: ["roles"], message: problem });
-  for (const name of [admin.defaultRole, ...admin.adminRoles]) {
-    if (!Object.hasOwn(roles, name))
-      ctx.addIssue({ code: "custom", path: ["roles"], message: `role "${name}" is not defined` });
-  }
-}
 
 /** `socialProviders`: one optional entry per built-in provider id (SPEC §1); unknown ids are refused. */
 const socialProvidersSchema = z
@@ -198,185 +188,10 @@ export const optionsSchema = z
     genericOAuth: z.array(genericProviderOptionsSchema).default([]),
     /** Linking of provider accounts to users (`account.accountLinking`). */
     account: accountSchema,
-    admin: z
-      .object({
-        /** Role given to users without one (new users). @default "user" */
-        defaultRole: z.string().min(1).default("user"),
-        /** Roles that count as "admin" (impersonation protection). @default ["admin"] */
-        adminRoles: z.array(z.string().min(1)).min(1).default(["admin"]),
-        /** Users allowed every admin action whatever their role (SPEC §6). @default [] */
-        adminUserIds: z.array(z.string().regex(/^[0-9a-f]{24}$/i)).default([]),
-        /**
-         * Custom roles by statements, e.g. `{ support: { user: ["list", "get"] } }`; replaces the
-         * default admin/user roles (features/admin/access.ts). @default admin (all but impersonate-admins), user (none)
-         */
-        roles: z.record(z.string().min(1), z.record(z.string(), z.array(z.string()))).optional(),
-        /** @default 3600 (1 hour, DECISIONS.md) */
-        impersonationSessionDuration: positiveSeconds.default(3600),
-        /** Let admins impersonate other admins without the impersonate-admins permission. @default false */
-        allowImpersonatingAdmins: z.boolean().default(false),
-        /** @default "No reason" */
-        defaultBanReason: z.string().min(1).max(1000).default("No reason"),
-        /** Ban length when ban-user gives none, in seconds. @default undefined (permanent) */
-        defaultBanExpiresIn: positiveSeconds.optional(),
-        /** @default the BANNED_USER catalogue message */
-        bannedUserMessage: z.string().min(1).optional(),
-      })
-      .strict()
-      .superRefine(refineAdminRoles)
-      .prefault({}),
-    /** Two-factor authentication (features/two-factor); defaults from DECISIONS.md "Two-factor". */
-    twoFactor: z
-      .object({
-        /** TOTP issuer shown by authenticator apps. @default appName */
-        issuer: z.string().min(1).max(100).optional(),
-        /** Steps of clock drift accepted either side of now (RFC 6238 §5.2). @default 1 */
-        totpWindow: z.number().int().min(0).max(2).default(1),
-        /**
-         * The app's page for the second factor, where a provider sign-in (a browser redirect, not
-         * JSON) of a two-factor user lands, with `twoFactorMethods` and `callbackURL` in the query.
-         * A same-site path. @default "/two-factor"
-         */
-        twoFactorPage: z
-          .string()
-          .regex(/^\/(?![/\\])[^\s]*$/, "a path starting with a single /")
-          .max(512)
-          .default("/two-factor"),
-        /** Offer the emailed one-time code as a second factor. @default true */
-        otpEnabled: z.boolean().default(true),
-        /** Lifetime of an emailed code, in seconds. @default 180 (3 minutes) */
-        otpExpiresIn: positiveSeconds.max(600).default(180),
-        /** Codes mailed per sign-in challenge (each replaces the last). @default 5 */
-        otpSendsPerChallenge: z.number().int().positive().default(5),
-        /** Lifetime of the sign-in challenge (its cookie), in seconds. @default 600 (10 minutes) */
-        challengeExpiresIn: positiveSeconds.max(3600).default(600),
-        /** Code attempts per sign-in challenge, whatever the method; then the challenge is spent. @default 5 */
-        attemptsPerChallenge: z.number().int().positive().max(20).default(5),
-        /** Failed code attempts per user within `lockoutWindow` before the user is locked. @default 10 */
-        failuresPerUser: z.number().int().positive().max(100).default(10),
-        /** Window of the per-user limit, in seconds. @default 900 (15 minutes) */
-        lockoutWindow: positiveSeconds.default(900),
-        /** Lifetime of the trusted-device cookie, in seconds. @default 2592000 (30 days) */
-        trustDeviceExpiresIn: positiveSeconds.max(400 * 86400).default(30 * 86400),
-        /** Backup codes per set. @default 10 */
-        backupCodeCount: z.number().int().min(1).max(50).default(10),
-        /**
-         * Replaces the built-in "two-factor-otp" mail: the app sends the code its own way (SMS…).
-         * @default undefined (the mailer sends the template)
-         */
-        sendOTP: z
-          .custom<(data: { user: { id: string; email: string; name: string }; code: string }) => unknown>(
-            (value) => typeof value === "function",
-            "expected a function",
-          )
-          .optional(),
-      })
-      .strict()
-      .prefault({}),
-    apiKey: z
-      .object({
-        /** Request header that carries an API key (never a query parameter). @default "x-api-key" */
-        header: z
-          .string()
-          .regex(/^[a-z0-9-]+$/, "a lower-case header name")
-          .default("x-api-key"),
-        /**
-         * Authenticate a request carrying the header as the key's user, without a cookie or a session
-         * row. Such a caller is never fresh and is refused by sensitive endpoints (features/api-key).
-         * @default false
-         */
-        enableSessionForAPIKeys: z.boolean().default(false),
-        /** Prefix of keys created without one, e.g. "tess_". @default undefined (none) */
-        defaultPrefix: z
-          .string()
-          .regex(/^[A-Za-z0-9_-]{1,32}$/)
-          .optional(),
-        /** Random characters after the prefix. @default 64 (DECISIONS.md) */
-        defaultKeyLength: z.number().int().min(32).max(128).default(64),
-        /** Leading characters of the key kept in clear as `start`, for display. @default 6 */
-        startingCharactersLength: z.number().int().min(0).max(12).default(6),
-        keyExpiration: z
-          .object({
-            /** Seconds; null: keys without expiresIn never expire. @default null */
-            defaultExpiresIn: positiveSeconds.nullable().default(null),
-            /** Seconds. @default 86400 (1 day, DECISIONS.md) */
-            minExpiresIn: positiveSeconds.default(86400),
-            /** Seconds. @default 31536000 (365 days, DECISIONS.md) */
-            maxExpiresIn: positiveSeconds.default(365 * 86400),
-          })
-          .strict()
-          .prefault({}),
-        /** Per-key rate limit for keys created without their own (Better Auth's defaults). */
-        rateLimit: z
-          .object({
-            /** @default true */
-            enabled: z.boolean().default(true),
-            /** Milliseconds. @default 86400000 (1 day) */
-            timeWindow: z.number().int().min(1000).default(86_400_000),
-            /** @default 10 */
-            maxRequests: z.number().int().positive().default(10),
-          })
-          .strict()
-          .prefault({}),
-      })
-      .strict()
-      .prefault({}),
-    organization: z
-      .object({
-        /** Whether a user may create organizations: a flag or a function of the user. @default true */
-        allowUserToCreateOrganization: z
-          .union([z.boolean(), z.custom<CreateOrganizationGate>((value) => typeof value === "function")])
-          .default(true),
-        /** Organizations one user may belong to before create refuses. @default undefined (unlimited) */
-        organizationLimit: z.number().int().positive().optional(),
-        /** The role the creator gets; also the "owner" of the sole-owner rules. @default "owner" */
-        creatorRole: roleName.default("owner"),
-        /** Members per organization (a membership cap, not a page size). @default 100 */
-        membershipLimit: z.number().int().positive().default(100),
-        /** Invitation lifetime in seconds (SPEC §9). @default 172800 */
-        invitationExpiresIn: positiveSeconds.default(172800),
-        /** Pending invitations per organization. @default 100 */
-        invitationLimit: z.number().int().positive().default(100),
-        /** Re-inviting a pending email cancels the old invitation and creates a new one. @default false */
-        cancelPendingInvitationsOnReInvite: z.boolean().default(false),
-        /**
-         * Accepting, rejecting or reading an invitation needs a verified email: otherwise anyone who
-         * signs up with the invited address takes the seat (security-matrix E14, CVE-2026-53514).
-         * @default true
-         */
-        requireEmailVerificationOnInvitation: z.boolean().default(true),
-        /** `/organization/delete` answers 404. @default false */
-        disableOrganizationDeletion: z.boolean().default(false),
-        /**
-         * The link in invitation mails; `{id}` is replaced by the invitation id.
-         * @default `${baseURL origin}/accept-invitation/{id}`
-         */
-        invitationURL: z.string().min(1).optional(),
-        teams: z
-          .object({
-            /** Team endpoints exist (404 otherwise). @default false */
-            enabled: z.boolean().default(false),
-            /** Teams per organization. @default undefined (unlimited) */
-            maximumTeams: z.number().int().positive().optional(),
-            /** Members per team. @default undefined (unlimited) */
-            maximumMembersPerTeam: z.number().int().positive().optional(),
-            /** The last team of an organization may be removed. @default false */
-            allowRemovingAllTeams: z.boolean().default(false),
-          })
-          .strict()
-          .prefault({}),
-        /**
-         * Custom roles: role → resource → actions (SPEC §6). Merged over the default owner, admin and
-         * member; a custom role of the same name replaces the default one. @default {}
-         */
-        roles: z.record(roleName, z.record(z.string().min(1), z.array(z.string().min(1)))).default({}),
-        /** Sends invitation mails the app's own way (replaces the built-in template and mailer). */
-        sendInvitationEmail: z
-          .custom<SendInvitationEmail>((value) => typeof value === "function", "expected a function")
-          .optional(),
-      })
-      .strict()
-      .prefault({}),
+    admin: adminOptionsSchema,
+    twoFactor: twoFactorOptionsSchema,
+    apiKey: apiKeyOptionsSchema,
+    organization: organizationOptionsSchema,
     mailer: z
       .custom<Mailer>((value) => typeof (value as Mailer)?.send === "function", "expected a Mailer")
       .optional(),
@@ -392,19 +207,6 @@ export const optionsSchema = z
       .optional(),
   })
   .strict();
-
-/** `organization.allowUserToCreateOrganization` as a function: may this user create one? */
-export type CreateOrganizationGate = (user: MailUser) => boolean | Promise<boolean>;
-
-/** `organization.sendInvitationEmail`: replaces the built-in invitation mail. */
-export type SendInvitationEmail = (data: {
-  id: string;
-  email: string;
-  role: string;
-  url: string;
-  organization: { id: string; name: string; slug: string };
-  inviter: MailUser;
-}) => Promise<void> | void;
 
 export interface Logger {
   info(message: string, detail?: unknown): void;
