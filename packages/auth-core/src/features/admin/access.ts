@@ -16,6 +16,8 @@ export const ADMIN_STATEMENTS = {
     "ban",
     "impersonate",
     "impersonate-admins",
+    // Acting on another admin (set-password, email, ban, remove, set-role): review finding 1.
+    "manage-admins",
     "delete",
     "set-password",
     "set-email",
@@ -27,13 +29,16 @@ export const ADMIN_STATEMENTS = {
 } as const satisfies Statements;
 
 /**
- * Default roles (DECISIONS.md "Admin"): admin can do everything but impersonate other admins
- * (`admin.allowImpersonatingAdmins` or a custom role with impersonate-admins lifts that); user can
- * do none of it.
+ * Default roles (DECISIONS.md "Admin"): admin can do everything but impersonate or manage other
+ * admins (`admin.allowImpersonatingAdmins`, a custom role with impersonate-admins / manage-admins,
+ * or `adminUserIds` lift that): one admin account taken over must not take over the others. User
+ * can do none of it.
  */
 export const DEFAULT_ADMIN_ROLES: RoleSet = {
   admin: {
-    user: ADMIN_STATEMENTS.user.filter((action) => action !== "impersonate-admins"),
+    user: ADMIN_STATEMENTS.user.filter(
+      (action) => action !== "impersonate-admins" && action !== "manage-admins",
+    ),
     session: ADMIN_STATEMENTS.session,
     audit: ADMIN_STATEMENTS.audit,
   },

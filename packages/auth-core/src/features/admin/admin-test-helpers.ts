@@ -2,6 +2,7 @@ import { ObjectId } from "mongodb";
 import { expect } from "vitest";
 import { signUp, TestBrowser } from "../../../../../tests/support/browser.ts";
 import type { TestAuth } from "../../../../../tests/support/test-auth.ts";
+import { ADMIN_STATEMENTS, DEFAULT_ADMIN_ROLES } from "./access.ts";
 
 export const PASSWORD = "correct horse battery";
 
@@ -53,3 +54,6 @@ export const BANNED = {
   message:
     "You have been banned from this application. Please contact support if you believe this is an error.",
 };
+
+/** The default roles plus "superadmin", which holds every admin-area action (manage-admins too). */
+export const SUPER_ROLES = { ...DEFAULT_ADMIN_ROLES, superadmin: ADMIN_STATEMENTS };

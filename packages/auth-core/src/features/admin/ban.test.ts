@@ -7,6 +7,7 @@ import {
   BANNED,
   createCast,
   type Person,
+  SUPER_ROLES,
   sessionCount,
   signIn,
   signUpPerson,
@@ -88,7 +89,11 @@ describe("ban-user", () => {
   );
 
   it("ends the impersonation sessions a banned admin started", async () => {
-    await setUp({ admin: { adminUserIds: [] } });
+    // Banning another admin needs manage-admins (review finding 1): the banning admin is a superadmin.
+    await setUp({ admin: { adminUserIds: [], roles: SUPER_ROLES } });
+    await t.db
+      .collection("users")
+      .updateOne({ _id: new ObjectId(admin.id) }, { $set: { role: "superadmin" } });
     const other = await signUpPerson(t, "other", "admin");
     expect((await other.browser.post("/admin/impersonate-user", { userId: user.id })).status).toBe(200);
     expect(await t.db.collection("sessions").countDocuments({ impersonatedBy: new ObjectId(other.id) })).toBe(

@@ -6,6 +6,7 @@ import {
   auditEvents,
   createCast,
   type Person,
+  SUPER_ROLES,
   signUpPerson,
   UNAUTHORIZED,
   USER_NOT_FOUND,
@@ -273,8 +274,9 @@ describe("stop-impersonating", () => {
   });
 
   it("demoting the admin ends their impersonation at once (J8) and stop cannot restore (J7)", async () => {
-    await setUp();
-    const boss = await signUpPerson(t, "boss", "admin");
+    // Demoting another admin needs manage-admins (review finding 1): the boss is a superadmin.
+    await setUp({ admin: { roles: SUPER_ROLES } });
+    const boss = await signUpPerson(t, "boss", "superadmin");
     await impersonate();
     const res = await boss.browser.post("/admin/set-role", { userId: admin.id, role: "user" });
     expect(res.status).toBe(200);

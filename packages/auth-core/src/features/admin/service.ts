@@ -23,15 +23,64 @@ export function adminRoles(auth: AuthContext): RoleSet {
 /** SPEC §6: listed admin user ids bypass the checks; otherwise any of the user's roles must grant it. */
 export function hasAdminPermission(auth: AuthContext, user: UserDoc, request: PermissionRequest): boolean {
   const admin = auth.options.admin;
-  if (admin.adminUserIds.includes(user._id.toHexString())) return true;
+  if (isListedAdmin(auth, user)) return true;
   return rolesGrant(adminRoles(auth), parseRoleList(user.role, admin.defaultRole), request);
 }
 
-/** An "admin" for impersonation protection: a listed admin id or a holder of an admin role. */
+/**
+ * An "admin" for impersonation and management protection: a listed admin id, a holder of an
+ * `adminRoles` role, or a holder of any role granting any admin-area action — a custom "support"
+ * role is protected as well (review finding 6), whatever it is called.
+ */
 export function isAdminUser(auth: AuthContext, user: UserDoc): boolean {
   const admin = auth.options.admin;
-  if (admin.adminUserIds.includes(user._id.toHexString())) return true;
-  return parseRoleList(user.role, admin.defaultRole).some((name) => admin.adminRoles.includes(name));
+  if (isListedAdmin(auth, user)) return true;
+  const names = parseRoleList(user.role, admin.defaultRole);
+  if (names.some((name) => admin.adminRoles.includes(name))) return true;
+  const roles = adminRoles(auth);
+  return names.some(
+    (name) => Object.hasOwn(roles, name) && Object.values(roles[name]!).some((actions) => actions.length > 0),
+  );
+}
+
+function isListedAdmin(auth: AuthContext, user: Pick<UserDoc, "_id">): boolean {
+  return auth.options.admin.adminUserIds.includes(user._id.toHexString());
+}
+
+/**
+ * Review finding 1: set-password, email changes, ban, remove and set-role on another admin need
+ * `user: manage-admins` (the built-in admin role lacks it, access.ts), and a listed admin id can
+ * only be acted on by another listed admin id. Acting on oneself stays as each endpoint allows.
+ * 403 with the permission message, like any missing permission.
+ */
+export function assertMayManageUser(auth: AuthContext, caller: SessionWithUser, target: UserDoc): void {
+  if (target._id.equals(caller.user._id)) return;
+  if (isListedAdmin(auth, target)) {
+    if (!isListedAdmin(auth, caller.user)) throw new AuthError("RESOURCE_ACCESS_NOT_ALLOWED");
+    return;
+  }
+  if (isAdminUser(auth, target) && !hasAdminPermission(auth, caller.user, { user: ["manage-admins"] })) {
+    throw new AuthError("RESOURCE_ACCESS_NOT_ALLOWED");
+  }
+}
+
+/**
+ * Review finding 2: granting a role (set-role, create-user) needs the caller to hold every action
+ * the role grants (through any of their roles; listed admin ids bypass), so nobody hands out — to
+ * anyone, themselves included — more than they have. `stored`: the comma-separated role names.
+ */
+export function assertMayGrantRoles(auth: AuthContext, caller: SessionWithUser, stored: string): void {
+  const roles = adminRoles(auth);
+  for (const name of stored.split(",")) {
+    const role = Object.hasOwn(roles, name) ? roles[name]! : {};
+    for (const [resource, actions] of Object.entries(role)) {
+      for (const action of actions) {
+        if (!hasAdminPermission(auth, caller.user, { [resource]: [action] })) {
+          throw new AuthError("RESOURCE_ACCESS_NOT_ALLOWED");
+        }
+      }
+    }
+  }
 }
 
 /**

@@ -4,7 +4,13 @@ import { defineEndpoint } from "../../../http/define-endpoint.ts";
 import { banUser } from "../ban-service.ts";
 import { type AdminUser, toAdminUser } from "../rules.ts";
 import { banExpiresInField, reasonField, userIdField } from "../schemas.ts";
-import { auditSource, findTargetUser, recordAuditEvent, requireAdminPermission } from "../service.ts";
+import {
+  assertMayManageUser,
+  auditSource,
+  findTargetUser,
+  recordAuditEvent,
+  requireAdminPermission,
+} from "../service.ts";
 
 /**
  * POST /admin/ban-user {userId, banReason?, banExpiresIn? (seconds)}: bans and deletes every session
@@ -27,6 +33,7 @@ export const banUserEndpoint = defineEndpoint({
     const caller = requireAdminPermission(auth, ctx.session, { user: ["ban"] });
     const target = await findTargetUser(auth, body.userId);
     if (target._id.equals(caller.user._id)) throw new AuthError("CANNOT_BAN_YOURSELF");
+    assertMayManageUser(auth, caller, target);
     const banned = await banUser(auth, target, body.banReason, body.banExpiresIn);
     if (!banned) throw new AuthError("FAILED_TO_UPDATE_USER");
     await recordAuditEvent(auth, {

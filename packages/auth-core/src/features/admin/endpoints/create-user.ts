@@ -7,7 +7,7 @@ import { assertPasswordLength, createCredentialAccount, createUser } from "../..
 import { resolveRoleInput } from "../role-service.ts";
 import { type AdminUser, toAdminUser } from "../rules.ts";
 import { roleField } from "../schemas.ts";
-import { auditSource, recordAuditEvent, requireAdminPermission } from "../service.ts";
+import { assertMayGrantRoles, auditSource, recordAuditEvent, requireAdminPermission } from "../service.ts";
 
 /**
  * POST /admin/create-user. Without a password the user has no credential account (they can use a
@@ -33,6 +33,7 @@ export const createUserEndpoint = defineEndpoint({
       user: body.role === undefined ? ["create"] : ["create", "set-role"],
     });
     const role = body.role === undefined ? undefined : resolveRoleInput(auth, body.role);
+    if (role !== undefined) assertMayGrantRoles(auth, caller, role);
     if (body.password !== undefined) assertPasswordLength(auth, body.password);
     const hash = body.password === undefined ? null : await hashPassword(body.password);
     const created = await createUser(auth, {

@@ -4,6 +4,7 @@ import { defineEndpoint } from "../../../http/define-endpoint.ts";
 import { deleteUserAndData } from "../../deletion/service.ts";
 import { userIdField } from "../schemas.ts";
 import {
+  assertMayManageUser,
   auditSource,
   claimUserRemoval,
   findTargetUser,
@@ -29,6 +30,7 @@ export const removeUser = defineEndpoint({
     const caller = requireAdminPermission(auth, ctx.session, { user: ["delete"] });
     const target = await findTargetUser(auth, body.userId);
     if (target._id.equals(caller.user._id)) throw new AuthError("CANNOT_REMOVE_YOURSELF");
+    assertMayManageUser(auth, caller, target);
     const removed = await deleteUserAndData(auth, target);
     if (!removed.ok) throw new AuthError("DELETE_USER_REFUSED");
     await deleteImpersonationSessionsBy(auth.collections, target._id);

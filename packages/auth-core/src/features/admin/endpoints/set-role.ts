@@ -4,7 +4,14 @@ import { defineEndpoint } from "../../../http/define-endpoint.ts";
 import { describeRoles, resolveRoleInput, setUserRole } from "../role-service.ts";
 import { type AdminUser, toAdminUser } from "../rules.ts";
 import { roleField, userIdField } from "../schemas.ts";
-import { auditSource, findTargetUser, recordAuditEvent, requireAdminPermission } from "../service.ts";
+import {
+  assertMayGrantRoles,
+  assertMayManageUser,
+  auditSource,
+  findTargetUser,
+  recordAuditEvent,
+  requireAdminPermission,
+} from "../service.ts";
 
 /** POST /admin/set-role {userId, role}: role is one configured role or a list of them (SPEC §6). */
 export const setRole = defineEndpoint({
@@ -18,7 +25,9 @@ export const setRole = defineEndpoint({
     const { auth, body } = ctx;
     const caller = requireAdminPermission(auth, ctx.session, { user: ["set-role"] });
     const role = resolveRoleInput(auth, body.role);
+    assertMayGrantRoles(auth, caller, role);
     const target = await findTargetUser(auth, body.userId);
+    assertMayManageUser(auth, caller, target);
     const updated = await setUserRole(auth, target, role);
     if (!updated) throw new AuthError("FAILED_TO_UPDATE_USER");
     await recordAuditEvent(auth, {

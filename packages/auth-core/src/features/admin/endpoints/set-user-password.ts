@@ -10,7 +10,13 @@ import {
 } from "../../users/service.ts";
 import { findCredentialAccount } from "../../users/store.ts";
 import { userIdField } from "../schemas.ts";
-import { auditSource, findTargetUser, recordAuditEvent, requireAdminPermission } from "../service.ts";
+import {
+  assertMayManageUser,
+  auditSource,
+  findTargetUser,
+  recordAuditEvent,
+  requireAdminPermission,
+} from "../service.ts";
 
 /**
  * POST /admin/set-user-password {userId, newPassword}: the length rules of SPEC §5; a user without a
@@ -29,6 +35,7 @@ export const setUserPassword = defineEndpoint({
     const caller = requireAdminPermission(auth, ctx.session, { user: ["set-password"] });
     assertPasswordLength(auth, body.newPassword);
     const target = await findTargetUser(auth, body.userId);
+    assertMayManageUser(auth, caller, target);
     const hash = await hashPassword(body.newPassword);
     const account = await findCredentialAccount(auth.collections, target._id);
     if (account) {

@@ -8,7 +8,13 @@ import { updateUser } from "../../users/service.ts";
 import { findUserByEmail } from "../../users/store.ts";
 import { type AdminUser, toAdminUser } from "../rules.ts";
 import { userIdField } from "../schemas.ts";
-import { findTargetUser, requireAdminPermission } from "../service.ts";
+import {
+  assertMayManageUser,
+  auditSource,
+  findTargetUser,
+  recordAuditEvent,
+  requireAdminPermission,
+} from "../service.ts";
 
 /**
  * POST /admin/update-user {userId, data}. Strict: a password (set-user-password), a role (set-role)
@@ -34,12 +40,15 @@ export const adminUpdateUser = defineEndpoint({
     const { auth, body } = ctx;
     // Moving an address is an account takeover in two steps (then a reset link): its own permission.
     const touchesEmail = body.data.email !== undefined || body.data.emailVerified !== undefined;
-    requireAdminPermission(auth, ctx.session, { user: touchesEmail ? ["update", "set-email"] : ["update"] });
+    const caller = requireAdminPermission(auth, ctx.session, {
+      user: touchesEmail ? ["update", "set-email"] : ["update"],
+    });
     const fields = Object.fromEntries(
       Object.entries(body.data).filter(([, value]) => value !== undefined),
     ) as Partial<UserDoc>;
     if (Object.keys(fields).length === 0) throw new AuthError("NO_FIELDS_TO_UPDATE");
     const target = await findTargetUser(auth, body.userId);
+    if (touchesEmail) assertMayManageUser(auth, caller, target);
     if (fields.email !== undefined && fields.email !== target.email) {
       if (await findUserByEmail(auth.collections, fields.email)) throw new AuthError("USER_ALREADY_EXISTS");
     }
