@@ -11,15 +11,17 @@ import { deleteImpersonationSessionsBy } from "./store.ts";
  * two-factor completion). Call it once the credentials are proven and before the session is
  * created, so the ban is never revealed to someone without the password.
  * - not banned: returns the user as given (no database command);
- * - banned, ban expired: lifts the ban (DECISIONS.md "an expired ban lifts itself at the next
- *   sign-in") and returns the updated user;
+ * - banned, ban expired: the ban no longer holds (DECISIONS.md "an expired ban lifts itself at the
+ *   next sign-in"): returns the user as if lifted, WITHOUT writing the lift. A write here would
+ *   carry this request's stale copy over a ban an admin set meanwhile (review finding 3); the
+ *   stored expired ban is harmless, since isBanActive ignores it everywhere, and the next ban-user
+ *   or unban-user overwrites it;
  * - banned: throws AuthError BANNED_USER (403, or `admin.bannedUserMessage`).
  */
 export async function assertUserNotBanned(auth: AuthContext, user: UserDoc): Promise<UserDoc> {
   const now = auth.now();
   if (isBanActive(user, now)) throw bannedUserError(auth);
-  if (!isBanExpired(user, now)) return user;
-  return (await updateUser(auth, user._id, { ...LIFTED_BAN })) ?? { ...user, ...LIFTED_BAN };
+  return isBanExpired(user, now) ? { ...user, ...LIFTED_BAN } : user;
 }
 
 export function bannedUserError(auth: AuthContext): AuthError {

@@ -136,8 +136,31 @@ describe("sign-in of a banned user", () => {
     t.advance(61);
     const res = await signIn(new TestBrowser(t.auth), user.email);
     expect(res.status).toBe(200);
-    expect(await userDoc(t, user.id)).toMatchObject({ banned: false, banReason: null, banExpires: null });
+    // Not written back (review finding 3): the stored ban has expired, which is all that counts.
+    expect(await userDoc(t, user.id)).toMatchObject({ banned: true, banReason: "No reason" });
     expect(await sessionCount(t, user.id)).toBe(1);
+  });
+
+  it("a ban set while a sign-in lifts an expired one survives (forced interleaving, finding 3)", async () => {
+    await setUp();
+    await admin.browser.post("/admin/ban-user", { userId: user.id, banExpiresIn: 60 });
+    t.advance(61);
+    // The new ban lands right after the sign-in read the user with its expired ban.
+    const users = t.auth.context.collections.users as unknown as { findOne: (...args: never[]) => unknown };
+    const original = users.findOne.bind(users);
+    users.findOne = async (...args: never[]) => {
+      users.findOne = original;
+      const found = await original(...args);
+      const res = await admin.browser.post("/admin/ban-user", { userId: user.id, banReason: "again" });
+      expect(res.status).toBe(200);
+      return found;
+    };
+    const browser = new TestBrowser(t.auth);
+    expect((await signIn(browser, user.email)).status).toBe(200);
+    expect(await userDoc(t, user.id)).toMatchObject({ banned: true, banReason: "again", banExpires: null });
+    // The session minted from the stale read is refused: the user is banned now (matrix M7).
+    expect((await browser.get("/get-session")).body).toBeNull();
+    expect((await signIn(new TestBrowser(t.auth), user.email)).body).toEqual(BANNED);
   });
 
   it("a reset password does not lift the ban (security-matrix J10)", async () => {
