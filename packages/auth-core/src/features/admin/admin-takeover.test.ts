@@ -6,6 +6,7 @@ import {
   auditEvents,
   createCast,
   FORBIDDEN,
+  mutableRoles,
   type Person,
   SUPER_ROLES,
   sessionCount,
@@ -37,8 +38,8 @@ function credentialHash(id: string) {
     .then((account) => account?.password);
 }
 
-/** Every way of taking over `victim`, each expected to answer `status`. */
-const TAKEOVERS = {
+/** Every way of taking over an admin: path and body for the victim's id. */
+const TAKEOVERS: Record<string, (id: string) => [string, Record<string, unknown>]> = {
   "set-user-password": (id: string) => [
     "/admin/set-user-password",
     { userId: id, newPassword: "taken over now" },
@@ -54,7 +55,7 @@ const TAKEOVERS = {
   "ban-user": (id: string) => ["/admin/ban-user", { userId: id }],
   "remove-user": (id: string) => ["/admin/remove-user", { userId: id }],
   "set-role": (id: string) => ["/admin/set-role", { userId: id, role: "user" }],
-} as const;
+};
 
 async function expectRefusedAndUnchanged(actor: Person, victim: Person) {
   const before = await userDoc(t, victim.id);
@@ -198,7 +199,7 @@ describe("granting roles (finding 2)", () => {
   });
 
   it("the default roles are unchanged: admin still grants admin", async () => {
-    await setUp({ admin: { roles: DEFAULT_ADMIN_ROLES } });
+    await setUp({ admin: { roles: mutableRoles(DEFAULT_ADMIN_ROLES) } });
     expect((await admin.browser.post("/admin/set-role", { userId: user.id, role: "admin" })).status).toBe(
       200,
     );

@@ -2,7 +2,7 @@ import { ObjectId } from "mongodb";
 import { expect } from "vitest";
 import { signUp, TestBrowser } from "../../../../../tests/support/browser.ts";
 import type { TestAuth } from "../../../../../tests/support/test-auth.ts";
-import { ADMIN_STATEMENTS, DEFAULT_ADMIN_ROLES } from "./access.ts";
+import { ADMIN_STATEMENTS, DEFAULT_ADMIN_ROLES, type RoleSet } from "./access.ts";
 
 export const PASSWORD = "correct horse battery";
 
@@ -56,4 +56,14 @@ export const BANNED = {
 };
 
 /** The default roles plus "superadmin", which holds every admin-area action (manage-admins too). */
-export const SUPER_ROLES = { ...DEFAULT_ADMIN_ROLES, superadmin: ADMIN_STATEMENTS };
+export const SUPER_ROLES = mutableRoles({ ...DEFAULT_ADMIN_ROLES, superadmin: ADMIN_STATEMENTS });
+
+/** A role set as the options' input type takes it (mutable arrays). */
+export function mutableRoles(roles: RoleSet): Record<string, Record<string, string[]>> {
+  return Object.fromEntries(
+    Object.entries(roles).map(([name, role]) => [
+      name,
+      Object.fromEntries(Object.entries(role).map(([resource, actions]) => [resource, [...actions]])),
+    ]),
+  );
+}
