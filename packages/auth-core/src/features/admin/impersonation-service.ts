@@ -30,8 +30,8 @@ export function assertMayImpersonate(auth: AuthContext, caller: SessionWithUser,
 }
 
 /**
- * Mints the impersonation session (1 hour by default, never refreshed, browser-session cookie) and
- * swaps cookies: the admin's own session row is kept and its token set aside in a signed, httpOnly
+ * Mints the impersonation session (1 hour by default, never refreshed, browser-session cookie),
+ * re-checks the admin, and swaps cookies: the admin's own session row is kept and its token set aside in a signed, httpOnly
  * cookie that lives as long as the impersonation can.
  */
 export async function startImpersonation(
@@ -52,6 +52,13 @@ export async function startImpersonation(
       expiresAt: new Date(auth.now().getTime() + duration * 1000),
     },
   });
+  // Review finding 4: a demotion, ban or removal of the admin that ran while this request was
+  // checking swept the impersonation sessions BEFORE this one existed. Re-read the admin now that
+  // it does: one who lost the right keeps nothing, and the cookies are never set.
+  if (!(await mayStillImpersonate(auth, caller.user._id))) {
+    await deleteSessionById(auth.collections, session._id);
+    throw new AuthError("RESOURCE_ACCESS_NOT_ALLOWED");
+  }
   jar.set(adminSessionCookieName(auth), signValue(caller.session.token, auth.options.secret), {
     maxAge: duration,
   });
@@ -99,6 +106,15 @@ async function findAdminSession(
   const session = await findSessionByToken(auth.collections, token);
   if (!session?.userId.equals(adminId) || isSessionExpired(session.expiresAt, auth.now())) return null;
   const user = await findUserById(auth.collections, adminId);
-  if (!user || isBanActive(user, auth.now())) return null;
-  return hasAdminPermission(auth, user, { user: ["impersonate"] }) ? { session, user } : null;
+  return user && isImpersonatorStill(auth, user) ? { session, user } : null;
+}
+
+/** The admin exists, is not banned, and still holds `user: impersonate`. */
+function isImpersonatorStill(auth: AuthContext, user: UserDoc): boolean {
+  return !isBanActive(user, auth.now()) && hasAdminPermission(auth, user, { user: ["impersonate"] });
+}
+
+async function mayStillImpersonate(auth: AuthContext, adminId: UserDoc["_id"]): Promise<boolean> {
+  const user = await findUserById(auth.collections, adminId);
+  return user !== null && isImpersonatorStill(auth, user);
 }

@@ -6,6 +6,7 @@ import type { SessionDoc, UserDoc } from "../../db/documents.ts";
 import { parseId } from "../../db/ids.ts";
 import { AuthError, isAuthError } from "../../errors/auth-error.ts";
 import type { CookieJar } from "../../http/cookie-jar.ts";
+import { deleteImpersonationSessionsBy } from "../admin/store.ts";
 import { apiLink, dispatchMail, toMailUser } from "../mail-dispatch.ts";
 import { createSession, setSessionCookies } from "../session/service.ts";
 import { deleteUserSessions, findUserById } from "../session/store.ts";
@@ -126,8 +127,9 @@ export async function changePassword(
 
 /**
  * Replaces the caller's session with a new one and deletes every other session of the user (the
- * old current one included). The new session is written before the others are deleted, so a
- * failure part-way never leaves the user signed out.
+ * old current one included), and the impersonation sessions the user started as an admin (admin
+ * review finding 5). The new session is written before the others are deleted, so a failure
+ * part-way never leaves the user signed out.
  */
 export async function replaceAllSessions(
   auth: AuthContext,
@@ -142,6 +144,7 @@ export async function replaceAllSessions(
     userAgent: request.userAgent,
   });
   await deleteUserSessions(auth.collections, caller.user._id, session.token);
+  await deleteImpersonationSessionsBy(auth.collections, caller.user._id);
   setSessionCookies(auth, jar, session, caller.user);
   return session;
 }

@@ -1,8 +1,12 @@
 import { defineEndpoint } from "../../../http/define-endpoint.ts";
+import { deleteImpersonationSessionsBy } from "../../admin/store.ts";
 import { clearSessionCookies } from "../service.ts";
 import { deleteUserSessions } from "../store.ts";
 
-/** Ends every session of the caller, the current one included, and clears the cookies. */
+/**
+ * Ends every session of the caller, the current one included, and the impersonation sessions they
+ * started as an admin (they act with the caller's authority: admin review finding 5); clears the cookies.
+ */
 export const revokeSessions = defineEndpoint({
   name: "revokeSessions",
   method: "POST",
@@ -11,6 +15,7 @@ export const revokeSessions = defineEndpoint({
   sensitive: true,
   async handler(ctx): Promise<{ status: true }> {
     await deleteUserSessions(ctx.auth.collections, ctx.session!.user._id);
+    await deleteImpersonationSessionsBy(ctx.auth.collections, ctx.session!.user._id);
     clearSessionCookies(ctx.auth, ctx.cookies);
     return { status: true };
   },
