@@ -200,6 +200,11 @@ export const ERROR_CATALOGUE = {
     status: 429,
     message: "Account temporarily locked due to too many failed attempts. Try again later.",
   },
+  // features/two-factor/lockout.ts: 100 consecutive failures (NIST SP 800-63B §5.2.2).
+  TWO_FACTOR_LOCKED: {
+    status: 403,
+    message: "Too many failed attempts. Sign in with a backup code.",
+  },
 
   // API keys: not in SPEC §8, an expiresIn outside the configured bounds (features/api-key);
   // the texts of the widely used Better Auth API (DECISIONS.md "where SPEC is silent").

@@ -1,7 +1,7 @@
 import type { ObjectId } from "mongodb";
 import type { AuthContext } from "../../context.ts";
 import { generateRandomString, signValue, unsignValue } from "../../crypto/index.ts";
-import type { UserDoc } from "../../db/documents.ts";
+import type { SessionDoc, UserDoc } from "../../db/documents.ts";
 import { parseId } from "../../db/ids.ts";
 import { AuthError } from "../../errors/auth-error.ts";
 import type { CookieJar } from "../../http/cookie-jar.ts";
@@ -10,14 +10,14 @@ import { createSession, setSessionCookies } from "../session/service.ts";
 import { findUserById } from "../session/store.ts";
 import { toUser, type User } from "../session/types.ts";
 import { twoFactorCookieNames } from "./cookies.ts";
+import { admitUserAttempt, resetUserAttempts } from "./lockout.ts";
 import {
   challengeAttemptPrefix,
   challengeIdentifier,
-  lockoutWindow,
   parseChallenge,
+  parseChallengeReference,
   serializeChallenge,
-  userAttemptPrefix,
-  userAttemptsOfUser,
+  sessionAttemptPrefix,
 } from "./rules.ts";
 import { claimSlot, deleteRowById, deleteRowsWithPrefix, findRow, insertRow } from "./store.ts";
 import { issueTrustedDevice } from "./trusted-device.ts";
@@ -46,16 +46,17 @@ export async function createChallenge(
   dontRemember: boolean,
 ): Promise<void> {
   const id = generateRandomString(32);
+  const userId = user._id.toHexString();
   const now = auth.now();
   const lifetime = auth.options.twoFactor.challengeExpiresIn;
-  const payload = serializeChallenge({ userId: user._id.toHexString(), dontRemember });
+  const payload = serializeChallenge({ userId, dontRemember });
   const expiresAt = new Date(now.getTime() + lifetime * 1000);
-  if (!(await insertRow(auth.collections, challengeIdentifier(id), payload, expiresAt, now))) {
+  if (!(await insertRow(auth.collections, challengeIdentifier(userId, id), payload, expiresAt, now))) {
     throw new AuthError("FAILED_TO_CREATE_SESSION"); // a 190-bit id collided: not a client error
   }
   jar.set(
     twoFactorCookieNames(auth).challenge,
-    signValue(`${COOKIE_VALUE_PREFIX}${id}`, auth.options.secret),
+    signValue(`${COOKIE_VALUE_PREFIX}${userId}.${id}`, auth.options.secret),
     {
       maxAge: lifetime,
     },
@@ -70,51 +71,65 @@ export function hasChallengeCookie(auth: AuthContext, jar: CookieJar): boolean {
 export async function readChallenge(auth: AuthContext, jar: CookieJar): Promise<ActiveChallenge> {
   const signed = jar.get(twoFactorCookieNames(auth).challenge);
   const value = signed ? unsignValue(signed, auth.options.secret) : null;
-  if (!value?.startsWith(COOKIE_VALUE_PREFIX)) throw new AuthError("INVALID_TWO_FACTOR_COOKIE");
-  const id = value.slice(COOKIE_VALUE_PREFIX.length);
-  const row = await findRow(auth.collections, challengeIdentifier(id));
+  const ref = value?.startsWith(COOKIE_VALUE_PREFIX)
+    ? parseChallengeReference(value.slice(COOKIE_VALUE_PREFIX.length))
+    : null;
+  if (!ref) throw new AuthError("INVALID_TWO_FACTOR_COOKIE");
+  const row = await findRow(auth.collections, challengeIdentifier(ref.userId, ref.challengeId));
   const payload = row ? parseChallenge(row.value) : null;
-  const userId = payload ? parseId(payload.userId) : null;
+  const userId = payload?.userId === ref.userId ? parseId(payload.userId) : null;
   if (!row || !payload || !userId || row.expiresAt <= auth.now()) {
     throw new AuthError("INVALID_TWO_FACTOR_COOKIE");
   }
+  const { challengeId: id } = ref;
   return { id, rowId: row._id, userId, dontRemember: payload.dontRemember, expiresAt: row.expiresAt };
 }
 
 /**
- * Admits one code attempt before the code is looked at, so a burst of parallel guesses can never
- * test more codes than allowed: one slot per attempt on the challenge (`attemptsPerChallenge`,
- * then 400 TOO_MANY_ATTEMPTS_REQUEST_NEW_CODE: sign in again) and one per attempt of the user in
- * a fixed window (`failuresPerUser` per `lockoutWindow`, then 429 ACCOUNT_TEMPORARILY_LOCKED until
- * the window ends, with X-Retry-After). A success clears the user's slots (`resetUserAttempts`),
- * so only failures add up.
+ * Admits one code attempt at sign-in before the code is looked at, so a burst of parallel guesses
+ * can never test more codes than allowed: one slot per attempt on the challenge
+ * (`attemptsPerChallenge`, then 400 TOO_MANY_ATTEMPTS_REQUEST_NEW_CODE: sign in again) and one of
+ * the user's consecutive-failure slots (lockout.ts: 429 ACCOUNT_TEMPORARILY_LOCKED with
+ * X-Retry-After, or 403 TWO_FACTOR_LOCKED after 100). A backup code is still checked while the user
+ * is locked (security-matrix L5: the owner's way past a lock someone else's guesses caused).
  */
 export async function admitCodeAttempt(
   ctx: { auth: AuthContext; setHeader(name: string, value: string): void },
-  userId: ObjectId,
-  challenge: ActiveChallenge | null,
+  challenge: ActiveChallenge,
+  method: "code" | "backup-code",
 ): Promise<void> {
   const { auth } = ctx;
   const now = auth.now();
-  const config = auth.options.twoFactor;
-  if (challenge) {
-    const prefix = challengeAttemptPrefix(challenge.id);
-    if (!(await claimSlot(auth.collections, prefix, config.attemptsPerChallenge, challenge.expiresAt, now))) {
-      throw new AuthError("TOO_MANY_ATTEMPTS_REQUEST_NEW_CODE");
-    }
+  const prefix = challengeAttemptPrefix(challenge.id);
+  const perChallenge = auth.options.twoFactor.attemptsPerChallenge;
+  if (!(await claimSlot(auth.collections, prefix, perChallenge, challenge.expiresAt, now))) {
+    throw new AuthError("TOO_MANY_ATTEMPTS_REQUEST_NEW_CODE");
   }
-  const window = lockoutWindow(now, config.lockoutWindow);
-  const prefix = userAttemptPrefix(userId.toHexString(), window.index);
-  if (!(await claimSlot(auth.collections, prefix, config.failuresPerUser, window.endsAt, now))) {
-    // Like a rate-limit answer: when to come back (the window's end).
-    const seconds = Math.max(1, Math.ceil((window.endsAt.getTime() - now.getTime()) / 1000));
-    ctx.setHeader("X-Retry-After", String(seconds));
-    throw new AuthError("ACCOUNT_TEMPORARILY_LOCKED");
+  const admission = await admitUserAttempt(auth, challenge.userId);
+  if (admission.admitted || method === "backup-code") return;
+  if (admission.until === null) throw new AuthError("TWO_FACTOR_LOCKED");
+  // Like a rate-limit answer: when to come back.
+  const seconds = Math.max(1, Math.ceil((admission.until.getTime() - now.getTime()) / 1000));
+  ctx.setHeader("X-Retry-After", String(seconds));
+  throw new AuthError("ACCOUNT_TEMPORARILY_LOCKED");
+}
+
+/**
+ * A code checked with a session (enrollment confirmation, verify-totp without a challenge) draws on
+ * the session's own allowance — `attemptsPerChallenge` consecutive failures per session, then 400
+ * TOO_MANY_ATTEMPTS_REQUEST_NEW_CODE (sign in again) — never on the user's sign-in lock, so a
+ * stolen session cannot lock the owner out (security-matrix L5).
+ */
+export async function admitSessionAttempt(auth: AuthContext, session: SessionDoc): Promise<void> {
+  const prefix = sessionAttemptPrefix(session._id.toHexString());
+  const max = auth.options.twoFactor.attemptsPerChallenge;
+  if (!(await claimSlot(auth.collections, prefix, max, session.expiresAt, auth.now()))) {
+    throw new AuthError("TOO_MANY_ATTEMPTS_REQUEST_NEW_CODE");
   }
 }
 
-export async function resetUserAttempts(auth: AuthContext, userId: ObjectId): Promise<void> {
-  await deleteRowsWithPrefix(auth.collections, userAttemptsOfUser(userId.toHexString()));
+export async function resetSessionAttempts(auth: AuthContext, session: SessionDoc): Promise<void> {
+  await deleteRowsWithPrefix(auth.collections, sessionAttemptPrefix(session._id.toHexString()));
 }
 
 export interface SignInCompleted {

@@ -9,7 +9,7 @@ import { verifyOtp } from "./endpoints/verify-otp.ts";
 import { verifyTotp } from "./endpoints/verify-totp.ts";
 
 export { gateSessionMint, type TwoFactorRedirect } from "./gate.ts";
-export { deleteUserTwoFactorData } from "./settings.ts";
+export { deleteUserTwoFactorData, forgetSecondFactorSessions } from "./settings.ts";
 
 const twoFactorList = [
   enableTwoFactor,

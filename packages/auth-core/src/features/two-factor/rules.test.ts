@@ -2,10 +2,11 @@ import { describe, expect, it } from "vitest";
 import {
   availableMethods,
   formatBackupCode,
-  lockoutWindow,
+  lockSeconds,
   normalizeBackupCode,
   parseChallenge,
   parseTrustValue,
+  planFailureSlots,
   serializeChallenge,
   totpReplayExpiry,
 } from "./rules.ts";
@@ -19,10 +20,38 @@ describe("two-factor rules", () => {
     }
   });
 
-  it("places a time in a fixed lockout window and names its end", () => {
-    const at = new Date(900_000 * 3 + 5_000);
-    expect(lockoutWindow(at, 900)).toEqual({ index: 3, endsAt: new Date(900_000 * 4) });
-    expect(lockoutWindow(new Date(900_000 * 4), 900).index).toBe(4);
+  it("doubles the lock at each run of failures: 15 min, 30 min, 1 h", () => {
+    expect([1, 2, 3].map((step) => lockSeconds(step, 900))).toEqual([900, 1800, 3600]);
+  });
+
+  it("plans failure slots: the free ones of the current run, a lock between runs, a hard lock at max", () => {
+    const config = { perStep: 10, firstLock: 900, max: 100 };
+    const at = (seconds: number) => new Date(seconds * 1000);
+    const taken = (count: number, when: Date) =>
+      new Map(Array.from({ length: count }, (_, i) => [i + 1, when] as const));
+    expect(planFailureSlots(new Map(), at(0), config)).toEqual({
+      kind: "claim",
+      slots: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10],
+      nextLock: 900,
+    });
+    // Never past the run's end, even with a gap below.
+    const gap = taken(8, at(0));
+    gap.delete(3);
+    expect(planFailureSlots(gap, at(0), config)).toEqual({ kind: "claim", slots: [3, 9, 10], nextLock: 900 });
+    expect(planFailureSlots(taken(10, at(100)), at(999), config)).toEqual({
+      kind: "locked",
+      until: at(1000),
+    });
+    expect(planFailureSlots(taken(10, at(100)), at(1000), config)).toMatchObject({
+      slots: [11, 12, 13, 14, 15, 16, 17, 18, 19, 20],
+      nextLock: 1800,
+    });
+    expect(planFailureSlots(taken(20, at(100)), at(1899), config)).toEqual({
+      kind: "locked",
+      until: at(1900),
+    });
+    expect(planFailureSlots(taken(90, at(0)), at(10 ** 9), config)).toMatchObject({ nextLock: null });
+    expect(planFailureSlots(taken(100, at(0)), at(10 ** 9), config)).toEqual({ kind: "hard-locked" });
   });
 
   it("keeps a used TOTP step refused until no verifier window can accept it any more", () => {

@@ -5,14 +5,22 @@
  * `auth.cleanup()` removes what expired.
  */
 
-/** The sign-in attempt waiting for its second factor; value: the challenge payload. */
-export const challengeIdentifier = (challengeId: string) => `two-factor-challenge:${challengeId}`;
+/**
+ * The sign-in attempt waiting for its second factor; value: the challenge payload. Named under its
+ * user so a password reset can drop every pending challenge of the user in one delete.
+ */
+export const challengeIdentifier = (userId: string, challengeId: string) =>
+  `two-factor-challenge:${userId}:${challengeId}`;
+export const challengesOfUser = (userId: string) => `two-factor-challenge:${userId}:`;
 /** One row per code attempt on a challenge, numbered 1..attemptsPerChallenge. */
 export const challengeAttemptPrefix = (challengeId: string) => `two-factor-attempt:${challengeId}:`;
-/** One row per code attempt of a user in a lockout window, numbered 1..failuresPerUser. */
-export const userAttemptPrefix = (userId: string, windowIndex: number) =>
-  `two-factor-user-attempt:${userId}:${windowIndex}:`;
+/**
+ * One row per consecutive code attempt of a user at sign-in, numbered 1..MAX_CONSECUTIVE_FAILURES;
+ * no window: only a success or the owner (disable, user deletion) clears them (lockout.ts).
+ */
 export const userAttemptsOfUser = (userId: string) => `two-factor-user-attempt:${userId}:`;
+/** One row per consecutive code attempt on a session (enrollment confirmation), like a challenge's. */
+export const sessionAttemptPrefix = (sessionId: string) => `two-factor-session-attempt:${sessionId}:`;
 /** The emailed code of a challenge (bound to it, security-matrix E22); value: its MAC. */
 export const otpIdentifier = (challengeId: string) => `two-factor-otp:${challengeId}`;
 export const otpSendPrefix = (challengeId: string) => `two-factor-otp-send:${challengeId}:`;
@@ -22,6 +30,8 @@ export const totpUsedIdentifier = (userId: string, step: number) => `two-factor-
 export const backupUsedIdentifier = (userId: string, batch: string, index: number) =>
   `two-factor-backup-used:${userId}:${batch}:${index}`;
 export const backupUsedOfUser = (userId: string) => `two-factor-backup-used:${userId}:`;
+export const backupUsedOfBatch = (userId: string, batch: string) =>
+  `two-factor-backup-used:${userId}:${batch}:`;
 /** A trusted device of the user; the cookie carries the same two ids, signed. */
 export const trustIdentifier = (userId: string, trustId: string) => `two-factor-trust:${userId}:${trustId}`;
 export const trustOfUser = (userId: string) => `two-factor-trust:${userId}:`;
@@ -29,10 +39,51 @@ export const trustOfUser = (userId: string) => `two-factor-trust:${userId}:`;
 /** Used backup codes stay refused as long as their set exists; removed with the set. */
 export const NEVER_EXPIRES = new Date("9999-12-31T00:00:00.000Z");
 
-/** Fixed windows of the per-user limit: index and end of the window `now` falls in. */
-export function lockoutWindow(now: Date, windowSeconds: number): { index: number; endsAt: Date } {
-  const index = Math.floor(now.getTime() / 1000 / windowSeconds);
-  return { index, endsAt: new Date((index + 1) * windowSeconds * 1000) };
+/**
+ * NIST SP 800-63B §5.2.2 (security-matrix E19): at most 100 consecutive failed attempts on one
+ * account; then the one-time-password paths stay locked until a success (a backup code) or the owner.
+ */
+export const MAX_CONSECUTIVE_FAILURES = 100;
+
+/**
+ * The lock after the `step`-th run of `perStep` consecutive failures (step 1 = after the first
+ * 10): the first lasts `firstLock` seconds, each next one twice as long (15 min, 30 min, 1 h, …).
+ */
+export function lockSeconds(step: number, firstLock: number): number {
+  return firstLock * 2 ** (step - 1);
+}
+
+export type FailureSlotPlan =
+  /** `nextLock`: seconds of the lock once this run is full; null when the hard lock follows. */
+  | { kind: "claim"; slots: number[]; nextLock: number | null }
+  | { kind: "locked"; until: Date }
+  | { kind: "hard-locked" };
+
+/**
+ * Which attempt slots a caller may try to claim, given the taken ones (number → when claimed):
+ * the free ones of the current run of `perStep`, once the lock that ended the previous run is over.
+ * A caller never claims past a run's end, so parallel callers cannot test more than `perStep` codes
+ * between two locks.
+ */
+export function planFailureSlots(
+  taken: Map<number, Date>,
+  now: Date,
+  config: { perStep: number; firstLock: number; max: number },
+): FailureSlotPlan {
+  let first = 1;
+  while (taken.has(first)) first++;
+  if (first > config.max) return { kind: "hard-locked" };
+  const step = Math.floor((first - 1) / config.perStep);
+  const boundary = taken.get(step * config.perStep);
+  if (step >= 1 && boundary) {
+    const until = new Date(boundary.getTime() + lockSeconds(step, config.firstLock) * 1000);
+    if (now < until) return { kind: "locked", until };
+  }
+  const slots: number[] = [];
+  const end = Math.min((step + 1) * config.perStep, config.max);
+  for (let slot = first; slot <= end; slot++) if (!taken.has(slot)) slots.push(slot);
+  const nextLock = end >= config.max ? null : lockSeconds(step + 1, config.firstLock);
+  return { kind: "claim", slots, nextLock };
 }
 
 /** A used step must stay refused while it can still be accepted: until now + window steps pass it. */
@@ -77,6 +128,12 @@ export function normalizeBackupCode(input: string): string {
 
 export function formatBackupCode(code: string): string {
   return `${code.slice(0, 5)}-${code.slice(5)}`;
+}
+
+/** `<userId>.<challengeId>` inside the signed challenge cookie; null when malformed. */
+export function parseChallengeReference(value: string): { userId: string; challengeId: string } | null {
+  const parsed = parseTrustValue(value);
+  return parsed ? { userId: parsed.userId, challengeId: parsed.trustId } : null;
 }
 
 /** `<userId>.<trustId>` inside the signed trusted-device cookie; null when malformed. */

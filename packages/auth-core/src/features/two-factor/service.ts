@@ -20,7 +20,7 @@ import { AuthError } from "../../errors/auth-error.ts";
 import { checkAccountPassword } from "../deletion/service.ts";
 import {
   backupUsedIdentifier,
-  backupUsedOfUser,
+  backupUsedOfBatch,
   formatBackupCode,
   NEVER_EXPIRES,
   normalizeBackupCode,
@@ -104,12 +104,12 @@ export async function regenerateBackupCodes(auth: AuthContext, doc: TwoFactorDoc
   ) {
     throw new AuthError("TWO_FACTOR_NOT_ENABLED");
   }
-  await deleteUsedBackupMarkers(auth, doc.userId);
+  // Only the old set's markers: a code of the new set used meanwhile stays used.
+  await deleteRowsWithPrefix(
+    auth.collections,
+    backupUsedOfBatch(doc.userId.toHexString(), doc.backupCodesBatch),
+  );
   return codes.map(formatBackupCode);
-}
-
-export async function deleteUsedBackupMarkers(auth: AuthContext, userId: ObjectId): Promise<void> {
-  await deleteRowsWithPrefix(auth.collections, backupUsedOfUser(userId.toHexString()));
 }
 
 /**

@@ -6,10 +6,9 @@ import type { CookieJar } from "../../http/cookie-jar.ts";
 import { setCookieCache } from "../session/service.ts";
 import type { SessionWithUser } from "../session/types.ts";
 import { updateUser } from "../users/service.ts";
-import { backupUsedOfUser, trustOfUser, userAttemptsOfUser } from "./rules.ts";
-import { deleteUsedBackupMarkers } from "./service.ts";
+import { backupUsedOfUser, challengesOfUser, trustOfUser, userAttemptsOfUser } from "./rules.ts";
 import { deleteRowsWithPrefixes, deleteTwoFactor, findTwoFactor, markTwoFactorVerified } from "./store.ts";
-import { forgetTrustedDevices } from "./trusted-device.ts";
+import { forgetTrustedDeviceCookie } from "./trusted-device.ts";
 
 /** Writes `twoFactorEnabled` and refreshes the caller's cookie cache (when on) to show it. */
 async function setTwoFactorFlag(
@@ -28,6 +27,9 @@ async function setTwoFactorFlag(
  * A first code from the new secret confirmed the enrollment: from now on every sign-in of the user
  * is gated. The document is marked first, the user second: a crash in between leaves two-factor
  * off (the next verify-totp finishes it), never a user gated by an unconfirmed secret.
+ * A disable running meanwhile may have deleted the document before the flag went on: the document
+ * is read again after the flag is written, and when it is gone the flag goes back off — so the
+ * flag is never left on without a factor (disable writes it off again after its delete too).
  */
 export async function confirmEnrollment(
   auth: AuthContext,
@@ -37,12 +39,20 @@ export async function confirmEnrollment(
 ): Promise<UserDoc> {
   if (!doc.verified) await markTwoFactorVerified(auth.collections, doc._id, auth.now());
   if (caller.user.twoFactorEnabled) return caller.user;
-  return setTwoFactorFlag(auth, jar, caller, true);
+  const updated = await setTwoFactorFlag(auth, jar, caller, true);
+  if (await findTwoFactor(auth.collections, caller.user._id)) return updated;
+  await setTwoFactorFlag(auth, jar, caller, false);
+  throw new AuthError("TOTP_NOT_ENABLED");
 }
 
 /**
  * Turns two-factor off. The user's flag goes first: a crash afterwards leaves a stale document that
- * the next enable replaces — never a user gated by a factor that no longer exists.
+ * the next enable replaces — never a user gated by a factor that no longer exists. The flag is
+ * written off whatever the caller's copy says, and again after the delete: a confirmation racing
+ * this call may have written it on in between (it then finds no document and undoes it itself,
+ * but only when its re-read comes after the delete — the second write covers the other order).
+ * The owner's disable also clears the sign-in lock (lockout.ts), the trusted devices, pending
+ * challenges and used-backup-code markers.
  */
 export async function disableTwoFactor(
   auth: AuthContext,
@@ -52,23 +62,40 @@ export async function disableTwoFactor(
   const { user } = caller;
   const doc = await findTwoFactor(auth.collections, user._id);
   if (!doc && !user.twoFactorEnabled) throw new AuthError("TWO_FACTOR_NOT_ENABLED");
-  if (user.twoFactorEnabled) await setTwoFactorFlag(auth, jar, caller, false);
+  await setTwoFactorFlag(auth, jar, caller, false);
   await deleteTwoFactor(auth.collections, user._id);
-  await forgetTrustedDevices(auth, jar, user._id);
-  await deleteUsedBackupMarkers(auth, user._id);
+  await setTwoFactorFlag(auth, jar, caller, false);
+  await deleteUserTwoFactorRows(auth, user._id);
+  forgetTrustedDeviceCookie(auth, jar);
+}
+
+/** The user's trusted devices, pending challenges, used-backup-code markers and failure slots. */
+async function deleteUserTwoFactorRows(auth: AuthContext, userId: ObjectId): Promise<void> {
+  const user = userId.toHexString();
+  await deleteRowsWithPrefixes(auth.collections, [
+    trustOfUser(user),
+    challengesOfUser(user),
+    backupUsedOfUser(user),
+    userAttemptsOfUser(user),
+  ]);
+}
+
+/**
+ * A password reset, or a password change that ends the other sessions (features/password): the
+ * user's trusted devices and pending sign-in challenges go too — a device trusted, or a challenge
+ * won, with the old password must not outlive it.
+ */
+export async function forgetSecondFactorSessions(auth: AuthContext, userId: ObjectId): Promise<void> {
+  const user = userId.toHexString();
+  await deleteRowsWithPrefixes(auth.collections, [trustOfUser(user), challengesOfUser(user)]);
 }
 
 /**
  * Removes everything two-factor keeps about a user: the document, trusted devices, used-backup-code
- * markers and attempt slots (security-matrix D14). For user deletion (delete-user, admin
- * remove-user), after the user is gone. Challenges and used-TOTP-step rows expire on their own.
+ * markers, pending challenges and attempt slots (security-matrix D14). For user deletion
+ * (delete-user, admin remove-user), after the user is gone. Used-TOTP-step rows expire on their own.
  */
 export async function deleteUserTwoFactorData(auth: AuthContext, userId: ObjectId): Promise<void> {
-  const user = userId.toHexString();
   await deleteTwoFactor(auth.collections, userId);
-  await deleteRowsWithPrefixes(auth.collections, [
-    trustOfUser(user),
-    backupUsedOfUser(user),
-    userAttemptsOfUser(user),
-  ]);
+  await deleteUserTwoFactorRows(auth, userId);
 }

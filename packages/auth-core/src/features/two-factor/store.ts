@@ -113,6 +113,18 @@ export async function deleteRowsWithPrefixes(collections: Collections, prefixes:
   return deletedCount;
 }
 
+/** The rows under a prefix: their identifiers and when they were written (at most `limit`). */
+export function findRowsWithPrefix(
+  collections: Collections,
+  prefix: string,
+  limit: number,
+): Promise<Pick<VerificationDoc, "identifier" | "createdAt">[]> {
+  return collections.verifications
+    .find(withPrefix(prefix), { projection: { _id: 0, identifier: 1, createdAt: 1 } })
+    .limit(limit)
+    .toArray();
+}
+
 /**
  * Claims one of the slots `<prefix>1` … `<prefix><max>`: true when this call inserted one, false when
  * all are taken. A slot is a unique row, so however many calls race, at most `max` ever succeed —

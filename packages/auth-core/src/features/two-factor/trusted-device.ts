@@ -3,8 +3,8 @@ import type { AuthContext } from "../../context.ts";
 import { generateRandomString, signValue, unsignValue } from "../../crypto/index.ts";
 import type { CookieJar } from "../../http/cookie-jar.ts";
 import { twoFactorCookieNames } from "./cookies.ts";
-import { parseTrustValue, trustIdentifier, trustOfUser } from "./rules.ts";
-import { deleteRowsWithPrefix, findRow, insertRow } from "./store.ts";
+import { parseTrustValue, trustIdentifier } from "./rules.ts";
+import { findRow, insertRow } from "./store.ts";
 
 // Domain separation inside the signed value: no other signed cookie can pass as a trusted device.
 const COOKIE_VALUE_PREFIX = "trust-device:";
@@ -36,12 +36,8 @@ export async function isTrustedDevice(auth: AuthContext, jar: CookieJar, userId:
   return row !== null && row.expiresAt > auth.now();
 }
 
-export async function forgetTrustedDevices(
-  auth: AuthContext,
-  jar: CookieJar,
-  userId: ObjectId,
-): Promise<void> {
-  await deleteRowsWithPrefix(auth.collections, trustOfUser(userId.toHexString()));
+/** Clears the caller's trusted-device cookie (its row is deleted with the user's others). */
+export function forgetTrustedDeviceCookie(auth: AuthContext, jar: CookieJar): void {
   if (jar.get(twoFactorCookieNames(auth).trustDevice) !== undefined) {
     jar.delete(twoFactorCookieNames(auth).trustDevice);
   }

@@ -19,7 +19,7 @@ export const verifyBackupCode = defineEndpoint({
   async handler(ctx): Promise<SignInCompleted> {
     const { auth, body } = ctx;
     const challenge = await readChallenge(auth, ctx.cookies);
-    await admitCodeAttempt(ctx, challenge.userId, challenge);
+    await admitCodeAttempt(ctx, challenge, "backup-code");
     const doc = await findTwoFactor(auth.collections, challenge.userId);
     if (!doc?.verified || !(await acceptBackupCode(auth, doc, body.code))) {
       throw new AuthError("INVALID_BACKUP_CODE");

@@ -19,7 +19,7 @@ export const verifyOtp = defineEndpoint({
     const { auth, body } = ctx;
     const challenge = await readChallenge(auth, ctx.cookies);
     if (!auth.options.twoFactor.otpEnabled) throw new AuthError("OTP_NOT_ENABLED");
-    await admitCodeAttempt(ctx, challenge.userId, challenge);
+    await admitCodeAttempt(ctx, challenge, "code");
     const check = await acceptChallengeOtp(auth, challenge, body.code);
     if (check === "expired") throw new AuthError("OTP_HAS_EXPIRED");
     if (check === "invalid") throw new AuthError("INVALID_CODE");

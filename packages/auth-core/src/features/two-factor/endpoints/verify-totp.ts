@@ -4,15 +4,16 @@ import { defineEndpoint } from "../../../http/define-endpoint.ts";
 import { toUser } from "../../session/types.ts";
 import {
   admitCodeAttempt,
+  admitSessionAttempt,
   completeChallenge,
   hasChallengeCookie,
   readChallenge,
-  resetUserAttempts,
   type SignInCompleted,
 } from "../challenge.ts";
+import { sessionAttemptPrefix, userAttemptsOfUser } from "../rules.ts";
 import { acceptTotpCode } from "../service.ts";
 import { confirmEnrollment } from "../settings.ts";
-import { findTwoFactor } from "../store.ts";
+import { deleteRowsWithPrefixes, findTwoFactor } from "../store.ts";
 import { issueTrustedDevice } from "../trusted-device.ts";
 
 export const totpCodeField = z.string().regex(/^\d{6}$/);
@@ -22,8 +23,9 @@ export const totpCodeField = z.string().regex(/^\d{6}$/);
  * - With a sign-in challenge cookie: completes the sign-in (mints the session).
  * - Otherwise, with a session: confirms the enrollment (two-factor becomes active) or, once
  *   active, just checks the code; answers the caller's own session.
- * A code is accepted once (replay refused), and attempts are limited per challenge and per user
- * (challenge.ts). A malformed code answers INVALID_CODE without spending an attempt.
+ * A code is accepted once (replay refused). Attempts are limited per challenge and per user at
+ * sign-in, per session otherwise (challenge.ts). A malformed code answers INVALID_CODE without
+ * spending an attempt.
  */
 export const verifyTotp = defineEndpoint({
   name: "verifyTOTP",
@@ -38,7 +40,7 @@ export const verifyTotp = defineEndpoint({
     const caller = ctx.session;
     if (hasChallengeCookie(auth, ctx.cookies) || !caller) {
       const challenge = await readChallenge(auth, ctx.cookies);
-      await admitCodeAttempt(ctx, challenge.userId, challenge);
+      await admitCodeAttempt(ctx, challenge, "code");
       const doc = await findTwoFactor(auth.collections, challenge.userId);
       if (!doc?.verified) throw new AuthError("TOTP_NOT_ENABLED");
       if (!(await acceptTotpCode(auth, doc, body.code))) throw new AuthError("INVALID_CODE");
@@ -46,9 +48,14 @@ export const verifyTotp = defineEndpoint({
     }
     const doc = await findTwoFactor(auth.collections, caller.user._id);
     if (!doc) throw new AuthError("TOTP_NOT_ENABLED");
-    await admitCodeAttempt(ctx, caller.user._id, null);
+    await admitSessionAttempt(auth, caller.session);
     if (!(await acceptTotpCode(auth, doc, body.code))) throw new AuthError("INVALID_CODE");
-    await resetUserAttempts(auth, caller.user._id);
+    // The factor is proven: the session's failures go, and so do the user's sign-in ones (the owner
+    // with a session clears a lock someone else's guesses caused).
+    await deleteRowsWithPrefixes(auth.collections, [
+      sessionAttemptPrefix(caller.session._id.toHexString()),
+      userAttemptsOfUser(caller.user._id.toHexString()),
+    ]);
     const user = await confirmEnrollment(auth, ctx.cookies, caller, doc);
     if (body.trustDevice === true) await issueTrustedDevice(auth, ctx.cookies, user._id);
     return { token: caller.session.token, user: toUser(user) };
