@@ -104,12 +104,24 @@ function filterClause(field: FilterField, operator: string, value: string, defau
     return { [field]: wanted ? { $eq: true } : { $ne: true } };
   }
   if (kind === "date") return { [field]: { [`$${operator}`]: new Date(value) } };
-  if (field === "role" && value === defaultRole && (operator === "eq" || operator === "ne")) {
-    return operator === "eq"
-      ? { $or: [{ role: { $eq: value } }, { role: { $exists: false } }] }
-      : { $and: [{ role: { $ne: value } }, { role: { $exists: true } }] };
-  }
+  if (field === "role" && (operator === "eq" || operator === "ne"))
+    return roleClause(operator, value, defaultRole);
   return { [field]: textMatch(operator, value) };
+}
+
+/**
+ * A user holds a role when it is one of the comma-separated names stored (review finding 9: a
+ * plain equality missed "admin,support"); the name is regex-escaped. Users stored without a role
+ * hold the default one.
+ */
+function roleClause(operator: "eq" | "ne", value: string, defaultRole: string): Record<string, unknown> {
+  const member = new RegExp(`(^|,)\\s*${escapeRegex(value)}\\s*(,|$)`);
+  if (operator === "eq") {
+    const holds = { role: { $regex: member } };
+    return value === defaultRole ? { $or: [holds, { role: { $exists: false } }] } : holds;
+  }
+  const lacks = { role: { $not: member } };
+  return value === defaultRole ? { $and: [lacks, { role: { $exists: true } }] } : lacks;
 }
 
 export interface UserPage {

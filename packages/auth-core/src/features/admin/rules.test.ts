@@ -77,10 +77,12 @@ describe("list-users query", () => {
     [{ filterField: "banned", filterValue: "true" }, { banned: { $eq: true } }],
     [{ filterField: "banned", filterValue: "false" }, { banned: { $ne: true } }],
     [{ filterField: "banned", filterValue: "true", filterOperator: "ne" }, { banned: { $ne: true } }],
-    [{ filterField: "role", filterValue: "admin" }, { role: { $eq: "admin" } }],
+    // A member of the comma-separated list, regex-escaped (review finding 9).
+    [{ filterField: "role", filterValue: "admin" }, { role: { $regex: /(^|,)\s*admin\s*(,|$)/ } }],
+    [{ filterField: "role", filterValue: "a.b" }, { role: { $regex: /(^|,)\s*a\.b\s*(,|$)/ } }],
     [
       { filterField: "role", filterValue: "user" },
-      { $or: [{ role: { $eq: "user" } }, { role: { $exists: false } }] },
+      { $or: [{ role: { $regex: /(^|,)\s*user\s*(,|$)/ } }, { role: { $exists: false } }] },
     ],
     [
       { filterField: "name", filterValue: "x", filterOperator: "contains" },

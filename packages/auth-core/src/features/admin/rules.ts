@@ -12,6 +12,9 @@ export const AUDIT_ACTIONS = [
   "user.set-role",
   "user.set-password",
   "user.remove",
+  "user.update",
+  "session.revoke",
+  "session.revoke-all",
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
@@ -23,8 +26,12 @@ export interface AdminUser extends User {
   banExpires: Date | null;
 }
 
-/** The admin view names impersonation explicitly: the admin's id, or null for the user's own session. */
-export interface AdminSession extends Omit<Session, "impersonatedBy"> {
+/**
+ * The admin view names impersonation explicitly: the admin's id, or null for the user's own session.
+ * No token (review finding 10): a bearer credential never leaves through a listing; `id` is what
+ * revoke-user-session takes.
+ */
+export interface AdminSession extends Omit<Session, "impersonatedBy" | "token"> {
   impersonatedBy: string | null;
 }
 
@@ -39,7 +46,8 @@ export function toAdminUser(doc: UserDoc, defaultRole: string): AdminUser {
 }
 
 export function toAdminSession(doc: SessionDoc): AdminSession {
-  return { ...toSession(doc), impersonatedBy: doc.impersonatedBy ? String(doc.impersonatedBy) : null };
+  const { token: _token, ...session } = toSession(doc);
+  return { ...session, impersonatedBy: doc.impersonatedBy ? String(doc.impersonatedBy) : null };
 }
 
 /** A ban holds while `banned` is set and its expiry (if any) is still ahead. */

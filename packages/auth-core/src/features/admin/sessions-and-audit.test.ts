@@ -17,23 +17,24 @@ describe("list-user-sessions", () => {
   it("lists the user's unexpired sessions, newest first, and no one else's", async () => {
     await signIn(new TestBrowser(t.auth), user.email);
     const res = await admin.browser.post<{
-      sessions: { userId: string; token: string; impersonatedBy: null }[];
+      sessions: { userId: string; impersonatedBy: null }[];
     }>("/admin/list-user-sessions", { userId: user.id });
     expect(res.status).toBe(200);
     expect(res.body.sessions).toHaveLength(2);
     expect(res.body.sessions.every((session) => session.userId === user.id)).toBe(true);
     expect(res.body.sessions[0]).toMatchObject({ impersonatedBy: null });
     const expired = { ...(await t.db.collection("sessions").findOne({ userId: new ObjectId(user.id) }))! };
+    const expiredId = new ObjectId();
     await t.db.collection("sessions").insertOne({
       ...expired,
-      _id: new ObjectId(),
+      _id: expiredId,
       token: "e".repeat(32),
       expiresAt: new Date(t.now().getTime() - 1000),
     });
-    const later = await admin.browser.post<{ sessions: { token: string }[] }>("/admin/list-user-sessions", {
+    const later = await admin.browser.post<{ sessions: { id: string }[] }>("/admin/list-user-sessions", {
       userId: user.id,
     });
-    expect(later.body.sessions.map((session) => session.token)).not.toContain("e".repeat(32));
+    expect(later.body.sessions.map((session) => session.id)).not.toContain(expiredId.toHexString());
     expect(later.body.sessions).toHaveLength(2);
   });
 

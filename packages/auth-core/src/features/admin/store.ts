@@ -1,6 +1,6 @@
 import type { Filter, ObjectId } from "mongodb";
 import type { Collections } from "../../db/collections.ts";
-import type { AuditEventDoc, UserDoc } from "../../db/documents.ts";
+import type { AuditEventDoc, SessionDoc, UserDoc } from "../../db/documents.ts";
 import type { UserPage } from "./list-users-query.ts";
 
 /** The admin area's own queries; user and session writes go through users/ and session/. */
@@ -23,6 +23,10 @@ export async function deleteImpersonationSessionsBy(
 ): Promise<number> {
   const result = await collections.sessions.deleteMany({ impersonatedBy: adminId });
   return result.deletedCount;
+}
+
+export function findSessionById(collections: Collections, id: ObjectId): Promise<SessionDoc | null> {
+  return collections.sessions.findOne({ _id: id });
 }
 
 /** Deletes one session by id; the delete count says whether this call removed it. */

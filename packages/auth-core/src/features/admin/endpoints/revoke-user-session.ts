@@ -1,24 +1,54 @@
 import { z } from "zod";
+import type { AuthContext } from "../../../context.ts";
+import type { SessionDoc } from "../../../db/documents.ts";
+import { parseId } from "../../../db/ids.ts";
 import { AuthError } from "../../../errors/auth-error.ts";
 import { defineEndpoint } from "../../../http/define-endpoint.ts";
 import { tokenField } from "../../schemas.ts";
-import { deleteSessionByToken } from "../../session/store.ts";
-import { requireAdminPermission } from "../service.ts";
+import { findSessionByToken } from "../../session/store.ts";
+import { userIdField } from "../schemas.ts";
+import { auditSource, recordAuditEvent, requireAdminPermission } from "../service.ts";
+import { deleteSessionById, findSessionById } from "../store.ts";
 
-/** POST /admin/revoke-user-session {sessionToken}: ends one session; 400 "Session not found" when none. */
+/**
+ * POST /admin/revoke-user-session {sessionToken} or {sessionId} (the `id` list-user-sessions shows,
+ * which no longer carries tokens: review finding 10): ends one session; 400 "Session not found"
+ * when none. The delete count decides a race of two revocations (one audit event).
+ */
 export const revokeUserSession = defineEndpoint({
   name: "revokeUserSession",
   method: "POST",
   path: "/admin/revoke-user-session",
   auth: "session",
   sensitive: true,
-  body: z.strictObject({ sessionToken: tokenField }),
+  body: z
+    .strictObject({ sessionToken: tokenField.optional(), sessionId: userIdField.optional() })
+    .refine((body) => (body.sessionToken === undefined) !== (body.sessionId === undefined), {
+      message: "sessionToken or sessionId, exactly one",
+    }),
   async handler(ctx): Promise<{ success: true }> {
-    const { auth } = ctx;
-    requireAdminPermission(auth, ctx.session, { session: ["revoke"] });
-    if (!(await deleteSessionByToken(auth.collections, ctx.body.sessionToken))) {
+    const { auth, body } = ctx;
+    const caller = requireAdminPermission(auth, ctx.session, { session: ["revoke"] });
+    const session = await findNamedSession(auth, body);
+    if (!session || !(await deleteSessionById(auth.collections, session._id))) {
       throw new AuthError("SESSION_NOT_FOUND");
     }
+    await recordAuditEvent(auth, {
+      action: "session.revoke",
+      actorId: caller.user._id,
+      subjectId: session.userId,
+      details: { sessionId: session._id.toHexString(), impersonatedBy: session.impersonatedBy ?? null },
+      ...auditSource(ctx),
+    });
     return { success: true };
   },
 });
+
+function findNamedSession(
+  auth: AuthContext,
+  body: { sessionToken?: string | undefined; sessionId?: string | undefined },
+): Promise<SessionDoc | null> {
+  if (body.sessionToken !== undefined) return findSessionByToken(auth.collections, body.sessionToken);
+  const id = parseId(body.sessionId ?? "");
+  return id ? findSessionById(auth.collections, id) : Promise.resolve(null);
+}

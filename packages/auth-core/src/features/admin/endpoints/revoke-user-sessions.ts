@@ -2,10 +2,13 @@ import { z } from "zod";
 import { defineEndpoint } from "../../../http/define-endpoint.ts";
 import { deleteUserSessions } from "../../session/store.ts";
 import { userIdField } from "../schemas.ts";
-import { findTargetUser, requireAdminPermission } from "../service.ts";
+import { auditSource, findTargetUser, recordAuditEvent, requireAdminPermission } from "../service.ts";
 import { deleteImpersonationSessionsBy } from "../store.ts";
 
-/** POST /admin/revoke-user-sessions {userId}: ends every session of the user (the caller's own too, if it is theirs). */
+/**
+ * POST /admin/revoke-user-sessions {userId}: ends every session of the user (the caller's own too,
+ * if it is theirs) and the impersonations they started; recorded with the counts (finding 8).
+ */
 export const revokeUserSessions = defineEndpoint({
   name: "revokeUserSessions",
   method: "POST",
@@ -15,11 +18,18 @@ export const revokeUserSessions = defineEndpoint({
   body: z.strictObject({ userId: userIdField }),
   async handler(ctx): Promise<{ success: true }> {
     const { auth } = ctx;
-    requireAdminPermission(auth, ctx.session, { session: ["revoke"] });
+    const caller = requireAdminPermission(auth, ctx.session, { session: ["revoke"] });
     const target = await findTargetUser(auth, ctx.body.userId);
-    await deleteUserSessions(auth.collections, target._id);
+    const sessions = await deleteUserSessions(auth.collections, target._id);
     // An admin's impersonations carry their authority: they end with the admin's sessions (finding 5).
-    await deleteImpersonationSessionsBy(auth.collections, target._id);
+    const impersonations = await deleteImpersonationSessionsBy(auth.collections, target._id);
+    await recordAuditEvent(auth, {
+      action: "session.revoke-all",
+      actorId: caller.user._id,
+      subjectId: target._id,
+      details: { sessions, impersonations },
+      ...auditSource(ctx),
+    });
     return { success: true };
   },
 });

@@ -3,6 +3,7 @@ import { hashPassword } from "../../../crypto/index.ts";
 import { AuthError } from "../../../errors/auth-error.ts";
 import { defineEndpoint } from "../../../http/define-endpoint.ts";
 import { passwordField } from "../../schemas.ts";
+import { deleteUserSessions } from "../../session/store.ts";
 import {
   assertPasswordLength,
   createCredentialAccount,
@@ -17,11 +18,14 @@ import {
   recordAuditEvent,
   requireAdminPermission,
 } from "../service.ts";
+import { deleteImpersonationSessionsBy } from "../store.ts";
 
 /**
  * POST /admin/set-user-password {userId, newPassword}: the length rules of SPEC §5; a user without a
- * credential account gets one. The user's sessions are left alone (Better Auth's behaviour); the
- * audit trail records who set it.
+ * credential account gets one. Every session of the user ends (security-matrix J15, review finding
+ * 7 — unlike Better Auth, which leaves them: whoever held the old password or a stolen session is
+ * out), and so do the impersonations they started; an admin setting their own keeps the current
+ * session. The audit trail records who set it and how many sessions ended.
  */
 export const setUserPassword = defineEndpoint({
   name: "setUserPassword",
@@ -44,10 +48,14 @@ export const setUserPassword = defineEndpoint({
     } else {
       await createCredentialAccount(auth, target._id, hash);
     }
+    const keep = target._id.equals(caller.user._id) ? caller.session.token : undefined;
+    const sessionsRevoked = await deleteUserSessions(auth.collections, target._id, keep);
+    const impersonationsRevoked = await deleteImpersonationSessionsBy(auth.collections, target._id);
     await recordAuditEvent(auth, {
       action: "user.set-password",
       actorId: caller.user._id,
       subjectId: target._id,
+      details: { sessionsRevoked, impersonationsRevoked },
       ...auditSource(ctx),
     });
     return { status: true };

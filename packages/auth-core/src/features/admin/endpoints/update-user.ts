@@ -19,7 +19,8 @@ import {
 /**
  * POST /admin/update-user {userId, data}. Strict: a password (set-user-password), a role (set-role)
  * or ban fields (ban-user) are refused with 400, so each guarded field has exactly one path with its
- * own permission and audit event. A new email is normalised and must be free, and needs set-email.
+ * own permission and audit event. A new email is normalised and must be free, and needs set-email;
+ * email changes on another admin need manage-admins (review finding 1). Recorded (finding 8).
  */
 export const adminUpdateUser = defineEndpoint({
   name: "adminUpdateUser",
@@ -58,6 +59,24 @@ export const adminUpdateUser = defineEndpoint({
       throw error;
     });
     if (!updated) throw new AuthError("FAILED_TO_UPDATE_USER");
+    await recordAuditEvent(auth, {
+      action: "user.update",
+      actorId: caller.user._id,
+      subjectId: target._id,
+      details: describeUpdate(target, fields),
+      ...auditSource(ctx),
+    });
     return toAdminUser(updated, auth.options.admin.defaultRole);
   },
 });
+
+/** The audit details: the fields changed, and the address before and after when it moved. */
+function describeUpdate(target: UserDoc, fields: Partial<UserDoc>): Record<string, unknown> {
+  return {
+    fields: Object.keys(fields),
+    ...(fields.email !== undefined ? { fromEmail: target.email, toEmail: fields.email } : {}),
+    ...(fields.emailVerified !== undefined
+      ? { fromEmailVerified: target.emailVerified, toEmailVerified: fields.emailVerified }
+      : {}),
+  };
+}
