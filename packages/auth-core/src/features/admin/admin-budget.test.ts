@@ -91,18 +91,32 @@ describe("database commands per admin endpoint", () => {
     expect(own).toEqual([...SESSION_READ, "find:users", "find:sessions"]);
   });
 
-  it("revoke-user-sessions: read the user, one delete", async () => {
+  it("revoke-user-sessions: read the user, their sessions and impersonations deleted, audit insert", async () => {
     const own = await measure("revoke-user-sessions", () =>
       admin.browser.post("/admin/revoke-user-sessions", { userId: user.id }),
     );
-    expect(own).toEqual([...SESSION_READ, "find:users", "delete:sessions"]);
+    expect(own).toEqual([
+      ...SESSION_READ,
+      "find:users",
+      "delete:sessions",
+      // The impersonations the user started as an admin (review finding 5), then the audit (8).
+      "delete:sessions",
+      "insert:auditEvents",
+    ]);
   });
 
   it("impersonate-user and stop-impersonating", async () => {
     const start = await measure("impersonate-user", () =>
       admin.browser.post("/admin/impersonate-user", { userId: user.id }),
     );
-    expect(start).toEqual([...SESSION_READ, "find:users", "insert:auditEvents", "insert:sessions"]);
+    expect(start).toEqual([
+      ...SESSION_READ,
+      "find:users",
+      "insert:auditEvents",
+      "insert:sessions",
+      // The admin re-read after the insert (review finding 4).
+      "find:users",
+    ]);
     const stop = await measure("stop-impersonating", () => admin.browser.post("/admin/stop-impersonating"));
     expect(stop).toEqual([
       ...SESSION_READ,
@@ -135,14 +149,20 @@ describe("database commands per admin endpoint", () => {
     expect(own).toEqual([...SESSION_READ, "insert:users", "insert:auditEvents"]);
   });
 
-  it("update-user with a new email: user read, address check, update", async () => {
+  it("update-user with a new email: user read, address check, update, audit insert", async () => {
     const own = await measure("update-user", () =>
       admin.browser.post("/admin/update-user", { userId: user.id, data: { email: "moved@example.com" } }),
     );
-    expect(own).toEqual([...SESSION_READ, "find:users", "find:users", "findAndModify:users"]);
+    expect(own).toEqual([
+      ...SESSION_READ,
+      "find:users",
+      "find:users",
+      "findAndModify:users",
+      "insert:auditEvents",
+    ]);
   });
 
-  it("set-user-password: user and account read, account update, audit insert", async () => {
+  it("set-user-password: user and account read, account update, session deletes, audit insert", async () => {
     const own = await measure("set-user-password", () =>
       admin.browser.post("/admin/set-user-password", { userId: user.id, newPassword: "another secret" }),
     );
@@ -151,16 +171,20 @@ describe("database commands per admin endpoint", () => {
       "find:users",
       "find:accounts",
       "update:accounts",
+      // The user's sessions, then the impersonations they started (review finding 7).
+      "delete:sessions",
+      "delete:sessions",
       "insert:auditEvents",
     ]);
   });
 
-  it("revoke-user-session: one delete", async () => {
+  it("revoke-user-session: find, delete, audit insert", async () => {
     const signedIn = await signIn(new TestBrowser(t.auth), "moved@example.com", "another secret");
     const own = await measure("revoke-user-session", () =>
       admin.browser.post("/admin/revoke-user-session", { sessionToken: signedIn.body.token }),
     );
-    expect(own).toEqual([...SESSION_READ, "delete:sessions"]);
+    // The session is read for the audit event's subject (review finding 8).
+    expect(own).toEqual([...SESSION_READ, "find:sessions", "delete:sessions", "insert:auditEvents"]);
   });
 
   it("remove-user: the memberships check, the deletion cascade, the removal marker and the audit insert", async () => {
