@@ -124,11 +124,12 @@ async function resolveCaller(
   // is the credential — never fresh, refused by sensitive endpoints. Server-only endpoints are the
   // app's own calls: a key header they forward is not their caller (and is not counted twice).
   if (endpoint.auth !== "server-only") {
+    // Refused before the key is read: reading it counts a use and a rate-limit hit, which a call
+    // the endpoint refuses anyway must not spend.
+    const { enableSessionForAPIKeys, header } = auth.options.apiKey;
+    if (enableSessionForAPIKeys && headers.has(header)) assertApiKeyCallerAllowed(endpoint);
     const viaKey = await readApiKeySession(auth, headers);
-    if (viaKey) {
-      assertApiKeyCallerAllowed(endpoint);
-      return viaKey;
-    }
+    if (viaKey) return viaKey;
   }
   const caller = await readSession(auth, jar, { useCookieCache: !endpoint.sensitive, disableRefresh: false });
   if (endpoint.highRisk && caller?.session.impersonatedBy)
