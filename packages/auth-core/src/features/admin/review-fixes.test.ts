@@ -120,6 +120,23 @@ describe("revoke-user-session by id (finding 10)", () => {
     expect(await sessionCount(t, user.id)).toBe(1);
   });
 
+  it("parallel revocations of one session: exactly one succeeds and is recorded", async () => {
+    const signedIn = await signIn(new TestBrowser(t.auth), user.email);
+    const session = await t.db.collection("sessions").findOne({ token: signedIn.body.token });
+    const results = await Promise.all(
+      Array.from({ length: 8 }, (_, index) =>
+        admin.browser.post(
+          "/admin/revoke-user-session",
+          index % 2 === 0 ? { sessionId: String(session!._id) } : { sessionToken: signedIn.body.token },
+        ),
+      ),
+    );
+    expect(results.map((res) => res.status).sort()).toEqual([200, 400, 400, 400, 400, 400, 400, 400]);
+    expect(await t.db.collection("sessions").countDocuments({ _id: session!._id })).toBe(0);
+    expect(await sessionCount(t, user.id)).toBe(1);
+    expect(await auditEvents(t, { action: "session.revoke" })).toHaveLength(1);
+  });
+
   it.each([
     [{ sessionId: "000000000000000000000000" }, 400],
     [{ sessionId: "not-an-id" }, 400],
