@@ -11,6 +11,7 @@ import { apiLink, dispatchMail, toMailUser } from "../mail-dispatch.ts";
 import { createSession, setSessionCookies } from "../session/service.ts";
 import { deleteUserSessions, findUserById } from "../session/store.ts";
 import { dropUnprovenProviderAccounts } from "../social/unproven-accounts.ts";
+import { forgetSecondFactorSessions } from "../two-factor/settings.ts";
 import { createCredentialAccount, updateCredentialPassword } from "../users/service.ts";
 import { findCredentialAccount, findUserByEmail } from "../users/store.ts";
 import { consumeVerification, createVerification, findVerification } from "../verification/store.ts";
@@ -94,6 +95,8 @@ export async function resetPassword(
   await deleteResetTokensOfUser(auth.collections, user._id.toHexString());
   // The mailed link proves the mailbox: provider identities linked while it was unproven go (H9).
   await dropUnprovenProviderAccounts(auth, user._id);
+  // Devices trusted and challenges won with the old password do not outlive it (two-factor).
+  await forgetSecondFactorSessions(auth, user._id);
   // ASVS 7.4.3 / security matrix D11: opt-in, as in the reference (revokeSessionsOnPasswordReset).
   if (auth.options.emailAndPassword.revokeSessionsOnPasswordReset)
     await deleteUserSessions(auth.collections, user._id);
@@ -128,8 +131,9 @@ export async function changePassword(
 /**
  * Replaces the caller's session with a new one and deletes every other session of the user (the
  * old current one included), and the impersonation sessions the user started as an admin (admin
- * review finding 5). The new session is written before the others are deleted, so a failure
- * part-way never leaves the user signed out.
+ * review finding 5), and the user's trusted devices and pending two-factor challenges. The new
+ * session is written before the others are deleted, so a failure part-way never leaves the user
+ * signed out.
  */
 export async function replaceAllSessions(
   auth: AuthContext,
@@ -145,6 +149,7 @@ export async function replaceAllSessions(
   });
   await deleteUserSessions(auth.collections, caller.user._id, session.token);
   await deleteImpersonationSessionsBy(auth.collections, caller.user._id);
+  await forgetSecondFactorSessions(auth, caller.user._id);
   setSessionCookies(auth, jar, session, caller.user);
   return session;
 }

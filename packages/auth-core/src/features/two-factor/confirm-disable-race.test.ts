@@ -38,6 +38,7 @@ describe("confirm racing disable", () => {
                 held = true;
                 await until(() => disabled);
               }
+              return undefined;
             },
           },
         },
