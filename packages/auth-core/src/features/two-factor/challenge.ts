@@ -138,7 +138,8 @@ export interface SignInCompleted {
 }
 
 /**
- * The second factor is proven: consumes the challenge (exactly one caller wins it), runs the ban
+ * The second factor is proven: consumes the challenge (exactly one caller wins it; a loser runs
+ * `onLost`), runs the ban
  * check of every sign-in path (features/admin), mints the session with the sign-in's rememberMe,
  * and, when asked, trusts this device.
  */
@@ -147,9 +148,13 @@ export async function completeChallenge(
   ctx: { cookies: CookieJar; ip: string | null; headers: Headers },
   challenge: ActiveChallenge,
   trustDevice: boolean,
+  onLost?: () => Promise<void>,
 ): Promise<SignInCompleted> {
-  if (!(await deleteRowById(auth.collections, challenge.rowId)))
+  if (!(await deleteRowById(auth.collections, challenge.rowId))) {
+    // A parallel request completed this sign-in: give back what this one claimed (a backup code).
+    await onLost?.();
     throw new AuthError("INVALID_TWO_FACTOR_COOKIE");
+  }
   ctx.cookies.delete(twoFactorCookieNames(auth).challenge);
   const found = await findUserById(auth.collections, challenge.userId);
   if (!found) throw new AuthError("INVALID_TWO_FACTOR_COOKIE");

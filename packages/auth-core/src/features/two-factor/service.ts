@@ -28,6 +28,7 @@ import {
   totpUsedIdentifier,
 } from "./rules.ts";
 import {
+  deleteRow,
   deleteRowsWithPrefix,
   findTwoFactor,
   insertRow,
@@ -131,12 +132,17 @@ export async function acceptTotpCode(auth: AuthContext, doc: TwoFactorDoc, code:
 }
 
 /**
- * A backup code of the current set, accepted once: its marker is a unique row, so of ten parallel
- * uses of one code exactly one wins. Every stored code is compared, in constant time.
+ * A backup code of the current set, claimed once: its marker is a unique row, so of ten parallel
+ * uses of one code exactly one gets it. Every stored code is compared, in constant time. Returns
+ * the marker's identifier (for `releaseBackupCode`), or null when the code is not a usable one.
  */
-export async function acceptBackupCode(auth: AuthContext, doc: TwoFactorDoc, code: string): Promise<boolean> {
+export async function claimBackupCode(
+  auth: AuthContext,
+  doc: TwoFactorDoc,
+  code: string,
+): Promise<string | null> {
   const normalized = normalizeBackupCode(code);
-  if (!/^[0-9a-z]{10}$/.test(normalized)) return false;
+  if (!/^[0-9a-z]{10}$/.test(normalized)) return null;
   const stored = decryptString(doc.backupCodes, auth.options.secret);
   const codes = stored === null ? [] : (JSON.parse(stored) as string[]);
   const given = Buffer.from(normalized);
@@ -145,9 +151,14 @@ export async function acceptBackupCode(auth: AuthContext, doc: TwoFactorDoc, cod
     const expected = Buffer.from(candidate);
     if (expected.length === given.length && timingSafeEqual(given, expected) && index < 0) index = i;
   });
-  if (index < 0) return false;
+  if (index < 0) return null;
   const marker = backupUsedIdentifier(doc.userId.toHexString(), doc.backupCodesBatch, index);
-  return insertRow(auth.collections, marker, "", NEVER_EXPIRES, auth.now());
+  return (await insertRow(auth.collections, marker, "", NEVER_EXPIRES, auth.now())) ? marker : null;
+}
+
+/** A claimed code whose request lost the sign-in to a parallel one stays usable. */
+export async function releaseBackupCode(auth: AuthContext, marker: string): Promise<void> {
+  await deleteRow(auth.collections, marker);
 }
 
 /** The emailed code as stored: a MAC bound to its challenge, never the code (security-matrix E20). */

@@ -2,12 +2,12 @@ import { z } from "zod";
 import { AuthError } from "../../../errors/auth-error.ts";
 import { defineEndpoint } from "../../../http/define-endpoint.ts";
 import { admitCodeAttempt, completeChallenge, readChallenge, type SignInCompleted } from "../challenge.ts";
-import { acceptBackupCode } from "../service.ts";
+import { claimBackupCode, releaseBackupCode } from "../service.ts";
 import { findTwoFactor } from "../store.ts";
 
 /**
  * POST /two-factor/verify-backup-code {code, trustDevice?} → {token, user}: completes the sign-in
- * with one of the user's backup codes; each code works once (service.ts acceptBackupCode).
+ * with one of the user's backup codes; each code works once (service.ts claimBackupCode).
  */
 export const verifyBackupCode = defineEndpoint({
   name: "verifyBackupCode",
@@ -21,9 +21,11 @@ export const verifyBackupCode = defineEndpoint({
     const challenge = await readChallenge(auth, ctx.cookies);
     await admitCodeAttempt(ctx, challenge, "backup-code");
     const doc = await findTwoFactor(auth.collections, challenge.userId);
-    if (!doc?.verified || !(await acceptBackupCode(auth, doc, body.code))) {
-      throw new AuthError("INVALID_BACKUP_CODE");
-    }
-    return completeChallenge(auth, ctx, challenge, body.trustDevice === true);
+    const marker = doc?.verified ? await claimBackupCode(auth, doc, body.code) : null;
+    if (!marker) throw new AuthError("INVALID_BACKUP_CODE");
+    // A parallel request (a TOTP code, say) that won this challenge leaves the code unspent.
+    return completeChallenge(auth, ctx, challenge, body.trustDevice === true, () =>
+      releaseBackupCode(auth, marker),
+    );
   },
 });
