@@ -79,11 +79,18 @@ export const twoFactorOptionsSchema = z
     otpSendsPerChallenge: z.number().int().positive().default(5),
     /** Lifetime of the sign-in challenge (its cookie), in seconds. @default 600 (10 minutes) */
     challengeExpiresIn: positiveSeconds.max(3600).default(600),
-    /** Code attempts per sign-in challenge, whatever the method; then the challenge is spent. @default 5 */
+    /**
+     * Code attempts per sign-in challenge, whatever the method; then the challenge is spent. Also
+     * the consecutive failures allowed per session when a signed-in user checks a code. @default 5
+     */
     attemptsPerChallenge: z.number().int().positive().max(20).default(5),
-    /** Failed code attempts per user within `lockoutWindow` before the user is locked. @default 10 */
+    /**
+     * Consecutive failed sign-in code attempts of a user between two locks (features/two-factor/
+     * lockout.ts; only a success clears them; after 100 the codes stay locked until a backup code
+     * or the owner's disable). @default 10
+     */
     failuresPerUser: z.number().int().positive().max(100).default(10),
-    /** Window of the per-user limit, in seconds. @default 900 (15 minutes) */
+    /** The first lock, in seconds; each next one lasts twice as long. @default 900 (15 minutes) */
     lockoutWindow: positiveSeconds.default(900),
     /** Lifetime of the trusted-device cookie, in seconds. @default 2592000 (30 days) */
     trustDeviceExpiresIn: positiveSeconds.max(400 * 86400).default(30 * 86400),

@@ -69,4 +69,41 @@ describe("database commands of the two-factor paths", () => {
       "find:twoFactors",
     ]);
   });
+
+  it("verify-totp with a session (no challenge) draws on the session's allowance, not the user's", async () => {
+    const { t, ada, code } = await createEnrolled();
+    current = t;
+    const commands = await t.commands(() => ada.post("/two-factor/verify-totp", { code: code() }));
+    expect(commands).toEqual([
+      "find:sessions", // the caller (sensitive: never the cookie cache)
+      "find:users",
+      "find:twoFactors",
+      "find:verifications", // the session's attempt slots
+      "insert:verifications", // one slot
+      "insert:verifications", // the used TOTP step
+      "delete:verifications", // the session's and the user's attempt slots cleared
+    ]);
+  });
+
+  it("verify-backup-code that completes a sign-in", async () => {
+    const { t, backupCodes } = await createEnrolled();
+    current = t;
+    const browser = await challengedBrowser(t);
+    const commands = await t.commands(() =>
+      browser.post("/two-factor/verify-backup-code", { code: backupCodes[0] }),
+    );
+    expect(commands).toEqual([
+      "find:verifications",
+      "find:verifications",
+      "insert:verifications",
+      "find:verifications",
+      "insert:verifications",
+      "find:twoFactors",
+      "insert:verifications", // the code's used marker
+      "delete:verifications", // the challenge consumed
+      "find:users",
+      "delete:verifications", // the user's attempt slots cleared
+      "insert:sessions",
+    ]);
+  });
 });
