@@ -9,6 +9,8 @@ import { verifyOtp } from "./endpoints/verify-otp.ts";
 import { verifyTotp } from "./endpoints/verify-totp.ts";
 
 export { gateSessionMint, type TwoFactorRedirect } from "./gate.ts";
+/** Clears a user's two-factor sign-in lock (lockout.ts): for an administrator's unlock. */
+export { resetUserAttempts as clearTwoFactorLock } from "./lockout.ts";
 export { deleteUserTwoFactorData, forgetSecondFactorSessions } from "./settings.ts";
 
 const twoFactorList = [
