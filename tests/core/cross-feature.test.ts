@@ -90,6 +90,29 @@ describe("GET /get-session with an API key (apiKey.enableSessionForAPIKeys)", ()
   });
 });
 
+describe("organization/set-active with an API key", () => {
+  it("is refused with 403 Not authorized: a key has no session to make an organization active on", async () => {
+    const enrolled = await createEnrolled({ apiKey: { enableSessionForAPIKeys: true } });
+    t = enrolled.t;
+    const created = await enrolled.ada.post<{ id: string }>("/organization/create", {
+      name: "Acme",
+      slug: "acme",
+    });
+    expect(created.status).toBe(200);
+    const key = await createKey(t, enrolled.userId);
+    const sessionsBefore = await t.db.collection("sessions").find({}).toArray();
+    const res = await new TestBrowser(t.auth, null).post(
+      "/organization/set-active",
+      { organizationId: created.body.id },
+      { headers: { "x-api-key": key } },
+    );
+    expect(res.status).toBe(403);
+    expect(res.body).toEqual({ code: "NOT_AUTHORIZED", message: "Not authorized" });
+    expect(res.headers.getSetCookie()).toEqual([]);
+    expect(await t.db.collection("sessions").find({}).toArray()).toEqual(sessionsBefore);
+  });
+});
+
 describe("rate limits of the two-factor settings", () => {
   it.each([
     "/two-factor/enable",

@@ -58,6 +58,11 @@ export async function readApiKeySession(
   );
 }
 
+/** A caller authenticated by an API key: there is no session row to write anything to. */
+export function isApiKeySession(caller: SessionWithUser): boolean {
+  return caller instanceof ApiKeySession;
+}
+
 /**
  * An API key is a standing credential, not a fresh proof of the user's presence: it never counts
  * as fresh (403 "Session is not fresh" on fresh-session endpoints), and sensitive endpoints

@@ -6,6 +6,7 @@ import { parseId } from "../../db/ids.ts";
 import { AuthError } from "../../errors/auth-error.ts";
 import type { ErrorCode } from "../../errors/catalogue.ts";
 import type { CookieJar } from "../../http/cookie-jar.ts";
+import { isApiKeySession } from "../api-key/session-bridge.ts";
 import { setCookieCache } from "../session/service.ts";
 import { clearActiveOrganization, setSessionActiveOrganization } from "../session/store.ts";
 import type { SessionWithUser } from "../session/types.ts";
@@ -142,6 +143,8 @@ export async function writeActiveOrganization(
   organizationId: string | null,
   teamId: string | null,
 ): Promise<void> {
+  // An API-key caller has no session row (features/api-key/session-bridge.ts): nothing to make active.
+  if (isApiKeySession(caller)) return;
   const session: SessionDoc = {
     ...caller.session,
     activeOrganizationId: organizationId,

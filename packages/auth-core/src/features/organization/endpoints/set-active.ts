@@ -1,5 +1,7 @@
 import { z } from "zod";
+import { AuthError } from "../../../errors/auth-error.ts";
 import { defineEndpoint } from "../../../http/define-endpoint.ts";
+import { isApiKeySession } from "../../api-key/session-bridge.ts";
 import { idField, slugField } from "../schemas.ts";
 import {
   requireCaller,
@@ -26,6 +28,9 @@ export const setActiveOrganization = defineEndpoint({
   async handler(ctx): Promise<Organization | null> {
     const { auth, body } = ctx;
     const caller = requireCaller(ctx.session);
+    // A key has no session whose active organization could be set: refuse rather than answer a
+    // success that changed nothing.
+    if (isApiKeySession(caller)) throw new AuthError("NOT_AUTHORIZED");
     if (
       body.organizationId === null ||
       (body.organizationId === undefined && body.organizationSlug === undefined)
