@@ -117,6 +117,26 @@ export function canGrantRoles(
   });
 }
 
+/**
+ * Review finding 12 (the admin area's rule): a caller may change or remove a member only when the
+ * caller's roles grant every action the member's roles grant, so a custom role holding just
+ * `member:update` / `member:delete` cannot act on a member who can do more. A role the table does
+ * not define grants nothing.
+ */
+export function coversRoles(
+  callerRoles: string | readonly string[],
+  targetRoles: string | readonly string[],
+  table: RoleTable,
+): boolean {
+  const held = parseRoles(callerRoles);
+  return parseRoles(targetRoles).every((role) => {
+    if (!Object.hasOwn(table, role)) return true;
+    return Object.entries(table[role] as Statements).every(([resource, actions]) =>
+      actions.every((action) => held.some((own) => roleGrants(table, own, resource, action))),
+    );
+  });
+}
+
 export function holdsRole(roles: string, role: string): boolean {
   return parseRoles(roles).includes(role);
 }

@@ -5,7 +5,13 @@ import { pickFreeSeat } from "./rules.ts";
 /** How one seat is claimed in one collection (members of an organization, or of a team). */
 export interface SeatClaim<T> {
   count(): Promise<number>;
+  /** The taken seats below the limit (without `highestSeat`, also read without a limit). */
   takenSeats(): Promise<number[]>;
+  /**
+   * The highest taken seat, -1 when none (read only without a limit, review finding 11: there is
+   * nothing to claim then, so a lost seat needs one bounded query, not a read of every seat).
+   */
+  highestSeat?(): Promise<number>;
   /** Inserts the row holding `seat`; throws the driver's duplicate-key error when it is taken. */
   insert(seat: number): Promise<T>;
   /** Whether the user already holds a row (the other unique index). */
@@ -30,6 +36,9 @@ const MAX_ATTEMPTS = 10;
  * contention it gives up after MAX_ATTEMPTS and answers "limit": refusing a seat is safe, granting
  * one too many is not.
  *
+ * Without a limit (Infinity) a lost claim reads only the highest seat and tries one of the few above
+ * it (random, so parallel losers spread); no re-count is needed.
+ *
  * A lowered limit keeps existing members, and their seats at or above it do not block the seats
  * below it: with seats {6..9} taken and the limit lowered to 5, five parallel adds would each find a
  * free seat below 5 and end at 9 rows. So a won seat is followed by a re-count, and a row that finds
@@ -48,7 +57,10 @@ export async function claimSeat<T>(claim: SeatClaim<T>, limit: number): Promise<
     } catch (error) {
       if (!isDuplicateKeyError(error)) throw error;
       if (await claim.isAlreadyIn()) return { ok: false, reason: "exists" };
-      seat = pickFreeSeat(await claim.takenSeats(), limit, randomInt(1_000_000) / 1_000_000);
+      seat =
+        !Number.isFinite(limit) && claim.highestSeat
+          ? (await claim.highestSeat()) + 1 + randomInt(8)
+          : pickFreeSeat(await claim.takenSeats(), limit, randomInt(1_000_000) / 1_000_000);
       continue;
     }
     if (Number.isFinite(limit) && (await claim.count()) > limit) {

@@ -11,6 +11,7 @@ import {
   countTeams,
   deleteTeamById,
   deleteTeamMember,
+  findHighestTeamSeat,
   findOrganizationTeams,
   findTeamById,
   findTeamMember,
@@ -104,8 +105,8 @@ export function addTeamMemberWithinLimit(
   return claimSeat<TeamMemberDoc>(
     {
       count: () => countTeamMembers(collections, team._id),
-      takenSeats: () =>
-        listTeamSeats(collections, team._id, Number.isFinite(limit) ? limit : Number.MAX_SAFE_INTEGER),
+      takenSeats: () => listTeamSeats(collections, team._id, limit),
+      highestSeat: () => findHighestTeamSeat(collections, team._id),
       isAlreadyIn: async () => (await findTeamMember(collections, team._id, userId)) !== null,
       insert: async (seat) => {
         const doc: TeamMemberDoc = {

@@ -88,6 +88,16 @@ export async function listTeamSeats(
   return rows.map((row) => row.seat);
 }
 
+/** The team's highest seat (-1 when empty): one row through the unique (teamId, seat) index. */
+export async function findHighestTeamSeat(collections: Collections, teamId: ObjectId): Promise<number> {
+  const [row] = await collections.teamMembers
+    .find({ teamId }, { projection: { seat: 1 } })
+    .sort({ seat: -1 })
+    .limit(1)
+    .toArray();
+  return row ? row.seat : -1;
+}
+
 export function listTeamMembers(
   collections: Collections,
   teamId: ObjectId,

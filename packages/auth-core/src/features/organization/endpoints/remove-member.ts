@@ -7,7 +7,7 @@ import { AuthError } from "../../../errors/auth-error.ts";
 import { defineEndpoint } from "../../../http/define-endpoint.ts";
 import { emailField } from "../../schemas.ts";
 import { findUserByEmail } from "../../users/store.ts";
-import { holdsRole } from "../rules.ts";
+import { coversRoles, holdsRole } from "../rules.ts";
 import { idField } from "../schemas.ts";
 import {
   assertPermission,
@@ -16,6 +16,7 @@ import {
   requireCaller,
   requireMembership,
   resolveOrganizationId,
+  roleTableOf,
 } from "../service.ts";
 import { findMember, findMemberById } from "../store.ts";
 import { type Member, toMember } from "../types.ts";
@@ -54,6 +55,9 @@ export const removeMember = defineEndpoint({
     // An admin cannot remove an owner (security-matrix I3): only a creator-role holder can.
     const creatorRole = auth.options.organization.creatorRole;
     if (holdsRole(target.role, creatorRole) && !holdsRole(own.role, creatorRole))
+      throw new AuthError("MEMBER_DELETE_NOT_ALLOWED");
+    // Review finding 12: nobody removes a member whose roles grant more than their own.
+    if (!coversRoles(own.role, target.role, roleTableOf(auth)))
       throw new AuthError("MEMBER_DELETE_NOT_ALLOWED");
     const removed = await removeMembership(auth, target);
     if (removed === false) throw new AuthError("CANNOT_LEAVE_AS_ONLY_OWNER");

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { parseId } from "../../../db/ids.ts";
 import { AuthError } from "../../../errors/auth-error.ts";
 import { defineEndpoint } from "../../../http/define-endpoint.ts";
-import { canGrantRoles, findUnknownRoles, holdsRole } from "../rules.ts";
+import { canGrantRoles, coversRoles, findUnknownRoles, holdsRole } from "../rules.ts";
 import { idField, roleField } from "../schemas.ts";
 import {
   assertPermission,
@@ -17,7 +17,8 @@ import { type Member, toMember } from "../types.ts";
 
 /**
  * SPEC §6 and the issue: nobody grants a role they do not hold (a member cannot promote themself,
- * an admin cannot make owners), an admin cannot change an owner, and the sole owner cannot be demoted.
+ * an admin cannot make owners), an admin cannot change an owner, nobody changes a member whose roles
+ * grant more than the caller's, and the sole owner cannot be demoted.
  */
 export const updateMemberRole = defineEndpoint({
   name: "updateMemberRole",
@@ -40,6 +41,8 @@ export const updateMemberRole = defineEndpoint({
     const creatorRole = auth.options.organization.creatorRole;
     if (holdsRole(target.role, creatorRole) && !holdsRole(own.role, creatorRole))
       throw new AuthError("MEMBER_UPDATE_NOT_ALLOWED");
+    // Review finding 12: nobody changes a member whose roles grant more than their own.
+    if (!coversRoles(own.role, target.role, table)) throw new AuthError("MEMBER_UPDATE_NOT_ALLOWED");
     if (!canGrantRoles(own.role, body.role, table, creatorRole))
       throw new AuthError("MEMBER_UPDATE_NOT_ALLOWED");
     const role = body.role.join(",");
