@@ -1,6 +1,6 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { SESSION_COOKIE, signUp, type TestBrowser } from "../../../../../tests/support/browser.ts";
-import { type OAuthServer, startOAuthServer } from "../../../../../tests/support/oauth-server.ts";
+import type { OAuthServer } from "../../../../../tests/support/oauth-server.ts";
 import type { TestAuth } from "../../../../../tests/support/test-auth.ts";
 import {
   countDocs,
@@ -9,21 +9,17 @@ import {
   newBrowser,
   returnToCallback,
   runSocialFlow,
+  useSocialTestbed,
 } from "./social-test-helpers.ts";
 
 /** SPEC §4 linking outcome, §5 link rules; matrix H9–H14, M6. */
 let server: OAuthServer;
 let t: TestAuth;
 
-beforeAll(async () => {
-  server = await startOAuthServer();
-  t = await createSocialAuth(server, ["github", "google"]);
+useSocialTestbed(["github", "google"], (s, a) => {
+  server = s;
+  t = a;
 });
-afterAll(async () => {
-  await t.close();
-  await server.close();
-});
-afterEach(() => server.reset());
 
 const who = (id: string, email: string, emailVerified = true) => ({
   id,

@@ -1,22 +1,17 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { signUp, type TestBrowser } from "../../../../../tests/support/browser.ts";
-import { type OAuthServer, startOAuthServer } from "../../../../../tests/support/oauth-server.ts";
+import type { OAuthServer } from "../../../../../tests/support/oauth-server.ts";
 import type { TestAuth } from "../../../../../tests/support/test-auth.ts";
-import { createSocialAuth, newBrowser, runSocialFlow } from "./social-test-helpers.ts";
+import { createSocialAuth, newBrowser, runSocialFlow, useSocialTestbed } from "./social-test-helpers.ts";
 
 /** SPEC §7 account management: list, unlink, token endpoints, account-info; §9 refresh threshold; H13, H18. */
 let server: OAuthServer;
 let t: TestAuth;
 
-beforeAll(async () => {
-  server = await startOAuthServer();
-  t = await createSocialAuth(server, ["github", "google", "facebook"]);
+useSocialTestbed(["github", "google", "facebook"], (s, a) => {
+  server = s;
+  t = a;
 });
-afterAll(async () => {
-  await t.close();
-  await server.close();
-});
-afterEach(() => server.reset());
 
 let nextId = 4000;
 /** A user signed in through `provider` (a fresh identity each time); returns the browser and the token the provider issued. */

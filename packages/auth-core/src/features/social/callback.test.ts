@@ -1,7 +1,7 @@
 import { createAuth } from "@tessera/auth-core";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { SESSION_COOKIE } from "../../../../../tests/support/browser.ts";
-import { type OAuthServer, startOAuthServer } from "../../../../../tests/support/oauth-server.ts";
+import type { OAuthServer } from "../../../../../tests/support/oauth-server.ts";
 import { TEST_SECRET, type TestAuth } from "../../../../../tests/support/test-auth.ts";
 import { signValue } from "../../crypto/index.ts";
 import {
@@ -15,21 +15,17 @@ import {
   providerConfig,
   returnToCallback,
   runSocialFlow,
+  useSocialTestbed,
 } from "./social-test-helpers.ts";
 
 /** GET|POST /callback/{id}: SPEC §4 outcomes and every §8 callback error code (matrix H1–H5, H15). */
 let server: OAuthServer;
 let t: TestAuth;
 
-beforeAll(async () => {
-  server = await startOAuthServer();
-  t = await createSocialAuth(server, ["github", "google"]);
+useSocialTestbed(["github", "google"], (s, a) => {
+  server = s;
+  t = a;
 });
-afterAll(async () => {
-  await t.close();
-  await server.close();
-});
-afterEach(() => server.reset());
 
 const ADA = { id: "1001", email: "Ada@Example.com", emailVerified: true, name: "Ada Lovelace", image: null };
 

@@ -1,8 +1,8 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { SESSION_COOKIE } from "../../../../../tests/support/browser.ts";
-import { type OAuthServer, startOAuthServer } from "../../../../../tests/support/oauth-server.ts";
+import type { OAuthServer } from "../../../../../tests/support/oauth-server.ts";
 import type { TestAuth } from "../../../../../tests/support/test-auth.ts";
-import { countDocs, createSocialAuth, newBrowser, runSocialFlow } from "./social-test-helpers.ts";
+import { countDocs, newBrowser, runSocialFlow, useSocialTestbed } from "./social-test-helpers.ts";
 
 /**
  * Social sign-in passes the same gates as sign-in/email before a session exists (DECISIONS.md
@@ -18,15 +18,10 @@ const BANNED = {
 };
 let nextId = 7000;
 
-beforeAll(async () => {
-  server = await startOAuthServer();
-  t = await createSocialAuth(server, ["github", "google"]);
+useSocialTestbed(["github", "google"], (s, a) => {
+  server = s;
+  t = a;
 });
-afterAll(async () => {
-  await t.close();
-  await server.close();
-});
-afterEach(() => server.reset());
 
 /** A user created by a first GitHub sign-in, then changed in the database; returns their email. */
 async function socialUser(fields: Record<string, unknown>): Promise<string> {

@@ -1,22 +1,23 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { SESSION_COOKIE, signUp } from "../../../../../tests/support/browser.ts";
-import { type OAuthServer, startOAuthServer } from "../../../../../tests/support/oauth-server.ts";
+import type { OAuthServer } from "../../../../../tests/support/oauth-server.ts";
 import type { TestAuth } from "../../../../../tests/support/test-auth.ts";
-import { countDocs, createSocialAuth, newBrowser, providerConfig } from "./social-test-helpers.ts";
+import {
+  countDocs,
+  createSocialAuth,
+  newBrowser,
+  providerConfig,
+  useSocialTestbed,
+} from "./social-test-helpers.ts";
 
 /** ID-token sign-in and linking (SPEC §5 "Link by ID token", §7 idToken; matrix H7). */
 let server: OAuthServer;
 let t: TestAuth;
 
-beforeAll(async () => {
-  server = await startOAuthServer();
-  t = await createSocialAuth(server, ["google", "github"]);
+useSocialTestbed(["google", "github"], (s, a) => {
+  server = s;
+  t = a;
 });
-afterAll(async () => {
-  await t.close();
-  await server.close();
-});
-afterEach(() => server.reset());
 
 const INVALID = { code: "INVALID_ID_TOKEN", message: "invalid token" };
 let nextSub = 5000;

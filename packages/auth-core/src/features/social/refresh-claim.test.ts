@@ -1,9 +1,9 @@
 import { setTimeout as sleep } from "node:timers/promises";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { TestBrowser } from "../../../../../tests/support/browser.ts";
-import { type OAuthServer, startOAuthServer } from "../../../../../tests/support/oauth-server.ts";
+import type { OAuthServer } from "../../../../../tests/support/oauth-server.ts";
 import type { TestAuth } from "../../../../../tests/support/test-auth.ts";
-import { createSocialAuth, newBrowser, runSocialFlow } from "./social-test-helpers.ts";
+import { newBrowser, runSocialFlow, useSocialTestbed } from "./social-test-helpers.ts";
 
 /**
  * The one-refresh-at-a-time claim (token-service.ts): it outlives the slowest allowed provider call,
@@ -14,15 +14,14 @@ let server: OAuthServer;
 let t: TestAuth;
 let nextId = 9100;
 
-beforeAll(async () => {
-  server = await startOAuthServer();
-  t = await createSocialAuth(server, ["github"], { advanced: { providerTimeoutMs: TIMEOUT_MS } });
-});
-afterAll(async () => {
-  await t.close();
-  await server.close();
-});
-afterEach(() => server.reset());
+useSocialTestbed(
+  ["github"],
+  (s, a) => {
+    server = s;
+    t = a;
+  },
+  { advanced: { providerTimeoutMs: TIMEOUT_MS } },
+);
 
 async function githubUser(): Promise<{ browser: TestBrowser; claimId: string }> {
   const id = String(nextId++);

@@ -1,28 +1,23 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { type OAuthServer, startOAuthServer } from "../../../../../tests/support/oauth-server.ts";
+import { describe, expect, it } from "vitest";
+import type { OAuthServer } from "../../../../../tests/support/oauth-server.ts";
 import { createTestAuth, type TestAuth } from "../../../../../tests/support/test-auth.ts";
 import {
   API,
-  createSocialAuth,
   newBrowser,
   providerConfig,
   returnToCallback,
   runSocialFlow,
+  useSocialTestbed,
 } from "./social-test-helpers.ts";
 
 /** POST /sign-in/social: SPEC §7 fields, §5 callback checks, §9 state and verifier (matrix H6). */
 let server: OAuthServer;
 let t: TestAuth;
 
-beforeAll(async () => {
-  server = await startOAuthServer();
-  t = await createSocialAuth(server, ["github", "google"]);
+useSocialTestbed(["github", "google"], (s, a) => {
+  server = s;
+  t = a;
 });
-afterAll(async () => {
-  await t.close();
-  await server.close();
-});
-afterEach(() => server.reset());
 
 const verifications = () => t.db.collection("verifications").find({}).toArray();
 

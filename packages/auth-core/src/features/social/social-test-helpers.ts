@@ -1,9 +1,10 @@
 import type { AuthOptions } from "@tessera/auth-core";
-import { expect } from "vitest";
+import { afterAll, afterEach, beforeAll, expect } from "vitest";
 import { type CallResult, TestBrowser } from "../../../../../tests/support/browser.ts";
 import {
   type AuthorizeResult,
   type OAuthServer,
+  startOAuthServer,
   TEST_CLIENT_ID,
   TEST_CLIENT_SECRET,
 } from "../../../../../tests/support/oauth-server.ts";
@@ -43,6 +44,30 @@ export async function createSocialAuth(
 ): Promise<TestAuth> {
   const socialProviders = Object.fromEntries(providers.map((id) => [id, providerConfig(server, id)]));
   return createTestAuth({ socialProviders, ...overrides });
+}
+
+/**
+ * One OAuth test server and one auth instance for a whole test file: started before its tests,
+ * closed after them, the server's scripted behaviour reset after each test. `assign` hands both to
+ * the file's own variables.
+ */
+export function useSocialTestbed(
+  providers: string[],
+  assign: (server: OAuthServer, t: TestAuth) => void,
+  overrides: Overrides = {},
+): void {
+  let server: OAuthServer | undefined;
+  let t: TestAuth | undefined;
+  beforeAll(async () => {
+    server = await startOAuthServer();
+    t = await createSocialAuth(server, providers, overrides);
+    assign(server, t);
+  });
+  afterAll(async () => {
+    await t?.close();
+    await server?.close();
+  });
+  afterEach(() => server?.reset());
 }
 
 /** The path under the API base of an absolute callback URL (what the browser follows back). */

@@ -1,22 +1,17 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { TestBrowser } from "../../../../../tests/support/browser.ts";
-import { type OAuthServer, startOAuthServer } from "../../../../../tests/support/oauth-server.ts";
+import type { OAuthServer } from "../../../../../tests/support/oauth-server.ts";
 import type { TestAuth } from "../../../../../tests/support/test-auth.ts";
-import { createSocialAuth, newBrowser, runSocialFlow } from "./social-test-helpers.ts";
+import { newBrowser, runSocialFlow, useSocialTestbed } from "./social-test-helpers.ts";
 
 /** SPEC §9 provider tokens: a sign-in that brings none keeps the stored ones; a missing one is refreshed. */
 let server: OAuthServer;
 let t: TestAuth;
 
-beforeAll(async () => {
-  server = await startOAuthServer();
-  t = await createSocialAuth(server, ["google"]);
+useSocialTestbed(["google"], (s, a) => {
+  server = s;
+  t = a;
 });
-afterAll(async () => {
-  await t.close();
-  await server.close();
-});
-afterEach(() => server.reset());
 
 interface TokenAnswer {
   accessToken: string;
