@@ -34,6 +34,15 @@ export const teamIdsField = z
 /** Query numbers arrive as strings over HTTP and as numbers from server code. */
 export const queryInt = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
 
+/** Listings never load more than a page (issue 3). */
+export const PAGE_MAX = 100;
+
+/** `limit` (1–100, default 100) and `offset` of every paged organization listing. */
+export const pageQueryFields = {
+  limit: queryInt(1, PAGE_MAX).default(PAGE_MAX),
+  offset: queryInt(0, 1_000_000).default(0),
+};
+
 /** SPEC §5 "Organization ID is required" where the body names the organization explicitly. */
 export function requireOrganizationIdField(value: string | undefined): string {
   if (value === undefined || value.length === 0) throw new AuthError("ORGANIZATION_ID_REQUIRED");

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { defineEndpoint } from "../../../http/define-endpoint.ts";
 import { listOrganizationInvitations } from "../invitation-store.ts";
 import { withUsers } from "../member-listing.ts";
-import { idField, queryInt, slugField } from "../schemas.ts";
+import { idField, PAGE_MAX, queryInt, slugField } from "../schemas.ts";
 import { requireCaller, requireMembership, requireOrganization, resolveOrganizationRef } from "../service.ts";
 import { listMembersPage } from "../store.ts";
 import { listTeams } from "../team-store.ts";
@@ -17,7 +17,6 @@ import {
 } from "../types.ts";
 
 /** Pages are never larger than this, whatever the membership limit (Better Auth complaint #2). */
-const PAGE_MAX = 100;
 
 export interface FullOrganization extends Organization {
   members: MemberWithUser[];

@@ -1,11 +1,9 @@
 import { z } from "zod";
 import { defineEndpoint } from "../../../http/define-endpoint.ts";
 import { listOrganizationInvitations } from "../invitation-store.ts";
-import { idField, queryInt } from "../schemas.ts";
+import { idField, pageQueryFields } from "../schemas.ts";
 import { requireCaller, requireMembership, resolveOrganizationId } from "../service.ts";
 import { type Invitation, toInvitation } from "../types.ts";
-
-const PAGE_MAX = 100;
 
 /** SPEC §6: members list their organization's invitations (every status), newest first, one page. */
 export const listInvitations = defineEndpoint({
@@ -15,8 +13,7 @@ export const listInvitations = defineEndpoint({
   auth: "session",
   query: z.strictObject({
     organizationId: idField.optional(),
-    limit: queryInt(1, PAGE_MAX).optional(),
-    offset: queryInt(0, 1_000_000).optional(),
+    ...pageQueryFields,
   }),
   async handler(ctx): Promise<Invitation[]> {
     const { auth, query } = ctx;
@@ -26,8 +23,8 @@ export const listInvitations = defineEndpoint({
     const rows = await listOrganizationInvitations(
       auth.collections,
       organizationId,
-      query.limit ?? PAGE_MAX,
-      query.offset ?? 0,
+      query.limit,
+      query.offset,
     );
     return rows.map(toInvitation);
   },

@@ -1,12 +1,10 @@
 import { z } from "zod";
 import { defineEndpoint } from "../../../http/define-endpoint.ts";
 import { withUsers } from "../member-listing.ts";
-import { idField, queryInt, slugField } from "../schemas.ts";
+import { idField, pageQueryFields, slugField } from "../schemas.ts";
 import { requireCaller, requireMembership, resolveOrganizationRef } from "../service.ts";
 import { countMembers, listMembersPage } from "../store.ts";
 import type { MemberWithUser } from "../types.ts";
-
-const PAGE_MAX = 100;
 
 /**
  * One page of members (`limit` ≤ 100, default 100; `offset`; sorted by createdAt or role) and the
@@ -18,8 +16,7 @@ export const listMembers = defineEndpoint({
   path: "/organization/list-members",
   auth: "session",
   query: z.strictObject({
-    limit: queryInt(1, PAGE_MAX).optional(),
-    offset: queryInt(0, 1_000_000).optional(),
+    ...pageQueryFields,
     sortBy: z.enum(["createdAt", "role"]).optional(),
     sortDirection: z.enum(["asc", "desc"]).optional(),
     organizationId: idField.optional(),
@@ -31,8 +28,8 @@ export const listMembers = defineEndpoint({
     const ref = await resolveOrganizationRef(auth, caller.session, query);
     await requireMembership(auth, ref.id, caller.user._id);
     const page = await listMembersPage(auth.collections, ref.id, {
-      limit: query.limit ?? PAGE_MAX,
-      offset: query.offset ?? 0,
+      limit: query.limit,
+      offset: query.offset,
       sortBy: query.sortBy ?? "createdAt",
       sortDirection: query.sortDirection ?? "asc",
     });

@@ -2,13 +2,11 @@ import { z } from "zod";
 import { AuthError } from "../../../errors/auth-error.ts";
 import { defineEndpoint } from "../../../http/define-endpoint.ts";
 import { hasPermission } from "../rules.ts";
-import { idField, queryInt } from "../schemas.ts";
+import { idField, pageQueryFields } from "../schemas.ts";
 import { requireCaller, requireMembership, roleTableOf } from "../service.ts";
 import { assertTeamsEnabled, requireTeam } from "../team-service.ts";
 import { findTeamMember, listTeamMembers } from "../team-store.ts";
 import { type TeamMember, toTeamMember } from "../types.ts";
-
-const PAGE_MAX = 100;
 
 /**
  * A team's members (default: the active team), one page. Team members may list them, and so may
@@ -21,8 +19,7 @@ export const listTeamMembersEndpoint = defineEndpoint({
   auth: "session",
   query: z.strictObject({
     teamId: idField.optional(),
-    limit: queryInt(1, PAGE_MAX).optional(),
-    offset: queryInt(0, 1_000_000).optional(),
+    ...pageQueryFields,
   }),
   async handler(ctx): Promise<TeamMember[]> {
     const { auth, query } = ctx;
@@ -37,12 +34,7 @@ export const listTeamMembersEndpoint = defineEndpoint({
       !(await findTeamMember(auth.collections, team._id, caller.user._id))
     )
       throw new AuthError("TEAM_NOT_A_MEMBER");
-    const rows = await listTeamMembers(
-      auth.collections,
-      team._id,
-      query.limit ?? PAGE_MAX,
-      query.offset ?? 0,
-    );
+    const rows = await listTeamMembers(auth.collections, team._id, query.limit, query.offset);
     return rows.map(toTeamMember);
   },
 });

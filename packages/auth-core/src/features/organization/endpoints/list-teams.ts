@@ -1,12 +1,10 @@
 import { z } from "zod";
 import { defineEndpoint } from "../../../http/define-endpoint.ts";
-import { idField, queryInt } from "../schemas.ts";
+import { idField, pageQueryFields } from "../schemas.ts";
 import { requireCaller, requireMembership, resolveOrganizationId } from "../service.ts";
 import { assertTeamsEnabled } from "../team-service.ts";
 import { listTeams } from "../team-store.ts";
 import { type Team, toTeam } from "../types.ts";
-
-const PAGE_MAX = 100;
 
 /** SPEC §6: listing teams requires membership. Oldest first, one page (`limit` ≤ 100, default 100; `offset`). */
 export const listOrganizationTeams = defineEndpoint({
@@ -16,8 +14,7 @@ export const listOrganizationTeams = defineEndpoint({
   auth: "session",
   query: z.strictObject({
     organizationId: idField.optional(),
-    limit: queryInt(1, PAGE_MAX).optional(),
-    offset: queryInt(0, 1_000_000).optional(),
+    ...pageQueryFields,
   }),
   async handler(ctx): Promise<Team[]> {
     const { auth, query } = ctx;
@@ -25,12 +22,7 @@ export const listOrganizationTeams = defineEndpoint({
     const caller = requireCaller(ctx.session);
     const organizationId = resolveOrganizationId(caller.session, query.organizationId);
     await requireMembership(auth, organizationId, caller.user._id);
-    const teams = await listTeams(
-      auth.collections,
-      organizationId,
-      query.limit ?? PAGE_MAX,
-      query.offset ?? 0,
-    );
+    const teams = await listTeams(auth.collections, organizationId, query.limit, query.offset);
     return teams.map(toTeam);
   },
 });

@@ -1,12 +1,11 @@
 import { z } from "zod";
 import { defineEndpoint } from "../../../http/define-endpoint.ts";
-import { queryInt } from "../schemas.ts";
+import { pageQueryFields } from "../schemas.ts";
 import { requireCaller } from "../service.ts";
 import { findOrganizationsByIds, listUserMemberships } from "../store.ts";
 import { type Organization, toOrganization } from "../types.ts";
 
 /** One page is at most this many organizations, as every other listing (DECISIONS.md). */
-const PAGE_MAX = 100;
 
 /**
  * The organizations the caller is a member of, oldest membership first, one page (`limit` ≤ 100,
@@ -19,12 +18,11 @@ export const listOrganizations = defineEndpoint({
   path: "/organization/list",
   auth: "session",
   query: z.strictObject({
-    limit: queryInt(1, PAGE_MAX).optional(),
-    offset: queryInt(0, 1_000_000).optional(),
+    ...pageQueryFields,
   }),
   async handler(ctx): Promise<Organization[]> {
     const caller = requireCaller(ctx.session);
-    const { limit = PAGE_MAX, offset = 0 } = ctx.query;
+    const { limit, offset } = ctx.query;
     const memberships = await listUserMemberships(ctx.auth.collections, caller.user._id, limit, offset);
     const organizations = await findOrganizationsByIds(
       ctx.auth.collections,
