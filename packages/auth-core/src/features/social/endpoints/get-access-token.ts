@@ -1,4 +1,5 @@
 import { defineEndpoint } from "../../../http/define-endpoint.ts";
+import type { OpenedTokens } from "../account-tokens.ts";
 import { findTokenAccount, getValidAccessToken, resolveTokenOwner } from "../token-service.ts";
 import { tokenRequestBody } from "./token-fields.ts";
 
@@ -7,6 +8,16 @@ export interface AccessTokenResult {
   accessTokenExpiresAt: Date | null;
   scopes: string[];
   idToken: string | null;
+}
+
+/** The SPEC §7 answer shape shared by /get-access-token and /refresh-token. */
+export function toAccessTokenResult(tokens: OpenedTokens): AccessTokenResult {
+  return {
+    accessToken: tokens.accessToken ?? "",
+    accessTokenExpiresAt: tokens.accessTokenExpiresAt,
+    scopes: tokens.scopes,
+    idToken: tokens.idToken,
+  };
 }
 
 /** SPEC §7 POST /get-access-token: the owner's provider access token, refreshed first near expiry (§9). */
@@ -23,12 +34,6 @@ export const getAccessToken = defineEndpoint({
   async handler(ctx): Promise<AccessTokenResult> {
     const userId = resolveTokenOwner(ctx.session, ctx.isServerCall, ctx.body.userId);
     const { provider, account } = await findTokenAccount(ctx.auth, userId, ctx.body);
-    const tokens = await getValidAccessToken(ctx.auth, provider, account);
-    return {
-      accessToken: tokens.accessToken ?? "",
-      accessTokenExpiresAt: tokens.accessTokenExpiresAt,
-      scopes: tokens.scopes,
-      idToken: tokens.idToken,
-    };
+    return toAccessTokenResult(await getValidAccessToken(ctx.auth, provider, account));
   },
 });

@@ -1,6 +1,6 @@
 import { defineEndpoint } from "../../../http/define-endpoint.ts";
 import { findTokenAccount, forceRefresh, resolveTokenOwner } from "../token-service.ts";
-import type { AccessTokenResult } from "./get-access-token.ts";
+import { type AccessTokenResult, toAccessTokenResult } from "./get-access-token.ts";
 import { tokenRequestBody } from "./token-fields.ts";
 
 export interface RefreshTokenResult extends AccessTokenResult {
@@ -15,19 +15,14 @@ export const refreshToken = defineEndpoint({
   path: "/refresh-token",
   auth: "optional",
   sensitive: true,
-  // An impersonation session lasts an hour; a provider token it reads (a refresh token above all)
-  // or a change to the ways in outlives it (security-matrix J5): refused while impersonating.
-  highRisk: true,
+  highRisk: true, // as /get-access-token (security-matrix J5)
   body: tokenRequestBody,
   async handler(ctx): Promise<RefreshTokenResult> {
     const userId = resolveTokenOwner(ctx.session, ctx.isServerCall, ctx.body.userId);
     const { provider, account } = await findTokenAccount(ctx.auth, userId, ctx.body);
     const tokens = await forceRefresh(ctx.auth, provider, account);
     return {
-      accessToken: tokens.accessToken ?? "",
-      accessTokenExpiresAt: tokens.accessTokenExpiresAt,
-      scopes: tokens.scopes,
-      idToken: tokens.idToken,
+      ...toAccessTokenResult(tokens),
       refreshToken: tokens.refreshToken,
       refreshTokenExpiresAt: tokens.refreshTokenExpiresAt,
     };
