@@ -1,11 +1,17 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { scrypt } from "node:crypto";
+import { dirname, join } from "node:path";
 import { performance } from "node:perf_hooks";
+import { fileURLToPath } from "node:url";
+import { build } from "esbuild";
+import { SERVER_BUNDLE, SERVER_ENV, SERVER_NODE_FLAGS } from "../packages/auth-core/src/server/build.ts";
 import type { Measurement } from "./load.ts";
 
 /**
  * The best any server could do on this machine, measured the same way: a bare node:http process
  * answering the get-session JSON, and scrypt itself with the parameters of crypto/password.ts.
+ * Between the bare server and Tessera sits the floor (floor-server.ts): node:http plus the cookie
+ * parsing and verification a correct cookie-cached get-session cannot skip.
  */
 
 const BARE_SERVER = `
@@ -23,16 +29,52 @@ server.listen(0, "127.0.0.1", () => console.log("PORT " + server.address().port)
 process.on("SIGTERM", () => server.close(() => process.exit(0)));
 `;
 
-export interface BareServer {
+export interface CeilingServer {
   origin: string;
   child: ChildProcess;
   stop(): Promise<void>;
 }
 
 /** A separate process, like the Tessera server, so both compete with autocannon the same way. */
-export function startBareServer(body: string): Promise<BareServer> {
-  const child = spawn(process.execPath, ["-e", BARE_SERVER], {
-    env: { PATH: process.env.PATH ?? "", BENCH_BODY: body },
+export function startBareServer(body: string): Promise<CeilingServer> {
+  return startCeilingServer(["-e", BARE_SERVER], { BENCH_BODY: body });
+}
+
+const FLOOR_SOURCE = join(dirname(fileURLToPath(import.meta.url)), "floor-server.ts");
+/** Next to the server bundle, so that its packages (mongodb for ObjectId) resolve the same way. */
+const FLOOR_BUNDLE = join(dirname(SERVER_BUNDLE), "..", "bench", "floor-server.mjs");
+
+/**
+ * floor-server.ts bundled and run with the real server's node flags and environment.
+ * `cookies` names the session and cache cookies; `secret` is the bench server's.
+ */
+export async function startFloorServer(
+  secret: string,
+  cookies: { sessionToken: string; sessionData: string },
+): Promise<CeilingServer> {
+  const bundle = FLOOR_BUNDLE;
+  await build({
+    entryPoints: [FLOOR_SOURCE],
+    outfile: bundle,
+    bundle: true,
+    format: "esm",
+    platform: "node",
+    target: "node20",
+    packages: "external",
+    logLevel: "warning",
+  });
+  return startCeilingServer([...SERVER_NODE_FLAGS, bundle], {
+    ...SERVER_ENV,
+    BENCH_SECRET: secret,
+    BENCH_TOKEN_COOKIE: cookies.sessionToken,
+    BENCH_DATA_COOKIE: cookies.sessionData,
+  });
+}
+
+/** `node <args>` printing `PORT <n>` once listening; stopped with SIGTERM. */
+function startCeilingServer(args: string[], env: Record<string, string>): Promise<CeilingServer> {
+  const child = spawn(process.execPath, args, {
+    env: { PATH: process.env.PATH ?? "", ...env },
     stdio: ["ignore", "pipe", "inherit"],
   });
   return new Promise((resolve, reject) => {
@@ -62,6 +104,7 @@ const SCRYPT = { N: 2 ** 14, r: 8, p: 1, maxmem: 64 * 1024 * 1024 };
 export async function measureScrypt(seconds: number, inFlight: number): Promise<Measurement> {
   const durations: number[] = [];
   let failures = 0;
+  const cpuBefore = process.cpuUsage();
   const started = performance.now();
   const deadline = started + seconds * 1000;
   const worker = async () => {
@@ -77,6 +120,7 @@ export async function measureScrypt(seconds: number, inFlight: number): Promise<
   };
   await Promise.all(Array.from({ length: inFlight }, worker));
   const elapsed = (performance.now() - started) / 1000;
+  const cpu = process.cpuUsage(cpuBefore);
   durations.sort((a, b) => a - b);
   return {
     name: `bare scrypt (${inFlight} in flight)`,
@@ -84,6 +128,7 @@ export async function measureScrypt(seconds: number, inFlight: number): Promise<
     p50: percentile(durations, 0.5),
     p99: percentile(durations, 0.99),
     failures,
+    cpuMs: { bench: (cpu.user + cpu.system) / 1000 / Math.max(1, durations.length) },
   };
 }
 

@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import autocannon from "autocannon";
+import { cpuSeconds } from "./processes.ts";
 
 /** One measured row of the table. */
 export interface Measurement {
@@ -10,6 +11,8 @@ export interface Measurement {
   p99: number;
   /** Answers that were not 2xx (or failed operations), which would make the rate meaningless. */
   failures: number;
+  /** CPU time per request (ms) of each watched process during the measured run (see LoadSpec.watch). */
+  cpuMs: Record<string, number>;
 }
 
 export interface LoadSpec {
@@ -24,18 +27,27 @@ export interface LoadSpec {
   makeBody?: () => string;
   seconds: number;
   connections: number;
+  /** Processes (name → pid) whose CPU time per request is reported, e.g. the server and the database. */
+  watch?: Record<string, number | undefined>;
 }
 
 /** Runs autocannon against one endpoint for a bounded time; a warm-up second first (JIT, pools). */
 export async function measureLoad(spec: LoadSpec): Promise<Measurement> {
   await runAutocannon({ ...spec, seconds: 1 });
+  const watched = Object.entries(spec.watch ?? {});
+  const before = watched.map(([, pid]) => cpuSeconds(pid));
   const result = await runAutocannon(spec);
+  const served = Math.max(1, result.requests.total);
+  const cpuMs = Object.fromEntries(
+    watched.map(([name, pid], index) => [name, ((cpuSeconds(pid) - before[index]!) * 1000) / served]),
+  );
   return {
     name: spec.name,
     rate: result.requests.average,
     p50: result.latency.p50,
     p99: result.latency.p99,
     failures: result.non2xx + result.errors + result.timeouts,
+    cpuMs,
   };
 }
 
