@@ -27,7 +27,13 @@ function ticksPerSecond(): number {
 export function findDatabasePid(uri: string): number | undefined {
   const port = uri.match(/^mongodb:\/\/(?:127\.0\.0\.1|localhost):(\d+)/)?.[1];
   if (!port) return undefined;
-  for (const entry of readdirSync("/proc")) {
+  let entries: string[];
+  try {
+    entries = readdirSync("/proc");
+  } catch {
+    return undefined; // not Linux: the database's CPU is not reported
+  }
+  for (const entry of entries) {
     if (!/^\d+$/.test(entry)) continue;
     try {
       const args = readFileSync(`/proc/${entry}/cmdline`, "utf8").split("\0");
