@@ -5,13 +5,16 @@ import { defineEndpoint } from "../../../http/define-endpoint.ts";
 import { findUnknownRoles } from "../rules.ts";
 import { idField, roleField, teamIdsField } from "../schemas.ts";
 import { addMemberWithinLimit, requireOrganization, resolveOrganizationId, roleTableOf } from "../service.ts";
-import { deleteMemberById, findUserById } from "../store.ts";
+import { deleteMemberById, findOrganizationById, findUserById } from "../store.ts";
 import { joinTeams, requireOrganizationTeams } from "../team-service.ts";
+import { deleteUserTeamMemberships } from "../team-store.ts";
 import { type Member, toMember } from "../types.ts";
 
 /**
  * DECISIONS.md: server-only (auth.api.addMember and the CLI) — the app's own code decides who may
- * add; no permission check here. The membership and team limits still hold.
+ * add; no permission check here. The membership and team limits still hold. An organization deleted
+ * meanwhile (its cascade may have run before our inserts) is read after them, as accept-invitation
+ * does: gone → the member and its team memberships are taken back.
  */
 export const addMember = defineEndpoint({
   name: "addMember",
@@ -45,6 +48,11 @@ export const addMember = defineEndpoint({
     if (!(await joinTeams(auth, teams, user._id))) {
       await deleteMemberById(auth.collections, added.value._id);
       throw new AuthError("TEAM_MEMBER_LIMIT_REACHED");
+    }
+    if (!(await findOrganizationById(auth.collections, organizationId))) {
+      await deleteMemberById(auth.collections, added.value._id);
+      await deleteUserTeamMemberships(auth.collections, organizationId, user._id);
+      throw new AuthError("ORGANIZATION_NOT_FOUND");
     }
     return toMember(added.value);
   },

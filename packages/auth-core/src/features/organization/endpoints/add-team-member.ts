@@ -6,11 +6,18 @@ import { idField } from "../schemas.ts";
 import { assertPermission, requireCaller, requireMembership, resolveOrganizationId } from "../service.ts";
 import { findMember } from "../store.ts";
 import { addTeamMemberWithinLimit, assertTeamsEnabled, requireTeam } from "../team-service.ts";
+import { deleteTeamMember, findTeamById } from "../team-store.ts";
 import { type TeamMember, toTeamMember } from "../types.ts";
 
 /**
  * Adds a member of the team's organization to the team (`team:update`), within
  * `teams.maximumMembersPerTeam`. Someone outside the organization cannot join its teams (matrix I12).
+ *
+ * A remove-team, remove-member or organization delete racing this request deletes its own row first
+ * and the team memberships after; when those ran before our insert the new row would point at
+ * nothing. So the team and the member are read again after the insert: either gone → the row is
+ * taken back. (An organization's cascade deletes its members before its team memberships, so the
+ * member read covers it too.)
  */
 export const addTeamMember = defineEndpoint({
   name: "addTeamMember",
@@ -36,6 +43,11 @@ export const addTeamMember = defineEndpoint({
       throw new AuthError(
         added.reason === "limit" ? "TEAM_MEMBER_LIMIT_REACHED" : "TEAM_MEMBER_ALREADY_EXISTS",
       );
+    const teamGone = !(await findTeamById(auth.collections, team._id));
+    if (teamGone || !(await findMember(auth.collections, team.organizationId, target.userId))) {
+      await deleteTeamMember(auth.collections, team._id, target.userId);
+      throw new AuthError(teamGone ? "TEAM_NOT_FOUND" : "USER_NOT_MEMBER");
+    }
     return toTeamMember(added.value);
   },
 });
