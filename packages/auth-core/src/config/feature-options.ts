@@ -49,6 +49,12 @@ export const adminOptionsSchema = z
     defaultBanExpiresIn: positiveSeconds.optional(),
     /** @default the BANNED_USER catalogue message */
     bannedUserMessage: z.string().min(1).optional(),
+    /**
+     * A password an admin sets for someone else (set-user-password) signs nobody in: sign-in with it
+     * answers 403 PASSWORD_RESET_REQUIRED until the user resets or changes it (security matrix J15,
+     * ASVS 6.4.6). An admin setting their own password is not held to it. @default true
+     */
+    setUserPasswordRequiresReset: z.boolean().default(true),
   })
   .strict()
   .superRefine(refineAdminRoles)

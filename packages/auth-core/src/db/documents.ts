@@ -58,6 +58,11 @@ export interface AccountDoc {
   scope: string | null;
   createdAt: Date;
   updatedAt: Date;
+  /**
+   * Credential accounts only: the password was set by an admin (set-user-password) and signs nobody
+   * in until the user resets or changes it (security matrix J15). Absent otherwise.
+   */
+  passwordResetRequired?: true;
 }
 
 export interface VerificationDoc {

@@ -180,6 +180,12 @@ export const ERROR_CATALOGUE = {
     message: "You cannot perform this action while impersonating a user",
   },
   NOT_IMPERSONATING: { status: 400, message: "You are not impersonating anyone" },
+  // Security matrix J15 (ASVS 6.4.6): a password an admin set (set-user-password) signs nobody in;
+  // the user resets it first. Answered only to someone who gave that password.
+  PASSWORD_RESET_REQUIRED: {
+    status: 403,
+    message: "Your password was set by an administrator. Reset it to sign in.",
+  },
 
   // Two-factor: SPEC §8 gives no texts; those of the widely used Better Auth two-factor API
   // (DECISIONS.md "where SPEC is silent"). Wrong code / bad challenge 401, spent budget 400, lockout 429.

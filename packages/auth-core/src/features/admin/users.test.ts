@@ -335,14 +335,14 @@ describe("set-role", () => {
 });
 
 describe("set-user-password", () => {
-  it("sets the password: the new one signs in, the old one no longer does; recorded", async () => {
+  it("sets the password (to be reset before it signs in, J15), the old one no longer works; recorded", async () => {
     const res = await admin.browser.post("/admin/set-user-password", {
       userId: user.id,
       newPassword: "brand new secret",
     });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ status: true });
-    expect((await signIn(new TestBrowser(t.auth), user.email, "brand new secret")).status).toBe(200);
+    expect((await signIn(new TestBrowser(t.auth), user.email, "brand new secret")).status).toBe(403);
     expect((await signIn(new TestBrowser(t.auth), user.email)).status).toBe(401);
     expect(await auditEvents(t, { action: "user.set-password" })).toHaveLength(1);
   });

@@ -37,6 +37,8 @@ export async function createCredentialAccount(
   auth: AuthContext,
   userId: ObjectId,
   passwordHash: string,
+  /** An admin-set password that must be reset before it signs anyone in (J15). */
+  resetRequired = false,
 ): Promise<AccountDoc> {
   const now = auth.now();
   const hooks = auth.options.hooks?.account?.create;
@@ -54,6 +56,7 @@ export async function createCredentialAccount(
     scope: null,
     createdAt: now,
     updatedAt: now,
+    ...(resetRequired ? { passwordResetRequired: true as const } : {}),
   });
   if (!doc) throw new AuthError("UNABLE_TO_CREATE_ACCOUNT");
   try {
@@ -96,6 +99,8 @@ export async function updateCredentialPassword(
   accountId: ObjectId,
   hash: string,
   expectedHash?: string,
+  /** An admin-set password that must be reset before it signs anyone in (J15). */
+  resetRequired = false,
 ): Promise<boolean> {
   const hooks = auth.options.hooks?.account?.update;
   const change = await applyBeforeHook<Partial<AccountDoc>>(hooks, { password: hash, updatedAt: auth.now() });
@@ -106,6 +111,7 @@ export async function updateCredentialPassword(
     change.password ?? hash,
     change.updatedAt ?? auth.now(),
     expectedHash,
+    resetRequired,
   );
   if (written) await applyAfterHook(hooks, { ...change, _id: accountId });
   return written;

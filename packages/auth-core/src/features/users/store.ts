@@ -35,16 +35,24 @@ export async function updateUserFields(
  * otherwise, and when the account is gone). A compare-and-set: atomic on MongoDB; on FerretDB v1 it
  * narrows the window to one round trip.
  */
+/**
+ * Writes a credential password. `resetRequired` marks an admin-set password (J15); any other write
+ * — a reset, a change, a re-hash — clears the mark.
+ */
 export async function setCredentialPassword(
   collections: Collections,
   accountId: ObjectId,
   hash: string,
   now: Date,
   expectedHash?: string,
+  resetRequired = false,
 ): Promise<boolean> {
   const filter =
     expectedHash === undefined ? { _id: accountId } : { _id: accountId, password: { $eq: expectedHash } };
-  const result = await collections.accounts.updateOne(filter, { $set: { password: hash, updatedAt: now } });
+  const update = resetRequired
+    ? { $set: { password: hash, updatedAt: now, passwordResetRequired: true as const } }
+    : { $set: { password: hash, updatedAt: now }, $unset: { passwordResetRequired: "" as const } };
+  const result = await collections.accounts.updateOne(filter, update);
   return result.matchedCount === 1;
 }
 

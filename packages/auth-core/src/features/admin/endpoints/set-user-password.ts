@@ -22,7 +22,8 @@ import { deleteImpersonationSessionsBy } from "../store.ts";
 
 /**
  * POST /admin/set-user-password {userId, newPassword}: the length rules of SPEC §5; a user without a
- * credential account gets one. Every session of the user ends (security-matrix J15, review finding
+ * credential account gets one. The password set for someone else must be reset before it signs them
+ * in (`admin.setUserPasswordRequiresReset`, J15): the admin never knows a password that works. Every session of the user ends (security-matrix J15, review finding
  * 7 — unlike Better Auth, which leaves them: whoever held the old password or a stolen session is
  * out), and so do the impersonations they started; an admin setting their own keeps the current
  * session. The audit trail records who set it and how many sessions ended.
@@ -41,14 +42,16 @@ export const setUserPassword = defineEndpoint({
     const target = await findTargetUser(auth, body.userId);
     assertMayManageUser(auth, caller, target);
     const hash = await hashPassword(body.newPassword);
+    const self = target._id.equals(caller.user._id);
+    const resetRequired = auth.options.admin.setUserPasswordRequiresReset && !self;
     const account = await findCredentialAccount(auth.collections, target._id);
     if (account) {
-      if (!(await updateCredentialPassword(auth, account._id, hash)))
+      if (!(await updateCredentialPassword(auth, account._id, hash, undefined, resetRequired)))
         throw new AuthError("FAILED_TO_UPDATE_USER");
     } else {
-      await createCredentialAccount(auth, target._id, hash);
+      await createCredentialAccount(auth, target._id, hash, resetRequired);
     }
-    const keep = target._id.equals(caller.user._id) ? caller.session.token : undefined;
+    const keep = self ? caller.session.token : undefined;
     const sessionsRevoked = await deleteUserSessions(auth.collections, target._id, keep);
     const impersonationsRevoked = await deleteImpersonationSessionsBy(auth.collections, target._id);
     await recordAuditEvent(auth, {

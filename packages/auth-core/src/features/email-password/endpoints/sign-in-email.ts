@@ -48,6 +48,9 @@ export const signInEmail = defineEndpoint({
     }
     const check = await verifyPassword(account.password, body.password);
     if (!check.valid) throw new AuthError("INVALID_EMAIL_OR_PASSWORD");
+    // An admin-set password (J15) is told apart only to someone who gave it, and before the re-hash
+    // below, whose write would clear the mark.
+    if (account.passwordResetRequired) throw new AuthError("PASSWORD_RESET_REQUIRED");
     if (check.needsRehash) {
       // Only over the hash just checked: a reset or change landing during the two scrypt runs wins,
       // rather than being silently undone by a re-hash of the old password.
