@@ -1,14 +1,13 @@
 import { ObjectId } from "mongodb";
-import { afterEach, describe, expect, it } from "vitest";
-import type { TestAuth } from "../../../../../tests/support/test-auth.ts";
+import { describe, expect, it } from "vitest";
 import {
   activeOrganizationOf,
   addMember,
-  createFixture,
+  beforeNextInsert,
   errorBody,
   type Fixture,
-  type Overrides,
   signIn,
+  useFixtures,
 } from "./test-helpers.ts";
 
 /**
@@ -17,16 +16,8 @@ import {
  * Promise.all hits only sometimes is forced: the deletion runs (through its endpoint) just before
  * the racing request's own insert reaches the database.
  */
-let t: TestAuth | null = null;
-afterEach(async () => {
-  await t?.close();
-  t = null;
-});
-async function fixture(overrides: Overrides = {}): Promise<Fixture> {
-  const f = await createFixture(overrides);
-  t = f.t;
-  return f;
-}
+const fixture = useFixtures();
+
 const ORGANIZATION_NOT_FOUND = {
   status: 400,
   body: errorBody("ORGANIZATION_NOT_FOUND", "Organization not found"),
@@ -36,21 +27,6 @@ const INVITER_GONE = {
   body: errorBody("INVITER_NO_LONGER_MEMBER", "Inviter is no longer a member"),
 };
 
-type InsertOne = (doc: never) => Promise<unknown>;
-/** Runs `before` once, just before the next insert into `collection` (the deletion wins the race). */
-function beforeNextInsert(
-  f: Fixture,
-  collection: "members" | "teams" | "invitations",
-  before: () => Promise<unknown>,
-) {
-  const target = f.t.auth.context.collections[collection] as unknown as { insertOne: InsertOne };
-  const original = target.insertOne.bind(target);
-  target.insertOne = async (doc: never) => {
-    target.insertOne = original;
-    await before();
-    return original(doc);
-  };
-}
 async function deleteOrganization(f: Fixture): Promise<void> {
   const res = await f.O.browser.post("/organization/delete", { organizationId: f.A });
   expect(res.status).toBe(200);

@@ -1,7 +1,6 @@
 import { ObjectId } from "mongodb";
-import { afterEach, describe, expect, it } from "vitest";
-import type { TestAuth } from "../../../../../tests/support/test-auth.ts";
-import { createFixture, errorBody, type Fixture } from "./test-helpers.ts";
+import { describe, expect, it } from "vitest";
+import { beforeNextInsert, errorBody, type Fixture, useFixtures } from "./test-helpers.ts";
 
 /**
  * add-member (server-only) and add-team-member racing the deletion of what they point at, against
@@ -9,28 +8,7 @@ import { createFixture, errorBody, type Fixture } from "./test-helpers.ts";
  * the database (the interleaving Promise.all would hit only sometimes); afterwards no row may point
  * at the deleted organization, team or membership.
  */
-let t: TestAuth | null = null;
-afterEach(async () => {
-  await t?.close();
-  t = null;
-});
-async function fixture(): Promise<Fixture> {
-  const f = await createFixture({ organization: { teams: { enabled: true } } });
-  t = f.t;
-  return f;
-}
-
-type InsertOne = (doc: never) => Promise<unknown>;
-/** Runs `before` once, just before the next insert into `collection`. */
-function beforeNextInsert(f: Fixture, collection: "members" | "teamMembers", before: () => Promise<unknown>) {
-  const target = f.t.auth.context.collections[collection] as unknown as { insertOne: InsertOne };
-  const original = target.insertOne.bind(target);
-  target.insertOne = async (doc: never) => {
-    target.insertOne = original;
-    await before();
-    return original(doc);
-  };
-}
+const fixture = useFixtures({ organization: { teams: { enabled: true } } });
 
 async function createTeam(f: Fixture, name: string): Promise<string> {
   const res = await f.O.browser.post<{ id: string }>("/organization/create-team", {

@@ -1,6 +1,6 @@
 import type { AuthOptions } from "@tessera/auth-core";
 import { ObjectId } from "mongodb";
-import { expect } from "vitest";
+import { afterEach, expect } from "vitest";
 import { signUp, TestBrowser } from "../../../../../tests/support/browser.ts";
 import { createTestAuth, type TestAuth } from "../../../../../tests/support/test-auth.ts";
 
@@ -99,4 +99,41 @@ export async function activeOrganizationOf(t: TestAuth, userId: string): Promise
     .find({ userId: new ObjectId(userId) })
     .toArray();
   return rows.map((row) => (row.activeOrganizationId as string | null) ?? null);
+}
+
+/**
+ * A fixture factory for a test file: every fixture it makes is closed after its test. `defaults`
+ * are the overrides when a test passes none.
+ */
+export function useFixtures(defaults: Overrides = {}): (overrides?: Overrides) => Promise<Fixture> {
+  const open: TestAuth[] = [];
+  afterEach(async () => {
+    for (const t of open.splice(0)) await t.close();
+  });
+  return async (overrides = defaults) => {
+    const f = await createFixture(overrides);
+    open.push(f.t);
+    return f;
+  };
+}
+
+type InsertOne = (doc: never) => Promise<unknown>;
+
+/**
+ * Runs `before` once, just before the next insert into `collection` reaches the database: forces
+ * the interleaving a race test needs (a deletion winning just ahead of the racing request's write),
+ * which Promise.all would hit only sometimes.
+ */
+export function beforeNextInsert(
+  f: Fixture,
+  collection: "members" | "teams" | "invitations" | "teamMembers",
+  before: () => Promise<unknown>,
+): void {
+  const target = f.t.auth.context.collections[collection] as unknown as { insertOne: InsertOne };
+  const original = target.insertOne.bind(target);
+  target.insertOne = async (doc: never) => {
+    target.insertOne = original;
+    await before();
+    return original(doc);
+  };
 }
