@@ -171,9 +171,11 @@ describe("database commands per admin endpoint", () => {
       "find:users",
       "find:accounts",
       "update:accounts",
-      // The user's sessions, then the impersonations they started (review finding 7).
+      // The user's sessions, then the impersonations they started (review finding 7), then their
+      // pending two-factor challenges and trusted devices.
       "delete:sessions",
       "delete:sessions",
+      "delete:verifications",
       "insert:auditEvents",
     ]);
   });
@@ -200,6 +202,9 @@ describe("database commands per admin endpoint", () => {
       "find:members",
       "delete:sessions",
       "delete:users",
+      // The memberships sweep after the user row (features/deletion/service.ts step 4).
+      "delete:members",
+      "delete:teamMembers",
       "delete:accounts",
       "delete:verifications",
       "delete:twoFactors",

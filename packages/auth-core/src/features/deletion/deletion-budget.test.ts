@@ -23,10 +23,15 @@ const count = (run: () => Promise<unknown>) => t.commands(run);
 /** Security-matrix J12: the user's memberships, read before anything is written (none here). */
 const MEMBERSHIPS = "find:members";
 
-/** Sessions, user, accounts, tokens; second factor and its rows; API keys (a find, none to delete). */
+/**
+ * Sessions, user, the sweep of memberships a racing add-member may have inserted, accounts, tokens;
+ * second factor and its rows; API keys (a find, none to delete).
+ */
 const CASCADE = [
   "delete:sessions",
   "delete:users",
+  "delete:members",
+  "delete:teamMembers",
   "delete:accounts",
   "delete:verifications",
   "delete:twoFactors",

@@ -18,7 +18,7 @@ import {
   releaseOwnerships,
 } from "./organizations.ts";
 import { deleteAccountIdentifier, type OrganizationRelease } from "./rules.ts";
-import { deleteUserAccounts, deleteUserDoc, deleteUserTokens } from "./store.ts";
+import { deleteUserAccounts, deleteUserDoc, deleteUserTokens, sweepUserMemberships } from "./store.ts";
 
 /**
  * The caller of POST /delete-user, read from the database (never the cookie cache: a revoked
@@ -109,7 +109,9 @@ export type DeleteUserResult = { ok: true } | { ok: false; reason: "refused" };
  *    seen by other members (member lists, seat counts, invitation links) and nothing sweeps them
  *    (a membership promoted to sole owner while this ran stops the deletion here, user row intact);
  * 4. the user — from here every path treats them as gone at once: sessions and sign-in resolve the
- *    user row first, and the email is free again;
+ *    user row first, and the email is free again; then any member row or team membership a racing
+ *    add-member or accept inserted after step 3 read them (add-member reads the user again after its
+ *    insert, so one landing after this sweep takes itself back);
  * 5. accounts, 6. pending tokens, 7. second-factor secrets and trusted devices, 8. API keys (a key
  *    of a deleted user already verifies as invalid: verification resolves its owner) — leftovers of
  *    a crash after step 4 are unreachable (no user to resolve to); tokens expire, orphan accounts
@@ -131,6 +133,7 @@ export async function deleteUserAndData(
   await deleteUserSessions(auth.collections, user._id);
   await leaveOrganizations(auth, user._id, organizations);
   await deleteUserDoc(auth.collections, user._id);
+  await sweepUserMemberships(auth.collections, user._id);
   await deleteUserAccounts(auth.collections, user._id);
   await deleteUserTokens(auth.collections, user._id);
   await deleteUserTwoFactorData(auth, user._id);

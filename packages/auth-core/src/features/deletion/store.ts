@@ -35,6 +35,15 @@ export async function deleteUserTeamMembers(
   return result.deletedCount;
 }
 
+/**
+ * Every member row and team membership of the user, in any organization: the sweep after the user
+ * row is gone, for rows a racing add-member or accept inserted after leaveOrganizations read them.
+ */
+export async function sweepUserMemberships(collections: Collections, userId: ObjectId): Promise<void> {
+  await collections.members.deleteMany({ userId });
+  await collections.teamMembers.deleteMany({ userId });
+}
+
 /** Pending invitations the user sent in these organizations (their slots are freed with them). */
 export async function deleteUserPendingInvitations(
   collections: Collections,

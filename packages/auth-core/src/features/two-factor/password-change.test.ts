@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { TestBrowser } from "../../../../../tests/support/browser.ts";
 import type { TestAuth } from "../../../../../tests/support/test-auth.ts";
+import { signUpPerson } from "../admin/admin-test-helpers.ts";
 import {
   challengedBrowser,
   createEnrolled,
@@ -12,7 +13,8 @@ import {
 
 /**
  * A new password ends what the old one started (forgetSecondFactorSessions, called by
- * features/password): the user's trusted devices and pending sign-in challenges.
+ * features/password and by admin/set-user-password): the user's trusted devices and pending
+ * sign-in challenges.
  */
 let current: TestAuth | null = null;
 afterEach(async () => {
@@ -76,5 +78,27 @@ describe("a new password and the second factor", () => {
     });
     expect(res.status).toBe(200);
     await expectForgotten(value, PASSWORD);
+  });
+
+  it("an admin's set-user-password forgets them too; the set password answers PASSWORD_RESET_REQUIRED before any challenge", async () => {
+    const value = await setUp();
+    const { t, user, pending, code } = value;
+    const admin = await signUpPerson(t, "admin", "admin");
+    const set = await admin.browser.post("/admin/set-user-password", {
+      userId: user,
+      newPassword: NEW_PASSWORD,
+    });
+    expect(set.status).toBe(200);
+    expect(await rowsLike(t, `two-factor-trust:${user}:`)).toEqual([]);
+    expect(await rowsLike(t, `two-factor-challenge:${user}:`)).toEqual([]);
+    // The challenge won with the old password cannot be finished any more.
+    const res = await pending.post("/two-factor/verify-totp", { code: code() });
+    expect({ status: res.status, body: res.body }).toEqual({ status: 401, body: ERR.INVALID_COOKIE });
+    expect(await t.db.collection("sessions").countDocuments({ userId: value.userId })).toBe(0);
+    const again = await new TestBrowser(t.auth).post("/sign-in/email", {
+      email: EMAIL,
+      password: NEW_PASSWORD,
+    });
+    expect(again).toMatchObject({ status: 403, body: { code: "PASSWORD_RESET_REQUIRED" } });
   });
 });

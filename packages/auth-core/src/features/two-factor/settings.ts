@@ -81,8 +81,8 @@ async function deleteUserTwoFactorRows(auth: AuthContext, userId: ObjectId): Pro
 }
 
 /**
- * A password reset, or a password change that ends the other sessions (features/password): the
- * user's trusted devices and pending sign-in challenges go too — a device trusted, or a challenge
+ * A password reset, a password change that ends the other sessions (features/password), or an
+ * admin's set-user-password: the user's trusted devices and pending sign-in challenges go too — a device trusted, or a challenge
  * won, with the old password must not outlive it.
  */
 export async function forgetSecondFactorSessions(auth: AuthContext, userId: ObjectId): Promise<void> {

@@ -33,11 +33,8 @@ export async function updateUserFields(
 /**
  * Stores a password hash; with `expectedHash`, only while the account still has that hash (false
  * otherwise, and when the account is gone). A compare-and-set: atomic on MongoDB; on FerretDB v1 it
- * narrows the window to one round trip.
- */
-/**
- * Writes a credential password. `resetRequired` marks an admin-set password (J15); any other write
- * — a reset, a change, a re-hash — clears the mark.
+ * narrows the window to one round trip. `resetRequired` marks an admin-set password (J15); any
+ * other write — a reset, a change, a re-hash — clears the mark.
  */
 export async function setCredentialPassword(
   collections: Collections,

@@ -4,6 +4,7 @@ import { AuthError } from "../../../errors/auth-error.ts";
 import { defineEndpoint } from "../../../http/define-endpoint.ts";
 import { passwordField } from "../../schemas.ts";
 import { deleteUserSessions } from "../../session/store.ts";
+import { forgetSecondFactorSessions } from "../../two-factor/settings.ts";
 import {
   assertPasswordLength,
   createCredentialAccount,
@@ -23,10 +24,12 @@ import { deleteImpersonationSessionsBy } from "../store.ts";
 /**
  * POST /admin/set-user-password {userId, newPassword}: the length rules of SPEC §5; a user without a
  * credential account gets one. The password set for someone else must be reset before it signs them
- * in (`admin.setUserPasswordRequiresReset`, J15): the admin never knows a password that works. Every session of the user ends (security-matrix J15, review finding
- * 7 — unlike Better Auth, which leaves them: whoever held the old password or a stolen session is
- * out), and so do the impersonations they started; an admin setting their own keeps the current
- * session. The audit trail records who set it and how many sessions ended.
+ * in (`admin.setUserPasswordRequiresReset`, J15): the admin never knows a password that works.
+ * Every session of the user ends (security-matrix J15, review finding 7 — unlike Better Auth, which
+ * leaves them: whoever held the old password or a stolen session is out), and so do the
+ * impersonations they started, pending two-factor challenges and trusted devices; an admin setting
+ * their own keeps the current session. The audit trail records who set it and how many sessions
+ * ended.
  */
 export const setUserPassword = defineEndpoint({
   name: "setUserPassword",
@@ -54,6 +57,9 @@ export const setUserPassword = defineEndpoint({
     const keep = self ? caller.session.token : undefined;
     const sessionsRevoked = await deleteUserSessions(auth.collections, target._id, keep);
     const impersonationsRevoked = await deleteImpersonationSessionsBy(auth.collections, target._id);
+    // A sign-in half done with the old password (waiting at the second factor) or a trusted device
+    // must not outlive it either, as after a reset or change (features/password).
+    await forgetSecondFactorSessions(auth, target._id);
     await recordAuditEvent(auth, {
       action: "user.set-password",
       actorId: caller.user._id,
