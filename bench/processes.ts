@@ -1,6 +1,5 @@
 import { execFileSync, spawnSync } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
-import { availableParallelism } from "node:os";
 
 /** CPU time (user + system, seconds) a process has used so far; NaN when it cannot be read (not Linux). */
 export function cpuSeconds(pid: number | undefined): number {
@@ -18,7 +17,7 @@ let ticks: number | null = null;
 function ticksPerSecond(): number {
   if (ticks === null) {
     const answer = spawnSync("getconf", ["CLK_TCK"], { encoding: "utf8" });
-    ticks = Number(answer.stdout.trim()) || 100;
+    ticks = Number(answer.stdout?.trim()) || 100;
   }
   return ticks;
 }
@@ -37,7 +36,13 @@ export function findDatabasePid(uri: string): number | undefined {
     if (!/^\d+$/.test(entry)) continue;
     try {
       const args = readFileSync(`/proc/${entry}/cmdline`, "utf8").split("\0");
-      if (args.some((arg) => arg === `--listen-addr=127.0.0.1:${port}` || arg === `--port=${port}`)) {
+      const listens = args.some(
+        (arg, index) =>
+          arg === `--listen-addr=127.0.0.1:${port}` ||
+          arg === `--port=${port}` ||
+          (arg === "--port" && args[index + 1] === port),
+      );
+      if (listens) {
         return Number(entry);
       }
     } catch {
@@ -50,8 +55,9 @@ export function findDatabasePid(uri: string): number | undefined {
 /**
  * CPU pinning for the request-rate comparisons: on two cores the load generator and the server
  * otherwise share both, and where the scheduler puts them moved the bare server's rate between 28k
- * and 61k req/s from one run to the next. With `taskset` (util-linux) and at least two CPUs, servers
- * run on CPU 0 and the bench process (autocannon) on the others; without it nothing is pinned.
+ * and 61k req/s from one run to the next. With `taskset` (util-linux) and at least two CPUs this
+ * process may use, servers run on the first of them and the bench process (autocannon) on the
+ * others; otherwise — or when taskset refuses — nothing is pinned and the bench goes on.
  */
 export interface Pinning {
   enabled: boolean;
@@ -59,25 +65,50 @@ export interface Pinning {
   pinServer(pid: number | undefined): void;
   /** Moves this process to the load generator's CPUs until `release`. */
   pinLoad(): void;
+  /** Gives this process back the CPUs it started with. */
   release(): void;
   description: string;
 }
 
 export function createPinning(): Pinning {
-  const cpus = availableParallelism();
+  const allowed = allowedCpus();
   const hasTaskset = spawnSync("taskset", ["-V"], { stdio: "ignore" }).status === 0;
-  const enabled = hasTaskset && cpus >= 2;
-  const set = (pid: number | undefined, list: string) => {
-    if (enabled && pid !== undefined)
-      execFileSync("taskset", ["-a", "-p", "-c", list, String(pid)], { stdio: "ignore" });
+  let enabled = hasTaskset && allowed.length >= 2;
+  const [server, ...load] = allowed;
+  const set = (pid: number | undefined, cpus: readonly number[]) => {
+    if (!enabled || pid === undefined) return;
+    try {
+      execFileSync("taskset", ["-a", "-p", "-c", cpus.join(","), String(pid)], { stdio: "ignore" });
+    } catch {
+      enabled = false; // e.g. a CPU set the container does not allow: measure unpinned
+    }
   };
   return {
-    enabled,
-    pinServer: (pid) => set(pid, "0"),
-    pinLoad: () => set(process.pid, `1-${cpus - 1}`),
-    release: () => set(process.pid, `0-${cpus - 1}`),
+    get enabled() {
+      return enabled;
+    },
+    pinServer: (pid) => set(pid, [server!]),
+    pinLoad: () => set(process.pid, load),
+    release: () => set(process.pid, allowed),
     description: enabled
-      ? `servers pinned to CPU 0, load generator to CPU 1${cpus > 2 ? `-${cpus - 1}` : ""}`
-      : `not pinned (${hasTaskset ? "one CPU" : "no taskset"})`,
+      ? `servers pinned to CPU ${server}, load generator to CPU ${load.join(",")}`
+      : `not pinned (${hasTaskset ? "fewer than two CPUs" : "no taskset"})`,
   };
+}
+
+/** The CPUs this process may run on (Cpus_allowed_list, e.g. "0-3,8"); [] when unknown. */
+function allowedCpus(): number[] {
+  let list: string | undefined;
+  try {
+    list = readFileSync("/proc/self/status", "utf8").match(/^Cpus_allowed_list:\s*(\S+)/m)?.[1];
+  } catch {
+    return [];
+  }
+  const cpus: number[] = [];
+  for (const part of (list ?? "").split(",")) {
+    const [from, to = from] = part.split("-").map(Number);
+    if (from === undefined || to === undefined || !Number.isInteger(from) || !Number.isInteger(to)) continue;
+    for (let cpu = from; cpu <= to; cpu++) cpus.push(cpu);
+  }
+  return cpus;
 }

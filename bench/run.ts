@@ -29,8 +29,8 @@ import { createPinning, findDatabasePid, type Pinning } from "./processes.ts";
 import { printResults, type Results, type Series } from "./report.ts";
 import { type BundledServer, spawnBundledServer } from "./serve-bundle.ts";
 
-const SECONDS = Number(process.env.BENCH_SECONDS ?? "5");
-const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? "3"));
+const SECONDS = positiveInteger("BENCH_SECONDS", 5);
+const ROUNDS = positiveInteger("BENCH_ROUNDS", 3);
 const CONNECTIONS = 10;
 const SECRET = "bench-secret-0123456789abcdef0123456789abcdef";
 const USER = { email: "bench-user@example.com", password: "bench-password-1", name: "Bench" };
@@ -41,6 +41,15 @@ interface BenchServer {
   /** http://127.0.0.1:<port> */
   origin: string;
   api: string;
+}
+
+function positiveInteger(name: string, fallback: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === "") return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 1)
+    throw new Error(`${name} must be a whole number ≥ 1, not "${raw}"`);
+  return value;
 }
 
 /** Killed on the way out if the bench fails half-way. */
