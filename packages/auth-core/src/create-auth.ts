@@ -4,9 +4,9 @@ import { openCollections } from "./db/collections.ts";
 import { connectDatabase } from "./db/connect.ts";
 import { CORE_MIGRATIONS, runMigrations } from "./db/migrations/index.ts";
 import { type CleanupResult, cleanupExpired } from "./features/cleanup.ts";
-import { type CoreEndpointName, coreEndpoints } from "./features/registry.ts";
+import { type CoreEndpoint, coreEndpoints } from "./features/registry.ts";
 import { createProviders } from "./features/social/providers/index.ts";
-import { type ApiMethod, createApi } from "./http/api.ts";
+import { createApi, type TypedApi } from "./http/api.ts";
 import type { AnyEndpoint } from "./http/define-endpoint.ts";
 import { type AuthHandler, createHandler } from "./http/handler.ts";
 import { createOriginMatcher } from "./http/origins.ts";
@@ -17,7 +17,7 @@ export interface Auth {
   /** `Request → Response` for everything under the base path (default `/api/auth`). */
   handler: AuthHandler;
   /** The server-side API: one method per endpoint, e.g. `auth.api.signInEmail({ body, headers })`. */
-  api: Readonly<Record<CoreEndpointName, ApiMethod>>;
+  api: TypedApi<CoreEndpoint>;
   /** Every endpoint definition (drives the router, the API, the client and the docs). */
   endpoints: readonly AnyEndpoint[];
   /** Runs the numbered migrations not yet applied (indexes included). Idempotent. */
@@ -66,8 +66,9 @@ export function createAuth(input: AuthOptions): Auth {
       : createMemoryRateLimiter();
   return {
     handler: createHandler(context, endpoints, rateLimiter),
-    // createApi makes one method per registered endpoint: exactly the names of CoreEndpointName.
-    api: createApi(context, endpoints) as Record<CoreEndpointName, ApiMethod>,
+    // createApi makes one method per registered endpoint: exactly the endpoints of CoreEndpoint,
+    // each running that endpoint's schemas and handler (so the types below are the run-time ones).
+    api: createApi(context, endpoints) as unknown as TypedApi<CoreEndpoint>,
     endpoints,
     migrate: () => runMigrations(collections, CORE_MIGRATIONS, context.now),
     cleanup: () => cleanupExpired(collections, context.now()),

@@ -1,7 +1,14 @@
 import type { AuthContext } from "../context.ts";
 import { isCausedByDatabaseOutage } from "../db/connect.ts";
 import { AuthError, isAuthError } from "../errors/auth-error.ts";
-import type { AnyEndpoint } from "./define-endpoint.ts";
+import type { z } from "zod";
+import type {
+  AnyEndpoint,
+  EndpointDefinition,
+  EndpointResult,
+  HtmlResult,
+  RedirectResult,
+} from "./define-endpoint.ts";
 import { runEndpoint } from "./run-endpoint.ts";
 
 export interface ApiCallInput {
@@ -19,6 +26,37 @@ export interface ApiResult<T = unknown> {
 }
 
 export type ApiMethod = (input?: ApiCallInput) => Promise<ApiResult>;
+
+/**
+ * What `auth.api.<name>` takes for one endpoint: its body and query as their schemas accept them
+ * (validated at run time all the same — a wrong shape from untyped code is a 400 AuthError).
+ */
+export interface TypedCallInput<Body, Query> {
+  body?: Body;
+  query?: Query;
+  params?: Record<string, string>;
+  headers?: HeadersInit;
+}
+
+/**
+ * The `data` of a call: the handler's JSON result; null for a redirect (its target is the
+ * Location header); the page's HTML for a page.
+ */
+export type ApiData<Result> =
+  | Exclude<Result, EndpointResult>
+  | (Extract<Result, RedirectResult> extends never ? never : null)
+  | (Extract<Result, HtmlResult> extends never ? never : string);
+
+/** One endpoint's `auth.api` method. */
+export type EndpointApiMethod<Endpoint> =
+  Endpoint extends EndpointDefinition<infer Body, infer Query, infer Result>
+    ? (input?: TypedCallInput<z.input<Body>, z.input<Query>>) => Promise<ApiResult<ApiData<Result>>>
+    : never;
+
+/** `auth.api`: one typed method per endpoint, keyed by its name. */
+export type TypedApi<Endpoint extends { name: string }> = {
+  readonly [E in Endpoint as E["name"]]: EndpointApiMethod<E>;
+};
 
 /**
  * The server-side API: `auth.api.<name>({ body, query, headers })`. It runs the same endpoint code

@@ -4,5 +4,5 @@ import { updateUserEndpoint } from "./endpoints/update-user.ts";
 
 const accountList = [updateUserEndpoint, changeEmail] as const;
 export const accountEndpoints = accountList as unknown as AnyEndpoint[];
-/** The `auth.api` method names of this feature. */
-export type AccountEndpointName = (typeof accountList)[number]["name"];
+/** The endpoints of this feature, with their types (the keys and signatures of `auth.api`). */
+export type AccountEndpoint = (typeof accountList)[number];

@@ -36,8 +36,8 @@ const adminList = [
   listAuditEvents,
 ] as const;
 export const adminEndpoints = adminList as unknown as AnyEndpoint[];
-/** The `auth.api` method names of this feature. */
-export type AdminEndpointName = (typeof adminList)[number]["name"];
+/** The endpoints of this feature, with their types (the keys and signatures of `auth.api`). */
+export type AdminEndpoint = (typeof adminList)[number];
 
 export { assertUserNotBanned } from "./ban-service.ts";
 export { assertNotImpersonating } from "./service.ts";

@@ -15,5 +15,5 @@ const apiKeyList = [
   verifyApiKeyEndpoint,
 ] as const;
 export const apiKeyEndpoints = apiKeyList as unknown as AnyEndpoint[];
-/** The `auth.api` method names of this feature. */
-export type ApiKeyEndpointName = (typeof apiKeyList)[number]["name"];
+/** The endpoints of this feature, with their types (the keys and signatures of `auth.api`). */
+export type ApiKeyEndpoint = (typeof apiKeyList)[number];

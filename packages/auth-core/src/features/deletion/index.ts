@@ -4,5 +4,5 @@ import { deleteUserCallback } from "./endpoints/delete-user-callback.ts";
 
 const deletionList = [deleteUser, deleteUserCallback] as const;
 export const deletionEndpoints = deletionList as unknown as AnyEndpoint[];
-/** The `auth.api` method names of this feature. */
-export type DeletionEndpointName = (typeof deletionList)[number]["name"];
+/** The endpoints of this feature, with their types (the keys and signatures of `auth.api`). */
+export type DeletionEndpoint = (typeof deletionList)[number];

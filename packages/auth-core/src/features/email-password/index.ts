@@ -4,5 +4,5 @@ import { signUpEmail } from "./endpoints/sign-up-email.ts";
 
 const emailPasswordList = [signUpEmail, signInEmail] as const;
 export const emailPasswordEndpoints = emailPasswordList as unknown as AnyEndpoint[];
-/** The `auth.api` method names of this feature. */
-export type EmailPasswordEndpointName = (typeof emailPasswordList)[number]["name"];
+/** The endpoints of this feature, with their types (the keys and signatures of `auth.api`). */
+export type EmailPasswordEndpoint = (typeof emailPasswordList)[number];

@@ -4,5 +4,5 @@ import { ok } from "./endpoints/ok.ts";
 
 const generalList = [ok, errorPage] as const;
 export const generalEndpoints = generalList as unknown as AnyEndpoint[];
-/** The `auth.api` method names of this feature. */
-export type GeneralEndpointName = (typeof generalList)[number]["name"];
+/** The endpoints of this feature, with their types (the keys and signatures of `auth.api`). */
+export type GeneralEndpoint = (typeof generalList)[number];

@@ -63,5 +63,5 @@ const organizationList = [
   removeTeamMember,
 ] as const;
 export const organizationEndpoints = organizationList as unknown as AnyEndpoint[];
-/** The `auth.api` method names of this feature. */
-export type OrganizationEndpointName = (typeof organizationList)[number]["name"];
+/** The endpoints of this feature, with their types (the keys and signatures of `auth.api`). */
+export type OrganizationEndpoint = (typeof organizationList)[number];

@@ -15,5 +15,5 @@ const passwordList = [
   setPassword,
 ] as const;
 export const passwordEndpoints = passwordList as unknown as AnyEndpoint[];
-/** The `auth.api` method names of this feature. */
-export type PasswordEndpointName = (typeof passwordList)[number]["name"];
+/** The endpoints of this feature, with their types (the keys and signatures of `auth.api`). */
+export type PasswordEndpoint = (typeof passwordList)[number];

@@ -15,5 +15,5 @@ const sessionList = [
   signOut,
 ] as const;
 export const sessionEndpoints = sessionList as unknown as AnyEndpoint[];
-/** The `auth.api` method names of this feature. */
-export type SessionEndpointName = (typeof sessionList)[number]["name"];
+/** The endpoints of this feature, with their types (the keys and signatures of `auth.api`). */
+export type SessionEndpoint = (typeof sessionList)[number];

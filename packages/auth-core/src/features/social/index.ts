@@ -19,5 +19,5 @@ const socialList = [
   accountInfo,
 ] as const;
 export const socialEndpoints = socialList as unknown as AnyEndpoint[];
-/** The `auth.api` method names of this feature. */
-export type SocialEndpointName = (typeof socialList)[number]["name"];
+/** The endpoints of this feature, with their types (the keys and signatures of `auth.api`). */
+export type SocialEndpoint = (typeof socialList)[number];

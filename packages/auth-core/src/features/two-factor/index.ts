@@ -24,5 +24,5 @@ const twoFactorList = [
   disableTwoFactor,
 ] as const;
 export const twoFactorEndpoints = twoFactorList as unknown as AnyEndpoint[];
-/** The `auth.api` method names of this feature. */
-export type TwoFactorEndpointName = (typeof twoFactorList)[number]["name"];
+/** The endpoints of this feature, with their types (the keys and signatures of `auth.api`). */
+export type TwoFactorEndpoint = (typeof twoFactorList)[number];

@@ -4,5 +4,5 @@ import { verifyEmail } from "./endpoints/verify-email.ts";
 
 const verificationList = [sendVerificationEmailEndpoint, verifyEmail] as const;
 export const verificationEndpoints = verificationList as unknown as AnyEndpoint[];
-/** The `auth.api` method names of this feature. */
-export type VerificationEndpointName = (typeof verificationList)[number]["name"];
+/** The endpoints of this feature, with their types (the keys and signatures of `auth.api`). */
+export type VerificationEndpoint = (typeof verificationList)[number];

@@ -1,0 +1,66 @@
+import { afterEach, describe, expect, expectTypeOf, it } from "vitest";
+import { signUp, TestBrowser } from "../support/browser.ts";
+import { createTestAuth, type TestAuth } from "../support/test-auth.ts";
+
+/**
+ * `auth.api` is typed from the endpoint definitions themselves: each method takes its endpoint's
+ * body and query as the schemas accept them and resolves to its handler's result. The type checks
+ * here fail `pnpm typecheck` (CI) when an endpoint's types stop flowing through; the calls check
+ * that the typed result is what the endpoint really returns.
+ */
+let t: TestAuth | undefined;
+afterEach(async () => {
+  await t?.close();
+  t = undefined;
+});
+
+describe("auth.api types", () => {
+  it("signInEmail: typed body, typed result; the data is the sign-in answer", async () => {
+    t = await createTestAuth();
+    await signUp(new TestBrowser(t.auth), { email: "ada@example.com", password: "correct horse battery" });
+    type Input = NonNullable<Parameters<typeof t.auth.api.signInEmail>[0]>;
+    expectTypeOf<NonNullable<Input["body"]>>().toMatchTypeOf<{ email: string; password: string }>();
+    const { data, headers } = await t.auth.api.signInEmail({
+      body: { email: "ada@example.com", password: "correct horse battery", rememberMe: false },
+    });
+    if ("twoFactorRedirect" in data) throw new Error("no second factor here");
+    // No casts: `data.user.email` and `data.token` are known to the compiler.
+    expectTypeOf(data.user.email).toEqualTypeOf<string>();
+    expectTypeOf(data.token).toEqualTypeOf<string>();
+    expect(data.user.email).toBe("ada@example.com");
+    expect(typeof data.token).toBe("string");
+    expect(headers.getSetCookie().some((line) => line.startsWith("tessera.session_token="))).toBe(true);
+  });
+
+  it("getSession: the session and user, or null", async () => {
+    t = await createTestAuth();
+    const res = await signUp(new TestBrowser(t.auth), { email: "bo@example.com" });
+    const cookie = res.headers
+      .getSetCookie()
+      .map((line) => line.split(";")[0])
+      .join("; ");
+    const { data } = await t.auth.api.getSession({ headers: { cookie } });
+    expectTypeOf(data).toMatchTypeOf<{ session: { userId: string }; user: { email: string } } | null>();
+    expectTypeOf(data).not.toBeAny();
+    expect(data?.user.email).toBe("bo@example.com");
+    expect(data?.session.userId).toBe(data?.user.id);
+    expect((await t.auth.api.getSession({})).data).toBeNull();
+  });
+
+  it("a wrong body type does not compile, and is refused at run time all the same", async () => {
+    t = await createTestAuth();
+    const call = t.auth.api.signInEmail({
+      // @ts-expect-error email must be a string
+      body: { email: 1, password: "correct horse battery" },
+    });
+    await expect(call).rejects.toMatchObject({ status: 400 });
+    // @ts-expect-error no such method: a misspelt name fails to compile
+    expect(t.auth.api.signInEmial).toBeUndefined();
+  });
+
+  it("redirect and page endpoints: data is null (a redirect: see Location) or the page's HTML", () => {
+    type Api = NonNullable<TestAuth>["auth"]["api"];
+    expectTypeOf<Awaited<ReturnType<Api["callbackOAuth"]>>["data"]>().toEqualTypeOf<string | null>();
+    expectTypeOf<Awaited<ReturnType<Api["error"]>>["data"]>().toEqualTypeOf<string | null>();
+  });
+});
