@@ -224,7 +224,7 @@ const TRIGGERS: Trigger[] = [
     // Server-only endpoint: reachable through auth.api only (over HTTP it does not exist).
     run: async ({ t, ada }) => {
       try {
-        await t.auth.api.setPassword!({
+        await t.auth.api.setPassword({
           body: { newPassword: "another password" },
           headers: { cookie: ada.cookieHeader() },
         });

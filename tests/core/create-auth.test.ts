@@ -166,7 +166,7 @@ describe("races", () => {
 describe("server API", () => {
   it("returns data plus Set-Cookie headers, and throws catalogue errors", async () => {
     t = await createTestAuth();
-    const result = await t.auth.api.signUpEmail!({
+    const result = await t.auth.api.signUpEmail({
       body: { name: "Ada", email: "api@example.com", password: "correct horse battery" },
     });
     expect(result.status).toBe(200);
@@ -174,7 +174,7 @@ describe("server API", () => {
       true,
     );
     await expect(
-      t.auth.api.signInEmail!({ body: { email: "api@example.com", password: "nope nope nope" } }),
+      t.auth.api.signInEmail({ body: { email: "api@example.com", password: "nope nope nope" } }),
     ).rejects.toMatchObject({
       code: "INVALID_EMAIL_OR_PASSWORD",
       status: 401,
@@ -190,7 +190,7 @@ describe("server API", () => {
       rateLimit: { enabled: false },
     });
     await auth.migrate();
-    const result = await auth.api.signUpEmail!({
+    const result = await auth.api.signUpEmail({
       body: { name: "U", email: "uri@example.com", password: "correct horse battery" },
     });
     expect(result.status).toBe(200);

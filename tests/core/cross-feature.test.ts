@@ -18,7 +18,7 @@ afterEach(async () => {
 });
 
 async function createKey(auth: TestAuth, userId: ObjectId): Promise<string> {
-  const res = await auth.auth.api.createApiKey!({ body: { userId: userId.toHexString(), name: "ci" } });
+  const res = await auth.auth.api.createApiKey({ body: { userId: userId.toHexString(), name: "ci" } });
   return (res.data as { key: string }).key;
 }
 

@@ -195,7 +195,7 @@ describe("README social providers", () => {
       socialProviders: { github: { clientId: "client-1", clientSecret: "s" } },
     });
     try {
-      const { data } = await local.auth.api.signInSocial!({ body: { provider: "github", callbackURL: "/" } });
+      const { data } = await local.auth.api.signInSocial({ body: { provider: "github", callbackURL: "/" } });
       const url = new URL((data as { url: string }).url);
       expect(url.searchParams.get("redirect_uri")).toBe(`${TEST_ORIGIN}/api/auth/callback/github`);
     } finally {

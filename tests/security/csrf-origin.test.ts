@@ -151,7 +151,7 @@ describe("cookie-less POSTs", () => {
 
 describe("server API calls (auth.api)", () => {
   it("are trusted code: a cookie without Origin is allowed", async () => {
-    const result = await t.auth.api.signOut!({ headers: { cookie } });
+    const result = await t.auth.api.signOut({ headers: { cookie } });
     expect(result.status).toBe(200);
     expect(await t.db.collection("sessions").countDocuments()).toBe(0);
   });
@@ -159,7 +159,7 @@ describe("server API calls (auth.api)", () => {
   it("are refused when they forward a foreign browser Origin", async () => {
     let caught: unknown;
     try {
-      await t.auth.api.signOut!({ headers: { cookie, origin: "https://evil.com" } });
+      await t.auth.api.signOut({ headers: { cookie, origin: "https://evil.com" } });
     } catch (error) {
       caught = error;
     }
@@ -170,7 +170,7 @@ describe("server API calls (auth.api)", () => {
   });
 
   it("are allowed when they forward a trusted browser Origin", async () => {
-    const result = await t.auth.api.signOut!({ headers: { cookie, origin: "https://app.example.com" } });
+    const result = await t.auth.api.signOut({ headers: { cookie, origin: "https://app.example.com" } });
     expect(result.status).toBe(200);
     expect(await t.db.collection("sessions").countDocuments()).toBe(0);
   });

@@ -32,7 +32,7 @@ describe("database commands per API-key operation", () => {
   });
 
   it("verify of a key with usage and rate limits: key, owner, rate-limit claim, use claim", async () => {
-    const commands = await t.commands(() => t.auth.api.verifyApiKey!({ body: { key: limited.key } }));
+    const commands = await t.commands(() => t.auth.api.verifyApiKey({ body: { key: limited.key } }));
     expect(commands).toEqual([
       "find:apiKeys",
       "find:users",
@@ -44,7 +44,7 @@ describe("database commands per API-key operation", () => {
   });
 
   it("verify of an unlimited key: the key and its owner only", async () => {
-    const commands = await t.commands(() => t.auth.api.verifyApiKey!({ body: { key: unlimited.key } }));
+    const commands = await t.commands(() => t.auth.api.verifyApiKey({ body: { key: unlimited.key } }));
     expect(commands).toEqual(["find:apiKeys", "find:users"]);
   });
 

@@ -18,7 +18,7 @@ export async function signedIn(t: TestAuth, email = "ada@example.com"): Promise<
 
 /** Creates a key through server code (so limits may be set). */
 export async function createKey(t: TestAuth, body: Record<string, unknown>): Promise<CreatedApiKey> {
-  const res = await t.auth.api.createApiKey!({ body });
+  const res = await t.auth.api.createApiKey({ body });
   return res.data as CreatedApiKey;
 }
 
@@ -29,7 +29,7 @@ export interface Verification {
 }
 
 export async function verifyKey(t: TestAuth, key: string, permissions?: Record<string, string[]>) {
-  const res = await t.auth.api.verifyApiKey!({ body: permissions ? { key, permissions } : { key } });
+  const res = await t.auth.api.verifyApiKey({ body: permissions ? { key, permissions } : { key } });
   return res.data as Verification;
 }
 

@@ -145,13 +145,13 @@ describe("POST /api-key/create", () => {
       permissions: { files: ["read", "write"] },
     });
     await expect(
-      t.auth.api.createApiKey!({ body: { userId: new ObjectId().toHexString() } }),
+      t.auth.api.createApiKey({ body: { userId: new ObjectId().toHexString() } }),
     ).rejects.toMatchObject({ code: "USER_NOT_FOUND", status: 404 });
-    await expect(t.auth.api.createApiKey!({ body: {} })).rejects.toMatchObject({
+    await expect(t.auth.api.createApiKey({ body: {} })).rejects.toMatchObject({
       code: "USER_ID_OR_SESSION_REQUIRED",
       status: 400,
     });
-    await expect(t.auth.api.createApiKey!({ body: { userId, refillAmount: 5 } })).rejects.toMatchObject({
+    await expect(t.auth.api.createApiKey({ body: { userId, refillAmount: 5 } })).rejects.toMatchObject({
       code: "VALIDATION_ERROR",
     });
     expect(await keys().countDocuments()).toBe(1);
@@ -266,12 +266,12 @@ describe("POST /api-key/update", () => {
     t = await createTestAuth();
     const { userId } = await signedIn(t);
     const created = await createKey(t, { userId, remaining: 1, rateLimitEnabled: false });
-    expect((await t.auth.api.verifyApiKey!({ body: { key: created.key } })).data).toMatchObject({
+    expect((await t.auth.api.verifyApiKey({ body: { key: created.key } })).data).toMatchObject({
       valid: true,
     });
-    const res = await t.auth.api.updateApiKey!({ body: { keyId: created.id, userId, remaining: 3 } });
+    const res = await t.auth.api.updateApiKey({ body: { keyId: created.id, userId, remaining: 3 } });
     expect(res.data).toMatchObject({ remaining: 3 });
-    const got = await t.auth.api.updateApiKey!({ body: { keyId: created.id, userId, rateLimitMax: 7 } });
+    const got = await t.auth.api.updateApiKey({ body: { keyId: created.id, userId, rateLimitMax: 7 } });
     expect(got.data).toMatchObject({ remaining: 3, rateLimitMax: 7 });
   });
 });
@@ -282,7 +282,7 @@ describe("POST /api-key/delete", () => {
     const ada = await signedIn(t);
     const bob = await signedIn(t, "bob@example.com");
     const created = await createKey(t, { userId: ada.userId, remaining: 5, rateLimitEnabled: false });
-    await t.auth.api.verifyApiKey!({ body: { key: created.key } });
+    await t.auth.api.verifyApiKey({ body: { key: created.key } });
     expect(await t.db.collection("apiKeyUses").countDocuments()).toBe(1);
     const foreign = await bob.browser.post("/api-key/delete", { keyId: created.id });
     expect(foreign.status).toBe(404);
@@ -294,7 +294,7 @@ describe("POST /api-key/delete", () => {
     expect(await keys().countDocuments()).toBe(0);
     expect(await t.db.collection("apiKeyUses").countDocuments()).toBe(0);
     expect((await ada.browser.post("/api-key/delete", { keyId: created.id })).status).toBe(404);
-    const verified = await t.auth.api.verifyApiKey!({ body: { key: created.key } });
+    const verified = await t.auth.api.verifyApiKey({ body: { key: created.key } });
     expect(verified.data).toMatchObject({
       valid: false,
       error: { code: "API_KEY_INVALID", message: "invalid" },
@@ -342,8 +342,8 @@ describe("exports for other areas", () => {
     const adaKey = await createKey(t, { userId: ada.userId, remaining: 3, rateLimitEnabled: false });
     await createKey(t, { userId: ada.userId });
     const bobKey = await createKey(t, { userId: bob.userId, remaining: 3, rateLimitEnabled: false });
-    await t.auth.api.verifyApiKey!({ body: { key: adaKey.key } });
-    await t.auth.api.verifyApiKey!({ body: { key: bobKey.key } });
+    await t.auth.api.verifyApiKey({ body: { key: adaKey.key } });
+    await t.auth.api.verifyApiKey({ body: { key: bobKey.key } });
     expect(await deleteUserApiKeys(t.auth.context.collections, new ObjectId(ada.userId))).toBe(2);
     expect((await keys().find({}).toArray()).map((doc) => doc._id.toHexString())).toEqual([bobKey.id]);
     const claims = await t.db.collection("apiKeyUses").find({}).toArray();
@@ -356,15 +356,15 @@ describe("exports for other areas", () => {
     const base = { userId, rateLimitEnabled: false };
     const refilled = await createKey(t, { ...base, remaining: 2, refillAmount: 2, refillInterval: 60_000 });
     const once = await createKey(t, { ...base, remaining: 2 });
-    await t.auth.api.verifyApiKey!({ body: { key: refilled.key } });
-    await t.auth.api.verifyApiKey!({ body: { key: once.key } });
+    await t.auth.api.verifyApiKey({ body: { key: refilled.key } });
+    await t.auth.api.verifyApiKey({ body: { key: once.key } });
     expect(await deleteExpiredKeyUses(t.auth.context.collections, t.now())).toBe(0);
     t.advance(61);
     expect(await deleteExpiredKeyUses(t.auth.context.collections, t.now())).toBe(1);
     const left = await t.db.collection("apiKeyUses").find({}).toArray();
     expect(left.map((doc) => doc.keyId.toHexString())).toEqual([once.id]);
     // The budget without refill is still spent: one use left, not two.
-    expect((await t.auth.api.verifyApiKey!({ body: { key: once.key } })).data).toMatchObject({
+    expect((await t.auth.api.verifyApiKey({ body: { key: once.key } })).data).toMatchObject({
       key: { remaining: 0 },
     });
   });

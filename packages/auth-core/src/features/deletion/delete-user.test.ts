@@ -146,7 +146,7 @@ describe("POST /delete-user", () => {
 
   it("works through the server API with the request's cookie", async () => {
     const { ada, adaId } = await setUp();
-    const result = await t.auth.api.deleteUser!({ headers: { cookie: ada.cookieHeader() } });
+    const result = await t.auth.api.deleteUser({ headers: { cookie: ada.cookieHeader() } });
     expect(result.data).toEqual({ success: true, message: "User deleted" });
     expect(await userRows(t.db, adaId)).toEqual(GONE);
   });

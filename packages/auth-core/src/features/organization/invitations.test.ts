@@ -349,7 +349,7 @@ describe("reject, cancel, get and list invitations", () => {
       status: 401,
       body: errorBody("UNAUTHORIZED", "unauthorized"),
     });
-    const { data } = await t.auth.api.listUserInvitations!({ query: { email: "other@example.com" } });
+    const { data } = await t.auth.api.listUserInvitations({ query: { email: "other@example.com" } });
     expect(data).toMatchObject([{ email: "other@example.com", organizationName: "org-a" }]);
     await t.db
       .collection("users")

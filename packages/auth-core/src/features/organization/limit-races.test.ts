@@ -172,7 +172,7 @@ describe("limits under parallel calls", () => {
     const users = await Promise.all(Array.from({ length: 6 }, (_, i) => signIn(t, `low${i}`)));
     const results = await Promise.allSettled(
       users.map((user) =>
-        t.auth.api.addMember!({ body: { organizationId: A, userId: user.userId, role: "member" } }),
+        t.auth.api.addMember({ body: { organizationId: A, userId: user.userId, role: "member" } }),
       ),
     );
     const added = results.filter((r) => r.status === "fulfilled").length;

@@ -30,7 +30,7 @@ describe("add-member racing the organization's deletion", () => {
       expect((await f.O.browser.post("/organization/delete", { organizationId: f.A })).status).toBe(200);
     });
     await expect(
-      f.t.auth.api.addMember!({
+      f.t.auth.api.addMember({
         body: { organizationId: f.A, userId: f.X.userId, role: "member", teamId: team },
       }),
     ).rejects.toMatchObject({ code: "ORGANIZATION_NOT_FOUND", status: 400 });
@@ -44,7 +44,7 @@ describe("add-member racing the organization's deletion", () => {
   it("without a race the member is added with its team", async () => {
     const f = await fixture();
     const team = await createTeam(f, "On time");
-    const { data } = await f.t.auth.api.addMember!({
+    const { data } = await f.t.auth.api.addMember({
       body: { organizationId: f.A, userId: f.X.userId, role: "member", teamId: team },
     });
     expect(data).toMatchObject({ organizationId: f.A, userId: f.X.userId, role: "member" });
@@ -68,7 +68,7 @@ describe("add-member racing a team's removal or the user's deletion", () => {
       expect((await f.O.browser.post("/organization/remove-team", { teamId: doomed })).status).toBe(200);
     });
     await expect(
-      f.t.auth.api.addMember!({
+      f.t.auth.api.addMember({
         body: { organizationId: f.A, userId: f.X.userId, role: "member", teamId: doomed },
       }),
     ).rejects.toMatchObject({ code: "TEAM_NOT_FOUND", status: 400 });
@@ -83,7 +83,7 @@ describe("add-member racing a team's removal or the user's deletion", () => {
       expect(deleted).toMatchObject({ status: 200, body: { success: true } });
     });
     await expect(
-      f.t.auth.api.addMember!({ body: { organizationId: f.A, userId: f.X.userId, role: "member" } }),
+      f.t.auth.api.addMember({ body: { organizationId: f.A, userId: f.X.userId, role: "member" } }),
     ).rejects.toMatchObject({ code: "MEMBER_USER_NOT_FOUND" });
     expect(await countIn(f, "users", { _id: new ObjectId(f.X.userId) })).toBe(0);
     expect(await countIn(f, "members", { userId: new ObjectId(f.X.userId) })).toBe(0);
@@ -101,7 +101,7 @@ describe("add-member racing a team's removal or the user's deletion", () => {
     users.deleteOne = async (filter: never) => {
       users.deleteOne = original;
       added = (
-        await f.t.auth.api.addMember!({ body: { organizationId: f.A, userId: f.X.userId, role: "member" } })
+        await f.t.auth.api.addMember({ body: { organizationId: f.A, userId: f.X.userId, role: "member" } })
       ).data;
       return original(filter);
     };

@@ -121,7 +121,7 @@ describe("organization/create", () => {
   it("lets server code create for a given user, and refuses server code with neither user nor session", async () => {
     const t = await setup();
     const ada = await signIn(t, "ada");
-    const { data } = await t.auth.api.createOrganization!({
+    const { data } = await t.auth.api.createOrganization({
       body: { name: "Acme", slug: "acme", userId: ada.userId },
     });
     const id = (data as { id: string }).id;
@@ -129,7 +129,7 @@ describe("organization/create", () => {
       userId: oid(ada.userId),
       role: "owner",
     });
-    await expect(t.auth.api.createOrganization!({ body: { name: "B", slug: "b" } })).rejects.toMatchObject({
+    await expect(t.auth.api.createOrganization({ body: { name: "B", slug: "b" } })).rejects.toMatchObject({
       code: "NOT_AUTHENTICATED",
       status: 401,
       message: "Not authenticated",

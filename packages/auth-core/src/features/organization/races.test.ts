@@ -97,7 +97,7 @@ describe("races", () => {
     const users = await Promise.all(Array.from({ length: 8 }, (_, i) => signIn(t, `add${i}`)));
     const results = await Promise.allSettled(
       users.map((user) =>
-        t.auth.api.addMember!({ body: { organizationId: A, userId: user.userId, role: "member" } }),
+        t.auth.api.addMember({ body: { organizationId: A, userId: user.userId, role: "member" } }),
       ),
     );
     expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(2);
@@ -157,7 +157,7 @@ describe("races", () => {
     const { t, O, D, A } = await fixture();
     for (let round = 0; round < 5; round++) {
       const user = await signIn(t, `m8-${round}`);
-      const { data } = await t.auth.api.addMember!({
+      const { data } = await t.auth.api.addMember({
         body: { organizationId: A, userId: user.userId, role: "member" },
       });
       const memberId = (data as { id: string }).id;

@@ -308,7 +308,7 @@ describe("team members and the active team", () => {
     const team = await createTeam(O, A, "Core");
     const users = await Promise.all(Array.from({ length: 6 }, (_, i) => signIn(t, `tm${i}`)));
     for (const user of users)
-      await t.auth.api.addMember!({ body: { organizationId: A, userId: user.userId, role: "member" } });
+      await t.auth.api.addMember({ body: { organizationId: A, userId: user.userId, role: "member" } });
     const results = await Promise.all(
       users.map((user) =>
         O.browser.post("/organization/add-team-member", { teamId: team, userId: user.userId }),

@@ -36,7 +36,7 @@ export async function addMember(
   user: SignedIn,
   role: string,
 ): Promise<string> {
-  const { data } = await t.auth.api.addMember!({ body: { organizationId, userId: user.userId, role } });
+  const { data } = await t.auth.api.addMember({ body: { organizationId, userId: user.userId, role } });
   return (data as { id: string }).id;
 }
 

@@ -43,7 +43,7 @@ describe("cookie cache hit", () => {
     const browser = new TestBrowser(t.auth);
     await signUp(browser);
     await t.db.collection("sessions").deleteOne({ token: tokenOf(browser) });
-    const { data } = await t.auth.api.getSession!({ headers: { cookie: browser.cookieHeader() } });
+    const { data } = await t.auth.api.getSession({ headers: { cookie: browser.cookieHeader() } });
     const found = data as { session: { token: string; expiresAt: unknown }; user: { email: string } };
     expect(found.session.token).toBe(tokenOf(browser));
     expect(found.session.expiresAt).toBeInstanceOf(Date);

@@ -38,10 +38,10 @@ describe("completing a challenge", () => {
 
   it("works through the server API too (auth.api), forwarding the challenge cookie", async () => {
     const { t, code } = await enrolled();
-    const signIn = await t.auth.api.signInEmail!({ body: { email: EMAIL, password: PASSWORD } });
+    const signIn = await t.auth.api.signInEmail({ body: { email: EMAIL, password: PASSWORD } });
     expect(signIn.data).toEqual({ twoFactorRedirect: true, twoFactorMethods: ["totp", "otp"] });
     const cookie = signIn.headers.get("set-cookie")!.split(";")[0]!;
-    const verified = await t.auth.api.verifyTOTP!({
+    const verified = await t.auth.api.verifyTOTP({
       body: { code: code() },
       headers: new Headers({ cookie }),
     });
