@@ -35,6 +35,7 @@ export type {
 } from "./features/organization/types.ts";
 export type { PasswordChanged } from "./features/password/endpoints/change-password.ts";
 export type { PasswordResetRequested } from "./features/password/endpoints/request-password-reset.ts";
+export type { CoreEndpoint, CoreEndpointName } from "./features/registry.ts";
 export type { Session, User } from "./features/session/types.ts";
 export type { AccountInfoResult } from "./features/social/endpoints/account-info.ts";
 export type { AccessTokenResult } from "./features/social/endpoints/get-access-token.ts";
@@ -54,7 +55,14 @@ export type { SignInCompleted as TwoFactorSignInResult } from "./features/two-fa
 export type { TwoFactorRedirect } from "./features/two-factor/gate.ts";
 export type { TwoFactorMethod } from "./features/two-factor/rules.ts";
 export type { Enrollment as TwoFactorEnrollment } from "./features/two-factor/service.ts";
-export type { ApiCallInput, ApiResult } from "./http/api.ts";
+export type {
+  ApiCallInput,
+  ApiData,
+  ApiResult,
+  EndpointApiMethod,
+  TypedApi,
+  TypedCallInput,
+} from "./http/api.ts";
 export {
   createDevOutbox,
   createSmtpMailer,
