@@ -2,6 +2,7 @@ import { createHmac, randomBytes } from "node:crypto";
 import { ObjectId } from "mongodb";
 import { afterEach, describe, expect, it } from "vitest";
 import {
+  createFixture,
   createOrganization,
   signIn as signInVerified,
 } from "../../packages/auth-core/src/features/organization/test-helpers.ts";
@@ -52,6 +53,7 @@ import {
  *       token cannot delete the account signed up again with the same email"
  * E17 → packages/auth-core/src/features/organization/invitations.test.ts "refuses members without
  *       invitation:create, roles above the inviter's, unknown roles, bad emails and existing members"
+ *       (member with role member, admin with owner); here: a member with every role, nothing stored
  */
 
 let t: TestAuth | null = null;
@@ -304,5 +306,32 @@ describe("matrix D: sessions that must not authenticate", () => {
     }
     expect(await snapshotDatabase(t.db)).toBe(before);
     expect((await userDoc(t, b.id))?.name).not.toBe("Hijacked");
+  });
+});
+
+describe("matrix E: invitation roles", () => {
+  it("E17: a member inviting with any role gets 403 INVITATION_CREATE_NOT_ALLOWED, an admin inviting an owner 403 INVITATION_ROLE_NOT_ALLOWED; nothing stored or mailed", async () => {
+    const f = await createFixture();
+    t = f.t;
+    const invite = (by: typeof f.M, role: string) =>
+      by.browser.post("/organization/invite-member", { organizationId: f.A, email: "n@example.com", role });
+    for (const role of ["member", "admin", "owner"])
+      expectCatalogueError(
+        await invite(f.M, role),
+        403,
+        "INVITATION_CREATE_NOT_ALLOWED",
+        "not allowed to invite users to this organization",
+      );
+    expectCatalogueError(
+      await invite(f.D, "owner"),
+      403,
+      "INVITATION_ROLE_NOT_ALLOWED",
+      "not allowed to invite a user with this role",
+    );
+    expect(await f.t.db.collection("invitations").countDocuments()).toBe(0);
+    expect(f.t.outbox.latestTo("n@example.com")).toBeNull();
+    // Control: the admin may invite at their own level or below.
+    expect((await invite(f.D, "admin")).status).toBe(200);
+    expect(await f.t.db.collection("invitations").countDocuments({ role: "admin" })).toBe(1);
   });
 });
