@@ -175,9 +175,7 @@ describe("pnpm serve (standalone server process)", { timeout: 60_000 }, () => {
     const reset = await client.post("/reset-password", { newPassword: "second-password-2", token });
     expect(reset.status).toBe(200);
     expect(await reset.json()).toEqual({ status: true });
-    expect(
-      await db.collection("verifications").countDocuments({ identifier: `reset-password:${token}` }),
-    ).toBe(0);
+    expect(await db.collection("verifications").countDocuments({ identifier: /^reset-password:/ })).toBe(0);
 
     const oldPassword = await client.post("/sign-in/email", { email, password: "first-password-1" });
     expect(oldPassword.status).toBe(401);

@@ -67,7 +67,10 @@ export interface AccountDoc {
 
 export interface VerificationDoc {
   _id: ObjectId;
-  /** `reset-password:{token}`, `delete-account-{token}` (SPEC §3); unique index. */
+  /**
+   * `reset-password:{…}`, `delete-account-{…}` (SPEC §3) with the token's SHA-256 in place of the
+   * token (security matrix E5); unique index.
+   */
   identifier: string;
   value: string;
   expiresAt: Date;

@@ -6,6 +6,7 @@ import { socialIndexes } from "./0003-social-indexes.ts";
 import { adminIndexes } from "./0004-admin-indexes.ts";
 import { twoFactorIndexes } from "./0005-two-factor-indexes.ts";
 import { apiKeyIndexes } from "./0006-api-key-indexes.ts";
+import { hashStoredTokens } from "./0007-hash-stored-tokens.ts";
 import type { Migration } from "./types.ts";
 
 export type { Migration } from "./types.ts";
@@ -18,6 +19,7 @@ export const CORE_MIGRATIONS: readonly Migration[] = [
   adminIndexes,
   twoFactorIndexes,
   apiKeyIndexes,
+  hashStoredTokens,
 ];
 
 /**

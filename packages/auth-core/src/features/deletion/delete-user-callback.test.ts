@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { SESSION_COOKIE, TestBrowser } from "../../../../../tests/support/browser.ts";
 import { createTestAuth, type TestAuth } from "../../../../../tests/support/test-auth.ts";
 import { deleteLinkFrom, PASSWORD, signUpUser, userRows } from "./deletion-test-helpers.ts";
+import { deleteAccountIdentifier } from "./rules.ts";
 
 let t: TestAuth;
 afterEach(async () => {
@@ -39,7 +40,11 @@ describe("deletion confirmed by email", () => {
     expect(t.outbox.latestTo("ada@example.com")?.text).toContain("The link expires in 24 hours.");
     const row = await t.db
       .collection("verifications")
-      .findOne({ identifier: `delete-account-${link.token}` });
+      .findOne({ identifier: deleteAccountIdentifier(link.token) });
+    // Security matrix E5: keyed by the token's hash; the token itself is stored nowhere.
+    expect(JSON.stringify(await t.db.collection("verifications").find({}).toArray())).not.toContain(
+      link.token,
+    );
     expect(row?.value).toBe(adaId.toHexString());
     const expiresAt = row?.expiresAt as Date | undefined;
     expect(expiresAt).toBeInstanceOf(Date);
@@ -189,7 +194,7 @@ describe("refused confirmations delete nothing", () => {
     const { ada, adaId } = await setUp(false);
     const token = "0123456789abcdefghijklmnopqrstuv";
     await t.db.collection("verifications").insertOne({
-      identifier: `delete-account-${token}`,
+      identifier: deleteAccountIdentifier(token),
       value: adaId.toHexString(),
       expiresAt: new Date(t.now().getTime() + 3600_000),
     });

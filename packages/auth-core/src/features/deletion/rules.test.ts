@@ -40,7 +40,8 @@ describe("appendErrorParam", () => {
 
 describe("delete-account identifiers", () => {
   it("uses the SPEC §3 form and matches only user-bound token kinds", () => {
-    expect(deleteAccountIdentifier("abc")).toBe("delete-account-abc");
+    // The token's SHA-256 (base64url) in place of the token (security matrix E5).
+    expect(deleteAccountIdentifier("abc")).toBe("delete-account-ungWv48Bz-pBQUDeXa4iI7ADYaOWF3qctBD_YfIAFa0");
     expect(USER_TOKEN_IDENTIFIER.test("delete-account-abc")).toBe(true);
     expect(USER_TOKEN_IDENTIFIER.test("reset-password:abc")).toBe(true);
     expect(USER_TOKEN_IDENTIFIER.test("oauth-state:abc")).toBe(false);

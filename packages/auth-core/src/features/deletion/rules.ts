@@ -1,12 +1,16 @@
 /** Pure decisions of account deletion (SPEC §5 "Delete user", DECISIONS.md). */
 
 import type { ObjectId } from "mongodb";
+import { sha256Base64Url } from "../../crypto/random.ts";
 import type { MemberDoc } from "../../db/documents.ts";
 import { holdsRole, parseRoles } from "../organization/rules.ts";
 
-/** SPEC §3: delete-account tokens live in `verifications` under this identifier. */
+/**
+ * SPEC §3: delete-account tokens live in `verifications` under `delete-account-{…}` — with the
+ * token's SHA-256 in place of the token, as reset tokens (security matrix E5).
+ */
 export function deleteAccountIdentifier(token: string): string {
-  return `delete-account-${token}`;
+  return `delete-account-${sha256Base64Url(token)}`;
 }
 
 /**

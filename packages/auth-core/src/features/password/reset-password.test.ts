@@ -2,6 +2,7 @@ import type { AuthOptions } from "@tessera/auth-core";
 import { afterEach, describe, expect, it } from "vitest";
 import { signUp, TestBrowser } from "../../../../../tests/support/browser.ts";
 import { createTestAuth, type TestAuth } from "../../../../../tests/support/test-auth.ts";
+import { resetPasswordIdentifier } from "./rules.ts";
 
 const EMAIL = "ada@example.com";
 const OLD_PASSWORD = "correct horse battery";
@@ -73,7 +74,9 @@ describe("request a password reset", () => {
     const token = new URL(link).pathname.split("/").pop();
     const rows = await resetRows();
     expect(rows).toHaveLength(1);
-    expect(rows[0]?.identifier).toBe(`reset-password:${token}`);
+    // Security matrix E5: the row is keyed by the token's hash; the token itself is stored nowhere.
+    expect(rows[0]?.identifier).toBe(resetPasswordIdentifier(token ?? ""));
+    expect(JSON.stringify(rows)).not.toContain(token);
     expect(rows[0]?.value).toBe(userId);
     const lifetime = (rows[0]!.expiresAt as Date).getTime() - before;
     expect(lifetime).toBeGreaterThanOrEqual(3600_000);
@@ -481,7 +484,7 @@ describe("POST /reset-password", () => {
     expect(await signInStatus(NEW_PASSWORD)).toBe(401);
     // Nothing changed, so the user's other link is still good (only the used one is spent).
     const live = (await resetRows()).map((row) => row.identifier);
-    expect(live).toEqual([`reset-password:${other}`]);
+    expect(live).toEqual([resetPasswordIdentifier(other)]);
   });
 
   it("treats a token whose user is gone as invalid", async () => {

@@ -4,7 +4,8 @@ import { isDuplicateKeyError } from "../../db/connect.ts";
 import type { UserDoc, VerificationDoc } from "../../db/documents.ts";
 
 /**
- * One-time tokens kept in `verifications` (reset-password:{token}, delete-account-{token}).
+ * One-time tokens kept in `verifications` (reset-password:{…}, delete-account-{…}, keyed by the
+ * token's hash).
  * Shared by the password and deletion features.
  */
 export async function createVerification(
