@@ -14,9 +14,9 @@ import { expectCatalogueError, PASSWORD, sendRaw, snapshotDatabase } from "./hel
  * E3  → here (a body naming another user is refused; the token only changes its own user)
  * E4  → here (both links stay valid until one is used; then the other is 400) and reset-password.test.ts
  *       "invalidates the user's other outstanding reset links"
- * E5  → here (500 random tokens: 400, then 429; token entropy). DEFECT vs the row, not fixed: reset tokens
- *       are stored in clear as `verifications.identifier = "reset-password:<token>"` (SPEC §3 prescribes
- *       that identifier), not hashed
+ * E5  → here (500 random tokens: 400, then 429; token entropy); stored hashed → reset-password.test.ts
+ *       "stores a 24-char token for the user and mails a link to it" (the row holds the token's SHA-256
+ *       only) and db/migrations/hash-stored-tokens.test.ts
  * E7  → here (Host / X-Forwarded-* / foreign Origin never reach the mailed link)
  * E8  → packages/auth-core/src/features/verification/verify-email.test.ts "a tampered token answers 401
  *       invalid_token" (modified email claim), "an expired token (3601 s) answers 401 token_expired …",
