@@ -1,7 +1,7 @@
+import type { z } from "zod";
 import type { AuthContext } from "../context.ts";
 import { isCausedByDatabaseOutage } from "../db/connect.ts";
 import { AuthError, isAuthError } from "../errors/auth-error.ts";
-import type { z } from "zod";
 import type {
   AnyEndpoint,
   EndpointDefinition,
