@@ -47,20 +47,30 @@ describe("auth.api types", () => {
     expect((await t.auth.api.getSession({})).data).toBeNull();
   });
 
-  it("a wrong body type does not compile, and is refused at run time all the same", async () => {
+  it("a wrong or missing body does not compile, and is refused at run time all the same", async () => {
     t = await createTestAuth();
     const call = t.auth.api.signInEmail({
       // @ts-expect-error email must be a string
       body: { email: 1, password: "correct horse battery" },
     });
     await expect(call).rejects.toMatchObject({ status: 400 });
+    // @ts-expect-error the body is required: its schema has required fields
+    await expect(t.auth.api.signInEmail({ headers: {} })).rejects.toMatchObject({ status: 400 });
+    // An endpoint whose body is all optional (or absent) may be called without one.
+    expect((await t.auth.api.getSession()).data).toBeNull();
     // @ts-expect-error no such method: a misspelt name fails to compile
     expect(t.auth.api.signInEmial).toBeUndefined();
   });
 
-  it("redirect and page endpoints: data is null (a redirect: see Location) or the page's HTML", () => {
+  it("redirects and pages: data is null for a redirect (see Location), the HTML for a page", () => {
     type Api = NonNullable<TestAuth>["auth"]["api"];
-    expectTypeOf<Awaited<ReturnType<Api["callbackOAuth"]>>["data"]>().toEqualTypeOf<string | null>();
-    expectTypeOf<Awaited<ReturnType<Api["error"]>>["data"]>().toEqualTypeOf<string | null>();
+    type DataOf<Name extends keyof Api> = Awaited<ReturnType<Api[Name]>>["data"];
+    // Always a redirect / always a page.
+    expectTypeOf<DataOf<"callbackOAuth">>().toEqualTypeOf<null>();
+    expectTypeOf<DataOf<"error">>().toEqualTypeOf<string>();
+    // JSON without a callbackURL, a redirect with one: the null must be in the type.
+    expectTypeOf<null>().toMatchTypeOf<DataOf<"verifyEmail">>();
+    expectTypeOf<null>().toMatchTypeOf<DataOf<"deleteUserCallback">>();
+    expectTypeOf<Exclude<DataOf<"verifyEmail">, null>>().toMatchTypeOf<{ status: true }>();
   });
 });

@@ -7,7 +7,7 @@ import {
   signIn as signInVerified,
 } from "../../packages/auth-core/src/features/organization/test-helpers.ts";
 import { CACHE_COOKIE, SESSION_COOKIE, signUp, TestBrowser } from "../support/browser.ts";
-import { createTestAuth, type TestAuth } from "../support/test-auth.ts";
+import { createTestAuth, TEST_SECRET, type TestAuth } from "../support/test-auth.ts";
 import {
   expectCatalogueError,
   expectNoSessionIssued,
@@ -141,11 +141,11 @@ describe("matrix A: injection and input limits", () => {
       searchField: "name",
       searchOperator: "contains",
     });
-    const started = performance.now();
+    // No wall-clock assertion (flaky under load, and FerretDB's Go regex engine is linear anyway):
+    // the literal-only match proves the pattern was escaped, which is what prevents a ReDoS.
     const res = await admin.browser.get<{ total: number; users: { email: string }[] }>(
       `/admin/list-users?${query}`,
     );
-    expect(performance.now() - started).toBeLessThan(2000);
     expect(res.status).toBe(200);
     expect(res.body.total).toBe(1);
     expect(res.body.users.map((user) => user.email)).toEqual(["literal@example.com"]);
@@ -257,6 +257,14 @@ describe("matrix D: sessions that must not authenticate", () => {
     const after = await userDoc(t, ada.id);
     expect(after).toEqual(adaBefore);
     expect(after?.role ?? "user").toBe("user"); // no stored role means the default role, user
+    // Positive control: the same body with the real secret's MAC is taken as signed, so the
+    // forgeries above were refused for their signatures, not for a malformed body.
+    const realMac = createHmac("sha256", TEST_SECRET)
+      .update(`cookie-cache:${signedCookie.length}:${signedCookie}:${body}`)
+      .digest("base64url");
+    ada.browser.cookies.set(CACHE_COOKIE, encodeURIComponent(`${body}.${realMac}`));
+    const signed = await ada.browser.get<{ user: Record<string, unknown> }>("/get-session");
+    expect(signed.body.user.role).toBe("admin");
   });
 
   it("D9: a session whose expiresAt is set in the past in the database answers null, clears the cookies and is deleted, not refreshed", async () => {

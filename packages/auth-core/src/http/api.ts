@@ -31,12 +31,17 @@ export type ApiMethod = (input?: ApiCallInput) => Promise<ApiResult>;
  * What `auth.api.<name>` takes for one endpoint: its body and query as their schemas accept them
  * (validated at run time all the same — a wrong shape from untyped code is a 400 AuthError).
  */
-export interface TypedCallInput<Body, Query> {
-  body?: Body;
+export type TypedCallInput<Body, Query> = BodyField<Body> & {
   query?: Query;
   params?: Record<string, string>;
   headers?: HeadersInit;
-}
+};
+
+/** An object with no properties: it extends a body type only when every field is optional. */
+type NoFields = Record<never, never>;
+
+/** `body` may be left out only when the endpoint's schema accepts an empty one. */
+type BodyField<Body> = NoFields extends Body ? { body?: Body } : { body: Body };
 
 /**
  * The `data` of a call: the handler's JSON result; null for a redirect (its target is the
@@ -50,7 +55,9 @@ export type ApiData<Result> =
 /** One endpoint's `auth.api` method. */
 export type EndpointApiMethod<Endpoint> =
   Endpoint extends EndpointDefinition<infer Body, infer Query, infer Result>
-    ? (input?: TypedCallInput<z.input<Body>, z.input<Query>>) => Promise<ApiResult<ApiData<Result>>>
+    ? NoFields extends z.input<Body>
+      ? (input?: TypedCallInput<z.input<Body>, z.input<Query>>) => Promise<ApiResult<ApiData<Result>>>
+      : (input: TypedCallInput<z.input<Body>, z.input<Query>>) => Promise<ApiResult<ApiData<Result>>>
     : never;
 
 /** `auth.api`: one typed method per endpoint, keyed by its name. */

@@ -81,7 +81,11 @@ export interface EndpointDefinition<
    * (security-matrix J5): actions whose effect outlives the impersonation or takes the account over.
    */
   highRisk?: boolean;
-  handler(ctx: EndpointContext<z.output<Body>, z.output<Query>>): Promise<Result | EndpointResult>;
+  /**
+   * JSON data, or redirectTo(url) / htmlPage(html). `Result` is the whole declared return type,
+   * redirects and pages included, so `auth.api` knows when `data` can be null (see http/api.ts).
+   */
+  handler(ctx: EndpointContext<z.output<Body>, z.output<Query>>): Promise<Result>;
 }
 
 /**

@@ -1,31 +1,50 @@
+import type { AnyBulkWriteOperation } from "mongodb";
 import { deleteAccountIdentifier } from "../../features/deletion/rules.ts";
 import { resetPasswordIdentifier } from "../../features/password/rules.ts";
+import type { VerificationDoc } from "../documents.ts";
 import type { Migration } from "./types.ts";
 
-/** Tokens as issued: reset 24 characters, delete-account 32 (a SHA-256 in base64url is 43). */
-const PLAIN_TOKEN = /^(reset-password:|delete-account-)([A-Za-z0-9]{24}|[a-z0-9]{32})$/;
+/** Tokens as issued: reset 24 of [A-Za-z0-9], delete-account 32 of [a-z0-9] (a SHA-256 in base64url is 43). */
+const PLAIN_RESET = /^reset-password:([A-Za-z0-9]{24})$/;
+const PLAIN_DELETE = /^delete-account-([a-z0-9]{32})$/;
+const BATCH = 500;
 
 /**
  * Security matrix E5: reset-password and delete-account rows stored before tokens were hashed get
- * the identifier they have now, so a link mailed before the upgrade still works. Idempotent: a
- * hashed identifier no longer matches PLAIN_TOKEN.
+ * the identifier they have now, so a link mailed before the upgrade still works. Only live rows
+ * that belong to a user: expired ones are dead links (cleanup removes them), and the inert rows an
+ * unknown-email request leaves (empty value) link to nobody — anyone can make many of those, and
+ * they must not slow a start. Read with a cursor, written in batches. Idempotent: a hashed
+ * identifier matches neither plain shape.
  */
 export const hashStoredTokens: Migration = {
   id: "0007-hash-stored-tokens",
-  async up({ verifications }) {
-    const rows = await verifications
-      .find(
-        { identifier: { $regex: "^(?:reset-password:|delete-account-)" } },
-        { projection: { identifier: 1 } },
-      )
-      .toArray();
-    for (const row of rows) {
-      const plain = PLAIN_TOKEN.exec(row.identifier);
-      if (!plain) continue;
-      const [, prefix, token = ""] = plain;
-      const identifier =
-        prefix === "reset-password:" ? resetPasswordIdentifier(token) : deleteAccountIdentifier(token);
-      await verifications.updateOne({ _id: row._id }, { $set: { identifier } });
+  async up({ verifications }, now) {
+    const rows = verifications.find(
+      {
+        identifier: { $regex: "^(?:reset-password:|delete-account-)" },
+        expiresAt: { $gt: now },
+        value: { $ne: "" },
+      },
+      { projection: { identifier: 1 } },
+    );
+    let batch: AnyBulkWriteOperation<VerificationDoc>[] = [];
+    for await (const row of rows) {
+      const identifier = hashedIdentifier(row.identifier);
+      if (identifier === null) continue;
+      batch.push({ updateOne: { filter: { _id: row._id }, update: { $set: { identifier } } } });
+      if (batch.length === BATCH) {
+        await verifications.bulkWrite(batch, { ordered: false });
+        batch = [];
+      }
     }
+    if (batch.length > 0) await verifications.bulkWrite(batch, { ordered: false });
   },
 };
+
+function hashedIdentifier(stored: string): string | null {
+  const reset = PLAIN_RESET.exec(stored)?.[1];
+  if (reset !== undefined) return resetPasswordIdentifier(reset);
+  const remove = PLAIN_DELETE.exec(stored)?.[1];
+  return remove === undefined ? null : deleteAccountIdentifier(remove);
+}

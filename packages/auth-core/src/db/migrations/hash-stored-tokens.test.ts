@@ -14,6 +14,8 @@ afterEach(() => t.close());
 
 const RESET_TOKEN = "aB3dE5gH9jK1mN2pQ4rS6tU8";
 const DELETE_TOKEN = "0123456789abcdefghijklmnopqrstuv";
+const EXPIRED_TOKEN = "zZ3dE5gH9jK1mN2pQ4rS6tU8";
+const INERT_TOKEN = "yY3dE5gH9jK1mN2pQ4rS6tU8";
 
 async function insertOldRows(userId: string): Promise<void> {
   const expiresAt = new Date(t.now().getTime() + 3600_000);
@@ -21,6 +23,14 @@ async function insertOldRows(userId: string): Promise<void> {
     { identifier: `reset-password:${RESET_TOKEN}`, value: userId, expiresAt },
     { identifier: `delete-account-${DELETE_TOKEN}`, value: userId, expiresAt },
     { identifier: "oauth-state:unrelated", value: "{}", expiresAt },
+    // Left as they are: an expired link (dead anyway, cleanup removes it) and the inert row an
+    // unknown-email request leaves (it links to nobody).
+    {
+      identifier: `reset-password:${EXPIRED_TOKEN}`,
+      value: userId,
+      expiresAt: new Date(t.now().getTime() - 1000),
+    },
+    { identifier: `reset-password:${INERT_TOKEN}`, value: "", expiresAt },
   ]);
 }
 
@@ -30,7 +40,7 @@ const identifiers = async () =>
   );
 
 describe("0007-hash-stored-tokens", () => {
-  it("re-keys old rows by the token's hash, leaves other rows alone, and is idempotent", async () => {
+  it("re-keys live user-bound rows by the token's hash, leaves expired, inert and other rows alone, and is idempotent", async () => {
     t = await createTestAuth();
     const res = await signUp(new TestBrowser(t.auth), { email: "ada@example.com" });
     await insertOldRows(res.body.user.id);
@@ -40,9 +50,11 @@ describe("0007-hash-stored-tokens", () => {
       deleteAccountIdentifier(DELETE_TOKEN),
       "oauth-state:unrelated",
       resetPasswordIdentifier(RESET_TOKEN),
+      `reset-password:${EXPIRED_TOKEN}`,
+      `reset-password:${INERT_TOKEN}`,
     ].sort();
     expect(await identifiers()).toEqual(expected);
-    await hashStoredTokens.up(t.auth.context.collections);
+    await hashStoredTokens.up(t.auth.context.collections, t.now());
     expect(await identifiers()).toEqual(expected);
   });
 
@@ -50,7 +62,7 @@ describe("0007-hash-stored-tokens", () => {
     t = await createTestAuth();
     const res = await signUp(new TestBrowser(t.auth), { email: "ada@example.com" });
     await insertOldRows(res.body.user.id);
-    await hashStoredTokens.up(t.auth.context.collections);
+    await hashStoredTokens.up(t.auth.context.collections, t.now());
     const browser = new TestBrowser(t.auth);
     const reset = await browser.post("/reset-password", {
       token: RESET_TOKEN,

@@ -35,7 +35,7 @@ export async function runMigrations(
   const applied: string[] = [];
   for (const migration of migrations) {
     if (done.has(migration.id)) continue;
-    await migration.up(collections);
+    await migration.up(collections, now());
     try {
       await collections.migrations.insertOne({ _id: migration.id, appliedAt: now() });
     } catch (error) {

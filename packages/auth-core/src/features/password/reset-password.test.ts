@@ -458,7 +458,7 @@ describe("POST /reset-password", () => {
   it("answers 400 Reset password isn't enabled once the feature is off, keeping the token", async () => {
     t = await createTestAuth({ emailAndPassword: { resetPasswordEnabled: false } });
     await t.db.collection("verifications").insertOne({
-      identifier: "reset-password:AAAAAAAAAAAAAAAAAAAAAAAA",
+      identifier: resetPasswordIdentifier("AAAAAAAAAAAAAAAAAAAAAAAA"),
       value: "0123456789abcdef01234567",
       expiresAt: new Date(t.now().getTime() + 3600_000),
     });
