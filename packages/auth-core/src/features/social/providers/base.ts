@@ -5,6 +5,7 @@ import {
   type ClientConfig,
   createAuthorizationURL,
   exchangeAuthorizationCode,
+  fetchUserInfo,
   refreshAccessToken,
   resolveEndpoints,
 } from "./oauth2.ts";
@@ -24,7 +25,29 @@ import type {
  * client credentials, whether it has PKCE / refresh / id tokens, and how its user info maps to a
  * profile. Everything else (URL building, token requests, verification) is shared.
  */
-export interface ProviderSpec {
+export type ProviderSpec = ProviderSpecCore & ProfileSource;
+
+/** Exactly one way to get the profile. */
+type ProfileSource =
+  | {
+      /**
+       * The profile from the user-info endpoint's JSON (fetched with the access token; null when
+       * that call fails).
+       */
+      mapUserInfo: (info: unknown) => ProviderProfile | null;
+      getUserProfile?: never;
+    }
+  | {
+      /** For providers that need more than one GET of `endpoints.userInfo` (or none). */
+      getUserProfile: (
+        client: ClientConfig,
+        tokens: ProviderTokens,
+        extras: CallbackExtras,
+      ) => Promise<ProviderProfile | null>;
+      mapUserInfo?: never;
+    };
+
+interface ProviderSpecCore {
   id: string;
   name: string;
   endpoints: ProviderEndpoints;
@@ -39,11 +62,6 @@ export interface ProviderSpec {
   loginHint?: boolean;
   /** Extra form fields of the code exchange (VK's device_id). */
   exchangeParams?: (input: CodeExchangeInput) => Record<string, string>;
-  getUserProfile(
-    client: ClientConfig,
-    tokens: ProviderTokens,
-    extras: CallbackExtras,
-  ): Promise<ProviderProfile | null>;
   /** OIDC providers: how id-token claims map to a profile; the issuer check when it is not the fixed endpoint. */
   idToken?: {
     toProfile(claims: JsonRecord): ProviderProfile | null;
@@ -81,7 +99,10 @@ export function createProviderFromSpec(
     createAuthorizationURL: (input) => createAuthorizationURL(client, input),
     exchangeCode: async (input) =>
       exchangeAuthorizationCode(client, input, spec.exchangeParams?.(input) ?? {}),
-    getUserProfile: (tokens, extras) => spec.getUserProfile(client, tokens, extras),
+    getUserProfile: async (tokens, extras) => {
+      if (spec.getUserProfile) return spec.getUserProfile(client, tokens, extras);
+      return spec.mapUserInfo(await fetchUserInfo(client, endpoints.userInfo, tokens));
+    },
   };
   if (spec.refresh) provider.refreshAccessToken = (refreshToken) => refreshAccessToken(client, refreshToken);
   const verifier = idTokenVerifierFor(spec, options, deps, endpoints);

@@ -1,6 +1,5 @@
 import { createProviderFromSpec } from "./base.ts";
 import { asId, asRecord, asString, pickName } from "./fields.ts";
-import { fetchUserInfo } from "./oauth2.ts";
 import type { OAuthProvider, ProviderDeps, ProviderOptions, ProviderProfile } from "./types.ts";
 
 /**
@@ -49,8 +48,7 @@ export function createDiscordProvider(options: ProviderOptions, deps: ProviderDe
       pkce: false,
       clientAuth: "body",
       refresh: true,
-      getUserProfile: async (client, tokens) =>
-        mapDiscordUser(await fetchUserInfo(client, client.endpoints.userInfo, tokens)),
+      mapUserInfo: mapDiscordUser,
     },
     options,
     deps,

@@ -1,6 +1,5 @@
 import { createProviderFromSpec } from "./base.ts";
 import { asId, asImageURL, asRecord, asString, pickName, profileFromOidcClaims } from "./fields.ts";
-import { fetchUserInfo } from "./oauth2.ts";
 import type { OAuthProvider, ProviderDeps, ProviderOptions, ProviderProfile } from "./types.ts";
 
 /**
@@ -39,8 +38,7 @@ export function createGitlabProvider(options: ProviderOptions, deps: ProviderDep
       pkce: true,
       clientAuth: "body",
       refresh: true,
-      getUserProfile: async (client, tokens) =>
-        mapGitlabUser(await fetchUserInfo(client, client.endpoints.userInfo, tokens)),
+      mapUserInfo: mapGitlabUser,
       idToken: { toProfile: profileFromOidcClaims },
     },
     options,

@@ -1,6 +1,5 @@
 import { createProviderFromSpec } from "./base.ts";
 import { asRecord, profileFromOidcClaims } from "./fields.ts";
-import { fetchUserInfo } from "./oauth2.ts";
 import type { OAuthProvider, ProviderDeps, ProviderOptions } from "./types.ts";
 
 /** Hugging Face (OpenID Connect): standard userinfo claims; `preferred_username` when there is no name. */
@@ -20,8 +19,7 @@ export function createHuggingfaceProvider(options: ProviderOptions, deps: Provid
       pkce: true,
       clientAuth: "body",
       refresh: true,
-      getUserProfile: async (client, tokens) =>
-        profileFromOidcClaims(asRecord(await fetchUserInfo(client, client.endpoints.userInfo, tokens))),
+      mapUserInfo: (info) => profileFromOidcClaims(asRecord(info)),
       // Hugging Face does not document nonce support.
       idToken: { toProfile: profileFromOidcClaims, echoesNonce: false },
     },

@@ -1,6 +1,5 @@
 import { createProviderFromSpec } from "./base.ts";
 import { asArray, asId, asImageURL, asRecord, asString, pickName } from "./fields.ts";
-import { fetchUserInfo } from "./oauth2.ts";
 import type { OAuthProvider, ProviderDeps, ProviderOptions, ProviderProfile } from "./types.ts";
 
 /**
@@ -37,8 +36,7 @@ export function createKickProvider(options: ProviderOptions, deps: ProviderDeps)
       pkce: true,
       clientAuth: "body",
       refresh: true,
-      getUserProfile: async (client, tokens) =>
-        mapKickUser(await fetchUserInfo(client, client.endpoints.userInfo, tokens)),
+      mapUserInfo: mapKickUser,
     },
     options,
     deps,

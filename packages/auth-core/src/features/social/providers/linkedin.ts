@@ -1,6 +1,5 @@
 import { createProviderFromSpec } from "./base.ts";
 import { asRecord, profileFromOidcClaims } from "./fields.ts";
-import { fetchUserInfo } from "./oauth2.ts";
 import type { OAuthProvider, ProviderDeps, ProviderOptions } from "./types.ts";
 
 /**
@@ -24,8 +23,7 @@ export function createLinkedinProvider(options: ProviderOptions, deps: ProviderD
       pkce: false,
       clientAuth: "body",
       refresh: true,
-      getUserProfile: async (client, tokens) =>
-        profileFromOidcClaims(asRecord(await fetchUserInfo(client, client.endpoints.userInfo, tokens))),
+      mapUserInfo: (info) => profileFromOidcClaims(asRecord(info)),
       // LinkedIn documents no nonce support.
       idToken: { toProfile: profileFromOidcClaims, echoesNonce: false },
     },

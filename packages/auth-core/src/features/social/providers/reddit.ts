@@ -1,6 +1,5 @@
 import { createProviderFromSpec } from "./base.ts";
 import { asId, asImageURL, asRecord, pickName } from "./fields.ts";
-import { fetchUserInfo } from "./oauth2.ts";
 import type { OAuthProvider, ProviderDeps, ProviderOptions, ProviderProfile } from "./types.ts";
 
 /**
@@ -38,8 +37,7 @@ export function createRedditProvider(options: ProviderOptions, deps: ProviderDep
       clientAuth: "basic",
       refresh: true,
       authorizationParams: { duration: "permanent" },
-      getUserProfile: async (client, tokens) =>
-        mapRedditUser(await fetchUserInfo(client, client.endpoints.userInfo, tokens)),
+      mapUserInfo: mapRedditUser,
     },
     options,
     deps,

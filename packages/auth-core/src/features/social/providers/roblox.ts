@@ -1,6 +1,5 @@
 import { createProviderFromSpec } from "./base.ts";
 import { asId, asImageURL, asRecord, type JsonRecord, pickName } from "./fields.ts";
-import { fetchUserInfo } from "./oauth2.ts";
 import type { OAuthProvider, ProviderDeps, ProviderOptions, ProviderProfile } from "./types.ts";
 
 /** Roblox (OpenID Connect). Quirk: Roblox shares no email at all; the display name is `nickname`. */
@@ -34,8 +33,7 @@ export function createRobloxProvider(options: ProviderOptions, deps: ProviderDep
       pkce: true,
       clientAuth: "body",
       refresh: true,
-      getUserProfile: async (client, tokens) =>
-        mapRobloxClaims(asRecord(await fetchUserInfo(client, client.endpoints.userInfo, tokens))),
+      mapUserInfo: (info) => mapRobloxClaims(asRecord(info)),
       idToken: { toProfile: mapRobloxClaims },
     },
     options,

@@ -1,6 +1,5 @@
 import { createProviderFromSpec } from "./base.ts";
 import { asArray, asId, asImageURL, asRecord, asString, pickName } from "./fields.ts";
-import { fetchUserInfo } from "./oauth2.ts";
 import type { OAuthProvider, ProviderDeps, ProviderOptions, ProviderProfile } from "./types.ts";
 
 /**
@@ -36,8 +35,7 @@ export function createSpotifyProvider(options: ProviderOptions, deps: ProviderDe
       pkce: true,
       clientAuth: "basic",
       refresh: true,
-      getUserProfile: async (client, tokens) =>
-        mapSpotifyUser(await fetchUserInfo(client, client.endpoints.userInfo, tokens)),
+      mapUserInfo: mapSpotifyUser,
     },
     options,
     deps,

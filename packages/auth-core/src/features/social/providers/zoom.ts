@@ -1,6 +1,5 @@
 import { createProviderFromSpec } from "./base.ts";
 import { asId, asImageURL, asRecord, asString, joinName, pickName } from "./fields.ts";
-import { fetchUserInfo } from "./oauth2.ts";
 import type { OAuthProvider, ProviderDeps, ProviderOptions, ProviderProfile } from "./types.ts";
 
 /**
@@ -37,8 +36,7 @@ export function createZoomProvider(options: ProviderOptions, deps: ProviderDeps)
       pkce: true,
       clientAuth: "basic",
       refresh: true,
-      getUserProfile: async (client, tokens) =>
-        mapZoomUser(await fetchUserInfo(client, client.endpoints.userInfo, tokens)),
+      mapUserInfo: mapZoomUser,
     },
     options,
     deps,
