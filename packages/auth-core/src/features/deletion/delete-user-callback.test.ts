@@ -1,16 +1,13 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { SESSION_COOKIE, TestBrowser } from "../../../../../tests/support/browser.ts";
 import { createTestAuth, type TestAuth } from "../../../../../tests/support/test-auth.ts";
-import { deleteLinkFrom, PASSWORD, signUpUser, userRows } from "./deletion-test-helpers.ts";
+import { deleteLinkFrom, GONE, INTACT, PASSWORD, signUpUser, userRows } from "./deletion-test-helpers.ts";
 import { deleteAccountIdentifier } from "./rules.ts";
 
 let t: TestAuth;
 afterEach(async () => {
   await t.close();
 });
-
-const GONE = { users: 0, sessions: 0, accounts: 0, tokens: 0 };
-const INTACT = { users: 1, sessions: 1, accounts: 1, tokens: 0 };
 
 async function setUp(enabled = true) {
   t = await createTestAuth({ user: { deleteUser: { enabled, sendDeleteAccountVerification: true } } });

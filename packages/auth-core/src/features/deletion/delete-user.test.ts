@@ -2,15 +2,12 @@ import type { ObjectId } from "mongodb";
 import { afterEach, describe, expect, it } from "vitest";
 import { SESSION_COOKIE, TestBrowser } from "../../../../../tests/support/browser.ts";
 import { createTestAuth, type TestAuth } from "../../../../../tests/support/test-auth.ts";
-import { PASSWORD, signUpUser, userRows } from "./deletion-test-helpers.ts";
+import { GONE, INTACT, PASSWORD, signUpUser, userRows } from "./deletion-test-helpers.ts";
 
 let t: TestAuth;
 afterEach(async () => {
   await t.close();
 });
-
-const GONE = { users: 0, sessions: 0, accounts: 0, tokens: 0 };
-const INTACT = { users: 1, sessions: 1, accounts: 1, tokens: 0 };
 
 async function setUp(deleteUser: { enabled?: boolean; sendDeleteAccountVerification?: boolean } = {}) {
   t = await createTestAuth({ user: { deleteUser: { enabled: true, ...deleteUser } } });

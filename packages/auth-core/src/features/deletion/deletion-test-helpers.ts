@@ -54,6 +54,12 @@ export async function membershipRows(db: Db, userId: string) {
   };
 }
 
+/** `userRows` of a user with one session and a password account, and of one deleted with everything. */
+export const INTACT = { users: 1, sessions: 1, accounts: 1, tokens: 0 };
+export const GONE = { users: 0, sessions: 0, accounts: 0, tokens: 0 };
+/** `organizationRows` of an organization deleted whole. */
+export const NO_ORGANIZATION = { organizations: 0, members: 0, invitations: 0, teams: 0, teamMembers: 0 };
+
 export const SOLE_OWNER = {
   code: "SOLE_OWNER_CANNOT_BE_DELETED",
   message: "Transfer ownership or delete the organization first",

@@ -5,7 +5,10 @@ import type { MemberDoc, UserDoc } from "../../db/documents.ts";
 import { addMember, createOrganization, memberRoles, signIn } from "../organization/test-helpers.ts";
 import {
   deleteLinkFrom,
+  GONE,
+  INTACT,
   membershipRows,
+  NO_ORGANIZATION,
   organizationRows,
   SOLE_OWNER,
   userRows,
@@ -21,10 +24,6 @@ let t: TestAuth;
 afterEach(async () => {
   await t.close();
 });
-
-const INTACT = { users: 1, sessions: 1, accounts: 1, tokens: 0 };
-const GONE = { users: 0, sessions: 0, accounts: 0, tokens: 0 };
-const NO_ORGANIZATION = { organizations: 0, members: 0, invitations: 0, teams: 0, teamMembers: 0 };
 
 const rowsOf = (userId: string) => userRows(t.db, new ObjectId(userId));
 

@@ -11,7 +11,10 @@ import {
 } from "../organization/test-helpers.ts";
 import {
   deleteLinkFrom,
+  GONE,
+  INTACT,
   membershipRows,
+  NO_ORGANIZATION,
   organizationRows,
   SOLE_OWNER,
   userRows,
@@ -27,9 +30,6 @@ afterEach(async () => {
   await t.close();
 });
 
-const INTACT = { users: 1, sessions: 1, accounts: 1, tokens: 0 };
-const GONE = { users: 0, sessions: 0, accounts: 0, tokens: 0 };
-const NO_ORGANIZATION = { organizations: 0, members: 0, invitations: 0, teams: 0, teamMembers: 0 };
 const NO_MEMBERSHIPS = { members: 0, teamMembers: 0, invitationsSent: 0 };
 
 async function setUp(overrides: Overrides = {}) {
