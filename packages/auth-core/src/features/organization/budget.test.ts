@@ -184,7 +184,9 @@ describe("database commands per organization endpoint", () => {
       "aggregate:members",
       "update:invitations",
       "update:sessions",
+      // Read again after the writes: an organization or user deleted meanwhile takes them back.
       "find:organizations",
+      "find:users",
     ]);
     const second = await O.browser.post<{ id: string }>("/organization/invite-member", {
       organizationId: A,

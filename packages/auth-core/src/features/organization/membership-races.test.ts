@@ -114,6 +114,30 @@ describe("add-member racing a team's removal or the user's deletion", () => {
   });
 });
 
+describe("accept-invitation racing the removal of its team", () => {
+  it("remove-team just before the member insert: TEAM_NOT_FOUND, no member row, nothing active", async () => {
+    const f = await fixture();
+    await createTeam(f, "Keep"); // the last team cannot be removed
+    const doomed = await createTeam(f, "Doomed");
+    const sent = await f.O.browser.post<{ id: string }>("/organization/invite-member", {
+      organizationId: f.A,
+      email: f.X.email,
+      role: "member",
+      teamId: doomed,
+    });
+    expect(sent.status).toBe(200);
+    beforeNextInsert(f, "members", async () => {
+      expect((await f.O.browser.post("/organization/remove-team", { teamId: doomed })).status).toBe(200);
+    });
+    const res = await f.X.browser.post("/organization/accept-invitation", { invitationId: sent.body.id });
+    expect(res).toMatchObject({ status: 400, body: errorBody("TEAM_NOT_FOUND", "Team not found") });
+    const userId = new ObjectId(f.X.userId);
+    expect(await countIn(f, "members", { organizationId: new ObjectId(f.A), userId })).toBe(0);
+    expect(await countIn(f, "teamMembers", { userId })).toBe(0);
+    expect(await countIn(f, "sessions", { userId, activeOrganizationId: f.A })).toBe(0);
+  });
+});
+
 describe("add-team-member racing deletions", () => {
   it("remove-team just before the insert: TEAM_NOT_FOUND and no membership of the removed team", async () => {
     const f = await fixture();

@@ -6,10 +6,9 @@ import {
   loadInvitationForRecipient,
   requireInviterStillAllowed,
 } from "../invitation-service.ts";
+import { takeBackMembershipIfOrphaned } from "../membership-recheck.ts";
 import { idField } from "../schemas.ts";
 import { requireCaller, writeActiveOrganization } from "../service.ts";
-import { deleteMemberById, findOrganizationById } from "../store.ts";
-import { deleteUserTeamMemberships } from "../team-store.ts";
 import { type Invitation, type Member, toInvitation, toMember } from "../types.ts";
 
 /**
@@ -33,16 +32,15 @@ export const acceptInvitationEndpoint = defineEndpoint({
     const organizationId = pending.organizationId.toHexString();
     const team = accepted.teams.length === 1 ? (accepted.teams[0]?._id.toHexString() ?? null) : null;
     await writeActiveOrganization(auth, ctx.cookies, caller, organizationId, team);
-    // An organization deleted meanwhile: its cascade may have run before our member insert or our
-    // session write, leaving both pointing at nothing. Its row goes first, so reading it after both
-    // writes tells: gone → take both back (the session gets its previous active organization).
-    if (!(await findOrganizationById(auth.collections, pending.organizationId))) {
-      await deleteMemberById(auth.collections, accepted.member._id);
-      await deleteUserTeamMemberships(auth.collections, pending.organizationId, caller.user._id);
+    // An organization, team or user deleted meanwhile: its cascade may have run before our member
+    // insert or our session write, leaving both pointing at nothing. Read after both writes: gone →
+    // take both back (the session gets its previous active organization).
+    const gone = await takeBackMembershipIfOrphaned(auth, accepted.member, accepted.teams);
+    if (gone) {
       const previous = caller.session.activeOrganizationId === organizationId ? null : caller.session;
       const restored = previous?.activeOrganizationId ?? null;
       await writeActiveOrganization(auth, ctx.cookies, caller, restored, previous?.activeTeamId ?? null);
-      throw new AuthError("ORGANIZATION_NOT_FOUND");
+      throw new AuthError(gone);
     }
     return { invitation: toInvitation(accepted.invitation), member: toMember(accepted.member) };
   },

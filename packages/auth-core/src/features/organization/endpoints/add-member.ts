@@ -1,16 +1,13 @@
-import type { ObjectId } from "mongodb";
 import { z } from "zod";
-import type { AuthContext } from "../../../context.ts";
-import type { TeamDoc } from "../../../db/documents.ts";
 import { parseId } from "../../../db/ids.ts";
 import { AuthError } from "../../../errors/auth-error.ts";
 import { defineEndpoint } from "../../../http/define-endpoint.ts";
+import { takeBackMembershipIfOrphaned } from "../membership-recheck.ts";
 import { findUnknownRoles } from "../rules.ts";
 import { idField, roleField, teamIdsField } from "../schemas.ts";
 import { addMemberWithinLimit, requireOrganization, resolveOrganizationId, roleTableOf } from "../service.ts";
-import { deleteMemberById, findOrganizationById, findUserById } from "../store.ts";
+import { deleteMemberById, findUserById } from "../store.ts";
 import { joinTeams, requireOrganizationTeams } from "../team-service.ts";
-import { deleteUserTeamMemberships, findOrganizationTeams } from "../team-store.ts";
 import { type Member, toMember } from "../types.ts";
 
 /**
@@ -52,35 +49,8 @@ export const addMember = defineEndpoint({
       await deleteMemberById(auth.collections, added.value._id);
       throw new AuthError("TEAM_MEMBER_LIMIT_REACHED");
     }
-    const gone = await findWhatWentMeanwhile(auth, organizationId, user._id, teams);
-    if (gone) {
-      await deleteMemberById(auth.collections, added.value._id);
-      await deleteUserTeamMemberships(auth.collections, organizationId, user._id);
-      throw new AuthError(gone);
-    }
+    const gone = await takeBackMembershipIfOrphaned(auth, added.value, teams);
+    if (gone) throw new AuthError(gone);
     return toMember(added.value);
   },
 });
-
-/**
- * Each deletion removes its own row before the rows pointing at it (organization → members → team
- * memberships; remove-team → team → memberships; user deletion → memberships → user → a last sweep
- * of memberships), so a row inserted after its cascade read them is caught by reading that row now.
- */
-async function findWhatWentMeanwhile(
-  auth: AuthContext,
-  organizationId: ObjectId,
-  userId: ObjectId,
-  teams: readonly TeamDoc[],
-): Promise<"ORGANIZATION_NOT_FOUND" | "MEMBER_USER_NOT_FOUND" | "TEAM_NOT_FOUND" | null> {
-  const { collections } = auth;
-  if (!(await findOrganizationById(collections, organizationId))) return "ORGANIZATION_NOT_FOUND";
-  if (!(await findUserById(collections, userId))) return "MEMBER_USER_NOT_FOUND";
-  if (teams.length === 0) return null;
-  const left = await findOrganizationTeams(
-    collections,
-    organizationId,
-    teams.map((team) => team._id),
-  );
-  return left.length === teams.length ? null : "TEAM_NOT_FOUND";
-}
