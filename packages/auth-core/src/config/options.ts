@@ -93,7 +93,13 @@ export const optionsSchema = z
         maxPasswordLength: z.number().int().min(1).max(4096).default(128),
         resetPasswordEnabled: z.boolean().default(true),
         resetPasswordTokenExpiresIn: positiveSeconds.default(3600),
-        revokeSessionsOnPasswordReset: z.boolean().default(false),
+        /**
+         * A reset proves the mailbox, so every session of the account ends — those of whoever held it
+         * before included (security matrix D11, ASVS 7.4.3: a pre-registered account is taken back
+         * whole). Better Auth defaults to false; we do not.
+         * @default true
+         */
+        revokeSessionsOnPasswordReset: z.boolean().default(true),
       })
       .strict()
       .prefault({}),
@@ -179,6 +185,13 @@ export const optionsSchema = z
          * @default 10000
          */
         providerTimeoutMs: z.number().int().positive().max(120_000).default(10_000),
+        /**
+         * Bound on a whole request: past it the answer is 503 `SERVICE_UNAVAILABLE`, so a database that
+         * hangs (accepts but never answers) fails requests in seconds instead of holding them (security
+         * matrix N3). Work already sent to the database may still complete. 0 turns the bound off.
+         * @default 5000
+         */
+        requestTimeoutMs: z.number().int().min(0).max(600_000).default(5000),
       })
       .strict()
       .prefault({}),

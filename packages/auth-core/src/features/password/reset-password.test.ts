@@ -419,16 +419,16 @@ describe("POST /reset-password", () => {
     expect(await signInStatus(NEW_PASSWORD)).toBe(200);
   });
 
-  it("leaves sessions alone by default", async () => {
-    const userId = await setUp();
+  it("leaves sessions alone when revokeSessionsOnPasswordReset is off", async () => {
+    const userId = await setUp({ emailAndPassword: { revokeSessionsOnPasswordReset: false } });
     const token = await requestToken();
     await new TestBrowser(t.auth).post("/reset-password", { newPassword: NEW_PASSWORD, token });
     const sessions = await t.db.collection("sessions").find().toArray();
     expect(sessions.map((s) => s.userId.toHexString())).toEqual([userId]);
   });
 
-  it("deletes every session of the user when revokeSessionsOnPasswordReset is on", async () => {
-    await setUp({ emailAndPassword: { revokeSessionsOnPasswordReset: true } });
+  it("deletes every session of the user by default (revokeSessionsOnPasswordReset, matrix D11)", async () => {
+    await setUp();
     const signedIn = new TestBrowser(t.auth);
     await signedIn.post("/sign-in/email", { email: EMAIL, password: OLD_PASSWORD });
     await signUp(new TestBrowser(t.auth), { email: "bob@example.com" });

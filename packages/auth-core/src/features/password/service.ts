@@ -97,7 +97,7 @@ export async function resetPassword(
   await dropUnprovenProviderAccounts(auth, user._id);
   // Devices trusted and challenges won with the old password do not outlive it (two-factor).
   await forgetSecondFactorSessions(auth, user._id);
-  // ASVS 7.4.3 / security matrix D11: opt-in, as in the reference (revokeSessionsOnPasswordReset).
+  // ASVS 7.4.3 / security matrix D11: on by default (revokeSessionsOnPasswordReset), unlike the reference.
   if (auth.options.emailAndPassword.revokeSessionsOnPasswordReset)
     await deleteUserSessions(auth.collections, user._id);
   return { ok: true };
