@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { createServer, type Server, type Socket } from "node:net";
 import { type Auth, createAuth } from "@tessera/auth-core";
+import { MongoClient } from "mongodb";
 import { afterEach, describe, expect, inject, it } from "vitest";
 import { TEST_ORIGIN, TEST_SECRET } from "../support/test-auth.ts";
 import { expectCatalogueError, expectNoSessionIssued, PASSWORD, postJsonText, sendRaw } from "./helpers.ts";
@@ -31,7 +32,8 @@ class CuttableProxy {
         socket.on("close", () => this.sockets.delete(socket));
         socket.on("error", () => socket.destroy());
       }
-      client.pipe(upstream).pipe(client);
+      this.forward(client, upstream);
+      this.forward(upstream, client);
       client.on("close", () => upstream.destroy());
       upstream.on("close", () => client.destroy());
     });
@@ -44,8 +46,29 @@ class CuttableProxy {
     this.server = server;
   }
 
+  /** While frozen, bytes are held back (not lost): a database that accepts and never answers. */
+  private frozen = false;
+  private readonly held: (() => void)[] = [];
+
+  private forward(from: Socket, to: Socket): void {
+    from.on("data", (chunk: Buffer) => {
+      if (this.frozen) this.held.push(() => to.write(chunk));
+      else to.write(chunk);
+    });
+  }
+
+  freeze(): void {
+    this.frozen = true;
+  }
+
+  thaw(): void {
+    this.frozen = false;
+    for (const send of this.held.splice(0)) send();
+  }
+
   /** Refuses new connections and drops the open ones, like a database that went away. */
   async cut(): Promise<void> {
+    this.thaw();
     const server = this.server;
     this.server = null;
     for (const socket of this.sockets) socket.destroy();
@@ -161,4 +184,69 @@ describe("database unreachable", () => {
     const after = await sendRaw(auth, "GET", "/get-session", { headers: { cookie } });
     expect((after.json as { user: { email: string } }).user.email).toBe("ada@example.com");
   });
+});
+
+/**
+ * Matrix N3: a database that hangs (connections open, no answers) is bounded by
+ * advanced.requestTimeoutMs, whether Tessera opened the client or the app passed its own Db (whose
+ * driver defaults would wait 30 s or more).
+ */
+describe("database hanging", () => {
+  const REQUEST_TIMEOUT_MS = 1500;
+
+  async function startFrozenSetup(database: "uri" | "app-client") {
+    const target = new URL(inject("mongoUri"));
+    const proxy = new CuttableProxy(target.hostname, Number(target.port));
+    await proxy.start();
+    cleanups.push(() => proxy.cut());
+    const dbName = `t_${randomBytes(6).toString("hex")}`;
+    const uri = `mongodb://127.0.0.1:${proxy.port}/${dbName}`;
+    const appClient = database === "app-client" ? new MongoClient(uri) : null;
+    if (appClient) cleanups.push(() => appClient.close());
+    const auth: Auth = createAuth({
+      database: appClient ? appClient.db(dbName) : { uri, serverSelectionTimeoutMS: SELECTION_TIMEOUT_MS },
+      secret: TEST_SECRET,
+      baseURL: TEST_ORIGIN,
+      logger: quiet,
+      advanced: { requestTimeoutMs: REQUEST_TIMEOUT_MS },
+    });
+    cleanups.push(() => auth.close());
+    cleanups.push(async () => {
+      proxy.thaw();
+      await auth.context.collections.db.dropDatabase();
+    });
+    await auth.migrate();
+    const up = await postJsonText(
+      auth,
+      "/sign-up/email",
+      JSON.stringify({ name: "Ada", email: "ada@example.com", password: PASSWORD }),
+    );
+    expect(up.status).toBe(200);
+    const cookie = up.headers
+      .getSetCookie()
+      .map((line) => line.split(";")[0])
+      .join("; ");
+    return { auth, proxy, cookie };
+  }
+
+  for (const database of ["uri", "app-client"] as const) {
+    it(`answers 503 within requestTimeoutMs and recovers when the database answers again (${database})`, async () => {
+      const { auth, proxy, cookie } = await startFrozenSetup(database);
+      proxy.freeze();
+      const hung = await timed(() =>
+        sendRaw(auth, "GET", "/get-session?disableCookieCache=true", { headers: { cookie } }),
+      );
+      expectCatalogueError(hung.result, 503, "SERVICE_UNAVAILABLE", "Service unavailable");
+      expect(hung.result.headers.getSetCookie()).toEqual([]);
+      expect(hung.ms).toBeGreaterThanOrEqual(REQUEST_TIMEOUT_MS - 100);
+      expect(hung.ms).toBeLessThan(REQUEST_TIMEOUT_MS + 1500);
+      const call = auth.api.getSession({ headers: { cookie } });
+      await expect(call).rejects.toMatchObject({ code: "SERVICE_UNAVAILABLE", status: 503 });
+
+      proxy.thaw();
+      const after = await sendRaw(auth, "GET", "/get-session", { headers: { cookie } });
+      expect(after.status).toBe(200);
+      expect((after.json as { user: { email: string } }).user.email).toBe("ada@example.com");
+    });
+  }
 });

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { TestBrowser } from "../support/browser.ts";
+import { signUp, TestBrowser } from "../support/browser.ts";
 import { createTestAuth, type TestAuth } from "../support/test-auth.ts";
 import { expectCatalogueError, PASSWORD, postJsonText, sendRaw, snapshotDatabase } from "./helpers.ts";
 
@@ -78,6 +78,28 @@ describe("body parsing", () => {
     expect(res.status).toBe(400);
     expect((res.json as { code: string }).code).toMatch(/^(VALIDATION_ERROR|INVALID_JSON)$/);
   });
+
+  // Fields typed as free JSON (API-key metadata, organization metadata) recurse in their schemas:
+  // the depth bound must hold there too, signed in or not, and write nothing.
+  it.each([
+    ["/api-key/create", (deep: string) => `{"metadata":${deep}}`],
+    ["/organization/create", (deep: string) => `{"name":"Acme","slug":"acme","metadata":${deep}}`],
+  ])(
+    "answers 400 VALIDATION_ERROR (not 500) for metadata nested 10 000 levels deep on %s",
+    async (path, body) => {
+      const deep = `${'{"a":'.repeat(10_000)}1${"}".repeat(10_000)}`;
+      const browser = new TestBrowser(t.auth);
+      await signUp(browser, { email: "deep@example.com" });
+      const before = await snapshotDatabase(t.db);
+      const headers = { "content-type": "application/json" };
+      for (const client of [browser, new TestBrowser(t.auth)]) {
+        const res = await client.request("POST", path, { rawBody: body(deep), headers });
+        expect(res.status).toBe(400);
+        expect(res.body).toMatchObject({ code: "VALIDATION_ERROR", message: "Invalid request" });
+      }
+      expect(await snapshotDatabase(t.db)).toBe(before);
+    },
+  );
 
   it.each([
     ["text/plain", JSON.stringify({ email: "a@example.com", password: PASSWORD })],

@@ -2,6 +2,7 @@ import type { z } from "zod";
 import type { AuthContext } from "../context.ts";
 import { isCausedByDatabaseOutage } from "../db/connect.ts";
 import { AuthError, isAuthError } from "../errors/auth-error.ts";
+import { withinRequestTimeout } from "./deadline.ts";
 import type {
   AnyEndpoint,
   EndpointDefinition,
@@ -74,16 +75,19 @@ export function createApi(auth: AuthContext, endpoints: readonly AnyEndpoint[]):
   for (const endpoint of endpoints) {
     const method = typeof endpoint.method === "string" ? endpoint.method : endpoint.method[0]!;
     api[endpoint.name] = async (input = {}) => {
-      const outcome = await runEndpoint(auth, endpoint, method, {
+      const run = runEndpoint(auth, endpoint, method, {
         body: input.body ?? {},
         query: input.query ?? {},
         params: input.params ?? {},
         headers: new Headers(input.headers),
         ip: null,
         isServerCall: true,
-      }).catch((error: unknown) => {
-        throw toApiError(auth, error);
       });
+      const outcome = await withinRequestTimeout(run, auth.options.advanced.requestTimeoutMs).catch(
+        (error: unknown) => {
+          throw toApiError(auth, error);
+        },
+      );
       if (outcome.kind === "json")
         return { data: outcome.data, status: outcome.status, headers: outcome.headers };
       if (outcome.kind === "redirect") return { data: null, status: 302, headers: outcome.headers };

@@ -2,6 +2,7 @@ import type { AuthContext } from "../context.ts";
 import { isCausedByDatabaseOutage } from "../db/connect.ts";
 import { AuthError, isAuthError } from "../errors/auth-error.ts";
 import { rateLimitAddress, resolveClientIp } from "./client-ip.ts";
+import { withinRequestTimeout } from "./deadline.ts";
 import type { AnyEndpoint } from "./define-endpoint.ts";
 import { type RateLimiter, ruleForPath } from "./rate-limit.ts";
 import { readRequestBody } from "./read-body.ts";
@@ -164,8 +165,11 @@ function createEngine(
 ): Engine {
   const route = createRouter(endpoints.filter((endpoint) => endpoint.auth !== "server-only"));
   const { basePath } = auth.options;
+  const { requestTimeoutMs } = auth.options.advanced;
   return async (request) => {
-    const reply = await handleRequest(request);
+    const reply = await withinRequestTimeout(handleRequest(request), requestTimeoutMs).catch(
+      (error: unknown) => errorReply(auth, error),
+    );
     // RFC 9110 §9.3.2: HEAD answers like GET — same status and headers — without the content.
     if (request.method === "HEAD") reply.body = null;
     return reply;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { AuthError } from "../errors/auth-error.ts";
-import { validateInput } from "./validate-input.ts";
+import { MAX_INPUT_DEPTH, validateInput } from "./validate-input.ts";
 
 const schema = z.strictObject({ email: z.string().max(10).pipe(z.email()), name: z.string().optional() });
 
@@ -41,5 +41,21 @@ describe("validateInput", () => {
     expect(failure([]).code).toBe("VALIDATION_ERROR");
     expect(failure("a@b.io").code).toBe("VALIDATION_ERROR");
     expect(JSON.stringify(failure({ email: { secret: "hunter2" } }).toJSON())).not.toContain("hunter2");
+  });
+
+  it("refuses input nested deeper than MAX_INPUT_DEPTH, and a cycle (server-side input), as VALIDATION_ERROR", () => {
+    const free = z.strictObject({ metadata: z.json() });
+    const nest = (levels: number): unknown => (levels === 0 ? 1 : { a: nest(levels - 1) });
+    expect(validateInput(free, { metadata: nest(MAX_INPUT_DEPTH - 1) }, undefined)).toEqual({
+      metadata: nest(MAX_INPUT_DEPTH - 1),
+    });
+    const tooDeep = () => validateInput(free, { metadata: nest(MAX_INPUT_DEPTH) }, undefined);
+    expect(tooDeep).toThrow(AuthError);
+    expect(() => tooDeep()).toThrow(expect.objectContaining({ code: "VALIDATION_ERROR" }));
+    const cyclic: Record<string, unknown> = {};
+    cyclic.self = cyclic;
+    expect(() => validateInput(free, { metadata: cyclic }, undefined)).toThrow(
+      expect.objectContaining({ code: "VALIDATION_ERROR" }),
+    );
   });
 });

@@ -13,7 +13,16 @@ export function validateInput<T extends z.ZodType>(
   fieldErrors: Partial<Record<string, ErrorCode>> | undefined,
 ): z.output<T> {
   if (!schema) return {} as z.output<T>;
-  const parsed = schema.safeParse(input ?? {});
+  if (nestedDeeperThan(input, MAX_INPUT_DEPTH)) throw tooDeep();
+  let parsed: ReturnType<T["safeParse"]>;
+  try {
+    parsed = schema.safeParse(input ?? {}) as ReturnType<T["safeParse"]>;
+  } catch (error) {
+    // A schema that recurses (z.json(), a refine that serialises) on a value built to exhaust the
+    // stack: a client error, not a 500 (matrix A13). Anything else is a defect and stays a 500.
+    if (error instanceof RangeError) throw tooDeep();
+    throw error;
+  }
   if (parsed.success) return parsed.data;
   const issues = parsed.error.issues;
   for (const issue of issues) {
@@ -26,4 +35,27 @@ export function validateInput<T extends z.ZodType>(
       issues: issues.map((issue) => ({ path: issue.path.join("."), message: issue.message })),
     },
   });
+}
+
+/**
+ * Deeper than any input an endpoint takes (metadata objects included); it bounds the recursion of
+ * the schemas, which would otherwise overflow the stack on a body like {"a":{"a":…10 000 levels…}}.
+ */
+export const MAX_INPUT_DEPTH = 32;
+
+function tooDeep(): AuthError {
+  const message = `nested deeper than ${MAX_INPUT_DEPTH} levels`;
+  return new AuthError("VALIDATION_ERROR", { details: { issues: [{ path: "", message }] } });
+}
+
+/** Iterative, so that measuring cannot overflow either; a cycle (auth.api input) counts as too deep. */
+function nestedDeeperThan(input: unknown, limit: number): boolean {
+  const pending: [unknown, number][] = [[input, 0]];
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    const [value, depth] = next;
+    if (typeof value !== "object" || value === null) continue;
+    if (depth >= limit) return true;
+    for (const child of Object.values(value)) pending.push([child, depth + 1]);
+  }
+  return false;
 }
