@@ -14,9 +14,9 @@ export function validateInput<T extends z.ZodType>(
 ): z.output<T> {
   if (!schema) return {} as z.output<T>;
   if (nestedDeeperThan(input, MAX_INPUT_DEPTH)) throw tooDeep();
-  let parsed: ReturnType<T["safeParse"]>;
+  let parsed: z.ZodSafeParseResult<z.output<T>>;
   try {
-    parsed = schema.safeParse(input ?? {}) as ReturnType<T["safeParse"]>;
+    parsed = schema.safeParse(input ?? {});
   } catch (error) {
     // A schema that recurses (z.json(), a refine that serialises) on a value built to exhaust the
     // stack: a client error, not a 500 (matrix A13). Anything else is a defect and stays a 500.
