@@ -14,8 +14,6 @@ import { RequestHeaders } from "./request-headers.ts";
  */
 
 const METHODS_WITH_BODY = new Set(["POST", "PUT", "PATCH", "DELETE"]);
-/** Methods a Fetch Request can carry; anything else (TRACE, PROPFIND…) is answered 405 by the server. */
-export const FETCH_METHODS = new Set(["GET", "HEAD", "OPTIONS", ...METHODS_WITH_BODY]);
 
 /**
  * The URL is built on the server's own origin, not on the Host header (which the client controls).

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import { request as httpRequest } from "node:http";
+import { request as httpRequest, type IncomingHttpHeaders } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Db, MongoClient, ObjectId } from "mongodb";
@@ -43,14 +43,18 @@ function testEnv(extra: Record<string, string> = {}): Record<string, string> {
 }
 
 /** A raw HTTP/1.1 exchange: fetch cannot send some methods or request targets. */
-function rawRequest(port: number, method: string, path: string): Promise<{ status: number; body: string }> {
+function rawRequest(
+  port: number,
+  method: string,
+  path: string,
+): Promise<{ status: number; body: string; headers: IncomingHttpHeaders }> {
   return new Promise((resolve, reject) => {
     const req = httpRequest({ host: "127.0.0.1", port, method, path, agent: false }, (res) => {
       let body = "";
       res.on("data", (chunk: Buffer) => {
         body += chunk.toString();
       });
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, body }));
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, body, headers: res.headers }));
     });
     req.on("error", reject);
     req.end();
@@ -161,15 +165,21 @@ describe("startServer", () => {
     expect(JSON.parse(reply.body)).toEqual({ code: "NOT_FOUND", message: "Not found" });
   });
 
-  it("answers 405 for a method a Fetch Request cannot carry", async () => {
-    const reply = await rawRequest(server.port, "TRACE", "/api/auth/ok");
-    expect(reply.status).toBe(405);
-    expect(JSON.parse(reply.body)).toEqual({ code: "METHOD_NOT_ALLOWED", message: "Method not allowed" });
+  it("routes any method like the engine: 405 with Allow on a known path, 404 on an unknown one", async () => {
+    for (const method of ["TRACE", "PROPFIND", "DELETE"]) {
+      const known = await rawRequest(server.port, method, "/api/auth/ok");
+      expect(known.status).toBe(405);
+      expect(known.headers.allow).toBe("GET, HEAD");
+      expect(JSON.parse(known.body)).toEqual({ code: "METHOD_NOT_ALLOWED", message: "Method not allowed" });
+      const unknown = await rawRequest(server.port, method, "/api/auth/nope");
+      expect(unknown.status).toBe(404);
+      expect(JSON.parse(unknown.body)).toEqual({ code: "NOT_FOUND", message: "Not found" });
+    }
   });
 
   it("answers HEAD with the GET status and no body", async () => {
     const reply = await rawRequest(server.port, "HEAD", "/api/auth/ok");
-    expect(reply).toEqual({ status: 200, body: "" });
+    expect(reply).toMatchObject({ status: 200, body: "" });
   });
 
   it("trusts TESSERA_TRUSTED_ORIGINS for cookie-bearing POSTs and refuses other origins", async () => {

@@ -9,7 +9,7 @@ import { type Engine, engineOf, jsonReply } from "../http/handler.ts";
 import type { DevOutbox } from "../mail/outbox.ts";
 import { readServerEnv, ServerConfigError } from "./env-config.ts";
 import { type ConfigOptions, deepMerge, loadConfigModule } from "./load-config.ts";
-import { FETCH_METHODS, requestURL, toEngineRequest, writeEngineResponse } from "./node-bridge.ts";
+import { requestURL, toEngineRequest, writeEngineResponse } from "./node-bridge.ts";
 import { buildAuthOptions, type OwnedResources } from "./resources.ts";
 
 export interface StartServerOptions {
@@ -144,7 +144,6 @@ async function serveRequest(
   try {
     // Only between bind and the end of migrations; the port is not announced before.
     if (!state.engine) return sendError(state, req, res, "SERVICE_UNAVAILABLE");
-    if (!FETCH_METHODS.has(req.method ?? "")) return sendError(state, req, res, "METHOD_NOT_ALLOWED");
     const url = requestURL(req, state.origin);
     if (!url || !isUnderBasePath(url.pathname, state.basePath))
       return sendError(state, req, res, "NOT_FOUND");
