@@ -18,7 +18,9 @@ beforeEach(async () => {
   await signUp(new TestBrowser(t.auth), { email: "ada@example.com", password: PASSWORD });
   // The sign-up above is a different path: it does not use up the sign-in budget.
 });
+const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
+  for (const cleanup of cleanups.splice(0)) await cleanup();
   await t.close();
 });
 
@@ -204,5 +206,76 @@ describe("client address (L2, L3, ASVS 4.1.3)", () => {
       );
     for (let i = 0; i < 3; i++) expect((await noAddress()).status).toBe(401);
     expect((await noAddress()).status).toBe(429);
+  });
+
+  /** A second instance on its own database with other proxy settings; closed by the test. */
+  async function withProxies(trustedProxies: string[], logger?: { warn: (line: string) => void }) {
+    const other = await createTestAuth(
+      {
+        rateLimit: { enabled: true },
+        advanced: { trustedProxies },
+        ...(logger ? { logger: { info: () => {}, error: () => {}, ...logger } } : {}),
+      },
+      { frozen: true },
+    );
+    cleanups.push(() => other.close());
+    await signUp(new TestBrowser(other.auth), { email: "ada@example.com", password: PASSWORD });
+    return other;
+  }
+
+  it("trusts a load balancer listed by CIDR range: each forwarded client has its own bucket", async () => {
+    const other = await withProxies(["10.0.0.0/8", "2001:db8::/32"]);
+    for (const client of ["1.1.1.1", "1.1.1.2", "1.1.1.3"]) {
+      expect((await wrongSignIn(other.auth, "10.0.0.7", { "x-forwarded-for": client })).status).toBe(401);
+    }
+    expect((await wrongSignIn(other.auth, "10.200.0.1", { "x-forwarded-for": "2.2.2.2" })).status).toBe(401);
+    for (let i = 0; i < 2; i++)
+      await wrongSignIn(other.auth, "2001:db8::5", { "x-forwarded-for": "2.2.2.2" });
+    expectLimited(await wrongSignIn(other.auth, "10.0.0.9", { "x-forwarded-for": "2.2.2.2" }));
+    // Outside the ranges the header is not believed: the socket is the client.
+    for (let i = 0; i < 3; i++)
+      await wrongSignIn(other.auth, "11.0.0.1", { "x-forwarded-for": `3.3.3.${i}` });
+    expectLimited(await wrongSignIn(other.auth, "11.0.0.1", { "x-forwarded-for": "3.3.3.99" }));
+  });
+
+  it('keys auth.handler calls without a socket address on the forwarded client with trustedProxies ["*"]', async () => {
+    const other = await withProxies(["*"]);
+    const noAddress = (forwarded: string, password = "wrong password") =>
+      other.auth.handler(
+        new Request(`${TEST_ORIGIN}/api/auth/sign-in/email`, {
+          method: "POST",
+          headers: { "content-type": "application/json", "x-forwarded-for": forwarded },
+          body: JSON.stringify({ email: "ada@example.com", password }),
+        }),
+      );
+    for (let i = 0; i < 3; i++) expect((await noAddress("6.6.6.6")).status).toBe(401);
+    expect((await noAddress("6.6.6.6")).status).toBe(429);
+    // Another visitor still signs in; a spoofed left part does not escape the right-most hop's bucket.
+    expect((await noAddress("1.2.3.4", PASSWORD)).status).toBe(200);
+    expect((await noAddress("9.9.9.9, 6.6.6.6")).status).toBe(429);
+  });
+
+  it("warns once when requests arrive without a client address", async () => {
+    const warnings: string[] = [];
+    const other = await withProxies([], { warn: (line) => warnings.push(line) });
+    for (let i = 0; i < 2; i++) {
+      await other.auth.handler(new Request(`${TEST_ORIGIN}/api/auth/get-session`));
+    }
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toContain("without a client address");
+    expect(warnings[0]).toContain("remoteAddress");
+  });
+
+  it("refuses a trusted proxy that is not an address, a range or * at startup, naming the option", () => {
+    for (const entry of ["10.0.0.0/33", "proxy.internal", "10.0.0.0/8/1"]) {
+      expect(() =>
+        createAuth({
+          database: t.db,
+          secret: TEST_SECRET,
+          baseURL: TEST_ORIGIN,
+          advanced: { trustedProxies: [entry] },
+        }),
+      ).toThrow(/advanced\.trustedProxies/);
+    }
   });
 });

@@ -6,6 +6,7 @@ import {
   PROVIDER_IDS,
   providerOptionsSchema,
 } from "../features/social/providers/types.ts";
+import { parseTrustedProxy } from "../http/client-ip.ts";
 import type { Mailer } from "../mail/mailer.ts";
 import {
   adminOptionsSchema,
@@ -171,8 +172,22 @@ export const optionsSchema = z
           .regex(/^[\w-]+$/)
           .default("tessera"),
         useSecureCookies: z.boolean().optional(),
-        /** Proxies whose forwarded-for header is believed; without them the socket address is used. */
-        trustedProxies: z.array(z.string().min(1)).default([]),
+        /**
+         * Proxies whose forwarded header is believed: addresses, CIDR ranges, or "*" (one proxy hop of any
+         * address — a platform edge, or auth.handler mounted without a socket address). Without them the
+         * socket address is used.
+         * @default []
+         */
+        trustedProxies: z
+          .array(
+            z
+              .string()
+              .refine(
+                (entry) => parseTrustedProxy(entry) !== null,
+                'must be an IP address, a CIDR range (10.0.0.0/8, 2001:db8::/32) or "*"',
+              ),
+          )
+          .default([]),
         ipAddressHeader: z.string().min(1).default("x-forwarded-for"),
         maxBodyBytes: z
           .number()

@@ -1,18 +1,63 @@
-import { isIP } from "node:net";
+import { BlockList, isIP } from "node:net";
 
 /**
- * The client address: the socket's, unless the socket peer is a configured trusted proxy — only
- * then is the forwarded header believed, read right to left past the trusted hops.
+ * Which socket peers may speak for the client through the forwarded header
+ * (`advanced.trustedProxies`): addresses and CIDR ranges, IPv4 or IPv6, and "*" — one proxy hop in
+ * front whatever its address, for platforms whose edge sets the header and for `auth.handler`
+ * mounted where no socket address is at hand.
+ */
+export interface TrustedProxies {
+  /** "*" was listed: the socket peer (or, without a socket, the platform) is trusted. */
+  anyPeer: boolean;
+  /** True when `ip` (normalised) is in a listed address or range. */
+  lists(ip: string): boolean;
+}
+
+/** `"*"`, an address, or `address/prefix`; null when the entry is none of these. */
+export function parseTrustedProxy(
+  entry: string,
+): "*" | { address: string; prefix: number; family: "ipv4" | "ipv6" } | null {
+  if (entry === "*") return "*";
+  const [raw, prefixText, extra] = entry.split("/");
+  const address = normalizeIp(raw ?? null);
+  if (!address || extra !== undefined) return null;
+  const family = isIP(address) === 4 ? "ipv4" : "ipv6";
+  const max = family === "ipv4" ? 32 : 128;
+  if (prefixText === undefined) return { address, prefix: max, family };
+  if (!/^\d{1,3}$/.test(prefixText) || Number(prefixText) > max) return null;
+  return { address, prefix: Number(prefixText), family };
+}
+
+export function compileTrustedProxies(entries: readonly string[]): TrustedProxies {
+  const list = new BlockList();
+  let anyPeer = false;
+  for (const entry of entries) {
+    const parsed = parseTrustedProxy(entry);
+    // options.ts refuses malformed entries at startup; this only guards direct callers.
+    if (parsed === null) throw new Error(`advanced.trustedProxies: "${entry}" is not an address or range`);
+    if (parsed === "*") anyPeer = true;
+    else list.addSubnet(parsed.address, parsed.prefix, parsed.family);
+  }
+  return {
+    anyPeer,
+    lists: (ip) => list.check(ip, isIP(ip) === 4 ? "ipv4" : "ipv6"),
+  };
+}
+
+/**
+ * The client address: the socket's, unless the socket peer is a trusted proxy — only then is the
+ * forwarded header believed, read right to left past the listed hops. Null when there is no socket
+ * address and no "*" (the caller shares one rate-limit bucket then: limits fail closed).
  */
 export function resolveClientIp(
   socketAddress: string | null,
   headers: Headers,
-  trustedProxies: readonly string[],
+  proxies: TrustedProxies,
   headerName: string,
 ): string | null {
   const socket = normalizeIp(socketAddress);
-  const trusted = new Set(trustedProxies.map((proxy) => normalizeIp(proxy) ?? proxy));
-  if (!socket || !trusted.has(socket)) return socket;
+  const viaProxy = socket ? proxies.anyPeer || proxies.lists(socket) : proxies.anyPeer;
+  if (!viaProxy) return socket;
   const forwarded = headers.get(headerName);
   if (!forwarded) return socket;
   const hops = forwarded.split(",").map((hop) => normalizeIp(hop.trim()));
@@ -20,7 +65,7 @@ export function resolveClientIp(
     const hop = hops[i];
     // A malformed hop where a proxy should have written an address: believe nothing left of it.
     if (!hop) return socket;
-    if (!trusted.has(hop)) return hop;
+    if (!proxies.lists(hop)) return hop;
   }
   return hops[0] ?? socket;
 }

@@ -1,7 +1,7 @@
 import type { AuthContext } from "../context.ts";
 import { isCausedByDatabaseOutage } from "../db/connect.ts";
 import { AuthError, isAuthError } from "../errors/auth-error.ts";
-import { rateLimitAddress, resolveClientIp } from "./client-ip.ts";
+import { compileTrustedProxies, rateLimitAddress, resolveClientIp } from "./client-ip.ts";
 import { withinRequestTimeout } from "./deadline.ts";
 import type { AnyEndpoint } from "./define-endpoint.ts";
 import { type RateLimiter, ruleForPath } from "./rate-limit.ts";
@@ -165,7 +165,9 @@ function createEngine(
 ): Engine {
   const route = createRouter(endpoints.filter((endpoint) => endpoint.auth !== "server-only"));
   const { basePath } = auth.options;
-  const { requestTimeoutMs } = auth.options.advanced;
+  const { requestTimeoutMs, trustedProxies, ipAddressHeader } = auth.options.advanced;
+  const proxies = compileTrustedProxies(trustedProxies);
+  let warnedNoAddress = false;
   return async (request) => {
     const reply = await withinRequestTimeout(handleRequest(request), requestTimeoutMs).catch(
       (error: unknown) => errorReply(auth, error),
@@ -186,13 +188,12 @@ function createEngine(
       if (lookup.kind === "not-found") throw new AuthError("NOT_FOUND");
       if (lookup.kind === "method-not-allowed") return methodNotAllowed(lookup.allow);
       const { endpoint, params } = lookup.match;
-      const ip = resolveClientIp(
-        request.remoteAddress,
-        request.headers,
-        auth.options.advanced.trustedProxies,
-        auth.options.advanced.ipAddressHeader,
-      );
+      const ip = resolveClientIp(request.remoteAddress, request.headers, proxies, ipAddressHeader);
       if (auth.options.rateLimit.enabled) {
+        if (ip === null && !warnedNoAddress) {
+          warnedNoAddress = true;
+          auth.options.logger.warn(NO_CLIENT_ADDRESS_WARNING);
+        }
         // Keyed on the route, not the raw path: `/reset-password/<token>` is one bucket, not one per token.
         const limited = await checkRateLimit(auth, rateLimiter, ip, endpoint.path);
         if (limited) return limited;
@@ -215,6 +216,15 @@ function createEngine(
     }
   }
 }
+
+/**
+ * Said once per instance: without a client address every caller shares one rate-limit bucket, so
+ * one client can use up sign-in for all (the limits fail closed, not open).
+ */
+const NO_CLIENT_ADDRESS_WARNING =
+  "tessera: a request reached auth.handler without a client address, so all such requests share one " +
+  "rate-limit bucket. Pass auth.handler(request, { remoteAddress }) with the socket address, or set " +
+  'advanced.trustedProxies (["*"] when the platform\'s proxy sets advanced.ipAddressHeader).';
 
 async function checkRateLimit(
   auth: AuthContext,
