@@ -117,6 +117,7 @@ function assertOriginTrusted(auth: AuthContext, method: string, input: EndpointI
 async function resolveCaller(
   auth: AuthContext,
   endpoint: AnyEndpoint,
+  method: string,
   jar: CookieJar,
   headers: Headers,
 ): Promise<SessionWithUser | null> {
@@ -131,7 +132,11 @@ async function resolveCaller(
     const viaKey = await readApiKeySession(auth, headers);
     if (viaKey) return viaKey;
   }
-  const caller = await readSession(auth, jar, { useCookieCache: !endpoint.sensitive, disableRefresh: false });
+  // The cookie cache answers reads only (SPEC §5: at most its 60 s stale). A state-changing call
+  // reads the session row: otherwise a revoked or banned session could keep writing — and keep
+  // re-signing a fresh cache for itself (update-user) — long after its cache should have run out.
+  const useCookieCache = method === "GET" && !endpoint.sensitive;
+  const caller = await readSession(auth, jar, { useCookieCache, disableRefresh: false });
   if (endpoint.highRisk && caller?.session.impersonatedBy)
     throw new AuthError("NOT_ALLOWED_WHILE_IMPERSONATING");
   if (endpoint.auth === "optional" || endpoint.auth === "server-only") return caller;
@@ -174,7 +179,7 @@ export async function runEndpoint(
     const query = validateInput(endpoint.query, input.query, endpoint.fieldErrors);
     const body = method === "GET" ? {} : validateInput(endpoint.body, input.body, endpoint.fieldErrors);
     assertCallbackURLsTrusted(auth, body, query);
-    const session = endpoint.auth === "none" ? null : await resolveCaller(auth, endpoint, jar, input.headers);
+    const session = endpoint.auth === "none" ? null : await resolveCaller(auth, endpoint, method, jar, input.headers);
     const ctx: EndpointContext<unknown, unknown> = {
       auth,
       body,

@@ -7,6 +7,7 @@ import { adminIndexes } from "./0004-admin-indexes.ts";
 import { twoFactorIndexes } from "./0005-two-factor-indexes.ts";
 import { apiKeyIndexes } from "./0006-api-key-indexes.ts";
 import { hashStoredTokens } from "./0007-hash-stored-tokens.ts";
+import { activeTeamIndex } from "./0008-active-team-index.ts";
 import type { Migration } from "./types.ts";
 
 export type { Migration } from "./types.ts";
@@ -20,6 +21,7 @@ export const CORE_MIGRATIONS: readonly Migration[] = [
   twoFactorIndexes,
   apiKeyIndexes,
   hashStoredTokens,
+  activeTeamIndex,
 ];
 
 /**

@@ -1,0 +1,18 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { createTestAuth, type TestAuth } from "../../../../../tests/support/test-auth.ts";
+
+let t: TestAuth;
+afterEach(async () => {
+  await t.close();
+});
+
+describe("0008-active-team-index", () => {
+  it("indexes sessions.activeTeamId, which remove-team updates across every user's sessions", async () => {
+    t = await createTestAuth();
+    const indexes = await t.db.collection("sessions").indexes();
+    expect(indexes.find((index) => index.name === "activeTeamId")?.key).toEqual({ activeTeamId: 1 });
+    expect(
+      await t.db.collection("_migrations").findOne({ _id: "0008-active-team-index" as never }),
+    ).not.toBeNull();
+  });
+});

@@ -1,0 +1,43 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { signUp, TestBrowser } from "../support/browser.ts";
+import { createTestAuth, type TestAuth } from "../support/test-auth.ts";
+
+/** DECISIONS.md: expired rows are ignored in code and removed by auth.cleanup() — every kind of them. */
+let t: TestAuth;
+afterEach(async () => {
+  await t.close();
+});
+
+describe("auth.cleanup()", () => {
+  it("removes expired API keys and expired pending invitations, and keeps live, unexpiring and answered ones", async () => {
+    t = await createTestAuth();
+    const owner = new TestBrowser(t.auth);
+    expect((await signUp(owner, { email: "owner@example.com" })).status).toBe(200);
+    const org = await owner.post<{ id: string }>("/organization/create", { name: "Acme", slug: "acme" });
+    expect(org.status).toBe(200);
+    const invite = (email: string) =>
+      owner.post<{ id: string }>("/organization/invite-member", {
+        organizationId: org.body.id,
+        email,
+        role: "member",
+      });
+    expect((await invite("pending@example.com")).status).toBe(200);
+    const canceled = await invite("canceled@example.com");
+    expect(
+      (await owner.post("/organization/cancel-invitation", { invitationId: canceled.body.id })).status,
+    ).toBe(200);
+    expect((await owner.post("/api-key/create", { name: "short", expiresIn: 86400 })).status).toBe(200);
+    expect((await owner.post("/api-key/create", { name: "forever" })).status).toBe(200);
+
+    const early = await t.auth.cleanup();
+    expect(early).toMatchObject({ apiKeys: 0, invitations: 0 });
+
+    t.advance(10 * 86400);
+    const removed = await t.auth.cleanup();
+    expect(removed).toMatchObject({ apiKeys: 1, invitations: 1 });
+    const keys = await t.db.collection("apiKeys").find().toArray();
+    expect(keys.map((key) => key.name)).toEqual(["forever"]);
+    const invitations = await t.db.collection("invitations").find().toArray();
+    expect(invitations.map((row) => [row.email, row.status])).toEqual([["canceled@example.com", "canceled"]]);
+  });
+});

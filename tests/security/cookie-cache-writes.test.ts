@@ -1,0 +1,64 @@
+import { ObjectId } from "mongodb";
+import { afterEach, describe, expect, it } from "vitest";
+import { signUpPerson } from "../../packages/auth-core/src/features/admin/admin-test-helpers.ts";
+import { TestBrowser } from "../support/browser.ts";
+import { createTestAuth, type TestAuth } from "../support/test-auth.ts";
+import { expectCatalogueError } from "./helpers.ts";
+
+/**
+ * Matrix D7 and the ban rows: the cookie cache may answer reads for at most its 60 s, but it is not
+ * a credential for writes. A state-changing call reads the session row, so a revoked or banned
+ * session cannot keep writing, nor keep re-signing a fresh cache for itself through update-user.
+ */
+let t: TestAuth;
+afterEach(async () => {
+  await t.close();
+});
+
+async function setUp() {
+  t = await createTestAuth({ session: { cookieCache: { enabled: true } } }, { frozen: true });
+  const owner = await signUpPerson(t, "ada");
+  const thief = new TestBrowser(t.auth);
+  for (const [name, value] of owner.browser.cookies) thief.cookies.set(name, value);
+  return { owner, thief };
+}
+
+async function storedName(id: string): Promise<unknown> {
+  return (await t.db.collection("users").findOne({ _id: new ObjectId(id) }))?.name;
+}
+
+describe("cookie cache and writes", () => {
+  it("refuses update-user from a revoked session at once, and the cache runs out after 60 s", async () => {
+    const { owner, thief } = await setUp();
+    expect((await owner.browser.post("/revoke-sessions")).status).toBe(200);
+    expect(await t.db.collection("sessions").countDocuments()).toBe(0);
+    // Reads may still be served by the signed cache within its 60 s (SPEC §5)…
+    expect((await thief.get("/get-session")).body).not.toBeNull();
+    // …writes may not.
+    const write = await thief.post("/update-user", { name: "Eve" });
+    expectCatalogueError(write, 401, "UNAUTHORIZED", "unauthorized");
+    expect(await storedName(owner.id)).toBe("ada");
+    t.advance(61);
+    expect((await thief.get("/get-session")).body).toBeNull();
+  });
+
+  it("does not let a banned user's cached session write", async () => {
+    const { owner, thief } = await setUp();
+    const admin = await signUpPerson(t, "root", "admin");
+    expect((await admin.browser.post("/admin/ban-user", { userId: owner.id })).status).toBe(200);
+    const write = await thief.post("/update-user", { name: "Eve" });
+    expect(write.status).toBe(401);
+    expect(await storedName(owner.id)).toBe("ada");
+    t.advance(61);
+    expect((await thief.get("/get-session")).body).toBeNull();
+  });
+
+  it("still serves update-user from a live session and re-signs the cache with the new name", async () => {
+    const { owner } = await setUp();
+    const res = await owner.browser.post("/update-user", { name: "Ada L." });
+    expect(res.status).toBe(200);
+    expect(await storedName(owner.id)).toBe("Ada L.");
+    const session = await owner.browser.get<{ user: { name: string } }>("/get-session");
+    expect(session.body.user.name).toBe("Ada L.");
+  });
+});
