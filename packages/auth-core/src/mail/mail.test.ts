@@ -237,6 +237,16 @@ describe("renderMail", () => {
     }
   });
 
+  it("tells the replaced address where the account went, with no link to follow, and escapes it in HTML", () => {
+    const mail = renderMail("email-changed", "ENG", { newEmail: "eve+<b>@evil.example", appName: "Acme" });
+    expect(mail.subject).toBe("Your Acme email address was changed");
+    expect(mail.text).toContain("was changed to eve+<b>@evil.example.");
+    expect(mail.text).toContain("— Acme");
+    expect(mail.html).toContain("eve+&lt;b&gt;@evil.example");
+    expect(mail.html).not.toContain("<b>@");
+    expect(mail.html).not.toContain("<a ");
+  });
+
   it("falls back to English for a language without templates, an unknown one, or none", () => {
     const data = { url: "https://acme.test/verify?token=t", appName: "Acme" };
     const english = renderMail("verify-email", "ENG", data);

@@ -6,6 +6,7 @@ export type MailKind =
   | "verify-email"
   | "reset-password"
   | "change-email"
+  | "email-changed"
   | "delete-account"
   | "invitation"
   | "two-factor-otp";

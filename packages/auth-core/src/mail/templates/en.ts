@@ -42,6 +42,20 @@ export const enTemplates: MailTemplates = {
         signOff(appName),
       ],
     }),
+    // Sent to the address that was replaced (security matrix E11): a stolen session that moved the
+    // account to another mailbox does not do it unnoticed.
+    "email-changed": ({ newEmail, appName }) => ({
+      subject: `Your ${appName} email address was changed`,
+      blocks: [
+        greet(undefined),
+        paragraph(`The email address of your ${appName} account was changed to ${newEmail}.`),
+        paragraph(
+          "If you made this change, there is nothing to do. If you did not, someone else may have " +
+            `access to your account: contact ${appName} support right away.`,
+        ),
+        signOff(appName),
+      ],
+    }),
     "delete-account": ({ url, appName, expiresInHours }) => ({
       subject: `Confirm deleting your ${appName} account`,
       blocks: [

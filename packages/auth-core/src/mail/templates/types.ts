@@ -5,6 +5,7 @@ export interface MailDataByKind {
   "verify-email": { url: string; name?: string; appName: string };
   "reset-password": { url: string; name?: string; appName: string; expiresInMinutes: number };
   "change-email": { url: string; newEmail: string; appName: string };
+  "email-changed": { newEmail: string; appName: string };
   "delete-account": { url: string; appName: string; expiresInHours: number };
   invitation: { url: string; organizationName: string; inviterName: string; role: string; appName: string };
   "two-factor-otp": { code: string; appName: string; expiresInMinutes: number };
