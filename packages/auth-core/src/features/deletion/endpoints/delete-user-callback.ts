@@ -26,7 +26,9 @@ export const deleteUserCallback = defineEndpoint({
   auth: "optional",
   highRisk: true,
   sensitive: true,
-  query: z.strictObject({
+  // A mailed link: mail trackers append parameters (utm_*), so unknown keys are stripped, never
+  // refused nor passed on (review finding s9-4); the known keys keep their strict types.
+  query: z.object({
     token: tokenField,
     callbackURL: callbackURLField.optional(),
   }),

@@ -22,7 +22,9 @@ export const verifyEmail = defineEndpoint({
   auth: "optional",
   // The callbackURL is checked against the trusted origins before this runs (run-endpoint, SPEC §5):
   // an untrusted one is a 403 and the token is not used (CVE-2024-56734).
-  query: z.strictObject({
+  // A mailed link: mail trackers append parameters (utm_*), so unknown keys are stripped, never
+  // refused nor passed on (review finding s9-4); the known keys keep their strict types.
+  query: z.object({
     token: tokenField,
     callbackURL: callbackURLField.optional(),
   }),
