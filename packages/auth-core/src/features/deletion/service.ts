@@ -114,7 +114,8 @@ export type DeleteUserResult = { ok: true } | { ok: false; reason: "refused" };
  *    user (FerretDB v1 serialises nothing else): only the call whose delete removed the row goes on
  *    and runs the after-hook; the others throw USER_NOT_FOUND (review finding s9-2). Each of them
  *    did ask the before-hook — its veto must come before anything is written, and who wins is known
- *    only here. From here every path treats the user as gone at once: sessions and sign-in resolve the
+ *    only here. Thrown, not returned, so every caller answers it as is (admin remove-user too, whose
+ *    `ok: false` means a refusal). From here every path treats the user as gone at once: sessions and sign-in resolve the
  *    user row first, and the email is free again; then any member row or team membership a racing
  *    add-member or accept inserted after step 3 read them (add-member reads the user again after its
  *    insert, so one landing after this sweep takes itself back);
@@ -122,7 +123,9 @@ export type DeleteUserResult = { ok: true } | { ok: false; reason: "refused" };
  *    of a deleted user already verifies as invalid: verification resolves its owner) — leftovers of
  *    a crash after step 4 are unreachable (no user to resolve to); tokens expire, orphan accounts
  *    need a sweep (see the report on cleanup).
- * A session minted by a sign-in racing step 2 dies with the user row (it resolves to no user).
+ * A session minted by a sign-in racing step 2 dies with the user row (it resolves to no user); an
+ * impersonation session the admin starts racing step 2 would not (it resolves to the impersonated
+ * user) — closing that needs readSession to check the impersonator (features/session).
  * `release` lets a caller that already checked the organizations (before spending a token) pass
  * its plan on; it is read here otherwise.
  */
