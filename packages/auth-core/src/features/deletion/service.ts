@@ -6,7 +6,7 @@ import type { CookieJar } from "../../http/cookie-jar.ts";
 import { deleteUserApiKeys } from "../api-key/store.ts";
 import { apiLink, dispatchMail, toMailUser } from "../mail-dispatch.ts";
 import { readSession } from "../session/service.ts";
-import { deleteUserSessions } from "../session/store.ts";
+import { deleteAllSessionsOfUser } from "../session/store.ts";
 import type { SessionWithUser } from "../session/types.ts";
 import { deleteUserTwoFactorData } from "../two-factor/index.ts";
 import { findCredentialAccount } from "../users/store.ts";
@@ -102,13 +102,20 @@ export type DeleteUserResult = { ok: true } | { ok: false; reason: "refused" };
  * No transactions (FerretDB v1), so the writes are ordered for a crash at any point:
  * 1. the creator role is dropped where another owner remains (guarded; a lost guard puts the roles
  *    back and refuses) — a crash here leaves a whole user who merely is no longer an owner there;
- * 2. sessions — the user is signed out everywhere; a crash from here until step 4 leaves a
- *    signed-out user who can sign in and retry (the retry's plan sees what is left);
+ * 2. sessions — the user is signed out everywhere, and the impersonation sessions they started as
+ *    an admin end too (they carry the impersonated user's id; review finding s9-1); a crash from
+ *    here until step 4 leaves a signed-out user who can sign in and retry (the retry's plan sees
+ *    what is left);
  * 3. organizations: those they are alone in, with all their rows; then their member rows, team
  *    memberships and pending invitations elsewhere — before the user row, because these rows are
  *    seen by other members (member lists, seat counts, invitation links) and nothing sweeps them
  *    (a membership promoted to sole owner while this ran stops the deletion here, user row intact);
- * 4. the user — from here every path treats them as gone at once: sessions and sign-in resolve the
+ * 4. the user — its deleteOne is the one exact arbiter between concurrent deletions of the same
+ *    user (FerretDB v1 serialises nothing else): only the call whose delete removed the row goes on
+ *    and runs the after-hook; the others throw USER_NOT_FOUND (review finding s9-2). Each of them
+ *    did ask the before-hook — its veto must come before anything is written, and who wins is known
+ *    only here. Thrown, not returned, so every caller answers it as is (admin remove-user too, whose
+ *    `ok: false` means a refusal). From here every path treats the user as gone at once: sessions and sign-in resolve the
  *    user row first, and the email is free again; then any member row or team membership a racing
  *    add-member or accept inserted after step 3 read them (add-member reads the user again after its
  *    insert, so one landing after this sweep takes itself back);
@@ -116,7 +123,9 @@ export type DeleteUserResult = { ok: true } | { ok: false; reason: "refused" };
  *    of a deleted user already verifies as invalid: verification resolves its owner) — leftovers of
  *    a crash after step 4 are unreachable (no user to resolve to); tokens expire, orphan accounts
  *    need a sweep (see the report on cleanup).
- * A session minted by a sign-in racing step 2 dies with the user row (it resolves to no user).
+ * A session minted by a sign-in racing step 2 dies with the user row (it resolves to no user); an
+ * impersonation session the admin starts racing step 2 would not (it resolves to the impersonated
+ * user) — closing that needs readSession to check the impersonator (features/session).
  * `release` lets a caller that already checked the organizations (before spending a token) pass
  * its plan on; it is read here otherwise.
  */
@@ -130,9 +139,9 @@ export async function deleteUserAndData(
   const hooks = auth.options.hooks?.user?.delete;
   if ((await hooks?.before?.(user)) === false) return { ok: false, reason: "refused" };
   await releaseOwnerships(auth, organizations.demote);
-  await deleteUserSessions(auth.collections, user._id);
+  await deleteAllSessionsOfUser(auth.collections, user._id);
   await leaveOrganizations(auth, user._id, organizations);
-  await deleteUserDoc(auth.collections, user._id);
+  if (!(await deleteUserDoc(auth.collections, user._id))) throw new AuthError("USER_NOT_FOUND");
   await sweepUserMemberships(auth.collections, user._id);
   await deleteUserAccounts(auth.collections, user._id);
   await deleteUserTokens(auth.collections, user._id);

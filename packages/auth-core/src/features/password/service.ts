@@ -6,10 +6,9 @@ import type { SessionDoc, UserDoc } from "../../db/documents.ts";
 import { parseId } from "../../db/ids.ts";
 import { AuthError, isAuthError } from "../../errors/auth-error.ts";
 import type { CookieJar } from "../../http/cookie-jar.ts";
-import { deleteImpersonationSessionsBy } from "../admin/store.ts";
 import { apiLink, dispatchMail, toMailUser } from "../mail-dispatch.ts";
 import { createSession, setSessionCookies } from "../session/service.ts";
-import { deleteUserSessions, findUserById } from "../session/store.ts";
+import { deleteAllSessionsOfUser, findUserById } from "../session/store.ts";
 import { dropUnprovenProviderAccounts } from "../social/unproven-accounts.ts";
 import { forgetSecondFactorSessions } from "../two-factor/settings.ts";
 import { createCredentialAccount, updateCredentialPassword } from "../users/service.ts";
@@ -92,14 +91,15 @@ export async function resetPassword(
     if (!(await updateCredentialPassword(auth, account._id, hash)))
       throw new AuthError("FAILED_TO_UPDATE_USER");
   } else await createCredentialAccount(auth, user._id, hash);
-  await deleteResetTokensOfUser(auth.collections, user._id.toHexString());
+  await revokeResetLinks(auth, user._id);
   // The mailed link proves the mailbox: provider identities linked while it was unproven go (H9).
   await dropUnprovenProviderAccounts(auth, user._id);
   // Devices trusted and challenges won with the old password do not outlive it (two-factor).
   await forgetSecondFactorSessions(auth, user._id);
   // ASVS 7.4.3 / security matrix D11: on by default (revokeSessionsOnPasswordReset), unlike the reference.
+  // All of them: the impersonation sessions the user started as an admin too (review finding s9-1).
   if (auth.options.emailAndPassword.revokeSessionsOnPasswordReset)
-    await deleteUserSessions(auth.collections, user._id);
+    await deleteAllSessionsOfUser(auth.collections, user._id);
   return { ok: true };
 }
 
@@ -125,7 +125,18 @@ export async function changePassword(
   if (!(await updateCredentialPassword(auth, account._id, await hashPassword(newPassword)))) {
     throw new AuthError("FAILED_TO_UPDATE_USER");
   }
+  await revokeResetLinks(auth, userId);
   return { ok: true };
+}
+
+/**
+ * Voids every reset link of the user still sitting in a mailbox. Runs when the password changes
+ * (change, set, reset) and when the address moves (features/account, verify-email): a link mailed
+ * before must not undo the new password, nor let the OLD mailbox take the account back after an
+ * email change (review finding s9-3).
+ */
+export async function revokeResetLinks(auth: AuthContext, userId: ObjectId): Promise<void> {
+  await deleteResetTokensOfUser(auth.collections, userId.toHexString());
 }
 
 /**
@@ -147,8 +158,7 @@ export async function replaceAllSessions(
     ipAddress: request.ip,
     userAgent: request.userAgent,
   });
-  await deleteUserSessions(auth.collections, caller.user._id, session.token);
-  await deleteImpersonationSessionsBy(auth.collections, caller.user._id);
+  await deleteAllSessionsOfUser(auth.collections, caller.user._id, session.token);
   await forgetSecondFactorSessions(auth, caller.user._id);
   setSessionCookies(auth, jar, session, caller.user);
   return session;
@@ -166,15 +176,17 @@ export async function setPassword(
   if (existing?.password) return { ok: false, reason: "already-set" };
   const hash = await hashPassword(newPassword);
   if (existing) {
-    const set = await setPasswordIfUnset(auth.collections, existing._id, hash, auth.now());
-    return set ? { ok: true } : { ok: false, reason: "already-set" };
+    if (!(await setPasswordIfUnset(auth.collections, existing._id, hash, auth.now())))
+      return { ok: false, reason: "already-set" };
+  } else {
+    try {
+      await createCredentialAccount(auth, userId, hash);
+    } catch (error) {
+      // The unique (providerId, accountId) index: a concurrent call created the account first.
+      if (isAuthError(error) && isDuplicateKeyError(error.cause)) return { ok: false, reason: "already-set" };
+      throw error;
+    }
   }
-  try {
-    await createCredentialAccount(auth, userId, hash);
-  } catch (error) {
-    // The unique (providerId, accountId) index: a concurrent call created the account first.
-    if (isAuthError(error) && isDuplicateKeyError(error.cause)) return { ok: false, reason: "already-set" };
-    throw error;
-  }
+  await revokeResetLinks(auth, userId);
   return { ok: true };
 }

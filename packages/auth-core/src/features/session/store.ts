@@ -59,6 +59,22 @@ export async function deleteUserSessions(
   return result.deletedCount;
 }
 
+/**
+ * Signs a user out everywhere: their own sessions (except the one with `keepToken`, when given) AND
+ * the impersonation sessions they started as an admin, which carry the impersonated user's id and so
+ * escape a delete by `userId`. One command over the `userId` and `impersonatedBy` indexes. The one
+ * way to end "all sessions of a user" (deletion, password reset and change; admin review finding 5).
+ */
+export async function deleteAllSessionsOfUser(
+  collections: Collections,
+  userId: ObjectId,
+  keepToken?: string,
+): Promise<number> {
+  const own = keepToken === undefined ? { userId } : { userId, token: { $ne: keepToken } };
+  const result = await collections.sessions.deleteMany({ $or: [own, { impersonatedBy: userId }] });
+  return result.deletedCount;
+}
+
 export async function deleteExpiredSessions(collections: Collections, now: Date): Promise<number> {
   const result = await collections.sessions.deleteMany({ expiresAt: { $lte: now } });
   return result.deletedCount;

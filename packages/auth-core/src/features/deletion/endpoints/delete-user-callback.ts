@@ -9,11 +9,13 @@ import { appendErrorParam } from "../rules.ts";
 import { consumeDeleteAccountToken, deleteUserAndData } from "../service.ts";
 import type { DeleteUserResponse } from "./delete-user.ts";
 
+const DEFERRED_REFUSALS: ReadonlySet<ErrorCode> = new Set(["SOLE_OWNER_CANNOT_BE_DELETED", "USER_NOT_FOUND"]);
+
 /**
  * SPEC §2 /delete-user/callback: the link of the confirmation mail. The token must belong to the
  * signed-in user (reference-api.md §1.1); it is consumed only then, so another user's click leaves
  * it intact. With a callbackURL (the mailed link always has one) failures redirect to it with
- * `?error=UNAUTHORIZED|INVALID_TOKEN` (or SOLE_OWNER_CANNOT_BE_DELETED, DELETE_USER_REFUSED) — the
+ * `?error=UNAUTHORIZED|INVALID_TOKEN` (or SOLE_OWNER_CANNOT_BE_DELETED, DELETE_USER_REFUSED, USER_NOT_FOUND) — the
  * user followed a link in a browser — else JSON errors.
  * Auth "optional" so that a signed-out click can be redirected too.
  */
@@ -24,7 +26,9 @@ export const deleteUserCallback = defineEndpoint({
   auth: "optional",
   highRisk: true,
   sensitive: true,
-  query: z.strictObject({
+  // A mailed link: mail trackers append parameters (utm_*), so unknown keys are stripped, never
+  // refused nor passed on (review finding s9-4); the known keys keep their strict types.
+  query: z.object({
     token: tokenField,
     callbackURL: callbackURLField.optional(),
   }),
@@ -42,11 +46,13 @@ export const deleteUserCallback = defineEndpoint({
     const organizations = await readOrganizationRelease(auth, user);
     if (organizations.blockedBy.length > 0) return fail("SOLE_OWNER_CANNOT_BE_DELETED");
     if (!(await consumeDeleteAccountToken(auth, user, query.token))) return fail("INVALID_TOKEN");
+    // Refusals the deletion can still meet go to the callback too: an ownership change since the
+    // check above, or a concurrent deletion of this user that removed the row first.
     const result = await deleteUserAndData(auth, user, organizations).catch((error: unknown) => {
-      if (isAuthError(error) && error.code === "SOLE_OWNER_CANNOT_BE_DELETED") return null;
+      if (isAuthError(error) && DEFERRED_REFUSALS.has(error.code)) return error.code;
       throw error;
     });
-    if (result === null) return fail("SOLE_OWNER_CANNOT_BE_DELETED");
+    if (typeof result === "string") return fail(result);
     if (!result.ok) return fail("DELETE_USER_REFUSED");
     clearSessionCookies(auth, ctx.cookies);
     if (query.callbackURL !== undefined) return redirectTo(query.callbackURL);

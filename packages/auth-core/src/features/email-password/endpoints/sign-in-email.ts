@@ -10,7 +10,7 @@ import { toUser, type User } from "../../session/types.ts";
 import { gateSessionMint, type TwoFactorRedirect } from "../../two-factor/gate.ts";
 import { updateCredentialPassword } from "../../users/service.ts";
 import { findCredentialAccount, findUserByEmail } from "../../users/store.ts";
-import { sendVerificationEmail } from "../../verification/service.ts";
+import { sendVerificationEmailInBackground } from "../../verification/service.ts";
 
 export interface SignInResult {
   redirect: boolean;
@@ -60,8 +60,10 @@ export const signInEmail = defineEndpoint({
     // Only now, with the password proven, may the answer reveal a ban (features/admin).
     const user = await assertUserNotBanned(auth, found);
     if (config.requireEmailVerification && !user.emailVerified) {
-      if (auth.options.emailVerification.sendOnSignIn)
-        await sendVerificationEmail(auth, user, body.callbackURL);
+      // SPEC §5: a fresh link comes with the 403, only while verification mails are on; the answer
+      // must not depend on the mailer — a failure is logged, never a 5xx (review finding s9-5).
+      const { enabled, sendOnSignIn } = auth.options.emailVerification;
+      if (enabled && sendOnSignIn) await sendVerificationEmailInBackground(auth, user, body.callbackURL);
       throw new AuthError("EMAIL_NOT_VERIFIED");
     }
     // Two-factor users get a challenge instead of a session (features/two-factor).

@@ -15,7 +15,9 @@ export const resetPasswordCallback = defineEndpoint({
   method: "GET",
   path: "/reset-password/:token",
   auth: "none",
-  query: z.strictObject({ callbackURL: callbackURLField }),
+  // A mailed link: mail trackers append parameters (utm_*), so unknown keys are stripped, never
+  // refused nor passed on (review finding s9-4); the known keys keep their strict types.
+  query: z.object({ callbackURL: callbackURLField }),
   async handler(ctx): Promise<RedirectResult> {
     // Security matrix E6: the token is in this URL; keep it out of caches and Referer headers.
     ctx.setHeader("cache-control", "no-store");

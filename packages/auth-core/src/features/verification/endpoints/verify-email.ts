@@ -2,6 +2,7 @@ import { z } from "zod";
 import { AuthError } from "../../../errors/auth-error.ts";
 import { defineEndpoint, type RedirectResult, redirectTo } from "../../../http/define-endpoint.ts";
 import { assertUserNotBanned } from "../../admin/ban-service.ts";
+import { revokeResetLinks } from "../../password/service.ts";
 import { callbackURLField, tokenField } from "../../schemas.ts";
 import { createSession, setCookieCache, setSessionCookies } from "../../session/service.ts";
 import { toUser, type User } from "../../session/types.ts";
@@ -21,7 +22,9 @@ export const verifyEmail = defineEndpoint({
   auth: "optional",
   // The callbackURL is checked against the trusted origins before this runs (run-endpoint, SPEC §5):
   // an untrusted one is a 403 and the token is not used (CVE-2024-56734).
-  query: z.strictObject({
+  // A mailed link: mail trackers append parameters (utm_*), so unknown keys are stripped, never
+  // refused nor passed on (review finding s9-4); the known keys keep their strict types.
+  query: z.object({
     token: tokenField,
     callbackURL: callbackURLField.optional(),
   }),
@@ -36,7 +39,9 @@ export const verifyEmail = defineEndpoint({
         );
       throw new AuthError(VERIFY_FAILURE_ERRORS[outcome.reason]);
     }
-    const { user } = outcome;
+    const { user, claims } = outcome;
+    // A change link moved the address: reset links mailed to the old one die with it (s9-3).
+    if (claims.updateTo !== null && user.email === claims.updateTo) await revokeResetLinks(auth, user._id);
     let challenged: TwoFactorRedirect | null = null;
     if (caller?.user._id.equals(user._id)) {
       // The caller's cached copy of the user (when the cookie cache is on) must show the new state.
@@ -44,7 +49,7 @@ export const verifyEmail = defineEndpoint({
     } else if (
       shouldAutoSignIn({
         enabled: auth.options.emailVerification.autoSignInAfterVerification,
-        requestType: outcome.claims.requestType,
+        requestType: claims.requestType,
         becameVerified: outcome.becameVerified,
         signedIn: caller !== null,
       }) &&

@@ -1,0 +1,78 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { signUp, TestBrowser } from "../../../../../tests/support/browser.ts";
+import { createTestAuth, type TestAuth } from "../../../../../tests/support/test-auth.ts";
+
+/**
+ * Database commands per password and email-change request (STYLE.md), named `command:collection`.
+ * Rate limiting is off so the count is the endpoint's own (session-budget.test.ts measures the limiter).
+ * The `delete:verifications` right after a password or address change is the sweep of the user's
+ * outstanding reset links (review finding s9-3): one unindexed-by-value delete, once per change.
+ */
+const EMAIL = "ada@example.com";
+const PASSWORD = "correct horse battery";
+const SESSION_READ = ["find:sessions", "find:users"];
+const RESET_LINK_SWEEP = "delete:verifications";
+
+let t: TestAuth;
+let ada: TestBrowser;
+beforeEach(async () => {
+  t = await createTestAuth({ user: { changeEmail: { enabled: true } } });
+  ada = new TestBrowser(t.auth);
+  await signUp(ada, { email: EMAIL, password: PASSWORD });
+});
+afterEach(async () => {
+  await t.close();
+});
+
+describe("database commands per request", () => {
+  it("change-password: the session, the credential account, its update, the reset-link sweep", async () => {
+    const commands = await t.commands(() =>
+      ada.post("/change-password", { currentPassword: PASSWORD, newPassword: "new staple password" }),
+    );
+    expect(commands).toEqual([...SESSION_READ, "find:accounts", "update:accounts", RESET_LINK_SWEEP]);
+  });
+
+  it("change-password with revokeOtherSessions: one delete ends the other sessions and the impersonations", async () => {
+    const commands = await t.commands(() =>
+      ada.post("/change-password", {
+        currentPassword: PASSWORD,
+        newPassword: "new staple password",
+        revokeOtherSessions: true,
+      }),
+    );
+    expect(commands).toEqual([
+      ...SESSION_READ,
+      "find:accounts",
+      "update:accounts",
+      RESET_LINK_SWEEP,
+      "insert:sessions",
+      "delete:sessions", // deleteAllSessionsOfUser: own sessions and impersonations started, one $or
+      "delete:verifications", // pending two-factor challenges (forgetSecondFactorSessions)
+    ]);
+  });
+
+  it("change-email of an unverified address (moves at once): the address check, the move, the sweep", async () => {
+    const commands = await t.commands(() => ada.post("/change-email", { newEmail: "ada.new@example.com" }));
+    expect(commands).toEqual([...SESSION_READ, "find:users", "findAndModify:users", RESET_LINK_SWEEP]);
+  });
+
+  it("reset-password: consume, user, account, update, sweep, unproven accounts, two-factor, all sessions", async () => {
+    await new TestBrowser(t.auth).post("/request-password-reset", { email: EMAIL });
+    const link = t.outbox.latestTo(EMAIL)?.text.match(/https?:\/\/\S*\/reset-password\/\S+/)?.[0] ?? "";
+    const token = new URL(link).pathname.split("/").pop();
+    const commands = await t.commands(() =>
+      new TestBrowser(t.auth).post("/reset-password", { newPassword: "new staple password", token }),
+    );
+    expect(commands).toEqual([
+      "find:verifications",
+      "delete:verifications",
+      "find:users",
+      "find:accounts",
+      "update:accounts",
+      RESET_LINK_SWEEP,
+      "delete:accounts", // provider identities linked while the address was unproven (H9)
+      "delete:verifications", // trusted devices and two-factor challenges (forgetSecondFactorSessions)
+      "delete:sessions", // deleteAllSessionsOfUser (revokeSessionsOnPasswordReset, on by default)
+    ]);
+  });
+});
