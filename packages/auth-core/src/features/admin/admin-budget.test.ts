@@ -66,7 +66,7 @@ describe("database commands per admin endpoint", () => {
       ...SESSION_READ,
       "find:users",
       "findAndModify:users",
-      "delete:sessions",
+      // Their sessions and the impersonations they started, in one delete.
       "delete:sessions",
       "insert:auditEvents",
     ]);
@@ -158,6 +158,8 @@ describe("database commands per admin endpoint", () => {
       "find:users",
       "find:users",
       "findAndModify:users",
+      // Reset links mailed to the old address die with it.
+      "delete:verifications",
       "insert:auditEvents",
     ]);
   });
@@ -172,9 +174,10 @@ describe("database commands per admin endpoint", () => {
       "find:accounts",
       "update:accounts",
       // The user's sessions, then the impersonations they started (review finding 7), then their
-      // pending two-factor challenges and trusted devices.
+      // pending two-factor challenges and trusted devices, then the reset links mailed before.
       "delete:sessions",
       "delete:sessions",
+      "delete:verifications",
       "delete:verifications",
       "insert:auditEvents",
     ]);
@@ -210,7 +213,6 @@ describe("database commands per admin endpoint", () => {
       "delete:twoFactors",
       "delete:verifications",
       "find:apiKeys",
-      "delete:sessions",
       "insert:verifications",
       "insert:auditEvents",
     ]);

@@ -1,10 +1,9 @@
 import type { AuthContext } from "../../context.ts";
 import type { UserDoc } from "../../db/documents.ts";
 import { AuthError } from "../../errors/auth-error.ts";
-import { deleteUserSessions } from "../session/store.ts";
+import { deleteAllSessionsOfUser } from "../session/store.ts";
 import { updateUser } from "../users/service.ts";
 import { banExpiry, isBanActive, isBanExpired, LIFTED_BAN } from "./rules.ts";
-import { deleteImpersonationSessionsBy } from "./store.ts";
 
 /**
  * THE ban check of every session-minting sign-in path (email, verify-email auto sign-in, social,
@@ -48,9 +47,8 @@ export async function banUser(
     banExpires: banExpiry(auth.now(), expiresInSeconds ?? admin.defaultBanExpiresIn),
   });
   if (!updated) return null;
-  await deleteUserSessions(auth.collections, user._id);
   // A banned admin's impersonations end too: they act with the admin's authority.
-  await deleteImpersonationSessionsBy(auth.collections, user._id);
+  await deleteAllSessionsOfUser(auth.collections, user._id);
   return updated;
 }
 

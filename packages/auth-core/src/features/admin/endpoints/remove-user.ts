@@ -11,7 +11,6 @@ import {
   recordAuditEvent,
   requireAdminPermission,
 } from "../service.ts";
-import { deleteImpersonationSessionsBy } from "../store.ts";
 
 /**
  * POST /admin/remove-user {userId}: the same cascade as a user deleting their own account
@@ -33,7 +32,6 @@ export const removeUser = defineEndpoint({
     assertMayManageUser(auth, caller, target);
     const removed = await deleteUserAndData(auth, target);
     if (!removed.ok) throw new AuthError("DELETE_USER_REFUSED");
-    await deleteImpersonationSessionsBy(auth.collections, target._id);
     // Lost a race with another removal of the same user: it is gone, and the winner records it.
     if (!(await claimUserRemoval(auth, target._id))) throw new AuthError("USER_NOT_FOUND");
     await recordAuditEvent(auth, {

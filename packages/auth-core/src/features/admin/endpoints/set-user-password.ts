@@ -2,6 +2,7 @@ import { z } from "zod";
 import { hashPassword } from "../../../crypto/index.ts";
 import { AuthError } from "../../../errors/auth-error.ts";
 import { defineEndpoint } from "../../../http/define-endpoint.ts";
+import { revokeResetLinks } from "../../password/service.ts";
 import { passwordField } from "../../schemas.ts";
 import { deleteUserSessions } from "../../session/store.ts";
 import { forgetSecondFactorSessions } from "../../two-factor/settings.ts";
@@ -60,6 +61,7 @@ export const setUserPassword = defineEndpoint({
     // A sign-in half done with the old password (waiting at the second factor) or a trusted device
     // must not outlive it either, as after a reset or change (features/password).
     await forgetSecondFactorSessions(auth, target._id);
+    await revokeResetLinks(auth, target._id);
     await recordAuditEvent(auth, {
       action: "user.set-password",
       actorId: caller.user._id,

@@ -3,6 +3,7 @@ import { isDuplicateKeyError } from "../../../db/connect.ts";
 import type { UserDoc } from "../../../db/documents.ts";
 import { AuthError } from "../../../errors/auth-error.ts";
 import { defineEndpoint } from "../../../http/define-endpoint.ts";
+import { revokeResetLinks } from "../../password/service.ts";
 import { emailField, imageField, nameField } from "../../schemas.ts";
 import { updateUser } from "../../users/service.ts";
 import { findUserByEmail } from "../../users/store.ts";
@@ -59,6 +60,8 @@ export const adminUpdateUser = defineEndpoint({
       throw error;
     });
     if (!updated) throw new AuthError("FAILED_TO_UPDATE_USER");
+    // Links mailed to the old address must not set a password on the account at its new one.
+    if (updated.email !== target.email) await revokeResetLinks(auth, target._id);
     await recordAuditEvent(auth, {
       action: "user.update",
       actorId: caller.user._id,

@@ -1,7 +1,6 @@
 import { defineEndpoint } from "../../../http/define-endpoint.ts";
-import { deleteImpersonationSessionsBy } from "../../admin/store.ts";
 import { clearSessionCookies } from "../service.ts";
-import { deleteUserSessions } from "../store.ts";
+import { deleteAllSessionsOfUser } from "../store.ts";
 
 /**
  * Ends every session of the caller, the current one included, and the impersonation sessions they
@@ -14,8 +13,7 @@ export const revokeSessions = defineEndpoint({
   auth: "session",
   sensitive: true,
   async handler(ctx): Promise<{ status: true }> {
-    await deleteUserSessions(ctx.auth.collections, ctx.session!.user._id);
-    await deleteImpersonationSessionsBy(ctx.auth.collections, ctx.session!.user._id);
+    await deleteAllSessionsOfUser(ctx.auth.collections, ctx.session!.user._id);
     clearSessionCookies(ctx.auth, ctx.cookies);
     return { status: true };
   },

@@ -1,0 +1,67 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { TestBrowser } from "../../../../../tests/support/browser.ts";
+import { createTestAuth, type TestAuth } from "../../../../../tests/support/test-auth.ts";
+import { createCast, type Person } from "./admin-test-helpers.ts";
+
+/**
+ * A reset link is only good while the account is as it was when it was mailed: an admin moving the
+ * address or setting the password voids it, as the user's own change of email or password does.
+ */
+let t: TestAuth;
+afterEach(async () => {
+  await t.close();
+});
+
+async function mailedResetToken(user: Person): Promise<string> {
+  expect((await new TestBrowser(t.auth).post("/request-password-reset", { email: user.email })).status).toBe(
+    200,
+  );
+  const link = t.outbox.latestTo(user.email)?.text.match(/https?:\/\/\S*\/reset-password\/\S+/)?.[0];
+  if (!link) throw new Error("no reset link in the outbox");
+  return new URL(link).pathname.split("/").pop()!;
+}
+
+async function resetWith(token: string) {
+  return new TestBrowser(t.auth).post("/reset-password", { newPassword: "attacker password 1", token });
+}
+
+describe("admin changes void the user's reset links", () => {
+  it("when an admin moves the user's email", async () => {
+    t = await createTestAuth();
+    const { admin, user } = await createCast(t);
+    const token = await mailedResetToken(user);
+    const moved = await admin.browser.post("/admin/update-user", {
+      userId: user.id,
+      data: { email: "moved@example.com" },
+    });
+    expect(moved.status).toBe(200);
+    const res = await resetWith(token);
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ code: "INVALID_TOKEN", message: "invalid token" });
+    expect(await t.db.collection("verifications").countDocuments({ identifier: /^reset-password:/ })).toBe(0);
+  });
+
+  it("keeps them when an admin changes only the name", async () => {
+    t = await createTestAuth();
+    const { admin, user } = await createCast(t);
+    const token = await mailedResetToken(user);
+    expect(
+      (await admin.browser.post("/admin/update-user", { userId: user.id, data: { name: "Renamed" } })).status,
+    ).toBe(200);
+    expect((await resetWith(token)).status).toBe(200);
+  });
+
+  it("when an admin sets the user's password", async () => {
+    t = await createTestAuth();
+    const { admin, user } = await createCast(t);
+    const token = await mailedResetToken(user);
+    const set = await admin.browser.post("/admin/set-user-password", {
+      userId: user.id,
+      newPassword: "admin chosen password",
+    });
+    expect(set.status).toBe(200);
+    const res = await resetWith(token);
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ code: "INVALID_TOKEN", message: "invalid token" });
+  });
+});
