@@ -53,6 +53,28 @@ describe("cookie cache and writes", () => {
     expect((await thief.get("/get-session")).body).toBeNull();
   });
 
+  it("does not re-sign a revoked session's cache when its user opens a verification link", async () => {
+    t = await createTestAuth(
+      { session: { cookieCache: { enabled: true } }, emailVerification: { sendOnSignUp: true } },
+      { frozen: true },
+    );
+    const owner = await signUpPerson(t, "ada");
+    const thief = new TestBrowser(t.auth);
+    for (const [name, value] of owner.browser.cookies) thief.cookies.set(name, value);
+    const link = t.outbox.latestTo(owner.email)?.text.match(/https?:\/\/\S*\/verify-email\?\S+/)?.[0];
+    if (!link) throw new Error("no verification link in the outbox");
+    expect((await owner.browser.post("/revoke-sessions")).status).toBe(200);
+    // The mailed link redirects to its callback (302) after verifying.
+    const res = await thief.get(link);
+    expect(res.status).toBe(302);
+    expect(await t.db.collection("users").countDocuments({ emailVerified: true })).toBe(1);
+    // The session row is gone: its cookies are cleared, not re-signed for another 60 s.
+    expect(thief.cookies.has("tessera.session_data")).toBe(false);
+    expect(thief.cookies.has("tessera.session_token")).toBe(false);
+    t.advance(61);
+    expect((await thief.get("/get-session")).body).toBeNull();
+  });
+
   it("still serves update-user from a live session and re-signs the cache with the new name", async () => {
     const { owner } = await setUp();
     const res = await owner.browser.post("/update-user", { name: "Ada L." });

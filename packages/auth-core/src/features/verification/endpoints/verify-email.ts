@@ -20,6 +20,9 @@ export const verifyEmail = defineEndpoint({
   method: "GET",
   path: "/verify-email",
   auth: "optional",
+  // It writes (the address, and the caller's cookie cache): the caller is read from the database, so
+  // a revoked session's cache is never re-signed here (review finding s9, cookie cache and writes).
+  sensitive: true,
   // The callbackURL is checked against the trusted origins before this runs (run-endpoint, SPEC §5):
   // an untrusted one is a 403 and the token is not used (CVE-2024-56734).
   // A mailed link: mail trackers append parameters (utm_*), so unknown keys are stripped, never
