@@ -53,6 +53,8 @@ export interface MailHooks {
     url: string;
     token: string;
   }) => Promise<void> | void;
+  /** To the address that was just replaced by `newEmail` (security matrix E11); no link. */
+  sendEmailChangedNotice?: (data: { user: MailUser; newEmail: string }) => Promise<void> | void;
   sendDeleteAccountVerification?: (data: {
     user: MailUser;
     url: string;

@@ -163,12 +163,29 @@ describe("POST /change-email, unverified user", () => {
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ status: true });
     expect(await userDoc(id)).toMatchObject({ email: NEW, emailVerified: false });
-    expect(t.outbox.messages().map((m) => [m.to, m.kind])).toEqual([[NEW, "verify-email"]]);
+    // The replaced address hears of the move (matrix E11); the new one gets its verification link.
+    expect(t.outbox.messages().map((m) => [m.to, m.kind])).toEqual([
+      [ADA, "email-changed"],
+      [NEW, "verify-email"],
+    ]);
+    expect(t.outbox.latestTo(ADA)?.text).toContain(`was changed to ${NEW}.`);
     const session = await browser.get<{ user: { email: string } }>("/get-session");
     expect(session.body.user.email).toBe(NEW);
     const verify = await browser.get(latestLink(NEW));
     expect(verify.status).toBe(302);
     expect(await userDoc(id)).toMatchObject({ email: NEW, emailVerified: true });
+  });
+
+  it("hands the notice to the app's sendEmailChangedNotice mail hook instead, when given", async () => {
+    const notices: { user: { email: string }; newEmail: string }[] = [];
+    t = await createTestAuth({
+      ...ENABLED,
+      mail: { sendEmailChangedNotice: (data) => void notices.push(data) },
+    });
+    const { browser, id } = await signedInAda(false);
+    expect((await browser.post("/change-email", { newEmail: NEW })).status).toBe(200);
+    expect(notices).toEqual([{ user: { id: String(id), email: ADA, name: expect.any(String) }, newEmail: NEW }]);
+    expect(t.outbox.messages().map((m) => m.kind)).toEqual(["verify-email"]);
   });
 
   it("a verification link of the old address verifies nothing once the address moved (E9)", async () => {

@@ -201,11 +201,29 @@ export function markEmailVerified(auth: AuthContext, user: UserDoc): Promise<Use
  * while the user still has the address the caller saw. The unique email index decides races between
  * users moving to the same address: exactly one wins.
  */
-export function moveUserEmail(
+export async function moveUserEmail(
   auth: AuthContext,
   user: UserDoc,
   newEmail: string,
   emailVerified: boolean,
 ): Promise<UserWrite> {
-  return writeEmailState(auth, user, undefined, { email: newEmail, emailVerified });
+  const moved = await writeEmailState(auth, user, undefined, { email: newEmail, emailVerified });
+  if (moved.ok) notifyReplacedAddress(auth, user, newEmail);
+  return moved;
+}
+
+/**
+ * Security matrix E11: the address that was replaced hears of it — a session used to move the
+ * account to another mailbox (an unverified user's address moves at once) does not do it unnoticed.
+ * Not awaited: the move has happened whatever the mailer does (failures are logged).
+ */
+function notifyReplacedAddress(auth: AuthContext, user: UserDoc, newEmail: string): void {
+  const hook = auth.options.mail?.sendEmailChangedNotice;
+  dispatchMail(
+    auth,
+    "email-changed",
+    user,
+    { newEmail },
+    hook && (() => hook({ user: toMailUser(user), newEmail })),
+  ).catch((error: unknown) => auth.options.logger.error("email change notice could not be sent", error));
 }
