@@ -158,6 +158,13 @@ export async function readSession(
     clearSessionCookies(auth, jar);
     return null;
   }
+  if (session.impersonatedBy && !(await isImpersonatorActive(auth, session.impersonatedBy, now))) {
+    // Ending an admin (deletion, ban) ends the impersonations they started; one started while that
+    // ran carries the impersonated user's id and escapes the sweep: it dies here (review s9).
+    await deleteSessionByToken(auth.collections, token);
+    clearSessionCookies(auth, jar);
+    return null;
+  }
   const dontRemember = session.dontRemember || jar.get(auth.cookies.dontRemember) !== undefined;
   if (shouldRefreshSession({ ...session, dontRemember }, now, auth.options.session, options.disableRefresh)) {
     await extendSession(auth, session, now);
@@ -166,6 +173,12 @@ export async function readSession(
     setCookieCache(auth, jar, session, user);
   }
   return { session, user, fromCache: false };
+}
+
+/** The admin behind an impersonation session still exists and is not banned. */
+async function isImpersonatorActive(auth: AuthContext, adminId: ObjectIdType, now: Date): Promise<boolean> {
+  const admin = await findUserById(auth.collections, adminId);
+  return admin !== null && !isBanActive(admin, now);
 }
 
 /**
