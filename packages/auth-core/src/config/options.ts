@@ -6,6 +6,7 @@ import {
   PROVIDER_IDS,
   providerOptionsSchema,
 } from "../features/social/providers/types.ts";
+import { normalizeOriginPattern } from "../http/origins.ts";
 import type { Mailer } from "../mail/mailer.ts";
 import {
   adminOptionsSchema,
@@ -14,7 +15,7 @@ import {
   positiveSeconds,
   twoFactorOptionsSchema,
 } from "./feature-options.ts";
-import type { AuthHooks, MailHooks } from "./hooks.ts";
+import { hooksSchema, mailHooksSchema } from "./hooks.ts";
 
 export type { CreateOrganizationGate, SendInvitationEmail } from "./feature-options.ts";
 
@@ -27,6 +28,47 @@ const fn = z.custom<(...args: never[]) => unknown>(
   (value) => typeof value === "function",
   "expected a function",
 );
+
+/**
+ * `baseURL`: an absolute http(s) URL, written with its scheme (`"localhost:3000"` parses as a URL of
+ * scheme `localhost:` and gave links on "null"). Only its origin is used — mail links, the trusted
+ * origin, secure cookies — so a query, fragment or credentials are refused rather than ignored; its
+ * path is checked against basePath in resolveOptions.
+ */
+const baseURLSchema = z.string().superRefine((value, ctx) => {
+  const problem = findBaseURLProblem(value);
+  if (problem) ctx.addIssue({ code: "custom", message: problem });
+});
+
+function findBaseURLProblem(value: string): string | null {
+  const expected = `must be an absolute http(s) URL such as https://auth.example.com (got "${value}")`;
+  // Literally `http://` or `https://` first: create-auth.ts decides secure cookies on that prefix.
+  if (!/^https?:\/\/[^\s\\]+$/.test(value)) return expected;
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return expected;
+  }
+  if (!url.hostname) return expected;
+  if (url.username || url.password) return "must not contain credentials";
+  if (value.includes("?") || value.includes("#")) return "must not have a query or fragment";
+  return null;
+}
+
+/** An HTTP field name (RFC 9110 §5.1 token): anything else makes `Headers.get` throw per request. */
+const headerNameSchema = z
+  .string()
+  .regex(/^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/, "must be an HTTP header name such as x-forwarded-for");
+
+/** A `trustedOrigins` entry: an origin pattern (http/origins.ts normalizeOriginPattern). */
+const originPatternSchema = z.string().superRefine((value, ctx) => {
+  if (normalizeOriginPattern(value) !== null) return;
+  ctx.addIssue({
+    code: "custom",
+    message: `"${value}" is not an origin pattern: scheme://host[:port] with http or https, \`*\` wildcards in the host, or a host alone (https); no path, query or fragment`,
+  });
+});
 
 const rateLimitRuleSchema = z.union([
   z.literal(false),
@@ -76,13 +118,13 @@ export const optionsSchema = z
         .strict(),
     ]),
     secret: z.string().min(16, "secret must be at least 16 characters"),
-    baseURL: z.url().optional(),
+    baseURL: baseURLSchema.optional(),
     basePath: z
       .string()
       .regex(/^\/[\w\-/]*[^/]$/, "basePath must start with / and not end with /")
       .default("/api/auth"),
     appName: z.string().min(1).default("Tessera"),
-    trustedOrigins: z.array(z.string().min(1)).default([]),
+    trustedOrigins: z.array(originPatternSchema).default([]),
     language: z.enum(["ENG", "RUS", "UKR", "SPA", "GERMAN", "POL", "FRA", "TURKEY"]).default("ENG"),
     emailAndPassword: z
       .object({
@@ -160,7 +202,15 @@ export const optionsSchema = z
         window: positiveSeconds.default(10),
         max: z.number().int().positive().default(100),
         storage: z.enum(["database", "memory"]).default("database"),
-        customRules: z.record(z.string(), rateLimitRuleSchema).default({}),
+        /** Rules by endpoint path (`/sign-in/email`): the limiter looks rules up by that path. @default {} */
+        customRules: z
+          .record(
+            z
+              .string()
+              .regex(/^\//, "a rule is keyed by an endpoint path starting with / (e.g. /sign-in/email)"),
+            rateLimitRuleSchema,
+          )
+          .default({}),
       })
       .strict()
       .prefault({}),
@@ -173,7 +223,7 @@ export const optionsSchema = z
         useSecureCookies: z.boolean().optional(),
         /** Proxies whose forwarded-for header is believed; without them the socket address is used. */
         trustedProxies: z.array(z.string().min(1)).default([]),
-        ipAddressHeader: z.string().min(1).default("x-forwarded-for"),
+        ipAddressHeader: headerNameSchema.default("x-forwarded-for"),
         maxBodyBytes: z
           .number()
           .int()
@@ -208,8 +258,10 @@ export const optionsSchema = z
     mailer: z
       .custom<Mailer>((value) => typeof (value as Mailer)?.send === "function", "expected a Mailer")
       .optional(),
-    mail: z.custom<MailHooks>((value) => typeof value === "object" && value !== null).optional(),
-    hooks: z.custom<AuthHooks>((value) => typeof value === "object" && value !== null).optional(),
+    /** Mail hooks (config/hooks.ts MailHooks); unknown keys and non-functions are refused. */
+    mail: mailHooksSchema.optional(),
+    /** Lifecycle hooks (config/hooks.ts AuthHooks); unknown keys and non-functions are refused. */
+    hooks: hooksSchema.optional(),
     clock: fn.optional(),
     logger: z
       .custom<Logger>(
@@ -233,9 +285,7 @@ export type ResolvedOptions = z.output<typeof optionsSchema> & { clock: () => Da
 export function resolveOptions(input: AuthOptions): ResolvedOptions {
   const parsed = optionsSchema.safeParse(input);
   if (!parsed.success) {
-    const problems = parsed.error.issues.map(
-      (issue) => `${issue.path.join(".") || "(root)"}: ${issue.message}`,
-    );
+    const problems = parsed.error.issues.flatMap(describeIssue);
     throw new TypeError(`Invalid Tessera options — ${problems.join("; ")}`);
   }
   const options = parsed.data;
@@ -244,11 +294,28 @@ export function resolveOptions(input: AuthOptions): ResolvedOptions {
       "Invalid Tessera options — emailAndPassword.minPasswordLength exceeds maxPasswordLength",
     );
   }
+  const baseURLPath = options.baseURL === undefined ? "/" : new URL(options.baseURL).pathname;
+  if (!["/", options.basePath, `${options.basePath}/`].includes(baseURLPath)) {
+    // Only the origin is used: the API answers at origin + basePath, whatever path baseURL names.
+    throw new TypeError(
+      `Invalid Tessera options — baseURL: its path "${baseURLPath}" would be ignored; give the origin alone (the API is served at basePath "${options.basePath}")`,
+    );
+  }
   return {
     ...options,
     clock: (input.clock as (() => Date) | undefined) ?? (() => new Date()),
     logger: options.logger ?? consoleLogger,
   };
+}
+
+/** One line per problem, each naming the option's full path (an unknown key by its own path). */
+function describeIssue(issue: z.core.$ZodIssue): string[] {
+  const at = (path: readonly PropertyKey[]) => path.map(String).join(".") || "(root)";
+  if (issue.code === "unrecognized_keys")
+    return issue.keys.map((key) => `${at([...issue.path, key])}: unknown option`);
+  if (issue.code === "invalid_key")
+    return [`${at(issue.path)}: ${issue.issues.map((inner) => inner.message).join(", ")}`];
+  return [`${at(issue.path)}: ${issue.message}`];
 }
 
 const consoleLogger: Logger = {
