@@ -7,6 +7,7 @@ import { AuthError } from "../../errors/auth-error.ts";
 import type { ErrorCode } from "../../errors/catalogue.ts";
 import type { CookieJar } from "../../http/cookie-jar.ts";
 import { isApiKeySession } from "../api-key/session-bridge.ts";
+import { applyAfterHook, applyBeforeHook } from "../hooks.ts";
 import { setCookieCache } from "../session/service.ts";
 import { clearActiveOrganization, setSessionActiveOrganization } from "../session/store.ts";
 import type { SessionWithUser } from "../session/types.ts";
@@ -133,8 +134,11 @@ export function addMemberWithinLimit(auth: AuthContext, input: NewMember): Promi
 }
 
 /**
- * Writes the session's active organization and team, and re-issues the cookie cache so get-session
- * shows the change at once (a stale cache would keep answering the old one for its whole max age).
+ * Writes the session's active organization and team through the session update hooks (review s9
+ * finding 8), and re-issues the cookie cache so get-session shows the change at once (a stale cache
+ * would keep answering the old one for its whole max age). A `before` hook may change the two fields
+ * (nothing else: not the user, not the token) or refuse: SESSION_UPDATE_REFUSED, nothing written.
+ * The `after` hook sees the stored session, and runs only when the session still existed.
  */
 export async function writeActiveOrganization(
   auth: AuthContext,
@@ -145,13 +149,25 @@ export async function writeActiveOrganization(
 ): Promise<void> {
   // An API-key caller has no session row (features/api-key/session-bridge.ts): nothing to make active.
   if (isApiKeySession(caller)) return;
-  const session: SessionDoc = {
-    ...caller.session,
+  const hooks = auth.options.hooks?.session?.update;
+  const change = await applyBeforeHook<Partial<SessionDoc>>(hooks, {
     activeOrganizationId: organizationId,
     activeTeamId: teamId,
+  });
+  if (!change) throw new AuthError("SESSION_UPDATE_REFUSED");
+  const session: SessionDoc = {
+    ...caller.session,
+    activeOrganizationId: change.activeOrganizationId ?? null,
+    activeTeamId: change.activeTeamId ?? null,
   };
-  await setSessionActiveOrganization(auth.collections, session._id, organizationId, teamId);
+  const written = await setSessionActiveOrganization(
+    auth.collections,
+    session._id,
+    session.activeOrganizationId,
+    session.activeTeamId ?? null,
+  );
   setCookieCache(auth, jar, session, caller.user);
+  if (written) await applyAfterHook(hooks, session);
 }
 
 /**

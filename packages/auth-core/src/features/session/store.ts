@@ -19,12 +19,14 @@ export async function deleteSessionByToken(collections: Collections, token: stri
   return result.deletedCount === 1;
 }
 
+/** False when the session is gone (revoked meanwhile). */
 export async function updateSessionExpiry(
   collections: Collections,
   id: ObjectId,
   expiresAt: Date,
-): Promise<void> {
-  await collections.sessions.updateOne({ _id: id }, { $set: { expiresAt } });
+): Promise<boolean> {
+  const result = await collections.sessions.updateOne({ _id: id }, { $set: { expiresAt } });
+  return result.matchedCount === 1;
 }
 
 export function listUserSessions(
@@ -64,14 +66,21 @@ export async function deleteExpiredSessions(collections: Collections, now: Date)
   return result.deletedCount;
 }
 
-/** The session's active organization and team (SPEC §4), written by features/organization. */
+/**
+ * The session's active organization and team (SPEC §4), written by features/organization. False
+ * when the session is gone (revoked meanwhile).
+ */
 export async function setSessionActiveOrganization(
   collections: Collections,
   sessionId: ObjectId,
   activeOrganizationId: string | null,
   activeTeamId: string | null,
-): Promise<void> {
-  await collections.sessions.updateOne({ _id: sessionId }, { $set: { activeOrganizationId, activeTeamId } });
+): Promise<boolean> {
+  const result = await collections.sessions.updateOne(
+    { _id: sessionId },
+    { $set: { activeOrganizationId, activeTeamId } },
+  );
+  return result.matchedCount === 1;
 }
 
 /**
