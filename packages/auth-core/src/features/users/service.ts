@@ -9,6 +9,7 @@ import {
   insertAccount,
   insertUser,
   setCredentialPassword,
+  setCredentialPasswordReturning,
   updateUserFields,
 } from "./store.ts";
 
@@ -174,14 +175,17 @@ export async function updateCredentialPassword(
   const hooks = auth.options.hooks?.account?.update;
   const change = await applyBeforeHook<Partial<AccountDoc>>(hooks, { password: hash, updatedAt: auth.now() });
   if (!change) return false;
-  const written = await setCredentialPassword(
+  const write = [
     auth.collections,
     accountId,
     change.password ?? hash,
     change.updatedAt ?? auth.now(),
     expectedHash,
     resetRequired,
-  );
-  if (written) await applyAfterHook(hooks, { ...change, _id: accountId });
-  return written;
+  ] as const;
+  if (!hooks?.after) return setCredentialPassword(...write);
+  // The after hook sees the stored account (config/hooks.ts), returned by the write itself.
+  const stored = await setCredentialPasswordReturning(...write);
+  if (stored) await applyAfterHook(hooks, stored);
+  return stored !== null;
 }
