@@ -23,6 +23,7 @@ async function setUp(revokeInBeforeHook: boolean) {
           // Runs between the session read and the write: a concurrent sign-out lands here.
           before: async () => {
             if (revokeInBeforeHook) await auth.db.collection("sessions").deleteMany({});
+            return undefined;
           },
           after: (doc) => void after.push({ expiresAt: doc.expiresAt as Date }),
         },
