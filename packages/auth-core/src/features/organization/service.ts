@@ -9,7 +9,14 @@ import type { CookieJar } from "../../http/cookie-jar.ts";
 import { isApiKeySession } from "../api-key/session-bridge.ts";
 import { applyAfterHook, applyBeforeHook } from "../hooks.ts";
 import { setCookieCache } from "../session/service.ts";
-import { clearActiveOrganization, setSessionActiveOrganization } from "../session/store.ts";
+import {
+  type ActiveField,
+  clearActiveOrganization,
+  clearActiveTeam,
+  clearSessionActive,
+  listSessionsWithActive,
+  setSessionActiveOrganization,
+} from "../session/store.ts";
 import type { SessionWithUser } from "../session/types.ts";
 import { buildRoleTable, hasPermission, holdsRole, type RoleTable } from "./rules.ts";
 import { claimSeat, type SeatResult } from "./seats.ts";
@@ -210,8 +217,52 @@ export async function removeMembership(auth: AuthContext, member: MemberDoc): Pr
   }
   if (!(await deleteMemberById(auth.collections, member._id))) return null;
   await deleteUserTeamMemberships(auth.collections, member.organizationId, member.userId);
-  await clearActiveOrganization(auth.collections, member.organizationId.toHexString(), member.userId);
+  await clearActiveOrganizationOfSessions(auth, member.organizationId.toHexString(), member.userId);
   return true;
+}
+
+/**
+ * SPEC §4 cascades: an organization left, removed or deleted stops being active on sessions (on one
+ * user's when `userId` is given); a team likewise. A required cascade, so no `before` hook is asked
+ * (a refusal would leave a session pointing at what is gone); with a session update `after` hook,
+ * each session is cleared by its own write and reported once that write found it. The closing bulk
+ * write catches a session that made it active after the list was read.
+ */
+export async function clearActiveOrganizationOfSessions(
+  auth: AuthContext,
+  organizationId: string,
+  userId?: ObjectId,
+): Promise<void> {
+  await reportClearedSessions(auth, "activeOrganizationId", organizationId, userId);
+  await clearActiveOrganization(auth.collections, organizationId, userId);
+}
+
+/** The team form of clearActiveOrganizationOfSessions (a removed team, or a member removed from it). */
+export async function clearActiveTeamOfSessions(
+  auth: AuthContext,
+  teamId: string,
+  userId?: ObjectId,
+): Promise<void> {
+  await reportClearedSessions(auth, "activeTeamId", teamId, userId);
+  await clearActiveTeam(auth.collections, teamId, userId);
+}
+
+async function reportClearedSessions(
+  auth: AuthContext,
+  field: ActiveField,
+  value: string,
+  userId: ObjectId | undefined,
+): Promise<void> {
+  const after = auth.options.hooks?.session?.update?.after;
+  if (!after) return;
+  for await (const session of listSessionsWithActive(auth.collections, field, value, userId)) {
+    if (!(await clearSessionActive(auth.collections, session._id, field, value))) continue;
+    const cleared =
+      field === "activeOrganizationId"
+        ? { activeOrganizationId: null, activeTeamId: null }
+        : { activeTeamId: null };
+    await after({ ...session, ...cleared });
+  }
 }
 
 /**

@@ -2,7 +2,7 @@ import type { AuthOptions } from "@tessera/auth-core";
 import { ObjectId } from "mongodb";
 import { afterEach, describe, expect, it } from "vitest";
 import { createTestAuth, type TestAuth } from "../../../../../tests/support/test-auth.ts";
-import { activeOrganizationOf, createOrganization, errorBody, signIn } from "./test-helpers.ts";
+import { activeOrganizationOf, addMember, createOrganization, errorBody, signIn } from "./test-helpers.ts";
 
 /**
  * Review s9 finding 8: setting the active organization (or team) is a session update, so it goes
@@ -113,5 +113,34 @@ describe("set-active runs the session update hooks", () => {
     expect(res.status).toBe(403);
     expect(res.body).toEqual(errorBody("SESSION_UPDATE_REFUSED", "Session update was refused"));
     expect(await activeOrganizationOf(t, ada.userId)).toEqual([second]);
+  });
+});
+
+describe("SPEC §4 clears of the active organization report each cleared session", () => {
+  it("leaving: the after hook once per session of the leaver, no before hook (a required cascade), others untouched", async () => {
+    const { t, ada, second, current } = await setUp();
+    const bob = await signIn(t, "bob");
+    await addMember(t, second, bob, "member");
+    expect((await bob.browser.post("/organization/set-active", { organizationId: second })).status).toBe(200);
+    const calls: string[] = [];
+    const after: Record<string, unknown>[] = [];
+    current.hooks = {
+      before: () => {
+        calls.push("before");
+        return false;
+      },
+      after: (doc) => void after.push(doc as Record<string, unknown>),
+    };
+    const res = await bob.browser.post("/organization/leave", { organizationId: second });
+    expect(res.status).toBe(200);
+    expect(calls).toEqual([]);
+    expect(await activeOrganizationOf(t, bob.userId)).toEqual([null]);
+    expect(await activeOrganizationOf(t, ada.userId)).toEqual([second]);
+    expect(after).toHaveLength(1);
+    expect(after[0]).toMatchObject({
+      userId: new ObjectId(bob.userId),
+      activeOrganizationId: null,
+      activeTeamId: null,
+    });
   });
 });

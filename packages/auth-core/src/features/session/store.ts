@@ -108,3 +108,38 @@ export async function clearActiveTeam(
   const filter = userId === undefined ? { activeTeamId: teamId } : { userId, activeTeamId: teamId };
   await collections.sessions.updateMany(filter, { $set: { activeTeamId: null } });
 }
+
+export type ActiveField = "activeOrganizationId" | "activeTeamId";
+
+/**
+ * The sessions with this organization (or team) active — one user's when given; the filters of
+ * clearActiveOrganization / clearActiveTeam (indexed by activeOrganizationId / userId). Only read
+ * when a session update after hook must see each cleared session (features/organization/service.ts).
+ */
+export function listSessionsWithActive(
+  collections: Collections,
+  field: ActiveField,
+  value: string,
+  userId?: ObjectId,
+): AsyncIterable<SessionDoc> {
+  const filter = userId === undefined ? { [field]: value } : { userId, [field]: value };
+  return collections.sessions.find(filter);
+}
+
+/**
+ * Clears one session's active organization (and team), or only its team, while it is still
+ * `value`. True when this call cleared it.
+ */
+export async function clearSessionActive(
+  collections: Collections,
+  sessionId: ObjectId,
+  field: ActiveField,
+  value: string,
+): Promise<boolean> {
+  const cleared =
+    field === "activeOrganizationId"
+      ? { activeOrganizationId: null, activeTeamId: null }
+      : { activeTeamId: null };
+  const result = await collections.sessions.updateOne({ _id: sessionId, [field]: value }, { $set: cleared });
+  return result.matchedCount === 1;
+}
