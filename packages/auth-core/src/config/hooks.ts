@@ -4,8 +4,12 @@ import type { AccountDoc, SessionDoc, UserDoc } from "../db/documents.ts";
 /**
  * Lifecycle hooks. A `before` hook may return `false` to refuse the write (the endpoint answers as
  * if the write failed) or `{ data }` to change the fields about to be written; `after` hooks see the
- * stored document, and run only once the whole operation stored it (a sign-up's user hook once its
- * account is stored too). Hooks run in the request: a throwing hook fails the request.
+ * stored document, and run only once the whole operation stored it (a new user's hook once its first
+ * account is stored too, before the account's) and only for a write that found its row. Hooks run
+ * in the request: a throwing hook fails the request.
+ * Session updates are the sliding refresh and the active organization/team (a refused one answers
+ * 403 SESSION_UPDATE_REFUSED); the SPEC §4 clears of an active organization or team are required
+ * cascades: they run the `after` hook of each cleared session but ask no `before` hook.
  */
 export interface BeforeHookResult<T> {
   data?: Partial<T>;
