@@ -16,6 +16,7 @@ import {
   clearSessionActive,
   listSessionsWithActive,
   setSessionActiveOrganization,
+  setSessionActiveOrganizationReturning,
 } from "../session/store.ts";
 import type { SessionWithUser } from "../session/types.ts";
 import { buildRoleTable, hasPermission, holdsRole, type RoleTable } from "./rules.ts";
@@ -167,14 +168,18 @@ export async function writeActiveOrganization(
     activeOrganizationId: change.activeOrganizationId ?? null,
     activeTeamId: change.activeTeamId ?? null,
   };
-  const written = await setSessionActiveOrganization(
+  const write = [
     auth.collections,
     session._id,
     session.activeOrganizationId,
     session.activeTeamId ?? null,
-  );
+  ] as const;
+  // The after hook sees the stored session (a cached caller's copy may be behind): the write returns it.
+  let stored: SessionDoc | null = null;
+  if (hooks?.after) stored = await setSessionActiveOrganizationReturning(...write);
+  else await setSessionActiveOrganization(...write);
   setCookieCache(auth, jar, session, caller.user);
-  if (written) await applyAfterHook(hooks, session);
+  if (stored) await applyAfterHook(hooks, stored);
 }
 
 /**

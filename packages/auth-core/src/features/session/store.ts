@@ -66,21 +66,28 @@ export async function deleteExpiredSessions(collections: Collections, now: Date)
   return result.deletedCount;
 }
 
-/**
- * The session's active organization and team (SPEC §4), written by features/organization. False
- * when the session is gone (revoked meanwhile).
- */
+/** The session's active organization and team (SPEC §4), written by features/organization. */
 export async function setSessionActiveOrganization(
   collections: Collections,
   sessionId: ObjectId,
   activeOrganizationId: string | null,
   activeTeamId: string | null,
-): Promise<boolean> {
-  const result = await collections.sessions.updateOne(
+): Promise<void> {
+  await collections.sessions.updateOne({ _id: sessionId }, { $set: { activeOrganizationId, activeTeamId } });
+}
+
+/** setSessionActiveOrganization answering with the stored session (null when gone), for an after hook. */
+export function setSessionActiveOrganizationReturning(
+  collections: Collections,
+  sessionId: ObjectId,
+  activeOrganizationId: string | null,
+  activeTeamId: string | null,
+): Promise<SessionDoc | null> {
+  return collections.sessions.findOneAndUpdate(
     { _id: sessionId },
     { $set: { activeOrganizationId, activeTeamId } },
+    { returnDocument: "after" },
   );
-  return result.matchedCount === 1;
 }
 
 /**
