@@ -1,9 +1,15 @@
+import { z } from "zod";
 import type { AccountDoc, SessionDoc, UserDoc } from "../db/documents.ts";
 
 /**
  * Lifecycle hooks. A `before` hook may return `false` to refuse the write (the endpoint answers as
  * if the write failed) or `{ data }` to change the fields about to be written; `after` hooks see the
- * stored document. Hooks run in the request: a throwing hook fails the request.
+ * stored document, and run only once the whole operation stored it (a new user's hook once its first
+ * account is stored too, before the account's) and only for a write that found its row. Hooks run
+ * in the request: a throwing hook fails the request.
+ * Session updates are the sliding refresh and the active organization/team (a refused one answers
+ * 403 SESSION_UPDATE_REFUSED); the SPEC §4 clears of an active organization or team are required
+ * cascades: they run the `after` hook of each cleared session but ask no `before` hook.
  */
 export interface BeforeHookResult<T> {
   data?: Partial<T>;
@@ -16,7 +22,8 @@ export interface WriteHooks<T> {
 }
 /**
  * Deletion hooks: `before` sees the document about to be deleted and may return `false` to refuse
- * (nothing is deleted); `after` sees it once it is gone. Used by user deletion (features/deletion).
+ * (nothing is deleted); `after` sees it once it is gone. Users only (features/deletion): sessions and
+ * accounts are deleted on many paths (sign-out, revocations, bans, cleanup, unlink…) that run none.
  */
 export interface DeleteHooks<T> {
   /** Returns (or resolves to) `false` to refuse; any other result lets the deletion proceed. */
@@ -26,10 +33,9 @@ export interface DeleteHooks<T> {
 export interface EntityHooks<T> {
   create?: WriteHooks<T>;
   update?: WriteHooks<Partial<T>>;
-  delete?: DeleteHooks<T>;
 }
 export interface AuthHooks {
-  user?: EntityHooks<UserDoc>;
+  user?: EntityHooks<UserDoc> & { delete?: DeleteHooks<UserDoc> };
   session?: EntityHooks<SessionDoc>;
   account?: EntityHooks<AccountDoc>;
 }
@@ -61,3 +67,71 @@ export interface MailHooks {
     token: string;
   }) => Promise<void> | void;
 }
+
+/*
+ * Startup validation of `hooks` and `mail` (issue 2 §4: a wrong option fails at startup, naming it).
+ * Strict objects: a misspelt key (`hooks.users`, `mail.sendResetPasword`) would otherwise switch a
+ * hook off without a word, and a value that is not a function would fail every request it meets.
+ * Couples with the interfaces above: each of their keys, and only those, is listed here.
+ */
+const hookFunction = z.custom<(...args: never[]) => unknown>(
+  (value) => typeof value === "function",
+  "expected a function",
+);
+const writeHooksSchema = z.strictObject({ before: hookFunction.optional(), after: hookFunction.optional() });
+const noDeleteHooks = z
+  .never({ error: "not supported: only users have delete hooks (hooks.user.delete)" })
+  .optional();
+
+const hooksShape = z.strictObject({
+  user: z
+    .strictObject({
+      create: writeHooksSchema.optional(),
+      update: writeHooksSchema.optional(),
+      delete: writeHooksSchema.optional(),
+    })
+    .optional(),
+  session: z
+    .strictObject({
+      create: writeHooksSchema.optional(),
+      update: writeHooksSchema.optional(),
+      delete: noDeleteHooks,
+    })
+    .optional(),
+  account: z
+    .strictObject({
+      create: writeHooksSchema.optional(),
+      update: writeHooksSchema.optional(),
+      delete: noDeleteHooks,
+    })
+    .optional(),
+});
+
+const mailHooksShape = z.strictObject({
+  sendVerificationEmail: hookFunction.optional(),
+  sendResetPassword: hookFunction.optional(),
+  sendChangeEmailVerification: hookFunction.optional(),
+  sendEmailChangedNotice: hookFunction.optional(),
+  sendDeleteAccountVerification: hookFunction.optional(),
+});
+
+/**
+ * Checks a value against `shape` (issues keep their paths) but hands on the app's own object, not a
+ * parsed copy: the hooks are called on the objects the app wrote.
+ */
+function checkedAgainst<T>(shape: z.ZodType): z.ZodType<T, T> {
+  return z.custom<T>().superRefine((value, ctx) => {
+    const result = shape.safeParse(value);
+    if (result.success) return;
+    for (const issue of result.error.issues) {
+      const path = issue.path.map(String);
+      if (issue.code === "unrecognized_keys") {
+        for (const key of issue.keys)
+          ctx.addIssue({ code: "custom", path: [...path, key], message: "unknown option" });
+      } else ctx.addIssue({ code: "custom", path, message: issue.message });
+    }
+  });
+}
+
+export const hooksSchema = checkedAgainst<AuthHooks>(hooksShape);
+export const mailHooksSchema = checkedAgainst<MailHooks>(mailHooksShape);

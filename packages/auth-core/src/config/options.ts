@@ -15,7 +15,8 @@ import {
   positiveSeconds,
   twoFactorOptionsSchema,
 } from "./feature-options.ts";
-import type { AuthHooks, MailHooks } from "./hooks.ts";
+import { hooksSchema, mailHooksSchema } from "./hooks.ts";
+import { baseURLSchema, describeIssue, headerNameSchema, originPatternSchema } from "./value-schemas.ts";
 
 export type { CreateOrganizationGate, SendInvitationEmail } from "./feature-options.ts";
 
@@ -77,13 +78,13 @@ export const optionsSchema = z
         .strict(),
     ]),
     secret: z.string().min(16, "secret must be at least 16 characters"),
-    baseURL: z.url().optional(),
+    baseURL: baseURLSchema.optional(),
     basePath: z
       .string()
       .regex(/^\/[\w\-/]*[^/]$/, "basePath must start with / and not end with /")
       .default("/api/auth"),
     appName: z.string().min(1).default("Tessera"),
-    trustedOrigins: z.array(z.string().min(1)).default([]),
+    trustedOrigins: z.array(originPatternSchema).default([]),
     language: z.enum(["ENG", "RUS", "UKR", "SPA", "GERMAN", "POL", "FRA", "TURKEY"]).default("ENG"),
     emailAndPassword: z
       .object({
@@ -161,7 +162,15 @@ export const optionsSchema = z
         window: positiveSeconds.default(10),
         max: z.number().int().positive().default(100),
         storage: z.enum(["database", "memory"]).default("database"),
-        customRules: z.record(z.string(), rateLimitRuleSchema).default({}),
+        /** Rules by endpoint path (`/sign-in/email`): the limiter looks rules up by that path. @default {} */
+        customRules: z
+          .record(
+            z
+              .string()
+              .regex(/^\//, "a rule is keyed by an endpoint path starting with / (e.g. /sign-in/email)"),
+            rateLimitRuleSchema,
+          )
+          .default({}),
       })
       .strict()
       .prefault({}),
@@ -188,7 +197,7 @@ export const optionsSchema = z
               ),
           )
           .default([]),
-        ipAddressHeader: z.string().min(1).default("x-forwarded-for"),
+        ipAddressHeader: headerNameSchema.default("x-forwarded-for"),
         maxBodyBytes: z
           .number()
           .int()
@@ -223,8 +232,10 @@ export const optionsSchema = z
     mailer: z
       .custom<Mailer>((value) => typeof (value as Mailer)?.send === "function", "expected a Mailer")
       .optional(),
-    mail: z.custom<MailHooks>((value) => typeof value === "object" && value !== null).optional(),
-    hooks: z.custom<AuthHooks>((value) => typeof value === "object" && value !== null).optional(),
+    /** Mail hooks (config/hooks.ts MailHooks); unknown keys and non-functions are refused. */
+    mail: mailHooksSchema.optional(),
+    /** Lifecycle hooks (config/hooks.ts AuthHooks); unknown keys and non-functions are refused. */
+    hooks: hooksSchema.optional(),
     clock: fn.optional(),
     logger: z
       .custom<Logger>(
@@ -248,15 +259,20 @@ export type ResolvedOptions = z.output<typeof optionsSchema> & { clock: () => Da
 export function resolveOptions(input: AuthOptions): ResolvedOptions {
   const parsed = optionsSchema.safeParse(input);
   if (!parsed.success) {
-    const problems = parsed.error.issues.map(
-      (issue) => `${issue.path.join(".") || "(root)"}: ${issue.message}`,
-    );
+    const problems = parsed.error.issues.flatMap(describeIssue);
     throw new TypeError(`Invalid Tessera options — ${problems.join("; ")}`);
   }
   const options = parsed.data;
   if (options.emailAndPassword.minPasswordLength > options.emailAndPassword.maxPasswordLength) {
     throw new TypeError(
       "Invalid Tessera options — emailAndPassword.minPasswordLength exceeds maxPasswordLength",
+    );
+  }
+  const baseURLPath = options.baseURL === undefined ? "/" : new URL(options.baseURL).pathname;
+  if (!["/", options.basePath, `${options.basePath}/`].includes(baseURLPath)) {
+    // Only the origin is used: the API answers at origin + basePath, whatever path baseURL names.
+    throw new TypeError(
+      `Invalid Tessera options — baseURL: its path "${baseURLPath}" would be ignored; give the origin alone (the API is served at basePath "${options.basePath}")`,
     );
   }
   return {

@@ -14,6 +14,9 @@ export const ERROR_CATALOGUE = {
     message: "Session expired. Re-authenticate to perform this action.",
   },
   SESSION_NOT_FRESH: { status: 403, message: "Session is not fresh" },
+  // Not in SPEC §8: a `hooks.session.update.before` hook refused a session write the caller asked
+  // for (setting the active organization or team). 403 like DELETE_USER_REFUSED.
+  SESSION_UPDATE_REFUSED: { status: 403, message: "Session update was refused" },
   INVALID_CALLBACK_URL: { status: 403, message: "Invalid callbackURL" },
   INVALID_REDIRECT_URL: { status: 403, message: "Invalid redirectURL" },
   INVALID_ERROR_CALLBACK_URL: { status: 403, message: "Invalid errorCallbackURL" },

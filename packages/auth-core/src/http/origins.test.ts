@@ -1,12 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { EVIL_CALLBACKS } from "../../../../tests/security/redirect-payloads.ts";
-import { createOriginMatcher, isSafeRelativePath, requestOrigin } from "./origins.ts";
+import { createOriginMatcher, isSafeRelativePath, normalizeOriginPattern, requestOrigin } from "./origins.ts";
 
 const matcher = createOriginMatcher("http://localhost:3000", [
   "https://app.example.com",
   "https://*.tenant.example.com",
   "*.example.org",
-  "https://admin.example.net/some/path",
+  "https://admin.example.net/",
+  "https://*.slash.example.com/",
+  "HTTPS://Upper.Example.com:443",
 ]);
 
 describe("isSafeRelativePath (DECISIONS.md: one leading slash, no // or backslash, no encoded slash)", () => {
@@ -47,6 +49,8 @@ describe("isTrustedOrigin", () => {
     "https://a.b.tenant.example.com",
     "https://x.example.org",
     "https://admin.example.net",
+    "https://a.slash.example.com",
+    "https://upper.example.com",
   ])("trusts %s", (origin) => expect(matcher.isTrustedOrigin(origin)).toBe(true));
 
   it.each([
@@ -73,6 +77,55 @@ describe("isTrustedOrigin", () => {
     const broken = createOriginMatcher(undefined, ["not an origin"]);
     expect(broken.isTrustedOrigin("not an origin")).toBe(false);
     expect(broken.isTrustedOrigin("null")).toBe(false);
+  });
+});
+
+describe("normalizeOriginPattern (review s9 finding 4: one canonical form, refused at startup otherwise)", () => {
+  it.each([
+    ["https://app.example.com", "https://app.example.com"],
+    ["https://app.example.com/", "https://app.example.com"],
+    ["https://*.example.com/", "https://*.example.com"],
+    ["HTTPS://*.Example.COM", "https://*.example.com"],
+    ["https://*.example.com:443", "https://*.example.com"],
+    ["http://*.example.test:80/", "http://*.example.test"],
+    ["http://localhost:3000/", "http://localhost:3000"],
+    ["http://[::1]:3000", "http://[::1]:3000"],
+    ["*.example.org", "*.example.org"],
+    ["*.example.org/", "*.example.org"],
+    ["app.example.org:443", "app.example.org"],
+    ["app.example.org:8443", "app.example.org:8443"],
+  ])("%j → %j", (entry, pattern) => expect(normalizeOriginPattern(entry)).toBe(pattern));
+
+  it.each([
+    "",
+    "/",
+    "https://",
+    "https://app.example.com/path",
+    "https://app.example.com//",
+    "https://app.example.com?x",
+    "https://app.example.com#x",
+    "https://user:pw@app.example.com",
+    "https://app.example.com:*",
+    "https://app.example.com:0",
+    "https://app.example.com:65536",
+    "ftp://app.example.com",
+    "myapp://",
+    "javascript:alert(1)",
+    "not an origin",
+    "https://app .example.com",
+    "https://app.example.com\\",
+  ])("refuses %j", (entry) => expect(normalizeOriginPattern(entry)).toBeNull());
+
+  it("a wildcard entry with a trailing slash matches like the same entry without it", () => {
+    const slashed = createOriginMatcher(undefined, ["https://*.example.com/"]);
+    expect(slashed.isTrustedOrigin("https://app.example.com")).toBe(true);
+    expect(slashed.isAllowedCallbackURL("https://app.example.com/welcome")).toBe(true);
+    expect(slashed.isTrustedOrigin("https://example.com.evil.test")).toBe(false);
+    expect(
+      createOriginMatcher(undefined, ["https://app.example.com/path"]).isTrustedOrigin(
+        "https://app.example.com",
+      ),
+    ).toBe(false);
   });
 });
 

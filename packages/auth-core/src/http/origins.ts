@@ -36,17 +36,43 @@ function hasAmbiguousCharacters(url: string): boolean {
   return false;
 }
 
-function compilePattern(pattern: string): (origin: string) => boolean {
-  if (!pattern.includes("://")) return compileHostPattern(pattern);
-  if (!pattern.includes("*")) {
-    let exact: string;
-    try {
-      exact = new URL(pattern).origin;
-    } catch {
-      return () => false;
-    }
-    return (origin) => origin === exact;
+const DEFAULT_PORTS: Readonly<Record<string, string>> = { http: "80", https: "443" };
+
+/**
+ * A `trustedOrigins` entry in canonical form — lower-cased, default port dropped, a trailing `/`
+ * removed (a browser's Origin never has one) — or null when it cannot be an origin pattern: a path
+ * beyond `/`, a query, a fragment, credentials, a scheme other than http(s) (an Origin header is
+ * never anything else here: isTrustedOrigin refuses "null"), or `*` outside the host. Exact
+ * entries, `*` host wildcards (`https://*.example.com`) and scheme-less hosts (https only).
+ * options.ts refuses a null at startup; the matcher never matches one.
+ */
+export function normalizeOriginPattern(entry: string): string | null {
+  const parts = /^(?:(https?):\/\/)?([^/?#]+)\/?$/i.exec(entry);
+  if (!parts) return null;
+  const scheme = parts[1]?.toLowerCase();
+  const authority = /^(\[[0-9a-f:.]+\]|[a-z0-9_*](?:[a-z0-9_.*-]*[a-z0-9_*])?)(?::(\d{1,5}))?$/i.exec(
+    parts[2] ?? "",
+  );
+  if (!authority) return null;
+  const host = (authority[1] ?? "").toLowerCase();
+  const port = authority[2];
+  if (port !== undefined && (Number(port) < 1 || Number(port) > 65535)) return null;
+  const keptPort = port === undefined || port === DEFAULT_PORTS[scheme ?? "https"] ? "" : `:${Number(port)}`;
+  if (scheme === undefined) return `${host}${keptPort}`;
+  const pattern = `${scheme}://${host}${keptPort}`;
+  if (host.includes("*")) return pattern;
+  try {
+    return new URL(pattern).origin;
+  } catch {
+    return null;
   }
+}
+
+function compilePattern(entry: string): (origin: string) => boolean {
+  const pattern = normalizeOriginPattern(entry);
+  if (pattern === null) return () => false;
+  if (!pattern.includes("://")) return compileHostPattern(pattern);
+  if (!pattern.includes("*")) return (origin) => origin === pattern;
   // A wildcard matches within one host label sequence, never across the scheme or a port/path.
   const escaped = pattern
     .replace(/[.+?^${}()|[\]\\/]/g, "\\$&")

@@ -179,7 +179,8 @@ export async function runEndpoint(
     const query = validateInput(endpoint.query, input.query, endpoint.fieldErrors);
     const body = method === "GET" ? {} : validateInput(endpoint.body, input.body, endpoint.fieldErrors);
     assertCallbackURLsTrusted(auth, body, query);
-    const session = endpoint.auth === "none" ? null : await resolveCaller(auth, endpoint, method, jar, input.headers);
+    const session =
+      endpoint.auth === "none" ? null : await resolveCaller(auth, endpoint, method, jar, input.headers);
     const ctx: EndpointContext<unknown, unknown> = {
       auth,
       body,

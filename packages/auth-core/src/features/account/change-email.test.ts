@@ -184,7 +184,9 @@ describe("POST /change-email, unverified user", () => {
     });
     const { browser, id } = await signedInAda(false);
     expect((await browser.post("/change-email", { newEmail: NEW })).status).toBe(200);
-    expect(notices).toEqual([{ user: { id: String(id), email: ADA, name: expect.any(String) }, newEmail: NEW }]);
+    expect(notices).toEqual([
+      { user: { id: String(id), email: ADA, name: expect.any(String) }, newEmail: NEW },
+    ]);
     expect(t.outbox.messages().map((m) => m.kind)).toEqual(["verify-email"]);
   });
 

@@ -7,8 +7,17 @@ import { AuthError } from "../../errors/auth-error.ts";
 import type { ErrorCode } from "../../errors/catalogue.ts";
 import type { CookieJar } from "../../http/cookie-jar.ts";
 import { isApiKeySession } from "../api-key/session-bridge.ts";
+import { applyAfterHook, applyBeforeHook } from "../hooks.ts";
 import { setCookieCache } from "../session/service.ts";
-import { clearActiveOrganization, setSessionActiveOrganization } from "../session/store.ts";
+import {
+  type ActiveField,
+  clearActiveOrganization,
+  clearActiveTeam,
+  clearSessionActive,
+  listSessionsWithActive,
+  setSessionActiveOrganization,
+  setSessionActiveOrganizationReturning,
+} from "../session/store.ts";
 import type { SessionWithUser } from "../session/types.ts";
 import { buildRoleTable, hasPermission, holdsRole, type RoleTable } from "./rules.ts";
 import { claimSeat, type SeatResult } from "./seats.ts";
@@ -133,8 +142,11 @@ export function addMemberWithinLimit(auth: AuthContext, input: NewMember): Promi
 }
 
 /**
- * Writes the session's active organization and team, and re-issues the cookie cache so get-session
- * shows the change at once (a stale cache would keep answering the old one for its whole max age).
+ * Writes the session's active organization and team through the session update hooks (review s9
+ * finding 8), and re-issues the cookie cache so get-session shows the change at once (a stale cache
+ * would keep answering the old one for its whole max age). A `before` hook may change the two fields
+ * (nothing else: not the user, not the token) or refuse: SESSION_UPDATE_REFUSED, nothing written.
+ * The `after` hook sees the stored session, and runs only when the session still existed.
  */
 export async function writeActiveOrganization(
   auth: AuthContext,
@@ -145,13 +157,29 @@ export async function writeActiveOrganization(
 ): Promise<void> {
   // An API-key caller has no session row (features/api-key/session-bridge.ts): nothing to make active.
   if (isApiKeySession(caller)) return;
-  const session: SessionDoc = {
-    ...caller.session,
+  const hooks = auth.options.hooks?.session?.update;
+  const change = await applyBeforeHook<Partial<SessionDoc>>(hooks, {
     activeOrganizationId: organizationId,
     activeTeamId: teamId,
+  });
+  if (!change) throw new AuthError("SESSION_UPDATE_REFUSED");
+  const session: SessionDoc = {
+    ...caller.session,
+    activeOrganizationId: change.activeOrganizationId ?? null,
+    activeTeamId: change.activeTeamId ?? null,
   };
-  await setSessionActiveOrganization(auth.collections, session._id, organizationId, teamId);
+  const write = [
+    auth.collections,
+    session._id,
+    session.activeOrganizationId,
+    session.activeTeamId ?? null,
+  ] as const;
+  // The after hook sees the stored session (a cached caller's copy may be behind): the write returns it.
+  let stored: SessionDoc | null = null;
+  if (hooks?.after) stored = await setSessionActiveOrganizationReturning(...write);
+  else await setSessionActiveOrganization(...write);
   setCookieCache(auth, jar, session, caller.user);
+  if (stored) await applyAfterHook(hooks, stored);
 }
 
 /**
@@ -194,8 +222,52 @@ export async function removeMembership(auth: AuthContext, member: MemberDoc): Pr
   }
   if (!(await deleteMemberById(auth.collections, member._id))) return null;
   await deleteUserTeamMemberships(auth.collections, member.organizationId, member.userId);
-  await clearActiveOrganization(auth.collections, member.organizationId.toHexString(), member.userId);
+  await clearActiveOrganizationOfSessions(auth, member.organizationId.toHexString(), member.userId);
   return true;
+}
+
+/**
+ * SPEC §4 cascades: an organization left, removed or deleted stops being active on sessions (on one
+ * user's when `userId` is given); a team likewise. A required cascade, so no `before` hook is asked
+ * (a refusal would leave a session pointing at what is gone); with a session update `after` hook,
+ * each session is cleared by its own write and reported once that write found it. The closing bulk
+ * write catches a session that made it active after the list was read.
+ */
+export async function clearActiveOrganizationOfSessions(
+  auth: AuthContext,
+  organizationId: string,
+  userId?: ObjectId,
+): Promise<void> {
+  await reportClearedSessions(auth, "activeOrganizationId", organizationId, userId);
+  await clearActiveOrganization(auth.collections, organizationId, userId);
+}
+
+/** The team form of clearActiveOrganizationOfSessions (a removed team, or a member removed from it). */
+export async function clearActiveTeamOfSessions(
+  auth: AuthContext,
+  teamId: string,
+  userId?: ObjectId,
+): Promise<void> {
+  await reportClearedSessions(auth, "activeTeamId", teamId, userId);
+  await clearActiveTeam(auth.collections, teamId, userId);
+}
+
+async function reportClearedSessions(
+  auth: AuthContext,
+  field: ActiveField,
+  value: string,
+  userId: ObjectId | undefined,
+): Promise<void> {
+  const after = auth.options.hooks?.session?.update?.after;
+  if (!after) return;
+  for await (const session of listSessionsWithActive(auth.collections, field, value, userId)) {
+    if (!(await clearSessionActive(auth.collections, session._id, field, value))) continue;
+    const cleared =
+      field === "activeOrganizationId"
+        ? { activeOrganizationId: null, activeTeamId: null }
+        : { activeTeamId: null };
+    await after({ ...session, ...cleared });
+  }
 }
 
 /**

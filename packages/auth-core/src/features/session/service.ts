@@ -227,6 +227,7 @@ async function extendSession(auth: AuthContext, session: SessionDoc, now: Date):
   });
   if (!change?.expiresAt) return; // a hook refused: the session keeps its expiry
   session.expiresAt = change.expiresAt;
-  await updateSessionExpiry(auth.collections, session._id, session.expiresAt);
-  await applyAfterHook(hooks, session);
+  // A session revoked meanwhile was not updated: its after hook would report a write that did not happen.
+  if (await updateSessionExpiry(auth.collections, session._id, session.expiresAt))
+    await applyAfterHook(hooks, session);
 }

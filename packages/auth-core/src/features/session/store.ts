@@ -19,12 +19,14 @@ export async function deleteSessionByToken(collections: Collections, token: stri
   return result.deletedCount === 1;
 }
 
+/** False when the session is gone (revoked meanwhile). */
 export async function updateSessionExpiry(
   collections: Collections,
   id: ObjectId,
   expiresAt: Date,
-): Promise<void> {
-  await collections.sessions.updateOne({ _id: id }, { $set: { expiresAt } });
+): Promise<boolean> {
+  const result = await collections.sessions.updateOne({ _id: id }, { $set: { expiresAt } });
+  return result.matchedCount === 1;
 }
 
 export function listUserSessions(
@@ -90,6 +92,20 @@ export async function setSessionActiveOrganization(
   await collections.sessions.updateOne({ _id: sessionId }, { $set: { activeOrganizationId, activeTeamId } });
 }
 
+/** setSessionActiveOrganization answering with the stored session (null when gone), for an after hook. */
+export function setSessionActiveOrganizationReturning(
+  collections: Collections,
+  sessionId: ObjectId,
+  activeOrganizationId: string | null,
+  activeTeamId: string | null,
+): Promise<SessionDoc | null> {
+  return collections.sessions.findOneAndUpdate(
+    { _id: sessionId },
+    { $set: { activeOrganizationId, activeTeamId } },
+    { returnDocument: "after" },
+  );
+}
+
 /**
  * SPEC §4: clears an organization as the active one — on every session when it is deleted, on one
  * user's sessions when they leave or are removed (indexed by activeOrganizationId / userId).
@@ -114,4 +130,39 @@ export async function clearActiveTeam(
 ): Promise<void> {
   const filter = userId === undefined ? { activeTeamId: teamId } : { userId, activeTeamId: teamId };
   await collections.sessions.updateMany(filter, { $set: { activeTeamId: null } });
+}
+
+export type ActiveField = "activeOrganizationId" | "activeTeamId";
+
+/**
+ * The sessions with this organization (or team) active — one user's when given; the filters of
+ * clearActiveOrganization / clearActiveTeam (indexed by activeOrganizationId / userId). Only read
+ * when a session update after hook must see each cleared session (features/organization/service.ts).
+ */
+export function listSessionsWithActive(
+  collections: Collections,
+  field: ActiveField,
+  value: string,
+  userId?: ObjectId,
+): AsyncIterable<SessionDoc> {
+  const filter = userId === undefined ? { [field]: value } : { userId, [field]: value };
+  return collections.sessions.find(filter);
+}
+
+/**
+ * Clears one session's active organization (and team), or only its team, while it is still
+ * `value`. True when this call cleared it.
+ */
+export async function clearSessionActive(
+  collections: Collections,
+  sessionId: ObjectId,
+  field: ActiveField,
+  value: string,
+): Promise<boolean> {
+  const cleared =
+    field === "activeOrganizationId"
+      ? { activeOrganizationId: null, activeTeamId: null }
+      : { activeTeamId: null };
+  const result = await collections.sessions.updateOne({ _id: sessionId, [field]: value }, { $set: cleared });
+  return result.matchedCount === 1;
 }

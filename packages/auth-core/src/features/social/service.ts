@@ -7,6 +7,7 @@ import { assertUserNotBanned } from "../admin/ban-service.ts";
 import { applyAfterHook, applyBeforeHook } from "../hooks.ts";
 import { createSession, setSessionCookies } from "../session/service.ts";
 import { gateSessionMint, type TwoFactorRedirect } from "../two-factor/gate.ts";
+import { updateAccountFieldsReturning } from "../users/store.ts";
 import { providerRedirectURI } from "./provider-access.ts";
 import type { OAuthProvider } from "./providers/types.ts";
 import { STATE_LENGTH } from "./rules.ts";
@@ -107,8 +108,12 @@ export async function saveAccountTokens(
   const change = await applyBeforeHook<Partial<AccountDoc>>(hooks, fields);
   if (!change) return null;
   const written = { ...fields, ...pickTokenFields(change) };
-  if (!(await updateAccountTokens(auth.collections, accountId, written))) return null;
-  await applyAfterHook(hooks, { ...written, _id: accountId });
+  if (!hooks?.after)
+    return (await updateAccountTokens(auth.collections, accountId, written)) ? written : null;
+  // The after hook sees the stored account (config/hooks.ts), returned by the write itself.
+  const stored = await updateAccountFieldsReturning(auth.collections, accountId, written);
+  if (!stored) return null;
+  await applyAfterHook(hooks, stored);
   return written;
 }
 

@@ -119,7 +119,7 @@ async function refreshSignedInUser(
 /**
  * User first, then its account; a failed account removes the user again (no user without an
  * account). "raced" when a unique index (email, or the provider identity) says another request
- * created them first.
+ * created them first. The after hooks run once both are stored, user first (review s9 finding 6).
  */
 async function createSocialUser(
   auth: AuthContext,
@@ -136,31 +136,37 @@ async function createSocialUser(
   if (!created.ok)
     return created.reason === "exists" ? "raced" : { ok: false, error: "unable_to_create_user" };
   const stored = await attachFirstAccount(auth, created.user._id, identity);
-  if (stored === "taken") return "raced";
-  if (stored !== "stored") return { ok: false, error: "unable_to_create_user" };
+  if (stored.result === "taken") return "raced";
+  if (stored.result !== "stored") return { ok: false, error: "unable_to_create_user" };
+  await created.runAfterHooks();
+  await stored.runAfterHooks();
   return { ok: true, user: created.user, isNewUser: true };
 }
 
 /**
  * The new user's provider account; a failure removes the user again. "taken" by this very user is
  * success: a parallel sign-in of the same person found the new user by email and linked the
- * identity to it first — deleting the user then would strand that sign-in's session.
+ * identity to it first — deleting the user then would strand that sign-in's session (that request
+ * ran the account's after hook; this one has none to run).
  */
 async function attachFirstAccount(
   auth: AuthContext,
   userId: ObjectId,
   identity: SocialIdentity,
-): Promise<StoreAccountResult> {
-  let stored: StoreAccountResult = "refused";
+): Promise<InsertedAccount> {
+  let stored: InsertedAccount = { result: "refused", runAfterHooks: noHooks };
   try {
     // The new user's address is verified exactly when the provider verified it.
-    stored = await storeProviderAccount(auth, userId, identity, !identity.profile.emailVerified);
-    if (stored === "taken" && (await isIdentityOf(auth, identity, userId))) stored = "stored";
+    stored = await insertProviderAccount(auth, userId, identity, !identity.profile.emailVerified);
+    if (stored.result === "taken" && (await isIdentityOf(auth, identity, userId)))
+      stored = { result: "stored", runAfterHooks: noHooks };
   } finally {
-    if (stored !== "stored") await deleteUserById(auth.collections, userId);
+    if (stored.result !== "stored") await deleteUserById(auth.collections, userId);
   }
   return stored;
 }
+
+const noHooks = async (): Promise<void> => {};
 
 /** Re-read after losing the unique index: does the identity's account belong to this user? */
 async function isIdentityOf(auth: AuthContext, identity: SocialIdentity, userId: ObjectId): Promise<boolean> {
@@ -183,6 +189,23 @@ export async function storeProviderAccount(
   identity: SocialIdentity,
   unproven: boolean,
 ): Promise<StoreAccountResult> {
+  const inserted = await insertProviderAccount(auth, userId, identity, unproven);
+  await inserted.runAfterHooks();
+  return inserted.result;
+}
+
+interface InsertedAccount {
+  result: StoreAccountResult;
+  /** The account create `after` hook, when this call stored the account; the caller runs it. */
+  runAfterHooks: () => Promise<void>;
+}
+
+async function insertProviderAccount(
+  auth: AuthContext,
+  userId: ObjectId,
+  identity: SocialIdentity,
+  unproven: boolean,
+): Promise<InsertedAccount> {
   const now = auth.now();
   const hooks = auth.options.hooks?.account?.create;
   const doc = await applyBeforeHook<ProviderAccountDoc>(hooks, {
@@ -196,10 +219,10 @@ export async function storeProviderAccount(
     updatedAt: now,
     ...(unproven ? { emailUnverifiedAtLink: true as const } : {}),
   });
-  if (!doc) return "refused";
-  if (!(await insertAccountIfAbsent(auth.collections, doc))) return "taken";
-  await applyAfterHook(hooks, doc);
-  return "stored";
+  if (!doc) return { result: "refused", runAfterHooks: noHooks };
+  if (!(await insertAccountIfAbsent(auth.collections, doc)))
+    return { result: "taken", runAfterHooks: noHooks };
+  return { result: "stored", runAfterHooks: () => applyAfterHook(hooks, doc) };
 }
 
 export type LinkResult = { ok: true } | { ok: false; error: CallbackErrorCode };

@@ -4,15 +4,34 @@ import { isDuplicateKeyError } from "../../db/connect.ts";
 import { type AccountDoc, CREDENTIAL_PROVIDER_ID, type UserDoc } from "../../db/documents.ts";
 import { AuthError } from "../../errors/auth-error.ts";
 import { applyAfterHook, applyBeforeHook } from "../hooks.ts";
-import { insertAccount, insertUser, setCredentialPassword, updateUserFields } from "./store.ts";
+import {
+  deleteUserById,
+  insertAccount,
+  insertUser,
+  setCredentialPassword,
+  setCredentialPasswordReturning,
+  updateUserFields,
+} from "./store.ts";
 
-export type CreateUserResult = { ok: true; user: UserDoc } | { ok: false; reason: "exists" | "refused" };
+/**
+ * A stored user whose `user.create.after` hook has not run yet: the caller runs `runAfterHooks`
+ * once the whole creation is stored (the user's first account included), so an app provisioning in
+ * that hook never sees a user the creation then rolls back (review s9 finding 6).
+ */
+export type CreateUserResult =
+  | { ok: true; user: UserDoc; runAfterHooks: () => Promise<void> }
+  | { ok: false; reason: "exists" | "refused" };
 
-/** Inserts a user through the user create hooks; the unique email index settles races. */
-export async function createUser(
-  auth: AuthContext,
-  fields: { email: string; name: string; image: string | null; emailVerified: boolean; role?: string },
-): Promise<CreateUserResult> {
+export interface NewUserFields {
+  email: string;
+  name: string;
+  image: string | null;
+  emailVerified: boolean;
+  role?: string;
+}
+
+/** Inserts a user through the user create `before` hook; the unique email index settles races. */
+export async function createUser(auth: AuthContext, fields: NewUserFields): Promise<CreateUserResult> {
   const now = auth.now();
   const hooks = auth.options.hooks?.user?.create;
   const doc = await applyBeforeHook<UserDoc>(hooks, {
@@ -28,11 +47,51 @@ export async function createUser(
     if (isDuplicateKeyError(error)) return { ok: false, reason: "exists" };
     throw error;
   }
-  await applyAfterHook(hooks, doc);
-  return { ok: true, user: doc };
+  return { ok: true, user: doc, runAfterHooks: () => applyAfterHook(hooks, doc) };
 }
 
-/** Inserts the credential (email-and-password) account of a user. */
+export type UserCreation = { ok: true; user: UserDoc } | { ok: false; reason: "exists" | "refused" };
+
+/** A user with no account yet (admin create-user without a password): stored, then its after hook. */
+export async function createUserAlone(auth: AuthContext, fields: NewUserFields): Promise<UserCreation> {
+  const created = await createUser(auth, fields);
+  if (!created.ok) return created;
+  await created.runAfterHooks();
+  return { ok: true, user: created.user };
+}
+
+/**
+ * Sign-up and admin create-user: a user and its credential account, or neither (security matrix
+ * N2): an account refused by its hook or failing to insert takes the user back out, and the error
+ * stands (UNABLE_TO_CREATE_ACCOUNT). The after hooks run once both are stored, user first.
+ */
+export async function createUserWithPassword(
+  auth: AuthContext,
+  fields: NewUserFields,
+  passwordHash: string,
+  /** An admin-set password that must be reset before it signs anyone in (J15). */
+  resetRequired = false,
+): Promise<UserCreation> {
+  const created = await createUser(auth, fields);
+  if (!created.ok) return created;
+  let account: StoredAccount;
+  try {
+    account = await storeCredentialAccount(auth, created.user._id, passwordHash, resetRequired);
+  } catch (error) {
+    await deleteUserById(auth.collections, created.user._id);
+    throw error;
+  }
+  await created.runAfterHooks();
+  await account.runAfterHooks();
+  return { ok: true, user: created.user };
+}
+
+interface StoredAccount {
+  doc: AccountDoc;
+  runAfterHooks: () => Promise<void>;
+}
+
+/** Inserts the credential (email-and-password) account of an existing user. */
 export async function createCredentialAccount(
   auth: AuthContext,
   userId: ObjectId,
@@ -40,6 +99,18 @@ export async function createCredentialAccount(
   /** An admin-set password that must be reset before it signs anyone in (J15). */
   resetRequired = false,
 ): Promise<AccountDoc> {
+  const stored = await storeCredentialAccount(auth, userId, passwordHash, resetRequired);
+  await stored.runAfterHooks();
+  return stored.doc;
+}
+
+/** The account create `before` hook and the insert; the `after` hook is the caller's to run. */
+async function storeCredentialAccount(
+  auth: AuthContext,
+  userId: ObjectId,
+  passwordHash: string,
+  resetRequired: boolean,
+): Promise<StoredAccount> {
   const now = auth.now();
   const hooks = auth.options.hooks?.account?.create;
   const doc = await applyBeforeHook<AccountDoc>(hooks, {
@@ -64,8 +135,7 @@ export async function createCredentialAccount(
   } catch (error) {
     throw new AuthError("UNABLE_TO_CREATE_ACCOUNT", { cause: error });
   }
-  await applyAfterHook(hooks, doc);
-  return doc;
+  return { doc, runAfterHooks: () => applyAfterHook(hooks, doc) };
 }
 
 /** Updates user fields through the user update hooks; null when the user no longer exists or a hook refused. */
@@ -105,14 +175,17 @@ export async function updateCredentialPassword(
   const hooks = auth.options.hooks?.account?.update;
   const change = await applyBeforeHook<Partial<AccountDoc>>(hooks, { password: hash, updatedAt: auth.now() });
   if (!change) return false;
-  const written = await setCredentialPassword(
+  const write = [
     auth.collections,
     accountId,
     change.password ?? hash,
     change.updatedAt ?? auth.now(),
     expectedHash,
     resetRequired,
-  );
-  if (written) await applyAfterHook(hooks, { ...change, _id: accountId });
-  return written;
+  ] as const;
+  if (!hooks?.after) return setCredentialPassword(...write);
+  // The after hook sees the stored account (config/hooks.ts), returned by the write itself.
+  const stored = await setCredentialPasswordReturning(...write);
+  if (stored) await applyAfterHook(hooks, stored);
+  return stored !== null;
 }

@@ -44,13 +44,53 @@ export async function setCredentialPassword(
   expectedHash?: string,
   resetRequired = false,
 ): Promise<boolean> {
+  const { filter, update } = credentialPasswordWrite(accountId, hash, now, expectedHash, resetRequired);
+  const result = await collections.accounts.updateOne(filter, update);
+  return result.matchedCount === 1;
+}
+
+/**
+ * setCredentialPassword that answers with the stored account (null when nothing matched), for an
+ * `after` hook: the same single command (findAndModify), no read after the write.
+ */
+export function setCredentialPasswordReturning(
+  collections: Collections,
+  accountId: ObjectId,
+  hash: string,
+  now: Date,
+  expectedHash?: string,
+  resetRequired = false,
+): Promise<AccountDoc | null> {
+  const { filter, update } = credentialPasswordWrite(accountId, hash, now, expectedHash, resetRequired);
+  return collections.accounts.findOneAndUpdate(filter, update, { returnDocument: "after" });
+}
+
+function credentialPasswordWrite(
+  accountId: ObjectId,
+  hash: string,
+  now: Date,
+  expectedHash: string | undefined,
+  resetRequired: boolean,
+) {
   const filter =
     expectedHash === undefined ? { _id: accountId } : { _id: accountId, password: { $eq: expectedHash } };
   const update = resetRequired
     ? { $set: { password: hash, updatedAt: now, passwordResetRequired: true as const } }
     : { $set: { password: hash, updatedAt: now }, $unset: { passwordResetRequired: "" as const } };
-  const result = await collections.accounts.updateOne(filter, update);
-  return result.matchedCount === 1;
+  return { filter, update };
+}
+
+/** Sets fields on an account and answers with the stored account (null when it is gone). */
+export function updateAccountFieldsReturning(
+  collections: Collections,
+  accountId: ObjectId,
+  fields: Partial<Omit<AccountDoc, "_id" | "userId">>,
+): Promise<AccountDoc | null> {
+  return collections.accounts.findOneAndUpdate(
+    { _id: accountId },
+    { $set: fields },
+    { returnDocument: "after" },
+  );
 }
 
 export async function deleteUserById(collections: Collections, userId: ObjectId): Promise<void> {

@@ -3,7 +3,7 @@ import { hashPassword } from "../../../crypto/index.ts";
 import { AuthError } from "../../../errors/auth-error.ts";
 import { defineEndpoint } from "../../../http/define-endpoint.ts";
 import { emailField, imageField, nameField, passwordField } from "../../schemas.ts";
-import { assertPasswordLength, createCredentialAccount, createUser } from "../../users/service.ts";
+import { assertPasswordLength, createUserAlone, createUserWithPassword } from "../../users/service.ts";
 import { resolveRoleInput } from "../role-service.ts";
 import { type AdminUser, toAdminUser } from "../rules.ts";
 import { roleField } from "../schemas.ts";
@@ -36,16 +36,18 @@ export const createUserEndpoint = defineEndpoint({
     if (role !== undefined) assertMayGrantRoles(auth, caller, role);
     if (body.password !== undefined) assertPasswordLength(auth, body.password);
     const hash = body.password === undefined ? null : await hashPassword(body.password);
-    const created = await createUser(auth, {
+    const fields = {
       email: body.email,
       name: body.name,
       image: body.data?.image ?? null,
       emailVerified: body.data?.emailVerified ?? false,
       ...(role === undefined ? {} : { role }),
-    });
+    };
+    // With a password: user and credential account, or neither (matrix N2, as sign-up).
+    const created =
+      hash === null ? await createUserAlone(auth, fields) : await createUserWithPassword(auth, fields, hash);
     if (!created.ok)
       throw new AuthError(created.reason === "exists" ? "USER_ALREADY_EXISTS" : "FAILED_TO_CREATE_USER");
-    if (hash !== null) await createCredentialAccount(auth, created.user._id, hash);
     await recordAuditEvent(auth, {
       action: "user.create",
       actorId: caller.user._id,

@@ -6,8 +6,7 @@ import { defineEndpoint } from "../../../http/define-endpoint.ts";
 import { callbackURLField, emailField, imageField, nameField, passwordField } from "../../schemas.ts";
 import { createSession, setSessionCookies } from "../../session/service.ts";
 import { toUser, type User } from "../../session/types.ts";
-import { assertPasswordLength, createCredentialAccount, createUser } from "../../users/service.ts";
-import { deleteUserById } from "../../users/store.ts";
+import { assertPasswordLength, createUserWithPassword } from "../../users/service.ts";
 import { sendVerificationEmailInBackground } from "../../verification/service.ts";
 
 export const signUpEmail = defineEndpoint({
@@ -30,12 +29,12 @@ export const signUpEmail = defineEndpoint({
     if (!config.enabled) throw new AuthError("EMAIL_PASSWORD_DISABLED");
     assertPasswordLength(auth, body.password);
     const passwordHash = await hashPassword(body.password);
-    const created = await createUser(auth, {
-      email: body.email,
-      name: body.name,
-      image: body.image ?? null,
-      emailVerified: false,
-    });
+    // User and credential account, or neither; the user's after hook runs once both are stored.
+    const created = await createUserWithPassword(
+      auth,
+      { email: body.email, name: body.name, image: body.image ?? null, emailVerified: false },
+      passwordHash,
+    );
     if (!created.ok) {
       // DECISIONS.md: with verification required, an existing address answers exactly like a new
       // one (same shape, no session, nothing sent) so sign-up cannot enumerate accounts.
@@ -58,13 +57,6 @@ export const signUpEmail = defineEndpoint({
       throw new AuthError("UNABLE_TO_CREATE_ACCOUNT");
     }
     const user = created.user;
-    try {
-      await createCredentialAccount(auth, user._id, passwordHash);
-    } catch (error) {
-      // Without a credential account the user could never sign in: undo the user insert.
-      await deleteUserById(auth.collections, user._id);
-      throw error;
-    }
     const sendOnSignUp = auth.options.emailVerification.sendOnSignUp ?? config.requireEmailVerification;
     // Not awaited: with verification required an existing address answers without any mail, so a
     // new one must not wait for the mailer either (timing, security-matrix C3); and a failing

@@ -1,0 +1,56 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { signUp, TestBrowser } from "../../../../../tests/support/browser.ts";
+import { createTestAuth, type TestAuth } from "../../../../../tests/support/test-auth.ts";
+import { DAY } from "./session-test-helpers.ts";
+
+/**
+ * Review s9 finding 9: the sliding refresh (extendSession) runs the session update `after` hook only
+ * when its write found the session — a session revoked between the read and the write was not
+ * updated, and its after hook must not say it was.
+ */
+let t: TestAuth | undefined;
+afterEach(async () => {
+  await t?.close();
+  t = undefined;
+});
+
+async function setUp(revokeInBeforeHook: boolean) {
+  const after: { expiresAt: Date }[] = [];
+  const auth = await createTestAuth({
+    hooks: {
+      session: {
+        update: {
+          // Runs between the session read and the write: a concurrent sign-out lands here.
+          before: async () => {
+            if (revokeInBeforeHook) await auth.db.collection("sessions").deleteMany({});
+            return undefined;
+          },
+          after: (doc) => void after.push({ expiresAt: doc.expiresAt as Date }),
+        },
+      },
+    },
+  });
+  t = auth;
+  const browser = new TestBrowser(auth.auth);
+  expect((await signUp(browser)).status).toBe(200);
+  auth.advance(DAY + 60);
+  return { auth, browser, after };
+}
+
+describe("session refresh and the session update after hook", () => {
+  it("a refresh that wrote: the after hook once, with the stored new expiry", async () => {
+    const { auth, browser, after } = await setUp(false);
+    const res = await browser.get("/get-session");
+    expect(res.status).toBe(200);
+    const row = await auth.db.collection("sessions").findOne({});
+    expect(after).toEqual([{ expiresAt: row?.expiresAt }]);
+    expect(row?.expiresAt.getTime()).toBeGreaterThan(auth.now().getTime() + 6 * DAY * 1000);
+  });
+
+  it("a session revoked before the refresh wrote: no after hook, no session row", async () => {
+    const { auth, browser, after } = await setUp(true);
+    await browser.get("/get-session");
+    expect(after).toEqual([]);
+    expect(await auth.db.collection("sessions").countDocuments()).toBe(0);
+  });
+});
