@@ -4,9 +4,9 @@ import { isDuplicateKeyError } from "../../db/connect.ts";
 import type { MemberDoc, OrganizationDoc, UserDoc } from "../../db/documents.ts";
 import { AuthError } from "../../errors/auth-error.ts";
 import { toMailUser } from "../mail-dispatch.ts";
-import { clearActiveOrganization } from "../session/store.ts";
 import { insertWithinLimit } from "./bounded-insert.ts";
 import { deleteOrganizationInvitations } from "./invitation-store.ts";
+import { clearActiveOrganizationOfSessions } from "./service.ts";
 import {
   countUserMemberships,
   deleteMemberById,
@@ -143,6 +143,6 @@ export async function deleteOrganizationCascade(auth: AuthContext, id: ObjectId)
   await deleteOrganizationInvitations(collections, id);
   await deleteOrganizationTeamMembers(collections, id);
   await deleteOrganizationTeams(collections, id);
-  await clearActiveOrganization(collections, id.toHexString());
+  await clearActiveOrganizationOfSessions(auth, id.toHexString());
   return true;
 }

@@ -148,6 +148,19 @@ export function addMemberWithinLimit(auth: AuthContext, input: NewMember): Promi
  * (nothing else: not the user, not the token) or refuse: SESSION_UPDATE_REFUSED, nothing written.
  * The `after` hook sees the stored session, and runs only when the session still existed.
  */
+/**
+ * writeActiveOrganization as the side effect of another write (create, accept-invitation): a session
+ * update hook refusing the switch leaves the session as it was, and the organization or membership —
+ * already stored — stands; the caller is not told their create or accept failed when it did not.
+ */
+export async function switchActiveOrganizationUnlessRefused(
+  ...args: Parameters<typeof writeActiveOrganization>
+): Promise<void> {
+  await writeActiveOrganization(...args).catch((error: unknown) => {
+    if (!(error instanceof AuthError && error.code === "SESSION_UPDATE_REFUSED")) throw error;
+  });
+}
+
 export async function writeActiveOrganization(
   auth: AuthContext,
   jar: CookieJar,

@@ -55,6 +55,18 @@ describe("set-active runs the session update hooks", () => {
     expect(await activeOrganizationOf(t, ada.userId)).toEqual([second]);
   });
 
+  it("a refused switch after create leaves the new organization stored and the session as it was", async () => {
+    const { t, ada, second, current } = await setUp();
+    current.hooks = { before: () => false };
+    const res = await ada.browser.post<{ id: string }>("/organization/create", {
+      name: "Third",
+      slug: "third",
+    });
+    expect(res.status).toBe(200);
+    expect(await t.db.collection("organizations").countDocuments({ slug: "third" })).toBe(1);
+    expect(await activeOrganizationOf(t, ada.userId)).toEqual([second]);
+  });
+
   it("an accepted write: before sees the change, after sees the stored session, each once", async () => {
     const { t, ada, first, current } = await setUp();
     const before: unknown[] = [];

@@ -49,8 +49,11 @@ describe("session refresh and the session update after hook", () => {
 
   it("a session revoked before the refresh wrote: no after hook, no session row", async () => {
     const { auth, browser, after } = await setUp(true);
-    await browser.get("/get-session");
+    const res = await browser.get("/get-session");
     expect(after).toEqual([]);
     expect(await auth.db.collection("sessions").countDocuments()).toBe(0);
+    // Not served on the session it just lost, and its cookies are cleared.
+    expect(res.body).toBeNull();
+    expect(browser.cookies.has("tessera.session_token")).toBe(false);
   });
 });

@@ -167,7 +167,11 @@ export async function readSession(
   }
   const dontRemember = session.dontRemember || jar.get(auth.cookies.dontRemember) !== undefined;
   if (shouldRefreshSession({ ...session, dontRemember }, now, auth.options.session, options.disableRefresh)) {
-    await extendSession(auth, session, now);
+    if (!(await extendSession(auth, session, now))) {
+      // Revoked between the read and the refresh: the request is not served on it.
+      clearSessionCookies(auth, jar);
+      return null;
+    }
     setSessionCookies(auth, jar, session, user);
   } else if (options.useCookieCache && auth.options.session.cookieCache.enabled) {
     setCookieCache(auth, jar, session, user);
@@ -220,14 +224,16 @@ export function cachedSessionJson(found: SessionWithUser): string | undefined {
 }
 
 /** The sliding refresh: moves the expiry forward (through the session update hooks). */
-async function extendSession(auth: AuthContext, session: SessionDoc, now: Date): Promise<void> {
+/** False when the session was revoked meanwhile (the update found no row). */
+async function extendSession(auth: AuthContext, session: SessionDoc, now: Date): Promise<boolean> {
   const hooks = auth.options.hooks?.session?.update;
   const change = await applyBeforeHook<Partial<SessionDoc>>(hooks, {
     expiresAt: sessionExpiry(now, false, auth.options.session),
   });
-  if (!change?.expiresAt) return; // a hook refused: the session keeps its expiry
+  if (!change?.expiresAt) return true; // a hook refused: the session keeps its expiry
   session.expiresAt = change.expiresAt;
   // A session revoked meanwhile was not updated: its after hook would report a write that did not happen.
-  if (await updateSessionExpiry(auth.collections, session._id, session.expiresAt))
-    await applyAfterHook(hooks, session);
+  if (!(await updateSessionExpiry(auth.collections, session._id, session.expiresAt))) return false;
+  await applyAfterHook(hooks, session);
+  return true;
 }

@@ -8,7 +8,7 @@ import {
 } from "../invitation-service.ts";
 import { takeBackMembershipIfOrphaned } from "../membership-recheck.ts";
 import { idField } from "../schemas.ts";
-import { requireCaller, writeActiveOrganization } from "../service.ts";
+import { requireCaller, switchActiveOrganizationUnlessRefused } from "../service.ts";
 import { type Invitation, type Member, toInvitation, toMember } from "../types.ts";
 
 /**
@@ -31,7 +31,7 @@ export const acceptInvitationEndpoint = defineEndpoint({
     const accepted = await acceptInvitation(auth, pending, caller.user);
     const organizationId = pending.organizationId.toHexString();
     const team = accepted.teams.length === 1 ? (accepted.teams[0]?._id.toHexString() ?? null) : null;
-    await writeActiveOrganization(auth, ctx.cookies, caller, organizationId, team);
+    await switchActiveOrganizationUnlessRefused(auth, ctx.cookies, caller, organizationId, team);
     // An organization, team or user deleted meanwhile: its cascade may have run before our member
     // insert or our session write, leaving both pointing at nothing. Read after both writes: gone →
     // take both back (the session gets its previous active organization).
@@ -39,7 +39,13 @@ export const acceptInvitationEndpoint = defineEndpoint({
     if (gone) {
       const previous = caller.session.activeOrganizationId === organizationId ? null : caller.session;
       const restored = previous?.activeOrganizationId ?? null;
-      await writeActiveOrganization(auth, ctx.cookies, caller, restored, previous?.activeTeamId ?? null);
+      await switchActiveOrganizationUnlessRefused(
+        auth,
+        ctx.cookies,
+        caller,
+        restored,
+        previous?.activeTeamId ?? null,
+      );
       throw new AuthError(gone);
     }
     return { invitation: toInvitation(accepted.invitation), member: toMember(accepted.member) };

@@ -5,7 +5,7 @@ import { AuthError } from "../../../errors/auth-error.ts";
 import { defineEndpoint, type EndpointContext } from "../../../http/define-endpoint.ts";
 import { assertMayCreateOrganization, createOrganizationWithOwner } from "../organization-service.ts";
 import { idField, logoField, metadataField, organizationNameField, slugField } from "../schemas.ts";
-import { writeActiveOrganization } from "../service.ts";
+import { switchActiveOrganizationUnlessRefused } from "../service.ts";
 import { findUserById } from "../store.ts";
 import { type Member, type Organization, toMember, toOrganization } from "../types.ts";
 
@@ -56,7 +56,13 @@ export const createOrganization = defineEndpoint({
     });
     const caller = ctx.session;
     if (caller?.user._id.equals(user._id) && ctx.body.keepCurrentActiveOrganization !== true)
-      await writeActiveOrganization(auth, ctx.cookies, caller, organization._id.toHexString(), null);
+      await switchActiveOrganizationUnlessRefused(
+        auth,
+        ctx.cookies,
+        caller,
+        organization._id.toHexString(),
+        null,
+      );
     return { ...toOrganization(organization), members: [toMember(member)] };
   },
 });

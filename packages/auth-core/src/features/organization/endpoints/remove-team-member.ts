@@ -2,9 +2,14 @@ import { z } from "zod";
 import { parseId } from "../../../db/ids.ts";
 import { AuthError } from "../../../errors/auth-error.ts";
 import { defineEndpoint } from "../../../http/define-endpoint.ts";
-import { clearActiveTeam } from "../../session/store.ts";
 import { idField } from "../schemas.ts";
-import { assertPermission, requireCaller, requireMembership, resolveOrganizationId } from "../service.ts";
+import {
+  assertPermission,
+  clearActiveTeamOfSessions,
+  requireCaller,
+  requireMembership,
+  resolveOrganizationId,
+} from "../service.ts";
 import { assertTeamsEnabled, requireTeam } from "../team-service.ts";
 import { deleteTeamMember } from "../team-store.ts";
 
@@ -28,7 +33,7 @@ export const removeTeamMember = defineEndpoint({
     const userId = parseId(body.userId);
     if (!userId || !(await deleteTeamMember(auth.collections, team._id, userId)))
       throw new AuthError("TEAM_MEMBER_NOT_FOUND");
-    await clearActiveTeam(auth.collections, team._id.toHexString(), userId);
+    await clearActiveTeamOfSessions(auth, team._id.toHexString(), userId);
     return { message: "Team member removed successfully." };
   },
 });

@@ -1,9 +1,14 @@
 import { z } from "zod";
 import { AuthError } from "../../../errors/auth-error.ts";
 import { defineEndpoint } from "../../../http/define-endpoint.ts";
-import { clearActiveTeam } from "../../session/store.ts";
 import { idField } from "../schemas.ts";
-import { assertPermission, requireCaller, requireMembership, resolveOrganizationId } from "../service.ts";
+import {
+  assertPermission,
+  clearActiveTeamOfSessions,
+  requireCaller,
+  requireMembership,
+  resolveOrganizationId,
+} from "../service.ts";
 import { clearMembersTeam } from "../store.ts";
 import { assertTeamsEnabled, requireTeam } from "../team-service.ts";
 import { countTeams, deleteTeamById, deleteTeamMembersOfTeam, insertTeam } from "../team-store.ts";
@@ -42,7 +47,7 @@ export const removeTeam = defineEndpoint({
     }
     await deleteTeamMembersOfTeam(auth.collections, team._id);
     await clearMembersTeam(auth.collections, team.organizationId, team._id);
-    await clearActiveTeam(auth.collections, team._id.toHexString());
+    await clearActiveTeamOfSessions(auth, team._id.toHexString());
     return { message: "Team removed successfully." };
   },
 });
