@@ -92,6 +92,20 @@ async function timed<T>(run: () => Promise<T>): Promise<{ result: T; ms: number 
   return { result, ms: Date.now() - started };
 }
 
+/** Signs Ada up on a working database; returns her session cookies as a Cookie header. */
+async function signUpAda(auth: Auth): Promise<string> {
+  const up = await postJsonText(
+    auth,
+    "/sign-up/email",
+    JSON.stringify({ name: "Ada", email: "ada@example.com", password: PASSWORD }),
+  );
+  expect(up.status).toBe(200);
+  return up.headers
+    .getSetCookie()
+    .map((line) => line.split(";")[0])
+    .join("; ");
+}
+
 let cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
   for (const cleanup of cleanups.reverse()) await cleanup().catch(() => {});
@@ -156,16 +170,7 @@ describe("database unreachable", () => {
       await auth.context.collections.db.dropDatabase();
     });
     await auth.migrate();
-    const up = await postJsonText(
-      auth,
-      "/sign-up/email",
-      JSON.stringify({ name: "Ada", email: "ada@example.com", password: PASSWORD }),
-    );
-    expect(up.status).toBe(200);
-    const cookie = up.headers
-      .getSetCookie()
-      .map((line) => line.split(";")[0])
-      .join("; ");
+    const cookie = await signUpAda(auth);
 
     await proxy.cut();
     const down = await timed(() => postJsonText(auth, "/sign-in/email", signInBody));
@@ -216,16 +221,7 @@ describe("database hanging", () => {
       await auth.context.collections.db.dropDatabase();
     });
     await auth.migrate();
-    const up = await postJsonText(
-      auth,
-      "/sign-up/email",
-      JSON.stringify({ name: "Ada", email: "ada@example.com", password: PASSWORD }),
-    );
-    expect(up.status).toBe(200);
-    const cookie = up.headers
-      .getSetCookie()
-      .map((line) => line.split(";")[0])
-      .join("; ");
+    const cookie = await signUpAda(auth);
     return { auth, proxy, cookie };
   }
 
