@@ -213,7 +213,7 @@ describe("database hanging", () => {
       secret: TEST_SECRET,
       baseURL: TEST_ORIGIN,
       logger: quiet,
-      advanced: { requestTimeoutMs: REQUEST_TIMEOUT_MS },
+      advanced: { requestTimeoutMs: REQUEST_TIMEOUT_MS, providerTimeoutMs: 1000 },
     });
     cleanups.push(() => auth.close());
     cleanups.push(async () => {

@@ -266,6 +266,15 @@ describe("client address (L2, L3, ASVS 4.1.3)", () => {
     expect(warnings[0]).toContain("remoteAddress");
   });
 
+  it('warns about the missing header, not the setting, when trustedProxies ["*"] gets no forwarded header', async () => {
+    const warnings: string[] = [];
+    const other = await withProxies(["*"], { warn: (line) => warnings.push(line) });
+    await other.auth.handler(new Request(`${TEST_ORIGIN}/api/auth/get-session`));
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toContain("without the advanced.ipAddressHeader header");
+    expect(warnings[0]).not.toContain("remoteAddress");
+  });
+
   it("refuses a trusted proxy that is not an address, a range or * at startup, naming the option", () => {
     for (const entry of ["10.0.0.0/33", "proxy.internal", "10.0.0.0/8/1"]) {
       expect(() =>

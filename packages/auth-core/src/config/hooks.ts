@@ -59,8 +59,11 @@ export interface MailHooks {
     url: string;
     token: string;
   }) => Promise<void> | void;
-  /** To the address that was just replaced by `newEmail` (security matrix E11); no link. */
-  sendEmailChangedNotice?: (data: { user: MailUser; newEmail: string }) => Promise<void> | void;
+  /**
+   * To the address that was just replaced (security matrix E11); no link. `newEmail` is null when the
+   * replaced address was never verified: it may belong to a stranger, who must not learn the new one.
+   */
+  sendEmailChangedNotice?: (data: { user: MailUser; newEmail: string | null }) => Promise<void> | void;
   sendDeleteAccountVerification?: (data: {
     user: MailUser;
     url: string;

@@ -123,6 +123,34 @@ describe("baseURL is an absolute http(s) origin (finding 2)", () => {
   });
 });
 
+describe("advanced.requestTimeoutMs is a backstop above the provider timeout", () => {
+  it("refuses a bound that would cut a provider call short of its own timeout and error redirect", () => {
+    expect(construct({ advanced: { requestTimeoutMs: 5000 } })).toThrow(
+      "advanced.requestTimeoutMs: must be above advanced.providerTimeoutMs",
+    );
+    expect(construct({ advanced: { requestTimeoutMs: 2000, providerTimeoutMs: 2000 } })).toThrow(
+      "advanced.requestTimeoutMs: must be above advanced.providerTimeoutMs",
+    );
+  });
+
+  it("accepts the defaults (30 s over 10 s), a larger bound, and 0 (off)", () => {
+    for (const advanced of [
+      {},
+      { requestTimeoutMs: 2000, providerTimeoutMs: 1000 },
+      { requestTimeoutMs: 0 },
+    ]) {
+      const auth = construct({ advanced })() as {
+        context: { options: { advanced: unknown } };
+        close(): Promise<void>;
+      };
+      expect(auth.context.options.advanced).toMatchObject(
+        "requestTimeoutMs" in advanced ? advanced : { requestTimeoutMs: 30_000, providerTimeoutMs: 10_000 },
+      );
+      void auth.close();
+    }
+  });
+});
+
 describe("advanced.ipAddressHeader is an HTTP header name (finding 3)", () => {
   it.each(["X-Forwarded For", "x-forwarded-for:", "", "x-real-ip\n"])("refuses %j", (header) => {
     expect(construct({ advanced: { ipAddressHeader: header } })).toThrow(
@@ -147,9 +175,8 @@ describe("advanced.ipAddressHeader is an HTTP header name (finding 3)", () => {
 
 describe("trustedOrigins entries are origin patterns (finding 4)", () => {
   it.each([
-    "https://app.example.com/some/path",
-    "https://app.example.com?x=1",
-    "https://app.example.com/#top",
+    "https://*.example.com/some/path",
+    "*.example.com?x=1",
     "myapp://callback",
     "javascript:alert(1)",
     "https://user@app.example.com",
@@ -160,6 +187,15 @@ describe("trustedOrigins entries are origin patterns (finding 4)", () => {
     expect(construct({ trustedOrigins: ["https://ok.example.com", entry] })).toThrow(
       `trustedOrigins.1: "${entry}" is not an origin pattern`,
     );
+  });
+
+  it("an exact URL with a path is trusted by its origin, as before", () => {
+    const auth = construct({ trustedOrigins: ["https://app.example.com/login"] })() as {
+      context: { origins: { isTrustedOrigin(origin: string): boolean } };
+      close(): Promise<void>;
+    };
+    expect(auth.context.origins.isTrustedOrigin("https://app.example.com")).toBe(true);
+    void auth.close();
   });
 
   it("a wildcard entry written with a trailing slash trusts its hosts, like an exact one does", async () => {

@@ -210,14 +210,26 @@ export const optionsSchema = z
          */
         providerTimeoutMs: z.number().int().positive().max(120_000).default(10_000),
         /**
-         * Bound on a whole request: past it the answer is 503 `SERVICE_UNAVAILABLE`, so a database that
-         * hangs (accepts but never answers) fails requests in seconds instead of holding them (security
-         * matrix N3). Work already sent to the database may still complete. 0 turns the bound off.
-         * @default 5000
+         * Backstop on a whole request: past it the answer is 503 `SERVICE_UNAVAILABLE`, so nothing hangs
+         * for good — a database that accepts and never answers behind an app-provided client on the
+         * driver's defaults (security matrix N3). Work already under way may still complete, so it must
+         * stay above every bound a request legitimately waits out (providerTimeoutMs, a slow mailer);
+         * the fast failure comes from the client's own timeouts (`database.uri`: 2 s to select a
+         * server, 10 s per answer). 0 turns it off.
+         * @default 30000
          */
-        requestTimeoutMs: z.number().int().min(0).max(600_000).default(5000),
+        requestTimeoutMs: z.number().int().min(0).max(600_000).default(30_000),
       })
       .strict()
+      .refine(
+        ({ requestTimeoutMs, providerTimeoutMs }) =>
+          requestTimeoutMs === 0 || requestTimeoutMs > providerTimeoutMs,
+        {
+          path: ["requestTimeoutMs"],
+          message:
+            "must be above advanced.providerTimeoutMs (a provider call must fail first, with its redirect), or 0",
+        },
+      )
       .prefault({}),
     /** Built-in social providers by id (SPEC §1). @default {} */
     socialProviders: socialProvidersSchema,

@@ -10,22 +10,28 @@ export interface CleanupResult {
   verifications: number;
   rateLimits: number;
   apiKeyUses: number;
-  /** Expired API keys (they already verify as expired). */
+  /** API keys expired for more than 30 days (until then they answer API_KEY_EXPIRED and are listed). */
   apiKeys: number;
-  /** Pending invitations past their expiry; accepted, rejected and canceled ones are kept. */
+  /** Pending invitations expired for more than 30 days; accepted, rejected and canceled ones are kept. */
   invitations: number;
 }
 
+/** How long an expired API key or pending invitation stays visible before cleanup removes it. */
+export const EXPIRED_SHOWN_FOR_MS = 30 * 86_400_000;
+
 export async function cleanupExpired(collections: Collections, now: Date): Promise<CleanupResult> {
   const expired = { expiresAt: { $lte: now } };
+  // Expired API keys and invitations are still shown to their owners (list endpoints; a key answers
+  // API_KEY_EXPIRED, an invitation can still be canceled — SPEC §4, §8): reclaimed a while later.
+  const shownUntil = { expiresAt: { $lte: new Date(now.getTime() - EXPIRED_SHOWN_FOR_MS) } };
   const [sessions, verifications, rateLimits, apiKeyUses, apiKeys, invitations] = await Promise.all([
     collections.sessions.deleteMany(expired),
     collections.verifications.deleteMany(expired),
     collections.rateLimits.deleteMany(expired),
     deleteExpiredKeyUses(collections, now),
     // `expiresAt: null` (a key that never expires) does not compare as ≤ a date: it stays.
-    collections.apiKeys.deleteMany(expired),
-    collections.invitations.deleteMany({ status: "pending", ...expired }),
+    collections.apiKeys.deleteMany(shownUntil),
+    collections.invitations.deleteMany({ status: "pending", ...shownUntil }),
   ]);
   return {
     sessions: sessions.deletedCount,

@@ -192,7 +192,7 @@ function createEngine(
       if (auth.options.rateLimit.enabled) {
         if (ip === null && !warnedNoAddress) {
           warnedNoAddress = true;
-          auth.options.logger.warn(NO_CLIENT_ADDRESS_WARNING);
+          auth.options.logger.warn(proxies.anyPeer ? NO_FORWARDED_HEADER_WARNING : NO_CLIENT_ADDRESS_WARNING);
         }
         // Keyed on the route, not the raw path: `/reset-password/<token>` is one bucket, not one per token.
         const limited = await checkRateLimit(auth, rateLimiter, ip, endpoint.path);
@@ -225,6 +225,11 @@ const NO_CLIENT_ADDRESS_WARNING =
   "tessera: a request reached auth.handler without a client address, so all such requests share one " +
   "rate-limit bucket. Pass auth.handler(request, { remoteAddress }) with the socket address, or set " +
   'advanced.trustedProxies (["*"] when the platform\'s proxy sets advanced.ipAddressHeader).';
+
+const NO_FORWARDED_HEADER_WARNING =
+  "tessera: a request reached auth.handler without a client address and without the " +
+  'advanced.ipAddressHeader header that trustedProxies ["*"] relies on, so all such requests share ' +
+  "one rate-limit bucket. Check the header your platform sets.";
 
 async function checkRateLimit(
   auth: AuthContext,

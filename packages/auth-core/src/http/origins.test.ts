@@ -94,16 +94,19 @@ describe("normalizeOriginPattern (review s9 finding 4: one canonical form, refus
     ["*.example.org/", "*.example.org"],
     ["app.example.org:443", "app.example.org"],
     ["app.example.org:8443", "app.example.org:8443"],
+    // An exact http(s) URL is trusted by its origin, as before: a path, query or fragment is dropped,
+    // and an internationalised host is what a browser sends, its punycode.
+    ["https://app.example.com/path", "https://app.example.com"],
+    ["https://app.example.com//", "https://app.example.com"],
+    ["https://app.example.com?x", "https://app.example.com"],
+    ["https://app.example.com#x", "https://app.example.com"],
+    ["https://bücher.de", "https://xn--bcher-kva.de"],
   ])("%j → %j", (entry, pattern) => expect(normalizeOriginPattern(entry)).toBe(pattern));
 
   it.each([
     "",
     "/",
     "https://",
-    "https://app.example.com/path",
-    "https://app.example.com//",
-    "https://app.example.com?x",
-    "https://app.example.com#x",
     "https://user:pw@app.example.com",
     "https://app.example.com:*",
     "https://app.example.com:0",
@@ -113,7 +116,7 @@ describe("normalizeOriginPattern (review s9 finding 4: one canonical form, refus
     "javascript:alert(1)",
     "not an origin",
     "https://app .example.com",
-    "https://app.example.com\\",
+    "*.example.com/path",
   ])("refuses %j", (entry) => expect(normalizeOriginPattern(entry)).toBeNull());
 
   it("a wildcard entry with a trailing slash matches like the same entry without it", () => {
@@ -121,11 +124,9 @@ describe("normalizeOriginPattern (review s9 finding 4: one canonical form, refus
     expect(slashed.isTrustedOrigin("https://app.example.com")).toBe(true);
     expect(slashed.isAllowedCallbackURL("https://app.example.com/welcome")).toBe(true);
     expect(slashed.isTrustedOrigin("https://example.com.evil.test")).toBe(false);
-    expect(
-      createOriginMatcher(undefined, ["https://app.example.com/path"]).isTrustedOrigin(
-        "https://app.example.com",
-      ),
-    ).toBe(false);
+    const withPath = createOriginMatcher(undefined, ["https://app.example.com/path"]);
+    expect(withPath.isTrustedOrigin("https://app.example.com")).toBe(true);
+    expect(withPath.isTrustedOrigin("https://app.example.com.evil.test")).toBe(false);
   });
 });
 

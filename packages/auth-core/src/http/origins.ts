@@ -40,13 +40,16 @@ const DEFAULT_PORTS: Readonly<Record<string, string>> = { http: "80", https: "44
 
 /**
  * A `trustedOrigins` entry in canonical form — lower-cased, default port dropped, a trailing `/`
- * removed (a browser's Origin never has one) — or null when it cannot be an origin pattern: a path
- * beyond `/`, a query, a fragment, credentials, a scheme other than http(s) (an Origin header is
- * never anything else here: isTrustedOrigin refuses "null"), or `*` outside the host. Exact
- * entries, `*` host wildcards (`https://*.example.com`) and scheme-less hosts (https only).
+ * removed (a browser's Origin never has one) — or null when it cannot be an origin pattern. Exact
+ * http(s) URLs are trusted by their origin (exactOrigin). Patterns — `*` host wildcards
+ * (`https://*.example.com`) and scheme-less hosts (https only) — refuse a path beyond `/`, a query,
+ * a fragment, credentials, a scheme other than http(s) (an Origin header is never anything else
+ * here: isTrustedOrigin refuses "null"), or `*` outside the host.
  * options.ts refuses a null at startup; the matcher never matches one.
  */
 export function normalizeOriginPattern(entry: string): string | null {
+  const exact = exactOrigin(entry);
+  if (exact !== undefined) return exact;
   const parts = /^(?:(https?):\/\/)?([^/?#]+)\/?$/i.exec(entry);
   if (!parts) return null;
   const scheme = parts[1]?.toLowerCase();
@@ -63,6 +66,22 @@ export function normalizeOriginPattern(entry: string): string | null {
   if (host.includes("*")) return pattern;
   try {
     return new URL(pattern).origin;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * An exact http(s) URL is trusted by its origin, as the URL parser gives it: an internationalised
+ * host becomes its punycode (what a browser sends), and a path is dropped (entries such as
+ * `https://app.example.com/login` were always trusted for their origin). Credentials make it null.
+ * Undefined when the entry is not an exact http(s) URL: the pattern rules below apply.
+ */
+function exactOrigin(entry: string): string | null | undefined {
+  if (entry.includes("*") || !/^https?:\/\//i.test(entry)) return undefined;
+  try {
+    const url = new URL(entry);
+    return url.username || url.password || url.port === "0" ? null : url.origin;
   } catch {
     return null;
   }

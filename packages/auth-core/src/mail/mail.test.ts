@@ -245,6 +245,8 @@ describe("renderMail", () => {
     expect(mail.html).toContain("eve+&lt;b&gt;@evil.example");
     expect(mail.html).not.toContain("<b>@");
     expect(mail.html).not.toContain("<a ");
+    const unnamed = renderMail("email-changed", "ENG", { appName: "Acme" });
+    expect(unnamed.text).toContain("was changed to another address.");
   });
 
   it("falls back to English for a language without templates, an unknown one, or none", () => {

@@ -48,6 +48,9 @@ describe("POST /change-email, verified user (SPEC §4: the current address confi
     expect(confirm.status).toBe(302);
     expect(confirm.headers.get("location")).toBe("/settings");
     expect(await userDoc(id)).toMatchObject({ email: NEW, emailVerified: false });
+    // The verified old address is told where the account went (matrix E11).
+    expect(t.outbox.latestTo(ADA)?.kind).toBe("email-changed");
+    expect(t.outbox.latestTo(ADA)?.text).toContain(`was changed to ${NEW}.`);
     const newMail = t.outbox.latestTo(NEW);
     expect(newMail?.kind).toBe("verify-email");
     const session = await browser.get<{ user: { email: string } }>("/get-session");
@@ -168,7 +171,9 @@ describe("POST /change-email, unverified user", () => {
       [ADA, "email-changed"],
       [NEW, "verify-email"],
     ]);
-    expect(t.outbox.latestTo(ADA)?.text).toContain(`was changed to ${NEW}.`);
+    // The unverified old address may be a stranger's typo: it is told of a change, not the new address.
+    expect(t.outbox.latestTo(ADA)?.text).toContain("was changed to another address.");
+    expect(t.outbox.latestTo(ADA)?.text).not.toContain(NEW);
     const session = await browser.get<{ user: { email: string } }>("/get-session");
     expect(session.body.user.email).toBe(NEW);
     const verify = await browser.get(latestLink(NEW));
@@ -177,15 +182,16 @@ describe("POST /change-email, unverified user", () => {
   });
 
   it("hands the notice to the app's sendEmailChangedNotice mail hook instead, when given", async () => {
-    const notices: { user: { email: string }; newEmail: string }[] = [];
+    const notices: { user: { email: string }; newEmail: string | null }[] = [];
     t = await createTestAuth({
       ...ENABLED,
       mail: { sendEmailChangedNotice: (data) => void notices.push(data) },
     });
     const { browser, id } = await signedInAda(false);
     expect((await browser.post("/change-email", { newEmail: NEW })).status).toBe(200);
+    // Ada's address was never verified: the hook is not told where the account went.
     expect(notices).toEqual([
-      { user: { id: String(id), email: ADA, name: expect.any(String) }, newEmail: NEW },
+      { user: { id: String(id), email: ADA, name: expect.any(String) }, newEmail: null },
     ]);
     expect(t.outbox.messages().map((m) => m.kind)).toEqual(["verify-email"]);
   });

@@ -219,11 +219,13 @@ export async function moveUserEmail(
  */
 function notifyReplacedAddress(auth: AuthContext, user: UserDoc, newEmail: string): void {
   const hook = auth.options.mail?.sendEmailChangedNotice;
+  // An unverified address may be a typo owned by a stranger: they hear of a change, not where to.
+  const shown = user.emailVerified ? newEmail : null;
   dispatchMail(
     auth,
     "email-changed",
     user,
-    { newEmail },
-    hook && (() => hook({ user: toMailUser(user), newEmail })),
+    { newEmail: shown ?? undefined },
+    hook && (() => hook({ user: toMailUser(user), newEmail: shown })),
   ).catch((error: unknown) => auth.options.logger.error("email change notice could not be sent", error));
 }

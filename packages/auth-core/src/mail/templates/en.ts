@@ -48,7 +48,11 @@ export const enTemplates: MailTemplates = {
       subject: `Your ${appName} email address was changed`,
       blocks: [
         greet(undefined),
-        paragraph(`The email address of your ${appName} account was changed to ${newEmail}.`),
+        paragraph(
+          newEmail
+            ? `The email address of your ${appName} account was changed to ${newEmail}.`
+            : `The email address of your ${appName} account was changed to another address.`,
+        ),
         paragraph(
           "If you made this change, there is nothing to do. If you did not, someone else may have " +
             `access to your account: contact ${appName} support right away.`,

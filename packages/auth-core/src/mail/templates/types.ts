@@ -5,7 +5,8 @@ export interface MailDataByKind {
   "verify-email": { url: string; name?: string; appName: string };
   "reset-password": { url: string; name?: string; appName: string; expiresInMinutes: number };
   "change-email": { url: string; newEmail: string; appName: string };
-  "email-changed": { newEmail: string; appName: string };
+  /** `newEmail` only when the replaced address was verified: an unproven one may belong to a stranger. */
+  "email-changed": { newEmail?: string | undefined; appName: string };
   "delete-account": { url: string; appName: string; expiresInHours: number };
   invitation: { url: string; organizationName: string; inviterName: string; role: string; appName: string };
   "two-factor-otp": { code: string; appName: string; expiresInMinutes: number };
