@@ -111,14 +111,25 @@ describe("README endpoint list", () => {
 /** What these tests read of a zod schema (its definition), without depending on zod here. */
 interface SchemaNode {
   _zod: {
-    def: { type: string; innerType?: SchemaNode; element?: SchemaNode; shape?: Record<string, SchemaNode> };
+    def: {
+      type: string;
+      innerType?: SchemaNode;
+      in?: SchemaNode;
+      element?: SchemaNode;
+      shape?: Record<string, SchemaNode>;
+    };
   };
 }
 
-/** Through optional/default/prefault/nullable wrappers to the schema that has the shape. */
+/** Through optional/default/prefault/nullable wrappers and transforms (a pipe's input) to the shape. */
 function unwrap(schema: SchemaNode): SchemaNode {
   let current = schema;
-  while (current._zod.def.innerType) current = current._zod.def.innerType;
+  for (
+    let next = current._zod.def.innerType ?? current._zod.def.in;
+    next;
+    next = current._zod.def.innerType ?? current._zod.def.in
+  )
+    current = next;
   return current;
 }
 

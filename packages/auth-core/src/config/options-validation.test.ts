@@ -133,6 +133,18 @@ describe("advanced.requestTimeoutMs is a backstop above the provider timeout", (
     );
   });
 
+  it("follows a raised provider timeout when not given: providerTimeoutMs + 5 s", () => {
+    const auth = construct({ advanced: { providerTimeoutMs: 120_000 } })() as {
+      context: { options: { advanced: unknown } };
+      close(): Promise<void>;
+    };
+    expect(auth.context.options.advanced).toMatchObject({
+      requestTimeoutMs: 125_000,
+      providerTimeoutMs: 120_000,
+    });
+    void auth.close();
+  });
+
   it("accepts the defaults (30 s over 10 s), a larger bound, and 0 (off)", () => {
     for (const advanced of [
       {},

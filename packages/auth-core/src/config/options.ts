@@ -216,20 +216,24 @@ export const optionsSchema = z
          * stay above every bound a request legitimately waits out (providerTimeoutMs, a slow mailer);
          * the fast failure comes from the client's own timeouts (`database.uri`: 2 s to select a
          * server, 10 s per answer). 0 turns it off.
-         * @default 30000
+         * @default 30000, or providerTimeoutMs + 5000 when that is more
          */
-        requestTimeoutMs: z.number().int().min(0).max(600_000).default(30_000),
+        requestTimeoutMs: z.number().int().min(0).max(600_000).optional(),
       })
       .strict()
       .refine(
         ({ requestTimeoutMs, providerTimeoutMs }) =>
-          requestTimeoutMs === 0 || requestTimeoutMs > providerTimeoutMs,
+          requestTimeoutMs === undefined || requestTimeoutMs === 0 || requestTimeoutMs > providerTimeoutMs,
         {
           path: ["requestTimeoutMs"],
           message:
             "must be above advanced.providerTimeoutMs (a provider call must fail first, with its redirect), or 0",
         },
       )
+      .transform((advanced) => ({
+        ...advanced,
+        requestTimeoutMs: advanced.requestTimeoutMs ?? Math.max(30_000, advanced.providerTimeoutMs + 5_000),
+      }))
       .prefault({}),
     /** Built-in social providers by id (SPEC §1). @default {} */
     socialProviders: socialProvidersSchema,
