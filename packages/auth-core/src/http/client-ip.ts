@@ -38,6 +38,8 @@ export function compileTrustedProxies(entries: readonly string[]): TrustedProxie
     if (parsed === "*") anyPeer = true;
     else list.addSubnet(parsed.address, parsed.prefix, parsed.family);
   }
+  // Most deployments list none: every request then skips the lookup.
+  if (entries.every((entry) => entry === "*")) return { anyPeer, lists: () => false };
   return {
     anyPeer,
     lists: (ip) => list.check(ip, isIP(ip) === 4 ? "ipv4" : "ipv6"),
