@@ -20,7 +20,7 @@ import {
   resetLinkMinutes,
   resetPasswordIdentifier,
 } from "./rules.ts";
-import { deleteResetTokensOfUser, setPasswordIfUnset } from "./store.ts";
+import { deleteResetTokensOfUser } from "./store.ts";
 
 /**
  * Issues a reset token and mails its link. An unknown email sends the same database commands (the
@@ -176,8 +176,12 @@ export async function setPassword(
   if (existing?.password) return { ok: false, reason: "already-set" };
   const hash = await hashPassword(newPassword);
   if (existing) {
-    if (!(await setPasswordIfUnset(auth.collections, existing._id, hash, auth.now())))
-      return { ok: false, reason: "already-set" };
+    // Only while still unset (a concurrent call may have set it), through the account update hooks.
+    if (!(await updateCredentialPassword(auth, existing._id, hash, null))) {
+      const now = await findCredentialAccount(auth.collections, userId);
+      if (now?.password) return { ok: false, reason: "already-set" };
+      throw new AuthError("FAILED_TO_UPDATE_USER"); // an account update hook refused
+    }
   } else {
     try {
       await createCredentialAccount(auth, userId, hash);

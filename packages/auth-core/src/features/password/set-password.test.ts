@@ -65,6 +65,32 @@ describe("set-password (server only)", () => {
     expect(await signInStatus(NEW_PASSWORD)).toBe(200);
   });
 
+  it("fills a passwordless credential account through the account update hooks, which may refuse", async () => {
+    await t.close();
+    const seen: string[] = [];
+    let refuse = true;
+    t = await createTestAuth({
+      hooks: {
+        account: {
+          update: {
+            before: () => (refuse ? false : undefined),
+            after: (account) => void seen.push(String(account.password).slice(0, 3)),
+          },
+        },
+      },
+    });
+    browser = new TestBrowser(t.auth);
+    const res = await signUp(browser, { email: EMAIL, password: "correct horse battery" });
+    userId = ObjectId.createFromHexString(res.body.user.id);
+    await t.db.collection("accounts").updateMany({ userId }, { $set: { password: null } });
+    await expect(setPassword(NEW_PASSWORD)).rejects.toMatchObject({ code: "FAILED_TO_UPDATE_USER" });
+    expect((await t.db.collection("accounts").findOne({ userId }))?.password).toBeNull();
+    refuse = false;
+    expect((await setPassword(NEW_PASSWORD)).status).toBe(200);
+    expect(seen).toEqual(["s1$"]);
+    expect(await signInStatus(NEW_PASSWORD)).toBe(200);
+  });
+
   it("refuses a user who already has a password with 400 user already has a password", async () => {
     const before = await t.db.collection("accounts").findOne({ userId });
     await expect(setPassword(NEW_PASSWORD)).rejects.toMatchObject({

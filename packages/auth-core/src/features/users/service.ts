@@ -168,7 +168,7 @@ export async function updateCredentialPassword(
   auth: AuthContext,
   accountId: ObjectId,
   hash: string,
-  expectedHash?: string,
+  expectedHash?: string | null,
   /** An admin-set password that must be reset before it signs anyone in (J15). */
   resetRequired = false,
 ): Promise<boolean> {

@@ -41,7 +41,7 @@ export async function setCredentialPassword(
   accountId: ObjectId,
   hash: string,
   now: Date,
-  expectedHash?: string,
+  expectedHash?: string | null,
   resetRequired = false,
 ): Promise<boolean> {
   const { filter, update } = credentialPasswordWrite(accountId, hash, now, expectedHash, resetRequired);
@@ -58,7 +58,7 @@ export function setCredentialPasswordReturning(
   accountId: ObjectId,
   hash: string,
   now: Date,
-  expectedHash?: string,
+  expectedHash?: string | null,
   resetRequired = false,
 ): Promise<AccountDoc | null> {
   const { filter, update } = credentialPasswordWrite(accountId, hash, now, expectedHash, resetRequired);
@@ -69,9 +69,10 @@ function credentialPasswordWrite(
   accountId: ObjectId,
   hash: string,
   now: Date,
-  expectedHash: string | undefined,
+  expectedHash: string | null | undefined,
   resetRequired: boolean,
 ) {
+  // `null`: only while no password is set ($eq null also matches a missing field).
   const filter =
     expectedHash === undefined ? { _id: accountId } : { _id: accountId, password: { $eq: expectedHash } };
   const update = resetRequired
