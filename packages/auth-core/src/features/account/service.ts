@@ -1,7 +1,6 @@
 import type { AuthContext } from "../../context.ts";
 import type { UserDoc } from "../../db/documents.ts";
 import { AuthError } from "../../errors/auth-error.ts";
-import { revokeResetLinks } from "../password/service.ts";
 import { findUserByEmail } from "../users/store.ts";
 import { moveUserEmail, sendChangeEmailLink, sendVerificationEmail } from "../verification/service.ts";
 
@@ -37,8 +36,6 @@ export async function requestEmailChange(
   // "taken": another user got the address since the check above (the unique index decided);
   // "stale": a concurrent change of this user won; "refused": a user update hook said no.
   if (!moved.ok) throw new AuthError("EMAIL_CAN_NOT_BE_UPDATED");
-  // Reset links mailed to the old address die with it (review finding s9-3).
-  await revokeResetLinks(auth, user._id);
   if (auth.options.emailVerification.enabled) {
     await sendVerificationEmail(auth, moved.user, callbackURL, { requestType: "post-change-verification" });
   }

@@ -25,7 +25,7 @@ async function resetWith(token: string) {
   return new TestBrowser(t.auth).post("/reset-password", { newPassword: "attacker password 1", token });
 }
 
-describe("admin changes void the user's reset links", () => {
+describe("admin changes void the user's reset links (and an address move notifies the old one)", () => {
   it("when an admin moves the user's email", async () => {
     t = await createTestAuth();
     const { admin, user } = await createCast(t);
@@ -39,6 +39,10 @@ describe("admin changes void the user's reset links", () => {
     expect(res.status).toBe(400);
     expect(res.body).toEqual({ code: "INVALID_TOKEN", message: "invalid token" });
     expect(await t.db.collection("verifications").countDocuments({ identifier: /^reset-password:/ })).toBe(0);
+    // The replaced address is told, as for the user's own change (unverified: not where to).
+    const notice = t.outbox.latestTo(user.email);
+    expect(notice?.kind).toBe("email-changed");
+    expect(notice?.text).not.toContain("moved@example.com");
   });
 
   it("keeps them when an admin changes only the name", async () => {

@@ -130,10 +130,9 @@ export async function changePassword(
 }
 
 /**
- * Voids every reset link of the user still sitting in a mailbox. Runs when the password changes
- * (change, set, reset) and when the address moves (features/account, verify-email): a link mailed
- * before must not undo the new password, nor let the OLD mailbox take the account back after an
- * email change (review finding s9-3).
+ * Voids every reset link of the user still sitting in a mailbox when the password changes (change,
+ * set, reset, admin set): a link mailed before must not undo the new password (review s9-3). An
+ * address move does the same in verification/service.ts settleEmailMove.
  */
 export async function revokeResetLinks(auth: AuthContext, userId: ObjectId): Promise<void> {
   await deleteResetTokensOfUser(auth.collections, userId.toHexString());

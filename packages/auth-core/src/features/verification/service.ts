@@ -5,6 +5,7 @@ import { isDuplicateKeyError } from "../../db/connect.ts";
 import type { UserDoc } from "../../db/documents.ts";
 import { applyAfterHook, applyBeforeHook } from "../hooks.ts";
 import { apiLink, dispatchMail, toMailUser } from "../mail-dispatch.ts";
+import { deleteResetTokensOfUser } from "../password/store.ts";
 import { findUserByEmail } from "../users/store.ts";
 import { readVerificationClaims, type VerificationClaims, type VerificationRequestType } from "./rules.ts";
 import { updateUserWhereEmail } from "./store.ts";
@@ -208,8 +209,18 @@ export async function moveUserEmail(
   emailVerified: boolean,
 ): Promise<UserWrite> {
   const moved = await writeEmailState(auth, user, undefined, { email: newEmail, emailVerified });
-  if (moved.ok) notifyReplacedAddress(auth, user, newEmail);
+  if (moved.ok) await settleEmailMove(auth, user, newEmail);
   return moved;
+}
+
+/**
+ * What follows every move of a user's address, whoever made it (the user's change, its link, an
+ * admin): reset links mailed to the old address die with it (review s9-3), and the old address
+ * hears of the move (matrix E11).
+ */
+export async function settleEmailMove(auth: AuthContext, previous: UserDoc, newEmail: string): Promise<void> {
+  await deleteResetTokensOfUser(auth.collections, previous._id.toHexString());
+  notifyReplacedAddress(auth, previous, newEmail);
 }
 
 /**

@@ -3,10 +3,10 @@ import { isDuplicateKeyError } from "../../../db/connect.ts";
 import type { UserDoc } from "../../../db/documents.ts";
 import { AuthError } from "../../../errors/auth-error.ts";
 import { defineEndpoint } from "../../../http/define-endpoint.ts";
-import { revokeResetLinks } from "../../password/service.ts";
 import { emailField, imageField, nameField } from "../../schemas.ts";
 import { updateUser } from "../../users/service.ts";
 import { findUserByEmail } from "../../users/store.ts";
+import { settleEmailMove } from "../../verification/service.ts";
 import { type AdminUser, toAdminUser } from "../rules.ts";
 import { userIdField } from "../schemas.ts";
 import {
@@ -60,8 +60,8 @@ export const adminUpdateUser = defineEndpoint({
       throw error;
     });
     if (!updated) throw new AuthError("FAILED_TO_UPDATE_USER");
-    // Links mailed to the old address must not set a password on the account at its new one.
-    if (updated.email !== target.email) await revokeResetLinks(auth, target._id);
+    // As for the user's own change: old reset links die, the old address hears of it.
+    if (updated.email !== target.email) await settleEmailMove(auth, target, updated.email);
     await recordAuditEvent(auth, {
       action: "user.update",
       actorId: caller.user._id,

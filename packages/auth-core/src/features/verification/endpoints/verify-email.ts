@@ -2,7 +2,6 @@ import { z } from "zod";
 import { AuthError } from "../../../errors/auth-error.ts";
 import { defineEndpoint, type RedirectResult, redirectTo } from "../../../http/define-endpoint.ts";
 import { assertUserNotBanned } from "../../admin/ban-service.ts";
-import { revokeResetLinks } from "../../password/service.ts";
 import { callbackURLField, tokenField } from "../../schemas.ts";
 import { createSession, setCookieCache, setSessionCookies } from "../../session/service.ts";
 import { toUser, type User } from "../../session/types.ts";
@@ -43,8 +42,6 @@ export const verifyEmail = defineEndpoint({
       throw new AuthError(VERIFY_FAILURE_ERRORS[outcome.reason]);
     }
     const { user, claims } = outcome;
-    // A change link moved the address: reset links mailed to the old one die with it (s9-3).
-    if (claims.updateTo !== null && user.email === claims.updateTo) await revokeResetLinks(auth, user._id);
     let challenged: TwoFactorRedirect | null = null;
     if (caller?.user._id.equals(user._id)) {
       // The caller's cached copy of the user (when the cookie cache is on) must show the new state.
