@@ -2,6 +2,7 @@ import { ObjectId } from "mongodb";
 import { afterEach, describe, expect, it } from "vitest";
 import { signJwt } from "../../packages/auth-core/src/crypto/index.ts";
 import { SESSION_COOKIE, signUp, TestBrowser } from "../support/browser.ts";
+import { credentialHashOf, resetRows } from "../support/stored-rows.ts";
 import { createTestAuth, TEST_ORIGIN, TEST_SECRET, type TestAuth } from "../support/test-auth.ts";
 import { expectCatalogueError, PASSWORD, sendRaw, snapshotDatabase } from "./helpers.ts";
 
@@ -53,17 +54,8 @@ afterEach(async () => {
   await t.close();
 });
 
-async function hashOf(email: string): Promise<unknown> {
-  const user = await t.db.collection("users").findOne({ email });
-  const account = await t.db.collection("accounts").findOne({ userId: user?._id, providerId: "credential" });
-  return account?.password;
-}
-
-function resetRows() {
-  return t.db
-    .collection("verifications")
-    .find({ identifier: { $regex: "^reset-password:" } })
-    .toArray();
+function hashOf(email: string): Promise<unknown> {
+  return credentialHashOf(t.db, email);
 }
 
 /** The first link of the latest mail to `email` whose path contains `path`. */
@@ -131,13 +123,13 @@ describe("E: one-time reset and verification tokens", () => {
     const first = await requestResetToken();
     const second = await requestResetToken();
     expect(first).not.toBe(second);
-    expect(await resetRows()).toHaveLength(2);
+    expect(await resetRows(t.db)).toHaveLength(2);
     const ok = await new TestBrowser(t.auth).post("/reset-password", {
       newPassword: NEW_PASSWORD,
       token: first,
     });
     expect(ok.status).toBe(200);
-    expect(await resetRows()).toHaveLength(0);
+    expect(await resetRows(t.db)).toHaveLength(0);
     const hashAfter = await hashOf(ADA);
     const late = await new TestBrowser(t.auth).post("/reset-password", {
       newPassword: "attacker password",
@@ -212,7 +204,7 @@ describe("E: one-time reset and verification tokens", () => {
     expect(mailedLink(ADA, "/reset-password/").startsWith(`${TEST_ORIGIN}/api/auth/reset-password/`)).toBe(
       true,
     );
-    expect(await resetRows()).toHaveLength(3);
+    expect(await resetRows(t.db)).toHaveLength(3);
   });
 
   it("E8: verify-email refuses an alg:none token and a token signed for change-email: 401 INVALID_VERIFICATION_TOKEN, emailVerified stays false", async () => {
@@ -286,7 +278,7 @@ describe("G9: trusted callbacks survive intact", () => {
     const res = await new TestBrowser(t.auth).get(link.slice(`${TEST_ORIGIN}/api/auth`.length));
     expect(res.status).toBe(302);
     expect(res.headers.get("location")).toBe(`/dashboard?tab=1&token=${token}#x`);
-    expect(await resetRows()).toHaveLength(1);
+    expect(await resetRows(t.db)).toHaveLength(1);
   });
 
   it("G9: https://app.example.com/cb as a verification callbackURL is mailed encoded and verifying redirects there", async () => {

@@ -1,6 +1,7 @@
 import type { AuthOptions } from "@tessera/auth-core";
 import { afterEach, describe, expect, it } from "vitest";
 import { signUp, TestBrowser } from "../../../../../tests/support/browser.ts";
+import { credentialHashOf, resetRows } from "../../../../../tests/support/stored-rows.ts";
 import { createTestAuth, type TestAuth } from "../../../../../tests/support/test-auth.ts";
 import { resetPasswordIdentifier } from "./rules.ts";
 
@@ -25,17 +26,8 @@ async function setUp(overrides: Omit<Partial<AuthOptions>, "database"> = {}): Pr
   return res.body.user.id;
 }
 
-async function storedHash(): Promise<unknown> {
-  const user = await t.db.collection("users").findOne({ email: EMAIL });
-  const account = await t.db.collection("accounts").findOne({ userId: user?._id, providerId: "credential" });
-  return account?.password;
-}
-
-function resetRows() {
-  return t.db
-    .collection("verifications")
-    .find({ identifier: { $regex: "^reset-password:" } })
-    .toArray();
+function storedHash(): Promise<unknown> {
+  return credentialHashOf(t.db, EMAIL);
 }
 
 /** Requests a reset and returns the token from the link in the mail. */
@@ -72,7 +64,7 @@ describe("request a password reset", () => {
       /^http:\/\/localhost:3000\/api\/auth\/reset-password\/[A-Za-z0-9]{24}\?callbackURL=%2F$/,
     );
     const token = new URL(link).pathname.split("/").pop();
-    const rows = await resetRows();
+    const rows = await resetRows(t.db);
     expect(rows).toHaveLength(1);
     // Security matrix E5: the row is keyed by the token's hash; the token itself is stored nowhere.
     expect(rows[0]?.identifier).toBe(resetPasswordIdentifier(token ?? ""));
@@ -89,7 +81,7 @@ describe("request a password reset", () => {
     expect(res.status).toBe(200);
     expect(res.body).toEqual(RESET_ANSWER);
     expect(t.outbox.latestTo(EMAIL)?.kind).toBe("reset-password");
-    expect(await resetRows()).toHaveLength(1);
+    expect(await resetRows(t.db)).toHaveLength(1);
   });
 
   it("answers an unknown email exactly like a known one, and sends and stores nothing usable", async () => {
@@ -107,7 +99,7 @@ describe("request a password reset", () => {
     expect(t.outbox.latestTo("nobody@example.com")).toBeNull();
     // Unknown addresses write an inert row (same commands as a known one, security-matrix C2):
     // expired on arrival, naming no user, so no token of it resets anything.
-    const rows = await resetRows();
+    const rows = await resetRows(t.db);
     const live = rows.filter((row) => row.expiresAt > t.now());
     expect(live).toHaveLength(1);
     expect(rows.filter((row) => row.expiresAt <= t.now()).map((row) => row.value)).toEqual(["", ""]);
@@ -128,7 +120,7 @@ describe("request a password reset", () => {
     expect(res.status).toBe(403);
     expect(res.body).toEqual({ code: "INVALID_REDIRECT_URL", message: "Invalid redirectURL" });
     expect(t.outbox.latestTo(EMAIL)?.kind).not.toBe("reset-password");
-    expect(await resetRows()).toHaveLength(0);
+    expect(await resetRows(t.db)).toHaveLength(0);
   });
 
   it.each([["not-an-email"], [""]])("refuses the invalid email %j with 400 Invalid email", async (email) => {
@@ -136,7 +128,7 @@ describe("request a password reset", () => {
     const res = await new TestBrowser(t.auth).post("/request-password-reset", { email });
     expect(res.status).toBe(400);
     expect(res.body).toEqual({ code: "INVALID_EMAIL", message: "Invalid email" });
-    expect(await resetRows()).toHaveLength(0);
+    expect(await resetRows(t.db)).toHaveLength(0);
   });
 
   it("refuses an email given as an object or a list, storing and sending nothing", async () => {
@@ -147,7 +139,7 @@ describe("request a password reset", () => {
       expect(res.body).toMatchObject({ code: "VALIDATION_ERROR" });
     }
     expect(t.outbox.messages().filter((mail) => mail.kind === "reset-password")).toHaveLength(0);
-    expect(await resetRows()).toHaveLength(0);
+    expect(await resetRows(t.db)).toHaveLength(0);
   });
 
   it.each([
@@ -162,7 +154,7 @@ describe("request a password reset", () => {
       expect(res.body).toEqual({ code: "RESET_PASSWORD_DISABLED", message: "Reset password isn't enabled" });
     }
     expect(t.outbox.messages()).toHaveLength(0);
-    expect(await resetRows()).toHaveLength(0);
+    expect(await resetRows(t.db)).toHaveLength(0);
   });
 
   it("hands the mail to the sendResetPassword hook instead of the mailer", async () => {
@@ -204,7 +196,7 @@ describe("GET /reset-password/{token}", () => {
     expect(res.headers.get("location")).toBe(`/reset?lang=en&token=${token}`);
     expect(res.headers.get("referrer-policy")).toBe("no-referrer");
     expect(res.headers.get("cache-control")).toBe("no-store");
-    expect(await resetRows()).toHaveLength(1);
+    expect(await resetRows(t.db)).toHaveLength(1);
   });
 
   it("redirects to an absolute trusted callback", async () => {
@@ -245,7 +237,7 @@ describe("GET /reset-password/{token}", () => {
     const missing = await browser.get(`/reset-password/${token}`);
     expect(missing.status).toBe(400);
     expect(missing.body).toMatchObject({ code: "VALIDATION_ERROR" });
-    expect(await resetRows()).toHaveLength(1);
+    expect(await resetRows(t.db)).toHaveLength(1);
   });
 });
 
@@ -265,7 +257,7 @@ describe("POST /reset-password", () => {
     expect(res.body).toEqual({ status: true });
     expect(await storedHash()).not.toBe(hashBefore);
     expect(await storedHash()).toMatch(/^s1\$/);
-    expect(await resetRows()).toHaveLength(0);
+    expect(await resetRows(t.db)).toHaveLength(0);
     expect(await signInStatus(OLD_PASSWORD)).toBe(401);
     expect(await signInStatus(NEW_PASSWORD)).toBe(200);
   });
@@ -333,7 +325,7 @@ describe("POST /reset-password", () => {
       expect(res.status).toBe(400);
       expect(res.body).toEqual(INVALID_TOKEN);
     }
-    expect(await resetRows()).toHaveLength(1);
+    expect(await resetRows(t.db)).toHaveLength(1);
     expect(await signInStatus(OLD_PASSWORD)).toBe(200);
   });
 
@@ -348,7 +340,7 @@ describe("POST /reset-password", () => {
     expect(res.status).toBe(400);
     expect(res.body).toEqual({ code, message });
     expect(await storedHash()).toBe(hashBefore);
-    expect(await resetRows()).toHaveLength(1);
+    expect(await resetRows(t.db)).toHaveLength(1);
     const retry = await new TestBrowser(t.auth).post("/reset-password", { newPassword: NEW_PASSWORD, token });
     expect(retry.status).toBe(200);
   });
@@ -379,7 +371,7 @@ describe("POST /reset-password", () => {
       expect(res.status).toBe(400);
       expect(res.body).toMatchObject({ code: "VALIDATION_ERROR", message: "Invalid request" });
     }
-    expect(await resetRows()).toHaveLength(1);
+    expect(await resetRows(t.db)).toHaveLength(1);
     expect(await storedHash()).toBe(hashBefore);
   });
 
@@ -401,14 +393,14 @@ describe("POST /reset-password", () => {
     const winner = winners[0]!;
     expect(await signInStatus(passwords[winner]!)).toBe(200);
     expect(await signInStatus(passwords[(winner + 1) % 10]!)).toBe(401);
-    expect(await resetRows()).toHaveLength(0);
+    expect(await resetRows(t.db)).toHaveLength(0);
   });
 
   it("invalidates the user's other outstanding reset links", async () => {
     await setUp();
     const first = await requestToken();
     const second = await requestToken();
-    expect(await resetRows()).toHaveLength(2);
+    expect(await resetRows(t.db)).toHaveLength(2);
     const browser = new TestBrowser(t.auth);
     expect((await browser.post("/reset-password", { newPassword: NEW_PASSWORD, token: second })).status).toBe(
       200,
@@ -468,7 +460,7 @@ describe("POST /reset-password", () => {
     });
     expect(res.status).toBe(400);
     expect(res.body).toEqual({ code: "RESET_PASSWORD_DISABLED", message: "Reset password isn't enabled" });
-    expect(await resetRows()).toHaveLength(1);
+    expect(await resetRows(t.db)).toHaveLength(1);
   });
 
   it("does not claim success when an account update hook refuses the new password", async () => {
@@ -483,7 +475,7 @@ describe("POST /reset-password", () => {
     expect(await signInStatus(OLD_PASSWORD)).toBe(200);
     expect(await signInStatus(NEW_PASSWORD)).toBe(401);
     // Nothing changed, so the user's other link is still good (only the used one is spent).
-    const live = (await resetRows()).map((row) => row.identifier);
+    const live = (await resetRows(t.db)).map((row) => row.identifier);
     expect(live).toEqual([resetPasswordIdentifier(other)]);
   });
 
