@@ -140,8 +140,13 @@ export const apiKeyOptionsSchema = z
     startingCharactersLength: z.number().int().min(0).max(12).default(6),
     keyExpiration: z
       .object({
-        /** Seconds; null: keys without expiresIn never expire. @default null */
-        defaultExpiresIn: positiveSeconds.nullable().default(null),
+        /**
+         * Seconds, for keys created without `expiresIn`; null: such keys never expire. An explicit
+         * `expiresIn: null` still asks for a key that never expires. 90 days: a forgotten key stops
+         * working within a quarter, the usual rotation period, while a key in use is renewed rarely.
+         * @default 7776000 (90 days)
+         */
+        defaultExpiresIn: positiveSeconds.nullable().default(90 * 86400),
         /** Seconds. @default 86400 (1 day, DECISIONS.md) */
         minExpiresIn: positiveSeconds.default(86400),
         /** Seconds. @default 31536000 (365 days, DECISIONS.md) */

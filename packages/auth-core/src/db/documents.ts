@@ -153,6 +153,12 @@ export interface ApiKeyDoc {
   permissions: Record<string, string[]> | null;
   /** JSON text, so that client-chosen keys never become document field names. */
   metadata: string | null;
+  /**
+   * True when the key's owner was the signed-in session (not a user named by server code): such a
+   * key is what a stolen session could have minted, so signing out everywhere revokes it
+   * (docs/security.md "Account recovery"). Absent on keys created before the field existed.
+   */
+  createdFromSession?: boolean;
   createdAt: Date;
   updatedAt: Date;
 }

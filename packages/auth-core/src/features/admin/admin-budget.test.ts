@@ -179,6 +179,7 @@ describe("database commands per admin endpoint", () => {
       // pending two-factor challenges and trusted devices, then the reset links mailed before.
       "delete:sessions",
       "delete:sessions",
+      "find:apiKeys", // keys minted from a session (none here)
       "delete:verifications",
       "delete:verifications",
       "insert:auditEvents",

@@ -43,7 +43,7 @@ describe("set-user-password ends the user's sessions (finding 7)", () => {
     expect(event).toMatchObject({
       actorId: oid(admin.id),
       subjectId: oid(user.id),
-      details: { sessionsRevoked: 2, impersonationsRevoked: 0 },
+      details: { sessionsRevoked: 2, impersonationsRevoked: 0, apiKeysRevoked: 0 },
     });
   });
 

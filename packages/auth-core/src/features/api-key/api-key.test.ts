@@ -34,7 +34,8 @@ describe("POST /api-key/create", () => {
       prefix: "tess_",
       start: key.slice(0, 6),
       enabled: true,
-      expiresAt: null,
+      // The 90-day default (apiKey.keyExpiration.defaultExpiresIn; security-hardening finding 3).
+      expiresAt: new Date(new Date(res.body.createdAt).getTime() + 90 * 86400 * 1000).toISOString(),
       remaining: null,
       rateLimitEnabled: true,
       rateLimitTimeWindow: 86_400_000,

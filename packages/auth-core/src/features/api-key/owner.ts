@@ -2,6 +2,7 @@ import type { ObjectId } from "mongodb";
 import { parseId } from "../../db/ids.ts";
 import { AuthError } from "../../errors/auth-error.ts";
 import type { EndpointContext } from "../../http/define-endpoint.ts";
+import { isSessionFresh } from "../session/rules.ts";
 import type { SessionWithUser } from "../session/types.ts";
 import { findServerOnlyFields } from "./rules.ts";
 
@@ -27,6 +28,33 @@ export function resolveKeyOwner(
   }
   if (!ctx.session) throw new AuthError("USER_ID_OR_SESSION_REQUIRED");
   return ctx.session.user._id;
+}
+
+/** Whose key create makes, and whether the signed-in session is that owner (see NewKeyOwner). */
+export interface NewKeyOwner {
+  userId: ObjectId;
+  /**
+   * True when the owner is the caller's session rather than a user named by server code: the key
+   * is marked `createdFromSession`, and the session must be fresh — a stolen session could mint a
+   * standing credential, so minting one asks for the same recent sign-in as changing the email
+   * (docs/security.md "Account recovery").
+   */
+  fromSession: boolean;
+}
+
+/** resolveKeyOwner for create; throws 403 "Session is not fresh" when the owning session is stale. */
+export function resolveNewKeyOwner(
+  ctx: Pick<EndpointContext<unknown, unknown>, "isServerCall" | "session" | "auth">,
+  body: Record<string, unknown>,
+): NewKeyOwner {
+  const userId = resolveKeyOwner(ctx, body);
+  const fromSession = !(ctx.isServerCall && body.userId !== undefined);
+  if (fromSession) {
+    const { session } = ctx.session!;
+    if (!isSessionFresh(session, ctx.auth.now(), ctx.auth.options.session.freshAge))
+      throw new AuthError("SESSION_NOT_FRESH");
+  }
+  return { userId, fromSession };
 }
 
 /**

@@ -4,7 +4,7 @@ import { ALPHANUMERIC, generateRandomString } from "../../crypto/index.ts";
 import type { ApiKeyDoc } from "../../db/documents.ts";
 import { AuthError } from "../../errors/auth-error.ts";
 import { checkExpiresIn, currentUsagePeriod, hashApiKey, keyStart } from "./rules.ts";
-import { insertApiKey, readUsedSlots } from "./store.ts";
+import { deleteSessionMintedApiKeys, insertApiKey, readUsedSlots } from "./store.ts";
 import { type ApiKey, type CreatedApiKey, toApiKey } from "./types.ts";
 
 /** What create accepts once validated; the limit fields come from server code only (endpoints). */
@@ -34,15 +34,19 @@ export function resolveExpiry(auth: AuthContext, expiresIn: number | null, now: 
 /**
  * Creates a key for `userId` (an existing user: the caller's check) and returns it with the full key — the only time the
  * key exists outside the caller's hands: only its hash and `start` are stored (DECISIONS.md).
+ * `createdFromSession` marks a key minted by a signed-in session, which signing out everywhere revokes.
  */
 export async function createApiKey(
   auth: AuthContext,
   userId: ObjectId,
   input: NewApiKeyInput,
+  createdFromSession: boolean,
 ): Promise<CreatedApiKey> {
   const config = auth.options.apiKey;
   const now = auth.now();
-  const expiresAt = resolveExpiry(auth, input.expiresIn ?? config.keyExpiration.defaultExpiresIn, now);
+  // Only an absent expiresIn takes the default; an explicit null asks for a key that never expires.
+  const expiresIn = input.expiresIn === undefined ? config.keyExpiration.defaultExpiresIn : input.expiresIn;
+  const expiresAt = resolveExpiry(auth, expiresIn, now);
   const prefix = input.prefix ?? config.defaultPrefix ?? null;
   const key = (prefix ?? "") + generateRandomString(config.defaultKeyLength, ALPHANUMERIC);
   // Better Auth: a refill without an explicit first budget starts with the refill amount.
@@ -65,6 +69,7 @@ export async function createApiKey(
     rateLimitMax: input.rateLimitMax ?? config.rateLimit.maxRequests,
     permissions: input.permissions ?? null,
     metadata: input.metadata == null ? null : JSON.stringify(input.metadata),
+    createdFromSession,
     createdAt: now,
     updatedAt: now,
   };
@@ -78,6 +83,14 @@ export async function readRemainingUses(auth: AuthContext, doc: ApiKeyDoc): Prom
   if (period === null) return null;
   const used = await readUsedSlots(auth.collections, period.claimPrefix);
   return Math.max(0, period.budget - used);
+}
+
+/**
+ * Revokes (deletes) the keys the user's sessions minted; keys server code created for them stay.
+ * Part of signing out everywhere (features/sign-out-everywhere.ts). Returns how many went.
+ */
+export function revokeSessionMintedKeys(auth: AuthContext, userId: ObjectId): Promise<number> {
+  return deleteSessionMintedApiKeys(auth.collections, userId);
 }
 
 export async function presentApiKey(auth: AuthContext, doc: ApiKeyDoc): Promise<ApiKey> {

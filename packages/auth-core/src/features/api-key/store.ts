@@ -76,6 +76,23 @@ export async function deleteUserApiKeys(collections: Collections, userId: Object
   return result.deletedCount;
 }
 
+/**
+ * Deletes the user's keys created from a session (`createdFromSession`), then their use claims, as
+ * deleteUserApiKeys does. Keys server code created for the user stay. Returns how many were deleted.
+ */
+export async function deleteSessionMintedApiKeys(
+  collections: Collections,
+  userId: ObjectId,
+): Promise<number> {
+  const filter = { userId, createdFromSession: true };
+  const minted = await collections.apiKeys.find(filter).project<{ _id: ObjectId }>({ _id: 1 }).toArray();
+  if (minted.length === 0) return 0;
+  const ids = minted.map((doc) => doc._id);
+  const result = await collections.apiKeys.deleteMany({ userId, _id: { $in: ids } });
+  await collections.apiKeyUses.deleteMany({ keyId: { $in: ids } });
+  return result.deletedCount;
+}
+
 /** Every use claim of a key (its `_id`s start with the key id and "|"). */
 export async function deleteKeyUses(collections: Collections, keyId: ObjectId): Promise<void> {
   await collections.apiKeyUses.deleteMany({ keyId });

@@ -47,6 +47,7 @@ describe("database commands per request", () => {
       RESET_LINK_SWEEP,
       "insert:sessions",
       "delete:sessions", // deleteAllSessionsOfUser: own sessions and impersonations started, one $or
+      "find:apiKeys", // keys minted from a session (none here): signOutEverywhere
       "delete:verifications", // pending two-factor challenges (forgetSecondFactorSessions)
     ]);
   });
@@ -73,6 +74,7 @@ describe("database commands per request", () => {
       "delete:accounts", // provider identities linked while the address was unproven (H9)
       "delete:verifications", // trusted devices and two-factor challenges (forgetSecondFactorSessions)
       "delete:sessions", // deleteAllSessionsOfUser (revokeSessionsOnPasswordReset, on by default)
+      "find:apiKeys", // keys minted from a session (none here): signOutEverywhere
     ]);
   });
 });

@@ -8,7 +8,8 @@ import { AuthError, isAuthError } from "../../errors/auth-error.ts";
 import type { CookieJar } from "../../http/cookie-jar.ts";
 import { apiLink, dispatchMail, toMailUser } from "../mail-dispatch.ts";
 import { createSession, setSessionCookies } from "../session/service.ts";
-import { deleteAllSessionsOfUser, findUserById } from "../session/store.ts";
+import { findUserById } from "../session/store.ts";
+import { signOutEverywhere } from "../sign-out-everywhere.ts";
 import { dropUnprovenProviderAccounts } from "../social/unproven-accounts.ts";
 import { forgetSecondFactorSessions } from "../two-factor/settings.ts";
 import { createCredentialAccount, updateCredentialPassword } from "../users/service.ts";
@@ -97,9 +98,9 @@ export async function resetPassword(
   // Devices trusted and challenges won with the old password do not outlive it (two-factor).
   await forgetSecondFactorSessions(auth, user._id);
   // ASVS 7.4.3 / security matrix D11: on by default (revokeSessionsOnPasswordReset), unlike the reference.
-  // All of them: the impersonation sessions the user started as an admin too (review finding s9-1).
-  if (auth.options.emailAndPassword.revokeSessionsOnPasswordReset)
-    await deleteAllSessionsOfUser(auth.collections, user._id);
+  // All of them: the impersonation sessions the user started as an admin too (review finding s9-1),
+  // and the API keys a stolen session could have minted (docs/security.md "Account recovery").
+  if (auth.options.emailAndPassword.revokeSessionsOnPasswordReset) await signOutEverywhere(auth, user._id);
   return { ok: true };
 }
 
@@ -139,11 +140,11 @@ export async function revokeResetLinks(auth: AuthContext, userId: ObjectId): Pro
 }
 
 /**
- * Replaces the caller's session with a new one and deletes every other session of the user (the
- * old current one included), and the impersonation sessions the user started as an admin (admin
- * review finding 5), and the user's trusted devices and pending two-factor challenges. The new
- * session is written before the others are deleted, so a failure part-way never leaves the user
- * signed out.
+ * Replaces the caller's session with a new one and signs the user out everywhere else
+ * (features/sign-out-everywhere.ts: every other session, the old current one included, the
+ * impersonations they started, the API keys their sessions minted), and forgets their trusted
+ * devices and pending two-factor challenges. The new session is written before the others are
+ * deleted, so a failure part-way never leaves the user signed out.
  */
 export async function replaceAllSessions(
   auth: AuthContext,
@@ -157,7 +158,7 @@ export async function replaceAllSessions(
     ipAddress: request.ip,
     userAgent: request.userAgent,
   });
-  await deleteAllSessionsOfUser(auth.collections, caller.user._id, session.token);
+  await signOutEverywhere(auth, caller.user._id, session.token);
   await forgetSecondFactorSessions(auth, caller.user._id);
   setSessionCookies(auth, jar, session, caller.user);
   return session;

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { hashPassword } from "../../../crypto/index.ts";
 import { AuthError } from "../../../errors/auth-error.ts";
 import { defineEndpoint } from "../../../http/define-endpoint.ts";
+import { revokeSessionMintedKeys } from "../../api-key/service.ts";
 import { revokeResetLinks } from "../../password/service.ts";
 import { passwordField } from "../../schemas.ts";
 import { deleteUserSessions } from "../../session/store.ts";
@@ -28,9 +29,9 @@ import { deleteImpersonationSessionsBy } from "../store.ts";
  * in (`admin.setUserPasswordRequiresReset`, J15): the admin never knows a password that works.
  * Every session of the user ends (security-matrix J15, review finding 7 — unlike Better Auth, which
  * leaves them: whoever held the old password or a stolen session is out), and so do the
- * impersonations they started, pending two-factor challenges and trusted devices; an admin setting
- * their own keeps the current session. The audit trail records who set it and how many sessions
- * ended.
+ * impersonations they started, the API keys their sessions minted, pending two-factor challenges and
+ * trusted devices; an admin setting their own keeps the current session. The audit trail records
+ * who set it and how many sessions and keys ended.
  */
 export const setUserPassword = defineEndpoint({
   name: "setUserPassword",
@@ -58,6 +59,8 @@ export const setUserPassword = defineEndpoint({
     const keep = self ? caller.session.token : undefined;
     const sessionsRevoked = await deleteUserSessions(auth.collections, target._id, keep);
     const impersonationsRevoked = await deleteImpersonationSessionsBy(auth.collections, target._id);
+    // Keys a stolen session minted end with the sessions, as on a reset (docs/security.md "Account recovery").
+    const apiKeysRevoked = await revokeSessionMintedKeys(auth, target._id);
     // A sign-in half done with the old password (waiting at the second factor) or a trusted device
     // must not outlive it either, as after a reset or change (features/password).
     await forgetSecondFactorSessions(auth, target._id);
@@ -66,7 +69,7 @@ export const setUserPassword = defineEndpoint({
       action: "user.set-password",
       actorId: caller.user._id,
       subjectId: target._id,
-      details: { sessionsRevoked, impersonationsRevoked },
+      details: { sessionsRevoked, impersonationsRevoked, apiKeysRevoked },
       ...auditSource(ctx),
     });
     return { status: true };

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { AuthError } from "../../../errors/auth-error.ts";
 import { defineEndpoint } from "../../../http/define-endpoint.ts";
 import { findUserById } from "../../session/store.ts";
-import { resolveKeyOwner } from "../owner.ts";
+import { resolveNewKeyOwner } from "../owner.ts";
 import {
   expiresInField,
   limitFields,
@@ -17,7 +17,8 @@ import type { CreatedApiKey } from "../types.ts";
 /**
  * POST /api-key/create {name?, prefix?, expiresIn?, metadata?} → the key with its full `key`, shown
  * this once. Limits, permissions and userId are server-only (owner.ts). Reads the session from the
- * database (sensitive), and an API-key caller cannot mint keys.
+ * database (sensitive), and an API-key caller cannot mint keys. A key for the caller's own session
+ * needs a fresh session and is revoked when the user signs out everywhere (owner.ts NewKeyOwner).
  */
 export const createApiKeyEndpoint = defineEndpoint({
   name: "createApiKey",
@@ -38,12 +39,12 @@ export const createApiKeyEndpoint = defineEndpoint({
       path: ["refillAmount"],
     }),
   async handler(ctx): Promise<CreatedApiKey> {
-    const userId = resolveKeyOwner(ctx, ctx.body);
+    const owner = resolveNewKeyOwner(ctx, ctx.body);
     // A server call naming a user: that user must exist (a session's user was just read).
-    if (ctx.body.userId !== undefined && !(await findUserById(ctx.auth.collections, userId))) {
+    if (!owner.fromSession && !(await findUserById(ctx.auth.collections, owner.userId))) {
       throw new AuthError("USER_NOT_FOUND");
     }
     const { userId: _ignored, ...input } = ctx.body;
-    return createApiKey(ctx.auth, userId, input);
+    return createApiKey(ctx.auth, owner.userId, input, owner.fromSession);
   },
 });

@@ -1,7 +1,10 @@
 import { defineEndpoint } from "../../../http/define-endpoint.ts";
-import { deleteUserSessions } from "../store.ts";
+import { signOutEverywhere } from "../../sign-out-everywhere.ts";
 
-/** Ends every session of the caller except the current one (its cookies stay as they are). */
+/**
+ * Ends every session of the caller except the current one (its cookies stay as they are), the
+ * impersonations they started and the API keys their sessions minted (features/sign-out-everywhere.ts).
+ */
 export const revokeOtherSessions = defineEndpoint({
   name: "revokeOtherSessions",
   method: "POST",
@@ -10,7 +13,7 @@ export const revokeOtherSessions = defineEndpoint({
   sensitive: true,
   async handler(ctx): Promise<{ status: true }> {
     const caller = ctx.session!;
-    await deleteUserSessions(ctx.auth.collections, caller.user._id, caller.session.token);
+    await signOutEverywhere(ctx.auth, caller.user._id, caller.session.token);
     return { status: true };
   },
 });

@@ -1,10 +1,11 @@
 import { defineEndpoint } from "../../../http/define-endpoint.ts";
+import { signOutEverywhere } from "../../sign-out-everywhere.ts";
 import { clearSessionCookies } from "../service.ts";
-import { deleteAllSessionsOfUser } from "../store.ts";
 
 /**
  * Ends every session of the caller, the current one included, and the impersonation sessions they
- * started as an admin (they act with the caller's authority: admin review finding 5); clears the cookies.
+ * started as an admin (they act with the caller's authority: admin review finding 5), and the API keys
+ * their sessions minted (features/sign-out-everywhere.ts); clears the cookies.
  */
 export const revokeSessions = defineEndpoint({
   name: "revokeSessions",
@@ -13,7 +14,7 @@ export const revokeSessions = defineEndpoint({
   auth: "session",
   sensitive: true,
   async handler(ctx): Promise<{ status: true }> {
-    await deleteAllSessionsOfUser(ctx.auth.collections, ctx.session!.user._id);
+    await signOutEverywhere(ctx.auth, ctx.session!.user._id);
     clearSessionCookies(ctx.auth, ctx.cookies);
     return { status: true };
   },
