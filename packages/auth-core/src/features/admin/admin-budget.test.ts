@@ -193,8 +193,15 @@ describe("database commands per admin endpoint", () => {
     const own = await measure("revoke-user-session", () =>
       admin.browser.post("/admin/revoke-user-session", { sessionToken: signedIn.body.token }),
     );
-    // The session is read for the audit event's subject (review finding 8).
-    expect(own).toEqual([...SESSION_READ, "find:sessions", "delete:sessions", "insert:auditEvents"]);
+    // The session is read for the audit event's subject (review finding 8), its user for the
+    // may-manage rule (security-hardening finding 6).
+    expect(own).toEqual([
+      ...SESSION_READ,
+      "find:sessions",
+      "find:users",
+      "delete:sessions",
+      "insert:auditEvents",
+    ]);
   });
 
   it("remove-user: the memberships check, the deletion cascade, the removal marker and the audit insert", async () => {

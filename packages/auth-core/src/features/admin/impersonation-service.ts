@@ -8,7 +8,7 @@ import { clearSessionCookies, createSession, setSessionCookies } from "../sessio
 import { findSessionByToken, findUserById } from "../session/store.ts";
 import type { SessionWithUser } from "../session/types.ts";
 import { isBanActive } from "./rules.ts";
-import { hasAdminPermission, isAdminUser } from "./service.ts";
+import { hasAdminPermission, isAdminUser, isListedAdmin } from "./service.ts";
 import { deleteSessionById } from "./store.ts";
 
 /** `tessera.admin_session` (with the session cookie's prefixes): the admin's own session token, signed. */
@@ -16,10 +16,17 @@ export function adminSessionCookieName(auth: AuthContext): string {
   return auth.cookies.sessionToken.replace(/session_token$/, "admin_session");
 }
 
-/** Refusals of impersonate-user (security-matrix J3, J4); the caller is an admin, not impersonating. */
+/**
+ * Refusals of impersonate-user (security-matrix J3, J4): impersonation's form of the may-manage rule
+ * (service.ts findUserToManage), with impersonate-admins in place of manage-admins. The caller is an
+ * admin, not impersonating.
+ */
 export function assertMayImpersonate(auth: AuthContext, caller: SessionWithUser, target: UserDoc): void {
   if (target._id.equals(caller.user._id)) throw new AuthError("CANNOT_IMPERSONATE_YOURSELF");
   if (isBanActive(target, auth.now())) throw new AuthError("CANNOT_IMPERSONATE_BANNED_USER");
+  // The listed-admin half of the may-manage rule holds even with allowImpersonatingAdmins.
+  if (isListedAdmin(auth, target) && !isListedAdmin(auth, caller.user))
+    throw new AuthError("CANNOT_IMPERSONATE_ADMINS");
   if (
     isAdminUser(auth, target) &&
     !auth.options.admin.allowImpersonatingAdmins &&

@@ -43,17 +43,19 @@ export function isAdminUser(auth: AuthContext, user: UserDoc): boolean {
   );
 }
 
-function isListedAdmin(auth: AuthContext, user: Pick<UserDoc, "_id">): boolean {
+/** A user named in `admin.adminUserIds`: above every role (SPEC §6 "listed admin user ids bypass"). */
+export function isListedAdmin(auth: AuthContext, user: Pick<UserDoc, "_id">): boolean {
   return auth.options.admin.adminUserIds.includes(user._id.toHexString());
 }
 
 /**
- * Review finding 1: set-password, email changes, ban, remove and set-role on another admin need
- * `user: manage-admins` (the built-in admin role lacks it, access.ts), and a listed admin id can
- * only be acted on by another listed admin id. Acting on oneself stays as each endpoint allows.
- * 403 with the permission message, like any missing permission.
+ * The may-manage rule (docs/security.md "Which administrator may act on which user"): acting on
+ * another admin needs `user: manage-admins` (the built-in admin role lacks it, access.ts), and a
+ * listed admin id can only be acted on by another listed admin id. Acting on oneself stays as each
+ * endpoint allows. 403 with the permission message, like any missing permission. Endpoints reach it
+ * only through findUserToManage, so none can skip it.
  */
-export function assertMayManageUser(auth: AuthContext, caller: SessionWithUser, target: UserDoc): void {
+function assertMayManageUser(auth: AuthContext, caller: SessionWithUser, target: UserDoc): void {
   if (target._id.equals(caller.user._id)) return;
   if (isListedAdmin(auth, target)) {
     if (!isListedAdmin(auth, caller.user)) throw new AuthError("RESOURCE_ACCESS_NOT_ALLOWED");
@@ -109,9 +111,28 @@ export function assertNotImpersonating(caller: SessionWithUser): void {
   if (caller.session.impersonatedBy) throw new AuthError("NOT_ALLOWED_WHILE_IMPERSONATING");
 }
 
-/** The user an admin request names; 404 for an unknown or malformed id (never sent to the database). */
-export async function findTargetUser(auth: AuthContext, userId: string): Promise<UserDoc> {
-  const id = parseId(userId);
+/**
+ * The user an admin request acts on — changes, bans, removes, or whose sessions it lists or ends:
+ * 404 for an unknown or malformed id (never sent to the database), then the may-manage rule (403).
+ * The one way admin endpoints that target a user find their target (security-hardening finding 6).
+ */
+export async function findUserToManage(
+  auth: AuthContext,
+  caller: SessionWithUser,
+  userId: string | ObjectId,
+): Promise<UserDoc> {
+  const target = await findUserToRead(auth, userId);
+  assertMayManageUser(auth, caller, target);
+  return target;
+}
+
+/**
+ * The user an admin request only reads — what list-users shows of every user anyway (get-user,
+ * has-permission): 404 for an unknown or malformed id, no may-manage rule. Anything that acts on
+ * the user, or reads more than list-users shows (their sessions), uses findUserToManage.
+ */
+export async function findUserToRead(auth: AuthContext, userId: string | ObjectId): Promise<UserDoc> {
+  const id = typeof userId === "string" ? parseId(userId) : userId;
   const user = id ? await findUserById(auth.collections, id) : null;
   if (!user) throw new AuthError("USER_NOT_FOUND");
   return user;

@@ -4,13 +4,7 @@ import { defineEndpoint } from "../../../http/define-endpoint.ts";
 import { banUser } from "../ban-service.ts";
 import { type AdminUser, toAdminUser } from "../rules.ts";
 import { banExpiresInField, reasonField, userIdField } from "../schemas.ts";
-import {
-  assertMayManageUser,
-  auditSource,
-  findTargetUser,
-  recordAuditEvent,
-  requireAdminPermission,
-} from "../service.ts";
+import { auditSource, findUserToManage, recordAuditEvent, requireAdminPermission } from "../service.ts";
 
 /**
  * POST /admin/ban-user {userId, banReason?, banExpiresIn? (seconds)}: bans and deletes every session
@@ -31,9 +25,8 @@ export const banUserEndpoint = defineEndpoint({
   async handler(ctx): Promise<{ user: AdminUser }> {
     const { auth, body } = ctx;
     const caller = requireAdminPermission(auth, ctx.session, { user: ["ban"] });
-    const target = await findTargetUser(auth, body.userId);
+    const target = await findUserToManage(auth, caller, body.userId);
     if (target._id.equals(caller.user._id)) throw new AuthError("CANNOT_BAN_YOURSELF");
-    assertMayManageUser(auth, caller, target);
     const banned = await banUser(auth, target, body.banReason, body.banExpiresIn);
     if (!banned) throw new AuthError("FAILED_TO_UPDATE_USER");
     await recordAuditEvent(auth, {

@@ -2,9 +2,12 @@ import { z } from "zod";
 import { defineEndpoint } from "../../../http/define-endpoint.ts";
 import { type AdminUser, toAdminUser } from "../rules.ts";
 import { userIdField } from "../schemas.ts";
-import { findTargetUser, requireAdminPermission } from "../service.ts";
+import { findUserToRead, requireAdminPermission } from "../service.ts";
 
-/** GET /admin/get-user?id — one user with role and ban state; 404 when there is none. */
+/**
+ * GET /admin/get-user?id — one user with role and ban state; 404 when there is none. A read of what
+ * list-users shows of every user, so no may-manage rule (findUserToRead).
+ */
 export const getUser = defineEndpoint({
   name: "getUser",
   method: "GET",
@@ -15,7 +18,7 @@ export const getUser = defineEndpoint({
   async handler(ctx): Promise<AdminUser> {
     const { auth } = ctx;
     requireAdminPermission(auth, ctx.session, { user: ["get"] });
-    const user = await findTargetUser(auth, ctx.query.id);
+    const user = await findUserToRead(auth, ctx.query.id);
     return toAdminUser(user, auth.options.admin.defaultRole);
   },
 });

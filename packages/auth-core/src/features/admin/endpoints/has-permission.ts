@@ -5,7 +5,7 @@ import { defineEndpoint } from "../../../http/define-endpoint.ts";
 import { type PermissionRequest, rolesGrant } from "../access.ts";
 import { normaliseRoleInput } from "../rules.ts";
 import { permissionsField, roleField, userIdField } from "../schemas.ts";
-import { adminRoles, findTargetUser, hasAdminPermission } from "../service.ts";
+import { adminRoles, findUserToRead, hasAdminPermission } from "../service.ts";
 
 /**
  * POST /admin/has-permission {permissions, userId?, role?} → {error: null, success}. Over HTTP it
@@ -41,5 +41,5 @@ async function checkNamed(
 ): Promise<boolean> {
   if (body.role !== undefined)
     return rolesGrant(adminRoles(auth), normaliseRoleInput(body.role), body.permissions);
-  return hasAdminPermission(auth, await findTargetUser(auth, body.userId!), body.permissions);
+  return hasAdminPermission(auth, await findUserToRead(auth, body.userId!), body.permissions);
 }

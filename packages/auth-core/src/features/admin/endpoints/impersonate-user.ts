@@ -3,7 +3,7 @@ import { defineEndpoint } from "../../../http/define-endpoint.ts";
 import { type Session, toSession, toUser, type User } from "../../session/types.ts";
 import { assertMayImpersonate, startImpersonation } from "../impersonation-service.ts";
 import { reasonField, userIdField } from "../schemas.ts";
-import { auditSource, findTargetUser, recordAuditEvent, requireAdminPermission } from "../service.ts";
+import { auditSource, findUserToRead, recordAuditEvent, requireAdminPermission } from "../service.ts";
 
 /**
  * POST /admin/impersonate-user {userId, reason?} → {session, user} of the impersonated user. The
@@ -20,7 +20,8 @@ export const impersonateUser = defineEndpoint({
   async handler(ctx): Promise<{ session: Session; user: User }> {
     const { auth, body } = ctx;
     const caller = requireAdminPermission(auth, ctx.session, { user: ["impersonate"] });
-    const target = await findTargetUser(auth, body.userId);
+    // Impersonation has its own form of the may-manage rule (impersonate-admins): assertMayImpersonate.
+    const target = await findUserToRead(auth, body.userId);
     assertMayImpersonate(auth, caller, target);
     const source = auditSource(ctx);
     await recordAuditEvent(auth, {

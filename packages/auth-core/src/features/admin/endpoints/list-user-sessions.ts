@@ -3,7 +3,7 @@ import { defineEndpoint } from "../../../http/define-endpoint.ts";
 import { listUserSessions as findUserSessions } from "../../session/store.ts";
 import { type AdminSession, toAdminSession } from "../rules.ts";
 import { userIdField } from "../schemas.ts";
-import { findTargetUser, requireAdminPermission } from "../service.ts";
+import { findUserToManage, requireAdminPermission } from "../service.ts";
 
 /** POST /admin/list-user-sessions {userId}: the user's unexpired sessions, impersonations marked. */
 export const listUserSessions = defineEndpoint({
@@ -15,8 +15,9 @@ export const listUserSessions = defineEndpoint({
   body: z.strictObject({ userId: userIdField }),
   async handler(ctx): Promise<{ sessions: AdminSession[] }> {
     const { auth } = ctx;
-    requireAdminPermission(auth, ctx.session, { session: ["list"] });
-    const target = await findTargetUser(auth, ctx.body.userId);
+    const caller = requireAdminPermission(auth, ctx.session, { session: ["list"] });
+    // Where and from what a user signs in is more than list-users shows: the may-manage rule applies.
+    const target = await findUserToManage(auth, caller, ctx.body.userId);
     const sessions = await findUserSessions(auth.collections, target._id, auth.now());
     return { sessions: sessions.map(toAdminSession) };
   },

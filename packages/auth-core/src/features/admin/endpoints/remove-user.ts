@@ -4,10 +4,9 @@ import { defineEndpoint } from "../../../http/define-endpoint.ts";
 import { deleteUserAndData } from "../../deletion/service.ts";
 import { userIdField } from "../schemas.ts";
 import {
-  assertMayManageUser,
   auditSource,
   claimUserRemoval,
-  findTargetUser,
+  findUserToManage,
   recordAuditEvent,
   requireAdminPermission,
 } from "../service.ts";
@@ -27,9 +26,8 @@ export const removeUser = defineEndpoint({
   async handler(ctx): Promise<{ success: true }> {
     const { auth, body } = ctx;
     const caller = requireAdminPermission(auth, ctx.session, { user: ["delete"] });
-    const target = await findTargetUser(auth, body.userId);
+    const target = await findUserToManage(auth, caller, body.userId);
     if (target._id.equals(caller.user._id)) throw new AuthError("CANNOT_REMOVE_YOURSELF");
-    assertMayManageUser(auth, caller, target);
     const removed = await deleteUserAndData(auth, target);
     if (!removed.ok) throw new AuthError("DELETE_USER_REFUSED");
     // Lost a race with another removal of the same user: it is gone, and the winner records it.

@@ -2,12 +2,13 @@ import { z } from "zod";
 import type { AuthContext } from "../../../context.ts";
 import type { SessionDoc } from "../../../db/documents.ts";
 import { parseId } from "../../../db/ids.ts";
-import { AuthError } from "../../../errors/auth-error.ts";
+import { AuthError, isAuthError } from "../../../errors/auth-error.ts";
 import { defineEndpoint } from "../../../http/define-endpoint.ts";
 import { tokenField } from "../../schemas.ts";
 import { findSessionByToken } from "../../session/store.ts";
+import type { SessionWithUser } from "../../session/types.ts";
 import { userIdField } from "../schemas.ts";
-import { auditSource, recordAuditEvent, requireAdminPermission } from "../service.ts";
+import { auditSource, findUserToManage, recordAuditEvent, requireAdminPermission } from "../service.ts";
 import { deleteSessionById, findSessionById } from "../store.ts";
 
 /**
@@ -30,9 +31,9 @@ export const revokeUserSession = defineEndpoint({
     const { auth, body } = ctx;
     const caller = requireAdminPermission(auth, ctx.session, { session: ["revoke"] });
     const session = await findNamedSession(auth, body);
-    if (!session || !(await deleteSessionById(auth.collections, session._id))) {
-      throw new AuthError("SESSION_NOT_FOUND");
-    }
+    if (!session) throw new AuthError("SESSION_NOT_FOUND");
+    await assertMayManageSession(auth, caller, session);
+    if (!(await deleteSessionById(auth.collections, session._id))) throw new AuthError("SESSION_NOT_FOUND");
     await recordAuditEvent(auth, {
       action: "session.revoke",
       actorId: caller.user._id,
@@ -43,6 +44,25 @@ export const revokeUserSession = defineEndpoint({
     return { success: true };
   },
 });
+
+/**
+ * The may-manage rule for one session: its user, and the admin behind it when it is an
+ * impersonation (ending it cuts that admin's work short). A session whose user is gone resolves
+ * to nobody already: answered as not found.
+ */
+async function assertMayManageSession(
+  auth: AuthContext,
+  caller: SessionWithUser,
+  session: SessionDoc,
+): Promise<void> {
+  const holders = session.impersonatedBy ? [session.userId, session.impersonatedBy] : [session.userId];
+  for (const holder of holders) {
+    await findUserToManage(auth, caller, holder).catch((error: unknown) => {
+      if (isAuthError(error) && error.code === "USER_NOT_FOUND") throw new AuthError("SESSION_NOT_FOUND");
+      throw error;
+    });
+  }
+}
 
 function findNamedSession(
   auth: AuthContext,

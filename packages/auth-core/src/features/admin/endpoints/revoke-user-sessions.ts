@@ -2,7 +2,7 @@ import { z } from "zod";
 import { defineEndpoint } from "../../../http/define-endpoint.ts";
 import { deleteUserSessions } from "../../session/store.ts";
 import { userIdField } from "../schemas.ts";
-import { auditSource, findTargetUser, recordAuditEvent, requireAdminPermission } from "../service.ts";
+import { auditSource, findUserToManage, recordAuditEvent, requireAdminPermission } from "../service.ts";
 import { deleteImpersonationSessionsBy } from "../store.ts";
 
 /**
@@ -19,7 +19,7 @@ export const revokeUserSessions = defineEndpoint({
   async handler(ctx): Promise<{ success: true }> {
     const { auth } = ctx;
     const caller = requireAdminPermission(auth, ctx.session, { session: ["revoke"] });
-    const target = await findTargetUser(auth, ctx.body.userId);
+    const target = await findUserToManage(auth, caller, ctx.body.userId);
     const sessions = await deleteUserSessions(auth.collections, target._id);
     // An admin's impersonations carry their authority: they end with the admin's sessions (finding 5).
     const impersonations = await deleteImpersonationSessionsBy(auth.collections, target._id);

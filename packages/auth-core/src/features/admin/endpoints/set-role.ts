@@ -6,9 +6,8 @@ import { type AdminUser, toAdminUser } from "../rules.ts";
 import { roleField, userIdField } from "../schemas.ts";
 import {
   assertMayGrantRoles,
-  assertMayManageUser,
   auditSource,
-  findTargetUser,
+  findUserToManage,
   recordAuditEvent,
   requireAdminPermission,
 } from "../service.ts";
@@ -26,8 +25,7 @@ export const setRole = defineEndpoint({
     const caller = requireAdminPermission(auth, ctx.session, { user: ["set-role"] });
     const role = resolveRoleInput(auth, body.role);
     assertMayGrantRoles(auth, caller, role);
-    const target = await findTargetUser(auth, body.userId);
-    assertMayManageUser(auth, caller, target);
+    const target = await findUserToManage(auth, caller, body.userId);
     const updated = await setUserRole(auth, target, role);
     if (!updated) throw new AuthError("FAILED_TO_UPDATE_USER");
     await recordAuditEvent(auth, {

@@ -14,13 +14,7 @@ import {
 } from "../../users/service.ts";
 import { findCredentialAccount } from "../../users/store.ts";
 import { userIdField } from "../schemas.ts";
-import {
-  assertMayManageUser,
-  auditSource,
-  findTargetUser,
-  recordAuditEvent,
-  requireAdminPermission,
-} from "../service.ts";
+import { auditSource, findUserToManage, recordAuditEvent, requireAdminPermission } from "../service.ts";
 import { deleteImpersonationSessionsBy } from "../store.ts";
 
 /**
@@ -44,8 +38,7 @@ export const setUserPassword = defineEndpoint({
     const { auth, body } = ctx;
     const caller = requireAdminPermission(auth, ctx.session, { user: ["set-password"] });
     assertPasswordLength(auth, body.newPassword);
-    const target = await findTargetUser(auth, body.userId);
-    assertMayManageUser(auth, caller, target);
+    const target = await findUserToManage(auth, caller, body.userId);
     const hash = await hashPassword(body.newPassword);
     const self = target._id.equals(caller.user._id);
     const resetRequired = auth.options.admin.setUserPasswordRequiresReset && !self;

@@ -4,7 +4,7 @@ import { defineEndpoint } from "../../../http/define-endpoint.ts";
 import { unbanUser } from "../ban-service.ts";
 import { type AdminUser, toAdminUser } from "../rules.ts";
 import { userIdField } from "../schemas.ts";
-import { auditSource, findTargetUser, recordAuditEvent, requireAdminPermission } from "../service.ts";
+import { auditSource, findUserToManage, recordAuditEvent, requireAdminPermission } from "../service.ts";
 
 /** POST /admin/unban-user {userId}: clears the ban; the user can sign in again. */
 export const unbanUserEndpoint = defineEndpoint({
@@ -17,7 +17,7 @@ export const unbanUserEndpoint = defineEndpoint({
   async handler(ctx): Promise<{ user: AdminUser }> {
     const { auth } = ctx;
     const caller = requireAdminPermission(auth, ctx.session, { user: ["ban"] });
-    const target = await findTargetUser(auth, ctx.body.userId);
+    const target = await findUserToManage(auth, caller, ctx.body.userId);
     const unbanned = await unbanUser(auth, target);
     if (!unbanned) throw new AuthError("FAILED_TO_UPDATE_USER");
     await recordAuditEvent(auth, {

@@ -9,19 +9,13 @@ import { findUserByEmail } from "../../users/store.ts";
 import { settleEmailMove } from "../../verification/service.ts";
 import { type AdminUser, toAdminUser } from "../rules.ts";
 import { userIdField } from "../schemas.ts";
-import {
-  assertMayManageUser,
-  auditSource,
-  findTargetUser,
-  recordAuditEvent,
-  requireAdminPermission,
-} from "../service.ts";
+import { auditSource, findUserToManage, recordAuditEvent, requireAdminPermission } from "../service.ts";
 
 /**
  * POST /admin/update-user {userId, data}. Strict: a password (set-user-password), a role (set-role)
  * or ban fields (ban-user) are refused with 400, so each guarded field has exactly one path with its
- * own permission and audit event. A new email is normalised and must be free, and needs set-email;
- * email changes on another admin need manage-admins (review finding 1). Recorded (finding 8).
+ * own permission and audit event. A new email is normalised and must be free, and needs set-email.
+ * Any change to another admin needs manage-admins (findUserToManage). Recorded (finding 8).
  */
 export const adminUpdateUser = defineEndpoint({
   name: "adminUpdateUser",
@@ -49,8 +43,7 @@ export const adminUpdateUser = defineEndpoint({
       Object.entries(body.data).filter(([, value]) => value !== undefined),
     ) as Partial<UserDoc>;
     if (Object.keys(fields).length === 0) throw new AuthError("NO_FIELDS_TO_UPDATE");
-    const target = await findTargetUser(auth, body.userId);
-    if (touchesEmail) assertMayManageUser(auth, caller, target);
+    const target = await findUserToManage(auth, caller, body.userId);
     if (fields.email !== undefined && fields.email !== target.email) {
       if (await findUserByEmail(auth.collections, fields.email)) throw new AuthError("USER_ALREADY_EXISTS");
     }
