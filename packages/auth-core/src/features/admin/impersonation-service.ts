@@ -1,20 +1,20 @@
 import type { AuthContext } from "../../context.ts";
-import { signValue, unsignValue } from "../../crypto/index.ts";
 import type { SessionDoc, UserDoc } from "../../db/documents.ts";
 import { AuthError } from "../../errors/auth-error.ts";
 import type { CookieJar } from "../../http/cookie-jar.ts";
 import { isSessionExpired } from "../session/rules.ts";
-import { clearSessionCookies, createSession, setSessionCookies } from "../session/service.ts";
+import {
+  clearSessionCookies,
+  createSession,
+  parkSession,
+  setSessionCookies,
+  takeParkedSessionToken,
+} from "../session/service.ts";
 import { findSessionByToken, findUserById } from "../session/store.ts";
 import type { SessionWithUser } from "../session/types.ts";
 import { isBanActive } from "./rules.ts";
 import { hasAdminPermission, isAdminUser, isListedAdmin } from "./service.ts";
 import { deleteSessionById } from "./store.ts";
-
-/** `tessera.admin_session` (with the session cookie's prefixes): the admin's own session token, signed. */
-export function adminSessionCookieName(auth: AuthContext): string {
-  return auth.cookies.sessionToken.replace(/session_token$/, "admin_session");
-}
 
 /**
  * Refusals of impersonate-user (security-matrix J3, J4): impersonation's form of the may-manage rule
@@ -38,8 +38,8 @@ export function assertMayImpersonate(auth: AuthContext, caller: SessionWithUser,
 
 /**
  * Mints the impersonation session (1 hour by default, never refreshed, browser-session cookie),
- * re-checks the admin, and swaps cookies: the admin's own session row is kept and its token set aside in a signed, httpOnly
- * cookie that lives as long as the impersonation can.
+ * re-checks the admin, and swaps cookies: the admin's own session row is kept and its token parked
+ * in a signed, httpOnly cookie of its own format that lives as long as the impersonation can.
  */
 export async function startImpersonation(
   auth: AuthContext,
@@ -66,9 +66,8 @@ export async function startImpersonation(
     await deleteSessionById(auth.collections, session._id);
     throw new AuthError("RESOURCE_ACCESS_NOT_ALLOWED");
   }
-  jar.set(adminSessionCookieName(auth), signValue(caller.session.token, auth.options.secret), {
-    maxAge: duration,
-  });
+  // Its own signed format (session/service.ts parkSession): the parked value is no session cookie.
+  parkSession(auth, jar, caller.session.token, duration);
   setSessionCookies(auth, jar, session, target);
   return session;
 }
@@ -92,10 +91,7 @@ export async function stopImpersonation(
   if (!(await deleteSessionById(auth.collections, current._id))) {
     return { restored: false, reason: "already-stopped" };
   }
-  const cookieName = adminSessionCookieName(auth);
-  const signed = jar.get(cookieName);
-  if (signed !== undefined) jar.delete(cookieName);
-  const token = signed === undefined ? null : unsignValue(signed, auth.options.secret);
+  const token = takeParkedSessionToken(auth, jar);
   const restored = token === null ? null : await findAdminSession(auth, token, current.impersonatedBy);
   if (!restored) {
     clearSessionCookies(auth, jar);

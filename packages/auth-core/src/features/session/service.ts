@@ -91,10 +91,50 @@ export function setCookieCache(auth: AuthContext, jar: CookieJar, session: Sessi
 
 export function clearSessionCookies(auth: AuthContext, jar: CookieJar): void {
   jar.delete(auth.cookies.sessionToken);
+  // A parked session (an admin's, set aside while impersonating) is useless without the session
+  // cookie it sits behind: it goes with it.
+  if (jar.get(parkedSessionCookieName(auth)) !== undefined) jar.delete(parkedSessionCookieName(auth));
   if (jar.get(auth.cookies.sessionData) !== undefined || auth.options.session.cookieCache.enabled) {
     jar.delete(auth.cookies.sessionData);
   }
   if (jar.get(auth.cookies.dontRemember) !== undefined) jar.delete(auth.cookies.dontRemember);
+}
+
+/**
+ * `tessera.admin_session` (with the session cookie's prefixes): a session set aside while the
+ * browser holds another one — an admin's own session while they impersonate (features/admin).
+ */
+export function parkedSessionCookieName(auth: AuthContext): string {
+  return auth.cookies.sessionToken.replace(/session_token$/, "admin_session");
+}
+
+/**
+ * Domain separation inside the signed value (docs/security.md "Impersonation"): a parked session
+ * is signed as "parked-session:<token>", so its cookie value never passes as a session cookie
+ * (which would read the token "parked-session:…" and find nothing), nor a session cookie as a
+ * parked one.
+ */
+const PARKED_VALUE_PREFIX = "parked-session:";
+
+/** Sets a session aside in its own signed, httpOnly cookie for `maxAge` seconds. */
+export function parkSession(auth: AuthContext, jar: CookieJar, token: string, maxAge: number): void {
+  jar.set(parkedSessionCookieName(auth), signValue(`${PARKED_VALUE_PREFIX}${token}`, auth.options.secret), {
+    maxAge,
+  });
+}
+
+/**
+ * Takes the parked session's token out of the jar: the cookie is cleared when present, and the
+ * token returned only when the value is a parked session signed by this server (null otherwise).
+ */
+export function takeParkedSessionToken(auth: AuthContext, jar: CookieJar): string | null {
+  const name = parkedSessionCookieName(auth);
+  const signed = jar.get(name);
+  if (signed === undefined) return null;
+  jar.delete(name);
+  const value = unsignValue(signed, auth.options.secret);
+  if (!value?.startsWith(PARKED_VALUE_PREFIX)) return null;
+  return value.slice(PARKED_VALUE_PREFIX.length) || null;
 }
 
 /** The session token from the signed cookie, or null when absent or forged. */
