@@ -50,9 +50,10 @@ export const adminOptionsSchema = z
     /** @default the BANNED_USER catalogue message */
     bannedUserMessage: z.string().min(1).optional(),
     /**
-     * A password an admin sets for someone else (set-user-password) signs nobody in: sign-in with it
-     * answers 403 PASSWORD_RESET_REQUIRED until the user resets or changes it (security matrix J15,
-     * ASVS 6.4.6). An admin setting their own password is not held to it. @default true
+     * A password an admin sets for someone else (set-user-password, create-user) signs nobody in:
+     * sign-in with it answers 403 PASSWORD_RESET_REQUIRED until the user resets or changes it
+     * (security matrix J15, ASVS 6.4.6), and a social sign-in linked by email removes it. An admin
+     * setting their own password is not held to it. @default true
      */
     setUserPasswordRequiresReset: z.boolean().default(true),
   })

@@ -120,7 +120,7 @@ describe("get-user", () => {
 });
 
 describe("create-user", () => {
-  it("creates a user with a password that can sign in, and records it", async () => {
+  it("creates a user with a password marked for reset (security-hardening finding 4), and records it", async () => {
     const res = await admin.browser.post<{ user: { id: string; role: string } }>("/admin/create-user", {
       email: " New@Example.com ",
       name: "New",
@@ -133,7 +133,10 @@ describe("create-user", () => {
     const stored = await userDoc(t, res.body.user.id);
     expect(stored).toMatchObject({ email: "new@example.com", role: "admin", emailVerified: true });
     expect(await t.db.collection("accounts").countDocuments({ userId: stored!._id })).toBe(1);
-    expect((await signIn(new TestBrowser(t.auth), "new@example.com")).status).toBe(200);
+    // The admin chose it: it signs nobody in until the user resets it.
+    const account = await t.db.collection("accounts").findOne({ userId: stored!._id });
+    expect(account).toMatchObject({ providerId: "credential", passwordResetRequired: true });
+    expect((await signIn(new TestBrowser(t.auth), "new@example.com")).status).toBe(403);
     const [event] = await auditEvents(t, { action: "user.create" });
     expect(event).toMatchObject({
       actorId: new ObjectId(admin.id),

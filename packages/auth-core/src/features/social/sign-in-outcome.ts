@@ -4,7 +4,7 @@ import type { AccountDoc, UserDoc } from "../../db/documents.ts";
 import { applyAfterHook, applyBeforeHook } from "../hooks.ts";
 import { emailField } from "../schemas.ts";
 import { createUser, updateUser } from "../users/service.ts";
-import { findUserByEmail } from "../users/store.ts";
+import { deleteAdminChosenPassword, findUserByEmail } from "../users/store.ts";
 import { sealTokens } from "./account-tokens.ts";
 import type { ProviderProfile, ProviderTokens } from "./providers/types.ts";
 import { type CallbackErrorCode, canLinkByEmail, canLinkToSignedInUser, canSignUp } from "./rules.ts";
@@ -81,8 +81,13 @@ export async function resolveSocialUser(
     // canLinkByEmail needs the user's address verified: such a link is never an unproven one.
     const linked = await storeProviderAccount(auth, existing._id, identity, false);
     // "taken" by this same user: a concurrent first sign-in of the same person linked it first.
-    if (linked === "stored" || (linked === "taken" && (await isIdentityOf(auth, identity, existing._id))))
+    if (linked === "stored" || (linked === "taken" && (await isIdentityOf(auth, identity, existing._id)))) {
+      // The provider proves the address; a password an admin chose for it (create-user,
+      // set-user-password) was never the owner's: it goes, rather than wait on the account for the
+      // mark that holds it back to be lifted (docs/security.md "An administrator never holds…").
+      await deleteAdminChosenPassword(auth.collections, existing._id);
       return { ok: true, user: existing, isNewUser: false };
+    }
     return { ok: false, error: "account_not_linked" };
   }
   const allowed = canSignUp({

@@ -14,6 +14,22 @@ export function findCredentialAccount(
   return collections.accounts.findOne({ userId, providerId: CREDENTIAL_PROVIDER_ID });
 }
 
+/**
+ * Deletes the user's credential account while its password is one an admin chose and nobody has
+ * reset since (`passwordResetRequired`). True when one went.
+ */
+export async function deleteAdminChosenPassword(
+  collections: Collections,
+  userId: ObjectId,
+): Promise<boolean> {
+  const result = await collections.accounts.deleteOne({
+    userId,
+    providerId: CREDENTIAL_PROVIDER_ID,
+    passwordResetRequired: { $eq: true },
+  });
+  return result.deletedCount === 1;
+}
+
 export async function insertUser(collections: Collections, doc: UserDoc): Promise<void> {
   await collections.users.insertOne(doc);
 }

@@ -11,7 +11,10 @@ import { assertMayGrantRoles, auditSource, recordAuditEvent, requireAdminPermiss
 
 /**
  * POST /admin/create-user. Without a password the user has no credential account (they can use a
- * reset link or a social provider). Giving a role needs set-role as well (security-matrix J13).
+ * reset link or a social provider). A password given here is marked like set-user-password's
+ * (`admin.setUserPasswordRequiresReset`): it signs nobody in until the user resets it, so the admin
+ * never holds a working password of someone else (docs/security.md). Giving a role needs set-role
+ * as well (security-matrix J13).
  */
 export const createUserEndpoint = defineEndpoint({
   name: "createUser",
@@ -44,8 +47,11 @@ export const createUserEndpoint = defineEndpoint({
       ...(role === undefined ? {} : { role }),
     };
     // With a password: user and credential account, or neither (matrix N2, as sign-up).
+    const resetRequired = auth.options.admin.setUserPasswordRequiresReset;
     const created =
-      hash === null ? await createUserAlone(auth, fields) : await createUserWithPassword(auth, fields, hash);
+      hash === null
+        ? await createUserAlone(auth, fields)
+        : await createUserWithPassword(auth, fields, hash, resetRequired);
     if (!created.ok)
       throw new AuthError(created.reason === "exists" ? "USER_ALREADY_EXISTS" : "FAILED_TO_CREATE_USER");
     await recordAuditEvent(auth, {
