@@ -64,6 +64,8 @@ export interface MailHooks {
    * replaced address was never verified: it may belong to a stranger, who must not learn the new one.
    */
   sendEmailChangedNotice?: (data: { user: MailUser; newEmail: string | null }) => Promise<void> | void;
+  /** To the owner of API keys created from a session, when signing out everywhere deleted them; no link. */
+  sendApiKeysRevokedNotice?: (data: { user: MailUser; count: number }) => Promise<void> | void;
   sendDeleteAccountVerification?: (data: {
     user: MailUser;
     url: string;
@@ -115,6 +117,7 @@ const mailHooksShape = z.strictObject({
   sendResetPassword: hookFunction.optional(),
   sendChangeEmailVerification: hookFunction.optional(),
   sendEmailChangedNotice: hookFunction.optional(),
+  sendApiKeysRevokedNotice: hookFunction.optional(),
   sendDeleteAccountVerification: hookFunction.optional(),
 });
 

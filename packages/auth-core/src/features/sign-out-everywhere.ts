@@ -1,7 +1,8 @@
 import type { ObjectId } from "mongodb";
 import type { AuthContext } from "../context.ts";
 import { revokeSessionMintedKeys } from "./api-key/service.ts";
-import { deleteAllSessionsOfUser } from "./session/store.ts";
+import { dispatchMail, toMailUser } from "./mail-dispatch.ts";
+import { deleteAllSessionsOfUser, findUserById } from "./session/store.ts";
 
 export interface SignedOutEverywhere {
   /** Sessions ended: the user's own and the impersonations they started as an admin. */
@@ -16,7 +17,8 @@ export interface SignedOutEverywhere {
  * credential an attacker could have minted"): every session of the user except `keepToken`, the
  * impersonation sessions they started as an admin, and the API keys created from a session (keys
  * server code created for the user stay). Sessions go first: a crash between the two leaves keys,
- * which the next sign-out-everywhere takes, never a session that could mint another.
+ * which the next sign-out-everywhere takes, never a session that could mint another. When keys
+ * went, the owner is told by mail (an integration of theirs may have stopped).
  */
 export async function signOutEverywhere(
   auth: AuthContext,
@@ -25,5 +27,23 @@ export async function signOutEverywhere(
 ): Promise<SignedOutEverywhere> {
   const sessions = await deleteAllSessionsOfUser(auth.collections, userId, keepToken);
   const apiKeys = await revokeSessionMintedKeys(auth, userId);
+  if (apiKeys > 0) notifyKeysRevoked(auth, userId, apiKeys);
   return { sessions, apiKeys };
+}
+
+/** Not awaited: the keys are gone whatever the mailer does (failures are logged). */
+function notifyKeysRevoked(auth: AuthContext, userId: ObjectId, count: number): void {
+  const send = async () => {
+    const user = await findUserById(auth.collections, userId);
+    if (!user) return;
+    const hook = auth.options.mail?.sendApiKeysRevokedNotice;
+    await dispatchMail(
+      auth,
+      "api-keys-revoked",
+      user,
+      { count },
+      hook && (() => hook({ user: toMailUser(user), count })),
+    );
+  };
+  send().catch((error: unknown) => auth.options.logger.error("API key revocation notice failed", error));
 }

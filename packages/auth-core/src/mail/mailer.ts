@@ -7,6 +7,7 @@ export type MailKind =
   | "reset-password"
   | "change-email"
   | "email-changed"
+  | "api-keys-revoked"
   | "delete-account"
   | "invitation"
   | "two-factor-otp";

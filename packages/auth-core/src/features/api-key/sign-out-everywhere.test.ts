@@ -60,6 +60,16 @@ async function keyNames(userId: string): Promise<string[]> {
   return rows.map((row) => row.name as string);
 }
 
+/** The latest mail to the owner once it is of `kind` (notices leave in the background). */
+async function mailOfKind(kind: string) {
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const mail = t.outbox.latestTo(EMAIL);
+    if (mail?.kind === kind) return mail;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  return null;
+}
+
 async function resetToken(): Promise<string> {
   await new TestBrowser(t.auth).post("/request-password-reset", { email: EMAIL });
   const link = t.outbox.latestTo(EMAIL)?.text.match(/https?:\/\/\S*\/reset-password\/\S+/)?.[0];
@@ -112,6 +122,10 @@ describe("recovery ends the API keys a session minted (security-hardening findin
     expect([refused.status, refused.body]).toEqual([401, KEY_GONE]);
     expect(await keyNames(userId)).toEqual(["deploy"]);
     expect(await t.db.collection("sessions").countDocuments({ userId: new ObjectId(userId) })).toBe(1);
+    // The owner hears of it: an integration of theirs may have stopped.
+    const notice = await mailOfKind("api-keys-revoked");
+    expect(notice?.subject).toBe("Your Tessera API keys were revoked");
+    expect(notice?.text).toContain("2 API keys created from a signed-in session were revoked with it.");
   });
 
   it("revoke-sessions ends every session and every key minted from one", async () => {

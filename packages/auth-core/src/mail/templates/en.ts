@@ -44,6 +44,23 @@ export const enTemplates: MailTemplates = {
     }),
     // Sent to the address that was replaced (security matrix E11): a stolen session that moved the
     // account to another mailbox does not do it unnoticed.
+    // Signing out everywhere deleted the keys made from a session (docs/security.md "Account
+    // recovery"): the owner learns why an integration stopped, and can make new keys.
+    "api-keys-revoked": ({ count, appName }) => ({
+      subject: `Your ${appName} API keys were revoked`,
+      blocks: [
+        greet(undefined),
+        paragraph(
+          `Your ${appName} account was signed out everywhere, and ${formatCount(count, "API key")} ` +
+            `created from a signed-in session ${count === 1 ? "was" : "were"} revoked with it.`,
+        ),
+        paragraph(
+          "If you use them, create new keys after signing in. If you did not sign out everywhere, reset " +
+            "your password and review your account.",
+        ),
+        signOff(appName),
+      ],
+    }),
     "email-changed": ({ newEmail, appName }) => ({
       subject: `Your ${appName} email address was changed`,
       blocks: [

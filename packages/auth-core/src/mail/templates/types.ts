@@ -7,6 +7,8 @@ export interface MailDataByKind {
   "change-email": { url: string; newEmail: string; appName: string };
   /** `newEmail` only when the replaced address was verified: an unproven one may belong to a stranger. */
   "email-changed": { newEmail?: string | undefined; appName: string };
+  /** To the owner of API keys that signing out everywhere deleted (features/sign-out-everywhere.ts). */
+  "api-keys-revoked": { count: number; appName: string };
   "delete-account": { url: string; appName: string; expiresInHours: number };
   invitation: { url: string; organizationName: string; inviterName: string; role: string; appName: string };
   "two-factor-otp": { code: string; appName: string; expiresInMinutes: number };
