@@ -43,7 +43,7 @@ export function isAdminUser(auth: AuthContext, user: UserDoc): boolean {
   );
 }
 
-/** A user named in `admin.adminUserIds`: above every role (SPEC §6 "listed admin user ids bypass"). */
+/** A user named in `admin.adminUserIds`: above every role (docs/security.md "Which administrator may act on which user"). */
 export function isListedAdmin(auth: AuthContext, user: Pick<UserDoc, "_id">): boolean {
   return auth.options.admin.adminUserIds.includes(user._id.toHexString());
 }
