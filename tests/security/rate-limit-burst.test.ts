@@ -54,6 +54,26 @@ describe("rate limiter under a burst from one client", () => {
     expect(await t.db.collection("rateLimits").countDocuments()).toBe(100);
   });
 
+  it("admits exactly max of a concurrent burst spread over two instances on one database", async () => {
+    const t = await limitedAuth({ "/ok": { window: 10, max: 20 } });
+    const other = createAuth({
+      database: t.db,
+      secret: TEST_SECRET,
+      baseURL: TEST_ORIGIN,
+      clock: t.now,
+      logger: { info: () => {}, warn: () => {}, error: () => {} },
+      rateLimit: { enabled: true, customRules: { "/ok": { window: 10, max: 20 } } },
+    });
+    alignToWindow(t, 10);
+    const results = await Promise.all(
+      Array.from({ length: 100 }, (_, i) =>
+        sendRaw(i % 2 === 0 ? t.auth : other, "GET", "/ok", { remoteAddress: "192.0.2.79" }),
+      ),
+    );
+    expect(results.filter((res) => res.status === 200)).toHaveLength(20);
+    for (const res of results.filter((res) => res.status !== 200)) expectRefused(res);
+  });
+
   it("refuses the rest of the window without any database command", async () => {
     const t = await limitedAuth({ "/ok": { window: 10, max: 3 } });
     for (let i = 0; i < 3; i++) expect((await ok(t)).status).toBe(200);
