@@ -1,5 +1,5 @@
 /**
- * The pure part of the rate limiter (docs/security.md "Rate limiting"): what one key's window state
+ * The pure part of the rate limiter (docs/security.md "Rate limits and the request deadline"): what one key's window state
  * is, and whether a request at a given time is admitted. No I/O and no clock of its own, so both
  * storages (rate-limit.ts) make the same decisions and the rules are table-tested.
  *

@@ -12,7 +12,7 @@ import {
 } from "./rate-limit-window.ts";
 
 /**
- * Rate limiting (docs/security.md "Rate limiting", docs/decisions.md "Rate limits"): at most `max`
+ * Rate limiting (docs/security.md "Rate limits and the request deadline"): at most `max`
  * admitted requests in any `window` seconds per client and path — a sliding log, so a burst cannot
  * pass twice the limit across a window boundary. How the log is kept cheaply is in
  * rate-limit-window.ts (the decision) and createDatabaseRateLimiter below (the storage).
@@ -118,6 +118,8 @@ const MAX_CLAIM_ROUNDS = 3;
  * - The slot to claim comes from this process's memory (rate-limit-window.ts), handed out
  *   synchronously, so concurrent requests in one process never collide and a request the window
  *   state refuses costs no database command at all.
+ * - A key's claims go to the database one at a time: a burst waits for its own inserts instead of
+ *   filling the connection pool (and FerretDB's single writer) ahead of every other client.
  * - Only a duplicate slot (another instance, or a restart) costs a read of this key's two windows.
  * - When a key enters a new window, the rows of windows before the previous one — expired, since
  *   every admission in them is over `window` seconds old — go with one `_id`-range delete, once per
@@ -149,36 +151,71 @@ export function createDatabaseRateLimiter(collections: Collections): RateLimiter
     }
   }
 
+  /**
+   * Inserts `slot` (taken already); on a duplicate, learns the key's windows and takes the next
+   * slot the state allows. Runs in the key's turn (`inTurn`), after the request's decision.
+   */
+  async function claimSlot(
+    state: WindowState,
+    id: string,
+    rule: RateLimitRule,
+    nowMs: number,
+    firstSlot: number,
+    deadlineMs: number,
+  ): Promise<RateLimitDecision> {
+    let slot = firstSlot;
+    for (let round = 1; ; round++) {
+      assertBeforeDeadline(deadlineMs);
+      try {
+        const expiresAt = new Date(nowMs + windowMs(rule));
+        await rateLimits.insertOne({ _id: rowId(id, state.window, slot), count: slot, expiresAt });
+      } catch (error) {
+        if (!isDuplicateKeyError(error)) throw error;
+        if (round === MAX_CLAIM_ROUNDS) return { allowed: false, retryAfterSeconds: Math.ceil(rule.window) };
+        assertBeforeDeadline(deadlineMs);
+        await learnWindows(state, id);
+        const decision = decideAdmission(state, rule, nowMs);
+        if (!decision.allowed) return decision;
+        slot = takeSlot(state, rule, nowMs);
+        continue;
+      }
+      if (state.hasOlderRows) {
+        state.hasOlderRows = false;
+        assertBeforeDeadline(deadlineMs);
+        await rateLimits.deleteMany({ _id: { $gte: `${id}|`, $lt: windowPrefix(id, state.window - 1) } });
+      }
+      return ADMITTED;
+    }
+  }
+
+  // The tail of each key's claims: a key sends one claim at a time (settles, never rejects).
+  const turns = new Map<string, Promise<unknown>>();
+  function inTurn<T>(id: string, work: () => Promise<T>): Promise<T> {
+    const before = turns.get(id);
+    const result = before === undefined ? work() : before.then(work);
+    const after = result.then(ignore, ignore);
+    turns.set(id, after);
+    void after.then(() => {
+      if (turns.get(id) === after) turns.delete(id);
+    });
+    return result;
+  }
+
   return {
-    async hit(key, rule, now, deadlineMs = Number.POSITIVE_INFINITY) {
+    hit(key, rule, now, deadlineMs = Number.POSITIVE_INFINITY) {
       const nowMs = now.getTime();
       const id = `${key}|${rule.window}s`;
       const state = stateOf(id, rule, nowMs);
-      for (let round = 0; round < MAX_CLAIM_ROUNDS; round++) {
-        const decision = decideAdmission(state, rule, nowMs);
-        if (!decision.allowed) return decision;
-        assertBeforeDeadline(deadlineMs);
-        const slot = takeSlot(state, rule, nowMs);
-        try {
-          const expiresAt = new Date(nowMs + windowMs(rule));
-          await rateLimits.insertOne({ _id: rowId(id, state.window, slot), count: slot, expiresAt });
-        } catch (error) {
-          if (!isDuplicateKeyError(error)) throw error;
-          assertBeforeDeadline(deadlineMs);
-          await learnWindows(state, id);
-          continue;
-        }
-        if (state.hasOlderRows) {
-          state.hasOlderRows = false;
-          assertBeforeDeadline(deadlineMs);
-          await rateLimits.deleteMany({ _id: { $gte: `${id}|`, $lt: windowPrefix(id, state.window - 1) } });
-        }
-        return decision;
-      }
-      return { allowed: false, retryAfterSeconds: Math.ceil(rule.window) };
+      const decision = decideAdmission(state, rule, nowMs);
+      if (!decision.allowed) return Promise.resolve(decision);
+      const slot = takeSlot(state, rule, nowMs);
+      return inTurn(id, () => claimSlot(state, id, rule, nowMs, slot, deadlineMs));
     },
   };
 }
+
+const ADMITTED: RateLimitDecision = { allowed: true };
+const ignore = () => {};
 
 /** The same windows in process memory (one instance only; `rateLimit.storage: "memory"`). */
 export function createMemoryRateLimiter(): RateLimiter {
