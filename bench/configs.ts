@@ -7,10 +7,15 @@ export interface BenchConfigs {
   database: string;
   /** session.cookieCache on: get-session answers from the signed cookie. */
   cookieCache: string;
+  /** Rate limiting on (in MongoDB, the default), 127.0.0.1 trusted as a proxy: the burst scenario. */
+  rateLimited: string;
   remove(): Promise<void>;
 }
 
-/** TESSERA_CONFIG modules for the two bench servers; rate limiting off in both (it would answer 429). */
+/**
+ * TESSERA_CONFIG modules for the bench servers; rate limiting off in the two throughput servers (it
+ * would answer 429), on in the burst one.
+ */
 export async function writeBenchConfigs(): Promise<BenchConfigs> {
   const dir = await mkdtemp(join(tmpdir(), "tessera-bench-"));
   const database = join(dir, "database.mjs");
@@ -20,5 +25,10 @@ export async function writeBenchConfigs(): Promise<BenchConfigs> {
     cookieCache,
     "export default { rateLimit: { enabled: false }, session: { cookieCache: { enabled: true } } };\n",
   );
-  return { database, cookieCache, remove: () => rm(dir, { recursive: true, force: true }) };
+  const rateLimited = join(dir, "rate-limited.mjs");
+  await writeFile(
+    rateLimited,
+    'export default { rateLimit: { enabled: true }, advanced: { trustedProxies: ["127.0.0.1"] } };\n',
+  );
+  return { database, cookieCache, rateLimited, remove: () => rm(dir, { recursive: true, force: true }) };
 }

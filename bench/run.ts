@@ -6,7 +6,8 @@
  * Traffic goes to 127.0.0.1 only, each load run is bounded (BENCH_SECONDS, default 5 s, 10 connections).
  * The servers are child processes running the bundle exactly as `pnpm serve` runs it (node flags and
  * environment from server/build.ts) so that their peak RSS (VmHWM) is theirs alone; rate limiting is
- * off in them (it would answer 429). The machine's load average is printed with the results: with
+ * off in them (it would answer 429), except in the rate-limit burst scenario (burst.ts;
+ * `BENCH_ONLY=burst` runs it alone, `BENCH_BURST` sets its size, default 200). The machine's load average is printed with the results: with
  * two cores, autocannon and the server share them, and any other work shows in the numbers.
  *
  * Each compared pair runs BENCH_ROUNDS times (default 3), interleaved, and the table shows the median
@@ -22,6 +23,7 @@ import { buildServer } from "../packages/auth-core/src/server/build.ts";
 import { startDevDatabase } from "../packages/dev-db/src/index.ts";
 import { dropDatabase } from "../tests/e2e/databases.ts";
 import { withDbName } from "../tests/e2e/serve-process.ts";
+import { measureBurst, printBurst } from "./burst.ts";
 import { type CeilingServer, measureScrypt, startBareServer, startFloorServer } from "./ceilings.ts";
 import { type BenchConfigs, writeBenchConfigs } from "./configs.ts";
 import { measureLoad, uniqueSignUpBody } from "./load.ts";
@@ -32,6 +34,10 @@ import { type BundledServer, spawnBundledServer } from "./serve-bundle.ts";
 const SECONDS = positiveInteger("BENCH_SECONDS", 5);
 const ROUNDS = positiveInteger("BENCH_ROUNDS", 3);
 const CONNECTIONS = 10;
+const BURST = positiveInteger("BENCH_BURST", 200);
+const BURST_ROUNDS = 5;
+/** `BENCH_ONLY=burst`: only the rate-limit burst scenario. */
+const ONLY_BURST = process.env.BENCH_ONLY === "burst";
 const SECRET = "bench-secret-0123456789abcdef0123456789abcdef";
 const USER = { email: "bench-user@example.com", password: "bench-password-1", name: "Bench" };
 const CREDENTIALS = { email: USER.email, password: USER.password };
@@ -232,6 +238,21 @@ async function runBench(mongoUri: string, configs: BenchConfigs, pinning: Pinnin
   return { ...first, ...second, peakRss: { database, cookieCache } };
 }
 
+async function runBurst(mongoUri: string, configs: BenchConfigs) {
+  const server = await startBenchServer(mongoUri, configs.rateLimited);
+  try {
+    // The default rule (100 per 10 s) on a path that needs no database beyond the limiter.
+    return await measureBurst({
+      origin: server.origin,
+      burst: BURST,
+      rounds: BURST_ROUNDS,
+      path: "/api/auth/get-session",
+    });
+  } finally {
+    await stopBenchServer(server);
+  }
+}
+
 async function main(): Promise<void> {
   const database = await startDevDatabase({ log: (line: string) => console.error(line) });
   const dbName = `bench_${randomBytes(6).toString("hex")}`;
@@ -244,7 +265,8 @@ async function main(): Promise<void> {
     console.error(
       `bench: ${SECONDS} s per run, ${ROUNDS} rounds, ${CONNECTIONS} connections, database ${dbName}; ${pinning.description}`,
     );
-    const results = await runBench(mongoUri, configs, pinning);
+    const results = ONLY_BURST ? null : await runBench(mongoUri, configs, pinning);
+    const burst = await runBurst(mongoUri, configs);
     console.log(
       `\ndatabase: ${database.description}; ${SECONDS} s per run, ${ROUNDS} rounds, ${CONNECTIONS} connections; ${pinning.description}`,
     );
@@ -253,7 +275,8 @@ async function main(): Promise<void> {
         .map((load) => load.toFixed(2))
         .join(" ")}`,
     );
-    printResults(results);
+    if (results) printResults(results);
+    printBurst(burst);
   } finally {
     pinning.release();
     for (const server of started) server.kill();

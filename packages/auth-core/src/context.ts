@@ -2,6 +2,7 @@ import type { ResolvedOptions } from "./config/options.ts";
 import type { Collections } from "./db/collections.ts";
 import type { ProviderRegistry } from "./features/social/providers/index.ts";
 import type { OriginMatcher } from "./http/origins.ts";
+import type { RateLimiter } from "./http/rate-limit.ts";
 import type { Mailer } from "./mail/mailer.ts";
 
 export interface CookieNames {
@@ -22,5 +23,10 @@ export interface AuthContext {
   apiURL: string;
   /** The configured social providers (built at createAuth: a config mistake fails at startup). */
   providers: ProviderRegistry;
+  /**
+   * The rate limiter kept in MongoDB, one per instance (it remembers which slots it handed out):
+   * the per-key API-key limit always uses it, HTTP requests when `rateLimit.storage` is "database".
+   */
+  sharedRateLimiter: RateLimiter;
   now(): Date;
 }

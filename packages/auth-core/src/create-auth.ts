@@ -57,13 +57,12 @@ export function createAuth(input: AuthOptions): Auth {
       now: options.clock,
       timeoutMs: options.advanced.providerTimeoutMs,
     }),
+    sharedRateLimiter: createDatabaseRateLimiter(collections),
     now: options.clock,
   };
   const endpoints = coreEndpoints;
   const rateLimiter =
-    options.rateLimit.storage === "database"
-      ? createDatabaseRateLimiter(collections)
-      : createMemoryRateLimiter();
+    options.rateLimit.storage === "database" ? context.sharedRateLimiter : createMemoryRateLimiter();
   return {
     handler: createHandler(context, endpoints, rateLimiter),
     // createApi makes one method per registered endpoint: exactly the endpoints of CoreEndpoint,

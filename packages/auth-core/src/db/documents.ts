@@ -79,7 +79,7 @@ export interface VerificationDoc {
 }
 
 export interface RateLimitDoc {
-  /** `<ip>|<path>|<window index>`. */
+  /** `<key>|<window>s|<window index>|<slot>` (http/rate-limit.ts); `count` is the slot. */
   _id: string;
   count: number;
   expiresAt: Date;

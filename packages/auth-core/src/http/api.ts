@@ -2,7 +2,7 @@ import type { z } from "zod";
 import type { AuthContext } from "../context.ts";
 import { isCausedByDatabaseOutage } from "../db/connect.ts";
 import { AuthError, isAuthError } from "../errors/auth-error.ts";
-import { withinRequestTimeout } from "./deadline.ts";
+import { deadlineOf, withinRequestTimeout } from "./deadline.ts";
 import type {
   AnyEndpoint,
   EndpointDefinition,
@@ -75,6 +75,7 @@ export function createApi(auth: AuthContext, endpoints: readonly AnyEndpoint[]):
   for (const endpoint of endpoints) {
     const method = typeof endpoint.method === "string" ? endpoint.method : endpoint.method[0]!;
     api[endpoint.name] = async (input = {}) => {
+      const { requestTimeoutMs } = auth.options.advanced;
       const run = runEndpoint(auth, endpoint, method, {
         body: input.body ?? {},
         query: input.query ?? {},
@@ -82,12 +83,11 @@ export function createApi(auth: AuthContext, endpoints: readonly AnyEndpoint[]):
         headers: new Headers(input.headers),
         ip: null,
         isServerCall: true,
+        deadlineMs: deadlineOf(requestTimeoutMs),
       });
-      const outcome = await withinRequestTimeout(run, auth.options.advanced.requestTimeoutMs).catch(
-        (error: unknown) => {
-          throw toApiError(auth, error);
-        },
-      );
+      const outcome = await withinRequestTimeout(run, requestTimeoutMs).catch((error: unknown) => {
+        throw toApiError(auth, error);
+      });
       if (outcome.kind === "json")
         return { data: outcome.data, status: outcome.status, headers: outcome.headers };
       if (outcome.kind === "redirect") return { data: null, status: 302, headers: outcome.headers };

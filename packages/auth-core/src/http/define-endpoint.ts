@@ -24,6 +24,8 @@ export interface EndpointContext<Body, Query> {
   session: SessionWithUser | null;
   /** True for `auth.api.*` calls from server code, false for HTTP requests. */
   isServerCall: boolean;
+  /** When the caller stops waiting (deadline.ts deadlineOf): work past it sends no new database commands. */
+  deadlineMs: number;
   /** Request cookies in, Set-Cookie out. */
   cookies: CookieJar;
   setHeader(name: string, value: string): void;

@@ -2,7 +2,7 @@ import type { AuthContext } from "../context.ts";
 import { isCausedByDatabaseOutage } from "../db/connect.ts";
 import { AuthError, isAuthError } from "../errors/auth-error.ts";
 import { compileTrustedProxies, rateLimitAddress, resolveClientIp } from "./client-ip.ts";
-import { withinRequestTimeout } from "./deadline.ts";
+import { assertBeforeDeadline, deadlineOf, withinRequestTimeout } from "./deadline.ts";
 import type { AnyEndpoint } from "./define-endpoint.ts";
 import { type RateLimiter, ruleForPath } from "./rate-limit.ts";
 import { readRequestBody } from "./read-body.ts";
@@ -169,7 +169,8 @@ function createEngine(
   const proxies = compileTrustedProxies(trustedProxies);
   let warnedNoAddress = false;
   return async (request) => {
-    const reply = await withinRequestTimeout(handleRequest(request), requestTimeoutMs).catch(
+    const deadlineMs = deadlineOf(requestTimeoutMs);
+    const reply = await withinRequestTimeout(handleRequest(request, deadlineMs), requestTimeoutMs).catch(
       (error: unknown) => errorReply(auth, error),
     );
     // RFC 9110 §9.3.2: HEAD answers like GET — same status and headers — without the content.
@@ -177,7 +178,7 @@ function createEngine(
     return reply;
   };
 
-  async function handleRequest(request: EngineRequest): Promise<EngineResponse> {
+  async function handleRequest(request: EngineRequest, deadlineMs: number): Promise<EngineResponse> {
     try {
       const { url } = request;
       if (url.pathname !== basePath && !url.pathname.startsWith(`${basePath}/`))
@@ -195,13 +196,15 @@ function createEngine(
           auth.options.logger.warn(proxies.anyPeer ? NO_FORWARDED_HEADER_WARNING : NO_CLIENT_ADDRESS_WARNING);
         }
         // Keyed on the route, not the raw path: `/reset-password/<token>` is one bucket, not one per token.
-        const limited = await checkRateLimit(auth, rateLimiter, ip, endpoint.path);
+        const limited = await checkRateLimit(auth, rateLimiter, ip, endpoint.path, deadlineMs);
         if (limited) return limited;
       }
       const body =
         method === "GET"
           ? {}
           : await request.readBody(auth.options.advanced.maxBodyBytes, endpoint.acceptsForm === true);
+      // A limiter claim or a slow body upload may have outlived the caller: its endpoint is not started.
+      assertBeforeDeadline(deadlineMs);
       const outcome = await runEndpoint(auth, endpoint, method, {
         body,
         query: url.search === "" ? {} : Object.fromEntries(url.searchParams),
@@ -209,6 +212,7 @@ function createEngine(
         headers: request.headers,
         ip,
         isServerCall: false,
+        deadlineMs,
       });
       return outcomeToReply(outcome);
     } catch (error) {
@@ -236,12 +240,13 @@ async function checkRateLimit(
   limiter: RateLimiter,
   ip: string | null,
   path: string,
+  deadlineMs: number,
 ): Promise<EngineResponse | null> {
   if (!auth.options.rateLimit.enabled) return null;
   const rule = ruleForPath(path, auth.options.rateLimit);
   if (!rule) return null;
   // No resolvable address: one shared bucket ("unknown"), so limits fail closed rather than open.
-  const decision = await limiter.hit(`${rateLimitAddress(ip)}|${path}`, rule, auth.now());
+  const decision = await limiter.hit(`${rateLimitAddress(ip)}|${path}`, rule, auth.now(), deadlineMs);
   if (decision.allowed) return null;
   const reply = jsonReply(429, new AuthError("TOO_MANY_REQUESTS").toJSON());
   reply.headers["x-retry-after"] = String(decision.retryAfterSeconds);

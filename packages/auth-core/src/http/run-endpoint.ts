@@ -22,6 +22,8 @@ export interface EndpointInput {
   headers: Headers;
   ip: string | null;
   isServerCall: boolean;
+  /** deadline.ts deadlineOf: past it the caller has been answered 503, so no new database work. */
+  deadlineMs: number;
 }
 
 /**
@@ -120,6 +122,7 @@ async function resolveCaller(
   method: string,
   jar: CookieJar,
   headers: Headers,
+  deadlineMs: number,
 ): Promise<SessionWithUser | null> {
   // `apiKey.enableSessionForAPIKeys` (features/api-key/session-bridge.ts): the key header, when sent,
   // is the credential — never fresh, refused by sensitive endpoints. Server-only endpoints are the
@@ -129,7 +132,7 @@ async function resolveCaller(
     // the endpoint refuses anyway must not spend.
     const { enableSessionForAPIKeys, header } = auth.options.apiKey;
     if (enableSessionForAPIKeys && headers.has(header)) assertApiKeyCallerAllowed(endpoint);
-    const viaKey = await readApiKeySession(auth, headers);
+    const viaKey = await readApiKeySession(auth, headers, deadlineMs);
     if (viaKey) return viaKey;
   }
   // The cookie cache answers reads only (SPEC §5: at most its 60 s stale). A state-changing call
@@ -180,7 +183,9 @@ export async function runEndpoint(
     const body = method === "GET" ? {} : validateInput(endpoint.body, input.body, endpoint.fieldErrors);
     assertCallbackURLsTrusted(auth, body, query);
     const session =
-      endpoint.auth === "none" ? null : await resolveCaller(auth, endpoint, method, jar, input.headers);
+      endpoint.auth === "none"
+        ? null
+        : await resolveCaller(auth, endpoint, method, jar, input.headers, input.deadlineMs);
     const ctx: EndpointContext<unknown, unknown> = {
       auth,
       body,
@@ -190,6 +195,7 @@ export async function runEndpoint(
       ip: input.ip,
       session,
       isServerCall: input.isServerCall,
+      deadlineMs: input.deadlineMs,
       cookies: jar,
       setHeader,
     };

@@ -36,7 +36,7 @@ describe("database commands per API-key operation", () => {
     expect(commands).toEqual([
       "find:apiKeys",
       "find:users",
-      "find:rateLimits",
+      // One insert, no read: the limiter knows its free slot (security-hardening issue, finding 1).
       "insert:rateLimits",
       "find:apiKeyUses",
       "insert:apiKeyUses",

@@ -31,12 +31,13 @@ class ApiKeySession implements SessionWithUser {
 export async function readApiKeySession(
   auth: AuthContext,
   headers: Headers,
+  deadlineMs = Number.POSITIVE_INFINITY,
 ): Promise<SessionWithUser | null> {
   const config = auth.options.apiKey;
   if (!config.enableSessionForAPIKeys) return null;
   const presented = headers.get(config.header);
   if (presented === null) return null;
-  const check = await checkApiKey(auth, presented.trim());
+  const check = await checkApiKey(auth, presented.trim(), undefined, deadlineMs);
   if (!check.valid) throw check.error;
   const { key, user } = check;
   const now = auth.now();

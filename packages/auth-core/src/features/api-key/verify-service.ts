@@ -1,7 +1,6 @@
 import type { AuthContext } from "../../context.ts";
 import type { ApiKeyDoc, UserDoc } from "../../db/documents.ts";
 import { AuthError } from "../../errors/auth-error.ts";
-import { createDatabaseRateLimiter } from "../../http/rate-limit.ts";
 import { isBanActive } from "../admin/rules.ts";
 import { findUserById } from "../session/store.ts";
 import { checkKeyState, currentUsagePeriod, hashApiKey, hasPermissions } from "./rules.ts";
@@ -32,6 +31,7 @@ export async function checkApiKey(
   auth: AuthContext,
   presented: string,
   required?: Record<string, string[]>,
+  deadlineMs = Number.POSITIVE_INFINITY,
 ): Promise<ApiKeyCheck> {
   if (presented.length === 0 || presented.length > MAX_KEY_LENGTH)
     return refuse(new AuthError("API_KEY_INVALID"));
@@ -49,8 +49,8 @@ export async function checkApiKey(
   if (isBanActive(user, now)) return refuse(new AuthError("BANNED_USER"));
   if (key.rateLimitEnabled) {
     const rule = { window: key.rateLimitTimeWindow / 1000, max: key.rateLimitMax };
-    // The engine's sliding log (unique-insert claims, exact under concurrency), keyed per API key.
-    const decision = await createDatabaseRateLimiter(auth.collections).hit(`api-key:${key._id}`, rule, now);
+    // The engine's limiter (http/rate-limit.ts), kept in MongoDB whatever rateLimit.storage says.
+    const decision = await auth.sharedRateLimiter.hit(`api-key:${key._id}`, rule, now, deadlineMs);
     if (!decision.allowed) {
       const tryAgainIn = decision.retryAfterSeconds * 1000;
       return refuse(new AuthError("API_KEY_RATE_LIMITED", { details: { tryAgainIn } }));

@@ -22,7 +22,7 @@ export const verifyApiKeyEndpoint = defineEndpoint({
   auth: "server-only",
   body: z.strictObject({ key: z.string().max(4096), permissions: permissionsField.optional() }),
   async handler(ctx): Promise<ApiKeyVerification> {
-    const check = await checkApiKey(ctx.auth, ctx.body.key, ctx.body.permissions);
+    const check = await checkApiKey(ctx.auth, ctx.body.key, ctx.body.permissions, ctx.deadlineMs);
     if (!check.valid) return { valid: false, error: check.error.toJSON(), key: null };
     return { valid: true, error: null, key: toApiKey(check.key, check.remaining) };
   },

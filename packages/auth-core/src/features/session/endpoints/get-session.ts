@@ -18,7 +18,7 @@ export const getSession = defineEndpoint({
   async handler(ctx): Promise<{ session: Session; user: User } | null> {
     // "Who is this?" for a caller holding an API key (`apiKey.enableSessionForAPIKeys`): this
     // endpoint reads no session through run-endpoint, so it asks the key bridge itself.
-    const viaKey = await readApiKeySession(ctx.auth, ctx.headers);
+    const viaKey = await readApiKeySession(ctx.auth, ctx.headers, ctx.deadlineMs);
     if (viaKey) return { session: toSession(viaKey.session), user: toUser(viaKey.user) };
     const found = await readSession(ctx.auth, ctx.cookies, {
       useCookieCache: ctx.query.disableCookieCache !== true,
