@@ -16,8 +16,9 @@ export function toMailUser(user: UserDoc): MailUser {
 /**
  * How a caller waits for its mail. Awaited by default: a delivery failure fails the request. With
  * `background`, only the mail limit is awaited; delivery is started before this returns (the dev
- * outbox and the mail hooks have the mail by then) and a failure is logged with that message — for
- * answers that must not depend on the mailer (enumeration, a user already stored).
+ * outbox and the mail hooks have the mail by then) and a failure, of the limit's write or of the
+ * delivery, is logged with that message — for answers that must not depend on the mailer
+ * (enumeration, a user already stored).
  */
 export interface MailDelivery {
   background?: string;
@@ -37,11 +38,21 @@ export async function dispatchMail<K extends MailKind>(
   hook: (() => Promise<void> | void) | undefined,
   delivery: MailDelivery = {},
 ): Promise<void> {
-  if (!(await admitMail(auth, kind, recipient.email))) return;
-  const sent = deliverMail(auth, kind, recipient, data, hook);
-  if (delivery.background === undefined) return sent;
   const failure = delivery.background;
-  sent.catch((error: unknown) => auth.options.logger.error(failure, error));
+  if (failure === undefined) {
+    if (await admitMail(auth, kind, recipient.email)) await deliverMail(auth, kind, recipient, data, hook);
+    return;
+  }
+  // In the background a failure of the limit's own write is a mail failure too: logged, never the
+  // answer's (a user already stored must not be answered 500 because their mail was not counted).
+  const admitted = await admitMail(auth, kind, recipient.email).catch((error: unknown) => {
+    auth.options.logger.error(failure, error);
+    return false;
+  });
+  if (!admitted) return;
+  deliverMail(auth, kind, recipient, data, hook).catch((error: unknown) =>
+    auth.options.logger.error(failure, error),
+  );
 }
 
 async function deliverMail<K extends MailKind>(
