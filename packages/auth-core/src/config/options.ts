@@ -7,7 +7,7 @@ import {
   providerOptionsSchema,
 } from "../features/social/providers/types.ts";
 import { parseTrustedProxy } from "../http/client-ip.ts";
-import type { Mailer } from "../mail/mailer.ts";
+import { MAIL_KINDS, type Mailer } from "../mail/mailer.ts";
 import {
   adminOptionsSchema,
   apiKeyOptionsSchema,
@@ -33,6 +33,12 @@ const fn = z.custom<(...args: never[]) => unknown>(
 const rateLimitRuleSchema = z.union([
   z.literal(false),
   z.object({ window: positiveSeconds, max: z.number().int().positive() }).strict(),
+]);
+
+const mailLimitMax = z.number().int().positive().max(100);
+const mailLimitRuleSchema = z.union([
+  z.literal(false),
+  z.object({ window: positiveSeconds, max: mailLimitMax }).strict(),
 ]);
 
 /** `socialProviders`: one optional entry per built-in provider id (SPEC §1); unknown ids are refused. */
@@ -171,6 +177,27 @@ export const optionsSchema = z
             rateLimitRuleSchema,
           )
           .default({}),
+      })
+      .strict()
+      .prefault({}),
+    /**
+     * At most `max` mails of one kind (verification, reset, invitation, …) to one address per `window`
+     * seconds, counted in the database so it holds across instances. Past it the endpoint answers as
+     * usual and no mail leaves (docs/security.md, "Mail flooding").
+     */
+    mailLimit: z
+      .object({
+        /** @default true */
+        enabled: z.boolean().default(true),
+        /** Seconds. @default 900 */
+        window: positiveSeconds.default(900),
+        /** @default 3 */
+        max: mailLimitMax.default(3),
+        /**
+         * A rule per mail kind, or `false` for none, instead of `window`/`max`.
+         * @default { "two-factor-otp": { window: 900, max: 10 } }
+         */
+        kinds: z.partialRecord(z.enum(MAIL_KINDS), mailLimitRuleSchema).default({}),
       })
       .strict()
       .prefault({}),

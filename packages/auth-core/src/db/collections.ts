@@ -5,6 +5,7 @@ import type {
   ApiKeyUseDoc,
   AuditEventDoc,
   InvitationDoc,
+  MailLimitDoc,
   MemberDoc,
   MigrationDoc,
   OrganizationDoc,
@@ -23,6 +24,7 @@ export const COLLECTION_NAMES = {
   accounts: "accounts",
   verifications: "verifications",
   rateLimits: "rateLimits",
+  mailLimits: "mailLimits",
   migrations: "_migrations",
   apiKeys: "apiKeys",
   apiKeyUses: "apiKeyUses",
@@ -42,6 +44,7 @@ export interface Collections {
   accounts: Collection<AccountDoc>;
   verifications: Collection<VerificationDoc>;
   rateLimits: Collection<RateLimitDoc>;
+  mailLimits: Collection<MailLimitDoc>;
   migrations: Collection<MigrationDoc>;
   apiKeys: Collection<ApiKeyDoc>;
   apiKeyUses: Collection<ApiKeyUseDoc>;
@@ -62,6 +65,7 @@ export function openCollections(db: Db): Collections {
     accounts: db.collection<AccountDoc>(COLLECTION_NAMES.accounts),
     verifications: db.collection<VerificationDoc>(COLLECTION_NAMES.verifications),
     rateLimits: db.collection<RateLimitDoc>(COLLECTION_NAMES.rateLimits),
+    mailLimits: db.collection<MailLimitDoc>(COLLECTION_NAMES.mailLimits),
     migrations: db.collection<MigrationDoc>(COLLECTION_NAMES.migrations),
     apiKeys: db.collection<ApiKeyDoc>(COLLECTION_NAMES.apiKeys),
     apiKeyUses: db.collection<ApiKeyUseDoc>(COLLECTION_NAMES.apiKeyUses),

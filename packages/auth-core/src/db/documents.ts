@@ -85,6 +85,13 @@ export interface RateLimitDoc {
   expiresAt: Date;
 }
 
+/** One mail counted against the per-recipient limit (features/mail-limit): `<kind>|<address key>|<window>|<slot>`. */
+export interface MailLimitDoc {
+  _id: string;
+  /** The end of the slot's window; auth.cleanup() removes it from then on. */
+  expiresAt: Date;
+}
+
 export interface MigrationDoc {
   _id: string;
   appliedAt: Date;

@@ -9,6 +9,8 @@ export interface CleanupResult {
   sessions: number;
   verifications: number;
   rateLimits: number;
+  /** Slots of the per-recipient mail limit whose window has ended. */
+  mailLimits: number;
   apiKeyUses: number;
   /** API keys expired for more than 30 days (until then they answer API_KEY_EXPIRED and are listed). */
   apiKeys: number;
@@ -24,19 +26,22 @@ export async function cleanupExpired(collections: Collections, now: Date): Promi
   // Expired API keys and invitations are still shown to their owners (list endpoints; a key answers
   // API_KEY_EXPIRED, an invitation can still be canceled — SPEC §4, §8): reclaimed a while later.
   const shownUntil = { expiresAt: { $lte: new Date(now.getTime() - EXPIRED_SHOWN_FOR_MS) } };
-  const [sessions, verifications, rateLimits, apiKeyUses, apiKeys, invitations] = await Promise.all([
-    collections.sessions.deleteMany(expired),
-    collections.verifications.deleteMany(expired),
-    collections.rateLimits.deleteMany(expired),
-    deleteExpiredKeyUses(collections, now),
-    // `expiresAt: null` (a key that never expires) does not compare as ≤ a date: it stays.
-    collections.apiKeys.deleteMany(shownUntil),
-    collections.invitations.deleteMany({ status: "pending", ...shownUntil }),
-  ]);
+  const [sessions, verifications, rateLimits, mailLimits, apiKeyUses, apiKeys, invitations] =
+    await Promise.all([
+      collections.sessions.deleteMany(expired),
+      collections.verifications.deleteMany(expired),
+      collections.rateLimits.deleteMany(expired),
+      collections.mailLimits.deleteMany(expired),
+      deleteExpiredKeyUses(collections, now),
+      // `expiresAt: null` (a key that never expires) does not compare as ≤ a date: it stays.
+      collections.apiKeys.deleteMany(shownUntil),
+      collections.invitations.deleteMany({ status: "pending", ...shownUntil }),
+    ]);
   return {
     sessions: sessions.deletedCount,
     verifications: verifications.deletedCount,
     rateLimits: rateLimits.deletedCount,
+    mailLimits: mailLimits.deletedCount,
     apiKeyUses,
     apiKeys: apiKeys.deletedCount,
     invitations: invitations.deletedCount,

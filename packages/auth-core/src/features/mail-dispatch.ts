@@ -5,16 +5,57 @@ import type { MailKind } from "../mail/mailer.ts";
 import { renderMail } from "../mail/templates/index.ts";
 import type { Language } from "../mail/templates/language.ts";
 import type { MailDataByKind } from "../mail/templates/types.ts";
+import { admitMail } from "./mail-limit/index.ts";
+
+export { admitMail };
 
 export function toMailUser(user: UserDoc): MailUser {
   return { id: user._id.toHexString(), email: user.email, name: user.name };
 }
 
 /**
+ * How a caller waits for its mail. Awaited by default: a delivery failure fails the request. With
+ * `background`, only the mail limit is awaited; delivery is started before this returns (the dev
+ * outbox and the mail hooks have the mail by then) and a failure, of the limit's write or of the
+ * delivery, is logged with that message — for answers that must not depend on the mailer
+ * (enumeration, a user already stored).
+ */
+export interface MailDelivery {
+  background?: string;
+}
+
+/**
  * Sends one mail: through the app's mail hook when it gave one, else rendered from the template in
- * the user's language and handed to the mailer. The single path every core mail takes.
+ * the user's language and handed to the mailer. The single path every core mail takes, so the
+ * per-recipient limit (features/mail-limit) holds for every kind: past it nothing is sent, and the
+ * caller goes on exactly as if it had been (docs/security.md, "Mail flooding").
  */
 export async function dispatchMail<K extends MailKind>(
+  auth: AuthContext,
+  kind: K,
+  recipient: { email: string; language?: string | undefined },
+  data: Omit<MailDataByKind[K], "appName">,
+  hook: (() => Promise<void> | void) | undefined,
+  delivery: MailDelivery = {},
+): Promise<void> {
+  const failure = delivery.background;
+  if (failure === undefined) {
+    if (await admitMail(auth, kind, recipient.email)) await deliverMail(auth, kind, recipient, data, hook);
+    return;
+  }
+  // In the background a failure of the limit's own write is a mail failure too: logged, never the
+  // answer's (a user already stored must not be answered 500 because their mail was not counted).
+  const admitted = await admitMail(auth, kind, recipient.email).catch((error: unknown) => {
+    auth.options.logger.error(failure, error);
+    return false;
+  });
+  if (!admitted) return;
+  deliverMail(auth, kind, recipient, data, hook).catch((error: unknown) =>
+    auth.options.logger.error(failure, error),
+  );
+}
+
+async function deliverMail<K extends MailKind>(
   auth: AuthContext,
   kind: K,
   recipient: { email: string; language?: string | undefined },

@@ -25,7 +25,17 @@ export const emailField = z
 export const passwordField = z.string();
 export const callbackURLField = z.string().max(2048);
 export const nameField = z.string().trim().max(256);
-export const imageField = z.string().max(2048).nullable();
+/**
+ * A URL a user supplies for others to see (a user's image, an organization's logo); "" clears like
+ * null. Its scheme rule depends on the configured baseURL, so it is checked after the schemas, for
+ * every endpoint at once (http/user-urls.ts).
+ */
+export const userURLField = z
+  .string()
+  .max(2048)
+  .nullable()
+  .transform((value) => (value === "" ? null : value));
+export const imageField = userURLField;
 /** Query booleans arrive as strings over HTTP and as booleans from server code. */
 export const queryBoolean = z
   .union([z.boolean(), z.enum(["true", "false"])])

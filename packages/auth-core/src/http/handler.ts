@@ -44,11 +44,18 @@ export interface EngineResponse {
 
 export type Engine = (request: EngineRequest) => Promise<EngineResponse>;
 
-const JSON_HEADERS = { "content-type": "application/json; charset=utf-8", "cache-control": "no-store" };
+/**
+ * On every answer, whatever its kind (docs/security.md, "Responses that carry or follow a token"):
+ * many of them carry a token (sign-in, api-key/create) or answer a URL that carries one (mailed
+ * links, the provider callback), so none may be stored by a cache, and none may hand its URL on in
+ * a Referer — a page the redirect lands on, or its images, would otherwise learn the token. Applied
+ * to all rather than to a list of endpoints, so a new token-bearing endpoint cannot forget them.
+ */
+const TOKEN_SAFE_HEADERS = { "cache-control": "no-store", "referrer-policy": "no-referrer" };
+const JSON_HEADERS = { "content-type": "application/json; charset=utf-8", ...TOKEN_SAFE_HEADERS };
 
 export function jsonResponse(status: number, data: unknown, headers = new Headers()): Response {
-  headers.set("content-type", JSON_HEADERS["content-type"]);
-  headers.set("cache-control", JSON_HEADERS["cache-control"]);
+  for (const [name, value] of Object.entries(JSON_HEADERS)) headers.set(name, value);
   return new Response(JSON.stringify(data), { status, headers });
 }
 
@@ -118,6 +125,7 @@ function outcomeToReply(outcome: EndpointOutcome): EngineResponse {
     body: outcome.kind === "html" ? outcome.html : null,
   };
   if (outcome.extraHeaders) mergeHeaders(reply, outcome.extraHeaders);
+  Object.assign(reply.headers, TOKEN_SAFE_HEADERS);
   for (const line of outcome.setCookies) reply.setCookies.push(line);
   return reply;
 }

@@ -13,6 +13,7 @@ import {
   type EndpointResult,
 } from "./define-endpoint.ts";
 import { requestOrigin } from "./origins.ts";
+import { assertUserURLsAllowed } from "./user-urls.ts";
 import { validateInput } from "./validate-input.ts";
 
 export interface EndpointInput {
@@ -182,6 +183,7 @@ export async function runEndpoint(
     const query = validateInput(endpoint.query, input.query, endpoint.fieldErrors);
     const body = method === "GET" ? {} : validateInput(endpoint.body, input.body, endpoint.fieldErrors);
     assertCallbackURLsTrusted(auth, body, query);
+    assertUserURLsAllowed(auth, body);
     const session =
       endpoint.auth === "none"
         ? null

@@ -196,7 +196,7 @@ describe("renderMail", () => {
     );
   });
 
-  it("escapes user-chosen names in the invitation and flattens line breaks in the subject", () => {
+  it("keeps user-chosen names out of the invitation's subject and escapes them in its body", () => {
     const mail = renderMail("invitation", "ENG", {
       url: "https://acme.test/accept-invitation?id=i1",
       organizationName: "Evil\r\nBcc: victim@example.com",
@@ -204,7 +204,9 @@ describe("renderMail", () => {
       role: "admin",
       appName: "Acme",
     });
-    expect(mail.subject).toBe("<b>Eve</b> invited you to join Evil Bcc: victim@example.com on Acme");
+    // Security-hardening finding 7: the subject carried the inviter's and organization's names.
+    expect(mail.subject).toBe("You have been invited to an organization on Acme");
+    expect(mail.text).toContain("<b>Eve</b> invited you to join Evil\r\nBcc: victim@example.com on Acme");
     expect(mail.html).toContain("&lt;b&gt;Eve&lt;/b&gt; invited you");
     expect(mail.html).not.toContain("<b>Eve</b>");
   });

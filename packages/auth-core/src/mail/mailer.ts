@@ -2,15 +2,18 @@
  * What the core asks a mailer to deliver. Each `kind` maps to one template (see `templates/`), so a
  * custom mailer can route or tag mails without parsing subjects.
  */
-export type MailKind =
-  | "verify-email"
-  | "reset-password"
-  | "change-email"
-  | "email-changed"
-  | "api-keys-revoked"
-  | "delete-account"
-  | "invitation"
-  | "two-factor-otp";
+export const MAIL_KINDS = [
+  "verify-email",
+  "reset-password",
+  "change-email",
+  "email-changed",
+  "api-keys-revoked",
+  "delete-account",
+  "invitation",
+  "two-factor-otp",
+] as const;
+
+export type MailKind = (typeof MAIL_KINDS)[number];
 
 export interface MailMessage {
   to: string;

@@ -162,6 +162,8 @@ describe("database commands per admin endpoint", () => {
       "findAndModify:users",
       // Reset links mailed to the old address die with it.
       "delete:verifications",
+      // The old address's notice counts against the mail limit.
+      "insert:mailLimits",
       "insert:auditEvents",
     ]);
   });

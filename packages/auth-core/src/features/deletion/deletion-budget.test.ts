@@ -53,7 +53,13 @@ describe("database commands per deletion request", () => {
     const ada = new TestBrowser(auth);
     await signUpUser(ada, "ada@example.com");
     const request = await count(() => ada.post("/delete-user", {}));
-    expect(request).toEqual(["find:sessions", "find:users", MEMBERSHIPS, "insert:verifications"]);
+    expect(request).toEqual([
+      "find:sessions",
+      "find:users",
+      MEMBERSHIPS,
+      "insert:verifications",
+      "insert:mailLimits", // the mail counted against the per-recipient limit
+    ]);
     const link = deleteLinkFrom(outbox.latestTo("ada@example.com")?.text ?? "");
     const confirm = await count(() => ada.get(link.path));
     expect(confirm).toEqual([

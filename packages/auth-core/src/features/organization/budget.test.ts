@@ -156,6 +156,7 @@ describe("database commands per organization endpoint", () => {
       // The limit re-counted after the insert, the organization read after it (deleted meanwhile).
       "aggregate:invitations",
       "find:organizations",
+      "insert:mailLimits", // the mail counted against the per-recipient limit
     ]);
     expect(
       await measure("get-invitation", () => invitee.browser.get(`/organization/get-invitation?id=${id}`)),

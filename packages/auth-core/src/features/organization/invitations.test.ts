@@ -74,7 +74,9 @@ describe("organization/invite-member", () => {
     const mail = t.outbox.latestTo("new@example.com");
     expect(mail?.kind).toBe("invitation");
     expect(mail?.text).toContain(`http://localhost:3000/accept-invitation/${res.body.id}`);
-    expect(mail?.subject).toContain("org-a");
+    // Security-hardening finding 7: no inviter or organization name in the subject, only in the body.
+    expect(mail?.subject).toBe("You have been invited to an organization on Tessera");
+    expect(mail?.text).toContain("org-a");
   });
 
   it("goes through the sendInvitationEmail hook when one is configured", async () => {

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { AuthError } from "../../errors/auth-error.ts";
+import { userURLField } from "../schemas.ts";
 import { parseRoles } from "./rules.ts";
 
 /**
@@ -17,7 +18,7 @@ export const slugField = z
   .trim()
   .toLowerCase()
   .pipe(z.string().regex(/^[a-z0-9](?:[a-z0-9._-]{0,98}[a-z0-9])?$/));
-export const logoField = z.string().max(2048).nullable();
+export const logoField = userURLField;
 /** A record, stored as JSON text (SPEC §3); bounded so one organization cannot bloat every read. */
 export const metadataField = z
   .record(z.string(), z.unknown())

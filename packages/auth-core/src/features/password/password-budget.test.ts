@@ -54,7 +54,15 @@ describe("database commands per request", () => {
 
   it("change-email of an unverified address (moves at once): the address check, the move, the sweep", async () => {
     const commands = await t.commands(() => ada.post("/change-email", { newEmail: "ada.new@example.com" }));
-    expect(commands).toEqual([...SESSION_READ, "find:users", "findAndModify:users", RESET_LINK_SWEEP]);
+    expect(commands).toEqual([
+      ...SESSION_READ,
+      "find:users",
+      "findAndModify:users",
+      RESET_LINK_SWEEP,
+      // Two mails, each counted against the mail limit: the old address's notice, the new one's link.
+      "insert:mailLimits",
+      "insert:mailLimits",
+    ]);
   });
 
   it("reset-password: consume, user, account, update, sweep, unproven accounts, two-factor, all sessions", async () => {

@@ -6,7 +6,7 @@ import type { SessionDoc, UserDoc } from "../../db/documents.ts";
 import { parseId } from "../../db/ids.ts";
 import { AuthError, isAuthError } from "../../errors/auth-error.ts";
 import type { CookieJar } from "../../http/cookie-jar.ts";
-import { apiLink, dispatchMail, toMailUser } from "../mail-dispatch.ts";
+import { admitMail, apiLink, dispatchMail, toMailUser } from "../mail-dispatch.ts";
 import { createSession, setSessionCookies } from "../session/service.ts";
 import { findUserById } from "../session/store.ts";
 import { signOutEverywhere } from "../sign-out-everywhere.ts";
@@ -43,20 +43,23 @@ export async function requestPasswordReset(
   if (!user) {
     // An insert, not a find: on FerretDB v1 a find by identifier scans the collection while an
     // insert does not, so a find here made unknown addresses measurably slower. The row is inert
-    // (expired on arrival, names no user) and auth.cleanup() removes it.
+    // (expired on arrival, names no user) and auth.cleanup() removes it. The address counts against
+    // the mail limit as a known one would, for the same reason (features/mail-limit).
     await createVerification(auth.collections, identifier, "", now, now);
+    await admitMail(auth, "reset-password", email);
     return;
   }
   await createVerification(auth.collections, identifier, user._id.toHexString(), expiresAt, now);
   const url = apiLink(auth, `/reset-password/${token}`, { callbackURL: redirectTo ?? "/" });
   const hook = auth.options.mail?.sendResetPassword;
-  dispatchMail(
+  await dispatchMail(
     auth,
     "reset-password",
     user,
     { url, name: user.name, expiresInMinutes: resetLinkMinutes(expiresIn) },
     hook && (() => hook({ user: toMailUser(user), url, token })),
-  ).catch((error: unknown) => auth.options.logger.error("reset-password mail failed", error));
+    { background: "reset-password mail failed" },
+  );
 }
 
 /** True when the token names a live reset row; never consumes it (the GET link only forwards it). */

@@ -1,6 +1,7 @@
 import { ObjectId } from "mongodb";
 import type { AuthContext } from "../../context.ts";
 import type { AccountDoc, UserDoc } from "../../db/documents.ts";
+import { isAllowedUserURL } from "../../http/user-urls.ts";
 import { applyAfterHook, applyBeforeHook } from "../hooks.ts";
 import { emailField } from "../schemas.ts";
 import { createUser, updateUser } from "../users/service.ts";
@@ -135,7 +136,11 @@ async function createSocialUser(
   const created = await createUser(auth, {
     email,
     name: (profile.name.trim() || email.slice(0, email.indexOf("@"))).slice(0, 256),
-    image: profile.image && profile.image.length <= 2048 ? profile.image : null,
+    // The provider's picture is shown like one the user typed: the same URL rule (http/user-urls.ts).
+    image:
+      profile.image && profile.image.length <= 2048 && isAllowedUserURL(auth, profile.image)
+        ? profile.image
+        : null,
     emailVerified: profile.emailVerified,
   });
   if (!created.ok)

@@ -4,6 +4,7 @@ import type { TwoFactorDoc, UserDoc } from "../../db/documents.ts";
 import { AuthError } from "../../errors/auth-error.ts";
 import type { CookieJar } from "../../http/cookie-jar.ts";
 import { setCookieCache } from "../session/service.ts";
+import { deleteAllSessionsOfUser } from "../session/store.ts";
 import type { SessionWithUser } from "../session/types.ts";
 import { updateUser } from "../users/service.ts";
 import { backupUsedOfUser, challengesOfUser, trustOfUser, userAttemptsOfUser } from "./rules.ts";
@@ -30,6 +31,9 @@ async function setTwoFactorFlag(
  * A disable running meanwhile may have deleted the document before the flag went on: the document
  * is read again after the flag is written, and when it is gone the flag goes back off — so the
  * flag is never left on without a factor (disable writes it off again after its delete too).
+ * Once on, every other session of the user ends (ASVS 7.4.3, docs/security.md "Enabling
+ * two-factor"): a session someone else opened with the password alone must not outlive the factor
+ * that now guards the account. The caller's session stays, its cookie cache already re-signed.
  */
 export async function confirmEnrollment(
   auth: AuthContext,
@@ -40,9 +44,12 @@ export async function confirmEnrollment(
   if (!doc.verified) await markTwoFactorVerified(auth.collections, doc._id, auth.now());
   if (caller.user.twoFactorEnabled) return caller.user;
   const updated = await setTwoFactorFlag(auth, jar, caller, true);
-  if (await findTwoFactor(auth.collections, caller.user._id)) return updated;
-  await setTwoFactorFlag(auth, jar, caller, false);
-  throw new AuthError("TOTP_NOT_ENABLED");
+  if (!(await findTwoFactor(auth.collections, caller.user._id))) {
+    await setTwoFactorFlag(auth, jar, caller, false);
+    throw new AuthError("TOTP_NOT_ENABLED");
+  }
+  await deleteAllSessionsOfUser(auth.collections, caller.user._id, caller.session.token);
+  return updated;
 }
 
 /**

@@ -4,7 +4,7 @@ import { signJwt, verifyJwt } from "../../crypto/index.ts";
 import { isDuplicateKeyError } from "../../db/connect.ts";
 import type { UserDoc } from "../../db/documents.ts";
 import { applyAfterHook, applyBeforeHook } from "../hooks.ts";
-import { apiLink, dispatchMail, toMailUser } from "../mail-dispatch.ts";
+import { admitMail, apiLink, dispatchMail, type MailDelivery, toMailUser } from "../mail-dispatch.ts";
 import { deleteResetTokensOfUser } from "../password/store.ts";
 import { findUserByEmail } from "../users/store.ts";
 import { readVerificationClaims, type VerificationClaims, type VerificationRequestType } from "./rules.ts";
@@ -74,16 +74,17 @@ export async function sendVerificationEmailInBackground(
   callbackURL: string | undefined,
 ): Promise<void> {
   const token = await createEmailVerificationToken(auth, user.email, undefined, { userId: user._id });
-  deliverVerificationMail(auth, user, token, verificationLink(auth, token, callbackURL)).catch((error) =>
-    auth.options.logger.error("verification email could not be sent", error),
-  );
+  await deliverVerificationMail(auth, user, token, verificationLink(auth, token, callbackURL), IN_BACKGROUND);
 }
+
+const IN_BACKGROUND: MailDelivery = { background: "verification email could not be sent" };
 
 function deliverVerificationMail(
   auth: AuthContext,
   user: UserDoc,
   token: string,
   url: string,
+  delivery: MailDelivery = {},
 ): Promise<void> {
   const hook = auth.options.mail?.sendVerificationEmail;
   return dispatchMail(
@@ -92,6 +93,7 @@ function deliverVerificationMail(
     user,
     { url, name: user.name },
     hook && (() => hook({ user: toMailUser(user), url, token })),
+    delivery,
   );
 }
 
@@ -100,7 +102,8 @@ function deliverVerificationMail(
  * caller learns nothing. A token is signed for every address so unknown, verified and unverified
  * addresses cost the same work; the mail goes only to an existing unverified user and is not awaited
  * (a slow mailer must not reveal that a mail was sent; failures are logged). The dev outbox and the
- * mail hooks receive the mail before this returns: dispatch runs synchronously up to the transport.
+ * mail hooks receive the mail before this returns. An address that gets no mail still counts one
+ * against the mail limit, so every address costs the same database commands (matrix C6).
  */
 export async function sendVerificationEmailQuietly(
   auth: AuthContext,
@@ -109,10 +112,11 @@ export async function sendVerificationEmailQuietly(
 ): Promise<void> {
   const user = await findUserByEmail(auth.collections, email);
   const token = await createEmailVerificationToken(auth, email, undefined, { userId: user?._id });
-  if (!user || user.emailVerified) return;
-  deliverVerificationMail(auth, user, token, verificationLink(auth, token, callbackURL)).catch((error) =>
-    auth.options.logger.error("verification email could not be sent", error),
-  );
+  if (!user || user.emailVerified) {
+    await admitMail(auth, "verify-email", email);
+    return;
+  }
+  await deliverVerificationMail(auth, user, token, verificationLink(auth, token, callbackURL), IN_BACKGROUND);
 }
 
 /**
@@ -220,23 +224,24 @@ export async function moveUserEmail(
  */
 export async function settleEmailMove(auth: AuthContext, previous: UserDoc, newEmail: string): Promise<void> {
   await deleteResetTokensOfUser(auth.collections, previous._id.toHexString());
-  notifyReplacedAddress(auth, previous, newEmail);
+  await notifyReplacedAddress(auth, previous, newEmail);
 }
 
 /**
  * Security matrix E11: the address that was replaced hears of it — a session used to move the
  * account to another mailbox (an unverified user's address moves at once) does not do it unnoticed.
- * Not awaited: the move has happened whatever the mailer does (failures are logged).
+ * Delivered in the background: the move has happened whatever the mailer does (failures are logged).
  */
-function notifyReplacedAddress(auth: AuthContext, user: UserDoc, newEmail: string): void {
+async function notifyReplacedAddress(auth: AuthContext, user: UserDoc, newEmail: string): Promise<void> {
   const hook = auth.options.mail?.sendEmailChangedNotice;
   // An unverified address may be a typo owned by a stranger: they hear of a change, not where to.
   const shown = user.emailVerified ? newEmail : null;
-  dispatchMail(
+  await dispatchMail(
     auth,
     "email-changed",
     user,
     { newEmail: shown ?? undefined },
     hook && (() => hook({ user: toMailUser(user), newEmail: shown })),
-  ).catch((error: unknown) => auth.options.logger.error("email change notice could not be sent", error));
+    { background: "email change notice could not be sent" },
+  );
 }

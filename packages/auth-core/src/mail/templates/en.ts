@@ -93,8 +93,10 @@ export const enTemplates: MailTemplates = {
         signOff(appName),
       ],
     }),
+    // Names chosen by the inviter stay out of the subject (docs/security.md, "Mail flooding"): a
+    // subject is what a spam filter and a lock screen show, and must not carry a stranger's text.
     invitation: ({ url, organizationName, inviterName, role, appName }) => ({
-      subject: `${inviterName} invited you to join ${organizationName} on ${appName}`,
+      subject: `You have been invited to an organization on ${appName}`,
       blocks: [
         greet(undefined),
         paragraph(

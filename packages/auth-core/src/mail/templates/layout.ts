@@ -7,8 +7,8 @@ import type { MailBlock, MailContent, RenderedMail } from "./types.ts";
  * its attribute but would let a `javascript:` link through, and our links always point at the app.
  */
 export function renderMailContent(content: MailContent, htmlLang: string): RenderedMail {
-  // A user-chosen value (an organization or inviter name) can reach the subject; line breaks there
-  // would break the header, so they are flattened before the transport sees them.
+  // No template puts user-chosen text in a subject (docs/security.md, "Mail flooding"; checked by
+  // mail/subjects.test.ts); line breaks are flattened anyway, as a header must never break.
   const subject = content.subject.replace(/\s*[\r\n]+\s*/g, " ").trim();
   for (const block of content.blocks) {
     if (block.type === "link") assertHttpUrl(block.url);

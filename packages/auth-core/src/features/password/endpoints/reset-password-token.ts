@@ -19,9 +19,8 @@ export const resetPasswordCallback = defineEndpoint({
   // refused nor passed on (review finding s9-4); the known keys keep their strict types.
   query: z.object({ callbackURL: callbackURLField }),
   async handler(ctx): Promise<RedirectResult> {
-    // Security matrix E6: the token is in this URL; keep it out of caches and Referer headers.
-    ctx.setHeader("cache-control", "no-store");
-    ctx.setHeader("referrer-policy", "no-referrer");
+    // The token is in this URL: the engine keeps every answer out of caches and Referer headers
+    // (http/handler.ts, docs/security.md "Responses that carry or follow a token").
     const token = ctx.params.token ?? "";
     const { callbackURL } = ctx.query;
     if (!(await isResetTokenLive(ctx.auth, token)))

@@ -1,0 +1,29 @@
+import type { Collections } from "../../db/collections.ts";
+import { isDuplicateKeyError } from "../../db/connect.ts";
+
+/**
+ * The only file of features/mail-limit that talks to MongoDB: the `mailLimits` collection, one
+ * document per claimed slot, looked up by `_id` alone (FerretDB v1 scans a collection for any other
+ * filter). Expired slots are removed by auth.cleanup().
+ */
+
+/**
+ * Claims the first free slot of `ids`, one insert each, in order: true when one was free. Of
+ * concurrent claims of one slot exactly one insert succeeds (duplicate key for the others, which
+ * move on to the next slot), so `ids.length` claims at most succeed.
+ */
+export async function claimFirstFreeSlot(
+  collections: Collections,
+  ids: readonly string[],
+  expiresAt: Date,
+): Promise<boolean> {
+  for (const _id of ids) {
+    try {
+      await collections.mailLimits.insertOne({ _id, expiresAt });
+      return true;
+    } catch (error) {
+      if (!isDuplicateKeyError(error)) throw error;
+    }
+  }
+  return false;
+}
