@@ -6,11 +6,8 @@ import { revokeResetLinks } from "../../password/service.ts";
 import { passwordField } from "../../schemas.ts";
 import { deleteUserSessions } from "../../session/store.ts";
 import { forgetSecondFactorSessions } from "../../two-factor/settings.ts";
-import {
-  assertPasswordLength,
-  createCredentialAccount,
-  updateCredentialPassword,
-} from "../../users/service.ts";
+import { assertPasswordAllowed } from "../../users/password-policy.ts";
+import { createCredentialAccount, updateCredentialPassword } from "../../users/service.ts";
 import { findCredentialAccount } from "../../users/store.ts";
 import { userIdField } from "../schemas.ts";
 import {
@@ -42,7 +39,7 @@ export const setUserPassword = defineEndpoint({
   async handler(ctx): Promise<{ status: true }> {
     const { auth, body } = ctx;
     const caller = requireAdminPermission(auth, ctx.session, { user: ["set-password"] });
-    assertPasswordLength(auth, body.newPassword);
+    await assertPasswordAllowed(auth, body.newPassword);
     const target = await findTargetUser(auth, body.userId);
     assertMayManageUser(auth, caller, target);
     const hash = await hashPassword(body.newPassword);
@@ -50,7 +47,7 @@ export const setUserPassword = defineEndpoint({
     const resetRequired = auth.options.admin.setUserPasswordRequiresReset && !self;
     const account = await findCredentialAccount(auth.collections, target._id);
     if (account) {
-      if (!(await updateCredentialPassword(auth, account._id, hash, undefined, resetRequired)))
+      if (!(await updateCredentialPassword(auth, account, hash, undefined, resetRequired)))
         throw new AuthError("FAILED_TO_UPDATE_USER");
     } else {
       await createCredentialAccount(auth, target._id, hash, resetRequired);

@@ -7,6 +7,12 @@ import { assertUserNotBanned } from "../../admin/ban-service.ts";
 import { callbackURLField, emailField, passwordField } from "../../schemas.ts";
 import { createSession, setSessionCookies } from "../../session/service.ts";
 import { toUser, type User } from "../../session/types.ts";
+import {
+  admitSignInAttempt,
+  clearSignInFailures,
+  readKnownDevice,
+  rememberKnownDevice,
+} from "../../sign-in-throttle/index.ts";
 import { gateSessionMint, type TwoFactorRedirect } from "../../two-factor/gate.ts";
 import { updateCredentialPassword } from "../../users/service.ts";
 import { findCredentialAccount, findUserByEmail } from "../../users/store.ts";
@@ -41,6 +47,10 @@ export const signInEmail = defineEndpoint({
     // The account lookup runs for an unknown email too (with an id that matches nothing): on
     // FerretDB v1 a find scans its collection, so skipping it would answer an unknown email faster.
     const account = await findCredentialAccount(auth.collections, found?._id ?? new ObjectId());
+    // Per-account throttle (features/sign-in-throttle): a 429 or 403 here is answered before any
+    // password check, for an unknown address too.
+    const device = readKnownDevice(auth, ctx.cookies, found?._id ?? null);
+    await admitSignInAttempt(ctx, { userId: found?._id ?? null, email: body.email }, device);
     if (!found || !account?.password) {
       // Same scrypt work as a real check: an unknown email must not answer faster (enumeration).
       await spendPasswordWork(body.password);
@@ -48,6 +58,7 @@ export const signInEmail = defineEndpoint({
     }
     const check = await verifyPassword(account.password, body.password);
     if (!check.valid) throw new AuthError("INVALID_EMAIL_OR_PASSWORD");
+    await clearSignInFailures(auth, found._id);
     // An admin-set password (J15) is told apart only to someone who gave it, and before the re-hash
     // below, whose write would clear the mark.
     if (account.passwordResetRequired) throw new AuthError("PASSWORD_RESET_REQUIRED");
@@ -55,7 +66,7 @@ export const signInEmail = defineEndpoint({
       // Only over the hash just checked: a reset or change landing during the two scrypt runs wins,
       // rather than being silently undone by a re-hash of the old password.
       const rehash = await hashPassword(body.password);
-      await updateCredentialPassword(auth, account._id, rehash, account.password);
+      await updateCredentialPassword(auth, account, rehash, account.password);
     }
     // Only now, with the password proven, may the answer reveal a ban (features/admin).
     const user = await assertUserNotBanned(auth, found);
@@ -66,6 +77,7 @@ export const signInEmail = defineEndpoint({
       if (enabled && sendOnSignIn) await sendVerificationEmailInBackground(auth, user, body.callbackURL);
       throw new AuthError("EMAIL_NOT_VERIFIED");
     }
+    rememberKnownDevice(auth, ctx.cookies, user._id, device);
     // Two-factor users get a challenge instead of a session (features/two-factor).
     const challenged = await gateSessionMint(ctx, user, { rememberMe: body.rememberMe !== false });
     if (challenged) return challenged;
