@@ -18,7 +18,7 @@ describe("sign-in throttle rules", () => {
     expect(delayAfter(failures)).toBe(seconds);
   });
 
-  it("an attacker needs about 7.5 hours to reach the limit of 100", () => {
+  it("an attacker needs about 7.3 hours to reach the limit of 100", () => {
     let total = 0;
     for (let failures = 1; failures < MAX_CONSECUTIVE_FAILURES; failures++) total += delayAfter(failures);
     expect(total / 3600).toBeGreaterThan(7);

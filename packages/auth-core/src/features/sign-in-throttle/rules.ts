@@ -13,7 +13,7 @@ export const MAX_DELAY_SECONDS = 300;
 /**
  * Seconds to wait, after `failures` consecutive failures, before the next attempt is looked at:
  * none for the first 4; then 1 s after the 5th, doubling (2, 4, … 256 s) up to 5 minutes from the
- * 14th on. Reaching 100 takes an attacker about 7.5 hours.
+ * 14th on. Reaching 100 takes an attacker about 7.3 hours.
  */
 export function delayAfter(failures: number): number {
   if (failures < FREE_FAILURES) return 0;
