@@ -4,6 +4,7 @@ import { dirname, join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
+import { DEFAULT_PASSWORD_PARAMS } from "../packages/auth-core/src/crypto/password.ts";
 import { SERVER_BUNDLE, SERVER_ENV, SERVER_NODE_FLAGS } from "../packages/auth-core/src/server/build.ts";
 import type { Measurement } from "./load.ts";
 
@@ -98,7 +99,13 @@ function startCeilingServer(args: string[], env: Record<string, string>): Promis
 }
 
 /** DECISIONS.md: N=16384 (logN 14), r=8, p=1 — the parameters of DEFAULT_PASSWORD_PARAMS. */
-const SCRYPT = { N: 2 ** 14, r: 8, p: 1, maxmem: 64 * 1024 * 1024 };
+// The core's own cost, so the ceiling follows it when it changes (crypto/password.ts).
+const SCRYPT = {
+  N: 2 ** DEFAULT_PASSWORD_PARAMS.logN,
+  r: DEFAULT_PASSWORD_PARAMS.r,
+  p: DEFAULT_PASSWORD_PARAMS.p,
+  maxmem: 256 * 1024 * 1024,
+};
 
 /** Keeps `inFlight` scrypt calls running (as concurrent sign-ins would) for `seconds`. */
 export async function measureScrypt(seconds: number, inFlight: number): Promise<Measurement> {

@@ -41,6 +41,21 @@ const ONLY_BURST = process.env.BENCH_ONLY === "burst";
 const SECRET = "bench-secret-0123456789abcdef0123456789abcdef";
 const USER = { email: "bench-user@example.com", password: "bench-password-1", name: "Bench" };
 const CREDENTIALS = { email: USER.email, password: USER.password };
+/**
+ * The sign-in load spreads over one account per connection, as a flood of users would: the
+ * per-account throttle (features/sign-in-throttle) counts attempts in flight, so 10 parallel
+ * sign-ins to one account would meet its delay after the 5th and measure 429s.
+ */
+const SIGN_IN_USERS = Array.from({ length: CONNECTIONS }, (_, i) => ({
+  email: `bench-sign-in-${i}@example.com`,
+  password: USER.password,
+  name: "Bench",
+}));
+let nextSignInUser = 0;
+function nextSignInBody(): string {
+  const user = SIGN_IN_USERS[nextSignInUser++ % SIGN_IN_USERS.length]!;
+  return JSON.stringify({ email: user.email, password: user.password });
+}
 
 interface BenchServer {
   process: BundledServer;
@@ -125,6 +140,7 @@ function series(): Series {
  */
 async function benchDatabaseServer(server: BenchServer, databasePid: number | undefined) {
   await post(`${server.api}/sign-up/email`, USER);
+  for (const user of SIGN_IN_USERS) await post(`${server.api}/sign-up/email`, user);
   const cookie = cookieHeaderOf(await post(`${server.api}/sign-in/email`, CREDENTIALS));
   const sessionJson = await readSessionJson(server.api, cookie);
   const watch = { server: server.process.child.pid, database: databasePid };
@@ -145,7 +161,7 @@ async function benchDatabaseServer(server: BenchServer, databasePid: number | un
         name: "sign-in/email",
         method: "POST",
         path: "/api/auth/sign-in/email",
-        body: JSON.stringify(CREDENTIALS),
+        makeBody: nextSignInBody,
       }),
     );
     bareScrypt.push(await measureScrypt(SECONDS, CONNECTIONS));

@@ -93,6 +93,19 @@ describe("catalogue shape", () => {
     }
   });
 
+  it("has the password codes outside SPEC of the security-hardening issue (finding 2)", () => {
+    expect(ERROR_CATALOGUE.PASSWORD_COMPROMISED).toEqual({
+      status: 400,
+      message: "Password is too common or has appeared in a data breach; choose another",
+    });
+    expect(ERROR_CATALOGUE.SIGN_IN_LOCKED).toEqual({
+      status: 403,
+      message: "Too many failed sign-in attempts. Reset your password to sign in.",
+    });
+    // The delays before the lock reuse the two-factor lock's 429.
+    expect(ERROR_CATALOGUE.ACCOUNT_TEMPORARILY_LOCKED.status).toBe(429);
+  });
+
   it("uses one message per status for the hygiene codes outside SPEC (no accidental reuse)", () => {
     const hygiene: ErrorCode[] = [
       "NOT_FOUND",

@@ -42,6 +42,20 @@ async function mailedVerificationToken(h: Harness): Promise<string> {
   return new URL(link).searchParams.get("token") ?? "";
 }
 
+/** Ada's consecutive failed sign-ins, as the sign-in throttle stores them (one row per attempt). */
+async function seedSignInFailures(t: TestAuth, count: number): Promise<void> {
+  const user = await t.db.collection("users").findOne({ email: ADA });
+  const now = t.now();
+  const rows = Array.from({ length: count }, (_, i) => ({
+    identifier: `sign-in-attempt:${user?._id.toHexString()}:any:${i + 1}`,
+    value: "",
+    expiresAt: new Date("9999-12-31T00:00:00.000Z"),
+    createdAt: now,
+    updatedAt: now,
+  }));
+  await t.db.collection("verifications").insertMany(rows);
+}
+
 const TRIGGERS: Trigger[] = [
   // Request hygiene
   { code: "NOT_FOUND", run: async ({ t }) => raw(await sendRaw(t.auth, "GET", "/nope")) },
@@ -206,6 +220,26 @@ const TRIGGERS: Trigger[] = [
   {
     code: "PASSWORD_TOO_LONG",
     run: ({ t }) => signUp(new TestBrowser(t.auth), { email: "new@example.com", password: "p".repeat(129) }),
+  },
+  {
+    code: "PASSWORD_COMPROMISED",
+    run: ({ t }) => signUp(new TestBrowser(t.auth), { email: "new@example.com", password: "password123" }),
+  },
+  {
+    code: "ACCOUNT_TEMPORARILY_LOCKED",
+    // 10 consecutive failures just now: the next attempt waits 32 s (features/sign-in-throttle).
+    run: async ({ t }) => {
+      await seedSignInFailures(t, 10);
+      return new TestBrowser(t.auth).post("/sign-in/email", { email: ADA, password: PASSWORD });
+    },
+  },
+  {
+    code: "SIGN_IN_LOCKED",
+    // 100 consecutive failures, seeded: 100 real ones take an attacker 7.3 hours.
+    run: async ({ t }) => {
+      await seedSignInFailures(t, 100);
+      return new TestBrowser(t.auth).post("/sign-in/email", { email: ADA, password: PASSWORD });
+    },
   },
   {
     code: "CREDENTIAL_ACCOUNT_NOT_FOUND",

@@ -231,3 +231,16 @@ describe("trustedOrigins entries are origin patterns (finding 4)", () => {
 });
 
 const silent = { info: () => {}, warn: () => {}, error: () => {} };
+
+describe("emailAndPassword.isPasswordBreached (security-hardening finding 2)", () => {
+  it.each([true, "https://api.pwnedpasswords.com", {}])("refuses %j naming the option", (value) => {
+    expect(construct({ emailAndPassword: { isPasswordBreached: value } })).toThrow(
+      "Invalid Tessera options — emailAndPassword.isPasswordBreached: expected a function",
+    );
+  });
+
+  it("accepts a synchronous or an async function", () => {
+    expect(construct({ emailAndPassword: { isPasswordBreached: () => false } })).not.toThrow();
+    expect(construct({ emailAndPassword: { isPasswordBreached: async () => false } })).not.toThrow();
+  });
+});

@@ -108,6 +108,20 @@ export const optionsSchema = z
          * @default true
          */
         revokeSessionsOnPasswordReset: z.boolean().default(true),
+        /**
+         * An extra check of every new password (sign-up, reset, change, set, admin create and set)
+         * after the built-in offline list: return true to refuse it with PASSWORD_COMPROMISED. For an
+         * online breach check such as Have I Been Pwned's k-anonymity range API (README "Passwords").
+         * Receives the password as it will be hashed (NFKC). A hook that throws is logged and the
+         * password accepted (features/users/password-policy.ts).
+         * @default undefined
+         */
+        isPasswordBreached: z
+          .custom<(password: string) => boolean | Promise<boolean>>(
+            (value) => typeof value === "function",
+            "expected a function",
+          )
+          .optional(),
       })
       .strict()
       .prefault({}),

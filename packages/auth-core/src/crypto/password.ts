@@ -7,10 +7,10 @@ const Scrypt: typeof ScryptModule =
   (ScryptModule as unknown as { default?: typeof ScryptModule }).default ?? ScryptModule;
 
 /**
- * Password hashing with scrypt (DECISIONS.md: N=16384, r=8, p=1, via scrypt-kdf which runs
- * node's crypto.scrypt off the event loop). The stored form is versioned — `s1$<base64 scrypt-kdf key>` —
- * and scrypt-kdf embeds its own parameters, so raising them later keeps old hashes verifiable
- * and `needsRehash` tells the caller to re-hash after the next successful sign-in.
+ * Password hashing with scrypt, via scrypt-kdf which runs node's crypto.scrypt off the event loop.
+ * The stored form is versioned — `s1$<base64 scrypt-kdf key>` — and scrypt-kdf embeds its own
+ * parameters, so raising them keeps old hashes verifiable and `needsRehash` tells the caller to
+ * re-hash after the next successful sign-in (docs/security.md "Password storage").
  */
 export interface PasswordHashParams {
   logN: number;
@@ -18,12 +18,24 @@ export interface PasswordHashParams {
   p: number;
 }
 
-export const DEFAULT_PASSWORD_PARAMS: PasswordHashParams = { logN: 14, r: 8, p: 1 };
+/**
+ * N=2^14, r=8, p=5: one of the OWASP Password Storage Cheat Sheet's equivalent minimums for scrypt
+ * (N=2^17 p=1, N=2^16 p=2, N=2^15 p=3, N=2^14 p=5, which OWASP counts as equal: the higher p, the
+ * less memory per run).
+ * This one keeps a run at 16 MiB, so the server's peak memory stays under its 150 MB target while
+ * sign-ins queue (N=2^15 p=3 measured 156 MB; N=2^17 would need 128 MiB per run). The former
+ * default, N=2^14, r=8, p=1, was below OWASP's minimum: such hashes still verify and are re-hashed
+ * at their owner's next sign-in. Raising any of the three later works the same way
+ * (docs/security.md "Password storage").
+ */
+export const DEFAULT_PASSWORD_PARAMS: PasswordHashParams = { logN: 14, r: 8, p: 5 };
 
 /**
- * Each scrypt run holds 128·N·r bytes (16 MiB at these parameters). libuv would run four at once
+ * Each scrypt run holds 128·N·r bytes (16 MiB at these parameters; the p passes run one after
+ * the other in the same block, so p adds time, not memory). libuv would run four at once
  * (its thread pool) whatever the core count; more runs than cores add memory, not throughput, so
- * they queue here instead. This keeps peak RSS bounded under a sign-in flood. The one exception to
+ * they queue here instead. This keeps peak RSS bounded under a sign-in flood: at most cores × 16 MiB
+ * of scrypt blocks (32 MiB on a two-core server), however many sign-ins wait. The one exception to
  * "no module-level state": the thread pool and memory it guards belong to the process, not to an
  * auth instance, so two instances must share the limit.
  */

@@ -61,6 +61,19 @@ export const ERROR_CATALOGUE = {
   CREDENTIAL_ACCOUNT_NOT_FOUND: { status: 400, message: "Credential account not found" },
   INVALID_PASSWORD: { status: 400, message: "Invalid password" },
   PASSWORD_ALREADY_SET: { status: 400, message: "user already has a password" },
+  // Not in SPEC §8: the new password is in the offline list of common and breached passwords, or the
+  // app's isPasswordBreached hook reported it (NIST SP 800-63B §5.1.1.2; features/users/password-policy.ts).
+  PASSWORD_COMPROMISED: {
+    status: 400,
+    message: "Password is too common or has appeared in a data breach; choose another",
+  },
+  // Not in SPEC §8: 100 consecutive failed sign-ins on one account (NIST SP 800-63B §5.2.2); the
+  // owner's password reset clears it (features/sign-in-throttle). The delays before it answer
+  // ACCOUNT_TEMPORARILY_LOCKED.
+  SIGN_IN_LOCKED: {
+    status: 403,
+    message: "Too many failed sign-in attempts. Reset your password to sign in.",
+  },
 
   // Deletion and email change
   SESSION_EXPIRED: { status: 400, message: "Session expired" },

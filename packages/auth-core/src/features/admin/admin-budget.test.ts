@@ -81,7 +81,16 @@ describe("database commands per admin endpoint", () => {
 
   it("sign-in of a user who is not banned costs nothing extra for the ban check", async () => {
     const own = await measure("sign-in/email", () => signIn(new TestBrowser(t.auth), user.email));
-    expect(own).toEqual(["find:users", "find:accounts", "insert:sessions"]);
+    // The per-account sign-in throttle: the lane read, the attempt's slot, the success's clear
+    // (features/sign-in-throttle).
+    expect(own).toEqual([
+      "find:users",
+      "find:accounts",
+      "find:verifications",
+      "insert:verifications",
+      "delete:verifications",
+      "insert:sessions",
+    ]);
   });
 
   it("list-user-sessions: read the user and their sessions", async () => {
@@ -177,6 +186,8 @@ describe("database commands per admin endpoint", () => {
       "find:users",
       "find:accounts",
       "update:accounts",
+      // A new password clears the user's failed sign-ins (features/sign-in-throttle).
+      "delete:verifications",
       // The user's sessions, then the impersonations they started (review finding 7), then their
       // pending two-factor challenges and trusted devices, then the reset links mailed before.
       "delete:sessions",
@@ -223,6 +234,8 @@ describe("database commands per admin endpoint", () => {
       "delete:accounts",
       "delete:verifications",
       "delete:twoFactors",
+      "delete:verifications",
+      // The user's failed sign-ins (features/sign-in-throttle).
       "delete:verifications",
       "find:apiKeys",
       "insert:verifications",

@@ -36,6 +36,8 @@ const CASCADE = [
   "delete:verifications",
   "delete:twoFactors",
   "delete:verifications",
+  // The user's failed sign-ins (features/sign-in-throttle).
+  "delete:verifications",
   "find:apiKeys",
 ];
 

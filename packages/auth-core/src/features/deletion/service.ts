@@ -8,6 +8,7 @@ import { apiLink, dispatchMail, toMailUser } from "../mail-dispatch.ts";
 import { readSession } from "../session/service.ts";
 import { deleteAllSessionsOfUser } from "../session/store.ts";
 import type { SessionWithUser } from "../session/types.ts";
+import { clearSignInFailures } from "../sign-in-throttle/index.ts";
 import { deleteUserTwoFactorData } from "../two-factor/index.ts";
 import { findCredentialAccount } from "../users/store.ts";
 import { consumeVerification, createVerification } from "../verification/store.ts";
@@ -146,6 +147,7 @@ export async function deleteUserAndData(
   await deleteUserAccounts(auth.collections, user._id);
   await deleteUserTokens(auth.collections, user._id);
   await deleteUserTwoFactorData(auth, user._id);
+  await clearSignInFailures(auth, user._id);
   await deleteUserApiKeys(auth.collections, user._id);
   await hooks?.after?.(user);
   return { ok: true };

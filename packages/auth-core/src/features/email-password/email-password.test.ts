@@ -4,6 +4,12 @@ import { SESSION_COOKIE, signUp, TestBrowser } from "../../../../../tests/suppor
 import { createTestAuth, type TestAuth } from "../../../../../tests/support/test-auth.ts";
 import { hashPassword } from "../../crypto/index.ts";
 
+/** The parameters scrypt-kdf stores in a hash (`s1$` + its 96-byte key: logN at 7, r and p big-endian). */
+function scryptParams(stored: string): { logN: number; r: number; p: number } {
+  const key = Buffer.from(stored.slice("s1$".length), "base64");
+  return { logN: key.readUInt8(7), r: key.readUInt32BE(8), p: key.readUInt32BE(12) };
+}
+
 let t: TestAuth;
 beforeEach(async () => {
   t = await createTestAuth();
@@ -90,6 +96,28 @@ describe("sign-in by email", () => {
     });
     expect(old.status).toBe(401);
     expect(old.body).toEqual({ code: "INVALID_EMAIL_OR_PASSWORD", message: "Invalid email or password" });
+  });
+
+  it("a hash of the former default cost (scrypt N=2^14, r=8, p=1) signs in and is re-hashed at N=2^14, r=8, p=5", async () => {
+    // Security-hardening issue, hashing cost: old hashes keep working and move to the new cost.
+    await signUp(new TestBrowser(t.auth));
+    const former = await hashPassword("correct horse battery", { logN: 14, r: 8, p: 1 });
+    await t.db.collection("accounts").updateOne({}, { $set: { password: former } });
+    const res = await new TestBrowser(t.auth).post("/sign-in/email", {
+      email: "ada@example.com",
+      password: "correct horse battery",
+    });
+    expect(res.status).toBe(200);
+    const stored = String((await t.db.collection("accounts").findOne({}))?.password);
+    expect(stored).not.toBe(former);
+    expect(scryptParams(former)).toEqual({ logN: 14, r: 8, p: 1 });
+    expect(scryptParams(stored)).toEqual({ logN: 14, r: 8, p: 5 });
+    const again = await new TestBrowser(t.auth).post("/sign-in/email", {
+      email: "ada@example.com",
+      password: "correct horse battery",
+    });
+    expect(again.status).toBe(200);
+    expect((await t.db.collection("accounts").findOne({}))?.password).toBe(stored);
   });
 
   it("answers the same 401 for an unknown email and a wrong password", async () => {

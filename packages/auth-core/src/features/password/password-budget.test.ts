@@ -12,6 +12,8 @@ const EMAIL = "ada@example.com";
 const PASSWORD = "correct horse battery";
 const SESSION_READ = ["find:sessions", "find:users"];
 const RESET_LINK_SWEEP = "delete:verifications";
+/** A new password clears the user's failed sign-ins (features/sign-in-throttle). */
+const THROTTLE_CLEAR = "delete:verifications";
 
 let t: TestAuth;
 let ada: TestBrowser;
@@ -29,7 +31,13 @@ describe("database commands per request", () => {
     const commands = await t.commands(() =>
       ada.post("/change-password", { currentPassword: PASSWORD, newPassword: "new staple password" }),
     );
-    expect(commands).toEqual([...SESSION_READ, "find:accounts", "update:accounts", RESET_LINK_SWEEP]);
+    expect(commands).toEqual([
+      ...SESSION_READ,
+      "find:accounts",
+      "update:accounts",
+      THROTTLE_CLEAR,
+      RESET_LINK_SWEEP,
+    ]);
   });
 
   it("change-password with revokeOtherSessions: one delete ends the other sessions and the impersonations", async () => {
@@ -44,6 +52,7 @@ describe("database commands per request", () => {
       ...SESSION_READ,
       "find:accounts",
       "update:accounts",
+      THROTTLE_CLEAR,
       RESET_LINK_SWEEP,
       "insert:sessions",
       "delete:sessions", // deleteAllSessionsOfUser: own sessions and impersonations started, one $or
@@ -78,6 +87,7 @@ describe("database commands per request", () => {
       "find:users",
       "find:accounts",
       "update:accounts",
+      THROTTLE_CLEAR,
       RESET_LINK_SWEEP,
       "delete:accounts", // provider identities linked while the address was unproven (H9)
       "delete:verifications", // trusted devices and two-factor challenges (forgetSecondFactorSessions)

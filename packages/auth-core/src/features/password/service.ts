@@ -92,8 +92,7 @@ export async function resetPassword(
   // An account update hook may veto the change: the caller must not be told it succeeded (and
   // nothing else — other links, sessions — changes for a password that did not change).
   if (account) {
-    if (!(await updateCredentialPassword(auth, account._id, hash)))
-      throw new AuthError("FAILED_TO_UPDATE_USER");
+    if (!(await updateCredentialPassword(auth, account, hash))) throw new AuthError("FAILED_TO_UPDATE_USER");
   } else await createCredentialAccount(auth, user._id, hash);
   await revokeResetLinks(auth, user._id);
   // The mailed link proves the mailbox: provider identities linked while it was unproven go (H9).
@@ -126,7 +125,7 @@ export async function changePassword(
   const check = await verifyPassword(account.password, currentPassword);
   if (!check.valid) return { ok: false, reason: "invalid-password" };
   // An account update hook may veto the change: the caller must not be told it succeeded.
-  if (!(await updateCredentialPassword(auth, account._id, await hashPassword(newPassword)))) {
+  if (!(await updateCredentialPassword(auth, account, await hashPassword(newPassword)))) {
     throw new AuthError("FAILED_TO_UPDATE_USER");
   }
   await revokeResetLinks(auth, userId);
@@ -180,7 +179,7 @@ export async function setPassword(
   const hash = await hashPassword(newPassword);
   if (existing) {
     // Only while still unset (a concurrent call may have set it), through the account update hooks.
-    if (!(await updateCredentialPassword(auth, existing._id, hash, null))) {
+    if (!(await updateCredentialPassword(auth, existing, hash, null))) {
       const now = await findCredentialAccount(auth.collections, userId);
       if (now?.password) return { ok: false, reason: "already-set" };
       throw new AuthError("FAILED_TO_UPDATE_USER"); // an account update hook refused

@@ -97,14 +97,22 @@ describe("database commands per request (rate limiting on, database storage)", (
     expect(own).toEqual([...SESSION_READ, "update:sessions"]);
   });
 
-  it("sign-in/email: user, credential account, session insert", async () => {
+  it("sign-in/email: user, credential account, the throttle's three, session insert", async () => {
     const own = await measure("sign-in/email", () =>
       new TestBrowser(m.auth).post("/sign-in/email", {
         email: "ada@example.com",
         password: "correct horse battery",
       }),
     );
-    expect(own).toEqual(["find:users", "find:accounts", "insert:sessions"]);
+    expect(own).toEqual([
+      "find:users",
+      "find:accounts",
+      // The per-account sign-in throttle: lane read, the attempt's slot, the success's clear.
+      "find:verifications",
+      "insert:verifications",
+      "delete:verifications",
+      "insert:sessions",
+    ]);
   });
 
   it("list-sessions and revoke-other-sessions read the session from the database (sensitive)", async () => {

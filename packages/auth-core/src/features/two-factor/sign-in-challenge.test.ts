@@ -34,9 +34,13 @@ describe("sign-in of a two-factor user", () => {
       status: 200,
       body: { twoFactorRedirect: true, twoFactorMethods: ["totp", "otp"] },
     });
+    // The challenge, and the known-device mark the proven password earns (features/sign-in-throttle).
     const lines = res.headers.getSetCookie();
-    expect(lines).toHaveLength(1);
+    expect(lines).toHaveLength(2);
     expect(lines[0]).toMatch(
+      /^tessera\.known_device=[^;]+; Max-Age=15552000; Path=\/; HttpOnly; SameSite=Lax$/,
+    );
+    expect(lines[1]).toMatch(
       /^tessera\.two_factor=[^;]+\.[^;]+; Max-Age=600; Path=\/; HttpOnly; SameSite=Lax$/,
     );
     // No session row, no session cookie, no cookie-cache chunk (security-matrix D8).

@@ -21,7 +21,15 @@ describe("database commands of the two-factor paths", () => {
     const commands = await t.commands(() =>
       new TestBrowser(t.auth).post("/sign-in/email", { email: EMAIL, password: PASSWORD }),
     );
-    expect(commands).toEqual(["find:users", "find:accounts", "insert:sessions"]);
+    expect(commands).toEqual([
+      "find:users",
+      "find:accounts",
+      // The per-account sign-in throttle: lane read, the attempt's slot, the success's clear.
+      "find:verifications",
+      "insert:verifications",
+      "delete:verifications",
+      "insert:sessions",
+    ]);
   });
 
   it("a challenged sign-in stores the challenge instead of a session", async () => {
@@ -30,7 +38,14 @@ describe("database commands of the two-factor paths", () => {
     const commands = await t.commands(() =>
       new TestBrowser(t.auth).post("/sign-in/email", { email: EMAIL, password: PASSWORD }),
     );
-    expect(commands).toEqual(["find:users", "find:accounts", "insert:verifications"]);
+    expect(commands).toEqual([
+      "find:users",
+      "find:accounts",
+      "find:verifications", // the sign-in throttle (features/sign-in-throttle), as above
+      "insert:verifications",
+      "delete:verifications",
+      "insert:verifications",
+    ]);
   });
 
   it("verify-totp that completes a sign-in", async () => {

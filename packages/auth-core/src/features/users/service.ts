@@ -4,6 +4,7 @@ import { isDuplicateKeyError } from "../../db/connect.ts";
 import { type AccountDoc, CREDENTIAL_PROVIDER_ID, type UserDoc } from "../../db/documents.ts";
 import { AuthError } from "../../errors/auth-error.ts";
 import { applyAfterHook, applyBeforeHook } from "../hooks.ts";
+import { clearSignInFailures } from "../sign-in-throttle/index.ts";
 import {
   deleteUserById,
   insertAccount,
@@ -100,6 +101,7 @@ export async function createCredentialAccount(
   resetRequired = false,
 ): Promise<AccountDoc> {
   const stored = await storeCredentialAccount(auth, userId, passwordHash, resetRequired);
+  await clearSignInFailures(auth, userId);
   await stored.runAfterHooks();
   return stored.doc;
 }
@@ -153,20 +155,13 @@ export async function updateUser(
   return updated;
 }
 
-/** The password length rule of SPEC §5 (reset, change, set and sign-up). */
-export function assertPasswordLength(auth: AuthContext, password: string): void {
-  const { minPasswordLength, maxPasswordLength } = auth.options.emailAndPassword;
-  if (password.length < minPasswordLength) throw new AuthError("PASSWORD_TOO_SHORT");
-  if (password.length > maxPasswordLength) throw new AuthError("PASSWORD_TOO_LONG");
-}
-
 /**
  * Stores a new password hash on a credential account, through the account update hooks. False when
  * a hook refused, the account is gone, or (with `expectedHash`) its password changed meanwhile.
  */
 export async function updateCredentialPassword(
   auth: AuthContext,
-  accountId: ObjectId,
+  account: Pick<AccountDoc, "_id" | "userId">,
   hash: string,
   expectedHash?: string | null,
   /** An admin-set password that must be reset before it signs anyone in (J15). */
@@ -177,15 +172,23 @@ export async function updateCredentialPassword(
   if (!change) return false;
   const write = [
     auth.collections,
-    accountId,
+    account._id,
     change.password ?? hash,
     change.updatedAt ?? auth.now(),
     expectedHash,
     resetRequired,
   ] as const;
-  if (!hooks?.after) return setCredentialPassword(...write);
+  // A new password voids the failed sign-ins counted against the old one (features/sign-in-throttle):
+  // the owner's reset is the way out of its lock.
+  if (!hooks?.after) {
+    const stored = await setCredentialPassword(...write);
+    if (stored) await clearSignInFailures(auth, account.userId);
+    return stored;
+  }
   // The after hook sees the stored account (config/hooks.ts), returned by the write itself.
   const stored = await setCredentialPasswordReturning(...write);
-  if (stored) await applyAfterHook(hooks, stored);
-  return stored !== null;
+  if (!stored) return false;
+  await clearSignInFailures(auth, account.userId);
+  await applyAfterHook(hooks, stored);
+  return true;
 }

@@ -3,7 +3,8 @@ import { hashPassword } from "../../../crypto/index.ts";
 import { AuthError } from "../../../errors/auth-error.ts";
 import { defineEndpoint } from "../../../http/define-endpoint.ts";
 import { emailField, imageField, nameField, passwordField } from "../../schemas.ts";
-import { assertPasswordLength, createUserAlone, createUserWithPassword } from "../../users/service.ts";
+import { assertPasswordAllowed } from "../../users/password-policy.ts";
+import { createUserAlone, createUserWithPassword } from "../../users/service.ts";
 import { resolveRoleInput } from "../role-service.ts";
 import { type AdminUser, toAdminUser } from "../rules.ts";
 import { roleField } from "../schemas.ts";
@@ -37,7 +38,7 @@ export const createUserEndpoint = defineEndpoint({
     });
     const role = body.role === undefined ? undefined : resolveRoleInput(auth, body.role);
     if (role !== undefined) assertMayGrantRoles(auth, caller, role);
-    if (body.password !== undefined) assertPasswordLength(auth, body.password);
+    if (body.password !== undefined) await assertPasswordAllowed(auth, body.password);
     const hash = body.password === undefined ? null : await hashPassword(body.password);
     const fields = {
       email: body.email,

@@ -7,11 +7,8 @@ import { revokeResetLinks } from "../../password/service.ts";
 import { passwordField } from "../../schemas.ts";
 import { deleteUserSessions } from "../../session/store.ts";
 import { forgetSecondFactorSessions } from "../../two-factor/settings.ts";
-import {
-  assertPasswordLength,
-  createCredentialAccount,
-  updateCredentialPassword,
-} from "../../users/service.ts";
+import { assertPasswordAllowed } from "../../users/password-policy.ts";
+import { createCredentialAccount, updateCredentialPassword } from "../../users/service.ts";
 import { findCredentialAccount } from "../../users/store.ts";
 import { userIdField } from "../schemas.ts";
 import { auditSource, findUserToManage, recordAuditEvent, requireAdminPermission } from "../service.ts";
@@ -37,14 +34,14 @@ export const setUserPassword = defineEndpoint({
   async handler(ctx): Promise<{ status: true }> {
     const { auth, body } = ctx;
     const caller = requireAdminPermission(auth, ctx.session, { user: ["set-password"] });
-    assertPasswordLength(auth, body.newPassword);
+    await assertPasswordAllowed(auth, body.newPassword);
     const target = await findUserToManage(auth, caller, body.userId);
     const hash = await hashPassword(body.newPassword);
     const self = target._id.equals(caller.user._id);
     const resetRequired = auth.options.admin.setUserPasswordRequiresReset && !self;
     const account = await findCredentialAccount(auth.collections, target._id);
     if (account) {
-      if (!(await updateCredentialPassword(auth, account._id, hash, undefined, resetRequired)))
+      if (!(await updateCredentialPassword(auth, account, hash, undefined, resetRequired)))
         throw new AuthError("FAILED_TO_UPDATE_USER");
     } else {
       await createCredentialAccount(auth, target._id, hash, resetRequired);

@@ -1,12 +1,19 @@
 import { ObjectId } from "mongodb";
 import { z } from "zod";
 import { hashPassword, spendPasswordWork, verifyPassword } from "../../../crypto/index.ts";
+import type { UserDoc } from "../../../db/documents.ts";
 import { AuthError } from "../../../errors/auth-error.ts";
-import { defineEndpoint } from "../../../http/define-endpoint.ts";
+import { defineEndpoint, type EndpointContext } from "../../../http/define-endpoint.ts";
 import { assertUserNotBanned } from "../../admin/ban-service.ts";
 import { callbackURLField, emailField, passwordField } from "../../schemas.ts";
 import { createSession, setSessionCookies } from "../../session/service.ts";
 import { toUser, type User } from "../../session/types.ts";
+import {
+  admitSignInAttempt,
+  clearSignInFailures,
+  readKnownDevice,
+  rememberKnownDevice,
+} from "../../sign-in-throttle/index.ts";
 import { gateSessionMint, type TwoFactorRedirect } from "../../two-factor/gate.ts";
 import { updateCredentialPassword } from "../../users/service.ts";
 import { findCredentialAccount, findUserByEmail } from "../../users/store.ts";
@@ -37,26 +44,7 @@ export const signInEmail = defineEndpoint({
     if (!config.enabled) throw new AuthError("EMAIL_PASSWORD_DISABLED");
     // An over-long password is never hashed (no CPU for an attacker); it cannot be anyone's.
     if (body.password.length > config.maxPasswordLength) throw new AuthError("INVALID_EMAIL_OR_PASSWORD");
-    const found = await findUserByEmail(auth.collections, body.email);
-    // The account lookup runs for an unknown email too (with an id that matches nothing): on
-    // FerretDB v1 a find scans its collection, so skipping it would answer an unknown email faster.
-    const account = await findCredentialAccount(auth.collections, found?._id ?? new ObjectId());
-    if (!found || !account?.password) {
-      // Same scrypt work as a real check: an unknown email must not answer faster (enumeration).
-      await spendPasswordWork(body.password);
-      throw new AuthError("INVALID_EMAIL_OR_PASSWORD");
-    }
-    const check = await verifyPassword(account.password, body.password);
-    if (!check.valid) throw new AuthError("INVALID_EMAIL_OR_PASSWORD");
-    // An admin-set password (J15) is told apart only to someone who gave it, and before the re-hash
-    // below, whose write would clear the mark.
-    if (account.passwordResetRequired) throw new AuthError("PASSWORD_RESET_REQUIRED");
-    if (check.needsRehash) {
-      // Only over the hash just checked: a reset or change landing during the two scrypt runs wins,
-      // rather than being silently undone by a re-hash of the old password.
-      const rehash = await hashPassword(body.password);
-      await updateCredentialPassword(auth, account._id, rehash, account.password);
-    }
+    const { found, device } = await provePassword(ctx, body.email, body.password);
     // Only now, with the password proven, may the answer reveal a ban (features/admin).
     const user = await assertUserNotBanned(auth, found);
     if (config.requireEmailVerification && !user.emailVerified) {
@@ -66,6 +54,7 @@ export const signInEmail = defineEndpoint({
       if (enabled && sendOnSignIn) await sendVerificationEmailInBackground(auth, user, body.callbackURL);
       throw new AuthError("EMAIL_NOT_VERIFIED");
     }
+    rememberKnownDevice(auth, ctx.cookies, user._id, device);
     // Two-factor users get a challenge instead of a session (features/two-factor).
     const challenged = await gateSessionMint(ctx, user, { rememberMe: body.rememberMe !== false });
     if (challenged) return challenged;
@@ -84,3 +73,41 @@ export const signInEmail = defineEndpoint({
     };
   },
 });
+
+/**
+ * The password step of sign-in: the user, their credential account, the per-account throttle
+ * (features/sign-in-throttle: a 429 or 403 before any password check, for an unknown address too),
+ * then the check and, for a hash of an older cost, the re-hash. Throws INVALID_EMAIL_OR_PASSWORD
+ * alike for an unknown address and a wrong password.
+ */
+async function provePassword(
+  ctx: Pick<EndpointContext<unknown, unknown>, "auth" | "cookies" | "setHeader">,
+  email: string,
+  password: string,
+): Promise<{ found: UserDoc; device: string | null }> {
+  const { auth } = ctx;
+  const found = await findUserByEmail(auth.collections, email);
+  // The account lookup runs for an unknown email too (with an id that matches nothing): on
+  // FerretDB v1 a find scans its collection, so skipping it would answer an unknown email faster.
+  const account = await findCredentialAccount(auth.collections, found?._id ?? new ObjectId());
+  const device = readKnownDevice(auth, ctx.cookies, found?._id ?? null);
+  await admitSignInAttempt(ctx, { userId: found?._id ?? null, email }, device);
+  if (!found || !account?.password) {
+    // Same scrypt work as a real check: an unknown email must not answer faster (enumeration).
+    await spendPasswordWork(password);
+    throw new AuthError("INVALID_EMAIL_OR_PASSWORD");
+  }
+  const check = await verifyPassword(account.password, password);
+  if (!check.valid) throw new AuthError("INVALID_EMAIL_OR_PASSWORD");
+  await clearSignInFailures(auth, found._id);
+  // An admin-set password (J15) is told apart only to someone who gave it, and before the re-hash
+  // below, whose write would clear the mark.
+  if (account.passwordResetRequired) throw new AuthError("PASSWORD_RESET_REQUIRED");
+  if (check.needsRehash) {
+    // Only over the hash just checked: a reset or change landing during the two scrypt runs wins,
+    // rather than being silently undone by a re-hash of the old password.
+    const rehash = await hashPassword(password);
+    await updateCredentialPassword(auth, account, rehash, account.password);
+  }
+  return { found, device };
+}

@@ -6,7 +6,8 @@ import { defineEndpoint } from "../../../http/define-endpoint.ts";
 import { callbackURLField, emailField, imageField, nameField, passwordField } from "../../schemas.ts";
 import { createSession, setSessionCookies } from "../../session/service.ts";
 import { toUser, type User } from "../../session/types.ts";
-import { assertPasswordLength, createUserWithPassword } from "../../users/service.ts";
+import { assertPasswordAllowed } from "../../users/password-policy.ts";
+import { createUserWithPassword } from "../../users/service.ts";
 import { sendVerificationEmailInBackground } from "../../verification/service.ts";
 
 export const signUpEmail = defineEndpoint({
@@ -27,7 +28,7 @@ export const signUpEmail = defineEndpoint({
     const { auth, body } = ctx;
     const config = auth.options.emailAndPassword;
     if (!config.enabled) throw new AuthError("EMAIL_PASSWORD_DISABLED");
-    assertPasswordLength(auth, body.password);
+    await assertPasswordAllowed(auth, body.password);
     const passwordHash = await hashPassword(body.password);
     // User and credential account, or neither; the user's after hook runs once both are stored.
     const created = await createUserWithPassword(

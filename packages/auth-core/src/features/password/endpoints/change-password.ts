@@ -3,7 +3,7 @@ import { AuthError } from "../../../errors/auth-error.ts";
 import { defineEndpoint } from "../../../http/define-endpoint.ts";
 import { passwordField } from "../../schemas.ts";
 import { toUser, type User } from "../../session/types.ts";
-import { assertPasswordLength } from "../../users/service.ts";
+import { assertPasswordAllowed } from "../../users/password-policy.ts";
 import { changePassword as changeCredentialPassword, replaceAllSessions } from "../service.ts";
 
 export interface PasswordChanged {
@@ -32,7 +32,7 @@ export const changePassword = defineEndpoint({
     const caller = ctx.session;
     if (!caller) throw new AuthError("UNAUTHORIZED");
     const { body } = ctx;
-    assertPasswordLength(ctx.auth, body.newPassword);
+    await assertPasswordAllowed(ctx.auth, body.newPassword);
     const result = await changeCredentialPassword(
       ctx.auth,
       caller.user._id,

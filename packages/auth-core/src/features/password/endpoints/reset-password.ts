@@ -2,7 +2,7 @@ import { z } from "zod";
 import { AuthError } from "../../../errors/auth-error.ts";
 import { defineEndpoint } from "../../../http/define-endpoint.ts";
 import { passwordField } from "../../schemas.ts";
-import { assertPasswordLength } from "../../users/service.ts";
+import { assertPasswordAllowed } from "../../users/password-policy.ts";
 import { isPasswordResetEnabled } from "../rules.ts";
 import { resetPassword as resetWithToken } from "../service.ts";
 
@@ -20,8 +20,8 @@ export const resetPassword = defineEndpoint({
   async handler(ctx): Promise<{ status: true }> {
     if (!isPasswordResetEnabled(ctx.auth.options.emailAndPassword))
       throw new AuthError("RESET_PASSWORD_DISABLED");
-    // Length first: a refused password must not consume the token (the user retries with it).
-    assertPasswordLength(ctx.auth, ctx.body.newPassword);
+    // The password rules first: a refused password must not consume the token (the user retries with it).
+    await assertPasswordAllowed(ctx.auth, ctx.body.newPassword);
     const token = ctx.body.token || ctx.query.token;
     if (!token) throw new AuthError("INVALID_TOKEN");
     const result = await resetWithToken(ctx.auth, token, ctx.body.newPassword);

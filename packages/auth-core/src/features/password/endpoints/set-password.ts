@@ -2,7 +2,7 @@ import { z } from "zod";
 import { AuthError } from "../../../errors/auth-error.ts";
 import { defineEndpoint } from "../../../http/define-endpoint.ts";
 import { passwordField } from "../../schemas.ts";
-import { assertPasswordLength } from "../../users/service.ts";
+import { assertPasswordAllowed } from "../../users/password-policy.ts";
 import { setPassword as setCredentialPassword } from "../service.ts";
 
 /**
@@ -19,7 +19,7 @@ export const setPassword = defineEndpoint({
   body: z.strictObject({ newPassword: passwordField }),
   async handler(ctx): Promise<{ status: true }> {
     if (!ctx.session) throw new AuthError("UNAUTHORIZED");
-    assertPasswordLength(ctx.auth, ctx.body.newPassword);
+    await assertPasswordAllowed(ctx.auth, ctx.body.newPassword);
     const result = await setCredentialPassword(ctx.auth, ctx.session.user._id, ctx.body.newPassword);
     if (!result.ok) throw new AuthError("PASSWORD_ALREADY_SET");
     return { status: true };

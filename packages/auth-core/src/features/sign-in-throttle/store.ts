@@ -1,0 +1,53 @@
+import { ObjectId } from "mongodb";
+import type { Collections } from "../../db/collections.ts";
+import { isDuplicateKeyError } from "../../db/connect.ts";
+import { MAX_CONSECUTIVE_FAILURES } from "./rules.ts";
+
+/**
+ * The only file of the throttle that talks to MongoDB: its rows in `verifications` (unique
+ * `identifier`, rules.ts). Every race is decided by a unique insert — FerretDB v1 loses concurrent
+ * `$inc`/compare-and-set updates, but never lets two inserts of one identifier both succeed.
+ */
+
+const escapeRegex = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
+/** Anchored prefix: served by the `identifier` index on MongoDB. */
+const withPrefix = (prefix: string) => ({ identifier: { $regex: `^${escapeRegex(prefix)}` } });
+
+/** The lane's rows, identifier and time (a lane never holds more than the limit's worth). */
+export function findLaneRows(
+  collections: Collections,
+  lanePrefix: string,
+): Promise<{ identifier: string; createdAt: Date }[]> {
+  return collections.verifications
+    .find(withPrefix(lanePrefix), { projection: { _id: 0, identifier: 1, createdAt: 1 } })
+    .limit(MAX_CONSECUTIVE_FAILURES + 1)
+    .toArray();
+}
+
+/** Inserts one slot row; false when another attempt claimed it first. */
+export async function insertSlot(
+  collections: Collections,
+  identifier: string,
+  expiresAt: Date,
+  now: Date,
+): Promise<boolean> {
+  try {
+    await collections.verifications.insertOne({
+      _id: new ObjectId(),
+      identifier,
+      value: "",
+      expiresAt,
+      createdAt: now,
+      updatedAt: now,
+    });
+    return true;
+  } catch (error) {
+    if (isDuplicateKeyError(error)) return false;
+    throw error;
+  }
+}
+
+export async function deleteRowsWithPrefix(collections: Collections, prefix: string): Promise<void> {
+  await collections.verifications.deleteMany(withPrefix(prefix));
+}
