@@ -40,7 +40,10 @@ describe("completing a challenge", () => {
     const { t, code } = await enrolled();
     const signIn = await t.auth.api.signInEmail({ body: { email: EMAIL, password: PASSWORD } });
     expect(signIn.data).toEqual({ twoFactorRedirect: true, twoFactorMethods: ["totp", "otp"] });
-    const cookie = signIn.headers.get("set-cookie")!.split(";")[0]!;
+    const cookie = signIn.headers
+      .getSetCookie()
+      .find((line) => line.startsWith("tessera.two_factor="))!
+      .split(";")[0]!;
     const verified = await t.auth.api.verifyTOTP({
       body: { code: code() },
       headers: new Headers({ cookie }),
@@ -58,10 +61,11 @@ describe("cookies over https", () => {
     current = value.t;
     const browser = new TestBrowser(value.t.auth);
     const res = await browser.post("/sign-in/email", { email: EMAIL, password: PASSWORD });
-    const [line] = res.headers.getSetCookie();
-    expect(line).toMatch(
+    const lines = res.headers.getSetCookie();
+    expect(lines.find((l) => l.startsWith("__Secure-tessera.two_factor="))).toMatch(
       /^__Secure-tessera\.two_factor=[^;]+; Max-Age=600; Path=\/; HttpOnly; Secure; SameSite=Lax$/,
     );
+    expect(lines.find((l) => l.startsWith("__Secure-tessera.known_device="))).toContain("; Secure");
     const done = await browser.post("/two-factor/verify-totp", { code: value.code(), trustDevice: true });
     expect(done.status).toBe(200);
     const trust = done.headers.getSetCookie().find((l) => l.startsWith("__Secure-tessera.trust_device="));
