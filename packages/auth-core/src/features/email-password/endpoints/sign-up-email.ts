@@ -1,29 +1,16 @@
 import { ObjectId } from "mongodb";
-import { z } from "zod";
+import { type SignUpResult, signUpEmailContract } from "../../../contracts/email-password.ts";
 import { hashPassword } from "../../../crypto/index.ts";
 import { AuthError } from "../../../errors/auth-error.ts";
 import { defineEndpoint } from "../../../http/define-endpoint.ts";
-import { callbackURLField, emailField, imageField, nameField, passwordField } from "../../schemas.ts";
 import { createSession, setSessionCookies } from "../../session/service.ts";
-import { toUser, type User } from "../../session/types.ts";
+import { toUser } from "../../session/types.ts";
 import { assertPasswordLength, createUserWithPassword } from "../../users/service.ts";
 import { sendVerificationEmailInBackground } from "../../verification/service.ts";
 
-export const signUpEmail = defineEndpoint({
-  name: "signUpEmail",
-  method: "POST",
-  path: "/sign-up/email",
-  auth: "none",
-  body: z.strictObject({
-    name: nameField,
-    email: emailField,
-    password: passwordField,
-    image: imageField.optional(),
-    callbackURL: callbackURLField.optional(),
-    rememberMe: z.boolean().optional(),
-  }),
+export const signUpEmail = defineEndpoint(signUpEmailContract, {
   fieldErrors: { email: "INVALID_EMAIL" },
-  async handler(ctx): Promise<{ token: string | null; user: User }> {
+  async handler(ctx): Promise<SignUpResult> {
     const { auth, body } = ctx;
     const config = auth.options.emailAndPassword;
     if (!config.enabled) throw new AuthError("EMAIL_PASSWORD_DISABLED");
