@@ -1,3 +1,5 @@
+import { parseRoles } from "../../contracts/organization-fields.ts";
+
 /**
  * Pure organization decisions (SPEC §5, §6): roles and permissions, who may grant which role,
  * invitation state, member seats. No I/O; the clock is passed in.
@@ -38,11 +40,8 @@ export function buildRoleTable(
   return table;
 }
 
-/** A member's roles: the comma separated list of SPEC §3, trimmed, without empty entries. */
-export function parseRoles(role: string | readonly string[]): string[] {
-  const parts = typeof role === "string" ? role.split(",") : role.flatMap((entry) => entry.split(","));
-  return [...new Set(parts.map((part) => part.trim()).filter((part) => part.length > 0))];
-}
+/** The role-list parser is shared with the input schemas (contracts/organization-fields.ts). */
+export { parseRoles };
 
 function roleGrants(table: RoleTable, role: string, resource: string, action: string): boolean {
   // Own properties only: a role or resource named "constructor" or "__proto__" grants nothing.

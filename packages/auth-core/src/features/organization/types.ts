@@ -1,4 +1,12 @@
 import type {
+  Invitation,
+  Member,
+  MemberUser,
+  Organization,
+  Team,
+  TeamMember,
+} from "../../contracts/organization-models.ts";
+import type {
   InvitationDoc,
   MemberDoc,
   OrganizationDoc,
@@ -7,62 +15,15 @@ import type {
   UserDoc,
 } from "../../db/documents.ts";
 
-/** API shapes of SPEC §3 (ids as 24-hex strings; Better Auth's field names). */
-export interface Organization {
-  id: string;
-  name: string;
-  slug: string;
-  logo: string | null;
-  metadata: Record<string, unknown> | null;
-  createdAt: Date;
-}
-
-export interface Member {
-  id: string;
-  organizationId: string;
-  userId: string;
-  role: string;
-  createdAt: Date;
-  teamId: string | null;
-}
-
-export interface MemberUser {
-  id: string;
-  name: string;
-  email: string;
-  image: string | null;
-}
-
-export interface MemberWithUser extends Member {
-  user: MemberUser;
-}
-
-export interface Invitation {
-  id: string;
-  organizationId: string;
-  email: string;
-  role: string;
-  status: InvitationDoc["status"];
-  teamId: string | null;
-  inviterId: string;
-  expiresAt: Date;
-  createdAt: Date;
-}
-
-export interface Team {
-  id: string;
-  name: string;
-  organizationId: string;
-  createdAt: Date;
-  updatedAt: Date | null;
-}
-
-export interface TeamMember {
-  id: string;
-  teamId: string;
-  userId: string;
-  createdAt: Date;
-}
+export type {
+  Invitation,
+  Member,
+  MemberUser,
+  MemberWithUser,
+  Organization,
+  Team,
+  TeamMember,
+} from "../../contracts/organization-models.ts";
 
 /** Metadata is stored as JSON text (SPEC §3); text that is not a JSON object reads as null. */
 function parseMetadata(text: string | null): Record<string, unknown> | null {

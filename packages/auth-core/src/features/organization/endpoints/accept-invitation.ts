@@ -1,4 +1,7 @@
-import { z } from "zod";
+import {
+  type AcceptedInvitation,
+  acceptInvitationContract,
+} from "../../../contracts/organization-invitations.ts";
 import { AuthError } from "../../../errors/auth-error.ts";
 import { defineEndpoint } from "../../../http/define-endpoint.ts";
 import {
@@ -7,23 +10,17 @@ import {
   requireInviterStillAllowed,
 } from "../invitation-service.ts";
 import { takeBackMembershipIfOrphaned } from "../membership-recheck.ts";
-import { idField } from "../schemas.ts";
 import { requireCaller, switchActiveOrganizationUnlessRefused } from "../service.ts";
-import { type Invitation, type Member, toInvitation, toMember } from "../types.ts";
+import { toInvitation, toMember } from "../types.ts";
 
 /**
  * SPEC §4: creates the member with the invitation's role (and teams) and makes the organization the
  * session's active one — and the team too when the invitation named exactly one. The inviter must
  * still be allowed to invite that role (as get-invitation says).
  */
-export const acceptInvitationEndpoint = defineEndpoint({
-  name: "acceptInvitation",
-  method: "POST",
-  path: "/organization/accept-invitation",
-  auth: "session",
+export const acceptInvitationEndpoint = defineEndpoint(acceptInvitationContract, {
   sensitive: true,
-  body: z.strictObject({ invitationId: idField }),
-  async handler(ctx): Promise<{ invitation: Invitation; member: Member }> {
+  async handler(ctx): Promise<AcceptedInvitation> {
     const { auth } = ctx;
     const caller = requireCaller(ctx.session);
     const pending = await loadInvitationForRecipient(auth, caller.user, ctx.body.invitationId);

@@ -1,10 +1,9 @@
-import { z } from "zod";
+import { addMemberContract } from "../../../contracts/organization-members.ts";
 import { parseId } from "../../../db/ids.ts";
 import { AuthError } from "../../../errors/auth-error.ts";
 import { defineEndpoint } from "../../../http/define-endpoint.ts";
 import { takeBackMembershipIfOrphaned } from "../membership-recheck.ts";
 import { findUnknownRoles } from "../rules.ts";
-import { idField, roleField, teamIdsField } from "../schemas.ts";
 import { addMemberWithinLimit, requireOrganization, resolveOrganizationId, roleTableOf } from "../service.ts";
 import { deleteMemberById, findUserById } from "../store.ts";
 import { joinTeams, requireOrganizationTeams } from "../team-service.ts";
@@ -16,17 +15,7 @@ import { type Member, toMember } from "../types.ts";
  * at is read again after them: an organization, team or user deleted meanwhile (its cascade may have
  * run before our inserts) → the member and its team memberships are taken back.
  */
-export const addMember = defineEndpoint({
-  name: "addMember",
-  method: "POST",
-  path: "/organization/add-member",
-  auth: "server-only",
-  body: z.strictObject({
-    userId: idField,
-    role: roleField,
-    organizationId: idField.optional(),
-    teamId: teamIdsField.optional(),
-  }),
+export const addMember = defineEndpoint(addMemberContract, {
   async handler(ctx): Promise<Member> {
     const { auth, body } = ctx;
     const organizationId = resolveOrganizationId(ctx.session?.session ?? null, body.organizationId);

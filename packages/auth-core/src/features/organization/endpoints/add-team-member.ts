@@ -1,8 +1,7 @@
-import { z } from "zod";
+import { addTeamMemberContract } from "../../../contracts/organization-teams.ts";
 import { parseId } from "../../../db/ids.ts";
 import { AuthError } from "../../../errors/auth-error.ts";
 import { defineEndpoint } from "../../../http/define-endpoint.ts";
-import { idField } from "../schemas.ts";
 import { assertPermission, requireCaller, requireMembership, resolveOrganizationId } from "../service.ts";
 import { findMember } from "../store.ts";
 import { addTeamMemberWithinLimit, assertTeamsEnabled, requireTeam } from "../team-service.ts";
@@ -19,13 +18,8 @@ import { type TeamMember, toTeamMember } from "../types.ts";
  * taken back. (An organization's cascade deletes its members before its team memberships, so the
  * member read covers it too.)
  */
-export const addTeamMember = defineEndpoint({
-  name: "addTeamMember",
-  method: "POST",
-  path: "/organization/add-team-member",
-  auth: "session",
+export const addTeamMember = defineEndpoint(addTeamMemberContract, {
   sensitive: true,
-  body: z.strictObject({ teamId: idField, userId: idField, organizationId: idField.optional() }),
   async handler(ctx): Promise<TeamMember> {
     const { auth, body } = ctx;
     assertTeamsEnabled(auth);

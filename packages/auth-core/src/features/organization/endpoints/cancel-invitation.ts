@@ -1,10 +1,9 @@
-import { z } from "zod";
+import { cancelInvitationContract } from "../../../contracts/organization-invitations.ts";
 import { parseId } from "../../../db/ids.ts";
 import { AuthError } from "../../../errors/auth-error.ts";
 import { defineEndpoint } from "../../../http/define-endpoint.ts";
 import { claimInvitation, closeAs } from "../invitation-service.ts";
 import { findInvitationById } from "../invitation-store.ts";
-import { idField } from "../schemas.ts";
 import { assertPermission, requireCaller } from "../service.ts";
 import { findMember } from "../store.ts";
 import { type Invitation, toInvitation } from "../types.ts";
@@ -14,13 +13,8 @@ import { type Invitation, toInvitation } from "../types.ts";
  * canceled). Someone outside the invitation's organization gets the same refusal as a member
  * without `invitation:cancel`.
  */
-export const cancelInvitation = defineEndpoint({
-  name: "cancelInvitation",
-  method: "POST",
-  path: "/organization/cancel-invitation",
-  auth: "session",
+export const cancelInvitation = defineEndpoint(cancelInvitationContract, {
   sensitive: true,
-  body: z.strictObject({ invitationId: idField }),
   async handler(ctx): Promise<Invitation> {
     const { auth } = ctx;
     const caller = requireCaller(ctx.session);

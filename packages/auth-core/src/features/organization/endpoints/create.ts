@@ -1,28 +1,21 @@
-import { z } from "zod";
+import { createOrganizationContract } from "../../../contracts/organization.ts";
+import type { CreatedOrganization } from "../../../contracts/organization-models.ts";
 import type { UserDoc } from "../../../db/documents.ts";
 import { parseId } from "../../../db/ids.ts";
 import { AuthError } from "../../../errors/auth-error.ts";
 import { defineEndpoint, type EndpointContext } from "../../../http/define-endpoint.ts";
 import { assertMayCreateOrganization, createOrganizationWithOwner } from "../organization-service.ts";
-import { idField, logoField, metadataField, organizationNameField, slugField } from "../schemas.ts";
 import { switchActiveOrganizationUnlessRefused } from "../service.ts";
 import { findUserById } from "../store.ts";
-import { type Member, type Organization, toMember, toOrganization } from "../types.ts";
-
-const body = z.strictObject({
-  name: organizationNameField,
-  slug: slugField,
-  userId: idField.optional(),
-  logo: logoField.optional(),
-  metadata: metadataField.optional(),
-  keepCurrentActiveOrganization: z.boolean().optional(),
-});
+import { toMember, toOrganization } from "../types.ts";
 
 /**
  * The creator: the signed-in user, or — for server code only (SPEC §6) — an explicit userId. Over
  * HTTP a userId is refused, so nobody creates an organization in another user's name (CVE-2025-61928).
  */
-async function resolveCreator(ctx: EndpointContext<z.output<typeof body>, unknown>): Promise<UserDoc> {
+async function resolveCreator(
+  ctx: EndpointContext<{ userId?: string | undefined }, unknown>,
+): Promise<UserDoc> {
   if (ctx.body.userId !== undefined) {
     if (!ctx.isServerCall)
       throw new AuthError("VALIDATION_ERROR", {
@@ -37,14 +30,9 @@ async function resolveCreator(ctx: EndpointContext<z.output<typeof body>, unknow
   throw new AuthError(ctx.isServerCall ? "NOT_AUTHENTICATED" : "UNAUTHORIZED");
 }
 
-export const createOrganization = defineEndpoint({
-  name: "createOrganization",
-  method: "POST",
-  path: "/organization/create",
-  auth: "optional",
+export const createOrganization = defineEndpoint(createOrganizationContract, {
   sensitive: true,
-  body,
-  async handler(ctx): Promise<Organization & { members: Member[] }> {
+  async handler(ctx): Promise<CreatedOrganization> {
     const { auth } = ctx;
     const user = await resolveCreator(ctx);
     await assertMayCreateOrganization(auth, user);

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { deleteOrganizationContract } from "../../../contracts/organization.ts";
 import { parseId } from "../../../db/ids.ts";
 import { AuthError } from "../../../errors/auth-error.ts";
 import { defineEndpoint } from "../../../http/define-endpoint.ts";
@@ -13,13 +13,8 @@ import {
 } from "../service.ts";
 import { type Organization, toOrganization } from "../types.ts";
 
-export const deleteOrganization = defineEndpoint({
-  name: "deleteOrganization",
-  method: "POST",
-  path: "/organization/delete",
-  auth: "session",
+export const deleteOrganization = defineEndpoint(deleteOrganizationContract, {
   sensitive: true,
-  body: z.strictObject({ organizationId: z.string().max(64).optional() }),
   async handler(ctx): Promise<Organization> {
     const { auth } = ctx;
     const caller = requireCaller(ctx.session);

@@ -1,23 +1,13 @@
-import { z } from "zod";
+import { getActiveMemberRoleContract, type MemberRole } from "../../../contracts/organization-members.ts";
 import { parseId } from "../../../db/ids.ts";
 import { AuthError } from "../../../errors/auth-error.ts";
 import { defineEndpoint } from "../../../http/define-endpoint.ts";
-import { idField, slugField } from "../schemas.ts";
 import { requireCaller, requireMembership, resolveOrganizationRef } from "../service.ts";
 import { findMember } from "../store.ts";
 
 /** The caller's role (or, with userId, a fellow member's) in the named or active organization. */
-export const getActiveMemberRole = defineEndpoint({
-  name: "getActiveMemberRole",
-  method: "GET",
-  path: "/organization/get-active-member-role",
-  auth: "session",
-  query: z.strictObject({
-    userId: idField.optional(),
-    organizationId: idField.optional(),
-    organizationSlug: slugField.optional(),
-  }),
-  async handler(ctx): Promise<{ role: string }> {
+export const getActiveMemberRole = defineEndpoint(getActiveMemberRoleContract, {
+  async handler(ctx): Promise<MemberRole> {
     const { auth, query } = ctx;
     const caller = requireCaller(ctx.session);
     const ref = await resolveOrganizationRef(auth, caller.session, query);

@@ -1,3 +1,4 @@
+import { getActiveMemberContract } from "../../../contracts/organization-members.ts";
 import { parseId } from "../../../db/ids.ts";
 import { AuthError } from "../../../errors/auth-error.ts";
 import { defineEndpoint } from "../../../http/define-endpoint.ts";
@@ -6,11 +7,7 @@ import { findMember } from "../store.ts";
 import { type MemberWithUser, toMember, toMemberUser } from "../types.ts";
 
 /** The caller's member row in the active organization, with the caller's public user fields. */
-export const getActiveMember = defineEndpoint({
-  name: "getActiveMember",
-  method: "GET",
-  path: "/organization/get-active-member",
-  auth: "session",
+export const getActiveMember = defineEndpoint(getActiveMemberContract, {
   async handler(ctx): Promise<MemberWithUser> {
     const caller = requireCaller(ctx.session);
     const organizationId = parseId(caller.session.activeOrganizationId);

@@ -1,28 +1,15 @@
-import { z } from "zod";
+import { getFullOrganizationContract } from "../../../contracts/organization.ts";
+import { PAGE_MAX } from "../../../contracts/organization-fields.ts";
+import type { FullOrganization } from "../../../contracts/organization-models.ts";
 import { defineEndpoint } from "../../../http/define-endpoint.ts";
 import { listOrganizationInvitations } from "../invitation-store.ts";
 import { withUsers } from "../member-listing.ts";
-import { idField, PAGE_MAX, queryInt, slugField } from "../schemas.ts";
 import { requireCaller, requireMembership, requireOrganization, resolveOrganizationRef } from "../service.ts";
 import { listMembersPage } from "../store.ts";
 import { listTeams } from "../team-store.ts";
-import {
-  type Invitation,
-  type MemberWithUser,
-  type Organization,
-  type Team,
-  toInvitation,
-  toOrganization,
-  toTeam,
-} from "../types.ts";
+import { toInvitation, toOrganization, toTeam } from "../types.ts";
 
-/** Pages are never larger than this, whatever the membership limit (Better Auth complaint #2). */
-
-export interface FullOrganization extends Organization {
-  members: MemberWithUser[];
-  invitations: Invitation[];
-  teams: Team[];
-}
+export type { FullOrganization };
 
 /**
  * The organization with its first page of members (`membersLimit`, at most 100), its 100 newest
@@ -30,16 +17,7 @@ export interface FullOrganization extends Organization {
  * organization. Each list is capped, never paged here: list-members, list-invitations and
  * list-teams page further (`limit`, `offset`). Null when no organization is named and none is active.
  */
-export const getFullOrganization = defineEndpoint({
-  name: "getFullOrganization",
-  method: "GET",
-  path: "/organization/get-full-organization",
-  auth: "session",
-  query: z.strictObject({
-    organizationId: idField.optional(),
-    organizationSlug: slugField.optional(),
-    membersLimit: queryInt(1, PAGE_MAX).optional(),
-  }),
+export const getFullOrganization = defineEndpoint(getFullOrganizationContract, {
   async handler(ctx): Promise<FullOrganization | null> {
     const { auth, query } = ctx;
     const caller = requireCaller(ctx.session);

@@ -1,25 +1,16 @@
-import { z } from "zod";
+import { getInvitationContract } from "../../../contracts/organization-invitations.ts";
+import type { InvitationDetails } from "../../../contracts/organization-models.ts";
 import { AuthError } from "../../../errors/auth-error.ts";
 import { defineEndpoint } from "../../../http/define-endpoint.ts";
 import { loadInvitationForRecipient, requireInviterStillAllowed } from "../invitation-service.ts";
-import { idField } from "../schemas.ts";
 import { requireCaller } from "../service.ts";
 import { findOrganizationById, findUserById } from "../store.ts";
-import { type Invitation, toInvitation } from "../types.ts";
+import { toInvitation } from "../types.ts";
 
-export interface InvitationDetails extends Invitation {
-  organizationName: string;
-  organizationSlug: string;
-  inviterEmail: string;
-}
+export type { InvitationDetails };
 
 /** SPEC §7: the invitation plus organizationName, organizationSlug and inviterEmail, for its recipient. */
-export const getInvitation = defineEndpoint({
-  name: "getInvitation",
-  method: "GET",
-  path: "/organization/get-invitation",
-  auth: "session",
-  query: z.strictObject({ id: idField }),
+export const getInvitation = defineEndpoint(getInvitationContract, {
   async handler(ctx): Promise<InvitationDetails> {
     const { auth } = ctx;
     const caller = requireCaller(ctx.session);

@@ -1,33 +1,16 @@
-import { z } from "zod";
+import { hasPermissionContract, type PermissionCheck } from "../../../contracts/organization.ts";
 import { ERROR_CATALOGUE } from "../../../errors/catalogue.ts";
 import { defineEndpoint } from "../../../http/define-endpoint.ts";
 import { findPermissionRefusal } from "../rules.ts";
-import { idField } from "../schemas.ts";
 import { requireCaller, requireMembership, resolveOrganizationId, roleTableOf } from "../service.ts";
-
-const permissionsField = z.record(z.string().min(1).max(64), z.array(z.string().min(1).max(64)).max(32));
 
 /**
  * Whether the caller's roles grant every requested action (SPEC §6; `permission` is the old name).
  * A refusal is an answer, not an error: `success: false` with the access-control message of SPEC §8
  * as `error` (Better Auth's shape).
  */
-export const hasOrganizationPermission = defineEndpoint({
-  name: "hasPermission",
-  method: "POST",
-  path: "/organization/has-permission",
-  auth: "session",
-  body: z
-    .strictObject({
-      permissions: permissionsField.optional(),
-      permission: permissionsField.optional(),
-      organizationId: idField.optional(),
-    })
-    .refine(
-      (body) => body.permissions !== undefined || body.permission !== undefined,
-      "permissions is required",
-    ),
-  async handler(ctx): Promise<{ error: string | null; success: boolean }> {
+export const hasOrganizationPermission = defineEndpoint(hasPermissionContract, {
+  async handler(ctx): Promise<PermissionCheck> {
     const { auth, body } = ctx;
     const caller = requireCaller(ctx.session);
     const organizationId = resolveOrganizationId(caller.session, body.organizationId);

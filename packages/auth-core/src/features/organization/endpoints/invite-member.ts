@@ -1,11 +1,9 @@
-import { z } from "zod";
+import { createInvitationContract } from "../../../contracts/organization-invitations.ts";
 import { AuthError } from "../../../errors/auth-error.ts";
 import { defineEndpoint } from "../../../http/define-endpoint.ts";
-import { emailField } from "../../schemas.ts";
 import { findUserByEmail } from "../../users/store.ts";
 import { inviteOrRenew, sendInvitationMail, withdrawInvitation } from "../invitation-service.ts";
 import { canGrantRoles, findUnknownRoles } from "../rules.ts";
-import { idField, roleField, teamIdsField } from "../schemas.ts";
 import {
   assertPermission,
   requireCaller,
@@ -22,19 +20,8 @@ import { type Invitation, toInvitation } from "../types.ts";
  * a role they do not hold). `resend` re-arms a pending invitation; otherwise a second invitation of
  * a pending address is refused (DECISIONS.md). The mail carries the invitation link.
  */
-export const inviteMember = defineEndpoint({
-  name: "createInvitation",
-  method: "POST",
-  path: "/organization/invite-member",
-  auth: "session",
+export const inviteMember = defineEndpoint(createInvitationContract, {
   sensitive: true,
-  body: z.strictObject({
-    email: emailField,
-    role: roleField,
-    organizationId: idField.optional(),
-    resend: z.boolean().optional(),
-    teamId: teamIdsField.optional(),
-  }),
   fieldErrors: { email: "INVALID_EMAIL" },
   async handler(ctx): Promise<Invitation> {
     const { auth, body } = ctx;

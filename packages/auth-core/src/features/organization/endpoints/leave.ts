@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { leaveOrganizationContract } from "../../../contracts/organization-members.ts";
 import { parseId } from "../../../db/ids.ts";
 import { AuthError } from "../../../errors/auth-error.ts";
 import { defineEndpoint } from "../../../http/define-endpoint.ts";
@@ -7,13 +7,8 @@ import { forgetActiveOrganization, removeMembership, requireCaller, requireMembe
 import { type Member, toMember } from "../types.ts";
 
 /** SPEC §6: anyone may leave, except the sole owner; the organization stops being active (SPEC §4). */
-export const leaveOrganization = defineEndpoint({
-  name: "leaveOrganization",
-  method: "POST",
-  path: "/organization/leave",
-  auth: "session",
+export const leaveOrganization = defineEndpoint(leaveOrganizationContract, {
   sensitive: true,
-  body: z.strictObject({ organizationId: z.string().max(64).optional() }),
   async handler(ctx): Promise<Member> {
     const { auth } = ctx;
     const caller = requireCaller(ctx.session);

@@ -1,20 +1,11 @@
-import { z } from "zod";
+import { listInvitationsContract } from "../../../contracts/organization-invitations.ts";
 import { defineEndpoint } from "../../../http/define-endpoint.ts";
 import { listOrganizationInvitations } from "../invitation-store.ts";
-import { idField, pageQueryFields } from "../schemas.ts";
 import { requireCaller, requireMembership, resolveOrganizationId } from "../service.ts";
 import { type Invitation, toInvitation } from "../types.ts";
 
 /** SPEC §6: members list their organization's invitations (every status), newest first, one page. */
-export const listInvitations = defineEndpoint({
-  name: "listInvitations",
-  method: "GET",
-  path: "/organization/list-invitations",
-  auth: "session",
-  query: z.strictObject({
-    organizationId: idField.optional(),
-    ...pageQueryFields,
-  }),
+export const listInvitations = defineEndpoint(listInvitationsContract, {
   async handler(ctx): Promise<Invitation[]> {
     const { auth, query } = ctx;
     const caller = requireCaller(ctx.session);

@@ -1,28 +1,15 @@
-import { z } from "zod";
+import { listMembersContract, type MemberPage } from "../../../contracts/organization-members.ts";
 import { defineEndpoint } from "../../../http/define-endpoint.ts";
 import { withUsers } from "../member-listing.ts";
-import { idField, pageQueryFields, slugField } from "../schemas.ts";
 import { requireCaller, requireMembership, resolveOrganizationRef } from "../service.ts";
 import { countMembers, listMembersPage } from "../store.ts";
-import type { MemberWithUser } from "../types.ts";
 
 /**
  * One page of members (`limit` ≤ 100, default 100; `offset`; sorted by createdAt or role) and the
  * total. DECISIONS.md: the membership limit limits membership, not pages — 10,000 members list fine.
  */
-export const listMembers = defineEndpoint({
-  name: "listMembers",
-  method: "GET",
-  path: "/organization/list-members",
-  auth: "session",
-  query: z.strictObject({
-    ...pageQueryFields,
-    sortBy: z.enum(["createdAt", "role"]).optional(),
-    sortDirection: z.enum(["asc", "desc"]).optional(),
-    organizationId: idField.optional(),
-    organizationSlug: slugField.optional(),
-  }),
-  async handler(ctx): Promise<{ members: MemberWithUser[]; total: number }> {
+export const listMembers = defineEndpoint(listMembersContract, {
+  async handler(ctx): Promise<MemberPage> {
     const { auth, query } = ctx;
     const caller = requireCaller(ctx.session);
     const ref = await resolveOrganizationRef(auth, caller.session, query);

@@ -1,8 +1,7 @@
-import { z } from "zod";
+import { listTeamMembersContract } from "../../../contracts/organization-teams.ts";
 import { AuthError } from "../../../errors/auth-error.ts";
 import { defineEndpoint } from "../../../http/define-endpoint.ts";
 import { hasPermission } from "../rules.ts";
-import { idField, pageQueryFields } from "../schemas.ts";
 import { requireCaller, requireMembership, roleTableOf } from "../service.ts";
 import { assertTeamsEnabled, requireTeam } from "../team-service.ts";
 import { findTeamMember, listTeamMembers } from "../team-store.ts";
@@ -12,15 +11,7 @@ import { type TeamMember, toTeamMember } from "../types.ts";
  * A team's members (default: the active team), one page. Team members may list them, and so may
  * organization members who manage teams (`team:update`) — Better Auth complaint #6.
  */
-export const listTeamMembersEndpoint = defineEndpoint({
-  name: "listTeamMembers",
-  method: "GET",
-  path: "/organization/list-team-members",
-  auth: "session",
-  query: z.strictObject({
-    teamId: idField.optional(),
-    ...pageQueryFields,
-  }),
+export const listTeamMembersEndpoint = defineEndpoint(listTeamMembersContract, {
   async handler(ctx): Promise<TeamMember[]> {
     const { auth, query } = ctx;
     assertTeamsEnabled(auth);

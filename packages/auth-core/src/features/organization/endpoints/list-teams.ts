@@ -1,21 +1,12 @@
-import { z } from "zod";
+import { listOrganizationTeamsContract } from "../../../contracts/organization-teams.ts";
 import { defineEndpoint } from "../../../http/define-endpoint.ts";
-import { idField, pageQueryFields } from "../schemas.ts";
 import { requireCaller, requireMembership, resolveOrganizationId } from "../service.ts";
 import { assertTeamsEnabled } from "../team-service.ts";
 import { listTeams } from "../team-store.ts";
 import { type Team, toTeam } from "../types.ts";
 
 /** SPEC §6: listing teams requires membership. Oldest first, one page (`limit` ≤ 100, default 100; `offset`). */
-export const listOrganizationTeams = defineEndpoint({
-  name: "listOrganizationTeams",
-  method: "GET",
-  path: "/organization/list-teams",
-  auth: "session",
-  query: z.strictObject({
-    organizationId: idField.optional(),
-    ...pageQueryFields,
-  }),
+export const listOrganizationTeams = defineEndpoint(listOrganizationTeamsContract, {
   async handler(ctx): Promise<Team[]> {
     const { auth, query } = ctx;
     assertTeamsEnabled(auth);

@@ -1,10 +1,10 @@
-import { z } from "zod";
+import { listUserInvitationsContract } from "../../../contracts/organization-invitations.ts";
+import type { UserInvitation } from "../../../contracts/organization-models.ts";
 import { AuthError } from "../../../errors/auth-error.ts";
 import { defineEndpoint } from "../../../http/define-endpoint.ts";
-import { emailField } from "../../schemas.ts";
 import { listPendingInvitationsByEmail } from "../invitation-store.ts";
 import { findOrganizationsByIds } from "../store.ts";
-import { type Invitation, toInvitation } from "../types.ts";
+import { toInvitation } from "../types.ts";
 
 const LIST_LIMIT = 100;
 
@@ -12,13 +12,8 @@ const LIST_LIMIT = 100;
  * The signed-in user's pending, unexpired invitations with each organization's name. Server code
  * may ask for any address with `email`; over HTTP that would list someone else's, so it is refused.
  */
-export const listUserInvitations = defineEndpoint({
-  name: "listUserInvitations",
-  method: "GET",
-  path: "/organization/list-user-invitations",
-  auth: "optional",
-  query: z.strictObject({ email: emailField.optional() }),
-  async handler(ctx): Promise<(Invitation & { organizationName: string })[]> {
+export const listUserInvitations = defineEndpoint(listUserInvitationsContract, {
+  async handler(ctx): Promise<UserInvitation[]> {
     const { auth } = ctx;
     let email: string;
     if (ctx.query.email !== undefined) {

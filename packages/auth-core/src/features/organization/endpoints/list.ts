@@ -1,25 +1,15 @@
-import { z } from "zod";
+import { listOrganizationsContract } from "../../../contracts/organization.ts";
 import { defineEndpoint } from "../../../http/define-endpoint.ts";
-import { pageQueryFields } from "../schemas.ts";
 import { requireCaller } from "../service.ts";
 import { findOrganizationsByIds, listUserMemberships } from "../store.ts";
 import { type Organization, toOrganization } from "../types.ts";
-
-/** One page is at most this many organizations, as every other listing (DECISIONS.md). */
 
 /**
  * The organizations the caller is a member of, oldest membership first, one page (`limit` ≤ 100,
  * default 100; `offset` for the next): two indexed reads. A membership whose organization is gone
  * is skipped, so a page may hold fewer than `limit`.
  */
-export const listOrganizations = defineEndpoint({
-  name: "listOrganizations",
-  method: "GET",
-  path: "/organization/list",
-  auth: "session",
-  query: z.strictObject({
-    ...pageQueryFields,
-  }),
+export const listOrganizations = defineEndpoint(listOrganizationsContract, {
   async handler(ctx): Promise<Organization[]> {
     const caller = requireCaller(ctx.session);
     const { limit, offset } = ctx.query;

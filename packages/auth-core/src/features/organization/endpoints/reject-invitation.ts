@@ -1,4 +1,7 @@
-import { z } from "zod";
+import {
+  type RejectedInvitation,
+  rejectInvitationContract,
+} from "../../../contracts/organization-invitations.ts";
 import { AuthError } from "../../../errors/auth-error.ts";
 import { defineEndpoint } from "../../../http/define-endpoint.ts";
 import {
@@ -7,22 +10,16 @@ import {
   loadInvitationForRecipient,
   requireInviterStillAllowed,
 } from "../invitation-service.ts";
-import { idField } from "../schemas.ts";
 import { requireCaller } from "../service.ts";
-import { type Invitation, toInvitation } from "../types.ts";
+import { toInvitation } from "../types.ts";
 
 /**
  * SPEC §4: only from pending and unexpired, only by the invited address, and only while the inviter
  * may still invite that role (as get-invitation and accept).
  */
-export const rejectInvitation = defineEndpoint({
-  name: "rejectInvitation",
-  method: "POST",
-  path: "/organization/reject-invitation",
-  auth: "session",
+export const rejectInvitation = defineEndpoint(rejectInvitationContract, {
   sensitive: true,
-  body: z.strictObject({ invitationId: idField }),
-  async handler(ctx): Promise<{ invitation: Invitation; member: null }> {
+  async handler(ctx): Promise<RejectedInvitation> {
     const { auth } = ctx;
     const caller = requireCaller(ctx.session);
     const pending = await loadInvitationForRecipient(auth, caller.user, ctx.body.invitationId);

@@ -1,6 +1,6 @@
 import type { ObjectId } from "mongodb";
-import { z } from "zod";
 import type { AuthContext } from "../../../context.ts";
+import { type RemovedMember, removeMemberContract } from "../../../contracts/organization-members.ts";
 import type { MemberDoc } from "../../../db/documents.ts";
 import { parseId } from "../../../db/ids.ts";
 import { AuthError } from "../../../errors/auth-error.ts";
@@ -8,7 +8,6 @@ import { defineEndpoint } from "../../../http/define-endpoint.ts";
 import { emailField } from "../../schemas.ts";
 import { findUserByEmail } from "../../users/store.ts";
 import { coversRoles, holdsRole } from "../rules.ts";
-import { idField } from "../schemas.ts";
 import {
   assertPermission,
   forgetActiveOrganization,
@@ -19,7 +18,7 @@ import {
   roleTableOf,
 } from "../service.ts";
 import { findMember, findMemberById } from "../store.ts";
-import { type Member, toMember } from "../types.ts";
+import { toMember } from "../types.ts";
 
 /** SPEC §5: the target is found by member id, or by email when the value contains an at sign. */
 async function findTarget(
@@ -36,14 +35,9 @@ async function findTarget(
   return memberId ? findMemberById(auth.collections, organizationId, memberId) : null;
 }
 
-export const removeMember = defineEndpoint({
-  name: "removeMember",
-  method: "POST",
-  path: "/organization/remove-member",
-  auth: "session",
+export const removeMember = defineEndpoint(removeMemberContract, {
   sensitive: true,
-  body: z.strictObject({ memberIdOrEmail: z.string().min(1).max(320), organizationId: idField.optional() }),
-  async handler(ctx): Promise<{ member: Member }> {
+  async handler(ctx): Promise<RemovedMember> {
     const { auth, body } = ctx;
     const caller = requireCaller(ctx.session);
     const organizationId = resolveOrganizationId(caller.session, body.organizationId);

@@ -1,8 +1,7 @@
-import { z } from "zod";
+import { removeTeamMemberContract, type TeamMessage } from "../../../contracts/organization-teams.ts";
 import { parseId } from "../../../db/ids.ts";
 import { AuthError } from "../../../errors/auth-error.ts";
 import { defineEndpoint } from "../../../http/define-endpoint.ts";
-import { idField } from "../schemas.ts";
 import {
   assertPermission,
   clearActiveTeamOfSessions,
@@ -14,14 +13,9 @@ import { assertTeamsEnabled, requireTeam } from "../team-service.ts";
 import { deleteTeamMember } from "../team-store.ts";
 
 /** Takes a user out of a team (`team:update`); the team stops being active on their sessions. */
-export const removeTeamMember = defineEndpoint({
-  name: "removeTeamMember",
-  method: "POST",
-  path: "/organization/remove-team-member",
-  auth: "session",
+export const removeTeamMember = defineEndpoint(removeTeamMemberContract, {
   sensitive: true,
-  body: z.strictObject({ teamId: idField, userId: idField, organizationId: idField.optional() }),
-  async handler(ctx): Promise<{ message: string }> {
+  async handler(ctx): Promise<TeamMessage> {
     const { auth, body } = ctx;
     assertTeamsEnabled(auth);
     const caller = requireCaller(ctx.session);

@@ -1,7 +1,6 @@
-import { z } from "zod";
+import { removeTeamContract, type TeamMessage } from "../../../contracts/organization-teams.ts";
 import { AuthError } from "../../../errors/auth-error.ts";
 import { defineEndpoint } from "../../../http/define-endpoint.ts";
-import { idField } from "../schemas.ts";
 import {
   assertPermission,
   clearActiveTeamOfSessions,
@@ -17,14 +16,9 @@ import { countTeams, deleteTeamById, deleteTeamMembersOfTeam, insertTeam } from 
  * SPEC §5: `team:delete`; the last team stays unless `teams.allowRemovingAllTeams`; a member's own
  * team (member.teamId) cannot be removed by them. Its memberships go, and no session keeps it active.
  */
-export const removeTeam = defineEndpoint({
-  name: "removeTeam",
-  method: "POST",
-  path: "/organization/remove-team",
-  auth: "session",
+export const removeTeam = defineEndpoint(removeTeamContract, {
   sensitive: true,
-  body: z.strictObject({ teamId: idField, organizationId: idField.optional() }),
-  async handler(ctx): Promise<{ message: string }> {
+  async handler(ctx): Promise<TeamMessage> {
     const { auth, body } = ctx;
     assertTeamsEnabled(auth);
     const caller = requireCaller(ctx.session);

@@ -1,8 +1,7 @@
-import { z } from "zod";
+import { setActiveTeamContract } from "../../../contracts/organization-teams.ts";
 import { parseId } from "../../../db/ids.ts";
 import { AuthError } from "../../../errors/auth-error.ts";
 import { defineEndpoint } from "../../../http/define-endpoint.ts";
-import { idField } from "../schemas.ts";
 import { requireCaller, writeActiveOrganization } from "../service.ts";
 import { assertTeamsEnabled, requireTeam } from "../team-service.ts";
 import { findTeamMember } from "../team-store.ts";
@@ -14,13 +13,8 @@ import { type Team, toTeam } from "../types.ts";
  * the session's active organization back with it, and a cached one of a member removed since would
  * put the organization they lost back on the session.
  */
-export const setActiveTeam = defineEndpoint({
-  name: "setActiveTeam",
-  method: "POST",
-  path: "/organization/set-active-team",
-  auth: "session",
+export const setActiveTeam = defineEndpoint(setActiveTeamContract, {
   sensitive: true,
-  body: z.strictObject({ teamId: idField.nullable().optional() }),
   async handler(ctx): Promise<Team | null> {
     const { auth } = ctx;
     assertTeamsEnabled(auth);

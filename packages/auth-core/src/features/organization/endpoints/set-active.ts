@@ -1,8 +1,7 @@
-import { z } from "zod";
+import { setActiveOrganizationContract } from "../../../contracts/organization.ts";
 import { AuthError } from "../../../errors/auth-error.ts";
 import { defineEndpoint } from "../../../http/define-endpoint.ts";
 import { isApiKeySession } from "../../api-key/session-bridge.ts";
-import { idField, slugField } from "../schemas.ts";
 import {
   requireCaller,
   requireMembership,
@@ -16,15 +15,7 @@ import { type Organization, toOrganization } from "../types.ts";
  * Sets the session's active organization by id or slug; `organizationId: null` (or neither) clears it.
  * A non-member is refused and the session keeps its active organization (security-matrix I10).
  */
-export const setActiveOrganization = defineEndpoint({
-  name: "setActiveOrganization",
-  method: "POST",
-  path: "/organization/set-active",
-  auth: "session",
-  body: z.strictObject({
-    organizationId: idField.nullable().optional(),
-    organizationSlug: slugField.optional(),
-  }),
+export const setActiveOrganization = defineEndpoint(setActiveOrganizationContract, {
   async handler(ctx): Promise<Organization | null> {
     const { auth, body } = ctx;
     const caller = requireCaller(ctx.session);

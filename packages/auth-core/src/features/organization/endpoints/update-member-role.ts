@@ -1,9 +1,8 @@
-import { z } from "zod";
+import { updateMemberRoleContract } from "../../../contracts/organization-members.ts";
 import { parseId } from "../../../db/ids.ts";
 import { AuthError } from "../../../errors/auth-error.ts";
 import { defineEndpoint } from "../../../http/define-endpoint.ts";
 import { canGrantRoles, coversRoles, findUnknownRoles, holdsRole } from "../rules.ts";
-import { idField, roleField } from "../schemas.ts";
 import {
   assertPermission,
   dropCreatorRole,
@@ -20,13 +19,8 @@ import { type Member, toMember } from "../types.ts";
  * an admin cannot make owners), an admin cannot change an owner, nobody changes a member whose roles
  * grant more than the caller's, and the sole owner cannot be demoted.
  */
-export const updateMemberRole = defineEndpoint({
-  name: "updateMemberRole",
-  method: "POST",
-  path: "/organization/update-member-role",
-  auth: "session",
+export const updateMemberRole = defineEndpoint(updateMemberRoleContract, {
   sensitive: true,
-  body: z.strictObject({ memberId: idField, role: roleField, organizationId: idField.optional() }),
   async handler(ctx): Promise<Member> {
     const { auth, body } = ctx;
     const caller = requireCaller(ctx.session);

@@ -1,21 +1,14 @@
-import { z } from "zod";
+import { updateTeamContract } from "../../../contracts/organization-teams.ts";
 import { AuthError } from "../../../errors/auth-error.ts";
 import { defineEndpoint } from "../../../http/define-endpoint.ts";
-import { idField } from "../schemas.ts";
 import { assertPermission, requireCaller, requireMembership } from "../service.ts";
 import { assertTeamsEnabled, requireTeam } from "../team-service.ts";
 import { updateTeamFields } from "../team-store.ts";
 import { type Team, toTeam } from "../types.ts";
-import { teamNameField } from "./create-team.ts";
 
 /** Renames a team with `team:update` in the team's own organization (the team decides which one). */
-export const updateTeam = defineEndpoint({
-  name: "updateTeam",
-  method: "POST",
-  path: "/organization/update-team",
-  auth: "session",
+export const updateTeam = defineEndpoint(updateTeamContract, {
   sensitive: true,
-  body: z.strictObject({ teamId: idField, data: z.strictObject({ name: teamNameField.optional() }) }),
   async handler(ctx): Promise<Team> {
     const { auth, body } = ctx;
     assertTeamsEnabled(auth);

@@ -1,9 +1,8 @@
-import { z } from "zod";
+import { updateOrganizationContract } from "../../../contracts/organization.ts";
 import { isDuplicateKeyError } from "../../../db/connect.ts";
 import type { OrganizationDoc } from "../../../db/documents.ts";
 import { AuthError } from "../../../errors/auth-error.ts";
 import { defineEndpoint } from "../../../http/define-endpoint.ts";
-import { idField, logoField, metadataField, organizationNameField, slugField } from "../schemas.ts";
 import {
   assertPermission,
   requireCaller,
@@ -14,21 +13,8 @@ import {
 import { updateOrganizationFields } from "../store.ts";
 import { type Organization, toOrganization } from "../types.ts";
 
-export const updateOrganization = defineEndpoint({
-  name: "updateOrganization",
-  method: "POST",
-  path: "/organization/update",
-  auth: "session",
+export const updateOrganization = defineEndpoint(updateOrganizationContract, {
   sensitive: true,
-  body: z.strictObject({
-    data: z.strictObject({
-      name: organizationNameField.optional(),
-      slug: slugField.optional(),
-      logo: logoField.optional(),
-      metadata: metadataField.optional(),
-    }),
-    organizationId: idField.optional(),
-  }),
   async handler(ctx): Promise<Organization> {
     const { auth, body } = ctx;
     const caller = requireCaller(ctx.session);
