@@ -16,9 +16,7 @@ export { AuthError, ERROR_CATALOGUE, type ErrorCode, isAuthError } from "./error
 export type { AuditEvent } from "./features/admin/endpoints/list-audit-events.ts";
 export type { ListUsersResult } from "./features/admin/endpoints/list-users.ts";
 export type { AdminSession, AdminUser, AuditAction } from "./features/admin/rules.ts";
-export type { ApiKeyList } from "./features/api-key/endpoints/list.ts";
-export type { ApiKeyVerification } from "./features/api-key/endpoints/verify.ts";
-export type { ApiKey, CreatedApiKey } from "./features/api-key/types.ts";
+export type { ApiKey, ApiKeyList, ApiKeyVerification, CreatedApiKey } from "./features/api-key/types.ts";
 export type { CleanupResult } from "./features/cleanup.ts";
 export type { DeleteUserResponse } from "./features/deletion/endpoints/delete-user.ts";
 export type { SignInResult } from "./features/email-password/endpoints/sign-in-email.ts";
