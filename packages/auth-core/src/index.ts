@@ -13,9 +13,13 @@ export type {
 } from "./config/options.ts";
 export { type Auth, createAuth } from "./create-auth.ts";
 export { AuthError, ERROR_CATALOGUE, type ErrorCode, isAuthError } from "./errors/index.ts";
-export type { AuditEvent } from "./features/admin/endpoints/list-audit-events.ts";
-export type { ListUsersResult } from "./features/admin/endpoints/list-users.ts";
-export type { AdminSession, AdminUser, AuditAction } from "./features/admin/rules.ts";
+export type {
+  AdminSession,
+  AdminUser,
+  AuditAction,
+  AuditEvent,
+  ListUsersResult,
+} from "./features/admin/rules.ts";
 export type { ApiKey, ApiKeyList, ApiKeyVerification, CreatedApiKey } from "./features/api-key/types.ts";
 export type { CleanupResult } from "./features/cleanup.ts";
 export type { DeleteUserResponse } from "./features/deletion/endpoints/delete-user.ts";
