@@ -1,16 +1,8 @@
-import { z } from "zod";
+import { createApiKeyContract } from "../../../contracts/api-key.ts";
 import { AuthError } from "../../../errors/auth-error.ts";
 import { defineEndpoint } from "../../../http/define-endpoint.ts";
 import { findUserById } from "../../session/store.ts";
 import { resolveKeyOwner } from "../owner.ts";
-import {
-  expiresInField,
-  limitFields,
-  metadataField,
-  nameField,
-  prefixField,
-  refillComplete,
-} from "../schemas.ts";
 import { createApiKey } from "../service.ts";
 import type { CreatedApiKey } from "../types.ts";
 
@@ -19,24 +11,8 @@ import type { CreatedApiKey } from "../types.ts";
  * this once. Limits, permissions and userId are server-only (owner.ts). Reads the session from the
  * database (sensitive), and an API-key caller cannot mint keys.
  */
-export const createApiKeyEndpoint = defineEndpoint({
-  name: "createApiKey",
-  method: "POST",
-  path: "/api-key/create",
-  auth: "optional",
+export const createApiKeyEndpoint = defineEndpoint(createApiKeyContract, {
   sensitive: true,
-  body: z
-    .strictObject({
-      name: nameField.optional(),
-      prefix: prefixField.optional(),
-      expiresIn: expiresInField.nullable().optional(),
-      metadata: metadataField.nullable().optional(),
-      ...limitFields,
-    })
-    .refine(refillComplete, {
-      message: "refillAmount and refillInterval go together",
-      path: ["refillAmount"],
-    }),
   async handler(ctx): Promise<CreatedApiKey> {
     const userId = resolveKeyOwner(ctx, ctx.body);
     // A server call naming a user: that user must exist (a session's user was just read).

@@ -23,7 +23,10 @@ export const permissionsField = z.record(
   z.array(z.string().min(1).max(64)).max(64),
 );
 
-/** The server-only limit fields (features/api-key/rules.ts SERVER_ONLY_FIELDS), validated all the same. */
+/**
+ * The server-only limit fields, validated all the same: over HTTP a body naming one is refused
+ * (features/api-key/rules.ts SERVER_ONLY_FIELDS lists the same names).
+ */
 export const limitFields = {
   userId: z.string().max(64).optional(),
   remaining: z.number().int().min(0).nullable().optional(),
