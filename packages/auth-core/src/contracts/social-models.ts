@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { type User, userSchema } from "./models.ts";
+import { type TwoFactorRedirect, twoFactorRedirectSchema } from "./two-factor.ts";
 
 /**
  * The shapes the social endpoints answer with, each a named interface with a schema annotated to
@@ -56,20 +57,6 @@ export const idTokenSignInResultSchema: z.ZodType<IdTokenSignInResult> = z.stric
   token: z.string(),
   url: z.string().nullable(),
   user: userSchema,
-});
-
-/**
- * A sign-in whose second factor is still to come: no session, no token, a challenge cookie. The
- * same answer as features/two-factor/gate.ts TwoFactorRedirect (sign-in/email gives it too).
- */
-export interface TwoFactorRedirect {
-  twoFactorRedirect: true;
-  twoFactorMethods: ("totp" | "otp")[];
-}
-
-export const twoFactorRedirectSchema: z.ZodType<TwoFactorRedirect> = z.strictObject({
-  twoFactorRedirect: z.literal(true),
-  twoFactorMethods: z.array(z.enum(["totp", "otp"])),
 });
 
 export type SignInSocialResult = SocialRedirectResult | IdTokenSignInResult | TwoFactorRedirect;

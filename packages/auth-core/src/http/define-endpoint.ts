@@ -81,7 +81,7 @@ export interface EndpointDefinition<
    */
   handler(ctx: EndpointContext<z.output<Body>, z.output<Query>>): Promise<Result>;
   /** The endpoint's contract (contracts/), which its responses must satisfy. */
-  contract?: AnyContract;
+  contract: AnyContract;
 }
 
 /** How an endpoint behaves on the server, beside its contract: the handler and the engine's flags. */
@@ -110,21 +110,10 @@ export function defineEndpoint<
   contract: EndpointContract<Name, Body, Query, Response, Answer>,
   implementation: EndpointImplementation<Body, Query, ContractResult<Response, Answer>>,
 ): EndpointDefinition<Body, Query, ContractResult<Response, Answer>> & { name: Name };
-/** @deprecated during the move to contracts: an endpoint declared without one. */
-export function defineEndpoint<
-  const Name extends string,
-  Body extends z.ZodType,
-  Query extends z.ZodType,
-  Result,
->(
-  definition: EndpointDefinition<Body, Query, Result> & { name: Name },
-): EndpointDefinition<Body, Query, Result> & { name: Name };
 export function defineEndpoint(
-  first: AnyContract | AnyEndpoint,
-  implementation?: EndpointImplementation<z.ZodType, z.ZodType, unknown>,
+  contract: AnyContract,
+  implementation: EndpointImplementation<z.ZodType, z.ZodType, unknown>,
 ): AnyEndpoint {
-  if (!implementation) return first as AnyEndpoint;
-  const contract = first as AnyContract;
   return {
     name: contract.name,
     method: contract.method,

@@ -226,8 +226,6 @@ export async function runEndpoint(
  */
 function assertResultMatchesContract(endpoint: AnyEndpoint, result: unknown): void {
   const contract = endpoint.contract;
-  // An endpoint without a contract fails the registry test (tests/core/contracts.test.ts) instead.
-  if (!contract) return;
   const answers = contract.answers ?? "json";
   let data: unknown = result ?? null;
   if (isEndpointResult(result)) {

@@ -62,6 +62,6 @@ const organizationList = [
   addTeamMember,
   removeTeamMember,
 ] as const;
-export const organizationEndpoints = organizationList as unknown as AnyEndpoint[];
+export const organizationEndpoints: readonly AnyEndpoint[] = organizationList;
 /** The endpoints of this feature, with their types (the keys and signatures of `auth.api`). */
 export type OrganizationEndpoint = (typeof organizationList)[number];

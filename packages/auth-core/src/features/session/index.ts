@@ -14,6 +14,6 @@ const sessionList = [
   revokeOtherSessions,
   signOut,
 ] as const;
-export const sessionEndpoints = sessionList as unknown as AnyEndpoint[];
+export const sessionEndpoints: readonly AnyEndpoint[] = sessionList;
 /** The endpoints of this feature, with their types (the keys and signatures of `auth.api`). */
 export type SessionEndpoint = (typeof sessionList)[number];
