@@ -24,7 +24,7 @@ export const metadataField = z
 
 /**
  * A member's roles: the comma separated list of SPEC §3, trimmed, without empty entries. Here
- * because the role fields below normalise with it; features/organization/rules.ts re-exports it for
+ * because the role fields below normalise with it; features/organization/members/rules.ts re-exports it for
  * the server's decisions, so input and stored roles are split the same way.
  */
 export function parseRoles(role: string | readonly string[]): string[] {

@@ -2,16 +2,16 @@ import type { ObjectId } from "mongodb";
 import type { AuthContext } from "../../context.ts";
 import type { MemberDoc, UserDoc } from "../../db/documents.ts";
 import { AuthError } from "../../errors/auth-error.ts";
-import { deleteOrganizationCascade } from "../organization/organization-service.ts";
-import { holdsRole } from "../organization/rules.ts";
-import { dropCreatorRole, removeMembership } from "../organization/service.ts";
+import { holdsRole } from "../organization/members/rules.ts";
+import { dropCreatorRole, removeMembership } from "../organization/members/service.ts";
 import {
   deleteUserMembersWithoutRole,
   findOrganizationsWithOtherMembers,
   findOrganizationsWithOtherRoleHolder,
   findUserMemberships,
   setMemberRole,
-} from "../organization/store.ts";
+} from "../organization/members/store.ts";
+import { deleteOrganizationCascade } from "../organization/organizations/service.ts";
 import { type OrganizationRelease, planOrganizationRelease, roleWithout } from "./rules.ts";
 import { deleteUserPendingInvitations, deleteUserTeamMembers } from "./store.ts";
 

@@ -1,0 +1,19 @@
+import { listOrganizationTeamsContract } from "../../../../contracts/organization-teams.ts";
+import { defineEndpoint } from "../../../../http/define-endpoint.ts";
+import { requireCaller, requireMembership, resolveOrganizationId } from "../../members/service.ts";
+import { type Team, toTeam } from "../../organizations/types.ts";
+import { assertTeamsEnabled } from "../service.ts";
+import { listTeams } from "../store.ts";
+
+/** SPEC §6: listing teams requires membership. Oldest first, one page (`limit` ≤ 100, default 100; `offset`). */
+export const listOrganizationTeams = defineEndpoint(listOrganizationTeamsContract, {
+  async handler(ctx): Promise<Team[]> {
+    const { auth, query } = ctx;
+    assertTeamsEnabled(auth);
+    const caller = requireCaller(ctx.session);
+    const organizationId = resolveOrganizationId(caller.session, query.organizationId);
+    await requireMembership(auth, organizationId, caller.user._id);
+    const teams = await listTeams(auth.collections, organizationId, query.limit, query.offset);
+    return teams.map(toTeam);
+  },
+});
