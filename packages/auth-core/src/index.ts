@@ -28,17 +28,17 @@ export type { AuditAction } from "./features/admin/rules.ts";
 export type { CleanupResult } from "./features/cleanup.ts";
 export type { DeleteUserResponse } from "./features/deletion/endpoints/delete-user.ts";
 export type { SignInResult } from "./features/email-password/endpoints/sign-in-email.ts";
-export type { InvitationDetails } from "./features/organization/invitations/endpoints/get-invitation.ts";
-export type { FullOrganization } from "./features/organization/organizations/endpoints/get-full-organization.ts";
 export type {
+  FullOrganization,
   Invitation,
+  InvitationDetails,
   Member,
   MemberUser,
   MemberWithUser,
   Organization,
   Team,
   TeamMember,
-} from "./features/organization/organizations/types.ts";
+} from "./features/organization/index.ts";
 export type { PasswordChanged } from "./features/password/endpoints/change-password.ts";
 export type { PasswordResetRequested } from "./features/password/endpoints/request-password-reset.ts";
 export type { CoreEndpoint, CoreEndpointName } from "./features/registry.ts";

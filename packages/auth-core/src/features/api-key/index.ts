@@ -17,3 +17,6 @@ const apiKeyList = [
 export const apiKeyEndpoints: readonly AnyEndpoint[] = apiKeyList;
 /** The endpoints of this feature, with their types (the keys and signatures of `auth.api`). */
 export type ApiKeyEndpoint = (typeof apiKeyList)[number];
+
+// The face other features use: whether a caller is an API key rather than a session.
+export { isApiKeySession } from "./session-bridge.ts";

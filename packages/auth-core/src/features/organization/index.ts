@@ -65,3 +65,33 @@ const organizationList = [
 export const organizationEndpoints: readonly AnyEndpoint[] = organizationList;
 /** The endpoints of this feature, with their types (the keys and signatures of `auth.api`). */
 export type OrganizationEndpoint = (typeof organizationList)[number];
+
+/*
+ * The face of the organization feature: all that other features may use. Inside, four domains of
+ * the same shape (endpoints/, service.ts, rules.ts, store.ts, types.ts): organizations, members,
+ * invitations and teams. Endpoints call services; a service uses its own store and the services of
+ * the domains below it (teams ← members ← invitations ← organizations), never the other way round.
+ */
+export type {
+  FullOrganization,
+  Invitation,
+  InvitationDetails,
+  Member,
+  MemberUser,
+  MemberWithUser,
+  Organization,
+  Team,
+  TeamMember,
+} from "../../contracts/organization-models.ts";
+/** User deletion (features/deletion) releases the user's organizations through these. */
+export { holdsRole, parseRoles } from "./members/rules.ts";
+export {
+  deleteUserMembersWithoutRole,
+  dropCreatorRole,
+  findOrganizationsWithOtherMembers,
+  findOrganizationsWithOtherRoleHolder,
+  findUserMemberships,
+  removeMembership,
+  setMemberRole,
+} from "./members/service.ts";
+export { deleteOrganizationCascade } from "./organizations/service.ts";

@@ -17,3 +17,13 @@ const sessionList = [
 export const sessionEndpoints: readonly AnyEndpoint[] = sessionList;
 /** The endpoints of this feature, with their types (the keys and signatures of `auth.api`). */
 export type SessionEndpoint = (typeof sessionList)[number];
+
+// The face other features use (features/organization writes and clears a session's active
+// organization and team).
+export {
+  clearActiveOrganizationOfSessions,
+  clearActiveTeamOfSessions,
+  setCookieCache,
+} from "./service.ts";
+export { setSessionActiveOrganization, setSessionActiveOrganizationReturning } from "./store.ts";
+export type { SessionWithUser } from "./types.ts";

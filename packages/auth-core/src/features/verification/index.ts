@@ -6,3 +6,6 @@ const verificationList = [sendVerificationEmailEndpoint, verifyEmail] as const;
 export const verificationEndpoints: readonly AnyEndpoint[] = verificationList;
 /** The endpoints of this feature, with their types (the keys and signatures of `auth.api`). */
 export type VerificationEndpoint = (typeof verificationList)[number];
+
+// The face other features use: a one-time claim (features/organization claims invitations with it).
+export { claimOneTimeToken, releaseOneTimeToken } from "./store.ts";

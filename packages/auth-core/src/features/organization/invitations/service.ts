@@ -1,4 +1,3 @@
-import { ObjectId } from "mongodb";
 import type { AuthContext } from "../../../context.ts";
 import { isDuplicateKeyError } from "../../../db/connect.ts";
 import type {
@@ -9,30 +8,25 @@ import type {
   TeamDoc,
   UserDoc,
 } from "../../../db/documents.ts";
-import { parseId } from "../../../db/ids.ts";
+import { ObjectId, parseId } from "../../../db/ids.ts";
 import { AuthError } from "../../../errors/auth-error.ts";
 import { dispatchMail, toMailUser } from "../../mail-dispatch.ts";
-import { claimOneTimeToken, releaseOneTimeToken } from "../../verification/store.ts";
-import {
-  canGrantRoles,
-  closedInvitationSlot,
-  hasPermission,
-  isInvitationOpen,
-  parseRoles,
-  pendingInvitationSlot,
-} from "../members/rules.ts";
-import { addMemberWithinLimit, roleTableOf } from "../members/service.ts";
-import { deleteMemberById, findMember } from "../members/store.ts";
+import { claimOneTimeToken, releaseOneTimeToken } from "../../verification/index.ts";
+import { canGrantRoles, hasPermission, parseRoles } from "../members/rules.ts";
+import { addMemberWithinLimit, deleteMember, findMember, roleTableOf } from "../members/service.ts";
 import { insertWithinLimit } from "../organizations/bounded-insert.ts";
-import { joinTeams } from "../teams/service.ts";
-import { findOrganizationTeams } from "../teams/store.ts";
+import { findOrganizationTeams, joinTeams } from "../teams/service.ts";
+import { closedInvitationSlot, isInvitationOpen, pendingInvitationSlot } from "./rules.ts";
 import {
   closeInvitationSlot,
   countPendingInvitations,
   deleteInvitationById,
+  deleteOrganizationInvitations,
   findInvitationById,
   findInvitationBySlot,
   insertInvitation,
+  listOrganizationInvitations,
+  listPendingInvitationsByEmail,
   renewInvitation,
   setInvitationStatus,
 } from "./store.ts";
@@ -228,7 +222,7 @@ export async function requireInviterStillAllowed(
   auth: AuthContext,
   invitation: InvitationDoc,
 ): Promise<MemberDoc> {
-  const inviter = await findMember(auth.collections, invitation.organizationId, invitation.inviterId);
+  const inviter = await findMember(auth, invitation.organizationId, invitation.inviterId);
   const table = roleTableOf(auth);
   if (
     !inviter ||
@@ -255,9 +249,7 @@ export async function acceptInvitation(
     .map((id) => parseId(id))
     .filter((id) => id !== null);
   const teams =
-    teamIds.length > 0
-      ? await findOrganizationTeams(auth.collections, invitation.organizationId, teamIds)
-      : [];
+    teamIds.length > 0 ? await findOrganizationTeams(auth, invitation.organizationId, teamIds) : [];
   if (!(await claimInvitation(auth, invitation))) throw new AuthError("INVITATION_NOT_FOUND");
   const added = await addMemberWithinLimit(auth, {
     organizationId: invitation.organizationId,
@@ -270,9 +262,39 @@ export async function acceptInvitation(
     throw new AuthError(added.reason === "limit" ? "MEMBERSHIP_LIMIT_REACHED" : "MEMBER_ALREADY_EXISTS");
   }
   if (!(await joinTeams(auth, teams, user._id))) {
-    await deleteMemberById(auth.collections, added.value._id);
+    await deleteMember(auth, added.value._id);
     await releaseClaim(auth, invitation);
     throw new AuthError("TEAM_MEMBER_LIMIT_REACHED");
   }
   return { invitation: await closeAs(auth, invitation, "accepted"), member: added.value, teams };
+}
+
+/** An invitation by id (a string that is not one is not found); null when there is none. */
+export async function findInvitation(auth: AuthContext, invitationId: string): Promise<InvitationDoc | null> {
+  const id = parseId(invitationId);
+  return id ? findInvitationById(auth.collections, id) : null;
+}
+
+/** The organization's invitations (every status), newest first, one page. */
+export function listInvitationsOf(
+  auth: AuthContext,
+  organizationId: ObjectId,
+  limit: number,
+  offset = 0,
+): Promise<InvitationDoc[]> {
+  return listOrganizationInvitations(auth.collections, organizationId, limit, offset);
+}
+
+/** The pending, unexpired invitations of an address, newest first, at most `limit`. */
+export function listOpenInvitationsOf(
+  auth: AuthContext,
+  email: string,
+  limit: number,
+): Promise<InvitationDoc[]> {
+  return listPendingInvitationsByEmail(auth.collections, email, auth.now(), limit);
+}
+
+/** The organization's invitations go with it (its delete cascade). */
+export function deleteInvitationsOf(auth: AuthContext, organizationId: ObjectId): Promise<void> {
+  return deleteOrganizationInvitations(auth.collections, organizationId);
 }

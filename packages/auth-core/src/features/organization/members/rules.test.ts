@@ -5,7 +5,6 @@ import {
   DEFAULT_ROLES,
   findPermissionRefusal,
   hasPermission,
-  isInvitationOpen,
   ORGANIZATION_STATEMENTS,
   parseRoles,
   pickFreeSeat,
@@ -133,20 +132,6 @@ describe("granting roles: nobody grants a role they do not hold", () => {
     ["owner", ["nope"], false],
   ] as const)("%s granting %j → %s", (caller, granted, allowed) => {
     expect(canGrantRoles(caller, granted, table, "owner")).toBe(allowed);
-  });
-});
-
-describe("invitation state", () => {
-  const now = new Date("2026-01-01T00:00:00Z");
-  const later = new Date(now.getTime() + 1000);
-  it.each([
-    ["pending", later, true],
-    ["pending", now, false],
-    ["accepted", later, false],
-    ["rejected", later, false],
-    ["canceled", later, false],
-  ] as const)("%s expiring %s → open %s", (status, expiresAt, open) => {
-    expect(isInvitationOpen({ status, expiresAt }, now)).toBe(open);
   });
 });
 

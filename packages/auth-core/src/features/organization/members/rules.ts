@@ -1,8 +1,8 @@
 import { parseRoles } from "../../../contracts/organization-fields.ts";
 
 /**
- * Pure organization decisions (SPEC §5, §6): roles and permissions, who may grant which role,
- * invitation state, member seats. No I/O; the clock is passed in.
+ * Pure membership decisions (SPEC §5, §6): roles and permissions, who may grant which role, member
+ * and team seats. No I/O. Invitation state is in invitations/rules.ts.
  */
 
 /** resource → actions. */
@@ -138,20 +138,6 @@ export function coversRoles(
 
 export function holdsRole(roles: string, role: string): boolean {
   return parseRoles(roles).includes(role);
-}
-
-/** SPEC §4: accept and reject only from pending and unexpired. */
-export function isInvitationOpen(invitation: { status: string; expiresAt: Date }, now: Date): boolean {
-  return invitation.status === "pending" && invitation.expiresAt.getTime() > now.getTime();
-}
-
-/** The unique slot of a pending invitation: one pending invitation per address and organization. */
-export function pendingInvitationSlot(organizationId: string, email: string): string {
-  return `pending:${organizationId}:${email}`;
-}
-
-export function closedInvitationSlot(invitationId: string): string {
-  return `closed:${invitationId}`;
 }
 
 /**

@@ -1,38 +1,22 @@
-import { ObjectId } from "mongodb";
 import type { ResolvedOptions } from "../../../config/options.ts";
 import type { AuthContext } from "../../../context.ts";
-import type { MemberDoc, OrganizationDoc, SessionDoc } from "../../../db/documents.ts";
-import { parseId } from "../../../db/ids.ts";
+import type { MemberDoc, UserDoc } from "../../../db/documents.ts";
+import { ObjectId, parseId } from "../../../db/ids.ts";
 import { AuthError } from "../../../errors/auth-error.ts";
 import type { ErrorCode } from "../../../errors/catalogue.ts";
-import type { CookieJar } from "../../../http/cookie-jar.ts";
-import { isApiKeySession } from "../../api-key/session-bridge.ts";
-import { applyAfterHook, applyBeforeHook } from "../../hooks.ts";
-import { setCookieCache } from "../../session/service.ts";
-import {
-  type ActiveField,
-  clearActiveOrganization,
-  clearActiveTeam,
-  clearSessionActive,
-  listSessionsWithActive,
-  setSessionActiveOrganization,
-  setSessionActiveOrganizationReturning,
-} from "../../session/store.ts";
-import type { SessionWithUser } from "../../session/types.ts";
-import { deleteUserTeamMemberships } from "../teams/store.ts";
+import { emailField } from "../../schemas.ts";
+import { clearActiveOrganizationOfSessions } from "../../session/index.ts";
+import { findUserByEmail } from "../../users/index.ts";
+import { deleteUserTeamMemberships } from "../teams/service.ts";
 import { buildRoleTable, hasPermission, holdsRole, type RoleTable } from "./rules.ts";
 import { claimSeat, type SeatResult } from "./seats.ts";
-import {
-  countMembers,
-  countMembersWithRole,
-  deleteMemberById,
-  findMember,
-  findOrganizationById,
-  findOrganizationBySlug,
-  insertMember,
-  listMemberSeats,
-  setMemberRole,
-} from "./store.ts";
+import * as store from "./store.ts";
+import { type MemberWithUser, toMember, toMemberUser } from "./types.ts";
+
+/**
+ * Members: roles, seats, the sole-owner guard. Uses teams (a member leaving leaves their teams) and
+ * the session feature's face; organizations and invitations use this, never the other way round.
+ */
 
 const roleTables = new WeakMap<ResolvedOptions, RoleTable>();
 
@@ -47,52 +31,13 @@ export function roleTableOf(auth: AuthContext): RoleTable {
   return table;
 }
 
-/** The signed-in caller; endpoints with auth "session" always have one. */
-export function requireCaller(session: SessionWithUser | null): SessionWithUser {
-  if (!session) throw new AuthError("UNAUTHORIZED");
-  return session;
-}
-
-/**
- * The organization a call is about: the given id, else the session's active organization. An id that
- * is not 24 hex answers like an organization the caller is not a member of (one body for "does not
- * exist" and "not yours", security-matrix I9); no id and no active organization fails closed (I20).
- */
-export function resolveOrganizationId(
-  session: SessionDoc | null,
-  given: string | null | undefined,
-): ObjectId {
-  if (given !== undefined && given !== null) {
-    const id = parseId(given);
-    if (!id) throw new AuthError("NOT_A_MEMBER_OF_ORGANIZATION");
-    return id;
-  }
-  const active = parseId(session?.activeOrganizationId);
-  if (!active) throw new AuthError("NO_ACTIVE_ORGANIZATION");
-  return active;
-}
-
-/** By id, else by slug, else the active one; a slug that names nothing answers like a non-member. */
-export async function resolveOrganizationRef(
-  auth: AuthContext,
-  session: SessionDoc | null,
-  ref: { organizationId?: string | undefined; organizationSlug?: string | undefined },
-): Promise<{ id: ObjectId; organization: OrganizationDoc | null }> {
-  if (ref.organizationId === undefined && ref.organizationSlug !== undefined) {
-    const organization = await findOrganizationBySlug(auth.collections, ref.organizationSlug);
-    if (!organization) throw new AuthError("NOT_A_MEMBER_OF_ORGANIZATION");
-    return { id: organization._id, organization };
-  }
-  return { id: resolveOrganizationId(session, ref.organizationId), organization: null };
-}
-
 /** SPEC §6 "Non-members are refused": the caller's member row, read from the database every time. */
 export async function requireMembership(
   auth: AuthContext,
   organizationId: ObjectId,
   userId: ObjectId,
 ): Promise<MemberDoc> {
-  const member = await findMember(auth.collections, organizationId, userId);
+  const member = await store.findMember(auth.collections, organizationId, userId);
   if (!member) throw new AuthError("NOT_A_MEMBER_OF_ORGANIZATION");
   return member;
 }
@@ -104,12 +49,6 @@ export function assertPermission(
   refusal: ErrorCode,
 ): void {
   if (!hasPermission(member.role, request, roleTableOf(auth))) throw new AuthError(refusal);
-}
-
-export async function requireOrganization(auth: AuthContext, id: ObjectId): Promise<OrganizationDoc> {
-  const organization = await findOrganizationById(auth.collections, id);
-  if (!organization) throw new AuthError("ORGANIZATION_NOT_FOUND");
-  return organization;
 }
 
 export interface NewMember {
@@ -124,75 +63,22 @@ export function addMemberWithinLimit(auth: AuthContext, input: NewMember): Promi
   const { collections } = auth;
   return claimSeat<MemberDoc>(
     {
-      count: () => countMembers(collections, input.organizationId),
+      count: () => store.countMembers(collections, input.organizationId),
       takenSeats: () =>
-        listMemberSeats(collections, input.organizationId, auth.options.organization.membershipLimit),
-      isAlreadyIn: async () => (await findMember(collections, input.organizationId, input.userId)) !== null,
+        store.listMemberSeats(collections, input.organizationId, auth.options.organization.membershipLimit),
+      isAlreadyIn: async () =>
+        (await store.findMember(collections, input.organizationId, input.userId)) !== null,
       insert: async (seat) => {
         const doc: MemberDoc = { _id: new ObjectId(), ...input, createdAt: auth.now(), seat };
-        await insertMember(collections, doc);
+        await store.insertMember(collections, doc);
         return doc;
       },
       remove: async (doc) => {
-        await deleteMemberById(collections, doc._id);
+        await store.deleteMemberById(collections, doc._id);
       },
     },
     auth.options.organization.membershipLimit,
   );
-}
-
-/**
- * Writes the session's active organization and team through the session update hooks (review s9
- * finding 8), and re-issues the cookie cache so get-session shows the change at once (a stale cache
- * would keep answering the old one for its whole max age). A `before` hook may change the two fields
- * (nothing else: not the user, not the token) or refuse: SESSION_UPDATE_REFUSED, nothing written.
- * The `after` hook sees the stored session, and runs only when the session still existed.
- */
-/**
- * writeActiveOrganization as the side effect of another write (create, accept-invitation): a session
- * update hook refusing the switch leaves the session as it was, and the organization or membership —
- * already stored — stands; the caller is not told their create or accept failed when it did not.
- */
-export async function switchActiveOrganizationUnlessRefused(
-  ...args: Parameters<typeof writeActiveOrganization>
-): Promise<void> {
-  await writeActiveOrganization(...args).catch((error: unknown) => {
-    if (!(error instanceof AuthError && error.code === "SESSION_UPDATE_REFUSED")) throw error;
-  });
-}
-
-export async function writeActiveOrganization(
-  auth: AuthContext,
-  jar: CookieJar,
-  caller: SessionWithUser,
-  organizationId: string | null,
-  teamId: string | null,
-): Promise<void> {
-  // An API-key caller has no session row (features/api-key/session-bridge.ts): nothing to make active.
-  if (isApiKeySession(caller)) return;
-  const hooks = auth.options.hooks?.session?.update;
-  const change = await applyBeforeHook<Partial<SessionDoc>>(hooks, {
-    activeOrganizationId: organizationId,
-    activeTeamId: teamId,
-  });
-  if (!change) throw new AuthError("SESSION_UPDATE_REFUSED");
-  const session: SessionDoc = {
-    ...caller.session,
-    activeOrganizationId: change.activeOrganizationId ?? null,
-    activeTeamId: change.activeTeamId ?? null,
-  };
-  const write = [
-    auth.collections,
-    session._id,
-    session.activeOrganizationId,
-    session.activeTeamId ?? null,
-  ] as const;
-  // The after hook sees the stored session (a cached caller's copy may be behind): the write returns it.
-  let stored: SessionDoc | null = null;
-  if (hooks?.after) stored = await setSessionActiveOrganizationReturning(...write);
-  else await setSessionActiveOrganization(...write);
-  setCookieCache(auth, jar, session, caller.user);
-  if (stored) await applyAfterHook(hooks, stored);
 }
 
 /**
@@ -209,13 +95,15 @@ export async function dropCreatorRole(
 ): Promise<boolean> {
   const creatorRole = auth.options.organization.creatorRole;
   if (!holdsRole(member.role, creatorRole)) {
-    await setMemberRole(auth.collections, member._id, newRole);
+    await store.setMemberRole(auth.collections, member._id, newRole);
     return true;
   }
-  if ((await countMembersWithRole(auth.collections, member.organizationId, creatorRole)) <= 1) return false;
-  await setMemberRole(auth.collections, member._id, newRole);
-  if ((await countMembersWithRole(auth.collections, member.organizationId, creatorRole)) > 0) return true;
-  await setMemberRole(auth.collections, member._id, member.role);
+  if ((await store.countMembersWithRole(auth.collections, member.organizationId, creatorRole)) <= 1)
+    return false;
+  await store.setMemberRole(auth.collections, member._id, newRole);
+  if ((await store.countMembersWithRole(auth.collections, member.organizationId, creatorRole)) > 0)
+    return true;
+  await store.setMemberRole(auth.collections, member._id, member.role);
   return false;
 }
 
@@ -233,71 +121,166 @@ export async function removeMembership(auth: AuthContext, member: MemberDoc): Pr
       .filter((role) => role !== creatorRole && role.length > 0);
     if (!(await dropCreatorRole(auth, member, remaining.join(",") || "member"))) return false;
   }
-  if (!(await deleteMemberById(auth.collections, member._id))) return null;
-  await deleteUserTeamMemberships(auth.collections, member.organizationId, member.userId);
+  if (!(await store.deleteMemberById(auth.collections, member._id))) return null;
+  await deleteUserTeamMemberships(auth, member.organizationId, member.userId);
   await clearActiveOrganizationOfSessions(auth, member.organizationId.toHexString(), member.userId);
   return true;
 }
 
 /**
- * SPEC §4 cascades: an organization left, removed or deleted stops being active on sessions (on one
- * user's when `userId` is given); a team likewise. A required cascade, so no `before` hook is asked
- * (a refusal would leave a session pointing at what is gone); with a session update `after` hook,
- * each session is cleared by its own write and reported once that write found it. The closing bulk
- * write catches a session that made it active after the list was read.
+ * Members with their users' public fields: one `$in` read for the whole page (no $lookup on
+ * FerretDB). A member whose user is gone is left out rather than failing the listing (Better Auth
+ * complaint #2: "User not found for member").
  */
-export async function clearActiveOrganizationOfSessions(
-  auth: AuthContext,
-  organizationId: string,
-  userId?: ObjectId,
-): Promise<void> {
-  await reportClearedSessions(auth, "activeOrganizationId", organizationId, userId);
-  await clearActiveOrganization(auth.collections, organizationId, userId);
-}
-
-/** The team form of clearActiveOrganizationOfSessions (a removed team, or a member removed from it). */
-export async function clearActiveTeamOfSessions(
-  auth: AuthContext,
-  teamId: string,
-  userId?: ObjectId,
-): Promise<void> {
-  await reportClearedSessions(auth, "activeTeamId", teamId, userId);
-  await clearActiveTeam(auth.collections, teamId, userId);
-}
-
-async function reportClearedSessions(
-  auth: AuthContext,
-  field: ActiveField,
-  value: string,
-  userId: ObjectId | undefined,
-): Promise<void> {
-  const after = auth.options.hooks?.session?.update?.after;
-  if (!after) return;
-  for await (const session of listSessionsWithActive(auth.collections, field, value, userId)) {
-    if (!(await clearSessionActive(auth.collections, session._id, field, value))) continue;
-    const cleared =
-      field === "activeOrganizationId"
-        ? { activeOrganizationId: null, activeTeamId: null }
-        : { activeTeamId: null };
-    await after({ ...session, ...cleared });
-  }
-}
-
-/**
- * After the database cleared an organization as active on the caller's sessions (leave, remove self,
- * delete): re-issues the caller's cookie cache without it, so get-session agrees at once.
- */
-export function forgetActiveOrganization(
-  auth: AuthContext,
-  jar: CookieJar,
-  caller: SessionWithUser,
-  organizationId: string,
-): void {
-  if (caller.session.activeOrganizationId !== organizationId) return;
-  setCookieCache(
-    auth,
-    jar,
-    { ...caller.session, activeOrganizationId: null, activeTeamId: null },
-    caller.user,
+export async function withUsers(auth: AuthContext, members: readonly MemberDoc[]): Promise<MemberWithUser[]> {
+  const users = await store.findMemberUsers(
+    auth.collections,
+    members.map((member) => member.userId),
   );
+  const byId = new Map(users.map((user) => [user._id.toHexString(), user]));
+  const listed: MemberWithUser[] = [];
+  for (const member of members) {
+    const user = byId.get(member.userId.toHexString());
+    if (user) listed.push({ ...toMember(member), user: toMemberUser(user) });
+  }
+  return listed;
+}
+
+/** SPEC §5: the target is found by member id, or by email when the value contains an at sign. */
+export async function findMemberByIdOrEmail(
+  auth: AuthContext,
+  organizationId: ObjectId,
+  memberIdOrEmail: string,
+): Promise<MemberDoc | null> {
+  if (memberIdOrEmail.includes("@")) {
+    const email = emailField.safeParse(memberIdOrEmail);
+    const user = email.success ? await findUserByEmail(auth.collections, email.data) : null;
+    return user ? store.findMember(auth.collections, organizationId, user._id) : null;
+  }
+  const memberId = parseId(memberIdOrEmail);
+  return memberId ? store.findMemberById(auth.collections, organizationId, memberId) : null;
+}
+
+/** The user's member row in the organization; null when they are not a member. */
+export function findMember(
+  auth: AuthContext,
+  organizationId: ObjectId,
+  userId: ObjectId,
+): Promise<MemberDoc | null> {
+  return store.findMember(auth.collections, organizationId, userId);
+}
+
+/** A member by id (a string that is not one is not found), only in that organization. */
+export async function findMemberById(
+  auth: AuthContext,
+  organizationId: ObjectId,
+  memberId: string,
+): Promise<MemberDoc | null> {
+  const id = parseId(memberId);
+  return id ? store.findMemberById(auth.collections, organizationId, id) : null;
+}
+
+/** A user by id (a string that is not one is not found); null when there is none. */
+export async function findUser(auth: AuthContext, userId: string | ObjectId): Promise<UserDoc | null> {
+  const id = typeof userId === "string" ? parseId(userId) : userId;
+  return id ? store.findUserById(auth.collections, id) : null;
+}
+
+export type { MemberPage } from "./store.ts";
+
+/** One page of members with their users' public fields. */
+export async function listMembersWithUsers(
+  auth: AuthContext,
+  organizationId: ObjectId,
+  page: store.MemberPage,
+): Promise<MemberWithUser[]> {
+  return withUsers(auth, await store.listMembersPage(auth.collections, organizationId, page));
+}
+
+/** One page of members (store.listMembersPage: never more). */
+export function listMembersPage(
+  auth: AuthContext,
+  organizationId: ObjectId,
+  page: store.MemberPage,
+): Promise<MemberDoc[]> {
+  return store.listMembersPage(auth.collections, organizationId, page);
+}
+
+export function countMembers(auth: AuthContext, organizationId: ObjectId): Promise<number> {
+  return store.countMembers(auth.collections, organizationId);
+}
+
+export function countUserMemberships(auth: AuthContext, userId: ObjectId): Promise<number> {
+  return store.countUserMemberships(auth.collections, userId);
+}
+
+/** A user's memberships, oldest first, one page. */
+export function listUserMemberships(
+  auth: AuthContext,
+  userId: ObjectId,
+  limit: number,
+  offset = 0,
+): Promise<MemberDoc[]> {
+  return store.listUserMemberships(auth.collections, userId, limit, offset);
+}
+
+/** Every membership of a user (deleting a user must see them all, not one page). */
+export function findUserMemberships(auth: AuthContext, userId: ObjectId): Promise<MemberDoc[]> {
+  return store.findUserMemberships(auth.collections, userId);
+}
+
+/** Of `organizationIds`, those with a member other than `userId`. */
+export function findOrganizationsWithOtherMembers(
+  auth: AuthContext,
+  organizationIds: readonly ObjectId[],
+  userId: ObjectId,
+): Promise<ObjectId[]> {
+  return store.findOrganizationsWithOtherMembers(auth.collections, organizationIds, userId);
+}
+
+/** Of `organizationIds`, those where a member other than `userId` holds `role`. */
+export function findOrganizationsWithOtherRoleHolder(
+  auth: AuthContext,
+  organizationIds: readonly ObjectId[],
+  userId: ObjectId,
+  role: string,
+): Promise<ObjectId[]> {
+  return store.findOrganizationsWithOtherRoleHolder(auth.collections, organizationIds, userId, role);
+}
+
+/** A user's member rows that do not hold `role` (store.deleteUserMembersWithoutRole says why). */
+export function deleteUserMembersWithoutRole(
+  auth: AuthContext,
+  userId: ObjectId,
+  role: string,
+): Promise<number> {
+  return store.deleteUserMembersWithoutRole(auth.collections, userId, role);
+}
+
+/** Writes a member's roles as they are (the sole-owner guard is dropCreatorRole's). */
+export function setMemberRole(auth: AuthContext, memberId: ObjectId, role: string): Promise<void> {
+  return store.setMemberRole(auth.collections, memberId, role);
+}
+
+/** Throws the driver's duplicate-key error for a second membership or a taken seat. */
+export function insertMember(auth: AuthContext, doc: MemberDoc): Promise<void> {
+  return store.insertMember(auth.collections, doc);
+}
+
+/** Takes a member row back; true for the one caller whose delete removed it. */
+export function deleteMember(auth: AuthContext, memberId: ObjectId): Promise<boolean> {
+  return store.deleteMemberById(auth.collections, memberId);
+}
+
+export function deleteOrganizationMembers(auth: AuthContext, organizationId: ObjectId): Promise<void> {
+  return store.deleteOrganizationMembers(auth.collections, organizationId);
+}
+
+/** A removed team is nobody's team any more (member.teamId, SPEC §3). */
+export function clearMembersTeam(
+  auth: AuthContext,
+  organizationId: ObjectId,
+  teamId: ObjectId,
+): Promise<void> {
+  return store.clearMembersTeam(auth.collections, organizationId, teamId);
 }

@@ -1,23 +1,42 @@
-import { ObjectId } from "mongodb";
 import type { AuthContext } from "../../../context.ts";
 import { isDuplicateKeyError } from "../../../db/connect.ts";
-import type { MemberDoc, OrganizationDoc, UserDoc } from "../../../db/documents.ts";
+import type { MemberDoc, OrganizationDoc, SessionDoc, TeamDoc, UserDoc } from "../../../db/documents.ts";
+import { ObjectId, parseId } from "../../../db/ids.ts";
 import { AuthError } from "../../../errors/auth-error.ts";
+import type { ErrorCode } from "../../../errors/catalogue.ts";
+import type { CookieJar } from "../../../http/cookie-jar.ts";
+import { isApiKeySession } from "../../api-key/index.ts";
+import { applyAfterHook, applyBeforeHook } from "../../hooks.ts";
 import { toMailUser } from "../../mail-dispatch.ts";
-import { deleteOrganizationInvitations } from "../invitations/store.ts";
-import { clearActiveOrganizationOfSessions } from "../members/service.ts";
+import {
+  clearActiveOrganizationOfSessions,
+  type SessionWithUser,
+  setCookieCache,
+  setSessionActiveOrganization,
+  setSessionActiveOrganizationReturning,
+} from "../../session/index.ts";
+import { deleteInvitationsOf } from "../invitations/service.ts";
 import {
   countUserMemberships,
-  deleteMemberById,
-  deleteOrganizationById,
+  deleteMember,
   deleteOrganizationMembers,
-  findOrganizationsByIds,
+  findUser,
   insertMember,
-  insertOrganization,
   listUserMemberships,
-} from "../members/store.ts";
-import { deleteOrganizationTeamMembers, deleteOrganizationTeams } from "../teams/store.ts";
+} from "../members/service.ts";
+import {
+  deleteOrganizationTeams,
+  deleteUserTeamMemberships,
+  findOrganizationTeams,
+} from "../teams/service.ts";
 import { insertWithinLimit } from "./bounded-insert.ts";
+import * as store from "./store.ts";
+
+/**
+ * Organizations: create, delete (the cascade over members, invitations and teams), which one a call
+ * is about, and the session's active organization. The top of the four: it uses the members,
+ * invitations and teams services; none of them uses this.
+ */
 
 /**
  * SPEC §6: creation may be disabled or decided by a function. The per-user cap is applied where the
@@ -43,11 +62,11 @@ const MEMBERSHIP_READ_CAP = 1000;
  */
 async function countLimitedMemberships(auth: AuthContext, userId: ObjectId): Promise<number> {
   const { collections } = auth;
-  const count = await countUserMemberships(collections, userId);
+  const count = await countUserMemberships(auth, userId);
   const limit = auth.options.organization.organizationLimit;
   if (limit === undefined || count < limit) return count;
-  const rows = await listUserMemberships(collections, userId, MEMBERSHIP_READ_CAP);
-  const existing = await findOrganizationsByIds(
+  const rows = await listUserMemberships(auth, userId, MEMBERSHIP_READ_CAP);
+  const existing = await store.findOrganizationsByIds(
     collections,
     rows.map((row) => row.organizationId),
   );
@@ -64,18 +83,17 @@ async function countLimitedMemberships(auth: AuthContext, userId: ObjectId): Pro
  * before the organization's insert, so a refusal leaves nothing behind.
  */
 async function insertCreatorWithinLimit(auth: AuthContext, member: MemberDoc): Promise<void> {
-  const { collections } = auth;
   const limit = auth.options.organization.organizationLimit;
-  if (limit === undefined) return insertMember(collections, member);
+  if (limit === undefined) return insertMember(auth, member);
   const inserted = await insertWithinLimit<MemberDoc>(
     {
       count: () => countLimitedMemberships(auth, member.userId),
       insert: async () => {
-        await insertMember(collections, member);
+        await insertMember(auth, member);
         return member;
       },
       undo: async () => {
-        await deleteMemberById(collections, member._id);
+        await deleteMember(auth, member._id);
       },
     },
     limit,
@@ -122,9 +140,9 @@ export async function createOrganizationWithOwner(
   };
   await insertCreatorWithinLimit(auth, member);
   try {
-    await insertOrganization(auth.collections, organization);
+    await store.insertOrganization(auth.collections, organization);
   } catch (error) {
-    await deleteMemberById(auth.collections, member._id);
+    await deleteMember(auth, member._id);
     if (isDuplicateKeyError(error)) throw new AuthError("ORGANIZATION_ALREADY_EXISTS");
     throw error;
   }
@@ -137,12 +155,220 @@ export async function createOrganizationWithOwner(
  * the one winner of concurrent deletes), so a crash midway leaves only rows that every read ignores.
  */
 export async function deleteOrganizationCascade(auth: AuthContext, id: ObjectId): Promise<boolean> {
-  const { collections } = auth;
-  if (!(await deleteOrganizationById(collections, id))) return false;
-  await deleteOrganizationMembers(collections, id);
-  await deleteOrganizationInvitations(collections, id);
-  await deleteOrganizationTeamMembers(collections, id);
-  await deleteOrganizationTeams(collections, id);
+  if (!(await store.deleteOrganizationById(auth.collections, id))) return false;
+  await deleteOrganizationMembers(auth, id);
+  await deleteInvitationsOf(auth, id);
+  await deleteOrganizationTeams(auth, id);
   await clearActiveOrganizationOfSessions(auth, id.toHexString());
   return true;
+}
+
+/** The signed-in caller; endpoints with auth "session" always have one. */
+export function requireCaller(session: SessionWithUser | null): SessionWithUser {
+  if (!session) throw new AuthError("UNAUTHORIZED");
+  return session;
+}
+
+/**
+ * The organization a call is about: the given id, else the session's active organization. An id that
+ * is not 24 hex answers like an organization the caller is not a member of (one body for "does not
+ * exist" and "not yours", security-matrix I9); no id and no active organization fails closed (I20).
+ */
+export function resolveOrganizationId(
+  session: SessionDoc | null,
+  given: string | null | undefined,
+): ObjectId {
+  if (given !== undefined && given !== null) {
+    const id = parseId(given);
+    if (!id) throw new AuthError("NOT_A_MEMBER_OF_ORGANIZATION");
+    return id;
+  }
+  const active = parseId(session?.activeOrganizationId);
+  if (!active) throw new AuthError("NO_ACTIVE_ORGANIZATION");
+  return active;
+}
+
+/** By id, else by slug, else the active one; a slug that names nothing answers like a non-member. */
+export async function resolveOrganizationRef(
+  auth: AuthContext,
+  session: SessionDoc | null,
+  ref: { organizationId?: string | undefined; organizationSlug?: string | undefined },
+): Promise<{ id: ObjectId; organization: OrganizationDoc | null }> {
+  if (ref.organizationId === undefined && ref.organizationSlug !== undefined) {
+    const organization = await store.findOrganizationBySlug(auth.collections, ref.organizationSlug);
+    if (!organization) throw new AuthError("NOT_A_MEMBER_OF_ORGANIZATION");
+    return { id: organization._id, organization };
+  }
+  return { id: resolveOrganizationId(session, ref.organizationId), organization: null };
+}
+
+export async function requireOrganization(auth: AuthContext, id: ObjectId): Promise<OrganizationDoc> {
+  const organization = await store.findOrganizationById(auth.collections, id);
+  if (!organization) throw new AuthError("ORGANIZATION_NOT_FOUND");
+  return organization;
+}
+
+/**
+ * Writes the session's active organization and team through the session update hooks (review s9
+ * finding 8), and re-issues the cookie cache so get-session shows the change at once (a stale cache
+ * would keep answering the old one for its whole max age). A `before` hook may change the two fields
+ * (nothing else: not the user, not the token) or refuse: SESSION_UPDATE_REFUSED, nothing written.
+ * The `after` hook sees the stored session, and runs only when the session still existed.
+ */
+/**
+ * writeActiveOrganization as the side effect of another write (create, accept-invitation): a session
+ * update hook refusing the switch leaves the session as it was, and the organization or membership —
+ * already stored — stands; the caller is not told their create or accept failed when it did not.
+ */
+export async function switchActiveOrganizationUnlessRefused(
+  ...args: Parameters<typeof writeActiveOrganization>
+): Promise<void> {
+  await writeActiveOrganization(...args).catch((error: unknown) => {
+    if (!(error instanceof AuthError && error.code === "SESSION_UPDATE_REFUSED")) throw error;
+  });
+}
+
+export async function writeActiveOrganization(
+  auth: AuthContext,
+  jar: CookieJar,
+  caller: SessionWithUser,
+  organizationId: string | null,
+  teamId: string | null,
+): Promise<void> {
+  // An API-key caller has no session row (features/api-key/session-bridge.ts): nothing to make active.
+  if (isApiKeySession(caller)) return;
+  const hooks = auth.options.hooks?.session?.update;
+  const change = await applyBeforeHook<Partial<SessionDoc>>(hooks, {
+    activeOrganizationId: organizationId,
+    activeTeamId: teamId,
+  });
+  if (!change) throw new AuthError("SESSION_UPDATE_REFUSED");
+  const session: SessionDoc = {
+    ...caller.session,
+    activeOrganizationId: change.activeOrganizationId ?? null,
+    activeTeamId: change.activeTeamId ?? null,
+  };
+  const write = [
+    auth.collections,
+    session._id,
+    session.activeOrganizationId,
+    session.activeTeamId ?? null,
+  ] as const;
+  // The after hook sees the stored session (a cached caller's copy may be behind): the write returns it.
+  let stored: SessionDoc | null = null;
+  if (hooks?.after) stored = await setSessionActiveOrganizationReturning(...write);
+  else await setSessionActiveOrganization(...write);
+  setCookieCache(auth, jar, session, caller.user);
+  if (stored) await applyAfterHook(hooks, stored);
+}
+
+/**
+ * After the database cleared an organization as active on the caller's sessions (leave, remove self,
+ * delete): re-issues the caller's cookie cache without it, so get-session agrees at once.
+ */
+export function forgetActiveOrganization(
+  auth: AuthContext,
+  jar: CookieJar,
+  caller: SessionWithUser,
+  organizationId: string,
+): void {
+  if (caller.session.activeOrganizationId !== organizationId) return;
+  setCookieCache(
+    auth,
+    jar,
+    { ...caller.session, activeOrganizationId: null, activeTeamId: null },
+    caller.user,
+  );
+}
+
+/**
+ * After a membership insert (add-member, accept-invitation): reads again what the new rows point
+ * at. Each deletion removes its own row before the rows pointing at it (organization → members →
+ * team memberships; remove-team → team → memberships; user deletion → memberships → user → a last
+ * sweep of memberships), so a row inserted after its cascade read them is caught here. When
+ * something is gone, the member row and its team memberships are taken back and the error to answer
+ * is returned; null when all is still there.
+ */
+export async function takeBackMembershipIfOrphaned(
+  auth: AuthContext,
+  member: MemberDoc,
+  teams: readonly TeamDoc[],
+): Promise<ErrorCode | null> {
+  const gone = await findWhatWentMeanwhile(auth, member.organizationId, member.userId, teams);
+  if (gone) {
+    await deleteMember(auth, member._id);
+    await deleteUserTeamMemberships(auth, member.organizationId, member.userId);
+  }
+  return gone;
+}
+
+async function findWhatWentMeanwhile(
+  auth: AuthContext,
+  organizationId: ObjectId,
+  userId: ObjectId,
+  teams: readonly TeamDoc[],
+): Promise<"ORGANIZATION_NOT_FOUND" | "MEMBER_USER_NOT_FOUND" | "TEAM_NOT_FOUND" | null> {
+  if (!(await store.findOrganizationById(auth.collections, organizationId))) return "ORGANIZATION_NOT_FOUND";
+  if (!(await findUser(auth, userId))) return "MEMBER_USER_NOT_FOUND";
+  if (teams.length === 0) return null;
+  const ids = teams.map((team) => team._id);
+  const left = await findOrganizationTeams(auth, organizationId, ids);
+  return left.length === teams.length ? null : "TEAM_NOT_FOUND";
+}
+
+/** An organization by id; null when there is none. */
+export function findOrganization(auth: AuthContext, id: ObjectId): Promise<OrganizationDoc | null> {
+  return store.findOrganizationById(auth.collections, id);
+}
+
+export async function isSlugTaken(auth: AuthContext, slug: string): Promise<boolean> {
+  return (await store.findOrganizationBySlug(auth.collections, slug)) !== null;
+}
+
+export type OrganizationFields = Partial<Pick<OrganizationDoc, "name" | "slug" | "logo" | "metadata">>;
+
+/** Writes the fields; a slug taken by another organization (its unique index decides) is refused. */
+export async function updateOrganizationFields(
+  auth: AuthContext,
+  id: ObjectId,
+  fields: OrganizationFields,
+): Promise<{ ok: true; organization: OrganizationDoc } | { ok: false; reason: "slug-taken" | "not-found" }> {
+  let updated: OrganizationDoc | null;
+  try {
+    updated = await store.updateOrganizationFields(auth.collections, id, fields);
+  } catch (error) {
+    if (isDuplicateKeyError(error)) return { ok: false, reason: "slug-taken" };
+    throw error;
+  }
+  return updated ? { ok: true, organization: updated } : { ok: false, reason: "not-found" };
+}
+
+/**
+ * The organizations a user is a member of, oldest membership first, one page: two indexed reads. A
+ * membership whose organization is gone is skipped, so a page may hold fewer than `limit`.
+ */
+export async function listUserOrganizations(
+  auth: AuthContext,
+  userId: ObjectId,
+  limit: number,
+  offset: number,
+): Promise<OrganizationDoc[]> {
+  const memberships = await listUserMemberships(auth, userId, limit, offset);
+  const organizations = await store.findOrganizationsByIds(
+    auth.collections,
+    memberships.map((member) => member.organizationId),
+  );
+  const byId = new Map(organizations.map((organization) => [organization._id.toHexString(), organization]));
+  return memberships.flatMap((member) => {
+    const organization = byId.get(member.organizationId.toHexString());
+    return organization ? [organization] : [];
+  });
+}
+
+/** Organizations by id (missing ones are simply left out). */
+export function findOrganizationsByIds(
+  auth: AuthContext,
+  ids: readonly ObjectId[],
+): Promise<OrganizationDoc[]> {
+  return store.findOrganizationsByIds(auth.collections, ids);
 }

@@ -4,10 +4,14 @@ import {
 } from "../../../../contracts/organization-invitations.ts";
 import { AuthError } from "../../../../errors/auth-error.ts";
 import { defineEndpoint } from "../../../../http/define-endpoint.ts";
-import { takeBackMembershipIfOrphaned } from "../../members/membership-recheck.ts";
-import { requireCaller, switchActiveOrganizationUnlessRefused } from "../../members/service.ts";
-import { toInvitation, toMember } from "../../organizations/types.ts";
+import { toMember } from "../../members/types.ts";
+import {
+  requireCaller,
+  switchActiveOrganizationUnlessRefused,
+  takeBackMembershipIfOrphaned,
+} from "../../organizations/service.ts";
 import { acceptInvitation, loadInvitationForRecipient, requireInviterStillAllowed } from "../service.ts";
+import { toInvitation } from "../types.ts";
 
 /**
  * SPEC §4: creates the member with the invitation's role (and teams) and makes the organization the

@@ -1,12 +1,10 @@
 import { cancelInvitationContract } from "../../../../contracts/organization-invitations.ts";
-import { parseId } from "../../../../db/ids.ts";
 import { AuthError } from "../../../../errors/auth-error.ts";
 import { defineEndpoint } from "../../../../http/define-endpoint.ts";
-import { assertPermission, requireCaller } from "../../members/service.ts";
-import { findMember } from "../../members/store.ts";
-import { type Invitation, toInvitation } from "../../organizations/types.ts";
-import { claimInvitation, closeAs } from "../service.ts";
-import { findInvitationById } from "../store.ts";
+import { assertPermission, findMember } from "../../members/service.ts";
+import { requireCaller } from "../../organizations/service.ts";
+import { claimInvitation, closeAs, findInvitation } from "../service.ts";
+import { type Invitation, toInvitation } from "../types.ts";
 
 /**
  * SPEC §4: checked against existence and permission only (an expired pending invitation can be
@@ -18,10 +16,9 @@ export const cancelInvitation = defineEndpoint(cancelInvitationContract, {
   async handler(ctx): Promise<Invitation> {
     const { auth } = ctx;
     const caller = requireCaller(ctx.session);
-    const id = parseId(ctx.body.invitationId);
-    const invitation = id ? await findInvitationById(auth.collections, id) : null;
+    const invitation = await findInvitation(auth, ctx.body.invitationId);
     if (!invitation) throw new AuthError("INVITATION_NOT_FOUND");
-    const member = await findMember(auth.collections, invitation.organizationId, caller.user._id);
+    const member = await findMember(auth, invitation.organizationId, caller.user._id);
     if (!member) throw new AuthError("INVITATION_CANCEL_NOT_ALLOWED");
     assertPermission(auth, member, { invitation: ["cancel"] }, "INVITATION_CANCEL_NOT_ALLOWED");
     if (invitation.status !== "pending" || !(await claimInvitation(auth, invitation)))

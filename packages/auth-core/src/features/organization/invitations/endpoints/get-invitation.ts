@@ -2,10 +2,10 @@ import { getInvitationContract } from "../../../../contracts/organization-invita
 import type { InvitationDetails } from "../../../../contracts/organization-models.ts";
 import { AuthError } from "../../../../errors/auth-error.ts";
 import { defineEndpoint } from "../../../../http/define-endpoint.ts";
-import { requireCaller } from "../../members/service.ts";
-import { findOrganizationById, findUserById } from "../../members/store.ts";
-import { toInvitation } from "../../organizations/types.ts";
+import { findUser } from "../../members/service.ts";
+import { findOrganization, requireCaller } from "../../organizations/service.ts";
 import { loadInvitationForRecipient, requireInviterStillAllowed } from "../service.ts";
+import { toInvitation } from "../types.ts";
 
 export type { InvitationDetails };
 
@@ -15,10 +15,10 @@ export const getInvitation = defineEndpoint(getInvitationContract, {
     const { auth } = ctx;
     const caller = requireCaller(ctx.session);
     const invitation = await loadInvitationForRecipient(auth, caller.user, ctx.query.id);
-    const organization = await findOrganizationById(auth.collections, invitation.organizationId);
+    const organization = await findOrganization(auth, invitation.organizationId);
     if (!organization) throw new AuthError("FAILED_TO_RETRIEVE_INVITATION");
     await requireInviterStillAllowed(auth, invitation);
-    const inviter = await findUserById(auth.collections, invitation.inviterId);
+    const inviter = await findUser(auth, invitation.inviterId);
     if (!inviter) throw new AuthError("INVITER_NO_LONGER_MEMBER");
     return {
       ...toInvitation(invitation),

@@ -3,17 +3,11 @@ import { AuthError } from "../../../../errors/auth-error.ts";
 import { defineEndpoint } from "../../../../http/define-endpoint.ts";
 import { findUserByEmail } from "../../../users/store.ts";
 import { canGrantRoles, findUnknownRoles } from "../../members/rules.ts";
-import {
-  assertPermission,
-  requireCaller,
-  requireMembership,
-  resolveOrganizationId,
-  roleTableOf,
-} from "../../members/service.ts";
-import { findMember, findOrganizationById } from "../../members/store.ts";
-import { type Invitation, toInvitation } from "../../organizations/types.ts";
+import { assertPermission, findMember, requireMembership, roleTableOf } from "../../members/service.ts";
+import { findOrganization, requireCaller, resolveOrganizationId } from "../../organizations/service.ts";
 import { requireOrganizationTeams } from "../../teams/service.ts";
 import { inviteOrRenew, sendInvitationMail, withdrawInvitation } from "../service.ts";
+import { type Invitation, toInvitation } from "../types.ts";
 
 /**
  * Invites an address with `invitation:create`, only to roles the inviter could grant (nobody grants
@@ -35,7 +29,7 @@ export const inviteMember = defineEndpoint(createInvitationContract, {
       throw new AuthError("INVITATION_ROLE_NOT_ALLOWED");
     const teams = await requireOrganizationTeams(auth, organizationId, body.teamId ?? []);
     const invitee = await findUserByEmail(auth.collections, body.email);
-    if (invitee && (await findMember(auth.collections, organizationId, invitee._id)))
+    if (invitee && (await findMember(auth, organizationId, invitee._id)))
       throw new AuthError("MEMBER_ALREADY_EXISTS");
     const invitation = await inviteOrRenew(
       auth,
@@ -50,7 +44,7 @@ export const inviteMember = defineEndpoint(createInvitationContract, {
     );
     // Read after the insert: an organization deleted meanwhile (its cascade may have run before our
     // insert) takes the invitation back instead of leaving it behind.
-    const organization = await findOrganizationById(auth.collections, organizationId);
+    const organization = await findOrganization(auth, organizationId);
     if (!organization) {
       await withdrawInvitation(auth, invitation);
       throw new AuthError("ORGANIZATION_NOT_FOUND");

@@ -1,8 +1,9 @@
 import { listInvitationsContract } from "../../../../contracts/organization-invitations.ts";
 import { defineEndpoint } from "../../../../http/define-endpoint.ts";
-import { requireCaller, requireMembership, resolveOrganizationId } from "../../members/service.ts";
-import { type Invitation, toInvitation } from "../../organizations/types.ts";
-import { listOrganizationInvitations } from "../store.ts";
+import { requireMembership } from "../../members/service.ts";
+import { requireCaller, resolveOrganizationId } from "../../organizations/service.ts";
+import { listInvitationsOf } from "../service.ts";
+import { type Invitation, toInvitation } from "../types.ts";
 
 /** SPEC §6: members list their organization's invitations (every status), newest first, one page. */
 export const listInvitations = defineEndpoint(listInvitationsContract, {
@@ -11,12 +12,7 @@ export const listInvitations = defineEndpoint(listInvitationsContract, {
     const caller = requireCaller(ctx.session);
     const organizationId = resolveOrganizationId(caller.session, query.organizationId);
     await requireMembership(auth, organizationId, caller.user._id);
-    const rows = await listOrganizationInvitations(
-      auth.collections,
-      organizationId,
-      query.limit,
-      query.offset,
-    );
+    const rows = await listInvitationsOf(auth, organizationId, query.limit, query.offset);
     return rows.map(toInvitation);
   },
 });

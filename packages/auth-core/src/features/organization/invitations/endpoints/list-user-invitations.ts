@@ -2,9 +2,9 @@ import { listUserInvitationsContract } from "../../../../contracts/organization-
 import type { UserInvitation } from "../../../../contracts/organization-models.ts";
 import { AuthError } from "../../../../errors/auth-error.ts";
 import { defineEndpoint } from "../../../../http/define-endpoint.ts";
-import { findOrganizationsByIds } from "../../members/store.ts";
-import { toInvitation } from "../../organizations/types.ts";
-import { listPendingInvitationsByEmail } from "../store.ts";
+import { findOrganizationsByIds } from "../../organizations/service.ts";
+import { listOpenInvitationsOf } from "../service.ts";
+import { toInvitation } from "../types.ts";
 
 const LIST_LIMIT = 100;
 
@@ -29,8 +29,8 @@ export const listUserInvitations = defineEndpoint(listUserInvitationsContract, {
         throw new AuthError("INVITATION_EMAIL_NOT_VERIFIED");
       email = caller.user.email;
     }
-    const invitations = await listPendingInvitationsByEmail(auth.collections, email, auth.now(), LIST_LIMIT);
-    const organizations = await findOrganizationsByIds(auth.collections, [
+    const invitations = await listOpenInvitationsOf(auth, email, LIST_LIMIT);
+    const organizations = await findOrganizationsByIds(auth, [
       ...new Map(invitations.map((row) => [row.organizationId.toHexString(), row.organizationId])).values(),
     ]);
     const names = new Map(organizations.map((org) => [org._id.toHexString(), org.name]));

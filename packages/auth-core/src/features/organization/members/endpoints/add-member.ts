@@ -2,12 +2,15 @@ import { addMemberContract } from "../../../../contracts/organization-members.ts
 import { parseId } from "../../../../db/ids.ts";
 import { AuthError } from "../../../../errors/auth-error.ts";
 import { defineEndpoint } from "../../../../http/define-endpoint.ts";
-import { type Member, toMember } from "../../organizations/types.ts";
+import {
+  requireOrganization,
+  resolveOrganizationId,
+  takeBackMembershipIfOrphaned,
+} from "../../organizations/service.ts";
 import { joinTeams, requireOrganizationTeams } from "../../teams/service.ts";
-import { takeBackMembershipIfOrphaned } from "../membership-recheck.ts";
 import { findUnknownRoles } from "../rules.ts";
-import { addMemberWithinLimit, requireOrganization, resolveOrganizationId, roleTableOf } from "../service.ts";
-import { deleteMemberById, findUserById } from "../store.ts";
+import { addMemberWithinLimit, deleteMember, findUser, roleTableOf } from "../service.ts";
+import { type Member, toMember } from "../types.ts";
 
 /**
  * DECISIONS.md: server-only (auth.api.addMember and the CLI) — the app's own code decides who may
@@ -21,7 +24,7 @@ export const addMember = defineEndpoint(addMemberContract, {
     const organizationId = resolveOrganizationId(ctx.session?.session ?? null, body.organizationId);
     await requireOrganization(auth, organizationId);
     const userId = parseId(body.userId);
-    const user = userId ? await findUserById(auth.collections, userId) : null;
+    const user = userId ? await findUser(auth, userId) : null;
     if (!user) throw new AuthError("MEMBER_USER_NOT_FOUND");
     if (findUnknownRoles(body.role, roleTableOf(auth)).length > 0)
       throw new AuthError("MEMBER_ROLE_NOT_FOUND");
@@ -35,7 +38,7 @@ export const addMember = defineEndpoint(addMemberContract, {
     if (!added.ok)
       throw new AuthError(added.reason === "limit" ? "MEMBERSHIP_LIMIT_REACHED" : "MEMBER_ALREADY_EXISTS");
     if (!(await joinTeams(auth, teams, user._id))) {
-      await deleteMemberById(auth.collections, added.value._id);
+      await deleteMember(auth, added.value._id);
       throw new AuthError("TEAM_MEMBER_LIMIT_REACHED");
     }
     const gone = await takeBackMembershipIfOrphaned(auth, added.value, teams);

@@ -2,8 +2,8 @@ import { getActiveMemberRoleContract, type MemberRole } from "../../../../contra
 import { parseId } from "../../../../db/ids.ts";
 import { AuthError } from "../../../../errors/auth-error.ts";
 import { defineEndpoint } from "../../../../http/define-endpoint.ts";
-import { requireCaller, requireMembership, resolveOrganizationRef } from "../service.ts";
-import { findMember } from "../store.ts";
+import { requireCaller, resolveOrganizationRef } from "../../organizations/service.ts";
+import { findMember, requireMembership } from "../service.ts";
 
 /** The caller's role (or, with userId, a fellow member's) in the named or active organization. */
 export const getActiveMemberRole = defineEndpoint(getActiveMemberRoleContract, {
@@ -15,7 +15,7 @@ export const getActiveMemberRole = defineEndpoint(getActiveMemberRoleContract, {
     if (query.userId === undefined || query.userId === caller.user._id.toHexString())
       return { role: own.role };
     const userId = parseId(query.userId);
-    const member = userId ? await findMember(auth.collections, ref.id, userId) : null;
+    const member = userId ? await findMember(auth, ref.id, userId) : null;
     if (!member) throw new AuthError("USER_NOT_MEMBER");
     return { role: member.role };
   },

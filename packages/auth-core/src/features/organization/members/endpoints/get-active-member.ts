@@ -2,9 +2,9 @@ import { getActiveMemberContract } from "../../../../contracts/organization-memb
 import { parseId } from "../../../../db/ids.ts";
 import { AuthError } from "../../../../errors/auth-error.ts";
 import { defineEndpoint } from "../../../../http/define-endpoint.ts";
-import { type MemberWithUser, toMember, toMemberUser } from "../../organizations/types.ts";
-import { requireCaller } from "../service.ts";
-import { findMember } from "../store.ts";
+import { requireCaller } from "../../organizations/service.ts";
+import { findMember } from "../service.ts";
+import { type MemberWithUser, toMember, toMemberUser } from "../types.ts";
 
 /** The caller's member row in the active organization, with the caller's public user fields. */
 export const getActiveMember = defineEndpoint(getActiveMemberContract, {
@@ -12,7 +12,7 @@ export const getActiveMember = defineEndpoint(getActiveMemberContract, {
     const caller = requireCaller(ctx.session);
     const organizationId = parseId(caller.session.activeOrganizationId);
     if (!organizationId) throw new AuthError("NO_ACTIVE_ORGANIZATION");
-    const member = await findMember(ctx.auth.collections, organizationId, caller.user._id);
+    const member = await findMember(ctx.auth, organizationId, caller.user._id);
     if (!member) throw new AuthError("MEMBER_NOT_FOUND");
     return { ...toMember(member), user: toMemberUser(caller.user) };
   },

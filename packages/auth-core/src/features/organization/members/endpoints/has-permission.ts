@@ -1,8 +1,9 @@
 import { hasPermissionContract, type PermissionCheck } from "../../../../contracts/organization.ts";
 import { ERROR_CATALOGUE } from "../../../../errors/catalogue.ts";
 import { defineEndpoint } from "../../../../http/define-endpoint.ts";
+import { requireCaller, resolveOrganizationId } from "../../organizations/service.ts";
 import { findPermissionRefusal } from "../rules.ts";
-import { requireCaller, requireMembership, resolveOrganizationId, roleTableOf } from "../service.ts";
+import { requireMembership, roleTableOf } from "../service.ts";
 
 /**
  * Whether the caller's roles grant every requested action (SPEC §6; `permission` is the old name).

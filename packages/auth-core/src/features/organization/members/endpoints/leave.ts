@@ -3,8 +3,9 @@ import { parseId } from "../../../../db/ids.ts";
 import { AuthError } from "../../../../errors/auth-error.ts";
 import { defineEndpoint } from "../../../../http/define-endpoint.ts";
 import { requireOrganizationIdField } from "../../organizations/schemas.ts";
-import { type Member, toMember } from "../../organizations/types.ts";
-import { forgetActiveOrganization, removeMembership, requireCaller, requireMembership } from "../service.ts";
+import { forgetActiveOrganization, requireCaller } from "../../organizations/service.ts";
+import { removeMembership, requireMembership } from "../service.ts";
+import { type Member, toMember } from "../types.ts";
 
 /** SPEC §6: anyone may leave, except the sole owner; the organization stops being active (SPEC §4). */
 export const leaveOrganization = defineEndpoint(leaveOrganizationContract, {

@@ -1,8 +1,7 @@
 import { listMembersContract, type MemberPage } from "../../../../contracts/organization-members.ts";
 import { defineEndpoint } from "../../../../http/define-endpoint.ts";
-import { withUsers } from "../member-listing.ts";
-import { requireCaller, requireMembership, resolveOrganizationRef } from "../service.ts";
-import { countMembers, listMembersPage } from "../store.ts";
+import { requireCaller, resolveOrganizationRef } from "../../organizations/service.ts";
+import { countMembers, listMembersPage, requireMembership, withUsers } from "../service.ts";
 
 /**
  * One page of members (`limit` ≤ 100, default 100; `offset`; sorted by createdAt or role) and the
@@ -14,13 +13,13 @@ export const listMembers = defineEndpoint(listMembersContract, {
     const caller = requireCaller(ctx.session);
     const ref = await resolveOrganizationRef(auth, caller.session, query);
     await requireMembership(auth, ref.id, caller.user._id);
-    const page = await listMembersPage(auth.collections, ref.id, {
+    const page = await listMembersPage(auth, ref.id, {
       limit: query.limit,
       offset: query.offset,
       sortBy: query.sortBy ?? "createdAt",
       sortDirection: query.sortDirection ?? "asc",
     });
-    const total = await countMembers(auth.collections, ref.id);
+    const total = await countMembers(auth, ref.id);
     return { members: await withUsers(auth, page), total };
   },
 });

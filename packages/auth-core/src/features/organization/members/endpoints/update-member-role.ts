@@ -1,18 +1,17 @@
 import { updateMemberRoleContract } from "../../../../contracts/organization-members.ts";
-import { parseId } from "../../../../db/ids.ts";
 import { AuthError } from "../../../../errors/auth-error.ts";
 import { defineEndpoint } from "../../../../http/define-endpoint.ts";
-import { type Member, toMember } from "../../organizations/types.ts";
+import { requireCaller, resolveOrganizationId } from "../../organizations/service.ts";
 import { canGrantRoles, coversRoles, findUnknownRoles, holdsRole } from "../rules.ts";
 import {
   assertPermission,
   dropCreatorRole,
-  requireCaller,
+  findMemberById,
   requireMembership,
-  resolveOrganizationId,
   roleTableOf,
+  setMemberRole,
 } from "../service.ts";
-import { findMemberById, setMemberRole } from "../store.ts";
+import { type Member, toMember } from "../types.ts";
 
 /**
  * SPEC §6 and the issue: nobody grants a role they do not hold (a member cannot promote themself,
@@ -29,8 +28,7 @@ export const updateMemberRole = defineEndpoint(updateMemberRoleContract, {
     assertPermission(auth, own, { member: ["update"] }, "MEMBER_UPDATE_NOT_ALLOWED");
     const table = roleTableOf(auth);
     if (findUnknownRoles(body.role, table).length > 0) throw new AuthError("MEMBER_ROLE_NOT_FOUND");
-    const memberId = parseId(body.memberId);
-    const target = memberId ? await findMemberById(auth.collections, organizationId, memberId) : null;
+    const target = await findMemberById(auth, organizationId, body.memberId);
     if (!target) throw new AuthError("MEMBER_NOT_FOUND");
     const creatorRole = auth.options.organization.creatorRole;
     if (holdsRole(target.role, creatorRole) && !holdsRole(own.role, creatorRole))
@@ -42,7 +40,7 @@ export const updateMemberRole = defineEndpoint(updateMemberRoleContract, {
     const role = body.role.join(",");
     if (holdsRole(target.role, creatorRole) && !body.role.includes(creatorRole)) {
       if (!(await dropCreatorRole(auth, target, role))) throw new AuthError("CANNOT_LEAVE_AS_ONLY_OWNER");
-    } else await setMemberRole(auth.collections, target._id, role);
+    } else await setMemberRole(auth, target._id, role);
     return toMember({ ...target, role });
   },
 });

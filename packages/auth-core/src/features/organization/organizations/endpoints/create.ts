@@ -4,10 +4,14 @@ import type { UserDoc } from "../../../../db/documents.ts";
 import { parseId } from "../../../../db/ids.ts";
 import { AuthError } from "../../../../errors/auth-error.ts";
 import { defineEndpoint, type EndpointContext } from "../../../../http/define-endpoint.ts";
-import { switchActiveOrganizationUnlessRefused } from "../../members/service.ts";
-import { findUserById } from "../../members/store.ts";
-import { assertMayCreateOrganization, createOrganizationWithOwner } from "../service.ts";
-import { toMember, toOrganization } from "../types.ts";
+import { findUser } from "../../members/service.ts";
+import { toMember } from "../../members/types.ts";
+import {
+  assertMayCreateOrganization,
+  createOrganizationWithOwner,
+  switchActiveOrganizationUnlessRefused,
+} from "../service.ts";
+import { toOrganization } from "../types.ts";
 
 /**
  * The creator: the signed-in user, or — for server code only (SPEC §6) — an explicit userId. Over
@@ -22,7 +26,7 @@ async function resolveCreator(
         details: { issues: [{ path: "userId", message: "only server code may create for another user" }] },
       });
     const id = parseId(ctx.body.userId);
-    const user = id ? await findUserById(ctx.auth.collections, id) : null;
+    const user = id ? await findUser(ctx.auth, id) : null;
     if (!user) throw new AuthError("MEMBER_USER_NOT_FOUND");
     return user;
   }

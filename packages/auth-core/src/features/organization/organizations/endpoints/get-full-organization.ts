@@ -2,17 +2,13 @@ import { getFullOrganizationContract } from "../../../../contracts/organization.
 import { PAGE_MAX } from "../../../../contracts/organization-fields.ts";
 import type { FullOrganization } from "../../../../contracts/organization-models.ts";
 import { defineEndpoint } from "../../../../http/define-endpoint.ts";
-import { listOrganizationInvitations } from "../../invitations/store.ts";
-import { withUsers } from "../../members/member-listing.ts";
-import {
-  requireCaller,
-  requireMembership,
-  requireOrganization,
-  resolveOrganizationRef,
-} from "../../members/service.ts";
-import { listMembersPage } from "../../members/store.ts";
-import { listTeams } from "../../teams/store.ts";
-import { toInvitation, toOrganization, toTeam } from "../types.ts";
+import { listInvitationsOf } from "../../invitations/service.ts";
+import { toInvitation } from "../../invitations/types.ts";
+import { listMembersPage, requireMembership, withUsers } from "../../members/service.ts";
+import { listTeams } from "../../teams/service.ts";
+import { toTeam } from "../../teams/types.ts";
+import { requireCaller, requireOrganization, resolveOrganizationRef } from "../service.ts";
+import { toOrganization } from "../types.ts";
 
 export type { FullOrganization };
 
@@ -36,17 +32,15 @@ export const getFullOrganization = defineEndpoint(getFullOrganizationContract, {
     await requireMembership(auth, ref.id, caller.user._id);
     const organization = ref.organization ?? (await requireOrganization(auth, ref.id));
     const limit = Math.min(query.membersLimit ?? auth.options.organization.membershipLimit, PAGE_MAX);
-    const page = await listMembersPage(auth.collections, ref.id, {
+    const page = await listMembersPage(auth, ref.id, {
       limit,
       offset: 0,
       sortBy: "createdAt",
       sortDirection: "asc",
     });
     const members = await withUsers(auth, page);
-    const invitations = await listOrganizationInvitations(auth.collections, ref.id, PAGE_MAX);
-    const teams = auth.options.organization.teams.enabled
-      ? await listTeams(auth.collections, ref.id, PAGE_MAX)
-      : [];
+    const invitations = await listInvitationsOf(auth, ref.id, PAGE_MAX);
+    const teams = auth.options.organization.teams.enabled ? await listTeams(auth, ref.id, PAGE_MAX) : [];
     return {
       ...toOrganization(organization),
       members,

@@ -2,13 +2,13 @@ import { setActiveOrganizationContract } from "../../../../contracts/organizatio
 import { AuthError } from "../../../../errors/auth-error.ts";
 import { defineEndpoint } from "../../../../http/define-endpoint.ts";
 import { isApiKeySession } from "../../../api-key/session-bridge.ts";
+import { requireMembership } from "../../members/service.ts";
 import {
   requireCaller,
-  requireMembership,
   requireOrganization,
   resolveOrganizationRef,
   writeActiveOrganization,
-} from "../../members/service.ts";
+} from "../service.ts";
 import { type Organization, toOrganization } from "../types.ts";
 
 /**

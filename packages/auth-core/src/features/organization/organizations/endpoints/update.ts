@@ -1,16 +1,14 @@
 import { updateOrganizationContract } from "../../../../contracts/organization.ts";
-import { isDuplicateKeyError } from "../../../../db/connect.ts";
-import type { OrganizationDoc } from "../../../../db/documents.ts";
 import { AuthError } from "../../../../errors/auth-error.ts";
 import { defineEndpoint } from "../../../../http/define-endpoint.ts";
+import { assertPermission, requireMembership } from "../../members/service.ts";
 import {
-  assertPermission,
+  type OrganizationFields,
   requireCaller,
-  requireMembership,
   requireOrganization,
   resolveOrganizationId,
-} from "../../members/service.ts";
-import { updateOrganizationFields } from "../../members/store.ts";
+  updateOrganizationFields,
+} from "../service.ts";
 import { type Organization, toOrganization } from "../types.ts";
 
 export const updateOrganization = defineEndpoint(updateOrganizationContract, {
@@ -21,21 +19,18 @@ export const updateOrganization = defineEndpoint(updateOrganizationContract, {
     const organizationId = resolveOrganizationId(caller.session, body.organizationId);
     const member = await requireMembership(auth, organizationId, caller.user._id);
     assertPermission(auth, member, { organization: ["update"] }, "ORGANIZATION_UPDATE_NOT_ALLOWED");
-    const fields: Partial<Pick<OrganizationDoc, "name" | "slug" | "logo" | "metadata">> = {};
+    const fields: OrganizationFields = {};
     if (body.data.name !== undefined) fields.name = body.data.name;
     if (body.data.slug !== undefined) fields.slug = body.data.slug;
     if (body.data.logo !== undefined) fields.logo = body.data.logo;
     if (body.data.metadata !== undefined) fields.metadata = JSON.stringify(body.data.metadata);
     if (Object.keys(fields).length === 0)
       return toOrganization(await requireOrganization(auth, organizationId));
-    let updated: OrganizationDoc | null;
-    try {
-      updated = await updateOrganizationFields(auth.collections, organizationId, fields);
-    } catch (error) {
-      if (isDuplicateKeyError(error)) throw new AuthError("ORGANIZATION_SLUG_TAKEN");
-      throw error;
-    }
-    if (!updated) throw new AuthError("ORGANIZATION_NOT_FOUND");
-    return toOrganization(updated);
+    const updated = await updateOrganizationFields(auth, organizationId, fields);
+    if (!updated.ok)
+      throw new AuthError(
+        updated.reason === "slug-taken" ? "ORGANIZATION_SLUG_TAKEN" : "ORGANIZATION_NOT_FOUND",
+      );
+    return toOrganization(updated.organization);
   },
 });

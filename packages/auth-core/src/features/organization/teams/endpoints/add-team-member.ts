@@ -2,16 +2,16 @@ import { addTeamMemberContract } from "../../../../contracts/organization-teams.
 import { parseId } from "../../../../db/ids.ts";
 import { AuthError } from "../../../../errors/auth-error.ts";
 import { defineEndpoint } from "../../../../http/define-endpoint.ts";
+import { assertPermission, findMember, requireMembership } from "../../members/service.ts";
+import { requireCaller, resolveOrganizationId } from "../../organizations/service.ts";
 import {
-  assertPermission,
-  requireCaller,
-  requireMembership,
-  resolveOrganizationId,
-} from "../../members/service.ts";
-import { findMember } from "../../members/store.ts";
-import { type TeamMember, toTeamMember } from "../../organizations/types.ts";
-import { addTeamMemberWithinLimit, assertTeamsEnabled, requireTeam } from "../service.ts";
-import { deleteTeamMember, findTeamById } from "../store.ts";
+  addTeamMemberWithinLimit,
+  assertTeamsEnabled,
+  findTeam,
+  requireTeam,
+  takeUserOutOfTeam,
+} from "../service.ts";
+import { type TeamMember, toTeamMember } from "../types.ts";
 
 /**
  * Adds a member of the team's organization to the team (`team:update`), within
@@ -35,16 +35,16 @@ export const addTeamMember = defineEndpoint(addTeamMemberContract, {
     const own = await requireMembership(auth, team.organizationId, caller.user._id);
     assertPermission(auth, own, { team: ["update"] }, "TEAM_UPDATE_NOT_ALLOWED");
     const userId = parseId(body.userId);
-    const target = userId ? await findMember(auth.collections, team.organizationId, userId) : null;
+    const target = userId ? await findMember(auth, team.organizationId, userId) : null;
     if (!target) throw new AuthError("USER_NOT_MEMBER");
     const added = await addTeamMemberWithinLimit(auth, team, target.userId);
     if (!added.ok)
       throw new AuthError(
         added.reason === "limit" ? "TEAM_MEMBER_LIMIT_REACHED" : "TEAM_MEMBER_ALREADY_EXISTS",
       );
-    const teamGone = !(await findTeamById(auth.collections, team._id));
-    if (teamGone || !(await findMember(auth.collections, team.organizationId, target.userId))) {
-      await deleteTeamMember(auth.collections, team._id, target.userId);
+    const teamGone = !(await findTeam(auth, team._id));
+    if (teamGone || !(await findMember(auth, team.organizationId, target.userId))) {
+      await takeUserOutOfTeam(auth, team._id, target.userId);
       throw new AuthError(teamGone ? "TEAM_NOT_FOUND" : "USER_NOT_MEMBER");
     }
     return toTeamMember(added.value);

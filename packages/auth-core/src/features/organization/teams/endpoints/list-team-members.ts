@@ -2,10 +2,10 @@ import { listTeamMembersContract } from "../../../../contracts/organization-team
 import { AuthError } from "../../../../errors/auth-error.ts";
 import { defineEndpoint } from "../../../../http/define-endpoint.ts";
 import { hasPermission } from "../../members/rules.ts";
-import { requireCaller, requireMembership, roleTableOf } from "../../members/service.ts";
-import { type TeamMember, toTeamMember } from "../../organizations/types.ts";
-import { assertTeamsEnabled, requireTeam } from "../service.ts";
-import { findTeamMember, listTeamMembers } from "../store.ts";
+import { requireMembership, roleTableOf } from "../../members/service.ts";
+import { requireCaller } from "../../organizations/service.ts";
+import { assertTeamsEnabled, findTeamMember, listTeamMembers, requireTeam } from "../service.ts";
+import { type TeamMember, toTeamMember } from "../types.ts";
 
 /**
  * A team's members (default: the active team), one page. Team members may list them, and so may
@@ -22,10 +22,10 @@ export const listTeamMembersEndpoint = defineEndpoint(listTeamMembersContract, {
     const member = await requireMembership(auth, team.organizationId, caller.user._id);
     if (
       !hasPermission(member.role, { team: ["update"] }, roleTableOf(auth)) &&
-      !(await findTeamMember(auth.collections, team._id, caller.user._id))
+      !(await findTeamMember(auth, team._id, caller.user._id))
     )
       throw new AuthError("TEAM_NOT_A_MEMBER");
-    const rows = await listTeamMembers(auth.collections, team._id, query.limit, query.offset);
+    const rows = await listTeamMembers(auth, team._id, query.limit, query.offset);
     return rows.map(toTeamMember);
   },
 });

@@ -1,9 +1,9 @@
 import { listOrganizationTeamsContract } from "../../../../contracts/organization-teams.ts";
 import { defineEndpoint } from "../../../../http/define-endpoint.ts";
-import { requireCaller, requireMembership, resolveOrganizationId } from "../../members/service.ts";
-import { type Team, toTeam } from "../../organizations/types.ts";
-import { assertTeamsEnabled } from "../service.ts";
-import { listTeams } from "../store.ts";
+import { requireMembership } from "../../members/service.ts";
+import { requireCaller, resolveOrganizationId } from "../../organizations/service.ts";
+import { assertTeamsEnabled, listTeams } from "../service.ts";
+import { type Team, toTeam } from "../types.ts";
 
 /** SPEC §6: listing teams requires membership. Oldest first, one page (`limit` ≤ 100, default 100; `offset`). */
 export const listOrganizationTeams = defineEndpoint(listOrganizationTeamsContract, {
@@ -13,7 +13,7 @@ export const listOrganizationTeams = defineEndpoint(listOrganizationTeamsContrac
     const caller = requireCaller(ctx.session);
     const organizationId = resolveOrganizationId(caller.session, query.organizationId);
     await requireMembership(auth, organizationId, caller.user._id);
-    const teams = await listTeams(auth.collections, organizationId, query.limit, query.offset);
+    const teams = await listTeams(auth, organizationId, query.limit, query.offset);
     return teams.map(toTeam);
   },
 });

@@ -2,15 +2,9 @@ import { removeTeamMemberContract, type TeamMessage } from "../../../../contract
 import { parseId } from "../../../../db/ids.ts";
 import { AuthError } from "../../../../errors/auth-error.ts";
 import { defineEndpoint } from "../../../../http/define-endpoint.ts";
-import {
-  assertPermission,
-  clearActiveTeamOfSessions,
-  requireCaller,
-  requireMembership,
-  resolveOrganizationId,
-} from "../../members/service.ts";
-import { assertTeamsEnabled, requireTeam } from "../service.ts";
-import { deleteTeamMember } from "../store.ts";
+import { assertPermission, requireMembership } from "../../members/service.ts";
+import { requireCaller, resolveOrganizationId } from "../../organizations/service.ts";
+import { assertTeamsEnabled, forgetActiveTeam, requireTeam, takeUserOutOfTeam } from "../service.ts";
 
 /** Takes a user out of a team (`team:update`); the team stops being active on their sessions. */
 export const removeTeamMember = defineEndpoint(removeTeamMemberContract, {
@@ -25,9 +19,9 @@ export const removeTeamMember = defineEndpoint(removeTeamMemberContract, {
     const own = await requireMembership(auth, team.organizationId, caller.user._id);
     assertPermission(auth, own, { team: ["update"] }, "TEAM_UPDATE_NOT_ALLOWED");
     const userId = parseId(body.userId);
-    if (!userId || !(await deleteTeamMember(auth.collections, team._id, userId)))
+    if (!userId || !(await takeUserOutOfTeam(auth, team._id, userId)))
       throw new AuthError("TEAM_MEMBER_NOT_FOUND");
-    await clearActiveTeamOfSessions(auth, team._id.toHexString(), userId);
+    await forgetActiveTeam(auth, team._id, userId);
     return { message: "Team member removed successfully." };
   },
 });

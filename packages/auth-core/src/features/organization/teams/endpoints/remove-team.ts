@@ -1,16 +1,9 @@
 import { removeTeamContract, type TeamMessage } from "../../../../contracts/organization-teams.ts";
 import { AuthError } from "../../../../errors/auth-error.ts";
 import { defineEndpoint } from "../../../../http/define-endpoint.ts";
-import {
-  assertPermission,
-  clearActiveTeamOfSessions,
-  requireCaller,
-  requireMembership,
-  resolveOrganizationId,
-} from "../../members/service.ts";
-import { clearMembersTeam } from "../../members/store.ts";
-import { assertTeamsEnabled, requireTeam } from "../service.ts";
-import { countTeams, deleteTeamById, deleteTeamMembersOfTeam, insertTeam } from "../store.ts";
+import { assertPermission, clearMembersTeam, requireMembership } from "../../members/service.ts";
+import { requireCaller, resolveOrganizationId } from "../../organizations/service.ts";
+import { assertTeamsEnabled, forgetActiveTeam, removeTeamUnlessLast, requireTeam } from "../service.ts";
 
 /**
  * SPEC §5: `team:delete`; the last team stays unless `teams.allowRemovingAllTeams`; a member's own
@@ -28,20 +21,11 @@ export const removeTeam = defineEndpoint(removeTeamContract, {
     const member = await requireMembership(auth, team.organizationId, caller.user._id);
     assertPermission(auth, member, { team: ["delete"] }, "TEAM_DELETE_NOT_ALLOWED");
     if (member.teamId?.equals(team._id)) throw new AuthError("TEAM_UPDATE_NOT_ALLOWED");
-    if (!(await deleteTeamById(auth.collections, team._id))) throw new AuthError("TEAM_NOT_FOUND");
-    // Delete first, then count what is left: a count before the delete cannot see a parallel removal
-    // (two removals both saw two teams and left none). None left → the team comes back, before any
-    // of its memberships went. Parallel removals may all refuse, never all pass.
-    if (
-      !auth.options.organization.teams.allowRemovingAllTeams &&
-      (await countTeams(auth.collections, team.organizationId)) === 0
-    ) {
-      await insertTeam(auth.collections, team);
-      throw new AuthError("UNABLE_TO_REMOVE_LAST_TEAM");
-    }
-    await deleteTeamMembersOfTeam(auth.collections, team._id);
-    await clearMembersTeam(auth.collections, team.organizationId, team._id);
-    await clearActiveTeamOfSessions(auth, team._id.toHexString());
+    const removed = await removeTeamUnlessLast(auth, team);
+    if (!removed.ok)
+      throw new AuthError(removed.reason === "last-team" ? "UNABLE_TO_REMOVE_LAST_TEAM" : "TEAM_NOT_FOUND");
+    await clearMembersTeam(auth, team.organizationId, team._id);
+    await forgetActiveTeam(auth, team._id);
     return { message: "Team removed successfully." };
   },
 });

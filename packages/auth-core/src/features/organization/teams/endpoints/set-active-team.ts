@@ -2,10 +2,9 @@ import { setActiveTeamContract } from "../../../../contracts/organization-teams.
 import { parseId } from "../../../../db/ids.ts";
 import { AuthError } from "../../../../errors/auth-error.ts";
 import { defineEndpoint } from "../../../../http/define-endpoint.ts";
-import { requireCaller, writeActiveOrganization } from "../../members/service.ts";
-import { type Team, toTeam } from "../../organizations/types.ts";
-import { assertTeamsEnabled, requireTeam } from "../service.ts";
-import { findTeamMember } from "../store.ts";
+import { requireCaller, writeActiveOrganization } from "../../organizations/service.ts";
+import { assertTeamsEnabled, findTeamMember, requireTeam } from "../service.ts";
+import { type Team, toTeam } from "../types.ts";
 
 /**
  * Sets (or with null clears) the session's active team: a team of the active organization the caller
@@ -27,8 +26,7 @@ export const setActiveTeam = defineEndpoint(setActiveTeamContract, {
     const organizationId = parseId(active);
     if (!organizationId) throw new AuthError("NO_ACTIVE_ORGANIZATION");
     const team = await requireTeam(auth, ctx.body.teamId, organizationId);
-    if (!(await findTeamMember(auth.collections, team._id, caller.user._id)))
-      throw new AuthError("TEAM_NOT_A_MEMBER");
+    if (!(await findTeamMember(auth, team._id, caller.user._id))) throw new AuthError("TEAM_NOT_A_MEMBER");
     await writeActiveOrganization(auth, ctx.cookies, caller, active, team._id.toHexString());
     return toTeam(team);
   },

@@ -1,10 +1,10 @@
 import { updateTeamContract } from "../../../../contracts/organization-teams.ts";
 import { AuthError } from "../../../../errors/auth-error.ts";
 import { defineEndpoint } from "../../../../http/define-endpoint.ts";
-import { assertPermission, requireCaller, requireMembership } from "../../members/service.ts";
-import { type Team, toTeam } from "../../organizations/types.ts";
-import { assertTeamsEnabled, requireTeam } from "../service.ts";
-import { updateTeamFields } from "../store.ts";
+import { assertPermission, requireMembership } from "../../members/service.ts";
+import { requireCaller } from "../../organizations/service.ts";
+import { assertTeamsEnabled, renameTeam, requireTeam } from "../service.ts";
+import { type Team, toTeam } from "../types.ts";
 
 /** Renames a team with `team:update` in the team's own organization (the team decides which one). */
 export const updateTeam = defineEndpoint(updateTeamContract, {
@@ -17,10 +17,7 @@ export const updateTeam = defineEndpoint(updateTeamContract, {
     const member = await requireMembership(auth, team.organizationId, caller.user._id);
     assertPermission(auth, member, { team: ["update"] }, "TEAM_UPDATE_NOT_ALLOWED");
     if (body.data.name === undefined) return toTeam(team);
-    const updated = await updateTeamFields(auth.collections, team._id, {
-      name: body.data.name,
-      updatedAt: auth.now(),
-    });
+    const updated = await renameTeam(auth, team._id, body.data.name);
     if (!updated) throw new AuthError("TEAM_NOT_FOUND");
     return toTeam(updated);
   },
