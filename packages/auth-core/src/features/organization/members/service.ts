@@ -161,6 +161,16 @@ export async function findMemberByIdOrEmail(
   return memberId ? store.findMemberById(auth.collections, organizationId, memberId) : null;
 }
 
+/** Whether the user with this address (if there is one) is already a member. */
+export async function isAddressAMember(
+  auth: AuthContext,
+  organizationId: ObjectId,
+  email: string,
+): Promise<boolean> {
+  const user = await findUserByEmail(auth.collections, email);
+  return user !== null && (await store.findMember(auth.collections, organizationId, user._id)) !== null;
+}
+
 /** The user's member row in the organization; null when they are not a member. */
 export function findMember(
   auth: AuthContext,

@@ -1,9 +1,8 @@
 import { createInvitationContract } from "../../../../contracts/organization-invitations.ts";
 import { AuthError } from "../../../../errors/auth-error.ts";
 import { defineEndpoint } from "../../../../http/define-endpoint.ts";
-import { findUserByEmail } from "../../../users/store.ts";
 import { canGrantRoles, findUnknownRoles } from "../../members/rules.ts";
-import { assertPermission, findMember, requireMembership, roleTableOf } from "../../members/service.ts";
+import { assertPermission, isAddressAMember, requireMembership, roleTableOf } from "../../members/service.ts";
 import { findOrganization, requireCaller, resolveOrganizationId } from "../../organizations/service.ts";
 import { requireOrganizationTeams } from "../../teams/service.ts";
 import { inviteOrRenew, sendInvitationMail, withdrawInvitation } from "../service.ts";
@@ -28,8 +27,7 @@ export const inviteMember = defineEndpoint(createInvitationContract, {
     if (!canGrantRoles(own.role, body.role, table, auth.options.organization.creatorRole))
       throw new AuthError("INVITATION_ROLE_NOT_ALLOWED");
     const teams = await requireOrganizationTeams(auth, organizationId, body.teamId ?? []);
-    const invitee = await findUserByEmail(auth.collections, body.email);
-    if (invitee && (await findMember(auth, organizationId, invitee._id)))
+    if (await isAddressAMember(auth, organizationId, body.email))
       throw new AuthError("MEMBER_ALREADY_EXISTS");
     const invitation = await inviteOrRenew(
       auth,

@@ -1,7 +1,7 @@
 import { setActiveOrganizationContract } from "../../../../contracts/organization.ts";
 import { AuthError } from "../../../../errors/auth-error.ts";
 import { defineEndpoint } from "../../../../http/define-endpoint.ts";
-import { isApiKeySession } from "../../../api-key/session-bridge.ts";
+import { isApiKeySession } from "../../../api-key/index.ts";
 import { requireMembership } from "../../members/service.ts";
 import {
   requireCaller,
