@@ -5,7 +5,7 @@ import { type ServeProcess, spawnServerProcess } from "../tests/e2e/serve-proces
 export type BundledServer = ServeProcess;
 
 /**
- * `node <flags> dist/server/main.mjs` with exactly `env` (plus PATH, HOME and SERVER_ENV), as the
+ * `node <flags> dist-serve/main.mjs` with exactly `env` (plus PATH, HOME and SERVER_ENV), as the
  * `serve` script runs it — not through tsx, whose loader thread would count in the server's RSS.
  * The bundle must have been built (`buildServer`).
  */

@@ -34,7 +34,7 @@ import {
  *       …" (sign-up, sign-in); here: all three payloads on the mailing endpoints, mail sink checked
  * B7  → tests/security/emails.test.ts "refuses comma list …", "refuses semicolon list …" (sign-up,
  *       sign-in); here: on the mailing endpoints, mail sink checked
- * B9  → packages/auth-core/src/features/organization/invitations.test.ts "creates the member with the
+ * B9  → packages/auth-core/src/features/organization/invitations/invitations.test.ts "creates the member with the
  *       invitation's role and makes the organization active" (invited as NEW@example.com, accepted by
  *       new@example.com) and "refuses another address, an unverified email, … (matrix E13–E15)"
  * C4  → packages/auth-core/src/features/admin/ban.test.ts "with the right password: 403 BANNED_USER and
@@ -51,7 +51,7 @@ import {
  *       password with 400 Session expired …" (alternative: 400 SESSION_EXPIRED); delete-user-callback
  *       .test.ts "refuses another user's token …", "refuses an expired token (86400 s + 1) …", "a used
  *       token cannot delete the account signed up again with the same email"
- * E17 → packages/auth-core/src/features/organization/invitations.test.ts "refuses members without
+ * E17 → packages/auth-core/src/features/organization/invitations/invitations.test.ts "refuses members without
  *       invitation:create, roles above the inviter's, unknown roles, bad emails and existing members"
  *       (member with role member, admin with owner); here: a member with every role, nothing stored
  */

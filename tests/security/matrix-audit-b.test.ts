@@ -36,12 +36,12 @@ import { expectCatalogueError, PASSWORD, sendRaw, snapshotDatabase } from "./hel
  *       state → state_mismatch …" (the error lands on the trusted /api/auth/error page)
  * H17 → packages/auth-core/src/features/social/gates.test.ts "the callback redirects to the error URL with
  *       error=banned and mints no session" and "id-token sign-in answers 403 BANNED_USER"
- * I2  → packages/auth-core/src/features/organization/members.test.ts "refuses self-promotion, an admin
+ * I2  → packages/auth-core/src/features/organization/members/members.test.ts "refuses self-promotion, an admin
  *       touching the owner, unknown roles and demoting the sole owner (matrix I1–I5)"
  * I4  → same test as I2 (D demotes O: 403 MEMBER_UPDATE_NOT_ALLOWED, roles unchanged)
  * I8  → tests/security/matrix-audit-b-more.test.ts (idor.test.ts only asserted "some 4xx")
  * I11 → tests/security/matrix-audit-b-more.test.ts (idor.test.ts only asserted "some 4xx")
- * I13 → packages/auth-core/src/features/organization/organization.test.ts "only the owner deletes; everything
+ * I13 → packages/auth-core/src/features/organization/organizations/organization.test.ts "only the owner deletes; everything
  *       of the organization goes and no session keeps it active"
  */
 const ADA = "ada@example.com";

@@ -51,6 +51,8 @@ export async function createTestAuth(
     logger: { info: () => {}, warn: () => {}, error: () => {} },
     ...overrides,
     rateLimit: { enabled: false, ...overrides.rateLimit },
+    // Every answer in the test suite is checked against its endpoint's contract.
+    advanced: { checkResponses: true, ...overrides.advanced },
   });
   await auth.migrate();
   let seen: string[] | null = null;

@@ -65,9 +65,7 @@ export function createAuth(input: AuthOptions): Auth {
     options.rateLimit.storage === "database" ? context.sharedRateLimiter : createMemoryRateLimiter();
   return {
     handler: createHandler(context, endpoints, rateLimiter),
-    // createApi makes one method per registered endpoint: exactly the endpoints of CoreEndpoint,
-    // each running that endpoint's schemas and handler (so the types below are the run-time ones).
-    api: createApi(context, endpoints) as unknown as TypedApi<CoreEndpoint>,
+    api: createApi<CoreEndpoint>(context, endpoints),
     endpoints,
     migrate: () => runMigrations(collections, CORE_MIGRATIONS, context.now),
     cleanup: () => cleanupExpired(collections, context.now()),

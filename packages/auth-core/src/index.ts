@@ -11,39 +11,38 @@ export type {
   Logger,
   SendInvitationEmail,
 } from "./config/options.ts";
+export type { AdminSession, AdminUser, AuditEvent, ListUsersResult } from "./contracts/admin-models.ts";
+export type { ApiKey, ApiKeyList, ApiKeyVerification, CreatedApiKey } from "./contracts/api-key-models.ts";
+export type {
+  AccessTokenResult,
+  AccountInfoResult,
+  AccountSummary,
+  IdTokenSignInResult,
+  LinkSocialResult,
+  RefreshTokenResult,
+  SocialRedirectResult,
+} from "./contracts/social-models.ts";
 export { type Auth, createAuth } from "./create-auth.ts";
 export { AuthError, ERROR_CATALOGUE, type ErrorCode, isAuthError } from "./errors/index.ts";
-export type { AuditEvent } from "./features/admin/endpoints/list-audit-events.ts";
-export type { ListUsersResult } from "./features/admin/endpoints/list-users.ts";
-export type { AdminSession, AdminUser, AuditAction } from "./features/admin/rules.ts";
-export type { ApiKeyList } from "./features/api-key/endpoints/list.ts";
-export type { ApiKeyVerification } from "./features/api-key/endpoints/verify.ts";
-export type { ApiKey, CreatedApiKey } from "./features/api-key/types.ts";
+export type { AuditAction } from "./features/admin/rules.ts";
 export type { CleanupResult } from "./features/cleanup.ts";
 export type { DeleteUserResponse } from "./features/deletion/endpoints/delete-user.ts";
 export type { SignInResult } from "./features/email-password/endpoints/sign-in-email.ts";
-export type { FullOrganization } from "./features/organization/endpoints/get-full-organization.ts";
-export type { InvitationDetails } from "./features/organization/endpoints/get-invitation.ts";
 export type {
+  FullOrganization,
   Invitation,
+  InvitationDetails,
   Member,
   MemberUser,
   MemberWithUser,
   Organization,
   Team,
   TeamMember,
-} from "./features/organization/types.ts";
+} from "./features/organization/index.ts";
 export type { PasswordChanged } from "./features/password/endpoints/change-password.ts";
 export type { PasswordResetRequested } from "./features/password/endpoints/request-password-reset.ts";
 export type { CoreEndpoint, CoreEndpointName } from "./features/registry.ts";
 export type { Session, User } from "./features/session/types.ts";
-export type { AccountInfoResult } from "./features/social/endpoints/account-info.ts";
-export type { AccessTokenResult } from "./features/social/endpoints/get-access-token.ts";
-export type { LinkSocialResult } from "./features/social/endpoints/link-social.ts";
-export type { AccountSummary } from "./features/social/endpoints/list-accounts.ts";
-export type { RefreshTokenResult } from "./features/social/endpoints/refresh-token.ts";
-export type { SocialRedirectResult } from "./features/social/endpoints/sign-in-social.ts";
-export type { IdTokenSignInResult } from "./features/social/id-token.ts";
 export {
   type BuiltInProviderId,
   type GenericProviderOptions,

@@ -217,6 +217,12 @@ export const optionsSchema = z
       .prefault({}),
     advanced: z
       .object({
+        /**
+         * Checks every answer against its endpoint's contract (contracts/) and fails the request with
+         * a logged 500 when they disagree. For tests and development: it costs a schema parse per call.
+         * @default false
+         */
+        checkResponses: z.boolean().default(false),
         cookiePrefix: z
           .string()
           .regex(/^[\w-]+$/)

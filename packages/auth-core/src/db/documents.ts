@@ -194,7 +194,7 @@ export interface OrganizationDoc {
 /**
  * SPEC §3 Member. Unique (organizationId, userId). `role` may be a comma separated list. `seat` is a
  * number below the membership limit, unique per organization: the insert that claims it is what
- * keeps concurrent adds and accepts under the limit (features/organization/seats.ts).
+ * keeps concurrent adds and accepts under the limit (features/organization/members/seats.ts).
  */
 export interface MemberDoc {
   _id: ObjectId;

@@ -70,7 +70,10 @@ export type TypedApi<Endpoint extends { name: string }> = {
  * The server-side API: `auth.api.<name>({ body, query, headers })`. It runs the same endpoint code
  * as HTTP, and throws AuthError for client errors. Not rate limited: it is the app's own code.
  */
-export function createApi(auth: AuthContext, endpoints: readonly AnyEndpoint[]): Record<string, ApiMethod> {
+export function createApi<Endpoint extends { name: string }>(
+  auth: AuthContext,
+  endpoints: readonly AnyEndpoint[],
+): TypedApi<Endpoint> {
   const api: Record<string, ApiMethod> = {};
   for (const endpoint of endpoints) {
     const method = typeof endpoint.method === "string" ? endpoint.method : endpoint.method[0]!;
@@ -94,7 +97,9 @@ export function createApi(auth: AuthContext, endpoints: readonly AnyEndpoint[]):
       return { data: outcome.html, status: outcome.status, headers: outcome.headers };
     };
   }
-  return api;
+  // One method per endpoint, keyed by its name: the mapped type describes exactly what was built,
+  // given that `Endpoint` is the type of `endpoints` (create-auth.ts passes CoreEndpoint).
+  return api as TypedApi<Endpoint>;
 }
 
 /**

@@ -1,17 +1,11 @@
 import type { z } from "zod";
 import type { AuthContext } from "../context.ts";
+import type { AnyContract, EndpointAnswer, EndpointAuth, EndpointContract } from "../contracts/contract.ts";
 import type { ErrorCode } from "../errors/catalogue.ts";
 import type { SessionWithUser } from "../features/session/types.ts";
 import type { CookieJar } from "./cookie-jar.ts";
 
-/**
- * - none: no session is read;
- * - optional: the session is read when present;
- * - session: a session is required (401 otherwise);
- * - fresh-session: required and updated within the fresh age (403 "Session is not fresh");
- * - server-only: callable through `auth.api` only; over HTTP it does not exist (404).
- */
-export type EndpointAuth = "none" | "optional" | "session" | "fresh-session" | "server-only";
+export type { EndpointAuth } from "../contracts/contract.ts";
 
 export interface EndpointContext<Body, Query> {
   auth: AuthContext;
@@ -88,21 +82,50 @@ export interface EndpointDefinition<
    * redirects and pages included, so `auth.api` knows when `data` can be null (see http/api.ts).
    */
   handler(ctx: EndpointContext<z.output<Body>, z.output<Query>>): Promise<Result>;
+  /** The endpoint's contract (contracts/), which its responses must satisfy. */
+  contract: AnyContract;
 }
 
+/** How an endpoint behaves on the server, beside its contract: the handler and the engine's flags. */
+export type EndpointImplementation<Body extends z.ZodType, Query extends z.ZodType, Result> = Pick<
+  EndpointDefinition<Body, Query, Result>,
+  "fieldErrors" | "acceptsForm" | "acceptsCrossSitePost" | "sensitive" | "highRisk" | "handler"
+>;
+
+/** What a handler may return for a contract: its JSON response, and a redirect or a page where it says so. */
+export type ContractResult<Response extends z.ZodType, Answer extends EndpointAnswer> =
+  | z.output<Response>
+  | (Answer extends "json-or-redirect" ? RedirectResult : never)
+  | (Answer extends "html" ? HtmlResult : never);
+
 /**
- * Identity function that keeps the body/query types flowing into the handler, and the `name` as a
- * literal type (the key of `auth.api`).
+ * Pairs a contract with its handler. The handler's input and result types come from the contract,
+ * so `auth.api.<name>` is typed from it end to end.
  */
 export function defineEndpoint<
   const Name extends string,
   Body extends z.ZodType,
   Query extends z.ZodType,
-  Result,
+  Response extends z.ZodType,
+  Answer extends EndpointAnswer,
 >(
-  definition: EndpointDefinition<Body, Query, Result> & { name: Name },
-): EndpointDefinition<Body, Query, Result> & { name: Name } {
-  return definition;
+  contract: EndpointContract<Name, Body, Query, Response, Answer>,
+  implementation: EndpointImplementation<Body, Query, ContractResult<Response, Answer>>,
+): EndpointDefinition<Body, Query, ContractResult<Response, Answer>> & { name: Name };
+export function defineEndpoint(
+  contract: AnyContract,
+  implementation: EndpointImplementation<z.ZodType, z.ZodType, unknown>,
+): AnyEndpoint {
+  return {
+    name: contract.name,
+    method: contract.method,
+    path: contract.path,
+    auth: contract.auth,
+    ...(contract.body ? { body: contract.body } : {}),
+    ...(contract.query ? { query: contract.query } : {}),
+    ...implementation,
+    contract,
+  };
 }
 
 export type AnyEndpoint = EndpointDefinition<z.ZodType, z.ZodType, unknown>;

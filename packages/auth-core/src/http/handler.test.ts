@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { createTestAuth, TEST_ORIGIN, type TestAuth } from "../../../../tests/support/test-auth.ts";
+import { defineContract } from "../contracts/contract.ts";
 import { AuthError } from "../errors/auth-error.ts";
 import { type AnyEndpoint, defineEndpoint, htmlPage, redirectTo } from "./define-endpoint.ts";
 import { type AuthHandler, createHandler } from "./handler.ts";
@@ -21,38 +22,79 @@ let thrown: unknown = null;
 const databaseDown = () =>
   Object.assign(new Error("connect ECONNREFUSED 10.1.2.3:27017"), { name: "MongoNetworkError" });
 
-const ENDPOINTS = [
-  defineEndpoint({
-    name: "post",
-    method: "POST",
-    path: "/t/post",
-    auth: "none",
-    body: z.strictObject(callbackFields),
-    async handler() {
-      return { done: true };
+const testContract = {
+  errors: [],
+  summary: "A synthetic endpoint of the engine's tests.",
+  tags: ["test"],
+} as const;
+
+const ENDPOINTS: readonly AnyEndpoint[] = [
+  defineEndpoint(
+    defineContract({
+      ...testContract,
+      name: "post",
+      method: "POST",
+      path: "/t/post",
+      auth: "none",
+      body: z.strictObject(callbackFields),
+      response: z.strictObject({ done: z.literal(true) }),
+    }),
+    {
+      async handler() {
+        return { done: true } as const;
+      },
     },
-  }),
-  defineEndpoint({
-    name: "get",
-    method: "GET",
-    path: "/t/get",
-    auth: "none",
-    query: z.strictObject(callbackFields),
-    async handler(ctx) {
-      return ctx.query.callbackURL ? redirectTo(ctx.query.callbackURL) : htmlPage("<p>page</p>");
+  ),
+  defineEndpoint(
+    defineContract({
+      ...testContract,
+      name: "redirect",
+      method: "GET",
+      path: "/t/redirect",
+      auth: "none",
+      query: z.strictObject(callbackFields),
+      response: z.never(),
+      answers: "json-or-redirect",
+    }),
+    {
+      async handler(ctx) {
+        return redirectTo(ctx.query.callbackURL ?? "/");
+      },
     },
-  }),
-  defineEndpoint({
-    name: "throws",
-    method: "POST",
-    path: "/t/throws",
-    auth: "none",
-    async handler(ctx) {
-      ctx.cookies.set("tessera.marker", "1");
-      throw thrown;
+  ),
+  defineEndpoint(
+    defineContract({
+      ...testContract,
+      name: "page",
+      method: "GET",
+      path: "/t/page",
+      auth: "none",
+      response: z.string(),
+      answers: "html",
+    }),
+    {
+      async handler() {
+        return htmlPage("<p>page</p>");
+      },
     },
-  }),
-] as unknown as AnyEndpoint[];
+  ),
+  defineEndpoint(
+    defineContract({
+      ...testContract,
+      name: "throws",
+      method: "POST",
+      path: "/t/throws",
+      auth: "none",
+      response: z.never(),
+    }),
+    {
+      async handler(ctx) {
+        ctx.cookies.set("tessera.marker", "1");
+        throw thrown;
+      },
+    },
+  ),
+];
 
 let t: TestAuth;
 let handle: AuthHandler;
@@ -93,7 +135,7 @@ describe("callback-type fields (SPEC §5, §8)", () => {
       status: 403,
       body: { code, message },
     });
-    const inQuery = await call("GET", `/t/get?${field}=${encodeURIComponent("//evil.com")}`);
+    const inQuery = await call("GET", `/t/redirect?${field}=${encodeURIComponent("//evil.com")}`);
     expect({ status: inQuery.response.status, body: inQuery.json }).toEqual({
       status: 403,
       body: { code, message },
@@ -105,16 +147,16 @@ describe("callback-type fields (SPEC §5, §8)", () => {
 
 describe("outcomes", () => {
   it("answers a redirect with 302 and Location, and an HTML page with its content type", async () => {
-    const redirect = await call("GET", "/t/get?callbackURL=%2Fdone");
+    const redirect = await call("GET", "/t/redirect?callbackURL=%2Fdone");
     expect(redirect.response.status).toBe(302);
     expect(redirect.response.headers.get("location")).toBe("/done");
-    const page = await call("GET", "/t/get");
+    const page = await call("GET", "/t/page");
     expect(page.response.headers.get("content-type")).toBe("text/html; charset=utf-8");
     expect(page.text).toBe("<p>page</p>");
   });
 
   it("answers HEAD with the GET status and headers and no body", async () => {
-    const head = await call("HEAD", "/t/get");
+    const head = await call("HEAD", "/t/page");
     expect(head.response.status).toBe(200);
     expect(head.response.headers.get("content-type")).toBe("text/html; charset=utf-8");
     expect(head.text).toBe("");

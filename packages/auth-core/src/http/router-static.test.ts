@@ -1,17 +1,14 @@
 import { describe, expect, it } from "vitest";
-import type { AnyEndpoint } from "./define-endpoint.ts";
-import { createRouter } from "./router.ts";
+import { createRouter, type Routable } from "./router.ts";
 
 /**
  * The exact-path lookup in front of the route scan (router.ts) must choose what the scan chooses:
  * these are the cases where a static route exists but must not win, or where two could.
  */
-const endpoint = (name: string, path: string, method: AnyEndpoint["method"]): AnyEndpoint => ({
+const endpoint = (name: string, path: string, method: Routable["method"]): Routable & { name: string } => ({
   name,
   path,
   method,
-  auth: "none",
-  handler: async () => null,
 });
 
 describe("createRouter exact paths", () => {

@@ -1,13 +1,10 @@
 import { describe, expect, it } from "vitest";
-import type { AnyEndpoint } from "./define-endpoint.ts";
-import { createRouter } from "./router.ts";
+import { createRouter, type Routable } from "./router.ts";
 
-const endpoint = (path: string, method: AnyEndpoint["method"]): AnyEndpoint => ({
+const endpoint = (path: string, method: Routable["method"]): Routable & { name: string } => ({
   name: path,
   path,
   method,
-  auth: "none",
-  handler: async () => null,
 });
 
 const route = createRouter([

@@ -1,18 +1,21 @@
 import type { AnyEndpoint } from "./define-endpoint.ts";
 
-interface Route {
-  endpoint: AnyEndpoint;
+/** What the router reads of an endpoint. */
+export type Routable = Pick<AnyEndpoint, "method" | "path">;
+
+interface Route<E extends Routable> {
+  endpoint: E;
   methods: readonly string[];
   segments: string[];
 }
 
-export interface RouteMatch {
-  endpoint: AnyEndpoint;
+export interface RouteMatch<E extends Routable = AnyEndpoint> {
+  endpoint: E;
   params: Record<string, string>;
 }
 
-export type RouteLookup =
-  | { kind: "found"; match: RouteMatch }
+export type RouteLookup<E extends Routable = AnyEndpoint> =
+  | { kind: "found"; match: RouteMatch<E> }
   | { kind: "method-not-allowed"; allow: string[] }
   | { kind: "not-found" };
 
@@ -22,16 +25,16 @@ export type RouteLookup =
  * so no alias of a path can slip past its rate-limit rule or a check keyed on the path
  * (GHSA-x732-6j76-qmhm).
  */
-export function createRouter(
-  endpoints: readonly AnyEndpoint[],
-): (method: string, path: string) => RouteLookup {
-  const routes: Route[] = endpoints.map((endpoint) => ({
+export function createRouter<E extends Routable>(
+  endpoints: readonly E[],
+): (method: string, path: string) => RouteLookup<E> {
+  const routes: Route<E>[] = endpoints.map((endpoint) => ({
     endpoint,
     methods: typeof endpoint.method === "string" ? [endpoint.method] : endpoint.method,
     segments: endpoint.path.split("/").filter(Boolean),
   }));
   // Exact paths of parameterless routes, in declaration order: the common case is one Map lookup.
-  const staticRoutes = new Map<string, Route[]>();
+  const staticRoutes = new Map<string, Route<E>[]>();
   for (const route of routes) {
     // No segments matches no request path (see below); a `:param` segment is not exact.
     if (route.segments.length === 0 || route.segments.some((segment) => segment.startsWith(":"))) continue;
@@ -45,7 +48,7 @@ export function createRouter(
     if (exact) return { kind: "found", match: { endpoint: exact.endpoint, params: {} } };
     const parts = path.split("/").slice(1);
     if (!path.startsWith("/") || parts.includes("")) return { kind: "not-found" };
-    const candidates: RouteMatch[] = [];
+    const candidates: RouteMatch<E>[] = [];
     const allow = new Set<string>();
     for (const route of routes) {
       const params = matchSegments(route.segments, parts);

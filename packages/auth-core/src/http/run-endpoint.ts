@@ -202,6 +202,7 @@ export async function runEndpoint(
       setHeader,
     };
     const result = await endpoint.handler(ctx);
+    if (auth.options.advanced.checkResponses) assertResultMatchesContract(endpoint, result);
     if (isEndpointResult(result)) {
       if (result.kind === "redirect") setHeader("location", result.location);
       else setHeader("content-type", "text/html; charset=utf-8");
@@ -223,6 +224,30 @@ export async function runEndpoint(
     throw Object.assign(error instanceof Error ? error : new Error(String(error)), {
       responseHeaders: toHeaders(jar.setCookieLines(), extraHeaders),
     });
+  }
+}
+
+/**
+ * `advanced.checkResponses`: the handler's result must be what its contract promises — its JSON
+ * response (dates as Date), a redirect only where the contract allows one, a page only for an html
+ * contract. A mismatch is a defect of the endpoint, so it fails loudly rather than reaching a client.
+ */
+function assertResultMatchesContract(endpoint: AnyEndpoint, result: unknown): void {
+  const contract = endpoint.contract;
+  const answers = contract.answers ?? "json";
+  let data: unknown = result ?? null;
+  if (isEndpointResult(result)) {
+    if (result.kind === "redirect" && answers === "json-or-redirect") return;
+    if (result.kind === "html" && answers === "html") data = result.html;
+    else throw new Error(`endpoint ${endpoint.name} answered a ${result.kind}, its contract says ${answers}`);
+  } else if (result instanceof SerializedJson) {
+    data = result.build();
+  }
+  const checked = contract.response.safeParse(data);
+  if (!checked.success) {
+    throw new Error(
+      `endpoint ${endpoint.name} answered data its contract does not allow: ${JSON.stringify(checked.error.issues)}`,
+    );
   }
 }
 

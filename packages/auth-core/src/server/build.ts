@@ -9,7 +9,7 @@
  * the server loads it (through tsx) only when there is no MONGODB_URI (resources.ts). Dynamic imports
  * stay lazy (code splitting), so nodemailer is not loaded without SMTP_URL.
  *
- *   tsx packages/auth-core/src/server/build.ts   → packages/auth-core/dist/server/main.mjs
+ *   tsx packages/auth-core/src/server/build.ts   → packages/auth-core/dist-serve/main.mjs
  */
 import { rm } from "node:fs/promises";
 import { dirname, join } from "node:path";
@@ -19,7 +19,7 @@ import { build } from "esbuild";
 const PACKAGE_ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 export const SERVER_ENTRY = join(PACKAGE_ROOT, "src", "server", "main.ts");
 /** What `pnpm serve` runs: `node <SERVER_NODE_FLAGS> <SERVER_BUNDLE>` with SERVER_ENV. */
-export const SERVER_BUNDLE = join(PACKAGE_ROOT, "dist", "server", "main.mjs");
+export const SERVER_BUNDLE = join(PACKAGE_ROOT, "dist-serve", "main.mjs");
 
 /**
  * --optimize-for-size: V8 grows the heap in smaller steps and collects sooner. An auth server's live

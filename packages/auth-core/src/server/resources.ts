@@ -109,7 +109,7 @@ async function startLocalDatabase(owned: OwnedResources, context: BuildContext):
 
 /**
  * @tessera/dev-db is TypeScript source. Under tsx (tests, `tsx main.ts`) it imports as it is; the
- * bundled server (`pnpm serve`, dist/server) runs on plain node, so it registers tsx first — only
+ * bundled server (`pnpm serve`, dist-serve/) runs on plain node, so it registers tsx first — only
  * here, when there is no MONGODB_URI, since tsx keeps a loader thread (~40 MB) alive. The failed
  * import is cached by URL, hence the retry under a query string.
  */
@@ -117,7 +117,14 @@ async function importDevDb(): Promise<typeof import("@tessera/dev-db")> {
   try {
     return await import("@tessera/dev-db");
   } catch (error) {
-    if ((error as { code?: string }).code !== "ERR_UNKNOWN_FILE_EXTENSION") throw error;
+    const code = (error as { code?: string }).code;
+    // An app installs the core alone (dev-db is an optional peer): say what to do instead.
+    if (code === "ERR_MODULE_NOT_FOUND" && String(error).includes("@tessera/dev-db")) {
+      throw new ServerConfigError(
+        "No MONGODB_URI is set and the embedded database is not installed: set MONGODB_URI, or `npm install @tessera/dev-db` for a local development database",
+      );
+    }
+    if (code !== "ERR_UNKNOWN_FILE_EXTENSION") throw error;
     const { register } = await import("tsx/esm/api");
     register();
     return (await import(

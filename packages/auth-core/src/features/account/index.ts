@@ -3,6 +3,6 @@ import { changeEmail } from "./endpoints/change-email.ts";
 import { updateUserEndpoint } from "./endpoints/update-user.ts";
 
 const accountList = [updateUserEndpoint, changeEmail] as const;
-export const accountEndpoints = accountList as unknown as AnyEndpoint[];
+export const accountEndpoints: readonly AnyEndpoint[] = accountList;
 /** The endpoints of this feature, with their types (the keys and signatures of `auth.api`). */
 export type AccountEndpoint = (typeof accountList)[number];

@@ -35,7 +35,7 @@ const adminList = [
   userHasPermission,
   listAuditEvents,
 ] as const;
-export const adminEndpoints = adminList as unknown as AnyEndpoint[];
+export const adminEndpoints: readonly AnyEndpoint[] = adminList;
 /** The endpoints of this feature, with their types (the keys and signatures of `auth.api`). */
 export type AdminEndpoint = (typeof adminList)[number];
 

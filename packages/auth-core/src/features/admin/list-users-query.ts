@@ -1,68 +1,17 @@
-import { z } from "zod";
-
 /**
- * GET /admin/list-users input and its translation into a MongoDB filter. Pure. Every field,
- * operator and sort key comes from a whitelist, every value is a string matched literally (regex
- * metacharacters escaped), so no request can reach an operator or a field it was not given
- * (security-matrix A).
+ * The translation of a (validated) GET /admin/list-users query into a MongoDB filter and page.
+ * Pure. The query schema (contracts/admin-fields.ts) whitelists every field, operator and sort
+ * key; here every value is matched literally (regex metacharacters escaped), so no request can
+ * reach an operator or a field it was not given (security-matrix A).
  */
-export const MAX_PAGE_SIZE = 100;
+import {
+  type ListUsersQuery,
+  MAX_PAGE_SIZE,
+  USER_FILTER_FIELDS,
+  type UserFilterField,
+} from "../../contracts/admin-fields.ts";
 
-/** Query integers arrive as strings over HTTP and as numbers from server code. */
-export const queryInt = z
-  .union([z.number().int(), z.string().regex(/^\d{1,9}$/)])
-  .transform((value) => Number(value))
-  .pipe(z.number().int().min(0).max(1_000_000_000));
-
-const textOperators = ["eq", "ne", "contains", "starts_with", "ends_with"] as const;
-const FILTER_FIELDS = {
-  email: "text",
-  name: "text",
-  role: "text",
-  banned: "boolean",
-  emailVerified: "boolean",
-  createdAt: "date",
-} as const;
-type FilterField = keyof typeof FILTER_FIELDS;
-
-export const listUsersQuery = z
-  .strictObject({
-    searchValue: z.string().max(256).optional(),
-    searchField: z.enum(["email", "name"]).optional(),
-    searchOperator: z.enum(["contains", "starts_with", "ends_with"]).optional(),
-    limit: queryInt.optional(),
-    offset: queryInt.optional(),
-    sortBy: z.enum(["email", "name", "createdAt", "updatedAt", "role"]).optional(),
-    sortDirection: z.enum(["asc", "desc"]).optional(),
-    filterField: z.enum(Object.keys(FILTER_FIELDS) as [FilterField, ...FilterField[]]).optional(),
-    filterValue: z.string().max(256).optional(),
-    filterOperator: z.enum([...textOperators, "lt", "lte", "gt", "gte"]).optional(),
-  })
-  .superRefine((query, ctx) => {
-    if ((query.filterField === undefined) !== (query.filterValue === undefined)) {
-      ctx.addIssue({
-        code: "custom",
-        path: ["filterValue"],
-        message: "filterField and filterValue go together",
-      });
-      return;
-    }
-    if (query.filterField === undefined || query.filterValue === undefined) return;
-    const problem = checkFilter(query.filterField, query.filterOperator ?? "eq", query.filterValue);
-    if (problem) ctx.addIssue({ code: "custom", path: ["filterOperator"], message: problem });
-  });
-export type ListUsersQuery = z.output<typeof listUsersQuery>;
-
-function checkFilter(field: FilterField, operator: string, value: string): string | null {
-  const kind = FILTER_FIELDS[field];
-  if (kind === "text") return (textOperators as readonly string[]).includes(operator) ? null : "bad operator";
-  if (kind === "boolean") {
-    if (operator !== "eq" && operator !== "ne") return "bad operator";
-    return value === "true" || value === "false" ? null : "expected true or false";
-  }
-  if (!["eq", "ne", "lt", "lte", "gt", "gte"].includes(operator)) return "bad operator";
-  return Number.isNaN(Date.parse(value)) ? "expected a date" : null;
-}
+export { type ListUsersQuery, listUsersQuery, MAX_PAGE_SIZE } from "../../contracts/admin-fields.ts";
 
 export function escapeRegex(value: string): string {
   return value.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
@@ -96,8 +45,8 @@ export function buildUserFilter(query: ListUsersQuery, defaultRole: string): Rec
   return clauses.length === 1 ? clauses[0]! : { $and: clauses };
 }
 
-function filterClause(field: FilterField, operator: string, value: string, defaultRole: string) {
-  const kind = FILTER_FIELDS[field];
+function filterClause(field: UserFilterField, operator: string, value: string, defaultRole: string) {
+  const kind = USER_FILTER_FIELDS[field];
   if (kind === "boolean") {
     // Absent means false (users created before the admin area, or never banned).
     const wanted = (value === "true") === (operator === "eq");

@@ -1,5 +1,6 @@
+import type { AdminSession, AdminUser } from "../../contracts/admin-models.ts";
 import type { SessionDoc, UserDoc } from "../../db/documents.ts";
-import { type Session, toSession, toUser, type User } from "../session/types.ts";
+import { toSession, toUser } from "../session/types.ts";
 import { parseRoleList } from "./access.ts";
 
 /** The audit trail's actions (issue 5 "An audit trail"). */
@@ -18,22 +19,17 @@ export const AUDIT_ACTIONS = [
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
-/** A user as the admin area shows it: the SPEC §3 fields plus role and ban state. */
-export interface AdminUser extends User {
-  role: string;
-  banned: boolean;
-  banReason: string | null;
-  banExpires: Date | null;
-}
-
-/**
- * The admin view names impersonation explicitly: the admin's id, or null for the user's own session.
- * No token (review finding 10): a bearer credential never leaves through a listing; `id` is what
- * revoke-user-session takes.
- */
-export interface AdminSession extends Omit<Session, "impersonatedBy" | "token"> {
-  impersonatedBy: string | null;
-}
+/** The API shapes live with the contracts, which a browser bundle can import. */
+export type {
+  AdminSession,
+  AdminSessionList,
+  AdminUser,
+  AdminUserResult,
+  AuditEvent,
+  AuditEventList,
+  ListUsersResult,
+  PermissionCheck,
+} from "../../contracts/admin-models.ts";
 
 export function toAdminUser(doc: UserDoc, defaultRole: string): AdminUser {
   return {

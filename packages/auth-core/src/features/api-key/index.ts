@@ -14,6 +14,9 @@ const apiKeyList = [
   deleteApiKeyEndpoint,
   verifyApiKeyEndpoint,
 ] as const;
-export const apiKeyEndpoints = apiKeyList as unknown as AnyEndpoint[];
+export const apiKeyEndpoints: readonly AnyEndpoint[] = apiKeyList;
 /** The endpoints of this feature, with their types (the keys and signatures of `auth.api`). */
 export type ApiKeyEndpoint = (typeof apiKeyList)[number];
+
+// The face other features use: whether a caller is an API key rather than a session.
+export { isApiKeySession } from "./session-bridge.ts";

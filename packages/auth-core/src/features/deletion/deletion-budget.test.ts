@@ -93,7 +93,7 @@ describe("database commands per deletion request", () => {
       "update:members",
       "aggregate:members",
       "delete:sessions",
-      // The organization Ada is alone in, with all its rows (organization-service.ts).
+      // The organization Ada is alone in, with all its rows (organization/organizations/service.ts).
       "delete:organizations",
       "delete:members",
       "delete:invitations",

@@ -3,6 +3,6 @@ import { deleteUser } from "./endpoints/delete-user.ts";
 import { deleteUserCallback } from "./endpoints/delete-user-callback.ts";
 
 const deletionList = [deleteUser, deleteUserCallback] as const;
-export const deletionEndpoints = deletionList as unknown as AnyEndpoint[];
+export const deletionEndpoints: readonly AnyEndpoint[] = deletionList;
 /** The endpoints of this feature, with their types (the keys and signatures of `auth.api`). */
 export type DeletionEndpoint = (typeof deletionList)[number];

@@ -2,16 +2,17 @@ import type { ObjectId } from "mongodb";
 import type { AuthContext } from "../../context.ts";
 import type { MemberDoc, UserDoc } from "../../db/documents.ts";
 import { AuthError } from "../../errors/auth-error.ts";
-import { deleteOrganizationCascade } from "../organization/organization-service.ts";
-import { holdsRole } from "../organization/rules.ts";
-import { dropCreatorRole, removeMembership } from "../organization/service.ts";
 import {
+  deleteOrganizationCascade,
   deleteUserMembersWithoutRole,
+  dropCreatorRole,
   findOrganizationsWithOtherMembers,
   findOrganizationsWithOtherRoleHolder,
   findUserMemberships,
+  holdsRole,
+  removeMembership,
   setMemberRole,
-} from "../organization/store.ts";
+} from "../organization/index.ts";
 import { type OrganizationRelease, planOrganizationRelease, roleWithout } from "./rules.ts";
 import { deleteUserPendingInvitations, deleteUserTeamMembers } from "./store.ts";
 
@@ -31,21 +32,15 @@ export async function readOrganizationRelease(
   auth: AuthContext,
   user: UserDoc,
 ): Promise<OrganizationRelease> {
-  const { collections } = auth;
   const creatorRole = auth.options.organization.creatorRole;
-  const memberships = await findUserMemberships(collections, user._id);
+  const memberships = await findUserMemberships(auth, user._id);
   const owned = memberships.filter((member) => holdsRole(member.role, creatorRole));
   const withMembers = await findOrganizationsWithOtherMembers(
-    collections,
+    auth,
     owned.map((member) => member.organizationId),
     user._id,
   );
-  const withOwners = await findOrganizationsWithOtherRoleHolder(
-    collections,
-    withMembers,
-    user._id,
-    creatorRole,
-  );
+  const withOwners = await findOrganizationsWithOtherRoleHolder(auth, withMembers, user._id, creatorRole);
   return planOrganizationRelease(memberships, creatorRole, { withMembers, withOwners });
 }
 
@@ -69,7 +64,7 @@ export async function releaseOwnerships(auth: AuthContext, demote: readonly Memb
       dropped.push(member);
       continue;
     }
-    for (const done of dropped) await setMemberRole(auth.collections, done._id, done.role);
+    for (const done of dropped) await setMemberRole(auth, done._id, done.role);
     throw new AuthError("SOLE_OWNER_CANNOT_BE_DELETED");
   }
 }
@@ -94,8 +89,8 @@ export async function leaveOrganizations(
   const { collections } = auth;
   for (const id of release.deleteOrganizations) await deleteOrganizationCascade(auth, id);
   if (release.leave.length === 0) return;
-  await deleteUserMembersWithoutRole(collections, userId, auth.options.organization.creatorRole);
-  for (const remaining of await findUserMemberships(collections, userId)) {
+  await deleteUserMembersWithoutRole(auth, userId, auth.options.organization.creatorRole);
+  for (const remaining of await findUserMemberships(auth, userId)) {
     if ((await removeMembership(auth, remaining)) === false)
       throw new AuthError("SOLE_OWNER_CANNOT_BE_DELETED");
   }

@@ -3,7 +3,7 @@
 import type { ObjectId } from "mongodb";
 import { sha256Base64Url } from "../../crypto/random.ts";
 import type { MemberDoc } from "../../db/documents.ts";
-import { holdsRole, parseRoles } from "../organization/rules.ts";
+import { holdsRole, parseRoles } from "../organization/index.ts";
 
 /**
  * SPEC §3: delete-account tokens live in `verifications` under `delete-account-{…}` — with the

@@ -3,6 +3,6 @@ import { signInEmail } from "./endpoints/sign-in-email.ts";
 import { signUpEmail } from "./endpoints/sign-up-email.ts";
 
 const emailPasswordList = [signUpEmail, signInEmail] as const;
-export const emailPasswordEndpoints = emailPasswordList as unknown as AnyEndpoint[];
+export const emailPasswordEndpoints: readonly AnyEndpoint[] = emailPasswordList;
 /** The endpoints of this feature, with their types (the keys and signatures of `auth.api`). */
 export type EmailPasswordEndpoint = (typeof emailPasswordList)[number];

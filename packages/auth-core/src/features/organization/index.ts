@@ -1,34 +1,34 @@
 import type { AnyEndpoint } from "../../http/define-endpoint.ts";
-import { acceptInvitationEndpoint } from "./endpoints/accept-invitation.ts";
-import { addMember } from "./endpoints/add-member.ts";
-import { addTeamMember } from "./endpoints/add-team-member.ts";
-import { cancelInvitation } from "./endpoints/cancel-invitation.ts";
-import { checkOrganizationSlug } from "./endpoints/check-slug.ts";
-import { createOrganization } from "./endpoints/create.ts";
-import { createTeam } from "./endpoints/create-team.ts";
-import { deleteOrganization } from "./endpoints/delete.ts";
-import { getActiveMember } from "./endpoints/get-active-member.ts";
-import { getActiveMemberRole } from "./endpoints/get-active-member-role.ts";
-import { getFullOrganization } from "./endpoints/get-full-organization.ts";
-import { getInvitation } from "./endpoints/get-invitation.ts";
-import { hasOrganizationPermission } from "./endpoints/has-permission.ts";
-import { inviteMember } from "./endpoints/invite-member.ts";
-import { leaveOrganization } from "./endpoints/leave.ts";
-import { listOrganizations } from "./endpoints/list.ts";
-import { listInvitations } from "./endpoints/list-invitations.ts";
-import { listMembers } from "./endpoints/list-members.ts";
-import { listTeamMembersEndpoint } from "./endpoints/list-team-members.ts";
-import { listOrganizationTeams } from "./endpoints/list-teams.ts";
-import { listUserInvitations } from "./endpoints/list-user-invitations.ts";
-import { rejectInvitation } from "./endpoints/reject-invitation.ts";
-import { removeMember } from "./endpoints/remove-member.ts";
-import { removeTeam } from "./endpoints/remove-team.ts";
-import { removeTeamMember } from "./endpoints/remove-team-member.ts";
-import { setActiveOrganization } from "./endpoints/set-active.ts";
-import { setActiveTeam } from "./endpoints/set-active-team.ts";
-import { updateOrganization } from "./endpoints/update.ts";
-import { updateMemberRole } from "./endpoints/update-member-role.ts";
-import { updateTeam } from "./endpoints/update-team.ts";
+import { acceptInvitationEndpoint } from "./invitations/endpoints/accept-invitation.ts";
+import { cancelInvitation } from "./invitations/endpoints/cancel-invitation.ts";
+import { getInvitation } from "./invitations/endpoints/get-invitation.ts";
+import { inviteMember } from "./invitations/endpoints/invite-member.ts";
+import { listInvitations } from "./invitations/endpoints/list-invitations.ts";
+import { listUserInvitations } from "./invitations/endpoints/list-user-invitations.ts";
+import { rejectInvitation } from "./invitations/endpoints/reject-invitation.ts";
+import { addMember } from "./members/endpoints/add-member.ts";
+import { getActiveMember } from "./members/endpoints/get-active-member.ts";
+import { getActiveMemberRole } from "./members/endpoints/get-active-member-role.ts";
+import { hasOrganizationPermission } from "./members/endpoints/has-permission.ts";
+import { leaveOrganization } from "./members/endpoints/leave.ts";
+import { listMembers } from "./members/endpoints/list-members.ts";
+import { removeMember } from "./members/endpoints/remove-member.ts";
+import { updateMemberRole } from "./members/endpoints/update-member-role.ts";
+import { checkOrganizationSlug } from "./organizations/endpoints/check-slug.ts";
+import { createOrganization } from "./organizations/endpoints/create.ts";
+import { deleteOrganization } from "./organizations/endpoints/delete.ts";
+import { getFullOrganization } from "./organizations/endpoints/get-full-organization.ts";
+import { listOrganizations } from "./organizations/endpoints/list.ts";
+import { setActiveOrganization } from "./organizations/endpoints/set-active.ts";
+import { updateOrganization } from "./organizations/endpoints/update.ts";
+import { addTeamMember } from "./teams/endpoints/add-team-member.ts";
+import { createTeam } from "./teams/endpoints/create-team.ts";
+import { listTeamMembersEndpoint } from "./teams/endpoints/list-team-members.ts";
+import { listOrganizationTeams } from "./teams/endpoints/list-teams.ts";
+import { removeTeam } from "./teams/endpoints/remove-team.ts";
+import { removeTeamMember } from "./teams/endpoints/remove-team-member.ts";
+import { setActiveTeam } from "./teams/endpoints/set-active-team.ts";
+import { updateTeam } from "./teams/endpoints/update-team.ts";
 
 const organizationList = [
   createOrganization,
@@ -62,6 +62,36 @@ const organizationList = [
   addTeamMember,
   removeTeamMember,
 ] as const;
-export const organizationEndpoints = organizationList as unknown as AnyEndpoint[];
+export const organizationEndpoints: readonly AnyEndpoint[] = organizationList;
 /** The endpoints of this feature, with their types (the keys and signatures of `auth.api`). */
 export type OrganizationEndpoint = (typeof organizationList)[number];
+
+/*
+ * The face of the organization feature: all that other features may use. Inside, four domains of
+ * the same shape (endpoints/, service.ts, rules.ts, store.ts, types.ts): organizations, members,
+ * invitations and teams. Endpoints call services; a service uses its own store and the services of
+ * the domains below it (teams ← members ← invitations ← organizations), never the other way round.
+ */
+export type {
+  FullOrganization,
+  Invitation,
+  InvitationDetails,
+  Member,
+  MemberUser,
+  MemberWithUser,
+  Organization,
+  Team,
+  TeamMember,
+} from "../../contracts/organization-models.ts";
+/** User deletion (features/deletion) releases the user's organizations through these. */
+export { holdsRole, parseRoles } from "./members/rules.ts";
+export {
+  deleteUserMembersWithoutRole,
+  dropCreatorRole,
+  findOrganizationsWithOtherMembers,
+  findOrganizationsWithOtherRoleHolder,
+  findUserMemberships,
+  removeMembership,
+  setMemberRole,
+} from "./members/service.ts";
+export { deleteOrganizationCascade } from "./organizations/service.ts";

@@ -14,6 +14,6 @@ const passwordList = [
   changePassword,
   setPassword,
 ] as const;
-export const passwordEndpoints = passwordList as unknown as AnyEndpoint[];
+export const passwordEndpoints: readonly AnyEndpoint[] = passwordList;
 /** The endpoints of this feature, with their types (the keys and signatures of `auth.api`). */
 export type PasswordEndpoint = (typeof passwordList)[number];

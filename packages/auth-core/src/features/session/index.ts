@@ -14,6 +14,16 @@ const sessionList = [
   revokeOtherSessions,
   signOut,
 ] as const;
-export const sessionEndpoints = sessionList as unknown as AnyEndpoint[];
+export const sessionEndpoints: readonly AnyEndpoint[] = sessionList;
 /** The endpoints of this feature, with their types (the keys and signatures of `auth.api`). */
 export type SessionEndpoint = (typeof sessionList)[number];
+
+// The face other features use (features/organization writes and clears a session's active
+// organization and team).
+export {
+  clearActiveOrganizationOfSessions,
+  clearActiveTeamOfSessions,
+  setCookieCache,
+} from "./service.ts";
+export { setSessionActiveOrganization, setSessionActiveOrganizationReturning } from "./store.ts";
+export type { SessionWithUser } from "./types.ts";

@@ -9,10 +9,15 @@ import { applyAfterHook, applyBeforeHook } from "../hooks.ts";
 import { type CookieCacheHit, encodeCookieCache, readCookieCache } from "./cookie-cache.ts";
 import { isSessionExpired, sessionExpiry, shouldRefreshSession } from "./rules.ts";
 import {
+  type ActiveField,
+  clearActiveOrganization,
+  clearActiveTeam,
+  clearSessionActive,
   deleteSessionByToken,
   findSessionByToken,
   findUserById,
   insertSession,
+  listSessionsWithActive,
   updateSessionExpiry,
 } from "./store.ts";
 import type { SessionWithUser } from "./types.ts";
@@ -276,4 +281,48 @@ async function extendSession(auth: AuthContext, session: SessionDoc, now: Date):
   if (!(await updateSessionExpiry(auth.collections, session._id, session.expiresAt))) return false;
   await applyAfterHook(hooks, session);
   return true;
+}
+
+/**
+ * SPEC §4 cascades: an organization left, removed or deleted stops being active on sessions (on one
+ * user's when `userId` is given); a team likewise. A required cascade, so no `before` hook is asked
+ * (a refusal would leave a session pointing at what is gone); with a session update `after` hook,
+ * each session is cleared by its own write and reported once that write found it. The closing bulk
+ * write catches a session that made it active after the list was read.
+ */
+export async function clearActiveOrganizationOfSessions(
+  auth: AuthContext,
+  organizationId: string,
+  userId?: ObjectId,
+): Promise<void> {
+  await reportClearedSessions(auth, "activeOrganizationId", organizationId, userId);
+  await clearActiveOrganization(auth.collections, organizationId, userId);
+}
+
+/** The team form of clearActiveOrganizationOfSessions (a removed team, or a member removed from it). */
+export async function clearActiveTeamOfSessions(
+  auth: AuthContext,
+  teamId: string,
+  userId?: ObjectId,
+): Promise<void> {
+  await reportClearedSessions(auth, "activeTeamId", teamId, userId);
+  await clearActiveTeam(auth.collections, teamId, userId);
+}
+
+async function reportClearedSessions(
+  auth: AuthContext,
+  field: ActiveField,
+  value: string,
+  userId: ObjectId | undefined,
+): Promise<void> {
+  const after = auth.options.hooks?.session?.update?.after;
+  if (!after) return;
+  for await (const session of listSessionsWithActive(auth.collections, field, value, userId)) {
+    if (!(await clearSessionActive(auth.collections, session._id, field, value))) continue;
+    const cleared =
+      field === "activeOrganizationId"
+        ? { activeOrganizationId: null, activeTeamId: null }
+        : { activeTeamId: null };
+    await after({ ...session, ...cleared });
+  }
 }

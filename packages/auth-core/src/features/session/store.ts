@@ -137,7 +137,7 @@ export type ActiveField = "activeOrganizationId" | "activeTeamId";
 /**
  * The sessions with this organization (or team) active — one user's when given; the filters of
  * clearActiveOrganization / clearActiveTeam (indexed by activeOrganizationId / userId). Only read
- * when a session update after hook must see each cleared session (features/organization/service.ts).
+ * when a session update after hook must see each cleared session (session/service.ts reportClearedSessions).
  */
 export function listSessionsWithActive(
   collections: Collections,

@@ -1,31 +1,7 @@
+import type { Session, User } from "../../contracts/models.ts";
 import type { SessionDoc, UserDoc } from "../../db/documents.ts";
 
-/** API shapes (SPEC §3) — ids as 24-hex strings. */
-export interface User {
-  id: string;
-  email: string;
-  emailVerified: boolean;
-  name: string;
-  image: string | null;
-  createdAt: Date;
-  updatedAt: Date;
-}
-
-export interface Session {
-  id: string;
-  userId: string;
-  token: string;
-  expiresAt: Date;
-  createdAt: Date;
-  updatedAt: Date;
-  ipAddress: string | null;
-  userAgent: string | null;
-  activeOrganizationId: string | null;
-  /** Only on an admin's impersonation session: the admin's user id (features/admin). */
-  impersonatedBy?: string;
-  /** Only when a team is active (organization teams, features/organization). */
-  activeTeamId?: string;
-}
+export type { Session, User } from "../../contracts/models.ts";
 
 /** What endpoints see of the signed-in caller: the documents, as read from the database or cache. */
 export interface SessionWithUser {

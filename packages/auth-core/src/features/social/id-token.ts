@@ -1,7 +1,8 @@
 import type { AuthContext } from "../../context.ts";
+import type { IdTokenSignInResult } from "../../contracts/social-models.ts";
 import { AuthError } from "../../errors/auth-error.ts";
 import type { ErrorCode } from "../../errors/catalogue.ts";
-import { toUser, type User } from "../session/types.ts";
+import { toUser } from "../session/types.ts";
 import type { TwoFactorRedirect } from "../two-factor/gate.ts";
 import { providerSettings } from "./provider-access.ts";
 import type { OAuthProvider, ProviderProfile, ProviderTokens } from "./providers/types.ts";
@@ -67,13 +68,6 @@ function assertIdTokenSignInEnabled(auth: AuthContext, provider: OAuthProvider):
     provider.acceptsClientIdTokens === false
   )
     throw new AuthError("ID_TOKEN_NOT_SUPPORTED");
-}
-
-export interface IdTokenSignInResult {
-  redirect: false;
-  token: string;
-  url: string | null;
-  user: User;
 }
 
 /** SPEC §7 /sign-in/social with `idToken`: creates or links the user like the callback, then a session. */

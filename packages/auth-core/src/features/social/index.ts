@@ -18,6 +18,6 @@ const socialList = [
   refreshToken,
   accountInfo,
 ] as const;
-export const socialEndpoints = socialList as unknown as AnyEndpoint[];
+export const socialEndpoints: readonly AnyEndpoint[] = socialList;
 /** The endpoints of this feature, with their types (the keys and signatures of `auth.api`). */
 export type SocialEndpoint = (typeof socialList)[number];

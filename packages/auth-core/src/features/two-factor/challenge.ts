@@ -1,5 +1,6 @@
 import type { ObjectId } from "mongodb";
 import type { AuthContext } from "../../context.ts";
+import type { SignInCompleted } from "../../contracts/two-factor.ts";
 import { generateRandomString, signValue, unsignValue } from "../../crypto/index.ts";
 import type { SessionDoc, UserDoc } from "../../db/documents.ts";
 import { parseId } from "../../db/ids.ts";
@@ -8,7 +9,7 @@ import type { CookieJar } from "../../http/cookie-jar.ts";
 import { assertUserNotBanned } from "../admin/ban-service.ts";
 import { createSession, setSessionCookies } from "../session/service.ts";
 import { findUserById } from "../session/store.ts";
-import { toUser, type User } from "../session/types.ts";
+import { toUser } from "../session/types.ts";
 import { twoFactorCookieNames } from "./cookies.ts";
 import { admitUserAttempt, resetUserAttempts } from "./lockout.ts";
 import {
@@ -132,10 +133,7 @@ export async function resetSessionAttempts(auth: AuthContext, session: SessionDo
   await deleteRowsWithPrefix(auth.collections, sessionAttemptPrefix(session._id.toHexString()));
 }
 
-export interface SignInCompleted {
-  token: string;
-  user: User;
-}
+export type { SignInCompleted } from "../../contracts/two-factor.ts";
 
 /**
  * The second factor is proven: consumes the challenge (exactly one caller wins it; a loser runs

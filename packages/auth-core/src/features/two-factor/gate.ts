@@ -1,15 +1,12 @@
 import type { AuthContext } from "../../context.ts";
+import type { TwoFactorRedirect } from "../../contracts/two-factor.ts";
 import type { UserDoc } from "../../db/documents.ts";
 import type { CookieJar } from "../../http/cookie-jar.ts";
 import { createChallenge } from "./challenge.ts";
-import { availableMethods, type TwoFactorMethod } from "./rules.ts";
+import { availableMethods } from "./rules.ts";
 import { isTrustedDevice } from "./trusted-device.ts";
 
-/** The sign-in answer for a user whose second factor is still to come (no session, no token). */
-export interface TwoFactorRedirect {
-  twoFactorRedirect: true;
-  twoFactorMethods: TwoFactorMethod[];
-}
+export type { TwoFactorRedirect } from "../../contracts/two-factor.ts";
 
 /**
  * THE two-factor gate of every session-minting sign-in path (DECISIONS.md "Every session-minting

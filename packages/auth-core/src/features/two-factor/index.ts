@@ -23,6 +23,6 @@ const twoFactorList = [
   verifyBackupCode,
   disableTwoFactor,
 ] as const;
-export const twoFactorEndpoints = twoFactorList as unknown as AnyEndpoint[];
+export const twoFactorEndpoints: readonly AnyEndpoint[] = twoFactorList;
 /** The endpoints of this feature, with their types (the keys and signatures of `auth.api`). */
 export type TwoFactorEndpoint = (typeof twoFactorList)[number];

@@ -114,7 +114,9 @@ export function parseChallenge(value: string): ChallengePayload | null {
   }
 }
 
-export type TwoFactorMethod = "totp" | "otp";
+import type { TwoFactorMethod } from "../../contracts/two-factor.ts";
+
+export type { TwoFactorMethod } from "../../contracts/two-factor.ts";
 
 /** What the sign-in answer offers (`twoFactorMethods`); backup codes are always accepted besides. */
 export function availableMethods(otpEnabled: boolean): TwoFactorMethod[] {

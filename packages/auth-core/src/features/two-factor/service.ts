@@ -1,6 +1,7 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { ObjectId } from "mongodb";
 import type { AuthContext } from "../../context.ts";
+import type { Enrollment } from "../../contracts/two-factor.ts";
 import {
   DIGITS,
   decryptString,
@@ -58,10 +59,7 @@ function generateBackupCodes(auth: AuthContext): string[] {
   );
 }
 
-export interface Enrollment {
-  totpURI: string;
-  backupCodes: string[];
-}
+export type { Enrollment } from "../../contracts/two-factor.ts";
 
 /**
  * Stores a new, unconfirmed second factor: the user's sign-ins are not gated until a first TOTP

@@ -3,6 +3,9 @@ import { sendVerificationEmailEndpoint } from "./endpoints/send-verification-ema
 import { verifyEmail } from "./endpoints/verify-email.ts";
 
 const verificationList = [sendVerificationEmailEndpoint, verifyEmail] as const;
-export const verificationEndpoints = verificationList as unknown as AnyEndpoint[];
+export const verificationEndpoints: readonly AnyEndpoint[] = verificationList;
 /** The endpoints of this feature, with their types (the keys and signatures of `auth.api`). */
 export type VerificationEndpoint = (typeof verificationList)[number];
+
+// The face other features use: a one-time claim (features/organization claims invitations with it).
+export { claimOneTimeToken, releaseOneTimeToken } from "./store.ts";

@@ -1,24 +1,13 @@
-import { z } from "zod";
+import { changeEmailContract } from "../../../contracts/account.ts";
 import { AuthError } from "../../../errors/auth-error.ts";
 import { defineEndpoint } from "../../../http/define-endpoint.ts";
-import { callbackURLField, emailField } from "../../schemas.ts";
 import { setCookieCache } from "../../session/service.ts";
 import { requestEmailChange } from "../service.ts";
 
-export const changeEmail = defineEndpoint({
-  name: "changeEmail",
-  method: "POST",
-  path: "/change-email",
-  // Security-matrix E11 / OWASP: changing the sign-in address needs a recent authentication, so a
-  // stolen long-lived session cannot redirect the account's mail (403 Session is not fresh).
-  auth: "fresh-session",
+export const changeEmail = defineEndpoint(changeEmailContract, {
   highRisk: true,
   // The current address and its verified state decide the flow: read from the database.
   sensitive: true,
-  body: z.strictObject({
-    newEmail: emailField,
-    callbackURL: callbackURLField.optional(),
-  }),
   fieldErrors: { newEmail: "INVALID_EMAIL" },
   async handler(ctx): Promise<{ status: true }> {
     const { auth, body } = ctx;

@@ -1,21 +1,10 @@
-import { z } from "zod";
+import { updateUserContract } from "../../../contracts/account.ts";
 import { AuthError } from "../../../errors/auth-error.ts";
 import { defineEndpoint } from "../../../http/define-endpoint.ts";
-import { imageField, nameField } from "../../schemas.ts";
 import { setCookieCache } from "../../session/service.ts";
 import { updateUser } from "../../users/service.ts";
 
-export const updateUserEndpoint = defineEndpoint({
-  name: "updateUser",
-  method: "POST",
-  path: "/update-user",
-  auth: "session",
-  // Strict: `email` (change-email's job), `emailVerified`, `role`, ids… are refused with 400, never
-  // written (security-matrix A6). Strings only, so no operator object reaches the database.
-  body: z.strictObject({
-    name: nameField.optional(),
-    image: imageField.optional(),
-  }),
+export const updateUserEndpoint = defineEndpoint(updateUserContract, {
   async handler(ctx): Promise<{ status: true }> {
     const { auth, body } = ctx;
     const fields: { name?: string; image?: string | null } = {};

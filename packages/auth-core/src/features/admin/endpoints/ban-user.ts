@@ -1,9 +1,8 @@
-import { z } from "zod";
+import { banUserContract } from "../../../contracts/admin.ts";
 import { AuthError } from "../../../errors/auth-error.ts";
 import { defineEndpoint } from "../../../http/define-endpoint.ts";
 import { banUser } from "../ban-service.ts";
 import { type AdminUser, toAdminUser } from "../rules.ts";
-import { banExpiresInField, reasonField, userIdField } from "../schemas.ts";
 import { auditSource, findUserToManage, recordAuditEvent, requireAdminPermission } from "../service.ts";
 
 /**
@@ -11,17 +10,8 @@ import { auditSource, findUserToManage, recordAuditEvent, requireAdminPermission
  * of the user at once (DECISIONS.md "Admin"). Without banExpiresIn the ban lasts until unban-user
  * (or `admin.defaultBanExpiresIn`).
  */
-export const banUserEndpoint = defineEndpoint({
-  name: "banUser",
-  method: "POST",
-  path: "/admin/ban-user",
-  auth: "session",
+export const banUserEndpoint = defineEndpoint(banUserContract, {
   sensitive: true,
-  body: z.strictObject({
-    userId: userIdField,
-    banReason: reasonField.optional(),
-    banExpiresIn: banExpiresInField.optional(),
-  }),
   async handler(ctx): Promise<{ user: AdminUser }> {
     const { auth, body } = ctx;
     const caller = requireAdminPermission(auth, ctx.session, { user: ["ban"] });

@@ -1,13 +1,11 @@
-import { z } from "zod";
+import { createUserContract } from "../../../contracts/admin.ts";
 import { hashPassword } from "../../../crypto/index.ts";
 import { AuthError } from "../../../errors/auth-error.ts";
 import { defineEndpoint } from "../../../http/define-endpoint.ts";
-import { emailField, imageField, nameField, passwordField } from "../../schemas.ts";
 import { assertPasswordAllowed } from "../../users/password-policy.ts";
 import { createUserAlone, createUserWithPassword } from "../../users/service.ts";
 import { resolveRoleInput } from "../role-service.ts";
 import { type AdminUser, toAdminUser } from "../rules.ts";
-import { roleField } from "../schemas.ts";
 import { assertMayGrantRoles, auditSource, recordAuditEvent, requireAdminPermission } from "../service.ts";
 
 /**
@@ -17,19 +15,8 @@ import { assertMayGrantRoles, auditSource, recordAuditEvent, requireAdminPermiss
  * never holds a working password of someone else (docs/security.md). Giving a role needs set-role
  * as well (security-matrix J13).
  */
-export const createUserEndpoint = defineEndpoint({
-  name: "createUser",
-  method: "POST",
-  path: "/admin/create-user",
-  auth: "session",
+export const createUserEndpoint = defineEndpoint(createUserContract, {
   sensitive: true,
-  body: z.strictObject({
-    email: emailField,
-    password: passwordField.optional(),
-    name: nameField,
-    role: roleField.optional(),
-    data: z.strictObject({ image: imageField.optional(), emailVerified: z.boolean().optional() }).optional(),
-  }),
   fieldErrors: { email: "INVALID_EMAIL" },
   async handler(ctx): Promise<{ user: AdminUser }> {
     const { auth, body } = ctx;

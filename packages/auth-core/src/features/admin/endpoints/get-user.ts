@@ -1,20 +1,14 @@
-import { z } from "zod";
+import { getUserContract } from "../../../contracts/admin.ts";
 import { defineEndpoint } from "../../../http/define-endpoint.ts";
 import { type AdminUser, toAdminUser } from "../rules.ts";
-import { userIdField } from "../schemas.ts";
 import { findUserToRead, requireAdminPermission } from "../service.ts";
 
 /**
  * GET /admin/get-user?id — one user with role and ban state; 404 when there is none. A read of what
  * list-users shows of every user, so no may-manage rule (findUserToRead).
  */
-export const getUser = defineEndpoint({
-  name: "getUser",
-  method: "GET",
-  path: "/admin/get-user",
-  auth: "session",
+export const getUser = defineEndpoint(getUserContract, {
   sensitive: true,
-  query: z.strictObject({ id: userIdField }),
   async handler(ctx): Promise<AdminUser> {
     const { auth } = ctx;
     requireAdminPermission(auth, ctx.session, { user: ["get"] });

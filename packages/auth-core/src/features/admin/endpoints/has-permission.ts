@@ -1,10 +1,9 @@
-import { z } from "zod";
 import type { AuthContext } from "../../../context.ts";
+import { userHasPermissionContract } from "../../../contracts/admin.ts";
 import { AuthError } from "../../../errors/auth-error.ts";
 import { defineEndpoint } from "../../../http/define-endpoint.ts";
 import { type PermissionRequest, rolesGrant } from "../access.ts";
 import { normaliseRoleInput } from "../rules.ts";
-import { permissionsField, roleField, userIdField } from "../schemas.ts";
 import { adminRoles, findUserToRead, hasAdminPermission } from "../service.ts";
 
 /**
@@ -12,17 +11,8 @@ import { adminRoles, findUserToRead, hasAdminPermission } from "../service.ts";
  * answers for the caller only (as the admin endpoints would judge them: an impersonation session
  * has no admin rights); server code (auth.api) may ask about any `userId` or `role`.
  */
-export const userHasPermission = defineEndpoint({
-  name: "userHasPermission",
-  method: "POST",
-  path: "/admin/has-permission",
-  auth: "optional",
+export const userHasPermission = defineEndpoint(userHasPermissionContract, {
   sensitive: true,
-  body: z.strictObject({
-    permissions: permissionsField,
-    userId: userIdField.optional(),
-    role: roleField.optional(),
-  }),
   async handler(ctx): Promise<{ error: null; success: boolean }> {
     const { auth, body } = ctx;
     const asked = body.userId !== undefined || body.role !== undefined;

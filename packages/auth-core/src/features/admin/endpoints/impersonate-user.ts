@@ -1,8 +1,7 @@
-import { z } from "zod";
+import { impersonateUserContract } from "../../../contracts/admin.ts";
 import { defineEndpoint } from "../../../http/define-endpoint.ts";
 import { type Session, toSession, toUser, type User } from "../../session/types.ts";
 import { assertMayImpersonate, startImpersonation } from "../impersonation-service.ts";
-import { reasonField, userIdField } from "../schemas.ts";
 import { auditSource, findUserToRead, recordAuditEvent, requireAdminPermission } from "../service.ts";
 
 /**
@@ -10,13 +9,8 @@ import { auditSource, findUserToRead, recordAuditEvent, requireAdminPermission }
  * audit event is written BEFORE the session exists: an impersonation that cannot be recorded does
  * not happen (accountability over availability).
  */
-export const impersonateUser = defineEndpoint({
-  name: "impersonateUser",
-  method: "POST",
-  path: "/admin/impersonate-user",
-  auth: "session",
+export const impersonateUser = defineEndpoint(impersonateUserContract, {
   sensitive: true,
-  body: z.strictObject({ userId: userIdField, reason: reasonField.optional() }),
   async handler(ctx): Promise<{ session: Session; user: User }> {
     const { auth, body } = ctx;
     const caller = requireAdminPermission(auth, ctx.session, { user: ["impersonate"] });

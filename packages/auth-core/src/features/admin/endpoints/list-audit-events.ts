@@ -1,23 +1,11 @@
-import { z } from "zod";
+import { listAuditEventsContract } from "../../../contracts/admin.ts";
 import type { AuditEventDoc } from "../../../db/documents.ts";
 import { parseId } from "../../../db/ids.ts";
 import { defineEndpoint } from "../../../http/define-endpoint.ts";
-import { MAX_PAGE_SIZE, queryInt } from "../list-users-query.ts";
-import { userIdField } from "../schemas.ts";
+import { MAX_PAGE_SIZE } from "../list-users-query.ts";
+import type { AuditEvent, AuditEventList } from "../rules.ts";
 import { requireAdminPermission } from "../service.ts";
 import { type AuditFilter, countAuditEvents, findAuditEvents } from "../store.ts";
-
-export interface AuditEvent {
-  id: string;
-  action: string;
-  actorId: string | null;
-  subjectId: string | null;
-  reason: string | null;
-  ipAddress: string | null;
-  userAgent: string | null;
-  details: Record<string, unknown> | null;
-  createdAt: Date;
-}
 
 function toAuditEvent(doc: AuditEventDoc): AuditEvent {
   return {
@@ -37,19 +25,9 @@ function toAuditEvent(doc: AuditEventDoc): AuditEvent {
  * GET /admin/list-audit-events?actorId&subjectId&limit&offset → {events, total, limit, offset}, newest
  * first, at most 100 per page. An id that is not 24 hex characters matches nothing (empty page).
  */
-export const listAuditEvents = defineEndpoint({
-  name: "listAuditEvents",
-  method: "GET",
-  path: "/admin/list-audit-events",
-  auth: "session",
+export const listAuditEvents = defineEndpoint(listAuditEventsContract, {
   sensitive: true,
-  query: z.strictObject({
-    actorId: userIdField.optional(),
-    subjectId: userIdField.optional(),
-    limit: queryInt.optional(),
-    offset: queryInt.optional(),
-  }),
-  async handler(ctx) {
+  async handler(ctx): Promise<AuditEventList> {
     const { auth, query } = ctx;
     requireAdminPermission(auth, ctx.session, { audit: ["list"] });
     const limit = Math.min(Math.max(query.limit ?? MAX_PAGE_SIZE, 1), MAX_PAGE_SIZE);

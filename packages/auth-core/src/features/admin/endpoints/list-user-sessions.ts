@@ -1,18 +1,12 @@
-import { z } from "zod";
+import { listUserSessionsContract } from "../../../contracts/admin.ts";
 import { defineEndpoint } from "../../../http/define-endpoint.ts";
 import { listUserSessions as findUserSessions } from "../../session/store.ts";
 import { type AdminSession, toAdminSession } from "../rules.ts";
-import { userIdField } from "../schemas.ts";
 import { findUserToManage, requireAdminPermission } from "../service.ts";
 
 /** POST /admin/list-user-sessions {userId}: the user's unexpired sessions, impersonations marked. */
-export const listUserSessions = defineEndpoint({
-  name: "listUserSessions",
-  method: "POST",
-  path: "/admin/list-user-sessions",
-  auth: "session",
+export const listUserSessions = defineEndpoint(listUserSessionsContract, {
   sensitive: true,
-  body: z.strictObject({ userId: userIdField }),
   async handler(ctx): Promise<{ sessions: AdminSession[] }> {
     const { auth } = ctx;
     const caller = requireAdminPermission(auth, ctx.session, { session: ["list"] });

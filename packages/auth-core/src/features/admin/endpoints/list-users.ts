@@ -1,25 +1,13 @@
+import { listUsersContract } from "../../../contracts/admin.ts";
 import { defineEndpoint } from "../../../http/define-endpoint.ts";
-import { buildUserFilter, buildUserPage, listUsersQuery } from "../list-users-query.ts";
-import { type AdminUser, toAdminUser } from "../rules.ts";
+import { buildUserFilter, buildUserPage } from "../list-users-query.ts";
+import { type ListUsersResult, toAdminUser } from "../rules.ts";
 import { requireAdminPermission } from "../service.ts";
 import { countUsers, findUsersPage } from "../store.ts";
 
-export interface ListUsersResult {
-  users: AdminUser[];
-  /** How many users match the search and filter (all pages). */
-  total: number;
-  limit: number;
-  offset: number;
-}
-
 /** GET /admin/list-users (SPEC §7): search, filter, sort and paginate (at most 100 per page). */
-export const listUsers = defineEndpoint({
-  name: "listUsers",
-  method: "GET",
-  path: "/admin/list-users",
-  auth: "session",
+export const listUsers = defineEndpoint(listUsersContract, {
   sensitive: true,
-  query: listUsersQuery,
   async handler(ctx): Promise<ListUsersResult> {
     const { auth, query } = ctx;
     requireAdminPermission(auth, ctx.session, { user: ["list"] });

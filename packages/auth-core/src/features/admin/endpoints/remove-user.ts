@@ -1,8 +1,7 @@
-import { z } from "zod";
+import { removeUserContract } from "../../../contracts/admin.ts";
 import { AuthError } from "../../../errors/auth-error.ts";
 import { defineEndpoint } from "../../../http/define-endpoint.ts";
 import { deleteUserAndData } from "../../deletion/service.ts";
-import { userIdField } from "../schemas.ts";
 import {
   auditSource,
   claimUserRemoval,
@@ -16,13 +15,8 @@ import {
  * (sessions, user, accounts, pending tokens — features/deletion, with its hooks), plus the
  * impersonation sessions the removed user started. The audit event is kept.
  */
-export const removeUser = defineEndpoint({
-  name: "removeUser",
-  method: "POST",
-  path: "/admin/remove-user",
-  auth: "session",
+export const removeUser = defineEndpoint(removeUserContract, {
   sensitive: true,
-  body: z.strictObject({ userId: userIdField }),
   async handler(ctx): Promise<{ success: true }> {
     const { auth, body } = ctx;
     const caller = requireAdminPermission(auth, ctx.session, { user: ["delete"] });

@@ -1,13 +1,11 @@
-import { z } from "zod";
 import type { AuthContext } from "../../../context.ts";
+import { revokeUserSessionContract } from "../../../contracts/admin.ts";
 import type { SessionDoc } from "../../../db/documents.ts";
 import { parseId } from "../../../db/ids.ts";
 import { AuthError, isAuthError } from "../../../errors/auth-error.ts";
 import { defineEndpoint } from "../../../http/define-endpoint.ts";
-import { tokenField } from "../../schemas.ts";
 import { findSessionByToken } from "../../session/store.ts";
 import type { SessionWithUser } from "../../session/types.ts";
-import { userIdField } from "../schemas.ts";
 import { auditSource, findUserToManage, recordAuditEvent, requireAdminPermission } from "../service.ts";
 import { deleteSessionById, findSessionById } from "../store.ts";
 
@@ -16,17 +14,8 @@ import { deleteSessionById, findSessionById } from "../store.ts";
  * which no longer carries tokens: review finding 10): ends one session; 400 "Session not found"
  * when none. The delete count decides a race of two revocations (one audit event).
  */
-export const revokeUserSession = defineEndpoint({
-  name: "revokeUserSession",
-  method: "POST",
-  path: "/admin/revoke-user-session",
-  auth: "session",
+export const revokeUserSession = defineEndpoint(revokeUserSessionContract, {
   sensitive: true,
-  body: z
-    .strictObject({ sessionToken: tokenField.optional(), sessionId: userIdField.optional() })
-    .refine((body) => (body.sessionToken === undefined) !== (body.sessionId === undefined), {
-      message: "sessionToken or sessionId, exactly one",
-    }),
   async handler(ctx): Promise<{ success: true }> {
     const { auth, body } = ctx;
     const caller = requireAdminPermission(auth, ctx.session, { session: ["revoke"] });

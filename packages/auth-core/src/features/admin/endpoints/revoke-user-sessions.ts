@@ -1,7 +1,6 @@
-import { z } from "zod";
+import { revokeUserSessionsContract } from "../../../contracts/admin.ts";
 import { defineEndpoint } from "../../../http/define-endpoint.ts";
 import { deleteUserSessions } from "../../session/store.ts";
-import { userIdField } from "../schemas.ts";
 import { auditSource, findUserToManage, recordAuditEvent, requireAdminPermission } from "../service.ts";
 import { deleteImpersonationSessionsBy } from "../store.ts";
 
@@ -9,13 +8,8 @@ import { deleteImpersonationSessionsBy } from "../store.ts";
  * POST /admin/revoke-user-sessions {userId}: ends every session of the user (the caller's own too,
  * if it is theirs) and the impersonations they started; recorded with the counts (finding 8).
  */
-export const revokeUserSessions = defineEndpoint({
-  name: "revokeUserSessions",
-  method: "POST",
-  path: "/admin/revoke-user-sessions",
-  auth: "session",
+export const revokeUserSessions = defineEndpoint(revokeUserSessionsContract, {
   sensitive: true,
-  body: z.strictObject({ userId: userIdField }),
   async handler(ctx): Promise<{ success: true }> {
     const { auth } = ctx;
     const caller = requireAdminPermission(auth, ctx.session, { session: ["revoke"] });

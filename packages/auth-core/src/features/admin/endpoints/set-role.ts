@@ -1,9 +1,8 @@
-import { z } from "zod";
+import { setRoleContract } from "../../../contracts/admin.ts";
 import { AuthError } from "../../../errors/auth-error.ts";
 import { defineEndpoint } from "../../../http/define-endpoint.ts";
 import { describeRoles, resolveRoleInput, setUserRole } from "../role-service.ts";
 import { type AdminUser, toAdminUser } from "../rules.ts";
-import { roleField, userIdField } from "../schemas.ts";
 import {
   assertMayGrantRoles,
   auditSource,
@@ -13,13 +12,8 @@ import {
 } from "../service.ts";
 
 /** POST /admin/set-role {userId, role}: role is one configured role or a list of them (SPEC §6). */
-export const setRole = defineEndpoint({
-  name: "setRole",
-  method: "POST",
-  path: "/admin/set-role",
-  auth: "session",
+export const setRole = defineEndpoint(setRoleContract, {
   sensitive: true,
-  body: z.strictObject({ userId: userIdField, role: roleField }),
   async handler(ctx): Promise<{ user: AdminUser }> {
     const { auth, body } = ctx;
     const caller = requireAdminPermission(auth, ctx.session, { user: ["set-role"] });

@@ -1,16 +1,14 @@
-import { z } from "zod";
+import { setUserPasswordContract } from "../../../contracts/admin.ts";
 import { hashPassword } from "../../../crypto/index.ts";
 import { AuthError } from "../../../errors/auth-error.ts";
 import { defineEndpoint } from "../../../http/define-endpoint.ts";
 import { revokeSessionMintedKeys } from "../../api-key/service.ts";
 import { revokeResetLinks } from "../../password/service.ts";
-import { passwordField } from "../../schemas.ts";
 import { deleteUserSessions } from "../../session/store.ts";
 import { forgetSecondFactorSessions } from "../../two-factor/settings.ts";
 import { assertPasswordAllowed } from "../../users/password-policy.ts";
 import { createCredentialAccount, updateCredentialPassword } from "../../users/service.ts";
 import { findCredentialAccount } from "../../users/store.ts";
-import { userIdField } from "../schemas.ts";
 import { auditSource, findUserToManage, recordAuditEvent, requireAdminPermission } from "../service.ts";
 import { deleteImpersonationSessionsBy } from "../store.ts";
 
@@ -24,13 +22,8 @@ import { deleteImpersonationSessionsBy } from "../store.ts";
  * trusted devices; an admin setting their own keeps the current session. The audit trail records
  * who set it and how many sessions and keys ended.
  */
-export const setUserPassword = defineEndpoint({
-  name: "setUserPassword",
-  method: "POST",
-  path: "/admin/set-user-password",
-  auth: "session",
+export const setUserPassword = defineEndpoint(setUserPasswordContract, {
   sensitive: true,
-  body: z.strictObject({ userId: userIdField, newPassword: passwordField }),
   async handler(ctx): Promise<{ status: true }> {
     const { auth, body } = ctx;
     const caller = requireAdminPermission(auth, ctx.session, { user: ["set-password"] });

@@ -1,3 +1,4 @@
+import { stopImpersonatingContract } from "../../../contracts/admin.ts";
 import { AuthError } from "../../../errors/auth-error.ts";
 import { defineEndpoint } from "../../../http/define-endpoint.ts";
 import { type Session, toSession, toUser, type User } from "../../session/types.ts";
@@ -9,11 +10,7 @@ import { auditSource, recordAuditEvent } from "../service.ts";
  * The impersonation session is deleted in every case; when the admin's session cannot be restored
  * (revoked, expired, admin demoted or banned) the answer is 401 with every session cookie cleared.
  */
-export const stopImpersonating = defineEndpoint({
-  name: "stopImpersonating",
-  method: "POST",
-  path: "/admin/stop-impersonating",
-  auth: "session",
+export const stopImpersonating = defineEndpoint(stopImpersonatingContract, {
   sensitive: true,
   async handler(ctx): Promise<{ session: Session; user: User }> {
     const { auth } = ctx;

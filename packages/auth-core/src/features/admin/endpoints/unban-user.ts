@@ -1,19 +1,13 @@
-import { z } from "zod";
+import { unbanUserContract } from "../../../contracts/admin.ts";
 import { AuthError } from "../../../errors/auth-error.ts";
 import { defineEndpoint } from "../../../http/define-endpoint.ts";
 import { unbanUser } from "../ban-service.ts";
 import { type AdminUser, toAdminUser } from "../rules.ts";
-import { userIdField } from "../schemas.ts";
 import { auditSource, findUserToManage, recordAuditEvent, requireAdminPermission } from "../service.ts";
 
 /** POST /admin/unban-user {userId}: clears the ban; the user can sign in again. */
-export const unbanUserEndpoint = defineEndpoint({
-  name: "unbanUser",
-  method: "POST",
-  path: "/admin/unban-user",
-  auth: "session",
+export const unbanUserEndpoint = defineEndpoint(unbanUserContract, {
   sensitive: true,
-  body: z.strictObject({ userId: userIdField }),
   async handler(ctx): Promise<{ user: AdminUser }> {
     const { auth } = ctx;
     const caller = requireAdminPermission(auth, ctx.session, { user: ["ban"] });

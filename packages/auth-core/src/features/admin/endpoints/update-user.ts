@@ -1,14 +1,12 @@
-import { z } from "zod";
+import { adminUpdateUserContract } from "../../../contracts/admin.ts";
 import { isDuplicateKeyError } from "../../../db/connect.ts";
 import type { UserDoc } from "../../../db/documents.ts";
 import { AuthError } from "../../../errors/auth-error.ts";
 import { defineEndpoint } from "../../../http/define-endpoint.ts";
-import { emailField, imageField, nameField } from "../../schemas.ts";
 import { updateUser } from "../../users/service.ts";
 import { findUserByEmail } from "../../users/store.ts";
 import { settleEmailMove } from "../../verification/service.ts";
 import { type AdminUser, toAdminUser } from "../rules.ts";
-import { userIdField } from "../schemas.ts";
 import { auditSource, findUserToManage, recordAuditEvent, requireAdminPermission } from "../service.ts";
 
 /**
@@ -17,21 +15,8 @@ import { auditSource, findUserToManage, recordAuditEvent, requireAdminPermission
  * own permission and audit event. A new email is normalised and must be free, and needs set-email.
  * Any change to another admin needs manage-admins (findUserToManage). Recorded (finding 8).
  */
-export const adminUpdateUser = defineEndpoint({
-  name: "adminUpdateUser",
-  method: "POST",
-  path: "/admin/update-user",
-  auth: "session",
+export const adminUpdateUser = defineEndpoint(adminUpdateUserContract, {
   sensitive: true,
-  body: z.strictObject({
-    userId: userIdField,
-    data: z.strictObject({
-      name: nameField.optional(),
-      image: imageField.optional(),
-      email: emailField.optional(),
-      emailVerified: z.boolean().optional(),
-    }),
-  }),
   async handler(ctx): Promise<AdminUser> {
     const { auth, body } = ctx;
     // Moving an address is an account takeover in two steps (then a reset link): its own permission.

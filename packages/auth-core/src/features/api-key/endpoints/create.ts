@@ -1,16 +1,8 @@
-import { z } from "zod";
+import { createApiKeyContract } from "../../../contracts/api-key.ts";
 import { AuthError } from "../../../errors/auth-error.ts";
 import { defineEndpoint } from "../../../http/define-endpoint.ts";
 import { findUserById } from "../../session/store.ts";
 import { resolveNewKeyOwner } from "../owner.ts";
-import {
-  expiresInField,
-  limitFields,
-  metadataField,
-  nameField,
-  prefixField,
-  refillComplete,
-} from "../schemas.ts";
 import { createApiKey } from "../service.ts";
 import type { CreatedApiKey } from "../types.ts";
 
@@ -20,24 +12,8 @@ import type { CreatedApiKey } from "../types.ts";
  * database (sensitive), and an API-key caller cannot mint keys. A key for the caller's own session
  * needs a fresh session and is revoked when the user signs out everywhere (owner.ts NewKeyOwner).
  */
-export const createApiKeyEndpoint = defineEndpoint({
-  name: "createApiKey",
-  method: "POST",
-  path: "/api-key/create",
-  auth: "optional",
+export const createApiKeyEndpoint = defineEndpoint(createApiKeyContract, {
   sensitive: true,
-  body: z
-    .strictObject({
-      name: nameField.optional(),
-      prefix: prefixField.optional(),
-      expiresIn: expiresInField.nullable().optional(),
-      metadata: metadataField.nullable().optional(),
-      ...limitFields,
-    })
-    .refine(refillComplete, {
-      message: "refillAmount and refillInterval go together",
-      path: ["refillAmount"],
-    }),
   async handler(ctx): Promise<CreatedApiKey> {
     const owner = resolveNewKeyOwner(ctx, ctx.body);
     // A server call naming a user: that user must exist (a session's user was just read).

@@ -1,9 +1,8 @@
-import { z } from "zod";
+import { deleteApiKeyContract } from "../../../contracts/api-key.ts";
 import { parseId } from "../../../db/ids.ts";
 import { AuthError } from "../../../errors/auth-error.ts";
 import { defineEndpoint } from "../../../http/define-endpoint.ts";
 import { assertNotImpersonating } from "../owner.ts";
-import { keyIdField } from "../schemas.ts";
 import { deleteKeyUses, deleteUserApiKey } from "../store.ts";
 
 /**
@@ -11,14 +10,9 @@ import { deleteKeyUses, deleteUserApiKey } from "../store.ts";
  * owner); another user's or a missing key: 404. The key row goes first, so a crash between the two
  * writes leaves only unreachable use claims.
  */
-export const deleteApiKeyEndpoint = defineEndpoint({
-  name: "deleteApiKey",
-  method: "POST",
-  path: "/api-key/delete",
-  auth: "session",
+export const deleteApiKeyEndpoint = defineEndpoint(deleteApiKeyContract, {
   sensitive: true,
-  body: z.strictObject({ keyId: keyIdField }),
-  async handler(ctx): Promise<{ success: boolean }> {
+  async handler(ctx): Promise<{ success: true }> {
     assertNotImpersonating(ctx.session);
     const id = parseId(ctx.body.keyId);
     const deleted = id ? await deleteUserApiKey(ctx.auth.collections, ctx.session!.user._id, id) : false;

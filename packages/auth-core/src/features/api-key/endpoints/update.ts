@@ -1,16 +1,8 @@
-import { z } from "zod";
+import { updateApiKeyContract } from "../../../contracts/api-key.ts";
 import { parseId } from "../../../db/ids.ts";
 import { AuthError } from "../../../errors/auth-error.ts";
 import { defineEndpoint } from "../../../http/define-endpoint.ts";
 import { resolveKeyOwner } from "../owner.ts";
-import {
-  expiresInField,
-  keyIdField,
-  limitFields,
-  metadataField,
-  nameField,
-  refillComplete,
-} from "../schemas.ts";
 import { presentApiKey } from "../service.ts";
 import { findUserApiKey, updateUserApiKey } from "../store.ts";
 import type { ApiKey } from "../types.ts";
@@ -20,25 +12,8 @@ import { buildKeyUpdate } from "../update-service.ts";
  * POST /api-key/update {keyId, name?, enabled?, expiresIn?, metadata?} → the key. Limits,
  * permissions and userId are server-only (owner.ts); another user's key answers 404 (K3).
  */
-export const updateApiKeyEndpoint = defineEndpoint({
-  name: "updateApiKey",
-  method: "POST",
-  path: "/api-key/update",
-  auth: "optional",
+export const updateApiKeyEndpoint = defineEndpoint(updateApiKeyContract, {
   sensitive: true,
-  body: z
-    .strictObject({
-      keyId: keyIdField,
-      name: nameField.optional(),
-      enabled: z.boolean().optional(),
-      expiresIn: expiresInField.nullable().optional(),
-      metadata: metadataField.nullable().optional(),
-      ...limitFields,
-    })
-    .refine(refillComplete, {
-      message: "refillAmount and refillInterval go together",
-      path: ["refillAmount"],
-    }),
   async handler(ctx): Promise<ApiKey> {
     const userId = resolveKeyOwner(ctx, ctx.body);
     const { keyId, userId: _ignored, ...input } = ctx.body;

@@ -1,13 +1,11 @@
-import { z } from "zod";
+import { type DeleteUserResponse, deleteUserCallbackContract } from "../../../contracts/deletion.ts";
 import { AuthError, isAuthError } from "../../../errors/auth-error.ts";
 import type { ErrorCode } from "../../../errors/catalogue.ts";
 import { defineEndpoint, type RedirectResult, redirectTo } from "../../../http/define-endpoint.ts";
-import { callbackURLField, tokenField } from "../../schemas.ts";
 import { clearSessionCookies } from "../../session/service.ts";
 import { readOrganizationRelease } from "../organizations.ts";
 import { appendErrorParam } from "../rules.ts";
 import { consumeDeleteAccountToken, deleteUserAndData } from "../service.ts";
-import type { DeleteUserResponse } from "./delete-user.ts";
 
 const DEFERRED_REFUSALS: ReadonlySet<ErrorCode> = new Set(["SOLE_OWNER_CANNOT_BE_DELETED", "USER_NOT_FOUND"]);
 
@@ -19,19 +17,9 @@ const DEFERRED_REFUSALS: ReadonlySet<ErrorCode> = new Set(["SOLE_OWNER_CANNOT_BE
  * user followed a link in a browser — else JSON errors.
  * Auth "optional" so that a signed-out click can be redirected too.
  */
-export const deleteUserCallback = defineEndpoint({
-  name: "deleteUserCallback",
-  method: "GET",
-  path: "/delete-user/callback",
-  auth: "optional",
+export const deleteUserCallback = defineEndpoint(deleteUserCallbackContract, {
   highRisk: true,
   sensitive: true,
-  // A mailed link: mail trackers append parameters (utm_*), so unknown keys are stripped, never
-  // refused nor passed on (review finding s9-4); the known keys keep their strict types.
-  query: z.object({
-    token: tokenField,
-    callbackURL: callbackURLField.optional(),
-  }),
   async handler(ctx): Promise<DeleteUserResponse | RedirectResult> {
     const { auth, query } = ctx;
     if (!auth.options.user.deleteUser.enabled) throw new AuthError("DELETE_USER_DISABLED");

@@ -1,7 +1,6 @@
-import { z } from "zod";
+import { type DeleteUserResponse, deleteUserContract } from "../../../contracts/deletion.ts";
 import { AuthError } from "../../../errors/auth-error.ts";
 import { defineEndpoint } from "../../../http/define-endpoint.ts";
-import { callbackURLField, passwordField, tokenField } from "../../schemas.ts";
 import { isSessionFresh } from "../../session/rules.ts";
 import { clearSessionCookies } from "../../session/service.ts";
 import { assertNoSoleOwnership, readOrganizationRelease } from "../organizations.ts";
@@ -14,27 +13,15 @@ import {
   sendDeleteAccountEmail,
 } from "../service.ts";
 
-export interface DeleteUserResponse {
-  success: true;
-  message: "User deleted" | "Verification email sent";
-}
+export type { DeleteUserResponse } from "../../../contracts/deletion.ts";
 
 /**
  * SPEC §5 "Delete user", §7. Declared `auth: "none"` on purpose: the handler reads the session
  * itself, from the database and without the sliding refresh, so the freshness rule sees the
  * session's real last update (see readCallerForDeletion). A session is still required (401).
  */
-export const deleteUser = defineEndpoint({
-  name: "deleteUser",
-  method: "POST",
-  path: "/delete-user",
-  auth: "none",
+export const deleteUser = defineEndpoint(deleteUserContract, {
   sensitive: true,
-  body: z.strictObject({
-    callbackURL: callbackURLField.optional(),
-    password: passwordField.optional(),
-    token: tokenField.optional(),
-  }),
   async handler(ctx): Promise<DeleteUserResponse> {
     const { auth, body } = ctx;
     const config = auth.options.user.deleteUser;

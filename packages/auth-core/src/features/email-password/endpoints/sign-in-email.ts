@@ -1,13 +1,12 @@
 import { ObjectId } from "mongodb";
-import { z } from "zod";
+import { type SignInResult, signInEmailContract } from "../../../contracts/email-password.ts";
 import { hashPassword, spendPasswordWork, verifyPassword } from "../../../crypto/index.ts";
 import type { UserDoc } from "../../../db/documents.ts";
 import { AuthError } from "../../../errors/auth-error.ts";
 import { defineEndpoint, type EndpointContext } from "../../../http/define-endpoint.ts";
 import { assertUserNotBanned } from "../../admin/ban-service.ts";
-import { callbackURLField, emailField, passwordField } from "../../schemas.ts";
 import { createSession, setSessionCookies } from "../../session/service.ts";
-import { toUser, type User } from "../../session/types.ts";
+import { toUser } from "../../session/types.ts";
 import {
   admitSignInAttempt,
   clearSignInFailures,
@@ -19,24 +18,9 @@ import { updateCredentialPassword } from "../../users/service.ts";
 import { findCredentialAccount, findUserByEmail } from "../../users/store.ts";
 import { sendVerificationEmailInBackground } from "../../verification/service.ts";
 
-export interface SignInResult {
-  redirect: boolean;
-  token: string;
-  url: string | null;
-  user: User;
-}
+export type { SignInResult } from "../../../contracts/email-password.ts";
 
-export const signInEmail = defineEndpoint({
-  name: "signInEmail",
-  method: "POST",
-  path: "/sign-in/email",
-  auth: "none",
-  body: z.strictObject({
-    email: emailField,
-    password: passwordField,
-    callbackURL: callbackURLField.optional(),
-    rememberMe: z.boolean().optional(),
-  }),
+export const signInEmail = defineEndpoint(signInEmailContract, {
   fieldErrors: { email: "INVALID_EMAIL" },
   async handler(ctx): Promise<SignInResult | TwoFactorRedirect> {
     const { auth, body } = ctx;

@@ -1,28 +1,15 @@
 import { ObjectId } from "mongodb";
-import { z } from "zod";
+import { signUpEmailContract } from "../../../contracts/email-password.ts";
 import { hashPassword } from "../../../crypto/index.ts";
 import { AuthError } from "../../../errors/auth-error.ts";
 import { defineEndpoint } from "../../../http/define-endpoint.ts";
-import { callbackURLField, emailField, imageField, nameField, passwordField } from "../../schemas.ts";
 import { createSession, setSessionCookies } from "../../session/service.ts";
 import { toUser, type User } from "../../session/types.ts";
 import { assertPasswordAllowed } from "../../users/password-policy.ts";
 import { createUserWithPassword } from "../../users/service.ts";
 import { sendVerificationEmailInBackground } from "../../verification/service.ts";
 
-export const signUpEmail = defineEndpoint({
-  name: "signUpEmail",
-  method: "POST",
-  path: "/sign-up/email",
-  auth: "none",
-  body: z.strictObject({
-    name: nameField,
-    email: emailField,
-    password: passwordField,
-    image: imageField.optional(),
-    callbackURL: callbackURLField.optional(),
-    rememberMe: z.boolean().optional(),
-  }),
+export const signUpEmail = defineEndpoint(signUpEmailContract, {
   fieldErrors: { email: "INVALID_EMAIL" },
   async handler(ctx): Promise<{ token: string | null; user: User }> {
     const { auth, body } = ctx;

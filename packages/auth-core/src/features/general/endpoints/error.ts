@@ -1,15 +1,9 @@
-import { z } from "zod";
+import { errorContract } from "../../../contracts/general.ts";
 import { defineEndpoint, htmlPage } from "../../../http/define-endpoint.ts";
 import { escapeHtml } from "../../../mail/escape-html.ts";
 
 /** SPEC §2: a simple page showing the error code from the query (or Unknown) and a link to the app root. */
-export const errorPage = defineEndpoint({
-  name: "error",
-  method: "GET",
-  path: "/error",
-  auth: "none",
-  // Lenient on purpose: this page must render for whatever a provider or a link puts in the query.
-  query: z.object({ error: z.unknown().optional() }).passthrough(),
+export const errorPage = defineEndpoint(errorContract, {
   async handler(ctx) {
     const raw =
       typeof ctx.query.error === "string" && ctx.query.error.length > 0 ? ctx.query.error : "Unknown";

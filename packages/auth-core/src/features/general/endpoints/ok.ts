@@ -1,10 +1,7 @@
+import { okContract } from "../../../contracts/general.ts";
 import { defineEndpoint } from "../../../http/define-endpoint.ts";
 
-export const ok = defineEndpoint({
-  name: "ok",
-  method: "GET",
-  path: "/ok",
-  auth: "none",
+export const ok = defineEndpoint(okContract, {
   async handler(): Promise<{ ok: true }> {
     return { ok: true };
   },

@@ -1,33 +1,19 @@
-import { z } from "zod";
+import { changePasswordContract, type PasswordChanged } from "../../../contracts/password.ts";
 import { AuthError } from "../../../errors/auth-error.ts";
 import { defineEndpoint } from "../../../http/define-endpoint.ts";
-import { passwordField } from "../../schemas.ts";
-import { toUser, type User } from "../../session/types.ts";
+import { toUser } from "../../session/types.ts";
 import { assertPasswordAllowed } from "../../users/password-policy.ts";
 import { changePassword as changeCredentialPassword, replaceAllSessions } from "../service.ts";
 
-export interface PasswordChanged {
-  /** The new session's token when other sessions were revoked, else null. */
-  token: string | null;
-  user: User;
-}
+export type { PasswordChanged } from "../../../contracts/password.ts";
 
 /**
  * Sensitive: the session is read from the database, never the cookie cache, so a revoked session
  * cannot change the password (security matrix D7).
  */
-export const changePassword = defineEndpoint({
-  name: "changePassword",
-  method: "POST",
-  path: "/change-password",
-  auth: "session",
+export const changePassword = defineEndpoint(changePasswordContract, {
   highRisk: true,
   sensitive: true,
-  body: z.strictObject({
-    newPassword: passwordField,
-    currentPassword: passwordField,
-    revokeOtherSessions: z.boolean().optional(),
-  }),
   async handler(ctx): Promise<PasswordChanged> {
     const caller = ctx.session;
     if (!caller) throw new AuthError("UNAUTHORIZED");

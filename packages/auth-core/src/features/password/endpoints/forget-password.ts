@@ -1,9 +1,9 @@
+import { forgetPasswordContract } from "../../../contracts/password.ts";
 import { defineEndpoint } from "../../../http/define-endpoint.ts";
 import { requestPasswordReset } from "./request-password-reset.ts";
 
 /** SPEC §7: the older path of the same call; identical behaviour. */
-export const forgetPassword = defineEndpoint({
-  ...requestPasswordReset,
-  name: "forgetPassword",
-  path: "/forget-password",
+export const forgetPassword = defineEndpoint(forgetPasswordContract, {
+  fieldErrors: requestPasswordReset.fieldErrors,
+  handler: requestPasswordReset.handler,
 });

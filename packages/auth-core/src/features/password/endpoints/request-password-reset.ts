@@ -1,7 +1,6 @@
-import { z } from "zod";
+import { type PasswordResetRequested, requestPasswordResetContract } from "../../../contracts/password.ts";
 import { AuthError } from "../../../errors/auth-error.ts";
 import { defineEndpoint } from "../../../http/define-endpoint.ts";
-import { callbackURLField, emailField } from "../../schemas.ts";
 import { isPasswordResetEnabled } from "../rules.ts";
 import { requestPasswordReset as issueResetLink } from "../service.ts";
 
@@ -9,18 +8,9 @@ import { requestPasswordReset as issueResetLink } from "../service.ts";
 export const RESET_REQUESTED_MESSAGE =
   "If this email exists in our system, check your email for the reset link";
 
-export interface PasswordResetRequested {
-  status: true;
-  message: string;
-}
+export type { PasswordResetRequested } from "../../../contracts/password.ts";
 
-/** `redirectTo` is checked against the trusted origins by the engine (403 Invalid redirectURL). */
-export const requestPasswordReset = defineEndpoint({
-  name: "requestPasswordReset",
-  method: "POST",
-  path: "/request-password-reset",
-  auth: "none",
-  body: z.strictObject({ email: emailField, redirectTo: callbackURLField.optional() }),
+export const requestPasswordReset = defineEndpoint(requestPasswordResetContract, {
   fieldErrors: { email: "INVALID_EMAIL" },
   async handler(ctx): Promise<PasswordResetRequested> {
     if (!isPasswordResetEnabled(ctx.auth.options.emailAndPassword))

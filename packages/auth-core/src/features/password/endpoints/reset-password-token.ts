@@ -1,6 +1,5 @@
-import { z } from "zod";
+import { resetPasswordCallbackContract } from "../../../contracts/password.ts";
 import { defineEndpoint, type RedirectResult, redirectTo } from "../../../http/define-endpoint.ts";
-import { callbackURLField } from "../../schemas.ts";
 import { withQueryParam } from "../rules.ts";
 import { isResetTokenLive } from "../service.ts";
 
@@ -10,14 +9,7 @@ import { isResetTokenLive } from "../service.ts";
  * callbackURL is required, as in the reference: without it there is nowhere to send the user.
  * The engine refuses an untrusted callbackURL with 403.
  */
-export const resetPasswordCallback = defineEndpoint({
-  name: "resetPasswordCallback",
-  method: "GET",
-  path: "/reset-password/:token",
-  auth: "none",
-  // A mailed link: mail trackers append parameters (utm_*), so unknown keys are stripped, never
-  // refused nor passed on (review finding s9-4); the known keys keep their strict types.
-  query: z.object({ callbackURL: callbackURLField }),
+export const resetPasswordCallback = defineEndpoint(resetPasswordCallbackContract, {
   async handler(ctx): Promise<RedirectResult> {
     // The token is in this URL: the engine keeps every answer out of caches and Referer headers
     // (http/handler.ts, docs/security.md "Responses that carry or follow a token").

@@ -1,22 +1,16 @@
 import { z } from "zod";
+import { resetPasswordContract } from "../../../contracts/password.ts";
 import { AuthError } from "../../../errors/auth-error.ts";
 import { defineEndpoint } from "../../../http/define-endpoint.ts";
-import { passwordField } from "../../schemas.ts";
 import { assertPasswordAllowed } from "../../users/password-policy.ts";
 import { isPasswordResetEnabled } from "../rules.ts";
 import { resetPassword as resetWithToken } from "../service.ts";
 
 // An empty token is answered "invalid token" like any other wrong one, not as a schema error.
-const resetTokenField = z.string().max(256);
+const _resetTokenField = z.string().max(256);
 
 /** SPEC §7: the token may come in the body or the query (body wins). */
-export const resetPassword = defineEndpoint({
-  name: "resetPassword",
-  method: "POST",
-  path: "/reset-password",
-  auth: "none",
-  body: z.strictObject({ newPassword: passwordField, token: resetTokenField.optional() }),
-  query: z.strictObject({ token: resetTokenField.optional() }),
+export const resetPassword = defineEndpoint(resetPasswordContract, {
   async handler(ctx): Promise<{ status: true }> {
     if (!isPasswordResetEnabled(ctx.auth.options.emailAndPassword))
       throw new AuthError("RESET_PASSWORD_DISABLED");

@@ -1,7 +1,6 @@
-import { z } from "zod";
+import { setPasswordContract } from "../../../contracts/password.ts";
 import { AuthError } from "../../../errors/auth-error.ts";
 import { defineEndpoint } from "../../../http/define-endpoint.ts";
-import { passwordField } from "../../schemas.ts";
 import { assertPasswordAllowed } from "../../users/password-policy.ts";
 import { setPassword as setCredentialPassword } from "../service.ts";
 
@@ -10,13 +9,8 @@ import { setPassword as setCredentialPassword } from "../service.ts";
  * password — one who signed up through a provider — a credential password, for the session the
  * server forwards in the cookie header.
  */
-export const setPassword = defineEndpoint({
-  name: "setPassword",
-  method: "POST",
-  path: "/set-password",
-  auth: "server-only",
+export const setPassword = defineEndpoint(setPasswordContract, {
   sensitive: true,
-  body: z.strictObject({ newPassword: passwordField }),
   async handler(ctx): Promise<{ status: true }> {
     if (!ctx.session) throw new AuthError("UNAUTHORIZED");
     await assertPasswordAllowed(ctx.auth, ctx.body.newPassword);

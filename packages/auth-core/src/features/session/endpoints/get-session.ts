@@ -1,20 +1,11 @@
-import { z } from "zod";
+import { getSessionContract } from "../../../contracts/session.ts";
 import { defineEndpoint } from "../../../http/define-endpoint.ts";
 import { serializedJson } from "../../../http/run-endpoint.ts";
 import { readApiKeySession } from "../../api-key/session-bridge.ts";
-import { queryBoolean } from "../../schemas.ts";
 import { cachedSessionJson, readSession } from "../service.ts";
 import { type Session, toSession, toUser, type User } from "../types.ts";
 
-export const getSession = defineEndpoint({
-  name: "getSession",
-  method: "GET",
-  path: "/get-session",
-  auth: "none",
-  query: z.strictObject({
-    disableCookieCache: queryBoolean.optional(),
-    disableRefresh: queryBoolean.optional(),
-  }),
+export const getSession = defineEndpoint(getSessionContract, {
   async handler(ctx): Promise<{ session: Session; user: User } | null> {
     // "Who is this?" for a caller holding an API key (`apiKey.enableSessionForAPIKeys`): this
     // endpoint reads no session through run-endpoint, so it asks the key bridge itself.

@@ -1,3 +1,4 @@
+import { listSessionsContract } from "../../../contracts/session.ts";
 import { defineEndpoint } from "../../../http/define-endpoint.ts";
 import { listUserSessions } from "../store.ts";
 import { type Session, toSession } from "../types.ts";
@@ -9,11 +10,7 @@ import { type Session, toSession } from "../types.ts";
  * unsigned), but it can revoke — hence `fresh-session`, as Better Auth does (SPEC §5
  * "Fresh-session actions"), and a database read rather than the cookie cache.
  */
-export const listSessions = defineEndpoint({
-  name: "listSessions",
-  method: "GET",
-  path: "/list-sessions",
-  auth: "fresh-session",
+export const listSessions = defineEndpoint(listSessionsContract, {
   sensitive: true,
   async handler(ctx): Promise<Session[]> {
     const { auth } = ctx;

@@ -1,7 +1,6 @@
-import { z } from "zod";
+import { revokeSessionContract } from "../../../contracts/session.ts";
 import { AuthError } from "../../../errors/auth-error.ts";
 import { defineEndpoint } from "../../../http/define-endpoint.ts";
-import { tokenField } from "../../schemas.ts";
 import { clearSessionCookies } from "../service.ts";
 import { deleteUserSessionByToken } from "../store.ts";
 
@@ -12,13 +11,8 @@ import { deleteUserSessionByToken } from "../store.ts";
  * clears its cookies. Sensitive: the caller is read from the database, never the cookie cache
  * (DECISIONS.md "Cookie cache"), so a revoked session cannot revoke others from a stale cache.
  */
-export const revokeSession = defineEndpoint({
-  name: "revokeSession",
-  method: "POST",
-  path: "/revoke-session",
-  auth: "session",
+export const revokeSession = defineEndpoint(revokeSessionContract, {
   sensitive: true,
-  body: z.strictObject({ token: tokenField }),
   async handler(ctx): Promise<{ status: true }> {
     const { auth } = ctx;
     const caller = ctx.session!;

@@ -1,3 +1,4 @@
+import { revokeSessionsContract } from "../../../contracts/session.ts";
 import { defineEndpoint } from "../../../http/define-endpoint.ts";
 import { signOutEverywhere } from "../../sign-out-everywhere.ts";
 import { clearSessionCookies } from "../service.ts";
@@ -7,11 +8,7 @@ import { clearSessionCookies } from "../service.ts";
  * started as an admin (they act with the caller's authority: admin review finding 5), and the API keys
  * their sessions minted (features/sign-out-everywhere.ts); clears the cookies.
  */
-export const revokeSessions = defineEndpoint({
-  name: "revokeSessions",
-  method: "POST",
-  path: "/revoke-sessions",
-  auth: "session",
+export const revokeSessions = defineEndpoint(revokeSessionsContract, {
   sensitive: true,
   async handler(ctx): Promise<{ status: true }> {
     await signOutEverywhere(ctx.auth, ctx.session!.user._id);

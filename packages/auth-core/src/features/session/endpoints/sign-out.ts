@@ -1,3 +1,4 @@
+import { signOutContract } from "../../../contracts/session.ts";
 import { defineEndpoint } from "../../../http/define-endpoint.ts";
 import { clearSessionCookies, readSessionToken, takeParkedSessionToken } from "../service.ts";
 import { deleteSessionByToken } from "../store.ts";
@@ -8,11 +9,7 @@ import { deleteSessionByToken } from "../store.ts";
  * own, set aside while impersonating — so signing out mid-impersonation leaves no session of the
  * admin's on the machine either (docs/security.md "Impersonation").
  */
-export const signOut = defineEndpoint({
-  name: "signOut",
-  method: "POST",
-  path: "/sign-out",
-  auth: "none",
+export const signOut = defineEndpoint(signOutContract, {
   async handler(ctx): Promise<{ success: true }> {
     const token = readSessionToken(ctx.auth, ctx.cookies);
     const parked = takeParkedSessionToken(ctx.auth, ctx.cookies);

@@ -1,27 +1,17 @@
-import { z } from "zod";
+import { accountInfoContract } from "../../../contracts/social.ts";
+import type { AccountInfoResult } from "../../../contracts/social-models.ts";
 import { AuthError } from "../../../errors/auth-error.ts";
 import { defineEndpoint } from "../../../http/define-endpoint.ts";
 import { findProvider } from "../provider-access.ts";
-import type { ProviderProfile } from "../providers/types.ts";
 import { findUserAccountByAccountId } from "../store.ts";
 import { getValidAccessToken, providerNotSupported } from "../token-service.ts";
-
-export interface AccountInfoResult {
-  user: { id: string; name: string; email: string | null; image: string | null; emailVerified: boolean };
-  data: ProviderProfile;
-}
 
 /**
  * SPEC §7 POST /account-info {accountId} → {user, data}: what the provider says today about one of
  * the caller's linked accounts (`accountId` is the provider's account id, as /list-accounts shows).
  */
-export const accountInfo = defineEndpoint({
-  name: "accountInfo",
-  method: "POST",
-  path: "/account-info",
-  auth: "session",
+export const accountInfo = defineEndpoint(accountInfoContract, {
   sensitive: true,
-  body: z.strictObject({ accountId: z.string().min(1).max(256) }),
   async handler(ctx): Promise<AccountInfoResult> {
     const { auth } = ctx;
     if (!ctx.session) throw new AuthError("UNAUTHORIZED");

@@ -1,9 +1,6 @@
-import { z } from "zod";
+import { callbackOAuthContract } from "../../../contracts/social.ts";
 import { defineEndpoint, type RedirectResult, redirectTo } from "../../../http/define-endpoint.ts";
 import { completeCallback, forwardFormPost } from "../callback-flow.ts";
-
-/** Provider parameters vary (Google adds `scope`, `authuser`…): read loosely, checked in the flow. */
-const callbackInput = z.record(z.string(), z.unknown());
 
 /**
  * SPEC §2/§7 GET|POST /callback/{id}: the return point of a provider sign-in; always a redirect.
@@ -15,15 +12,9 @@ const callbackInput = z.record(z.string(), z.unknown());
  * it needs none: the POST can only add to a state record whose (secret) state it names, and
  * completing a flow needs the state cookie, which a cross-site POST does not carry.
  */
-export const oauthCallback = defineEndpoint({
-  name: "callbackOAuth",
-  method: ["GET", "POST"],
-  path: "/callback/:id",
-  auth: "none",
+export const oauthCallback = defineEndpoint(callbackOAuthContract, {
   acceptsForm: true,
   acceptsCrossSitePost: true,
-  query: callbackInput,
-  body: callbackInput,
   async handler(ctx): Promise<RedirectResult> {
     const { auth, params } = ctx;
     const providerId = params.id ?? "";

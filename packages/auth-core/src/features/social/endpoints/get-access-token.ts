@@ -1,14 +1,8 @@
+import { getAccessTokenContract } from "../../../contracts/social.ts";
+import type { AccessTokenResult } from "../../../contracts/social-models.ts";
 import { defineEndpoint } from "../../../http/define-endpoint.ts";
 import type { OpenedTokens } from "../account-tokens.ts";
 import { findTokenAccount, getValidAccessToken, resolveTokenOwner } from "../token-service.ts";
-import { tokenRequestBody } from "./token-fields.ts";
-
-export interface AccessTokenResult {
-  accessToken: string;
-  accessTokenExpiresAt: Date | null;
-  scopes: string[];
-  idToken: string | null;
-}
 
 /** The SPEC §7 answer shape shared by /get-access-token and /refresh-token. */
 export function toAccessTokenResult(tokens: OpenedTokens): AccessTokenResult {
@@ -21,16 +15,11 @@ export function toAccessTokenResult(tokens: OpenedTokens): AccessTokenResult {
 }
 
 /** SPEC §7 POST /get-access-token: the owner's provider access token, refreshed first near expiry (§9). */
-export const getAccessToken = defineEndpoint({
-  name: "getAccessToken",
-  method: "POST",
-  path: "/get-access-token",
-  auth: "optional",
+export const getAccessToken = defineEndpoint(getAccessTokenContract, {
   sensitive: true,
   // An impersonation session lasts an hour; a provider token it reads (a refresh token above all)
   // or a change to the ways in outlives it (security-matrix J5): refused while impersonating.
   highRisk: true,
-  body: tokenRequestBody,
   async handler(ctx): Promise<AccessTokenResult> {
     const userId = resolveTokenOwner(ctx.session, ctx.isServerCall, ctx.body.userId);
     const { provider, account } = await findTokenAccount(ctx.auth, userId, ctx.body);

@@ -1,41 +1,21 @@
-import { z } from "zod";
+import { linkSocialAccountContract } from "../../../contracts/social.ts";
+import type { LinkSocialResult } from "../../../contracts/social-models.ts";
 import { AuthError } from "../../../errors/auth-error.ts";
 import { defineEndpoint } from "../../../http/define-endpoint.ts";
-import { callbackURLField } from "../../schemas.ts";
 import { linkWithIdToken } from "../id-token.ts";
 import { findProvider } from "../provider-access.ts";
-import { idTokenField, providerIdField, scopesField } from "../schemas.ts";
 import { startAuthorizationFlow } from "../service.ts";
-
-export interface LinkSocialResult {
-  url: string;
-  redirect: boolean;
-  status: boolean;
-}
 
 /**
  * SPEC §7 POST /link-social → {url, redirect, status}: the sign-in flow, but the provider account
  * is linked to the signed-in user at the callback (or at once, with `idToken`). A fresh session is
  * required (matrix H14): a stolen, stale session must not be able to plant a second way in.
  */
-export const linkSocial = defineEndpoint({
-  name: "linkSocialAccount",
-  method: "POST",
-  path: "/link-social",
-  auth: "fresh-session",
+export const linkSocial = defineEndpoint(linkSocialAccountContract, {
   sensitive: true,
   // An impersonation session lasts an hour; a provider token it reads (a refresh token above all)
   // or a change to the ways in outlives it (security-matrix J5): refused while impersonating.
   highRisk: true,
-  body: z.strictObject({
-    provider: providerIdField,
-    callbackURL: callbackURLField.optional(),
-    errorCallbackURL: callbackURLField.optional(),
-    idToken: idTokenField.optional(),
-    requestSignUp: z.boolean().optional(),
-    scopes: scopesField.optional(),
-    disableRedirect: z.boolean().optional(),
-  }),
   async handler(ctx): Promise<LinkSocialResult> {
     const { auth, body } = ctx;
     if (!ctx.session) throw new AuthError("UNAUTHORIZED");

@@ -1,22 +1,11 @@
+import { listUserAccountsContract } from "../../../contracts/social.ts";
+import type { AccountSummary } from "../../../contracts/social-models.ts";
 import { defineEndpoint } from "../../../http/define-endpoint.ts";
 import { splitScopes } from "../rules.ts";
 import { listUserAccounts } from "../store.ts";
 
-export interface AccountSummary {
-  id: string;
-  provider: string;
-  createdAt: Date;
-  updatedAt: Date;
-  accountId: string;
-  scopes: string[];
-}
-
 /** SPEC §7 GET /list-accounts: never tokens or password hashes (matrix H18). */
-export const listAccounts = defineEndpoint({
-  name: "listUserAccounts",
-  method: "GET",
-  path: "/list-accounts",
-  auth: "session",
+export const listAccounts = defineEndpoint(listUserAccountsContract, {
   async handler(ctx): Promise<AccountSummary[]> {
     const session = ctx.session;
     if (!session) return [];

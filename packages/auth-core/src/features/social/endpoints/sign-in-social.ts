@@ -1,40 +1,18 @@
-import { z } from "zod";
+import { signInSocialContract } from "../../../contracts/social.ts";
+import type { SignInSocialResult } from "../../../contracts/social-models.ts";
 import { AuthError } from "../../../errors/auth-error.ts";
 import { defineEndpoint } from "../../../http/define-endpoint.ts";
-import { callbackURLField } from "../../schemas.ts";
-import type { TwoFactorRedirect } from "../../two-factor/gate.ts";
-import { type IdTokenSignInResult, signInWithIdToken } from "../id-token.ts";
+import { signInWithIdToken } from "../id-token.ts";
 import { findProvider } from "../provider-access.ts";
-import { idTokenField, providerIdField, scopesField } from "../schemas.ts";
 import { startAuthorizationFlow } from "../service.ts";
-
-export interface SocialRedirectResult {
-  url: string;
-  redirect: boolean;
-}
 
 /**
  * SPEC §7 POST /sign-in/social → {url, redirect}, or with `idToken` → {redirect, token, url, user}.
  * The four callback-type URLs are checked against the trusted origins before this runs
  * (http/run-endpoint.ts, SPEC §5).
  */
-export const signInSocial = defineEndpoint({
-  name: "signInSocial",
-  method: "POST",
-  path: "/sign-in/social",
-  auth: "none",
-  body: z.strictObject({
-    provider: providerIdField,
-    callbackURL: callbackURLField.optional(),
-    newUserCallbackURL: callbackURLField.optional(),
-    errorCallbackURL: callbackURLField.optional(),
-    disableRedirect: z.boolean().optional(),
-    idToken: idTokenField.optional(),
-    scopes: scopesField.optional(),
-    requestSignUp: z.boolean().optional(),
-    loginHint: z.string().min(1).max(512).optional(),
-  }),
-  async handler(ctx): Promise<SocialRedirectResult | IdTokenSignInResult | TwoFactorRedirect> {
+export const signInSocial = defineEndpoint(signInSocialContract, {
+  async handler(ctx): Promise<SignInSocialResult> {
     const { auth, body } = ctx;
     const provider = await findProvider(auth, body.provider);
     if (!provider) throw new AuthError("PROVIDER_NOT_FOUND");

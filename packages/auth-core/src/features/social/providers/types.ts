@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { ProviderProfile } from "../../../contracts/social-models.ts";
 import { CREDENTIAL_PROVIDER_ID } from "../../../db/documents.ts";
 
 /**
@@ -136,17 +137,8 @@ export interface ProviderTokens {
   tokenType: string | null;
 }
 
-/** What the provider says about the person, normalised (SPEC §3 user fields). */
-export interface ProviderProfile {
-  /** The provider's stable account id (stored as `accountId`). Always a string. */
-  id: string;
-  /** Lower-cased by the flow, not here. Null when the provider gives none (the flow answers email_not_found). */
-  email: string | null;
-  /** True only when the provider says so (or is documented to verify every email it returns). */
-  emailVerified: boolean;
-  name: string;
-  image: string | null;
-}
+/** What the provider says about the person: /account-info answers it, so it lives with the contracts. */
+export type { ProviderProfile } from "../../../contracts/social-models.ts";
 
 export interface AuthorizationInput {
   state: string;

@@ -1,7 +1,6 @@
-import { z } from "zod";
+import { disableTwoFactorContract } from "../../../contracts/two-factor.ts";
 import { AuthError } from "../../../errors/auth-error.ts";
 import { defineEndpoint } from "../../../http/define-endpoint.ts";
-import { passwordField } from "../../schemas.ts";
 import { assertCallerPassword } from "../service.ts";
 import { disableTwoFactor as turnOff } from "../settings.ts";
 
@@ -9,14 +8,9 @@ import { disableTwoFactor as turnOff } from "../settings.ts";
  * POST /two-factor/disable {password} → {status: true}. Removes the second factor (also a pending,
  * unconfirmed one), its backup codes and every trusted device of the user.
  */
-export const disableTwoFactor = defineEndpoint({
-  name: "disableTwoFactor",
-  method: "POST",
-  path: "/two-factor/disable",
-  auth: "session",
+export const disableTwoFactor = defineEndpoint(disableTwoFactorContract, {
   highRisk: true,
   sensitive: true,
-  body: z.strictObject({ password: passwordField }),
   async handler(ctx): Promise<{ status: true }> {
     const caller = ctx.session;
     if (!caller) throw new AuthError("UNAUTHORIZED");

@@ -1,7 +1,6 @@
-import { z } from "zod";
+import { enableTwoFactorContract } from "../../../contracts/two-factor.ts";
 import { AuthError } from "../../../errors/auth-error.ts";
 import { defineEndpoint } from "../../../http/define-endpoint.ts";
-import { passwordField } from "../../schemas.ts";
 import { assertCallerPassword, type Enrollment, enrollTwoFactor } from "../service.ts";
 
 /**
@@ -10,14 +9,9 @@ import { assertCallerPassword, type Enrollment, enrollTwoFactor } from "../servi
  * before that replaces the pending secret; once active, it is refused (disable first), so an
  * unconfirmed secret never replaces the one the user's authenticator holds.
  */
-export const enableTwoFactor = defineEndpoint({
-  name: "enableTwoFactor",
-  method: "POST",
-  path: "/two-factor/enable",
-  auth: "session",
+export const enableTwoFactor = defineEndpoint(enableTwoFactorContract, {
   highRisk: true,
   sensitive: true,
-  body: z.strictObject({ password: passwordField }),
   async handler(ctx): Promise<Enrollment> {
     const caller = ctx.session;
     if (!caller) throw new AuthError("UNAUTHORIZED");

@@ -1,18 +1,12 @@
-import { z } from "zod";
+import { generateBackupCodesContract } from "../../../contracts/two-factor.ts";
 import { AuthError } from "../../../errors/auth-error.ts";
 import { defineEndpoint } from "../../../http/define-endpoint.ts";
-import { passwordField } from "../../schemas.ts";
 import { assertCallerPassword, findEnabledTwoFactor, regenerateBackupCodes } from "../service.ts";
 
 /** POST /two-factor/generate-backup-codes {password} → a new set; every code of the old set stops working. */
-export const generateBackupCodes = defineEndpoint({
-  name: "generateBackupCodes",
-  method: "POST",
-  path: "/two-factor/generate-backup-codes",
-  auth: "session",
+export const generateBackupCodes = defineEndpoint(generateBackupCodesContract, {
   highRisk: true,
   sensitive: true,
-  body: z.strictObject({ password: passwordField }),
   async handler(ctx): Promise<{ status: true; backupCodes: string[] }> {
     const caller = ctx.session;
     if (!caller) throw new AuthError("UNAUTHORIZED");

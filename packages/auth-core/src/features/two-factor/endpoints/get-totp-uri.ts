@@ -1,19 +1,13 @@
-import { z } from "zod";
+import { getTotpUriContract } from "../../../contracts/two-factor.ts";
 import { AuthError } from "../../../errors/auth-error.ts";
 import { defineEndpoint } from "../../../http/define-endpoint.ts";
-import { passwordField } from "../../schemas.ts";
 import { assertCallerPassword, totpURIOf } from "../service.ts";
 import { findTwoFactor } from "../store.ts";
 
 /** POST /two-factor/get-totp-uri {password} → {totpURI} of the pending or active secret. */
-export const getTotpUri = defineEndpoint({
-  name: "getTOTPURI",
-  method: "POST",
-  path: "/two-factor/get-totp-uri",
-  auth: "session",
+export const getTotpUri = defineEndpoint(getTotpUriContract, {
   highRisk: true,
   sensitive: true,
-  body: z.strictObject({ password: passwordField }),
   async handler(ctx): Promise<{ totpURI: string }> {
     const caller = ctx.session;
     if (!caller) throw new AuthError("UNAUTHORIZED");

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { sendTwoFactorOtpContract } from "../../../contracts/two-factor.ts";
 import { defineEndpoint } from "../../../http/define-endpoint.ts";
 import { readChallenge } from "../challenge.ts";
 import { sendChallengeOtp } from "../otp.ts";
@@ -8,12 +8,7 @@ import { sendChallengeOtp } from "../otp.ts";
  * (otp.ts). `trustDevice` is accepted for clients of the widely used API and has no effect here:
  * verify-otp decides it.
  */
-export const sendOtp = defineEndpoint({
-  name: "sendTwoFactorOTP",
-  method: "POST",
-  path: "/two-factor/send-otp",
-  auth: "none",
-  body: z.strictObject({ trustDevice: z.boolean().optional() }),
+export const sendOtp = defineEndpoint(sendTwoFactorOtpContract, {
   async handler(ctx): Promise<{ status: true }> {
     const challenge = await readChallenge(ctx.auth, ctx.cookies);
     await sendChallengeOtp(ctx.auth, challenge);

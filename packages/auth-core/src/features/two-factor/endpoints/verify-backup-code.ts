@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { verifyBackupCodeContract } from "../../../contracts/two-factor.ts";
 import { AuthError } from "../../../errors/auth-error.ts";
 import { defineEndpoint } from "../../../http/define-endpoint.ts";
 import { admitCodeAttempt, completeChallenge, readChallenge, type SignInCompleted } from "../challenge.ts";
@@ -9,12 +9,7 @@ import { findTwoFactor } from "../store.ts";
  * POST /two-factor/verify-backup-code {code, trustDevice?} → {token, user}: completes the sign-in
  * with one of the user's backup codes; each code works once (service.ts claimBackupCode).
  */
-export const verifyBackupCode = defineEndpoint({
-  name: "verifyBackupCode",
-  method: "POST",
-  path: "/two-factor/verify-backup-code",
-  auth: "none",
-  body: z.strictObject({ code: z.string().min(1).max(32), trustDevice: z.boolean().optional() }),
+export const verifyBackupCode = defineEndpoint(verifyBackupCodeContract, {
   fieldErrors: { code: "INVALID_BACKUP_CODE" },
   async handler(ctx): Promise<SignInCompleted> {
     const { auth, body } = ctx;

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { verifyTwoFactorOtpContract } from "../../../contracts/two-factor.ts";
 import { AuthError } from "../../../errors/auth-error.ts";
 import { defineEndpoint } from "../../../http/define-endpoint.ts";
 import { admitCodeAttempt, completeChallenge, readChallenge, type SignInCompleted } from "../challenge.ts";
@@ -8,12 +8,7 @@ import { acceptChallengeOtp } from "../otp.ts";
  * POST /two-factor/verify-otp {code, trustDevice?} → {token, user}: completes the sign-in with the
  * code send-otp mailed for this challenge. Expired code → 400 OTP_HAS_EXPIRED; wrong → 401.
  */
-export const verifyOtp = defineEndpoint({
-  name: "verifyTwoFactorOTP",
-  method: "POST",
-  path: "/two-factor/verify-otp",
-  auth: "none",
-  body: z.strictObject({ code: z.string().regex(/^\d{6}$/), trustDevice: z.boolean().optional() }),
+export const verifyOtp = defineEndpoint(verifyTwoFactorOtpContract, {
   fieldErrors: { code: "INVALID_CODE" },
   async handler(ctx): Promise<SignInCompleted> {
     const { auth, body } = ctx;

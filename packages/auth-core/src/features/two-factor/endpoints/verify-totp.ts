@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { verifyTotpContract } from "../../../contracts/two-factor.ts";
 import { AuthError } from "../../../errors/auth-error.ts";
 import { defineEndpoint } from "../../../http/define-endpoint.ts";
 import { toUser } from "../../session/types.ts";
@@ -16,8 +16,6 @@ import { confirmEnrollment } from "../settings.ts";
 import { deleteRowsWithPrefixes, findTwoFactor } from "../store.ts";
 import { issueTrustedDevice } from "../trusted-device.ts";
 
-export const totpCodeField = z.string().regex(/^\d{6}$/);
-
 /**
  * POST /two-factor/verify-totp {code, trustDevice?} → {token, user}.
  * - With a sign-in challenge cookie: completes the sign-in (mints the session).
@@ -27,13 +25,8 @@ export const totpCodeField = z.string().regex(/^\d{6}$/);
  * sign-in, per session otherwise (challenge.ts). A malformed code answers INVALID_CODE without
  * spending an attempt.
  */
-export const verifyTotp = defineEndpoint({
-  name: "verifyTOTP",
-  method: "POST",
-  path: "/two-factor/verify-totp",
-  auth: "optional",
+export const verifyTotp = defineEndpoint(verifyTotpContract, {
   sensitive: true,
-  body: z.strictObject({ code: totpCodeField, trustDevice: z.boolean().optional() }),
   fieldErrors: { code: "INVALID_CODE" },
   async handler(ctx): Promise<SignInCompleted> {
     const { auth, body } = ctx;

@@ -1,21 +1,12 @@
-import { z } from "zod";
+import { sendVerificationEmailContract } from "../../../contracts/verification.ts";
 import { AuthError } from "../../../errors/auth-error.ts";
 import { defineEndpoint } from "../../../http/define-endpoint.ts";
-import { callbackURLField, emailField } from "../../schemas.ts";
 import { sendVerificationEmail, sendVerificationEmailQuietly } from "../service.ts";
 
-export const sendVerificationEmailEndpoint = defineEndpoint({
-  name: "sendVerificationEmail",
-  method: "POST",
-  path: "/send-verification-email",
-  auth: "optional",
+export const sendVerificationEmailEndpoint = defineEndpoint(sendVerificationEmailContract, {
   // The checks below read emailVerified: from the database, never from a cookie cache that may
   // predate the verification.
   sensitive: true,
-  body: z.strictObject({
-    email: emailField,
-    callbackURL: callbackURLField.optional(),
-  }),
   fieldErrors: { email: "INVALID_EMAIL" },
   async handler(ctx): Promise<{ status: true }> {
     const { auth, body, session } = ctx;

@@ -1,11 +1,11 @@
-import { z } from "zod";
+import type { TwoFactorRedirect } from "../../../contracts/two-factor.ts";
+import { type EmailVerified, verifyEmailContract } from "../../../contracts/verification.ts";
 import { AuthError } from "../../../errors/auth-error.ts";
 import { defineEndpoint, type RedirectResult, redirectTo } from "../../../http/define-endpoint.ts";
 import { assertUserNotBanned } from "../../admin/ban-service.ts";
-import { callbackURLField, tokenField } from "../../schemas.ts";
 import { createSession, setCookieCache, setSessionCookies } from "../../session/service.ts";
-import { toUser, type User } from "../../session/types.ts";
-import { gateSessionMint, type TwoFactorRedirect } from "../../two-factor/gate.ts";
+import { toUser } from "../../session/types.ts";
+import { gateSessionMint } from "../../two-factor/gate.ts";
 import {
   shouldAutoSignIn,
   VERIFY_FAILURE_ERRORS,
@@ -14,23 +14,11 @@ import {
 } from "../rules.ts";
 import { claimAutoSignIn, verifyEmailToken } from "../verify-email-service.ts";
 
-export const verifyEmail = defineEndpoint({
-  name: "verifyEmail",
-  method: "GET",
-  path: "/verify-email",
-  auth: "optional",
+export const verifyEmail = defineEndpoint(verifyEmailContract, {
   // It writes (the address, and the caller's cookie cache): the caller is read from the database, so
   // a revoked session's cache is never re-signed here (review finding s9, cookie cache and writes).
   sensitive: true,
-  // The callbackURL is checked against the trusted origins before this runs (run-endpoint, SPEC §5):
-  // an untrusted one is a 403 and the token is not used (CVE-2024-56734).
-  // A mailed link: mail trackers append parameters (utm_*), so unknown keys are stripped, never
-  // refused nor passed on (review finding s9-4); the known keys keep their strict types.
-  query: z.object({
-    token: tokenField,
-    callbackURL: callbackURLField.optional(),
-  }),
-  async handler(ctx): Promise<({ status: true; user: User } & Partial<TwoFactorRedirect>) | RedirectResult> {
+  async handler(ctx): Promise<EmailVerified | RedirectResult> {
     const { auth, query, session: caller } = ctx;
     const outcome = await verifyEmailToken(auth, query.token, caller, query.callbackURL);
     if (!outcome.ok) {

@@ -1,0 +1,39 @@
+import { z } from "zod";
+import { callbackURLField, emailField, imageField, nameField } from "../features/schemas.ts";
+import { defineContract } from "./contract.ts";
+import { statusTrueSchema } from "./models.ts";
+
+export const updateUserContract = defineContract({
+  name: "updateUser",
+  method: "POST",
+  path: "/update-user",
+  auth: "session",
+  // Strict: `email` (change-email's job), `emailVerified`, `role`, ids… are refused with 400, never
+  // written (security-matrix A6). Strings only, so no operator object reaches the database.
+  body: z.strictObject({
+    name: nameField.optional(),
+    image: imageField.optional(),
+  }),
+  response: statusTrueSchema,
+  errors: ["NO_FIELDS_TO_UPDATE", "FAILED_TO_UPDATE_USER"],
+  summary: "Changes the caller's name or image.",
+  tags: ["account"],
+});
+
+export const changeEmailContract = defineContract({
+  name: "changeEmail",
+  method: "POST",
+  path: "/change-email",
+  // Security-matrix E11 / OWASP: changing the sign-in address needs a recent authentication, so a
+  // stolen long-lived session cannot redirect the account's mail (403 Session is not fresh).
+  auth: "fresh-session",
+  body: z.strictObject({
+    newEmail: emailField,
+    callbackURL: callbackURLField.optional(),
+  }),
+  response: statusTrueSchema,
+  errors: ["CHANGE_EMAIL_DISABLED", "INVALID_EMAIL", "EMAIL_IS_THE_SAME", "EMAIL_CAN_NOT_BE_UPDATED"],
+  summary:
+    "Changes the caller's email: a verified address confirms by mail first, an unverified one moves at once.",
+  tags: ["account"],
+});

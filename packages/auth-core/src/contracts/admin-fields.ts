@@ -1,0 +1,85 @@
+import { z } from "zod";
+
+/** An id as sent; checked for 24 hex characters by parseId before it reaches the database. */
+export const userIdField = z.string().min(1).max(64);
+/** One role or several (stored comma separated, SPEC §6); each is checked against the configured roles. */
+export const roleField = z.union([z.string().max(64), z.array(z.string().max(64)).min(1).max(20)]);
+/** `{ resource: [action, …] }`: a few short names, never an operator object. */
+export const permissionsField = z
+  .record(z.string().min(1).max(64), z.array(z.string().min(1).max(64)).min(1).max(20))
+  .refine((value) => Object.keys(value).length > 0 && Object.keys(value).length <= 20, "1 to 20 resources");
+export const reasonField = z.string().trim().min(1).max(1000);
+/** A ban length in seconds: positive, at most 100 years; Infinity, -1 or "1e309" are refused (matrix J11). */
+export const banExpiresInField = z
+  .number()
+  .int()
+  .positive()
+  .max(100 * 365 * 86400);
+
+/** Listings answer at most this many per page (SPEC §9 "also the cap for member and user listings"). */
+export const MAX_PAGE_SIZE = 100;
+
+/** Query integers arrive as strings over HTTP and as numbers from server code. */
+export const queryInt = z
+  .union([z.number().int(), z.string().regex(/^\d{1,9}$/)])
+  .transform((value) => Number(value))
+  .pipe(z.number().int().min(0).max(1_000_000_000));
+
+export const TEXT_OPERATORS = ["eq", "ne", "contains", "starts_with", "ends_with"] as const;
+/** The fields list-users may filter on, and how each is compared (features/admin/list-users-query.ts). */
+export const USER_FILTER_FIELDS = {
+  email: "text",
+  name: "text",
+  role: "text",
+  banned: "boolean",
+  emailVerified: "boolean",
+  createdAt: "date",
+} as const;
+export type UserFilterField = keyof typeof USER_FILTER_FIELDS;
+
+/**
+ * GET /admin/list-users input. Every field, operator and sort key comes from a whitelist and every
+ * value is a string, so no request can reach an operator or a field it was not given
+ * (security-matrix A); the server matches the values literally.
+ */
+export const listUsersQuery = z
+  .strictObject({
+    searchValue: z.string().max(256).optional(),
+    searchField: z.enum(["email", "name"]).optional(),
+    searchOperator: z.enum(["contains", "starts_with", "ends_with"]).optional(),
+    limit: queryInt.optional(),
+    offset: queryInt.optional(),
+    sortBy: z.enum(["email", "name", "createdAt", "updatedAt", "role"]).optional(),
+    sortDirection: z.enum(["asc", "desc"]).optional(),
+    filterField: z
+      .enum(Object.keys(USER_FILTER_FIELDS) as [UserFilterField, ...UserFilterField[]])
+      .optional(),
+    filterValue: z.string().max(256).optional(),
+    filterOperator: z.enum([...TEXT_OPERATORS, "lt", "lte", "gt", "gte"]).optional(),
+  })
+  .superRefine((query, ctx) => {
+    if ((query.filterField === undefined) !== (query.filterValue === undefined)) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["filterValue"],
+        message: "filterField and filterValue go together",
+      });
+      return;
+    }
+    if (query.filterField === undefined || query.filterValue === undefined) return;
+    const problem = checkFilter(query.filterField, query.filterOperator ?? "eq", query.filterValue);
+    if (problem) ctx.addIssue({ code: "custom", path: ["filterOperator"], message: problem });
+  });
+export type ListUsersQuery = z.output<typeof listUsersQuery>;
+
+function checkFilter(field: UserFilterField, operator: string, value: string): string | null {
+  const kind = USER_FILTER_FIELDS[field];
+  if (kind === "text")
+    return (TEXT_OPERATORS as readonly string[]).includes(operator) ? null : "bad operator";
+  if (kind === "boolean") {
+    if (operator !== "eq" && operator !== "ne") return "bad operator";
+    return value === "true" || value === "false" ? null : "expected true or false";
+  }
+  if (!["eq", "ne", "lt", "lte", "gt", "gte"].includes(operator)) return "bad operator";
+  return Number.isNaN(Date.parse(value)) ? "expected a date" : null;
+}

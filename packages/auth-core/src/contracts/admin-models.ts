@@ -1,0 +1,146 @@
+import { z } from "zod";
+import type { User } from "./models.ts";
+
+/**
+ * The shapes the admin endpoints answer with, each a named interface with a schema annotated to
+ * produce exactly it (see models.ts).
+ */
+
+/** A user as the admin area shows it: the SPEC §3 fields plus role and ban state. */
+export interface AdminUser extends User {
+  /** The user's roles, comma separated (SPEC §6); the default role when none is stored. */
+  role: string;
+  banned: boolean;
+  banReason: string | null;
+  banExpires: Date | null;
+}
+
+export const adminUserSchema: z.ZodType<AdminUser> = z.strictObject({
+  id: z.string(),
+  email: z.string(),
+  emailVerified: z.boolean(),
+  name: z.string(),
+  image: z.string().nullable(),
+  createdAt: z.date(),
+  updatedAt: z.date(),
+  role: z.string(),
+  banned: z.boolean(),
+  banReason: z.string().nullable(),
+  banExpires: z.date().nullable(),
+});
+
+/** The answer of the admin actions on one user (create, set-role, ban, unban). */
+export interface AdminUserResult {
+  user: AdminUser;
+}
+
+export const adminUserResultSchema: z.ZodType<AdminUserResult> = z.strictObject({ user: adminUserSchema });
+
+export interface ListUsersResult {
+  users: AdminUser[];
+  /** How many users match the search and filter (all pages). */
+  total: number;
+  limit: number;
+  offset: number;
+}
+
+export const listUsersResultSchema: z.ZodType<ListUsersResult> = z.strictObject({
+  users: z.array(adminUserSchema),
+  total: z.number(),
+  limit: z.number(),
+  offset: z.number(),
+});
+
+/**
+ * A session as the admin area shows it. It names impersonation explicitly: the admin's id, or null
+ * for the user's own session. No token (review finding 10): a bearer credential never leaves
+ * through a listing; `id` is what revoke-user-session takes.
+ */
+export interface AdminSession {
+  id: string;
+  userId: string;
+  expiresAt: Date;
+  createdAt: Date;
+  updatedAt: Date;
+  ipAddress: string | null;
+  userAgent: string | null;
+  activeOrganizationId: string | null;
+  impersonatedBy: string | null;
+  /** Only when a team is active. */
+  activeTeamId?: string;
+}
+
+export const adminSessionSchema: z.ZodType<AdminSession> = z.strictObject({
+  id: z.string(),
+  userId: z.string(),
+  expiresAt: z.date(),
+  createdAt: z.date(),
+  updatedAt: z.date(),
+  ipAddress: z.string().nullable(),
+  userAgent: z.string().nullable(),
+  activeOrganizationId: z.string().nullable(),
+  impersonatedBy: z.string().nullable(),
+  activeTeamId: z.string().optional(),
+});
+
+export interface AdminSessionList {
+  sessions: AdminSession[];
+}
+
+export const adminSessionListSchema: z.ZodType<AdminSessionList> = z.strictObject({
+  sessions: z.array(adminSessionSchema),
+});
+
+/** One entry of the audit trail. */
+export interface AuditEvent {
+  id: string;
+  /** e.g. "impersonation.start", "user.ban" (features/admin/rules.ts AUDIT_ACTIONS lists them). */
+  action: string;
+  /** Who acted (the admin) and on whom. */
+  actorId: string | null;
+  subjectId: string | null;
+  reason: string | null;
+  ipAddress: string | null;
+  userAgent: string | null;
+  /** Action-specific facts, e.g. the roles before and after a role change. */
+  details: Record<string, unknown> | null;
+  createdAt: Date;
+}
+
+export const auditEventSchema: z.ZodType<AuditEvent> = z.strictObject({
+  id: z.string(),
+  action: z.string(),
+  actorId: z.string().nullable(),
+  subjectId: z.string().nullable(),
+  reason: z.string().nullable(),
+  ipAddress: z.string().nullable(),
+  userAgent: z.string().nullable(),
+  details: z.record(z.string(), z.unknown()).nullable(),
+  createdAt: z.date(),
+});
+
+export interface AuditEventList {
+  events: AuditEvent[];
+  /** How many events match (all pages). */
+  total: number;
+  limit: number;
+  offset: number;
+}
+
+export const auditEventListSchema: z.ZodType<AuditEventList> = z.strictObject({
+  events: z.array(auditEventSchema),
+  total: z.number(),
+  limit: z.number(),
+  offset: z.number(),
+});
+
+/** Better Auth's has-permission answer: `error` is always null, a refusal is `success: false`. */
+export interface PermissionCheck {
+  error: null;
+  success: boolean;
+}
+
+export const permissionCheckSchema: z.ZodType<PermissionCheck> = z.strictObject({
+  error: z.null(),
+  success: z.boolean(),
+});

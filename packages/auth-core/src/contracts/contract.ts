@@ -1,0 +1,69 @@
+import type { z } from "zod";
+import type { ErrorCode } from "../errors/catalogue.ts";
+
+/**
+ * Who may call an endpoint:
+ * - none: no session is read;
+ * - optional: the session is read when present;
+ * - session: a session is required (401 otherwise);
+ * - fresh-session: required and updated within the fresh age (403 "Session is not fresh");
+ * - server-only: callable through `auth.api` only; over HTTP it does not exist (404).
+ */
+export type EndpointAuth = "none" | "optional" | "session" | "fresh-session" | "server-only";
+
+export type HttpMethod = "GET" | "POST";
+
+/**
+ * What a successful call answers besides its JSON `response`:
+ * - json: JSON only (the default);
+ * - json-or-redirect: JSON, or a 302 to a URL the caller gave (a `callbackURL`, a provider's page);
+ * - html: an HTML page (the `/error` page).
+ */
+export type EndpointAnswer = "json" | "json-or-redirect" | "html";
+
+/**
+ * An endpoint as data: everything a client, the router and the API documentation need to know,
+ * and nothing of how it is served. Contract modules import only zod, the catalogue's types and other
+ * contracts — never `mongodb`, `node:*` or a service — so a browser bundle can import them
+ * (docs/architecture.md). The server pairs each with its handler (`http/define-endpoint.ts`).
+ */
+export interface EndpointContract<
+  Name extends string = string,
+  Body extends z.ZodType = z.ZodType,
+  Query extends z.ZodType = z.ZodType,
+  Response extends z.ZodType = z.ZodType,
+  Answer extends EndpointAnswer = EndpointAnswer,
+> {
+  /** The `auth.api.<name>` and client method name, e.g. `signInEmail`. */
+  name: Name;
+  method: HttpMethod | readonly HttpMethod[];
+  /** Under the base path; `:param` segments allowed, e.g. `/reset-password/:token`. */
+  path: string;
+  auth: EndpointAuth;
+  body?: Body;
+  query?: Query;
+  /** The JSON data of a successful call, as server code receives it (dates as `Date`). */
+  response: Response;
+  /** @default "json" */
+  answers?: Answer;
+  /** The catalogue codes this endpoint may answer besides the engine's own (400, 403, 429, 5xx). */
+  errors: readonly ErrorCode[];
+  /** One line for the documentation. */
+  summary: string;
+  tags: readonly string[];
+}
+
+/** Keeps the contract's literal name and schema types (the keys and signatures of `auth.api`). */
+export function defineContract<
+  const Name extends string,
+  Response extends z.ZodType,
+  Body extends z.ZodType = z.ZodType<Record<string, never>>,
+  Query extends z.ZodType = z.ZodType<Record<string, never>>,
+  const Answer extends EndpointAnswer = "json",
+>(
+  contract: EndpointContract<Name, Body, Query, Response, Answer>,
+): EndpointContract<Name, Body, Query, Response, Answer> {
+  return contract;
+}
+
+export type AnyContract = EndpointContract<string, z.ZodType, z.ZodType, z.ZodType, EndpointAnswer>;

@@ -1,0 +1,45 @@
+import * as account from "./account.ts";
+import * as admin from "./admin.ts";
+import * as apiKey from "./api-key.ts";
+import type { AnyContract } from "./contract.ts";
+import * as deletion from "./deletion.ts";
+import * as emailPassword from "./email-password.ts";
+import * as general from "./general.ts";
+import * as organization from "./organization.ts";
+import * as organizationInvitations from "./organization-invitations.ts";
+import * as organizationMembers from "./organization-members.ts";
+import * as organizationTeams from "./organization-teams.ts";
+import * as password from "./password.ts";
+import * as session from "./session.ts";
+import * as social from "./social.ts";
+import * as twoFactor from "./two-factor.ts";
+import * as verification from "./verification.ts";
+
+export type { AnyContract, EndpointAnswer, EndpointAuth, EndpointContract, HttpMethod } from "./contract.ts";
+
+/**
+ * Every endpoint contract (the exports named `…Contract` of the contract modules): the server pairs
+ * each with its handler, the client SDK builds its methods from them, and the API documentation is
+ * generated from them.
+ */
+export const contracts: readonly AnyContract[] = [
+  general,
+  session,
+  emailPassword,
+  verification,
+  password,
+  account,
+  deletion,
+  twoFactor,
+  admin,
+  apiKey,
+  organization,
+  organizationMembers,
+  organizationInvitations,
+  organizationTeams,
+  social,
+].flatMap((module) =>
+  Object.entries(module)
+    .filter(([name]) => name.endsWith("Contract"))
+    .map(([, contract]) => contract as AnyContract),
+);

@@ -1,0 +1,185 @@
+import { z } from "zod";
+
+/**
+ * The organization shapes the API answers with (SPEC §3; Better Auth's field names), each a named
+ * interface with a schema annotated to produce exactly it (contracts/models.ts explains why). Ids are
+ * 24-hex strings; dates are `Date` for server code and ISO strings on the wire.
+ */
+export interface Organization {
+  id: string;
+  name: string;
+  slug: string;
+  logo: string | null;
+  /** Stored as JSON text; text that is not a JSON object reads as null. */
+  metadata: Record<string, unknown> | null;
+  createdAt: Date;
+}
+
+const organizationShape = {
+  id: z.string(),
+  name: z.string(),
+  slug: z.string(),
+  logo: z.string().nullable(),
+  metadata: z.record(z.string(), z.unknown()).nullable(),
+  createdAt: z.date(),
+};
+
+export const organizationSchema: z.ZodType<Organization> = z.strictObject(organizationShape);
+
+export interface Member {
+  id: string;
+  organizationId: string;
+  userId: string;
+  /** One role or a comma separated list ("admin,member"). */
+  role: string;
+  createdAt: Date;
+  /** The member's first team, when they joined with teams. */
+  teamId: string | null;
+}
+
+const memberShape = {
+  id: z.string(),
+  organizationId: z.string(),
+  userId: z.string(),
+  role: z.string(),
+  createdAt: z.date(),
+  teamId: z.string().nullable(),
+};
+
+export const memberSchema: z.ZodType<Member> = z.strictObject(memberShape);
+
+/** The public fields of a member's user. */
+export interface MemberUser {
+  id: string;
+  name: string;
+  email: string;
+  image: string | null;
+}
+
+export const memberUserSchema: z.ZodType<MemberUser> = z.strictObject({
+  id: z.string(),
+  name: z.string(),
+  email: z.string(),
+  image: z.string().nullable(),
+});
+
+export interface MemberWithUser extends Member {
+  user: MemberUser;
+}
+
+export const memberWithUserSchema: z.ZodType<MemberWithUser> = z.strictObject({
+  ...memberShape,
+  user: memberUserSchema,
+});
+
+export type InvitationStatus = "pending" | "accepted" | "rejected" | "canceled";
+
+export interface Invitation {
+  id: string;
+  organizationId: string;
+  email: string;
+  /** One role or a comma separated list. */
+  role: string;
+  status: InvitationStatus;
+  /** The invitation's teams: one id or a comma separated list. */
+  teamId: string | null;
+  inviterId: string;
+  expiresAt: Date;
+  createdAt: Date;
+}
+
+const invitationShape = {
+  id: z.string(),
+  organizationId: z.string(),
+  email: z.string(),
+  role: z.string(),
+  status: z.enum(["pending", "accepted", "rejected", "canceled"]),
+  teamId: z.string().nullable(),
+  inviterId: z.string(),
+  expiresAt: z.date(),
+  createdAt: z.date(),
+};
+
+export const invitationSchema: z.ZodType<Invitation> = z.strictObject(invitationShape);
+
+/** get-invitation's answer: what the recipient needs to decide (SPEC §7). */
+export interface InvitationDetails extends Invitation {
+  organizationName: string;
+  organizationSlug: string;
+  inviterEmail: string;
+}
+
+export const invitationDetailsSchema: z.ZodType<InvitationDetails> = z.strictObject({
+  ...invitationShape,
+  organizationName: z.string(),
+  organizationSlug: z.string(),
+  inviterEmail: z.string(),
+});
+
+/** An entry of list-user-invitations: a pending invitation with its organization's name. */
+export interface UserInvitation extends Invitation {
+  organizationName: string;
+}
+
+export const userInvitationSchema: z.ZodType<UserInvitation> = z.strictObject({
+  ...invitationShape,
+  organizationName: z.string(),
+});
+
+export interface Team {
+  id: string;
+  name: string;
+  organizationId: string;
+  createdAt: Date;
+  /** Null until the team is first renamed. */
+  updatedAt: Date | null;
+}
+
+export const teamSchema: z.ZodType<Team> = z.strictObject({
+  id: z.string(),
+  name: z.string(),
+  organizationId: z.string(),
+  createdAt: z.date(),
+  updatedAt: z.date().nullable(),
+});
+
+export interface TeamMember {
+  id: string;
+  teamId: string;
+  userId: string;
+  createdAt: Date;
+}
+
+export const teamMemberSchema: z.ZodType<TeamMember> = z.strictObject({
+  id: z.string(),
+  teamId: z.string(),
+  userId: z.string(),
+  createdAt: z.date(),
+});
+
+/** create's answer: the organization with its one member, the creator. */
+export interface CreatedOrganization extends Organization {
+  members: Member[];
+}
+
+export const createdOrganizationSchema: z.ZodType<CreatedOrganization> = z.strictObject({
+  ...organizationShape,
+  members: z.array(memberSchema),
+});
+
+/**
+ * get-full-organization's answer: the organization with its first page of members, its newest
+ * invitations and its oldest teams (each list capped at 100).
+ */
+export interface FullOrganization extends Organization {
+  members: MemberWithUser[];
+  invitations: Invitation[];
+  teams: Team[];
+}
+
+export const fullOrganizationSchema: z.ZodType<FullOrganization> = z.strictObject({
+  ...organizationShape,
+  members: z.array(memberWithUserSchema),
+  invitations: z.array(invitationSchema),
+  teams: z.array(teamSchema),
+});

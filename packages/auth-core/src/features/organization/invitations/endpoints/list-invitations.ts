@@ -1,0 +1,18 @@
+import { listInvitationsContract } from "../../../../contracts/organization-invitations.ts";
+import { defineEndpoint } from "../../../../http/define-endpoint.ts";
+import { requireMembership } from "../../members/service.ts";
+import { requireCaller, resolveOrganizationId } from "../../organizations/service.ts";
+import { listInvitationsOf } from "../service.ts";
+import { type Invitation, toInvitation } from "../types.ts";
+
+/** SPEC §6: members list their organization's invitations (every status), newest first, one page. */
+export const listInvitations = defineEndpoint(listInvitationsContract, {
+  async handler(ctx): Promise<Invitation[]> {
+    const { auth, query } = ctx;
+    const caller = requireCaller(ctx.session);
+    const organizationId = resolveOrganizationId(caller.session, query.organizationId);
+    await requireMembership(auth, organizationId, caller.user._id);
+    const rows = await listInvitationsOf(auth, organizationId, query.limit, query.offset);
+    return rows.map(toInvitation);
+  },
+});

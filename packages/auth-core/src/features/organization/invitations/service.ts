@@ -1,0 +1,300 @@
+import type { AuthContext } from "../../../context.ts";
+import { isDuplicateKeyError } from "../../../db/connect.ts";
+import type {
+  InvitationDoc,
+  InvitationStatus,
+  MemberDoc,
+  OrganizationDoc,
+  TeamDoc,
+  UserDoc,
+} from "../../../db/documents.ts";
+import { ObjectId, parseId } from "../../../db/ids.ts";
+import { AuthError } from "../../../errors/auth-error.ts";
+import { dispatchMail, toMailUser } from "../../mail-dispatch.ts";
+import { claimOneTimeToken, releaseOneTimeToken } from "../../verification/index.ts";
+import { canGrantRoles, hasPermission, parseRoles } from "../members/rules.ts";
+import { addMemberWithinLimit, deleteMember, findMember, roleTableOf } from "../members/service.ts";
+import { insertWithinLimit } from "../organizations/bounded-insert.ts";
+import { findOrganizationTeams, joinTeams } from "../teams/service.ts";
+import { closedInvitationSlot, isInvitationOpen, pendingInvitationSlot } from "./rules.ts";
+import {
+  closeInvitationSlot,
+  countPendingInvitations,
+  deleteInvitationById,
+  deleteOrganizationInvitations,
+  findInvitationById,
+  findInvitationBySlot,
+  insertInvitation,
+  listOrganizationInvitations,
+  listPendingInvitationsByEmail,
+  renewInvitation,
+  setInvitationStatus,
+} from "./store.ts";
+
+export interface NewInvitation {
+  organizationId: ObjectId;
+  email: string;
+  role: string;
+  teamId: string | null;
+  inviterId: ObjectId;
+}
+
+/**
+ * Creates a pending invitation, or — with `resend` — re-arms the pending one (new expiry, role and
+ * teams). At most one pending invitation per address and organization: the unique `slot` decides
+ * concurrent invites (security-matrix I17). An expired pending one frees its slot first.
+ */
+export async function inviteOrRenew(
+  auth: AuthContext,
+  input: NewInvitation,
+  resend: boolean,
+): Promise<InvitationDoc> {
+  const { collections } = auth;
+  const now = auth.now();
+  const config = auth.options.organization;
+  const expiresAt = new Date(now.getTime() + config.invitationExpiresIn * 1000);
+  const slot = pendingInvitationSlot(input.organizationId.toHexString(), input.email);
+  const existing = await findInvitationBySlot(collections, slot);
+  if (existing && !isInvitationOpen(existing, now)) {
+    await closeInvitationSlot(collections, existing._id, closedInvitationSlot(existing._id.toHexString()));
+  } else if (existing && resend) {
+    const fields = { expiresAt, role: input.role, teamId: input.teamId, inviterId: input.inviterId };
+    const renewed = await renewInvitation(collections, existing._id, fields);
+    if (renewed) return renewed;
+  } else if (existing && config.cancelPendingInvitationsOnReInvite) {
+    if (await claimInvitation(auth, existing)) await closeAs(auth, existing, "canceled");
+  } else if (existing) throw new AuthError("INVITATION_ALREADY_PENDING");
+  // invitationLimit under parallel invites: bounded-insert.ts. An undo that loses the claim to an
+  // accept, reject or cancel of the fresh invitation ends the attempts (its fate is decided).
+  const doc = await insertWithinLimit<InvitationDoc>(
+    {
+      count: () => countPendingInvitations(collections, input.organizationId, now),
+      insert: () => insertPendingInvitation(auth, input, expiresAt, slot),
+      undo: async (inserted) => {
+        if (!(await withdrawInvitation(auth, inserted))) throw new AuthError("INVITATION_LIMIT_REACHED");
+      },
+    },
+    config.invitationLimit,
+  );
+  if (!doc) throw new AuthError("INVITATION_LIMIT_REACHED");
+  return doc;
+}
+
+/** Inserts a pending invitation; its slot taken by a parallel invite of the address → already pending. */
+async function insertPendingInvitation(
+  auth: AuthContext,
+  input: NewInvitation,
+  expiresAt: Date,
+  slot: string,
+): Promise<InvitationDoc> {
+  const doc: InvitationDoc = {
+    _id: new ObjectId(),
+    ...input,
+    status: "pending",
+    expiresAt,
+    createdAt: auth.now(),
+    slot,
+  };
+  try {
+    await insertInvitation(auth.collections, doc);
+  } catch (error) {
+    if (isDuplicateKeyError(error)) throw new AuthError("INVITATION_ALREADY_PENDING");
+    throw error;
+  }
+  return doc;
+}
+
+/**
+ * Takes back an invitation this request just inserted (limit re-count, organization deleted
+ * meanwhile). Through the claim, so an accept that already saw it cannot win too: whoever inserts
+ * the claim decides (an accept, reject or cancel that won keeps the invitation's fate: false).
+ */
+export async function withdrawInvitation(auth: AuthContext, invitation: InvitationDoc): Promise<boolean> {
+  if (!(await claimInvitation(auth, invitation))) return false;
+  await deleteInvitationById(auth.collections, invitation._id);
+  await releaseClaim(auth, invitation);
+  return true;
+}
+
+const CLAIM_LIFETIME_SECONDS = 86400;
+
+function claimIdentifier(invitation: InvitationDoc): string {
+  return `invitation-claim:${invitation._id.toHexString()}`;
+}
+
+/**
+ * The pending → accepted | rejected | canceled move (SPEC §4) as one atomic step: a unique claim
+ * marker in `verifications`. Of any number of concurrent accepts, rejects and cancels exactly one
+ * inserts it (a unique insert has one winner on every backend; FerretDB v1 lets several concurrent
+ * compare-and-set updates or deletes "win"). Only the winner writes the final status. A claim whose
+ * winner crashed before writing expires after a day (auth.cleanup), and the invitation is open again.
+ */
+export function claimInvitation(auth: AuthContext, invitation: InvitationDoc): Promise<boolean> {
+  const now = auth.now();
+  const expiresAt = new Date(now.getTime() + CLAIM_LIFETIME_SECONDS * 1000);
+  return claimOneTimeToken(auth.collections, claimIdentifier(invitation), expiresAt, now);
+}
+
+/** Writes a claimed invitation's final state (its pending slot freed). */
+export async function closeAs(
+  auth: AuthContext,
+  invitation: InvitationDoc,
+  status: InvitationStatus,
+): Promise<InvitationDoc> {
+  const slot = closedInvitationSlot(invitation._id.toHexString());
+  await setInvitationStatus(auth.collections, invitation._id, status, slot);
+  return { ...invitation, status, slot };
+}
+
+/** Gives a claim back after the accept failed (limit): the invitation is pending and usable again. */
+async function releaseClaim(auth: AuthContext, invitation: InvitationDoc): Promise<void> {
+  await releaseOneTimeToken(auth.collections, claimIdentifier(invitation));
+}
+
+export function invitationLink(auth: AuthContext, id: string): string {
+  const template =
+    auth.options.organization.invitationURL ?? `${new URL(auth.apiURL).origin}/accept-invitation/{id}`;
+  return template.replaceAll("{id}", encodeURIComponent(id));
+}
+
+export async function sendInvitationMail(
+  auth: AuthContext,
+  invitation: InvitationDoc,
+  organization: OrganizationDoc,
+  inviter: UserDoc,
+): Promise<void> {
+  const id = invitation._id.toHexString();
+  const url = invitationLink(auth, id);
+  const hook = auth.options.organization.sendInvitationEmail;
+  await dispatchMail(
+    auth,
+    "invitation",
+    { email: invitation.email },
+    {
+      url,
+      organizationName: organization.name,
+      inviterName: inviter.name || inviter.email,
+      role: invitation.role,
+    },
+    hook &&
+      (() =>
+        hook({
+          id,
+          email: invitation.email,
+          role: invitation.role,
+          url,
+          organization: {
+            id: organization._id.toHexString(),
+            name: organization.name,
+            slug: organization.slug,
+          },
+          inviter: toMailUser(inviter),
+        })),
+  );
+}
+
+/**
+ * SPEC §4/§6: accept, reject and read only by the invited address (case-insensitive: both are stored
+ * lower-cased), with a verified email unless configured otherwise (matrix E14), and only while
+ * pending and unexpired. The recipient is checked first, so others learn nothing about its state.
+ */
+export async function loadInvitationForRecipient(
+  auth: AuthContext,
+  user: UserDoc,
+  invitationId: string,
+): Promise<InvitationDoc> {
+  const id = parseId(invitationId);
+  const invitation = id ? await findInvitationById(auth.collections, id) : null;
+  if (!invitation) throw new AuthError("INVITATION_NOT_FOUND");
+  if (invitation.email !== user.email.toLowerCase()) throw new AuthError("NOT_INVITATION_RECIPIENT");
+  if (auth.options.organization.requireEmailVerificationOnInvitation && !user.emailVerified)
+    throw new AuthError("INVITATION_EMAIL_NOT_VERIFIED");
+  if (!isInvitationOpen(invitation, auth.now())) throw new AuthError("INVITATION_NOT_FOUND");
+  return invitation;
+}
+
+/**
+ * The inviter must still be a member allowed to invite this role (`invitation:create` and a role they
+ * could grant): an admin removed or demoted after inviting no longer vouches for the invitation.
+ * get-invitation, accept and reject answer alike (one indexed read). Returns the inviter's row.
+ */
+export async function requireInviterStillAllowed(
+  auth: AuthContext,
+  invitation: InvitationDoc,
+): Promise<MemberDoc> {
+  const inviter = await findMember(auth, invitation.organizationId, invitation.inviterId);
+  const table = roleTableOf(auth);
+  if (
+    !inviter ||
+    !hasPermission(inviter.role, { invitation: ["create"] }, table) ||
+    !canGrantRoles(inviter.role, parseRoles(invitation.role), table, auth.options.organization.creatorRole)
+  )
+    throw new AuthError("INVITER_NO_LONGER_MEMBER");
+  return inviter;
+}
+
+/**
+ * Accepts: the claim picks exactly one winner among concurrent accepts, rejects and cancels. The
+ * winner adds the member within the membership limit and the invitation's teams within theirs; when
+ * either refuses, the member and the claim are taken back and the invitation stays pending. The
+ * status is written last, so an accepted invitation never exists without its member.
+ */
+export async function acceptInvitation(
+  auth: AuthContext,
+  invitation: InvitationDoc,
+  user: UserDoc,
+): Promise<{ invitation: InvitationDoc; member: MemberDoc; teams: TeamDoc[] }> {
+  const teamIds = (invitation.teamId ?? "")
+    .split(",")
+    .map((id) => parseId(id))
+    .filter((id) => id !== null);
+  const teams =
+    teamIds.length > 0 ? await findOrganizationTeams(auth, invitation.organizationId, teamIds) : [];
+  if (!(await claimInvitation(auth, invitation))) throw new AuthError("INVITATION_NOT_FOUND");
+  const added = await addMemberWithinLimit(auth, {
+    organizationId: invitation.organizationId,
+    userId: user._id,
+    role: invitation.role,
+    teamId: teams[0]?._id ?? null,
+  });
+  if (!added.ok) {
+    await releaseClaim(auth, invitation);
+    throw new AuthError(added.reason === "limit" ? "MEMBERSHIP_LIMIT_REACHED" : "MEMBER_ALREADY_EXISTS");
+  }
+  if (!(await joinTeams(auth, teams, user._id))) {
+    await deleteMember(auth, added.value._id);
+    await releaseClaim(auth, invitation);
+    throw new AuthError("TEAM_MEMBER_LIMIT_REACHED");
+  }
+  return { invitation: await closeAs(auth, invitation, "accepted"), member: added.value, teams };
+}
+
+/** An invitation by id (a string that is not one is not found); null when there is none. */
+export async function findInvitation(auth: AuthContext, invitationId: string): Promise<InvitationDoc | null> {
+  const id = parseId(invitationId);
+  return id ? findInvitationById(auth.collections, id) : null;
+}
+
+/** The organization's invitations (every status), newest first, one page. */
+export function listInvitationsOf(
+  auth: AuthContext,
+  organizationId: ObjectId,
+  limit: number,
+  offset = 0,
+): Promise<InvitationDoc[]> {
+  return listOrganizationInvitations(auth.collections, organizationId, limit, offset);
+}
+
+/** The pending, unexpired invitations of an address, newest first, at most `limit`. */
+export function listOpenInvitationsOf(
+  auth: AuthContext,
+  email: string,
+  limit: number,
+): Promise<InvitationDoc[]> {
+  return listPendingInvitationsByEmail(auth.collections, email, auth.now(), limit);
+}
+
+/** The organization's invitations go with it (its delete cascade). */
+export function deleteInvitationsOf(auth: AuthContext, organizationId: ObjectId): Promise<void> {
+  return deleteOrganizationInvitations(auth.collections, organizationId);
+}

@@ -1,0 +1,25 @@
+import { listMembersContract, type MemberPage } from "../../../../contracts/organization-members.ts";
+import { defineEndpoint } from "../../../../http/define-endpoint.ts";
+import { requireCaller, resolveOrganizationRef } from "../../organizations/service.ts";
+import { countMembers, listMembersPage, requireMembership, withUsers } from "../service.ts";
+
+/**
+ * One page of members (`limit` ≤ 100, default 100; `offset`; sorted by createdAt or role) and the
+ * total. DECISIONS.md: the membership limit limits membership, not pages — 10,000 members list fine.
+ */
+export const listMembers = defineEndpoint(listMembersContract, {
+  async handler(ctx): Promise<MemberPage> {
+    const { auth, query } = ctx;
+    const caller = requireCaller(ctx.session);
+    const ref = await resolveOrganizationRef(auth, caller.session, query);
+    await requireMembership(auth, ref.id, caller.user._id);
+    const page = await listMembersPage(auth, ref.id, {
+      limit: query.limit,
+      offset: query.offset,
+      sortBy: query.sortBy ?? "createdAt",
+      sortDirection: query.sortDirection ?? "asc",
+    });
+    const total = await countMembers(auth, ref.id);
+    return { members: await withUsers(auth, page), total };
+  },
+});

@@ -1,0 +1,44 @@
+import { type RemovedMember, removeMemberContract } from "../../../../contracts/organization-members.ts";
+import { AuthError } from "../../../../errors/auth-error.ts";
+import { defineEndpoint } from "../../../../http/define-endpoint.ts";
+import {
+  forgetActiveOrganization,
+  requireCaller,
+  resolveOrganizationId,
+} from "../../organizations/service.ts";
+import { coversRoles, holdsRole } from "../rules.ts";
+import {
+  assertPermission,
+  findMemberByIdOrEmail,
+  removeMembership,
+  requireMembership,
+  roleTableOf,
+} from "../service.ts";
+import { toMember } from "../types.ts";
+
+export const removeMember = defineEndpoint(removeMemberContract, {
+  sensitive: true,
+  async handler(ctx): Promise<RemovedMember> {
+    const { auth, body } = ctx;
+    const caller = requireCaller(ctx.session);
+    const organizationId = resolveOrganizationId(caller.session, body.organizationId);
+    const own = await requireMembership(auth, organizationId, caller.user._id);
+    assertPermission(auth, own, { member: ["delete"] }, "MEMBER_DELETE_NOT_ALLOWED");
+    // "The organization must match" (SPEC §5): a member of another organization is not found here.
+    const target = await findMemberByIdOrEmail(auth, organizationId, body.memberIdOrEmail);
+    if (!target) throw new AuthError("MEMBER_NOT_FOUND");
+    // An admin cannot remove an owner (security-matrix I3): only a creator-role holder can.
+    const creatorRole = auth.options.organization.creatorRole;
+    if (holdsRole(target.role, creatorRole) && !holdsRole(own.role, creatorRole))
+      throw new AuthError("MEMBER_DELETE_NOT_ALLOWED");
+    // Review finding 12: nobody removes a member whose roles grant more than their own.
+    if (!coversRoles(own.role, target.role, roleTableOf(auth)))
+      throw new AuthError("MEMBER_DELETE_NOT_ALLOWED");
+    const removed = await removeMembership(auth, target);
+    if (removed === false) throw new AuthError("CANNOT_LEAVE_AS_ONLY_OWNER");
+    if (removed === null) throw new AuthError("MEMBER_NOT_FOUND");
+    if (target.userId.equals(caller.user._id))
+      forgetActiveOrganization(auth, ctx.cookies, caller, organizationId.toHexString());
+    return { member: toMember(target) };
+  },
+});

@@ -1,0 +1,296 @@
+import type { ResolvedOptions } from "../../../config/options.ts";
+import type { AuthContext } from "../../../context.ts";
+import type { MemberDoc, UserDoc } from "../../../db/documents.ts";
+import { ObjectId, parseId } from "../../../db/ids.ts";
+import { AuthError } from "../../../errors/auth-error.ts";
+import type { ErrorCode } from "../../../errors/catalogue.ts";
+import { emailField } from "../../schemas.ts";
+import { clearActiveOrganizationOfSessions } from "../../session/index.ts";
+import { findUserByEmail } from "../../users/index.ts";
+import { deleteUserTeamMemberships } from "../teams/service.ts";
+import { buildRoleTable, hasPermission, holdsRole, type RoleTable } from "./rules.ts";
+import { claimSeat, type SeatResult } from "./seats.ts";
+import * as store from "./store.ts";
+import { type MemberWithUser, toMember, toMemberUser } from "./types.ts";
+
+/**
+ * Members: roles, seats, the sole-owner guard. Uses teams (a member leaving leaves their teams) and
+ * the session feature's face; organizations and invitations use this, never the other way round.
+ */
+
+const roleTables = new WeakMap<ResolvedOptions, RoleTable>();
+
+/** The role table of this instance (defaults plus configured roles), built once. */
+export function roleTableOf(auth: AuthContext): RoleTable {
+  let table = roleTables.get(auth.options);
+  if (!table) {
+    const { roles, creatorRole } = auth.options.organization;
+    table = buildRoleTable(roles, creatorRole);
+    roleTables.set(auth.options, table);
+  }
+  return table;
+}
+
+/** SPEC §6 "Non-members are refused": the caller's member row, read from the database every time. */
+export async function requireMembership(
+  auth: AuthContext,
+  organizationId: ObjectId,
+  userId: ObjectId,
+): Promise<MemberDoc> {
+  const member = await store.findMember(auth.collections, organizationId, userId);
+  if (!member) throw new AuthError("NOT_A_MEMBER_OF_ORGANIZATION");
+  return member;
+}
+
+export function assertPermission(
+  auth: AuthContext,
+  member: MemberDoc,
+  request: Readonly<Record<string, readonly string[]>>,
+  refusal: ErrorCode,
+): void {
+  if (!hasPermission(member.role, request, roleTableOf(auth))) throw new AuthError(refusal);
+}
+
+export interface NewMember {
+  organizationId: ObjectId;
+  userId: ObjectId;
+  role: string;
+  teamId: ObjectId | null;
+}
+
+/** Inserts a member within the membership limit (seats.ts explains how the limit holds under races). */
+export function addMemberWithinLimit(auth: AuthContext, input: NewMember): Promise<SeatResult<MemberDoc>> {
+  const { collections } = auth;
+  return claimSeat<MemberDoc>(
+    {
+      count: () => store.countMembers(collections, input.organizationId),
+      takenSeats: () =>
+        store.listMemberSeats(collections, input.organizationId, auth.options.organization.membershipLimit),
+      isAlreadyIn: async () =>
+        (await store.findMember(collections, input.organizationId, input.userId)) !== null,
+      insert: async (seat) => {
+        const doc: MemberDoc = { _id: new ObjectId(), ...input, createdAt: auth.now(), seat };
+        await store.insertMember(collections, doc);
+        return doc;
+      },
+      remove: async (doc) => {
+        await store.deleteMemberById(collections, doc._id);
+      },
+    },
+    auth.options.organization.membershipLimit,
+  );
+}
+
+/**
+ * Takes the creator role away from a member without ever leaving the organization owner-less
+ * (SPEC §6 "the sole owner cannot leave", security-matrix I5/I6). Two owners demoting or removing each
+ * other at once would each see the other still there; a count before the write cannot see the
+ * concurrent write, and FerretDB v1 has no transactions. So: write first, count the owners left,
+ * and if none are, put the role back and refuse. Concurrent callers may all refuse, never all pass.
+ */
+export async function dropCreatorRole(
+  auth: AuthContext,
+  member: MemberDoc,
+  newRole: string,
+): Promise<boolean> {
+  const creatorRole = auth.options.organization.creatorRole;
+  if (!holdsRole(member.role, creatorRole)) {
+    await store.setMemberRole(auth.collections, member._id, newRole);
+    return true;
+  }
+  if ((await store.countMembersWithRole(auth.collections, member.organizationId, creatorRole)) <= 1)
+    return false;
+  await store.setMemberRole(auth.collections, member._id, newRole);
+  if ((await store.countMembersWithRole(auth.collections, member.organizationId, creatorRole)) > 0)
+    return true;
+  await store.setMemberRole(auth.collections, member._id, member.role);
+  return false;
+}
+
+/**
+ * Removes a member (leave or remove-member): owners first lose the creator role under the sole-owner
+ * guard, then the row goes, then their team memberships, then the organization stops being active
+ * on their sessions (SPEC §4). False when the sole-owner rule refused; null when already gone.
+ */
+export async function removeMembership(auth: AuthContext, member: MemberDoc): Promise<boolean | null> {
+  const creatorRole = auth.options.organization.creatorRole;
+  if (holdsRole(member.role, creatorRole)) {
+    const remaining = member.role
+      .split(",")
+      .map((role) => role.trim())
+      .filter((role) => role !== creatorRole && role.length > 0);
+    if (!(await dropCreatorRole(auth, member, remaining.join(",") || "member"))) return false;
+  }
+  if (!(await store.deleteMemberById(auth.collections, member._id))) return null;
+  await deleteUserTeamMemberships(auth, member.organizationId, member.userId);
+  await clearActiveOrganizationOfSessions(auth, member.organizationId.toHexString(), member.userId);
+  return true;
+}
+
+/**
+ * Members with their users' public fields: one `$in` read for the whole page (no $lookup on
+ * FerretDB). A member whose user is gone is left out rather than failing the listing (Better Auth
+ * complaint #2: "User not found for member").
+ */
+export async function withUsers(auth: AuthContext, members: readonly MemberDoc[]): Promise<MemberWithUser[]> {
+  const users = await store.findMemberUsers(
+    auth.collections,
+    members.map((member) => member.userId),
+  );
+  const byId = new Map(users.map((user) => [user._id.toHexString(), user]));
+  const listed: MemberWithUser[] = [];
+  for (const member of members) {
+    const user = byId.get(member.userId.toHexString());
+    if (user) listed.push({ ...toMember(member), user: toMemberUser(user) });
+  }
+  return listed;
+}
+
+/** SPEC §5: the target is found by member id, or by email when the value contains an at sign. */
+export async function findMemberByIdOrEmail(
+  auth: AuthContext,
+  organizationId: ObjectId,
+  memberIdOrEmail: string,
+): Promise<MemberDoc | null> {
+  if (memberIdOrEmail.includes("@")) {
+    const email = emailField.safeParse(memberIdOrEmail);
+    const user = email.success ? await findUserByEmail(auth.collections, email.data) : null;
+    return user ? store.findMember(auth.collections, organizationId, user._id) : null;
+  }
+  const memberId = parseId(memberIdOrEmail);
+  return memberId ? store.findMemberById(auth.collections, organizationId, memberId) : null;
+}
+
+/** Whether the user with this address (if there is one) is already a member. */
+export async function isAddressAMember(
+  auth: AuthContext,
+  organizationId: ObjectId,
+  email: string,
+): Promise<boolean> {
+  const user = await findUserByEmail(auth.collections, email);
+  return user !== null && (await store.findMember(auth.collections, organizationId, user._id)) !== null;
+}
+
+/** The user's member row in the organization; null when they are not a member. */
+export function findMember(
+  auth: AuthContext,
+  organizationId: ObjectId,
+  userId: ObjectId,
+): Promise<MemberDoc | null> {
+  return store.findMember(auth.collections, organizationId, userId);
+}
+
+/** A member by id (a string that is not one is not found), only in that organization. */
+export async function findMemberById(
+  auth: AuthContext,
+  organizationId: ObjectId,
+  memberId: string,
+): Promise<MemberDoc | null> {
+  const id = parseId(memberId);
+  return id ? store.findMemberById(auth.collections, organizationId, id) : null;
+}
+
+/** A user by id (a string that is not one is not found); null when there is none. */
+export async function findUser(auth: AuthContext, userId: string | ObjectId): Promise<UserDoc | null> {
+  const id = typeof userId === "string" ? parseId(userId) : userId;
+  return id ? store.findUserById(auth.collections, id) : null;
+}
+
+export type { MemberPage } from "./store.ts";
+
+/** One page of members with their users' public fields. */
+export async function listMembersWithUsers(
+  auth: AuthContext,
+  organizationId: ObjectId,
+  page: store.MemberPage,
+): Promise<MemberWithUser[]> {
+  return withUsers(auth, await store.listMembersPage(auth.collections, organizationId, page));
+}
+
+/** One page of members (store.listMembersPage: never more). */
+export function listMembersPage(
+  auth: AuthContext,
+  organizationId: ObjectId,
+  page: store.MemberPage,
+): Promise<MemberDoc[]> {
+  return store.listMembersPage(auth.collections, organizationId, page);
+}
+
+export function countMembers(auth: AuthContext, organizationId: ObjectId): Promise<number> {
+  return store.countMembers(auth.collections, organizationId);
+}
+
+export function countUserMemberships(auth: AuthContext, userId: ObjectId): Promise<number> {
+  return store.countUserMemberships(auth.collections, userId);
+}
+
+/** A user's memberships, oldest first, one page. */
+export function listUserMemberships(
+  auth: AuthContext,
+  userId: ObjectId,
+  limit: number,
+  offset = 0,
+): Promise<MemberDoc[]> {
+  return store.listUserMemberships(auth.collections, userId, limit, offset);
+}
+
+/** Every membership of a user (deleting a user must see them all, not one page). */
+export function findUserMemberships(auth: AuthContext, userId: ObjectId): Promise<MemberDoc[]> {
+  return store.findUserMemberships(auth.collections, userId);
+}
+
+/** Of `organizationIds`, those with a member other than `userId`. */
+export function findOrganizationsWithOtherMembers(
+  auth: AuthContext,
+  organizationIds: readonly ObjectId[],
+  userId: ObjectId,
+): Promise<ObjectId[]> {
+  return store.findOrganizationsWithOtherMembers(auth.collections, organizationIds, userId);
+}
+
+/** Of `organizationIds`, those where a member other than `userId` holds `role`. */
+export function findOrganizationsWithOtherRoleHolder(
+  auth: AuthContext,
+  organizationIds: readonly ObjectId[],
+  userId: ObjectId,
+  role: string,
+): Promise<ObjectId[]> {
+  return store.findOrganizationsWithOtherRoleHolder(auth.collections, organizationIds, userId, role);
+}
+
+/** A user's member rows that do not hold `role` (store.deleteUserMembersWithoutRole says why). */
+export function deleteUserMembersWithoutRole(
+  auth: AuthContext,
+  userId: ObjectId,
+  role: string,
+): Promise<number> {
+  return store.deleteUserMembersWithoutRole(auth.collections, userId, role);
+}
+
+/** Writes a member's roles as they are (the sole-owner guard is dropCreatorRole's). */
+export function setMemberRole(auth: AuthContext, memberId: ObjectId, role: string): Promise<void> {
+  return store.setMemberRole(auth.collections, memberId, role);
+}
+
+/** Throws the driver's duplicate-key error for a second membership or a taken seat. */
+export function insertMember(auth: AuthContext, doc: MemberDoc): Promise<void> {
+  return store.insertMember(auth.collections, doc);
+}
+
+/** Takes a member row back; true for the one caller whose delete removed it. */
+export function deleteMember(auth: AuthContext, memberId: ObjectId): Promise<boolean> {
+  return store.deleteMemberById(auth.collections, memberId);
+}
+
+export function deleteOrganizationMembers(auth: AuthContext, organizationId: ObjectId): Promise<void> {
+  return store.deleteOrganizationMembers(auth.collections, organizationId);
+}
+
+/** A removed team is nobody's team any more (member.teamId, SPEC §3). */
+export function clearMembersTeam(
+  auth: AuthContext,
+  organizationId: ObjectId,
+  teamId: ObjectId,
+): Promise<void> {
+  return store.clearMembersTeam(auth.collections, organizationId, teamId);
+}

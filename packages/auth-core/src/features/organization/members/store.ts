@@ -1,0 +1,190 @@
+import type { ObjectId } from "mongodb";
+import type { Collections } from "../../../db/collections.ts";
+import type { MemberDoc, UserDoc } from "../../../db/documents.ts";
+
+/** Members (and the public fields of their users): the only MongoDB access for them. */
+
+/** Throws the driver's duplicate-key error for a second membership or a taken seat. */
+export async function insertMember(collections: Collections, doc: MemberDoc): Promise<void> {
+  await collections.members.insertOne(doc);
+}
+
+export function findMember(
+  collections: Collections,
+  organizationId: ObjectId,
+  userId: ObjectId,
+): Promise<MemberDoc | null> {
+  return collections.members.findOne({ organizationId, userId });
+}
+
+/** The member only when it belongs to that organization (no cross-organization read by id). */
+export function findMemberById(
+  collections: Collections,
+  organizationId: ObjectId,
+  memberId: ObjectId,
+): Promise<MemberDoc | null> {
+  return collections.members.findOne({ _id: memberId, organizationId });
+}
+
+export function countMembers(collections: Collections, organizationId: ObjectId): Promise<number> {
+  return collections.members.countDocuments({ organizationId });
+}
+
+export function countUserMemberships(collections: Collections, userId: ObjectId): Promise<number> {
+  return collections.members.countDocuments({ userId });
+}
+
+/** The seats taken below `limit` (only read when a seat claim lost a race). */
+export async function listMemberSeats(
+  collections: Collections,
+  organizationId: ObjectId,
+  limit: number,
+): Promise<number[]> {
+  const rows = await collections.members
+    .find({ organizationId, seat: { $lt: limit } }, { projection: { seat: 1 } })
+    .toArray();
+  return rows.map((row) => row.seat);
+}
+
+/** A user's memberships, oldest first, one page (`_id` breaks ties so pages do not overlap). */
+export function listUserMemberships(
+  collections: Collections,
+  userId: ObjectId,
+  limit: number,
+  offset = 0,
+): Promise<MemberDoc[]> {
+  return collections.members
+    .find({ userId })
+    .sort({ createdAt: 1, _id: 1 })
+    .skip(offset)
+    .limit(limit)
+    .toArray();
+}
+
+export interface MemberPage {
+  limit: number;
+  offset: number;
+  sortBy: "createdAt" | "role";
+  sortDirection: "asc" | "desc";
+}
+
+/** One page, never more (`_id` breaks ties so pages do not overlap). */
+export function listMembersPage(
+  collections: Collections,
+  organizationId: ObjectId,
+  page: MemberPage,
+): Promise<MemberDoc[]> {
+  const direction = page.sortDirection === "asc" ? 1 : -1;
+  return collections.members
+    .find({ organizationId })
+    .sort({ [page.sortBy]: direction, _id: direction })
+    .skip(page.offset)
+    .limit(page.limit)
+    .toArray();
+}
+
+/** Members holding `role` (in their comma separated list). */
+export function countMembersWithRole(
+  collections: Collections,
+  organizationId: ObjectId,
+  role: string,
+): Promise<number> {
+  const escaped = role.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  return collections.members.countDocuments({
+    organizationId,
+    role: { $regex: `(^|,)\\s*${escaped}\\s*(,|$)` },
+  });
+}
+
+export async function setMemberRole(
+  collections: Collections,
+  memberId: ObjectId,
+  role: string,
+): Promise<void> {
+  await collections.members.updateOne({ _id: memberId }, { $set: { role } });
+}
+
+/** True for the one caller whose delete removed it. */
+export async function deleteMemberById(collections: Collections, memberId: ObjectId): Promise<boolean> {
+  const result = await collections.members.deleteOne({ _id: memberId });
+  return result.deletedCount === 1;
+}
+
+export async function deleteOrganizationMembers(
+  collections: Collections,
+  organizationId: ObjectId,
+): Promise<void> {
+  await collections.members.deleteMany({ organizationId });
+}
+
+export function findMemberUsers(
+  collections: Collections,
+  ids: readonly ObjectId[],
+): Promise<Pick<UserDoc, "_id" | "name" | "email" | "image">[]> {
+  if (ids.length === 0) return Promise.resolve([]);
+  return collections.users
+    .find({ _id: { $in: [...ids] } }, { projection: { name: 1, email: 1, image: 1 } })
+    .toArray();
+}
+
+export function findUserById(collections: Collections, id: ObjectId): Promise<UserDoc | null> {
+  return collections.users.findOne({ _id: id });
+}
+
+/** A removed team is nobody's team any more (member.teamId, SPEC §3). */
+export async function clearMembersTeam(
+  collections: Collections,
+  organizationId: ObjectId,
+  teamId: ObjectId,
+): Promise<void> {
+  await collections.members.updateMany({ organizationId, teamId }, { $set: { teamId: null } });
+}
+
+/** Every membership of a user (deleting a user must see them all, not one page). */
+export function findUserMemberships(collections: Collections, userId: ObjectId): Promise<MemberDoc[]> {
+  return collections.members.find({ userId }).toArray();
+}
+
+/** Of `organizationIds`, those with a member other than `userId` (one `distinct` for them all). */
+export function findOrganizationsWithOtherMembers(
+  collections: Collections,
+  organizationIds: readonly ObjectId[],
+  userId: ObjectId,
+): Promise<ObjectId[]> {
+  if (organizationIds.length === 0) return Promise.resolve([]);
+  return collections.members.distinct("organizationId", {
+    organizationId: { $in: [...organizationIds] },
+    userId: { $ne: userId },
+  });
+}
+
+/** Of `organizationIds`, those where a member other than `userId` holds `role`. */
+export function findOrganizationsWithOtherRoleHolder(
+  collections: Collections,
+  organizationIds: readonly ObjectId[],
+  userId: ObjectId,
+  role: string,
+): Promise<ObjectId[]> {
+  if (organizationIds.length === 0) return Promise.resolve([]);
+  const escaped = role.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  return collections.members.distinct("organizationId", {
+    organizationId: { $in: [...organizationIds] },
+    userId: { $ne: userId },
+    role: { $regex: `(^|,)\\s*${escaped}\\s*(,|$)` },
+  });
+}
+
+/**
+ * A user's member rows that do not hold `role` (their seats are free again). Rows holding it are
+ * left for the sole-owner guard: one may have gained the role since the caller last read it.
+ */
+export async function deleteUserMembersWithoutRole(
+  collections: Collections,
+  userId: ObjectId,
+  role: string,
+): Promise<number> {
+  const escaped = role.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  const holds = new RegExp(`(^|,)\\s*${escaped}\\s*(,|$)`);
+  const result = await collections.members.deleteMany({ userId, role: { $not: holds } });
+  return result.deletedCount;
+}

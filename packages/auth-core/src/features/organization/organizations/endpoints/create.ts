@@ -1,0 +1,60 @@
+import { createOrganizationContract } from "../../../../contracts/organization.ts";
+import type { CreatedOrganization } from "../../../../contracts/organization-models.ts";
+import type { UserDoc } from "../../../../db/documents.ts";
+import { parseId } from "../../../../db/ids.ts";
+import { AuthError } from "../../../../errors/auth-error.ts";
+import { defineEndpoint, type EndpointContext } from "../../../../http/define-endpoint.ts";
+import { findUser } from "../../members/service.ts";
+import { toMember } from "../../members/types.ts";
+import {
+  assertMayCreateOrganization,
+  createOrganizationWithOwner,
+  switchActiveOrganizationUnlessRefused,
+} from "../service.ts";
+import { toOrganization } from "../types.ts";
+
+/**
+ * The creator: the signed-in user, or — for server code only (SPEC §6) — an explicit userId. Over
+ * HTTP a userId is refused, so nobody creates an organization in another user's name (CVE-2025-61928).
+ */
+async function resolveCreator(
+  ctx: EndpointContext<{ userId?: string | undefined }, unknown>,
+): Promise<UserDoc> {
+  if (ctx.body.userId !== undefined) {
+    if (!ctx.isServerCall)
+      throw new AuthError("VALIDATION_ERROR", {
+        details: { issues: [{ path: "userId", message: "only server code may create for another user" }] },
+      });
+    const id = parseId(ctx.body.userId);
+    const user = id ? await findUser(ctx.auth, id) : null;
+    if (!user) throw new AuthError("MEMBER_USER_NOT_FOUND");
+    return user;
+  }
+  if (ctx.session) return ctx.session.user;
+  throw new AuthError(ctx.isServerCall ? "NOT_AUTHENTICATED" : "UNAUTHORIZED");
+}
+
+export const createOrganization = defineEndpoint(createOrganizationContract, {
+  sensitive: true,
+  async handler(ctx): Promise<CreatedOrganization> {
+    const { auth } = ctx;
+    const user = await resolveCreator(ctx);
+    await assertMayCreateOrganization(auth, user);
+    const { organization, member } = await createOrganizationWithOwner(auth, user._id, {
+      name: ctx.body.name,
+      slug: ctx.body.slug,
+      logo: ctx.body.logo ?? null,
+      metadata: ctx.body.metadata ?? null,
+    });
+    const caller = ctx.session;
+    if (caller?.user._id.equals(user._id) && ctx.body.keepCurrentActiveOrganization !== true)
+      await switchActiveOrganizationUnlessRefused(
+        auth,
+        ctx.cookies,
+        caller,
+        organization._id.toHexString(),
+        null,
+      );
+    return { ...toOrganization(organization), members: [toMember(member)] };
+  },
+});

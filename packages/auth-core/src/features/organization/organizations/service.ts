@@ -1,0 +1,374 @@
+import type { AuthContext } from "../../../context.ts";
+import { isDuplicateKeyError } from "../../../db/connect.ts";
+import type { MemberDoc, OrganizationDoc, SessionDoc, TeamDoc, UserDoc } from "../../../db/documents.ts";
+import { ObjectId, parseId } from "../../../db/ids.ts";
+import { AuthError } from "../../../errors/auth-error.ts";
+import type { ErrorCode } from "../../../errors/catalogue.ts";
+import type { CookieJar } from "../../../http/cookie-jar.ts";
+import { isApiKeySession } from "../../api-key/index.ts";
+import { applyAfterHook, applyBeforeHook } from "../../hooks.ts";
+import { toMailUser } from "../../mail-dispatch.ts";
+import {
+  clearActiveOrganizationOfSessions,
+  type SessionWithUser,
+  setCookieCache,
+  setSessionActiveOrganization,
+  setSessionActiveOrganizationReturning,
+} from "../../session/index.ts";
+import { deleteInvitationsOf } from "../invitations/service.ts";
+import {
+  countUserMemberships,
+  deleteMember,
+  deleteOrganizationMembers,
+  findUser,
+  insertMember,
+  listUserMemberships,
+} from "../members/service.ts";
+import {
+  deleteOrganizationTeams,
+  deleteUserTeamMemberships,
+  findOrganizationTeams,
+} from "../teams/service.ts";
+import { insertWithinLimit } from "./bounded-insert.ts";
+import * as store from "./store.ts";
+
+/**
+ * Organizations: create, delete (the cascade over members, invitations and teams), which one a call
+ * is about, and the session's active organization. The top of the four: it uses the members,
+ * invitations and teams services; none of them uses this.
+ */
+
+/**
+ * SPEC §6: creation may be disabled or decided by a function. The per-user cap is applied where the
+ * creator's row is inserted (createOrganizationWithOwner), as only a count after it is exact.
+ */
+export async function assertMayCreateOrganization(auth: AuthContext, user: UserDoc): Promise<void> {
+  const allow = auth.options.organization.allowUserToCreateOrganization;
+  const allowed = typeof allow === "function" ? await allow(toMailUser(user)) : allow;
+  if (allowed !== true) throw new AuthError("ORGANIZATION_CREATION_NOT_ALLOWED");
+}
+
+/** A creator's member row younger than this may still be waiting for its organization's insert. */
+const IN_FLIGHT_SECONDS = 60;
+/** Rows read when the plain count reaches the limit (only then are orphans told apart). */
+const MEMBERSHIP_READ_CAP = 1000;
+
+/**
+ * The memberships organizationLimit counts. The plain count (one indexed command) decides when it
+ * is under the limit. At or over it, the rows are read: a creator row whose organization does not
+ * exist and that is older than IN_FLIGHT_SECONDS was orphaned by a crash between the two inserts of
+ * createOrganizationWithOwner and does not count; a younger one is a create still in flight and
+ * counts, or parallel creates would not see each other.
+ */
+async function countLimitedMemberships(auth: AuthContext, userId: ObjectId): Promise<number> {
+  const { collections } = auth;
+  const count = await countUserMemberships(auth, userId);
+  const limit = auth.options.organization.organizationLimit;
+  if (limit === undefined || count < limit) return count;
+  const rows = await listUserMemberships(auth, userId, MEMBERSHIP_READ_CAP);
+  const existing = await store.findOrganizationsByIds(
+    collections,
+    rows.map((row) => row.organizationId),
+  );
+  const ids = new Set(existing.map((organization) => organization._id.toHexString()));
+  const inFlightSince = auth.now().getTime() - IN_FLIGHT_SECONDS * 1000;
+  const counted = rows.filter(
+    (row) => ids.has(row.organizationId.toHexString()) || row.createdAt.getTime() > inFlightSince,
+  );
+  return counted.length + Math.max(0, count - rows.length);
+}
+
+/**
+ * The creator's row within organizationLimit (bounded-insert.ts: parallel creates cannot pass it),
+ * before the organization's insert, so a refusal leaves nothing behind.
+ */
+async function insertCreatorWithinLimit(auth: AuthContext, member: MemberDoc): Promise<void> {
+  const limit = auth.options.organization.organizationLimit;
+  if (limit === undefined) return insertMember(auth, member);
+  const inserted = await insertWithinLimit<MemberDoc>(
+    {
+      count: () => countLimitedMemberships(auth, member.userId),
+      insert: async () => {
+        await insertMember(auth, member);
+        return member;
+      },
+      undo: async () => {
+        await deleteMember(auth, member._id);
+      },
+    },
+    limit,
+  );
+  if (!inserted) throw new AuthError("ORGANIZATION_LIMIT_REACHED");
+}
+
+export interface NewOrganization {
+  name: string;
+  slug: string;
+  logo: string | null;
+  metadata: Record<string, unknown> | null;
+}
+
+/**
+ * Creates the organization and its creator's membership (seat 0), within organizationLimit when
+ * set. The creator's member row is written first: a crash in between leaves a member of an
+ * organization that does not exist (ignored by every read, and by the limit once it is old) rather
+ * than an organization without an owner. The slug's unique index decides concurrent creates with
+ * one slug; the losers take their member row back.
+ */
+export async function createOrganizationWithOwner(
+  auth: AuthContext,
+  userId: ObjectId,
+  input: NewOrganization,
+): Promise<{ organization: OrganizationDoc; member: MemberDoc }> {
+  const now = auth.now();
+  const organization: OrganizationDoc = {
+    _id: new ObjectId(),
+    name: input.name,
+    slug: input.slug,
+    logo: input.logo,
+    metadata: input.metadata === null ? null : JSON.stringify(input.metadata),
+    createdAt: now,
+  };
+  const member: MemberDoc = {
+    _id: new ObjectId(),
+    organizationId: organization._id,
+    userId,
+    role: auth.options.organization.creatorRole,
+    createdAt: now,
+    teamId: null,
+    seat: 0,
+  };
+  await insertCreatorWithinLimit(auth, member);
+  try {
+    await store.insertOrganization(auth.collections, organization);
+  } catch (error) {
+    await deleteMember(auth, member._id);
+    if (isDuplicateKeyError(error)) throw new AuthError("ORGANIZATION_ALREADY_EXISTS");
+    throw error;
+  }
+  return { organization, member };
+}
+
+/**
+ * DECISIONS.md: deleting removes members, invitations, teams and team memberships, and clears the
+ * organization as active on every session. The organization row goes first (its delete count picks
+ * the one winner of concurrent deletes), so a crash midway leaves only rows that every read ignores.
+ */
+export async function deleteOrganizationCascade(auth: AuthContext, id: ObjectId): Promise<boolean> {
+  if (!(await store.deleteOrganizationById(auth.collections, id))) return false;
+  await deleteOrganizationMembers(auth, id);
+  await deleteInvitationsOf(auth, id);
+  await deleteOrganizationTeams(auth, id);
+  await clearActiveOrganizationOfSessions(auth, id.toHexString());
+  return true;
+}
+
+/** The signed-in caller; endpoints with auth "session" always have one. */
+export function requireCaller(session: SessionWithUser | null): SessionWithUser {
+  if (!session) throw new AuthError("UNAUTHORIZED");
+  return session;
+}
+
+/**
+ * The organization a call is about: the given id, else the session's active organization. An id that
+ * is not 24 hex answers like an organization the caller is not a member of (one body for "does not
+ * exist" and "not yours", security-matrix I9); no id and no active organization fails closed (I20).
+ */
+export function resolveOrganizationId(
+  session: SessionDoc | null,
+  given: string | null | undefined,
+): ObjectId {
+  if (given !== undefined && given !== null) {
+    const id = parseId(given);
+    if (!id) throw new AuthError("NOT_A_MEMBER_OF_ORGANIZATION");
+    return id;
+  }
+  const active = parseId(session?.activeOrganizationId);
+  if (!active) throw new AuthError("NO_ACTIVE_ORGANIZATION");
+  return active;
+}
+
+/** By id, else by slug, else the active one; a slug that names nothing answers like a non-member. */
+export async function resolveOrganizationRef(
+  auth: AuthContext,
+  session: SessionDoc | null,
+  ref: { organizationId?: string | undefined; organizationSlug?: string | undefined },
+): Promise<{ id: ObjectId; organization: OrganizationDoc | null }> {
+  if (ref.organizationId === undefined && ref.organizationSlug !== undefined) {
+    const organization = await store.findOrganizationBySlug(auth.collections, ref.organizationSlug);
+    if (!organization) throw new AuthError("NOT_A_MEMBER_OF_ORGANIZATION");
+    return { id: organization._id, organization };
+  }
+  return { id: resolveOrganizationId(session, ref.organizationId), organization: null };
+}
+
+export async function requireOrganization(auth: AuthContext, id: ObjectId): Promise<OrganizationDoc> {
+  const organization = await store.findOrganizationById(auth.collections, id);
+  if (!organization) throw new AuthError("ORGANIZATION_NOT_FOUND");
+  return organization;
+}
+
+/**
+ * Writes the session's active organization and team through the session update hooks (review s9
+ * finding 8), and re-issues the cookie cache so get-session shows the change at once (a stale cache
+ * would keep answering the old one for its whole max age). A `before` hook may change the two fields
+ * (nothing else: not the user, not the token) or refuse: SESSION_UPDATE_REFUSED, nothing written.
+ * The `after` hook sees the stored session, and runs only when the session still existed.
+ */
+/**
+ * writeActiveOrganization as the side effect of another write (create, accept-invitation): a session
+ * update hook refusing the switch leaves the session as it was, and the organization or membership —
+ * already stored — stands; the caller is not told their create or accept failed when it did not.
+ */
+export async function switchActiveOrganizationUnlessRefused(
+  ...args: Parameters<typeof writeActiveOrganization>
+): Promise<void> {
+  await writeActiveOrganization(...args).catch((error: unknown) => {
+    if (!(error instanceof AuthError && error.code === "SESSION_UPDATE_REFUSED")) throw error;
+  });
+}
+
+export async function writeActiveOrganization(
+  auth: AuthContext,
+  jar: CookieJar,
+  caller: SessionWithUser,
+  organizationId: string | null,
+  teamId: string | null,
+): Promise<void> {
+  // An API-key caller has no session row (features/api-key/session-bridge.ts): nothing to make active.
+  if (isApiKeySession(caller)) return;
+  const hooks = auth.options.hooks?.session?.update;
+  const change = await applyBeforeHook<Partial<SessionDoc>>(hooks, {
+    activeOrganizationId: organizationId,
+    activeTeamId: teamId,
+  });
+  if (!change) throw new AuthError("SESSION_UPDATE_REFUSED");
+  const session: SessionDoc = {
+    ...caller.session,
+    activeOrganizationId: change.activeOrganizationId ?? null,
+    activeTeamId: change.activeTeamId ?? null,
+  };
+  const write = [
+    auth.collections,
+    session._id,
+    session.activeOrganizationId,
+    session.activeTeamId ?? null,
+  ] as const;
+  // The after hook sees the stored session (a cached caller's copy may be behind): the write returns it.
+  let stored: SessionDoc | null = null;
+  if (hooks?.after) stored = await setSessionActiveOrganizationReturning(...write);
+  else await setSessionActiveOrganization(...write);
+  setCookieCache(auth, jar, session, caller.user);
+  if (stored) await applyAfterHook(hooks, stored);
+}
+
+/**
+ * After the database cleared an organization as active on the caller's sessions (leave, remove self,
+ * delete): re-issues the caller's cookie cache without it, so get-session agrees at once.
+ */
+export function forgetActiveOrganization(
+  auth: AuthContext,
+  jar: CookieJar,
+  caller: SessionWithUser,
+  organizationId: string,
+): void {
+  if (caller.session.activeOrganizationId !== organizationId) return;
+  setCookieCache(
+    auth,
+    jar,
+    { ...caller.session, activeOrganizationId: null, activeTeamId: null },
+    caller.user,
+  );
+}
+
+/**
+ * After a membership insert (add-member, accept-invitation): reads again what the new rows point
+ * at. Each deletion removes its own row before the rows pointing at it (organization → members →
+ * team memberships; remove-team → team → memberships; user deletion → memberships → user → a last
+ * sweep of memberships), so a row inserted after its cascade read them is caught here. When
+ * something is gone, the member row and its team memberships are taken back and the error to answer
+ * is returned; null when all is still there.
+ */
+export async function takeBackMembershipIfOrphaned(
+  auth: AuthContext,
+  member: MemberDoc,
+  teams: readonly TeamDoc[],
+): Promise<ErrorCode | null> {
+  const gone = await findWhatWentMeanwhile(auth, member.organizationId, member.userId, teams);
+  if (gone) {
+    await deleteMember(auth, member._id);
+    await deleteUserTeamMemberships(auth, member.organizationId, member.userId);
+  }
+  return gone;
+}
+
+async function findWhatWentMeanwhile(
+  auth: AuthContext,
+  organizationId: ObjectId,
+  userId: ObjectId,
+  teams: readonly TeamDoc[],
+): Promise<"ORGANIZATION_NOT_FOUND" | "MEMBER_USER_NOT_FOUND" | "TEAM_NOT_FOUND" | null> {
+  if (!(await store.findOrganizationById(auth.collections, organizationId))) return "ORGANIZATION_NOT_FOUND";
+  if (!(await findUser(auth, userId))) return "MEMBER_USER_NOT_FOUND";
+  if (teams.length === 0) return null;
+  const ids = teams.map((team) => team._id);
+  const left = await findOrganizationTeams(auth, organizationId, ids);
+  return left.length === teams.length ? null : "TEAM_NOT_FOUND";
+}
+
+/** An organization by id; null when there is none. */
+export function findOrganization(auth: AuthContext, id: ObjectId): Promise<OrganizationDoc | null> {
+  return store.findOrganizationById(auth.collections, id);
+}
+
+export async function isSlugTaken(auth: AuthContext, slug: string): Promise<boolean> {
+  return (await store.findOrganizationBySlug(auth.collections, slug)) !== null;
+}
+
+export type OrganizationFields = Partial<Pick<OrganizationDoc, "name" | "slug" | "logo" | "metadata">>;
+
+/** Writes the fields; a slug taken by another organization (its unique index decides) is refused. */
+export async function updateOrganizationFields(
+  auth: AuthContext,
+  id: ObjectId,
+  fields: OrganizationFields,
+): Promise<{ ok: true; organization: OrganizationDoc } | { ok: false; reason: "slug-taken" | "not-found" }> {
+  let updated: OrganizationDoc | null;
+  try {
+    updated = await store.updateOrganizationFields(auth.collections, id, fields);
+  } catch (error) {
+    if (isDuplicateKeyError(error)) return { ok: false, reason: "slug-taken" };
+    throw error;
+  }
+  return updated ? { ok: true, organization: updated } : { ok: false, reason: "not-found" };
+}
+
+/**
+ * The organizations a user is a member of, oldest membership first, one page: two indexed reads. A
+ * membership whose organization is gone is skipped, so a page may hold fewer than `limit`.
+ */
+export async function listUserOrganizations(
+  auth: AuthContext,
+  userId: ObjectId,
+  limit: number,
+  offset: number,
+): Promise<OrganizationDoc[]> {
+  const memberships = await listUserMemberships(auth, userId, limit, offset);
+  const organizations = await store.findOrganizationsByIds(
+    auth.collections,
+    memberships.map((member) => member.organizationId),
+  );
+  const byId = new Map(organizations.map((organization) => [organization._id.toHexString(), organization]));
+  return memberships.flatMap((member) => {
+    const organization = byId.get(member.organizationId.toHexString());
+    return organization ? [organization] : [];
+  });
+}
+
+/** Organizations by id (missing ones are simply left out). */
+export function findOrganizationsByIds(
+  auth: AuthContext,
+  ids: readonly ObjectId[],
+): Promise<OrganizationDoc[]> {
+  return store.findOrganizationsByIds(auth.collections, ids);
+}

@@ -1,0 +1,50 @@
+import type { ObjectId } from "mongodb";
+import type { Collections } from "../../../db/collections.ts";
+import type { OrganizationDoc } from "../../../db/documents.ts";
+
+/** Organizations: the only MongoDB access for them (members, invitations and teams have theirs). */
+
+export async function insertOrganization(collections: Collections, doc: OrganizationDoc): Promise<void> {
+  await collections.organizations.insertOne(doc);
+}
+
+export function findOrganizationById(
+  collections: Collections,
+  id: ObjectId,
+): Promise<OrganizationDoc | null> {
+  return collections.organizations.findOne({ _id: id });
+}
+
+export function findOrganizationBySlug(
+  collections: Collections,
+  slug: string,
+): Promise<OrganizationDoc | null> {
+  return collections.organizations.findOne({ slug: { $eq: slug } });
+}
+
+export function findOrganizationsByIds(
+  collections: Collections,
+  ids: readonly ObjectId[],
+): Promise<OrganizationDoc[]> {
+  if (ids.length === 0) return Promise.resolve([]);
+  return collections.organizations.find({ _id: { $in: [...ids] } }).toArray();
+}
+
+/** Throws the driver's duplicate-key error when `fields.slug` is taken (the unique index decides). */
+export function updateOrganizationFields(
+  collections: Collections,
+  id: ObjectId,
+  fields: Partial<Pick<OrganizationDoc, "name" | "slug" | "logo" | "metadata">>,
+): Promise<OrganizationDoc | null> {
+  return collections.organizations.findOneAndUpdate(
+    { _id: id },
+    { $set: fields },
+    { returnDocument: "after" },
+  );
+}
+
+/** True for the one caller whose delete removed it. */
+export async function deleteOrganizationById(collections: Collections, id: ObjectId): Promise<boolean> {
+  const result = await collections.organizations.deleteOne({ _id: id });
+  return result.deletedCount === 1;
+}

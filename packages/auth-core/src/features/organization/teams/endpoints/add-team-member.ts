@@ -1,0 +1,52 @@
+import { addTeamMemberContract } from "../../../../contracts/organization-teams.ts";
+import { parseId } from "../../../../db/ids.ts";
+import { AuthError } from "../../../../errors/auth-error.ts";
+import { defineEndpoint } from "../../../../http/define-endpoint.ts";
+import { assertPermission, findMember, requireMembership } from "../../members/service.ts";
+import { requireCaller, resolveOrganizationId } from "../../organizations/service.ts";
+import {
+  addTeamMemberWithinLimit,
+  assertTeamsEnabled,
+  findTeam,
+  requireTeam,
+  takeUserOutOfTeam,
+} from "../service.ts";
+import { type TeamMember, toTeamMember } from "../types.ts";
+
+/**
+ * Adds a member of the team's organization to the team (`team:update`), within
+ * `teams.maximumMembersPerTeam`. Someone outside the organization cannot join its teams (matrix I12).
+ *
+ * A remove-team, remove-member or organization delete racing this request deletes its own row first
+ * and the team memberships after; when those ran before our insert the new row would point at
+ * nothing. So the team and the member are read again after the insert: either gone → the row is
+ * taken back. (An organization's cascade deletes its members before its team memberships, so the
+ * member read covers it too.)
+ */
+export const addTeamMember = defineEndpoint(addTeamMemberContract, {
+  sensitive: true,
+  async handler(ctx): Promise<TeamMember> {
+    const { auth, body } = ctx;
+    assertTeamsEnabled(auth);
+    const caller = requireCaller(ctx.session);
+    const expected =
+      body.organizationId === undefined ? undefined : resolveOrganizationId(null, body.organizationId);
+    const team = await requireTeam(auth, body.teamId, expected);
+    const own = await requireMembership(auth, team.organizationId, caller.user._id);
+    assertPermission(auth, own, { team: ["update"] }, "TEAM_UPDATE_NOT_ALLOWED");
+    const userId = parseId(body.userId);
+    const target = userId ? await findMember(auth, team.organizationId, userId) : null;
+    if (!target) throw new AuthError("USER_NOT_MEMBER");
+    const added = await addTeamMemberWithinLimit(auth, team, target.userId);
+    if (!added.ok)
+      throw new AuthError(
+        added.reason === "limit" ? "TEAM_MEMBER_LIMIT_REACHED" : "TEAM_MEMBER_ALREADY_EXISTS",
+      );
+    const teamGone = !(await findTeam(auth, team._id));
+    if (teamGone || !(await findMember(auth, team.organizationId, target.userId))) {
+      await takeUserOutOfTeam(auth, team._id, target.userId);
+      throw new AuthError(teamGone ? "TEAM_NOT_FOUND" : "USER_NOT_MEMBER");
+    }
+    return toTeamMember(added.value);
+  },
+});

@@ -1,0 +1,29 @@
+import { createTeamContract } from "../../../../contracts/organization-teams.ts";
+import { AuthError } from "../../../../errors/auth-error.ts";
+import { defineEndpoint } from "../../../../http/define-endpoint.ts";
+import { assertPermission, requireMembership } from "../../members/service.ts";
+import { findOrganization, requireCaller, resolveOrganizationId } from "../../organizations/service.ts";
+import { assertTeamsEnabled, createTeamWithinLimit, deleteTeam } from "../service.ts";
+import { type Team, toTeam } from "../types.ts";
+
+/** SPEC §3/§5: `team:create` and `teams.maximumTeams` apply. */
+export const createTeam = defineEndpoint(createTeamContract, {
+  sensitive: true,
+  async handler(ctx): Promise<Team> {
+    const { auth } = ctx;
+    assertTeamsEnabled(auth);
+    const caller = requireCaller(ctx.session);
+    const organizationId = resolveOrganizationId(caller.session, ctx.body.organizationId);
+    const member = await requireMembership(auth, organizationId, caller.user._id);
+    assertPermission(auth, member, { team: ["create"] }, "TEAM_CREATE_NOT_ALLOWED");
+    const team = await createTeamWithinLimit(auth, organizationId, ctx.body.name);
+    if (!team) throw new AuthError("TEAM_LIMIT_REACHED");
+    // Read after the insert: an organization deleted meanwhile (its cascade may have run before our
+    // insert) takes the team back, and the answer is the organization's not-found.
+    if (!(await findOrganization(auth, organizationId))) {
+      await deleteTeam(auth, team._id);
+      throw new AuthError("ORGANIZATION_NOT_FOUND");
+    }
+    return toTeam(team);
+  },
+});

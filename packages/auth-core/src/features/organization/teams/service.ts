@@ -1,0 +1,233 @@
+import type { AuthContext } from "../../../context.ts";
+import type { TeamDoc, TeamMemberDoc } from "../../../db/documents.ts";
+import { ObjectId, parseId } from "../../../db/ids.ts";
+import { AuthError } from "../../../errors/auth-error.ts";
+import { clearActiveTeamOfSessions } from "../../session/index.ts";
+import { claimSeat, type SeatResult } from "../members/seats.ts";
+import { insertWithinLimit } from "../organizations/bounded-insert.ts";
+import * as store from "./store.ts";
+
+/**
+ * Creates a team within `teams.maximumTeams` (bounded-insert.ts: parallel creates cannot pass it).
+ * Null when the limit is reached. The caller reads the organization again afterwards (create-team:
+ * deleted meanwhile, its cascade may have run before our insert, so the team goes too).
+ */
+export async function createTeamWithinLimit(
+  auth: AuthContext,
+  organizationId: ObjectId,
+  name: string,
+): Promise<TeamDoc | null> {
+  const { collections } = auth;
+  const { maximumTeams } = auth.options.organization.teams;
+  const team: TeamDoc = { _id: new ObjectId(), name, organizationId, createdAt: auth.now(), updatedAt: null };
+  if (maximumTeams === undefined) {
+    await store.insertTeam(collections, team);
+    return team;
+  }
+  return insertWithinLimit<TeamDoc>(
+    {
+      count: () => store.countTeams(collections, organizationId),
+      insert: async () => {
+        await store.insertTeam(collections, team);
+        return team;
+      },
+      undo: async () => {
+        await store.deleteTeamById(collections, team._id);
+      },
+    },
+    maximumTeams,
+  );
+}
+
+/** Takes back a team this request just created (its organization went meanwhile). */
+export async function deleteTeam(auth: AuthContext, teamId: ObjectId): Promise<void> {
+  await store.deleteTeamById(auth.collections, teamId);
+}
+
+/** Team endpoints exist only with teams enabled. */
+export function assertTeamsEnabled(auth: AuthContext): void {
+  if (!auth.options.organization.teams.enabled) throw new AuthError("NOT_FOUND");
+}
+
+/**
+ * Teams named by id that must all belong to the organization (a team id of another organization
+ * is "Team not found", security-matrix I12).
+ */
+export async function requireOrganizationTeams(
+  auth: AuthContext,
+  organizationId: ObjectId,
+  teamIds: readonly string[],
+): Promise<TeamDoc[]> {
+  if (teamIds.length === 0) return [];
+  // With teams off there are no teams to name (leftover rows from when they were on included).
+  if (!auth.options.organization.teams.enabled) throw new AuthError("TEAM_NOT_FOUND");
+  const ids = teamIds.map((id) => parseId(id));
+  if (ids.some((id) => id === null)) throw new AuthError("TEAM_NOT_FOUND");
+  const teams = await store.findOrganizationTeams(auth.collections, organizationId, ids as ObjectId[]);
+  if (teams.length !== new Set(teamIds).size) throw new AuthError("TEAM_NOT_FOUND");
+  return teams;
+}
+
+/** A team by id, only when it belongs to the expected organization (when one is given). */
+export async function requireTeam(
+  auth: AuthContext,
+  teamId: string,
+  organizationId?: ObjectId,
+): Promise<TeamDoc> {
+  const id = parseId(teamId);
+  const team = id ? await store.findTeamById(auth.collections, id) : null;
+  if (!team || (organizationId && !team.organizationId.equals(organizationId)))
+    throw new AuthError("TEAM_NOT_FOUND");
+  return team;
+}
+
+/** Adds a user to a team within `teams.maximumMembersPerTeam` (seats.ts: exact under races). */
+export function addTeamMemberWithinLimit(
+  auth: AuthContext,
+  team: TeamDoc,
+  userId: ObjectId,
+): Promise<SeatResult<TeamMemberDoc>> {
+  const { collections } = auth;
+  const limit = auth.options.organization.teams.maximumMembersPerTeam ?? Number.POSITIVE_INFINITY;
+  return claimSeat<TeamMemberDoc>(
+    {
+      count: () => store.countTeamMembers(collections, team._id),
+      takenSeats: () => store.listTeamSeats(collections, team._id, limit),
+      highestSeat: () => store.findHighestTeamSeat(collections, team._id),
+      isAlreadyIn: async () => (await store.findTeamMember(collections, team._id, userId)) !== null,
+      insert: async (seat) => {
+        const doc: TeamMemberDoc = {
+          _id: new ObjectId(),
+          teamId: team._id,
+          organizationId: team.organizationId,
+          userId,
+          createdAt: auth.now(),
+          seat,
+        };
+        await store.insertTeamMember(collections, doc);
+        return doc;
+      },
+      remove: async (doc) => {
+        await store.deleteTeamMember(collections, doc.teamId, doc.userId);
+      },
+    },
+    limit,
+  );
+}
+
+/**
+ * Puts a new member into the teams of an invitation or add-member. All or nothing: when one team is
+ * full, the memberships just added are taken back and the answer is false (SPEC §5: team limits are
+ * enforced on acceptance). Already being in a team counts as joined.
+ */
+export async function joinTeams(
+  auth: AuthContext,
+  teams: readonly TeamDoc[],
+  userId: ObjectId,
+): Promise<boolean> {
+  const joined: TeamDoc[] = [];
+  for (const team of teams) {
+    const result = await addTeamMemberWithinLimit(auth, team, userId);
+    if (result.ok) joined.push(team);
+    else if (result.reason === "limit") {
+      for (const added of joined) await store.deleteTeamMember(auth.collections, added._id, userId);
+      return false;
+    }
+  }
+  return true;
+}
+
+/** A team by id; null when there is none. */
+export function findTeam(auth: AuthContext, teamId: ObjectId): Promise<TeamDoc | null> {
+  return store.findTeamById(auth.collections, teamId);
+}
+
+/** Teams by id of that organization (ids of other organizations are simply not found). */
+export function findOrganizationTeams(
+  auth: AuthContext,
+  organizationId: ObjectId,
+  ids: readonly ObjectId[],
+): Promise<TeamDoc[]> {
+  return store.findOrganizationTeams(auth.collections, organizationId, ids);
+}
+
+/** Oldest first, one page. */
+export function listTeams(
+  auth: AuthContext,
+  organizationId: ObjectId,
+  limit: number,
+  offset = 0,
+): Promise<TeamDoc[]> {
+  return store.listTeams(auth.collections, organizationId, limit, offset);
+}
+
+/** The user's row in the team; null when they are not in it. */
+export function findTeamMember(
+  auth: AuthContext,
+  teamId: ObjectId,
+  userId: ObjectId,
+): Promise<TeamMemberDoc | null> {
+  return store.findTeamMember(auth.collections, teamId, userId);
+}
+
+export function listTeamMembers(
+  auth: AuthContext,
+  teamId: ObjectId,
+  limit: number,
+  offset: number,
+): Promise<TeamMemberDoc[]> {
+  return store.listTeamMembers(auth.collections, teamId, limit, offset);
+}
+
+/** Renames a team; null when it is gone. */
+export function renameTeam(auth: AuthContext, teamId: ObjectId, name: string): Promise<TeamDoc | null> {
+  return store.updateTeamFields(auth.collections, teamId, { name, updatedAt: auth.now() });
+}
+
+/** Takes a user out of a team; false when they were not in it. */
+export function takeUserOutOfTeam(auth: AuthContext, teamId: ObjectId, userId: ObjectId): Promise<boolean> {
+  return store.deleteTeamMember(auth.collections, teamId, userId);
+}
+
+/**
+ * Removes a team and its memberships, unless it is the organization's last team and
+ * `teams.allowRemovingAllTeams` is off. Delete first, then count what is left: a count before the
+ * delete cannot see a parallel removal (two removals both saw two teams and left none). None left →
+ * the team comes back, before any of its memberships went. Parallel removals may all refuse, never
+ * all pass. The caller clears it from members and sessions (remove-team).
+ */
+export async function removeTeamUnlessLast(
+  auth: AuthContext,
+  team: TeamDoc,
+): Promise<{ ok: true } | { ok: false; reason: "not-found" | "last-team" }> {
+  if (!(await store.deleteTeamById(auth.collections, team._id))) return { ok: false, reason: "not-found" };
+  if (
+    !auth.options.organization.teams.allowRemovingAllTeams &&
+    (await store.countTeams(auth.collections, team.organizationId)) === 0
+  ) {
+    await store.insertTeam(auth.collections, team);
+    return { ok: false, reason: "last-team" };
+  }
+  await store.deleteTeamMembersOfTeam(auth.collections, team._id);
+  return { ok: true };
+}
+
+/** The team stops being active on sessions (every session, or one user's). */
+export function forgetActiveTeam(auth: AuthContext, teamId: ObjectId, userId?: ObjectId): Promise<void> {
+  return clearActiveTeamOfSessions(auth, teamId.toHexString(), userId);
+}
+
+/** A member leaving or removed leaves the organization's teams too (Better Auth complaint #6). */
+export function deleteUserTeamMemberships(
+  auth: AuthContext,
+  organizationId: ObjectId,
+  userId: ObjectId,
+): Promise<void> {
+  return store.deleteUserTeamMemberships(auth.collections, organizationId, userId);
+}
+
+/** The organization's team memberships, then its teams (its delete cascade). */
+export async function deleteOrganizationTeams(auth: AuthContext, organizationId: ObjectId): Promise<void> {
+  await store.deleteOrganizationTeamMembers(auth.collections, organizationId);
+  await store.deleteOrganizationTeams(auth.collections, organizationId);
+}

@@ -1,0 +1,142 @@
+import type { ObjectId } from "mongodb";
+import type { Collections } from "../../../db/collections.ts";
+import type { TeamDoc, TeamMemberDoc } from "../../../db/documents.ts";
+
+/** Teams and team members: the only MongoDB access for them. */
+
+export async function insertTeam(collections: Collections, doc: TeamDoc): Promise<void> {
+  await collections.teams.insertOne(doc);
+}
+
+export function findTeamById(collections: Collections, id: ObjectId): Promise<TeamDoc | null> {
+  return collections.teams.findOne({ _id: id });
+}
+
+/** Teams by id that belong to the organization (ids of other organizations are simply not found). */
+export function findOrganizationTeams(
+  collections: Collections,
+  organizationId: ObjectId,
+  ids: readonly ObjectId[],
+): Promise<TeamDoc[]> {
+  return collections.teams.find({ organizationId, _id: { $in: [...ids] } }).toArray();
+}
+
+export function countTeams(collections: Collections, organizationId: ObjectId): Promise<number> {
+  return collections.teams.countDocuments({ organizationId });
+}
+
+/** Oldest first, one page. */
+export function listTeams(
+  collections: Collections,
+  organizationId: ObjectId,
+  limit: number,
+  offset = 0,
+): Promise<TeamDoc[]> {
+  return collections.teams
+    .find({ organizationId })
+    .sort({ createdAt: 1, _id: 1 })
+    .skip(offset)
+    .limit(limit)
+    .toArray();
+}
+
+export function updateTeamFields(
+  collections: Collections,
+  id: ObjectId,
+  fields: Partial<Pick<TeamDoc, "name" | "updatedAt">>,
+): Promise<TeamDoc | null> {
+  return collections.teams.findOneAndUpdate({ _id: id }, { $set: fields }, { returnDocument: "after" });
+}
+
+export async function deleteTeamById(collections: Collections, id: ObjectId): Promise<boolean> {
+  const result = await collections.teams.deleteOne({ _id: id });
+  return result.deletedCount === 1;
+}
+
+export async function deleteOrganizationTeams(
+  collections: Collections,
+  organizationId: ObjectId,
+): Promise<void> {
+  await collections.teams.deleteMany({ organizationId });
+}
+
+/** Throws the driver's duplicate-key error for a second membership or a taken seat. */
+export async function insertTeamMember(collections: Collections, doc: TeamMemberDoc): Promise<void> {
+  await collections.teamMembers.insertOne(doc);
+}
+
+export function findTeamMember(
+  collections: Collections,
+  teamId: ObjectId,
+  userId: ObjectId,
+): Promise<TeamMemberDoc | null> {
+  return collections.teamMembers.findOne({ teamId, userId });
+}
+
+export function countTeamMembers(collections: Collections, teamId: ObjectId): Promise<number> {
+  return collections.teamMembers.countDocuments({ teamId });
+}
+
+export async function listTeamSeats(
+  collections: Collections,
+  teamId: ObjectId,
+  limit: number,
+): Promise<number[]> {
+  const rows = await collections.teamMembers
+    .find({ teamId, seat: { $lt: limit } }, { projection: { seat: 1 } })
+    .toArray();
+  return rows.map((row) => row.seat);
+}
+
+/** The team's highest seat (-1 when empty): one row through the unique (teamId, seat) index. */
+export async function findHighestTeamSeat(collections: Collections, teamId: ObjectId): Promise<number> {
+  const [row] = await collections.teamMembers
+    .find({ teamId }, { projection: { seat: 1 } })
+    .sort({ seat: -1 })
+    .limit(1)
+    .toArray();
+  return row ? row.seat : -1;
+}
+
+export function listTeamMembers(
+  collections: Collections,
+  teamId: ObjectId,
+  limit: number,
+  offset: number,
+): Promise<TeamMemberDoc[]> {
+  return collections.teamMembers
+    .find({ teamId })
+    .sort({ createdAt: 1, _id: 1 })
+    .skip(offset)
+    .limit(limit)
+    .toArray();
+}
+
+export async function deleteTeamMember(
+  collections: Collections,
+  teamId: ObjectId,
+  userId: ObjectId,
+): Promise<boolean> {
+  const result = await collections.teamMembers.deleteOne({ teamId, userId });
+  return result.deletedCount === 1;
+}
+
+export async function deleteTeamMembersOfTeam(collections: Collections, teamId: ObjectId): Promise<void> {
+  await collections.teamMembers.deleteMany({ teamId });
+}
+
+/** A member leaving or removed leaves the organization's teams too (Better Auth complaint #6). */
+export async function deleteUserTeamMemberships(
+  collections: Collections,
+  organizationId: ObjectId,
+  userId: ObjectId,
+): Promise<void> {
+  await collections.teamMembers.deleteMany({ organizationId, userId });
+}
+
+export async function deleteOrganizationTeamMembers(
+  collections: Collections,
+  organizationId: ObjectId,
+): Promise<void> {
+  await collections.teamMembers.deleteMany({ organizationId });
+}

@@ -1,0 +1,178 @@
+/**
+ * The packages as an app installs them: `pnpm pack` of each publishable package, then plain `npm
+ * install` of the tarballs in a fresh directory outside the workspace (its own package.json, no
+ * workspace links), where (a) a plain node script uses the core on the test database and (b) a
+ * consumer `.ts` file type-checks under a standard strict NodeNext tsconfig. Guards the issue "An
+ * installable core with a clear inside" §1.
+ */
+import { execFile } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { existsSync } from "node:fs";
+import { mkdir, mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+
+const run = promisify(execFile);
+const WORKSPACE = join(import.meta.dirname, "..", "..");
+const PACKAGES = ["auth-core", "dev-db"] as const;
+
+let dir: string;
+const tarballs: Record<string, string> = {};
+
+async function sh(cmd: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = {}) {
+  return run(cmd, args, { cwd, env: { ...process.env, ...env }, maxBuffer: 16 * 1024 * 1024 });
+}
+
+async function listTarball(file: string): Promise<string[]> {
+  const { stdout } = await sh("tar", ["tzf", file], dir);
+  return stdout.trim().split("\n");
+}
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), "tessera-consumer-"));
+  const packs = join(dir, "packs");
+  await mkdir(packs);
+  for (const name of PACKAGES) {
+    await sh("pnpm", ["pack", "--pack-destination", packs], join(WORKSPACE, "packages", name));
+  }
+  for (const file of await readdir(packs)) {
+    const name = PACKAGES.find((p) => file.startsWith(`tessera-${p}-`));
+    if (name) tarballs[name] = join(packs, file);
+  }
+  const app = join(dir, "app");
+  await mkdir(app);
+  await writeFile(
+    join(app, "package.json"),
+    JSON.stringify({ name: "consumer-app", private: true, type: "module" }),
+  );
+  // Only the core: an app on a real MongoDB must not pull the embedded database.
+  await sh(
+    "npm",
+    [
+      "install",
+      "--no-audit",
+      "--no-fund",
+      "--loglevel=error",
+      tarballs["auth-core"]!,
+      "typescript@5.9",
+      "@types/node@20",
+    ],
+    app,
+  );
+}, 300_000);
+
+afterAll(async () => {
+  if (dir) await rm(dir, { recursive: true, force: true });
+});
+
+describe("the packed tarballs", () => {
+  it("carry built JavaScript, declarations, source maps and the license, and no tests or TypeScript sources", async () => {
+    for (const name of PACKAGES) {
+      const files = await listTarball(tarballs[name]!);
+      expect(files).toContain("package/LICENSE");
+      expect(files).toContain("package/dist/index.js");
+      expect(files).toContain("package/dist/index.d.ts");
+      expect(files).toContain("package/dist/index.js.map");
+      expect(files.filter((f) => /\.test\.|test-helpers|\/src\//.test(f))).toEqual([]);
+      expect(files.filter((f) => f.endsWith(".ts") && !f.endsWith(".d.ts"))).toEqual([]);
+    }
+  });
+
+  it("install with plain npm and leave the embedded database out of an app on a real MongoDB", () => {
+    const modules = join(dir, "app", "node_modules");
+    expect(existsSync(join(modules, "@tessera", "auth-core", "dist", "index.js"))).toBe(true);
+    expect(existsSync(join(modules, "@tessera", "dev-db"))).toBe(false);
+    expect(existsSync(join(modules, "mongodb-memory-server-core"))).toBe(false);
+  });
+});
+
+describe("an app using the installed core", () => {
+  it("creates the auth, migrates, serves /ok over node:http and signs a user up through the handler", async () => {
+    const script = `import { createServer } from "node:http";
+import { createAuth } from "@tessera/auth-core";
+const auth = createAuth({ database: { uri: process.env.MONGODB_URI, dbName: process.env.DB_NAME },
+  secret: "consumer-secret-0123456789abcdef", baseURL: "http://127.0.0.1:3000" });
+await auth.migrate();
+const server = createServer(async (req, res) => {
+  const response = await auth.handler(new Request(new URL(req.url, "http://127.0.0.1:3000")), { remoteAddress: "127.0.0.1" });
+  res.writeHead(response.status, Object.fromEntries(response.headers)).end(await response.text());
+}).listen(0, "127.0.0.1");
+await new Promise((resolve) => server.once("listening", resolve));
+const ok = await fetch(\`http://127.0.0.1:\${server.address().port}/api/auth/ok\`).then((r) => r.json());
+const signUp = await auth.handler(new Request("http://127.0.0.1:3000/api/auth/sign-up/email", { method: "POST",
+  headers: { "content-type": "application/json", origin: "http://127.0.0.1:3000" },
+  body: JSON.stringify({ email: "ada@example.com", password: "correct horse battery staple", name: "Ada" }) }), { remoteAddress: "127.0.0.1" });
+console.log(JSON.stringify({ ok, status: signUp.status, user: (await signUp.json()).user }));
+server.close(); await auth.close();
+`;
+    expect(script.trim().split("\n").length).toBeLessThanOrEqual(20);
+    await writeFile(join(dir, "app", "main.mjs"), script);
+    const dbName = `consumer_${randomBytes(4).toString("hex")}`;
+    const { stdout } = await sh("node", ["main.mjs"], join(dir, "app"), {
+      MONGODB_URI: inject("mongoUri"),
+      DB_NAME: dbName,
+    });
+    const result = JSON.parse(stdout.trim().split("\n").at(-1)!);
+    expect(result.ok).toEqual({ ok: true });
+    expect(result.status).toBe(200);
+    expect(result.user).toMatchObject({ email: "ada@example.com", name: "Ada", emailVerified: false });
+  }, 120_000);
+
+  it("the standalone server without MONGODB_URI and without the embedded database says what to install", async () => {
+    const script = `import { startServer } from "@tessera/auth-core/server";
+await startServer({ env: { PORT: "0" } }).then(() => console.log("started"), (error) => console.log(error.message));`;
+    await writeFile(join(dir, "app", "no-db.mjs"), script);
+    const { stdout } = await sh("node", ["no-db.mjs"], join(dir, "app"));
+    expect(stdout.trim()).toBe(
+      "No MONGODB_URI is set and the embedded database is not installed: set MONGODB_URI, or `npm install @tessera/dev-db` for a local development database",
+    );
+  });
+
+  it("type-checks a consumer under a standard strict NodeNext tsconfig", async () => {
+    const app = join(dir, "app");
+    await writeFile(
+      join(app, "tsconfig.json"),
+      JSON.stringify({
+        compilerOptions: {
+          target: "ES2022",
+          module: "NodeNext",
+          moduleResolution: "NodeNext",
+          strict: true,
+          noEmit: true,
+          skipLibCheck: false,
+          types: ["node"],
+        },
+        include: ["consumer.ts"],
+      }),
+    );
+    await writeFile(
+      join(app, "consumer.ts"),
+      `import { createAuth, isAuthError, type User } from "@tessera/auth-core";
+import { startServer } from "@tessera/auth-core/server";
+
+const auth = createAuth({
+  database: { uri: "mongodb://127.0.0.1:27017", dbName: "app" },
+  secret: "consumer-secret-0123456789abcdef",
+});
+
+export async function signIn(email: string, password: string): Promise<string | null> {
+  try {
+    const { data, headers } = await auth.api.signInEmail({ body: { email, password }, headers: new Headers() });
+    if ("twoFactorRedirect" in data) return null;
+    const user: User = data.user;
+    const cookie: string | null = headers.get("set-cookie");
+    return \`\${user.id} \${user.email} \${data.token} \${cookie ?? ""}\`;
+  } catch (error) {
+    if (isAuthError(error)) return error.code;
+    throw error;
+  }
+}
+export const serve = startServer;
+`,
+    );
+    const result = await sh("npx", ["tsc", "-p", "."], app).catch((error: { stdout: string }) => error);
+    expect("stdout" in result ? result.stdout : "").toBe("");
+  }, 120_000);
+});
