@@ -8,6 +8,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { once } from "node:events";
+import { loadavg } from "node:os";
 import { startDevDatabase } from "../packages/dev-db/src/index.ts";
 import { type Measurement, measureLoad } from "./load.ts";
 
@@ -64,12 +65,12 @@ try {
           connections: 10,
           watch: { server: child.process.pid },
         });
-        (runs[result.name] ??= []).push(result);
+        runs[result.name] = [...(runs[result.name] ?? []), result];
       }
     }
   }
   const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
-  console.log(`\nrequest path, ${ROUNDS} rounds of ${SECONDS} s, medians (load average before: see uptime)`);
+  console.log(`\nrequest path, ${ROUNDS} rounds of ${SECONDS} s, medians; load average ${loadavg().map((l) => l.toFixed(1)).join(" ")}`);
   console.log("| run | req/s | server CPU µs/request | failures |");
   console.log("|---|---|---|---|");
   for (const [name, series] of Object.entries(runs)) {
