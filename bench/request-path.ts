@@ -70,7 +70,11 @@ try {
     }
   }
   const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
-  console.log(`\nrequest path, ${ROUNDS} rounds of ${SECONDS} s, medians; load average ${loadavg().map((l) => l.toFixed(1)).join(" ")}`);
+  console.log(
+    `\nrequest path, ${ROUNDS} rounds of ${SECONDS} s, medians; load average ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(" ")}`,
+  );
   console.log("| run | req/s | server CPU µs/request | failures |");
   console.log("|---|---|---|---|");
   for (const [name, series] of Object.entries(runs)) {
