@@ -1,6 +1,9 @@
 import type { ResolvedOptions } from "./config/options.ts";
+import type { TwoFactorRedirect } from "./contracts/two-factor.ts";
 import type { Collections } from "./db/collections.ts";
+import type { UserDoc } from "./db/documents.ts";
 import type { ProviderRegistry } from "./features/social/providers/index.ts";
+import type { CookieJar } from "./http/cookie-jar.ts";
 import type { OriginMatcher } from "./http/origins.ts";
 import type { RateLimiter } from "./http/rate-limit.ts";
 import type { Mailer } from "./mail/mailer.ts";
@@ -9,6 +12,22 @@ export interface CookieNames {
   sessionToken: string;
   sessionData: string;
   dontRemember: string;
+}
+
+/**
+ * The steps of the session pipeline (features/session/establish.ts) that other features own: the ban
+ * check (features/admin) and the second-factor gate (features/two-factor). Both features use
+ * sessions, so session cannot import them; createAuth hands them over instead.
+ */
+export interface SessionSteps {
+  /** Returns the user (an expired ban lifted); throws BANNED_USER. */
+  assertUserNotBanned(auth: AuthContext, user: UserDoc): Promise<UserDoc>;
+  /** Null: mint the session; otherwise a challenge is stored and its cookie set: answer it instead. */
+  gateSessionMint(
+    ctx: { auth: AuthContext; cookies: CookieJar },
+    user: UserDoc,
+    options: { rememberMe: boolean },
+  ): Promise<TwoFactorRedirect | null>;
 }
 
 /** Everything one `createAuth` instance owns; passed down explicitly, never global. */
@@ -28,5 +47,6 @@ export interface AuthContext {
    * the per-key API-key limit always uses it, HTTP requests when `rateLimit.storage` is "database".
    */
   sharedRateLimiter: RateLimiter;
+  sessionSteps: SessionSteps;
   now(): Date;
 }

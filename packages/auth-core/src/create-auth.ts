@@ -3,9 +3,11 @@ import type { AuthContext, CookieNames } from "./context.ts";
 import { openCollections } from "./db/collections.ts";
 import { connectDatabase } from "./db/connect.ts";
 import { CORE_MIGRATIONS, runMigrations } from "./db/migrations/index.ts";
+import { assertUserNotBanned } from "./features/admin/index.ts";
 import { type CleanupResult, cleanupExpired } from "./features/cleanup.ts";
 import { type CoreEndpoint, coreEndpoints } from "./features/registry.ts";
 import { createProviders } from "./features/social/providers/index.ts";
+import { gateSessionMint } from "./features/two-factor/index.ts";
 import { createApi, type TypedApi } from "./http/api.ts";
 import type { AnyEndpoint } from "./http/define-endpoint.ts";
 import { type AuthHandler, createHandler } from "./http/handler.ts";
@@ -58,6 +60,7 @@ export function createAuth(input: AuthOptions): Auth {
       timeoutMs: options.advanced.providerTimeoutMs,
     }),
     sharedRateLimiter: createDatabaseRateLimiter(collections),
+    sessionSteps: { assertUserNotBanned, gateSessionMint },
     now: options.clock,
   };
   const endpoints = coreEndpoints;

@@ -7,7 +7,8 @@ import { banExpiry, isBanActive, isBanExpired, LIFTED_BAN } from "./rules.ts";
 
 /**
  * THE ban check of every session-minting sign-in path (email, verify-email auto sign-in, social,
- * two-factor completion). Call it once the credentials are proven and before the session is
+ * two-factor completion). The session pipeline runs it (features/session establishSession, ban
+ * "check"; createAuth hands it over) once the credentials are proven and before the session is
  * created, so the ban is never revealed to someone without the password.
  * - not banned: returns the user as given (no database command);
  * - banned, ban expired: the ban no longer holds (DECISIONS.md "an expired ban lifts itself at the

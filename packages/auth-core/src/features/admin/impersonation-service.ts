@@ -2,10 +2,10 @@ import type { AuthContext } from "../../context.ts";
 import type { SessionDoc, UserDoc } from "../../db/documents.ts";
 import { AuthError } from "../../errors/auth-error.ts";
 import type { CookieJar } from "../../http/cookie-jar.ts";
+import { establishSession } from "../session/index.ts";
 import { isSessionExpired } from "../session/rules.ts";
 import {
   clearSessionCookies,
-  createSession,
   parkSession,
   setSessionCookies,
   takeParkedSessionToken,
@@ -37,9 +37,11 @@ export function assertMayImpersonate(auth: AuthContext, caller: SessionWithUser,
 }
 
 /**
- * Mints the impersonation session (1 hour by default, never refreshed, browser-session cookie),
- * re-checks the admin, and swaps cookies: the admin's own session row is kept and its token parked
- * in a signed, httpOnly cookie of its own format that lives as long as the impersonation can.
+ * Mints the impersonation session (1 hour by default, never refreshed, browser-session cookie)
+ * through the session pipeline, re-checks the admin, and swaps cookies: the admin's own session row
+ * is kept and its token parked in a signed, httpOnly cookie of its own format that lives as long as
+ * the impersonation can. No ban check in the pipeline: assertMayImpersonate refused a banned target
+ * with its own answer; no gate: the target's second factor is not the admin's to pass.
  */
 export async function startImpersonation(
   auth: AuthContext,
@@ -49,26 +51,31 @@ export async function startImpersonation(
   request: { ip: string | null; userAgent: string | null },
 ): Promise<SessionDoc> {
   const duration = auth.options.admin.impersonationSessionDuration;
-  const session = await createSession(auth, {
-    userId: target._id,
-    dontRemember: true,
-    ipAddress: request.ip,
-    userAgent: request.userAgent,
-    impersonation: {
-      impersonatedBy: caller.user._id,
-      expiresAt: new Date(auth.now().getTime() + duration * 1000),
+  const { session } = await establishSession(
+    auth,
+    { cookies: jar, ip: request.ip, userAgent: request.userAgent },
+    target,
+    {
+      rememberMe: false,
+      ban: "not-applicable",
+      secondFactor: "not-applicable",
+      impersonation: {
+        impersonatedBy: caller.user._id,
+        expiresAt: new Date(auth.now().getTime() + duration * 1000),
+      },
+      async beforeCookies(minted) {
+        // Review finding 4: a demotion, ban or removal of the admin that ran while this request was
+        // checking swept the impersonation sessions BEFORE this one existed. Re-read the admin now that
+        // it does: one who lost the right keeps nothing, and the cookies are never set.
+        if (!(await mayStillImpersonate(auth, caller.user._id))) {
+          await deleteSessionById(auth.collections, minted._id);
+          throw new AuthError("RESOURCE_ACCESS_NOT_ALLOWED");
+        }
+        // Its own signed format (session/service.ts parkSession): the parked value is no session cookie.
+        parkSession(auth, jar, caller.session.token, duration);
+      },
     },
-  });
-  // Review finding 4: a demotion, ban or removal of the admin that ran while this request was
-  // checking swept the impersonation sessions BEFORE this one existed. Re-read the admin now that
-  // it does: one who lost the right keeps nothing, and the cookies are never set.
-  if (!(await mayStillImpersonate(auth, caller.user._id))) {
-    await deleteSessionById(auth.collections, session._id);
-    throw new AuthError("RESOURCE_ACCESS_NOT_ALLOWED");
-  }
-  // Its own signed format (session/service.ts parkSession): the parked value is no session cookie.
-  parkSession(auth, jar, caller.session.token, duration);
-  setSessionCookies(auth, jar, session, target);
+  );
   return session;
 }
 

@@ -7,7 +7,7 @@ import { parseId } from "../../db/ids.ts";
 import { AuthError, isAuthError } from "../../errors/auth-error.ts";
 import type { CookieJar } from "../../http/cookie-jar.ts";
 import { admitMail, apiLink, dispatchMail, toMailUser } from "../mail-dispatch.ts";
-import { createSession, setSessionCookies } from "../session/service.ts";
+import { establishSession } from "../session/index.ts";
 import { findUserById } from "../session/store.ts";
 import { signOutEverywhere } from "../sign-out-everywhere.ts";
 import { dropUnprovenProviderAccounts } from "../social/unproven-accounts.ts";
@@ -146,7 +146,9 @@ export async function revokeResetLinks(auth: AuthContext, userId: ObjectId): Pro
  * (features/sign-out-everywhere.ts: every other session, the old current one included, the
  * impersonations they started, the API keys their sessions minted), and forgets their trusted
  * devices and pending two-factor challenges. The new session is written before the others are
- * deleted, so a failure part-way never leaves the user signed out.
+ * deleted, so a failure part-way never leaves the user signed out; its cookies are set last.
+ * Through the session pipeline like every other session: the caller's live session was read from
+ * the database (no ban to check) and passed the second factor, whose remember choice it keeps.
  */
 export async function replaceAllSessions(
   auth: AuthContext,
@@ -154,15 +156,20 @@ export async function replaceAllSessions(
   caller: { session: SessionDoc; user: UserDoc },
   request: { ip: string | null; userAgent: string | null },
 ): Promise<SessionDoc> {
-  const session = await createSession(auth, {
-    userId: caller.user._id,
-    dontRemember: caller.session.dontRemember,
-    ipAddress: request.ip,
-    userAgent: request.userAgent,
-  });
-  await signOutEverywhere(auth, caller.user._id, session.token);
-  await forgetSecondFactorSessions(auth, caller.user._id);
-  setSessionCookies(auth, jar, session, caller.user);
+  const { session } = await establishSession(
+    auth,
+    { cookies: jar, ip: request.ip, userAgent: request.userAgent },
+    caller.user,
+    {
+      rememberMe: !caller.session.dontRemember,
+      ban: "not-applicable",
+      secondFactor: "passed",
+      async beforeCookies(minted) {
+        await signOutEverywhere(auth, caller.user._id, minted.token);
+        await forgetSecondFactorSessions(auth, caller.user._id);
+      },
+    },
+  );
   return session;
 }
 

@@ -18,8 +18,16 @@ export const sessionEndpoints: readonly AnyEndpoint[] = sessionList;
 /** The endpoints of this feature, with their types (the keys and signatures of `auth.api`). */
 export type SessionEndpoint = (typeof sessionList)[number];
 
-// The face other features use (features/organization writes and clears a session's active
-// organization and team).
+// The face other features use: the one way to get a session (every sign-in path, impersonation, the
+// password change's re-issue); features/organization writes and clears a session's active
+// organization and team.
+export {
+  type Established,
+  type EstablishedSession,
+  type EstablishOptions,
+  establishSession,
+  type SessionRequest,
+} from "./establish.ts";
 export {
   clearActiveOrganizationOfSessions,
   clearActiveTeamOfSessions,

@@ -6,7 +6,7 @@ import type { TwoFactorRedirect } from "../two-factor/gate.ts";
 import { findProvider, providerRedirectURI, providerSettings } from "./provider-access.ts";
 import { type OAuthProvider, ProviderError } from "./providers/types.ts";
 import { type CallbackErrorCode, withErrorQuery } from "./rules.ts";
-import { mintSocialSession, type SessionRequest } from "./service.ts";
+import { type SocialRequest, signInSocialUser } from "./service.ts";
 import { linkSocialAccount, resolveSocialUser, type SocialIdentity } from "./sign-in-outcome.ts";
 import { consumeOAuthState, type OAuthStateData, stashFormPost } from "./state.ts";
 import { findUserById } from "./store.ts";
@@ -73,7 +73,7 @@ function defaultCallbackURL(auth: AuthContext): string | null {
  */
 export async function completeCallback(
   auth: AuthContext,
-  request: SessionRequest,
+  request: SocialRequest,
   providerId: string,
   raw: Record<string, unknown>,
 ): Promise<string> {
@@ -102,7 +102,7 @@ export async function completeCallback(
 
 async function finishFlow(
   auth: AuthContext,
-  request: SessionRequest,
+  request: SocialRequest,
   providerId: string,
   params: CallbackParams,
   state: OAuthStateData,
@@ -132,12 +132,12 @@ async function finishFlow(
   });
   if (!outcome.ok) throw new CallbackFailure(outcome.error);
   const destination = outcome.isNewUser ? (state.newUserURL ?? callbackURL) : callbackURL;
-  const minted = await mintSocialSession(auth, request, outcome.user).catch((error: unknown) => {
+  const minted = await signInSocialUser(auth, request, outcome.user).catch((error: unknown) => {
     if (isAuthError(error) && error.code === "BANNED_USER") throw new CallbackFailure("banned");
     if (isAuthError(error)) throw new CallbackFailure("unable_to_create_session");
     throw error;
   });
-  if (minted.kind === "two-factor") return twoFactorPageURL(auth, destination, minted.answer);
+  if (minted.kind === "challenge") return twoFactorPageURL(auth, destination, minted.answer);
   return destination;
 }
 

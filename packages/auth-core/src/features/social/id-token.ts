@@ -8,7 +8,7 @@ import { providerSettings } from "./provider-access.ts";
 import type { OAuthProvider, ProviderProfile, ProviderTokens } from "./providers/types.ts";
 import type { CallbackErrorCode } from "./rules.ts";
 import type { IdTokenInput } from "./schemas.ts";
-import { mintSocialSession, type SessionRequest } from "./service.ts";
+import { type SocialRequest, signInSocialUser } from "./service.ts";
 import {
   type LinkTarget,
   linkSocialAccount,
@@ -73,7 +73,7 @@ function assertIdTokenSignInEnabled(auth: AuthContext, provider: OAuthProvider):
 /** SPEC §7 /sign-in/social with `idToken`: creates or links the user like the callback, then a session. */
 export async function signInWithIdToken(
   auth: AuthContext,
-  request: SessionRequest,
+  request: SocialRequest,
   provider: OAuthProvider,
   input: { idToken: IdTokenInput; requestSignUp: boolean; callbackURL: string | undefined },
 ): Promise<IdTokenSignInResult | TwoFactorRedirect> {
@@ -86,9 +86,9 @@ export async function signInWithIdToken(
     requested: input.requestSignUp,
   });
   if (!outcome.ok) throw new AuthError(OUTCOME_ERRORS[outcome.error]);
-  const minted = await mintSocialSession(auth, request, outcome.user);
+  const minted = await signInSocialUser(auth, request, outcome.user);
   // A two-factor user answers like sign-in/email: the challenge, no token (DECISIONS.md).
-  if (minted.kind === "two-factor") return minted.answer;
+  if (minted.kind === "challenge") return minted.answer;
   return {
     redirect: false,
     token: minted.session.token,

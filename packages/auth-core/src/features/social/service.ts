@@ -1,12 +1,10 @@
 import type { ObjectId } from "mongodb";
 import type { AuthContext } from "../../context.ts";
 import { generateRandomString } from "../../crypto/index.ts";
-import type { AccountDoc, SessionDoc, UserDoc } from "../../db/documents.ts";
+import type { AccountDoc, UserDoc } from "../../db/documents.ts";
 import type { CookieJar } from "../../http/cookie-jar.ts";
-import { assertUserNotBanned } from "../admin/ban-service.ts";
 import { applyAfterHook, applyBeforeHook } from "../hooks.ts";
-import { createSession, setSessionCookies } from "../session/service.ts";
-import { gateSessionMint, type TwoFactorRedirect } from "../two-factor/gate.ts";
+import { type Established, establishSession } from "../session/index.ts";
 import { updateAccountFieldsReturning } from "../users/store.ts";
 import { providerRedirectURI } from "./provider-access.ts";
 import type { OAuthProvider } from "./providers/types.ts";
@@ -14,40 +12,31 @@ import { STATE_LENGTH } from "./rules.ts";
 import { createOAuthState, generateCodeVerifier, type OAuthStateData } from "./state.ts";
 import { type AccountTokenFields, updateAccountTokens } from "./store.ts";
 
-/** What a request gives the session it mints (the parts of EndpointContext needed). */
-export interface SessionRequest {
+/** What a social sign-in request gives the session it gets (the parts of EndpointContext needed). */
+export interface SocialRequest {
   cookies: CookieJar;
   ip: string | null;
   headers: Headers;
 }
 
-export type SocialMint =
-  | { kind: "session"; session: SessionDoc; user: UserDoc }
-  | { kind: "two-factor"; answer: TwoFactorRedirect };
-
 /**
- * The ONE place social sign-in mints a session — the OAuth callback and id-token sign-in both come
- * here, so the gates of session-minting paths apply once, in the same order as sign-in/email:
- * the ban (throws BANNED_USER; an expired ban lifts itself), then the second factor (DECISIONS.md
- * "Every session-minting sign-in path … is gated"): a two-factor user gets a challenge cookie and
- * no session. Throws FAILED_TO_CREATE_SESSION when a hook refuses the session.
+ * Social sign-in's session — the OAuth callback and id-token sign-in both come here — through the
+ * session pipeline (features/session establishSession) with the steps of every sign-in: the ban
+ * (BANNED_USER; an expired ban lifts itself), then the second-factor gate (a two-factor user gets a
+ * challenge cookie and no session). Provider sign-ins are remembered.
  */
-export async function mintSocialSession(
+export function signInSocialUser(
   auth: AuthContext,
-  request: SessionRequest,
-  found: UserDoc,
-): Promise<SocialMint> {
-  const user = await assertUserNotBanned(auth, found);
-  const challenged = await gateSessionMint({ auth, cookies: request.cookies }, user, { rememberMe: true });
-  if (challenged) return { kind: "two-factor", answer: challenged };
-  const session = await createSession(auth, {
-    userId: user._id,
-    dontRemember: false,
-    ipAddress: request.ip,
-    userAgent: request.headers.get("user-agent"),
+  request: SocialRequest,
+  user: UserDoc,
+): Promise<Established> {
+  const { cookies, ip } = request;
+  const userAgent = request.headers.get("user-agent");
+  return establishSession(auth, { cookies, ip, userAgent }, user, {
+    rememberMe: true,
+    ban: "check",
+    secondFactor: "gate",
   });
-  setSessionCookies(auth, request.cookies, session, user);
-  return { kind: "session", session, user };
 }
 
 export interface FlowStart {

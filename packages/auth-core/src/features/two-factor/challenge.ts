@@ -6,8 +6,7 @@ import type { SessionDoc, UserDoc } from "../../db/documents.ts";
 import { parseId } from "../../db/ids.ts";
 import { AuthError } from "../../errors/auth-error.ts";
 import type { CookieJar } from "../../http/cookie-jar.ts";
-import { assertUserNotBanned } from "../admin/ban-service.ts";
-import { createSession, setSessionCookies } from "../session/service.ts";
+import { establishSession } from "../session/index.ts";
 import { findUserById } from "../session/store.ts";
 import { toUser } from "../session/types.ts";
 import { twoFactorCookieNames } from "./cookies.ts";
@@ -137,9 +136,8 @@ export type { SignInCompleted } from "../../contracts/two-factor.ts";
 
 /**
  * The second factor is proven: consumes the challenge (exactly one caller wins it; a loser runs
- * `onLost`), runs the ban
- * check of every sign-in path (features/admin), mints the session with the sign-in's rememberMe,
- * and, when asked, trusts this device.
+ * `onLost`), then gets the session through the session pipeline — the ban check of every sign-in
+ * path, the gate passed — with the sign-in's rememberMe, and, when asked, trusts this device.
  */
 export async function completeChallenge(
   auth: AuthContext,
@@ -157,14 +155,12 @@ export async function completeChallenge(
   const found = await findUserById(auth.collections, challenge.userId);
   if (!found) throw new AuthError("INVALID_TWO_FACTOR_COOKIE");
   await resetUserAttempts(auth, found._id);
-  const user = await assertUserNotBanned(auth, found);
-  const session = await createSession(auth, {
-    userId: user._id,
-    dontRemember: challenge.dontRemember,
-    ipAddress: ctx.ip,
-    userAgent: ctx.headers.get("user-agent"),
+  const request = { cookies: ctx.cookies, ip: ctx.ip, userAgent: ctx.headers.get("user-agent") };
+  const { session, user } = await establishSession(auth, request, found, {
+    rememberMe: !challenge.dontRemember,
+    ban: "check",
+    secondFactor: "passed",
   });
-  setSessionCookies(auth, ctx.cookies, session, user);
   if (trustDevice) await issueTrustedDevice(auth, ctx.cookies, user._id);
   return { token: session.token, user: toUser(user) };
 }

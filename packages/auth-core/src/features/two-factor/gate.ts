@@ -9,10 +9,11 @@ import { isTrustedDevice } from "./trusted-device.ts";
 export type { TwoFactorRedirect } from "../../contracts/two-factor.ts";
 
 /**
- * THE two-factor gate of every session-minting sign-in path (DECISIONS.md "Every session-minting
- * sign-in path … is gated once two-factor is on"): sign-in/email, verify-email auto sign-in, social
- * sign-in. Call it once the first factor is proven and the ban check passed, right before
- * `createSession`:
+ * THE two-factor gate of every session-minting sign-in path (docs/decisions.md "Two-factor": every
+ * way of signing in that mints a session is gated): sign-in/email, verify-email auto sign-in, social
+ * sign-in. Only the session pipeline calls it (features/session establishSession, secondFactor
+ * "gate"; createAuth hands it over), once the first factor is proven and the ban check passed, right
+ * before the session is created:
  * - `null`: go on and mint the session — two-factor is off for the user (no database command), or
  *   the request carries the user's live trusted-device cookie (one read);
  * - otherwise: mint NOTHING and answer the returned `{ twoFactorRedirect: true, twoFactorMethods }`.

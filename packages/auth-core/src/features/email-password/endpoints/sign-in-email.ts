@@ -1,11 +1,11 @@
 import { ObjectId } from "mongodb";
 import { type SignInResult, signInEmailContract } from "../../../contracts/email-password.ts";
+import type { TwoFactorRedirect } from "../../../contracts/two-factor.ts";
 import { hashPassword, spendPasswordWork, verifyPassword } from "../../../crypto/index.ts";
 import type { UserDoc } from "../../../db/documents.ts";
 import { AuthError } from "../../../errors/auth-error.ts";
 import { defineEndpoint, type EndpointContext } from "../../../http/define-endpoint.ts";
-import { assertUserNotBanned } from "../../admin/ban-service.ts";
-import { createSession, setSessionCookies } from "../../session/service.ts";
+import { establishSession } from "../../session/index.ts";
 import { toUser } from "../../session/types.ts";
 import {
   admitSignInAttempt,
@@ -13,7 +13,6 @@ import {
   readKnownDevice,
   rememberKnownDevice,
 } from "../../sign-in-throttle/index.ts";
-import { gateSessionMint, type TwoFactorRedirect } from "../../two-factor/gate.ts";
 import { updateCredentialPassword } from "../../users/service.ts";
 import { findCredentialAccount, findUserByEmail } from "../../users/store.ts";
 import { sendVerificationEmailInBackground } from "../../verification/service.ts";
@@ -29,31 +28,30 @@ export const signInEmail = defineEndpoint(signInEmailContract, {
     // An over-long password is never hashed (no CPU for an attacker); it cannot be anyone's.
     if (body.password.length > config.maxPasswordLength) throw new AuthError("INVALID_EMAIL_OR_PASSWORD");
     const { found, device } = await provePassword(ctx, body.email, body.password);
-    // Only now, with the password proven, may the answer reveal a ban (features/admin).
-    const user = await assertUserNotBanned(auth, found);
-    if (config.requireEmailVerification && !user.emailVerified) {
-      // SPEC §5: a fresh link comes with the 403, only while verification mails are on; the answer
-      // must not depend on the mailer — a failure is logged, never a 5xx (review finding s9-5).
-      const { enabled, sendOnSignIn } = auth.options.emailVerification;
-      if (enabled && sendOnSignIn) await sendVerificationEmailInBackground(auth, user, body.callbackURL);
-      throw new AuthError("EMAIL_NOT_VERIFIED");
-    }
-    rememberKnownDevice(auth, ctx.cookies, user._id, device);
-    // Two-factor users get a challenge instead of a session (features/two-factor).
-    const challenged = await gateSessionMint(ctx, user, { rememberMe: body.rememberMe !== false });
-    if (challenged) return challenged;
-    const session = await createSession(auth, {
-      userId: user._id,
-      dontRemember: body.rememberMe === false,
-      ipAddress: ctx.ip,
-      userAgent: ctx.headers.get("user-agent"),
+    // Only now, with the password proven, may the answer reveal a ban; two-factor users get a
+    // challenge instead of a session.
+    const request = { cookies: ctx.cookies, ip: ctx.ip, userAgent: ctx.headers.get("user-agent") };
+    const established = await establishSession(auth, request, found, {
+      rememberMe: body.rememberMe !== false,
+      ban: "check",
+      secondFactor: "gate",
+      async beforeGate(user) {
+        if (config.requireEmailVerification && !user.emailVerified) {
+          // SPEC §5: a fresh link comes with the 403, only while verification mails are on; the answer
+          // must not depend on the mailer — a failure is logged, never a 5xx (review finding s9-5).
+          const { enabled, sendOnSignIn } = auth.options.emailVerification;
+          if (enabled && sendOnSignIn) await sendVerificationEmailInBackground(auth, user, body.callbackURL);
+          throw new AuthError("EMAIL_NOT_VERIFIED");
+        }
+        rememberKnownDevice(auth, ctx.cookies, user._id, device);
+      },
     });
-    setSessionCookies(auth, ctx.cookies, session, user);
+    if (established.kind === "challenge") return established.answer;
     return {
       redirect: body.callbackURL !== undefined,
-      token: session.token,
+      token: established.session.token,
       url: body.callbackURL ?? null,
-      user: toUser(user),
+      user: toUser(established.user),
     };
   },
 });

@@ -3,7 +3,7 @@ import { signUpEmailContract } from "../../../contracts/email-password.ts";
 import { hashPassword } from "../../../crypto/index.ts";
 import { AuthError } from "../../../errors/auth-error.ts";
 import { defineEndpoint } from "../../../http/define-endpoint.ts";
-import { createSession, setSessionCookies } from "../../session/service.ts";
+import { establishSession } from "../../session/index.ts";
 import { toUser, type User } from "../../session/types.ts";
 import { assertPasswordAllowed } from "../../users/password-policy.ts";
 import { createUserWithPassword } from "../../users/service.ts";
@@ -52,13 +52,13 @@ export const signUpEmail = defineEndpoint(signUpEmailContract, {
     if (sendOnSignUp && auth.options.emailVerification.enabled)
       await sendVerificationEmailInBackground(auth, user, body.callbackURL);
     if (!config.autoSignIn || config.requireEmailVerification) return { token: null, user: toUser(user) };
-    const session = await createSession(auth, {
-      userId: user._id,
-      dontRemember: body.rememberMe === false,
-      ipAddress: ctx.ip,
-      userAgent: ctx.headers.get("user-agent"),
+    // A user this request created has no ban to check and no second factor yet.
+    const request = { cookies: ctx.cookies, ip: ctx.ip, userAgent: ctx.headers.get("user-agent") };
+    const { session } = await establishSession(auth, request, user, {
+      rememberMe: body.rememberMe !== false,
+      ban: "not-applicable",
+      secondFactor: "not-applicable",
     });
-    setSessionCookies(auth, ctx.cookies, session, user);
     return { token: session.token, user: toUser(user) };
   },
 });

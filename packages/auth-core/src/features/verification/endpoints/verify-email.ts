@@ -1,11 +1,16 @@
+import type { AuthContext } from "../../../context.ts";
 import type { TwoFactorRedirect } from "../../../contracts/two-factor.ts";
 import { type EmailVerified, verifyEmailContract } from "../../../contracts/verification.ts";
-import { AuthError } from "../../../errors/auth-error.ts";
+import type { UserDoc } from "../../../db/documents.ts";
+import { AuthError, isAuthError } from "../../../errors/auth-error.ts";
 import { defineEndpoint, type RedirectResult, redirectTo } from "../../../http/define-endpoint.ts";
-import { assertUserNotBanned } from "../../admin/ban-service.ts";
-import { createSession, setCookieCache, setSessionCookies } from "../../session/service.ts";
+import {
+  type Established,
+  establishSession,
+  type SessionRequest,
+  setCookieCache,
+} from "../../session/index.ts";
 import { toUser } from "../../session/types.ts";
-import { gateSessionMint } from "../../two-factor/gate.ts";
 import {
   shouldAutoSignIn,
   VERIFY_FAILURE_ERRORS,
@@ -43,30 +48,36 @@ export const verifyEmail = defineEndpoint(verifyEmailContract, {
       }) &&
       (await claimAutoSignIn(auth, query.token))
     ) {
-      // The address is verified either way; a banned user just gets no session (features/admin).
-      const signedIn = await assertUserNotBanned(auth, user).catch((error: unknown) => asError(error));
-      if (signedIn instanceof Error) {
-        if (query.callbackURL && signedIn instanceof AuthError)
-          return redirectTo(withQueryParam(query.callbackURL, "error", "banned_user"));
-        throw signedIn;
-      }
-      // Two-factor users get a challenge (its cookie) instead of a session (features/two-factor).
-      challenged = await gateSessionMint(ctx, signedIn, { rememberMe: true });
-      if (!challenged) {
-        const session = await createSession(auth, {
-          userId: signedIn._id,
-          dontRemember: false,
-          ipAddress: ctx.ip,
-          userAgent: ctx.headers.get("user-agent"),
-        });
-        setSessionCookies(auth, ctx.cookies, session, signedIn);
-      }
+      const request = { cookies: ctx.cookies, ip: ctx.ip, userAgent: ctx.headers.get("user-agent") };
+      const signedIn = await signInVerifiedUser(auth, request, user, query.callbackURL);
+      if (signedIn.kind === "redirect") return signedIn.answer;
+      if (signedIn.kind === "challenge") challenged = signedIn.answer;
     }
     if (query.callbackURL) return redirectTo(query.callbackURL);
     return { status: true, user: toUser(user), ...challenged };
   },
 });
 
-function asError(error: unknown): Error {
-  return error instanceof Error ? error : new Error(String(error));
+/**
+ * The auto sign-in after verification. The address is verified either way: a banned user just gets
+ * no session (with a callbackURL, the redirect names the reason), a two-factor user a challenge (its
+ * cookie) instead of one.
+ */
+async function signInVerifiedUser(
+  auth: AuthContext,
+  request: SessionRequest,
+  user: UserDoc,
+  callbackURL: string | undefined,
+): Promise<Established | { kind: "redirect"; answer: RedirectResult }> {
+  try {
+    return await establishSession(auth, request, user, {
+      rememberMe: true,
+      ban: "check",
+      secondFactor: "gate",
+    });
+  } catch (error) {
+    if (callbackURL && isAuthError(error) && error.code === "BANNED_USER")
+      return { kind: "redirect", answer: redirectTo(withQueryParam(callbackURL, "error", "banned_user")) };
+    throw error;
+  }
 }

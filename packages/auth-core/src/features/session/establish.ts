@@ -1,0 +1,100 @@
+import type { ObjectId } from "mongodb";
+import type { AuthContext } from "../../context.ts";
+import type { TwoFactorRedirect } from "../../contracts/two-factor.ts";
+import type { SessionDoc, UserDoc } from "../../db/documents.ts";
+import type { CookieJar } from "../../http/cookie-jar.ts";
+import { createSession, setSessionCookies } from "./service.ts";
+
+/** What a request gives the session it gets: where the cookies go, and what the session records. */
+export interface SessionRequest {
+  cookies: CookieJar;
+  ip: string | null;
+  userAgent: string | null;
+}
+
+export interface EstablishOptions {
+  /** False: the session ends with the browser session (SPEC §5 `rememberMe`). */
+  rememberMe: boolean;
+  /**
+   * "check": a banned user is refused with BANNED_USER (an expired ban lifts itself, and the lifted
+   * copy is what the session and its cookie cache carry). "not-applicable": nothing to refuse here —
+   * a user this very request created, a caller whose live session was just read from the database
+   * (readSession refuses a banned user's), or a target the caller already refused with its own answer.
+   */
+  ban: "check" | "not-applicable";
+  /**
+   * "gate": a two-factor user gets a challenge instead of a session (docs/decisions.md "Two-factor":
+   * every way of signing in that mints a session is gated). "passed": the second factor was proven on this request or
+   * on the caller's session. "not-applicable": no second factor can stand in the way (a new user, an
+   * administrator's impersonation).
+   */
+  secondFactor: "gate" | "passed" | "not-applicable";
+  /** An administrator's impersonation session: who started it, and its own fixed expiry. */
+  impersonation?: { impersonatedBy: ObjectId; expiresAt: Date };
+  /**
+   * The path's own refusals, run once the ban check passed and before the gate: sign-in/email
+   * refuses an unverified address here, so a ban is answered first and before any mail is sent.
+   */
+  beforeGate?: (user: UserDoc) => Promise<void>;
+  /**
+   * What must succeed before the browser gets the session, which exists by then: the impersonation's
+   * re-check of the administrator, the password change's sign-out everywhere else. A throw leaves
+   * the cookies unset.
+   */
+  beforeCookies?: (session: SessionDoc) => Promise<void>;
+}
+
+export interface EstablishedSession {
+  kind: "session";
+  session: SessionDoc;
+  /** The user as the session carries it (after the ban check: an expired ban lifted). */
+  user: UserDoc;
+}
+
+export type Established = EstablishedSession | { kind: "challenge"; answer: TwoFactorRedirect };
+
+/**
+ * THE way to get a session (docs/architecture.md "Getting a session"): ban check → second-factor
+ * gate → create → cookies, each path stating which steps apply. The ban check and the gate belong to
+ * features/admin and features/two-factor, which both use sessions: createAuth hands them over in
+ * `auth.sessionSteps`, so session imports neither and dependencies stay one-way.
+ * Throws BANNED_USER (ban "check"), FAILED_TO_CREATE_SESSION (a session create hook refused, or the
+ * challenge could not be stored), and whatever `beforeGate` / `beforeCookies` throw.
+ */
+export async function establishSession(
+  auth: AuthContext,
+  request: SessionRequest,
+  user: UserDoc,
+  options: EstablishOptions & { secondFactor: "gate" },
+): Promise<Established>;
+export async function establishSession(
+  auth: AuthContext,
+  request: SessionRequest,
+  user: UserDoc,
+  options: EstablishOptions & { secondFactor: "passed" | "not-applicable" },
+): Promise<EstablishedSession>;
+export async function establishSession(
+  auth: AuthContext,
+  request: SessionRequest,
+  found: UserDoc,
+  options: EstablishOptions,
+): Promise<Established> {
+  const steps = auth.sessionSteps;
+  const user = options.ban === "check" ? await steps.assertUserNotBanned(auth, found) : found;
+  await options.beforeGate?.(user);
+  if (options.secondFactor === "gate") {
+    const { cookies } = request;
+    const answer = await steps.gateSessionMint({ auth, cookies }, user, { rememberMe: options.rememberMe });
+    if (answer) return { kind: "challenge", answer };
+  }
+  const session = await createSession(auth, {
+    userId: user._id,
+    dontRemember: !options.rememberMe,
+    ipAddress: request.ip,
+    userAgent: request.userAgent,
+    ...(options.impersonation ? { impersonation: options.impersonation } : {}),
+  });
+  await options.beforeCookies?.(session);
+  setSessionCookies(auth, request.cookies, session, user);
+  return { kind: "session", session, user };
+}
