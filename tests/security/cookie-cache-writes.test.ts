@@ -1,6 +1,6 @@
 import { ObjectId } from "mongodb";
 import { afterEach, describe, expect, it } from "vitest";
-import { signUpPerson } from "../../packages/auth-core/src/features/admin/admin-test-helpers.ts";
+import { signUpPerson } from "../support/admin.ts";
 import { TestBrowser } from "../support/browser.ts";
 import { createTestAuth, type TestAuth } from "../support/test-auth.ts";
 import { expectCatalogueError } from "./helpers.ts";

@@ -1,12 +1,8 @@
 import { createHmac, randomBytes } from "node:crypto";
 import { ObjectId } from "mongodb";
 import { afterEach, describe, expect, it } from "vitest";
-import {
-  createFixture,
-  createOrganization,
-  signIn as signInVerified,
-} from "../../packages/auth-core/src/features/organization/test-helpers.ts";
 import { CACHE_COOKIE, SESSION_COOKIE, signUp, TestBrowser } from "../support/browser.ts";
+import { createFixture, createOrganization, signIn as signInVerified } from "../support/organization.ts";
 import { createTestAuth, TEST_SECRET, type TestAuth } from "../support/test-auth.ts";
 import {
   expectCatalogueError,

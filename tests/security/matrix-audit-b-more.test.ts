@@ -1,9 +1,8 @@
 import { ObjectId } from "mongodb";
 import { afterEach, describe, expect, it } from "vitest";
-import {
-  type Fixture,
-  useFixtures,
-} from "../../packages/auth-core/src/features/organization/test-helpers.ts";
+import { SESSION_COOKIE, TestBrowser } from "../support/browser.ts";
+import { type Fixture, useFixtures } from "../support/organization.ts";
+import type { TestAuth } from "../support/test-auth.ts";
 import {
   CHALLENGE_COOKIE,
   challengedBrowser,
@@ -11,9 +10,7 @@ import {
   EMAIL,
   ERR,
   sessionsOf,
-} from "../../packages/auth-core/src/features/two-factor/two-factor-test-helpers.ts";
-import { SESSION_COOKIE, TestBrowser } from "../support/browser.ts";
-import type { TestAuth } from "../support/test-auth.ts";
+} from "../support/two-factor.ts";
 import { expectCatalogueError, sendRaw, snapshotDatabase } from "./helpers.ts";
 
 /**

@@ -1,11 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
+import { createKey, createTestAuth, signedIn, type TestAuth } from "../../../../tests/support/api-key.ts";
 import { TestBrowser } from "../../../../tests/support/browser.ts";
-import {
-  createKey,
-  createTestAuth,
-  signedIn,
-  type TestAuth,
-} from "../features/api-key/api-key-test-helpers.ts";
 
 /**
  * run-endpoint.ts: an endpoint that refuses an API-key caller (sensitive, fresh-session) refuses

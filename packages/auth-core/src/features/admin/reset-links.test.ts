@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
+import { createCast, type Person } from "../../../../../tests/support/admin.ts";
 import { TestBrowser } from "../../../../../tests/support/browser.ts";
 import { createTestAuth, type TestAuth } from "../../../../../tests/support/test-auth.ts";
-import { createCast, type Person } from "./admin-test-helpers.ts";
 
 /**
  * A reset link is only good while the account is as it was when it was mailed: an admin moving the

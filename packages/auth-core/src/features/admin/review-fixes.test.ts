@@ -1,7 +1,5 @@
 import { ObjectId } from "mongodb";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { TestBrowser } from "../../../../../tests/support/browser.ts";
-import { createTestAuth, type TestAuth } from "../../../../../tests/support/test-auth.ts";
 import {
   auditEvents,
   createCast,
@@ -10,7 +8,9 @@ import {
   signIn,
   signUpPerson,
   userDoc,
-} from "./admin-test-helpers.ts";
+} from "../../../../../tests/support/admin.ts";
+import { TestBrowser } from "../../../../../tests/support/browser.ts";
+import { createTestAuth, type TestAuth } from "../../../../../tests/support/test-auth.ts";
 
 /**
  * Review findings 7-10: set-user-password ends the user's sessions (matrix J15), the audit gaps,

@@ -1,8 +1,14 @@
 import { createHash } from "node:crypto";
 import { ObjectId } from "mongodb";
 import { afterEach, describe, expect, it } from "vitest";
+import {
+  createKey,
+  createTestAuth,
+  dumpDatabase,
+  signedIn,
+  type TestAuth,
+} from "../../../../../tests/support/api-key.ts";
 import { TestBrowser } from "../../../../../tests/support/browser.ts";
-import { createKey, createTestAuth, dumpDatabase, signedIn, type TestAuth } from "./api-key-test-helpers.ts";
 import { deleteExpiredKeyUses, deleteUserApiKeys } from "./store.ts";
 import type { ApiKey, CreatedApiKey } from "./types.ts";
 

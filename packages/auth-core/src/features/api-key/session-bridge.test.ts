@@ -1,13 +1,13 @@
 import { ObjectId } from "mongodb";
 import { afterEach, describe, expect, it } from "vitest";
-import { TestBrowser } from "../../../../../tests/support/browser.ts";
 import {
   createKey,
   createTestAuth,
   type Overrides,
   signedIn,
   type TestAuth,
-} from "./api-key-test-helpers.ts";
+} from "../../../../../tests/support/api-key.ts";
+import { TestBrowser } from "../../../../../tests/support/browser.ts";
 
 let t: TestAuth;
 afterEach(async () => {

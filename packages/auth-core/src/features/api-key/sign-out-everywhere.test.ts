@@ -1,7 +1,12 @@
 import { ObjectId } from "mongodb";
 import { afterEach, describe, expect, it } from "vitest";
+import {
+  createKey,
+  createTestAuth,
+  type Overrides,
+  type TestAuth,
+} from "../../../../../tests/support/api-key.ts";
 import { signUp, TestBrowser } from "../../../../../tests/support/browser.ts";
-import { createKey, createTestAuth, type Overrides, type TestAuth } from "./api-key-test-helpers.ts";
 import type { CreatedApiKey } from "./types.ts";
 
 /**

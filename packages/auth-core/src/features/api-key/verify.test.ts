@@ -1,7 +1,13 @@
 import { ObjectId } from "mongodb";
 import { afterEach, describe, expect, it } from "vitest";
+import {
+  createKey,
+  createTestAuth,
+  signedIn,
+  type TestAuth,
+  verifyKey,
+} from "../../../../../tests/support/api-key.ts";
 import { TestBrowser } from "../../../../../tests/support/browser.ts";
-import { createKey, createTestAuth, signedIn, type TestAuth, verifyKey } from "./api-key-test-helpers.ts";
 
 let t: TestAuth;
 afterEach(async () => {

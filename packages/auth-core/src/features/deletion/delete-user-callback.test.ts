@@ -1,7 +1,14 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { SESSION_COOKIE, TestBrowser } from "../../../../../tests/support/browser.ts";
+import {
+  deleteLinkFrom,
+  GONE,
+  INTACT,
+  PASSWORD,
+  signUpUser,
+  userRows,
+} from "../../../../../tests/support/deletion.ts";
 import { createTestAuth, type TestAuth } from "../../../../../tests/support/test-auth.ts";
-import { deleteLinkFrom, GONE, INTACT, PASSWORD, signUpUser, userRows } from "./deletion-test-helpers.ts";
 import { deleteAccountIdentifier } from "./rules.ts";
 
 let t: TestAuth;

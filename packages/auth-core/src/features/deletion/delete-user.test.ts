@@ -1,8 +1,8 @@
 import type { ObjectId } from "mongodb";
 import { afterEach, describe, expect, it } from "vitest";
 import { SESSION_COOKIE, TestBrowser } from "../../../../../tests/support/browser.ts";
+import { GONE, INTACT, PASSWORD, signUpUser, userRows } from "../../../../../tests/support/deletion.ts";
 import { createTestAuth, type TestAuth } from "../../../../../tests/support/test-auth.ts";
-import { GONE, INTACT, PASSWORD, signUpUser, userRows } from "./deletion-test-helpers.ts";
 
 let t: TestAuth;
 afterEach(async () => {

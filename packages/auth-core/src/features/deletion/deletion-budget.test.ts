@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { TestBrowser } from "../../../../../tests/support/browser.ts";
+import { deleteLinkFrom, signUpUser } from "../../../../../tests/support/deletion.ts";
+import { addMember, createOrganization, signIn } from "../../../../../tests/support/organization.ts";
 import { createTestAuth, type TestAuth } from "../../../../../tests/support/test-auth.ts";
-import { addMember, createOrganization, signIn } from "../organization/test-helpers.ts";
-import { deleteLinkFrom, signUpUser } from "./deletion-test-helpers.ts";
 
 /**
  * Database commands per deletion request (STYLE.md), named `command:collection`. Rate limiting is

@@ -1,9 +1,16 @@
 import { ObjectId } from "mongodb";
 import { afterEach, describe, expect, it } from "vitest";
+import { createCast, type Person } from "../../../../../tests/support/admin.ts";
 import { TestBrowser } from "../../../../../tests/support/browser.ts";
+import {
+  deleteLinkFrom,
+  GONE,
+  INTACT,
+  PASSWORD,
+  signUpUser,
+  userRows,
+} from "../../../../../tests/support/deletion.ts";
 import { createTestAuth, type TestAuth } from "../../../../../tests/support/test-auth.ts";
-import { createCast, type Person } from "../admin/admin-test-helpers.ts";
-import { deleteLinkFrom, GONE, INTACT, PASSWORD, signUpUser, userRows } from "./deletion-test-helpers.ts";
 
 const USER_NOT_FOUND = { code: "USER_NOT_FOUND", message: "User not found" };
 

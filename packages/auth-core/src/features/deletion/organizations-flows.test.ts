@@ -1,8 +1,5 @@
 import { ObjectId } from "mongodb";
 import { afterEach, describe, expect, it } from "vitest";
-import { createTestAuth, type TestAuth } from "../../../../../tests/support/test-auth.ts";
-import type { MemberDoc, UserDoc } from "../../db/documents.ts";
-import { addMember, createOrganization, memberRoles, signIn } from "../organization/test-helpers.ts";
 import {
   deleteLinkFrom,
   GONE,
@@ -12,7 +9,15 @@ import {
   organizationRows,
   SOLE_OWNER,
   userRows,
-} from "./deletion-test-helpers.ts";
+} from "../../../../../tests/support/deletion.ts";
+import {
+  addMember,
+  createOrganization,
+  memberRoles,
+  signIn,
+} from "../../../../../tests/support/organization.ts";
+import { createTestAuth, type TestAuth } from "../../../../../tests/support/test-auth.ts";
+import type { MemberDoc, UserDoc } from "../../db/documents.ts";
 import { readOrganizationRelease, releaseOwnerships } from "./organizations.ts";
 import { deleteUserAndData } from "./service.ts";
 

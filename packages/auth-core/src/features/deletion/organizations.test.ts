@@ -1,14 +1,5 @@
 import { ObjectId } from "mongodb";
 import { afterEach, describe, expect, it } from "vitest";
-import { createTestAuth, type TestAuth } from "../../../../../tests/support/test-auth.ts";
-import {
-  addMember,
-  createOrganization,
-  memberRoles,
-  type Overrides,
-  type SignedIn,
-  signIn,
-} from "../organization/test-helpers.ts";
 import {
   deleteLinkFrom,
   GONE,
@@ -18,7 +9,16 @@ import {
   organizationRows,
   SOLE_OWNER,
   userRows,
-} from "./deletion-test-helpers.ts";
+} from "../../../../../tests/support/deletion.ts";
+import {
+  addMember,
+  createOrganization,
+  memberRoles,
+  type Overrides,
+  type SignedIn,
+  signIn,
+} from "../../../../../tests/support/organization.ts";
+import { createTestAuth, type TestAuth } from "../../../../../tests/support/test-auth.ts";
 
 /**
  * Security-matrix J12 through POST /delete-user: the only owner of an organization with other

@@ -1,8 +1,14 @@
 import { ObjectId } from "mongodb";
 import { afterEach, describe, expect, it } from "vitest";
 import type { CallResult } from "../../../../../tests/support/browser.ts";
+import {
+  createFixture,
+  errorBody,
+  type Fixture,
+  type Overrides,
+  signIn,
+} from "../../../../../tests/support/organization.ts";
 import type { TestAuth } from "../../../../../tests/support/test-auth.ts";
-import { createFixture, errorBody, type Fixture, type Overrides, signIn } from "./test-helpers.ts";
 
 /**
  * The limits under parallel calls against the real FerretDB server (review of issue 3): a count

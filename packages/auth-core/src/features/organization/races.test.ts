@@ -1,7 +1,13 @@
 import { ObjectId } from "mongodb";
 import { afterEach, describe, expect, it } from "vitest";
+import {
+  createFixture,
+  type Fixture,
+  memberRoles,
+  type Overrides,
+  signIn,
+} from "../../../../../tests/support/organization.ts";
 import type { TestAuth } from "../../../../../tests/support/test-auth.ts";
-import { createFixture, type Fixture, memberRoles, type Overrides, signIn } from "./test-helpers.ts";
 
 /**
  * Concurrency against the real FerretDB server (issue 3 "Races", security-matrix M/I/E16): FerretDB v1

@@ -1,8 +1,14 @@
 import type { AuthOptions } from "@tessera/auth-core";
 import { ObjectId } from "mongodb";
 import { afterEach, describe, expect, it } from "vitest";
+import {
+  activeOrganizationOf,
+  addMember,
+  createOrganization,
+  errorBody,
+  signIn,
+} from "../../../../../tests/support/organization.ts";
 import { createTestAuth, type TestAuth } from "../../../../../tests/support/test-auth.ts";
-import { activeOrganizationOf, addMember, createOrganization, errorBody, signIn } from "./test-helpers.ts";
 
 /**
  * Review s9 finding 8: setting the active organization (or team) is a session update, so it goes

@@ -1,9 +1,9 @@
 import type { AuthOptions } from "@tessera/auth-core";
 import { ObjectId } from "mongodb";
 import { afterEach, describe, expect, it } from "vitest";
+import { createCast } from "../../../../../tests/support/admin.ts";
 import { signUp, TestBrowser } from "../../../../../tests/support/browser.ts";
 import { createTestAuth, type TestAuth } from "../../../../../tests/support/test-auth.ts";
-import { createCast } from "../admin/admin-test-helpers.ts";
 
 const ADA = "ada@example.com";
 const ADA_NEW = "ada.new@example.com";

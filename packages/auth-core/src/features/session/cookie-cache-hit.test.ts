@@ -1,11 +1,11 @@
 import { ObjectId } from "mongodb";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { CACHE_COOKIE, SESSION_COOKIE, signUp, TestBrowser } from "../../../../../tests/support/browser.ts";
+import { isClearing, setCookieLine, tokenOf } from "../../../../../tests/support/session-cookies.ts";
 import { createTestAuth, TEST_SECRET, type TestAuth } from "../../../../../tests/support/test-auth.ts";
 import { signValue } from "../../crypto/index.ts";
 import type { SessionDoc, UserDoc } from "../../db/documents.ts";
 import { decodeCookieCache, encodeCookieCache, readCookieCache } from "./cookie-cache.ts";
-import { isClearing, setCookieLine, tokenOf } from "./session-test-helpers.ts";
 
 /**
  * The cache hit's fast path (cookie-cache.ts): the signed get-session JSON is sent as it is, one HMAC

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { signUp, TestBrowser } from "../../../../../tests/support/browser.ts";
+import { DAY } from "../../../../../tests/support/session-cookies.ts";
 import { createTestAuth, type TestAuth } from "../../../../../tests/support/test-auth.ts";
-import { DAY } from "./session-test-helpers.ts";
 
 /**
  * Review s9 finding 9: the sliding refresh (extendSession) runs the session update `after` hook only

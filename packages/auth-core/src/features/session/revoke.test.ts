@@ -1,7 +1,13 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { SESSION_COOKIE, signUp, TestBrowser } from "../../../../../tests/support/browser.ts";
+import {
+  DAY,
+  findSessionRow,
+  isClearing,
+  setCookieLine,
+  tokenOf,
+} from "../../../../../tests/support/session-cookies.ts";
 import { createTestAuth, type TestAuth } from "../../../../../tests/support/test-auth.ts";
-import { DAY, findSessionRow, isClearing, setCookieLine, tokenOf } from "./session-test-helpers.ts";
 
 interface ListedSession {
   id: string;

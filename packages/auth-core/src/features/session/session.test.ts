@@ -1,7 +1,6 @@
 import { createAuth } from "@tessera/auth-core";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { SESSION_COOKIE, signUp, TestBrowser } from "../../../../../tests/support/browser.ts";
-import { createTestAuth, TEST_SECRET, type TestAuth } from "../../../../../tests/support/test-auth.ts";
 import {
   DAY,
   DONT_REMEMBER_COOKIE,
@@ -11,7 +10,8 @@ import {
   maxAgeOf,
   setCookieLine,
   tokenOf,
-} from "./session-test-helpers.ts";
+} from "../../../../../tests/support/session-cookies.ts";
+import { createTestAuth, TEST_SECRET, type TestAuth } from "../../../../../tests/support/test-auth.ts";
 
 interface SessionBody {
   session: { id: string; userId: string; token: string; expiresAt: string };

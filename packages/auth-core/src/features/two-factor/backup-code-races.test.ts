@@ -1,8 +1,13 @@
 import { afterEach, describe, expect, it } from "vitest";
 import type { TestAuth } from "../../../../../tests/support/test-auth.ts";
+import {
+  challengedBrowser,
+  createEnrolled,
+  rowsLike,
+  sessionsOf,
+} from "../../../../../tests/support/two-factor.ts";
 import type { TwoFactorDoc } from "../../db/documents.ts";
 import { regenerateBackupCodes } from "./service.ts";
-import { challengedBrowser, createEnrolled, rowsLike, sessionsOf } from "./two-factor-test-helpers.ts";
 
 let current: TestAuth | null = null;
 afterEach(async () => {

@@ -1,7 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { SESSION_COOKIE, TestBrowser } from "../../../../../tests/support/browser.ts";
 import type { TestAuth } from "../../../../../tests/support/test-auth.ts";
-import { deleteUserTwoFactorData } from "./index.ts";
 import {
   challengedBrowser,
   createEnrolled,
@@ -10,7 +9,8 @@ import {
   rowsLike,
   sessionsOf,
   TRUST_COOKIE,
-} from "./two-factor-test-helpers.ts";
+} from "../../../../../tests/support/two-factor.ts";
+import { deleteUserTwoFactorData } from "./index.ts";
 
 let current: TestAuth | null = null;
 afterEach(async () => {

@@ -1,7 +1,13 @@
 import type { ObjectId } from "mongodb";
 import { afterEach, describe, expect, it } from "vitest";
 import type { TestAuth } from "../../../../../tests/support/test-auth.ts";
-import { codeAt, createPending, ERR, PASSWORD, totpFromURI } from "./two-factor-test-helpers.ts";
+import {
+  codeAt,
+  createPending,
+  ERR,
+  PASSWORD,
+  totpFromURI,
+} from "../../../../../tests/support/two-factor.ts";
 
 /**
  * Confirming an enrollment (verify-totp with a session) while the owner disables two-factor must

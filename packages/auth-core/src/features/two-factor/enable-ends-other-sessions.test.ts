@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { SESSION_COOKIE, TestBrowser } from "../../../../../tests/support/browser.ts";
 import type { TestAuth } from "../../../../../tests/support/test-auth.ts";
-import { createEnrolled, createPending, EMAIL, PASSWORD } from "./two-factor-test-helpers.ts";
+import { createEnrolled, createPending, EMAIL, PASSWORD } from "../../../../../tests/support/two-factor.ts";
 
 /**
  * Security-hardening finding 8 (ASVS 7.4.3, docs/security.md "Enabling two-factor"): confirming a

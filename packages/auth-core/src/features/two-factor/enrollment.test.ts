@@ -2,7 +2,6 @@ import { ObjectId } from "mongodb";
 import { afterEach, describe, expect, it } from "vitest";
 import { SESSION_COOKIE, signUp, TestBrowser } from "../../../../../tests/support/browser.ts";
 import { createTestAuth, type TestAuth } from "../../../../../tests/support/test-auth.ts";
-import { decryptString } from "../../crypto/index.ts";
 import {
   CHALLENGE_COOKIE,
   codeAt,
@@ -14,7 +13,8 @@ import {
   rowsLike,
   storedText,
   totpFromURI,
-} from "./two-factor-test-helpers.ts";
+} from "../../../../../tests/support/two-factor.ts";
+import { decryptString } from "../../crypto/index.ts";
 
 let current: TestAuth | null = null;
 afterEach(async () => {

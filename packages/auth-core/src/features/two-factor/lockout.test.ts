@@ -8,7 +8,7 @@ import {
   PASSWORD,
   rowsLike,
   sessionsOf,
-} from "./two-factor-test-helpers.ts";
+} from "../../../../../tests/support/two-factor.ts";
 
 /** The per-user lock (lockout.ts): security-matrix L5 (no lockout by a stolen session) and E19. */
 let current: TestAuth | null = null;

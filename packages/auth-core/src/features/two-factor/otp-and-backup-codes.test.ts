@@ -10,7 +10,7 @@ import {
   rowsLike,
   sessionsOf,
   storedText,
-} from "./two-factor-test-helpers.ts";
+} from "../../../../../tests/support/two-factor.ts";
 
 let current: TestAuth | null = null;
 afterEach(async () => {

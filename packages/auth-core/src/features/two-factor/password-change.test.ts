@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
+import { signUpPerson } from "../../../../../tests/support/admin.ts";
 import { TestBrowser } from "../../../../../tests/support/browser.ts";
 import type { TestAuth } from "../../../../../tests/support/test-auth.ts";
-import { signUpPerson } from "../admin/admin-test-helpers.ts";
 import {
   challengedBrowser,
   createEnrolled,
@@ -9,7 +9,7 @@ import {
   ERR,
   PASSWORD,
   rowsLike,
-} from "./two-factor-test-helpers.ts";
+} from "../../../../../tests/support/two-factor.ts";
 
 /**
  * A new password ends what the old one started (forgetSecondFactorSessions, called by

@@ -12,7 +12,7 @@ import {
   sessionsOf,
   TRUST_COOKIE,
   totpFromURI,
-} from "./two-factor-test-helpers.ts";
+} from "../../../../../tests/support/two-factor.ts";
 
 let current: TestAuth | null = null;
 afterEach(async () => {

@@ -1,7 +1,12 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { signUp, TestBrowser } from "../../../../../tests/support/browser.ts";
 import { createTestAuth, type TestAuth } from "../../../../../tests/support/test-auth.ts";
-import { challengedBrowser, createEnrolled, EMAIL, PASSWORD } from "./two-factor-test-helpers.ts";
+import {
+  challengedBrowser,
+  createEnrolled,
+  EMAIL,
+  PASSWORD,
+} from "../../../../../tests/support/two-factor.ts";
 
 /**
  * Database commands per two-factor request (STYLE.md: count them and keep the count in a test).

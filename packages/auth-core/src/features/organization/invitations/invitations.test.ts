@@ -1,7 +1,6 @@
 import { ObjectId } from "mongodb";
 import { afterEach, describe, expect, it } from "vitest";
 import { TestBrowser } from "../../../../../../tests/support/browser.ts";
-import type { TestAuth } from "../../../../../../tests/support/test-auth.ts";
 import {
   activeOrganizationOf,
   createFixture,
@@ -11,7 +10,8 @@ import {
   type Overrides,
   type SignedIn,
   signIn,
-} from "../test-helpers.ts";
+} from "../../../../../../tests/support/organization.ts";
+import type { TestAuth } from "../../../../../../tests/support/test-auth.ts";
 
 let t: TestAuth | null = null;
 afterEach(async () => {

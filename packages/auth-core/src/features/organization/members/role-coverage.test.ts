@@ -1,6 +1,5 @@
 import { ObjectId } from "mongodb";
 import { afterEach, describe, expect, it } from "vitest";
-import type { TestAuth } from "../../../../../../tests/support/test-auth.ts";
 import {
   addMember,
   createFixture,
@@ -8,7 +7,8 @@ import {
   type Fixture,
   type Overrides,
   signIn,
-} from "../test-helpers.ts";
+} from "../../../../../../tests/support/organization.ts";
+import type { TestAuth } from "../../../../../../tests/support/test-auth.ts";
 import { coversRoles, DEFAULT_ROLES, type RoleTable } from "./rules.ts";
 
 /**

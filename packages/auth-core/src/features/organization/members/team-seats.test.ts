@@ -1,7 +1,7 @@
 import { MongoServerError, ObjectId } from "mongodb";
 import { afterEach, describe, expect, it } from "vitest";
+import { createFixture, type Fixture, signIn } from "../../../../../../tests/support/organization.ts";
 import type { TestAuth } from "../../../../../../tests/support/test-auth.ts";
-import { createFixture, type Fixture, signIn } from "../test-helpers.ts";
 import { claimSeat, type SeatClaim } from "./seats.ts";
 
 /**

@@ -2,7 +2,6 @@ import { createAuth } from "@tessera/auth-core";
 import { ObjectId } from "mongodb";
 import { afterEach, describe, expect, it } from "vitest";
 import { TestBrowser } from "../../../../../../tests/support/browser.ts";
-import { createTestAuth, type TestAuth } from "../../../../../../tests/support/test-auth.ts";
 import {
   activeOrganizationOf,
   addMember,
@@ -12,7 +11,8 @@ import {
   type Fixture,
   type Overrides,
   signIn,
-} from "../test-helpers.ts";
+} from "../../../../../../tests/support/organization.ts";
+import { createTestAuth, type TestAuth } from "../../../../../../tests/support/test-auth.ts";
 
 let t: TestAuth | null = null;
 afterEach(async () => {

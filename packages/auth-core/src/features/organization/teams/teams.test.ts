@@ -1,6 +1,5 @@
 import { ObjectId } from "mongodb";
 import { afterEach, describe, expect, it } from "vitest";
-import type { TestAuth } from "../../../../../../tests/support/test-auth.ts";
 import {
   createFixture,
   errorBody,
@@ -8,7 +7,8 @@ import {
   type Overrides,
   type SignedIn,
   signIn,
-} from "../test-helpers.ts";
+} from "../../../../../../tests/support/organization.ts";
+import type { TestAuth } from "../../../../../../tests/support/test-auth.ts";
 
 let t: TestAuth | null = null;
 afterEach(async () => {

@@ -1,9 +1,9 @@
 import type { AuthOptions } from "@tessera/auth-core";
 import { ObjectId } from "mongodb";
 import { expect } from "vitest";
-import { SESSION_COOKIE, signUp, TestBrowser } from "../../../../../tests/support/browser.ts";
-import { createTestAuth, type TestAuth } from "../../../../../tests/support/test-auth.ts";
-import { decodeBase32, generateTotp } from "../../crypto/totp.ts";
+import { decodeBase32, generateTotp } from "../../packages/auth-core/src/crypto/totp.ts";
+import { SESSION_COOKIE, signUp, TestBrowser } from "./browser.ts";
+import { createTestAuth, type TestAuth } from "./test-auth.ts";
 
 export const PASSWORD = "correct horse battery";
 export const EMAIL = "ada@example.com";

@@ -1,8 +1,8 @@
 import type { AuthOptions } from "@tessera/auth-core";
 import { ObjectId } from "mongodb";
 import { afterEach, expect } from "vitest";
-import { signUp, TestBrowser } from "../../../../../tests/support/browser.ts";
-import { createTestAuth, type TestAuth } from "../../../../../tests/support/test-auth.ts";
+import { signUp, TestBrowser } from "./browser.ts";
+import { createTestAuth, type TestAuth } from "./test-auth.ts";
 
 export type Overrides = Omit<Partial<AuthOptions>, "database">;
 
