@@ -1,9 +1,9 @@
 import { ObjectId } from "mongodb";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { signJwt } from "../../packages/auth-core/src/crypto/index.ts";
 import { SESSION_COOKIE, signUp, TestBrowser } from "../support/browser.ts";
 import { credentialHashOf, resetRows } from "../support/stored-rows.ts";
-import { createTestAuth, TEST_ORIGIN, TEST_SECRET, type TestAuth } from "../support/test-auth.ts";
+import { TEST_ORIGIN, TEST_SECRET, type TestAuth, useFreshTestAuth } from "../support/test-auth.ts";
 import { expectCatalogueError, PASSWORD, sendRaw, snapshotDatabase } from "./helpers.ts";
 
 /**
@@ -50,9 +50,7 @@ const NEW_PASSWORD = "new staple password";
 const INVALID_TOKEN = { code: "INVALID_TOKEN", message: "invalid token" };
 
 let t: TestAuth;
-afterEach(async () => {
-  await t.close();
-});
+const freshTestAuth = useFreshTestAuth();
 
 function hashOf(email: string): Promise<unknown> {
   return credentialHashOf(t.db, email);
@@ -79,7 +77,7 @@ async function signInStatus(email: string, password: string): Promise<number> {
 
 describe("E: one-time reset and verification tokens", () => {
   it("E2: a reset token used 1 s after the configured resetPasswordTokenExpiresIn is 400 INVALID_TOKEN; database unchanged", async () => {
-    t = await createTestAuth({ emailAndPassword: { resetPasswordTokenExpiresIn: 120 } }, { frozen: true });
+    t = await freshTestAuth({ emailAndPassword: { resetPasswordTokenExpiresIn: 120 } }, { frozen: true });
     await signUp(new TestBrowser(t.auth), { email: ADA, password: PASSWORD });
     const token = await requestResetToken();
     t.advance(121);
@@ -92,7 +90,7 @@ describe("E: one-time reset and verification tokens", () => {
   });
 
   it("E3: a reset body naming user B (userId or email) is 400 VALIDATION_ERROR and uses nothing; the token then changes only A", async () => {
-    t = await createTestAuth();
+    t = await freshTestAuth();
     await signUp(new TestBrowser(t.auth), { email: ADA, password: PASSWORD });
     const bob = await signUp(new TestBrowser(t.auth), { email: BOB, password: PASSWORD, name: "Bob" });
     const token = await requestResetToken(ADA);
@@ -118,7 +116,7 @@ describe("E: one-time reset and verification tokens", () => {
   });
 
   it("E4: two reset requests — both links stay valid until one is used (the row's 'both valid' alternative); the first works, then the second is 400 INVALID_TOKEN", async () => {
-    t = await createTestAuth();
+    t = await freshTestAuth();
     await signUp(new TestBrowser(t.auth), { email: ADA, password: PASSWORD });
     const first = await requestResetToken();
     const second = await requestResetToken();
@@ -141,7 +139,7 @@ describe("E: one-time reset and verification tokens", () => {
   });
 
   it("E5: 500 random reset tokens — the first 100 are 400 INVALID_TOKEN, the rest 429; nothing changes; an issued token is 24 of [A-Za-z0-9] (≈143 bits)", async () => {
-    t = await createTestAuth({ rateLimit: { enabled: true } }, { frozen: true });
+    t = await freshTestAuth({ rateLimit: { enabled: true } }, { frozen: true });
     await signUp(new TestBrowser(t.auth), { email: ADA, password: PASSWORD });
     const real = await requestResetToken();
     // 24 characters of [A-Za-z0-9] drawn with crypto randomInt: 24 · log2(62) ≈ 142.9 bits.
@@ -175,7 +173,7 @@ describe("E: one-time reset and verification tokens", () => {
   });
 
   it("E7: forget-password with Host, X-Forwarded-Host/Proto and Origin of evil.com mails a link on the configured baseURL only", async () => {
-    t = await createTestAuth();
+    t = await freshTestAuth();
     await signUp(new TestBrowser(t.auth), { email: ADA, password: PASSWORD });
     const headers = {
       "content-type": "application/json",
@@ -208,7 +206,7 @@ describe("E: one-time reset and verification tokens", () => {
   });
 
   it("E8: verify-email refuses an alg:none token and a token signed for change-email: 401 INVALID_VERIFICATION_TOKEN, emailVerified stays false", async () => {
-    t = await createTestAuth();
+    t = await freshTestAuth();
     const ada = await signUp(new TestBrowser(t.auth), { email: ADA, password: PASSWORD });
     const claims = {
       email: ADA,
@@ -236,7 +234,7 @@ describe("F4: cross-site text/plain POST", () => {
   // Tessera reads the content type before the origin: the refusal is 400, not the row's 403/415 (noted in
   // the audit report); either way the simple-request CSRF changes nothing.
   it("F4: a cross-site Content-Type: text/plain POST with a JSON body and a cookie is refused with 400 UNSUPPORTED_CONTENT_TYPE; session and password unchanged", async () => {
-    t = await createTestAuth();
+    t = await freshTestAuth();
     const browser = new TestBrowser(t.auth);
     await signUp(browser, { email: ADA, password: PASSWORD });
     const cookie = browser.cookieHeader();
@@ -268,7 +266,7 @@ describe("F4: cross-site text/plain POST", () => {
 
 describe("G9: trusted callbacks survive intact", () => {
   it("G9: /dashboard?tab=1#x as redirectTo is mailed encoded and the reset link keeps its query and fragment", async () => {
-    t = await createTestAuth({ trustedOrigins: ["https://app.example.com"] });
+    t = await freshTestAuth({ trustedOrigins: ["https://app.example.com"] });
     await signUp(new TestBrowser(t.auth), { email: ADA, password: PASSWORD });
     const token = await requestResetToken(ADA, "/dashboard?tab=1#x");
     const link = mailedLink(ADA, "/reset-password/");
@@ -282,7 +280,7 @@ describe("G9: trusted callbacks survive intact", () => {
   });
 
   it("G9: https://app.example.com/cb as a verification callbackURL is mailed encoded and verifying redirects there", async () => {
-    t = await createTestAuth({ trustedOrigins: ["https://app.example.com"] });
+    t = await freshTestAuth({ trustedOrigins: ["https://app.example.com"] });
     const ada = new TestBrowser(t.auth);
     await signUp(ada, { email: ADA, password: PASSWORD });
     // Already percent-encoded, as a browser sends it (a raw space is refused: matrix G8's `/ /evil.com`).

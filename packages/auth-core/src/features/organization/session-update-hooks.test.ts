@@ -1,6 +1,6 @@
 import type { AuthOptions } from "@tessera/auth-core";
 import { ObjectId } from "mongodb";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   activeOrganizationOf,
   addMember,
@@ -8,7 +8,7 @@ import {
   errorBody,
   signIn,
 } from "../../../../../tests/support/organization.ts";
-import { createTestAuth, type TestAuth } from "../../../../../tests/support/test-auth.ts";
+import { type TestAuth, useFreshTestAuth } from "../../../../../tests/support/test-auth.ts";
 
 /**
  * Review s9 finding 8: setting the active organization (or team) is a session update, so it goes
@@ -19,15 +19,12 @@ import { createTestAuth, type TestAuth } from "../../../../../tests/support/test
 type SessionUpdateHooks = NonNullable<NonNullable<NonNullable<AuthOptions["hooks"]>["session"]>["update"]>;
 
 let t: TestAuth | undefined;
-afterEach(async () => {
-  await t?.close();
-  t = undefined;
-});
+const freshTestAuth = useFreshTestAuth();
 
 /** Ada with two organizations, the second active; hooks behave as `current.hooks` says. */
 async function setUp() {
   const current: { hooks: SessionUpdateHooks } = { hooks: {} };
-  t = await createTestAuth({
+  t = await freshTestAuth({
     hooks: {
       session: {
         update: {
