@@ -355,13 +355,18 @@ describe("each reachable catalogue entry, triggered over HTTP", () => {
 
 /** Where feature tests live: each feature triggers its own entries with its own setup. */
 const FEATURE_DIR = join(REPO_ROOT, "packages/auth-core/src/features");
+/** The shared test support: helpers that name the codes their callers expect (two-factor ERR, …). */
+const SUPPORT_DIR = join(REPO_ROOT, "tests/support");
 
-/** The text of every test and test-helper file of the features. */
+/** The text of every test file of the features and of the shared test support (tests/support). */
 function featureTestText(): string {
-  const files = readdirSync(FEATURE_DIR, { recursive: true, encoding: "utf8" }).filter((file) =>
-    /(\.test|test-helpers)\.ts$/.test(file),
-  );
-  return files.map((file) => readFileSync(join(FEATURE_DIR, file), "utf8")).join("\n");
+  const files = readdirSync(FEATURE_DIR, { recursive: true, encoding: "utf8" })
+    .filter((file) => file.endsWith(".test.ts"))
+    .map((file) => join(FEATURE_DIR, file));
+  const support = readdirSync(SUPPORT_DIR, { encoding: "utf8" })
+    .filter((file) => file.endsWith(".ts"))
+    .map((file) => join(SUPPORT_DIR, file));
+  return [...files, ...support].map((file) => readFileSync(file, "utf8")).join("\n");
 }
 
 describe("coverage of the catalogue", () => {
