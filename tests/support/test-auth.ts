@@ -1,3 +1,21 @@
+/**
+ * tests/support — the one test-support package (@tessera/tests), shared by the feature tests beside
+ * the code and by the cross-package tests in tests/. No test helper lives in a package's src folder.
+ *
+ * - test-auth.ts: createTestAuth (an auth on its own fresh database, test clock, outbox) and the
+ *   fixture lifecycle: useTestAuth (one instance per file), useFreshTestAuth (one per test),
+ *   closeAfterEach (what the others are built on).
+ * - browser.ts: TestBrowser (cookies, Origin) and signUp.
+ * - stored-rows.ts: stored password hashes and reset-token rows.
+ * - admin.ts, api-key.ts, deletion.ts, organization.ts, session-cookies.ts, two-factor.ts,
+ *   social.ts: each feature's people, fixtures and database readers (organization: useFixtures;
+ *   two-factor: useTwoFactorFixtures; social: useSocialTestbed).
+ * - oauth-*.ts: the scripted OAuth/OIDC test server, its keys and grants; oauth-providers.ts builds
+ *   providers against it.
+ * - cuttable-proxy.ts, import-graph.ts, global-setup.ts: the database proxy for outage tests, the
+ *   module graph for the architecture tests, and the vitest global setup that starts the server.
+ */
+
 import { randomBytes } from "node:crypto";
 import { type Auth, type AuthOptions, createAuth, createDevOutbox, type DevOutbox } from "@tessera/auth-core";
 import { type CommandStartedEvent, type Db, MongoClient } from "mongodb";
