@@ -1,6 +1,6 @@
 import { ObjectId } from "mongodb";
 import { describe, expect, it } from "vitest";
-import { signUp, TestBrowser } from "../support/browser.ts";
+import { signUp, signUpUser, TestBrowser } from "../support/browser.ts";
 import { type TestAuth, useFreshTestAuth } from "../support/test-auth.ts";
 import {
   expectCatalogueError,
@@ -51,12 +51,7 @@ import {
 
 const open = useFreshTestAuth();
 
-async function signedUp(t: TestAuth, email: string, password = PASSWORD) {
-  const browser = new TestBrowser(t.auth);
-  const res = await signUp(browser, { email, password });
-  expect(res.status).toBe(200);
-  return { browser, id: res.body.user.id };
-}
+const signedUp = (t: TestAuth, email: string, password = PASSWORD) => signUpUser(t, { email, password });
 
 const userDoc = (t: TestAuth, id: string) => t.db.collection("users").findOne({ _id: new ObjectId(id) });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { signUp, TestBrowser } from "../support/browser.ts";
+import { signUpUser } from "../support/browser.ts";
 import { createOrganization, signIn as signInVerified } from "../support/organization.ts";
 import { type TestAuth, useFreshTestAuth } from "../support/test-auth.ts";
 import { PASSWORD } from "./helpers.ts";
@@ -9,12 +9,7 @@ import { PASSWORD } from "./helpers.ts";
 
 const open = useFreshTestAuth();
 
-async function signedUp(t: TestAuth, email: string, password = PASSWORD) {
-  const browser = new TestBrowser(t.auth);
-  const res = await signUp(browser, { email, password });
-  expect(res.status).toBe(200);
-  return { browser, id: res.body.user.id };
-}
+const signedUp = (t: TestAuth, email: string, password = PASSWORD) => signUpUser(t, { email, password });
 
 describe("invitations do not reveal which addresses are registered", () => {
   // matrix C5

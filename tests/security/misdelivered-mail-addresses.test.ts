@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { signUp, TestBrowser } from "../support/browser.ts";
+import { signUpUser, TestBrowser } from "../support/browser.ts";
 import { type TestAuth, useFreshTestAuth } from "../support/test-auth.ts";
 import { expectCatalogueError, PASSWORD, snapshotDatabase } from "./helpers.ts";
 
@@ -8,12 +8,7 @@ import { expectCatalogueError, PASSWORD, snapshotDatabase } from "./helpers.ts";
 
 const open = useFreshTestAuth();
 
-async function signedUp(t: TestAuth, email: string, password = PASSWORD) {
-  const browser = new TestBrowser(t.auth);
-  const res = await signUp(browser, { email, password });
-  expect(res.status).toBe(200);
-  return { browser, id: res.body.user.id };
-}
+const signedUp = (t: TestAuth, email: string, password = PASSWORD) => signUpUser(t, { email, password });
 
 describe("addresses that would misdeliver mail are refused on the mailing endpoints", () => {
   it.each([

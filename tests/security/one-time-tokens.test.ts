@@ -2,6 +2,7 @@ import { ObjectId } from "mongodb";
 import { describe, expect, it } from "vitest";
 import { signJwt } from "../../packages/auth-core/src/crypto/index.ts";
 import { SESSION_COOKIE, signUp, TestBrowser } from "../support/browser.ts";
+import { mailedLink as mailedLinkOf, requestResetToken as requestResetTokenOf } from "../support/mail.ts";
 import { credentialHashOf, resetRows } from "../support/stored-rows.ts";
 import { TEST_ORIGIN, TEST_SECRET, type TestAuth, useFreshTestAuth } from "../support/test-auth.ts";
 import { expectCatalogueError, PASSWORD, sendRaw, snapshotDatabase } from "./helpers.ts";
@@ -57,20 +58,9 @@ function hashOf(email: string): Promise<unknown> {
   return credentialHashOf(t.db, email);
 }
 
-/** The first link of the latest mail to `email` whose path contains `path`. */
-function mailedLink(email: string, path: string): string {
-  const link = (t.outbox.latestTo(email)?.text ?? "")
-    .match(/https?:\/\/\S+/g)
-    ?.find((url) => url.includes(path));
-  if (!link) throw new Error(`no ${path} link mailed to ${email}`);
-  return link;
-}
+const mailedLink = (email: string, path: string) => mailedLinkOf(t, email, path);
 
-async function requestResetToken(email = ADA, redirectTo?: string): Promise<string> {
-  const res = await new TestBrowser(t.auth).post("/request-password-reset", { email, redirectTo });
-  expect(res.status).toBe(200);
-  return new URL(mailedLink(email, "/reset-password/")).pathname.split("/").pop()!;
-}
+const requestResetToken = (email = ADA, redirectTo?: string) => requestResetTokenOf(t, email, redirectTo);
 
 async function signInStatus(email: string, password: string): Promise<number> {
   return (await new TestBrowser(t.auth).post("/sign-in/email", { email, password })).status;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { signUp, TestBrowser } from "../support/browser.ts";
+import { mailedLink as mailedLinkOf, requestResetToken as requestResetTokenOf } from "../support/mail.ts";
 import { resetRows } from "../support/stored-rows.ts";
 import { TEST_ORIGIN, type TestAuth, useFreshTestAuth } from "../support/test-auth.ts";
 import { PASSWORD } from "./helpers.ts";
@@ -11,20 +12,9 @@ const ADA = "ada@example.com";
 let t: TestAuth;
 const freshTestAuth = useFreshTestAuth();
 
-/** The first link of the latest mail to `email` whose path contains `path`. */
-function mailedLink(email: string, path: string): string {
-  const link = (t.outbox.latestTo(email)?.text ?? "")
-    .match(/https?:\/\/\S+/g)
-    ?.find((url) => url.includes(path));
-  if (!link) throw new Error(`no ${path} link mailed to ${email}`);
-  return link;
-}
+const mailedLink = (email: string, path: string) => mailedLinkOf(t, email, path);
 
-async function requestResetToken(email = ADA, redirectTo?: string): Promise<string> {
-  const res = await new TestBrowser(t.auth).post("/request-password-reset", { email, redirectTo });
-  expect(res.status).toBe(200);
-  return new URL(mailedLink(email, "/reset-password/")).pathname.split("/").pop()!;
-}
+const requestResetToken = (email = ADA, redirectTo?: string) => requestResetTokenOf(t, email, redirectTo);
 
 describe("trusted callback URLs survive intact in mailed links and redirects", () => {
   // matrix G9
