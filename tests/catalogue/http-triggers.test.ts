@@ -2,10 +2,10 @@ import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { type AuthOptions, ERROR_CATALOGUE, type ErrorCode } from "@tessera/auth-core";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { PASSWORD, postJsonText, sendRaw } from "../security/helpers.ts";
 import { signUp, TestBrowser } from "../support/browser.ts";
-import { createTestAuth, type TestAuth } from "../support/test-auth.ts";
+import { type TestAuth, useFreshTestAuth } from "../support/test-auth.ts";
 
 /**
  * One trigger per catalogue entry reachable through the endpoints that exist: each sends the
@@ -339,16 +339,11 @@ const UNREACHABLE: Partial<Record<ErrorCode, string>> = {
     "no endpoint throws it: a signed-out caller gets UNAUTHORIZED before any permission check",
 };
 
-let current: TestAuth | null = null;
-afterEach(async () => {
-  await current?.close();
-  current = null;
-});
+const freshTestAuth = useFreshTestAuth();
 
 describe("each reachable catalogue entry, triggered over HTTP", () => {
   it.each(TRIGGERS.map((trigger) => [trigger.code, trigger] as const))("%s", async (code, trigger) => {
-    const t = await createTestAuth(trigger.options);
-    current = t;
+    const t = await freshTestAuth(trigger.options);
     const ada = new TestBrowser(t.auth);
     // Some triggers' options make this very sign-up fail (refusing hooks): the trigger then repeats it.
     await signUp(ada, { email: ADA, password: PASSWORD });
@@ -360,13 +355,18 @@ describe("each reachable catalogue entry, triggered over HTTP", () => {
 
 /** Where feature tests live: each feature triggers its own entries with its own setup. */
 const FEATURE_DIR = join(REPO_ROOT, "packages/auth-core/src/features");
+/** The shared test support: helpers that name the codes their callers expect (two-factor ERR, …). */
+const SUPPORT_DIR = join(REPO_ROOT, "tests/support");
 
-/** The text of every test and test-helper file of the features. */
+/** The text of every test file of the features and of the shared test support (tests/support). */
 function featureTestText(): string {
-  const files = readdirSync(FEATURE_DIR, { recursive: true, encoding: "utf8" }).filter((file) =>
-    /(\.test|test-helpers)\.ts$/.test(file),
-  );
-  return files.map((file) => readFileSync(join(FEATURE_DIR, file), "utf8")).join("\n");
+  const files = readdirSync(FEATURE_DIR, { recursive: true, encoding: "utf8" })
+    .filter((file) => file.endsWith(".test.ts"))
+    .map((file) => join(FEATURE_DIR, file));
+  const support = readdirSync(SUPPORT_DIR, { encoding: "utf8" })
+    .filter((file) => file.endsWith(".ts"))
+    .map((file) => join(SUPPORT_DIR, file));
+  return [...files, ...support].map((file) => readFileSync(file, "utf8")).join("\n");
 }
 
 describe("coverage of the catalogue", () => {

@@ -1,6 +1,6 @@
-import { afterEach, describe, expect, expectTypeOf, it } from "vitest";
+import { describe, expect, expectTypeOf, it } from "vitest";
 import { signUp, TestBrowser } from "../support/browser.ts";
-import { createTestAuth, type TestAuth } from "../support/test-auth.ts";
+import { type TestAuth, useFreshTestAuth } from "../support/test-auth.ts";
 
 /**
  * `auth.api` is typed from the endpoint definitions themselves: each method takes its endpoint's
@@ -9,14 +9,11 @@ import { createTestAuth, type TestAuth } from "../support/test-auth.ts";
  * that the typed result is what the endpoint really returns.
  */
 let t: TestAuth | undefined;
-afterEach(async () => {
-  await t?.close();
-  t = undefined;
-});
+const freshTestAuth = useFreshTestAuth();
 
 describe("auth.api types", () => {
   it("signInEmail: typed body, typed result; the data is the sign-in answer", async () => {
-    t = await createTestAuth();
+    t = await freshTestAuth();
     await signUp(new TestBrowser(t.auth), { email: "ada@example.com", password: "correct horse battery" });
     type Input = NonNullable<Parameters<typeof t.auth.api.signInEmail>[0]>;
     expectTypeOf<NonNullable<Input["body"]>>().toMatchTypeOf<{ email: string; password: string }>();
@@ -33,7 +30,7 @@ describe("auth.api types", () => {
   });
 
   it("getSession: the session and user, or null", async () => {
-    t = await createTestAuth();
+    t = await freshTestAuth();
     const res = await signUp(new TestBrowser(t.auth), { email: "bo@example.com" });
     const cookie = res.headers
       .getSetCookie()
@@ -48,7 +45,7 @@ describe("auth.api types", () => {
   });
 
   it("a wrong or missing body does not compile, and is refused at run time all the same", async () => {
-    t = await createTestAuth();
+    t = await freshTestAuth();
     const call = t.auth.api.signInEmail({
       // @ts-expect-error email must be a string
       body: { email: 1, password: "correct horse battery" },

@@ -1,16 +1,14 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { signUp, TestBrowser } from "../support/browser.ts";
-import { createTestAuth, type TestAuth } from "../support/test-auth.ts";
+import { type TestAuth, useFreshTestAuth } from "../support/test-auth.ts";
 
 /** DECISIONS.md: expired rows are ignored in code and removed by auth.cleanup() — every kind of them. */
 let t: TestAuth;
-afterEach(async () => {
-  await t.close();
-});
+const freshTestAuth = useFreshTestAuth();
 
 describe("auth.cleanup()", () => {
   it("removes API keys and pending invitations 30 days after they expired, and keeps live, unexpiring and answered ones", async () => {
-    t = await createTestAuth();
+    t = await freshTestAuth();
     const owner = new TestBrowser(t.auth);
     expect((await signUp(owner, { email: "owner@example.com" })).status).toBe(200);
     const org = await owner.post<{ id: string }>("/organization/create", { name: "Acme", slug: "acme" });

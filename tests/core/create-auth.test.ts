@@ -1,14 +1,11 @@
 import { createAuth } from "@tessera/auth-core";
 import { MongoClient } from "mongodb";
-import { afterEach, describe, expect, inject, it } from "vitest";
+import { describe, expect, inject, it } from "vitest";
 import { signUp, TestBrowser } from "../support/browser.ts";
-import { createTestAuth, TEST_SECRET, type TestAuth } from "../support/test-auth.ts";
+import { TEST_SECRET, type TestAuth, useFreshTestAuth } from "../support/test-auth.ts";
 
 let t: TestAuth | undefined;
-afterEach(async () => {
-  await t?.close();
-  t = undefined;
-});
+const freshTestAuth = useFreshTestAuth();
 
 describe("createAuth options", () => {
   it("fails at construction with a message naming a wrong option", () => {
@@ -40,7 +37,7 @@ describe("createAuth options", () => {
   });
 
   it("keeps no global state: two instances with different secrets do not accept each other's cookies", async () => {
-    t = await createTestAuth();
+    t = await freshTestAuth();
     const other = createAuth({
       database: t.db,
       secret: "another-secret-0123456789abcdef",
@@ -59,7 +56,7 @@ describe("createAuth options", () => {
 
 describe("auth.api", () => {
   it("has one method per endpoint, named at compile time", async () => {
-    const t = await createTestAuth();
+    const t = await freshTestAuth();
     try {
       expect(typeof t.auth.api.signInEmail).toBe("function");
       expect(typeof t.auth.api.acceptInvitation).toBe("function");
@@ -75,7 +72,7 @@ describe("auth.api", () => {
 
 describe("migrations", () => {
   it("records each migration once in _migrations and is idempotent", async () => {
-    t = await createTestAuth();
+    t = await freshTestAuth();
     const recorded = await t.db.collection("_migrations").find().toArray();
     expect(recorded.map((doc) => doc._id)).toContain("0001-core-indexes");
     expect(await t.auth.migrate()).toEqual([]);
@@ -87,7 +84,7 @@ describe("migrations", () => {
 
 describe("cleanup", () => {
   it("removes expired sessions and verifications and keeps live ones", async () => {
-    t = await createTestAuth();
+    t = await freshTestAuth();
     await signUp(new TestBrowser(t.auth), { email: "old@example.com" });
     t.advance(8 * 86400);
     await signUp(new TestBrowser(t.auth), { email: "new@example.com" });
@@ -119,7 +116,7 @@ describe("cleanup", () => {
 describe("hooks", () => {
   it("a before-create user hook can change the data and the after hook sees the stored user", async () => {
     const seen: string[] = [];
-    t = await createTestAuth({
+    t = await freshTestAuth({
       hooks: {
         user: {
           create: {
@@ -140,7 +137,7 @@ describe("hooks", () => {
   });
 
   it("a before-create user hook returning false refuses sign-up and nothing is written", async () => {
-    t = await createTestAuth({ hooks: { user: { create: { before: () => false } } } });
+    t = await freshTestAuth({ hooks: { user: { create: { before: () => false } } } });
     const res = await signUp(new TestBrowser(t.auth));
     expect(res.status).toBe(417);
     expect(res.body).toEqual({ code: "UNABLE_TO_CREATE_ACCOUNT", message: "unable to create account" });
@@ -151,7 +148,7 @@ describe("hooks", () => {
 
 describe("races", () => {
   it("20 concurrent sign-ups with one email create exactly one user and one credential account", async () => {
-    t = await createTestAuth();
+    t = await freshTestAuth();
     const results = await Promise.all(
       Array.from({ length: 20 }, () => signUp(new TestBrowser(t!.auth), { email: "race@example.com" })),
     );
@@ -165,7 +162,7 @@ describe("races", () => {
 
 describe("server API", () => {
   it("returns data plus Set-Cookie headers, and throws catalogue errors", async () => {
-    t = await createTestAuth();
+    t = await freshTestAuth();
     const result = await t.auth.api.signUpEmail({
       body: { name: "Ada", email: "api@example.com", password: "correct horse battery" },
     });
@@ -205,7 +202,7 @@ describe("server API", () => {
 describe("account and session update hooks", () => {
   it("a password change runs the account update hooks; a sliding refresh runs the session update hooks", async () => {
     const seen: string[] = [];
-    t = await createTestAuth({
+    t = await freshTestAuth({
       hooks: {
         account: {
           update: {
@@ -235,7 +232,7 @@ describe("account and session update hooks", () => {
   });
 
   it("an account update hook returning false keeps the old password", async () => {
-    t = await createTestAuth({ hooks: { account: { update: { before: () => false } } } });
+    t = await freshTestAuth({ hooks: { account: { update: { before: () => false } } } });
     const browser = new TestBrowser(t.auth);
     await signUp(browser);
     await browser.post("/change-password", {

@@ -1,8 +1,8 @@
 import { ObjectId } from "mongodb";
-import { afterEach, describe, expect, it } from "vitest";
-import { signUpPerson } from "../../packages/auth-core/src/features/admin/admin-test-helpers.ts";
+import { describe, expect, it } from "vitest";
+import { signUpPerson } from "../support/admin.ts";
 import { TestBrowser } from "../support/browser.ts";
-import { createTestAuth, type TestAuth } from "../support/test-auth.ts";
+import { type TestAuth, useFreshTestAuth } from "../support/test-auth.ts";
 import { expectCatalogueError } from "./helpers.ts";
 
 /**
@@ -11,12 +11,10 @@ import { expectCatalogueError } from "./helpers.ts";
  * session cannot keep writing, nor keep re-signing a fresh cache for itself through update-user.
  */
 let t: TestAuth;
-afterEach(async () => {
-  await t.close();
-});
+const freshTestAuth = useFreshTestAuth();
 
 async function setUp() {
-  t = await createTestAuth({ session: { cookieCache: { enabled: true } } }, { frozen: true });
+  t = await freshTestAuth({ session: { cookieCache: { enabled: true } } }, { frozen: true });
   const owner = await signUpPerson(t, "ada");
   const thief = new TestBrowser(t.auth);
   for (const [name, value] of owner.browser.cookies) thief.cookies.set(name, value);
@@ -54,7 +52,7 @@ describe("cookie cache and writes", () => {
   });
 
   it("does not re-sign a revoked session's cache when its user opens a verification link", async () => {
-    t = await createTestAuth(
+    t = await freshTestAuth(
       { session: { cookieCache: { enabled: true } }, emailVerification: { sendOnSignUp: true } },
       { frozen: true },
     );

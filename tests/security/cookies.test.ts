@@ -1,20 +1,18 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { signValue } from "../../packages/auth-core/src/crypto/signing.ts";
 import { SESSION_COOKIE, signUp, TestBrowser } from "../support/browser.ts";
-import { createTestAuth, TEST_SECRET, type TestAuth } from "../support/test-auth.ts";
+import { TEST_SECRET, type TestAuth, useFreshTestAuth } from "../support/test-auth.ts";
 import { PASSWORD, sendRaw, snapshotDatabase } from "./helpers.ts";
 
 /** Matrix D: forged, foreign and dead session cookies, and the attributes of the cookies we set. */
 let t: TestAuth;
 let token: string;
 beforeEach(async () => {
-  t = await createTestAuth();
+  t = await freshTestAuth();
   const res = await signUp(new TestBrowser(t.auth), { email: "ada@example.com", password: PASSWORD });
   token = res.body.token!;
 });
-afterEach(async () => {
-  await t.close();
-});
+const freshTestAuth = useFreshTestAuth();
 
 /** The engine's own signer: the tests below vary the secret and the value, not the construction. */
 const sign = (value: string, secret: string) => signValue(value, secret);
@@ -128,7 +126,7 @@ describe("Set-Cookie attributes (D3, DECISIONS.md)", () => {
   });
 
   it("over https: the __Secure- prefix and Secure, and the prefixed cookie authenticates", async () => {
-    const secure = await createTestAuth({ baseURL: "https://auth.example.com" });
+    const secure = await freshTestAuth({ baseURL: "https://auth.example.com" });
     try {
       const browser = new TestBrowser(secure.auth, "https://auth.example.com");
       const res = await signUp(browser, { email: "ada@example.com", password: PASSWORD });

@@ -1,7 +1,7 @@
 import { type AuthError, isAuthError } from "@tessera/auth-core";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { SESSION_COOKIE, signUp, TestBrowser } from "../support/browser.ts";
-import { createTestAuth, TEST_ORIGIN, type TestAuth } from "../support/test-auth.ts";
+import { TEST_ORIGIN, type TestAuth, useFreshTestAuth } from "../support/test-auth.ts";
 import {
   expectCatalogueError,
   expectNoSessionIssued,
@@ -18,15 +18,13 @@ import {
 let t: TestAuth;
 let cookie: string;
 beforeEach(async () => {
-  t = await createTestAuth({ trustedOrigins: ["https://app.example.com"] });
+  t = await freshTestAuth({ trustedOrigins: ["https://app.example.com"] });
   const browser = new TestBrowser(t.auth);
   await signUp(browser, { email: "ada@example.com", password: PASSWORD });
   cookie = browser.cookieHeader();
   expect(browser.cookies.has(SESSION_COOKIE)).toBe(true);
 });
-afterEach(async () => {
-  await t.close();
-});
+const freshTestAuth = useFreshTestAuth();
 
 const signOut = (headers: Record<string, string>) =>
   sendRaw(t.auth, "POST", "/sign-out", { headers: { cookie, ...headers } });

@@ -1,6 +1,6 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { signUp, TestBrowser } from "../support/browser.ts";
-import { createTestAuth, type TestAuth } from "../support/test-auth.ts";
+import { type TestAuth, useFreshTestAuth } from "../support/test-auth.ts";
 import { expectCatalogueError, PASSWORD, snapshotDatabase } from "./helpers.ts";
 
 /**
@@ -12,13 +12,11 @@ import { expectCatalogueError, PASSWORD, snapshotDatabase } from "./helpers.ts";
 let t: TestAuth;
 let adaId: string;
 beforeEach(async () => {
-  t = await createTestAuth();
+  t = await freshTestAuth();
   const res = await signUp(new TestBrowser(t.auth), { email: "ada@example.com", password: PASSWORD });
   adaId = res.body.user.id;
 });
-afterEach(async () => {
-  await t.close();
-});
+const freshTestAuth = useFreshTestAuth();
 
 const signUpAs = (email: string) =>
   new TestBrowser(t.auth).post<{ user: { id: string; email: string } }>("/sign-up/email", {

@@ -1,8 +1,8 @@
 import type { Auth, AuthOptions, Mailer } from "@tessera/auth-core";
 import type { Db } from "mongodb";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { signUp, TestBrowser } from "../support/browser.ts";
-import { createTestAuth, type TestAuth } from "../support/test-auth.ts";
+import { type TestAuth, useFreshTestAuth } from "../support/test-auth.ts";
 import { PASSWORD } from "./helpers.ts";
 
 /**
@@ -13,10 +13,7 @@ import { PASSWORD } from "./helpers.ts";
  * would tell the two cases apart; the same commands cost the same on every backend.
  */
 let t: TestAuth | null = null;
-afterEach(async () => {
-  await t?.close();
-  t = null;
-});
+const freshTestAuth = useFreshTestAuth();
 
 interface Metered {
   auth: Auth;
@@ -28,7 +25,7 @@ interface Metered {
 
 async function createMeteredAuth(overrides: Omit<Partial<AuthOptions>, "database"> = {}): Promise<Metered> {
   const errors: unknown[] = [];
-  t = await createTestAuth({
+  t = await freshTestAuth({
     logger: { info: () => {}, warn: () => {}, error: (message) => errors.push(message) },
     ...overrides,
   });

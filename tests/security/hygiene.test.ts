@@ -1,16 +1,14 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { signUp, TestBrowser } from "../support/browser.ts";
-import { createTestAuth, type TestAuth } from "../support/test-auth.ts";
+import { type TestAuth, useFreshTestAuth } from "../support/test-auth.ts";
 import { expectCatalogueError, PASSWORD, postJsonText, sendRaw, snapshotDatabase } from "./helpers.ts";
 
 /** Request hygiene (matrix A12, A13, A16, A20, L4, N10): every malformed request is a clean 4xx. */
 let t: TestAuth;
 beforeEach(async () => {
-  t = await createTestAuth();
+  t = await freshTestAuth();
 });
-afterEach(async () => {
-  await t.close();
-});
+const freshTestAuth = useFreshTestAuth();
 
 const MIB = 1024 * 1024;
 const signUpBody = (name: string) => JSON.stringify({ name, email: "big@example.com", password: PASSWORD });
@@ -197,7 +195,7 @@ describe("HEAD", () => {
 describe("unexpected exceptions", () => {
   it("answer 500 INTERNAL_SERVER_ERROR with no stack or internals, and log the cause", async () => {
     const logged: unknown[] = [];
-    const failing = await createTestAuth({
+    const failing = await freshTestAuth({
       logger: { info: () => {}, warn: () => {}, error: (_message, detail) => logged.push(detail) },
       hooks: {
         user: {
@@ -230,7 +228,7 @@ describe("unexpected exceptions", () => {
   });
 
   it("keep the process serving: the next request succeeds", async () => {
-    const failing = await createTestAuth({
+    const failing = await freshTestAuth({
       hooks: {
         session: {
           create: {

@@ -1,6 +1,6 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { SESSION_COOKIE, signUp, TestBrowser } from "../support/browser.ts";
-import { createTestAuth, type TestAuth } from "../support/test-auth.ts";
+import { type TestAuth, useFreshTestAuth } from "../support/test-auth.ts";
 import {
   expectCatalogueError,
   expectNoSessionIssued,
@@ -16,12 +16,10 @@ import {
  */
 let t: TestAuth;
 beforeEach(async () => {
-  t = await createTestAuth();
+  t = await freshTestAuth();
   await signUp(new TestBrowser(t.auth), { email: "victim@example.com", password: PASSWORD });
 });
-afterEach(async () => {
-  await t.close();
-});
+const freshTestAuth = useFreshTestAuth();
 
 /** Sends, and asserts the answer is a 400 that wrote nothing and issued no session. */
 async function expectRefusedUnchanged(path: string, text: string, code = "VALIDATION_ERROR") {

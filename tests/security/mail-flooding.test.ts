@@ -1,7 +1,7 @@
 import type { AuthOptions } from "@tessera/auth-core";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { signUp, TestBrowser } from "../support/browser.ts";
-import { createTestAuth, type TestAuth } from "../support/test-auth.ts";
+import { type TestAuth, useFreshTestAuth } from "../support/test-auth.ts";
 
 /**
  * Security-hardening finding 7 (docs/security.md, "Mail flooding"): reset, verification and
@@ -12,17 +12,14 @@ import { createTestAuth, type TestAuth } from "../support/test-auth.ts";
  * the kind and a keyed hash of the address, never the address.
  */
 let t: TestAuth | null = null;
-afterEach(async () => {
-  await t?.close();
-  t = null;
-});
+const freshTestAuth = useFreshTestAuth();
 
 const VICTIM = "victim@example.com";
 const PASSWORD = "correct horse battery";
 
 async function setUp(overrides: Omit<Partial<AuthOptions>, "database"> = {}) {
   const warnings: Array<[string, unknown]> = [];
-  t = await createTestAuth(
+  t = await freshTestAuth(
     {
       logger: {
         info: () => {},

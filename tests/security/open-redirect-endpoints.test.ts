@@ -1,6 +1,6 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { type CallResult, signUp, TestBrowser } from "../support/browser.ts";
-import { createTestAuth, type TestAuth } from "../support/test-auth.ts";
+import { type TestAuth, useFreshTestAuth } from "../support/test-auth.ts";
 import { expectCatalogueError, PASSWORD, snapshotDatabase } from "./helpers.ts";
 import { EVIL_CALLBACKS } from "./redirect-payloads.ts";
 
@@ -14,7 +14,7 @@ const ADA = "ada@example.com";
 let t: TestAuth;
 let ada: TestBrowser;
 beforeEach(async () => {
-  t = await createTestAuth({
+  t = await freshTestAuth({
     trustedOrigins: ["https://app.example.com"],
     user: {
       changeEmail: { enabled: true },
@@ -24,9 +24,7 @@ beforeEach(async () => {
   ada = new TestBrowser(t.auth);
   await signUp(ada, { email: ADA, password: PASSWORD });
 });
-afterEach(async () => {
-  await t.close();
-});
+const freshTestAuth = useFreshTestAuth();
 
 /** The first link of the latest mail to Ada whose path contains `path`. */
 function mailedLink(path: string): URL {

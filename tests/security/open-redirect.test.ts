@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { signUp, TestBrowser } from "../support/browser.ts";
-import { createTestAuth, type TestAuth } from "../support/test-auth.ts";
+import { type TestAuth, useFreshTestAuth } from "../support/test-auth.ts";
 import { expectCatalogueError, expectNoSessionIssued, PASSWORD, snapshotDatabase } from "./helpers.ts";
 import { EVIL_CALLBACKS, GOOD_CALLBACKS } from "./redirect-payloads.ts";
 
@@ -10,12 +10,10 @@ import { EVIL_CALLBACKS, GOOD_CALLBACKS } from "./redirect-payloads.ts";
  */
 let t: TestAuth;
 beforeEach(async () => {
-  t = await createTestAuth({ trustedOrigins: ["https://app.example.com"] });
+  t = await freshTestAuth({ trustedOrigins: ["https://app.example.com"] });
   await signUp(new TestBrowser(t.auth), { email: "ada@example.com", password: PASSWORD });
 });
-afterEach(async () => {
-  await t.close();
-});
+const freshTestAuth = useFreshTestAuth();
 
 async function expectRefused(path: string, body: Record<string, unknown>) {
   const before = await snapshotDatabase(t.db);
@@ -58,7 +56,7 @@ describe("callbackURL on sign-in and sign-up", () => {
 describe("wildcard trusted origins (F6, G7)", () => {
   let w: TestAuth;
   beforeEach(async () => {
-    w = await createTestAuth({ trustedOrigins: ["https://*.example.com", "*.example.org"] });
+    w = await freshTestAuth({ trustedOrigins: ["https://*.example.com", "*.example.org"] });
     await signUp(new TestBrowser(w.auth), { email: "ada@example.com", password: PASSWORD });
   });
   afterEach(async () => {

@@ -1,6 +1,6 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { SESSION_COOKIE, signUp, TestBrowser } from "../support/browser.ts";
-import { createTestAuth, TEST_ORIGIN, type TestAuth } from "../support/test-auth.ts";
+import { TEST_ORIGIN, type TestAuth, useFreshTestAuth } from "../support/test-auth.ts";
 
 /**
  * Security-hardening finding 10 (docs/security.md, "Responses that carry or follow a token"): every
@@ -9,10 +9,7 @@ import { createTestAuth, TEST_ORIGIN, type TestAuth } from "../support/test-auth
  * kept by a cache or handed on in the Referer of the page the redirect lands on.
  */
 let t: TestAuth | null = null;
-afterEach(async () => {
-  await t?.close();
-  t = null;
-});
+const freshTestAuth = useFreshTestAuth();
 
 const ADA = "ada@example.com";
 
@@ -31,7 +28,7 @@ const apiPathOf = (link: URL) => `${link.pathname.replace("/api/auth", "")}${lin
 
 describe("GET /verify-email (finding 10)", () => {
   it("redirects a valid link with no-store and no-referrer, and verifies the address", async () => {
-    t = await createTestAuth();
+    t = await freshTestAuth();
     await signUp(new TestBrowser(t.auth));
     await new TestBrowser(t.auth).post("/send-verification-email", { email: ADA, callbackURL: "/welcome" });
     const link = mailedLink(t, ADA);
@@ -44,7 +41,7 @@ describe("GET /verify-email (finding 10)", () => {
   });
 
   it("redirects a bad link to the error with the same headers, and verifies nothing", async () => {
-    t = await createTestAuth();
+    t = await freshTestAuth();
     await signUp(new TestBrowser(t.auth));
     const res = await new TestBrowser(t.auth).get("/verify-email?token=not-a-token&callbackURL=%2Fwelcome");
     expect(res.status).toBe(302);
@@ -54,7 +51,7 @@ describe("GET /verify-email (finding 10)", () => {
   });
 
   it("answers JSON without a callbackURL with the same headers", async () => {
-    t = await createTestAuth();
+    t = await freshTestAuth();
     const res = await new TestBrowser(t.auth).get("/verify-email?token=not-a-token");
     expect(res.status).toBe(401);
     expect(res.body).toEqual({ code: "INVALID_VERIFICATION_TOKEN", message: "invalid_token" });
@@ -64,7 +61,7 @@ describe("GET /verify-email (finding 10)", () => {
 
 describe("GET /delete-user/callback (finding 10)", () => {
   it("redirects the mailed link with no-store and no-referrer, and deletes the user", async () => {
-    t = await createTestAuth({
+    t = await freshTestAuth({
       user: { deleteUser: { enabled: true, sendDeleteAccountVerification: true } },
     });
     const ada = new TestBrowser(t.auth);
@@ -81,7 +78,7 @@ describe("GET /delete-user/callback (finding 10)", () => {
   });
 
   it("redirects a bad token to the error with the same headers, and deletes nothing", async () => {
-    t = await createTestAuth({
+    t = await freshTestAuth({
       user: { deleteUser: { enabled: true, sendDeleteAccountVerification: true } },
     });
     const ada = new TestBrowser(t.auth);
@@ -96,7 +93,7 @@ describe("GET /delete-user/callback (finding 10)", () => {
 
 describe("the other answers that carry or follow a token (finding 10)", () => {
   it("GET /reset-password/{token} redirects with them", async () => {
-    t = await createTestAuth();
+    t = await freshTestAuth();
     await signUp(new TestBrowser(t.auth));
     await new TestBrowser(t.auth).post("/request-password-reset", { email: ADA, redirectTo: "/reset" });
     const res = await new TestBrowser(t.auth).get(apiPathOf(mailedLink(t, ADA)));
@@ -106,14 +103,14 @@ describe("the other answers that carry or follow a token (finding 10)", () => {
   });
 
   it("the provider callback redirects with them", async () => {
-    t = await createTestAuth({ socialProviders: { github: { clientId: "id", clientSecret: "secret" } } });
+    t = await freshTestAuth({ socialProviders: { github: { clientId: "id", clientSecret: "secret" } } });
     const res = await new TestBrowser(t.auth).get("/callback/github?code=a-code&state=a-state");
     expect(res.status).toBe(302);
     expectTokenSafe(res.headers);
   });
 
   it("sign-up and sign-in answer their session token with them", async () => {
-    t = await createTestAuth();
+    t = await freshTestAuth();
     const signedUp = await signUp(new TestBrowser(t.auth));
     expect(signedUp.body.token).toEqual(expect.any(String));
     expectTokenSafe(signedUp.headers);
@@ -126,7 +123,7 @@ describe("the other answers that carry or follow a token (finding 10)", () => {
   });
 
   it("every registered endpoint answers with them, whatever it answers", async () => {
-    t = await createTestAuth();
+    t = await freshTestAuth();
     const browser = new TestBrowser(t.auth);
     await signUp(browser);
     for (const endpoint of t.auth.endpoints) {

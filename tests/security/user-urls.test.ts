@@ -1,7 +1,7 @@
 import { ObjectId } from "mongodb";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { signUp, TestBrowser } from "../support/browser.ts";
-import { createTestAuth, TEST_ORIGIN, type TestAuth } from "../support/test-auth.ts";
+import { TEST_ORIGIN, type TestAuth, useFreshTestAuth } from "../support/test-auth.ts";
 
 /**
  * Security-hardening finding 9 (docs/security.md, "URLs users supply"): a user's image and an
@@ -10,10 +10,7 @@ import { createTestAuth, TEST_ORIGIN, type TestAuth } from "../support/test-auth
  * A refusal is 400 VALIDATION_ERROR naming the field (never the value), and nothing is stored.
  */
 let t: TestAuth | null = null;
-afterEach(async () => {
-  await t?.close();
-  t = null;
-});
+const freshTestAuth = useFreshTestAuth();
 
 const BAD_URLS = [
   "javascript:alert(document.cookie)",
@@ -48,7 +45,7 @@ const imageOf = async (test: TestAuth, id: ObjectId) =>
 
 describe("a user's image (finding 9)", () => {
   it.each(BAD_URLS)("sign-up refuses image %s and stores no user", async (image) => {
-    t = await createTestAuth();
+    t = await freshTestAuth();
     const res = await new TestBrowser(t.auth).post("/sign-up/email", {
       name: "Ada",
       email: "ada@example.com",
@@ -61,7 +58,7 @@ describe("a user's image (finding 9)", () => {
   });
 
   it.each(BAD_URLS)("update-user refuses image %s and keeps the stored one", async (image) => {
-    t = await createTestAuth();
+    t = await freshTestAuth();
     const ada = await signedIn(t);
     await ada.browser.post("/update-user", { image: "https://cdn.example.com/ada.png" });
     const res = await ada.browser.post("/update-user", { image });
@@ -70,7 +67,7 @@ describe("a user's image (finding 9)", () => {
   });
 
   it("update-user stores an https URL, and null or an empty string clears it", async () => {
-    t = await createTestAuth();
+    t = await freshTestAuth();
     const ada = await signedIn(t);
     const set = await ada.browser.post("/update-user", { image: "https://cdn.example.com/ada.png" });
     expect(set.status).toBe(200);
@@ -83,7 +80,7 @@ describe("a user's image (finding 9)", () => {
   });
 
   it("with an https base URL, an http image is refused too; an https one is stored", async () => {
-    t = await createTestAuth({ baseURL: "https://auth.example.com", trustedOrigins: [TEST_ORIGIN] });
+    t = await freshTestAuth({ baseURL: "https://auth.example.com", trustedOrigins: [TEST_ORIGIN] });
     const ada = await signedIn(t);
     const res = await ada.browser.post("/update-user", { image: "http://cdn.example.com/ada.png" });
     expect({ status: res.status, body: res.body }).toEqual(refused("image", "an https URL"));
@@ -94,7 +91,7 @@ describe("a user's image (finding 9)", () => {
   });
 
   it("with an http base URL (development), an http image is stored", async () => {
-    t = await createTestAuth();
+    t = await freshTestAuth();
     const ada = await signedIn(t);
     const res = await ada.browser.post("/update-user", { image: "http://localhost:3000/ada.png" });
     expect(res.status).toBe(200);
@@ -102,7 +99,7 @@ describe("a user's image (finding 9)", () => {
   });
 
   it("an administrator's create-user and update-user refuse a javascript: image, storing nothing", async () => {
-    t = await createTestAuth();
+    t = await freshTestAuth();
     const admin = await signedIn(t, "admin");
     await t.db.collection("users").updateOne({ _id: admin.id }, { $set: { role: "admin" } });
     const bob = await signedIn(t, "bob");
@@ -126,7 +123,7 @@ describe("a user's image (finding 9)", () => {
 
 describe("an organization's logo (finding 9)", () => {
   it("create refuses a javascript: logo and stores no organization", async () => {
-    t = await createTestAuth();
+    t = await freshTestAuth();
     const ada = await signedIn(t);
     const res = await ada.browser.post("/organization/create", {
       name: "Acme",
@@ -139,7 +136,7 @@ describe("an organization's logo (finding 9)", () => {
   });
 
   it("update refuses a data: logo and keeps the stored one; null clears it", async () => {
-    t = await createTestAuth();
+    t = await freshTestAuth();
     const ada = await signedIn(t);
     const created = await ada.browser.post<{ id: string }>("/organization/create", {
       name: "Acme",

@@ -88,3 +88,17 @@ export async function signUp(
     password: overrides.password ?? "correct horse battery",
   });
 }
+
+/**
+ * The one way a test signs a user up when it needs the user's browser and id: a fresh browser signs
+ * up (and so in) through the HTTP handler; anything but 200 fails the test.
+ */
+export async function signUpUser(
+  t: { auth: Auth },
+  input: { email: string; password?: string; name?: string },
+): Promise<{ browser: TestBrowser; id: string }> {
+  const browser = new TestBrowser(t.auth);
+  const res = await signUp(browser, input);
+  if (res.status !== 200) throw new Error(`sign-up of ${input.email} answered ${res.status}`);
+  return { browser, id: res.body.user.id };
+}

@@ -1,7 +1,25 @@
+/**
+ * tests/support — the one test-support package (@tessera/tests), shared by the feature tests beside
+ * the code and by the cross-package tests in tests/. No test helper lives in a package's src folder.
+ *
+ * - test-auth.ts: createTestAuth (an auth on its own fresh database, test clock, outbox) and the
+ *   fixture lifecycle: useTestAuth (one instance per file), useFreshTestAuth (one per test),
+ *   closeAfterEach (what the others are built on).
+ * - browser.ts: TestBrowser (cookies, Origin) and signUp.
+ * - stored-rows.ts: stored password hashes and reset-token rows.
+ * - admin.ts, api-key.ts, deletion.ts, organization.ts, session-cookies.ts, two-factor.ts,
+ *   social.ts: each feature's people, fixtures and database readers (organization: useFixtures;
+ *   two-factor: useTwoFactorFixtures; social: useSocialTestbed).
+ * - oauth-*.ts: the scripted OAuth/OIDC test server, its keys and grants; oauth-providers.ts builds
+ *   providers against it.
+ * - cuttable-proxy.ts, import-graph.ts, global-setup.ts: the database proxy for outage tests, the
+ *   module graph for the architecture tests, and the vitest global setup that starts the server.
+ */
+
 import { randomBytes } from "node:crypto";
 import { type Auth, type AuthOptions, createAuth, createDevOutbox, type DevOutbox } from "@tessera/auth-core";
 import { type CommandStartedEvent, type Db, MongoClient } from "mongodb";
-import { inject } from "vitest";
+import { afterAll, afterEach, beforeAll, inject } from "vitest";
 
 export const TEST_ORIGIN = "http://localhost:3000";
 export const TEST_SECRET = "test-secret-0123456789abcdef0123456789";
@@ -23,16 +41,14 @@ export interface TestAuth {
 
 const DRIVER_COMMANDS = new Set(["hello", "ismaster", "isMaster", "ping", "endSessions"]);
 
-type Overrides = Omit<Partial<AuthOptions>, "database">;
+export type Overrides = Omit<Partial<AuthOptions>, "database">;
+export type Clock = { frozen?: boolean };
 
 /**
  * An auth instance on its own fresh database in the shared test server (real MongoDB protocol),
  * with a controllable clock and an outbox mailer. Rate limiting is off unless a test turns it on.
  */
-export async function createTestAuth(
-  overrides: Overrides = {},
-  clock: { frozen?: boolean } = {},
-): Promise<TestAuth> {
+export async function createTestAuth(overrides: Overrides = {}, clock: Clock = {}): Promise<TestAuth> {
   const uri = inject("mongoUri");
   const client = new MongoClient(uri, { serverSelectionTimeoutMS: 5000, monitorCommands: true });
   const db = client.db(`t_${randomBytes(6).toString("hex")}`);
@@ -82,4 +98,45 @@ export async function createTestAuth(
       await client.close();
     },
   };
+}
+
+/**
+ * The fixture lifecycle of a test file whose tests each need their own instance: `closeAfterEach`
+ * registers an afterEach that closes whatever the returned function was handed during the test.
+ */
+export function closeAfterEach<T extends { close(): Promise<void> }>(): (opened: T) => T {
+  const open: T[] = [];
+  afterEach(async () => {
+    for (const item of open.splice(0)) await item.close();
+  });
+  return (opened) => {
+    open.push(opened);
+    return opened;
+  };
+}
+
+/** `createTestAuth` for a file of per-test instances: each one is closed after the test that opened it. */
+export function useFreshTestAuth(): (overrides?: Overrides, clock?: Clock) => Promise<TestAuth> {
+  const track = closeAfterEach<TestAuth>();
+  return async (overrides, clock) => track(await createTestAuth(overrides, clock));
+}
+
+/**
+ * One instance for every test of a file: opened before them, closed after them. The returned value
+ * stands for that instance (use it inside hooks and tests, not at import time).
+ */
+export function useTestAuth(overrides: Overrides = {}, clock: Clock = {}): TestAuth {
+  let current: TestAuth | undefined;
+  beforeAll(async () => {
+    current = await createTestAuth(overrides, clock);
+  });
+  afterAll(async () => {
+    await current?.close();
+  });
+  return new Proxy({} as TestAuth, {
+    get(_, key) {
+      if (!current) throw new Error("useTestAuth: the instance is opened in beforeAll; use it in a test");
+      return Reflect.get(current, key);
+    },
+  });
 }

@@ -1,7 +1,7 @@
 import { type AuthOptions, createAuth } from "@tessera/auth-core";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { signUp, TestBrowser } from "../../../../tests/support/browser.ts";
-import { createTestAuth, TEST_SECRET, type TestAuth } from "../../../../tests/support/test-auth.ts";
+import { TEST_SECRET, type TestAuth, useFreshTestAuth } from "../../../../tests/support/test-auth.ts";
 
 /**
  * Issue 2 §4: "a wrong option fails at startup with a message naming it" — review s9 findings 1–5
@@ -15,10 +15,7 @@ function construct(options: Record<string, unknown>): () => unknown {
 }
 
 let t: TestAuth | undefined;
-afterEach(async () => {
-  await t?.close();
-  t = undefined;
-});
+const freshTestAuth = useFreshTestAuth();
 
 describe("hooks and mail hooks are validated at startup (finding 1)", () => {
   it.each([
@@ -57,7 +54,7 @@ describe("hooks and mail hooks are validated at startup (finding 1)", () => {
       sendChangeEmailVerification: () => {},
       sendDeleteAccountVerification: () => {},
     };
-    t = await createTestAuth({ hooks, mail });
+    t = await freshTestAuth({ hooks, mail });
     expect(t.auth.context.options.hooks).toBe(hooks);
     const res = await signUp(new TestBrowser(t.auth));
     expect(res.status).toBe(200);
@@ -109,7 +106,7 @@ describe("baseURL is an absolute http(s) origin (finding 2)", () => {
   });
 
   it("sign-up with required verification mails a link on the configured origin (was 500 with the user stored)", async () => {
-    t = await createTestAuth({
+    t = await freshTestAuth({
       baseURL: "https://auth.example.com",
       trustedOrigins: ["http://localhost:3000"],
       emailAndPassword: { requireEmailVerification: true },
@@ -171,7 +168,7 @@ describe("advanced.ipAddressHeader is an HTTP header name (finding 3)", () => {
   });
 
   it("a valid custom header is read from a trusted proxy: the session records the client address", async () => {
-    t = await createTestAuth({
+    t = await freshTestAuth({
       advanced: { trustedProxies: ["127.0.0.1"], ipAddressHeader: "CF-Connecting-IP" },
     });
     const res = await new TestBrowser(t.auth).post(
@@ -211,7 +208,7 @@ describe("trustedOrigins entries are origin patterns (finding 4)", () => {
   });
 
   it("a wildcard entry written with a trailing slash trusts its hosts, like an exact one does", async () => {
-    t = await createTestAuth({ trustedOrigins: ["https://*.example.com/", "https://exact.example.org/"] });
+    t = await freshTestAuth({ trustedOrigins: ["https://*.example.com/", "https://exact.example.org/"] });
     const auth = t.auth;
     const signUpWith = (email: string, callbackURL: string) =>
       new TestBrowser(auth).post("/sign-up/email", {

@@ -1,24 +1,18 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { createKey, signedIn, type TestAuth } from "../../../../tests/support/api-key.ts";
 import { TestBrowser } from "../../../../tests/support/browser.ts";
-import {
-  createKey,
-  createTestAuth,
-  signedIn,
-  type TestAuth,
-} from "../features/api-key/api-key-test-helpers.ts";
+import { useFreshTestAuth } from "../../../../tests/support/test-auth.ts";
 
 /**
  * run-endpoint.ts: an endpoint that refuses an API-key caller (sensitive, fresh-session) refuses
  * before the key is read, so the refused call spends neither a use nor a rate-limit hit.
  */
 let t: TestAuth;
-afterEach(async () => {
-  await t.close();
-});
+const freshTestAuth = useFreshTestAuth();
 
 describe("an API key refused by the endpoint spends nothing", () => {
   it("three refused /change-password calls leave a key with 3 uses and 3 hits per window intact", async () => {
-    t = await createTestAuth({ apiKey: { enableSessionForAPIKeys: true } });
+    t = await freshTestAuth({ apiKey: { enableSessionForAPIKeys: true } });
     const { userId } = await signedIn(t);
     const created = await createKey(t, {
       userId,

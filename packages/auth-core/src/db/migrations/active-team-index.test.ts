@@ -1,14 +1,12 @@
-import { afterEach, describe, expect, it } from "vitest";
-import { createTestAuth, type TestAuth } from "../../../../../tests/support/test-auth.ts";
+import { describe, expect, it } from "vitest";
+import { type TestAuth, useFreshTestAuth } from "../../../../../tests/support/test-auth.ts";
 
 let t: TestAuth;
-afterEach(async () => {
-  await t.close();
-});
+const freshTestAuth = useFreshTestAuth();
 
 describe("0008-active-team-index", () => {
   it("indexes sessions.activeTeamId, which remove-team updates across every user's sessions", async () => {
-    t = await createTestAuth();
+    t = await freshTestAuth();
     const indexes = await t.db.collection("sessions").indexes();
     expect(indexes.find((index) => index.name === "activeTeamId")?.key).toEqual({ activeTeamId: 1 });
     expect(

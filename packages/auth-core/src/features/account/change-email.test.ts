@@ -1,11 +1,9 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { signUp, TestBrowser } from "../../../../../tests/support/browser.ts";
-import { createTestAuth, type TestAuth } from "../../../../../tests/support/test-auth.ts";
+import { type TestAuth, useFreshTestAuth } from "../../../../../tests/support/test-auth.ts";
 
 let t: TestAuth;
-afterEach(async () => {
-  await t.close();
-});
+const freshTestAuth = useFreshTestAuth();
 
 const ADA = "ada@example.com";
 const NEW = "ada.new@example.com";
@@ -31,7 +29,7 @@ async function signedInAda(verified: boolean): Promise<{ browser: TestBrowser; i
 
 describe("POST /change-email, verified user (SPEC §4: the current address confirms, then the address moves)", () => {
   it("runs the full flow: mail to the old address, move to unverified, verify the new address", async () => {
-    t = await createTestAuth(ENABLED);
+    t = await freshTestAuth(ENABLED);
     const { browser, id } = await signedInAda(true);
     const res = await browser.post("/change-email", {
       newEmail: "  Ada.NEW@Example.com ",
@@ -65,7 +63,7 @@ describe("POST /change-email, verified user (SPEC §4: the current address confi
   });
 
   it("the confirmation link works once: a replay answers user_not_found and changes nothing", async () => {
-    t = await createTestAuth(ENABLED);
+    t = await freshTestAuth(ENABLED);
     const { browser, id } = await signedInAda(true);
     await browser.post("/change-email", { newEmail: NEW });
     const link = new URL(latestLink(ADA));
@@ -78,7 +76,7 @@ describe("POST /change-email, verified user (SPEC §4: the current address confi
   });
 
   it("the confirmation link followed by another signed-in user answers unauthorized and changes nothing", async () => {
-    t = await createTestAuth(ENABLED);
+    t = await freshTestAuth(ENABLED);
     const { browser, id } = await signedInAda(true);
     await browser.post("/change-email", { newEmail: NEW });
     const eve = new TestBrowser(t.auth);
@@ -96,7 +94,7 @@ describe("POST /change-email, verified user (SPEC §4: the current address confi
   });
 
   it("an old-address link expired after 3601 s moves nothing", async () => {
-    t = await createTestAuth(ENABLED);
+    t = await freshTestAuth(ENABLED);
     const { browser, id } = await signedInAda(true);
     await browser.post("/change-email", { newEmail: NEW, callbackURL: "/settings" });
     t.advance(3601);
@@ -107,7 +105,7 @@ describe("POST /change-email, verified user (SPEC §4: the current address confi
   });
 
   it("when the new address was taken meanwhile, following the link fails and nothing moves", async () => {
-    t = await createTestAuth(ENABLED);
+    t = await freshTestAuth(ENABLED);
     const { browser, id } = await signedInAda(true);
     await browser.post("/change-email", { newEmail: NEW, callbackURL: "/settings" });
     await signUp(new TestBrowser(t.auth), { email: NEW });
@@ -124,7 +122,7 @@ describe("POST /change-email, verified user (SPEC §4: the current address confi
   });
 
   it("two users racing to the same address through their links end with exactly one owner", async () => {
-    t = await createTestAuth(ENABLED);
+    t = await freshTestAuth(ENABLED);
     const ada = await signedInAda(true);
     const bob = new TestBrowser(t.auth);
     await signUp(bob, { email: "bob@example.com" });
@@ -146,7 +144,7 @@ describe("POST /change-email, verified user (SPEC §4: the current address confi
 
 describe("one change link, many clicks", () => {
   it("5 concurrent clicks on a change link move the address once and mail the new address once", async () => {
-    t = await createTestAuth(ENABLED);
+    t = await freshTestAuth(ENABLED);
     const { browser, id } = await signedInAda(true);
     await browser.post("/change-email", { newEmail: NEW });
     const link = latestLink(ADA);
@@ -160,7 +158,7 @@ describe("one change link, many clicks", () => {
 
 describe("POST /change-email, unverified user", () => {
   it("moves the address at once, keeps it unverified, and mails a verification link to the new address", async () => {
-    t = await createTestAuth(ENABLED);
+    t = await freshTestAuth(ENABLED);
     const { browser, id } = await signedInAda(false);
     const res = await browser.post("/change-email", { newEmail: "ADA.new@example.com" });
     expect(res.status).toBe(200);
@@ -183,7 +181,7 @@ describe("POST /change-email, unverified user", () => {
 
   it("hands the notice to the app's sendEmailChangedNotice mail hook instead, when given", async () => {
     const notices: { user: { email: string }; newEmail: string | null }[] = [];
-    t = await createTestAuth({
+    t = await freshTestAuth({
       ...ENABLED,
       mail: { sendEmailChangedNotice: (data) => void notices.push(data) },
     });
@@ -197,7 +195,7 @@ describe("POST /change-email, unverified user", () => {
   });
 
   it("a verification link of the old address verifies nothing once the address moved (E9)", async () => {
-    t = await createTestAuth(ENABLED);
+    t = await freshTestAuth(ENABLED);
     const { browser, id } = await signedInAda(false);
     await browser.post("/send-verification-email", { email: ADA });
     const oldLink = new URL(latestLink(ADA));
@@ -210,7 +208,7 @@ describe("POST /change-email, unverified user", () => {
   });
 
   it("the new mailbox's link never signs anyone in, even with autoSignInAfterVerification (#7196)", async () => {
-    t = await createTestAuth({ ...ENABLED, emailVerification: { autoSignInAfterVerification: true } });
+    t = await freshTestAuth({ ...ENABLED, emailVerification: { autoSignInAfterVerification: true } });
     const { browser, id } = await signedInAda(false);
     await browser.post("/change-email", { newEmail: NEW });
     const stranger = new TestBrowser(t.auth);
@@ -222,7 +220,7 @@ describe("POST /change-email, unverified user", () => {
   });
 
   it("two users racing to the same address end with exactly one owner", async () => {
-    t = await createTestAuth(ENABLED);
+    t = await freshTestAuth(ENABLED);
     const ada = await signedInAda(false);
     const bob = new TestBrowser(t.auth);
     await signUp(bob, { email: "bob@example.com" });
@@ -242,7 +240,7 @@ describe("POST /change-email with the cookie cache on", () => {
   const CACHED = { ...ENABLED, session: { cookieCache: { enabled: true } } };
 
   it("the cached session shows the moved address at once (direct move)", async () => {
-    t = await createTestAuth(CACHED);
+    t = await freshTestAuth(CACHED);
     const { browser } = await signedInAda(false);
     await browser.post("/change-email", { newEmail: NEW });
     const session = await browser.get<{ user: { email: string } }>("/get-session");
@@ -250,7 +248,7 @@ describe("POST /change-email with the cookie cache on", () => {
   });
 
   it("the cached session shows the moved address, then its verification, after each link", async () => {
-    t = await createTestAuth(CACHED);
+    t = await freshTestAuth(CACHED);
     const { browser } = await signedInAda(true);
     // The cache was written at sign-up, before the test marked Ada verified: re-read it from the database.
     await browser.get("/get-session?disableCookieCache=true");
@@ -268,7 +266,7 @@ describe("POST /change-email with verifyNewEmailFirst (#7196 hardening)", () => 
   const STRICT = { user: { changeEmail: { enabled: true, verifyNewEmailFirst: true } } };
 
   it("verified user: old address confirms, then the new one; only then the address moves, verified", async () => {
-    t = await createTestAuth(STRICT);
+    t = await freshTestAuth(STRICT);
     const { browser, id } = await signedInAda(true);
     await browser.post("/change-email", { newEmail: NEW });
     expect(t.outbox.latestTo(ADA)?.kind).toBe("change-email");
@@ -282,7 +280,7 @@ describe("POST /change-email with verifyNewEmailFirst (#7196 hardening)", () => 
   });
 
   it("the old address's confirmation link works once: replays and concurrent clicks mail the new address once", async () => {
-    t = await createTestAuth(STRICT);
+    t = await freshTestAuth(STRICT);
     const { browser, id } = await signedInAda(true);
     await browser.post("/change-email", { newEmail: NEW });
     const link = new URL(latestLink(ADA));
@@ -302,7 +300,7 @@ describe("POST /change-email with verifyNewEmailFirst (#7196 hardening)", () => 
   });
 
   it("unverified user: nothing moves until the new address confirms", async () => {
-    t = await createTestAuth(STRICT);
+    t = await freshTestAuth(STRICT);
     const { browser, id } = await signedInAda(false);
     await browser.post("/change-email", { newEmail: NEW });
     expect(await userDoc(id)).toMatchObject({ email: ADA, emailVerified: false });
@@ -314,7 +312,7 @@ describe("POST /change-email with verifyNewEmailFirst (#7196 hardening)", () => 
 
 describe("POST /change-email, refusals", () => {
   it("answers 400 Change email is disabled by default", async () => {
-    t = await createTestAuth();
+    t = await freshTestAuth();
     const { browser, id } = await signedInAda(true);
     const res = await browser.post("/change-email", { newEmail: NEW });
     expect(res.status).toBe(400);
@@ -324,14 +322,14 @@ describe("POST /change-email, refusals", () => {
   });
 
   it("answers 401 without a session", async () => {
-    t = await createTestAuth(ENABLED);
+    t = await freshTestAuth(ENABLED);
     const res = await new TestBrowser(t.auth).post("/change-email", { newEmail: NEW });
     expect(res.status).toBe(401);
     expect(res.body).toEqual({ code: "UNAUTHORIZED", message: "unauthorized" });
   });
 
   it("answers 403 Session is not fresh for a session older than the fresh age (E11)", async () => {
-    t = await createTestAuth({ ...ENABLED, session: { freshAge: 60 } });
+    t = await freshTestAuth({ ...ENABLED, session: { freshAge: 60 } });
     const { browser, id } = await signedInAda(true);
     t.advance(61);
     const res = await browser.post("/change-email", { newEmail: NEW });
@@ -342,7 +340,7 @@ describe("POST /change-email, refusals", () => {
   });
 
   it("answers 400 Email is the same, whatever the case", async () => {
-    t = await createTestAuth(ENABLED);
+    t = await freshTestAuth(ENABLED);
     const { browser } = await signedInAda(false);
     const res = await browser.post("/change-email", { newEmail: "ADA@Example.com" });
     expect(res.status).toBe(400);
@@ -353,7 +351,7 @@ describe("POST /change-email, refusals", () => {
   it.each([[false], [true]])(
     "answers 400 Couldn't update your email for another user's address (verified %s)",
     async (verified) => {
-      t = await createTestAuth(ENABLED);
+      t = await freshTestAuth(ENABLED);
       const { browser, id } = await signedInAda(verified);
       await signUp(new TestBrowser(t.auth), { email: "bob@example.com" });
       const res = await browser.post("/change-email", { newEmail: "Bob@example.com" });
@@ -368,7 +366,7 @@ describe("POST /change-email, refusals", () => {
   it.each([["not-an-email"], ["a@x.io,b@y.io"], [""]])(
     "answers 400 Invalid email for %j",
     async (newEmail) => {
-      t = await createTestAuth(ENABLED);
+      t = await freshTestAuth(ENABLED);
       const { browser, id } = await signedInAda(false);
       const res = await browser.post("/change-email", { newEmail });
       expect(res.status).toBe(400);
@@ -378,7 +376,7 @@ describe("POST /change-email, refusals", () => {
   );
 
   it("answers 400 for an operator object or an extra field, changing nothing", async () => {
-    t = await createTestAuth(ENABLED);
+    t = await freshTestAuth(ENABLED);
     const { browser, id } = await signedInAda(false);
     for (const body of [{ newEmail: { $ne: "" } }, { newEmail: NEW, emailVerified: true }]) {
       const res = await browser.post("/change-email", body);
@@ -390,7 +388,7 @@ describe("POST /change-email, refusals", () => {
   });
 
   it("answers 403 Invalid callbackURL for an untrusted callback and sends nothing", async () => {
-    t = await createTestAuth(ENABLED);
+    t = await freshTestAuth(ENABLED);
     const { browser, id } = await signedInAda(true);
     const res = await browser.post("/change-email", {
       newEmail: NEW,
@@ -404,7 +402,7 @@ describe("POST /change-email, refusals", () => {
 
   it("uses the app's sendChangeEmailVerification hook for the current-address mail", async () => {
     const calls: { email: string; newEmail: string; url: string }[] = [];
-    t = await createTestAuth({
+    t = await freshTestAuth({
       ...ENABLED,
       mail: {
         sendChangeEmailVerification: ({ user, newEmail, url }) =>

@@ -1,11 +1,9 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { CACHE_COOKIE, signUp, TestBrowser } from "../../../../../tests/support/browser.ts";
-import { createTestAuth, type TestAuth } from "../../../../../tests/support/test-auth.ts";
+import { type TestAuth, useFreshTestAuth } from "../../../../../tests/support/test-auth.ts";
 
 let t: TestAuth;
-afterEach(async () => {
-  await t.close();
-});
+const freshTestAuth = useFreshTestAuth();
 
 const ADA = "ada@example.com";
 
@@ -21,7 +19,7 @@ async function signedIn(): Promise<TestBrowser> {
 
 describe("POST /update-user", () => {
   it("changes the name and image; get-session shows them", async () => {
-    t = await createTestAuth();
+    t = await freshTestAuth();
     const browser = await signedIn();
     const before = await adaDoc();
     t.advance(5);
@@ -43,7 +41,7 @@ describe("POST /update-user", () => {
   });
 
   it("clears the image with null and leaves the name alone", async () => {
-    t = await createTestAuth();
+    t = await freshTestAuth();
     const browser = await signedIn();
     await browser.post("/update-user", { image: "https://img.example/ada.png" });
     const res = await browser.post("/update-user", { image: null });
@@ -52,7 +50,7 @@ describe("POST /update-user", () => {
   });
 
   it("refreshes the cookie cache so the cached get-session shows the new name at once", async () => {
-    t = await createTestAuth({ session: { cookieCache: { enabled: true } } });
+    t = await freshTestAuth({ session: { cookieCache: { enabled: true } } });
     const browser = await signedIn();
     const cacheBefore = browser.cookies.get(CACHE_COOKIE);
     expect(cacheBefore).toBeDefined();
@@ -64,7 +62,7 @@ describe("POST /update-user", () => {
   });
 
   it("changes only the caller's own user", async () => {
-    t = await createTestAuth();
+    t = await freshTestAuth();
     const browser = await signedIn();
     await signUp(new TestBrowser(t.auth), { email: "bob@example.com", name: "Bob" });
     await browser.post("/update-user", { name: "Ada King" });
@@ -73,7 +71,7 @@ describe("POST /update-user", () => {
 
   it("runs the user update hooks", async () => {
     const seen: unknown[] = [];
-    t = await createTestAuth({
+    t = await freshTestAuth({
       hooks: {
         user: {
           update: {
@@ -101,7 +99,7 @@ describe("POST /update-user, refusals (database unchanged)", () => {
     ["a number as name", { name: 42 }],
     ["an array as image", { image: ["a", "b"] }],
   ])("answers 400 for %s", async (_label, body) => {
-    t = await createTestAuth();
+    t = await freshTestAuth();
     const browser = await signedIn();
     const before = await adaDoc();
     const res = await browser.post("/update-user", body);
@@ -111,7 +109,7 @@ describe("POST /update-user, refusals (database unchanged)", () => {
   });
 
   it("answers 400 No fields to update for an empty body", async () => {
-    t = await createTestAuth();
+    t = await freshTestAuth();
     const browser = await signedIn();
     const before = await adaDoc();
     const res = await browser.post("/update-user", {});
@@ -121,7 +119,7 @@ describe("POST /update-user, refusals (database unchanged)", () => {
   });
 
   it("answers 401 without a session", async () => {
-    t = await createTestAuth();
+    t = await freshTestAuth();
     await signUp(new TestBrowser(t.auth));
     const res = await new TestBrowser(t.auth).post("/update-user", { name: "Eve" });
     expect(res.status).toBe(401);
@@ -130,7 +128,7 @@ describe("POST /update-user, refusals (database unchanged)", () => {
   });
 
   it("answers 403 Invalid origin for a cross-site request with the session cookie", async () => {
-    t = await createTestAuth();
+    t = await freshTestAuth();
     const browser = await signedIn();
     const res = await browser.post(
       "/update-user",
@@ -143,7 +141,7 @@ describe("POST /update-user, refusals (database unchanged)", () => {
   });
 
   it("answers 400 Failed to update user when a hook refuses", async () => {
-    t = await createTestAuth({ hooks: { user: { update: { before: () => false } } } });
+    t = await freshTestAuth({ hooks: { user: { update: { before: () => false } } } });
     const browser = await signedIn();
     const res = await browser.post("/update-user", { name: "Eve" });
     expect(res.status).toBe(400);

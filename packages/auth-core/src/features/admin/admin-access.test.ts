@@ -1,8 +1,5 @@
 import { ObjectId } from "mongodb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SESSION_COOKIE, TestBrowser } from "../../../../../tests/support/browser.ts";
-import { createTestAuth, TEST_SECRET, type TestAuth } from "../../../../../tests/support/test-auth.ts";
-import { signValue } from "../../crypto/index.ts";
 import {
   createCast,
   FORBIDDEN,
@@ -10,7 +7,10 @@ import {
   signUpPerson,
   UNAUTHORIZED,
   userDoc,
-} from "./admin-test-helpers.ts";
+} from "../../../../../tests/support/admin.ts";
+import { SESSION_COOKIE, TestBrowser } from "../../../../../tests/support/browser.ts";
+import { createTestAuth, TEST_SECRET, type TestAuth } from "../../../../../tests/support/test-auth.ts";
+import { signValue } from "../../crypto/index.ts";
 import { adminEndpoints } from "./index.ts";
 
 /**

@@ -1,7 +1,5 @@
 import { ObjectId } from "mongodb";
 import { afterEach, describe, expect, it } from "vitest";
-import { createTestAuth, type TestAuth } from "../../../../../tests/support/test-auth.ts";
-import { DEFAULT_ADMIN_ROLES } from "./access.ts";
 import {
   auditEvents,
   createCast,
@@ -12,7 +10,9 @@ import {
   sessionCount,
   signUpPerson,
   userDoc,
-} from "./admin-test-helpers.ts";
+} from "../../../../../tests/support/admin.ts";
+import { createTestAuth, type TestAuth } from "../../../../../tests/support/test-auth.ts";
+import { DEFAULT_ADMIN_ROLES } from "./access.ts";
 
 /**
  * Review findings 1, 2 and 6: an admin cannot take over another admin (set-password, email, ban,

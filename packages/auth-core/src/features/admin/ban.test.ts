@@ -1,7 +1,5 @@
 import { ObjectId } from "mongodb";
 import { afterEach, describe, expect, it } from "vitest";
-import { SESSION_COOKIE, TestBrowser } from "../../../../../tests/support/browser.ts";
-import { createTestAuth, type TestAuth } from "../../../../../tests/support/test-auth.ts";
 import {
   auditEvents,
   BANNED,
@@ -12,7 +10,9 @@ import {
   signIn,
   signUpPerson,
   userDoc,
-} from "./admin-test-helpers.ts";
+} from "../../../../../tests/support/admin.ts";
+import { SESSION_COOKIE, TestBrowser } from "../../../../../tests/support/browser.ts";
+import { createTestAuth, type TestAuth } from "../../../../../tests/support/test-auth.ts";
 
 let t: TestAuth;
 let admin: Person;

@@ -1,7 +1,5 @@
 import { ObjectId } from "mongodb";
 import { afterEach, describe, expect, it } from "vitest";
-import { TestBrowser } from "../../../../../tests/support/browser.ts";
-import { createTestAuth, type TestAuth } from "../../../../../tests/support/test-auth.ts";
 import {
   createCast,
   FORBIDDEN,
@@ -11,7 +9,9 @@ import {
   sessionCount,
   signIn,
   signUpPerson,
-} from "./admin-test-helpers.ts";
+} from "../../../../../tests/support/admin.ts";
+import { TestBrowser } from "../../../../../tests/support/browser.ts";
+import { createTestAuth, type TestAuth } from "../../../../../tests/support/test-auth.ts";
 
 /**
  * Impersonation sessions outliving the admin's right (review findings 4 and 5), against the real

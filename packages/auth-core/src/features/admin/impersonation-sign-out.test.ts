@@ -1,8 +1,8 @@
 import { ObjectId } from "mongodb";
 import { afterEach, describe, expect, it } from "vitest";
+import { auditEvents, createCast, type Person, UNAUTHORIZED } from "../../../../../tests/support/admin.ts";
 import { SESSION_COOKIE, TestBrowser } from "../../../../../tests/support/browser.ts";
 import { createTestAuth, type TestAuth } from "../../../../../tests/support/test-auth.ts";
-import { auditEvents, createCast, type Person, UNAUTHORIZED } from "./admin-test-helpers.ts";
 
 /**
  * Security-hardening issue, finding 5: the admin's session parked while impersonating has its own

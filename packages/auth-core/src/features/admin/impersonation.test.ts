@@ -1,7 +1,5 @@
 import { ObjectId } from "mongodb";
 import { afterEach, describe, expect, it } from "vitest";
-import { SESSION_COOKIE, TestBrowser } from "../../../../../tests/support/browser.ts";
-import { createTestAuth, type TestAuth } from "../../../../../tests/support/test-auth.ts";
 import {
   auditEvents,
   createCast,
@@ -10,7 +8,9 @@ import {
   signUpPerson,
   UNAUTHORIZED,
   USER_NOT_FOUND,
-} from "./admin-test-helpers.ts";
+} from "../../../../../tests/support/admin.ts";
+import { SESSION_COOKIE, TestBrowser } from "../../../../../tests/support/browser.ts";
+import { createTestAuth, type TestAuth } from "../../../../../tests/support/test-auth.ts";
 
 const ADMIN_COOKIE = "tessera.admin_session";
 const WHILE_IMPERSONATING = {

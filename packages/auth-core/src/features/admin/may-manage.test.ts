@@ -1,7 +1,5 @@
 import { ObjectId } from "mongodb";
 import { afterEach, describe, expect, it } from "vitest";
-import { TestBrowser } from "../../../../../tests/support/browser.ts";
-import { createTestAuth, type TestAuth } from "../../../../../tests/support/test-auth.ts";
 import {
   auditEvents,
   FORBIDDEN,
@@ -11,7 +9,9 @@ import {
   signIn,
   signUpPerson,
   userDoc,
-} from "./admin-test-helpers.ts";
+} from "../../../../../tests/support/admin.ts";
+import { TestBrowser } from "../../../../../tests/support/browser.ts";
+import { createTestAuth, type TestAuth } from "../../../../../tests/support/test-auth.ts";
 
 /**
  * Security-hardening issue, finding 6: every admin endpoint that acts on a user applies the one

@@ -1,16 +1,14 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { createCast, type Person } from "../../../../../tests/support/admin.ts";
 import { TestBrowser } from "../../../../../tests/support/browser.ts";
-import { createTestAuth, type TestAuth } from "../../../../../tests/support/test-auth.ts";
-import { createCast, type Person } from "./admin-test-helpers.ts";
+import { type TestAuth, useFreshTestAuth } from "../../../../../tests/support/test-auth.ts";
 
 /**
  * A reset link is only good while the account is as it was when it was mailed: an admin moving the
  * address or setting the password voids it, as the user's own change of email or password does.
  */
 let t: TestAuth;
-afterEach(async () => {
-  await t.close();
-});
+const freshTestAuth = useFreshTestAuth();
 
 async function mailedResetToken(user: Person): Promise<string> {
   expect((await new TestBrowser(t.auth).post("/request-password-reset", { email: user.email })).status).toBe(
@@ -27,7 +25,7 @@ async function resetWith(token: string) {
 
 describe("admin changes void the user's reset links (and an address move notifies the old one)", () => {
   it("when an admin moves the user's email", async () => {
-    t = await createTestAuth();
+    t = await freshTestAuth();
     const { admin, user } = await createCast(t);
     const token = await mailedResetToken(user);
     const moved = await admin.browser.post("/admin/update-user", {
@@ -46,7 +44,7 @@ describe("admin changes void the user's reset links (and an address move notifie
   });
 
   it("keeps them when an admin changes only the name", async () => {
-    t = await createTestAuth();
+    t = await freshTestAuth();
     const { admin, user } = await createCast(t);
     const token = await mailedResetToken(user);
     expect(
@@ -56,7 +54,7 @@ describe("admin changes void the user's reset links (and an address move notifie
   });
 
   it("when an admin sets the user's password", async () => {
-    t = await createTestAuth();
+    t = await freshTestAuth();
     const { admin, user } = await createCast(t);
     const token = await mailedResetToken(user);
     const set = await admin.browser.post("/admin/set-user-password", {

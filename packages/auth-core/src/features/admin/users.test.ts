@@ -1,7 +1,5 @@
 import { ObjectId } from "mongodb";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { TestBrowser } from "../../../../../tests/support/browser.ts";
-import { createTestAuth, type TestAuth } from "../../../../../tests/support/test-auth.ts";
 import {
   auditEvents,
   createCast,
@@ -11,7 +9,9 @@ import {
   signUpPerson,
   USER_NOT_FOUND,
   userDoc,
-} from "./admin-test-helpers.ts";
+} from "../../../../../tests/support/admin.ts";
+import { TestBrowser } from "../../../../../tests/support/browser.ts";
+import { createTestAuth, type TestAuth } from "../../../../../tests/support/test-auth.ts";
 
 let t: TestAuth;
 let admin: Person;

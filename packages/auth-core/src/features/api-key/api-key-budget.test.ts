@@ -1,6 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  createKey,
+  createTestAuth,
+  type SignedIn,
+  signedIn,
+  type TestAuth,
+} from "../../../../../tests/support/api-key.ts";
 import { TestBrowser } from "../../../../../tests/support/browser.ts";
-import { createKey, createTestAuth, type SignedIn, signedIn, type TestAuth } from "./api-key-test-helpers.ts";
 import type { CreatedApiKey } from "./types.ts";
 
 /**

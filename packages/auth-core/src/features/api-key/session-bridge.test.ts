@@ -1,18 +1,11 @@
 import { ObjectId } from "mongodb";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { createKey, type Overrides, signedIn, type TestAuth } from "../../../../../tests/support/api-key.ts";
 import { TestBrowser } from "../../../../../tests/support/browser.ts";
-import {
-  createKey,
-  createTestAuth,
-  type Overrides,
-  signedIn,
-  type TestAuth,
-} from "./api-key-test-helpers.ts";
+import { useFreshTestAuth } from "../../../../../tests/support/test-auth.ts";
 
 let t: TestAuth;
-afterEach(async () => {
-  await t.close();
-});
+const freshTestAuth = useFreshTestAuth();
 
 const ENABLED: Overrides = { apiKey: { enableSessionForAPIKeys: true } };
 const NO_RATE_LIMIT = { rateLimitEnabled: false };
@@ -28,7 +21,7 @@ async function userName(userId: string): Promise<string | undefined> {
 
 describe("x-api-key as the caller (apiKey.enableSessionForAPIKeys)", () => {
   it("is off by default: the header is ignored and no use is counted", async () => {
-    t = await createTestAuth();
+    t = await freshTestAuth();
     const { userId } = await signedIn(t);
     const created = await createKey(t, { userId, remaining: 5, ...NO_RATE_LIMIT });
     const res = await keyClient().post(
@@ -43,7 +36,7 @@ describe("x-api-key as the caller (apiKey.enableSessionForAPIKeys)", () => {
   });
 
   it("authenticates as the key's user without a cookie or a session row, counting one use", async () => {
-    t = await createTestAuth(ENABLED);
+    t = await freshTestAuth(ENABLED);
     const { userId } = await signedIn(t);
     const created = await createKey(t, { userId, remaining: 5, ...NO_RATE_LIMIT });
     const res = await keyClient().post(
@@ -60,7 +53,7 @@ describe("x-api-key as the caller (apiKey.enableSessionForAPIKeys)", () => {
   });
 
   it("sets no cookie even with the cookie cache on", async () => {
-    t = await createTestAuth({ ...ENABLED, session: { cookieCache: { enabled: true } } });
+    t = await freshTestAuth({ ...ENABLED, session: { cookieCache: { enabled: true } } });
     const { userId } = await signedIn(t);
     const created = await createKey(t, { userId, ...NO_RATE_LIMIT });
     const res = await keyClient().post(
@@ -74,7 +67,7 @@ describe("x-api-key as the caller (apiKey.enableSessionForAPIKeys)", () => {
   });
 
   it("never takes the key from the query string", async () => {
-    t = await createTestAuth(ENABLED);
+    t = await freshTestAuth(ENABLED);
     const { userId } = await signedIn(t);
     const created = await createKey(t, { userId, ...NO_RATE_LIMIT });
     for (const name of ["x-api-key", "apiKey", "api_key"]) {
@@ -85,7 +78,7 @@ describe("x-api-key as the caller (apiKey.enableSessionForAPIKeys)", () => {
   });
 
   it("a refused key is not silently replaced by the cookie session", async () => {
-    t = await createTestAuth(ENABLED);
+    t = await freshTestAuth(ENABLED);
     const { browser, userId } = await signedIn(t);
     const res = await browser.post("/update-user", { name: "X" }, { headers: { "x-api-key": "not-a-key" } });
     expect(res.status).toBe(401);
@@ -94,7 +87,7 @@ describe("x-api-key as the caller (apiKey.enableSessionForAPIKeys)", () => {
   });
 
   it("answers every refusal with its SPEC §8 message and status (K4)", async () => {
-    t = await createTestAuth(ENABLED);
+    t = await freshTestAuth(ENABLED);
     const { browser, userId } = await signedIn(t);
     const disabled = await createKey(t, { userId, ...NO_RATE_LIMIT });
     await browser.post("/api-key/update", { keyId: disabled.id, enabled: false });
@@ -127,7 +120,7 @@ describe("x-api-key as the caller (apiKey.enableSessionForAPIKeys)", () => {
   });
 
   it("is never fresh: fresh-session endpoints answer 403 Session is not fresh", async () => {
-    t = await createTestAuth(ENABLED);
+    t = await freshTestAuth(ENABLED);
     const { userId } = await signedIn(t);
     const created = await createKey(t, { userId, ...NO_RATE_LIMIT });
     const res = await keyClient().get("/list-sessions", { headers: { "x-api-key": created.key } });
@@ -136,7 +129,7 @@ describe("x-api-key as the caller (apiKey.enableSessionForAPIKeys)", () => {
   });
 
   it("is refused by sensitive endpoints with 403 Not authorized (K7), changing nothing", async () => {
-    t = await createTestAuth({ ...ENABLED, user: { deleteUser: { enabled: true } } });
+    t = await freshTestAuth({ ...ENABLED, user: { deleteUser: { enabled: true } } });
     const ada = await signedIn(t);
     const bob = await signedIn(t, "bob@example.com");
     await t.db.collection("users").updateOne({ _id: new ObjectId(ada.userId) }, { $set: { role: "admin" } });

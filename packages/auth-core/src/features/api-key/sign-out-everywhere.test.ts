@@ -1,7 +1,8 @@
 import { ObjectId } from "mongodb";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { createKey, type Overrides, type TestAuth } from "../../../../../tests/support/api-key.ts";
 import { signUp, TestBrowser } from "../../../../../tests/support/browser.ts";
-import { createKey, createTestAuth, type Overrides, type TestAuth } from "./api-key-test-helpers.ts";
+import { useFreshTestAuth } from "../../../../../tests/support/test-auth.ts";
 import type { CreatedApiKey } from "./types.ts";
 
 /**
@@ -10,9 +11,7 @@ import type { CreatedApiKey } from "./types.ts";
  */
 
 let t: TestAuth;
-afterEach(async () => {
-  await t.close();
-});
+const freshTestAuth = useFreshTestAuth();
 
 const EMAIL = "ada@example.com";
 const PASSWORD = "correct horse battery";
@@ -28,7 +27,7 @@ interface Owner {
 }
 
 async function setUp(): Promise<Owner> {
-  t = await createTestAuth(ENABLED, { frozen: true });
+  t = await freshTestAuth(ENABLED, { frozen: true });
   const owner = new TestBrowser(t.auth);
   const userId = (await signUp(owner, { email: EMAIL, password: PASSWORD })).body.user.id;
   const attacker = new TestBrowser(t.auth);

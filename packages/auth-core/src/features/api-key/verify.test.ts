@@ -1,19 +1,18 @@
 import { ObjectId } from "mongodb";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { createKey, signedIn, type TestAuth, verifyKey } from "../../../../../tests/support/api-key.ts";
 import { TestBrowser } from "../../../../../tests/support/browser.ts";
-import { createKey, createTestAuth, signedIn, type TestAuth, verifyKey } from "./api-key-test-helpers.ts";
+import { useFreshTestAuth } from "../../../../../tests/support/test-auth.ts";
 
 let t: TestAuth;
-afterEach(async () => {
-  await t.close();
-});
+const freshTestAuth = useFreshTestAuth();
 
 const uses = () => t.db.collection("apiKeyUses");
 const NO_RATE_LIMIT = { rateLimitEnabled: false };
 
 describe("auth.api.verifyApiKey", () => {
   it("answers valid with the key (never the secret) and an unknown key with invalid", async () => {
-    t = await createTestAuth();
+    t = await freshTestAuth();
     const { userId } = await signedIn(t);
     const created = await createKey(t, { userId, name: "ci" });
     const ok = await verifyKey(t, created.key);
@@ -29,7 +28,7 @@ describe("auth.api.verifyApiKey", () => {
   });
 
   it("is server-only: over HTTP the path does not exist", async () => {
-    t = await createTestAuth();
+    t = await freshTestAuth();
     const { userId } = await signedIn(t);
     const created = await createKey(t, { userId });
     const res = await new TestBrowser(t.auth).post("/api-key/verify", { key: created.key });
@@ -37,7 +36,7 @@ describe("auth.api.verifyApiKey", () => {
   });
 
   it("refuses a disabled key, then accepts it once re-enabled", async () => {
-    t = await createTestAuth();
+    t = await freshTestAuth();
     const { browser, userId } = await signedIn(t);
     const created = await createKey(t, { userId });
     await browser.post("/api-key/update", { keyId: created.id, enabled: false });
@@ -50,7 +49,7 @@ describe("auth.api.verifyApiKey", () => {
   });
 
   it("refuses a key once expired (K4), and keeps the row for the owner to see", async () => {
-    t = await createTestAuth();
+    t = await freshTestAuth();
     const { userId } = await signedIn(t);
     const created = await createKey(t, { userId, expiresIn: 86400 });
     expect(await verifyKey(t, created.key)).toMatchObject({ valid: true });
@@ -63,7 +62,7 @@ describe("auth.api.verifyApiKey", () => {
   });
 
   it("checks permissions: every required action of every resource must be granted", async () => {
-    t = await createTestAuth();
+    t = await freshTestAuth();
     const { userId } = await signedIn(t);
     const created = await createKey(t, {
       userId,
@@ -84,7 +83,7 @@ describe("auth.api.verifyApiKey", () => {
   });
 
   it("refuses the key of a banned user, and of a user that no longer exists", async () => {
-    t = await createTestAuth();
+    t = await freshTestAuth();
     const { userId } = await signedIn(t);
     const created = await createKey(t, { userId, ...NO_RATE_LIMIT });
     const users = t.db.collection("users");
@@ -105,7 +104,7 @@ describe("auth.api.verifyApiKey", () => {
 
 describe("usage limit (remaining, refill)", () => {
   it("counts down remaining and answers usage limit reached at 0", async () => {
-    t = await createTestAuth();
+    t = await freshTestAuth();
     const { browser, userId } = await signedIn(t);
     const created = await createKey(t, { userId, remaining: 2, ...NO_RATE_LIMIT });
     expect((await verifyKey(t, created.key)).key).toMatchObject({ remaining: 1 });
@@ -121,7 +120,7 @@ describe("usage limit (remaining, refill)", () => {
   });
 
   it("refills to refillAmount every refillInterval (fixed periods from the budget's start)", async () => {
-    t = await createTestAuth();
+    t = await freshTestAuth();
     const { userId } = await signedIn(t);
     const created = await createKey(t, {
       userId,
@@ -142,7 +141,7 @@ describe("usage limit (remaining, refill)", () => {
   });
 
   it("50 concurrent uses of a key with 10 remaining: exactly 10 succeed (K5, FerretDB)", async () => {
-    t = await createTestAuth();
+    t = await freshTestAuth();
     const { userId } = await signedIn(t);
     const created = await createKey(t, { userId, remaining: 10, ...NO_RATE_LIMIT });
     const results = await Promise.all(Array.from({ length: 50 }, () => verifyKey(t, created.key)));
@@ -158,7 +157,7 @@ describe("usage limit (remaining, refill)", () => {
 
 describe("per-key rate limit", () => {
   it("answers rate limit exceeded with tryAgainIn past rateLimitMax in the window, then admits again", async () => {
-    t = await createTestAuth();
+    t = await freshTestAuth();
     const { userId } = await signedIn(t);
     const created = await createKey(t, { userId, rateLimitMax: 2, rateLimitTimeWindow: 60_000 });
     expect(await verifyKey(t, created.key)).toMatchObject({ valid: true });
@@ -175,7 +174,7 @@ describe("per-key rate limit", () => {
   });
 
   it("uses Better Auth's default of 10 per day for keys created without their own", async () => {
-    t = await createTestAuth();
+    t = await freshTestAuth();
     const { userId } = await signedIn(t);
     const created = await createKey(t, { userId });
     for (let i = 0; i < 10; i++) expect(await verifyKey(t, created.key)).toMatchObject({ valid: true });
@@ -183,7 +182,7 @@ describe("per-key rate limit", () => {
   });
 
   it("30 concurrent uses against a limit of 5: exactly 5 pass, and no usage is spent by the refused", async () => {
-    t = await createTestAuth();
+    t = await freshTestAuth();
     const { userId } = await signedIn(t);
     const created = await createKey(t, {
       userId,

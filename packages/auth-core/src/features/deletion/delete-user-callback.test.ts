@@ -1,16 +1,21 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { SESSION_COOKIE, TestBrowser } from "../../../../../tests/support/browser.ts";
-import { createTestAuth, type TestAuth } from "../../../../../tests/support/test-auth.ts";
-import { deleteLinkFrom, GONE, INTACT, PASSWORD, signUpUser, userRows } from "./deletion-test-helpers.ts";
+import {
+  deleteLinkFrom,
+  GONE,
+  INTACT,
+  PASSWORD,
+  signUpUser,
+  userRows,
+} from "../../../../../tests/support/deletion.ts";
+import { type TestAuth, useFreshTestAuth } from "../../../../../tests/support/test-auth.ts";
 import { deleteAccountIdentifier } from "./rules.ts";
 
 let t: TestAuth;
-afterEach(async () => {
-  await t.close();
-});
+const freshTestAuth = useFreshTestAuth();
 
 async function setUp(enabled = true) {
-  t = await createTestAuth({ user: { deleteUser: { enabled, sendDeleteAccountVerification: true } } });
+  t = await freshTestAuth({ user: { deleteUser: { enabled, sendDeleteAccountVerification: true } } });
   const ada = new TestBrowser(t.auth);
   const adaId = await signUpUser(ada, "ada@example.com");
   const bob = new TestBrowser(t.auth);
@@ -205,7 +210,7 @@ describe("refused confirmations delete nothing", () => {
 describe("mail hook", () => {
   it("hands the link and token to options.mail.sendDeleteAccountVerification instead of the mailer", async () => {
     const sent: { email: string; url: string; token: string }[] = [];
-    t = await createTestAuth({
+    t = await freshTestAuth({
       user: { deleteUser: { enabled: true, sendDeleteAccountVerification: true } },
       mail: {
         sendDeleteAccountVerification: ({ user, url, token }) => {

@@ -1,16 +1,14 @@
 import type { ObjectId } from "mongodb";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { SESSION_COOKIE, TestBrowser } from "../../../../../tests/support/browser.ts";
-import { createTestAuth, type TestAuth } from "../../../../../tests/support/test-auth.ts";
-import { GONE, INTACT, PASSWORD, signUpUser, userRows } from "./deletion-test-helpers.ts";
+import { GONE, INTACT, PASSWORD, signUpUser, userRows } from "../../../../../tests/support/deletion.ts";
+import { type TestAuth, useFreshTestAuth } from "../../../../../tests/support/test-auth.ts";
 
 let t: TestAuth;
-afterEach(async () => {
-  await t.close();
-});
+const freshTestAuth = useFreshTestAuth();
 
 async function setUp(deleteUser: { enabled?: boolean; sendDeleteAccountVerification?: boolean } = {}) {
-  t = await createTestAuth({ user: { deleteUser: { enabled: true, ...deleteUser } } });
+  t = await freshTestAuth({ user: { deleteUser: { enabled: true, ...deleteUser } } });
   const ada = new TestBrowser(t.auth);
   const adaId = await signUpUser(ada, "ada@example.com");
   const bob = new TestBrowser(t.auth);
@@ -128,7 +126,7 @@ describe("POST /delete-user", () => {
   });
 
   it("reads the session from the database, never the cookie cache: a revoked session deletes nothing", async () => {
-    t = await createTestAuth({
+    t = await freshTestAuth({
       user: { deleteUser: { enabled: true } },
       session: { cookieCache: { enabled: true } },
     });
@@ -171,7 +169,7 @@ describe("write order (no transactions)", () => {
 describe("user delete hooks", () => {
   it("a before hook returning false refuses with 403 and nothing is deleted; after sees the deleted user", async () => {
     const deleted: string[] = [];
-    t = await createTestAuth({
+    t = await freshTestAuth({
       user: { deleteUser: { enabled: true } },
       hooks: {
         user: {

@@ -1,20 +1,18 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { TestBrowser } from "../../../../../tests/support/browser.ts";
-import { createTestAuth, type TestAuth } from "../../../../../tests/support/test-auth.ts";
-import { addMember, createOrganization, signIn } from "../organization/test-helpers.ts";
-import { deleteLinkFrom, signUpUser } from "./deletion-test-helpers.ts";
+import { deleteLinkFrom, signUpUser } from "../../../../../tests/support/deletion.ts";
+import { addMember, createOrganization, signIn } from "../../../../../tests/support/organization.ts";
+import { type TestAuth, useFreshTestAuth } from "../../../../../tests/support/test-auth.ts";
 
 /**
  * Database commands per deletion request (STYLE.md), named `command:collection`. Rate limiting is
  * off here so the count is deletion's own (the limiter's counter is measured by the session budget).
  */
 let t: TestAuth;
-afterEach(async () => {
-  await t.close();
-});
+const freshTestAuth = useFreshTestAuth();
 
 async function createMeteredAuth(sendDeleteAccountVerification: boolean) {
-  t = await createTestAuth({ user: { deleteUser: { enabled: true, sendDeleteAccountVerification } } });
+  t = await freshTestAuth({ user: { deleteUser: { enabled: true, sendDeleteAccountVerification } } });
   return { auth: t.auth, outbox: t.outbox };
 }
 
@@ -75,7 +73,7 @@ describe("database commands per deletion request", () => {
   });
 
   it("delete-user of an owner, co-owner and member: 2 more reads, the guarded demotion, the organization cascade", async () => {
-    t = await createTestAuth({ user: { deleteUser: { enabled: true } } });
+    t = await freshTestAuth({ user: { deleteUser: { enabled: true } } });
     const [ada, bob] = [await signIn(t, "ada"), await signIn(t, "bob")];
     await createOrganization(ada, "alone");
     const coOwned = await createOrganization(ada, "co-owned");
@@ -111,7 +109,7 @@ describe("database commands per deletion request", () => {
   });
 
   it("delete-user refused for a sole owner: 5 reads, no write", async () => {
-    t = await createTestAuth({ user: { deleteUser: { enabled: true } } });
+    t = await freshTestAuth({ user: { deleteUser: { enabled: true } } });
     const [ada, bob] = [await signIn(t, "ada"), await signIn(t, "bob")];
     await addMember(t, await createOrganization(ada, "org"), bob, "member");
     const commands = await count(() => ada.browser.post("/delete-user", {}));

@@ -1,16 +1,21 @@
 import { ObjectId } from "mongodb";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { createCast, type Person } from "../../../../../tests/support/admin.ts";
 import { TestBrowser } from "../../../../../tests/support/browser.ts";
-import { createTestAuth, type TestAuth } from "../../../../../tests/support/test-auth.ts";
-import { createCast, type Person } from "../admin/admin-test-helpers.ts";
-import { deleteLinkFrom, GONE, INTACT, PASSWORD, signUpUser, userRows } from "./deletion-test-helpers.ts";
+import {
+  deleteLinkFrom,
+  GONE,
+  INTACT,
+  PASSWORD,
+  signUpUser,
+  userRows,
+} from "../../../../../tests/support/deletion.ts";
+import { type TestAuth, useFreshTestAuth } from "../../../../../tests/support/test-auth.ts";
 
 const USER_NOT_FOUND = { code: "USER_NOT_FOUND", message: "User not found" };
 
 let t: TestAuth;
-afterEach(async () => {
-  await t.close();
-});
+const freshTestAuth = useFreshTestAuth();
 
 /**
  * Delete hooks that count their calls; `before` holds every caller until `racers` of them have
@@ -45,7 +50,7 @@ describe("deleting an admin ends the impersonation sessions they started (review
   let user: Person;
 
   it("the impersonating browser is signed out and no session impersonatedBy the admin remains", async () => {
-    t = await createTestAuth({ user: { deleteUser: { enabled: true } } });
+    t = await freshTestAuth({ user: { deleteUser: { enabled: true } } });
     ({ admin, user } = await createCast(t));
     const adminId = new ObjectId(admin.id);
     const started = await admin.browser.post("/admin/impersonate-user", { userId: user.id });
@@ -75,7 +80,7 @@ describe("deleting an admin ends the impersonation sessions they started (review
 describe("concurrent deletions of one user (review finding s9-2)", () => {
   it("5 parallel POST /delete-user: one 200, four 404 User not found, the after-hook runs once", async () => {
     const { calls, hooks } = racingHooks(5);
-    t = await createTestAuth({ user: { deleteUser: { enabled: true } }, hooks });
+    t = await freshTestAuth({ user: { deleteUser: { enabled: true } }, hooks });
     const ada = new TestBrowser(t.auth);
     const adaId = await signUpUser(ada, "ada@example.com");
     const bob = new TestBrowser(t.auth);
@@ -98,7 +103,7 @@ describe("concurrent deletions of one user (review finding s9-2)", () => {
 
   it("admin remove-user racing the user's own deletion: one succeeds, the other is 404, one after-hook", async () => {
     const { calls, hooks } = racingHooks(2);
-    t = await createTestAuth({ user: { deleteUser: { enabled: true } }, hooks });
+    t = await freshTestAuth({ user: { deleteUser: { enabled: true } }, hooks });
     const { admin, user } = await createCast(t);
     const userId = new ObjectId(user.id);
 
@@ -119,7 +124,7 @@ describe("concurrent deletions of one user (review finding s9-2)", () => {
 
   it("two confirmation links clicked at once: one redirects to the callback, the other with error=USER_NOT_FOUND", async () => {
     const { calls, hooks } = racingHooks(2);
-    t = await createTestAuth({
+    t = await freshTestAuth({
       user: { deleteUser: { enabled: true, sendDeleteAccountVerification: true } },
       hooks,
     });

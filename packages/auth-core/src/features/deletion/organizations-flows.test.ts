@@ -1,8 +1,5 @@
 import { ObjectId } from "mongodb";
-import { afterEach, describe, expect, it } from "vitest";
-import { createTestAuth, type TestAuth } from "../../../../../tests/support/test-auth.ts";
-import type { MemberDoc, UserDoc } from "../../db/documents.ts";
-import { addMember, createOrganization, memberRoles, signIn } from "../organization/test-helpers.ts";
+import { describe, expect, it } from "vitest";
 import {
   deleteLinkFrom,
   GONE,
@@ -12,7 +9,15 @@ import {
   organizationRows,
   SOLE_OWNER,
   userRows,
-} from "./deletion-test-helpers.ts";
+} from "../../../../../tests/support/deletion.ts";
+import {
+  addMember,
+  createOrganization,
+  memberRoles,
+  signIn,
+} from "../../../../../tests/support/organization.ts";
+import { type TestAuth, useFreshTestAuth } from "../../../../../tests/support/test-auth.ts";
+import type { MemberDoc, UserDoc } from "../../db/documents.ts";
 import { readOrganizationRelease, releaseOwnerships } from "./organizations.ts";
 import { deleteUserAndData } from "./service.ts";
 
@@ -21,15 +26,13 @@ import { deleteUserAndData } from "./service.ts";
  * under concurrency: two co-owners deleting themselves at once never leave an owner-less org.
  */
 let t: TestAuth;
-afterEach(async () => {
-  await t.close();
-});
+const freshTestAuth = useFreshTestAuth();
 
 const rowsOf = (userId: string) => userRows(t.db, new ObjectId(userId));
 
 describe("POST /admin/remove-user and the target's organizations", () => {
   async function setUp() {
-    t = await createTestAuth();
+    t = await freshTestAuth();
     const admin = await signIn(t, "admin");
     await t.db
       .collection("users")
@@ -75,7 +78,7 @@ describe("POST /admin/remove-user and the target's organizations", () => {
 
 describe("GET /delete-user/callback and the user's organizations", () => {
   it("redirects a sole owner with error=SOLE_OWNER_CANNOT_BE_DELETED and keeps the token; after the transfer the same link deletes", async () => {
-    t = await createTestAuth({
+    t = await freshTestAuth({
       user: { deleteUser: { enabled: true, sendDeleteAccountVerification: true } },
     });
     const [ada, bob, carol] = [await signIn(t, "ada"), await signIn(t, "bob"), await signIn(t, "carol")];
@@ -109,7 +112,7 @@ describe("GET /delete-user/callback and the user's organizations", () => {
 
 describe("concurrency (FerretDB does not serialise updates; the sole-owner guard must hold anyway)", () => {
   it("two co-owners deleting themselves at once: never both, and the organization keeps an owner", async () => {
-    t = await createTestAuth({ user: { deleteUser: { enabled: true } } });
+    t = await freshTestAuth({ user: { deleteUser: { enabled: true } } });
     for (let round = 0; round < 3; round++) {
       const [ada, bob, carol] = await Promise.all(
         ["ada", "bob", "carol"].map((name) => signIn(t, `${name}${round}`)),
@@ -135,7 +138,7 @@ describe("concurrency (FerretDB does not serialise updates; the sole-owner guard
   });
 
   it("a guard that loses puts back the roles already dropped and refuses", async () => {
-    t = await createTestAuth();
+    t = await freshTestAuth();
     const [ada, bob, carol] = [await signIn(t, "ada"), await signIn(t, "bob"), await signIn(t, "carol")];
     const coOwned = await createOrganization(ada, "co-owned");
     await addMember(t, coOwned, bob, "owner");
@@ -157,7 +160,7 @@ describe("concurrency (FerretDB does not serialise updates; the sole-owner guard
 
   /** Ada is an admin of an organization owned by Bob, with Carol a member; her plan is read now. */
   async function staleAdminPlan() {
-    t = await createTestAuth({ user: { deleteUser: { enabled: true } } });
+    t = await freshTestAuth({ user: { deleteUser: { enabled: true } } });
     const [ada, bob, carol] = [await signIn(t, "ada"), await signIn(t, "bob"), await signIn(t, "carol")];
     const org = await createOrganization(bob, "org");
     const adaMember = await addMember(t, org, ada, "admin");

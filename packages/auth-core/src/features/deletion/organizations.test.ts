@@ -1,14 +1,5 @@
 import { ObjectId } from "mongodb";
-import { afterEach, describe, expect, it } from "vitest";
-import { createTestAuth, type TestAuth } from "../../../../../tests/support/test-auth.ts";
-import {
-  addMember,
-  createOrganization,
-  memberRoles,
-  type Overrides,
-  type SignedIn,
-  signIn,
-} from "../organization/test-helpers.ts";
+import { describe, expect, it } from "vitest";
 import {
   deleteLinkFrom,
   GONE,
@@ -18,7 +9,16 @@ import {
   organizationRows,
   SOLE_OWNER,
   userRows,
-} from "./deletion-test-helpers.ts";
+} from "../../../../../tests/support/deletion.ts";
+import {
+  addMember,
+  createOrganization,
+  memberRoles,
+  type Overrides,
+  type SignedIn,
+  signIn,
+} from "../../../../../tests/support/organization.ts";
+import { type TestAuth, useFreshTestAuth } from "../../../../../tests/support/test-auth.ts";
 
 /**
  * Security-matrix J12 through POST /delete-user: the only owner of an organization with other
@@ -26,14 +26,12 @@ import {
  * elsewhere their memberships, team memberships and pending invitations go and the seat is free.
  */
 let t: TestAuth;
-afterEach(async () => {
-  await t.close();
-});
+const freshTestAuth = useFreshTestAuth();
 
 const NO_MEMBERSHIPS = { members: 0, teamMembers: 0, invitationsSent: 0 };
 
 async function setUp(overrides: Overrides = {}) {
-  t = await createTestAuth({
+  t = await freshTestAuth({
     user: { deleteUser: { enabled: true } },
     organization: { teams: { enabled: true }, ...overrides.organization },
   });
@@ -185,7 +183,7 @@ describe("POST /delete-user and the user's organizations (matrix J12)", () => {
   });
 
   it("refuses to mail a confirmation link to a sole owner (no mail, no token)", async () => {
-    t = await createTestAuth({
+    t = await freshTestAuth({
       user: { deleteUser: { enabled: true, sendDeleteAccountVerification: true } },
     });
     const ada = await signIn(t, "ada");
@@ -201,7 +199,7 @@ describe("POST /delete-user and the user's organizations (matrix J12)", () => {
   });
 
   it("refuses a mailed token given in the body to a user who became the sole owner, and keeps the token", async () => {
-    t = await createTestAuth({
+    t = await freshTestAuth({
       user: { deleteUser: { enabled: true, sendDeleteAccountVerification: true } },
     });
     const [ada, bob, carol] = [await signIn(t, "ada"), await signIn(t, "bob"), await signIn(t, "carol")];

@@ -1,7 +1,7 @@
 import { ObjectId } from "mongodb";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { SESSION_COOKIE, signUp, TestBrowser } from "../../../../../tests/support/browser.ts";
-import { createTestAuth, type TestAuth } from "../../../../../tests/support/test-auth.ts";
+import { type TestAuth, useFreshTestAuth } from "../../../../../tests/support/test-auth.ts";
 import { hashPassword } from "../../crypto/index.ts";
 
 /** The parameters scrypt-kdf stores in a hash (`s1$` + its 96-byte key: logN at 7, r and p big-endian). */
@@ -12,11 +12,9 @@ function scryptParams(stored: string): { logN: number; r: number; p: number } {
 
 let t: TestAuth;
 beforeEach(async () => {
-  t = await createTestAuth();
+  t = await freshTestAuth();
 });
-afterEach(async () => {
-  await t.close();
-});
+const freshTestAuth = useFreshTestAuth();
 
 describe("sign-up by email", () => {
   it("creates the user, a credential account with a scrypt hash, and a session cookie", async () => {
@@ -67,7 +65,7 @@ describe("sign-in by email", () => {
     // re-hash write, and the "reset" it performs is a direct database write.
     let resetHash: string | null = null;
     await t.close();
-    t = await createTestAuth({
+    t = await freshTestAuth({
       hooks: {
         account: {
           update: {
@@ -175,7 +173,7 @@ describe("response shapes (SPEC §7)", () => {
 describe("with requireEmailVerification", () => {
   beforeEach(async () => {
     await t.close();
-    t = await createTestAuth({ emailAndPassword: { requireEmailVerification: true } });
+    t = await freshTestAuth({ emailAndPassword: { requireEmailVerification: true } });
   });
 
   it("sign-up of an existing address answers exactly like a new one, signs no one in and mails nothing", async () => {

@@ -1,7 +1,7 @@
 import type { AuthOptions } from "@tessera/auth-core";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { signUp, TestBrowser } from "../../../../../tests/support/browser.ts";
-import { createTestAuth, type TestAuth } from "../../../../../tests/support/test-auth.ts";
+import { type TestAuth, useFreshTestAuth } from "../../../../../tests/support/test-auth.ts";
 
 /**
  * Review finding s9-5 (SPEC §5 "Email not verified", 403): the link mailed with the refusal goes out
@@ -13,12 +13,10 @@ const PASSWORD = "correct horse battery";
 const NOT_VERIFIED = { code: "EMAIL_NOT_VERIFIED", message: "Email not verified" };
 
 let t: TestAuth;
-afterEach(async () => {
-  await t.close();
-});
+const freshTestAuth = useFreshTestAuth();
 
 async function setUp(overrides: Omit<Partial<AuthOptions>, "database"> = {}) {
-  t = await createTestAuth({ emailAndPassword: { requireEmailVerification: true }, ...overrides });
+  t = await freshTestAuth({ emailAndPassword: { requireEmailVerification: true }, ...overrides });
   expect((await signUp(new TestBrowser(t.auth), { email: ADA, password: PASSWORD })).status).toBe(200);
 }
 

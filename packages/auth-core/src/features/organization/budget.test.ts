@@ -1,7 +1,12 @@
 import { ObjectId } from "mongodb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { CallResult } from "../../../../../tests/support/browser.ts";
-import { createFixture, type Fixture, type SignedIn, signIn } from "./test-helpers.ts";
+import {
+  createFixture,
+  type Fixture,
+  type SignedIn,
+  signIn,
+} from "../../../../../tests/support/organization.ts";
 
 /**
  * Database commands per organization endpoint (STYLE.md: count them and keep the count in a test),

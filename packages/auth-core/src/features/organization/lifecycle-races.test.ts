@@ -8,7 +8,7 @@ import {
   type Fixture,
   signIn,
   useFixtures,
-} from "./test-helpers.ts";
+} from "../../../../../tests/support/organization.ts";
 
 /**
  * Writes racing an organization's deletion, invitations whose inviter lost the right to invite, and

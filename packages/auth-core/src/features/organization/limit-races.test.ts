@@ -1,8 +1,7 @@
 import { ObjectId } from "mongodb";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { CallResult } from "../../../../../tests/support/browser.ts";
-import type { TestAuth } from "../../../../../tests/support/test-auth.ts";
-import { createFixture, errorBody, type Fixture, type Overrides, signIn } from "./test-helpers.ts";
+import { errorBody, signIn, useFixtures } from "../../../../../tests/support/organization.ts";
 
 /**
  * The limits under parallel calls against the real FerretDB server (review of issue 3): a count
@@ -11,16 +10,7 @@ import { createFixture, errorBody, type Fixture, type Overrides, signIn } from "
  * which fills the limit in practice, but the guarantee is only "never more": each test checks the
  * limit holds, every refusal left nothing behind, and the limit can still be reached afterwards.
  */
-let t: TestAuth | null = null;
-afterEach(async () => {
-  await t?.close();
-  t = null;
-});
-async function fixture(overrides: Overrides = {}): Promise<Fixture> {
-  const f = await createFixture(overrides);
-  t = f.t;
-  return f;
-}
+const fixture = useFixtures();
 function split<T>(results: CallResult<T>[]): { won: CallResult<T>[]; lost: CallResult<T>[] } {
   return { won: results.filter((r) => r.status === 200), lost: results.filter((r) => r.status !== 200) };
 }

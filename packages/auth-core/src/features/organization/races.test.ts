@@ -1,23 +1,13 @@
 import { ObjectId } from "mongodb";
-import { afterEach, describe, expect, it } from "vitest";
-import type { TestAuth } from "../../../../../tests/support/test-auth.ts";
-import { createFixture, type Fixture, memberRoles, type Overrides, signIn } from "./test-helpers.ts";
+import { describe, expect, it } from "vitest";
+import { memberRoles, signIn, useFixtures } from "../../../../../tests/support/organization.ts";
 
 /**
  * Concurrency against the real FerretDB server (issue 3 "Races", security-matrix M/I/E16): FerretDB v1
  * lets several concurrent compare-and-set updates "win", so these prove the unique claims and delete
  * counts the feature relies on.
  */
-let t: TestAuth | null = null;
-afterEach(async () => {
-  await t?.close();
-  t = null;
-});
-async function fixture(overrides: Overrides = {}): Promise<Fixture> {
-  const f = await createFixture(overrides);
-  t = f.t;
-  return f;
-}
+const fixture = useFixtures();
 const statuses = (results: { status: number }[]) => results.map((r) => r.status).sort();
 
 describe("races", () => {

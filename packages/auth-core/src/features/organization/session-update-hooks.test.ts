@@ -1,8 +1,14 @@
 import type { AuthOptions } from "@tessera/auth-core";
 import { ObjectId } from "mongodb";
-import { afterEach, describe, expect, it } from "vitest";
-import { createTestAuth, type TestAuth } from "../../../../../tests/support/test-auth.ts";
-import { activeOrganizationOf, addMember, createOrganization, errorBody, signIn } from "./test-helpers.ts";
+import { describe, expect, it } from "vitest";
+import {
+  activeOrganizationOf,
+  addMember,
+  createOrganization,
+  errorBody,
+  signIn,
+} from "../../../../../tests/support/organization.ts";
+import { type TestAuth, useFreshTestAuth } from "../../../../../tests/support/test-auth.ts";
 
 /**
  * Review s9 finding 8: setting the active organization (or team) is a session update, so it goes
@@ -13,15 +19,12 @@ import { activeOrganizationOf, addMember, createOrganization, errorBody, signIn 
 type SessionUpdateHooks = NonNullable<NonNullable<NonNullable<AuthOptions["hooks"]>["session"]>["update"]>;
 
 let t: TestAuth | undefined;
-afterEach(async () => {
-  await t?.close();
-  t = undefined;
-});
+const freshTestAuth = useFreshTestAuth();
 
 /** Ada with two organizations, the second active; hooks behave as `current.hooks` says. */
 async function setUp() {
   const current: { hooks: SessionUpdateHooks } = { hooks: {} };
-  t = await createTestAuth({
+  t = await freshTestAuth({
     hooks: {
       session: {
         update: {

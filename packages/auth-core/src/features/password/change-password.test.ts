@@ -1,7 +1,7 @@
 import { ObjectId } from "mongodb";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { SESSION_COOKIE, signUp, TestBrowser } from "../../../../../tests/support/browser.ts";
-import { createTestAuth, type TestAuth } from "../../../../../tests/support/test-auth.ts";
+import { type TestAuth, useFreshTestAuth } from "../../../../../tests/support/test-auth.ts";
 
 const EMAIL = "ada@example.com";
 const OLD_PASSWORD = "correct horse battery";
@@ -11,14 +11,12 @@ let t: TestAuth;
 let browser: TestBrowser;
 let userId: ObjectId;
 beforeEach(async () => {
-  t = await createTestAuth();
+  t = await freshTestAuth();
   browser = new TestBrowser(t.auth);
   const res = await signUp(browser, { email: EMAIL, password: OLD_PASSWORD });
   userId = ObjectId.createFromHexString(res.body.user.id);
 });
-afterEach(async () => {
-  await t.close();
-});
+const freshTestAuth = useFreshTestAuth();
 
 async function storedHash(): Promise<unknown> {
   return (await t.db.collection("accounts").findOne({ userId, providerId: "credential" }))?.password;
@@ -167,7 +165,7 @@ describe("POST /change-password", () => {
 describe("POST /change-password with the cookie cache on", () => {
   it("reads the session from the database: a revoked session cannot change the password", async () => {
     await t.close();
-    t = await createTestAuth({ session: { cookieCache: { enabled: true } } });
+    t = await freshTestAuth({ session: { cookieCache: { enabled: true } } });
     browser = new TestBrowser(t.auth);
     const res = await signUp(browser, { email: EMAIL, password: OLD_PASSWORD });
     userId = ObjectId.createFromHexString(res.body.user.id);

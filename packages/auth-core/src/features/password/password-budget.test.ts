@@ -1,6 +1,6 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { signUp, TestBrowser } from "../../../../../tests/support/browser.ts";
-import { createTestAuth, type TestAuth } from "../../../../../tests/support/test-auth.ts";
+import { type TestAuth, useFreshTestAuth } from "../../../../../tests/support/test-auth.ts";
 
 /**
  * Database commands per password and email-change request (STYLE.md), named `command:collection`.
@@ -18,13 +18,11 @@ const THROTTLE_CLEAR = "delete:verifications";
 let t: TestAuth;
 let ada: TestBrowser;
 beforeEach(async () => {
-  t = await createTestAuth({ user: { changeEmail: { enabled: true } } });
+  t = await freshTestAuth({ user: { changeEmail: { enabled: true } } });
   ada = new TestBrowser(t.auth);
   await signUp(ada, { email: EMAIL, password: PASSWORD });
 });
-afterEach(async () => {
-  await t.close();
-});
+const freshTestAuth = useFreshTestAuth();
 
 describe("database commands per request", () => {
   it("change-password: the session, the credential account, its update, the reset-link sweep", async () => {

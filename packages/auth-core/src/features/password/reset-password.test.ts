@@ -1,8 +1,8 @@
 import type { AuthOptions } from "@tessera/auth-core";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { signUp, TestBrowser } from "../../../../../tests/support/browser.ts";
 import { credentialHashOf, resetRows } from "../../../../../tests/support/stored-rows.ts";
-import { createTestAuth, type TestAuth } from "../../../../../tests/support/test-auth.ts";
+import { type TestAuth, useFreshTestAuth } from "../../../../../tests/support/test-auth.ts";
 import { resetPasswordIdentifier } from "./rules.ts";
 
 const EMAIL = "ada@example.com";
@@ -15,13 +15,11 @@ const RESET_ANSWER = {
 const INVALID_TOKEN = { code: "INVALID_TOKEN", message: "invalid token" };
 
 let t: TestAuth;
-afterEach(async () => {
-  await t.close();
-});
+const freshTestAuth = useFreshTestAuth();
 
 /** A fresh instance with one signed-up user; returns that user's id. */
 async function setUp(overrides: Omit<Partial<AuthOptions>, "database"> = {}): Promise<string> {
-  t = await createTestAuth(overrides);
+  t = await freshTestAuth(overrides);
   const res = await signUp(new TestBrowser(t.auth), { email: EMAIL, password: OLD_PASSWORD });
   return res.body.user.id;
 }
@@ -146,7 +144,7 @@ describe("request a password reset", () => {
     ["resetPasswordEnabled is false", { resetPasswordEnabled: false }],
     ["email and password is off", { enabled: false }],
   ])("answers 400 Reset password isn't enabled when %s", async (_label, emailAndPassword) => {
-    t = await createTestAuth({ emailAndPassword });
+    t = await freshTestAuth({ emailAndPassword });
     await t.db.collection("users").insertOne({ email: EMAIL, name: "Ada", emailVerified: false });
     for (const path of ["/request-password-reset", "/forget-password"]) {
       const res = await new TestBrowser(t.auth).post(path, { email: EMAIL });
@@ -448,7 +446,7 @@ describe("POST /reset-password", () => {
   });
 
   it("answers 400 Reset password isn't enabled once the feature is off, keeping the token", async () => {
-    t = await createTestAuth({ emailAndPassword: { resetPasswordEnabled: false } });
+    t = await freshTestAuth({ emailAndPassword: { resetPasswordEnabled: false } });
     await t.db.collection("verifications").insertOne({
       identifier: resetPasswordIdentifier("AAAAAAAAAAAAAAAAAAAAAAAA"),
       value: "0123456789abcdef01234567",

@@ -1,9 +1,9 @@
 import type { AuthOptions } from "@tessera/auth-core";
 import { ObjectId } from "mongodb";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { createCast } from "../../../../../tests/support/admin.ts";
 import { signUp, TestBrowser } from "../../../../../tests/support/browser.ts";
-import { createTestAuth, type TestAuth } from "../../../../../tests/support/test-auth.ts";
-import { createCast } from "../admin/admin-test-helpers.ts";
+import { type TestAuth, useFreshTestAuth } from "../../../../../tests/support/test-auth.ts";
 
 const ADA = "ada@example.com";
 const ADA_NEW = "ada.new@example.com";
@@ -13,12 +13,10 @@ const NEW_PASSWORD = "new staple password";
 const INVALID_TOKEN = { code: "INVALID_TOKEN", message: "invalid token" };
 
 let t: TestAuth;
-afterEach(async () => {
-  await t.close();
-});
+const freshTestAuth = useFreshTestAuth();
 
 async function setUp(overrides: Omit<Partial<AuthOptions>, "database"> = {}) {
-  t = await createTestAuth(overrides);
+  t = await freshTestAuth(overrides);
   const ada = new TestBrowser(t.auth);
   const res = await signUp(ada, { email: ADA, password: PASSWORD });
   expect(res.status).toBe(200);
@@ -62,7 +60,7 @@ async function expectLinkDead(token: string, email: string, password: string): P
 
 describe("a password reset ends the impersonation sessions the admin started (review finding s9-1)", () => {
   it("the admin resets their own password: the impersonating browser is signed out", async () => {
-    t = await createTestAuth();
+    t = await freshTestAuth();
     const { admin, user } = await createCast(t);
     expect((await admin.browser.post("/admin/impersonate-user", { userId: user.id })).status).toBe(200);
     const before = await admin.browser.get<{ session: { impersonatedBy: string } }>("/get-session");

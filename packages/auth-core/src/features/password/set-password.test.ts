@@ -1,7 +1,7 @@
 import { ObjectId } from "mongodb";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { signUp, TestBrowser } from "../../../../../tests/support/browser.ts";
-import { createTestAuth, type TestAuth } from "../../../../../tests/support/test-auth.ts";
+import { type TestAuth, useFreshTestAuth } from "../../../../../tests/support/test-auth.ts";
 
 const EMAIL = "ada@example.com";
 const NEW_PASSWORD = "new staple password";
@@ -10,14 +10,12 @@ let t: TestAuth;
 let browser: TestBrowser;
 let userId: ObjectId;
 beforeEach(async () => {
-  t = await createTestAuth();
+  t = await freshTestAuth();
   browser = new TestBrowser(t.auth);
   const res = await signUp(browser, { email: EMAIL, password: "correct horse battery" });
   userId = ObjectId.createFromHexString(res.body.user.id);
 });
-afterEach(async () => {
-  await t.close();
-});
+const freshTestAuth = useFreshTestAuth();
 
 /** Turns the signed-up user into one who signed up through a provider: no credential account. */
 async function dropCredentialAccount(): Promise<void> {
@@ -69,7 +67,7 @@ describe("set-password (server only)", () => {
     await t.close();
     const seen: string[] = [];
     let refuse = true;
-    t = await createTestAuth({
+    t = await freshTestAuth({
       hooks: {
         account: {
           update: {

@@ -1,11 +1,11 @@
 import { ObjectId } from "mongodb";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { CACHE_COOKIE, SESSION_COOKIE, signUp, TestBrowser } from "../../../../../tests/support/browser.ts";
-import { createTestAuth, TEST_SECRET, type TestAuth } from "../../../../../tests/support/test-auth.ts";
+import { isClearing, setCookieLine, tokenOf } from "../../../../../tests/support/session-cookies.ts";
+import { TEST_SECRET, type TestAuth, useFreshTestAuth } from "../../../../../tests/support/test-auth.ts";
 import { signValue } from "../../crypto/index.ts";
 import type { SessionDoc, UserDoc } from "../../db/documents.ts";
 import { decodeCookieCache, encodeCookieCache, readCookieCache } from "./cookie-cache.ts";
-import { isClearing, setCookieLine, tokenOf } from "./session-test-helpers.ts";
 
 /**
  * The cache hit's fast path (cookie-cache.ts): the signed get-session JSON is sent as it is, one HMAC
@@ -14,11 +14,9 @@ import { isClearing, setCookieLine, tokenOf } from "./session-test-helpers.ts";
  */
 let t: TestAuth;
 beforeEach(async () => {
-  t = await createTestAuth({ session: { cookieCache: { enabled: true } } });
+  t = await freshTestAuth({ session: { cookieCache: { enabled: true } } });
 });
-afterEach(async () => {
-  await t.close();
-});
+const freshTestAuth = useFreshTestAuth();
 
 async function signedUpWithoutRow(email = "ada@example.com"): Promise<TestBrowser> {
   const browser = new TestBrowser(t.auth);

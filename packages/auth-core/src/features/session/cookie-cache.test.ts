@@ -1,9 +1,6 @@
 import { ObjectId } from "mongodb";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { CACHE_COOKIE, SESSION_COOKIE, signUp, TestBrowser } from "../../../../../tests/support/browser.ts";
-import { createTestAuth, TEST_SECRET, type TestAuth } from "../../../../../tests/support/test-auth.ts";
-import type { SessionDoc, UserDoc } from "../../db/documents.ts";
-import { COOKIE_CACHE_MAX_LENGTH, decodeCookieCache, encodeCookieCache } from "./cookie-cache.ts";
 import {
   flipChar,
   isClearing,
@@ -11,7 +8,10 @@ import {
   setCookieLine,
   setCookieValue,
   tokenOf,
-} from "./session-test-helpers.ts";
+} from "../../../../../tests/support/session-cookies.ts";
+import { TEST_SECRET, type TestAuth, useFreshTestAuth } from "../../../../../tests/support/test-auth.ts";
+import type { SessionDoc, UserDoc } from "../../db/documents.ts";
+import { COOKIE_CACHE_MAX_LENGTH, decodeCookieCache, encodeCookieCache } from "./cookie-cache.ts";
 
 interface SessionBody {
   session: { id: string; token: string };
@@ -20,11 +20,9 @@ interface SessionBody {
 
 let t: TestAuth;
 beforeEach(async () => {
-  t = await createTestAuth({ session: { cookieCache: { enabled: true } } });
+  t = await freshTestAuth({ session: { cookieCache: { enabled: true } } });
 });
-afterEach(async () => {
-  await t.close();
-});
+const freshTestAuth = useFreshTestAuth();
 
 /** Signs up and deletes the session row behind the browser's back: only the cache can answer. */
 async function signUpThenDeleteRow(browser: TestBrowser, email = "ada@example.com"): Promise<string> {

@@ -1,22 +1,18 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { signUp, TestBrowser } from "../../../../../tests/support/browser.ts";
-import { createTestAuth, type TestAuth } from "../../../../../tests/support/test-auth.ts";
-import { DAY } from "./session-test-helpers.ts";
+import { DAY } from "../../../../../tests/support/session-cookies.ts";
+import { useFreshTestAuth } from "../../../../../tests/support/test-auth.ts";
 
 /**
  * Review s9 finding 9: the sliding refresh (extendSession) runs the session update `after` hook only
  * when its write found the session — a session revoked between the read and the write was not
  * updated, and its after hook must not say it was.
  */
-let t: TestAuth | undefined;
-afterEach(async () => {
-  await t?.close();
-  t = undefined;
-});
+const freshTestAuth = useFreshTestAuth();
 
 async function setUp(revokeInBeforeHook: boolean) {
   const after: { expiresAt: Date }[] = [];
-  const auth = await createTestAuth({
+  const auth = await freshTestAuth({
     hooks: {
       session: {
         update: {
@@ -30,7 +26,6 @@ async function setUp(revokeInBeforeHook: boolean) {
       },
     },
   });
-  t = auth;
   const browser = new TestBrowser(auth.auth);
   expect((await signUp(browser)).status).toBe(200);
   auth.advance(DAY + 60);

@@ -1,7 +1,13 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { SESSION_COOKIE, signUp, TestBrowser } from "../../../../../tests/support/browser.ts";
-import { createTestAuth, type TestAuth } from "../../../../../tests/support/test-auth.ts";
-import { DAY, findSessionRow, isClearing, setCookieLine, tokenOf } from "./session-test-helpers.ts";
+import {
+  DAY,
+  findSessionRow,
+  isClearing,
+  setCookieLine,
+  tokenOf,
+} from "../../../../../tests/support/session-cookies.ts";
+import { type TestAuth, useFreshTestAuth } from "../../../../../tests/support/test-auth.ts";
 
 interface ListedSession {
   id: string;
@@ -11,9 +17,7 @@ interface ListedSession {
 }
 
 let t: TestAuth;
-afterEach(async () => {
-  await t.close();
-});
+const freshTestAuth = useFreshTestAuth();
 
 const UNAUTHORIZED = { code: "UNAUTHORIZED", message: "unauthorized" };
 const SESSION_NOT_FOUND = { code: "SESSION_NOT_FOUND", message: "Session not found" };
@@ -43,7 +47,7 @@ async function liveTokens(): Promise<string[]> {
 describe("list-sessions", () => {
   it("lists the caller's unexpired sessions with their tokens, and no one else's", async () => {
     // A fresh age longer than the day we skip, so list-sessions (fresh-only) still answers.
-    t = await createTestAuth({ session: { freshAge: 3 * DAY } });
+    t = await freshTestAuth({ session: { freshAge: 3 * DAY } });
     const { ada, bob } = await setUpUsers();
     const shortLived = await signIn("ada@example.com", false);
     t.advance(DAY + 1);
@@ -73,14 +77,14 @@ describe("list-sessions", () => {
   });
 
   it("answers 401 without a session", async () => {
-    t = await createTestAuth();
+    t = await freshTestAuth();
     const res = await new TestBrowser(t.auth).get("/list-sessions");
     expect(res.status).toBe(401);
     expect(res.body).toEqual(UNAUTHORIZED);
   });
 
   it("requires a fresh session (updated within the fresh age)", async () => {
-    t = await createTestAuth({ session: { freshAge: 3600 } });
+    t = await freshTestAuth({ session: { freshAge: 3600 } });
     const browser = new TestBrowser(t.auth);
     await signUp(browser);
     t.advance(7200);
@@ -94,7 +98,7 @@ describe("list-sessions", () => {
 
 describe("revoke-session", () => {
   it("ends another session of the caller; the caller's own stays signed in", async () => {
-    t = await createTestAuth();
+    t = await freshTestAuth();
     const { ada, bob } = await setUpUsers();
     const victim = tokenOf(ada[1]);
     const res = await ada[0].post("/revoke-session", { token: victim });
@@ -107,7 +111,7 @@ describe("revoke-session", () => {
   });
 
   it("answers 400 Session not found for another user's token and an unknown one, and deletes nothing", async () => {
-    t = await createTestAuth();
+    t = await freshTestAuth();
     const { ada, bob } = await setUpUsers();
     const before = await liveTokens();
     for (const token of [tokenOf(bob), "x".repeat(32)]) {
@@ -120,7 +124,7 @@ describe("revoke-session", () => {
   });
 
   it("revoking the current session signs the caller out", async () => {
-    t = await createTestAuth();
+    t = await freshTestAuth();
     const { ada } = await setUpUsers();
     const token = tokenOf(ada[0]);
     const res = await ada[0].post("/revoke-session", { token });
@@ -130,7 +134,7 @@ describe("revoke-session", () => {
   });
 
   it("refuses a token that is not a string (operator injection) with 400 and deletes nothing", async () => {
-    t = await createTestAuth();
+    t = await freshTestAuth();
     const { ada } = await setUpUsers();
     const before = await liveTokens();
     for (const token of [{ $ne: null }, "", 42]) {
@@ -142,7 +146,7 @@ describe("revoke-session", () => {
   });
 
   it("answers 401 without a session and deletes nothing", async () => {
-    t = await createTestAuth();
+    t = await freshTestAuth();
     const { ada } = await setUpUsers();
     const res = await new TestBrowser(t.auth).post("/revoke-session", { token: tokenOf(ada[1]) });
     expect(res.status).toBe(401);
@@ -153,7 +157,7 @@ describe("revoke-session", () => {
 
 describe("revoke-sessions", () => {
   it("ends every session of the caller, clears the cookies and leaves other users alone", async () => {
-    t = await createTestAuth();
+    t = await freshTestAuth();
     const { ada, bob } = await setUpUsers();
     const res = await ada[0].post("/revoke-sessions");
     expect(res.status).toBe(200);
@@ -164,7 +168,7 @@ describe("revoke-sessions", () => {
   });
 
   it("refuses a cookie-bearing request from an untrusted origin and deletes nothing", async () => {
-    t = await createTestAuth();
+    t = await freshTestAuth();
     const { ada } = await setUpUsers();
     const res = await ada[0].post("/revoke-sessions", {}, { headers: { origin: "https://evil.example" } });
     expect(res.status).toBe(403);
@@ -175,7 +179,7 @@ describe("revoke-sessions", () => {
 
 describe("revoke-other-sessions", () => {
   it("ends every session of the caller except the current one", async () => {
-    t = await createTestAuth();
+    t = await freshTestAuth();
     const { ada, bob } = await setUpUsers();
     const res = await ada[1].post("/revoke-other-sessions");
     expect(res.status).toBe(200);
@@ -187,7 +191,7 @@ describe("revoke-other-sessions", () => {
   });
 
   it("reads the caller from the database, not the cookie cache: a revoked session revokes nothing", async () => {
-    t = await createTestAuth({ session: { cookieCache: { enabled: true } } });
+    t = await freshTestAuth({ session: { cookieCache: { enabled: true } } });
     const { ada } = await setUpUsers();
     await t.db.collection("sessions").deleteOne({ token: tokenOf(ada[0]) });
     // get-session may still answer from the 60-second cache...

@@ -2,8 +2,8 @@ import type { Auth, AuthOptions } from "@tessera/auth-core";
 import type { Db } from "mongodb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CACHE_COOKIE, signUp, TestBrowser } from "../../../../../tests/support/browser.ts";
+import { DAY } from "../../../../../tests/support/session-cookies.ts";
 import { createTestAuth } from "../../../../../tests/support/test-auth.ts";
-import { DAY } from "./session-test-helpers.ts";
 
 /**
  * Database commands per request (STYLE.md "Count database commands per endpoint and keep the count

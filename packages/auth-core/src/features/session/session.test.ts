@@ -1,7 +1,6 @@
 import { createAuth } from "@tessera/auth-core";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { SESSION_COOKIE, signUp, TestBrowser } from "../../../../../tests/support/browser.ts";
-import { createTestAuth, TEST_SECRET, type TestAuth } from "../../../../../tests/support/test-auth.ts";
 import {
   DAY,
   DONT_REMEMBER_COOKIE,
@@ -11,7 +10,8 @@ import {
   maxAgeOf,
   setCookieLine,
   tokenOf,
-} from "./session-test-helpers.ts";
+} from "../../../../../tests/support/session-cookies.ts";
+import { TEST_SECRET, type TestAuth, useFreshTestAuth } from "../../../../../tests/support/test-auth.ts";
 
 interface SessionBody {
   session: { id: string; userId: string; token: string; expiresAt: string };
@@ -19,13 +19,11 @@ interface SessionBody {
 }
 
 let t: TestAuth;
-afterEach(async () => {
-  await t.close();
-});
+const freshTestAuth = useFreshTestAuth();
 
 describe("get-session", () => {
   beforeEach(async () => {
-    t = await createTestAuth();
+    t = await freshTestAuth();
   });
 
   it("answers null without a session cookie and sets no cookie", async () => {
@@ -85,7 +83,7 @@ describe("get-session", () => {
 
 describe("sliding refresh", () => {
   beforeEach(async () => {
-    t = await createTestAuth();
+    t = await freshTestAuth();
   });
 
   it("is not refreshed before the update age (1 day)", async () => {
@@ -150,7 +148,7 @@ describe("sliding refresh", () => {
 describe("rememberMe false", () => {
   beforeEach(async () => {
     // A short update age, so that a remembered session would be refreshed within the test.
-    t = await createTestAuth({ session: { updateAge: 3600 } });
+    t = await freshTestAuth({ session: { updateAge: 3600 } });
   });
 
   async function signIn(browser: TestBrowser, rememberMe: boolean) {
@@ -210,7 +208,7 @@ describe("rememberMe false", () => {
 
 describe("cookie lifetime", () => {
   it("never sends a Max-Age above 400 days", async () => {
-    t = await createTestAuth({ session: { expiresIn: 400 * DAY } });
+    t = await freshTestAuth({ session: { expiresIn: 400 * DAY } });
     const res = await signUp(new TestBrowser(t.auth));
     const maxAge = maxAgeOf(setCookieLine(res.headers, SESSION_COOKIE)!);
     expect(maxAge).toBeLessThanOrEqual(400 * DAY);
@@ -218,7 +216,7 @@ describe("cookie lifetime", () => {
   });
 
   it("refuses a session lifetime above 400 days when the auth is created", async () => {
-    t = await createTestAuth();
+    t = await freshTestAuth();
     expect(() =>
       createAuth({ database: t.db, secret: TEST_SECRET, session: { expiresIn: 400 * DAY + 1 } }),
     ).toThrow(/session\.expiresIn/);
@@ -227,7 +225,7 @@ describe("cookie lifetime", () => {
 
 describe("sign-out", () => {
   beforeEach(async () => {
-    t = await createTestAuth();
+    t = await freshTestAuth();
   });
 
   it("deletes the session row and clears the cookies; the old cookie no longer works", async () => {

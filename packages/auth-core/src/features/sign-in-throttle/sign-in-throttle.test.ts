@@ -1,7 +1,7 @@
 import { ObjectId } from "mongodb";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { SESSION_COOKIE, signUp, TestBrowser } from "../../../../../tests/support/browser.ts";
-import { createTestAuth, type TestAuth } from "../../../../../tests/support/test-auth.ts";
+import { type TestAuth, useFreshTestAuth } from "../../../../../tests/support/test-auth.ts";
 import { attemptLane } from "./rules.ts";
 
 /**
@@ -26,7 +26,7 @@ let userId: string;
 async function setUp(deleteUser = false): Promise<void> {
   // The per-address rate limiter is on, as in production: each guess comes from its own address.
   // A frozen clock: the delays are stepped with advance(), not waited for.
-  t = await createTestAuth(
+  t = await freshTestAuth(
     { rateLimit: { enabled: true }, user: { deleteUser: { enabled: deleteUser } } },
     { frozen: true },
   );
@@ -35,9 +35,7 @@ async function setUp(deleteUser = false): Promise<void> {
 beforeEach(async () => {
   await setUp();
 });
-afterEach(async () => {
-  await t.close();
-});
+const freshTestAuth = useFreshTestAuth();
 
 let nextAddress = 0;
 /** A sign-in from a fresh browser at a fresh address (198.18.0.0/15, benchmarking range). */

@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { SESSION_COOKIE, signUp, type TestBrowser } from "../../../../../tests/support/browser.ts";
 import type { OAuthServer } from "../../../../../tests/support/oauth-server.ts";
-import type { TestAuth } from "../../../../../tests/support/test-auth.ts";
 import {
   countDocs,
   createSocialAuth,
@@ -10,7 +9,8 @@ import {
   returnToCallback,
   runSocialFlow,
   useSocialTestbed,
-} from "./social-test-helpers.ts";
+} from "../../../../../tests/support/social.ts";
+import type { TestAuth } from "../../../../../tests/support/test-auth.ts";
 
 /** SPEC §4 linking outcome, §5 link rules; matrix H9–H14, M6. */
 let server: OAuthServer;

@@ -1,8 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { signUp, type TestBrowser } from "../../../../../tests/support/browser.ts";
 import type { OAuthServer } from "../../../../../tests/support/oauth-server.ts";
+import {
+  createSocialAuth,
+  newBrowser,
+  runSocialFlow,
+  useSocialTestbed,
+} from "../../../../../tests/support/social.ts";
 import type { TestAuth } from "../../../../../tests/support/test-auth.ts";
-import { createSocialAuth, newBrowser, runSocialFlow, useSocialTestbed } from "./social-test-helpers.ts";
 
 /** SPEC §7 account management: list, unlink, token endpoints, account-info; §9 refresh threshold; H13, H18. */
 let server: OAuthServer;

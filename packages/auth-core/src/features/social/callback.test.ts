@@ -2,8 +2,6 @@ import { createAuth } from "@tessera/auth-core";
 import { describe, expect, it } from "vitest";
 import { SESSION_COOKIE } from "../../../../../tests/support/browser.ts";
 import type { OAuthServer } from "../../../../../tests/support/oauth-server.ts";
-import { TEST_SECRET, type TestAuth } from "../../../../../tests/support/test-auth.ts";
-import { signValue } from "../../crypto/index.ts";
 import {
   API,
   apiPath,
@@ -16,7 +14,9 @@ import {
   returnToCallback,
   runSocialFlow,
   useSocialTestbed,
-} from "./social-test-helpers.ts";
+} from "../../../../../tests/support/social.ts";
+import { TEST_SECRET, type TestAuth } from "../../../../../tests/support/test-auth.ts";
+import { signValue } from "../../crypto/index.ts";
 
 /** GET|POST /callback/{id}: SPEC §4 outcomes and every §8 callback error code (matrix H1–H5, H15). */
 let server: OAuthServer;

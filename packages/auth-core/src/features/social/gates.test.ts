@@ -1,8 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { SESSION_COOKIE } from "../../../../../tests/support/browser.ts";
 import type { OAuthServer } from "../../../../../tests/support/oauth-server.ts";
+import {
+  countDocs,
+  newBrowser,
+  runSocialFlow,
+  useSocialTestbed,
+} from "../../../../../tests/support/social.ts";
 import type { TestAuth } from "../../../../../tests/support/test-auth.ts";
-import { countDocs, newBrowser, runSocialFlow, useSocialTestbed } from "./social-test-helpers.ts";
 
 /**
  * Social sign-in passes the same gates as sign-in/email before a session exists (DECISIONS.md

@@ -1,14 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { SESSION_COOKIE, signUp } from "../../../../../tests/support/browser.ts";
 import type { OAuthServer } from "../../../../../tests/support/oauth-server.ts";
-import type { TestAuth } from "../../../../../tests/support/test-auth.ts";
 import {
   countDocs,
   createSocialAuth,
   newBrowser,
   providerConfig,
   useSocialTestbed,
-} from "./social-test-helpers.ts";
+} from "../../../../../tests/support/social.ts";
+import type { TestAuth } from "../../../../../tests/support/test-auth.ts";
 
 /** ID-token sign-in and linking (SPEC §5 "Link by ID token", §7 idToken; matrix H7). */
 let server: OAuthServer;

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SESSION_COOKIE } from "../../../../../tests/support/browser.ts";
 import { type OAuthServer, startOAuthServer } from "../../../../../tests/support/oauth-server.ts";
+import { countDocs, newBrowser, providerConfig } from "../../../../../tests/support/social.ts";
 import { createTestAuth } from "../../../../../tests/support/test-auth.ts";
 import { PERSONAL_ACCOUNTS_TENANT } from "./providers/microsoft.ts";
-import { countDocs, newBrowser, providerConfig } from "./social-test-helpers.ts";
 
 /**
  * Id-token sign-in with Microsoft admits only the tenants `tenantId` names: "organizations" no

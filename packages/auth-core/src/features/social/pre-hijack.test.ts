@@ -1,8 +1,13 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { SESSION_COOKIE, signUp, type TestBrowser } from "../../../../../tests/support/browser.ts";
 import { type OAuthServer, startOAuthServer } from "../../../../../tests/support/oauth-server.ts";
+import {
+  countDocs,
+  createSocialAuth,
+  newBrowser,
+  runSocialFlow,
+} from "../../../../../tests/support/social.ts";
 import type { TestAuth } from "../../../../../tests/support/test-auth.ts";
-import { countDocs, createSocialAuth, newBrowser, runSocialFlow } from "./social-test-helpers.ts";
 
 /**
  * Pre-hijack through a provider that does not verify emails (matrix H9, CVE-2026-53516): the

@@ -1,9 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SESSION_COOKIE, signUp } from "../../../../../tests/support/browser.ts";
 import { type OAuthServer, startOAuthServer } from "../../../../../tests/support/oauth-server.ts";
+import {
+  errorOf,
+  genericConfig,
+  newBrowser,
+  providerConfig,
+  runSocialFlow,
+} from "../../../../../tests/support/social.ts";
 import { createTestAuth, type TestAuth } from "../../../../../tests/support/test-auth.ts";
 import { PROVIDER_IDS } from "./providers/types.ts";
-import { errorOf, genericConfig, newBrowser, providerConfig, runSocialFlow } from "./social-test-helpers.ts";
 
 /**
  * Full flows over real HTTP for every provider of SPEC §1 and a generic OIDC provider (by discovery),

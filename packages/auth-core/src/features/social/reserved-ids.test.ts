@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signUp } from "../../../../../tests/support/browser.ts";
 import { type OAuthServer, startOAuthServer } from "../../../../../tests/support/oauth-server.ts";
+import { genericConfig, newBrowser } from "../../../../../tests/support/social.ts";
 import { createTestAuth } from "../../../../../tests/support/test-auth.ts";
-import { genericConfig, newBrowser } from "./social-test-helpers.ts";
 
 /**
  * A generic provider cannot take the email-and-password account's providerId: accounts are keyed on

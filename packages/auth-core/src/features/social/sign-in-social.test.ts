@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
 import type { OAuthServer } from "../../../../../tests/support/oauth-server.ts";
-import { createTestAuth, type TestAuth } from "../../../../../tests/support/test-auth.ts";
 import {
   API,
   newBrowser,
@@ -8,7 +7,8 @@ import {
   returnToCallback,
   runSocialFlow,
   useSocialTestbed,
-} from "./social-test-helpers.ts";
+} from "../../../../../tests/support/social.ts";
+import { createTestAuth, type TestAuth } from "../../../../../tests/support/test-auth.ts";
 
 /** POST /sign-in/social: SPEC §7 fields, §5 callback checks, §9 state and verifier (matrix H6). */
 let server: OAuthServer;

@@ -5,8 +5,13 @@ import {
   type OAuthServer,
   startOAuthServer,
 } from "../../../../../tests/support/oauth-server.ts";
+import {
+  apiPath,
+  createSocialAuth,
+  newBrowser,
+  returnToCallback,
+} from "../../../../../tests/support/social.ts";
 import type { TestAuth } from "../../../../../tests/support/test-auth.ts";
-import { apiPath, createSocialAuth, newBrowser, returnToCallback } from "./social-test-helpers.ts";
 
 /**
  * Database commands per social request (STYLE.md: count them and keep the count in a test). FerretDB

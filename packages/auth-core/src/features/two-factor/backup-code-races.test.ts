@@ -1,23 +1,18 @@
-import { afterEach, describe, expect, it } from "vitest";
-import type { TestAuth } from "../../../../../tests/support/test-auth.ts";
+import { describe, expect, it } from "vitest";
+import {
+  challengedBrowser,
+  rowsLike,
+  sessionsOf,
+  useTwoFactorFixtures,
+} from "../../../../../tests/support/two-factor.ts";
 import type { TwoFactorDoc } from "../../db/documents.ts";
 import { regenerateBackupCodes } from "./service.ts";
-import { challengedBrowser, createEnrolled, rowsLike, sessionsOf } from "./two-factor-test-helpers.ts";
 
-let current: TestAuth | null = null;
-afterEach(async () => {
-  await current?.close();
-  current = null;
-});
-async function enrolled() {
-  const value = await createEnrolled();
-  current = value.t;
-  return value;
-}
+const twoFactor = useTwoFactorFixtures();
 
 describe("backup codes under races", () => {
   it("a backup code sent with a TOTP code on one challenge is spent only when it won the sign-in", async () => {
-    const { t, userId, code, backupCodes } = await enrolled();
+    const { t, userId, code, backupCodes } = await twoFactor.enrolled();
     for (let round = 0; round < 8; round++) {
       const browser = await challengedBrowser(t);
       const before = await sessionsOf(t, userId);
@@ -35,7 +30,7 @@ describe("backup codes under races", () => {
   });
 
   it("regenerating deletes the replaced set's markers only, never those of another set", async () => {
-    const { t, userId } = await enrolled();
+    const { t, userId } = await twoFactor.enrolled();
     const doc = (await t.db.collection("twoFactors").findOne({ userId })) as unknown as TwoFactorDoc;
     const user = userId.toHexString();
     const marker = (batch: string) => ({

@@ -1,31 +1,21 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { SESSION_COOKIE, TestBrowser } from "../../../../../tests/support/browser.ts";
-import type { TestAuth } from "../../../../../tests/support/test-auth.ts";
-import { deleteUserTwoFactorData } from "./index.ts";
 import {
   challengedBrowser,
-  createEnrolled,
   EMAIL,
   PASSWORD,
   rowsLike,
   sessionsOf,
   TRUST_COOKIE,
-} from "./two-factor-test-helpers.ts";
+  useTwoFactorFixtures,
+} from "../../../../../tests/support/two-factor.ts";
+import { deleteUserTwoFactorData } from "./index.ts";
 
-let current: TestAuth | null = null;
-afterEach(async () => {
-  await current?.close();
-  current = null;
-});
-async function enrolled() {
-  const value = await createEnrolled();
-  current = value.t;
-  return value;
-}
+const twoFactor = useTwoFactorFixtures();
 
 describe("completing a challenge", () => {
   it("a user banned while the challenge is pending gets no session (the ban check runs at completion)", async () => {
-    const { t, userId, code } = await enrolled();
+    const { t, userId, code } = await twoFactor.enrolled();
     const browser = await challengedBrowser(t);
     await t.db.collection("users").updateOne({ _id: userId }, { $set: { banned: true, banExpires: null } });
     const before = await sessionsOf(t, userId);
@@ -37,7 +27,7 @@ describe("completing a challenge", () => {
   });
 
   it("works through the server API too (auth.api), forwarding the challenge cookie", async () => {
-    const { t, code } = await enrolled();
+    const { t, code } = await twoFactor.enrolled();
     const signIn = await t.auth.api.signInEmail({ body: { email: EMAIL, password: PASSWORD } });
     expect(signIn.data).toEqual({ twoFactorRedirect: true, twoFactorMethods: ["totp", "otp"] });
     const cookie = signIn.headers
@@ -54,11 +44,10 @@ describe("completing a challenge", () => {
 
 describe("cookies over https", () => {
   it("the challenge and trusted-device cookies are __Secure- prefixed and Secure", async () => {
-    const value = await createEnrolled({
+    const value = await twoFactor.enrolled({
       baseURL: "https://auth.example.com",
       trustedOrigins: ["http://localhost:3000"],
     });
-    current = value.t;
     const browser = new TestBrowser(value.t.auth);
     const res = await browser.post("/sign-in/email", { email: EMAIL, password: PASSWORD });
     const lines = res.headers.getSetCookie();
@@ -75,7 +64,7 @@ describe("cookies over https", () => {
 
 describe("deleteUserTwoFactorData (for user deletion)", () => {
   it("removes the document, trusted devices, used-code markers and attempt slots of that user only", async () => {
-    const { t, userId, code, backupCodes } = await enrolled();
+    const { t, userId, code, backupCodes } = await twoFactor.enrolled();
     const trusted = await challengedBrowser(t);
     await trusted.post("/two-factor/verify-totp", { code: code(), trustDevice: true });
     expect(trusted.cookies.has(TRUST_COOKIE)).toBe(true);

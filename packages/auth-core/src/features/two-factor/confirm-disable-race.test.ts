@@ -1,18 +1,21 @@
 import type { ObjectId } from "mongodb";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { TestAuth } from "../../../../../tests/support/test-auth.ts";
-import { codeAt, createPending, ERR, PASSWORD, totpFromURI } from "./two-factor-test-helpers.ts";
+import {
+  codeAt,
+  ERR,
+  PASSWORD,
+  totpFromURI,
+  useTwoFactorFixtures,
+} from "../../../../../tests/support/two-factor.ts";
+
+const twoFactor = useTwoFactorFixtures();
 
 /**
  * Confirming an enrollment (verify-totp with a session) while the owner disables two-factor must
  * never leave `twoFactorEnabled` true without a `twoFactors` document: that user could no longer
  * sign in (every challenge answers TOTP not enabled).
  */
-let current: TestAuth | null = null;
-afterEach(async () => {
-  await current?.close();
-  current = null;
-});
 
 async function stateOf(t: TestAuth, userId: ObjectId) {
   const user = await t.db.collection("users").findOne({ _id: userId });
@@ -29,7 +32,7 @@ describe("confirm racing disable", () => {
   it("disable running between confirm's read and its flag write: the flag goes back off", async () => {
     let disabled = false;
     let held = false;
-    const value = await createPending({
+    const value = await twoFactor.pending({
       hooks: {
         user: {
           update: {
@@ -44,7 +47,6 @@ describe("confirm racing disable", () => {
         },
       },
     });
-    current = value.t;
     const { t, ada, userId, code } = value;
     const confirm = ada.post("/two-factor/verify-totp", { code: code() });
     await until(() => held);
@@ -62,7 +64,7 @@ describe("confirm racing disable", () => {
   it("confirm finishing between disable's first flag write and its delete: disable writes the flag off again", async () => {
     let confirmed = false;
     let held = false;
-    const value = await createPending({
+    const value = await twoFactor.pending({
       hooks: {
         user: {
           update: {
@@ -76,7 +78,6 @@ describe("confirm racing disable", () => {
         },
       },
     });
-    current = value.t;
     const { t, ada, userId, code } = value;
     const disable = ada.post("/two-factor/disable", { password: PASSWORD });
     await until(() => held);
@@ -88,8 +89,7 @@ describe("confirm racing disable", () => {
   });
 
   it("in parallel over rounds, flag and document always agree", async () => {
-    const value = await createPending();
-    current = value.t;
+    const value = await twoFactor.pending();
     const { t, ada, userId } = value;
     let secret = value.secret;
     for (let round = 0; round < 5; round++) {

@@ -1,18 +1,15 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { SESSION_COOKIE, TestBrowser } from "../../../../../tests/support/browser.ts";
 import type { TestAuth } from "../../../../../tests/support/test-auth.ts";
-import { createEnrolled, createPending, EMAIL, PASSWORD } from "./two-factor-test-helpers.ts";
+import { EMAIL, PASSWORD, useTwoFactorFixtures } from "../../../../../tests/support/two-factor.ts";
+
+const twoFactor = useTwoFactorFixtures();
 
 /**
  * Security-hardening finding 8 (ASVS 7.4.3, docs/security.md "Enabling two-factor"): confirming a
  * second factor ends the user's other sessions — one opened elsewhere with the password alone must
  * not outlive the factor that now guards the account. The confirming session stays signed in.
  */
-let current: TestAuth | null = null;
-afterEach(async () => {
-  await current?.close();
-  current = null;
-});
 
 async function signInElsewhere(t: TestAuth): Promise<TestBrowser> {
   const browser = new TestBrowser(t.auth);
@@ -23,8 +20,7 @@ async function signInElsewhere(t: TestAuth): Promise<TestBrowser> {
 
 describe("confirming two-factor ends the user's other sessions (finding 8)", () => {
   it("the other session's get-session answers null and its row is gone; the confirming one stays", async () => {
-    const pending = await createPending({ session: { cookieCache: { enabled: true } } });
-    current = pending.t;
+    const pending = await twoFactor.pending({ session: { cookieCache: { enabled: true } } });
     const { t, ada, userId } = pending;
     const elsewhere = await signInElsewhere(t);
     const otherToken = elsewhere.cookies.get(SESSION_COOKIE)!.split(".")[0];
@@ -48,8 +44,7 @@ describe("confirming two-factor ends the user's other sessions (finding 8)", () 
   });
 
   it("checking a code once two-factor is on ends nothing", async () => {
-    const enrolled = await createEnrolled();
-    current = enrolled.t;
+    const enrolled = await twoFactor.enrolled();
     const { t, ada, userId } = enrolled;
     // A second sign-in now passes the challenge (the trusted device is not set): it is a second session.
     const second = new TestBrowser(t.auth);

@@ -1,36 +1,29 @@
 import { ObjectId } from "mongodb";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { SESSION_COOKIE, signUp, TestBrowser } from "../../../../../tests/support/browser.ts";
-import { createTestAuth, type TestAuth } from "../../../../../tests/support/test-auth.ts";
-import { decryptString } from "../../crypto/index.ts";
+import { type TestAuth, useFreshTestAuth } from "../../../../../tests/support/test-auth.ts";
 import {
   CHALLENGE_COOKIE,
   codeAt,
-  createEnrolled,
-  createPending,
   EMAIL,
   ERR,
   PASSWORD,
   rowsLike,
   storedText,
   totpFromURI,
-} from "./two-factor-test-helpers.ts";
+  useTwoFactorFixtures,
+} from "../../../../../tests/support/two-factor.ts";
+import { decryptString } from "../../crypto/index.ts";
 
-let current: TestAuth | null = null;
-afterEach(async () => {
-  await current?.close();
-  current = null;
-});
-const track = <T extends { t: TestAuth }>(value: T): T => {
-  current = value.t;
-  return value;
-};
+const twoFactor = useTwoFactorFixtures();
+
+const freshTestAuth = useFreshTestAuth();
 const userOf = (t: TestAuth, id: ObjectId) => t.db.collection("users").findOne({ _id: id });
 const twoFactorOf = (t: TestAuth, id: ObjectId) => t.db.collection("twoFactors").findOne({ userId: id });
 
 describe("POST /two-factor/enable", () => {
   it("answers a TOTP URI and 10 backup codes, stores them encrypted, and does not turn two-factor on yet", async () => {
-    const { t, ada, userId, secret, backupCodes } = track(await createPending());
+    const { t, ada, userId, secret, backupCodes } = await twoFactor.pending();
     expect(secret).toMatch(/^[A-Z2-7]{32}$/);
     expect(backupCodes).toHaveLength(10);
     for (const code of backupCodes) expect(code).toMatch(/^[0-9a-z]{5}-[0-9a-z]{5}$/);
@@ -55,7 +48,7 @@ describe("POST /two-factor/enable", () => {
   });
 
   it("builds the URI with the app name as issuer, the email as account, SHA-1, 6 digits, 30 s", async () => {
-    const { ada } = track(await createPending({ appName: "Acme" }));
+    const { ada } = await twoFactor.pending({ appName: "Acme" });
     const res = await ada.post<{ totpURI: string }>("/two-factor/get-totp-uri", { password: PASSWORD });
     const uri = new URL(res.body.totpURI);
     expect(uri.protocol).toBe("otpauth:");
@@ -71,8 +64,7 @@ describe("POST /two-factor/enable", () => {
   });
 
   it("refuses a wrong or missing password and an anonymous caller, writing nothing", async () => {
-    const t = await createTestAuth();
-    current = t;
+    const t = await freshTestAuth();
     const ada = new TestBrowser(t.auth);
     await signUp(ada, { email: EMAIL, password: PASSWORD });
     const wrong = await ada.post("/two-factor/enable", { password: "not the password" });
@@ -86,8 +78,7 @@ describe("POST /two-factor/enable", () => {
   });
 
   it("refuses a user without a password account (credential account not found)", async () => {
-    const t = await createTestAuth();
-    current = t;
+    const t = await freshTestAuth();
     const ada = new TestBrowser(t.auth);
     const res = await signUp(ada, { email: EMAIL, password: PASSWORD });
     await t.db.collection("accounts").deleteMany({ userId: new ObjectId(res.body.user.id) });
@@ -97,7 +88,7 @@ describe("POST /two-factor/enable", () => {
   });
 
   it("replaces a pending enrollment, but refuses while two-factor is on (the active secret stays)", async () => {
-    const { t, ada, userId, secret } = track(await createPending());
+    const { t, ada, userId, secret } = await twoFactor.pending();
     const again = await ada.post<{ totpURI: string }>("/two-factor/enable", { password: PASSWORD });
     expect(again.status).toBe(200);
     const replaced = totpFromURI(again.body.totpURI);
@@ -120,7 +111,7 @@ describe("POST /two-factor/enable", () => {
 
 describe("POST /two-factor/verify-totp with a session (enrollment)", () => {
   it("turns two-factor on with a first valid code and answers the caller's session and user", async () => {
-    const { t, ada, userId, code } = track(await createPending());
+    const { t, ada, userId, code } = await twoFactor.pending();
     const token = (await ada.get<{ session: { token: string } }>("/get-session")).body.session.token;
     const res = await ada.post<{ token: string; user: { id: string } }>("/two-factor/verify-totp", {
       code: code(),
@@ -133,7 +124,7 @@ describe("POST /two-factor/verify-totp with a session (enrollment)", () => {
   });
 
   it("refuses a wrong code, a malformed code and a user without enrollment, changing nothing", async () => {
-    const { t, ada, userId, code } = track(await createPending());
+    const { t, ada, userId, code } = await twoFactor.pending();
     const wrong = String((Number(code()) + 1) % 1_000_000).padStart(6, "0");
     const adjacent = [code(-1), code(1)];
     const bad = adjacent.includes(wrong) ? "000000" : wrong;
@@ -155,7 +146,7 @@ describe("POST /two-factor/verify-totp with a session (enrollment)", () => {
   });
 
   it("with trustDevice, the enrolling device is trusted: its next sign-in skips the challenge", async () => {
-    const { t, ada, userId, code } = track(await createPending());
+    const { t, ada, userId, code } = await twoFactor.pending();
     const res = await ada.post("/two-factor/verify-totp", { code: code(), trustDevice: true });
     expect(res.status).toBe(200);
     expect((await userOf(t, userId))?.twoFactorEnabled).toBe(true);
@@ -167,9 +158,9 @@ describe("POST /two-factor/verify-totp with a session (enrollment)", () => {
   });
 
   it("a user update hook that refuses leaves two-factor off (Failed to update user)", async () => {
-    const { t, ada, userId, code } = track(
-      await createPending({ hooks: { user: { update: { before: () => false } } } }),
-    );
+    const { t, ada, userId, code } = await twoFactor.pending({
+      hooks: { user: { update: { before: () => false } } },
+    });
     const res = await ada.post("/two-factor/verify-totp", { code: code() });
     expect({ status: res.status, body: res.body }).toEqual({
       status: 400,
@@ -182,8 +173,7 @@ describe("POST /two-factor/verify-totp with a session (enrollment)", () => {
   });
 
   it("without a session or challenge answers the invalid-cookie error", async () => {
-    const t = await createTestAuth();
-    current = t;
+    const t = await freshTestAuth();
     const res = await new TestBrowser(t.auth).post("/two-factor/verify-totp", { code: "123456" });
     expect({ status: res.status, body: res.body }).toEqual({ status: 401, body: ERR.INVALID_COOKIE });
   });
@@ -191,7 +181,7 @@ describe("POST /two-factor/verify-totp with a session (enrollment)", () => {
 
 describe("POST /two-factor/get-totp-uri", () => {
   it("answers the stored secret's URI with the password, refuses without it or without enrollment", async () => {
-    const { t, ada, secret } = track(await createPending());
+    const { t, ada, secret } = await twoFactor.pending();
     const res = await ada.post<{ totpURI: string }>("/two-factor/get-totp-uri", { password: PASSWORD });
     expect(res.status).toBe(200);
     expect(totpFromURI(res.body.totpURI)).toBe(secret);
@@ -206,7 +196,7 @@ describe("POST /two-factor/get-totp-uri", () => {
 
 describe("POST /two-factor/generate-backup-codes", () => {
   it("replaces the set: new codes answered, stored encrypted, old markers gone", async () => {
-    const { t, ada, userId, backupCodes } = track(await createEnrolled());
+    const { t, ada, userId, backupCodes } = await twoFactor.enrolled();
     const before = await twoFactorOf(t, userId);
     const res = await ada.post<{ status: boolean; backupCodes: string[] }>(
       "/two-factor/generate-backup-codes",
@@ -225,7 +215,7 @@ describe("POST /two-factor/generate-backup-codes", () => {
   });
 
   it("refuses a wrong password and a user whose two-factor is not on, changing nothing", async () => {
-    const { t, ada, userId } = track(await createPending());
+    const { t, ada, userId } = await twoFactor.pending();
     const pending = await ada.post("/two-factor/generate-backup-codes", { password: PASSWORD });
     expect({ status: pending.status, body: pending.body }).toEqual({ status: 400, body: ERR.NOT_ENABLED });
     const before = await twoFactorOf(t, userId);
@@ -237,7 +227,7 @@ describe("POST /two-factor/generate-backup-codes", () => {
 
 describe("POST /two-factor/disable", () => {
   it("turns two-factor off: flag, document, trusted devices and backup markers are gone", async () => {
-    const { t, ada, userId } = track(await createEnrolled());
+    const { t, ada, userId } = await twoFactor.enrolled();
     await t.db.collection("verifications").insertOne({
       identifier: `two-factor-trust:${userId.toHexString()}:${"x".repeat(32)}`,
       value: userId.toHexString(),
@@ -264,7 +254,7 @@ describe("POST /two-factor/disable", () => {
   });
 
   it("also removes a pending enrollment, and refuses an anonymous caller", async () => {
-    const { t, ada, userId } = track(await createPending());
+    const { t, ada, userId } = await twoFactor.pending();
     const anon = await new TestBrowser(t.auth).post("/two-factor/disable", { password: PASSWORD });
     expect({ status: anon.status, body: anon.body }).toEqual({ status: 401, body: ERR.UNAUTHORIZED });
     expect(await twoFactorOf(t, userId)).not.toBeNull();

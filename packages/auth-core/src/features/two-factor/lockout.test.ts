@@ -1,26 +1,18 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { TestBrowser } from "../../../../../tests/support/browser.ts";
 import type { TestAuth } from "../../../../../tests/support/test-auth.ts";
 import {
   challengedBrowser,
-  createEnrolled,
   ERR,
   PASSWORD,
   rowsLike,
   sessionsOf,
-} from "./two-factor-test-helpers.ts";
+  useTwoFactorFixtures,
+} from "../../../../../tests/support/two-factor.ts";
+
+const twoFactor = useTwoFactorFixtures();
 
 /** The per-user lock (lockout.ts): security-matrix L5 (no lockout by a stolen session) and E19. */
-let current: TestAuth | null = null;
-afterEach(async () => {
-  await current?.close();
-  current = null;
-});
-async function enrolled() {
-  const value = await createEnrolled();
-  current = value.t;
-  return value;
-}
 const wrongCode = (right: string) => (right === "000000" ? "000001" : "000000");
 const HARD_LOCKED = {
   code: "TWO_FACTOR_LOCKED",
@@ -49,7 +41,7 @@ async function tryTotp(
 
 describe("the per-user sign-in lock", () => {
   it("a stolen session's wrong codes use the session's own allowance and never lock the owner's sign-in", async () => {
-    const { t, ada, userId, code } = await enrolled();
+    const { t, ada, userId, code } = await twoFactor.enrolled();
     const answers = [];
     for (let i = 0; i < 10; i++)
       answers.push((await ada.post("/two-factor/verify-totp", { code: wrongCode(code()) })).body);
@@ -66,7 +58,7 @@ describe("the per-user sign-in lock", () => {
   });
 
   it("a valid backup code gets past a lock that someone's wrong codes caused, and clears it", async () => {
-    const { t, userId, code, backupCodes } = await enrolled();
+    const { t, userId, code, backupCodes } = await twoFactor.enrolled();
     await failTen(t, code);
     const locked = await tryTotp(t, code());
     expect({ status: locked.status, body: locked.body }).toEqual({ status: 429, body: ERR.LOCKED });
@@ -85,7 +77,7 @@ describe("the per-user sign-in lock", () => {
   });
 
   it("counts failures across windows and doubles the lock: 15 min after 10, 30 min after 20", async () => {
-    const { t, code } = await enrolled();
+    const { t, code } = await twoFactor.enrolled();
     await failTen(t, code);
     const first = await tryTotp(t, code());
     expect({ status: first.status, body: first.body }).toEqual({ status: 429, body: ERR.LOCKED });
@@ -106,7 +98,7 @@ describe("the per-user sign-in lock", () => {
   });
 
   it("locks TOTP and emailed codes for good after 100 consecutive failures; a backup code or the owner's disable lifts it", async () => {
-    const { t, userId, code, backupCodes } = await enrolled();
+    const { t, userId, code, backupCodes } = await twoFactor.enrolled();
     // 90 earlier failures, long ago, then the last run of 10 through the endpoint.
     const prefix = `two-factor-user-attempt:${userId.toHexString()}:`;
     const longAgo = new Date(t.now().getTime() - 365 * 86400_000);
@@ -147,7 +139,7 @@ describe("the per-user sign-in lock", () => {
   });
 
   it("30 parallel wrong codes after a lock ended: exactly 10 tested before the next lock", async () => {
-    const { t, code } = await enrolled();
+    const { t, code } = await twoFactor.enrolled();
     await failTen(t, code);
     t.advance(900);
     // One challenge after another: parallel password attempts on one account would meet the sign-in

@@ -1,27 +1,19 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { SESSION_COOKIE, TestBrowser } from "../../../../../tests/support/browser.ts";
 import type { TestAuth } from "../../../../../tests/support/test-auth.ts";
 import {
   CHALLENGE_COOKIE,
   challengedBrowser,
-  createEnrolled,
   EMAIL,
   ERR,
   rowsLike,
   sessionsOf,
   storedText,
-} from "./two-factor-test-helpers.ts";
+  useTwoFactorFixtures,
+} from "../../../../../tests/support/two-factor.ts";
 
-let current: TestAuth | null = null;
-afterEach(async () => {
-  await current?.close();
-  current = null;
-});
-async function enrolled(overrides: Parameters<typeof createEnrolled>[0] = {}) {
-  const value = await createEnrolled(overrides);
-  current = value.t;
-  return value;
-}
+const twoFactor = useTwoFactorFixtures();
+
 function mailedCode(t: TestAuth): string {
   const text = t.outbox.latestTo(EMAIL)?.text ?? "";
   const code = /\b(\d{6})\b/.exec(text)?.[1];
@@ -31,7 +23,7 @@ function mailedCode(t: TestAuth): string {
 
 describe("POST /two-factor/send-otp and /two-factor/verify-otp", () => {
   it("mails a 6-digit code (stored only as a MAC) that completes the sign-in once", async () => {
-    const { t, userId } = await enrolled();
+    const { t, userId } = await twoFactor.enrolled();
     const browser = await challengedBrowser(t);
     const sent = await browser.post("/two-factor/send-otp", {});
     expect({ status: sent.status, body: sent.body }).toEqual({ status: 200, body: { status: true } });
@@ -49,7 +41,7 @@ describe("POST /two-factor/send-otp and /two-factor/verify-otp", () => {
   });
 
   it("refuses a wrong code (401) and an expired one after 3 minutes (400), minting nothing", async () => {
-    const { t, userId } = await enrolled();
+    const { t, userId } = await twoFactor.enrolled();
     const browser = await challengedBrowser(t);
     await browser.post("/two-factor/send-otp", {});
     const code = mailedCode(t);
@@ -68,7 +60,7 @@ describe("POST /two-factor/send-otp and /two-factor/verify-otp", () => {
   });
 
   it("binds the code to its challenge: another pending sign-in cannot use it (security-matrix E22)", async () => {
-    const { t } = await enrolled();
+    const { t } = await twoFactor.enrolled();
     const first = await challengedBrowser(t);
     await first.post("/two-factor/send-otp", {});
     const code = mailedCode(t);
@@ -79,7 +71,7 @@ describe("POST /two-factor/send-otp and /two-factor/verify-otp", () => {
   });
 
   it("a resend replaces the previous code; at most 5 mails per challenge", async () => {
-    const { t } = await enrolled();
+    const { t } = await twoFactor.enrolled();
     const browser = await challengedBrowser(t);
     await browser.post("/two-factor/send-otp", {});
     const firstCode = mailedCode(t);
@@ -97,7 +89,7 @@ describe("POST /two-factor/send-otp and /two-factor/verify-otp", () => {
   });
 
   it("needs a challenge, and is refused when OTP is turned off", async () => {
-    const { t } = await enrolled({ twoFactor: { otpEnabled: false } });
+    const { t } = await twoFactor.enrolled({ twoFactor: { otpEnabled: false } });
     const none = await new TestBrowser(t.auth).post("/two-factor/send-otp", {});
     expect({ status: none.status, body: none.body }).toEqual({ status: 401, body: ERR.INVALID_COOKIE });
     const browser = new TestBrowser(t.auth);
@@ -112,7 +104,7 @@ describe("POST /two-factor/send-otp and /two-factor/verify-otp", () => {
 
   it("hands the code to the app's sendOTP hook instead of the mailer when one is given", async () => {
     const sent: { email: string; code: string }[] = [];
-    const { t } = await enrolled({
+    const { t } = await twoFactor.enrolled({
       twoFactor: { sendOTP: ({ user, code }) => void sent.push({ email: user.email, code }) },
     });
     const browser = await challengedBrowser(t);
@@ -126,7 +118,7 @@ describe("POST /two-factor/send-otp and /two-factor/verify-otp", () => {
 
 describe("POST /two-factor/verify-backup-code", () => {
   it("completes the sign-in with a backup code, typed any way; each code works once", async () => {
-    const { t, userId, backupCodes } = await enrolled();
+    const { t, userId, backupCodes } = await twoFactor.enrolled();
     const browser = await challengedBrowser(t);
     const typed = ` ${backupCodes[0]!.toUpperCase().replace("-", "")} `;
     const res = await browser.post("/two-factor/verify-backup-code", { code: typed });
@@ -146,7 +138,7 @@ describe("POST /two-factor/verify-backup-code", () => {
   });
 
   it("refuses unknown codes and codes of a replaced set", async () => {
-    const { t, ada, backupCodes } = await enrolled();
+    const { t, ada, backupCodes } = await twoFactor.enrolled();
     const browser = await challengedBrowser(t);
     for (const code of ["aaaaa-aaaaa", "x", "ééééé-ééééé"]) {
       const res = await browser.post("/two-factor/verify-backup-code", { code });
@@ -158,7 +150,7 @@ describe("POST /two-factor/verify-backup-code", () => {
   });
 
   it("10 concurrent uses of one code, each on its own challenge: exactly one session", async () => {
-    const { t, userId, backupCodes } = await enrolled();
+    const { t, userId, backupCodes } = await twoFactor.enrolled();
     // The challenges one after the other: the per-account sign-in throttle lets at most 5 password
     // attempts be in flight at once (features/sign-in-throttle); the race under test is the codes'.
     const browsers: TestBrowser[] = [];
@@ -176,7 +168,7 @@ describe("POST /two-factor/verify-backup-code", () => {
   });
 
   it("10 concurrent right TOTP codes on one challenge: exactly one session", async () => {
-    const { t, userId, code } = await enrolled();
+    const { t, userId, code } = await twoFactor.enrolled();
     const browser = await challengedBrowser(t);
     const before = await sessionsOf(t, userId);
     const answers = await Promise.all(

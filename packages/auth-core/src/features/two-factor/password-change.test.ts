@@ -1,32 +1,27 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { signUpPerson } from "../../../../../tests/support/admin.ts";
 import { TestBrowser } from "../../../../../tests/support/browser.ts";
-import type { TestAuth } from "../../../../../tests/support/test-auth.ts";
-import { signUpPerson } from "../admin/admin-test-helpers.ts";
 import {
   challengedBrowser,
-  createEnrolled,
   EMAIL,
   ERR,
   PASSWORD,
   rowsLike,
-} from "./two-factor-test-helpers.ts";
+  useTwoFactorFixtures,
+} from "../../../../../tests/support/two-factor.ts";
+
+const twoFactor = useTwoFactorFixtures();
 
 /**
  * A new password ends what the old one started (forgetSecondFactorSessions, called by
  * features/password and by admin/set-user-password): the user's trusted devices and pending
  * sign-in challenges.
  */
-let current: TestAuth | null = null;
-afterEach(async () => {
-  await current?.close();
-  current = null;
-});
 const NEW_PASSWORD = "a brand new password";
 
 /** Ada with a trusted device and, on another browser, a pending challenge won with the password. */
 async function setUp() {
-  const value = await createEnrolled();
-  current = value.t;
+  const value = await twoFactor.enrolled();
   const { t, code } = value;
   const trusted = await challengedBrowser(t);
   expect((await trusted.post("/two-factor/verify-totp", { code: code(), trustDevice: true })).status).toBe(

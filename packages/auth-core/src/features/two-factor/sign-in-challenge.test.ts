@@ -1,32 +1,23 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { CACHE_COOKIE, SESSION_COOKIE, TestBrowser } from "../../../../../tests/support/browser.ts";
-import type { TestAuth } from "../../../../../tests/support/test-auth.ts";
 import {
   CHALLENGE_COOKIE,
   challengedBrowser,
-  createEnrolled,
   EMAIL,
   ERR,
   PASSWORD,
   rowsLike,
   sessionsOf,
-} from "./two-factor-test-helpers.ts";
+  useTwoFactorFixtures,
+} from "../../../../../tests/support/two-factor.ts";
 
-let current: TestAuth | null = null;
-afterEach(async () => {
-  await current?.close();
-  current = null;
-});
-async function enrolled(overrides: Parameters<typeof createEnrolled>[0] = {}) {
-  const value = await createEnrolled(overrides);
-  current = value.t;
-  return value;
-}
+const twoFactor = useTwoFactorFixtures();
+
 const wrongCode = (right: string) => (right === "000000" ? "000001" : "000000");
 
 describe("sign-in of a two-factor user", () => {
   it("answers the two-factor redirect with a signed 10-minute challenge cookie and no session", async () => {
-    const { t, userId } = await enrolled({ session: { cookieCache: { enabled: true } } });
+    const { t, userId } = await twoFactor.enrolled({ session: { cookieCache: { enabled: true } } });
     const before = await sessionsOf(t, userId);
     const browser = new TestBrowser(t.auth);
     const res = await browser.post("/sign-in/email", { email: EMAIL, password: PASSWORD });
@@ -55,7 +46,7 @@ describe("sign-in of a two-factor user", () => {
   });
 
   it("completes with a TOTP code: one session, the challenge consumed, its cookie cleared", async () => {
-    const { t, userId, code } = await enrolled();
+    const { t, userId, code } = await twoFactor.enrolled();
     const browser = await challengedBrowser(t);
     const before = await sessionsOf(t, userId);
     const res = await browser.post<{ token: string; user: { id: string; email: string } }>(
@@ -75,7 +66,7 @@ describe("sign-in of a two-factor user", () => {
   });
 
   it("carries rememberMe false through to the session (browser-session cookie, 1 day)", async () => {
-    const { t, code } = await enrolled();
+    const { t, code } = await twoFactor.enrolled();
     const browser = await challengedBrowser(t, false);
     const res = await browser.post<{ token: string }>("/two-factor/verify-totp", { code: code() });
     expect(res.status).toBe(200);
@@ -87,7 +78,7 @@ describe("sign-in of a two-factor user", () => {
   });
 
   it("refuses the same TOTP code twice (replay within its window), also across challenges", async () => {
-    const { t, userId, code } = await enrolled();
+    const { t, userId, code } = await twoFactor.enrolled();
     const first = await challengedBrowser(t);
     const used = code();
     expect((await first.post("/two-factor/verify-totp", { code: used })).status).toBe(200);
@@ -101,7 +92,7 @@ describe("sign-in of a two-factor user", () => {
   });
 
   it("accepts a code one step old or ahead (clock drift) but not two", async () => {
-    const { t, code } = await enrolled();
+    const { t, code } = await twoFactor.enrolled();
     t.advance(60); // steps never used yet on both sides of now
     const browser = await challengedBrowser(t);
     const far = await browser.post("/two-factor/verify-totp", { code: code(-2) });
@@ -112,7 +103,7 @@ describe("sign-in of a two-factor user", () => {
   });
 
   it("expires the challenge after 10 minutes", async () => {
-    const { t, userId, code } = await enrolled();
+    const { t, userId, code } = await twoFactor.enrolled();
     const browser = await challengedBrowser(t);
     t.advance(601);
     const before = await sessionsOf(t, userId);
@@ -122,7 +113,7 @@ describe("sign-in of a two-factor user", () => {
   });
 
   it("refuses a missing, forged or foreign-signed challenge cookie", async () => {
-    const { t, code } = await enrolled();
+    const { t, code } = await twoFactor.enrolled();
     const browser = await challengedBrowser(t);
     const genuine = browser.cookies.get(CHALLENGE_COOKIE)!;
     const forged = `${genuine.slice(0, -2)}${genuine.endsWith("AA") ? "BB" : "AA"}`;
@@ -150,7 +141,9 @@ describe("sign-in of a two-factor user", () => {
   });
 
   it("gates verify-email auto sign-in: the address is verified, but no session without the factor", async () => {
-    const { t, userId, code } = await enrolled({ emailVerification: { autoSignInAfterVerification: true } });
+    const { t, userId, code } = await twoFactor.enrolled({
+      emailVerification: { autoSignInAfterVerification: true },
+    });
     await new TestBrowser(t.auth).post("/send-verification-email", { email: EMAIL });
     const link = /https?:\/\/\S+verify-email\S+/.exec(t.outbox.latestTo(EMAIL)?.text ?? "")?.[0] ?? "";
     const url = new URL(link);
@@ -174,7 +167,9 @@ describe("sign-in of a two-factor user", () => {
   });
 
   it("gates verify-email auto sign-in that redirects to its callback too", async () => {
-    const { t, userId } = await enrolled({ emailVerification: { autoSignInAfterVerification: true } });
+    const { t, userId } = await twoFactor.enrolled({
+      emailVerification: { autoSignInAfterVerification: true },
+    });
     await new TestBrowser(t.auth).post("/send-verification-email", { email: EMAIL, callbackURL: "/home" });
     const link = /https?:\/\/\S+verify-email\S+/.exec(t.outbox.latestTo(EMAIL)?.text ?? "")?.[0] ?? "";
     const visitor = new TestBrowser(t.auth);
@@ -187,7 +182,7 @@ describe("sign-in of a two-factor user", () => {
   });
 
   it("a wrong password still answers the sign-in error, with no challenge", async () => {
-    const { t } = await enrolled();
+    const { t } = await twoFactor.enrolled();
     const browser = new TestBrowser(t.auth);
     const res = await browser.post("/sign-in/email", { email: EMAIL, password: "wrong password!" });
     expect(res.status).toBe(401);
@@ -196,7 +191,7 @@ describe("sign-in of a two-factor user", () => {
   });
 
   it("a password reset does not bypass the second factor (security-matrix E23)", async () => {
-    const { t, userId } = await enrolled();
+    const { t, userId } = await twoFactor.enrolled();
     await new TestBrowser(t.auth).post("/request-password-reset", { email: EMAIL });
     const link = /https?:\/\/\S+reset-password\/(\S+?)\?/.exec(t.outbox.latestTo(EMAIL)?.text ?? "");
     const token = link?.[1] ?? "";
@@ -215,7 +210,7 @@ describe("sign-in of a two-factor user", () => {
 
 describe("attempt limits", () => {
   it("allows 5 attempts per challenge; the 6th answers too-many-attempts even with the right code", async () => {
-    const { t, userId, code } = await enrolled();
+    const { t, userId, code } = await twoFactor.enrolled();
     const browser = await challengedBrowser(t);
     for (let i = 0; i < 5; i++) {
       const res = await browser.post("/two-factor/verify-totp", { code: wrongCode(code()) });
@@ -232,7 +227,7 @@ describe("attempt limits", () => {
   });
 
   it("a parallel burst of 20 wrong codes on one challenge tests at most 5 of them", async () => {
-    const { t, code } = await enrolled();
+    const { t, code } = await twoFactor.enrolled();
     const browser = await challengedBrowser(t);
     const answers = await Promise.all(
       Array.from({ length: 20 }, () => browser.post("/two-factor/verify-totp", { code: wrongCode(code()) })),
@@ -244,7 +239,7 @@ describe("attempt limits", () => {
   });
 
   it("locks the user after 10 failed attempts in 15 minutes, across challenges, then lifts", async () => {
-    const { t, userId, code } = await enrolled();
+    const { t, userId, code } = await twoFactor.enrolled();
     for (const _ of [1, 2]) {
       const browser = await challengedBrowser(t);
       for (let i = 0; i < 5; i++) await browser.post("/two-factor/verify-totp", { code: wrongCode(code()) });
@@ -262,7 +257,7 @@ describe("attempt limits", () => {
   });
 
   it("15 parallel wrong codes over 3 challenges: exactly 10 tested, 5 locked out", async () => {
-    const { t, code } = await enrolled();
+    const { t, code } = await twoFactor.enrolled();
     const browsers = [await challengedBrowser(t), await challengedBrowser(t), await challengedBrowser(t)];
     const answers = await Promise.all(
       browsers.flatMap((browser) =>
@@ -276,7 +271,7 @@ describe("attempt limits", () => {
   });
 
   it("a success clears the user's failures (only consecutive failures add up)", async () => {
-    const { t, code } = await enrolled();
+    const { t, code } = await twoFactor.enrolled();
     const first = await challengedBrowser(t);
     for (let i = 0; i < 4; i++) await first.post("/two-factor/verify-totp", { code: wrongCode(code()) });
     expect((await first.post("/two-factor/verify-totp", { code: code() })).status).toBe(200);

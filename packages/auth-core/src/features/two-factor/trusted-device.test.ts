@@ -1,29 +1,19 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { SESSION_COOKIE, signUp, TestBrowser } from "../../../../../tests/support/browser.ts";
-import type { TestAuth } from "../../../../../tests/support/test-auth.ts";
 import {
   CHALLENGE_COOKIE,
   challengedBrowser,
   codeAt,
-  createEnrolled,
   EMAIL,
   PASSWORD,
   rowsLike,
   sessionsOf,
   TRUST_COOKIE,
   totpFromURI,
-} from "./two-factor-test-helpers.ts";
+  useTwoFactorFixtures,
+} from "../../../../../tests/support/two-factor.ts";
 
-let current: TestAuth | null = null;
-afterEach(async () => {
-  await current?.close();
-  current = null;
-});
-async function enrolled() {
-  const value = await createEnrolled();
-  current = value.t;
-  return value;
-}
+const twoFactor = useTwoFactorFixtures();
 
 /** Signs in on `browser` with the password; true when a session came straight back. */
 async function signInGetsSession(browser: TestBrowser, email = EMAIL): Promise<boolean> {
@@ -37,7 +27,7 @@ async function signInGetsSession(browser: TestBrowser, email = EMAIL): Promise<b
 
 describe("trusted devices", () => {
   it("trustDevice sets a signed 30-day cookie; the next sign-ins on that device skip the challenge", async () => {
-    const { t, userId, code } = await enrolled();
+    const { t, userId, code } = await twoFactor.enrolled();
     const browser = await challengedBrowser(t);
     const res = await browser.post("/two-factor/verify-totp", { code: code(), trustDevice: true });
     expect(res.status).toBe(200);
@@ -56,7 +46,7 @@ describe("trusted devices", () => {
   });
 
   it("stops skipping after 30 days", async () => {
-    const { t, code } = await enrolled();
+    const { t, code } = await twoFactor.enrolled();
     const browser = await challengedBrowser(t);
     await browser.post("/two-factor/verify-totp", { code: code(), trustDevice: true });
     t.advance(30 * 86400 + 1);
@@ -65,7 +55,7 @@ describe("trusted devices", () => {
   });
 
   it("is bound to its user: another two-factor user signing in on the device is challenged", async () => {
-    const { t, code } = await enrolled();
+    const { t, code } = await twoFactor.enrolled();
     const browser = await challengedBrowser(t);
     await browser.post("/two-factor/verify-totp", { code: code(), trustDevice: true });
     const trust = browser.cookies.get(TRUST_COOKIE)!;
@@ -86,7 +76,7 @@ describe("trusted devices", () => {
   });
 
   it("disable revokes every trusted device of the user", async () => {
-    const { t, ada, userId, code } = await enrolled();
+    const { t, ada, userId, code } = await twoFactor.enrolled();
     const browser = await challengedBrowser(t);
     await browser.post("/two-factor/verify-totp", { code: code(), trustDevice: true });
     expect((await ada.post("/two-factor/disable", { password: PASSWORD })).status).toBe(200);

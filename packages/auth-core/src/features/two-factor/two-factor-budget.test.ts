@@ -1,22 +1,24 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { signUp, TestBrowser } from "../../../../../tests/support/browser.ts";
-import { createTestAuth, type TestAuth } from "../../../../../tests/support/test-auth.ts";
-import { challengedBrowser, createEnrolled, EMAIL, PASSWORD } from "./two-factor-test-helpers.ts";
+import { useFreshTestAuth } from "../../../../../tests/support/test-auth.ts";
+import {
+  challengedBrowser,
+  EMAIL,
+  PASSWORD,
+  useTwoFactorFixtures,
+} from "../../../../../tests/support/two-factor.ts";
+
+const twoFactor = useTwoFactorFixtures();
 
 /**
  * Database commands per two-factor request (STYLE.md: count them and keep the count in a test).
  * Rate limiting is off here (createTestAuth); its cost is the session budget test's concern.
  */
-let current: TestAuth | null = null;
-afterEach(async () => {
-  await current?.close();
-  current = null;
-});
+const freshTestAuth = useFreshTestAuth();
 
 describe("database commands of the two-factor paths", () => {
   it("the gate costs a user without two-factor nothing", async () => {
-    const t = await createTestAuth();
-    current = t;
+    const t = await freshTestAuth();
     await signUp(new TestBrowser(t.auth), { email: EMAIL, password: PASSWORD });
     const commands = await t.commands(() =>
       new TestBrowser(t.auth).post("/sign-in/email", { email: EMAIL, password: PASSWORD }),
@@ -33,8 +35,7 @@ describe("database commands of the two-factor paths", () => {
   });
 
   it("a challenged sign-in stores the challenge instead of a session", async () => {
-    const { t } = await createEnrolled();
-    current = t;
+    const { t } = await twoFactor.enrolled();
     const commands = await t.commands(() =>
       new TestBrowser(t.auth).post("/sign-in/email", { email: EMAIL, password: PASSWORD }),
     );
@@ -49,8 +50,7 @@ describe("database commands of the two-factor paths", () => {
   });
 
   it("verify-totp that completes a sign-in", async () => {
-    const { t, code } = await createEnrolled();
-    current = t;
+    const { t, code } = await twoFactor.enrolled();
     const browser = await challengedBrowser(t);
     const commands = await t.commands(() => browser.post("/two-factor/verify-totp", { code: code() }));
     expect(commands).toEqual([
@@ -69,8 +69,7 @@ describe("database commands of the two-factor paths", () => {
   });
 
   it("a wrong code stops after the code check", async () => {
-    const { t } = await createEnrolled();
-    current = t;
+    const { t } = await twoFactor.enrolled();
     const browser = await challengedBrowser(t);
     const commands = await t.commands(() =>
       browser.post("/two-factor/verify-backup-code", { code: "aaaaa-aaaaa" }),
@@ -86,8 +85,7 @@ describe("database commands of the two-factor paths", () => {
   });
 
   it("verify-totp with a session (no challenge) draws on the session's allowance, not the user's", async () => {
-    const { t, ada, code } = await createEnrolled();
-    current = t;
+    const { t, ada, code } = await twoFactor.enrolled();
     const commands = await t.commands(() => ada.post("/two-factor/verify-totp", { code: code() }));
     expect(commands).toEqual([
       "find:sessions", // the caller (sensitive: never the cookie cache)
@@ -101,8 +99,7 @@ describe("database commands of the two-factor paths", () => {
   });
 
   it("verify-backup-code that completes a sign-in", async () => {
-    const { t, backupCodes } = await createEnrolled();
-    current = t;
+    const { t, backupCodes } = await twoFactor.enrolled();
     const browser = await challengedBrowser(t);
     const commands = await t.commands(() =>
       browser.post("/two-factor/verify-backup-code", { code: backupCodes[0] }),

@@ -1,10 +1,15 @@
 import type { AuthOptions } from "@tessera/auth-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { createCast, PASSWORD } from "../../../../../tests/support/admin.ts";
 import { signUp, TestBrowser } from "../../../../../tests/support/browser.ts";
 import { type OAuthServer, startOAuthServer } from "../../../../../tests/support/oauth-server.ts";
+import {
+  countDocs,
+  createSocialAuth,
+  newBrowser,
+  runSocialFlow,
+} from "../../../../../tests/support/social.ts";
 import { createTestAuth, type TestAuth } from "../../../../../tests/support/test-auth.ts";
-import { createCast, PASSWORD } from "../admin/admin-test-helpers.ts";
-import { countDocs, createSocialAuth, newBrowser, runSocialFlow } from "../social/social-test-helpers.ts";
 
 /**
  * Review s9 findings 6 and 7: a user's `create.after` hook runs only once the creation is whole —

@@ -1,9 +1,9 @@
 import type { AuthOptions } from "@tessera/auth-core";
 import { ObjectId } from "mongodb";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { createCast } from "../../../../../tests/support/admin.ts";
 import { signUp, TestBrowser } from "../../../../../tests/support/browser.ts";
-import { createTestAuth, type TestAuth } from "../../../../../tests/support/test-auth.ts";
-import { createCast } from "../admin/admin-test-helpers.ts";
+import { type TestAuth, useFreshTestAuth } from "../../../../../tests/support/test-auth.ts";
 
 /**
  * Security-hardening issue, finding 2: sign-up and change-password accepted `password`, `12345678`,
@@ -20,12 +20,10 @@ const COMPROMISED = {
 const COMMON = ["password123", "12345678", "PassWord", "Password123", "QWERTY123", "iloveyou"];
 
 let t: TestAuth;
-afterEach(async () => {
-  await t.close();
-});
+const freshTestAuth = useFreshTestAuth();
 
 async function setUp(overrides: Omit<Partial<AuthOptions>, "database"> = {}) {
-  t = await createTestAuth(overrides);
+  t = await freshTestAuth(overrides);
   const ada = new TestBrowser(t.auth);
   const id = (await signUp(ada, { email: EMAIL, password: PASSWORD })).body.user.id;
   return { ada, userId: new ObjectId(id) };
@@ -92,7 +90,7 @@ describe("common and breached passwords are refused wherever a password is set (
   });
 
   it("admin set-user-password: refused, the user's password and sessions stay", async () => {
-    t = await createTestAuth();
+    t = await freshTestAuth();
     const { admin, user } = await createCast(t);
     const userId = new ObjectId(user.id);
     const hash = await credentialHash(userId);
@@ -107,7 +105,7 @@ describe("common and breached passwords are refused wherever a password is set (
   });
 
   it("admin create-user: refused, no user is created", async () => {
-    t = await createTestAuth();
+    t = await freshTestAuth();
     const { admin } = await createCast(t);
     const res = await admin.browser.post("/admin/create-user", {
       email: "new@example.com",
@@ -155,7 +153,7 @@ describe("emailAndPassword.isPasswordBreached (an online breach check of the app
 
   it("a hook that throws is logged and the password accepted (the offline list still applies)", async () => {
     const warned: unknown[] = [];
-    t = await createTestAuth({
+    t = await freshTestAuth({
       emailAndPassword: {
         isPasswordBreached: () => {
           throw new Error("breach service down");

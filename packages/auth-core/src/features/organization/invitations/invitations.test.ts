@@ -1,28 +1,17 @@
 import { ObjectId } from "mongodb";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { TestBrowser } from "../../../../../../tests/support/browser.ts";
-import type { TestAuth } from "../../../../../../tests/support/test-auth.ts";
 import {
   activeOrganizationOf,
-  createFixture,
   errorBody,
-  type Fixture,
   memberRoles,
-  type Overrides,
   type SignedIn,
   signIn,
-} from "../test-helpers.ts";
+  useFixtures,
+} from "../../../../../../tests/support/organization.ts";
+import type { TestAuth } from "../../../../../../tests/support/test-auth.ts";
 
-let t: TestAuth | null = null;
-afterEach(async () => {
-  await t?.close();
-  t = null;
-});
-async function fixture(overrides: Overrides = {}): Promise<Fixture> {
-  const f = await createFixture(overrides);
-  t = f.t;
-  return f;
-}
+const fixture = useFixtures();
 interface InvitationBody {
   id: string;
   email: string;

@@ -1,27 +1,15 @@
 import { ObjectId } from "mongodb";
-import { afterEach, describe, expect, it } from "vitest";
-import type { TestAuth } from "../../../../../../tests/support/test-auth.ts";
+import { describe, expect, it } from "vitest";
 import {
   activeOrganizationOf,
   addMember,
-  createFixture,
   errorBody,
-  type Fixture,
   memberRoles,
-  type Overrides,
   signIn,
-} from "../test-helpers.ts";
+  useFixtures,
+} from "../../../../../../tests/support/organization.ts";
 
-let t: TestAuth | null = null;
-afterEach(async () => {
-  await t?.close();
-  t = null;
-});
-async function fixture(overrides: Overrides = {}): Promise<Fixture> {
-  const f = await createFixture(overrides);
-  t = f.t;
-  return f;
-}
+const fixture = useFixtures();
 const NOT_MEMBER = errorBody("NOT_A_MEMBER_OF_ORGANIZATION", "You are not a member of this organization");
 const ONLY_OWNER = errorBody("CANNOT_LEAVE_AS_ONLY_OWNER", "cannot leave as the only owner");
 

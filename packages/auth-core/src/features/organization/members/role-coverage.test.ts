@@ -1,30 +1,14 @@
 import { ObjectId } from "mongodb";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { addMember, errorBody, signIn, useFixtures } from "../../../../../../tests/support/organization.ts";
 import type { TestAuth } from "../../../../../../tests/support/test-auth.ts";
-import {
-  addMember,
-  createFixture,
-  errorBody,
-  type Fixture,
-  type Overrides,
-  signIn,
-} from "../test-helpers.ts";
 import { coversRoles, DEFAULT_ROLES, type RoleTable } from "./rules.ts";
 
 /**
  * Review finding 12: a caller may change the role of / remove a member only when the caller's roles
  * grant every action the member's roles grant (the creator-role protections stay on top of it).
  */
-let t: TestAuth | null = null;
-afterEach(async () => {
-  await t?.close();
-  t = null;
-});
-async function fixture(overrides: Overrides = {}): Promise<Fixture> {
-  const f = await createFixture(overrides);
-  t = f.t;
-  return f;
-}
+const fixture = useFixtures();
 async function membersSnapshot(t: TestAuth, organizationId: string) {
   return t.db
     .collection("members")

@@ -1,23 +1,13 @@
 import { MongoServerError, ObjectId } from "mongodb";
-import { afterEach, describe, expect, it } from "vitest";
-import type { TestAuth } from "../../../../../../tests/support/test-auth.ts";
-import { createFixture, type Fixture, signIn } from "../test-helpers.ts";
+import { describe, expect, it } from "vitest";
+import { signIn, useFixtures } from "../../../../../../tests/support/organization.ts";
 import { claimSeat, type SeatClaim } from "./seats.ts";
 
 /**
  * Review finding 11: without `teams.maximumMembersPerTeam` there is nothing to claim, so a team add
  * that loses its first seat reads one row (the highest seat), never every seat of the team.
  */
-let t: TestAuth | null = null;
-afterEach(async () => {
-  await t?.close();
-  t = null;
-});
-async function fixture(): Promise<Fixture> {
-  const f = await createFixture({ organization: { teams: { enabled: true } } });
-  t = f.t;
-  return f;
-}
+const fixture = useFixtures({ organization: { teams: { enabled: true } } });
 
 /** A claim over an in-memory seat set that records which reads it was asked for. */
 function recordingClaim(taken: Set<number>, reads: string[]): SeatClaim<number> {

@@ -1,33 +1,19 @@
 import { createAuth } from "@tessera/auth-core";
 import { ObjectId } from "mongodb";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { TestBrowser } from "../../../../../../tests/support/browser.ts";
-import { createTestAuth, type TestAuth } from "../../../../../../tests/support/test-auth.ts";
 import {
   activeOrganizationOf,
   addMember,
-  createFixture,
   createOrganization,
   errorBody,
-  type Fixture,
-  type Overrides,
   signIn,
-} from "../test-helpers.ts";
+  useFixtures,
+} from "../../../../../../tests/support/organization.ts";
+import { createTestAuth, useFreshTestAuth } from "../../../../../../tests/support/test-auth.ts";
 
-let t: TestAuth | null = null;
-afterEach(async () => {
-  await t?.close();
-  t = null;
-});
-async function setup(overrides: Overrides = {}): Promise<TestAuth> {
-  t = await createTestAuth(overrides);
-  return t;
-}
-async function fixture(overrides: Overrides = {}): Promise<Fixture> {
-  const f = await createFixture(overrides);
-  t = f.t;
-  return f;
-}
+const setup = useFreshTestAuth();
+const fixture = useFixtures();
 const oid = (id: string) => new ObjectId(id);
 
 describe("organization/create", () => {

@@ -1,28 +1,22 @@
 import { ObjectId } from "mongodb";
-import { afterEach, describe, expect, it } from "vitest";
-import type { TestAuth } from "../../../../../../tests/support/test-auth.ts";
+import { describe, expect, it } from "vitest";
 import {
-  createFixture,
   errorBody,
   type Fixture,
   type Overrides,
   type SignedIn,
   signIn,
-} from "../test-helpers.ts";
+  useFixtures,
+} from "../../../../../../tests/support/organization.ts";
+import type { TestAuth } from "../../../../../../tests/support/test-auth.ts";
 
-let t: TestAuth | null = null;
-afterEach(async () => {
-  await t?.close();
-  t = null;
-});
+const openFixture = useFixtures();
 async function fixture(overrides: Overrides = {}): Promise<Fixture> {
   const teams = (overrides.organization as { teams?: object } | undefined)?.teams ?? {};
-  const f = await createFixture({
+  return openFixture({
     ...overrides,
     organization: { ...overrides.organization, teams: { enabled: true, ...teams } },
   });
-  t = f.t;
-  return f;
 }
 async function createTeam(by: SignedIn, organizationId: string, name: string): Promise<string> {
   const res = await by.browser.post<{ id: string }>("/organization/create-team", { organizationId, name });
@@ -41,8 +35,7 @@ const TEAM_NOT_FOUND = { status: 400, body: errorBody("TEAM_NOT_FOUND", "Team no
 
 describe("teams: create, update, list, remove", () => {
   it("do not exist unless teams are enabled", async () => {
-    const f = await createFixture();
-    t = f.t;
+    const f = await openFixture();
     expect(
       (await f.O.browser.post("/organization/create-team", { organizationId: f.A, name: "x" })).status,
     ).toBe(404);

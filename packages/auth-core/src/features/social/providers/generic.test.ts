@@ -1,11 +1,17 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import {
+  CODE_VERIFIER,
+  genericOptions,
+  REDIRECT_URI,
+  signInThrough,
+  testDeps,
+} from "../../../../../../tests/support/oauth-providers.ts";
+import {
   type OAuthServer,
   startOAuthServer,
   TEST_CLIENT_ID,
 } from "../../../../../../tests/support/oauth-server.ts";
 import { createProviders } from "./index.ts";
-import { CODE_VERIFIER, genericOptions, REDIRECT_URI, signInThrough, testDeps } from "./test-helpers.ts";
 import {
   type GenericProviderOptions,
   genericProviderOptionsSchema,

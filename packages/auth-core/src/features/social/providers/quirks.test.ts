@@ -1,6 +1,13 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { buildFixture, DEFAULT_IDENTITY } from "../../../../../../tests/support/oauth-fixtures.ts";
 import {
+  CODE_VERIFIER,
+  REDIRECT_URI,
+  serverProvider,
+  signInThrough,
+  testDeps,
+} from "../../../../../../tests/support/oauth-providers.ts";
+import {
   type OAuthServer,
   startOAuthServer,
   TEST_CLIENT_ID,
@@ -8,7 +15,6 @@ import {
 } from "../../../../../../tests/support/oauth-server.ts";
 import { discordAvatarURL } from "./discord.ts";
 import { createProviders } from "./index.ts";
-import { CODE_VERIFIER, REDIRECT_URI, serverProvider, signInThrough, testDeps } from "./test-helpers.ts";
 import { PROVIDER_IDS, providerOptionsSchema } from "./types.ts";
 
 let server: OAuthServer;

@@ -1,5 +1,5 @@
 import { type Db, ObjectId } from "mongodb";
-import { signUp, type TestBrowser } from "../../../../../tests/support/browser.ts";
+import { signUp, type TestBrowser } from "./browser.ts";
 
 export const PASSWORD = "correct horse battery";
 

@@ -1,7 +1,7 @@
 import type { AuthOptions } from "@tessera/auth-core";
-import { signUp, TestBrowser } from "../../../../../tests/support/browser.ts";
-import { createTestAuth, type TestAuth } from "../../../../../tests/support/test-auth.ts";
-import type { CreatedApiKey } from "./types.ts";
+import type { CreatedApiKey } from "../../packages/auth-core/src/features/api-key/types.ts";
+import { signUp, TestBrowser } from "./browser.ts";
+import { createTestAuth, type TestAuth } from "./test-auth.ts";
 
 export type Overrides = Omit<Partial<AuthOptions>, "database">;
 

@@ -1,9 +1,4 @@
-import {
-  type OAuthServer,
-  TEST_CLIENT_ID,
-  TEST_CLIENT_SECRET,
-} from "../../../../../../tests/support/oauth-server.ts";
-import { createProviders } from "./index.ts";
+import { createProviders } from "../../packages/auth-core/src/features/social/providers/index.ts";
 import {
   type BuiltInProviderId,
   type GenericProviderOptions,
@@ -11,7 +6,8 @@ import {
   type OAuthProvider,
   type ProviderDeps,
   providerOptionsSchema,
-} from "./types.ts";
+} from "../../packages/auth-core/src/features/social/providers/types.ts";
+import { type OAuthServer, TEST_CLIENT_ID, TEST_CLIENT_SECRET } from "./oauth-server.ts";
 
 /** Test-only helpers shared by the provider test files (not exported from index.ts). */
 

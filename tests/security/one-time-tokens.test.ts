@@ -1,13 +1,15 @@
 import { ObjectId } from "mongodb";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { signJwt } from "../../packages/auth-core/src/crypto/index.ts";
 import { SESSION_COOKIE, signUp, TestBrowser } from "../support/browser.ts";
+import { mailedLink as mailedLinkOf, requestResetToken as requestResetTokenOf } from "../support/mail.ts";
 import { credentialHashOf, resetRows } from "../support/stored-rows.ts";
-import { createTestAuth, TEST_ORIGIN, TEST_SECRET, type TestAuth } from "../support/test-auth.ts";
+import { TEST_ORIGIN, TEST_SECRET, type TestAuth, useFreshTestAuth } from "../support/test-auth.ts";
 import { expectCatalogueError, PASSWORD, sendRaw, snapshotDatabase } from "./helpers.ts";
 
 /**
- * Security-matrix audit, set B (research/security-matrix.md §3). Where each row is covered:
+ * Security-matrix rows of set B: where each row is covered. The tests carry their row id in a
+ * comment; their names say the behaviour.
  *
  * E2  → packages/auth-core/src/features/password/reset-password.test.ts "works until the lifetime ends and is
  *       400 invalid token after it" (3600 + 1 s: 400 INVALID_TOKEN, hash unchanged) and "follows a configured
@@ -22,12 +24,12 @@ import { expectCatalogueError, PASSWORD, sendRaw, snapshotDatabase } from "./hel
  * E8  → packages/auth-core/src/features/verification/verify-email.test.ts "a tampered token answers 401
  *       invalid_token" (modified email claim), "an expired token (3601 s) answers 401 token_expired …",
  *       "a JWT signed with our secret for another purpose …"; here: alg none and a change-email purpose
- * E24 → tests/security/matrix-audit-b-more.test.ts (no magic link / email-OTP sign-in: 404; nearest real
+ * E24 → tests/security/one-time-sign-in-codes.test.ts (no magic link / email-OTP sign-in: 404; nearest real
  *       one-time mail code, the two-factor email OTP, works once)
- * F4  → here (cross-site text/plain POST with a cookie: refused with 400 UNSUPPORTED_CONTENT_TYPE —
+ * F4  → cross-site-text-plain-post.test.ts (cross-site text/plain POST with a cookie: refused with 400 UNSUPPORTED_CONTENT_TYPE —
  *       issue 2 specifies 400 for a wrong content type, checked before the origin — nothing changes)
  * G9  → tests/security/open-redirect-endpoints.test.ts "accepts the trusted %s" (every callback field);
- *       here: the query and fragment survive, encoded, in the mailed links and the redirects
+ *       trusted-callback-urls.test.ts: the query and fragment survive, encoded, in the mailed links and the redirects
  * G10 → tests/security/open-redirect-endpoints.test.ts "GET /verify-email callbackURL" "refuses every evil
  *       payload …" — Tessera takes the row's 403 `Invalid callbackURL` alternative: nothing verified, no
  *       Location (it does not verify-then-redirect-to-default)
@@ -39,8 +41,8 @@ import { expectCatalogueError, PASSWORD, sendRaw, snapshotDatabase } from "./hel
  * I2  → packages/auth-core/src/features/organization/members/members.test.ts "refuses self-promotion, an admin
  *       touching the owner, unknown roles and demoting the sole owner (matrix I1–I5)"
  * I4  → same test as I2 (D demotes O: 403 MEMBER_UPDATE_NOT_ALLOWED, roles unchanged)
- * I8  → tests/security/matrix-audit-b-more.test.ts (idor.test.ts only asserted "some 4xx")
- * I11 → tests/security/matrix-audit-b-more.test.ts (idor.test.ts only asserted "some 4xx")
+ * I8  → tests/security/cross-organization-writes.test.ts (idor.test.ts only asserted "some 4xx")
+ * I11 → tests/security/cross-organization-writes.test.ts (idor.test.ts only asserted "some 4xx")
  * I13 → packages/auth-core/src/features/organization/organizations/organization.test.ts "only the owner deletes; everything
  *       of the organization goes and no session keeps it active"
  */
@@ -50,36 +52,24 @@ const NEW_PASSWORD = "new staple password";
 const INVALID_TOKEN = { code: "INVALID_TOKEN", message: "invalid token" };
 
 let t: TestAuth;
-afterEach(async () => {
-  await t.close();
-});
+const freshTestAuth = useFreshTestAuth();
 
 function hashOf(email: string): Promise<unknown> {
   return credentialHashOf(t.db, email);
 }
 
-/** The first link of the latest mail to `email` whose path contains `path`. */
-function mailedLink(email: string, path: string): string {
-  const link = (t.outbox.latestTo(email)?.text ?? "")
-    .match(/https?:\/\/\S+/g)
-    ?.find((url) => url.includes(path));
-  if (!link) throw new Error(`no ${path} link mailed to ${email}`);
-  return link;
-}
+const mailedLink = (email: string, path: string) => mailedLinkOf(t, email, path);
 
-async function requestResetToken(email = ADA, redirectTo?: string): Promise<string> {
-  const res = await new TestBrowser(t.auth).post("/request-password-reset", { email, redirectTo });
-  expect(res.status).toBe(200);
-  return new URL(mailedLink(email, "/reset-password/")).pathname.split("/").pop()!;
-}
+const requestResetToken = (email = ADA, redirectTo?: string) => requestResetTokenOf(t, email, redirectTo);
 
 async function signInStatus(email: string, password: string): Promise<number> {
   return (await new TestBrowser(t.auth).post("/sign-in/email", { email, password })).status;
 }
 
-describe("E: one-time reset and verification tokens", () => {
-  it("E2: a reset token used 1 s after the configured resetPasswordTokenExpiresIn is 400 INVALID_TOKEN; database unchanged", async () => {
-    t = await createTestAuth({ emailAndPassword: { resetPasswordTokenExpiresIn: 120 } }, { frozen: true });
+describe("reset and verification tokens work once, for their user, within their lifetime", () => {
+  // matrix E2
+  it("a reset token used 1 s after the configured resetPasswordTokenExpiresIn is 400 INVALID_TOKEN; database unchanged", async () => {
+    t = await freshTestAuth({ emailAndPassword: { resetPasswordTokenExpiresIn: 120 } }, { frozen: true });
     await signUp(new TestBrowser(t.auth), { email: ADA, password: PASSWORD });
     const token = await requestResetToken();
     t.advance(121);
@@ -91,8 +81,9 @@ describe("E: one-time reset and verification tokens", () => {
     expect(await signInStatus(ADA, NEW_PASSWORD)).toBe(401);
   });
 
-  it("E3: a reset body naming user B (userId or email) is 400 VALIDATION_ERROR and uses nothing; the token then changes only A", async () => {
-    t = await createTestAuth();
+  // matrix E3
+  it("a reset body naming user B (userId or email) is 400 VALIDATION_ERROR and uses nothing; the token then changes only A", async () => {
+    t = await freshTestAuth();
     await signUp(new TestBrowser(t.auth), { email: ADA, password: PASSWORD });
     const bob = await signUp(new TestBrowser(t.auth), { email: BOB, password: PASSWORD, name: "Bob" });
     const token = await requestResetToken(ADA);
@@ -117,8 +108,9 @@ describe("E: one-time reset and verification tokens", () => {
     expect(await signInStatus(ADA, NEW_PASSWORD)).toBe(200);
   });
 
-  it("E4: two reset requests — both links stay valid until one is used (the row's 'both valid' alternative); the first works, then the second is 400 INVALID_TOKEN", async () => {
-    t = await createTestAuth();
+  // matrix E4
+  it("two reset requests — both links stay valid until one is used (the row's 'both valid' alternative); the first works, then the second is 400 INVALID_TOKEN", async () => {
+    t = await freshTestAuth();
     await signUp(new TestBrowser(t.auth), { email: ADA, password: PASSWORD });
     const first = await requestResetToken();
     const second = await requestResetToken();
@@ -140,8 +132,9 @@ describe("E: one-time reset and verification tokens", () => {
     expect(await signInStatus(ADA, NEW_PASSWORD)).toBe(200);
   });
 
-  it("E5: 500 random reset tokens — the first 100 are 400 INVALID_TOKEN, the rest 429; nothing changes; an issued token is 24 of [A-Za-z0-9] (≈143 bits)", async () => {
-    t = await createTestAuth({ rateLimit: { enabled: true } }, { frozen: true });
+  // matrix E5
+  it("500 random reset tokens — the first 100 are 400 INVALID_TOKEN, the rest 429; nothing changes; an issued token is 24 of [A-Za-z0-9] (≈143 bits)", async () => {
+    t = await freshTestAuth({ rateLimit: { enabled: true } }, { frozen: true });
     await signUp(new TestBrowser(t.auth), { email: ADA, password: PASSWORD });
     const real = await requestResetToken();
     // 24 characters of [A-Za-z0-9] drawn with crypto randomInt: 24 · log2(62) ≈ 142.9 bits.
@@ -174,8 +167,9 @@ describe("E: one-time reset and verification tokens", () => {
     expect(ok.status).toBe(200);
   });
 
-  it("E7: forget-password with Host, X-Forwarded-Host/Proto and Origin of evil.com mails a link on the configured baseURL only", async () => {
-    t = await createTestAuth();
+  // matrix E7
+  it("forget-password with Host, X-Forwarded-Host/Proto and Origin of evil.com mails a link on the configured baseURL only", async () => {
+    t = await freshTestAuth();
     await signUp(new TestBrowser(t.auth), { email: ADA, password: PASSWORD });
     const headers = {
       "content-type": "application/json",
@@ -207,8 +201,9 @@ describe("E: one-time reset and verification tokens", () => {
     expect(await resetRows(t.db)).toHaveLength(3);
   });
 
-  it("E8: verify-email refuses an alg:none token and a token signed for change-email: 401 INVALID_VERIFICATION_TOKEN, emailVerified stays false", async () => {
-    t = await createTestAuth();
+  // matrix E8
+  it("verify-email refuses an alg:none token and a token signed for change-email: 401 INVALID_VERIFICATION_TOKEN, emailVerified stays false", async () => {
+    t = await freshTestAuth();
     const ada = await signUp(new TestBrowser(t.auth), { email: ADA, password: PASSWORD });
     const claims = {
       email: ADA,
@@ -229,75 +224,5 @@ describe("E: one-time reset and verification tokens", () => {
     expect(
       (await t.db.collection("users").findOne({ _id: new ObjectId(ada.body.user.id) }))?.emailVerified,
     ).toBe(false);
-  });
-});
-
-describe("F4: cross-site text/plain POST", () => {
-  // Tessera reads the content type before the origin: the refusal is 400, not the row's 403/415 (noted in
-  // the audit report); either way the simple-request CSRF changes nothing.
-  it("F4: a cross-site Content-Type: text/plain POST with a JSON body and a cookie is refused with 400 UNSUPPORTED_CONTENT_TYPE; session and password unchanged", async () => {
-    t = await createTestAuth();
-    const browser = new TestBrowser(t.auth);
-    await signUp(browser, { email: ADA, password: PASSWORD });
-    const cookie = browser.cookieHeader();
-    const before = await snapshotDatabase(t.db);
-    for (const [path, body] of [
-      ["/sign-out", {}],
-      [
-        "/change-password",
-        { currentPassword: PASSWORD, newPassword: NEW_PASSWORD, revokeOtherSessions: true },
-      ],
-    ] as const) {
-      const res = await sendRaw(t.auth, "POST", path, {
-        headers: {
-          cookie,
-          "content-type": "text/plain",
-          origin: "https://evil.com",
-          "sec-fetch-site": "cross-site",
-        },
-        body: JSON.stringify(body),
-      });
-      expectCatalogueError(res, 400, "UNSUPPORTED_CONTENT_TYPE", "Unsupported content type");
-      expect(res.headers.getSetCookie()).toEqual([]);
-    }
-    expect(await snapshotDatabase(t.db)).toBe(before);
-    expect(await t.db.collection("sessions").countDocuments()).toBe(1);
-    expect(await signInStatus(ADA, PASSWORD)).toBe(200);
-  });
-});
-
-describe("G9: trusted callbacks survive intact", () => {
-  it("G9: /dashboard?tab=1#x as redirectTo is mailed encoded and the reset link keeps its query and fragment", async () => {
-    t = await createTestAuth({ trustedOrigins: ["https://app.example.com"] });
-    await signUp(new TestBrowser(t.auth), { email: ADA, password: PASSWORD });
-    const token = await requestResetToken(ADA, "/dashboard?tab=1#x");
-    const link = mailedLink(ADA, "/reset-password/");
-    expect(link).toBe(
-      `${TEST_ORIGIN}/api/auth/reset-password/${token}?callbackURL=%2Fdashboard%3Ftab%3D1%23x`,
-    );
-    const res = await new TestBrowser(t.auth).get(link.slice(`${TEST_ORIGIN}/api/auth`.length));
-    expect(res.status).toBe(302);
-    expect(res.headers.get("location")).toBe(`/dashboard?tab=1&token=${token}#x`);
-    expect(await resetRows(t.db)).toHaveLength(1);
-  });
-
-  it("G9: https://app.example.com/cb as a verification callbackURL is mailed encoded and verifying redirects there", async () => {
-    t = await createTestAuth({ trustedOrigins: ["https://app.example.com"] });
-    const ada = new TestBrowser(t.auth);
-    await signUp(ada, { email: ADA, password: PASSWORD });
-    // Already percent-encoded, as a browser sends it (a raw space is refused: matrix G8's `/ /evil.com`).
-    const callbackURL = "https://app.example.com/cb?next=%2Fa%20b&tab=1";
-    const sent = await ada.post("/send-verification-email", { email: ADA, callbackURL });
-    expect(sent.status).toBe(200);
-    const link = new URL(mailedLink(ADA, "/verify-email"));
-    expect(link.origin).toBe(TEST_ORIGIN);
-    expect(link.searchParams.get("callbackURL")).toBe(callbackURL);
-    expect(link.search).toContain(
-      "callbackURL=https%3A%2F%2Fapp.example.com%2Fcb%3Fnext%3D%252Fa%2520b%26tab%3D1",
-    );
-    const res = await new TestBrowser(t.auth).get(`/verify-email${link.search}`);
-    expect(res.status).toBe(302);
-    expect(res.headers.get("location")).toBe(callbackURL);
-    expect((await t.db.collection("users").findOne({ email: ADA }))?.emailVerified).toBe(true);
   });
 });

@@ -1,8 +1,8 @@
 import type { AuthOptions } from "@tessera/auth-core";
 import { ObjectId } from "mongodb";
-import { afterEach, expect } from "vitest";
-import { signUp, TestBrowser } from "../../../../../tests/support/browser.ts";
-import { createTestAuth, type TestAuth } from "../../../../../tests/support/test-auth.ts";
+import { expect } from "vitest";
+import { signUp, TestBrowser } from "./browser.ts";
+import { closeAfterEach, createTestAuth, type TestAuth } from "./test-auth.ts";
 
 export type Overrides = Omit<Partial<AuthOptions>, "database">;
 
@@ -106,13 +106,10 @@ export async function activeOrganizationOf(t: TestAuth, userId: string): Promise
  * are the overrides when a test passes none.
  */
 export function useFixtures(defaults: Overrides = {}): (overrides?: Overrides) => Promise<Fixture> {
-  const open: TestAuth[] = [];
-  afterEach(async () => {
-    for (const t of open.splice(0)) await t.close();
-  });
+  const track = closeAfterEach<TestAuth>();
   return async (overrides = defaults) => {
     const f = await createFixture(overrides);
-    open.push(f.t);
+    track(f.t);
     return f;
   };
 }

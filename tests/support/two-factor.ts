@@ -1,9 +1,9 @@
 import type { AuthOptions } from "@tessera/auth-core";
 import { ObjectId } from "mongodb";
 import { expect } from "vitest";
-import { SESSION_COOKIE, signUp, TestBrowser } from "../../../../../tests/support/browser.ts";
-import { createTestAuth, type TestAuth } from "../../../../../tests/support/test-auth.ts";
-import { decodeBase32, generateTotp } from "../../crypto/totp.ts";
+import { decodeBase32, generateTotp } from "../../packages/auth-core/src/crypto/totp.ts";
+import { SESSION_COOKIE, signUp, TestBrowser } from "./browser.ts";
+import { closeAfterEach, createTestAuth, type TestAuth } from "./test-auth.ts";
 
 export const PASSWORD = "correct horse battery";
 export const EMAIL = "ada@example.com";
@@ -85,6 +85,29 @@ export async function createEnrolled(overrides: Overrides = {}): Promise<Enrolle
   // The next code a test sends must be from a later step: the one above is spent (replay refusal).
   enrolled.t.advance(30);
   return enrolled;
+}
+
+/**
+ * `createPending` and `createEnrolled` for a test file: every instance they open is closed after the
+ * test that opened it.
+ */
+export function useTwoFactorFixtures(): {
+  pending(overrides?: Overrides): Promise<Enrolled>;
+  enrolled(overrides?: Overrides): Promise<Enrolled>;
+} {
+  const track = closeAfterEach<TestAuth>();
+  return {
+    pending: async (overrides) => {
+      const value = await createPending(overrides);
+      track(value.t);
+      return value;
+    },
+    enrolled: async (overrides) => {
+      const value = await createEnrolled(overrides);
+      track(value.t);
+      return value;
+    },
+  };
 }
 
 /** A fresh browser that signs in as Ada with her password and receives a challenge. */

@@ -1,8 +1,12 @@
 import { ObjectId } from "mongodb";
 import { expect } from "vitest";
-import { signUp, TestBrowser } from "../../../../../tests/support/browser.ts";
-import type { TestAuth } from "../../../../../tests/support/test-auth.ts";
-import { ADMIN_STATEMENTS, DEFAULT_ADMIN_ROLES, type RoleSet } from "./access.ts";
+import {
+  ADMIN_STATEMENTS,
+  DEFAULT_ADMIN_ROLES,
+  type RoleSet,
+} from "../../packages/auth-core/src/features/admin/access.ts";
+import { signUp, TestBrowser } from "./browser.ts";
+import type { TestAuth } from "./test-auth.ts";
 
 export const PASSWORD = "correct horse battery";
 

@@ -3,7 +3,7 @@
  * browser. Test-only (imported by *.test.ts files of this folder).
  */
 import type { Db } from "mongodb";
-import { SESSION_COOKIE, type TestBrowser } from "../../../../../tests/support/browser.ts";
+import { SESSION_COOKIE, type TestBrowser } from "./browser.ts";
 
 export const DONT_REMEMBER_COOKIE = "tessera.dont_remember";
 export const DAY = 86400;

@@ -1,14 +1,14 @@
 import type { AuthOptions } from "@tessera/auth-core";
 import { afterAll, afterEach, beforeAll, expect } from "vitest";
-import { type CallResult, TestBrowser } from "../../../../../tests/support/browser.ts";
+import { type CallResult, TestBrowser } from "./browser.ts";
 import {
   type AuthorizeResult,
   type OAuthServer,
   startOAuthServer,
   TEST_CLIENT_ID,
   TEST_CLIENT_SECRET,
-} from "../../../../../tests/support/oauth-server.ts";
-import { createTestAuth, TEST_ORIGIN, type TestAuth } from "../../../../../tests/support/test-auth.ts";
+} from "./oauth-server.ts";
+import { createTestAuth, TEST_ORIGIN, type TestAuth } from "./test-auth.ts";
 
 /** Shared by the social feature's tests: an auth instance whose providers point at the test server. */
 

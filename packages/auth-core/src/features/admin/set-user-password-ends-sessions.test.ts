@@ -1,0 +1,56 @@
+import { ObjectId } from "mongodb";
+import { beforeEach, describe, expect, it } from "vitest";
+import {
+  auditEvents,
+  createCast,
+  type Person,
+  sessionCount,
+  signIn,
+} from "../../../../../tests/support/admin.ts";
+import { TestBrowser } from "../../../../../tests/support/browser.ts";
+import { type TestAuth, useFreshTestAuth } from "../../../../../tests/support/test-auth.ts";
+
+/** Review finding 7: set-user-password ends the user's sessions (matrix J15), with the database checked. */
+let t: TestAuth;
+let admin: Person;
+let user: Person;
+const freshTestAuth = useFreshTestAuth();
+beforeEach(async () => {
+  t = await freshTestAuth();
+  ({ admin, user } = await createCast(t));
+});
+
+const oid = (id: string) => new ObjectId(id);
+
+describe("set-user-password ends the user's sessions (finding 7)", () => {
+  it("every session of the target goes; the audit event says how many", async () => {
+    await signIn(new TestBrowser(t.auth), user.email);
+    expect(await sessionCount(t, user.id)).toBe(2);
+    const res = await admin.browser.post("/admin/set-user-password", {
+      userId: user.id,
+      newPassword: "a brand new password",
+    });
+    expect(res.status).toBe(200);
+    expect(await sessionCount(t, user.id)).toBe(0);
+    expect((await user.browser.get("/get-session")).body).toBeNull();
+    expect(await sessionCount(t, admin.id)).toBe(1);
+    const [event] = await auditEvents(t, { action: "user.set-password" });
+    expect(event).toMatchObject({
+      actorId: oid(admin.id),
+      subjectId: oid(user.id),
+      details: { sessionsRevoked: 2, impersonationsRevoked: 0, apiKeysRevoked: 0 },
+    });
+  });
+
+  it("an admin setting their own password keeps the current session, not the others", async () => {
+    await signIn(new TestBrowser(t.auth), admin.email);
+    expect(await sessionCount(t, admin.id)).toBe(2);
+    const res = await admin.browser.post("/admin/set-user-password", {
+      userId: admin.id,
+      newPassword: "a brand new password",
+    });
+    expect(res.status).toBe(200);
+    expect(await sessionCount(t, admin.id)).toBe(1);
+    expect((await admin.browser.get<{ user: { id: string } }>("/get-session")).body.user.id).toBe(admin.id);
+  });
+});
