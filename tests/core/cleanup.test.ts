@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { signUp, TestBrowser } from "../support/browser.ts";
 import { type TestAuth, useFreshTestAuth } from "../support/test-auth.ts";
 
-/** DECISIONS.md: expired rows are ignored in code and removed by auth.cleanup() — every kind of them. */
+/** docs/decisions.md: expired rows are ignored in code and removed by auth.cleanup() — every kind of them. */
 let t: TestAuth;
 const freshTestAuth = useFreshTestAuth();
 

@@ -56,7 +56,7 @@ function readReadmeEndpoints(): EndpointRow[] {
 function describeCodeEndpoints(auth: Auth): EndpointRow[] {
   return auth.endpoints.map((endpoint) => ({
     method: typeof endpoint.method === "string" ? endpoint.method : endpoint.method.join(", "),
-    // SPEC §2 writes path parameters as {token}; the router's form is :token.
+    // docs/decisions.md writes path parameters as {token}; the router's form is :token.
     path: endpoint.path.replace(/:(\w+)/g, "{$1}"),
     apiName: endpoint.name,
     caller: CALLER_LABELS[endpoint.auth],

@@ -30,7 +30,7 @@ describe("cookie cache and writes", () => {
     const { owner, thief } = await setUp();
     expect((await owner.browser.post("/revoke-sessions")).status).toBe(200);
     expect(await t.db.collection("sessions").countDocuments()).toBe(0);
-    // Reads may still be served by the signed cache within its 60 s (SPEC §5)…
+    // Reads may still be served by the signed cache within its 60 s…
     expect((await thief.get("/get-session")).body).not.toBeNull();
     // …writes may not.
     const write = await thief.post("/update-user", { name: "Eve" });

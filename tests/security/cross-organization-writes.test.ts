@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { type Fixture, useFixtures } from "../support/organization.ts";
 import { expectCatalogueError } from "./helpers.ts";
 
-/** Security-matrix rows asserted here are named in a comment beside each test; the map of where
+/** docs/security.mds asserted here are named in a comment beside each test; the map of where
  * every row of the set is asserted is at the top of one-time-tokens.test.ts. */
 
 describe("an admin of one organization cannot write to another", () => {

@@ -3,7 +3,7 @@ import { signUp, TestBrowser } from "../support/browser.ts";
 import { type TestAuth, useFreshTestAuth } from "../support/test-auth.ts";
 import { expectCatalogueError, PASSWORD, sendRaw, snapshotDatabase } from "./helpers.ts";
 
-/** Security-matrix rows asserted here are named in a comment beside each test; the map of where
+/** docs/security.mds asserted here are named in a comment beside each test; the map of where
  * every row of the set is asserted is at the top of one-time-tokens.test.ts. */
 const ADA = "ada@example.com";
 const NEW_PASSWORD = "new staple password";

@@ -4,7 +4,7 @@ import { type TestAuth, useFreshTestAuth } from "../support/test-auth.ts";
 import { expectCatalogueError, PASSWORD, snapshotDatabase } from "./helpers.ts";
 
 /**
- * Matrix B: email canonicalisation. Emails are trimmed and lower-cased (SPEC §3, DECISIONS.md) and
+ * Matrix B: email canonicalisation. Emails are trimmed and lower-cased and
  * must be plain ASCII addr-specs. Whatever is accepted maps to exactly one stored address; whatever
  * is refused is refused the same way on sign-up and sign-in; nothing ever makes a second account
  * for an address that already has one.

@@ -11,7 +11,7 @@ import {
   snapshotDatabase,
 } from "./helpers.ts";
 
-/** Security-matrix rows asserted here are named in a comment beside each test; the map of where
+/** docs/security.mds asserted here are named in a comment beside each test; the map of where
  * every row of the set is asserted is at the top of injection-and-input-limits.test.ts. */
 
 const open = useFreshTestAuth();

@@ -3,7 +3,7 @@ import { signUp, TestBrowser } from "../support/browser.ts";
 import { type TestAuth, useFreshTestAuth } from "../support/test-auth.ts";
 import { expectCatalogueError, PASSWORD, postJsonText, sendRaw, snapshotDatabase } from "./helpers.ts";
 
-/** Request hygiene (matrix A12, A13, A16, A20, L4, N10): every malformed request is a clean 4xx. */
+/** Request hygiene: every malformed request is a clean 4xx. */
 let t: TestAuth;
 beforeEach(async () => {
   t = await freshTestAuth();

@@ -11,7 +11,7 @@ import {
 } from "./helpers.ts";
 
 /**
- * Security-matrix rows A15 A22 A3 A7 B4 B6 B7 B9 C4 C5 D13 D6 D9 E1 E12 E17: where each row is asserted. The tests carry
+ * docs/security.mds A15 A22 A3 A7 B4 B6 B7 B9 C4 C5 D13 D6 D9 E1 E12 E17: where each row is asserted. The tests carry
  * their row id in a comment; their names say the behaviour.
  *
  * A3  → tests/security/injection.test.ts "refuses email operator $regex with 400"; here: the refusal
@@ -29,7 +29,7 @@ import {
  *       sign-in); misdelivered-mail-addresses.test.ts: on the mailing endpoints, mail sink checked
  * B9  → packages/auth-core/src/features/organization/invitations/invitations.test.ts "creates the member with the
  *       invitation's role and makes the organization active" (invited as NEW@example.com, accepted by
- *       new@example.com) and "refuses another address, an unverified email, … (matrix E13–E15)"
+ *       new@example.com) and "refuses another address, an unverified email, …"
  * C4  → packages/auth-core/src/features/admin/ban.test.ts "with the right password: 403 BANNED_USER and
  *       no session; with a wrong one: 401 (the ban stays hidden)"
  * C5  → invitation-enumeration.test.ts

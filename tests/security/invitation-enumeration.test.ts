@@ -4,7 +4,7 @@ import { createOrganization, signIn as signInVerified } from "../support/organiz
 import { type TestAuth, useFreshTestAuth } from "../support/test-auth.ts";
 import { PASSWORD } from "./helpers.ts";
 
-/** Security-matrix rows asserted here are named in a comment beside each test; the map of where
+/** docs/security.mds asserted here are named in a comment beside each test; the map of where
  * every row of the set is asserted is at the top of injection-and-input-limits.test.ts. */
 
 const open = useFreshTestAuth();

@@ -3,7 +3,7 @@ import { createFixture } from "../support/organization.ts";
 import type { TestAuth } from "../support/test-auth.ts";
 import { expectCatalogueError } from "./helpers.ts";
 
-/** Security-matrix rows asserted here are named in a comment beside each test; the map of where
+/** docs/security.mds asserted here are named in a comment beside each test; the map of where
  * every row of the set is asserted is at the top of injection-and-input-limits.test.ts. */
 
 let t: TestAuth | null = null;

@@ -127,7 +127,7 @@ describe("mails to one address are limited per kind (finding 7)", () => {
   });
 });
 
-describe("the limit reveals no account (finding 7, matrix C2 and C6)", () => {
+describe("the limit reveals no account (finding 7 and C6)", () => {
   it("reset and verification requests cost the same commands for a known, a verified and an unknown address", async () => {
     const { t } = await setUp();
     await signUp(new TestBrowser(t.auth), { email: VICTIM, password: PASSWORD });

@@ -11,7 +11,7 @@ import {
 } from "../support/two-factor.ts";
 import { expectCatalogueError, sendRaw, snapshotDatabase } from "./helpers.ts";
 
-/** Security-matrix rows asserted here are named in a comment beside each test; the map of where
+/** docs/security.mds asserted here are named in a comment beside each test; the map of where
  * every row of the set is asserted is at the top of one-time-tokens.test.ts. */
 
 describe("one-time sign-in codes", () => {

@@ -8,7 +8,7 @@ import { TEST_ORIGIN, TEST_SECRET, type TestAuth, useFreshTestAuth } from "../su
 import { expectCatalogueError, PASSWORD, sendRaw, snapshotDatabase } from "./helpers.ts";
 
 /**
- * Security-matrix rows of set B: where each row is covered. The tests carry their row id in a
+ * docs/security.mds of set B: where each row is covered. The tests carry their row id in a
  * comment; their names say the behaviour.
  *
  * E2  → packages/auth-core/src/features/password/reset-password.test.ts "works until the lifetime ends and is
@@ -39,7 +39,7 @@ import { expectCatalogueError, PASSWORD, sendRaw, snapshotDatabase } from "./hel
  * H17 → packages/auth-core/src/features/social/gates.test.ts "the callback redirects to the error URL with
  *       error=banned and mints no session" and "id-token sign-in answers 403 BANNED_USER"
  * I2  → packages/auth-core/src/features/organization/members/members.test.ts "refuses self-promotion, an admin
- *       touching the owner, unknown roles and demoting the sole owner (matrix I1–I5)"
+ *       touching the owner, unknown roles and demoting the sole owner"
  * I4  → same test as I2 (D demotes O: 403 MEMBER_UPDATE_NOT_ALLOWED, roles unchanged)
  * I8  → tests/security/cross-organization-writes.test.ts (idor.test.ts only asserted "some 4xx")
  * I11 → tests/security/cross-organization-writes.test.ts (idor.test.ts only asserted "some 4xx")
@@ -154,7 +154,7 @@ describe("reset and verification tokens work once, for their user, within their 
       if (i === 499)
         expectCatalogueError(res, 429, "TOO_MANY_REQUESTS", "Too many requests. Please try again later.");
     }
-    // DECISIONS.md "Rate limits": 100 requests / 10 s per client and path by default.
+    // docs/decisions.md "Rate limits": 100 requests / 10 s per client and path by default.
     expect(statuses.slice(0, 100)).toEqual(Array(100).fill(400));
     expect(statuses.slice(100)).toEqual(Array(400).fill(429));
     expect(await snapshotDatabase(t.db)).toBe(before);

@@ -6,7 +6,7 @@ import { EVIL_CALLBACKS, GOOD_CALLBACKS } from "./redirect-payloads.ts";
 
 /**
  * Matrix G: every callback-type field refuses anything that is neither a safe relative path nor a
- * URL on a trusted origin — 403 with the SPEC §8 message of that field, nothing written, no cookie.
+ * URL on a trusted origin — 403 with the message of that field, nothing written, no cookie.
  */
 let t: TestAuth;
 beforeEach(async () => {

@@ -1,5 +1,5 @@
 /**
- * Open-redirect payloads of security-matrix.md §G (G1–G8, G12, G13), plus values that a URL parser
+ * Open-redirect payloads of docs/security.md (G1–G8, G12, G13), plus values that a URL parser
  * would "repair" into a trusted URL while the raw text (control characters) would reach a header.
  */
 export const EVIL_CALLBACKS: readonly string[] = [

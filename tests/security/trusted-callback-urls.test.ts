@@ -5,7 +5,7 @@ import { resetRows } from "../support/stored-rows.ts";
 import { TEST_ORIGIN, type TestAuth, useFreshTestAuth } from "../support/test-auth.ts";
 import { PASSWORD } from "./helpers.ts";
 
-/** Security-matrix rows asserted here are named in a comment beside each test; the map of where
+/** docs/security.mds asserted here are named in a comment beside each test; the map of where
  * every row of the set is asserted is at the top of one-time-tokens.test.ts. */
 const ADA = "ada@example.com";
 

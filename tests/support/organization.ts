@@ -45,7 +45,7 @@ export function errorBody(code: string, message: string) {
 }
 
 /**
- * Security-matrix I fixture: org A {owner O, admin D, member M}, org B {owner P, member Q}, outsider X.
+ * docs/security.md I fixture: org A {owner O, admin D, member M}, org B {owner P, member Q}, outsider X.
  * Each member's session has their organization active.
  */
 export interface Fixture {

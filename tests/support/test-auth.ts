@@ -30,7 +30,7 @@ export interface TestAuth {
   outbox: DevOutbox;
   /**
    * The database commands (`command:collection`) the driver sent while `run` was in flight — the
-   * deterministic cost budgets of STYLE.md. The driver's own handshake and monitoring are left out.
+   * deterministic cost budgets of docs/architecture.md. The driver's own handshake and monitoring are left out.
    */
   commands(run: () => Promise<unknown>): Promise<string[]>;
   /** Moves the injected clock forward. */

@@ -4,12 +4,12 @@ import type { MailUser } from "./hooks.ts";
 
 /**
  * The option blocks of the feature areas (organizations, admin, two-factor, API keys), kept apart
- * from the core options in options.ts. Defaults from DECISIONS.md, each documented with `@default`.
+ * from the core options in options.ts. Defaults from docs/decisions.md, each documented with `@default`.
  */
 
 export const positiveSeconds = z.number().int().positive();
 
-/** A member's role list is comma separated (SPEC §3), so a role name holds no comma or space. */
+/** A member's role list is comma separated, so a role name holds no comma or space. */
 const roleName = z.string().regex(/^[^,\s]+$/, "a role name cannot be empty or contain commas or spaces");
 
 /** admin.roles may grant only admin statements; defaultRole and adminRoles must be roles (at startup). */
@@ -32,14 +32,14 @@ export const adminOptionsSchema = z
     defaultRole: z.string().min(1).default("user"),
     /** Roles that count as "admin" (impersonation protection). @default ["admin"] */
     adminRoles: z.array(z.string().min(1)).min(1).default(["admin"]),
-    /** Users allowed every admin action whatever their role (SPEC §6). @default [] */
+    /** Users allowed every admin action whatever their role. @default [] */
     adminUserIds: z.array(z.string().regex(/^[0-9a-f]{24}$/i)).default([]),
     /**
      * Custom roles by statements, e.g. `{ support: { user: ["list", "get"] } }`; replaces the
      * default admin/user roles (features/admin/access.ts). @default admin (all but impersonate-admins), user (none)
      */
     roles: z.record(z.string().min(1), z.record(z.string(), z.array(z.string()))).optional(),
-    /** @default 3600 (1 hour, DECISIONS.md) */
+    /** @default 3600 (1 hour, docs/decisions.md) */
     impersonationSessionDuration: positiveSeconds.default(3600),
     /** Let admins impersonate other admins without the impersonate-admins permission. @default false */
     allowImpersonatingAdmins: z.boolean().default(false),
@@ -52,7 +52,7 @@ export const adminOptionsSchema = z
     /**
      * A password an admin sets for someone else (set-user-password, create-user) signs nobody in:
      * sign-in with it answers 403 PASSWORD_RESET_REQUIRED until the user resets or changes it
-     * (security matrix J15, ASVS 6.4.6), and a social sign-in linked by email removes it. An admin
+     * (docs/security.md, ASVS 6.4.6), and a social sign-in linked by email removes it. An admin
      * setting their own password is not held to it. @default true
      */
     setUserPasswordRequiresReset: z.boolean().default(true),
@@ -61,7 +61,7 @@ export const adminOptionsSchema = z
   .superRefine(refineAdminRoles)
   .prefault({});
 
-/** Two-factor authentication (features/two-factor); defaults from DECISIONS.md "Two-factor". */
+/** Two-factor authentication (features/two-factor); defaults from docs/decisions.md "Two-factor". */
 export const twoFactorOptionsSchema = z
   .object({
     /** TOTP issuer shown by authenticator apps. @default appName */
@@ -135,7 +135,7 @@ export const apiKeyOptionsSchema = z
       .string()
       .regex(/^[A-Za-z0-9_-]{1,32}$/)
       .optional(),
-    /** Random characters after the prefix. @default 64 (DECISIONS.md) */
+    /** Random characters after the prefix. @default 64 (docs/decisions.md) */
     defaultKeyLength: z.number().int().min(32).max(128).default(64),
     /** Leading characters of the key kept in clear as `start`, for display. @default 6 */
     startingCharactersLength: z.number().int().min(0).max(12).default(6),
@@ -148,9 +148,9 @@ export const apiKeyOptionsSchema = z
          * @default 7776000 (90 days)
          */
         defaultExpiresIn: positiveSeconds.nullable().default(90 * 86400),
-        /** Seconds. @default 86400 (1 day, DECISIONS.md) */
+        /** Seconds. @default 86400 (1 day, docs/decisions.md) */
         minExpiresIn: positiveSeconds.default(86400),
-        /** Seconds. @default 31536000 (365 days, DECISIONS.md) */
+        /** Seconds. @default 31536000 (365 days, docs/decisions.md) */
         maxExpiresIn: positiveSeconds.default(365 * 86400),
       })
       .strict()
@@ -183,7 +183,7 @@ export const organizationOptionsSchema = z
     creatorRole: roleName.default("owner"),
     /** Members per organization (a membership cap, not a page size). @default 100 */
     membershipLimit: z.number().int().positive().default(100),
-    /** Invitation lifetime in seconds (SPEC §9). @default 172800 */
+    /** Invitation lifetime in seconds. @default 172800 */
     invitationExpiresIn: positiveSeconds.default(172800),
     /** Pending invitations per organization. @default 100 */
     invitationLimit: z.number().int().positive().default(100),
@@ -191,7 +191,7 @@ export const organizationOptionsSchema = z
     cancelPendingInvitationsOnReInvite: z.boolean().default(false),
     /**
      * Accepting, rejecting or reading an invitation needs a verified email: otherwise anyone who
-     * signs up with the invited address takes the seat (security-matrix E14, CVE-2026-53514).
+     * signs up with the invited address takes the seat (docs/security.md, CVE-2026-53514).
      * @default true
      */
     requireEmailVerificationOnInvitation: z.boolean().default(true),
@@ -216,7 +216,7 @@ export const organizationOptionsSchema = z
       .strict()
       .prefault({}),
     /**
-     * Custom roles: role → resource → actions (SPEC §6). Merged over the default owner, admin and
+     * Custom roles: role → resource → actions. Merged over the default owner, admin and
      * member; a custom role of the same name replaces the default one. @default {}
      */
     roles: z.record(roleName, z.record(z.string().min(1), z.array(z.string().min(1)))).default({}),

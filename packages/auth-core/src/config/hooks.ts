@@ -8,7 +8,7 @@ import type { AccountDoc, SessionDoc, UserDoc } from "../db/documents.ts";
  * account is stored too, before the account's) and only for a write that found its row. Hooks run
  * in the request: a throwing hook fails the request.
  * Session updates are the sliding refresh and the active organization/team (a refused one answers
- * 403 SESSION_UPDATE_REFUSED); the SPEC §4 clears of an active organization or team are required
+ * 403 SESSION_UPDATE_REFUSED); the clears of an active organization or team are required
  * cascades: they run the `after` hook of each cleared session but ask no `before` hook.
  */
 export interface BeforeHookResult<T> {
@@ -60,7 +60,7 @@ export interface MailHooks {
     token: string;
   }) => Promise<void> | void;
   /**
-   * To the address that was just replaced (security matrix E11); no link. `newEmail` is null when the
+   * To the address that was just replaced (docs/security.md); no link. `newEmail` is null when the
    * replaced address was never verified: it may belong to a stranger, who must not learn the new one.
    */
   sendEmailChangedNotice?: (data: { user: MailUser; newEmail: string | null }) => Promise<void> | void;

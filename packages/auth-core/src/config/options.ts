@@ -21,7 +21,7 @@ import { baseURLSchema, describeIssue, headerNameSchema, originPatternSchema } f
 export type { CreateOrganizationGate, SendInvitationEmail } from "./feature-options.ts";
 
 /**
- * `createAuth` options. Every default comes from SPEC §9 or DECISIONS.md; each is documented with
+ * `createAuth` options. Every default comes from docs/decisions.md; each is documented with
  * `@default` in `AuthOptions` below. Validation runs once at construction: a wrong option fails
  * at startup with a message naming it.
  */
@@ -41,7 +41,7 @@ const mailLimitRuleSchema = z.union([
   z.object({ window: positiveSeconds, max: mailLimitMax }).strict(),
 ]);
 
-/** `socialProviders`: one optional entry per built-in provider id (SPEC §1); unknown ids are refused. */
+/** `socialProviders`: one optional entry per built-in provider id; unknown ids are refused. */
 const socialProvidersSchema = z
   .strictObject(
     Object.fromEntries(PROVIDER_IDS.map((id) => [id, providerOptionsSchema.optional()])) as Record<
@@ -51,7 +51,7 @@ const socialProvidersSchema = z
   )
   .prefault({});
 
-/** `account`: linking of provider accounts (SPEC §4 "Social sign-in outcome", §5 "Accounts"). */
+/** `account`: linking of provider accounts. */
 const accountSchema = z
   .object({
     accountLinking: z
@@ -103,7 +103,7 @@ export const optionsSchema = z
         resetPasswordTokenExpiresIn: positiveSeconds.default(3600),
         /**
          * A reset proves the mailbox, so every session of the account ends — those of whoever held it
-         * before included (security matrix D11, ASVS 7.4.3: a pre-registered account is taken back
+         * before included (docs/security.md, ASVS 7.4.3: a pre-registered account is taken back
          * whole). Better Auth defaults to false; we do not.
          * @default true
          */
@@ -156,7 +156,7 @@ export const optionsSchema = z
             enabled: z.boolean().default(false),
             /**
              * Move the address only once the NEW address has confirmed (a verified user's current
-             * address confirms first), and keep it verified. Off, the SPEC §4 flow applies: the current
+             * address confirms first), and keep it verified. Off, the flow applies: the current
              * address's link moves the address and resets it to unverified (an unverified user's
              * address moves at once). On closes the typo-takeover window of Better Auth #7196.
              * @default false
@@ -252,14 +252,14 @@ export const optionsSchema = z
           .default(1024 * 1024),
         /**
          * Bound on every call to a social provider (token, user info, JWKS, discovery): a hanging
-         * provider fails the sign-in with an error redirect instead of holding the request (matrix H16).
+         * provider fails the sign-in with an error redirect instead of holding the request.
          * @default 10000
          */
         providerTimeoutMs: z.number().int().positive().max(120_000).default(10_000),
         /**
          * Backstop on a whole request: past it the answer is 503 `SERVICE_UNAVAILABLE`, so nothing hangs
          * for good — a database that accepts and never answers behind an app-provided client on the
-         * driver's defaults (security matrix N3). Work already under way may still complete, so it must
+         * driver's defaults (docs/security.md). Work already under way may still complete, so it must
          * stay above every bound a request legitimately waits out (providerTimeoutMs, a slow mailer);
          * the fast failure comes from the client's own timeouts (`database.uri`: 2 s to select a
          * server, 10 s per answer). 0 turns it off.
@@ -282,7 +282,7 @@ export const optionsSchema = z
         requestTimeoutMs: advanced.requestTimeoutMs ?? Math.max(30_000, advanced.providerTimeoutMs + 5_000),
       }))
       .prefault({}),
-    /** Built-in social providers by id (SPEC §1). @default {} */
+    /** Built-in social providers by id. @default {} */
     socialProviders: socialProvidersSchema,
     /** Generic OAuth2/OIDC providers (discovery URL or explicit endpoints). @default [] */
     genericOAuth: z.array(genericProviderOptionsSchema).default([]),

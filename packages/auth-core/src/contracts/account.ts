@@ -9,7 +9,7 @@ export const updateUserContract = defineContract({
   path: "/update-user",
   auth: "session",
   // Strict: `email` (change-email's job), `emailVerified`, `role`, ids… are refused with 400, never
-  // written (security-matrix A6). Strings only, so no operator object reaches the database.
+  // written (docs/security.md). Strings only, so no operator object reaches the database.
   body: z.strictObject({
     name: nameField.optional(),
     image: imageField.optional(),
@@ -24,7 +24,7 @@ export const changeEmailContract = defineContract({
   name: "changeEmail",
   method: "POST",
   path: "/change-email",
-  // Security-matrix E11 / OWASP: changing the sign-in address needs a recent authentication, so a
+  // docs/security.md / OWASP: changing the sign-in address needs a recent authentication, so a
   // stolen long-lived session cannot redirect the account's mail (403 Session is not fresh).
   auth: "fresh-session",
   body: z.strictObject({

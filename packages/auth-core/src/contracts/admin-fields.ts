@@ -2,21 +2,21 @@ import { z } from "zod";
 
 /** An id as sent; checked for 24 hex characters by parseId before it reaches the database. */
 export const userIdField = z.string().min(1).max(64);
-/** One role or several (stored comma separated, SPEC §6); each is checked against the configured roles. */
+/** One role or several (stored comma separated, the permission rules (README, Organizations)); each is checked against the configured roles. */
 export const roleField = z.union([z.string().max(64), z.array(z.string().max(64)).min(1).max(20)]);
 /** `{ resource: [action, …] }`: a few short names, never an operator object. */
 export const permissionsField = z
   .record(z.string().min(1).max(64), z.array(z.string().min(1).max(64)).min(1).max(20))
   .refine((value) => Object.keys(value).length > 0 && Object.keys(value).length <= 20, "1 to 20 resources");
 export const reasonField = z.string().trim().min(1).max(1000);
-/** A ban length in seconds: positive, at most 100 years; Infinity, -1 or "1e309" are refused (matrix J11). */
+/** A ban length in seconds: positive, at most 100 years; Infinity, -1 or "1e309" are refused. */
 export const banExpiresInField = z
   .number()
   .int()
   .positive()
   .max(100 * 365 * 86400);
 
-/** Listings answer at most this many per page (SPEC §9 "also the cap for member and user listings"). */
+/** Listings answer at most this many per page. */
 export const MAX_PAGE_SIZE = 100;
 
 /** Query integers arrive as strings over HTTP and as numbers from server code. */
@@ -40,7 +40,7 @@ export type UserFilterField = keyof typeof USER_FILTER_FIELDS;
 /**
  * GET /admin/list-users input. Every field, operator and sort key comes from a whitelist and every
  * value is a string, so no request can reach an operator or a field it was not given
- * (security-matrix A); the server matches the values literally.
+ * (docs/security.md A); the server matches the values literally.
  */
 export const listUsersQuery = z
   .strictObject({

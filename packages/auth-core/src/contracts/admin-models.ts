@@ -6,9 +6,9 @@ import type { User } from "./models.ts";
  * produce exactly it (see models.ts).
  */
 
-/** A user as the admin area shows it: the SPEC §3 fields plus role and ban state. */
+/** A user as the admin area shows it: the fields plus role and ban state. */
 export interface AdminUser extends User {
-  /** The user's roles, comma separated (SPEC §6); the default role when none is stored. */
+  /** The user's roles, comma separated; the default role when none is stored. */
   role: string;
   banned: boolean;
   banReason: string | null;

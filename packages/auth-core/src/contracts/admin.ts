@@ -21,7 +21,7 @@ import { defineContract } from "./contract.ts";
 import { sessionAndUserSchema, statusTrueSchema, successTrueSchema } from "./models.ts";
 
 /**
- * SPEC §7 "Admin": every endpoint under /admin/. Each checks the caller's admin permission itself
+ * every endpoint under /admin/. Each checks the caller's admin permission itself
  * (403 RESOURCE_ACCESS_NOT_ALLOWED) and refuses an impersonation session (NOT_ALLOWED_WHILE_IMPERSONATING).
  */
 const GUARD = ["RESOURCE_ACCESS_NOT_ALLOWED", "NOT_ALLOWED_WHILE_IMPERSONATING"] as const;

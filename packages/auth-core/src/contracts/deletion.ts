@@ -14,7 +14,7 @@ export const deleteUserResponseSchema: z.ZodType<DeleteUserResponse> = z.strictO
 });
 
 /**
- * SPEC §5 "Delete user", §7. Declared `auth: "none"` on purpose: the handler reads the session
+ * docs/decisions.md "Delete user". Declared `auth: "none"` on purpose: the handler reads the session
  * itself, from the database and without the sliding refresh, so the freshness rule sees the
  * session's real last update. A session is still required (401).
  */

@@ -10,7 +10,7 @@ export const idField = z.string().min(1).max(64);
 export const organizationNameField = z.string().trim().min(1).max(256);
 /**
  * Slugs are trimmed and lower-cased before the unique index sees them, so "Acme" and " acme " are the
- * same organization (security-matrix I15); letters, digits and - _ . only.
+ * same organization (docs/security.md); letters, digits and - _ . only.
  */
 export const slugField = z
   .string()
@@ -18,13 +18,13 @@ export const slugField = z
   .toLowerCase()
   .pipe(z.string().regex(/^[a-z0-9](?:[a-z0-9._-]{0,98}[a-z0-9])?$/));
 export const logoField = userURLField;
-/** A record, stored as JSON text (SPEC §3); bounded so one organization cannot bloat every read. */
+/** A record, stored as JSON text; bounded so one organization cannot bloat every read. */
 export const metadataField = z
   .record(z.string(), z.unknown())
   .refine((value) => JSON.stringify(value).length <= 8192, "metadata too large");
 
 /**
- * A member's roles: the comma separated list of SPEC §3, trimmed, without empty entries. Here
+ * A member's roles: the comma separated list of docs/decisions.md, trimmed, without empty entries. Here
  * because the role fields below normalise with it; features/organization/members/rules.ts re-exports it for
  * the server's decisions, so input and stored roles are split the same way.
  */
@@ -42,7 +42,7 @@ export const roleField = z
 export const teamIdsField = z
   .union([z.string().max(1024), z.array(idField).max(16)])
   .transform((value) => parseRoles(value));
-/** SPEC §3/§5: a team name has at least 1 character. */
+/** a team name has at least 1 character. */
 export const teamNameField = z.string().trim().min(1).max(256);
 /** resource → actions, as has-permission asks them. */
 export const permissionsField = z.record(

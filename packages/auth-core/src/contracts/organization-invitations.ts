@@ -11,7 +11,7 @@ import {
   userInvitationSchema,
 } from "./organization-models.ts";
 
-/** Invitations: sending, answering (accept, reject), canceling and listing them (SPEC §4). */
+/** Invitations: sending, answering (accept, reject), canceling and listing them. */
 
 export const createInvitationContract = defineContract({
   name: "createInvitation",

@@ -14,7 +14,7 @@ export const addMemberContract = defineContract({
   name: "addMember",
   method: "POST",
   path: "/organization/add-member",
-  // The app's own code decides who may add (DECISIONS.md): no permission check, so no HTTP route.
+  // The app's own code decides who may add (docs/decisions.md): no permission check, so no HTTP route.
   auth: "server-only",
   body: z.strictObject({
     userId: idField,
@@ -50,7 +50,7 @@ export const removeMemberContract = defineContract({
   method: "POST",
   path: "/organization/remove-member",
   auth: "session",
-  // A member id, or an email when the value contains an at sign (SPEC §5).
+  // A member id, or an email when the value contains an at sign.
   body: z.strictObject({ memberIdOrEmail: z.string().min(1).max(320), organizationId: idField.optional() }),
   response: removedMemberSchema,
   errors: [
@@ -152,7 +152,7 @@ export const leaveOrganizationContract = defineContract({
   method: "POST",
   path: "/organization/leave",
   auth: "session",
-  // Not idField: a missing or empty id answers ORGANIZATION_ID_REQUIRED (SPEC §5), checked by the handler.
+  // Not idField: a missing or empty id answers ORGANIZATION_ID_REQUIRED, checked by the handler.
   body: z.strictObject({ organizationId: z.string().max(64).optional() }),
   response: memberSchema,
   errors: ["ORGANIZATION_ID_REQUIRED", "NOT_A_MEMBER_OF_ORGANIZATION", "CANNOT_LEAVE_AS_ONLY_OWNER"],

@@ -1,7 +1,7 @@
 import { z } from "zod";
 
 /**
- * The organization shapes the API answers with (SPEC §3; Better Auth's field names), each a named
+ * The organization shapes the API answers with (docs/decisions.md; Better Auth's field names), each a named
  * interface with a schema annotated to produce exactly it (contracts/models.ts explains why). Ids are
  * 24-hex strings; dates are `Date` for server code and ISO strings on the wire.
  */
@@ -102,7 +102,7 @@ const invitationShape = {
 
 export const invitationSchema: z.ZodType<Invitation> = z.strictObject(invitationShape);
 
-/** get-invitation's answer: what the recipient needs to decide (SPEC §7). */
+/** get-invitation's answer: what the recipient needs to decide. */
 export interface InvitationDetails extends Invitation {
   organizationName: string;
   organizationSlug: string;

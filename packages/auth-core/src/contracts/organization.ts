@@ -142,7 +142,7 @@ export const deleteOrganizationContract = defineContract({
   method: "POST",
   path: "/organization/delete",
   auth: "session",
-  // Not idField: a missing or empty id answers ORGANIZATION_ID_REQUIRED (SPEC §5), checked by the handler.
+  // Not idField: a missing or empty id answers ORGANIZATION_ID_REQUIRED, checked by the handler.
   body: z.strictObject({ organizationId: z.string().max(64).optional() }),
   response: organizationSchema,
   errors: [
@@ -158,7 +158,7 @@ export const deleteOrganizationContract = defineContract({
 
 /** has-permission's answer: a refusal is data, not an error (Better Auth's shape). */
 export interface PermissionCheck {
-  /** The access-control message of SPEC §8 when refused, else null. */
+  /** The access-control message of the error catalogue when refused, else null. */
   error: string | null;
   success: boolean;
 }

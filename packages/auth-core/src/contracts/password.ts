@@ -3,7 +3,7 @@ import { callbackURLField, emailField, passwordField } from "../features/schemas
 import { defineContract } from "./contract.ts";
 import { statusTrueSchema, type User, userSchema } from "./models.ts";
 
-/** The one answer to a reset request, whether or not the address belongs to anyone (SPEC §8). */
+/** The one answer to a reset request, whether or not the address belongs to anyone. */
 export interface PasswordResetRequested {
   status: true;
   message: string;
@@ -41,7 +41,7 @@ export const requestPasswordResetContract = defineContract({
   tags: ["password"],
 });
 
-/** SPEC §7: the older path of the same call; identical behaviour. */
+/** the older path of the same call; identical behaviour. */
 export const forgetPasswordContract = defineContract({
   ...requestPasswordResetContract,
   name: "forgetPassword",
@@ -69,7 +69,7 @@ export const resetPasswordCallbackContract = defineContract({
   tags: ["password"],
 });
 
-/** SPEC §7: the token may come in the body or the query (body wins). */
+/** the token may come in the body or the query (body wins). */
 export const resetPasswordContract = defineContract({
   name: "resetPassword",
   method: "POST",
@@ -116,7 +116,7 @@ export const changePasswordContract = defineContract({
 });
 
 /**
- * SPEC §6 / DECISIONS.md: server-only (over HTTP it does not exist), for the session the server
+ * server-only (over HTTP it does not exist), for the session the server
  * forwards in the cookie header.
  */
 export const setPasswordContract = defineContract({

@@ -1,12 +1,12 @@
 import { z } from "zod";
 
-/** Request fields shared by /sign-in/social and /link-social (SPEC §7). */
+/** Request fields shared by /sign-in/social and /link-social. */
 export const providerIdField = z.string().min(1).max(64);
 /** Extra scopes asked for on top of the provider's configured ones. */
 export const scopesField = z.array(z.string().min(1).max(256)).max(50);
 const tokenString = z.string().min(1).max(16_384);
 
-/** `idToken` of SPEC §7: an OIDC id token obtained by the client (e.g. a native Google/Apple SDK). */
+/** `idToken` of an OIDC id token obtained by the client (e.g. a native Google/Apple SDK). */
 export const idTokenField = z.strictObject({
   token: tokenString,
   nonce: z.string().min(1).max(512).optional(),
@@ -17,7 +17,7 @@ export const idTokenField = z.strictObject({
 });
 export type IdTokenInput = z.output<typeof idTokenField>;
 
-/** SPEC §7 body of /get-access-token and /refresh-token. */
+/** the endpoint reference (README) body of /get-access-token and /refresh-token. */
 export const tokenRequestBody = z.strictObject({
   providerId: providerIdField,
   accountId: z.string().min(1).max(256).optional(),

@@ -8,7 +8,7 @@ import { type TwoFactorRedirect, twoFactorRedirectSchema } from "./two-factor.ts
  */
 
 /**
- * What the provider says about the person, normalised (SPEC §3 user fields). Also what the
+ * What the provider says about the person, normalised (docs/decisions.md user fields). Also what the
  * providers hand the sign-in flow (features/social/providers/types.ts).
  */
 export interface ProviderProfile {
@@ -80,7 +80,7 @@ export const linkSocialResultSchema: z.ZodType<LinkSocialResult> = z.strictObjec
   status: z.boolean(),
 });
 
-/** A linked account as /list-accounts shows it: never tokens or password hashes (matrix H18). */
+/** A linked account as /list-accounts shows it: never tokens or password hashes. */
 export interface AccountSummary {
   id: string;
   /** The provider id ("credential" for the email-and-password account). */
@@ -101,7 +101,7 @@ export const accountSummarySchema: z.ZodType<AccountSummary> = z.strictObject({
   scopes: z.array(z.string()),
 });
 
-/** SPEC §7: the answer of /get-access-token. */
+/** the answer of /get-access-token. */
 export interface AccessTokenResult {
   accessToken: string;
   accessTokenExpiresAt: Date | null;
@@ -118,7 +118,7 @@ const accessTokenFields = {
 
 export const accessTokenResultSchema: z.ZodType<AccessTokenResult> = z.strictObject(accessTokenFields);
 
-/** SPEC §7: the answer of /refresh-token, the access token's with the refresh token's. */
+/** the answer of /refresh-token, the access token's with the refresh token's. */
 export interface RefreshTokenResult extends AccessTokenResult {
   refreshToken: string | null;
   refreshTokenExpiresAt: Date | null;
@@ -139,7 +139,7 @@ export interface AccountInfoUser {
   emailVerified: boolean;
 }
 
-/** SPEC §7 /account-info: what the provider says today about a linked account. */
+/** the endpoint reference (README) /account-info: what the provider says today about a linked account. */
 export interface AccountInfoResult {
   user: AccountInfoUser;
   data: ProviderProfile;

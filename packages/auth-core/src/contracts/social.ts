@@ -13,7 +13,7 @@ import {
 } from "./social-models.ts";
 
 /**
- * SPEC §7 social sign-in and linked accounts. A provider id is checked against the configured
+ * the endpoint reference (README) social sign-in and linked accounts. A provider id is checked against the configured
  * providers by the handler (PROVIDER_NOT_FOUND / PROVIDER_NOT_SUPPORTED); here it is a string.
  */
 

@@ -43,7 +43,7 @@ export const verifyEmailContract = defineContract({
   method: "GET",
   path: "/verify-email",
   auth: "optional",
-  // The callbackURL is checked against the trusted origins before this runs (run-endpoint, SPEC §5):
+  // The callbackURL is checked against the trusted origins before this runs (run-endpoint, docs/decisions.md):
   // an untrusted one is a 403 and the token is not used (CVE-2024-56734).
   // A mailed link: mail trackers append parameters (utm_*), so unknown keys are stripped, never
   // refused nor passed on (review finding s9-4); the known keys keep their strict types.

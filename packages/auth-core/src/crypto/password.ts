@@ -97,7 +97,7 @@ export async function verifyPassword(
 
 /**
  * Spends the same scrypt work as a real check, so an unknown email answers in the same time as a
- * wrong password (DECISIONS.md "Sign-up and enumeration").
+ * wrong password (docs/decisions.md "Sign-up and enumeration").
  */
 export async function spendPasswordWork(
   password: string,

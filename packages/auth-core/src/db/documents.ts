@@ -1,8 +1,8 @@
 import type { ObjectId } from "mongodb";
 
 /**
- * MongoDB document shapes (SPEC §3). `_id` is an ObjectId; the API exposes it as the 24-hex `id`
- * (conversion only in the store layer, DECISIONS.md "Identifiers and storage").
+ * MongoDB document shapes. `_id` is an ObjectId; the API exposes it as the 24-hex `id`
+ * (conversion only in the store layer, docs/decisions.md "Identifiers and storage").
  */
 export interface UserDoc {
   _id: ObjectId;
@@ -60,7 +60,7 @@ export interface AccountDoc {
   updatedAt: Date;
   /**
    * Credential accounts only: the password was set by an admin (set-user-password) and signs nobody
-   * in until the user resets or changes it (security matrix J15). Absent otherwise.
+   * in until the user resets or changes it (docs/security.md). Absent otherwise.
    */
   passwordResetRequired?: true;
 }
@@ -68,8 +68,8 @@ export interface AccountDoc {
 export interface VerificationDoc {
   _id: ObjectId;
   /**
-   * `reset-password:{…}`, `delete-account-{…}` (SPEC §3) with the token's SHA-256 in place of the
-   * token (security matrix E5); unique index.
+   * `reset-password:{…}`, `delete-account-{…}` with the token's SHA-256 in place of the
+   * token (docs/security.md); unique index.
    */
   identifier: string;
   value: string;
@@ -133,7 +133,7 @@ export interface TwoFactorDoc {
 
 /**
  * An API key (features/api-key). The key itself is never stored: only its SHA-256 hash (unique
- * index) and a short clear `start` for display (DECISIONS.md "API keys").
+ * index) and a short clear `start` for display (docs/decisions.md "API keys").
  */
 export interface ApiKeyDoc {
   _id: ObjectId;
@@ -181,7 +181,7 @@ export interface ApiKeyUseDoc {
   expiresAt: Date | null;
 }
 
-/** SPEC §3 Organization. `slug` has a unique index; `metadata` is a record stored as JSON text. */
+/** docs/decisions.md Organization. `slug` has a unique index; `metadata` is a record stored as JSON text. */
 export interface OrganizationDoc {
   _id: ObjectId;
   name: string;
@@ -192,7 +192,7 @@ export interface OrganizationDoc {
 }
 
 /**
- * SPEC §3 Member. Unique (organizationId, userId). `role` may be a comma separated list. `seat` is a
+ * docs/decisions.md Member. Unique (organizationId, userId). `role` may be a comma separated list. `seat` is a
  * number below the membership limit, unique per organization: the insert that claims it is what
  * keeps concurrent adds and accepts under the limit (features/organization/members/seats.ts).
  */
@@ -209,7 +209,7 @@ export interface MemberDoc {
 export type InvitationStatus = "pending" | "accepted" | "rejected" | "canceled";
 
 /**
- * SPEC §3 Invitation. `slot` has a unique index: `pending:<organizationId>:<email>` while pending
+ * docs/decisions.md Invitation. `slot` has a unique index: `pending:<organizationId>:<email>` while pending
  * (at most one pending invitation per address and organization), `closed:<id>` afterwards.
  * `teamId` is a comma separated list of team ids, or null.
  */
@@ -226,7 +226,7 @@ export interface InvitationDoc {
   slot: string;
 }
 
-/** SPEC §3 Team. */
+/** docs/decisions.md Team. */
 export interface TeamDoc {
   _id: ObjectId;
   name: string;

@@ -1,7 +1,7 @@
 /**
- * The error catalogue: every message of SPEC §8, verbatim, with its HTTP status.
+ * The error catalogue: every message of the error catalogue, verbatim, with its HTTP status.
  * The status lives here, never at the throw site, so one table test can check the whole
- * catalogue against the spec. Where SPEC gives no status for a client error, 400 (DECISIONS.md).
+ * catalogue against the spec. Where docs/decisions.md gives no status for a client error, 400 (docs/decisions.md).
  */
 export const ERROR_CATALOGUE = {
   // Session and general
@@ -14,7 +14,7 @@ export const ERROR_CATALOGUE = {
     message: "Session expired. Re-authenticate to perform this action.",
   },
   SESSION_NOT_FRESH: { status: 403, message: "Session is not fresh" },
-  // Not in SPEC §8: a `hooks.session.update.before` hook refused a session write the caller asked
+  // Not in a `hooks.session.update.before` hook refused a session write the caller asked
   // for (setting the active organization or team). 403 like DELETE_USER_REFUSED.
   SESSION_UPDATE_REFUSED: { status: 403, message: "Session update was refused" },
   INVALID_CALLBACK_URL: { status: 403, message: "Invalid callbackURL" },
@@ -43,7 +43,7 @@ export const ERROR_CATALOGUE = {
   FAILED_TO_GET_USER_INFO: { status: 401, message: "Failed to get user info" },
   USER_EMAIL_NOT_FOUND: { status: 401, message: "User email not found" },
   CALLBACK_URL_REQUIRED: { status: 400, message: "callbackURL is required" },
-  // The id-token forms of SPEC §8's callback outcomes "signup disabled" / "unable to create user".
+  // The id-token forms of the error catalogue's callback outcomes "signup disabled" / "unable to create user".
   SIGNUP_DISABLED: { status: 401, message: "signup disabled" },
   UNABLE_TO_CREATE_USER: { status: 401, message: "unable to create user" },
 
@@ -61,13 +61,13 @@ export const ERROR_CATALOGUE = {
   CREDENTIAL_ACCOUNT_NOT_FOUND: { status: 400, message: "Credential account not found" },
   INVALID_PASSWORD: { status: 400, message: "Invalid password" },
   PASSWORD_ALREADY_SET: { status: 400, message: "user already has a password" },
-  // Not in SPEC §8: the new password is in the offline list of common and breached passwords, or the
+  // Not in the new password is in the offline list of common and breached passwords, or the
   // app's isPasswordBreached hook reported it (NIST SP 800-63B §5.1.1.2; features/users/password-policy.ts).
   PASSWORD_COMPROMISED: {
     status: 400,
     message: "Password is too common or has appeared in a data breach; choose another",
   },
-  // Not in SPEC §8: 100 consecutive failed sign-ins on one account (NIST SP 800-63B §5.2.2); the
+  // Not in 100 consecutive failed sign-ins on one account (NIST SP 800-63B §5.2.2); the
   // owner's password reset clears it (features/sign-in-throttle). The delays before it answer
   // ACCOUNT_TEMPORARILY_LOCKED.
   SIGN_IN_LOCKED: {
@@ -78,10 +78,10 @@ export const ERROR_CATALOGUE = {
   // Deletion and email change
   SESSION_EXPIRED: { status: 400, message: "Session expired" },
   DELETE_USER_DISABLED: { status: 404, message: "Not found" },
-  // Not in SPEC §8: a `hooks.user.delete.before` hook refused the deletion (config/hooks.ts).
+  // Not in a `hooks.user.delete.before` hook refused the deletion (config/hooks.ts).
   DELETE_USER_REFUSED: { status: 403, message: "User deletion was refused" },
-  // Not in SPEC §8: the user is the only owner of an organization that has other members
-  // (security-matrix J12; features/deletion/organizations.ts). 400 like CANNOT_LEAVE_AS_ONLY_OWNER.
+  // Not in the user is the only owner of an organization that has other members
+  // (docs/security.md; features/deletion/organizations.ts). 400 like CANNOT_LEAVE_AS_ONLY_OWNER.
   SOLE_OWNER_CANNOT_BE_DELETED: {
     status: 400,
     message: "Transfer ownership or delete the organization first",
@@ -89,7 +89,7 @@ export const ERROR_CATALOGUE = {
   CHANGE_EMAIL_DISABLED: { status: 400, message: "Change email is disabled" },
   EMAIL_IS_THE_SAME: { status: 400, message: "Email is the same" },
   EMAIL_CAN_NOT_BE_UPDATED: { status: 400, message: "Couldn't update your email" },
-  // Not in SPEC §8: update-user with no field to change, or refused by a user update hook.
+  // Not in update-user with no field to change, or refused by a user update hook.
   NO_FIELDS_TO_UPDATE: { status: 400, message: "No fields to update" },
   FAILED_TO_UPDATE_USER: { status: 400, message: "Failed to update user" },
   USER_ALREADY_EXISTS: { status: 422, message: "User already exists" },
@@ -106,7 +106,7 @@ export const ERROR_CATALOGUE = {
   FAILED_TO_GET_ACCESS_TOKEN: { status: 400, message: "Failed to get a valid access token" },
   FAILED_TO_REFRESH_ACCESS_TOKEN: { status: 400, message: "Failed to refresh access token" },
   ACCOUNT_USER_ALREADY_EXISTS: { status: 422, message: "User already exists" },
-  // The JSON form of the callback code account_already_linked_to_different_user (matrix H12).
+  // The JSON form of the callback code account_already_linked_to_different_user.
   ACCOUNT_ALREADY_LINKED_TO_DIFFERENT_USER: {
     status: 400,
     message: "account already linked to a different user",
@@ -140,7 +140,7 @@ export const ERROR_CATALOGUE = {
   NOT_AUTHENTICATED: { status: 401, message: "Not authenticated" },
   ORGANIZATION_ID_REQUIRED: { status: 400, message: "Organization ID is required" },
   NOT_A_MEMBER_OF_ORGANIZATION: { status: 403, message: "You are not a member of this organization" },
-  // Not in SPEC §8: organization refusals SPEC §5/§6 describe without a message (Better Auth's wording).
+  // Not in organization refusals docs/decisions.md describe without a message (Better Auth's wording).
   ORGANIZATION_SLUG_TAKEN: { status: 400, message: "Organization slug already taken" },
   ORGANIZATION_DELETION_DISABLED: { status: 404, message: "Organization deletion is disabled" },
   MEMBER_ALREADY_EXISTS: { status: 400, message: "User is already a member of this organization" },
@@ -176,8 +176,8 @@ export const ERROR_CATALOGUE = {
   RESOURCE_ACCESS_UNAUTHORIZED: { status: 401, message: "unauthorized to access resource" },
   NOT_AUTHORIZED: { status: 403, message: "Not authorized" },
 
-  // Admin area: not in SPEC §8 (which gives only the access-control messages above); the texts of the
-  // widely used Better Auth admin API (DECISIONS.md "where SPEC is silent").
+  // Admin area: not in the error catalogue (which gives only the access-control messages above); the texts of the
+  // widely used Better Auth admin API (docs/decisions.md "where docs/decisions.md is silent").
   BANNED_USER: {
     status: 403,
     message:
@@ -196,15 +196,15 @@ export const ERROR_CATALOGUE = {
     message: "You cannot perform this action while impersonating a user",
   },
   NOT_IMPERSONATING: { status: 400, message: "You are not impersonating anyone" },
-  // Security matrix J15 (ASVS 6.4.6): a password an admin set (set-user-password) signs nobody in;
+  // docs/security.md (ASVS 6.4.6): a password an admin set (set-user-password) signs nobody in;
   // the user resets it first. Answered only to someone who gave that password.
   PASSWORD_RESET_REQUIRED: {
     status: 403,
     message: "Your password was set by an administrator. Reset it to sign in.",
   },
 
-  // Two-factor: SPEC §8 gives no texts; those of the widely used Better Auth two-factor API
-  // (DECISIONS.md "where SPEC is silent"). Wrong code / bad challenge 401, spent budget 400, lockout 429.
+  // Two-factor: the error catalogue gives no texts; those of the widely used Better Auth two-factor API
+  // (docs/decisions.md "where docs/decisions.md is silent"). Wrong code / bad challenge 401, spent budget 400, lockout 429.
   TWO_FACTOR_NOT_ENABLED: { status: 400, message: "Two factor isn't enabled" },
   // Not in Better Auth: enable while on would swap the active secret for an unconfirmed one.
   TWO_FACTOR_ALREADY_ENABLED: { status: 400, message: "Two factor is already enabled" },
@@ -228,8 +228,8 @@ export const ERROR_CATALOGUE = {
     message: "Too many failed attempts. Sign in with a backup code.",
   },
 
-  // API keys: not in SPEC §8, an expiresIn outside the configured bounds (features/api-key);
-  // the texts of the widely used Better Auth API (DECISIONS.md "where SPEC is silent").
+  // API keys: not in the error catalogue, an expiresIn outside the configured bounds (features/api-key);
+  // the texts of the widely used Better Auth API (docs/decisions.md "where docs/decisions.md is silent").
   API_KEY_EXPIRES_IN_TOO_SMALL: {
     status: 400,
     message: "The expiresIn is smaller than the predefined minimum value.",
@@ -239,7 +239,7 @@ export const ERROR_CATALOGUE = {
     message: "The expiresIn is larger than the predefined maximum value.",
   },
 
-  // Request hygiene: not in SPEC §8, needed by the HTTP layer (DECISIONS.md: UPPER_SNAKE code + message)
+  // Request hygiene: not in the error catalogue, needed by the HTTP layer (docs/decisions.md: UPPER_SNAKE code + message)
   NOT_FOUND: { status: 404, message: "Not found" },
   METHOD_NOT_ALLOWED: { status: 405, message: "Method not allowed" },
   BODY_TOO_LARGE: { status: 413, message: "Request body too large" },

@@ -24,7 +24,7 @@ export const EXPIRED_SHOWN_FOR_MS = 30 * 86_400_000;
 export async function cleanupExpired(collections: Collections, now: Date): Promise<CleanupResult> {
   const expired = { expiresAt: { $lte: now } };
   // Expired API keys and invitations are still shown to their owners (list endpoints; a key answers
-  // API_KEY_EXPIRED, an invitation can still be canceled — SPEC §4, §8): reclaimed a while later.
+  // API_KEY_EXPIRED, an invitation can still be canceled — docs/decisions.md): reclaimed a while later.
   const shownUntil = { expiresAt: { $lte: new Date(now.getTime() - EXPIRED_SHOWN_FOR_MS) } };
   const [sessions, verifications, rateLimits, mailLimits, apiKeyUses, apiKeys, invitations] =
     await Promise.all([

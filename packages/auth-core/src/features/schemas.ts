@@ -2,7 +2,7 @@ import { z } from "zod";
 
 /**
  * Field schemas shared by endpoints. Strings are strings (an object never reaches a query);
- * emails are trimmed and lower-cased before they are checked, stored or looked up (SPEC §3).
+ * emails are trimmed and lower-cased before they are checked, stored or looked up.
  */
 /**
  * ASCII is checked before lower-casing: Unicode case folding maps some non-ASCII letters to ASCII

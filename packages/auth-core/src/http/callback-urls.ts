@@ -2,7 +2,7 @@ import type { AuthContext } from "../context.ts";
 import { AuthError } from "../errors/auth-error.ts";
 import type { ErrorCode } from "../errors/catalogue.ts";
 
-/** SPEC §5: every callback-type field, in body or query, must be trusted or a safe relative path. */
+/** every callback-type field, in body or query, must be trusted or a safe relative path. */
 const CALLBACK_FIELDS: ReadonlyArray<[string, ErrorCode]> = [
   ["callbackURL", "INVALID_CALLBACK_URL"],
   ["redirectTo", "INVALID_REDIRECT_URL"],

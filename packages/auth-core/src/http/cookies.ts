@@ -7,7 +7,7 @@ export interface CookieAttributes {
   path?: string;
 }
 
-/** SPEC §5: cookie max-age must not exceed 400 days. */
+/** cookie max-age must not exceed 400 days. */
 export const MAX_COOKIE_AGE_SECONDS = 400 * 86400;
 
 export function parseCookieHeader(header: string | null): Map<string, string> {

@@ -18,7 +18,7 @@ export function assertBeforeDeadline(deadlineMs: number): void {
 }
 
 /**
- * Bounds a request (advanced.requestTimeoutMs, security matrix N3): a database that accepts a
+ * Bounds a request (advanced.requestTimeoutMs, docs/security.md): a database that accepts a
  * connection and then never answers would otherwise hold the caller for the driver's socket timeout
  * — or forever, with an app-provided client on the driver's defaults. Past the bound the caller gets
  * SERVICE_UNAVAILABLE; the work itself cannot be recalled and may still complete, except what checks

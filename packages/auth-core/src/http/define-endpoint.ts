@@ -74,7 +74,7 @@ export interface EndpointDefinition<
   sensitive?: boolean;
   /**
    * Refused to an admin's impersonation session with 403 NOT_ALLOWED_WHILE_IMPERSONATING
-   * (security-matrix J5): actions whose effect outlives the impersonation or takes the account over.
+   * (docs/security.md): actions whose effect outlives the impersonation or takes the account over.
    */
   highRisk?: boolean;
   /**

@@ -123,7 +123,7 @@ const call = async (method: string, path: string, body?: unknown) => {
   };
 };
 
-describe("callback-type fields (SPEC §5, §8)", () => {
+describe("callback-type fields", () => {
   it.each([
     ["callbackURL", "INVALID_CALLBACK_URL", "Invalid callbackURL"],
     ["redirectTo", "INVALID_REDIRECT_URL", "Invalid redirectURL"],

@@ -1,5 +1,5 @@
 /**
- * Trusted origins and callback-URL validation (SPEC §5, DECISIONS.md "Origins, CSRF").
+ * Trusted origins and callback-URL validation.
  * A callback-type URL is accepted when it is a safe relative path or an absolute http(s) URL whose
  * origin is trusted. Trusted patterns are exact origins, origins with `*` wildcards in the host, or
  * hosts without a scheme (https only).

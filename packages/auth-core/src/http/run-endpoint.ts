@@ -102,11 +102,11 @@ function isEndpointResult(value: unknown): value is EndpointResult {
 }
 
 /**
- * SPEC §5 / DECISIONS.md: a state-changing request that carries cookies must come from a trusted
+ * a state-changing request that carries cookies must come from a trusted
  * origin. Over HTTP the Origin (or Referer) is required; a server call (auth.api) is trusted code
  * and is checked only when it forwards a browser's Origin. Without cookies (server to server) there
  * is nothing to forge — except when the browser itself declares the request cross-site (Fetch
- * Metadata): then the Origin must be trusted too, which blocks login CSRF (matrix F7).
+ * Metadata): then the Origin must be trusted too, which blocks login CSRF.
  */
 function assertOriginTrusted(auth: AuthContext, method: string, input: EndpointInput): void {
   if (method === "GET") return;
@@ -136,7 +136,7 @@ async function resolveCaller(
     const viaKey = await readApiKeySession(auth, headers, deadlineMs);
     if (viaKey) return viaKey;
   }
-  // The cookie cache answers reads only (SPEC §5: at most its 60 s stale). A state-changing call
+  // The cookie cache answers reads only (at most its 60 s stale). A state-changing call
   // reads the session row: otherwise a revoked or banned session could keep writing — and keep
   // re-signing a fresh cache for itself (update-user) — long after its cache should have run out.
   const useCookieCache = method === "GET" && !endpoint.sensitive;

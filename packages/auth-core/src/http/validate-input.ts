@@ -19,7 +19,7 @@ export function validateInput<T extends z.ZodType>(
     parsed = schema.safeParse(input ?? {});
   } catch (error) {
     // A schema that recurses (z.json(), a refine that serialises) on a value built to exhaust the
-    // stack: a client error, not a 500 (matrix A13). Anything else is a defect and stays a 500.
+    // stack: a client error, not a 500. Anything else is a defect and stays a 500.
     if (error instanceof RangeError) throw tooDeep();
     throw error;
   }

@@ -25,7 +25,7 @@ export interface MailMessage {
 
 /**
  * The one seam between the core and mail delivery. `send` rejects when delivery failed; the caller
- * logs the error and answers with a sanitised 5xx (STYLE.md, "Errors").
+ * logs the error and answers with a sanitised 5xx (docs/architecture.md, "Errors").
  */
 export interface Mailer {
   send(message: MailMessage): Promise<void>;

@@ -1,6 +1,6 @@
 /**
- * Reads the standalone server's environment (DECISIONS.md "Standalone server"). Only this folder
- * reads `process.env`: the core receives everything through `createAuth(options)` (STYLE.md).
+ * Reads the standalone server's environment (docs/decisions.md "Standalone server"). Only this folder
+ * reads `process.env`: the core receives everything through `createAuth(options)` (docs/architecture.md).
  */
 
 /** A mistake in the environment: main prints the message (no stack) and exits 1. */

@@ -3,7 +3,7 @@ import type { Migration } from "./types.ts";
 /**
  * Indexes behind the admin area's per-request queries (features/admin): the audit trail's filters
  * (newest first, by actor or subject), list-users' default sort, and the impersonation sessions an
- * admin started (revoked when the admin is demoted, banned or removed — security-matrix J8).
+ * admin started (revoked when the admin is demoted, banned or removed — docs/security.md).
  */
 export const adminIndexes: Migration = {
   id: "0004-admin-indexes",

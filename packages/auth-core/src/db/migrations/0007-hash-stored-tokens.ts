@@ -10,7 +10,7 @@ const PLAIN_DELETE = /^delete-account-([a-z0-9]{32})$/;
 const BATCH = 500;
 
 /**
- * Security matrix E5: reset-password and delete-account rows stored before tokens were hashed get
+ * docs/security.md: reset-password and delete-account rows stored before tokens were hashed get
  * the identifier they have now, so a link mailed before the upgrade still works. Only live rows
  * that belong to a user: expired ones are dead links (cleanup removes them), and the inert rows an
  * unknown-email request leaves (empty value) link to nobody — anyone can make many of those, and

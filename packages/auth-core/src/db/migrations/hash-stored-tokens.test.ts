@@ -6,7 +6,7 @@ import { resetPasswordIdentifier } from "../../features/password/rules.ts";
 import { hashStoredTokens } from "./0007-hash-stored-tokens.ts";
 
 /**
- * Security matrix E5 on an existing deployment: reset and delete-account rows written before tokens
+ * docs/security.md on an existing deployment: reset and delete-account rows written before tokens
  * were hashed are re-keyed by 0007, so links already in mailboxes keep working.
  */
 let t: TestAuth;

@@ -27,7 +27,7 @@ async function signedInAda(verified: boolean): Promise<{ browser: TestBrowser; i
   return { browser, id: doc!._id };
 }
 
-describe("POST /change-email, verified user (SPEC §4: the current address confirms, then the address moves)", () => {
+describe("POST /change-email, verified user (the current address confirms, then the address moves)", () => {
   it("runs the full flow: mail to the old address, move to unverified, verify the new address", async () => {
     t = await freshTestAuth(ENABLED);
     const { browser, id } = await signedInAda(true);
@@ -46,7 +46,7 @@ describe("POST /change-email, verified user (SPEC §4: the current address confi
     expect(confirm.status).toBe(302);
     expect(confirm.headers.get("location")).toBe("/settings");
     expect(await userDoc(id)).toMatchObject({ email: NEW, emailVerified: false });
-    // The verified old address is told where the account went (matrix E11).
+    // The verified old address is told where the account went.
     expect(t.outbox.latestTo(ADA)?.kind).toBe("email-changed");
     expect(t.outbox.latestTo(ADA)?.text).toContain(`was changed to ${NEW}.`);
     const newMail = t.outbox.latestTo(NEW);
@@ -164,7 +164,7 @@ describe("POST /change-email, unverified user", () => {
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ status: true });
     expect(await userDoc(id)).toMatchObject({ email: NEW, emailVerified: false });
-    // The replaced address hears of the move (matrix E11); the new one gets its verification link.
+    // The replaced address hears of the move; the new one gets its verification link.
     expect(t.outbox.messages().map((m) => [m.to, m.kind])).toEqual([
       [ADA, "email-changed"],
       [NEW, "verify-email"],

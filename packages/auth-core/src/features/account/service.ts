@@ -5,10 +5,10 @@ import { findUserByEmail } from "../users/store.ts";
 import { moveUserEmail, sendChangeEmailLink, sendVerificationEmail } from "../verification/service.ts";
 
 /**
- * POST /change-email (SPEC §5 "Change email", §4 "Email"). Returns the user as stored afterwards
+ * POST /change-email. Returns the user as stored afterwards
  * (changed only on the direct path), so the caller can refresh its cookie cache.
  * - Verified address: nothing changes now. A change-email link goes to the CURRENT address (which is
- *   also the notice to the old mailbox, security-matrix E11); following it moves the address.
+ *   also the notice to the old mailbox, docs/security.md); following it moves the address.
  * - Unverified address: there is nothing to protect, the address moves at once, stays unverified and
  *   the new mailbox gets a verification link (Better Auth's behaviour, issue #136) — unless
  *   `user.changeEmail.verifyNewEmailFirst`, where the new mailbox must confirm before anything moves.
@@ -20,8 +20,8 @@ export async function requestEmailChange(
   callbackURL: string | undefined,
 ): Promise<UserDoc> {
   if (newEmail === user.email) throw new AuthError("EMAIL_IS_THE_SAME");
-  // SPEC §5 requires this message for an address owned by someone else; the signed-in caller can
-  // learn that an address exists, which SPEC accepts (security-matrix E10: nothing is merged).
+  // docs/decisions.md requires this message for an address owned by someone else; the signed-in caller can
+  // learn that an address exists, which docs/decisions.md accepts (docs/security.md: nothing is merged).
   if (await findUserByEmail(auth.collections, newEmail)) throw new AuthError("EMAIL_CAN_NOT_BE_UPDATED");
   const { verifyNewEmailFirst } = auth.options.user.changeEmail;
   if (user.emailVerified) {

@@ -15,7 +15,7 @@ const custom: RoleSet = {
   superadmin: { user: [...ADMIN_STATEMENTS.user], session: [...ADMIN_STATEMENTS.session] },
 };
 
-describe("rolesGrant: any one role granting the whole request suffices (SPEC §6)", () => {
+describe("rolesGrant: any one role granting the whole request suffices", () => {
   it.each([
     // roles, request, granted
     [["admin"], { user: ["list"] }, true],

@@ -1,5 +1,5 @@
 /**
- * Roles as statements (SPEC §6 "Admin-area roles"), the same shape organizations use: a role grants,
+ * Roles as statements, the same shape organizations use: a role grants,
  * per resource, a list of actions; a request names, per resource, the actions it needs. Pure.
  */
 export type Statements = Readonly<Record<string, readonly string[]>>;
@@ -29,7 +29,7 @@ export const ADMIN_STATEMENTS = {
 } as const satisfies Statements;
 
 /**
- * Default roles (DECISIONS.md "Admin"): admin can do everything but impersonate or manage other
+ * Default roles (docs/decisions.md "Admin"): admin can do everything but impersonate or manage other
  * admins (`admin.allowImpersonatingAdmins`, a custom role with impersonate-admins / manage-admins,
  * or `adminUserIds` lift that): one admin account taken over must not take over the others. User
  * can do none of it.
@@ -54,7 +54,7 @@ export function roleGrants(role: Statements, request: PermissionRequest): boolea
 }
 
 /**
- * SPEC §6: a user may hold several roles (comma separated); any one role granting the whole request
+ * a user may hold several roles (comma separated); any one role granting the whole request
  * suffices. Unknown role names grant nothing.
  */
 export function rolesGrant(
@@ -76,7 +76,7 @@ export function parseRoleList(stored: string | undefined | null, defaultRole: st
 
 /**
  * A role set for options: every role may only grant statements that exist; a configuration mistake
- * is reported at startup naming the role (STYLE.md "Errors").
+ * is reported at startup naming the role (docs/architecture.md "Errors").
  */
 export function findInvalidGrant(roles: RoleSet, statements: Statements): string | null {
   for (const [name, role] of Object.entries(roles)) {

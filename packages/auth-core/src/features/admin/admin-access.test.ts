@@ -14,7 +14,7 @@ import { signValue } from "../../crypto/index.ts";
 import { adminEndpoints } from "./index.ts";
 
 /**
- * Every admin endpoint × {admin, non-admin, signed-out}: the user role can do none of it (SPEC §6),
+ * Every admin endpoint × {admin, non-admin, signed-out}: the user role can do none of it,
  * a signed-out caller gets 401, and a refused call changes nothing in the database.
  */
 let t: TestAuth;
@@ -89,7 +89,7 @@ describe("every admin endpoint refuses callers without the permission", () => {
     expect(res.body).toEqual(UNAUTHORIZED);
   });
 
-  it("a non-admin cannot make themselves admin (security-matrix J1)", async () => {
+  it("a non-admin cannot make themselves admin (docs/security.md)", async () => {
     const res = await user.browser.post("/admin/set-role", { userId: user.id, role: "admin" });
     expect(res.status).toBe(403);
     expect((await userDoc(t, user.id))?.role).toBeUndefined();
@@ -130,7 +130,7 @@ describe("roles are read from the database on every admin request", () => {
     }
   });
 
-  it("listed adminUserIds bypass the role check (SPEC §6)", async () => {
+  it("listed adminUserIds bypass the role check", async () => {
     const rootId = new ObjectId();
     const listed = await createTestAuth({ admin: { adminUserIds: [rootId.toHexString()] } });
     try {

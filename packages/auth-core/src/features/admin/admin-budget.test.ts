@@ -4,7 +4,7 @@ import { TestBrowser } from "../../../../../tests/support/browser.ts";
 import { createTestAuth, type TestAuth } from "../../../../../tests/support/test-auth.ts";
 
 /**
- * Database commands per admin request (STYLE.md: count them and keep the count in a test), rate
+ * Database commands per admin request (docs/architecture.md: count them and keep the count in a test), rate
  * limiting off so only the endpoint's own commands are counted. Every admin request starts with
  * the database session read (sessions + users: the endpoints are `sensitive`).
  */
@@ -224,7 +224,7 @@ describe("database commands per admin endpoint", () => {
     expect(own).toEqual([
       ...SESSION_READ,
       "find:users",
-      // Security-matrix J12: the target's memberships (none here; deletion-budget.test.ts has more).
+      // docs/security.md: the target's memberships (none here; deletion-budget.test.ts has more).
       "find:members",
       "delete:sessions",
       "delete:users",

@@ -11,7 +11,7 @@ import { banExpiry, isBanActive, isBanExpired, LIFTED_BAN } from "./rules.ts";
  * "check"; createAuth hands it over) once the credentials are proven and before the session is
  * created, so the ban is never revealed to someone without the password.
  * - not banned: returns the user as given (no database command);
- * - banned, ban expired: the ban no longer holds (DECISIONS.md "an expired ban lifts itself at the
+ * - banned, ban expired: the ban no longer holds (docs/decisions.md "an expired ban lifts itself at the
  *   next sign-in"): returns the user as if lifted, WITHOUT writing the lift. A write here would
  *   carry this request's stale copy over a ban an admin set meanwhile (review finding 3); the
  *   stored expired ban is harmless, since isBanActive ignores it everywhere, and the next ban-user
@@ -33,7 +33,7 @@ export function bannedUserError(auth: AuthContext): AuthError {
  * Bans a user and ends every session they have, at once (issue 5). The ban is written first: a
  * sign-in racing this call either fails the ban check or mints a session that the session delete
  * below removes — and if it lands after the delete, readSession refuses it because the user is
- * banned (security-matrix M7). Null when the user is gone or a hook refused.
+ * banned (docs/security.md). Null when the user is gone or a hook refused.
  */
 export async function banUser(
   auth: AuthContext,

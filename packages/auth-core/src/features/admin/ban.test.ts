@@ -74,7 +74,7 @@ describe("ban-user", () => {
   });
 
   it.each([[-1], [0], [1.5], ["1e309"], ["3600"], [1e300], [{ $gt: 0 }]])(
-    "refuses banExpiresIn %j with 400 and bans nobody (security-matrix J11)",
+    "refuses banExpiresIn %j with 400 and bans nobody (docs/security.md)",
     async (banExpiresIn) => {
       await setUp();
       const res = await admin.browser.post<{ code: string }>("/admin/ban-user", {
@@ -158,12 +158,12 @@ describe("sign-in of a banned user", () => {
     const browser = new TestBrowser(t.auth);
     expect((await signIn(browser, user.email)).status).toBe(200);
     expect(await userDoc(t, user.id)).toMatchObject({ banned: true, banReason: "again", banExpires: null });
-    // The session minted from the stale read is refused: the user is banned now (matrix M7).
+    // The session minted from the stale read is refused: the user is banned now.
     expect((await browser.get("/get-session")).body).toBeNull();
     expect((await signIn(new TestBrowser(t.auth), user.email)).body).toEqual(BANNED);
   });
 
-  it("a reset password does not lift the ban (security-matrix J10)", async () => {
+  it("a reset password does not lift the ban (docs/security.md)", async () => {
     await setUp();
     await admin.browser.post("/admin/ban-user", { userId: user.id });
     await admin.browser.post("/admin/set-user-password", { userId: user.id, newPassword: "another secret" });
@@ -211,13 +211,13 @@ describe("sessions of a banned user", () => {
   it("with the cookie cache on, a cached copy answers until the cache's maxAge, then null", async () => {
     await setUp({ session: { cookieCache: { enabled: true, maxAge: 60 } } });
     await admin.browser.post("/admin/ban-user", { userId: user.id });
-    // Documented window (DECISIONS.md cookie cache): sensitive endpoints read the database at once.
+    // Documented window (docs/decisions.md cookie cache): sensitive endpoints read the database at once.
     expect((await user.browser.get("/list-sessions")).status).toBe(401);
     t.advance(61);
     expect((await user.browser.get("/get-session")).body).toBeNull();
   });
 
-  it("ban racing sign-ins: once the ban is acknowledged no session of the user works (security-matrix M7)", async () => {
+  it("ban racing sign-ins: once the ban is acknowledged no session of the user works (docs/security.md)", async () => {
     await setUp();
     const browsers = Array.from({ length: 8 }, () => new TestBrowser(t.auth));
     const [ban] = await Promise.all([

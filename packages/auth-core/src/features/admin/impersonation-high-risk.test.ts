@@ -32,7 +32,7 @@ async function accountState() {
   };
 }
 
-describe("an impersonation session cannot take the account over (security-matrix J5)", () => {
+describe("an impersonation session cannot take the account over (docs/security.md)", () => {
   it.each([
     ["/change-password", { currentPassword: PASSWORD, newPassword: "a new password 123" }],
     ["/change-email", { newEmail: "taken-over@example.com" }],

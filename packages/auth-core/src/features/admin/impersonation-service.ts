@@ -17,7 +17,7 @@ import { hasAdminPermission, isAdminUser, isListedAdmin } from "./service.ts";
 import { deleteSessionById } from "./store.ts";
 
 /**
- * Refusals of impersonate-user (security-matrix J3, J4): impersonation's form of the may-manage rule
+ * Refusals of impersonate-user (docs/security.md): impersonation's form of the may-manage rule
  * (service.ts findUserToManage), with impersonate-admins in place of manage-admins. The caller is an
  * admin, not impersonating.
  */
@@ -86,7 +86,7 @@ export type StopOutcome =
 /**
  * Ends an impersonation: deletes its session, then restores the admin's session — only if it is
  * still the impersonating admin's, unexpired, and the admin may still impersonate (not demoted or
- * banned meanwhile, security-matrix J7). Otherwise every session cookie is cleared: signed out.
+ * banned meanwhile, docs/security.md). Otherwise every session cookie is cleared: signed out.
  */
 export async function stopImpersonation(
   auth: AuthContext,

@@ -113,7 +113,7 @@ describe("impersonate-user", () => {
     ["/admin/set-role", "POST", () => ({ userId: user.id, role: "admin" })],
     ["/admin/ban-user", "POST", () => ({ userId: admin.id })],
   ] as const)(
-    "inside an impersonation %s is refused with 403 (security-matrix J5)",
+    "inside an impersonation %s is refused with 403 (docs/security.md)",
     async (path, method, body) => {
       await setUp({ admin: { allowImpersonatingAdmins: true } });
       // Impersonating another admin: even with an admin identity, nothing admin is possible.
@@ -128,7 +128,7 @@ describe("impersonate-user", () => {
     },
   );
 
-  it("refuses to impersonate another admin by default (security-matrix J3)", async () => {
+  it("refuses to impersonate another admin by default (docs/security.md)", async () => {
     await setUp();
     const other = await signUpPerson(t, "other", "admin");
     const res = await admin.browser.post("/admin/impersonate-user", { userId: other.id });
@@ -173,7 +173,7 @@ describe("impersonate-user", () => {
     ],
     ["an unknown id", "000000000000000000000000", 404, USER_NOT_FOUND],
     ["a malformed id", "x", 404, USER_NOT_FOUND],
-  ] as const)("refuses %s (security-matrix J4)", async (_label, id, status, body) => {
+  ] as const)("refuses %s (docs/security.md)", async (_label, id, status, body) => {
     await setUp();
     const userId = id === "SELF" ? admin.id : id;
     const res = await admin.browser.post("/admin/impersonate-user", { userId });
@@ -182,7 +182,7 @@ describe("impersonate-user", () => {
     expect(await sessions().countDocuments({ impersonatedBy: { $exists: true } })).toBe(0);
   });
 
-  it("refuses a banned user (security-matrix J4)", async () => {
+  it("refuses a banned user (docs/security.md)", async () => {
     await setUp();
     await admin.browser.post("/admin/ban-user", { userId: user.id });
     const res = await admin.browser.post("/admin/impersonate-user", { userId: user.id });
@@ -247,7 +247,7 @@ describe("stop-impersonating", () => {
     expect(await sessions().countDocuments({})).toBe(2);
   });
 
-  it("after the admin's own session was revoked: no restore, signed out (security-matrix J7)", async () => {
+  it("after the admin's own session was revoked: no restore, signed out (docs/security.md)", async () => {
     await setUp();
     const started = await impersonate();
     await sessions().deleteOne({ userId: new ObjectId(admin.id), impersonatedBy: { $exists: false } });

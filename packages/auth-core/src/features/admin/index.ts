@@ -16,7 +16,7 @@ import { stopImpersonating } from "./endpoints/stop-impersonating.ts";
 import { unbanUserEndpoint } from "./endpoints/unban-user.ts";
 import { adminUpdateUser } from "./endpoints/update-user.ts";
 
-/** SPEC §7 "Admin" and issue 5: every endpoint under /admin/. */
+/** the endpoint reference (README) "Admin" and issue 5: every endpoint under /admin/. */
 const adminList = [
   listUsers,
   getUser,

@@ -2,7 +2,7 @@
  * The translation of a (validated) GET /admin/list-users query into a MongoDB filter and page.
  * Pure. The query schema (contracts/admin-fields.ts) whitelists every field, operator and sort
  * key; here every value is matched literally (regex metacharacters escaped), so no request can
- * reach an operator or a field it was not given (security-matrix A).
+ * reach an operator or a field it was not given (docs/security.md A).
  */
 import {
   type ListUsersQuery,
@@ -28,7 +28,7 @@ function textMatch(operator: string, value: string): Record<string, unknown> {
 
 /**
  * The MongoDB filter of a (validated) query. `defaultRole`: users stored without a role hold it
- * (DECISIONS.md "new users get user"), so a role filter on it also matches the absent field.
+ * (docs/decisions.md "new users get user"), so a role filter on it also matches the absent field.
  */
 export function buildUserFilter(query: ListUsersQuery, defaultRole: string): Record<string, unknown> {
   const clauses: Record<string, unknown>[] = [];
@@ -79,7 +79,7 @@ export interface UserPage {
   offset: number;
 }
 
-/** limit capped at 100 (SPEC §9 "also the cap for member and user listings"); newest first by default. */
+/** limit capped at 100; newest first by default. */
 export function buildUserPage(query: ListUsersQuery): UserPage {
   const direction = query.sortDirection === "asc" ? 1 : -1;
   const sortBy = query.sortBy ?? "createdAt";

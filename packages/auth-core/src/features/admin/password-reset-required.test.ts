@@ -11,7 +11,7 @@ import { TestBrowser } from "../../../../../tests/support/browser.ts";
 import { createTestAuth, type TestAuth } from "../../../../../tests/support/test-auth.ts";
 
 /**
- * Security matrix J15 (ASVS 6.4.6): a password an admin sets for someone else signs nobody in until
+ * docs/security.md (ASVS 6.4.6): a password an admin sets for someone else signs nobody in until
  * the user resets or changes it — the admin never holds a working password of another user.
  */
 let t: TestAuth;

@@ -16,7 +16,7 @@ export function resolveRoleInput(auth: AuthContext, role: string | readonly stri
 
 /**
  * Sets a user's role. When the user can no longer impersonate, the impersonation sessions they
- * started end at once (security-matrix J8): a demoted admin keeps no borrowed identity.
+ * started end at once (docs/security.md): a demoted admin keeps no borrowed identity.
  * Null when the user is gone or a hook refused.
  */
 export async function setUserRole(auth: AuthContext, user: UserDoc, role: string): Promise<UserDoc | null> {

@@ -52,7 +52,7 @@ export function isBanActive(user: Pick<UserDoc, "banned" | "banExpires">, now: D
   return !user.banExpires || user.banExpires.getTime() > now.getTime();
 }
 
-/** A ban whose expiry has passed: lifted at the next sign-in (DECISIONS.md "Admin"). */
+/** A ban whose expiry has passed: lifted at the next sign-in (docs/decisions.md "Admin"). */
 export function isBanExpired(user: Pick<UserDoc, "banned" | "banExpires">, now: Date): boolean {
   return user.banned === true && !!user.banExpires && user.banExpires.getTime() <= now.getTime();
 }
@@ -65,7 +65,7 @@ export function banExpiry(now: Date, expiresInSeconds: number | undefined): Date
 /** The ban fields that lift a ban (unban-user, or an expired ban at sign-in). */
 export const LIFTED_BAN = { banned: false, banReason: null, banExpires: null } as const;
 
-/** Roles are stored comma separated (SPEC §6); one name per entry, no duplicates. */
+/** Roles are stored comma separated; one name per entry, no duplicates. */
 export function normaliseRoleInput(role: string | readonly string[]): string[] {
   const names = (typeof role === "string" ? [role] : role).map((name) => name.trim());
   return [...new Set(names)];

@@ -20,7 +20,7 @@ export function adminRoles(auth: AuthContext): RoleSet {
   return auth.options.admin.roles ?? DEFAULT_ADMIN_ROLES;
 }
 
-/** SPEC §6: listed admin user ids bypass the checks; otherwise any of the user's roles must grant it. */
+/** listed admin user ids bypass the checks; otherwise any of the user's roles must grant it. */
 export function hasAdminPermission(auth: AuthContext, user: UserDoc, request: PermissionRequest): boolean {
   const admin = auth.options.admin;
   if (isListedAdmin(auth, user)) return true;
@@ -88,7 +88,7 @@ export function assertMayGrantRoles(auth: AuthContext, caller: SessionWithUser, 
 /**
  * The guard of every admin endpoint. The caller was read from the database (the endpoints are
  * `sensitive`), so a demotion or a ban applies to the very next request. An impersonation session
- * can do nothing here (security-matrix J5): whoever it impersonates, the admin acts as that user,
+ * can do nothing here (docs/security.md): whoever it impersonates, the admin acts as that user,
  * never with admin rights through them.
  */
 export function requireAdminPermission(
@@ -104,7 +104,7 @@ export function requireAdminPermission(
 
 /**
  * For high-risk endpoints outside the admin area (change-email, delete-user, API-key creation,
- * security-matrix J5): refuses an impersonation session. The caller must have been read from the
+ * docs/security.md): refuses an impersonation session. The caller must have been read from the
  * database (`sensitive: true`): the cookie cache does not carry `impersonatedBy`.
  */
 export function assertNotImpersonating(caller: SessionWithUser): void {
@@ -159,7 +159,7 @@ export interface AuditInput {
   userAgent: string | null;
 }
 
-/** Appends one event to the audit trail (security-matrix J14, ASVS 16.3). */
+/** Appends one event to the audit trail (docs/security.md, ASVS 16.3). */
 export async function recordAuditEvent(auth: AuthContext, input: AuditInput): Promise<void> {
   await insertAuditEvent(auth.collections, {
     _id: new ObjectId(),

@@ -10,7 +10,7 @@ import {
 import { TestBrowser } from "../../../../../tests/support/browser.ts";
 import { type TestAuth, useFreshTestAuth } from "../../../../../tests/support/test-auth.ts";
 
-/** Review finding 7: set-user-password ends the user's sessions (matrix J15), with the database checked. */
+/** Review finding 7: set-user-password ends the user's sessions, with the database checked. */
 let t: TestAuth;
 let admin: Person;
 let user: Person;

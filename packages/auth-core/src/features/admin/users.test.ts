@@ -179,7 +179,7 @@ describe("create-user", () => {
     expect(await users().countDocuments({})).toBe(2);
   });
 
-  it("10 concurrent creations of one address: exactly one user and one account (security-matrix M1)", async () => {
+  it("10 concurrent creations of one address: exactly one user and one account (docs/security.md)", async () => {
     const results = await Promise.all(
       Array.from({ length: 10 }, (_, i) =>
         admin.browser.post("/admin/create-user", {
@@ -196,7 +196,7 @@ describe("create-user", () => {
     expect(await t.db.collection("accounts").countDocuments({})).toBe(3);
   });
 
-  it("an admin allowed to create but not to set roles cannot create an admin (security-matrix J13)", async () => {
+  it("an admin allowed to create but not to set roles cannot create an admin (docs/security.md)", async () => {
     const limited = await createTestAuth({
       admin: { roles: { admin: { user: ["create"] }, user: {} } },
     });
@@ -313,7 +313,7 @@ describe("set-role", () => {
   });
 
   it.each([["superadmin"], [["admin", "x"]], [""], [[]], ["admin,user"]])(
-    "refuses a role that is not configured (%j) with 400 (security-matrix J2)",
+    "refuses a role that is not configured (%j) with 400 (docs/security.md)",
     async (role) => {
       const res = await admin.browser.post<{ code: string }>("/admin/set-role", { userId: user.id, role });
       expect(res.status).toBe(400);

@@ -10,7 +10,7 @@ import { TestBrowser } from "../../../../../tests/support/browser.ts";
 import type { CreatedApiKey } from "./types.ts";
 
 /**
- * Database commands per API-key operation (STYLE.md: count them and keep the count in a test).
+ * Database commands per API-key operation (docs/architecture.md: count them and keep the count in a test).
  * Engine-wide rate limiting is off here (createTestAuth's default); the per-key rate limit is the
  * key's own and is counted. FerretDB v1 full-scans non-`_id` lookups, so each command here is
  * behind an index of 0006-api-key-indexes (or is an `_id` range).

@@ -9,7 +9,7 @@ import { findServerOnlyFields } from "./rules.ts";
 /**
  * Whose keys a call acts on. Over HTTP: the signed-in user, and a body naming limits or another
  * user is refused with 403 "Not authorized" — decided by `isServerCall`, never by the absence of a
- * session (CVE-2025-61928, matrix K1/K2). Server code (auth.api) may name any `userId`.
+ * session (CVE-2025-61928/K2). Server code (auth.api) may name any `userId`.
  */
 export function resolveKeyOwner(
   ctx: Pick<EndpointContext<unknown, unknown>, "isServerCall" | "session">,

@@ -2,13 +2,13 @@ import { sha256Base64Url } from "../../crypto/index.ts";
 import type { ErrorCode } from "../../errors/catalogue.ts";
 
 /**
- * Pure API-key decisions (SPEC §8 "API keys", DECISIONS.md "API keys"). No I/O; the clock is passed in.
+ * Pure API-key decisions. No I/O; the clock is passed in.
  */
 
 /**
  * The stored form of a key: SHA-256, base64url. Keys are looked up by this hash, never compared in
  * clear, so a lookup's timing can only depend on the hash of the attacker's own input — which says
- * nothing about a real key (matrix K6).
+ * nothing about a real key.
  */
 export function hashApiKey(key: string): string {
   return sha256Base64Url(key);
@@ -48,7 +48,7 @@ export function checkExpiresIn(seconds: number, bounds: ExpiryBounds): ErrorCode
   return null;
 }
 
-/** Disabled first, then expired: the order of the SPEC §8 list and of Better Auth's verification. */
+/** Disabled first, then expired: the order of the list and of Better Auth's verification. */
 export function checkKeyState(
   key: { enabled: boolean; expiresAt: Date | null },
   now: Date,

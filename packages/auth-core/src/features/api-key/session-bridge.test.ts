@@ -86,7 +86,7 @@ describe("x-api-key as the caller (apiKey.enableSessionForAPIKeys)", () => {
     expect(await userName(userId)).toBe("Ada Lovelace");
   });
 
-  it("answers every refusal with its SPEC §8 message and status (K4)", async () => {
+  it("answers every refusal with its the error catalogue message and status (K4)", async () => {
     t = await freshTestAuth(ENABLED);
     const { browser, userId } = await signedIn(t);
     const disabled = await createKey(t, { userId, ...NO_RATE_LIMIT });

@@ -23,7 +23,7 @@ class ApiKeySession implements SessionWithUser {
 }
 
 /**
- * Null when the feature is off or the request has no key header; throws the key's SPEC §8 error
+ * Null when the feature is off or the request has no key header; throws the key's the error catalogue error
  * when the key is refused (an explicit credential that fails is not silently ignored). Each such
  * request counts one use and one rate-limit hit of the key. The key is read from the header only,
  * never from a query parameter (matrix K: URLs end up in logs and Referer headers).
@@ -68,7 +68,7 @@ export function isApiKeySession(caller: SessionWithUser): boolean {
  * An API key is a standing credential, not a fresh proof of the user's presence: it never counts
  * as fresh (403 "Session is not fresh" on fresh-session endpoints), and sensitive endpoints
  * (change-password, delete-user, revoke-*, admin, API-key management…) refuse it with 403
- * "Not authorized" (matrix K7). Server-only endpoints never see it (see run-endpoint).
+ * "Not authorized". Server-only endpoints never see it (see run-endpoint).
  */
 export function assertApiKeyCallerAllowed(endpoint: { auth: EndpointAuth; sensitive?: boolean }): void {
   if (endpoint.auth === "fresh-session") throw new AuthError("SESSION_NOT_FRESH");

@@ -43,7 +43,7 @@ describe("deletion confirmed by email", () => {
     const row = await t.db
       .collection("verifications")
       .findOne({ identifier: deleteAccountIdentifier(link.token) });
-    // Security matrix E5: keyed by the token's hash; the token itself is stored nowhere.
+    // docs/security.md: keyed by the token's hash; the token itself is stored nowhere.
     expect(JSON.stringify(await t.db.collection("verifications").find({}).toArray())).not.toContain(
       link.token,
     );

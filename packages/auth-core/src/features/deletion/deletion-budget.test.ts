@@ -5,7 +5,7 @@ import { addMember, createOrganization, signIn } from "../../../../../tests/supp
 import { type TestAuth, useFreshTestAuth } from "../../../../../tests/support/test-auth.ts";
 
 /**
- * Database commands per deletion request (STYLE.md), named `command:collection`. Rate limiting is
+ * Database commands per deletion request (docs/architecture.md), named `command:collection`. Rate limiting is
  * off here so the count is deletion's own (the limiter's counter is measured by the session budget).
  */
 let t: TestAuth;
@@ -18,7 +18,7 @@ async function createMeteredAuth(sendDeleteAccountVerification: boolean) {
 
 const count = (run: () => Promise<unknown>) => t.commands(run);
 
-/** Security-matrix J12: the user's memberships, read before anything is written (none here). */
+/** docs/security.md: the user's memberships, read before anything is written (none here). */
 const MEMBERSHIPS = "find:members";
 
 /**

@@ -22,7 +22,7 @@ import { readOrganizationRelease, releaseOwnerships } from "./organizations.ts";
 import { deleteUserAndData } from "./service.ts";
 
 /**
- * Security-matrix J12 on the other deletion paths — admin remove-user and the mailed link — and
+ * docs/security.md on the other deletion paths — admin remove-user and the mailed link — and
  * under concurrency: two co-owners deleting themselves at once never leave an owner-less org.
  */
 let t: TestAuth;

@@ -21,7 +21,7 @@ import {
 import { type TestAuth, useFreshTestAuth } from "../../../../../tests/support/test-auth.ts";
 
 /**
- * Security-matrix J12 through POST /delete-user: the only owner of an organization with other
+ * docs/security.md through POST /delete-user: the only owner of an organization with other
  * members is refused with nothing deleted; an organization the user is alone in goes with them;
  * elsewhere their memberships, team memberships and pending invitations go and the seat is free.
  */
@@ -65,7 +65,7 @@ async function invite(inviter: SignedIn, organizationId: string, email: string):
   expect(res.status).toBe(200);
 }
 
-describe("POST /delete-user and the user's organizations (matrix J12)", () => {
+describe("POST /delete-user and the user's organizations", () => {
   it("refuses the only owner of an organization with other members, before deleting anything", async () => {
     const { ada, bob } = await setUp();
     const shared = await createOrganization(ada, "shared");

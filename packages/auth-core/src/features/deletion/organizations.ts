@@ -17,7 +17,7 @@ import { type OrganizationRelease, planOrganizationRelease, roleWithout } from "
 import { deleteUserPendingInvitations, deleteUserTeamMembers } from "./store.ts";
 
 /**
- * Deleting a user vs. their organizations (security-matrix J12: "Blocked, or ownership transferred;
+ * Deleting a user vs. their organizations (docs/security.md: "Blocked, or ownership transferred;
  * no owner-less org; cascades complete"). We block rather than transfer: choosing a new owner for
  * someone else's organization is a decision for its people, not for the library, and an owner
  * picked by rule (oldest admin?) could hand an organization to someone never meant to run it. So:

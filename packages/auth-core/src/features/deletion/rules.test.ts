@@ -39,8 +39,8 @@ describe("appendErrorParam", () => {
 });
 
 describe("delete-account identifiers", () => {
-  it("uses the SPEC §3 form and matches only user-bound token kinds", () => {
-    // The token's SHA-256 (base64url) in place of the token (security matrix E5).
+  it("uses the form and matches only user-bound token kinds", () => {
+    // The token's SHA-256 (base64url) in place of the token (docs/security.md).
     expect(deleteAccountIdentifier("abc")).toBe("delete-account-ungWv48Bz-pBQUDeXa4iI7ADYaOWF3qctBD_YfIAFa0");
     expect(USER_TOKEN_IDENTIFIER.test("delete-account-abc")).toBe(true);
     expect(USER_TOKEN_IDENTIFIER.test("reset-password:abc")).toBe(true);
@@ -49,7 +49,7 @@ describe("delete-account identifiers", () => {
   });
 });
 
-describe("planOrganizationRelease (security-matrix J12)", () => {
+describe("planOrganizationRelease (docs/security.md)", () => {
   const userId = new ObjectId();
   const member = (role: string): MemberDoc => ({
     _id: new ObjectId(),

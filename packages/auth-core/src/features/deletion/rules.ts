@@ -1,4 +1,4 @@
-/** Pure decisions of account deletion (SPEC §5 "Delete user", DECISIONS.md). */
+/** Pure decisions of account deletion. */
 
 import type { ObjectId } from "mongodb";
 import { sha256Base64Url } from "../../crypto/random.ts";
@@ -6,15 +6,15 @@ import type { MemberDoc } from "../../db/documents.ts";
 import { holdsRole, parseRoles } from "../organization/index.ts";
 
 /**
- * SPEC §3: delete-account tokens live in `verifications` under `delete-account-{…}` — with the
- * token's SHA-256 in place of the token, as reset tokens (security matrix E5).
+ * delete-account tokens live in `verifications` under `delete-account-{…}` — with the
+ * token's SHA-256 in place of the token, as reset tokens (docs/security.md).
  */
 export function deleteAccountIdentifier(token: string): string {
   return `delete-account-${sha256Base64Url(token)}`;
 }
 
 /**
- * Every verification identifier whose value is a user id (SPEC §3: `reset-password:{token}` and
+ * Every verification identifier whose value is a user id (`reset-password:{token}` and
  * `delete-account-{token}`); a deleted user's pending tokens of these kinds are removed with them.
  */
 export const USER_TOKEN_IDENTIFIER = /^(?:delete-account-|reset-password:)/;
@@ -26,7 +26,7 @@ export const USER_TOKEN_IDENTIFIER = /^(?:delete-account-|reset-password:)/;
  *   the password is one more check, never a way around the confirmation the app asked for);
  * - "delete": a correct password re-authenticated the caller;
  * - "require-fresh-session": nothing else proves the caller is the user, so the session must be
- *   fresh (SPEC §5 "With no password and no verification email flow, the session must be fresh").
+ *   fresh.
  */
 export type DeletePath = "consume-token" | "send-email" | "delete" | "require-fresh-session";
 
@@ -42,7 +42,7 @@ export function chooseDeletePath(input: {
 }
 
 /**
- * The callback URL with `error=<code>` added (SPEC §2: "Error redirect targets take an error query
+ * The callback URL with `error=<code>` added ("Error redirect targets take an error query
  * parameter"). Relative paths stay relative; an existing query and fragment are kept.
  */
 export function appendErrorParam(callbackURL: string, code: string): string {
@@ -53,7 +53,7 @@ export function appendErrorParam(callbackURL: string, code: string): string {
 }
 
 /**
- * What deleting a user does to each organization they are in (security-matrix J12):
+ * What deleting a user does to each organization they are in (docs/security.md):
  * - `deleteOrganizations`: they hold the creator role and nobody else is a member — the
  *   organization goes with them;
  * - `demote`: their member rows holding the creator role where another owner remains — the role is

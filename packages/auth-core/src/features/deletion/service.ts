@@ -24,7 +24,7 @@ import { deleteUserAccounts, deleteUserDoc, deleteUserTokens, sweepUserMembershi
 /**
  * The caller of POST /delete-user, read from the database (never the cookie cache: a revoked
  * session must not delete anything) and WITHOUT the sliding refresh. The refresh moves
- * `updatedAt` to now, and freshness is measured from `updatedAt` (DECISIONS.md "fresh for 1 day
+ * `updatedAt` to now, and freshness is measured from `updatedAt` (docs/decisions.md "fresh for 1 day
  * after its last update"): a refresh before the check would make every session fresh whenever
  * updateAge ≤ freshAge — the defaults. Null when signed out.
  */
@@ -34,7 +34,7 @@ export function readCallerForDeletion(auth: AuthContext, jar: CookieJar): Promis
 
 export type PasswordCheckResult = "ok" | "no-credential-account" | "wrong-password";
 
-/** SPEC §5: "a given password must match the credential account". */
+/** "a given password must match the credential account". */
 export async function checkAccountPassword(
   auth: AuthContext,
   user: UserDoc,
@@ -49,7 +49,7 @@ export async function checkAccountPassword(
 }
 
 /**
- * Stores a delete-account token (DECISIONS.md: 32 chars [0-9a-z], 86400 s, value = user id) and
+ * Stores a delete-account token (docs/decisions.md: 32 chars [0-9a-z], 86400 s, value = user id) and
  * mails the confirmation link, which carries the callback URL (already checked as trusted).
  */
 export async function sendDeleteAccountEmail(
@@ -98,7 +98,7 @@ export type DeleteUserResult = { ok: true } | { ok: false; reason: "refused" };
 
 /**
  * Deletes the user and everything that lets anyone act as them. First the organization check of
- * security-matrix J12 (organizations.ts): the only owner of an organization with other members is
+ * docs/security.md (organizations.ts): the only owner of an organization with other members is
  * refused with SOLE_OWNER_CANNOT_BE_DELETED before the hook runs and before anything is written.
  * No transactions (FerretDB v1), so the writes are ordered for a crash at any point:
  * 1. the creator role is dropped where another owner remains (guarded; a lost guard puts the roles

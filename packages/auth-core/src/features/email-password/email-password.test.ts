@@ -147,7 +147,7 @@ const USER_SHAPE = {
   updatedAt: expect.any(String),
 };
 
-describe("response shapes (SPEC §7)", () => {
+describe("response shapes", () => {
   it("sign-up answers {token, user}; sign-in answers {redirect, token, url, user} with the stored session", async () => {
     const up = await signUp(new TestBrowser(t.auth));
     expect(up.body).toEqual({ token: expect.stringMatching(/^[A-Za-z0-9]{32}$/), user: USER_SHAPE });

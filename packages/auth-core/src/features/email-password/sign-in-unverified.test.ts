@@ -4,7 +4,7 @@ import { signUp, TestBrowser } from "../../../../../tests/support/browser.ts";
 import { type TestAuth, useFreshTestAuth } from "../../../../../tests/support/test-auth.ts";
 
 /**
- * Review finding s9-5 (SPEC §5 "Email not verified", 403): the link mailed with the refusal goes out
+ * Review finding s9-5 (docs/decisions.md "Email not verified", 403): the link mailed with the refusal goes out
  * only while verification mails are on (emailVerification.enabled and sendOnSignIn), and the 403
  * never depends on the mailer.
  */

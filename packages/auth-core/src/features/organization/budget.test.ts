@@ -9,7 +9,7 @@ import {
 } from "../../../../../tests/support/organization.ts";
 
 /**
- * Database commands per organization endpoint (STYLE.md: count them and keep the count in a test),
+ * Database commands per organization endpoint (docs/architecture.md: count them and keep the count in a test),
  * with the default options (no cookie cache, so every call first reads its session and user) and
  * teams on. Each command is `command:collection`. The table is printed for the issue's closing note.
  */

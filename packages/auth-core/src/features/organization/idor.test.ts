@@ -4,7 +4,7 @@ import type { CallResult } from "../../../../../tests/support/browser.ts";
 import { createFixture, type Fixture, type SignedIn } from "../../../../../tests/support/organization.ts";
 
 /**
- * Security-matrix I: no cross-organization read or write by id. Admin D of organization A aims every
+ * docs/security.md I: no cross-organization read or write by id. Admin D of organization A aims every
  * endpoint that takes an organizationId, teamId, memberId or invitationId at organization B; each
  * call is refused with a 4xx and B's rows stay exactly as they were.
  */
@@ -177,7 +177,7 @@ const calls: [string, Call][] = [
   ],
 ];
 
-describe("admin D of A cannot reach organization B by id (matrix I7–I12)", () => {
+describe("admin D of A cannot reach organization B by id", () => {
   it.each(calls)("%s → 4xx, B unchanged", async (_label, call) => {
     const before = await snapshotOfB();
     const res = await call(f.D);
@@ -195,7 +195,7 @@ describe("admin D of A cannot reach organization B by id (matrix I7–I12)", () 
   });
 });
 
-describe("membership is read from the database on every call (matrix I14)", () => {
+describe("membership is read from the database on every call", () => {
   it("a removed member with a cookie cache is refused at once", async () => {
     const g = await createFixture({ session: { cookieCache: { enabled: true } } });
     try {
@@ -215,7 +215,7 @@ describe("membership is read from the database on every call (matrix I14)", () =
   });
 });
 
-describe("fail closed without an organization (matrix I20)", () => {
+describe("fail closed without an organization", () => {
   it.each([
     ["/organization/update", { data: { name: "x" } }],
     ["/organization/invite-member", { email: "x@example.com", role: "member" }],

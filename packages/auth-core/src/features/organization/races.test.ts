@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { memberRoles, signIn, useFixtures } from "../../../../../tests/support/organization.ts";
 
 /**
- * Concurrency against the real FerretDB server (issue 3 "Races", security-matrix M/I/E16): FerretDB v1
+ * Concurrency against the real FerretDB server (issue 3 "Races", docs/security.md M/I/E16): FerretDB v1
  * lets several concurrent compare-and-set updates "win", so these prove the unique claims and delete
  * counts the feature relies on.
  */
@@ -11,7 +11,7 @@ const fixture = useFixtures();
 const statuses = (results: { status: number }[]) => results.map((r) => r.status).sort();
 
 describe("races", () => {
-  it("10 concurrent accepts of one invitation create exactly one member (matrix E16)", async () => {
+  it("10 concurrent accepts of one invitation create exactly one member", async () => {
     const { t, O, A } = await fixture();
     const sent = await O.browser.post<{ id: string }>("/organization/invite-member", {
       organizationId: A,
@@ -36,7 +36,7 @@ describe("races", () => {
     ]);
   });
 
-  it("10 concurrent creates with one slug create one organization with one owner (matrix M4)", async () => {
+  it("10 concurrent creates with one slug create one organization with one owner", async () => {
     const { t } = await fixture();
     const users = await Promise.all(Array.from({ length: 10 }, (_, i) => signIn(t, `racer${i}`)));
     const results = await Promise.all(
@@ -50,7 +50,7 @@ describe("races", () => {
     expect(await t.db.collection("members").countDocuments({ userId: { $in: racers } })).toBe(1);
   });
 
-  it("concurrent accepts at the membership limit never exceed it (matrix I18)", async () => {
+  it("concurrent accepts at the membership limit never exceed it", async () => {
     // Org A has 3 members; 3 seats are left for 10 invitees accepting at once.
     const { t, O, A } = await fixture({ organization: { membershipLimit: 6 } });
     const invitees = await Promise.all(Array.from({ length: 10 }, (_, i) => signIn(t, `seat${i}`)));
@@ -94,7 +94,7 @@ describe("races", () => {
     expect(await t.db.collection("members").countDocuments({ organizationId: new ObjectId(A) })).toBe(5);
   });
 
-  it("two owners demoting each other at once never leave the organization without an owner (matrix I6)", async () => {
+  it("two owners demoting each other at once never leave the organization without an owner", async () => {
     const { t, O, D, A, members } = await fixture();
     for (let round = 0; round < 10; round++) {
       await t.db
@@ -122,7 +122,7 @@ describe("races", () => {
     }
   });
 
-  it("accept racing cancel: the member exists exactly when the invitation is accepted (matrix M5)", async () => {
+  it("accept racing cancel: the member exists exactly when the invitation is accepted", async () => {
     const { t, O, A } = await fixture();
     const invitee = await signIn(t, "new");
     for (let round = 0; round < 5; round++) {
@@ -143,7 +143,7 @@ describe("races", () => {
     }
   });
 
-  it("update-member-role racing remove-member never resurrects the member (matrix M8)", async () => {
+  it("update-member-role racing remove-member never resurrects the member", async () => {
     const { t, O, D, A } = await fixture();
     for (let round = 0; round < 5; round++) {
       const user = await signIn(t, `m8-${round}`);
@@ -160,7 +160,7 @@ describe("races", () => {
     }
   });
 
-  it("parallel invitations of one address leave one pending invitation (matrix I17)", async () => {
+  it("parallel invitations of one address leave one pending invitation", async () => {
     const { t, O, A } = await fixture();
     const results = await Promise.all(
       Array.from({ length: 5 }, () =>

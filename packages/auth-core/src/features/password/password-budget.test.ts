@@ -3,7 +3,7 @@ import { signUp, TestBrowser } from "../../../../../tests/support/browser.ts";
 import { type TestAuth, useFreshTestAuth } from "../../../../../tests/support/test-auth.ts";
 
 /**
- * Database commands per password and email-change request (STYLE.md), named `command:collection`.
+ * Database commands per password and email-change request (docs/architecture.md), named `command:collection`.
  * Rate limiting is off so the count is the endpoint's own (session-budget.test.ts measures the limiter).
  * The `delete:verifications` right after a password or address change is the sweep of the user's
  * outstanding reset links (review finding s9-3): one unindexed-by-value delete, once per change.

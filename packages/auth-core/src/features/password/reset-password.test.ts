@@ -64,7 +64,7 @@ describe("request a password reset", () => {
     const token = new URL(link).pathname.split("/").pop();
     const rows = await resetRows(t.db);
     expect(rows).toHaveLength(1);
-    // Security matrix E5: the row is keyed by the token's hash; the token itself is stored nowhere.
+    // docs/security.md: the row is keyed by the token's hash; the token itself is stored nowhere.
     expect(rows[0]?.identifier).toBe(resetPasswordIdentifier(token ?? ""));
     expect(JSON.stringify(rows)).not.toContain(token);
     expect(rows[0]?.value).toBe(userId);
@@ -95,7 +95,7 @@ describe("request a password reset", () => {
     await new Promise((resolve) => setTimeout(resolve, 20));
     expect(t.outbox.messages()).toHaveLength(mailsAfterKnown);
     expect(t.outbox.latestTo("nobody@example.com")).toBeNull();
-    // Unknown addresses write an inert row (same commands as a known one, security-matrix C2):
+    // Unknown addresses write an inert row (same commands as a known one, docs/security.md):
     // expired on arrival, naming no user, so no token of it resets anything.
     const rows = await resetRows(t.db);
     const live = rows.filter((row) => row.expiresAt > t.now());
@@ -417,7 +417,7 @@ describe("POST /reset-password", () => {
     expect(sessions.map((s) => s.userId.toHexString())).toEqual([userId]);
   });
 
-  it("deletes every session of the user by default (revokeSessionsOnPasswordReset, matrix D11)", async () => {
+  it("deletes every session of the user by default (revokeSessionsOnPasswordReset)", async () => {
     await setUp();
     const signedIn = new TestBrowser(t.auth);
     await signedIn.post("/sign-in/email", { email: EMAIL, password: OLD_PASSWORD });

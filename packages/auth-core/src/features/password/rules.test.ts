@@ -40,7 +40,7 @@ describe("isResetTokenShaped", () => {
 });
 
 describe("reset token rules", () => {
-  it("stores tokens under the SPEC §3 identifier, with the token's SHA-256 in place of the token (E5)", () => {
+  it("stores tokens under the identifier, with the token's SHA-256 in place of the token (E5)", () => {
     // SHA-256("abc") in base64url: the FIPS 180-2 test vector ba7816bf…f20015ad.
     expect(resetPasswordIdentifier("abc")).toBe("reset-password:ungWv48Bz-pBQUDeXa4iI7ADYaOWF3qctBD_YfIAFa0");
     expect(resetPasswordIdentifier("abc")).not.toContain(":abc");

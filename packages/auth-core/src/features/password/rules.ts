@@ -1,14 +1,14 @@
-/** Pure password-reset decisions (SPEC §3, §9; DECISIONS.md "Passwords and tokens"). */
+/** Pure password-reset decisions (docs/decisions.md; docs/decisions.md "Passwords and tokens"). */
 import { sha256Base64Url } from "../../crypto/random.ts";
 
-/** SPEC §9 / DECISIONS.md: reset tokens are 24 chars [A-Za-z0-9]. */
+/** reset tokens are 24 chars [A-Za-z0-9]. */
 export const RESET_TOKEN_LENGTH = 24;
 
 const RESET_TOKEN_SHAPE = /^[A-Za-z0-9]{24}$/;
 
 /**
- * SPEC §3: the verification identifier of a reset token, `reset-password:{…}` — with the token's
- * SHA-256 in place of the token (security matrix E5): a copy of `verifications` holds no working
+ * the verification identifier of a reset token, `reset-password:{…}` — with the token's
+ * SHA-256 in place of the token (docs/security.md): a copy of `verifications` holds no working
  * link. The token has ~143 bits, so an unsalted hash is as good as a slow one.
  */
 export function resetPasswordIdentifier(token: string): string {

@@ -26,8 +26,8 @@ import { deleteResetTokensOfUser } from "./store.ts";
 /**
  * Issues a reset token and mails its link. An unknown email sends the same database commands (the
  * user lookup, one insert) and sends nothing, and the mail leaves in the background, so neither the
- * answer, its timing, nor a failing mailer reveals whether the address exists (SPEC §8,
- * DECISIONS.md "Sign-up and enumeration", security matrix C2).
+ * answer, its timing, nor a failing mailer reveals whether the address exists (the error catalogue,
+ * docs/decisions.md "Sign-up and enumeration", docs/security.md).
  */
 export async function requestPasswordReset(
   auth: AuthContext,
@@ -99,7 +99,7 @@ export async function resetPassword(
   await dropUnprovenProviderAccounts(auth, user._id);
   // Devices trusted and challenges won with the old password do not outlive it (two-factor).
   await forgetSecondFactorSessions(auth, user._id);
-  // ASVS 7.4.3 / security matrix D11: on by default (revokeSessionsOnPasswordReset), unlike the reference.
+  // ASVS 7.4.3 / docs/security.md: on by default (revokeSessionsOnPasswordReset), unlike the reference.
   // All of them: the impersonation sessions the user started as an admin too (review finding s9-1),
   // and the API keys a stolen session could have minted (docs/security.md "Account recovery").
   if (auth.options.emailAndPassword.revokeSessionsOnPasswordReset) await signOutEverywhere(auth, user._id);

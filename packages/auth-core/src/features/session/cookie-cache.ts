@@ -5,7 +5,7 @@ import type { SessionDoc, UserDoc } from "../../db/documents.ts";
 import { type Session, toSession, toUser, type User } from "./types.ts";
 
 /**
- * The signed cookie cache (SPEC §4/§5, DECISIONS.md): the session and user, serialised, with an
+ * The signed cookie cache: the session and user, serialised, with an
  * expiry and an HMAC. Refused when forged, when expired, when its session has expired or when it
  * belongs to another token than the session cookie. Not set when it would exceed 4093 characters.
  *

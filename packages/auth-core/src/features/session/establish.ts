@@ -13,7 +13,7 @@ export interface SessionRequest {
 }
 
 export interface EstablishOptions {
-  /** False: the session ends with the browser session (SPEC §5 `rememberMe`). */
+  /** False: the session ends with the browser session (docs/decisions.md `rememberMe`). */
   rememberMe: boolean;
   /**
    * "check": a banned user is refused with BANNED_USER (an expired ban lifts itself, and the lifted

@@ -1,4 +1,4 @@
-/** Pure session decisions (SPEC §4 "Session", DECISIONS.md "Sessions and cookies"). */
+/** Pure session decisions. */
 export interface SessionTiming {
   expiresIn: number;
   updateAge: number;
@@ -35,7 +35,7 @@ export function shouldRefreshSession(
 }
 
 /**
- * SPEC §5: fresh when updated within the fresh age (a fresh age of 0 disables the rule).
+ * fresh when updated within the fresh age (a fresh age of 0 disables the rule).
  * `updatedAt` moves on sign-in and real session changes, never on a sliding refresh.
  */
 export function isSessionFresh(session: { updatedAt: Date }, now: Date, freshAge: number): boolean {

@@ -87,7 +87,7 @@ export function setCookieCache(auth: AuthContext, jar: CookieJar, session: Sessi
   const expiresAt = new Date(Math.min(now.getTime() + cache.maxAge * 1000, session.expiresAt.getTime()));
   const value = encodeCookieCache(session, user, expiresAt, auth.options.secret, auth.cookies.sessionData);
   if (value === null) {
-    // Too large for one cookie (SPEC §5, 4093 characters): simply not cached.
+    // Too large for one cookie (docs/decisions.md, 4093 characters): simply not cached.
     if (jar.get(auth.cookies.sessionData) !== undefined) jar.delete(auth.cookies.sessionData);
     return;
   }
@@ -198,7 +198,7 @@ export async function readSession(
   }
   if (isBanActive(user, now)) {
     // A ban deletes the user's sessions; one minted by a sign-in racing the ban dies here
-    // (security-matrix M7). With the cookie cache on, a cached copy lives up to its maxAge.
+    // (docs/security.md). With the cookie cache on, a cached copy lives up to its maxAge.
     await deleteSessionByToken(auth.collections, token);
     clearSessionCookies(auth, jar);
     return null;
@@ -284,7 +284,7 @@ async function extendSession(auth: AuthContext, session: SessionDoc, now: Date):
 }
 
 /**
- * SPEC §4 cascades: an organization left, removed or deleted stops being active on sessions (on one
+ * docs/decisions.md cascades: an organization left, removed or deleted stops being active on sessions (on one
  * user's when `userId` is given); a team likewise. A required cascade, so no `before` hook is asked
  * (a refusal would leave a session pointing at what is gone); with a session update `after` hook,
  * each session is cleared by its own write and reported once that write found it. The closing bulk

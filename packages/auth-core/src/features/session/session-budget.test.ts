@@ -6,7 +6,7 @@ import { DAY } from "../../../../../tests/support/session-cookies.ts";
 import { createTestAuth } from "../../../../../tests/support/test-auth.ts";
 
 /**
- * Database commands per request (STYLE.md "Count database commands per endpoint and keep the count
+ * Database commands per request (docs/architecture.md "Count database commands per endpoint and keep the count
  * in a test"). Rate limiting is ON with database storage, the default, because its counter is part
  * of what a request costs. Each counted command is named `command:collection`.
  */

@@ -82,7 +82,7 @@ export async function deleteExpiredSessions(collections: Collections, now: Date)
   return result.deletedCount;
 }
 
-/** The session's active organization and team (SPEC §4), written by features/organization. */
+/** The session's active organization and team, written by features/organization. */
 export async function setSessionActiveOrganization(
   collections: Collections,
   sessionId: ObjectId,
@@ -107,7 +107,7 @@ export function setSessionActiveOrganizationReturning(
 }
 
 /**
- * SPEC §4: clears an organization as the active one — on every session when it is deleted, on one
+ * clears an organization as the active one — on every session when it is deleted, on one
  * user's sessions when they leave or are removed (indexed by activeOrganizationId / userId).
  */
 export async function clearActiveOrganization(

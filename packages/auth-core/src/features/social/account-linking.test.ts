@@ -12,7 +12,7 @@ import {
 } from "../../../../../tests/support/social.ts";
 import type { TestAuth } from "../../../../../tests/support/test-auth.ts";
 
-/** SPEC §4 linking outcome, §5 link rules; matrix H9–H14, M6. */
+/** docs/decisions.md linking outcome. */
 let server: OAuthServer;
 let t: TestAuth;
 

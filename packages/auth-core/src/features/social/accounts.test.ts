@@ -9,7 +9,7 @@ import {
 } from "../../../../../tests/support/social.ts";
 import type { TestAuth } from "../../../../../tests/support/test-auth.ts";
 
-/** SPEC §7 account management: list, unlink, token endpoints, account-info; §9 refresh threshold; H13, H18. */
+/** the endpoint reference (README) account management: list, unlink, token endpoints, account-info; H13, H18. */
 let server: OAuthServer;
 let t: TestAuth;
 
@@ -42,7 +42,7 @@ const accountOf = (providerId: string, accountId: string) =>
   t.db.collection("accounts").findOne({ providerId, accountId });
 
 describe("GET /list-accounts", () => {
-  it("lists the caller's accounts with SPEC §7 fields only, never tokens (H18)", async () => {
+  it("lists the caller's accounts with the endpoint reference (README) fields only, never tokens (H18)", async () => {
     const { browser, accountId } = await socialUser();
     const res = await browser.get<Array<Record<string, unknown>>>("/list-accounts");
     expect(res.status).toBe(200);
@@ -84,7 +84,7 @@ describe("POST /get-access-token", () => {
     expect(raw).not.toContain(accessToken);
   });
 
-  it("refreshes first when the token expires in under 5 s (SPEC §9), not at 6 s", async () => {
+  it("refreshes first when the token expires in under 5 s, not at 6 s", async () => {
     const { browser, accountId, accessToken } = await socialUser();
     const stored = await accountOf("github", accountId);
     const expiresIn = secondsLeft(stored?.accessTokenExpiresAt);

@@ -11,7 +11,7 @@ import { linkSocialAccount, resolveSocialUser, type SocialIdentity } from "./sig
 import { consumeOAuthState, type OAuthStateData, stashFormPost } from "./state.ts";
 import { findUserById } from "./store.ts";
 
-/** SPEC §7 GET|POST /callback/{id} parameters; anything else a provider adds is ignored. */
+/** the endpoint reference (README) GET|POST /callback/{id} parameters; anything else a provider adds is ignored. */
 export const callbackParamsSchema = z.object({
   code: z.string().min(1).max(4096).optional(),
   state: z.string().min(1).max(256).optional(),
@@ -107,14 +107,14 @@ async function finishFlow(
   params: CallbackParams,
   state: OAuthStateData,
 ): Promise<string> {
-  // RFC 6749 §4.1.2.1: the provider's own refusal, passed through (SPEC §8).
+  // RFC 6749 §4.1.2.1: the provider's own refusal, passed through.
   if (params.error) throw new CallbackFailure(params.error, params.error_description ?? null);
   const provider = await findProvider(auth, providerId).catch((error: unknown) => {
     if (error instanceof ProviderError) return null; // discovery failed: the provider is unreachable
     throw error;
   });
   if (!provider) throw new CallbackFailure("oauth_provider_not_found");
-  // A state issued for another provider (mix-up, matrix H8) is not this callback's.
+  // A state issued for another provider (mix-up) is not this callback's.
   if (provider.id !== state.providerId) throw new CallbackFailure("invalid_callback_request");
   if (!params.code) throw new CallbackFailure("no_code");
   const identity = await fetchIdentity(auth, provider, params, state);

@@ -18,7 +18,7 @@ import {
 import { TEST_SECRET, type TestAuth } from "../../../../../tests/support/test-auth.ts";
 import { signValue } from "../../crypto/index.ts";
 
-/** GET|POST /callback/{id}: SPEC §4 outcomes and every §8 callback error code (matrix H1–H5, H15). */
+/** GET|POST /callback/{id}: docs/decisions.md outcomes and every callback error code. */
 let server: OAuthServer;
 let t: TestAuth;
 
@@ -93,7 +93,7 @@ describe("successful provider sign-in", () => {
     expect(flow.location).toBe("http://localhost:3000/");
   });
 
-  it("keys the account on the provider id, not the email (matrix H11)", async () => {
+  it("keys the account on the provider id, not the email", async () => {
     server.setIdentity("github", { ...ADA, id: "2004", email: "first@example.com" });
     await runSocialFlow(newBrowser(t), server, { provider: "github" });
     server.setIdentity("github", { ...ADA, id: "2004", email: "changed@example.com" });
@@ -106,7 +106,7 @@ describe("successful provider sign-in", () => {
 });
 
 describe("state: one-time, 10 minutes, bound to the browser", () => {
-  it("no state parameter → /error?error=state_not_found (matrix H2), database unchanged", async () => {
+  it("no state parameter → /error?error=state_not_found, database unchanged", async () => {
     const before = await countDocs(t);
     const res = await newBrowser(t).get("/callback/github?code=abc");
     expect(res.status).toBe(302);
@@ -118,7 +118,7 @@ describe("state: one-time, 10 minutes, bound to the browser", () => {
     expect(await countDocs(t)).toEqual(before);
   });
 
-  it("a replayed state → please_restart_the_process (matrix H3)", async () => {
+  it("a replayed state → please_restart_the_process", async () => {
     server.setIdentity("github", { ...ADA, id: "2010", email: "replay@example.com" });
     const { browser, authorize } = await startFlow({ errorCallbackURL: "/oops" });
     const first = await returnToCallback(browser, authorize);
@@ -169,7 +169,7 @@ describe("state: one-time, 10 minutes, bound to the browser", () => {
     expect((await countDocs(t)).users).toBe(before.users + 1);
   });
 
-  it("the state cookie is typed: another signed value of the engine never binds a flow (matrix D5)", async () => {
+  it("the state cookie is typed: another signed value of the engine never binds a flow", async () => {
     const { browser, authorize, state } = await startFlow();
     expect(browser.cookies.get("tessera.oauth_state")).not.toBe(signValue(state, TEST_SECRET));
     // What a session cookie carrying this very string would look like: refused as a state cookie.
@@ -237,8 +237,8 @@ describe("concurrent first sign-ins of one person", () => {
   });
 });
 
-describe("callback error codes (SPEC §8)", () => {
-  it("provider error and error_description are passed through to errorCallbackURL (matrix H15)", async () => {
+describe("callback error codes", () => {
+  it("provider error and error_description are passed through to errorCallbackURL", async () => {
     server.fail("github", "authorize", { error: "access_denied", errorDescription: "The user said no" });
     const before = await countDocs(t);
     const { browser, authorize } = await startFlow({ errorCallbackURL: "/login?from=github" });
@@ -286,7 +286,7 @@ describe("callback error codes (SPEC §8)", () => {
     expect(res.headers.get("location")).toBe("/oops?error=oauth_provider_not_found");
   });
 
-  it("invalid_code: the provider refuses the code (PKCE verifier mismatch, matrix H5), nothing persisted", async () => {
+  it("invalid_code: the provider refuses the code (PKCE verifier mismatch), nothing persisted", async () => {
     const { browser, state } = await startFlow({ errorCallbackURL: "/oops" });
     // A code bound to another verifier's challenge: the flow's verifier cannot redeem it.
     const code = server.issueCode("github", {

@@ -10,7 +10,7 @@ import {
 import type { TestAuth } from "../../../../../tests/support/test-auth.ts";
 
 /**
- * Social sign-in passes the same gates as sign-in/email before a session exists (DECISIONS.md
+ * Social sign-in passes the same gates as sign-in/email before a session exists (docs/decisions.md
  * "Every session-minting sign-in path … is gated"; issue 5: a ban blocks every sign-in path).
  */
 let server: OAuthServer;

@@ -10,7 +10,7 @@ import {
 } from "../../../../../tests/support/social.ts";
 import type { TestAuth } from "../../../../../tests/support/test-auth.ts";
 
-/** ID-token sign-in and linking (SPEC §5 "Link by ID token", §7 idToken; matrix H7). */
+/** ID-token sign-in and linking (docs/decisions.md "Link by ID token"). */
 let server: OAuthServer;
 let t: TestAuth;
 
@@ -263,7 +263,7 @@ describe("id-token refusals in JSON form", () => {
   });
 });
 
-describe("POST /link-social with idToken (SPEC §5)", () => {
+describe("POST /link-social with idToken", () => {
   it("links a verified token with the user's email; refuses another email and a bad token", async () => {
     const browser = newBrowser(t);
     await signUp(browser, { email: "linker-id@example.com" });

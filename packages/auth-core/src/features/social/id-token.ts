@@ -70,7 +70,7 @@ function assertIdTokenSignInEnabled(auth: AuthContext, provider: OAuthProvider):
     throw new AuthError("ID_TOKEN_NOT_SUPPORTED");
 }
 
-/** SPEC §7 /sign-in/social with `idToken`: creates or links the user like the callback, then a session. */
+/** the endpoint reference (README) /sign-in/social with `idToken`: creates or links the user like the callback, then a session. */
 export async function signInWithIdToken(
   auth: AuthContext,
   request: SocialRequest,
@@ -87,7 +87,7 @@ export async function signInWithIdToken(
   });
   if (!outcome.ok) throw new AuthError(OUTCOME_ERRORS[outcome.error]);
   const minted = await signInSocialUser(auth, request, outcome.user);
-  // A two-factor user answers like sign-in/email: the challenge, no token (DECISIONS.md).
+  // A two-factor user answers like sign-in/email: the challenge, no token (docs/decisions.md).
   if (minted.kind === "challenge") return minted.answer;
   return {
     redirect: false,
@@ -98,7 +98,7 @@ export async function signInWithIdToken(
 }
 
 /**
- * SPEC §5 "Link by ID token": the token must verify, and its email must match the user's unless
+ * the token must verify, and its email must match the user's unless
  * different emails are allowed.
  */
 export async function linkWithIdToken(

@@ -6,7 +6,7 @@ import { type OAuthServer, startOAuthServer } from "../../../../../tests/support
 import { createSocialAuth, newBrowser, runSocialFlow } from "../../../../../tests/support/social.ts";
 import type { TestAuth } from "../../../../../tests/support/test-auth.ts";
 
-/** Security-matrix J5: an admin's impersonation session never reaches the user's provider tokens. */
+/** docs/security.md: an admin's impersonation session never reaches the user's provider tokens. */
 const WHILE_IMPERSONATING = {
   code: "NOT_ALLOWED_WHILE_IMPERSONATING",
   message: "You cannot perform this action while impersonating a user",

@@ -22,7 +22,7 @@ export function providerSettings(auth: AuthContext, id: string): ProviderOptions
   return auth.options.genericOAuth.find((provider) => provider.providerId === id) ?? null;
 }
 
-/** Where the provider sends the browser back: fixed server-side, never from the request (matrix H6). */
+/** Where the provider sends the browser back: fixed server-side, never from the request. */
 export function providerRedirectURI(auth: AuthContext, id: string): string {
   return providerSettings(auth, id)?.redirectURI ?? `${auth.apiURL}/callback/${encodeURIComponent(id)}`;
 }

@@ -9,7 +9,7 @@ import {
   withErrorQuery,
 } from "./rules.ts";
 
-describe("canLinkByEmail (SPEC §4 social sign-in outcome, matrix H9/H10)", () => {
+describe("canLinkByEmail (docs/decisions.md social sign-in outcome/H10)", () => {
   const verifiedUser = { emailVerified: true };
   it.each([
     ["linking on, provider verified the email, local email verified", true, false, true, verifiedUser, true],
@@ -38,7 +38,7 @@ describe("canSignUp", () => {
   );
 });
 
-describe("canLinkToSignedInUser (SPEC §5 link: different emails only when allowed)", () => {
+describe("canLinkToSignedInUser (docs/decisions.md link: different emails only when allowed)", () => {
   const base = {
     linkingEnabled: true,
     providerTrusted: false,
@@ -65,7 +65,7 @@ describe("canLinkToSignedInUser (SPEC §5 link: different emails only when allow
   });
 });
 
-describe("shouldRefreshAccessToken (SPEC §9: under 5 s)", () => {
+describe("shouldRefreshAccessToken (under 5 s)", () => {
   const now = new Date("2026-01-01T00:00:00Z");
   it.each([
     [null, false],
@@ -87,7 +87,7 @@ describe("withErrorQuery", () => {
   });
 });
 
-describe("scopes are stored comma separated (SPEC §3)", () => {
+describe("scopes are stored comma separated", () => {
   it("joins unique scopes and splits them back", () => {
     expect(joinScopes(["openid", "email", "openid", " "])).toBe("openid,email");
     expect(joinScopes([])).toBeNull();

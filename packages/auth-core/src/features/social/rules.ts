@@ -1,17 +1,17 @@
 import type { UserDoc } from "../../db/documents.ts";
 
-/** SPEC §9 / DECISIONS.md: social sign-in state lives 10 minutes, 32 chars; PKCE verifier 128 chars. */
+/** social sign-in state lives 10 minutes, 32 chars; PKCE verifier 128 chars. */
 export const STATE_LIFETIME_SECONDS = 600;
 export const STATE_LENGTH = 32;
 export const CODE_VERIFIER_LENGTH = 128;
 /** RFC 7636 §4.1: the verifier alphabet is the unreserved characters. */
 export const CODE_VERIFIER_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~";
-/** SPEC §9: an access token is refreshed first when it expires in under 5 s. */
+/** an access token is refreshed first when it expires in under 5 s. */
 export const ACCESS_TOKEN_REFRESH_THRESHOLD_MS = 5000;
 
 /**
- * The callback's redirect error codes (SPEC §8 "Callback redirect error codes"; the spaced ones
- * written with underscores, as Better Auth sends them) plus the state outcomes of SPEC §4 and the
+ * The callback's redirect error codes (the error catalogue "Callback redirect error codes"; the spaced ones
+ * written with underscores, as Better Auth sends them) plus the state outcomes of docs/decisions.md and the
  * browser-binding failure (matrix H1/H4).
  */
 export type CallbackErrorCode =
@@ -45,7 +45,7 @@ export interface LinkDecisionInput {
 }
 
 /**
- * SPEC §4: an existing user gets a provider account linked only when linking is on and the provider
+ * an existing user gets a provider account linked only when linking is on and the provider
  * is trusted or reports the email verified. One more condition (matrix H9, CVE-2026-53516
  * "pre-hijack"): the local user's own email must be verified — otherwise whoever registered the
  * address with a password, without ever proving it, would share the account with its real owner.
@@ -67,7 +67,7 @@ export interface SignUpDecisionInput {
   requestSignUp: boolean;
 }
 
-/** SPEC §4: a new user is created unless sign-up is disabled (implicitly: unless asked for). */
+/** a new user is created unless sign-up is disabled (implicitly: unless asked for). */
 export function canSignUp(input: SignUpDecisionInput): boolean {
   if (input.signUpDisabled) return false;
   return !input.implicitSignUpDisabled || input.requestSignUp;
@@ -87,7 +87,7 @@ export function canLinkToSignedInUser(input: {
   return input.allowDifferentEmails || input.providerEmail === input.userEmail;
 }
 
-/** SPEC §9: refresh first when the access token expires in under 5 s (unknown expiry: never). */
+/** refresh first when the access token expires in under 5 s (unknown expiry: never). */
 export function shouldRefreshAccessToken(expiresAt: Date | null, now: Date): boolean {
   if (!expiresAt) return false;
   return expiresAt.getTime() - now.getTime() < ACCESS_TOKEN_REFRESH_THRESHOLD_MS;
@@ -103,7 +103,7 @@ export function withErrorQuery(base: string, error: string, description?: string
   return `${path}${path.includes("?") ? "&" : "?"}${params.toString()}${hash}`;
 }
 
-/** SPEC §3: an account's scope is stored comma separated. */
+/** an account's scope is stored comma separated. */
 export function joinScopes(scopes: readonly string[]): string | null {
   const unique = [...new Set(scopes.map((scope) => scope.trim()).filter(Boolean))];
   return unique.length > 0 ? unique.join(",") : null;

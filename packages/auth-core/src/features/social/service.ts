@@ -50,9 +50,9 @@ export interface FlowStart {
 }
 
 /**
- * Starts an authorization-code flow (SPEC §7 /sign-in/social and /link-social): a fresh state and
- * PKCE verifier (S256, DECISIONS.md lengths) stored as the one-time state record, the browser bound
- * by cookie, and the provider's authorization URL. The redirect URI is fixed server-side (matrix H6).
+ * Starts an authorization-code flow (the endpoint reference (README) /sign-in/social and /link-social): a fresh state and
+ * PKCE verifier (S256, docs/decisions.md lengths) stored as the one-time state record, the browser bound
+ * by cookie, and the provider's authorization URL. The redirect URI is fixed server-side.
  */
 export async function startAuthorizationFlow(
   auth: AuthContext,

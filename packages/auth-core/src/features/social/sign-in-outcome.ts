@@ -45,8 +45,8 @@ function isTrustedProvider(auth: AuthContext, providerId: string): boolean {
 }
 
 /**
- * SPEC §4 "Social sign-in outcome": the user a provider identity signs in as. The account keyed on
- * (providerId, provider account id) wins — never the email (matrix H11), and it needs none: an
+ * the user a provider identity signs in as. The account keyed on
+ * (providerId, provider account id) wins — never the email, and it needs none: an
  * identity linked from a signed-in session signs in even from a provider that gives no email.
  * Otherwise an existing user with the email gets the account linked only under `canLinkByEmail`;
  * otherwise a new user, unless sign-up is disabled. Both of those need an email (email_not_found).
@@ -245,7 +245,7 @@ export interface LinkTarget {
 }
 
 /**
- * /link-social: attaches a provider identity to the signed-in user (SPEC §5 "Link by ID token",
+ * /link-social: attaches a provider identity to the signed-in user (docs/decisions.md "Link by ID token",
  * matrix H12). An identity already linked to another user is never re-parented.
  */
 export async function linkSocialAccount(

@@ -10,7 +10,7 @@ import {
 } from "../../../../../tests/support/social.ts";
 import { createTestAuth, type TestAuth } from "../../../../../tests/support/test-auth.ts";
 
-/** POST /sign-in/social: SPEC §7 fields, §5 callback checks, §9 state and verifier (matrix H6). */
+/** POST /sign-in/social: the endpoint reference (README) fields, callback checks, state and verifier. */
 let server: OAuthServer;
 let t: TestAuth;
 
@@ -43,7 +43,7 @@ describe("POST /sign-in/social", () => {
     expect(q.get("scope")?.split(" ")).toContain("https://www.googleapis.com/auth/drive.readonly");
     expect(q.get("login_hint")).toBe("ada@example.com");
     expect(q.get("nonce")).toMatch(/^[A-Za-z0-9]{32}$/);
-    // One state record, valid 10 minutes (SPEC §4/§9); its value reveals neither verifier nor target.
+    // One state record, valid 10 minutes; its value reveals neither verifier nor target.
     const rows = await verifications();
     expect(rows.length).toBe(before + 1);
     const row = rows.find((r) => r.identifier === `oauth-state:${q.get("state")}`);
@@ -119,7 +119,7 @@ describe("POST /sign-in/social", () => {
 });
 
 describe("POST /sign-in/social without a base URL", () => {
-  it("requires callbackURL (SPEC §5: callbackURL is required) and works with one", async () => {
+  it("requires callbackURL (callbackURL is required) and works with one", async () => {
     const bare = await createTestAuth({
       baseURL: undefined,
       socialProviders: { github: providerConfig(server, "github") },

@@ -14,7 +14,7 @@ import {
 import type { TestAuth } from "../../../../../tests/support/test-auth.ts";
 
 /**
- * Database commands per social request (STYLE.md: count them and keep the count in a test). FerretDB
+ * Database commands per social request (docs/architecture.md: count them and keep the count in a test). FerretDB
  * v1 scans for every non-_id lookup, so each line here is an indexed query: verifications.identifier,
  * accounts.(providerId, accountId), users.email, accounts.(userId, providerId) — 0001 and 0003.
  * Rate limiting is off (its own cost is kept by session-budget.test.ts).

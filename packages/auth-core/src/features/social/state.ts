@@ -18,10 +18,10 @@ import {
 import { type StateRow, setStateFormPost } from "./store.ts";
 
 /**
- * The OAuth state of one sign-in or link (SPEC §4 "Social sign-in state"): a one-time verification
+ * The OAuth state of one sign-in or link: a one-time verification
  * record `oauth-state:{state}` valid 10 minutes, deleted on use. Its value (PKCE verifier and where
  * to go next) is encrypted: the verifier is half of what redeems the authorization code.
- * The state is also bound to the browser that started the flow (ASVS 10.1.2, matrix H1/H4): a
+ * The state is also bound to the browser that started the flow (ASVS 10.1.2/H4): a
  * signed cookie carries it, and a callback whose cookie does not carry the same state is refused.
  */
 const stateDataSchema = z.object({
@@ -41,7 +41,7 @@ export type OAuthStateData = z.infer<typeof stateDataSchema>;
 const STATE_IDENTIFIER_PREFIX = "oauth-state:";
 /**
  * The signed cookie value is typed: a state cookie can never pass for a session cookie or the other
- * way round, though both are signed with the same secret (matrix D5).
+ * way round, though both are signed with the same secret.
  */
 const STATE_COOKIE_DOMAIN = "oauth-state:";
 
@@ -108,7 +108,7 @@ function parseFormPost(sealed: string | undefined, secret: string): FormPost | n
  * FerretDB too), and only from the browser holding its cookie. A callback without the matching
  * cookie is a mismatch while the record lives (another browser's flow, left for its owner) and
  * "not found" once it is gone or expired — the cookie dies with the record, so an expired flow
- * answers please_restart_the_process (SPEC §4), not a mismatch. The cookie is cleared either way.
+ * answers please_restart_the_process, not a mismatch. The cookie is cleared either way.
  */
 export async function consumeOAuthState(
   auth: AuthContext,

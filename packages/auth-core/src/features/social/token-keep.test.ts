@@ -4,7 +4,7 @@ import type { OAuthServer } from "../../../../../tests/support/oauth-server.ts";
 import { newBrowser, runSocialFlow, useSocialTestbed } from "../../../../../tests/support/social.ts";
 import type { TestAuth } from "../../../../../tests/support/test-auth.ts";
 
-/** SPEC §9 provider tokens: a sign-in that brings none keeps the stored ones; a missing one is refreshed. */
+/** docs/decisions.md provider tokens: a sign-in that brings none keeps the stored ones; a missing one is refreshed. */
 let server: OAuthServer;
 let t: TestAuth;
 

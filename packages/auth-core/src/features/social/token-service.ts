@@ -28,7 +28,7 @@ export interface TokenRequest {
 }
 
 /**
- * SPEC §6: the token endpoints need a session; server code (auth.api) may name a user instead.
+ * the token endpoints need a session; server code (auth.api) may name a user instead.
  * Over HTTP a `userId` is never honoured — it would read anyone's provider tokens.
  */
 export function resolveTokenOwner(
@@ -43,7 +43,7 @@ export function resolveTokenOwner(
   return id;
 }
 
-/** SPEC §8 "Provider {id} is not supported", with the id filled in. */
+/** the error catalogue "Provider {id} is not supported", with the id filled in. */
 export function providerNotSupported(providerId: string): AuthError {
   const message = ERROR_CATALOGUE.PROVIDER_NOT_SUPPORTED.message.replace("{id}", providerId);
   return new AuthError("PROVIDER_NOT_SUPPORTED", { message });
@@ -142,7 +142,7 @@ async function awaitRefreshInFlight(
 }
 
 /**
- * SPEC §9: an access token expiring in under 5 s is refreshed first — and so is a missing (or
+ * an access token expiring in under 5 s is refreshed first — and so is a missing (or
  * unreadable) one while a refresh token exists. Without a way to refresh, a token that has not yet
  * expired is still handed out; an expired (or unreadable) one is not.
  */

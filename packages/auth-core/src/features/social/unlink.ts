@@ -4,7 +4,7 @@ import { AuthError } from "../../errors/auth-error.ts";
 import { countUserAccounts, deleteAccountById, listUserAccounts, restoreAccount } from "./store.ts";
 
 /**
- * SPEC §5 "Unlink account": the last account cannot be unlinked unless allowed, and the account
+ * the last account cannot be unlinked unless allowed, and the account
  * must exist. Two concurrent unlinks of a user's last two accounts would each see two accounts, so
  * the count is checked again after the delete: an unlink that left none puts its account back and
  * fails — at least one account survives whatever the interleaving (no delete-count or unique insert

@@ -24,7 +24,7 @@ import { issueTrustedDevice } from "./trusted-device.ts";
 
 /**
  * The sign-in challenge: a password sign-in of a two-factor user mints no session; it stores a
- * challenge (10 minutes, DECISIONS.md) and hands the browser a signed cookie naming it. A verified
+ * challenge (10 minutes, docs/decisions.md) and hands the browser a signed cookie naming it. A verified
  * second factor then consumes the challenge — a delete whose count decides, so exactly one session
  * comes out of one challenge however many requests race.
  */
@@ -91,7 +91,7 @@ export async function readChallenge(auth: AuthContext, jar: CookieJar): Promise<
  * (`attemptsPerChallenge`, then 400 TOO_MANY_ATTEMPTS_REQUEST_NEW_CODE: sign in again) and one of
  * the user's consecutive-failure slots (lockout.ts: 429 ACCOUNT_TEMPORARILY_LOCKED with
  * X-Retry-After, or 403 TWO_FACTOR_LOCKED after 100). A backup code is still checked while the user
- * is locked (security-matrix L5: the owner's way past a lock someone else's guesses caused).
+ * is locked (docs/security.md: the owner's way past a lock someone else's guesses caused).
  */
 export async function admitCodeAttempt(
   ctx: { auth: AuthContext; setHeader(name: string, value: string): void },
@@ -118,7 +118,7 @@ export async function admitCodeAttempt(
  * A code checked with a session (enrollment confirmation, verify-totp without a challenge) draws on
  * the session's own allowance — `attemptsPerChallenge` consecutive failures per session, then 400
  * TOO_MANY_ATTEMPTS_REQUEST_NEW_CODE (sign in again) — never on the user's sign-in lock, so a
- * stolen session cannot lock the owner out (security-matrix L5).
+ * stolen session cannot lock the owner out (docs/security.md).
  */
 export async function admitSessionAttempt(auth: AuthContext, session: SessionDoc): Promise<void> {
   const prefix = sessionAttemptPrefix(session._id.toHexString());

@@ -30,7 +30,7 @@ describe("POST /two-factor/enable", () => {
     expect(new Set(backupCodes).size).toBe(10);
     const doc = await twoFactorOf(t, userId);
     expect(doc).toMatchObject({ userId, verified: false });
-    // Encrypted at rest (security-matrix E20): neither the secret nor any code appears in the database.
+    // Encrypted at rest (docs/security.md): neither the secret nor any code appears in the database.
     const stored = await storedText(t);
     expect(stored).not.toContain(secret);
     for (const code of backupCodes) {

@@ -12,7 +12,7 @@ import {
 
 const twoFactor = useTwoFactorFixtures();
 
-/** The per-user lock (lockout.ts): security-matrix L5 (no lockout by a stolen session) and E19. */
+/** The per-user lock (lockout.ts): docs/security.md (no lockout by a stolen session) and E19. */
 const wrongCode = (right: string) => (right === "000000" ? "000001" : "000000");
 const HARD_LOCKED = {
   code: "TWO_FACTOR_LOCKED",

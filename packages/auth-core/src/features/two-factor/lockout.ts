@@ -4,7 +4,7 @@ import { MAX_CONSECUTIVE_FAILURES, NEVER_EXPIRES, planFailureSlots, userAttempts
 import { deleteRowsWithPrefix, findRowsWithPrefix, insertRow } from "./store.ts";
 
 /**
- * The per-user lock of the sign-in second factor (security-matrix E19, L5). Every code attempt at
+ * The per-user lock of the sign-in second factor (docs/security.md). Every code attempt at
  * sign-in claims a numbered slot before the code is looked at; a success clears them, so the slots
  * count CONSECUTIVE failures, across any time: no window resets them.
  * - After each `failuresPerUser` (10) failures the user is locked, first for `lockoutWindow`

@@ -59,7 +59,7 @@ describe("POST /two-factor/send-otp and /two-factor/verify-otp", () => {
     expect((await browser.post("/two-factor/verify-otp", { code: mailedCode(t) })).status).toBe(200);
   });
 
-  it("binds the code to its challenge: another pending sign-in cannot use it (security-matrix E22)", async () => {
+  it("binds the code to its challenge: another pending sign-in cannot use it (docs/security.md)", async () => {
     const { t } = await twoFactor.enrolled();
     const first = await challengedBrowser(t);
     await first.post("/two-factor/send-otp", {});

@@ -21,7 +21,7 @@ export const challengeAttemptPrefix = (challengeId: string) => `two-factor-attem
 export const userAttemptsOfUser = (userId: string) => `two-factor-user-attempt:${userId}:`;
 /** One row per consecutive code attempt on a session (enrollment confirmation), like a challenge's. */
 export const sessionAttemptPrefix = (sessionId: string) => `two-factor-session-attempt:${sessionId}:`;
-/** The emailed code of a challenge (bound to it, security-matrix E22); value: its MAC. */
+/** The emailed code of a challenge (bound to it, docs/security.md); value: its MAC. */
 export const otpIdentifier = (challengeId: string) => `two-factor-otp:${challengeId}`;
 export const otpSendPrefix = (challengeId: string) => `two-factor-otp-send:${challengeId}:`;
 /** A TOTP time step already used by the user (RFC 6238 §5.2: a code is accepted once). */
@@ -40,7 +40,7 @@ export const trustOfUser = (userId: string) => `two-factor-trust:${userId}:`;
 export const NEVER_EXPIRES = new Date("9999-12-31T00:00:00.000Z");
 
 /**
- * NIST SP 800-63B §5.2.2 (security-matrix E19): at most 100 consecutive failed attempts on one
+ * NIST SP 800-63B §5.2.2 (docs/security.md): at most 100 consecutive failed attempts on one
  * account; then the one-time-password paths stay locked until a success (a backup code) or the owner.
  */
 export const MAX_CONSECUTIVE_FAILURES = 100;

@@ -37,7 +37,7 @@ import {
   saveTwoFactor,
 } from "./store.ts";
 
-/** ASVS 7.5.1 / security-matrix E21: changing the second factor needs the current password. */
+/** ASVS 7.5.1 / docs/security.md: changing the second factor needs the current password. */
 export async function assertCallerPassword(
   auth: AuthContext,
   user: UserDoc,
@@ -52,7 +52,7 @@ export function totpIssuer(auth: AuthContext): string {
   return auth.options.twoFactor.issuer ?? auth.options.appName;
 }
 
-/** DECISIONS.md: 10 codes of 10 characters; shown as `xxxxx-xxxxx`, stored encrypted. */
+/** docs/decisions.md: 10 codes of 10 characters; shown as `xxxxx-xxxxx`, stored encrypted. */
 function generateBackupCodes(auth: AuthContext): string[] {
   return Array.from({ length: auth.options.twoFactor.backupCodeCount }, () =>
     generateRandomString(10, LOWER_ALPHANUMERIC),
@@ -114,7 +114,7 @@ export async function regenerateBackupCodes(auth: AuthContext, doc: TwoFactorDoc
 /**
  * A TOTP code of the stored secret (±`totpWindow` steps), accepted once: the step it matched is
  * claimed with a unique row, so the same code replayed — or sent twice in parallel — within its
- * window is refused (RFC 6238 §5.2, security-matrix E18).
+ * window is refused (RFC 6238 §5.2, docs/security.md).
  */
 export async function acceptTotpCode(auth: AuthContext, doc: TwoFactorDoc, code: string): Promise<boolean> {
   const secret = decryptString(doc.secret, auth.options.secret);
@@ -159,7 +159,7 @@ export async function releaseBackupCode(auth: AuthContext, marker: string): Prom
   await deleteRow(auth.collections, marker);
 }
 
-/** The emailed code as stored: a MAC bound to its challenge, never the code (security-matrix E20). */
+/** The emailed code as stored: a MAC bound to its challenge, never the code (docs/security.md). */
 export function macOtp(auth: AuthContext, challengeId: string, code: string): string {
   return createHmac("sha256", auth.options.secret)
     .update(`tessera.two-factor-otp:${challengeId}:${code}`)

@@ -99,7 +99,7 @@ export async function forgetSecondFactorSessions(auth: AuthContext, userId: Obje
 
 /**
  * Removes everything two-factor keeps about a user: the document, trusted devices, used-backup-code
- * markers, pending challenges and attempt slots (security-matrix D14). For user deletion
+ * markers, pending challenges and attempt slots (docs/security.md). For user deletion
  * (delete-user, admin remove-user), after the user is gone. Used-TOTP-step rows expire on their own.
  */
 export async function deleteUserTwoFactorData(auth: AuthContext, userId: ObjectId): Promise<void> {

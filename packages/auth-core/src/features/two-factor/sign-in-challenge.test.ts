@@ -34,7 +34,7 @@ describe("sign-in of a two-factor user", () => {
     expect(lines[1]).toMatch(
       /^tessera\.two_factor=[^;]+\.[^;]+; Max-Age=600; Path=\/; HttpOnly; SameSite=Lax$/,
     );
-    // No session row, no session cookie, no cookie-cache chunk (security-matrix D8).
+    // No session row, no session cookie, no cookie-cache chunk (docs/security.md).
     expect(await sessionsOf(t, userId)).toBe(before);
     expect(browser.cookies.has(SESSION_COOKIE)).toBe(false);
     expect(browser.cookies.has(CACHE_COOKIE)).toBe(false);
@@ -190,7 +190,7 @@ describe("sign-in of a two-factor user", () => {
     expect(await rowsLike(t, "two-factor-challenge:")).toEqual([]);
   });
 
-  it("a password reset does not bypass the second factor (security-matrix E23)", async () => {
+  it("a password reset does not bypass the second factor (docs/security.md)", async () => {
     const { t, userId } = await twoFactor.enrolled();
     await new TestBrowser(t.auth).post("/request-password-reset", { email: EMAIL });
     const link = /https?:\/\/\S+reset-password\/(\S+?)\?/.exec(t.outbox.latestTo(EMAIL)?.text ?? "");

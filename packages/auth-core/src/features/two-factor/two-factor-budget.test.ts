@@ -11,7 +11,7 @@ import {
 const twoFactor = useTwoFactorFixtures();
 
 /**
- * Database commands per two-factor request (STYLE.md: count them and keep the count in a test).
+ * Database commands per two-factor request (docs/architecture.md: count them and keep the count in a test).
  * Rate limiting is off here (createTestAuth); its cost is the session budget test's concern.
  */
 const freshTestAuth = useFreshTestAuth();

@@ -15,7 +15,7 @@ import { createTestAuth, type TestAuth } from "../../../../../tests/support/test
  * Review s9 findings 6 and 7: a user's `create.after` hook runs only once the creation is whole —
  * user and first account stored — so an app provisioning in it is never left with a user the
  * creation rolled back; and admin create-user takes its user back out when the account fails, as
- * sign-up does (security matrix N2).
+ * sign-up does (docs/security.md).
  */
 type Hooks = NonNullable<AuthOptions["hooks"]>;
 

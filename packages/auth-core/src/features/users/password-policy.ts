@@ -7,7 +7,7 @@ import { isCommonPassword } from "./common-passwords.ts";
  * The rules every new password passes, in one place: sign-up, reset, change, set-password, and an
  * admin's create-user and set-user-password all call this before they hash (a test per path in
  * features/password/password-policy.test.ts). In order, cheapest first:
- * - the length rule of SPEC §5 (PASSWORD_TOO_SHORT / PASSWORD_TOO_LONG);
+ * - the length rule of docs/decisions.md (PASSWORD_TOO_SHORT / PASSWORD_TOO_LONG);
  * - not in the offline list of common and breached passwords, case-insensitively (NIST SP 800-63B
  *   §5.1.1.2; common-passwords.ts) — PASSWORD_COMPROMISED;
  * - not reported breached by the app's `emailAndPassword.isPasswordBreached` (an online check such

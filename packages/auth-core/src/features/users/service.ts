@@ -62,7 +62,7 @@ export async function createUserAlone(auth: AuthContext, fields: NewUserFields):
 }
 
 /**
- * Sign-up and admin create-user: a user and its credential account, or neither (security matrix
+ * Sign-up and admin create-user: a user and its credential account, or neither (docs/security.md
  * N2): an account refused by its hook or failing to insert takes the user back out, and the error
  * stands (UNABLE_TO_CREATE_ACCOUNT). The after hooks run once both are stored, user first.
  */

@@ -1,12 +1,12 @@
 import type { ErrorCode } from "../../errors/catalogue.ts";
 
 /**
- * Pure decisions of the email-verification flow (SPEC §4 "Email", §8 "Verify-email token errors").
+ * Pure decisions of the email-verification flow.
  *
  * What a verification JWT is for. No requestType: the plain link of sign-up, sign-in and
  * send-verification-email. The change-email kinds carry `updateTo`.
  * - change-email-confirmation: mailed to the CURRENT address; following it moves the address to
- *   `updateTo` and resets it to unverified (SPEC §4), or — with `user.changeEmail.verifyNewEmailFirst`
+ *   `updateTo` and resets it to unverified, or — with `user.changeEmail.verifyNewEmailFirst`
  *   — mails a change-email-verification link to the new address instead.
  * - change-email-verification: mailed to the NEW address; following it moves the address and marks it
  *   verified (the new mailbox proved itself, Better Auth #7196 hardening).
@@ -63,7 +63,7 @@ export type VerifyFailure =
   | "unauthorized"
   | "email_taken";
 
-/** JSON errors (no callbackURL): SPEC §8, 401 for the token errors, 400 for a taken address. */
+/** JSON errors (no callbackURL): the error catalogue, 401 for the token errors, 400 for a taken address. */
 export const VERIFY_FAILURE_ERRORS: Record<VerifyFailure, ErrorCode> = {
   token_expired: "TOKEN_EXPIRED",
   invalid_token: "INVALID_VERIFICATION_TOKEN",
@@ -72,7 +72,7 @@ export const VERIFY_FAILURE_ERRORS: Record<VerifyFailure, ErrorCode> = {
   email_taken: "EMAIL_CAN_NOT_BE_UPDATED",
 };
 
-/** The `error` query value on the callback redirect (SPEC §8 names the first four). */
+/** The `error` query value on the callback redirect (the error catalogue names the first four). */
 export const VERIFY_FAILURE_REDIRECT_CODES: Record<VerifyFailure, string> = {
   token_expired: "token_expired",
   invalid_token: "invalid_token",

@@ -11,10 +11,10 @@ import { readVerificationClaims, type VerificationClaims, type VerificationReque
 import { updateUserWhereEmail } from "./store.ts";
 
 /**
- * Email verification tokens are signed JWTs (DECISIONS.md: HS256, 3600 s) carrying the email and,
+ * Email verification tokens are signed JWTs (docs/decisions.md: HS256, 3600 s) carrying the email and,
  * for an email change, the new address. Stateless: no row is stored. `userId` binds the token to one
  * user: once that user's address changes, a token minted for the old address verifies nothing
- * (security-matrix E9), even if someone else later registers the old address.
+ * (docs/security.md), even if someone else later registers the old address.
  */
 export async function createEmailVerificationToken(
   auth: AuthContext,
@@ -65,7 +65,7 @@ export async function sendVerificationEmail(
 /**
  * Like sendVerificationEmail, but the delivery is not awaited (failures are logged): for answers
  * that must not depend on the mailer — sign-up must answer a new address as fast as an existing one
- * (security-matrix C3), and a failing mailer must not fail a sign-up whose user is already stored.
+ * (docs/security.md), and a failing mailer must not fail a sign-up whose user is already stored.
  * The dev outbox and the mail hooks still receive the mail before this returns.
  */
 export async function sendVerificationEmailInBackground(
@@ -98,12 +98,12 @@ function deliverVerificationMail(
 }
 
 /**
- * The unauthenticated send-verification path (SPEC §5, reference-api §1.6, security-matrix C6): the
+ * The unauthenticated send-verification path (docs/decisions.md, docs/security.md): the
  * caller learns nothing. A token is signed for every address so unknown, verified and unverified
  * addresses cost the same work; the mail goes only to an existing unverified user and is not awaited
  * (a slow mailer must not reveal that a mail was sent; failures are logged). The dev outbox and the
  * mail hooks receive the mail before this returns. An address that gets no mail still counts one
- * against the mail limit, so every address costs the same database commands (matrix C6).
+ * against the mail limit, so every address costs the same database commands.
  */
 export async function sendVerificationEmailQuietly(
   auth: AuthContext,
@@ -220,7 +220,7 @@ export async function moveUserEmail(
 /**
  * What follows every move of a user's address, whoever made it (the user's change, its link, an
  * admin): reset links mailed to the old address die with it (review s9-3), and the old address
- * hears of the move (matrix E11).
+ * hears of the move.
  */
 export async function settleEmailMove(auth: AuthContext, previous: UserDoc, newEmail: string): Promise<void> {
   await deleteResetTokensOfUser(auth.collections, previous._id.toHexString());
@@ -228,7 +228,7 @@ export async function settleEmailMove(auth: AuthContext, previous: UserDoc, newE
 }
 
 /**
- * Security matrix E11: the address that was replaced hears of it — a session used to move the
+ * docs/security.md: the address that was replaced hears of it — a session used to move the
  * account to another mailbox (an unverified user's address moves at once) does not do it unnoticed.
  * Delivered in the background: the move has happened whatever the mailer does (failures are logged).
  */

@@ -22,7 +22,7 @@ export type VerifyOutcome =
 
 /**
  * The user a token was minted for, at the address it names; null when that user is gone or has moved
- * to another address since (the token then verifies nothing, security-matrix E9).
+ * to another address since (the token then verifies nothing, docs/security.md).
  */
 async function findTokenUser(auth: AuthContext, claims: VerificationClaims): Promise<UserDoc | null> {
   if (claims.userId === null) return findUserByEmail(auth.collections, claims.email);
@@ -32,7 +32,7 @@ async function findTokenUser(auth: AuthContext, claims: VerificationClaims): Pro
 }
 
 /**
- * GET /verify-email (SPEC §4 "Email", §8): verifies the address a token names, or applies the email
+ * GET /verify-email: verifies the address a token names, or applies the email
  * change it carries. Tokens are stateless; one-time use of a change token comes from a unique
  * marker row (claimChangeLink), and once moved, the token's user no longer has its address.
  */
@@ -119,7 +119,7 @@ async function applyEmailChange(
     const reasons = { taken: "email_taken", stale: "user_not_found", refused: "unauthorized" } as const;
     return { ok: false, reason: reasons[moved.reason] };
   }
-  // SPEC §4: the moved address is unverified; its new mailbox gets a verification link.
+  // the moved address is unverified; its new mailbox gets a verification link.
   if (!provenNewAddress && auth.options.emailVerification.enabled) {
     await sendVerificationEmail(auth, moved.user, callbackURL, { requestType: "post-change-verification" });
   }

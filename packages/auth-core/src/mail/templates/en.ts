@@ -42,7 +42,7 @@ export const enTemplates: MailTemplates = {
         signOff(appName),
       ],
     }),
-    // Sent to the address that was replaced (security matrix E11): a stolen session that moved the
+    // Sent to the address that was replaced (docs/security.md): a stolen session that moved the
     // account to another mailbox does not do it unnoticed.
     // Signing out everywhere deleted the keys made from a session (docs/security.md "Account
     // recovery"): the owner learns why an integration stopped, and can make new keys.

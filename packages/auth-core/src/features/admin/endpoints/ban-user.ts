@@ -7,7 +7,7 @@ import { auditSource, findUserToManage, recordAuditEvent, requireAdminPermission
 
 /**
  * POST /admin/ban-user {userId, banReason?, banExpiresIn? (seconds)}: bans and deletes every session
- * of the user at once (DECISIONS.md "Admin"). Without banExpiresIn the ban lasts until unban-user
+ * of the user at once (docs/decisions.md "Admin"). Without banExpiresIn the ban lasts until unban-user
  * (or `admin.defaultBanExpiresIn`).
  */
 export const banUserEndpoint = defineEndpoint(banUserContract, {

@@ -13,7 +13,7 @@ import { assertMayGrantRoles, auditSource, recordAuditEvent, requireAdminPermiss
  * reset link or a social provider). A password given here is marked like set-user-password's
  * (`admin.setUserPasswordRequiresReset`): it signs nobody in until the user resets it, so the admin
  * never holds a working password of someone else (docs/security.md). Giving a role needs set-role
- * as well (security-matrix J13).
+ * as well (docs/security.md).
  */
 export const createUserEndpoint = defineEndpoint(createUserContract, {
   sensitive: true,

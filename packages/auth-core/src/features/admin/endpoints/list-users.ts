@@ -5,7 +5,7 @@ import { type ListUsersResult, toAdminUser } from "../rules.ts";
 import { requireAdminPermission } from "../service.ts";
 import { countUsers, findUsersPage } from "../store.ts";
 
-/** GET /admin/list-users (SPEC §7): search, filter, sort and paginate (at most 100 per page). */
+/** GET /admin/list-users: search, filter, sort and paginate (at most 100 per page). */
 export const listUsers = defineEndpoint(listUsersContract, {
   sensitive: true,
   async handler(ctx): Promise<ListUsersResult> {

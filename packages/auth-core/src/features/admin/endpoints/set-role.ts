@@ -11,7 +11,7 @@ import {
   requireAdminPermission,
 } from "../service.ts";
 
-/** POST /admin/set-role {userId, role}: role is one configured role or a list of them (SPEC §6). */
+/** POST /admin/set-role {userId, role}: role is one configured role or a list of them. */
 export const setRole = defineEndpoint(setRoleContract, {
   sensitive: true,
   async handler(ctx): Promise<{ user: AdminUser }> {

@@ -6,7 +6,7 @@ import { stopImpersonation } from "../impersonation-service.ts";
 import { auditSource, recordAuditEvent } from "../service.ts";
 
 /**
- * POST /admin/stop-impersonating (SPEC §7) → {session, user} of the admin, whose session is restored.
+ * POST /admin/stop-impersonating → {session, user} of the admin, whose session is restored.
  * The impersonation session is deleted in every case; when the admin's session cannot be restored
  * (revoked, expired, admin demoted or banned) the answer is 401 with every session cookie cleared.
  */

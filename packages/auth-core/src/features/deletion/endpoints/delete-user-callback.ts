@@ -10,8 +10,8 @@ import { consumeDeleteAccountToken, deleteUserAndData } from "../service.ts";
 const DEFERRED_REFUSALS: ReadonlySet<ErrorCode> = new Set(["SOLE_OWNER_CANNOT_BE_DELETED", "USER_NOT_FOUND"]);
 
 /**
- * SPEC §2 /delete-user/callback: the link of the confirmation mail. The token must belong to the
- * signed-in user (reference-api.md §1.1); it is consumed only then, so another user's click leaves
+ * docs/decisions.md /delete-user/callback: the link of the confirmation mail. The token must belong to the
+ * signed-in user (docs/decisions.md); it is consumed only then, so another user's click leaves
  * it intact. With a callbackURL (the mailed link always has one) failures redirect to it with
  * `?error=UNAUTHORIZED|INVALID_TOKEN` (or SOLE_OWNER_CANNOT_BE_DELETED, DELETE_USER_REFUSED, USER_NOT_FOUND) — the
  * user followed a link in a browser — else JSON errors.
@@ -29,7 +29,7 @@ export const deleteUserCallback = defineEndpoint(deleteUserCallbackContract, {
     };
     const user = ctx.session?.user;
     if (!user) return fail("UNAUTHORIZED");
-    // Security-matrix J12: checked before the token is spent, so the link still works once the
+    // docs/security.md: checked before the token is spent, so the link still works once the
     // user has transferred ownership (the check repeats at deletion for a concurrent change).
     const organizations = await readOrganizationRelease(auth, user);
     if (organizations.blockedBy.length > 0) return fail("SOLE_OWNER_CANNOT_BE_DELETED");

@@ -16,7 +16,7 @@ import {
 export type { DeleteUserResponse } from "../../../contracts/deletion.ts";
 
 /**
- * SPEC §5 "Delete user", §7. Declared `auth: "none"` on purpose: the handler reads the session
+ * docs/decisions.md "Delete user". Declared `auth: "none"` on purpose: the handler reads the session
  * itself, from the database and without the sliding refresh, so the freshness rule sees the
  * session's real last update (see readCallerForDeletion). A session is still required (401).
  */
@@ -28,7 +28,7 @@ export const deleteUser = defineEndpoint(deleteUserContract, {
     if (!config.enabled) throw new AuthError("DELETE_USER_DISABLED");
     const caller = await readCallerForDeletion(auth, ctx.cookies);
     if (!caller) throw new AuthError("UNAUTHORIZED");
-    // security-matrix J5: an impersonating admin cannot delete the account (run-endpoint's
+    // docs/security.md: an impersonating admin cannot delete the account (run-endpoint's
     // highRisk rule does not see this endpoint's own session read).
     if (caller.session.impersonatedBy) throw new AuthError("NOT_ALLOWED_WHILE_IMPERSONATING");
     const { user, session } = caller;
@@ -48,7 +48,7 @@ export const deleteUser = defineEndpoint(deleteUserContract, {
     ) {
       throw new AuthError("SESSION_EXPIRED");
     }
-    // Security-matrix J12: a sole owner is refused before a mail is sent or a token spent.
+    // docs/security.md: a sole owner is refused before a mail is sent or a token spent.
     const organizations = await readOrganizationRelease(auth, user);
     assertNoSoleOwnership(organizations);
     if (path === "send-email") {

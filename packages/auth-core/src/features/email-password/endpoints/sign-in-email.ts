@@ -37,7 +37,7 @@ export const signInEmail = defineEndpoint(signInEmailContract, {
       secondFactor: "gate",
       async beforeGate(user) {
         if (config.requireEmailVerification && !user.emailVerified) {
-          // SPEC §5: a fresh link comes with the 403, only while verification mails are on; the answer
+          // a fresh link comes with the 403, only while verification mails are on; the answer
           // must not depend on the mailer — a failure is logged, never a 5xx (review finding s9-5).
           const { enabled, sendOnSignIn } = auth.options.emailVerification;
           if (enabled && sendOnSignIn) await sendVerificationEmailInBackground(auth, user, body.callbackURL);

@@ -24,7 +24,7 @@ export const signUpEmail = defineEndpoint(signUpEmailContract, {
       passwordHash,
     );
     if (!created.ok) {
-      // DECISIONS.md: with verification required, an existing address answers exactly like a new
+      // docs/decisions.md: with verification required, an existing address answers exactly like a new
       // one (same shape, no session, nothing sent) so sign-up cannot enumerate accounts.
       if (created.reason === "exists" && config.requireEmailVerification) {
         const now = auth.now();
@@ -47,7 +47,7 @@ export const signUpEmail = defineEndpoint(signUpEmailContract, {
     const user = created.user;
     const sendOnSignUp = auth.options.emailVerification.sendOnSignUp ?? config.requireEmailVerification;
     // Not awaited: with verification required an existing address answers without any mail, so a
-    // new one must not wait for the mailer either (timing, security-matrix C3); and a failing
+    // new one must not wait for the mailer either (timing, docs/security.md); and a failing
     // mailer must not answer 500 for a user who is already stored (they can ask for a new link).
     if (sendOnSignUp && auth.options.emailVerification.enabled)
       await sendVerificationEmailInBackground(auth, user, body.callbackURL);

@@ -2,7 +2,7 @@ import { errorContract } from "../../../contracts/general.ts";
 import { defineEndpoint, htmlPage } from "../../../http/define-endpoint.ts";
 import { escapeHtml } from "../../../mail/escape-html.ts";
 
-/** SPEC §2: a simple page showing the error code from the query (or Unknown) and a link to the app root. */
+/** a simple page showing the error code from the query (or Unknown) and a link to the app root. */
 export const errorPage = defineEndpoint(errorContract, {
   async handler(ctx) {
     const raw =

@@ -183,7 +183,7 @@ describe("organization/accept-invitation", () => {
     ).toMatchObject(NOT_FOUND);
   });
 
-  it("refuses another address, an unverified email, an expired, canceled or unknown invitation (matrix E13–E15)", async () => {
+  it("refuses another address, an unverified email, an expired, canceled or unknown invitation", async () => {
     const { t, O, X, A } = await fixture();
     const sent = await invite(O, A, "new@example.com");
     expect(

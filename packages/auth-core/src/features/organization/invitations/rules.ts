@@ -1,6 +1,6 @@
-/** Pure invitation decisions (SPEC §4): open or not, and the unique slots. No I/O; the clock is passed in. */
+/** Pure invitation decisions: open or not, and the unique slots. No I/O; the clock is passed in. */
 
-/** SPEC §4: accept and reject only from pending and unexpired. */
+/** accept and reject only from pending and unexpired. */
 export function isInvitationOpen(invitation: { status: string; expiresAt: Date }, now: Date): boolean {
   return invitation.status === "pending" && invitation.expiresAt.getTime() > now.getTime();
 }

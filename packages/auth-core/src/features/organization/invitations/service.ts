@@ -42,7 +42,7 @@ export interface NewInvitation {
 /**
  * Creates a pending invitation, or — with `resend` — re-arms the pending one (new expiry, role and
  * teams). At most one pending invitation per address and organization: the unique `slot` decides
- * concurrent invites (security-matrix I17). An expired pending one frees its slot first.
+ * concurrent invites (docs/security.md). An expired pending one frees its slot first.
  */
 export async function inviteOrRenew(
   auth: AuthContext,
@@ -123,7 +123,7 @@ function claimIdentifier(invitation: InvitationDoc): string {
 }
 
 /**
- * The pending → accepted | rejected | canceled move (SPEC §4) as one atomic step: a unique claim
+ * The pending → accepted | rejected | canceled move as one atomic step: a unique claim
  * marker in `verifications`. Of any number of concurrent accepts, rejects and cancels exactly one
  * inserts it (a unique insert has one winner on every backend; FerretDB v1 lets several concurrent
  * compare-and-set updates or deletes "win"). Only the winner writes the final status. A claim whose
@@ -194,8 +194,8 @@ export async function sendInvitationMail(
 }
 
 /**
- * SPEC §4/§6: accept, reject and read only by the invited address (case-insensitive: both are stored
- * lower-cased), with a verified email unless configured otherwise (matrix E14), and only while
+ * accept, reject and read only by the invited address (case-insensitive: both are stored
+ * lower-cased), with a verified email unless configured otherwise, and only while
  * pending and unexpired. The recipient is checked first, so others learn nothing about its state.
  */
 export async function loadInvitationForRecipient(

@@ -10,7 +10,7 @@ import {
   pickFreeSeat,
 } from "./rules.ts";
 
-/** SPEC §6, written out by hand: the table the code must reproduce. */
+/** the permission rules (README, Organizations), written out by hand: the table the code must reproduce. */
 const EXPECTED: Record<string, Record<string, Record<string, boolean>>> = {
   owner: {
     organization: { update: true, delete: true },
@@ -38,7 +38,7 @@ const cells = Object.entries(EXPECTED).flatMap(([role, resources]) =>
   ),
 );
 
-describe("SPEC §6 permission table: every role × resource × action", () => {
+describe("the permission rules (README, Organizations) permission table: every role × resource × action", () => {
   it("covers every statement of the feature for every default role", () => {
     expect(cells).toHaveLength(3 * 10);
     for (const [resource, actions] of Object.entries(ORGANIZATION_STATEMENTS))
@@ -77,7 +77,7 @@ describe("several roles, unknown roles, custom roles", () => {
     expect(hasPermission("__proto__", { team: ["create"] }, DEFAULT_ROLES)).toBe(false);
   });
 
-  it("says why a request is refused (SPEC §8 access control)", () => {
+  it("says why a request is refused (the error catalogue access control)", () => {
     expect(findPermissionRefusal("owner", { team: ["create"] }, DEFAULT_ROLES)).toBeNull();
     expect(findPermissionRefusal("member", { team: ["create"] }, DEFAULT_ROLES)).toBe(
       "RESOURCE_ACCESS_NOT_ALLOWED",
@@ -126,7 +126,7 @@ describe("granting roles: nobody grants a role they do not hold", () => {
     ["member", ["member"], true],
     ["member", ["admin"], false],
     ["member", ["owner"], false],
-    // Every right, but not the creator role: still cannot mint owners (security-matrix I19).
+    // Every right, but not the creator role: still cannot mint owners (docs/security.md).
     ["superuser", ["owner"], false],
     ["superuser", ["admin"], true],
     ["owner", ["nope"], false],

@@ -1,7 +1,7 @@
 import { parseRoles } from "../../../contracts/organization-fields.ts";
 
 /**
- * Pure membership decisions (SPEC §5, §6): roles and permissions, who may grant which role, member
+ * Pure membership decisions: roles and permissions, who may grant which role, member
  * and team seats. No I/O. Invitation state is in invitations/rules.ts.
  */
 
@@ -10,7 +10,7 @@ export type Statements = Readonly<Record<string, readonly string[]>>;
 /** role → statements. */
 export type RoleTable = Readonly<Record<string, Statements>>;
 
-/** SPEC §6: the resources and actions of the organization feature. */
+/** the resources and actions of the organization feature. */
 export const ORGANIZATION_STATEMENTS: Statements = {
   organization: ["update", "delete"],
   member: ["create", "update", "delete"],
@@ -20,7 +20,7 @@ export const ORGANIZATION_STATEMENTS: Statements = {
 
 const { organization: _organizationActions, ...allButOrganization } = ORGANIZATION_STATEMENTS;
 
-/** SPEC §6: owner has all; admin all except organization delete; member none. */
+/** owner has all; admin all except organization delete; member none. */
 export const DEFAULT_ROLES: RoleTable = {
   owner: ORGANIZATION_STATEMENTS,
   admin: { ...allButOrganization, organization: ["update"] },
@@ -50,14 +50,14 @@ function roleGrants(table: RoleTable, role: string, resource: string, action: st
   return Object.hasOwn(statements, resource) && (statements[resource] as readonly string[]).includes(action);
 }
 
-/** Why a permission request is refused: the catalogue's "Access control" codes (SPEC §8). */
+/** Why a permission request is refused: the catalogue's "Access control" codes. */
 export type PermissionRefusal =
   | "NOT_AUTHORIZED"
   | "RESOURCE_ACCESS_NOT_ALLOWED"
   | "RESOURCE_ACCESS_UNAUTHORIZED";
 
 /**
- * SPEC §6: every requested action must be granted, each by any one of the member's roles. Null when
+ * every requested action must be granted, each by any one of the member's roles. Null when
  * granted; otherwise why (Better Auth's access-control answers): no held role knows the resource →
  * "not allowed to access resource"; it does, but not every action → "unauthorized to access
  * resource"; an empty request → "Not authorized" (fail closed).
@@ -97,7 +97,7 @@ export function findUnknownRoles(roles: readonly string[], table: RoleTable): st
 /**
  * The issue's rule "nobody can grant a role they do not hold themselves": every right of the granted
  * roles must be one the caller holds, and only a holder of the creator role may grant it (so a
- * custom role with every right still cannot mint owners — security-matrix I19).
+ * custom role with every right still cannot mint owners — docs/security.md).
  */
 export function canGrantRoles(
   callerRoles: string | readonly string[],

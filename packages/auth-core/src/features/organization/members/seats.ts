@@ -25,7 +25,7 @@ export type SeatResult<T> = { ok: true; value: T } | { ok: false; reason: "limit
 const MAX_ATTEMPTS = 10;
 
 /**
- * Membership and team limits under concurrency (issue 3, security-matrix I18). FerretDB v1 does not
+ * Membership and team limits under concurrency (issue 3, docs/security.md). FerretDB v1 does not
  * serialise compare-and-set updates or counters, but a unique-index insert has exactly one winner on
  * every backend. So every member row holds a seat number below the limit, unique per organization
  * (per team for team members): a row can only exist if it claimed a seat, and there are only

@@ -31,7 +31,7 @@ export function roleTableOf(auth: AuthContext): RoleTable {
   return table;
 }
 
-/** SPEC §6 "Non-members are refused": the caller's member row, read from the database every time. */
+/** the caller's member row, read from the database every time. */
 export async function requireMembership(
   auth: AuthContext,
   organizationId: ObjectId,
@@ -83,7 +83,7 @@ export function addMemberWithinLimit(auth: AuthContext, input: NewMember): Promi
 
 /**
  * Takes the creator role away from a member without ever leaving the organization owner-less
- * (SPEC §6 "the sole owner cannot leave", security-matrix I5/I6). Two owners demoting or removing each
+ * (the permission rules (README, Organizations) "the sole owner cannot leave", docs/security.md/I6). Two owners demoting or removing each
  * other at once would each see the other still there; a count before the write cannot see the
  * concurrent write, and FerretDB v1 has no transactions. So: write first, count the owners left,
  * and if none are, put the role back and refuse. Concurrent callers may all refuse, never all pass.
@@ -110,7 +110,7 @@ export async function dropCreatorRole(
 /**
  * Removes a member (leave or remove-member): owners first lose the creator role under the sole-owner
  * guard, then the row goes, then their team memberships, then the organization stops being active
- * on their sessions (SPEC §4). False when the sole-owner rule refused; null when already gone.
+ * on their sessions. False when the sole-owner rule refused; null when already gone.
  */
 export async function removeMembership(auth: AuthContext, member: MemberDoc): Promise<boolean | null> {
   const creatorRole = auth.options.organization.creatorRole;
@@ -146,7 +146,7 @@ export async function withUsers(auth: AuthContext, members: readonly MemberDoc[]
   return listed;
 }
 
-/** SPEC §5: the target is found by member id, or by email when the value contains an at sign. */
+/** the target is found by member id, or by email when the value contains an at sign. */
 export async function findMemberByIdOrEmail(
   auth: AuthContext,
   organizationId: ObjectId,
@@ -286,7 +286,7 @@ export function deleteOrganizationMembers(auth: AuthContext, organizationId: Obj
   return store.deleteOrganizationMembers(auth.collections, organizationId);
 }
 
-/** A removed team is nobody's team any more (member.teamId, SPEC §3). */
+/** A removed team is nobody's team any more (member.teamId, docs/decisions.md). */
 export function clearMembersTeam(
   auth: AuthContext,
   organizationId: ObjectId,

@@ -87,7 +87,7 @@ describe("organization/create", () => {
       { name: "", slug: "ok" },
       { name: "x" },
       { name: "x", slug: { $ne: 1 } },
-      // Mass assignment (matrix I16): members cannot be smuggled in.
+      // Mass assignment: members cannot be smuggled in.
       { name: "x", slug: "x", members: [{ userId: bob.userId, role: "owner" }] },
     ])
       expect((await ada.browser.post("/organization/create", body)).status).toBe(400);
@@ -331,7 +331,7 @@ describe("organization/list and set-active", () => {
     expect(await activeOrganizationOf(t, O.userId)).toEqual([null]);
   });
 
-  it("refuses a non-member and leaves the session as it was (matrix I10)", async () => {
+  it("refuses a non-member and leaves the session as it was", async () => {
     const { t, X, A } = await fixture();
     const theirs = await createOrganization(X, "x-org");
     for (const body of [{ organizationId: A }, { organizationSlug: "org-a" }, { organizationId: "nope" }]) {

@@ -5,7 +5,7 @@ import { AuthError } from "../../../errors/auth-error.ts";
  * field schemas are in contracts/organization-fields.ts, where the contracts can import them.
  */
 
-/** SPEC §5 "Organization ID is required" where the body names the organization explicitly. */
+/** docs/decisions.md "Organization ID is required" where the body names the organization explicitly. */
 export function requireOrganizationIdField(value: string | undefined): string {
   if (value === undefined || value.length === 0) throw new AuthError("ORGANIZATION_ID_REQUIRED");
   return value;

@@ -39,7 +39,7 @@ import * as store from "./store.ts";
  */
 
 /**
- * SPEC §6: creation may be disabled or decided by a function. The per-user cap is applied where the
+ * creation may be disabled or decided by a function. The per-user cap is applied where the
  * creator's row is inserted (createOrganizationWithOwner), as only a count after it is exact.
  */
 export async function assertMayCreateOrganization(auth: AuthContext, user: UserDoc): Promise<void> {
@@ -150,7 +150,7 @@ export async function createOrganizationWithOwner(
 }
 
 /**
- * DECISIONS.md: deleting removes members, invitations, teams and team memberships, and clears the
+ * docs/decisions.md: deleting removes members, invitations, teams and team memberships, and clears the
  * organization as active on every session. The organization row goes first (its delete count picks
  * the one winner of concurrent deletes), so a crash midway leaves only rows that every read ignores.
  */
@@ -172,7 +172,7 @@ export function requireCaller(session: SessionWithUser | null): SessionWithUser 
 /**
  * The organization a call is about: the given id, else the session's active organization. An id that
  * is not 24 hex answers like an organization the caller is not a member of (one body for "does not
- * exist" and "not yours", security-matrix I9); no id and no active organization fails closed (I20).
+ * exist" and "not yours", docs/security.md); no id and no active organization fails closed (I20).
  */
 export function resolveOrganizationId(
   session: SessionDoc | null,

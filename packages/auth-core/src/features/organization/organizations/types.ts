@@ -3,7 +3,7 @@ import type { OrganizationDoc } from "../../../db/documents.ts";
 
 export type { Organization } from "../../../contracts/organization-models.ts";
 
-/** Metadata is stored as JSON text (SPEC §3); text that is not a JSON object reads as null. */
+/** Metadata is stored as JSON text; text that is not a JSON object reads as null. */
 function parseMetadata(text: string | null): Record<string, unknown> | null {
   if (text === null) return null;
   try {

@@ -51,7 +51,7 @@ export function assertTeamsEnabled(auth: AuthContext): void {
 
 /**
  * Teams named by id that must all belong to the organization (a team id of another organization
- * is "Team not found", security-matrix I12).
+ * is "Team not found", docs/security.md).
  */
 export async function requireOrganizationTeams(
   auth: AuthContext,
@@ -117,7 +117,7 @@ export function addTeamMemberWithinLimit(
 
 /**
  * Puts a new member into the teams of an invitation or add-member. All or nothing: when one team is
- * full, the memberships just added are taken back and the answer is false (SPEC §5: team limits are
+ * full, the memberships just added are taken back and the answer is false (team limits are
  * enforced on acceptance). Already being in a team counts as joined.
  */
 export async function joinTeams(

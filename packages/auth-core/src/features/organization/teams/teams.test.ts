@@ -148,7 +148,7 @@ describe("teams: create, update, list, remove", () => {
 });
 
 describe("team members and the active team", () => {
-  it("adds members of the organization only, once, within the team limit (matrix I12)", async () => {
+  it("adds members of the organization only, once, within the team limit", async () => {
     const { t, O, D, M, Q, A, B, P } = await fixture({
       organization: { teams: { maximumMembersPerTeam: 2 } },
     });

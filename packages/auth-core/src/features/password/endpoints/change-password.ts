@@ -9,7 +9,7 @@ export type { PasswordChanged } from "../../../contracts/password.ts";
 
 /**
  * Sensitive: the session is read from the database, never the cookie cache, so a revoked session
- * cannot change the password (security matrix D7).
+ * cannot change the password (docs/security.md).
  */
 export const changePassword = defineEndpoint(changePasswordContract, {
   highRisk: true,

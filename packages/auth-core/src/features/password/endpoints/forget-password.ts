@@ -2,7 +2,7 @@ import { forgetPasswordContract } from "../../../contracts/password.ts";
 import { defineEndpoint } from "../../../http/define-endpoint.ts";
 import { requestPasswordReset } from "./request-password-reset.ts";
 
-/** SPEC §7: the older path of the same call; identical behaviour. */
+/** the older path of the same call; identical behaviour. */
 export const forgetPassword = defineEndpoint(forgetPasswordContract, {
   fieldErrors: requestPasswordReset.fieldErrors,
   handler: requestPasswordReset.handler,

@@ -4,7 +4,7 @@ import { defineEndpoint } from "../../../http/define-endpoint.ts";
 import { isPasswordResetEnabled } from "../rules.ts";
 import { requestPasswordReset as issueResetLink } from "../service.ts";
 
-/** SPEC §8: the one answer, whether or not the address belongs to anyone. */
+/** the one answer, whether or not the address belongs to anyone. */
 export const RESET_REQUESTED_MESSAGE =
   "If this email exists in our system, check your email for the reset link";
 

@@ -9,7 +9,7 @@ import { resetPassword as resetWithToken } from "../service.ts";
 // An empty token is answered "invalid token" like any other wrong one, not as a schema error.
 const _resetTokenField = z.string().max(256);
 
-/** SPEC §7: the token may come in the body or the query (body wins). */
+/** the token may come in the body or the query (body wins). */
 export const resetPassword = defineEndpoint(resetPasswordContract, {
   async handler(ctx): Promise<{ status: true }> {
     if (!isPasswordResetEnabled(ctx.auth.options.emailAndPassword))

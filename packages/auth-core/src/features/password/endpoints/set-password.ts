@@ -5,7 +5,7 @@ import { assertPasswordAllowed } from "../../users/password-policy.ts";
 import { setPassword as setCredentialPassword } from "../service.ts";
 
 /**
- * SPEC §6 / DECISIONS.md: server-only (over HTTP it does not exist). Gives a user without a
+ * server-only (over HTTP it does not exist). Gives a user without a
  * password — one who signed up through a provider — a credential password, for the session the
  * server forwards in the cookie header.
  */

@@ -7,7 +7,7 @@ import { findUserAccountByAccountId } from "../store.ts";
 import { getValidAccessToken, providerNotSupported } from "../token-service.ts";
 
 /**
- * SPEC §7 POST /account-info {accountId} → {user, data}: what the provider says today about one of
+ * the endpoint reference (README) POST /account-info {accountId} → {user, data}: what the provider says today about one of
  * the caller's linked accounts (`accountId` is the provider's account id, as /list-accounts shows).
  */
 export const accountInfo = defineEndpoint(accountInfoContract, {

@@ -4,7 +4,7 @@ import { defineEndpoint } from "../../../http/define-endpoint.ts";
 import type { OpenedTokens } from "../account-tokens.ts";
 import { findTokenAccount, getValidAccessToken, resolveTokenOwner } from "../token-service.ts";
 
-/** The SPEC §7 answer shape shared by /get-access-token and /refresh-token. */
+/** The the endpoint reference (README) answer shape shared by /get-access-token and /refresh-token. */
 export function toAccessTokenResult(tokens: OpenedTokens): AccessTokenResult {
   return {
     accessToken: tokens.accessToken ?? "",
@@ -14,11 +14,11 @@ export function toAccessTokenResult(tokens: OpenedTokens): AccessTokenResult {
   };
 }
 
-/** SPEC §7 POST /get-access-token: the owner's provider access token, refreshed first near expiry (§9). */
+/** the endpoint reference (README) POST /get-access-token: the owner's provider access token, refreshed first near expiry . */
 export const getAccessToken = defineEndpoint(getAccessTokenContract, {
   sensitive: true,
   // An impersonation session lasts an hour; a provider token it reads (a refresh token above all)
-  // or a change to the ways in outlives it (security-matrix J5): refused while impersonating.
+  // or a change to the ways in outlives it (docs/security.md): refused while impersonating.
   highRisk: true,
   async handler(ctx): Promise<AccessTokenResult> {
     const userId = resolveTokenOwner(ctx.session, ctx.isServerCall, ctx.body.userId);

@@ -7,14 +7,14 @@ import { findProvider } from "../provider-access.ts";
 import { startAuthorizationFlow } from "../service.ts";
 
 /**
- * SPEC §7 POST /link-social → {url, redirect, status}: the sign-in flow, but the provider account
+ * the endpoint reference (README) POST /link-social → {url, redirect, status}: the sign-in flow, but the provider account
  * is linked to the signed-in user at the callback (or at once, with `idToken`). A fresh session is
- * required (matrix H14): a stolen, stale session must not be able to plant a second way in.
+ * required: a stolen, stale session must not be able to plant a second way in.
  */
 export const linkSocial = defineEndpoint(linkSocialAccountContract, {
   sensitive: true,
   // An impersonation session lasts an hour; a provider token it reads (a refresh token above all)
-  // or a change to the ways in outlives it (security-matrix J5): refused while impersonating.
+  // or a change to the ways in outlives it (docs/security.md): refused while impersonating.
   highRisk: true,
   async handler(ctx): Promise<LinkSocialResult> {
     const { auth, body } = ctx;

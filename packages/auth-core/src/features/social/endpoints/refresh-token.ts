@@ -4,10 +4,10 @@ import { defineEndpoint } from "../../../http/define-endpoint.ts";
 import { findTokenAccount, forceRefresh, resolveTokenOwner } from "../token-service.ts";
 import { toAccessTokenResult } from "./get-access-token.ts";
 
-/** SPEC §7 POST /refresh-token: refreshes at the provider and stores the new tokens (encrypted). */
+/** the endpoint reference (README) POST /refresh-token: refreshes at the provider and stores the new tokens (encrypted). */
 export const refreshToken = defineEndpoint(refreshTokenContract, {
   sensitive: true,
-  highRisk: true, // as /get-access-token (security-matrix J5)
+  highRisk: true, // as /get-access-token (docs/security.md)
   async handler(ctx): Promise<RefreshTokenResult> {
     const userId = resolveTokenOwner(ctx.session, ctx.isServerCall, ctx.body.userId);
     const { provider, account } = await findTokenAccount(ctx.auth, userId, ctx.body);

@@ -7,9 +7,9 @@ import { findProvider } from "../provider-access.ts";
 import { startAuthorizationFlow } from "../service.ts";
 
 /**
- * SPEC §7 POST /sign-in/social → {url, redirect}, or with `idToken` → {redirect, token, url, user}.
+ * the endpoint reference (README) POST /sign-in/social → {url, redirect}, or with `idToken` → {redirect, token, url, user}.
  * The four callback-type URLs are checked against the trusted origins before this runs
- * (http/run-endpoint.ts, SPEC §5).
+ * (http/run-endpoint.ts, docs/decisions.md).
  */
 export const signInSocial = defineEndpoint(signInSocialContract, {
   async handler(ctx): Promise<SignInSocialResult> {
@@ -23,7 +23,7 @@ export const signInSocial = defineEndpoint(signInSocialContract, {
         callbackURL: body.callbackURL,
       });
     }
-    // SPEC §5: without a base URL there is no default place to send the browser back to.
+    // without a base URL there is no default place to send the browser back to.
     if (body.callbackURL === undefined && auth.options.baseURL === undefined)
       throw new AuthError("CALLBACK_URL_REQUIRED");
     const url = await startAuthorizationFlow(auth, ctx.cookies, provider, {

@@ -4,13 +4,13 @@ import { defineEndpoint } from "../../../http/define-endpoint.ts";
 import { unlinkUserAccount } from "../unlink.ts";
 
 /**
- * SPEC §7 POST /unlink-account {providerId, accountId?} → {status}. Fresh session (reference-api
+ * the endpoint reference (README) POST /unlink-account {providerId, accountId?} → {status}. Fresh session (docs/decisions.md
  * §1.7): removing a way to sign in is account management, not browsing.
  */
 export const unlinkAccount = defineEndpoint(unlinkAccountContract, {
   sensitive: true,
   // An impersonation session lasts an hour; a provider token it reads (a refresh token above all)
-  // or a change to the ways in outlives it (security-matrix J5): refused while impersonating.
+  // or a change to the ways in outlives it (docs/security.md): refused while impersonating.
   highRisk: true,
   async handler(ctx): Promise<{ status: true }> {
     if (!ctx.session) throw new AuthError("UNAUTHORIZED");

@@ -1,6 +1,6 @@
 import { type ProviderDeps, ProviderError } from "./types.ts";
 
-/** Every call to a provider is bounded (matrix H16): a hanging provider fails the flow, not the server. */
+/** Every call to a provider is bounded: a hanging provider fails the flow, not the server. */
 export const DEFAULT_PROVIDER_TIMEOUT_MS = 10_000;
 
 /** No provider answer we read (tokens, profiles, discovery) comes near this; a larger one is refused unread. */

@@ -4,7 +4,7 @@ import { DEFAULT_PROVIDER_TIMEOUT_MS } from "./http.ts";
 import { type IdTokenCheck, type ProviderDeps, ProviderError, type ProviderProfile } from "./types.ts";
 
 /**
- * OIDC id-token verification (OIDC Core §3.1.3.7, matrix H7): signature against the provider's
+ * OIDC id-token verification (OIDC Core §3.1.3.7): signature against the provider's
  * JWKS (fetched once, refetched when an unknown `kid` appears — key rotation — at most once per
  * cooldown), asymmetric algorithms only (no `none`, no HS256 keyed with a public key), the
  * provider's issuer, our client id (or a configured extra audience), expiry, and the nonce.

@@ -8,7 +8,7 @@ import { CREDENTIAL_PROVIDER_ID } from "../../../db/documents.ts";
  * a provider never touches the database, cookies or the session.
  */
 
-/** The 19 providers of SPEC §1. */
+/** The 19 providers of docs/decisions.md. */
 export const PROVIDER_IDS = [
   "apple",
   "discord",
@@ -142,7 +142,7 @@ export type { ProviderProfile } from "../../../contracts/social-models.ts";
 
 export interface AuthorizationInput {
   state: string;
-  /** PKCE verifier (128 chars, DECISIONS.md); providers without PKCE ignore it. */
+  /** PKCE verifier (128 chars, docs/decisions.md); providers without PKCE ignore it. */
   codeVerifier: string;
   redirectURI: string;
   /** Extra scopes from the request, added to the configured/default scopes. */
@@ -206,11 +206,11 @@ export interface OAuthProvider {
   acceptsClientIdTokens?: boolean;
 }
 
-/** What a provider factory gets besides its options: no globals (STYLE.md). */
+/** What a provider factory gets besides its options: no globals (docs/architecture.md). */
 export interface ProviderDeps {
   fetch: typeof fetch;
   now(): Date;
-  /** Bound on every call to a provider (matrix H16). @default 10000 */
+  /** Bound on every call to a provider. @default 10000 */
   timeoutMs?: number;
   /** Minimum gap between JWKS refetches triggered by an unknown `kid` (key rotation). @default 30000 */
   jwksCooldownMs?: number;

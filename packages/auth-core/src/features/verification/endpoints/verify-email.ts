@@ -27,7 +27,7 @@ export const verifyEmail = defineEndpoint(verifyEmailContract, {
     const { auth, query, session: caller } = ctx;
     const outcome = await verifyEmailToken(auth, query.token, caller, query.callbackURL);
     if (!outcome.ok) {
-      // SPEC §8: token errors arrive as the callback's error parameter, or as 401 without one.
+      // token errors arrive as the callback's error parameter, or as 401 without one.
       if (query.callbackURL)
         return redirectTo(
           withQueryParam(query.callbackURL, "error", VERIFY_FAILURE_REDIRECT_CODES[outcome.reason]),

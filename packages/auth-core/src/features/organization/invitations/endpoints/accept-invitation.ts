@@ -14,7 +14,7 @@ import { acceptInvitation, loadInvitationForRecipient, requireInviterStillAllowe
 import { toInvitation } from "../types.ts";
 
 /**
- * SPEC §4: creates the member with the invitation's role (and teams) and makes the organization the
+ * creates the member with the invitation's role (and teams) and makes the organization the
  * session's active one — and the team too when the invitation named exactly one. The inviter must
  * still be allowed to invite that role (as get-invitation says).
  */

@@ -7,7 +7,7 @@ import { claimInvitation, closeAs, findInvitation } from "../service.ts";
 import { type Invitation, toInvitation } from "../types.ts";
 
 /**
- * SPEC §4: checked against existence and permission only (an expired pending invitation can be
+ * checked against existence and permission only (an expired pending invitation can be
  * canceled). Someone outside the invitation's organization gets the same refusal as a member
  * without `invitation:cancel`.
  */

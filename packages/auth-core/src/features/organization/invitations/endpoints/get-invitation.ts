@@ -9,7 +9,7 @@ import { toInvitation } from "../types.ts";
 
 export type { InvitationDetails };
 
-/** SPEC §7: the invitation plus organizationName, organizationSlug and inviterEmail, for its recipient. */
+/** the invitation plus organizationName, organizationSlug and inviterEmail, for its recipient. */
 export const getInvitation = defineEndpoint(getInvitationContract, {
   async handler(ctx): Promise<InvitationDetails> {
     const { auth } = ctx;

@@ -11,7 +11,7 @@ import { type Invitation, toInvitation } from "../types.ts";
 /**
  * Invites an address with `invitation:create`, only to roles the inviter could grant (nobody grants
  * a role they do not hold). `resend` re-arms a pending invitation; otherwise a second invitation of
- * a pending address is refused (DECISIONS.md). The mail carries the invitation link.
+ * a pending address is refused (docs/decisions.md). The mail carries the invitation link.
  */
 export const inviteMember = defineEndpoint(createInvitationContract, {
   sensitive: true,

@@ -5,7 +5,7 @@ import { requireCaller, resolveOrganizationId } from "../../organizations/servic
 import { listInvitationsOf } from "../service.ts";
 import { type Invitation, toInvitation } from "../types.ts";
 
-/** SPEC §6: members list their organization's invitations (every status), newest first, one page. */
+/** members list their organization's invitations (every status), newest first, one page. */
 export const listInvitations = defineEndpoint(listInvitationsContract, {
   async handler(ctx): Promise<Invitation[]> {
     const { auth, query } = ctx;

@@ -14,7 +14,7 @@ import {
 import { toInvitation } from "../types.ts";
 
 /**
- * SPEC §4: only from pending and unexpired, only by the invited address, and only while the inviter
+ * only from pending and unexpired, only by the invited address, and only while the inviter
  * may still invite that role (as get-invitation and accept).
  */
 export const rejectInvitation = defineEndpoint(rejectInvitationContract, {

@@ -6,8 +6,8 @@ import { findPermissionRefusal } from "../rules.ts";
 import { requireMembership, roleTableOf } from "../service.ts";
 
 /**
- * Whether the caller's roles grant every requested action (SPEC §6; `permission` is the old name).
- * A refusal is an answer, not an error: `success: false` with the access-control message of SPEC §8
+ * Whether the caller's roles grant every requested action (the permission rules (README, Organizations); `permission` is the old name).
+ * A refusal is an answer, not an error: `success: false` with the access-control message of the error catalogue
  * as `error` (Better Auth's shape).
  */
 export const hasOrganizationPermission = defineEndpoint(hasPermissionContract, {

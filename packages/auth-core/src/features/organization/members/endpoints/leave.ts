@@ -7,7 +7,7 @@ import { forgetActiveOrganization, requireCaller } from "../../organizations/ser
 import { removeMembership, requireMembership } from "../service.ts";
 import { type Member, toMember } from "../types.ts";
 
-/** SPEC §6: anyone may leave, except the sole owner; the organization stops being active (SPEC §4). */
+/** anyone may leave, except the sole owner; the organization stops being active. */
 export const leaveOrganization = defineEndpoint(leaveOrganizationContract, {
   sensitive: true,
   async handler(ctx): Promise<Member> {

@@ -5,7 +5,7 @@ import { countMembers, listMembersPage, requireMembership, withUsers } from "../
 
 /**
  * One page of members (`limit` ≤ 100, default 100; `offset`; sorted by createdAt or role) and the
- * total. DECISIONS.md: the membership limit limits membership, not pages — 10,000 members list fine.
+ * total. docs/decisions.md: the membership limit limits membership, not pages — 10,000 members list fine.
  */
 export const listMembers = defineEndpoint(listMembersContract, {
   async handler(ctx): Promise<MemberPage> {

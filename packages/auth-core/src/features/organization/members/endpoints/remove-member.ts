@@ -24,10 +24,10 @@ export const removeMember = defineEndpoint(removeMemberContract, {
     const organizationId = resolveOrganizationId(caller.session, body.organizationId);
     const own = await requireMembership(auth, organizationId, caller.user._id);
     assertPermission(auth, own, { member: ["delete"] }, "MEMBER_DELETE_NOT_ALLOWED");
-    // "The organization must match" (SPEC §5): a member of another organization is not found here.
+    // "The organization must match": a member of another organization is not found here.
     const target = await findMemberByIdOrEmail(auth, organizationId, body.memberIdOrEmail);
     if (!target) throw new AuthError("MEMBER_NOT_FOUND");
-    // An admin cannot remove an owner (security-matrix I3): only a creator-role holder can.
+    // An admin cannot remove an owner (docs/security.md): only a creator-role holder can.
     const creatorRole = auth.options.organization.creatorRole;
     if (holdsRole(target.role, creatorRole) && !holdsRole(own.role, creatorRole))
       throw new AuthError("MEMBER_DELETE_NOT_ALLOWED");

@@ -14,7 +14,7 @@ import {
 import { type Member, toMember } from "../types.ts";
 
 /**
- * SPEC §6 and the issue: nobody grants a role they do not hold (a member cannot promote themself,
+ * the permission rules (README, Organizations) and the issue: nobody grants a role they do not hold (a member cannot promote themself,
  * an admin cannot make owners), an admin cannot change an owner, nobody changes a member whose roles
  * grant more than the caller's, and the sole owner cannot be demoted.
  */

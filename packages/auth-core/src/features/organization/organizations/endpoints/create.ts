@@ -14,7 +14,7 @@ import {
 import { toOrganization } from "../types.ts";
 
 /**
- * The creator: the signed-in user, or — for server code only (SPEC §6) — an explicit userId. Over
+ * The creator: the signed-in user, or — for server code only — an explicit userId. Over
  * HTTP a userId is refused, so nobody creates an organization in another user's name (CVE-2025-61928).
  */
 async function resolveCreator(

@@ -17,7 +17,7 @@ export const deleteOrganization = defineEndpoint(deleteOrganizationContract, {
   async handler(ctx): Promise<Organization> {
     const { auth } = ctx;
     const caller = requireCaller(ctx.session);
-    // SPEC §6: deletion may be disabled by configuration (then the endpoint answers 404).
+    // deletion may be disabled by configuration (then the endpoint answers 404).
     if (auth.options.organization.disableOrganizationDeletion)
       throw new AuthError("ORGANIZATION_DELETION_DISABLED");
     const organizationId = parseId(requireOrganizationIdField(ctx.body.organizationId));

@@ -13,7 +13,7 @@ import { type Organization, toOrganization } from "../types.ts";
 
 /**
  * Sets the session's active organization by id or slug; `organizationId: null` (or neither) clears it.
- * A non-member is refused and the session keeps its active organization (security-matrix I10).
+ * A non-member is refused and the session keeps its active organization (docs/security.md).
  */
 export const setActiveOrganization = defineEndpoint(setActiveOrganizationContract, {
   async handler(ctx): Promise<Organization | null> {

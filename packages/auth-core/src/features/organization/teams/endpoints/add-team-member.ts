@@ -15,7 +15,7 @@ import { type TeamMember, toTeamMember } from "../types.ts";
 
 /**
  * Adds a member of the team's organization to the team (`team:update`), within
- * `teams.maximumMembersPerTeam`. Someone outside the organization cannot join its teams (matrix I12).
+ * `teams.maximumMembersPerTeam`. Someone outside the organization cannot join its teams.
  *
  * A remove-team, remove-member or organization delete racing this request deletes its own row first
  * and the team memberships after; when those ran before our insert the new row would point at

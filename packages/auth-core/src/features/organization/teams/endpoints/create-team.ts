@@ -6,7 +6,7 @@ import { findOrganization, requireCaller, resolveOrganizationId } from "../../or
 import { assertTeamsEnabled, createTeamWithinLimit, deleteTeam } from "../service.ts";
 import { type Team, toTeam } from "../types.ts";
 
-/** SPEC §3/§5: `team:create` and `teams.maximumTeams` apply. */
+/** `team:create` and `teams.maximumTeams` apply. */
 export const createTeam = defineEndpoint(createTeamContract, {
   sensitive: true,
   async handler(ctx): Promise<Team> {

@@ -5,7 +5,7 @@ import { requireCaller, resolveOrganizationId } from "../../organizations/servic
 import { assertTeamsEnabled, listTeams } from "../service.ts";
 import { type Team, toTeam } from "../types.ts";
 
-/** SPEC §6: listing teams requires membership. Oldest first, one page (`limit` ≤ 100, default 100; `offset`). */
+/** listing teams requires membership. Oldest first, one page (`limit` ≤ 100, default 100; `offset`). */
 export const listOrganizationTeams = defineEndpoint(listOrganizationTeamsContract, {
   async handler(ctx): Promise<Team[]> {
     const { auth, query } = ctx;

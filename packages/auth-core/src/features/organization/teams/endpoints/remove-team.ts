@@ -6,7 +6,7 @@ import { requireCaller, resolveOrganizationId } from "../../organizations/servic
 import { assertTeamsEnabled, forgetActiveTeam, removeTeamUnlessLast, requireTeam } from "../service.ts";
 
 /**
- * SPEC §5: `team:delete`; the last team stays unless `teams.allowRemovingAllTeams`; a member's own
+ * `team:delete`; the last team stays unless `teams.allowRemovingAllTeams`; a member's own
  * team (member.teamId) cannot be removed by them. Its memberships go, and no session keeps it active.
  */
 export const removeTeam = defineEndpoint(removeTeamContract, {
