@@ -3,9 +3,12 @@ import type { AuthContext, CookieNames } from "./context.ts";
 import { openCollections } from "./db/collections.ts";
 import { connectDatabase } from "./db/connect.ts";
 import { CORE_MIGRATIONS, runMigrations } from "./db/migrations/index.ts";
+import { deleteUserApiKeyData } from "./features/api-key/index.ts";
 import { type CleanupResult, cleanupExpired } from "./features/cleanup.ts";
 import { type CoreEndpoint, coreEndpoints } from "./features/registry.ts";
+import { clearSignInFailures } from "./features/sign-in-throttle/index.ts";
 import { createProviders } from "./features/social/providers/index.ts";
+import { deleteUserTwoFactorData } from "./features/two-factor/index.ts";
 import { createApi, type TypedApi } from "./http/api.ts";
 import type { AnyEndpoint } from "./http/define-endpoint.ts";
 import { type AuthHandler, createHandler } from "./http/handler.ts";
@@ -58,6 +61,8 @@ export function createAuth(input: AuthOptions): Auth {
       timeoutMs: options.advanced.providerTimeoutMs,
     }),
     sharedRateLimiter: createDatabaseRateLimiter(collections),
+    // Deletion's steps 7 and 8 (features/deletion/service.ts): the order is that of the writes.
+    userDataRemovers: [deleteUserTwoFactorData, clearSignInFailures, deleteUserApiKeyData],
     now: options.clock,
   };
   const endpoints = coreEndpoints;

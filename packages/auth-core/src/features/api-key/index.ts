@@ -18,5 +18,6 @@ export const apiKeyEndpoints: readonly AnyEndpoint[] = apiKeyList;
 /** The endpoints of this feature, with their types (the keys and signatures of `auth.api`). */
 export type ApiKeyEndpoint = (typeof apiKeyList)[number];
 
+export { deleteUserApiKeyData } from "./service.ts";
 // The face other features use: whether a caller is an API key rather than a session.
 export { isApiKeySession } from "./session-bridge.ts";

@@ -18,7 +18,7 @@ import {
 } from "../../crypto/totp.ts";
 import type { TwoFactorDoc, UserDoc } from "../../db/documents.ts";
 import { AuthError } from "../../errors/auth-error.ts";
-import { checkAccountPassword } from "../deletion/service.ts";
+import { checkAccountPassword } from "../users/index.ts";
 import {
   backupUsedIdentifier,
   backupUsedOfBatch,
