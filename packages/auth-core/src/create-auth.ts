@@ -3,13 +3,19 @@ import type { AuthContext, CookieNames } from "./context.ts";
 import { openCollections } from "./db/collections.ts";
 import { connectDatabase } from "./db/connect.ts";
 import { CORE_MIGRATIONS, runMigrations } from "./db/migrations/index.ts";
-import { deleteUserApiKeyData } from "./features/api-key/index.ts";
+import {
+  assertApiKeyCallerAllowed,
+  deleteUserApiKeyData,
+  readApiKeySession,
+} from "./features/api-key/index.ts";
 import { type CleanupResult, cleanupExpired } from "./features/cleanup.ts";
 import { type CoreEndpoint, coreEndpoints } from "./features/registry.ts";
+import { isSessionFresh, readSession } from "./features/session/index.ts";
 import { clearSignInFailures } from "./features/sign-in-throttle/index.ts";
 import { createProviders } from "./features/social/providers/index.ts";
 import { deleteUserTwoFactorData } from "./features/two-factor/index.ts";
 import { createApi, type TypedApi } from "./http/api.ts";
+import type { CallerResolvers } from "./http/caller.ts";
 import type { AnyEndpoint } from "./http/define-endpoint.ts";
 import { type AuthHandler, createHandler } from "./http/handler.ts";
 import { createOriginMatcher } from "./http/origins.ts";
@@ -31,6 +37,14 @@ export interface Auth {
   close(): Promise<void>;
   context: AuthContext;
 }
+
+/** How http/ resolves a request's caller (it imports no feature): an API key, then the session cookie. */
+export const coreCallerResolvers: CallerResolvers = {
+  readApiKeySession,
+  assertApiKeyCallerAllowed,
+  readSession,
+  isSessionFresh,
+};
 
 function cookieNames(prefix: string, secure: boolean): CookieNames {
   const full = (name: string) => `${secure ? "__Secure-" : ""}${prefix}.${name}`;
@@ -69,8 +83,8 @@ export function createAuth(input: AuthOptions): Auth {
   const rateLimiter =
     options.rateLimit.storage === "database" ? context.sharedRateLimiter : createMemoryRateLimiter();
   return {
-    handler: createHandler(context, endpoints, rateLimiter),
-    api: createApi<CoreEndpoint>(context, endpoints),
+    handler: createHandler(context, endpoints, rateLimiter, coreCallerResolvers),
+    api: createApi<CoreEndpoint>(context, endpoints, coreCallerResolvers),
     endpoints,
     migrate: () => runMigrations(collections, CORE_MIGRATIONS, context.now),
     cleanup: () => cleanupExpired(collections, context.now()),

@@ -11,7 +11,7 @@ import {
   UNAUTHORIZED,
   userDoc,
 } from "./admin-test-helpers.ts";
-import { adminEndpoints } from "./index.ts";
+import { adminEndpoints } from "./endpoints/index.ts";
 
 /**
  * Every admin endpoint × {admin, non-admin, signed-out}: the user role can do none of it (SPEC §6),

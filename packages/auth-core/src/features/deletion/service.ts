@@ -4,10 +4,9 @@ import type { UserDoc } from "../../db/documents.ts";
 import { AuthError } from "../../errors/auth-error.ts";
 import type { CookieJar } from "../../http/cookie-jar.ts";
 import { apiLink, dispatchMail, toMailUser } from "../mail-dispatch.ts";
-import { readSession } from "../session/service.ts";
-import { deleteAllSessionsOfUser } from "../session/store.ts";
-import type { SessionWithUser } from "../session/types.ts";
-import { consumeVerification, createVerification } from "../verification/store.ts";
+import type { SessionWithUser } from "../session/index.ts";
+import { deleteAllSessionsOfUser, readSession } from "../session/index.ts";
+import { consumeVerification, createVerification } from "../verification/index.ts";
 import {
   assertNoSoleOwnership,
   leaveOrganizations,

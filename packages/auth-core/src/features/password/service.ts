@@ -7,21 +7,28 @@ import { parseId } from "../../db/ids.ts";
 import { AuthError, isAuthError } from "../../errors/auth-error.ts";
 import type { CookieJar } from "../../http/cookie-jar.ts";
 import { admitMail, apiLink, dispatchMail, toMailUser } from "../mail-dispatch.ts";
-import { createSession, setSessionCookies } from "../session/service.ts";
-import { findUserById } from "../session/store.ts";
+import { createSession, findUserById, setSessionCookies } from "../session/index.ts";
 import { signOutEverywhere } from "../sign-out-everywhere.ts";
-import { dropUnprovenProviderAccounts } from "../social/unproven-accounts.ts";
-import { forgetSecondFactorSessions } from "../two-factor/settings.ts";
-import { createCredentialAccount, updateCredentialPassword } from "../users/service.ts";
-import { findCredentialAccount, findUserByEmail } from "../users/store.ts";
-import { consumeVerification, createVerification, findVerification } from "../verification/store.ts";
+import { dropUnprovenProviderAccounts } from "../social/index.ts";
+import { forgetSecondFactorSessions } from "../two-factor/index.ts";
+import {
+  createCredentialAccount,
+  findCredentialAccount,
+  findUserByEmail,
+  updateCredentialPassword,
+} from "../users/index.ts";
+import {
+  consumeVerification,
+  createVerification,
+  deleteResetTokensOfUser,
+  findVerification,
+} from "../verification/index.ts";
 import {
   isResetTokenShaped,
   RESET_TOKEN_LENGTH,
   resetLinkMinutes,
   resetPasswordIdentifier,
 } from "./rules.ts";
-import { deleteResetTokensOfUser } from "./store.ts";
 
 /**
  * Issues a reset token and mails its link. An unknown email sends the same database commands (the

@@ -6,10 +6,8 @@ import type { SessionDoc, UserDoc } from "../../db/documents.ts";
 import { parseId } from "../../db/ids.ts";
 import { AuthError } from "../../errors/auth-error.ts";
 import type { CookieJar } from "../../http/cookie-jar.ts";
-import { assertUserNotBanned } from "../admin/ban-service.ts";
-import { createSession, setSessionCookies } from "../session/service.ts";
-import { findUserById } from "../session/store.ts";
-import { toUser } from "../session/types.ts";
+import { createSession, findUserById, setSessionCookies, toUser } from "../session/index.ts";
+import { assertUserNotBanned } from "../users/index.ts";
 import { twoFactorCookieNames } from "./cookies.ts";
 import { admitUserAttempt, resetUserAttempts } from "./lockout.ts";
 import {

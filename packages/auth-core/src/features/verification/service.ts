@@ -5,10 +5,9 @@ import { isDuplicateKeyError } from "../../db/connect.ts";
 import type { UserDoc } from "../../db/documents.ts";
 import { applyAfterHook, applyBeforeHook } from "../hooks.ts";
 import { admitMail, apiLink, dispatchMail, type MailDelivery, toMailUser } from "../mail-dispatch.ts";
-import { deleteResetTokensOfUser } from "../password/store.ts";
-import { findUserByEmail } from "../users/store.ts";
+import { findUserByEmail } from "../users/index.ts";
 import { readVerificationClaims, type VerificationClaims, type VerificationRequestType } from "./rules.ts";
-import { updateUserWhereEmail } from "./store.ts";
+import { deleteResetTokensOfUser, updateUserWhereEmail } from "./store.ts";
 
 /**
  * Email verification tokens are signed JWTs (DECISIONS.md: HS256, 3600 s) carrying the email and,

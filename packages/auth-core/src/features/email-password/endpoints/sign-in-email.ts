@@ -4,19 +4,21 @@ import { hashPassword, spendPasswordWork, verifyPassword } from "../../../crypto
 import type { UserDoc } from "../../../db/documents.ts";
 import { AuthError } from "../../../errors/auth-error.ts";
 import { defineEndpoint, type EndpointContext } from "../../../http/define-endpoint.ts";
-import { assertUserNotBanned } from "../../admin/ban-service.ts";
-import { createSession, setSessionCookies } from "../../session/service.ts";
-import { toUser } from "../../session/types.ts";
+import { createSession, setSessionCookies, toUser } from "../../session/index.ts";
 import {
   admitSignInAttempt,
   clearSignInFailures,
   readKnownDevice,
   rememberKnownDevice,
 } from "../../sign-in-throttle/index.ts";
-import { gateSessionMint, type TwoFactorRedirect } from "../../two-factor/gate.ts";
-import { updateCredentialPassword } from "../../users/service.ts";
-import { findCredentialAccount, findUserByEmail } from "../../users/store.ts";
-import { sendVerificationEmailInBackground } from "../../verification/service.ts";
+import { gateSessionMint, type TwoFactorRedirect } from "../../two-factor/index.ts";
+import {
+  assertUserNotBanned,
+  findCredentialAccount,
+  findUserByEmail,
+  updateCredentialPassword,
+} from "../../users/index.ts";
+import { sendVerificationEmailInBackground } from "../../verification/index.ts";
 
 export type { SignInResult } from "../../../contracts/email-password.ts";
 

@@ -2,10 +2,9 @@ import type { TwoFactorRedirect } from "../../../contracts/two-factor.ts";
 import { type EmailVerified, verifyEmailContract } from "../../../contracts/verification.ts";
 import { AuthError } from "../../../errors/auth-error.ts";
 import { defineEndpoint, type RedirectResult, redirectTo } from "../../../http/define-endpoint.ts";
-import { assertUserNotBanned } from "../../admin/ban-service.ts";
-import { createSession, setCookieCache, setSessionCookies } from "../../session/service.ts";
-import { toUser } from "../../session/types.ts";
-import { gateSessionMint } from "../../two-factor/gate.ts";
+import { createSession, setCookieCache, setSessionCookies, toUser } from "../../session/index.ts";
+import { gateSessionMint } from "../../two-factor/index.ts";
+import { assertUserNotBanned } from "../../users/index.ts";
 import {
   shouldAutoSignIn,
   VERIFY_FAILURE_ERRORS,
