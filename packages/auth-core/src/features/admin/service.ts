@@ -1,7 +1,6 @@
-import { ObjectId } from "mongodb";
 import type { AuthContext } from "../../context.ts";
 import type { UserDoc } from "../../db/documents.ts";
-import { parseId } from "../../db/ids.ts";
+import { ObjectId, parseId } from "../../db/ids.ts";
 import { AuthError } from "../../errors/auth-error.ts";
 import type { SessionWithUser } from "../session/index.ts";
 import { findUserById } from "../session/index.ts";

@@ -1,7 +1,7 @@
-import { ObjectId } from "mongodb";
 import type { AuthContext } from "../../context.ts";
 import { ALPHANUMERIC, generateRandomString } from "../../crypto/index.ts";
 import type { ApiKeyDoc } from "../../db/documents.ts";
+import { ObjectId } from "../../db/ids.ts";
 import { AuthError } from "../../errors/auth-error.ts";
 import { checkExpiresIn, currentUsagePeriod, hashApiKey, keyStart } from "./rules.ts";
 import { deleteSessionMintedApiKeys, deleteUserApiKeys, insertApiKey, readUsedSlots } from "./store.ts";

@@ -1,8 +1,8 @@
-import type { ObjectId } from "mongodb";
 import type { AuthContext } from "../../context.ts";
 import { generateRandomString, hashPassword, verifyPassword } from "../../crypto/index.ts";
 import { isDuplicateKeyError } from "../../db/connect.ts";
 import type { SessionDoc, UserDoc } from "../../db/documents.ts";
+import type { ObjectId } from "../../db/ids.ts";
 import { parseId } from "../../db/ids.ts";
 import { AuthError, isAuthError } from "../../errors/auth-error.ts";
 import type { CookieJar } from "../../http/cookie-jar.ts";

@@ -1,7 +1,7 @@
-import { ObjectId, type ObjectId as ObjectIdType } from "mongodb";
 import type { AuthContext } from "../../context.ts";
 import { generateSessionToken, signValue, unsignValue } from "../../crypto/index.ts";
 import type { SessionDoc, UserDoc } from "../../db/documents.ts";
+import { ObjectId, type ObjectId as ObjectIdType } from "../../db/ids.ts";
 import { AuthError } from "../../errors/auth-error.ts";
 import type { CookieJar } from "../../http/cookie-jar.ts";
 import { applyAfterHook, applyBeforeHook } from "../hooks.ts";

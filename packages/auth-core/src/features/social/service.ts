@@ -1,7 +1,7 @@
-import type { ObjectId } from "mongodb";
 import type { AuthContext } from "../../context.ts";
 import { generateRandomString } from "../../crypto/index.ts";
 import type { AccountDoc, SessionDoc, UserDoc } from "../../db/documents.ts";
+import type { ObjectId } from "../../db/ids.ts";
 import type { CookieJar } from "../../http/cookie-jar.ts";
 import { applyAfterHook, applyBeforeHook } from "../hooks.ts";
 import { createSession, setSessionCookies } from "../session/index.ts";

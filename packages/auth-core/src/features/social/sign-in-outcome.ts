@@ -1,9 +1,9 @@
-import { ObjectId } from "mongodb";
 import type { AuthContext } from "../../context.ts";
+import { emailField } from "../../contracts/schemas.ts";
 import type { AccountDoc, UserDoc } from "../../db/documents.ts";
+import { ObjectId } from "../../db/ids.ts";
 import { isAllowedUserURL } from "../../http/user-urls.ts";
 import { applyAfterHook, applyBeforeHook } from "../hooks.ts";
-import { emailField } from "../schemas.ts";
 import { createUser, deleteAdminChosenPassword, findUserByEmail, updateUser } from "../users/index.ts";
 import { sealTokens } from "./account-tokens.ts";
 import type { ProviderProfile, ProviderTokens } from "./providers/types.ts";

@@ -1,8 +1,8 @@
 import { setTimeout as sleep } from "node:timers/promises";
-import type { ObjectId } from "mongodb";
 import type { AuthContext } from "../../context.ts";
 import { generateRandomString } from "../../crypto/index.ts";
 import type { AccountDoc } from "../../db/documents.ts";
+import type { ObjectId } from "../../db/ids.ts";
 import { parseId } from "../../db/ids.ts";
 import { AuthError } from "../../errors/auth-error.ts";
 import { ERROR_CATALOGUE } from "../../errors/catalogue.ts";

@@ -1,8 +1,8 @@
-import { ObjectId } from "mongodb";
 import type { AuthContext } from "../../context.ts";
 import { verifyPassword } from "../../crypto/index.ts";
 import { isDuplicateKeyError } from "../../db/connect.ts";
 import { type AccountDoc, CREDENTIAL_PROVIDER_ID, type UserDoc } from "../../db/documents.ts";
+import { ObjectId } from "../../db/ids.ts";
 import { AuthError } from "../../errors/auth-error.ts";
 import { applyAfterHook, applyBeforeHook } from "../hooks.ts";
 import { clearSignInFailures } from "../sign-in-throttle/index.ts";

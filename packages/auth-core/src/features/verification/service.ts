@@ -1,8 +1,8 @@
-import type { ObjectId } from "mongodb";
 import type { AuthContext } from "../../context.ts";
 import { signJwt, verifyJwt } from "../../crypto/index.ts";
 import { isDuplicateKeyError } from "../../db/connect.ts";
 import type { UserDoc } from "../../db/documents.ts";
+import type { ObjectId } from "../../db/ids.ts";
 import { applyAfterHook, applyBeforeHook } from "../hooks.ts";
 import { admitMail, apiLink, dispatchMail, type MailDelivery, toMailUser } from "../mail-dispatch.ts";
 import { findUserByEmail } from "../users/index.ts";

@@ -1,7 +1,7 @@
-import { ObjectId } from "mongodb";
 import { type SignInResult, signInEmailContract } from "../../../contracts/email-password.ts";
 import { hashPassword, spendPasswordWork, verifyPassword } from "../../../crypto/index.ts";
 import type { UserDoc } from "../../../db/documents.ts";
+import { ObjectId } from "../../../db/ids.ts";
 import { AuthError } from "../../../errors/auth-error.ts";
 import { defineEndpoint, type EndpointContext } from "../../../http/define-endpoint.ts";
 import { createSession, setSessionCookies, toUser } from "../../session/index.ts";

@@ -1,6 +1,6 @@
-import { ObjectId } from "mongodb";
 import { signUpEmailContract } from "../../../contracts/email-password.ts";
 import { hashPassword } from "../../../crypto/index.ts";
+import { ObjectId } from "../../../db/ids.ts";
 import { AuthError } from "../../../errors/auth-error.ts";
 import { defineEndpoint } from "../../../http/define-endpoint.ts";
 import { createSession, setSessionCookies, toUser, type User } from "../../session/index.ts";
