@@ -8,6 +8,13 @@ import type { OriginMatcher } from "./http/origins.ts";
 import type { RateLimiter } from "./http/rate-limit.ts";
 import type { Mailer } from "./mail/mailer.ts";
 
+/**
+ * Removes one feature's own data of a user being deleted (features/deletion runs them after the
+ * user row is gone). Each feature exports its remover on its face; create-auth.ts lists them, so
+ * deletion depends on no feature it cleans up after (docs/architecture.md, "Feature faces").
+ */
+export type UserDataRemover = (auth: AuthContext, userId: UserDoc["_id"]) => Promise<void>;
+
 export interface CookieNames {
   sessionToken: string;
   sessionData: string;
@@ -48,5 +55,7 @@ export interface AuthContext {
    */
   sharedRateLimiter: RateLimiter;
   sessionSteps: SessionSteps;
+  /** In order: what deleting a user removes of each other feature's data (see UserDataRemover). */
+  userDataRemovers: readonly UserDataRemover[];
   now(): Date;
 }

@@ -3,12 +3,20 @@ import type { AuthContext, CookieNames } from "./context.ts";
 import { openCollections } from "./db/collections.ts";
 import { connectDatabase } from "./db/connect.ts";
 import { CORE_MIGRATIONS, runMigrations } from "./db/migrations/index.ts";
-import { assertUserNotBanned } from "./features/admin/index.ts";
+import {
+  assertApiKeyCallerAllowed,
+  deleteUserApiKeyData,
+  readApiKeySession,
+} from "./features/api-key/index.ts";
 import { type CleanupResult, cleanupExpired } from "./features/cleanup.ts";
 import { type CoreEndpoint, coreEndpoints } from "./features/registry.ts";
+import { isSessionFresh, readSession } from "./features/session/index.ts";
+import { clearSignInFailures } from "./features/sign-in-throttle/index.ts";
 import { createProviders } from "./features/social/providers/index.ts";
-import { gateSessionMint } from "./features/two-factor/index.ts";
+import { deleteUserTwoFactorData, gateSessionMint } from "./features/two-factor/index.ts";
+import { assertUserNotBanned } from "./features/users/index.ts";
 import { createApi, type TypedApi } from "./http/api.ts";
+import type { CallerResolvers } from "./http/caller.ts";
 import type { AnyEndpoint } from "./http/define-endpoint.ts";
 import { type AuthHandler, createHandler } from "./http/handler.ts";
 import { createOriginMatcher } from "./http/origins.ts";
@@ -30,6 +38,14 @@ export interface Auth {
   close(): Promise<void>;
   context: AuthContext;
 }
+
+/** How http/ resolves a request's caller (it imports no feature): an API key, then the session cookie. */
+export const coreCallerResolvers: CallerResolvers = {
+  readApiKeySession,
+  assertApiKeyCallerAllowed,
+  readSession,
+  isSessionFresh,
+};
 
 function cookieNames(prefix: string, secure: boolean): CookieNames {
   const full = (name: string) => `${secure ? "__Secure-" : ""}${prefix}.${name}`;
@@ -61,14 +77,16 @@ export function createAuth(input: AuthOptions): Auth {
     }),
     sharedRateLimiter: createDatabaseRateLimiter(collections),
     sessionSteps: { assertUserNotBanned, gateSessionMint },
+    // Deletion's steps 7 and 8 (features/deletion/service.ts): the order is that of the writes.
+    userDataRemovers: [deleteUserTwoFactorData, clearSignInFailures, deleteUserApiKeyData],
     now: options.clock,
   };
   const endpoints = coreEndpoints;
   const rateLimiter =
     options.rateLimit.storage === "database" ? context.sharedRateLimiter : createMemoryRateLimiter();
   return {
-    handler: createHandler(context, endpoints, rateLimiter),
-    api: createApi<CoreEndpoint>(context, endpoints),
+    handler: createHandler(context, endpoints, rateLimiter, coreCallerResolvers),
+    api: createApi<CoreEndpoint>(context, endpoints, coreCallerResolvers),
     endpoints,
     migrate: () => runMigrations(collections, CORE_MIGRATIONS, context.now),
     cleanup: () => cleanupExpired(collections, context.now()),

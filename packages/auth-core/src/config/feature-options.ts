@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ADMIN_STATEMENTS, DEFAULT_ADMIN_ROLES, findInvalidGrant } from "../features/admin/access.ts";
+import { ADMIN_STATEMENTS, DEFAULT_ADMIN_ROLES, findInvalidGrant } from "./admin-roles.ts";
 import type { MailUser } from "./hooks.ts";
 
 /**
@@ -36,7 +36,7 @@ export const adminOptionsSchema = z
     adminUserIds: z.array(z.string().regex(/^[0-9a-f]{24}$/i)).default([]),
     /**
      * Custom roles by statements, e.g. `{ support: { user: ["list", "get"] } }`; replaces the
-     * default admin/user roles (features/admin/access.ts). @default admin (all but impersonate-admins), user (none)
+     * default admin/user roles (config/admin-roles.ts). @default admin (all but impersonate-admins), user (none)
      */
     roles: z.record(z.string().min(1), z.record(z.string(), z.array(z.string()))).optional(),
     /** @default 3600 (1 hour, docs/decisions.md) */

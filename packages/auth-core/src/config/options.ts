@@ -1,5 +1,5 @@
-import { Db } from "mongodb";
 import { z } from "zod";
+import { Db } from "../db/connect.ts";
 import {
   type BuiltInProviderId,
   genericProviderOptionsSchema,

@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { callbackURLField, emailField, imageField, nameField } from "../features/schemas.ts";
 import { defineContract } from "./contract.ts";
 import { statusTrueSchema } from "./models.ts";
+import { callbackURLField, emailField, imageField, nameField } from "./schemas.ts";
 
 export const updateUserContract = defineContract({
   name: "updateUser",

@@ -1,5 +1,4 @@
 import { z } from "zod";
-import { emailField, imageField, nameField, passwordField, tokenField } from "../features/schemas.ts";
 import {
   banExpiresInField,
   listUsersQuery,
@@ -19,6 +18,7 @@ import {
 } from "./admin-models.ts";
 import { defineContract } from "./contract.ts";
 import { sessionAndUserSchema, statusTrueSchema, successTrueSchema } from "./models.ts";
+import { emailField, imageField, nameField, passwordField, tokenField } from "./schemas.ts";
 
 /**
  * every endpoint under /admin/. Each checks the caller's admin permission itself

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { callbackURLField, passwordField, tokenField } from "../features/schemas.ts";
 import { defineContract } from "./contract.ts";
+import { callbackURLField, passwordField, tokenField } from "./schemas.ts";
 
 export interface DeleteUserResponse {
   success: true;

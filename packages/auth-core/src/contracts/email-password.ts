@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { callbackURLField, emailField, imageField, nameField, passwordField } from "../features/schemas.ts";
 import { defineContract } from "./contract.ts";
 import { type User, userSchema } from "./models.ts";
+import { callbackURLField, emailField, imageField, nameField, passwordField } from "./schemas.ts";
 import { twoFactorRedirectSchema } from "./two-factor.ts";
 
 /** A password sign-in that minted a session (a two-factor user gets a TwoFactorRedirect instead). */

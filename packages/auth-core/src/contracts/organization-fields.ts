@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { userURLField } from "../features/schemas.ts";
+import { userURLField } from "./schemas.ts";
 
 /**
  * Field schemas of the organization endpoints (zod only: contract modules import them). Ids are

@@ -1,5 +1,4 @@
 import { z } from "zod";
-import { emailField } from "../features/schemas.ts";
 import { defineContract } from "./contract.ts";
 import { idField, pageQueryFields, roleField, teamIdsField } from "./organization-fields.ts";
 import {
@@ -10,6 +9,7 @@ import {
   memberSchema,
   userInvitationSchema,
 } from "./organization-models.ts";
+import { emailField } from "./schemas.ts";
 
 /** Invitations: sending, answering (accept, reject), canceling and listing them. */
 

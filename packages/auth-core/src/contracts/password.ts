@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { callbackURLField, emailField, passwordField } from "../features/schemas.ts";
 import { defineContract } from "./contract.ts";
 import { statusTrueSchema, type User, userSchema } from "./models.ts";
+import { callbackURLField, emailField, passwordField } from "./schemas.ts";
 
 /** The one answer to a reset request, whether or not the address belongs to anyone. */
 export interface PasswordResetRequested {

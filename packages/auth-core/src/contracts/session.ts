@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { queryBoolean, tokenField } from "../features/schemas.ts";
 import { defineContract } from "./contract.ts";
 import { sessionAndUserSchema, sessionSchema, statusTrueSchema, successTrueSchema } from "./models.ts";
+import { queryBoolean, tokenField } from "./schemas.ts";
 
 export const getSessionContract = defineContract({
   name: "getSession",

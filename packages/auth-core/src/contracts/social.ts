@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { callbackURLField } from "../features/schemas.ts";
 import { defineContract } from "./contract.ts";
 import { statusTrueSchema } from "./models.ts";
+import { callbackURLField } from "./schemas.ts";
 import { idTokenField, providerIdField, scopesField, tokenRequestBody } from "./social-fields.ts";
 import {
   accessTokenResultSchema,

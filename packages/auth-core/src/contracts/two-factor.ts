@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { passwordField } from "../features/schemas.ts";
 import { defineContract } from "./contract.ts";
 import { statusTrueSchema, type User, userSchema } from "./models.ts";
+import { passwordField } from "./schemas.ts";
 
 /** A second factor a sign-in challenge can be answered with; backup codes are always accepted besides. */
 export type TwoFactorMethod = "totp" | "otp";

@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { callbackURLField, emailField, tokenField } from "../features/schemas.ts";
 import { defineContract } from "./contract.ts";
 import { statusTrueSchema, type User, userSchema } from "./models.ts";
+import { callbackURLField, emailField, tokenField } from "./schemas.ts";
 import { type TwoFactorMethod, twoFactorMethodSchema } from "./two-factor.ts";
 
 /**

@@ -1,4 +1,7 @@
-import { type Db, MongoClient, MongoServerError } from "mongodb";
+import { Db, MongoClient, MongoServerError } from "mongodb";
+
+/** The driver's database class, for the `database` option's schema (config/ does not import "mongodb"). */
+export { Db };
 
 export interface DatabaseHandle {
   db: Db;

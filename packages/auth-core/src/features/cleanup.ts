@@ -1,5 +1,5 @@
 import type { Collections } from "../db/collections.ts";
-import { deleteExpiredKeyUses } from "./api-key/store.ts";
+import { deleteExpiredKeyUses } from "./api-key/index.ts";
 
 /**
  * Explicit garbage collection (no TTL indexes: FerretDB v1 has none). Reads already ignore expired

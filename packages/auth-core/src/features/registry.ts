@@ -1,16 +1,16 @@
 import type { AnyEndpoint } from "../http/define-endpoint.ts";
-import { type AccountEndpoint, accountEndpoints } from "./account/index.ts";
-import { type AdminEndpoint, adminEndpoints } from "./admin/index.ts";
-import { type ApiKeyEndpoint, apiKeyEndpoints } from "./api-key/index.ts";
-import { type DeletionEndpoint, deletionEndpoints } from "./deletion/index.ts";
-import { type EmailPasswordEndpoint, emailPasswordEndpoints } from "./email-password/index.ts";
-import { type GeneralEndpoint, generalEndpoints } from "./general/index.ts";
-import { type OrganizationEndpoint, organizationEndpoints } from "./organization/index.ts";
-import { type PasswordEndpoint, passwordEndpoints } from "./password/index.ts";
-import { type SessionEndpoint, sessionEndpoints } from "./session/index.ts";
-import { type SocialEndpoint, socialEndpoints } from "./social/index.ts";
-import { type TwoFactorEndpoint, twoFactorEndpoints } from "./two-factor/index.ts";
-import { type VerificationEndpoint, verificationEndpoints } from "./verification/index.ts";
+import { type AccountEndpoint, accountEndpoints } from "./account/endpoints/index.ts";
+import { type AdminEndpoint, adminEndpoints } from "./admin/endpoints/index.ts";
+import { type ApiKeyEndpoint, apiKeyEndpoints } from "./api-key/endpoints/index.ts";
+import { type DeletionEndpoint, deletionEndpoints } from "./deletion/endpoints/index.ts";
+import { type EmailPasswordEndpoint, emailPasswordEndpoints } from "./email-password/endpoints/index.ts";
+import { type GeneralEndpoint, generalEndpoints } from "./general/endpoints/index.ts";
+import { type OrganizationEndpoint, organizationEndpoints } from "./organization/endpoints/index.ts";
+import { type PasswordEndpoint, passwordEndpoints } from "./password/endpoints/index.ts";
+import { type SessionEndpoint, sessionEndpoints } from "./session/endpoints/index.ts";
+import { type SocialEndpoint, socialEndpoints } from "./social/endpoints/index.ts";
+import { type TwoFactorEndpoint, twoFactorEndpoints } from "./two-factor/endpoints/index.ts";
+import { type VerificationEndpoint, verificationEndpoints } from "./verification/endpoints/index.ts";
 
 /** Every core endpoint. One list drives the router, `auth.api`, the client SDK and the docs. */
 export const coreEndpoints: readonly AnyEndpoint[] = [

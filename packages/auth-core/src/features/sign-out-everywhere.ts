@@ -1,8 +1,8 @@
-import type { ObjectId } from "mongodb";
 import type { AuthContext } from "../context.ts";
-import { revokeSessionMintedKeys } from "./api-key/service.ts";
+import type { ObjectId } from "../db/ids.ts";
+import { revokeSessionMintedKeys } from "./api-key/index.ts";
 import { dispatchMail, toMailUser } from "./mail-dispatch.ts";
-import { deleteAllSessionsOfUser, findUserById } from "./session/store.ts";
+import { deleteAllSessionsOfUser, findUserById } from "./session/index.ts";
 
 export interface SignedOutEverywhere {
   /** Sessions ended: the user's own and the impersonations they started as an admin. */

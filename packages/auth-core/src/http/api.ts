@@ -2,6 +2,7 @@ import type { z } from "zod";
 import type { AuthContext } from "../context.ts";
 import { isCausedByDatabaseOutage } from "../db/connect.ts";
 import { AuthError, isAuthError } from "../errors/auth-error.ts";
+import type { CallerResolvers } from "./caller.ts";
 import { deadlineOf, withinRequestTimeout } from "./deadline.ts";
 import type {
   AnyEndpoint,
@@ -73,13 +74,14 @@ export type TypedApi<Endpoint extends { name: string }> = {
 export function createApi<Endpoint extends { name: string }>(
   auth: AuthContext,
   endpoints: readonly AnyEndpoint[],
+  callers: CallerResolvers,
 ): TypedApi<Endpoint> {
   const api: Record<string, ApiMethod> = {};
   for (const endpoint of endpoints) {
     const method = typeof endpoint.method === "string" ? endpoint.method : endpoint.method[0]!;
     api[endpoint.name] = async (input = {}) => {
       const { requestTimeoutMs } = auth.options.advanced;
-      const run = runEndpoint(auth, endpoint, method, {
+      const run = runEndpoint(auth, callers, endpoint, method, {
         body: input.body ?? {},
         query: input.query ?? {},
         params: input.params ?? {},

@@ -2,7 +2,7 @@ import type { z } from "zod";
 import type { AuthContext } from "../context.ts";
 import type { AnyContract, EndpointAnswer, EndpointAuth, EndpointContract } from "../contracts/contract.ts";
 import type { ErrorCode } from "../errors/catalogue.ts";
-import type { SessionWithUser } from "../features/session/types.ts";
+import type { SessionWithUser } from "./caller.ts";
 import type { CookieJar } from "./cookie-jar.ts";
 
 export type { EndpointAuth } from "../contracts/contract.ts";

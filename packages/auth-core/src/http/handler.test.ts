@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { createTestAuth, TEST_ORIGIN, type TestAuth } from "../../../../tests/support/test-auth.ts";
 import { defineContract } from "../contracts/contract.ts";
+import { coreCallerResolvers } from "../create-auth.ts";
 import { AuthError } from "../errors/auth-error.ts";
 import { type AnyEndpoint, defineEndpoint, htmlPage, redirectTo } from "./define-endpoint.ts";
 import { type AuthHandler, createHandler } from "./handler.ts";
@@ -100,7 +101,7 @@ let t: TestAuth;
 let handle: AuthHandler;
 beforeAll(async () => {
   t = await createTestAuth({ trustedOrigins: ["https://app.example.com"] });
-  handle = createHandler(t.auth.context, ENDPOINTS, createMemoryRateLimiter());
+  handle = createHandler(t.auth.context, ENDPOINTS, createMemoryRateLimiter(), coreCallerResolvers);
 });
 afterAll(async () => {
   await t.close();

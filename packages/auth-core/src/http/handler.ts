@@ -1,6 +1,7 @@
 import type { AuthContext } from "../context.ts";
 import { isCausedByDatabaseOutage } from "../db/connect.ts";
 import { AuthError, isAuthError } from "../errors/auth-error.ts";
+import type { CallerResolvers } from "./caller.ts";
 import { compileTrustedProxies, rateLimitAddress, resolveClientIp } from "./client-ip.ts";
 import { assertBeforeDeadline, deadlineOf, withinRequestTimeout } from "./deadline.ts";
 import type { AnyEndpoint } from "./define-endpoint.ts";
@@ -150,8 +151,9 @@ export function createHandler(
   auth: AuthContext,
   endpoints: readonly AnyEndpoint[],
   rateLimiter: RateLimiter,
+  callers: CallerResolvers,
 ): AuthHandler {
-  const engine = createEngine(auth, endpoints, rateLimiter);
+  const engine = createEngine(auth, endpoints, rateLimiter, callers);
   const handler: AuthHandler & { [ENGINE]?: Engine } = async (request, options) => {
     const reply = await engine({
       method: request.method,
@@ -170,6 +172,7 @@ function createEngine(
   auth: AuthContext,
   endpoints: readonly AnyEndpoint[],
   rateLimiter: RateLimiter,
+  callers: CallerResolvers,
 ): Engine {
   const route = createRouter(endpoints.filter((endpoint) => endpoint.auth !== "server-only"));
   const { basePath } = auth.options;
@@ -213,7 +216,7 @@ function createEngine(
           : await request.readBody(auth.options.advanced.maxBodyBytes, endpoint.acceptsForm === true);
       // A limiter claim or a slow body upload may have outlived the caller: its endpoint is not started.
       assertBeforeDeadline(deadlineMs);
-      const outcome = await runEndpoint(auth, endpoint, method, {
+      const outcome = await runEndpoint(auth, callers, endpoint, method, {
         body,
         query: url.search === "" ? {} : Object.fromEntries(url.searchParams),
         params,

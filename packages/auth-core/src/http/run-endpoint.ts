@@ -1,10 +1,7 @@
 import type { AuthContext } from "../context.ts";
 import { AuthError } from "../errors/auth-error.ts";
-import { assertApiKeyCallerAllowed, readApiKeySession } from "../features/api-key/session-bridge.ts";
-import { isSessionFresh } from "../features/session/rules.ts";
-import { readSession } from "../features/session/service.ts";
-import type { SessionWithUser } from "../features/session/types.ts";
 import { assertCallbackURLsTrusted } from "./callback-urls.ts";
+import type { CallerResolvers, SessionWithUser } from "./caller.ts";
 import { CookieJar } from "./cookie-jar.ts";
 import {
   type AnyEndpoint,
@@ -119,35 +116,36 @@ function assertOriginTrusted(auth: AuthContext, method: string, input: EndpointI
 
 async function resolveCaller(
   auth: AuthContext,
+  callers: CallerResolvers,
   endpoint: AnyEndpoint,
   method: string,
   jar: CookieJar,
   headers: Headers,
   deadlineMs: number,
 ): Promise<SessionWithUser | null> {
-  // `apiKey.enableSessionForAPIKeys` (features/api-key/session-bridge.ts): the key header, when sent,
+  // `apiKey.enableSessionForAPIKeys` (the api-key feature's session bridge): the key header, when sent,
   // is the credential — never fresh, refused by sensitive endpoints. Server-only endpoints are the
   // app's own calls: a key header they forward is not their caller (and is not counted twice).
   if (endpoint.auth !== "server-only") {
     // Refused before the key is read: reading it counts a use and a rate-limit hit, which a call
     // the endpoint refuses anyway must not spend.
     const { enableSessionForAPIKeys, header } = auth.options.apiKey;
-    if (enableSessionForAPIKeys && headers.has(header)) assertApiKeyCallerAllowed(endpoint);
-    const viaKey = await readApiKeySession(auth, headers, deadlineMs);
+    if (enableSessionForAPIKeys && headers.has(header)) callers.assertApiKeyCallerAllowed(endpoint);
+    const viaKey = await callers.readApiKeySession(auth, headers, deadlineMs);
     if (viaKey) return viaKey;
   }
   // The cookie cache answers reads only (at most its 60 s stale). A state-changing call
   // reads the session row: otherwise a revoked or banned session could keep writing — and keep
   // re-signing a fresh cache for itself (update-user) — long after its cache should have run out.
   const useCookieCache = method === "GET" && !endpoint.sensitive;
-  const caller = await readSession(auth, jar, { useCookieCache, disableRefresh: false });
+  const caller = await callers.readSession(auth, jar, { useCookieCache, disableRefresh: false });
   if (endpoint.highRisk && caller?.session.impersonatedBy)
     throw new AuthError("NOT_ALLOWED_WHILE_IMPERSONATING");
   if (endpoint.auth === "optional" || endpoint.auth === "server-only") return caller;
   if (!caller) throw new AuthError("UNAUTHORIZED");
   if (
     endpoint.auth === "fresh-session" &&
-    !isSessionFresh(caller.session, auth.now(), auth.options.session.freshAge)
+    !callers.isSessionFresh(caller.session, auth.now(), auth.options.session.freshAge)
   ) {
     throw new AuthError("SESSION_NOT_FRESH");
   }
@@ -162,6 +160,7 @@ async function resolveCaller(
  */
 export async function runEndpoint(
   auth: AuthContext,
+  callers: CallerResolvers,
   endpoint: AnyEndpoint,
   method: string,
   input: EndpointInput,
@@ -187,7 +186,7 @@ export async function runEndpoint(
     const session =
       endpoint.auth === "none"
         ? null
-        : await resolveCaller(auth, endpoint, method, jar, input.headers, input.deadlineMs);
+        : await resolveCaller(auth, callers, endpoint, method, jar, input.headers, input.deadlineMs);
     const ctx: EndpointContext<unknown, unknown> = {
       auth,
       body,

@@ -1,6 +1,5 @@
 import type { AnyBulkWriteOperation } from "mongodb";
-import { deleteAccountIdentifier } from "../../features/deletion/rules.ts";
-import { resetPasswordIdentifier } from "../../features/password/rules.ts";
+import { sha256Base64Url } from "../../crypto/random.ts";
 import type { VerificationDoc } from "../documents.ts";
 import type { Migration } from "./types.ts";
 
@@ -8,6 +7,14 @@ import type { Migration } from "./types.ts";
 const PLAIN_RESET = /^reset-password:([A-Za-z0-9]{24})$/;
 const PLAIN_DELETE = /^delete-account-([a-z0-9]{32})$/;
 const BATCH = 500;
+
+/*
+ * The identifiers as this migration writes them, frozen here: a migration must keep doing what it
+ * did when it shipped, whatever the features' rules (password/rules.ts resetPasswordIdentifier,
+ * deletion/rules.ts deleteAccountIdentifier) become — and db/ imports no feature.
+ */
+const resetPasswordIdentifier = (token: string) => `reset-password:${sha256Base64Url(token)}`;
+const deleteAccountIdentifier = (token: string) => `delete-account-${sha256Base64Url(token)}`;
 
 /**
  * docs/security.md: reset-password and delete-account rows stored before tokens were hashed get

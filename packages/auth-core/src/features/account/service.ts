@@ -1,8 +1,8 @@
 import type { AuthContext } from "../../context.ts";
 import type { UserDoc } from "../../db/documents.ts";
 import { AuthError } from "../../errors/auth-error.ts";
-import { findUserByEmail } from "../users/store.ts";
-import { moveUserEmail, sendChangeEmailLink, sendVerificationEmail } from "../verification/service.ts";
+import { findUserByEmail } from "../users/index.ts";
+import { moveUserEmail, sendChangeEmailLink, sendVerificationEmail } from "../verification/index.ts";
 
 /**
  * POST /change-email. Returns the user as stored afterwards

@@ -11,7 +11,7 @@ import {
 import { SESSION_COOKIE, TestBrowser } from "../../../../../tests/support/browser.ts";
 import { createTestAuth, TEST_SECRET, type TestAuth } from "../../../../../tests/support/test-auth.ts";
 import { signValue } from "../../crypto/index.ts";
-import { adminEndpoints } from "./index.ts";
+import { adminEndpoints } from "./endpoints/index.ts";
 
 /**
  * Every admin endpoint × {admin, non-admin, signed-out}: the user role can do none of it,

@@ -2,16 +2,17 @@ import type { AuthContext } from "../../context.ts";
 import type { SessionDoc, UserDoc } from "../../db/documents.ts";
 import { AuthError } from "../../errors/auth-error.ts";
 import type { CookieJar } from "../../http/cookie-jar.ts";
-import { establishSession } from "../session/index.ts";
-import { isSessionExpired } from "../session/rules.ts";
+import type { SessionWithUser } from "../session/index.ts";
 import {
   clearSessionCookies,
+  establishSession,
+  findSessionByToken,
+  findUserById,
+  isSessionExpired,
   parkSession,
   setSessionCookies,
   takeParkedSessionToken,
-} from "../session/service.ts";
-import { findSessionByToken, findUserById } from "../session/store.ts";
-import type { SessionWithUser } from "../session/types.ts";
+} from "../session/index.ts";
 import { isBanActive } from "./rules.ts";
 import { hasAdminPermission, isAdminUser, isListedAdmin } from "./service.ts";
 import { deleteSessionById } from "./store.ts";

@@ -1,7 +1,7 @@
 import type { AuthContext } from "../../context.ts";
 import type { UserDoc } from "../../db/documents.ts";
 import { AuthError } from "../../errors/auth-error.ts";
-import { updateUser } from "../users/service.ts";
+import { updateUser } from "../users/index.ts";
 import { parseRoleList } from "./access.ts";
 import { areKnownRoles, normaliseRoleInput } from "./rules.ts";
 import { adminRoles, hasAdminPermission } from "./service.ts";

@@ -1,6 +1,6 @@
 import type { AdminSession, AdminUser } from "../../contracts/admin-models.ts";
 import type { SessionDoc, UserDoc } from "../../db/documents.ts";
-import { toSession, toUser } from "../session/types.ts";
+import { toSession, toUser } from "../session/index.ts";
 import { parseRoleList } from "./access.ts";
 
 /** The audit trail's actions (issue 5 "An audit trail"). */
@@ -46,24 +46,10 @@ export function toAdminSession(doc: SessionDoc): AdminSession {
   return { ...session, impersonatedBy: doc.impersonatedBy ? String(doc.impersonatedBy) : null };
 }
 
-/** A ban holds while `banned` is set and its expiry (if any) is still ahead. */
-export function isBanActive(user: Pick<UserDoc, "banned" | "banExpires">, now: Date): boolean {
-  if (user.banned !== true) return false;
-  return !user.banExpires || user.banExpires.getTime() > now.getTime();
-}
-
-/** A ban whose expiry has passed: lifted at the next sign-in (docs/decisions.md "Admin"). */
-export function isBanExpired(user: Pick<UserDoc, "banned" | "banExpires">, now: Date): boolean {
-  return user.banned === true && !!user.banExpires && user.banExpires.getTime() <= now.getTime();
-}
-
 /** Null: a permanent ban. */
 export function banExpiry(now: Date, expiresInSeconds: number | undefined): Date | null {
   return expiresInSeconds === undefined ? null : new Date(now.getTime() + expiresInSeconds * 1000);
 }
-
-/** The ban fields that lift a ban (unban-user, or an expired ban at sign-in). */
-export const LIFTED_BAN = { banned: false, banReason: null, banExpires: null } as const;
 
 /** Roles are stored comma separated; one name per entry, no duplicates. */
 export function normaliseRoleInput(role: string | readonly string[]): string[] {
@@ -75,3 +61,5 @@ export function normaliseRoleInput(role: string | readonly string[]): string[] {
 export function areKnownRoles(names: readonly string[], known: Readonly<Record<string, unknown>>): boolean {
   return names.length > 0 && names.every((name) => name.length > 0 && Object.hasOwn(known, name));
 }
+
+export { isBanActive, isBanExpired, LIFTED_BAN } from "../users/index.ts";

@@ -1,11 +1,10 @@
-import { ObjectId } from "mongodb";
 import type { AuthContext } from "../../context.ts";
 import type { UserDoc } from "../../db/documents.ts";
-import { parseId } from "../../db/ids.ts";
+import { ObjectId, parseId } from "../../db/ids.ts";
 import { AuthError } from "../../errors/auth-error.ts";
-import { findUserById } from "../session/store.ts";
-import type { SessionWithUser } from "../session/types.ts";
-import { claimOneTimeToken } from "../verification/store.ts";
+import type { SessionWithUser } from "../session/index.ts";
+import { findUserById } from "../session/index.ts";
+import { claimOneTimeToken } from "../verification/index.ts";
 import {
   DEFAULT_ADMIN_ROLES,
   type PermissionRequest,

@@ -1,9 +1,9 @@
-import type { ObjectId } from "mongodb";
+import type { ObjectId } from "../../db/ids.ts";
 import { parseId } from "../../db/ids.ts";
 import { AuthError } from "../../errors/auth-error.ts";
 import type { EndpointContext } from "../../http/define-endpoint.ts";
-import { isSessionFresh } from "../session/rules.ts";
-import type { SessionWithUser } from "../session/types.ts";
+import type { SessionWithUser } from "../session/index.ts";
+import { isSessionFresh } from "../session/index.ts";
 import { findServerOnlyFields } from "./rules.ts";
 
 /**

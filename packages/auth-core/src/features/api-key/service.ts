@@ -1,10 +1,10 @@
-import { ObjectId } from "mongodb";
 import type { AuthContext } from "../../context.ts";
 import { ALPHANUMERIC, generateRandomString } from "../../crypto/index.ts";
 import type { ApiKeyDoc } from "../../db/documents.ts";
+import { ObjectId } from "../../db/ids.ts";
 import { AuthError } from "../../errors/auth-error.ts";
 import { checkExpiresIn, currentUsagePeriod, hashApiKey, keyStart } from "./rules.ts";
-import { deleteSessionMintedApiKeys, insertApiKey, readUsedSlots } from "./store.ts";
+import { deleteSessionMintedApiKeys, deleteUserApiKeys, insertApiKey, readUsedSlots } from "./store.ts";
 import { type ApiKey, type CreatedApiKey, toApiKey } from "./types.ts";
 
 /** What create accepts once validated; the limit fields come from server code only (endpoints). */
@@ -95,4 +95,9 @@ export function revokeSessionMintedKeys(auth: AuthContext, userId: ObjectId): Pr
 
 export async function presentApiKey(auth: AuthContext, doc: ApiKeyDoc): Promise<ApiKey> {
   return toApiKey(doc, await readRemainingUses(auth, doc));
+}
+
+/** User deletion (a UserDataRemover, see context.ts): every key of the user and their use rows. */
+export async function deleteUserApiKeyData(auth: AuthContext, userId: ObjectId): Promise<void> {
+  await deleteUserApiKeys(auth.collections, userId);
 }

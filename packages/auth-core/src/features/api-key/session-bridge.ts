@@ -2,7 +2,7 @@ import type { AuthContext } from "../../context.ts";
 import type { SessionDoc, UserDoc } from "../../db/documents.ts";
 import { AuthError } from "../../errors/auth-error.ts";
 import type { EndpointAuth } from "../../http/define-endpoint.ts";
-import type { SessionWithUser } from "../session/types.ts";
+import type { SessionWithUser } from "../session/index.ts";
 import { checkApiKey } from "./verify-service.ts";
 
 /**

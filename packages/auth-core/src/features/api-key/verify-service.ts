@@ -1,8 +1,8 @@
 import type { AuthContext } from "../../context.ts";
 import type { ApiKeyDoc, UserDoc } from "../../db/documents.ts";
 import { AuthError } from "../../errors/auth-error.ts";
-import { isBanActive } from "../admin/rules.ts";
-import { findUserById } from "../session/store.ts";
+import { findUserById } from "../session/index.ts";
+import { isBanActive } from "../users/index.ts";
 import { checkKeyState, currentUsagePeriod, hashApiKey, hasPermissions } from "./rules.ts";
 import { findApiKeyByHash, insertUseClaim, readUsedSlots } from "./store.ts";
 

@@ -1,6 +1,6 @@
-import type { ObjectId } from "mongodb";
 import type { AuthContext } from "../../context.ts";
 import type { MemberDoc, UserDoc } from "../../db/documents.ts";
+import type { ObjectId } from "../../db/ids.ts";
 import { AuthError } from "../../errors/auth-error.ts";
 import {
   deleteOrganizationCascade,

@@ -1,8 +1,8 @@
 /** Pure decisions of account deletion. */
 
-import type { ObjectId } from "mongodb";
 import { sha256Base64Url } from "../../crypto/random.ts";
 import type { MemberDoc } from "../../db/documents.ts";
+import type { ObjectId } from "../../db/ids.ts";
 import { holdsRole, parseRoles } from "../organization/index.ts";
 
 /**

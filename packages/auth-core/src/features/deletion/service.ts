@@ -1,17 +1,12 @@
 import type { AuthContext } from "../../context.ts";
-import { generateRandomString, LOWER_ALPHANUMERIC, verifyPassword } from "../../crypto/index.ts";
+import { generateRandomString, LOWER_ALPHANUMERIC } from "../../crypto/index.ts";
 import type { UserDoc } from "../../db/documents.ts";
 import { AuthError } from "../../errors/auth-error.ts";
 import type { CookieJar } from "../../http/cookie-jar.ts";
-import { deleteUserApiKeys } from "../api-key/store.ts";
 import { apiLink, dispatchMail, toMailUser } from "../mail-dispatch.ts";
-import { readSession } from "../session/service.ts";
-import { deleteAllSessionsOfUser } from "../session/store.ts";
-import type { SessionWithUser } from "../session/types.ts";
-import { clearSignInFailures } from "../sign-in-throttle/index.ts";
-import { deleteUserTwoFactorData } from "../two-factor/index.ts";
-import { findCredentialAccount } from "../users/store.ts";
-import { consumeVerification, createVerification } from "../verification/store.ts";
+import type { SessionWithUser } from "../session/index.ts";
+import { deleteAllSessionsOfUser, readSession } from "../session/index.ts";
+import { consumeVerification, createVerification } from "../verification/index.ts";
 import {
   assertNoSoleOwnership,
   leaveOrganizations,
@@ -30,22 +25,6 @@ import { deleteUserAccounts, deleteUserDoc, deleteUserTokens, sweepUserMembershi
  */
 export function readCallerForDeletion(auth: AuthContext, jar: CookieJar): Promise<SessionWithUser | null> {
   return readSession(auth, jar, { useCookieCache: false, disableRefresh: true });
-}
-
-export type PasswordCheckResult = "ok" | "no-credential-account" | "wrong-password";
-
-/** "a given password must match the credential account". */
-export async function checkAccountPassword(
-  auth: AuthContext,
-  user: UserDoc,
-  password: string,
-): Promise<PasswordCheckResult> {
-  const account = await findCredentialAccount(auth.collections, user._id);
-  if (!account?.password) return "no-credential-account";
-  // An over-long password cannot be anyone's: refuse it without spending scrypt work on it.
-  if (password.length > auth.options.emailAndPassword.maxPasswordLength) return "wrong-password";
-  const check = await verifyPassword(account.password, password);
-  return check.valid ? "ok" : "wrong-password";
 }
 
 /**
@@ -120,7 +99,8 @@ export type DeleteUserResult = { ok: true } | { ok: false; reason: "refused" };
  *    user row first, and the email is free again; then any member row or team membership a racing
  *    add-member or accept inserted after step 3 read them (add-member reads the user again after its
  *    insert, so one landing after this sweep takes itself back);
- * 5. accounts, 6. pending tokens, 7. second-factor secrets and trusted devices, 8. API keys (a key
+ * 5. accounts, 6. pending tokens, then the other features' data (`auth.userDataRemovers`, listed
+ *    by create-auth.ts): 7. second-factor secrets and trusted devices, sign-in failures, 8. API keys (a key
  *    of a deleted user already verifies as invalid: verification resolves its owner) — leftovers of
  *    a crash after step 4 are unreachable (no user to resolve to); tokens expire, orphan accounts
  *    need a sweep (see the report on cleanup).
@@ -146,9 +126,8 @@ export async function deleteUserAndData(
   await sweepUserMemberships(auth.collections, user._id);
   await deleteUserAccounts(auth.collections, user._id);
   await deleteUserTokens(auth.collections, user._id);
-  await deleteUserTwoFactorData(auth, user._id);
-  await clearSignInFailures(auth, user._id);
-  await deleteUserApiKeys(auth.collections, user._id);
+  // The other features' data, each removed by its own feature, in the order create-auth.ts lists them.
+  for (const removeUserData of auth.userDataRemovers) await removeUserData(auth, user._id);
   await hooks?.after?.(user);
   return { ok: true };
 }

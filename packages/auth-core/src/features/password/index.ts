@@ -1,19 +1,2 @@
-import type { AnyEndpoint } from "../../http/define-endpoint.ts";
-import { changePassword } from "./endpoints/change-password.ts";
-import { forgetPassword } from "./endpoints/forget-password.ts";
-import { requestPasswordReset } from "./endpoints/request-password-reset.ts";
-import { resetPassword } from "./endpoints/reset-password.ts";
-import { resetPasswordCallback } from "./endpoints/reset-password-token.ts";
-import { setPassword } from "./endpoints/set-password.ts";
-
-const passwordList = [
-  requestPasswordReset,
-  forgetPassword,
-  resetPasswordCallback,
-  resetPassword,
-  changePassword,
-  setPassword,
-] as const;
-export const passwordEndpoints: readonly AnyEndpoint[] = passwordList;
-/** The endpoints of this feature, with their types (the keys and signatures of `auth.api`). */
-export type PasswordEndpoint = (typeof passwordList)[number];
+/** The face of password: what other features may use. */
+export { revokeResetLinks } from "./service.ts";

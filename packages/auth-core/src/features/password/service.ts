@@ -1,27 +1,34 @@
-import type { ObjectId } from "mongodb";
 import type { AuthContext } from "../../context.ts";
 import { generateRandomString, hashPassword, verifyPassword } from "../../crypto/index.ts";
 import { isDuplicateKeyError } from "../../db/connect.ts";
 import type { SessionDoc, UserDoc } from "../../db/documents.ts";
+import type { ObjectId } from "../../db/ids.ts";
 import { parseId } from "../../db/ids.ts";
 import { AuthError, isAuthError } from "../../errors/auth-error.ts";
 import type { CookieJar } from "../../http/cookie-jar.ts";
 import { admitMail, apiLink, dispatchMail, toMailUser } from "../mail-dispatch.ts";
-import { establishSession } from "../session/index.ts";
-import { findUserById } from "../session/store.ts";
+import { establishSession, findUserById } from "../session/index.ts";
 import { signOutEverywhere } from "../sign-out-everywhere.ts";
-import { dropUnprovenProviderAccounts } from "../social/unproven-accounts.ts";
-import { forgetSecondFactorSessions } from "../two-factor/settings.ts";
-import { createCredentialAccount, updateCredentialPassword } from "../users/service.ts";
-import { findCredentialAccount, findUserByEmail } from "../users/store.ts";
-import { consumeVerification, createVerification, findVerification } from "../verification/store.ts";
+import { dropUnprovenProviderAccounts } from "../social/index.ts";
+import { forgetSecondFactorSessions } from "../two-factor/index.ts";
+import {
+  createCredentialAccount,
+  findCredentialAccount,
+  findUserByEmail,
+  updateCredentialPassword,
+} from "../users/index.ts";
+import {
+  consumeVerification,
+  createVerification,
+  deleteResetTokensOfUser,
+  findVerification,
+} from "../verification/index.ts";
 import {
   isResetTokenShaped,
   RESET_TOKEN_LENGTH,
   resetLinkMinutes,
   resetPasswordIdentifier,
 } from "./rules.ts";
-import { deleteResetTokensOfUser } from "./store.ts";
 
 /**
  * Issues a reset token and mails its link. An unknown email sends the same database commands (the

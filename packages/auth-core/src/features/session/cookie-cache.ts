@@ -1,7 +1,7 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
-import { ObjectId } from "mongodb";
 import { signValue } from "../../crypto/index.ts";
 import type { SessionDoc, UserDoc } from "../../db/documents.ts";
+import { ObjectId } from "../../db/ids.ts";
 import { type Session, toSession, toUser, type User } from "./types.ts";
 
 /**

@@ -1,7 +1,7 @@
-import type { ObjectId } from "mongodb";
 import type { AuthContext } from "../../context.ts";
 import type { TwoFactorRedirect } from "../../contracts/two-factor.ts";
 import type { SessionDoc, UserDoc } from "../../db/documents.ts";
+import type { ObjectId } from "../../db/ids.ts";
 import type { CookieJar } from "../../http/cookie-jar.ts";
 import { createSession, setSessionCookies } from "./service.ts";
 

@@ -1,26 +1,6 @@
-import type { AnyEndpoint } from "../../http/define-endpoint.ts";
-import { getSession } from "./endpoints/get-session.ts";
-import { listSessions } from "./endpoints/list-sessions.ts";
-import { revokeOtherSessions } from "./endpoints/revoke-other-sessions.ts";
-import { revokeSession } from "./endpoints/revoke-session.ts";
-import { revokeSessions } from "./endpoints/revoke-sessions.ts";
-import { signOut } from "./endpoints/sign-out.ts";
+/** The face of session: what other features and create-auth.ts may use (endpoints: endpoints/index.ts). */
 
-const sessionList = [
-  getSession,
-  listSessions,
-  revokeSession,
-  revokeSessions,
-  revokeOtherSessions,
-  signOut,
-] as const;
-export const sessionEndpoints: readonly AnyEndpoint[] = sessionList;
-/** The endpoints of this feature, with their types (the keys and signatures of `auth.api`). */
-export type SessionEndpoint = (typeof sessionList)[number];
-
-// The face other features use: the one way to get a session (every sign-in path, impersonation, the
-// password change's re-issue); features/organization writes and clears a session's active
-// organization and team.
+/** The one way to get a session: every sign-in path, impersonation, the password change's re-issue. */
 export {
   type Established,
   type EstablishedSession,
@@ -28,10 +8,26 @@ export {
   establishSession,
   type SessionRequest,
 } from "./establish.ts";
+export { isSessionExpired, isSessionFresh } from "./rules.ts";
 export {
   clearActiveOrganizationOfSessions,
   clearActiveTeamOfSessions,
+  clearSessionCookies,
+  createSession,
+  parkSession,
+  readSession,
   setCookieCache,
+  setSessionCookies,
+  takeParkedSessionToken,
 } from "./service.ts";
-export { setSessionActiveOrganization, setSessionActiveOrganizationReturning } from "./store.ts";
-export type { SessionWithUser } from "./types.ts";
+/** Storage operations other features run on sessions (sign-out everywhere, admin, organization). */
+export {
+  deleteAllSessionsOfUser,
+  deleteUserSessions,
+  findSessionByToken,
+  findUserById,
+  listUserSessions,
+  setSessionActiveOrganization,
+  setSessionActiveOrganizationReturning,
+} from "./store.ts";
+export { type Session, type SessionWithUser, toSession, toUser, type User } from "./types.ts";

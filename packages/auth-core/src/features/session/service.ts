@@ -1,11 +1,11 @@
-import { ObjectId, type ObjectId as ObjectIdType } from "mongodb";
 import type { AuthContext } from "../../context.ts";
 import { generateSessionToken, signValue, unsignValue } from "../../crypto/index.ts";
 import type { SessionDoc, UserDoc } from "../../db/documents.ts";
+import { ObjectId, type ObjectId as ObjectIdType } from "../../db/ids.ts";
 import { AuthError } from "../../errors/auth-error.ts";
 import type { CookieJar } from "../../http/cookie-jar.ts";
-import { isBanActive } from "../admin/rules.ts";
 import { applyAfterHook, applyBeforeHook } from "../hooks.ts";
+import { isBanActive } from "../users/index.ts";
 import { type CookieCacheHit, encodeCookieCache, readCookieCache } from "./cookie-cache.ts";
 import { isSessionExpired, sessionExpiry, shouldRefreshSession } from "./rules.ts";
 import {
@@ -149,10 +149,9 @@ export function readSessionToken(auth: AuthContext, jar: CookieJar): string | nu
   return unsignValue(signed, auth.options.secret);
 }
 
-export interface ReadSessionOptions {
-  useCookieCache: boolean;
-  disableRefresh: boolean;
-}
+import type { ReadSessionOptions } from "../../http/caller.ts";
+
+export type { ReadSessionOptions };
 
 /**
  * Resolves the caller's session: cookie cache first (0 database commands) when allowed, then the

@@ -3,13 +3,8 @@ import type { SessionDoc, UserDoc } from "../../db/documents.ts";
 
 export type { Session, User } from "../../contracts/models.ts";
 
-/** What endpoints see of the signed-in caller: the documents, as read from the database or cache. */
-export interface SessionWithUser {
-  session: SessionDoc;
-  user: UserDoc;
-  /** True when it came from the signed cookie cache rather than the database. */
-  fromCache: boolean;
-}
+/** What endpoints see of the signed-in caller (declared in http/, which knows no feature). */
+export type { SessionWithUser } from "../../http/caller.ts";
 
 export function toUser(doc: UserDoc): User {
   return {

@@ -1,6 +1,6 @@
-import type { ObjectId } from "mongodb";
 import type { AuthContext } from "../../context.ts";
 import { generateRandomString, signValue, unsignValue } from "../../crypto/index.ts";
+import type { ObjectId } from "../../db/ids.ts";
 import type { CookieJar } from "../../http/cookie-jar.ts";
 
 // Domain separation inside the signed value: no other signed cookie can pass as a known device.

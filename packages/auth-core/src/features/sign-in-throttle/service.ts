@@ -1,6 +1,6 @@
-import type { ObjectId } from "mongodb";
 import type { AuthContext } from "../../context.ts";
 import { sha256Base64Url } from "../../crypto/index.ts";
+import type { ObjectId } from "../../db/ids.ts";
 import { AuthError } from "../../errors/auth-error.ts";
 import { attemptLane, attemptsOfAccount, latestSlot, planAttempt } from "./rules.ts";
 import { deleteRowsWithPrefix, findLaneRows, insertSlot } from "./store.ts";

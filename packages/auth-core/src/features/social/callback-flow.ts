@@ -2,7 +2,7 @@ import { z } from "zod";
 import type { AuthContext } from "../../context.ts";
 import { parseId } from "../../db/ids.ts";
 import { isAuthError } from "../../errors/auth-error.ts";
-import type { TwoFactorRedirect } from "../two-factor/gate.ts";
+import type { TwoFactorRedirect } from "../two-factor/index.ts";
 import { findProvider, providerRedirectURI, providerSettings } from "./provider-access.ts";
 import { type OAuthProvider, ProviderError } from "./providers/types.ts";
 import { type CallbackErrorCode, withErrorQuery } from "./rules.ts";

@@ -1,11 +1,11 @@
-import type { ObjectId } from "mongodb";
 import type { AuthContext } from "../../context.ts";
 import { generateRandomString } from "../../crypto/index.ts";
 import type { AccountDoc, UserDoc } from "../../db/documents.ts";
+import type { ObjectId } from "../../db/ids.ts";
 import type { CookieJar } from "../../http/cookie-jar.ts";
 import { applyAfterHook, applyBeforeHook } from "../hooks.ts";
 import { type Established, establishSession } from "../session/index.ts";
-import { updateAccountFieldsReturning } from "../users/store.ts";
+import { updateAccountFieldsReturning } from "../users/index.ts";
 import { providerRedirectURI } from "./provider-access.ts";
 import type { OAuthProvider } from "./providers/types.ts";
 import { STATE_LENGTH } from "./rules.ts";

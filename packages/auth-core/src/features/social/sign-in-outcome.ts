@@ -1,11 +1,10 @@
-import { ObjectId } from "mongodb";
 import type { AuthContext } from "../../context.ts";
+import { emailField } from "../../contracts/schemas.ts";
 import type { AccountDoc, UserDoc } from "../../db/documents.ts";
+import { ObjectId } from "../../db/ids.ts";
 import { isAllowedUserURL } from "../../http/user-urls.ts";
 import { applyAfterHook, applyBeforeHook } from "../hooks.ts";
-import { emailField } from "../schemas.ts";
-import { createUser, updateUser } from "../users/service.ts";
-import { deleteAdminChosenPassword, findUserByEmail } from "../users/store.ts";
+import { createUser, deleteAdminChosenPassword, findUserByEmail, updateUser } from "../users/index.ts";
 import { sealTokens } from "./account-tokens.ts";
 import type { ProviderProfile, ProviderTokens } from "./providers/types.ts";
 import { type CallbackErrorCode, canLinkByEmail, canLinkToSignedInUser, canSignUp } from "./rules.ts";

@@ -8,7 +8,7 @@ import {
   unsignValue,
 } from "../../crypto/index.ts";
 import type { CookieJar } from "../../http/cookie-jar.ts";
-import { consumeVerification, createVerification, findVerification } from "../verification/store.ts";
+import { consumeVerification, createVerification, findVerification } from "../verification/index.ts";
 import {
   CODE_VERIFIER_ALPHABET,
   CODE_VERIFIER_LENGTH,

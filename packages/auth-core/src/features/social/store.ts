@@ -2,7 +2,7 @@ import type { ObjectId } from "mongodb";
 import type { Collections } from "../../db/collections.ts";
 import { isDuplicateKeyError } from "../../db/connect.ts";
 import type { AccountDoc, UserDoc, VerificationDoc } from "../../db/documents.ts";
-import { createVerification } from "../verification/store.ts";
+import { createVerification } from "../verification/index.ts";
 
 /** The only file of the social feature that talks to MongoDB. */
 

@@ -1,13 +1,13 @@
 import { setTimeout as sleep } from "node:timers/promises";
-import type { ObjectId } from "mongodb";
 import type { AuthContext } from "../../context.ts";
 import { generateRandomString } from "../../crypto/index.ts";
 import type { AccountDoc } from "../../db/documents.ts";
+import type { ObjectId } from "../../db/ids.ts";
 import { parseId } from "../../db/ids.ts";
 import { AuthError } from "../../errors/auth-error.ts";
 import { ERROR_CATALOGUE } from "../../errors/catalogue.ts";
-import type { SessionWithUser } from "../session/types.ts";
-import { findVerification } from "../verification/store.ts";
+import type { SessionWithUser } from "../session/index.ts";
+import { findVerification } from "../verification/index.ts";
 import { type OpenedTokens, openTokens, sealTokens } from "./account-tokens.ts";
 import { findProvider } from "./provider-access.ts";
 import type { OAuthProvider, ProviderTokens } from "./providers/types.ts";

@@ -1,5 +1,5 @@
-import type { ObjectId } from "mongodb";
 import type { AuthContext } from "../../context.ts";
+import type { ObjectId } from "../../db/ids.ts";
 import { AuthError } from "../../errors/auth-error.ts";
 import { countUserAccounts, deleteAccountById, listUserAccounts, restoreAccount } from "./store.ts";
 

@@ -1,7 +1,7 @@
-import type { ObjectId } from "mongodb";
 import type { AuthContext } from "../../context.ts";
 import type { AccountDoc, UserDoc } from "../../db/documents.ts";
-import { deleteUserSessions } from "../session/store.ts";
+import type { ObjectId } from "../../db/ids.ts";
+import { deleteUserSessions } from "../session/index.ts";
 import type { ProviderProfile } from "./providers/types.ts";
 import { clearUnprovenMark, deleteUnprovenAccounts } from "./store.ts";
 

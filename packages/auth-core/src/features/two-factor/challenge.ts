@@ -1,14 +1,12 @@
-import type { ObjectId } from "mongodb";
 import type { AuthContext } from "../../context.ts";
 import type { SignInCompleted } from "../../contracts/two-factor.ts";
 import { generateRandomString, signValue, unsignValue } from "../../crypto/index.ts";
 import type { SessionDoc, UserDoc } from "../../db/documents.ts";
+import type { ObjectId } from "../../db/ids.ts";
 import { parseId } from "../../db/ids.ts";
 import { AuthError } from "../../errors/auth-error.ts";
 import type { CookieJar } from "../../http/cookie-jar.ts";
-import { establishSession } from "../session/index.ts";
-import { findUserById } from "../session/store.ts";
-import { toUser } from "../session/types.ts";
+import { establishSession, findUserById, toUser } from "../session/index.ts";
 import { twoFactorCookieNames } from "./cookies.ts";
 import { admitUserAttempt, resetUserAttempts } from "./lockout.ts";
 import {

@@ -1,5 +1,5 @@
-import type { ObjectId } from "mongodb";
 import type { AuthContext } from "../../context.ts";
+import type { ObjectId } from "../../db/ids.ts";
 import { MAX_CONSECUTIVE_FAILURES, NEVER_EXPIRES, planFailureSlots, userAttemptsOfUser } from "./rules.ts";
 import { deleteRowsWithPrefix, findRowsWithPrefix, insertRow } from "./store.ts";
 

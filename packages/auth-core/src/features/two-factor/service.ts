@@ -1,5 +1,4 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
-import { ObjectId } from "mongodb";
 import type { AuthContext } from "../../context.ts";
 import type { Enrollment } from "../../contracts/two-factor.ts";
 import {
@@ -17,8 +16,9 @@ import {
   generateTotpSecret,
 } from "../../crypto/totp.ts";
 import type { TwoFactorDoc, UserDoc } from "../../db/documents.ts";
+import { ObjectId } from "../../db/ids.ts";
 import { AuthError } from "../../errors/auth-error.ts";
-import { checkAccountPassword } from "../deletion/service.ts";
+import { checkAccountPassword } from "../users/index.ts";
 import {
   backupUsedIdentifier,
   backupUsedOfBatch,

@@ -1,12 +1,11 @@
-import type { ObjectId } from "mongodb";
 import type { AuthContext } from "../../context.ts";
 import type { TwoFactorDoc, UserDoc } from "../../db/documents.ts";
+import type { ObjectId } from "../../db/ids.ts";
 import { AuthError } from "../../errors/auth-error.ts";
 import type { CookieJar } from "../../http/cookie-jar.ts";
-import { setCookieCache } from "../session/service.ts";
-import { deleteAllSessionsOfUser } from "../session/store.ts";
-import type { SessionWithUser } from "../session/types.ts";
-import { updateUser } from "../users/service.ts";
+import type { SessionWithUser } from "../session/index.ts";
+import { deleteAllSessionsOfUser, setCookieCache } from "../session/index.ts";
+import { updateUser } from "../users/index.ts";
 import { backupUsedOfUser, challengesOfUser, trustOfUser, userAttemptsOfUser } from "./rules.ts";
 import { deleteRowsWithPrefixes, deleteTwoFactor, findTwoFactor, markTwoFactorVerified } from "./store.ts";
 import { forgetTrustedDeviceCookie } from "./trusted-device.ts";

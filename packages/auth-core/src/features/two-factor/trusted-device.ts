@@ -1,6 +1,6 @@
-import type { ObjectId } from "mongodb";
 import type { AuthContext } from "../../context.ts";
 import { generateRandomString, signValue, unsignValue } from "../../crypto/index.ts";
+import type { ObjectId } from "../../db/ids.ts";
 import type { CookieJar } from "../../http/cookie-jar.ts";
 import { twoFactorCookieNames } from "./cookies.ts";
 import { parseTrustValue, trustIdentifier } from "./rules.ts";

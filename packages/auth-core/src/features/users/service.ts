@@ -1,12 +1,14 @@
-import { ObjectId } from "mongodb";
 import type { AuthContext } from "../../context.ts";
+import { verifyPassword } from "../../crypto/index.ts";
 import { isDuplicateKeyError } from "../../db/connect.ts";
 import { type AccountDoc, CREDENTIAL_PROVIDER_ID, type UserDoc } from "../../db/documents.ts";
+import { ObjectId } from "../../db/ids.ts";
 import { AuthError } from "../../errors/auth-error.ts";
 import { applyAfterHook, applyBeforeHook } from "../hooks.ts";
 import { clearSignInFailures } from "../sign-in-throttle/index.ts";
 import {
   deleteUserById,
+  findCredentialAccount,
   insertAccount,
   insertUser,
   setCredentialPassword,
@@ -191,4 +193,20 @@ export async function updateCredentialPassword(
   await clearSignInFailures(auth, account.userId);
   await applyAfterHook(hooks, stored);
   return true;
+}
+
+export type PasswordCheckResult = "ok" | "no-credential-account" | "wrong-password";
+
+/** "a given password must match the credential account". */
+export async function checkAccountPassword(
+  auth: AuthContext,
+  user: UserDoc,
+  password: string,
+): Promise<PasswordCheckResult> {
+  const account = await findCredentialAccount(auth.collections, user._id);
+  if (!account?.password) return "no-credential-account";
+  // An over-long password cannot be anyone's: refuse it without spending scrypt work on it.
+  if (password.length > auth.options.emailAndPassword.maxPasswordLength) return "wrong-password";
+  const check = await verifyPassword(account.password, password);
+  return check.valid ? "ok" : "wrong-password";
 }

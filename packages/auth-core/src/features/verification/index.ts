@@ -1,11 +1,20 @@
-import type { AnyEndpoint } from "../../http/define-endpoint.ts";
-import { sendVerificationEmailEndpoint } from "./endpoints/send-verification-email.ts";
-import { verifyEmail } from "./endpoints/verify-email.ts";
-
-const verificationList = [sendVerificationEmailEndpoint, verifyEmail] as const;
-export const verificationEndpoints: readonly AnyEndpoint[] = verificationList;
-/** The endpoints of this feature, with their types (the keys and signatures of `auth.api`). */
-export type VerificationEndpoint = (typeof verificationList)[number];
-
-// The face other features use: a one-time claim (features/organization claims invitations with it).
-export { claimOneTimeToken, releaseOneTimeToken } from "./store.ts";
+/** The face of verification: what other features may use (endpoints: endpoints/index.ts). */
+export {
+  moveUserEmail,
+  sendChangeEmailLink,
+  sendVerificationEmail,
+  sendVerificationEmailInBackground,
+  settleEmailMove,
+} from "./service.ts";
+/**
+ * Single-use tokens kept in the verifications collection: other features store theirs here (reset
+ * links, delete-account links, social state) and claim them once (organization invitations).
+ */
+export {
+  claimOneTimeToken,
+  consumeVerification,
+  createVerification,
+  deleteResetTokensOfUser,
+  findVerification,
+  releaseOneTimeToken,
+} from "./store.ts";

@@ -1,14 +1,13 @@
-import type { ObjectId } from "mongodb";
 import type { AuthContext } from "../../context.ts";
 import { signJwt, verifyJwt } from "../../crypto/index.ts";
 import { isDuplicateKeyError } from "../../db/connect.ts";
 import type { UserDoc } from "../../db/documents.ts";
+import type { ObjectId } from "../../db/ids.ts";
 import { applyAfterHook, applyBeforeHook } from "../hooks.ts";
 import { admitMail, apiLink, dispatchMail, type MailDelivery, toMailUser } from "../mail-dispatch.ts";
-import { deleteResetTokensOfUser } from "../password/store.ts";
-import { findUserByEmail } from "../users/store.ts";
+import { findUserByEmail } from "../users/index.ts";
 import { readVerificationClaims, type VerificationClaims, type VerificationRequestType } from "./rules.ts";
-import { updateUserWhereEmail } from "./store.ts";
+import { deleteResetTokensOfUser, updateUserWhereEmail } from "./store.ts";
 
 /**
  * Email verification tokens are signed JWTs (docs/decisions.md: HS256, 3600 s) carrying the email and,

@@ -2,10 +2,10 @@ import type { AuthContext } from "../../context.ts";
 import { sha256Base64Url } from "../../crypto/index.ts";
 import type { UserDoc } from "../../db/documents.ts";
 import { parseId } from "../../db/ids.ts";
-import { findUserById } from "../session/store.ts";
-import type { SessionWithUser } from "../session/types.ts";
-import { dropUnprovenProviderAccounts } from "../social/unproven-accounts.ts";
-import { findUserByEmail } from "../users/store.ts";
+import type { SessionWithUser } from "../session/index.ts";
+import { findUserById } from "../session/index.ts";
+import { dropUnprovenProviderAccounts } from "../social/index.ts";
+import { findUserByEmail } from "../users/index.ts";
 import type { VerificationClaims, VerifyFailure } from "./rules.ts";
 import {
   markEmailVerified,

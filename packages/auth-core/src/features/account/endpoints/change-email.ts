@@ -1,7 +1,7 @@
 import { changeEmailContract } from "../../../contracts/account.ts";
 import { AuthError } from "../../../errors/auth-error.ts";
 import { defineEndpoint } from "../../../http/define-endpoint.ts";
-import { setCookieCache } from "../../session/service.ts";
+import { setCookieCache } from "../../session/index.ts";
 import { requestEmailChange } from "../service.ts";
 
 export const changeEmail = defineEndpoint(changeEmailContract, {

@@ -1,8 +1,8 @@
 import { updateUserContract } from "../../../contracts/account.ts";
 import { AuthError } from "../../../errors/auth-error.ts";
 import { defineEndpoint } from "../../../http/define-endpoint.ts";
-import { setCookieCache } from "../../session/service.ts";
-import { updateUser } from "../../users/service.ts";
+import { setCookieCache } from "../../session/index.ts";
+import { updateUser } from "../../users/index.ts";
 
 export const updateUserEndpoint = defineEndpoint(updateUserContract, {
   async handler(ctx): Promise<{ status: true }> {

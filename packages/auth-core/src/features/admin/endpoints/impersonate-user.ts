@@ -1,6 +1,6 @@
 import { impersonateUserContract } from "../../../contracts/admin.ts";
 import { defineEndpoint } from "../../../http/define-endpoint.ts";
-import { type Session, toSession, toUser, type User } from "../../session/types.ts";
+import { type Session, toSession, toUser, type User } from "../../session/index.ts";
 import { assertMayImpersonate, startImpersonation } from "../impersonation-service.ts";
 import { auditSource, findUserToRead, recordAuditEvent, requireAdminPermission } from "../service.ts";
 

@@ -1,6 +1,6 @@
 import { listUserSessionsContract } from "../../../contracts/admin.ts";
 import { defineEndpoint } from "../../../http/define-endpoint.ts";
-import { listUserSessions as findUserSessions } from "../../session/store.ts";
+import { listUserSessions as findUserSessions } from "../../session/index.ts";
 import { type AdminSession, toAdminSession } from "../rules.ts";
 import { findUserToManage, requireAdminPermission } from "../service.ts";
 

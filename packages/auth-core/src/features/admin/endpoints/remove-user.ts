@@ -1,7 +1,7 @@
 import { removeUserContract } from "../../../contracts/admin.ts";
 import { AuthError } from "../../../errors/auth-error.ts";
 import { defineEndpoint } from "../../../http/define-endpoint.ts";
-import { deleteUserAndData } from "../../deletion/service.ts";
+import { deleteUserAndData } from "../../deletion/index.ts";
 import {
   auditSource,
   claimUserRemoval,

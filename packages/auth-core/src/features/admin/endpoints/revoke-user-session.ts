@@ -4,8 +4,8 @@ import type { SessionDoc } from "../../../db/documents.ts";
 import { parseId } from "../../../db/ids.ts";
 import { AuthError, isAuthError } from "../../../errors/auth-error.ts";
 import { defineEndpoint } from "../../../http/define-endpoint.ts";
-import { findSessionByToken } from "../../session/store.ts";
-import type { SessionWithUser } from "../../session/types.ts";
+import type { SessionWithUser } from "../../session/index.ts";
+import { findSessionByToken } from "../../session/index.ts";
 import { auditSource, findUserToManage, recordAuditEvent, requireAdminPermission } from "../service.ts";
 import { deleteSessionById, findSessionById } from "../store.ts";
 

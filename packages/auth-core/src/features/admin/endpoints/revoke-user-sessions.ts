@@ -1,6 +1,6 @@
 import { revokeUserSessionsContract } from "../../../contracts/admin.ts";
 import { defineEndpoint } from "../../../http/define-endpoint.ts";
-import { deleteUserSessions } from "../../session/store.ts";
+import { deleteUserSessions } from "../../session/index.ts";
 import { auditSource, findUserToManage, recordAuditEvent, requireAdminPermission } from "../service.ts";
 import { deleteImpersonationSessionsBy } from "../store.ts";
 

@@ -2,13 +2,16 @@ import { setUserPasswordContract } from "../../../contracts/admin.ts";
 import { hashPassword } from "../../../crypto/index.ts";
 import { AuthError } from "../../../errors/auth-error.ts";
 import { defineEndpoint } from "../../../http/define-endpoint.ts";
-import { revokeSessionMintedKeys } from "../../api-key/service.ts";
-import { revokeResetLinks } from "../../password/service.ts";
-import { deleteUserSessions } from "../../session/store.ts";
-import { forgetSecondFactorSessions } from "../../two-factor/settings.ts";
-import { assertPasswordAllowed } from "../../users/password-policy.ts";
-import { createCredentialAccount, updateCredentialPassword } from "../../users/service.ts";
-import { findCredentialAccount } from "../../users/store.ts";
+import { revokeSessionMintedKeys } from "../../api-key/index.ts";
+import { revokeResetLinks } from "../../password/index.ts";
+import { deleteUserSessions } from "../../session/index.ts";
+import { forgetSecondFactorSessions } from "../../two-factor/index.ts";
+import {
+  assertPasswordAllowed,
+  createCredentialAccount,
+  findCredentialAccount,
+  updateCredentialPassword,
+} from "../../users/index.ts";
 import { auditSource, findUserToManage, recordAuditEvent, requireAdminPermission } from "../service.ts";
 import { deleteImpersonationSessionsBy } from "../store.ts";
 

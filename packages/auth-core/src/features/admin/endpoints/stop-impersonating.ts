@@ -1,7 +1,7 @@
 import { stopImpersonatingContract } from "../../../contracts/admin.ts";
 import { AuthError } from "../../../errors/auth-error.ts";
 import { defineEndpoint } from "../../../http/define-endpoint.ts";
-import { type Session, toSession, toUser, type User } from "../../session/types.ts";
+import { type Session, toSession, toUser, type User } from "../../session/index.ts";
 import { stopImpersonation } from "../impersonation-service.ts";
 import { auditSource, recordAuditEvent } from "../service.ts";
 

@@ -3,9 +3,8 @@ import { isDuplicateKeyError } from "../../../db/connect.ts";
 import type { UserDoc } from "../../../db/documents.ts";
 import { AuthError } from "../../../errors/auth-error.ts";
 import { defineEndpoint } from "../../../http/define-endpoint.ts";
-import { updateUser } from "../../users/service.ts";
-import { findUserByEmail } from "../../users/store.ts";
-import { settleEmailMove } from "../../verification/service.ts";
+import { findUserByEmail, updateUser } from "../../users/index.ts";
+import { settleEmailMove } from "../../verification/index.ts";
 import { type AdminUser, toAdminUser } from "../rules.ts";
 import { auditSource, findUserToManage, recordAuditEvent, requireAdminPermission } from "../service.ts";
 

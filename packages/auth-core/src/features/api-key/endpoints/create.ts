@@ -1,7 +1,7 @@
 import { createApiKeyContract } from "../../../contracts/api-key.ts";
 import { AuthError } from "../../../errors/auth-error.ts";
 import { defineEndpoint } from "../../../http/define-endpoint.ts";
-import { findUserById } from "../../session/store.ts";
+import { findUserById } from "../../session/index.ts";
 import { resolveNewKeyOwner } from "../owner.ts";
 import { createApiKey } from "../service.ts";
 import type { CreatedApiKey } from "../types.ts";

@@ -2,7 +2,7 @@ import { type DeleteUserResponse, deleteUserCallbackContract } from "../../../co
 import { AuthError, isAuthError } from "../../../errors/auth-error.ts";
 import type { ErrorCode } from "../../../errors/catalogue.ts";
 import { defineEndpoint, type RedirectResult, redirectTo } from "../../../http/define-endpoint.ts";
-import { clearSessionCookies } from "../../session/service.ts";
+import { clearSessionCookies } from "../../session/index.ts";
 import { readOrganizationRelease } from "../organizations.ts";
 import { appendErrorParam } from "../rules.ts";
 import { consumeDeleteAccountToken, deleteUserAndData } from "../service.ts";

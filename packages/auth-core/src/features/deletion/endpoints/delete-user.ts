@@ -1,12 +1,11 @@
 import { type DeleteUserResponse, deleteUserContract } from "../../../contracts/deletion.ts";
 import { AuthError } from "../../../errors/auth-error.ts";
 import { defineEndpoint } from "../../../http/define-endpoint.ts";
-import { isSessionFresh } from "../../session/rules.ts";
-import { clearSessionCookies } from "../../session/service.ts";
+import { clearSessionCookies, isSessionFresh } from "../../session/index.ts";
+import { checkAccountPassword } from "../../users/index.ts";
 import { assertNoSoleOwnership, readOrganizationRelease } from "../organizations.ts";
 import { chooseDeletePath } from "../rules.ts";
 import {
-  checkAccountPassword,
   consumeDeleteAccountToken,
   deleteUserAndData,
   readCallerForDeletion,

@@ -1,21 +1,19 @@
-import { ObjectId } from "mongodb";
 import { type SignInResult, signInEmailContract } from "../../../contracts/email-password.ts";
 import type { TwoFactorRedirect } from "../../../contracts/two-factor.ts";
 import { hashPassword, spendPasswordWork, verifyPassword } from "../../../crypto/index.ts";
 import type { UserDoc } from "../../../db/documents.ts";
+import { ObjectId } from "../../../db/ids.ts";
 import { AuthError } from "../../../errors/auth-error.ts";
 import { defineEndpoint, type EndpointContext } from "../../../http/define-endpoint.ts";
-import { establishSession } from "../../session/index.ts";
-import { toUser } from "../../session/types.ts";
+import { establishSession, toUser } from "../../session/index.ts";
 import {
   admitSignInAttempt,
   clearSignInFailures,
   readKnownDevice,
   rememberKnownDevice,
 } from "../../sign-in-throttle/index.ts";
-import { updateCredentialPassword } from "../../users/service.ts";
-import { findCredentialAccount, findUserByEmail } from "../../users/store.ts";
-import { sendVerificationEmailInBackground } from "../../verification/service.ts";
+import { findCredentialAccount, findUserByEmail, updateCredentialPassword } from "../../users/index.ts";
+import { sendVerificationEmailInBackground } from "../../verification/index.ts";
 
 export type { SignInResult } from "../../../contracts/email-password.ts";
 

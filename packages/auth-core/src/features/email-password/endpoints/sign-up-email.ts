@@ -1,13 +1,11 @@
-import { ObjectId } from "mongodb";
 import { signUpEmailContract } from "../../../contracts/email-password.ts";
 import { hashPassword } from "../../../crypto/index.ts";
+import { ObjectId } from "../../../db/ids.ts";
 import { AuthError } from "../../../errors/auth-error.ts";
 import { defineEndpoint } from "../../../http/define-endpoint.ts";
-import { establishSession } from "../../session/index.ts";
-import { toUser, type User } from "../../session/types.ts";
-import { assertPasswordAllowed } from "../../users/password-policy.ts";
-import { createUserWithPassword } from "../../users/service.ts";
-import { sendVerificationEmailInBackground } from "../../verification/service.ts";
+import { establishSession, toUser, type User } from "../../session/index.ts";
+import { assertPasswordAllowed, createUserWithPassword } from "../../users/index.ts";
+import { sendVerificationEmailInBackground } from "../../verification/index.ts";
 
 export const signUpEmail = defineEndpoint(signUpEmailContract, {
   fieldErrors: { email: "INVALID_EMAIL" },

@@ -1,10 +1,10 @@
 import type { ResolvedOptions } from "../../../config/options.ts";
 import type { AuthContext } from "../../../context.ts";
+import { emailField } from "../../../contracts/schemas.ts";
 import type { MemberDoc, UserDoc } from "../../../db/documents.ts";
 import { ObjectId, parseId } from "../../../db/ids.ts";
 import { AuthError } from "../../../errors/auth-error.ts";
 import type { ErrorCode } from "../../../errors/catalogue.ts";
-import { emailField } from "../../schemas.ts";
 import { clearActiveOrganizationOfSessions } from "../../session/index.ts";
 import { findUserByEmail } from "../../users/index.ts";
 import { deleteUserTeamMemberships } from "../teams/service.ts";

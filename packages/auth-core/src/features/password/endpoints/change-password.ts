@@ -1,8 +1,8 @@
 import { changePasswordContract, type PasswordChanged } from "../../../contracts/password.ts";
 import { AuthError } from "../../../errors/auth-error.ts";
 import { defineEndpoint } from "../../../http/define-endpoint.ts";
-import { toUser } from "../../session/types.ts";
-import { assertPasswordAllowed } from "../../users/password-policy.ts";
+import { toUser } from "../../session/index.ts";
+import { assertPasswordAllowed } from "../../users/index.ts";
 import { changePassword as changeCredentialPassword, replaceAllSessions } from "../service.ts";
 
 export type { PasswordChanged } from "../../../contracts/password.ts";

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { resetPasswordContract } from "../../../contracts/password.ts";
 import { AuthError } from "../../../errors/auth-error.ts";
 import { defineEndpoint } from "../../../http/define-endpoint.ts";
-import { assertPasswordAllowed } from "../../users/password-policy.ts";
+import { assertPasswordAllowed } from "../../users/index.ts";
 import { isPasswordResetEnabled } from "../rules.ts";
 import { resetPassword as resetWithToken } from "../service.ts";
 

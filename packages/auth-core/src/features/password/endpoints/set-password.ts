@@ -1,7 +1,7 @@
 import { setPasswordContract } from "../../../contracts/password.ts";
 import { AuthError } from "../../../errors/auth-error.ts";
 import { defineEndpoint } from "../../../http/define-endpoint.ts";
-import { assertPasswordAllowed } from "../../users/password-policy.ts";
+import { assertPasswordAllowed } from "../../users/index.ts";
 import { setPassword as setCredentialPassword } from "../service.ts";
 
 /**

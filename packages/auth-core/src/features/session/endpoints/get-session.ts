@@ -1,7 +1,7 @@
 import { getSessionContract } from "../../../contracts/session.ts";
 import { defineEndpoint } from "../../../http/define-endpoint.ts";
 import { serializedJson } from "../../../http/run-endpoint.ts";
-import { readApiKeySession } from "../../api-key/session-bridge.ts";
+import { readApiKeySession } from "../../api-key/index.ts";
 import { cachedSessionJson, readSession } from "../service.ts";
 import { type Session, toSession, toUser, type User } from "../types.ts";
 

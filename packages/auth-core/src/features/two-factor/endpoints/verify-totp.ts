@@ -1,7 +1,7 @@
 import { verifyTotpContract } from "../../../contracts/two-factor.ts";
 import { AuthError } from "../../../errors/auth-error.ts";
 import { defineEndpoint } from "../../../http/define-endpoint.ts";
-import { toUser } from "../../session/types.ts";
+import { toUser } from "../../session/index.ts";
 import {
   admitCodeAttempt,
   admitSessionAttempt,

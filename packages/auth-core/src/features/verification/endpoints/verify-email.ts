@@ -9,8 +9,8 @@ import {
   establishSession,
   type SessionRequest,
   setCookieCache,
+  toUser,
 } from "../../session/index.ts";
-import { toUser } from "../../session/types.ts";
 import {
   shouldAutoSignIn,
   VERIFY_FAILURE_ERRORS,

@@ -1,6 +1,6 @@
-import type { AnyEndpoint } from "../../http/define-endpoint.ts";
-import { changeEmail } from "./endpoints/change-email.ts";
-import { updateUserEndpoint } from "./endpoints/update-user.ts";
+import type { AnyEndpoint } from "../../../http/define-endpoint.ts";
+import { changeEmail } from "./change-email.ts";
+import { updateUserEndpoint } from "./update-user.ts";
 
 const accountList = [updateUserEndpoint, changeEmail] as const;
 export const accountEndpoints: readonly AnyEndpoint[] = accountList;

@@ -1,6 +1,6 @@
-import type { AnyEndpoint } from "../../http/define-endpoint.ts";
-import { errorPage } from "./endpoints/error.ts";
-import { ok } from "./endpoints/ok.ts";
+import type { AnyEndpoint } from "../../../http/define-endpoint.ts";
+import { errorPage } from "./error.ts";
+import { ok } from "./ok.ts";
 
 const generalList = [ok, errorPage] as const;
 export const generalEndpoints: readonly AnyEndpoint[] = generalList;

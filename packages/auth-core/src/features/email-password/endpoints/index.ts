@@ -1,6 +1,6 @@
-import type { AnyEndpoint } from "../../http/define-endpoint.ts";
-import { signInEmail } from "./endpoints/sign-in-email.ts";
-import { signUpEmail } from "./endpoints/sign-up-email.ts";
+import type { AnyEndpoint } from "../../../http/define-endpoint.ts";
+import { signInEmail } from "./sign-in-email.ts";
+import { signUpEmail } from "./sign-up-email.ts";
 
 const emailPasswordList = [signUpEmail, signInEmail] as const;
 export const emailPasswordEndpoints: readonly AnyEndpoint[] = emailPasswordList;

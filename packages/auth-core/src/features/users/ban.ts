@@ -1,0 +1,45 @@
+import type { AuthContext } from "../../context.ts";
+import type { UserDoc } from "../../db/documents.ts";
+import { AuthError } from "../../errors/auth-error.ts";
+
+/*
+ * A ban is state of the user row: sessions, API keys and every sign-in path check it here; the
+ * admin feature sets and lifts it (features/admin/ban-service.ts).
+ */
+
+/** A ban holds while `banned` is set and its expiry (if any) is still ahead. */
+export function isBanActive(user: Pick<UserDoc, "banned" | "banExpires">, now: Date): boolean {
+  if (user.banned !== true) return false;
+  return !user.banExpires || user.banExpires.getTime() > now.getTime();
+}
+
+/** A ban whose expiry has passed: lifted at the next sign-in (docs/decisions.md "Admin"). */
+export function isBanExpired(user: Pick<UserDoc, "banned" | "banExpires">, now: Date): boolean {
+  return user.banned === true && !!user.banExpires && user.banExpires.getTime() <= now.getTime();
+}
+
+/** The ban fields that lift a ban (unban-user, or an expired ban at sign-in). */
+export const LIFTED_BAN = { banned: false, banReason: null, banExpires: null } as const;
+
+/**
+ * THE ban check of every session-minting sign-in path (email, verify-email auto sign-in, social,
+ * two-factor completion). Call it once the credentials are proven and before the session is
+ * created, so the ban is never revealed to someone without the password.
+ * - not banned: returns the user as given (no database command);
+ * - banned, ban expired: the ban no longer holds (docs/decisions.md "an expired ban lifts itself at the
+ *   next sign-in"): returns the user as if lifted, WITHOUT writing the lift. A write here would
+ *   carry this request's stale copy over a ban an admin set meanwhile (review finding 3); the
+ *   stored expired ban is harmless, since isBanActive ignores it everywhere, and the next ban-user
+ *   or unban-user overwrites it;
+ * - banned: throws AuthError BANNED_USER (403, or `admin.bannedUserMessage`).
+ */
+export async function assertUserNotBanned(auth: AuthContext, user: UserDoc): Promise<UserDoc> {
+  const now = auth.now();
+  if (isBanActive(user, now)) throw bannedUserError(auth);
+  return isBanExpired(user, now) ? { ...user, ...LIFTED_BAN } : user;
+}
+
+export function bannedUserError(auth: AuthContext): AuthError {
+  const message = auth.options.admin.bannedUserMessage;
+  return new AuthError("BANNED_USER", message ? { message } : undefined);
+}
