@@ -26,9 +26,19 @@ export async function signOutEverywhere(
   keepToken?: string,
 ): Promise<SignedOutEverywhere> {
   const sessions = await deleteAllSessionsOfUser(auth.collections, userId, keepToken);
+  const apiKeys = await revokeKeysMintedBySessions(auth, userId);
+  return { sessions, apiKeys };
+}
+
+/**
+ * The API keys created from the user's sessions, deleted, and the owner told when there were any:
+ * the second half of signing out everywhere, also run when an administrator ends a user's sessions
+ * (admin revoke-user-sessions). Returns how many went.
+ */
+export async function revokeKeysMintedBySessions(auth: AuthContext, userId: ObjectId): Promise<number> {
   const apiKeys = await revokeSessionMintedKeys(auth, userId);
   if (apiKeys > 0) notifyKeysRevoked(auth, userId, apiKeys);
-  return { sessions, apiKeys };
+  return apiKeys;
 }
 
 /** Not awaited: the keys are gone whatever the mailer does (failures are logged). */

@@ -108,8 +108,10 @@ describe("database commands per admin endpoint", () => {
       ...SESSION_READ,
       "find:users",
       "delete:sessions",
-      // The impersonations the user started as an admin (review finding 5), then the audit (8).
+      // The impersonations the user started as an admin (review finding 5), the API keys their
+      // sessions minted (security hardening, finding 3), then the audit (8).
       "delete:sessions",
+      "find:apiKeys",
       "insert:auditEvents",
     ]);
   });

@@ -58,7 +58,7 @@ describe("admin changes to users and sessions are recorded in the audit log (fin
     const events = await auditEvents(t, { subjectId: oid(user.id) });
     expect(events.map((event) => [event.action, event.details])).toEqual([
       ["session.revoke", { sessionId: String(session!._id), impersonatedBy: null }],
-      ["session.revoke-all", { sessions: 1, impersonations: 0 }],
+      ["session.revoke-all", { sessions: 1, impersonations: 0, apiKeys: 0 }],
     ]);
   });
 });

@@ -1,5 +1,6 @@
 import { ObjectId } from "mongodb";
 import { describe, expect, it } from "vitest";
+import { signUpPerson } from "../../../../../tests/support/admin.ts";
 import { createKey, type Overrides, type TestAuth } from "../../../../../tests/support/api-key.ts";
 import { signUp, TestBrowser } from "../../../../../tests/support/browser.ts";
 import { useFreshTestAuth } from "../../../../../tests/support/test-auth.ts";
@@ -180,5 +181,25 @@ describe("API keys expire by default (security-hardening finding 3)", () => {
     expect(new Date(byDefault.expiresAt!).getTime()).toBe(now + 90 * 86400 * 1000);
     expect((await row(never.id))?.expiresAt).toBeNull();
     expect(await keyNames(userId)).toEqual(["default", "never"]);
+  });
+});
+
+describe("an administrator ending a user's sessions ends the keys those sessions minted (finding 3)", () => {
+  it("admin revoke-user-sessions deletes the keys a session created, tells the owner, and keeps a server-made key", async () => {
+    const { userId, attacker } = await setUp();
+    const stolen = await mintKey(attacker, "backdoor");
+    const server = await createKey(t, { userId, name: "deploy" });
+    const admin = await signUpPerson(t, "boss", "admin");
+
+    const res = await admin.browser.post("/admin/revoke-user-sessions", { userId });
+    expect(res.status).toBe(200);
+
+    const refused = await useKey(stolen.key);
+    expect([refused.status, refused.body]).toEqual([401, KEY_GONE]);
+    expect((await useKey(server.key)).status).toBe(200);
+    expect(await keyNames(userId)).toEqual(["deploy"]);
+    expect((await mailOfKind("api-keys-revoked"))?.to).toBe(EMAIL);
+    const event = await t.db.collection("auditEvents").findOne({ action: "session.revoke-all" });
+    expect(event?.details).toEqual({ sessions: 2, impersonations: 0, apiKeys: 1 });
   });
 });

@@ -1,12 +1,15 @@
 import { revokeUserSessionsContract } from "../../../contracts/admin.ts";
 import { defineEndpoint } from "../../../http/define-endpoint.ts";
 import { deleteUserSessions } from "../../session/index.ts";
+import { revokeKeysMintedBySessions } from "../../sign-out-everywhere.ts";
 import { auditSource, findUserToManage, recordAuditEvent, requireAdminPermission } from "../service.ts";
 import { deleteImpersonationSessionsBy } from "../store.ts";
 
 /**
  * POST /admin/revoke-user-sessions {userId}: ends every session of the user (the caller's own too,
- * if it is theirs) and the impersonations they started; recorded with the counts (finding 8).
+ * if it is theirs), the impersonations they started and the API keys their sessions minted (an
+ * administrator ends a compromised account's sessions: docs/security.md "Account recovery ends every
+ * credential an attacker could have minted"); recorded with the counts.
  */
 export const revokeUserSessions = defineEndpoint(revokeUserSessionsContract, {
   sensitive: true,
@@ -17,11 +20,12 @@ export const revokeUserSessions = defineEndpoint(revokeUserSessionsContract, {
     const sessions = await deleteUserSessions(auth.collections, target._id);
     // An admin's impersonations carry their authority: they end with the admin's sessions (finding 5).
     const impersonations = await deleteImpersonationSessionsBy(auth.collections, target._id);
+    const apiKeys = await revokeKeysMintedBySessions(auth, target._id);
     await recordAuditEvent(auth, {
       action: "session.revoke-all",
       actorId: caller.user._id,
       subjectId: target._id,
-      details: { sessions, impersonations },
+      details: { sessions, impersonations, apiKeys },
       ...auditSource(ctx),
     });
     return { success: true };
