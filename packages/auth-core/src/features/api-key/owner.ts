@@ -48,13 +48,26 @@ export function resolveNewKeyOwner(
   body: Record<string, unknown>,
 ): NewKeyOwner {
   const userId = resolveKeyOwner(ctx, body);
+  const fromSession = assertFreshWhenSessionOwned(ctx, body);
+  return { userId, fromSession };
+}
+
+/**
+ * When the caller's session acts as the key's owner (not server code naming a user), that session
+ * must be fresh: minting a key, or extending one (a new expiry, re-enabling), turns a session into a
+ * standing credential (docs/security.md "Account recovery"). Returns whether the session is the owner.
+ */
+export function assertFreshWhenSessionOwned(
+  ctx: Pick<EndpointContext<unknown, unknown>, "isServerCall" | "session" | "auth">,
+  body: Record<string, unknown>,
+): boolean {
   const fromSession = !(ctx.isServerCall && body.userId !== undefined);
   if (fromSession) {
     const { session } = ctx.session!;
     if (!isSessionFresh(session, ctx.auth.now(), ctx.auth.options.session.freshAge))
       throw new AuthError("SESSION_NOT_FRESH");
   }
-  return { userId, fromSession };
+  return fromSession;
 }
 
 /**

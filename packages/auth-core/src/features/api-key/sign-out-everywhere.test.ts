@@ -161,6 +161,23 @@ describe("minting a key needs a fresh session (security-hardening finding 3)", (
     expect(await keyNames(userId)).toEqual([]);
   });
 
+  it("a session older than the fresh age cannot extend a key (new expiry, re-enabling); renaming still works", async () => {
+    const { userId, attacker } = await setUp();
+    const key = await mintKey(attacker, "backdoor");
+    const before = await t.db.collection("apiKeys").findOne({ _id: new ObjectId(key.id) });
+    t.advance(86400 + 1);
+    const NOT_FRESH = [403, { code: "SESSION_NOT_FRESH", message: "Session is not fresh" }];
+    const extend = await attacker.post("/api-key/update", { keyId: key.id, expiresIn: null });
+    expect([extend.status, extend.body]).toEqual(NOT_FRESH);
+    const enable = await attacker.post("/api-key/update", { keyId: key.id, enabled: true });
+    expect([enable.status, enable.body]).toEqual(NOT_FRESH);
+    const after = await t.db.collection("apiKeys").findOne({ _id: new ObjectId(key.id) });
+    expect(after?.expiresAt).toEqual(before?.expiresAt);
+    const rename = await attacker.post("/api-key/update", { keyId: key.id, name: "renamed" });
+    expect(rename.status).toBe(200);
+    expect(await keyNames(userId)).toEqual(["renamed"]);
+  });
+
   it("server code naming a user needs no session", async () => {
     const { userId } = await setUp();
     t.advance(86400 + 1);
