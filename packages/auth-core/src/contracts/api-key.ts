@@ -109,7 +109,6 @@ export const updateApiKeyContract = defineContract({
     "NO_FIELDS_TO_UPDATE",
     "API_KEY_EXPIRES_IN_TOO_SMALL",
     "API_KEY_EXPIRES_IN_TOO_LARGE",
-    ,
     "SESSION_NOT_FRESH",
   ],
   summary: "Changes one of the caller's API keys (name, enabled, expiry, metadata) and answers it.",
