@@ -42,8 +42,11 @@ export function startBareServer(body: string): Promise<CeilingServer> {
 }
 
 const FLOOR_SOURCE = join(dirname(fileURLToPath(import.meta.url)), "floor-server.ts");
-/** Next to the server bundle, so that its packages (mongodb for ObjectId) resolve the same way. */
-const FLOOR_BUNDLE = join(dirname(SERVER_BUNDLE), "..", "bench", "floor-server.mjs");
+/**
+ * Next to the server bundle, so that its packages (mongodb for ObjectId) resolve the same way; in a
+ * folder of its own (ignored by git), since building the server empties dist-serve/.
+ */
+const FLOOR_BUNDLE = join(dirname(SERVER_BUNDLE), "..", "dist-bench", "floor-server.mjs");
 
 /**
  * floor-server.ts bundled and run with the real server's node flags and environment.
