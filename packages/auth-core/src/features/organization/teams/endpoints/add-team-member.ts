@@ -2,16 +2,10 @@ import { addTeamMemberContract } from "../../../../contracts/organization-teams.
 import { parseId } from "../../../../db/ids.ts";
 import { AuthError } from "../../../../errors/auth-error.ts";
 import { defineEndpoint } from "../../../../http/define-endpoint.ts";
-import { assertPermission, findMember, requireMembership } from "../../members/service.ts";
-import { requireCaller, resolveOrganizationId } from "../../organizations/service.ts";
-import {
-  addTeamMemberWithinLimit,
-  assertTeamsEnabled,
-  findTeam,
-  requireTeam,
-  takeUserOutOfTeam,
-} from "../service.ts";
+import { findMember } from "../../members/service.ts";
+import { addTeamMemberWithinLimit, findTeam, takeUserOutOfTeam } from "../service.ts";
 import { type TeamMember, toTeamMember } from "../types.ts";
+import { authorizeTeamChange } from "./team-access.ts";
 
 /**
  * Adds a member of the team's organization to the team (`team:update`), within
@@ -27,13 +21,13 @@ export const addTeamMember = defineEndpoint(addTeamMemberContract, {
   sensitive: true,
   async handler(ctx): Promise<TeamMember> {
     const { auth, body } = ctx;
-    assertTeamsEnabled(auth);
-    const caller = requireCaller(ctx.session);
-    const expected =
-      body.organizationId === undefined ? undefined : resolveOrganizationId(null, body.organizationId);
-    const team = await requireTeam(auth, body.teamId, expected);
-    const own = await requireMembership(auth, team.organizationId, caller.user._id);
-    assertPermission(auth, own, { team: ["update"] }, "TEAM_UPDATE_NOT_ALLOWED");
+    const { team, member: own } = await authorizeTeamChange(
+      auth,
+      ctx.session,
+      body,
+      "update",
+      "TEAM_UPDATE_NOT_ALLOWED",
+    );
     const userId = parseId(body.userId);
     const target = userId ? await findMember(auth, team.organizationId, userId) : null;
     if (!target) throw new AuthError("USER_NOT_MEMBER");

@@ -1,9 +1,9 @@
 import { removeTeamContract, type TeamMessage } from "../../../../contracts/organization-teams.ts";
 import { AuthError } from "../../../../errors/auth-error.ts";
 import { defineEndpoint } from "../../../../http/define-endpoint.ts";
-import { assertPermission, clearMembersTeam, requireMembership } from "../../members/service.ts";
-import { requireCaller, resolveOrganizationId } from "../../organizations/service.ts";
-import { assertTeamsEnabled, forgetActiveTeam, removeTeamUnlessLast, requireTeam } from "../service.ts";
+import { clearMembersTeam } from "../../members/service.ts";
+import { forgetActiveTeam, removeTeamUnlessLast } from "../service.ts";
+import { authorizeTeamChange } from "./team-access.ts";
 
 /**
  * `team:delete`; the last team stays unless `teams.allowRemovingAllTeams`; a member's own
@@ -13,13 +13,13 @@ export const removeTeam = defineEndpoint(removeTeamContract, {
   sensitive: true,
   async handler(ctx): Promise<TeamMessage> {
     const { auth, body } = ctx;
-    assertTeamsEnabled(auth);
-    const caller = requireCaller(ctx.session);
-    const expected =
-      body.organizationId === undefined ? undefined : resolveOrganizationId(null, body.organizationId);
-    const team = await requireTeam(auth, body.teamId, expected);
-    const member = await requireMembership(auth, team.organizationId, caller.user._id);
-    assertPermission(auth, member, { team: ["delete"] }, "TEAM_DELETE_NOT_ALLOWED");
+    const { team, member } = await authorizeTeamChange(
+      auth,
+      ctx.session,
+      body,
+      "delete",
+      "TEAM_DELETE_NOT_ALLOWED",
+    );
     if (member.teamId?.equals(team._id)) throw new AuthError("TEAM_UPDATE_NOT_ALLOWED");
     const removed = await removeTeamUnlessLast(auth, team);
     if (!removed.ok)
