@@ -1,3 +1,5 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { featureOf, importCycles, readImportGraph } from "../support/import-graph.ts";
@@ -34,6 +36,39 @@ const BELOW_FEATURES = ["http/", "crypto/", "errors/", "db/", "mail/", "config/"
 function isFaceOrEndpointList(file: string, target: string, feature: string): boolean {
   if (target === `features/${feature}/index.ts`) return true;
   return file === "features/registry.ts" && target === `features/${feature}/endpoints/index.ts`;
+}
+
+/** Every import statement of a file: its target (as in the graph) and whether it is `import type`. */
+function importStatements(file: string): { target: string; typeOnly: boolean }[] {
+  const text = readFileSync(join(SOURCE_ROOT, file), "utf8");
+  const found: { target: string; typeOnly: boolean }[] = [];
+  for (const match of text.matchAll(/(?:^|\n)\s*(import|export)(\s+type)?\s[^;]*?\sfrom\s+"([^"]+)"/g)) {
+    const specifier = match[3]!;
+    const target = specifier.startsWith(".") ? join(file, "..", specifier) : specifier;
+    found.push({ target, typeOnly: match[2] !== undefined });
+  }
+  return found;
+}
+
+/**
+ * The browser client and the React hooks (docs/client.md): values only from their own folders (and
+ * React), types only from contracts/, errors/ and zod — so a browser bundle carries no server code,
+ * no zod and nothing of node:*. tests/client/bundle.test.ts checks the bundle itself.
+ */
+function clientImportViolations(): string[] {
+  const found: string[] = [];
+  for (const file of graph.keys()) {
+    const folder = file.split("/")[0];
+    if (folder !== "client" && folder !== "react") continue;
+    for (const { target, typeOnly } of importStatements(file)) {
+      const ownValue =
+        target.startsWith("client/") ||
+        (folder === "react" && (target.startsWith("react/") || target === "react"));
+      const allowedType = typeOnly && (/^(contracts|errors)\//.test(target) || target === "zod");
+      if (!ownValue && !allowedType) found.push(`${file} -> ${target}${typeOnly ? " (type)" : ""}`);
+    }
+  }
+  return found;
 }
 
 describe("layering of packages/auth-core/src", () => {
@@ -76,6 +111,11 @@ describe("layering of packages/auth-core/src", () => {
       return to !== null && target.endsWith("/store.ts") && featureOf(file) !== to;
     });
     expectOnlyKnown(found, []);
+  });
+
+  it("client/ and react/ import values only from themselves (and React), types only from contracts/, errors/ and zod", () => {
+    expect([...graph.keys()].filter((file) => file.startsWith("client/")).length).toBeGreaterThan(3);
+    expectOnlyKnown(clientImportViolations(), []);
   });
 
   it('only db/ and */store.ts import "mongodb"', () => {
