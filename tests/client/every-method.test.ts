@@ -5,6 +5,7 @@ import { ROUTES, type RouteTable } from "../../packages/auth-core/src/client/rou
 import { decodeBase32, generateTotp } from "../../packages/auth-core/src/crypto/totp.ts";
 import { ERROR_CATALOGUE, type ErrorCode } from "../../packages/auth-core/src/errors/catalogue.ts";
 import { type BrowserLikeFetch, browserLikeFetch, type LiveServer, startLiveServer } from "./live-server.ts";
+import { createConformanceChecker, type RecordedResponse } from "./openapi-conformance.ts";
 
 /**
  * Every client method at least once against the live standalone server, in the order an app would
@@ -13,6 +14,7 @@ import { type BrowserLikeFetch, browserLikeFetch, type LiveServer, startLiveServ
  */
 let live: LiveServer;
 const called = new Set<string>();
+const answers: RecordedResponse[] = [];
 
 beforeAll(async () => {
   live = await startLiveServer({
@@ -36,14 +38,24 @@ interface Person {
   id: string;
 }
 
+/** The browser's fetch, recording each call's route and answer (for the coverage and conformance checks). */
+function recording(browser: BrowserLikeFetch): typeof fetch {
+  return async (input, init) => {
+    const method = init?.method ?? "GET";
+    const path = new URL(String(input)).pathname.replace(/^\/api\/auth/, "");
+    called.add(`${method} ${path}`);
+    const response = await browser.fetch(input, init);
+    const text = await response.clone().text();
+    if ((response.headers.get("content-type") ?? "").includes("json"))
+      answers.push({ method, path, status: response.status, body: text ? JSON.parse(text) : null });
+    return response;
+  };
+}
+
 function newClient(): { client: AuthClient; browser: BrowserLikeFetch } {
   const browser = browserLikeFetch(live.origin);
-  const recording: typeof fetch = (input, init) => {
-    called.add(`${init?.method ?? "GET"} ${new URL(String(input)).pathname.replace(/^\/api\/auth/, "")}`);
-    return browser.fetch(input, init);
-  };
   return {
-    client: createAuthClient({ baseURL: live.origin, fetchOptions: { customFetchImpl: recording } }),
+    client: createAuthClient({ baseURL: live.origin, fetchOptions: { customFetchImpl: recording(browser) } }),
     browser,
   };
 }
@@ -296,12 +308,7 @@ describe("two-factor methods", () => {
     const challenged = createAuthClient({
       baseURL: live.origin,
       onTwoFactorRedirect: (context) => redirects.push(context),
-      fetchOptions: {
-        customFetchImpl: (input, init) => {
-          called.add(`${init?.method} ${new URL(String(input)).pathname.replace(/^\/api\/auth/, "")}`);
-          return browser.fetch(input, init);
-        },
-      },
+      fetchOptions: { customFetchImpl: recording(browser) },
     });
     ok(await challenged.signIn.email({ email: ada.email, password: PASSWORD }));
     expect(redirects).toEqual([{ twoFactorRedirect: true, twoFactorMethods: ["totp", "otp"] }]);
@@ -335,5 +342,12 @@ describe("coverage", () => {
           : routes(route),
       );
     expect(routes(ROUTES).filter((route) => !called.has(route))).toEqual([]);
+  });
+
+  it("every answer conforms to the OpenAPI document for its operation and status", async () => {
+    const document = await (await fetch(`${live.origin}/api/auth/openapi.json`)).json();
+    const check = createConformanceChecker(document);
+    expect(answers.length).toBeGreaterThan(100);
+    expect(answers.flatMap(check)).toEqual([]);
   });
 });

@@ -30,7 +30,7 @@ function expectOnlyKnown(found: readonly string[], known: readonly string[]): vo
 }
 
 /** Layers below the features: they are handed what they need (create-auth.ts), never import it. */
-const BELOW_FEATURES = ["http/", "crypto/", "errors/", "db/", "mail/", "config/", "contracts/"];
+const BELOW_FEATURES = ["http/", "crypto/", "errors/", "db/", "mail/", "config/", "contracts/", "openapi/"];
 
 /** What a shared file directly in features/ may import of a feature: its face, or (registry.ts) its endpoint list. */
 function isFaceOrEndpointList(file: string, target: string, feature: string): boolean {

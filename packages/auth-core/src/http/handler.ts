@@ -1,6 +1,7 @@
 import type { AuthContext } from "../context.ts";
 import { isCausedByDatabaseOutage } from "../db/connect.ts";
 import { AuthError, isAuthError } from "../errors/auth-error.ts";
+import { createOpenApiDocument, renderReferencePage } from "../openapi/index.ts";
 import type { CallerResolvers } from "./caller.ts";
 import { compileTrustedProxies, rateLimitAddress, resolveClientIp } from "./client-ip.ts";
 import { assertBeforeDeadline, deadlineOf, withinRequestTimeout } from "./deadline.ts";
@@ -179,6 +180,13 @@ function createEngine(
   const { requestTimeoutMs, trustedProxies, ipAddressHeader } = auth.options.advanced;
   const proxies = compileTrustedProxies(trustedProxies);
   let warnedNoAddress = false;
+  let docs: EngineResponse[] | null = null;
+  /** GET /openapi.json and /reference (docs/client.md "OpenAPI"), generated on first request. */
+  const apiDocs = (path: string): EngineResponse => {
+    docs ??= documentationReplies(auth, endpoints);
+    const reply = docs[path === "/openapi.json" ? 0 : 1]!;
+    return { ...reply, headers: { ...reply.headers }, setCookies: [] };
+  };
   return async (request) => {
     const deadlineMs = deadlineOf(requestTimeoutMs);
     const reply = await withinRequestTimeout(handleRequest(request, deadlineMs), requestTimeoutMs).catch(
@@ -196,6 +204,7 @@ function createEngine(
         throw new AuthError("NOT_FOUND");
       const path = url.pathname.slice(basePath.length) || "/";
       const method = request.method === "HEAD" ? "GET" : request.method;
+      if (method === "GET" && (path === "/openapi.json" || path === "/reference")) return apiDocs(path);
       const lookup = route(method, path);
       if (lookup.kind === "not-found") throw new AuthError("NOT_FOUND");
       if (lookup.kind === "method-not-allowed") return methodNotAllowed(lookup.allow);
@@ -230,6 +239,30 @@ function createEngine(
       return errorReply(auth, error);
     }
   }
+}
+
+/** The OpenAPI document of the served endpoints and its reference page, as replies. */
+function documentationReplies(auth: AuthContext, endpoints: readonly AnyEndpoint[]): EngineResponse[] {
+  const document = createOpenApiDocument({
+    contracts: endpoints.map((endpoint) => endpoint.contract),
+    basePath: auth.options.basePath,
+    origin: new URL(auth.apiURL).origin,
+    sessionCookie: auth.cookies.sessionToken,
+    apiKeyHeader: auth.options.apiKey.header,
+    title: `${auth.options.appName} API`,
+  });
+  const page: EngineResponse = {
+    status: 200,
+    headers: {
+      "content-type": "text/html; charset=utf-8",
+      // The page needs nothing from anywhere: no script, no request, its own inline style only.
+      "content-security-policy": "default-src 'none'; style-src 'unsafe-inline'",
+      ...TOKEN_SAFE_HEADERS,
+    },
+    setCookies: [],
+    body: renderReferencePage(document),
+  };
+  return [jsonReply(200, document), page];
 }
 
 /**

@@ -1,0 +1,138 @@
+import { Validator } from "@seriousme/openapi-schema-validator";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { contracts } from "../../packages/auth-core/src/contracts/index.ts";
+import { ERROR_CATALOGUE } from "../../packages/auth-core/src/errors/catalogue.ts";
+import type { OpenApiDocument } from "../../packages/auth-core/src/openapi/index.ts";
+import { type LiveServer, startLiveServer } from "./live-server.ts";
+import { createConformanceChecker } from "./openapi-conformance.ts";
+
+/**
+ * GET /api/auth/openapi.json and /api/auth/reference on the live standalone server: the document is
+ * valid OpenAPI 3.1 by a real validator, describes every HTTP endpoint of the contracts, and answers
+ * conform to it; the reference page needs no network.
+ */
+let live: LiveServer;
+let document: OpenApiDocument;
+beforeAll(async () => {
+  live = await startLiveServer({ organization: { teams: { enabled: true } } });
+  document = (await (await fetch(`${live.origin}/api/auth/openapi.json`)).json()) as OpenApiDocument;
+});
+afterAll(async () => {
+  await live?.close();
+});
+
+const httpContracts = contracts.filter((contract) => contract.auth !== "server-only");
+const operations = () =>
+  Object.entries(document.paths).flatMap(([path, methods]) =>
+    Object.entries(methods).map(([method, operation]) => ({ path, method, operation })),
+  );
+
+describe("the OpenAPI document", () => {
+  it("is valid OpenAPI 3.1", async () => {
+    const result = await new Validator().validate(document as Parameters<Validator["validate"]>[0]);
+    expect(result.errors ?? []).toEqual([]);
+    expect(result.valid).toBe(true);
+    expect(document.openapi).toBe("3.1.0");
+  });
+
+  it("has one operation per endpoint and method, with its tags, summary and auth", () => {
+    const expected = httpContracts.flatMap((c) =>
+      typeof c.method === "string" ? [c.method] : [...c.method],
+    );
+    expect(operations()).toHaveLength(expected.length);
+    for (const contract of httpContracts) {
+      const path = `/api/auth${contract.path.replace(/:(\w+)/g, "{$1}")}`;
+      const method = (
+        typeof contract.method === "string" ? contract.method : contract.method[0]!
+      ).toLowerCase();
+      const operation = document.paths[path]?.[method];
+      expect(operation, `${method} ${path}`).toBeDefined();
+      expect(operation).toMatchObject({
+        operationId: contract.name,
+        summary: contract.summary,
+        tags: contract.tags,
+      });
+      const schemes = operation!.security.flatMap((entry) => Object.keys(entry));
+      if (contract.auth === "session" || contract.auth === "fresh-session")
+        expect(schemes).toEqual(["sessionCookie", "apiKey"]);
+      if (contract.auth === "none") expect(operation!.security).toEqual([]);
+    }
+  });
+
+  it("lists each endpoint's catalogue errors with their status, code and message", () => {
+    const operation = document.paths["/api/auth/sign-in/email"]!.post!;
+    const examples = (operation.responses["401"]!.content as Record<string, { examples: object }>)[
+      "application/json"
+    ]!.examples;
+    expect(examples).toMatchObject({
+      INVALID_EMAIL_OR_PASSWORD: {
+        value: {
+          code: "INVALID_EMAIL_OR_PASSWORD",
+          message: ERROR_CATALOGUE.INVALID_EMAIL_OR_PASSWORD.message,
+        },
+      },
+    });
+    for (const contract of httpContracts) {
+      const path = `/api/auth${contract.path.replace(/:(\w+)/g, "{$1}")}`;
+      const method = (
+        typeof contract.method === "string" ? contract.method : contract.method[0]!
+      ).toLowerCase();
+      const responses = document.paths[path]![method]!.responses;
+      for (const code of contract.errors) {
+        const media = (responses[String(ERROR_CATALOGUE[code].status)]?.content ?? {}) as Record<
+          string,
+          { examples: Record<string, unknown> }
+        >;
+        expect(Object.keys(media["application/json"]?.examples ?? {}), `${contract.name} ${code}`).toContain(
+          code,
+        );
+      }
+    }
+  });
+
+  it("describes dates as date-time strings, as they travel", () => {
+    const schema = JSON.stringify(document.paths["/api/auth/get-session"]!.get!.responses["200"]);
+    expect(schema).toContain('"expiresAt":{"type":"string","format":"date-time"}');
+  });
+
+  it("answers conform to it: a sign-up, a session read, an error", async () => {
+    const check = createConformanceChecker(document as never);
+    const signUp = await fetch(`${live.origin}/api/auth/sign-up/email`, {
+      method: "POST",
+      headers: { "content-type": "application/json", origin: live.origin },
+      body: JSON.stringify({ name: "Ada", email: "ada@example.com", password: "correct horse battery" }),
+    });
+    const cookie = signUp.headers
+      .getSetCookie()
+      .map((line) => line.split(";")[0])
+      .join("; ");
+    const session = await fetch(`${live.origin}/api/auth/get-session`, { headers: { cookie } });
+    const wrong = await fetch(`${live.origin}/api/auth/sign-in/email`, {
+      method: "POST",
+      headers: { "content-type": "application/json", origin: live.origin },
+      body: JSON.stringify({ email: "ada@example.com", password: "wrong password" }),
+    });
+    const problems = [
+      ...check({ method: "POST", path: "/sign-up/email", status: signUp.status, body: await signUp.json() }),
+      ...check({ method: "GET", path: "/get-session", status: session.status, body: await session.json() }),
+      ...check({ method: "POST", path: "/sign-in/email", status: wrong.status, body: await wrong.json() }),
+    ];
+    expect(problems).toEqual([]);
+    expect(check({ method: "GET", path: "/get-session", status: 200, body: { session: 1 } })).toHaveLength(1);
+  });
+});
+
+describe("the reference page", () => {
+  it("lists every operation, and loads nothing from anywhere", async () => {
+    const response = await fetch(`${live.origin}/api/auth/reference`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toBe("text/html; charset=utf-8");
+    expect(response.headers.get("content-security-policy")).toBe(
+      "default-src 'none'; style-src 'unsafe-inline'",
+    );
+    const html = await response.text();
+    for (const { operation } of operations()) expect(html).toContain(`id="${operation.operationId}"`);
+    expect(html).not.toMatch(/<script|<link|<img|<iframe|\ssrc=|url\(/i);
+    expect(html.match(/href="[^"#]*"/g)).toEqual(['href="openapi.json"']);
+  });
+});
