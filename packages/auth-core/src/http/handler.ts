@@ -4,6 +4,7 @@ import { AuthError, isAuthError } from "../errors/auth-error.ts";
 import { createOpenApiDocument, renderReferencePage } from "../openapi/index.ts";
 import type { CallerResolvers } from "./caller.ts";
 import { compileTrustedProxies, rateLimitAddress, resolveClientIp } from "./client-ip.ts";
+import { type CorsOptions, withCors } from "./cors.ts";
 import { assertBeforeDeadline, deadlineOf, withinRequestTimeout } from "./deadline.ts";
 import type { AnyEndpoint } from "./define-endpoint.ts";
 import { type RateLimiter, ruleForPath } from "./rate-limit.ts";
@@ -14,6 +15,11 @@ import { type EndpointOutcome, headersOfFailure, runEndpoint } from "./run-endpo
 export interface HandlerOptions {
   /** The socket's remote address, given by the server that received the request. */
   remoteAddress?: string | null;
+  /**
+   * Answer CORS preflights and add CORS headers for trusted origins (http/cors.ts): for pages on
+   * another origin calling this handler with cookies. Same-origin apps do not need it. @default false
+   */
+  cors?: boolean;
 }
 
 export type AuthHandler = (request: Request, options?: HandlerOptions) => Promise<Response>;
@@ -155,8 +161,9 @@ export function createHandler(
   callers: CallerResolvers,
 ): AuthHandler {
   const engine = createEngine(auth, endpoints, rateLimiter, callers);
+  const corsEngine = withCors(engine, corsOptionsOf(auth));
   const handler: AuthHandler & { [ENGINE]?: Engine } = async (request, options) => {
-    const reply = await engine({
+    const reply = await (options?.cors ? corsEngine : engine)({
       method: request.method,
       url: new URL(request.url),
       headers: request.headers,
@@ -167,6 +174,14 @@ export function createHandler(
   };
   handler[ENGINE] = engine;
   return handler;
+}
+
+/** Who gets CORS headers: the trusted origins; which request headers a page may send. */
+export function corsOptionsOf(auth: AuthContext): CorsOptions {
+  return {
+    isTrustedOrigin: (origin) => auth.origins.isTrustedOrigin(origin),
+    allowedHeaders: ["content-type", auth.options.apiKey.header],
+  };
 }
 
 function createEngine(

@@ -5,7 +5,8 @@ import { type Auth, createAuth } from "../create-auth.ts";
 import { isDatabaseUnavailableError } from "../db/connect.ts";
 import { AuthError } from "../errors/auth-error.ts";
 import type { ErrorCode } from "../errors/catalogue.ts";
-import { type Engine, engineOf, jsonReply } from "../http/handler.ts";
+import { withCors } from "../http/cors.ts";
+import { corsOptionsOf, type Engine, engineOf, jsonReply } from "../http/handler.ts";
 import type { DevOutbox } from "../mail/outbox.ts";
 import { readServerEnv, ServerConfigError } from "./env-config.ts";
 import { type ConfigOptions, deepMerge, loadConfigModule } from "./load-config.ts";
@@ -84,7 +85,8 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       await auth.close();
       throw explainStartupFailure(error);
     }
-    state.engine = engine;
+    // Pages on trusted origins call the standalone server cross-origin (http/cors.ts).
+    state.engine = withCors(engine, corsOptionsOf(auth.context));
     const stopCleanup = scheduleCleanup(auth, options.cleanupIntervalMs ?? DEFAULT_CLEANUP_INTERVAL_MS, log);
     const server = http;
     let closing: Promise<void> | null = null;
