@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { ROUTES, type RouteTable } from "../../packages/auth-core/src/client/routes.ts";
+import { ROUTES, type RouteTable, staleStoresAfter } from "../../packages/auth-core/src/client/routes.ts";
 import { type AnyContract, contracts } from "../../packages/auth-core/src/contracts/index.ts";
 
 /**
@@ -70,4 +70,51 @@ describe("the client's methods", () => {
       });
     });
   });
+});
+
+describe("which calls make the stores stale (re-read 10 ms later)", () => {
+  it.each(["/verify-email", "/delete-user/callback"])(
+    "GET %s: the session and the organization stores",
+    (path) => {
+      expect(staleStoresAfter("GET", path)).toEqual({ session: true, organizations: true });
+    },
+  );
+
+  it.each([
+    "/sign-in/email",
+    "/sign-in/social",
+    "/sign-up/email",
+    "/sign-out",
+    "/update-user",
+    "/delete-user",
+    "/change-password",
+    "/revoke-sessions",
+    "/two-factor/verify-totp",
+    "/two-factor/verify-otp",
+    "/two-factor/verify-backup-code",
+    "/two-factor/enable",
+    "/organization/set-active",
+    "/admin/impersonate-user",
+    "/admin/stop-impersonating",
+  ])("POST %s: the session and the organization stores", (path) => {
+    expect(staleStoresAfter("POST", path)).toEqual({ session: true, organizations: true });
+  });
+
+  it.each(["/organization/update", "/organization/invite-member", "/organization/remove-member"])(
+    "POST %s: the organization stores only",
+    (path) => {
+      expect(staleStoresAfter("POST", path)).toEqual({ session: false, organizations: true });
+    },
+  );
+
+  it.each(["/api-key/create", "/admin/ban-user", "/request-password-reset"])("POST %s: none", (path) => {
+    expect(staleStoresAfter("POST", path)).toEqual({ session: false, organizations: false });
+  });
+
+  it.each(["/get-session", "/list-sessions", "/organization/list", "/organization/get-full-organization"])(
+    "GET %s: none",
+    (path) => {
+      expect(staleStoresAfter("GET", path)).toEqual({ session: false, organizations: false });
+    },
+  );
 });

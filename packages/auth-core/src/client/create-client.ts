@@ -44,7 +44,7 @@ export function createAuthClient(options: AuthClientOptions = {}): AuthClient {
     return send("GET", path, undefined, undefined).then(({ result }) => result as ClientResult<T>);
   }
 
-  function afterSuccess(path: string, data: unknown, call: CallOptions | undefined): void {
+  function afterSuccess(verb: Method, path: string, data: unknown, call: CallOptions | undefined): void {
     const answer = (data ?? {}) as { twoFactorRedirect?: unknown; redirect?: unknown; url?: unknown };
     // A second factor is due: no session exists yet, so there is nothing to re-read.
     if (answer.twoFactorRedirect === true) {
@@ -55,7 +55,7 @@ export function createAuthClient(options: AuthClientOptions = {}): AuthClient {
     }
     if (answer.redirect === true && typeof answer.url === "string" && call?.navigate !== false)
       if (isNavigable(answer.url)) navigate(answer.url);
-    const stale = staleStoresAfter(path);
+    const stale = staleStoresAfter(verb, path);
     if (!stale.session && !stale.organizations) return;
     setTimeout(() => {
       if (stale.session) session.invalidate();
@@ -68,7 +68,7 @@ export function createAuthClient(options: AuthClientOptions = {}): AuthClient {
     const path = route.slice(1);
     return async (input?: Record<string, unknown>, call?: CallOptions) => {
       const { result } = await send(verb, path, input, call);
-      if (!result.error) afterSuccess(path, result.data, call);
+      if (!result.error) afterSuccess(verb, path, result.data, call);
       return result;
     };
   }

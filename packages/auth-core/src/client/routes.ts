@@ -106,10 +106,19 @@ export interface RouteTable {
  * Which stores a successful call makes stale (re-read 10 ms later, SPEC §7): the session after
  * every call that mints, ends or changes one (the two-factor paths, setting the active organization,
  * impersonation included); the organization stores after organization writes and session changes.
+ * Reads change nothing, except the two mailed links a client may call (verify-email signs in,
+ * delete-user/callback ends the user).
  */
-export function staleStoresAfter(path: string): { session: boolean; organizations: boolean } {
+export function staleStoresAfter(
+  method: "GET" | "POST",
+  path: string,
+): { session: boolean; organizations: boolean } {
+  if (method === "GET") {
+    const changed = path === "/verify-email" || path === "/delete-user/callback";
+    return { session: changed, organizations: changed };
+  }
   const session =
-    /^\/(sign-in|sign-up|two-factor)\/|^\/(sign-out|update-user|delete-user|verify-email|change-email|change-password|revoke-sessions?|revoke-other-sessions)$|^\/organization\/(set-active|set-active-team|create|delete|leave|accept-invitation)$|^\/admin\/(impersonate-user|stop-impersonating)$/.test(
+    /^\/(sign-in|sign-up|two-factor)\/|^\/(sign-out|update-user|delete-user|change-email|change-password|revoke-sessions?|revoke-other-sessions)$|^\/organization\/(set-active|set-active-team|create|delete|leave|accept-invitation)$|^\/admin\/(impersonate-user|stop-impersonating)$/.test(
       path,
     );
   return { session, organizations: session || path.startsWith("/organization/") };
