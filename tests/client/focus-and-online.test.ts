@@ -43,7 +43,7 @@ describe("re-reading the session in a browser", () => {
       fetchOptions: { customFetchImpl: browser.fetch },
     });
     const unsubscribe = client.$store.session.subscribe(() => {});
-    await waitFor(() => browser.count("/get-session") === 1);
+    await waitFor(() => browser.answered("/get-session") === 1);
 
     vi.advanceTimersByTime(4_000);
     events.focus();
@@ -54,12 +54,12 @@ describe("re-reading the session in a browser", () => {
     vi.advanceTimersByTime(1_000);
     events.focus();
     events.becomeVisible();
-    await waitFor(() => browser.count("/get-session") === 2);
+    await waitFor(() => browser.answered("/get-session") === 2);
     await new Promise((resolve) => setTimeout(resolve, 30));
     expect(browser.count("/get-session")).toBe(2);
 
     events.online();
-    await waitFor(() => browser.count("/get-session") === 3);
+    await waitFor(() => browser.answered("/get-session") === 3);
 
     unsubscribe();
     vi.advanceTimersByTime(10_000);
@@ -79,7 +79,7 @@ describe("re-reading the session in a browser", () => {
       fetchOptions: { customFetchImpl: browser.fetch },
     });
     const unsubscribe = client.$store.session.subscribe(() => {});
-    await waitFor(() => browser.count("/get-session") === 1);
+    await waitFor(() => browser.answered("/get-session") === 1);
     vi.advanceTimersByTime(60_000);
     events.focus();
     events.online();

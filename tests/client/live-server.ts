@@ -86,11 +86,14 @@ export interface BrowserLikeFetch {
   seen: SeenRequest[];
   /** How many requests to `path` were sent. */
   count(path: string): number;
+  /** How many requests to `path` have been answered. */
+  answered(path: string): number;
 }
 
 export function browserLikeFetch(pageOrigin: string): BrowserLikeFetch {
   const cookies = new Map<string, string>();
   const seen: SeenRequest[] = [];
+  const answers: string[] = [];
   const wrapped = async (input: RequestInfo | URL, init: RequestInit = {}) => {
     const url = new URL(String(input));
     const headers = new Headers(init.headers);
@@ -98,6 +101,7 @@ export function browserLikeFetch(pageOrigin: string): BrowserLikeFetch {
     headers.set("origin", pageOrigin);
     seen.push({ method: init.method ?? "GET", path: url.pathname.replace(/^\/api\/auth/, "") });
     const response = await fetch(url, { ...init, headers });
+    answers.push(url.pathname.replace(/^\/api\/auth/, ""));
     for (const line of response.headers.getSetCookie()) {
       const [pair = "", ...attributes] = line.split(";");
       const eq = pair.indexOf("=");
@@ -114,14 +118,16 @@ export function browserLikeFetch(pageOrigin: string): BrowserLikeFetch {
     cookies,
     seen,
     count: (path) => seen.filter((request) => request.path === path).length,
+    answered: (path) => answers.filter((answer) => answer === path).length,
   };
 }
 
 /** Polls `condition` every 5 ms until it holds (fails after `timeoutMs`). */
 export async function waitFor(condition: () => boolean, timeoutMs = 5000): Promise<void> {
-  const start = Date.now();
+  // performance.now: tests that fake Date still time out here.
+  const start = performance.now();
   while (!condition()) {
-    if (Date.now() - start > timeoutMs) throw new Error("condition not met in time");
+    if (performance.now() - start > timeoutMs) throw new Error("condition not met in time");
     await new Promise((resolve) => setTimeout(resolve, 5));
   }
 }

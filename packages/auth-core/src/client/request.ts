@@ -59,10 +59,14 @@ function retryAfterMs(response: Response | null): number {
 function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
   return new Promise((resolve) => {
     const timer = setTimeout(resolve, ms);
-    signal?.addEventListener("abort", () => {
-      clearTimeout(timer);
-      resolve();
-    });
+    signal?.addEventListener(
+      "abort",
+      () => {
+        clearTimeout(timer);
+        resolve();
+      },
+      { once: true },
+    );
   });
 }
 
@@ -92,6 +96,19 @@ async function readError(response: Response): Promise<ClientError> {
     code: "UNKNOWN_ERROR",
     message: response.statusText || text.slice(0, 200),
   };
+}
+
+/**
+ * A success's body: JSON (dates revived), null when empty, the text itself when it is not JSON — a
+ * json-or-redirect endpoint given a callbackURL answers a redirect, which fetch follows to a page.
+ */
+function parseBody(text: string): unknown {
+  if (!text) return null;
+  try {
+    return JSON.parse(text, reviveDate);
+  } catch {
+    return text;
+  }
 }
 
 function appendQuery(url: string, query: Record<string, unknown> | undefined): string {
@@ -137,8 +154,7 @@ export function createSend(options: AuthClientOptions): Send {
       }
       if (response) await hooks.onResponse?.({ request, response });
       if (response?.ok) {
-        const text = await response.text();
-        const data: unknown = text ? JSON.parse(text, reviveDate) : null;
+        const data = parseBody(await response.text());
         await hooks.onSuccess?.({ request, response, data });
         return { result: { data, error: null }, response };
       }

@@ -36,21 +36,35 @@ export function createStore<T>(load: () => Promise<ClientResult<T>>, hooks: Stor
     for (const listener of [...listeners]) listener();
   };
 
-  const refetch = (): Promise<StoreState<T>> => {
-    inFlight ??= load().then((result) => {
-      inFlight = null;
-      publish({
-        data: result.error ? (result.error.status === 401 ? null : state.data) : result.data,
-        error: result.error,
-        isPending: false,
-      });
-      if (readAgain) {
-        readAgain = false;
-        return refetch();
-      }
-      return state;
-    });
+  /** One read at a time: callers while it is in flight share it. */
+  const read = (): Promise<StoreState<T>> => {
+    inFlight ??= load().then(
+      (result) => {
+        inFlight = null;
+        publish({
+          data: result.error ? (result.error.status === 401 ? null : state.data) : result.data,
+          error: result.error,
+          isPending: false,
+        });
+        return state;
+      },
+      (error: unknown) => {
+        // A programming error (no baseURL outside a browser): thrown to the caller, not kept.
+        inFlight = null;
+        throw error;
+      },
+    );
     return inFlight;
+  };
+
+  const refetch = async (): Promise<StoreState<T>> => {
+    let value = await read();
+    // The store was made stale while the read was in flight: it may predate the change.
+    while (readAgain) {
+      readAgain = false;
+      value = await read();
+    }
+    return value;
   };
 
   return {
