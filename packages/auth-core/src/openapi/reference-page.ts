@@ -86,7 +86,7 @@ export function renderReferencePage(document: OpenApiDocument): string {
     .join(" · ");
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escapeHtml(info.title)} — API reference</title>
+<title>${escapeHtml(info.title)} reference</title>
 <style>
 body{font:15px/1.5 system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem;color:#1b1b1b}
 details{border:1px solid #ddd;border-radius:6px;margin:.4rem 0;padding:.3rem .6rem}summary{cursor:pointer}
@@ -94,7 +94,7 @@ pre{background:#f6f6f6;padding:.5rem;overflow:auto;font-size:13px;max-height:24r
 table{border-collapse:collapse;font-size:13px}td,th{border:1px solid #ddd;padding:2px 6px;text-align:left}
 .m{display:inline-block;width:3.2rem;font-weight:600}.get{color:#0a6}.post{color:#06c}
 </style></head><body>
-<h1>${escapeHtml(info.title)} — API reference</h1>
+<h1>${escapeHtml(info.title)} reference</h1>
 <p>${escapeHtml(info.description)} The machine-readable document: <a href="openapi.json">openapi.json</a>.</p>
 <nav>${index}</nav>
 ${sections}
