@@ -21,7 +21,7 @@ export const addTeamMember = defineEndpoint(addTeamMemberContract, {
   sensitive: true,
   async handler(ctx): Promise<TeamMember> {
     const { auth, body } = ctx;
-    const { team, member: own } = await authorizeTeamChange(
+    const { team } = await authorizeTeamChange(
       auth,
       ctx.session,
       body,

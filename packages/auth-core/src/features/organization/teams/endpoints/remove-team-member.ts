@@ -10,7 +10,7 @@ export const removeTeamMember = defineEndpoint(removeTeamMemberContract, {
   sensitive: true,
   async handler(ctx): Promise<TeamMessage> {
     const { auth, body } = ctx;
-    const { team, member: own } = await authorizeTeamChange(
+    const { team } = await authorizeTeamChange(
       auth,
       ctx.session,
       body,
