@@ -1,3 +1,5 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { featureOf, importCycles, readImportGraph } from "../support/import-graph.ts";
@@ -68,6 +70,39 @@ const KNOWN_THROWING_SERVICES = [
   "features/users/service.ts",
 ];
 
+/** Every import statement of a file: its target (as in the graph) and whether it is `import type`. */
+function importStatements(file: string): { target: string; typeOnly: boolean }[] {
+  const text = readFileSync(join(SOURCE_ROOT, file), "utf8");
+  const found: { target: string; typeOnly: boolean }[] = [];
+  for (const match of text.matchAll(/(?:^|\n)\s*(import|export)(\s+type)?\s[^;]*?\sfrom\s+"([^"]+)"/g)) {
+    const specifier = match[3]!;
+    const target = specifier.startsWith(".") ? join(file, "..", specifier) : specifier;
+    found.push({ target, typeOnly: match[2] !== undefined });
+  }
+  return found;
+}
+
+/**
+ * The browser client and the React hooks (docs/client.md): values only from their own folders (and
+ * React), types only from contracts/, errors/ and zod — so a browser bundle carries no server code,
+ * no zod and nothing of node:*. tests/client/bundle.test.ts checks the bundle itself.
+ */
+function clientImportViolations(): string[] {
+  const found: string[] = [];
+  for (const file of graph.keys()) {
+    const folder = file.split("/")[0];
+    if (folder !== "client" && folder !== "react") continue;
+    for (const { target, typeOnly } of importStatements(file)) {
+      const ownValue =
+        target.startsWith("client/") ||
+        (folder === "react" && (target.startsWith("react/") || target === "react"));
+      const allowedType = typeOnly && (/^(contracts|errors)\//.test(target) || target === "zod");
+      if (!ownValue && !allowedType) found.push(`${file} -> ${target}${typeOnly ? " (type)" : ""}`);
+    }
+  }
+  return found;
+}
+
 describe("layering of packages/auth-core/src", () => {
   it("reads the sources (a guard against a wrong root)", () => {
     expect(graph.size).toBeGreaterThan(200);
@@ -110,6 +145,11 @@ describe("layering of packages/auth-core/src", () => {
     expectOnlyKnown(found, []);
   });
 
+  it("client/ and react/ import values only from themselves (and React), types only from contracts/, errors/ and zod", () => {
+    expect([...graph.keys()].filter((file) => file.startsWith("client/")).length).toBeGreaterThan(3);
+    expectOnlyKnown(clientImportViolations(), []);
+  });
+
   it('only db/ and */store.ts import "mongodb"', () => {
     const found = violations(
       (file, target) => target === "mongodb" && !file.startsWith("db/") && !file.endsWith("/store.ts"),
@@ -125,8 +165,8 @@ describe("layering of packages/auth-core/src", () => {
         !file.includes("/endpoints/") &&
         !file.endsWith(".test.ts"),
     ).map((edge) => edge.split(" -> ")[0] ?? edge);
-    // Features still to convert, file by file; organization, session, account, verification and
-    // the others not listed answer null or a refusal value (errors/refusal.ts).
+    // The files still to convert; organization and every file not listed answer null or a refusal
+    // value (errors/refusal.ts).
     expectOnlyKnown(found, KNOWN_THROWING_SERVICES);
   });
 });
