@@ -137,6 +137,22 @@ describe("layering of packages/auth-core/src", () => {
     expectOnlyKnown(found, []);
   });
 
+  it("no two features import each other", () => {
+    const pairs = new Set<string>();
+    for (const [file, targets] of graph)
+      for (const target of targets) {
+        const from = featureOf(file);
+        const to = featureOf(target);
+        if (from !== null && to !== null && from !== to) pairs.add(`${from} -> ${to}`);
+      }
+    const mutual = [...pairs].filter((pair) => {
+      const [from, to] = pair.split(" -> ");
+      return from! < to! && pairs.has(`${to} -> ${from}`);
+    });
+    expect(pairs.size).toBeGreaterThan(10);
+    expect(mutual).toEqual([]);
+  });
+
   it("no feature imports another feature's store.ts", () => {
     const found = violations((file, target) => {
       const to = featureOf(target);
