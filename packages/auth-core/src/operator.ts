@@ -1,0 +1,56 @@
+/**
+ * `@tessera/auth-core/operator`: administration from a terminal (the `tessera` CLI), for server code
+ * only. `createOperatorApi(auth, "cli:alice")` is `auth.api` with the operator as every call's
+ * caller: the same endpoints, schemas and rules as the HTTP admin area, the operator holding every
+ * admin permission, and audit events recording the actor (features/admin/operator.ts).
+ */
+import type { Auth } from "./create-auth.ts";
+import { CORE_MIGRATIONS, runMigrations } from "./db/migrations/index.ts";
+import { operatorCaller } from "./features/admin/operator.ts";
+import type { CoreEndpoint } from "./features/registry.ts";
+import { createApi, type TypedApi } from "./http/api.ts";
+import type { CallerResolvers } from "./http/caller.ts";
+
+export function createOperatorApi(auth: Auth, actor: string): TypedApi<CoreEndpoint> {
+  if (!/^[\w.:@-]{1,100}$/.test(actor))
+    throw new TypeError(`operator name ${JSON.stringify(actor)} is not valid`);
+  const resolvers: CallerResolvers = {
+    readApiKeySession: async () => null,
+    assertApiKeyCallerAllowed: () => {},
+    readSession: async (context) => operatorCaller(actor, context.now()),
+    isSessionFresh: () => true,
+  };
+  return createApi<CoreEndpoint>(auth.context, auth.endpoints, resolvers);
+}
+
+export interface MigrationState {
+  id: string;
+  /** When it was recorded in `_migrations`; null while pending. */
+  appliedAt: Date | null;
+}
+
+/** Every core migration in order, applied or pending (`tessera migrate status`). */
+export async function migrationStatus(auth: Auth): Promise<MigrationState[]> {
+  const applied = new Map(
+    (await auth.context.collections.migrations.find({}).toArray()).map((doc) => [doc._id, doc.appliedAt]),
+  );
+  return CORE_MIGRATIONS.map((migration) => ({
+    id: migration.id,
+    appliedAt: applied.get(migration.id) ?? null,
+  }));
+}
+
+/**
+ * `auth.migrate()` one migration at a time, calling `onStart` before each pending one (progress for
+ * `tessera migrate up`). Returns the ids it applied.
+ */
+export async function migrateStepByStep(auth: Auth, onStart: (id: string) => void): Promise<string[]> {
+  const pending = (await migrationStatus(auth)).filter((state) => state.appliedAt === null);
+  const applied: string[] = [];
+  for (const { id } of pending) {
+    onStart(id);
+    const migration = CORE_MIGRATIONS.find((candidate) => candidate.id === id)!;
+    applied.push(...(await runMigrations(auth.context.collections, [migration], auth.context.now)));
+  }
+  return applied;
+}

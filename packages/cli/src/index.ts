@@ -1,0 +1,9 @@
+export { cleanupAction } from "./commands/cleanup.ts";
+export { dbStartAction } from "./commands/db.ts";
+export { migrateStatusAction, migrateUpAction } from "./commands/migrate.ts";
+export { secretAction } from "./commands/secret.ts";
+export { CliError, EXIT } from "./errors.ts";
+export type { Io } from "./io.ts";
+export type { RunContext } from "./kit.ts";
+export { main } from "./main.ts";
+export { createProgram } from "./program.ts";
