@@ -1,7 +1,20 @@
+export { auditListAction } from "./commands/audit.ts";
 export { cleanupAction } from "./commands/cleanup.ts";
 export { dbStartAction } from "./commands/db.ts";
 export { migrateStatusAction, migrateUpAction } from "./commands/migrate.ts";
 export { secretAction } from "./commands/secret.ts";
+export { sessionsListAction, sessionsRevokeAction } from "./commands/sessions.ts";
+export {
+  usersBanAction,
+  usersCreateAction,
+  usersGetAction,
+  usersListAction,
+  usersRemoveAction,
+  usersRevokeSessionsAction,
+  usersSetPasswordAction,
+  usersSetRoleAction,
+  usersUnbanAction,
+} from "./commands/users.ts";
 export { CliError, EXIT } from "./errors.ts";
 export type { Io } from "./io.ts";
 export type { RunContext } from "./kit.ts";

@@ -1,10 +1,14 @@
 import { Command, Option } from "commander";
+import { auditCommand } from "./commands/audit.ts";
 import { cleanupCommand } from "./commands/cleanup.ts";
 import { dbCommand } from "./commands/db.ts";
 import { migrateCommand } from "./commands/migrate.ts";
 import { secretCommand } from "./commands/secret.ts";
+import { sessionsCommand } from "./commands/sessions.ts";
+import { usersCommand } from "./commands/users.ts";
+import { VERSION } from "./version.ts";
 
-export const VERSION = "0.1.0";
+export { VERSION } from "./version.ts";
 
 const FOOTER = `
 Configuration:
@@ -30,7 +34,15 @@ export function createProgram(): Command {
     .addHelpText("after", FOOTER)
     .showHelpAfterError("(run with --help for usage)")
     .exitOverride();
-  for (const command of [migrateCommand, dbCommand, cleanupCommand, secretCommand]) {
+  for (const command of [
+    usersCommand,
+    sessionsCommand,
+    auditCommand,
+    migrateCommand,
+    dbCommand,
+    cleanupCommand,
+    secretCommand,
+  ]) {
     program.addCommand(command);
   }
   inheritErrorHandling(program);
