@@ -65,8 +65,10 @@ export function renderProgress(run: RunContext, title: string): Progress {
     async finish(summary) {
       update({ ...state, summary });
       await new Promise((resolve) => setTimeout(resolve, 20));
+      // The exit promise must exist before unmount resolves it (one made after never settles).
+      const exited = instance.waitUntilExit();
       instance.unmount();
-      await instance.waitUntilExit();
+      await exited;
     },
   };
 }
