@@ -2,6 +2,14 @@ export { auditListAction } from "./commands/audit.ts";
 export { cleanupAction } from "./commands/cleanup.ts";
 export { dbStartAction } from "./commands/db.ts";
 export { migrateStatusAction, migrateUpAction } from "./commands/migrate.ts";
+export {
+  orgsAddMemberAction,
+  orgsDeleteAction,
+  orgsListAction,
+  orgsRemoveMemberAction,
+  orgsSetRoleAction,
+  orgsShowAction,
+} from "./commands/orgs.ts";
 export { secretAction } from "./commands/secret.ts";
 export { sessionsListAction, sessionsRevokeAction } from "./commands/sessions.ts";
 export {

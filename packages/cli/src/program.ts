@@ -3,6 +3,7 @@ import { auditCommand } from "./commands/audit.ts";
 import { cleanupCommand } from "./commands/cleanup.ts";
 import { dbCommand } from "./commands/db.ts";
 import { migrateCommand } from "./commands/migrate.ts";
+import { orgsCommand } from "./commands/orgs.ts";
 import { secretCommand } from "./commands/secret.ts";
 import { sessionsCommand } from "./commands/sessions.ts";
 import { usersCommand } from "./commands/users.ts";
@@ -37,6 +38,7 @@ export function createProgram(): Command {
   for (const command of [
     usersCommand,
     sessionsCommand,
+    orgsCommand,
     auditCommand,
     migrateCommand,
     dbCommand,
