@@ -1,6 +1,8 @@
 export { auditListAction } from "./commands/audit.ts";
 export { cleanupAction } from "./commands/cleanup.ts";
 export { dbStartAction } from "./commands/db.ts";
+export { type DoctorResult, doctorAction } from "./commands/doctor.ts";
+export { exportAction, type UserExport } from "./commands/export.ts";
 export { migrateStatusAction, migrateUpAction } from "./commands/migrate.ts";
 export {
   orgsAddMemberAction,
@@ -24,6 +26,7 @@ export {
   usersUnbanAction,
 } from "./commands/users.ts";
 export { CliError, EXIT } from "./errors.ts";
+export { checkDataInvariants, type Finding, type InvariantOptions } from "./invariants.ts";
 export type { Io } from "./io.ts";
 export type { RunContext } from "./kit.ts";
 export { main } from "./main.ts";

@@ -2,6 +2,8 @@ import { Command, Option } from "commander";
 import { auditCommand } from "./commands/audit.ts";
 import { cleanupCommand } from "./commands/cleanup.ts";
 import { dbCommand } from "./commands/db.ts";
+import { doctorCommand } from "./commands/doctor.ts";
+import { exportCommand } from "./commands/export.ts";
 import { migrateCommand } from "./commands/migrate.ts";
 import { orgsCommand } from "./commands/orgs.ts";
 import { secretCommand } from "./commands/secret.ts";
@@ -40,6 +42,8 @@ export function createProgram(): Command {
     sessionsCommand,
     orgsCommand,
     auditCommand,
+    exportCommand,
+    doctorCommand,
     migrateCommand,
     dbCommand,
     cleanupCommand,
