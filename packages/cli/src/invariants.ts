@@ -196,7 +196,7 @@ async function invitationsToMissingTeams(db: Db, fix: boolean): Promise<Finding>
 
 /** An owner counts only while their user exists. */
 async function organizationsWithoutOwner(db: Db, creatorRole: string): Promise<Finding> {
-  const ownerRows: { organizationId: string; userId: unknown }[] = [];
+  const ownerRows: { organizationId: string; userId: ObjectId }[] = [];
   for await (const member of db
     .collection("members")
     .find({}, { projection: { organizationId: 1, userId: 1, role: 1 } })) {
@@ -204,7 +204,7 @@ async function organizationsWithoutOwner(db: Db, creatorRole: string): Promise<F
       .split(",")
       .map((role) => role.trim());
     if (roles.includes(creatorRole))
-      ownerRows.push({ organizationId: String(member.organizationId), userId: member.userId });
+      ownerRows.push({ organizationId: String(member.organizationId), userId: member.userId as ObjectId });
   }
   const existing = new Set<string>();
   for (let start = 0; start < ownerRows.length; start += BATCH) {
