@@ -3,6 +3,7 @@ export { cleanupAction } from "./commands/cleanup.ts";
 export { dbStartAction } from "./commands/db.ts";
 export { type DoctorResult, doctorAction } from "./commands/doctor.ts";
 export { exportAction, type UserExport } from "./commands/export.ts";
+export { importAction } from "./commands/import.ts";
 export { migrateStatusAction, migrateUpAction } from "./commands/migrate.ts";
 export {
   orgsAddMemberAction,
@@ -26,6 +27,7 @@ export {
   usersUnbanAction,
 } from "./commands/users.ts";
 export { CliError, EXIT } from "./errors.ts";
+export { type ImportReport, importFrom } from "./importers.ts";
 export { checkDataInvariants, type Finding, type InvariantOptions } from "./invariants.ts";
 export type { Io } from "./io.ts";
 export type { RunContext } from "./kit.ts";

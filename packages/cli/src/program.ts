@@ -4,6 +4,7 @@ import { cleanupCommand } from "./commands/cleanup.ts";
 import { dbCommand } from "./commands/db.ts";
 import { doctorCommand } from "./commands/doctor.ts";
 import { exportCommand } from "./commands/export.ts";
+import { importCommand } from "./commands/import.ts";
 import { migrateCommand } from "./commands/migrate.ts";
 import { orgsCommand } from "./commands/orgs.ts";
 import { secretCommand } from "./commands/secret.ts";
@@ -42,6 +43,7 @@ export function createProgram(): Command {
     sessionsCommand,
     orgsCommand,
     auditCommand,
+    importCommand,
     exportCommand,
     doctorCommand,
     migrateCommand,
