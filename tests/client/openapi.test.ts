@@ -90,6 +90,27 @@ describe("the OpenAPI document", () => {
     }
   });
 
+  it("adds the codes an endpoint answers from how it is served: mapped field errors, the impersonation refusal", () => {
+    const served = live.server.auth.endpoints.filter((endpoint) => endpoint.auth !== "server-only");
+    let checked = 0;
+    for (const endpoint of served) {
+      const codes = [
+        ...Object.values(endpoint.fieldErrors ?? {}),
+        ...(endpoint.highRisk ? ["NOT_ALLOWED_WHILE_IMPERSONATING" as const] : []),
+      ];
+      const path = `/api/auth${endpoint.path.replace(/:(\w+)/g, "{$1}")}`;
+      const method = (
+        typeof endpoint.method === "string" ? endpoint.method : endpoint.method[0]!
+      ).toLowerCase();
+      const documented = JSON.stringify(document.paths[path]![method]!.responses);
+      for (const code of codes) {
+        expect(documented, `${endpoint.name} ${code}`).toContain(`"${code}":{"value"`);
+        checked++;
+      }
+    }
+    expect(checked).toBeGreaterThan(0);
+  });
+
   it("describes dates as date-time strings, as they travel", () => {
     const schema = JSON.stringify(document.paths["/api/auth/get-session"]!.get!.responses["200"]);
     expect(schema).toContain('"expiresAt":{"type":"string","format":"date-time"}');

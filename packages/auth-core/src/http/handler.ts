@@ -1,6 +1,7 @@
 import type { AuthContext } from "../context.ts";
 import { isCausedByDatabaseOutage } from "../db/connect.ts";
 import { AuthError, isAuthError } from "../errors/auth-error.ts";
+import type { ErrorCode } from "../errors/catalogue.ts";
 import { createOpenApiDocument, renderReferencePage } from "../openapi/index.ts";
 import type { CallerResolvers } from "./caller.ts";
 import { compileTrustedProxies, rateLimitAddress, resolveClientIp } from "./client-ip.ts";
@@ -258,8 +259,17 @@ function createEngine(
 
 /** The OpenAPI document of the served endpoints and its reference page, as replies. */
 function documentationReplies(auth: AuthContext, endpoints: readonly AnyEndpoint[]): EngineResponse[] {
+  const byContract = new Map(endpoints.map((endpoint) => [endpoint.contract, endpoint]));
   const document = createOpenApiDocument({
     contracts: endpoints.map((endpoint) => endpoint.contract),
+    extraErrors: (contract) => {
+      const endpoint = byContract.get(contract);
+      const codes: ErrorCode[] = Object.values(endpoint?.fieldErrors ?? {}).filter(
+        (code) => code !== undefined,
+      );
+      if (endpoint?.highRisk) codes.push("NOT_ALLOWED_WHILE_IMPERSONATING");
+      return codes;
+    },
     basePath: auth.options.basePath,
     origin: new URL(auth.apiURL).origin,
     sessionCookie: auth.cookies.sessionToken,

@@ -10,6 +10,11 @@ import { type JsonSchema, toJsonSchema } from "./json-schema.ts";
  */
 export interface OpenApiDocumentOptions {
   contracts: readonly AnyContract[];
+  /**
+   * Codes the served endpoint answers besides its contract's, from how it is served: the catalogue
+   * code a field's validation failure maps to, the refusal of an impersonation session.
+   */
+  extraErrors?(contract: AnyContract): readonly ErrorCode[];
   /** e.g. `/api/auth`. */
   basePath: string;
   /** The server's origin, e.g. `https://auth.example.com`. */
@@ -154,9 +159,10 @@ function operationOf(
   method: HttpMethod,
   operationId: string,
   shared: Record<string, JsonSchema>,
+  extraErrors: readonly ErrorCode[],
 ): Operation {
   const schemaOf = schemaCollector(shared, operationId);
-  const errors = [...ENGINE_ERRORS, ...AUTH_ERRORS[contract.auth], ...contract.errors];
+  const errors = [...ENGINE_ERRORS, ...AUTH_ERRORS[contract.auth], ...contract.errors, ...extraErrors];
   if (method === "POST") errors.push(...BODY_ERRORS);
   const operation: Operation = {
     operationId,
@@ -188,7 +194,13 @@ export function createOpenApiDocument(options: OpenApiDocumentOptions): OpenApiD
       const operationId =
         index === 0 ? contract.name : `${contract.name}${method[0]}${method.slice(1).toLowerCase()}`;
       paths[path] ??= {};
-      paths[path][method.toLowerCase()] = operationOf(contract, method, operationId, shared);
+      paths[path][method.toLowerCase()] = operationOf(
+        contract,
+        method,
+        operationId,
+        shared,
+        options.extraErrors?.(contract) ?? [],
+      );
     });
     for (const tag of contract.tags) tags.add(tag);
   }
