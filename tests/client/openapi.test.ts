@@ -90,13 +90,18 @@ describe("the OpenAPI document", () => {
     }
   });
 
-  it("adds the codes an endpoint answers from how it is served: mapped field errors, the impersonation refusal", () => {
+  it("adds the codes an endpoint answers from how it is served: mapped field errors, the impersonation refusal, untrusted callback URLs", () => {
     const served = live.server.auth.endpoints.filter((endpoint) => endpoint.auth !== "server-only");
     let checked = 0;
     for (const endpoint of served) {
       const codes = [
         ...Object.values(endpoint.fieldErrors ?? {}),
         ...(endpoint.highRisk ? ["NOT_ALLOWED_WHILE_IMPERSONATING" as const] : []),
+        ...([endpoint.body, endpoint.query].some(
+          (schema) => "callbackURL" in ((schema as { shape?: object })?.shape ?? {}),
+        )
+          ? ["INVALID_CALLBACK_URL" as const]
+          : []),
       ];
       const path = `/api/auth${endpoint.path.replace(/:(\w+)/g, "{$1}")}`;
       const method = (

@@ -10,6 +10,11 @@ const CALLBACK_FIELDS: ReadonlyArray<[string, ErrorCode]> = [
   ["newUserCallbackURL", "INVALID_NEW_USER_CALLBACK_URL"],
 ];
 
+/** The codes an endpoint with these input fields may answer for an untrusted callback (the OpenAPI document). */
+export function callbackURLErrorCodes(fields: readonly string[]): ErrorCode[] {
+  return CALLBACK_FIELDS.filter(([field]) => fields.includes(field)).map(([, code]) => code);
+}
+
 export function assertCallbackURLsTrusted(auth: AuthContext, ...sources: unknown[]): void {
   for (const source of sources) {
     if (typeof source !== "object" || source === null) continue;

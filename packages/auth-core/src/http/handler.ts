@@ -3,6 +3,7 @@ import { isCausedByDatabaseOutage } from "../db/connect.ts";
 import { AuthError, isAuthError } from "../errors/auth-error.ts";
 import type { ErrorCode } from "../errors/catalogue.ts";
 import { createOpenApiDocument, renderReferencePage } from "../openapi/index.ts";
+import { callbackURLErrorCodes } from "./callback-urls.ts";
 import type { CallerResolvers } from "./caller.ts";
 import { compileTrustedProxies, rateLimitAddress, resolveClientIp } from "./client-ip.ts";
 import { type CorsOptions, withCors } from "./cors.ts";
@@ -264,9 +265,13 @@ function documentationReplies(auth: AuthContext, endpoints: readonly AnyEndpoint
     contracts: endpoints.map((endpoint) => endpoint.contract),
     extraErrors: (contract) => {
       const endpoint = byContract.get(contract);
+      const fields = [contract.body, contract.query].flatMap((schema) =>
+        Object.keys((schema as { shape?: object } | undefined)?.shape ?? {}),
+      );
       const codes: ErrorCode[] = Object.values(endpoint?.fieldErrors ?? {}).filter(
         (code) => code !== undefined,
       );
+      codes.push(...callbackURLErrorCodes(fields));
       if (endpoint?.highRisk) codes.push("NOT_ALLOWED_WHILE_IMPERSONATING");
       return codes;
     },
