@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { LANGUAGES } from "../i18n/languages.ts";
 
 /**
  * Field schemas shared by endpoints. Strings are strings (an object never reaches a query);
@@ -41,3 +42,5 @@ export const queryBoolean = z
   .union([z.boolean(), z.enum(["true", "false"])])
   .transform((value) => value === true || value === "true");
 export const tokenField = z.string().min(1).max(4096);
+/** One of the eight languages of mails and pages (docs/decisions.md, "Languages"). */
+export const languageField = z.enum(LANGUAGES);

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { LANGUAGE_TAGS } from "../../i18n/languages.ts";
 import { MAIL_KINDS, type MailKind } from "../mailer.ts";
 import { MAIL_TEMPLATES, renderMail } from "./index.ts";
 import { LANGUAGES, type Language } from "./language.ts";
@@ -54,23 +55,12 @@ function markersIn(text: string): string[] {
     .sort();
 }
 
-const HTML_LANG: Record<Language, string> = {
-  ENG: "en",
-  RUS: "ru",
-  UKR: "uk",
-  SPA: "es",
-  GERMAN: "de",
-  POL: "pl",
-  FRA: "fr",
-  TURKEY: "tr",
-};
-
 describe("mail templates in every language", () => {
   it("has templates for every language and every kind", () => {
     expect(Object.keys(MAIL_TEMPLATES).sort()).toEqual([...LANGUAGES].sort());
     for (const language of LANGUAGES) {
       expect(Object.keys(MAIL_TEMPLATES[language].kinds).sort(), language).toEqual([...MAIL_KINDS].sort());
-      expect(MAIL_TEMPLATES[language].htmlLang, language).toBe(HTML_LANG[language]);
+      expect(MAIL_TEMPLATES[language].htmlLang, language).toBe(LANGUAGE_TAGS[language]);
     }
   });
 
@@ -84,7 +74,7 @@ describe("mail templates in every language", () => {
             expect(markersIn(mail.subject), "subject").toEqual(markersIn(english.subject));
             expect(markersIn(mail.text), "text").toEqual(markersIn(english.text));
             expect(markersIn(mail.html), "html").toEqual(markersIn(english.html));
-            expect(mail.html).toContain(`<html lang="${HTML_LANG[language]}">`);
+            expect(mail.html).toContain(`<html lang="${LANGUAGE_TAGS[language]}">`);
             for (const part of [mail.subject, mail.text, mail.html]) {
               expect(part.trim()).not.toBe("");
               expect(part).not.toMatch(/undefined|NaN|\bnull\b|\[object/);
