@@ -1,6 +1,6 @@
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { featureOf, importCycles, readImportGraph } from "../support/import-graph.ts";
+import { featureOf, importCycles, reachableFrom, readImportGraph } from "../support/import-graph.ts";
 
 /**
  * The layering of docs/architecture.md ("Feature faces", "Dependencies flow one way"), read from the
@@ -76,6 +76,13 @@ describe("layering of packages/auth-core/src", () => {
       return to !== null && target.endsWith("/store.ts") && featureOf(file) !== to;
     });
     expectOnlyKnown(found, []);
+  });
+
+  it("i18n/ (@tessera/auth-core/i18n) reaches only its own data and the error catalogue, so a browser can bundle it", () => {
+    const reached = [...reachableFrom(graph, "i18n/index.ts")];
+    expect(
+      reached.filter((module) => !module.startsWith("i18n/") && module !== "errors/catalogue.ts"),
+    ).toEqual([]);
   });
 
   it('only db/ and */store.ts import "mongodb"', () => {
