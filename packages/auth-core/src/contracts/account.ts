@@ -13,7 +13,6 @@ export const updateUserContract = defineContract({
   body: z.strictObject({
     name: nameField.optional(),
     image: imageField.optional(),
-    /** The language of the user's next mails (docs/decisions.md, "Languages"). */
     language: languageField.optional(),
   }),
   response: statusTrueSchema,

@@ -1,5 +1,4 @@
 import { z } from "zod";
-import { LANGUAGES } from "../i18n/languages.ts";
 
 /**
  * Field schemas shared by endpoints. Strings are strings (an object never reaches a query);
@@ -37,10 +36,10 @@ export const userURLField = z
   .nullable()
   .transform((value) => (value === "" ? null : value));
 export const imageField = userURLField;
+/** The languages of user-facing text (docs/decisions.md "Languages"); mail/templates/language.ts lists the same. */
+export const languageField = z.enum(["ENG", "RUS", "UKR", "SPA", "GERMAN", "POL", "FRA", "TURKEY"]);
 /** Query booleans arrive as strings over HTTP and as booleans from server code. */
 export const queryBoolean = z
   .union([z.boolean(), z.enum(["true", "false"])])
   .transform((value) => value === true || value === "true");
 export const tokenField = z.string().min(1).max(4096);
-/** One of the eight languages of mails and pages (docs/decisions.md, "Languages"). */
-export const languageField = z.enum(LANGUAGES);

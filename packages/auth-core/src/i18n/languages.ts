@@ -1,6 +1,6 @@
 /**
  * The languages of user-facing text: docs/decisions.md's enumeration, ENG by default (docs/decisions.md,
- * "Languages"). Pure data, imported by the contracts and by browser code.
+ * "Languages"). Pure data, safe in browser code.
  */
 export const LANGUAGES = ["ENG", "RUS", "UKR", "SPA", "GERMAN", "POL", "FRA", "TURKEY"] as const;
 
