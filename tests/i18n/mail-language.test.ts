@@ -2,21 +2,23 @@ import { ObjectId } from "mongodb";
 import { describe, expect, it } from "vitest";
 import { renderMail } from "../../packages/auth-core/src/mail/templates/index.ts";
 import { TestBrowser } from "../support/browser.ts";
+import { createOrganization, signIn } from "../support/organization.ts";
 import { useFreshTestAuth } from "../support/test-auth.ts";
 
 /**
  * Issue 14 ("Languages"): a mail goes in the recipient's language — the one chosen at sign-up or
- * later through update-user — and in the configured `language` while the user has chosen none.
+ * later through update-user — and in the configured `language` while the user has chosen none (an
+ * invitation to an address that is no user's too).
  */
 const freshTestAuth = useFreshTestAuth();
 const PASSWORD = "correct horse battery";
 
 function subjectOf(
-  kind: "verify-email" | "reset-password",
+  kind: "verify-email" | "reset-password" | "invitation",
   language: Parameters<typeof renderMail>[1],
 ): string {
-  const url = "https://tessera.test/link";
-  return renderMail(kind, language, { url, appName: "Tessera", expiresInMinutes: 60 }).subject;
+  const data = { url: "https://tessera.test/link", organizationName: "o", inviterName: "i", role: "r" };
+  return renderMail(kind, language, { ...data, appName: "Tessera", expiresInMinutes: 60 }).subject;
 }
 
 describe("the language of a user's mails", () => {
@@ -78,5 +80,23 @@ describe("the language of a user's mails", () => {
     expect(await t.db.collection("users").findOne({ email: "kim@example.com" })).not.toHaveProperty(
       "language",
     );
+  });
+
+  it("an invitation to a user's address goes in their language; to an unknown address, in the configured one", async () => {
+    const t = await freshTestAuth({ language: "SPA" });
+    const owner = await signIn(t, "owner");
+    const invitee = await signIn(t, "invitee");
+    expect((await invitee.browser.post("/update-user", { language: "FRA" })).status).toBe(200);
+    const organizationId = await createOrganization(owner, "acme");
+    for (const email of [invitee.email, "stranger@example.com"]) {
+      const res = await owner.browser.post("/organization/invite-member", {
+        organizationId,
+        email,
+        role: "member",
+      });
+      expect(res.status).toBe(200);
+    }
+    expect(t.outbox.latestTo(invitee.email)?.subject).toBe(subjectOf("invitation", "FRA"));
+    expect(t.outbox.latestTo("stranger@example.com")?.subject).toBe(subjectOf("invitation", "SPA"));
   });
 });

@@ -2,7 +2,12 @@ import { createInvitationContract } from "../../../../contracts/organization-inv
 import { AuthError } from "../../../../errors/auth-error.ts";
 import { defineEndpoint } from "../../../../http/define-endpoint.ts";
 import { canGrantRoles, findUnknownRoles } from "../../members/rules.ts";
-import { assertPermission, isAddressAMember, requireMembership, roleTableOf } from "../../members/service.ts";
+import {
+  assertPermission,
+  findAddressMembership,
+  requireMembership,
+  roleTableOf,
+} from "../../members/service.ts";
 import { findOrganization, requireCaller, resolveOrganizationId } from "../../organizations/service.ts";
 import { requireOrganizationTeams } from "../../teams/service.ts";
 import { inviteOrRenew, sendInvitationMail, withdrawInvitation } from "../service.ts";
@@ -27,8 +32,8 @@ export const inviteMember = defineEndpoint(createInvitationContract, {
     if (!canGrantRoles(own.role, body.role, table, auth.options.organization.creatorRole))
       throw new AuthError("INVITATION_ROLE_NOT_ALLOWED");
     const teams = await requireOrganizationTeams(auth, organizationId, body.teamId ?? []);
-    if (await isAddressAMember(auth, organizationId, body.email))
-      throw new AuthError("MEMBER_ALREADY_EXISTS");
+    const invitee = await findAddressMembership(auth, organizationId, body.email);
+    if (invitee.isMember) throw new AuthError("MEMBER_ALREADY_EXISTS");
     const invitation = await inviteOrRenew(
       auth,
       {
@@ -47,7 +52,7 @@ export const inviteMember = defineEndpoint(createInvitationContract, {
       await withdrawInvitation(auth, invitation);
       throw new AuthError("ORGANIZATION_NOT_FOUND");
     }
-    await sendInvitationMail(auth, invitation, organization, caller.user);
+    await sendInvitationMail(auth, invitation, organization, caller.user, invitee.user?.language);
     return toInvitation(invitation);
   },
 });
