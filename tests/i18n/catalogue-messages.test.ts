@@ -53,6 +53,10 @@ describe("catalogue messages in every language", () => {
     expect(catalogueMessage("INVALID_EMAIL_OR_PASSWORD", "GERMAN")).toBe(
       "E-Mail-Adresse oder Passwort ist falsch",
     );
+    expect(catalogueMessage("PROVIDER_NOT_SUPPORTED", "POL", { id: "github" })).toBe(
+      "Dostawca github nie jest obsługiwany",
+    );
+    expect(catalogueMessage("PROVIDER_NOT_SUPPORTED", "ENG")).toBe("Provider {id} is not supported");
     expect(catalogueMessage("SOMETHING_NEWER", "RUS")).toBeNull();
     expect(catalogueMessage("constructor", "RUS")).toBeNull();
     expect(catalogueMessage("__proto__", "FRA")).toBeNull();

@@ -33,12 +33,20 @@ export const catalogueMessages: Readonly<Record<Language, Readonly<Record<ErrorC
 };
 
 /**
- * The message for a code an API answered, in `language`; null for a code this version does not know
- * (a newer server), so the UI can show the message the API sent instead.
+ * The message for a code an API answered, in `language`, with `{name}` placeholders filled from
+ * `values` (PROVIDER_NOT_SUPPORTED's `{id}`); null for a code this version does not know (a newer
+ * server), so the UI can show the message the API sent instead.
  */
-export function catalogueMessage(code: string, language: Language): string | null {
+export function catalogueMessage(
+  code: string,
+  language: Language,
+  values: Readonly<Record<string, string>> = {},
+): string | null {
   const messages: Readonly<Record<string, string>> = catalogueMessages[language];
-  return Object.hasOwn(messages, code) ? (messages[code] ?? null) : null;
+  if (!Object.hasOwn(messages, code)) return null;
+  return (messages[code] ?? "").replace(/\{(\w+)\}/g, (token, name: string) =>
+    Object.hasOwn(values, name) ? (values[name] ?? token) : token,
+  );
 }
 
 /**
