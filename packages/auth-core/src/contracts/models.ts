@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { languageField } from "./schemas.ts";
 
 /**
  * The shapes the API answers with, shared by several endpoints. Each is a named interface (editors
@@ -12,6 +13,8 @@ export interface User {
   emailVerified: boolean;
   name: string;
   image: string | null;
+  /** Only once the user chose one (update-user): the language of their mails and pages. */
+  language?: "ENG" | "RUS" | "UKR" | "SPA" | "GERMAN" | "POL" | "FRA" | "TURKEY";
   createdAt: Date;
   updatedAt: Date;
 }
@@ -22,6 +25,7 @@ export const userSchema: z.ZodType<User> = z.strictObject({
   emailVerified: z.boolean(),
   name: z.string(),
   image: z.string().nullable(),
+  language: languageField.optional(),
   createdAt: z.date(),
   updatedAt: z.date(),
 });
