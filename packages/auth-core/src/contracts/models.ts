@@ -15,6 +15,8 @@ export interface User {
   image: string | null;
   /** Only once the user chose one (update-user): the language of their mails and pages. */
   language?: "ENG" | "RUS" | "UKR" | "SPA" | "GERMAN" | "POL" | "FRA" | "TURKEY";
+  /** Only when a confirmed second factor guards the user's sign-ins (an account page shows it). */
+  twoFactorEnabled?: true;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -26,6 +28,7 @@ export const userSchema: z.ZodType<User> = z.strictObject({
   name: z.string(),
   image: z.string().nullable(),
   language: languageField.optional(),
+  twoFactorEnabled: z.literal(true).optional(),
   createdAt: z.date(),
   updatedAt: z.date(),
 });

@@ -15,6 +15,7 @@ export function toUser(doc: UserDoc): User {
     image: doc.image ?? null,
     // Absent until the user chooses one, so the shape of every other user is unchanged.
     ...(doc.language ? { language: doc.language as NonNullable<User["language"]> } : {}),
+    ...(doc.twoFactorEnabled ? { twoFactorEnabled: true as const } : {}),
     createdAt: doc.createdAt,
     updatedAt: doc.updatedAt,
   };
