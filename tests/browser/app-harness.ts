@@ -249,6 +249,12 @@ export async function textOf(locator: Locator): Promise<string> {
   return ((await first.innerText()) ?? "").trim();
 }
 
+/** Waits for the locator's first element, then returns its trimmed text. */
+export async function waitText(locator: Locator): Promise<string> {
+  await locator.first().waitFor({ timeout: 10_000 });
+  return textOf(locator);
+}
+
 /** Waits (up to 10 s) until the locator's text is `expected`. */
 export async function expectText(locator: Locator, expected: string | RegExp): Promise<void> {
   const poll = expect.poll(() => textOf(locator), { timeout: 10_000 });

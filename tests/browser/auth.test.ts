@@ -36,7 +36,7 @@ describe("sign-up, sign-in and reset work with JavaScript off", () => {
     await expectText(heading(page), "Welcome, Katherine Johnson");
     await screenshot(page, "auth-sign-up-done");
 
-    const mail = await app.smtp.waitForMail("katherine@example.com", "erif");
+    const mail = await app.smtp.waitForMail("katherine@example.com", "Verify your email");
     await page.goto(linkIn(mail, "/verify-email").toString());
     await expectText(page.getByRole("status"), "Your email address is verified.");
     await screenshot(page, "auth-verify-email");
@@ -72,7 +72,7 @@ describe("sign-up, sign-in and reset work with JavaScript off", () => {
       "If an account uses that address, a reset link is on its way.",
     );
     await screenshot(page, "auth-forgot-password");
-    const mail = await app.smtp.waitForMail(DEMO.linus, "eset");
+    const mail = await app.smtp.waitForMail(DEMO.linus, "Reset your");
     await page.goto(linkIn(mail, "/reset-password/").toString());
     await expectText(heading(page), "Choose a new password");
     await page.getByLabel("New password").fill("short");
