@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { Form, useActionData, useLoaderData, useSearchParams } from "@remix-run/react";
+import { Form, useActionData, useLoaderData, useLocation, useSearchParams } from "@remix-run/react";
 import { getAuth } from "~/auth.server";
 import { ErrorSummary, Field, type FormState, Notice, Submit } from "~/components/form";
 import { failure, field, readForm, redirectWith } from "~/lib/forms.server";
@@ -62,6 +62,7 @@ export async function action({ request }: ActionFunctionArgs) {
 
 export default function ApiKeys() {
   const { t, lang } = useT();
+  const location = useLocation();
   const { keys } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>() as
     | (FormState & { created?: { name: string | null; key: string } })
@@ -129,7 +130,7 @@ export default function ApiKeys() {
         </tbody>
       </table>
       <h3>{t("account.apiKeys.createTitle")}</h3>
-      <Form method="post" noValidate>
+      <Form method="post" noValidate key={location.key}>
         <Field name="name" label={t("account.apiKeys.name")} state={result} />
         <div className="field">
           <label htmlFor="field-expiresIn">{t("account.apiKeys.expiresIn")}</label>

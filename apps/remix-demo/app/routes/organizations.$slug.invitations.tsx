@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { Form, useActionData, useLoaderData, useSearchParams } from "@remix-run/react";
+import { Form, useActionData, useLoaderData, useLocation, useSearchParams } from "@remix-run/react";
 import { getAuth } from "~/auth.server";
 import { ErrorSummary, Field, Notice, Submit } from "~/components/form";
 import { failure, field, readForm, redirectWith } from "~/lib/forms.server";
@@ -59,6 +59,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
 
 export default function Invitations() {
   const { t, lang } = useT();
+  const location = useLocation();
   const { invitations, teams, canManage } = useLoaderData<typeof loader>();
   const state = useActionData<typeof action>();
   const [params] = useSearchParams();
@@ -125,7 +126,7 @@ export default function Invitations() {
       {canManage ? (
         <>
           <h3>{t("organizations.invitations.invite")}</h3>
-          <Form method="post" noValidate>
+          <Form method="post" noValidate key={location.key}>
             <Field name="email" type="email" label={t("fields.email")} state={state} />
             <div className="field">
               <label htmlFor="field-role">{t("organizations.members.role")}</label>

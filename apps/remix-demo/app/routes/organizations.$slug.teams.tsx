@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { Form, useActionData, useLoaderData, useSearchParams } from "@remix-run/react";
+import { Form, useActionData, useLoaderData, useLocation, useSearchParams } from "@remix-run/react";
 import { getAuth } from "~/auth.server";
 import { ErrorSummary, Field, Notice, Submit } from "~/components/form";
 import { failure, field, invalid, readForm, redirectWith } from "~/lib/forms.server";
@@ -70,6 +70,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
 
 export default function Teams() {
   const { t } = useT();
+  const location = useLocation();
   const { teams, people, canManage } = useLoaderData<typeof loader>();
   const state = useActionData<typeof action>();
   const [params] = useSearchParams();
@@ -149,7 +150,7 @@ export default function Teams() {
         </fieldset>
       ))}
       {canManage ? (
-        <Form method="post" noValidate>
+        <Form method="post" noValidate key={location.key}>
           <h3>{t("organizations.teams.create")}</h3>
           <Field name="name" label={t("organizations.teams.name")} state={state} />
           <Submit intent="create">{t("organizations.teams.createSubmit")}</Submit>

@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData, useLocation } from "@remix-run/react";
 import { getAuth } from "~/auth.server";
 import { ErrorSummary, Field, Submit } from "~/components/form";
 import { SlugField } from "~/components/slug-field";
@@ -54,6 +54,7 @@ export async function action({ request }: ActionFunctionArgs) {
 
 export default function Organizations() {
   const { t } = useT();
+  const location = useLocation();
   const { organizations, invitations, activeId } = useLoaderData<typeof loader>();
   const state = useActionData<typeof action>();
   return (
@@ -118,7 +119,7 @@ export default function Organizations() {
           state={state}
           labels={{ name: t("organizations.fields.name"), slug: t("organizations.fields.slug") }}
         />
-        <Form method="post" noValidate>
+        <Form method="post" noValidate key={location.key}>
           <Field name="name" label={t("organizations.fields.name")} state={state} />
           <SlugField state={state} />
           <Submit intent="create">{t("organizations.createSubmit")}</Submit>
