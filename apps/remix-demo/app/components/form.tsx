@@ -10,7 +10,9 @@ export interface FormState {
 /** The catalogue message of a code, in the page language (English exact catalogue text as fallback). */
 export function useErrorText(): (code: string) => string {
   const { t } = useT();
-  return (code) => t(`errors.${code}`, { defaultValue: t("errors.INTERNAL_SERVER_ERROR") });
+  // Catalogue codes under `errors` (the core's messages); the app's own form checks under `validation`.
+  return (code) =>
+    t([`errors.${code}`, `validation.${code}`], { defaultValue: t("errors.INTERNAL_SERVER_ERROR") });
 }
 
 /**

@@ -250,7 +250,7 @@ export default function AdminUser() {
             <Checkbox name="confirmRemove" label={labels.confirmRemove} />
             {state?.errors?.confirmRemove ? (
               <p className="field-error" id="field-confirmRemove-error">
-                {t("errors.CONFIRM_REMOVE")}
+                {t("validation.CONFIRM_REMOVE")}
               </p>
             ) : null}
             <Submit intent="remove" className="button button-danger">
