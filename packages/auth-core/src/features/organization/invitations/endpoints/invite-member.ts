@@ -1,10 +1,17 @@
 import { createInvitationContract } from "../../../../contracts/organization-invitations.ts";
 import { AuthError } from "../../../../errors/auth-error.ts";
+import { answerRefusal } from "../../../../errors/refusal.ts";
 import { defineEndpoint } from "../../../../http/define-endpoint.ts";
+import {
+  assertPermission,
+  requireCaller,
+  requireMembership,
+  requireOrganizationTeams,
+  resolveOrganizationId,
+} from "../../endpoints/guards.ts";
 import { canGrantRoles, findUnknownRoles } from "../../members/rules.ts";
-import { assertPermission, isAddressAMember, requireMembership, roleTableOf } from "../../members/service.ts";
-import { findOrganization, requireCaller, resolveOrganizationId } from "../../organizations/service.ts";
-import { requireOrganizationTeams } from "../../teams/service.ts";
+import { isAddressAMember, roleTableOf } from "../../members/service.ts";
+import { findOrganization } from "../../organizations/service.ts";
 import { inviteOrRenew, sendInvitationMail, withdrawInvitation } from "../service.ts";
 import { type Invitation, toInvitation } from "../types.ts";
 
@@ -29,16 +36,18 @@ export const inviteMember = defineEndpoint(createInvitationContract, {
     const teams = await requireOrganizationTeams(auth, organizationId, body.teamId ?? []);
     if (await isAddressAMember(auth, organizationId, body.email))
       throw new AuthError("MEMBER_ALREADY_EXISTS");
-    const invitation = await inviteOrRenew(
-      auth,
-      {
-        organizationId,
-        email: body.email,
-        role: body.role.join(","),
-        teamId: teams.length > 0 ? teams.map((team) => team._id.toHexString()).join(",") : null,
-        inviterId: caller.user._id,
-      },
-      body.resend === true,
+    const invitation = answerRefusal(
+      await inviteOrRenew(
+        auth,
+        {
+          organizationId,
+          email: body.email,
+          role: body.role.join(","),
+          teamId: teams.length > 0 ? teams.map((team) => team._id.toHexString()).join(",") : null,
+          inviterId: caller.user._id,
+        },
+        body.resend === true,
+      ),
     );
     // Read after the insert: an organization deleted meanwhile (its cascade may have run before our
     // insert) takes the invitation back instead of leaving it behind.
