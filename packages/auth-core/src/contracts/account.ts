@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { defineContract } from "./contract.ts";
 import { statusTrueSchema } from "./models.ts";
-import { callbackURLField, emailField, imageField, nameField } from "./schemas.ts";
+import { callbackURLField, emailField, imageField, languageField, nameField } from "./schemas.ts";
 
 export const updateUserContract = defineContract({
   name: "updateUser",
@@ -13,10 +13,11 @@ export const updateUserContract = defineContract({
   body: z.strictObject({
     name: nameField.optional(),
     image: imageField.optional(),
+    language: languageField.optional(),
   }),
   response: statusTrueSchema,
   errors: ["NO_FIELDS_TO_UPDATE", "FAILED_TO_UPDATE_USER"],
-  summary: "Changes the caller's name or image.",
+  summary: "Changes the caller's name, image or language.",
   tags: ["account"],
 });
 

@@ -7,9 +7,10 @@ import { updateUser } from "../../users/index.ts";
 export const updateUserEndpoint = defineEndpoint(updateUserContract, {
   async handler(ctx): Promise<{ status: true }> {
     const { auth, body } = ctx;
-    const fields: { name?: string; image?: string | null } = {};
+    const fields: { name?: string; image?: string | null; language?: string } = {};
     if (body.name !== undefined) fields.name = body.name;
     if (body.image !== undefined) fields.image = body.image;
+    if (body.language !== undefined) fields.language = body.language;
     if (Object.keys(fields).length === 0) throw new AuthError("NO_FIELDS_TO_UPDATE");
     const caller = ctx.session!;
     const updated = await updateUser(auth, caller.user._id, fields);
