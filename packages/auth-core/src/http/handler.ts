@@ -3,7 +3,6 @@ import { isCausedByDatabaseOutage } from "../db/connect.ts";
 import { AuthError, isAuthError } from "../errors/auth-error.ts";
 import type { ErrorCode } from "../errors/catalogue.ts";
 import { createOpenApiDocument, renderReferencePage } from "../openapi/index.ts";
-import { callbackURLErrorCodes } from "./callback-urls.ts";
 import type { CallerResolvers } from "./caller.ts";
 import { compileTrustedProxies, rateLimitAddress, resolveClientIp } from "./client-ip.ts";
 import { type CorsOptions, withCors } from "./cors.ts";
@@ -13,6 +12,7 @@ import { type RateLimiter, ruleForPath } from "./rate-limit.ts";
 import { readRequestBody } from "./read-body.ts";
 import { createRouter } from "./router.ts";
 import { type EndpointOutcome, headersOfFailure, runEndpoint } from "./run-endpoint.ts";
+import { servedErrorCodes } from "./served-errors.ts";
 
 export interface HandlerOptions {
   /** The socket's remote address, given by the server that received the request. */
@@ -265,15 +265,7 @@ function documentationReplies(auth: AuthContext, endpoints: readonly AnyEndpoint
     contracts: endpoints.map((endpoint) => endpoint.contract),
     extraErrors: (contract) => {
       const endpoint = byContract.get(contract);
-      const fields = [contract.body, contract.query].flatMap((schema) =>
-        Object.keys((schema as { shape?: object } | undefined)?.shape ?? {}),
-      );
-      const codes: ErrorCode[] = Object.values(endpoint?.fieldErrors ?? {}).filter(
-        (code) => code !== undefined,
-      );
-      codes.push(...callbackURLErrorCodes(fields));
-      if (endpoint?.highRisk) codes.push("NOT_ALLOWED_WHILE_IMPERSONATING");
-      return codes;
+      return endpoint ? servedErrorCodes(endpoint, auth.options.apiKey.enableSessionForAPIKeys) : [];
     },
     basePath: auth.options.basePath,
     origin: new URL(auth.apiURL).origin,

@@ -1,5 +1,5 @@
 import type { AuthContext } from "../context.ts";
-import { AuthError } from "../errors/auth-error.ts";
+import { AuthError, isAuthError } from "../errors/auth-error.ts";
 import { assertCallbackURLsTrusted } from "./callback-urls.ts";
 import type { CallerResolvers, SessionWithUser } from "./caller.ts";
 import { CookieJar } from "./cookie-jar.ts";
@@ -10,6 +10,7 @@ import {
   type EndpointResult,
 } from "./define-endpoint.ts";
 import { requestOrigin } from "./origins.ts";
+import { isDocumentedError } from "./served-errors.ts";
 import { assertUserURLsAllowed } from "./user-urls.ts";
 import { validateInput } from "./validate-input.ts";
 
@@ -221,10 +222,29 @@ export async function runEndpoint(
       return new SerializedOutcome(result, headers, setCookies, extraHeaders);
     return { kind: "json", status: 200, data: result ?? null, headers, setCookies, extraHeaders };
   } catch (error) {
+    if (auth.options.advanced.checkResponses && !input.isServerCall)
+      assertErrorDocumented(endpoint, method, error, auth.options.apiKey.enableSessionForAPIKeys);
     throw Object.assign(error instanceof Error ? error : new Error(String(error)), {
       responseHeaders: toHeaders(jar.setCookieLines(), extraHeaders),
     });
   }
+}
+
+/**
+ * `advanced.checkResponses`, for errors: an HTTP answer's catalogue code must be one the API
+ * document lists for the endpoint (its contract's errors and how it is served, openapi/document.ts).
+ */
+function assertErrorDocumented(
+  endpoint: AnyEndpoint,
+  method: string,
+  error: unknown,
+  apiKeySessions: boolean,
+): void {
+  if (!isAuthError(error) || isDocumentedError(endpoint, method, error.code, apiKeySessions)) return;
+  throw new Error(
+    `endpoint ${endpoint.name} answered ${error.code}, which its contract's errors do not list`,
+    { cause: error },
+  );
 }
 
 /**

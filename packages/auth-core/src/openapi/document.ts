@@ -66,6 +66,21 @@ const AUTH_ERRORS: Record<EndpointAuth, readonly ErrorCode[]> = {
   "server-only": [],
 };
 
+/**
+ * Every code an operation may answer: the engine's, its auth level's, its contract's and the extra
+ * ones of how it is served. The document lists these, and `advanced.checkResponses` refuses any
+ * other (http/run-endpoint.ts), so the document cannot fall behind the endpoints.
+ */
+export function operationErrorCodes(
+  contract: AnyContract,
+  method: HttpMethod,
+  extraErrors: readonly ErrorCode[],
+): ErrorCode[] {
+  const errors = [...ENGINE_ERRORS, ...AUTH_ERRORS[contract.auth], ...contract.errors, ...extraErrors];
+  if (method === "POST") errors.push(...BODY_ERRORS);
+  return errors;
+}
+
 /** Who may call: a session cookie or (where the app turns keys into sessions) an API key. */
 function securityOf(auth: EndpointAuth): Record<string, string[]>[] {
   if (auth === "session" || auth === "fresh-session") return [{ sessionCookie: [] }, { apiKey: [] }];
@@ -162,8 +177,7 @@ function operationOf(
   extraErrors: readonly ErrorCode[],
 ): Operation {
   const schemaOf = schemaCollector(shared, operationId);
-  const errors = [...ENGINE_ERRORS, ...AUTH_ERRORS[contract.auth], ...contract.errors, ...extraErrors];
-  if (method === "POST") errors.push(...BODY_ERRORS);
+  const errors = operationErrorCodes(contract, method, extraErrors);
   const operation: Operation = {
     operationId,
     summary: contract.summary,

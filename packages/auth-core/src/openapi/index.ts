@@ -1,2 +1,7 @@
-export { createOpenApiDocument, type OpenApiDocument, type OpenApiDocumentOptions } from "./document.ts";
+export {
+  createOpenApiDocument,
+  type OpenApiDocument,
+  type OpenApiDocumentOptions,
+  operationErrorCodes,
+} from "./document.ts";
 export { renderReferencePage } from "./reference-page.ts";

@@ -1,0 +1,62 @@
+import type { HttpMethod } from "../contracts/contract.ts";
+import type { ErrorCode } from "../errors/catalogue.ts";
+import { operationErrorCodes } from "../openapi/document.ts";
+import { callbackURLErrorCodes } from "./callback-urls.ts";
+import type { AnyEndpoint } from "./define-endpoint.ts";
+
+/**
+ * What an API key standing for a session (`apiKey.enableSessionForAPIKeys`) may answer on an endpoint
+ * that reads a caller: the key refused (features/api-key verify), or the key refused by the endpoint
+ * (sensitive ones, fresh-session ones).
+ */
+const API_KEY_CALLER_ERRORS: readonly ErrorCode[] = [
+  "API_KEY_INVALID",
+  "API_KEY_DISABLED",
+  "API_KEY_EXPIRED",
+  "API_KEY_RATE_LIMITED",
+  "API_KEY_USAGE_EXCEEDED",
+  "API_KEY_UPDATE_FAILED",
+  "BANNED_USER",
+];
+
+/**
+ * The codes an endpoint answers because of how it is served, beyond its contract's list: a field's
+ * mapped validation code, an untrusted callback URL in a field that carries one, the impersonation
+ * refusal of high-risk endpoints, and — where keys stand for sessions — an API key's refusals.
+ */
+export function servedErrorCodes(endpoint: AnyEndpoint, apiKeySessions: boolean): ErrorCode[] {
+  const contract = endpoint.contract;
+  const fields = [contract.body, contract.query].flatMap((schema) =>
+    Object.keys((schema as { shape?: object } | undefined)?.shape ?? {}),
+  );
+  const codes: ErrorCode[] = Object.values(endpoint.fieldErrors ?? {}).filter((code) => code !== undefined);
+  codes.push(...callbackURLErrorCodes(fields));
+  if (endpoint.highRisk) codes.push("NOT_ALLOWED_WHILE_IMPERSONATING");
+  if (apiKeySessions && endpoint.auth !== "none" && endpoint.auth !== "server-only") {
+    codes.push(...API_KEY_CALLER_ERRORS);
+    if (endpoint.sensitive) codes.push("NOT_AUTHORIZED");
+  }
+  return codes;
+}
+
+// Keyed by endpoint, then method and whether keys stand for sessions (an instance's option).
+const documented = new WeakMap<AnyEndpoint, Map<string, ReadonlySet<ErrorCode>>>();
+
+/** Whether the API document lists `code` for this endpoint and method (what HTTP clients are told). */
+export function isDocumentedError(
+  endpoint: AnyEndpoint,
+  method: string,
+  code: ErrorCode,
+  apiKeySessions: boolean,
+): boolean {
+  let byMethod = documented.get(endpoint);
+  if (!byMethod) documented.set(endpoint, (byMethod = new Map()));
+  const key = `${method} ${apiKeySessions}`;
+  let codes = byMethod.get(key);
+  if (!codes) {
+    const served = servedErrorCodes(endpoint, apiKeySessions);
+    codes = new Set(operationErrorCodes(endpoint.contract, method as HttpMethod, served));
+    byMethod.set(key, codes);
+  }
+  return codes.has(code);
+}
