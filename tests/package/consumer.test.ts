@@ -150,6 +150,8 @@ await startServer({ env: { PORT: "0" } }).then(() => console.log("started"), (er
     await writeFile(
       join(app, "consumer.ts"),
       `import { createAuth, isAuthError, type User } from "@tessera/auth-core";
+import { createAuthClient } from "@tessera/auth-core/client";
+import { createAuthClient as createReactAuthClient } from "@tessera/auth-core/react";
 import { startServer } from "@tessera/auth-core/server";
 
 const auth = createAuth({
@@ -170,6 +172,19 @@ export async function signIn(email: string, password: string): Promise<string | 
   }
 }
 export const serve = startServer;
+
+const client = createAuthClient({ baseURL: "https://auth.example.com" });
+export async function whoIsSignedIn(): Promise<string | null> {
+  const { data, error } = await client.getSession();
+  if (error) return \`\${error.status} \${error.code}: \${error.message}\`;
+  const created: Date | undefined = data?.session.createdAt;
+  return data ? \`\${data.user.email} since \${created?.toISOString()}\` : null;
+}
+const reactClient = createReactAuthClient();
+export function useSignedInName(): string | null {
+  const { data, isPending } = reactClient.useSession(null);
+  return isPending ? null : (data?.user.name ?? null);
+}
 `,
     );
     const result = await sh("npx", ["tsc", "-p", "."], app).catch((error: { stdout: string }) => error);

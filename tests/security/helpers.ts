@@ -1,28 +1,9 @@
-import { createHash } from "node:crypto";
 import type { Auth } from "@tessera/auth-core";
-import type { Db } from "mongodb";
 import { expect } from "vitest";
+
+export { snapshotDatabase } from "../support/database.ts";
+
 import { TEST_ORIGIN } from "../support/test-auth.ts";
-
-/** Collections whose changes are not "data": counters and the migration log (matrix §3 "DB unchanged"). */
-const NOT_DATA = new Set(["rateLimits", "mailLimits", "_migrations"]);
-
-/**
- * A hash of every document of every data collection, sorted by _id. Two equal snapshots mean the
- * request wrote nothing a user could observe (no user, account, session or verification changed).
- */
-export async function snapshotDatabase(db: Db): Promise<string> {
-  const hash = createHash("sha256");
-  const names = (await db.listCollections({}, { nameOnly: true }).toArray())
-    .map((collection) => collection.name)
-    .filter((name) => !NOT_DATA.has(name))
-    .sort();
-  for (const name of names) {
-    const docs = await db.collection(name).find({}).sort({ _id: 1 }).toArray();
-    hash.update(`${name}:${JSON.stringify(docs)}\n`);
-  }
-  return hash.digest("hex");
-}
 
 export interface RawResult {
   status: number;

@@ -1,30 +1,19 @@
 import { ObjectId } from "mongodb";
-import { expect } from "vitest";
 import {
   ADMIN_STATEMENTS,
   DEFAULT_ADMIN_ROLES,
   type RoleSet,
 } from "../../packages/auth-core/src/features/admin/access.ts";
-import { signUp, TestBrowser } from "./browser.ts";
+import { type SignedUpUser, signUpUser, TestBrowser } from "./browser.ts";
 import type { TestAuth } from "./test-auth.ts";
 
 export const PASSWORD = "correct horse battery";
 
-export interface Person {
-  browser: TestBrowser;
-  id: string;
-  email: string;
-}
+export type Person = SignedUpUser;
 
 /** Signs up (and in) a user; with `role`, stores that admin-area role directly in the database. */
-export async function signUpPerson(t: TestAuth, name: string, role?: string): Promise<Person> {
-  const browser = new TestBrowser(t.auth);
-  const email = `${name}@example.com`;
-  const res = await signUp(browser, { email, name, password: PASSWORD });
-  expect(res.status).toBe(200);
-  const id = res.body.user.id;
-  if (role) await t.db.collection("users").updateOne({ _id: new ObjectId(id) }, { $set: { role } });
-  return { browser, id, email };
+export function signUpPerson(t: TestAuth, name: string, role?: string): Promise<Person> {
+  return signUpUser(t, { email: `${name}@example.com`, name, password: PASSWORD, ...(role ? { role } : {}) });
 }
 
 /** An admin, an ordinary user and a signed-out browser: the three callers of every admin endpoint. */

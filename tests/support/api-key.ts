@@ -1,6 +1,6 @@
 import type { AuthOptions } from "@tessera/auth-core";
 import type { CreatedApiKey } from "../../packages/auth-core/src/features/api-key/types.ts";
-import { signUp, TestBrowser } from "./browser.ts";
+import { signUpUser, type TestBrowser } from "./browser.ts";
 import { createTestAuth, type TestAuth } from "./test-auth.ts";
 
 export type Overrides = Omit<Partial<AuthOptions>, "database">;
@@ -11,9 +11,8 @@ export interface SignedIn {
 }
 
 export async function signedIn(t: TestAuth, email = "ada@example.com"): Promise<SignedIn> {
-  const browser = new TestBrowser(t.auth);
-  const res = await signUp(browser, { email });
-  return { browser, userId: res.body.user.id };
+  const { browser, id } = await signUpUser(t, { email });
+  return { browser, userId: id };
 }
 
 /** Creates a key through server code (so limits may be set). */
@@ -31,15 +30,6 @@ export interface Verification {
 export async function verifyKey(t: TestAuth, key: string, permissions?: Record<string, string[]>) {
   const res = await t.auth.api.verifyApiKey({ body: permissions ? { key, permissions } : { key } });
   return res.data as Verification;
-}
-
-/** Every document of every collection, serialised: to prove a secret is stored nowhere. */
-export async function dumpDatabase(t: TestAuth): Promise<string> {
-  const collections = await t.db.listCollections().toArray();
-  const dumps = await Promise.all(
-    collections.map(async ({ name }) => JSON.stringify(await t.db.collection(name).find({}).toArray())),
-  );
-  return dumps.join("\n");
 }
 
 export { createTestAuth, type TestAuth };

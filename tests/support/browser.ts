@@ -1,4 +1,5 @@
 import type { Auth } from "@tessera/auth-core";
+import { type Db, ObjectId } from "mongodb";
 import { TEST_ORIGIN } from "./test-auth.ts";
 
 export interface CallResult<T = unknown> {
@@ -89,16 +90,37 @@ export async function signUp(
   });
 }
 
+export interface SignedUpUser {
+  browser: TestBrowser;
+  id: string;
+  email: string;
+}
+
 /**
- * The one way a test signs a user up when it needs the user's browser and id: a fresh browser signs
- * up (and so in) through the HTTP handler; anything but 200 fails the test.
+ * The one way a test signs a user up when it needs the user's browser and id: the browser (a fresh
+ * one unless given) signs up — and so in — through the HTTP handler; anything but 200 fails the
+ * test. `role` (an admin-area role) and `emailVerified` are then written straight to the user's row,
+ * for tests whose subject is not how a user gets them.
  */
 export async function signUpUser(
-  t: { auth: Auth },
-  input: { email: string; password?: string; name?: string },
-): Promise<{ browser: TestBrowser; id: string }> {
-  const browser = new TestBrowser(t.auth);
+  t: { auth: Auth; db: Db },
+  input: {
+    email: string;
+    password?: string;
+    name?: string;
+    role?: string;
+    emailVerified?: boolean;
+    browser?: TestBrowser;
+  },
+): Promise<SignedUpUser> {
+  const browser = input.browser ?? new TestBrowser(t.auth);
   const res = await signUp(browser, input);
   if (res.status !== 200) throw new Error(`sign-up of ${input.email} answered ${res.status}`);
-  return { browser, id: res.body.user.id };
+  const id = res.body.user.id;
+  const set: Record<string, unknown> = {};
+  if (input.role !== undefined) set.role = input.role;
+  if (input.emailVerified !== undefined) set.emailVerified = input.emailVerified;
+  if (Object.keys(set).length > 0)
+    await t.db.collection("users").updateOne({ _id: ObjectId.createFromHexString(id) }, { $set: set });
+  return { browser, id, email: input.email };
 }

@@ -1,13 +1,13 @@
 import { type Db, ObjectId } from "mongodb";
-import { signUp, type TestBrowser } from "./browser.ts";
+import { signUpUser, type TestBrowser } from "./browser.ts";
+import type { TestAuth } from "./test-auth.ts";
 
 export const PASSWORD = "correct horse battery";
 
 /** Signs up through HTTP and returns the new user's id (the browser is signed in). */
-export async function signUpUser(browser: TestBrowser, email: string): Promise<ObjectId> {
-  const res = await signUp(browser, { email, password: PASSWORD });
-  if (res.status !== 200) throw new Error(`sign-up of ${email} failed with ${res.status}`);
-  return ObjectId.createFromHexString(res.body.user.id);
+export async function signUpIn(t: TestAuth, browser: TestBrowser, email: string): Promise<ObjectId> {
+  const { id } = await signUpUser(t, { email, password: PASSWORD, browser });
+  return ObjectId.createFromHexString(id);
 }
 
 /** What the database holds for one user: the rows deletion must remove. */

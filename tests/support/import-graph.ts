@@ -17,12 +17,7 @@ function listSources(root: string, dir = root): string[] {
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     const path = join(dir, entry.name);
     if (entry.isDirectory()) files.push(...listSources(root, path));
-    else if (
-      entry.name.endsWith(".ts") &&
-      !entry.name.endsWith(".test.ts") &&
-      !entry.name.includes("test-helpers")
-    )
-      files.push(relative(root, path));
+    else if (entry.name.endsWith(".ts") && !entry.name.endsWith(".test.ts")) files.push(relative(root, path));
   }
   return files;
 }

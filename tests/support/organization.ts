@@ -1,7 +1,7 @@
 import type { AuthOptions } from "@tessera/auth-core";
 import { ObjectId } from "mongodb";
 import { expect } from "vitest";
-import { signUp, TestBrowser } from "./browser.ts";
+import { signUpUser, type TestBrowser } from "./browser.ts";
 import { closeAfterEach, createTestAuth, type TestAuth } from "./test-auth.ts";
 
 export type Overrides = Omit<Partial<AuthOptions>, "database">;
@@ -14,13 +14,12 @@ export interface SignedIn {
 
 /** Signs up (and so in) a user with a verified email (invitations need one by default). */
 export async function signIn(t: TestAuth, name: string): Promise<SignedIn> {
-  const email = `${name}@example.com`;
-  const browser = new TestBrowser(t.auth);
-  const res = await signUp(browser, { email, name });
-  expect(res.status).toBe(200);
-  const userId = res.body.user.id;
-  await t.db.collection("users").updateOne({ _id: new ObjectId(userId) }, { $set: { emailVerified: true } });
-  return { browser, userId, email };
+  const { browser, id, email } = await signUpUser(t, {
+    email: `${name}@example.com`,
+    name,
+    emailVerified: true,
+  });
+  return { browser, userId: id, email };
 }
 
 export async function createOrganization(user: SignedIn, slug: string, name = slug): Promise<string> {

@@ -2,6 +2,7 @@ import type { ResolvedOptions } from "./config/options.ts";
 import type { TwoFactorRedirect } from "./contracts/two-factor.ts";
 import type { Collections } from "./db/collections.ts";
 import type { UserDoc } from "./db/documents.ts";
+import type { ObjectId } from "./db/ids.ts";
 import type { ProviderRegistry } from "./features/social/providers/index.ts";
 import type { CookieJar } from "./http/cookie-jar.ts";
 import type { OriginMatcher } from "./http/origins.ts";
@@ -55,6 +56,12 @@ export interface AuthContext {
    */
   sharedRateLimiter: RateLimiter;
   sessionSteps: SessionSteps;
+  /**
+   * What a proven address does to other features' data: the mailbox owner wins over provider
+   * identities linked while it was unproven (features/social, docs/security.md). Handed in by
+   * create-auth so verification need not import social, which imports verification's tokens.
+   */
+  onEmailProven(auth: AuthContext, userId: ObjectId): Promise<void>;
   /** In order: what deleting a user removes of each other feature's data (see UserDataRemover). */
   userDataRemovers: readonly UserDataRemover[];
   now(): Date;

@@ -12,6 +12,7 @@ import { type CleanupResult, cleanupExpired } from "./features/cleanup.ts";
 import { type CoreEndpoint, coreEndpoints } from "./features/registry.ts";
 import { isSessionFresh, readSession } from "./features/session/index.ts";
 import { clearSignInFailures } from "./features/sign-in-throttle/index.ts";
+import { dropUnprovenProviderAccounts } from "./features/social/index.ts";
 import { createProviders } from "./features/social/providers/index.ts";
 import { deleteUserTwoFactorData, gateSessionMint } from "./features/two-factor/index.ts";
 import { assertUserNotBanned } from "./features/users/index.ts";
@@ -77,6 +78,9 @@ export function createAuth(input: AuthOptions): Auth {
     }),
     sharedRateLimiter: createDatabaseRateLimiter(collections),
     sessionSteps: { assertUserNotBanned, gateSessionMint },
+    onEmailProven: async (auth, userId) => {
+      await dropUnprovenProviderAccounts(auth, userId);
+    },
     // Deletion's steps 7 and 8 (features/deletion/service.ts): the order is that of the writes.
     userDataRemovers: [deleteUserTwoFactorData, clearSignInFailures, deleteUserApiKeyData],
     now: options.clock,

@@ -1,11 +1,5 @@
 import { z } from "zod";
 import { Db } from "../db/connect.ts";
-import {
-  type BuiltInProviderId,
-  genericProviderOptionsSchema,
-  PROVIDER_IDS,
-  providerOptionsSchema,
-} from "../features/social/providers/types.ts";
 import { parseTrustedProxy } from "../http/client-ip.ts";
 import { MAIL_KINDS, type Mailer } from "../mail/mailer.ts";
 import {
@@ -16,6 +10,12 @@ import {
   twoFactorOptionsSchema,
 } from "./feature-options.ts";
 import { hooksSchema, mailHooksSchema } from "./hooks.ts";
+import {
+  type BuiltInProviderId,
+  genericProviderOptionsSchema,
+  PROVIDER_IDS,
+  providerOptionsSchema,
+} from "./social-provider-options.ts";
 import { baseURLSchema, describeIssue, headerNameSchema, originPatternSchema } from "./value-schemas.ts";
 
 export type { CreateOrganizationGate, SendInvitationEmail } from "./feature-options.ts";

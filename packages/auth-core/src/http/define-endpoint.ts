@@ -23,6 +23,13 @@ export interface EndpointContext<Body, Query> {
   /** Request cookies in, Set-Cookie out. */
   cookies: CookieJar;
   setHeader(name: string, value: string): void;
+  /**
+   * The caller an API key stands for (`apiKey.enableSessionForAPIKeys`), null without one — for an
+   * endpoint that reads no session through the engine (get-session). The reader is one of the
+   * caller resolvers handed to http/ at construction (http/caller.ts), so no feature imports another
+   * for it.
+   */
+  readApiKeyCaller(): Promise<SessionWithUser | null>;
 }
 
 /** Brands handler results that are not JSON data, so no JSON payload can be mistaken for one. */

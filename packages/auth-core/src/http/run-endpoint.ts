@@ -199,6 +199,7 @@ export async function runEndpoint(
       deadlineMs: input.deadlineMs,
       cookies: jar,
       setHeader,
+      readApiKeyCaller: () => callers.readApiKeySession(auth, input.headers, input.deadlineMs),
     };
     const result = await endpoint.handler(ctx);
     if (auth.options.advanced.checkResponses) assertResultMatchesContract(endpoint, result);

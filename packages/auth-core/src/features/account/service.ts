@@ -1,6 +1,6 @@
 import type { AuthContext } from "../../context.ts";
 import type { UserDoc } from "../../db/documents.ts";
-import { AuthError } from "../../errors/auth-error.ts";
+import { granted, type Outcome, refused } from "../../errors/refusal.ts";
 import { findUserByEmail } from "../users/index.ts";
 import { moveUserEmail, sendChangeEmailLink, sendVerificationEmail } from "../verification/index.ts";
 
@@ -18,26 +18,26 @@ export async function requestEmailChange(
   user: UserDoc,
   newEmail: string,
   callbackURL: string | undefined,
-): Promise<UserDoc> {
-  if (newEmail === user.email) throw new AuthError("EMAIL_IS_THE_SAME");
+): Promise<Outcome<UserDoc, "EMAIL_IS_THE_SAME" | "EMAIL_CAN_NOT_BE_UPDATED">> {
+  if (newEmail === user.email) return refused("EMAIL_IS_THE_SAME");
   // docs/decisions.md requires this message for an address owned by someone else; the signed-in caller can
   // learn that an address exists, which docs/decisions.md accepts (docs/security.md: nothing is merged).
-  if (await findUserByEmail(auth.collections, newEmail)) throw new AuthError("EMAIL_CAN_NOT_BE_UPDATED");
+  if (await findUserByEmail(auth.collections, newEmail)) return refused("EMAIL_CAN_NOT_BE_UPDATED");
   const { verifyNewEmailFirst } = auth.options.user.changeEmail;
   if (user.emailVerified) {
     await sendChangeEmailLink(auth, user, newEmail, "change-email-confirmation", callbackURL);
-    return user;
+    return granted(user);
   }
   if (verifyNewEmailFirst) {
     await sendChangeEmailLink(auth, user, newEmail, "change-email-verification", callbackURL);
-    return user;
+    return granted(user);
   }
   const moved = await moveUserEmail(auth, user, newEmail, false);
   // "taken": another user got the address since the check above (the unique index decided);
   // "stale": a concurrent change of this user won; "refused": a user update hook said no.
-  if (!moved.ok) throw new AuthError("EMAIL_CAN_NOT_BE_UPDATED");
+  if (!moved.ok) return refused("EMAIL_CAN_NOT_BE_UPDATED");
   if (auth.options.emailVerification.enabled) {
     await sendVerificationEmail(auth, moved.user, callbackURL, { requestType: "post-change-verification" });
   }
-  return moved.user;
+  return granted(moved.user);
 }

@@ -1,8 +1,9 @@
 import { createHash } from "node:crypto";
 import { ObjectId } from "mongodb";
 import { describe, expect, it } from "vitest";
-import { createKey, dumpDatabase, signedIn, type TestAuth } from "../../../../../tests/support/api-key.ts";
+import { createKey, signedIn, type TestAuth } from "../../../../../tests/support/api-key.ts";
 import { TestBrowser } from "../../../../../tests/support/browser.ts";
+import { dumpDatabase } from "../../../../../tests/support/database.ts";
 import { useFreshTestAuth } from "../../../../../tests/support/test-auth.ts";
 import { deleteExpiredKeyUses, deleteUserApiKeys } from "./store.ts";
 import type { ApiKey, CreatedApiKey } from "./types.ts";
@@ -45,7 +46,7 @@ describe("POST /api-key/create", () => {
     const doc = await keys().findOne({ _id: new ObjectId(res.body.id) });
     expect(doc!.keyHash).toBe(createHash("sha256").update(key).digest("base64url"));
     expect(doc!.userId.toHexString()).toBe(userId);
-    expect(await dumpDatabase(t)).not.toContain(key.slice(5));
+    expect(await dumpDatabase(t.db)).not.toContain(key.slice(5));
     // Shown once: nothing that reads keys afterwards carries it or its hash.
     const got = await browser.get<ApiKey>(`/api-key/get?id=${res.body.id}`);
     expect(JSON.stringify(got.body)).not.toContain(key.slice(5));

@@ -5,7 +5,7 @@ import {
   GONE,
   INTACT,
   PASSWORD,
-  signUpUser,
+  signUpIn,
   userRows,
 } from "../../../../../tests/support/deletion.ts";
 import { type TestAuth, useFreshTestAuth } from "../../../../../tests/support/test-auth.ts";
@@ -17,9 +17,9 @@ const freshTestAuth = useFreshTestAuth();
 async function setUp(enabled = true) {
   t = await freshTestAuth({ user: { deleteUser: { enabled, sendDeleteAccountVerification: true } } });
   const ada = new TestBrowser(t.auth);
-  const adaId = await signUpUser(ada, "ada@example.com");
+  const adaId = await signUpIn(t, ada, "ada@example.com");
   const bob = new TestBrowser(t.auth);
-  const bobId = await signUpUser(bob, "bob@example.com");
+  const bobId = await signUpIn(t, bob, "bob@example.com");
   return { ada, adaId, bob, bobId };
 }
 
@@ -146,7 +146,7 @@ describe("refused confirmations delete nothing", () => {
     expect((await ada.get(link.path)).status).toBe(302);
     expect(await userRows(t.db, adaId)).toEqual(GONE);
     const again = new TestBrowser(t.auth);
-    const newId = await signUpUser(again, "ada@example.com");
+    const newId = await signUpIn(t, again, "ada@example.com");
     const reuse = await again.get(`/delete-user/callback?token=${link.token}`);
     expect(reuse.status).toBe(400);
     expect(reuse.body).toEqual({ code: "INVALID_TOKEN", message: "invalid token" });
@@ -219,7 +219,7 @@ describe("mail hook", () => {
       },
     });
     const ada = new TestBrowser(t.auth);
-    await signUpUser(ada, "ada@example.com");
+    await signUpIn(t, ada, "ada@example.com");
     expect((await ada.post("/delete-user", {})).status).toBe(200);
     expect(t.outbox.latestTo("ada@example.com")).toBeNull();
     expect(sent).toHaveLength(1);

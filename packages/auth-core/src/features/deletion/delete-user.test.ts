@@ -1,7 +1,7 @@
 import type { ObjectId } from "mongodb";
 import { describe, expect, it } from "vitest";
 import { SESSION_COOKIE, TestBrowser } from "../../../../../tests/support/browser.ts";
-import { GONE, INTACT, PASSWORD, signUpUser, userRows } from "../../../../../tests/support/deletion.ts";
+import { GONE, INTACT, PASSWORD, signUpIn, userRows } from "../../../../../tests/support/deletion.ts";
 import { type TestAuth, useFreshTestAuth } from "../../../../../tests/support/test-auth.ts";
 
 let t: TestAuth;
@@ -10,9 +10,9 @@ const freshTestAuth = useFreshTestAuth();
 async function setUp(deleteUser: { enabled?: boolean; sendDeleteAccountVerification?: boolean } = {}) {
   t = await freshTestAuth({ user: { deleteUser: { enabled: true, ...deleteUser } } });
   const ada = new TestBrowser(t.auth);
-  const adaId = await signUpUser(ada, "ada@example.com");
+  const adaId = await signUpIn(t, ada, "ada@example.com");
   const bob = new TestBrowser(t.auth);
-  const bobId = await signUpUser(bob, "bob@example.com");
+  const bobId = await signUpIn(t, bob, "bob@example.com");
   return { ada, adaId, bob, bobId };
 }
 
@@ -131,7 +131,7 @@ describe("POST /delete-user", () => {
       session: { cookieCache: { enabled: true } },
     });
     const ada = new TestBrowser(t.auth);
-    const adaId = await signUpUser(ada, "ada@example.com");
+    const adaId = await signUpIn(t, ada, "ada@example.com");
     expect(ada.cookies.has("tessera.session_data")).toBe(true);
     await t.db.collection("sessions").deleteMany({ userId: adaId });
     const res = await ada.post("/delete-user", {});
@@ -161,7 +161,7 @@ describe("write order (no transactions)", () => {
     expect(signIn.status).toBe(401);
     // The email is free again; the leftover account does not attach to the new user.
     const again = new TestBrowser(t.auth);
-    const newId = await signUpUser(again, "ada@example.com");
+    const newId = await signUpIn(t, again, "ada@example.com");
     expect(await userRows(t.db, newId)).toEqual(INTACT);
   });
 });
@@ -183,14 +183,14 @@ describe("user delete hooks", () => {
       },
     });
     const keep = new TestBrowser(t.auth);
-    const keepId = await signUpUser(keep, "keep@example.com");
+    const keepId = await signUpIn(t, keep, "keep@example.com");
     const refused = await keep.post("/delete-user", {});
     expect(refused.status).toBe(403);
     expect(refused.body).toEqual({ code: "DELETE_USER_REFUSED", message: "User deletion was refused" });
     expect(await userRows(t.db, keepId)).toEqual(INTACT);
 
     const ada = new TestBrowser(t.auth);
-    const adaId = await signUpUser(ada, "ada@example.com");
+    const adaId = await signUpIn(t, ada, "ada@example.com");
     expect((await ada.post("/delete-user", {})).status).toBe(200);
     expect(await userRows(t.db, adaId)).toEqual(GONE);
     expect(deleted).toEqual(["ada@example.com"]);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { TestBrowser } from "../../../../../tests/support/browser.ts";
-import { deleteLinkFrom, signUpUser } from "../../../../../tests/support/deletion.ts";
+import { deleteLinkFrom, signUpIn } from "../../../../../tests/support/deletion.ts";
 import { addMember, createOrganization, signIn } from "../../../../../tests/support/organization.ts";
 import { type TestAuth, useFreshTestAuth } from "../../../../../tests/support/test-auth.ts";
 
@@ -43,7 +43,7 @@ describe("database commands per deletion request", () => {
   it("delete-user with a fresh session: 3 reads, then the cascade", async () => {
     const { auth } = await createMeteredAuth(false);
     const ada = new TestBrowser(auth);
-    await signUpUser(ada, "ada@example.com");
+    await signUpIn(t, ada, "ada@example.com");
     const commands = await count(() => ada.post("/delete-user", {}));
     expect(commands).toEqual(["find:sessions", "find:users", MEMBERSHIPS, ...CASCADE]);
   });
@@ -51,7 +51,7 @@ describe("database commands per deletion request", () => {
   it("delete-user asking for the mail: 3 reads and 1 insert; the link: 3 reads, a find-then-delete consume, the cascade", async () => {
     const { auth, outbox } = await createMeteredAuth(true);
     const ada = new TestBrowser(auth);
-    await signUpUser(ada, "ada@example.com");
+    await signUpIn(t, ada, "ada@example.com");
     const request = await count(() => ada.post("/delete-user", {}));
     expect(request).toEqual([
       "find:sessions",

@@ -7,7 +7,7 @@ import {
   GONE,
   INTACT,
   PASSWORD,
-  signUpUser,
+  signUpIn,
   userRows,
 } from "../../../../../tests/support/deletion.ts";
 import { type TestAuth, useFreshTestAuth } from "../../../../../tests/support/test-auth.ts";
@@ -82,9 +82,9 @@ describe("concurrent deletions of one user (review finding s9-2)", () => {
     const { calls, hooks } = racingHooks(5);
     t = await freshTestAuth({ user: { deleteUser: { enabled: true } }, hooks });
     const ada = new TestBrowser(t.auth);
-    const adaId = await signUpUser(ada, "ada@example.com");
+    const adaId = await signUpIn(t, ada, "ada@example.com");
     const bob = new TestBrowser(t.auth);
-    const bobId = await signUpUser(bob, "bob@example.com");
+    const bobId = await signUpIn(t, bob, "bob@example.com");
 
     const results = await Promise.all(
       Array.from({ length: 5 }, () => ada.post("/delete-user", { password: PASSWORD })),
@@ -129,7 +129,7 @@ describe("concurrent deletions of one user (review finding s9-2)", () => {
       hooks,
     });
     const ada = new TestBrowser(t.auth);
-    const adaId = await signUpUser(ada, "ada@example.com");
+    const adaId = await signUpIn(t, ada, "ada@example.com");
     const links = [];
     for (let i = 0; i < 2; i++) {
       const res = await ada.post("/delete-user", { callbackURL: "/bye" });

@@ -1,14 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { TestBrowser } from "../../../../../tests/support/browser.ts";
-import { createTestAuth, type TestAuth } from "../../../../../tests/support/test-auth.ts";
+import { useTestAuth } from "../../../../../tests/support/test-auth.ts";
 
-let t: TestAuth;
-beforeAll(async () => {
-  t = await createTestAuth();
-});
-afterAll(async () => {
-  await t.close();
-});
+const t = useTestAuth();
 
 describe("/ok", () => {
   it("answers { ok: true }", async () => {

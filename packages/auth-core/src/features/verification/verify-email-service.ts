@@ -4,7 +4,6 @@ import type { UserDoc } from "../../db/documents.ts";
 import { parseId } from "../../db/ids.ts";
 import type { SessionWithUser } from "../session/index.ts";
 import { findUserById } from "../session/index.ts";
-import { dropUnprovenProviderAccounts } from "../social/index.ts";
 import { findUserByEmail } from "../users/index.ts";
 import type { VerificationClaims, VerifyFailure } from "./rules.ts";
 import {
@@ -63,7 +62,7 @@ async function applyVerification(
   const written = await markEmailVerified(auth, user);
   if (written.ok) {
     // The mailbox owner wins over provider identities linked while the address was unproven (H9).
-    await dropUnprovenProviderAccounts(auth, user._id);
+    await auth.onEmailProven(auth, user._id);
     return { ok: true, user: written.user, claims, becameVerified: true };
   }
   if (written.reason === "refused") return { ok: false, reason: "unauthorized" };

@@ -1,5 +1,6 @@
 import { changeEmailContract } from "../../../contracts/account.ts";
 import { AuthError } from "../../../errors/auth-error.ts";
+import { answerRefusal } from "../../../errors/refusal.ts";
 import { defineEndpoint } from "../../../http/define-endpoint.ts";
 import { setCookieCache } from "../../session/index.ts";
 import { requestEmailChange } from "../service.ts";
@@ -13,7 +14,7 @@ export const changeEmail = defineEndpoint(changeEmailContract, {
     const { auth, body } = ctx;
     if (!auth.options.user.changeEmail.enabled) throw new AuthError("CHANGE_EMAIL_DISABLED");
     const caller = ctx.session!;
-    const user = await requestEmailChange(auth, caller.user, body.newEmail, body.callbackURL);
+    const user = answerRefusal(await requestEmailChange(auth, caller.user, body.newEmail, body.callbackURL));
     if (user !== caller.user) setCookieCache(auth, ctx.cookies, caller.session, user);
     return { status: true };
   },

@@ -9,7 +9,7 @@ import type {
   UserDoc,
 } from "../../../db/documents.ts";
 import { ObjectId, parseId } from "../../../db/ids.ts";
-import { AuthError } from "../../../errors/auth-error.ts";
+import { granted, type Outcome, refused } from "../../../errors/refusal.ts";
 import { dispatchMail, toMailUser } from "../../mail-dispatch.ts";
 import { claimOneTimeToken, releaseOneTimeToken } from "../../verification/index.ts";
 import { canGrantRoles, hasPermission, parseRoles } from "../members/rules.ts";
@@ -48,7 +48,7 @@ export async function inviteOrRenew(
   auth: AuthContext,
   input: NewInvitation,
   resend: boolean,
-): Promise<InvitationDoc> {
+): Promise<Outcome<InvitationDoc, "INVITATION_ALREADY_PENDING" | "INVITATION_LIMIT_REACHED">> {
   const { collections } = auth;
   const now = auth.now();
   const config = auth.options.organization;
@@ -60,24 +60,37 @@ export async function inviteOrRenew(
   } else if (existing && resend) {
     const fields = { expiresAt, role: input.role, teamId: input.teamId, inviterId: input.inviterId };
     const renewed = await renewInvitation(collections, existing._id, fields);
-    if (renewed) return renewed;
+    if (renewed) return granted(renewed);
   } else if (existing && config.cancelPendingInvitationsOnReInvite) {
     if (await claimInvitation(auth, existing)) await closeAs(auth, existing, "canceled");
-  } else if (existing) throw new AuthError("INVITATION_ALREADY_PENDING");
+  } else if (existing) return refused("INVITATION_ALREADY_PENDING");
   // invitationLimit under parallel invites: bounded-insert.ts. An undo that loses the claim to an
-  // accept, reject or cancel of the fresh invitation ends the attempts (its fate is decided).
-  const doc = await insertWithinLimit<InvitationDoc>(
-    {
-      count: () => countPendingInvitations(collections, input.organizationId, now),
-      insert: () => insertPendingInvitation(auth, input, expiresAt, slot),
-      undo: async (inserted) => {
-        if (!(await withdrawInvitation(auth, inserted))) throw new AuthError("INVITATION_LIMIT_REACHED");
+  // accept, reject or cancel of the fresh invitation ends the attempts (its fate is decided); so
+  // does a parallel invite of the address taking the slot.
+  try {
+    const doc = await insertWithinLimit<InvitationDoc>(
+      {
+        count: () => countPendingInvitations(collections, input.organizationId, now),
+        insert: () => insertPendingInvitation(auth, input, expiresAt, slot),
+        undo: async (inserted) => {
+          if (!(await withdrawInvitation(auth, inserted)))
+            throw new InviteStopped("INVITATION_LIMIT_REACHED");
+        },
       },
-    },
-    config.invitationLimit,
-  );
-  if (!doc) throw new AuthError("INVITATION_LIMIT_REACHED");
-  return doc;
+      config.invitationLimit,
+    );
+    return doc ? granted(doc) : refused("INVITATION_LIMIT_REACHED");
+  } catch (error) {
+    if (error instanceof InviteStopped) return refused(error.code);
+    throw error;
+  }
+}
+
+/** Ends insertWithinLimit's attempts from inside a step; inviteOrRenew answers it as a refusal. */
+class InviteStopped extends Error {
+  constructor(readonly code: "INVITATION_ALREADY_PENDING" | "INVITATION_LIMIT_REACHED") {
+    super(code);
+  }
 }
 
 /** Inserts a pending invitation; its slot taken by a parallel invite of the address → already pending. */
@@ -98,7 +111,7 @@ async function insertPendingInvitation(
   try {
     await insertInvitation(auth.collections, doc);
   } catch (error) {
-    if (isDuplicateKeyError(error)) throw new AuthError("INVITATION_ALREADY_PENDING");
+    if (isDuplicateKeyError(error)) throw new InviteStopped("INVITATION_ALREADY_PENDING");
     throw error;
   }
   return doc;
@@ -204,26 +217,32 @@ export async function loadInvitationForRecipient(
   auth: AuthContext,
   user: UserDoc,
   invitationId: string,
-): Promise<InvitationDoc> {
+): Promise<
+  Outcome<
+    InvitationDoc,
+    "INVITATION_NOT_FOUND" | "NOT_INVITATION_RECIPIENT" | "INVITATION_EMAIL_NOT_VERIFIED"
+  >
+> {
   const id = parseId(invitationId);
   const invitation = id ? await findInvitationById(auth.collections, id) : null;
-  if (!invitation) throw new AuthError("INVITATION_NOT_FOUND");
-  if (invitation.email !== user.email.toLowerCase()) throw new AuthError("NOT_INVITATION_RECIPIENT");
+  if (!invitation) return refused("INVITATION_NOT_FOUND");
+  if (invitation.email !== user.email.toLowerCase()) return refused("NOT_INVITATION_RECIPIENT");
   if (auth.options.organization.requireEmailVerificationOnInvitation && !user.emailVerified)
-    throw new AuthError("INVITATION_EMAIL_NOT_VERIFIED");
-  if (!isInvitationOpen(invitation, auth.now())) throw new AuthError("INVITATION_NOT_FOUND");
-  return invitation;
+    return refused("INVITATION_EMAIL_NOT_VERIFIED");
+  if (!isInvitationOpen(invitation, auth.now())) return refused("INVITATION_NOT_FOUND");
+  return granted(invitation);
 }
 
 /**
  * The inviter must still be a member allowed to invite this role (`invitation:create` and a role they
  * could grant): an admin removed or demoted after inviting no longer vouches for the invitation.
- * get-invitation, accept and reject answer alike (one indexed read). Returns the inviter's row.
+ * get-invitation, accept and reject answer alike (one indexed read). The inviter's row; null when
+ * they no longer vouch for it (INVITER_NO_LONGER_MEMBER).
  */
-export async function requireInviterStillAllowed(
+export async function findInviterStillAllowed(
   auth: AuthContext,
   invitation: InvitationDoc,
-): Promise<MemberDoc> {
+): Promise<MemberDoc | null> {
   const inviter = await findMember(auth, invitation.organizationId, invitation.inviterId);
   const table = roleTableOf(auth);
   if (
@@ -231,7 +250,7 @@ export async function requireInviterStillAllowed(
     !hasPermission(inviter.role, { invitation: ["create"] }, table) ||
     !canGrantRoles(inviter.role, parseRoles(invitation.role), table, auth.options.organization.creatorRole)
   )
-    throw new AuthError("INVITER_NO_LONGER_MEMBER");
+    return null;
   return inviter;
 }
 
@@ -245,14 +264,22 @@ export async function acceptInvitation(
   auth: AuthContext,
   invitation: InvitationDoc,
   user: UserDoc,
-): Promise<{ invitation: InvitationDoc; member: MemberDoc; teams: TeamDoc[] }> {
+): Promise<
+  Outcome<
+    { invitation: InvitationDoc; member: MemberDoc; teams: TeamDoc[] },
+    | "INVITATION_NOT_FOUND"
+    | "MEMBERSHIP_LIMIT_REACHED"
+    | "MEMBER_ALREADY_EXISTS"
+    | "TEAM_MEMBER_LIMIT_REACHED"
+  >
+> {
   const teamIds = (invitation.teamId ?? "")
     .split(",")
     .map((id) => parseId(id))
     .filter((id) => id !== null);
   const teams =
     teamIds.length > 0 ? await findOrganizationTeams(auth, invitation.organizationId, teamIds) : [];
-  if (!(await claimInvitation(auth, invitation))) throw new AuthError("INVITATION_NOT_FOUND");
+  if (!(await claimInvitation(auth, invitation))) return refused("INVITATION_NOT_FOUND");
   const added = await addMemberWithinLimit(auth, {
     organizationId: invitation.organizationId,
     userId: user._id,
@@ -261,14 +288,14 @@ export async function acceptInvitation(
   });
   if (!added.ok) {
     await releaseClaim(auth, invitation);
-    throw new AuthError(added.reason === "limit" ? "MEMBERSHIP_LIMIT_REACHED" : "MEMBER_ALREADY_EXISTS");
+    return refused(added.reason === "limit" ? "MEMBERSHIP_LIMIT_REACHED" : "MEMBER_ALREADY_EXISTS");
   }
   if (!(await joinTeams(auth, teams, user._id))) {
     await deleteMember(auth, added.value._id);
     await releaseClaim(auth, invitation);
-    throw new AuthError("TEAM_MEMBER_LIMIT_REACHED");
+    return refused("TEAM_MEMBER_LIMIT_REACHED");
   }
-  return { invitation: await closeAs(auth, invitation, "accepted"), member: added.value, teams };
+  return granted({ invitation: await closeAs(auth, invitation, "accepted"), member: added.value, teams });
 }
 
 /** An invitation by id (a string that is not one is not found); null when there is none. */

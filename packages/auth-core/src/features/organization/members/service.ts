@@ -3,12 +3,10 @@ import type { AuthContext } from "../../../context.ts";
 import { emailField } from "../../../contracts/schemas.ts";
 import type { MemberDoc, UserDoc } from "../../../db/documents.ts";
 import { ObjectId, parseId } from "../../../db/ids.ts";
-import { AuthError } from "../../../errors/auth-error.ts";
-import type { ErrorCode } from "../../../errors/catalogue.ts";
 import { clearActiveOrganizationOfSessions } from "../../session/index.ts";
 import { findUserByEmail } from "../../users/index.ts";
 import { deleteUserTeamMemberships } from "../teams/service.ts";
-import { buildRoleTable, hasPermission, holdsRole, type RoleTable } from "./rules.ts";
+import { buildRoleTable, holdsRole, type RoleTable } from "./rules.ts";
 import { claimSeat, type SeatResult } from "./seats.ts";
 import * as store from "./store.ts";
 import { type MemberWithUser, toMember, toMemberUser } from "./types.ts";
@@ -29,26 +27,6 @@ export function roleTableOf(auth: AuthContext): RoleTable {
     roleTables.set(auth.options, table);
   }
   return table;
-}
-
-/** the caller's member row, read from the database every time. */
-export async function requireMembership(
-  auth: AuthContext,
-  organizationId: ObjectId,
-  userId: ObjectId,
-): Promise<MemberDoc> {
-  const member = await store.findMember(auth.collections, organizationId, userId);
-  if (!member) throw new AuthError("NOT_A_MEMBER_OF_ORGANIZATION");
-  return member;
-}
-
-export function assertPermission(
-  auth: AuthContext,
-  member: MemberDoc,
-  request: Readonly<Record<string, readonly string[]>>,
-  refusal: ErrorCode,
-): void {
-  if (!hasPermission(member.role, request, roleTableOf(auth))) throw new AuthError(refusal);
 }
 
 export interface NewMember {

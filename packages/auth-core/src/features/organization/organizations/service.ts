@@ -1,9 +1,9 @@
 import type { AuthContext } from "../../../context.ts";
 import { isDuplicateKeyError } from "../../../db/connect.ts";
 import type { MemberDoc, OrganizationDoc, SessionDoc, TeamDoc, UserDoc } from "../../../db/documents.ts";
-import { ObjectId, parseId } from "../../../db/ids.ts";
-import { AuthError } from "../../../errors/auth-error.ts";
+import { ObjectId } from "../../../db/ids.ts";
 import type { ErrorCode } from "../../../errors/catalogue.ts";
+import { granted, type Outcome, refused } from "../../../errors/refusal.ts";
 import type { CookieJar } from "../../../http/cookie-jar.ts";
 import { isApiKeySession } from "../../api-key/index.ts";
 import { applyAfterHook, applyBeforeHook } from "../../hooks.ts";
@@ -42,10 +42,10 @@ import * as store from "./store.ts";
  * creation may be disabled or decided by a function. The per-user cap is applied where the
  * creator's row is inserted (createOrganizationWithOwner), as only a count after it is exact.
  */
-export async function assertMayCreateOrganization(auth: AuthContext, user: UserDoc): Promise<void> {
+export async function mayCreateOrganization(auth: AuthContext, user: UserDoc): Promise<boolean> {
   const allow = auth.options.organization.allowUserToCreateOrganization;
   const allowed = typeof allow === "function" ? await allow(toMailUser(user)) : allow;
-  if (allowed !== true) throw new AuthError("ORGANIZATION_CREATION_NOT_ALLOWED");
+  return allowed === true;
 }
 
 /** A creator's member row younger than this may still be waiting for its organization's insert. */
@@ -80,11 +80,14 @@ async function countLimitedMemberships(auth: AuthContext, userId: ObjectId): Pro
 
 /**
  * The creator's row within organizationLimit (bounded-insert.ts: parallel creates cannot pass it),
- * before the organization's insert, so a refusal leaves nothing behind.
+ * before the organization's insert, so a refusal leaves nothing behind. False when the limit refused.
  */
-async function insertCreatorWithinLimit(auth: AuthContext, member: MemberDoc): Promise<void> {
+async function insertCreatorWithinLimit(auth: AuthContext, member: MemberDoc): Promise<boolean> {
   const limit = auth.options.organization.organizationLimit;
-  if (limit === undefined) return insertMember(auth, member);
+  if (limit === undefined) {
+    await insertMember(auth, member);
+    return true;
+  }
   const inserted = await insertWithinLimit<MemberDoc>(
     {
       count: () => countLimitedMemberships(auth, member.userId),
@@ -98,7 +101,7 @@ async function insertCreatorWithinLimit(auth: AuthContext, member: MemberDoc): P
     },
     limit,
   );
-  if (!inserted) throw new AuthError("ORGANIZATION_LIMIT_REACHED");
+  return inserted !== null;
 }
 
 export interface NewOrganization {
@@ -119,7 +122,12 @@ export async function createOrganizationWithOwner(
   auth: AuthContext,
   userId: ObjectId,
   input: NewOrganization,
-): Promise<{ organization: OrganizationDoc; member: MemberDoc }> {
+): Promise<
+  Outcome<
+    { organization: OrganizationDoc; member: MemberDoc },
+    "ORGANIZATION_LIMIT_REACHED" | "ORGANIZATION_ALREADY_EXISTS"
+  >
+> {
   const now = auth.now();
   const organization: OrganizationDoc = {
     _id: new ObjectId(),
@@ -138,15 +146,15 @@ export async function createOrganizationWithOwner(
     teamId: null,
     seat: 0,
   };
-  await insertCreatorWithinLimit(auth, member);
+  if (!(await insertCreatorWithinLimit(auth, member))) return refused("ORGANIZATION_LIMIT_REACHED");
   try {
     await store.insertOrganization(auth.collections, organization);
   } catch (error) {
     await deleteMember(auth, member._id);
-    if (isDuplicateKeyError(error)) throw new AuthError("ORGANIZATION_ALREADY_EXISTS");
+    if (isDuplicateKeyError(error)) return refused("ORGANIZATION_ALREADY_EXISTS");
     throw error;
   }
-  return { organization, member };
+  return granted({ organization, member });
 }
 
 /**
@@ -163,86 +171,29 @@ export async function deleteOrganizationCascade(auth: AuthContext, id: ObjectId)
   return true;
 }
 
-/** The signed-in caller; endpoints with auth "session" always have one. */
-export function requireCaller(session: SessionWithUser | null): SessionWithUser {
-  if (!session) throw new AuthError("UNAUTHORIZED");
-  return session;
-}
-
-/**
- * The organization a call is about: the given id, else the session's active organization. An id that
- * is not 24 hex answers like an organization the caller is not a member of (one body for "does not
- * exist" and "not yours", docs/security.md); no id and no active organization fails closed (I20).
- */
-export function resolveOrganizationId(
-  session: SessionDoc | null,
-  given: string | null | undefined,
-): ObjectId {
-  if (given !== undefined && given !== null) {
-    const id = parseId(given);
-    if (!id) throw new AuthError("NOT_A_MEMBER_OF_ORGANIZATION");
-    return id;
-  }
-  const active = parseId(session?.activeOrganizationId);
-  if (!active) throw new AuthError("NO_ACTIVE_ORGANIZATION");
-  return active;
-}
-
-/** By id, else by slug, else the active one; a slug that names nothing answers like a non-member. */
-export async function resolveOrganizationRef(
-  auth: AuthContext,
-  session: SessionDoc | null,
-  ref: { organizationId?: string | undefined; organizationSlug?: string | undefined },
-): Promise<{ id: ObjectId; organization: OrganizationDoc | null }> {
-  if (ref.organizationId === undefined && ref.organizationSlug !== undefined) {
-    const organization = await store.findOrganizationBySlug(auth.collections, ref.organizationSlug);
-    if (!organization) throw new AuthError("NOT_A_MEMBER_OF_ORGANIZATION");
-    return { id: organization._id, organization };
-  }
-  return { id: resolveOrganizationId(session, ref.organizationId), organization: null };
-}
-
-export async function requireOrganization(auth: AuthContext, id: ObjectId): Promise<OrganizationDoc> {
-  const organization = await store.findOrganizationById(auth.collections, id);
-  if (!organization) throw new AuthError("ORGANIZATION_NOT_FOUND");
-  return organization;
-}
-
 /**
  * Writes the session's active organization and team through the session update hooks (review s9
  * finding 8), and re-issues the cookie cache so get-session shows the change at once (a stale cache
  * would keep answering the old one for its whole max age). A `before` hook may change the two fields
  * (nothing else: not the user, not the token) or refuse: SESSION_UPDATE_REFUSED, nothing written.
- * The `after` hook sees the stored session, and runs only when the session still existed.
+ * The `after` hook sees the stored session, and runs only when the session still existed. False when
+ * a hook refused (the endpoint answers SESSION_UPDATE_REFUSED).
  */
-/**
- * writeActiveOrganization as the side effect of another write (create, accept-invitation): a session
- * update hook refusing the switch leaves the session as it was, and the organization or membership —
- * already stored — stands; the caller is not told their create or accept failed when it did not.
- */
-export async function switchActiveOrganizationUnlessRefused(
-  ...args: Parameters<typeof writeActiveOrganization>
-): Promise<void> {
-  await writeActiveOrganization(...args).catch((error: unknown) => {
-    if (!(error instanceof AuthError && error.code === "SESSION_UPDATE_REFUSED")) throw error;
-  });
-}
-
 export async function writeActiveOrganization(
   auth: AuthContext,
   jar: CookieJar,
   caller: SessionWithUser,
   organizationId: string | null,
   teamId: string | null,
-): Promise<void> {
+): Promise<boolean> {
   // An API-key caller has no session row (features/api-key/session-bridge.ts): nothing to make active.
-  if (isApiKeySession(caller)) return;
+  if (isApiKeySession(caller)) return true;
   const hooks = auth.options.hooks?.session?.update;
   const change = await applyBeforeHook<Partial<SessionDoc>>(hooks, {
     activeOrganizationId: organizationId,
     activeTeamId: teamId,
   });
-  if (!change) throw new AuthError("SESSION_UPDATE_REFUSED");
+  if (!change) return false;
   const session: SessionDoc = {
     ...caller.session,
     activeOrganizationId: change.activeOrganizationId ?? null,
@@ -260,6 +211,7 @@ export async function writeActiveOrganization(
   else await setSessionActiveOrganization(...write);
   setCookieCache(auth, jar, session, caller.user);
   if (stored) await applyAfterHook(hooks, stored);
+  return true;
 }
 
 /**
@@ -321,8 +273,13 @@ export function findOrganization(auth: AuthContext, id: ObjectId): Promise<Organ
   return store.findOrganizationById(auth.collections, id);
 }
 
+/** An organization by slug; null when there is none. */
+export function findOrganizationBySlug(auth: AuthContext, slug: string): Promise<OrganizationDoc | null> {
+  return store.findOrganizationBySlug(auth.collections, slug);
+}
+
 export async function isSlugTaken(auth: AuthContext, slug: string): Promise<boolean> {
-  return (await store.findOrganizationBySlug(auth.collections, slug)) !== null;
+  return (await findOrganizationBySlug(auth, slug)) !== null;
 }
 
 export type OrganizationFields = Partial<Pick<OrganizationDoc, "name" | "slug" | "logo" | "metadata">>;

@@ -1,7 +1,6 @@
 import type { AuthContext } from "../../../context.ts";
 import type { TeamDoc, TeamMemberDoc } from "../../../db/documents.ts";
-import { ObjectId, parseId } from "../../../db/ids.ts";
-import { AuthError } from "../../../errors/auth-error.ts";
+import { ObjectId } from "../../../db/ids.ts";
 import { clearActiveTeamOfSessions } from "../../session/index.ts";
 import { claimSeat, type SeatResult } from "../members/seats.ts";
 import { insertWithinLimit } from "../organizations/bounded-insert.ts";
@@ -42,43 +41,6 @@ export async function createTeamWithinLimit(
 /** Takes back a team this request just created (its organization went meanwhile). */
 export async function deleteTeam(auth: AuthContext, teamId: ObjectId): Promise<void> {
   await store.deleteTeamById(auth.collections, teamId);
-}
-
-/** Team endpoints exist only with teams enabled. */
-export function assertTeamsEnabled(auth: AuthContext): void {
-  if (!auth.options.organization.teams.enabled) throw new AuthError("NOT_FOUND");
-}
-
-/**
- * Teams named by id that must all belong to the organization (a team id of another organization
- * is "Team not found", docs/security.md).
- */
-export async function requireOrganizationTeams(
-  auth: AuthContext,
-  organizationId: ObjectId,
-  teamIds: readonly string[],
-): Promise<TeamDoc[]> {
-  if (teamIds.length === 0) return [];
-  // With teams off there are no teams to name (leftover rows from when they were on included).
-  if (!auth.options.organization.teams.enabled) throw new AuthError("TEAM_NOT_FOUND");
-  const ids = teamIds.map((id) => parseId(id));
-  if (ids.some((id) => id === null)) throw new AuthError("TEAM_NOT_FOUND");
-  const teams = await store.findOrganizationTeams(auth.collections, organizationId, ids as ObjectId[]);
-  if (teams.length !== new Set(teamIds).size) throw new AuthError("TEAM_NOT_FOUND");
-  return teams;
-}
-
-/** A team by id, only when it belongs to the expected organization (when one is given). */
-export async function requireTeam(
-  auth: AuthContext,
-  teamId: string,
-  organizationId?: ObjectId,
-): Promise<TeamDoc> {
-  const id = parseId(teamId);
-  const team = id ? await store.findTeamById(auth.collections, id) : null;
-  if (!team || (organizationId && !team.organizationId.equals(organizationId)))
-    throw new AuthError("TEAM_NOT_FOUND");
-  return team;
 }
 
 /** Adds a user to a team within `teams.maximumMembersPerTeam` (seats.ts: exact under races). */

@@ -3,14 +3,12 @@ import {
   acceptInvitationContract,
 } from "../../../../contracts/organization-invitations.ts";
 import { AuthError } from "../../../../errors/auth-error.ts";
+import { answerRefusal } from "../../../../errors/refusal.ts";
 import { defineEndpoint } from "../../../../http/define-endpoint.ts";
+import { requireCaller, requireInviterStillAllowed } from "../../endpoints/guards.ts";
 import { toMember } from "../../members/types.ts";
-import {
-  requireCaller,
-  switchActiveOrganizationUnlessRefused,
-  takeBackMembershipIfOrphaned,
-} from "../../organizations/service.ts";
-import { acceptInvitation, loadInvitationForRecipient, requireInviterStillAllowed } from "../service.ts";
+import { takeBackMembershipIfOrphaned, writeActiveOrganization } from "../../organizations/service.ts";
+import { acceptInvitation, loadInvitationForRecipient } from "../service.ts";
 import { toInvitation } from "../types.ts";
 
 /**
@@ -23,12 +21,14 @@ export const acceptInvitationEndpoint = defineEndpoint(acceptInvitationContract,
   async handler(ctx): Promise<AcceptedInvitation> {
     const { auth } = ctx;
     const caller = requireCaller(ctx.session);
-    const pending = await loadInvitationForRecipient(auth, caller.user, ctx.body.invitationId);
+    const pending = answerRefusal(await loadInvitationForRecipient(auth, caller.user, ctx.body.invitationId));
     await requireInviterStillAllowed(auth, pending);
-    const accepted = await acceptInvitation(auth, pending, caller.user);
+    const accepted = answerRefusal(await acceptInvitation(auth, pending, caller.user));
     const organizationId = pending.organizationId.toHexString();
     const team = accepted.teams.length === 1 ? (accepted.teams[0]?._id.toHexString() ?? null) : null;
-    await switchActiveOrganizationUnlessRefused(auth, ctx.cookies, caller, organizationId, team);
+    // A session update hook refusing the switch leaves the session as it was; the membership, already
+    // stored, stands: the caller is not told their accept failed when it did not.
+    await writeActiveOrganization(auth, ctx.cookies, caller, organizationId, team);
     // An organization, team or user deleted meanwhile: its cascade may have run before our member
     // insert or our session write, leaving both pointing at nothing. Read after both writes: gone →
     // take both back (the session gets its previous active organization).
@@ -36,13 +36,7 @@ export const acceptInvitationEndpoint = defineEndpoint(acceptInvitationContract,
     if (gone) {
       const previous = caller.session.activeOrganizationId === organizationId ? null : caller.session;
       const restored = previous?.activeOrganizationId ?? null;
-      await switchActiveOrganizationUnlessRefused(
-        auth,
-        ctx.cookies,
-        caller,
-        restored,
-        previous?.activeTeamId ?? null,
-      );
+      await writeActiveOrganization(auth, ctx.cookies, caller, restored, previous?.activeTeamId ?? null);
       throw new AuthError(gone);
     }
     return { invitation: toInvitation(accepted.invitation), member: toMember(accepted.member) };

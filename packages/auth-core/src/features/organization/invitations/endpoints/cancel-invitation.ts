@@ -1,8 +1,8 @@
 import { cancelInvitationContract } from "../../../../contracts/organization-invitations.ts";
 import { AuthError } from "../../../../errors/auth-error.ts";
 import { defineEndpoint } from "../../../../http/define-endpoint.ts";
-import { assertPermission, findMember } from "../../members/service.ts";
-import { requireCaller } from "../../organizations/service.ts";
+import { assertPermission, requireCaller } from "../../endpoints/guards.ts";
+import { findMember } from "../../members/service.ts";
 import { claimInvitation, closeAs, findInvitation } from "../service.ts";
 import { type Invitation, toInvitation } from "../types.ts";
 

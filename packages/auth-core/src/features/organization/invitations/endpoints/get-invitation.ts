@@ -1,10 +1,12 @@
 import { getInvitationContract } from "../../../../contracts/organization-invitations.ts";
 import type { InvitationDetails } from "../../../../contracts/organization-models.ts";
 import { AuthError } from "../../../../errors/auth-error.ts";
+import { answerRefusal } from "../../../../errors/refusal.ts";
 import { defineEndpoint } from "../../../../http/define-endpoint.ts";
+import { requireCaller, requireInviterStillAllowed } from "../../endpoints/guards.ts";
 import { findUser } from "../../members/service.ts";
-import { findOrganization, requireCaller } from "../../organizations/service.ts";
-import { loadInvitationForRecipient, requireInviterStillAllowed } from "../service.ts";
+import { findOrganization } from "../../organizations/service.ts";
+import { loadInvitationForRecipient } from "../service.ts";
 import { toInvitation } from "../types.ts";
 
 export type { InvitationDetails };
@@ -14,7 +16,7 @@ export const getInvitation = defineEndpoint(getInvitationContract, {
   async handler(ctx): Promise<InvitationDetails> {
     const { auth } = ctx;
     const caller = requireCaller(ctx.session);
-    const invitation = await loadInvitationForRecipient(auth, caller.user, ctx.query.id);
+    const invitation = answerRefusal(await loadInvitationForRecipient(auth, caller.user, ctx.query.id));
     const organization = await findOrganization(auth, invitation.organizationId);
     if (!organization) throw new AuthError("FAILED_TO_RETRIEVE_INVITATION");
     await requireInviterStillAllowed(auth, invitation);

@@ -1,15 +1,17 @@
 import { createInvitationContract } from "../../../../contracts/organization-invitations.ts";
 import { AuthError } from "../../../../errors/auth-error.ts";
+import { answerRefusal } from "../../../../errors/refusal.ts";
 import { defineEndpoint } from "../../../../http/define-endpoint.ts";
-import { canGrantRoles, findUnknownRoles } from "../../members/rules.ts";
 import {
   assertPermission,
-  findAddressMembership,
+  requireCaller,
   requireMembership,
-  roleTableOf,
-} from "../../members/service.ts";
-import { findOrganization, requireCaller, resolveOrganizationId } from "../../organizations/service.ts";
-import { requireOrganizationTeams } from "../../teams/service.ts";
+  requireOrganizationTeams,
+  resolveOrganizationId,
+} from "../../endpoints/guards.ts";
+import { canGrantRoles, findUnknownRoles } from "../../members/rules.ts";
+import { findAddressMembership, roleTableOf } from "../../members/service.ts";
+import { findOrganization } from "../../organizations/service.ts";
 import { inviteOrRenew, sendInvitationMail, withdrawInvitation } from "../service.ts";
 import { type Invitation, toInvitation } from "../types.ts";
 
@@ -34,16 +36,18 @@ export const inviteMember = defineEndpoint(createInvitationContract, {
     const teams = await requireOrganizationTeams(auth, organizationId, body.teamId ?? []);
     const invitee = await findAddressMembership(auth, organizationId, body.email);
     if (invitee.isMember) throw new AuthError("MEMBER_ALREADY_EXISTS");
-    const invitation = await inviteOrRenew(
-      auth,
-      {
-        organizationId,
-        email: body.email,
-        role: body.role.join(","),
-        teamId: teams.length > 0 ? teams.map((team) => team._id.toHexString()).join(",") : null,
-        inviterId: caller.user._id,
-      },
-      body.resend === true,
+    const invitation = answerRefusal(
+      await inviteOrRenew(
+        auth,
+        {
+          organizationId,
+          email: body.email,
+          role: body.role.join(","),
+          teamId: teams.length > 0 ? teams.map((team) => team._id.toHexString()).join(",") : null,
+          inviterId: caller.user._id,
+        },
+        body.resend === true,
+      ),
     );
     // Read after the insert: an organization deleted meanwhile (its cascade may have run before our
     // insert) takes the invitation back instead of leaving it behind.

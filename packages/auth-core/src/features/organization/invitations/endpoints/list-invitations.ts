@@ -1,7 +1,6 @@
 import { listInvitationsContract } from "../../../../contracts/organization-invitations.ts";
 import { defineEndpoint } from "../../../../http/define-endpoint.ts";
-import { requireMembership } from "../../members/service.ts";
-import { requireCaller, resolveOrganizationId } from "../../organizations/service.ts";
+import { requireCaller, requireMembership, resolveOrganizationId } from "../../endpoints/guards.ts";
 import { listInvitationsOf } from "../service.ts";
 import { type Invitation, toInvitation } from "../types.ts";
 

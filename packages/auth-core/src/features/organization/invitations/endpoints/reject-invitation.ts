@@ -3,14 +3,10 @@ import {
   rejectInvitationContract,
 } from "../../../../contracts/organization-invitations.ts";
 import { AuthError } from "../../../../errors/auth-error.ts";
+import { answerRefusal } from "../../../../errors/refusal.ts";
 import { defineEndpoint } from "../../../../http/define-endpoint.ts";
-import { requireCaller } from "../../organizations/service.ts";
-import {
-  claimInvitation,
-  closeAs,
-  loadInvitationForRecipient,
-  requireInviterStillAllowed,
-} from "../service.ts";
+import { requireCaller, requireInviterStillAllowed } from "../../endpoints/guards.ts";
+import { claimInvitation, closeAs, loadInvitationForRecipient } from "../service.ts";
 import { toInvitation } from "../types.ts";
 
 /**
@@ -22,7 +18,7 @@ export const rejectInvitation = defineEndpoint(rejectInvitationContract, {
   async handler(ctx): Promise<RejectedInvitation> {
     const { auth } = ctx;
     const caller = requireCaller(ctx.session);
-    const pending = await loadInvitationForRecipient(auth, caller.user, ctx.body.invitationId);
+    const pending = answerRefusal(await loadInvitationForRecipient(auth, caller.user, ctx.body.invitationId));
     await requireInviterStillAllowed(auth, pending);
     // The claim decides between concurrent accepts, rejects and cancels (invitations/service.ts).
     if (!(await claimInvitation(auth, pending))) throw new AuthError("INVITATION_NOT_FOUND");

@@ -4,10 +4,11 @@ import { AuthError } from "../../../../errors/auth-error.ts";
 import { defineEndpoint } from "../../../../http/define-endpoint.ts";
 import {
   requireOrganization,
+  requireOrganizationTeams,
   resolveOrganizationId,
-  takeBackMembershipIfOrphaned,
-} from "../../organizations/service.ts";
-import { joinTeams, requireOrganizationTeams } from "../../teams/service.ts";
+} from "../../endpoints/guards.ts";
+import { takeBackMembershipIfOrphaned } from "../../organizations/service.ts";
+import { joinTeams } from "../../teams/service.ts";
 import { findUnknownRoles } from "../rules.ts";
 import { addMemberWithinLimit, deleteMember, findUser, roleTableOf } from "../service.ts";
 import { type Member, toMember } from "../types.ts";

@@ -2,8 +2,8 @@ import { getActiveMemberRoleContract, type MemberRole } from "../../../../contra
 import { parseId } from "../../../../db/ids.ts";
 import { AuthError } from "../../../../errors/auth-error.ts";
 import { defineEndpoint } from "../../../../http/define-endpoint.ts";
-import { requireCaller, resolveOrganizationRef } from "../../organizations/service.ts";
-import { findMember, requireMembership } from "../service.ts";
+import { requireCaller, requireMembership, resolveOrganizationRef } from "../../endpoints/guards.ts";
+import { findMember } from "../service.ts";
 
 /** The caller's role (or, with userId, a fellow member's) in the named or active organization. */
 export const getActiveMemberRole = defineEndpoint(getActiveMemberRoleContract, {

@@ -2,7 +2,7 @@ import { getActiveMemberContract } from "../../../../contracts/organization-memb
 import { parseId } from "../../../../db/ids.ts";
 import { AuthError } from "../../../../errors/auth-error.ts";
 import { defineEndpoint } from "../../../../http/define-endpoint.ts";
-import { requireCaller } from "../../organizations/service.ts";
+import { requireCaller } from "../../endpoints/guards.ts";
 import { findMember } from "../service.ts";
 import { type MemberWithUser, toMember, toMemberUser } from "../types.ts";
 

@@ -1,9 +1,9 @@
 import { hasPermissionContract, type PermissionCheck } from "../../../../contracts/organization.ts";
 import { ERROR_CATALOGUE } from "../../../../errors/catalogue.ts";
 import { defineEndpoint } from "../../../../http/define-endpoint.ts";
-import { requireCaller, resolveOrganizationId } from "../../organizations/service.ts";
+import { requireCaller, requireMembership, resolveOrganizationId } from "../../endpoints/guards.ts";
 import { findPermissionRefusal } from "../rules.ts";
-import { requireMembership, roleTableOf } from "../service.ts";
+import { roleTableOf } from "../service.ts";
 
 /**
  * Whether the caller's roles grant every requested action (the permission rules (README, Organizations); `permission` is the old name).

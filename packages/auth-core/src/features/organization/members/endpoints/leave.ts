@@ -2,9 +2,9 @@ import { leaveOrganizationContract } from "../../../../contracts/organization-me
 import { parseId } from "../../../../db/ids.ts";
 import { AuthError } from "../../../../errors/auth-error.ts";
 import { defineEndpoint } from "../../../../http/define-endpoint.ts";
-import { requireOrganizationIdField } from "../../organizations/schemas.ts";
-import { forgetActiveOrganization, requireCaller } from "../../organizations/service.ts";
-import { removeMembership, requireMembership } from "../service.ts";
+import { requireCaller, requireMembership, requireOrganizationIdField } from "../../endpoints/guards.ts";
+import { forgetActiveOrganization } from "../../organizations/service.ts";
+import { removeMembership } from "../service.ts";
 import { type Member, toMember } from "../types.ts";
 
 /** anyone may leave, except the sole owner; the organization stops being active. */

@@ -1,7 +1,7 @@
 import { listMembersContract, type MemberPage } from "../../../../contracts/organization-members.ts";
 import { defineEndpoint } from "../../../../http/define-endpoint.ts";
-import { requireCaller, resolveOrganizationRef } from "../../organizations/service.ts";
-import { countMembers, listMembersPage, requireMembership, withUsers } from "../service.ts";
+import { requireCaller, requireMembership, resolveOrganizationRef } from "../../endpoints/guards.ts";
+import { countMembers, listMembersPage, withUsers } from "../service.ts";
 
 /**
  * One page of members (`limit` ≤ 100, default 100; `offset`; sorted by createdAt or role) and the

@@ -2,18 +2,14 @@ import { type RemovedMember, removeMemberContract } from "../../../../contracts/
 import { AuthError } from "../../../../errors/auth-error.ts";
 import { defineEndpoint } from "../../../../http/define-endpoint.ts";
 import {
-  forgetActiveOrganization,
-  requireCaller,
-  resolveOrganizationId,
-} from "../../organizations/service.ts";
-import { coversRoles, holdsRole } from "../rules.ts";
-import {
   assertPermission,
-  findMemberByIdOrEmail,
-  removeMembership,
+  requireCaller,
   requireMembership,
-  roleTableOf,
-} from "../service.ts";
+  resolveOrganizationId,
+} from "../../endpoints/guards.ts";
+import { forgetActiveOrganization } from "../../organizations/service.ts";
+import { coversRoles, holdsRole } from "../rules.ts";
+import { findMemberByIdOrEmail, removeMembership, roleTableOf } from "../service.ts";
 import { toMember } from "../types.ts";
 
 export const removeMember = defineEndpoint(removeMemberContract, {

@@ -1,16 +1,14 @@
 import { updateMemberRoleContract } from "../../../../contracts/organization-members.ts";
 import { AuthError } from "../../../../errors/auth-error.ts";
 import { defineEndpoint } from "../../../../http/define-endpoint.ts";
-import { requireCaller, resolveOrganizationId } from "../../organizations/service.ts";
-import { canGrantRoles, coversRoles, findUnknownRoles, holdsRole } from "../rules.ts";
 import {
   assertPermission,
-  dropCreatorRole,
-  findMemberById,
+  requireCaller,
   requireMembership,
-  roleTableOf,
-  setMemberRole,
-} from "../service.ts";
+  resolveOrganizationId,
+} from "../../endpoints/guards.ts";
+import { canGrantRoles, coversRoles, findUnknownRoles, holdsRole } from "../rules.ts";
+import { dropCreatorRole, findMemberById, roleTableOf, setMemberRole } from "../service.ts";
 import { type Member, toMember } from "../types.ts";
 
 /**

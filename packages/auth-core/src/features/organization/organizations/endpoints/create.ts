@@ -3,14 +3,11 @@ import type { CreatedOrganization } from "../../../../contracts/organization-mod
 import type { UserDoc } from "../../../../db/documents.ts";
 import { parseId } from "../../../../db/ids.ts";
 import { AuthError } from "../../../../errors/auth-error.ts";
+import { answerRefusal } from "../../../../errors/refusal.ts";
 import { defineEndpoint, type EndpointContext } from "../../../../http/define-endpoint.ts";
 import { findUser } from "../../members/service.ts";
 import { toMember } from "../../members/types.ts";
-import {
-  assertMayCreateOrganization,
-  createOrganizationWithOwner,
-  switchActiveOrganizationUnlessRefused,
-} from "../service.ts";
+import { createOrganizationWithOwner, mayCreateOrganization, writeActiveOrganization } from "../service.ts";
 import { toOrganization } from "../types.ts";
 
 /**
@@ -39,22 +36,20 @@ export const createOrganization = defineEndpoint(createOrganizationContract, {
   async handler(ctx): Promise<CreatedOrganization> {
     const { auth } = ctx;
     const user = await resolveCreator(ctx);
-    await assertMayCreateOrganization(auth, user);
-    const { organization, member } = await createOrganizationWithOwner(auth, user._id, {
-      name: ctx.body.name,
-      slug: ctx.body.slug,
-      logo: ctx.body.logo ?? null,
-      metadata: ctx.body.metadata ?? null,
-    });
+    if (!(await mayCreateOrganization(auth, user))) throw new AuthError("ORGANIZATION_CREATION_NOT_ALLOWED");
+    const { organization, member } = answerRefusal(
+      await createOrganizationWithOwner(auth, user._id, {
+        name: ctx.body.name,
+        slug: ctx.body.slug,
+        logo: ctx.body.logo ?? null,
+        metadata: ctx.body.metadata ?? null,
+      }),
+    );
     const caller = ctx.session;
     if (caller?.user._id.equals(user._id) && ctx.body.keepCurrentActiveOrganization !== true)
-      await switchActiveOrganizationUnlessRefused(
-        auth,
-        ctx.cookies,
-        caller,
-        organization._id.toHexString(),
-        null,
-      );
+      // A session update hook refusing the switch leaves the session as it was; the organization,
+      // already stored, stands: the caller is not told their create failed when it did not.
+      await writeActiveOrganization(auth, ctx.cookies, caller, organization._id.toHexString(), null);
     return { ...toOrganization(organization), members: [toMember(member)] };
   },
 });

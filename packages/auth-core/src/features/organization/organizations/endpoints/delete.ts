@@ -2,14 +2,14 @@ import { deleteOrganizationContract } from "../../../../contracts/organization.t
 import { parseId } from "../../../../db/ids.ts";
 import { AuthError } from "../../../../errors/auth-error.ts";
 import { defineEndpoint } from "../../../../http/define-endpoint.ts";
-import { assertPermission, requireMembership } from "../../members/service.ts";
-import { requireOrganizationIdField } from "../schemas.ts";
 import {
-  deleteOrganizationCascade,
-  forgetActiveOrganization,
+  assertPermission,
   requireCaller,
+  requireMembership,
   requireOrganization,
-} from "../service.ts";
+  requireOrganizationIdField,
+} from "../../endpoints/guards.ts";
+import { deleteOrganizationCascade, forgetActiveOrganization } from "../service.ts";
 import { type Organization, toOrganization } from "../types.ts";
 
 export const deleteOrganization = defineEndpoint(deleteOrganizationContract, {

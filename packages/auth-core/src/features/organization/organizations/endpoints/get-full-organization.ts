@@ -2,12 +2,17 @@ import { getFullOrganizationContract } from "../../../../contracts/organization.
 import { PAGE_MAX } from "../../../../contracts/organization-fields.ts";
 import type { FullOrganization } from "../../../../contracts/organization-models.ts";
 import { defineEndpoint } from "../../../../http/define-endpoint.ts";
+import {
+  requireCaller,
+  requireMembership,
+  requireOrganization,
+  resolveOrganizationRef,
+} from "../../endpoints/guards.ts";
 import { listInvitationsOf } from "../../invitations/service.ts";
 import { toInvitation } from "../../invitations/types.ts";
-import { listMembersPage, requireMembership, withUsers } from "../../members/service.ts";
+import { listMembersPage, withUsers } from "../../members/service.ts";
 import { listTeams } from "../../teams/service.ts";
 import { toTeam } from "../../teams/types.ts";
-import { requireCaller, requireOrganization, resolveOrganizationRef } from "../service.ts";
 import { toOrganization } from "../types.ts";
 
 export type { FullOrganization };

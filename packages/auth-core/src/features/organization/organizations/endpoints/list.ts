@@ -1,6 +1,7 @@
 import { listOrganizationsContract } from "../../../../contracts/organization.ts";
 import { defineEndpoint } from "../../../../http/define-endpoint.ts";
-import { listUserOrganizations, requireCaller } from "../service.ts";
+import { requireCaller } from "../../endpoints/guards.ts";
+import { listUserOrganizations } from "../service.ts";
 import { type Organization, toOrganization } from "../types.ts";
 
 /**

@@ -2,13 +2,13 @@ import { setActiveOrganizationContract } from "../../../../contracts/organizatio
 import { AuthError } from "../../../../errors/auth-error.ts";
 import { defineEndpoint } from "../../../../http/define-endpoint.ts";
 import { isApiKeySession } from "../../../api-key/index.ts";
-import { requireMembership } from "../../members/service.ts";
 import {
   requireCaller,
+  requireMembership,
   requireOrganization,
   resolveOrganizationRef,
-  writeActiveOrganization,
-} from "../service.ts";
+  writeActiveOrSay,
+} from "../../endpoints/guards.ts";
 import { type Organization, toOrganization } from "../types.ts";
 
 /**
@@ -26,7 +26,7 @@ export const setActiveOrganization = defineEndpoint(setActiveOrganizationContrac
       body.organizationId === null ||
       (body.organizationId === undefined && body.organizationSlug === undefined)
     ) {
-      await writeActiveOrganization(auth, ctx.cookies, caller, null, null);
+      await writeActiveOrSay(auth, ctx.cookies, caller, null, null);
       return null;
     }
     const ref = await resolveOrganizationRef(auth, caller.session, {
@@ -35,7 +35,7 @@ export const setActiveOrganization = defineEndpoint(setActiveOrganizationContrac
     });
     await requireMembership(auth, ref.id, caller.user._id);
     const organization = ref.organization ?? (await requireOrganization(auth, ref.id));
-    await writeActiveOrganization(auth, ctx.cookies, caller, organization._id.toHexString(), null);
+    await writeActiveOrSay(auth, ctx.cookies, caller, organization._id.toHexString(), null);
     return toOrganization(organization);
   },
 });

@@ -1,14 +1,14 @@
 import { updateOrganizationContract } from "../../../../contracts/organization.ts";
 import { AuthError } from "../../../../errors/auth-error.ts";
 import { defineEndpoint } from "../../../../http/define-endpoint.ts";
-import { assertPermission, requireMembership } from "../../members/service.ts";
 import {
-  type OrganizationFields,
+  assertPermission,
   requireCaller,
+  requireMembership,
   requireOrganization,
   resolveOrganizationId,
-  updateOrganizationFields,
-} from "../service.ts";
+} from "../../endpoints/guards.ts";
+import { type OrganizationFields, updateOrganizationFields } from "../service.ts";
 import { type Organization, toOrganization } from "../types.ts";
 
 export const updateOrganization = defineEndpoint(updateOrganizationContract, {

@@ -21,13 +21,7 @@ export const addTeamMember = defineEndpoint(addTeamMemberContract, {
   sensitive: true,
   async handler(ctx): Promise<TeamMember> {
     const { auth, body } = ctx;
-    const { team, member: own } = await authorizeTeamChange(
-      auth,
-      ctx.session,
-      body,
-      "update",
-      "TEAM_UPDATE_NOT_ALLOWED",
-    );
+    const { team } = await authorizeTeamChange(auth, ctx.session, body, "update", "TEAM_UPDATE_NOT_ALLOWED");
     const userId = parseId(body.userId);
     const target = userId ? await findMember(auth, team.organizationId, userId) : null;
     if (!target) throw new AuthError("USER_NOT_MEMBER");

@@ -1,9 +1,15 @@
 import { createTeamContract } from "../../../../contracts/organization-teams.ts";
 import { AuthError } from "../../../../errors/auth-error.ts";
 import { defineEndpoint } from "../../../../http/define-endpoint.ts";
-import { assertPermission, requireMembership } from "../../members/service.ts";
-import { findOrganization, requireCaller, resolveOrganizationId } from "../../organizations/service.ts";
-import { assertTeamsEnabled, createTeamWithinLimit, deleteTeam } from "../service.ts";
+import {
+  assertPermission,
+  assertTeamsEnabled,
+  requireCaller,
+  requireMembership,
+  resolveOrganizationId,
+} from "../../endpoints/guards.ts";
+import { findOrganization } from "../../organizations/service.ts";
+import { createTeamWithinLimit, deleteTeam } from "../service.ts";
 import { type Team, toTeam } from "../types.ts";
 
 /** `team:create` and `teams.maximumTeams` apply. */

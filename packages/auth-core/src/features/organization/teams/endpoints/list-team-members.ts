@@ -1,10 +1,10 @@
 import { listTeamMembersContract } from "../../../../contracts/organization-teams.ts";
 import { AuthError } from "../../../../errors/auth-error.ts";
 import { defineEndpoint } from "../../../../http/define-endpoint.ts";
+import { assertTeamsEnabled, requireCaller, requireMembership, requireTeam } from "../../endpoints/guards.ts";
 import { hasPermission } from "../../members/rules.ts";
-import { requireMembership, roleTableOf } from "../../members/service.ts";
-import { requireCaller } from "../../organizations/service.ts";
-import { assertTeamsEnabled, findTeamMember, listTeamMembers, requireTeam } from "../service.ts";
+import { roleTableOf } from "../../members/service.ts";
+import { findTeamMember, listTeamMembers } from "../service.ts";
 import { type TeamMember, toTeamMember } from "../types.ts";
 
 /**

@@ -1,8 +1,12 @@
 import { listOrganizationTeamsContract } from "../../../../contracts/organization-teams.ts";
 import { defineEndpoint } from "../../../../http/define-endpoint.ts";
-import { requireMembership } from "../../members/service.ts";
-import { requireCaller, resolveOrganizationId } from "../../organizations/service.ts";
-import { assertTeamsEnabled, listTeams } from "../service.ts";
+import {
+  assertTeamsEnabled,
+  requireCaller,
+  requireMembership,
+  resolveOrganizationId,
+} from "../../endpoints/guards.ts";
+import { listTeams } from "../service.ts";
 import { type Team, toTeam } from "../types.ts";
 
 /** listing teams requires membership. Oldest first, one page (`limit` ≤ 100, default 100; `offset`). */

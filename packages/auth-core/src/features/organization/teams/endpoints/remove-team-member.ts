@@ -10,13 +10,7 @@ export const removeTeamMember = defineEndpoint(removeTeamMemberContract, {
   sensitive: true,
   async handler(ctx): Promise<TeamMessage> {
     const { auth, body } = ctx;
-    const { team, member: own } = await authorizeTeamChange(
-      auth,
-      ctx.session,
-      body,
-      "update",
-      "TEAM_UPDATE_NOT_ALLOWED",
-    );
+    const { team } = await authorizeTeamChange(auth, ctx.session, body, "update", "TEAM_UPDATE_NOT_ALLOWED");
     const userId = parseId(body.userId);
     if (!userId || !(await takeUserOutOfTeam(auth, team._id, userId)))
       throw new AuthError("TEAM_MEMBER_NOT_FOUND");

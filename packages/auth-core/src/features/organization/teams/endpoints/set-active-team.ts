@@ -2,8 +2,8 @@ import { setActiveTeamContract } from "../../../../contracts/organization-teams.
 import { parseId } from "../../../../db/ids.ts";
 import { AuthError } from "../../../../errors/auth-error.ts";
 import { defineEndpoint } from "../../../../http/define-endpoint.ts";
-import { requireCaller, writeActiveOrganization } from "../../organizations/service.ts";
-import { assertTeamsEnabled, findTeamMember, requireTeam } from "../service.ts";
+import { assertTeamsEnabled, requireCaller, requireTeam, writeActiveOrSay } from "../../endpoints/guards.ts";
+import { findTeamMember } from "../service.ts";
 import { type Team, toTeam } from "../types.ts";
 
 /**
@@ -20,14 +20,14 @@ export const setActiveTeam = defineEndpoint(setActiveTeamContract, {
     const caller = requireCaller(ctx.session);
     const active = caller.session.activeOrganizationId;
     if (ctx.body.teamId === null || ctx.body.teamId === undefined) {
-      await writeActiveOrganization(auth, ctx.cookies, caller, active, null);
+      await writeActiveOrSay(auth, ctx.cookies, caller, active, null);
       return null;
     }
     const organizationId = parseId(active);
     if (!organizationId) throw new AuthError("NO_ACTIVE_ORGANIZATION");
     const team = await requireTeam(auth, ctx.body.teamId, organizationId);
     if (!(await findTeamMember(auth, team._id, caller.user._id))) throw new AuthError("TEAM_NOT_A_MEMBER");
-    await writeActiveOrganization(auth, ctx.cookies, caller, active, team._id.toHexString());
+    await writeActiveOrSay(auth, ctx.cookies, caller, active, team._id.toHexString());
     return toTeam(team);
   },
 });

@@ -2,9 +2,14 @@ import type { AuthContext } from "../../../../context.ts";
 import type { MemberDoc, TeamDoc } from "../../../../db/documents.ts";
 import type { ErrorCode } from "../../../../errors/catalogue.ts";
 import type { SessionWithUser } from "../../../session/index.ts";
-import { assertPermission, requireMembership } from "../../members/service.ts";
-import { requireCaller, resolveOrganizationId } from "../../organizations/service.ts";
-import { assertTeamsEnabled, requireTeam } from "../service.ts";
+import {
+  assertPermission,
+  assertTeamsEnabled,
+  requireCaller,
+  requireMembership,
+  requireTeam,
+  resolveOrganizationId,
+} from "../../endpoints/guards.ts";
 
 /**
  * The guard of every endpoint that changes a team: teams are on, the caller is signed in, the team

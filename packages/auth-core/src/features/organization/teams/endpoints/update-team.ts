@@ -1,9 +1,14 @@
 import { updateTeamContract } from "../../../../contracts/organization-teams.ts";
 import { AuthError } from "../../../../errors/auth-error.ts";
 import { defineEndpoint } from "../../../../http/define-endpoint.ts";
-import { assertPermission, requireMembership } from "../../members/service.ts";
-import { requireCaller } from "../../organizations/service.ts";
-import { assertTeamsEnabled, renameTeam, requireTeam } from "../service.ts";
+import {
+  assertPermission,
+  assertTeamsEnabled,
+  requireCaller,
+  requireMembership,
+  requireTeam,
+} from "../../endpoints/guards.ts";
+import { renameTeam } from "../service.ts";
 import { type Team, toTeam } from "../types.ts";
 
 /** Renames a team with `team:update` in the team's own organization (the team decides which one). */

@@ -1,0 +1,33 @@
+/**
+ * `@tessera/auth-core/client`: the browser (and Node) client. It imports only types from the rest
+ * of the package: a browser bundle of it carries no server code (tests/client/bundle.test.ts).
+ */
+
+export type { Session, SessionAndUser, User } from "../contracts/models.ts";
+export type {
+  AdminMethods,
+  ApiKeyMethods,
+  AuthClient,
+  AuthClientApi,
+  AuthClientStores,
+  OrganizationMethods,
+  TwoFactorMethods,
+} from "./api.ts";
+export { createAuthClient } from "./create-client.ts";
+export type {
+  AuthClientOptions,
+  AuthStore,
+  CallOptions,
+  ClientError,
+  ClientResult,
+  ErrorContext,
+  ExponentialRetry,
+  FetchOptions,
+  LinearRetry,
+  RequestContext,
+  ResponseContext,
+  RetryOptions,
+  SessionRefetchOptions,
+  StoreState,
+  SuccessContext,
+} from "./types.ts";

@@ -1,0 +1,339 @@
+import { type AuthClient, type ClientResult, createAuthClient } from "@tessera/auth-core/client";
+import { ObjectId } from "mongodb";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ROUTES, type RouteTable } from "../../packages/auth-core/src/client/routes.ts";
+import { decodeBase32, generateTotp } from "../../packages/auth-core/src/crypto/totp.ts";
+import { ERROR_CATALOGUE, type ErrorCode } from "../../packages/auth-core/src/errors/catalogue.ts";
+import { type BrowserLikeFetch, browserLikeFetch, type LiveServer, startLiveServer } from "./live-server.ts";
+
+/**
+ * Every client method at least once against the live standalone server, in the order an app would
+ * use them: what each resolves to, and the database or session state a user relies on afterwards.
+ * The last test checks that every route of the client was called.
+ */
+let live: LiveServer;
+const called = new Set<string>();
+
+beforeAll(async () => {
+  live = await startLiveServer({
+    user: { deleteUser: { enabled: true }, changeEmail: { enabled: true } },
+    organization: {
+      teams: { enabled: true, allowRemovingAllTeams: true },
+      requireEmailVerificationOnInvitation: false,
+    },
+  });
+});
+afterAll(async () => {
+  await live?.close();
+});
+
+const PASSWORD = "correct horse battery";
+
+interface Person {
+  client: AuthClient;
+  browser: BrowserLikeFetch;
+  email: string;
+  id: string;
+}
+
+function newClient(): { client: AuthClient; browser: BrowserLikeFetch } {
+  const browser = browserLikeFetch(live.origin);
+  const recording: typeof fetch = (input, init) => {
+    called.add(`${init?.method ?? "GET"} ${new URL(String(input)).pathname.replace(/^\/api\/auth/, "")}`);
+    return browser.fetch(input, init);
+  };
+  return {
+    client: createAuthClient({ baseURL: live.origin, fetchOptions: { customFetchImpl: recording } }),
+    browser,
+  };
+}
+
+async function person(name: string): Promise<Person> {
+  const { client, browser } = newClient();
+  const email = `${name}@example.com`;
+  const id = ok(await client.signUp.email({ name, email, password: PASSWORD })).user.id;
+  return { client, browser, email, id };
+}
+
+function ok<T>(result: ClientResult<T>): T {
+  expect(result.error).toBeNull();
+  return result.data as T;
+}
+
+/** A failed call's error is exactly the catalogue's status, code and message (`{id}` filled in). */
+function failed(result: ClientResult<unknown>, code: ErrorCode, id = ""): void {
+  expect(result.data).toBeNull();
+  expect(result.error, JSON.stringify(result.error)).toEqual({
+    status: ERROR_CATALOGUE[code].status,
+    code,
+    message: ERROR_CATALOGUE[code].message.replace("{id}", id),
+  });
+}
+
+function mailedToken(email: string, path: string): string {
+  const text = live.outbox.latestTo(email)?.text ?? "";
+  const link = text.match(/https?:\/\/\S+/g)?.find((url) => url.includes(path));
+  if (!link) throw new Error(`no ${path} link mailed to ${email}`);
+  const url = new URL(link);
+  return url.searchParams.get("token") ?? url.pathname.split("/").pop()!;
+}
+
+function users() {
+  return live.db.collection("users");
+}
+
+let ada: Person;
+
+describe("account and session methods", () => {
+  it("sign-up, email verification, the session and its list", async () => {
+    ada = await person("ada");
+    expect(ok(await ada.client.sendVerificationEmail({ email: ada.email }))).toEqual({ status: true });
+    const verified = ok(await ada.client.verifyEmail({ token: mailedToken(ada.email, "/verify-email") }));
+    expect(verified).toMatchObject({ status: true, user: { email: ada.email, emailVerified: true } });
+    const session = ok(await ada.client.getSession());
+    expect(session?.user).toMatchObject({ id: ada.id, emailVerified: true });
+    expect(ok(await ada.client.listSessions())).toHaveLength(1);
+  });
+
+  it("update-user, change-email and change-password", async () => {
+    expect(ok(await ada.client.updateUser({ name: "Ada L" }))).toEqual({ status: true });
+    expect((await users().findOne({ _id: new ObjectId(ada.id) }))?.name).toBe("Ada L");
+    expect(ok(await ada.client.changeEmail({ newEmail: "ada.l@example.com" }))).toEqual({ status: true });
+    const changed = ok(
+      await ada.client.changePassword({ currentPassword: PASSWORD, newPassword: "another good password" }),
+    );
+    expect(changed.user.id).toBe(ada.id);
+    failed(
+      await ada.client.signIn.email({ email: ada.email, password: PASSWORD }),
+      "INVALID_EMAIL_OR_PASSWORD",
+    );
+  });
+
+  it("sign-in elsewhere, then revoke-session, revoke-other-sessions and revoke-sessions", async () => {
+    const other = newClient();
+    const signedIn = ok(
+      await other.client.signIn.email({ email: ada.email, password: "another good password" }),
+    );
+    expect("token" in signedIn && signedIn.user.id).toBe(ada.id);
+    const token = "token" in signedIn ? signedIn.token : "";
+    expect(ok(await ada.client.revokeSession({ token }))).toEqual({ status: true });
+    expect(ok(await other.client.getSession())).toBeNull();
+    await other.client.signIn.email({ email: ada.email, password: "another good password" });
+    expect(ok(await ada.client.revokeOtherSessions())).toEqual({ status: true });
+    expect(ok(await other.client.getSession())).toBeNull();
+    await other.client.signIn.email({ email: ada.email, password: "another good password" });
+    expect(ok(await other.client.revokeSessions())).toEqual({ status: true });
+    expect(ok(await ada.client.getSession())).toBeNull();
+  });
+
+  it("password reset (both paths) and sign-in with the new password", async () => {
+    expect(ok(await ada.client.forgetPassword({ email: ada.email }))).toMatchObject({ status: true });
+    expect(ok(await ada.client.requestPasswordReset({ email: ada.email }))).toMatchObject({ status: true });
+    const token = mailedToken(ada.email, "/reset-password/");
+    expect(ok(await ada.client.resetPassword({ newPassword: PASSWORD, token }))).toEqual({ status: true });
+    ok(await ada.client.signIn.email({ email: ada.email, password: PASSWORD }));
+    expect(ok(await ada.client.listAccounts()).map((account) => account.provider)).toEqual(["credential"]);
+  });
+
+  it("provider methods answer the catalogue's errors when no provider is configured", async () => {
+    failed(await ada.client.signIn.social({ provider: "github" }), "PROVIDER_NOT_FOUND");
+    failed(await ada.client.linkSocial({ provider: "github" }), "PROVIDER_NOT_FOUND");
+    failed(await ada.client.unlinkAccount({ providerId: "github" }), "FAILED_TO_UNLINK_LAST_ACCOUNT");
+    failed(await ada.client.getAccessToken({ providerId: "github" }), "PROVIDER_NOT_SUPPORTED", "github");
+    failed(await ada.client.refreshToken({ providerId: "github" }), "PROVIDER_NOT_SUPPORTED", "github");
+    failed(await ada.client.accountInfo({ accountId: "nope" }), "ACCOUNT_NOT_FOUND");
+  });
+});
+
+let bob: Person;
+
+describe("organization methods", () => {
+  let organizationId = "";
+
+  it("create, read, make active, update and ask about permissions", async () => {
+    expect(ok(await ada.client.organization.checkSlug({ slug: "acme" }))).toEqual({ status: true });
+    const created = ok(await ada.client.organization.create({ name: "Acme", slug: "acme" }));
+    organizationId = created.id;
+    expect(ok(await ada.client.organization.list()).map((o) => o.slug)).toEqual(["acme"]);
+    expect(ok(await ada.client.organization.setActive({ organizationId }))?.id).toBe(organizationId);
+    expect(ok(await ada.client.organization.getFullOrganization())?.members).toHaveLength(1);
+    ok(await ada.client.organization.update({ data: { name: "Acme Inc" } }));
+    expect((await live.db.collection("organizations").findOne({ slug: "acme" }))?.name).toBe("Acme Inc");
+    const allowed = ok(
+      await ada.client.organization.hasPermission({ permissions: { organization: ["update"] } }),
+    );
+    expect(allowed).toMatchObject({ success: true });
+  });
+
+  it("invitations: invite, read, list, accept, reject and cancel", async () => {
+    bob = await person("bob");
+    const invitation = ok(await ada.client.organization.inviteMember({ email: bob.email, role: "member" }));
+    expect(ok(await ada.client.organization.listInvitations()).map((i) => i.email)).toEqual([bob.email]);
+    expect(ok(await bob.client.organization.getInvitation({ id: invitation.id }))).toMatchObject({
+      organizationSlug: "acme",
+      inviterEmail: ada.email,
+    });
+    expect(ok(await bob.client.organization.listUserInvitations()).map((i) => i.id)).toEqual([invitation.id]);
+    ok(await bob.client.organization.acceptInvitation({ invitationId: invitation.id }));
+    const carol = await person("carol");
+    const toCarol = ok(await ada.client.organization.inviteMember({ email: carol.email, role: "member" }));
+    ok(await carol.client.organization.rejectInvitation({ invitationId: toCarol.id }));
+    const dave = ok(
+      await ada.client.organization.inviteMember({ email: "dave@example.com", role: "member" }),
+    );
+    ok(await ada.client.organization.cancelInvitation({ invitationId: dave.id }));
+    const statuses = await live.db.collection("invitations").find({}).sort({ email: 1 }).toArray();
+    expect(statuses.map((i) => [i.email, i.status])).toEqual([
+      [bob.email, "accepted"],
+      [carol.email, "rejected"],
+      ["dave@example.com", "canceled"],
+    ]);
+  });
+
+  it("members: list, the active member and role, role change, removal; the sole owner cannot leave", async () => {
+    const page = ok(await ada.client.organization.listMembers());
+    expect(page.members).toHaveLength(2);
+    expect(ok(await ada.client.organization.getActiveMember())).toMatchObject({
+      userId: ada.id,
+      role: "owner",
+    });
+    expect(ok(await ada.client.organization.getActiveMemberRole())).toEqual({ role: "owner" });
+    const bobMember = page.members.find((member) => member.userId === bob.id)!;
+    const updated = ok(
+      await ada.client.organization.updateMemberRole({ memberId: bobMember.id, role: "admin" }),
+    );
+    expect(updated.role).toBe("admin");
+    failed(await ada.client.organization.leave({ organizationId }), "CANNOT_LEAVE_AS_ONLY_OWNER");
+    ok(await bob.client.organization.leave({ organizationId }));
+    expect(await live.db.collection("members").countDocuments({ userId: new ObjectId(bob.id) })).toBe(0);
+    const again = ok(await ada.client.organization.inviteMember({ email: bob.email, role: "member" }));
+    ok(await bob.client.organization.acceptInvitation({ invitationId: again.id }));
+    ok(await ada.client.organization.removeMember({ memberIdOrEmail: bob.email }));
+    expect(await live.db.collection("members").countDocuments({ userId: new ObjectId(bob.id) })).toBe(0);
+  });
+
+  it("teams: create, list, update, members, the active team, removal", async () => {
+    const team = ok(await ada.client.organization.createTeam({ name: "Core" }));
+    expect(ok(await ada.client.organization.listTeams()).map((t) => t.name)).toContain("Core");
+    expect(
+      ok(await ada.client.organization.updateTeam({ teamId: team.id, data: { name: "Kernel" } })).name,
+    ).toBe("Kernel");
+    ok(await ada.client.organization.addTeamMember({ teamId: team.id, userId: ada.id }));
+    expect(ok(await ada.client.organization.setActiveTeam({ teamId: team.id }))).toMatchObject({
+      id: team.id,
+    });
+    expect(ok(await ada.client.organization.listTeamMembers()).map((m) => m.userId)).toEqual([ada.id]);
+    ok(await ada.client.organization.removeTeamMember({ teamId: team.id, userId: ada.id }));
+    ok(await ada.client.organization.removeTeam({ teamId: team.id }));
+    expect(await live.db.collection("teams").countDocuments({ _id: new ObjectId(team.id) })).toBe(0);
+  });
+
+  it("delete", async () => {
+    ok(await ada.client.organization.delete({ organizationId }));
+    expect(await live.db.collection("organizations").countDocuments({ slug: "acme" })).toBe(0);
+  });
+});
+
+describe("admin methods", () => {
+  it("users, roles, bans, sessions, passwords, permissions, audit events, impersonation, removal", async () => {
+    await users().updateOne({ _id: new ObjectId(ada.id) }, { $set: { role: "admin" } });
+    const admin = ada.client.admin;
+    expect(ok(await admin.listUsers()).users.length).toBeGreaterThanOrEqual(3);
+    const created = ok(
+      await admin.createUser({ email: "erin@example.com", password: PASSWORD, name: "Erin" }),
+    ).user;
+    expect(ok(await admin.getUser({ id: created.id })).email).toBe("erin@example.com");
+    expect(ok(await admin.updateUser({ userId: created.id, data: { name: "Erin B" } })).name).toBe("Erin B");
+    expect(ok(await admin.setRole({ userId: created.id, role: "user" })).user.role).toBe("user");
+    expect(ok(await admin.banUser({ userId: created.id, banReason: "spam" })).user.banned).toBe(true);
+    expect(ok(await admin.unbanUser({ userId: created.id })).user.banned).toBe(false);
+    ok(await admin.setUserPassword({ userId: created.id, newPassword: "a brand new password" }));
+    expect(ok(await admin.hasPermission({ permissions: { user: ["list"] } }))).toMatchObject({
+      success: true,
+    });
+    expect(ok(await admin.listAuditEvents()).events.length).toBeGreaterThan(0);
+
+    const impersonated = ok(await admin.impersonateUser({ userId: created.id }));
+    expect(impersonated.user.id).toBe(created.id);
+    expect(ok(await ada.client.getSession())?.session.impersonatedBy).toBe(ada.id);
+    ok(await admin.stopImpersonating());
+    expect(ok(await ada.client.getSession())?.user.id).toBe(ada.id);
+    const bobSessions = ok(await admin.listUserSessions({ userId: bob.id })).sessions;
+    ok(await admin.revokeUserSession({ sessionId: bobSessions[0]!.id }));
+    expect(ok(await bob.client.getSession())).toBeNull();
+    ok(await admin.revokeUserSessions({ userId: created.id }));
+    expect(await live.db.collection("sessions").countDocuments({ userId: new ObjectId(created.id) })).toBe(0);
+    ok(await admin.removeUser({ userId: created.id }));
+    expect(await users().countDocuments({ _id: new ObjectId(created.id) })).toBe(0);
+  });
+});
+
+describe("API key methods", () => {
+  it("create, get, list, update and delete", async () => {
+    const created = ok(await ada.client.apiKey.create({ name: "ci" }));
+    expect(created.key.length).toBeGreaterThan(32);
+    expect(ok(await ada.client.apiKey.get({ id: created.id })).name).toBe("ci");
+    expect(ok(await ada.client.apiKey.list()).apiKeys.map((key) => key.id)).toEqual([created.id]);
+    expect(ok(await ada.client.apiKey.update({ keyId: created.id, name: "deploy" })).name).toBe("deploy");
+    expect(ok(await ada.client.apiKey.delete({ keyId: created.id }))).toEqual({ success: true });
+    expect(await live.db.collection("apiKeys").countDocuments({})).toBe(0);
+  });
+});
+
+describe("two-factor methods", () => {
+  it("enable and confirm with TOTP, new backup codes; sign-in challenge answered by OTP and by a backup code; disable", async () => {
+    const enrollment = ok(await ada.client.twoFactor.enable({ password: PASSWORD }));
+    const secret = new URL(
+      ok(await ada.client.twoFactor.getTotpUri({ password: PASSWORD })).totpURI,
+    ).searchParams.get("secret")!;
+    expect(enrollment.totpURI).toContain(secret);
+    ok(await ada.client.twoFactor.verifyTotp({ code: generateTotp(decodeBase32(secret)!, new Date()) }));
+    const { backupCodes } = ok(await ada.client.twoFactor.generateBackupCodes({ password: PASSWORD }));
+    ok(await ada.client.signOut());
+
+    const redirects: unknown[] = [];
+    const browser = browserLikeFetch(live.origin);
+    const challenged = createAuthClient({
+      baseURL: live.origin,
+      onTwoFactorRedirect: (context) => redirects.push(context),
+      fetchOptions: {
+        customFetchImpl: (input, init) => {
+          called.add(`${init?.method} ${new URL(String(input)).pathname.replace(/^\/api\/auth/, "")}`);
+          return browser.fetch(input, init);
+        },
+      },
+    });
+    ok(await challenged.signIn.email({ email: ada.email, password: PASSWORD }));
+    expect(redirects).toEqual([{ twoFactorRedirect: true, twoFactorMethods: ["totp", "otp"] }]);
+    ok(await challenged.twoFactor.sendOtp());
+    const otp = (live.outbox.latestTo(ada.email)?.text ?? "").match(/\b\d{6}\b/)![0];
+    expect(ok(await challenged.twoFactor.verifyOtp({ code: otp })).user.id).toBe(ada.id);
+    ok(await challenged.signOut());
+    ok(await challenged.signIn.email({ email: ada.email, password: PASSWORD }));
+    expect(ok(await challenged.twoFactor.verifyBackupCode({ code: backupCodes[0]! })).user.id).toBe(ada.id);
+    ok(await challenged.twoFactor.disable({ password: PASSWORD }));
+    expect(ok(await challenged.getSession())?.user).toMatchObject({ id: ada.id });
+    ada = { ...ada, client: challenged, browser };
+  });
+});
+
+describe("account deletion", () => {
+  it("delete-user with the password; the callback refuses an unknown token", async () => {
+    failed(await ada.client.deleteUserCallback({ token: "not-a-token" }), "INVALID_TOKEN");
+    expect(ok(await ada.client.deleteUser({ password: PASSWORD }))).toMatchObject({ success: true });
+    expect(await users().countDocuments({ _id: new ObjectId(ada.id) })).toBe(0);
+    expect(ok(await ada.client.getSession())).toBeNull();
+  });
+});
+
+describe("coverage", () => {
+  it("every method of the client was called", () => {
+    const routes = (table: RouteTable): string[] =>
+      Object.values(table).flatMap((route) =>
+        typeof route === "string"
+          ? [`${route[0] === "G" ? "GET" : "POST"} ${route.slice(1)}`]
+          : routes(route),
+      );
+    expect(routes(ROUTES).filter((route) => !called.has(route))).toEqual([]);
+  });
+});

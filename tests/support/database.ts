@@ -1,0 +1,36 @@
+import { createHash } from "node:crypto";
+import type { Db } from "mongodb";
+
+/** Collections whose changes are not "data": counters and the migration log. */
+const NOT_DATA = new Set(["rateLimits", "mailLimits", "_migrations"]);
+
+/**
+ * The one way a test reads the whole database: every document of every collection, sorted by _id,
+ * as text. `counters: false` leaves out the collections that change on every request (rate limits,
+ * mail limits) and the migration log, so two equal dumps mean no user-observable data changed.
+ */
+export async function dumpDatabase(
+  db: Db,
+  options: { counters: boolean } = { counters: true },
+): Promise<string> {
+  const names = (await db.listCollections({}, { nameOnly: true }).toArray())
+    .map((collection) => collection.name)
+    .filter((name) => options.counters || !NOT_DATA.has(name))
+    .sort();
+  const lines: string[] = [];
+  for (const name of names) {
+    const docs = await db.collection(name).find({}).sort({ _id: 1 }).toArray();
+    lines.push(`${name}:${JSON.stringify(docs)}`);
+  }
+  return lines.join("\n");
+}
+
+/**
+ * A hash of the data collections (dumpDatabase without counters). Two equal snapshots mean the
+ * request wrote nothing a user could observe (no user, account, session or verification changed).
+ */
+export async function snapshotDatabase(db: Db): Promise<string> {
+  return createHash("sha256")
+    .update(await dumpDatabase(db, { counters: false }))
+    .digest("hex");
+}
