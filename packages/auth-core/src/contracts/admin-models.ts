@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { User } from "./models.ts";
+import { languageField } from "./schemas.ts";
 
 /**
  * The shapes the admin endpoints answer with, each a named interface with a schema annotated to
@@ -21,6 +22,8 @@ export const adminUserSchema: z.ZodType<AdminUser> = z.strictObject({
   emailVerified: z.boolean(),
   name: z.string(),
   image: z.string().nullable(),
+  language: languageField.optional(),
+  twoFactorEnabled: z.literal(true).optional(),
   createdAt: z.date(),
   updatedAt: z.date(),
   role: z.string(),
@@ -98,6 +101,8 @@ export interface AuditEvent {
   action: string;
   /** Who acted (the admin) and on whom. */
   actorId: string | null;
+  /** An operator acting from a terminal (e.g. "cli:alice", the tessera CLI), when actorId is null. */
+  actor: string | null;
   subjectId: string | null;
   reason: string | null;
   ipAddress: string | null;
@@ -111,6 +116,7 @@ export const auditEventSchema: z.ZodType<AuditEvent> = z.strictObject({
   id: z.string(),
   action: z.string(),
   actorId: z.string().nullable(),
+  actor: z.string().nullable(),
   subjectId: z.string().nullable(),
   reason: z.string().nullable(),
   ipAddress: z.string().nullable(),

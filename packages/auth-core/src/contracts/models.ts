@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { languageField } from "./schemas.ts";
 
 /**
  * The shapes the API answers with, shared by several endpoints. Each is a named interface (editors
@@ -12,6 +13,10 @@ export interface User {
   emailVerified: boolean;
   name: string;
   image: string | null;
+  /** Only once the user chose one (update-user): the language of their mails and pages. */
+  language?: "ENG" | "RUS" | "UKR" | "SPA" | "GERMAN" | "POL" | "FRA" | "TURKEY";
+  /** Only when a confirmed second factor guards the user's sign-ins (an account page shows it). */
+  twoFactorEnabled?: true;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -22,6 +27,8 @@ export const userSchema: z.ZodType<User> = z.strictObject({
   emailVerified: z.boolean(),
   name: z.string(),
   image: z.string().nullable(),
+  language: languageField.optional(),
+  twoFactorEnabled: z.literal(true).optional(),
   createdAt: z.date(),
   updatedAt: z.date(),
 });

@@ -13,6 +13,9 @@ export function toUser(doc: UserDoc): User {
     emailVerified: doc.emailVerified,
     name: doc.name,
     image: doc.image ?? null,
+    // Absent until the user chooses one, so the shape of every other user is unchanged.
+    ...(doc.language ? { language: doc.language as NonNullable<User["language"]> } : {}),
+    ...(doc.twoFactorEnabled ? { twoFactorEnabled: true as const } : {}),
     createdAt: doc.createdAt,
     updatedAt: doc.updatedAt,
   };

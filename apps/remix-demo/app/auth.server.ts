@@ -1,0 +1,89 @@
+/**
+ * The one auth instance of the app, created on first use: `auth.handler` answers /api/auth/* and
+ * loaders and actions call `auth.api.*`. The database is MONGODB_URI when set, else the embedded
+ * development database (@tessera/dev-db), kept in `.data/` so the demo data survives restarts.
+ */
+import { resolve } from "node:path";
+import {
+  type Auth,
+  type AuthOptions,
+  createAuth,
+  createDevOutbox,
+  createSmtpMailer,
+  type DevOutbox,
+  type Mailer,
+} from "@tessera/auth-core";
+import { startDevDatabase } from "@tessera/dev-db";
+import { MongoClient } from "mongodb";
+import { readAppEnv } from "./lib/env.server";
+import { seedDemoData } from "./seed.server";
+
+export interface AppAuth {
+  auth: Auth;
+  /** The in-memory outbox when mails are not sent over SMTP (development only), else null. */
+  outbox: DevOutbox | null;
+  /** Demo accounts created by this start, or null when the database already had users. */
+  seeded: Awaited<ReturnType<typeof seedDemoData>>;
+  close(): Promise<void>;
+}
+
+// Survives Vite's module reloads in development: one database and one auth per process.
+const holder = globalThis as typeof globalThis & { __tesseraDemo?: Promise<AppAuth> };
+
+export function getAppAuth(): Promise<AppAuth> {
+  holder.__tesseraDemo ??= createAppAuth();
+  return holder.__tesseraDemo;
+}
+
+export async function getAuth(): Promise<Auth> {
+  return (await getAppAuth()).auth;
+}
+
+async function createAppAuth(): Promise<AppAuth> {
+  const env = readAppEnv(process.env);
+  const database = await startDevDatabase({
+    dataDir: env.mongoUri ? undefined : resolve(env.dataDir, "db"),
+    log: (line) => console.error(`[remix-demo] ${line}`),
+  });
+  const client = new MongoClient(database.uri, { serverSelectionTimeoutMS: 5000 });
+  const db = client.db(env.dbName ?? (database.backend === "env" ? undefined : "tessera_demo"));
+  const outbox = env.smtpUrl ? null : createDevOutbox({ print: () => {} });
+  const mailer: Mailer = env.smtpUrl ? createSmtpMailer({ url: env.smtpUrl, from: env.mailFrom }) : outbox!;
+  const options: AuthOptions = {
+    database: db,
+    secret: env.secret,
+    baseURL: env.baseURL,
+    appName: "Tessera demo",
+    mailer,
+    emailVerification: { sendOnSignUp: true, autoSignInAfterVerification: true },
+    user: {
+      changeEmail: { enabled: true },
+      deleteUser: { enabled: true, sendDeleteAccountVerification: true },
+    },
+    organization: { teams: { enabled: true } },
+    socialProviders: env.socialProviders,
+    rateLimit: { enabled: env.rateLimit },
+    logger: {
+      info: () => {},
+      warn: (message, detail) => console.warn(`[tessera] ${message}`, detail ?? ""),
+      error: (message, detail) => console.error(`[tessera] ${message}`, detail ?? ""),
+    },
+  };
+  const auth = createAuth(options);
+  await auth.migrate();
+  const seeded = env.seed ? await seedDemoData(auth, db) : null;
+  return {
+    auth,
+    outbox,
+    seeded,
+    async close() {
+      await auth.close();
+      await client.close();
+      if ("close" in mailer && typeof mailer.close === "function") mailer.close();
+      await database.stop();
+    },
+  };
+}
+
+/** Called by server.js before it listens: database, migrations and demo data are ready first. */
+export const startApp = getAppAuth;

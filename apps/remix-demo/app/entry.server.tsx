@@ -1,0 +1,57 @@
+import { PassThrough } from "node:stream";
+import type { AppLoadContext, EntryContext } from "@remix-run/node";
+import { createReadableStreamFromReadable } from "@remix-run/node";
+import { RemixServer } from "@remix-run/react";
+import { isbot } from "isbot";
+import { renderToPipeableStream } from "react-dom/server";
+import { I18nProvider, isLanguageCode } from "./lib/i18n";
+import { translatorFor } from "./lib/i18n.server";
+
+export { startApp } from "./auth.server";
+
+const ABORT_DELAY = 5_000;
+
+export default function handleRequest(
+  request: Request,
+  responseStatusCode: number,
+  responseHeaders: Headers,
+  remixContext: EntryContext,
+  _loadContext: AppLoadContext,
+) {
+  // The root loader decided the language (user, cookie, Accept-Language); error pages fall back to English.
+  const rootData = remixContext.staticHandlerContext.loaderData.root as { lang?: unknown } | undefined;
+  const lang = isLanguageCode(rootData?.lang) ? rootData.lang : "en";
+  const waitForAll = isbot(request.headers.get("user-agent") ?? "");
+  return new Promise((resolve, reject) => {
+    let shellRendered = false;
+    const { pipe, abort } = renderToPipeableStream(
+      <I18nProvider value={{ lang, t: translatorFor(lang) }}>
+        <RemixServer context={remixContext} url={request.url} abortDelay={ABORT_DELAY} />
+      </I18nProvider>,
+      {
+        [waitForAll ? "onAllReady" : "onShellReady"]() {
+          shellRendered = true;
+          const body = new PassThrough();
+          responseHeaders.set("Content-Type", "text/html; charset=utf-8");
+          responseHeaders.set("X-Frame-Options", "DENY");
+          responseHeaders.set("Referrer-Policy", "same-origin");
+          resolve(
+            new Response(createReadableStreamFromReadable(body), {
+              headers: responseHeaders,
+              status: responseStatusCode,
+            }),
+          );
+          pipe(body);
+        },
+        onShellError(error: unknown) {
+          reject(error);
+        },
+        onError(error: unknown) {
+          responseStatusCode = 500;
+          if (shellRendered) console.error(error);
+        },
+      },
+    );
+    setTimeout(abort, ABORT_DELAY);
+  });
+}

@@ -1,0 +1,53 @@
+import type { SocialProviderOptions } from "@tessera/auth-core";
+
+/** Used only outside production: sessions signed with it can be forged by anyone who reads this file. */
+const DEV_SECRET = "remix-demo-dev-secret-NOT-FOR-PRODUCTION";
+
+export interface AppEnv {
+  isProduction: boolean;
+  port: number;
+  baseURL: string;
+  secret: string;
+  mongoUri: string | undefined;
+  dbName: string | undefined;
+  smtpUrl: string | undefined;
+  mailFrom: string;
+  dataDir: string;
+  seed: boolean;
+  rateLimit: boolean;
+  socialProviders: Record<string, SocialProviderOptions>;
+}
+
+/** The app's settings, all from the environment (README "Deploying the demo app"). */
+export function readAppEnv(env: NodeJS.ProcessEnv): AppEnv {
+  const isProduction = env.NODE_ENV === "production";
+  const port = Number(env.PORT || 5173);
+  const secret = env.TESSERA_SECRET?.trim() || (isProduction ? "" : DEV_SECRET);
+  if (!secret) throw new Error("TESSERA_SECRET must be set in production (32+ random characters)");
+  if (isProduction && !env.MONGODB_URI) throw new Error("MONGODB_URI must be set in production");
+  return {
+    isProduction,
+    port,
+    baseURL: (env.TESSERA_BASE_URL?.trim() || `http://localhost:${port}`).replace(/\/+$/, ""),
+    secret,
+    mongoUri: env.MONGODB_URI?.trim() || undefined,
+    dbName: env.TESSERA_DB_NAME?.trim() || undefined,
+    smtpUrl: env.SMTP_URL?.trim() || undefined,
+    mailFrom: env.TESSERA_MAIL_FROM?.trim() || "Tessera demo <no-reply@localhost>",
+    dataDir: env.DEMO_DATA_DIR?.trim() || ".data",
+    seed: env.DEMO_SEED ? env.DEMO_SEED !== "0" : !isProduction,
+    rateLimit: env.DEMO_RATE_LIMIT !== "0",
+    socialProviders: readSocialProviders(env),
+  };
+}
+
+/** A provider is configured when both its client id and secret are set, e.g. GITHUB_CLIENT_ID. */
+function readSocialProviders(env: NodeJS.ProcessEnv): Record<string, SocialProviderOptions> {
+  const providers: Record<string, SocialProviderOptions> = {};
+  for (const id of ["github", "google", "gitlab", "discord", "microsoft"]) {
+    const clientId = env[`${id.toUpperCase()}_CLIENT_ID`];
+    const clientSecret = env[`${id.toUpperCase()}_CLIENT_SECRET`];
+    if (clientId && clientSecret) providers[id] = { clientId, clientSecret } as SocialProviderOptions;
+  }
+  return providers;
+}

@@ -1,0 +1,105 @@
+import { data, redirect } from "@remix-run/node";
+import { isAuthError } from "@tessera/auth-core";
+import { readAppEnv } from "./env.server";
+
+/** What a failed action sends back: the catalogue code per field (or "form"), and the values typed. */
+export interface FormFailure {
+  errors: Record<string, string>;
+  values: Record<string, string>;
+}
+
+/**
+ * The app's own POSTs must come from its own pages (a browser always sends Origin on POST forms):
+ * a cross-site form cannot drive an action even where it calls no auth.api endpoint.
+ */
+export function assertSameOrigin(request: Request): void {
+  const origin = request.headers.get("origin");
+  const allowed = new Set([new URL(readAppEnv(process.env).baseURL).origin, new URL(request.url).origin]);
+  if (!origin || !allowed.has(origin)) {
+    throw new Response("Cross-site request refused", { status: 403, statusText: "Forbidden" });
+  }
+}
+
+/** Reads a POSTed form after the Origin check. */
+export async function readForm(request: Request): Promise<FormData> {
+  assertSameOrigin(request);
+  return request.formData();
+}
+
+export function field(form: FormData, name: string): string {
+  const value = form.get(name);
+  return typeof value === "string" ? value : "";
+}
+
+/** Which field a catalogue code concerns; the rest show in the summary only. */
+const FIELD_OF_CODE: Record<string, string> = {
+  INVALID_EMAIL: "email",
+  USER_ALREADY_EXISTS: "email",
+  EMAIL_IS_THE_SAME: "newEmail",
+  EMAIL_NOT_VERIFIED: "email",
+  INVALID_EMAIL_OR_PASSWORD: "password",
+  PASSWORD_TOO_SHORT: "password",
+  PASSWORD_TOO_LONG: "password",
+  PASSWORD_COMPROMISED: "password",
+  INVALID_PASSWORD: "password",
+  INVALID_CODE: "code",
+  INVALID_BACKUP_CODE: "code",
+  OTP_HAS_EXPIRED: "code",
+  ORGANIZATION_ALREADY_EXISTS: "slug",
+  ORGANIZATION_SLUG_TAKEN: "slug",
+};
+
+/**
+ * Turns a refused auth.api call into a 400 re-render: the code goes next to the field it concerns
+ * (`fieldFor` overrides the table per form), and the typed values come back except passwords.
+ */
+export function failure(
+  error: unknown,
+  form: FormData | null,
+  fieldFor: Record<string, string> = {},
+  status = 400,
+) {
+  if (!isAuthError(error)) throw error;
+  const target = fieldFor[error.code] ?? FIELD_OF_CODE[error.code] ?? "form";
+  return data<FormFailure>({ errors: { [target]: error.code }, values: keptValues(form) }, { status });
+}
+
+export function invalid(errors: Record<string, string>, form: FormData | null) {
+  return data<FormFailure>({ errors, values: keptValues(form) }, { status: 400 });
+}
+
+function keptValues(form: FormData | null): Record<string, string> {
+  const values: Record<string, string> = {};
+  for (const [key, value] of form?.entries() ?? []) {
+    if (typeof value === "string" && !/password|code/i.test(key)) values[key] = value;
+  }
+  return values;
+}
+
+/** PRG: a successful POST redirects, carrying the cookies the core set (session, challenge…). */
+export function redirectWith(to: string, ...sources: Headers[]): Response {
+  const headers = new Headers();
+  for (const source of sources)
+    for (const cookie of source.getSetCookie()) headers.append("set-cookie", cookie);
+  return redirect(to, { headers });
+}
+
+/** The request's headers with the cookies just set applied, for a second call in the same action. */
+export function withCookies(request: Request, set: Headers): Headers {
+  const headers = new Headers(request.headers);
+  const jar = new Map<string, string>();
+  for (const part of (request.headers.get("cookie") ?? "").split(";")) {
+    const eq = part.indexOf("=");
+    if (eq > 0) jar.set(part.slice(0, eq).trim(), part.slice(eq + 1).trim());
+  }
+  for (const line of set.getSetCookie()) {
+    const [pair = ""] = line.split(";");
+    const eq = pair.indexOf("=");
+    const name = pair.slice(0, eq).trim();
+    const value = pair.slice(eq + 1).trim();
+    if (/max-age=0/i.test(line) || value === "") jar.delete(name);
+    else jar.set(name, value);
+  }
+  headers.set("cookie", [...jar].map(([name, value]) => `${name}=${value}`).join("; "));
+  return headers;
+}

@@ -1,0 +1,45 @@
+import { redirect } from "@remix-run/node";
+import type { Session, User } from "@tessera/auth-core";
+import { getAuth } from "~/auth.server";
+
+export interface Viewer {
+  session: Session;
+  user: User;
+  isAdmin: boolean;
+}
+
+/** The signed-in caller, or null. One get-session call, plus a permission check for the admin link. */
+export async function getViewer(request: Request): Promise<Viewer | null> {
+  const auth = await getAuth();
+  const { data } = await auth.api.getSession({ headers: request.headers });
+  if (!data) return null;
+  const check = await auth.api.userHasPermission({
+    body: { permissions: { user: ["list"] } },
+    headers: request.headers,
+  });
+  return { session: data.session, user: data.user, isAdmin: check.data.success };
+}
+
+/** The signed-in caller, or a redirect to sign-in that comes back here afterwards. */
+export async function requireViewer(request: Request): Promise<Viewer> {
+  const viewer = await getViewer(request);
+  if (!viewer) {
+    const url = new URL(request.url);
+    throw redirect(`/sign-in?redirectTo=${encodeURIComponent(url.pathname + url.search)}`);
+  }
+  return viewer;
+}
+
+/** Admin pages refuse everyone else here, on the server, whatever links the header shows. */
+export async function requireAdmin(request: Request): Promise<Viewer> {
+  const viewer = await requireViewer(request);
+  if (!viewer.isAdmin) throw new Response("Forbidden", { status: 403, statusText: "Forbidden" });
+  return viewer;
+}
+
+/** A same-site path to go to after signing in; anything else (absolute, protocol-relative) is "/". */
+export function safeRedirect(to: FormDataEntryValue | string | null | undefined, fallback = "/"): string {
+  if (typeof to !== "string" || !to.startsWith("/") || to.startsWith("//") || to.startsWith("/\\"))
+    return fallback;
+  return to;
+}

@@ -1,0 +1,202 @@
+import type { LinksFunction, LoaderFunctionArgs } from "@remix-run/node";
+import {
+  Form,
+  isRouteErrorResponse,
+  Link,
+  Links,
+  Meta,
+  NavLink,
+  Outlet,
+  Scripts,
+  ScrollRestoration,
+  useLocation,
+  useMatches,
+  useRouteError,
+  useRouteLoaderData,
+} from "@remix-run/react";
+import { type ReactNode, useEffect } from "react";
+import { getAuth } from "./auth.server";
+import { LANGUAGES, type LanguageCode, useT } from "./lib/i18n";
+import { resolveLanguage } from "./lib/i18n.server";
+import { getViewer } from "./lib/session.server";
+import styles from "./styles.css?url";
+
+export const links: LinksFunction = () => [
+  { rel: "stylesheet", href: styles },
+  { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
+];
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const viewer = await getViewer(request);
+  const lang = resolveLanguage(request, viewer?.user.language);
+  let activeOrganization: { id: string; name: string } | null = null;
+  if (viewer?.session.activeOrganizationId) {
+    const auth = await getAuth();
+    const { data } = await auth.api.listOrganizations({ headers: request.headers });
+    const found = data.find((org) => org.id === viewer.session.activeOrganizationId);
+    if (found) activeOrganization = { id: found.id, name: found.name };
+  }
+  return {
+    lang,
+    // Only what the header shows: never the session token.
+    viewer: viewer
+      ? {
+          name: viewer.user.name,
+          email: viewer.user.email,
+          isAdmin: viewer.isAdmin,
+          impersonating: Boolean(viewer.session.impersonatedBy),
+        }
+      : null,
+    activeOrganization,
+  };
+}
+
+export type RootData = Awaited<ReturnType<typeof loader>>;
+
+export function useRootData(): RootData | undefined {
+  return useRouteLoaderData<typeof loader>("root");
+}
+
+export function Layout({ children }: { children: ReactNode }) {
+  const data = useRootData();
+  const { lang, t, switchTo } = useT();
+  const wanted = data?.lang ?? lang;
+  const title = useMatches()
+    .map((match) => (match.handle as { title?: string } | undefined)?.title)
+    .filter(Boolean)
+    .pop();
+  useEffect(() => {
+    if (wanted !== lang) void switchTo?.(wanted);
+  }, [wanted, lang, switchTo]);
+  return (
+    <html lang={wanted}>
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <title>{pageTitle(t("app.title"), title ? t(title) : null)}</title>
+        <Meta />
+        <Links />
+      </head>
+      <body>
+        <a className="skip-link" href="#main">
+          {t("common.skipToContent")}
+        </a>
+        {data?.viewer?.impersonating ? <ImpersonationBanner name={data.viewer.name} /> : null}
+        <Header data={data} />
+        <main id="main" tabIndex={-1}>
+          {children}
+        </main>
+        <ScrollRestoration />
+        <Scripts />
+      </body>
+    </html>
+  );
+}
+
+function pageTitle(app: string, page: string | null): string {
+  return page && page !== app ? `${page} · ${app}` : app;
+}
+
+function ImpersonationBanner({ name }: { name: string }) {
+  const { t } = useT();
+  return (
+    <section className="impersonation-banner" aria-label={t("impersonation.label")}>
+      <p>{t("impersonation.banner", { name })}</p>
+      <Form method="post" action="/admin/stop-impersonating">
+        <button type="submit" className="button button-small">
+          {t("impersonation.stop")}
+        </button>
+      </Form>
+    </section>
+  );
+}
+
+function Header({ data }: { data: RootData | undefined }) {
+  const { t } = useT();
+  const location = useLocation();
+  const viewer = data?.viewer ?? null;
+  return (
+    <header className="site-header">
+      <Link to="/" className="brand">
+        {t("app.name")}
+      </Link>
+      <nav aria-label={t("nav.label")} className="main-nav">
+        <ul>
+          {viewer ? (
+            <>
+              <li>
+                <NavLink to="/account">{t("nav.account")}</NavLink>
+              </li>
+              <li>
+                <NavLink to="/organizations">{t("nav.organizations")}</NavLink>
+              </li>
+              {viewer.isAdmin ? (
+                <li>
+                  <NavLink to="/admin">{t("nav.admin")}</NavLink>
+                </li>
+              ) : null}
+            </>
+          ) : null}
+        </ul>
+      </nav>
+      <div className="header-tools">
+        {viewer ? (
+          <p className="active-org" data-testid="active-organization">
+            {data?.activeOrganization
+              ? t("nav.activeOrganization", { name: data.activeOrganization.name })
+              : t("nav.noActiveOrganization")}
+          </p>
+        ) : null}
+        <Form method="post" action="/language" className="language-form" reloadDocument>
+          <input type="hidden" name="redirectTo" value={location.pathname + location.search} />
+          <label htmlFor="language-select">{t("nav.language")}</label>
+          <select id="language-select" name="lang" defaultValue={data?.lang ?? "en"} key={data?.lang}>
+            {LANGUAGES.map((language) => (
+              <option key={language.code} value={language.code} lang={language.code}>
+                {language.label}
+              </option>
+            ))}
+          </select>
+          <button type="submit" className="button button-small">
+            {t("nav.changeLanguage")}
+          </button>
+        </Form>
+        {viewer ? (
+          <Form method="post" action="/sign-out" className="sign-out-form">
+            <span className="viewer-name">{viewer.name}</span>
+            <button type="submit" className="button button-small button-secondary">
+              {t("nav.signOut")}
+            </button>
+          </Form>
+        ) : (
+          <p className="auth-links">
+            <Link to="/sign-in">{t("nav.signIn")}</Link> <Link to="/sign-up">{t("nav.signUp")}</Link>
+          </p>
+        )}
+      </div>
+    </header>
+  );
+}
+
+export default function App() {
+  return <Outlet />;
+}
+
+export function ErrorBoundary() {
+  const error = useRouteError();
+  const { t } = useT();
+  const status = isRouteErrorResponse(error) ? error.status : 500;
+  const key = status === 404 ? "notFound" : status === 403 ? "forbidden" : "unexpected";
+  if (!isRouteErrorResponse(error)) console.error(error);
+  return (
+    <section className="card narrow">
+      <h1>{t(`errorPage.${key}.title`)}</h1>
+      <p>{t(`errorPage.${key}.body`)}</p>
+      <p>
+        <Link to="/">{t("errorPage.home")}</Link>
+      </p>
+    </section>
+  );
+}
+
+export type { LanguageCode };

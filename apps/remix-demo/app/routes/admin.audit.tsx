@@ -1,0 +1,145 @@
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { Form, Link, useLoaderData } from "@remix-run/react";
+import { getAuth } from "~/auth.server";
+import { useT } from "~/lib/i18n";
+import { requireAdmin } from "~/lib/session.server";
+
+export const handle = { title: "admin.tabs.audit" };
+
+const PAGE_SIZE = 20;
+const ACTIONS = [
+  "impersonation.start",
+  "impersonation.stop",
+  "user.create",
+  "user.ban",
+  "user.unban",
+  "user.set-role",
+  "user.set-password",
+  "user.remove",
+  "user.update",
+  "session.revoke",
+  "session.revoke-all",
+];
+
+// Actor and target are filtered (and pages counted) by the API; the action filter narrows the page.
+export async function loader({ request }: LoaderFunctionArgs) {
+  await requireAdmin(request);
+  const params = new URL(request.url).searchParams;
+  const actor = params.get("actor") ?? "";
+  const subject = params.get("subject") ?? "";
+  const action = params.get("action") ?? "";
+  const page = Math.max(1, Number.parseInt(params.get("page") ?? "1", 10) || 1);
+  const auth = await getAuth();
+  const headers = request.headers;
+  const idOf = async (value: string) => {
+    if (!value) return undefined;
+    if (/^[0-9a-f]{24}$/i.test(value)) return value;
+    const { data } = await auth.api.listUsers({
+      query: { searchValue: value, searchField: "email", searchOperator: "contains", limit: 1 },
+      headers,
+    });
+    return data.users[0]?.id ?? "000000000000000000000000";
+  };
+  const [actorId, subjectId] = await Promise.all([idOf(actor), idOf(subject)]);
+  const { data } = await auth.api.listAuditEvents({
+    query: {
+      ...(actorId ? { actorId } : {}),
+      ...(subjectId ? { subjectId } : {}),
+      limit: PAGE_SIZE,
+      offset: (page - 1) * PAGE_SIZE,
+    },
+    headers,
+  });
+  const ids = [
+    ...new Set(data.events.flatMap((event) => [event.actorId, event.subjectId]).filter(Boolean)),
+  ] as string[];
+  const names: Record<string, string> = {};
+  await Promise.all(
+    ids.map(async (id) => {
+      const user = await auth.api.getUser({ query: { id }, headers }).catch(() => null);
+      names[id] = user ? user.data.email : id;
+    }),
+  );
+  return {
+    query: { actor, subject, action, page },
+    pages: Math.max(1, Math.ceil(data.total / PAGE_SIZE)),
+    total: data.total,
+    events: data.events
+      .filter((event) => !action || event.action === action)
+      .map((event) => ({
+        id: event.id,
+        action: event.action,
+        actor: event.actorId ? (names[event.actorId] ?? event.actorId) : "—",
+        subject: event.subjectId ? (names[event.subjectId] ?? event.subjectId) : "—",
+        reason: event.reason,
+        createdAt: event.createdAt.toISOString(),
+      })),
+  };
+}
+
+export default function AuditLog() {
+  const { t, lang } = useT();
+  const { query, events, pages, total } = useLoaderData<typeof loader>();
+  const format = new Intl.DateTimeFormat(lang, { dateStyle: "medium", timeStyle: "medium" });
+  const href = (page: number) =>
+    `/admin/audit?${new URLSearchParams({ actor: query.actor, subject: query.subject, action: query.action, page: String(page) })}`;
+  return (
+    <section aria-labelledby="audit-title">
+      <h2 id="audit-title">{t("admin.audit.title")}</h2>
+      <Form method="get" className="filters" aria-label={t("admin.audit.filters")}>
+        <div className="field">
+          <label htmlFor="audit-actor">{t("admin.audit.actor")}</label>
+          <input id="audit-actor" name="actor" defaultValue={query.actor} />
+        </div>
+        <div className="field">
+          <label htmlFor="audit-subject">{t("admin.audit.subject")}</label>
+          <input id="audit-subject" name="subject" defaultValue={query.subject} />
+        </div>
+        <div className="field">
+          <label htmlFor="audit-action">{t("admin.audit.action")}</label>
+          <select id="audit-action" name="action" defaultValue={query.action}>
+            <option value="">{t("admin.users.filters.all")}</option>
+            {ACTIONS.map((action) => (
+              <option key={action} value={action}>
+                {action}
+              </option>
+            ))}
+          </select>
+        </div>
+        <button type="submit" className="button">
+          {t("admin.users.apply")}
+        </button>
+      </Form>
+      <table>
+        <caption className="muted">{t("admin.audit.caption", { count: total })}</caption>
+        <thead>
+          <tr>
+            <th scope="col">{t("admin.audit.when")}</th>
+            <th scope="col">{t("admin.audit.action")}</th>
+            <th scope="col">{t("admin.audit.actor")}</th>
+            <th scope="col">{t("admin.audit.subject")}</th>
+            <th scope="col">{t("admin.user.reason")}</th>
+          </tr>
+        </thead>
+        <tbody>
+          {events.map((event) => (
+            <tr key={event.id}>
+              <td>{format.format(new Date(event.createdAt))}</td>
+              <td>
+                <code>{event.action}</code>
+              </td>
+              <td>{event.actor}</td>
+              <td>{event.subject}</td>
+              <td>{event.reason ?? ""}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <nav className="pagination" aria-label={t("admin.users.pages")}>
+        {query.page > 1 ? <Link to={href(query.page - 1)}>{t("common.previous")}</Link> : null}
+        <span>{t("common.pageOf", { page: query.page, pages })}</span>
+        {query.page < pages ? <Link to={href(query.page + 1)}>{t("common.next")}</Link> : null}
+      </nav>
+    </section>
+  );
+}

@@ -1,0 +1,300 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData, useLocation, useSearchParams } from "@remix-run/react";
+import { isAuthError } from "@tessera/auth-core";
+import { getAuth } from "~/auth.server";
+import { Checkbox, ErrorSummary, Field, Notice, Submit } from "~/components/form";
+import { describeDevice } from "~/lib/device";
+import { failure, field, invalid, readForm, redirectWith } from "~/lib/forms.server";
+import { useT } from "~/lib/i18n";
+import { requireAdmin } from "~/lib/session.server";
+
+export const handle = { title: "admin.user.title" };
+
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  await requireAdmin(request);
+  const auth = await getAuth();
+  const userId = params.id ?? "";
+  const headers = request.headers;
+  try {
+    // Sessions and events may be refused for some targets (other admins): the page shows the rest.
+    const [user, sessions, events] = await Promise.all([
+      auth.api.getUser({ query: { id: userId }, headers }),
+      auth.api.listUserSessions({ body: { userId }, headers }).catch(refusedAs({ data: { sessions: [] } })),
+      auth.api
+        .listAuditEvents({ query: { subjectId: userId, limit: 20 }, headers })
+        .catch(refusedAs({ data: { events: [] } })),
+    ]);
+    const u = user.data;
+    return {
+      user: {
+        id: u.id,
+        name: u.name,
+        email: u.email,
+        role: u.role,
+        emailVerified: u.emailVerified,
+        banned: u.banned,
+        banReason: u.banReason,
+        banExpires: u.banExpires?.toISOString() ?? null,
+        twoFactorEnabled: u.twoFactorEnabled === true,
+        createdAt: u.createdAt.toISOString(),
+      },
+      sessions: sessions.data.sessions.map((session) => ({
+        id: session.id,
+        device: describeDevice(session.userAgent),
+        ipAddress: session.ipAddress,
+        updatedAt: session.updatedAt.toISOString(),
+        impersonated: session.impersonatedBy !== null,
+      })),
+      events: events.data.events.map((event) => ({
+        id: event.id,
+        action: event.action,
+        actorId: event.actorId,
+        reason: event.reason,
+        createdAt: event.createdAt.toISOString(),
+      })),
+    };
+  } catch (error) {
+    if (isAuthError(error) && error.code === "USER_NOT_FOUND")
+      throw new Response("Not found", { status: 404 });
+    throw error;
+  }
+}
+
+function refusedAs<T>(fallback: T) {
+  return (error: unknown): T => {
+    if (isAuthError(error) && error.status === 403) return fallback;
+    throw error;
+  };
+}
+
+export async function action({ request, params }: ActionFunctionArgs) {
+  const form = await readForm(request);
+  await requireAdmin(request);
+  const auth = await getAuth();
+  const userId = params.id ?? "";
+  const headers = request.headers;
+  const intent = field(form, "intent");
+  const back = `/admin/users/${userId}`;
+  try {
+    switch (intent) {
+      case "ban": {
+        const days = Number(field(form, "banDays"));
+        const reason = field(form, "banReason").trim();
+        await auth.api.banUser({
+          body: {
+            userId,
+            ...(reason ? { banReason: reason } : {}),
+            ...(days > 0 ? { banExpiresIn: Math.round(days * 86400) } : {}),
+          },
+          headers,
+        });
+        break;
+      }
+      case "unban":
+        await auth.api.unbanUser({ body: { userId }, headers });
+        break;
+      case "set-role":
+        await auth.api.setRole({ body: { userId, role: field(form, "role") }, headers });
+        break;
+      case "set-password":
+        await auth.api.setUserPassword({
+          body: { userId, newPassword: field(form, "newPassword") },
+          headers,
+        });
+        break;
+      case "revoke-sessions":
+        await auth.api.revokeUserSessions({ body: { userId }, headers });
+        break;
+      case "remove":
+        if (form.get("confirmRemove") !== "on") return invalid({ confirmRemove: "CONFIRM_REMOVE" }, form);
+        await auth.api.removeUser({ body: { userId }, headers });
+        return redirectWith("/admin/users?done=removed");
+      case "impersonate": {
+        const reason = field(form, "reason").trim();
+        const result = await auth.api.impersonateUser({
+          body: { userId, ...(reason ? { reason } : {}) },
+          headers,
+        });
+        return redirectWith("/", result.headers);
+      }
+    }
+    return redirectWith(`${back}?done=${intent}`);
+  } catch (error) {
+    return failure(error, form, {
+      PASSWORD_TOO_SHORT: "newPassword",
+      PASSWORD_TOO_LONG: "newPassword",
+      PASSWORD_COMPROMISED: "newPassword",
+      INVALID_ROLE: "role",
+    });
+  }
+}
+
+export default function AdminUser() {
+  const { t, lang } = useT();
+  const { user, sessions, events } = useLoaderData<typeof loader>();
+  const state = useActionData<typeof action>();
+  const [params] = useSearchParams();
+  const location = useLocation();
+  const format = new Intl.DateTimeFormat(lang, { dateStyle: "medium", timeStyle: "short" });
+  const done = params.get("done");
+  const labels = {
+    newPassword: t("fields.newPassword"),
+    role: t("admin.users.role"),
+    confirmRemove: t("admin.user.confirmRemove", { email: user.email }),
+  };
+  return (
+    <section aria-labelledby="user-title" key={location.key}>
+      <p>
+        <Link to="/admin/users">{t("admin.user.back")}</Link>
+      </p>
+      <h2 id="user-title">{user.name}</h2>
+      {done ? <Notice>{t("common.saved")}</Notice> : null}
+      <ErrorSummary state={state} labels={labels} />
+      <dl className="facts">
+        <dt>{t("fields.email")}</dt>
+        <dd>
+          {user.email} ({user.emailVerified ? t("admin.users.verified") : t("admin.users.unverified")})
+        </dd>
+        <dt>{t("admin.users.role")}</dt>
+        <dd data-testid="user-role">{user.role}</dd>
+        <dt>{t("admin.users.status")}</dt>
+        <dd data-testid="user-status">
+          {user.banned
+            ? t("admin.user.bannedBecause", {
+                reason: user.banReason ?? "",
+                until: user.banExpires ? format.format(new Date(user.banExpires)) : t("admin.user.forever"),
+              })
+            : t("admin.user.active")}
+        </dd>
+        <dt>{t("account.tabs.twoFactor")}</dt>
+        <dd>{user.twoFactorEnabled ? t("common.yes") : t("common.no")}</dd>
+        <dt>{t("admin.users.joined")}</dt>
+        <dd>{format.format(new Date(user.createdAt))}</dd>
+      </dl>
+
+      <div className="grid-2">
+        <Form method="post" noValidate>
+          <fieldset>
+            <legend>{t("admin.user.impersonate")}</legend>
+            <Field name="reason" label={t("admin.user.reason")} state={state} />
+            <Submit intent="impersonate" className="button button-secondary">
+              {t("admin.user.impersonateSubmit")}
+            </Submit>
+          </fieldset>
+        </Form>
+        {user.banned ? (
+          <Form method="post">
+            <fieldset>
+              <legend>{t("admin.user.ban")}</legend>
+              <Submit intent="unban">{t("admin.user.unban")}</Submit>
+            </fieldset>
+          </Form>
+        ) : (
+          <Form method="post" noValidate>
+            <fieldset>
+              <legend>{t("admin.user.ban")}</legend>
+              <Field name="banReason" label={t("admin.user.banReason")} state={state} />
+              <Field
+                name="banDays"
+                type="number"
+                min={0}
+                label={t("admin.user.banDays")}
+                hint={t("admin.user.banDaysHint")}
+                state={state}
+              />
+              <Submit intent="ban" className="button button-danger">
+                {t("admin.user.banSubmit")}
+              </Submit>
+            </fieldset>
+          </Form>
+        )}
+        <Form method="post" noValidate>
+          <fieldset>
+            <legend>{t("admin.user.setRole")}</legend>
+            <div className="field">
+              <label htmlFor="field-role">{labels.role}</label>
+              <select id="field-role" name="role" defaultValue={user.role}>
+                <option value="user">user</option>
+                <option value="admin">admin</option>
+              </select>
+            </div>
+            <Submit intent="set-role">{t("admin.user.setRoleSubmit")}</Submit>
+          </fieldset>
+        </Form>
+        <Form method="post" noValidate>
+          <fieldset>
+            <legend>{t("admin.user.setPassword")}</legend>
+            <Field
+              name="newPassword"
+              type="password"
+              label={labels.newPassword}
+              state={state}
+              autoComplete="new-password"
+              hint={t("admin.user.setPasswordHint")}
+            />
+            <Submit intent="set-password">{t("admin.user.setPasswordSubmit")}</Submit>
+          </fieldset>
+        </Form>
+        <Form method="post">
+          <fieldset>
+            <legend>{t("admin.user.revokeSessions")}</legend>
+            <p>{t("admin.user.sessionCount", { count: sessions.length })}</p>
+            <Submit intent="revoke-sessions" className="button button-secondary">
+              {t("admin.user.revokeSessionsSubmit")}
+            </Submit>
+          </fieldset>
+        </Form>
+        <Form method="post" noValidate>
+          <fieldset>
+            <legend>{t("admin.user.remove")}</legend>
+            <Checkbox name="confirmRemove" label={labels.confirmRemove} />
+            {state?.errors?.confirmRemove ? (
+              <p className="field-error" id="field-confirmRemove-error">
+                {t("validation.CONFIRM_REMOVE")}
+              </p>
+            ) : null}
+            <Submit intent="remove" className="button button-danger">
+              {t("admin.user.removeSubmit")}
+            </Submit>
+          </fieldset>
+        </Form>
+      </div>
+
+      <h3>{t("admin.user.sessions")}</h3>
+      <table>
+        <thead>
+          <tr>
+            <th scope="col">{t("account.sessions.device")}</th>
+            <th scope="col">{t("account.sessions.ip")}</th>
+            <th scope="col">{t("account.sessions.lastActive")}</th>
+          </tr>
+        </thead>
+        <tbody>
+          {sessions.map((session) => (
+            <tr key={session.id}>
+              <td>
+                {session.device}
+                {session.impersonated ? ` (${t("admin.user.impersonation")})` : ""}
+              </td>
+              <td>{session.ipAddress ?? t("account.sessions.unknownIp")}</td>
+              <td>{format.format(new Date(session.updatedAt))}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <h3>{t("admin.user.events")}</h3>
+      <ul>
+        {events.map((event) => (
+          <li key={event.id}>
+            <time dateTime={event.createdAt}>{format.format(new Date(event.createdAt))}</time> —{" "}
+            <code>{event.action}</code>
+            {event.reason ? ` (${event.reason})` : ""}
+          </li>
+        ))}
+      </ul>
+      <p>
+        <Link to={`/admin/audit?subject=${user.id}`}>{t("admin.user.allEvents")}</Link>
+      </p>
+    </section>
+  );
+}

@@ -1,0 +1,88 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import { redirect } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData, useSearchParams } from "@remix-run/react";
+import { getAuth } from "~/auth.server";
+import { ErrorSummary, Field, Submit } from "~/components/form";
+import { SocialButtons } from "~/components/social";
+import { failure, field, invalid, readForm, redirectWith } from "~/lib/forms.server";
+import { useT } from "~/lib/i18n";
+import { getViewer, safeRedirect } from "~/lib/session.server";
+
+export const handle = { title: "signUp.title" };
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const redirectTo = safeRedirect(new URL(request.url).searchParams.get("redirectTo"));
+  if (await getViewer(request)) throw redirect(redirectTo);
+  const auth = await getAuth();
+  return { providers: Object.keys(auth.context.options.socialProviders) };
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  const form = await readForm(request);
+  const redirectTo = safeRedirect(field(form, "redirectTo"));
+  const name = field(form, "name").trim();
+  if (!name) return invalid({ name: "NAME_REQUIRED" }, form);
+  const auth = await getAuth();
+  try {
+    const result = await auth.api.signUpEmail({
+      body: {
+        name,
+        email: field(form, "email"),
+        password: field(form, "password"),
+        // The verification mail's link lands on /verify-email, then goes on to where the user was headed.
+        callbackURL: `/verify-email?next=${encodeURIComponent(redirectTo)}`,
+      },
+      headers: request.headers,
+    });
+    if (!result.data.token) return redirect("/verify-email?sent=1");
+    return redirectWith(redirectTo === "/" ? "/?welcome=1" : redirectTo, result.headers);
+  } catch (error) {
+    return failure(error, form);
+  }
+}
+
+export default function SignUp() {
+  const { t } = useT();
+  const { providers } = useLoaderData<typeof loader>();
+  const state = useActionData<typeof action>();
+  const [params] = useSearchParams();
+  const redirectTo = params.get("redirectTo") ?? "/";
+  return (
+    <section className="card narrow">
+      <h1>{t("signUp.title")}</h1>
+      <ErrorSummary
+        state={state}
+        labels={{ name: t("fields.name"), email: t("fields.email"), password: t("fields.password") }}
+      />
+      <Form method="post" noValidate>
+        <input type="hidden" name="redirectTo" value={redirectTo} />
+        <Field name="name" label={t("fields.name")} state={state} autoComplete="name" required />
+        <Field
+          name="email"
+          type="email"
+          label={t("fields.email")}
+          state={state}
+          autoComplete="email"
+          required
+        />
+        <Field
+          name="password"
+          type="password"
+          label={t("fields.password")}
+          hint={t("signUp.passwordHint")}
+          state={state}
+          autoComplete="new-password"
+          required
+        />
+        <Submit>{t("signUp.submit")}</Submit>
+      </Form>
+      <SocialButtons providers={providers} callbackURL={redirectTo} />
+      <p>
+        {t("signUp.haveAccount")}{" "}
+        <Link to={`/sign-in${redirectTo !== "/" ? `?redirectTo=${encodeURIComponent(redirectTo)}` : ""}`}>
+          {t("signUp.signInLink")}
+        </Link>
+      </p>
+    </section>
+  );
+}

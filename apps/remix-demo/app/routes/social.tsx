@@ -1,0 +1,27 @@
+import type { ActionFunctionArgs } from "@remix-run/node";
+import { redirect } from "@remix-run/node";
+import { getAuth } from "~/auth.server";
+import { field, readForm, redirectWith } from "~/lib/forms.server";
+import { safeRedirect } from "~/lib/session.server";
+
+// Starts a provider sign-in (or, with intent=link, links a provider to the signed-in user): the core
+// answers with the provider's URL and a state cookie, which the browser carries there.
+export async function action({ request }: ActionFunctionArgs) {
+  const form = await readForm(request);
+  const auth = await getAuth();
+  const provider = field(form, "provider");
+  const callbackURL = safeRedirect(field(form, "callbackURL"));
+  const result =
+    field(form, "intent") === "link"
+      ? await auth.api.linkSocialAccount({
+          body: { provider, callbackURL, errorCallbackURL: "/account/linked" },
+          headers: request.headers,
+        })
+      : await auth.api.signInSocial({
+          body: { provider, callbackURL, errorCallbackURL: "/error" },
+          headers: request.headers,
+        });
+  const url = result.data && "url" in result.data ? result.data.url : null;
+  if (!url) throw redirect("/error?error=PROVIDER_NOT_FOUND");
+  return redirectWith(url, result.headers);
+}

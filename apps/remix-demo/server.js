@@ -1,0 +1,63 @@
+// The demo's HTTP server, in development (Vite middleware, `pnpm dev`) and production (`pnpm start`):
+// Express serves the assets and hands every other request to Remix with the socket address in the
+// load context, which the /api/auth splat route passes to auth.handler (rate limits, sessions' IP).
+import { createRequestHandler } from "@remix-run/express";
+import express from "express";
+
+const isProduction = process.env.NODE_ENV === "production";
+const port = Number(process.env.PORT || 5173);
+const host = process.env.HOST || (isProduction ? undefined : "127.0.0.1");
+
+const vite = isProduction
+  ? null
+  : await import("vite").then(({ createServer }) =>
+      createServer({ server: { middlewareMode: true }, appType: "custom" }),
+    );
+
+/** @returns {Promise<import("@remix-run/node").ServerBuild>} */
+const loadBuild = () =>
+  vite ? vite.ssrLoadModule("virtual:remix/server-build") : import("./build/server/index.js");
+
+const app = express();
+app.disable("x-powered-by");
+if (vite) app.use(vite.middlewares);
+else {
+  app.use("/assets", express.static("build/client/assets", { immutable: true, maxAge: "1y" }));
+  app.use(express.static("build/client", { maxAge: "1h" }));
+}
+app.all(
+  "*",
+  createRequestHandler({
+    build: vite ? () => loadBuild() : await loadBuild(),
+    getLoadContext: (req) => ({ remoteAddress: req.socket.remoteAddress ?? null }),
+  }),
+);
+
+// Starts the database, migrates and seeds before the URL is printed: the first page is then fast.
+const build = await loadBuild();
+const started = await build.entry.module.startApp();
+
+const server = app.listen(port, host, () => {
+  const address = server.address();
+  const url = process.env.TESSERA_BASE_URL || `http://localhost:${address.port}`;
+  console.log(`\n  Tessera demo ready: ${url}\n`);
+  if (started.outbox) console.log(`  Mails go to the dev outbox: ${url}/dev/outbox`);
+  if (started.seeded) {
+    console.log("  Demo accounts (seeded now):");
+    console.log(`    admin  ${started.seeded.admin.email} / ${started.seeded.admin.password}`);
+    for (const user of started.seeded.users) console.log(`    user   ${user.email} / ${user.password}`);
+  } else if (!isProduction) {
+    console.log(
+      "  Demo accounts: admin@example.com / tessera-demo-admin, grace@example.com / tessera-demo-user",
+    );
+  }
+  console.log("");
+});
+
+const shutdown = () => {
+  server.close();
+  void started.close().finally(() => process.exit(0));
+  vite?.close();
+};
+process.once("SIGINT", shutdown);
+process.once("SIGTERM", shutdown);

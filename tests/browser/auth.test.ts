@@ -1,0 +1,125 @@
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { linkIn } from "../e2e/smtp-sink.ts";
+import {
+  DEMO,
+  expectAccessible,
+  expectPath,
+  expectText,
+  heading,
+  screenshot,
+  startTestApp,
+  type TestApp,
+} from "./app-harness.ts";
+
+let app: TestApp;
+beforeAll(async () => {
+  app = await startTestApp();
+}, 240_000);
+afterAll(() => app?.close());
+
+describe("sign-up, sign-in and reset work with JavaScript off", () => {
+  test("sign-up shows the catalogue message next to the field, then signs the new user in; the mailed link verifies", async () => {
+    const page = await app.newPage({ javaScript: false });
+    await page.goto("/sign-up");
+    await page.getByLabel("Name").fill("Katherine Johnson");
+    await page.getByLabel("Email").fill(DEMO.grace);
+    await page.getByLabel("Password").fill("orbital mechanics 1962");
+    await page.getByRole("button", { name: "Create account" }).click();
+    await expectText(page.locator("#field-email-error"), "User already exists");
+    await expectText(page.getByRole("alert"), /There is a problem/);
+    expect(await page.getByLabel("Name").inputValue()).toBe("Katherine Johnson");
+    await screenshot(page, "auth-sign-up-error");
+
+    await page.getByLabel("Email").fill("katherine@example.com");
+    await page.getByLabel("Password").fill("orbital mechanics 1962");
+    await page.getByRole("button", { name: "Create account" }).click();
+    await expectText(heading(page), "Welcome, Katherine Johnson");
+    await screenshot(page, "auth-sign-up-done");
+
+    const mail = await app.smtp.waitForMail("katherine@example.com", "Verify your email");
+    await page.goto(linkIn(mail, "/verify-email").toString());
+    await expectText(page.getByRole("status"), "Your email address is verified.");
+    await screenshot(page, "auth-verify-email");
+    const user = await app.db.collection("users").findOne({ email: "katherine@example.com" });
+    expect(user?.emailVerified).toBe(true);
+  });
+
+  test("sign-in refuses a wrong password with the catalogue message, then signs in and out", async () => {
+    const page = await app.newPage({ javaScript: false });
+    await page.goto("/sign-in");
+    await page.getByLabel("Email").fill(DEMO.alan);
+    await page.getByLabel("Password").fill("not the password");
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await expectText(page.locator("#field-password-error"), "Invalid email or password");
+    expect(await page.getByLabel("Email").inputValue()).toBe(DEMO.alan);
+    await screenshot(page, "auth-sign-in-error");
+    await page.getByLabel("Password").fill(DEMO.password);
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await expectText(heading(page), "Welcome, Alan Turing");
+    await expectText(page.getByTestId("active-organization"), "No active organization");
+    await page.getByRole("button", { name: "Sign out" }).click();
+    await expectText(heading(page), "Sign in");
+  });
+
+  test("a forgotten password is reset through the mailed link", async () => {
+    const page = await app.newPage({ javaScript: false });
+    await page.goto("/sign-in");
+    await page.getByRole("link", { name: "Forgot your password?" }).click();
+    await page.getByLabel("Email").fill(DEMO.linus);
+    await page.getByRole("button", { name: "Send the link" }).click();
+    await expectText(
+      page.getByRole("status"),
+      "If an account uses that address, a reset link is on its way.",
+    );
+    await screenshot(page, "auth-forgot-password");
+    const mail = await app.smtp.waitForMail(DEMO.linus, "Reset your");
+    await page.goto(linkIn(mail, "/reset-password/").toString());
+    await expectText(heading(page), "Choose a new password");
+    await page.getByLabel("New password").fill("short");
+    await page.getByRole("button", { name: "Set the new password" }).click();
+    await expectText(page.locator("#field-password-error"), "Password too short");
+    await page.getByLabel("New password").fill("penguins all the way down");
+    await page.getByRole("button", { name: "Set the new password" }).click();
+    await expectText(page.getByRole("status"), "Your password has been changed. Sign in with the new one.");
+    await page.getByLabel("Email").fill(DEMO.linus);
+    await page.getByLabel("Password").fill("penguins all the way down");
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await expectText(heading(page), "Welcome, Linus Torvalds");
+    await screenshot(page, "auth-reset-signed-in");
+  });
+});
+
+describe("with JavaScript on", () => {
+  test("sign-in goes back to the page that asked for it", async () => {
+    const page = await app.newPage();
+    await page.goto("/account");
+    await expectPath(page, "/sign-in");
+    await page.getByLabel("Email").fill(DEMO.barbara);
+    await page.getByLabel("Password").fill(DEMO.password);
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await expectPath(page, "/account");
+    await screenshot(page, "auth-sign-in-redirect");
+  });
+
+  test("the auth pages and their error states pass axe", async () => {
+    const page = await app.newPage();
+    for (const path of [
+      "/sign-up",
+      "/forgot-password",
+      "/reset-password?token=abc",
+      "/reset-password",
+      "/error?error=INVALID_TOKEN",
+      "/verify-email?error=token_expired",
+    ]) {
+      await page.goto(path);
+      await expectAccessible(page);
+    }
+    await page.goto("/sign-in");
+    await page.getByLabel("Email").fill("nobody@example.com");
+    await page.getByLabel("Password").fill("wrong password here");
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await expectText(page.locator("#field-password-error"), "Invalid email or password");
+    await expectAccessible(page);
+    await screenshot(page, "auth-sign-in-error-js");
+  });
+});
