@@ -21,7 +21,7 @@ beforeAll(async () => {
   };
   client = new MongoClient(inject("mongoUri"));
   expect((await runCli(["migrate", "up"], { env })).code).toBe(0);
-}, 120_000);
+}, 300_000);
 
 afterAll(async () => {
   await client.db(dbName).dropDatabase();

@@ -22,7 +22,7 @@ beforeAll(async () => {
     TESSERA_SECRET: "cli-test-secret-0123456789",
   };
   client = new MongoClient(inject("mongoUri"));
-}, 120_000);
+}, 300_000);
 
 afterAll(async () => {
   await client.db(dbName).dropDatabase();
