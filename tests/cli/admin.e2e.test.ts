@@ -1,12 +1,15 @@
 import { randomBytes } from "node:crypto";
 import { MongoClient } from "mongodb";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it, vi } from "vitest";
 import { buildCli, runCli } from "./cli-process.ts";
 
 /** Administration through the built binary: --json shapes, exit codes, refusal without a terminal. */
 const dbName = `cli_admin_${randomBytes(4).toString("hex")}`;
 let env: NodeJS.ProcessEnv;
 let client: MongoClient;
+
+// Each run is a node process loading the core through tsx: seconds apiece on a busy machine.
+vi.setConfig({ testTimeout: 180_000 });
 
 beforeAll(async () => {
   await buildCli();
@@ -18,7 +21,7 @@ beforeAll(async () => {
   };
   client = new MongoClient(inject("mongoUri"));
   expect((await runCli(["migrate", "up"], { env })).code).toBe(0);
-}, 120_000);
+}, 300_000);
 
 afterAll(async () => {
   await client.db(dbName).dropDatabase();

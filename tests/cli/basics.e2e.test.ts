@@ -3,13 +3,16 @@ import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { MongoClient } from "mongodb";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it, vi } from "vitest";
 import { buildCli, runCli, spawnCli } from "./cli-process.ts";
 
 /** The built `tessera` binary in a child process: exit codes, --json shapes, the database after. */
 const dbName = `cli_basics_${randomBytes(4).toString("hex")}`;
 let env: NodeJS.ProcessEnv;
 let client: MongoClient;
+
+// Each run is a node process loading the core through tsx: seconds apiece on a busy machine.
+vi.setConfig({ testTimeout: 180_000 });
 
 beforeAll(async () => {
   await buildCli();
@@ -19,7 +22,7 @@ beforeAll(async () => {
     TESSERA_SECRET: "cli-test-secret-0123456789",
   };
   client = new MongoClient(inject("mongoUri"));
-}, 120_000);
+}, 300_000);
 
 afterAll(async () => {
   await client.db(dbName).dropDatabase();

@@ -77,7 +77,9 @@ describe("the packed tarballs", () => {
       expect(files).toContain("package/dist/index.d.ts");
       expect(files).toContain("package/dist/index.js.map");
       expect(files.filter((f) => /\.test\.|test-helpers|\/src\//.test(f))).toEqual([]);
-      expect(files.filter((f) => f.endsWith(".ts") && !f.endsWith(".d.ts"))).toEqual([]);
+      // The CLI carries templates/ (files `tessera init` writes into an app), TypeScript on purpose.
+      const code = files.filter((f) => !f.startsWith("package/dist/templates/"));
+      expect(code.filter((f) => f.endsWith(".ts") && !f.endsWith(".d.ts"))).toEqual([]);
     }
   });
 
@@ -100,6 +102,12 @@ describe("the installed tessera CLI", () => {
     };
     const { stdout } = await sh("npx", ["--no-install", "tessera", "migrate", "up", "--json"], app, env);
     expect((JSON.parse(stdout) as { applied: string[] }).applied[0]).toBe("0001-core-indexes");
+    const init = await sh("npx", ["--no-install", "tessera", "init", "--dry-run", "--json"], app).catch(
+      (error: { code: number; stderr: string }) => error,
+    );
+    // The installed CLI finds its templates; this app is no Remix app, which init says (exit 2).
+    expect(init).toMatchObject({ code: 2 });
+    expect((init as { stderr: string }).stderr).toContain("is not a Remix app");
   }, 60_000);
 });
 

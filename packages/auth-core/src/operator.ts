@@ -10,6 +10,9 @@ import { type ObjectId, parseId } from "./db/ids.ts";
 import { CORE_MIGRATIONS, runMigrations } from "./db/migrations/index.ts";
 import { AuthError } from "./errors/auth-error.ts";
 import { operatorCaller } from "./features/admin/operator.ts";
+
+export { listAllUsers } from "./features/admin/operator.ts";
+
 import type { AuditAction } from "./features/admin/rules.ts";
 import { recordAuditEvent } from "./features/admin/service.ts";
 import {

@@ -4,6 +4,7 @@ export { dbStartAction } from "./commands/db.ts";
 export { type DoctorResult, doctorAction } from "./commands/doctor.ts";
 export { exportAction, type UserExport } from "./commands/export.ts";
 export { importAction } from "./commands/import.ts";
+export { createAction, type InitResult, initAction } from "./commands/init.ts";
 export { migrateStatusAction, migrateUpAction } from "./commands/migrate.ts";
 export {
   orgsAddMemberAction,

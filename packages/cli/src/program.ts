@@ -5,6 +5,7 @@ import { dbCommand } from "./commands/db.ts";
 import { doctorCommand } from "./commands/doctor.ts";
 import { exportCommand } from "./commands/export.ts";
 import { importCommand } from "./commands/import.ts";
+import { createCommand, initCommand } from "./commands/init.ts";
 import { migrateCommand } from "./commands/migrate.ts";
 import { orgsCommand } from "./commands/orgs.ts";
 import { secretCommand } from "./commands/secret.ts";
@@ -39,6 +40,8 @@ export function createProgram(): Command {
     .showHelpAfterError("(run with --help for usage)")
     .exitOverride();
   for (const command of [
+    initCommand,
+    createCommand,
     usersCommand,
     sessionsCommand,
     orgsCommand,

@@ -3,7 +3,7 @@ import { createElement as h } from "react";
 import { describe, expect, it } from "vitest";
 import { type ProgressState, ProgressView } from "./progress-view.ts";
 
-function subscribable(initial: ProgressState) {
+function subscribable() {
   let listener: ((state: ProgressState) => void) | null = null;
   return {
     subscribe(next: (state: ProgressState) => void) {
@@ -23,7 +23,7 @@ const tick = () => new Promise((resolve) => setTimeout(resolve, 30));
 describe("ProgressView (Ink)", () => {
   it("shows the step with a bar and the count, then the summary alone", async () => {
     const initial = { title: "migrate", label: "starting" };
-    const source = subscribable(initial);
+    const source = subscribable();
     const view = render(h(ProgressView, { initial, subscribe: source.subscribe }));
     await tick();
     expect(view.lastFrame()).toContain("migrate: starting");

@@ -1,6 +1,7 @@
 import { Command } from "commander";
 import { CliError, EXIT } from "../errors.ts";
 import type { Finding } from "../invariants.ts";
+import { paint } from "../io.ts";
 import { contextOf, type RunContext, report, withAuth } from "../kit.ts";
 
 export interface DoctorResult {
@@ -63,7 +64,12 @@ export const doctorCommand = new Command("doctor")
     report(run, result, (data) => [
       `checked ${data.where}`,
       ...data.findings.map((finding) => {
-        const mark = finding.count === 0 ? "ok  " : finding.fixed === finding.count ? "fixed" : "FAIL";
+        const mark =
+          finding.count === 0
+            ? paint(run.io, "green", "ok")
+            : finding.fixed === finding.count
+              ? paint(run.io, "yellow", "fixed")
+              : paint(run.io, "red", "FAIL");
         const detail =
           finding.count === 0
             ? ""

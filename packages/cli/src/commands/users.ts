@@ -15,7 +15,7 @@ export interface UsersListOptions {
   banned?: boolean | undefined;
   limit?: number | undefined;
   offset?: number | undefined;
-  /** Every page, not only one (at most 100 a page through the API). */
+  /** Every user matching, in one read (ignores --limit and --offset). */
   all?: boolean | undefined;
 }
 
@@ -40,24 +40,17 @@ export async function usersListAction(run: RunContext, options: UsersListOptions
       : {};
   return withOperator(run, async (session) => {
     const query = { ...filter, ...search, sortBy: "createdAt" as const, sortDirection: "asc" as const };
-    const limit = options.all ? PAGE : Math.min(options.limit ?? 50, PAGE);
-    let offset = options.offset ?? 0;
-    const first = await session.api.listUsers({
-      query: { ...query, limit, offset },
+    if (options.all) {
+      const { listAllUsers } = await import("@tessera/auth-core/operator");
+      const users = await listAllUsers(session.auth, query);
+      return { users, total: users.length, limit: users.length, offset: 0 };
+    }
+    const limit = Math.min(options.limit ?? 50, PAGE);
+    const { data } = await session.api.listUsers({
+      query: { ...query, limit, offset: options.offset ?? 0 },
       headers: session.headers,
     });
-    if (!options.all) return first.data;
-    const users = [...first.data.users];
-    while (offset + PAGE < first.data.total) {
-      offset += PAGE;
-      const page = await session.api.listUsers({
-        query: { ...query, limit: PAGE, offset },
-        headers: session.headers,
-      });
-      if (page.data.users.length === 0) break;
-      users.push(...page.data.users);
-    }
-    return { users, total: first.data.total, limit: users.length, offset: options.offset ?? 0 };
+    return data;
   });
 }
 

@@ -1,6 +1,14 @@
+import type { z } from "zod";
+import type { AuthContext } from "../../context.ts";
+import { listUsersQuery } from "../../contracts/admin-fields.ts";
+import type { AdminUser } from "../../contracts/admin-models.ts";
 import type { SessionDoc, UserDoc } from "../../db/documents.ts";
 import { ObjectId } from "../../db/ids.ts";
+import { AuthError } from "../../errors/auth-error.ts";
 import type { SessionWithUser } from "../session/index.ts";
+import { buildUserFilter, buildUserPage } from "./list-users-query.ts";
+import { toAdminUser } from "./rules.ts";
+import { findUsersPage } from "./store.ts";
 
 /**
  * The operator: someone administering from a terminal (the `tessera` CLI), with access to the
@@ -45,4 +53,25 @@ export function operatorOf(caller: SessionWithUser | null): string | null {
   if (!caller || !("operator" in caller)) return null;
   const { operator } = caller as OperatorCaller;
   return typeof operator === "string" ? operator : null;
+}
+
+/**
+ * Every user the list-users query matches, in one read: list-users pages at most 100 users a call
+ * with an offset, which costs a sort per page (`tessera users list --all` on 10,000 users took
+ * minutes that way on FerretDB). Same schema, filter and shape as list-users.
+ */
+export async function listAllUsers(
+  auth: { context: AuthContext },
+  query: Omit<z.input<typeof listUsersQuery>, "limit" | "offset">,
+): Promise<AdminUser[]> {
+  const parsed = listUsersQuery.safeParse(query);
+  if (!parsed.success) throw new AuthError("VALIDATION_ERROR");
+  const { defaultRole } = auth.context.options.admin;
+  const { sort } = buildUserPage(parsed.data);
+  const users = await findUsersPage(auth.context.collections, buildUserFilter(parsed.data, defaultRole), {
+    sort,
+    limit: 0,
+    offset: 0,
+  });
+  return users.map((user) => toAdminUser(user, defaultRole));
 }

@@ -1,0 +1,332 @@
+import { createHash, randomBytes } from "node:crypto";
+import { existsSync } from "node:fs";
+import { cp, mkdir, readdir, readFile, rename, writeFile } from "node:fs/promises";
+import { dirname, join, relative, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { Command } from "commander";
+import { CliError, EXIT, usageError } from "../errors.ts";
+import { contextOf, type RunContext, report } from "../kit.ts";
+
+export const FEATURES = ["organization", "admin", "two-factor", "api-key"] as const;
+export const PROVIDERS = ["github", "google", "discord", "microsoft", "apple", "gitlab"] as const;
+const LANGUAGES = ["ENG", "RUS", "UKR", "SPA", "GERMAN", "POL", "FRA", "TURKEY"] as const;
+
+export interface InitOptions {
+  yes?: boolean | undefined;
+  features?: string | undefined;
+  providers?: string | undefined;
+  language?: string | undefined;
+  dbUri?: string | undefined;
+  force?: boolean | undefined;
+  dryRun?: boolean | undefined;
+}
+
+export type FileAction = "create" | "update" | "unchanged" | "kept" | "overwrite";
+
+export interface InitResult {
+  dir: string;
+  dryRun: boolean;
+  files: { path: string; action: FileAction }[];
+  env: { added: string[] };
+  dependencies: { added: string[] };
+  /** False when the run changed (or, with --dry-run, would change) nothing. */
+  changed: boolean;
+}
+
+/** templates/: dist/templates in the published package, the repository's templates/ in the workspace. */
+function templatesDir(): string {
+  const here = dirname(fileURLToPath(import.meta.url));
+  for (const candidate of [join(here, "..", "templates"), join(here, "..", "..", "..", "..", "templates")]) {
+    if (existsSync(join(candidate, "auth"))) return candidate;
+  }
+  throw new CliError("NO_TEMPLATES", "the templates are missing from this installation");
+}
+
+async function listFiles(root: string): Promise<string[]> {
+  const entries = await readdir(root, { withFileTypes: true, recursive: true });
+  return entries
+    .filter((entry) => entry.isFile())
+    .map((entry) => relative(root, join(entry.parentPath, entry.name)));
+}
+
+const sha = (text: string) => createHash("sha256").update(text).digest("hex");
+
+function list(value: string | undefined, allowed: readonly string[], name: string): string[] {
+  if (value === undefined || value.trim() === "") return [];
+  const names = value.split(",").map((item) => item.trim());
+  const unknown = names.filter((item) => !allowed.includes(item));
+  if (unknown.length > 0)
+    throw usageError(`--${name}: unknown ${unknown.join(", ")} (choose from ${allowed.join(", ")})`);
+  return names;
+}
+
+interface Answers {
+  features: string[];
+  providers: string[];
+  language: string;
+  dbUri: string | undefined;
+}
+
+async function ask(run: RunContext, options: InitOptions): Promise<Answers> {
+  const answers: Answers = {
+    features: options.features === undefined ? [...FEATURES] : list(options.features, FEATURES, "features"),
+    providers: list(options.providers, PROVIDERS, "providers"),
+    language: options.language ?? "ENG",
+    dbUri: options.dbUri,
+  };
+  if (!LANGUAGES.includes(answers.language as (typeof LANGUAGES)[number])) {
+    throw usageError(`--language: one of ${LANGUAGES.join(", ")}`);
+  }
+  if (options.yes || !run.io.interactive || run.json) return answers;
+  const prompts = await import("@clack/prompts");
+  const io = { input: run.io.stdin, output: run.io.stderr };
+  const cancelled = (value: unknown) => {
+    if (prompts.isCancel(value)) throw new CliError("CANCELLED", "cancelled", EXIT.failure);
+  };
+  const features = await prompts.multiselect({
+    message: "Features",
+    options: FEATURES.map((value) => ({ value, label: value })),
+    initialValues: answers.features,
+    required: false,
+    ...io,
+  });
+  cancelled(features);
+  const providers = await prompts.multiselect({
+    message: "Social sign-in providers",
+    options: PROVIDERS.map((value) => ({ value, label: value })),
+    initialValues: answers.providers,
+    required: false,
+    ...io,
+  });
+  cancelled(providers);
+  const dbUri = await prompts.text({
+    message: "MongoDB URI (empty: mongodb://127.0.0.1:27017)",
+    defaultValue: answers.dbUri ?? "",
+    ...io,
+  });
+  cancelled(dbUri);
+  return {
+    ...answers,
+    features: features as string[],
+    providers: providers as string[],
+    dbUri: (dbUri as string) || undefined,
+  };
+}
+
+/** The app's Tessera options, from the answers. */
+function configFile(answers: Answers): string {
+  const providers = answers.providers
+    .map(
+      (id) =>
+        `    ${id}: { clientId: process.env.${id.toUpperCase()}_CLIENT_ID ?? "", clientSecret: process.env.${id.toUpperCase()}_CLIENT_SECRET ?? "" },`,
+    )
+    .join("\n");
+  return `/**
+ * Tessera's options for this app (written by \`tessera init\`; yours to change). The CLI reads it with
+ * \`tessera --config tessera.config.ts\`. Secrets come from .env.
+ */
+import type { AuthOptions } from "@tessera/auth-core";
+
+try {
+  process.loadEnvFile();
+} catch {
+  // No .env: the environment is already set.
+}
+
+const options: AuthOptions = {
+  database: {
+    uri: process.env.MONGODB_URI ?? "mongodb://127.0.0.1:27017",
+    dbName: process.env.TESSERA_DB_NAME ?? "app",
+  },
+  secret: process.env.TESSERA_SECRET ?? "",
+  baseURL: process.env.TESSERA_BASE_URL ?? "http://localhost:5173",
+  language: "${answers.language}",
+${providers ? `  socialProviders: {\n${providers}\n  },\n` : ""}};
+
+export default options;
+`;
+}
+
+/**
+ * \`tessera init [dir]\`: adds Tessera to a Remix app. Idempotent: a second run changes nothing and
+ * says so; a file the user changed since init wrote it is kept unless --force; an existing secret is
+ * never replaced; --dry-run writes nothing.
+ */
+export async function initAction(
+  run: RunContext,
+  dirArg: string | undefined,
+  options: InitOptions,
+): Promise<InitResult> {
+  const dir = resolve(run.io.cwd, dirArg ?? ".");
+  const pkgPath = join(dir, "package.json");
+  if (!existsSync(pkgPath))
+    throw usageError(`no package.json in ${dir}: run it in a Remix app, or \`tessera create <dir>\``);
+  const pkg = JSON.parse(await readFile(pkgPath, "utf8")) as Record<
+    string,
+    Record<string, string> | undefined
+  >;
+  const deps = { ...pkg.dependencies, ...pkg.devDependencies };
+  if (!deps["@remix-run/react"] && !deps["@remix-run/node"]) {
+    throw usageError(
+      `${dir} is not a Remix app (no @remix-run/react in package.json): \`tessera create <dir>\` makes one`,
+    );
+  }
+  const answers = await ask(run, options);
+  const dryRun = options.dryRun === true;
+  const templates = join(templatesDir(), "auth");
+  const planned = new Map<string, string>();
+  for (const file of await listFiles(templates)) {
+    if (file.includes("two-factor") && !answers.features.includes("two-factor")) continue;
+    if (file.includes("accept-invitation") && !answers.features.includes("organization")) continue;
+    planned.set(file, await readFile(join(templates, file), "utf8"));
+  }
+  planned.set("tessera.config.ts", configFile(answers));
+
+  const manifestPath = join(dir, ".tessera", "init.json");
+  const manifest = existsSync(manifestPath)
+    ? (JSON.parse(await readFile(manifestPath, "utf8")) as { files: Record<string, string> })
+    : { files: {} as Record<string, string> };
+  const files: InitResult["files"] = [];
+  for (const [path, content] of planned) {
+    const target = join(dir, path);
+    let action: FileAction;
+    if (!existsSync(target)) action = "create";
+    else {
+      const current = await readFile(target, "utf8");
+      if (current === content) action = "unchanged";
+      else if (manifest.files[path] === sha(current)) action = "update";
+      else action = options.force ? "overwrite" : "kept";
+    }
+    files.push({ path, action });
+    if (!dryRun && (action === "create" || action === "update" || action === "overwrite")) {
+      await mkdir(dirname(target), { recursive: true });
+      await writeFile(target, content);
+    }
+    if (action !== "kept") manifest.files[path] = sha(content);
+  }
+
+  // .env: only keys that are missing; an existing secret is never replaced.
+  const envPath = join(dir, ".env");
+  const envText = existsSync(envPath) ? await readFile(envPath, "utf8") : "";
+  const present = new Set(envText.split("\n").map((line) => line.split("=")[0]!.trim()));
+  const wanted: [string, string][] = [
+    ["TESSERA_SECRET", randomBytes(32).toString("base64url")],
+    ["MONGODB_URI", answers.dbUri ?? "mongodb://127.0.0.1:27017"],
+    ...answers.providers.flatMap((id): [string, string][] => [
+      [`${id.toUpperCase()}_CLIENT_ID`, ""],
+      [`${id.toUpperCase()}_CLIENT_SECRET`, ""],
+    ]),
+  ];
+  const added = wanted.filter(([key]) => !present.has(key));
+  if (!dryRun && added.length > 0) {
+    const prefix = envText === "" || envText.endsWith("\n") ? envText : `${envText}\n`;
+    await writeFile(envPath, `${prefix}${added.map(([key, value]) => `${key}=${value}`).join("\n")}\n`, {
+      mode: 0o600,
+    });
+  }
+
+  // Dependencies: added to package.json (install them with the app's package manager).
+  const wantedDeps: [string, string, "dependencies" | "devDependencies"][] = [
+    ["@tessera/auth-core", "^0.1.0", "dependencies"],
+    ["@tessera/cli", "^0.1.0", "devDependencies"],
+  ];
+  const depsAdded = wantedDeps.filter(([name]) => !deps[name]);
+  if (!dryRun && depsAdded.length > 0) {
+    for (const [name, version, field] of depsAdded) pkg[field] = { ...pkg[field], [name]: version };
+    await writeFile(pkgPath, `${JSON.stringify(pkg, null, 2)}\n`);
+  }
+  const changed =
+    files.some((file) => file.action !== "unchanged" && file.action !== "kept") ||
+    added.length > 0 ||
+    depsAdded.length > 0;
+  if (!dryRun && changed) {
+    await mkdir(dirname(manifestPath), { recursive: true });
+    await writeFile(manifestPath, `${JSON.stringify(manifest, null, 2)}\n`);
+  }
+  return {
+    dir,
+    dryRun,
+    files,
+    env: { added: added.map(([key]) => key) },
+    dependencies: { added: depsAdded.map(([name]) => name) },
+    changed,
+  };
+}
+
+/** `tessera create <dir>`: a new Remix app from templates/remix-app, then init on it. */
+export async function createAction(
+  run: RunContext,
+  dirArg: string,
+  options: InitOptions,
+): Promise<InitResult> {
+  const dir = resolve(run.io.cwd, dirArg);
+  if (existsSync(dir) && (await readdir(dir)).length > 0) throw usageError(`${dir} exists and is not empty`);
+  if (!options.dryRun) {
+    await cp(join(templatesDir(), "remix-app"), dir, { recursive: true });
+    // npm drops .gitignore from packages: the template carries it as `gitignore`.
+    if (existsSync(join(dir, "gitignore"))) await rename(join(dir, "gitignore"), join(dir, ".gitignore"));
+    const pkgPath = join(dir, "package.json");
+    const pkg = JSON.parse(await readFile(pkgPath, "utf8")) as { name: string };
+    pkg.name = dirArg
+      .split(/[\\/]/)
+      .filter(Boolean)
+      .at(-1)!
+      .toLowerCase()
+      .replace(/[^a-z0-9-]/g, "-");
+    await writeFile(pkgPath, `${JSON.stringify(pkg, null, 2)}\n`);
+    return initAction(run, dir, options);
+  }
+  return { dir, dryRun: true, files: [], env: { added: [] }, dependencies: { added: [] }, changed: true };
+}
+
+function printInit(run: RunContext, result: InitResult): void {
+  report(run, result, (data) => {
+    if (!data.changed) return [`Tessera is already set up in ${data.dir}: nothing to change`];
+    return [
+      ...data.files
+        .filter((file) => file.action !== "unchanged")
+        .map((file) =>
+          file.action === "kept"
+            ? `kept      ${file.path} (changed by you; --force overwrites it)`
+            : `${(data.dryRun ? `would ${file.action}` : file.action).padEnd(9)} ${file.path}`,
+        ),
+      ...(data.env.added.length > 0
+        ? [`${data.dryRun ? "would add" : "added"}     ${data.env.added.join(", ")} to .env`]
+        : []),
+      ...(data.dependencies.added.length > 0
+        ? [
+            `${data.dryRun ? "would add" : "added"}     ${data.dependencies.added.join(", ")} to package.json (install them)`,
+          ]
+        : []),
+      ...(data.dryRun
+        ? []
+        : ["next: install the dependencies, then `npx tessera --config tessera.config.ts migrate up`"]),
+    ];
+  });
+}
+
+const withInitOptions = (command: Command) =>
+  command
+    .option("-y, --yes", "ask nothing: take the flags and defaults")
+    .option("--features <list>", `comma separated: ${FEATURES.join(",")} (default all)`)
+    .option("--providers <list>", `social sign-in: ${PROVIDERS.join(",")}`)
+    .option("--language <code>", `messages' language: ${LANGUAGES.join(", ")}`)
+    .option("--db-uri <uri>", "MongoDB URI for .env")
+    .option("--force", "overwrite files you changed")
+    .option("--dry-run", "print what would be written, write nothing");
+
+export const initCommand = withInitOptions(
+  new Command("init")
+    .description("add Tessera to an existing Remix app")
+    .argument("[dir]", "the app (default .)"),
+).action(async (dir: string | undefined, options: InitOptions, command: Command) => {
+  const run = contextOf(command);
+  printInit(run, await initAction(run, dir, options));
+});
+
+export const createCommand = withInitOptions(
+  new Command("create").description("make a new Remix app with Tessera in it").argument("<dir>"),
+).action(async (dir: string, options: InitOptions, command: Command) => {
+  const run = contextOf(command);
+  printInit(run, await createAction(run, dir, options));
+});

@@ -1,0 +1,30 @@
+import { type ActionFunctionArgs, type LoaderFunctionArgs, redirect } from "@remix-run/node";
+import { Form, useLoaderData } from "@remix-run/react";
+import { getAuth, getSession, withCookies } from "~/auth.server";
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const session = await getSession(request);
+  if (!session) return redirect("/sign-in");
+  return { user: session.user };
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  const { headers } = await getAuth().api.signOut({ headers: request.headers });
+  return redirect("/sign-in", { headers: withCookies(headers) });
+}
+
+export default function Account() {
+  const { user } = useLoaderData<typeof loader>();
+  return (
+    <main>
+      <h1>Your account</h1>
+      <p>
+        Signed in as <strong>{user.name}</strong> ({user.email})
+        {user.emailVerified ? "" : " — email not verified yet"}
+      </p>
+      <Form method="post">
+        <button type="submit">Sign out</button>
+      </Form>
+    </main>
+  );
+}

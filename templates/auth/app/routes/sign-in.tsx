@@ -1,0 +1,40 @@
+import { type ActionFunctionArgs, redirect } from "@remix-run/node";
+import { Form, Link, useActionData } from "@remix-run/react";
+import { errorMessage, getAuth, withCookies } from "~/auth.server";
+
+export async function action({ request }: ActionFunctionArgs) {
+  const form = await request.formData();
+  try {
+    const { data, headers } = await getAuth().api.signInEmail({
+      body: { email: String(form.get("email")), password: String(form.get("password")) },
+      headers: request.headers,
+    });
+    const next = "twoFactorRedirect" in data ? "/two-factor" : "/account";
+    return redirect(next, { headers: withCookies(headers) });
+  } catch (error) {
+    return { error: errorMessage(error) };
+  }
+}
+
+export default function SignIn() {
+  const result = useActionData<typeof action>();
+  return (
+    <main>
+      <h1>Sign in</h1>
+      {result?.error ? <p role="alert">{result.error}</p> : null}
+      <Form method="post">
+        <label>
+          Email <input name="email" type="email" autoComplete="email" required />
+        </label>
+        <label>
+          Password <input name="password" type="password" autoComplete="current-password" required />
+        </label>
+        <button type="submit">Sign in</button>
+      </Form>
+      <p>
+        <Link to="/forgot-password">Forgot your password?</Link> ·{" "}
+        <Link to="/sign-up">Create an account</Link>
+      </p>
+    </main>
+  );
+}

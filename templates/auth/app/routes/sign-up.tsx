@@ -1,0 +1,46 @@
+import { type ActionFunctionArgs, redirect } from "@remix-run/node";
+import { Form, Link, useActionData } from "@remix-run/react";
+import { errorMessage, getAuth, withCookies } from "~/auth.server";
+
+export async function action({ request }: ActionFunctionArgs) {
+  const form = await request.formData();
+  try {
+    const { headers } = await getAuth().api.signUpEmail({
+      body: {
+        name: String(form.get("name")),
+        email: String(form.get("email")),
+        password: String(form.get("password")),
+      },
+      headers: request.headers,
+    });
+    return redirect("/account", { headers: withCookies(headers) });
+  } catch (error) {
+    return { error: errorMessage(error) };
+  }
+}
+
+export default function SignUp() {
+  const result = useActionData<typeof action>();
+  return (
+    <main>
+      <h1>Create an account</h1>
+      {result?.error ? <p role="alert">{result.error}</p> : null}
+      <Form method="post">
+        <label>
+          Name <input name="name" autoComplete="name" required />
+        </label>
+        <label>
+          Email <input name="email" type="email" autoComplete="email" required />
+        </label>
+        <label>
+          Password{" "}
+          <input name="password" type="password" autoComplete="new-password" minLength={8} required />
+        </label>
+        <button type="submit">Create account</button>
+      </Form>
+      <p>
+        <Link to="/sign-in">Already have an account?</Link>
+      </p>
+    </main>
+  );
+}

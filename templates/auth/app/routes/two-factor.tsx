@@ -1,0 +1,37 @@
+import { type ActionFunctionArgs, redirect } from "@remix-run/node";
+import { Form, useActionData } from "@remix-run/react";
+import { errorMessage, getAuth, withCookies } from "~/auth.server";
+
+// The second step of a sign-in when the user has two-factor authentication on.
+export async function action({ request }: ActionFunctionArgs) {
+  const form = await request.formData();
+  try {
+    const { headers } = await getAuth().api.verifyTOTP({
+      body: { code: String(form.get("code")), trustDevice: form.get("trust") === "on" },
+      headers: request.headers,
+    });
+    return redirect("/account", { headers: withCookies(headers) });
+  } catch (error) {
+    return { error: errorMessage(error) };
+  }
+}
+
+export default function TwoFactor() {
+  const result = useActionData<typeof action>();
+  return (
+    <main>
+      <h1>Two-factor authentication</h1>
+      {result?.error ? <p role="alert">{result.error}</p> : null}
+      <Form method="post">
+        <label>
+          Code from your authenticator app{" "}
+          <input name="code" inputMode="numeric" autoComplete="one-time-code" pattern="[0-9]{6}" required />
+        </label>
+        <label>
+          <input name="trust" type="checkbox" /> Trust this device
+        </label>
+        <button type="submit">Verify</button>
+      </Form>
+    </main>
+  );
+}
