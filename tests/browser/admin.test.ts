@@ -79,6 +79,7 @@ describe("the admin area", () => {
     await expectText(page.getByRole("link", { name: /^Name/ }), "Name ▲");
     await expectText(page.locator("tbody tr td").first(), "Ada Admin");
     await page.getByRole("link", { name: /^Name/ }).click();
+    await expectText(page.getByRole("link", { name: /^Name/ }), "Name ▼");
     await expectText(page.locator("tbody tr td").first(), "Linus Torvalds");
     await screenshot(page, "admin-users");
   });
