@@ -48,6 +48,8 @@ describe("the account pages", () => {
     await page.getByRole("link", { name: "Sessions" }).click();
     // The seed's sign-up session, this one and the other device's.
     await expectText(page.locator("caption"), "3 active sessions");
+    // Signed in through the app's action: the core recorded the browser's address, as over HTTP.
+    await expectText(page.locator("tbody tr", { hasText: "This device" }).locator("td").nth(1), "127.0.0.1");
     await expectAccessible(page);
     await screenshot(page, "account-sessions");
     await page

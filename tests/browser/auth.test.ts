@@ -101,6 +101,27 @@ describe("with JavaScript on", () => {
     await screenshot(page, "auth-sign-in-redirect");
   });
 
+  test("sign-in works from the keyboard alone, with a visible focus ring", async () => {
+    const page = await app.newPage();
+    await page.goto("/sign-in");
+    await page.keyboard.press("Tab");
+    await expectText(page.locator(":focus"), "Skip to content");
+    await page.keyboard.press("Enter");
+    await page.keyboard.press("Tab");
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe("field-email");
+    const outline = await page.evaluate(() => getComputedStyle(document.activeElement!).outlineStyle);
+    expect(outline).not.toBe("none");
+    await page.keyboard.type(DEMO.grace);
+    await page.keyboard.press("Tab");
+    await page.keyboard.type(DEMO.password);
+    await page.keyboard.press("Tab");
+    await page.keyboard.press("Tab");
+    await expectText(page.locator(":focus"), "Sign in");
+    await screenshot(page, "auth-keyboard-focus");
+    await page.keyboard.press("Enter");
+    await expectText(heading(page), "Welcome, Grace Hopper");
+  });
+
   test("the auth pages and their error states pass axe", async () => {
     const page = await app.newPage();
     for (const path of [

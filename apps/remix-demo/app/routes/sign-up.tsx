@@ -17,7 +17,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return { providers: Object.keys(auth.context.options.socialProviders) };
 }
 
-export async function action({ request }: ActionFunctionArgs) {
+export async function action({ request, context }: ActionFunctionArgs) {
   const form = await readForm(request);
   const redirectTo = safeRedirect(field(form, "redirectTo"));
   const name = field(form, "name").trim();
@@ -33,6 +33,7 @@ export async function action({ request }: ActionFunctionArgs) {
         callbackURL: `/verify-email?next=${encodeURIComponent(redirectTo)}`,
       },
       headers: request.headers,
+      remoteAddress: context.remoteAddress,
     });
     if (!result.data.token) return redirect("/verify-email?sent=1");
     return redirectWith(redirectTo === "/" ? "/?welcome=1" : redirectTo, result.headers);
