@@ -137,6 +137,7 @@ describe("the account pages", () => {
     await page.getByRole("button", { name: "Verify" }).click();
     await expectText(heading(page), "Welcome, Alan Turing");
     await page.getByRole("button", { name: "Sign out" }).click();
+    await expectPath(page, "/sign-in");
     await signIn(page, DEMO.alan, DEMO.password);
     await expectText(heading(page), "Welcome, Alan Turing");
   }, 90_000);
