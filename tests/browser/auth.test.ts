@@ -1,6 +1,9 @@
+import { readdir, readFile } from "node:fs/promises";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { linkIn } from "../e2e/smtp-sink.ts";
 import {
+  APP_DIR,
   DEMO,
   expectAccessible,
   expectPath,
@@ -142,5 +145,47 @@ describe("with JavaScript on", () => {
     await expectText(page.locator("#field-password-error"), "Invalid email or password");
     await expectAccessible(page);
     await screenshot(page, "auth-sign-in-error-js");
+  });
+});
+
+describe("the pages' own security", () => {
+  test("an action refuses a POST from another origin, even one that calls no auth endpoint (no cookie set, no session)", async () => {
+    const page = await app.newPage();
+    await page.goto("/sign-in");
+    for (const path of ["/sign-in", "/language", "/sign-out"]) {
+      const response = await page.request.post(path, {
+        headers: { origin: "https://evil.example" },
+        form: { email: DEMO.admin.email, password: DEMO.admin.password, lang: "ru", redirectTo: "/" },
+        maxRedirects: 0,
+      });
+      // Refused before the action runs (Remix's own host check answers first, then the app's Origin check).
+      expect(response.status()).toBeGreaterThanOrEqual(400);
+      expect(response.headers()["set-cookie"]).toBeUndefined();
+    }
+    const admin = await app.db.collection("users").findOne({ email: DEMO.admin.email });
+    expect(await app.db.collection("sessions").countDocuments({ userId: admin?._id })).toBe(0);
+  });
+
+  test("the session token reaches neither the page nor the client bundle; no server secret is bundled", async () => {
+    const page = await app.newPage();
+    await page.goto("/sign-in");
+    await page.getByLabel("Email").fill(DEMO.barbara);
+    await page.getByLabel("Password").fill(DEMO.password);
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await expectText(heading(page), /Welcome/);
+    const cookie = (await page.context().cookies()).find((c) => c.name.endsWith("session_token"));
+    expect(cookie?.httpOnly).toBe(true);
+    const token = decodeURIComponent(cookie!.value).split(".")[0]!;
+    expect(token.length).toBeGreaterThan(20);
+    await page.goto("/account");
+    expect(await page.content()).not.toContain(token);
+
+    const assets = join(APP_DIR, "build/client/assets");
+    for (const name of await readdir(assets)) {
+      const code = await readFile(join(assets, name), "utf8");
+      for (const needle of ["NOT-FOR-PRODUCTION", "TESSERA_SECRET", "MongoClient", "scrypt", "createAuth("]) {
+        expect(code.includes(needle), `${needle} in ${name}`).toBe(false);
+      }
+    }
   });
 });
