@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { featureOf, importCycles, readImportGraph } from "../support/import-graph.ts";
+import { featureOf, importCycles, reachableFrom, readImportGraph } from "../support/import-graph.ts";
 
 /**
  * The layering of docs/architecture.md ("Feature faces", "Dependencies flow one way"), read from the
@@ -159,6 +159,13 @@ describe("layering of packages/auth-core/src", () => {
   it("client/ and react/ import values only from themselves (and React), types only from contracts/, errors/ and zod", () => {
     expect([...graph.keys()].filter((file) => file.startsWith("client/")).length).toBeGreaterThan(3);
     expectOnlyKnown(clientImportViolations(), []);
+  });
+
+  it("i18n/ (@tessera/auth-core/i18n) reaches only its own data and the error catalogue, so a browser can bundle it", () => {
+    const reached = [...reachableFrom(graph, "i18n/index.ts")];
+    expect(
+      reached.filter((module) => !module.startsWith("i18n/") && module !== "errors/catalogue.ts"),
+    ).toEqual([]);
   });
 
   it('only db/ and */store.ts import "mongodb"', () => {

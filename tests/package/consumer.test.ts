@@ -16,7 +16,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 
 const run = promisify(execFile);
 const WORKSPACE = join(import.meta.dirname, "..", "..");
-const PACKAGES = ["auth-core", "dev-db"] as const;
+const PACKAGES = ["auth-core", "dev-db", "cli"] as const;
 
 let dir: string;
 const tarballs: Record<string, string> = {};
@@ -47,7 +47,7 @@ beforeAll(async () => {
     join(app, "package.json"),
     JSON.stringify({ name: "consumer-app", private: true, type: "module" }),
   );
-  // Only the core: an app on a real MongoDB must not pull the embedded database.
+  // The core and the CLI: an app on a real MongoDB must not pull the embedded database.
   await sh(
     "npm",
     [
@@ -56,6 +56,7 @@ beforeAll(async () => {
       "--no-fund",
       "--loglevel=error",
       tarballs["auth-core"]!,
+      tarballs.cli!,
       "typescript@5.9",
       "@types/node@20",
     ],
@@ -86,6 +87,20 @@ describe("the packed tarballs", () => {
     expect(existsSync(join(modules, "@tessera", "dev-db"))).toBe(false);
     expect(existsSync(join(modules, "mongodb-memory-server-core"))).toBe(false);
   });
+});
+
+describe("the installed tessera CLI", () => {
+  it("answers --help, and migrates the test database through the core's dist/ (--json, exit 0)", async () => {
+    const app = join(dir, "app");
+    const help = await sh("npx", ["--no-install", "tessera", "--help"], app);
+    expect(help.stdout).toContain("Usage: tessera");
+    const env = {
+      MONGODB_URI: inject("mongoUri"),
+      TESSERA_DB_NAME: `consumer_cli_${randomBytes(4).toString("hex")}`,
+    };
+    const { stdout } = await sh("npx", ["--no-install", "tessera", "migrate", "up", "--json"], app, env);
+    expect((JSON.parse(stdout) as { applied: string[] }).applied[0]).toBe("0001-core-indexes");
+  }, 60_000);
 });
 
 describe("an app using the installed core", () => {

@@ -139,3 +139,21 @@ describe("the other answers that carry or follow a token (finding 10)", () => {
     expectTokenSafe(notFound.headers);
   });
 });
+
+describe("auth.api answers carry the same headers, for apps that forward them", () => {
+  it("a JSON answer (sign-in with its token) and a redirect (verify-email) are no-store and no-referrer", async () => {
+    t = await freshTestAuth();
+    await signUp(new TestBrowser(t.auth));
+    const signedIn = await t.auth.api.signInEmail({
+      body: { email: ADA, password: "correct horse battery" },
+    });
+    expect(signedIn.status).toBe(200);
+    expectTokenSafe(signedIn.headers);
+    await new TestBrowser(t.auth).post("/send-verification-email", { email: ADA, callbackURL: "/welcome" });
+    const token = mailedLink(t, ADA).searchParams.get("token") ?? "";
+    const verified = await t.auth.api.verifyEmail({ query: { token, callbackURL: "/welcome" } });
+    expect(verified.status).toBe(302);
+    expect(verified.headers.get("location")).toBe("/welcome");
+    expectTokenSafe(verified.headers);
+  });
+});

@@ -101,6 +101,8 @@ export interface AuditEvent {
   action: string;
   /** Who acted (the admin) and on whom. */
   actorId: string | null;
+  /** An operator acting from a terminal (e.g. "cli:alice", the tessera CLI), when actorId is null. */
+  actor: string | null;
   subjectId: string | null;
   reason: string | null;
   ipAddress: string | null;
@@ -114,6 +116,7 @@ export const auditEventSchema: z.ZodType<AuditEvent> = z.strictObject({
   id: z.string(),
   action: z.string(),
   actorId: z.string().nullable(),
+  actor: z.string().nullable(),
   subjectId: z.string().nullable(),
   reason: z.string().nullable(),
   ipAddress: z.string().nullable(),

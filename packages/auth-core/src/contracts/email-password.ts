@@ -1,7 +1,14 @@
 import { z } from "zod";
 import { defineContract } from "./contract.ts";
 import { type User, userSchema } from "./models.ts";
-import { callbackURLField, emailField, imageField, nameField, passwordField } from "./schemas.ts";
+import {
+  callbackURLField,
+  emailField,
+  imageField,
+  languageField,
+  nameField,
+  passwordField,
+} from "./schemas.ts";
 import { twoFactorRedirectSchema } from "./two-factor.ts";
 
 /** A password sign-in that minted a session (a two-factor user gets a TwoFactorRedirect instead). */
@@ -43,6 +50,8 @@ export const signUpEmailContract = defineContract({
     image: imageField.optional(),
     callbackURL: callbackURLField.optional(),
     rememberMe: z.boolean().optional(),
+    /** Stored on the user; the verification mail of this sign-up is already in it. */
+    language: languageField.optional(),
   }),
   response: signUpResultSchema,
   errors: [

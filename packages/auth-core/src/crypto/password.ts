@@ -1,3 +1,4 @@
+import { scrypt as nodeScrypt, timingSafeEqual } from "node:crypto";
 import { availableParallelism } from "node:os";
 import * as ScryptModule from "scrypt-kdf";
 
@@ -81,6 +82,7 @@ export async function verifyPassword(
   password: string,
   params: PasswordHashParams = DEFAULT_PASSWORD_PARAMS,
 ): Promise<PasswordCheck> {
+  if (BETTER_AUTH_HASH.test(storedHash)) return verifyBetterAuthHash(storedHash, password);
   if (!storedHash.startsWith(FORMAT_PREFIX)) return { valid: false, needsRehash: false };
   const key = Buffer.from(storedHash.slice(FORMAT_PREFIX.length), "base64");
   let valid: boolean;
@@ -93,6 +95,29 @@ export async function verifyPassword(
   const stored = Scrypt.viewParams(key);
   const needsRehash = stored.logN < params.logN || stored.r < params.r || stored.p < params.p;
   return { valid: true, needsRehash };
+}
+
+/**
+ * Hashes imported from Better Auth (`tessera import --from better-auth`): `<salt>:<key>`, both hex,
+ * the key scrypt(NFKC password, the salt's hex text, N=2^14, r=16, p=1, 64 bytes). They verify
+ * here and are always due for a re-hash, so the owner's next sign-in stores Tessera's own format.
+ */
+const BETTER_AUTH_HASH = /^[0-9a-f]{32}:[0-9a-f]{128}$/;
+const BETTER_AUTH_PARAMS = { N: 16384, r: 16, p: 1, maxmem: 128 * 16384 * 16 * 2 };
+
+async function verifyBetterAuthHash(storedHash: string, password: string): Promise<PasswordCheck> {
+  const [salt, keyHex] = storedHash.split(":") as [string, string];
+  const expected = Buffer.from(keyHex, "hex");
+  const derived = await withKdfSlot(
+    () =>
+      new Promise<Buffer>((resolve, reject) =>
+        nodeScrypt(normalizePassword(password), salt, expected.length, BETTER_AUTH_PARAMS, (error, key) =>
+          error ? reject(error) : resolve(key),
+        ),
+      ),
+  ).catch(() => null);
+  if (!derived || !timingSafeEqual(derived, expected)) return { valid: false, needsRehash: false };
+  return { valid: true, needsRehash: true };
 }
 
 /**

@@ -103,6 +103,8 @@ export interface AuditEventDoc {
   /** e.g. "impersonation.start", "user.ban" (features/admin/rules.ts AUDIT_ACTIONS). */
   action: string;
   actorId: ObjectId | null;
+  /** An operator acting from a terminal (the CLI's `cli:<os user>`), with actorId null; absent otherwise. */
+  actor?: string | null;
   subjectId: ObjectId | null;
   reason: string | null;
   ipAddress: string | null;

@@ -12,6 +12,7 @@ import type {
   HtmlResult,
   RedirectResult,
 } from "./define-endpoint.ts";
+import { TOKEN_SAFE_HEADERS } from "./handler.ts";
 import { runEndpoint } from "./run-endpoint.ts";
 
 export interface ApiCallInput {
@@ -107,6 +108,8 @@ export function createApi<Endpoint extends { name: string }>(
       const outcome = await withinRequestTimeout(run, requestTimeoutMs).catch((error: unknown) => {
         throw toApiError(auth, error);
       });
+      // The same cache and referrer rules as over HTTP, for an app that forwards these headers.
+      for (const [name, value] of Object.entries(TOKEN_SAFE_HEADERS)) outcome.headers.set(name, value);
       if (outcome.kind === "json")
         return { data: outcome.data, status: outcome.status, headers: outcome.headers };
       if (outcome.kind === "redirect") return { data: null, status: 302, headers: outcome.headers };

@@ -52,7 +52,7 @@ export type Engine = (request: EngineRequest) => Promise<EngineResponse>;
  * a Referer — a page the redirect lands on, or its images, would otherwise learn the token. Applied
  * to all rather than to a list of endpoints, so a new token-bearing endpoint cannot forget them.
  */
-const TOKEN_SAFE_HEADERS = { "cache-control": "no-store", "referrer-policy": "no-referrer" };
+export const TOKEN_SAFE_HEADERS = { "cache-control": "no-store", "referrer-policy": "no-referrer" };
 const JSON_HEADERS = { "content-type": "application/json; charset=utf-8", ...TOKEN_SAFE_HEADERS };
 
 export function jsonResponse(status: number, data: unknown, headers = new Headers()): Response {

@@ -16,6 +16,11 @@ export const AUDIT_ACTIONS = [
   "user.update",
   "session.revoke",
   "session.revoke-all",
+  // An operator's organization changes (operator.ts at the package root: the tessera CLI).
+  "organization.add-member",
+  "organization.remove-member",
+  "organization.set-member-role",
+  "organization.delete",
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -12,6 +12,7 @@ import {
   type RoleSet,
   rolesGrant,
 } from "./access.ts";
+import { operatorOf } from "./operator.ts";
 import type { AuditAction } from "./rules.ts";
 import { insertAuditEvent } from "./store.ts";
 
@@ -55,7 +56,7 @@ export function isListedAdmin(auth: AuthContext, user: Pick<UserDoc, "_id">): bo
  * only through findUserToManage, so none can skip it.
  */
 function assertMayManageUser(auth: AuthContext, caller: SessionWithUser, target: UserDoc): void {
-  if (target._id.equals(caller.user._id)) return;
+  if (target._id.equals(caller.user._id) || operatorOf(caller) !== null) return;
   if (isListedAdmin(auth, target)) {
     if (!isListedAdmin(auth, caller.user)) throw new AuthError("RESOURCE_ACCESS_NOT_ALLOWED");
     return;
@@ -71,6 +72,7 @@ function assertMayManageUser(auth: AuthContext, caller: SessionWithUser, target:
  * anyone, themselves included — more than they have. `stored`: the comma-separated role names.
  */
 export function assertMayGrantRoles(auth: AuthContext, caller: SessionWithUser, stored: string): void {
+  if (operatorOf(caller) !== null) return;
   const roles = adminRoles(auth);
   for (const name of stored.split(",")) {
     const role = Object.hasOwn(roles, name) ? roles[name]! : {};
@@ -97,6 +99,7 @@ export function requireAdminPermission(
 ): SessionWithUser {
   if (!caller) throw new AuthError("UNAUTHORIZED");
   assertNotImpersonating(caller);
+  if (operatorOf(caller) !== null) return caller;
   if (!hasAdminPermission(auth, caller.user, request)) throw new AuthError("RESOURCE_ACCESS_NOT_ALLOWED");
   return caller;
 }
@@ -151,6 +154,8 @@ export function claimUserRemoval(auth: AuthContext, userId: ObjectId): Promise<b
 export interface AuditInput {
   action: AuditAction;
   actorId: ObjectId | null;
+  /** An operator acting from a terminal (operator.ts), e.g. `cli:alice`: recorded instead of actorId. */
+  actor?: string | null;
   subjectId: ObjectId | null;
   reason?: string | null;
   details?: Record<string, unknown> | null;
@@ -163,7 +168,8 @@ export async function recordAuditEvent(auth: AuthContext, input: AuditInput): Pr
   await insertAuditEvent(auth.collections, {
     _id: new ObjectId(),
     action: input.action,
-    actorId: input.actorId,
+    actorId: input.actor ? null : input.actorId,
+    actor: input.actor ?? null,
     subjectId: input.subjectId,
     reason: input.reason ?? null,
     ipAddress: input.ip,
@@ -173,10 +179,11 @@ export async function recordAuditEvent(auth: AuthContext, input: AuditInput): Pr
   });
 }
 
-/** The request facts every audit event carries. */
-export function auditSource(ctx: { ip: string | null; headers: Headers }): {
+/** The request facts every audit event carries, and the operator when one acts (operator.ts). */
+export function auditSource(ctx: { ip: string | null; headers: Headers; session: SessionWithUser | null }): {
   ip: string | null;
   userAgent: string | null;
+  actor: string | null;
 } {
-  return { ip: ctx.ip, userAgent: ctx.headers.get("user-agent") };
+  return { ip: ctx.ip, userAgent: ctx.headers.get("user-agent"), actor: operatorOf(ctx.session) };
 }

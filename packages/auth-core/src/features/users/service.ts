@@ -31,6 +31,8 @@ export interface NewUserFields {
   image: string | null;
   emailVerified: boolean;
   role?: string;
+  /** Absent: mails go in the configured `language` until the user picks one. */
+  language?: string;
 }
 
 /** Inserts a user through the user create `before` hook; the unique email index settles races. */

@@ -1,14 +1,27 @@
+import { code, countPhrase, greetingName, link, paragraph } from "./blocks.ts";
 import type { MailBlock, MailTemplates } from "./types.ts";
+
+const plurals = {
+  minutes: { one: "# minute", other: "# minutes" },
+  hours: { one: "# hour", other: "# hours" },
+  revokedKeys: {
+    one: "# API key created from a signed-in session was",
+    other: "# API keys created from a signed-in session were",
+  },
+};
+
+const count = (value: number, forms: keyof typeof plurals) => countPhrase("en", value, plurals[forms]);
 
 export const enTemplates: MailTemplates = {
   htmlLang: "en",
+  plurals,
   kinds: {
     "verify-email": ({ url, name, appName }) => ({
       subject: `Verify your email for ${appName}`,
       blocks: [
         greet(name),
         paragraph(`Please confirm your email address to finish setting up your ${appName} account.`),
-        { type: "link", label: "Verify email address", url },
+        link("Verify email address", url),
         paragraph(`If you did not create an account with ${appName}, you can ignore this email.`),
         signOff(appName),
       ],
@@ -21,9 +34,9 @@ export const enTemplates: MailTemplates = {
           `We received a request to reset the password of your ${appName} account. ` +
             "Open the link below to choose a new password.",
         ),
-        { type: "link", label: "Reset password", url },
+        link("Reset password", url),
         paragraph(
-          `The link expires in ${formatCount(expiresInMinutes, "minute")}. ` +
+          `The link expires in ${count(expiresInMinutes, "minutes")}. ` +
             "If you did not ask for a reset, you can ignore this email: your password stays the same.",
         ),
         signOff(appName),
@@ -37,22 +50,19 @@ export const enTemplates: MailTemplates = {
           `We received a request to change the email address of your ${appName} account to ${newEmail}. ` +
             "Open the link below to confirm the change.",
         ),
-        { type: "link", label: "Confirm email change", url },
+        link("Confirm email change", url),
         paragraph("If you did not ask for this change, ignore this email and your address stays the same."),
         signOff(appName),
       ],
     }),
-    // Sent to the address that was replaced (docs/security.md): a stolen session that moved the
-    // account to another mailbox does not do it unnoticed.
     // Signing out everywhere deleted the keys made from a session (docs/security.md "Account
     // recovery"): the owner learns why an integration stopped, and can make new keys.
-    "api-keys-revoked": ({ count, appName }) => ({
+    "api-keys-revoked": ({ count: keys, appName }) => ({
       subject: `Your ${appName} API keys were revoked`,
       blocks: [
         greet(undefined),
         paragraph(
-          `Your ${appName} account was signed out everywhere, and ${formatCount(count, "API key")} ` +
-            `created from a signed-in session ${count === 1 ? "was" : "were"} revoked with it.`,
+          `Your ${appName} account was signed out everywhere, and ${count(keys, "revokedKeys")} revoked with it.`,
         ),
         paragraph(
           "If you use them, create new keys after signing in. If you did not sign out everywhere, reset " +
@@ -61,6 +71,8 @@ export const enTemplates: MailTemplates = {
         signOff(appName),
       ],
     }),
+    // Sent to the address that was replaced (docs/security.md): a stolen session that moved the
+    // account to another mailbox does not do it unnoticed.
     "email-changed": ({ newEmail, appName }) => ({
       subject: `Your ${appName} email address was changed`,
       blocks: [
@@ -85,9 +97,9 @@ export const enTemplates: MailTemplates = {
           `We received a request to delete your ${appName} account. Open the link below to confirm. ` +
             "Your account and its data will be deleted permanently.",
         ),
-        { type: "link", label: "Delete my account", url },
+        link("Delete my account", url),
         paragraph(
-          `The link expires in ${formatCount(expiresInHours, "hour")}. If you did not ask to delete ` +
+          `The link expires in ${count(expiresInHours, "hours")}. If you did not ask to delete ` +
             "your account, ignore this email and consider changing your password.",
         ),
         signOff(appName),
@@ -102,20 +114,20 @@ export const enTemplates: MailTemplates = {
         paragraph(
           `${inviterName} invited you to join ${organizationName} on ${appName} with the role “${role}”.`,
         ),
-        { type: "link", label: "View invitation", url },
+        link("View invitation", url),
         paragraph("If you were not expecting this invitation, you can ignore this email."),
         signOff(appName),
       ],
     }),
     // The code stays out of the subject so it does not show on lock screens and notification previews.
-    "two-factor-otp": ({ code, appName, expiresInMinutes }) => ({
+    "two-factor-otp": ({ code: otp, appName, expiresInMinutes }) => ({
       subject: `Your ${appName} sign-in code`,
       blocks: [
         greet(undefined),
         paragraph(`Use this code to finish signing in to ${appName}:`),
-        { type: "code", code },
+        code(otp),
         paragraph(
-          `The code expires in ${formatCount(expiresInMinutes, "minute")}. If you did not try to sign in, ` +
+          `The code expires in ${count(expiresInMinutes, "minutes")}. If you did not try to sign in, ` +
             "change your password: someone else may know it.",
         ),
         signOff(appName),
@@ -124,19 +136,11 @@ export const enTemplates: MailTemplates = {
   },
 };
 
-function paragraph(text: string): MailBlock {
-  return { type: "paragraph", text };
-}
-
 function greet(name: string | undefined): MailBlock {
-  const trimmed = name?.trim();
-  return paragraph(trimmed ? `Hi ${trimmed},` : "Hi,");
+  const shown = greetingName(name);
+  return paragraph(shown ? `Hi ${shown},` : "Hi,");
 }
 
 function signOff(appName: string): MailBlock {
   return paragraph(`— ${appName}`);
-}
-
-function formatCount(count: number, unit: string): string {
-  return `${count} ${unit}${count === 1 ? "" : "s"}`;
 }

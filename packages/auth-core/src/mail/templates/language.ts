@@ -1,6 +1,2 @@
-/** The languages of user-facing text: docs/decisions.md's enumeration, ENG by default (docs/decisions.md, "Languages"). */
-export const LANGUAGES = ["ENG", "RUS", "UKR", "SPA", "GERMAN", "POL", "FRA", "TURKEY"] as const;
-
-export type Language = (typeof LANGUAGES)[number];
-
-export const DEFAULT_LANGUAGE: Language = "ENG";
+// The enumeration lives in i18n/ (browser-safe, shared with the contracts); mail code imports it here.
+export { DEFAULT_LANGUAGE, LANGUAGES, type Language } from "../../i18n/languages.ts";

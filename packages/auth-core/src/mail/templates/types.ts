@@ -34,8 +34,19 @@ export interface MailContent {
   blocks: MailBlock[];
 }
 
-/** One language's templates; `htmlLang` is the BCP 47 tag written on the HTML document. */
+/**
+ * The forms of one counted phrase by `Intl.PluralRules` category; `#` stands for the number.
+ * `other` is always needed (fractions such as 1.5 hours select it in most languages).
+ */
+export type PluralForms = Partial<Record<Intl.LDMLPluralRule, string>> & { other: string };
+
+/**
+ * One language's templates. `htmlLang` is the BCP 47 tag written on the HTML document and given to
+ * `Intl.PluralRules`; `plurals` lists every counted phrase the templates use, so a test can check that
+ * each has every form the language needs.
+ */
 export interface MailTemplates {
   htmlLang: string;
+  plurals: Record<string, PluralForms>;
   kinds: { [K in MailKind]: (data: MailDataByKind[K]) => MailContent };
 }

@@ -12,6 +12,7 @@ function toAuditEvent(doc: AuditEventDoc): AuditEvent {
     id: doc._id.toHexString(),
     action: doc.action,
     actorId: doc.actorId?.toHexString() ?? null,
+    actor: doc.actor ?? null,
     subjectId: doc.subjectId?.toHexString() ?? null,
     reason: doc.reason,
     ipAddress: doc.ipAddress,

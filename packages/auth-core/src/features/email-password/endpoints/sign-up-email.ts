@@ -18,7 +18,13 @@ export const signUpEmail = defineEndpoint(signUpEmailContract, {
     // User and credential account, or neither; the user's after hook runs once both are stored.
     const created = await createUserWithPassword(
       auth,
-      { email: body.email, name: body.name, image: body.image ?? null, emailVerified: false },
+      {
+        email: body.email,
+        name: body.name,
+        image: body.image ?? null,
+        emailVerified: false,
+        ...(body.language && { language: body.language }),
+      },
       passwordHash,
     );
     if (!created.ok) {

@@ -175,6 +175,8 @@ export async function sendInvitationMail(
   invitation: InvitationDoc,
   organization: OrganizationDoc,
   inviter: UserDoc,
+  /** The invitee's language when the address is a user's; else the mail goes in the `language` option. */
+  language?: string | undefined,
 ): Promise<void> {
   const id = invitation._id.toHexString();
   const url = invitationLink(auth, id);
@@ -182,7 +184,7 @@ export async function sendInvitationMail(
   await dispatchMail(
     auth,
     "invitation",
-    { email: invitation.email },
+    { email: invitation.email, language },
     {
       url,
       organizationName: organization.name,

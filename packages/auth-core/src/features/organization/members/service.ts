@@ -139,14 +139,19 @@ export async function findMemberByIdOrEmail(
   return memberId ? store.findMemberById(auth.collections, organizationId, memberId) : null;
 }
 
-/** Whether the user with this address (if there is one) is already a member. */
-export async function isAddressAMember(
+/**
+ * The user with this address (null when there is none) and whether they are already a member; the
+ * user is handed on so an invitation mail goes in their language without another read.
+ */
+export async function findAddressMembership(
   auth: AuthContext,
   organizationId: ObjectId,
   email: string,
-): Promise<boolean> {
+): Promise<{ user: UserDoc | null; isMember: boolean }> {
   const user = await findUserByEmail(auth.collections, email);
-  return user !== null && (await store.findMember(auth.collections, organizationId, user._id)) !== null;
+  const isMember =
+    user !== null && (await store.findMember(auth.collections, organizationId, user._id)) !== null;
+  return { user, isMember };
 }
 
 /** The user's member row in the organization; null when they are not a member. */

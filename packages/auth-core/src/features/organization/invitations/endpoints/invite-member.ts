@@ -10,7 +10,7 @@ import {
   resolveOrganizationId,
 } from "../../endpoints/guards.ts";
 import { canGrantRoles, findUnknownRoles } from "../../members/rules.ts";
-import { isAddressAMember, roleTableOf } from "../../members/service.ts";
+import { findAddressMembership, roleTableOf } from "../../members/service.ts";
 import { findOrganization } from "../../organizations/service.ts";
 import { inviteOrRenew, sendInvitationMail, withdrawInvitation } from "../service.ts";
 import { type Invitation, toInvitation } from "../types.ts";
@@ -34,8 +34,8 @@ export const inviteMember = defineEndpoint(createInvitationContract, {
     if (!canGrantRoles(own.role, body.role, table, auth.options.organization.creatorRole))
       throw new AuthError("INVITATION_ROLE_NOT_ALLOWED");
     const teams = await requireOrganizationTeams(auth, organizationId, body.teamId ?? []);
-    if (await isAddressAMember(auth, organizationId, body.email))
-      throw new AuthError("MEMBER_ALREADY_EXISTS");
+    const invitee = await findAddressMembership(auth, organizationId, body.email);
+    if (invitee.isMember) throw new AuthError("MEMBER_ALREADY_EXISTS");
     const invitation = answerRefusal(
       await inviteOrRenew(
         auth,
@@ -56,7 +56,7 @@ export const inviteMember = defineEndpoint(createInvitationContract, {
       await withdrawInvitation(auth, invitation);
       throw new AuthError("ORGANIZATION_NOT_FOUND");
     }
-    await sendInvitationMail(auth, invitation, organization, caller.user);
+    await sendInvitationMail(auth, invitation, organization, caller.user, invitee.user?.language);
     return toInvitation(invitation);
   },
 });

@@ -1,0 +1,48 @@
+import type { SessionDoc, UserDoc } from "../../db/documents.ts";
+import { ObjectId } from "../../db/ids.ts";
+import type { SessionWithUser } from "../session/index.ts";
+
+/**
+ * The operator: someone administering from a terminal (the `tessera` CLI), with access to the
+ * database and no HTTP session. Admin endpoints see them as their caller through `auth.api` built
+ * with operator callers (operator.ts at the package root), so every rule of the admin area still
+ * holds — last owner, ban ends sessions, may not ban oneself — except the permission checks: the
+ * operator holds every admin permission, as a listed admin id does (they hold the database anyway).
+ * Audit events record `actor` (e.g. `cli:alice`) and no actor id.
+ */
+export interface OperatorCaller extends SessionWithUser {
+  operator: string;
+}
+
+/** A caller for `actor`: a user and session that exist only in memory (fresh ids match no row). */
+export function operatorCaller(actor: string, now: Date): OperatorCaller {
+  const user: UserDoc = {
+    _id: new ObjectId(),
+    email: "operator@localhost.invalid",
+    emailVerified: true,
+    name: actor,
+    image: null,
+    createdAt: now,
+    updatedAt: now,
+  };
+  const session: SessionDoc = {
+    _id: new ObjectId(),
+    userId: user._id,
+    token: "",
+    expiresAt: new Date(now.getTime() + 60_000),
+    createdAt: now,
+    updatedAt: now,
+    ipAddress: null,
+    userAgent: null,
+    activeOrganizationId: null,
+    dontRemember: true,
+  };
+  return { session, user, fromCache: false, operator: actor };
+}
+
+/** The operator's name when the caller is one, else null. */
+export function operatorOf(caller: SessionWithUser | null): string | null {
+  if (!caller || !("operator" in caller)) return null;
+  const { operator } = caller as OperatorCaller;
+  return typeof operator === "string" ? operator : null;
+}

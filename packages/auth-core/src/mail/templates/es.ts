@@ -1,0 +1,148 @@
+import { code, countPhrase, greetingName, link, paragraph } from "./blocks.ts";
+import type { MailBlock, MailTemplates } from "./types.ts";
+
+// Addressed with «tú», as apps in Spain and Latin America usually are. `many` is the "1000000 de
+// minutos" form of round millions.
+const plurals = {
+  minutes: { one: "# minuto", many: "# de minutos", other: "# minutos" },
+  hours: { one: "# hora", many: "# de horas", other: "# horas" },
+  revokedKeys: {
+    one: "se ha revocado # clave de API creada desde una sesión iniciada",
+    many: "se han revocado # de claves de API creadas desde una sesión iniciada",
+    other: "se han revocado # claves de API creadas desde una sesión iniciada",
+  },
+};
+
+const count = (value: number, forms: keyof typeof plurals) => countPhrase("es", value, plurals[forms]);
+
+export const esTemplates: MailTemplates = {
+  htmlLang: "es",
+  plurals,
+  kinds: {
+    "verify-email": ({ url, name, appName }) => ({
+      subject: `Verifica tu correo electrónico en ${appName}`,
+      blocks: [
+        greet(name),
+        paragraph(
+          `Confirma tu dirección de correo electrónico para terminar de configurar tu cuenta de ${appName}.`,
+        ),
+        link("Verificar correo electrónico", url),
+        paragraph(`Si no has creado una cuenta en ${appName}, puedes ignorar este correo.`),
+        signOff(appName),
+      ],
+    }),
+    "reset-password": ({ url, name, appName, expiresInMinutes }) => ({
+      subject: `Restablece tu contraseña de ${appName}`,
+      blocks: [
+        greet(name),
+        paragraph(
+          `Hemos recibido una solicitud para restablecer la contraseña de tu cuenta de ${appName}. ` +
+            "Abre el siguiente enlace para elegir una contraseña nueva.",
+        ),
+        link("Restablecer contraseña", url),
+        paragraph(
+          `El enlace caduca en ${count(expiresInMinutes, "minutes")}. Si no has solicitado el ` +
+            "restablecimiento, puedes ignorar este correo: tu contraseña seguirá siendo la misma.",
+        ),
+        signOff(appName),
+      ],
+    }),
+    "change-email": ({ url, newEmail, appName }) => ({
+      subject: `Confirma tu nueva dirección de correo en ${appName}`,
+      blocks: [
+        greet(undefined),
+        paragraph(
+          "Hemos recibido una solicitud para cambiar la dirección de correo electrónico de tu cuenta " +
+            `de ${appName} a ${newEmail}. Abre el siguiente enlace para confirmar el cambio.`,
+        ),
+        link("Confirmar el cambio de correo", url),
+        paragraph(
+          "Si no has solicitado este cambio, ignora este correo y tu dirección seguirá siendo la misma.",
+        ),
+        signOff(appName),
+      ],
+    }),
+    "api-keys-revoked": ({ count: keys, appName }) => ({
+      subject: `Se han revocado tus claves de API de ${appName}`,
+      blocks: [
+        greet(undefined),
+        paragraph(
+          `Se han cerrado todas las sesiones de tu cuenta de ${appName} y, con ellas, ${count(keys, "revokedKeys")}.`,
+        ),
+        paragraph(
+          "Si las usas, crea claves nuevas después de iniciar sesión. Si no has cerrado todas las " +
+            "sesiones, restablece tu contraseña y revisa tu cuenta.",
+        ),
+        signOff(appName),
+      ],
+    }),
+    "email-changed": ({ newEmail, appName }) => ({
+      subject: `Se ha cambiado tu dirección de correo de ${appName}`,
+      blocks: [
+        greet(undefined),
+        paragraph(
+          newEmail
+            ? `La dirección de correo electrónico de tu cuenta de ${appName} se ha cambiado a ${newEmail}.`
+            : `La dirección de correo electrónico de tu cuenta de ${appName} se ha cambiado a otra dirección.`,
+        ),
+        paragraph(
+          "Si has hecho tú este cambio, no tienes que hacer nada. Si no, es posible que otra persona " +
+            `tenga acceso a tu cuenta: ponte en contacto con el soporte de ${appName} de inmediato.`,
+        ),
+        signOff(appName),
+      ],
+    }),
+    "delete-account": ({ url, appName, expiresInHours }) => ({
+      subject: `Confirma la eliminación de tu cuenta de ${appName}`,
+      blocks: [
+        greet(undefined),
+        paragraph(
+          `Hemos recibido una solicitud para eliminar tu cuenta de ${appName}. Abre el siguiente enlace ` +
+            "para confirmarla. Tu cuenta y sus datos se eliminarán de forma permanente.",
+        ),
+        link("Eliminar mi cuenta", url),
+        paragraph(
+          `El enlace caduca en ${count(expiresInHours, "hours")}. Si no has solicitado eliminar tu cuenta, ` +
+            "ignora este correo y plantéate cambiar tu contraseña.",
+        ),
+        signOff(appName),
+      ],
+    }),
+    invitation: ({ url, organizationName, inviterName, role, appName }) => ({
+      subject: `Te han invitado a una organización en ${appName}`,
+      blocks: [
+        greet(undefined),
+        paragraph(
+          `${inviterName} te ha invitado a unirte a la organización «${organizationName}» ` +
+            `en ${appName} con el rol «${role}».`,
+        ),
+        link("Ver invitación", url),
+        paragraph("Si no esperabas esta invitación, puedes ignorar este correo."),
+        signOff(appName),
+      ],
+    }),
+    "two-factor-otp": ({ code: otp, appName, expiresInMinutes }) => ({
+      subject: `Tu código de inicio de sesión de ${appName}`,
+      blocks: [
+        greet(undefined),
+        paragraph(`Usa este código para terminar de iniciar sesión en ${appName}:`),
+        code(otp),
+        paragraph(
+          `El código caduca en ${count(expiresInMinutes, "minutes")}. Si no has intentado iniciar ` +
+            "sesión, cambia tu contraseña: puede que otra persona la conozca.",
+        ),
+        signOff(appName),
+      ],
+    }),
+  },
+};
+
+// A letter's greeting takes a colon in Spanish («Hola, Ana:»).
+function greet(name: string | undefined): MailBlock {
+  const shown = greetingName(name);
+  return paragraph(shown ? `Hola, ${shown}:` : "Hola:");
+}
+
+function signOff(appName: string): MailBlock {
+  return paragraph(`— ${appName}`);
+}

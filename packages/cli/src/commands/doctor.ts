@@ -1,0 +1,76 @@
+import { Command } from "commander";
+import { CliError, EXIT } from "../errors.ts";
+import type { Finding } from "../invariants.ts";
+import { contextOf, type RunContext, report, withAuth } from "../kit.ts";
+
+export interface DoctorResult {
+  /** True when nothing is left to repair (after --fix). */
+  ok: boolean;
+  where: string;
+  findings: Finding[];
+}
+
+/**
+ * `tessera doctor [--fix]`: the configuration (secret, pending migrations) and the data's invariants
+ * (invariants.ts), each with a count; --fix repairs what is safe (orphan rows, stale active
+ * organizations, pending migrations) and reports it.
+ */
+export async function doctorAction(
+  run: RunContext,
+  options: { fix?: boolean | undefined },
+): Promise<DoctorResult> {
+  const fix = options.fix === true;
+  return withAuth(run, async ({ auth, where }) => {
+    const findings: Finding[] = [];
+    const secret = run.io.env.TESSERA_SECRET;
+    findings.push({
+      check: "secret",
+      description: "TESSERA_SECRET is set, 32 characters or more (`tessera secret` makes one)",
+      count: secret && secret.length >= 32 ? 0 : 1,
+      fixable: false,
+      fixed: 0,
+      examples: [],
+    });
+    const { migrationStatus } = await import("@tessera/auth-core/operator");
+    const pending = (await migrationStatus(auth))
+      .filter((state) => state.appliedAt === null)
+      .map((state) => state.id);
+    findings.push({
+      check: "pending-migrations",
+      description: "migrations not yet applied (tessera migrate up)",
+      count: pending.length,
+      fixable: true,
+      fixed: fix && pending.length > 0 ? (await auth.migrate()).length : 0,
+      examples: pending.slice(0, 3),
+    });
+    const { checkDataInvariants } = await import("../invariants.ts");
+    findings.push(
+      ...(await checkDataInvariants(auth.context.collections.db, {
+        fix,
+        creatorRole: auth.context.options.organization.creatorRole,
+      })),
+    );
+    return { ok: findings.every((finding) => finding.count === finding.fixed), where, findings };
+  });
+}
+
+export const doctorCommand = new Command("doctor")
+  .description("check the configuration and the data's invariants; --fix repairs what is safe")
+  .option("--fix", "repair what is safe to repair, and say what was done")
+  .action(async (options: { fix?: boolean }, command: Command) => {
+    const run = contextOf(command);
+    const result = await doctorAction(run, options);
+    report(run, result, (data) => [
+      `checked ${data.where}`,
+      ...data.findings.map((finding) => {
+        const mark = finding.count === 0 ? "ok  " : finding.fixed === finding.count ? "fixed" : "FAIL";
+        const detail =
+          finding.count === 0
+            ? ""
+            : ` — ${finding.count} found${finding.fixed > 0 ? `, ${finding.fixed} repaired` : finding.fixable ? " (--fix repairs)" : ""}${finding.examples.length > 0 ? ` e.g. ${finding.examples.join(", ")}` : ""}`;
+        return `${mark}\t${finding.check}: ${finding.description}${detail}`;
+      }),
+    ]);
+    if (!result.ok)
+      throw new CliError("DOCTOR_FINDINGS", "doctor found problems that are still there", EXIT.failure);
+  });

@@ -1,0 +1,345 @@
+import type { AdminUser, ListUsersResult } from "@tessera/auth-core";
+import { Command, Option } from "commander";
+import { usageError } from "../errors.ts";
+import { confirmOrRefuse, contextOf, parseCount, type RunContext, report } from "../kit.ts";
+import { resolveUserId, withOperator } from "../operator.ts";
+import { type PasswordOptions, readPassword } from "../secrets-input.ts";
+import { formatDate, formatTable } from "../table.ts";
+
+/** Every users action goes through the core's admin endpoints as the operator `cli:<os user>`. */
+
+export interface UsersListOptions {
+  search?: string | undefined;
+  searchField?: "email" | "name" | undefined;
+  role?: string | undefined;
+  banned?: boolean | undefined;
+  limit?: number | undefined;
+  offset?: number | undefined;
+  /** Every page, not only one (at most 100 a page through the API). */
+  all?: boolean | undefined;
+}
+
+const PAGE = 100;
+
+export async function usersListAction(run: RunContext, options: UsersListOptions): Promise<ListUsersResult> {
+  if (options.role !== undefined && options.banned)
+    throw usageError("--role and --banned cannot be combined");
+  const filter =
+    options.role !== undefined
+      ? { filterField: "role" as const, filterValue: options.role, filterOperator: "eq" as const }
+      : options.banned
+        ? { filterField: "banned" as const, filterValue: "true", filterOperator: "eq" as const }
+        : {};
+  const search =
+    options.search !== undefined
+      ? {
+          searchValue: options.search,
+          searchField: options.searchField ?? "email",
+          searchOperator: "contains" as const,
+        }
+      : {};
+  return withOperator(run, async (session) => {
+    const query = { ...filter, ...search, sortBy: "createdAt" as const, sortDirection: "asc" as const };
+    const limit = options.all ? PAGE : Math.min(options.limit ?? 50, PAGE);
+    let offset = options.offset ?? 0;
+    const first = await session.api.listUsers({
+      query: { ...query, limit, offset },
+      headers: session.headers,
+    });
+    if (!options.all) return first.data;
+    const users = [...first.data.users];
+    while (offset + PAGE < first.data.total) {
+      offset += PAGE;
+      const page = await session.api.listUsers({
+        query: { ...query, limit: PAGE, offset },
+        headers: session.headers,
+      });
+      if (page.data.users.length === 0) break;
+      users.push(...page.data.users);
+    }
+    return { users, total: first.data.total, limit: users.length, offset: options.offset ?? 0 };
+  });
+}
+
+export interface UserResult {
+  user: AdminUser;
+}
+
+export async function usersGetAction(run: RunContext, ref: string): Promise<UserResult> {
+  return withOperator(run, async (session) => {
+    const id = await resolveUserId(session, ref);
+    const { data } = await session.api.getUser({ query: { id }, headers: session.headers });
+    return { user: data };
+  });
+}
+
+export interface UsersCreateOptions extends PasswordOptions {
+  name?: string | undefined;
+  role?: string | undefined;
+  verified?: boolean | undefined;
+}
+
+export async function usersCreateAction(
+  run: RunContext,
+  email: string,
+  options: UsersCreateOptions,
+): Promise<UserResult> {
+  const password = await readPassword(run, options, false);
+  return withOperator(run, async (session) => {
+    const { data } = await session.api.createUser({
+      body: {
+        email,
+        name: options.name ?? email.split("@")[0]!,
+        ...(password === null ? {} : { password }),
+        ...(options.role === undefined ? {} : { role: options.role }),
+        ...(options.verified ? { data: { emailVerified: true } } : {}),
+      },
+      headers: session.headers,
+    });
+    return { user: data.user };
+  });
+}
+
+export interface UsersBanOptions {
+  reason?: string | undefined;
+  /** Seconds; without it the ban lasts until unban (or the app's default ban length). */
+  expiresIn?: number | undefined;
+  yes?: boolean | undefined;
+}
+
+export async function usersBanAction(
+  run: RunContext,
+  ref: string,
+  options: UsersBanOptions,
+): Promise<UserResult> {
+  await confirmOrRefuse(run, options.yes, `Ban ${ref} and end every session of theirs?`);
+  return withOperator(run, async (session) => {
+    const userId = await resolveUserId(session, ref);
+    const { data } = await session.api.banUser({
+      body: {
+        userId,
+        ...(options.reason === undefined ? {} : { banReason: options.reason }),
+        ...(options.expiresIn === undefined ? {} : { banExpiresIn: options.expiresIn }),
+      },
+      headers: session.headers,
+    });
+    return { user: data.user };
+  });
+}
+
+export async function usersUnbanAction(run: RunContext, ref: string): Promise<UserResult> {
+  return withOperator(run, async (session) => {
+    const userId = await resolveUserId(session, ref);
+    const { data } = await session.api.unbanUser({ body: { userId }, headers: session.headers });
+    return { user: data.user };
+  });
+}
+
+export async function usersSetRoleAction(run: RunContext, ref: string, role: string): Promise<UserResult> {
+  return withOperator(run, async (session) => {
+    const userId = await resolveUserId(session, ref);
+    const { data } = await session.api.setRole({ body: { userId, role }, headers: session.headers });
+    return { user: data.user };
+  });
+}
+
+export interface UsersSetPasswordOptions extends PasswordOptions {
+  yes?: boolean | undefined;
+}
+
+export interface DoneResult {
+  success: true;
+  userId: string;
+}
+
+/**
+ * Sets a password chosen by the operator: as over HTTP, it signs nobody in until the user resets or
+ * changes it, and the user's sessions end.
+ */
+export async function usersSetPasswordAction(
+  run: RunContext,
+  ref: string,
+  options: UsersSetPasswordOptions,
+): Promise<DoneResult> {
+  const password = (await readPassword(run, options, true))!;
+  await confirmOrRefuse(run, options.yes, `Set a new password for ${ref} and end their sessions?`);
+  return withOperator(run, async (session) => {
+    const userId = await resolveUserId(session, ref);
+    await session.api.setUserPassword({ body: { userId, newPassword: password }, headers: session.headers });
+    return { success: true, userId };
+  });
+}
+
+export async function usersRevokeSessionsAction(
+  run: RunContext,
+  ref: string,
+  options: { yes?: boolean | undefined },
+): Promise<DoneResult> {
+  await confirmOrRefuse(run, options.yes, `End every session of ${ref}?`);
+  return withOperator(run, async (session) => {
+    const userId = await resolveUserId(session, ref);
+    await session.api.revokeUserSessions({ body: { userId }, headers: session.headers });
+    return { success: true, userId };
+  });
+}
+
+export async function usersRemoveAction(
+  run: RunContext,
+  ref: string,
+  options: { yes?: boolean | undefined },
+): Promise<DoneResult> {
+  await confirmOrRefuse(run, options.yes, `Remove ${ref} and all their data for good?`);
+  return withOperator(run, async (session) => {
+    const userId = await resolveUserId(session, ref);
+    await session.api.removeUser({ body: { userId }, headers: session.headers });
+    return { success: true, userId };
+  });
+}
+
+export function userLines(run: RunContext, users: readonly AdminUser[]): string[] {
+  return formatTable(
+    run.io,
+    ["ID", "EMAIL", "NAME", "ROLE", "BANNED", "CREATED"],
+    users.map((user) => [
+      user.id,
+      user.email,
+      user.name,
+      user.role,
+      user.banned ? `yes${user.banExpires ? ` until ${formatDate(user.banExpires)}` : ""}` : "no",
+      formatDate(user.createdAt),
+    ]),
+  );
+}
+
+function describeUser(user: AdminUser): string[] {
+  return [
+    `id\t${user.id}`,
+    `email\t${user.email}${user.emailVerified ? " (verified)" : ""}`,
+    `name\t${user.name}`,
+    `role\t${user.role}`,
+    `banned\t${user.banned ? `yes${user.banReason ? ` (${user.banReason})` : ""}${user.banExpires ? ` until ${formatDate(user.banExpires)}` : ""}` : "no"}`,
+    `created\t${formatDate(user.createdAt)}`,
+  ];
+}
+
+const yesOption = () => new Option("-y, --yes", "do it without asking (needed without a terminal)");
+const userArgument = "<user>";
+const userHelp = "the user's email or id";
+
+export const usersCommand = new Command("users")
+  .description("list and administer users (as the operator cli:<os user>, recorded in the audit trail)")
+  .addCommand(
+    new Command("list")
+      .description("list users (a table on a terminal, tab-separated otherwise)")
+      .option("--search <text>", "email (or --search-field name) containing the text")
+      .addOption(new Option("--search-field <field>", "where --search looks").choices(["email", "name"]))
+      .option("--role <role>", "only users with this role")
+      .option("--banned", "only banned users")
+      .option("--limit <n>", "users per page (at most 100, default 50)", parseCount("--limit"))
+      .option("--offset <n>", "skip this many users", parseCount("--offset"))
+      .option("--all", "every page")
+      .action(async (options: UsersListOptions, command: Command) => {
+        const run = contextOf(command);
+        report(run, await usersListAction(run, options), (data) => [
+          ...userLines(run, data.users),
+          ...(run.io.stdoutIsTTY ? [`${data.users.length} of ${data.total} (offset ${data.offset})`] : []),
+        ]);
+      }),
+  )
+  .addCommand(
+    new Command("get")
+      .description("show one user")
+      .argument(userArgument, userHelp)
+      .action(async (ref: string, _options, command: Command) => {
+        const run = contextOf(command);
+        report(run, await usersGetAction(run, ref), (data) => describeUser(data.user));
+      }),
+  )
+  .addCommand(
+    new Command("create")
+      .description("create a user (with a password, or none: they set it through a reset)")
+      .argument("<email>")
+      .option("--name <name>", "display name (default: the email's local part)")
+      .option("--role <role>", "role(s), comma separated")
+      .option(
+        "--password <password>",
+        "initial password (visible in the shell history: prefer --password-stdin)",
+      )
+      .option("--password-stdin", "read the password from the first line of stdin")
+      .option("--verified", "mark the email as verified")
+      .action(async (email: string, options: UsersCreateOptions, command: Command) => {
+        const run = contextOf(command);
+        report(run, await usersCreateAction(run, email, options), (data) => [
+          `created ${data.user.email} (${data.user.id})`,
+        ]);
+      }),
+  )
+  .addCommand(
+    new Command("ban")
+      .description("ban a user: every session of theirs ends at once")
+      .argument(userArgument, userHelp)
+      .option("--reason <text>", "shown to the user")
+      .option("--expires-in <seconds>", "lift the ban after this many seconds", parseCount("--expires-in"))
+      .addOption(yesOption())
+      .action(async (ref: string, options: UsersBanOptions, command: Command) => {
+        const run = contextOf(command);
+        report(run, await usersBanAction(run, ref, options), (data) => [
+          `banned ${data.user.email}${data.user.banExpires ? ` until ${formatDate(data.user.banExpires)}` : ""}; their sessions ended`,
+        ]);
+      }),
+  )
+  .addCommand(
+    new Command("unban")
+      .description("lift a user's ban")
+      .argument(userArgument, userHelp)
+      .action(async (ref: string, _options, command: Command) => {
+        const run = contextOf(command);
+        report(run, await usersUnbanAction(run, ref), (data) => [`unbanned ${data.user.email}`]);
+      }),
+  )
+  .addCommand(
+    new Command("set-role")
+      .description("set a user's role(s), comma separated")
+      .argument(userArgument, userHelp)
+      .argument("<role>")
+      .action(async (ref: string, role: string, _options, command: Command) => {
+        const run = contextOf(command);
+        report(run, await usersSetRoleAction(run, ref, role), (data) => [
+          `${data.user.email} is now ${data.user.role}`,
+        ]);
+      }),
+  )
+  .addCommand(
+    new Command("set-password")
+      .description("set a password (the user must change it at next sign-in); their sessions end")
+      .argument(userArgument, userHelp)
+      .option("--password <password>", "the new password (visible in the shell history)")
+      .option("--password-stdin", "read the password from the first line of stdin")
+      .addOption(yesOption())
+      .action(async (ref: string, options: UsersSetPasswordOptions, command: Command) => {
+        const run = contextOf(command);
+        report(run, await usersSetPasswordAction(run, ref, options), () => [`password set for ${ref}`]);
+      }),
+  )
+  .addCommand(
+    new Command("revoke-sessions")
+      .description("end every session of a user")
+      .argument(userArgument, userHelp)
+      .addOption(yesOption())
+      .action(async (ref: string, options: { yes?: boolean }, command: Command) => {
+        const run = contextOf(command);
+        report(run, await usersRevokeSessionsAction(run, ref, options), () => [
+          `ended every session of ${ref}`,
+        ]);
+      }),
+  )
+  .addCommand(
+    new Command("remove")
+      .description("remove a user and all their data")
+      .argument(userArgument, userHelp)
+      .addOption(yesOption())
+      .action(async (ref: string, options: { yes?: boolean }, command: Command) => {
+        const run = contextOf(command);
+        report(run, await usersRemoveAction(run, ref, options), () => [`removed ${ref}`]);
+      }),
+  );

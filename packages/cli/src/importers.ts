@@ -1,0 +1,439 @@
+import { createHash } from "node:crypto";
+import { type Collection, type Db, type Document, MongoBulkWriteError, ObjectId } from "mongodb";
+
+/**
+ * Moving in from another auth library's MongoDB collections into Tessera's (`tessera import`).
+ * Source ids are kept (a source id that is not an ObjectId maps to a fixed one derived from it), so
+ * a second run finds everything in place and copies nothing twice. Sessions and verification
+ * tokens are not copied: users sign in again. Provider tokens are not copied either (Tessera
+ * stores them encrypted with its own secret): the next social sign-in stores fresh ones.
+ */
+export type ImportSource = "better-auth" | "authjs";
+
+export interface CollectionCount {
+  /** Written by this run (or, with --dry-run, that would be). */
+  copied: number;
+  /** Already in Tessera from an earlier run. */
+  existing: number;
+  /** Rows that could not be taken (see `refused`). */
+  refused: number;
+}
+
+export interface ImportReport {
+  from: ImportSource;
+  dryRun: boolean;
+  counts: Record<string, CollectionCount>;
+  refused: { collection: string; id: string; reason: string }[];
+  seconds: number;
+  usersPerSecond: number;
+}
+
+type Progress = (label: string, done: number, total: number) => void;
+
+/** A Tessera id for a source id: the same ObjectId, or one derived from the string. */
+export function importedId(value: unknown): ObjectId {
+  if (value instanceof ObjectId) return value;
+  const text = String(value);
+  if (/^[0-9a-f]{24}$/i.test(text)) return new ObjectId(text);
+  return new ObjectId(createHash("sha256").update(`import:${text}`).digest().subarray(0, 12));
+}
+
+const BATCH = 500;
+
+class Importer {
+  readonly counts: Record<string, CollectionCount> = {};
+  readonly refused: ImportReport["refused"] = [];
+
+  constructor(
+    readonly target: Db,
+    readonly dryRun: boolean,
+    readonly progress: Progress,
+  ) {}
+
+  refuse(collection: string, id: unknown, reason: string): void {
+    this.count(collection).refused++;
+    this.refused.push({ collection, id: String(id), reason });
+  }
+
+  count(collection: string): CollectionCount {
+    this.counts[collection] ??= { copied: 0, existing: 0, refused: 0 };
+    return this.counts[collection];
+  }
+
+  /** Inserts the docs not yet there (by _id); duplicates of a unique index are refused with the reason. */
+  async write(collection: string, docs: Document[], duplicateReason: string): Promise<Set<string>> {
+    const written = new Set<string>();
+    const target: Collection = this.target.collection(collection);
+    for (let start = 0; start < docs.length; start += BATCH) {
+      const batch = docs.slice(start, start + BATCH);
+      const present = new Set(
+        (
+          await target
+            .find({ _id: { $in: batch.map((doc) => doc._id) } }, { projection: { _id: 1 } })
+            .toArray()
+        ).map((doc) => String(doc._id)),
+      );
+      const fresh = batch.filter((doc) => !present.has(String(doc._id)));
+      this.count(collection).existing += batch.length - fresh.length;
+      for (const id of present) written.add(id);
+      if (fresh.length > 0 && this.dryRun) {
+        this.count(collection).copied += fresh.length;
+        for (const doc of fresh) written.add(String(doc._id));
+      } else if (fresh.length > 0) {
+        const failed = new Set<number>();
+        try {
+          await target.insertMany(fresh, { ordered: false });
+        } catch (error) {
+          if (!(error instanceof MongoBulkWriteError)) throw error;
+          const errors = Array.isArray(error.writeErrors) ? error.writeErrors : [error.writeErrors];
+          for (const writeError of errors) {
+            if (writeError.code !== 11000) throw error;
+            failed.add(writeError.index);
+          }
+        }
+        fresh.forEach((doc, index) => {
+          if (failed.has(index)) this.refuse(collection, doc._id, duplicateReason);
+          else {
+            this.count(collection).copied++;
+            written.add(String(doc._id));
+          }
+        });
+      }
+      this.progress(collection, Math.min(start + BATCH, docs.length), docs.length);
+    }
+    return written;
+  }
+}
+
+function date(value: unknown, fallback: Date): Date {
+  if (value instanceof Date) return value;
+  if (typeof value === "string" || typeof value === "number") {
+    const parsed = new Date(value);
+    if (!Number.isNaN(parsed.getTime())) return parsed;
+  }
+  return fallback;
+}
+
+function text(value: unknown): string | null {
+  return typeof value === "string" && value.length > 0 ? value : null;
+}
+
+/** Users: emails trimmed and lower-cased; an email another Tessera user holds is refused. */
+async function importUsers(importer: Importer, rows: Document[], map: (row: Document) => Document | string) {
+  const now = new Date();
+  const docs: Document[] = [];
+  const seen = new Set<string>();
+  for (const row of rows) {
+    const doc = map(row);
+    if (typeof doc === "string") {
+      importer.refuse("users", row._id, doc);
+      continue;
+    }
+    doc.createdAt = date(doc.createdAt, now);
+    doc.updatedAt = date(doc.updatedAt, doc.createdAt);
+    if (seen.has(doc.email)) {
+      importer.refuse("users", row._id, `email ${doc.email} appears twice in the source (differing in case)`);
+      continue;
+    }
+    seen.add(doc.email);
+    docs.push(doc);
+  }
+  // Another Tessera user (another id) with the same email: refused, never merged.
+  const taken = new Map<string, string>();
+  for (let start = 0; start < docs.length; start += BATCH) {
+    const emails = docs.slice(start, start + BATCH).map((doc) => doc.email as string);
+    for (const user of await importer.target
+      .collection("users")
+      .find({ email: { $in: emails } }, { projection: { _id: 1, email: 1 } })
+      .toArray()) {
+      taken.set(String(user.email), String(user._id));
+    }
+  }
+  const accepted = docs.filter((doc) => {
+    const owner = taken.get(doc.email);
+    if (owner === undefined || owner === String(doc._id)) return true;
+    importer.refuse("users", doc._id, `email ${doc.email} belongs to another Tessera user`);
+    return false;
+  });
+  return importer.write("users", accepted, "email already used");
+}
+
+/** Better Auth's MongoDB adapter: collections named after its models, ObjectId ids and references. */
+async function importBetterAuth(source: Db, importer: Importer): Promise<number> {
+  const now = new Date();
+  const users = await source.collection("user").find({}).toArray();
+  const userIds = await importUsers(importer, users, (row) => {
+    const email = text(row.email)?.trim().toLowerCase();
+    if (!email) return "no email";
+    return {
+      _id: importedId(row._id),
+      email,
+      emailVerified: row.emailVerified === true,
+      name: text(row.name) ?? email.split("@")[0],
+      image: text(row.image),
+      createdAt: row.createdAt,
+      updatedAt: row.updatedAt,
+      ...(text(row.role) ? { role: row.role } : {}),
+      ...(row.banned === true
+        ? {
+            banned: true,
+            banReason: text(row.banReason),
+            banExpires: row.banExpires ? date(row.banExpires, now) : null,
+          }
+        : {}),
+    };
+  });
+
+  const accounts: Document[] = [];
+  for (const row of await source.collection("account").find({}).toArray()) {
+    const userId = importedId(row.userId);
+    if (!userIds.has(String(userId))) {
+      importer.refuse("accounts", row._id, "its user was not imported");
+      continue;
+    }
+    const credential = row.providerId === "credential";
+    if (
+      credential &&
+      !(typeof row.password === "string" && /^[0-9a-f]{32}:[0-9a-f]{128}$/.test(row.password))
+    ) {
+      importer.refuse("accounts", row._id, "credential account without a Better Auth scrypt hash");
+      continue;
+    }
+    accounts.push({
+      _id: importedId(row._id),
+      providerId: String(row.providerId),
+      accountId: credential ? userId.toHexString() : String(row.accountId),
+      userId,
+      password: credential ? row.password : null,
+      accessToken: null,
+      refreshToken: null,
+      idToken: null,
+      accessTokenExpiresAt: null,
+      refreshTokenExpiresAt: null,
+      scope: text(row.scope),
+      createdAt: date(row.createdAt, now),
+      updatedAt: date(row.updatedAt, now),
+    });
+  }
+  await importer.write("accounts", accounts, "this provider account is already linked to another user");
+
+  const orgIds = await importer.write(
+    "organizations",
+    (await source.collection("organization").find({}).toArray()).map((row) => ({
+      _id: importedId(row._id),
+      name: String(row.name),
+      slug: String(row.slug).toLowerCase(),
+      logo: text(row.logo),
+      metadata:
+        typeof row.metadata === "string" ? row.metadata : row.metadata ? JSON.stringify(row.metadata) : null,
+      createdAt: date(row.createdAt, now),
+    })),
+    "the slug is taken by another organization",
+  );
+
+  const teamRows = await source.collection("team").find({}).toArray();
+  const teams: Document[] = [];
+  for (const row of teamRows) {
+    const organizationId = importedId(row.organizationId);
+    if (!orgIds.has(String(organizationId))) {
+      importer.refuse("teams", row._id, "its organization was not imported");
+      continue;
+    }
+    teams.push({
+      _id: importedId(row._id),
+      name: String(row.name),
+      organizationId,
+      createdAt: date(row.createdAt, now),
+      updatedAt: row.updatedAt ? date(row.updatedAt, now) : null,
+    });
+  }
+  const teamIds = await importer.write("teams", teams, "a team with this name exists");
+
+  await importMembers(importer, await source.collection("member").find({}).toArray(), userIds, orgIds);
+  await importTeamMembers(
+    importer,
+    await source.collection("teamMember").find({}).toArray(),
+    userIds,
+    teamIds,
+    teamRows,
+  );
+
+  const invitations: Document[] = [];
+  for (const row of await source.collection("invitation").find({}).toArray()) {
+    const organizationId = importedId(row.organizationId);
+    if (!orgIds.has(String(organizationId))) {
+      importer.refuse("invitations", row._id, "its organization was not imported");
+      continue;
+    }
+    const id = importedId(row._id);
+    const email = String(row.email).trim().toLowerCase();
+    const status = ["pending", "accepted", "rejected", "canceled"].includes(row.status)
+      ? row.status
+      : "canceled";
+    invitations.push({
+      _id: id,
+      organizationId,
+      email,
+      role: String(row.role ?? "member"),
+      status,
+      teamId: row.teamId ? String(importedId(row.teamId)) : null,
+      inviterId: importedId(row.inviterId),
+      expiresAt: date(row.expiresAt, now),
+      createdAt: date(row.createdAt, now),
+      slot:
+        status === "pending"
+          ? `pending:${organizationId.toHexString()}:${email}`
+          : `closed:${id.toHexString()}`,
+    });
+  }
+  await importer.write("invitations", invitations, "a pending invitation to this address exists");
+  return users.length;
+}
+
+/** Members need a seat (unique per organization): the lowest free ones. */
+async function importMembers(
+  importer: Importer,
+  rows: Document[],
+  userIds: Set<string>,
+  orgIds: Set<string>,
+) {
+  const now = new Date();
+  const seats = new Map<string, Set<number>>();
+  const docs: Document[] = [];
+  for (const row of rows) {
+    const organizationId = importedId(row.organizationId);
+    const userId = importedId(row.userId);
+    if (!orgIds.has(String(organizationId)) || !userIds.has(String(userId))) {
+      importer.refuse("members", row._id, "its organization or user was not imported");
+      continue;
+    }
+    const key = String(organizationId);
+    if (!seats.has(key)) {
+      const used = await importer.target
+        .collection("members")
+        .find({ organizationId }, { projection: { seat: 1 } })
+        .toArray();
+      seats.set(key, new Set(used.map((member) => Number(member.seat))));
+    }
+    const taken = seats.get(key)!;
+    let seat = 0;
+    while (taken.has(seat)) seat++;
+    taken.add(seat);
+    docs.push({
+      _id: importedId(row._id),
+      organizationId,
+      userId,
+      role: String(row.role ?? "member"),
+      createdAt: date(row.createdAt, now),
+      teamId: row.teamId ? importedId(row.teamId) : null,
+      seat,
+    });
+  }
+  await importer.write("members", docs, "the user is already a member");
+}
+
+async function importTeamMembers(
+  importer: Importer,
+  rows: Document[],
+  userIds: Set<string>,
+  teamIds: Set<string>,
+  teams: Document[],
+) {
+  const now = new Date();
+  const orgOfTeam = new Map(
+    teams.map((team) => [String(importedId(team._id)), importedId(team.organizationId)]),
+  );
+  const seats = new Map<string, number>();
+  const docs: Document[] = [];
+  for (const row of rows) {
+    const teamId = importedId(row.teamId);
+    const userId = importedId(row.userId);
+    if (!teamIds.has(String(teamId)) || !userIds.has(String(userId))) {
+      importer.refuse("teamMembers", row._id, "its team or user was not imported");
+      continue;
+    }
+    if (!seats.has(String(teamId))) {
+      seats.set(String(teamId), await importer.target.collection("teamMembers").countDocuments({ teamId }));
+    }
+    const seat = seats.get(String(teamId))!;
+    seats.set(String(teamId), seat + 1);
+    docs.push({
+      _id: importedId(row._id),
+      teamId,
+      organizationId: orgOfTeam.get(String(teamId))!,
+      userId,
+      createdAt: date(row.createdAt, now),
+      seat,
+    });
+  }
+  await importer.write("teamMembers", docs, "the user is already in the team");
+}
+
+/** Auth.js's MongoDB adapter: `users` and their OAuth `accounts` (no passwords there). */
+async function importAuthJs(source: Db, importer: Importer): Promise<number> {
+  const now = new Date();
+  const users = await source.collection("users").find({}).toArray();
+  const userIds = await importUsers(importer, users, (row) => {
+    const email = text(row.email)?.trim().toLowerCase();
+    if (!email) return "no email";
+    return {
+      _id: importedId(row._id),
+      email,
+      emailVerified: row.emailVerified instanceof Date || row.emailVerified === true,
+      name: text(row.name) ?? email.split("@")[0],
+      image: text(row.image),
+      createdAt: row.createdAt ?? (row._id instanceof ObjectId ? row._id.getTimestamp() : now),
+      updatedAt: row.updatedAt,
+    };
+  });
+  const accounts: Document[] = [];
+  for (const row of await source.collection("accounts").find({}).toArray()) {
+    const userId = importedId(row.userId);
+    if (!userIds.has(String(userId))) {
+      importer.refuse("accounts", row._id, "its user was not imported");
+      continue;
+    }
+    if (row.type !== "oauth" && row.type !== "oidc") {
+      importer.refuse("accounts", row._id, `account type ${String(row.type)} has no Tessera equivalent`);
+      continue;
+    }
+    accounts.push({
+      _id: importedId(row._id),
+      providerId: String(row.provider),
+      accountId: String(row.providerAccountId),
+      userId,
+      password: null,
+      accessToken: null,
+      refreshToken: null,
+      idToken: null,
+      accessTokenExpiresAt: null,
+      refreshTokenExpiresAt: null,
+      scope: text(row.scope),
+      createdAt: now,
+      updatedAt: now,
+    });
+  }
+  await importer.write("accounts", accounts, "this provider account is already linked to another user");
+  return users.length;
+}
+
+export async function importFrom(
+  from: ImportSource,
+  source: Db,
+  target: Db,
+  options: { dryRun: boolean; progress?: Progress },
+): Promise<ImportReport> {
+  const started = process.hrtime.bigint();
+  const importer = new Importer(target, options.dryRun, options.progress ?? (() => {}));
+  const users =
+    from === "better-auth" ? await importBetterAuth(source, importer) : await importAuthJs(source, importer);
+  const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+  return {
+    from,
+    dryRun: options.dryRun,
+    counts: importer.counts,
+    refused: importer.refused,
+    seconds: Math.round(seconds * 1000) / 1000,
+    usersPerSecond: seconds > 0 ? Math.round(users / seconds) : users,
+  };
+}

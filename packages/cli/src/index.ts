@@ -1,0 +1,35 @@
+export { auditListAction } from "./commands/audit.ts";
+export { cleanupAction } from "./commands/cleanup.ts";
+export { dbStartAction } from "./commands/db.ts";
+export { type DoctorResult, doctorAction } from "./commands/doctor.ts";
+export { exportAction, type UserExport } from "./commands/export.ts";
+export { importAction } from "./commands/import.ts";
+export { migrateStatusAction, migrateUpAction } from "./commands/migrate.ts";
+export {
+  orgsAddMemberAction,
+  orgsDeleteAction,
+  orgsListAction,
+  orgsRemoveMemberAction,
+  orgsSetRoleAction,
+  orgsShowAction,
+} from "./commands/orgs.ts";
+export { secretAction } from "./commands/secret.ts";
+export { sessionsListAction, sessionsRevokeAction } from "./commands/sessions.ts";
+export {
+  usersBanAction,
+  usersCreateAction,
+  usersGetAction,
+  usersListAction,
+  usersRemoveAction,
+  usersRevokeSessionsAction,
+  usersSetPasswordAction,
+  usersSetRoleAction,
+  usersUnbanAction,
+} from "./commands/users.ts";
+export { CliError, EXIT } from "./errors.ts";
+export { type ImportReport, importFrom } from "./importers.ts";
+export { checkDataInvariants, type Finding, type InvariantOptions } from "./invariants.ts";
+export type { Io } from "./io.ts";
+export type { RunContext } from "./kit.ts";
+export { main } from "./main.ts";
+export { createProgram } from "./program.ts";

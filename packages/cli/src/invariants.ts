@@ -1,0 +1,290 @@
+import { type Db, type Document, type Filter, ObjectId } from "mongodb";
+
+/**
+ * The data's invariants, checked (and with `fix`, repaired where that is safe) straight on the
+ * collections: rows of users, organizations and teams that no longer exist, organizations without
+ * an owner, active organizations on sessions of non-members, emails that differ only in case.
+ * `tessera doctor` runs it; tests import it to check a database after a crash or a race.
+ */
+export interface Finding {
+  /** Stable id, e.g. "sessions-of-missing-users". */
+  check: string;
+  description: string;
+  /** Rows (or groups) found. */
+  count: number;
+  /** Whether --fix repairs it (deletes or clears the rows); the others need a person's decision. */
+  fixable: boolean;
+  /** Rows repaired by this run (0 without fix). */
+  fixed: number;
+  /** A few ids or values, for a look. */
+  examples: string[];
+}
+
+export interface InvariantOptions {
+  fix?: boolean;
+  /** The organization role that owns (organization.creatorRole). @default "owner" */
+  creatorRole?: string;
+}
+
+const BATCH = 1000;
+
+/** The values of `field` in `collection` whose parent (`_id` in `parent`) is missing. */
+async function missingParents(db: Db, collection: string, field: string, parent: string): Promise<unknown[]> {
+  const values = (await db.collection(collection).distinct(field, { [field]: { $ne: null } })) as unknown[];
+  const missing: unknown[] = [];
+  for (let start = 0; start < values.length; start += BATCH) {
+    const batch = values.slice(start, start + BATCH);
+    const ids = batch
+      .map((value) => (typeof value === "string" ? toObjectId(value) : value))
+      .filter((id): id is ObjectId => id instanceof Object);
+    const found = await db
+      .collection(parent)
+      .find({ _id: { $in: ids } }, { projection: { _id: 1 } })
+      .toArray();
+    const present = new Set(found.map((doc) => String(doc._id)));
+    for (const value of batch) if (!present.has(String(value))) missing.push(value);
+  }
+  return missing;
+}
+
+/** Team ids on invitations are stored as hex strings: looked up as ObjectIds. */
+function toObjectId(value: string): ObjectId | null {
+  return /^[0-9a-f]{24}$/i.test(value) ? new ObjectId(value) : null;
+}
+
+export async function checkDataInvariants(db: Db, options: InvariantOptions = {}): Promise<Finding[]> {
+  const fix = options.fix === true;
+  const creatorRole = options.creatorRole ?? "owner";
+  const findings: Finding[] = [];
+
+  async function orphans(
+    check: string,
+    description: string,
+    collection: string,
+    field: string,
+    parent: string,
+  ) {
+    const missing = await missingParents(db, collection, field, parent);
+    const filter: Filter<Document> = { [field]: { $in: missing } };
+    const count = missing.length === 0 ? 0 : await db.collection(collection).countDocuments(filter);
+    const fixed = fix && count > 0 ? (await db.collection(collection).deleteMany(filter)).deletedCount : 0;
+    findings.push({
+      check,
+      description,
+      count,
+      fixable: true,
+      fixed,
+      examples: missing.slice(0, 3).map(String),
+    });
+  }
+
+  await orphans(
+    "sessions-of-missing-users",
+    "sessions of users that no longer exist",
+    "sessions",
+    "userId",
+    "users",
+  );
+  await orphans(
+    "accounts-of-missing-users",
+    "accounts of users that no longer exist",
+    "accounts",
+    "userId",
+    "users",
+  );
+  await orphans(
+    "members-of-missing-users",
+    "memberships of users that no longer exist",
+    "members",
+    "userId",
+    "users",
+  );
+  await orphans(
+    "api-keys-of-missing-users",
+    "API keys of users that no longer exist",
+    "apiKeys",
+    "userId",
+    "users",
+  );
+  await orphans(
+    "two-factor-of-missing-users",
+    "two-factor rows of users that no longer exist",
+    "twoFactors",
+    "userId",
+    "users",
+  );
+  await orphans(
+    "team-members-of-missing-users",
+    "team memberships of users that no longer exist",
+    "teamMembers",
+    "userId",
+    "users",
+  );
+  await orphans(
+    "members-of-missing-organizations",
+    "members of deleted organizations",
+    "members",
+    "organizationId",
+    "organizations",
+  );
+  await orphans(
+    "invitations-of-missing-organizations",
+    "invitations of deleted organizations",
+    "invitations",
+    "organizationId",
+    "organizations",
+  );
+  await orphans(
+    "teams-of-missing-organizations",
+    "teams of deleted organizations",
+    "teams",
+    "organizationId",
+    "organizations",
+  );
+  await orphans(
+    "team-members-of-missing-teams",
+    "team memberships of deleted teams",
+    "teamMembers",
+    "teamId",
+    "teams",
+  );
+  findings.push(await invitationsToMissingTeams(db, fix));
+
+  findings.push(await organizationsWithoutOwner(db, creatorRole));
+  findings.push(await activeOrganizationsOfNonMembers(db, fix));
+  findings.push(await duplicateEmails(db));
+  return findings;
+}
+
+/** `teamId` on an invitation is a comma separated list of team ids. */
+async function invitationsToMissingTeams(db: Db, fix: boolean): Promise<Finding> {
+  const invitations = await db
+    .collection("invitations")
+    .find({ status: "pending", teamId: { $ne: null } }, { projection: { _id: 1, teamId: 1 } })
+    .toArray();
+  const teamIds = new Set(invitations.flatMap((invitation) => String(invitation.teamId).split(",")));
+  const ids = [...teamIds].map((id) => toObjectId(id.trim())).filter((id) => id !== null);
+  const present = new Set(
+    (
+      await db
+        .collection("teams")
+        .find({ _id: { $in: ids } }, { projection: { _id: 1 } })
+        .toArray()
+    ).map((team) => String(team._id)),
+  );
+  const broken = invitations
+    .filter((invitation) =>
+      String(invitation.teamId)
+        .split(",")
+        .some((id) => !present.has(id.trim().toLowerCase())),
+    )
+    .map((invitation) => invitation._id);
+  const fixed =
+    fix && broken.length > 0
+      ? (await db.collection("invitations").deleteMany({ _id: { $in: broken }, status: "pending" }))
+          .deletedCount
+      : 0;
+  return {
+    check: "invitations-to-missing-teams",
+    description: "pending invitations to teams that no longer exist",
+    count: broken.length,
+    fixable: true,
+    fixed,
+    examples: broken.slice(0, 3).map(String),
+  };
+}
+
+/** An owner counts only while their user exists. */
+async function organizationsWithoutOwner(db: Db, creatorRole: string): Promise<Finding> {
+  const ownerRows: { organizationId: string; userId: ObjectId }[] = [];
+  for await (const member of db
+    .collection("members")
+    .find({}, { projection: { organizationId: 1, userId: 1, role: 1 } })) {
+    const roles = String(member.role)
+      .split(",")
+      .map((role) => role.trim());
+    if (roles.includes(creatorRole))
+      ownerRows.push({ organizationId: String(member.organizationId), userId: member.userId as ObjectId });
+  }
+  const existing = new Set<string>();
+  for (let start = 0; start < ownerRows.length; start += BATCH) {
+    const ids = ownerRows.slice(start, start + BATCH).map((row) => row.userId);
+    for (const user of await db
+      .collection("users")
+      .find({ _id: { $in: ids } }, { projection: { _id: 1 } })
+      .toArray()) {
+      existing.add(String(user._id));
+    }
+  }
+  const owned = new Set(
+    ownerRows.filter((row) => existing.has(String(row.userId))).map((row) => row.organizationId),
+  );
+  const ownerless: string[] = [];
+  for await (const org of db.collection("organizations").find({}, { projection: { _id: 1, slug: 1 } })) {
+    if (!owned.has(String(org._id))) ownerless.push(String(org.slug ?? org._id));
+  }
+  return {
+    check: "organizations-without-owner",
+    description: `organizations where no existing user holds the ${creatorRole} role (make someone owner: tessera orgs set-role)`,
+    count: ownerless.length,
+    fixable: false,
+    fixed: 0,
+    examples: ownerless.slice(0, 3),
+  };
+}
+
+/** Stale: the user is not a member, or the organization is gone. */
+async function activeOrganizationsOfNonMembers(db: Db, fix: boolean): Promise<Finding> {
+  const organizations = new Set<string>();
+  for await (const org of db.collection("organizations").find({}, { projection: { _id: 1 } }))
+    organizations.add(String(org._id));
+  const members = new Set<string>();
+  for await (const member of db
+    .collection("members")
+    .find({}, { projection: { organizationId: 1, userId: 1 } })) {
+    members.add(`${String(member.organizationId)}|${String(member.userId)}`);
+  }
+  const stale: ObjectId[] = [];
+  const sessions = db
+    .collection("sessions")
+    .find(
+      { activeOrganizationId: { $ne: null } },
+      { projection: { _id: 1, userId: 1, activeOrganizationId: 1 } },
+    );
+  for await (const session of sessions) {
+    const org = String(session.activeOrganizationId);
+    if (!organizations.has(org) || !members.has(`${org}|${String(session.userId)}`)) stale.push(session._id);
+  }
+  let fixed = 0;
+  if (fix && stale.length > 0) {
+    const result = await db
+      .collection("sessions")
+      .updateMany({ _id: { $in: stale } }, { $set: { activeOrganizationId: null, activeTeamId: null } });
+    fixed = result.modifiedCount;
+  }
+  return {
+    check: "active-organizations-of-non-members",
+    description: "sessions whose active organization is gone or not their user's",
+    count: stale.length,
+    fixable: true,
+    fixed,
+    examples: stale.slice(0, 3).map(String),
+  };
+}
+
+async function duplicateEmails(db: Db): Promise<Finding> {
+  const seen = new Map<string, number>();
+  for await (const user of db.collection("users").find({}, { projection: { email: 1 } })) {
+    const key = String(user.email).trim().toLowerCase();
+    seen.set(key, (seen.get(key) ?? 0) + 1);
+  }
+  const duplicated = [...seen].filter(([, count]) => count > 1).map(([email]) => email);
+  return {
+    check: "duplicate-emails",
+    description: "emails held by several users, differing only in case (merge or remove by hand)",
+    count: duplicated.length,
+    fixable: false,
+    fixed: 0,
+    examples: duplicated.slice(0, 3),
+  };
+}

@@ -1,0 +1,52 @@
+import type { Readable, Writable } from "node:stream";
+
+/**
+ * Where a command reads and writes, and how: stdout carries data only (one JSON document with
+ * --json); progress, prompts and warnings go to stderr. Tests pass their own streams.
+ */
+export interface Io {
+  stdin: Readable;
+  stdout: Writable;
+  stderr: Writable;
+  /** stdin and stderr are terminals: prompts, Ink progress and tables are allowed. */
+  interactive: boolean;
+  /** stdout is a terminal: tables rather than tab-separated lines. */
+  stdoutIsTTY: boolean;
+  /** false with NO_COLOR (or --no-color, or no terminal). */
+  color: boolean;
+  env: NodeJS.ProcessEnv;
+  cwd: string;
+}
+
+export function processIo(colorFlag = true): Io {
+  const env = process.env;
+  const interactive = Boolean(process.stdin.isTTY && process.stderr.isTTY) && env.CI === undefined;
+  const noColor = env.NO_COLOR !== undefined && env.NO_COLOR !== "";
+  return {
+    stdin: process.stdin,
+    stdout: process.stdout,
+    stderr: process.stderr,
+    interactive,
+    stdoutIsTTY: Boolean(process.stdout.isTTY),
+    color: colorFlag && !noColor && Boolean(process.stderr.isTTY || process.stdout.isTTY),
+    env,
+    cwd: process.cwd(),
+  };
+}
+
+export function writeLine(stream: Writable, line = ""): void {
+  stream.write(`${line}\n`);
+}
+
+/** One JSON document on stdout (stable shapes: README "CLI"). */
+export function writeJson(io: Io, value: unknown): void {
+  writeLine(io.stdout, JSON.stringify(value, null, 2));
+}
+
+const STYLES = { bold: [1, 22], dim: [2, 22], red: [31, 39], green: [32, 39], yellow: [33, 39] } as const;
+
+export function paint(io: Io, style: keyof typeof STYLES, text: string): string {
+  if (!io.color) return text;
+  const [open, close] = STYLES[style];
+  return `\u001b[${open}m${text}\u001b[${close}m`;
+}

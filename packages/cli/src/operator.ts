@@ -1,0 +1,46 @@
+import type { CoreEndpoint, TypedApi } from "@tessera/auth-core";
+import type { OpenedAuth } from "./connection.ts";
+import { notFound, usageError } from "./errors.ts";
+import { operatorName, type RunContext, withAuth } from "./kit.ts";
+import { VERSION } from "./version.ts";
+
+export type OperatorApi = TypedApi<CoreEndpoint>;
+
+export interface OperatorSession extends OpenedAuth {
+  /** `auth.api` with this terminal's operator (`cli:<os user>`) as the caller of every call. */
+  api: OperatorApi;
+  /** Headers every call sends: the audit trail's user agent. */
+  headers: Headers;
+  actor: string;
+}
+
+/**
+ * Runs `work` with the core's operator API: the same admin endpoints, schemas and rules as the HTTP
+ * admin area, recorded in the audit trail with the actor `cli:<os user>`.
+ */
+export async function withOperator<T>(
+  run: RunContext,
+  work: (session: OperatorSession) => Promise<T>,
+): Promise<T> {
+  return withAuth(run, async (opened) => {
+    const { createOperatorApi } = await import("@tessera/auth-core/operator");
+    const actor = operatorName(run.io);
+    const api = createOperatorApi(opened.auth, actor);
+    return work({ ...opened, api, actor, headers: new Headers({ "user-agent": `tessera-cli/${VERSION}` }) });
+  });
+}
+
+const ID = /^[0-9a-f]{24}$/i;
+
+/** A user named by id (24 hex characters) or email: its id, or exit 3. */
+export async function resolveUserId(session: OperatorSession, ref: string): Promise<string> {
+  if (ID.test(ref)) return ref.toLowerCase();
+  if (!ref.includes("@")) throw usageError(`"${ref}" is neither a user id nor an email`);
+  const { data } = await session.api.listUsers({
+    query: { filterField: "email", filterValue: ref.trim().toLowerCase(), filterOperator: "eq", limit: 1 },
+    headers: session.headers,
+  });
+  const user = data.users[0];
+  if (!user) throw notFound("USER_NOT_FOUND", `no user with the email ${ref}`);
+  return user.id;
+}

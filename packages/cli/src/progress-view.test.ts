@@ -1,0 +1,39 @@
+import { render } from "ink-testing-library";
+import { createElement as h } from "react";
+import { describe, expect, it } from "vitest";
+import { type ProgressState, ProgressView } from "./progress-view.ts";
+
+function subscribable(initial: ProgressState) {
+  let listener: ((state: ProgressState) => void) | null = null;
+  return {
+    subscribe(next: (state: ProgressState) => void) {
+      listener = next;
+      return () => {
+        listener = null;
+      };
+    },
+    push(state: ProgressState) {
+      listener?.(state);
+    },
+  };
+}
+
+const tick = () => new Promise((resolve) => setTimeout(resolve, 30));
+
+describe("ProgressView (Ink)", () => {
+  it("shows the step with a bar and the count, then the summary alone", async () => {
+    const initial = { title: "migrate", label: "starting" };
+    const source = subscribable(initial);
+    const view = render(h(ProgressView, { initial, subscribe: source.subscribe }));
+    await tick();
+    expect(view.lastFrame()).toContain("migrate: starting");
+    source.push({ title: "migrate", label: "0002-organization-indexes", done: 1, total: 4 });
+    await tick();
+    expect(view.lastFrame()).toContain("migrate: 0002-organization-indexes");
+    expect(view.lastFrame()).toContain("1/4");
+    source.push({ title: "migrate", label: "0004", done: 4, total: 4, summary: "applied 4" });
+    await tick();
+    expect(view.lastFrame()).toBe("✔ migrate: applied 4");
+    view.unmount();
+  });
+});

@@ -1,0 +1,74 @@
+import { ProgressBar, Spinner } from "@inkjs/ui";
+import { Box, render, Text } from "ink";
+import { createElement as h, type ReactElement, useEffect, useState } from "react";
+import type { RunContext } from "./kit.ts";
+import type { Progress } from "./progress.ts";
+
+export interface ProgressState {
+  title: string;
+  label: string;
+  done?: number | undefined;
+  total?: number | undefined;
+  summary?: string | undefined;
+}
+
+type Listener = (state: ProgressState) => void;
+
+/** The Ink view of a Progress: a spinner and the current step, a bar when the total is known, then the summary. */
+export function ProgressView(props: {
+  initial: ProgressState;
+  subscribe(listener: Listener): () => void;
+}): ReactElement {
+  const [state, setState] = useState(props.initial);
+  useEffect(() => props.subscribe(setState), [props]);
+  if (state.summary !== undefined) {
+    return h(Text, null, h(Text, { color: "green" }, "✔ "), `${state.title}: ${state.summary}`);
+  }
+  const fraction = state.total ? Math.round(((state.done ?? 0) / state.total) * 100) : null;
+  return h(
+    Box,
+    { flexDirection: "column" },
+    h(Spinner, { label: `${state.title}: ${state.label}` }),
+    fraction === null
+      ? null
+      : h(
+          Box,
+          { gap: 1 },
+          h(Box, { width: 30 }, h(ProgressBar, { value: fraction })),
+          h(Text, null, `${state.done}/${state.total}`),
+        ),
+  );
+}
+
+export function renderProgress(run: RunContext, title: string): Progress {
+  let state: ProgressState = { title, label: "starting" };
+  const listeners = new Set<Listener>();
+  const update = (next: ProgressState) => {
+    state = next;
+    for (const listener of listeners) listener(state);
+  };
+  const subscribe = (listener: Listener) => {
+    listeners.add(listener);
+    listener(state);
+    return () => listeners.delete(listener);
+  };
+  const instance = render(h(ProgressView, { initial: state, subscribe }), {
+    stdout: run.io.stderr as NodeJS.WriteStream,
+    stdin: run.io.stdin as NodeJS.ReadStream,
+    exitOnCtrlC: false,
+    patchConsole: false,
+  });
+  return {
+    step(label, done, total) {
+      update({ title, label, done, total });
+    },
+    async finish(summary) {
+      update({ ...state, summary });
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      // The exit promise must exist before unmount resolves it (one made after never settles).
+      const exited = instance.waitUntilExit();
+      instance.unmount();
+      await exited;
+    },
+  };
+}

@@ -1,0 +1,29 @@
+import { writeLine } from "./io.ts";
+import type { RunContext } from "./kit.ts";
+
+/** Progress of a long command: Ink on a terminal (on stderr), plain lines otherwise, nothing with --json. */
+export interface Progress {
+  /** A new step ("0003-social-indexes"), with how far along the whole is when known. */
+  step(label: string, done?: number, total?: number): void;
+  /** Ends the display; `summary` stays on screen (or is printed as a line). */
+  finish(summary: string): Promise<void>;
+}
+
+export async function startProgress(run: RunContext, title: string): Promise<Progress> {
+  if (run.json) return { step() {}, async finish() {} };
+  if (!run.io.interactive) {
+    return {
+      step(label, done, total) {
+        writeLine(
+          run.io.stderr,
+          total === undefined ? `${title}: ${label}` : `${title}: ${label} (${done}/${total})`,
+        );
+      },
+      async finish(summary) {
+        writeLine(run.io.stderr, `${title}: ${summary}`);
+      },
+    };
+  }
+  const { renderProgress } = await import("./progress-view.ts");
+  return renderProgress(run, title);
+}

@@ -1,0 +1,113 @@
+import { ObjectId } from "mongodb";
+import { describe, expect, it } from "vitest";
+import { doctorAction } from "../../packages/cli/src/commands/doctor.ts";
+import { exportAction } from "../../packages/cli/src/commands/export.ts";
+import { usersBanAction } from "../../packages/cli/src/commands/users.ts";
+import { checkDataInvariants } from "../../packages/cli/src/invariants.ts";
+import { addMember, createOrganization, signIn } from "../support/organization.ts";
+import { TEST_SECRET, useTestAuth } from "../support/test-auth.ts";
+import { testRun } from "./run-context.ts";
+
+/** `tessera doctor` finds broken invariants (written straight into the database) and --fix repairs the safe ones. */
+const t = useTestAuth();
+const run = () => testRun(t.db.databaseName);
+
+function counts(findings: { check: string; count: number }[]) {
+  return Object.fromEntries(
+    findings.filter((finding) => finding.count > 0).map((finding) => [finding.check, finding.count]),
+  );
+}
+
+describe("tessera doctor", () => {
+  it("a healthy database: every check passes", async () => {
+    const owner = await signIn(t, "healthy-owner");
+    await createOrganization(owner, "healthy");
+    const result = await doctorAction(
+      testRun(t.db.databaseName, { env: { TESSERA_SECRET: `${TEST_SECRET}xx` } }),
+      {},
+    );
+    expect(counts(result.findings)).toEqual({});
+    expect(result.ok).toBe(true);
+  });
+
+  it("finds orphans, owner-less organizations, stale active organizations and case duplicates; --fix repairs the safe ones", async () => {
+    const gone = await signIn(t, "gone");
+    const stays = await signIn(t, "stays");
+    const org = await createOrganization(gone, "orphaned-org");
+    await addMember(t, org, stays, "member");
+    const other = await createOrganization(stays, "other-org");
+    // Corruption a crash could leave: the user row gone without its rows; an organization row gone.
+    await t.db.collection("users").deleteOne({ _id: new ObjectId(gone.userId) });
+    await t.db.collection("organizations").deleteOne({ _id: new ObjectId(other) });
+    await t.db.collection("invitations").insertOne({
+      _id: new ObjectId(),
+      organizationId: new ObjectId(other),
+      email: "someone@example.com",
+      role: "member",
+      status: "pending",
+      teamId: null,
+      inviterId: new ObjectId(stays.userId),
+      expiresAt: new Date(Date.now() + 86_400_000),
+      createdAt: new Date(),
+      slot: `pending:${other}:someone@example.com`,
+    });
+    await t.db.collection("users").insertOne({
+      _id: new ObjectId(),
+      email: "Stays@Example.com",
+      emailVerified: false,
+      name: "Twin",
+      image: null,
+      createdAt: new Date(),
+      updatedAt: new Date(),
+    });
+
+    const found = await checkDataInvariants(t.db);
+    expect(counts(found)).toEqual({
+      "sessions-of-missing-users": 1,
+      "accounts-of-missing-users": 1,
+      "members-of-missing-users": 1,
+      "members-of-missing-organizations": 1,
+      "invitations-of-missing-organizations": 1,
+      "organizations-without-owner": 1,
+      "active-organizations-of-non-members": 1,
+      "duplicate-emails": 1,
+    });
+
+    const fixed = await doctorAction(run(), { fix: true });
+    expect(fixed.ok).toBe(false);
+    expect(
+      counts(fixed.findings.map((finding) => ({ ...finding, count: finding.count - finding.fixed }))),
+    ).toEqual({
+      "organizations-without-owner": 1,
+      "duplicate-emails": 1,
+    });
+    expect(counts(await checkDataInvariants(t.db))).toEqual({
+      "organizations-without-owner": 1,
+      "duplicate-emails": 1,
+    });
+    expect(await t.db.collection("sessions").countDocuments({ userId: new ObjectId(gone.userId) })).toBe(0);
+    const session = await t.db.collection("sessions").findOne({ userId: new ObjectId(stays.userId) });
+    expect(session?.activeOrganizationId).toBeNull();
+  });
+});
+
+describe("tessera export", () => {
+  it("everything about one user, with no secret in it", async () => {
+    const ada = await signIn(t, "ada-export");
+    await createOrganization(ada, "ada-org", "Ada Org");
+    await usersBanAction(run(), ada.email, { yes: true, reason: "test" });
+    const data = await exportAction(run(), ada.email);
+    expect(data.user).toMatchObject({ email: ada.email, banned: true });
+    expect(data.accounts).toEqual([expect.objectContaining({ providerId: "credential", hasPassword: true })]);
+    expect(data.memberships).toEqual([
+      expect.objectContaining({ role: "owner", organization: { name: "Ada Org", slug: "ada-org" } }),
+    ]);
+    expect(data.auditEvents.map((event) => [event.action, event.actor])).toEqual([
+      ["user.ban", "cli:tester"],
+    ]);
+    const text = JSON.stringify(data);
+    const account = await t.db.collection("accounts").findOne({ userId: new ObjectId(ada.userId) });
+    expect(text).not.toContain(account?.password);
+    expect(text).not.toMatch(/"(password|token|keyHash|secret|backupCodes)"/);
+  });
+});

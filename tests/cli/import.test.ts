@@ -1,0 +1,236 @@
+import { randomBytes, scrypt } from "node:crypto";
+import { type Db, MongoClient, ObjectId } from "mongodb";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { importAction } from "../../packages/cli/src/commands/import.ts";
+import { checkDataInvariants } from "../../packages/cli/src/invariants.ts";
+import { signIn } from "../support/admin.ts";
+import { TestBrowser } from "../support/browser.ts";
+import { useTestAuth } from "../support/test-auth.ts";
+import { testRun } from "./run-context.ts";
+
+/**
+ * `tessera import` from a database written the way Better Auth's MongoDB adapter writes it (its
+ * models as collection names, ObjectId ids and references, `salt:key` hex scrypt hashes with
+ * N=16384, r=16, p=1, 64 bytes over the NFKC password and the salt's hex text) and from Auth.js's.
+ */
+const t = useTestAuth();
+let client: MongoClient;
+let source: Db;
+let authjs: Db;
+
+function betterAuthHash(password: string): Promise<string> {
+  const salt = randomBytes(16).toString("hex");
+  return new Promise((resolve, reject) =>
+    scrypt(
+      password.normalize("NFKC"),
+      salt,
+      64,
+      { N: 16384, r: 16, p: 1, maxmem: 64 * 1024 * 1024 },
+      (error, key) => (error ? reject(error) : resolve(`${salt}:${key.toString("hex")}`)),
+    ),
+  );
+}
+
+const ids = {
+  alice: new ObjectId(),
+  bob: new ObjectId(),
+  carol: new ObjectId(),
+  twin: new ObjectId(),
+  acme: new ObjectId(),
+  team: new ObjectId(),
+};
+
+beforeAll(async () => {
+  client = new MongoClient(inject("mongoUri"));
+  source = client.db(`ba_${randomBytes(4).toString("hex")}`);
+  authjs = client.db(`aj_${randomBytes(4).toString("hex")}`);
+  const now = new Date("2025-06-01T10:00:00Z");
+  const user = (id: ObjectId, email: string, name: string, extra = {}) => ({
+    _id: id,
+    name,
+    email,
+    emailVerified: true,
+    image: null,
+    createdAt: now,
+    updatedAt: now,
+    ...extra,
+  });
+  await source
+    .collection("user")
+    .insertMany([
+      user(ids.alice, "alice@example.com", "Alice", { role: "admin" }),
+      user(ids.bob, "bob@example.com", "Bob"),
+      user(ids.carol, "carol@example.com", "Carol", { banned: true, banReason: "spam", banExpires: null }),
+      user(ids.twin, "ALICE@example.com", "Alice again"),
+    ]);
+  const credential = async (userId: ObjectId, password: string) => ({
+    _id: new ObjectId(),
+    accountId: userId.toHexString(),
+    providerId: "credential",
+    userId,
+    password: await betterAuthHash(password),
+    createdAt: now,
+    updatedAt: now,
+  });
+  await source.collection("account").insertMany([
+    await credential(ids.alice, "alice's long password"),
+    await credential(ids.bob, "bób's pässword 42"),
+    {
+      _id: new ObjectId(),
+      accountId: "gh-4242",
+      providerId: "github",
+      userId: ids.carol,
+      accessToken: "gho_plain",
+      scope: "read:user,user:email",
+      createdAt: now,
+      updatedAt: now,
+    },
+  ]);
+  await source.collection("organization").insertOne({
+    _id: ids.acme,
+    name: "Acme",
+    slug: "acme",
+    logo: null,
+    metadata: null,
+    createdAt: now,
+  });
+  await source.collection("member").insertMany([
+    { _id: new ObjectId(), organizationId: ids.acme, userId: ids.alice, role: "owner", createdAt: now },
+    { _id: new ObjectId(), organizationId: ids.acme, userId: ids.bob, role: "member", createdAt: now },
+  ]);
+  await source
+    .collection("team")
+    .insertOne({ _id: ids.team, name: "Core", organizationId: ids.acme, createdAt: now });
+  await source
+    .collection("teamMember")
+    .insertOne({ _id: new ObjectId(), teamId: ids.team, userId: ids.bob, createdAt: now });
+  await source.collection("invitation").insertOne({
+    _id: new ObjectId(),
+    organizationId: ids.acme,
+    email: "dave@example.com",
+    role: "member",
+    status: "pending",
+    inviterId: ids.alice,
+    expiresAt: new Date(Date.now() + 86_400_000),
+    createdAt: now,
+  });
+  await source
+    .collection("session")
+    .insertOne({ _id: new ObjectId(), userId: ids.alice, token: "x", expiresAt: now });
+
+  const erin = new ObjectId();
+  await authjs
+    .collection("users")
+    .insertOne({ _id: erin, name: "Erin", email: "Erin@Example.com", emailVerified: null, image: null });
+  await authjs.collection("accounts").insertMany([
+    {
+      _id: new ObjectId(),
+      userId: erin,
+      type: "oauth",
+      provider: "google",
+      providerAccountId: "g-1",
+      access_token: "ya29",
+      scope: "openid email",
+    },
+    {
+      _id: new ObjectId(),
+      userId: erin,
+      type: "email",
+      provider: "email",
+      providerAccountId: "erin@example.com",
+    },
+  ]);
+}, 60_000);
+
+afterAll(async () => {
+  await source.dropDatabase();
+  await authjs.dropDatabase();
+  await client.close();
+});
+
+const sourceUri = () => inject("mongoUri");
+
+describe("tessera import --from better-auth", () => {
+  it("--dry-run counts and writes nothing", async () => {
+    const report = await importAction(testRun(t.db.databaseName), {
+      from: "better-auth",
+      sourceUri: sourceUri(),
+      sourceDb: source.databaseName,
+      dryRun: true,
+    });
+    expect(report.counts.users).toEqual({ copied: 3, existing: 0, refused: 1 });
+    expect(await t.db.collection("users").countDocuments()).toBe(0);
+  });
+
+  it("copies users, accounts, organizations, members, teams and invitations; refuses what it cannot take, saying why", async () => {
+    const report = await importAction(testRun(t.db.databaseName), {
+      from: "better-auth",
+      sourceUri: sourceUri(),
+      sourceDb: source.databaseName,
+    });
+    expect(report.counts).toEqual({
+      users: { copied: 3, existing: 0, refused: 1 },
+      accounts: { copied: 3, existing: 0, refused: 0 },
+      organizations: { copied: 1, existing: 0, refused: 0 },
+      teams: { copied: 1, existing: 0, refused: 0 },
+      members: { copied: 2, existing: 0, refused: 0 },
+      teamMembers: { copied: 1, existing: 0, refused: 0 },
+      invitations: { copied: 1, existing: 0, refused: 0 },
+    });
+    expect(report.refused).toEqual([
+      {
+        collection: "users",
+        id: ids.twin.toHexString(),
+        reason: "email alice@example.com appears twice in the source (differing in case)",
+      },
+    ]);
+    const carol = await t.db.collection("users").findOne({ _id: ids.carol });
+    expect(carol).toMatchObject({ email: "carol@example.com", banned: true, banReason: "spam" });
+    const github = await t.db.collection("accounts").findOne({ providerId: "github" });
+    expect(github).toMatchObject({ accountId: "gh-4242", accessToken: null, userId: ids.carol });
+    expect(await t.db.collection("sessions").countDocuments()).toBe(0);
+    expect((await checkDataInvariants(t.db)).filter((finding) => finding.count > 0)).toEqual([]);
+  });
+
+  it("the original passwords sign in through auth.handler, and the hash becomes Tessera's at that sign-in", async () => {
+    const browser = new TestBrowser(t.auth);
+    expect((await signIn(browser, "alice@example.com", "wrong password here")).status).toBe(401);
+    expect((await signIn(browser, "bob@example.com", "bób's pässword 42".normalize("NFD"))).status).toBe(200);
+    const before = await t.db.collection("accounts").findOne({ userId: ids.alice, providerId: "credential" });
+    expect(before?.password).toMatch(/^[0-9a-f]{32}:[0-9a-f]{128}$/);
+    const res = await signIn(browser, "alice@example.com", "alice's long password");
+    expect(res.status).toBe(200);
+    const after = await t.db.collection("accounts").findOne({ userId: ids.alice, providerId: "credential" });
+    expect(after?.password).toMatch(/^s1\$/);
+    expect((await signIn(new TestBrowser(t.auth), "alice@example.com", "alice's long password")).status).toBe(
+      200,
+    );
+  }, 60_000);
+
+  it("a second import copies nothing", async () => {
+    const report = await importAction(testRun(t.db.databaseName), {
+      from: "better-auth",
+      sourceUri: sourceUri(),
+      sourceDb: source.databaseName,
+    });
+    for (const count of Object.values(report.counts)) expect(count.copied).toBe(0);
+    expect(report.counts.users).toEqual({ copied: 0, existing: 3, refused: 1 });
+    expect(await t.db.collection("members").countDocuments()).toBe(2);
+  });
+});
+
+describe("tessera import --from authjs", () => {
+  it("copies users and OAuth accounts; an email-login account has no equivalent and is refused", async () => {
+    const report = await importAction(testRun(t.db.databaseName), {
+      from: "authjs",
+      sourceUri: sourceUri(),
+      sourceDb: authjs.databaseName,
+    });
+    expect(report.counts.users).toEqual({ copied: 1, existing: 0, refused: 0 });
+    expect(report.counts.accounts).toEqual({ copied: 1, existing: 0, refused: 1 });
+    expect(await t.db.collection("users").findOne({ email: "erin@example.com" })).toMatchObject({
+      emailVerified: false,
+      name: "Erin",
+    });
+  });
+});
