@@ -5,7 +5,8 @@ import { getAuth } from "~/auth.server";
 import { ErrorSummary, Field, Submit } from "~/components/form";
 import { SocialButtons } from "~/components/social";
 import { failure, field, invalid, readForm, redirectWith } from "~/lib/forms.server";
-import { useT } from "~/lib/i18n";
+import { toTesseraLanguage, useT } from "~/lib/i18n";
+import { resolveLanguage } from "~/lib/i18n.server";
 import { getViewer, safeRedirect } from "~/lib/session.server";
 
 export const handle = { title: "signUp.title" };
@@ -29,6 +30,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
         name,
         email: field(form, "email"),
         password: field(form, "password"),
+        // The page's language becomes the user's: the verification mail is already in it.
+        language: toTesseraLanguage(resolveLanguage(request)),
         // The verification mail's link lands on /verify-email, then goes on to where the user was headed.
         callbackURL: `/verify-email?next=${encodeURIComponent(redirectTo)}`,
       },
