@@ -1,6 +1,6 @@
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
 import { linkIn } from "../e2e/smtp-sink.ts";
 import {
   APP_DIR,
@@ -13,6 +13,9 @@ import {
   startTestApp,
   type TestApp,
 } from "./app-harness.ts";
+
+// A browser flow on two shared cores: generous bounds (each step still waits at most 10 s).
+vi.setConfig({ testTimeout: 90_000 });
 
 let app: TestApp;
 beforeAll(async () => {

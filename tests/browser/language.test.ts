@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
 import { renderMail } from "../../packages/auth-core/src/mail/templates/index.ts";
 import {
   APP_DIR,
@@ -12,6 +12,9 @@ import {
   startTestApp,
   type TestApp,
 } from "./app-harness.ts";
+
+// A browser flow on two shared cores: generous bounds (each step still waits at most 10 s).
+vi.setConfig({ testTimeout: 90_000 });
 
 let app: TestApp;
 beforeAll(async () => {
@@ -88,7 +91,7 @@ describe("languages", () => {
     expect(await htmlLang(other)).toBe("uk");
     await other.locator(".sign-out-form button").click();
     await other.waitForURL((url) => url.pathname === "/sign-in");
-    expect(await htmlLang(other)).toBe("en");
+    await expect.poll(() => htmlLang(other)).toBe("en");
 
     // The next mail to her is in Ukrainian (English until the core has Ukrainian templates).
     await other.goto("/forgot-password");

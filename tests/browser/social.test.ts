@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
 import {
   type OAuthServer,
   startOAuthServer,
@@ -17,6 +17,9 @@ import {
 
 // GitHub, pointed at the scripted OAuth server of tests/support: the browser really goes there and back.
 let oauth: OAuthServer;
+// A browser flow on two shared cores: generous bounds (each step still waits at most 10 s).
+vi.setConfig({ testTimeout: 90_000 });
+
 let app: TestApp;
 beforeAll(async () => {
   oauth = await startOAuthServer();
