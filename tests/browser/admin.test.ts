@@ -78,6 +78,7 @@ describe("the admin area", () => {
     await expectText(page.locator("caption"), "1 user found");
     await page.getByLabel("Show").selectOption("");
     await page.getByRole("button", { name: "Apply" }).click();
+    await expectText(page.locator("caption"), "5 users found");
     await page.getByRole("link", { name: "Name" }).click();
     await expectText(page.getByRole("link", { name: /^Name/ }), "Name ▲");
     await expectText(page.locator("tbody tr td").first(), "Ada Admin");
