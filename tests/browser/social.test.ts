@@ -50,7 +50,7 @@ describe("a social provider", () => {
     await screenshot(page, "social-signed-in");
 
     await page.goto("/account/linked");
-    await expectText(page.locator("tbody tr td").first(), "github");
+    await expectText(page.locator("tbody tr td").first(), "GitHub");
     await page.goto("/account/password");
     await expectText(page.locator("main h2"), "Set a password");
     await page.getByLabel("New password").fill("now with a password too");
@@ -61,7 +61,7 @@ describe("a social provider", () => {
     await expect.poll(() => page.locator("tbody tr").count()).toBe(2);
     await expectAccessible(page);
     await screenshot(page, "social-linked-accounts");
-    await page.getByRole("button", { name: "Unlink github" }).click();
+    await page.getByRole("button", { name: "Unlink GitHub" }).click();
     await expectText(page.getByRole("status"), "The account was unlinked.");
     await expect.poll(() => page.locator("tbody tr").count()).toBe(1);
     await expectText(page.locator("tbody tr td").first(), "Email and password");
@@ -81,7 +81,7 @@ describe("a social provider", () => {
     await page.getByRole("button", { name: "Sign in" }).click();
     await expectText(heading(page), /Welcome/);
     await page.goto("/account/linked");
-    await page.getByRole("button", { name: "Link github" }).click();
+    await page.getByRole("button", { name: "Link GitHub" }).click();
     await expectPath(page, "/account/linked");
     await expect.poll(() => page.locator("tbody tr").count()).toBe(2);
     const grace = await app.db.collection("users").findOne({ email: "grace@example.com" });

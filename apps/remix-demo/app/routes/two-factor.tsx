@@ -82,7 +82,7 @@ export default function TwoFactor() {
         />
         <Checkbox name="trustDevice" label={t("twoFactor.trustDevice")} />
         <Submit intent={method}>{t("twoFactor.verify")}</Submit>
-        {methods.includes("otp") ? (
+        {method === "otp" ? (
           <p>
             <button type="submit" name="intent" value="send-otp" className="button button-secondary">
               {t("twoFactor.sendOtp")}
