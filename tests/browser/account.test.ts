@@ -1,5 +1,5 @@
 import type { Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
 import { linkIn } from "../e2e/smtp-sink.ts";
 import {
   DEMO,
@@ -13,6 +13,9 @@ import {
   totpNow,
   waitText,
 } from "./app-harness.ts";
+
+// A browser flow on two shared cores: generous bounds (each step still waits at most 10 s).
+vi.setConfig({ testTimeout: 90_000 });
 
 let app: TestApp;
 beforeAll(async () => {
@@ -41,26 +44,30 @@ describe("the account pages", () => {
     await expectText(page.locator(".viewer-name"), "Barbara H. Liskov");
     await screenshot(page, "account-profile");
 
-    // A second device, to see it in the list and sign it out.
+    // Two more devices, to see them in the list and sign them out.
     const other = await app.newPage();
     await signIn(other, DEMO.barbara, DEMO.password);
     await expectText(heading(other), /Welcome/);
+    const third = await app.newPage();
+    await signIn(third, DEMO.barbara, DEMO.password);
+    await expectText(heading(third), /Welcome/);
     await page.getByRole("link", { name: "Sessions" }).click();
-    // The seed's sign-up session, this one and the other device's.
     await expectText(page.locator("caption"), "3 active sessions");
+    // Signed in through the app's action: the core recorded the browser's address, as over HTTP.
+    await expectText(page.locator("tbody tr", { hasText: "This device" }).locator("td").nth(1), "127.0.0.1");
     await expectAccessible(page);
     await screenshot(page, "account-sessions");
     await page
-      .getByRole("button", { name: /^Sign out / })
+      .getByRole("button", { name: /^Sign out Chrome/ })
       .first()
       .click();
     await expectText(page.locator("caption"), "2 active sessions");
     await page.getByRole("button", { name: "Sign out of all other sessions" }).click();
     await expectText(page.locator("caption"), "1 active session");
-    await other.reload();
-    await expectPath(other, "/");
-    await other.goto("/account");
-    await expectPath(other, "/sign-in");
+    for (const device of [other, third]) {
+      await device.goto("/account");
+      await expectPath(device, "/sign-in");
+    }
 
     await page.getByRole("link", { name: "Password" }).click();
     await page.getByLabel("Current password").fill("not my password");
@@ -135,6 +142,7 @@ describe("the account pages", () => {
     await page.getByRole("button", { name: "Verify" }).click();
     await expectText(heading(page), "Welcome, Alan Turing");
     await page.getByRole("button", { name: "Sign out" }).click();
+    await expectPath(page, "/sign-in");
     await signIn(page, DEMO.alan, DEMO.password);
     await expectText(heading(page), "Welcome, Alan Turing");
   }, 90_000);

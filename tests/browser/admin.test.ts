@@ -1,5 +1,5 @@
 import type { Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
 import {
   DEMO,
   expectAccessible,
@@ -10,6 +10,9 @@ import {
   startTestApp,
   type TestApp,
 } from "./app-harness.ts";
+
+// A browser flow on two shared cores: generous bounds (each step still waits at most 10 s).
+vi.setConfig({ testTimeout: 90_000 });
 
 let app: TestApp;
 beforeAll(async () => {
@@ -75,11 +78,15 @@ describe("the admin area", () => {
     await expectText(page.locator("caption"), "1 user found");
     await page.getByLabel("Show").selectOption("");
     await page.getByRole("button", { name: "Apply" }).click();
+    await expectText(page.locator("caption"), "5 users found");
     await page.getByRole("link", { name: "Name" }).click();
     await expectText(page.getByRole("link", { name: /^Name/ }), "Name ▲");
     await expectText(page.locator("tbody tr td").first(), "Ada Admin");
     await page.getByRole("link", { name: /^Name/ }).click();
-    await expectText(page.locator("tbody tr td").first(), "Linus Torvalds");
+    await expectText(page.getByRole("link", { name: /^Name/ }), "Name ▼");
+    await expect
+      .poll(() => page.locator("tbody tr td:first-child").allInnerTexts())
+      .toEqual(["Linus Torvalds", "Grace Hopper", "Barbara Liskov", "Alan Turing", "Ada Admin"]);
     await screenshot(page, "admin-users");
   });
 

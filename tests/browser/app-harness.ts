@@ -91,8 +91,8 @@ async function freePort(): Promise<number> {
   });
 }
 
-/** Starts the built app on its own database and SMTP sink, and one Chromium. */
-export async function startTestApp(): Promise<TestApp> {
+/** Starts the built app on its own database and SMTP sink, and one Chromium. `env` adds settings. */
+export async function startTestApp(env: Record<string, string> = {}): Promise<TestApp> {
   await buildApp();
   const smtp = await startSmtpSink();
   const port = await freePort();
@@ -113,6 +113,7 @@ export async function startTestApp(): Promise<TestApp> {
       SMTP_URL: smtp.url,
       DEMO_SEED: "1",
       DEMO_RATE_LIMIT: "0",
+      ...env,
     },
     stdio: ["ignore", "pipe", "pipe"],
   });

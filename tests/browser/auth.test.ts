@@ -1,6 +1,9 @@
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { readdir, readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
 import { linkIn } from "../e2e/smtp-sink.ts";
 import {
+  APP_DIR,
   DEMO,
   expectAccessible,
   expectPath,
@@ -10,6 +13,9 @@ import {
   startTestApp,
   type TestApp,
 } from "./app-harness.ts";
+
+// A browser flow on two shared cores: generous bounds (each step still waits at most 10 s).
+vi.setConfig({ testTimeout: 90_000 });
 
 let app: TestApp;
 beforeAll(async () => {
@@ -101,6 +107,27 @@ describe("with JavaScript on", () => {
     await screenshot(page, "auth-sign-in-redirect");
   });
 
+  test("sign-in works from the keyboard alone, with a visible focus ring", async () => {
+    const page = await app.newPage();
+    await page.goto("/sign-in");
+    await page.keyboard.press("Tab");
+    await expectText(page.locator(":focus"), "Skip to content");
+    await page.keyboard.press("Enter");
+    await page.keyboard.press("Tab");
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe("field-email");
+    const outline = await page.evaluate(() => getComputedStyle(document.activeElement!).outlineStyle);
+    expect(outline).not.toBe("none");
+    await page.keyboard.type(DEMO.grace);
+    await page.keyboard.press("Tab");
+    await page.keyboard.type(DEMO.password);
+    await page.keyboard.press("Tab");
+    await page.keyboard.press("Tab");
+    await expectText(page.locator(":focus"), "Sign in");
+    await screenshot(page, "auth-keyboard-focus");
+    await page.keyboard.press("Enter");
+    await expectText(heading(page), "Welcome, Grace Hopper");
+  });
+
   test("the auth pages and their error states pass axe", async () => {
     const page = await app.newPage();
     for (const path of [
@@ -121,5 +148,47 @@ describe("with JavaScript on", () => {
     await expectText(page.locator("#field-password-error"), "Invalid email or password");
     await expectAccessible(page);
     await screenshot(page, "auth-sign-in-error-js");
+  });
+});
+
+describe("the pages' own security", () => {
+  test("an action refuses a POST from another origin, even one that calls no auth endpoint (no cookie set, no session)", async () => {
+    const page = await app.newPage();
+    await page.goto("/sign-in");
+    for (const path of ["/sign-in", "/language", "/sign-out"]) {
+      const response = await page.request.post(path, {
+        headers: { origin: "https://evil.example" },
+        form: { email: DEMO.admin.email, password: DEMO.admin.password, lang: "ru", redirectTo: "/" },
+        maxRedirects: 0,
+      });
+      // Refused before the action runs (Remix's own host check answers first, then the app's Origin check).
+      expect(response.status()).toBeGreaterThanOrEqual(400);
+      expect(response.headers()["set-cookie"]).toBeUndefined();
+    }
+    const admin = await app.db.collection("users").findOne({ email: DEMO.admin.email });
+    expect(await app.db.collection("sessions").countDocuments({ userId: admin?._id })).toBe(0);
+  });
+
+  test("the session token reaches neither the page nor the client bundle; no server secret is bundled", async () => {
+    const page = await app.newPage();
+    await page.goto("/sign-in");
+    await page.getByLabel("Email").fill(DEMO.barbara);
+    await page.getByLabel("Password").fill(DEMO.password);
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await expectText(heading(page), /Welcome/);
+    const cookie = (await page.context().cookies()).find((c) => c.name.endsWith("session_token"));
+    expect(cookie?.httpOnly).toBe(true);
+    const token = decodeURIComponent(cookie!.value).split(".")[0]!;
+    expect(token.length).toBeGreaterThan(20);
+    await page.goto("/account");
+    expect(await page.content()).not.toContain(token);
+
+    const assets = join(APP_DIR, "build/client/assets");
+    for (const name of await readdir(assets)) {
+      const code = await readFile(join(assets, name), "utf8");
+      for (const needle of ["NOT-FOR-PRODUCTION", "TESSERA_SECRET", "MongoClient", "scrypt", "createAuth("]) {
+        expect(code.includes(needle), `${needle} in ${name}`).toBe(false);
+      }
+    }
   });
 });

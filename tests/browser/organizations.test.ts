@@ -1,5 +1,5 @@
 import type { Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
 import { linkIn } from "../e2e/smtp-sink.ts";
 import {
   DEMO,
@@ -11,6 +11,9 @@ import {
   startTestApp,
   type TestApp,
 } from "./app-harness.ts";
+
+// A browser flow on two shared cores: generous bounds (each step still waits at most 10 s).
+vi.setConfig({ testTimeout: 90_000 });
 
 let app: TestApp;
 beforeAll(async () => {

@@ -14,8 +14,13 @@ import {
   useRouteError,
   useRouteLoaderData,
 } from "@remix-run/react";
-import { type ReactNode, useEffect } from "react";
+import type { Session, User } from "@tessera/auth-core";
+import { type ReactNode, useEffect, useState } from "react";
 import { getAuth } from "./auth.server";
+import { authClient } from "./lib/auth-client";
+
+type SessionAndUser = { session: Session; user: User };
+
 import { LANGUAGES, type LanguageCode, useT } from "./lib/i18n";
 import { resolveLanguage } from "./lib/i18n.server";
 import { getViewer } from "./lib/session.server";
@@ -38,15 +43,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
   }
   return {
     lang,
-    // Only what the header shows: never the session token.
-    viewer: viewer
-      ? {
-          name: viewer.user.name,
-          email: viewer.user.email,
-          isAdmin: viewer.isAdmin,
-          impersonating: Boolean(viewer.session.impersonatedBy),
-        }
+    // The session for useSession's first render, without its token: the cookie stays the only copy.
+    session: viewer
+      ? ({ session: { ...viewer.session, token: "" }, user: viewer.user } satisfies SessionAndUser)
       : null,
+    isAdmin: viewer?.isAdmin ?? false,
     activeOrganization,
   };
 }
@@ -81,7 +82,6 @@ export function Layout({ children }: { children: ReactNode }) {
         <a className="skip-link" href="#main">
           {t("common.skipToContent")}
         </a>
-        {data?.viewer?.impersonating ? <ImpersonationBanner name={data.viewer.name} /> : null}
         <Header data={data} />
         <main id="main" tabIndex={-1}>
           {children}
@@ -90,6 +90,14 @@ export function Layout({ children }: { children: ReactNode }) {
         <Scripts />
       </body>
     </html>
+  );
+}
+
+function sessionKey(value: SessionAndUser | null): string {
+  if (!value) return "";
+  const { session, user } = value;
+  return [session.id, session.activeOrganizationId, session.impersonatedBy, user.name, user.updatedAt].join(
+    "|",
   );
 }
 
@@ -114,67 +122,87 @@ function ImpersonationBanner({ name }: { name: string }) {
 function Header({ data }: { data: RootData | undefined }) {
   const { t } = useT();
   const location = useLocation();
-  const viewer = data?.viewer ?? null;
+  const initial = (data?.session ?? null) as SessionAndUser | null;
+  const store = authClient.useSession(initial);
+  // The store keeps its first value; when a loader reads another session (after an action: sign-in,
+  // sign-out, a new name), the store reads again, and until it has answered the loader's is shown.
+  const loaderKey = sessionKey(initial);
+  const [syncedKey, setSyncedKey] = useState(loaderKey);
+  useEffect(() => {
+    if (loaderKey === syncedKey) return;
+    void authClient.$store.session.refetch().finally(() => setSyncedKey(loaderKey));
+  }, [loaderKey, syncedKey]);
+  const current = loaderKey === syncedKey ? store.data : initial;
+  const viewer = current
+    ? {
+        name: current.user.name,
+        isAdmin: data?.isAdmin ?? false,
+        impersonating: Boolean(current.session.impersonatedBy),
+      }
+    : null;
   return (
-    <header className="site-header">
-      <Link to="/" className="brand">
-        {t("app.name")}
-      </Link>
-      <nav aria-label={t("nav.label")} className="main-nav">
-        <ul>
-          {viewer ? (
-            <>
-              <li>
-                <NavLink to="/account">{t("nav.account")}</NavLink>
-              </li>
-              <li>
-                <NavLink to="/organizations">{t("nav.organizations")}</NavLink>
-              </li>
-              {viewer.isAdmin ? (
+    <>
+      {viewer?.impersonating ? <ImpersonationBanner name={viewer.name} /> : null}
+      <header className="site-header">
+        <Link to="/" className="brand">
+          {t("app.name")}
+        </Link>
+        <nav aria-label={t("nav.label")} className="main-nav">
+          <ul>
+            {viewer ? (
+              <>
                 <li>
-                  <NavLink to="/admin">{t("nav.admin")}</NavLink>
+                  <NavLink to="/account">{t("nav.account")}</NavLink>
                 </li>
-              ) : null}
-            </>
+                <li>
+                  <NavLink to="/organizations">{t("nav.organizations")}</NavLink>
+                </li>
+                {viewer.isAdmin ? (
+                  <li>
+                    <NavLink to="/admin">{t("nav.admin")}</NavLink>
+                  </li>
+                ) : null}
+              </>
+            ) : null}
+          </ul>
+        </nav>
+        <div className="header-tools">
+          {viewer ? (
+            <p className="active-org" data-testid="active-organization">
+              {data?.activeOrganization
+                ? t("nav.activeOrganization", { name: data.activeOrganization.name })
+                : t("nav.noActiveOrganization")}
+            </p>
           ) : null}
-        </ul>
-      </nav>
-      <div className="header-tools">
-        {viewer ? (
-          <p className="active-org" data-testid="active-organization">
-            {data?.activeOrganization
-              ? t("nav.activeOrganization", { name: data.activeOrganization.name })
-              : t("nav.noActiveOrganization")}
-          </p>
-        ) : null}
-        <Form method="post" action="/language" className="language-form" reloadDocument>
-          <input type="hidden" name="redirectTo" value={location.pathname + location.search} />
-          <label htmlFor="language-select">{t("nav.language")}</label>
-          <select id="language-select" name="lang" defaultValue={data?.lang ?? "en"} key={data?.lang}>
-            {LANGUAGES.map((language) => (
-              <option key={language.code} value={language.code} lang={language.code}>
-                {language.label}
-              </option>
-            ))}
-          </select>
-          <button type="submit" className="button button-small">
-            {t("nav.changeLanguage")}
-          </button>
-        </Form>
-        {viewer ? (
-          <Form method="post" action="/sign-out" className="sign-out-form">
-            <span className="viewer-name">{viewer.name}</span>
-            <button type="submit" className="button button-small button-secondary">
-              {t("nav.signOut")}
+          <Form method="post" action="/language" className="language-form" reloadDocument>
+            <input type="hidden" name="redirectTo" value={location.pathname + location.search} />
+            <label htmlFor="language-select">{t("nav.language")}</label>
+            <select id="language-select" name="lang" defaultValue={data?.lang ?? "en"} key={data?.lang}>
+              {LANGUAGES.map((language) => (
+                <option key={language.code} value={language.code} lang={language.code}>
+                  {language.label}
+                </option>
+              ))}
+            </select>
+            <button type="submit" className="button button-small">
+              {t("nav.changeLanguage")}
             </button>
           </Form>
-        ) : (
-          <p className="auth-links">
-            <Link to="/sign-in">{t("nav.signIn")}</Link> <Link to="/sign-up">{t("nav.signUp")}</Link>
-          </p>
-        )}
-      </div>
-    </header>
+          {viewer ? (
+            <Form method="post" action="/sign-out" className="sign-out-form">
+              <span className="viewer-name">{viewer.name}</span>
+              <button type="submit" className="button button-small button-secondary">
+                {t("nav.signOut")}
+              </button>
+            </Form>
+          ) : (
+            <p className="auth-links">
+              <Link to="/sign-in">{t("nav.signIn")}</Link> <Link to="/sign-up">{t("nav.signUp")}</Link>
+            </p>
+          )}
+        </div>
+      </header>
+    </>
   );
 }
 

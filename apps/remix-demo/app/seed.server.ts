@@ -56,6 +56,8 @@ export async function seedDemoData(auth: Auth, db: Db): Promise<SeededDemo | nul
     headers: barbara.headers,
   });
   await auth.api.addMember({ body: { userId: grace.id, role: "member", organizationId: globex.data.id } });
+  // The sign-ups' sessions were only for the calls above: nobody should find them in their list.
+  for (const person of [admin, ...people]) await auth.api.signOut({ headers: person.headers });
   return {
     admin: { email: DEMO_ADMIN.email, password: DEMO_ADMIN.password },
     users: DEMO_USERS.map((user) => ({ email: user.email, password: DEMO_PASSWORD })),

@@ -1,7 +1,8 @@
 import { Form } from "@remix-run/react";
 import { useT } from "~/lib/i18n";
 
-const NAMES: Record<string, string> = {
+/** How a provider id is shown: its brand name. */
+export const PROVIDER_NAMES: Record<string, string> = {
   github: "GitHub",
   google: "Google",
   gitlab: "GitLab",
@@ -21,7 +22,7 @@ export function SocialButtons({ providers, callbackURL }: { providers: string[];
           <input type="hidden" name="provider" value={provider} />
           <input type="hidden" name="callbackURL" value={callbackURL} />
           <button type="submit" className="button button-secondary button-wide">
-            {t("signIn.withProvider", { provider: NAMES[provider] ?? provider })}
+            {t("signIn.withProvider", { provider: PROVIDER_NAMES[provider] ?? provider })}
           </button>
         </Form>
       ))}

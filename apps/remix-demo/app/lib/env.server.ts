@@ -41,13 +41,16 @@ export function readAppEnv(env: NodeJS.ProcessEnv): AppEnv {
   };
 }
 
-/** A provider is configured when both its client id and secret are set, e.g. GITHUB_CLIENT_ID. */
+/** A provider is configured when both its client id and secret are set (GITHUB_CLIENT_ID, GITHUB_CLIENT_SECRET). */
 function readSocialProviders(env: NodeJS.ProcessEnv): Record<string, SocialProviderOptions> {
   const providers: Record<string, SocialProviderOptions> = {};
   for (const id of ["github", "google", "gitlab", "discord", "microsoft"]) {
     const clientId = env[`${id.toUpperCase()}_CLIENT_ID`];
     const clientSecret = env[`${id.toUpperCase()}_CLIENT_SECRET`];
-    if (clientId && clientSecret) providers[id] = { clientId, clientSecret } as SocialProviderOptions;
+    // <ID>_ENDPOINTS: a JSON object of endpoint overrides (a self-hosted GitLab, a test server).
+    const endpoints = env[`${id.toUpperCase()}_ENDPOINTS`];
+    if (clientId && clientSecret)
+      providers[id] = { clientId, clientSecret, ...(endpoints ? { endpoints: JSON.parse(endpoints) } : {}) };
   }
   return providers;
 }

@@ -2,6 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useSearchParams } from "@remix-run/react";
 import { getAuth } from "~/auth.server";
 import { ErrorSummary, Notice } from "~/components/form";
+import { PROVIDER_NAMES } from "~/components/social";
 import { failure, field, readForm, redirectWith } from "~/lib/forms.server";
 import { useT } from "~/lib/i18n";
 import { requireViewer } from "~/lib/session.server";
@@ -68,7 +69,11 @@ export default function LinkedAccounts() {
         <tbody>
           {accounts.map((account) => (
             <tr key={account.id}>
-              <td>{account.provider === "credential" ? t("account.linked.password") : account.provider}</td>
+              <td>
+                {account.provider === "credential"
+                  ? t("account.linked.password")
+                  : (PROVIDER_NAMES[account.provider] ?? account.provider)}
+              </td>
               <td>{format.format(new Date(account.linkedAt))}</td>
               <td>
                 <Form method="post">
@@ -76,7 +81,10 @@ export default function LinkedAccounts() {
                   <input type="hidden" name="accountId" value={account.accountId} />
                   <button type="submit" className="button button-small button-secondary">
                     {t("account.linked.unlink")}
-                    <span className="visually-hidden"> {account.provider}</span>
+                    <span className="visually-hidden">
+                      {" "}
+                      {PROVIDER_NAMES[account.provider] ?? account.provider}
+                    </span>
                   </button>
                 </Form>
               </td>
@@ -95,7 +103,7 @@ export default function LinkedAccounts() {
                   <input type="hidden" name="provider" value={provider} />
                   <input type="hidden" name="callbackURL" value="/account/linked" />
                   <button type="submit" className="button button-secondary">
-                    {t("account.linked.link", { provider })}
+                    {t("account.linked.link", { provider: PROVIDER_NAMES[provider] ?? provider })}
                   </button>
                 </Form>
               </li>

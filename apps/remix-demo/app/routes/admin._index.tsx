@@ -76,7 +76,7 @@ export default function Dashboard() {
       <h3 id="signups-title">{t("admin.dashboard.signups", { days: DAYS })}</h3>
       <svg
         className="chart"
-        viewBox={`0 0 ${width} ${height + 30}`}
+        viewBox={`0 -20 ${width} ${height + 50}`}
         role="img"
         aria-labelledby="signups-chart-title signups-desc"
         width="100%"

@@ -67,7 +67,7 @@ function refusedAs<T>(fallback: T) {
   };
 }
 
-export async function action({ request, params }: ActionFunctionArgs) {
+export async function action({ request, params, context }: ActionFunctionArgs) {
   const form = await readForm(request);
   await requireAdmin(request);
   const auth = await getAuth();
@@ -114,6 +114,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
         const result = await auth.api.impersonateUser({
           body: { userId, ...(reason ? { reason } : {}) },
           headers,
+          remoteAddress: context.remoteAddress,
         });
         return redirectWith("/", result.headers);
       }

@@ -22,7 +22,11 @@ export default function OrganizationLayout() {
   return (
     <div className="card">
       <h1>{name}</h1>
-      <p className="muted">{t("organizations.yourRole", { role: roles.join(", ") })}</p>
+      <p className="muted">
+        {t("organizations.yourRole", {
+          role: roles.map((role) => t(`organizations.roles.${role}`, { defaultValue: role })).join(", "),
+        })}
+      </p>
       <nav className="subnav" aria-label={t("organizations.sections")}>
         <ul>
           {tabs.map(([path, key]) => (

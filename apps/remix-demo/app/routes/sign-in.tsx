@@ -17,7 +17,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return { providers: Object.keys(auth.context.options.socialProviders).filter(Boolean) };
 }
 
-export async function action({ request }: ActionFunctionArgs) {
+export async function action({ request, context }: ActionFunctionArgs) {
   const form = await readForm(request);
   const redirectTo = safeRedirect(field(form, "redirectTo"));
   const auth = await getAuth();
@@ -29,6 +29,7 @@ export async function action({ request }: ActionFunctionArgs) {
         rememberMe: form.get("rememberMe") === "on",
       },
       headers: request.headers,
+      remoteAddress: context.remoteAddress,
     });
     if ("twoFactorRedirect" in result.data) {
       const methods = result.data.twoFactorMethods.join(",");

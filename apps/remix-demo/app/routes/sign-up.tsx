@@ -5,7 +5,8 @@ import { getAuth } from "~/auth.server";
 import { ErrorSummary, Field, Submit } from "~/components/form";
 import { SocialButtons } from "~/components/social";
 import { failure, field, invalid, readForm, redirectWith } from "~/lib/forms.server";
-import { useT } from "~/lib/i18n";
+import { toTesseraLanguage, useT } from "~/lib/i18n";
+import { resolveLanguage } from "~/lib/i18n.server";
 import { getViewer, safeRedirect } from "~/lib/session.server";
 
 export const handle = { title: "signUp.title" };
@@ -17,7 +18,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return { providers: Object.keys(auth.context.options.socialProviders) };
 }
 
-export async function action({ request }: ActionFunctionArgs) {
+export async function action({ request, context }: ActionFunctionArgs) {
   const form = await readForm(request);
   const redirectTo = safeRedirect(field(form, "redirectTo"));
   const name = field(form, "name").trim();
@@ -29,10 +30,13 @@ export async function action({ request }: ActionFunctionArgs) {
         name,
         email: field(form, "email"),
         password: field(form, "password"),
+        // The page's language becomes the user's: the verification mail is already in it.
+        language: toTesseraLanguage(resolveLanguage(request)),
         // The verification mail's link lands on /verify-email, then goes on to where the user was headed.
         callbackURL: `/verify-email?next=${encodeURIComponent(redirectTo)}`,
       },
       headers: request.headers,
+      remoteAddress: context.remoteAddress,
     });
     if (!result.data.token) return redirect("/verify-email?sent=1");
     return redirectWith(redirectTo === "/" ? "/?welcome=1" : redirectTo, result.headers);

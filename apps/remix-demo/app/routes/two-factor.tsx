@@ -14,7 +14,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 // The challenge cookie set by sign-in identifies the user; each method checks its own code.
-export async function action({ request }: ActionFunctionArgs) {
+export async function action({ request, context }: ActionFunctionArgs) {
   const form = await readForm(request);
   const auth = await getAuth();
   const intent = field(form, "intent");
@@ -32,10 +32,22 @@ export async function action({ request }: ActionFunctionArgs) {
     }
     const call =
       intent === "otp"
-        ? auth.api.verifyTwoFactorOTP({ body: { code, trustDevice }, headers: request.headers })
+        ? auth.api.verifyTwoFactorOTP({
+            body: { code, trustDevice },
+            headers: request.headers,
+            remoteAddress: context.remoteAddress,
+          })
         : intent === "backup"
-          ? auth.api.verifyBackupCode({ body: { code, trustDevice }, headers: request.headers })
-          : auth.api.verifyTOTP({ body: { code, trustDevice }, headers: request.headers });
+          ? auth.api.verifyBackupCode({
+              body: { code, trustDevice },
+              headers: request.headers,
+              remoteAddress: context.remoteAddress,
+            })
+          : auth.api.verifyTOTP({
+              body: { code, trustDevice },
+              headers: request.headers,
+              remoteAddress: context.remoteAddress,
+            });
     const result = await call;
     return redirectWith(redirectTo, result.headers);
   } catch (error) {
@@ -70,7 +82,7 @@ export default function TwoFactor() {
         />
         <Checkbox name="trustDevice" label={t("twoFactor.trustDevice")} />
         <Submit intent={method}>{t("twoFactor.verify")}</Submit>
-        {methods.includes("otp") ? (
+        {method === "otp" ? (
           <p>
             <button type="submit" name="intent" value="send-otp" className="button button-secondary">
               {t("twoFactor.sendOtp")}

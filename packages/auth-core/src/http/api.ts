@@ -3,6 +3,7 @@ import type { AuthContext } from "../context.ts";
 import { isCausedByDatabaseOutage } from "../db/connect.ts";
 import { AuthError, isAuthError } from "../errors/auth-error.ts";
 import type { CallerResolvers } from "./caller.ts";
+import { compileTrustedProxies, resolveClientIp } from "./client-ip.ts";
 import { deadlineOf, withinRequestTimeout } from "./deadline.ts";
 import type {
   AnyEndpoint,
@@ -19,6 +20,8 @@ export interface ApiCallInput {
   query?: Record<string, unknown>;
   params?: Record<string, string>;
   headers?: HeadersInit;
+  /** The browser's socket address, when the app has it: recorded on sessions as over HTTP. */
+  remoteAddress?: string | null;
 }
 
 export interface ApiResult<T = unknown> {
@@ -38,6 +41,12 @@ export type TypedCallInput<Body, Query> = BodyField<Body> & {
   query?: Query;
   params?: Record<string, string>;
   headers?: HeadersInit;
+  /**
+   * The browser's socket address (a Remix load context's), read with the same trusted-proxy rules
+   * as `auth.handler`: sessions an action creates then show where they were signed in from. Server
+   * calls stay unlimited by the rate limiter all the same.
+   */
+  remoteAddress?: string | null;
 };
 
 /** An object with no properties: it extends a body type only when every field is optional. */
@@ -78,16 +87,21 @@ export function createApi<Endpoint extends { name: string }>(
   callers: CallerResolvers,
 ): TypedApi<Endpoint> {
   const api: Record<string, ApiMethod> = {};
+  const proxies = compileTrustedProxies(auth.options.advanced.trustedProxies);
   for (const endpoint of endpoints) {
     const method = typeof endpoint.method === "string" ? endpoint.method : endpoint.method[0]!;
     api[endpoint.name] = async (input = {}) => {
       const { requestTimeoutMs } = auth.options.advanced;
+      const headers = new Headers(input.headers);
+      const ip = input.remoteAddress
+        ? resolveClientIp(input.remoteAddress, headers, proxies, auth.options.advanced.ipAddressHeader)
+        : null;
       const run = runEndpoint(auth, callers, endpoint, method, {
         body: input.body ?? {},
         query: input.query ?? {},
         params: input.params ?? {},
-        headers: new Headers(input.headers),
-        ip: null,
+        headers,
+        ip,
         isServerCall: true,
         deadlineMs: deadlineOf(requestTimeoutMs),
       });

@@ -1,0 +1,92 @@
+import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
+import {
+  type OAuthServer,
+  startOAuthServer,
+  TEST_CLIENT_ID,
+  TEST_CLIENT_SECRET,
+} from "../support/oauth-server.ts";
+import {
+  expectAccessible,
+  expectPath,
+  expectText,
+  heading,
+  screenshot,
+  startTestApp,
+  type TestApp,
+} from "./app-harness.ts";
+
+// GitHub, pointed at the scripted OAuth server of tests/support: the browser really goes there and back.
+let oauth: OAuthServer;
+// A browser flow on two shared cores: generous bounds (each step still waits at most 10 s).
+vi.setConfig({ testTimeout: 90_000 });
+
+let app: TestApp;
+beforeAll(async () => {
+  oauth = await startOAuthServer();
+  app = await startTestApp({
+    GITHUB_CLIENT_ID: TEST_CLIENT_ID,
+    GITHUB_CLIENT_SECRET: TEST_CLIENT_SECRET,
+    GITHUB_ENDPOINTS: JSON.stringify(oauth.endpoints("github")),
+  });
+}, 240_000);
+afterAll(async () => {
+  await app?.close();
+  await oauth?.close();
+});
+
+describe("a social provider", () => {
+  test("signs a new user up from the sign-in page; the account sets a password, then unlinks the provider", async () => {
+    oauth.setIdentity("github", {
+      id: "4242",
+      email: "sam@example.com",
+      name: "Sam Social",
+      emailVerified: true,
+    });
+    const page = await app.newPage();
+    await page.goto("/sign-in");
+    await expectAccessible(page);
+    await page.getByRole("button", { name: "Continue with GitHub" }).click();
+    await expectText(heading(page), "Welcome, Sam Social");
+    await screenshot(page, "social-signed-in");
+
+    await page.goto("/account/linked");
+    await expectText(page.locator("tbody tr td").first(), "GitHub");
+    await page.goto("/account/password");
+    await expectText(page.locator("main h2"), "Set a password");
+    await page.getByLabel("New password").fill("now with a password too");
+    await page.getByRole("button", { name: "Set password" }).click();
+    await expectText(page.getByRole("status"), "Your password has been set.");
+
+    await page.goto("/account/linked");
+    await expect.poll(() => page.locator("tbody tr").count()).toBe(2);
+    await expectAccessible(page);
+    await screenshot(page, "social-linked-accounts");
+    await page.getByRole("button", { name: "Unlink GitHub" }).click();
+    await expectText(page.getByRole("status"), "The account was unlinked.");
+    await expect.poll(() => page.locator("tbody tr").count()).toBe(1);
+    await expectText(page.locator("tbody tr td").first(), "Email and password");
+  });
+
+  test("links the provider to a password account from the linked-accounts page", async () => {
+    oauth.setIdentity("github", {
+      id: "777",
+      email: "grace@example.com",
+      name: "Grace H.",
+      emailVerified: true,
+    });
+    const page = await app.newPage();
+    await page.goto("/sign-in");
+    await page.getByLabel("Email").fill("grace@example.com");
+    await page.getByLabel("Password").fill("tessera-demo-user");
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await expectText(heading(page), /Welcome/);
+    await page.goto("/account/linked");
+    await page.getByRole("button", { name: "Link GitHub" }).click();
+    await expectPath(page, "/account/linked");
+    await expect.poll(() => page.locator("tbody tr").count()).toBe(2);
+    const grace = await app.db.collection("users").findOne({ email: "grace@example.com" });
+    expect(
+      await app.db.collection("accounts").countDocuments({ userId: grace?._id, providerId: "github" }),
+    ).toBe(1);
+  });
+});
