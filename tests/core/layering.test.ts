@@ -44,9 +44,6 @@ function isFaceOrEndpointList(file: string, target: string, feature: string): bo
  * and the endpoint (or its feature's endpoints/guards.ts) turns it into the catalogue error.
  */
 const KNOWN_THROWING_SERVICES = [
-  "features/admin/impersonation-service.ts",
-  "features/admin/role-service.ts",
-  "features/admin/service.ts",
   "features/api-key/owner.ts",
   "features/api-key/service.ts",
   "features/api-key/session-bridge.ts",
