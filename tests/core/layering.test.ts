@@ -46,8 +46,6 @@ function isFaceOrEndpointList(file: string, target: string, feature: string): bo
 const KNOWN_THROWING_SERVICES = [
   // http/ calls its caller resolvers mid-pipeline: a refused key or caller must refuse the request.
   "features/api-key/session-bridge.ts",
-  "features/deletion/organizations.ts",
-  "features/deletion/service.ts",
   "features/password/service.ts",
   "features/session/service.ts",
   "features/sign-in-throttle/service.ts",

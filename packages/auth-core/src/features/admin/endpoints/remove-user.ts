@@ -1,5 +1,6 @@
 import { removeUserContract } from "../../../contracts/admin.ts";
 import { AuthError } from "../../../errors/auth-error.ts";
+import { answerRefusal } from "../../../errors/refusal.ts";
 import { defineEndpoint } from "../../../http/define-endpoint.ts";
 import { deleteUserAndData } from "../../deletion/index.ts";
 import { auditSource, claimUserRemoval, recordAuditEvent } from "../service.ts";
@@ -17,8 +18,7 @@ export const removeUser = defineEndpoint(removeUserContract, {
     const caller = requireAdminPermission(auth, ctx.session, { user: ["delete"] });
     const target = await requireUserToManage(auth, caller, body.userId);
     if (target._id.equals(caller.user._id)) throw new AuthError("CANNOT_REMOVE_YOURSELF");
-    const removed = await deleteUserAndData(auth, target);
-    if (!removed.ok) throw new AuthError("DELETE_USER_REFUSED");
+    answerRefusal(await deleteUserAndData(auth, target));
     // Lost a race with another removal of the same user: it is gone, and the winner records it.
     if (!(await claimUserRemoval(auth, target._id))) throw new AuthError("USER_NOT_FOUND");
     await recordAuditEvent(auth, {
