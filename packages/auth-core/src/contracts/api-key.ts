@@ -26,7 +26,7 @@ export const createApiKeyContract = defineContract({
   method: "POST",
   path: "/api-key/create",
   // Optional: server code may create a key for a named `userId` without a session; over HTTP the
-  // handler requires one (features/api-key/owner.ts).
+  // handler requires one (features/api-key/endpoints/guards.ts).
   auth: "optional",
   body: z
     .strictObject({

@@ -1,6 +1,6 @@
 import type { AuthContext } from "../../context.ts";
 import type { SessionDoc, UserDoc } from "../../db/documents.ts";
-import { AuthError } from "../../errors/auth-error.ts";
+import { granted, type Outcome, refused } from "../../errors/refusal.ts";
 import type { CookieJar } from "../../http/cookie-jar.ts";
 import type { SessionWithUser } from "../session/index.ts";
 import {
@@ -19,30 +19,39 @@ import { deleteSessionById } from "./store.ts";
 
 /**
  * Refusals of impersonate-user (docs/security.md): impersonation's form of the may-manage rule
- * (service.ts findUserToManage), with impersonate-admins in place of manage-admins. The caller is an
- * admin, not impersonating.
+ * (service.ts mayManageUser), with impersonate-admins in place of manage-admins. The caller is an
+ * admin, not impersonating. Granted: the target.
  */
-export function assertMayImpersonate(auth: AuthContext, caller: SessionWithUser, target: UserDoc): void {
-  if (target._id.equals(caller.user._id)) throw new AuthError("CANNOT_IMPERSONATE_YOURSELF");
-  if (isBanActive(target, auth.now())) throw new AuthError("CANNOT_IMPERSONATE_BANNED_USER");
+export function checkImpersonationTarget(
+  auth: AuthContext,
+  caller: SessionWithUser,
+  target: UserDoc,
+): Outcome<
+  UserDoc,
+  "CANNOT_IMPERSONATE_YOURSELF" | "CANNOT_IMPERSONATE_BANNED_USER" | "CANNOT_IMPERSONATE_ADMINS"
+> {
+  if (target._id.equals(caller.user._id)) return refused("CANNOT_IMPERSONATE_YOURSELF");
+  if (isBanActive(target, auth.now())) return refused("CANNOT_IMPERSONATE_BANNED_USER");
   // The listed-admin half of the may-manage rule holds even with allowImpersonatingAdmins.
   if (isListedAdmin(auth, target) && !isListedAdmin(auth, caller.user))
-    throw new AuthError("CANNOT_IMPERSONATE_ADMINS");
+    return refused("CANNOT_IMPERSONATE_ADMINS");
   if (
     isAdminUser(auth, target) &&
     !auth.options.admin.allowImpersonatingAdmins &&
     !hasAdminPermission(auth, caller.user, { user: ["impersonate-admins"] })
   ) {
-    throw new AuthError("CANNOT_IMPERSONATE_ADMINS");
+    return refused("CANNOT_IMPERSONATE_ADMINS");
   }
+  return granted(target);
 }
 
 /**
  * Mints the impersonation session (1 hour by default, never refreshed, browser-session cookie)
  * through the session pipeline, re-checks the admin, and swaps cookies: the admin's own session row
  * is kept and its token parked in a signed, httpOnly cookie of its own format that lives as long as
- * the impersonation can. No ban check in the pipeline: assertMayImpersonate refused a banned target
- * with its own answer; no gate: the target's second factor is not the admin's to pass.
+ * the impersonation can. No ban check in the pipeline: checkImpersonationTarget refused a banned
+ * target with its own answer; no gate: the target's second factor is not the admin's to pass.
+ * Refused when the admin lost the right while this request was checking (review finding 4).
  */
 export async function startImpersonation(
   auth: AuthContext,
@@ -50,35 +59,43 @@ export async function startImpersonation(
   caller: SessionWithUser,
   target: UserDoc,
   request: { ip: string | null; userAgent: string | null },
-): Promise<SessionDoc> {
+): Promise<Outcome<SessionDoc, "RESOURCE_ACCESS_NOT_ALLOWED">> {
   const duration = auth.options.admin.impersonationSessionDuration;
-  const { session } = await establishSession(
-    auth,
-    { cookies: jar, ip: request.ip, userAgent: request.userAgent },
-    target,
-    {
-      rememberMe: false,
-      ban: "not-applicable",
-      secondFactor: "not-applicable",
-      impersonation: {
-        impersonatedBy: caller.user._id,
-        expiresAt: new Date(auth.now().getTime() + duration * 1000),
+  try {
+    const { session } = await establishSession(
+      auth,
+      { cookies: jar, ip: request.ip, userAgent: request.userAgent },
+      target,
+      {
+        rememberMe: false,
+        ban: "not-applicable",
+        secondFactor: "not-applicable",
+        impersonation: {
+          impersonatedBy: caller.user._id,
+          expiresAt: new Date(auth.now().getTime() + duration * 1000),
+        },
+        async beforeCookies(minted) {
+          // Review finding 4: a demotion, ban or removal of the admin that ran while this request was
+          // checking swept the impersonation sessions BEFORE this one existed. Re-read the admin now
+          // that it does: one who lost the right keeps nothing, and the cookies are never set.
+          if (!(await mayStillImpersonate(auth, caller.user._id))) {
+            await deleteSessionById(auth.collections, minted._id);
+            throw new ImpersonationRevoked();
+          }
+          // Its own signed format (session/service.ts parkSession): the parked value is no session cookie.
+          parkSession(auth, jar, caller.session.token, duration);
+        },
       },
-      async beforeCookies(minted) {
-        // Review finding 4: a demotion, ban or removal of the admin that ran while this request was
-        // checking swept the impersonation sessions BEFORE this one existed. Re-read the admin now that
-        // it does: one who lost the right keeps nothing, and the cookies are never set.
-        if (!(await mayStillImpersonate(auth, caller.user._id))) {
-          await deleteSessionById(auth.collections, minted._id);
-          throw new AuthError("RESOURCE_ACCESS_NOT_ALLOWED");
-        }
-        // Its own signed format (session/service.ts parkSession): the parked value is no session cookie.
-        parkSession(auth, jar, caller.session.token, duration);
-      },
-    },
-  );
-  return session;
+    );
+    return granted(session);
+  } catch (error) {
+    if (error instanceof ImpersonationRevoked) return refused("RESOURCE_ACCESS_NOT_ALLOWED");
+    throw error;
+  }
 }
+
+/** Ends establishSession from beforeCookies (a throw leaves the cookies unset); answered as a refusal. */
+class ImpersonationRevoked extends Error {}
 
 export type StopOutcome =
   | { restored: true; session: SessionDoc; user: UserDoc }

@@ -15,8 +15,8 @@ import { createTestAuth, type TestAuth } from "../../../../../tests/support/test
 
 /**
  * Security-hardening issue, finding 6: every admin endpoint that acts on a user applies the one
- * may-manage rule (service.ts findUserToManage) — session listing and revocation, unban and every
- * update-user field included, not only the takeover paths.
+ * may-manage rule (endpoints/guards.ts requireUserToManage) — session listing and revocation, unban
+ * and every update-user field included, not only the takeover paths.
  */
 let t: TestAuth;
 afterEach(() => t.close());

@@ -1,6 +1,6 @@
 import type { AuthContext } from "../../context.ts";
 import type { UserDoc } from "../../db/documents.ts";
-import { AuthError } from "../../errors/auth-error.ts";
+import { granted, type Outcome, refused } from "../../errors/refusal.ts";
 import { updateUser } from "../users/index.ts";
 import { parseRoleList } from "./access.ts";
 import { areKnownRoles, normaliseRoleInput } from "./rules.ts";
@@ -8,10 +8,13 @@ import { adminRoles, hasAdminPermission } from "./service.ts";
 import { deleteImpersonationSessionsBy } from "./store.ts";
 
 /** The stored form of a role input (comma separated); INVALID_ROLE unless every name is configured (J2). */
-export function resolveRoleInput(auth: AuthContext, role: string | readonly string[]): string {
+export function resolveRoleInput(
+  auth: AuthContext,
+  role: string | readonly string[],
+): Outcome<string, "INVALID_ROLE"> {
   const names = normaliseRoleInput(role);
-  if (!areKnownRoles(names, adminRoles(auth))) throw new AuthError("INVALID_ROLE");
-  return names.join(",");
+  if (!areKnownRoles(names, adminRoles(auth))) return refused("INVALID_ROLE");
+  return granted(names.join(","));
 }
 
 /**

@@ -1,7 +1,6 @@
 import type { AuthContext } from "../../context.ts";
 import type { UserDoc } from "../../db/documents.ts";
 import { ObjectId, parseId } from "../../db/ids.ts";
-import { AuthError } from "../../errors/auth-error.ts";
 import type { SessionWithUser } from "../session/index.ts";
 import { findUserById } from "../session/index.ts";
 import { claimOneTimeToken } from "../verification/index.ts";
@@ -52,18 +51,13 @@ export function isListedAdmin(auth: AuthContext, user: Pick<UserDoc, "_id">): bo
  * The may-manage rule (docs/security.md "Which administrator may act on which user"): acting on
  * another admin needs `user: manage-admins` (the built-in admin role lacks it, access.ts), and a
  * listed admin id can only be acted on by another listed admin id. Acting on oneself stays as each
- * endpoint allows. 403 with the permission message, like any missing permission. Endpoints reach it
- * only through findUserToManage, so none can skip it.
+ * endpoint allows. Endpoints reach it only through requireUserToManage (endpoints/guards.ts), which
+ * answers a refusal with 403 and the permission message, like any missing permission.
  */
-function assertMayManageUser(auth: AuthContext, caller: SessionWithUser, target: UserDoc): void {
-  if (target._id.equals(caller.user._id) || operatorOf(caller) !== null) return;
-  if (isListedAdmin(auth, target)) {
-    if (!isListedAdmin(auth, caller.user)) throw new AuthError("RESOURCE_ACCESS_NOT_ALLOWED");
-    return;
-  }
-  if (isAdminUser(auth, target) && !hasAdminPermission(auth, caller.user, { user: ["manage-admins"] })) {
-    throw new AuthError("RESOURCE_ACCESS_NOT_ALLOWED");
-  }
+export function mayManageUser(auth: AuthContext, caller: SessionWithUser, target: UserDoc): boolean {
+  if (target._id.equals(caller.user._id) || operatorOf(caller) !== null) return true;
+  if (isListedAdmin(auth, target)) return isListedAdmin(auth, caller.user);
+  return !isAdminUser(auth, target) || hasAdminPermission(auth, caller.user, { user: ["manage-admins"] });
 }
 
 /**
@@ -71,73 +65,27 @@ function assertMayManageUser(auth: AuthContext, caller: SessionWithUser, target:
  * the role grants (through any of their roles; listed admin ids bypass), so nobody hands out — to
  * anyone, themselves included — more than they have. `stored`: the comma-separated role names.
  */
-export function assertMayGrantRoles(auth: AuthContext, caller: SessionWithUser, stored: string): void {
-  if (operatorOf(caller) !== null) return;
+export function mayGrantRoles(auth: AuthContext, caller: SessionWithUser, stored: string): boolean {
+  if (operatorOf(caller) !== null) return true;
   const roles = adminRoles(auth);
   for (const name of stored.split(",")) {
     const role = Object.hasOwn(roles, name) ? roles[name]! : {};
     for (const [resource, actions] of Object.entries(role)) {
       for (const action of actions) {
-        if (!hasAdminPermission(auth, caller.user, { [resource]: [action] })) {
-          throw new AuthError("RESOURCE_ACCESS_NOT_ALLOWED");
-        }
+        if (!hasAdminPermission(auth, caller.user, { [resource]: [action] })) return false;
       }
     }
   }
+  return true;
 }
 
 /**
- * The guard of every admin endpoint. The caller was read from the database (the endpoints are
- * `sensitive`), so a demotion or a ban applies to the very next request. An impersonation session
- * can do nothing here (docs/security.md): whoever it impersonates, the admin acts as that user,
- * never with admin rights through them.
+ * The user an admin request names: null for an unknown or malformed id (never sent to the
+ * database). Endpoints use it through requireUserToRead / requireUserToManage (endpoints/guards.ts).
  */
-export function requireAdminPermission(
-  auth: AuthContext,
-  caller: SessionWithUser | null,
-  request: PermissionRequest,
-): SessionWithUser {
-  if (!caller) throw new AuthError("UNAUTHORIZED");
-  assertNotImpersonating(caller);
-  if (operatorOf(caller) !== null) return caller;
-  if (!hasAdminPermission(auth, caller.user, request)) throw new AuthError("RESOURCE_ACCESS_NOT_ALLOWED");
-  return caller;
-}
-
-/**
- * For high-risk endpoints outside the admin area (change-email, delete-user, API-key creation,
- * docs/security.md): refuses an impersonation session. The caller must have been read from the
- * database (`sensitive: true`): the cookie cache does not carry `impersonatedBy`.
- */
-export function assertNotImpersonating(caller: SessionWithUser): void {
-  if (caller.session.impersonatedBy) throw new AuthError("NOT_ALLOWED_WHILE_IMPERSONATING");
-}
-
-/**
- * The user an admin request acts on — changes, bans, removes, or whose sessions it lists or ends:
- * 404 for an unknown or malformed id (never sent to the database), then the may-manage rule (403).
- * The one way admin endpoints that target a user find their target (security-hardening finding 6).
- */
-export async function findUserToManage(
-  auth: AuthContext,
-  caller: SessionWithUser,
-  userId: string | ObjectId,
-): Promise<UserDoc> {
-  const target = await findUserToRead(auth, userId);
-  assertMayManageUser(auth, caller, target);
-  return target;
-}
-
-/**
- * The user an admin request only reads — what list-users shows of every user anyway (get-user,
- * has-permission): 404 for an unknown or malformed id, no may-manage rule. Anything that acts on
- * the user, or reads more than list-users shows (their sessions), uses findUserToManage.
- */
-export async function findUserToRead(auth: AuthContext, userId: string | ObjectId): Promise<UserDoc> {
+export async function findNamedUser(auth: AuthContext, userId: string | ObjectId): Promise<UserDoc | null> {
   const id = typeof userId === "string" ? parseId(userId) : userId;
-  const user = id ? await findUserById(auth.collections, id) : null;
-  if (!user) throw new AuthError("USER_NOT_FOUND");
-  return user;
+  return id ? await findUserById(auth.collections, id) : null;
 }
 
 /**

@@ -41,8 +41,11 @@ export interface ExpiryBounds {
   maxExpiresIn: number;
 }
 
+/** What create and update answer for an `expiresIn` outside the configured bounds. */
+export type ExpiryRefusal = "API_KEY_EXPIRES_IN_TOO_SMALL" | "API_KEY_EXPIRES_IN_TOO_LARGE";
+
 /** Null when `seconds` lies within the configured bounds (inclusive). */
-export function checkExpiresIn(seconds: number, bounds: ExpiryBounds): ErrorCode | null {
+export function checkExpiresIn(seconds: number, bounds: ExpiryBounds): ExpiryRefusal | null {
   if (seconds < bounds.minExpiresIn) return "API_KEY_EXPIRES_IN_TOO_SMALL";
   if (seconds > bounds.maxExpiresIn) return "API_KEY_EXPIRES_IN_TOO_LARGE";
   return null;

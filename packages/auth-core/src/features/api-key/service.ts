@@ -2,8 +2,8 @@ import type { AuthContext } from "../../context.ts";
 import { ALPHANUMERIC, generateRandomString } from "../../crypto/index.ts";
 import type { ApiKeyDoc } from "../../db/documents.ts";
 import { ObjectId } from "../../db/ids.ts";
-import { AuthError } from "../../errors/auth-error.ts";
-import { checkExpiresIn, currentUsagePeriod, hashApiKey, keyStart } from "./rules.ts";
+import { granted, type Outcome, refused } from "../../errors/refusal.ts";
+import { checkExpiresIn, currentUsagePeriod, type ExpiryRefusal, hashApiKey, keyStart } from "./rules.ts";
 import { deleteSessionMintedApiKeys, deleteUserApiKeys, insertApiKey, readUsedSlots } from "./store.ts";
 import { type ApiKey, type CreatedApiKey, toApiKey } from "./types.ts";
 
@@ -24,11 +24,15 @@ export interface NewApiKeyInput {
 }
 
 /** Seconds from now, within the configured bounds; null stays null (no expiry). */
-export function resolveExpiry(auth: AuthContext, expiresIn: number | null, now: Date): Date | null {
-  if (expiresIn === null) return null;
-  const refused = checkExpiresIn(expiresIn, auth.options.apiKey.keyExpiration);
-  if (refused) throw new AuthError(refused);
-  return new Date(now.getTime() + expiresIn * 1000);
+export function resolveExpiry(
+  auth: AuthContext,
+  expiresIn: number | null,
+  now: Date,
+): Outcome<Date | null, ExpiryRefusal> {
+  if (expiresIn === null) return granted(null);
+  const refusal = checkExpiresIn(expiresIn, auth.options.apiKey.keyExpiration);
+  if (refusal) return refused(refusal);
+  return granted(new Date(now.getTime() + expiresIn * 1000));
 }
 
 /**
@@ -41,12 +45,14 @@ export async function createApiKey(
   userId: ObjectId,
   input: NewApiKeyInput,
   createdFromSession: boolean,
-): Promise<CreatedApiKey> {
+): Promise<Outcome<CreatedApiKey, ExpiryRefusal>> {
   const config = auth.options.apiKey;
   const now = auth.now();
   // Only an absent expiresIn takes the default; an explicit null asks for a key that never expires.
   const expiresIn = input.expiresIn === undefined ? config.keyExpiration.defaultExpiresIn : input.expiresIn;
-  const expiresAt = resolveExpiry(auth, expiresIn, now);
+  const expiry = resolveExpiry(auth, expiresIn, now);
+  if (!expiry.ok) return expiry;
+  const expiresAt = expiry.value;
   const prefix = input.prefix ?? config.defaultPrefix ?? null;
   const key = (prefix ?? "") + generateRandomString(config.defaultKeyLength, ALPHANUMERIC);
   // Better Auth: a refill without an explicit first budget starts with the refill amount.
@@ -74,7 +80,7 @@ export async function createApiKey(
     updatedAt: now,
   };
   await insertApiKey(auth.collections, doc);
-  return { ...toApiKey(doc, remaining), key };
+  return granted({ ...toApiKey(doc, remaining), key });
 }
 
 /** Uses left in the key's current period (one read of its newest claim), or null when unlimited. */

@@ -38,7 +38,7 @@ export async function readApiKeySession(
   const presented = headers.get(config.header);
   if (presented === null) return null;
   const check = await checkApiKey(auth, presented.trim(), undefined, deadlineMs);
-  if (!check.valid) throw check.error;
+  if (!check.valid) throw new AuthError(check.refusal.code, { details: check.refusal.details });
   const { key, user } = check;
   const now = auth.now();
   return new ApiKeySession(

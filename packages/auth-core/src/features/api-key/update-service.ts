@@ -1,5 +1,7 @@
 import type { AuthContext } from "../../context.ts";
 import type { ApiKeyDoc } from "../../db/documents.ts";
+import { granted, type Outcome } from "../../errors/refusal.ts";
+import type { ExpiryRefusal } from "./rules.ts";
 import { type NewApiKeyInput, readRemainingUses, resolveExpiry } from "./service.ts";
 
 /**
@@ -10,7 +12,8 @@ import { type NewApiKeyInput, readRemainingUses, resolveExpiry } from "./service
 export type ApiKeyUpdateInput = Omit<NewApiKeyInput, "prefix"> & { enabled?: boolean | undefined };
 
 /**
- * The `$set` for an update, or null when the input changes nothing. Touching the usage limits starts
+ * The `$set` for an update, or null when the input changes nothing; refused for an `expiresIn`
+ * outside the configured bounds (before anything is read). Touching the usage limits starts
  * a new budget (`usageResetAt` = now, so its claims live under a new prefix, rules.ts): `remaining`
  * is the given count, else what is left now, else (a first refill) the refill amount.
  */
@@ -18,12 +21,16 @@ export async function buildKeyUpdate(
   auth: AuthContext,
   doc: ApiKeyDoc,
   input: ApiKeyUpdateInput,
-): Promise<Partial<ApiKeyDoc> | null> {
+): Promise<Outcome<Partial<ApiKeyDoc> | null, ExpiryRefusal>> {
   const now = auth.now();
   const change: Partial<ApiKeyDoc> = {};
   if (input.name !== undefined) change.name = input.name;
   if (input.enabled !== undefined) change.enabled = input.enabled;
-  if (input.expiresIn !== undefined) change.expiresAt = resolveExpiry(auth, input.expiresIn, now);
+  if (input.expiresIn !== undefined) {
+    const expiry = resolveExpiry(auth, input.expiresIn, now);
+    if (!expiry.ok) return expiry;
+    change.expiresAt = expiry.value;
+  }
   if (input.metadata !== undefined)
     change.metadata = input.metadata === null ? null : JSON.stringify(input.metadata);
   if (input.rateLimitEnabled !== undefined) change.rateLimitEnabled = input.rateLimitEnabled;
@@ -39,7 +46,7 @@ export async function buildKeyUpdate(
     }
     change.usageResetAt = now;
   }
-  if (Object.keys(change).length === 0) return null;
+  if (Object.keys(change).length === 0) return granted(null);
   change.updatedAt = now;
-  return change;
+  return granted(change);
 }

@@ -1,14 +1,21 @@
 import type { AuthContext } from "../../context.ts";
 import type { ApiKeyDoc, UserDoc } from "../../db/documents.ts";
-import { AuthError } from "../../errors/auth-error.ts";
+import type { ErrorCode } from "../../errors/catalogue.ts";
+import { type Refused, refused } from "../../errors/refusal.ts";
 import { findUserById } from "../session/index.ts";
 import { isBanActive } from "../users/index.ts";
 import { checkKeyState, currentUsagePeriod, hashApiKey, hasPermissions } from "./rules.ts";
 import { findApiKeyByHash, insertUseClaim, readUsedSlots } from "./store.ts";
 
+/**
+ * A refused key: the catalogue code its answer carries, and (API_KEY_RATE_LIMITED) `tryAgainIn`, the
+ * milliseconds until the key's rate limit admits a use again, which the answer carries as well.
+ */
+export type ApiKeyRefusal = Refused & { details?: { tryAgainIn: number } };
+
 export type ApiKeyCheck =
   | { valid: true; key: ApiKeyDoc; user: UserDoc; remaining: number | null }
-  | { valid: false; error: AuthError };
+  | { valid: false; refusal: ApiKeyRefusal };
 
 /** Longer than any key create makes (32-char prefix + 128); longer input is not hashed. */
 const MAX_KEY_LENGTH = 512;
@@ -19,7 +26,10 @@ const MAX_KEY_LENGTH = 512;
  */
 const MAX_CLAIM_ATTEMPTS = 64;
 
-const refuse = (error: AuthError): ApiKeyCheck => ({ valid: false, error });
+const refuse = (code: ErrorCode, details?: { tryAgainIn: number }): ApiKeyCheck => ({
+  valid: false,
+  refusal: details ? { ...refused(code), details } : refused(code),
+});
 
 /**
  * Verifies a presented key and, when it passes, counts one use. Order: invalid (unknown hash,
@@ -33,32 +43,31 @@ export async function checkApiKey(
   required?: Record<string, string[]>,
   deadlineMs = Number.POSITIVE_INFINITY,
 ): Promise<ApiKeyCheck> {
-  if (presented.length === 0 || presented.length > MAX_KEY_LENGTH)
-    return refuse(new AuthError("API_KEY_INVALID"));
+  if (presented.length === 0 || presented.length > MAX_KEY_LENGTH) return refuse("API_KEY_INVALID");
   const key = await findApiKeyByHash(auth.collections, hashApiKey(presented));
-  if (!key) return refuse(new AuthError("API_KEY_INVALID"));
+  if (!key) return refuse("API_KEY_INVALID");
   const now = auth.now();
   const state = checkKeyState(key, now);
-  if (state) return refuse(new AuthError(state));
+  if (state) return refuse(state);
   if (required && !hasPermissions(key.permissions, required)) {
-    return refuse(new AuthError("RESOURCE_ACCESS_NOT_ALLOWED"));
+    return refuse("RESOURCE_ACCESS_NOT_ALLOWED");
   }
   const user = await findUserById(auth.collections, key.userId);
-  if (!user) return refuse(new AuthError("API_KEY_INVALID"));
+  if (!user) return refuse("API_KEY_INVALID");
   // Matrix J9: a banned user's keys stop working with the ban.
-  if (isBanActive(user, now)) return refuse(new AuthError("BANNED_USER"));
+  if (isBanActive(user, now)) return refuse("BANNED_USER");
   if (key.rateLimitEnabled) {
     const rule = { window: key.rateLimitTimeWindow / 1000, max: key.rateLimitMax };
     // The engine's limiter (http/rate-limit.ts), kept in MongoDB whatever rateLimit.storage says.
     const decision = await auth.sharedRateLimiter.hit(`api-key:${key._id}`, rule, now, deadlineMs);
     if (!decision.allowed) {
       const tryAgainIn = decision.retryAfterSeconds * 1000;
-      return refuse(new AuthError("API_KEY_RATE_LIMITED", { details: { tryAgainIn } }));
+      return refuse("API_KEY_RATE_LIMITED", { tryAgainIn });
     }
   }
   const use = await consumeUse(auth, key, now);
-  if (use === "exhausted") return refuse(new AuthError("API_KEY_USAGE_EXCEEDED"));
-  if (use === "contended") return refuse(new AuthError("API_KEY_UPDATE_FAILED"));
+  if (use === "exhausted") return refuse("API_KEY_USAGE_EXCEEDED");
+  if (use === "contended") return refuse("API_KEY_UPDATE_FAILED");
   return { valid: true, key, user, remaining: use.remaining };
 }
 

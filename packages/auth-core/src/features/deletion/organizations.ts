@@ -1,7 +1,6 @@
 import type { AuthContext } from "../../context.ts";
 import type { MemberDoc, UserDoc } from "../../db/documents.ts";
 import type { ObjectId } from "../../db/ids.ts";
-import { AuthError } from "../../errors/auth-error.ts";
 import {
   deleteOrganizationCascade,
   deleteUserMembersWithoutRole,
@@ -44,19 +43,14 @@ export async function readOrganizationRelease(
   return planOrganizationRelease(memberships, creatorRole, { withMembers, withOwners });
 }
 
-/** J12: refused before anything is written (nothing deleted, no mail sent, no token spent). */
-export function assertNoSoleOwnership(release: OrganizationRelease): void {
-  if (release.blockedBy.length > 0) throw new AuthError("SOLE_OWNER_CANNOT_BE_DELETED");
-}
-
 /**
  * Drops the creator role where another owner remains, under the sole-owner guard of leave and
  * remove-member (dropCreatorRole: write, then count the owners left). The plan's count cannot see a
  * co-owner leaving or being deleted at the same moment; the guard can, so two co-owners deleting
  * themselves at once never both pass. When a guard refuses, the roles already dropped are put back
- * and the deletion is refused with nothing deleted.
+ * and the answer is false: the deletion is refused (SOLE_OWNER_CANNOT_BE_DELETED) with nothing deleted.
  */
-export async function releaseOwnerships(auth: AuthContext, demote: readonly MemberDoc[]): Promise<void> {
+export async function releaseOwnerships(auth: AuthContext, demote: readonly MemberDoc[]): Promise<boolean> {
   const creatorRole = auth.options.organization.creatorRole;
   const dropped: MemberDoc[] = [];
   for (const member of demote) {
@@ -65,8 +59,9 @@ export async function releaseOwnerships(auth: AuthContext, demote: readonly Memb
       continue;
     }
     for (const done of dropped) await setMemberRole(auth, done._id, done.role);
-    throw new AuthError("SOLE_OWNER_CANNOT_BE_DELETED");
+    return false;
   }
+  return true;
 }
 
 /**
@@ -76,7 +71,8 @@ export async function releaseOwnerships(auth: AuthContext, demote: readonly Memb
  * Member rows holding the creator role are not deleted blindly: after the demotions none should
  * remain, but one may have been promoted since the plan was read — and its other owner may have left
  * meanwhile, counting on it. Those go through the sole-owner guard (removeMembership); a refusal
- * stops the deletion there with the user row intact (signed out; they transfer and retry).
+ * stops the deletion there with the user row intact (signed out; they transfer and retry): false,
+ * answered SOLE_OWNER_CANNOT_BE_DELETED.
  * Someone who joined an organization after the plan saw the user alone in it goes with it (the
  * organization is deleted whole, never left owner-less). A membership that a request racing the
  * deletion creates after the final read is not seen.
@@ -85,15 +81,15 @@ export async function leaveOrganizations(
   auth: AuthContext,
   userId: ObjectId,
   release: OrganizationRelease,
-): Promise<void> {
+): Promise<boolean> {
   const { collections } = auth;
   for (const id of release.deleteOrganizations) await deleteOrganizationCascade(auth, id);
-  if (release.leave.length === 0) return;
+  if (release.leave.length === 0) return true;
   await deleteUserMembersWithoutRole(auth, userId, auth.options.organization.creatorRole);
   for (const remaining of await findUserMemberships(auth, userId)) {
-    if ((await removeMembership(auth, remaining)) === false)
-      throw new AuthError("SOLE_OWNER_CANNOT_BE_DELETED");
+    if ((await removeMembership(auth, remaining)) === false) return false;
   }
   await deleteUserTeamMembers(collections, release.leave, userId);
   await deleteUserPendingInvitations(collections, release.leave, userId);
+  return true;
 }

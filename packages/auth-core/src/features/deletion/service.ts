@@ -1,18 +1,13 @@
 import type { AuthContext } from "../../context.ts";
 import { generateRandomString, LOWER_ALPHANUMERIC } from "../../crypto/index.ts";
 import type { UserDoc } from "../../db/documents.ts";
-import { AuthError } from "../../errors/auth-error.ts";
+import { granted, type Outcome, refused } from "../../errors/refusal.ts";
 import type { CookieJar } from "../../http/cookie-jar.ts";
 import { apiLink, dispatchMail, toMailUser } from "../mail-dispatch.ts";
 import type { SessionWithUser } from "../session/index.ts";
 import { deleteAllSessionsOfUser, readSession } from "../session/index.ts";
 import { consumeVerification, createVerification } from "../verification/index.ts";
-import {
-  assertNoSoleOwnership,
-  leaveOrganizations,
-  readOrganizationRelease,
-  releaseOwnerships,
-} from "./organizations.ts";
+import { leaveOrganizations, readOrganizationRelease, releaseOwnerships } from "./organizations.ts";
 import { deleteAccountIdentifier, type OrganizationRelease } from "./rules.ts";
 import { deleteUserAccounts, deleteUserDoc, deleteUserTokens, sweepUserMemberships } from "./store.ts";
 
@@ -29,27 +24,30 @@ export function readCallerForDeletion(auth: AuthContext, jar: CookieJar): Promis
 
 /**
  * Stores a delete-account token (docs/decisions.md: 32 chars [0-9a-z], 86400 s, value = user id) and
- * mails the confirmation link, which carries the callback URL (already checked as trusted).
+ * returns it. A database failure propagates: the endpoint answers it UNABLE_TO_CREATE_VERIFICATION.
  */
-export async function sendDeleteAccountEmail(
-  auth: AuthContext,
-  user: UserDoc,
-  callbackURL: string | undefined,
-): Promise<void> {
+export async function createDeleteAccountToken(auth: AuthContext, user: UserDoc): Promise<string> {
   const token = generateRandomString(32, LOWER_ALPHANUMERIC);
   const now = auth.now();
   const lifetime = auth.options.user.deleteUser.deleteTokenExpiresIn;
-  try {
-    await createVerification(
-      auth.collections,
-      deleteAccountIdentifier(token),
-      user._id.toHexString(),
-      new Date(now.getTime() + lifetime * 1000),
-      now,
-    );
-  } catch (error) {
-    throw new AuthError("UNABLE_TO_CREATE_VERIFICATION", { cause: error });
-  }
+  await createVerification(
+    auth.collections,
+    deleteAccountIdentifier(token),
+    user._id.toHexString(),
+    new Date(now.getTime() + lifetime * 1000),
+    now,
+  );
+  return token;
+}
+
+/** Mails the confirmation link of a stored token, with the callback URL (already checked as trusted). */
+export async function sendDeleteAccountEmail(
+  auth: AuthContext,
+  user: UserDoc,
+  token: string,
+  callbackURL: string | undefined,
+): Promise<void> {
+  const lifetime = auth.options.user.deleteUser.deleteTokenExpiresIn;
   const url = apiLink(auth, "/delete-user/callback", { token, callbackURL: callbackURL ?? "/" });
   const hook = auth.options.mail?.sendDeleteAccountVerification;
   await dispatchMail(
@@ -73,7 +71,14 @@ export async function consumeDeleteAccountToken(
   );
 }
 
-export type DeleteUserResult = { ok: true } | { ok: false; reason: "refused" };
+/**
+ * Why a deletion did not happen: the only owner of an organization with other members (checked
+ * before anything is written, and again by the guards while writing), the user delete hook's veto,
+ * or a concurrent deletion of the same user that removed the row first.
+ */
+export type DeleteUserRefusal = "SOLE_OWNER_CANNOT_BE_DELETED" | "DELETE_USER_REFUSED" | "USER_NOT_FOUND";
+
+export type DeleteUserResult = Outcome<void, DeleteUserRefusal>;
 
 /**
  * Deletes the user and everything that lets anyone act as them. First the organization check of
@@ -92,11 +97,11 @@ export type DeleteUserResult = { ok: true } | { ok: false; reason: "refused" };
  *    (a membership promoted to sole owner while this ran stops the deletion here, user row intact);
  * 4. the user — its deleteOne is the one exact arbiter between concurrent deletions of the same
  *    user (FerretDB v1 serialises nothing else): only the call whose delete removed the row goes on
- *    and runs the after-hook; the others throw USER_NOT_FOUND (review finding s9-2). Each of them
- *    did ask the before-hook — its veto must come before anything is written, and who wins is known
- *    only here. Thrown, not returned, so every caller answers it as is (admin remove-user too, whose
- *    `ok: false` means a refusal). From here every path treats the user as gone at once: sessions and sign-in resolve the
- *    user row first, and the email is free again; then any member row or team membership a racing
+ *    and runs the after-hook; the others are refused USER_NOT_FOUND (review finding s9-2). Each of
+ *    them did ask the before-hook — its veto must come before anything is written, and who wins is
+ *    known only here. Every caller answers the refusal's code as is (admin remove-user too). From
+ *    here every path treats the user as gone at once: sessions and sign-in resolve the user row
+ *    first, and the email is free again; then any member row or team membership a racing
  *    add-member or accept inserted after step 3 read them (add-member reads the user again after its
  *    insert, so one landing after this sweep takes itself back);
  * 5. accounts, 6. pending tokens, then the other features' data (`auth.userDataRemovers`, listed
@@ -116,18 +121,20 @@ export async function deleteUserAndData(
   release?: OrganizationRelease,
 ): Promise<DeleteUserResult> {
   const organizations = release ?? (await readOrganizationRelease(auth, user));
-  assertNoSoleOwnership(organizations);
+  // J12: refused before anything is written (nothing deleted, no mail sent, no token spent).
+  if (organizations.blockedBy.length > 0) return refused("SOLE_OWNER_CANNOT_BE_DELETED");
   const hooks = auth.options.hooks?.user?.delete;
-  if ((await hooks?.before?.(user)) === false) return { ok: false, reason: "refused" };
-  await releaseOwnerships(auth, organizations.demote);
+  if ((await hooks?.before?.(user)) === false) return refused("DELETE_USER_REFUSED");
+  if (!(await releaseOwnerships(auth, organizations.demote))) return refused("SOLE_OWNER_CANNOT_BE_DELETED");
   await deleteAllSessionsOfUser(auth.collections, user._id);
-  await leaveOrganizations(auth, user._id, organizations);
-  if (!(await deleteUserDoc(auth.collections, user._id))) throw new AuthError("USER_NOT_FOUND");
+  if (!(await leaveOrganizations(auth, user._id, organizations)))
+    return refused("SOLE_OWNER_CANNOT_BE_DELETED");
+  if (!(await deleteUserDoc(auth.collections, user._id))) return refused("USER_NOT_FOUND");
   await sweepUserMemberships(auth.collections, user._id);
   await deleteUserAccounts(auth.collections, user._id);
   await deleteUserTokens(auth.collections, user._id);
   // The other features' data, each removed by its own feature, in the order create-auth.ts lists them.
   for (const removeUserData of auth.userDataRemovers) await removeUserData(auth, user._id);
   await hooks?.after?.(user);
-  return { ok: true };
+  return granted(undefined);
 }

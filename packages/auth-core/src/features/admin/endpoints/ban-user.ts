@@ -3,7 +3,8 @@ import { AuthError } from "../../../errors/auth-error.ts";
 import { defineEndpoint } from "../../../http/define-endpoint.ts";
 import { banUser } from "../ban-service.ts";
 import { type AdminUser, toAdminUser } from "../rules.ts";
-import { auditSource, findUserToManage, recordAuditEvent, requireAdminPermission } from "../service.ts";
+import { auditSource, recordAuditEvent } from "../service.ts";
+import { requireAdminPermission, requireUserToManage } from "./guards.ts";
 
 /**
  * POST /admin/ban-user {userId, banReason?, banExpiresIn? (seconds)}: bans and deletes every session
@@ -15,7 +16,7 @@ export const banUserEndpoint = defineEndpoint(banUserContract, {
   async handler(ctx): Promise<{ user: AdminUser }> {
     const { auth, body } = ctx;
     const caller = requireAdminPermission(auth, ctx.session, { user: ["ban"] });
-    const target = await findUserToManage(auth, caller, body.userId);
+    const target = await requireUserToManage(auth, caller, body.userId);
     if (target._id.equals(caller.user._id)) throw new AuthError("CANNOT_BAN_YOURSELF");
     const banned = await banUser(auth, target, body.banReason, body.banExpiresIn);
     if (!banned) throw new AuthError("FAILED_TO_UPDATE_USER");

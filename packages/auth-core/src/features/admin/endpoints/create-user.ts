@@ -1,11 +1,13 @@
 import { createUserContract } from "../../../contracts/admin.ts";
 import { hashPassword } from "../../../crypto/index.ts";
 import { AuthError } from "../../../errors/auth-error.ts";
+import { answerRefusal } from "../../../errors/refusal.ts";
 import { defineEndpoint } from "../../../http/define-endpoint.ts";
 import { assertPasswordAllowed, createUserAlone, createUserWithPassword } from "../../users/index.ts";
 import { resolveRoleInput } from "../role-service.ts";
 import { type AdminUser, toAdminUser } from "../rules.ts";
-import { assertMayGrantRoles, auditSource, recordAuditEvent, requireAdminPermission } from "../service.ts";
+import { auditSource, recordAuditEvent } from "../service.ts";
+import { assertMayGrantRoles, requireAdminPermission } from "./guards.ts";
 
 /**
  * POST /admin/create-user. Without a password the user has no credential account (they can use a
@@ -22,7 +24,7 @@ export const createUserEndpoint = defineEndpoint(createUserContract, {
     const caller = requireAdminPermission(auth, ctx.session, {
       user: body.role === undefined ? ["create"] : ["create", "set-role"],
     });
-    const role = body.role === undefined ? undefined : resolveRoleInput(auth, body.role);
+    const role = body.role === undefined ? undefined : answerRefusal(resolveRoleInput(auth, body.role));
     if (role !== undefined) assertMayGrantRoles(auth, caller, role);
     if (body.password !== undefined) await assertPasswordAllowed(auth, body.password);
     const hash = body.password === undefined ? null : await hashPassword(body.password);

@@ -4,7 +4,8 @@ import { AuthError } from "../../../errors/auth-error.ts";
 import { defineEndpoint } from "../../../http/define-endpoint.ts";
 import { type PermissionRequest, rolesGrant } from "../access.ts";
 import { normaliseRoleInput } from "../rules.ts";
-import { adminRoles, findUserToRead, hasAdminPermission } from "../service.ts";
+import { adminRoles, hasAdminPermission } from "../service.ts";
+import { requireUserToRead } from "./guards.ts";
 
 /**
  * POST /admin/has-permission {permissions, userId?, role?} → {error: null, success}. Over HTTP it
@@ -31,5 +32,5 @@ async function checkNamed(
 ): Promise<boolean> {
   if (body.role !== undefined)
     return rolesGrant(adminRoles(auth), normaliseRoleInput(body.role), body.permissions);
-  return hasAdminPermission(auth, await findUserToRead(auth, body.userId!), body.permissions);
+  return hasAdminPermission(auth, await requireUserToRead(auth, body.userId!), body.permissions);
 }

@@ -4,8 +4,8 @@ import { parseId } from "../../../db/ids.ts";
 import { defineEndpoint } from "../../../http/define-endpoint.ts";
 import { MAX_PAGE_SIZE } from "../list-users-query.ts";
 import type { AuditEvent, AuditEventList } from "../rules.ts";
-import { requireAdminPermission } from "../service.ts";
 import { type AuditFilter, countAuditEvents, findAuditEvents } from "../store.ts";
+import { requireAdminPermission } from "./guards.ts";
 
 function toAuditEvent(doc: AuditEventDoc): AuditEvent {
   return {

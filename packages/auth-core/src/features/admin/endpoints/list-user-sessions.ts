@@ -2,7 +2,7 @@ import { listUserSessionsContract } from "../../../contracts/admin.ts";
 import { defineEndpoint } from "../../../http/define-endpoint.ts";
 import { listUserSessions as findUserSessions } from "../../session/index.ts";
 import { type AdminSession, toAdminSession } from "../rules.ts";
-import { findUserToManage, requireAdminPermission } from "../service.ts";
+import { requireAdminPermission, requireUserToManage } from "./guards.ts";
 
 /** POST /admin/list-user-sessions {userId}: the user's unexpired sessions, impersonations marked. */
 export const listUserSessions = defineEndpoint(listUserSessionsContract, {
@@ -11,7 +11,7 @@ export const listUserSessions = defineEndpoint(listUserSessionsContract, {
     const { auth } = ctx;
     const caller = requireAdminPermission(auth, ctx.session, { session: ["list"] });
     // Where and from what a user signs in is more than list-users shows: the may-manage rule applies.
-    const target = await findUserToManage(auth, caller, ctx.body.userId);
+    const target = await requireUserToManage(auth, caller, ctx.body.userId);
     const sessions = await findUserSessions(auth.collections, target._id, auth.now());
     return { sessions: sessions.map(toAdminSession) };
   },

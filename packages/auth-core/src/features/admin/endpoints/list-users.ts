@@ -2,8 +2,8 @@ import { listUsersContract } from "../../../contracts/admin.ts";
 import { defineEndpoint } from "../../../http/define-endpoint.ts";
 import { buildUserFilter, buildUserPage } from "../list-users-query.ts";
 import { type ListUsersResult, toAdminUser } from "../rules.ts";
-import { requireAdminPermission } from "../service.ts";
 import { countUsers, findUsersPage } from "../store.ts";
+import { requireAdminPermission } from "./guards.ts";
 
 /** GET /admin/list-users: search, filter, sort and paginate (at most 100 per page). */
 export const listUsers = defineEndpoint(listUsersContract, {

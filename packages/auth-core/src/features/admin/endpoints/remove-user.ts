@@ -1,14 +1,10 @@
 import { removeUserContract } from "../../../contracts/admin.ts";
 import { AuthError } from "../../../errors/auth-error.ts";
+import { answerRefusal } from "../../../errors/refusal.ts";
 import { defineEndpoint } from "../../../http/define-endpoint.ts";
 import { deleteUserAndData } from "../../deletion/index.ts";
-import {
-  auditSource,
-  claimUserRemoval,
-  findUserToManage,
-  recordAuditEvent,
-  requireAdminPermission,
-} from "../service.ts";
+import { auditSource, claimUserRemoval, recordAuditEvent } from "../service.ts";
+import { requireAdminPermission, requireUserToManage } from "./guards.ts";
 
 /**
  * POST /admin/remove-user {userId}: the same cascade as a user deleting their own account
@@ -20,10 +16,9 @@ export const removeUser = defineEndpoint(removeUserContract, {
   async handler(ctx): Promise<{ success: true }> {
     const { auth, body } = ctx;
     const caller = requireAdminPermission(auth, ctx.session, { user: ["delete"] });
-    const target = await findUserToManage(auth, caller, body.userId);
+    const target = await requireUserToManage(auth, caller, body.userId);
     if (target._id.equals(caller.user._id)) throw new AuthError("CANNOT_REMOVE_YOURSELF");
-    const removed = await deleteUserAndData(auth, target);
-    if (!removed.ok) throw new AuthError("DELETE_USER_REFUSED");
+    answerRefusal(await deleteUserAndData(auth, target));
     // Lost a race with another removal of the same user: it is gone, and the winner records it.
     if (!(await claimUserRemoval(auth, target._id))) throw new AuthError("USER_NOT_FOUND");
     await recordAuditEvent(auth, {

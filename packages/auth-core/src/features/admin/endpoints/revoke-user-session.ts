@@ -2,12 +2,13 @@ import type { AuthContext } from "../../../context.ts";
 import { revokeUserSessionContract } from "../../../contracts/admin.ts";
 import type { SessionDoc } from "../../../db/documents.ts";
 import { parseId } from "../../../db/ids.ts";
-import { AuthError, isAuthError } from "../../../errors/auth-error.ts";
+import { AuthError } from "../../../errors/auth-error.ts";
 import { defineEndpoint } from "../../../http/define-endpoint.ts";
 import type { SessionWithUser } from "../../session/index.ts";
 import { findSessionByToken } from "../../session/index.ts";
-import { auditSource, findUserToManage, recordAuditEvent, requireAdminPermission } from "../service.ts";
+import { auditSource, recordAuditEvent } from "../service.ts";
 import { deleteSessionById, findSessionById } from "../store.ts";
+import { requireAdminPermission, requireUserToManage } from "./guards.ts";
 
 /**
  * POST /admin/revoke-user-session {sessionToken} or {sessionId} (the `id` list-user-sessions shows,
@@ -45,12 +46,7 @@ async function assertMayManageSession(
   session: SessionDoc,
 ): Promise<void> {
   const holders = session.impersonatedBy ? [session.userId, session.impersonatedBy] : [session.userId];
-  for (const holder of holders) {
-    await findUserToManage(auth, caller, holder).catch((error: unknown) => {
-      if (isAuthError(error) && error.code === "USER_NOT_FOUND") throw new AuthError("SESSION_NOT_FOUND");
-      throw error;
-    });
-  }
+  for (const holder of holders) await requireUserToManage(auth, caller, holder, "SESSION_NOT_FOUND");
 }
 
 function findNamedSession(

@@ -2,8 +2,9 @@ import { revokeUserSessionsContract } from "../../../contracts/admin.ts";
 import { defineEndpoint } from "../../../http/define-endpoint.ts";
 import { deleteUserSessions } from "../../session/index.ts";
 import { revokeKeysMintedBySessions } from "../../sign-out-everywhere.ts";
-import { auditSource, findUserToManage, recordAuditEvent, requireAdminPermission } from "../service.ts";
+import { auditSource, recordAuditEvent } from "../service.ts";
 import { deleteImpersonationSessionsBy } from "../store.ts";
+import { requireAdminPermission, requireUserToManage } from "./guards.ts";
 
 /**
  * POST /admin/revoke-user-sessions {userId}: ends every session of the user (the caller's own too,
@@ -16,7 +17,7 @@ export const revokeUserSessions = defineEndpoint(revokeUserSessionsContract, {
   async handler(ctx): Promise<{ success: true }> {
     const { auth } = ctx;
     const caller = requireAdminPermission(auth, ctx.session, { session: ["revoke"] });
-    const target = await findUserToManage(auth, caller, ctx.body.userId);
+    const target = await requireUserToManage(auth, caller, ctx.body.userId);
     const sessions = await deleteUserSessions(auth.collections, target._id);
     // An admin's impersonations carry their authority: they end with the admin's sessions (finding 5).
     const impersonations = await deleteImpersonationSessionsBy(auth.collections, target._id);

@@ -12,8 +12,9 @@ import {
   findCredentialAccount,
   updateCredentialPassword,
 } from "../../users/index.ts";
-import { auditSource, findUserToManage, recordAuditEvent, requireAdminPermission } from "../service.ts";
+import { auditSource, recordAuditEvent } from "../service.ts";
 import { deleteImpersonationSessionsBy } from "../store.ts";
+import { requireAdminPermission, requireUserToManage } from "./guards.ts";
 
 /**
  * POST /admin/set-user-password {userId, newPassword}: the length rules of docs/decisions.md; a user without a
@@ -31,7 +32,7 @@ export const setUserPassword = defineEndpoint(setUserPasswordContract, {
     const { auth, body } = ctx;
     const caller = requireAdminPermission(auth, ctx.session, { user: ["set-password"] });
     await assertPasswordAllowed(auth, body.newPassword);
-    const target = await findUserToManage(auth, caller, body.userId);
+    const target = await requireUserToManage(auth, caller, body.userId);
     const hash = await hashPassword(body.newPassword);
     const self = target._id.equals(caller.user._id);
     const resetRequired = auth.options.admin.setUserPasswordRequiresReset && !self;

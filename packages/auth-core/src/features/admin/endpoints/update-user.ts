@@ -6,13 +6,14 @@ import { defineEndpoint } from "../../../http/define-endpoint.ts";
 import { findUserByEmail, updateUser } from "../../users/index.ts";
 import { settleEmailMove } from "../../verification/index.ts";
 import { type AdminUser, toAdminUser } from "../rules.ts";
-import { auditSource, findUserToManage, recordAuditEvent, requireAdminPermission } from "../service.ts";
+import { auditSource, recordAuditEvent } from "../service.ts";
+import { requireAdminPermission, requireUserToManage } from "./guards.ts";
 
 /**
  * POST /admin/update-user {userId, data}. Strict: a password (set-user-password), a role (set-role)
  * or ban fields (ban-user) are refused with 400, so each guarded field has exactly one path with its
  * own permission and audit event. A new email is normalised and must be free, and needs set-email.
- * Any change to another admin needs manage-admins (findUserToManage). Recorded (finding 8).
+ * Any change to another admin needs manage-admins (requireUserToManage). Recorded (finding 8).
  */
 export const adminUpdateUser = defineEndpoint(adminUpdateUserContract, {
   sensitive: true,
@@ -27,7 +28,7 @@ export const adminUpdateUser = defineEndpoint(adminUpdateUserContract, {
       Object.entries(body.data).filter(([, value]) => value !== undefined),
     ) as Partial<UserDoc>;
     if (Object.keys(fields).length === 0) throw new AuthError("NO_FIELDS_TO_UPDATE");
-    const target = await findUserToManage(auth, caller, body.userId);
+    const target = await requireUserToManage(auth, caller, body.userId);
     if (fields.email !== undefined && fields.email !== target.email) {
       if (await findUserByEmail(auth.collections, fields.email)) throw new AuthError("USER_ALREADY_EXISTS");
     }

@@ -1,16 +1,17 @@
 import { createApiKeyContract } from "../../../contracts/api-key.ts";
 import { AuthError } from "../../../errors/auth-error.ts";
+import { answerRefusal } from "../../../errors/refusal.ts";
 import { defineEndpoint } from "../../../http/define-endpoint.ts";
 import { findUserById } from "../../session/index.ts";
-import { resolveNewKeyOwner } from "../owner.ts";
 import { createApiKey } from "../service.ts";
 import type { CreatedApiKey } from "../types.ts";
+import { resolveNewKeyOwner } from "./guards.ts";
 
 /**
  * POST /api-key/create {name?, prefix?, expiresIn?, metadata?} → the key with its full `key`, shown
- * this once. Limits, permissions and userId are server-only (owner.ts). Reads the session from the
+ * this once. Limits, permissions and userId are server-only (guards.ts). Reads the session from the
  * database (sensitive), and an API-key caller cannot mint keys. A key for the caller's own session
- * needs a fresh session and is revoked when the user signs out everywhere (owner.ts NewKeyOwner).
+ * needs a fresh session and is revoked when the user signs out everywhere (guards.ts NewKeyOwner).
  */
 export const createApiKeyEndpoint = defineEndpoint(createApiKeyContract, {
   sensitive: true,
@@ -21,6 +22,6 @@ export const createApiKeyEndpoint = defineEndpoint(createApiKeyContract, {
       throw new AuthError("USER_NOT_FOUND");
     }
     const { userId: _ignored, ...input } = ctx.body;
-    return createApiKey(ctx.auth, owner.userId, input, owner.fromSession);
+    return answerRefusal(await createApiKey(ctx.auth, owner.userId, input, owner.fromSession));
   },
 });

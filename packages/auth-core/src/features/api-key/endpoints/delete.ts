@@ -2,8 +2,8 @@ import { deleteApiKeyContract } from "../../../contracts/api-key.ts";
 import { parseId } from "../../../db/ids.ts";
 import { AuthError } from "../../../errors/auth-error.ts";
 import { defineEndpoint } from "../../../http/define-endpoint.ts";
-import { assertNotImpersonating } from "../owner.ts";
 import { deleteKeyUses, deleteUserApiKey } from "../store.ts";
+import { assertNotImpersonating } from "./guards.ts";
 
 /**
  * POST /api-key/delete {keyId} → {success}. Only the owner's key is deleted (the filter carries the

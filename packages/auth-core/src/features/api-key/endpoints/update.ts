@@ -1,16 +1,17 @@
 import { updateApiKeyContract } from "../../../contracts/api-key.ts";
 import { parseId } from "../../../db/ids.ts";
 import { AuthError } from "../../../errors/auth-error.ts";
+import { answerRefusal } from "../../../errors/refusal.ts";
 import { defineEndpoint } from "../../../http/define-endpoint.ts";
-import { assertFreshWhenSessionOwned, resolveKeyOwner } from "../owner.ts";
 import { presentApiKey } from "../service.ts";
 import { findUserApiKey, updateUserApiKey } from "../store.ts";
 import type { ApiKey } from "../types.ts";
 import { buildKeyUpdate } from "../update-service.ts";
+import { assertFreshWhenSessionOwned, resolveKeyOwner } from "./guards.ts";
 
 /**
  * POST /api-key/update {keyId, name?, enabled?, expiresIn?, metadata?} → the key. Limits,
- * permissions and userId are server-only (owner.ts); another user's key answers 404. Setting an
+ * permissions and userId are server-only (guards.ts); another user's key answers 404. Setting an
  * expiry or re-enabling from a session needs a fresh one, as creating a key does.
  */
 export const updateApiKeyEndpoint = defineEndpoint(updateApiKeyContract, {
@@ -23,7 +24,7 @@ export const updateApiKeyEndpoint = defineEndpoint(updateApiKeyContract, {
     const id = parseId(keyId);
     const doc = id ? await findUserApiKey(ctx.auth.collections, userId, id) : null;
     if (!id || !doc) throw new AuthError("API_KEY_NOT_FOUND");
-    const change = await buildKeyUpdate(ctx.auth, doc, input);
+    const change = answerRefusal(await buildKeyUpdate(ctx.auth, doc, input));
     if (!change) throw new AuthError("NO_FIELDS_TO_UPDATE");
     const updated = await updateUserApiKey(ctx.auth.collections, userId, id, change);
     if (!updated) throw new AuthError("API_KEY_NOT_FOUND");

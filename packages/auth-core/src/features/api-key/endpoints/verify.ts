@@ -1,4 +1,5 @@
 import { verifyApiKeyContract } from "../../../contracts/api-key.ts";
+import { AuthError } from "../../../errors/auth-error.ts";
 import { defineEndpoint } from "../../../http/define-endpoint.ts";
 import { type ApiKeyVerification, toApiKey } from "../types.ts";
 import { checkApiKey } from "../verify-service.ts";
@@ -10,7 +11,10 @@ import { checkApiKey } from "../verify-service.ts";
 export const verifyApiKeyEndpoint = defineEndpoint(verifyApiKeyContract, {
   async handler(ctx): Promise<ApiKeyVerification> {
     const check = await checkApiKey(ctx.auth, ctx.body.key, ctx.body.permissions, ctx.deadlineMs);
-    if (!check.valid) return { valid: false, error: check.error.toJSON(), key: null };
+    if (!check.valid) {
+      const error = new AuthError(check.refusal.code, { details: check.refusal.details });
+      return { valid: false, error: error.toJSON(), key: null };
+    }
     return { valid: true, error: null, key: toApiKey(check.key, check.remaining) };
   },
 });

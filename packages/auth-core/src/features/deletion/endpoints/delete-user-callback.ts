@@ -1,13 +1,11 @@
 import { type DeleteUserResponse, deleteUserCallbackContract } from "../../../contracts/deletion.ts";
-import { AuthError, isAuthError } from "../../../errors/auth-error.ts";
+import { AuthError } from "../../../errors/auth-error.ts";
 import type { ErrorCode } from "../../../errors/catalogue.ts";
 import { defineEndpoint, type RedirectResult, redirectTo } from "../../../http/define-endpoint.ts";
 import { clearSessionCookies } from "../../session/index.ts";
 import { readOrganizationRelease } from "../organizations.ts";
 import { appendErrorParam } from "../rules.ts";
 import { consumeDeleteAccountToken, deleteUserAndData } from "../service.ts";
-
-const DEFERRED_REFUSALS: ReadonlySet<ErrorCode> = new Set(["SOLE_OWNER_CANNOT_BE_DELETED", "USER_NOT_FOUND"]);
 
 /**
  * docs/decisions.md /delete-user/callback: the link of the confirmation mail. The token must belong to the
@@ -35,13 +33,9 @@ export const deleteUserCallback = defineEndpoint(deleteUserCallbackContract, {
     if (organizations.blockedBy.length > 0) return fail("SOLE_OWNER_CANNOT_BE_DELETED");
     if (!(await consumeDeleteAccountToken(auth, user, query.token))) return fail("INVALID_TOKEN");
     // Refusals the deletion can still meet go to the callback too: an ownership change since the
-    // check above, or a concurrent deletion of this user that removed the row first.
-    const result = await deleteUserAndData(auth, user, organizations).catch((error: unknown) => {
-      if (isAuthError(error) && DEFERRED_REFUSALS.has(error.code)) return error.code;
-      throw error;
-    });
-    if (typeof result === "string") return fail(result);
-    if (!result.ok) return fail("DELETE_USER_REFUSED");
+    // check above, the delete hook's veto, or a concurrent deletion of this user that removed the row first.
+    const result = await deleteUserAndData(auth, user, organizations);
+    if (!result.ok) return fail(result.code);
     clearSessionCookies(auth, ctx.cookies);
     if (query.callbackURL !== undefined) return redirectTo(query.callbackURL);
     return { success: true, message: "User deleted" };

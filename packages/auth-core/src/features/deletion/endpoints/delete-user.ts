@@ -1,16 +1,19 @@
 import { type DeleteUserResponse, deleteUserContract } from "../../../contracts/deletion.ts";
 import { AuthError } from "../../../errors/auth-error.ts";
+import { answerRefusal } from "../../../errors/refusal.ts";
 import { defineEndpoint } from "../../../http/define-endpoint.ts";
 import { clearSessionCookies, isSessionFresh } from "../../session/index.ts";
 import { checkAccountPassword } from "../../users/index.ts";
-import { assertNoSoleOwnership, readOrganizationRelease } from "../organizations.ts";
+import { readOrganizationRelease } from "../organizations.ts";
 import { chooseDeletePath } from "../rules.ts";
 import {
   consumeDeleteAccountToken,
+  createDeleteAccountToken,
   deleteUserAndData,
   readCallerForDeletion,
   sendDeleteAccountEmail,
 } from "../service.ts";
+import { assertNoSoleOwnership } from "./guards.ts";
 
 export type { DeleteUserResponse } from "../../../contracts/deletion.ts";
 
@@ -51,14 +54,16 @@ export const deleteUser = defineEndpoint(deleteUserContract, {
     const organizations = await readOrganizationRelease(auth, user);
     assertNoSoleOwnership(organizations);
     if (path === "send-email") {
-      await sendDeleteAccountEmail(auth, user, body.callbackURL);
+      const token = await createDeleteAccountToken(auth, user).catch((error: unknown) => {
+        throw new AuthError("UNABLE_TO_CREATE_VERIFICATION", { cause: error });
+      });
+      await sendDeleteAccountEmail(auth, user, token, body.callbackURL);
       return { success: true, message: "Verification email sent" };
     }
     if (path === "consume-token" && !(await consumeDeleteAccountToken(auth, user, body.token ?? ""))) {
       throw new AuthError("INVALID_TOKEN");
     }
-    const result = await deleteUserAndData(auth, user, organizations);
-    if (!result.ok) throw new AuthError("DELETE_USER_REFUSED");
+    answerRefusal(await deleteUserAndData(auth, user, organizations));
     clearSessionCookies(auth, ctx.cookies);
     return { success: true, message: "User deleted" };
   },

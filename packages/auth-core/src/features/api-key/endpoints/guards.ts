@@ -1,10 +1,15 @@
-import type { ObjectId } from "../../db/ids.ts";
-import { parseId } from "../../db/ids.ts";
-import { AuthError } from "../../errors/auth-error.ts";
-import type { EndpointContext } from "../../http/define-endpoint.ts";
-import type { SessionWithUser } from "../session/index.ts";
-import { isSessionFresh } from "../session/index.ts";
-import { findServerOnlyFields } from "./rules.ts";
+import type { ObjectId } from "../../../db/ids.ts";
+import { parseId } from "../../../db/ids.ts";
+import { AuthError } from "../../../errors/auth-error.ts";
+import type { EndpointContext } from "../../../http/define-endpoint.ts";
+import type { SessionWithUser } from "../../session/index.ts";
+import { isSessionFresh } from "../../session/index.ts";
+import { findServerOnlyFields } from "../rules.ts";
+
+/**
+ * The checks the API-key endpoints start with: whose keys a call acts on, and whether the caller
+ * may. They throw the catalogue error; the services below answer null or a refusal value.
+ */
 
 /**
  * Whose keys a call acts on. Over HTTP: the signed-in user, and a body naming limits or another
