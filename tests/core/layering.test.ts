@@ -55,7 +55,6 @@ const KNOWN_THROWING_SERVICES = [
   "features/deletion/service.ts",
   "features/password/service.ts",
   "features/session/service.ts",
-  "features/sign-in-throttle/service.ts",
   "features/social/callback-flow.ts",
   "features/social/id-token.ts",
   "features/social/token-service.ts",
