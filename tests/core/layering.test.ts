@@ -63,8 +63,7 @@ const KNOWN_THROWING_SERVICES = [
   "features/two-factor/otp.ts",
   "features/two-factor/service.ts",
   "features/two-factor/settings.ts",
-  "features/users/ban.ts",
-  "features/users/password-policy.ts",
+  // storeCredentialAccount wraps a failed account insert with its cause (UNABLE_TO_CREATE_ACCOUNT; an outage answers 503).
   "features/users/service.ts",
 ];
 

@@ -4,6 +4,7 @@ import { AuthError } from "../../errors/auth-error.ts";
 import type { ErrorCode } from "../../errors/catalogue.ts";
 import { toUser } from "../session/index.ts";
 import type { TwoFactorRedirect } from "../two-factor/index.ts";
+import { bannedUserError } from "../users/index.ts";
 import { providerSettings } from "./provider-access.ts";
 import type { OAuthProvider, ProviderProfile, ProviderTokens } from "./providers/types.ts";
 import type { CallbackErrorCode } from "./rules.ts";
@@ -87,6 +88,7 @@ export async function signInWithIdToken(
   });
   if (!outcome.ok) throw new AuthError(OUTCOME_ERRORS[outcome.error]);
   const minted = await signInSocialUser(auth, request, outcome.user);
+  if (minted.kind === "banned") throw bannedUserError(auth);
   // A two-factor user answers like sign-in/email: the challenge, no token (docs/decisions.md).
   if (minted.kind === "challenge") return minted.answer;
   return {

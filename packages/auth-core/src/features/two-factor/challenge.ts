@@ -7,6 +7,7 @@ import { parseId } from "../../db/ids.ts";
 import { AuthError } from "../../errors/auth-error.ts";
 import type { CookieJar } from "../../http/cookie-jar.ts";
 import { establishSession, findUserById, toUser } from "../session/index.ts";
+import { bannedUserError } from "../users/index.ts";
 import { twoFactorCookieNames } from "./cookies.ts";
 import { admitUserAttempt, resetUserAttempts } from "./lockout.ts";
 import {
@@ -154,11 +155,13 @@ export async function completeChallenge(
   if (!found) throw new AuthError("INVALID_TWO_FACTOR_COOKIE");
   await resetUserAttempts(auth, found._id);
   const request = { cookies: ctx.cookies, ip: ctx.ip, userAgent: ctx.headers.get("user-agent") };
-  const { session, user } = await establishSession(auth, request, found, {
+  const established = await establishSession(auth, request, found, {
     rememberMe: !challenge.dontRemember,
     ban: "check",
     secondFactor: "passed",
   });
+  if (established.kind === "banned") throw bannedUserError(auth);
+  const { session, user } = established;
   if (trustDevice) await issueTrustedDevice(auth, ctx.cookies, user._id);
   return { token: session.token, user: toUser(user) };
 }

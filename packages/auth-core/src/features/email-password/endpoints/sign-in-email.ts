@@ -13,7 +13,12 @@ import {
   readKnownDevice,
   rememberKnownDevice,
 } from "../../sign-in-throttle/index.ts";
-import { findCredentialAccount, findUserByEmail, updateCredentialPassword } from "../../users/index.ts";
+import {
+  bannedUserError,
+  findCredentialAccount,
+  findUserByEmail,
+  updateCredentialPassword,
+} from "../../users/index.ts";
 import { sendVerificationEmailInBackground } from "../../verification/index.ts";
 
 export type { SignInResult } from "../../../contracts/email-password.ts";
@@ -45,6 +50,7 @@ export const signInEmail = defineEndpoint(signInEmailContract, {
         rememberKnownDevice(auth, ctx.cookies, user._id, device);
       },
     });
+    if (established.kind === "banned") throw bannedUserError(auth);
     if (established.kind === "challenge") return established.answer;
     return {
       redirect: body.callbackURL !== undefined,
