@@ -53,7 +53,7 @@ const KNOWN_THROWING_SERVICES = [
   "features/api-key/verify-service.ts",
   "features/deletion/organizations.ts",
   "features/deletion/service.ts",
-  "features/password/service.ts",
+  // createSession wraps a failed session insert with its cause (FAILED_TO_CREATE_SESSION, logged; an outage answers 503).
   "features/session/service.ts",
   "features/social/callback-flow.ts",
   "features/social/id-token.ts",
