@@ -59,10 +59,8 @@ const KNOWN_THROWING_SERVICES = [
   "features/social/id-token.ts",
   "features/social/token-service.ts",
   "features/social/unlink.ts",
+  // createChallenge, a step of the session pipeline: a colliding challenge id (a failed write, not a refusal) is FAILED_TO_CREATE_SESSION.
   "features/two-factor/challenge.ts",
-  "features/two-factor/otp.ts",
-  "features/two-factor/service.ts",
-  "features/two-factor/settings.ts",
   // storeCredentialAccount wraps a failed account insert with its cause (UNABLE_TO_CREATE_ACCOUNT; an outage answers 503).
   "features/users/service.ts",
 ];
