@@ -16,8 +16,8 @@ export interface EstablishOptions {
   /** False: the session ends with the browser session (docs/decisions.md `rememberMe`). */
   rememberMe: boolean;
   /**
-   * "check": a banned user gets no session but the answer "banned" (an expired ban lifts itself, and the lifted
-   * copy is what the session and its cookie cache carry). "not-applicable": nothing to refuse here —
+   * "check": a banned user gets no session but the answer "banned" (an expired ban lifts itself,
+   * and the lifted copy is what the session and its cookie cache carry). "not-applicable": nothing to refuse here —
    * a user this very request created, a caller whose live session was just read from the database
    * (readSession refuses a banned user's), or a target the caller already refused with its own answer.
    */
@@ -99,13 +99,13 @@ export async function establishSession(
   found: UserDoc,
   options: EstablishOptions,
 ): Promise<Established | BannedFromSession> {
+  const steps = auth.sessionSteps;
   let user = found;
   if (options.ban === "check") {
-    const checked = auth.sessionSteps.checkUserNotBanned(auth, found);
+    const checked = steps.checkUserNotBanned(auth, found);
     if (!checked.ok) return { kind: "banned" };
     user = checked.value;
   }
-  const steps = auth.sessionSteps;
   await options.beforeGate?.(user);
   if (options.secondFactor === "gate") {
     const { cookies } = request;
