@@ -46,19 +46,13 @@ function isFaceOrEndpointList(file: string, target: string, feature: string): bo
 const KNOWN_THROWING_SERVICES = [
   // http/ calls its caller resolvers mid-pipeline: a refused key or caller must refuse the request.
   "features/api-key/session-bridge.ts",
-  "features/password/service.ts",
+  // createSession wraps a failed session insert with its cause (FAILED_TO_CREATE_SESSION, logged; an outage answers 503).
   "features/session/service.ts",
-  "features/sign-in-throttle/service.ts",
+  // Redirects with unable_to_create_session when the session pipeline throws (a session or challenge that could not be stored).
   "features/social/callback-flow.ts",
-  "features/social/id-token.ts",
-  "features/social/token-service.ts",
-  "features/social/unlink.ts",
+  // createChallenge, a step of the session pipeline: a colliding challenge id (a failed write, not a refusal) is FAILED_TO_CREATE_SESSION.
   "features/two-factor/challenge.ts",
-  "features/two-factor/otp.ts",
-  "features/two-factor/service.ts",
-  "features/two-factor/settings.ts",
-  "features/users/ban.ts",
-  "features/users/password-policy.ts",
+  // storeCredentialAccount wraps a failed account insert with its cause (UNABLE_TO_CREATE_ACCOUNT; an outage answers 503).
   "features/users/service.ts",
 ];
 

@@ -3,6 +3,7 @@ import type { TwoFactorRedirect } from "./contracts/two-factor.ts";
 import type { Collections } from "./db/collections.ts";
 import type { UserDoc } from "./db/documents.ts";
 import type { ObjectId } from "./db/ids.ts";
+import type { Outcome } from "./errors/refusal.ts";
 import type { ProviderRegistry } from "./features/social/providers/index.ts";
 import type { CookieJar } from "./http/cookie-jar.ts";
 import type { OriginMatcher } from "./http/origins.ts";
@@ -28,8 +29,8 @@ export interface CookieNames {
  * sessions, so session cannot import them; createAuth hands them over instead.
  */
 export interface SessionSteps {
-  /** Returns the user (an expired ban lifted); throws BANNED_USER. */
-  assertUserNotBanned(auth: AuthContext, user: UserDoc): Promise<UserDoc>;
+  /** The user (an expired ban lifted), or refused BANNED_USER. */
+  checkUserNotBanned(auth: AuthContext, user: UserDoc): Outcome<UserDoc, "BANNED_USER">;
   /** Null: mint the session; otherwise a challenge is stored and its cookie set: answer it instead. */
   gateSessionMint(
     ctx: { auth: AuthContext; cookies: CookieJar },

@@ -15,7 +15,7 @@ import { clearSignInFailures } from "./features/sign-in-throttle/index.ts";
 import { dropUnprovenProviderAccounts } from "./features/social/index.ts";
 import { createProviders } from "./features/social/providers/index.ts";
 import { deleteUserTwoFactorData, gateSessionMint } from "./features/two-factor/index.ts";
-import { assertUserNotBanned } from "./features/users/index.ts";
+import { checkUserNotBanned } from "./features/users/index.ts";
 import { createApi, type TypedApi } from "./http/api.ts";
 import type { CallerResolvers } from "./http/caller.ts";
 import type { AnyEndpoint } from "./http/define-endpoint.ts";
@@ -77,7 +77,7 @@ export function createAuth(input: AuthOptions): Auth {
       timeoutMs: options.advanced.providerTimeoutMs,
     }),
     sharedRateLimiter: createDatabaseRateLimiter(collections),
-    sessionSteps: { assertUserNotBanned, gateSessionMint },
+    sessionSteps: { checkUserNotBanned, gateSessionMint },
     onEmailProven: async (auth, userId) => {
       await dropUnprovenProviderAccounts(auth, userId);
     },

@@ -4,7 +4,7 @@ import { isDuplicateKeyError } from "../../db/connect.ts";
 import type { SessionDoc, UserDoc } from "../../db/documents.ts";
 import type { ObjectId } from "../../db/ids.ts";
 import { parseId } from "../../db/ids.ts";
-import { AuthError, isAuthError } from "../../errors/auth-error.ts";
+import { granted, type Outcome, refused } from "../../errors/refusal.ts";
 import type { CookieJar } from "../../http/cookie-jar.ts";
 import { admitMail, apiLink, dispatchMail, toMailUser } from "../mail-dispatch.ts";
 import { establishSession, findUserById } from "../session/index.ts";
@@ -75,31 +75,29 @@ export async function isResetTokenLive(auth: AuthContext, token: string): Promis
   return (await findVerification(auth.collections, resetPasswordIdentifier(token), auth.now())) !== null;
 }
 
-export type ResetPasswordResult = { ok: true } | { ok: false; reason: "invalid-token" };
-
 /**
  * Takes the token atomically (of concurrent uses exactly one wins), then sets the credential
  * password — creating the credential account of a user who had none (a social-only user). The
  * caller has checked the password length already, so a refused password never burns the token.
- * Throws FAILED_TO_UPDATE_USER when an account update hook refuses the new password (the token is
+ * Refused FAILED_TO_UPDATE_USER when an account update hook refuses the new password (the token is
  * spent; nothing else changes).
  */
 export async function resetPassword(
   auth: AuthContext,
   token: string,
   newPassword: string,
-): Promise<ResetPasswordResult> {
-  if (!isResetTokenShaped(token)) return { ok: false, reason: "invalid-token" };
+): Promise<Outcome<void, "INVALID_TOKEN" | "FAILED_TO_UPDATE_USER">> {
+  if (!isResetTokenShaped(token)) return refused("INVALID_TOKEN");
   const row = await consumeVerification(auth.collections, resetPasswordIdentifier(token), auth.now());
   const userId = row ? parseId(row.value) : null;
   const user = userId ? await findUserById(auth.collections, userId) : null;
-  if (!user) return { ok: false, reason: "invalid-token" };
+  if (!user) return refused("INVALID_TOKEN");
   const hash = await hashPassword(newPassword);
   const account = await findCredentialAccount(auth.collections, user._id);
   // An account update hook may veto the change: the caller must not be told it succeeded (and
   // nothing else — other links, sessions — changes for a password that did not change).
   if (account) {
-    if (!(await updateCredentialPassword(auth, account, hash))) throw new AuthError("FAILED_TO_UPDATE_USER");
+    if (!(await updateCredentialPassword(auth, account, hash))) return refused("FAILED_TO_UPDATE_USER");
   } else await createCredentialAccount(auth, user._id, hash);
   await revokeResetLinks(auth, user._id);
   // The mailed link proves the mailbox: provider identities linked while it was unproven go (H9).
@@ -110,12 +108,8 @@ export async function resetPassword(
   // All of them: the impersonation sessions the user started as an admin too (review finding s9-1),
   // and the API keys a stolen session could have minted (docs/security.md "Account recovery").
   if (auth.options.emailAndPassword.revokeSessionsOnPasswordReset) await signOutEverywhere(auth, user._id);
-  return { ok: true };
+  return granted(undefined);
 }
-
-export type ChangePasswordResult =
-  | { ok: true }
-  | { ok: false; reason: "no-credential-account" | "invalid-password" };
 
 /** Checks the current password, then stores the new one. */
 export async function changePassword(
@@ -123,20 +117,20 @@ export async function changePassword(
   userId: ObjectId,
   currentPassword: string,
   newPassword: string,
-): Promise<ChangePasswordResult> {
+): Promise<Outcome<void, "CREDENTIAL_ACCOUNT_NOT_FOUND" | "INVALID_PASSWORD" | "FAILED_TO_UPDATE_USER">> {
   const account = await findCredentialAccount(auth.collections, userId);
-  if (!account?.password) return { ok: false, reason: "no-credential-account" };
+  if (!account?.password) return refused("CREDENTIAL_ACCOUNT_NOT_FOUND");
   // An over-long current password cannot be the stored one: refused before any scrypt work.
   if (currentPassword.length > auth.options.emailAndPassword.maxPasswordLength)
-    return { ok: false, reason: "invalid-password" };
+    return refused("INVALID_PASSWORD");
   const check = await verifyPassword(account.password, currentPassword);
-  if (!check.valid) return { ok: false, reason: "invalid-password" };
+  if (!check.valid) return refused("INVALID_PASSWORD");
   // An account update hook may veto the change: the caller must not be told it succeeded.
   if (!(await updateCredentialPassword(auth, account, await hashPassword(newPassword)))) {
-    throw new AuthError("FAILED_TO_UPDATE_USER");
+    return refused("FAILED_TO_UPDATE_USER");
   }
   await revokeResetLinks(auth, userId);
-  return { ok: true };
+  return granted(undefined);
 }
 
 /**
@@ -180,33 +174,32 @@ export async function replaceAllSessions(
   return session;
 }
 
-export type SetPasswordResult = { ok: true } | { ok: false; reason: "already-set" };
-
 /** Gives a user without a password one; the unique credential-account index settles concurrent creates. */
 export async function setPassword(
   auth: AuthContext,
   userId: ObjectId,
   newPassword: string,
-): Promise<SetPasswordResult> {
+): Promise<Outcome<void, "PASSWORD_ALREADY_SET" | "FAILED_TO_UPDATE_USER">> {
   const existing = await findCredentialAccount(auth.collections, userId);
-  if (existing?.password) return { ok: false, reason: "already-set" };
+  if (existing?.password) return refused("PASSWORD_ALREADY_SET");
   const hash = await hashPassword(newPassword);
   if (existing) {
     // Only while still unset (a concurrent call may have set it), through the account update hooks.
     if (!(await updateCredentialPassword(auth, existing, hash, null))) {
       const now = await findCredentialAccount(auth.collections, userId);
-      if (now?.password) return { ok: false, reason: "already-set" };
-      throw new AuthError("FAILED_TO_UPDATE_USER"); // an account update hook refused
+      if (now?.password) return refused("PASSWORD_ALREADY_SET");
+      return refused("FAILED_TO_UPDATE_USER"); // an account update hook refused
     }
   } else {
     try {
       await createCredentialAccount(auth, userId, hash);
     } catch (error) {
-      // The unique (providerId, accountId) index: a concurrent call created the account first.
-      if (isAuthError(error) && isDuplicateKeyError(error.cause)) return { ok: false, reason: "already-set" };
+      // The unique (providerId, accountId) index: a concurrent call created the account first
+      // (createCredentialAccount, users/service.ts, throws with the insert's error as its cause).
+      if (error instanceof Error && isDuplicateKeyError(error.cause)) return refused("PASSWORD_ALREADY_SET");
       throw error;
     }
   }
   await revokeResetLinks(auth, userId);
-  return { ok: true };
+  return granted(undefined);
 }

@@ -16,8 +16,8 @@ export interface EstablishOptions {
   /** False: the session ends with the browser session (docs/decisions.md `rememberMe`). */
   rememberMe: boolean;
   /**
-   * "check": a banned user is refused with BANNED_USER (an expired ban lifts itself, and the lifted
-   * copy is what the session and its cookie cache carry). "not-applicable": nothing to refuse here —
+   * "check": a banned user gets no session but the answer "banned" (an expired ban lifts itself,
+   * and the lifted copy is what the session and its cookie cache carry). "not-applicable": nothing to refuse here —
    * a user this very request created, a caller whose live session was just read from the database
    * (readSession refuses a banned user's), or a target the caller already refused with its own answer.
    */
@@ -54,33 +54,58 @@ export interface EstablishedSession {
 export type Established = EstablishedSession | { kind: "challenge"; answer: TwoFactorRedirect };
 
 /**
+ * Ban "check" refused the user (users' checkUserNotBanned): nothing was created and no cookie set;
+ * the endpoint answers BANNED_USER (the users face's bannedUserError) or its own way (a redirect).
+ */
+export interface BannedFromSession {
+  kind: "banned";
+}
+
+/**
  * THE way to get a session (docs/architecture.md "Getting a session"): ban check → second-factor
  * gate → create → cookies, each path stating which steps apply. The ban check and the gate belong to
  * features/admin and features/two-factor, which both use sessions: createAuth hands them over in
  * `auth.sessionSteps`, so session imports neither and dependencies stay one-way.
- * Throws BANNED_USER (ban "check"), FAILED_TO_CREATE_SESSION (a session create hook refused, or the
- * challenge could not be stored), and whatever `beforeGate` / `beforeCookies` throw.
+ * Answers "banned" (ban "check" only); throws FAILED_TO_CREATE_SESSION (a session create hook
+ * refused, or the challenge could not be stored), and whatever `beforeGate` / `beforeCookies` throw.
  */
 export async function establishSession(
   auth: AuthContext,
   request: SessionRequest,
   user: UserDoc,
-  options: EstablishOptions & { secondFactor: "gate" },
+  options: EstablishOptions & { ban: "check"; secondFactor: "gate" },
+): Promise<Established | BannedFromSession>;
+export async function establishSession(
+  auth: AuthContext,
+  request: SessionRequest,
+  user: UserDoc,
+  options: EstablishOptions & { ban: "check"; secondFactor: "passed" | "not-applicable" },
+): Promise<EstablishedSession | BannedFromSession>;
+export async function establishSession(
+  auth: AuthContext,
+  request: SessionRequest,
+  user: UserDoc,
+  options: EstablishOptions & { ban: "not-applicable"; secondFactor: "gate" },
 ): Promise<Established>;
 export async function establishSession(
   auth: AuthContext,
   request: SessionRequest,
   user: UserDoc,
-  options: EstablishOptions & { secondFactor: "passed" | "not-applicable" },
+  options: EstablishOptions & { ban: "not-applicable"; secondFactor: "passed" | "not-applicable" },
 ): Promise<EstablishedSession>;
 export async function establishSession(
   auth: AuthContext,
   request: SessionRequest,
   found: UserDoc,
   options: EstablishOptions,
-): Promise<Established> {
+): Promise<Established | BannedFromSession> {
   const steps = auth.sessionSteps;
-  const user = options.ban === "check" ? await steps.assertUserNotBanned(auth, found) : found;
+  let user = found;
+  if (options.ban === "check") {
+    const checked = steps.checkUserNotBanned(auth, found);
+    if (!checked.ok) return { kind: "banned" };
+    user = checked.value;
+  }
   await options.beforeGate?.(user);
   if (options.secondFactor === "gate") {
     const { cookies } = request;

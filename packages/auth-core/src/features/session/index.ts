@@ -2,6 +2,7 @@
 
 /** The one way to get a session: every sign-in path, impersonation, the password change's re-issue. */
 export {
+  type BannedFromSession,
   type Established,
   type EstablishedSession,
   type EstablishOptions,

@@ -1,7 +1,7 @@
 import type { AuthContext } from "../../context.ts";
 import { sha256Base64Url } from "../../crypto/index.ts";
 import type { ObjectId } from "../../db/ids.ts";
-import { AuthError } from "../../errors/auth-error.ts";
+import { type Granted, granted, type Refused, refused } from "../../errors/refusal.ts";
 import { attemptLane, attemptsOfAccount, latestSlot, planAttempt } from "./rules.ts";
 import { deleteRowsWithPrefix, findLaneRows, insertSlot } from "./store.ts";
 
@@ -33,34 +33,39 @@ const accountKey = (subject: SignInSubject) =>
  * - A device that signed in as the user before has a lane of its own (known-device.ts): an
  *   attacker's guesses from elsewhere neither delay nor lock the owner there.
  * An address nobody has gets the same answers, in the same number of database commands.
+ * Answers a refusal value; the sign-in endpoint turns it into the error (and the headers).
  */
 export async function admitSignInAttempt(
-  ctx: { auth: AuthContext; setHeader(name: string, value: string): void },
+  auth: AuthContext,
   subject: SignInSubject,
   knownDeviceId: string | null,
-): Promise<void> {
-  const { auth } = ctx;
+): Promise<Granted<void> | SignInRefused> {
   const now = auth.now();
   const lane = attemptLane(accountKey(subject), knownDeviceId ?? "any");
   const expiresAt = subject.userId ? NEVER_EXPIRES : new Date(now.getTime() + UNKNOWN_ADDRESS_ROWS_MS);
   let latest = latestSlot(await findLaneRows(auth.collections, lane), lane);
   for (;;) {
     const plan = planAttempt(latest, now);
-    if (plan.kind === "locked") throw new AuthError("SIGN_IN_LOCKED");
-    if (plan.kind === "wait") throw tooSoon(ctx, plan.until, now);
-    if (await insertSlot(auth.collections, `${lane}${plan.slot}`, expiresAt, now)) return;
+    if (plan.kind === "locked") return refused("SIGN_IN_LOCKED");
+    if (plan.kind === "wait") return tooSoon(plan.until, now);
+    if (await insertSlot(auth.collections, `${lane}${plan.slot}`, expiresAt, now)) return granted(undefined);
     // A parallel attempt took this slot just now: within the free failures the next one is
     // claimable at once; past them the delay after that attempt applies.
     latest = { slot: plan.slot, at: now };
   }
 }
 
-function tooSoon(ctx: { setHeader(name: string, value: string): void }, until: Date, now: Date): AuthError {
-  const seconds = String(Math.max(1, Math.ceil((until.getTime() - now.getTime()) / 1000)));
-  // RFC 9110 Retry-After, and X-Retry-After as the rate limiter and two-factor lock answer.
-  ctx.setHeader("Retry-After", seconds);
-  ctx.setHeader("X-Retry-After", seconds);
-  return new AuthError("ACCOUNT_TEMPORARILY_LOCKED");
+/**
+ * A refused attempt: locked until a new password, or too soon after the previous one — then with
+ * the whole seconds to wait, which the endpoint answers as Retry-After.
+ */
+export type SignInRefused =
+  | Refused<"SIGN_IN_LOCKED">
+  | (Refused<"ACCOUNT_TEMPORARILY_LOCKED"> & { retryAfterSeconds: number });
+
+function tooSoon(until: Date, now: Date): SignInRefused {
+  const retryAfterSeconds = Math.max(1, Math.ceil((until.getTime() - now.getTime()) / 1000));
+  return { ...refused("ACCOUNT_TEMPORARILY_LOCKED"), retryAfterSeconds };
 }
 
 /** A success or a new password clears every lane of the user (NIST: the count restarts). */

@@ -133,10 +133,10 @@ async function finishFlow(
   if (!outcome.ok) throw new CallbackFailure(outcome.error);
   const destination = outcome.isNewUser ? (state.newUserURL ?? callbackURL) : callbackURL;
   const minted = await signInSocialUser(auth, request, outcome.user).catch((error: unknown) => {
-    if (isAuthError(error) && error.code === "BANNED_USER") throw new CallbackFailure("banned");
     if (isAuthError(error)) throw new CallbackFailure("unable_to_create_session");
     throw error;
   });
+  if (minted.kind === "banned") throw new CallbackFailure("banned");
   if (minted.kind === "challenge") return twoFactorPageURL(auth, destination, minted.answer);
   return destination;
 }

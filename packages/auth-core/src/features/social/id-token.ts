@@ -1,7 +1,7 @@
 import type { AuthContext } from "../../context.ts";
 import type { IdTokenSignInResult } from "../../contracts/social-models.ts";
-import { AuthError } from "../../errors/auth-error.ts";
 import type { ErrorCode } from "../../errors/catalogue.ts";
+import { granted, type Outcome, refused } from "../../errors/refusal.ts";
 import { toUser } from "../session/index.ts";
 import type { TwoFactorRedirect } from "../two-factor/index.ts";
 import { providerSettings } from "./provider-access.ts";
@@ -42,11 +42,14 @@ const OUTCOME_ERRORS: Record<CallbackErrorCode, ErrorCode> = {
  * audience, expiry, nonce: matrix H7). Every refusal is the same 401 "invalid token": the reason
  * helps nobody but an attacker probing the checks.
  */
-async function verifiedIdentity(provider: OAuthProvider, input: IdTokenInput): Promise<SocialIdentity> {
-  if (!provider.verifyIdToken) throw new AuthError("ID_TOKEN_NOT_SUPPORTED");
+async function verifiedIdentity(
+  provider: OAuthProvider,
+  input: IdTokenInput,
+): Promise<Outcome<SocialIdentity, "ID_TOKEN_NOT_SUPPORTED" | "INVALID_ID_TOKEN">> {
+  if (!provider.verifyIdToken) return refused("ID_TOKEN_NOT_SUPPORTED");
   const check = await provider.verifyIdToken(input.token, input.nonce);
-  if (!check.ok) throw new AuthError("INVALID_ID_TOKEN");
-  return { providerId: provider.id, profile: check.profile, tokens: idTokenTokens(input) };
+  if (!check.ok) return refused("INVALID_ID_TOKEN");
+  return granted({ providerId: provider.id, profile: check.profile, tokens: idTokenTokens(input) });
 }
 
 function idTokenTokens(input: IdTokenInput): ProviderTokens {
@@ -61,40 +64,46 @@ function idTokenTokens(input: IdTokenInput): ProviderTokens {
   };
 }
 
-function assertIdTokenSignInEnabled(auth: AuthContext, provider: OAuthProvider): void {
-  if (
+function isIdTokenSignInEnabled(auth: AuthContext, provider: OAuthProvider): boolean {
+  return !(
     providerSettings(auth, provider.id)?.enableIdTokenSignIn === false ||
     !provider.verifyIdToken ||
     provider.acceptsClientIdTokens === false
-  )
-    throw new AuthError("ID_TOKEN_NOT_SUPPORTED");
+  );
 }
 
-/** the endpoint reference (README) /sign-in/social with `idToken`: creates or links the user like the callback, then a session. */
+/**
+ * the endpoint reference (README) /sign-in/social with `idToken`: creates or links the user like the
+ * callback, then a session. Refusals are values (BANNED_USER among them: the endpoint gives it
+ * `admin.bannedUserMessage`).
+ */
 export async function signInWithIdToken(
   auth: AuthContext,
   request: SocialRequest,
   provider: OAuthProvider,
   input: { idToken: IdTokenInput; requestSignUp: boolean; callbackURL: string | undefined },
-): Promise<IdTokenSignInResult | TwoFactorRedirect> {
-  assertIdTokenSignInEnabled(auth, provider);
-  const identity = await verifiedIdentity(provider, input.idToken);
+): Promise<Outcome<IdTokenSignInResult | TwoFactorRedirect>> {
+  if (!isIdTokenSignInEnabled(auth, provider)) return refused("ID_TOKEN_NOT_SUPPORTED");
+  const verified = await verifiedIdentity(provider, input.idToken);
+  if (!verified.ok) return verified;
+  const identity = verified.value;
   const settings = providerSettings(auth, provider.id);
   const outcome = await resolveSocialUser(auth, identity, {
     disabled: settings?.disableSignUp ?? false,
     implicitDisabled: settings?.disableImplicitSignUp ?? false,
     requested: input.requestSignUp,
   });
-  if (!outcome.ok) throw new AuthError(OUTCOME_ERRORS[outcome.error]);
+  if (!outcome.ok) return refused(OUTCOME_ERRORS[outcome.error]);
   const minted = await signInSocialUser(auth, request, outcome.user);
+  if (minted.kind === "banned") return refused("BANNED_USER");
   // A two-factor user answers like sign-in/email: the challenge, no token (docs/decisions.md).
-  if (minted.kind === "challenge") return minted.answer;
-  return {
+  if (minted.kind === "challenge") return granted(minted.answer);
+  return granted({
     redirect: false,
     token: minted.session.token,
     url: input.callbackURL ?? null,
     user: toUser(minted.user),
-  };
+  });
 }
 
 /**
@@ -106,16 +115,19 @@ export async function linkWithIdToken(
   provider: OAuthProvider,
   target: LinkTarget,
   idToken: IdTokenInput,
-): Promise<void> {
-  assertIdTokenSignInEnabled(auth, provider);
-  const identity = await verifiedIdentity(provider, idToken);
-  assertSameEmail(auth, target.email, identity.profile);
+): Promise<Outcome<void>> {
+  if (!isIdTokenSignInEnabled(auth, provider)) return refused("ID_TOKEN_NOT_SUPPORTED");
+  const verified = await verifiedIdentity(provider, idToken);
+  if (!verified.ok) return verified;
+  const identity = verified.value;
+  if (!hasAllowedEmail(auth, target.email, identity.profile))
+    return refused("LINKING_DIFFERENT_EMAILS_NOT_ALLOWED");
   const linked = await linkSocialAccount(auth, target, identity);
-  if (!linked.ok) throw new AuthError(OUTCOME_ERRORS[linked.error]);
+  if (!linked.ok) return refused(OUTCOME_ERRORS[linked.error]);
+  return granted(undefined);
 }
 
-function assertSameEmail(auth: AuthContext, userEmail: string, profile: ProviderProfile): void {
-  if (auth.options.account.accountLinking.allowDifferentEmails) return;
-  if (profile.email?.trim().toLowerCase() !== userEmail)
-    throw new AuthError("LINKING_DIFFERENT_EMAILS_NOT_ALLOWED");
+function hasAllowedEmail(auth: AuthContext, userEmail: string, profile: ProviderProfile): boolean {
+  if (auth.options.account.accountLinking.allowDifferentEmails) return true;
+  return profile.email?.trim().toLowerCase() === userEmail;
 }

@@ -4,7 +4,7 @@ import type { AccountDoc, UserDoc } from "../../db/documents.ts";
 import type { ObjectId } from "../../db/ids.ts";
 import type { CookieJar } from "../../http/cookie-jar.ts";
 import { applyAfterHook, applyBeforeHook } from "../hooks.ts";
-import { type Established, establishSession } from "../session/index.ts";
+import { type BannedFromSession, type Established, establishSession } from "../session/index.ts";
 import { updateAccountFieldsReturning } from "../users/index.ts";
 import { providerRedirectURI } from "./provider-access.ts";
 import type { OAuthProvider } from "./providers/types.ts";
@@ -22,14 +22,14 @@ export interface SocialRequest {
 /**
  * Social sign-in's session — the OAuth callback and id-token sign-in both come here — through the
  * session pipeline (features/session establishSession) with the steps of every sign-in: the ban
- * (BANNED_USER; an expired ban lifts itself), then the second-factor gate (a two-factor user gets a
+ * (answered "banned"; an expired ban lifts itself), then the second-factor gate (a two-factor user gets a
  * challenge cookie and no session). Provider sign-ins are remembered.
  */
 export function signInSocialUser(
   auth: AuthContext,
   request: SocialRequest,
   user: UserDoc,
-): Promise<Established> {
+): Promise<Established | BannedFromSession> {
   const { cookies, ip } = request;
   const userAgent = request.headers.get("user-agent");
   return establishSession(auth, { cookies, ip, userAgent }, user, {

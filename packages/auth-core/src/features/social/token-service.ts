@@ -2,65 +2,13 @@ import { setTimeout as sleep } from "node:timers/promises";
 import type { AuthContext } from "../../context.ts";
 import { generateRandomString } from "../../crypto/index.ts";
 import type { AccountDoc } from "../../db/documents.ts";
-import type { ObjectId } from "../../db/ids.ts";
-import { parseId } from "../../db/ids.ts";
-import { AuthError } from "../../errors/auth-error.ts";
-import { ERROR_CATALOGUE } from "../../errors/catalogue.ts";
-import type { SessionWithUser } from "../session/index.ts";
+import { granted, type Outcome, refused } from "../../errors/refusal.ts";
 import { findVerification } from "../verification/index.ts";
 import { type OpenedTokens, openTokens, sealTokens } from "./account-tokens.ts";
-import { findProvider } from "./provider-access.ts";
 import type { OAuthProvider, ProviderTokens } from "./providers/types.ts";
 import { STATE_LENGTH, shouldRefreshAccessToken } from "./rules.ts";
 import { saveAccountTokens } from "./service.ts";
-import {
-  deleteExpiredClaim,
-  findAccountById,
-  findUserProviderAccount,
-  insertRefreshClaim,
-  releaseRefreshClaim,
-} from "./store.ts";
-
-export interface TokenRequest {
-  providerId: string;
-  accountId?: string | undefined;
-  userId?: string | undefined;
-}
-
-/**
- * the token endpoints need a session; server code (auth.api) may name a user instead.
- * Over HTTP a `userId` is never honoured — it would read anyone's provider tokens.
- */
-export function resolveTokenOwner(
-  session: SessionWithUser | null,
-  isServerCall: boolean,
-  userId: string | undefined,
-): ObjectId {
-  if (session) return session.user._id;
-  if (!isServerCall) throw new AuthError("UNAUTHORIZED");
-  const id = userId === undefined ? null : parseId(userId);
-  if (!id) throw new AuthError("USER_ID_OR_SESSION_REQUIRED");
-  return id;
-}
-
-/** the error catalogue "Provider {id} is not supported", with the id filled in. */
-export function providerNotSupported(providerId: string): AuthError {
-  const message = ERROR_CATALOGUE.PROVIDER_NOT_SUPPORTED.message.replace("{id}", providerId);
-  return new AuthError("PROVIDER_NOT_SUPPORTED", { message });
-}
-
-/** The configured provider and the owner's account of it; catalogue errors when either is missing. */
-export async function findTokenAccount(
-  auth: AuthContext,
-  userId: ObjectId,
-  request: TokenRequest,
-): Promise<{ provider: OAuthProvider; account: AccountDoc }> {
-  const provider = await findProvider(auth, request.providerId);
-  if (!provider) throw providerNotSupported(request.providerId);
-  const account = await findUserProviderAccount(auth.collections, userId, provider.id, request.accountId);
-  if (!account) throw new AuthError("ACCOUNT_NOT_FOUND");
-  return { provider, account };
-}
+import { deleteExpiredClaim, findAccountById, insertRefreshClaim, releaseRefreshClaim } from "./store.ts";
 
 /**
  * Refreshes at the provider and stores the new tokens (encrypted); null when the provider refused.
@@ -150,17 +98,17 @@ export async function getValidAccessToken(
   auth: AuthContext,
   provider: OAuthProvider,
   account: AccountDoc,
-): Promise<OpenedTokens> {
+): Promise<Outcome<OpenedTokens, "FAILED_TO_GET_ACCESS_TOKEN">> {
   const tokens = openTokens(account, auth.options.secret);
   const now = auth.now();
   const due = !tokens.accessToken || shouldRefreshAccessToken(tokens.accessTokenExpiresAt, now);
   if (due && tokens.refreshToken) {
     const refreshed = await refreshAndStore(auth, provider, account, tokens.refreshToken);
-    if (refreshed?.accessToken) return refreshed;
+    if (refreshed?.accessToken) return granted(refreshed);
   }
   const expired = tokens.accessTokenExpiresAt !== null && tokens.accessTokenExpiresAt <= now;
-  if (!tokens.accessToken || expired) throw new AuthError("FAILED_TO_GET_ACCESS_TOKEN");
-  return tokens;
+  if (!tokens.accessToken || expired) return refused("FAILED_TO_GET_ACCESS_TOKEN");
+  return granted(tokens);
 }
 
 /** POST /refresh-token: always at the provider. */
@@ -168,11 +116,11 @@ export async function forceRefresh(
   auth: AuthContext,
   provider: OAuthProvider,
   account: AccountDoc,
-): Promise<OpenedTokens> {
-  if (!provider.refreshAccessToken) throw new AuthError("TOKEN_REFRESH_NOT_SUPPORTED");
+): Promise<Outcome<OpenedTokens, "TOKEN_REFRESH_NOT_SUPPORTED" | "FAILED_TO_REFRESH_ACCESS_TOKEN">> {
+  if (!provider.refreshAccessToken) return refused("TOKEN_REFRESH_NOT_SUPPORTED");
   const { refreshToken } = openTokens(account, auth.options.secret);
-  if (!refreshToken) throw new AuthError("FAILED_TO_REFRESH_ACCESS_TOKEN");
+  if (!refreshToken) return refused("FAILED_TO_REFRESH_ACCESS_TOKEN");
   const refreshed = await refreshAndStore(auth, provider, account, refreshToken);
-  if (!refreshed?.accessToken) throw new AuthError("FAILED_TO_REFRESH_ACCESS_TOKEN");
-  return refreshed;
+  if (!refreshed?.accessToken) return refused("FAILED_TO_REFRESH_ACCESS_TOKEN");
+  return granted(refreshed);
 }

@@ -1,6 +1,6 @@
 import type { AuthContext } from "../../context.ts";
 import type { ObjectId } from "../../db/ids.ts";
-import { AuthError } from "../../errors/auth-error.ts";
+import { granted, type Outcome, refused } from "../../errors/refusal.ts";
 import { countUserAccounts, deleteAccountById, listUserAccounts, restoreAccount } from "./store.ts";
 
 /**
@@ -15,18 +15,18 @@ export async function unlinkUserAccount(
   userId: ObjectId,
   providerId: string,
   accountId: string | undefined,
-): Promise<void> {
+): Promise<Outcome<void, "FAILED_TO_UNLINK_LAST_ACCOUNT" | "ACCOUNT_NOT_FOUND">> {
   const allowUnlinkingAll = auth.options.account.accountLinking.allowUnlinkingAll;
   const accounts = await listUserAccounts(auth.collections, userId);
-  if (accounts.length === 1 && !allowUnlinkingAll) throw new AuthError("FAILED_TO_UNLINK_LAST_ACCOUNT");
+  if (accounts.length === 1 && !allowUnlinkingAll) return refused("FAILED_TO_UNLINK_LAST_ACCOUNT");
   const target = accounts.find(
     (account) =>
       account.providerId === providerId && (accountId === undefined || account.accountId === accountId),
   );
-  if (!target) throw new AuthError("ACCOUNT_NOT_FOUND");
-  if (!(await deleteAccountById(auth.collections, target._id))) throw new AuthError("ACCOUNT_NOT_FOUND");
-  if (allowUnlinkingAll) return;
-  if ((await countUserAccounts(auth.collections, userId)) > 0) return;
+  if (!target) return refused("ACCOUNT_NOT_FOUND");
+  if (!(await deleteAccountById(auth.collections, target._id))) return refused("ACCOUNT_NOT_FOUND");
+  if (allowUnlinkingAll) return granted(undefined);
+  if ((await countUserAccounts(auth.collections, userId)) > 0) return granted(undefined);
   await restoreAccount(auth.collections, target);
-  throw new AuthError("FAILED_TO_UNLINK_LAST_ACCOUNT");
+  return refused("FAILED_TO_UNLINK_LAST_ACCOUNT");
 }

@@ -5,6 +5,7 @@ import type { SessionDoc, UserDoc } from "../../db/documents.ts";
 import type { ObjectId } from "../../db/ids.ts";
 import { parseId } from "../../db/ids.ts";
 import { AuthError } from "../../errors/auth-error.ts";
+import { type Granted, granted, type Outcome, type Refused, refused } from "../../errors/refusal.ts";
 import type { CookieJar } from "../../http/cookie-jar.ts";
 import { establishSession, findUserById, toUser } from "../session/index.ts";
 import { twoFactorCookieNames } from "./cookies.ts";
@@ -65,20 +66,18 @@ export function hasChallengeCookie(auth: AuthContext, jar: CookieJar): boolean {
   return jar.get(twoFactorCookieNames(auth).challenge) !== undefined;
 }
 
-/** The live challenge the cookie names; throws INVALID_TWO_FACTOR_COOKIE for anything else. */
-export async function readChallenge(auth: AuthContext, jar: CookieJar): Promise<ActiveChallenge> {
+/** The live challenge the cookie names; null for anything else (endpoints: INVALID_TWO_FACTOR_COOKIE). */
+export async function readChallenge(auth: AuthContext, jar: CookieJar): Promise<ActiveChallenge | null> {
   const signed = jar.get(twoFactorCookieNames(auth).challenge);
   const value = signed ? unsignValue(signed, auth.options.secret) : null;
   const ref = value?.startsWith(COOKIE_VALUE_PREFIX)
     ? parseChallengeReference(value.slice(COOKIE_VALUE_PREFIX.length))
     : null;
-  if (!ref) throw new AuthError("INVALID_TWO_FACTOR_COOKIE");
+  if (!ref) return null;
   const row = await findRow(auth.collections, challengeIdentifier(ref.userId, ref.challengeId));
   const payload = row ? parseChallenge(row.value) : null;
   const userId = payload?.userId === ref.userId ? parseId(payload.userId) : null;
-  if (!row || !payload || !userId || row.expiresAt <= auth.now()) {
-    throw new AuthError("INVALID_TWO_FACTOR_COOKIE");
-  }
+  if (!row || !payload || !userId || row.expiresAt <= auth.now()) return null;
   const { challengeId: id } = ref;
   return { id, rowId: row._id, userId, dontRemember: payload.dontRemember, expiresAt: row.expiresAt };
 }
@@ -90,27 +89,31 @@ export async function readChallenge(auth: AuthContext, jar: CookieJar): Promise<
  * the user's consecutive-failure slots (lockout.ts: 429 ACCOUNT_TEMPORARILY_LOCKED with
  * X-Retry-After, or 403 TWO_FACTOR_LOCKED after 100). A backup code is still checked while the user
  * is locked (docs/security.md: the owner's way past a lock someone else's guesses caused).
+ * Answers a refusal value; the endpoints' guard (endpoints/guards.ts) answers it, X-Retry-After too.
  */
 export async function admitCodeAttempt(
-  ctx: { auth: AuthContext; setHeader(name: string, value: string): void },
+  auth: AuthContext,
   challenge: ActiveChallenge,
   method: "code" | "backup-code",
-): Promise<void> {
-  const { auth } = ctx;
+): Promise<Granted<void> | CodeAttemptRefused> {
   const now = auth.now();
   const prefix = challengeAttemptPrefix(challenge.id);
   const perChallenge = auth.options.twoFactor.attemptsPerChallenge;
   if (!(await claimSlot(auth.collections, prefix, perChallenge, challenge.expiresAt, now))) {
-    throw new AuthError("TOO_MANY_ATTEMPTS_REQUEST_NEW_CODE");
+    return refused("TOO_MANY_ATTEMPTS_REQUEST_NEW_CODE");
   }
   const admission = await admitUserAttempt(auth, challenge.userId);
-  if (admission.admitted || method === "backup-code") return;
-  if (admission.until === null) throw new AuthError("TWO_FACTOR_LOCKED");
+  if (admission.admitted || method === "backup-code") return granted(undefined);
+  if (admission.until === null) return refused("TWO_FACTOR_LOCKED");
   // Like a rate-limit answer: when to come back.
-  const seconds = Math.max(1, Math.ceil((admission.until.getTime() - now.getTime()) / 1000));
-  ctx.setHeader("X-Retry-After", String(seconds));
-  throw new AuthError("ACCOUNT_TEMPORARILY_LOCKED");
+  const retryAfterSeconds = Math.max(1, Math.ceil((admission.until.getTime() - now.getTime()) / 1000));
+  return { ...refused("ACCOUNT_TEMPORARILY_LOCKED"), retryAfterSeconds };
 }
+
+/** A refused code attempt: the temporary lock says when to come back. */
+export type CodeAttemptRefused =
+  | Refused<"TOO_MANY_ATTEMPTS_REQUEST_NEW_CODE" | "TWO_FACTOR_LOCKED">
+  | (Refused<"ACCOUNT_TEMPORARILY_LOCKED"> & { retryAfterSeconds: number });
 
 /**
  * A code checked with a session (enrollment confirmation, verify-totp without a challenge) draws on
@@ -118,12 +121,16 @@ export async function admitCodeAttempt(
  * TOO_MANY_ATTEMPTS_REQUEST_NEW_CODE (sign in again) — never on the user's sign-in lock, so a
  * stolen session cannot lock the owner out (docs/security.md).
  */
-export async function admitSessionAttempt(auth: AuthContext, session: SessionDoc): Promise<void> {
+export async function admitSessionAttempt(
+  auth: AuthContext,
+  session: SessionDoc,
+): Promise<Outcome<void, "TOO_MANY_ATTEMPTS_REQUEST_NEW_CODE">> {
   const prefix = sessionAttemptPrefix(session._id.toHexString());
   const max = auth.options.twoFactor.attemptsPerChallenge;
   if (!(await claimSlot(auth.collections, prefix, max, session.expiresAt, auth.now()))) {
-    throw new AuthError("TOO_MANY_ATTEMPTS_REQUEST_NEW_CODE");
+    return refused("TOO_MANY_ATTEMPTS_REQUEST_NEW_CODE");
   }
+  return granted(undefined);
 }
 
 export async function resetSessionAttempts(auth: AuthContext, session: SessionDoc): Promise<void> {
@@ -136,6 +143,8 @@ export type { SignInCompleted } from "../../contracts/two-factor.ts";
  * The second factor is proven: consumes the challenge (exactly one caller wins it; a loser runs
  * `onLost`), then gets the session through the session pipeline — the ban check of every sign-in
  * path, the gate passed — with the sign-in's rememberMe, and, when asked, trusts this device.
+ * Refused INVALID_TWO_FACTOR_COOKIE (a lost race, a user gone) or BANNED_USER (endpoints/guards.ts
+ * answerCompletion gives the latter `admin.bannedUserMessage`).
  */
 export async function completeChallenge(
   auth: AuthContext,
@@ -143,22 +152,24 @@ export async function completeChallenge(
   challenge: ActiveChallenge,
   trustDevice: boolean,
   onLost?: () => Promise<void>,
-): Promise<SignInCompleted> {
+): Promise<Outcome<SignInCompleted, "INVALID_TWO_FACTOR_COOKIE" | "BANNED_USER">> {
   if (!(await deleteRowById(auth.collections, challenge.rowId))) {
     // A parallel request completed this sign-in: give back what this one claimed (a backup code).
     await onLost?.();
-    throw new AuthError("INVALID_TWO_FACTOR_COOKIE");
+    return refused("INVALID_TWO_FACTOR_COOKIE");
   }
   ctx.cookies.delete(twoFactorCookieNames(auth).challenge);
   const found = await findUserById(auth.collections, challenge.userId);
-  if (!found) throw new AuthError("INVALID_TWO_FACTOR_COOKIE");
+  if (!found) return refused("INVALID_TWO_FACTOR_COOKIE");
   await resetUserAttempts(auth, found._id);
   const request = { cookies: ctx.cookies, ip: ctx.ip, userAgent: ctx.headers.get("user-agent") };
-  const { session, user } = await establishSession(auth, request, found, {
+  const established = await establishSession(auth, request, found, {
     rememberMe: !challenge.dontRemember,
     ban: "check",
     secondFactor: "passed",
   });
+  if (established.kind === "banned") return refused("BANNED_USER");
+  const { session, user } = established;
   if (trustDevice) await issueTrustedDevice(auth, ctx.cookies, user._id);
-  return { token: session.token, user: toUser(user) };
+  return granted({ token: session.token, user: toUser(user) });
 }

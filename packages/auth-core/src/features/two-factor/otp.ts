@@ -1,6 +1,6 @@
 import { timingSafeEqual } from "node:crypto";
 import type { AuthContext } from "../../context.ts";
-import { AuthError } from "../../errors/auth-error.ts";
+import { granted, type Outcome, refused } from "../../errors/refusal.ts";
 import { dispatchMail, toMailUser } from "../mail-dispatch.ts";
 import { findUserById } from "../session/index.ts";
 import type { ActiveChallenge } from "./challenge.ts";
@@ -14,23 +14,26 @@ import { claimSlot, deleteRow, deleteRowById, findRow, insertRow } from "./store
  * mails per challenge (429 beyond), so a pending sign-in cannot be turned into a mail cannon.
  * Its attempts are the challenge's (`attemptsPerChallenge`, 5 by default).
  */
-export async function sendChallengeOtp(auth: AuthContext, challenge: ActiveChallenge): Promise<void> {
+export async function sendChallengeOtp(
+  auth: AuthContext,
+  challenge: ActiveChallenge,
+): Promise<Outcome<void, "OTP_NOT_ENABLED" | "TOO_MANY_REQUESTS" | "INVALID_TWO_FACTOR_COOKIE">> {
   const config = auth.options.twoFactor;
-  if (!config.otpEnabled) throw new AuthError("OTP_NOT_ENABLED");
+  if (!config.otpEnabled) return refused("OTP_NOT_ENABLED");
   const now = auth.now();
   const sends = otpSendPrefix(challenge.id);
   if (!(await claimSlot(auth.collections, sends, config.otpSendsPerChallenge, challenge.expiresAt, now))) {
-    throw new AuthError("TOO_MANY_REQUESTS");
+    return refused("TOO_MANY_REQUESTS");
   }
   const user = await findUserById(auth.collections, challenge.userId);
-  if (!user) throw new AuthError("INVALID_TWO_FACTOR_COOKIE");
+  if (!user) return refused("INVALID_TWO_FACTOR_COOKIE");
   const code = generateOtp();
   const identifier = otpIdentifier(challenge.id);
   const expiresAt = new Date(now.getTime() + config.otpExpiresIn * 1000);
   await deleteRow(auth.collections, identifier);
   // A parallel send stored its code first: that one stands, and only its code is mailed.
   if (!(await insertRow(auth.collections, identifier, macOtp(auth, challenge.id, code), expiresAt, now))) {
-    throw new AuthError("TOO_MANY_REQUESTS");
+    return refused("TOO_MANY_REQUESTS");
   }
   const hook = config.sendOTP;
   await dispatchMail(
@@ -40,6 +43,7 @@ export async function sendChallengeOtp(auth: AuthContext, challenge: ActiveChall
     { code, expiresInMinutes: Math.ceil(config.otpExpiresIn / 60) },
     hook ? () => hook({ user: toMailUser(user), code }) as Promise<void> | void : undefined,
   );
+  return granted(undefined);
 }
 
 export type OtpCheck = "ok" | "invalid" | "expired";

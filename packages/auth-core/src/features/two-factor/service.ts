@@ -17,8 +17,7 @@ import {
 } from "../../crypto/totp.ts";
 import type { TwoFactorDoc, UserDoc } from "../../db/documents.ts";
 import { ObjectId } from "../../db/ids.ts";
-import { AuthError } from "../../errors/auth-error.ts";
-import { checkAccountPassword } from "../users/index.ts";
+import { granted, type Outcome, refused } from "../../errors/refusal.ts";
 import {
   backupUsedIdentifier,
   backupUsedOfBatch,
@@ -36,17 +35,6 @@ import {
   replaceBackupCodes,
   saveTwoFactor,
 } from "./store.ts";
-
-/** ASVS 7.5.1 / docs/security.md: changing the second factor needs the current password. */
-export async function assertCallerPassword(
-  auth: AuthContext,
-  user: UserDoc,
-  password: string,
-): Promise<void> {
-  const check = await checkAccountPassword(auth, user, password);
-  if (check === "no-credential-account") throw new AuthError("CREDENTIAL_ACCOUNT_NOT_FOUND");
-  if (check === "wrong-password") throw new AuthError("INVALID_PASSWORD");
-}
 
 export function totpIssuer(auth: AuthContext): string {
   return auth.options.twoFactor.issuer ?? auth.options.appName;
@@ -95,20 +83,23 @@ export function totpURIOf(auth: AuthContext, user: UserDoc, doc: TwoFactorDoc): 
  * Replaces the backup codes with a new set. The used-code markers of the old set are removed after
  * the new set is written: a crash in between leaves only markers nothing can match.
  */
-export async function regenerateBackupCodes(auth: AuthContext, doc: TwoFactorDoc): Promise<string[]> {
+export async function regenerateBackupCodes(
+  auth: AuthContext,
+  doc: TwoFactorDoc,
+): Promise<Outcome<string[], "TWO_FACTOR_NOT_ENABLED">> {
   const codes = generateBackupCodes(auth);
   const encrypted = encryptString(JSON.stringify(codes), auth.options.secret);
   if (
     !(await replaceBackupCodes(auth.collections, doc._id, encrypted, generateRandomString(16), auth.now()))
   ) {
-    throw new AuthError("TWO_FACTOR_NOT_ENABLED");
+    return refused("TWO_FACTOR_NOT_ENABLED");
   }
   // Only the old set's markers: a code of the new set used meanwhile stays used.
   await deleteRowsWithPrefix(
     auth.collections,
     backupUsedOfBatch(doc.userId.toHexString(), doc.backupCodesBatch),
   );
-  return codes.map(formatBackupCode);
+  return granted(codes.map(formatBackupCode));
 }
 
 /**
@@ -170,8 +161,8 @@ export function generateOtp(): string {
   return generateRandomString(6, DIGITS);
 }
 
-export async function findEnabledTwoFactor(auth: AuthContext, user: UserDoc): Promise<TwoFactorDoc> {
+/** The user's confirmed second factor; null when two-factor is not on. */
+export async function findEnabledTwoFactor(auth: AuthContext, user: UserDoc): Promise<TwoFactorDoc | null> {
   const doc = user.twoFactorEnabled ? await findTwoFactor(auth.collections, user._id) : null;
-  if (!doc?.verified) throw new AuthError("TWO_FACTOR_NOT_ENABLED");
-  return doc;
+  return doc?.verified ? doc : null;
 }

@@ -1,7 +1,7 @@
 import type { AuthContext } from "../../context.ts";
 import type { TwoFactorDoc, UserDoc } from "../../db/documents.ts";
 import type { ObjectId } from "../../db/ids.ts";
-import { AuthError } from "../../errors/auth-error.ts";
+import { granted, type Outcome, refused } from "../../errors/refusal.ts";
 import type { CookieJar } from "../../http/cookie-jar.ts";
 import type { SessionWithUser } from "../session/index.ts";
 import { deleteAllSessionsOfUser, setCookieCache } from "../session/index.ts";
@@ -10,15 +10,18 @@ import { backupUsedOfUser, challengesOfUser, trustOfUser, userAttemptsOfUser } f
 import { deleteRowsWithPrefixes, deleteTwoFactor, findTwoFactor, markTwoFactorVerified } from "./store.ts";
 import { forgetTrustedDeviceCookie } from "./trusted-device.ts";
 
-/** Writes `twoFactorEnabled` and refreshes the caller's cookie cache (when on) to show it. */
+/**
+ * Writes `twoFactorEnabled` and refreshes the caller's cookie cache (when on) to show it. Null when
+ * the user is gone or an update hook refused (answered FAILED_TO_UPDATE_USER).
+ */
 async function setTwoFactorFlag(
   auth: AuthContext,
   jar: CookieJar,
   caller: SessionWithUser,
   enabled: boolean,
-): Promise<UserDoc> {
+): Promise<UserDoc | null> {
   const updated = await updateUser(auth, caller.user._id, { twoFactorEnabled: enabled });
-  if (!updated) throw new AuthError("FAILED_TO_UPDATE_USER");
+  if (!updated) return null;
   setCookieCache(auth, jar, caller.session, updated);
   return updated;
 }
@@ -39,16 +42,17 @@ export async function confirmEnrollment(
   jar: CookieJar,
   caller: SessionWithUser,
   doc: TwoFactorDoc,
-): Promise<UserDoc> {
+): Promise<Outcome<UserDoc, "FAILED_TO_UPDATE_USER" | "TOTP_NOT_ENABLED">> {
   if (!doc.verified) await markTwoFactorVerified(auth.collections, doc._id, auth.now());
-  if (caller.user.twoFactorEnabled) return caller.user;
+  if (caller.user.twoFactorEnabled) return granted(caller.user);
   const updated = await setTwoFactorFlag(auth, jar, caller, true);
+  if (!updated) return refused("FAILED_TO_UPDATE_USER");
   if (!(await findTwoFactor(auth.collections, caller.user._id))) {
-    await setTwoFactorFlag(auth, jar, caller, false);
-    throw new AuthError("TOTP_NOT_ENABLED");
+    if (!(await setTwoFactorFlag(auth, jar, caller, false))) return refused("FAILED_TO_UPDATE_USER");
+    return refused("TOTP_NOT_ENABLED");
   }
   await deleteAllSessionsOfUser(auth.collections, caller.user._id, caller.session.token);
-  return updated;
+  return granted(updated);
 }
 
 /**
@@ -64,15 +68,16 @@ export async function disableTwoFactor(
   auth: AuthContext,
   jar: CookieJar,
   caller: SessionWithUser,
-): Promise<void> {
+): Promise<Outcome<void, "TWO_FACTOR_NOT_ENABLED" | "FAILED_TO_UPDATE_USER">> {
   const { user } = caller;
   const doc = await findTwoFactor(auth.collections, user._id);
-  if (!doc && !user.twoFactorEnabled) throw new AuthError("TWO_FACTOR_NOT_ENABLED");
-  await setTwoFactorFlag(auth, jar, caller, false);
+  if (!doc && !user.twoFactorEnabled) return refused("TWO_FACTOR_NOT_ENABLED");
+  if (!(await setTwoFactorFlag(auth, jar, caller, false))) return refused("FAILED_TO_UPDATE_USER");
   await deleteTwoFactor(auth.collections, user._id);
-  await setTwoFactorFlag(auth, jar, caller, false);
+  if (!(await setTwoFactorFlag(auth, jar, caller, false))) return refused("FAILED_TO_UPDATE_USER");
   await deleteUserTwoFactorRows(auth, user._id);
   forgetTrustedDeviceCookie(auth, jar);
+  return granted(undefined);
 }
 
 /** The user's trusted devices, pending challenges, used-backup-code markers and failure slots. */

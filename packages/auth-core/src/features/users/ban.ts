@@ -1,6 +1,6 @@
 import type { AuthContext } from "../../context.ts";
 import type { UserDoc } from "../../db/documents.ts";
-import { AuthError } from "../../errors/auth-error.ts";
+import { granted, type Outcome, refused } from "../../errors/refusal.ts";
 
 /*
  * A ban is state of the user row: sessions, API keys and every sign-in path check it here; the
@@ -31,15 +31,11 @@ export const LIFTED_BAN = { banned: false, banReason: null, banExpires: null } a
  *   carry this request's stale copy over a ban an admin set meanwhile (review finding 3); the
  *   stored expired ban is harmless, since isBanActive ignores it everywhere, and the next ban-user
  *   or unban-user overwrites it;
- * - banned: throws AuthError BANNED_USER (403, or `admin.bannedUserMessage`).
+ * - banned: refused BANNED_USER, which the endpoint answers with bannedUserError
+ *   (endpoints/guards.ts: 403, or `admin.bannedUserMessage`).
  */
-export async function assertUserNotBanned(auth: AuthContext, user: UserDoc): Promise<UserDoc> {
+export function checkUserNotBanned(auth: AuthContext, user: UserDoc): Outcome<UserDoc, "BANNED_USER"> {
   const now = auth.now();
-  if (isBanActive(user, now)) throw bannedUserError(auth);
-  return isBanExpired(user, now) ? { ...user, ...LIFTED_BAN } : user;
-}
-
-export function bannedUserError(auth: AuthContext): AuthError {
-  const message = auth.options.admin.bannedUserMessage;
-  return new AuthError("BANNED_USER", message ? { message } : undefined);
+  if (isBanActive(user, now)) return refused("BANNED_USER");
+  return granted(isBanExpired(user, now) ? { ...user, ...LIFTED_BAN } : user);
 }

@@ -1,12 +1,8 @@
 /** The face of users for other features (users has no endpoints of its own). */
-export {
-  assertUserNotBanned,
-  bannedUserError,
-  isBanActive,
-  isBanExpired,
-  LIFTED_BAN,
-} from "./ban.ts";
-export { assertPasswordAllowed } from "./password-policy.ts";
+export { checkUserNotBanned, isBanActive, isBanExpired, LIFTED_BAN } from "./ban.ts";
+/** For endpoints of other features: users' refusals as catalogue errors. */
+export { assertPasswordAllowed, bannedUserError } from "./endpoints/guards.ts";
+export { checkPasswordAllowed } from "./password-policy.ts";
 export {
   checkAccountPassword,
   createCredentialAccount,

@@ -1,6 +1,6 @@
 import type { AuthContext } from "../../context.ts";
 import { normalizePassword } from "../../crypto/index.ts";
-import { AuthError } from "../../errors/auth-error.ts";
+import { granted, type Outcome, refused } from "../../errors/refusal.ts";
 import { isCommonPassword } from "./common-passwords.ts";
 
 /**
@@ -14,20 +14,24 @@ import { isCommonPassword } from "./common-passwords.ts";
  *   as Have I Been Pwned's range API) — PASSWORD_COMPROMISED too. A hook that throws is logged and
  *   treated as "not breached": an outage of the breach service must not stop sign-ups, and the
  *   offline list has been applied already.
- * Throws, so every caller refuses before it writes or consumes anything (a reset token survives).
+ * Answers a refusal value; endpoints call assertPasswordAllowed (endpoints/guards.ts) before they
+ * write or consume anything (a reset token survives).
  */
-export async function assertPasswordAllowed(auth: AuthContext, password: string): Promise<void> {
+export async function checkPasswordAllowed(
+  auth: AuthContext,
+  password: string,
+): Promise<Outcome<void, "PASSWORD_TOO_SHORT" | "PASSWORD_TOO_LONG" | "PASSWORD_COMPROMISED">> {
   const { minPasswordLength, maxPasswordLength, isPasswordBreached } = auth.options.emailAndPassword;
-  if (password.length < minPasswordLength) throw new AuthError("PASSWORD_TOO_SHORT");
-  if (password.length > maxPasswordLength) throw new AuthError("PASSWORD_TOO_LONG");
-  if (await isCommonPassword(password)) throw new AuthError("PASSWORD_COMPROMISED");
-  if (!isPasswordBreached) return;
+  if (password.length < minPasswordLength) return refused("PASSWORD_TOO_SHORT");
+  if (password.length > maxPasswordLength) return refused("PASSWORD_TOO_LONG");
+  if (await isCommonPassword(password)) return refused("PASSWORD_COMPROMISED");
+  if (!isPasswordBreached) return granted(undefined);
   let breached: boolean;
   try {
     breached = (await isPasswordBreached(normalizePassword(password))) === true;
   } catch (error) {
     auth.options.logger.warn("emailAndPassword.isPasswordBreached failed; password accepted", error);
-    return;
+    return granted(undefined);
   }
-  if (breached) throw new AuthError("PASSWORD_COMPROMISED");
+  return breached ? refused("PASSWORD_COMPROMISED") : granted(undefined);
 }

@@ -4,6 +4,7 @@ import { hashPassword, spendPasswordWork, verifyPassword } from "../../../crypto
 import type { UserDoc } from "../../../db/documents.ts";
 import { ObjectId } from "../../../db/ids.ts";
 import { AuthError } from "../../../errors/auth-error.ts";
+import { answerRefusal } from "../../../errors/refusal.ts";
 import { defineEndpoint, type EndpointContext } from "../../../http/define-endpoint.ts";
 import { establishSession, toUser } from "../../session/index.ts";
 import {
@@ -12,7 +13,12 @@ import {
   readKnownDevice,
   rememberKnownDevice,
 } from "../../sign-in-throttle/index.ts";
-import { findCredentialAccount, findUserByEmail, updateCredentialPassword } from "../../users/index.ts";
+import {
+  bannedUserError,
+  findCredentialAccount,
+  findUserByEmail,
+  updateCredentialPassword,
+} from "../../users/index.ts";
 import { sendVerificationEmailInBackground } from "../../verification/index.ts";
 
 export type { SignInResult } from "../../../contracts/email-password.ts";
@@ -44,6 +50,7 @@ export const signInEmail = defineEndpoint(signInEmailContract, {
         rememberKnownDevice(auth, ctx.cookies, user._id, device);
       },
     });
+    if (established.kind === "banned") throw bannedUserError(auth);
     if (established.kind === "challenge") return established.answer;
     return {
       redirect: body.callbackURL !== undefined,
@@ -71,7 +78,15 @@ async function provePassword(
   // FerretDB v1 a find scans its collection, so skipping it would answer an unknown email faster.
   const account = await findCredentialAccount(auth.collections, found?._id ?? new ObjectId());
   const device = readKnownDevice(auth, ctx.cookies, found?._id ?? null);
-  await admitSignInAttempt(ctx, { userId: found?._id ?? null, email }, device);
+  const admitted = await admitSignInAttempt(auth, { userId: found?._id ?? null, email }, device);
+  if (!admitted.ok) {
+    if (admitted.code === "ACCOUNT_TEMPORARILY_LOCKED") {
+      // RFC 9110 Retry-After, and X-Retry-After as the rate limiter and two-factor lock answer.
+      ctx.setHeader("Retry-After", String(admitted.retryAfterSeconds));
+      ctx.setHeader("X-Retry-After", String(admitted.retryAfterSeconds));
+    }
+    answerRefusal(admitted);
+  }
   if (!found || !account?.password) {
     // Same scrypt work as a real check: an unknown email must not answer faster (enumeration).
     await spendPasswordWork(password);

@@ -1,5 +1,6 @@
 import { changePasswordContract, type PasswordChanged } from "../../../contracts/password.ts";
 import { AuthError } from "../../../errors/auth-error.ts";
+import { answerRefusal } from "../../../errors/refusal.ts";
 import { defineEndpoint } from "../../../http/define-endpoint.ts";
 import { toUser } from "../../session/index.ts";
 import { assertPasswordAllowed } from "../../users/index.ts";
@@ -19,16 +20,9 @@ export const changePassword = defineEndpoint(changePasswordContract, {
     if (!caller) throw new AuthError("UNAUTHORIZED");
     const { body } = ctx;
     await assertPasswordAllowed(ctx.auth, body.newPassword);
-    const result = await changeCredentialPassword(
-      ctx.auth,
-      caller.user._id,
-      body.currentPassword,
-      body.newPassword,
+    answerRefusal(
+      await changeCredentialPassword(ctx.auth, caller.user._id, body.currentPassword, body.newPassword),
     );
-    if (!result.ok)
-      throw new AuthError(
-        result.reason === "no-credential-account" ? "CREDENTIAL_ACCOUNT_NOT_FOUND" : "INVALID_PASSWORD",
-      );
     if (!body.revokeOtherSessions) return { token: null, user: toUser(caller.user) };
     // ASVS 7.4.3: every other session ends; the caller continues on a brand-new session.
     const session = await replaceAllSessions(ctx.auth, ctx.cookies, caller, {

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { resetPasswordContract } from "../../../contracts/password.ts";
 import { AuthError } from "../../../errors/auth-error.ts";
+import { answerRefusal } from "../../../errors/refusal.ts";
 import { defineEndpoint } from "../../../http/define-endpoint.ts";
 import { assertPasswordAllowed } from "../../users/index.ts";
 import { isPasswordResetEnabled } from "../rules.ts";
@@ -18,8 +19,7 @@ export const resetPassword = defineEndpoint(resetPasswordContract, {
     await assertPasswordAllowed(ctx.auth, ctx.body.newPassword);
     const token = ctx.body.token || ctx.query.token;
     if (!token) throw new AuthError("INVALID_TOKEN");
-    const result = await resetWithToken(ctx.auth, token, ctx.body.newPassword);
-    if (!result.ok) throw new AuthError("INVALID_TOKEN");
+    answerRefusal(await resetWithToken(ctx.auth, token, ctx.body.newPassword));
     return { status: true };
   },
 });

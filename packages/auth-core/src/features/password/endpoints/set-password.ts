@@ -1,5 +1,6 @@
 import { setPasswordContract } from "../../../contracts/password.ts";
 import { AuthError } from "../../../errors/auth-error.ts";
+import { answerRefusal } from "../../../errors/refusal.ts";
 import { defineEndpoint } from "../../../http/define-endpoint.ts";
 import { assertPasswordAllowed } from "../../users/index.ts";
 import { setPassword as setCredentialPassword } from "../service.ts";
@@ -14,8 +15,7 @@ export const setPassword = defineEndpoint(setPasswordContract, {
   async handler(ctx): Promise<{ status: true }> {
     if (!ctx.session) throw new AuthError("UNAUTHORIZED");
     await assertPasswordAllowed(ctx.auth, ctx.body.newPassword);
-    const result = await setCredentialPassword(ctx.auth, ctx.session.user._id, ctx.body.newPassword);
-    if (!result.ok) throw new AuthError("PASSWORD_ALREADY_SET");
+    answerRefusal(await setCredentialPassword(ctx.auth, ctx.session.user._id, ctx.body.newPassword));
     return { status: true };
   },
 });

@@ -1,10 +1,12 @@
 import { accountInfoContract } from "../../../contracts/social.ts";
 import type { AccountInfoResult } from "../../../contracts/social-models.ts";
 import { AuthError } from "../../../errors/auth-error.ts";
+import { answerRefusal } from "../../../errors/refusal.ts";
 import { defineEndpoint } from "../../../http/define-endpoint.ts";
 import { findProvider } from "../provider-access.ts";
 import { findUserAccountByAccountId } from "../store.ts";
-import { getValidAccessToken, providerNotSupported } from "../token-service.ts";
+import { getValidAccessToken } from "../token-service.ts";
+import { providerNotSupported } from "./guards.ts";
 
 /**
  * the endpoint reference (README) POST /account-info {accountId} → {user, data}: what the provider says today about one of
@@ -23,7 +25,7 @@ export const accountInfo = defineEndpoint(accountInfoContract, {
     if (!account) throw new AuthError("ACCOUNT_NOT_FOUND");
     const provider = await findProvider(auth, account.providerId);
     if (!provider) throw providerNotSupported(account.providerId);
-    const tokens = await getValidAccessToken(auth, provider, account);
+    const tokens = answerRefusal(await getValidAccessToken(auth, provider, account));
     const profile = await provider.getUserProfile({ ...tokens, tokenType: "Bearer" }, {}).catch(() => null);
     if (!profile) throw new AuthError("FAILED_TO_GET_USER_INFO");
     const { id, name, email, image, emailVerified } = profile;

@@ -1,8 +1,10 @@
 import { getAccessTokenContract } from "../../../contracts/social.ts";
 import type { AccessTokenResult } from "../../../contracts/social-models.ts";
+import { answerRefusal } from "../../../errors/refusal.ts";
 import { defineEndpoint } from "../../../http/define-endpoint.ts";
 import type { OpenedTokens } from "../account-tokens.ts";
-import { findTokenAccount, getValidAccessToken, resolveTokenOwner } from "../token-service.ts";
+import { getValidAccessToken } from "../token-service.ts";
+import { requireTokenAccount, resolveTokenOwner } from "./guards.ts";
 
 /** The the endpoint reference (README) answer shape shared by /get-access-token and /refresh-token. */
 export function toAccessTokenResult(tokens: OpenedTokens): AccessTokenResult {
@@ -22,7 +24,7 @@ export const getAccessToken = defineEndpoint(getAccessTokenContract, {
   highRisk: true,
   async handler(ctx): Promise<AccessTokenResult> {
     const userId = resolveTokenOwner(ctx.session, ctx.isServerCall, ctx.body.userId);
-    const { provider, account } = await findTokenAccount(ctx.auth, userId, ctx.body);
-    return toAccessTokenResult(await getValidAccessToken(ctx.auth, provider, account));
+    const { provider, account } = await requireTokenAccount(ctx.auth, userId, ctx.body);
+    return toAccessTokenResult(answerRefusal(await getValidAccessToken(ctx.auth, provider, account)));
   },
 });

@@ -1,6 +1,7 @@
 import { linkSocialAccountContract } from "../../../contracts/social.ts";
 import type { LinkSocialResult } from "../../../contracts/social-models.ts";
 import { AuthError } from "../../../errors/auth-error.ts";
+import { answerRefusal } from "../../../errors/refusal.ts";
 import { defineEndpoint } from "../../../http/define-endpoint.ts";
 import { linkWithIdToken } from "../id-token.ts";
 import { findProvider } from "../provider-access.ts";
@@ -25,7 +26,7 @@ export const linkSocial = defineEndpoint(linkSocialAccountContract, {
     const { user } = ctx.session;
     const target = { userId: user._id, email: user.email, emailVerified: user.emailVerified };
     if (body.idToken) {
-      await linkWithIdToken(auth, provider, target, body.idToken);
+      answerRefusal(await linkWithIdToken(auth, provider, target, body.idToken));
       return { url: "", redirect: false, status: true };
     }
     if (body.callbackURL === undefined && auth.options.baseURL === undefined)

@@ -1,8 +1,10 @@
 import { refreshTokenContract } from "../../../contracts/social.ts";
 import type { RefreshTokenResult } from "../../../contracts/social-models.ts";
+import { answerRefusal } from "../../../errors/refusal.ts";
 import { defineEndpoint } from "../../../http/define-endpoint.ts";
-import { findTokenAccount, forceRefresh, resolveTokenOwner } from "../token-service.ts";
+import { forceRefresh } from "../token-service.ts";
 import { toAccessTokenResult } from "./get-access-token.ts";
+import { requireTokenAccount, resolveTokenOwner } from "./guards.ts";
 
 /** the endpoint reference (README) POST /refresh-token: refreshes at the provider and stores the new tokens (encrypted). */
 export const refreshToken = defineEndpoint(refreshTokenContract, {
@@ -10,8 +12,8 @@ export const refreshToken = defineEndpoint(refreshTokenContract, {
   highRisk: true, // as /get-access-token (docs/security.md)
   async handler(ctx): Promise<RefreshTokenResult> {
     const userId = resolveTokenOwner(ctx.session, ctx.isServerCall, ctx.body.userId);
-    const { provider, account } = await findTokenAccount(ctx.auth, userId, ctx.body);
-    const tokens = await forceRefresh(ctx.auth, provider, account);
+    const { provider, account } = await requireTokenAccount(ctx.auth, userId, ctx.body);
+    const tokens = answerRefusal(await forceRefresh(ctx.auth, provider, account));
     return {
       ...toAccessTokenResult(tokens),
       refreshToken: tokens.refreshToken,

@@ -5,6 +5,7 @@ import { defineEndpoint } from "../../../http/define-endpoint.ts";
 import { signInWithIdToken } from "../id-token.ts";
 import { findProvider } from "../provider-access.ts";
 import { startAuthorizationFlow } from "../service.ts";
+import { answerSignInRefusal } from "./guards.ts";
 
 /**
  * the endpoint reference (README) POST /sign-in/social → {url, redirect}, or with `idToken` → {redirect, token, url, user}.
@@ -17,11 +18,12 @@ export const signInSocial = defineEndpoint(signInSocialContract, {
     const provider = await findProvider(auth, body.provider);
     if (!provider) throw new AuthError("PROVIDER_NOT_FOUND");
     if (body.idToken) {
-      return signInWithIdToken(auth, ctx, provider, {
+      const signedIn = await signInWithIdToken(auth, ctx, provider, {
         idToken: body.idToken,
         requestSignUp: body.requestSignUp === true,
         callbackURL: body.callbackURL,
       });
+      return answerSignInRefusal(auth, signedIn);
     }
     // without a base URL there is no default place to send the browser back to.
     if (body.callbackURL === undefined && auth.options.baseURL === undefined)

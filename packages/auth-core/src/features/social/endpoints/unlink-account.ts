@@ -1,5 +1,6 @@
 import { unlinkAccountContract } from "../../../contracts/social.ts";
 import { AuthError } from "../../../errors/auth-error.ts";
+import { answerRefusal } from "../../../errors/refusal.ts";
 import { defineEndpoint } from "../../../http/define-endpoint.ts";
 import { unlinkUserAccount } from "../unlink.ts";
 
@@ -14,7 +15,9 @@ export const unlinkAccount = defineEndpoint(unlinkAccountContract, {
   highRisk: true,
   async handler(ctx): Promise<{ status: true }> {
     if (!ctx.session) throw new AuthError("UNAUTHORIZED");
-    await unlinkUserAccount(ctx.auth, ctx.session.user._id, ctx.body.providerId, ctx.body.accountId);
+    answerRefusal(
+      await unlinkUserAccount(ctx.auth, ctx.session.user._id, ctx.body.providerId, ctx.body.accountId),
+    );
     return { status: true };
   },
 });

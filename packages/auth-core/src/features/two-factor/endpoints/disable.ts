@@ -1,8 +1,9 @@
 import { disableTwoFactorContract } from "../../../contracts/two-factor.ts";
 import { AuthError } from "../../../errors/auth-error.ts";
+import { answerRefusal } from "../../../errors/refusal.ts";
 import { defineEndpoint } from "../../../http/define-endpoint.ts";
-import { assertCallerPassword } from "../service.ts";
 import { disableTwoFactor as turnOff } from "../settings.ts";
+import { assertCallerPassword } from "./guards.ts";
 
 /**
  * POST /two-factor/disable {password} → {status: true}. Removes the second factor (also a pending,
@@ -15,7 +16,7 @@ export const disableTwoFactor = defineEndpoint(disableTwoFactorContract, {
     const caller = ctx.session;
     if (!caller) throw new AuthError("UNAUTHORIZED");
     await assertCallerPassword(ctx.auth, caller.user, ctx.body.password);
-    await turnOff(ctx.auth, ctx.cookies, caller);
+    answerRefusal(await turnOff(ctx.auth, ctx.cookies, caller));
     return { status: true };
   },
 });

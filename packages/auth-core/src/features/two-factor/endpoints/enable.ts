@@ -1,7 +1,8 @@
 import { enableTwoFactorContract } from "../../../contracts/two-factor.ts";
 import { AuthError } from "../../../errors/auth-error.ts";
 import { defineEndpoint } from "../../../http/define-endpoint.ts";
-import { assertCallerPassword, type Enrollment, enrollTwoFactor } from "../service.ts";
+import { type Enrollment, enrollTwoFactor } from "../service.ts";
+import { assertCallerPassword } from "./guards.ts";
 
 /**
  * POST /two-factor/enable {password} → {totpURI, backupCodes}. Nothing is gated yet: two-factor

@@ -1,8 +1,9 @@
 import { getTotpUriContract } from "../../../contracts/two-factor.ts";
 import { AuthError } from "../../../errors/auth-error.ts";
 import { defineEndpoint } from "../../../http/define-endpoint.ts";
-import { assertCallerPassword, totpURIOf } from "../service.ts";
+import { totpURIOf } from "../service.ts";
 import { findTwoFactor } from "../store.ts";
+import { assertCallerPassword } from "./guards.ts";
 
 /** POST /two-factor/get-totp-uri {password} → {totpURI} of the pending or active secret. */
 export const getTotpUri = defineEndpoint(getTotpUriContract, {

@@ -1,7 +1,8 @@
 import { sendTwoFactorOtpContract } from "../../../contracts/two-factor.ts";
+import { answerRefusal } from "../../../errors/refusal.ts";
 import { defineEndpoint } from "../../../http/define-endpoint.ts";
-import { readChallenge } from "../challenge.ts";
 import { sendChallengeOtp } from "../otp.ts";
+import { requireChallenge } from "./guards.ts";
 
 /**
  * POST /two-factor/send-otp → {status: true}: mails a code for the pending sign-in challenge
@@ -10,8 +11,8 @@ import { sendChallengeOtp } from "../otp.ts";
  */
 export const sendOtp = defineEndpoint(sendTwoFactorOtpContract, {
   async handler(ctx): Promise<{ status: true }> {
-    const challenge = await readChallenge(ctx.auth, ctx.cookies);
-    await sendChallengeOtp(ctx.auth, challenge);
+    const challenge = await requireChallenge(ctx.auth, ctx.cookies);
+    answerRefusal(await sendChallengeOtp(ctx.auth, challenge));
     return { status: true };
   },
 });

@@ -1,13 +1,12 @@
 import { verifyTotpContract } from "../../../contracts/two-factor.ts";
 import { AuthError } from "../../../errors/auth-error.ts";
+import { answerRefusal } from "../../../errors/refusal.ts";
 import { defineEndpoint } from "../../../http/define-endpoint.ts";
 import { toUser } from "../../session/index.ts";
 import {
-  admitCodeAttempt,
   admitSessionAttempt,
   completeChallenge,
   hasChallengeCookie,
-  readChallenge,
   type SignInCompleted,
 } from "../challenge.ts";
 import { sessionAttemptPrefix, userAttemptsOfUser } from "../rules.ts";
@@ -15,6 +14,7 @@ import { acceptTotpCode } from "../service.ts";
 import { confirmEnrollment } from "../settings.ts";
 import { deleteRowsWithPrefixes, findTwoFactor } from "../store.ts";
 import { issueTrustedDevice } from "../trusted-device.ts";
+import { admitCodeAttemptOrSay, answerCompletion, requireChallenge } from "./guards.ts";
 
 /**
  * POST /two-factor/verify-totp {code, trustDevice?} → {token, user}.
@@ -32,16 +32,16 @@ export const verifyTotp = defineEndpoint(verifyTotpContract, {
     const { auth, body } = ctx;
     const caller = ctx.session;
     if (hasChallengeCookie(auth, ctx.cookies) || !caller) {
-      const challenge = await readChallenge(auth, ctx.cookies);
-      await admitCodeAttempt(ctx, challenge, "code");
+      const challenge = await requireChallenge(auth, ctx.cookies);
+      await admitCodeAttemptOrSay(ctx, challenge, "code");
       const doc = await findTwoFactor(auth.collections, challenge.userId);
       if (!doc?.verified) throw new AuthError("TOTP_NOT_ENABLED");
       if (!(await acceptTotpCode(auth, doc, body.code))) throw new AuthError("INVALID_CODE");
-      return completeChallenge(auth, ctx, challenge, body.trustDevice === true);
+      return answerCompletion(auth, await completeChallenge(auth, ctx, challenge, body.trustDevice === true));
     }
     const doc = await findTwoFactor(auth.collections, caller.user._id);
     if (!doc) throw new AuthError("TOTP_NOT_ENABLED");
-    await admitSessionAttempt(auth, caller.session);
+    answerRefusal(await admitSessionAttempt(auth, caller.session));
     if (!(await acceptTotpCode(auth, doc, body.code))) throw new AuthError("INVALID_CODE");
     // The factor is proven: the session's failures go, and so do the user's sign-in ones (the owner
     // with a session clears a lock someone else's guesses caused).
@@ -49,7 +49,7 @@ export const verifyTotp = defineEndpoint(verifyTotpContract, {
       sessionAttemptPrefix(caller.session._id.toHexString()),
       userAttemptsOfUser(caller.user._id.toHexString()),
     ]);
-    const user = await confirmEnrollment(auth, ctx.cookies, caller, doc);
+    const user = answerRefusal(await confirmEnrollment(auth, ctx.cookies, caller, doc));
     if (body.trustDevice === true) await issueTrustedDevice(auth, ctx.cookies, user._id);
     return { token: caller.session.token, user: toUser(user) };
   },

@@ -2,7 +2,7 @@ import type { AuthContext } from "../../../context.ts";
 import type { TwoFactorRedirect } from "../../../contracts/two-factor.ts";
 import { type EmailVerified, verifyEmailContract } from "../../../contracts/verification.ts";
 import type { UserDoc } from "../../../db/documents.ts";
-import { AuthError, isAuthError } from "../../../errors/auth-error.ts";
+import { AuthError } from "../../../errors/auth-error.ts";
 import { defineEndpoint, type RedirectResult, redirectTo } from "../../../http/define-endpoint.ts";
 import {
   type Established,
@@ -11,6 +11,7 @@ import {
   setCookieCache,
   toUser,
 } from "../../session/index.ts";
+import { bannedUserError } from "../../users/index.ts";
 import {
   shouldAutoSignIn,
   VERIFY_FAILURE_ERRORS,
@@ -69,15 +70,13 @@ async function signInVerifiedUser(
   user: UserDoc,
   callbackURL: string | undefined,
 ): Promise<Established | { kind: "redirect"; answer: RedirectResult }> {
-  try {
-    return await establishSession(auth, request, user, {
-      rememberMe: true,
-      ban: "check",
-      secondFactor: "gate",
-    });
-  } catch (error) {
-    if (callbackURL && isAuthError(error) && error.code === "BANNED_USER")
-      return { kind: "redirect", answer: redirectTo(withQueryParam(callbackURL, "error", "banned_user")) };
-    throw error;
-  }
+  const established = await establishSession(auth, request, user, {
+    rememberMe: true,
+    ban: "check",
+    secondFactor: "gate",
+  });
+  if (established.kind !== "banned") return established;
+  if (callbackURL)
+    return { kind: "redirect", answer: redirectTo(withQueryParam(callbackURL, "error", "banned_user")) };
+  throw bannedUserError(auth);
 }

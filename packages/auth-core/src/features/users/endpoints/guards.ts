@@ -1,0 +1,20 @@
+import type { AuthContext } from "../../../context.ts";
+import { AuthError } from "../../../errors/auth-error.ts";
+import { answerRefusal } from "../../../errors/refusal.ts";
+import { checkPasswordAllowed } from "../password-policy.ts";
+
+/*
+ * users has no endpoints of its own: these are the answers other features' endpoints give for its
+ * refusals (password-policy.ts, ban.ts), the one place where they become catalogue errors.
+ */
+
+/** password-policy.ts checkPasswordAllowed for an endpoint: throws its refusal. */
+export async function assertPasswordAllowed(auth: AuthContext, password: string): Promise<void> {
+  answerRefusal(await checkPasswordAllowed(auth, password));
+}
+
+/** The answer to ban.ts checkUserNotBanned's refusal: 403 BANNED_USER, or `admin.bannedUserMessage`. */
+export function bannedUserError(auth: AuthContext): AuthError {
+  const message = auth.options.admin.bannedUserMessage;
+  return new AuthError("BANNED_USER", message ? { message } : undefined);
+}
