@@ -4,14 +4,13 @@
  * caller: the same endpoints, schemas and rules as the HTTP admin area, the operator holding every
  * admin permission, and audit events recording the actor (features/admin/operator.ts).
  */
+import type { AdminUser } from "./contracts/admin-models.ts";
 import type { Auth } from "./create-auth.ts";
 import type { MemberDoc, OrganizationDoc } from "./db/documents.ts";
 import { type ObjectId, parseId } from "./db/ids.ts";
 import { CORE_MIGRATIONS, runMigrations } from "./db/migrations/index.ts";
 import { AuthError } from "./errors/auth-error.ts";
-import { operatorCaller } from "./features/admin/operator.ts";
-
-export { listAllUsers } from "./features/admin/operator.ts";
+import { findAllListedUsers, operatorCaller } from "./features/admin/operator.ts";
 
 import type { AuditAction } from "./features/admin/rules.ts";
 import { recordAuditEvent } from "./features/admin/service.ts";
@@ -224,4 +223,17 @@ export function createOperatorOrganizations(auth: Auth, actor: string) {
       await record("organization.delete", null, { organizationId: org._id.toHexString(), slug: org.slug });
     },
   };
+}
+
+/**
+ * Every user the list-users query matches, in one read (`tessera users list --all`): list-users
+ * pages with an offset, which costs a sort per page on FerretDB. VALIDATION_ERROR for a bad query.
+ */
+export async function listAllUsers(
+  auth: Auth,
+  query: Parameters<typeof findAllListedUsers>[1],
+): Promise<AdminUser[]> {
+  const users = await findAllListedUsers(auth, query);
+  if (!users) throw new AuthError("VALIDATION_ERROR");
+  return users;
 }

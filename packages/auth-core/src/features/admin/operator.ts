@@ -4,7 +4,6 @@ import { listUsersQuery } from "../../contracts/admin-fields.ts";
 import type { AdminUser } from "../../contracts/admin-models.ts";
 import type { SessionDoc, UserDoc } from "../../db/documents.ts";
 import { ObjectId } from "../../db/ids.ts";
-import { AuthError } from "../../errors/auth-error.ts";
 import type { SessionWithUser } from "../session/index.ts";
 import { buildUserFilter, buildUserPage } from "./list-users-query.ts";
 import { toAdminUser } from "./rules.ts";
@@ -58,14 +57,15 @@ export function operatorOf(caller: SessionWithUser | null): string | null {
 /**
  * Every user the list-users query matches, in one read: list-users pages at most 100 users a call
  * with an offset, which costs a sort per page (`tessera users list --all` on 10,000 users took
- * minutes that way on FerretDB). Same schema, filter and shape as list-users.
+ * minutes that way on FerretDB). Same schema, filter and shape as list-users. Null when the query
+ * fails list-users' schema.
  */
-export async function listAllUsers(
+export async function findAllListedUsers(
   auth: { context: AuthContext },
   query: Omit<z.input<typeof listUsersQuery>, "limit" | "offset">,
-): Promise<AdminUser[]> {
+): Promise<AdminUser[] | null> {
   const parsed = listUsersQuery.safeParse(query);
-  if (!parsed.success) throw new AuthError("VALIDATION_ERROR");
+  if (!parsed.success) return null;
   const { defaultRole } = auth.context.options.admin;
   const { sort } = buildUserPage(parsed.data);
   const users = await findUsersPage(auth.context.collections, buildUserFilter(parsed.data, defaultRole), {
