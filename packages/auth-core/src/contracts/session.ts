@@ -13,7 +13,16 @@ export const getSessionContract = defineContract({
     disableRefresh: queryBoolean.optional(),
   }),
   response: sessionAndUserSchema.nullable(),
-  errors: [],
+  // An API key standing for a session (apiKey.enableSessionForAPIKeys) answers its own refusal.
+  errors: [
+    "API_KEY_INVALID",
+    "API_KEY_DISABLED",
+    "API_KEY_EXPIRED",
+    "API_KEY_RATE_LIMITED",
+    "API_KEY_USAGE_EXCEEDED",
+    "API_KEY_UPDATE_FAILED",
+    "BANNED_USER",
+  ],
   summary: "The caller's session and user, or null when signed out.",
   tags: ["session"],
 });

@@ -87,6 +87,7 @@ const ENDPOINTS: readonly AnyEndpoint[] = [
       path: "/t/throws",
       auth: "none",
       response: z.never(),
+      errors: ["SESSION_NOT_FOUND"],
     }),
     {
       async handler(ctx) {

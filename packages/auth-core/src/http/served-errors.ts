@@ -50,7 +50,10 @@ export function isDocumentedError(
   apiKeySessions: boolean,
 ): boolean {
   let byMethod = documented.get(endpoint);
-  if (!byMethod) documented.set(endpoint, (byMethod = new Map()));
+  if (!byMethod) {
+    byMethod = new Map();
+    documented.set(endpoint, byMethod);
+  }
   const key = `${method} ${apiKeySessions}`;
   let codes = byMethod.get(key);
   if (!codes) {
