@@ -1,7 +1,6 @@
 import type { AuthContext } from "../context.ts";
 import { isCausedByDatabaseOutage } from "../db/connect.ts";
 import { AuthError, isAuthError } from "../errors/auth-error.ts";
-import type { ErrorCode } from "../errors/catalogue.ts";
 import { createOpenApiDocument, renderReferencePage } from "../openapi/index.ts";
 import type { CallerResolvers } from "./caller.ts";
 import { compileTrustedProxies, rateLimitAddress, resolveClientIp } from "./client-ip.ts";
