@@ -135,6 +135,16 @@ describe("layering of packages/auth-core/src", () => {
     expect(mutual).toEqual([]);
   });
 
+  it("endpoints call services: no endpoint imports a store.ts (types aside)", () => {
+    const found: string[] = [];
+    for (const file of graph.keys()) {
+      if (!file.startsWith("features/") || !file.includes("/endpoints/")) continue;
+      for (const { target, typeOnly } of importStatements(file))
+        if (target.endsWith("/store.ts") && !typeOnly) found.push(`${file} -> ${target}`);
+    }
+    expect(found).toEqual([]);
+  });
+
   it("no feature imports another feature's store.ts", () => {
     const found = violations((file, target) => {
       const to = featureOf(target);

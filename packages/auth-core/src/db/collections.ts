@@ -78,3 +78,8 @@ export function openCollections(db: Db): Collections {
     teamMembers: db.collection<TeamMemberDoc>(COLLECTION_NAMES.teamMembers),
   };
 }
+
+/** A store function's parameters after its collections: what a service wrapper passes on. */
+export type AfterCollections<F> = F extends (collections: Collections, ...rest: infer Rest) => unknown
+  ? Rest
+  : never;

@@ -1,4 +1,5 @@
 import type { AuthContext } from "../../context.ts";
+import type { AfterCollections } from "../../db/collections.ts";
 import type { UserDoc } from "../../db/documents.ts";
 import { ObjectId, parseId } from "../../db/ids.ts";
 import type { SessionWithUser } from "../session/index.ts";
@@ -13,6 +14,7 @@ import {
 } from "./access.ts";
 import { operatorOf } from "./operator.ts";
 import type { AuditAction } from "./rules.ts";
+import * as stored from "./store.ts";
 import { insertAuditEvent } from "./store.ts";
 
 export function adminRoles(auth: AuthContext): RoleSet {
@@ -134,4 +136,58 @@ export function auditSource(ctx: { ip: string | null; headers: Headers; session:
   actor: string | null;
 } {
   return { ip: ctx.ip, userAgent: ctx.headers.get("user-agent"), actor: operatorOf(ctx.session) };
+}
+
+/*
+ * Reads and writes the endpoints make as they are: the store's, with this instance's collections
+ * (endpoints call services, never the store).
+ */
+
+export function countAuditEvents(
+  auth: AuthContext,
+  ...args: AfterCollections<typeof stored.countAuditEvents>
+): ReturnType<typeof stored.countAuditEvents> {
+  return stored.countAuditEvents(auth.collections, ...args);
+}
+
+export function countUsers(
+  auth: AuthContext,
+  ...args: AfterCollections<typeof stored.countUsers>
+): ReturnType<typeof stored.countUsers> {
+  return stored.countUsers(auth.collections, ...args);
+}
+
+export function deleteImpersonationSessionsBy(
+  auth: AuthContext,
+  ...args: AfterCollections<typeof stored.deleteImpersonationSessionsBy>
+): ReturnType<typeof stored.deleteImpersonationSessionsBy> {
+  return stored.deleteImpersonationSessionsBy(auth.collections, ...args);
+}
+
+export function deleteSessionById(
+  auth: AuthContext,
+  ...args: AfterCollections<typeof stored.deleteSessionById>
+): ReturnType<typeof stored.deleteSessionById> {
+  return stored.deleteSessionById(auth.collections, ...args);
+}
+
+export function findAuditEvents(
+  auth: AuthContext,
+  ...args: AfterCollections<typeof stored.findAuditEvents>
+): ReturnType<typeof stored.findAuditEvents> {
+  return stored.findAuditEvents(auth.collections, ...args);
+}
+
+export function findSessionById(
+  auth: AuthContext,
+  ...args: AfterCollections<typeof stored.findSessionById>
+): ReturnType<typeof stored.findSessionById> {
+  return stored.findSessionById(auth.collections, ...args);
+}
+
+export function findUsersPage(
+  auth: AuthContext,
+  ...args: AfterCollections<typeof stored.findUsersPage>
+): ReturnType<typeof stored.findUsersPage> {
+  return stored.findUsersPage(auth.collections, ...args);
 }

@@ -1,9 +1,11 @@
 import type { AuthContext } from "../../context.ts";
 import { ALPHANUMERIC, generateRandomString } from "../../crypto/index.ts";
+import type { AfterCollections } from "../../db/collections.ts";
 import type { ApiKeyDoc } from "../../db/documents.ts";
 import { ObjectId } from "../../db/ids.ts";
 import { granted, type Outcome, refused } from "../../errors/refusal.ts";
 import { checkExpiresIn, currentUsagePeriod, type ExpiryRefusal, hashApiKey, keyStart } from "./rules.ts";
+import * as stored from "./store.ts";
 import { deleteSessionMintedApiKeys, deleteUserApiKeys, insertApiKey, readUsedSlots } from "./store.ts";
 import { type ApiKey, type CreatedApiKey, toApiKey } from "./types.ts";
 
@@ -106,4 +108,51 @@ export async function presentApiKey(auth: AuthContext, doc: ApiKeyDoc): Promise<
 /** User deletion (a UserDataRemover, see context.ts): every key of the user and their use rows. */
 export async function deleteUserApiKeyData(auth: AuthContext, userId: ObjectId): Promise<void> {
   await deleteUserApiKeys(auth.collections, userId);
+}
+
+/*
+ * Reads and writes the endpoints make as they are: the store's, with this instance's collections
+ * (endpoints call services, never the store).
+ */
+
+export function countUserApiKeys(
+  auth: AuthContext,
+  ...args: AfterCollections<typeof stored.countUserApiKeys>
+): ReturnType<typeof stored.countUserApiKeys> {
+  return stored.countUserApiKeys(auth.collections, ...args);
+}
+
+export function deleteKeyUses(
+  auth: AuthContext,
+  ...args: AfterCollections<typeof stored.deleteKeyUses>
+): ReturnType<typeof stored.deleteKeyUses> {
+  return stored.deleteKeyUses(auth.collections, ...args);
+}
+
+export function deleteUserApiKey(
+  auth: AuthContext,
+  ...args: AfterCollections<typeof stored.deleteUserApiKey>
+): ReturnType<typeof stored.deleteUserApiKey> {
+  return stored.deleteUserApiKey(auth.collections, ...args);
+}
+
+export function findUserApiKey(
+  auth: AuthContext,
+  ...args: AfterCollections<typeof stored.findUserApiKey>
+): ReturnType<typeof stored.findUserApiKey> {
+  return stored.findUserApiKey(auth.collections, ...args);
+}
+
+export function listUserApiKeys(
+  auth: AuthContext,
+  ...args: AfterCollections<typeof stored.listUserApiKeys>
+): ReturnType<typeof stored.listUserApiKeys> {
+  return stored.listUserApiKeys(auth.collections, ...args);
+}
+
+export function updateUserApiKey(
+  auth: AuthContext,
+  ...args: AfterCollections<typeof stored.updateUserApiKey>
+): ReturnType<typeof stored.updateUserApiKey> {
+  return stored.updateUserApiKey(auth.collections, ...args);
 }

@@ -13,7 +13,6 @@ import {
   clearActiveOrganization,
   clearActiveTeam,
   clearSessionActive,
-  deleteSessionByToken,
   findSessionByToken,
   findUserById,
   insertSession,
@@ -149,7 +148,9 @@ export function readSessionToken(auth: AuthContext, jar: CookieJar): string | nu
   return unsignValue(signed, auth.options.secret);
 }
 
+import type { AfterCollections } from "../../db/collections.ts";
 import type { ReadSessionOptions } from "../../http/caller.ts";
+import * as stored from "./store.ts";
 
 export type { ReadSessionOptions };
 
@@ -186,7 +187,7 @@ export async function readSession(
     return null;
   }
   if (isSessionExpired(session.expiresAt, now)) {
-    await deleteSessionByToken(auth.collections, token);
+    await stored.deleteSessionByToken(auth.collections, token);
     clearSessionCookies(auth, jar);
     return null;
   }
@@ -198,14 +199,14 @@ export async function readSession(
   if (isBanActive(user, now)) {
     // A ban deletes the user's sessions; one minted by a sign-in racing the ban dies here
     // (docs/security.md). With the cookie cache on, a cached copy lives up to its maxAge.
-    await deleteSessionByToken(auth.collections, token);
+    await stored.deleteSessionByToken(auth.collections, token);
     clearSessionCookies(auth, jar);
     return null;
   }
   if (session.impersonatedBy && !(await isImpersonatorActive(auth, session.impersonatedBy, now))) {
     // Ending an admin (deletion, ban) ends the impersonations they started; one started while that
     // ran carries the impersonated user's id and escapes the sweep: it dies here (review s9).
-    await deleteSessionByToken(auth.collections, token);
+    await stored.deleteSessionByToken(auth.collections, token);
     clearSessionCookies(auth, jar);
     return null;
   }
@@ -324,4 +325,30 @@ async function reportClearedSessions(
         : { activeTeamId: null };
     await after({ ...session, ...cleared });
   }
+}
+
+/*
+ * Reads and writes the endpoints make as they are: the store's, with this instance's collections
+ * (endpoints call services, never the store).
+ */
+
+export function deleteSessionByToken(
+  auth: AuthContext,
+  ...args: AfterCollections<typeof stored.deleteSessionByToken>
+): ReturnType<typeof stored.deleteSessionByToken> {
+  return stored.deleteSessionByToken(auth.collections, ...args);
+}
+
+export function deleteUserSessionByToken(
+  auth: AuthContext,
+  ...args: AfterCollections<typeof stored.deleteUserSessionByToken>
+): ReturnType<typeof stored.deleteUserSessionByToken> {
+  return stored.deleteUserSessionByToken(auth.collections, ...args);
+}
+
+export function listUserSessions(
+  auth: AuthContext,
+  ...args: AfterCollections<typeof stored.listUserSessions>
+): ReturnType<typeof stored.listUserSessions> {
+  return stored.listUserSessions(auth.collections, ...args);
 }

@@ -1,5 +1,6 @@
 import type { AuthContext } from "../../context.ts";
 import { generateRandomString } from "../../crypto/index.ts";
+import type { AfterCollections } from "../../db/collections.ts";
 import type { AccountDoc, UserDoc } from "../../db/documents.ts";
 import type { ObjectId } from "../../db/ids.ts";
 import type { CookieJar } from "../../http/cookie-jar.ts";
@@ -10,6 +11,7 @@ import { providerRedirectURI } from "./provider-access.ts";
 import type { OAuthProvider } from "./providers/types.ts";
 import { STATE_LENGTH } from "./rules.ts";
 import { createOAuthState, generateCodeVerifier, type OAuthStateData } from "./state.ts";
+import * as stored from "./store.ts";
 import { type AccountTokenFields, updateAccountTokens } from "./store.ts";
 
 /** What a social sign-in request gives the session it gets (the parts of EndpointContext needed). */
@@ -127,4 +129,30 @@ function pickTokenFields(change: Partial<AccountDoc>): Partial<AccountTokenField
     updatedAt,
   };
   return Object.fromEntries(Object.entries(picked).filter(([, value]) => value !== undefined));
+}
+
+/*
+ * Reads and writes the endpoints make as they are: the store's, with this instance's collections
+ * (endpoints call services, never the store).
+ */
+
+export function findUserAccountByAccountId(
+  auth: AuthContext,
+  ...args: AfterCollections<typeof stored.findUserAccountByAccountId>
+): ReturnType<typeof stored.findUserAccountByAccountId> {
+  return stored.findUserAccountByAccountId(auth.collections, ...args);
+}
+
+export function findUserProviderAccount(
+  auth: AuthContext,
+  ...args: AfterCollections<typeof stored.findUserProviderAccount>
+): ReturnType<typeof stored.findUserProviderAccount> {
+  return stored.findUserProviderAccount(auth.collections, ...args);
+}
+
+export function listUserAccounts(
+  auth: AuthContext,
+  ...args: AfterCollections<typeof stored.listUserAccounts>
+): ReturnType<typeof stored.listUserAccounts> {
+  return stored.listUserAccounts(auth.collections, ...args);
 }

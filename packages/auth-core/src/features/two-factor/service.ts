@@ -15,6 +15,7 @@ import {
   findTotpStep,
   generateTotpSecret,
 } from "../../crypto/totp.ts";
+import type { AfterCollections } from "../../db/collections.ts";
 import type { TwoFactorDoc, UserDoc } from "../../db/documents.ts";
 import { ObjectId } from "../../db/ids.ts";
 import { granted, type Outcome, refused } from "../../errors/refusal.ts";
@@ -27,14 +28,8 @@ import {
   totpReplayExpiry,
   totpUsedIdentifier,
 } from "./rules.ts";
-import {
-  deleteRow,
-  deleteRowsWithPrefix,
-  findTwoFactor,
-  insertRow,
-  replaceBackupCodes,
-  saveTwoFactor,
-} from "./store.ts";
+import * as stored from "./store.ts";
+import { deleteRow, deleteRowsWithPrefix, insertRow, replaceBackupCodes, saveTwoFactor } from "./store.ts";
 
 export function totpIssuer(auth: AuthContext): string {
   return auth.options.twoFactor.issuer ?? auth.options.appName;
@@ -163,6 +158,25 @@ export function generateOtp(): string {
 
 /** The user's confirmed second factor; null when two-factor is not on. */
 export async function findEnabledTwoFactor(auth: AuthContext, user: UserDoc): Promise<TwoFactorDoc | null> {
-  const doc = user.twoFactorEnabled ? await findTwoFactor(auth.collections, user._id) : null;
+  const doc = user.twoFactorEnabled ? await stored.findTwoFactor(auth.collections, user._id) : null;
   return doc?.verified ? doc : null;
+}
+
+/*
+ * Reads and writes the endpoints make as they are: the store's, with this instance's collections
+ * (endpoints call services, never the store).
+ */
+
+export function deleteRowsWithPrefixes(
+  auth: AuthContext,
+  ...args: AfterCollections<typeof stored.deleteRowsWithPrefixes>
+): ReturnType<typeof stored.deleteRowsWithPrefixes> {
+  return stored.deleteRowsWithPrefixes(auth.collections, ...args);
+}
+
+export function findTwoFactor(
+  auth: AuthContext,
+  ...args: AfterCollections<typeof stored.findTwoFactor>
+): ReturnType<typeof stored.findTwoFactor> {
+  return stored.findTwoFactor(auth.collections, ...args);
 }

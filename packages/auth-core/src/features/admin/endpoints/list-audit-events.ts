@@ -4,7 +4,8 @@ import { parseId } from "../../../db/ids.ts";
 import { defineEndpoint } from "../../../http/define-endpoint.ts";
 import { MAX_PAGE_SIZE } from "../list-users-query.ts";
 import type { AuditEvent, AuditEventList } from "../rules.ts";
-import { type AuditFilter, countAuditEvents, findAuditEvents } from "../store.ts";
+import { countAuditEvents, findAuditEvents } from "../service.ts";
+import type { AuditFilter } from "../store.ts";
 import { requireAdminPermission } from "./guards.ts";
 
 function toAuditEvent(doc: AuditEventDoc): AuditEvent {
@@ -41,8 +42,8 @@ export const listAuditEvents = defineEndpoint(listAuditEventsContract, {
       ...(subjectId ? { subjectId } : {}),
     };
     const [events, total] = await Promise.all([
-      findAuditEvents(auth.collections, filter, limit, offset),
-      countAuditEvents(auth.collections, filter),
+      findAuditEvents(auth, filter, limit, offset),
+      countAuditEvents(auth, filter),
     ]);
     return { events: events.map(toAuditEvent), total, limit, offset };
   },

@@ -6,8 +6,7 @@ import { AuthError } from "../../../errors/auth-error.ts";
 import { defineEndpoint } from "../../../http/define-endpoint.ts";
 import type { SessionWithUser } from "../../session/index.ts";
 import { findSessionByToken } from "../../session/index.ts";
-import { auditSource, recordAuditEvent } from "../service.ts";
-import { deleteSessionById, findSessionById } from "../store.ts";
+import { auditSource, deleteSessionById, findSessionById, recordAuditEvent } from "../service.ts";
 import { requireAdminPermission, requireUserToManage } from "./guards.ts";
 
 /**
@@ -23,7 +22,7 @@ export const revokeUserSession = defineEndpoint(revokeUserSessionContract, {
     const session = await findNamedSession(auth, body);
     if (!session) throw new AuthError("SESSION_NOT_FOUND");
     await assertMayManageSession(auth, caller, session);
-    if (!(await deleteSessionById(auth.collections, session._id))) throw new AuthError("SESSION_NOT_FOUND");
+    if (!(await deleteSessionById(auth, session._id))) throw new AuthError("SESSION_NOT_FOUND");
     await recordAuditEvent(auth, {
       action: "session.revoke",
       actorId: caller.user._id,
@@ -55,5 +54,5 @@ function findNamedSession(
 ): Promise<SessionDoc | null> {
   if (body.sessionToken !== undefined) return findSessionByToken(auth.collections, body.sessionToken);
   const id = parseId(body.sessionId ?? "");
-  return id ? findSessionById(auth.collections, id) : Promise.resolve(null);
+  return id ? findSessionById(auth, id) : Promise.resolve(null);
 }

@@ -2,8 +2,7 @@ import { revokeUserSessionsContract } from "../../../contracts/admin.ts";
 import { defineEndpoint } from "../../../http/define-endpoint.ts";
 import { deleteUserSessions } from "../../session/index.ts";
 import { revokeKeysMintedBySessions } from "../../sign-out-everywhere.ts";
-import { auditSource, recordAuditEvent } from "../service.ts";
-import { deleteImpersonationSessionsBy } from "../store.ts";
+import { auditSource, deleteImpersonationSessionsBy, recordAuditEvent } from "../service.ts";
 import { requireAdminPermission, requireUserToManage } from "./guards.ts";
 
 /**
@@ -20,7 +19,7 @@ export const revokeUserSessions = defineEndpoint(revokeUserSessionsContract, {
     const target = await requireUserToManage(auth, caller, ctx.body.userId);
     const sessions = await deleteUserSessions(auth.collections, target._id);
     // An admin's impersonations carry their authority: they end with the admin's sessions (finding 5).
-    const impersonations = await deleteImpersonationSessionsBy(auth.collections, target._id);
+    const impersonations = await deleteImpersonationSessionsBy(auth, target._id);
     const apiKeys = await revokeKeysMintedBySessions(auth, target._id);
     await recordAuditEvent(auth, {
       action: "session.revoke-all",

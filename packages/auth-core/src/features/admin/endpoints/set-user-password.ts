@@ -12,8 +12,7 @@ import {
   findCredentialAccount,
   updateCredentialPassword,
 } from "../../users/index.ts";
-import { auditSource, recordAuditEvent } from "../service.ts";
-import { deleteImpersonationSessionsBy } from "../store.ts";
+import { auditSource, deleteImpersonationSessionsBy, recordAuditEvent } from "../service.ts";
 import { requireAdminPermission, requireUserToManage } from "./guards.ts";
 
 /**
@@ -45,7 +44,7 @@ export const setUserPassword = defineEndpoint(setUserPasswordContract, {
     }
     const keep = self ? caller.session.token : undefined;
     const sessionsRevoked = await deleteUserSessions(auth.collections, target._id, keep);
-    const impersonationsRevoked = await deleteImpersonationSessionsBy(auth.collections, target._id);
+    const impersonationsRevoked = await deleteImpersonationSessionsBy(auth, target._id);
     // Keys a stolen session minted end with the sessions, as on a reset (docs/security.md "Account recovery").
     const apiKeysRevoked = await revokeSessionMintedKeys(auth, target._id);
     // A sign-in half done with the old password (waiting at the second factor) or a trusted device

@@ -2,7 +2,7 @@ import { deleteApiKeyContract } from "../../../contracts/api-key.ts";
 import { parseId } from "../../../db/ids.ts";
 import { AuthError } from "../../../errors/auth-error.ts";
 import { defineEndpoint } from "../../../http/define-endpoint.ts";
-import { deleteKeyUses, deleteUserApiKey } from "../store.ts";
+import { deleteKeyUses, deleteUserApiKey } from "../service.ts";
 import { assertNotImpersonating } from "./guards.ts";
 
 /**
@@ -15,9 +15,9 @@ export const deleteApiKeyEndpoint = defineEndpoint(deleteApiKeyContract, {
   async handler(ctx): Promise<{ success: true }> {
     assertNotImpersonating(ctx.session);
     const id = parseId(ctx.body.keyId);
-    const deleted = id ? await deleteUserApiKey(ctx.auth.collections, ctx.session!.user._id, id) : false;
+    const deleted = id ? await deleteUserApiKey(ctx.auth, ctx.session!.user._id, id) : false;
     if (!id || !deleted) throw new AuthError("API_KEY_NOT_FOUND");
-    await deleteKeyUses(ctx.auth.collections, id);
+    await deleteKeyUses(ctx.auth, id);
     return { success: true };
   },
 });

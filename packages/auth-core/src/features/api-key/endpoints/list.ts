@@ -1,7 +1,6 @@
 import { listApiKeysContract } from "../../../contracts/api-key.ts";
 import { defineEndpoint } from "../../../http/define-endpoint.ts";
-import { presentApiKey } from "../service.ts";
-import { countUserApiKeys, listUserApiKeys } from "../store.ts";
+import { countUserApiKeys, listUserApiKeys, presentApiKey } from "../service.ts";
 import type { ApiKeyList } from "../types.ts";
 
 /**
@@ -14,8 +13,8 @@ export const listApiKeysEndpoint = defineEndpoint(listApiKeysContract, {
     const userId = ctx.session!.user._id;
     const page = { limit: ctx.query.limit ?? 100, offset: ctx.query.offset ?? 0 };
     const [docs, total] = await Promise.all([
-      listUserApiKeys(ctx.auth.collections, userId, page),
-      countUserApiKeys(ctx.auth.collections, userId),
+      listUserApiKeys(ctx.auth, userId, page),
+      countUserApiKeys(ctx.auth, userId),
     ]);
     const apiKeys = await Promise.all(docs.map((doc) => presentApiKey(ctx.auth, doc)));
     return { apiKeys, total, ...page };

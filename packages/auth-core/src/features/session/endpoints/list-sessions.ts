@@ -1,6 +1,6 @@
 import { listSessionsContract } from "../../../contracts/session.ts";
 import { defineEndpoint } from "../../../http/define-endpoint.ts";
-import { listUserSessions } from "../store.ts";
+import { listUserSessions } from "../service.ts";
 import { type Session, toSession } from "../types.ts";
 
 /**
@@ -15,7 +15,7 @@ export const listSessions = defineEndpoint(listSessionsContract, {
   async handler(ctx): Promise<Session[]> {
     const { auth } = ctx;
     const caller = ctx.session!;
-    const sessions = await listUserSessions(auth.collections, caller.user._id, auth.now());
+    const sessions = await listUserSessions(auth, caller.user._id, auth.now());
     // An admin's impersonation session is not the user's to see or end (features/admin).
     return sessions.filter((session) => !session.impersonatedBy).map(toSession);
   },

@@ -1,8 +1,7 @@
 import { revokeSessionContract } from "../../../contracts/session.ts";
 import { AuthError } from "../../../errors/auth-error.ts";
 import { defineEndpoint } from "../../../http/define-endpoint.ts";
-import { clearSessionCookies } from "../service.ts";
-import { deleteUserSessionByToken } from "../store.ts";
+import { clearSessionCookies, deleteUserSessionByToken } from "../service.ts";
 
 /**
  * Ends one of the caller's own sessions. The delete is filtered by the caller's user id, so
@@ -16,7 +15,7 @@ export const revokeSession = defineEndpoint(revokeSessionContract, {
   async handler(ctx): Promise<{ status: true }> {
     const { auth } = ctx;
     const caller = ctx.session!;
-    const deleted = await deleteUserSessionByToken(auth.collections, caller.user._id, ctx.body.token);
+    const deleted = await deleteUserSessionByToken(auth, caller.user._id, ctx.body.token);
     if (!deleted) throw new AuthError("SESSION_NOT_FOUND");
     if (ctx.body.token === caller.session.token) clearSessionCookies(auth, ctx.cookies);
     return { status: true };

@@ -1,7 +1,11 @@
 import { signOutContract } from "../../../contracts/session.ts";
 import { defineEndpoint } from "../../../http/define-endpoint.ts";
-import { clearSessionCookies, readSessionToken, takeParkedSessionToken } from "../service.ts";
-import { deleteSessionByToken } from "../store.ts";
+import {
+  clearSessionCookies,
+  deleteSessionByToken,
+  readSessionToken,
+  takeParkedSessionToken,
+} from "../service.ts";
 
 /**
  * Always succeeds: signing out without a session (or with a forged cookie) just clears cookies.
@@ -13,8 +17,8 @@ export const signOut = defineEndpoint(signOutContract, {
   async handler(ctx): Promise<{ success: true }> {
     const token = readSessionToken(ctx.auth, ctx.cookies);
     const parked = takeParkedSessionToken(ctx.auth, ctx.cookies);
-    if (token) await deleteSessionByToken(ctx.auth.collections, token);
-    if (parked) await deleteSessionByToken(ctx.auth.collections, parked);
+    if (token) await deleteSessionByToken(ctx.auth, token);
+    if (parked) await deleteSessionByToken(ctx.auth, parked);
     clearSessionCookies(ctx.auth, ctx.cookies);
     return { success: true };
   },

@@ -4,7 +4,7 @@ import { AuthError } from "../../../errors/auth-error.ts";
 import { answerRefusal } from "../../../errors/refusal.ts";
 import { defineEndpoint } from "../../../http/define-endpoint.ts";
 import { findProvider } from "../provider-access.ts";
-import { findUserAccountByAccountId } from "../store.ts";
+import { findUserAccountByAccountId } from "../service.ts";
 import { getValidAccessToken } from "../token-service.ts";
 import { providerNotSupported } from "./guards.ts";
 
@@ -17,11 +17,7 @@ export const accountInfo = defineEndpoint(accountInfoContract, {
   async handler(ctx): Promise<AccountInfoResult> {
     const { auth } = ctx;
     if (!ctx.session) throw new AuthError("UNAUTHORIZED");
-    const account = await findUserAccountByAccountId(
-      auth.collections,
-      ctx.session.user._id,
-      ctx.body.accountId,
-    );
+    const account = await findUserAccountByAccountId(auth, ctx.session.user._id, ctx.body.accountId);
     if (!account) throw new AuthError("ACCOUNT_NOT_FOUND");
     const provider = await findProvider(auth, account.providerId);
     if (!provider) throw providerNotSupported(account.providerId);

@@ -8,7 +8,7 @@ import type { SessionWithUser } from "../../session/index.ts";
 import { bannedUserError } from "../../users/index.ts";
 import { findProvider } from "../provider-access.ts";
 import type { OAuthProvider } from "../providers/types.ts";
-import { findUserProviderAccount } from "../store.ts";
+import { findUserProviderAccount } from "../service.ts";
 
 /**
  * The checks social endpoints start with, and the answers to refusals of the services below that
@@ -52,7 +52,7 @@ export async function requireTokenAccount(
 ): Promise<{ provider: OAuthProvider; account: AccountDoc }> {
   const provider = await findProvider(auth, request.providerId);
   if (!provider) throw providerNotSupported(request.providerId);
-  const account = await findUserProviderAccount(auth.collections, userId, provider.id, request.accountId);
+  const account = await findUserProviderAccount(auth, userId, provider.id, request.accountId);
   if (!account) throw new AuthError("ACCOUNT_NOT_FOUND");
   return { provider, account };
 }

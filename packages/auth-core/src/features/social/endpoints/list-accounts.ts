@@ -2,14 +2,14 @@ import { listUserAccountsContract } from "../../../contracts/social.ts";
 import type { AccountSummary } from "../../../contracts/social-models.ts";
 import { defineEndpoint } from "../../../http/define-endpoint.ts";
 import { splitScopes } from "../rules.ts";
-import { listUserAccounts } from "../store.ts";
+import { listUserAccounts } from "../service.ts";
 
 /** the endpoint reference (README) GET /list-accounts: never tokens or password hashes. */
 export const listAccounts = defineEndpoint(listUserAccountsContract, {
   async handler(ctx): Promise<AccountSummary[]> {
     const session = ctx.session;
     if (!session) return [];
-    const accounts = await listUserAccounts(ctx.auth.collections, session.user._id);
+    const accounts = await listUserAccounts(ctx.auth, session.user._id);
     return accounts.map((account) => ({
       id: account._id.toHexString(),
       provider: account.providerId,

@@ -1,8 +1,7 @@
 import { getTotpUriContract } from "../../../contracts/two-factor.ts";
 import { AuthError } from "../../../errors/auth-error.ts";
 import { defineEndpoint } from "../../../http/define-endpoint.ts";
-import { totpURIOf } from "../service.ts";
-import { findTwoFactor } from "../store.ts";
+import { findTwoFactor, totpURIOf } from "../service.ts";
 import { assertCallerPassword } from "./guards.ts";
 
 /** POST /two-factor/get-totp-uri {password} → {totpURI} of the pending or active secret. */
@@ -13,7 +12,7 @@ export const getTotpUri = defineEndpoint(getTotpUriContract, {
     const caller = ctx.session;
     if (!caller) throw new AuthError("UNAUTHORIZED");
     await assertCallerPassword(ctx.auth, caller.user, ctx.body.password);
-    const doc = await findTwoFactor(ctx.auth.collections, caller.user._id);
+    const doc = await findTwoFactor(ctx.auth, caller.user._id);
     const totpURI = doc ? totpURIOf(ctx.auth, caller.user, doc) : null;
     if (!totpURI) throw new AuthError("TOTP_NOT_ENABLED");
     return { totpURI };

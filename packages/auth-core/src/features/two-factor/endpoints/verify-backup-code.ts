@@ -2,8 +2,7 @@ import { verifyBackupCodeContract } from "../../../contracts/two-factor.ts";
 import { AuthError } from "../../../errors/auth-error.ts";
 import { defineEndpoint } from "../../../http/define-endpoint.ts";
 import { completeChallenge, type SignInCompleted } from "../challenge.ts";
-import { claimBackupCode, releaseBackupCode } from "../service.ts";
-import { findTwoFactor } from "../store.ts";
+import { claimBackupCode, findTwoFactor, releaseBackupCode } from "../service.ts";
 import { admitCodeAttemptOrSay, answerCompletion, requireChallenge } from "./guards.ts";
 
 /**
@@ -16,7 +15,7 @@ export const verifyBackupCode = defineEndpoint(verifyBackupCodeContract, {
     const { auth, body } = ctx;
     const challenge = await requireChallenge(auth, ctx.cookies);
     await admitCodeAttemptOrSay(ctx, challenge, "backup-code");
-    const doc = await findTwoFactor(auth.collections, challenge.userId);
+    const doc = await findTwoFactor(auth, challenge.userId);
     const marker = doc?.verified ? await claimBackupCode(auth, doc, body.code) : null;
     if (!marker) throw new AuthError("INVALID_BACKUP_CODE");
     // A parallel request (a TOTP code, say) that won this challenge leaves the code unspent.

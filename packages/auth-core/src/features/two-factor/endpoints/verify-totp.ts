@@ -10,9 +10,8 @@ import {
   type SignInCompleted,
 } from "../challenge.ts";
 import { sessionAttemptPrefix, userAttemptsOfUser } from "../rules.ts";
-import { acceptTotpCode } from "../service.ts";
+import { acceptTotpCode, deleteRowsWithPrefixes, findTwoFactor } from "../service.ts";
 import { confirmEnrollment } from "../settings.ts";
-import { deleteRowsWithPrefixes, findTwoFactor } from "../store.ts";
 import { issueTrustedDevice } from "../trusted-device.ts";
 import { admitCodeAttemptOrSay, answerCompletion, requireChallenge } from "./guards.ts";
 
@@ -34,18 +33,18 @@ export const verifyTotp = defineEndpoint(verifyTotpContract, {
     if (hasChallengeCookie(auth, ctx.cookies) || !caller) {
       const challenge = await requireChallenge(auth, ctx.cookies);
       await admitCodeAttemptOrSay(ctx, challenge, "code");
-      const doc = await findTwoFactor(auth.collections, challenge.userId);
+      const doc = await findTwoFactor(auth, challenge.userId);
       if (!doc?.verified) throw new AuthError("TOTP_NOT_ENABLED");
       if (!(await acceptTotpCode(auth, doc, body.code))) throw new AuthError("INVALID_CODE");
       return answerCompletion(auth, await completeChallenge(auth, ctx, challenge, body.trustDevice === true));
     }
-    const doc = await findTwoFactor(auth.collections, caller.user._id);
+    const doc = await findTwoFactor(auth, caller.user._id);
     if (!doc) throw new AuthError("TOTP_NOT_ENABLED");
     answerRefusal(await admitSessionAttempt(auth, caller.session));
     if (!(await acceptTotpCode(auth, doc, body.code))) throw new AuthError("INVALID_CODE");
     // The factor is proven: the session's failures go, and so do the user's sign-in ones (the owner
     // with a session clears a lock someone else's guesses caused).
-    await deleteRowsWithPrefixes(auth.collections, [
+    await deleteRowsWithPrefixes(auth, [
       sessionAttemptPrefix(caller.session._id.toHexString()),
       userAttemptsOfUser(caller.user._id.toHexString()),
     ]);
