@@ -88,7 +88,8 @@ describe("languages", () => {
     // A fresh browser with an English Accept-Language and no cookie: the user's language wins.
     const other = await app.newPage({ locale: "en-US" });
     await signIn(other, DEMO.grace);
-    expect(await htmlLang(other)).toBe("uk");
+    // With JavaScript the URL changes before the root re-renders with the signed-in loader's data.
+    await expect.poll(() => htmlLang(other)).toBe("uk");
     await other.locator(".sign-out-form button").click();
     await other.waitForURL((url) => url.pathname === "/sign-in");
     await expect.poll(() => htmlLang(other)).toBe("en");
