@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { ErrorCode } from "../errors/catalogue.ts";
 import {
   expiresInField,
   keyIdField,
@@ -17,6 +18,21 @@ import {
 } from "./api-key-models.ts";
 import { defineContract } from "./contract.ts";
 import { successTrueSchema } from "./models.ts";
+
+/**
+ * What an API key standing for a session (`apiKey.enableSessionForAPIKeys`) may answer on an endpoint
+ * that reads a caller: the key refused, or its owner banned. http/served-errors.ts adds these to every
+ * endpoint that reads a caller; get-session, which reads the key itself, lists them.
+ */
+export const API_KEY_CALLER_ERRORS = [
+  "API_KEY_INVALID",
+  "API_KEY_DISABLED",
+  "API_KEY_EXPIRED",
+  "API_KEY_RATE_LIMITED",
+  "API_KEY_USAGE_EXCEEDED",
+  "API_KEY_UPDATE_FAILED",
+  "BANNED_USER",
+] as const satisfies readonly ErrorCode[];
 
 /** Query numbers arrive as strings over HTTP and as numbers from server code. */
 const pageNumber = z.coerce.number().int().min(0);

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { API_KEY_CALLER_ERRORS } from "./api-key.ts";
 import { defineContract } from "./contract.ts";
 import { sessionAndUserSchema, sessionSchema, statusTrueSchema, successTrueSchema } from "./models.ts";
 import { queryBoolean, tokenField } from "./schemas.ts";
@@ -14,15 +15,7 @@ export const getSessionContract = defineContract({
   }),
   response: sessionAndUserSchema.nullable(),
   // An API key standing for a session (apiKey.enableSessionForAPIKeys) answers its own refusal.
-  errors: [
-    "API_KEY_INVALID",
-    "API_KEY_DISABLED",
-    "API_KEY_EXPIRED",
-    "API_KEY_RATE_LIMITED",
-    "API_KEY_USAGE_EXCEEDED",
-    "API_KEY_UPDATE_FAILED",
-    "BANNED_USER",
-  ],
+  errors: API_KEY_CALLER_ERRORS,
   summary: "The caller's session and user, or null when signed out.",
   tags: ["session"],
 });

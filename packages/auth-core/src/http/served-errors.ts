@@ -1,23 +1,9 @@
+import { API_KEY_CALLER_ERRORS } from "../contracts/api-key.ts";
 import type { HttpMethod } from "../contracts/contract.ts";
 import type { ErrorCode } from "../errors/catalogue.ts";
 import { operationErrorCodes } from "../openapi/document.ts";
 import { callbackURLErrorCodes } from "./callback-urls.ts";
 import type { AnyEndpoint } from "./define-endpoint.ts";
-
-/**
- * What an API key standing for a session (`apiKey.enableSessionForAPIKeys`) may answer on an endpoint
- * that reads a caller: the key refused (features/api-key verify), or the key refused by the endpoint
- * (sensitive ones, fresh-session ones).
- */
-const API_KEY_CALLER_ERRORS: readonly ErrorCode[] = [
-  "API_KEY_INVALID",
-  "API_KEY_DISABLED",
-  "API_KEY_EXPIRED",
-  "API_KEY_RATE_LIMITED",
-  "API_KEY_USAGE_EXCEEDED",
-  "API_KEY_UPDATE_FAILED",
-  "BANNED_USER",
-];
 
 /**
  * The codes an endpoint answers because of how it is served, beyond its contract's list: a field's
