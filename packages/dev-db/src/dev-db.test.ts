@@ -89,3 +89,45 @@ describe("startDevDatabase", () => {
     }
   });
 });
+
+describe("the embedded FerretDB (patched, ferretdb-patch.ts)", () => {
+  it(
+    "answers _id equality, $eq and $in from the _id index, also beside other conditions, with exact results",
+    async () => {
+      const database = await startDevDatabase({ env: envWithoutMongoUri(), log: () => {} });
+      const client = new MongoClient(database.uri);
+      try {
+        await client.connect();
+        const collection = client.db("patch").collection<{ _id: string; n: number }>("docs");
+        await collection.insertMany(Array.from({ length: 50 }, (_, n) => ({ _id: `key-${n}`, n })));
+        const plan = async (filter: Record<string, unknown>) => {
+          const explained = await collection.find(filter).explain();
+          return JSON.stringify(explained.queryPlanner);
+        };
+        if (database.backend === "ferretdb") {
+          for (const filter of [
+            { _id: "key-7" },
+            { _id: { $eq: "key-7" } },
+            { _id: { $in: ["key-7", "key-9"] } },
+            { _id: "key-7", n: { $gt: 3 } },
+          ]) {
+            expect(await plan(filter), JSON.stringify(filter)).toContain("USING INDEX");
+          }
+          expect(await plan({ n: 7 })).not.toContain("USING INDEX");
+        }
+        // Whatever SQLite reads, the handler's filter decides: the answers are MongoDB's.
+        expect(await collection.findOne({ _id: "key-7", n: { $gt: 3 } })).toEqual({ _id: "key-7", n: 7 });
+        expect(await collection.findOne({ _id: "key-2", n: { $gt: 3 } })).toBeNull();
+        const found = await collection.find({ _id: { $in: ["key-9", "key-7", "nope", 7] } }).toArray();
+        expect(found.map((doc) => doc._id).sort()).toEqual(["key-7", "key-9"]);
+        expect(await collection.countDocuments({ _id: { $in: ["key-1", "key-2"] }, n: 2 })).toBe(1);
+        await collection.deleteMany({ _id: { $in: ["key-1", "key-2"] } });
+        expect(await collection.countDocuments({})).toBe(48);
+      } finally {
+        await client.close();
+        await database.stop();
+      }
+    },
+    FIRST_BUILD_TIMEOUT_MS,
+  );
+});

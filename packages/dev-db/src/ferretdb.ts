@@ -9,6 +9,7 @@ import {
   mkdir,
   mkdtemp,
   readdir,
+  readFile,
   rename,
   rm,
   writeFile,
@@ -28,6 +29,7 @@ import {
   sleep,
   terminateProcess,
 } from "./processes.ts";
+import { FERRETDB_ADDED_FILE, FERRETDB_PATCH_LEVEL, FERRETDB_SOURCE_EDITS } from "./ferretdb-patch.ts";
 
 export const FERRETDB_VERSION = "1.24.2";
 const FERRETDB_MODULE = "github.com/FerretDB/FerretDB";
@@ -62,7 +64,7 @@ export function resolveCacheDir(options: FerretDbBinaryOptions = {}): string {
 }
 
 export function ferretDbBinaryPath(cacheDir: string): string {
-  return join(cacheDir, `ferretdb-${FERRETDB_VERSION}`, "ferretdb");
+  return join(cacheDir, `ferretdb-${FERRETDB_VERSION}-p${FERRETDB_PATCH_LEVEL}`, "ferretdb");
 }
 
 /** Returns the cached FerretDB binary, building it first when it is missing. */
@@ -105,6 +107,7 @@ async function buildFerretDbBinary(target: string, env: NodeJS.ProcessEnv): Prom
     await cp(moduleDir, sourceDir, { recursive: true });
     await makeTreeWritable(sourceDir);
     await writeFile(join(sourceDir, "build", "version", "version.txt"), `v${FERRETDB_VERSION}\n`);
+    await applySourcePatch(sourceDir);
     await runGo(["build", "-buildvcs=false", "-o", partialBinary, "./cmd/ferretdb"], goEnv, sourceDir);
     await rename(partialBinary, target);
   } finally {
@@ -112,6 +115,22 @@ async function buildFerretDbBinary(target: string, env: NodeJS.ProcessEnv): Prom
     await rm(workDir, { recursive: true, force: true });
     await rm(partialBinary, { force: true });
   }
+}
+
+/** ferretdb-patch.ts: makes FerretDB's SQLite backend answer `_id` conditions from its `_id` index. */
+async function applySourcePatch(sourceDir: string): Promise<void> {
+  for (const edit of FERRETDB_SOURCE_EDITS) {
+    const path = join(sourceDir, ...edit.file.split("/"));
+    const text = await readFile(path, "utf8");
+    const found = text.split(edit.find).length - 1;
+    if (found !== edit.occurrences) {
+      throw new Error(
+        `cannot patch FerretDB: expected ${edit.occurrences} occurrence(s) of the edited code in ${edit.file}, found ${found}`,
+      );
+    }
+    await writeFile(path, text.replace(edit.find, edit.replace));
+  }
+  await writeFile(join(sourceDir, ...FERRETDB_ADDED_FILE.file.split("/")), FERRETDB_ADDED_FILE.text);
 }
 
 async function downloadFerretDbModule(env: NodeJS.ProcessEnv): Promise<string> {
