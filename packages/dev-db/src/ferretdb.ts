@@ -17,6 +17,7 @@ import {
 import { homedir, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { MongoClient } from "mongodb";
+import { FERRETDB_ADDED_FILE, FERRETDB_PATCH_LEVEL, FERRETDB_SOURCE_EDITS } from "./ferretdb-patch.ts";
 import {
   collectOutput,
   connectOnce,
@@ -29,7 +30,6 @@ import {
   sleep,
   terminateProcess,
 } from "./processes.ts";
-import { FERRETDB_ADDED_FILE, FERRETDB_PATCH_LEVEL, FERRETDB_SOURCE_EDITS } from "./ferretdb-patch.ts";
 
 export const FERRETDB_VERSION = "1.24.2";
 const FERRETDB_MODULE = "github.com/FerretDB/FerretDB";
