@@ -28,7 +28,7 @@ export interface LoadSpec {
   seconds: number;
   connections: number;
   /** Processes (name → pid) whose CPU time per request is reported, e.g. the server and the database. */
-  watch?: Record<string, number | undefined>;
+  watch?: Record<string, number | string | undefined>;
 }
 
 /** Runs autocannon against one endpoint for a bounded time; a warm-up second first (JIT, pools). */

@@ -1,8 +1,11 @@
 import { execFileSync, spawnSync } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 
-/** CPU time (user + system, seconds) a process has used so far; NaN when it cannot be read (not Linux). */
-export function cpuSeconds(pid: number | undefined): number {
+/**
+ * CPU time (user + system, seconds) a process has used so far; NaN when it cannot be read (not
+ * Linux). `pid` may also name one thread, `<pid>/task/<tid>` (mainThreadOf).
+ */
+export function cpuSeconds(pid: number | string | undefined): number {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
     // Fields after "(comm) ": state is field 3, utime 14 and stime 15 (proc(5)); comm may hold spaces.
@@ -12,6 +15,10 @@ export function cpuSeconds(pid: number | undefined): number {
     return Number.NaN;
   }
 }
+
+/** The main thread of a process, for cpuSeconds: where a Node server runs everything but its pools. */
+export const mainThreadOf = (pid: number | undefined) =>
+  pid === undefined ? undefined : `${pid}/task/${pid}`;
 
 let ticks: number | null = null;
 function ticksPerSecond(): number {

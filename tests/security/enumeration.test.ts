@@ -51,6 +51,7 @@ describe("C1: sign-in with an unknown email vs a wrong password", () => {
     // The per-account sign-in throttle reads the account's lane and claims a slot, for an unknown
     // address too (features/sign-in-throttle).
     expect(wrongPassword).toEqual([
+      "find:emailClaims",
       "find:users",
       "find:accounts",
       "find:verifications",
@@ -74,7 +75,7 @@ describe("C2: request-password-reset for a known vs an unknown address", () => {
     const unknown = await m.commands(request("nobody@example.com"));
     expect(bodies[1]).toEqual(bodies[0]);
     // The mail-limit slot is claimed for an unknown address too (docs/security.md, "Mail flooding").
-    expect(known).toEqual(["find:users", "insert:verifications", "insert:mailLimits"]);
+    expect(known).toEqual(["find:emailClaims", "find:users", "insert:verifications", "insert:mailLimits"]);
     expect(unknown).toEqual(known);
     // The only live reset row is Ada's; whatever the unknown request wrote is expired and names nobody.
     const ada = await m.db.collection("users").findOne({ email: "ada@example.com" });

@@ -137,10 +137,10 @@ describe("the limit reveals no account (finding 7 and C6)", () => {
       .updateOne({ email: "verified@example.com" }, { $set: { emailVerified: true } });
     const costOf = (path: string, email: string) => t.commands(() => fromClient(t, 1, path, { email }));
     const reset = await costOf("/request-password-reset", VICTIM);
-    expect(reset).toEqual(["find:users", "insert:verifications", "insert:mailLimits"]);
+    expect(reset).toEqual(["find:emailClaims", "find:users", "insert:verifications", "insert:mailLimits"]);
     expect(await costOf("/request-password-reset", "nobody@example.com")).toEqual(reset);
     const verify = await costOf("/send-verification-email", VICTIM);
-    expect(verify).toEqual(["find:users", "insert:mailLimits"]);
+    expect(verify).toEqual(["find:emailClaims", "find:users", "insert:mailLimits"]);
     expect(await costOf("/send-verification-email", "verified@example.com")).toEqual(verify);
     expect(await costOf("/send-verification-email", "nobody@example.com")).toEqual(verify);
     expect(t.outbox.messages().map((mail) => [mail.kind, mail.to])).toEqual([

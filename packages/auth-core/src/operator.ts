@@ -22,6 +22,7 @@ import {
   setMemberRole,
 } from "./features/organization/index.ts";
 import type { CoreEndpoint } from "./features/registry.ts";
+import { accountIdOf } from "./features/users/index.ts";
 import { createApi, type TypedApi } from "./http/api.ts";
 import type { CallerResolvers } from "./http/caller.ts";
 
@@ -36,6 +37,21 @@ export function createOperatorApi(auth: Auth, actor: string): TypedApi<CoreEndpo
   };
   return createApi<CoreEndpoint>(auth.context, auth.endpoints, resolvers);
 }
+
+/**
+ * For tools that write users and accounts straight into the collections (`tessera import`):
+ * the `_id` an account must be stored under (its provider identity's, docs/scale.md), and the
+ * address claim each user needs to be found by email (collection `emailClaims`).
+ */
+export const storedIds = {
+  account: (providerId: string, accountId: string): ObjectId => accountIdOf(providerId, accountId),
+  emailClaim: (user: { _id: ObjectId; email: string }, now: Date) => ({
+    _id: user.email,
+    userId: user._id,
+    createdAt: now,
+  }),
+  emailClaimsCollection: "emailClaims",
+} as const;
 
 export interface MigrationState {
   id: string;

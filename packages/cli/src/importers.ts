@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { storedIds } from "@tessera/auth-core/operator";
 import { type Collection, type Db, type Document, MongoBulkWriteError, ObjectId } from "mongodb";
 
 /**
@@ -104,6 +105,28 @@ class Importer {
     }
     return written;
   }
+
+  /**
+   * Each imported user's address claim (storedIds.emailClaim): without it the user is not found by
+   * email. Claims already there (a second run) are left as they are.
+   */
+  async claimAddresses(users: Document[]): Promise<void> {
+    if (this.dryRun || users.length === 0) return;
+    const claims = this.target.collection(storedIds.emailClaimsCollection);
+    const now = new Date();
+    for (let start = 0; start < users.length; start += BATCH) {
+      const batch = users
+        .slice(start, start + BATCH)
+        .map((user) => storedIds.emailClaim({ _id: user._id as ObjectId, email: String(user.email) }, now));
+      try {
+        await claims.insertMany(batch as Document[], { ordered: false });
+      } catch (error) {
+        if (!(error instanceof MongoBulkWriteError)) throw error;
+        const errors = Array.isArray(error.writeErrors) ? error.writeErrors : [error.writeErrors];
+        if (errors.some((writeError) => writeError.code !== 11000)) throw error;
+      }
+    }
+  }
 }
 
 function date(value: unknown, fallback: Date): Date {
@@ -153,7 +176,9 @@ async function importUsers(importer: Importer, rows: Document[], map: (row: Docu
     importer.refuse("users", doc._id, `email ${doc.email} belongs to another Tessera user`);
     return false;
   });
-  return importer.write("users", accepted, "email already used");
+  const written = await importer.write("users", accepted, "email already used");
+  await importer.claimAddresses(accepted.filter((doc) => written.has(String(doc._id))));
+  return written;
 }
 
 /** Better Auth's MongoDB adapter: collections named after its models, ObjectId ids and references. */
@@ -197,10 +222,13 @@ async function importBetterAuth(source: Db, importer: Importer): Promise<number>
       importer.refuse("accounts", row._id, "credential account without a Better Auth scrypt hash");
       continue;
     }
+    const providerId = String(row.providerId);
+    const accountId = credential ? userId.toHexString() : String(row.accountId);
     accounts.push({
-      _id: importedId(row._id),
-      providerId: String(row.providerId),
-      accountId: credential ? userId.toHexString() : String(row.accountId),
+      // The account's identity gives its _id (docs/scale.md): the same on every run.
+      _id: storedIds.account(providerId, accountId),
+      providerId,
+      accountId,
       userId,
       password: credential ? row.password : null,
       accessToken: null,
@@ -396,7 +424,7 @@ async function importAuthJs(source: Db, importer: Importer): Promise<number> {
       continue;
     }
     accounts.push({
-      _id: importedId(row._id),
+      _id: storedIds.account(String(row.provider), String(row.providerAccountId)),
       providerId: String(row.provider),
       accountId: String(row.providerAccountId),
       userId,

@@ -118,7 +118,8 @@ describe("the embedded FerretDB (patched, ferretdb-patch.ts)", () => {
         // Whatever SQLite reads, the handler's filter decides: the answers are MongoDB's.
         expect(await collection.findOne({ _id: "key-7", n: { $gt: 3 } })).toEqual({ _id: "key-7", n: 7 });
         expect(await collection.findOne({ _id: "key-2", n: { $gt: 3 } })).toBeNull();
-        const found = await collection.find({ _id: { $in: ["key-9", "key-7", "nope", 7] } }).toArray();
+        const mixed: unknown[] = ["key-9", "key-7", "nope", 7];
+        const found = await collection.find({ _id: { $in: mixed as string[] } }).toArray();
         expect(found.map((doc) => doc._id).sort()).toEqual(["key-7", "key-9"]);
         expect(await collection.countDocuments({ _id: { $in: ["key-1", "key-2"] }, n: 2 })).toBe(1);
         await collection.deleteMany({ _id: { $in: ["key-1", "key-2"] } });

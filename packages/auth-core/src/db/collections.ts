@@ -4,6 +4,7 @@ import type {
   ApiKeyDoc,
   ApiKeyUseDoc,
   AuditEventDoc,
+  EmailClaimDoc,
   InvitationDoc,
   MailLimitDoc,
   MemberDoc,
@@ -20,6 +21,7 @@ import type {
 
 export const COLLECTION_NAMES = {
   users: "users",
+  emailClaims: "emailClaims",
   sessions: "sessions",
   accounts: "accounts",
   verifications: "verifications",
@@ -40,6 +42,7 @@ export const COLLECTION_NAMES = {
 export interface Collections {
   db: Db;
   users: Collection<UserDoc>;
+  emailClaims: Collection<EmailClaimDoc>;
   sessions: Collection<SessionDoc>;
   accounts: Collection<AccountDoc>;
   verifications: Collection<VerificationDoc>;
@@ -61,6 +64,7 @@ export function openCollections(db: Db): Collections {
   return {
     db,
     users: db.collection<UserDoc>(COLLECTION_NAMES.users),
+    emailClaims: db.collection<EmailClaimDoc>(COLLECTION_NAMES.emailClaims),
     sessions: db.collection<SessionDoc>(COLLECTION_NAMES.sessions),
     accounts: db.collection<AccountDoc>(COLLECTION_NAMES.accounts),
     verifications: db.collection<VerificationDoc>(COLLECTION_NAMES.verifications),

@@ -24,6 +24,19 @@ export interface UserDoc {
   updatedAt: Date;
 }
 
+/**
+ * Who holds an address (docs/scale.md): `_id` is the normalized address, so finding a user by email
+ * is two lookups by `_id`. Written before the user (or the user's new address) and checked against
+ * the user when read: a claim whose user is gone or now has another address is stale and is taken
+ * over by the next claimer; the unique email index on users still decides between writers
+ * (features/users/store.ts claimEmail, repairEmailClaim).
+ */
+export interface EmailClaimDoc {
+  _id: string;
+  userId: ObjectId;
+  createdAt: Date;
+}
+
 export interface SessionDoc {
   _id: ObjectId;
   userId: ObjectId;

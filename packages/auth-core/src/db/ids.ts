@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { ObjectId } from "mongodb";
 
 /** The driver's id type, for code outside db/ and the stores (which alone import "mongodb"). */
@@ -10,3 +11,23 @@ export function parseId(value: unknown): ObjectId | null {
   if (typeof value !== "string" || !HEX_ID.test(value)) return null;
   return ObjectId.createFromHexString(value);
 }
+
+/**
+ * The `_id` of a document looked up by a unique key — a session by its token, an account by its
+ * provider identity, a verification by its identifier: the first 12 bytes of SHA-256 of the kind
+ * and the key. A lookup by key is then a lookup by `_id`, which every backend answers from an index
+ * (the embedded FerretDB answers nothing else from one: docs/scale.md), and a duplicate key is a
+ * duplicate `_id`, so the unique insert that settles races stays exactly as strong. Stores filter
+ * on the key as well, so a (2^-96) collision could never return another key's document.
+ */
+export function keyedId(kind: KeyedKind, ...key: string[]): ObjectId {
+  const digest = createHash("sha256")
+    .update(JSON.stringify([kind, ...key]))
+    .digest();
+  return new ObjectId(digest.subarray(0, 12));
+}
+
+export type KeyedKind = "session" | "account" | "verification";
+
+/** A verification's `_id`, from its identifier (features/verification/store.ts and every feature keeping rows there). */
+export const verificationIdOf = (identifier: string) => keyedId("verification", identifier);

@@ -4,6 +4,7 @@ import { createTestAuth, type TestAuth } from "../../../../../tests/support/test
 import { deleteAccountIdentifier } from "../../features/deletion/rules.ts";
 import { resetPasswordIdentifier } from "../../features/password/rules.ts";
 import { hashStoredTokens } from "./0007-hash-stored-tokens.ts";
+import { keyedLookups } from "./0009-keyed-lookups.ts";
 
 /**
  * docs/security.md on an existing deployment: reset and delete-account rows written before tokens
@@ -63,6 +64,8 @@ describe("0007-hash-stored-tokens", () => {
     const res = await signUp(new TestBrowser(t.auth), { email: "ada@example.com" });
     await insertOldRows(res.body.user.id);
     await hashStoredTokens.up(t.auth.context.collections, t.now());
+    // The upgrade runs every later migration too: 0009 moves the rows to their keyed _id.
+    await keyedLookups.up(t.auth.context.collections, t.now());
     const browser = new TestBrowser(t.auth);
     const reset = await browser.post("/reset-password", {
       token: RESET_TOKEN,

@@ -8,6 +8,7 @@ import { twoFactorIndexes } from "./0005-two-factor-indexes.ts";
 import { apiKeyIndexes } from "./0006-api-key-indexes.ts";
 import { hashStoredTokens } from "./0007-hash-stored-tokens.ts";
 import { activeTeamIndex } from "./0008-active-team-index.ts";
+import { keyedLookups } from "./0009-keyed-lookups.ts";
 import type { Migration } from "./types.ts";
 
 export type { Migration } from "./types.ts";
@@ -22,6 +23,7 @@ export const CORE_MIGRATIONS: readonly Migration[] = [
   apiKeyIndexes,
   hashStoredTokens,
   activeTeamIndex,
+  keyedLookups,
 ];
 
 /**

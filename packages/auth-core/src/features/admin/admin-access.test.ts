@@ -11,6 +11,7 @@ import {
 import { SESSION_COOKIE, TestBrowser } from "../../../../../tests/support/browser.ts";
 import { createTestAuth, TEST_SECRET, type TestAuth } from "../../../../../tests/support/test-auth.ts";
 import { signValue } from "../../crypto/index.ts";
+import { sessionIdOf } from "../session/store.ts";
 import { adminEndpoints } from "./endpoints/index.ts";
 
 /**
@@ -147,7 +148,7 @@ describe("roles are read from the database on every admin request", () => {
       });
       const token = "r".repeat(32);
       await listed.db.collection("sessions").insertOne({
-        _id: new ObjectId(),
+        _id: sessionIdOf(token),
         userId: rootId,
         token,
         expiresAt: new Date(now.getTime() + 3600_000),

@@ -84,6 +84,7 @@ describe("database commands per admin endpoint", () => {
     // The per-account sign-in throttle: the lane read, the attempt's slot, the success's clear
     // (features/sign-in-throttle).
     expect(own).toEqual([
+      "find:emailClaims",
       "find:users",
       "find:accounts",
       "find:verifications",
@@ -159,7 +160,7 @@ describe("database commands per admin endpoint", () => {
     const own = await measure("create-user", () =>
       admin.browser.post("/admin/create-user", { email: "made@example.com", name: "Made" }),
     );
-    expect(own).toEqual([...SESSION_READ, "insert:users", "insert:auditEvents"]);
+    expect(own).toEqual([...SESSION_READ, "insert:emailClaims", "insert:users", "insert:auditEvents"]);
   });
 
   it("update-user with a new email: user read, address check, update, audit insert", async () => {
@@ -169,8 +170,14 @@ describe("database commands per admin endpoint", () => {
     expect(own).toEqual([
       ...SESSION_READ,
       "find:users",
+      // The new address: is it taken (its claim, its user), then the user before the move, the
+      // new claim, the move, the old claim given up (docs/scale.md).
+      "find:emailClaims",
       "find:users",
+      "find:users",
+      "insert:emailClaims",
       "findAndModify:users",
+      "delete:emailClaims",
       // Reset links mailed to the old address die with it.
       "delete:verifications",
       // The old address's notice counts against the mail limit.
@@ -230,6 +237,7 @@ describe("database commands per admin endpoint", () => {
       "find:members",
       "delete:sessions",
       "delete:users",
+      "delete:emailClaims", // the address given up with the user (docs/scale.md)
       // The memberships sweep after the user row (features/deletion/service.ts step 4).
       "delete:members",
       "delete:teamMembers",

@@ -28,6 +28,7 @@ const MEMBERSHIPS = "find:members";
 const CASCADE = [
   "delete:sessions",
   "delete:users",
+  "delete:emailClaims", // the address given up with the user (docs/scale.md)
   "delete:members",
   "delete:teamMembers",
   "delete:accounts",

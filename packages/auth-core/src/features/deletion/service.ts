@@ -129,7 +129,7 @@ export async function deleteUserAndData(
   await deleteAllSessionsOfUser(auth.collections, user._id);
   if (!(await leaveOrganizations(auth, user._id, organizations)))
     return refused("SOLE_OWNER_CANNOT_BE_DELETED");
-  if (!(await deleteUserDoc(auth.collections, user._id))) return refused("USER_NOT_FOUND");
+  if (!(await deleteUserDoc(auth.collections, user))) return refused("USER_NOT_FOUND");
   await sweepUserMemberships(auth.collections, user._id);
   await deleteUserAccounts(auth.collections, user._id);
   await deleteUserTokens(auth.collections, user._id);

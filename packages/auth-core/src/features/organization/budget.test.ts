@@ -126,6 +126,7 @@ describe("database commands per organization endpoint", () => {
     ).toEqual([
       ...SESSION,
       "find:members",
+      "find:emailClaims", // the member by address: its claim, then the user
       "find:users",
       "find:members",
       "delete:members",
@@ -153,6 +154,7 @@ describe("database commands per organization endpoint", () => {
     expect(invite).toEqual([
       ...SESSION,
       "find:members",
+      "find:emailClaims", // is the invitee a member: the address's claim, then the user
       "find:users",
       "find:members",
       "find:invitations",

@@ -63,8 +63,12 @@ describe("database commands per request", () => {
     const commands = await t.commands(() => ada.post("/change-email", { newEmail: "ada.new@example.com" }));
     expect(commands).toEqual([
       ...SESSION_READ,
+      // Is the address taken (its claim, its user); the new claim, the move, the old claim given up.
+      "find:emailClaims",
       "find:users",
+      "insert:emailClaims",
       "findAndModify:users",
+      "delete:emailClaims",
       RESET_LINK_SWEEP,
       // Two mails, each counted against the mail limit: the old address's notice, the new one's link.
       "insert:mailLimits",

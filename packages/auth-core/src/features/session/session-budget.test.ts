@@ -71,7 +71,8 @@ describe("database commands per request (rate limiting on, database storage)", (
   // The steps share one user and browser, in order: sign-up, cached read, database read, refresh…
   it("sign-up/email: user, account and session inserts", async () => {
     const own = await measure("sign-up/email", () => signUp(browser));
-    expect(own).toEqual(["insert:users", "insert:accounts", "insert:sessions"]);
+    // The address's claim first (docs/scale.md), then the user.
+    expect(own).toEqual(["insert:emailClaims", "insert:users", "insert:accounts", "insert:sessions"]);
   });
 
   it("get-session from the cookie cache: no session or user read", async () => {
@@ -105,6 +106,8 @@ describe("database commands per request (rate limiting on, database storage)", (
       }),
     );
     expect(own).toEqual([
+      // The address's claim, then the user, both by _id (docs/scale.md).
+      "find:emailClaims",
       "find:users",
       "find:accounts",
       // The per-account sign-in throttle: lane read, the attempt's slot, the success's clear.

@@ -1,13 +1,32 @@
 import type { ObjectId } from "mongodb";
 import type { Collections } from "../../db/collections.ts";
 import type { SessionDoc, UserDoc } from "../../db/documents.ts";
+import { keyedId } from "../../db/ids.ts";
 
+/**
+ * A session's `_id` follows from its token (db/ids.ts keyedId): every lookup by token is a lookup
+ * by `_id`, and the `_id`'s uniqueness is the token's.
+ */
+export const sessionIdOf = (token: string) => keyedId("session", token);
+
+/** The filter of one session by its token: its `_id`, and the token itself for exactness. */
+const byToken = (token: string) => ({ _id: sessionIdOf(token), token: { $eq: token } });
+
+/** Inserts the session under the `_id` its token gives (set on `doc`, whatever a hook left there). */
 export async function insertSession(collections: Collections, doc: SessionDoc): Promise<void> {
+  doc._id = sessionIdOf(doc.token);
   await collections.sessions.insertOne(doc);
 }
 
+/** Sessions written in bulk under their keyed `_id`s (the bench's seeding). */
+export async function insertSessionsInBulk(collections: Collections, docs: SessionDoc[]): Promise<void> {
+  for (const doc of docs) doc._id = sessionIdOf(doc.token);
+  for (let start = 0; start < docs.length; start += 1000)
+    await collections.sessions.insertMany(docs.slice(start, start + 1000));
+}
+
 export function findSessionByToken(collections: Collections, token: string): Promise<SessionDoc | null> {
-  return collections.sessions.findOne({ token: { $eq: token } });
+  return collections.sessions.findOne(byToken(token));
 }
 
 export function findUserById(collections: Collections, id: ObjectId): Promise<UserDoc | null> {
@@ -15,7 +34,7 @@ export function findUserById(collections: Collections, id: ObjectId): Promise<Us
 }
 
 export async function deleteSessionByToken(collections: Collections, token: string): Promise<boolean> {
-  const result = await collections.sessions.deleteOne({ token: { $eq: token } });
+  const result = await collections.sessions.deleteOne(byToken(token));
   return result.deletedCount === 1;
 }
 
@@ -46,7 +65,7 @@ export async function deleteUserSessionByToken(
   userId: ObjectId,
   token: string,
 ): Promise<boolean> {
-  const result = await collections.sessions.deleteOne({ userId, token: { $eq: token } });
+  const result = await collections.sessions.deleteOne({ ...byToken(token), userId });
   return result.deletedCount === 1;
 }
 

@@ -2,6 +2,7 @@ import { ObjectId } from "mongodb";
 import { beforeEach, describe, expect, it } from "vitest";
 import { SESSION_COOKIE, signUp, TestBrowser } from "../../../../../tests/support/browser.ts";
 import { type TestAuth, useFreshTestAuth } from "../../../../../tests/support/test-auth.ts";
+import { verificationIdOf } from "../verification/index.ts";
 import { attemptLane } from "./rules.ts";
 
 /**
@@ -58,6 +59,7 @@ async function seedFailures(count: number): Promise<void> {
   const now = t.now();
   await t.db.collection("verifications").insertMany(
     Array.from({ length: count }, (_, i) => ({
+      _id: verificationIdOf(`${lane}${i + 1}`),
       identifier: `${lane}${i + 1}`,
       value: "",
       expiresAt: new Date("9999-12-31T00:00:00.000Z"),

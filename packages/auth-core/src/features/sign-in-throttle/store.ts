@@ -1,6 +1,6 @@
-import { ObjectId } from "mongodb";
 import type { Collections } from "../../db/collections.ts";
 import { isDuplicateKeyError } from "../../db/connect.ts";
+import { verificationIdOf } from "../../db/ids.ts";
 import { MAX_CONSECUTIVE_FAILURES } from "./rules.ts";
 
 /**
@@ -19,9 +19,14 @@ export function findLaneRows(
   collections: Collections,
   lanePrefix: string,
 ): Promise<{ identifier: string; createdAt: Date }[]> {
+  // Slots are numbered from 1 and never pass the limit: the lane is these rows' `_id`s, one indexed
+  // `$in` (verification ids follow from identifiers), not a scan of every verification.
+  const identifiers = Array.from({ length: MAX_CONSECUTIVE_FAILURES + 1 }, (_, n) => `${lanePrefix}${n + 1}`);
   return collections.verifications
-    .find(withPrefix(lanePrefix), { projection: { _id: 0, identifier: 1, createdAt: 1 } })
-    .limit(MAX_CONSECUTIVE_FAILURES + 1)
+    .find(
+      { _id: { $in: identifiers.map(verificationIdOf) }, identifier: { $in: identifiers } },
+      { projection: { _id: 0, identifier: 1, createdAt: 1 } },
+    )
     .toArray();
 }
 
@@ -34,7 +39,7 @@ export async function insertSlot(
 ): Promise<boolean> {
   try {
     await collections.verifications.insertOne({
-      _id: new ObjectId(),
+      _id: verificationIdOf(identifier),
       identifier,
       value: "",
       expiresAt,

@@ -8,6 +8,7 @@ import {
   runSocialFlow,
 } from "../../../../../tests/support/social.ts";
 import type { TestAuth } from "../../../../../tests/support/test-auth.ts";
+import { accountIdOf } from "../users/index.ts";
 
 /**
  * Pre-hijack through a provider that does not verify emails (matrix H9, CVE-2026-53516): the
@@ -192,6 +193,7 @@ describe("pre-hijack through a provider that does not verify emails", () => {
     const user = await victimUser();
     // A second unproven identity on the same user (as a trusted-provider link would leave).
     await t.db.collection("accounts").insertOne({
+      _id: accountIdOf("google", "google-owner"),
       providerId: "google",
       accountId: "google-owner",
       userId: user._id,

@@ -1,8 +1,14 @@
 import type { ObjectId } from "mongodb";
 import type { Collections } from "../../db/collections.ts";
 import { isDuplicateKeyError } from "../../db/connect.ts";
-import type { AccountDoc, UserDoc, VerificationDoc } from "../../db/documents.ts";
-import { createVerification } from "../verification/index.ts";
+import {
+  type AccountDoc,
+  CREDENTIAL_PROVIDER_ID,
+  type UserDoc,
+  type VerificationDoc,
+} from "../../db/documents.ts";
+import { accountIdOf, deleteUserById as deleteUserAndClaim, insertAccount } from "../users/index.ts";
+import { createVerification, verificationIdOf } from "../verification/index.ts";
 
 /** The only file of the social feature that talks to MongoDB. */
 
@@ -12,7 +18,11 @@ export function findAccountByProviderIdentity(
   providerId: string,
   accountId: string,
 ): Promise<AccountDoc | null> {
-  return collections.accounts.findOne({ providerId: { $eq: providerId }, accountId: { $eq: accountId } });
+  return collections.accounts.findOne({
+    _id: accountIdOf(providerId, accountId),
+    providerId: { $eq: providerId },
+    accountId: { $eq: accountId },
+  });
 }
 
 export function findUserById(collections: Collections, userId: ObjectId): Promise<UserDoc | null> {
@@ -34,10 +44,12 @@ export function findUserProviderAccount(
   providerId: string,
   accountId?: string,
 ): Promise<AccountDoc | null> {
+  // With the account id (or for the credential account, whose id is the user's), one `_id` lookup.
+  const known = accountId ?? (providerId === CREDENTIAL_PROVIDER_ID ? userId.toHexString() : undefined);
   return collections.accounts.findOne({
+    ...(known === undefined ? {} : { _id: accountIdOf(providerId, known), accountId: { $eq: known } }),
     userId,
     providerId: { $eq: providerId },
-    ...(accountId === undefined ? {} : { accountId: { $eq: accountId } }),
   });
 }
 
@@ -53,7 +65,7 @@ export function findUserAccountByAccountId(
 /** False when the `(providerId, accountId)` identity already has an account (the unique index decides). */
 export async function insertAccountIfAbsent(collections: Collections, doc: AccountDoc): Promise<boolean> {
   try {
-    await collections.accounts.insertOne(doc);
+    await insertAccount(collections, doc);
     return true;
   } catch (error) {
     if (isDuplicateKeyError(error)) return false;
@@ -93,6 +105,7 @@ export async function deleteExpiredClaim(
   now: Date,
 ): Promise<boolean> {
   const result = await collections.verifications.deleteOne({
+    _id: verificationIdOf(identifier),
     identifier: { $eq: identifier },
     expiresAt: { $lte: now },
   });
@@ -116,7 +129,7 @@ export async function restoreAccount(collections: Collections, doc: AccountDoc):
 
 /** Undoes a user created for a sign-up whose account could not be stored (no user without an account). */
 export async function deleteUserById(collections: Collections, userId: ObjectId): Promise<void> {
-  await collections.users.deleteOne({ _id: userId });
+  await deleteUserAndClaim(collections, userId);
 }
 
 /**
@@ -167,7 +180,11 @@ export async function releaseRefreshClaim(
   identifier: string,
   holder: string,
 ): Promise<void> {
-  await collections.verifications.deleteOne({ identifier: { $eq: identifier }, value: { $eq: holder } });
+  await collections.verifications.deleteOne({
+    _id: verificationIdOf(identifier),
+    identifier: { $eq: identifier },
+    value: { $eq: holder },
+  });
 }
 
 /** A state record; `formPost` holds what a form_post callback sent, encrypted (state.ts). */
@@ -181,7 +198,7 @@ export async function setStateFormPost(
   now: Date,
 ): Promise<boolean> {
   const result = await collections.verifications.updateOne(
-    { identifier: { $eq: identifier }, expiresAt: { $gt: now } },
+    { _id: verificationIdOf(identifier), identifier: { $eq: identifier }, expiresAt: { $gt: now } },
     { $set: { formPost: sealed } },
   );
   return result.matchedCount === 1;

@@ -1,7 +1,8 @@
-import { ObjectId } from "mongodb";
+import type { ObjectId } from "mongodb";
 import type { Collections } from "../../db/collections.ts";
 import { isDuplicateKeyError } from "../../db/connect.ts";
 import type { TwoFactorDoc, VerificationDoc } from "../../db/documents.ts";
+import { verificationIdOf } from "../../db/ids.ts";
 
 /**
  * The only file of features/two-factor that talks to MongoDB: the `twoFactors` document (unique
@@ -64,7 +65,7 @@ export async function insertRow(
   now: Date,
 ): Promise<boolean> {
   const doc: VerificationDoc = {
-    _id: new ObjectId(),
+    _id: verificationIdOf(identifier),
     identifier,
     value,
     expiresAt,
@@ -82,7 +83,10 @@ export async function insertRow(
 
 /** The row, expired or not (the caller tells expiry apart from absence). */
 export function findRow(collections: Collections, identifier: string): Promise<VerificationDoc | null> {
-  return collections.verifications.findOne({ identifier: { $eq: identifier } });
+  return collections.verifications.findOne({
+    _id: verificationIdOf(identifier),
+    identifier: { $eq: identifier },
+  });
 }
 
 /** Of any number of concurrent deletes of one row, exactly one returns true. */
@@ -92,7 +96,10 @@ export async function deleteRowById(collections: Collections, id: ObjectId): Pro
 }
 
 export async function deleteRow(collections: Collections, identifier: string): Promise<void> {
-  await collections.verifications.deleteOne({ identifier: { $eq: identifier } });
+  await collections.verifications.deleteOne({
+    _id: verificationIdOf(identifier),
+    identifier: { $eq: identifier },
+  });
 }
 
 const escapeRegex = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");

@@ -24,6 +24,7 @@ describe("database commands of the two-factor paths", () => {
       new TestBrowser(t.auth).post("/sign-in/email", { email: EMAIL, password: PASSWORD }),
     );
     expect(commands).toEqual([
+      "find:emailClaims", // the address's claim, then its user (docs/scale.md)
       "find:users",
       "find:accounts",
       // The per-account sign-in throttle: lane read, the attempt's slot, the success's clear.
@@ -40,6 +41,7 @@ describe("database commands of the two-factor paths", () => {
       new TestBrowser(t.auth).post("/sign-in/email", { email: EMAIL, password: PASSWORD }),
     );
     expect(commands).toEqual([
+      "find:emailClaims", // the address's claim, then its user (docs/scale.md)
       "find:users",
       "find:accounts",
       "find:verifications", // the sign-in throttle (features/sign-in-throttle), as above

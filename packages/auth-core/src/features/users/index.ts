@@ -15,8 +15,16 @@ export {
 } from "./service.ts";
 /** Storage operations other features run on users and their credential account. */
 export {
+  accountIdOf,
+  claimEmail,
   deleteAdminChosenPassword,
+  deleteUserById,
   findCredentialAccount,
   findUserByEmail,
+  insertAccount,
+  insertAccountsInBulk,
+  insertUsersInBulk,
+  releaseEmail,
+  repairEmailClaim,
   updateAccountFieldsReturning,
 } from "./store.ts";

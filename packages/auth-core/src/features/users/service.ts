@@ -7,10 +7,14 @@ import { AuthError } from "../../errors/auth-error.ts";
 import { applyAfterHook, applyBeforeHook } from "../hooks.ts";
 import { clearSignInFailures } from "../sign-in-throttle/index.ts";
 import {
+  claimEmail,
   deleteUserById,
   findCredentialAccount,
+  findUserById,
   insertAccount,
   insertUser,
+  releaseEmail,
+  repairEmailClaim,
   setCredentialPassword,
   setCredentialPasswordReturning,
   updateUserFields,
@@ -46,11 +50,18 @@ export async function createUser(auth: AuthContext, fields: NewUserFields): Prom
     updatedAt: now,
   });
   if (!doc) return { ok: false, reason: "refused" };
+  // The claim decides races for the address (docs/scale.md); the unique index stays a second guard.
+  if (!(await claimEmail(auth.collections, doc.email, doc._id, now))) return { ok: false, reason: "exists" };
   try {
     await insertUser(auth.collections, doc);
   } catch (error) {
-    if (isDuplicateKeyError(error)) return { ok: false, reason: "exists" };
-    throw error;
+    if (!isDuplicateKeyError(error)) {
+      await releaseEmail(auth.collections, doc.email, doc._id);
+      throw error;
+    }
+    // Another user was written with the address meanwhile (the index decides): the claim is theirs.
+    await repairEmailClaim(auth.collections, doc.email, now);
+    return { ok: false, reason: "exists" };
   }
   return { ok: true, user: doc, runAfterHooks: () => applyAfterHook(hooks, doc) };
 }
@@ -154,8 +165,39 @@ export async function updateUser(
   const data = await applyBeforeHook<Partial<UserDoc>>(hooks, { ...fields, updatedAt: auth.now() });
   if (!data) return null;
   const { _id: _ignored, ...safe } = data;
-  const updated = await updateUserFields(auth.collections, userId, safe);
+  const updated =
+    safe.email === undefined
+      ? await updateUserFields(auth.collections, userId, safe)
+      : await updateUserAndAddress(auth, userId, safe.email, safe);
   if (updated) await applyAfterHook(hooks, updated);
+  return updated;
+}
+
+/**
+ * An update that may move the address: the new address is claimed first (USER_ALREADY_EXISTS when
+ * another user holds it), the old claim goes once the user holds the new one, and the new claim goes
+ * back when the user was not written.
+ */
+async function updateUserAndAddress(
+  auth: AuthContext,
+  userId: ObjectId,
+  email: string,
+  fields: Partial<Omit<UserDoc, "_id">>,
+): Promise<UserDoc | null> {
+  const before = await findUserById(auth.collections, userId);
+  if (!before) return null;
+  if (before.email === email) return updateUserFields(auth.collections, userId, fields);
+  if (!(await claimEmail(auth.collections, email, userId, auth.now())))
+    throw new AuthError("USER_ALREADY_EXISTS");
+  let updated: UserDoc | null;
+  try {
+    updated = await updateUserFields(auth.collections, userId, fields);
+  } catch (error) {
+    if (isDuplicateKeyError(error)) await repairEmailClaim(auth.collections, email, auth.now());
+    else await releaseEmail(auth.collections, email, userId);
+    throw error;
+  }
+  await releaseEmail(auth.collections, updated ? before.email : email, userId);
   return updated;
 }
 

@@ -1,17 +1,112 @@
-import type { ObjectId } from "mongodb";
+import { type Collection, MongoBulkWriteError, ObjectId, type OptionalUnlessRequiredId } from "mongodb";
 import type { Collections } from "../../db/collections.ts";
+import { isDuplicateKeyError } from "../../db/connect.ts";
 import { type AccountDoc, CREDENTIAL_PROVIDER_ID, type UserDoc } from "../../db/documents.ts";
+import { keyedId } from "../../db/ids.ts";
 
-/** User and account queries shared by the account features (sign-up, sign-in, passwords, deletion). */
-export function findUserByEmail(collections: Collections, email: string): Promise<UserDoc | null> {
-  return collections.users.findOne({ email: { $eq: email } });
+/**
+ * An account's `_id` follows from its provider identity (db/ids.ts keyedId), so the lookups by
+ * identity are lookups by `_id`; a credential account's identity is its user's id.
+ */
+export const accountIdOf = (providerId: string, accountId: string) =>
+  keyedId("account", providerId, accountId);
+
+/** The filter of a user's credential account: its `_id`, and the fields it follows from. */
+const credentialOf = (userId: ObjectId) => ({
+  _id: accountIdOf(CREDENTIAL_PROVIDER_ID, userId.toHexString()),
+  userId,
+  providerId: CREDENTIAL_PROVIDER_ID,
+});
+
+/**
+ * The user holding the address: its claim, then the user by `_id` — both lookups by `_id`
+ * (docs/scale.md), whatever the number of users, also for an address nobody has. A claim whose user
+ * is gone or holds another address answers null.
+ */
+export async function findUserByEmail(collections: Collections, email: string): Promise<UserDoc | null> {
+  const claim = await collections.emailClaims.findOne({ _id: { $eq: email } });
+  // An address nobody has costs the same two commands (sign-in must not tell it apart).
+  return collections.users.findOne({ _id: claim?.userId ?? NOBODY, email: { $eq: email } });
+}
+
+/** An `_id` no user has: what an unclaimed address's second lookup asks for. */
+const NOBODY = new ObjectId("000000000000000000000000");
+
+/**
+ * Claims the address for the user before the user (or its new address) is written. False when
+ * another user holds it. A claim whose user is gone or holds another address (a crash between
+ * claim and write, or a write that lost) is stale: it is deleted and the insert tried again, and of
+ * concurrent claimers exactly one insert wins (a unique `_id`). The unique email index on users
+ * stays the arbiter between a claimer and a user written meanwhile: the loser's write fails, and
+ * repairEmailClaim points the claim at whoever holds the address.
+ */
+export async function claimEmail(
+  collections: Collections,
+  email: string,
+  userId: ObjectId,
+  now: Date,
+): Promise<boolean> {
+  for (let attempt = 0; attempt < 3; attempt++) {
+    try {
+      await collections.emailClaims.insertOne({ _id: email, userId, createdAt: now });
+      return true;
+    } catch (error) {
+      if (!isDuplicateKeyError(error)) throw error;
+    }
+    const claim = await collections.emailClaims.findOne({ _id: { $eq: email } });
+    if (!claim) continue;
+    if (claim.userId.equals(userId)) return true;
+    const holder = await collections.users.findOne({ _id: claim.userId, email: { $eq: email } });
+    if (holder) return false;
+    await collections.emailClaims.deleteOne({ _id: { $eq: email }, userId: claim.userId });
+  }
+  return false;
+}
+
+/**
+ * After a user write lost to the unique email index: the claim goes to the user who holds the
+ * address (found by scanning users — only ever on this conflict), or away when nobody does.
+ */
+export async function repairEmailClaim(collections: Collections, email: string, now: Date): Promise<void> {
+  const holder = await collections.users.findOne({ email: { $eq: email } });
+  if (!holder) {
+    await collections.emailClaims.deleteOne({ _id: { $eq: email } });
+    return;
+  }
+  await collections.emailClaims.updateOne(
+    { _id: { $eq: email } },
+    { $set: { userId: holder._id }, $setOnInsert: { createdAt: now } },
+    { upsert: true },
+  );
+}
+
+/** Gives the address up, only while this user holds the claim. */
+export async function releaseEmail(collections: Collections, email: string, userId: ObjectId): Promise<void> {
+  await collections.emailClaims.deleteOne({ _id: { $eq: email }, userId });
+}
+
+/**
+ * Users written in bulk with their claims (the bench's seeding, imports): claims first, then the
+ * users, in batches. Documents whose address is claimed already are left out; answers those written.
+ */
+export async function insertUsersInBulk(collections: Collections, docs: UserDoc[]): Promise<UserDoc[]> {
+  if (docs.length === 0) return [];
+  const claims = docs.map((doc) => ({ _id: doc.email, userId: doc._id, createdAt: doc.createdAt }));
+  const failed = await insertManyUnordered(collections.emailClaims, claims);
+  const written = docs.filter((doc) => !failed.has(doc.email));
+  const failedUsers = await insertManyUnordered(
+    collections.users,
+    written.map((doc) => ({ ...doc })),
+    (doc) => doc.email,
+  );
+  return written.filter((doc) => !failedUsers.has(doc.email));
 }
 
 export function findCredentialAccount(
   collections: Collections,
   userId: ObjectId,
 ): Promise<AccountDoc | null> {
-  return collections.accounts.findOne({ userId, providerId: CREDENTIAL_PROVIDER_ID });
+  return collections.accounts.findOne(credentialOf(userId));
 }
 
 /**
@@ -23,8 +118,7 @@ export async function deleteAdminChosenPassword(
   userId: ObjectId,
 ): Promise<boolean> {
   const result = await collections.accounts.deleteOne({
-    userId,
-    providerId: CREDENTIAL_PROVIDER_ID,
+    ...credentialOf(userId),
     passwordResetRequired: { $eq: true },
   });
   return result.deletedCount === 1;
@@ -34,7 +128,9 @@ export async function insertUser(collections: Collections, doc: UserDoc): Promis
   await collections.users.insertOne(doc);
 }
 
+/** Inserts the account under the `_id` its identity gives (set on `doc`, whatever a hook left there). */
 export async function insertAccount(collections: Collections, doc: AccountDoc): Promise<void> {
+  doc._id = accountIdOf(doc.providerId, doc.accountId);
   await collections.accounts.insertOne(doc);
 }
 
@@ -110,6 +206,42 @@ export function updateAccountFieldsReturning(
   );
 }
 
+/** Accounts written in bulk under their keyed `_id`s (the bench's seeding, imports); duplicates are skipped. */
+export async function insertAccountsInBulk(collections: Collections, docs: AccountDoc[]): Promise<void> {
+  for (const doc of docs) doc._id = accountIdOf(doc.providerId, doc.accountId);
+  await insertManyUnordered(collections.accounts, docs);
+}
+
+/** Deletes the user, then its address claim. */
 export async function deleteUserById(collections: Collections, userId: ObjectId): Promise<void> {
-  await collections.users.deleteOne({ _id: userId });
+  const user = await collections.users.findOneAndDelete({ _id: userId });
+  if (user) await releaseEmail(collections, user.email, userId);
+}
+
+/**
+ * insertMany that keeps going past duplicates; answers the keys (`_id`, or `keyOf`) of the
+ * documents refused as duplicates.
+ */
+async function insertManyUnordered<T extends { _id: unknown }>(
+  collection: Collection<T>,
+  docs: T[],
+  keyOf: (doc: T) => unknown = (doc) => doc._id,
+): Promise<Set<unknown>> {
+  const refused = new Set<unknown>();
+  for (let start = 0; start < docs.length; start += 1000) {
+    const batch = docs.slice(start, start + 1000);
+    try {
+      await collection.insertMany(batch as OptionalUnlessRequiredId<T>[], { ordered: false });
+    } catch (error) {
+      if (!(error instanceof MongoBulkWriteError)) throw error;
+      const list = [error.writeErrors].flat();
+      if (list.length === 0 || list.some((entry) => entry.code !== 11000)) throw error;
+      for (const entry of list) refused.add(keyOf(batch[entry.index]!));
+    }
+  }
+  return refused;
+}
+
+export function findUserById(collections: Collections, userId: ObjectId): Promise<UserDoc | null> {
+  return collections.users.findOne({ _id: userId });
 }

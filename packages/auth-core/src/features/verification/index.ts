@@ -17,4 +17,5 @@ export {
   deleteResetTokensOfUser,
   findVerification,
   releaseOneTimeToken,
+  verificationIdOf,
 } from "./store.ts";

@@ -1,7 +1,17 @@
-import { ObjectId } from "mongodb";
+import type { ObjectId } from "mongodb";
 import type { Collections } from "../../db/collections.ts";
 import { isDuplicateKeyError } from "../../db/connect.ts";
 import type { UserDoc, VerificationDoc } from "../../db/documents.ts";
+import { verificationIdOf } from "../../db/ids.ts";
+
+/** A verification's `_id` follows from its identifier (db/ids.ts keyedId): lookups are by `_id`. */
+export { verificationIdOf };
+
+/** The filter of one verification: its `_id`, and the identifier itself for exactness. */
+const byIdentifier = (identifier: string) => ({
+  _id: verificationIdOf(identifier),
+  identifier: { $eq: identifier },
+});
 
 /**
  * One-time tokens kept in `verifications` (reset-password:{…}, delete-account-{…}, keyed by the
@@ -16,7 +26,7 @@ export async function createVerification(
   now: Date,
 ): Promise<VerificationDoc> {
   const doc: VerificationDoc = {
-    _id: new ObjectId(),
+    _id: verificationIdOf(identifier),
     identifier,
     value,
     expiresAt,
@@ -33,7 +43,7 @@ export function findVerification(
   identifier: string,
   now: Date,
 ): Promise<VerificationDoc | null> {
-  return collections.verifications.findOne({ identifier: { $eq: identifier }, expiresAt: { $gt: now } });
+  return collections.verifications.findOne({ ...byIdentifier(identifier), expiresAt: { $gt: now } });
 }
 
 /**
@@ -50,7 +60,7 @@ export async function consumeVerification(
   value?: string,
 ): Promise<VerificationDoc | null> {
   const row = await collections.verifications.findOne({
-    identifier: { $eq: identifier },
+    ...byIdentifier(identifier),
     expiresAt: { $gt: now },
     ...(value === undefined ? {} : { value: { $eq: value } }),
   });
@@ -101,7 +111,7 @@ export async function claimOneTimeToken(
 
 /** Undoes a claim whose action then failed, so the same link gives the same answer again. */
 export async function releaseOneTimeToken(collections: Collections, identifier: string): Promise<void> {
-  await collections.verifications.deleteOne({ identifier: { $eq: identifier } });
+  await collections.verifications.deleteOne(byIdentifier(identifier));
 }
 
 /**
