@@ -6,10 +6,12 @@
  */
 import type { AdminUser } from "./contracts/admin-models.ts";
 import type { Auth } from "./create-auth.ts";
-import type { MemberDoc, OrganizationDoc } from "./db/documents.ts";
+import type { Invitation } from "./contracts/organization-models.ts";
+import type { MemberDoc, OrganizationDoc, TeamDoc, UserDoc } from "./db/documents.ts";
 import { type ObjectId, parseId } from "./db/ids.ts";
 import { CORE_MIGRATIONS, runMigrations } from "./db/migrations/index.ts";
 import { AuthError } from "./errors/auth-error.ts";
+import { granted, type Outcome, refused } from "./errors/refusal.ts";
 import { findAllListedUsers, operatorCaller } from "./features/admin/operator.ts";
 
 import type { AuditAction } from "./features/admin/rules.ts";
@@ -17,9 +19,15 @@ import { recordAuditEvent } from "./features/admin/service.ts";
 import {
   deleteOrganizationCascade,
   dropCreatorRole,
+  findInviteRefusal,
+  findUnknownRoles,
   holdsRole,
+  type InviteRefusal,
+  inviteToOrganization,
   removeMembership,
+  roleTableOf,
   setMemberRole,
+  toInvitation,
 } from "./features/organization/index.ts";
 import type { CoreEndpoint } from "./features/registry.ts";
 import { createApi, type TypedApi } from "./http/api.ts";
@@ -197,11 +205,15 @@ export function createOperatorOrganizations(auth: Auth, actor: string) {
       });
     },
 
+    /** The organization roles this instance knows (its role table: the defaults and `organization.roles`). */
+    roleNames(): string[] {
+      return Object.keys(roleTableOf(context));
+    },
+
     /** Known roles only; the only owner cannot lose the creator role. */
     async setMemberRole(org: OrganizationDoc, userId: string, roles: readonly string[]): Promise<void> {
-      const { roles: custom, creatorRole } = context.options.organization;
-      const known = new Set(["owner", "admin", "member", creatorRole, ...Object.keys(custom)]);
-      if (roles.length === 0 || roles.some((role) => !known.has(role)))
+      const { creatorRole } = context.options.organization;
+      if (roles.length === 0 || findUnknownRoles(roles, roleTableOf(context)).length > 0)
         throw new AuthError("MEMBER_ROLE_NOT_FOUND");
       const member = await findMember(org, userId);
       if (!member) throw new AuthError("MEMBER_NOT_FOUND");
@@ -215,6 +227,61 @@ export function createOperatorOrganizations(auth: Auth, actor: string) {
         before: member.role,
         after: role,
       });
+    },
+
+    /** A team of the organization by id, else by exact name (case-insensitive); null when none. */
+    async findTeam(org: OrganizationDoc, idOrName: string): Promise<TeamDoc | null> {
+      const id = parseId(idOrName);
+      if (id) {
+        const byId = await collections.teams.findOne({ _id: id, organizationId: org._id });
+        if (byId) return byId;
+      }
+      const teams = await collections.teams.find({ organizationId: org._id }).toArray();
+      const name = idOrName.trim().toLowerCase();
+      return teams.find((team) => team.name.toLowerCase() === name) ?? null;
+    },
+
+    /** A user by email (stored lower-cased); null when none. */
+    findUserByEmail(email: string): Promise<UserDoc | null> {
+      return collections.users.findOne({ email: email.trim().toLowerCase() });
+    },
+
+    /** The oldest member holding the creator role (`owner`), the default inviter; null when none. */
+    async findOwner(org: OrganizationDoc): Promise<UserDoc | null> {
+      const { creatorRole } = context.options.organization;
+      const members = await collections.members.find({ organizationId: org._id }).sort({ createdAt: 1 }).toArray();
+      const owner = members.find((member) => holdsRole(member.role, creatorRole));
+      return owner ? collections.users.findOne({ _id: owner.userId }) : null;
+    },
+
+    /**
+     * Invites one address on behalf of `inviter` through the invite endpoint's own path
+     * (features/organization/invitations/invite.ts): the same rules, limits, one pending invitation
+     * per address, and the invitation mail; recorded as "organization.invite" with the operator as
+     * actor. With `dryRun`, checks the same rules without writing or mailing (`planned`: the
+     * invitations this run would have created before this one, for the limit); the value is null.
+     */
+    async invite(
+      org: OrganizationDoc,
+      inviter: UserDoc,
+      row: { email: string; roles: readonly string[]; teamIds: readonly string[] },
+      options: { dryRun: boolean; planned: number },
+    ): Promise<Outcome<Invitation | null, InviteRefusal>> {
+      const request = { organizationId: org._id, inviter, ...row, resend: false };
+      if (options.dryRun) {
+        const refusal = await findInviteRefusal(context, request, options.planned);
+        return refusal ? refused(refusal) : granted(null);
+      }
+      const outcome = await inviteToOrganization(context, request);
+      if (!outcome.ok) return outcome;
+      await record("organization.invite", null, {
+        organizationId: org._id.toHexString(),
+        invitationId: outcome.value._id.toHexString(),
+        email: outcome.value.email,
+        role: outcome.value.role,
+        inviterId: inviter._id.toHexString(),
+      });
+      return granted(toInvitation(outcome.value));
     },
 
     /** The organization with its members, invitations and teams. */
