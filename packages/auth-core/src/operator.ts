@@ -5,8 +5,9 @@
  * admin permission, and audit events recording the actor (features/admin/operator.ts).
  */
 import type { AdminUser } from "./contracts/admin-models.ts";
-import type { Auth } from "./create-auth.ts";
+import { createInvitationContract } from "./contracts/organization-invitations.ts";
 import type { Invitation } from "./contracts/organization-models.ts";
+import type { Auth } from "./create-auth.ts";
 import type { MemberDoc, OrganizationDoc, TeamDoc, UserDoc } from "./db/documents.ts";
 import { type ObjectId, parseId } from "./db/ids.ts";
 import { CORE_MIGRATIONS, runMigrations } from "./db/migrations/index.ts";
@@ -75,6 +76,22 @@ export async function migrateStepByStep(auth: Auth, onStart: (id: string) => voi
     applied.push(...(await runMigrations(auth.context.collections, [migration], auth.context.now)));
   }
   return applied;
+}
+
+/**
+ * An invitee as POST /organization/invite-member's input schema reads it: the address trimmed and
+ * lower-cased, the roles a comma-separated list (default "member"). INVALID_EMAIL or
+ * VALIDATION_ERROR (an empty or over-long role list) when the endpoint would refuse the input.
+ */
+export function parseInvitee(
+  email: string,
+  role: string,
+): Outcome<{ email: string; roles: string[] }, "INVALID_EMAIL" | "VALIDATION_ERROR"> {
+  const parsed = createInvitationContract.body!.safeParse({ email, role: role === "" ? "member" : role });
+  if (parsed.success) return granted({ email: parsed.data.email, roles: parsed.data.role });
+  return refused(
+    parsed.error.issues.some((issue) => issue.path[0] === "email") ? "INVALID_EMAIL" : "VALIDATION_ERROR",
+  );
 }
 
 /** An organization as the operator sees it: its fields and how many members it has. */
@@ -241,6 +258,11 @@ export function createOperatorOrganizations(auth: Auth, actor: string) {
       return teams.find((team) => team.name.toLowerCase() === name) ?? null;
     },
 
+    /** The user's member row's role in the organization; null when they are not a member. */
+    async memberRole(org: OrganizationDoc, userId: ObjectId): Promise<string | null> {
+      return (await findMember(org, userId.toHexString()))?.role ?? null;
+    },
+
     /** A user by email (stored lower-cased); null when none. */
     findUserByEmail(email: string): Promise<UserDoc | null> {
       return collections.users.findOne({ email: email.trim().toLowerCase() });
@@ -249,7 +271,10 @@ export function createOperatorOrganizations(auth: Auth, actor: string) {
     /** The oldest member holding the creator role (`owner`), the default inviter; null when none. */
     async findOwner(org: OrganizationDoc): Promise<UserDoc | null> {
       const { creatorRole } = context.options.organization;
-      const members = await collections.members.find({ organizationId: org._id }).sort({ createdAt: 1 }).toArray();
+      const members = await collections.members
+        .find({ organizationId: org._id })
+        .sort({ createdAt: 1 })
+        .toArray();
       const owner = members.find((member) => holdsRole(member.role, creatorRole));
       return owner ? collections.users.findOne({ _id: owner.userId }) : null;
     },

@@ -114,7 +114,13 @@ export async function inviteToOrganization(
     await withdrawInvitation(auth, created.value);
     return refused("ORGANIZATION_NOT_FOUND");
   }
-  await sendInvitationMail(auth, created.value, organization, request.inviter, checked.value.invitee?.language);
+  await sendInvitationMail(
+    auth,
+    created.value,
+    organization,
+    request.inviter,
+    checked.value.invitee?.language,
+  );
   return granted(created.value);
 }
 
