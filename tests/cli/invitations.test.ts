@@ -285,7 +285,7 @@ describe("tessera invitations send", () => {
       ["email,role\n", "--csv: the file has a header line but no rows"],
       ["mail,role\na@example.com,member\n", '--csv: unknown column "mail" (columns: email, role, team)'],
       ["role\nmember\n", "--csv: the header line has no email column (found: role)"],
-      ["email,role\na@example.com\n", "--csv: line 2 has 1 fields, the header has 2"],
+      ["email,role\na@example.com,member,x\n", "--csv: line 2 has 3 fields, the header has 2"],
       ['email,role\n"a@example.com,member\n', "--csv: line 2: a quoted field is never closed"],
       [
         "email\nok@example.com\nnot-an-email\n\n@example.com\n",

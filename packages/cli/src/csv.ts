@@ -58,8 +58,8 @@ function readRecords(text: string): { line: number; cells: string[] }[] {
 
 /**
  * The rows of a CSV file with a header line naming its columns (case-insensitive): `required` must
- * be there, every column must be one of `required` or `optional`, and every row has as many fields
- * as the header. Values are trimmed. Anything else is a usage error (exit 2) naming the line.
+ * be there, every column must be one of `required` or `optional`, and no row has more fields than
+ * the header (missing trailing fields are empty). Values are trimmed. Anything else is a usage error (exit 2) naming the line.
  */
 export function parseCsv(
   text: string,
@@ -84,13 +84,13 @@ export function parseCsv(
     );
   if (records.length === 0) throw usageError("--csv: the file has a header line but no rows");
   return records.map((record) => {
-    if (record.cells.length !== names.length)
+    if (record.cells.length > names.length)
       throw usageError(
         `--csv: line ${record.line} has ${record.cells.length} fields, the header has ${names.length}`,
       );
     const fields: Record<string, string> = {};
     names.forEach((name, index) => {
-      fields[name] = record.cells[index]!.trim();
+      fields[name] = (record.cells[index] ?? "").trim();
     });
     return { line: record.line, fields };
   });
