@@ -259,8 +259,10 @@ export function createOperatorOrganizations(auth: Auth, actor: string) {
     },
 
     /** The user's member row's role in the organization; null when they are not a member. */
-    async memberRole(org: OrganizationDoc, userId: ObjectId): Promise<string | null> {
-      return (await findMember(org, userId.toHexString()))?.role ?? null;
+    async memberRole(org: OrganizationDoc, userId: ObjectId | string): Promise<string | null> {
+      return (
+        (await findMember(org, typeof userId === "string" ? userId : userId.toHexString()))?.role ?? null
+      );
     },
 
     /** A user by email (stored lower-cased); null when none. */
@@ -328,4 +330,29 @@ export async function listAllUsers(
   const users = await findAllListedUsers(auth, query);
   if (!users) throw new AuthError("VALIDATION_ERROR");
   return users;
+}
+
+/** A session as an operator's prompt shows it (`tessera sessions revoke`): never its token. */
+export interface OperatorSessionInfo {
+  id: string;
+  userId: string;
+  createdAt: Date;
+  expiresAt: Date;
+  ipAddress: string | null;
+  userAgent: string | null;
+}
+
+/** A session by id, read before a revoke asks; null when there is none (or the id is not one). */
+export async function findSessionById(auth: Auth, sessionId: string): Promise<OperatorSessionInfo | null> {
+  const id = parseId(sessionId);
+  const doc = id ? await auth.context.collections.sessions.findOne({ _id: id }) : null;
+  if (!doc) return null;
+  return {
+    id: doc._id.toHexString(),
+    userId: doc.userId.toHexString(),
+    createdAt: doc.createdAt,
+    expiresAt: doc.expiresAt,
+    ipAddress: doc.ipAddress,
+    userAgent: doc.userAgent,
+  };
 }
