@@ -25,6 +25,7 @@ let server: ChildProcess | undefined;
 let browser: Browser | undefined;
 const dbName = `scaffold_${randomBytes(4).toString("hex")}`;
 const timings: Record<string, number> = {};
+let serverOutput = "";
 
 vi.setConfig({ testTimeout: 300_000, hookTimeout: 300_000 });
 
@@ -118,6 +119,12 @@ describe("an app made by tessera create", () => {
         stdio: ["ignore", "pipe", "pipe"],
       });
       let output = "";
+      server.stdout!.on("data", (chunk: Buffer) => {
+        serverOutput += chunk.toString();
+      });
+      server.stderr!.on("data", (chunk: Buffer) => {
+        serverOutput += chunk.toString();
+      });
       await new Promise<void>((resolve, reject) => {
         const timer = setTimeout(() => reject(new Error(`remix-serve did not start:\n${output}`)), 60_000);
         const listen = (chunk: Buffer) => {
@@ -143,7 +150,12 @@ describe("an app made by tessera create", () => {
       await page.getByLabel("Email").fill("grace@example.com");
       await page.getByLabel("Password").fill("correct horse battery");
       await page.getByRole("button", { name: "Create account" }).click();
-      await page.waitForURL(`${url}/account`);
+      await page.waitForURL(`${url}/account`, { timeout: 15_000 }).catch(async (error: Error) => {
+        const alert = await page.getByRole("alert").textContent({ timeout: 1000 }).catch(() => null);
+        throw new Error(`no /account after the sign-up (page says: ${alert}; server: ${serverOutput})`, {
+          cause: error,
+        });
+      });
       await expect
         .poll(() => page.locator("main").textContent())
         .toContain("Signed in as Grace Hopper (grace@example.com)");
