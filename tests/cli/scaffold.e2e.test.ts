@@ -151,7 +151,10 @@ describe("an app made by tessera create", () => {
       await page.getByLabel("Password").fill("correct horse battery");
       await page.getByRole("button", { name: "Create account" }).click();
       await page.waitForURL(`${url}/account`, { timeout: 15_000 }).catch(async (error: Error) => {
-        const alert = await page.getByRole("alert").textContent({ timeout: 1000 }).catch(() => null);
+        const alert = await page
+          .getByRole("alert")
+          .textContent({ timeout: 1000 })
+          .catch(() => null);
         throw new Error(`no /account after the sign-up (page says: ${alert}; server: ${serverOutput})`, {
           cause: error,
         });
