@@ -1,6 +1,7 @@
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { PassThrough } from "node:stream";
 import { ObjectId } from "mongodb";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import {
@@ -317,6 +318,40 @@ describe("tessera invitations send", () => {
     });
     expect(await invitationsOf(orgId)).toHaveLength(0);
     expect(sink.mails.length).toBe(mailsBefore);
+  });
+
+  it("--csv - reads the rows from stdin; an organization without an owner needs --inviter (exit 2)", async () => {
+    const owner = await signIn(t, "stdin-owner");
+    const admin = await signIn(t, "stdin-admin");
+    const orgId = await createOrganization(owner, "inv-stdin");
+    await addMember(t, orgId, admin, "admin");
+    const stdin = new PassThrough();
+    stdin.end("email\npiped@example.com\n");
+    const context = testRun(t.db.databaseName, {
+      json: true,
+      stdin,
+      env: { SMTP_URL: sink.url },
+    });
+    context.connection.config = config;
+    const result = await send({ org: "inv-stdin", csv: "-" }, context);
+    expect(result.rows.map((row) => [row.email, row.status])).toEqual([["piped@example.com", "sent"]]);
+
+    // The owner leaves the organization's owner role to nobody (as a repair would find it).
+    await t.db
+      .collection("members")
+      .updateOne({ userId: new ObjectId(owner.userId) }, { $set: { role: "member" } });
+    const file = await csv("ownerless.csv", "email\nlater@example.com\n");
+    expect(await failureOf(send({ org: "inv-stdin", csv: file }))).toEqual({
+      exit: EXIT.usage,
+      code: "USAGE",
+      message: "inv-stdin has no owner to invite on behalf of: name a member with --inviter <email>",
+    });
+    const byAdmin = await send({ org: "inv-stdin", csv: file, inviter: admin.email });
+    expect(byAdmin.rows.map((row) => row.status)).toEqual(["sent"]);
+    expect((await invitationsOf(orgId)).map((row) => row.email)).toEqual([
+      "piped@example.com",
+      "later@example.com",
+    ]);
   });
 
   it("plain progress lines on stderr without a terminal", async () => {
