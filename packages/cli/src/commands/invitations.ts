@@ -99,6 +99,66 @@ async function readInvitees(rows: readonly CsvRow[]): Promise<Invitee[]> {
   return invitees;
 }
 
+type OperatorOrganizations = ReturnType<
+  typeof import("@tessera/auth-core/operator").createOperatorOrganizations
+>;
+type Organization = NonNullable<Awaited<ReturnType<OperatorOrganizations["findOrganization"]>>>;
+type Inviter = NonNullable<Awaited<ReturnType<OperatorOrganizations["findOwner"]>>>;
+
+/** `--inviter`, else the organization's oldest owner; a member of the organization, or exit 3, 2 or 4. */
+async function findInviter(orgs: OperatorOrganizations, org: Organization, email: string | undefined) {
+  const inviter = email ? await orgs.findUserByEmail(email) : await orgs.findOwner(org);
+  if (!inviter) {
+    if (email) throw notFound("USER_NOT_FOUND", `no user with the email ${email}`);
+    throw usageError(`${org.slug} has no owner to invite on behalf of: name a member with --inviter <email>`);
+  }
+  if ((await orgs.memberRole(org, inviter._id)) === null)
+    throw new CliError(
+      "NOT_A_MEMBER_OF_ORGANIZATION",
+      `--inviter: ${inviter.email} is not a member of ${org.slug}`,
+      EXIT.refused,
+    );
+  return inviter;
+}
+
+/**
+ * One row through the core's invite path (the team looked up by id or name first). `planned`: the
+ * invitations a dry run would have created before this row, for the invitation limit.
+ */
+async function inviteOne(
+  orgs: OperatorOrganizations,
+  org: Organization,
+  inviter: Inviter,
+  invitee: Invitee,
+  options: { dryRun: boolean; planned: number },
+): Promise<InvitationRow> {
+  const { ERROR_CATALOGUE } = await import("@tessera/auth-core");
+  const team = invitee.team === null ? null : await orgs.findTeam(org, invitee.team);
+  const base = {
+    line: invitee.line,
+    email: invitee.email,
+    role: invitee.roles.join(","),
+    team: invitee.team,
+    teamId: team?._id.toHexString() ?? null,
+  };
+  const refusal = (code: ErrorCode): InvitationRow => ({
+    ...base,
+    status: ALREADY_DONE.includes(code) ? "skipped" : "refused",
+    code,
+    reason: ERROR_CATALOGUE[code].message,
+  });
+  if (invitee.team !== null && team === null) return refusal("TEAM_NOT_FOUND");
+  const outcome = await orgs.invite(
+    org,
+    inviter,
+    { email: invitee.email, roles: invitee.roles, teamIds: base.teamId ? [base.teamId] : [] },
+    options,
+  );
+  if (!outcome.ok) return refusal(outcome.code);
+  if (!outcome.value) return { ...base, status: "would-send" };
+  return { ...base, status: "sent", invitationId: outcome.value.id };
+}
+
 export async function invitationsSendAction(
   run: RunContext,
   options: InvitationsSendOptions,
@@ -111,88 +171,44 @@ export async function invitationsSendAction(
   const dryRun = options.dryRun === true;
   return withOperator(run, async (session) => {
     const { createOperatorOrganizations } = await import("@tessera/auth-core/operator");
-    const { ERROR_CATALOGUE } = await import("@tessera/auth-core");
     const orgs = createOperatorOrganizations(session.auth, session.actor);
     const org = await orgs.findOrganization(options.org);
     if (!org) throw notFound("ORGANIZATION_NOT_FOUND", `no organization ${options.org}`);
-    const slug = org.slug;
-    const inviter = options.inviter ? await orgs.findUserByEmail(options.inviter) : await orgs.findOwner(org);
-    if (!inviter) {
-      if (options.inviter) throw notFound("USER_NOT_FOUND", `no user with the email ${options.inviter}`);
-      throw usageError(`${slug} has no owner to invite on behalf of: name a member with --inviter <email>`);
-    }
-    if ((await orgs.memberRole(org, inviter._id)) === null)
-      throw new CliError(
-        "NOT_A_MEMBER_OF_ORGANIZATION",
-        `--inviter: ${inviter.email} is not a member of ${slug}`,
-        EXIT.refused,
-      );
+    const inviter = await findInviter(orgs, org, options.inviter);
     const hook = session.auth.context.options.organization.sendInvitationEmail;
     if (!dryRun && !session.mails && !hook)
       throw usageError(
         "no mailer: the invitations could not be mailed. Set SMTP_URL (and TESSERA_MAIL_FROM), or pass --config with the app's mailer; nothing was sent",
       );
 
-    const progress = await startProgress(run, `invitations to ${slug}`);
+    const progress = await startProgress(run, `invitations to ${org.slug}`);
     const result: InvitationsSendResult = {
-      organization: { id: org._id.toHexString(), slug },
+      organization: { id: org._id.toHexString(), slug: org.slug },
       inviter: { id: inviter._id.toHexString(), email: inviter.email },
       dryRun,
       counts: { sent: 0, wouldSend: 0, skipped: 0, refused: 0 },
       rows: [],
     };
     const firstLine = new Map<string, number>();
-    const add = (row: InvitationRow) => {
+    for (const invitee of invitees) {
+      const earlier = firstLine.get(invitee.email);
+      if (earlier === undefined) firstLine.set(invitee.email, invitee.line);
+      const row: InvitationRow =
+        earlier === undefined
+          ? await inviteOne(orgs, org, inviter, invitee, { dryRun, planned: result.counts.wouldSend })
+          : {
+              line: invitee.line,
+              email: invitee.email,
+              role: invitee.roles.join(","),
+              team: invitee.team,
+              teamId: null,
+              status: "skipped",
+              code: "DUPLICATE_ROW",
+              reason: `the same address as line ${earlier}`,
+            };
       result.rows.push(row);
       result.counts[row.status === "would-send" ? "wouldSend" : row.status]++;
       progress.step(`${row.email} ${row.status}`, result.rows.length, invitees.length);
-    };
-    for (const invitee of invitees) {
-      const base = {
-        line: invitee.line,
-        email: invitee.email,
-        role: invitee.roles.join(","),
-        team: invitee.team,
-      };
-      const earlier = firstLine.get(invitee.email);
-      if (earlier !== undefined) {
-        add({
-          ...base,
-          teamId: null,
-          status: "skipped",
-          code: "DUPLICATE_ROW",
-          reason: `the same address as line ${earlier}`,
-        });
-        continue;
-      }
-      firstLine.set(invitee.email, invitee.line);
-      const team = invitee.team === null ? null : await orgs.findTeam(org, invitee.team);
-      const refuse = (code: ErrorCode) =>
-        add({
-          ...base,
-          teamId: team?._id.toHexString() ?? null,
-          status: ALREADY_DONE.includes(code) ? "skipped" : "refused",
-          code,
-          reason: ERROR_CATALOGUE[code].message,
-        });
-      if (invitee.team !== null && team === null) {
-        refuse("TEAM_NOT_FOUND");
-        continue;
-      }
-      const outcome = await orgs.invite(
-        org,
-        inviter,
-        { email: invitee.email, roles: invitee.roles, teamIds: team ? [team._id.toHexString()] : [] },
-        { dryRun, planned: result.counts.wouldSend },
-      );
-      if (!outcome.ok) refuse(outcome.code);
-      else
-        add({
-          ...base,
-          teamId: team?._id.toHexString() ?? null,
-          status: outcome.value ? "sent" : "would-send",
-          ...(outcome.value ? { invitationId: outcome.value.id } : {}),
-        });
     }
     await progress.finish(summarize(result));
     return result;
