@@ -8,14 +8,14 @@
 import { execFile } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
-import { mkdir, mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { packPackage } from "../support/pack.ts";
 
 const run = promisify(execFile);
-const WORKSPACE = join(import.meta.dirname, "..", "..");
 const PACKAGES = ["auth-core", "dev-db", "cli"] as const;
 
 let dir: string;
@@ -34,20 +34,18 @@ beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), "tessera-consumer-"));
   const packs = join(dir, "packs");
   await mkdir(packs);
-  for (const name of PACKAGES) {
-    await sh("pnpm", ["pack", "--pack-destination", packs], join(WORKSPACE, "packages", name));
-  }
-  for (const file of await readdir(packs)) {
-    const name = PACKAGES.find((p) => file.startsWith(`tessera-${p}-`));
-    if (name) tarballs[name] = join(packs, file);
-  }
+  for (const name of PACKAGES) tarballs[name] = await packPackage(name, packs);
   const app = join(dir, "app");
-  await mkdir(app);
-  await writeFile(
-    join(app, "package.json"),
-    JSON.stringify({ name: "consumer-app", private: true, type: "module" }),
-  );
-  // The core and the CLI: an app on a real MongoDB must not pull the embedded database.
+  const coreApp = join(dir, "core-app");
+  for (const [folder, name] of [
+    [app, "consumer-app"],
+    [coreApp, "core-app"],
+  ] as const) {
+    await mkdir(folder);
+    await writeFile(join(folder, "package.json"), JSON.stringify({ name, private: true, type: "module" }));
+  }
+  // The core, the CLI and the embedded database the CLI brings along (an optional dependency of the
+  // CLI; its tarball given here so that npm never asks the registry for our own package).
   await sh(
     "npm",
     [
@@ -57,10 +55,17 @@ beforeAll(async () => {
       "--loglevel=error",
       tarballs["auth-core"]!,
       tarballs.cli!,
+      tarballs["dev-db"]!,
       "typescript@5.9",
       "@types/node@20",
     ],
     app,
+  );
+  // The core alone: an app on a real MongoDB must not pull the embedded database.
+  await sh(
+    "npm",
+    ["install", "--no-audit", "--no-fund", "--loglevel=error", tarballs["auth-core"]!],
+    coreApp,
   );
 }, 300_000);
 
@@ -84,10 +89,18 @@ describe("the packed tarballs", () => {
   });
 
   it("install with plain npm and leave the embedded database out of an app on a real MongoDB", () => {
-    const modules = join(dir, "app", "node_modules");
+    const modules = join(dir, "core-app", "node_modules");
     expect(existsSync(join(modules, "@tessera", "auth-core", "dist", "index.js"))).toBe(true);
     expect(existsSync(join(modules, "@tessera", "dev-db"))).toBe(false);
     expect(existsSync(join(modules, "mongodb-memory-server-core"))).toBe(false);
+  });
+
+  it("the CLI brings the embedded database and tsx as its own dependencies", async () => {
+    const cli = JSON.parse(
+      await readFile(join(dir, "app", "node_modules", "@tessera", "cli", "package.json"), "utf8"),
+    ) as { dependencies: Record<string, string>; optionalDependencies: Record<string, string> };
+    expect(cli.optionalDependencies).toEqual({ "@tessera/dev-db": "^0.1.0" });
+    expect(cli.dependencies.tsx).toMatch(/^\^4\./);
   });
 });
 
@@ -109,6 +122,45 @@ describe("the installed tessera CLI", () => {
     expect(init).toMatchObject({ code: 2 });
     expect((init as { stderr: string }).stderr).toContain("is not a Remix app");
   }, 60_000);
+
+  it("reads a TypeScript --config with nothing more installed, and finds the embedded database from any directory", async () => {
+    const app = join(dir, "app");
+    const bin = join(app, "node_modules", "@tessera", "cli", "bin", "tessera.mjs");
+    await writeFile(
+      join(app, "tessera.config.ts"),
+      `const options: { database: { uri: string; dbName: string } } = {
+  database: { uri: process.env.APP_DB_URI ?? "", dbName: "consumer_config_${randomBytes(4).toString("hex")}" },
+};
+export default options;
+`,
+    );
+    const { stdout } = await sh(
+      "node",
+      [bin, "--config", "tessera.config.ts", "migrate", "status", "--json"],
+      app,
+      {
+        APP_DB_URI: inject("mongoUri"),
+      },
+    );
+    const status = JSON.parse(stdout) as { migrations: { id: string; appliedAt: null }[]; pending: number };
+    expect(status.migrations[0]).toEqual({ id: "0001-core-indexes", appliedAt: null });
+    expect(status.pending).toBe(status.migrations.length);
+
+    // From an empty directory, no MONGODB_URI: @tessera/dev-db resolves beside the CLI, not from here.
+    const empty = await mkdtemp(join(tmpdir(), "tessera-anywhere-"));
+    const env = { ...process.env };
+    delete env.MONGODB_URI;
+    const anywhere = await run("node", [bin, "migrate", "status", "--json"], {
+      cwd: empty,
+      env,
+      maxBuffer: 1 << 24,
+    });
+    expect(anywhere.stderr).toContain("using a throwaway embedded database");
+    expect((JSON.parse(anywhere.stdout) as { migrations: { id: string }[] }).migrations[0]?.id).toBe(
+      "0001-core-indexes",
+    );
+    await rm(empty, { recursive: true, force: true });
+  }, 180_000);
 });
 
 describe("an app using the installed core", () => {
@@ -146,8 +198,8 @@ server.close(); await auth.close();
   it("the standalone server without MONGODB_URI and without the embedded database says what to install", async () => {
     const script = `import { startServer } from "@tessera/auth-core/server";
 await startServer({ env: { PORT: "0" } }).then(() => console.log("started"), (error) => console.log(error.message));`;
-    await writeFile(join(dir, "app", "no-db.mjs"), script);
-    const { stdout } = await sh("node", ["no-db.mjs"], join(dir, "app"));
+    await writeFile(join(dir, "core-app", "no-db.mjs"), script);
+    const { stdout } = await sh("node", ["no-db.mjs"], join(dir, "core-app"));
     expect(stdout.trim()).toBe(
       "No MONGODB_URI is set and the embedded database is not installed: set MONGODB_URI, or `npm install @tessera/dev-db` for a local development database",
     );

@@ -6,25 +6,22 @@
  */
 import type { AdminUser } from "./contracts/admin-models.ts";
 import type { Auth } from "./create-auth.ts";
-import type { MemberDoc, OrganizationDoc } from "./db/documents.ts";
-import { type ObjectId, parseId } from "./db/ids.ts";
+import { parseId } from "./db/ids.ts";
 import { CORE_MIGRATIONS, runMigrations } from "./db/migrations/index.ts";
 import { AuthError } from "./errors/auth-error.ts";
 import { findAllListedUsers, operatorCaller } from "./features/admin/operator.ts";
 
-import type { AuditAction } from "./features/admin/rules.ts";
-import { recordAuditEvent } from "./features/admin/service.ts";
-import {
-  deleteOrganizationCascade,
-  dropCreatorRole,
-  holdsRole,
-  removeMembership,
-  setMemberRole,
-} from "./features/organization/index.ts";
 import type { CoreEndpoint } from "./features/registry.ts";
 import { accountIdOf } from "./features/users/index.ts";
 import { createApi, type TypedApi } from "./http/api.ts";
 import type { CallerResolvers } from "./http/caller.ts";
+
+export {
+  createOperatorOrganizations,
+  type OperatorMember,
+  type OperatorOrganization,
+  parseInvitee,
+} from "./operator-organizations.ts";
 
 export function createOperatorApi(auth: Auth, actor: string): TypedApi<CoreEndpoint> {
   if (!/^[\w.:@-]{1,100}$/.test(actor))
@@ -85,162 +82,6 @@ export async function migrateStepByStep(auth: Auth, onStart: (id: string) => voi
   return applied;
 }
 
-/** An organization as the operator sees it: its fields and how many members it has. */
-export interface OperatorOrganization {
-  id: string;
-  name: string;
-  slug: string;
-  createdAt: Date;
-  members: number;
-}
-
-export interface OperatorMember {
-  id: string;
-  userId: string;
-  email: string | null;
-  name: string | null;
-  role: string;
-  createdAt: Date;
-}
-
-/**
- * An operator's organization work (`tessera orgs …`): reads for listing, and changes through the
- * organization feature's own services so its rules hold — the only owner can be neither removed nor
- * demoted, a deleted organization takes its members, invitations and teams with it — each change
- * recorded in the audit trail with the operator as actor. Adding a member is `auth.api.addMember`
- * (server-only, with its limits); this covers the rest.
- */
-export function createOperatorOrganizations(auth: Auth, actor: string) {
-  const context = auth.context;
-  const { collections } = context;
-  const record = (action: AuditAction, subjectId: ObjectId | null, details: Record<string, unknown>) =>
-    recordAuditEvent(context, {
-      action,
-      actorId: null,
-      actor,
-      subjectId,
-      details,
-      ip: null,
-      userAgent: null,
-    });
-
-  async function counted(orgs: OrganizationDoc[]): Promise<OperatorOrganization[]> {
-    return Promise.all(
-      orgs.map(async (org) => ({
-        id: org._id.toHexString(),
-        name: org.name,
-        slug: org.slug,
-        createdAt: org.createdAt,
-        members: await collections.members.countDocuments({ organizationId: org._id }),
-      })),
-    );
-  }
-
-  async function findOrganization(idOrSlug: string): Promise<OrganizationDoc | null> {
-    const id = parseId(idOrSlug);
-    return collections.organizations.findOne(id ? { _id: id } : { slug: idOrSlug.toLowerCase() });
-  }
-
-  async function findMember(org: OrganizationDoc, userId: string): Promise<MemberDoc | null> {
-    const id = parseId(userId);
-    return id ? collections.members.findOne({ organizationId: org._id, userId: id }) : null;
-  }
-
-  return {
-    async list(options: { search?: string; limit: number; offset: number }) {
-      const filter = options.search
-        ? { slug: { $regex: options.search.replace(/[^\w-]/g, ""), $options: "i" } }
-        : {};
-      const [orgs, total] = await Promise.all([
-        collections.organizations
-          .find(filter)
-          .sort({ createdAt: 1, _id: 1 })
-          .skip(options.offset)
-          .limit(options.limit)
-          .toArray(),
-        collections.organizations.countDocuments(filter),
-      ]);
-      return { organizations: await counted(orgs), total };
-    },
-
-    findOrganization,
-
-    async show(org: OrganizationDoc) {
-      const [organization] = await counted([org]);
-      const members = await collections.members
-        .find({ organizationId: org._id })
-        .sort({ createdAt: 1 })
-        .toArray();
-      const users = await collections.users
-        .find({ _id: { $in: members.map((member) => member.userId) } })
-        .toArray();
-      const byId = new Map(users.map((user) => [user._id.toHexString(), user]));
-      const pending = await collections.invitations.countDocuments({
-        organizationId: org._id,
-        status: "pending",
-      });
-      const list: OperatorMember[] = members.map((member) => {
-        const user = byId.get(member.userId.toHexString());
-        return {
-          id: member._id.toHexString(),
-          userId: member.userId.toHexString(),
-          email: user?.email ?? null,
-          name: user?.name ?? null,
-          role: member.role,
-          createdAt: member.createdAt,
-        };
-      });
-      return { organization: organization!, members: list, pendingInvitations: pending };
-    },
-
-    async recordAddMember(org: OrganizationDoc, userId: string, role: string): Promise<void> {
-      await record("organization.add-member", parseId(userId), {
-        organizationId: org._id.toHexString(),
-        role,
-      });
-    },
-
-    /** The sole-owner rule holds: CANNOT_LEAVE_AS_ONLY_OWNER (AuthError, like every refusal here). */
-    async removeMember(org: OrganizationDoc, userId: string): Promise<void> {
-      const member = await findMember(org, userId);
-      if (!member) throw new AuthError("MEMBER_NOT_FOUND");
-      const removed = await removeMembership(context, member);
-      if (removed === false) throw new AuthError("CANNOT_LEAVE_AS_ONLY_OWNER");
-      if (removed === null) throw new AuthError("MEMBER_NOT_FOUND");
-      await record("organization.remove-member", member.userId, {
-        organizationId: org._id.toHexString(),
-        role: member.role,
-      });
-    },
-
-    /** Known roles only; the only owner cannot lose the creator role. */
-    async setMemberRole(org: OrganizationDoc, userId: string, roles: readonly string[]): Promise<void> {
-      const { roles: custom, creatorRole } = context.options.organization;
-      const known = new Set(["owner", "admin", "member", creatorRole, ...Object.keys(custom)]);
-      if (roles.length === 0 || roles.some((role) => !known.has(role)))
-        throw new AuthError("MEMBER_ROLE_NOT_FOUND");
-      const member = await findMember(org, userId);
-      if (!member) throw new AuthError("MEMBER_NOT_FOUND");
-      const role = roles.join(",");
-      if (holdsRole(member.role, creatorRole) && !roles.includes(creatorRole)) {
-        if (!(await dropCreatorRole(context, member, role)))
-          throw new AuthError("CANNOT_LEAVE_AS_ONLY_OWNER");
-      } else await setMemberRole(context, member._id, role);
-      await record("organization.set-member-role", member.userId, {
-        organizationId: org._id.toHexString(),
-        before: member.role,
-        after: role,
-      });
-    },
-
-    /** The organization with its members, invitations and teams. */
-    async deleteOrganization(org: OrganizationDoc): Promise<void> {
-      if (!(await deleteOrganizationCascade(context, org._id))) throw new AuthError("ORGANIZATION_NOT_FOUND");
-      await record("organization.delete", null, { organizationId: org._id.toHexString(), slug: org.slug });
-    },
-  };
-}
-
 /**
  * Every user the list-users query matches, in one read (`tessera users list --all`): list-users
  * pages with an offset, which costs a sort per page on FerretDB. VALIDATION_ERROR for a bad query.
@@ -252,4 +93,29 @@ export async function listAllUsers(
   const users = await findAllListedUsers(auth, query);
   if (!users) throw new AuthError("VALIDATION_ERROR");
   return users;
+}
+
+/** A session as an operator's prompt shows it (`tessera sessions revoke`): never its token. */
+export interface OperatorSessionInfo {
+  id: string;
+  userId: string;
+  createdAt: Date;
+  expiresAt: Date;
+  ipAddress: string | null;
+  userAgent: string | null;
+}
+
+/** A session by id, read before a revoke asks; null when there is none (or the id is not one). */
+export async function findSessionById(auth: Auth, sessionId: string): Promise<OperatorSessionInfo | null> {
+  const id = parseId(sessionId);
+  const doc = id ? await auth.context.collections.sessions.findOne({ _id: id }) : null;
+  if (!doc) return null;
+  return {
+    id: doc._id.toHexString(),
+    userId: doc.userId.toHexString(),
+    createdAt: doc.createdAt,
+    expiresAt: doc.expiresAt,
+    ipAddress: doc.ipAddress,
+    userAgent: doc.userAgent,
+  };
 }

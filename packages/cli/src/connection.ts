@@ -19,6 +19,11 @@ export interface ConnectionOptions {
 
 export interface OpenedAuth {
   auth: Auth;
+  /**
+   * Whether mail leaves this machine: a `mailer` in the --config module, or SMTP_URL (with
+   * TESSERA_MAIL_FROM, as the standalone server reads them). False: mails go nowhere.
+   */
+  mails: boolean;
   /** Where the data is, for messages: "mongodb://…/db" with credentials removed. */
   where: string;
   close(): Promise<void>;
@@ -54,39 +59,53 @@ export async function recordRunningDevDb(io: Io, state: RunningDevDb): Promise<(
   return () => rm(file, { force: true });
 }
 
+/**
+ * The app's options module. A TypeScript one (`tessera.config.ts`, as init writes it) loads through
+ * tsx's programmatic API, a dependency of the CLI: it handles the module's own TypeScript imports,
+ * the app's tsconfig paths and ESM/CommonJS, which a single-file transform would not, and it loads
+ * only for a .ts config, so `tessera --help` stays fast. A module that fails to load (syntax, a
+ * missing import, a throw at load) is a usage error naming the file and the cause.
+ */
 export async function loadOptionsModule(path: string, cwd: string): Promise<Partial<AuthOptions>> {
   const file = isAbsolute(path) ? path : resolve(cwd, path);
   if (!existsSync(file)) throw new CliError("CONFIG_NOT_FOUND", `--config: no such file ${file}`, EXIT.usage);
-  if (/\.[cm]?tsx?$/.test(file)) await registerTypeScript(file);
   let loaded: { default?: unknown };
   try {
-    loaded = (await import(pathToFileURL(file).href)) as { default?: unknown };
+    if (/\.[cm]?tsx?$/.test(file)) {
+      const { tsImport } = await import("tsx/esm/api");
+      loaded = (await tsImport(pathToFileURL(file).href, import.meta.url)) as { default?: unknown };
+    } else loaded = (await import(pathToFileURL(file).href)) as { default?: unknown };
   } catch (error) {
-    throw new CliError("CONFIG_INVALID", `--config: ${file} failed to load: ${describe(error)}`);
+    throw new CliError("CONFIG_INVALID", `--config: ${file} failed to load: ${describe(error)}`, EXIT.usage);
   }
-  const exported = typeof loaded.default === "function" ? await loaded.default() : loaded.default;
+  // A module compiled as CommonJS (no "type": "module" near it) arrives as { default: exports }.
+  let value = loaded.default;
+  if (typeof value === "object" && value !== null && "default" in value && Object.keys(value).length <= 2)
+    value = (value as { default: unknown }).default;
+  let exported: unknown;
+  try {
+    exported = typeof value === "function" ? await value() : value;
+  } catch (error) {
+    throw new CliError(
+      "CONFIG_INVALID",
+      `--config: ${file}'s default export threw: ${describe(error)}`,
+      EXIT.usage,
+    );
+  }
   if (typeof exported !== "object" || exported === null) {
-    throw new CliError("CONFIG_INVALID", `--config: ${file} must default-export the options object`);
+    throw new CliError(
+      "CONFIG_INVALID",
+      `--config: ${file} must default-export the options object (or a function returning it)`,
+      EXIT.usage,
+    );
   }
   return exported as Partial<AuthOptions>;
 }
 
-async function registerTypeScript(file: string): Promise<void> {
-  try {
-    const specifier = "tsx/esm/api";
-    const tsx = (await import(specifier)) as { register(): unknown };
-    tsx.register();
-  } catch {
-    throw new CliError(
-      "CONFIG_NEEDS_TSX",
-      `--config: ${file} is TypeScript; install tsx in the app (npm i -D tsx) or pass a .js module`,
-      EXIT.usage,
-    );
-  }
-}
-
+/** The first lines of an error's message (a transform error lists its location there). */
 function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
+  const message = error instanceof Error ? error.message : String(error);
+  return message.split("\n").slice(0, 6).join("\n").trim();
 }
 
 function redact(uri: string): string {
@@ -133,17 +152,28 @@ export async function openAuth(options: ConnectionOptions, io: Io): Promise<Open
   const dbName = uri ? (options.db ?? io.env.TESSERA_DB_NAME ?? moduleDbName ?? databaseName(uri)) : null;
   if (uri) database = { uri, dbName: dbName! };
   const secret = io.env.TESSERA_SECRET ?? fromModule.secret ?? randomBytes(32).toString("base64url");
-  const { createAuth } = await import("@tessera/auth-core");
+  const { createAuth, createSmtpMailer } = await import("@tessera/auth-core");
   const silent = { debug() {}, info() {}, warn() {}, error() {} };
+  const smtpUrl = io.env.SMTP_URL?.trim();
+  const smtp =
+    !fromModule.mailer && smtpUrl
+      ? createSmtpMailer({
+          url: smtpUrl,
+          from: io.env.TESSERA_MAIL_FROM?.trim() || "Tessera <no-reply@localhost>",
+        })
+      : null;
+  if (smtp) cleanups.unshift(async () => smtp.close());
   const auth = createAuth({
     ...fromModule,
     database: database!,
     secret,
     logger: fromModule.logger ?? silent,
+    ...(smtp ? { mailer: smtp } : {}),
   } as AuthOptions);
   const where = uri ? `${redact(uri)} (database ${dbName})` : "the --config module's database";
   return {
     auth,
+    mails: Boolean(fromModule.mailer || smtp),
     where,
     async close() {
       await auth.close();
@@ -152,22 +182,36 @@ export async function openAuth(options: ConnectionOptions, io: Io): Promise<Open
   };
 }
 
+function isModuleMissing(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === "ERR_MODULE_NOT_FOUND" || code === "MODULE_NOT_FOUND";
+}
+
 interface EmbeddedDb {
   uri: string;
   backend: string;
   stop(): Promise<void>;
 }
 
-/** @tessera/dev-db, an optional peer: a clear message when it is not installed. */
+/**
+ * @tessera/dev-db, an optional dependency of the CLI, resolved from where the CLI is installed (an
+ * import resolves from this module, never from the current directory), so `tessera db start` works
+ * from any directory and from a global or npx install. A clear message when the optional install
+ * was skipped.
+ */
 export async function startEmbedded(io: Io, dataDir: string | undefined): Promise<EmbeddedDb> {
   let devDb: typeof import("@tessera/dev-db");
   try {
-    const specifier = "@tessera/dev-db";
-    devDb = (await import(specifier)) as typeof import("@tessera/dev-db");
-  } catch {
+    devDb = await import("@tessera/dev-db");
+  } catch (error) {
+    if (!isModuleMissing(error))
+      throw new CliError(
+        "NO_DATABASE",
+        `the embedded database (@tessera/dev-db) failed to load: ${describe(error)}`,
+      );
     throw new CliError(
       "NO_DATABASE",
-      "no --uri or MONGODB_URI is set and the embedded database is not installed: set MONGODB_URI, or `npm install @tessera/dev-db`",
+      "no --uri or MONGODB_URI is set and the embedded database (@tessera/dev-db, an optional dependency of @tessera/cli) is not installed beside the CLI: set MONGODB_URI, or reinstall @tessera/cli with optional dependencies",
     );
   }
   const env = { ...io.env };

@@ -16,12 +16,20 @@ export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
 export class CliError extends Error {
   readonly code: string;
   readonly exitCode: ExitCode;
+  /** The command has printed its answer already: exit with the code, print nothing more. */
+  readonly reported: boolean;
 
-  constructor(code: string, message: string, exitCode: ExitCode = EXIT.failure) {
+  constructor(
+    code: string,
+    message: string,
+    exitCode: ExitCode = EXIT.failure,
+    options: { reported?: boolean } = {},
+  ) {
     super(message);
     this.name = "CliError";
     this.code = code;
     this.exitCode = exitCode;
+    this.reported = options.reported === true;
   }
 }
 

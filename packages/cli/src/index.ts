@@ -5,6 +5,12 @@ export { type DoctorResult, doctorAction } from "./commands/doctor.ts";
 export { exportAction, type UserExport } from "./commands/export.ts";
 export { importAction } from "./commands/import.ts";
 export { createAction, type InitResult, initAction } from "./commands/init.ts";
+export {
+  exitCodeOf as invitationsExitCode,
+  type InvitationRow,
+  type InvitationsSendResult,
+  invitationsSendAction,
+} from "./commands/invitations.ts";
 export { migrateStatusAction, migrateUpAction } from "./commands/migrate.ts";
 export {
   orgsAddMemberAction,

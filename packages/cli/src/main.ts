@@ -24,6 +24,7 @@ export async function main(argv: readonly string[]): Promise<number> {
       process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
       return EXIT.failure;
     }
+    if (known.reported) return known.exitCode;
     if (json)
       process.stdout.write(`${JSON.stringify({ error: { code: known.code, message: known.message } })}\n`);
     process.stderr.write(`error: ${known.message}\n`);

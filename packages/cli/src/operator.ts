@@ -1,4 +1,4 @@
-import type { CoreEndpoint, TypedApi } from "@tessera/auth-core";
+import type { AdminUser, CoreEndpoint, TypedApi } from "@tessera/auth-core";
 import type { OpenedAuth } from "./connection.ts";
 import { notFound, usageError } from "./errors.ts";
 import { operatorName, type RunContext, withAuth } from "./kit.ts";
@@ -43,4 +43,19 @@ export async function resolveUserId(session: OperatorSession, ref: string): Prom
   const user = data.users[0];
   if (!user) throw notFound("USER_NOT_FOUND", `no user with the email ${ref}`);
   return user.id;
+}
+
+/**
+ * A user named by id or email, read before anything is asked or changed: the prompt of a destructive
+ * command names who it affects, and an unknown user is exit 3 without a question.
+ */
+export async function resolveUser(session: OperatorSession, ref: string): Promise<AdminUser> {
+  const id = await resolveUserId(session, ref);
+  const { data } = await session.api.getUser({ query: { id }, headers: session.headers });
+  return data;
+}
+
+/** "Ada Lovelace <ada@example.com> (6b07…, role admin)": who a prompt is about. */
+export function describeUserBriefly(user: AdminUser): string {
+  return `${user.name ? `${user.name} ` : ""}<${user.email}> (${user.id}, role ${user.role})`;
 }

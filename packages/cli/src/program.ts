@@ -6,6 +6,7 @@ import { doctorCommand } from "./commands/doctor.ts";
 import { exportCommand } from "./commands/export.ts";
 import { importCommand } from "./commands/import.ts";
 import { createCommand, initCommand } from "./commands/init.ts";
+import { invitationsCommand } from "./commands/invitations.ts";
 import { migrateCommand } from "./commands/migrate.ts";
 import { orgsCommand } from "./commands/orgs.ts";
 import { secretCommand } from "./commands/secret.ts";
@@ -45,6 +46,7 @@ export function createProgram(): Command {
     usersCommand,
     sessionsCommand,
     orgsCommand,
+    invitationsCommand,
     auditCommand,
     importCommand,
     exportCommand,

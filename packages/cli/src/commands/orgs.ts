@@ -2,7 +2,13 @@ import type { OperatorMember, OperatorOrganization } from "@tessera/auth-core/op
 import { Command, Option } from "commander";
 import { notFound } from "../errors.ts";
 import { confirmOrRefuse, contextOf, parseCount, type RunContext, report } from "../kit.ts";
-import { type OperatorSession, resolveUserId, withOperator } from "../operator.ts";
+import {
+  describeUserBriefly,
+  type OperatorSession,
+  resolveUser,
+  resolveUserId,
+  withOperator,
+} from "../operator.ts";
 import { formatDate, formatTable } from "../table.ts";
 
 /** Organizations through the core's organization services, as the operator `cli:<os user>`. */
@@ -57,6 +63,29 @@ export async function orgsShowAction(run: RunContext, ref: string): Promise<Orgs
   return withOrganizations(run, async (orgs) => orgs.show(await requireOrganization(orgs, ref)));
 }
 
+type OperatorOrganizations = ReturnType<
+  typeof import("@tessera/auth-core/operator").createOperatorOrganizations
+>;
+
+/**
+ * Role names as the core's role table has them (the defaults and `organization.roles` of --config):
+ * an unknown one is exit 3 naming the roles there are, before anything changes.
+ */
+function parseKnownRoles(orgs: OperatorOrganizations, role: string): string[] {
+  const roles = role
+    .split(",")
+    .map((name) => name.trim())
+    .filter(Boolean);
+  const known = orgs.roleNames();
+  const unknown = roles.filter((name) => !known.includes(name));
+  if (roles.length === 0 || unknown.length > 0)
+    throw notFound(
+      "MEMBER_ROLE_NOT_FOUND",
+      `${roles.length === 0 ? "no role given" : `unknown role ${unknown.join(", ")}`} (roles: ${known.join(", ")})`,
+    );
+  return roles;
+}
+
 export interface OrgMemberResult {
   organizationId: string;
   userId: string;
@@ -71,8 +100,8 @@ export async function orgsAddMemberAction(
 ): Promise<OrgMemberResult> {
   return withOrganizations(run, async (orgs, session) => {
     const org = await requireOrganization(orgs, ref);
+    const role = parseKnownRoles(orgs, options.role ?? "member").join(",");
     const userId = await resolveUserId(session, user);
-    const role = options.role ?? "member";
     await session.api.addMember({
       body: { organizationId: org._id.toHexString(), userId, role },
       headers: session.headers,
@@ -88,10 +117,17 @@ export async function orgsRemoveMemberAction(
   user: string,
   options: { yes?: boolean | undefined },
 ): Promise<OrgMemberResult> {
-  await confirmOrRefuse(run, options.yes, `Remove ${user} from ${ref}?`);
   return withOrganizations(run, async (orgs, session) => {
     const org = await requireOrganization(orgs, ref);
-    const userId = await resolveUserId(session, user);
+    const target = await resolveUser(session, user);
+    const userId = target.id;
+    const role = await orgs.memberRole(org, userId);
+    if (role === null) throw notFound("MEMBER_NOT_FOUND", `${target.email} is not a member of ${org.slug}`);
+    await confirmOrRefuse(
+      run,
+      options.yes,
+      `Remove ${describeUserBriefly(target)}, ${role} of ${org.name} (${org.slug}), from the organization?`,
+    );
     await orgs.removeMember(org, userId);
     return { organizationId: org._id.toHexString(), userId };
   });
@@ -105,11 +141,8 @@ export async function orgsSetRoleAction(
 ): Promise<OrgMemberResult> {
   return withOrganizations(run, async (orgs, session) => {
     const org = await requireOrganization(orgs, ref);
+    const roles = parseKnownRoles(orgs, role);
     const userId = await resolveUserId(session, user);
-    const roles = role
-      .split(",")
-      .map((name) => name.trim())
-      .filter(Boolean);
     await orgs.setMemberRole(org, userId, roles);
     return { organizationId: org._id.toHexString(), userId, role: roles.join(",") };
   });
@@ -120,13 +153,14 @@ export async function orgsDeleteAction(
   ref: string,
   options: { yes?: boolean | undefined },
 ): Promise<{ organizationId: string; deleted: true }> {
-  await confirmOrRefuse(
-    run,
-    options.yes,
-    `Delete the organization ${ref} with its members, invitations and teams?`,
-  );
   return withOrganizations(run, async (orgs) => {
     const org = await requireOrganization(orgs, ref);
+    const shown = await orgs.show(org);
+    await confirmOrRefuse(
+      run,
+      options.yes,
+      `Delete ${org.name} (${org.slug}, ${org._id.toHexString()}) with its ${shown.members.length} members, ${shown.pendingInvitations} pending invitations and teams?`,
+    );
     await orgs.deleteOrganization(org);
     return { organizationId: org._id.toHexString(), deleted: true as const };
   });

@@ -1,7 +1,8 @@
 import type { AdminSession } from "@tessera/auth-core";
 import { Command, Option } from "commander";
+import { notFound } from "../errors.ts";
 import { confirmOrRefuse, contextOf, type RunContext, report } from "../kit.ts";
-import { resolveUserId, withOperator } from "../operator.ts";
+import { describeUserBriefly, resolveUser, resolveUserId, withOperator } from "../operator.ts";
 import { formatDate, formatTable } from "../table.ts";
 
 export interface SessionsListResult {
@@ -29,8 +30,17 @@ export async function sessionsRevokeAction(
   sessionId: string,
   options: { yes?: boolean | undefined },
 ): Promise<SessionsRevokeResult> {
-  await confirmOrRefuse(run, options.yes, `End the session ${sessionId}?`);
   return withOperator(run, async (session) => {
+    const { findSessionById } = await import("@tessera/auth-core/operator");
+    const found = await findSessionById(session.auth, sessionId);
+    if (!found) throw notFound("SESSION_NOT_FOUND", `no session ${sessionId}`);
+    const owner = await resolveUser(session, found.userId);
+    const where = [found.ipAddress, found.userAgent].filter(Boolean).join(", ");
+    await confirmOrRefuse(
+      run,
+      options.yes,
+      `End the session ${found.id} of ${describeUserBriefly(owner)} (started ${formatDate(found.createdAt)}${where ? `, ${where}` : ""})?`,
+    );
     await session.api.revokeUserSession({ body: { sessionId }, headers: session.headers });
     return { success: true, sessionId };
   });

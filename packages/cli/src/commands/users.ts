@@ -2,7 +2,7 @@ import type { AdminUser, ListUsersResult } from "@tessera/auth-core";
 import { Command, Option } from "commander";
 import { usageError } from "../errors.ts";
 import { confirmOrRefuse, contextOf, parseCount, type RunContext, report } from "../kit.ts";
-import { resolveUserId, withOperator } from "../operator.ts";
+import { describeUserBriefly, resolveUser, resolveUserId, withOperator } from "../operator.ts";
 import { type PasswordOptions, readPassword } from "../secrets-input.ts";
 import { formatDate, formatTable } from "../table.ts";
 
@@ -105,9 +105,14 @@ export async function usersBanAction(
   ref: string,
   options: UsersBanOptions,
 ): Promise<UserResult> {
-  await confirmOrRefuse(run, options.yes, `Ban ${ref} and end every session of theirs?`);
   return withOperator(run, async (session) => {
-    const userId = await resolveUserId(session, ref);
+    const target = await resolveUser(session, ref);
+    const userId = target.id;
+    await confirmOrRefuse(
+      run,
+      options.yes,
+      `Ban ${describeUserBriefly(target)} and end every session of theirs?`,
+    );
     const { data } = await session.api.banUser({
       body: {
         userId,
@@ -155,9 +160,14 @@ export async function usersSetPasswordAction(
   options: UsersSetPasswordOptions,
 ): Promise<DoneResult> {
   const password = (await readPassword(run, options, true))!;
-  await confirmOrRefuse(run, options.yes, `Set a new password for ${ref} and end their sessions?`);
   return withOperator(run, async (session) => {
-    const userId = await resolveUserId(session, ref);
+    const target = await resolveUser(session, ref);
+    const userId = target.id;
+    await confirmOrRefuse(
+      run,
+      options.yes,
+      `Set a new password for ${describeUserBriefly(target)} and end their sessions?`,
+    );
     await session.api.setUserPassword({ body: { userId, newPassword: password }, headers: session.headers });
     return { success: true, userId };
   });
@@ -168,9 +178,16 @@ export async function usersRevokeSessionsAction(
   ref: string,
   options: { yes?: boolean | undefined },
 ): Promise<DoneResult> {
-  await confirmOrRefuse(run, options.yes, `End every session of ${ref}?`);
   return withOperator(run, async (session) => {
-    const userId = await resolveUserId(session, ref);
+    const target = await resolveUser(session, ref);
+    const userId = target.id;
+    const { data } = await session.api.listUserSessions({ body: { userId }, headers: session.headers });
+    const count = data.sessions.length;
+    await confirmOrRefuse(
+      run,
+      options.yes,
+      `End ${count} session${count === 1 ? "" : "s"} of ${describeUserBriefly(target)}?`,
+    );
     await session.api.revokeUserSessions({ body: { userId }, headers: session.headers });
     return { success: true, userId };
   });
@@ -181,9 +198,14 @@ export async function usersRemoveAction(
   ref: string,
   options: { yes?: boolean | undefined },
 ): Promise<DoneResult> {
-  await confirmOrRefuse(run, options.yes, `Remove ${ref} and all their data for good?`);
   return withOperator(run, async (session) => {
-    const userId = await resolveUserId(session, ref);
+    const target = await resolveUser(session, ref);
+    const userId = target.id;
+    await confirmOrRefuse(
+      run,
+      options.yes,
+      `Remove ${describeUserBriefly(target)} and all their data for good?`,
+    );
     await session.api.removeUser({ body: { userId }, headers: session.headers });
     return { success: true, userId };
   });

@@ -21,6 +21,7 @@ export const AUDIT_ACTIONS = [
   "organization.remove-member",
   "organization.set-member-role",
   "organization.delete",
+  "organization.invite",
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

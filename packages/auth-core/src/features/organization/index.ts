@@ -15,8 +15,16 @@ export type {
   Team,
   TeamMember,
 } from "../../contracts/organization-models.ts";
+/** An operator's bulk invitations (operator.ts): the invite endpoint's own path. */
+export {
+  findInviteRefusal,
+  type InviteRefusal,
+  type InviteRequest,
+  inviteToOrganization,
+} from "./invitations/invite.ts";
+export { toInvitation } from "./invitations/types.ts";
 /** User deletion (features/deletion) releases the user's organizations through these. */
-export { holdsRole, parseRoles } from "./members/rules.ts";
+export { findUnknownRoles, holdsRole, parseRoles } from "./members/rules.ts";
 export {
   deleteUserMembersWithoutRole,
   dropCreatorRole,
@@ -24,6 +32,7 @@ export {
   findOrganizationsWithOtherRoleHolder,
   findUserMemberships,
   removeMembership,
+  roleTableOf,
   setMemberRole,
 } from "./members/service.ts";
 export { deleteOrganizationCascade } from "./organizations/service.ts";

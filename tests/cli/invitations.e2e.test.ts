@@ -1,0 +1,133 @@
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, inject, it, vi } from "vitest";
+import { type SmtpSink, startSmtpSink } from "../e2e/smtp-sink.ts";
+import { auditEvents } from "../support/admin.ts";
+import { createOrganization, signIn } from "../support/organization.ts";
+import { useTestAuth } from "../support/test-auth.ts";
+import { buildCli, runCli } from "./cli-process.ts";
+
+/**
+ * `tessera invitations send` through the built binary, run from an app directory whose options
+ * module is TypeScript (`--config tessera.config.ts`, no tsx installed there): one JSON document,
+ * exit codes 0, 4, 2 and 3, mails through a real SMTP server.
+ */
+const t = useTestAuth();
+let sink: SmtpSink;
+let app: string;
+let env: NodeJS.ProcessEnv;
+
+vi.setConfig({ testTimeout: 180_000 });
+
+beforeAll(async () => {
+  await buildCli();
+  sink = await startSmtpSink();
+  app = await mkdtemp(join(tmpdir(), "tessera-invite-app-"));
+  await writeFile(join(app, "package.json"), '{ "name": "app", "private": true, "type": "module" }\n');
+  await writeFile(
+    join(app, "tessera.config.ts"),
+    `import { limits } from "./limits.ts";
+const options: { baseURL: string; organization: { invitationLimit: number } } = {
+  baseURL: "https://app.example.com",
+  organization: { invitationLimit: limits.invitations },
+};
+export default options;
+`,
+  );
+  await writeFile(
+    join(app, "limits.ts"),
+    "export const limits: { invitations: number } = { invitations: 2 };\n",
+  );
+  env = {
+    MONGODB_URI: inject("mongoUri"),
+    TESSERA_DB_NAME: t.db.databaseName,
+    TESSERA_SECRET: "cli-test-secret-0123456789",
+    TESSERA_OPERATOR: "ops",
+    SMTP_URL: sink.url,
+  };
+}, 300_000);
+
+afterAll(async () => {
+  await sink.close();
+  await rm(app, { recursive: true, force: true });
+});
+
+const send = (args: string[]) =>
+  runCli(["--config", "tessera.config.ts", "invitations", "send", ...args], { env, cwd: app });
+
+describe("tessera invitations send (built binary)", () => {
+  it("--json: one document with every row; exit 4 when a row is refused, 0 when all are sent or skipped", async () => {
+    const owner = await signIn(t, "e2e-owner");
+    const orgId = await createOrganization(owner, "e2e-acme", "Acme");
+    await writeFile(
+      join(app, "team.csv"),
+      "email,role\nann@example.com,admin\nbob@example.com\ncy@example.com\n",
+    );
+
+    const first = await send(["--org", "e2e-acme", "--csv", "team.csv", "--json"]);
+    expect(first.code).toBe(4);
+    const report = JSON.parse(first.stdout) as {
+      organization: { id: string; slug: string };
+      counts: Record<string, number>;
+      rows: { line: number; email: string; status: string; code?: string; reason?: string }[];
+    };
+    expect(report.organization).toEqual({ id: orgId, slug: "e2e-acme" });
+    expect(report.counts).toEqual({ sent: 2, wouldSend: 0, skipped: 0, refused: 1 });
+    expect(report.rows.map((row) => [row.line, row.email, row.status, row.reason])).toEqual([
+      [2, "ann@example.com", "sent", undefined],
+      [3, "bob@example.com", "sent", undefined],
+      [4, "cy@example.com", "refused", "Invitation limit reached"],
+    ]);
+    expect(first.stderr).toBe("");
+    const mail = await sink.waitForMail("ann@example.com", "You have been invited");
+    expect(mail.text).toContain("https://app.example.com/accept-invitation/");
+    expect((await auditEvents(t, { actor: "cli:ops", action: "organization.invite" })).length).toBe(2);
+
+    await writeFile(join(app, "again.csv"), "email\nann@example.com\nANN@example.com\n");
+    const again = await send(["--org", orgId, "--csv", "again.csv"]);
+    expect(again.code).toBe(0);
+    expect(again.stdout).toContain(
+      "2\tann@example.com\tmember\tskipped\tUser is already invited to this organization",
+    );
+    expect(again.stdout).toContain("3\tann@example.com\tmember\tskipped\tthe same address as line 2");
+    expect(again.stdout).toContain("e2e-acme: 0 sent, 2 skipped, 0 refused (inviter e2e-owner@example.com)");
+    expect(again.stderr).toContain("invitations to e2e-acme: ann@example.com skipped (1/2)");
+  });
+
+  it("a bad CSV is exit 2 and an unknown organization exit 3, each as one JSON error", async () => {
+    await writeFile(join(app, "bad.csv"), "name\nann\n");
+    const bad = await send(["--org", "e2e-acme", "--csv", "bad.csv", "--json"]);
+    expect(bad.code).toBe(2);
+    expect(JSON.parse(bad.stdout)).toEqual({
+      error: { code: "USAGE", message: '--csv: unknown column "name" (columns: email, role, team)' },
+    });
+    await writeFile(join(app, "ok.csv"), "email\nzed@example.com\n");
+    const unknown = await send(["--org", "nope", "--csv", "ok.csv", "--json"]);
+    expect(unknown.code).toBe(3);
+    expect(JSON.parse(unknown.stdout)).toEqual({
+      error: { code: "ORGANIZATION_NOT_FOUND", message: "no organization nope" },
+    });
+    const usage = await runCli(["invitations", "send", "--org", "e2e-acme"], { env, cwd: app });
+    expect(usage.code).toBe(2);
+    expect(usage.stderr).toContain("error: required option '--csv <file>' not specified");
+  });
+
+  it("a --config module that fails to load is exit 2 naming the file and the cause", async () => {
+    await writeFile(join(app, "broken.config.ts"), "const options: = {};\nexport default options;\n");
+    const broken = await runCli(["--config", "broken.config.ts", "migrate", "status"], { env, cwd: app });
+    expect(broken.code).toBe(2);
+    expect(broken.stderr).toContain(`error: --config: ${join(app, "broken.config.ts")} failed to load:`);
+    expect(broken.stderr).not.toContain("    at ");
+    await writeFile(
+      join(app, "missing-import.config.ts"),
+      'import x from "./nowhere.ts";\nexport default x;\n',
+    );
+    const missing = await runCli(["--config", "missing-import.config.ts", "migrate", "status"], {
+      env,
+      cwd: app,
+    });
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(/failed to load: Cannot find module '.*nowhere\.ts'/);
+  });
+});
