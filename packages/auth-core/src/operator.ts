@@ -6,7 +6,7 @@
  */
 import type { AdminUser } from "./contracts/admin-models.ts";
 import type { Auth } from "./create-auth.ts";
-import { parseId } from "./db/ids.ts";
+import { type ObjectId, parseId } from "./db/ids.ts";
 import { CORE_MIGRATIONS, runMigrations } from "./db/migrations/index.ts";
 import { AuthError } from "./errors/auth-error.ts";
 import { findAllListedUsers, operatorCaller } from "./features/admin/operator.ts";
