@@ -3,6 +3,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { type AuthOptions, ERROR_CATALOGUE, type ErrorCode } from "@tessera/auth-core";
 import { describe, expect, it } from "vitest";
+import { verificationIdOf } from "../../packages/auth-core/src/db/ids.ts";
 import { PASSWORD, postJsonText, sendRaw } from "../security/helpers.ts";
 import { signUp, TestBrowser } from "../support/browser.ts";
 import { type TestAuth, useFreshTestAuth } from "../support/test-auth.ts";
@@ -47,6 +48,7 @@ async function seedSignInFailures(t: TestAuth, count: number): Promise<void> {
   const user = await t.db.collection("users").findOne({ email: ADA });
   const now = t.now();
   const rows = Array.from({ length: count }, (_, i) => ({
+    _id: verificationIdOf(`sign-in-attempt:${user?._id.toHexString()}:any:${i + 1}`),
     identifier: `sign-in-attempt:${user?._id.toHexString()}:any:${i + 1}`,
     value: "",
     expiresAt: new Date("9999-12-31T00:00:00.000Z"),

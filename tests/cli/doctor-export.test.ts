@@ -70,6 +70,9 @@ describe("tessera doctor", () => {
       "invitations-of-missing-organizations": 1,
       "organizations-without-owner": 1,
       "active-organizations-of-non-members": 1,
+      // The deleted user's address claim is left (stale); the row written by hand has none.
+      "stale-email-claims": 1,
+      "users-without-email-claim": 1,
       "duplicate-emails": 1,
     });
 
@@ -86,6 +89,10 @@ describe("tessera doctor", () => {
       "duplicate-emails": 1,
     });
     expect(await t.db.collection("sessions").countDocuments({ userId: new ObjectId(gone.userId) })).toBe(0);
+    expect(await t.db.collection("emailClaims").findOne({ _id: gone.email as never })).toBeNull();
+    expect(
+      (await t.db.collection("emailClaims").findOne({ _id: "Stays@Example.com" as never }))?.userId,
+    ).toBeDefined();
     const session = await t.db.collection("sessions").findOne({ userId: new ObjectId(stays.userId) });
     expect(session?.activeOrganizationId).toBeNull();
   });

@@ -152,6 +152,7 @@ export async function checkDataInvariants(db: Db, options: InvariantOptions = {}
 
   findings.push(await organizationsWithoutOwner(db, creatorRole));
   findings.push(await activeOrganizationsOfNonMembers(db, fix));
+  findings.push(...(await emailClaims(db, fix)));
   findings.push(await duplicateEmails(db));
   return findings;
 }
@@ -270,6 +271,62 @@ async function activeOrganizationsOfNonMembers(db: Db, fix: boolean): Promise<Fi
     fixed,
     examples: stale.slice(0, 3).map(String),
   };
+}
+
+/**
+ * docs/scale.md: a user is found by email through its address claim. A user without one cannot sign
+ * in (fix: the claim is written); a claim whose user is gone or holds another address is stale —
+ * harmless (the next sign-up or move with the address takes it over), and --fix deletes it.
+ */
+async function emailClaims(db: Db, fix: boolean): Promise<Finding[]> {
+  const holders = new Map<string, ObjectId>();
+  for await (const user of db.collection("users").find({}, { projection: { email: 1 } }))
+    holders.set(String(user.email), user._id as ObjectId);
+  const claimed = new Set<string>();
+  const stale: string[] = [];
+  for await (const claim of db.collection<{ _id: string; userId: ObjectId }>("emailClaims").find({})) {
+    const holder = holders.get(claim._id);
+    if (holder?.equals(claim.userId)) claimed.add(claim._id);
+    else stale.push(claim._id);
+  }
+  const unclaimed = [...holders].filter(([email]) => !claimed.has(email));
+  let fixedStale = 0;
+  let fixedUnclaimed = 0;
+  if (fix && stale.length > 0) {
+    for (let start = 0; start < stale.length; start += BATCH) {
+      const batch = stale.slice(start, start + BATCH);
+      fixedStale += (await db.collection<{ _id: string }>("emailClaims").deleteMany({ _id: { $in: batch } }))
+        .deletedCount;
+    }
+  }
+  if (fix && unclaimed.length > 0) {
+    const now = new Date();
+    for (const [email, userId] of unclaimed) {
+      const result = await db
+        .collection<{ _id: string; userId: ObjectId; createdAt: Date }>("emailClaims")
+        .updateOne({ _id: email }, { $set: { userId }, $setOnInsert: { createdAt: now } }, { upsert: true });
+      fixedUnclaimed += result.upsertedCount + result.modifiedCount;
+    }
+  }
+  return [
+    {
+      check: "users-without-email-claim",
+      description: "users whose address has no claim (they are not found by email: cannot sign in)",
+      count: unclaimed.length,
+      fixable: true,
+      fixed: fixedUnclaimed,
+      examples: unclaimed.slice(0, 3).map(([email]) => email),
+    },
+    {
+      check: "stale-email-claims",
+      description:
+        "address claims whose user is gone or holds another address (the next sign-up with it takes it over)",
+      count: stale.length,
+      fixable: true,
+      fixed: fixedStale,
+      examples: stale.slice(0, 3),
+    },
+  ];
 }
 
 async function duplicateEmails(db: Db): Promise<Finding> {
