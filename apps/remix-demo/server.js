@@ -20,6 +20,7 @@ const loadBuild = () =>
 
 const app = express();
 app.disable("x-powered-by");
+app.use(refuseCrossSiteActions);
 if (vite) app.use(vite.middlewares);
 else {
   app.use("/assets", express.static("build/client/assets", { immutable: true, maxAge: "1y" }));
@@ -32,6 +33,40 @@ app.all(
     getLoadContext: (req) => ({ remoteAddress: req.socket.remoteAddress ?? null }),
   }),
 );
+
+/**
+ * A form posted to an app page from another site (its Origin names another host). Remix checks
+ * that before any action runs (server-runtime's throwIfPotentialCSRFAttack) but answers an empty
+ * 500 and logs a stack; such a request is turned here into a GET of /cross-site-refused, whose
+ * loader answers the app's 403 page, so no action, loader of the target or database write runs.
+ * The condition is Remix's own (Origin host against X-Forwarded-Host, else Host; "null" or an
+ * unreadable Origin too), so nothing it would refuse reaches it. The app's actions check the
+ * Origin once more (app/lib/forms.server.ts assertSameOrigin): a POST without one is refused there.
+ * /api/auth is a resource route, which Remix does not check; the core checks its Origin itself.
+ * @type {import("express").RequestHandler}
+ */
+function refuseCrossSiteActions(req, _res, next) {
+  const origin = req.get("origin");
+  const isApi = req.path === "/api/auth" || req.path.startsWith("/api/auth/");
+  if (origin !== undefined && !["GET", "HEAD", "OPTIONS"].includes(req.method) && !isApi) {
+    const host = req.get("x-forwarded-host")?.split(",")[0]?.trim() || req.get("host");
+    if (!host || !isOriginOf(origin, host)) {
+      req.method = "GET";
+      req.url = "/cross-site-refused";
+      req.originalUrl = req.url;
+    }
+  }
+  next();
+}
+
+/** @param {string} origin @param {string} host */
+function isOriginOf(origin, host) {
+  try {
+    return origin !== "null" && new URL(origin).host === host;
+  } catch {
+    return false;
+  }
+}
 
 // Starts the database, migrates and seeds before the URL is printed: the first page is then fast.
 const build = await loadBuild();
