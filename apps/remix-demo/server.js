@@ -35,22 +35,23 @@ app.all(
 );
 
 /**
- * A form posted to an app page from another site (its Origin names another host). Remix checks
- * that before any action runs (server-runtime's throwIfPotentialCSRFAttack) but answers an empty
- * 500 and logs a stack; such a request is turned here into a GET of /cross-site-refused, whose
- * loader answers the app's 403 page, so no action, loader of the target or database write runs.
- * The condition is Remix's own (Origin host against X-Forwarded-Host, else Host; "null" or an
- * unreadable Origin too), so nothing it would refuse reaches it. The app's actions check the
- * Origin once more (app/lib/forms.server.ts assertSameOrigin): a POST without one is refused there.
- * /api/auth is a resource route, which Remix does not check; the core checks its Origin itself.
+ * A form posted to an app page from another site (its Origin names another host), or with no
+ * Origin at all (browsers send one with every POST). Remix checks the Origin before a page's action
+ * runs (server-runtime's throwIfPotentialCSRFAttack) but answers an empty 500 and logs a stack,
+ * and it checks nothing for action-only routes (sign-out, language), where the app's own check
+ * (app/lib/forms.server.ts assertSameOrigin) answered a bare text 403. Such a request is turned
+ * here into a GET of /cross-site-refused, whose loader answers the app's 403 page: no action, no
+ * loader of the target and no database write runs. The host compared is Remix's (X-Forwarded-Host,
+ * else Host), so nothing Remix would refuse gets past; assertSameOrigin still checks every action.
+ * /api/auth is left to the core, which checks the Origin itself (and answers CORS preflights).
  * @type {import("express").RequestHandler}
  */
 function refuseCrossSiteActions(req, _res, next) {
-  const origin = req.get("origin");
   const isApi = req.path === "/api/auth" || req.path.startsWith("/api/auth/");
-  if (origin !== undefined && !["GET", "HEAD", "OPTIONS"].includes(req.method) && !isApi) {
+  if (!["GET", "HEAD", "OPTIONS"].includes(req.method) && !isApi) {
+    const origin = req.get("origin");
     const host = req.get("x-forwarded-host")?.split(",")[0]?.trim() || req.get("host");
-    if (!host || !isOriginOf(origin, host)) {
+    if (!origin || !host || !isOriginOf(origin, host)) {
       req.method = "GET";
       req.url = "/cross-site-refused";
       req.originalUrl = req.url;

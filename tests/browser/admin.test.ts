@@ -204,15 +204,16 @@ describe("the admin area's reads (issue 14 gaps)", () => {
       createdAt: new Date(Date.UTC(2026, 1, 3, 12)),
       updatedAt: new Date(Date.UTC(2026, 1, 3, 12)),
     });
-    const page = await app.newPage({ javaScript: false });
+    const page = await app.newPage();
     await signIn(page, DEMO.admin.email, DEMO.admin.password);
     await page.goto(`/admin/users/${grace?._id.toHexString()}`);
     const table = page.getByRole("table", { name: "Linked accounts" });
     await expect
       .poll(() => table.locator("tbody tr").allInnerTexts())
       .toEqual([
-        expect.stringMatching(new RegExp(`^Email and password\\s+${grace?._id.toHexString()}\\s+\\S`)),
+        // Oldest first: the GitHub account is dated before the demo seeded Grace's password.
         expect.stringMatching(/^GitHub\s+gh-grace-1906\s+Feb 3, 2026/),
+        expect.stringMatching(new RegExp(`^Email and password\\s+${grace?._id.toHexString()}\\s+\\S`)),
       ]);
     const html = await page.content();
     for (const secret of ["gho_secret-access-token", "ghr_secret-refresh-token", "scrypt"])
@@ -255,7 +256,6 @@ describe("the admin area's reads (issue 14 gaps)", () => {
     await expect
       .poll(() => page.locator("tbody tr td:nth-child(2)").allInnerTexts())
       .toEqual(Array(Math.min(20, updates - 20)).fill("user.update"));
-    await expectAccessible(page);
     await screenshot(page, "admin-audit-action-filter");
 
     // A typed URL with an action that does not exist: the form says so (400), nothing is listed.
@@ -263,8 +263,14 @@ describe("the admin area's reads (issue 14 gaps)", () => {
     expect(response?.status()).toBe(400);
     await expectText(page.locator("#audit-action-error"), "Choose an action from the list.");
     expect(await page.locator("tbody tr").count()).toBe(0);
-    await expectAccessible(page);
     await screenshot(page, "admin-audit-unknown-action");
+    // axe runs in the page: the same two pages with JavaScript on.
+    const checked = await app.newPage();
+    await signIn(checked, DEMO.admin.email, DEMO.admin.password);
+    for (const path of ["/admin/audit?action=user.update", "/admin/audit?action=user.hack"]) {
+      await checked.goto(path);
+      await expectAccessible(checked);
+    }
   });
 
   test("the dashboard counts every user, past the 1,000 list-users reaches, straight from the database", async () => {
@@ -290,19 +296,21 @@ describe("the admin area's reads (issue 14 gaps)", () => {
       $or: [{ banExpires: null }, { banExpires: { $gt: today } }],
     });
     const admins = await db.countDocuments({ role: "admin" });
-    const page = await app.newPage({ javaScript: false });
+    const page = await app.newPage();
     await signIn(page, DEMO.admin.email, DEMO.admin.password);
     await page.goto("/admin");
     const format = (n: number) => n.toLocaleString("en-US");
     await expect
-      .poll(() => page.locator(".stat").allInnerTexts())
+      .poll(async () =>
+        (await page.locator(".stat").allInnerTexts()).map((text) => text.replace(/\s+/g, " ")),
+      )
       .toEqual([
         `${format(total)} users`,
         expect.stringMatching(/^\d+ active sessions?$/),
         `${format(banned)} banned users`,
         `${format(verified)} verified users`,
       ]);
-    await expectText(page.getByRole("row", { name: /^admin / }), `admin ${format(admins)}`);
+    await expectText(page.getByRole("row", { name: /^admin / }), new RegExp(`^admin\\s+${format(admins)}$`));
     const dayName = new Intl.DateTimeFormat("en", { day: "numeric", month: "short", timeZone: "UTC" }).format(
       today,
     );

@@ -199,7 +199,7 @@ describe("the pages' own security", () => {
         expect(html).not.toMatch(/\bat \S+ \(|Error: |node_modules/);
       }
     }
-    // Without any Origin the app's own check answers the same page.
+    // Without any Origin (browsers always send one on POST), the same page — an action-only route too.
     const bare = await page.request.post("/sign-out", { form: {}, maxRedirects: 0 });
     expect(bare.status()).toBe(403);
     expect(await bare.text()).toContain("<h1>Request refused</h1>");
@@ -209,7 +209,7 @@ describe("the pages' own security", () => {
     await page.goto("/account");
     await expectPath(page, "/account");
 
-    const shown = await app.newPage({ javaScript: false });
+    const shown = await app.newPage();
     await shown.route("https://evil.example/form", (route) =>
       route.fulfill({
         contentType: "text/html",
@@ -222,6 +222,18 @@ describe("the pages' own security", () => {
     await expectAccessible(shown);
     await screenshot(shown, "auth-cross-site-refused");
     expect(await app.db.collection("verifications").countDocuments()).toBe(before.verifications);
+
+    // A link from another site is no attack: a signed-in admin who follows one gets the page.
+    await page.route("https://evil.example/links", (route) =>
+      route.fulfill({
+        contentType: "text/html",
+        body: `<!doctype html><html lang="en"><title>Links</title><a href="${app.url}/admin">Admin</a></html>`,
+      }),
+    );
+    await page.goto("https://evil.example/links");
+    await page.getByRole("link", { name: "Admin" }).click();
+    await expectPath(page, "/admin");
+    await expectText(heading(page), "Administration");
   });
 
   test("the session token reaches neither the page nor the client bundle; no server secret is bundled", async () => {

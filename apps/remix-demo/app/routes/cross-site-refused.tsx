@@ -6,3 +6,8 @@ export const handle = { title: "errorPage.crossSite.title" };
 export function loader(): never {
   throw new Response(CROSS_SITE_REFUSED, { status: 403, statusText: "Forbidden" });
 }
+
+// A page route (not a resource route), so that the loader's 403 renders the root ErrorBoundary.
+export default function CrossSiteRefused() {
+  return null;
+}
