@@ -188,3 +188,139 @@ describe("the admin area", () => {
     expect(events.map((event) => event.action).sort()).toEqual(["impersonation.start", "impersonation.stop"]);
   });
 });
+
+describe("the admin area's reads (issue 14 gaps)", () => {
+  test("the user page lists the user's linked accounts: provider, account id, date — no tokens", async () => {
+    const grace = await app.db.collection("users").findOne({ email: DEMO.grace });
+    await app.db.collection("accounts").insertOne({
+      providerId: "github",
+      accountId: "gh-grace-1906",
+      userId: grace?._id,
+      password: null,
+      accessToken: "gho_secret-access-token",
+      refreshToken: "ghr_secret-refresh-token",
+      idToken: null,
+      scope: "read:user",
+      createdAt: new Date(Date.UTC(2026, 1, 3, 12)),
+      updatedAt: new Date(Date.UTC(2026, 1, 3, 12)),
+    });
+    const page = await app.newPage();
+    await signIn(page, DEMO.admin.email, DEMO.admin.password);
+    await page.goto(`/admin/users/${grace?._id.toHexString()}`);
+    const table = page.getByRole("table", { name: "Linked accounts" });
+    await expect
+      .poll(() => table.locator("tbody tr").allInnerTexts())
+      .toEqual([
+        // Oldest first: the GitHub account is dated before the demo seeded Grace's password.
+        expect.stringMatching(/^GitHub\s+gh-grace-1906\s+Feb 3, 2026/),
+        expect.stringMatching(new RegExp(`^Email and password\\s+${grace?._id.toHexString()}\\s+\\S`)),
+      ]);
+    const html = await page.content();
+    for (const secret of ["gho_secret-access-token", "ghr_secret-refresh-token", "scrypt"])
+      expect(html).not.toContain(secret);
+    await expectAccessible(page);
+    await screenshot(page, "admin-user-linked-accounts");
+  });
+
+  test("the audit log filters by action on the server, with JavaScript off: counts and pages are the action's", async () => {
+    const admin = await app.db.collection("users").findOne({ email: DEMO.admin.email });
+    const grace = await app.db.collection("users").findOne({ email: DEMO.grace });
+    const base = Date.UTC(2026, 1, 1);
+    await app.db.collection("auditEvents").insertMany(
+      Array.from({ length: 45 }, (_, i) => ({
+        action: i % 2 === 0 ? "user.update" : "user.unban",
+        actorId: admin?._id,
+        actor: null,
+        subjectId: grace?._id,
+        reason: null,
+        ipAddress: null,
+        userAgent: null,
+        details: null,
+        createdAt: new Date(base + i * 60_000),
+      })),
+    );
+    const updates = await app.db.collection("auditEvents").countDocuments({ action: "user.update" });
+    expect(updates).toBeGreaterThan(20);
+    const page = await app.newPage({ javaScript: false });
+    await signIn(page, DEMO.admin.email, DEMO.admin.password);
+    await page.goto("/admin/audit");
+    await page.getByLabel("Action").selectOption("user.update");
+    await page.getByRole("button", { name: "Apply" }).click();
+    await page.waitForURL((url) => url.searchParams.get("action") === "user.update");
+    await expectText(page.locator("caption"), `${updates} events`);
+    await expectText(page.getByText(/^Page \d of \d$/), `Page 1 of ${Math.ceil(updates / 20)}`);
+    await expect
+      .poll(() => page.locator("tbody tr td:nth-child(2)").allInnerTexts())
+      .toEqual(Array(20).fill("user.update"));
+    await page.getByRole("link", { name: "Next" }).click();
+    await expect
+      .poll(() => page.locator("tbody tr td:nth-child(2)").allInnerTexts())
+      .toEqual(Array(Math.min(20, updates - 20)).fill("user.update"));
+    await screenshot(page, "admin-audit-action-filter");
+
+    // A typed URL with an action that does not exist: the form says so (400), nothing is listed.
+    const response = await page.goto("/admin/audit?action=user.hack");
+    expect(response?.status()).toBe(400);
+    await expectText(page.locator("#audit-action-error"), "Choose an action from the list.");
+    expect(await page.locator("tbody tr").count()).toBe(0);
+    await screenshot(page, "admin-audit-unknown-action");
+    // axe runs in the page: the same two pages with JavaScript on.
+    const checked = await app.newPage();
+    await signIn(checked, DEMO.admin.email, DEMO.admin.password);
+    for (const path of ["/admin/audit?action=user.update", "/admin/audit?action=user.hack"]) {
+      await checked.goto(path);
+      await expectAccessible(checked);
+    }
+  });
+
+  test("the dashboard counts every user, past the 1,000 list-users reaches, straight from the database", async () => {
+    const today = new Date();
+    const users = Array.from({ length: 1200 }, (_, i) => ({
+      email: `stats${i}@example.net`,
+      emailVerified: i % 4 === 0,
+      name: `Stats User ${i}`,
+      image: null,
+      ...(i % 50 === 0 ? { role: "admin" } : {}),
+      ...(i < 30 ? { banned: true, banReason: "bulk", banExpires: null } : {}),
+      // 300 today, the rest spread over the previous days (and some before the chart).
+      createdAt: new Date(today.getTime() - (i % 4) * 86_400_000 * (i < 300 ? 0 : 10)),
+      updatedAt: today,
+    }));
+    await app.db.collection("users").insertMany(users);
+    const db = app.db.collection("users");
+    const total = await db.countDocuments();
+    expect(total).toBeGreaterThan(1200);
+    const verified = await db.countDocuments({ emailVerified: true });
+    const banned = await db.countDocuments({
+      banned: true,
+      $or: [{ banExpires: null }, { banExpires: { $gt: today } }],
+    });
+    const admins = await db.countDocuments({ role: "admin" });
+    const page = await app.newPage();
+    await signIn(page, DEMO.admin.email, DEMO.admin.password);
+    await page.goto("/admin");
+    const format = (n: number) => n.toLocaleString("en-US");
+    await expect
+      .poll(async () =>
+        (await page.locator(".stat").allInnerTexts()).map((text) => text.replace(/\s+/g, " ")),
+      )
+      .toEqual([
+        `${format(total)} users`,
+        expect.stringMatching(/^\d+ active sessions?$/),
+        `${format(banned)} banned users`,
+        `${format(verified)} verified users`,
+      ]);
+    await expectText(page.getByRole("row", { name: /^admin / }), new RegExp(`^admin\\s+${format(admins)}$`));
+    const dayName = new Intl.DateTimeFormat("en", { day: "numeric", month: "short", timeZone: "UTC" }).format(
+      today,
+    );
+    const start = new Date(today);
+    start.setUTCHours(0, 0, 0, 0);
+    const signUpsToday = await db.countDocuments({ createdAt: { $gte: start } });
+    expect(signUpsToday).toBeGreaterThanOrEqual(300);
+    expect(await page.locator("#signups-desc").textContent()).toContain(`${dayName}: ${signUpsToday}`);
+    await expectText(page.locator("#signups-title"), "Sign-ups per day, last 30 days");
+    await expectAccessible(page);
+    await screenshot(page, "admin-dashboard-totals");
+  });
+});

@@ -152,21 +152,88 @@ describe("with JavaScript on", () => {
 });
 
 describe("the pages' own security", () => {
-  test("an action refuses a POST from another origin, even one that calls no auth endpoint (no cookie set, no session)", async () => {
+  test("a form posted from another site gets the app's 403 page, not Remix's 500, and changes nothing (issue 14)", async () => {
+    // A signed-in admin whose browser a foreign page makes post to the app's actions.
     const page = await app.newPage();
     await page.goto("/sign-in");
-    for (const path of ["/sign-in", "/language", "/sign-out"]) {
-      const response = await page.request.post(path, {
-        headers: { origin: "https://evil.example" },
-        form: { email: DEMO.admin.email, password: DEMO.admin.password, lang: "ru", redirectTo: "/" },
-        maxRedirects: 0,
-      });
-      // Refused before the action runs (Remix's own host check answers first, then the app's Origin check).
-      expect(response.status()).toBeGreaterThanOrEqual(400);
-      expect(response.headers()["set-cookie"]).toBeUndefined();
+    await page.getByLabel("Email").fill(DEMO.admin.email);
+    await page.getByLabel("Password").fill(DEMO.admin.password);
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await expectText(heading(page), /Welcome/);
+    const grace = await app.db.collection("users").findOne({ email: DEMO.grace });
+    const graceId = grace?._id.toHexString();
+    const snapshot = async () => {
+      const [users, sessions, verifications, auditEvents, accounts, admin, graceNow] = await Promise.all([
+        app.db.collection("users").countDocuments(),
+        app.db.collection("sessions").countDocuments(),
+        app.db.collection("verifications").countDocuments(),
+        app.db.collection("auditEvents").countDocuments(),
+        app.db.collection("accounts").countDocuments(),
+        app.db.collection("users").findOne({ email: DEMO.admin.email }),
+        app.db.collection("users").findOne({ email: DEMO.grace }),
+      ]);
+      return { users, sessions, verifications, auditEvents, accounts, admin, grace: graceNow };
+    };
+    const before = await snapshot();
+    const mailsBefore = app.smtp.mails.length;
+    const posts: [string, Record<string, string>][] = [
+      ["/sign-up", { name: "Mallory", email: "mallory@example.com", password: "a long enough password" }],
+      ["/sign-in", { email: DEMO.grace, password: DEMO.password }],
+      ["/forgot-password", { email: DEMO.grace }],
+      ["/account", { intent: "profile", name: "Renamed by another site", language: "ru" }],
+      ["/language", { lang: "ru", redirectTo: "/" }],
+      [`/admin/users/${graceId}`, { intent: "ban", banReason: "cross-site", banDays: "" }],
+      [`/admin/users/${graceId}`, { intent: "set-role", role: "admin" }],
+      ["/sign-out", {}],
+    ];
+    for (const [path, form] of posts) {
+      for (const origin of ["https://evil.example", "null", `http://127.0.0.1:1${path.length}`]) {
+        const response = await page.request.post(path, { headers: { origin }, form, maxRedirects: 0 });
+        expect(response.status(), `${path} from ${origin}`).toBe(403);
+        expect(response.headers()["set-cookie"], path).toBeUndefined();
+        const html = await response.text();
+        expect(html).toContain("<h1>Request refused</h1>");
+        expect(html).toContain(
+          "This form was sent from another website, so it was not processed. Go back to the page on this site and try again.",
+        );
+        expect(html).not.toMatch(/\bat \S+ \(|Error: |node_modules/);
+      }
     }
-    const admin = await app.db.collection("users").findOne({ email: DEMO.admin.email });
-    expect(await app.db.collection("sessions").countDocuments({ userId: admin?._id })).toBe(0);
+    // Without any Origin (browsers always send one on POST), the same page — an action-only route too.
+    const bare = await page.request.post("/sign-out", { form: {}, maxRedirects: 0 });
+    expect(bare.status()).toBe(403);
+    expect(await bare.text()).toContain("<h1>Request refused</h1>");
+    expect(await snapshot()).toEqual(before);
+    expect(app.smtp.mails.length).toBe(mailsBefore);
+    // Still signed in: the sign-out above never ran.
+    await page.goto("/account");
+    await expectPath(page, "/account");
+
+    const shown = await app.newPage();
+    await shown.route("https://evil.example/form", (route) =>
+      route.fulfill({
+        contentType: "text/html",
+        body: `<!doctype html><html lang="en"><title>Win a prize</title><form method="post" action="${app.url}/forgot-password"><input name="email" value="${DEMO.grace}"><button>Claim</button></form></html>`,
+      }),
+    );
+    await shown.goto("https://evil.example/form");
+    await shown.getByRole("button", { name: "Claim" }).click();
+    await expectText(heading(shown), "Request refused");
+    await expectAccessible(shown);
+    await screenshot(shown, "auth-cross-site-refused");
+    expect(await app.db.collection("verifications").countDocuments()).toBe(before.verifications);
+
+    // A link from another site is no attack: a signed-in admin who follows one gets the page.
+    await page.route("https://evil.example/links", (route) =>
+      route.fulfill({
+        contentType: "text/html",
+        body: `<!doctype html><html lang="en"><title>Links</title><a href="${app.url}/admin">Admin</a></html>`,
+      }),
+    );
+    await page.goto("https://evil.example/links");
+    await page.getByRole("link", { name: "Admin" }).click();
+    await expectPath(page, "/admin");
+    await expectText(heading(page), "Administration");
   });
 
   test("the session token reaches neither the page nor the client bundle; no server secret is bundled", async () => {

@@ -89,4 +89,26 @@ describe("a social provider", () => {
       await app.db.collection("accounts").countDocuments({ userId: grace?._id, providerId: "github" }),
     ).toBe(1);
   });
+
+  test("a user the provider signs up gets the language they browse in: cookie, then Accept-Language, else none (issue 14)", async () => {
+    const cases: { id: string; email: string; locale: string; cookie?: string; expected: string | null }[] = [
+      { id: "5101", email: "jurgen@example.com", locale: "de-DE", expected: "GERMAN" },
+      { id: "5102", email: "olena@example.com", locale: "de-DE", cookie: "uk", expected: "UKR" },
+      { id: "5103", email: "joao@example.com", locale: "pt-BR", expected: null },
+    ];
+    for (const { id, email, locale, cookie, expected } of cases) {
+      oauth.setIdentity("github", { id, email, name: `Social ${id}`, emailVerified: true });
+      const page = await app.newPage({ locale });
+      if (cookie) await page.context().addCookies([{ name: "lang", value: cookie, url: app.url }]);
+      await page.goto("/sign-in");
+      await page.locator('form[action="/social"] button').first().click();
+      await page.waitForURL((url) => url.pathname === "/");
+      await expect
+        .poll(() => page.locator("html").getAttribute("lang"))
+        .toBe(cookie ?? (expected ? locale.slice(0, 2) : "en"));
+      const user = await app.db.collection("users").findOne({ email });
+      expect(user?.language ?? null, email).toBe(expected);
+      await screenshot(page, `social-language-${locale}${cookie ? `-cookie-${cookie}` : ""}`);
+    }
+  });
 });

@@ -4,6 +4,7 @@ import { auditListAction } from "../../packages/cli/src/commands/audit.ts";
 import { sessionsListAction, sessionsRevokeAction } from "../../packages/cli/src/commands/sessions.ts";
 import {
   usersBanAction,
+  usersCommand,
   usersCreateAction,
   usersGetAction,
   usersListAction,
@@ -71,6 +72,23 @@ describe("tessera users", () => {
 
     const [event] = await auditEvents(t, { action: "user.create", subjectId: new ObjectId(created.user.id) });
     expect(event).toMatchObject({ actor: "cli:tester", actorId: null, userAgent: "tessera-cli/0.1.0" });
+  });
+
+  it("create --language stores the user's language; a code outside the eight is a usage error (issue 14)", async () => {
+    const created = await usersCreateAction(run(), "jan@example.com", { language: "POL" });
+    expect(created.user.language).toBe("POL");
+    expect((await userDoc(t, created.user.id))?.language).toBe("POL");
+    const create = usersCommand.commands.find((command) => command.name() === "create")!;
+    const option = create.options.find((entry) => entry.long === "--language")!;
+    expect(option.parseArg?.("UKR", undefined)).toBe("UKR");
+    expect(() => option.parseArg?.("pl", undefined)).toThrow(
+      "--language must be one of ENG, RUS, UKR, SPA, GERMAN, POL, FRA, TURKEY, got pl",
+    );
+    // Past the CLI's own check (a caller of the action), the endpoint refuses it and stores nothing.
+    expect(
+      await failure(usersCreateAction(run(), "bad@example.com", { language: "pl" as never })),
+    ).toMatchObject({ code: "VALIDATION_ERROR", message: "Invalid request" });
+    expect(await t.db.collection("users").findOne({ email: "bad@example.com" })).toBeNull();
   });
 
   it("an unknown user is exit 3; a duplicate email is refused (exit 4); a bad role is refused", async () => {

@@ -18,6 +18,7 @@ import type { Session, User } from "@tessera/auth-core";
 import { type ReactNode, useEffect, useState } from "react";
 import { getAuth } from "./auth.server";
 import { authClient } from "./lib/auth-client";
+import { CROSS_SITE_REFUSED } from "./lib/cross-site";
 
 type SessionAndUser = { session: Session; user: User };
 
@@ -214,7 +215,14 @@ export function ErrorBoundary() {
   const error = useRouteError();
   const { t } = useT();
   const status = isRouteErrorResponse(error) ? error.status : 500;
-  const key = status === 404 ? "notFound" : status === 403 ? "forbidden" : "unexpected";
+  const crossSite = isRouteErrorResponse(error) && status === 403 && error.data === CROSS_SITE_REFUSED;
+  const key = crossSite
+    ? "crossSite"
+    : status === 404
+      ? "notFound"
+      : status === 403
+        ? "forbidden"
+        : "unexpected";
   if (!isRouteErrorResponse(error)) console.error(error);
   return (
     <section className="card narrow">

@@ -11,7 +11,15 @@ export type {
   Logger,
   SendInvitationEmail,
 } from "./config/options.ts";
-export type { AdminSession, AdminUser, AuditEvent, ListUsersResult } from "./contracts/admin-models.ts";
+export { AUDIT_ACTIONS, type AuditAction } from "./contracts/admin-fields.ts";
+export type {
+  AdminLinkedAccount,
+  AdminSession,
+  AdminStats,
+  AdminUser,
+  AuditEvent,
+  ListUsersResult,
+} from "./contracts/admin-models.ts";
 export type { ApiKey, ApiKeyList, ApiKeyVerification, CreatedApiKey } from "./contracts/api-key-models.ts";
 export type {
   AccessTokenResult,
@@ -24,7 +32,6 @@ export type {
 } from "./contracts/social-models.ts";
 export { type Auth, createAuth } from "./create-auth.ts";
 export { AuthError, ERROR_CATALOGUE, type ErrorCode, isAuthError } from "./errors/index.ts";
-export type { AuditAction } from "./features/admin/rules.ts";
 export type { CleanupResult } from "./features/cleanup.ts";
 export type { DeleteUserResponse } from "./features/deletion/endpoints/delete-user.ts";
 export type { SignInResult } from "./features/email-password/endpoints/sign-in-email.ts";

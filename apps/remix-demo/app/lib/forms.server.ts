@@ -1,5 +1,6 @@
 import { data, redirect } from "@remix-run/node";
 import { isAuthError } from "@tessera/auth-core";
+import { CROSS_SITE_REFUSED } from "./cross-site";
 import { readAppEnv } from "./env.server";
 
 /** What a failed action sends back: the catalogue code per field (or "form"), and the values typed. */
@@ -16,7 +17,7 @@ export function assertSameOrigin(request: Request): void {
   const origin = request.headers.get("origin");
   const allowed = new Set([new URL(readAppEnv(process.env).baseURL).origin, new URL(request.url).origin]);
   if (!origin || !allowed.has(origin)) {
-    throw new Response("Cross-site request refused", { status: 403, statusText: "Forbidden" });
+    throw new Response(CROSS_SITE_REFUSED, { status: 403, statusText: "Forbidden" });
   }
 }
 

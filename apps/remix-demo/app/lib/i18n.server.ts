@@ -24,11 +24,18 @@ export const LANGUAGE_COOKIE = "lang";
  * the first supported language of Accept-Language, else English.
  */
 export function resolveLanguage(request: Request, userLanguage?: string | null): LanguageCode {
-  const fromUser = fromTesseraLanguage(userLanguage);
-  if (fromUser) return fromUser;
+  return fromTesseraLanguage(userLanguage) ?? requestedLanguage(request) ?? "en";
+}
+
+/**
+ * The language a signed-out visitor asked for: the `lang` cookie, else the first supported language
+ * of Accept-Language; null when neither names one of the eight (no English by default: a user
+ * created from this request then gets no `language`, and mails follow the app's setting).
+ */
+export function requestedLanguage(request: Request): LanguageCode | null {
   const fromCookie = readCookie(request.headers.get("cookie"), LANGUAGE_COOKIE);
   if (isLanguageCode(fromCookie)) return fromCookie;
-  return fromAcceptLanguage(request.headers.get("accept-language")) ?? "en";
+  return fromAcceptLanguage(request.headers.get("accept-language"));
 }
 
 export function translatorFor(lang: LanguageCode): Translate {

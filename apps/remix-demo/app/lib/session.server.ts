@@ -13,9 +13,13 @@ export async function getViewer(request: Request): Promise<Viewer | null> {
   const auth = await getAuth();
   const { data } = await auth.api.getSession({ headers: request.headers });
   if (!data) return null;
+  // A read, though has-permission is a POST: only the cookie goes along. The request's own Origin,
+  // Referer and Fetch Metadata name the page that led here — another site for a followed link or
+  // a refused cross-site form — and the core's Origin rule for state-changing calls would refuse
+  // them, failing every page a link from another site opens (issue 14).
   const check = await auth.api.userHasPermission({
     body: { permissions: { user: ["list"] } },
-    headers: request.headers,
+    headers: new Headers({ cookie: request.headers.get("cookie") ?? "" }),
   });
   return { session: data.session, user: data.user, isAdmin: check.data.success };
 }

@@ -1,5 +1,6 @@
-import type { LoaderFunctionArgs } from "@remix-run/node";
+import { data, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, useLoaderData } from "@remix-run/react";
+import { AUDIT_ACTIONS, type AuditAction } from "@tessera/auth-core";
 import { getAuth } from "~/auth.server";
 import { useT } from "~/lib/i18n";
 import { requireAdmin } from "~/lib/session.server";
@@ -7,21 +8,13 @@ import { requireAdmin } from "~/lib/session.server";
 export const handle = { title: "admin.tabs.audit" };
 
 const PAGE_SIZE = 20;
-const ACTIONS = [
-  "impersonation.start",
-  "impersonation.stop",
-  "user.create",
-  "user.ban",
-  "user.unban",
-  "user.set-role",
-  "user.set-password",
-  "user.remove",
-  "user.update",
-  "session.revoke",
-  "session.revoke-all",
-];
 
-// Actor and target are filtered (and pages counted) by the API; the action filter narrows the page.
+function isAuditAction(value: string): value is AuditAction {
+  return (AUDIT_ACTIONS as readonly string[]).includes(value);
+}
+
+// Actor, target and action are filtered (and pages counted) by the API, so the filters work with
+// JavaScript off and every page holds PAGE_SIZE matching events.
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireAdmin(request);
   const params = new URL(request.url).searchParams;
@@ -29,6 +22,14 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const subject = params.get("subject") ?? "";
   const action = params.get("action") ?? "";
   const page = Math.max(1, Number.parseInt(params.get("page") ?? "1", 10) || 1);
+  const query = { actor, subject, action, page };
+  // The select offers only the known actions; any other value (a typed URL) is the form's error.
+  const auditAction = action === "" ? undefined : isAuditAction(action) ? action : null;
+  if (auditAction === null)
+    return data(
+      { query, actions: AUDIT_ACTIONS, actionError: true, pages: 1, total: 0, events: [] as AuditRow[] },
+      { status: 400 },
+    );
   const auth = await getAuth();
   const headers = request.headers;
   const idOf = async (value: string) => {
@@ -41,17 +42,18 @@ export async function loader({ request }: LoaderFunctionArgs) {
     return data.users[0]?.id ?? "000000000000000000000000";
   };
   const [actorId, subjectId] = await Promise.all([idOf(actor), idOf(subject)]);
-  const { data } = await auth.api.listAuditEvents({
+  const { data: list } = await auth.api.listAuditEvents({
     query: {
       ...(actorId ? { actorId } : {}),
       ...(subjectId ? { subjectId } : {}),
+      ...(auditAction ? { action: auditAction } : {}),
       limit: PAGE_SIZE,
       offset: (page - 1) * PAGE_SIZE,
     },
     headers,
   });
   const ids = [
-    ...new Set(data.events.flatMap((event) => [event.actorId, event.subjectId]).filter(Boolean)),
+    ...new Set(list.events.flatMap((event) => [event.actorId, event.subjectId]).filter(Boolean)),
   ] as string[];
   const names: Record<string, string> = {};
   await Promise.all(
@@ -60,26 +62,36 @@ export async function loader({ request }: LoaderFunctionArgs) {
       names[id] = user ? user.data.email : id;
     }),
   );
+  const events: AuditRow[] = list.events.map((event) => ({
+    id: event.id,
+    action: event.action,
+    actor: event.actorId ? (names[event.actorId] ?? event.actorId) : "—",
+    subject: event.subjectId ? (names[event.subjectId] ?? event.subjectId) : "—",
+    reason: event.reason,
+    createdAt: event.createdAt.toISOString(),
+  }));
   return {
-    query: { actor, subject, action, page },
-    pages: Math.max(1, Math.ceil(data.total / PAGE_SIZE)),
-    total: data.total,
-    events: data.events
-      .filter((event) => !action || event.action === action)
-      .map((event) => ({
-        id: event.id,
-        action: event.action,
-        actor: event.actorId ? (names[event.actorId] ?? event.actorId) : "—",
-        subject: event.subjectId ? (names[event.subjectId] ?? event.subjectId) : "—",
-        reason: event.reason,
-        createdAt: event.createdAt.toISOString(),
-      })),
+    query,
+    actions: AUDIT_ACTIONS,
+    actionError: false,
+    pages: Math.max(1, Math.ceil(list.total / PAGE_SIZE)),
+    total: list.total,
+    events,
   };
+}
+
+interface AuditRow {
+  id: string;
+  action: string;
+  actor: string;
+  subject: string;
+  reason: string | null;
+  createdAt: string;
 }
 
 export default function AuditLog() {
   const { t, lang } = useT();
-  const { query, events, pages, total } = useLoaderData<typeof loader>();
+  const { query, actions, actionError, events, pages, total } = useLoaderData<typeof loader>();
   const format = new Intl.DateTimeFormat(lang, { dateStyle: "medium", timeStyle: "medium" });
   const href = (page: number) =>
     `/admin/audit?${new URLSearchParams({ actor: query.actor, subject: query.subject, action: query.action, page: String(page) })}`;
@@ -97,14 +109,25 @@ export default function AuditLog() {
         </div>
         <div className="field">
           <label htmlFor="audit-action">{t("admin.audit.action")}</label>
-          <select id="audit-action" name="action" defaultValue={query.action}>
+          <select
+            id="audit-action"
+            name="action"
+            defaultValue={actionError ? "" : query.action}
+            aria-invalid={actionError ? true : undefined}
+            aria-describedby={actionError ? "audit-action-error" : undefined}
+          >
             <option value="">{t("admin.users.filters.all")}</option>
-            {ACTIONS.map((action) => (
+            {actions.map((action) => (
               <option key={action} value={action}>
                 {action}
               </option>
             ))}
           </select>
+          {actionError ? (
+            <p className="field-error" id="audit-action-error">
+              {t("admin.audit.unknownAction")}
+            </p>
+          ) : null}
         </div>
         <button type="submit" className="button">
           {t("admin.users.apply")}

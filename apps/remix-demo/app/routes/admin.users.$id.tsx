@@ -3,6 +3,7 @@ import { Form, Link, useActionData, useLoaderData, useLocation, useSearchParams 
 import { isAuthError } from "@tessera/auth-core";
 import { getAuth } from "~/auth.server";
 import { Checkbox, ErrorSummary, Field, Notice, Submit } from "~/components/form";
+import { PROVIDER_NAMES } from "~/components/social";
 import { describeDevice } from "~/lib/device";
 import { failure, field, invalid, readForm, redirectWith } from "~/lib/forms.server";
 import { useT } from "~/lib/i18n";
@@ -16,10 +17,13 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const userId = params.id ?? "";
   const headers = request.headers;
   try {
-    // Sessions and events may be refused for some targets (other admins): the page shows the rest.
-    const [user, sessions, events] = await Promise.all([
+    // Sessions, accounts and events may be refused for some targets (other admins): the page shows the rest.
+    const [user, sessions, accounts, events] = await Promise.all([
       auth.api.getUser({ query: { id: userId }, headers }),
       auth.api.listUserSessions({ body: { userId }, headers }).catch(refusedAs({ data: { sessions: [] } })),
+      auth.api
+        .adminListUserAccounts({ body: { userId }, headers })
+        .catch(refusedAs({ data: { accounts: [] } })),
       auth.api
         .listAuditEvents({ query: { subjectId: userId, limit: 20 }, headers })
         .catch(refusedAs({ data: { events: [] } })),
@@ -44,6 +48,12 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
         ipAddress: session.ipAddress,
         updatedAt: session.updatedAt.toISOString(),
         impersonated: session.impersonatedBy !== null,
+      })),
+      accounts: accounts.data.accounts.map((account) => ({
+        id: account.id,
+        providerId: account.providerId,
+        accountId: account.accountId,
+        createdAt: account.createdAt.toISOString(),
       })),
       events: events.data.events.map((event) => ({
         id: event.id,
@@ -132,7 +142,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
 
 export default function AdminUser() {
   const { t, lang } = useT();
-  const { user, sessions, events } = useLoaderData<typeof loader>();
+  const { user, sessions, accounts, events } = useLoaderData<typeof loader>();
   const state = useActionData<typeof action>();
   const [params] = useSearchParams();
   const location = useLocation();
@@ -283,6 +293,35 @@ export default function AdminUser() {
           ))}
         </tbody>
       </table>
+      <h3 id="linked-accounts-title">{t("account.linked.title")}</h3>
+      {accounts.length === 0 ? (
+        <p>{t("admin.user.noLinkedAccounts")}</p>
+      ) : (
+        <table aria-labelledby="linked-accounts-title">
+          <thead>
+            <tr>
+              <th scope="col">{t("account.linked.provider")}</th>
+              <th scope="col">{t("admin.user.accountId")}</th>
+              <th scope="col">{t("account.linked.linkedAt")}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {accounts.map((account) => (
+              <tr key={account.id}>
+                <td>
+                  {account.providerId === "credential"
+                    ? t("account.linked.password")
+                    : (PROVIDER_NAMES[account.providerId] ?? account.providerId)}
+                </td>
+                <td>
+                  <code>{account.accountId}</code>
+                </td>
+                <td>{format.format(new Date(account.createdAt))}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
       <h3>{t("admin.user.events")}</h3>
       <ul>
         {events.map((event) => (

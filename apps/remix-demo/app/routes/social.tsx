@@ -2,15 +2,19 @@ import type { ActionFunctionArgs } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
 import { getAuth } from "~/auth.server";
 import { field, readForm, redirectWith } from "~/lib/forms.server";
+import { toTesseraLanguage } from "~/lib/i18n";
+import { requestedLanguage } from "~/lib/i18n.server";
 import { safeRedirect } from "~/lib/session.server";
 
 // Starts a provider sign-in (or, with intent=link, links a provider to the signed-in user): the core
-// answers with the provider's URL and a state cookie, which the browser carries there.
+// answers with the provider's URL and a state cookie, which the browser carries there. A user the
+// sign-in creates gets the language this visitor browses in (cookie, then Accept-Language).
 export async function action({ request }: ActionFunctionArgs) {
   const form = await readForm(request);
   const auth = await getAuth();
   const provider = field(form, "provider");
   const callbackURL = safeRedirect(field(form, "callbackURL"));
+  const lang = requestedLanguage(request);
   const result =
     field(form, "intent") === "link"
       ? await auth.api.linkSocialAccount({
@@ -18,7 +22,12 @@ export async function action({ request }: ActionFunctionArgs) {
           headers: request.headers,
         })
       : await auth.api.signInSocial({
-          body: { provider, callbackURL, errorCallbackURL: "/error" },
+          body: {
+            provider,
+            callbackURL,
+            errorCallbackURL: "/error",
+            ...(lang ? { language: toTesseraLanguage(lang) } : {}),
+          },
           headers: request.headers,
         });
   const url = result.data && "url" in result.data ? result.data.url : null;

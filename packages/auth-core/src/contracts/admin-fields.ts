@@ -16,6 +16,32 @@ export const banExpiresInField = z
   .positive()
   .max(100 * 365 * 86400);
 
+/**
+ * The audit trail's actions (issue 5 "An audit trail"). Here, with the contracts, so that
+ * list-audit-events can accept exactly these as its `action` filter and a browser can list them;
+ * features/admin/rules.ts re-exports them for the feature.
+ */
+export const AUDIT_ACTIONS = [
+  "impersonation.start",
+  "impersonation.stop",
+  "user.create",
+  "user.ban",
+  "user.unban",
+  "user.set-role",
+  "user.set-password",
+  "user.remove",
+  "user.update",
+  "session.revoke",
+  "session.revoke-all",
+  // An operator's organization changes (operator.ts at the package root: the tessera CLI).
+  "organization.add-member",
+  "organization.remove-member",
+  "organization.set-member-role",
+  "organization.delete",
+  "organization.invite",
+] as const;
+export type AuditAction = (typeof AUDIT_ACTIONS)[number];
+
 /** Listings answer at most this many per page. */
 export const MAX_PAGE_SIZE = 100;
 

@@ -150,3 +150,62 @@ export const permissionCheckSchema: z.ZodType<PermissionCheck> = z.strictObject(
   error: z.null(),
   success: z.boolean(),
 });
+
+/**
+ * A user's linked account as the admin area shows it: which provider and which identity there,
+ * since when. Never a token, an id token or a password hash (docs/security.md).
+ */
+export interface AdminLinkedAccount {
+  id: string;
+  /** `credential` for the email-and-password account. */
+  providerId: string;
+  accountId: string;
+  createdAt: Date;
+}
+
+export interface AdminLinkedAccountList {
+  accounts: AdminLinkedAccount[];
+}
+
+export const adminLinkedAccountListSchema: z.ZodType<AdminLinkedAccountList> = z.strictObject({
+  accounts: z.array(
+    z.strictObject({ id: z.string(), providerId: z.string(), accountId: z.string(), createdAt: z.date() }),
+  ),
+});
+
+/** How many users hold a role; a user with several roles counts once under each. */
+export interface RoleCount {
+  role: string;
+  count: number;
+}
+
+/** Sign-ups on one UTC day, `day` as YYYY-MM-DD. */
+export interface DayCount {
+  day: string;
+  count: number;
+}
+
+/** The admin dashboard's totals, over every user (no listing cap). */
+export interface AdminStats {
+  totalUsers: number;
+  /** Users whose ban is in force (an expired ban does not count). */
+  bannedUsers: number;
+  verifiedUsers: number;
+  /** Most first. */
+  usersByRole: RoleCount[];
+  /** The last 30 UTC days, oldest first, today last; days without sign-ups count 0. */
+  signUpsPerDay: DayCount[];
+  /** Unexpired sessions, impersonations included. */
+  activeSessions: number;
+}
+
+const countField = z.number().int().min(0);
+
+export const adminStatsSchema: z.ZodType<AdminStats> = z.strictObject({
+  totalUsers: countField,
+  bannedUsers: countField,
+  verifiedUsers: countField,
+  usersByRole: z.array(z.strictObject({ role: z.string(), count: countField })),
+  signUpsPerDay: z.array(z.strictObject({ day: z.string(), count: countField })),
+  activeSessions: countField,
+});

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import {
+  AUDIT_ACTIONS,
   banExpiresInField,
   listUsersQuery,
   permissionsField,
@@ -9,7 +10,9 @@ import {
   userIdField,
 } from "./admin-fields.ts";
 import {
+  adminLinkedAccountListSchema,
   adminSessionListSchema,
+  adminStatsSchema,
   adminUserResultSchema,
   adminUserSchema,
   auditEventListSchema,
@@ -18,7 +21,7 @@ import {
 } from "./admin-models.ts";
 import { defineContract } from "./contract.ts";
 import { sessionAndUserSchema, statusTrueSchema, successTrueSchema } from "./models.ts";
-import { emailField, imageField, nameField, passwordField, tokenField } from "./schemas.ts";
+import { emailField, imageField, languageField, nameField, passwordField, tokenField } from "./schemas.ts";
 
 /**
  * every endpoint under /admin/. Each checks the caller's admin permission itself
@@ -60,6 +63,8 @@ export const createUserContract = defineContract({
     password: passwordField.optional(),
     name: nameField,
     role: roleField.optional(),
+    /** The user's language for mails and pages; one of the eight codes (VALIDATION_ERROR otherwise). */
+    language: languageField.optional(),
     data: z.strictObject({ image: imageField.optional(), emailVerified: z.boolean().optional() }).optional(),
   }),
   response: adminUserResultSchema,
@@ -297,11 +302,44 @@ export const listAuditEventsContract = defineContract({
   query: z.strictObject({
     actorId: userIdField.optional(),
     subjectId: userIdField.optional(),
+    /** One of the audit trail's actions, matched exactly; any other value is VALIDATION_ERROR. */
+    action: z.enum(AUDIT_ACTIONS).optional(),
     limit: queryInt.optional(),
     offset: queryInt.optional(),
   }),
   response: auditEventListSchema,
   errors: [...GUARD],
-  summary: "The audit trail, newest first (at most 100 a page), by actor or subject, with the total.",
+  summary: "The audit trail, newest first (at most 100 a page), by actor, subject or action, with the total.",
+  tags: ["admin"],
+});
+
+/**
+ * Server-only (over HTTP it does not exist): the admin user page's linked accounts, for the admin
+ * whose session the server forwards. Provider, identity and date only — no token, no password hash.
+ */
+export const adminListUserAccountsContract = defineContract({
+  name: "adminListUserAccounts",
+  method: "POST",
+  path: "/admin/list-user-accounts",
+  auth: "server-only",
+  body: z.strictObject({ userId: userIdField }),
+  response: adminLinkedAccountListSchema,
+  errors: ["UNAUTHORIZED", ...GUARD, "USER_NOT_FOUND"],
+  summary: "A user's linked accounts (provider, account id, date), without tokens or password hashes.",
+  tags: ["admin"],
+});
+
+/**
+ * Server-only: the admin dashboard's totals, counted by the database over every user — users, by
+ * role, banned, verified, sign-ups per UTC day over the last 30 days, active sessions.
+ */
+export const getAdminStatsContract = defineContract({
+  name: "getAdminStats",
+  method: "GET",
+  path: "/admin/stats",
+  auth: "server-only",
+  response: adminStatsSchema,
+  errors: ["UNAUTHORIZED", ...GUARD],
+  summary: "Totals for a dashboard: users, by role, banned, verified, daily sign-ups, active sessions.",
   tags: ["admin"],
 });

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { defineContract } from "./contract.ts";
 import { statusTrueSchema } from "./models.ts";
-import { callbackURLField } from "./schemas.ts";
+import { callbackURLField, languageField } from "./schemas.ts";
 import { idTokenField, providerIdField, scopesField, tokenRequestBody } from "./social-fields.ts";
 import {
   accessTokenResultSchema,
@@ -32,6 +32,11 @@ export const signInSocialContract = defineContract({
     scopes: scopesField.optional(),
     requestSignUp: z.boolean().optional(),
     loginHint: z.string().min(1).max(512).optional(),
+    /**
+     * The language a user created by this sign-in gets (one of the eight codes): the app's choice
+     * for the request (its language cookie, Accept-Language). Ignored for a returning user.
+     */
+    language: languageField.optional(),
   }),
   // {url, redirect} to the provider; with `idToken` a session ({redirect: false, token, url, user})
   // or the second factor's challenge.

@@ -1,4 +1,5 @@
 import type { AdminUser, ListUsersResult } from "@tessera/auth-core";
+import { LANGUAGES, type Language } from "@tessera/auth-core/i18n";
 import { Command, Option } from "commander";
 import { usageError } from "../errors.ts";
 import { confirmOrRefuse, contextOf, parseCount, type RunContext, report } from "../kit.ts";
@@ -70,6 +71,15 @@ export interface UsersCreateOptions extends PasswordOptions {
   name?: string | undefined;
   role?: string | undefined;
   verified?: boolean | undefined;
+  /** The user's language for mails and pages (ENG, RUS, UKR, SPA, GERMAN, POL, FRA, TURKEY). */
+  language?: Language | undefined;
+}
+
+/** --language: one of the eight codes, or a usage error naming them. */
+function parseLanguage(value: string): Language {
+  const language = LANGUAGES.find((code) => code === value);
+  if (!language) throw usageError(`--language must be one of ${LANGUAGES.join(", ")}, got ${value}`);
+  return language;
 }
 
 export async function usersCreateAction(
@@ -86,6 +96,7 @@ export async function usersCreateAction(
         ...(password === null ? {} : { password }),
         ...(options.role === undefined ? {} : { role: options.role }),
         ...(options.verified ? { data: { emailVerified: true } } : {}),
+        ...(options.language === undefined ? {} : { language: options.language }),
       },
       headers: session.headers,
     });
@@ -282,6 +293,11 @@ export const usersCommand = new Command("users")
       )
       .option("--password-stdin", "read the password from the first line of stdin")
       .option("--verified", "mark the email as verified")
+      .option(
+        "--language <code>",
+        `language of their mails and pages (${LANGUAGES.join(", ")})`,
+        parseLanguage,
+      )
       .action(async (email: string, options: UsersCreateOptions, command: Command) => {
         const run = contextOf(command);
         report(run, await usersCreateAction(run, email, options), (data) => [

@@ -105,12 +105,19 @@ describe("every admin endpoint refuses callers without the permission", () => {
 
 describe("every admin endpoint reads the caller from the database", () => {
   it("each is sensitive (never the cookie cache) and needs a session (or is has-permission)", () => {
-    expect(adminEndpoints).toHaveLength(16);
+    expect(adminEndpoints).toHaveLength(18);
+    // The admin pages' reads of issue 14 (linked accounts, dashboard totals): server code only; they
+    // refuse a call without a session all the same (linked-accounts.test.ts, stats.test.ts).
+    const serverOnly = ["/admin/list-user-accounts", "/admin/stats"];
     for (const endpoint of adminEndpoints) {
       expect(endpoint.path.startsWith("/admin/"), endpoint.path).toBe(true);
       expect(endpoint.sensitive, endpoint.path).toBe(true);
       expect(endpoint.auth, endpoint.path).toBe(
-        endpoint.path === "/admin/has-permission" ? "optional" : "session",
+        endpoint.path === "/admin/has-permission"
+          ? "optional"
+          : serverOnly.includes(endpoint.path)
+            ? "server-only"
+            : "session",
       );
     }
   });

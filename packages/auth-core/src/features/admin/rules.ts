@@ -3,27 +3,8 @@ import type { SessionDoc, UserDoc } from "../../db/documents.ts";
 import { toSession, toUser } from "../session/index.ts";
 import { parseRoleList } from "./access.ts";
 
-/** The audit trail's actions (issue 5 "An audit trail"). */
-export const AUDIT_ACTIONS = [
-  "impersonation.start",
-  "impersonation.stop",
-  "user.create",
-  "user.ban",
-  "user.unban",
-  "user.set-role",
-  "user.set-password",
-  "user.remove",
-  "user.update",
-  "session.revoke",
-  "session.revoke-all",
-  // An operator's organization changes (operator.ts at the package root: the tessera CLI).
-  "organization.add-member",
-  "organization.remove-member",
-  "organization.set-member-role",
-  "organization.delete",
-  "organization.invite",
-] as const;
-export type AuditAction = (typeof AUDIT_ACTIONS)[number];
+/** The audit trail's actions live with the contracts (list-audit-events filters on them). */
+export { AUDIT_ACTIONS, type AuditAction } from "../../contracts/admin-fields.ts";
 
 /** The API shapes live with the contracts, which a browser bundle can import. */
 export type {

@@ -42,6 +42,7 @@ export async function insertAuditEvent(collections: Collections, doc: AuditEvent
 export interface AuditFilter {
   actorId?: ObjectId;
   subjectId?: ObjectId;
+  action?: string;
 }
 
 export function findAuditEvents(

@@ -129,6 +129,7 @@ async function finishFlow(
     disabled: settings?.disableSignUp ?? false,
     implicitDisabled: settings?.disableImplicitSignUp ?? false,
     requested: state.requestSignUp,
+    language: state.language,
   });
   if (!outcome.ok) throw new CallbackFailure(outcome.error);
   const destination = outcome.isNewUser ? (state.newUserURL ?? callbackURL) : callbackURL;

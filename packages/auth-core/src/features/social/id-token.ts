@@ -81,7 +81,13 @@ export async function signInWithIdToken(
   auth: AuthContext,
   request: SocialRequest,
   provider: OAuthProvider,
-  input: { idToken: IdTokenInput; requestSignUp: boolean; callbackURL: string | undefined },
+  input: {
+    idToken: IdTokenInput;
+    requestSignUp: boolean;
+    callbackURL: string | undefined;
+    /** A new user's language (sign-in/social `language`). */
+    language?: string | undefined;
+  },
 ): Promise<Outcome<IdTokenSignInResult | TwoFactorRedirect>> {
   if (!isIdTokenSignInEnabled(auth, provider)) return refused("ID_TOKEN_NOT_SUPPORTED");
   const verified = await verifiedIdentity(provider, input.idToken);
@@ -92,6 +98,7 @@ export async function signInWithIdToken(
     disabled: settings?.disableSignUp ?? false,
     implicitDisabled: settings?.disableImplicitSignUp ?? false,
     requested: input.requestSignUp,
+    language: input.language ?? null,
   });
   if (!outcome.ok) return refused(OUTCOME_ERRORS[outcome.error]);
   const minted = await signInSocialUser(auth, request, outcome.user);

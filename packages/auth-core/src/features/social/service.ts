@@ -49,6 +49,8 @@ export interface FlowStart {
   loginHint: string | undefined;
   requestSignUp: boolean | undefined;
   link: OAuthStateData["link"];
+  /** A new user's language (sign-in/social `language`). */
+  language?: string | undefined;
 }
 
 /**
@@ -73,6 +75,7 @@ export async function startAuthorizationFlow(
     newUserURL: input.newUserCallbackURL ?? null,
     requestSignUp: input.requestSignUp === true,
     link: input.link,
+    language: input.language ?? null,
   });
   const url = provider.createAuthorizationURL({
     state,

@@ -53,7 +53,8 @@ function isTrustedProvider(auth: AuthContext, providerId: string): boolean {
 export async function resolveSocialUser(
   auth: AuthContext,
   identity: SocialIdentity,
-  signUp: { disabled: boolean; implicitDisabled: boolean; requested: boolean },
+  /** `language`: a new user's (sign-in/social's `language`); null leaves it unset. */
+  signUp: { disabled: boolean; implicitDisabled: boolean; requested: boolean; language: string | null },
   retried = false,
 ): Promise<SocialUserResult> {
   const { providerId, profile } = identity;
@@ -96,7 +97,7 @@ export async function resolveSocialUser(
     requestSignUp: signUp.requested,
   });
   if (!allowed) return { ok: false, error: "signup_disabled" };
-  const created = await createSocialUser(auth, identity, email);
+  const created = await createSocialUser(auth, identity, email, signUp.language);
   if (created !== "raced") return created;
   // A concurrent first sign-in of the same person won the unique index: once more, as a returning user.
   if (!retried) return resolveSocialUser(auth, identity, signUp, true);
@@ -130,6 +131,7 @@ async function createSocialUser(
   auth: AuthContext,
   identity: SocialIdentity,
   email: string,
+  language: string | null,
 ): Promise<SocialUserResult | "raced"> {
   const { profile } = identity;
   const created = await createUser(auth, {
@@ -141,6 +143,7 @@ async function createSocialUser(
         ? profile.image
         : null,
     emailVerified: profile.emailVerified,
+    ...(language === null ? {} : { language }),
   });
   if (!created.ok)
     return created.reason === "exists" ? "raced" : { ok: false, error: "unable_to_create_user" };

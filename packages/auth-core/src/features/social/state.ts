@@ -35,6 +35,8 @@ const stateDataSchema = z.object({
   requestSignUp: z.boolean(),
   /** Present for /link-social: the signed-in user the provider account is linked to. */
   link: z.object({ userId: z.string() }).nullable(),
+  /** The `language` of /sign-in/social, for a user this flow creates; absent in older records. */
+  language: z.string().nullable().default(null),
 });
 export type OAuthStateData = z.infer<typeof stateDataSchema>;
 

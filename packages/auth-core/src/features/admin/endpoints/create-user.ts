@@ -14,7 +14,7 @@ import { assertMayGrantRoles, requireAdminPermission } from "./guards.ts";
  * reset link or a social provider). A password given here is marked like set-user-password's
  * (`admin.setUserPasswordRequiresReset`): it signs nobody in until the user resets it, so the admin
  * never holds a working password of someone else (docs/security.md). Giving a role needs set-role
- * as well (docs/security.md).
+ * as well (docs/security.md). `language` (one of the eight codes) is the user's for mails and pages.
  */
 export const createUserEndpoint = defineEndpoint(createUserContract, {
   sensitive: true,
@@ -34,6 +34,8 @@ export const createUserEndpoint = defineEndpoint(createUserContract, {
       image: body.data?.image ?? null,
       emailVerified: body.data?.emailVerified ?? false,
       ...(role === undefined ? {} : { role }),
+      // Without one, mails go in the configured `language` until the user picks one (as sign-up).
+      ...(body.language === undefined ? {} : { language: body.language }),
     };
     // With a password: user and credential account, or neither (matrix N2, as sign-up).
     const resetRequired = auth.options.admin.setUserPasswordRequiresReset;

@@ -1,10 +1,12 @@
 import type { AnyEndpoint } from "../../../http/define-endpoint.ts";
 import { banUserEndpoint } from "./ban-user.ts";
 import { createUserEndpoint } from "./create-user.ts";
+import { getAdminStats } from "./get-stats.ts";
 import { getUser } from "./get-user.ts";
 import { userHasPermission } from "./has-permission.ts";
 import { impersonateUser } from "./impersonate-user.ts";
 import { listAuditEvents } from "./list-audit-events.ts";
+import { adminListUserAccounts } from "./list-user-accounts.ts";
 import { listUserSessions } from "./list-user-sessions.ts";
 import { listUsers } from "./list-users.ts";
 import { removeUser } from "./remove-user.ts";
@@ -34,6 +36,8 @@ const adminList = [
   setUserPassword,
   userHasPermission,
   listAuditEvents,
+  adminListUserAccounts,
+  getAdminStats,
 ] as const;
 export const adminEndpoints: readonly AnyEndpoint[] = adminList;
 /** The endpoints of this feature, with their types (the keys and signatures of `auth.api`). */

@@ -24,8 +24,9 @@ function toAuditEvent(doc: AuditEventDoc): AuditEvent {
 }
 
 /**
- * GET /admin/list-audit-events?actorId&subjectId&limit&offset → {events, total, limit, offset}, newest
- * first, at most 100 per page. An id that is not 24 hex characters matches nothing (empty page).
+ * GET /admin/list-audit-events?actorId&subjectId&action&limit&offset → {events, total, limit, offset},
+ * newest first, at most 100 per page. An id that is not 24 hex characters matches nothing (empty
+ * page); `action` is one of AUDIT_ACTIONS (the contract refuses any other value with 400).
  */
 export const listAuditEvents = defineEndpoint(listAuditEventsContract, {
   sensitive: true,
@@ -40,6 +41,7 @@ export const listAuditEvents = defineEndpoint(listAuditEventsContract, {
     const filter: AuditFilter = {
       ...(actorId ? { actorId } : {}),
       ...(subjectId ? { subjectId } : {}),
+      ...(query.action ? { action: query.action } : {}),
     };
     const [events, total] = await Promise.all([
       findAuditEvents(auth, filter, limit, offset),

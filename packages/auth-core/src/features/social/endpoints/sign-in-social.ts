@@ -22,6 +22,7 @@ export const signInSocial = defineEndpoint(signInSocialContract, {
         idToken: body.idToken,
         requestSignUp: body.requestSignUp === true,
         callbackURL: body.callbackURL,
+        language: body.language,
       });
       return answerSignInRefusal(auth, signedIn);
     }
@@ -36,6 +37,7 @@ export const signInSocial = defineEndpoint(signInSocialContract, {
       loginHint: body.loginHint,
       requestSignUp: body.requestSignUp,
       link: null,
+      language: body.language,
     });
     return { url, redirect: body.disableRedirect !== true };
   },
