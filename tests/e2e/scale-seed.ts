@@ -132,3 +132,91 @@ export async function seedScale(input: ScaleSeedInput): Promise<ScaleSeed> {
     await client.close();
   }
 }
+
+const SLOW_MS = 2_000;
+
+export interface TimedRequest {
+  name: string;
+  /** A fresh request each time (a sign-in's body, cookies). */
+  make: (round: number) => Request;
+  /** What a correct answer's body contains. */
+  expect: string;
+}
+
+export interface InProcessTiming {
+  name: string;
+  /** Median wall time of one request through `auth.handler`, ms. */
+  wallMs: number;
+  /** Median of the summed database round trips of one request (driver command monitoring), ms. */
+  databaseMs: number;
+  /** Database commands per request (the last round). */
+  commands: number;
+  /** Why it could not be timed (an answer that was not the expected one). */
+  refused?: string;
+}
+
+/**
+ * Each request through `auth.handler` in this process, one after the other (3 warm-ups, then
+ * `rounds`): the cost of one request with nothing else queued, so that the data's size is what
+ * differs between two runs, not the machine's load.
+ */
+export async function timeInProcess(input: {
+  uri: string;
+  dbName: string;
+  secret: string;
+  requests: TimedRequest[];
+  rounds: number;
+  membershipLimit: number;
+}): Promise<InProcessTiming[]> {
+  const client = new MongoClient(input.uri, { monitorCommands: true });
+  let spent: number[] | null = null;
+  client.on("commandSucceeded", (event) => spent?.push(event.duration));
+  client.on("commandFailed", (event) => spent?.push(event.duration));
+  try {
+    const auth = createAuth({
+      database: client.db(input.dbName),
+      secret: input.secret,
+      baseURL: "http://127.0.0.1",
+      logger: { info: () => {}, warn: () => {}, error: () => {} },
+      rateLimit: { enabled: false },
+      organization: { membershipLimit: input.membershipLimit },
+    });
+    const median = (values: number[]) =>
+      values.sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
+    const timings: InProcessTiming[] = [];
+    let round = 0;
+    for (const request of input.requests) {
+      const wall: number[] = [];
+      const database: number[] = [];
+      let commands = 0;
+      let refused: string | undefined;
+      for (let i = 0; i < input.rounds + 3 && !refused; i++) {
+        spent = [];
+        const started = performance.now();
+        const response = await auth.handler(request.make(round++));
+        const text = await response.text();
+        const elapsed = performance.now() - started;
+        if (!response.ok || !text.includes(request.expect)) {
+          refused = `answered ${response.status} after ${Math.round(elapsed)} ms: ${text.slice(0, 100)}`;
+        } else if (i >= 3 || elapsed > SLOW_MS) {
+          wall.push(elapsed);
+          database.push(spent.reduce((sum, ms) => sum + ms, 0));
+          commands = spent.length;
+        }
+        spent = null;
+        // A request this slow is timed once: its figure says enough, and rounds would take minutes.
+        if (elapsed > SLOW_MS) break;
+      }
+      timings.push({
+        name: request.name,
+        wallMs: median(wall),
+        databaseMs: median(database),
+        commands,
+        refused,
+      });
+    }
+    return timings;
+  } finally {
+    await client.close();
+  }
+}
