@@ -33,6 +33,13 @@ export interface TestAuth {
    * deterministic cost budgets of docs/architecture.md. The driver's own handshake and monitoring are left out.
    */
   commands(run: () => Promise<unknown>): Promise<string[]>;
+  /**
+   * The reads and writes sent while `run` was in flight, each with its filter
+   * (`find`/`count`: filter; `delete`/`update`: the first statement's `q`; `findAndModify`: query).
+   */
+  queries(
+    run: () => Promise<unknown>,
+  ): Promise<{ command: string; filter: Record<string, unknown> | undefined }[]>;
   /** Moves the injected clock forward. */
   advance(seconds: number): void;
   now(): Date;
@@ -42,6 +49,13 @@ export interface TestAuth {
 const DRIVER_COMMANDS = new Set(["hello", "ismaster", "isMaster", "ping", "endSessions"]);
 
 export type Overrides = Omit<Partial<AuthOptions>, "database">;
+
+function filterOf(command: Record<string, unknown>): Record<string, unknown> | undefined {
+  const first = (list: unknown) =>
+    Array.isArray(list) ? (list[0] as Record<string, unknown>)?.q : undefined;
+  const filter = command.filter ?? command.query ?? first(command.deletes) ?? first(command.updates);
+  return filter as Record<string, unknown> | undefined;
+}
 export type Clock = { frozen?: boolean };
 
 /**
@@ -72,9 +86,12 @@ export async function createTestAuth(overrides: Overrides = {}, clock: Clock = {
   });
   await auth.migrate();
   let seen: string[] | null = null;
+  let queries: { command: string; filter: Record<string, unknown> | undefined }[] | null = null;
   client.on("commandStarted", (event: CommandStartedEvent) => {
-    if (seen === null || DRIVER_COMMANDS.has(event.commandName)) return;
-    seen.push(`${event.commandName}:${String(event.command[event.commandName])}`);
+    if (DRIVER_COMMANDS.has(event.commandName)) return;
+    const command = `${event.commandName}:${String(event.command[event.commandName])}`;
+    seen?.push(command);
+    queries?.push({ command, filter: filterOf(event.command) });
   });
   return {
     auth,
@@ -87,6 +104,15 @@ export async function createTestAuth(overrides: Overrides = {}, clock: Clock = {
         return seen;
       } finally {
         seen = null;
+      }
+    },
+    async queries(run) {
+      queries = [];
+      try {
+        await run();
+        return queries;
+      } finally {
+        queries = null;
       }
     },
     advance: (seconds) => {

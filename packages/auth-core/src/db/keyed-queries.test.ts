@@ -1,0 +1,46 @@
+import { describe, expect, it } from "vitest";
+import { SESSION_COOKIE, signUp, TestBrowser } from "../../../../tests/support/browser.ts";
+import { useFreshTestAuth } from "../../../../tests/support/test-auth.ts";
+
+/**
+ * docs/scale.md as a budget that cannot drift: every read and write a get-session, a sign-in or a
+ * sign-up sends names an `_id` — the one condition the embedded database answers from an index —
+ * so none of them grows with the number of users, sessions or accounts. The only exception is the
+ * throttle's clear after a successful sign-in (an identifier prefix over verifications, which hold
+ * no per-user rows: docs/scale.md "What is not keyed yet").
+ */
+const freshTestAuth = useFreshTestAuth();
+
+const byId = (filter: Record<string, unknown> | undefined) => filter !== undefined && "_id" in filter;
+
+describe("the per-request lookups are by _id", () => {
+  it("sign-up, sign-in and get-session from the database, for a known and an unknown address", async () => {
+    const t = await freshTestAuth();
+    const signUpQueries = await t.queries(() =>
+      signUp(new TestBrowser(t.auth), { email: "ada@example.com", password: "correct horse battery" }),
+    );
+    const browser = new TestBrowser(t.auth);
+    const signIn = await t.queries(() =>
+      browser.post("/sign-in/email", { email: "ada@example.com", password: "correct horse battery" }),
+    );
+    expect(browser.cookies.has(SESSION_COOKIE)).toBe(true);
+    const unknown = await t.queries(() =>
+      new TestBrowser(t.auth).post("/sign-in/email", {
+        email: "nobody@example.com",
+        password: "whatever 123",
+      }),
+    );
+    const session = await t.queries(() => browser.get("/get-session"));
+    const reads = [...signUpQueries, ...signIn, ...unknown, ...session].filter(
+      (query) => !query.command.startsWith("insert:"),
+    );
+    const throttleClear = (query: { command: string; filter?: Record<string, unknown> }) =>
+      query.command === "delete:verifications" && JSON.stringify(query.filter).includes("sign-in-attempt");
+    const notById = reads.filter((query) => !byId(query.filter) && !throttleClear(query));
+    expect(notById).toEqual([]);
+    // Something was checked: the address claim and the session lookups are among them.
+    expect(reads.map((query) => query.command)).toEqual(
+      expect.arrayContaining(["find:emailClaims", "find:users", "find:accounts", "find:sessions"]),
+    );
+  });
+});
