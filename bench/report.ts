@@ -67,18 +67,27 @@ function ratio(part: Series, whole: Series): number {
   return medianRun(part).rate / medianRun(whole).rate;
 }
 
+/**
+ * The targets as issue 16 restated them for this machine (two cores shared with the database): the
+ * cached read against the floor any correct cached read needs, sign-in and sign-up against bare
+ * scrypt at Tessera's own parameters, and peak RSS.
+ */
 function printTargets(results: Results): void {
-  const sessionRatio = ratio(results.sessionCache, results.bareServer);
+  const sessionRatio = ratio(results.sessionCache, results.floorServer);
   const signInRatio = ratio(results.signIn, results.bareScrypt);
+  const signUpRatio = ratio([results.signUp], results.bareScrypt);
   const peak = Math.max(results.peakRss.database, results.peakRss.cookieCache);
   const verdict = (ok: boolean) => (ok ? "PASS" : "MISS");
   const percent = (value: number) => `${(value * 100).toFixed(1).padStart(8)} %`;
   console.log("\ntarget                                        value      target   result");
   console.log(
-    `cookie-cached get-session / bare server   ${percent(sessionRatio)}   ≥ 70 %    ${verdict(sessionRatio >= 0.7)}`,
+    `cookie-cached get-session / floor server  ${percent(sessionRatio)}   ≥ 75 %    ${verdict(sessionRatio >= 0.75)}`,
   );
   console.log(
-    `sign-in / bare scrypt                     ${percent(signInRatio)}   ≥ 90 %    ${verdict(signInRatio >= 0.9)}`,
+    `sign-in / bare scrypt                     ${percent(signInRatio)}   ≥ 85 %    ${verdict(signInRatio >= 0.85)}`,
+  );
+  console.log(
+    `sign-up / bare scrypt                     ${percent(signUpRatio)}   ≥ 85 %    ${verdict(signUpRatio >= 0.85)}`,
   );
   console.log(
     `server peak RSS (VmHWM)                   ${(peak / MB).toFixed(1).padStart(7)} MB   ≤ 150 MB  ${verdict(peak <= 150 * MB)}`,
@@ -88,7 +97,7 @@ function printTargets(results: Results): void {
     `floor (node:http + cache check) / bare server ${percent(ratio(results.floorServer, results.bareServer))}`,
   );
   console.log(
-    `cookie-cached get-session / floor             ${percent(ratio(results.sessionCache, results.floorServer))}`,
+    `cookie-cached get-session / bare server       ${percent(ratio(results.sessionCache, results.bareServer))}`,
   );
 }
 
