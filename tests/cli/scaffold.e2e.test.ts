@@ -61,7 +61,14 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await browser?.close();
-  server?.kill("SIGTERM");
+  // The .bin entry is a shell shim whose node child outlives a signal to the shim: end the group.
+  if (server?.pid !== undefined && server.exitCode === null) {
+    try {
+      process.kill(-server.pid, "SIGTERM");
+    } catch {
+      server.kill("SIGTERM");
+    }
+  }
   const client = new MongoClient(inject("mongoUri"));
   await client.db(dbName).dropDatabase();
   await client.close();
@@ -117,6 +124,7 @@ describe("an app made by tessera create", () => {
         cwd: app,
         env: { ...process.env, ...env, NODE_ENV: "production", PORT: String(port), HOST: "127.0.0.1" },
         stdio: ["ignore", "pipe", "pipe"],
+        detached: true,
       });
       let output = "";
       server.stdout!.on("data", (chunk: Buffer) => {
