@@ -1,0 +1,45 @@
+import { describe, expect, it } from "vitest";
+import { RECOVERY_BOUND_MS, runDatabaseDownScenario } from "./database-down.ts";
+import { runLoadScenario } from "./load.ts";
+
+/**
+ * Issue 16 §3, "Load and faults": the standalone server on the embedded database (FerretDB) over
+ * real HTTP on 127.0.0.1. One file, so its scenarios run one after another and never compete with
+ * each other for the two cores; `pnpm test` runs the short sizes, `pnpm test:reliability` the full
+ * ones (tests/reliability/README.md).
+ */
+const MINUTE = 60_000;
+
+describe("load and faults", () => {
+  it(
+    "under mixed load: no 5xx, every acknowledged write is stored, the invariant checker finds nothing",
+    async () => {
+      const { summary, ledger, findings, refused } = await runLoadScenario();
+      expect(summary.requests).toBeGreaterThan(0);
+      expect(summary.serverErrors).toBe(0);
+      expect(summary.hangs + summary.networkErrors).toBe(0);
+      expect(refused).toEqual([]);
+      expect(ledger.checked).toBeGreaterThan(0);
+      expect(ledger.missing).toEqual([]);
+      expect(findings).toEqual([]);
+    },
+    5 * MINUTE,
+  );
+});
+
+describe("the database goes down under load", () => {
+  it(
+    "answers 503 within 2 s while it is down, recovers within 5 s without a restart, loses no acknowledged write",
+    async () => {
+      const result = await runDatabaseDownScenario();
+      expect(result.outage.unavailable).toBeGreaterThan(0);
+      expect(result.notRefused).toEqual([]);
+      expect(result.slowAnswers).toEqual([]);
+      expect(result.otherServerErrors).toEqual([]);
+      expect(result.summary.hangs + result.summary.networkErrors).toBe(0);
+      expect(result.recoveryMs).toBeLessThanOrEqual(RECOVERY_BOUND_MS);
+      expect(result.ledger.missing).toEqual([]);
+    },
+    5 * MINUTE,
+  );
+});
