@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
+import { runCrashScenario } from "./crash.ts";
 import { RECOVERY_BOUND_MS, runDatabaseDownScenario } from "./database-down.ts";
 import { runLoadScenario } from "./load.ts";
+import { runSlowDatabaseScenario } from "./slow-database.ts";
 
 /**
  * Issue 16 §3, "Load and faults": the standalone server on the embedded database (FerretDB) over
@@ -41,5 +43,40 @@ describe("the database goes down under load", () => {
       expect(result.ledger.missing).toEqual([]);
     },
     5 * MINUTE,
+  );
+});
+
+describe("a slow database (500 ms per round trip)", () => {
+  it(
+    "keeps every answer within the request deadline, and holds nothing once the load stops",
+    async () => {
+      const result = await runSlowDatabaseScenario();
+      expect(result.summary.requests).toBeGreaterThan(0);
+      expect(result.overDeadline).toEqual([]);
+      expect(result.unexpected).toEqual([]);
+      expect(result.summary.hangs + result.summary.networkErrors).toBe(0);
+      expect(result.after.inFlight).toBe(0);
+      expect(result.after.clientConnections).toBe(0);
+      expect(result.okAfter).toBe(200);
+    },
+    5 * MINUTE,
+  );
+});
+
+describe("the server is killed in the middle of multi-write operations", () => {
+  it(
+    "leaves no orphan or half-done state that the next request or auth.cleanup() does not repair",
+    async () => {
+      const tallies = await runCrashScenario();
+      for (const [operation, tally] of Object.entries(tallies)) {
+        expect(tally.runs, operation).toBeGreaterThan(0);
+        expect({ operation, broken: tally.broken, examples: tally.brokenExamples }).toEqual({
+          operation,
+          broken: 0,
+          examples: [],
+        });
+      }
+    },
+    20 * MINUTE,
   );
 });
