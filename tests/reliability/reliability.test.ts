@@ -1,7 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { runCrashScenario } from "./crash.ts";
 import { RECOVERY_BOUND_MS, runDatabaseDownScenario } from "./database-down.ts";
+import { isFull } from "./harness/report.ts";
 import { runLoadScenario } from "./load.ts";
+import { runSchemathesisScenario } from "./schemathesis.ts";
 import { runSlowDatabaseScenario } from "./slow-database.ts";
 
 /**
@@ -78,5 +80,17 @@ describe("the server is killed in the middle of multi-write operations", () => {
       }
     },
     20 * MINUTE,
+  );
+});
+
+describe("schemathesis against the OpenAPI document", () => {
+  it.runIf(isFull)(
+    "finds no 5xx and no response that violates its documented schema",
+    async () => {
+      const result = await runSchemathesisScenario();
+      expect(result.failures).toEqual([]);
+      expect(result.exitCode, result.output.slice(-4000)).toBe(0);
+    },
+    30 * MINUTE,
   );
 });
