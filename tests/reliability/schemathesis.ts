@@ -21,9 +21,11 @@ function cacheDir(): string {
   return process.env.TESSERA_CACHE_DIR || join(homedir(), ".cache", "tessera");
 }
 
-async function run(command: string, args: string[], limitMs: number) {
+/** Runs a command in `cwd` (schemathesis keeps a cache there: the scenario's temp dir, not the repo). */
+async function run(command: string, args: string[], limitMs: number, cwd?: string) {
   return new Promise<{ code: number | null; output: string }>((resolve) => {
     const child = spawn(command, args, {
+      cwd,
       stdio: ["ignore", "pipe", "pipe"],
       env: { ...process.env, NO_COLOR: "1" },
     });
@@ -103,6 +105,7 @@ export async function runSchemathesisScenario() {
         reportPath,
       ],
       TIME_LIMIT_MS,
+      stack.workDir,
     );
     const summary = result.output
       .split("\n")
