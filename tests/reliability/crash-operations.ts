@@ -123,20 +123,32 @@ const deleteUserOperation: CrashOperation = {
 const deleteOrganizationOperation: CrashOperation = {
   name: "organization-delete",
   async prepare(target, serial) {
-    const { owner, organizationId } = await organizationWithMember(target, serial);
+    const { owner, member, organizationId } = await organizationWithMember(target, serial);
     await invite(owner.person, organizationId, `pending-${serial}@example.com`);
     const remove = () => owner.person.post("/organization/delete", { organizationId });
-    return { run: remove, retry: remove, halfDone: async () => [] };
+    // Next: the owner deletes again, and the member (whose session had it active) reads the session.
+    const retry = async () => {
+      const answer = await remove();
+      await member.person.get("/get-session");
+      return answer;
+    };
+    return { run: remove, retry, halfDone: async () => [] };
   },
 };
 
 const removeMemberOperation: CrashOperation = {
   name: "remove-member",
   async prepare(target, serial) {
-    const { owner, memberEmail, organizationId } = await organizationWithMember(target, serial);
+    const { owner, member, memberEmail, organizationId } = await organizationWithMember(target, serial);
     const remove = () =>
       owner.person.post("/organization/remove-member", { memberIdOrEmail: memberEmail, organizationId });
-    return { run: remove, retry: remove, halfDone: async () => [] };
+    // Next: the owner removes again, and the removed member reads their session.
+    const retry = async () => {
+      const answer = await remove();
+      await member.person.get("/get-session");
+      return answer;
+    };
+    return { run: remove, retry, halfDone: async () => [] };
   },
 };
 

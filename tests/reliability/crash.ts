@@ -1,4 +1,5 @@
 import { createAuth } from "@tessera/auth-core";
+import { checkDataInvariants } from "../../packages/cli/src/invariants.ts";
 import { type CrashOperation, crashOperations, type Prepared } from "./crash-operations.ts";
 import { isFull, reportScenario } from "./harness/report.ts";
 import { DB_NAME, SERVER_SECRET } from "./harness/server-process.ts";
@@ -19,9 +20,11 @@ import { WireProxy } from "./harness/wire-proxy.ts";
 export const CRASH = isFull ? { runs: 200 } : { runs: 12 };
 
 /**
- * Half-done states this scenario found that no request and no cleanup repairs, reported to the lead
- * (issue 16 §3; the fixes belong to the features' services and stores, redesigned in §1). A run left
- * only with these counts as `knownBroken`; anything else fails the test. Remove an entry once fixed.
+ * Half-done states this scenario found that neither the next request nor auth.cleanup() repairs
+ * (all but sign-up's and accept-invitation's are repaired by `tessera doctor --fix`), reported to the
+ * lead (issue 16 §3; the fixes belong to the features' services and stores, redesigned in §1). A run
+ * left only with these counts as `knownBroken`; anything else fails the test. Remove an entry once
+ * the operation is fixed.
  */
 export const KNOWN_HALF_DONE: Record<string, RegExp[]> = {
   // Killed between the user insert and the credential account insert: the address stays taken by
@@ -30,9 +33,17 @@ export const KNOWN_HALF_DONE: Record<string, RegExp[]> = {
   // Killed between the member insert and the invitation's status update: a member whose
   // invitation stays pending; accepting again is refused (already a member).
   "accept-invitation": [/membership created but invitation pending/],
-  // Killed after the organization and its members are gone, before the sessions that had it active
-  // are cleared: stale activeOrganizationId (tessera doctor --fix clears it; nothing else does).
-  "organization-delete": [/^active-organizations-of-non-members/],
+  // Killed after the user row is deleted, before its accounts are: orphan accounts.
+  "delete-user": [/^accounts-of-missing-users/],
+  // Killed after the organization row is deleted, before its members, invitations and the
+  // sessions that had it active are cleaned: orphans and a stale activeOrganizationId.
+  "organization-delete": [
+    /^members-of-missing-organizations/,
+    /^invitations-of-missing-organizations/,
+    /^active-organizations-of-non-members/,
+  ],
+  // Killed after the member row is deleted, before the removed member's sessions are cleared.
+  "remove-member": [/^active-organizations-of-non-members/],
 };
 
 export type Outcome = "whole" | "repaired-by-next-request" | "repaired-by-cleanup" | "broken";
@@ -47,6 +58,8 @@ export interface OperationTally {
   broken: number;
   /** Broken only in the ways listed in KNOWN_HALF_DONE. */
   knownBroken: number;
+  /** Of the broken and known-broken runs, those that `tessera doctor --fix` repaired. */
+  brokenButRepairedByDoctorFix: number;
   /** Runs whose operation answered before its k-th command (it sent fewer this time). */
   finishedBeforeKill: number;
   brokenExamples: string[];
@@ -78,6 +91,7 @@ export async function runCrashScenario() {
         repairedByCleanup: 0,
         broken: 0,
         knownBroken: 0,
+        brokenButRepairedByDoctorFix: 0,
         finishedBeforeKill: 0,
         brokenExamples: [],
         knownExamples: [],
@@ -97,6 +111,7 @@ export async function runCrashScenario() {
           const known = isKnown(operation.name, outcome.problems);
           if (known) tally.knownBroken++;
           else tally.broken++;
+          if (outcome.doctorFixRepairs) tally.brokenButRepairedByDoctorFix++;
           const list = known ? tally.knownExamples : tally.brokenExamples;
           if (list.length < 3) list.push(`k=${k}: ${outcome.problems.join("; ")}`);
         } else if (outcome.kind === "whole") tally.whole++;
@@ -148,7 +163,7 @@ async function runUntilKilled(
 
 type Judgement =
   | { kind: "whole" | "repaired-by-next-request" | "repaired-by-cleanup" }
-  | { kind: "broken"; problems: string[] };
+  | { kind: "broken"; problems: string[]; doctorFixRepairs: boolean };
 
 /** Findings are database-wide: a run answers only for what it added (an earlier broken run stays counted there). */
 async function findingCounts(stack: Stack): Promise<Map<string, number>> {
@@ -177,5 +192,8 @@ async function judge(stack: Stack, prepared: Prepared, before: Map<string, numbe
     await auth.close();
   }
   const left = await problems();
-  return left.length === 0 ? { kind: "repaired-by-cleanup" } : { kind: "broken", problems: left };
+  if (left.length === 0) return { kind: "repaired-by-cleanup" };
+  // Not what the issue accepts, but worth knowing (and it keeps the next runs' baseline small).
+  await checkDataInvariants(stack.db, { fix: true });
+  return { kind: "broken", problems: left, doctorFixRepairs: (await problems()).length === 0 };
 }

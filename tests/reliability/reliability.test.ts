@@ -57,6 +57,10 @@ describe("a slow database (500 ms per round trip)", () => {
       expect(result.overDeadline).toEqual([]);
       expect(result.unexpected).toEqual([]);
       expect(result.summary.hangs + result.summary.networkErrors).toBe(0);
+      // Memory stays flat: the second half of the run peaks at most a quarter above the first half.
+      expect(result.figures.rssPeakSecondHalfMB).toBeLessThanOrEqual(
+        Math.ceil(result.figures.rssPeakFirstHalfMB * 1.25),
+      );
       expect(result.after.inFlight).toBe(0);
       expect(result.after.clientConnections).toBe(0);
       expect(result.okAfter).toBe(200);

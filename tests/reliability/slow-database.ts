@@ -11,8 +11,8 @@ import { WireProxy } from "./harness/wire-proxy.ts";
  * (advanced.requestTimeoutMs; the default 30 s would only make the run longer).
  */
 export const SLOW = isFull
-  ? { connections: 100, durationMs: 40_000, rampMs: 5_000, thinkMs: [100, 400] as const }
-  : { connections: 20, durationMs: 12_000, rampMs: 1_000, thinkMs: [50, 250] as const };
+  ? { connections: 100, durationMs: 40_000, thinkMs: [100, 400] as const }
+  : { connections: 20, durationMs: 12_000, thinkMs: [50, 250] as const };
 export const ROUND_TRIP_DELAY_MS = 500;
 export const DEADLINE_MS = 5_000;
 /** The deadline fires on the server's event loop, which is busy under load: it may be late by this much. */
@@ -35,11 +35,11 @@ export async function runSlowDatabaseScenario() {
   const wire = proxy as unknown as WireProxy;
   try {
     const serverPort = Number(new URL(stack.server.apiURL).port);
-    const rssAtStart = stack.server.rssBytes();
-    wire.delayMs = ROUND_TRIP_DELAY_MS;
+    let rssAtStart = Number.NaN;
     const samples: { rss: number; inFlight: number; clients: number }[] = [];
     let sampling = true;
-    const sampler = (async () => {
+    let sampler: Promise<void> = Promise.resolve();
+    const sample = async () => {
       for (let i = 0; sampling && i < (SLOW.durationMs + DRAIN_LIMIT_MS) / SAMPLE_EVERY_MS + 10; i++) {
         samples.push({
           rss: stack.server.rssBytes(),
@@ -48,8 +48,19 @@ export async function runSlowDatabaseScenario() {
         });
         await sleep(SAMPLE_EVERY_MS);
       }
-    })();
-    const traffic = await runTraffic({ target: stack.target, ...SLOW, maxTurns: 2_000, runId: "slow" });
+    };
+    // The people sign up at full speed; the database turns slow when the clock starts.
+    const traffic = await runTraffic({
+      target: stack.target,
+      ...SLOW,
+      maxTurns: 2_000,
+      runId: "slow",
+      onStart: () => {
+        rssAtStart = stack.server.rssBytes();
+        wire.delayMs = ROUND_TRIP_DELAY_MS;
+        sampler = sample();
+      },
+    });
     // The load stops: every client connection closes, and the work the server still holds must end.
     stack.target.agent.destroy();
     const stoppedAt = performance.now();

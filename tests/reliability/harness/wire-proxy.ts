@@ -87,7 +87,8 @@ export class WireProxy {
     client.on("close", () => upstream.destroy());
     upstream.on("close", () => client.destroy());
     let pending = Buffer.alloc(0);
-    let awaitingReplies = 0;
+    /** Per command awaiting its reply, in order: whether it counts in `inFlight`. */
+    const awaitingReplies: boolean[] = [];
     client.on("data", (chunk: Buffer) => {
       pending = Buffer.concat([pending, chunk]);
       while (pending.length >= 4) {
@@ -95,9 +96,13 @@ export class WireProxy {
         if (pending.length < length) break;
         const message = pending.subarray(0, length);
         pending = pending.subarray(length);
-        if (!this.admit(commandName(message))) return;
-        awaitingReplies++;
-        this.inFlight++;
+        const name = commandName(message);
+        if (!this.admit(name)) return;
+        // The driver's own commands (monitoring hellos, which the server may hold for seconds) are
+        // forwarded but not counted as request work in flight.
+        const counted = !DRIVER_COMMANDS.has(name);
+        awaitingReplies.push(counted);
+        if (counted) this.inFlight++;
         const send = () => {
           if (!upstream.destroyed) upstream.write(message);
         };
@@ -123,16 +128,12 @@ export class WireProxy {
         if (header.length < 4) break;
         replyBytesLeft = header.readInt32LE(0) - 4;
         header = Buffer.alloc(0);
-        if (awaitingReplies > 0) {
-          awaitingReplies--;
-          this.inFlight--;
-        }
+        if (awaitingReplies.shift()) this.inFlight--;
       }
       client.write(chunk);
     });
     const settle = () => {
-      this.inFlight -= awaitingReplies;
-      awaitingReplies = 0;
+      for (const counted of awaitingReplies.splice(0)) if (counted) this.inFlight--;
     };
     client.once("close", settle);
   }
