@@ -37,6 +37,9 @@ export async function runLoadScenario() {
       serverRssMB: Math.round(stack.server.rssBytes() / 2 ** 20),
     };
     reportScenario("load", figures);
+    const serverErrors =
+      stack.server.process.stderr().match(/.*(unavailable|unexpected error).*\n(.*\n){0,3}/g) ?? [];
+    if (serverErrors.length > 0) console.log(`server log:\n${serverErrors.slice(0, 3).join("\n")}`);
     return { summary, ledger, findings, refused };
   } finally {
     await stack.close();
