@@ -74,19 +74,21 @@ export function examples(exchanges: readonly Exchange[], keep: (exchange: Exchan
 }
 
 /**
- * Prints one scenario's figures and merges them into .reports/reliability.json under the scenario's
- * name (the lead quotes them). Scenarios run one after another in one file, so there is one writer.
+ * Prints one scenario's figures and merges them into .reports/reliability.json under the mode and
+ * the scenario's name (`{ full: { load: … }, short: { … } }`), so a short run inside `pnpm test`
+ * does not overwrite the last full run's figures (the lead quotes them). Scenarios run one after
+ * another in one file, and the fuzz file writes only its own entry.
  */
 export function reportScenario(scenario: string, figures: Record<string, unknown>): void {
-  const entry = { mode, finishedAt: new Date().toISOString(), ...figures };
+  const entry = { finishedAt: new Date().toISOString(), ...figures };
   console.log(`\n[reliability:${mode}] ${scenario}\n${JSON.stringify(entry, null, 2)}`);
-  let all: Record<string, unknown> = {};
+  let all: Record<string, Record<string, unknown>> = {};
   try {
-    all = JSON.parse(readFileSync(REPORT, "utf8")) as Record<string, unknown>;
+    all = JSON.parse(readFileSync(REPORT, "utf8")) as Record<string, Record<string, unknown>>;
   } catch {
     // First scenario of the run, or an unreadable file: start again.
   }
-  all[scenario] = entry;
+  all[mode] = { ...(all[mode] ?? {}), [scenario]: entry };
   mkdirSync(dirname(REPORT), { recursive: true });
   writeFileSync(`${REPORT}.tmp`, `${JSON.stringify(all, null, 2)}\n`);
   renameSync(`${REPORT}.tmp`, REPORT);
