@@ -9,6 +9,8 @@ export interface DatabaseHandle {
   close(): Promise<void>;
 }
 
+const CONNECT_TIMEOUT_MS = 10_000;
+
 /**
  * Bounded timeouts so that a database that is down answers 503 within about 2 s; the driver
  * reconnects by itself once the server is back, so no restart is needed.
@@ -20,7 +22,12 @@ export function connectDatabase(
   const client = new MongoClient(config.uri, {
     appName: "tessera",
     serverSelectionTimeoutMS: config.serverSelectionTimeoutMS,
-    connectTimeoutMS: config.serverSelectionTimeoutMS,
+    // Not the selection timeout: the driver also bounds each monitoring check by it, and on a busy
+    // machine a check that took longer than a short selection timeout (1000 ms in the standalone
+    // server) marked the server unknown and cleared the pool, failing requests in flight with 503
+    // (tests/reliability, the load scenario). A database that is down refuses connections at once;
+    // one that accepts and never answers is cut by the request deadline.
+    connectTimeoutMS: Math.max(config.serverSelectionTimeoutMS, CONNECT_TIMEOUT_MS),
     socketTimeoutMS: 10_000,
     maxPoolSize: 50,
   });
