@@ -78,6 +78,11 @@ const server = app.listen(port, host, () => {
   const url = process.env.TESSERA_BASE_URL || `http://localhost:${address.port}`;
   console.log(`\n  Tessera demo ready: ${url}\n`);
   if (started.outbox) console.log(`  Mails go to the dev outbox: ${url}/dev/outbox`);
+  if (!isProduction) {
+    const { uri, name } = started.database;
+    console.log(`  Database: ${uri} (database ${name}); from a terminal:`);
+    console.log(`    pnpm tessera --uri ${uri} --db ${name} users list`);
+  }
   if (started.seeded) {
     console.log("  Demo accounts (seeded now):");
     console.log(`    admin  ${started.seeded.admin.email} / ${started.seeded.admin.password}`);

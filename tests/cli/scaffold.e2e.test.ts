@@ -59,15 +59,35 @@ beforeAll(async () => {
   await buildCli();
 });
 
+function signalGroup(group: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(group, signal);
+  } catch {
+    // The group is gone already.
+  }
+}
+
+function groupAlive(group: number): boolean {
+  try {
+    process.kill(group, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
 afterAll(async () => {
   await browser?.close();
   // The .bin entry is a shell shim whose node child outlives a signal to the shim: end the group.
-  if (server?.pid !== undefined && server.exitCode === null) {
-    try {
-      process.kill(-server.pid, "SIGTERM");
-    } catch {
-      server.kill("SIGTERM");
-    }
+  // remix-serve may wait on open connections after SIGTERM: SIGKILL the group if it is still there.
+  // The group, not the shim: the shim may have ended while its node child serves on.
+  if (server?.pid !== undefined) {
+    const group = -server.pid;
+    signalGroup(group, "SIGTERM");
+    for (let waited = 0; waited < 3_000 && groupAlive(group); waited += 100) await sleep(100);
+    signalGroup(group, "SIGKILL");
   }
   const client = new MongoClient(inject("mongoUri"));
   await client.db(dbName).dropDatabase();

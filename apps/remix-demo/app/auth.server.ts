@@ -24,6 +24,8 @@ export interface AppAuth {
   outbox: DevOutbox | null;
   /** Demo accounts created by this start, or null when the database already had users. */
   seeded: Awaited<ReturnType<typeof seedDemoData>>;
+  /** Where the data is, for the banner (and the `tessera` CLI's --uri/--db); credentials left out. */
+  database: { uri: string; name: string };
   close(): Promise<void>;
 }
 
@@ -76,6 +78,7 @@ async function createAppAuth(): Promise<AppAuth> {
     auth,
     outbox,
     seeded,
+    database: { uri: database.uri.replace(/\/\/[^@/]*@/, "//"), name: db.databaseName },
     async close() {
       await auth.close();
       await client.close();
