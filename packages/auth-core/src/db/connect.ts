@@ -1,4 +1,11 @@
-import { Db, MongoClient, MongoServerError } from "mongodb";
+import {
+  type Collection,
+  Db,
+  MongoBulkWriteError,
+  MongoClient,
+  MongoServerError,
+  type OptionalUnlessRequiredId,
+} from "mongodb";
 
 /** The driver's database class, for the `database` option's schema (config/ does not import "mongodb"). */
 export { Db };
@@ -65,4 +72,29 @@ export function isCausedByDatabaseOutage(error: unknown): boolean {
     current = current.cause;
   }
   return false;
+}
+
+/**
+ * insertMany in batches of 1,000 that keeps going past duplicate keys (bulk seeding, imports,
+ * migrations); answers the indexes in `docs` of the documents refused as duplicates. Any other
+ * write error is thrown.
+ */
+export async function insertManyIgnoringDuplicates<T extends { _id: unknown }>(
+  collection: Collection<T>,
+  docs: T[],
+): Promise<Set<number>> {
+  const refused = new Set<number>();
+  for (let start = 0; start < docs.length; start += 1000) {
+    try {
+      await collection.insertMany(docs.slice(start, start + 1000) as OptionalUnlessRequiredId<T>[], {
+        ordered: false,
+      });
+    } catch (error) {
+      if (!(error instanceof MongoBulkWriteError)) throw error;
+      const list = [error.writeErrors].flat();
+      if (list.length === 0 || list.some((entry) => entry.code !== 11000)) throw error;
+      for (const entry of list) refused.add(start + entry.index);
+    }
+  }
+  return refused;
 }

@@ -1,5 +1,5 @@
 import type { Collection, Document, ObjectId } from "mongodb";
-import { isDuplicateKeyError } from "../connect.ts";
+import { insertManyIgnoringDuplicates } from "../connect.ts";
 import type { AccountDoc, EmailClaimDoc, SessionDoc, UserDoc, VerificationDoc } from "../documents.ts";
 import { keyedId } from "../ids.ts";
 import type { Migration } from "./types.ts";
@@ -47,7 +47,7 @@ async function claimAddresses(
 ): Promise<void> {
   let batch: EmailClaimDoc[] = [];
   const flush = async () => {
-    if (batch.length > 0) await insertIgnoringDuplicates(emailClaims, batch);
+    if (batch.length > 0) await insertManyIgnoringDuplicates(emailClaims, batch);
     batch = [];
   };
   for await (const user of users.find({}, { projection: { _id: 1, email: 1 } })) {
@@ -64,8 +64,8 @@ async function rekey<T extends { _id: ObjectId }>(
   let moves: { doc: T; oldId: ObjectId }[] = [];
   const flush = async () => {
     if (moves.length === 0) return;
-    await insertIgnoringDuplicates(
-      collection as unknown as Collection<Document>,
+    await insertManyIgnoringDuplicates(
+      collection,
       moves.map((move) => move.doc),
     );
     await (collection as unknown as Collection<Document>).deleteMany({
@@ -80,18 +80,6 @@ async function rekey<T extends { _id: ObjectId }>(
     if (moves.length >= BATCH) await flush();
   }
   await flush();
-}
-
-async function insertIgnoringDuplicates<T extends Document>(collection: Collection<T>, docs: T[]) {
-  try {
-    await collection.insertMany(docs as never[], { ordered: false });
-  } catch (error) {
-    const writeErrors = (error as { writeErrors?: unknown }).writeErrors;
-    const list = [writeErrors ?? []].flat() as { code?: number }[];
-    if (list.length > 0 && list.every((entry) => entry.code === 11000)) return;
-    if (isDuplicateKeyError(error)) return;
-    throw error;
-  }
 }
 
 async function dropIndexIfPresent(

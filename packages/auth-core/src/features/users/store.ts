@@ -1,6 +1,6 @@
-import { type Collection, MongoBulkWriteError, ObjectId, type OptionalUnlessRequiredId } from "mongodb";
+import { ObjectId } from "mongodb";
 import type { Collections } from "../../db/collections.ts";
-import { isDuplicateKeyError } from "../../db/connect.ts";
+import { insertManyIgnoringDuplicates, isDuplicateKeyError } from "../../db/connect.ts";
 import { type AccountDoc, CREDENTIAL_PROVIDER_ID, type UserDoc } from "../../db/documents.ts";
 import { keyedId } from "../../db/ids.ts";
 
@@ -92,14 +92,10 @@ export async function releaseEmail(collections: Collections, email: string, user
 export async function insertUsersInBulk(collections: Collections, docs: UserDoc[]): Promise<UserDoc[]> {
   if (docs.length === 0) return [];
   const claims = docs.map((doc) => ({ _id: doc.email, userId: doc._id, createdAt: doc.createdAt }));
-  const failed = await insertManyUnordered(collections.emailClaims, claims);
-  const written = docs.filter((doc) => !failed.has(doc.email));
-  const failedUsers = await insertManyUnordered(
-    collections.users,
-    written.map((doc) => ({ ...doc })),
-    (doc) => doc.email,
-  );
-  return written.filter((doc) => !failedUsers.has(doc.email));
+  const unclaimed = await insertManyIgnoringDuplicates(collections.emailClaims, claims);
+  const claimed = docs.filter((_, index) => !unclaimed.has(index));
+  const refused = await insertManyIgnoringDuplicates(collections.users, claimed);
+  return claimed.filter((_, index) => !refused.has(index));
 }
 
 export function findCredentialAccount(
@@ -209,37 +205,13 @@ export function updateAccountFieldsReturning(
 /** Accounts written in bulk under their keyed `_id`s (the bench's seeding, imports); duplicates are skipped. */
 export async function insertAccountsInBulk(collections: Collections, docs: AccountDoc[]): Promise<void> {
   for (const doc of docs) doc._id = accountIdOf(doc.providerId, doc.accountId);
-  await insertManyUnordered(collections.accounts, docs);
+  await insertManyIgnoringDuplicates(collections.accounts, docs);
 }
 
 /** Deletes the user, then its address claim. */
 export async function deleteUserById(collections: Collections, userId: ObjectId): Promise<void> {
   const user = await collections.users.findOneAndDelete({ _id: userId });
   if (user) await releaseEmail(collections, user.email, userId);
-}
-
-/**
- * insertMany that keeps going past duplicates; answers the keys (`_id`, or `keyOf`) of the
- * documents refused as duplicates.
- */
-async function insertManyUnordered<T extends { _id: unknown }>(
-  collection: Collection<T>,
-  docs: T[],
-  keyOf: (doc: T) => unknown = (doc) => doc._id,
-): Promise<Set<unknown>> {
-  const refused = new Set<unknown>();
-  for (let start = 0; start < docs.length; start += 1000) {
-    const batch = docs.slice(start, start + 1000);
-    try {
-      await collection.insertMany(batch as OptionalUnlessRequiredId<T>[], { ordered: false });
-    } catch (error) {
-      if (!(error instanceof MongoBulkWriteError)) throw error;
-      const list = [error.writeErrors].flat();
-      if (list.length === 0 || list.some((entry) => entry.code !== 11000)) throw error;
-      for (const entry of list) refused.add(keyOf(batch[entry.index]!));
-    }
-  }
-  return refused;
 }
 
 export function findUserById(collections: Collections, userId: ObjectId): Promise<UserDoc | null> {
