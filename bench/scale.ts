@@ -132,7 +132,7 @@ async function measureSize(uri: string, users: number, configPath: string): Prom
       members: `/api/auth/organization/list-members?organizationId=${bigOrg}&limit=100`,
       users: "/api/auth/admin/list-users?limit=100",
       search:
-        "/api/auth/admin/list-users?limit=100&searchField=email&searchOperator=starts_with&searchValue=scale-77",
+        "/api/auth/admin/list-users?limit=100&searchField=email&searchOperator=starts_with&searchValue=scale-77%40",
     };
     const get = (path: string, expect: string, name: string): TimedRequest => ({
       name,
@@ -163,7 +163,7 @@ async function measureSize(uri: string, users: number, configPath: string): Prom
         get(paths.smallOrg, "scale-small", `get-full-organization (${SMALL_ORG} members)`),
         get(paths.members, "members", "list-members (a page of 100)"),
         get(paths.users, "users", "admin list-users (first page)"),
-        get(paths.search, "scale-77", "admin list-users (email prefix)"),
+        get(paths.search, "scale-77@", "admin list-users (email prefix, 1 match)"),
       ],
     });
     // Server CPU under load, for the scenarios with a CPU target or a cost worth watching.

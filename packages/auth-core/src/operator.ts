@@ -6,7 +6,7 @@
  */
 import type { AdminUser } from "./contracts/admin-models.ts";
 import type { Auth } from "./create-auth.ts";
-import { type ObjectId, parseId } from "./db/ids.ts";
+import { type ObjectId, parseId, timelineIdOf } from "./db/ids.ts";
 import { CORE_MIGRATIONS, runMigrations } from "./db/migrations/index.ts";
 import { AuthError } from "./errors/auth-error.ts";
 import { findAllListedUsers, operatorCaller } from "./features/admin/operator.ts";
@@ -48,6 +48,12 @@ export const storedIds = {
     createdAt: now,
   }),
   emailClaimsCollection: "emailClaims",
+  /** The user's entry in the timeline admin list-users reads (docs/scale.md). */
+  timelineEntry: (user: { _id: ObjectId; createdAt: Date }) => ({
+    _id: timelineIdOf(user.createdAt, user._id),
+    userId: user._id,
+  }),
+  userTimelineCollection: "userTimeline",
 } as const;
 
 export interface MigrationState {

@@ -108,24 +108,40 @@ class Importer {
 
   /**
    * Each imported user's address claim (storedIds.emailClaim): without it the user is not found by
-   * email. Claims already there (a second run) are left as they are.
+   * email; and its timeline entry (storedIds.timelineEntry), without which admin list-users reads
+   * the users collection itself. Those already there (a second run) are left as they are.
    */
   async claimAddresses(users: Document[]): Promise<void> {
     if (this.dryRun || users.length === 0) return;
     const claims = this.target.collection(storedIds.emailClaimsCollection);
+    const timeline = this.target.collection(storedIds.userTimelineCollection);
     const now = new Date();
     for (let start = 0; start < users.length; start += BATCH) {
-      const batch = users
-        .slice(start, start + BATCH)
-        .map((user) => storedIds.emailClaim({ _id: user._id as ObjectId, email: String(user.email) }, now));
-      try {
-        await claims.insertMany(batch as Document[], { ordered: false });
-      } catch (error) {
-        if (!(error instanceof MongoBulkWriteError)) throw error;
-        const errors = Array.isArray(error.writeErrors) ? error.writeErrors : [error.writeErrors];
-        if (errors.some((writeError) => writeError.code !== 11000)) throw error;
-      }
+      const batch = users.slice(start, start + BATCH);
+      await insertIgnoringDuplicates(
+        claims,
+        batch.map((user) =>
+          storedIds.emailClaim({ _id: user._id as ObjectId, email: String(user.email) }, now),
+        ),
+      );
+      await insertIgnoringDuplicates(
+        timeline,
+        batch.map((user) =>
+          storedIds.timelineEntry({ _id: user._id as ObjectId, createdAt: user.createdAt as Date }),
+        ),
+      );
     }
+  }
+}
+
+/** Documents already there (a second run) are left as they are. */
+async function insertIgnoringDuplicates(collection: Collection, docs: Document[]): Promise<void> {
+  try {
+    await collection.insertMany(docs, { ordered: false });
+  } catch (error) {
+    if (!(error instanceof MongoBulkWriteError)) throw error;
+    const errors = Array.isArray(error.writeErrors) ? error.writeErrors : [error.writeErrors];
+    if (errors.some((writeError) => writeError.code !== 11000)) throw error;
   }
 }
 

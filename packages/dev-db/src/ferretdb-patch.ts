@@ -10,17 +10,26 @@
  * 2. The `_id` condition is pushed down whatever else the filter holds, and `$eq` / `$in` of strings
  *    and ObjectIds are pushed down too. Upstream pushed only a filter whose single key is `_id` with
  *    a plain value, so `{_id, expiresAt: {$gt}}` or `{_id: {$in: [...]}}` decoded the whole collection.
+ *    A prefix range `{_id: {$gte: p, $lt: p⁺}}` (p⁺: p with its last character one higher) is pushed
+ *    down as an index range: every string starting with p, and nothing else, lies in it.
+ * 3. A find whose whole filter is such a prefix range and whose sort is `{_id: ±1}` reads the index
+ *    in that order and stops after skip + limit rows (upstream sorted the whole collection in memory).
+ *    The order is SQLite's order of the stored JSON text, which is MongoDB's order for strings that
+ *    JSON writes without escapes: Tessera's keys in such ranges are digits, letters and `:` (the
+ *    users' timeline, docs/scale.md). The handler still filters and sorts what comes back.
+ * 4. `count` without a filter, skip or limit is SQLite's `COUNT(*)`, which reads the smallest index,
+ *    instead of decoding every document (the driver's `estimatedDocumentCount`).
  */
 
 /** Bumped whenever the patch changes, so that a cached binary built without it is rebuilt. */
-export const FERRETDB_PATCH_LEVEL = 1;
+export const FERRETDB_PATCH_LEVEL = 2;
 
 export interface SourceEdit {
   /** Path inside the module, with forward slashes. */
   file: string;
   find: string;
   replace: string;
-  /** How many times `find` must occur (the edit fails loudly when the source is not the expected one). */
+  /** How many times `find` must occur (each is replaced; the edit fails loudly when the source is not the expected one). */
   occurrences: number;
 }
 
@@ -68,21 +77,262 @@ export const FERRETDB_SOURCE_EDITS: readonly SourceEdit[] = [
 `,
     occurrences: 1,
   },
+  {
+    file: "internal/backends/collection.go",
+    find: `	OnlyRecordIDs bool
+	Comment       string
+}`,
+    replace: `	OnlyRecordIDs bool
+	Comment       string
+
+	// TesseraCountOnly: the result is one document {n: <number of documents>} (SQLite backend only).
+	TesseraCountOnly bool
+}`,
+    occurrences: 1,
+  },
+  {
+    file: "internal/backends/sqlite/collection.go",
+    find: `	q := prepareSelectClause(meta.TableName, params.Comment, meta.Capped(), params.OnlyRecordIDs)
+
+	var whereClause string
+	var args []any
+
+	// that logic should exist in one place`,
+    replace: `	if params.TesseraCountOnly {
+		return tesseraCountAll(ctx, db, meta.TableName)
+	}
+
+	q := prepareSelectClause(meta.TableName, params.Comment, meta.Capped(), params.OnlyRecordIDs)
+
+	var whereClause string
+	var args []any
+
+	// that logic should exist in one place`,
+    occurrences: 1,
+  },
+  {
+    file: "internal/backends/sqlite/query.go",
+    find: `	if sort.Len() != 1 {
+		return ""
+	}
+`,
+    replace: `	if sort.Len() != 1 {
+		return ""
+	}
+
+	if clause, ok := tesseraOrderByID(sort); ok {
+		return clause
+	}
+`,
+    occurrences: 1,
+  },
+  {
+    file: "internal/handler/msg_find.go",
+    find: `	// Limit pushdown is not applied if:`,
+    replace: `	if !h.DisablePushdown && tesseraSortPushdown(params.Filter, params.Sort) {
+		qp.Sort = params.Sort
+		if params.Limit > 0 {
+			qp.Limit = params.Skip + params.Limit
+		}
+	}
+
+	// Limit pushdown is not applied if:`,
+    occurrences: 1,
+  },
+  {
+    file: "internal/handler/msg_count.go",
+    find: `	var qp backends.QueryParams`,
+    replace: `	if !h.DisablePushdown && params.Filter.Len() == 0 && params.Skip == 0 && params.Limit == 0 {
+		return tesseraCountAll(connCtx, c)
+	}
+
+	var qp backends.QueryParams`,
+    occurrences: 1,
+  },
+  {
+    // The backend contract's check of Query and Explain: a sort on _id is allowed too (3 above).
+    file: "internal/backends/collection.go",
+    find: `		sortValue := params.Sort.Map()["$natural"].(int64)`,
+    replace: `		sortValue, ok := params.Sort.Map()["$natural"].(int64)
+		if !ok {
+			sortValue = params.Sort.Map()["_id"].(int64)
+		}`,
+    occurrences: 2,
+  },
 ];
 
-/** Written next to collection.go: the `_id` condition a filter allows SQLite to answer from the index. */
-export const FERRETDB_ADDED_FILE = {
-  file: "internal/backends/sqlite/tessera_id_condition.go",
-  text: `package sqlite
+/** Files added to the source: the conditions, orders and counts SQLite answers from its indexes. */
+export const FERRETDB_ADDED_FILES: readonly { file: string; text: string }[] = [
+  {
+    file: "internal/types/tessera_prefix.go",
+    text: `package types
+
+// TesseraIDPrefixRange reports whether an _id condition is {$gte: p, $lt: q} where q is p with its
+// last byte one higher and every byte of p is printable ASCII that JSON writes as is. The strings in
+// that range are exactly those starting with p, and their stored JSON text starts with the quote and p.
+func TesseraIDPrefixRange(condition any) (string, string, bool) {
+	operators, ok := condition.(*Document)
+	if !ok || operators.Len() != 2 {
+		return "", "", false
+	}
+
+	low, err := operators.Get("$gte")
+	if err != nil {
+		return "", "", false
+	}
+
+	high, err := operators.Get("$lt")
+	if err != nil {
+		return "", "", false
+	}
+
+	p, ok := low.(string)
+	if !ok || p == "" {
+		return "", "", false
+	}
+
+	q, ok := high.(string)
+	if !ok || len(q) != len(p) {
+		return "", "", false
+	}
+
+	for i := 0; i < len(p); i++ {
+		c := p[i]
+		if c < 0x20 || c > 0x7d || c == '"' || c == '\\\\' || c == '<' || c == '>' || c == '&' {
+			return "", "", false
+		}
+	}
+
+	last := len(p) - 1
+	if p[:last] != q[:last] || q[last] != p[last]+1 {
+		return "", "", false
+	}
+
+	return p, q, true
+}
+`,
+  },
+  {
+    file: "internal/handler/tessera_pushdown.go",
+    text: `package handler
 
 import (
+	"context"
+	"errors"
+
+	"github.com/FerretDB/wire"
+
+	"github.com/FerretDB/FerretDB/internal/backends"
+	"github.com/FerretDB/FerretDB/internal/types"
+	"github.com/FerretDB/FerretDB/internal/util/iterator"
+	"github.com/FerretDB/FerretDB/internal/util/lazyerrors"
+	"github.com/FerretDB/FerretDB/internal/util/must"
+)
+
+// tesseraSortPushdown reports whether SQLite can return the first rows of a find in order: the whole
+// filter is an _id prefix range (answered from the _id index) and the sort is {_id: 1} or {_id: -1}.
+func tesseraSortPushdown(filter, sort *types.Document) bool {
+	if filter.Len() != 1 || sort.Len() != 1 {
+		return false
+	}
+
+	condition, err := filter.Get("_id")
+	if err != nil {
+		return false
+	}
+
+	if _, _, ok := types.TesseraIDPrefixRange(condition); !ok {
+		return false
+	}
+
+	direction, err := sort.Get("_id")
+	if err != nil {
+		return false
+	}
+
+	switch direction {
+	case int64(1), int64(-1):
+		return true
+	}
+
+	return false
+}
+
+// tesseraCountAll answers count without a filter from the backend's row count.
+func tesseraCountAll(ctx context.Context, c backends.Collection) (*wire.OpMsg, error) {
+	res, err := c.Query(ctx, &backends.QueryParams{TesseraCountOnly: true})
+	if err != nil {
+		return nil, lazyerrors.Error(err)
+	}
+
+	defer res.Iter.Close()
+
+	var n int64
+
+	_, doc, err := res.Iter.Next()
+
+	switch {
+	case errors.Is(err, iterator.ErrIteratorDone):
+	case err != nil:
+		return nil, lazyerrors.Error(err)
+	default:
+		v, _ := doc.Get("n")
+		n, _ = v.(int64)
+	}
+
+	return documentOpMsg(must.NotFail(types.NewDocument(
+		"n", int32(n),
+		"ok", float64(1),
+	)))
+}
+`,
+  },
+  {
+    file: "internal/backends/sqlite/tessera_id_condition.go",
+    text: `package sqlite
+
+import (
+	"context"
 	"fmt"
 	"strings"
 
+	"github.com/FerretDB/FerretDB/internal/backends"
 	"github.com/FerretDB/FerretDB/internal/backends/sqlite/metadata"
 	"github.com/FerretDB/FerretDB/internal/handler/sjson"
 	"github.com/FerretDB/FerretDB/internal/types"
+	"github.com/FerretDB/FerretDB/internal/util/fsql"
+	"github.com/FerretDB/FerretDB/internal/util/iterator"
+	"github.com/FerretDB/FerretDB/internal/util/lazyerrors"
+	"github.com/FerretDB/FerretDB/internal/util/must"
 )
+
+// tesseraOrderByID is the ORDER BY of a sort on _id alone: the _id index's expression.
+func tesseraOrderByID(sort *types.Document) (string, bool) {
+	direction, err := sort.Get("_id")
+	if err != nil {
+		return "", false
+	}
+
+	if direction == int64(-1) {
+		return fmt.Sprintf(" ORDER BY %s DESC", metadata.IDColumn), true
+	}
+
+	return fmt.Sprintf(" ORDER BY %s", metadata.IDColumn), true
+}
+
+// tesseraCountAll is the collection's number of rows, as the single document {n: count}.
+func tesseraCountAll(ctx context.Context, db *fsql.DB, table string) (*backends.QueryResult, error) {
+	var n int64
+	if err := db.QueryRowContext(ctx, fmt.Sprintf(\`SELECT COUNT(*) FROM %q\`, table)).Scan(&n); err != nil {
+		return nil, lazyerrors.Error(err)
+	}
+
+	doc := must.NotFail(types.NewDocument("n", n))
+
+	return &backends.QueryResult{
+		Iter: iterator.Values(iterator.ForSlice([]*types.Document{doc})),
+	}, nil
+}
 
 // tesseraMaxInValues bounds the IN list; a longer $in is filtered by the handler alone.
 const tesseraMaxInValues = 1000
@@ -100,6 +350,9 @@ func tesseraIDCondition(filter *types.Document) (string, []any, bool) {
 	}
 	if value, ok := tesseraIDValue(condition); ok {
 		return fmt.Sprintf(\` WHERE %s = ?\`, metadata.IDColumn), []any{value}, true
+	}
+	if low, high, ok := types.TesseraIDPrefixRange(condition); ok {
+		return fmt.Sprintf(\` WHERE %s >= ? AND %s < ?\`, metadata.IDColumn, metadata.IDColumn), []any{\`"\` + low, \`"\` + high}, true
 	}
 	operators, ok := condition.(*types.Document)
 	if !ok || operators.Len() != 1 {
@@ -149,4 +402,5 @@ func tesseraIDValue(value any) (string, bool) {
 	return "", false
 }
 `,
-};
+  },
+];

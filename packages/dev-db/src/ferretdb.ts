@@ -17,7 +17,7 @@ import {
 import { homedir, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { MongoClient } from "mongodb";
-import { FERRETDB_ADDED_FILE, FERRETDB_PATCH_LEVEL, FERRETDB_SOURCE_EDITS } from "./ferretdb-patch.ts";
+import { FERRETDB_ADDED_FILES, FERRETDB_PATCH_LEVEL, FERRETDB_SOURCE_EDITS } from "./ferretdb-patch.ts";
 import {
   collectOutput,
   connectOnce,
@@ -117,7 +117,7 @@ async function buildFerretDbBinary(target: string, env: NodeJS.ProcessEnv): Prom
   }
 }
 
-/** ferretdb-patch.ts: makes FerretDB's SQLite backend answer `_id` conditions from its `_id` index. */
+/** ferretdb-patch.ts: makes FerretDB's SQLite backend answer `_id` conditions, `_id` orders and counts from its indexes. */
 async function applySourcePatch(sourceDir: string): Promise<void> {
   for (const edit of FERRETDB_SOURCE_EDITS) {
     const path = join(sourceDir, ...edit.file.split("/"));
@@ -128,9 +128,11 @@ async function applySourcePatch(sourceDir: string): Promise<void> {
         `cannot patch FerretDB: expected ${edit.occurrences} occurrence(s) of the edited code in ${edit.file}, found ${found}`,
       );
     }
-    await writeFile(path, text.replace(edit.find, edit.replace));
+    await writeFile(path, text.replaceAll(edit.find, edit.replace));
   }
-  await writeFile(join(sourceDir, ...FERRETDB_ADDED_FILE.file.split("/")), FERRETDB_ADDED_FILE.text);
+  for (const added of FERRETDB_ADDED_FILES) {
+    await writeFile(join(sourceDir, ...added.file.split("/")), added.text);
+  }
 }
 
 async function downloadFerretDbModule(env: NodeJS.ProcessEnv): Promise<string> {

@@ -16,12 +16,14 @@ import type {
   TeamMemberDoc,
   TwoFactorDoc,
   UserDoc,
+  UserTimelineDoc,
   VerificationDoc,
 } from "./documents.ts";
 
 export const COLLECTION_NAMES = {
   users: "users",
   emailClaims: "emailClaims",
+  userTimeline: "userTimeline",
   sessions: "sessions",
   accounts: "accounts",
   verifications: "verifications",
@@ -43,6 +45,7 @@ export interface Collections {
   db: Db;
   users: Collection<UserDoc>;
   emailClaims: Collection<EmailClaimDoc>;
+  userTimeline: Collection<UserTimelineDoc>;
   sessions: Collection<SessionDoc>;
   accounts: Collection<AccountDoc>;
   verifications: Collection<VerificationDoc>;
@@ -65,6 +68,7 @@ export function openCollections(db: Db): Collections {
     db,
     users: db.collection<UserDoc>(COLLECTION_NAMES.users),
     emailClaims: db.collection<EmailClaimDoc>(COLLECTION_NAMES.emailClaims),
+    userTimeline: db.collection<UserTimelineDoc>(COLLECTION_NAMES.userTimeline),
     sessions: db.collection<SessionDoc>(COLLECTION_NAMES.sessions),
     accounts: db.collection<AccountDoc>(COLLECTION_NAMES.accounts),
     verifications: db.collection<VerificationDoc>(COLLECTION_NAMES.verifications),

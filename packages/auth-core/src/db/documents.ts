@@ -37,6 +37,17 @@ export interface EmailClaimDoc {
   createdAt: Date;
 }
 
+/**
+ * The users in creation order (docs/scale.md): `_id` is `t` + the creation time + the user id
+ * (features/users/store.ts timelineIdOf), so the newest users are the first rows of an `_id`
+ * range in descending order. Written before the user, removed after it; admin list-users reads it
+ * only when its count is the users' count and every entry read has its user.
+ */
+export interface UserTimelineDoc {
+  _id: string;
+  userId: ObjectId;
+}
+
 export interface SessionDoc {
   _id: ObjectId;
   userId: ObjectId;

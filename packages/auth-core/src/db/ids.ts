@@ -31,3 +31,15 @@ export type KeyedKind = "session" | "account" | "verification";
 
 /** A verification's `_id`, from its identifier (features/verification/store.ts and every feature keeping rows there). */
 export const verificationIdOf = (identifier: string) => keyedId("verification", identifier);
+
+/**
+ * A user's entry in the timeline (documents.ts UserTimelineDoc): `t`, the creation time in
+ * milliseconds shifted to 16 digits, `:`, the user id in hex. Their order is the users' order by
+ * `{createdAt, _id}`, and every entry lies in TIMELINE_RANGE.
+ */
+export function timelineIdOf(createdAt: Date, userId: ObjectId): string {
+  return `t${String(createdAt.getTime() + 1e15).padStart(16, "0")}:${userId.toHexString()}`;
+}
+
+/** Every timeline entry: the strings starting with `t` (an index range on MongoDB and on FerretDB). */
+export const TIMELINE_RANGE = { $gte: "t", $lt: "u" } as const;

@@ -1,5 +1,6 @@
 import type { Collections } from "../db/collections.ts";
 import { deleteExpiredKeyUses } from "./api-key/index.ts";
+import { reconcileUserTimeline } from "./users/index.ts";
 
 /**
  * Explicit garbage collection (no TTL indexes: FerretDB v1 has none). Reads already ignore expired
@@ -16,6 +17,8 @@ export interface CleanupResult {
   apiKeys: number;
   /** Pending invitations expired for more than 30 days; accepted, rejected and canceled ones are kept. */
   invitations: number;
+  /** Users' timeline entries written or removed so that there is one per user (docs/scale.md). */
+  userTimeline: number;
 }
 
 /** How long an expired API key or pending invitation stays visible before cleanup removes it. */
@@ -26,7 +29,7 @@ export async function cleanupExpired(collections: Collections, now: Date): Promi
   // Expired API keys and invitations are still shown to their owners (list endpoints; a key answers
   // API_KEY_EXPIRED, an invitation can still be canceled — docs/decisions.md): reclaimed a while later.
   const shownUntil = { expiresAt: { $lte: new Date(now.getTime() - EXPIRED_SHOWN_FOR_MS) } };
-  const [sessions, verifications, rateLimits, mailLimits, apiKeyUses, apiKeys, invitations] =
+  const [sessions, verifications, rateLimits, mailLimits, apiKeyUses, apiKeys, invitations, userTimeline] =
     await Promise.all([
       collections.sessions.deleteMany(expired),
       collections.verifications.deleteMany(expired),
@@ -36,6 +39,7 @@ export async function cleanupExpired(collections: Collections, now: Date): Promi
       // `expiresAt: null` (a key that never expires) does not compare as ≤ a date: it stays.
       collections.apiKeys.deleteMany(shownUntil),
       collections.invitations.deleteMany({ status: "pending", ...shownUntil }),
+      reconcileUserTimeline(collections, now),
     ]);
   return {
     sessions: sessions.deletedCount,
@@ -45,5 +49,6 @@ export async function cleanupExpired(collections: Collections, now: Date): Promi
     apiKeyUses,
     apiKeys: apiKeys.deletedCount,
     invitations: invitations.deletedCount,
+    userTimeline,
   };
 }

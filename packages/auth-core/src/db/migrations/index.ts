@@ -9,6 +9,7 @@ import { apiKeyIndexes } from "./0006-api-key-indexes.ts";
 import { hashStoredTokens } from "./0007-hash-stored-tokens.ts";
 import { activeTeamIndex } from "./0008-active-team-index.ts";
 import { keyedLookups } from "./0009-keyed-lookups.ts";
+import { userTimeline } from "./0010-user-timeline.ts";
 import type { Migration } from "./types.ts";
 
 export type { Migration } from "./types.ts";
@@ -24,6 +25,7 @@ export const CORE_MIGRATIONS: readonly Migration[] = [
   hashStoredTokens,
   activeTeamIndex,
   keyedLookups,
+  userTimeline,
 ];
 
 /**

@@ -160,7 +160,13 @@ describe("database commands per admin endpoint", () => {
     const own = await measure("create-user", () =>
       admin.browser.post("/admin/create-user", { email: "made@example.com", name: "Made" }),
     );
-    expect(own).toEqual([...SESSION_READ, "insert:emailClaims", "insert:users", "insert:auditEvents"]);
+    expect(own).toEqual([
+      ...SESSION_READ,
+      "insert:emailClaims",
+      "update:userTimeline",
+      "insert:users",
+      "insert:auditEvents",
+    ]);
   });
 
   it("update-user with a new email: user read, address check, update, audit insert", async () => {
@@ -238,6 +244,7 @@ describe("database commands per admin endpoint", () => {
       "delete:sessions",
       "delete:users",
       "delete:emailClaims", // the address given up with the user (docs/scale.md)
+      "delete:userTimeline", // and its timeline entry
       // The memberships sweep after the user row (features/deletion/service.ts step 4).
       "delete:members",
       "delete:teamMembers",

@@ -12,6 +12,7 @@ import {
   type RoleSet,
   rolesGrant,
 } from "./access.ts";
+import type { ListUsersQuery, UserPage } from "./list-users-query.ts";
 import { operatorOf } from "./operator.ts";
 import type { AuditAction } from "./rules.ts";
 import * as stored from "./store.ts";
@@ -190,4 +191,32 @@ export function findUsersPage(
   ...args: AfterCollections<typeof stored.findUsersPage>
 ): ReturnType<typeof stored.findUsersPage> {
   return stored.findUsersPage(auth.collections, ...args);
+}
+
+/**
+ * Admin list-users from keyed reads when the query allows one (docs/scale.md): every user by
+ * creation time from the timeline, or an address prefix from the address claims; null for any
+ * other query, or when those reads cannot answer exactly (the caller then reads the users
+ * collection itself, with the same answer).
+ */
+export async function findUsersPageFromKeys(
+  auth: AuthContext,
+  query: ListUsersQuery,
+  page: UserPage,
+): Promise<stored.UsersPage | null> {
+  if ((query.sortBy ?? "createdAt") !== "createdAt" || query.filterField !== undefined) return null;
+  const direction = page.sort.createdAt === 1 ? 1 : -1;
+  const search = query.searchValue ?? "";
+  if (search === "") {
+    return stored.findUsersPageByTimeline(auth.collections, direction, page.offset, page.limit);
+  }
+  if ((query.searchField ?? "email") !== "email" || query.searchOperator !== "starts_with") return null;
+  // Addresses are stored in lower case (contracts/schemas.ts emailField); the search ignores case.
+  return stored.findUsersByEmailPrefix(
+    auth.collections,
+    search.toLowerCase(),
+    direction,
+    page.offset,
+    page.limit,
+  );
 }

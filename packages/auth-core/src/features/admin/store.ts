@@ -1,6 +1,7 @@
 import type { Filter, ObjectId } from "mongodb";
 import type { Collections } from "../../db/collections.ts";
 import type { AuditEventDoc, SessionDoc, UserDoc } from "../../db/documents.ts";
+import { TIMELINE_RANGE, timelineIdOf } from "../../db/ids.ts";
 import type { UserPage } from "./list-users-query.ts";
 
 /** The admin area's own queries; user and session writes go through users/ and session/. */
@@ -14,6 +15,100 @@ export function findUsersPage(
 
 export function countUsers(collections: Collections, filter: Filter<UserDoc>): Promise<number> {
   return collections.users.countDocuments(filter);
+}
+
+export interface UsersPage {
+  users: UserDoc[];
+  total: number;
+}
+
+/**
+ * The page of all users by creation time (the default order), read from the users' timeline
+ * (docs/scale.md): one `_id` range in order, the users by `_id`, two counts — whatever the number
+ * of users. Null when the timeline cannot answer exactly (its count is not the users' count, or an
+ * entry read has no user): the caller then asks the users collection itself.
+ */
+export async function findUsersPageByTimeline(
+  collections: Collections,
+  direction: 1 | -1,
+  offset: number,
+  limit: number,
+): Promise<UsersPage | null> {
+  const [entries, total, entered] = await Promise.all([
+    collections.userTimeline
+      .find({ _id: TIMELINE_RANGE })
+      .sort({ _id: direction })
+      .skip(offset)
+      .limit(limit)
+      .toArray(),
+    collections.users.estimatedDocumentCount(),
+    collections.userTimeline.estimatedDocumentCount(),
+  ]);
+  if (total !== entered) return null;
+  if (entries.length === 0) return { users: [], total };
+  const found = await collections.users
+    .find({ _id: { $in: entries.map((entry) => entry.userId) } })
+    .toArray();
+  const byId = new Map(found.map((user) => [user._id.toHexString(), user]));
+  const users: UserDoc[] = [];
+  for (const entry of entries) {
+    const user = byId.get(entry.userId.toHexString());
+    if (!user || !(user.createdAt instanceof Date) || timelineIdOf(user.createdAt, user._id) !== entry._id)
+      return null;
+    users.push(user);
+  }
+  return { users, total };
+}
+
+/** More addresses than this under one prefix: the search reads the users collection instead. */
+export const PREFIX_SEARCH_LIMIT = 5000;
+
+/**
+ * The users whose address starts with `prefix` (lower case, as addresses are stored), found through
+ * their address claims (`_id` = the address, so the prefix is one `_id` range), sorted by creation
+ * time in `direction` then `_id`, and paged. Null when the prefix holds more than
+ * PREFIX_SEARCH_LIMIT claims, or has characters that leave the range.
+ */
+export async function findUsersByEmailPrefix(
+  collections: Collections,
+  prefix: string,
+  direction: 1 | -1,
+  offset: number,
+  limit: number,
+): Promise<UsersPage | null> {
+  const range = prefixRange(prefix);
+  if (!range) return null;
+  const claims = await collections.emailClaims
+    .find({ _id: range }, { projection: { userId: 1 } })
+    .limit(PREFIX_SEARCH_LIMIT + 1)
+    .toArray();
+  if (claims.length > PREFIX_SEARCH_LIMIT) return null;
+  const found: UserDoc[] = [];
+  // In reads of at most 1,000 ids: a longer `$in` is not answered from FerretDB's index.
+  for (let start = 0; start < claims.length; start += 1000) {
+    const ids = claims.slice(start, start + 1000).map((claim) => claim.userId);
+    found.push(...(await collections.users.find({ _id: { $in: ids } }).toArray()));
+  }
+  // A claim whose user now has another address is stale (users/store.ts claimEmail): not a match.
+  const matching = found
+    .filter((user) => user.email.startsWith(prefix))
+    .sort((a, b) => direction * (a.createdAt.getTime() - b.createdAt.getTime() || compareIds(a._id, b._id)));
+  return { users: matching.slice(offset, offset + limit), total: matching.length };
+}
+
+function compareIds(a: ObjectId, b: ObjectId): number {
+  const [x, y] = [a.toHexString(), b.toHexString()];
+  return x < y ? -1 : x > y ? 1 : 0;
+}
+
+/**
+ * `{$gte: prefix, $lt: prefix with its last character one higher}`: exactly the strings starting
+ * with it. Only for the printable ASCII an address can hold (contracts/schemas.ts emailField).
+ */
+function prefixRange(prefix: string): { $gte: string; $lt: string } | null {
+  if (!/^[\x21-\x7d]+$/.test(prefix)) return null;
+  const last = prefix.charCodeAt(prefix.length - 1);
+  return { $gte: prefix, $lt: prefix.slice(0, -1) + String.fromCharCode(last + 1) };
 }
 
 /** The impersonation sessions an admin started (revoked when the admin loses the right). */

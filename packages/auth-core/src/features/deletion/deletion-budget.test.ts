@@ -29,6 +29,7 @@ const CASCADE = [
   "delete:sessions",
   "delete:users",
   "delete:emailClaims", // the address given up with the user (docs/scale.md)
+  "delete:userTimeline", // and its timeline entry
   "delete:members",
   "delete:teamMembers",
   "delete:accounts",

@@ -1,19 +1,20 @@
 import type { ObjectId } from "mongodb";
 import type { Collections } from "../../db/collections.ts";
-import { releaseEmail } from "../users/index.ts";
+import { releaseEmail, removeFromTimeline } from "../users/index.ts";
 import { USER_TOKEN_IDENTIFIER } from "./rules.ts";
 
 /**
  * Returns whether this call removed the user (false when a concurrent deletion got there first);
- * the remover gives up the address claim.
+ * the remover gives up the address claim and the timeline entry.
  */
 export async function deleteUserDoc(
   collections: Collections,
-  user: { _id: ObjectId; email: string },
+  user: { _id: ObjectId; email: string; createdAt: Date },
 ): Promise<boolean> {
   const result = await collections.users.deleteOne({ _id: user._id });
   if (result.deletedCount !== 1) return false;
   await releaseEmail(collections, user.email, user._id);
+  await removeFromTimeline(collections, user);
   return true;
 }
 

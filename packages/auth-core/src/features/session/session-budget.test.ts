@@ -72,7 +72,13 @@ describe("database commands per request (rate limiting on, database storage)", (
   it("sign-up/email: user, account and session inserts", async () => {
     const own = await measure("sign-up/email", () => signUp(browser));
     // The address's claim first (docs/scale.md), then the user.
-    expect(own).toEqual(["insert:emailClaims", "insert:users", "insert:accounts", "insert:sessions"]);
+    expect(own).toEqual([
+      "insert:emailClaims",
+      "update:userTimeline",
+      "insert:users",
+      "insert:accounts",
+      "insert:sessions",
+    ]);
   });
 
   it("get-session from the cookie cache: no session or user read", async () => {

@@ -65,6 +65,7 @@ describe("database commands per social request", () => {
       "find:emailClaims",
       "find:users",
       "insert:emailClaims",
+      "update:userTimeline", // the user's timeline entry, before the user (docs/scale.md)
       "insert:users",
       "insert:accounts",
       "insert:sessions",
@@ -152,6 +153,7 @@ describe("database commands of Apple's form_post", () => {
         "find:emailClaims",
         "find:users",
         "insert:emailClaims",
+        "update:userTimeline", // the user's timeline entry, before the user (docs/scale.md)
         "insert:users",
         "insert:accounts",
         "insert:sessions",

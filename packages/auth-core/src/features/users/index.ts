@@ -24,7 +24,9 @@ export {
   insertAccount,
   insertAccountsInBulk,
   insertUsersInBulk,
+  reconcileUserTimeline,
   releaseEmail,
+  removeFromTimeline,
   repairEmailClaim,
   updateAccountFieldsReturning,
 } from "./store.ts";

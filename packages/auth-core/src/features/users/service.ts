@@ -7,6 +7,7 @@ import { AuthError } from "../../errors/auth-error.ts";
 import { applyAfterHook, applyBeforeHook } from "../hooks.ts";
 import { clearSignInFailures } from "../sign-in-throttle/index.ts";
 import {
+  addToTimeline,
   claimEmail,
   deleteUserById,
   findCredentialAccount,
@@ -14,6 +15,7 @@ import {
   insertAccount,
   insertUser,
   releaseEmail,
+  removeFromTimeline,
   repairEmailClaim,
   setCredentialPassword,
   setCredentialPasswordReturning,
@@ -52,9 +54,11 @@ export async function createUser(auth: AuthContext, fields: NewUserFields): Prom
   if (!doc) return { ok: false, reason: "refused" };
   // The claim decides races for the address (docs/scale.md); the unique index stays a second guard.
   if (!(await claimEmail(auth.collections, doc.email, doc._id, now))) return { ok: false, reason: "exists" };
+  await addToTimeline(auth.collections, doc);
   try {
     await insertUser(auth.collections, doc);
   } catch (error) {
+    await removeFromTimeline(auth.collections, doc);
     if (!isDuplicateKeyError(error)) {
       await releaseEmail(auth.collections, doc.email, doc._id);
       throw error;

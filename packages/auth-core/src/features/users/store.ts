@@ -1,8 +1,14 @@
 import { ObjectId } from "mongodb";
 import type { Collections } from "../../db/collections.ts";
 import { insertManyIgnoringDuplicates, isDuplicateKeyError } from "../../db/connect.ts";
-import { type AccountDoc, CREDENTIAL_PROVIDER_ID, type UserDoc } from "../../db/documents.ts";
-import { keyedId } from "../../db/ids.ts";
+import {
+  type AccountDoc,
+  CREDENTIAL_PROVIDER_ID,
+  type UserDoc,
+  type UserTimelineDoc,
+} from "../../db/documents.ts";
+import { keyedId, timelineIdOf } from "../../db/ids.ts";
+import { enterEveryUser } from "../../db/migrations/0010-user-timeline.ts";
 
 /**
  * An account's `_id` follows from its provider identity (db/ids.ts keyedId), so the lookups by
@@ -27,6 +33,67 @@ export async function findUserByEmail(collections: Collections, email: string): 
   const claim = await collections.emailClaims.findOne({ _id: { $eq: email } });
   // An address nobody has costs the same two commands (sign-in must not tell it apart).
   return collections.users.findOne({ _id: claim?.userId ?? NOBODY, email: { $eq: email } });
+}
+
+/** Written before the user: a cut leaves an entry without a user, which readers skip. */
+export async function addToTimeline(
+  collections: Collections,
+  user: Pick<UserDoc, "_id" | "createdAt">,
+): Promise<void> {
+  await collections.userTimeline.updateOne(
+    { _id: { $eq: timelineIdOf(user.createdAt, user._id) } },
+    { $setOnInsert: { userId: user._id } },
+    { upsert: true },
+  );
+}
+
+export async function removeFromTimeline(
+  collections: Collections,
+  user: Pick<UserDoc, "_id" | "createdAt">,
+): Promise<void> {
+  await collections.userTimeline.deleteOne({ _id: { $eq: timelineIdOf(user.createdAt, user._id) } });
+}
+
+/** A timeline entry younger than this may be a sign-up whose user insert is still on its way. */
+const TIMELINE_SETTLE_MS = 60_000;
+
+/**
+ * Cleanup (features/cleanup.ts): when the timeline and the users differ in number, enters every
+ * user that has no entry and removes the settled entries whose user is gone (a cut between the
+ * entry and the user insert, or between the user delete and the entry's). Answers how many
+ * entries it wrote or removed; nothing to do costs two counts.
+ */
+export async function reconcileUserTimeline(collections: Collections, now: Date): Promise<number> {
+  const [users, entries] = await Promise.all([
+    collections.users.estimatedDocumentCount(),
+    collections.userTimeline.estimatedDocumentCount(),
+  ]);
+  if (users === entries) return 0;
+  let changed = await enterEveryUser(collections);
+  const settled = timelineIdOf(new Date(now.getTime() - TIMELINE_SETTLE_MS), NOBODY);
+  let batch: UserTimelineDoc[] = [];
+  const removeOrphans = async () => {
+    const ids = batch.map((entry) => entry.userId);
+    batch = [];
+    const present = new Set(
+      (await collections.users.find({ _id: { $in: ids } }, { projection: { _id: 1 } }).toArray()).map(
+        (user) => user._id.toHexString(),
+      ),
+    );
+    const orphans = ids.filter((id) => !present.has(id.toHexString()));
+    if (orphans.length === 0) return;
+    const removed = await collections.userTimeline.deleteMany({
+      userId: { $in: orphans },
+      _id: { $lt: settled },
+    });
+    changed += removed.deletedCount;
+  };
+  for await (const entry of collections.userTimeline.find({ _id: { $gte: "t", $lt: settled } })) {
+    batch.push(entry);
+    if (batch.length >= 1000) await removeOrphans();
+  }
+  if (batch.length > 0) await removeOrphans();
+  return changed;
 }
 
 /** An `_id` no user has: what an unclaimed address's second lookup asks for. */
@@ -94,6 +161,10 @@ export async function insertUsersInBulk(collections: Collections, docs: UserDoc[
   const claims = docs.map((doc) => ({ _id: doc.email, userId: doc._id, createdAt: doc.createdAt }));
   const unclaimed = await insertManyIgnoringDuplicates(collections.emailClaims, claims);
   const claimed = docs.filter((_, index) => !unclaimed.has(index));
+  await insertManyIgnoringDuplicates(
+    collections.userTimeline,
+    claimed.map((doc) => ({ _id: timelineIdOf(doc.createdAt, doc._id), userId: doc._id })),
+  );
   const refused = await insertManyIgnoringDuplicates(collections.users, claimed);
   return claimed.filter((_, index) => !refused.has(index));
 }
@@ -211,7 +282,9 @@ export async function insertAccountsInBulk(collections: Collections, docs: Accou
 /** Deletes the user, then its address claim. */
 export async function deleteUserById(collections: Collections, userId: ObjectId): Promise<void> {
   const user = await collections.users.findOneAndDelete({ _id: userId });
-  if (user) await releaseEmail(collections, user.email, userId);
+  if (!user) return;
+  await releaseEmail(collections, user.email, userId);
+  await removeFromTimeline(collections, user);
 }
 
 export function findUserById(collections: Collections, userId: ObjectId): Promise<UserDoc | null> {
