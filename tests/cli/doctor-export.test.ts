@@ -73,6 +73,8 @@ describe("tessera doctor", () => {
       // The deleted user's address claim is left (stale); the row written by hand has none.
       "stale-email-claims": 1,
       "users-without-email-claim": 1,
+      // Nor a timeline entry (the deleted user's entry is younger than a minute: left).
+      "users-without-timeline-entry": 1,
       "duplicate-emails": 1,
     });
 

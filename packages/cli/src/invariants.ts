@@ -1,4 +1,5 @@
-import { type Db, type Document, type Filter, ObjectId } from "mongodb";
+import { storedIds } from "@tessera/auth-core/operator";
+import { type Db, type Document, type Filter, MongoBulkWriteError, ObjectId } from "mongodb";
 
 /**
  * The data's invariants, checked (and with `fix`, repaired where that is safe) straight on the
@@ -153,6 +154,7 @@ export async function checkDataInvariants(db: Db, options: InvariantOptions = {}
   findings.push(await organizationsWithoutOwner(db, creatorRole));
   findings.push(await activeOrganizationsOfNonMembers(db, fix));
   findings.push(...(await emailClaims(db, fix)));
+  findings.push(...(await userTimeline(db, fix)));
   findings.push(await duplicateEmails(db));
   return findings;
 }
@@ -325,6 +327,67 @@ async function emailClaims(db: Db, fix: boolean): Promise<Finding[]> {
       fixable: true,
       fixed: fixedStale,
       examples: stale.slice(0, 3),
+    },
+  ];
+}
+
+/** An entry younger than this may be a sign-up between its two writes (auth-core users/store.ts). */
+const TIMELINE_SETTLE_MS = 60_000;
+
+/**
+ * docs/scale.md: admin list-users reads the first page from the users' timeline, one entry per user
+ * (`_id` = storedIds.timelineEntry). A user without an entry or a settled entry without a user makes
+ * list-users read the users collection instead (same answer, slower) until cleanup or --fix puts
+ * the timeline right.
+ */
+async function userTimeline(db: Db, fix: boolean): Promise<Finding[]> {
+  const expected = new Map<string, { _id: string; userId: ObjectId }>();
+  for await (const user of db.collection("users").find({}, { projection: { createdAt: 1 } })) {
+    if (!(user.createdAt instanceof Date)) continue;
+    const entry = storedIds.timelineEntry({ _id: user._id as ObjectId, createdAt: user.createdAt });
+    expected.set(entry._id, entry);
+  }
+  const timeline = db.collection<{ _id: string; userId: ObjectId }>(storedIds.userTimelineCollection);
+  const settledBefore = Date.now() - TIMELINE_SETTLE_MS;
+  const orphans: string[] = [];
+  for await (const entry of timeline.find({})) {
+    if (expected.delete(entry._id)) continue;
+    const createdAt = Number(entry._id.slice(1, 17)) - 1e15;
+    if (!(createdAt >= settledBefore)) orphans.push(entry._id);
+  }
+  const missing = [...expected.values()];
+  let fixedOrphans = 0;
+  let fixedMissing = 0;
+  if (fix) {
+    for (let start = 0; start < orphans.length; start += BATCH) {
+      fixedOrphans += (await timeline.deleteMany({ _id: { $in: orphans.slice(start, start + BATCH) } }))
+        .deletedCount;
+    }
+    for (let start = 0; start < missing.length; start += BATCH) {
+      await timeline.insertMany(missing.slice(start, start + BATCH), { ordered: false }).catch((error) => {
+        if (!(error instanceof MongoBulkWriteError)) throw error;
+      });
+      fixedMissing += Math.min(BATCH, missing.length - start);
+    }
+  }
+  return [
+    {
+      check: "users-without-timeline-entry",
+      description:
+        "users missing from the timeline admin list-users reads (it reads the users collection instead)",
+      count: missing.length,
+      fixable: true,
+      fixed: fixedMissing,
+      examples: missing.slice(0, 3).map((entry) => entry.userId.toHexString()),
+    },
+    {
+      check: "timeline-entries-without-user",
+      description:
+        "timeline entries whose user is gone (admin list-users reads the users collection instead)",
+      count: orphans.length,
+      fixable: true,
+      fixed: fixedOrphans,
+      examples: orphans.slice(0, 3),
     },
   ];
 }
