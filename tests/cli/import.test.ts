@@ -1,6 +1,7 @@
 import { randomBytes, scrypt } from "node:crypto";
 import { type Db, MongoClient, ObjectId } from "mongodb";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { storedIds } from "../../packages/auth-core/src/operator.ts";
 import { importAction } from "../../packages/cli/src/commands/import.ts";
 import { checkDataInvariants } from "../../packages/cli/src/invariants.ts";
 import { signIn } from "../support/admin.ts";
@@ -232,5 +233,37 @@ describe("tessera import --from authjs", () => {
       emailVerified: false,
       name: "Erin",
     });
+  });
+
+  it("a provider identity another Tessera user already holds is refused, not counted as there", async () => {
+    const target = client.db(`import_held_${randomBytes(4).toString("hex")}`);
+    const holder = new ObjectId();
+    const heldId = storedIds.account("google", "g-1");
+    await target.collection("accounts").insertOne({
+      _id: heldId,
+      userId: holder,
+      providerId: "google",
+      accountId: "g-1",
+      createdAt: new Date(),
+      updatedAt: new Date(),
+    });
+    try {
+      const report = await importAction(testRun(target.databaseName), {
+        from: "authjs",
+        sourceUri: sourceUri(),
+        sourceDb: authjs.databaseName,
+      });
+      expect(report.counts.accounts).toEqual({ copied: 0, existing: 0, refused: 2 });
+      expect(report.refused).toContainEqual({
+        collection: "accounts",
+        id: heldId.toHexString(),
+        reason: "already there, held by another Tessera user",
+      });
+      expect(await target.collection("accounts").find({}).toArray()).toEqual([
+        expect.objectContaining({ _id: heldId, userId: holder }),
+      ]);
+    } finally {
+      await target.dropDatabase();
+    }
   });
 });

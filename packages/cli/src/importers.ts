@@ -69,15 +69,23 @@ class Importer {
   async write(collection: string, docs: Document[], duplicateReason: string): Promise<Set<string>> {
     const written = new Set<string>();
     const target: Collection = this.target.collection(collection);
-    const present = new Set(
-      (await target.find({}, { projection: { _id: 1 } }).toArray()).map((doc) => String(doc._id)),
+    // With each document's user: an account's `_id` follows from its provider identity, so the
+    // identity may be there already under another user (not this import's account: refused).
+    const present = new Map(
+      (await target.find({}, { projection: { _id: 1, userId: 1 } }).toArray()).map((doc) => [
+        String(doc._id),
+        doc.userId === undefined ? undefined : String(doc.userId),
+      ]),
     );
     const fresh: Document[] = [];
     for (const doc of docs) {
-      if (present.has(String(doc._id))) {
+      if (!present.has(String(doc._id))) fresh.push(doc);
+      else if (doc.userId !== undefined && present.get(String(doc._id)) !== String(doc.userId))
+        this.refuse(collection, doc._id, "already there, held by another Tessera user");
+      else {
         this.count(collection).existing++;
         written.add(String(doc._id));
-      } else fresh.push(doc);
+      }
     }
     for (let start = 0; start < fresh.length; start += BATCH) {
       const batch = fresh.slice(start, start + BATCH);
