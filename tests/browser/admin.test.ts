@@ -215,6 +215,12 @@ describe("the admin area's reads (issue 14 gaps)", () => {
         expect.stringMatching(/^GitHub\s+gh-grace-1906\s+Feb 3, 2026/),
         expect.stringMatching(new RegExp(`^Email and password\\s+${grace?._id.toHexString()}\\s+\\S`)),
       ]);
+    // Grace signed out everywhere (an earlier test may have left an impersonation): no session
+    // table, a sentence instead.
+    await app.db.collection("sessions").deleteMany({ userId: grace?._id });
+    await page.reload();
+    await expectText(page.getByText("No live sessions."), "No live sessions.");
+    expect(await page.locator("table").count()).toBe(1);
     const html = await page.content();
     for (const secret of ["gho_secret-access-token", "ghr_secret-refresh-token", "scrypt"])
       expect(html).not.toContain(secret);
@@ -257,6 +263,14 @@ describe("the admin area's reads (issue 14 gaps)", () => {
       .poll(() => page.locator("tbody tr td:nth-child(2)").allInnerTexts())
       .toEqual(Array(Math.min(20, updates - 20)).fill("user.update"));
     await screenshot(page, "admin-audit-action-filter");
+
+    // Filters nothing matches: the table's columns name who did it and to whom, and a sentence
+    // says that nothing matched.
+    await page.goto("/admin/audit?actor=nobody%40example.com");
+    await expectText(page.getByText("No events match these filters."), "No events match these filters.");
+    await expect
+      .poll(() => page.locator("thead th").allInnerTexts())
+      .toEqual(["When", "Action", "Actor", "Target", "Reason"]);
 
     // A typed URL with an action that does not exist: the form says so (400), nothing is listed.
     const response = await page.goto("/admin/audit?action=user.hack");

@@ -139,8 +139,8 @@ export default function AuditLog() {
           <tr>
             <th scope="col">{t("admin.audit.when")}</th>
             <th scope="col">{t("admin.audit.action")}</th>
-            <th scope="col">{t("admin.audit.actor")}</th>
-            <th scope="col">{t("admin.audit.subject")}</th>
+            <th scope="col">{t("admin.audit.actorColumn")}</th>
+            <th scope="col">{t("admin.audit.subjectColumn")}</th>
             <th scope="col">{t("admin.user.reason")}</th>
           </tr>
         </thead>
@@ -158,6 +158,7 @@ export default function AuditLog() {
           ))}
         </tbody>
       </table>
+      {events.length === 0 ? <p>{t("admin.audit.empty")}</p> : null}
       <nav className="pagination" aria-label={t("admin.users.pages")}>
         {query.page > 1 ? <Link to={href(query.page - 1)}>{t("common.previous")}</Link> : null}
         <span>{t("common.pageOf", { page: query.page, pages })}</span>

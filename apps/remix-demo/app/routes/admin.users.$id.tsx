@@ -271,28 +271,32 @@ export default function AdminUser() {
         </Form>
       </div>
 
-      <h3>{t("admin.user.sessions")}</h3>
-      <table>
-        <thead>
-          <tr>
-            <th scope="col">{t("account.sessions.device")}</th>
-            <th scope="col">{t("account.sessions.ip")}</th>
-            <th scope="col">{t("account.sessions.lastActive")}</th>
-          </tr>
-        </thead>
-        <tbody>
-          {sessions.map((session) => (
-            <tr key={session.id}>
-              <td>
-                {session.device}
-                {session.impersonated ? ` (${t("admin.user.impersonation")})` : ""}
-              </td>
-              <td>{session.ipAddress ?? t("account.sessions.unknownIp")}</td>
-              <td>{format.format(new Date(session.updatedAt))}</td>
+      <h3 id="user-sessions-title">{t("admin.user.sessions")}</h3>
+      {sessions.length === 0 ? (
+        <p>{t("admin.user.noSessions")}</p>
+      ) : (
+        <table aria-labelledby="user-sessions-title">
+          <thead>
+            <tr>
+              <th scope="col">{t("account.sessions.device")}</th>
+              <th scope="col">{t("account.sessions.ip")}</th>
+              <th scope="col">{t("account.sessions.lastActive")}</th>
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {sessions.map((session) => (
+              <tr key={session.id}>
+                <td>
+                  {session.device}
+                  {session.impersonated ? ` (${t("admin.user.impersonation")})` : ""}
+                </td>
+                <td>{session.ipAddress ?? t("account.sessions.unknownIp")}</td>
+                <td>{format.format(new Date(session.updatedAt))}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
       <h3 id="linked-accounts-title">{t("account.linked.title")}</h3>
       {accounts.length === 0 ? (
         <p>{t("admin.user.noLinkedAccounts")}</p>
@@ -323,15 +327,19 @@ export default function AdminUser() {
         </table>
       )}
       <h3>{t("admin.user.events")}</h3>
-      <ul>
-        {events.map((event) => (
-          <li key={event.id}>
-            <time dateTime={event.createdAt}>{format.format(new Date(event.createdAt))}</time> —{" "}
-            <code>{event.action}</code>
-            {event.reason ? ` (${event.reason})` : ""}
-          </li>
-        ))}
-      </ul>
+      {events.length === 0 ? (
+        <p>{t("admin.user.noEvents")}</p>
+      ) : (
+        <ul>
+          {events.map((event) => (
+            <li key={event.id}>
+              <time dateTime={event.createdAt}>{format.format(new Date(event.createdAt))}</time> —{" "}
+              <code>{event.action}</code>
+              {event.reason ? ` (${event.reason})` : ""}
+            </li>
+          ))}
+        </ul>
+      )}
       <p>
         <Link to={`/admin/audit?subject=${user.id}`}>{t("admin.user.allEvents")}</Link>
       </p>
