@@ -31,6 +31,11 @@ async function signIn(page: Page, email: string, password: string): Promise<void
 describe("the admin area", () => {
   test("refuses a non-admin on the server, whatever link they type", async () => {
     const page = await app.newPage();
+    // The seed's only mail is the invitation: the demo's people are marked verified, not mailed.
+    await app.smtp.waitForMail("margaret@example.com", "");
+    expect(app.smtp.mails.map((mail) => mail.subject)).toEqual([
+      "You have been invited to an organization on Tessera demo",
+    ]);
     await signIn(page, DEMO.grace, DEMO.password);
     expect(await page.getByRole("link", { name: "Admin" }).count()).toBe(0);
     for (const path of ["/admin", "/admin/users", "/admin/audit"]) {
