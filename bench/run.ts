@@ -2,7 +2,8 @@
  * `pnpm bench`: throughput of the standalone server against its ceilings on this machine, and the
  * targets (cookie-cached get-session ≥ 75% of the floor server; sign-in and sign-up ≥ 85% of bare
  * scrypt; server peak RSS ≤ 150 MB), then the scale table (bench/scale.ts; BENCH_SCALE=0 leaves it
- * out). A measurement, not a test: prints PASS/MISS and exits 0 either way.
+ * out), after the side-by-side with Better Auth (bench/versus.ts; BENCH_VERSUS=0 leaves it out). A
+ * measurement, not a test: prints PASS/MISS and exits 0 either way.
  *
  * Traffic goes to 127.0.0.1 only, each load run is bounded (BENCH_SECONDS, default 5 s, 10 connections).
  * The servers are child processes running the bundle exactly as `pnpm serve` runs it (node flags and
@@ -32,6 +33,7 @@ import { createPinning, findDatabasePid, type Pinning } from "./processes.ts";
 import { printResults, type Results, type Series } from "./report.ts";
 import { runScaleBench } from "./scale.ts";
 import { type BundledServer, spawnBundledServer } from "./serve-bundle.ts";
+import { runVersusSection } from "./versus.ts";
 
 const SECONDS = positiveInteger("BENCH_SECONDS", 5);
 const ROUNDS = positiveInteger("BENCH_ROUNDS", 3);
@@ -295,6 +297,8 @@ async function main(): Promise<void> {
     );
     if (results) printResults(results);
     printBurst(burst);
+    // Tessera and Better Auth side by side (bench/versus.ts).
+    if (!ONLY_BURST && process.env.BENCH_VERSUS !== "0") await runVersusSection(database.uri);
     if (!ONLY_BURST && process.env.BENCH_SCALE !== "0") await runScaleBench();
   } finally {
     pinning.release();

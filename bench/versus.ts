@@ -1,0 +1,429 @@
+/**
+ * `pnpm bench:versus` (also a section of `pnpm bench`; BENCH_VERSUS=0 leaves it out): Tessera and
+ * Better Auth 1.7 side by side, on the same database server (two database names), in the same run:
+ * each scenario runs against both standalone servers, interleaved (which product goes first
+ * alternates by round), BENCH_VERSUS_ROUNDS times (default 2), BENCH_VERSUS_CONNECTIONS
+ * connections (default 50), BENCH_SECONDS each (default 5). Targets (issue 16): every scenario
+ * without a password hash at least ×2 Tessera's rate, sign-in and sign-up ahead at equal hash
+ * cost. Prints a table with PASS/MISS and the servers' peak RSS, writes .reports/bench-versus.json;
+ * a measurement, not a test: exits 0 either way.
+ *
+ * Fairness (docs/scale.md "Side by side with Better Auth"): both servers are node:http processes
+ * started with the same node flags and environment (server/build.ts), rate limiting off, the same
+ * cookie-cache lifetime, the same scrypt parameters (bench/versus/better-auth-server.ts), the same
+ * data seeded through each product's own HTTP API, and the same requests with the same Origin.
+ * The database-read scenarios run on servers with the cookie cache off, the cookie-cached
+ * get-session on a second pair with it on. All reads run before any sign-in or sign-up load, so
+ * both databases hold exactly the seed while they are read.
+ */
+import { randomBytes } from "node:crypto";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { buildServer, SERVER_ENV, SERVER_NODE_FLAGS } from "../packages/auth-core/src/server/build.ts";
+import { startDevDatabase } from "../packages/dev-db/src/index.ts";
+import { dropDatabase } from "../tests/e2e/databases.ts";
+import { REPO_ROOT, spawnServerProcess, withDbName } from "../tests/e2e/serve-process.ts";
+import { measureLoad, uniqueSignUpBody } from "./load.ts";
+import { cpuSeconds, createPinning, findDatabasePid } from "./processes.ts";
+import { type BundledServer, spawnBundledServer } from "./serve-bundle.ts";
+import { positiveInteger } from "./settings.ts";
+import { BETTER_AUTH_SERVER, buildBetterAuthServer } from "./versus/build.ts";
+import { promoteToAdmin } from "./versus/database.ts";
+import {
+  PRODUCTS,
+  type Product,
+  printVersus,
+  type Target,
+  type VersusResults,
+  writeVersusReport,
+} from "./versus-report.ts";
+
+const SECONDS = positiveInteger("BENCH_SECONDS", 5);
+const ROUNDS = positiveInteger("BENCH_VERSUS_ROUNDS", 2);
+const CONNECTIONS = positiveInteger("BENCH_VERSUS_CONNECTIONS", 50);
+const SECRET = "bench-secret-0123456789abcdef0123456789abcdef";
+const PASSWORD = "versus-password-1";
+/** Users versus-0..99: user 0 owns the organization and is an admin, all are its members. */
+const MEMBERS = 100;
+const PAGE = 50;
+const emailOf = (i: number) => `versus-${i}@example.com`;
+const USERS_COLLECTION: Record<Product, string> = { tessera: "users", betterAuth: "user" };
+
+interface ProductServer {
+  product: Product;
+  process: BundledServer;
+  origin: string;
+  api: string;
+  uri: string;
+}
+
+interface Databases {
+  uris: Record<Product, string>;
+  tesseraConfigs: { database: string; cookieCache: string };
+}
+
+async function startServer(product: Product, databases: Databases, cookieCache: boolean) {
+  const uri = databases.uris[product];
+  const process =
+    product === "tessera"
+      ? spawnBundledServer({
+          PORT: "0",
+          HOST: "127.0.0.1",
+          NODE_ENV: "production",
+          MONGODB_URI: uri,
+          TESSERA_SECRET: SECRET,
+          TESSERA_CONFIG: cookieCache
+            ? databases.tesseraConfigs.cookieCache
+            : databases.tesseraConfigs.database,
+        })
+      : spawnServerProcess(
+          [...SERVER_NODE_FLAGS, BETTER_AUTH_SERVER],
+          {
+            ...SERVER_ENV,
+            NODE_ENV: "production",
+            MONGODB_URI: uri,
+            BETTER_AUTH_SECRET: SECRET,
+            VERSUS_COOKIE_CACHE: cookieCache ? "1" : "0",
+          },
+          30_000,
+          /^Better Auth listening on (http:\/\/\S+)$/m,
+        );
+  const api = await process.listening.catch((error: unknown) => {
+    process.kill();
+    throw error;
+  });
+  const origin = new URL(api).origin;
+  return { product, process, origin, api: `${origin}/api/auth`, uri } satisfies ProductServer;
+}
+
+/** Stops the server and answers its peak resident set (VmHWM, Linux; NaN elsewhere), bytes. */
+async function stopServer(server: ProductServer): Promise<number> {
+  const status = await readFile(`/proc/${server.process.child.pid}/status`, "utf8").catch(() => "");
+  const kb = Number(status.match(/^VmHWM:\s+(\d+) kB/m)?.[1] ?? Number.NaN);
+  server.process.child.kill("SIGTERM");
+  await server.process.exited;
+  return kb * 1024;
+}
+
+async function request(server: ProductServer, path: string, init: { body?: unknown; cookie?: string } = {}) {
+  const response = await fetch(`${server.api}${path}`, {
+    method: init.body === undefined ? "GET" : "POST",
+    headers: {
+      origin: server.origin,
+      ...(init.body === undefined ? {} : { "content-type": "application/json" }),
+      ...(init.cookie ? { cookie: init.cookie } : {}),
+    },
+    body: init.body === undefined ? undefined : JSON.stringify(init.body),
+  });
+  if (!response.ok)
+    throw new Error(`${server.product} ${path} answered ${response.status}: ${await response.text()}`);
+  return response;
+}
+
+function cookieOf(response: Response): string {
+  return response.headers
+    .getSetCookie()
+    .map((line) => line.split(";")[0])
+    .join("; ");
+}
+
+const signIn = async (server: ProductServer, i: number) =>
+  cookieOf(await request(server, "/sign-in/email", { body: { email: emailOf(i), password: PASSWORD } }));
+
+/**
+ * The same data in both, through each product's own API: 100 sign-ups, user 0 promoted to admin,
+ * an organization created by user 0, and 99 invitations, each accepted by its invitee.
+ */
+async function seed(server: ProductServer): Promise<{ owner: string; organizationId: string }> {
+  const cookies: string[] = [];
+  for (let i = 0; i < MEMBERS; i += 4) {
+    const batch = [i, i + 1, i + 2, i + 3].filter((n) => n < MEMBERS);
+    const responses = await Promise.all(
+      batch.map((n) =>
+        request(server, "/sign-up/email", {
+          body: { email: emailOf(n), password: PASSWORD, name: `Versus ${n}` },
+        }),
+      ),
+    );
+    cookies.push(...responses.map(cookieOf));
+  }
+  await promoteToAdmin(server.uri, USERS_COLLECTION[server.product], emailOf(0));
+  const owner = await signIn(server, 0);
+  const body = { name: "Versus", slug: "versus" };
+  const organization = (await (
+    await request(server, "/organization/create", { body, cookie: owner })
+  ).json()) as {
+    id: string;
+  };
+  for (let i = 1; i < MEMBERS; i++) {
+    const invite = { email: emailOf(i), role: "member", organizationId: organization.id };
+    const invitation = (await (
+      await request(server, "/organization/invite-member", { body: invite, cookie: owner })
+    ).json()) as { id: string };
+    await request(server, "/organization/accept-invitation", {
+      body: { invitationId: invitation.id },
+      cookie: cookies[i],
+    });
+  }
+  return { owner, organizationId: organization.id };
+}
+
+/** What a server's seed left: the owner's session cookie and the organization's id (each database has its own). */
+interface Seeded {
+  owner: string;
+  organizationId: string;
+}
+
+interface Scenario {
+  name: string;
+  method: "GET" | "POST";
+  path: (seeded: Seeded) => string;
+  /** Reads carry the owner's cookie. */
+  signedIn: boolean;
+  makeBody?: () => string;
+  /** Checked once on each server before the load: a wrong answer would measure nothing. */
+  check?: (json: never) => boolean;
+  target: Target;
+}
+
+function read(name: string, path: Scenario["path"], check: Scenario["check"]): Scenario {
+  return { name, method: "GET", path, signedIn: true, check, target: "×2" };
+}
+
+const READS: Scenario[] = [
+  read(
+    "get-session (database)",
+    () => "/get-session",
+    (json: { user?: { email?: string } }) => {
+      return json.user?.email === emailOf(0);
+    },
+  ),
+  read(
+    `get-full-organization (${MEMBERS} members)`,
+    ({ organizationId }) => `/organization/get-full-organization?organizationId=${organizationId}`,
+    (json: { members?: unknown[] }) => json.members?.length === MEMBERS,
+  ),
+  read(
+    `list-members (page of ${PAGE})`,
+    ({ organizationId }) => `/organization/list-members?organizationId=${organizationId}&limit=${PAGE}`,
+    (json: { members?: unknown[] }) => json.members?.length === PAGE,
+  ),
+  read(
+    `admin list-users (page of ${PAGE})`,
+    () => `/admin/list-users?limit=${PAGE}`,
+    (json: { users?: unknown[] }) => json.users?.length === PAGE,
+  ),
+];
+
+const COOKIE_CACHED = read("get-session (cookie cache)", () => "/get-session", READS[0]!.check);
+
+/** Sign-ins spread over the 100 seeded accounts: Tessera's per-account throttle counts attempts in flight. */
+let nextSignIn = 0;
+const signInBody = () => JSON.stringify({ email: emailOf(nextSignIn++ % MEMBERS), password: PASSWORD });
+
+const WRITES: Scenario[] = [
+  {
+    name: "sign-in/email",
+    method: "POST",
+    path: () => "/sign-in/email",
+    signedIn: false,
+    makeBody: signInBody,
+    target: "ahead",
+  },
+  {
+    name: "sign-up/email",
+    method: "POST",
+    path: () => "/sign-up/email",
+    signedIn: false,
+    makeBody: uniqueSignUpBody,
+    target: "ahead",
+  },
+];
+
+/**
+ * Each scenario's rounds, the products interleaved (the first one alternates by round). `seeded`
+ * holds each server's seed; a scenario with a check is checked on both servers first.
+ */
+async function runScenarios(
+  scenarios: Scenario[],
+  seeded: Map<ProductServer, Seeded>,
+  results: VersusResults,
+  watch: { database?: number },
+): Promise<void> {
+  const servers = [...seeded.keys()];
+  for (const scenario of scenarios) {
+    if (!scenario.check) continue;
+    for (const [server, seed] of seeded) {
+      const response = await request(server, scenario.path(seed), { cookie: seed.owner });
+      const json: never = (await response.json()) as never;
+      if (!scenario.check(json))
+        throw new Error(`${server.product} ${scenario.name} answered ${JSON.stringify(json).slice(0, 300)}`);
+    }
+  }
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const scenario of scenarios) {
+      const order = round % 2 === 0 ? servers : [...servers].reverse();
+      for (const server of order) {
+        const seed = seeded.get(server)!;
+        const measurement = await measureLoad({
+          name: scenario.name,
+          origin: server.origin,
+          method: scenario.method,
+          path: `/api/auth${scenario.path(seed)}`,
+          headers: { origin: server.origin, ...(scenario.signedIn ? { cookie: seed.owner } : {}) },
+          makeBody: scenario.makeBody,
+          seconds: SECONDS,
+          connections: CONNECTIONS,
+          watch: { server: server.process.child.pid, ...watch },
+        });
+        await waitForQuiet([server.process.child.pid, watch.database]);
+        results.scenarios[scenario.name] ??= { target: scenario.target, tessera: [], betterAuth: [] };
+        results.scenarios[scenario.name]![server.product].push(measurement);
+      }
+    }
+  }
+}
+
+/**
+ * Waits (at most 20 s) until the processes use less than a tenth of a core: a slow server still
+ * works through the requests in flight when the load generator stops, and on the shared database
+ * that work would count against the next run of the other product.
+ */
+async function waitForQuiet(pids: Array<number | undefined>): Promise<void> {
+  const watched = pids.filter((pid) => pid !== undefined);
+  const used = () => watched.reduce((sum, pid) => sum + cpuSeconds(pid), 0);
+  const deadline = Date.now() + 20_000;
+  let before = used();
+  while (Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    const now = used();
+    if (!(now - before >= 0.025)) return; // NaN (no /proc) counts as quiet
+    before = now;
+  }
+}
+
+async function writeTesseraConfigs(dir: string) {
+  const config = (cookieCache: boolean) =>
+    `export default ${JSON.stringify({
+      rateLimit: { enabled: false },
+      session: { cookieCache: { enabled: cookieCache, maxAge: 60 } },
+      // Better Auth's defaults where the seed meets them: invitees need no verified address.
+      organization: { membershipLimit: 200, requireEmailVerificationOnInvitation: false },
+    })};\n`;
+  const database = join(dir, "versus-database.mjs");
+  const cookieCache = join(dir, "versus-cookie-cache.mjs");
+  await writeFile(database, config(false));
+  await writeFile(cookieCache, config(true));
+  return { database, cookieCache };
+}
+
+async function startPair(databases: Databases, cookieCache: boolean, running: ProductServer[]) {
+  const servers = await Promise.all(PRODUCTS.map((product) => startServer(product, databases, cookieCache)));
+  running.push(...servers);
+  return servers;
+}
+
+async function stopPair(servers: ProductServer[], results: VersusResults, phase: "database" | "cookieCache") {
+  for (const server of servers) results.peakRss[server.product][phase] = await stopServer(server);
+}
+
+/**
+ * The side-by-side section on the database server at `databaseUri` (its own two databases,
+ * dropped afterwards). Tessera's bundle must have been built (`buildServer`).
+ */
+export async function runVersusBench(databaseUri: string): Promise<VersusResults> {
+  await buildBetterAuthServer();
+  const suffix = randomBytes(4).toString("hex");
+  const names: Record<Product, string> = {
+    tessera: `versus_tessera_${suffix}`,
+    betterAuth: `versus_better_auth_${suffix}`,
+  };
+  const dir = await mkdtemp(join(tmpdir(), "tessera-versus-"));
+  const running: ProductServer[] = [];
+  const pinning = createPinning();
+  const watch = { database: findDatabasePid(databaseUri) };
+  try {
+    const databases: Databases = {
+      uris: {
+        tessera: withDbName(databaseUri, names.tessera),
+        betterAuth: withDbName(databaseUri, names.betterAuth),
+      },
+      tesseraConfigs: await writeTesseraConfigs(dir),
+    };
+    const results: VersusResults = {
+      seconds: SECONDS,
+      rounds: ROUNDS,
+      connections: CONNECTIONS,
+      pinning: pinning.description,
+      scenarios: {},
+      peakRss: { tessera: {}, betterAuth: {} },
+    };
+    console.error(
+      `versus: ${SECONDS} s per run, ${ROUNDS} rounds, ${CONNECTIONS} connections, databases ${names.tessera} and ${names.betterAuth}`,
+    );
+    const databaseServers = await startPair(databases, false, running);
+    const seeded = new Map<ProductServer, Seeded>();
+    for (const server of databaseServers) {
+      const started = performance.now();
+      seeded.set(server, await seed(server));
+      console.error(
+        `versus: seeded ${server.product} in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+      );
+    }
+    // Reads first: both databases hold exactly the seed while they are read.
+    await runScenarios(READS, seeded, results, watch);
+    await runScenarios(WRITES, seeded, results, watch);
+    await stopPair(databaseServers, results, "database");
+    const cachedServers = await startPair(databases, true, running);
+    const cached = new Map<ProductServer, Seeded>();
+    for (const [index, server] of cachedServers.entries()) {
+      const owner = await signIn(server, 0);
+      if (!/session_data=/.test(owner)) throw new Error(`${server.product}: no cookie cache in ${owner}`);
+      cached.set(server, { owner, organizationId: seeded.get(databaseServers[index]!)!.organizationId });
+    }
+    // As in run.ts's cookie-cache comparison: servers on one CPU, the load generator on the other.
+    for (const server of cachedServers) pinning.pinServer(server.process.child.pid);
+    pinning.pinLoad();
+    await runScenarios([COOKIE_CACHED], cached, results, {});
+    pinning.release();
+    await stopPair(cachedServers, results, "cookieCache");
+    return results;
+  } finally {
+    pinning.release();
+    for (const server of running) server.process.kill();
+    await rm(dir, { recursive: true, force: true });
+    for (const name of Object.values(names)) await dropDatabase(databaseUri, name).catch(() => {});
+  }
+}
+
+/** The section of `pnpm bench` (and all of `pnpm bench:versus`): runs, prints, writes the JSON report. */
+export async function runVersusSection(databaseUri: string): Promise<void> {
+  const results = await runVersusBench(databaseUri);
+  printVersus(results);
+  const report = join(REPO_ROOT, ".reports", "bench-versus.json");
+  await writeVersusReport(results, report);
+  console.log(`figures written to ${report}`);
+}
+
+async function main(): Promise<void> {
+  const database = await startDevDatabase({ log: (line: string) => console.error(line) });
+  try {
+    await buildServer();
+    console.log(`database: ${database.description}`);
+    await runVersusSection(database.uri);
+  } finally {
+    await database.stop();
+  }
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  main().then(
+    () => process.exit(0),
+    (error: unknown) => {
+      console.error("bench:versus failed:", error);
+      process.exit(1);
+    },
+  );
+}
