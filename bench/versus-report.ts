@@ -13,10 +13,9 @@ export type Target = "×2" | "ahead";
 export interface VersusResults {
   seconds: number;
   rounds: number;
-  connections: number;
   pinning: string;
   /** By scenario name, in the order they ran: one measurement per round and product. */
-  scenarios: Record<string, { target: Target } & Record<Product, Measurement[]>>;
+  scenarios: Record<string, { target: Target; connections: number } & Record<Product, Measurement[]>>;
   /** Peak RSS (bytes) of each product's server: the database pair (all but the cookie cache) and the cookie-cache pair. */
   peakRss: Record<Product, { database?: number; cookieCache?: number }>;
 }
@@ -34,6 +33,7 @@ export function medianRate(runs: Measurement[]): number {
 interface Row {
   scenario: string;
   target: Target;
+  connections: number;
   tessera: ProductFigures;
   betterAuth: ProductFigures;
   /** Tessera's median rate over Better Auth's. */
@@ -79,7 +79,15 @@ export function versusRows(results: VersusResults): Row[] {
     const failed =
       tessera.failures + betterAuth.failures > 0 || !(tessera.median > 0 && betterAuth.median > 0);
     const verdict = failed ? "FAILED" : met ? "PASS" : "MISS";
-    return { scenario, target: runs.target, tessera, betterAuth, ratio, verdict };
+    return {
+      scenario,
+      target: runs.target,
+      connections: runs.connections,
+      tessera,
+      betterAuth,
+      ratio,
+      verdict,
+    };
   });
 }
 
@@ -91,16 +99,16 @@ export function printVersus(results: VersusResults): void {
     rates.length > 1 ? `${rate(Math.min(...rates))}–${rate(Math.max(...rates))}` : "";
   console.log(
     `\nTessera vs Better Auth 1.7 (same database server, same run): req/s, median of ${results.rounds} rounds ` +
-      `(range), ${results.connections} connections, ${results.seconds} s each; ${results.pinning} for the cookie cache`,
+      `(range), ${results.seconds} s each; ${results.pinning} for the cookie cache`,
   );
   console.log(
-    `${pad("scenario", 34)}${left("Tessera", 9)}${left("range", 14)}${left("Better Auth", 13)}${left("range", 14)}` +
+    `${pad("scenario", 34)}${left("conns", 6)}${left("Tessera", 9)}${left("range", 14)}${left("Better Auth", 13)}${left("range", 14)}` +
       `${left("ratio", 8)}${left("target", 8)}  verdict`,
   );
   for (const row of versusRows(results)) {
     const failed = row.tessera.failures + row.betterAuth.failures;
     console.log(
-      `${pad(row.scenario, 34)}${left(rate(row.tessera.median), 9)}${left(range(row.tessera.rates), 14)}` +
+      `${pad(row.scenario, 34)}${left(String(row.connections), 6)}${left(rate(row.tessera.median), 9)}${left(range(row.tessera.rates), 14)}` +
         `${left(rate(row.betterAuth.median), 13)}${left(range(row.betterAuth.rates), 14)}` +
         `${left(`×${row.ratio.toFixed(2)}`, 8)}${left(row.target, 8)}  ${row.verdict}` +
         (failed > 0 ? ` (${failed} failed requests)` : ""),
@@ -130,7 +138,6 @@ export async function writeVersusReport(results: VersusResults, path: string): P
     settings: {
       seconds: results.seconds,
       rounds: results.rounds,
-      connections: results.connections,
       pinning: results.pinning,
     },
     scenarios: versusRows(results),

@@ -2,8 +2,9 @@
  * `pnpm bench:versus` (also a section of `pnpm bench`; BENCH_VERSUS=0 leaves it out): Tessera and
  * Better Auth 1.7 side by side, on the same database server (two database names), in the same run:
  * each scenario runs against both standalone servers, interleaved (which product goes first
- * alternates by round), BENCH_VERSUS_ROUNDS times (default 2), BENCH_VERSUS_CONNECTIONS
- * connections (default 50), BENCH_SECONDS each (default 5). Targets (issue 16): every scenario
+ * alternates by round), BENCH_VERSUS_ROUNDS times (default 2), BENCH_SECONDS each (default 5),
+ * with BENCH_VERSUS_CONNECTIONS connections (default 50) for the two get-sessions and
+ * BENCH_VERSUS_HEAVY_CONNECTIONS (default 4) for the scenarios that cost tens of milliseconds. Targets (issue 16): every scenario
  * without a password hash at least ×2 Tessera's rate, sign-in and sign-up ahead at equal hash
  * cost. Prints a table with PASS/MISS and the servers' peak RSS, writes .reports/bench-versus.json;
  * a measurement, not a test: exits 0 either way.
@@ -43,11 +44,21 @@ import {
 const SECONDS = positiveInteger("BENCH_SECONDS", 5);
 const ROUNDS = positiveInteger("BENCH_VERSUS_ROUNDS", 2);
 const CONNECTIONS = positiveInteger("BENCH_VERSUS_CONNECTIONS", 50);
+/**
+ * Connections of the scenarios that cost tens of milliseconds or more (organization reads, admin
+ * list, password hashing): with 50 a request waited longer than a run lasted (Little's law: the
+ * wait is connections ÷ rate), so few finished and the slower product's rate was under-counted
+ * most. Four keep both cores busy.
+ */
+const HEAVY_CONNECTIONS = positiveInteger("BENCH_VERSUS_HEAVY_CONNECTIONS", 4);
 const SECRET = "bench-secret-0123456789abcdef0123456789abcdef";
 const PASSWORD = "versus-password-1";
 /** Users versus-0..99: user 0 owns the organization and is an admin, all are its members. */
 const MEMBERS = 100;
 const PAGE = 50;
+/** Seed requests in flight at once (a few: enough to keep both cores busy while seeding). */
+const SEED_BATCH = 4;
+const range = (from: number, to: number) => Array.from({ length: to - from }, (_, k) => from + k);
 const emailOf = (i: number) => `versus-${i}@example.com`;
 const USERS_COLLECTION: Record<Product, string> = { tessera: "users", betterAuth: "user" };
 
@@ -138,10 +149,9 @@ const signIn = async (server: ProductServer, i: number) =>
  */
 async function seed(server: ProductServer): Promise<{ owner: string; organizationId: string }> {
   const cookies: string[] = [];
-  for (let i = 0; i < MEMBERS; i += 4) {
-    const batch = [i, i + 1, i + 2, i + 3].filter((n) => n < MEMBERS);
+  for (let i = 0; i < MEMBERS; i += SEED_BATCH) {
     const responses = await Promise.all(
-      batch.map((n) =>
+      range(i, Math.min(i + SEED_BATCH, MEMBERS)).map((n) =>
         request(server, "/sign-up/email", {
           body: { email: emailOf(n), password: PASSWORD, name: `Versus ${n}` },
         }),
@@ -157,7 +167,7 @@ async function seed(server: ProductServer): Promise<{ owner: string; organizatio
   ).json()) as {
     id: string;
   };
-  for (let i = 1; i < MEMBERS; i++) {
+  const joinOrganization = async (i: number) => {
     const invite = { email: emailOf(i), role: "member", organizationId: organization.id };
     const invitation = (await (
       await request(server, "/organization/invite-member", { body: invite, cookie: owner })
@@ -166,6 +176,9 @@ async function seed(server: ProductServer): Promise<{ owner: string; organizatio
       body: { invitationId: invitation.id },
       cookie: cookies[i],
     });
+  };
+  for (let i = 1; i < MEMBERS; i += SEED_BATCH) {
+    await Promise.all(range(i, Math.min(i + SEED_BATCH, MEMBERS)).map(joinOrganization));
   }
   return { owner, organizationId: organization.id };
 }
@@ -186,10 +199,16 @@ interface Scenario {
   /** Checked once on each server before the load: a wrong answer would measure nothing. */
   check?: (json: never) => boolean;
   target: Target;
+  connections: number;
 }
 
-function read(name: string, path: Scenario["path"], check: Scenario["check"]): Scenario {
-  return { name, method: "GET", path, signedIn: true, check, target: "×2" };
+function read(
+  name: string,
+  path: Scenario["path"],
+  check: Scenario["check"],
+  connections = HEAVY_CONNECTIONS,
+): Scenario {
+  return { name, method: "GET", path, signedIn: true, check, target: "×2", connections };
 }
 
 const READS: Scenario[] = [
@@ -217,7 +236,7 @@ const READS: Scenario[] = [
   ),
 ];
 
-const COOKIE_CACHED = read("get-session (cookie cache)", () => "/get-session", READS[0]!.check);
+const COOKIE_CACHED = read("get-session (cookie cache)", () => "/get-session", READS[0]!.check, CONNECTIONS);
 
 /** Sign-ins spread over the 100 seeded accounts: Tessera's per-account throttle counts attempts in flight. */
 let nextSignIn = 0;
@@ -231,6 +250,7 @@ const WRITES: Scenario[] = [
     signedIn: false,
     makeBody: signInBody,
     target: "ahead",
+    connections: HEAVY_CONNECTIONS,
   },
   {
     name: "sign-up/email",
@@ -239,6 +259,7 @@ const WRITES: Scenario[] = [
     signedIn: false,
     makeBody: uniqueSignUpBody,
     target: "ahead",
+    connections: HEAVY_CONNECTIONS,
   },
 ];
 
@@ -275,11 +296,17 @@ async function runScenarios(
           headers: { origin: server.origin, ...(scenario.signedIn ? { cookie: seed.owner } : {}) },
           makeBody: scenario.makeBody,
           seconds: SECONDS,
-          connections: CONNECTIONS,
+          connections: scenario.connections,
           watch: { server: server.process.child.pid, ...watch },
+          afterWarmUp: () => waitForQuiet([server.process.child.pid, watch.database]),
         });
         await waitForQuiet([server.process.child.pid, watch.database]);
-        results.scenarios[scenario.name] ??= { target: scenario.target, tessera: [], betterAuth: [] };
+        results.scenarios[scenario.name] ??= {
+          target: scenario.target,
+          connections: scenario.connections,
+          tessera: [],
+          betterAuth: [],
+        };
         results.scenarios[scenario.name]![server.product].push(measurement);
       }
     }
@@ -355,13 +382,12 @@ export async function runVersusBench(databaseUri: string): Promise<VersusResults
     const results: VersusResults = {
       seconds: SECONDS,
       rounds: ROUNDS,
-      connections: CONNECTIONS,
       pinning: pinning.description,
       scenarios: {},
       peakRss: { tessera: {}, betterAuth: {} },
     };
     console.error(
-      `versus: ${SECONDS} s per run, ${ROUNDS} rounds, ${CONNECTIONS} connections, databases ${names.tessera} and ${names.betterAuth}`,
+      `versus: ${SECONDS} s per run, ${ROUNDS} rounds, ${CONNECTIONS}/${HEAVY_CONNECTIONS} connections, databases ${names.tessera} and ${names.betterAuth}`,
     );
     const databaseServers = await startPair(databases, false, running);
     const seeded = new Map<ProductServer, Seeded>();
