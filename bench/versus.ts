@@ -215,9 +215,8 @@ const READS: Scenario[] = [
   read(
     "get-session (database)",
     () => "/get-session",
-    (json: { user?: { email?: string } }) => {
-      return json.user?.email === emailOf(0);
-    },
+    (json: { user?: { email?: string } }) => json.user?.email === emailOf(0),
+    CONNECTIONS,
   ),
   read(
     `get-full-organization (${MEMBERS} members)`,
