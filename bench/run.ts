@@ -33,6 +33,7 @@ import { createPinning, findDatabasePid, type Pinning } from "./processes.ts";
 import { printResults, type Results, type Series } from "./report.ts";
 import { runScaleBench } from "./scale.ts";
 import { type BundledServer, spawnBundledServer } from "./serve-bundle.ts";
+import { positiveInteger } from "./settings.ts";
 import { runVersusSection } from "./versus.ts";
 
 const SECONDS = positiveInteger("BENCH_SECONDS", 5);
@@ -66,15 +67,6 @@ interface BenchServer {
   /** http://127.0.0.1:<port> */
   origin: string;
   api: string;
-}
-
-function positiveInteger(name: string, fallback: number): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw === "") return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < 1)
-    throw new Error(`${name} must be a whole number ≥ 1, not "${raw}"`);
-  return value;
 }
 
 /** Killed on the way out if the bench fails half-way. */
