@@ -111,7 +111,11 @@ export function printVersus(results: VersusResults): void {
       `${pad(row.scenario, 34)}${left(String(row.connections), 6)}${left(rate(row.tessera.median), 9)}${left(range(row.tessera.rates), 14)}` +
         `${left(rate(row.betterAuth.median), 13)}${left(range(row.betterAuth.rates), 14)}` +
         `${left(`×${row.ratio.toFixed(2)}`, 8)}${left(row.target, 8)}  ${row.verdict}` +
-        (failed > 0 ? ` (${failed} failed requests)` : ""),
+        (failed > 0
+          ? ` (${failed} failed requests)`
+          : row.verdict === "FAILED"
+            ? " (a run finished no request)"
+            : ""),
     );
   }
   for (const phase of ["database", "cookieCache"] as const) {
