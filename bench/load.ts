@@ -29,11 +29,14 @@ export interface LoadSpec {
   connections: number;
   /** Processes (name → pid) whose CPU time per request is reported, e.g. the server and the database. */
   watch?: Record<string, number | string | undefined>;
+  /** Awaited between the warm-up and the measured run (e.g. until the warm-up's requests in flight are served). */
+  afterWarmUp?: () => Promise<void>;
 }
 
 /** Runs autocannon against one endpoint for a bounded time; a warm-up second first (JIT, pools). */
 export async function measureLoad(spec: LoadSpec): Promise<Measurement> {
   await runAutocannon({ ...spec, seconds: 1 });
+  await spec.afterWarmUp?.();
   const watched = Object.entries(spec.watch ?? {});
   const before = watched.map(([, pid]) => cpuSeconds(pid));
   const result = await runAutocannon(spec);

@@ -2,7 +2,8 @@
  * `pnpm bench`: throughput of the standalone server against its ceilings on this machine, and the
  * targets (cookie-cached get-session ≥ 75% of the floor server; sign-in and sign-up ≥ 85% of bare
  * scrypt; server peak RSS ≤ 150 MB), then the scale table (bench/scale.ts; BENCH_SCALE=0 leaves it
- * out). A measurement, not a test: prints PASS/MISS and exits 0 either way.
+ * out), after the side-by-side with Better Auth (bench/versus.ts; BENCH_VERSUS=0 leaves it out). A
+ * measurement, not a test: prints PASS/MISS and exits 0 either way.
  *
  * Traffic goes to 127.0.0.1 only, each load run is bounded (BENCH_SECONDS, default 5 s, 10 connections).
  * The servers are child processes running the bundle exactly as `pnpm serve` runs it (node flags and
@@ -32,6 +33,8 @@ import { createPinning, findDatabasePid, type Pinning } from "./processes.ts";
 import { printResults, type Results, type Series } from "./report.ts";
 import { runScaleBench } from "./scale.ts";
 import { type BundledServer, spawnBundledServer } from "./serve-bundle.ts";
+import { positiveInteger } from "./settings.ts";
+import { runVersusSection } from "./versus.ts";
 
 const SECONDS = positiveInteger("BENCH_SECONDS", 5);
 const ROUNDS = positiveInteger("BENCH_ROUNDS", 3);
@@ -64,15 +67,6 @@ interface BenchServer {
   /** http://127.0.0.1:<port> */
   origin: string;
   api: string;
-}
-
-function positiveInteger(name: string, fallback: number): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw === "") return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < 1)
-    throw new Error(`${name} must be a whole number ≥ 1, not "${raw}"`);
-  return value;
 }
 
 /** Killed on the way out if the bench fails half-way. */
@@ -295,6 +289,8 @@ async function main(): Promise<void> {
     );
     if (results) printResults(results);
     printBurst(burst);
+    // Tessera and Better Auth side by side (bench/versus.ts).
+    if (!ONLY_BURST && process.env.BENCH_VERSUS !== "0") await runVersusSection(database.uri);
     if (!ONLY_BURST && process.env.BENCH_SCALE !== "0") await runScaleBench();
   } finally {
     pinning.release();

@@ -30,6 +30,7 @@ import { withDbName } from "../tests/e2e/serve-process.ts";
 import { type Measurement, measureLoad } from "./load.ts";
 import { findDatabasePid, mainThreadOf } from "./processes.ts";
 import { type BundledServer, spawnBundledServer } from "./serve-bundle.ts";
+import { positiveInteger } from "./settings.ts";
 
 const SECRET = "bench-secret-0123456789abcdef0123456789abcdef";
 const PASSWORD = "scale-password-1";
@@ -42,15 +43,6 @@ const BIG_ORG = 1_000;
 const SMALL_ORG = 100;
 const TARGET_RATIO = 1.5;
 const TARGET_SMALL_ORG_MS = 2;
-
-function positiveInteger(name: string, fallback: number): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw === "") return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < 1)
-    throw new Error(`${name} must be a whole number ≥ 1, not "${raw}"`);
-  return value;
-}
 
 interface Row {
   name: string;

@@ -31,12 +31,14 @@ export function spawnServe(env: Record<string, string>, timeoutMs = 30_000): Ser
 
 /**
  * `node <args>` from the repository root with exactly `env` (plus PATH and HOME), watching stdout
- * for the server's `Tessera listening on …` line. Shared by the e2e tests and the bench.
+ * for the server's `Tessera listening on …` line (or `listeningLine`, whose first group is the
+ * URL). Shared by the e2e tests and the bench.
  */
 export function spawnServerProcess(
   args: string[],
   env: Record<string, string>,
   timeoutMs = 30_000,
+  listeningLine = /^Tessera listening on (http:\/\/\S+)$/m,
 ): ServeProcess {
   const child = spawn(process.execPath, args, {
     cwd: REPO_ROOT,
@@ -66,7 +68,7 @@ export function spawnServerProcess(
         timeoutMs,
       );
       const onData = () => {
-        const url = out.match(/^Tessera listening on (http:\/\/\S+)$/m)?.[1];
+        const url = out.match(listeningLine)?.[1];
         if (!url) return;
         clearTimeout(timer);
         child.stdout?.off("data", onData);

@@ -1,0 +1,151 @@
+import { mkdir, writeFile } from "node:fs/promises";
+import { cpus, loadavg } from "node:os";
+import { dirname } from "node:path";
+import type { Measurement } from "./load.ts";
+
+/** The two products of bench/versus.ts, in the order they are started and listed. */
+export const PRODUCTS = ["tessera", "betterAuth"] as const;
+export type Product = (typeof PRODUCTS)[number];
+
+/** "×2": Tessera's rate at least twice Better Auth's; "ahead": above it (password-hashing scenarios). */
+export type Target = "×2" | "ahead";
+
+export interface VersusResults {
+  seconds: number;
+  rounds: number;
+  pinning: string;
+  /** By scenario name, in the order they ran: one measurement per round and product. */
+  scenarios: Record<string, { target: Target; connections: number } & Record<Product, Measurement[]>>;
+  /** Peak RSS (bytes) of each product's server: the database pair (all but the cookie cache) and the cookie-cache pair. */
+  peakRss: Record<Product, { database?: number; cookieCache?: number }>;
+}
+
+const MB = 1024 * 1024;
+const NAMES: Record<Product, string> = { tessera: "Tessera", betterAuth: "Better Auth" };
+
+/** The median of the rounds' rates (the mean of the middle two for an even count). */
+export function medianRate(runs: Measurement[]): number {
+  const rates = runs.map((run) => run.rate).sort((a, b) => a - b);
+  const middle = rates.length / 2;
+  return rates.length % 2 === 1 ? rates[Math.floor(middle)]! : (rates[middle - 1]! + rates[middle]!) / 2;
+}
+
+interface Row {
+  scenario: string;
+  target: Target;
+  connections: number;
+  tessera: ProductFigures;
+  betterAuth: ProductFigures;
+  /** Tessera's median rate over Better Auth's. */
+  ratio: number;
+  /** PASS, MISS, or FAILED when a run had non-2xx answers, errors or none at all (its rate means nothing). */
+  verdict: "PASS" | "MISS" | "FAILED";
+}
+
+interface ProductFigures {
+  median: number;
+  rates: number[];
+  failures: number;
+  /** Medians of the rounds' CPU per request (ms) of the server and of the database process. */
+  serverCpuMs: number;
+  databaseCpuMs: number;
+  /** Median of the rounds' median latency, ms. */
+  p50Ms: number;
+}
+
+/** The lower middle of the values (NaN for none). */
+function middle(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor((sorted.length - 1) / 2)] ?? Number.NaN;
+}
+
+function figuresOf(runs: Measurement[]): ProductFigures {
+  return {
+    median: medianRate(runs),
+    rates: runs.map((run) => run.rate),
+    failures: runs.reduce((sum, run) => sum + run.failures, 0),
+    serverCpuMs: middle(runs.map((run) => run.cpuMs.server ?? Number.NaN)),
+    databaseCpuMs: middle(runs.map((run) => run.cpuMs.database ?? Number.NaN)),
+    p50Ms: middle(runs.map((run) => run.p50)),
+  };
+}
+
+export function versusRows(results: VersusResults): Row[] {
+  return Object.entries(results.scenarios).map(([scenario, runs]) => {
+    const tessera = figuresOf(runs.tessera);
+    const betterAuth = figuresOf(runs.betterAuth);
+    const ratio = tessera.median / betterAuth.median;
+    const met = runs.target === "×2" ? ratio >= 2 : ratio > 1;
+    const failed =
+      tessera.failures + betterAuth.failures > 0 || !(tessera.median > 0 && betterAuth.median > 0);
+    const verdict = failed ? "FAILED" : met ? "PASS" : "MISS";
+    return {
+      scenario,
+      target: runs.target,
+      connections: runs.connections,
+      tessera,
+      betterAuth,
+      ratio,
+      verdict,
+    };
+  });
+}
+
+export function printVersus(results: VersusResults): void {
+  const pad = (text: string, width: number) => text.padEnd(width);
+  const left = (text: string, width: number) => text.padStart(width);
+  const rate = (value: number) => (Number.isFinite(value) ? value.toFixed(0) : "-");
+  const range = (rates: number[]) =>
+    rates.length > 1 ? `${rate(Math.min(...rates))}–${rate(Math.max(...rates))}` : "";
+  console.log(
+    `\nTessera vs Better Auth 1.7 (same database server, same run): req/s, median of ${results.rounds} rounds ` +
+      `(range), ${results.seconds} s each; ${results.pinning} for the cookie cache`,
+  );
+  console.log(
+    `${pad("scenario", 34)}${left("conns", 6)}${left("Tessera", 9)}${left("range", 14)}${left("Better Auth", 13)}${left("range", 14)}` +
+      `${left("ratio", 8)}${left("target", 8)}  verdict`,
+  );
+  for (const row of versusRows(results)) {
+    const failed = row.tessera.failures + row.betterAuth.failures;
+    console.log(
+      `${pad(row.scenario, 34)}${left(String(row.connections), 6)}${left(rate(row.tessera.median), 9)}${left(range(row.tessera.rates), 14)}` +
+        `${left(rate(row.betterAuth.median), 13)}${left(range(row.betterAuth.rates), 14)}` +
+        `${left(`×${row.ratio.toFixed(2)}`, 8)}${left(row.target, 8)}  ${row.verdict}` +
+        (failed > 0
+          ? ` (${failed} failed requests)`
+          : row.verdict === "FAILED"
+            ? " (a run finished no request)"
+            : ""),
+    );
+  }
+  for (const phase of ["database", "cookieCache"] as const) {
+    const of = (product: Product) => results.peakRss[product][phase] ?? Number.NaN;
+    const label = phase === "database" ? "database reads, sign-in, sign-up" : "cookie-cached get-session";
+    console.log(
+      `peak RSS (${label}): ${PRODUCTS.map((product) => `${NAMES[product]} ${(of(product) / MB).toFixed(1)} MB`).join(", ")}` +
+        ` (×${(of("tessera") / of("betterAuth")).toFixed(2)})`,
+    );
+  }
+  console.log(
+    `load average at the end (1/5/15 min): ${loadavg()
+      .map((load) => load.toFixed(2))
+      .join(" ")}`,
+  );
+}
+
+/** The figures as JSON (the table's rows, each round's rate, peak RSS), for the record. */
+export async function writeVersusReport(results: VersusResults, path: string): Promise<void> {
+  await mkdir(dirname(path), { recursive: true });
+  const report = {
+    measuredAt: new Date().toISOString(),
+    machine: { cpus: cpus().length, loadAverage: loadavg(), node: process.version },
+    settings: {
+      seconds: results.seconds,
+      rounds: results.rounds,
+      pinning: results.pinning,
+    },
+    scenarios: versusRows(results),
+    peakRssBytes: results.peakRss,
+  };
+  await writeFile(path, `${JSON.stringify(report, null, 2)}\n`);
+}

@@ -1,0 +1,168 @@
+/**
+ * The two servers of bench/versus.ts and the data both are given: starting and stopping each
+ * product's standalone server, and the seed through each one's own HTTP API.
+ */
+import { readFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { SERVER_ENV, SERVER_NODE_FLAGS } from "../packages/auth-core/src/server/build.ts";
+import { spawnServerProcess } from "../tests/e2e/serve-process.ts";
+import { type BundledServer, spawnBundledServer } from "./serve-bundle.ts";
+import { BETTER_AUTH_SERVER } from "./versus/build.ts";
+import { promoteToAdmin } from "./versus/database.ts";
+import type { Product } from "./versus-report.ts";
+
+const SECRET = "bench-secret-0123456789abcdef0123456789abcdef";
+export const PASSWORD = "versus-password-1";
+/** Users versus-0..99: user 0 owns the organization and is an admin, all are its members. */
+export const MEMBERS = 100;
+/** Seed requests in flight at once (a few: enough to keep both cores busy while seeding). */
+const SEED_BATCH = 4;
+const range = (from: number, to: number) => Array.from({ length: to - from }, (_, k) => from + k);
+export const emailOf = (i: number) => `versus-${i}@example.com`;
+const USERS_COLLECTION: Record<Product, string> = { tessera: "users", betterAuth: "user" };
+
+export interface ProductServer {
+  product: Product;
+  process: BundledServer;
+  origin: string;
+  api: string;
+  uri: string;
+}
+
+export interface Databases {
+  uris: Record<Product, string>;
+  tesseraConfigs: { database: string; cookieCache: string };
+}
+
+export async function startServer(product: Product, databases: Databases, cookieCache: boolean) {
+  const uri = databases.uris[product];
+  const process =
+    product === "tessera"
+      ? spawnBundledServer({
+          PORT: "0",
+          HOST: "127.0.0.1",
+          NODE_ENV: "production",
+          MONGODB_URI: uri,
+          TESSERA_SECRET: SECRET,
+          TESSERA_CONFIG: cookieCache
+            ? databases.tesseraConfigs.cookieCache
+            : databases.tesseraConfigs.database,
+        })
+      : spawnServerProcess(
+          [...SERVER_NODE_FLAGS, BETTER_AUTH_SERVER],
+          {
+            ...SERVER_ENV,
+            NODE_ENV: "production",
+            MONGODB_URI: uri,
+            BETTER_AUTH_SECRET: SECRET,
+            VERSUS_COOKIE_CACHE: cookieCache ? "1" : "0",
+          },
+          30_000,
+          /^Better Auth listening on (http:\/\/\S+)$/m,
+        );
+  const api = await process.listening.catch((error: unknown) => {
+    process.kill();
+    throw error;
+  });
+  const origin = new URL(api).origin;
+  return { product, process, origin, api: `${origin}/api/auth`, uri } satisfies ProductServer;
+}
+
+/** Stops the server and answers its peak resident set (VmHWM, Linux; NaN elsewhere), bytes. */
+export async function stopServer(server: ProductServer): Promise<number> {
+  const status = await readFile(`/proc/${server.process.child.pid}/status`, "utf8").catch(() => "");
+  const kb = Number(status.match(/^VmHWM:\s+(\d+) kB/m)?.[1] ?? Number.NaN);
+  server.process.child.kill("SIGTERM");
+  await server.process.exited;
+  return kb * 1024;
+}
+
+export async function request(
+  server: ProductServer,
+  path: string,
+  init: { body?: unknown; cookie?: string } = {},
+) {
+  const response = await fetch(`${server.api}${path}`, {
+    method: init.body === undefined ? "GET" : "POST",
+    headers: {
+      origin: server.origin,
+      ...(init.body === undefined ? {} : { "content-type": "application/json" }),
+      ...(init.cookie ? { cookie: init.cookie } : {}),
+    },
+    body: init.body === undefined ? undefined : JSON.stringify(init.body),
+  });
+  if (!response.ok)
+    throw new Error(`${server.product} ${path} answered ${response.status}: ${await response.text()}`);
+  return response;
+}
+
+export function cookieOf(response: Response): string {
+  return response.headers
+    .getSetCookie()
+    .map((line) => line.split(";")[0])
+    .join("; ");
+}
+
+export const signIn = async (server: ProductServer, i: number) =>
+  cookieOf(await request(server, "/sign-in/email", { body: { email: emailOf(i), password: PASSWORD } }));
+
+/**
+ * The same data in both, through each product's own API: 100 sign-ups, user 0 promoted to admin,
+ * an organization created by user 0, and 99 invitations, each accepted by its invitee.
+ */
+export async function seed(server: ProductServer): Promise<Seeded> {
+  const cookies: string[] = [];
+  for (let i = 0; i < MEMBERS; i += SEED_BATCH) {
+    const responses = await Promise.all(
+      range(i, Math.min(i + SEED_BATCH, MEMBERS)).map((n) =>
+        request(server, "/sign-up/email", {
+          body: { email: emailOf(n), password: PASSWORD, name: `Versus ${n}` },
+        }),
+      ),
+    );
+    cookies.push(...responses.map(cookieOf));
+  }
+  await promoteToAdmin(server.uri, USERS_COLLECTION[server.product], emailOf(0));
+  const owner = await signIn(server, 0);
+  const body = { name: "Versus", slug: "versus" };
+  const organization = (await (
+    await request(server, "/organization/create", { body, cookie: owner })
+  ).json()) as {
+    id: string;
+  };
+  const joinOrganization = async (i: number) => {
+    const invite = { email: emailOf(i), role: "member", organizationId: organization.id };
+    const invitation = (await (
+      await request(server, "/organization/invite-member", { body: invite, cookie: owner })
+    ).json()) as { id: string };
+    await request(server, "/organization/accept-invitation", {
+      body: { invitationId: invitation.id },
+      cookie: cookies[i],
+    });
+  };
+  for (let i = 1; i < MEMBERS; i += SEED_BATCH) {
+    await Promise.all(range(i, Math.min(i + SEED_BATCH, MEMBERS)).map(joinOrganization));
+  }
+  return { owner, organizationId: organization.id };
+}
+
+/** What a server's seed left: the owner's session cookie and the organization's id (each database has its own). */
+export interface Seeded {
+  owner: string;
+  organizationId: string;
+}
+
+export async function writeTesseraConfigs(dir: string) {
+  const config = (cookieCache: boolean) =>
+    `export default ${JSON.stringify({
+      rateLimit: { enabled: false },
+      session: { cookieCache: { enabled: cookieCache, maxAge: 60 } },
+      // Better Auth's defaults where the seed meets them: invitees need no verified address.
+      organization: { membershipLimit: 200, requireEmailVerificationOnInvitation: false },
+    })};\n`;
+  const database = join(dir, "versus-database.mjs");
+  const cookieCache = join(dir, "versus-cookie-cache.mjs");
+  await writeFile(database, config(false));
+  await writeFile(cookieCache, config(true));
+  return { database, cookieCache };
+}

@@ -1,0 +1,316 @@
+/**
+ * `pnpm bench:versus` (also a section of `pnpm bench`; BENCH_VERSUS=0 leaves it out): Tessera and
+ * Better Auth 1.7 side by side, on the same database server (two database names), in the same run:
+ * each scenario runs against both standalone servers, interleaved (which product goes first
+ * alternates by round), BENCH_VERSUS_ROUNDS times (default 2), BENCH_SECONDS each (default 5),
+ * with BENCH_VERSUS_CONNECTIONS connections (default 50) for the two get-sessions and
+ * BENCH_VERSUS_HEAVY_CONNECTIONS (default 4) for the scenarios that cost tens of milliseconds. Targets (issue 16): every scenario
+ * without a password hash at least ×2 Tessera's rate, sign-in and sign-up ahead at equal hash
+ * cost. Prints a table with PASS/MISS and the servers' peak RSS, writes .reports/bench-versus.json;
+ * a measurement, not a test: exits 0 either way.
+ *
+ * Fairness (docs/scale.md "Side by side with Better Auth"): both servers are node:http processes
+ * started with the same node flags and environment (server/build.ts), rate limiting off, the same
+ * cookie-cache lifetime, the same scrypt parameters (bench/versus/better-auth-server.ts), the same
+ * data seeded through each product's own HTTP API, and the same requests with the same Origin.
+ * The database-read scenarios run on servers with the cookie cache off, the cookie-cached
+ * get-session on a second pair with it on. All reads run before any sign-in or sign-up load, so
+ * both databases hold exactly the seed while they are read.
+ */
+import { randomBytes } from "node:crypto";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { buildServer } from "../packages/auth-core/src/server/build.ts";
+import { startDevDatabase } from "../packages/dev-db/src/index.ts";
+import { dropDatabase } from "../tests/e2e/databases.ts";
+import { REPO_ROOT, withDbName } from "../tests/e2e/serve-process.ts";
+import { measureLoad, uniqueSignUpBody } from "./load.ts";
+import { cpuSeconds, createPinning, findDatabasePid } from "./processes.ts";
+import { positiveInteger } from "./settings.ts";
+import { buildBetterAuthServer } from "./versus/build.ts";
+import {
+  PRODUCTS,
+  type Product,
+  printVersus,
+  type Target,
+  type VersusResults,
+  writeVersusReport,
+} from "./versus-report.ts";
+import {
+  type Databases,
+  emailOf,
+  MEMBERS,
+  PASSWORD,
+  type ProductServer,
+  request,
+  type Seeded,
+  seed,
+  signIn,
+  startServer,
+  stopServer,
+  writeTesseraConfigs,
+} from "./versus-servers.ts";
+
+const SECONDS = positiveInteger("BENCH_SECONDS", 5);
+const ROUNDS = positiveInteger("BENCH_VERSUS_ROUNDS", 2);
+const CONNECTIONS = positiveInteger("BENCH_VERSUS_CONNECTIONS", 50);
+/**
+ * Connections of the scenarios that cost tens of milliseconds or more (organization reads, admin
+ * list, password hashing): with 50 a request waited longer than a run lasted (Little's law: the
+ * wait is connections ÷ rate), so few finished and the slower product's rate was under-counted
+ * most. Four keep both cores busy.
+ */
+const HEAVY_CONNECTIONS = positiveInteger("BENCH_VERSUS_HEAVY_CONNECTIONS", 4);
+/** The page size of list-members and admin list-users. */
+const PAGE = 50;
+
+interface Scenario {
+  name: string;
+  method: "GET" | "POST";
+  path: (seeded: Seeded) => string;
+  /** Reads carry the owner's cookie. */
+  signedIn: boolean;
+  makeBody?: () => string;
+  /** Checked once on each server before the load: a wrong answer would measure nothing. */
+  check?: (json: never) => boolean;
+  target: Target;
+  connections: number;
+}
+
+function read(
+  name: string,
+  path: Scenario["path"],
+  check: Scenario["check"],
+  connections = HEAVY_CONNECTIONS,
+): Scenario {
+  return { name, method: "GET", path, signedIn: true, check, target: "×2", connections };
+}
+
+const READS: Scenario[] = [
+  read(
+    "get-session (database)",
+    () => "/get-session",
+    (json: { user?: { email?: string } }) => json.user?.email === emailOf(0),
+    CONNECTIONS,
+  ),
+  read(
+    `get-full-organization (${MEMBERS} members)`,
+    ({ organizationId }) => `/organization/get-full-organization?organizationId=${organizationId}`,
+    (json: { members?: unknown[] }) => json.members?.length === MEMBERS,
+  ),
+  read(
+    `list-members (page of ${PAGE})`,
+    ({ organizationId }) => `/organization/list-members?organizationId=${organizationId}&limit=${PAGE}`,
+    (json: { members?: unknown[] }) => json.members?.length === PAGE,
+  ),
+  read(
+    `admin list-users (page of ${PAGE})`,
+    () => `/admin/list-users?limit=${PAGE}`,
+    (json: { users?: unknown[] }) => json.users?.length === PAGE,
+  ),
+];
+
+const COOKIE_CACHED = read("get-session (cookie cache)", () => "/get-session", READS[0]!.check, CONNECTIONS);
+
+/** Sign-ins spread over the 100 seeded accounts: Tessera's per-account throttle counts attempts in flight. */
+let nextSignIn = 0;
+const signInBody = () => JSON.stringify({ email: emailOf(nextSignIn++ % MEMBERS), password: PASSWORD });
+
+const WRITES: Scenario[] = [
+  {
+    name: "sign-in/email",
+    method: "POST",
+    path: () => "/sign-in/email",
+    signedIn: false,
+    makeBody: signInBody,
+    target: "ahead",
+    connections: HEAVY_CONNECTIONS,
+  },
+  {
+    name: "sign-up/email",
+    method: "POST",
+    path: () => "/sign-up/email",
+    signedIn: false,
+    makeBody: uniqueSignUpBody,
+    target: "ahead",
+    connections: HEAVY_CONNECTIONS,
+  },
+];
+
+/**
+ * Each scenario's rounds, the products interleaved (the first one alternates by round). `seeded`
+ * holds each server's seed; a scenario with a check is checked on both servers first.
+ */
+async function runScenarios(
+  scenarios: Scenario[],
+  seeded: Map<ProductServer, Seeded>,
+  results: VersusResults,
+  watch: { database?: number },
+): Promise<void> {
+  const servers = [...seeded.keys()];
+  for (const scenario of scenarios) {
+    if (!scenario.check) continue;
+    for (const [server, seed] of seeded) {
+      const response = await request(server, scenario.path(seed), { cookie: seed.owner });
+      const json: never = (await response.json()) as never;
+      if (!scenario.check(json))
+        throw new Error(`${server.product} ${scenario.name} answered ${JSON.stringify(json).slice(0, 300)}`);
+    }
+  }
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const scenario of scenarios) {
+      const order = round % 2 === 0 ? servers : [...servers].reverse();
+      for (const server of order) {
+        const seed = seeded.get(server)!;
+        const measurement = await measureLoad({
+          name: scenario.name,
+          origin: server.origin,
+          method: scenario.method,
+          path: `/api/auth${scenario.path(seed)}`,
+          headers: { origin: server.origin, ...(scenario.signedIn ? { cookie: seed.owner } : {}) },
+          makeBody: scenario.makeBody,
+          seconds: SECONDS,
+          connections: scenario.connections,
+          watch: { server: server.process.child.pid, ...watch },
+          afterWarmUp: () => waitForQuiet([server.process.child.pid, watch.database]),
+        });
+        await waitForQuiet([server.process.child.pid, watch.database]);
+        results.scenarios[scenario.name] ??= {
+          target: scenario.target,
+          connections: scenario.connections,
+          tessera: [],
+          betterAuth: [],
+        };
+        results.scenarios[scenario.name]![server.product].push(measurement);
+      }
+    }
+  }
+}
+
+/**
+ * Waits (at most 20 s) until the processes use less than a tenth of a core: a slow server still
+ * works through the requests in flight when the load generator stops, and on the shared database
+ * that work would count against the next run of the other product.
+ */
+async function waitForQuiet(pids: Array<number | undefined>): Promise<void> {
+  const watched = pids.filter((pid) => pid !== undefined);
+  const used = () => watched.reduce((sum, pid) => sum + cpuSeconds(pid), 0);
+  const deadline = Date.now() + 20_000;
+  let before = used();
+  while (Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    const now = used();
+    if (!(now - before >= 0.025)) return; // NaN (no /proc) counts as quiet
+    before = now;
+  }
+}
+
+async function startPair(databases: Databases, cookieCache: boolean, running: ProductServer[]) {
+  const servers = await Promise.all(PRODUCTS.map((product) => startServer(product, databases, cookieCache)));
+  running.push(...servers);
+  return servers;
+}
+
+async function stopPair(servers: ProductServer[], results: VersusResults, phase: "database" | "cookieCache") {
+  for (const server of servers) results.peakRss[server.product][phase] = await stopServer(server);
+}
+
+/**
+ * The side-by-side section on the database server at `databaseUri` (its own two databases,
+ * dropped afterwards). Tessera's bundle must have been built (`buildServer`).
+ */
+export async function runVersusBench(databaseUri: string): Promise<VersusResults> {
+  await buildBetterAuthServer();
+  const suffix = randomBytes(4).toString("hex");
+  const names: Record<Product, string> = {
+    tessera: `versus_tessera_${suffix}`,
+    betterAuth: `versus_better_auth_${suffix}`,
+  };
+  const dir = await mkdtemp(join(tmpdir(), "tessera-versus-"));
+  const running: ProductServer[] = [];
+  const pinning = createPinning();
+  const watch = { database: findDatabasePid(databaseUri) };
+  try {
+    const databases: Databases = {
+      uris: {
+        tessera: withDbName(databaseUri, names.tessera),
+        betterAuth: withDbName(databaseUri, names.betterAuth),
+      },
+      tesseraConfigs: await writeTesseraConfigs(dir),
+    };
+    const results: VersusResults = {
+      seconds: SECONDS,
+      rounds: ROUNDS,
+      pinning: pinning.description,
+      scenarios: {},
+      peakRss: { tessera: {}, betterAuth: {} },
+    };
+    console.error(
+      `versus: ${SECONDS} s per run, ${ROUNDS} rounds, ${CONNECTIONS}/${HEAVY_CONNECTIONS} connections, databases ${names.tessera} and ${names.betterAuth}`,
+    );
+    const databaseServers = await startPair(databases, false, running);
+    const seeded = new Map<ProductServer, Seeded>();
+    for (const server of databaseServers) {
+      const started = performance.now();
+      seeded.set(server, await seed(server));
+      console.error(
+        `versus: seeded ${server.product} in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+      );
+    }
+    // Reads first: both databases hold exactly the seed while they are read.
+    await runScenarios(READS, seeded, results, watch);
+    await runScenarios(WRITES, seeded, results, watch);
+    await stopPair(databaseServers, results, "database");
+    const cachedServers = await startPair(databases, true, running);
+    const cached = new Map<ProductServer, Seeded>();
+    for (const [index, server] of cachedServers.entries()) {
+      const owner = await signIn(server, 0);
+      if (!/session_data=/.test(owner)) throw new Error(`${server.product}: no cookie cache in ${owner}`);
+      cached.set(server, { owner, organizationId: seeded.get(databaseServers[index]!)!.organizationId });
+    }
+    // As in run.ts's cookie-cache comparison: servers on one CPU, the load generator on the other.
+    for (const server of cachedServers) pinning.pinServer(server.process.child.pid);
+    pinning.pinLoad();
+    await runScenarios([COOKIE_CACHED], cached, results, {});
+    pinning.release();
+    await stopPair(cachedServers, results, "cookieCache");
+    return results;
+  } finally {
+    pinning.release();
+    for (const server of running) server.process.kill();
+    await rm(dir, { recursive: true, force: true });
+    for (const name of Object.values(names)) await dropDatabase(databaseUri, name).catch(() => {});
+  }
+}
+
+/** The section of `pnpm bench` (and all of `pnpm bench:versus`): runs, prints, writes the JSON report. */
+export async function runVersusSection(databaseUri: string): Promise<void> {
+  const results = await runVersusBench(databaseUri);
+  printVersus(results);
+  const report = join(REPO_ROOT, ".reports", "bench-versus.json");
+  await writeVersusReport(results, report);
+  console.log(`figures written to ${report}`);
+}
+
+async function main(): Promise<void> {
+  const database = await startDevDatabase({ log: (line: string) => console.error(line) });
+  try {
+    await buildServer();
+    console.log(`database: ${database.description}`);
+    await runVersusSection(database.uri);
+  } finally {
+    await database.stop();
+  }
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  main().then(
+    () => process.exit(0),
+    (error: unknown) => {
+      console.error("bench:versus failed:", error);
+      process.exit(1);
+    },
+  );
+}
