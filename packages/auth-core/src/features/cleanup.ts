@@ -1,9 +1,15 @@
-import type { Collections } from "../db/collections.ts";
+import type { AuthContext } from "../context.ts";
 import { deleteExpiredKeyUses } from "./api-key/index.ts";
+import { finishInterruptedUserDeletions } from "./deletion/index.ts";
+import { finishInterruptedAccepts, finishInterruptedOrganizationDeletions } from "./organization/index.ts";
 
 /**
  * Explicit garbage collection (no TTL indexes: FerretDB v1 has none). Reads already ignore expired
- * rows; this only reclaims space. Run by `auth.cleanup()` and `tessera cleanup`.
+ * rows; this only reclaims space. Run by `auth.cleanup()` and `tessera cleanup` (and hourly by the
+ * standalone server). First it finishes what a crash cut in the middle (issue 16 §3, docs/scale.md
+ * "Crash in the middle"): the deletions journaled in `pendingDeletions` and accepts whose member
+ * was stored but not the invitation's status — work proportional to those, plus one scan of
+ * `verifications` for invitation claims (the expired-row deletes below scan it anyway).
  */
 export interface CleanupResult {
   sessions: number;
@@ -16,12 +22,24 @@ export interface CleanupResult {
   apiKeys: number;
   /** Pending invitations expired for more than 30 days; accepted, rejected and canceled ones are kept. */
   invitations: number;
+  /** User deletions a crash interrupted, finished. */
+  finishedUserDeletions: number;
+  /** Organization deletions a crash interrupted, finished. */
+  finishedOrganizationDeletions: number;
+  /** Accepted invitations a crash left pending beside their new member, closed as accepted. */
+  finishedAccepts: number;
 }
 
 /** How long an expired API key or pending invitation stays visible before cleanup removes it. */
 export const EXPIRED_SHOWN_FOR_MS = 30 * 86_400_000;
 
-export async function cleanupExpired(collections: Collections, now: Date): Promise<CleanupResult> {
+export async function cleanupExpired(auth: AuthContext): Promise<CleanupResult> {
+  const { collections } = auth;
+  const now = auth.now();
+  // Before the expired claims go: an interrupted accept is recognised by its claim.
+  const finishedUserDeletions = await finishInterruptedUserDeletions(auth);
+  const finishedOrganizationDeletions = await finishInterruptedOrganizationDeletions(auth);
+  const finishedAccepts = await finishInterruptedAccepts(auth);
   const expired = { expiresAt: { $lte: now } };
   // Expired API keys and invitations are still shown to their owners (list endpoints; a key answers
   // API_KEY_EXPIRED, an invitation can still be canceled — docs/decisions.md): reclaimed a while later.
@@ -45,5 +63,8 @@ export async function cleanupExpired(collections: Collections, now: Date): Promi
     apiKeyUses,
     apiKeys: apiKeys.deletedCount,
     invitations: invitations.deletedCount,
+    finishedUserDeletions,
+    finishedOrganizationDeletions,
+    finishedAccepts,
   };
 }

@@ -8,7 +8,7 @@ import { applyAfterHook, applyBeforeHook } from "../hooks.ts";
 import { clearSignInFailures } from "../sign-in-throttle/index.ts";
 import {
   claimEmail,
-  deleteUserById,
+  deleteCredentialAccount,
   findCredentialAccount,
   findUserById,
   insertAccount,
@@ -17,6 +17,7 @@ import {
   repairEmailClaim,
   setCredentialPassword,
   setCredentialPasswordReturning,
+  takeEmailClaim,
   updateUserFields,
 } from "./store.ts";
 
@@ -40,7 +41,25 @@ export interface NewUserFields {
 }
 
 /** Inserts a user through the user create `before` hook; the unique email index settles races. */
-export async function createUser(auth: AuthContext, fields: NewUserFields): Promise<CreateUserResult> {
+export function createUser(auth: AuthContext, fields: NewUserFields): Promise<CreateUserResult> {
+  return storeUser(auth, fields, null);
+}
+
+/**
+ * The claim, then `storeFirst` (the credential account of a sign-up), then the user row — the
+ * write that makes the others reachable (sign-in and sessions resolve the user row first), so a
+ * crash before it leaves only rows nobody reaches, and the next sign-up with the address removes
+ * them (issue 16 §3): it takes over the stale claim and, once its own user row holds the address —
+ * after which the abandoned user can never be written — deletes the abandoned credential account.
+ */
+async function storeUser<Stored>(
+  auth: AuthContext,
+  fields: NewUserFields,
+  storeFirst: ((user: UserDoc) => Promise<Stored>) | null,
+): Promise<
+  | (CreateUserResult & { ok: false })
+  | { ok: true; user: UserDoc; runAfterHooks: () => Promise<void>; first: Stored | null }
+> {
   const now = auth.now();
   const hooks = auth.options.hooks?.user?.create;
   const doc = await applyBeforeHook<UserDoc>(hooks, {
@@ -51,10 +70,19 @@ export async function createUser(auth: AuthContext, fields: NewUserFields): Prom
   });
   if (!doc) return { ok: false, reason: "refused" };
   // The claim decides races for the address (docs/scale.md); the unique index stays a second guard.
-  if (!(await claimEmail(auth.collections, doc.email, doc._id, now))) return { ok: false, reason: "exists" };
+  const claim = await takeEmailClaim(auth.collections, doc.email, doc._id, now);
+  if (!claim) return { ok: false, reason: "exists" };
+  let first: Stored | null = null;
+  try {
+    if (storeFirst) first = await storeFirst(doc);
+  } catch (error) {
+    await releaseEmail(auth.collections, doc.email, doc._id);
+    throw error;
+  }
   try {
     await insertUser(auth.collections, doc);
   } catch (error) {
+    if (storeFirst) await deleteCredentialAccount(auth.collections, doc._id);
     if (!isDuplicateKeyError(error)) {
       await releaseEmail(auth.collections, doc.email, doc._id);
       throw error;
@@ -63,7 +91,8 @@ export async function createUser(auth: AuthContext, fields: NewUserFields): Prom
     await repairEmailClaim(auth.collections, doc.email, now);
     return { ok: false, reason: "exists" };
   }
-  return { ok: true, user: doc, runAfterHooks: () => applyAfterHook(hooks, doc) };
+  if (claim.abandonedBy) await deleteCredentialAccount(auth.collections, claim.abandonedBy);
+  return { ok: true, user: doc, first, runAfterHooks: () => applyAfterHook(hooks, doc) };
 }
 
 export type UserCreation = { ok: true; user: UserDoc } | { ok: false; reason: "exists" | "refused" };
@@ -78,8 +107,10 @@ export async function createUserAlone(auth: AuthContext, fields: NewUserFields):
 
 /**
  * Sign-up and admin create-user: a user and its credential account, or neither (docs/security.md
- * N2): an account refused by its hook or failing to insert takes the user back out, and the error
- * stands (UNABLE_TO_CREATE_ACCOUNT). The after hooks run once both are stored, user first.
+ * N2). The account is written before the user row (storeUser): an account refused by its hook or
+ * failing to insert leaves no user, only the claim given back, and the error stands
+ * (UNABLE_TO_CREATE_ACCOUNT); so the account `before` hook runs before the user row exists. The
+ * after hooks run once both are stored, user first.
  */
 export async function createUserWithPassword(
   auth: AuthContext,
@@ -88,17 +119,12 @@ export async function createUserWithPassword(
   /** An admin-set password that must be reset before it signs anyone in (J15). */
   resetRequired = false,
 ): Promise<UserCreation> {
-  const created = await createUser(auth, fields);
+  const created = await storeUser(auth, fields, (user) =>
+    storeCredentialAccount(auth, user._id, passwordHash, resetRequired),
+  );
   if (!created.ok) return created;
-  let account: StoredAccount;
-  try {
-    account = await storeCredentialAccount(auth, created.user._id, passwordHash, resetRequired);
-  } catch (error) {
-    await deleteUserById(auth.collections, created.user._id);
-    throw error;
-  }
   await created.runAfterHooks();
-  await account.runAfterHooks();
+  await created.first?.runAfterHooks();
   return { ok: true, user: created.user };
 }
 

@@ -11,7 +11,8 @@ import type {
 import { ObjectId, parseId } from "../../../db/ids.ts";
 import { granted, type Outcome, refused } from "../../../errors/refusal.ts";
 import { dispatchMail, toMailUser } from "../../mail-dispatch.ts";
-import { claimOneTimeToken, releaseOneTimeToken } from "../../verification/index.ts";
+import { findUserByEmail } from "../../users/index.ts";
+import { claimOneTimeToken, findOneTimeTokens, releaseOneTimeToken } from "../../verification/index.ts";
 import { canGrantRoles, hasPermission, parseRoles } from "../members/rules.ts";
 import { addMemberWithinLimit, deleteMember, findMember, roleTableOf } from "../members/service.ts";
 import { insertWithinLimit } from "../organizations/bounded-insert.ts";
@@ -131,8 +132,10 @@ export async function withdrawInvitation(auth: AuthContext, invitation: Invitati
 
 const CLAIM_LIFETIME_SECONDS = 86400;
 
+const CLAIM_PREFIX = "invitation-claim:";
+
 function claimIdentifier(invitation: InvitationDoc): string {
-  return `invitation-claim:${invitation._id.toHexString()}`;
+  return `${CLAIM_PREFIX}${invitation._id.toHexString()}`;
 }
 
 /**
@@ -296,6 +299,29 @@ export async function acceptInvitation(
     return refused("TEAM_MEMBER_LIMIT_REACHED");
   }
   return granted({ invitation: await closeAs(auth, invitation, "accepted"), member: added.value, teams });
+}
+
+/**
+ * For `auth.cleanup()` (issue 16 §3): an accept cut by a crash after its member insert leaves the
+ * member and a claimed invitation still pending — a retry is refused (the claim is taken), so the
+ * cleanup finishes it: a claimed, pending invitation whose invitee became a member of its
+ * organization after the claim is closed as accepted, as the accept would have. The claim's own time
+ * tells this member from one who was there before (a reject or cancel in flight: left alone). An
+ * accept still in flight writes the same status. Claims without such a member are left to expire (a
+ * day, then the invitation is open again). Answers how many were finished.
+ */
+export async function finishInterruptedAccepts(auth: AuthContext): Promise<number> {
+  let finished = 0;
+  for (const claim of await findOneTimeTokens(auth.collections, CLAIM_PREFIX)) {
+    const invitation = await findInvitation(auth, claim.identifier.slice(CLAIM_PREFIX.length));
+    if (invitation?.status !== "pending") continue;
+    const invitee = await findUserByEmail(auth.collections, invitation.email);
+    const member = invitee && (await findMember(auth, invitation.organizationId, invitee._id));
+    if (!member || member.createdAt < claim.createdAt) continue;
+    await closeAs(auth, invitation, "accepted");
+    finished++;
+  }
+  return finished;
 }
 
 /** An invitation by id (a string that is not one is not found); null when there is none. */
