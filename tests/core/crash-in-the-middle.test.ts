@@ -163,6 +163,20 @@ describe("delete-user cut by a crash after the user row", () => {
     expect(again.status).toBe(200);
   });
 
+  it("between the user row and its address claim: auth.cleanup() gives the address up", async () => {
+    t = await freshTestAuth({ user: { deleteUser: { enabled: true } } });
+    const { member } = await organizationWithMember();
+    const reached = haltAtNext(t, "emailClaims", "deleteOne");
+    void member.browser.post("/delete-user", { password: PASSWORD });
+    await reached;
+    expect(await t.db.collection("emailClaims").countDocuments({ _id: member.email as never })).toBe(1);
+    expect(await findings()).toMatchObject({ "stale-email-claims": 1, "unfinished-deletions": 1 });
+
+    expect(await t.auth.cleanup()).toMatchObject({ finishedUserDeletions: 1 });
+    expect(await t.db.collection("emailClaims").countDocuments({ _id: member.email as never })).toBe(0);
+    expect(await findings()).toEqual({});
+  });
+
   it("a deletion that ends leaves no journal entry", async () => {
     t = await freshTestAuth({ user: { deleteUser: { enabled: true } } });
     const { member } = await organizationWithMember();

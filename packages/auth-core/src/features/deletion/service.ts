@@ -14,7 +14,13 @@ import { deleteAllSessionsOfUser, readSession } from "../session/index.ts";
 import { consumeVerification, createVerification } from "../verification/index.ts";
 import { leaveOrganizations, readOrganizationRelease, releaseOwnerships } from "./organizations.ts";
 import { deleteAccountIdentifier, type OrganizationRelease } from "./rules.ts";
-import { deleteUserAccounts, deleteUserDoc, deleteUserTokens, sweepUserMemberships } from "./store.ts";
+import {
+  deleteUserAccounts,
+  deleteUserDoc,
+  deleteUserDocAndClaim,
+  deleteUserTokens,
+  sweepUserMemberships,
+} from "./store.ts";
 
 /**
  * The caller of POST /delete-user, read from the database (never the cookie cache: a revoked
@@ -167,7 +173,7 @@ export async function finishInterruptedUserDeletions(auth: AuthContext): Promise
   const entries = await listPendingDeletions(auth.collections, "user");
   for (const entry of entries) {
     const user = entry.user;
-    if (user) await deleteUserDoc(auth.collections, user);
+    if (user) await deleteUserDocAndClaim(auth.collections, user);
     await deleteAllSessionsOfUser(auth.collections, entry.targetId);
     await deleteRowsOfDeletedUser(auth, entry.targetId);
     // A hook that keeps failing must not keep the entry (and every later cleanup) stuck on it.

@@ -45,20 +45,27 @@ export function createUser(auth: AuthContext, fields: NewUserFields): Promise<Cr
   return storeUser(auth, fields, null);
 }
 
+/** The credential account a sign-up stores with its user. */
+interface NewCredential {
+  passwordHash: string;
+  resetRequired: boolean;
+}
+
 /**
- * The claim, then `storeFirst` (the credential account of a sign-up), then the user row — the
- * write that makes the others reachable (sign-in and sessions resolve the user row first), so a
- * crash before it leaves only rows nobody reaches, and the next sign-up with the address removes
- * them (issue 16 §3): it takes over the stale claim and, once its own user row holds the address —
- * after which the abandoned user can never be written — deletes the abandoned credential account.
+ * The claim, then the credential account (sign-up, admin create-user with a password), then the
+ * user row — the write that makes the others reachable (sign-in and sessions resolve the user row
+ * first). A crash before it leaves only rows nobody reaches, and the next user created with the
+ * address removes them (issue 16 §3): it takes the stale claim over and, once its own user row
+ * holds the address — after which the abandoned user can never be written — deletes the abandoned
+ * credential account. A sign-up still in flight that lost its claim so meets the unique email index.
  */
-async function storeUser<Stored>(
+async function storeUser(
   auth: AuthContext,
   fields: NewUserFields,
-  storeFirst: ((user: UserDoc) => Promise<Stored>) | null,
+  credential: NewCredential | null,
 ): Promise<
   | (CreateUserResult & { ok: false })
-  | { ok: true; user: UserDoc; runAfterHooks: () => Promise<void>; first: Stored | null }
+  | { ok: true; user: UserDoc; runAfterHooks: () => Promise<void>; account: StoredAccount | null }
 > {
   const now = auth.now();
   const hooks = auth.options.hooks?.user?.create;
@@ -72,9 +79,15 @@ async function storeUser<Stored>(
   // The claim decides races for the address (docs/scale.md); the unique index stays a second guard.
   const claim = await takeEmailClaim(auth.collections, doc.email, doc._id, now);
   if (!claim) return { ok: false, reason: "exists" };
-  let first: Stored | null = null;
+  let account: StoredAccount | null = null;
   try {
-    if (storeFirst) first = await storeFirst(doc);
+    if (credential)
+      account = await storeCredentialAccount(
+        auth,
+        doc._id,
+        credential.passwordHash,
+        credential.resetRequired,
+      );
   } catch (error) {
     await releaseEmail(auth.collections, doc.email, doc._id);
     throw error;
@@ -82,7 +95,7 @@ async function storeUser<Stored>(
   try {
     await insertUser(auth.collections, doc);
   } catch (error) {
-    if (storeFirst) await deleteCredentialAccount(auth.collections, doc._id);
+    if (account) await deleteCredentialAccount(auth.collections, doc._id);
     if (!isDuplicateKeyError(error)) {
       await releaseEmail(auth.collections, doc.email, doc._id);
       throw error;
@@ -92,7 +105,7 @@ async function storeUser<Stored>(
     return { ok: false, reason: "exists" };
   }
   if (claim.abandonedBy) await deleteCredentialAccount(auth.collections, claim.abandonedBy);
-  return { ok: true, user: doc, first, runAfterHooks: () => applyAfterHook(hooks, doc) };
+  return { ok: true, user: doc, account, runAfterHooks: () => applyAfterHook(hooks, doc) };
 }
 
 export type UserCreation = { ok: true; user: UserDoc } | { ok: false; reason: "exists" | "refused" };
@@ -119,12 +132,10 @@ export async function createUserWithPassword(
   /** An admin-set password that must be reset before it signs anyone in (J15). */
   resetRequired = false,
 ): Promise<UserCreation> {
-  const created = await storeUser(auth, fields, (user) =>
-    storeCredentialAccount(auth, user._id, passwordHash, resetRequired),
-  );
+  const created = await storeUser(auth, fields, { passwordHash, resetRequired });
   if (!created.ok) return created;
   await created.runAfterHooks();
-  await created.first?.runAfterHooks();
+  await created.account?.runAfterHooks();
   return { ok: true, user: created.user };
 }
 
