@@ -114,6 +114,28 @@ describe("accept-invitation cut by a crash after the member insert", () => {
     expect(await t.auth.cleanup()).toMatchObject({ finishedAccepts: 0 });
   });
 
+  it("cut after its claim only: the invitation is refused until auth.cleanup() gives an abandoned claim back (10 minutes on)", async () => {
+    t = await freshTestAuth();
+    const owner = await signIn(t, "owner");
+    const organizationId = await createOrganization(owner, "acme");
+    const invitee = await signIn(t, "invitee");
+    const invitationId = await invite(owner, organizationId, invitee.email);
+    const reached = haltAtNext(t, "members", "insertOne");
+    void invitee.browser.post("/organization/accept-invitation", { invitationId });
+    await reached;
+    const accept = () =>
+      invitee.browser.post<{ code?: string }>("/organization/accept-invitation", { invitationId });
+    expect((await accept()).body.code).toBe("INVITATION_NOT_FOUND");
+    // A claim this young may belong to a request still running: kept.
+    expect(await t.auth.cleanup()).toMatchObject({ finishedAccepts: 0, reopenedInvitations: 0 });
+    t.advance(11 * 60);
+    expect(await t.auth.cleanup()).toMatchObject({ finishedAccepts: 0, reopenedInvitations: 1 });
+    expect((await accept()).status).toBe(200);
+    expect((await t.db.collection("invitations").findOne({ _id: new ObjectId(invitationId) }))?.status).toBe(
+      "accepted",
+    );
+  });
+
   it("a claimed pending invitation of someone who was a member before the claim is left alone", async () => {
     t = await freshTestAuth();
     const { owner, member, organizationId } = await organizationWithMember();

@@ -1,15 +1,19 @@
 import type { AuthContext } from "../context.ts";
 import { deleteExpiredKeyUses } from "./api-key/index.ts";
 import { finishInterruptedUserDeletions } from "./deletion/index.ts";
-import { finishInterruptedAccepts, finishInterruptedOrganizationDeletions } from "./organization/index.ts";
+import {
+  finishInterruptedInvitationClaims,
+  finishInterruptedOrganizationDeletions,
+} from "./organization/index.ts";
 
 /**
  * Explicit garbage collection (no TTL indexes: FerretDB v1 has none). Reads already ignore expired
  * rows; this only reclaims space. Run by `auth.cleanup()` and `tessera cleanup` (and hourly by the
  * standalone server). First it finishes what a crash cut in the middle (issue 16 §3, docs/scale.md
- * "Crash in the middle"): the deletions journaled in `pendingDeletions` and accepts whose member
- * was stored but not the invitation's status — work proportional to those, plus one scan of
- * `verifications` for invitation claims (the expired-row deletes below scan it anyway).
+ * "Crash in the middle"): the deletions journaled in `pendingDeletions`, accepts whose member was
+ * stored but not the invitation's status, and invitation claims of requests that died — work
+ * proportional to those, plus one scan of `verifications` for invitation claims (the expired-row
+ * deletes below scan it anyway).
  */
 export interface CleanupResult {
   sessions: number;
@@ -28,6 +32,8 @@ export interface CleanupResult {
   finishedOrganizationDeletions: number;
   /** Accepted invitations a crash left pending beside their new member, closed as accepted. */
   finishedAccepts: number;
+  /** Pending invitations whose accept, reject or cancel died after its claim: open again. */
+  reopenedInvitations: number;
 }
 
 /** How long an expired API key or pending invitation stays visible before cleanup removes it. */
@@ -39,7 +45,7 @@ export async function cleanupExpired(auth: AuthContext): Promise<CleanupResult> 
   // Before the expired claims go: an interrupted accept is recognised by its claim.
   const finishedUserDeletions = await finishInterruptedUserDeletions(auth);
   const finishedOrganizationDeletions = await finishInterruptedOrganizationDeletions(auth);
-  const finishedAccepts = await finishInterruptedAccepts(auth);
+  const claims = await finishInterruptedInvitationClaims(auth);
   const expired = { expiresAt: { $lte: now } };
   // Expired API keys and invitations are still shown to their owners (list endpoints; a key answers
   // API_KEY_EXPIRED, an invitation can still be canceled — docs/decisions.md): reclaimed a while later.
@@ -65,6 +71,7 @@ export async function cleanupExpired(auth: AuthContext): Promise<CleanupResult> 
     invitations: invitations.deletedCount,
     finishedUserDeletions,
     finishedOrganizationDeletions,
-    finishedAccepts,
+    finishedAccepts: claims.accepted,
+    reopenedInvitations: claims.reopened,
   };
 }

@@ -22,8 +22,8 @@ export {
   type InviteRequest,
   inviteToOrganization,
 } from "./invitations/invite.ts";
-/** For `auth.cleanup()`: accepts a crash cut between the member insert and the invitation update. */
-export { finishInterruptedAccepts } from "./invitations/service.ts";
+/** For `auth.cleanup()`: invitation answers a crash cut after their claim. */
+export { finishInterruptedInvitationClaims } from "./invitations/service.ts";
 export { toInvitation } from "./invitations/types.ts";
 /** User deletion (features/deletion) releases the user's organizations through these. */
 export { findUnknownRoles, holdsRole, parseRoles } from "./members/rules.ts";
