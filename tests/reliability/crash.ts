@@ -15,36 +15,10 @@ import { WireProxy } from "./harness/wire-proxy.ts";
  *
  * Afterwards the state must be whole: no finding of the invariant checker and no half-done state of
  * the operation; or the person's next request (the same one again) repairs it; or `auth.cleanup()`.
- * Each run is counted under the first of these that holds.
+ * Each run is counted under the first of these that holds; any other run fails the test (docs/scale.md
+ * "Crash in the middle" says which mechanism repairs which operation).
  */
 export const CRASH = isFull ? { runs: 200 } : { runs: 12 };
-
-/**
- * Half-done states this scenario found that neither the next request nor auth.cleanup() repairs
- * (all but sign-up's and accept-invitation's are repaired by `tessera doctor --fix`), reported to the
- * lead (issue 16 §3; the fixes belong to the features' services and stores, redesigned in §1). A run
- * left only with these counts as `knownBroken`; anything else fails the test. Remove an entry once
- * the operation is fixed.
- */
-export const KNOWN_HALF_DONE: Record<string, RegExp[]> = {
-  // Killed between the user insert and the credential account insert: the address stays taken by
-  // a user nobody can sign in as; sign-up again answers USER_ALREADY_EXISTS.
-  "sign-up": [/has no password account/],
-  // Killed between the member insert and the invitation's status update: a member whose
-  // invitation stays pending; accepting again is refused (already a member).
-  "accept-invitation": [/membership created but invitation pending/],
-  // Killed after the user row is deleted, before its accounts are: orphan accounts.
-  "delete-user": [/^accounts-of-missing-users/],
-  // Killed after the organization row is deleted, before its members, invitations and the
-  // sessions that had it active are cleaned: orphans and a stale activeOrganizationId.
-  "organization-delete": [
-    /^members-of-missing-organizations/,
-    /^invitations-of-missing-organizations/,
-    /^active-organizations-of-non-members/,
-  ],
-  // Killed after the member row is deleted, before the removed member's sessions are cleared.
-  "remove-member": [/^active-organizations-of-non-members/],
-};
 
 export type Outcome = "whole" | "repaired-by-next-request" | "repaired-by-cleanup" | "broken";
 
@@ -56,14 +30,11 @@ export interface OperationTally {
   repairedByNextRequest: number;
   repairedByCleanup: number;
   broken: number;
-  /** Broken only in the ways listed in KNOWN_HALF_DONE. */
-  knownBroken: number;
-  /** Of the broken and known-broken runs, those that `tessera doctor --fix` repaired. */
+  /** Of the broken runs, those that `tessera doctor --fix` repaired. */
   brokenButRepairedByDoctorFix: number;
   /** Runs whose operation answered before its k-th command (it sent fewer this time). */
   finishedBeforeKill: number;
   brokenExamples: string[];
-  knownExamples: string[];
 }
 
 export async function runCrashScenario() {
@@ -90,11 +61,9 @@ export async function runCrashScenario() {
         repairedByNextRequest: 0,
         repairedByCleanup: 0,
         broken: 0,
-        knownBroken: 0,
         brokenButRepairedByDoctorFix: 0,
         finishedBeforeKill: 0,
         brokenExamples: [],
-        knownExamples: [],
       };
       tallies[operation.name] = tally;
       const runs =
@@ -108,12 +77,10 @@ export async function runCrashScenario() {
         const outcome = await judge(stack, prepared, before);
         tally.runs++;
         if (outcome.kind === "broken") {
-          const known = isKnown(operation.name, outcome.problems);
-          if (known) tally.knownBroken++;
-          else tally.broken++;
+          tally.broken++;
           if (outcome.doctorFixRepairs) tally.brokenButRepairedByDoctorFix++;
-          const list = known ? tally.knownExamples : tally.brokenExamples;
-          if (list.length < 3) list.push(`k=${k}: ${outcome.problems.join("; ")}`);
+          if (tally.brokenExamples.length < 3)
+            tally.brokenExamples.push(`k=${k}: ${outcome.problems.join("; ")}`);
         } else if (outcome.kind === "whole") tally.whole++;
         else if (outcome.kind === "repaired-by-next-request") tally.repairedByNextRequest++;
         else tally.repairedByCleanup++;
@@ -125,11 +92,6 @@ export async function runCrashScenario() {
     await stack.close();
     await wire.close();
   }
-}
-
-function isKnown(operation: string, problems: string[]): boolean {
-  const known = KNOWN_HALF_DONE[operation] ?? [];
-  return problems.every((problem) => known.some((pattern) => pattern.test(problem)));
 }
 
 /** The operation's commands when nothing fails, on a fixture of its own. */

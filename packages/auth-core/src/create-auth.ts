@@ -93,7 +93,7 @@ export function createAuth(input: AuthOptions): Auth {
     api: createApi<CoreEndpoint>(context, endpoints, coreCallerResolvers),
     endpoints,
     migrate: () => runMigrations(collections, CORE_MIGRATIONS, context.now),
-    cleanup: () => cleanupExpired(collections, context.now()),
+    cleanup: () => cleanupExpired(context),
     close: () => database.close(),
     context,
   };

@@ -6,6 +6,12 @@ import { type Db, type Document, type Filter, MongoBulkWriteError, ObjectId } fr
  * collections: rows of users, organizations and teams that no longer exist, organizations without
  * an owner, active organizations on sessions of non-members, emails that differ only in case.
  * `tessera doctor` runs it; tests import it to check a database after a crash or a race.
+ *
+ * After a crash in the middle of a deletion (docs/scale.md "Crash in the middle"), the orphans it
+ * left are counted by the checks below and the deletion itself by `unfinished-deletions`:
+ * `tessera cleanup` (auth.cleanup(), hourly in the standalone server) finishes it, --fix only
+ * deletes the orphans. An address claim and credential account left by a sign-up cut before its
+ * user row are removed by the next sign-up with the address (or --fix).
  */
 export interface Finding {
   /** Stable id, e.g. "sessions-of-missing-users". */
@@ -151,6 +157,7 @@ export async function checkDataInvariants(db: Db, options: InvariantOptions = {}
   );
   findings.push(await invitationsToMissingTeams(db, fix));
 
+  findings.push(await unfinishedDeletions(db));
   findings.push(await organizationsWithoutOwner(db, creatorRole));
   findings.push(await activeOrganizationsOfNonMembers(db, fix));
   findings.push(...(await emailClaims(db, fix)));
@@ -194,6 +201,23 @@ async function invitationsToMissingTeams(db: Db, fix: boolean): Promise<Finding>
     fixable: true,
     fixed,
     examples: broken.slice(0, 3).map(String),
+  };
+}
+
+/** Journal entries (`pendingDeletions`) of deletions a crash cut short: `tessera cleanup` finishes them. */
+async function unfinishedDeletions(db: Db): Promise<Finding> {
+  const entries = await db
+    .collection("pendingDeletions")
+    .find({}, { projection: { kind: 1, targetId: 1 } })
+    .toArray();
+  return {
+    check: "unfinished-deletions",
+    description:
+      "user or organization deletions a crash interrupted (their orphans are counted above): tessera cleanup finishes them",
+    count: entries.length,
+    fixable: false,
+    fixed: 0,
+    examples: entries.slice(0, 3).map((entry) => `${entry.kind} ${String(entry.targetId)}`),
   };
 }
 

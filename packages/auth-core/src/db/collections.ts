@@ -10,6 +10,7 @@ import type {
   MemberDoc,
   MigrationDoc,
   OrganizationDoc,
+  PendingDeletionDoc,
   RateLimitDoc,
   SessionDoc,
   TeamDoc,
@@ -39,6 +40,7 @@ export const COLLECTION_NAMES = {
   invitations: "invitations",
   teams: "teams",
   teamMembers: "teamMembers",
+  pendingDeletions: "pendingDeletions",
 } as const;
 
 export interface Collections {
@@ -61,6 +63,7 @@ export interface Collections {
   invitations: Collection<InvitationDoc>;
   teams: Collection<TeamDoc>;
   teamMembers: Collection<TeamMemberDoc>;
+  pendingDeletions: Collection<PendingDeletionDoc>;
 }
 
 export function openCollections(db: Db): Collections {
@@ -84,6 +87,7 @@ export function openCollections(db: Db): Collections {
     invitations: db.collection<InvitationDoc>(COLLECTION_NAMES.invitations),
     teams: db.collection<TeamDoc>(COLLECTION_NAMES.teams),
     teamMembers: db.collection<TeamMemberDoc>(COLLECTION_NAMES.teamMembers),
+    pendingDeletions: db.collection<PendingDeletionDoc>(COLLECTION_NAMES.pendingDeletions),
   };
 }
 

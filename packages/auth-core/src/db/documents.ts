@@ -48,6 +48,20 @@ export interface UserTimelineDoc {
   userId: ObjectId;
 }
 
+/**
+ * A deletion under way (features/pending-deletions): written before the row whose delete commits it,
+ * removed once everything that pointed at it is gone. A crash between the two leaves it here, and
+ * `auth.cleanup()` finishes the deletion. `user` keeps what the finish needs once the row is gone
+ * (the address to release, the delete after-hook's argument).
+ */
+export interface PendingDeletionDoc {
+  _id: ObjectId;
+  kind: "user" | "organization";
+  targetId: ObjectId;
+  user: UserDoc | null;
+  createdAt: Date;
+}
+
 export interface SessionDoc {
   _id: ObjectId;
   userId: ObjectId;

@@ -1,10 +1,20 @@
-import type { Collections } from "../db/collections.ts";
+import type { AuthContext } from "../context.ts";
 import { deleteExpiredKeyUses } from "./api-key/index.ts";
+import { finishInterruptedUserDeletions } from "./deletion/index.ts";
+import {
+  finishInterruptedInvitationClaims,
+  finishInterruptedOrganizationDeletions,
+} from "./organization/index.ts";
 import { reconcileUserTimeline } from "./users/index.ts";
 
 /**
  * Explicit garbage collection (no TTL indexes: FerretDB v1 has none). Reads already ignore expired
- * rows; this only reclaims space. Run by `auth.cleanup()` and `tessera cleanup`.
+ * rows; this only reclaims space. Run by `auth.cleanup()` and `tessera cleanup` (and hourly by the
+ * standalone server). First it finishes what a crash cut in the middle (issue 16 §3, docs/scale.md
+ * "Crash in the middle"): the deletions journaled in `pendingDeletions`, accepts whose member was
+ * stored but not the invitation's status, and invitation claims of requests that died — work
+ * proportional to those, plus one scan of `verifications` for invitation claims (the expired-row
+ * deletes below scan it anyway).
  */
 export interface CleanupResult {
   sessions: number;
@@ -19,28 +29,41 @@ export interface CleanupResult {
   invitations: number;
   /** Users' timeline entries written or removed so that there is one per user (docs/scale.md). */
   userTimeline: number;
+  /** User deletions a crash interrupted, finished. */
+  finishedUserDeletions: number;
+  /** Organization deletions a crash interrupted, finished. */
+  finishedOrganizationDeletions: number;
+  /** Accepted invitations a crash left pending beside their new member, closed as accepted. */
+  finishedAccepts: number;
+  /** Pending invitations whose accept, reject or cancel died after its claim: open again. */
+  reopenedInvitations: number;
 }
 
 /** How long an expired API key or pending invitation stays visible before cleanup removes it. */
 export const EXPIRED_SHOWN_FOR_MS = 30 * 86_400_000;
 
-export async function cleanupExpired(collections: Collections, now: Date): Promise<CleanupResult> {
+export async function cleanupExpired(auth: AuthContext): Promise<CleanupResult> {
+  const { collections } = auth;
+  const now = auth.now();
+  // Before the expired claims go: an interrupted accept is recognised by its claim.
+  const finishedUserDeletions = await finishInterruptedUserDeletions(auth);
+  const finishedOrganizationDeletions = await finishInterruptedOrganizationDeletions(auth);
+  const claims = await finishInterruptedInvitationClaims(auth);
   const expired = { expiresAt: { $lte: now } };
   // Expired API keys and invitations are still shown to their owners (list endpoints; a key answers
   // API_KEY_EXPIRED, an invitation can still be canceled — docs/decisions.md): reclaimed a while later.
   const shownUntil = { expiresAt: { $lte: new Date(now.getTime() - EXPIRED_SHOWN_FOR_MS) } };
-  const [sessions, verifications, rateLimits, mailLimits, apiKeyUses, apiKeys, invitations, userTimeline] =
-    await Promise.all([
-      collections.sessions.deleteMany(expired),
-      collections.verifications.deleteMany(expired),
-      collections.rateLimits.deleteMany(expired),
-      collections.mailLimits.deleteMany(expired),
-      deleteExpiredKeyUses(collections, now),
-      // `expiresAt: null` (a key that never expires) does not compare as ≤ a date: it stays.
-      collections.apiKeys.deleteMany(shownUntil),
-      collections.invitations.deleteMany({ status: "pending", ...shownUntil }),
-      reconcileUserTimeline(collections, now),
-    ]);
+  // One after another: on the embedded database each is a scan of its collection, and scans run
+  // side by side outlasted the driver's socket timeout at 100,000 rows (bench/cleanup-scale.ts).
+  const sessions = await collections.sessions.deleteMany(expired);
+  const verifications = await collections.verifications.deleteMany(expired);
+  const rateLimits = await collections.rateLimits.deleteMany(expired);
+  const mailLimits = await collections.mailLimits.deleteMany(expired);
+  const apiKeyUses = await deleteExpiredKeyUses(collections, now);
+  // `expiresAt: null` (a key that never expires) does not compare as ≤ a date: it stays.
+  const apiKeys = await collections.apiKeys.deleteMany(shownUntil);
+  const invitations = await collections.invitations.deleteMany({ status: "pending", ...shownUntil });
+  const userTimeline = await reconcileUserTimeline(collections, now);
   return {
     sessions: sessions.deletedCount,
     verifications: verifications.deletedCount,
@@ -50,5 +73,9 @@ export async function cleanupExpired(collections: Collections, now: Date): Promi
     apiKeys: apiKeys.deletedCount,
     invitations: invitations.deletedCount,
     userTimeline,
+    finishedUserDeletions,
+    finishedOrganizationDeletions,
+    finishedAccepts: claims.accepted,
+    reopenedInvitations: claims.reopened,
   };
 }

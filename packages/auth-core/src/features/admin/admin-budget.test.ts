@@ -242,6 +242,8 @@ describe("database commands per admin endpoint", () => {
       // docs/security.md: the target's memberships (none here; deletion-budget.test.ts has more).
       "find:members",
       "delete:sessions",
+      // The journal entry auth.cleanup() finishes the deletion from after a crash (issue 16 §3).
+      "insert:pendingDeletions",
       "delete:users",
       "delete:emailClaims", // the address given up with the user (docs/scale.md)
       "delete:userTimeline", // and its timeline entry
@@ -255,6 +257,7 @@ describe("database commands per admin endpoint", () => {
       // The user's failed sign-ins (features/sign-in-throttle).
       "delete:verifications",
       "find:apiKeys",
+      "delete:pendingDeletions",
       "insert:verifications",
       "insert:auditEvents",
     ]);

@@ -22,11 +22,13 @@ const count = (run: () => Promise<unknown>) => t.commands(run);
 const MEMBERSHIPS = "find:members";
 
 /**
- * Sessions, user, the sweep of memberships a racing add-member may have inserted, accounts, tokens;
- * second factor and its rows; API keys (a find, none to delete).
+ * Sessions, the journal entry (a crash from here on leaves it, and auth.cleanup() finishes the
+ * deletion: issue 16 §3), user, the sweep of memberships a racing add-member may have inserted,
+ * accounts, tokens; second factor and its rows; API keys (a find, none to delete); the entry removed.
  */
 const CASCADE = [
   "delete:sessions",
+  "insert:pendingDeletions",
   "delete:users",
   "delete:emailClaims", // the address given up with the user (docs/scale.md)
   "delete:userTimeline", // and its timeline entry
@@ -39,6 +41,7 @@ const CASCADE = [
   // The user's failed sign-ins (features/sign-in-throttle).
   "delete:verifications",
   "find:apiKeys",
+  "delete:pendingDeletions",
 ];
 
 describe("database commands per deletion request", () => {
@@ -93,13 +96,16 @@ describe("database commands per deletion request", () => {
       "update:members",
       "aggregate:members",
       "delete:sessions",
-      // The organization Ada is alone in, with all its rows (organization/organizations/service.ts).
+      // The organization Ada is alone in, with all its rows (organization/organizations/service.ts),
+      // between its own journal entry and the entry's removal.
+      "insert:pendingDeletions",
       "delete:organizations",
       "delete:members",
       "delete:invitations",
       "delete:teamMembers",
       "delete:teams",
       "update:sessions",
+      "delete:pendingDeletions",
       // Her member rows elsewhere, then none left holding the owner role (promoted meanwhile),
       // her team memberships and pending invitations.
       "delete:members",

@@ -1,2 +1,2 @@
 /** The face of deletion: what other features may use. */
-export { deleteUserAndData } from "./service.ts";
+export { deleteUserAndData, finishInterruptedUserDeletions } from "./service.ts";

@@ -4,12 +4,23 @@ import type { UserDoc } from "../../db/documents.ts";
 import { granted, type Outcome, refused } from "../../errors/refusal.ts";
 import type { CookieJar } from "../../http/cookie-jar.ts";
 import { apiLink, dispatchMail, toMailUser } from "../mail-dispatch.ts";
+import {
+  forgetPendingDeletion,
+  listPendingDeletions,
+  recordPendingDeletion,
+} from "../pending-deletions/index.ts";
 import type { SessionWithUser } from "../session/index.ts";
 import { deleteAllSessionsOfUser, readSession } from "../session/index.ts";
 import { consumeVerification, createVerification } from "../verification/index.ts";
 import { leaveOrganizations, readOrganizationRelease, releaseOwnerships } from "./organizations.ts";
 import { deleteAccountIdentifier, type OrganizationRelease } from "./rules.ts";
-import { deleteUserAccounts, deleteUserDoc, deleteUserTokens, sweepUserMemberships } from "./store.ts";
+import {
+  deleteUserAccounts,
+  deleteUserDoc,
+  deleteUserDocAndClaim,
+  deleteUserTokens,
+  sweepUserMemberships,
+} from "./store.ts";
 
 /**
  * The caller of POST /delete-user, read from the database (never the cookie cache: a revoked
@@ -106,9 +117,10 @@ export type DeleteUserResult = Outcome<void, DeleteUserRefusal>;
  *    insert, so one landing after this sweep takes itself back);
  * 5. accounts, 6. pending tokens, then the other features' data (`auth.userDataRemovers`, listed
  *    by create-auth.ts): 7. second-factor secrets and trusted devices, sign-in failures, 8. API keys (a key
- *    of a deleted user already verifies as invalid: verification resolves its owner) — leftovers of
- *    a crash after step 4 are unreachable (no user to resolve to); tokens expire, orphan accounts
- *    need a sweep (see the report on cleanup).
+ *    of a deleted user already verifies as invalid: verification resolves its owner). Step 4 is
+ *    preceded by a journal entry (features/pending-deletions) removed after step 8 and the after-hook: a crash from
+ *    step 4 on leaves rows nothing reaches (no user to resolve to) and the entry, and
+ *    `auth.cleanup()` finishes the deletion (finishInterruptedUserDeletions; issue 16 §3).
  * A session minted by a sign-in racing step 2 dies with the user row (it resolves to no user); an
  * impersonation session the admin starts racing step 2 would not (it resolves to the impersonated
  * user) — closing that needs readSession to check the impersonator (features/session).
@@ -129,12 +141,48 @@ export async function deleteUserAndData(
   await deleteAllSessionsOfUser(auth.collections, user._id);
   if (!(await leaveOrganizations(auth, user._id, organizations)))
     return refused("SOLE_OWNER_CANNOT_BE_DELETED");
-  if (!(await deleteUserDoc(auth.collections, user))) return refused("USER_NOT_FOUND");
-  await sweepUserMemberships(auth.collections, user._id);
-  await deleteUserAccounts(auth.collections, user._id);
-  await deleteUserTokens(auth.collections, user._id);
-  // The other features' data, each removed by its own feature, in the order create-auth.ts lists them.
-  for (const removeUserData of auth.userDataRemovers) await removeUserData(auth, user._id);
+  const entry = await recordPendingDeletion(auth.collections, "user", user._id, auth.now(), user);
+  if (!(await deleteUserDoc(auth.collections, user))) {
+    await forgetPendingDeletion(auth.collections, entry);
+    return refused("USER_NOT_FOUND");
+  }
+  await deleteRowsOfDeletedUser(auth, user._id);
   await hooks?.after?.(user);
+  await forgetPendingDeletion(auth.collections, entry);
   return granted(undefined);
+}
+
+/** Steps 5–8 (and the sweep after step 4); each can run again (a finish after a crash). */
+async function deleteRowsOfDeletedUser(auth: AuthContext, userId: UserDoc["_id"]): Promise<void> {
+  await sweepUserMemberships(auth.collections, userId);
+  await deleteUserAccounts(auth.collections, userId);
+  await deleteUserTokens(auth.collections, userId);
+  // The other features' data, each removed by its own feature, in the order create-auth.ts lists them.
+  for (const removeUserData of auth.userDataRemovers) await removeUserData(auth, userId);
+}
+
+/**
+ * For `auth.cleanup()`: finishes the user deletions a crash cut short after their journal entry.
+ * Every check passed before the entry was written, so the deletion goes forward: the user row if it
+ * is still there (its address released), sessions a sign-in racing the deletion may have minted,
+ * then steps 5–8, and the delete after-hook — which may thus run twice when the crash came between
+ * the hook and the entry's removal (at least once, never zero times). A deletion still in flight
+ * meets the same idempotent deletes. Answers how many were finished.
+ */
+export async function finishInterruptedUserDeletions(auth: AuthContext): Promise<number> {
+  const entries = await listPendingDeletions(auth.collections, "user");
+  for (const entry of entries) {
+    const user = entry.user;
+    if (user) await deleteUserDocAndClaim(auth.collections, user);
+    await deleteAllSessionsOfUser(auth.collections, entry.targetId);
+    await deleteRowsOfDeletedUser(auth, entry.targetId);
+    // A hook that keeps failing must not keep the entry (and every later cleanup) stuck on it.
+    try {
+      if (user) await auth.options.hooks?.user?.delete?.after?.(user);
+    } catch (error) {
+      auth.options.logger.error("user delete after-hook failed while finishing a deletion", error);
+    }
+    await forgetPendingDeletion(auth.collections, entry._id);
+  }
+  return entries.length;
 }

@@ -18,6 +18,18 @@ export async function deleteUserDoc(
   return true;
 }
 
+/**
+ * Finishing a deletion a crash cut short: the user row if it is still there, and the address claim
+ * either way (the crash may have come between the two); the claim only while it is still this user's.
+ */
+export async function deleteUserDocAndClaim(
+  collections: Collections,
+  user: { _id: ObjectId; email: string },
+): Promise<void> {
+  await collections.users.deleteOne({ _id: user._id });
+  await releaseEmail(collections, user.email, user._id);
+}
+
 export async function deleteUserAccounts(collections: Collections, userId: ObjectId): Promise<number> {
   const result = await collections.accounts.deleteMany({ userId });
   return result.deletedCount;

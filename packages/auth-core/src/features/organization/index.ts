@@ -22,6 +22,8 @@ export {
   type InviteRequest,
   inviteToOrganization,
 } from "./invitations/invite.ts";
+/** For `auth.cleanup()`: invitation answers a crash cut after their claim. */
+export { finishInterruptedInvitationClaims } from "./invitations/service.ts";
 export { toInvitation } from "./invitations/types.ts";
 /** User deletion (features/deletion) releases the user's organizations through these. */
 export { findUnknownRoles, holdsRole, parseRoles } from "./members/rules.ts";
@@ -35,4 +37,7 @@ export {
   roleTableOf,
   setMemberRole,
 } from "./members/service.ts";
-export { deleteOrganizationCascade } from "./organizations/service.ts";
+export {
+  deleteOrganizationCascade,
+  finishInterruptedOrganizationDeletions,
+} from "./organizations/service.ts";

@@ -9,7 +9,7 @@ import { clearSignInFailures } from "../sign-in-throttle/index.ts";
 import {
   addToTimeline,
   claimEmail,
-  deleteUserById,
+  deleteCredentialAccount,
   findCredentialAccount,
   findUserById,
   insertAccount,
@@ -19,6 +19,7 @@ import {
   repairEmailClaim,
   setCredentialPassword,
   setCredentialPasswordReturning,
+  takeEmailClaim,
   updateUserFields,
 } from "./store.ts";
 
@@ -42,7 +43,32 @@ export interface NewUserFields {
 }
 
 /** Inserts a user through the user create `before` hook; the unique email index settles races. */
-export async function createUser(auth: AuthContext, fields: NewUserFields): Promise<CreateUserResult> {
+export function createUser(auth: AuthContext, fields: NewUserFields): Promise<CreateUserResult> {
+  return storeUser(auth, fields, null);
+}
+
+/** The credential account a sign-up stores with its user. */
+interface NewCredential {
+  passwordHash: string;
+  resetRequired: boolean;
+}
+
+/**
+ * The claim, then the credential account (sign-up, admin create-user with a password), then the
+ * user row — the write that makes the others reachable (sign-in and sessions resolve the user row
+ * first). A crash before it leaves only rows nobody reaches, and the next user created with the
+ * address removes them (issue 16 §3): it takes the stale claim over and, once its own user row
+ * holds the address — after which the abandoned user can never be written — deletes the abandoned
+ * credential account. A sign-up still in flight that lost its claim so meets the unique email index.
+ */
+async function storeUser(
+  auth: AuthContext,
+  fields: NewUserFields,
+  credential: NewCredential | null,
+): Promise<
+  | (CreateUserResult & { ok: false })
+  | { ok: true; user: UserDoc; runAfterHooks: () => Promise<void>; account: StoredAccount | null }
+> {
   const now = auth.now();
   const hooks = auth.options.hooks?.user?.create;
   const doc = await applyBeforeHook<UserDoc>(hooks, {
@@ -53,11 +79,28 @@ export async function createUser(auth: AuthContext, fields: NewUserFields): Prom
   });
   if (!doc) return { ok: false, reason: "refused" };
   // The claim decides races for the address (docs/scale.md); the unique index stays a second guard.
-  if (!(await claimEmail(auth.collections, doc.email, doc._id, now))) return { ok: false, reason: "exists" };
+  const claim = await takeEmailClaim(auth.collections, doc.email, doc._id, now);
+  if (!claim) return { ok: false, reason: "exists" };
+  // Before the user row too: an entry without its user is skipped by its readers (docs/scale.md).
   await addToTimeline(auth.collections, doc);
+  let account: StoredAccount | null = null;
+  try {
+    if (credential)
+      account = await storeCredentialAccount(
+        auth,
+        doc._id,
+        credential.passwordHash,
+        credential.resetRequired,
+      );
+  } catch (error) {
+    await removeFromTimeline(auth.collections, doc);
+    await releaseEmail(auth.collections, doc.email, doc._id);
+    throw error;
+  }
   try {
     await insertUser(auth.collections, doc);
   } catch (error) {
+    if (account) await deleteCredentialAccount(auth.collections, doc._id);
     await removeFromTimeline(auth.collections, doc);
     if (!isDuplicateKeyError(error)) {
       await releaseEmail(auth.collections, doc.email, doc._id);
@@ -67,7 +110,8 @@ export async function createUser(auth: AuthContext, fields: NewUserFields): Prom
     await repairEmailClaim(auth.collections, doc.email, now);
     return { ok: false, reason: "exists" };
   }
-  return { ok: true, user: doc, runAfterHooks: () => applyAfterHook(hooks, doc) };
+  if (claim.abandonedBy) await deleteCredentialAccount(auth.collections, claim.abandonedBy);
+  return { ok: true, user: doc, account, runAfterHooks: () => applyAfterHook(hooks, doc) };
 }
 
 export type UserCreation = { ok: true; user: UserDoc } | { ok: false; reason: "exists" | "refused" };
@@ -82,8 +126,10 @@ export async function createUserAlone(auth: AuthContext, fields: NewUserFields):
 
 /**
  * Sign-up and admin create-user: a user and its credential account, or neither (docs/security.md
- * N2): an account refused by its hook or failing to insert takes the user back out, and the error
- * stands (UNABLE_TO_CREATE_ACCOUNT). The after hooks run once both are stored, user first.
+ * N2). The account is written before the user row (storeUser): an account refused by its hook or
+ * failing to insert leaves no user, only the claim given back, and the error stands
+ * (UNABLE_TO_CREATE_ACCOUNT); so the account `before` hook runs before the user row exists. The
+ * after hooks run once both are stored, user first.
  */
 export async function createUserWithPassword(
   auth: AuthContext,
@@ -92,17 +138,10 @@ export async function createUserWithPassword(
   /** An admin-set password that must be reset before it signs anyone in (J15). */
   resetRequired = false,
 ): Promise<UserCreation> {
-  const created = await createUser(auth, fields);
+  const created = await storeUser(auth, fields, { passwordHash, resetRequired });
   if (!created.ok) return created;
-  let account: StoredAccount;
-  try {
-    account = await storeCredentialAccount(auth, created.user._id, passwordHash, resetRequired);
-  } catch (error) {
-    await deleteUserById(auth.collections, created.user._id);
-    throw error;
-  }
   await created.runAfterHooks();
-  await account.runAfterHooks();
+  await created.account?.runAfterHooks();
   return { ok: true, user: created.user };
 }
 

@@ -113,21 +113,39 @@ export async function claimEmail(
   userId: ObjectId,
   now: Date,
 ): Promise<boolean> {
+  return (await takeEmailClaim(collections, email, userId, now)) !== null;
+}
+
+/**
+ * claimEmail that also tells whose claim it took over: `abandonedBy` is the user id of a stale claim
+ * whose user does not exist at all — a sign-up cut by a crash after its claim (and perhaps its
+ * credential account, written before the user: createUserWithPassword), or a sign-up still in
+ * flight. Null when no claim was taken over, or its user exists under another address. Null
+ * instead of the object when another user holds the address.
+ */
+export async function takeEmailClaim(
+  collections: Collections,
+  email: string,
+  userId: ObjectId,
+  now: Date,
+): Promise<{ abandonedBy: ObjectId | null } | null> {
+  let abandonedBy: ObjectId | null = null;
   for (let attempt = 0; attempt < 3; attempt++) {
     try {
       await collections.emailClaims.insertOne({ _id: email, userId, createdAt: now });
-      return true;
+      return { abandonedBy };
     } catch (error) {
       if (!isDuplicateKeyError(error)) throw error;
     }
     const claim = await collections.emailClaims.findOne({ _id: { $eq: email } });
     if (!claim) continue;
-    if (claim.userId.equals(userId)) return true;
-    const holder = await collections.users.findOne({ _id: claim.userId, email: { $eq: email } });
-    if (holder) return false;
+    if (claim.userId.equals(userId)) return { abandonedBy };
+    const holder = await collections.users.findOne({ _id: claim.userId }, { projection: { email: 1 } });
+    if (holder?.email === email) return null;
+    abandonedBy = holder ? null : claim.userId;
     await collections.emailClaims.deleteOne({ _id: { $eq: email }, userId: claim.userId });
   }
-  return false;
+  return null;
 }
 
 /**
@@ -174,6 +192,14 @@ export function findCredentialAccount(
   userId: ObjectId,
 ): Promise<AccountDoc | null> {
   return collections.accounts.findOne(credentialOf(userId));
+}
+
+/**
+ * Deletes the user's credential account: a sign-up's own when its user insert failed, or one a
+ * crashed sign-up left for a user that never came (takeEmailClaim's `abandonedBy`).
+ */
+export async function deleteCredentialAccount(collections: Collections, userId: ObjectId): Promise<void> {
+  await collections.accounts.deleteOne(credentialOf(userId));
 }
 
 /**

@@ -15,6 +15,7 @@ export {
   consumeVerification,
   createVerification,
   deleteResetTokensOfUser,
+  findOneTimeTokens,
   findVerification,
   releaseOneTimeToken,
   verificationIdOf,

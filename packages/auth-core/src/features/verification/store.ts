@@ -109,6 +109,15 @@ export async function claimOneTimeToken(
   }
 }
 
+/**
+ * The one-time tokens whose identifier starts with `prefix` (their claim time is `createdAt`). A scan
+ * of the collection (FerretDB v1 pushes only `_id` filters down): for `auth.cleanup()`, never a request.
+ */
+export function findOneTimeTokens(collections: Collections, prefix: string): Promise<VerificationDoc[]> {
+  const escaped = prefix.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  return collections.verifications.find({ identifier: { $regex: `^${escaped}` } }).toArray();
+}
+
 /** Undoes a claim whose action then failed, so the same link gives the same answer again. */
 export async function releaseOneTimeToken(collections: Collections, identifier: string): Promise<void> {
   await collections.verifications.deleteOne(byIdentifier(identifier));

@@ -11,7 +11,8 @@ import type {
 import { ObjectId, parseId } from "../../../db/ids.ts";
 import { granted, type Outcome, refused } from "../../../errors/refusal.ts";
 import { dispatchMail, toMailUser } from "../../mail-dispatch.ts";
-import { claimOneTimeToken, releaseOneTimeToken } from "../../verification/index.ts";
+import { findUserByEmail } from "../../users/index.ts";
+import { claimOneTimeToken, findOneTimeTokens, releaseOneTimeToken } from "../../verification/index.ts";
 import { canGrantRoles, hasPermission, parseRoles } from "../members/rules.ts";
 import { addMemberWithinLimit, deleteMember, findMember, roleTableOf } from "../members/service.ts";
 import { insertWithinLimit } from "../organizations/bounded-insert.ts";
@@ -131,8 +132,10 @@ export async function withdrawInvitation(auth: AuthContext, invitation: Invitati
 
 const CLAIM_LIFETIME_SECONDS = 86400;
 
+const CLAIM_PREFIX = "invitation-claim:";
+
 function claimIdentifier(invitation: InvitationDoc): string {
-  return `invitation-claim:${invitation._id.toHexString()}`;
+  return `${CLAIM_PREFIX}${invitation._id.toHexString()}`;
 }
 
 /**
@@ -140,7 +143,8 @@ function claimIdentifier(invitation: InvitationDoc): string {
  * marker in `verifications`. Of any number of concurrent accepts, rejects and cancels exactly one
  * inserts it (a unique insert has one winner on every backend; FerretDB v1 lets several concurrent
  * compare-and-set updates or deletes "win"). Only the winner writes the final status. A claim whose
- * winner crashed before writing expires after a day (auth.cleanup), and the invitation is open again.
+ * winner crashed before writing is finished or given back by auth.cleanup()
+ * (finishInterruptedInvitationClaims), and at the latest expires after a day.
  */
 export function claimInvitation(auth: AuthContext, invitation: InvitationDoc): Promise<boolean> {
   const now = auth.now();
@@ -296,6 +300,41 @@ export async function acceptInvitation(
     return refused("TEAM_MEMBER_LIMIT_REACHED");
   }
   return granted({ invitation: await closeAs(auth, invitation, "accepted"), member: added.value, teams });
+}
+
+/** A claim older than this whose invitation is still pending belongs to a request that died. */
+const CLAIM_ABANDONED_AFTER_MS = 10 * 60_000;
+
+/**
+ * For `auth.cleanup()` (issue 16 §3). An accept cut by a crash after its member insert leaves the
+ * member and a claimed invitation still pending — a retry is refused (the claim is taken), so the
+ * cleanup finishes it: a claimed, pending invitation whose invitee became a member of its
+ * organization after the claim is closed as accepted, as the accept would have (`accepted`). The
+ * claim's own time tells this member from one who was there before (a reject or cancel in flight:
+ * left alone); an accept still in flight writes the same status. An accept, reject or cancel cut
+ * before it wrote anything else leaves only its claim: once the claim is older than any request
+ * lives (10 minutes; the request deadline is 30 s), it is given back and the invitation can be
+ * answered again (`reopened`) — not a day later, when the claim would expire.
+ */
+export async function finishInterruptedInvitationClaims(
+  auth: AuthContext,
+): Promise<{ accepted: number; reopened: number }> {
+  const done = { accepted: 0, reopened: 0 };
+  const abandonedBefore = auth.now().getTime() - CLAIM_ABANDONED_AFTER_MS;
+  for (const claim of await findOneTimeTokens(auth.collections, CLAIM_PREFIX)) {
+    const invitation = await findInvitation(auth, claim.identifier.slice(CLAIM_PREFIX.length));
+    if (invitation?.status !== "pending") continue;
+    const invitee = await findUserByEmail(auth.collections, invitation.email);
+    const member = invitee && (await findMember(auth, invitation.organizationId, invitee._id));
+    if (member && member.createdAt >= claim.createdAt) {
+      await closeAs(auth, invitation, "accepted");
+      done.accepted++;
+    } else if (claim.createdAt.getTime() < abandonedBefore) {
+      await releaseClaim(auth, invitation);
+      done.reopened++;
+    }
+  }
+  return done;
 }
 
 /** An invitation by id (a string that is not one is not found); null when there is none. */

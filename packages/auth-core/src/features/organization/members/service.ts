@@ -87,8 +87,11 @@ export async function dropCreatorRole(
 
 /**
  * Removes a member (leave or remove-member): owners first lose the creator role under the sole-owner
- * guard, then the row goes, then their team memberships, then the organization stops being active
- * on their sessions. False when the sole-owner rule refused; null when already gone.
+ * guard; then the organization stops being active on their sessions and their team memberships go,
+ * and the member row last. Issue 16 §3: a crash anywhere leaves a member who merely has no active
+ * organization or teams any more — the same request again finishes it — never sessions of a
+ * non-member pointing at the organization. False when the sole-owner rule refused; null when already
+ * gone.
  */
 export async function removeMembership(auth: AuthContext, member: MemberDoc): Promise<boolean | null> {
   const creatorRole = auth.options.organization.creatorRole;
@@ -99,9 +102,9 @@ export async function removeMembership(auth: AuthContext, member: MemberDoc): Pr
       .filter((role) => role !== creatorRole && role.length > 0);
     if (!(await dropCreatorRole(auth, member, remaining.join(",") || "member"))) return false;
   }
-  if (!(await store.deleteMemberById(auth.collections, member._id))) return null;
-  await deleteUserTeamMemberships(auth, member.organizationId, member.userId);
   await clearActiveOrganizationOfSessions(auth, member.organizationId.toHexString(), member.userId);
+  await deleteUserTeamMemberships(auth, member.organizationId, member.userId);
+  if (!(await store.deleteMemberById(auth.collections, member._id))) return null;
   return true;
 }
 

@@ -9,6 +9,11 @@ import { isApiKeySession } from "../../api-key/index.ts";
 import { applyAfterHook, applyBeforeHook } from "../../hooks.ts";
 import { toMailUser } from "../../mail-dispatch.ts";
 import {
+  forgetPendingDeletion,
+  listPendingDeletions,
+  recordPendingDeletion,
+} from "../../pending-deletions/index.ts";
+import {
   clearActiveOrganizationOfSessions,
   type SessionWithUser,
   setCookieCache,
@@ -160,15 +165,43 @@ export async function createOrganizationWithOwner(
 /**
  * docs/decisions.md: deleting removes members, invitations, teams and team memberships, and clears the
  * organization as active on every session. The organization row goes first (its delete count picks
- * the one winner of concurrent deletes), so a crash midway leaves only rows that every read ignores.
+ * the one winner of concurrent deletes; from then on every read ignores the rest), after a journal
+ * entry (features/pending-deletions): a crash before the cascade ends leaves the entry, and
+ * `auth.cleanup()` finishes the cascade (finishInterruptedOrganizationDeletions). Issue 16 §3.
  */
 export async function deleteOrganizationCascade(auth: AuthContext, id: ObjectId): Promise<boolean> {
-  if (!(await store.deleteOrganizationById(auth.collections, id))) return false;
+  const entry = await recordPendingDeletion(auth.collections, "organization", id, auth.now());
+  if (!(await store.deleteOrganizationById(auth.collections, id))) {
+    await forgetPendingDeletion(auth.collections, entry);
+    return false;
+  }
+  await deleteOrganizationRows(auth, id);
+  await forgetPendingDeletion(auth.collections, entry);
+  return true;
+}
+
+/** What points at a deleted organization; each step can run again (a finish after a crash). */
+async function deleteOrganizationRows(auth: AuthContext, id: ObjectId): Promise<void> {
   await deleteOrganizationMembers(auth, id);
   await deleteInvitationsOf(auth, id);
   await deleteOrganizationTeams(auth, id);
   await clearActiveOrganizationOfSessions(auth, id.toHexString());
-  return true;
+}
+
+/**
+ * For `auth.cleanup()`: finishes the organization deletions a crash cut short. The deletion was
+ * decided (the entry is written after every check), so it goes forward: the row if it is still
+ * there, then its rows. A deletion still in flight meets the same idempotent deletes. Answers how
+ * many were finished.
+ */
+export async function finishInterruptedOrganizationDeletions(auth: AuthContext): Promise<number> {
+  const entries = await listPendingDeletions(auth.collections, "organization");
+  for (const entry of entries) {
+    await store.deleteOrganizationById(auth.collections, entry.targetId);
+    await deleteOrganizationRows(auth, entry.targetId);
+    await forgetPendingDeletion(auth.collections, entry._id);
+  }
+  return entries.length;
 }
 
 /**

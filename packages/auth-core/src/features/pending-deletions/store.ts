@@ -1,0 +1,31 @@
+import { ObjectId } from "mongodb";
+import type { Collections } from "../../db/collections.ts";
+import type { PendingDeletionDoc, UserDoc } from "../../db/documents.ts";
+
+/**
+ * The journal of deletions under way. FerretDB v1 has no transactions: a deletion that spans
+ * collections writes its entry first and removes it last, so a crash in between leaves the entry,
+ * and `auth.cleanup()` reads the whole (small) collection and finishes each one. Every entry has an
+ * `_id` of its own: concurrent deletions of the same row each keep theirs, and the loser removing
+ * its entry never removes the winner's.
+ */
+export async function recordPendingDeletion(
+  collections: Collections,
+  kind: PendingDeletionDoc["kind"],
+  targetId: ObjectId,
+  now: Date,
+  user: UserDoc | null = null,
+): Promise<ObjectId> {
+  const doc: PendingDeletionDoc = { _id: new ObjectId(), kind, targetId, user, createdAt: now };
+  await collections.pendingDeletions.insertOne(doc);
+  return doc._id;
+}
+
+export async function forgetPendingDeletion(collections: Collections, id: ObjectId): Promise<void> {
+  await collections.pendingDeletions.deleteOne({ _id: id });
+}
+
+/** Every entry, oldest first; the collection holds only deletions interrupted or in flight. */
+export function listPendingDeletions(collections: Collections, kind: PendingDeletionDoc["kind"]) {
+  return collections.pendingDeletions.find({ kind }).sort({ createdAt: 1 }).toArray();
+}
