@@ -20,14 +20,16 @@ export async function deleteUserDoc(
 
 /**
  * Finishing a deletion a crash cut short: the user row if it is still there, and the address claim
- * either way (the crash may have come between the two); the claim only while it is still this user's.
+ * and timeline entry either way (the crash may have come between them); the claim only while it is
+ * still this user's.
  */
 export async function deleteUserDocAndClaim(
   collections: Collections,
-  user: { _id: ObjectId; email: string },
+  user: { _id: ObjectId; email: string; createdAt: Date },
 ): Promise<void> {
   await collections.users.deleteOne({ _id: user._id });
   await releaseEmail(collections, user.email, user._id);
+  await removeFromTimeline(collections, user);
 }
 
 export async function deleteUserAccounts(collections: Collections, userId: ObjectId): Promise<number> {
