@@ -94,4 +94,27 @@ describe("cost does not grow with the organization", () => {
       1001,
     );
   });
+
+  it("get-full-organization: a member beyond the first page is let in, a non-member is refused", async () => {
+    // The page stands in for the membership check only when it lists the caller or the whole
+    // organization; a member past the first 100 is found by the check itself.
+    const beyond = await signIn(t, "beyond-page");
+    await t.auth.api.addMember({ body: { organizationId: large, userId: beyond.userId, role: "member" } });
+    const path = `/organization/get-full-organization?organizationId=${large}`;
+    const member = await beyond.browser.get<{ members: { userId: string }[] }>(path);
+    expect(member.status).toBe(200);
+    expect(member.body.members).toHaveLength(100);
+    expect(member.body.members.some((listed) => listed.userId === beyond.userId)).toBe(false);
+    const outsider = await signIn(t, "outsider");
+    for (const organizationId of [large, small]) {
+      const refused = await outsider.browser.get(
+        `/organization/get-full-organization?organizationId=${organizationId}`,
+      );
+      expect(refused.status).toBe(403);
+      expect(refused.body).toEqual({
+        code: "NOT_A_MEMBER_OF_ORGANIZATION",
+        message: "You are not a member of this organization",
+      });
+    }
+  });
 });
