@@ -1,9 +1,10 @@
 /**
  * `pnpm bench`: throughput of the standalone server against its ceilings on this machine, and the
  * targets (cookie-cached get-session ≥ 75% of the floor server; sign-in and sign-up ≥ 85% of bare
- * scrypt; server peak RSS ≤ 150 MB), then the scale table (bench/scale.ts; BENCH_SCALE=0 leaves it
- * out), after the side-by-side with Better Auth (bench/versus.ts; BENCH_VERSUS=0 leaves it out). A
- * measurement, not a test: prints PASS/MISS and exits 0 either way.
+ * scrypt; server peak RSS ≤ 150 MB), then RSS over 500,000 requests (bench/rss-growth.ts; BENCH_RSS=0
+ * leaves it out), the side-by-side with Better Auth (bench/versus.ts; BENCH_VERSUS=0 leaves it out)
+ * and the scale table (bench/scale.ts; BENCH_SCALE=0 leaves it out). A measurement, not a test:
+ * prints PASS/MISS and exits 0 either way.
  *
  * Traffic goes to 127.0.0.1 only, each load run is bounded (BENCH_SECONDS, default 5 s, 10 connections).
  * The servers are child processes running the bundle exactly as `pnpm serve` runs it (node flags and
@@ -31,6 +32,7 @@ import { type BenchConfigs, writeBenchConfigs } from "./configs.ts";
 import { measureLoad, uniqueSignUpBody } from "./load.ts";
 import { createPinning, findDatabasePid, type Pinning } from "./processes.ts";
 import { printResults, type Results, type Series } from "./report.ts";
+import { measureRssGrowth, printRssGrowth } from "./rss-growth.ts";
 import { runScaleBench } from "./scale.ts";
 import { type BundledServer, spawnBundledServer } from "./serve-bundle.ts";
 import { positiveInteger } from "./settings.ts";
@@ -289,6 +291,8 @@ async function main(): Promise<void> {
     );
     if (results) printResults(results);
     printBurst(burst);
+    if (!ONLY_BURST && process.env.BENCH_RSS !== "0")
+      printRssGrowth(await measureRssGrowth(mongoUri, configs.cookieCache));
     // Tessera and Better Auth side by side (bench/versus.ts).
     if (!ONLY_BURST && process.env.BENCH_VERSUS !== "0") await runVersusSection(database.uri);
     if (!ONLY_BURST && process.env.BENCH_SCALE !== "0") await runScaleBench();

@@ -70,23 +70,51 @@ export function serializedJson<T>(json: string, build: () => T): T {
   return new SerializedJson(json, build) as unknown as T;
 }
 
+/**
+ * Set-Cookie lines and endpoint headers of an outcome. `headers` (all of them as one Fetch Headers,
+ * what auth.api returns) is built on first read: the HTTP entry never reads it, and building a
+ * Headers object on every request was a measurable part of a cookie-cached get-session.
+ */
+class LazyOutcomeHeaders implements OutcomeHeaders {
+  readonly setCookies: string[];
+  readonly extraHeaders: Headers | null;
+  #headers: Headers | null = null;
+
+  constructor(setCookies: string[], extraHeaders: Headers | null) {
+    this.setCookies = setCookies;
+    this.extraHeaders = extraHeaders;
+  }
+
+  get headers(): Headers {
+    this.#headers ??= toHeaders(this.setCookies, this.extraHeaders);
+    return this.#headers;
+  }
+}
+
+/** The json outcome of a handler's data. */
+class JsonOutcome extends LazyOutcomeHeaders {
+  readonly kind = "json";
+  readonly status = 200;
+  readonly data: unknown;
+
+  constructor(data: unknown, setCookies: string[], extraHeaders: Headers | null) {
+    super(setCookies, extraHeaders);
+    this.data = data;
+  }
+}
+
 /** The json outcome of a serialized result: `data` is built on first read only. */
-class SerializedOutcome {
+class SerializedOutcome extends LazyOutcomeHeaders {
   readonly kind = "json";
   readonly status = 200;
   readonly json: string;
-  readonly headers: Headers;
-  readonly setCookies: string[];
-  readonly extraHeaders: Headers | null;
   readonly #build: () => unknown;
   #data: { value: unknown } | null = null;
 
-  constructor(result: SerializedJson, headers: Headers, setCookies: string[], extraHeaders: Headers | null) {
+  constructor(result: SerializedJson, setCookies: string[], extraHeaders: Headers | null) {
+    super(setCookies, extraHeaders);
     this.json = result.json;
     this.#build = result.build;
-    this.headers = headers;
-    this.setCookies = setCookies;
-    this.extraHeaders = extraHeaders;
   }
 
   get data(): unknown {
@@ -210,17 +238,16 @@ export async function runEndpoint(
     }
     // Every outcome is built with all its fields at once: same-shaped objects stay cheap to read.
     const setCookies = jar.setCookieLines();
-    const headers = toHeaders(setCookies, extraHeaders);
     if (isEndpointResult(result)) {
+      const headers = toHeaders(setCookies, extraHeaders);
       if (result.kind === "redirect") {
         const location = result.location;
         return { kind: "redirect", status: 302, location, headers, setCookies, extraHeaders };
       }
       return { kind: "html", status: result.status, html: result.html, headers, setCookies, extraHeaders };
     }
-    if (result instanceof SerializedJson)
-      return new SerializedOutcome(result, headers, setCookies, extraHeaders);
-    return { kind: "json", status: 200, data: result ?? null, headers, setCookies, extraHeaders };
+    if (result instanceof SerializedJson) return new SerializedOutcome(result, setCookies, extraHeaders);
+    return new JsonOutcome(result ?? null, setCookies, extraHeaders);
   } catch (error) {
     if (auth.options.advanced.checkResponses && !input.isServerCall)
       assertErrorDocumented(endpoint, method, error, auth.options.apiKey.enableSessionForAPIKeys);

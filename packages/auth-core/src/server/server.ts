@@ -68,7 +68,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       printMail: options.printMail ?? ((line) => console.log(line)),
     });
     const state = createRequestState();
-    http = createServer((req, res) => state.track(serveRequest(state, req, res, log)));
+    http = createServer((req, res) => void serveRequest(state, req, res, log));
     const port = await listen(http, settings.port, settings.host);
     const authOptions = deepMerge(base, custom);
     authOptions.baseURL ??= `http://localhost:${port}`;
@@ -118,23 +118,33 @@ interface RequestState {
   origin: string;
   basePath: string;
   isClosing: boolean;
-  pending: Set<Promise<void>>;
-  track(work: Promise<void>): void;
+  /** Requests being served: a count, not a set of promises, so tracking costs nothing per request. */
+  inFlight: number;
+  /** Called when `inFlight` comes back to zero (shutdown waits on it). */
+  onIdle: (() => void) | null;
 }
 
 function createRequestState(): RequestState {
-  const pending = new Set<Promise<void>>();
   return {
     engine: null,
     origin: "http://localhost",
     basePath: "/api/auth",
     isClosing: false,
-    pending,
-    track(work) {
-      pending.add(work);
-      void work.finally(() => pending.delete(work));
-    },
+    inFlight: 0,
+    onIdle: null,
   };
+}
+
+/** Resolves once no request is being served. */
+function whenIdle(state: RequestState): Promise<void> {
+  if (state.inFlight === 0) return Promise.resolve();
+  return new Promise((resolve) => {
+    const previous = state.onIdle;
+    state.onIdle = () => {
+      previous?.();
+      resolve();
+    };
+  });
 }
 
 async function serveRequest(
@@ -143,6 +153,7 @@ async function serveRequest(
   res: ServerResponse,
   log: (line: string) => void,
 ): Promise<void> {
+  state.inFlight++;
   try {
     // Only between bind and the end of migrations; the port is not announced before.
     if (!state.engine) return sendError(state, req, res, "SERVICE_UNAVAILABLE");
@@ -160,6 +171,12 @@ async function serveRequest(
       } catch {
         res.destroy();
       }
+    }
+  } finally {
+    if (--state.inFlight === 0 && state.onIdle) {
+      const onIdle = state.onIdle;
+      state.onIdle = null;
+      onIdle();
     }
   }
 }
@@ -234,7 +251,7 @@ async function shutdown(http: Server, state: RequestState, graceMs: number): Pro
   const deadline = new Promise<void>((resolve) => {
     timer = setTimeout(resolve, graceMs);
   });
-  await Promise.race([Promise.allSettled([...state.pending]), deadline]);
+  await Promise.race([whenIdle(state), deadline]);
   http.closeIdleConnections();
   await Promise.race([closed, deadline]);
   clearTimeout(timer);

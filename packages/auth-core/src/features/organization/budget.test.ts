@@ -65,15 +65,17 @@ describe("database commands per organization endpoint", () => {
       "find:members",
       "find:organizations",
     ]);
-    expect(
-      await measure("get-full-organization", () => O.browser.get("/organization/get-full-organization")),
-    ).toEqual([
-      ...SESSION,
+    // Its reads run concurrently (their order on the wire may vary), and the members page is the
+    // membership check when it lists the caller: five reads, the users last.
+    const full = await measure("get-full-organization", () =>
+      O.browser.get("/organization/get-full-organization"),
+    );
+    expect(full.slice(0, 2)).toEqual(SESSION);
+    expect(full.at(-1)).toBe("find:users");
+    expect(full.slice(2, -1).sort()).toEqual([
+      "find:invitations",
       "find:members",
       "find:organizations",
-      "find:members",
-      "find:users",
-      "find:invitations",
       "find:teams",
     ]);
     expect(
