@@ -7,7 +7,7 @@
  * `pnpm bench`. A measurement, not a test: prints PASS/MISS and exits 0 either way.
  *
  * Traffic goes to 127.0.0.1 only, in chunks of 50,000 requests (autocannon `amount`, 10
- * connections); the run stops after the chunk that passes BENCH_RSS_SECONDS (default 240 s) and
+ * connections); the run stops after the chunk that passes BENCH_RSS_SECONDS (default 600 s) and
  * then says it was cut short rather than judging growth over fewer requests.
  */
 import { readFile } from "node:fs/promises";
@@ -111,7 +111,7 @@ export interface RssGrowthResult {
 /** Runs the scenario against a server it starts on `mongoUri` with `configPath` (cookie cache on, rate limit off). */
 export async function measureRssGrowth(mongoUri: string, configPath: string): Promise<RssGrowthResult> {
   const total = positiveInteger("BENCH_RSS_REQUESTS", 500_000);
-  const budgetMs = positiveInteger("BENCH_RSS_SECONDS", 240) * 1000;
+  const budgetMs = positiveInteger("BENCH_RSS_SECONDS", 600) * 1000;
   const server = spawnBundledServer({
     PORT: "0",
     HOST: "127.0.0.1",
