@@ -20,6 +20,7 @@ import { dropDatabase } from "../tests/e2e/databases.ts";
 import { withDbName } from "../tests/e2e/serve-process.ts";
 import { writeBenchConfigs } from "./configs.ts";
 import { spawnBundledServer } from "./serve-bundle.ts";
+import { positiveInteger } from "./settings.ts";
 
 const SECRET = "bench-rss-secret-0123456789abcdef0123456789abcdef";
 const CHUNK = 50_000;
@@ -27,15 +28,6 @@ const CONNECTIONS = 10;
 const TARGET_GROWTH = 1.1;
 const TARGET_PEAK_BYTES = 150 * 1024 * 1024;
 const USER = { email: "bench-rss@example.com", password: "bench-rss-password-1", name: "Bench RSS" };
-
-function positiveInteger(name: string, fallback: number): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw === "") return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < 1)
-    throw new Error(`${name} must be a whole number ≥ 1, not "${raw}"`);
-  return value;
-}
 
 /** VmRSS (now) and VmHWM (peak) of a process, in bytes (Linux; NaN elsewhere). */
 async function readMemory(pid: number | undefined): Promise<{ rss: number; peak: number }> {

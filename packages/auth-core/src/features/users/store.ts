@@ -73,20 +73,20 @@ export async function reconcileUserTimeline(collections: Collections, now: Date)
   const settled = timelineIdOf(new Date(now.getTime() - TIMELINE_SETTLE_MS), NOBODY);
   let batch: UserTimelineDoc[] = [];
   const removeOrphans = async () => {
-    const ids = batch.map((entry) => entry.userId);
+    const entries = batch;
     batch = [];
+    const ids = entries.map((entry) => entry.userId);
     const present = new Set(
       (await collections.users.find({ _id: { $in: ids } }, { projection: { _id: 1 } }).toArray()).map(
         (user) => user._id.toHexString(),
       ),
     );
-    const orphans = ids.filter((id) => !present.has(id.toHexString()));
+    // By the entries' own `_id`s (all settled: read below `settled`): an index read, not a scan.
+    const orphans = entries
+      .filter((entry) => !present.has(entry.userId.toHexString()))
+      .map((entry) => entry._id);
     if (orphans.length === 0) return;
-    const removed = await collections.userTimeline.deleteMany({
-      userId: { $in: orphans },
-      _id: { $lt: settled },
-    });
-    changed += removed.deletedCount;
+    changed += (await collections.userTimeline.deleteMany({ _id: { $in: orphans } })).deletedCount;
   };
   for await (const entry of collections.userTimeline.find({ _id: { $gte: "t", $lt: settled } })) {
     batch.push(entry);
