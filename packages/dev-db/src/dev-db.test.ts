@@ -1,9 +1,13 @@
-import { mkdtemp, rm } from "node:fs/promises";
+import { execFile } from "node:child_process";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { promisify } from "node:util";
 import { MongoClient, MongoServerError } from "mongodb";
 import { describe, expect, it } from "vitest";
+import { preparePatchedSource } from "./ferretdb.ts";
+import { SJSON_DECODER_TEST_FILE } from "./ferretdb-patch-decoder.ts";
 import { startDevDatabase } from "./index.ts";
 
 function envWithoutMongoUri(): NodeJS.ProcessEnv {
@@ -91,6 +95,37 @@ describe("startDevDatabase", () => {
 });
 
 describe("the embedded FerretDB (patched, ferretdb-patch.ts)", () => {
+  it(
+    "decodes stored documents as upstream does: upstream's sjson tests and 30,000 random documents through both decoders",
+    async () => {
+      const workDir = await mkdtemp(join(tmpdir(), "tessera-ferretdb-test-"));
+      try {
+        const sourceDir = join(workDir, "FerretDB");
+        const env = { ...process.env, CGO_ENABLED: "0" };
+        await preparePatchedSource(sourceDir, env);
+        await writeFile(
+          join(sourceDir, ...SJSON_DECODER_TEST_FILE.file.split("/")),
+          SJSON_DECODER_TEST_FILE.text,
+        );
+        // FerretDB's test helpers look for the repository root.
+        await promisify(execFile)("git", ["init", "-q", sourceDir]);
+        const run = await promisify(execFile)("go", ["test", "-count=1", "-v", "./internal/handler/sjson/"], {
+          cwd: sourceDir,
+          env,
+          maxBuffer: 16 * 1024 * 1024,
+        });
+        expect(run.stdout).toContain("--- PASS: TestTesseraDecodeRandomDocuments");
+        expect(run.stdout).toContain("--- PASS: TestTesseraDecodeKnownDocuments");
+        expect(run.stdout).toContain("--- PASS: TestMarshalUnmarshal");
+        expect(run.stdout).not.toContain("--- FAIL");
+        expect(run.stdout.trimEnd().split("\n").at(-1)).toMatch(/^ok\s/);
+      } finally {
+        await rm(workDir, { recursive: true, force: true });
+      }
+    },
+    FIRST_BUILD_TIMEOUT_MS,
+  );
+
   it(
     "answers _id equality, $eq and $in from the _id index, also beside other conditions, with exact results",
     async () => {

@@ -97,17 +97,13 @@ async function isExecutable(path: string): Promise<boolean> {
  */
 async function buildFerretDbBinary(target: string, env: NodeJS.ProcessEnv): Promise<void> {
   const goEnv: NodeJS.ProcessEnv = { ...env, CGO_ENABLED: "0" };
-  const moduleDir = await downloadFerretDbModule(goEnv);
   const workDir = await mkdtemp(join(tmpdir(), "tessera-ferretdb-src-"));
   await mkdir(dirname(target), { recursive: true });
   // Building to a unique temp name and renaming makes concurrent builders safe: rename is atomic.
   const partialBinary = `${target}.partial-${process.pid}-${randomUUID()}`;
   try {
     const sourceDir = join(workDir, "FerretDB");
-    await cp(moduleDir, sourceDir, { recursive: true });
-    await makeTreeWritable(sourceDir);
-    await writeFile(join(sourceDir, "build", "version", "version.txt"), `v${FERRETDB_VERSION}\n`);
-    await applySourcePatch(sourceDir);
+    await preparePatchedSource(sourceDir, goEnv);
     await runGo(["build", "-buildvcs=false", "-o", partialBinary, "./cmd/ferretdb"], goEnv, sourceDir);
     await rename(partialBinary, target);
   } finally {
@@ -117,7 +113,19 @@ async function buildFerretDbBinary(target: string, env: NodeJS.ProcessEnv): Prom
   }
 }
 
-/** ferretdb-patch.ts: makes FerretDB's SQLite backend answer `_id` conditions, `_id` orders and counts from its indexes. */
+/**
+ * The module's source in `sourceDir` (which must not exist yet), writable, with version.txt and
+ * ferretdb-patch.ts applied: what the build compiles, and what dev-db.test.ts runs Go tests in.
+ */
+export async function preparePatchedSource(sourceDir: string, env: NodeJS.ProcessEnv): Promise<void> {
+  const moduleDir = await downloadFerretDbModule(env);
+  await cp(moduleDir, sourceDir, { recursive: true });
+  await makeTreeWritable(sourceDir);
+  await writeFile(join(sourceDir, "build", "version", "version.txt"), `v${FERRETDB_VERSION}\n`);
+  await applySourcePatch(sourceDir);
+}
+
+/** ferretdb-patch.ts: makes FerretDB's SQLite backend answer `_id` conditions, `_id` orders and counts from its indexes, and read rows faster. */
 async function applySourcePatch(sourceDir: string): Promise<void> {
   for (const edit of FERRETDB_SOURCE_EDITS) {
     const path = join(sourceDir, ...edit.file.split("/"));
