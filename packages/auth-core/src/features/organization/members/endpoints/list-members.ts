@@ -1,7 +1,10 @@
 import { listMembersContract, type MemberPage } from "../../../../contracts/organization-members.ts";
 import { defineEndpoint } from "../../../../http/define-endpoint.ts";
+import { jsonArray } from "../../../../http/json-text.ts";
+import { serializedJson } from "../../../../http/run-endpoint.ts";
 import { requireCaller, requireMembership, resolveOrganizationRef } from "../../endpoints/guards.ts";
-import { countMembers, listMembersPage, withUsers } from "../service.ts";
+import { countMembers, listMembersPage, pairWithUsers } from "../service.ts";
+import { memberWithUserJson, toMemberWithUser } from "../types.ts";
 
 /**
  * One page of members (`limit` ≤ 100, default 100; `offset`; sorted by createdAt or role) and the
@@ -20,6 +23,14 @@ export const listMembers = defineEndpoint(listMembersContract, {
       sortDirection: query.sortDirection ?? "asc",
     });
     const total = await countMembers(auth, ref.id);
-    return { members: await withUsers(auth, page), total };
+    const members = await pairWithUsers(auth, page);
+    // get-full-organization.ts says why the JSON text is written directly.
+    return serializedJson(
+      `{"members":${jsonArray(members, memberWithUserJson)},"total":${JSON.stringify(total)}}`,
+      () => ({
+        members: members.map(toMemberWithUser),
+        total,
+      }),
+    );
   },
 });
