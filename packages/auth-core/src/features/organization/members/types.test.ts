@@ -27,7 +27,11 @@ describe("a member's JSON text is the one JSON.stringify writes for its API shap
     ["plain", base, user],
     ["in a team, with several roles", { ...base, teamId: new ObjectId(), role: "admin,member" }, user],
     ["with an image", base, { ...user, image: 'https://example.com/a.png?x="1"' }],
-    ["without an image field", base, { _id: user._id, name: "Ada", email: "ada@example.com" }],
+    [
+      "without an image field",
+      base,
+      { _id: user._id, name: "Ada", email: "ada@example.com" } as MemberUserDoc,
+    ],
     ["an invalid date", { ...base, createdAt: new Date(Number.NaN) }, user],
     ...AWKWARD.map((text): [string, MemberDoc, MemberUserDoc] => [
       `text ${JSON.stringify(text)}`,
