@@ -1,6 +1,7 @@
 import type { ObjectId } from "mongodb";
 import type { Collections } from "../../../db/collections.ts";
 import type { InvitationDoc, InvitationStatus } from "../../../db/documents.ts";
+import { findPage } from "../../../db/find-page.ts";
 
 /** Invitations: the only MongoDB access for them. */
 
@@ -68,12 +69,12 @@ export function listOrganizationInvitations(
   limit: number,
   offset = 0,
 ): Promise<InvitationDoc[]> {
-  return collections.invitations
-    .find({ organizationId })
-    .sort({ createdAt: -1, _id: -1 })
-    .skip(offset)
-    .limit(limit)
-    .toArray();
+  return findPage(collections.invitations, {
+    filter: { organizationId },
+    sort: { createdAt: -1, _id: -1 },
+    skip: offset,
+    limit,
+  });
 }
 
 export function listPendingInvitationsByEmail(

@@ -1,5 +1,6 @@
 import type { Invitation } from "../../../contracts/organization-models.ts";
 import type { InvitationDoc } from "../../../db/documents.ts";
+import { jsonDate } from "../../../http/json-text.ts";
 
 export type { Invitation } from "../../../contracts/organization-models.ts";
 
@@ -15,4 +16,19 @@ export function toInvitation(doc: InvitationDoc): Invitation {
     expiresAt: doc.expiresAt,
     createdAt: doc.createdAt,
   };
+}
+
+/**
+ * `JSON.stringify(toInvitation(doc))`, written directly for get-full-organization's list (members/types.ts
+ * memberWithUserJson says why). Field order and escaping must stay toInvitation's; types.test.ts
+ * compares the two byte for byte.
+ */
+export function invitationJson(doc: InvitationDoc): string {
+  return (
+    `{"id":"${doc._id.toHexString()}","organizationId":"${doc.organizationId.toHexString()}",` +
+    `"email":${JSON.stringify(doc.email)},"role":${JSON.stringify(doc.role)},` +
+    `"status":${JSON.stringify(doc.status)},"teamId":${JSON.stringify(doc.teamId)},` +
+    `"inviterId":"${doc.inviterId.toHexString()}","expiresAt":${jsonDate(doc.expiresAt)},` +
+    `"createdAt":${jsonDate(doc.createdAt)}}`
+  );
 }

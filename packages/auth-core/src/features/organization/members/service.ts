@@ -9,7 +9,7 @@ import { deleteUserTeamMemberships } from "../teams/service.ts";
 import { buildRoleTable, holdsRole, type RoleTable } from "./rules.ts";
 import { claimSeat, type SeatResult } from "./seats.ts";
 import * as store from "./store.ts";
-import { type MemberWithUser, toMember, toMemberUser } from "./types.ts";
+import { type MemberAndUser, type MemberWithUser, toMemberWithUser } from "./types.ts";
 
 /**
  * Members: roles, seats, the sole-owner guard. Uses teams (a member leaving leaves their teams) and
@@ -113,18 +113,26 @@ export async function removeMembership(auth: AuthContext, member: MemberDoc): Pr
  * FerretDB). A member whose user is gone is left out rather than failing the listing (Better Auth
  * complaint #2: "User not found for member").
  */
-export async function withUsers(auth: AuthContext, members: readonly MemberDoc[]): Promise<MemberWithUser[]> {
+export async function pairWithUsers(
+  auth: AuthContext,
+  members: readonly MemberDoc[],
+): Promise<MemberAndUser[]> {
   const users = await store.findMemberUsers(
     auth.collections,
     members.map((member) => member.userId),
   );
   const byId = new Map(users.map((user) => [user._id.toHexString(), user]));
-  const listed: MemberWithUser[] = [];
+  const listed: MemberAndUser[] = [];
   for (const member of members) {
     const user = byId.get(member.userId.toHexString());
-    if (user) listed.push({ ...toMember(member), user: toMemberUser(user) });
+    if (user) listed.push({ member, user });
   }
   return listed;
+}
+
+/** pairWithUsers, as the API's shape. */
+export async function withUsers(auth: AuthContext, members: readonly MemberDoc[]): Promise<MemberWithUser[]> {
+  return (await pairWithUsers(auth, members)).map(toMemberWithUser);
 }
 
 /** the target is found by member id, or by email when the value contains an at sign. */

@@ -1,6 +1,7 @@
 import type { ObjectId } from "mongodb";
 import type { Collections } from "../../../db/collections.ts";
 import type { MemberDoc, UserDoc } from "../../../db/documents.ts";
+import { findPage } from "../../../db/find-page.ts";
 
 /** Members (and the public fields of their users): the only MongoDB access for them. */
 
@@ -75,12 +76,12 @@ export function listMembersPage(
   page: MemberPage,
 ): Promise<MemberDoc[]> {
   const direction = page.sortDirection === "asc" ? 1 : -1;
-  return collections.members
-    .find({ organizationId })
-    .sort({ [page.sortBy]: direction, _id: direction })
-    .skip(page.offset)
-    .limit(page.limit)
-    .toArray();
+  return findPage(collections.members, {
+    filter: { organizationId },
+    sort: { [page.sortBy]: direction, _id: direction },
+    skip: page.offset,
+    limit: page.limit,
+  });
 }
 
 /** Members holding `role` (in their comma separated list). */
@@ -122,9 +123,11 @@ export function findMemberUsers(
   ids: readonly ObjectId[],
 ): Promise<Pick<UserDoc, "_id" | "name" | "email" | "image">[]> {
   if (ids.length === 0) return Promise.resolve([]);
-  return collections.users
-    .find({ _id: { $in: [...ids] } }, { projection: { name: 1, email: 1, image: 1 } })
-    .toArray();
+  return findPage(collections.users, {
+    filter: { _id: { $in: [...ids] } },
+    projection: { name: 1, email: 1, image: 1 },
+    limit: ids.length,
+  });
 }
 
 export function findUserById(collections: Collections, id: ObjectId): Promise<UserDoc | null> {

@@ -375,6 +375,27 @@ describe("organization/get-full-organization", () => {
     expect(limited.body.members).toHaveLength(2);
   });
 
+  it("answers over HTTP with exactly the JSON text of the server API's answer (issue 16: written directly)", async () => {
+    const { t, O, A } = await fixture({ organization: { teams: { enabled: true } } });
+    await O.browser.post("/organization/invite-member", {
+      organizationId: A,
+      email: "new@example.com",
+      role: "member",
+    });
+    await O.browser.post("/organization/create-team", { organizationId: A, name: 'Core "Ω"' });
+    await O.browser.post("/organization/update", { organizationId: A, data: { metadata: { plan: "pro" } } });
+    const headers = new Headers({ cookie: O.browser.cookieHeader() });
+    for (const [path, api] of [
+      ["/organization/get-full-organization", t.auth.api.getFullOrganization],
+      ["/organization/list-members?limit=2&offset=1", t.auth.api.listMembers],
+    ] as const) {
+      const res = await O.browser.get(path);
+      const query = Object.fromEntries(new URL(path, "http://x").searchParams);
+      const { data } = await (api as (input: unknown) => Promise<{ data: unknown }>)({ headers, query });
+      expect(await res.response.text()).toBe(JSON.stringify(data));
+    }
+  });
+
   it("answers null with no active organization, 403 for non-members", async () => {
     const { X, A } = await fixture();
     expect(await X.browser.get("/organization/get-full-organization")).toMatchObject({

@@ -1,6 +1,7 @@
 import type { ObjectId } from "mongodb";
 import type { Collections } from "../../../db/collections.ts";
 import type { TeamDoc, TeamMemberDoc } from "../../../db/documents.ts";
+import { findPage } from "../../../db/find-page.ts";
 
 /** Teams and team members: the only MongoDB access for them. */
 
@@ -32,12 +33,12 @@ export function listTeams(
   limit: number,
   offset = 0,
 ): Promise<TeamDoc[]> {
-  return collections.teams
-    .find({ organizationId })
-    .sort({ createdAt: 1, _id: 1 })
-    .skip(offset)
-    .limit(limit)
-    .toArray();
+  return findPage(collections.teams, {
+    filter: { organizationId },
+    sort: { createdAt: 1, _id: 1 },
+    skip: offset,
+    limit,
+  });
 }
 
 export function updateTeamFields(

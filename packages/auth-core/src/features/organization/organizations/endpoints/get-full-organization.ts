@@ -3,10 +3,13 @@ import { PAGE_MAX } from "../../../../contracts/organization-fields.ts";
 import type { FullOrganization } from "../../../../contracts/organization-models.ts";
 import { AuthError } from "../../../../errors/auth-error.ts";
 import { defineEndpoint } from "../../../../http/define-endpoint.ts";
+import { jsonArray } from "../../../../http/json-text.ts";
+import { serializedJson } from "../../../../http/run-endpoint.ts";
 import { requireCaller, resolveOrganizationRef } from "../../endpoints/guards.ts";
 import { listInvitationsOf } from "../../invitations/service.ts";
-import { toInvitation } from "../../invitations/types.ts";
-import { findMember, listMembersPage, withUsers } from "../../members/service.ts";
+import { invitationJson, toInvitation } from "../../invitations/types.ts";
+import { findMember, listMembersPage, pairWithUsers } from "../../members/service.ts";
+import { memberWithUserJson, toMemberWithUser } from "../../members/types.ts";
 import { listTeams } from "../../teams/service.ts";
 import { toTeam } from "../../teams/types.ts";
 import { findOrganization } from "../service.ts";
@@ -49,11 +52,20 @@ export const getFullOrganization = defineEndpoint(getFullOrganizationContract, {
     if (!listsCaller && (page.length < limit || !(await findMember(auth, ref.id, userId))))
       throw new AuthError("NOT_A_MEMBER_OF_ORGANIZATION");
     if (!organization) throw new AuthError("ORGANIZATION_NOT_FOUND");
-    return {
+    const members = await pairWithUsers(auth, page);
+    const build = (): FullOrganization => ({
       ...toOrganization(organization),
-      members: await withUsers(auth, page),
+      members: members.map(toMemberWithUser),
       invitations: invitations.map(toInvitation),
       teams: teams.map(toTeam),
-    };
+    });
+    // The JSON text of build(), written without the intermediate objects (members/types.ts
+    // memberWithUserJson): the organization's own fields end where its object closes.
+    const head = JSON.stringify(toOrganization(organization)).slice(0, -1);
+    return serializedJson(
+      `${head},"members":${jsonArray(members, memberWithUserJson)},` +
+        `"invitations":${jsonArray(invitations, invitationJson)},"teams":${JSON.stringify(teams.map(toTeam))}}`,
+      build,
+    );
   },
 });
