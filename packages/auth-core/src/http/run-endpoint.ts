@@ -9,6 +9,7 @@ import {
   type EndpointContext,
   type EndpointResult,
 } from "./define-endpoint.ts";
+import { andThen, isPromise, type MaybePromise } from "./maybe-promise.ts";
 import { requestOrigin } from "./origins.ts";
 import { isDocumentedError } from "./served-errors.ts";
 import { assertUserURLsAllowed } from "./user-urls.ts";
@@ -143,7 +144,7 @@ function assertOriginTrusted(auth: AuthContext, method: string, input: EndpointI
   if (origin === null || !auth.origins.isTrustedOrigin(origin)) throw new AuthError("INVALID_ORIGIN");
 }
 
-async function resolveCaller(
+function resolveCaller(
   auth: AuthContext,
   callers: CallerResolvers,
   endpoint: AnyEndpoint,
@@ -151,7 +152,7 @@ async function resolveCaller(
   jar: CookieJar,
   headers: Headers,
   deadlineMs: number,
-): Promise<SessionWithUser | null> {
+): MaybePromise<SessionWithUser | null> {
   // `apiKey.enableSessionForAPIKeys` (the api-key feature's session bridge): the key header, when sent,
   // is the credential — never fresh, refused by sensitive endpoints. Server-only endpoints are the
   // app's own calls: a key header they forward is not their caller (and is not counted twice).
@@ -160,14 +161,35 @@ async function resolveCaller(
     // the endpoint refuses anyway must not spend.
     const { enableSessionForAPIKeys, header } = auth.options.apiKey;
     if (enableSessionForAPIKeys && headers.has(header)) callers.assertApiKeyCallerAllowed(endpoint);
-    const viaKey = await callers.readApiKeySession(auth, headers, deadlineMs);
-    if (viaKey) return viaKey;
+    return andThen(callers.readApiKeySession(auth, headers, deadlineMs), (viaKey) =>
+      viaKey ? viaKey : resolveCookieCaller(auth, callers, endpoint, method, jar),
+    );
   }
+  return resolveCookieCaller(auth, callers, endpoint, method, jar);
+}
+
+function resolveCookieCaller(
+  auth: AuthContext,
+  callers: CallerResolvers,
+  endpoint: AnyEndpoint,
+  method: string,
+  jar: CookieJar,
+): MaybePromise<SessionWithUser | null> {
   // The cookie cache answers reads only (at most its 60 s stale). A state-changing call
   // reads the session row: otherwise a revoked or banned session could keep writing — and keep
   // re-signing a fresh cache for itself (update-user) — long after its cache should have run out.
   const useCookieCache = method === "GET" && !endpoint.sensitive;
-  const caller = await callers.readSession(auth, jar, { useCookieCache, disableRefresh: false });
+  return andThen(callers.readSession(auth, jar, { useCookieCache, disableRefresh: false }), (caller) =>
+    admitCaller(auth, callers, endpoint, caller),
+  );
+}
+
+function admitCaller(
+  auth: AuthContext,
+  callers: CallerResolvers,
+  endpoint: AnyEndpoint,
+  caller: SessionWithUser | null,
+): SessionWithUser | null {
   if (endpoint.highRisk && caller?.session.impersonatedBy)
     throw new AuthError("NOT_ALLOWED_WHILE_IMPERSONATING");
   if (endpoint.auth === "optional" || endpoint.auth === "server-only") return caller;
@@ -186,27 +208,72 @@ async function resolveCaller(
  * callback checks, session resolution, then the handler. Errors propagate as AuthError (or the raw
  * external failure) — each entry turns them into its own form. Cookies set before a failure are
  * carried on the error so an expired session's clearing still reaches the client.
+ *
+ * The outcome comes without a promise when nothing had to be waited for (a cookie-cache hit, a
+ * handler that answered at once; http/maybe-promise.ts); a failure is always a rejected promise,
+ * never a synchronous throw, so every caller handles errors in one place.
  */
-export async function runEndpoint(
+export function runEndpoint(
   auth: AuthContext,
   callers: CallerResolvers,
   endpoint: AnyEndpoint,
   method: string,
   input: EndpointInput,
-): Promise<EndpointOutcome> {
-  const jar = new CookieJar(input.headers.get("cookie"), {
-    httpOnly: true,
-    secure: auth.secureCookies,
-    sameSite: "Lax",
-    path: "/",
-  });
-  // Headers.set validates at once (a CR/LF in a value throws here, not later in a transport).
-  let extraHeaders: Headers | null = null;
-  const setHeader = (name: string, value: string) => {
-    extraHeaders ??= new Headers();
-    extraHeaders.set(name, value);
-  };
+): MaybePromise<EndpointOutcome> {
+  const run = new EndpointRun(auth, callers, endpoint, method, input);
   try {
+    const outcome = run.start();
+    return isPromise(outcome) ? outcome.catch((error: unknown) => run.fail(error)) : outcome;
+  } catch (error) {
+    // The executor turns a throw of `fail` itself (checkResponses) into the rejection too.
+    return new Promise((_, reject) => reject(run.failure(error)));
+  }
+}
+
+/**
+ * One endpoint call's state: the cookie jar and the headers the handler set. A class rather than
+ * closures over locals, so a call allocates one object for them.
+ */
+class EndpointRun {
+  readonly #auth: AuthContext;
+  readonly #callers: CallerResolvers;
+  readonly #endpoint: AnyEndpoint;
+  readonly #method: string;
+  readonly #input: EndpointInput;
+  readonly jar: CookieJar;
+  // Headers.set validates at once (a CR/LF in a value throws here, not later in a transport).
+  extraHeaders: Headers | null = null;
+
+  constructor(
+    auth: AuthContext,
+    callers: CallerResolvers,
+    endpoint: AnyEndpoint,
+    method: string,
+    input: EndpointInput,
+  ) {
+    this.#auth = auth;
+    this.#callers = callers;
+    this.#endpoint = endpoint;
+    this.#method = method;
+    this.#input = input;
+    this.jar = new CookieJar(input.headers.get("cookie"), {
+      httpOnly: true,
+      secure: auth.secureCookies,
+      sameSite: "Lax",
+      path: "/",
+    });
+  }
+
+  readonly setHeader = (name: string, value: string): void => {
+    this.extraHeaders ??= new Headers();
+    this.extraHeaders.set(name, value);
+  };
+
+  start(): MaybePromise<EndpointOutcome> {
+    const auth = this.#auth;
+    const endpoint = this.#endpoint;
+    const method = this.#method;
+    const input = this.#input;
     if (!endpoint.acceptsCrossSitePost) assertOriginTrusted(auth, method, input);
     const query = validateInput(endpoint.query, input.query, endpoint.fieldErrors);
     const body = method === "GET" ? {} : validateInput(endpoint.body, input.body, endpoint.fieldErrors);
@@ -215,7 +282,14 @@ export async function runEndpoint(
     const session =
       endpoint.auth === "none"
         ? null
-        : await resolveCaller(auth, callers, endpoint, method, jar, input.headers, input.deadlineMs);
+        : resolveCaller(auth, this.#callers, endpoint, method, this.jar, input.headers, input.deadlineMs);
+    return andThen(session, (caller) => andThen(this.#callHandler(body, query, caller), this.#finish));
+  }
+
+  #callHandler(body: unknown, query: unknown, session: SessionWithUser | null): MaybePromise<unknown> {
+    const auth = this.#auth;
+    const input = this.#input;
+    const callers = this.#callers;
     const ctx: EndpointContext<unknown, unknown> = {
       auth,
       body,
@@ -226,18 +300,23 @@ export async function runEndpoint(
       session,
       isServerCall: input.isServerCall,
       deadlineMs: input.deadlineMs,
-      cookies: jar,
-      setHeader,
+      cookies: this.jar,
+      setHeader: this.setHeader,
       readApiKeyCaller: () => callers.readApiKeySession(auth, input.headers, input.deadlineMs),
     };
-    const result = await endpoint.handler(ctx);
-    if (auth.options.advanced.checkResponses) assertResultMatchesContract(endpoint, result);
+    return this.#endpoint.handler(ctx);
+  }
+
+  readonly #finish = (result: unknown): EndpointOutcome => {
+    const endpoint = this.#endpoint;
+    if (this.#auth.options.advanced.checkResponses) assertResultMatchesContract(endpoint, result);
     if (isEndpointResult(result)) {
-      if (result.kind === "redirect") setHeader("location", result.location);
-      else setHeader("content-type", "text/html; charset=utf-8");
+      if (result.kind === "redirect") this.setHeader("location", result.location);
+      else this.setHeader("content-type", "text/html; charset=utf-8");
     }
     // Every outcome is built with all its fields at once: same-shaped objects stay cheap to read.
-    const setCookies = jar.setCookieLines();
+    const setCookies = this.jar.setCookieLines();
+    const extraHeaders = this.extraHeaders;
     if (isEndpointResult(result)) {
       const headers = toHeaders(setCookies, extraHeaders);
       if (result.kind === "redirect") {
@@ -248,12 +327,20 @@ export async function runEndpoint(
     }
     if (result instanceof SerializedJson) return new SerializedOutcome(result, setCookies, extraHeaders);
     return new JsonOutcome(result ?? null, setCookies, extraHeaders);
-  } catch (error) {
-    if (auth.options.advanced.checkResponses && !input.isServerCall)
-      assertErrorDocumented(endpoint, method, error, auth.options.apiKey.enableSessionForAPIKeys);
-    throw Object.assign(error instanceof Error ? error : new Error(String(error)), {
-      responseHeaders: toHeaders(jar.setCookieLines(), extraHeaders),
+  };
+
+  /** The error to throw for a failure: documented (checkResponses), carrying the cookies set so far. */
+  failure(error: unknown): Error {
+    const auth = this.#auth;
+    if (auth.options.advanced.checkResponses && !this.#input.isServerCall)
+      assertErrorDocumented(this.#endpoint, this.#method, error, auth.options.apiKey.enableSessionForAPIKeys);
+    return Object.assign(error instanceof Error ? error : new Error(String(error)), {
+      responseHeaders: toHeaders(this.jar.setCookieLines(), this.extraHeaders),
     });
+  }
+
+  fail(error: unknown): never {
+    throw this.failure(error);
   }
 }
 
