@@ -7,7 +7,7 @@ import { compileTrustedProxies, rateLimitAddress, resolveClientIp } from "./clie
 import { type CorsOptions, withCors } from "./cors.ts";
 import { assertBeforeDeadline, deadlineOf, withinRequestTimeout } from "./deadline.ts";
 import type { AnyEndpoint } from "./define-endpoint.ts";
-import { andThen, isPromise, type MaybePromise } from "./maybe-promise.ts";
+import { isPromise, type MaybePromise } from "./maybe-promise.ts";
 import { type RateLimiter, ruleForPath } from "./rate-limit.ts";
 import { readRequestBody } from "./read-body.ts";
 import { createRouter } from "./router.ts";
@@ -259,25 +259,27 @@ function createEngine(
   }
 
   function callEndpoint(call: RouteCall): MaybePromise<EngineResponse> {
-    const { request, endpoint, method } = call;
-    const body =
-      method === "GET"
-        ? {}
-        : request.readBody(auth.options.advanced.maxBodyBytes, endpoint.acceptsForm === true);
-    return andThen(body, (body) => {
-      // A limiter claim or a slow body upload may have outlived the caller: its endpoint is not started.
-      assertBeforeDeadline(call.deadlineMs);
-      const outcome = runEndpoint(auth, callers, endpoint, method, {
-        body,
-        query: request.query === "" ? {} : Object.fromEntries(new URLSearchParams(request.query)),
-        params: call.params,
-        headers: request.headers,
-        ip: call.ip,
-        isServerCall: false,
-        deadlineMs: call.deadlineMs,
-      });
-      return andThen(outcome, outcomeToReply);
+    if (call.method === "GET") return runRoutedEndpoint(call, {});
+    const { request, endpoint } = call;
+    return request
+      .readBody(auth.options.advanced.maxBodyBytes, endpoint.acceptsForm === true)
+      .then((body) => runRoutedEndpoint(call, body));
+  }
+
+  function runRoutedEndpoint(call: RouteCall, body: unknown): MaybePromise<EngineResponse> {
+    // A limiter claim or a slow body upload may have outlived the caller: its endpoint is not started.
+    assertBeforeDeadline(call.deadlineMs);
+    const { request } = call;
+    const outcome = runEndpoint(auth, callers, call.endpoint, call.method, {
+      body,
+      query: request.query === "" ? {} : Object.fromEntries(new URLSearchParams(request.query)),
+      params: call.params,
+      headers: request.headers,
+      ip: call.ip,
+      isServerCall: false,
+      deadlineMs: call.deadlineMs,
     });
+    return isPromise(outcome) ? outcome.then(outcomeToReply) : outcomeToReply(outcome);
   }
 }
 

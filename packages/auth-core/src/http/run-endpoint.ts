@@ -53,22 +53,29 @@ export type EndpointOutcome =
 /** A handler result that carries its own JSON text (see `serializedJson`). */
 class SerializedJson {
   readonly json: string;
-  readonly build: () => unknown;
+  readonly #build: (source: never) => unknown;
+  readonly #source: unknown;
 
-  constructor(json: string, build: () => unknown) {
+  constructor(json: string, build: (source: never) => unknown, source: unknown) {
     this.json = json;
-    this.build = build;
+    this.#build = build;
+    this.#source = source;
+  }
+
+  build(): unknown {
+    return (this.#build as (source: unknown) => unknown)(this.#source);
   }
 }
 
 /**
  * A handler result whose JSON text the handler already holds, e.g. signed in the cookie cache: over
- * HTTP `json` is sent as it is; `auth.api` (or anything reading the outcome's `data`) gets `build()`,
- * which must produce the value `json` serialises. Typed as that value, so the handler's declared
- * result type is unchanged.
+ * HTTP `json` is sent as it is; `auth.api` (or anything reading the outcome's `data`) gets
+ * `build(source)`, which must produce the value `json` serialises. A function and its argument
+ * rather than a closure, so the result costs no allocation beyond itself. Typed as that value, so
+ * the handler's declared result type is unchanged.
  */
-export function serializedJson<T>(json: string, build: () => T): T {
-  return new SerializedJson(json, build) as unknown as T;
+export function serializedJson<S, T>(json: string, build: (source: S) => T, source: S): T {
+  return new SerializedJson(json, build as (source: never) => unknown, source) as unknown as T;
 }
 
 /**
@@ -109,17 +116,17 @@ class SerializedOutcome extends LazyOutcomeHeaders {
   readonly kind = "json";
   readonly status = 200;
   readonly json: string;
-  readonly #build: () => unknown;
+  readonly #result: SerializedJson;
   #data: { value: unknown } | null = null;
 
   constructor(result: SerializedJson, setCookies: string[], extraHeaders: Headers | null) {
     super(setCookies, extraHeaders);
     this.json = result.json;
-    this.#build = result.build;
+    this.#result = result;
   }
 
   get data(): unknown {
-    this.#data ??= { value: this.#build() };
+    this.#data ??= { value: this.#result.build() };
     return this.#data.value;
   }
 }
@@ -225,24 +232,32 @@ export function runEndpoint(
     const outcome = run.start();
     return isPromise(outcome) ? outcome.catch((error: unknown) => run.fail(error)) : outcome;
   } catch (error) {
-    // The executor turns a throw of `fail` itself (checkResponses) into the rejection too.
+    // The executor turns a throw of `failure` itself (checkResponses) into the rejection too.
     return new Promise((_, reject) => reject(run.failure(error)));
   }
 }
 
 /**
- * One endpoint call's state: the cookie jar and the headers the handler set. A class rather than
- * closures over locals, so a call allocates one object for them.
+ * One endpoint call, and the context its handler gets: one object per call, with `setHeader` and
+ * `readApiKeyCaller` on the prototype rather than closures made per request.
  */
-class EndpointRun {
-  readonly #auth: AuthContext;
+class EndpointRun implements EndpointContext<unknown, unknown> {
+  readonly auth: AuthContext;
+  body: unknown = {};
+  query: unknown = {};
+  readonly params: Record<string, string>;
+  readonly headers: Headers;
+  readonly ip: string | null;
+  session: SessionWithUser | null = null;
+  readonly isServerCall: boolean;
+  readonly deadlineMs: number;
+  readonly cookies: CookieJar;
   readonly #callers: CallerResolvers;
   readonly #endpoint: AnyEndpoint;
   readonly #method: string;
   readonly #input: EndpointInput;
-  readonly jar: CookieJar;
   // Headers.set validates at once (a CR/LF in a value throws here, not later in a transport).
-  extraHeaders: Headers | null = null;
+  #extraHeaders: Headers | null = null;
 
   constructor(
     auth: AuthContext,
@@ -251,72 +266,78 @@ class EndpointRun {
     method: string,
     input: EndpointInput,
   ) {
-    this.#auth = auth;
-    this.#callers = callers;
-    this.#endpoint = endpoint;
-    this.#method = method;
-    this.#input = input;
-    this.jar = new CookieJar(input.headers.get("cookie"), {
+    this.auth = auth;
+    this.params = input.params;
+    this.headers = input.headers;
+    this.ip = input.ip;
+    this.isServerCall = input.isServerCall;
+    this.deadlineMs = input.deadlineMs;
+    this.cookies = new CookieJar(input.headers.get("cookie"), {
       httpOnly: true,
       secure: auth.secureCookies,
       sameSite: "Lax",
       path: "/",
     });
+    this.#callers = callers;
+    this.#endpoint = endpoint;
+    this.#method = method;
+    this.#input = input;
   }
 
-  readonly setHeader = (name: string, value: string): void => {
-    this.extraHeaders ??= new Headers();
-    this.extraHeaders.set(name, value);
-  };
+  setHeader(name: string, value: string): void {
+    this.#extraHeaders ??= new Headers();
+    this.#extraHeaders.set(name, value);
+  }
+
+  readApiKeyCaller(): MaybePromise<SessionWithUser | null> {
+    return this.#callers.readApiKeySession(this.auth, this.headers, this.deadlineMs);
+  }
 
   start(): MaybePromise<EndpointOutcome> {
-    const auth = this.#auth;
+    const auth = this.auth;
     const endpoint = this.#endpoint;
     const method = this.#method;
     const input = this.#input;
     if (!endpoint.acceptsCrossSitePost) assertOriginTrusted(auth, method, input);
-    const query = validateInput(endpoint.query, input.query, endpoint.fieldErrors);
-    const body = method === "GET" ? {} : validateInput(endpoint.body, input.body, endpoint.fieldErrors);
-    assertCallbackURLsTrusted(auth, body, query);
-    assertUserURLsAllowed(auth, body);
-    const session =
-      endpoint.auth === "none"
-        ? null
-        : resolveCaller(auth, this.#callers, endpoint, method, this.jar, input.headers, input.deadlineMs);
-    return andThen(session, (caller) => andThen(this.#callHandler(body, query, caller), this.#finish));
-  }
-
-  #callHandler(body: unknown, query: unknown, session: SessionWithUser | null): MaybePromise<unknown> {
-    const auth = this.#auth;
-    const input = this.#input;
-    const callers = this.#callers;
-    const ctx: EndpointContext<unknown, unknown> = {
+    this.query = validateInput(endpoint.query, input.query, endpoint.fieldErrors);
+    this.body = method === "GET" ? {} : validateInput(endpoint.body, input.body, endpoint.fieldErrors);
+    assertCallbackURLsTrusted(auth, this.body, this.query);
+    assertUserURLsAllowed(auth, this.body);
+    if (endpoint.auth === "none") return this.#callHandler();
+    const caller = resolveCaller(
       auth,
-      body,
-      query,
-      params: input.params,
-      headers: input.headers,
-      ip: input.ip,
-      session,
-      isServerCall: input.isServerCall,
-      deadlineMs: input.deadlineMs,
-      cookies: this.jar,
-      setHeader: this.setHeader,
-      readApiKeyCaller: () => callers.readApiKeySession(auth, input.headers, input.deadlineMs),
-    };
-    return this.#endpoint.handler(ctx);
+      this.#callers,
+      endpoint,
+      method,
+      this.cookies,
+      this.headers,
+      this.deadlineMs,
+    );
+    if (!isPromise(caller)) {
+      this.session = caller;
+      return this.#callHandler();
+    }
+    return caller.then((session) => {
+      this.session = session;
+      return this.#callHandler();
+    });
   }
 
-  readonly #finish = (result: unknown): EndpointOutcome => {
+  #callHandler(): MaybePromise<EndpointOutcome> {
+    const result = this.#endpoint.handler(this);
+    return isPromise(result) ? result.then((value) => this.#finish(value)) : this.#finish(result);
+  }
+
+  #finish(result: unknown): EndpointOutcome {
     const endpoint = this.#endpoint;
-    if (this.#auth.options.advanced.checkResponses) assertResultMatchesContract(endpoint, result);
+    if (this.auth.options.advanced.checkResponses) assertResultMatchesContract(endpoint, result);
     if (isEndpointResult(result)) {
       if (result.kind === "redirect") this.setHeader("location", result.location);
       else this.setHeader("content-type", "text/html; charset=utf-8");
     }
     // Every outcome is built with all its fields at once: same-shaped objects stay cheap to read.
-    const setCookies = this.jar.setCookieLines();
-    const extraHeaders = this.extraHeaders;
+    const setCookies = this.cookies.setCookieLines();
+    const extraHeaders = this.#extraHeaders;
     if (isEndpointResult(result)) {
       const headers = toHeaders(setCookies, extraHeaders);
       if (result.kind === "redirect") {
@@ -327,15 +348,15 @@ class EndpointRun {
     }
     if (result instanceof SerializedJson) return new SerializedOutcome(result, setCookies, extraHeaders);
     return new JsonOutcome(result ?? null, setCookies, extraHeaders);
-  };
+  }
 
   /** The error to throw for a failure: documented (checkResponses), carrying the cookies set so far. */
   failure(error: unknown): Error {
-    const auth = this.#auth;
-    if (auth.options.advanced.checkResponses && !this.#input.isServerCall)
+    const auth = this.auth;
+    if (auth.options.advanced.checkResponses && !this.isServerCall)
       assertErrorDocumented(this.#endpoint, this.#method, error, auth.options.apiKey.enableSessionForAPIKeys);
     return Object.assign(error instanceof Error ? error : new Error(String(error)), {
-      responseHeaders: toHeaders(this.jar.setCookieLines(), this.extraHeaders),
+      responseHeaders: toHeaders(this.cookies.setCookieLines(), this.#extraHeaders),
     });
   }
 
