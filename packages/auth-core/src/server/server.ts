@@ -242,9 +242,19 @@ function mustCloseConnection(state: RequestState, req: IncomingMessage): boolean
   return state.isClosing || (hasRequestBody(req) && !req.complete);
 }
 
+/**
+ * Read from rawHeaders: `req.headers` is built on first read, a cost the engine (which reads
+ * rawHeaders, request-headers.ts) otherwise never pays. A response written before the parser has
+ * finished the request (in the same tick, for an answer that waited for nothing) always asks this.
+ */
 function hasRequestBody(req: IncomingMessage): boolean {
-  const length = req.headers["content-length"];
-  return req.headers["transfer-encoding"] !== undefined || (length !== undefined && length !== "0");
+  const raw = req.rawHeaders;
+  for (let index = 0; index + 1 < raw.length; index += 2) {
+    const name = raw[index]!;
+    if (name.length === 17 && name.toLowerCase() === "transfer-encoding") return true;
+    if (name.length === 14 && name.toLowerCase() === "content-length" && raw[index + 1] !== "0") return true;
+  }
+  return false;
 }
 
 /** An unreachable database is the usual first-run problem: say so in one line, without a stack. */
