@@ -3,6 +3,7 @@ import { AuthError, isAuthError } from "../errors/auth-error.ts";
 import { assertCallbackURLsTrusted } from "./callback-urls.ts";
 import type { CallerResolvers, SessionWithUser } from "./caller.ts";
 import { CookieJar } from "./cookie-jar.ts";
+import type { CookieAttributes } from "./cookies.ts";
 import {
   type AnyEndpoint,
   ENDPOINT_RESULT,
@@ -237,6 +238,15 @@ export function runEndpoint(
   }
 }
 
+/** The attributes of every cookie an endpoint sets, unless it says otherwise (the jar copies them). */
+const COOKIE_DEFAULTS: CookieAttributes = Object.freeze({
+  httpOnly: true,
+  secure: false,
+  sameSite: "Lax",
+  path: "/",
+});
+const SECURE_COOKIE_DEFAULTS: CookieAttributes = Object.freeze({ ...COOKIE_DEFAULTS, secure: true });
+
 /**
  * One endpoint call, and the context its handler gets: one object per call, with `setHeader` and
  * `readApiKeyCaller` on the prototype rather than closures made per request.
@@ -272,12 +282,10 @@ class EndpointRun implements EndpointContext<unknown, unknown> {
     this.ip = input.ip;
     this.isServerCall = input.isServerCall;
     this.deadlineMs = input.deadlineMs;
-    this.cookies = new CookieJar(input.headers.get("cookie"), {
-      httpOnly: true,
-      secure: auth.secureCookies,
-      sameSite: "Lax",
-      path: "/",
-    });
+    this.cookies = new CookieJar(
+      input.headers.get("cookie"),
+      auth.secureCookies ? SECURE_COOKIE_DEFAULTS : COOKIE_DEFAULTS,
+    );
     this.#callers = callers;
     this.#endpoint = endpoint;
     this.#method = method;

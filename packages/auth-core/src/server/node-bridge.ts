@@ -66,21 +66,35 @@ function requestHeaders(req: IncomingMessage): Headers {
  * same way; the Request that `readRequestBody` reads is made only when the engine asks for the body.
  */
 export function toEngineRequest(req: IncomingMessage, target: RequestTarget, origin: string): EngineRequest {
-  const method = req.method ?? "GET";
-  const headers = new RequestHeaders(req.rawHeaders);
-  const body = METHODS_WITH_BODY.has(method) ? streamRequestBody(req) : null;
-  return {
-    method,
-    pathname: target.pathname,
-    query: target.query,
-    headers,
-    remoteAddress: req.socket.remoteAddress ?? null,
-    readBody: (maxBytes, acceptsForm) => {
-      const init: RequestInit & { duplex?: "half" } = { method, headers, body, duplex: "half" };
-      const url = `${origin}${target.pathname}${target.query === "" ? "" : `?${target.query}`}`;
-      return readRequestBody(new Request(url, init), maxBytes, acceptsForm);
-    },
-  };
+  return new NodeEngineRequest(req, target, origin);
+}
+
+/** A class, not a literal with a `readBody` closure: one object per request. */
+class NodeEngineRequest implements EngineRequest {
+  readonly method: string;
+  readonly pathname: string;
+  readonly query: string;
+  readonly headers: RequestHeaders;
+  readonly remoteAddress: string | null;
+  readonly #origin: string;
+  readonly #body: ReadableStream<Uint8Array> | null;
+
+  constructor(req: IncomingMessage, target: RequestTarget, origin: string) {
+    this.method = req.method ?? "GET";
+    this.pathname = target.pathname;
+    this.query = target.query;
+    this.headers = new RequestHeaders(req.rawHeaders);
+    this.remoteAddress = req.socket.remoteAddress ?? null;
+    this.#origin = origin;
+    this.#body = METHODS_WITH_BODY.has(this.method) ? streamRequestBody(req) : null;
+  }
+
+  readBody(maxBytes: number, acceptsForm: boolean): Promise<unknown> {
+    const { method, headers } = this;
+    const init: RequestInit & { duplex?: "half" } = { method, headers, body: this.#body, duplex: "half" };
+    const url = `${this.#origin}${this.pathname}${this.query === "" ? "" : `?${this.query}`}`;
+    return readRequestBody(new Request(url, init), maxBytes, acceptsForm);
+  }
 }
 
 export function toFetchRequest(req: IncomingMessage, url: URL): Request {
