@@ -253,8 +253,9 @@ const SECURE_COOKIE_DEFAULTS: CookieAttributes = Object.freeze({ ...COOKIE_DEFAU
  */
 class EndpointRun implements EndpointContext<unknown, unknown> {
   readonly auth: AuthContext;
-  body: unknown = {};
-  query: unknown = {};
+  /** Set by `start`, from the validated input, before the handler runs. */
+  body: unknown = null;
+  query: unknown = null;
   readonly params: Record<string, string>;
   readonly headers: Headers;
   readonly ip: string | null;
