@@ -340,12 +340,15 @@ class EndpointRun implements EndpointContext<unknown, unknown> {
   #finish(result: unknown): EndpointOutcome {
     const endpoint = this.#endpoint;
     if (this.auth.options.advanced.checkResponses) assertResultMatchesContract(endpoint, result);
+    const setCookies = this.cookies.setCookieLines();
+    // Checked first: a serialized result (a cookie-cache hit) is the hot case.
+    if (result instanceof SerializedJson)
+      return new SerializedOutcome(result, setCookies, this.#extraHeaders);
     if (isEndpointResult(result)) {
       if (result.kind === "redirect") this.setHeader("location", result.location);
       else this.setHeader("content-type", "text/html; charset=utf-8");
     }
     // Every outcome is built with all its fields at once: same-shaped objects stay cheap to read.
-    const setCookies = this.cookies.setCookieLines();
     const extraHeaders = this.#extraHeaders;
     if (isEndpointResult(result)) {
       const headers = toHeaders(setCookies, extraHeaders);
@@ -355,7 +358,6 @@ class EndpointRun implements EndpointContext<unknown, unknown> {
       }
       return { kind: "html", status: result.status, html: result.html, headers, setCookies, extraHeaders };
     }
-    if (result instanceof SerializedJson) return new SerializedOutcome(result, setCookies, extraHeaders);
     return new JsonOutcome(result ?? null, setCookies, extraHeaders);
   }
 
