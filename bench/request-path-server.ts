@@ -7,7 +7,7 @@ import { createServer } from "node:http";
 import { engineOf } from "../packages/auth-core/src/http/handler.ts";
 import { createAuth } from "../packages/auth-core/src/index.ts";
 import {
-  requestURL,
+  requestTarget,
   toEngineRequest,
   toFetchRequest,
   writeEngineResponse,
@@ -28,11 +28,11 @@ const engine = engineOf(auth.handler)!;
 const byEngine = process.env.MODE === "engine";
 
 const server = createServer(async (req, res) => {
-  const url = requestURL(req, ORIGIN)!;
   if (byEngine) {
-    writeEngineResponse(res, await engine(toEngineRequest(req, url)), { closeConnection: false });
+    const target = requestTarget(req, ORIGIN)!;
+    writeEngineResponse(res, await engine(toEngineRequest(req, target, ORIGIN)), { closeConnection: false });
   } else {
-    const response = await auth.handler(toFetchRequest(req, url), {
+    const response = await auth.handler(toFetchRequest(req, new URL(ORIGIN + req.url)), {
       remoteAddress: req.socket.remoteAddress ?? null,
     });
     await writeFetchResponse(res, response, { closeConnection: false });

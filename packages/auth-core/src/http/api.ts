@@ -105,9 +105,12 @@ export function createApi<Endpoint extends { name: string }>(
         isServerCall: true,
         deadlineMs: deadlineOf(requestTimeoutMs),
       });
-      const outcome = await withinRequestTimeout(run, requestTimeoutMs).catch((error: unknown) => {
-        throw toApiError(auth, error);
-      });
+      // runEndpoint never throws: its failures are rejections, caught below with the timeout's.
+      const outcome = await withinRequestTimeout(Promise.resolve(run), requestTimeoutMs).catch(
+        (error: unknown) => {
+          throw toApiError(auth, error);
+        },
+      );
       // The same cache and referrer rules as over HTTP, for an app that forwards these headers.
       for (const [name, value] of Object.entries(TOKEN_SAFE_HEADERS)) outcome.headers.set(name, value);
       if (outcome.kind === "json")

@@ -17,11 +17,17 @@ export function callbackURLErrorCodes(fields: readonly string[]): ErrorCode[] {
 
 export function assertCallbackURLsTrusted(auth: AuthContext, ...sources: unknown[]): void {
   for (const source of sources) {
-    if (typeof source !== "object" || source === null) continue;
+    if (typeof source !== "object" || source === null || isEmptyObject(source)) continue;
     for (const [field, code] of CALLBACK_FIELDS) {
       const value = (source as Record<string, unknown>)[field];
       if (value === undefined || value === null) continue;
       if (typeof value !== "string" || !auth.origins.isAllowedCallbackURL(value)) throw new AuthError(code);
     }
   }
+}
+
+/** No field at all (a GET's body, a request without a query): nothing to look up. */
+export function isEmptyObject(value: object): boolean {
+  for (const _ in value) return false;
+  return true;
 }

@@ -1,3 +1,5 @@
+import { isPromise, type MaybePromise } from "./maybe-promise.ts";
+
 /**
  * CORS for browsers on other trusted origins (docs/client.md "CORS"): an app on
  * https://app.example.com calling the API on https://auth.example.com with cookies. Only an Origin
@@ -33,11 +35,11 @@ function addVary(headers: Record<string, string>): void {
 }
 
 export function withCors<Request extends CorsRequest, Reply extends CorsReply>(
-  engine: (request: Request) => Promise<Reply>,
+  engine: (request: Request) => MaybePromise<Reply>,
   options: CorsOptions,
-): (request: Request) => Promise<Reply | CorsReply> {
+): (request: Request) => MaybePromise<Reply | CorsReply> {
   const allowHeaders = options.allowedHeaders.join(", ");
-  return async (request) => {
+  return (request) => {
     const origin = request.headers.get("origin");
     const trusted = origin !== null && options.isTrustedOrigin(origin);
     const isPreflight = request.method === "OPTIONS" && request.headers.has("access-control-request-method");
@@ -57,14 +59,22 @@ export function withCors<Request extends CorsRequest, Reply extends CorsReply>(
       addVary(reply.headers);
       return reply;
     }
-    const reply = await engine(request);
-    if (trusted && !isPreflight) {
-      reply.headers["access-control-allow-origin"] = origin;
-      reply.headers["access-control-allow-credentials"] = "true";
-      // The client reads X-Retry-After to wait out a 429 before retrying.
-      reply.headers["access-control-expose-headers"] = "X-Retry-After";
-    }
-    addVary(reply.headers);
-    return reply;
+    const reply = engine(request);
+    const corsOrigin = trusted && !isPreflight ? origin : null;
+    return isPromise(reply)
+      ? reply.then((value) => addCorsHeaders(value, corsOrigin))
+      : addCorsHeaders(reply, corsOrigin);
   };
+}
+
+/** `origin`: the trusted Origin the answer is for, null for none. */
+function addCorsHeaders<Reply extends CorsReply>(reply: Reply, origin: string | null): Reply {
+  if (origin !== null) {
+    reply.headers["access-control-allow-origin"] = origin;
+    reply.headers["access-control-allow-credentials"] = "true";
+    // The client reads X-Retry-After to wait out a 429 before retrying.
+    reply.headers["access-control-expose-headers"] = "X-Retry-After";
+  }
+  addVary(reply.headers);
+  return reply;
 }

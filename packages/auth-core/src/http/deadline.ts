@@ -26,8 +26,8 @@ export function assertBeforeDeadline(deadlineMs: number): void {
  */
 export function withinRequestTimeout<T>(work: Promise<T>, timeoutMs: number): Promise<T> {
   if (timeoutMs === 0) return work;
-  // One promise and one timer per request, no Promise.race: this runs on every request, the
-  // cookie-cached get-session included, whose whole cost is a few microseconds.
+  // One promise and one timer, no Promise.race: this runs on every request that waits (one that
+  // answers without waiting, such as a cookie-cache hit, skips it: handler.ts).
   return new Promise<T>((resolve, reject) => {
     const timer = setTimeout(() => {
       const cause = new Error(`request exceeded advanced.requestTimeoutMs (${timeoutMs} ms)`);

@@ -4,6 +4,7 @@ import type { AnyContract, EndpointAnswer, EndpointAuth, EndpointContract } from
 import type { ErrorCode } from "../errors/catalogue.ts";
 import type { SessionWithUser } from "./caller.ts";
 import type { CookieJar } from "./cookie-jar.ts";
+import type { MaybePromise } from "./maybe-promise.ts";
 
 export type { EndpointAuth } from "../contracts/contract.ts";
 
@@ -29,7 +30,7 @@ export interface EndpointContext<Body, Query> {
    * caller resolvers handed to http/ at construction (http/caller.ts), so no feature imports another
    * for it.
    */
-  readApiKeyCaller(): Promise<SessionWithUser | null>;
+  readApiKeyCaller(): MaybePromise<SessionWithUser | null>;
 }
 
 /** Brands handler results that are not JSON data, so no JSON payload can be mistaken for one. */
@@ -87,8 +88,10 @@ export interface EndpointDefinition<
   /**
    * JSON data, or redirectTo(url) / htmlPage(html). `Result` is the whole declared return type,
    * redirects and pages included, so `auth.api` knows when `data` can be null (see http/api.ts).
+   * Usually `async`; a handler that can often answer without waiting may return its value directly
+   * then (get-session on a cookie-cache hit), sparing the request every promise (http/maybe-promise.ts).
    */
-  handler(ctx: EndpointContext<z.output<Body>, z.output<Query>>): Promise<Result>;
+  handler(ctx: EndpointContext<z.output<Body>, z.output<Query>>): MaybePromise<Result>;
   /** The endpoint's contract (contracts/), which its responses must satisfy. */
   contract: AnyContract;
 }

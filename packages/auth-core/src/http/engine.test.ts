@@ -22,9 +22,11 @@ afterAll(async () => {
 });
 
 function engineRequest(method: string, path: string, headers: Record<string, string>): EngineRequest {
+  const url = new URL(`${TEST_ORIGIN}/api/auth${path}`);
   return {
     method,
-    url: new URL(`${TEST_ORIGIN}/api/auth${path}`),
+    pathname: url.pathname,
+    query: url.search.slice(1),
     headers: new Headers(headers),
     remoteAddress: "127.0.0.1",
     readBody: async () => ({}),

@@ -41,11 +41,24 @@ export function createRouter<E extends Routable>(
     const key = `/${route.segments.join("/")}`;
     staticRoutes.set(key, [...(staticRoutes.get(key) ?? []), route]);
   }
+  // The answer for each exact path and method, made once: a static hit allocates nothing. Its
+  // params object is frozen, since every request of the route shares it.
+  const staticLookups = new Map<string, Map<string, RouteLookup<E>>>();
+  for (const [key, candidates] of staticRoutes) {
+    const byMethod = new Map<string, RouteLookup<E>>();
+    for (const route of candidates) {
+      for (const method of route.methods) {
+        if (byMethod.has(method)) continue;
+        byMethod.set(method, { kind: "found", match: { endpoint: route.endpoint, params: NO_PARAMS } });
+      }
+    }
+    staticLookups.set(key, byMethod);
+  }
   return (method, path) => {
     // A static route that takes the method wins over any `:param` one (fewest params first, below);
     // among static routes, declaration order decides, as the stable sort below does.
-    const exact = staticRoutes.get(path)?.find((route) => route.methods.includes(method));
-    if (exact) return { kind: "found", match: { endpoint: exact.endpoint, params: {} } };
+    const exact = staticLookups.get(path)?.get(method);
+    if (exact) return exact;
     const parts = path.split("/").slice(1);
     if (!path.startsWith("/") || parts.includes("")) return { kind: "not-found" };
     const candidates: RouteMatch<E>[] = [];
@@ -64,6 +77,8 @@ export function createRouter<E extends Routable>(
     return { kind: "not-found" };
   };
 }
+
+const NO_PARAMS: Record<string, string> = Object.freeze({});
 
 function matchSegments(pattern: string[], parts: string[]): Record<string, string> | null {
   if (pattern.length !== parts.length) return null;

@@ -3,12 +3,14 @@ import { AuthError, isAuthError } from "../errors/auth-error.ts";
 import { assertCallbackURLsTrusted } from "./callback-urls.ts";
 import type { CallerResolvers, SessionWithUser } from "./caller.ts";
 import { CookieJar } from "./cookie-jar.ts";
+import type { CookieAttributes } from "./cookies.ts";
 import {
   type AnyEndpoint,
   ENDPOINT_RESULT,
   type EndpointContext,
   type EndpointResult,
 } from "./define-endpoint.ts";
+import { andThen, isPromise, type MaybePromise } from "./maybe-promise.ts";
 import { requestOrigin } from "./origins.ts";
 import { isDocumentedError } from "./served-errors.ts";
 import { assertUserURLsAllowed } from "./user-urls.ts";
@@ -52,22 +54,29 @@ export type EndpointOutcome =
 /** A handler result that carries its own JSON text (see `serializedJson`). */
 class SerializedJson {
   readonly json: string;
-  readonly build: () => unknown;
+  readonly #build: (source: never) => unknown;
+  readonly #source: unknown;
 
-  constructor(json: string, build: () => unknown) {
+  constructor(json: string, build: (source: never) => unknown, source: unknown) {
     this.json = json;
-    this.build = build;
+    this.#build = build;
+    this.#source = source;
+  }
+
+  build(): unknown {
+    return (this.#build as (source: unknown) => unknown)(this.#source);
   }
 }
 
 /**
  * A handler result whose JSON text the handler already holds, e.g. signed in the cookie cache: over
- * HTTP `json` is sent as it is; `auth.api` (or anything reading the outcome's `data`) gets `build()`,
- * which must produce the value `json` serialises. Typed as that value, so the handler's declared
- * result type is unchanged.
+ * HTTP `json` is sent as it is; `auth.api` (or anything reading the outcome's `data`) gets
+ * `build(source)`, which must produce the value `json` serialises. A function and its argument
+ * rather than a closure, so the result costs no allocation beyond itself. Typed as that value, so
+ * the handler's declared result type is unchanged.
  */
-export function serializedJson<T>(json: string, build: () => T): T {
-  return new SerializedJson(json, build) as unknown as T;
+export function serializedJson<S, T>(json: string, build: (source: S) => T, source: S): T {
+  return new SerializedJson(json, build as (source: never) => unknown, source) as unknown as T;
 }
 
 /**
@@ -108,17 +117,17 @@ class SerializedOutcome extends LazyOutcomeHeaders {
   readonly kind = "json";
   readonly status = 200;
   readonly json: string;
-  readonly #build: () => unknown;
+  readonly #result: SerializedJson;
   #data: { value: unknown } | null = null;
 
   constructor(result: SerializedJson, setCookies: string[], extraHeaders: Headers | null) {
     super(setCookies, extraHeaders);
     this.json = result.json;
-    this.#build = result.build;
+    this.#result = result;
   }
 
   get data(): unknown {
-    this.#data ??= { value: this.#build() };
+    this.#data ??= { value: this.#result.build() };
     return this.#data.value;
   }
 }
@@ -143,7 +152,7 @@ function assertOriginTrusted(auth: AuthContext, method: string, input: EndpointI
   if (origin === null || !auth.origins.isTrustedOrigin(origin)) throw new AuthError("INVALID_ORIGIN");
 }
 
-async function resolveCaller(
+function resolveCaller(
   auth: AuthContext,
   callers: CallerResolvers,
   endpoint: AnyEndpoint,
@@ -151,7 +160,7 @@ async function resolveCaller(
   jar: CookieJar,
   headers: Headers,
   deadlineMs: number,
-): Promise<SessionWithUser | null> {
+): MaybePromise<SessionWithUser | null> {
   // `apiKey.enableSessionForAPIKeys` (the api-key feature's session bridge): the key header, when sent,
   // is the credential — never fresh, refused by sensitive endpoints. Server-only endpoints are the
   // app's own calls: a key header they forward is not their caller (and is not counted twice).
@@ -160,14 +169,35 @@ async function resolveCaller(
     // the endpoint refuses anyway must not spend.
     const { enableSessionForAPIKeys, header } = auth.options.apiKey;
     if (enableSessionForAPIKeys && headers.has(header)) callers.assertApiKeyCallerAllowed(endpoint);
-    const viaKey = await callers.readApiKeySession(auth, headers, deadlineMs);
-    if (viaKey) return viaKey;
+    return andThen(callers.readApiKeySession(auth, headers, deadlineMs), (viaKey) =>
+      viaKey ? viaKey : resolveCookieCaller(auth, callers, endpoint, method, jar),
+    );
   }
+  return resolveCookieCaller(auth, callers, endpoint, method, jar);
+}
+
+function resolveCookieCaller(
+  auth: AuthContext,
+  callers: CallerResolvers,
+  endpoint: AnyEndpoint,
+  method: string,
+  jar: CookieJar,
+): MaybePromise<SessionWithUser | null> {
   // The cookie cache answers reads only (at most its 60 s stale). A state-changing call
   // reads the session row: otherwise a revoked or banned session could keep writing — and keep
   // re-signing a fresh cache for itself (update-user) — long after its cache should have run out.
   const useCookieCache = method === "GET" && !endpoint.sensitive;
-  const caller = await callers.readSession(auth, jar, { useCookieCache, disableRefresh: false });
+  return andThen(callers.readSession(auth, jar, { useCookieCache, disableRefresh: false }), (caller) =>
+    admitCaller(auth, callers, endpoint, caller),
+  );
+}
+
+function admitCaller(
+  auth: AuthContext,
+  callers: CallerResolvers,
+  endpoint: AnyEndpoint,
+  caller: SessionWithUser | null,
+): SessionWithUser | null {
   if (endpoint.highRisk && caller?.session.impersonatedBy)
     throw new AuthError("NOT_ALLOWED_WHILE_IMPERSONATING");
   if (endpoint.auth === "optional" || endpoint.auth === "server-only") return caller;
@@ -186,58 +216,140 @@ async function resolveCaller(
  * callback checks, session resolution, then the handler. Errors propagate as AuthError (or the raw
  * external failure) — each entry turns them into its own form. Cookies set before a failure are
  * carried on the error so an expired session's clearing still reaches the client.
+ *
+ * The outcome comes without a promise when nothing had to be waited for (a cookie-cache hit, a
+ * handler that answered at once; http/maybe-promise.ts); a failure is always a rejected promise,
+ * never a synchronous throw, so every caller handles errors in one place.
  */
-export async function runEndpoint(
+export function runEndpoint(
   auth: AuthContext,
   callers: CallerResolvers,
   endpoint: AnyEndpoint,
   method: string,
   input: EndpointInput,
-): Promise<EndpointOutcome> {
-  const jar = new CookieJar(input.headers.get("cookie"), {
-    httpOnly: true,
-    secure: auth.secureCookies,
-    sameSite: "Lax",
-    path: "/",
-  });
-  // Headers.set validates at once (a CR/LF in a value throws here, not later in a transport).
-  let extraHeaders: Headers | null = null;
-  const setHeader = (name: string, value: string) => {
-    extraHeaders ??= new Headers();
-    extraHeaders.set(name, value);
-  };
+): MaybePromise<EndpointOutcome> {
+  const run = new EndpointRun(auth, callers, endpoint, method, input);
   try {
+    const outcome = run.start();
+    return isPromise(outcome) ? outcome.catch((error: unknown) => run.fail(error)) : outcome;
+  } catch (error) {
+    // The executor turns a throw of `failure` itself (checkResponses) into the rejection too.
+    return new Promise((_, reject) => reject(run.failure(error)));
+  }
+}
+
+/** The attributes of every cookie an endpoint sets, unless it says otherwise (the jar copies them). */
+const COOKIE_DEFAULTS: CookieAttributes = Object.freeze({
+  httpOnly: true,
+  secure: false,
+  sameSite: "Lax",
+  path: "/",
+});
+const SECURE_COOKIE_DEFAULTS: CookieAttributes = Object.freeze({ ...COOKIE_DEFAULTS, secure: true });
+
+/**
+ * One endpoint call, and the context its handler gets: one object per call, with `setHeader` and
+ * `readApiKeyCaller` on the prototype rather than closures made per request.
+ */
+class EndpointRun implements EndpointContext<unknown, unknown> {
+  readonly auth: AuthContext;
+  /** Set by `start`, from the validated input, before the handler runs. */
+  body: unknown = null;
+  query: unknown = null;
+  readonly params: Record<string, string>;
+  readonly headers: Headers;
+  readonly ip: string | null;
+  session: SessionWithUser | null = null;
+  readonly isServerCall: boolean;
+  readonly deadlineMs: number;
+  readonly cookies: CookieJar;
+  readonly #callers: CallerResolvers;
+  readonly #endpoint: AnyEndpoint;
+  readonly #method: string;
+  readonly #input: EndpointInput;
+  // Headers.set validates at once (a CR/LF in a value throws here, not later in a transport).
+  #extraHeaders: Headers | null = null;
+
+  constructor(
+    auth: AuthContext,
+    callers: CallerResolvers,
+    endpoint: AnyEndpoint,
+    method: string,
+    input: EndpointInput,
+  ) {
+    this.auth = auth;
+    this.params = input.params;
+    this.headers = input.headers;
+    this.ip = input.ip;
+    this.isServerCall = input.isServerCall;
+    this.deadlineMs = input.deadlineMs;
+    this.cookies = new CookieJar(
+      input.headers.get("cookie"),
+      auth.secureCookies ? SECURE_COOKIE_DEFAULTS : COOKIE_DEFAULTS,
+    );
+    this.#callers = callers;
+    this.#endpoint = endpoint;
+    this.#method = method;
+    this.#input = input;
+  }
+
+  setHeader(name: string, value: string): void {
+    this.#extraHeaders ??= new Headers();
+    this.#extraHeaders.set(name, value);
+  }
+
+  readApiKeyCaller(): MaybePromise<SessionWithUser | null> {
+    return this.#callers.readApiKeySession(this.auth, this.headers, this.deadlineMs);
+  }
+
+  start(): MaybePromise<EndpointOutcome> {
+    const auth = this.auth;
+    const endpoint = this.#endpoint;
+    const method = this.#method;
+    const input = this.#input;
     if (!endpoint.acceptsCrossSitePost) assertOriginTrusted(auth, method, input);
-    const query = validateInput(endpoint.query, input.query, endpoint.fieldErrors);
-    const body = method === "GET" ? {} : validateInput(endpoint.body, input.body, endpoint.fieldErrors);
-    assertCallbackURLsTrusted(auth, body, query);
-    assertUserURLsAllowed(auth, body);
-    const session =
-      endpoint.auth === "none"
-        ? null
-        : await resolveCaller(auth, callers, endpoint, method, jar, input.headers, input.deadlineMs);
-    const ctx: EndpointContext<unknown, unknown> = {
+    this.query = validateInput(endpoint.query, input.query, endpoint.fieldErrors);
+    this.body = method === "GET" ? {} : validateInput(endpoint.body, input.body, endpoint.fieldErrors);
+    assertCallbackURLsTrusted(auth, this.body, this.query);
+    assertUserURLsAllowed(auth, this.body);
+    if (endpoint.auth === "none") return this.#callHandler();
+    const caller = resolveCaller(
       auth,
-      body,
-      query,
-      params: input.params,
-      headers: input.headers,
-      ip: input.ip,
-      session,
-      isServerCall: input.isServerCall,
-      deadlineMs: input.deadlineMs,
-      cookies: jar,
-      setHeader,
-      readApiKeyCaller: () => callers.readApiKeySession(auth, input.headers, input.deadlineMs),
-    };
-    const result = await endpoint.handler(ctx);
-    if (auth.options.advanced.checkResponses) assertResultMatchesContract(endpoint, result);
+      this.#callers,
+      endpoint,
+      method,
+      this.cookies,
+      this.headers,
+      this.deadlineMs,
+    );
+    if (!isPromise(caller)) {
+      this.session = caller;
+      return this.#callHandler();
+    }
+    return caller.then((session) => {
+      this.session = session;
+      return this.#callHandler();
+    });
+  }
+
+  #callHandler(): MaybePromise<EndpointOutcome> {
+    const result = this.#endpoint.handler(this);
+    return isPromise(result) ? result.then((value) => this.#finish(value)) : this.#finish(result);
+  }
+
+  #finish(result: unknown): EndpointOutcome {
+    const endpoint = this.#endpoint;
+    if (this.auth.options.advanced.checkResponses) assertResultMatchesContract(endpoint, result);
+    const setCookies = this.cookies.setCookieLines();
+    // Checked first: a serialized result (a cookie-cache hit) is the hot case.
+    if (result instanceof SerializedJson)
+      return new SerializedOutcome(result, setCookies, this.#extraHeaders);
     if (isEndpointResult(result)) {
-      if (result.kind === "redirect") setHeader("location", result.location);
-      else setHeader("content-type", "text/html; charset=utf-8");
+      if (result.kind === "redirect") this.setHeader("location", result.location);
+      else this.setHeader("content-type", "text/html; charset=utf-8");
     }
     // Every outcome is built with all its fields at once: same-shaped objects stay cheap to read.
-    const setCookies = jar.setCookieLines();
+    const extraHeaders = this.#extraHeaders;
     if (isEndpointResult(result)) {
       const headers = toHeaders(setCookies, extraHeaders);
       if (result.kind === "redirect") {
@@ -246,14 +358,21 @@ export async function runEndpoint(
       }
       return { kind: "html", status: result.status, html: result.html, headers, setCookies, extraHeaders };
     }
-    if (result instanceof SerializedJson) return new SerializedOutcome(result, setCookies, extraHeaders);
     return new JsonOutcome(result ?? null, setCookies, extraHeaders);
-  } catch (error) {
-    if (auth.options.advanced.checkResponses && !input.isServerCall)
-      assertErrorDocumented(endpoint, method, error, auth.options.apiKey.enableSessionForAPIKeys);
-    throw Object.assign(error instanceof Error ? error : new Error(String(error)), {
-      responseHeaders: toHeaders(jar.setCookieLines(), extraHeaders),
+  }
+
+  /** The error to throw for a failure: documented (checkResponses), carrying the cookies set so far. */
+  failure(error: unknown): Error {
+    const auth = this.auth;
+    if (auth.options.advanced.checkResponses && !this.isServerCall)
+      assertErrorDocumented(this.#endpoint, this.#method, error, auth.options.apiKey.enableSessionForAPIKeys);
+    return Object.assign(error instanceof Error ? error : new Error(String(error)), {
+      responseHeaders: toHeaders(this.cookies.setCookieLines(), this.#extraHeaders),
     });
+  }
+
+  fail(error: unknown): never {
+    throw this.failure(error);
   }
 }
 

@@ -1,5 +1,6 @@
 import type { AuthContext } from "../context.ts";
 import { AuthError } from "../errors/auth-error.ts";
+import { isEmptyObject } from "./callback-urls.ts";
 
 /**
  * URLs a user supplies that the app later renders — a user's `image`, an organization's `logo`
@@ -34,7 +35,7 @@ export function assertUserURLsAllowed(auth: AuthContext, body: unknown): void {
 }
 
 function check(auth: AuthContext, source: unknown, prefix: string): void {
-  if (typeof source !== "object" || source === null) return;
+  if (typeof source !== "object" || source === null || isEmptyObject(source)) return;
   for (const field of USER_URL_FIELDS) {
     const value = (source as Record<string, unknown>)[field];
     if (value === undefined || value === null) continue;

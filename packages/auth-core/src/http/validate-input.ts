@@ -50,6 +50,7 @@ function tooDeep(): AuthError {
 
 /** Iterative, so that measuring cannot overflow either; a cycle (auth.api input) counts as too deep. */
 function nestedDeeperThan(input: unknown, limit: number): boolean {
+  if (isFlat(input)) return false;
   const pending: [unknown, number][] = [[input, 0]];
   for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
     const [value, depth] = next;
@@ -58,4 +59,14 @@ function nestedDeeperThan(input: unknown, limit: number): boolean {
     for (const child of Object.values(value)) pending.push([child, depth + 1]);
   }
   return false;
+}
+
+/** No object inside (a query's strings, an empty body): the common case, decided without a stack. */
+function isFlat(input: unknown): boolean {
+  if (typeof input !== "object" || input === null) return true;
+  for (const key in input) {
+    const value = (input as Record<string, unknown>)[key];
+    if (typeof value === "object" && value !== null) return false;
+  }
+  return true;
 }

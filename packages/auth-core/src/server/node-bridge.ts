@@ -15,16 +15,38 @@ import { RequestHeaders } from "./request-headers.ts";
 
 const METHODS_WITH_BODY = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 
+/** A request target split as `new URL` would: its pathname and its query without the "?". */
+export interface RequestTarget {
+  pathname: string;
+  query: string;
+}
+
 /**
- * The URL is built on the server's own origin, not on the Host header (which the client controls).
- * Returns null for a request target that is not an origin-form path ("*", absolute-form).
+ * A path `new URL` leaves exactly as it is: path characters that need no percent-encoding, and no
+ * `.` or `..` segment to resolve (any `/.`, `%2e` or `\` goes the slow way, even where harmless).
  */
-export function requestURL(req: IncomingMessage, origin: string): URL | null {
+const PLAIN_PATH = /^(?!.*(?:\/\.|%2e))\/[A-Za-z0-9\-._~!$&'()*+,;=:@%/]*$/i;
+/** Query characters `new URL` leaves as they are (it encodes space, quotes, <, > and non-ASCII). */
+const PLAIN_QUERY = /^[A-Za-z0-9\-._~!$&()*+,;=:@%/?[\]^`{|}]*$/;
+
+/**
+ * The target's pathname and query as `new URL(origin + target)` has them — the URL is built on the
+ * server's own origin, not on the Host header (which the client controls). Most targets are already
+ * in that form, and are only split (a URL parse per request was a measurable part of a
+ * cookie-cached get-session); any other goes through the parser. Returns null for a request target
+ * that is not an origin-form path ("*", absolute-form).
+ */
+export function requestTarget(req: IncomingMessage, origin: string): RequestTarget | null {
   const target = req.url ?? "";
   if (!target.startsWith("/")) return null;
+  const mark = target.indexOf("?");
+  const pathname = mark < 0 ? target : target.slice(0, mark);
+  const query = mark < 0 ? "" : target.slice(mark + 1);
+  if (PLAIN_PATH.test(pathname) && PLAIN_QUERY.test(query)) return { pathname, query };
   try {
     // Concatenation, not `new URL(target, origin)`: "//evil/x" must stay a path, not become a host.
-    return new URL(origin + target);
+    const url = new URL(origin + target);
+    return { pathname: url.pathname, query: url.search.slice(1) };
   } catch {
     return null;
   }
@@ -43,20 +65,36 @@ function requestHeaders(req: IncomingMessage): Headers {
  * The body stream is opened at once (as `toFetchRequest` does), so an unread body is detected the
  * same way; the Request that `readRequestBody` reads is made only when the engine asks for the body.
  */
-export function toEngineRequest(req: IncomingMessage, url: URL): EngineRequest {
-  const method = req.method ?? "GET";
-  const headers = new RequestHeaders(req.rawHeaders);
-  const body = METHODS_WITH_BODY.has(method) ? streamRequestBody(req) : null;
-  return {
-    method,
-    url,
-    headers,
-    remoteAddress: req.socket.remoteAddress ?? null,
-    readBody: (maxBytes, acceptsForm) => {
-      const init: RequestInit & { duplex?: "half" } = { method, headers, body, duplex: "half" };
-      return readRequestBody(new Request(url, init), maxBytes, acceptsForm);
-    },
-  };
+export function toEngineRequest(req: IncomingMessage, target: RequestTarget, origin: string): EngineRequest {
+  return new NodeEngineRequest(req, target, origin);
+}
+
+/** A class, not a literal with a `readBody` closure: one object per request. */
+class NodeEngineRequest implements EngineRequest {
+  readonly method: string;
+  readonly pathname: string;
+  readonly query: string;
+  readonly headers: RequestHeaders;
+  readonly remoteAddress: string | null;
+  readonly #origin: string;
+  readonly #body: ReadableStream<Uint8Array> | null;
+
+  constructor(req: IncomingMessage, target: RequestTarget, origin: string) {
+    this.method = req.method ?? "GET";
+    this.pathname = target.pathname;
+    this.query = target.query;
+    this.headers = new RequestHeaders(req.rawHeaders);
+    this.remoteAddress = req.socket.remoteAddress ?? null;
+    this.#origin = origin;
+    this.#body = METHODS_WITH_BODY.has(this.method) ? streamRequestBody(req) : null;
+  }
+
+  readBody(maxBytes: number, acceptsForm: boolean): Promise<unknown> {
+    const { method, headers } = this;
+    const init: RequestInit & { duplex?: "half" } = { method, headers, body: this.#body, duplex: "half" };
+    const url = `${this.#origin}${this.pathname}${this.query === "" ? "" : `?${this.query}`}`;
+    return readRequestBody(new Request(url, init), maxBytes, acceptsForm);
+  }
 }
 
 export function toFetchRequest(req: IncomingMessage, url: URL): Request {

@@ -6,11 +6,12 @@ import { isDatabaseUnavailableError } from "../db/connect.ts";
 import { AuthError } from "../errors/auth-error.ts";
 import type { ErrorCode } from "../errors/catalogue.ts";
 import { withCors } from "../http/cors.ts";
-import { corsOptionsOf, type Engine, engineOf, jsonReply } from "../http/handler.ts";
+import { corsOptionsOf, type Engine, type EngineResponse, engineOf, jsonReply } from "../http/handler.ts";
+import { isPromise, type MaybePromise } from "../http/maybe-promise.ts";
 import type { DevOutbox } from "../mail/outbox.ts";
 import { readServerEnv, ServerConfigError } from "./env-config.ts";
 import { type ConfigOptions, deepMerge, loadConfigModule } from "./load-config.ts";
-import { requestURL, toEngineRequest, writeEngineResponse } from "./node-bridge.ts";
+import { requestTarget, toEngineRequest, writeEngineResponse } from "./node-bridge.ts";
 import { buildAuthOptions, type OwnedResources } from "./resources.ts";
 
 export interface StartServerOptions {
@@ -68,7 +69,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       printMail: options.printMail ?? ((line) => console.log(line)),
     });
     const state = createRequestState();
-    http = createServer((req, res) => void serveRequest(state, req, res, log));
+    http = createServer((req, res) => serveRequest(state, req, res, log));
     const port = await listen(http, settings.port, settings.host);
     const authOptions = deepMerge(base, custom);
     authOptions.baseURL ??= `http://localhost:${port}`;
@@ -147,44 +148,90 @@ function whenIdle(state: RequestState): Promise<void> {
   });
 }
 
-async function serveRequest(
+/**
+ * Not `async`: an engine answer that needed no waiting (a cookie-cache hit) is written in the same
+ * tick, without a promise (http/maybe-promise.ts). Every path ends in `respond` or `failRequest`,
+ * which ends the request's count in `inFlight`.
+ */
+function serveRequest(
   state: RequestState,
   req: IncomingMessage,
   res: ServerResponse,
   log: (line: string) => void,
-): Promise<void> {
+): void {
   state.inFlight++;
   try {
-    // Only between bind and the end of migrations; the port is not announced before.
-    if (!state.engine) return sendError(state, req, res, "SERVICE_UNAVAILABLE");
-    const url = requestURL(req, state.origin);
-    if (!url || !isUnderBasePath(url.pathname, state.basePath))
-      return sendError(state, req, res, "NOT_FOUND");
-    const reply = await state.engine(toEngineRequest(req, url));
-    writeEngineResponse(res, reply, { closeConnection: mustCloseConnection(state, req) });
+    const reply = answerRequest(state, req);
+    if (isPromise(reply)) {
+      reply.then(
+        (value) => respond(state, req, res, log, value),
+        (error: unknown) => failRequest(state, req, res, log, error),
+      );
+    } else respond(state, req, res, log, reply);
   } catch (error) {
-    log(`tessera server: request failed: ${error instanceof Error ? (error.stack ?? error.message) : error}`);
-    if (res.headersSent) res.destroy();
-    else {
-      try {
-        sendError(state, req, res, "INTERNAL_SERVER_ERROR");
-      } catch {
-        res.destroy();
-      }
-    }
-  } finally {
-    if (--state.inFlight === 0 && state.onIdle) {
-      const onIdle = state.onIdle;
-      state.onIdle = null;
-      onIdle();
-    }
+    failRequest(state, req, res, log, error);
   }
 }
 
-function sendError(state: RequestState, req: IncomingMessage, res: ServerResponse, code: ErrorCode): void {
+function answerRequest(state: RequestState, req: IncomingMessage): MaybePromise<EngineResponse> {
+  // Only between bind and the end of migrations; the port is not announced before.
+  if (!state.engine) return errorAnswer("SERVICE_UNAVAILABLE");
+  const target = requestTarget(req, state.origin);
+  if (!target || !isUnderBasePath(target.pathname, state.basePath)) return errorAnswer("NOT_FOUND");
+  return state.engine(toEngineRequest(req, target, state.origin));
+}
+
+function respond(
+  state: RequestState,
+  req: IncomingMessage,
+  res: ServerResponse,
+  log: (line: string) => void,
+  reply: EngineResponse,
+): void {
+  try {
+    writeEngineResponse(res, reply, { closeConnection: mustCloseConnection(state, req) });
+  } catch (error) {
+    failRequest(state, req, res, log, error);
+    return;
+  }
+  finishRequest(state);
+}
+
+function failRequest(
+  state: RequestState,
+  req: IncomingMessage,
+  res: ServerResponse,
+  log: (line: string) => void,
+  error: unknown,
+): void {
+  log(`tessera server: request failed: ${error instanceof Error ? (error.stack ?? error.message) : error}`);
+  if (res.headersSent) res.destroy();
+  else {
+    try {
+      sendError(state, req, res, "INTERNAL_SERVER_ERROR");
+    } catch {
+      res.destroy();
+    }
+  }
+  finishRequest(state);
+}
+
+/** The request is no longer in flight: shutdown may be waiting for the last one. */
+function finishRequest(state: RequestState): void {
+  if (--state.inFlight === 0 && state.onIdle) {
+    const onIdle = state.onIdle;
+    state.onIdle = null;
+    onIdle();
+  }
+}
+
+function errorAnswer(code: ErrorCode): EngineResponse {
   const error = new AuthError(code);
-  const reply = jsonReply(error.status, error.toJSON());
-  writeEngineResponse(res, reply, { closeConnection: mustCloseConnection(state, req) });
+  return jsonReply(error.status, error.toJSON());
+}
+
+function sendError(state: RequestState, req: IncomingMessage, res: ServerResponse, code: ErrorCode): void {
+  writeEngineResponse(res, errorAnswer(code), { closeConnection: mustCloseConnection(state, req) });
 }
 
 /**
@@ -195,9 +242,19 @@ function mustCloseConnection(state: RequestState, req: IncomingMessage): boolean
   return state.isClosing || (hasRequestBody(req) && !req.complete);
 }
 
+/**
+ * Read from rawHeaders: `req.headers` is built on first read, a cost the engine (which reads
+ * rawHeaders, request-headers.ts) otherwise never pays. A response written before the parser has
+ * finished the request (in the same tick, for an answer that waited for nothing) always asks this.
+ */
 function hasRequestBody(req: IncomingMessage): boolean {
-  const length = req.headers["content-length"];
-  return req.headers["transfer-encoding"] !== undefined || (length !== undefined && length !== "0");
+  const raw = req.rawHeaders;
+  for (let index = 0; index + 1 < raw.length; index += 2) {
+    const name = raw[index]!;
+    if (name.length === 17 && name.toLowerCase() === "transfer-encoding") return true;
+    if (name.length === 14 && name.toLowerCase() === "content-length" && raw[index + 1] !== "0") return true;
+  }
+  return false;
 }
 
 /** An unreachable database is the usual first-run problem: say so in one line, without a stack. */

@@ -29,8 +29,11 @@ import {
  * after its last update"): a refresh before the check would make every session fresh whenever
  * updateAge ≤ freshAge — the defaults. Null when signed out.
  */
-export function readCallerForDeletion(auth: AuthContext, jar: CookieJar): Promise<SessionWithUser | null> {
-  return readSession(auth, jar, { useCookieCache: false, disableRefresh: true });
+export async function readCallerForDeletion(
+  auth: AuthContext,
+  jar: CookieJar,
+): Promise<SessionWithUser | null> {
+  return await readSession(auth, jar, { useCookieCache: false, disableRefresh: true });
 }
 
 /**

@@ -150,6 +150,7 @@ export function readSessionToken(auth: AuthContext, jar: CookieJar): string | nu
 
 import type { AfterCollections } from "../../db/collections.ts";
 import type { ReadSessionOptions } from "../../http/caller.ts";
+import type { MaybePromise } from "../../http/maybe-promise.ts";
 import * as stored from "./store.ts";
 
 export type { ReadSessionOptions };
@@ -159,21 +160,33 @@ export type { ReadSessionOptions };
  * database (session + user: 2 commands). Expired sessions are deleted and cookies cleared; a
  * session read after its update age is refreshed and its cookie re-set.
  */
-export async function readSession(
+export function readSession(
   auth: AuthContext,
   jar: CookieJar,
   options: ReadSessionOptions,
-): Promise<SessionWithUser | null> {
+): MaybePromise<SessionWithUser | null> {
   const now = auth.now();
   const useCache = options.useCookieCache && auth.options.session.cookieCache.enabled;
   const cached = useCache ? jar.get(auth.cookies.sessionData) : undefined;
   const signed = jar.get(auth.cookies.sessionToken);
   if (cached && signed) {
     // The cache's HMAC covers this exact signed cookie, so a hit also proves the cookie genuine
-    // (cookie-cache.ts): one HMAC instead of two.
+    // (cookie-cache.ts): one HMAC instead of two. A hit is answered at once, without a promise.
     const hit = readCookieCache(cached, auth.options.secret, signed, now);
     if (hit) return fromCookieCache(hit);
   }
+  return readStoredSession(auth, jar, options, now, cached, signed);
+}
+
+/** readSession past the cookie cache: the session and user rows (a refused cache is deleted). */
+async function readStoredSession(
+  auth: AuthContext,
+  jar: CookieJar,
+  options: ReadSessionOptions,
+  now: Date,
+  cached: string | undefined,
+  signed: string | undefined,
+): Promise<SessionWithUser | null> {
   const token = readSessionToken(auth, jar);
   if (!token) {
     if (signed !== undefined) clearSessionCookies(auth, jar);
