@@ -38,6 +38,7 @@ export const listMembers = defineEndpoint(listMembersContract, {
         members: members.map(toMemberWithUser),
         total,
       }),
+      undefined,
     );
   },
 });

@@ -66,6 +66,7 @@ export const getFullOrganization = defineEndpoint(getFullOrganizationContract, {
       `${head},"members":${jsonArray(members, memberWithUserJson)},` +
         `"invitations":${jsonArray(invitations, invitationJson)},"teams":${JSON.stringify(teams.map(toTeam))}}`,
       build,
+      undefined,
     );
   },
 });
