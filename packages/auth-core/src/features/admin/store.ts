@@ -1,6 +1,7 @@
 import type { Filter, ObjectId } from "mongodb";
 import type { Collections } from "../../db/collections.ts";
 import type { AuditEventDoc, SessionDoc, UserDoc } from "../../db/documents.ts";
+import { findPage } from "../../db/find-page.ts";
 import { TIMELINE_RANGE, timelineIdOf } from "../../db/ids.ts";
 import type { UserPage } from "./list-users-query.ts";
 
@@ -34,21 +35,23 @@ export async function findUsersPageByTimeline(
   offset: number,
   limit: number,
 ): Promise<UsersPage | null> {
+  // findPage (db/find-page.ts): each page is one reply decoded once, not a cursor's per-document views.
   const [entries, total, entered] = await Promise.all([
-    collections.userTimeline
-      .find({ _id: TIMELINE_RANGE })
-      .sort({ _id: direction })
-      .skip(offset)
-      .limit(limit)
-      .toArray(),
+    findPage(collections.userTimeline, {
+      filter: { _id: TIMELINE_RANGE },
+      sort: { _id: direction },
+      skip: offset,
+      limit,
+    }),
     collections.users.estimatedDocumentCount(),
     collections.userTimeline.estimatedDocumentCount(),
   ]);
   if (total !== entered) return null;
   if (entries.length === 0) return { users: [], total };
-  const found = await collections.users
-    .find({ _id: { $in: entries.map((entry) => entry.userId) } })
-    .toArray();
+  const found = await findPage(collections.users, {
+    filter: { _id: { $in: entries.map((entry) => entry.userId) } },
+    limit: entries.length,
+  });
   const byId = new Map(found.map((user) => [user._id.toHexString(), user]));
   const users: UserDoc[] = [];
   for (const entry of entries) {
