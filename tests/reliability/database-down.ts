@@ -101,6 +101,7 @@ export async function runDatabaseDownScenario() {
     const ledger = await checkLedger(result.ledger, stack.db, new Person(stack.target));
     const findings = await stack.findings();
     const outage = summarize(duringOutage);
+    console.log("SERVER STDERR\n" + stack.server.process.stderr().slice(-20000));
     reportScenario("database-down", {
       connections: OUTAGE.connections,
       downSeconds: OUTAGE.downMs / 1000,
@@ -117,6 +118,8 @@ export async function runDatabaseDownScenario() {
       writesChecked: ledger.checked,
       writesMissing: ledger.missing.length,
       findings: findings.map((finding) => `${finding.check}: ${finding.count}`),
+      // What the server logged for any answer that was neither a success nor a 503 (its 500s).
+      serverUnexpectedErrors: unexpectedErrorsOf(stack.server.process.stderr()),
     });
     return {
       summary,
@@ -135,4 +138,15 @@ export async function runDatabaseDownScenario() {
 
 function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** The first line of each error the server logged as unexpected (a 500), with the line after it. */
+function unexpectedErrorsOf(stderr: string): string[] {
+  const lines = stderr.split("\n");
+  const found: string[] = [];
+  lines.forEach((line, index) => {
+    if (line.includes("unexpected error"))
+      found.push(`${line} ${lines[index + 1]?.trim() ?? ""}`.slice(0, 400));
+  });
+  return found.slice(0, 10);
 }

@@ -1,5 +1,6 @@
+import { MongoServerError } from "mongodb";
 import { describe, expect, it } from "vitest";
-import { connectDatabase } from "./connect.ts";
+import { connectDatabase, isCausedByDatabaseOutage } from "./connect.ts";
 
 /**
  * Issue 16 §3 (tests/reliability): a short server selection timeout answers 503 quickly while the
@@ -24,5 +25,20 @@ describe("connectDatabase", () => {
     } finally {
       await handle.close();
     }
+  });
+});
+
+describe("isCausedByDatabaseOutage", () => {
+  const serverError = (code: number) => new MongoServerError({ ok: 0, code, errmsg: `code ${code}` });
+
+  it("counts a server that is shutting down or stepping down as an outage (answered 503), also when wrapped", () => {
+    for (const code of [91, 11600, 189, 10107, 11602])
+      expect(isCausedByDatabaseOutage(serverError(code))).toBe(true);
+    expect(isCausedByDatabaseOutage(new Error("wrapped", { cause: serverError(91) }))).toBe(true);
+  });
+
+  it("does not count other server errors (a duplicate key, a bad query) as an outage", () => {
+    for (const code of [11000, 2, 121]) expect(isCausedByDatabaseOutage(serverError(code))).toBe(false);
+    expect(isCausedByDatabaseOutage(new TypeError("x"))).toBe(false);
   });
 });

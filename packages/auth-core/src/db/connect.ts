@@ -54,15 +54,28 @@ export function isDuplicateKeyError(error: unknown): boolean {
 /** Errors that mean "the database is unreachable", answered 503 rather than 500. */
 export function isDatabaseUnavailableError(error: unknown): boolean {
   if (!(error instanceof Error)) return false;
-  return [
-    "MongoServerSelectionError",
-    "MongoNetworkError",
-    "MongoNetworkTimeoutError",
-    "MongoTopologyClosedError",
-    "MongoNotConnectedError",
-    "MongoPoolClearedError",
-  ].includes(error.name);
+  if (
+    [
+      "MongoServerSelectionError",
+      "MongoNetworkError",
+      "MongoNetworkTimeoutError",
+      "MongoTopologyClosedError",
+      "MongoNotConnectedError",
+      "MongoPoolClearedError",
+    ].includes(error.name)
+  )
+    return true;
+  // A server that is starting, stopping or stepping down answers these: retry later, not a fault.
+  const code = (error as { code?: unknown }).code;
+  return error.name === "MongoServerError" && typeof code === "number" && TRANSIENT_SERVER_CODES.has(code);
 }
+
+/**
+ * MongoDB's codes for a server that cannot serve right now (ShutdownInProgress, InterruptedAtShutdown,
+ * PrimarySteppedDown, NotWritablePrimary, NotPrimaryNoSecondaryOk, NotPrimaryOrSecondary,
+ * InterruptedDueToReplStateChange, HostUnreachable, HostNotFound, NetworkTimeout, SocketException).
+ */
+const TRANSIENT_SERVER_CODES = new Set([91, 11600, 189, 10107, 13435, 13436, 11602, 6, 7, 89, 9001]);
 
 /** True when the error, or any error in its `cause` chain, is a database outage. */
 export function isCausedByDatabaseOutage(error: unknown): boolean {
