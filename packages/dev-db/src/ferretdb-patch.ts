@@ -168,35 +168,20 @@ export const FERRETDB_SOURCE_EDITS: readonly SourceEdit[] = [
     occurrences: 2,
   },
   SJSON_UNMARSHAL_EDIT,
-  {
-    file: "internal/util/resource/resource.go",
-    find: `func Track(obj any, token *Token) {
-	checkArgs(obj, token)
-`,
-    replace: `func Track(obj any, token *Token) {
-	if tesseraNoTracking {
-		return
-	}
-
-	checkArgs(obj, token)
-`,
-    occurrences: 1,
-  },
-  {
-    file: "internal/util/resource/resource.go",
-    find: `func Untrack(obj any, token *Token) {
-	checkArgs(obj, token)
-`,
-    replace: `func Untrack(obj any, token *Token) {
-	if tesseraNoTracking {
-		return
-	}
-
-	checkArgs(obj, token)
-`,
-    occurrences: 1,
-  },
+  untracked("Track"),
+  untracked("Untrack"),
 ];
+
+/** Edit 6: `Track` or `Untrack` returns at once (resource tracking off). */
+function untracked(name: "Track" | "Untrack"): SourceEdit {
+  const head = `func ${name}(obj any, token *Token) {\n`;
+  return {
+    file: "internal/util/resource/resource.go",
+    find: `${head}\tcheckArgs(obj, token)\n`,
+    replace: `${head}\tif tesseraNoTracking {\n\t\treturn\n\t}\n\n\tcheckArgs(obj, token)\n`,
+    occurrences: 1,
+  };
+}
 
 /** Files added to the source: the conditions, orders and counts SQLite answers from its indexes. */
 export const FERRETDB_ADDED_FILES: readonly { file: string; text: string }[] = [

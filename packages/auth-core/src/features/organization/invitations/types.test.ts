@@ -1,15 +1,8 @@
 import { describe, expect, it } from "vitest";
 import type { InvitationDoc } from "../../../db/documents.ts";
 import { ObjectId } from "../../../db/ids.ts";
+import { AWKWARD_TEXTS as AWKWARD } from "../../../http/json-text.test.cases.ts";
 import { invitationJson, toInvitation } from "./types.ts";
-
-const AWKWARD = [
-  'Zoë "Z" O\'Neil',
-  "back\\slash\ttab\nline",
-  "\u2028\u2029 \u0000\u001f",
-  "😀 \ud800 lone",
-  "",
-];
 
 describe("an invitation's JSON text is the one JSON.stringify writes for its API shape", () => {
   const base: InvitationDoc = {

@@ -1,16 +1,8 @@
 import { describe, expect, it } from "vitest";
 import type { MemberDoc } from "../../../db/documents.ts";
 import { ObjectId } from "../../../db/ids.ts";
+import { AWKWARD_TEXTS as AWKWARD } from "../../../http/json-text.test.cases.ts";
 import { type MemberUserDoc, memberWithUserJson, toMemberWithUser } from "./types.ts";
-
-/** Text that JSON.stringify escapes, and text it leaves alone that a hand-written writer might not. */
-const AWKWARD = [
-  'Zoë "Z" O\'Neil',
-  "back\\slash\ttab\nline",
-  "\u2028\u2029 \u0000\u001f",
-  "😀 \ud800 lone",
-  "",
-];
 
 describe("a member's JSON text is the one JSON.stringify writes for its API shape", () => {
   const base: MemberDoc = {
