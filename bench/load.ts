@@ -29,21 +29,27 @@ export interface LoadSpec {
   connections: number;
   /** Processes (name → pid) whose CPU time per request is reported, e.g. the server and the database. */
   watch?: Record<string, number | string | undefined>;
-  /** Awaited between the warm-up and the measured run (e.g. until the warm-up's requests in flight are served). */
-  afterWarmUp?: () => Promise<void>;
 }
 
-/** Runs autocannon against one endpoint for a bounded time; a warm-up second first (JIT, pools). */
+/**
+ * Runs autocannon against one endpoint for a bounded time; a warm-up second first (JIT, pools).
+ * The watched processes must be quiet before the measured run and are left quiet after it: when
+ * the load generator stops, a server still works through the requests it has queued (a password
+ * hash takes ~180 ms; ten queued sign-ins are two seconds of CPU), and that work belongs to no
+ * request the run counts.
+ */
 export async function measureLoad(spec: LoadSpec): Promise<Measurement> {
-  await runAutocannon({ ...spec, seconds: 1 });
-  await spec.afterWarmUp?.();
   const watched = Object.entries(spec.watch ?? {});
+  const pids = watched.map(([, pid]) => pid);
+  await runAutocannon({ ...spec, seconds: 1 });
+  await waitForQuiet(pids);
   const before = watched.map(([, pid]) => cpuSeconds(pid));
   const result = await runAutocannon(spec);
   const served = Math.max(1, result.requests.total);
   const cpuMs = Object.fromEntries(
     watched.map(([name, pid], index) => [name, ((cpuSeconds(pid) - before[index]!) * 1000) / served]),
   );
+  await waitForQuiet(pids);
   return {
     name: spec.name,
     rate: result.requests.average,
@@ -52,6 +58,24 @@ export async function measureLoad(spec: LoadSpec): Promise<Measurement> {
     failures: result.non2xx + result.errors + result.timeouts,
     cpuMs,
   };
+}
+
+/**
+ * Waits (at most 20 s) until the processes together use less than a tenth of a core. A pid may
+ * also name one thread (processes.ts mainThreadOf); one that cannot be read counts as quiet.
+ */
+export async function waitForQuiet(pids: Array<number | string | undefined>): Promise<void> {
+  const watched = pids.filter((pid) => pid !== undefined);
+  if (watched.length === 0) return;
+  const used = () => watched.reduce<number>((sum, pid) => sum + cpuSeconds(pid), 0);
+  const deadline = Date.now() + 20_000;
+  let before = used();
+  while (Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    const now = used();
+    if (!(now - before >= 0.025)) return; // NaN (no /proc) counts as quiet
+    before = now;
+  }
 }
 
 function runAutocannon(spec: LoadSpec): Promise<autocannon.Result> {

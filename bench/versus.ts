@@ -5,7 +5,7 @@
  * alternates by round), BENCH_VERSUS_ROUNDS times (default 2), BENCH_SECONDS each (default 5),
  * with BENCH_VERSUS_CONNECTIONS connections (default 50) for the two get-sessions and
  * BENCH_VERSUS_HEAVY_CONNECTIONS (default 4) for the scenarios that cost tens of milliseconds; sign-in
- * and sign-up run BENCH_VERSUS_HASH_SECONDS each (default 15). Targets (issue 16): every scenario
+ * and sign-up run BENCH_HASH_SECONDS each (default 15; bench/settings.ts). Targets (issue 16): every scenario
  * without a password hash at least ×2 Tessera's rate, sign-in and sign-up ahead at equal hash
  * cost. Prints a table with PASS/MISS and the servers' peak RSS, writes .reports/bench-versus.json;
  * a measurement, not a test: exits 0 either way.
@@ -28,8 +28,8 @@ import { startDevDatabase } from "../packages/dev-db/src/index.ts";
 import { dropDatabase } from "../tests/e2e/databases.ts";
 import { REPO_ROOT, withDbName } from "../tests/e2e/serve-process.ts";
 import { measureLoad, uniqueSignUpBody } from "./load.ts";
-import { cpuSeconds, createPinning, findDatabasePid } from "./processes.ts";
-import { positiveInteger } from "./settings.ts";
+import { createPinning, findDatabasePid } from "./processes.ts";
+import { HASH_SECONDS, positiveInteger } from "./settings.ts";
 import { buildBetterAuthServer } from "./versus/build.ts";
 import {
   PRODUCTS,
@@ -68,7 +68,6 @@ const HEAVY_CONNECTIONS = positiveInteger("BENCH_VERSUS_HEAVY_CONNECTIONS", 4);
  * Seconds of each sign-in and sign-up run: at ~8 hashes a second, a 5 s run counted ~40 requests,
  * and one request more or less moved the ratio by ±0.03 — as much as the gap being measured.
  */
-const HASH_SECONDS = positiveInteger("BENCH_VERSUS_HASH_SECONDS", 15);
 /** The page size of list-members and admin list-users. */
 const PAGE = 50;
 
@@ -184,9 +183,7 @@ async function runScenarios(
           seconds: scenario.seconds ?? SECONDS,
           connections: scenario.connections,
           watch: { server: server.process.child.pid, ...watch },
-          afterWarmUp: () => waitForQuiet([server.process.child.pid, watch.database]),
         });
-        await waitForQuiet([server.process.child.pid, watch.database]);
         results.scenarios[scenario.name] ??= {
           target: scenario.target,
           connections: scenario.connections,
@@ -196,24 +193,6 @@ async function runScenarios(
         results.scenarios[scenario.name]![server.product].push(measurement);
       }
     }
-  }
-}
-
-/**
- * Waits (at most 20 s) until the processes use less than a tenth of a core: a slow server still
- * works through the requests in flight when the load generator stops, and on the shared database
- * that work would count against the next run of the other product.
- */
-async function waitForQuiet(pids: Array<number | undefined>): Promise<void> {
-  const watched = pids.filter((pid) => pid !== undefined);
-  const used = () => watched.reduce((sum, pid) => sum + cpuSeconds(pid), 0);
-  const deadline = Date.now() + 20_000;
-  let before = used();
-  while (Date.now() < deadline) {
-    await new Promise((resolve) => setTimeout(resolve, 250));
-    const now = used();
-    if (!(now - before >= 0.025)) return; // NaN (no /proc) counts as quiet
-    before = now;
   }
 }
 
