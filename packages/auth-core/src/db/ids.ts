@@ -41,5 +41,14 @@ export function timelineIdOf(createdAt: Date, userId: ObjectId): string {
   return `t${String(createdAt.getTime() + 1e15).padStart(16, "0")}:${userId.toHexString()}`;
 }
 
+/**
+ * The user id a timeline entry's `_id` ends with (what timelineIdOf wrote after the `:`), so a page
+ * of the timeline can be read without its `userId` fields; null when the text holds none.
+ */
+export function userIdOfTimelineId(id: string): ObjectId | null {
+  const colon = id.indexOf(":");
+  return colon < 0 ? null : parseId(id.slice(colon + 1));
+}
+
 /** Every timeline entry: the strings starting with `t` (an index range on MongoDB and on FerretDB). */
 export const TIMELINE_RANGE = { $gte: "t", $lt: "u" } as const;

@@ -120,6 +120,24 @@ describe("admin list-users from the users' timeline", () => {
     expect(await t.auth.cleanup()).toMatchObject({ userTimeline: 0 });
   });
 
+  it("an entry whose _id names no user id, or another user, makes the page fall back to the users collection", async () => {
+    const newest = await stored(-1);
+    const finn = await t.db.collection("users").findOne({ email: "finn@example.com" });
+    const gil = await t.db.collection("users").findOne({ email: "gil@example.com" });
+    await timeline().deleteOne({ userId: finn?._id });
+    // The counts still agree; the page is read from the timeline's ids alone (db/ids.ts userIdOfTimelineId).
+    for (const _id of [
+      `t${String(1e15 + 1000).padStart(16, "0")}:not-an-id`,
+      `t0:${gil?._id.toHexString()}`,
+    ]) {
+      await timeline().insertOne({ _id, userId: finn!._id });
+      expect(await list()).toMatchObject({ total: 7 });
+      expect(emails(await list())).toEqual(newest);
+      expect(await t.commands(() => list())).toContain("aggregate:users");
+      await timeline().deleteOne({ _id });
+    }
+  });
+
   it("an entry written a moment ago without its user yet (a sign-up in flight) is left for the sign-up", async () => {
     const inFlight = new ObjectId();
     const id = `t${String(t.now().getTime() + 1e15).padStart(16, "0")}:${inFlight.toHexString()}`;

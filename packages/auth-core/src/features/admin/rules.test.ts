@@ -1,7 +1,10 @@
 import { ObjectId } from "mongodb";
 import { describe, expect, it } from "vitest";
+import type { UserDoc } from "../../db/documents.ts";
+import { AWKWARD_TEXTS as AWKWARD } from "../../http/json-text.test.cases.ts";
 import { buildUserFilter, buildUserPage, escapeRegex, listUsersQuery } from "./list-users-query.ts";
 import {
+  adminUserJson,
   areKnownRoles,
   banExpiry,
   isBanActive,
@@ -134,5 +137,55 @@ describe("list-users query", () => {
     ],
   ])("page of %j → %j (limit capped at 100)", (query, page) => {
     expect(buildUserPage(parse(query))).toEqual(page);
+  });
+});
+
+describe("an admin user's JSON text is the one JSON.stringify writes for its API shape", () => {
+  const base: UserDoc = {
+    _id: new ObjectId(),
+    email: "ada@example.com",
+    emailVerified: true,
+    name: "Ada",
+    image: null,
+    createdAt: new Date("2026-03-04T05:06:07.089Z"),
+    updatedAt: new Date("2026-03-05T05:06:07.000Z"),
+  };
+  const odd = (fields: Record<string, unknown>) => ({ ...base, ...fields }) as unknown as UserDoc;
+  const cases: Array<[string, UserDoc]> = [
+    ["plain, without role or ban fields", base],
+    ["several roles, spaced", { ...base, role: " admin , support,," }],
+    ["an empty role", { ...base, role: "" }],
+    ["banned for good", { ...base, banned: true, banReason: "spam", banExpires: null }],
+    ["banned until a date", { ...base, banned: true, banReason: null, banExpires: future }],
+    ["a lifted ban", { ...base, banned: false, banReason: undefined, banExpires: undefined }],
+    [
+      "with an image, a language and a second factor",
+      { ...base, image: 'https://x/a.png?q="1"', language: "SPA", twoFactorEnabled: true },
+    ],
+    ["an empty language and second factor off", { ...base, language: "", twoFactorEnabled: false }],
+    ["invalid dates", { ...base, createdAt: new Date(Number.NaN), updatedAt: new Date(Number.NaN) }],
+    [
+      "missing fields (stored by hand)",
+      odd({
+        email: undefined,
+        emailVerified: undefined,
+        name: undefined,
+        image: undefined,
+        createdAt: undefined,
+        updatedAt: undefined,
+      }),
+    ],
+    [
+      "a date stored as text, a truthy non-boolean ban",
+      odd({ createdAt: "2026-01-01", banned: 1, banExpires: "soon" }),
+    ],
+    ...AWKWARD.map((text): [string, UserDoc] => [
+      `text ${JSON.stringify(text)}`,
+      { ...base, name: text, email: text, image: text, role: text, banReason: text, language: text },
+    ]),
+  ];
+  it.each(cases)("%s", (_name, doc) => {
+    for (const defaultRole of ["user", 'odd "role"'])
+      expect(adminUserJson(doc, defaultRole)).toBe(JSON.stringify(toAdminUser(doc, defaultRole)));
   });
 });

@@ -1,8 +1,8 @@
-import type { Filter, ObjectId } from "mongodb";
+import type { Filter } from "mongodb";
 import type { Collections } from "../../db/collections.ts";
 import type { AuditEventDoc, SessionDoc, UserDoc } from "../../db/documents.ts";
 import { findPage } from "../../db/find-page.ts";
-import { TIMELINE_RANGE, timelineIdOf } from "../../db/ids.ts";
+import { type ObjectId, TIMELINE_RANGE, timelineIdOf, userIdOfTimelineId } from "../../db/ids.ts";
 import type { UserPage } from "./list-users-query.ts";
 
 /** The admin area's own queries; user and session writes go through users/ and session/. */
@@ -27,7 +27,7 @@ export interface UsersPage {
  * The page of all users by creation time (the default order), read from the users' timeline
  * (docs/scale.md): one `_id` range in order, the users by `_id`, two counts — whatever the number
  * of users. Null when the timeline cannot answer exactly (its count is not the users' count, or an
- * entry read has no user): the caller then asks the users collection itself.
+ * entry read has no user, or not this one): the caller then asks the users collection itself.
  */
 export async function findUsersPageByTimeline(
   collections: Collections,
@@ -36,26 +36,34 @@ export async function findUsersPageByTimeline(
   limit: number,
 ): Promise<UsersPage | null> {
   // findPage (db/find-page.ts): each page is one reply decoded once, not a cursor's per-document views.
+  // Only the entries' `_id`s are read: each ends with its user's id (db/ids.ts userIdOfTimelineId).
   const [entries, total, entered] = await Promise.all([
     findPage(collections.userTimeline, {
       filter: { _id: TIMELINE_RANGE },
       sort: { _id: direction },
       skip: offset,
       limit,
+      projection: { _id: 1 },
     }),
     collections.users.estimatedDocumentCount(),
     collections.userTimeline.estimatedDocumentCount(),
   ]);
   if (total !== entered) return null;
   if (entries.length === 0) return { users: [], total };
+  const userIds: ObjectId[] = [];
+  for (const entry of entries) {
+    const userId = userIdOfTimelineId(entry._id);
+    if (userId === null) return null;
+    userIds.push(userId);
+  }
   const found = await findPage(collections.users, {
-    filter: { _id: { $in: entries.map((entry) => entry.userId) } },
+    filter: { _id: { $in: userIds } },
     limit: entries.length,
   });
   const byId = new Map(found.map((user) => [user._id.toHexString(), user]));
   const users: UserDoc[] = [];
-  for (const entry of entries) {
-    const user = byId.get(entry.userId.toHexString());
+  for (const [index, entry] of entries.entries()) {
+    const user = byId.get(userIds[index]!.toHexString());
     if (!user || !(user.createdAt instanceof Date) || timelineIdOf(user.createdAt, user._id) !== entry._id)
       return null;
     users.push(user);

@@ -54,6 +54,34 @@ describe("list-users", () => {
     expect(Object.keys(res.body.users[0]!)).not.toContain("password");
   });
 
+  it("answers over HTTP, byte for byte, what auth.api returns (the JSON text is written directly)", async () => {
+    await admin.browser.post("/admin/ban-user", {
+      userId: user.id,
+      banReason: 'spam "bot"',
+      banExpiresIn: 3600,
+    });
+    await admin.browser.post("/admin/set-role", { userId: user.id, role: ["admin", "user"] });
+    await users().updateOne(
+      { email: "dave@example.com" },
+      { $set: { language: "SPA", image: "https://x/é.png" } },
+    );
+    const headers = new Headers({ cookie: admin.browser.cookieHeader() });
+    // The timeline page, an address prefix, and a scan of the users collection.
+    for (const path of [
+      "/admin/list-users?limit=3&offset=1",
+      "/admin/list-users?searchValue=CAROL&searchOperator=starts_with",
+      "/admin/list-users?searchField=name&searchValue=smith&sortBy=name",
+    ]) {
+      const res = await admin.browser.get(path);
+      const query = Object.fromEntries(new URL(path, "http://x").searchParams);
+      const { data } = await (t.auth.api.listUsers as (input: unknown) => Promise<{ data: unknown }>)({
+        headers,
+        query,
+      });
+      expect(await res.response.text()).toBe(JSON.stringify(data));
+    }
+  });
+
   it("searches by name case-insensitively; the total respects the search", async () => {
     const res = await admin.browser.get<{ users: { email: string }[]; total: number }>(
       "/admin/list-users?searchField=name&searchValue=smith",
