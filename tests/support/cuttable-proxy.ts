@@ -53,6 +53,11 @@ export class CuttableProxy {
     for (const send of this.held.splice(0)) send();
   }
 
+  /** Drops the open connections and keeps accepting new ones: a network blip under pooled connections. */
+  dropConnections(): void {
+    for (const socket of this.sockets) socket.destroy();
+  }
+
   /** Refuses new connections and drops the open ones, like a database that went away. */
   async cut(): Promise<void> {
     this.thaw();

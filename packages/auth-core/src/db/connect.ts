@@ -75,7 +75,7 @@ export function isDatabaseUnavailableError(error: unknown): boolean {
  * PrimarySteppedDown, NotWritablePrimary, NotPrimaryNoSecondaryOk, NotPrimaryOrSecondary,
  * InterruptedDueToReplStateChange, HostUnreachable, HostNotFound, NetworkTimeout, SocketException).
  */
-const TRANSIENT_SERVER_CODES = new Set([91, 11600, 189, 10107, 13435, 13436, 11602, 6, 7, 89, 9001]);
+export const TRANSIENT_SERVER_CODES = new Set([91, 11600, 189, 10107, 13435, 13436, 11602, 6, 7, 89, 9001]);
 
 /** True when the error, or any error in its `cause` chain, is a database outage. */
 export function isCausedByDatabaseOutage(error: unknown): boolean {

@@ -1,6 +1,7 @@
 import type { ObjectId } from "mongodb";
 import type { Collections } from "../../db/collections.ts";
 import type { SessionDoc, UserDoc } from "../../db/documents.ts";
+import { findFirst } from "../../db/find-page.ts";
 import { keyedId } from "../../db/ids.ts";
 
 /**
@@ -26,11 +27,11 @@ export async function insertSessionsInBulk(collections: Collections, docs: Sessi
 }
 
 export function findSessionByToken(collections: Collections, token: string): Promise<SessionDoc | null> {
-  return collections.sessions.findOne(byToken(token));
+  return findFirst(collections.sessions, byToken(token));
 }
 
 export function findUserById(collections: Collections, id: ObjectId): Promise<UserDoc | null> {
-  return collections.users.findOne({ _id: id });
+  return findFirst(collections.users, { _id: id });
 }
 
 export async function deleteSessionByToken(collections: Collections, token: string): Promise<boolean> {

@@ -7,6 +7,7 @@ import {
   type UserDoc,
   type UserTimelineDoc,
 } from "../../db/documents.ts";
+import { findFirst } from "../../db/find-page.ts";
 import { keyedId, timelineIdOf } from "../../db/ids.ts";
 import { enterEveryUser } from "../../db/migrations/0010-user-timeline.ts";
 
@@ -30,9 +31,9 @@ const credentialOf = (userId: ObjectId) => ({
  * is gone or holds another address answers null.
  */
 export async function findUserByEmail(collections: Collections, email: string): Promise<UserDoc | null> {
-  const claim = await collections.emailClaims.findOne({ _id: { $eq: email } });
+  const claim = await findFirst(collections.emailClaims, { _id: { $eq: email } });
   // An address nobody has costs the same two commands (sign-in must not tell it apart).
-  return collections.users.findOne({ _id: claim?.userId ?? NOBODY, email: { $eq: email } });
+  return findFirst(collections.users, { _id: claim?.userId ?? NOBODY, email: { $eq: email } });
 }
 
 /** Written before the user: a cut leaves an entry without a user, which readers skip. */
@@ -191,7 +192,7 @@ export function findCredentialAccount(
   collections: Collections,
   userId: ObjectId,
 ): Promise<AccountDoc | null> {
-  return collections.accounts.findOne(credentialOf(userId));
+  return findFirst(collections.accounts, credentialOf(userId));
 }
 
 /**
@@ -314,5 +315,5 @@ export async function deleteUserById(collections: Collections, userId: ObjectId)
 }
 
 export function findUserById(collections: Collections, userId: ObjectId): Promise<UserDoc | null> {
-  return collections.users.findOne({ _id: userId });
+  return findFirst(collections.users, { _id: userId });
 }
