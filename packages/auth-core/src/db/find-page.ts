@@ -28,6 +28,15 @@ export async function findPage<T extends Document>(
   collection: Collection<T>,
   query: PageQuery<T>,
 ): Promise<T[]> {
+  const reply = await collection.db.command(findPageCommand(collection, query));
+  return (reply as { cursor: { firstBatch: T[] } }).cursor.firstBatch;
+}
+
+/** The `find` command of a page (findPage, raw-page.ts findRawPage). */
+export function findPageCommand<T extends Document>(
+  collection: Collection<T>,
+  query: PageQuery<T>,
+): Document {
   if (!(query.limit >= 1)) throw new RangeError(`findPage: limit must be at least 1, was ${query.limit}`);
   const command: Document = { find: collection.collectionName, filter: query.filter };
   if (query.sort) command.sort = query.sort;
@@ -36,6 +45,5 @@ export async function findPage<T extends Document>(
   command.limit = query.limit;
   command.batchSize = query.limit;
   command.singleBatch = true;
-  const reply = await collection.db.command(command);
-  return (reply as { cursor: { firstBatch: T[] } }).cursor.firstBatch;
+  return command;
 }
