@@ -73,25 +73,13 @@ export function listOrganizationInvitations(
   return findPage(collections.invitations, organizationInvitationsQuery(organizationId, limit, offset));
 }
 
-/** listOrganizationInvitations, its documents left as BSON (db/raw-page.ts), without `slot` (API fields only). */
+/** listOrganizationInvitations, its documents left as BSON (db/raw-page.ts). */
 export function listOrganizationInvitationsRaw(
   collections: Collections,
   organizationId: ObjectId,
   limit: number,
 ): Promise<RawPage<InvitationDoc>> {
-  return findRawPage(collections.invitations, {
-    ...organizationInvitationsQuery(organizationId, limit, 0),
-    projection: {
-      organizationId: 1,
-      email: 1,
-      role: 1,
-      status: 1,
-      teamId: 1,
-      inviterId: 1,
-      expiresAt: 1,
-      createdAt: 1,
-    },
-  });
+  return findRawPage(collections.invitations, organizationInvitationsQuery(organizationId, limit, 0));
 }
 
 function organizationInvitationsQuery(

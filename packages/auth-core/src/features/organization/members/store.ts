@@ -79,16 +79,13 @@ export function listMembersPage(
   return findPage(collections.members, membersPageQuery(organizationId, page));
 }
 
-/** listMembersPage, its documents left as BSON (db/raw-page.ts), without `seat` (API fields only). */
+/** listMembersPage, its documents left as BSON (db/raw-page.ts). */
 export function listMembersRawPage(
   collections: Collections,
   organizationId: ObjectId,
   page: MemberPage,
 ): Promise<RawPage<MemberDoc>> {
-  return findRawPage(collections.members, {
-    ...membersPageQuery(organizationId, page),
-    projection: { organizationId: 1, userId: 1, role: 1, createdAt: 1, teamId: 1 },
-  });
+  return findRawPage(collections.members, membersPageQuery(organizationId, page));
 }
 
 function membersPageQuery(organizationId: ObjectId, page: MemberPage): PageQuery<MemberDoc> {
