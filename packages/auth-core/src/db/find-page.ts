@@ -1,4 +1,4 @@
-import type { Collection, Db, Document, Filter } from "mongodb";
+import type { Collection, Db, Document, Filter, RunCommandOptions } from "mongodb";
 import { TRANSIENT_SERVER_CODES } from "./connect.ts";
 
 export interface PageQuery<T> {
@@ -29,6 +29,15 @@ export async function findPage<T extends Document>(
   collection: Collection<T>,
   query: PageQuery<T>,
 ): Promise<T[]> {
+  const reply = await readCommand(collection.db, findPageCommand(collection, query));
+  return (reply as { cursor: { firstBatch: T[] } }).cursor.firstBatch;
+}
+
+/** The `find` command of a page (findPage, raw-page.ts findRawPage). */
+export function findPageCommand<T extends Document>(
+  collection: Collection<T>,
+  query: PageQuery<T>,
+): Document {
   if (!(query.limit >= 1)) throw new RangeError(`findPage: limit must be at least 1, was ${query.limit}`);
   const command: Document = { find: collection.collectionName, filter: query.filter };
   if (query.sort) command.sort = query.sort;
@@ -37,8 +46,7 @@ export async function findPage<T extends Document>(
   command.limit = query.limit;
   command.batchSize = query.limit;
   command.singleBatch = true;
-  const reply = await readCommand(collection.db, command);
-  return (reply as { cursor: { firstBatch: T[] } }).cursor.firstBatch;
+  return command;
 }
 
 /**
@@ -64,12 +72,12 @@ export async function findFirst<T extends Document>(
  * down. Not after a server-selection timeout (no server to ask: the wait would only double) nor a
  * socket timeout (a slow server stays slow). A `find` read twice is the same read.
  */
-async function readCommand(db: Db, command: Document): Promise<Document> {
+export async function readCommand(db: Db, command: Document, options?: RunCommandOptions): Promise<Document> {
   try {
-    return await db.command(command);
+    return await db.command(command, options);
   } catch (error) {
     if (!isRetryableRead(error)) throw error;
-    return db.command(command);
+    return db.command(command, options);
   }
 }
 

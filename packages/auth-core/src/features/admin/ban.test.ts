@@ -151,7 +151,7 @@ describe("sign-in of a banned user", () => {
     const original = db.command.bind(db);
     db.command = async (...args: never[]) => {
       const found = await original(...args);
-      if ((args[0] as { find?: string }).find === "users") {
+      if (((args as unknown[])[0] as { find?: string }).find === "users") {
         db.command = original;
         const res = await admin.browser.post("/admin/ban-user", { userId: user.id, banReason: "again" });
         expect(res.status).toBe(200);

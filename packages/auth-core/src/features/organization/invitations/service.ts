@@ -9,6 +9,7 @@ import type {
   UserDoc,
 } from "../../../db/documents.ts";
 import { ObjectId, parseId } from "../../../db/ids.ts";
+import type { RawPage } from "../../../db/raw-page.ts";
 import { granted, type Outcome, refused } from "../../../errors/refusal.ts";
 import { dispatchMail, toMailUser } from "../../mail-dispatch.ts";
 import { findUserByEmail } from "../../users/index.ts";
@@ -27,6 +28,7 @@ import {
   findInvitationBySlot,
   insertInvitation,
   listOrganizationInvitations,
+  listOrganizationInvitationsRaw,
   listPendingInvitationsByEmail,
   renewInvitation,
   setInvitationStatus,
@@ -351,6 +353,15 @@ export function listInvitationsOf(
   offset = 0,
 ): Promise<InvitationDoc[]> {
   return listOrganizationInvitations(auth.collections, organizationId, limit, offset);
+}
+
+/** listInvitationsOf's first page, its documents left as BSON (db/raw-page.ts). */
+export function listInvitationsRawOf(
+  auth: AuthContext,
+  organizationId: ObjectId,
+  limit: number,
+): Promise<RawPage<InvitationDoc>> {
+  return listOrganizationInvitationsRaw(auth.collections, organizationId, limit);
 }
 
 /** The pending, unexpired invitations of an address, newest first, at most `limit`. */

@@ -1,7 +1,8 @@
 import type { ObjectId } from "mongodb";
 import type { Collections } from "../../../db/collections.ts";
 import type { InvitationDoc, InvitationStatus } from "../../../db/documents.ts";
-import { findPage } from "../../../db/find-page.ts";
+import { findPage, type PageQuery } from "../../../db/find-page.ts";
+import { findRawPage, type RawPage } from "../../../db/raw-page.ts";
 
 /** Invitations: the only MongoDB access for them. */
 
@@ -69,12 +70,29 @@ export function listOrganizationInvitations(
   limit: number,
   offset = 0,
 ): Promise<InvitationDoc[]> {
-  return findPage(collections.invitations, {
+  return findPage(collections.invitations, organizationInvitationsQuery(organizationId, limit, offset));
+}
+
+/** listOrganizationInvitations, its documents left as BSON (db/raw-page.ts). */
+export function listOrganizationInvitationsRaw(
+  collections: Collections,
+  organizationId: ObjectId,
+  limit: number,
+): Promise<RawPage<InvitationDoc>> {
+  return findRawPage(collections.invitations, organizationInvitationsQuery(organizationId, limit, 0));
+}
+
+function organizationInvitationsQuery(
+  organizationId: ObjectId,
+  limit: number,
+  offset: number,
+): PageQuery<InvitationDoc> {
+  return {
     filter: { organizationId },
     sort: { createdAt: -1, _id: -1 },
     skip: offset,
     limit,
-  });
+  };
 }
 
 export function listPendingInvitationsByEmail(

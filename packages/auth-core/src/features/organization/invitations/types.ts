@@ -1,5 +1,15 @@
 import type { Invitation } from "../../../contracts/organization-models.ts";
+import type { BsonJsonWriter } from "../../../db/bson-json.ts";
 import type { InvitationDoc } from "../../../db/documents.ts";
+import {
+  BsonFields,
+  bsonFieldNames,
+  type RawPage,
+  TYPE_DATE,
+  TYPE_NULL,
+  TYPE_OBJECT_ID,
+  TYPE_STRING,
+} from "../../../db/raw-page.ts";
 import { jsonDate } from "../../../http/json-text.ts";
 
 export type { Invitation } from "../../../contracts/organization-models.ts";
@@ -31,4 +41,77 @@ export function invitationJson(doc: InvitationDoc): string {
     `"inviterId":"${doc.inviterId.toHexString()}","expiresAt":${jsonDate(doc.expiresAt)},` +
     `"createdAt":${jsonDate(doc.createdAt)}}`
   );
+}
+
+const FIELDS = bsonFieldNames([
+  "_id",
+  "organizationId",
+  "email",
+  "role",
+  "status",
+  "teamId",
+  "inviterId",
+  "expiresAt",
+  "createdAt",
+]);
+const [ID, ORGANIZATION, EMAIL, ROLE, STATUS, TEAM, INVITER, EXPIRES, CREATED] = [
+  0, 1, 2, 3, 4, 5, 6, 7, 8,
+] as const;
+
+/**
+ * The JSON array `jsonArray(docs, invitationJson)` would write for the decoded page, copied from the
+ * BSON bytes (members/types.ts writeMembersWithUsersJson says how a document of unexpected shape is
+ * written: decoded, by invitationJson).
+ */
+export function writeInvitationsJson(out: BsonJsonWriter, page: RawPage<InvitationDoc>): void {
+  const fields = new BsonFields(FIELDS);
+  out.text("[");
+  for (let index = 0; index < page.length; index++) {
+    if (index > 0) out.text(",");
+    fields.read(page.bytes, page.starts[index] as number);
+    const mark = out.length;
+    if (!writeInvitation(out, fields, page.bytes)) {
+      out.truncate(mark);
+      out.text(invitationJson(page.decode(index)));
+    }
+  }
+  out.text("]");
+}
+
+function writeInvitation(out: BsonJsonWriter, fields: BsonFields, bytes: Uint8Array): boolean {
+  const teamType = fields.type(TEAM);
+  if (
+    fields.type(ID) !== TYPE_OBJECT_ID ||
+    fields.type(ORGANIZATION) !== TYPE_OBJECT_ID ||
+    fields.type(EMAIL) !== TYPE_STRING ||
+    fields.type(ROLE) !== TYPE_STRING ||
+    fields.type(STATUS) !== TYPE_STRING ||
+    !(teamType === TYPE_STRING || teamType === TYPE_NULL) ||
+    fields.type(INVITER) !== TYPE_OBJECT_ID ||
+    fields.type(EXPIRES) !== TYPE_DATE ||
+    fields.type(CREATED) !== TYPE_DATE
+  )
+    return false;
+  out.text('{"id":');
+  out.objectId(bytes, fields.at(ID));
+  out.text(',"organizationId":');
+  out.objectId(bytes, fields.at(ORGANIZATION));
+  out.text(',"email":');
+  if (!out.string(bytes, fields.at(EMAIL))) return false;
+  out.text(',"role":');
+  if (!out.string(bytes, fields.at(ROLE))) return false;
+  out.text(',"status":');
+  if (!out.string(bytes, fields.at(STATUS))) return false;
+  out.text(',"teamId":');
+  if (teamType === TYPE_STRING) {
+    if (!out.string(bytes, fields.at(TEAM))) return false;
+  } else out.text("null");
+  out.text(',"inviterId":');
+  out.objectId(bytes, fields.at(INVITER));
+  out.text(',"expiresAt":');
+  out.date(bytes, fields.at(EXPIRES));
+  out.text(',"createdAt":');
+  out.date(bytes, fields.at(CREATED));
+  out.text("}");
+  return true;
 }

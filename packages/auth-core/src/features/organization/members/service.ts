@@ -3,13 +3,14 @@ import type { AuthContext } from "../../../context.ts";
 import { emailField } from "../../../contracts/schemas.ts";
 import type { MemberDoc, UserDoc } from "../../../db/documents.ts";
 import { ObjectId, parseId } from "../../../db/ids.ts";
+import { BsonFields, bsonFieldNames, RawPage, TYPE_OBJECT_ID } from "../../../db/raw-page.ts";
 import { clearActiveOrganizationOfSessions } from "../../session/index.ts";
 import { findUserByEmail } from "../../users/index.ts";
 import { deleteUserTeamMemberships } from "../teams/service.ts";
 import { buildRoleTable, holdsRole, type RoleTable } from "./rules.ts";
 import { claimSeat, type SeatResult } from "./seats.ts";
 import * as store from "./store.ts";
-import { type MemberAndUser, type MemberWithUser, toMemberWithUser } from "./types.ts";
+import { type MemberAndUser, type MemberWithUser, type RawMemberPairs, toMemberWithUser } from "./types.ts";
 
 /**
  * Members: roles, seats, the sole-owner guard. Uses teams (a member leaving leaves their teams) and
@@ -130,6 +131,51 @@ export async function pairWithUsers(
   return listed;
 }
 
+const USER_ID_FIELD = bsonFieldNames(["userId"]);
+const ID_FIELD = bsonFieldNames(["_id"]);
+
+/**
+ * pairWithUsers for a page left as BSON (store.listMembersRawPage): the same users read, the same
+ * pairs in page order, members without a user left out. `userIds[i]` is member i's user.
+ */
+export async function pairMembersRaw(
+  auth: AuthContext,
+  members: RawPage<MemberDoc>,
+  userIds: readonly ObjectId[],
+): Promise<RawMemberPairs> {
+  if (userIds.length === 0) return { members, users: RawPage.empty(), pairs: [] };
+  const users = await store.findMemberUsersRaw(auth.collections, userIds);
+  const byId = new Map<string, number>();
+  const id = new BsonFields(ID_FIELD);
+  for (let index = 0; index < users.length; index++) {
+    id.read(users.bytes, users.starts[index] as number);
+    // Only ObjectId `_id`s match the `$in` of ObjectIds.
+    if (id.type(0) === TYPE_OBJECT_ID) byId.set(users.bytes.toString("hex", id.at(0), id.at(0) + 12), index);
+  }
+  const pairs: number[] = [];
+  for (let index = 0; index < userIds.length; index++) {
+    const user = byId.get((userIds[index] as ObjectId).toHexString());
+    if (user !== undefined) pairs.push(index, user);
+  }
+  return { members, users, pairs };
+}
+
+/** Each member's user id, in page order (as MemberDoc.userId). */
+export function userIdsOf(members: RawPage<MemberDoc>): ObjectId[] {
+  const field = new BsonFields(USER_ID_FIELD);
+  const ids: ObjectId[] = [];
+  for (let index = 0; index < members.length; index++) {
+    field.read(members.bytes, members.starts[index] as number);
+    const at = field.at(0);
+    ids.push(
+      field.type(0) === TYPE_OBJECT_ID
+        ? new ObjectId(members.bytes.subarray(at, at + 12))
+        : members.decode(index).userId,
+    );
+  }
+  return ids;
+}
+
 /** pairWithUsers, as the API's shape. */
 export async function withUsers(auth: AuthContext, members: readonly MemberDoc[]): Promise<MemberWithUser[]> {
   return (await pairWithUsers(auth, members)).map(toMemberWithUser);
@@ -199,6 +245,15 @@ export async function listMembersWithUsers(
   page: store.MemberPage,
 ): Promise<MemberWithUser[]> {
   return withUsers(auth, await store.listMembersPage(auth.collections, organizationId, page));
+}
+
+/** listMembersPage, its documents left as BSON (db/raw-page.ts). */
+export function listMembersRawPage(
+  auth: AuthContext,
+  organizationId: ObjectId,
+  page: store.MemberPage,
+): Promise<RawPage<MemberDoc>> {
+  return store.listMembersRawPage(auth.collections, organizationId, page);
 }
 
 /** One page of members (store.listMembersPage: never more). */

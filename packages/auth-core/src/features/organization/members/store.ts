@@ -1,7 +1,8 @@
 import type { ObjectId } from "mongodb";
 import type { Collections } from "../../../db/collections.ts";
 import type { MemberDoc, UserDoc } from "../../../db/documents.ts";
-import { findPage } from "../../../db/find-page.ts";
+import { findPage, type PageQuery } from "../../../db/find-page.ts";
+import { findRawPage, type RawPage } from "../../../db/raw-page.ts";
 
 /** Members (and the public fields of their users): the only MongoDB access for them. */
 
@@ -75,13 +76,26 @@ export function listMembersPage(
   organizationId: ObjectId,
   page: MemberPage,
 ): Promise<MemberDoc[]> {
+  return findPage(collections.members, membersPageQuery(organizationId, page));
+}
+
+/** listMembersPage, its documents left as BSON (db/raw-page.ts). */
+export function listMembersRawPage(
+  collections: Collections,
+  organizationId: ObjectId,
+  page: MemberPage,
+): Promise<RawPage<MemberDoc>> {
+  return findRawPage(collections.members, membersPageQuery(organizationId, page));
+}
+
+function membersPageQuery(organizationId: ObjectId, page: MemberPage): PageQuery<MemberDoc> {
   const direction = page.sortDirection === "asc" ? 1 : -1;
-  return findPage(collections.members, {
+  return {
     filter: { organizationId },
     sort: { [page.sortBy]: direction, _id: direction },
     skip: page.offset,
     limit: page.limit,
-  });
+  };
 }
 
 /** Members holding `role` (in their comma separated list). */
@@ -123,11 +137,23 @@ export function findMemberUsers(
   ids: readonly ObjectId[],
 ): Promise<Pick<UserDoc, "_id" | "name" | "email" | "image">[]> {
   if (ids.length === 0) return Promise.resolve([]);
-  return findPage(collections.users, {
+  return findPage(collections.users, memberUsersQuery(ids));
+}
+
+/** findMemberUsers, its documents left as BSON (db/raw-page.ts); at least one id. */
+export function findMemberUsersRaw(
+  collections: Collections,
+  ids: readonly ObjectId[],
+): Promise<RawPage<Pick<UserDoc, "_id" | "name" | "email" | "image">>> {
+  return findRawPage(collections.users, memberUsersQuery(ids));
+}
+
+function memberUsersQuery(ids: readonly ObjectId[]): PageQuery<UserDoc> {
+  return {
     filter: { _id: { $in: [...ids] } },
     projection: { name: 1, email: 1, image: 1 },
     limit: ids.length,
-  });
+  };
 }
 
 export function findUserById(collections: Collections, id: ObjectId): Promise<UserDoc | null> {

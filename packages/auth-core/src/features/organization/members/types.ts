@@ -1,5 +1,15 @@
 import type { Member, MemberUser, MemberWithUser } from "../../../contracts/organization-models.ts";
+import type { BsonJsonWriter } from "../../../db/bson-json.ts";
 import type { MemberDoc, UserDoc } from "../../../db/documents.ts";
+import {
+  BsonFields,
+  bsonFieldNames,
+  type RawPage,
+  TYPE_DATE,
+  TYPE_NULL,
+  TYPE_OBJECT_ID,
+  TYPE_STRING,
+} from "../../../db/raw-page.ts";
 import { jsonDate } from "../../../http/json-text.ts";
 
 export type { Member, MemberUser, MemberWithUser } from "../../../contracts/organization-models.ts";
@@ -46,4 +56,111 @@ export function memberWithUserJson({ member, user }: MemberAndUser): string {
     `"createdAt":${jsonDate(member.createdAt)},"teamId":${teamId},"user":{"id":"${user._id.toHexString()}",` +
     `"name":${JSON.stringify(user.name)},"email":${JSON.stringify(user.email)},"image":${image}}}`
   );
+}
+
+/**
+ * Members and their users as read (raw-page.ts): `pairs` holds, for each listed member in page
+ * order, the index of its document in `members` and of its user's in `users` (service.ts
+ * pairMembersRaw). Written straight from the bytes by `writeMembersWithUsersJson`.
+ */
+export interface RawMemberPairs {
+  members: RawPage<MemberDoc>;
+  users: RawPage<MemberUserDoc>;
+  /** Member index, user index; member index, user index; … */
+  pairs: readonly number[];
+}
+
+/** The pairs decoded (the server API's objects). */
+export function toMembersWithUsers({ members, users, pairs }: RawMemberPairs): MemberWithUser[] {
+  const listed: MemberWithUser[] = [];
+  for (let index = 0; index < pairs.length; index += 2) {
+    const member = members.decode(pairs[index] as number);
+    listed.push(toMemberWithUser({ member, user: users.decode(pairs[index + 1] as number) }));
+  }
+  return listed;
+}
+
+const MEMBER_FIELDS = bsonFieldNames(["_id", "organizationId", "userId", "role", "createdAt", "teamId"]);
+const USER_FIELDS = bsonFieldNames(["_id", "name", "email", "image"]);
+const [M_ID, M_ORGANIZATION, M_USER, M_ROLE, M_CREATED, M_TEAM] = [0, 1, 2, 3, 4, 5] as const;
+const [U_ID, U_NAME, U_EMAIL, U_IMAGE] = [0, 1, 2, 3] as const;
+
+/**
+ * The JSON array `jsonArray(pairs, memberWithUserJson)` would write for the decoded pairs, copied
+ * from the BSON bytes. A document whose fields are not of the types MemberDoc/UserDoc declare (or
+ * whose text is not valid UTF-8) is decoded and written by memberWithUserJson instead, so it
+ * answers (or fails) exactly as before; types.test.ts compares the two on stored documents.
+ */
+export function writeMembersWithUsersJson(
+  out: BsonJsonWriter,
+  { members, users, pairs }: RawMemberPairs,
+): void {
+  const member = new BsonFields(MEMBER_FIELDS);
+  const user = new BsonFields(USER_FIELDS);
+  const memberBytes = members.bytes;
+  const userBytes = users.bytes;
+  out.text("[");
+  for (let index = 0; index < pairs.length; index += 2) {
+    if (index > 0) out.text(",");
+    const memberIndex = pairs[index] as number;
+    const userIndex = pairs[index + 1] as number;
+    member.read(memberBytes, members.starts[memberIndex] as number);
+    user.read(userBytes, users.starts[userIndex] as number);
+    const mark = out.length;
+    if (!writeMemberWithUser(out, member, memberBytes, user, userBytes)) {
+      out.truncate(mark);
+      out.text(memberWithUserJson({ member: members.decode(memberIndex), user: users.decode(userIndex) }));
+    }
+  }
+  out.text("]");
+}
+
+/** False (part written) when a field is not of its declared type: the caller writes the decoded pair instead. */
+function writeMemberWithUser(
+  out: BsonJsonWriter,
+  member: BsonFields,
+  memberBytes: Uint8Array,
+  user: BsonFields,
+  userBytes: Uint8Array,
+): boolean {
+  const teamType = member.type(M_TEAM);
+  const imageType = user.type(U_IMAGE);
+  if (
+    member.type(M_ID) !== TYPE_OBJECT_ID ||
+    member.type(M_ORGANIZATION) !== TYPE_OBJECT_ID ||
+    member.type(M_USER) !== TYPE_OBJECT_ID ||
+    member.type(M_ROLE) !== TYPE_STRING ||
+    member.type(M_CREATED) !== TYPE_DATE ||
+    !(teamType === TYPE_OBJECT_ID || teamType === TYPE_NULL || teamType === 0) ||
+    user.type(U_ID) !== TYPE_OBJECT_ID ||
+    user.type(U_NAME) !== TYPE_STRING ||
+    user.type(U_EMAIL) !== TYPE_STRING ||
+    !(imageType === TYPE_STRING || imageType === TYPE_NULL || imageType === 0)
+  )
+    return false;
+  out.text('{"id":');
+  out.objectId(memberBytes, member.at(M_ID));
+  out.text(',"organizationId":');
+  out.objectId(memberBytes, member.at(M_ORGANIZATION));
+  out.text(',"userId":');
+  out.objectId(memberBytes, member.at(M_USER));
+  out.text(',"role":');
+  if (!out.string(memberBytes, member.at(M_ROLE))) return false;
+  out.text(',"createdAt":');
+  out.date(memberBytes, member.at(M_CREATED));
+  out.text(',"teamId":');
+  if (teamType === TYPE_OBJECT_ID) out.objectId(memberBytes, member.at(M_TEAM));
+  else out.text("null");
+  out.text(',"user":{"id":');
+  out.objectId(userBytes, user.at(U_ID));
+  out.text(',"name":');
+  if (!out.string(userBytes, user.at(U_NAME))) return false;
+  out.text(',"email":');
+  if (!out.string(userBytes, user.at(U_EMAIL))) return false;
+  out.text(',"image":');
+  if (imageType === TYPE_STRING) {
+    if (!out.string(userBytes, user.at(U_IMAGE))) return false;
+  } else out.text("null");
+  out.text("}}");
+  return true;
 }

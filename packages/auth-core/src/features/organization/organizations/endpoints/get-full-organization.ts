@@ -1,15 +1,15 @@
 import { getFullOrganizationContract } from "../../../../contracts/organization.ts";
 import { PAGE_MAX } from "../../../../contracts/organization-fields.ts";
 import type { FullOrganization } from "../../../../contracts/organization-models.ts";
+import { BsonJsonWriter } from "../../../../db/bson-json.ts";
 import { AuthError } from "../../../../errors/auth-error.ts";
 import { defineEndpoint } from "../../../../http/define-endpoint.ts";
-import { jsonArray } from "../../../../http/json-text.ts";
 import { serializedJson } from "../../../../http/run-endpoint.ts";
 import { requireCaller, resolveOrganizationRef } from "../../endpoints/guards.ts";
-import { listInvitationsOf } from "../../invitations/service.ts";
-import { invitationJson, toInvitation } from "../../invitations/types.ts";
-import { findMember, listMembersPage, pairWithUsers } from "../../members/service.ts";
-import { memberWithUserJson, toMemberWithUser } from "../../members/types.ts";
+import { listInvitationsRawOf } from "../../invitations/service.ts";
+import { toInvitation, writeInvitationsJson } from "../../invitations/types.ts";
+import { findMember, listMembersRawPage, pairMembersRaw, userIdsOf } from "../../members/service.ts";
+import { toMembersWithUsers, writeMembersWithUsersJson } from "../../members/types.ts";
 import { listTeams } from "../../teams/service.ts";
 import { toTeam } from "../../teams/types.ts";
 import { findOrganization } from "../service.ts";
@@ -42,31 +42,36 @@ export const getFullOrganization = defineEndpoint(getFullOrganizationContract, {
     const ref = await resolveOrganizationRef(auth, caller.session, query);
     const limit = Math.min(query.membersLimit ?? auth.options.organization.membershipLimit, PAGE_MAX);
     const [page, organization, invitations, teams] = await Promise.all([
-      listMembersPage(auth, ref.id, { limit, offset: 0, sortBy: "createdAt", sortDirection: "asc" }),
+      listMembersRawPage(auth, ref.id, { limit, offset: 0, sortBy: "createdAt", sortDirection: "asc" }),
       ref.organization ?? findOrganization(auth, ref.id),
-      listInvitationsOf(auth, ref.id, PAGE_MAX),
+      listInvitationsRawOf(auth, ref.id, PAGE_MAX),
       auth.options.organization.teams.enabled ? listTeams(auth, ref.id, PAGE_MAX) : [],
     ]);
     const userId = caller.user._id;
-    const listsCaller = page.some((member) => member.userId.equals(userId));
+    const userIds = userIdsOf(page);
+    const listsCaller = userIds.some((id) => id.equals(userId));
     if (!listsCaller && (page.length < limit || !(await findMember(auth, ref.id, userId))))
       throw new AuthError("NOT_A_MEMBER_OF_ORGANIZATION");
     if (!organization) throw new AuthError("ORGANIZATION_NOT_FOUND");
-    const members = await pairWithUsers(auth, page);
+    const members = await pairMembersRaw(auth, page, userIds);
     const build = (): FullOrganization => ({
       ...toOrganization(organization),
-      members: members.map(toMemberWithUser),
-      invitations: invitations.map(toInvitation),
+      members: toMembersWithUsers(members),
+      invitations: invitations.decodeAll().map(toInvitation),
       teams: teams.map(toTeam),
     });
-    // The JSON text of build(), written without the intermediate objects (members/types.ts
-    // memberWithUserJson): the organization's own fields end where its object closes.
+    // The JSON text of build(), written from the documents' bytes without decoding them
+    // (members/types.ts writeMembersWithUsersJson): the organization's own fields end where its
+    // object closes.
     const head = JSON.stringify(toOrganization(organization)).slice(0, -1);
-    return serializedJson(
-      `${head},"members":${jsonArray(members, memberWithUserJson)},` +
-        `"invitations":${jsonArray(invitations, invitationJson)},"teams":${JSON.stringify(teams.map(toTeam))}}`,
-      build,
-      undefined,
+    const out = new BsonJsonWriter(
+      2 * (page.bytes.length + members.users.bytes.length + invitations.bytes.length) + 1024,
     );
+    out.text(`${head},"members":`);
+    writeMembersWithUsersJson(out, members);
+    out.text(',"invitations":');
+    writeInvitationsJson(out, invitations);
+    out.text(`,"teams":${JSON.stringify(teams.map(toTeam))}}`);
+    return serializedJson(out.toString(), build, undefined);
   },
 });
