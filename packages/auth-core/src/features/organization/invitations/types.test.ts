@@ -8,19 +8,21 @@ import { AWKWARD_TEXTS as AWKWARD } from "../../../http/json-text.test.cases.ts"
 import { jsonArray } from "../../../http/json-text.ts";
 import { invitationJson, toInvitation, writeInvitationsJson } from "./types.ts";
 
+/** One stored invitation; each case changes what it tests. */
+const base: InvitationDoc = {
+  _id: new ObjectId(),
+  organizationId: new ObjectId(),
+  email: "ada@example.com",
+  role: "member",
+  status: "pending",
+  teamId: null,
+  inviterId: new ObjectId(),
+  expiresAt: new Date("2026-03-04T05:06:07.089Z"),
+  createdAt: new Date("2026-03-02T00:00:00.000Z"),
+  slot: "pending:ada@example.com",
+};
+
 describe("an invitation's JSON text is the one JSON.stringify writes for its API shape", () => {
-  const base: InvitationDoc = {
-    _id: new ObjectId(),
-    organizationId: new ObjectId(),
-    email: "ada@example.com",
-    role: "member",
-    status: "pending",
-    teamId: null,
-    inviterId: new ObjectId(),
-    expiresAt: new Date("2026-03-04T05:06:07.089Z"),
-    createdAt: new Date("2026-03-02T00:00:00.000Z"),
-    slot: "pending:ada@example.com",
-  };
   const cases: Array<[string, InvitationDoc]> = [
     ["plain", base],
     [
@@ -40,18 +42,6 @@ describe("an invitation's JSON text is the one JSON.stringify writes for its API
 });
 
 describe("invitations written from their BSON bytes read as their decoded JSON text", () => {
-  const base = {
-    _id: new ObjectId(),
-    organizationId: new ObjectId(),
-    email: "ada@example.com",
-    role: "member",
-    status: "pending",
-    teamId: null,
-    inviterId: new ObjectId(),
-    expiresAt: new Date("2026-03-04T05:06:07.089Z"),
-    createdAt: new Date("2026-03-02T00:00:00.000Z"),
-    slot: "pending:ada@example.com",
-  };
   const cases: Array<[string, object]> = [
     ["plain", base],
     [

@@ -14,30 +14,32 @@ import {
   writeMembersWithUsersJson,
 } from "./types.ts";
 
+/** One stored member and its user; each case changes what it tests. */
+const member: MemberDoc = {
+  _id: new ObjectId(),
+  organizationId: new ObjectId(),
+  userId: new ObjectId(),
+  role: "member",
+  createdAt: new Date("2026-03-04T05:06:07.089Z"),
+  teamId: null,
+  seat: 3,
+};
+const user: MemberUserDoc = { _id: member.userId, name: "Ada", email: "ada@example.com", image: null };
+
 describe("a member's JSON text is the one JSON.stringify writes for its API shape", () => {
-  const base: MemberDoc = {
-    _id: new ObjectId(),
-    organizationId: new ObjectId(),
-    userId: new ObjectId(),
-    role: "member",
-    createdAt: new Date("2026-03-04T05:06:07.089Z"),
-    teamId: null,
-    seat: 3,
-  };
-  const user: MemberUserDoc = { _id: base.userId, name: "Ada", email: "ada@example.com", image: null };
   const cases: Array<[string, MemberDoc, MemberUserDoc]> = [
-    ["plain", base, user],
-    ["in a team, with several roles", { ...base, teamId: new ObjectId(), role: "admin,member" }, user],
-    ["with an image", base, { ...user, image: 'https://example.com/a.png?x="1"' }],
+    ["plain", member, user],
+    ["in a team, with several roles", { ...member, teamId: new ObjectId(), role: "admin,member" }, user],
+    ["with an image", member, { ...user, image: 'https://example.com/a.png?x="1"' }],
     [
       "without an image field",
-      base,
+      member,
       { _id: user._id, name: "Ada", email: "ada@example.com" } as MemberUserDoc,
     ],
-    ["an invalid date", { ...base, createdAt: new Date(Number.NaN) }, user],
+    ["an invalid date", { ...member, createdAt: new Date(Number.NaN) }, user],
     ...AWKWARD.map((text): [string, MemberDoc, MemberUserDoc] => [
       `text ${JSON.stringify(text)}`,
-      { ...base, role: text },
+      { ...member, role: text },
       { ...user, name: text, email: text, image: text },
     ]),
   ];
@@ -48,16 +50,6 @@ describe("a member's JSON text is the one JSON.stringify writes for its API shap
 });
 
 describe("members written from their BSON bytes read as their decoded JSON text", () => {
-  const member = {
-    _id: new ObjectId(),
-    organizationId: new ObjectId(),
-    userId: new ObjectId(),
-    role: "member",
-    createdAt: new Date("2026-03-04T05:06:07.089Z"),
-    teamId: null,
-    seat: 3,
-  };
-  const user = { _id: member.userId, name: "Ada", email: "ada@example.com", image: null };
   const cases: Array<[string, object, object]> = [
     ["plain", member, user],
     ["in a team", { ...member, teamId: new ObjectId(), role: "admin,member" }, user],
