@@ -1,5 +1,12 @@
 import { isUtf8 } from "node:buffer";
-import { readInt32 } from "./raw-page.ts";
+import {
+  type BsonFields,
+  readInt32,
+  TYPE_DATE,
+  TYPE_NULL,
+  TYPE_OBJECT_ID,
+  type TYPE_STRING,
+} from "./raw-page.ts";
 
 const HEX = new TextEncoder().encode("0123456789abcdef");
 /** Date.prototype.toISOString's four-digit years: 0000-01-01 up to (not including) 10000-01-01. */
@@ -199,4 +206,49 @@ function writeDigits(out: Buffer, at: number, value: number, width: number): num
     value = Math.floor(value / 10);
   }
   return at + width;
+}
+
+/**
+ * One field of a stored document written as a JSON member: its key, its slot in the BsonFields,
+ * its BSON type (an ObjectId as hex, a string, a date), and what else it may hold — `null` also a
+ * BSON null, `absent` also a missing field (both written as null).
+ */
+export interface JsonField {
+  key: string;
+  slot: number;
+  type: typeof TYPE_OBJECT_ID | typeof TYPE_STRING | typeof TYPE_DATE;
+  orNull?: "null" | "null or absent";
+}
+
+/**
+ * The fields' `"key":value` members, comma-separated, as JSON.stringify writes the values the driver
+ * decodes. False when a field holds another type (checked before anything is written) or a string
+ * is not UTF-8 (part written: the caller truncates and writes the decoded document instead).
+ */
+export function writeJsonFields(
+  out: BsonJsonWriter,
+  fields: BsonFields,
+  bytes: Uint8Array,
+  specs: readonly JsonField[],
+): boolean {
+  for (const spec of specs) {
+    const type = fields.type(spec.slot);
+    if (type === spec.type) continue;
+    if (
+      spec.orNull === undefined ||
+      !(type === TYPE_NULL || (type === 0 && spec.orNull === "null or absent"))
+    )
+      return false;
+  }
+  for (let index = 0; index < specs.length; index++) {
+    const spec = specs[index] as JsonField;
+    out.text(index === 0 ? '"' : ',"');
+    out.text(spec.key);
+    out.text('":');
+    if (fields.type(spec.slot) !== spec.type) out.text("null");
+    else if (spec.type === TYPE_OBJECT_ID) out.objectId(bytes, fields.at(spec.slot));
+    else if (spec.type === TYPE_DATE) out.date(bytes, fields.at(spec.slot));
+    else if (!out.string(bytes, fields.at(spec.slot))) return false;
+  }
+  return true;
 }

@@ -1,12 +1,11 @@
 import type { Invitation } from "../../../contracts/organization-models.ts";
-import type { BsonJsonWriter } from "../../../db/bson-json.ts";
+import { type BsonJsonWriter, type JsonField, writeJsonFields } from "../../../db/bson-json.ts";
 import type { InvitationDoc } from "../../../db/documents.ts";
 import {
   BsonFields,
   bsonFieldNames,
   type RawPage,
   TYPE_DATE,
-  TYPE_NULL,
   TYPE_OBJECT_ID,
   TYPE_STRING,
 } from "../../../db/raw-page.ts";
@@ -78,40 +77,22 @@ export function writeInvitationsJson(out: BsonJsonWriter, page: RawPage<Invitati
   out.text("]");
 }
 
+/** InvitationDoc's fields in toInvitation's order (a teamId is a string or null, never absent). */
+const INVITATION_JSON: readonly JsonField[] = [
+  { key: "id", slot: ID, type: TYPE_OBJECT_ID },
+  { key: "organizationId", slot: ORGANIZATION, type: TYPE_OBJECT_ID },
+  { key: "email", slot: EMAIL, type: TYPE_STRING },
+  { key: "role", slot: ROLE, type: TYPE_STRING },
+  { key: "status", slot: STATUS, type: TYPE_STRING },
+  { key: "teamId", slot: TEAM, type: TYPE_STRING, orNull: "null" },
+  { key: "inviterId", slot: INVITER, type: TYPE_OBJECT_ID },
+  { key: "expiresAt", slot: EXPIRES, type: TYPE_DATE },
+  { key: "createdAt", slot: CREATED, type: TYPE_DATE },
+];
+
 function writeInvitation(out: BsonJsonWriter, fields: BsonFields, bytes: Uint8Array): boolean {
-  const teamType = fields.type(TEAM);
-  if (
-    fields.type(ID) !== TYPE_OBJECT_ID ||
-    fields.type(ORGANIZATION) !== TYPE_OBJECT_ID ||
-    fields.type(EMAIL) !== TYPE_STRING ||
-    fields.type(ROLE) !== TYPE_STRING ||
-    fields.type(STATUS) !== TYPE_STRING ||
-    !(teamType === TYPE_STRING || teamType === TYPE_NULL) ||
-    fields.type(INVITER) !== TYPE_OBJECT_ID ||
-    fields.type(EXPIRES) !== TYPE_DATE ||
-    fields.type(CREATED) !== TYPE_DATE
-  )
-    return false;
-  out.text('{"id":');
-  out.objectId(bytes, fields.at(ID));
-  out.text(',"organizationId":');
-  out.objectId(bytes, fields.at(ORGANIZATION));
-  out.text(',"email":');
-  if (!out.string(bytes, fields.at(EMAIL))) return false;
-  out.text(',"role":');
-  if (!out.string(bytes, fields.at(ROLE))) return false;
-  out.text(',"status":');
-  if (!out.string(bytes, fields.at(STATUS))) return false;
-  out.text(',"teamId":');
-  if (teamType === TYPE_STRING) {
-    if (!out.string(bytes, fields.at(TEAM))) return false;
-  } else out.text("null");
-  out.text(',"inviterId":');
-  out.objectId(bytes, fields.at(INVITER));
-  out.text(',"expiresAt":');
-  out.date(bytes, fields.at(EXPIRES));
-  out.text(',"createdAt":');
-  out.date(bytes, fields.at(CREATED));
+  out.text("{");
+  if (!writeJsonFields(out, fields, bytes, INVITATION_JSON)) return false;
   out.text("}");
   return true;
 }

@@ -1,12 +1,11 @@
 import type { Member, MemberUser, MemberWithUser } from "../../../contracts/organization-models.ts";
-import type { BsonJsonWriter } from "../../../db/bson-json.ts";
+import { type BsonJsonWriter, type JsonField, writeJsonFields } from "../../../db/bson-json.ts";
 import type { MemberDoc, UserDoc } from "../../../db/documents.ts";
 import {
   BsonFields,
   bsonFieldNames,
   type RawPage,
   TYPE_DATE,
-  TYPE_NULL,
   TYPE_OBJECT_ID,
   TYPE_STRING,
 } from "../../../db/raw-page.ts";
@@ -115,6 +114,23 @@ export function writeMembersWithUsersJson(
   out.text("]");
 }
 
+/** MemberDoc's fields in toMember's order (teamId null or absent written as null). */
+const MEMBER_JSON: readonly JsonField[] = [
+  { key: "id", slot: M_ID, type: TYPE_OBJECT_ID },
+  { key: "organizationId", slot: M_ORGANIZATION, type: TYPE_OBJECT_ID },
+  { key: "userId", slot: M_USER, type: TYPE_OBJECT_ID },
+  { key: "role", slot: M_ROLE, type: TYPE_STRING },
+  { key: "createdAt", slot: M_CREATED, type: TYPE_DATE },
+  { key: "teamId", slot: M_TEAM, type: TYPE_OBJECT_ID, orNull: "null or absent" },
+];
+/** The member's user as toMemberUser writes it (image null or absent written as null). */
+const USER_JSON: readonly JsonField[] = [
+  { key: "id", slot: U_ID, type: TYPE_OBJECT_ID },
+  { key: "name", slot: U_NAME, type: TYPE_STRING },
+  { key: "email", slot: U_EMAIL, type: TYPE_STRING },
+  { key: "image", slot: U_IMAGE, type: TYPE_STRING, orNull: "null or absent" },
+];
+
 /** False (part written) when a field is not of its declared type: the caller writes the decoded pair instead. */
 function writeMemberWithUser(
   out: BsonJsonWriter,
@@ -123,44 +139,10 @@ function writeMemberWithUser(
   user: BsonFields,
   userBytes: Uint8Array,
 ): boolean {
-  const teamType = member.type(M_TEAM);
-  const imageType = user.type(U_IMAGE);
-  if (
-    member.type(M_ID) !== TYPE_OBJECT_ID ||
-    member.type(M_ORGANIZATION) !== TYPE_OBJECT_ID ||
-    member.type(M_USER) !== TYPE_OBJECT_ID ||
-    member.type(M_ROLE) !== TYPE_STRING ||
-    member.type(M_CREATED) !== TYPE_DATE ||
-    !(teamType === TYPE_OBJECT_ID || teamType === TYPE_NULL || teamType === 0) ||
-    user.type(U_ID) !== TYPE_OBJECT_ID ||
-    user.type(U_NAME) !== TYPE_STRING ||
-    user.type(U_EMAIL) !== TYPE_STRING ||
-    !(imageType === TYPE_STRING || imageType === TYPE_NULL || imageType === 0)
-  )
-    return false;
-  out.text('{"id":');
-  out.objectId(memberBytes, member.at(M_ID));
-  out.text(',"organizationId":');
-  out.objectId(memberBytes, member.at(M_ORGANIZATION));
-  out.text(',"userId":');
-  out.objectId(memberBytes, member.at(M_USER));
-  out.text(',"role":');
-  if (!out.string(memberBytes, member.at(M_ROLE))) return false;
-  out.text(',"createdAt":');
-  out.date(memberBytes, member.at(M_CREATED));
-  out.text(',"teamId":');
-  if (teamType === TYPE_OBJECT_ID) out.objectId(memberBytes, member.at(M_TEAM));
-  else out.text("null");
-  out.text(',"user":{"id":');
-  out.objectId(userBytes, user.at(U_ID));
-  out.text(',"name":');
-  if (!out.string(userBytes, user.at(U_NAME))) return false;
-  out.text(',"email":');
-  if (!out.string(userBytes, user.at(U_EMAIL))) return false;
-  out.text(',"image":');
-  if (imageType === TYPE_STRING) {
-    if (!out.string(userBytes, user.at(U_IMAGE))) return false;
-  } else out.text("null");
+  out.text("{");
+  if (!writeJsonFields(out, member, memberBytes, MEMBER_JSON)) return false;
+  out.text(',"user":{');
+  if (!writeJsonFields(out, user, userBytes, USER_JSON)) return false;
   out.text("}}");
   return true;
 }
