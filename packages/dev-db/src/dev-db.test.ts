@@ -4,7 +4,7 @@ import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import { MongoClient, MongoServerError } from "mongodb";
+import { MongoClient, MongoServerError, ObjectId } from "mongodb";
 import { describe, expect, it } from "vitest";
 import { preparePatchedSource } from "./ferretdb.ts";
 import { SJSON_DECODER_TEST_FILE } from "./ferretdb-patch-decoder.ts";
@@ -159,6 +159,114 @@ describe("the embedded FerretDB (patched, ferretdb-patch.ts)", () => {
         expect(await collection.countDocuments({ _id: { $in: ["key-1", "key-2"] }, n: 2 })).toBe(1);
         await collection.deleteMany({ _id: { $in: ["key-1", "key-2"] } });
         expect(await collection.countDocuments({})).toBe(48);
+      } finally {
+        await client.close();
+        await database.stop();
+      }
+    },
+    FIRST_BUILD_TIMEOUT_MS,
+  );
+
+  it(
+    "answers string and ObjectId equality on other fields from their indexes, arrays and look-alikes included",
+    async () => {
+      const database = await startDevDatabase({ env: envWithoutMongoUri(), log: () => {} });
+      const client = new MongoClient(database.uri);
+      try {
+        await client.connect();
+        type Row = { _id: number; org?: unknown; user?: unknown; n: number };
+        const collection = client.db("patch").collection<Row>("fields");
+        await collection.createIndex({ org: 1, user: 1 });
+        const [a, b, c] = [new ObjectId(), new ObjectId(), new ObjectId()];
+        await collection.insertMany([
+          ...Array.from({ length: 20 }, (_, n) => ({ _id: n, org: a, user: `user-${n}`, n })),
+          ...Array.from({ length: 40 }, (_, n) => ({ _id: 100 + n, org: b, user: `user-${n}`, n })),
+          // MongoDB's equality matches an array holding the value, not a string of the same hex.
+          { _id: 200, org: [c, a], user: ["user-3", "user-99"], n: 200 },
+          { _id: 201, org: a.toHexString(), user: "user-3", n: 201 },
+          // A value whose JSON has an escape, a number, a missing field.
+          { _id: 202, org: 'quo"te', user: "user-3", n: 202 },
+          { _id: 203, org: 7, n: 203 },
+          { _id: 204, n: 204 },
+        ]);
+        const plan = async (filter: Record<string, unknown>) =>
+          JSON.stringify((await collection.find(filter).explain()).queryPlanner);
+        if (database.backend === "ferretdb") {
+          for (const filter of [
+            { org: a },
+            { org: { $eq: a } },
+            { org: { $in: [a, b] } },
+            { org: a, user: "user-3" },
+            { user: "user-3", org: b, n: { $gt: 1 } },
+          ]) {
+            expect(await plan(filter), JSON.stringify(filter)).toContain("USING INDEX");
+          }
+          // Not the index's leading field, an escaped string, a number: read whole, filtered by the handler.
+          for (const filter of [{ user: "user-3" }, { org: 'quo"te' }, { org: 7 }]) {
+            expect(await plan(filter), JSON.stringify(filter)).not.toContain("USING INDEX");
+          }
+        }
+        const ids = async (filter: Record<string, unknown>) =>
+          (await collection.find(filter).toArray()).map((row) => row._id).sort((x, y) => x - y);
+        expect(await ids({ org: a })).toEqual([...Array.from({ length: 20 }, (_, n) => n), 200]);
+        expect(await ids({ org: { $eq: c } })).toEqual([200]);
+        expect(await ids({ org: a.toHexString() })).toEqual([201]);
+        expect(await ids({ org: { $in: [c, a.toHexString()] } })).toEqual([200, 201]);
+        expect(await ids({ org: a, user: "user-3" })).toEqual([3, 200]);
+        expect(await ids({ org: b, user: "user-99" })).toEqual([]);
+        expect(await ids({ org: 'quo"te' })).toEqual([202]);
+        expect(await ids({ org: 7 })).toEqual([203]);
+        expect(await ids({ user: "user-3", n: { $gte: 200 } })).toEqual([200, 201, 202]);
+        expect(await collection.countDocuments({ org: b })).toBe(40);
+        await collection.updateMany({ org: a, n: { $lt: 5 } }, { $set: { n: -1 } });
+        expect(await ids({ n: -1 })).toEqual([0, 1, 2, 3, 4]);
+        expect((await collection.deleteMany({ org: { $in: [b, c] } })).deletedCount).toBe(41);
+        expect(await collection.countDocuments({})).toBe(24);
+      } finally {
+        await client.close();
+        await database.stop();
+      }
+    },
+    FIRST_BUILD_TIMEOUT_MS,
+  );
+
+  it(
+    "counts a collection exactly through inserts, deletes, refused inserts, concurrent writes and a drop",
+    async () => {
+      const database = await startDevDatabase({ env: envWithoutMongoUri(), log: () => {} });
+      const client = new MongoClient(database.uri);
+      try {
+        await client.connect();
+        const collection = client.db("patch").collection<{ _id: number; n: number }>("counted");
+        await collection.insertMany(Array.from({ length: 100 }, (_, n) => ({ _id: n, n })));
+        expect(await collection.estimatedDocumentCount()).toBe(100);
+        await collection.insertMany(Array.from({ length: 50 }, (_, n) => ({ _id: 100 + n, n: 100 + n })));
+        expect(await collection.estimatedDocumentCount()).toBe(150);
+        await collection.deleteMany({ n: { $lt: 20 } });
+        expect(await collection.estimatedDocumentCount()).toBe(130);
+        await expect(collection.insertOne({ _id: 50, n: 50 })).rejects.toThrow(MongoServerError);
+        await collection.updateMany({}, { $set: { n: 0 } });
+        expect(await collection.estimatedDocumentCount()).toBe(130);
+        // Writes and counts at once: every count is a number the collection held, the last one exact.
+        const counts = await Promise.all([
+          ...Array.from({ length: 20 }, (_, k) =>
+            collection.insertOne({ _id: 1000 + k, n: k }).then(() => -1),
+          ),
+          ...Array.from({ length: 5 }, () => collection.estimatedDocumentCount()),
+        ]);
+        for (const count of counts.filter((value) => value >= 0)) {
+          expect(count).toBeGreaterThanOrEqual(130);
+          expect(count).toBeLessThanOrEqual(150);
+        }
+        expect(await collection.estimatedDocumentCount()).toBe(150);
+        expect(await collection.countDocuments({})).toBe(150);
+        // Dropped and created again (the same table name): counted from its new rows.
+        await collection.drop();
+        expect(await collection.estimatedDocumentCount()).toBe(0);
+        await collection.insertMany(Array.from({ length: 7 }, (_, n) => ({ _id: n, n })));
+        expect(await collection.estimatedDocumentCount()).toBe(7);
+        await collection.deleteOne({ _id: 3 });
+        expect(await collection.estimatedDocumentCount()).toBe(6);
       } finally {
         await client.close();
         await database.stop();
