@@ -218,6 +218,26 @@ describe("the embedded FerretDB (patched, ferretdb-patch.ts)", () => {
         expect(await ids({ org: 7 })).toEqual([203]);
         expect(await ids({ user: "user-3", n: { $gte: 200 } })).toEqual([200, 201, 202]);
         expect(await collection.countDocuments({ org: b })).toBe(40);
+        // A prefix range on another field: an index range too, arrays included.
+        const prefixed = client.db("patch").collection<{ _id: number; identifier: unknown }>("prefixed");
+        await prefixed.createIndex({ identifier: 1 });
+        await prefixed.insertMany([
+          { _id: 1, identifier: "lane:a:1" },
+          { _id: 2, identifier: "lane:a:2" },
+          { _id: 3, identifier: "lane:ab" },
+          { _id: 4, identifier: "lane:b:1" },
+          { _id: 5, identifier: ["x", "lane:a:9"] },
+          { _id: 6, identifier: 7 },
+        ]);
+        const range = { $gte: "lane:a:", $lt: "lane:a;" };
+        if (database.backend === "ferretdb") {
+          const explained = await prefixed.find({ identifier: range }).explain();
+          expect(JSON.stringify(explained.queryPlanner)).toContain("USING INDEX");
+        }
+        const inRange = await prefixed.find({ identifier: range }).toArray();
+        expect(inRange.map((row) => row._id).sort()).toEqual([1, 2, 5]);
+        expect((await prefixed.deleteMany({ identifier: range })).deletedCount).toBe(3);
+        expect(await prefixed.countDocuments({})).toBe(3);
         await collection.updateMany({ org: a, n: { $lt: 5 } }, { $set: { n: -1 } });
         expect(await ids({ n: -1 })).toEqual([0, 1, 2, 3, 4]);
         expect((await collection.deleteMany({ org: { $in: [b, c] } })).deletedCount).toBe(41);

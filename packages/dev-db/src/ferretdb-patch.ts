@@ -31,7 +31,7 @@ import { SJSON_DECODER_FILE, SJSON_UNMARSHAL_EDIT } from "./ferretdb-patch-decod
  *    profile and set a finalizer, a leak check for FerretDB's own tests that cost ~15% of the
  *    database's CPU time on reads of a hundred documents.
  * 7. Beside `_id` (or without it), equality on other top-level fields — a string or ObjectId,
- *    `$eq`, or `$in` of them — is pushed down on `_ferretdb_sjson->'field'`, the expression FerretDB
+ *    `$eq`, or `$in` of them — and prefix ranges as in 2 are pushed down on `_ferretdb_sjson->'field'`, the expression FerretDB
  *    builds its indexes on, so SQLite reads an index the field leads (members by organization,
  *    sessions by user…) instead of the handler decoding every document. MongoDB's equality also
  *    matches an array holding the value: rows whose field is an array are selected too (a second
@@ -456,7 +456,8 @@ func tesseraIDCondition(filter *types.Document) (string, []any, bool) {
 const tesseraMaxFieldConditions = 4
 
 // tesseraFieldConditions returns a WHERE clause on the top-level fields other than _id whose
-// condition is a string or ObjectId, {$eq: value} or {$in: [values]}: each is matched on
+// condition is a string or ObjectId, {$eq: value}, {$in: [values]} or a prefix range
+// (types.TesseraIDPrefixRange: every string starting with p, and only those): each is matched on
 // _ferretdb_sjson->'field', the expression FerretDB's indexes are built on, so SQLite reads an
 // index when the field leads one. MongoDB's equality also matches an array holding the value, whose
 // stored JSON starts with '[': such a row is selected too (an index range of its own), and the
@@ -476,11 +477,16 @@ func tesseraFieldConditions(filter *types.Document) (string, []any, bool) {
 		if err != nil {
 			continue
 		}
+		column := fmt.Sprintf("%s->'%s'", metadata.DefaultColumn, key)
+		if low, high, ok := types.TesseraIDPrefixRange(condition); ok {
+			clauses = append(clauses, fmt.Sprintf("((%s >= ? AND %s < ?) OR (%s >= ? AND %s < ?))", column, column, column, column))
+			args = append(args, \`"\`+low, \`"\`+high, "[", "\\\\")
+			continue
+		}
 		values, ok := tesseraEqualityValues(condition, tesseraPlainValue)
 		if !ok {
 			continue
 		}
-		column := fmt.Sprintf("%s->'%s'", metadata.DefaultColumn, key)
 		clauses = append(clauses, fmt.Sprintf("(%s IN (%s) OR (%s >= ? AND %s < ?))", column, tesseraPlaceholders(len(values)), column, column))
 		args = append(append(args, values...), "[", "\\\\")
 	}

@@ -3,6 +3,7 @@ import type { Collections } from "../../db/collections.ts";
 import type { AuditEventDoc, SessionDoc, UserDoc } from "../../db/documents.ts";
 import { findPage } from "../../db/find-page.ts";
 import { type ObjectId, TIMELINE_RANGE, timelineIdOf, userIdOfTimelineId } from "../../db/ids.ts";
+import { prefixRange } from "../../db/prefix.ts";
 import type { UserPage } from "./list-users-query.ts";
 
 /** The admin area's own queries; user and session writes go through users/ and session/. */
@@ -110,16 +111,6 @@ export async function findUsersByEmailPrefix(
 function compareIds(a: ObjectId, b: ObjectId): number {
   const [x, y] = [a.toHexString(), b.toHexString()];
   return x < y ? -1 : x > y ? 1 : 0;
-}
-
-/**
- * `{$gte: prefix, $lt: prefix with its last character one higher}`: exactly the strings starting
- * with it. Only for the printable ASCII an address can hold (contracts/schemas.ts emailField).
- */
-function prefixRange(prefix: string): { $gte: string; $lt: string } | null {
-  if (!/^[\x21-\x7d]+$/.test(prefix)) return null;
-  const last = prefix.charCodeAt(prefix.length - 1);
-  return { $gte: prefix, $lt: prefix.slice(0, -1) + String.fromCharCode(last + 1) };
 }
 
 /** The impersonation sessions an admin started (revoked when the admin loses the right). */

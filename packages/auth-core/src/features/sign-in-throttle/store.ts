@@ -1,6 +1,7 @@
 import type { Collections } from "../../db/collections.ts";
 import { isDuplicateKeyError } from "../../db/connect.ts";
 import { verificationIdOf } from "../../db/ids.ts";
+import { startsWith } from "../../db/prefix.ts";
 import { MAX_CONSECUTIVE_FAILURES } from "./rules.ts";
 
 /**
@@ -9,10 +10,8 @@ import { MAX_CONSECUTIVE_FAILURES } from "./rules.ts";
  * `$inc`/compare-and-set updates, but never lets two inserts of one identifier both succeed.
  */
 
-const escapeRegex = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-
-/** Anchored prefix: served by the `identifier` index on MongoDB. */
-const withPrefix = (prefix: string) => ({ identifier: { $regex: `^${escapeRegex(prefix)}` } });
+/** The rows under a prefix: a range of the `identifier` index (db/prefix.ts). */
+const withPrefix = (prefix: string) => ({ identifier: startsWith(prefix) });
 
 /** The lane's rows, identifier and time (a lane never holds more than the limit's worth). */
 export function findLaneRows(

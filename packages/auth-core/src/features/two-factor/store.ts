@@ -3,6 +3,7 @@ import type { Collections } from "../../db/collections.ts";
 import { isDuplicateKeyError } from "../../db/connect.ts";
 import type { TwoFactorDoc, VerificationDoc } from "../../db/documents.ts";
 import { verificationIdOf } from "../../db/ids.ts";
+import { startsWith } from "../../db/prefix.ts";
 
 /**
  * The only file of features/two-factor that talks to MongoDB: the `twoFactors` document (unique
@@ -102,11 +103,9 @@ export async function deleteRow(collections: Collections, identifier: string): P
   });
 }
 
-const escapeRegex = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-
-/** Anchored prefix: served by the `identifier` index on MongoDB. */
+/** The rows under a prefix: a range of the `identifier` index (db/prefix.ts). */
 function withPrefix(prefix: string) {
-  return { identifier: { $regex: `^${escapeRegex(prefix)}` } };
+  return { identifier: startsWith(prefix) };
 }
 
 export async function deleteRowsWithPrefix(collections: Collections, prefix: string): Promise<number> {
@@ -114,7 +113,7 @@ export async function deleteRowsWithPrefix(collections: Collections, prefix: str
   return deletedCount;
 }
 
-/** One command for several prefixes (each anchored, so each branch of the `$or` uses the index). */
+/** One command for several prefixes (each branch of the `$or` a range of the index). */
 export async function deleteRowsWithPrefixes(collections: Collections, prefixes: string[]): Promise<number> {
   const { deletedCount } = await collections.verifications.deleteMany({ $or: prefixes.map(withPrefix) });
   return deletedCount;

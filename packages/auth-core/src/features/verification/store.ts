@@ -3,6 +3,7 @@ import type { Collections } from "../../db/collections.ts";
 import { isDuplicateKeyError } from "../../db/connect.ts";
 import type { UserDoc, VerificationDoc } from "../../db/documents.ts";
 import { verificationIdOf } from "../../db/ids.ts";
+import { startsWith } from "../../db/prefix.ts";
 
 /** A verification's `_id` follows from its identifier (db/ids.ts keyedId): lookups are by `_id`. */
 export { verificationIdOf };
@@ -110,12 +111,11 @@ export async function claimOneTimeToken(
 }
 
 /**
- * The one-time tokens whose identifier starts with `prefix` (their claim time is `createdAt`). A scan
- * of the collection (FerretDB v1 pushes only `_id` filters down): for `auth.cleanup()`, never a request.
+ * The one-time tokens whose identifier starts with `prefix` (their claim time is `createdAt`): for
+ * `auth.cleanup()`, never a request.
  */
 export function findOneTimeTokens(collections: Collections, prefix: string): Promise<VerificationDoc[]> {
-  const escaped = prefix.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-  return collections.verifications.find({ identifier: { $regex: `^${escaped}` } }).toArray();
+  return collections.verifications.find({ identifier: startsWith(prefix) }).toArray();
 }
 
 /** Undoes a claim whose action then failed, so the same link gives the same answer again. */
@@ -130,7 +130,7 @@ export async function releaseOneTimeToken(collections: Collections, identifier: 
  */
 export async function deleteResetTokensOfUser(collections: Collections, userIdHex: string): Promise<number> {
   const result = await collections.verifications.deleteMany({
-    identifier: { $regex: "^reset-password:" },
+    identifier: startsWith("reset-password:"),
     value: { $eq: userIdHex },
   });
   return result.deletedCount;
