@@ -1,6 +1,7 @@
 import { isUtf8 } from "node:buffer";
 import {
   type BsonFields,
+  bsonFieldNames,
   readInt32,
   TYPE_DATE,
   TYPE_NULL,
@@ -209,30 +210,43 @@ function writeDigits(out: Buffer, at: number, value: number, width: number): num
 }
 
 /**
- * One field of a stored document written as a JSON member: its key, its slot in the BsonFields,
+ * One field of a stored document written as a JSON member: the stored field's name, the JSON key,
  * its BSON type (an ObjectId as hex, a string, a date), and what else it may hold — `null` also a
- * BSON null, `absent` also a missing field (both written as null).
+ * BSON null, `null or absent` also a missing field (both written as null).
  */
 export interface JsonField {
+  field: string;
   key: string;
-  slot: number;
   type: typeof TYPE_OBJECT_ID | typeof TYPE_STRING | typeof TYPE_DATE;
   orNull?: "null" | "null or absent";
 }
 
+/** A document's JSON members in order, with the field names a BsonFields looks for (slot = position). */
+export interface JsonShape {
+  names: readonly Uint8Array[];
+  fields: readonly JsonField[];
+}
+
+export function jsonShape(fields: readonly JsonField[]): JsonShape {
+  return { names: bsonFieldNames(fields.map((field) => field.field)), fields };
+}
+
 /**
- * The fields' `"key":value` members, comma-separated, as JSON.stringify writes the values the driver
- * decodes. False when a field holds another type (checked before anything is written) or a string
- * is not UTF-8 (part written: the caller truncates and writes the decoded document instead).
+ * The shape's `"key":value` members, comma-separated, as JSON.stringify writes the values the driver
+ * decodes; `found` has read the document with the shape's names. False when a field holds another
+ * type (checked before anything is written) or a string is not UTF-8 (part written: the caller
+ * truncates and writes the decoded document instead).
  */
 export function writeJsonFields(
   out: BsonJsonWriter,
-  fields: BsonFields,
+  found: BsonFields,
   bytes: Uint8Array,
-  specs: readonly JsonField[],
+  shape: JsonShape,
 ): boolean {
-  for (const spec of specs) {
-    const type = fields.type(spec.slot);
+  const specs = shape.fields;
+  for (let slot = 0; slot < specs.length; slot++) {
+    const spec = specs[slot] as JsonField;
+    const type = found.type(slot);
     if (type === spec.type) continue;
     if (
       spec.orNull === undefined ||
@@ -240,15 +254,15 @@ export function writeJsonFields(
     )
       return false;
   }
-  for (let index = 0; index < specs.length; index++) {
-    const spec = specs[index] as JsonField;
-    out.text(index === 0 ? '"' : ',"');
+  for (let slot = 0; slot < specs.length; slot++) {
+    const spec = specs[slot] as JsonField;
+    out.text(slot === 0 ? '"' : ',"');
     out.text(spec.key);
     out.text('":');
-    if (fields.type(spec.slot) !== spec.type) out.text("null");
-    else if (spec.type === TYPE_OBJECT_ID) out.objectId(bytes, fields.at(spec.slot));
-    else if (spec.type === TYPE_DATE) out.date(bytes, fields.at(spec.slot));
-    else if (!out.string(bytes, fields.at(spec.slot))) return false;
+    if (found.type(slot) !== spec.type) out.text("null");
+    else if (spec.type === TYPE_OBJECT_ID) out.objectId(bytes, found.at(slot));
+    else if (spec.type === TYPE_DATE) out.date(bytes, found.at(slot));
+    else if (!out.string(bytes, found.at(slot))) return false;
   }
   return true;
 }

@@ -1,14 +1,7 @@
 import type { Invitation } from "../../../contracts/organization-models.ts";
-import { type BsonJsonWriter, type JsonField, writeJsonFields } from "../../../db/bson-json.ts";
+import { type BsonJsonWriter, jsonShape, writeJsonFields } from "../../../db/bson-json.ts";
 import type { InvitationDoc } from "../../../db/documents.ts";
-import {
-  BsonFields,
-  bsonFieldNames,
-  type RawPage,
-  TYPE_DATE,
-  TYPE_OBJECT_ID,
-  TYPE_STRING,
-} from "../../../db/raw-page.ts";
+import { BsonFields, type RawPage, TYPE_DATE, TYPE_OBJECT_ID, TYPE_STRING } from "../../../db/raw-page.ts";
 import { jsonDate } from "../../../http/json-text.ts";
 
 export type { Invitation } from "../../../contracts/organization-models.ts";
@@ -42,20 +35,18 @@ export function invitationJson(doc: InvitationDoc): string {
   );
 }
 
-const FIELDS = bsonFieldNames([
-  "_id",
-  "organizationId",
-  "email",
-  "role",
-  "status",
-  "teamId",
-  "inviterId",
-  "expiresAt",
-  "createdAt",
+/** InvitationDoc's fields in toInvitation's order (a teamId is a string or null, never absent). */
+const INVITATION_JSON = jsonShape([
+  { field: "_id", key: "id", type: TYPE_OBJECT_ID },
+  { field: "organizationId", key: "organizationId", type: TYPE_OBJECT_ID },
+  { field: "email", key: "email", type: TYPE_STRING },
+  { field: "role", key: "role", type: TYPE_STRING },
+  { field: "status", key: "status", type: TYPE_STRING },
+  { field: "teamId", key: "teamId", type: TYPE_STRING, orNull: "null" },
+  { field: "inviterId", key: "inviterId", type: TYPE_OBJECT_ID },
+  { field: "expiresAt", key: "expiresAt", type: TYPE_DATE },
+  { field: "createdAt", key: "createdAt", type: TYPE_DATE },
 ]);
-const [ID, ORGANIZATION, EMAIL, ROLE, STATUS, TEAM, INVITER, EXPIRES, CREATED] = [
-  0, 1, 2, 3, 4, 5, 6, 7, 8,
-] as const;
 
 /**
  * The JSON array `jsonArray(docs, invitationJson)` would write for the decoded page, copied from the
@@ -63,7 +54,7 @@ const [ID, ORGANIZATION, EMAIL, ROLE, STATUS, TEAM, INVITER, EXPIRES, CREATED] =
  * written: decoded, by invitationJson).
  */
 export function writeInvitationsJson(out: BsonJsonWriter, page: RawPage<InvitationDoc>): void {
-  const fields = new BsonFields(FIELDS);
+  const fields = new BsonFields(INVITATION_JSON.names);
   out.text("[");
   for (let index = 0; index < page.length; index++) {
     if (index > 0) out.text(",");
@@ -76,19 +67,6 @@ export function writeInvitationsJson(out: BsonJsonWriter, page: RawPage<Invitati
   }
   out.text("]");
 }
-
-/** InvitationDoc's fields in toInvitation's order (a teamId is a string or null, never absent). */
-const INVITATION_JSON: readonly JsonField[] = [
-  { key: "id", slot: ID, type: TYPE_OBJECT_ID },
-  { key: "organizationId", slot: ORGANIZATION, type: TYPE_OBJECT_ID },
-  { key: "email", slot: EMAIL, type: TYPE_STRING },
-  { key: "role", slot: ROLE, type: TYPE_STRING },
-  { key: "status", slot: STATUS, type: TYPE_STRING },
-  { key: "teamId", slot: TEAM, type: TYPE_STRING, orNull: "null" },
-  { key: "inviterId", slot: INVITER, type: TYPE_OBJECT_ID },
-  { key: "expiresAt", slot: EXPIRES, type: TYPE_DATE },
-  { key: "createdAt", slot: CREATED, type: TYPE_DATE },
-];
 
 function writeInvitation(out: BsonJsonWriter, fields: BsonFields, bytes: Uint8Array): boolean {
   out.text("{");

@@ -1,14 +1,7 @@
 import type { Member, MemberUser, MemberWithUser } from "../../../contracts/organization-models.ts";
-import { type BsonJsonWriter, type JsonField, writeJsonFields } from "../../../db/bson-json.ts";
+import { type BsonJsonWriter, jsonShape, writeJsonFields } from "../../../db/bson-json.ts";
 import type { MemberDoc, UserDoc } from "../../../db/documents.ts";
-import {
-  BsonFields,
-  bsonFieldNames,
-  type RawPage,
-  TYPE_DATE,
-  TYPE_OBJECT_ID,
-  TYPE_STRING,
-} from "../../../db/raw-page.ts";
+import { BsonFields, type RawPage, TYPE_DATE, TYPE_OBJECT_ID, TYPE_STRING } from "../../../db/raw-page.ts";
 import { jsonDate } from "../../../http/json-text.ts";
 
 export type { Member, MemberUser, MemberWithUser } from "../../../contracts/organization-models.ts";
@@ -79,10 +72,22 @@ export function toMembersWithUsers({ members, users, pairs }: RawMemberPairs): M
   return listed;
 }
 
-const MEMBER_FIELDS = bsonFieldNames(["_id", "organizationId", "userId", "role", "createdAt", "teamId"]);
-const USER_FIELDS = bsonFieldNames(["_id", "name", "email", "image"]);
-const [M_ID, M_ORGANIZATION, M_USER, M_ROLE, M_CREATED, M_TEAM] = [0, 1, 2, 3, 4, 5] as const;
-const [U_ID, U_NAME, U_EMAIL, U_IMAGE] = [0, 1, 2, 3] as const;
+/** MemberDoc's fields in toMember's order (teamId null or absent written as null). */
+const MEMBER_JSON = jsonShape([
+  { field: "_id", key: "id", type: TYPE_OBJECT_ID },
+  { field: "organizationId", key: "organizationId", type: TYPE_OBJECT_ID },
+  { field: "userId", key: "userId", type: TYPE_OBJECT_ID },
+  { field: "role", key: "role", type: TYPE_STRING },
+  { field: "createdAt", key: "createdAt", type: TYPE_DATE },
+  { field: "teamId", key: "teamId", type: TYPE_OBJECT_ID, orNull: "null or absent" },
+]);
+/** The member's user as toMemberUser writes it (image null or absent written as null). */
+const USER_JSON = jsonShape([
+  { field: "_id", key: "id", type: TYPE_OBJECT_ID },
+  { field: "name", key: "name", type: TYPE_STRING },
+  { field: "email", key: "email", type: TYPE_STRING },
+  { field: "image", key: "image", type: TYPE_STRING, orNull: "null or absent" },
+]);
 
 /**
  * The JSON array `jsonArray(pairs, memberWithUserJson)` would write for the decoded pairs, copied
@@ -94,8 +99,8 @@ export function writeMembersWithUsersJson(
   out: BsonJsonWriter,
   { members, users, pairs }: RawMemberPairs,
 ): void {
-  const member = new BsonFields(MEMBER_FIELDS);
-  const user = new BsonFields(USER_FIELDS);
+  const member = new BsonFields(MEMBER_JSON.names);
+  const user = new BsonFields(USER_JSON.names);
   const memberBytes = members.bytes;
   const userBytes = users.bytes;
   out.text("[");
@@ -113,23 +118,6 @@ export function writeMembersWithUsersJson(
   }
   out.text("]");
 }
-
-/** MemberDoc's fields in toMember's order (teamId null or absent written as null). */
-const MEMBER_JSON: readonly JsonField[] = [
-  { key: "id", slot: M_ID, type: TYPE_OBJECT_ID },
-  { key: "organizationId", slot: M_ORGANIZATION, type: TYPE_OBJECT_ID },
-  { key: "userId", slot: M_USER, type: TYPE_OBJECT_ID },
-  { key: "role", slot: M_ROLE, type: TYPE_STRING },
-  { key: "createdAt", slot: M_CREATED, type: TYPE_DATE },
-  { key: "teamId", slot: M_TEAM, type: TYPE_OBJECT_ID, orNull: "null or absent" },
-];
-/** The member's user as toMemberUser writes it (image null or absent written as null). */
-const USER_JSON: readonly JsonField[] = [
-  { key: "id", slot: U_ID, type: TYPE_OBJECT_ID },
-  { key: "name", slot: U_NAME, type: TYPE_STRING },
-  { key: "email", slot: U_EMAIL, type: TYPE_STRING },
-  { key: "image", slot: U_IMAGE, type: TYPE_STRING, orNull: "null or absent" },
-];
 
 /** False (part written) when a field is not of its declared type: the caller writes the decoded pair instead. */
 function writeMemberWithUser(
