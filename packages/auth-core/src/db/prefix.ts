@@ -1,3 +1,5 @@
+import { escapeRegex } from "./regex.ts";
+
 /**
  * String prefixes as query conditions. A range is what both backends answer from an index: MongoDB
  * as an index range, and our FerretDB build (dev-db ferretdb-patch.ts 2 and 7) as an SQLite index
@@ -14,8 +16,6 @@ export function prefixRange(prefix: string): { $gte: string; $lt: string } | nul
   const last = prefix.charCodeAt(prefix.length - 1);
   return { $gte: prefix, $lt: prefix.slice(0, -1) + String.fromCharCode(last + 1) };
 }
-
-const escapeRegex = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 /** The strings starting with `prefix`: its range when it has one, else an anchored `$regex`. */
 export function startsWith(prefix: string): { $gte: string; $lt: string } | { $regex: string } {

@@ -4,18 +4,16 @@
  * key; here every value is matched literally (regex metacharacters escaped), so no request can
  * reach an operator or a field it was not given (docs/security.md A).
  */
+
 import {
   type ListUsersQuery,
   MAX_PAGE_SIZE,
   USER_FILTER_FIELDS,
   type UserFilterField,
 } from "../../contracts/admin-fields.ts";
+import { escapeRegex, listItemPattern } from "../../db/regex.ts";
 
 export { type ListUsersQuery, listUsersQuery, MAX_PAGE_SIZE } from "../../contracts/admin-fields.ts";
-
-export function escapeRegex(value: string): string {
-  return value.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-}
 
 function textMatch(operator: string, value: string): Record<string, unknown> {
   const escaped = escapeRegex(value);
@@ -64,7 +62,7 @@ function filterClause(field: UserFilterField, operator: string, value: string, d
  * hold the default one.
  */
 function roleClause(operator: "eq" | "ne", value: string, defaultRole: string): Record<string, unknown> {
-  const member = new RegExp(`(^|,)\\s*${escapeRegex(value)}\\s*(,|$)`);
+  const member = new RegExp(listItemPattern(value));
   if (operator === "eq") {
     const holds = { role: { $regex: member } };
     return value === defaultRole ? { $or: [holds, { role: { $exists: false } }] } : holds;

@@ -1,8 +1,9 @@
 import { ObjectId } from "mongodb";
 import { describe, expect, it } from "vitest";
 import type { UserDoc } from "../../db/documents.ts";
+import { escapeRegex } from "../../db/regex.ts";
 import { AWKWARD_TEXTS as AWKWARD } from "../../http/json-text.test.cases.ts";
-import { buildUserFilter, buildUserPage, escapeRegex, listUsersQuery } from "./list-users-query.ts";
+import { buildUserFilter, buildUserPage, listUsersQuery } from "./list-users-query.ts";
 import {
   adminUserJson,
   areKnownRoles,

@@ -3,6 +3,7 @@ import type { Collections } from "../../../db/collections.ts";
 import type { MemberDoc, UserDoc } from "../../../db/documents.ts";
 import { findPage, type PageQuery } from "../../../db/find-page.ts";
 import { findRawPage, type RawPage } from "../../../db/raw-page.ts";
+import { listItemPattern } from "../../../db/regex.ts";
 
 /** Members (and the public fields of their users): the only MongoDB access for them. */
 
@@ -104,10 +105,9 @@ export function countMembersWithRole(
   organizationId: ObjectId,
   role: string,
 ): Promise<number> {
-  const escaped = role.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
   return collections.members.countDocuments({
     organizationId,
-    role: { $regex: `(^|,)\\s*${escaped}\\s*(,|$)` },
+    role: { $regex: listItemPattern(role) },
   });
 }
 
@@ -195,11 +195,10 @@ export function findOrganizationsWithOtherRoleHolder(
   role: string,
 ): Promise<ObjectId[]> {
   if (organizationIds.length === 0) return Promise.resolve([]);
-  const escaped = role.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
   return collections.members.distinct("organizationId", {
     organizationId: { $in: [...organizationIds] },
     userId: { $ne: userId },
-    role: { $regex: `(^|,)\\s*${escaped}\\s*(,|$)` },
+    role: { $regex: listItemPattern(role) },
   });
 }
 
@@ -212,8 +211,7 @@ export async function deleteUserMembersWithoutRole(
   userId: ObjectId,
   role: string,
 ): Promise<number> {
-  const escaped = role.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-  const holds = new RegExp(`(^|,)\\s*${escaped}\\s*(,|$)`);
+  const holds = new RegExp(listItemPattern(role));
   const result = await collections.members.deleteMany({ userId, role: { $not: holds } });
   return result.deletedCount;
 }
