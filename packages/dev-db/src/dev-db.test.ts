@@ -15,6 +15,21 @@ function envWithoutMongoUri(): NodeJS.ProcessEnv {
   return env;
 }
 
+/** Runs `body` against a fresh embedded database (never MONGODB_URI) through a connected client. */
+async function withEmbeddedDatabase(
+  body: (client: MongoClient, database: { backend: string }) => Promise<void>,
+): Promise<void> {
+  const database = await startDevDatabase({ env: envWithoutMongoUri(), log: () => {} });
+  const client = new MongoClient(database.uri);
+  try {
+    await client.connect();
+    await body(client, database);
+  } finally {
+    await client.close();
+    await database.stop();
+  }
+}
+
 function portOf(uri: string): number {
   return Number(new URL(uri).port);
 }
@@ -128,11 +143,8 @@ describe("the embedded FerretDB (patched, ferretdb-patch.ts)", () => {
 
   it(
     "answers _id equality, $eq and $in from the _id index, also beside other conditions, with exact results",
-    async () => {
-      const database = await startDevDatabase({ env: envWithoutMongoUri(), log: () => {} });
-      const client = new MongoClient(database.uri);
-      try {
-        await client.connect();
+    () =>
+      withEmbeddedDatabase(async (client, database) => {
         const collection = client.db("patch").collection<{ _id: string; n: number }>("docs");
         await collection.insertMany(Array.from({ length: 50 }, (_, n) => ({ _id: `key-${n}`, n })));
         const plan = async (filter: Record<string, unknown>) => {
@@ -159,21 +171,14 @@ describe("the embedded FerretDB (patched, ferretdb-patch.ts)", () => {
         expect(await collection.countDocuments({ _id: { $in: ["key-1", "key-2"] }, n: 2 })).toBe(1);
         await collection.deleteMany({ _id: { $in: ["key-1", "key-2"] } });
         expect(await collection.countDocuments({})).toBe(48);
-      } finally {
-        await client.close();
-        await database.stop();
-      }
-    },
+      }),
     FIRST_BUILD_TIMEOUT_MS,
   );
 
   it(
     "answers string and ObjectId equality on other fields from their indexes, arrays and look-alikes included",
-    async () => {
-      const database = await startDevDatabase({ env: envWithoutMongoUri(), log: () => {} });
-      const client = new MongoClient(database.uri);
-      try {
-        await client.connect();
+    () =>
+      withEmbeddedDatabase(async (client, database) => {
         type Row = { _id: number; org?: unknown; user?: unknown; n: number };
         const collection = client.db("patch").collection<Row>("fields");
         await collection.createIndex({ org: 1, user: 1 });
@@ -242,21 +247,14 @@ describe("the embedded FerretDB (patched, ferretdb-patch.ts)", () => {
         expect(await ids({ n: -1 })).toEqual([0, 1, 2, 3, 4]);
         expect((await collection.deleteMany({ org: { $in: [b, c] } })).deletedCount).toBe(41);
         expect(await collection.countDocuments({})).toBe(24);
-      } finally {
-        await client.close();
-        await database.stop();
-      }
-    },
+      }),
     FIRST_BUILD_TIMEOUT_MS,
   );
 
   it(
     "counts a collection exactly through inserts, deletes, refused inserts, concurrent writes and a drop",
-    async () => {
-      const database = await startDevDatabase({ env: envWithoutMongoUri(), log: () => {} });
-      const client = new MongoClient(database.uri);
-      try {
-        await client.connect();
+    () =>
+      withEmbeddedDatabase(async (client) => {
         const collection = client.db("patch").collection<{ _id: number; n: number }>("counted");
         await collection.insertMany(Array.from({ length: 100 }, (_, n) => ({ _id: n, n })));
         expect(await collection.estimatedDocumentCount()).toBe(100);
@@ -287,21 +285,14 @@ describe("the embedded FerretDB (patched, ferretdb-patch.ts)", () => {
         expect(await collection.estimatedDocumentCount()).toBe(7);
         await collection.deleteOne({ _id: 3 });
         expect(await collection.estimatedDocumentCount()).toBe(6);
-      } finally {
-        await client.close();
-        await database.stop();
-      }
-    },
+      }),
     FIRST_BUILD_TIMEOUT_MS,
   );
 
   it(
     "answers an _id prefix range from the index, in _id order up to skip + limit, and counts without decoding",
-    async () => {
-      const database = await startDevDatabase({ env: envWithoutMongoUri(), log: () => {} });
-      const client = new MongoClient(database.uri);
-      try {
-        await client.connect();
+    () =>
+      withEmbeddedDatabase(async (client, database) => {
         const collection = client.db("patch").collection<{ _id: string | number; n: number }>("ranges");
         const keys = Array.from({ length: 30 }, (_, n) => `t${String(n).padStart(3, "0")}`);
         // Outside the range: other strings and a number — none may come back.
@@ -357,11 +348,7 @@ describe("the embedded FerretDB (patched, ferretdb-patch.ts)", () => {
         expect(await collection.estimatedDocumentCount()).toBe(34);
         expect(await collection.countDocuments({})).toBe(34);
         expect(await client.db("patch").collection("none").estimatedDocumentCount()).toBe(0);
-      } finally {
-        await client.close();
-        await database.stop();
-      }
-    },
+      }),
     FIRST_BUILD_TIMEOUT_MS,
   );
 });
