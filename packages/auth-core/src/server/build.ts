@@ -33,13 +33,13 @@ export const SERVER_BUNDLE = join(PACKAGE_ROOT, "dist-serve", "main.mjs");
  * --heap-growing-percent=20: the old generation grows by 20% between full collections, as it did
  * under --optimize-for-size; with V8's default factor (up to 4×) it grew to ~80 MB between
  * collections under load (peak RSS ~230 MB). Peak RSS under the bench stays ≤ 150 MB (bench/run.ts).
- * --enable-source-maps: stack traces of logged errors name the TypeScript files (~2 MB).
+ * No --enable-source-maps: Node then parses the bundle's 1.7 MB map at start and keeps it, 4.5 MB of
+ * heap and 9–10 MB of peak RSS (measured: a server after 30 sign-ups peaked at 120–122 MB with it,
+ * 111–112 without). The bundle is not minified, so a logged stack names the functions, and
+ * dist-serve/main.mjs.map stays beside it: add --enable-source-maps (or NODE_OPTIONS) to have
+ * stacks name the TypeScript files while investigating.
  */
-export const SERVER_NODE_FLAGS = [
-  "--max-semi-space-size=8",
-  "--heap-growing-percent=20",
-  "--enable-source-maps",
-];
+export const SERVER_NODE_FLAGS = ["--max-semi-space-size=8", "--heap-growing-percent=20"];
 
 /**
  * glibc gives threads that allocate concurrently their own malloc arenas (up to 8 per core) and keeps
@@ -49,8 +49,19 @@ export const SERVER_NODE_FLAGS = [
  * crypto/password.ts); measured, sign-in throughput is unchanged (small allocations go through the
  * per-thread caches without the arena lock). Read by glibc at process start, so whoever starts the
  * process sets it (the `serve` script, the bench); other C libraries ignore it.
+ *
+ * glibc also serves a large block from its own mmap (returned to the system when freed) only while
+ * the block is over a threshold that starts at 128 KiB and rises to the size of each such block freed:
+ * after the first scrypt run the 16 MiB blocks came from the arena, which kept them once freed, and
+ * the peak RSS of the side-by-side bench and of the slow-database scenario went over 150 MB (156.9
+ * and 166). A fixed 1 MiB threshold stops the rise: every block of 1 MiB or more is mapped and
+ * unmapped, smaller ones stay in the arena. Measured on a sign-in and get-session mix, peak RSS
+ * 150.8/152.5 → 134.5/137.7 MB with CPU per request unchanged (docs/scale.md).
  */
-export const SERVER_ENV = { MALLOC_ARENA_MAX: "1" };
+export const SERVER_ENV = {
+  MALLOC_ARENA_MAX: "1",
+  GLIBC_TUNABLES: "glibc.malloc.mmap_threshold=1048576",
+};
 
 export async function buildServer(): Promise<string> {
   // Chunk names carry a content hash: start clean so old chunks do not pile up.
