@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { MongoClient, MongoServerError, ObjectId } from "mongodb";
 import { describe, expect, it } from "vitest";
-import { preparePatchedSource } from "./ferretdb.ts";
+import { ferretDbEnv, preparePatchedSource } from "./ferretdb.ts";
 import { SJSON_DECODER_TEST_FILE } from "./ferretdb-patch-decoder.ts";
 import { startDevDatabase } from "./index.ts";
 
@@ -106,6 +106,13 @@ describe("startDevDatabase", () => {
     } finally {
       await rm(cacheDir, { recursive: true, force: true });
     }
+  });
+});
+
+describe("the embedded FerretDB's environment", () => {
+  it("collects Go's garbage less often by default, and keeps what the environment sets", () => {
+    expect(ferretDbEnv({ PATH: "/bin" })).toEqual({ PATH: "/bin", GOGC: "400", GOMEMLIMIT: "1GiB" });
+    expect(ferretDbEnv({ GOGC: "100", GOMEMLIMIT: "256MiB" })).toEqual({ GOGC: "100", GOMEMLIMIT: "256MiB" });
   });
 });
 

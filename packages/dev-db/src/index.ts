@@ -8,7 +8,12 @@ import {
 import { startMemoryServer } from "./memory-server.ts";
 import { describeError } from "./processes.ts";
 
-export { ensureFerretDbBinary, FERRETDB_VERSION, type FerretDbBinaryOptions } from "./ferretdb.ts";
+export {
+  ensureFerretDbBinary,
+  FERRETDB_VERSION,
+  type FerretDbBinaryOptions,
+  ferretDbEnv,
+} from "./ferretdb.ts";
 
 export interface DevDatabase {
   uri: string;

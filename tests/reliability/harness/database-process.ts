@@ -2,7 +2,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { ensureFerretDbBinary } from "@tessera/dev-db";
+import { ensureFerretDbBinary, ferretDbEnv } from "@tessera/dev-db";
 import { MongoClient } from "mongodb";
 import { connectOnce, findFreePort, sleep } from "../../../packages/dev-db/src/processes.ts";
 
@@ -44,7 +44,10 @@ export async function startDatabaseProcess(): Promise<DatabaseProcess> {
       "--telemetry=disable",
       "--log-level=error",
     ];
-    const started = spawn(binary, args, { stdio: ["ignore", "ignore", "pipe"] });
+    const started = spawn(binary, args, {
+      env: ferretDbEnv(process.env),
+      stdio: ["ignore", "ignore", "pipe"],
+    });
     let stderr = "";
     started.stderr?.on("data", (chunk: Buffer) => {
       stderr = (stderr + chunk.toString()).slice(-4000);
