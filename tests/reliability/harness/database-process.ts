@@ -17,8 +17,13 @@ export interface DatabaseProcess {
   pid(): number | undefined;
   /** SIGKILLs the process and waits until it has exited. */
   kill(): Promise<void>;
-  /** Starts it again on the same port and data; resolves once it answers ping. */
-  start(): Promise<void>;
+  /**
+   * Starts it again on the same port and data; resolves once it answers ping, with the moment
+   * (performance.now()) up to which it certainly accepted no connection: the start of the last
+   * connection attempt it refused, or the spawn if none was refused. The server's driver may
+   * reconnect and serve requests before the ping here succeeds, so "back" is that moment.
+   */
+  start(): Promise<number>;
   /** Kills it and removes its data directory. */
   destroy(): Promise<void>;
 }
@@ -44,6 +49,7 @@ export async function startDatabaseProcess(): Promise<DatabaseProcess> {
       "--telemetry=disable",
       "--log-level=error",
     ];
+    const spawnedAt = performance.now();
     const started = spawn(binary, args, {
       env: ferretDbEnv(process.env),
       stdio: ["ignore", "ignore", "pipe"],
@@ -53,13 +59,21 @@ export async function startDatabaseProcess(): Promise<DatabaseProcess> {
       stderr = (stderr + chunk.toString()).slice(-4000);
     });
     child = started;
+    let refusedUntil = spawnedAt;
     const deadline = Date.now() + READY_TIMEOUT_MS;
     while (Date.now() < deadline) {
       if (started.exitCode !== null) throw new Error(`FerretDB exited at start: ${stderr}`);
+      const attemptAt = performance.now();
       try {
         await connectOnce(port);
+      } catch {
+        refusedUntil = attemptAt;
+        await sleep(50);
+        continue;
+      }
+      try {
         await ping(uri);
-        return;
+        return refusedUntil;
       } catch {
         await sleep(50);
       }
