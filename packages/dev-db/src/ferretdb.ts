@@ -214,7 +214,7 @@ async function launchOnFreePort(
  * reads, and with Go's default (a collection each time the heap doubles) the collector and the
  * preemptions it causes took about a fifth of the database's CPU on organization reads. GOGC=400
  * lets the heap grow five-fold between collections; measured on get-full-organization of 100
- * members (bench/scale.ts seed, 10 connections), database CPU 9.2 → 6.5 ms a request, throughput
+ * members (bench/scale.ts seed, 10 connections), database CPU 9.1–9.5 → 6.5–6.7 ms a request, throughput
  * +40%, the database's peak RSS 55 → 80 MB. GOMEMLIMIT caps that growth: near 1 GiB Go collects
  * as often as it must. Either can be set in the environment to override it.
  */
