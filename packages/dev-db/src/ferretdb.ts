@@ -222,12 +222,25 @@ export function ferretDbEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   return { GOGC: "400", GOMEMLIMIT: "1GiB", ...env };
 }
 
-async function launchFerretDb(
+export interface SpawnFerretDbOptions {
+  /** The environment the process starts from (ferretDbEnv adds the collector's settings). */
+  env: NodeJS.ProcessEnv;
+  logLevel: "warn" | "error";
+  /** Whether its standard output is piped (for the start-up error message) or dropped. */
+  stdout: "pipe" | "ignore";
+}
+
+/**
+ * The FerretDB process on the SQLite data in `dataDir`, listening on 127.0.0.1:`port`; standard
+ * error is piped. The one place its arguments and environment are set (dev-db's start and the
+ * reliability harness, which kills and restarts it on a fixed port).
+ */
+export function spawnFerretDb(
   binary: string,
   dataDir: string,
   port: number,
-  env: NodeJS.ProcessEnv,
-): Promise<RunningFerretDb> {
+  options: SpawnFerretDbOptions,
+): ChildProcess {
   const args = [
     "--handler=sqlite",
     `--sqlite-url=file:${dataDir}/`,
@@ -235,9 +248,18 @@ async function launchFerretDb(
     "--state-dir=-",
     "--debug-addr=-",
     "--telemetry=disable",
-    "--log-level=warn",
+    `--log-level=${options.logLevel}`,
   ];
-  const child = spawn(binary, args, { env: ferretDbEnv(env), stdio: ["ignore", "pipe", "pipe"] });
+  return spawn(binary, args, { env: ferretDbEnv(options.env), stdio: ["ignore", options.stdout, "pipe"] });
+}
+
+async function launchFerretDb(
+  binary: string,
+  dataDir: string,
+  port: number,
+  env: NodeJS.ProcessEnv,
+): Promise<RunningFerretDb> {
+  const child = spawnFerretDb(binary, dataDir, port, { env, logLevel: "warn", stdout: "pipe" });
   let spawnError: Error | undefined;
   child.once("error", (error) => {
     spawnError = error;

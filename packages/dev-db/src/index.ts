@@ -12,7 +12,7 @@ export {
   ensureFerretDbBinary,
   FERRETDB_VERSION,
   type FerretDbBinaryOptions,
-  ferretDbEnv,
+  spawnFerretDb,
 } from "./ferretdb.ts";
 
 export interface DevDatabase {

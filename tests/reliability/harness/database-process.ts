@@ -1,8 +1,8 @@
-import { type ChildProcess, spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { ensureFerretDbBinary, ferretDbEnv } from "@tessera/dev-db";
+import { ensureFerretDbBinary, spawnFerretDb } from "@tessera/dev-db";
 import { MongoClient } from "mongodb";
 import { connectOnce, findFreePort, sleep } from "../../../packages/dev-db/src/processes.ts";
 
@@ -40,19 +40,11 @@ export async function startDatabaseProcess(): Promise<DatabaseProcess> {
   process.once("exit", exitOnTestEnd);
 
   const start = async () => {
-    const args = [
-      "--handler=sqlite",
-      `--sqlite-url=file:${dataDir}/`,
-      `--listen-addr=127.0.0.1:${port}`,
-      "--state-dir=-",
-      "--debug-addr=-",
-      "--telemetry=disable",
-      "--log-level=error",
-    ];
     const spawnedAt = performance.now();
-    const started = spawn(binary, args, {
-      env: ferretDbEnv(process.env),
-      stdio: ["ignore", "ignore", "pipe"],
+    const started = spawnFerretDb(binary, dataDir, port, {
+      env: process.env,
+      logLevel: "error",
+      stdout: "ignore",
     });
     let stderr = "";
     started.stderr?.on("data", (chunk: Buffer) => {
