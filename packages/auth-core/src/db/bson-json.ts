@@ -210,13 +210,14 @@ function writeDigits(out: Buffer, at: number, value: number, width: number): num
 }
 
 /**
- * One field of a stored document written as a JSON member: the stored field's name, the JSON key,
- * its BSON type (an ObjectId as hex, a string, a date), and what else it may hold — `null` also a
- * BSON null, `null or absent` also a missing field (both written as null).
+ * One field of a stored document written as a JSON member: the stored field's name, the JSON key
+ * (the field's name unless given), its BSON type (an ObjectId as hex, a string, a date), and what
+ * else it may hold — `null` also a BSON null, `null or absent` also a missing field (both written
+ * as null).
  */
 export interface JsonField {
   field: string;
-  key: string;
+  key?: string;
   type: typeof TYPE_OBJECT_ID | typeof TYPE_STRING | typeof TYPE_DATE;
   orNull?: "null" | "null or absent";
 }
@@ -224,11 +225,14 @@ export interface JsonField {
 /** A document's JSON members in order, with the field names a BsonFields looks for (slot = position). */
 export interface JsonShape {
   names: readonly Uint8Array[];
-  fields: readonly JsonField[];
+  fields: readonly (JsonField & { key: string })[];
 }
 
 export function jsonShape(fields: readonly JsonField[]): JsonShape {
-  return { names: bsonFieldNames(fields.map((field) => field.field)), fields };
+  return {
+    names: bsonFieldNames(fields.map((spec) => spec.field)),
+    fields: fields.map((spec) => ({ ...spec, key: spec.key ?? spec.field })),
+  };
 }
 
 /**
@@ -255,7 +259,7 @@ export function writeJsonFields(
       return false;
   }
   for (let slot = 0; slot < specs.length; slot++) {
-    const spec = specs[slot] as JsonField;
+    const spec = specs[slot] as JsonField & { key: string };
     out.text(slot === 0 ? '"' : ',"');
     out.text(spec.key);
     out.text('":');

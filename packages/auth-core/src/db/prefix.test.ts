@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { MongoClient } from "mongodb";
-import { afterAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { prefixRange, startsWith } from "./prefix.ts";
 import { listItemPattern } from "./regex.ts";
 
@@ -24,10 +24,12 @@ const IDENTIFIERS = [
   "LANE:a:1",
 ];
 
+const rows = db.collection<{ identifier: string }>("prefixes");
+beforeAll(async () => {
+  await rows.insertMany(IDENTIFIERS.map((identifier) => ({ identifier })));
+});
+
 async function matching(condition: object): Promise<string[]> {
-  const rows = db.collection<{ identifier: string }>("prefixes");
-  if ((await rows.estimatedDocumentCount()) === 0)
-    await rows.insertMany(IDENTIFIERS.map((identifier) => ({ identifier })));
   const found = await rows.find({ identifier: condition }).toArray();
   return found.map((row) => row.identifier).sort();
 }

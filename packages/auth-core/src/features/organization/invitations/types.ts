@@ -38,14 +38,14 @@ export function invitationJson(doc: InvitationDoc): string {
 /** InvitationDoc's fields in toInvitation's order (a teamId is a string or null, never absent). */
 const INVITATION_JSON = jsonShape([
   { field: "_id", key: "id", type: TYPE_OBJECT_ID },
-  { field: "organizationId", key: "organizationId", type: TYPE_OBJECT_ID },
-  { field: "email", key: "email", type: TYPE_STRING },
-  { field: "role", key: "role", type: TYPE_STRING },
-  { field: "status", key: "status", type: TYPE_STRING },
-  { field: "teamId", key: "teamId", type: TYPE_STRING, orNull: "null" },
-  { field: "inviterId", key: "inviterId", type: TYPE_OBJECT_ID },
-  { field: "expiresAt", key: "expiresAt", type: TYPE_DATE },
-  { field: "createdAt", key: "createdAt", type: TYPE_DATE },
+  { field: "organizationId", type: TYPE_OBJECT_ID },
+  { field: "email", type: TYPE_STRING },
+  { field: "role", type: TYPE_STRING },
+  { field: "status", type: TYPE_STRING },
+  { field: "teamId", type: TYPE_STRING, orNull: "null" },
+  { field: "inviterId", type: TYPE_OBJECT_ID },
+  { field: "expiresAt", type: TYPE_DATE },
+  { field: "createdAt", type: TYPE_DATE },
 ]);
 
 /**

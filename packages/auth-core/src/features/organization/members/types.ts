@@ -75,18 +75,18 @@ export function toMembersWithUsers({ members, users, pairs }: RawMemberPairs): M
 /** MemberDoc's fields in toMember's order (teamId null or absent written as null). */
 const MEMBER_JSON = jsonShape([
   { field: "_id", key: "id", type: TYPE_OBJECT_ID },
-  { field: "organizationId", key: "organizationId", type: TYPE_OBJECT_ID },
-  { field: "userId", key: "userId", type: TYPE_OBJECT_ID },
-  { field: "role", key: "role", type: TYPE_STRING },
-  { field: "createdAt", key: "createdAt", type: TYPE_DATE },
-  { field: "teamId", key: "teamId", type: TYPE_OBJECT_ID, orNull: "null or absent" },
+  { field: "organizationId", type: TYPE_OBJECT_ID },
+  { field: "userId", type: TYPE_OBJECT_ID },
+  { field: "role", type: TYPE_STRING },
+  { field: "createdAt", type: TYPE_DATE },
+  { field: "teamId", type: TYPE_OBJECT_ID, orNull: "null or absent" },
 ]);
 /** The member's user as toMemberUser writes it (image null or absent written as null). */
 const USER_JSON = jsonShape([
   { field: "_id", key: "id", type: TYPE_OBJECT_ID },
-  { field: "name", key: "name", type: TYPE_STRING },
-  { field: "email", key: "email", type: TYPE_STRING },
-  { field: "image", key: "image", type: TYPE_STRING, orNull: "null or absent" },
+  { field: "name", type: TYPE_STRING },
+  { field: "email", type: TYPE_STRING },
+  { field: "image", type: TYPE_STRING, orNull: "null or absent" },
 ]);
 
 /**
