@@ -65,10 +65,16 @@ export function isDatabaseUnavailableError(error: unknown): boolean {
     ].includes(error.name)
   )
     return true;
-  // A server that is starting, stopping or stepping down answers these: retry later, not a fault.
   const code = (error as { code?: unknown }).code;
+  // The driver passes a socket's own error through unwrapped when a write waits for the socket to
+  // drain and the socket fails instead (its writeCommand): the database process died under it.
+  if (typeof code === "string") return LOST_SOCKET_CODES.has(code);
+  // A server that is starting, stopping or stepping down answers these: retry later, not a fault.
   return error.name === "MongoServerError" && typeof code === "number" && TRANSIENT_SERVER_CODES.has(code);
 }
+
+/** Node's codes for a connection the other side ended or reset ("This socket has been ended by the other party"). */
+const LOST_SOCKET_CODES = new Set(["EPIPE", "ECONNRESET"]);
 
 /**
  * MongoDB's codes for a server that cannot serve right now (ShutdownInProgress, InterruptedAtShutdown,
