@@ -57,10 +57,13 @@ describe("a slow database (500 ms per round trip)", () => {
       expect(result.overDeadline).toEqual([]);
       expect(result.unexpected).toEqual([]);
       expect(result.summary.hangs + result.summary.networkErrors).toBe(0);
-      // Memory stays flat: the second half of the run peaks at most a quarter above the first half.
-      expect(result.figures.rssPeakSecondHalfMB).toBeLessThanOrEqual(
-        Math.ceil(result.figures.rssPeakFirstHalfMB * 1.25),
-      );
+      // Memory stays flat: the second half of the run sits at most a quarter above the first, and so
+      // does the last sample, taken once the load has drained. Medians, not peaks: a sign-up's
+      // password hash borrows 16 MiB for a few hundred milliseconds, so one sample that meets two
+      // of them reads 32 MB higher (CI once read 127 against 94 that way) without anything held.
+      const flat = Math.ceil(result.figures.rssMedianFirstHalfMB * 1.25);
+      expect(result.figures.rssMedianSecondHalfMB).toBeLessThanOrEqual(flat);
+      expect(result.figures.rssEndMB).toBeLessThanOrEqual(flat);
       expect(result.after.inFlight).toBe(0);
       expect(result.after.clientConnections).toBe(0);
       expect(result.okAfter).toBe(200);

@@ -93,6 +93,7 @@ export async function runSlowDatabaseScenario() {
     const overDeadline = traffic.exchanges.filter((e) => e.answer.ms > DEADLINE_MS + DEADLINE_TOLERANCE_MS);
     const rss = samples.map((sample) => sample.rss);
     const half = Math.floor(rss.length / 2);
+    const [firstHalf, secondHalf] = [rss.slice(0, half), rss.slice(half)];
     const figures = {
       connections: SLOW.connections,
       roundTripDelayMs: ROUND_TRIP_DELAY_MS,
@@ -100,8 +101,10 @@ export async function runSlowDatabaseScenario() {
       ...summary,
       overDeadline: overDeadline.length,
       rssStartMB: mb(rssAtStart),
-      rssPeakFirstHalfMB: mb(Math.max(...rss.slice(0, half))),
-      rssPeakSecondHalfMB: mb(Math.max(...rss.slice(half))),
+      rssMedianFirstHalfMB: mb(median(firstHalf)),
+      rssMedianSecondHalfMB: mb(median(secondHalf)),
+      rssPeakFirstHalfMB: mb(Math.max(...firstHalf)),
+      rssPeakSecondHalfMB: mb(Math.max(...secondHalf)),
       rssEndMB: mb(rss.at(-1) ?? Number.NaN),
       peakInFlightCommands: Math.max(...samples.map((sample) => sample.inFlight)),
       peakClientConnections: Math.max(...samples.map((sample) => sample.clients)),
@@ -133,6 +136,11 @@ export async function runSlowDatabaseScenario() {
 }
 
 const mb = (bytes: number) => Math.round(bytes / 2 ** 20);
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
+}
 
 function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
