@@ -4,6 +4,7 @@ import type { Collections } from "./db/collections.ts";
 import type { UserDoc } from "./db/documents.ts";
 import type { ObjectId } from "./db/ids.ts";
 import type { Outcome } from "./errors/refusal.ts";
+import type { ListingCache } from "./features/organization/index.ts";
 import type { ProviderRegistry } from "./features/social/providers/index.ts";
 import type { CookieJar } from "./http/cookie-jar.ts";
 import type { OriginMatcher } from "./http/origins.ts";
@@ -65,5 +66,7 @@ export interface AuthContext {
   onEmailProven(auth: AuthContext, userId: ObjectId): Promise<void>;
   /** In order: what deleting a user removes of each other feature's data (see UserDataRemover). */
   userDataRemovers: readonly UserDataRemover[];
+  /** get-full-organization's listings (organization.listingCache); null when turned off. */
+  organizationListings: ListingCache | null;
   now(): Date;
 }

@@ -9,6 +9,7 @@ import {
   readApiKeySession,
 } from "./features/api-key/index.ts";
 import { type CleanupResult, cleanupExpired } from "./features/cleanup.ts";
+import { ListingCache } from "./features/organization/index.ts";
 import { type CoreEndpoint, coreEndpoints } from "./features/registry.ts";
 import { isSessionFresh, readSession } from "./features/session/index.ts";
 import { clearSignInFailures } from "./features/sign-in-throttle/index.ts";
@@ -83,6 +84,12 @@ export function createAuth(input: AuthOptions): Auth {
     },
     // Deletion's steps 7 and 8 (features/deletion/service.ts): the order is that of the writes.
     userDataRemovers: [deleteUserTwoFactorData, clearSignInFailures, deleteUserApiKeyData],
+    organizationListings: options.organization.listingCache
+      ? new ListingCache(
+          options.organization.listingCache.entries,
+          options.organization.listingCache.maxAgeSeconds * 1000,
+        )
+      : null,
     now: options.clock,
   };
   const endpoints = coreEndpoints;

@@ -186,7 +186,7 @@ export function createOperatorOrganizations(auth: Auth, actor: string) {
       if (holdsRole(member.role, creatorRole) && !roles.includes(creatorRole)) {
         if (!(await dropCreatorRole(context, member, role)))
           throw new AuthError("CANNOT_LEAVE_AS_ONLY_OWNER");
-      } else await setMemberRole(context, member._id, role);
+      } else await setMemberRole(context, member, role);
       await record("organization.set-member-role", member.userId, {
         organizationId: org._id.toHexString(),
         before: member.role,

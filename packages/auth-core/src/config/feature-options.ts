@@ -183,6 +183,24 @@ export const organizationOptionsSchema = z
     creatorRole: roleName.default("owner"),
     /** Members per organization (a membership cap, not a page size). @default 100 */
     membershipLimit: z.number().int().positive().default(100),
+    /**
+     * get-full-organization keeps the listings it answered (members with their users, invitations)
+     * in memory and serves one again while the organization's listing version is unchanged
+     * (docs/scale.md, "get-full-organization's listing cache"): `entries` listings, each for at most
+     * `maxAgeSeconds`. The caller's membership is read from the database on every request.
+     * `false` reads the lists every time. @default { entries: 64, maxAgeSeconds: 5 }
+     */
+    listingCache: z
+      .union([
+        z.literal(false),
+        z
+          .object({
+            entries: z.number().int().positive().max(10_000).default(64),
+            maxAgeSeconds: z.number().positive().max(3600).default(5),
+          })
+          .strict(),
+      ])
+      .default({ entries: 64, maxAgeSeconds: 5 }),
     /** Invitation lifetime in seconds. @default 172800 */
     invitationExpiresIn: positiveSeconds.default(172800),
     /** Pending invitations per organization. @default 100 */

@@ -229,6 +229,8 @@ export interface OrganizationDoc {
   logo: string | null;
   metadata: string | null;
   createdAt: Date;
+  /** Bumped after each write that changes its member or invitation lists (db/listing-version.ts); absent reads as 0. */
+  listingVersion?: number;
 }
 
 /**

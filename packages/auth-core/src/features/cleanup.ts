@@ -1,4 +1,5 @@
 import type { AuthContext } from "../context.ts";
+import { bumpListings } from "../db/listing-version.ts";
 import { deleteExpiredKeyUses } from "./api-key/index.ts";
 import { finishInterruptedUserDeletions } from "./deletion/index.ts";
 import {
@@ -62,7 +63,10 @@ export async function cleanupExpired(auth: AuthContext): Promise<CleanupResult> 
   const apiKeyUses = await deleteExpiredKeyUses(collections, now);
   // `expiresAt: null` (a key that never expires) does not compare as ≤ a date: it stays.
   const apiKeys = await collections.apiKeys.deleteMany(shownUntil);
-  const invitations = await collections.invitations.deleteMany({ status: "pending", ...shownUntil });
+  const staleInvitations = { status: "pending" as const, ...shownUntil };
+  const listed = await collections.invitations.distinct("organizationId", staleInvitations);
+  const invitations = await collections.invitations.deleteMany(staleInvitations);
+  await bumpListings(collections, listed);
   const userTimeline = await reconcileUserTimeline(collections, now);
   return {
     sessions: sessions.deletedCount,

@@ -30,8 +30,11 @@ const CASCADE = [
   "delete:sessions",
   "insert:pendingDeletions",
   "delete:users",
+  // The organizations still listing the user: their listing versions are bumped (db/listing-version.ts).
+  "distinct:members",
   "delete:emailClaims", // the address given up with the user (docs/scale.md)
   "delete:userTimeline", // and its timeline entry
+  "distinct:members", // the organizations of the rows the sweep removes, bumped after it
   "delete:members",
   "delete:teamMembers",
   "delete:accounts",
@@ -94,6 +97,7 @@ describe("database commands per deletion request", () => {
       // The creator role dropped in co-owned: owners counted, role written, owners counted again.
       "aggregate:members",
       "update:members",
+      "update:organizations",
       "aggregate:members",
       "delete:sessions",
       // The organization Ada is alone in, with all its rows (organization/organizations/service.ts),
@@ -106,9 +110,11 @@ describe("database commands per deletion request", () => {
       "delete:teams",
       "update:sessions",
       "delete:pendingDeletions",
-      // Her member rows elsewhere, then none left holding the owner role (promoted meanwhile),
-      // her team memberships and pending invitations.
+      // Her member rows elsewhere (their organizations read first, bumped after), then none left
+      // holding the owner role (promoted meanwhile), her team memberships and pending invitations.
+      "distinct:members",
       "delete:members",
+      "update:organizations",
       "find:members",
       "delete:teamMembers",
       "delete:invitations",

@@ -58,7 +58,7 @@ export async function releaseOwnerships(auth: AuthContext, demote: readonly Memb
       dropped.push(member);
       continue;
     }
-    for (const done of dropped) await setMemberRole(auth, done._id, done.role);
+    for (const done of dropped) await setMemberRole(auth, done, done.role);
     return false;
   }
   return true;

@@ -1,5 +1,6 @@
 import type { ObjectId } from "mongodb";
 import type { Collections } from "../../db/collections.ts";
+import { bumpListings, bumpListingsOfUser, listedOrganizationsOf } from "../../db/listing-version.ts";
 import { releaseEmail, removeFromTimeline } from "../users/index.ts";
 import { USER_TOKEN_IDENTIFIER } from "./rules.ts";
 
@@ -13,6 +14,7 @@ export async function deleteUserDoc(
 ): Promise<boolean> {
   const result = await collections.users.deleteOne({ _id: user._id });
   if (result.deletedCount !== 1) return false;
+  await bumpListingsOfUser(collections, user._id);
   await releaseEmail(collections, user.email, user._id);
   await removeFromTimeline(collections, user);
   return true;
@@ -28,6 +30,7 @@ export async function deleteUserDocAndClaim(
   user: { _id: ObjectId; email: string; createdAt: Date },
 ): Promise<void> {
   await collections.users.deleteOne({ _id: user._id });
+  await bumpListingsOfUser(collections, user._id);
   await releaseEmail(collections, user.email, user._id);
   await removeFromTimeline(collections, user);
 }
@@ -64,7 +67,9 @@ export async function deleteUserTeamMembers(
  * row is gone, for rows a racing add-member or accept inserted after leaveOrganizations read them.
  */
 export async function sweepUserMemberships(collections: Collections, userId: ObjectId): Promise<void> {
+  const listed = await listedOrganizationsOf(collections, userId);
   await collections.members.deleteMany({ userId });
+  await bumpListings(collections, listed);
   await collections.teamMembers.deleteMany({ userId });
 }
 
@@ -79,5 +84,6 @@ export async function deleteUserPendingInvitations(
     inviterId,
     status: "pending",
   });
+  if (result.deletedCount > 0) await bumpListings(collections, organizationIds);
   return result.deletedCount;
 }

@@ -37,6 +37,7 @@ export {
   roleTableOf,
   setMemberRole,
 } from "./members/service.ts";
+export { ListingCache } from "./organizations/listing-cache.ts";
 export {
   deleteOrganizationCascade,
   finishInterruptedOrganizationDeletions,

@@ -9,6 +9,7 @@ import {
 } from "../../db/documents.ts";
 import { findFirst } from "../../db/find-page.ts";
 import { keyedId, timelineIdOf } from "../../db/ids.ts";
+import { bumpListingsOfUser, touchesListedUserFields } from "../../db/listing-version.ts";
 import { enterEveryUser } from "../../db/migrations/0010-user-timeline.ts";
 
 /**
@@ -233,7 +234,13 @@ export async function updateUserFields(
   userId: ObjectId,
   fields: Partial<Omit<UserDoc, "_id">>,
 ): Promise<UserDoc | null> {
-  return collections.users.findOneAndUpdate({ _id: userId }, { $set: fields }, { returnDocument: "after" });
+  const updated = await collections.users.findOneAndUpdate(
+    { _id: userId },
+    { $set: fields },
+    { returnDocument: "after" },
+  );
+  if (updated && touchesListedUserFields(fields)) await bumpListingsOfUser(collections, userId);
+  return updated;
 }
 
 /**

@@ -3,6 +3,7 @@ import type { Collections } from "../../db/collections.ts";
 import { isDuplicateKeyError } from "../../db/connect.ts";
 import type { UserDoc, VerificationDoc } from "../../db/documents.ts";
 import { verificationIdOf } from "../../db/ids.ts";
+import { bumpListingsOfUser, touchesListedUserFields } from "../../db/listing-version.ts";
 import { startsWith } from "../../db/prefix.ts";
 
 /** A verification's `_id` follows from its identifier (db/ids.ts keyedId): lookups are by `_id`. */
@@ -76,7 +77,7 @@ export async function consumeVerification(
  * no longer matches — a concurrent verification or email change won. Throws the driver's duplicate
  * key error when `fields.email` belongs to another user (the unique index settles races).
  */
-export function updateUserWhereEmail(
+export async function updateUserWhereEmail(
   collections: Collections,
   userId: ObjectId,
   expectedEmail: string,
@@ -87,7 +88,13 @@ export function updateUserWhereEmail(
     expectedVerified === undefined
       ? { _id: userId, email: { $eq: expectedEmail } }
       : { _id: userId, email: { $eq: expectedEmail }, emailVerified: expectedVerified };
-  return collections.users.findOneAndUpdate(filter, { $set: fields }, { returnDocument: "after" });
+  const updated = await collections.users.findOneAndUpdate(
+    filter,
+    { $set: fields },
+    { returnDocument: "after" },
+  );
+  if (updated && touchesListedUserFields(fields)) await bumpListingsOfUser(collections, userId);
+  return updated;
 }
 
 /**

@@ -127,7 +127,7 @@ async function insertPendingInvitation(
  */
 export async function withdrawInvitation(auth: AuthContext, invitation: InvitationDoc): Promise<boolean> {
   if (!(await claimInvitation(auth, invitation))) return false;
-  await deleteInvitationById(auth.collections, invitation._id);
+  await deleteInvitationById(auth.collections, invitation);
   await releaseClaim(auth, invitation);
   return true;
 }
@@ -161,7 +161,7 @@ export async function closeAs(
   status: InvitationStatus,
 ): Promise<InvitationDoc> {
   const slot = closedInvitationSlot(invitation._id.toHexString());
-  await setInvitationStatus(auth.collections, invitation._id, status, slot);
+  await setInvitationStatus(auth.collections, invitation, status, slot);
   return { ...invitation, status, slot };
 }
 
@@ -297,7 +297,7 @@ export async function acceptInvitation(
     return refused(added.reason === "limit" ? "MEMBERSHIP_LIMIT_REACHED" : "MEMBER_ALREADY_EXISTS");
   }
   if (!(await joinTeams(auth, teams, user._id))) {
-    await deleteMember(auth, added.value._id);
+    await deleteMember(auth, added.value);
     await releaseClaim(auth, invitation);
     return refused("TEAM_MEMBER_LIMIT_REACHED");
   }

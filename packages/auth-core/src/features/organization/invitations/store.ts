@@ -2,13 +2,21 @@ import type { ObjectId } from "mongodb";
 import type { Collections } from "../../../db/collections.ts";
 import type { InvitationDoc, InvitationStatus } from "../../../db/documents.ts";
 import { findPage, type PageQuery } from "../../../db/find-page.ts";
+import { bumpListings } from "../../../db/listing-version.ts";
 import { findRawPage, type RawPage } from "../../../db/raw-page.ts";
 
-/** Invitations: the only MongoDB access for them. */
+/**
+ * Invitations: the only MongoDB access for them. Each write that changes what an organization's
+ * invitation list shows bumps its listing version (db/listing-version.ts).
+ */
+
+/** What a write to one invitation needs to know of it. */
+export type InvitationRef = Pick<InvitationDoc, "_id" | "organizationId">;
 
 /** Throws the driver's duplicate-key error when the slot (one pending per address) is taken. */
 export async function insertInvitation(collections: Collections, doc: InvitationDoc): Promise<void> {
   await collections.invitations.insertOne(doc);
+  await bumpListings(collections, [doc.organizationId]);
 }
 
 export function findInvitationById(collections: Collections, id: ObjectId): Promise<InvitationDoc | null> {
@@ -22,24 +30,27 @@ export function findInvitationBySlot(collections: Collections, slot: string): Pr
 /** Writes an invitation's final state and frees its pending slot (only after its claim was won). */
 export async function setInvitationStatus(
   collections: Collections,
-  id: ObjectId,
+  invitation: InvitationRef,
   status: InvitationStatus,
   slot: string,
 ): Promise<void> {
-  await collections.invitations.updateOne({ _id: id }, { $set: { status, slot } });
+  await collections.invitations.updateOne({ _id: invitation._id }, { $set: { status, slot } });
+  await bumpListings(collections, [invitation.organizationId]);
 }
 
 /** Re-arms a pending invitation (resend): new expiry, role, teams and inviter. */
-export function renewInvitation(
+export async function renewInvitation(
   collections: Collections,
   id: ObjectId,
   fields: Pick<InvitationDoc, "expiresAt" | "role" | "teamId" | "inviterId">,
 ): Promise<InvitationDoc | null> {
-  return collections.invitations.findOneAndUpdate(
+  const renewed = await collections.invitations.findOneAndUpdate(
     { _id: id, status: "pending" },
     { $set: fields },
     { returnDocument: "after" },
   );
+  if (renewed) await bumpListings(collections, [renewed.organizationId]);
+  return renewed;
 }
 
 /** Frees the pending slot of an invitation that expired, so the address can be invited again. */
@@ -109,9 +120,14 @@ export function listPendingInvitationsByEmail(
 }
 
 /** True for the one caller whose delete removed it. */
-export async function deleteInvitationById(collections: Collections, id: ObjectId): Promise<boolean> {
-  const result = await collections.invitations.deleteOne({ _id: id });
-  return result.deletedCount === 1;
+export async function deleteInvitationById(
+  collections: Collections,
+  invitation: InvitationRef,
+): Promise<boolean> {
+  const result = await collections.invitations.deleteOne({ _id: invitation._id });
+  if (result.deletedCount !== 1) return false;
+  await bumpListings(collections, [invitation.organizationId]);
+  return true;
 }
 
 export async function deleteOrganizationInvitations(

@@ -53,7 +53,7 @@ export function addMemberWithinLimit(auth: AuthContext, input: NewMember): Promi
         return doc;
       },
       remove: async (doc) => {
-        await store.deleteMemberById(collections, doc._id);
+        await store.deleteMemberById(collections, doc);
       },
     },
     auth.options.organization.membershipLimit,
@@ -74,15 +74,15 @@ export async function dropCreatorRole(
 ): Promise<boolean> {
   const creatorRole = auth.options.organization.creatorRole;
   if (!holdsRole(member.role, creatorRole)) {
-    await store.setMemberRole(auth.collections, member._id, newRole);
+    await store.setMemberRole(auth.collections, member, newRole);
     return true;
   }
   if ((await store.countMembersWithRole(auth.collections, member.organizationId, creatorRole)) <= 1)
     return false;
-  await store.setMemberRole(auth.collections, member._id, newRole);
+  await store.setMemberRole(auth.collections, member, newRole);
   if ((await store.countMembersWithRole(auth.collections, member.organizationId, creatorRole)) > 0)
     return true;
-  await store.setMemberRole(auth.collections, member._id, member.role);
+  await store.setMemberRole(auth.collections, member, member.role);
   return false;
 }
 
@@ -105,7 +105,7 @@ export async function removeMembership(auth: AuthContext, member: MemberDoc): Pr
   }
   await clearActiveOrganizationOfSessions(auth, member.organizationId.toHexString(), member.userId);
   await deleteUserTeamMemberships(auth, member.organizationId, member.userId);
-  if (!(await store.deleteMemberById(auth.collections, member._id))) return null;
+  if (!(await store.deleteMemberById(auth.collections, member))) return null;
   return true;
 }
 
@@ -317,8 +317,8 @@ export function deleteUserMembersWithoutRole(
 }
 
 /** Writes a member's roles as they are (the sole-owner guard is dropCreatorRole's). */
-export function setMemberRole(auth: AuthContext, memberId: ObjectId, role: string): Promise<void> {
-  return store.setMemberRole(auth.collections, memberId, role);
+export function setMemberRole(auth: AuthContext, member: store.MemberRef, role: string): Promise<void> {
+  return store.setMemberRole(auth.collections, member, role);
 }
 
 /** Throws the driver's duplicate-key error for a second membership or a taken seat. */
@@ -327,8 +327,8 @@ export function insertMember(auth: AuthContext, doc: MemberDoc): Promise<void> {
 }
 
 /** Takes a member row back; true for the one caller whose delete removed it. */
-export function deleteMember(auth: AuthContext, memberId: ObjectId): Promise<boolean> {
-  return store.deleteMemberById(auth.collections, memberId);
+export function deleteMember(auth: AuthContext, member: store.MemberRef): Promise<boolean> {
+  return store.deleteMemberById(auth.collections, member);
 }
 
 export function deleteOrganizationMembers(auth: AuthContext, organizationId: ObjectId): Promise<void> {

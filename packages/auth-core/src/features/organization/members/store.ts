@@ -2,14 +2,22 @@ import type { ObjectId } from "mongodb";
 import type { Collections } from "../../../db/collections.ts";
 import type { MemberDoc, UserDoc } from "../../../db/documents.ts";
 import { findPage, type PageQuery } from "../../../db/find-page.ts";
+import { bumpListings } from "../../../db/listing-version.ts";
 import { findRawPage, type RawPage } from "../../../db/raw-page.ts";
 import { listItemPattern } from "../../../db/regex.ts";
 
-/** Members (and the public fields of their users): the only MongoDB access for them. */
+/**
+ * Members (and the public fields of their users): the only MongoDB access for them. Each write
+ * bumps the listing version of the organization it changed (db/listing-version.ts).
+ */
+
+/** What a write to one member row needs to know of it. */
+export type MemberRef = Pick<MemberDoc, "_id" | "organizationId">;
 
 /** Throws the driver's duplicate-key error for a second membership or a taken seat. */
 export async function insertMember(collections: Collections, doc: MemberDoc): Promise<void> {
   await collections.members.insertOne(doc);
+  await bumpListings(collections, [doc.organizationId]);
 }
 
 export function findMember(
@@ -113,16 +121,19 @@ export function countMembersWithRole(
 
 export async function setMemberRole(
   collections: Collections,
-  memberId: ObjectId,
+  member: MemberRef,
   role: string,
 ): Promise<void> {
-  await collections.members.updateOne({ _id: memberId }, { $set: { role } });
+  await collections.members.updateOne({ _id: member._id }, { $set: { role } });
+  await bumpListings(collections, [member.organizationId]);
 }
 
 /** True for the one caller whose delete removed it. */
-export async function deleteMemberById(collections: Collections, memberId: ObjectId): Promise<boolean> {
-  const result = await collections.members.deleteOne({ _id: memberId });
-  return result.deletedCount === 1;
+export async function deleteMemberById(collections: Collections, member: MemberRef): Promise<boolean> {
+  const result = await collections.members.deleteOne({ _id: member._id });
+  if (result.deletedCount !== 1) return false;
+  await bumpListings(collections, [member.organizationId]);
+  return true;
 }
 
 export async function deleteOrganizationMembers(
@@ -167,6 +178,7 @@ export async function clearMembersTeam(
   teamId: ObjectId,
 ): Promise<void> {
   await collections.members.updateMany({ organizationId, teamId }, { $set: { teamId: null } });
+  await bumpListings(collections, [organizationId]);
 }
 
 /** Every membership of a user (deleting a user must see them all, not one page). */
@@ -212,6 +224,10 @@ export async function deleteUserMembersWithoutRole(
   role: string,
 ): Promise<number> {
   const holds = new RegExp(listItemPattern(role));
-  const result = await collections.members.deleteMany({ userId, role: { $not: holds } });
+  const filter = { userId, role: { $not: holds } };
+  const organizations = await collections.members.distinct("organizationId", filter);
+  if (organizations.length === 0) return 0;
+  const result = await collections.members.deleteMany(filter);
+  await bumpListings(collections, organizations);
   return result.deletedCount;
 }

@@ -101,7 +101,7 @@ async function insertCreatorWithinLimit(auth: AuthContext, member: MemberDoc): P
         return member;
       },
       undo: async () => {
-        await deleteMember(auth, member._id);
+        await deleteMember(auth, member);
       },
     },
     limit,
@@ -155,7 +155,7 @@ export async function createOrganizationWithOwner(
   try {
     await store.insertOrganization(auth.collections, organization);
   } catch (error) {
-    await deleteMember(auth, member._id);
+    await deleteMember(auth, member);
     if (isDuplicateKeyError(error)) return refused("ORGANIZATION_ALREADY_EXISTS");
     throw error;
   }
@@ -281,7 +281,7 @@ export async function takeBackMembershipIfOrphaned(
 ): Promise<ErrorCode | null> {
   const gone = await findWhatWentMeanwhile(auth, member.organizationId, member.userId, teams);
   if (gone) {
-    await deleteMember(auth, member._id);
+    await deleteMember(auth, member);
     await deleteUserTeamMemberships(auth, member.organizationId, member.userId);
   }
   return gone;

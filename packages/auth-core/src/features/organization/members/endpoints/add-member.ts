@@ -39,7 +39,7 @@ export const addMember = defineEndpoint(addMemberContract, {
     if (!added.ok)
       throw new AuthError(added.reason === "limit" ? "MEMBERSHIP_LIMIT_REACHED" : "MEMBER_ALREADY_EXISTS");
     if (!(await joinTeams(auth, teams, user._id))) {
-      await deleteMember(auth, added.value._id);
+      await deleteMember(auth, added.value);
       throw new AuthError("TEAM_MEMBER_LIMIT_REACHED");
     }
     const gone = await takeBackMembershipIfOrphaned(auth, added.value, teams);

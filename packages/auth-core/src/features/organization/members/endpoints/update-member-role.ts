@@ -38,7 +38,7 @@ export const updateMemberRole = defineEndpoint(updateMemberRoleContract, {
     const role = body.role.join(",");
     if (holdsRole(target.role, creatorRole) && !body.role.includes(creatorRole)) {
       if (!(await dropCreatorRole(auth, target, role))) throw new AuthError("CANNOT_LEAVE_AS_ONLY_OWNER");
-    } else await setMemberRole(auth, target._id, role);
+    } else await setMemberRole(auth, target, role);
     return toMember({ ...target, role });
   },
 });

@@ -2,6 +2,7 @@ import { getFullOrganizationContract } from "../../../../contracts/organization.
 import { PAGE_MAX } from "../../../../contracts/organization-fields.ts";
 import type { FullOrganization } from "../../../../contracts/organization-models.ts";
 import { BsonJsonWriter } from "../../../../db/bson-json.ts";
+import type { OrganizationDoc, TeamDoc } from "../../../../db/documents.ts";
 import { AuthError } from "../../../../errors/auth-error.ts";
 import { defineEndpoint } from "../../../../http/define-endpoint.ts";
 import { serializedJson } from "../../../../http/run-endpoint.ts";
@@ -12,6 +13,7 @@ import { findMember, listMembersRawPage, pairMembersRaw, userIdsOf } from "../..
 import { toMembersWithUsers, writeMembersWithUsersJson } from "../../members/types.ts";
 import { listTeams } from "../../teams/service.ts";
 import { toTeam } from "../../teams/types.ts";
+import type { CachedListing } from "../listing-cache.ts";
 import { findOrganization } from "../service.ts";
 import { toOrganization } from "../types.ts";
 
@@ -23,10 +25,13 @@ export type { FullOrganization };
  * organization. Each list is capped, never paged here: list-members, list-invitations and
  * list-teams page further (`limit`, `offset`). Null when no organization is named and none is active.
  *
- * The four lists and the organization are read together (one round trip's wait instead of four),
- * and the members page doubles as the membership check when it holds the caller or the whole
- * organization: a 100-member organization costs five reads, not six. The users of the page are
- * read only once the caller is known to be a member. Refusals keep their order: not a member
+ * The organization is read first: its listing version says whether the members with their users
+ * and the invitations this process answered last are still what the database holds
+ * (listing-cache.ts, db/listing-version.ts). Then the caller's membership (always from the
+ * database) and the teams are read, and the lists only when the listing is not held. Otherwise the
+ * lists are read together (one round trip's wait instead of three), and the members page doubles as
+ * the membership check when it holds the caller or the whole organization. The users of the page
+ * are read only once the caller is known to be a member. Refusals keep their order: not a member
  * first, then a missing organization.
  */
 export const getFullOrganization = defineEndpoint(getFullOrganizationContract, {
@@ -41,37 +46,59 @@ export const getFullOrganization = defineEndpoint(getFullOrganizationContract, {
       return null;
     const ref = await resolveOrganizationRef(auth, caller.session, query);
     const limit = Math.min(query.membersLimit ?? auth.options.organization.membershipLimit, PAGE_MAX);
-    const [page, organization, invitations, teams] = await Promise.all([
-      listMembersRawPage(auth, ref.id, { limit, offset: 0, sortBy: "createdAt", sortDirection: "asc" }),
-      ref.organization ?? findOrganization(auth, ref.id),
-      listInvitationsRawOf(auth, ref.id, PAGE_MAX),
-      auth.options.organization.teams.enabled ? listTeams(auth, ref.id, PAGE_MAX) : [],
-    ]);
     const userId = caller.user._id;
+    const teamsOf = () =>
+      auth.options.organization.teams.enabled ? listTeams(auth, ref.id, PAGE_MAX) : Promise.resolve([]);
+    const organization = ref.organization ?? (await findOrganization(auth, ref.id));
+    const version = organization?.listingVersion ?? 0;
+    const held = organization && auth.organizationListings?.get(ref.id, limit, version);
+    if (organization && held) {
+      const [member, teams] = await Promise.all([findMember(auth, ref.id, userId), teamsOf()]);
+      if (!member) throw new AuthError("NOT_A_MEMBER_OF_ORGANIZATION");
+      return answer(organization, held, teams);
+    }
+    const [page, invitations, teams] = await Promise.all([
+      listMembersRawPage(auth, ref.id, { limit, offset: 0, sortBy: "createdAt", sortDirection: "asc" }),
+      listInvitationsRawOf(auth, ref.id, PAGE_MAX),
+      teamsOf(),
+    ]);
     const userIds = userIdsOf(page);
     const listsCaller = userIds.some((id) => id.equals(userId));
     if (!listsCaller && (page.length < limit || !(await findMember(auth, ref.id, userId))))
       throw new AuthError("NOT_A_MEMBER_OF_ORGANIZATION");
     if (!organization) throw new AuthError("ORGANIZATION_NOT_FOUND");
     const members = await pairMembersRaw(auth, page, userIds);
-    const build = (): FullOrganization => ({
-      ...toOrganization(organization),
-      members: toMembersWithUsers(members),
-      invitations: invitations.decodeAll().map(toInvitation),
-      teams: teams.map(toTeam),
-    });
-    // The JSON text of build(), written from the documents' bytes without decoding them
-    // (members/types.ts writeMembersWithUsersJson): the organization's own fields end where its
-    // object closes.
-    const head = JSON.stringify(toOrganization(organization)).slice(0, -1);
+    // The JSON text of the lists, written from the documents' bytes without decoding them
+    // (members/types.ts writeMembersWithUsersJson).
     const out = new BsonJsonWriter(
-      2 * (page.bytes.length + members.users.bytes.length + invitations.bytes.length) + 1024,
+      2 * (page.bytes.length + members.users.bytes.length + invitations.bytes.length) + 64,
     );
-    out.text(`${head},"members":`);
+    out.text('"members":');
     writeMembersWithUsersJson(out, members);
     out.text(',"invitations":');
     writeInvitationsJson(out, invitations);
-    out.text(`,"teams":${JSON.stringify(teams.map(toTeam))}}`);
-    return serializedJson(out.toString(), build, undefined);
+    const listing = { version, members, invitations, text: out.toString() };
+    auth.organizationListings?.set(ref.id, limit, listing);
+    return answer(organization, listing, teams);
   },
 });
+
+/** The answer's JSON text (the organization's own fields end where its object closes), and build(). */
+function answer(
+  organization: OrganizationDoc,
+  listing: Pick<CachedListing, "members" | "invitations" | "text">,
+  teams: TeamDoc[],
+): FullOrganization {
+  const head = JSON.stringify(toOrganization(organization)).slice(0, -1);
+  const build = (): FullOrganization => ({
+    ...toOrganization(organization),
+    members: toMembersWithUsers(listing.members),
+    invitations: listing.invitations.decodeAll().map(toInvitation),
+    teams: teams.map(toTeam),
+  });
+  return serializedJson(
+    `${head},${listing.text},"teams":${JSON.stringify(teams.map(toTeam))}}`,
+    build,
+    undefined,
+  );
+}

@@ -1,0 +1,37 @@
+import type { ObjectId } from "mongodb";
+import type { Collections } from "./collections.ts";
+
+/**
+ * An organization's listing version (`OrganizationDoc.listingVersion`): get-full-organization keeps
+ * the lists it answered — the members with their users' public fields, the invitations — in memory
+ * under the version it read before reading them (features/organization/organizations/listing-cache.ts),
+ * and serves them again only while the organization document still carries that version. So every
+ * write that changes what those lists show bumps the version of each organization concerned, after
+ * the write: the member, invitation and user stores call these, not their callers.
+ *
+ * A version missing on a document (one written before the field existed) reads as 0; `$inc`
+ * creates it. A crash between a write and its bump leaves a listing that may be served for the
+ * cache's maximum age (5 s by default) on servers that held it; the caller's membership is read
+ * from the database on every request regardless.
+ */
+export async function bumpListings(collections: Collections, ids: readonly ObjectId[]): Promise<void> {
+  if (ids.length === 0) return;
+  const update = { $inc: { listingVersion: 1 } };
+  if (ids.length === 1) await collections.organizations.updateOne({ _id: ids[0] as ObjectId }, update);
+  else await collections.organizations.updateMany({ _id: { $in: [...ids] } }, update);
+}
+
+/** The organizations whose member lists name the user (its member rows, the `userId` index). */
+export function listedOrganizationsOf(collections: Collections, userId: ObjectId): Promise<ObjectId[]> {
+  return collections.members.distinct("organizationId", { userId });
+}
+
+/** After a write to the user's listed fields or to the user row itself. */
+export async function bumpListingsOfUser(collections: Collections, userId: ObjectId): Promise<void> {
+  await bumpListings(collections, await listedOrganizationsOf(collections, userId));
+}
+
+/** The user fields a member list shows (members/types.ts MemberUser). */
+export function touchesListedUserFields(fields: object): boolean {
+  return "name" in fields || "email" in fields || "image" in fields;
+}

@@ -1,0 +1,182 @@
+import { ObjectId } from "mongodb";
+import { describe, expect, it } from "vitest";
+import type { TestBrowser } from "../../../../../../tests/support/browser.ts";
+import { type Fixture, useFixtures } from "../../../../../../tests/support/organization.ts";
+import { EXPIRED_SHOWN_FOR_MS } from "../../cleanup.ts";
+import { ListingCache } from "./listing-cache.ts";
+
+/**
+ * get-full-organization's listing cache (listing-cache.ts, db/listing-version.ts): a listing is
+ * served again only while the organization's listing version is the one it was read under, so every
+ * write that changes the lists shows on the very next read; the caller's membership is read from
+ * the database every time.
+ */
+const fixture = useFixtures();
+
+interface Full {
+  members: { userId: string; role: string; user: { name: string; email: string } }[];
+  invitations: { email: string; status: string }[];
+}
+
+const FULL = "/organization/get-full-organization";
+
+async function read(browser: TestBrowser): Promise<{ status: number; body: Full; text: string }> {
+  const res = await browser.get<Full>(FULL);
+  return { status: res.status, body: res.body, text: JSON.stringify(res.body) };
+}
+
+/** Reads twice (the second from the listing held), runs `change`, and returns the next read. */
+async function afterChange(f: Fixture, change: () => Promise<unknown>): Promise<Full> {
+  await read(f.O.browser);
+  const held = await f.t.commands(() => read(f.O.browser));
+  expect(held.slice(2)).toEqual(["find:organizations", "find:members"]); // held, not read
+  await change();
+  const next = await read(f.O.browser);
+  expect(next.status).toBe(200);
+  return next.body;
+}
+
+const roles = (full: Full) => full.members.map((m) => [m.userId, m.role]);
+
+describe("get-full-organization's listing cache", () => {
+  it("serves the same bytes from the listing held, reading the organization, the caller's member row and nothing of the lists", async () => {
+    const f = await fixture();
+    await f.O.browser.post("/organization/invite-member", {
+      organizationId: f.A,
+      email: "new@example.com",
+      role: "member",
+    });
+    const first = await f.O.browser.get(FULL);
+    const firstText = await first.response.text();
+    const commands = await f.t.commands(async () => {
+      const again = await f.O.browser.get(FULL);
+      expect(await again.response.text()).toBe(firstText);
+    });
+    expect(commands).toEqual(["find:sessions", "find:users", "find:organizations", "find:members"]);
+    // The server API gets the same objects either way.
+    const headers = new Headers({ cookie: f.O.browser.cookieHeader() });
+    const { data } = await f.t.auth.api.getFullOrganization({ headers, query: {} });
+    expect(JSON.stringify(data)).toBe(firstText);
+    expect((data as { members: { createdAt: unknown }[] }).members[0]?.createdAt).toBeInstanceOf(Date);
+  });
+
+  it("shows each kind of write on the next read", async () => {
+    const f = await fixture();
+    const { O, D, M, A, members, t } = f;
+    let full = await afterChange(f, () =>
+      O.browser.post("/organization/update-member-role", { memberId: members.M, role: "admin" }),
+    );
+    expect(roles(full)).toContainEqual([M.userId, "admin"]);
+
+    full = await afterChange(f, () =>
+      O.browser.post("/organization/remove-member", { memberIdOrEmail: members.D }),
+    );
+    expect(full.members.map((m) => m.userId)).not.toContain(D.userId);
+
+    full = await afterChange(f, () =>
+      t.auth.api.addMember({ body: { organizationId: A, userId: D.userId, role: "member" } }),
+    );
+    expect(roles(full)).toContainEqual([D.userId, "member"]);
+
+    let invitationId = "";
+    full = await afterChange(f, async () => {
+      const res = await O.browser.post<{ id: string }>("/organization/invite-member", {
+        organizationId: A,
+        email: "invited@example.com",
+        role: "member",
+      });
+      invitationId = res.body.id;
+    });
+    expect(full.invitations).toMatchObject([{ email: "invited@example.com", status: "pending" }]);
+
+    full = await afterChange(f, () => O.browser.post("/organization/cancel-invitation", { invitationId }));
+    expect(full.invitations).toMatchObject([{ email: "invited@example.com", status: "canceled" }]);
+
+    full = await afterChange(f, () => M.browser.post("/update-user", { name: "Renamed Member" }));
+    expect(full.members.find((m) => m.userId === M.userId)?.user.name).toBe("Renamed Member");
+
+    full = await afterChange(f, () => M.browser.post("/organization/leave", { organizationId: A }));
+    expect(full.members.map((m) => m.userId)).not.toContain(M.userId);
+  });
+
+  it("shows a member's new address, a deleted user and invitations removed by cleanup on the next read", async () => {
+    const f = await fixture({ user: { deleteUser: { enabled: true } } });
+    const { A, D, M, t } = f;
+    // An admin's address change goes through the users store like any other (the users store bumps).
+    await t.db.collection("users").updateOne({ _id: new ObjectId(f.O.userId) }, { $set: { role: "admin" } });
+    let full = await afterChange(f, () =>
+      f.O.browser.post("/admin/update-user", { userId: D.userId, data: { email: "moved@example.com" } }),
+    );
+    expect(full.members.find((m) => m.userId === D.userId)?.user.email).toBe("moved@example.com");
+
+    full = await afterChange(f, () => M.browser.post("/delete-user", {}));
+    expect(full.members.map((m) => m.userId)).not.toContain(M.userId);
+
+    // A pending invitation past its expiry and the 30 days it stays shown: cleanup deletes it.
+    await f.O.browser.post("/organization/invite-member", {
+      organizationId: A,
+      email: "old@example.com",
+      role: "member",
+    });
+    await t.db
+      .collection("invitations")
+      .updateOne(
+        { email: "old@example.com" },
+        { $set: { expiresAt: new Date(Date.now() - EXPIRED_SHOWN_FOR_MS - 60_000) } },
+      );
+    full = await afterChange(f, async () => expect((await t.auth.cleanup()).invitations).toBe(1));
+    expect(full.invitations).toEqual([]);
+  });
+
+  it("reads the caller's membership every time: a member row gone without a version bump (a crash) refuses at once", async () => {
+    const f = await fixture();
+    const { M, A, t } = f;
+    expect((await read(M.browser)).status).toBe(200);
+    expect((await read(M.browser)).status).toBe(200);
+    // What a crash between the delete and its bump leaves: the row gone, the version unchanged.
+    await t.db.collection("members").deleteOne({ _id: new ObjectId(f.members.M) });
+    const refused = await M.browser.get(`${FULL}?organizationId=${A}`);
+    expect(refused.status).toBe(403);
+    expect(refused.body).toMatchObject({ code: "NOT_A_MEMBER_OF_ORGANIZATION" });
+  });
+
+  it("serves a listing for at most maxAgeSeconds: a write that did not bump shows once it is that old", async () => {
+    const f = await fixture({ organization: { listingCache: { maxAgeSeconds: 0.3 } } });
+    const { O, t } = f;
+    await read(O.browser);
+    await t.db
+      .collection("members")
+      .updateOne({ _id: new ObjectId(f.members.M) }, { $set: { role: "admin" } });
+    expect(roles((await read(O.browser)).body)).toContainEqual([f.M.userId, "member"]);
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    expect(roles((await read(O.browser)).body)).toContainEqual([f.M.userId, "admin"]);
+  });
+
+  it("with listingCache false, every read reads the lists", async () => {
+    const f = await fixture({ organization: { listingCache: false } });
+    await read(f.O.browser);
+    const commands = await f.t.commands(() => read(f.O.browser));
+    expect(commands).toContain("find:users");
+    expect(commands.filter((c) => c === "find:members")).toHaveLength(1);
+  });
+
+  it("keeps the most recently used entries, and none past its age", () => {
+    let now = 0;
+    const cache = new ListingCache(2, 1000, () => now);
+    const [a, b, c] = [new ObjectId(), new ObjectId(), new ObjectId()];
+    const entry = (version: number) =>
+      ({ version, text: `v${version}` }) as unknown as Parameters<ListingCache["set"]>[2];
+    cache.set(a, 100, entry(1));
+    cache.set(b, 100, entry(1));
+    expect(cache.get(a, 100, 1)?.text).toBe("v1"); // a is now the most recent
+    cache.set(c, 100, entry(1)); // evicts b
+    expect(cache.get(b, 100, 1)).toBeNull();
+    expect(cache.get(a, 100, 1)).not.toBeNull();
+    expect(cache.get(a, 50, 1)).toBeNull(); // another members limit is another listing
+    expect(cache.get(c, 100, 2)).toBeNull(); // another version: dropped
+    expect(cache.size).toBe(1);
+    now = 1001;
+    expect(cache.get(a, 100, 1)).toBeNull();
+    expect(cache.size).toBe(0);
+  });
+});
