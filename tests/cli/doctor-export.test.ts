@@ -78,7 +78,14 @@ describe("tessera doctor", () => {
       "duplicate-emails": 1,
     });
 
+    const listingVersion = async () =>
+      ((await t.db.collection("organizations").findOne({ _id: new ObjectId(org) }))?.listingVersion as
+        | number
+        | undefined) ?? 0;
+    const versionBefore = await listingVersion();
     const fixed = await doctorAction(run(), { fix: true });
+    // The member row it removed was in orphaned-org's member list: no server keeps a listing of it.
+    expect(await listingVersion()).toBe(versionBefore + 1);
     expect(fixed.ok).toBe(false);
     expect(
       counts(fixed.findings.map((finding) => ({ ...finding, count: finding.count - finding.fixed }))),

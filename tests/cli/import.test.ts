@@ -191,6 +191,9 @@ describe("tessera import --from better-auth", () => {
     expect(github).toMatchObject({ accountId: "gh-4242", accessToken: null, userId: ids.carol });
     expect(await t.db.collection("sessions").countDocuments()).toBe(0);
     expect((await checkDataInvariants(t.db)).filter((finding) => finding.count > 0)).toEqual([]);
+    // Its members and its invitation each bumped the organization's listing version (a server
+    // holding get-full-organization's listing of it reads the lists again).
+    expect((await t.db.collection("organizations").findOne({}))?.listingVersion).toBe(2);
   });
 
   it("the original passwords sign in through auth.handler, and the hash becomes Tessera's at that sign-in", async () => {
@@ -217,6 +220,7 @@ describe("tessera import --from better-auth", () => {
     for (const count of Object.values(report.counts)) expect(count.copied).toBe(0);
     expect(report.counts.users).toEqual({ copied: 0, existing: 3, refused: 1 });
     expect(await t.db.collection("members").countDocuments()).toBe(2);
+    expect((await t.db.collection("organizations").findOne({}))?.listingVersion).toBe(2);
   });
 });
 

@@ -86,7 +86,7 @@ export function createAuth(input: AuthOptions): Auth {
     userDataRemovers: [deleteUserTwoFactorData, clearSignInFailures, deleteUserApiKeyData],
     organizationListings: options.organization.listingCache
       ? new ListingCache(
-          options.organization.listingCache.entries,
+          options.organization.listingCache.maxBytes,
           options.organization.listingCache.maxAgeSeconds * 1000,
         )
       : null,

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { storedIds } from "@tessera/auth-core/operator";
+import { bumpOrganizationListings, storedIds } from "@tessera/auth-core/operator";
 import { type Collection, type Db, type Document, MongoBulkWriteError, ObjectId } from "mongodb";
 
 /**
@@ -110,6 +110,12 @@ class Importer {
         }
       });
       this.progress(collection, Math.min(start + BATCH, fresh.length), fresh.length);
+    }
+    // Members and invitations show in their organization's listing (get-full-organization): a
+    // server holding one from before the import must not answer from it.
+    if (!this.dryRun && fresh.length > 0 && (collection === "members" || collection === "invitations")) {
+      const organizations = new Map(fresh.map((doc) => [String(doc.organizationId), doc.organizationId]));
+      await bumpOrganizationListings(this.target, [...organizations.values()] as ObjectId[]);
     }
     return written;
   }

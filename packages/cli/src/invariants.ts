@@ -1,4 +1,4 @@
-import { storedIds } from "@tessera/auth-core/operator";
+import { bumpOrganizationListings, storedIds } from "@tessera/auth-core/operator";
 import { type Db, type Document, type Filter, MongoBulkWriteError, ObjectId } from "mongodb";
 
 /**
@@ -74,7 +74,14 @@ export async function checkDataInvariants(db: Db, options: InvariantOptions = {}
     const missing = await missingParents(db, collection, field, parent);
     const filter: Filter<Document> = { [field]: { $in: missing } };
     const count = missing.length === 0 ? 0 : await db.collection(collection).countDocuments(filter);
-    const fixed = fix && count > 0 ? (await db.collection(collection).deleteMany(filter)).deletedCount : 0;
+    let fixed = 0;
+    if (fix && count > 0) {
+      // A member row gone changes its organization's member list (get-full-organization's listing).
+      const listed: ObjectId[] =
+        collection === "members" ? await db.collection(collection).distinct("organizationId", filter) : [];
+      fixed = (await db.collection(collection).deleteMany(filter)).deletedCount;
+      await bumpOrganizationListings(db, listed);
+    }
     findings.push({
       check,
       description,
@@ -170,7 +177,10 @@ export async function checkDataInvariants(db: Db, options: InvariantOptions = {}
 async function invitationsToMissingTeams(db: Db, fix: boolean): Promise<Finding> {
   const invitations = await db
     .collection("invitations")
-    .find({ status: "pending", teamId: { $ne: null } }, { projection: { _id: 1, teamId: 1 } })
+    .find(
+      { status: "pending", teamId: { $ne: null } },
+      { projection: { _id: 1, teamId: 1, organizationId: 1 } },
+    )
     .toArray();
   const teamIds = new Set(invitations.flatMap((invitation) => String(invitation.teamId).split(",")));
   const ids = [...teamIds].map((id) => toObjectId(id.trim())).filter((id) => id !== null);
@@ -182,18 +192,21 @@ async function invitationsToMissingTeams(db: Db, fix: boolean): Promise<Finding>
         .toArray()
     ).map((team) => String(team._id)),
   );
-  const broken = invitations
-    .filter((invitation) =>
-      String(invitation.teamId)
-        .split(",")
-        .some((id) => !present.has(id.trim().toLowerCase())),
-    )
-    .map((invitation) => invitation._id);
-  const fixed =
-    fix && broken.length > 0
-      ? (await db.collection("invitations").deleteMany({ _id: { $in: broken }, status: "pending" }))
-          .deletedCount
-      : 0;
+  const brokenInvitations = invitations.filter((invitation) =>
+    String(invitation.teamId)
+      .split(",")
+      .some((id) => !present.has(id.trim().toLowerCase())),
+  );
+  const broken = brokenInvitations.map((invitation) => invitation._id);
+  let fixed = 0;
+  if (fix && broken.length > 0) {
+    fixed = (await db.collection("invitations").deleteMany({ _id: { $in: broken }, status: "pending" }))
+      .deletedCount;
+    await bumpOrganizationListings(
+      db,
+      brokenInvitations.map((invitation) => invitation.organizationId as ObjectId),
+    );
+  }
   return {
     check: "invitations-to-missing-teams",
     description: "pending invitations to teams that no longer exist",

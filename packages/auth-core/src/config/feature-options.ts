@@ -186,21 +186,28 @@ export const organizationOptionsSchema = z
     /**
      * get-full-organization keeps the listings it answered (members with their users, invitations)
      * in memory and serves one again while the organization's listing version is unchanged
-     * (docs/scale.md, "get-full-organization's listing cache"): `entries` listings, each for at most
-     * `maxAgeSeconds`. The caller's membership is read from the database on every request.
-     * `false` reads the lists every time. @default { entries: 64, maxAgeSeconds: 5 }
+     * (docs/scale.md, "get-full-organization's listing cache"): one per organization, `maxBytes`
+     * of them at most, each for at most `maxAgeSeconds` — also how long a write made without a
+     * version bump (a crash between the two, an older Tessera in a rolling upgrade) can stay
+     * unseen. The caller's membership is read from the database on every request. `false` reads
+     * the lists every time. @default { maxBytes: 8388608, maxAgeSeconds: 5 }
      */
     listingCache: z
       .union([
         z.literal(false),
         z
           .object({
-            entries: z.number().int().positive().max(10_000).default(64),
-            maxAgeSeconds: z.number().positive().max(3600).default(5),
+            maxBytes: z
+              .number()
+              .int()
+              .positive()
+              .max(2 ** 30)
+              .default(8 * 2 ** 20),
+            maxAgeSeconds: z.number().positive().max(60).default(5),
           })
           .strict(),
       ])
-      .default({ entries: 64, maxAgeSeconds: 5 }),
+      .prefault({}),
     /** Invitation lifetime in seconds. @default 172800 */
     invitationExpiresIn: positiveSeconds.default(172800),
     /** Pending invitations per organization. @default 100 */

@@ -1,5 +1,6 @@
-import type { ObjectId } from "mongodb";
-import type { Collections } from "./collections.ts";
+import type { Db, Filter, ObjectId } from "mongodb";
+import { type Collections, openCollections } from "./collections.ts";
+import type { MemberDoc } from "./documents.ts";
 
 /**
  * An organization's listing version (`OrganizationDoc.listingVersion`): get-full-organization keeps
@@ -19,6 +20,37 @@ export async function bumpListings(collections: Collections, ids: readonly Objec
   const update = { $inc: { listingVersion: 1 } };
   if (ids.length === 1) await collections.organizations.updateOne({ _id: ids[0] as ObjectId }, update);
   else await collections.organizations.updateMany({ _id: { $in: [...ids] } }, update);
+}
+
+/**
+ * Deletes the member rows `filter` matches and bumps their organizations: the rows are read first
+ * and deleted by `_id`, so a row that starts to match between the two (a racing add-member) is not
+ * deleted unbumped. Returns how many went.
+ */
+export async function deleteMembersListed(
+  collections: Collections,
+  filter: Filter<MemberDoc>,
+): Promise<number> {
+  const rows = await collections.members
+    .find(filter, { projection: { _id: 1, organizationId: 1 } })
+    .toArray();
+  if (rows.length === 0) return 0;
+  const result = await collections.members.deleteMany({
+    ...filter,
+    _id: { $in: rows.map((row) => row._id) },
+  });
+  const organizations = new Map(rows.map((row) => [row.organizationId.toHexString(), row.organizationId]));
+  await bumpListings(collections, [...organizations.values()]);
+  return result.deletedCount;
+}
+
+/**
+ * After writing members or invitations straight into the database (the CLI's import and
+ * `doctor --fix`, through `@tessera/auth-core/operator`): no server keeps answering
+ * get-full-organization from a listing held before.
+ */
+export async function bumpOrganizationListings(db: Db, organizationIds: readonly ObjectId[]): Promise<void> {
+  await bumpListings(openCollections(db), organizationIds);
 }
 
 /** The organizations whose member lists name the user (its member rows, the `userId` index). */

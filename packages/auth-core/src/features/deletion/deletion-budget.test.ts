@@ -34,8 +34,9 @@ const CASCADE = [
   "distinct:members",
   "delete:emailClaims", // the address given up with the user (docs/scale.md)
   "delete:userTimeline", // and its timeline entry
-  "distinct:members", // the organizations of the rows the sweep removes, bumped after it
-  "delete:members",
+  // The sweep: member rows a racing add-member inserted (none here); those found are deleted by
+  // _id and their organizations bumped, then it looks again.
+  "find:members",
   "delete:teamMembers",
   "delete:accounts",
   "delete:verifications",
@@ -110,9 +111,9 @@ describe("database commands per deletion request", () => {
       "delete:teams",
       "update:sessions",
       "delete:pendingDeletions",
-      // Her member rows elsewhere (their organizations read first, bumped after), then none left
+      // Her member rows elsewhere (read, deleted by _id, their organizations bumped), then none left
       // holding the owner role (promoted meanwhile), her team memberships and pending invitations.
-      "distinct:members",
+      "find:members",
       "delete:members",
       "update:organizations",
       "find:members",

@@ -1,6 +1,6 @@
 import type { ObjectId } from "mongodb";
 import type { Collections } from "../../db/collections.ts";
-import { bumpListings, bumpListingsOfUser, listedOrganizationsOf } from "../../db/listing-version.ts";
+import { bumpListings, bumpListingsOfUser, deleteMembersListed } from "../../db/listing-version.ts";
 import { releaseEmail, removeFromTimeline } from "../users/index.ts";
 import { USER_TOKEN_IDENTIFIER } from "./rules.ts";
 
@@ -67,9 +67,11 @@ export async function deleteUserTeamMembers(
  * row is gone, for rows a racing add-member or accept inserted after leaveOrganizations read them.
  */
 export async function sweepUserMemberships(collections: Collections, userId: ObjectId): Promise<void> {
-  const listed = await listedOrganizationsOf(collections, userId);
-  await collections.members.deleteMany({ userId });
-  await bumpListings(collections, listed);
+  // Until none is left: a row a racing add-member inserts after the read is deleted (and its
+  // organization bumped) by the next round.
+  for (let round = 0; round < 10; round++) {
+    if ((await deleteMembersListed(collections, { userId })) === 0) break;
+  }
   await collections.teamMembers.deleteMany({ userId });
 }
 

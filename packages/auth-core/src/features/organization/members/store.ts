@@ -2,7 +2,7 @@ import type { ObjectId } from "mongodb";
 import type { Collections } from "../../../db/collections.ts";
 import type { MemberDoc, UserDoc } from "../../../db/documents.ts";
 import { findPage, type PageQuery } from "../../../db/find-page.ts";
-import { bumpListings } from "../../../db/listing-version.ts";
+import { bumpListings, deleteMembersListed } from "../../../db/listing-version.ts";
 import { findRawPage, type RawPage } from "../../../db/raw-page.ts";
 import { listItemPattern } from "../../../db/regex.ts";
 
@@ -224,10 +224,5 @@ export async function deleteUserMembersWithoutRole(
   role: string,
 ): Promise<number> {
   const holds = new RegExp(listItemPattern(role));
-  const filter = { userId, role: { $not: holds } };
-  const organizations = await collections.members.distinct("organizationId", filter);
-  if (organizations.length === 0) return 0;
-  const result = await collections.members.deleteMany(filter);
-  await bumpListings(collections, organizations);
-  return result.deletedCount;
+  return deleteMembersListed(collections, { userId, role: { $not: holds } });
 }

@@ -2,6 +2,7 @@ import { ObjectId } from "mongodb";
 import { describe, expect, it } from "vitest";
 import type { TestBrowser } from "../../../../../../tests/support/browser.ts";
 import { type Fixture, useFixtures } from "../../../../../../tests/support/organization.ts";
+import { RawPage } from "../../../db/raw-page.ts";
 import { EXPIRED_SHOWN_FOR_MS } from "../../cleanup.ts";
 import { ListingCache } from "./listing-cache.ts";
 
@@ -160,23 +161,41 @@ describe("get-full-organization's listing cache", () => {
     expect(commands.filter((c) => c === "find:members")).toHaveLength(1);
   });
 
-  it("keeps the most recently used entries, and none past its age", () => {
+  it("holds one listing per organization within maxBytes, the least recently used out first, none past its age", () => {
     let now = 0;
-    const cache = new ListingCache(2, 1000, () => now);
-    const [a, b, c] = [new ObjectId(), new ObjectId(), new ObjectId()];
-    const entry = (version: number) =>
-      ({ version, text: `v${version}` }) as unknown as Parameters<ListingCache["set"]>[2];
-    cache.set(a, 100, entry(1));
-    cache.set(b, 100, entry(1));
-    expect(cache.get(a, 100, 1)?.text).toBe("v1"); // a is now the most recent
-    cache.set(c, 100, entry(1)); // evicts b
+    // Each listing below is 1,000 bytes (twice its 500-character text): three fit in 3,000.
+    const cache = new ListingCache(3_000, 1_000, () => now);
+    const [a, b, c, d] = [new ObjectId(), new ObjectId(), new ObjectId(), new ObjectId()];
+    const empty = RawPage.empty<never>();
+    const listing = (version: number, limit = 100) => ({
+      version,
+      limit,
+      members: { members: empty, users: empty, pairs: [] },
+      invitations: empty,
+      text: `${version}`.padEnd(500, "."),
+    });
+    cache.set(a, listing(1));
+    cache.set(b, listing(1));
+    cache.set(c, listing(1));
+    expect(cache.size).toEqual({ listings: 3, bytes: 3_000 });
+    expect(cache.get(a, 100, 1)).not.toBeNull(); // a is now the most recently used
+    cache.set(d, listing(1)); // b goes
     expect(cache.get(b, 100, 1)).toBeNull();
     expect(cache.get(a, 100, 1)).not.toBeNull();
-    expect(cache.get(a, 50, 1)).toBeNull(); // another members limit is another listing
+    // Another members limit is not held; storing it replaces the organization's listing.
+    expect(cache.get(a, 50, 1)).toBeNull();
+    cache.set(a, listing(2, 50));
+    expect(cache.get(a, 100, 2)).toBeNull();
+    expect(cache.get(a, 50, 2)?.text.startsWith("2")).toBe(true);
     expect(cache.get(c, 100, 2)).toBeNull(); // another version: dropped
-    expect(cache.size).toBe(1);
-    now = 1001;
-    expect(cache.get(a, 100, 1)).toBeNull();
-    expect(cache.size).toBe(0);
+    expect(cache.size).toEqual({ listings: 2, bytes: 2_000 });
+    // A listing larger than the whole budget is answered, not held.
+    expect(cache.set(b, { ...listing(1), text: "x".repeat(2_000) }).text).toHaveLength(2_000);
+    expect(cache.get(b, 100, 1)).toBeNull();
+    // Past its age: not served, and dropped when another is stored.
+    now = 1_001;
+    expect(cache.get(a, 50, 2)).toBeNull();
+    cache.set(b, listing(1));
+    expect(cache.size).toEqual({ listings: 1, bytes: 1_000 });
   });
 });

@@ -1,51 +1,60 @@
-import type { ObjectId } from "mongodb";
+import type { Document, ObjectId } from "mongodb";
 import type { InvitationDoc } from "../../../db/documents.ts";
-import type { RawPage } from "../../../db/raw-page.ts";
+import { RawPage } from "../../../db/raw-page.ts";
 import type { RawMemberPairs } from "../members/types.ts";
 
 /** One organization's lists as get-full-organization read them, and their JSON text. */
 export interface CachedListing {
   /** The organization's listing version read before the lists were (db/listing-version.ts). */
   version: number;
+  /** The members page's size it was read with (`membersLimit`). */
+  limit: number;
   members: RawMemberPairs;
   invitations: RawPage<InvitationDoc>;
   /** `"members":[…],"invitations":[…]`, as the answer carries it. */
   text: string;
+}
+
+interface Entry extends CachedListing {
   storedAt: number;
+  bytes: number;
 }
 
 /**
  * get-full-organization's listings, in memory (issue 16: a 100-member organization at most 2 ms of
- * server CPU). An entry is served only while the organization document — read on every request —
+ * server CPU). A listing is served only while the organization document — read on every request —
  * still carries the version it was stored under, and for at most `maxAgeMs`: the bound on what a
  * crash between a write and its version bump, or a write by a version of Tessera that does not bump,
- * can leave served. The most recently used `entries` listings are kept (about 100 KB each for a
- * 100-member organization with 100 invitations). Per server process: every process checks the same
- * version in the database.
+ * can leave served. One listing per organization (the last members limit asked for), and at most
+ * `maxBytes` of them together (BSON bytes, copied out of the driver's buffers, and the JSON text),
+ * the least recently used going first; expired ones are dropped whenever one is stored. Per server
+ * process: every process checks the same version in the database.
  */
 export class ListingCache {
-  readonly #entries = new Map<string, CachedListing>();
-  readonly #capacity: number;
+  readonly #entries = new Map<string, Entry>();
+  readonly #maxBytes: number;
   readonly #maxAgeMs: number;
   readonly #clock: () => number;
+  #bytes = 0;
 
-  constructor(capacity: number, maxAgeMs: number, clock: () => number = () => performance.now()) {
-    this.#capacity = capacity;
+  constructor(maxBytes: number, maxAgeMs: number, clock: () => number = () => performance.now()) {
+    this.#maxBytes = maxBytes;
     this.#maxAgeMs = maxAgeMs;
     this.#clock = clock;
   }
 
-  get size(): number {
-    return this.#entries.size;
+  /** Listings held, and their bytes. */
+  get size(): { listings: number; bytes: number } {
+    return { listings: this.#entries.size, bytes: this.#bytes };
   }
 
-  /** The listing of the organization's first `limit` members stored under `version`, if still fresh. */
+  /** The organization's listing of its first `limit` members stored under `version`, if still fresh. */
   get(organizationId: ObjectId, limit: number, version: number): CachedListing | null {
-    const key = keyOf(organizationId, limit);
+    const key = organizationId.toHexString();
     const entry = this.#entries.get(key);
-    if (!entry) return null;
+    if (!entry || entry.limit !== limit) return null;
     if (entry.version !== version || this.#clock() - entry.storedAt > this.#maxAgeMs) {
-      this.#entries.delete(key);
+      this.#delete(key, entry);
       return null;
     }
     // Most recently used last: the first key is the one to evict.
@@ -54,15 +63,40 @@ export class ListingCache {
     return entry;
   }
 
-  set(organizationId: ObjectId, limit: number, entry: Omit<CachedListing, "storedAt">): void {
-    const key = keyOf(organizationId, limit);
-    this.#entries.delete(key);
-    this.#entries.set(key, { ...entry, storedAt: this.#clock() });
-    while (this.#entries.size > this.#capacity) {
-      const oldest = this.#entries.keys().next().value as string;
-      this.#entries.delete(oldest);
+  /** Stores a copy of the listing's bytes (the driver's buffers may hold a whole reply or more). */
+  set(organizationId: ObjectId, listing: CachedListing): CachedListing {
+    const key = organizationId.toHexString();
+    const previous = this.#entries.get(key);
+    if (previous) this.#delete(key, previous);
+    const members = copyPage(listing.members.members);
+    const users = copyPage(listing.members.users);
+    const invitations = copyPage(listing.invitations);
+    const entry: Entry = {
+      ...listing,
+      members: { members, users, pairs: listing.members.pairs },
+      invitations,
+      storedAt: this.#clock(),
+      bytes: members.bytes.length + users.bytes.length + invitations.bytes.length + 2 * listing.text.length,
+    };
+    if (entry.bytes > this.#maxBytes) return listing;
+    for (const [oldKey, old] of this.#entries) {
+      if (entry.storedAt - old.storedAt > this.#maxAgeMs) this.#delete(oldKey, old);
     }
+    while (this.#bytes + entry.bytes > this.#maxBytes) {
+      const [oldKey, old] = this.#entries.entries().next().value as [string, Entry];
+      this.#delete(oldKey, old);
+    }
+    this.#entries.set(key, entry);
+    this.#bytes += entry.bytes;
+    return entry;
+  }
+
+  #delete(key: string, entry: Entry): void {
+    this.#entries.delete(key);
+    this.#bytes -= entry.bytes;
   }
 }
 
-const keyOf = (organizationId: ObjectId, limit: number) => `${organizationId.toHexString()}:${limit}`;
+function copyPage<T extends Document>(page: RawPage<T>): RawPage<T> {
+  return page.length === 0 ? page : new RawPage<T>(Buffer.from(page.bytes), page.starts);
+}

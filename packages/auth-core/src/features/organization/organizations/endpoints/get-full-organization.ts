@@ -77,8 +77,8 @@ export const getFullOrganization = defineEndpoint(getFullOrganizationContract, {
     writeMembersWithUsersJson(out, members);
     out.text(',"invitations":');
     writeInvitationsJson(out, invitations);
-    const listing = { version, members, invitations, text: out.toString() };
-    auth.organizationListings?.set(ref.id, limit, listing);
+    const read = { version, limit, members, invitations, text: out.toString() };
+    const listing = auth.organizationListings?.set(ref.id, read) ?? read;
     return answer(organization, listing, teams);
   },
 });
