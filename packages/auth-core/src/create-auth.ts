@@ -2,6 +2,7 @@ import { type AuthOptions, type Logger, resolveOptions } from "./config/options.
 import type { AuthContext, CookieNames } from "./context.ts";
 import { openCollections } from "./db/collections.ts";
 import { connectDatabase } from "./db/connect.ts";
+import { ListingCache } from "./db/listing-cache.ts";
 import { CORE_MIGRATIONS, runMigrations } from "./db/migrations/index.ts";
 import {
   assertApiKeyCallerAllowed,
@@ -9,7 +10,6 @@ import {
   readApiKeySession,
 } from "./features/api-key/index.ts";
 import { type CleanupResult, cleanupExpired } from "./features/cleanup.ts";
-import { ListingCache } from "./features/organization/index.ts";
 import { type CoreEndpoint, coreEndpoints } from "./features/registry.ts";
 import { isSessionFresh, readSession } from "./features/session/index.ts";
 import { clearSignInFailures } from "./features/sign-in-throttle/index.ts";

@@ -5,7 +5,7 @@ import type { MemberDoc } from "./documents.ts";
 /**
  * An organization's listing version (`OrganizationDoc.listingVersion`): get-full-organization keeps
  * the lists it answered — the members with their users' public fields, the invitations — in memory
- * under the version it read before reading them (features/organization/organizations/listing-cache.ts),
+ * under the version it read before reading them (db/listing-cache.ts),
  * and serves them again only while the organization document still carries that version. So every
  * write that changes what those lists show bumps the version of each organization concerned, after
  * the write: the member, invitation and user stores call these, not their callers.

@@ -183,6 +183,8 @@ describe("database commands per admin endpoint", () => {
       "find:users",
       "insert:emailClaims",
       "findAndModify:users",
+      // The organizations listing the user (none here): their listing versions (db/listing-version.ts).
+      "distinct:members",
       "delete:emailClaims",
       // Reset links mailed to the old address die with it.
       "delete:verifications",
@@ -245,10 +247,11 @@ describe("database commands per admin endpoint", () => {
       // The journal entry auth.cleanup() finishes the deletion from after a crash (issue 16 §3).
       "insert:pendingDeletions",
       "delete:users",
+      "distinct:members", // the organizations listing the user, bumped (none here)
       "delete:emailClaims", // the address given up with the user (docs/scale.md)
       "delete:userTimeline", // and its timeline entry
-      // The memberships sweep after the user row (features/deletion/service.ts step 4).
-      "delete:members",
+      // The memberships sweep after the user row (features/deletion/service.ts step 4): none found.
+      "find:members",
       "delete:teamMembers",
       "delete:accounts",
       "delete:verifications",

@@ -37,7 +37,6 @@ export {
   roleTableOf,
   setMemberRole,
 } from "./members/service.ts";
-export { ListingCache } from "./organizations/listing-cache.ts";
 export {
   deleteOrganizationCascade,
   finishInterruptedOrganizationDeletions,

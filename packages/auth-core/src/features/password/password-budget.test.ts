@@ -68,6 +68,7 @@ describe("database commands per request", () => {
       "find:users",
       "insert:emailClaims",
       "findAndModify:users",
+      "distinct:members", // the organizations listing the user, to bump (none here)
       "delete:emailClaims",
       RESET_LINK_SWEEP,
       // Two mails, each counted against the mail limit: the old address's notice, the new one's link.

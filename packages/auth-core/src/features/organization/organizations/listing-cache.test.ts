@@ -2,12 +2,12 @@ import { ObjectId } from "mongodb";
 import { describe, expect, it } from "vitest";
 import type { TestBrowser } from "../../../../../../tests/support/browser.ts";
 import { type Fixture, useFixtures } from "../../../../../../tests/support/organization.ts";
+import { ListingCache } from "../../../db/listing-cache.ts";
 import { RawPage } from "../../../db/raw-page.ts";
 import { EXPIRED_SHOWN_FOR_MS } from "../../cleanup.ts";
-import { ListingCache } from "./listing-cache.ts";
 
 /**
- * get-full-organization's listing cache (listing-cache.ts, db/listing-version.ts): a listing is
+ * get-full-organization's listing cache (db/listing-cache.ts, db/listing-version.ts): a listing is
  * served again only while the organization's listing version is the one it was read under, so every
  * write that changes the lists shows on the very next read; the caller's membership is read from
  * the database every time.

@@ -3,6 +3,7 @@ import { PAGE_MAX } from "../../../../contracts/organization-fields.ts";
 import type { FullOrganization } from "../../../../contracts/organization-models.ts";
 import { BsonJsonWriter } from "../../../../db/bson-json.ts";
 import type { OrganizationDoc, TeamDoc } from "../../../../db/documents.ts";
+import type { CachedListing } from "../../../../db/listing-cache.ts";
 import { AuthError } from "../../../../errors/auth-error.ts";
 import { defineEndpoint } from "../../../../http/define-endpoint.ts";
 import { serializedJson } from "../../../../http/run-endpoint.ts";
@@ -13,7 +14,6 @@ import { findMember, listMembersRawPage, pairMembersRaw, userIdsOf } from "../..
 import { toMembersWithUsers, writeMembersWithUsersJson } from "../../members/types.ts";
 import { listTeams } from "../../teams/service.ts";
 import { toTeam } from "../../teams/types.ts";
-import type { CachedListing } from "../listing-cache.ts";
 import { findOrganization } from "../service.ts";
 import { toOrganization } from "../types.ts";
 
@@ -27,7 +27,7 @@ export type { FullOrganization };
  *
  * The organization is read first: its listing version says whether the members with their users
  * and the invitations this process answered last are still what the database holds
- * (listing-cache.ts, db/listing-version.ts). Then the caller's membership (always from the
+ * (db/listing-cache.ts, db/listing-version.ts). Then the caller's membership (always from the
  * database) and the teams are read, and the lists only when the listing is not held. Otherwise the
  * lists are read together (one round trip's wait instead of three), and the members page doubles as
  * the membership check when it holds the caller or the whole organization. The users of the page

@@ -1,7 +1,14 @@
 import type { Document, ObjectId } from "mongodb";
-import type { InvitationDoc } from "../../../db/documents.ts";
-import { RawPage } from "../../../db/raw-page.ts";
-import type { RawMemberPairs } from "../members/types.ts";
+import type { InvitationDoc, MemberDoc, UserDoc } from "./documents.ts";
+import { RawPage } from "./raw-page.ts";
+
+/** A members page and its users as read (features/organization/members/types.ts RawMemberPairs). */
+interface MemberPairs {
+  members: RawPage<MemberDoc>;
+  users: RawPage<Pick<UserDoc, "_id" | "name" | "email" | "image">>;
+  /** Member index, user index; … */
+  pairs: readonly number[];
+}
 
 /** One organization's lists as get-full-organization read them, and their JSON text. */
 export interface CachedListing {
@@ -9,7 +16,7 @@ export interface CachedListing {
   version: number;
   /** The members page's size it was read with (`membersLimit`). */
   limit: number;
-  members: RawMemberPairs;
+  members: MemberPairs;
   invitations: RawPage<InvitationDoc>;
   /** `"members":[…],"invitations":[…]`, as the answer carries it. */
   text: string;
