@@ -53,17 +53,24 @@ export async function bumpOrganizationListings(db: Db, organizationIds: readonly
   await bumpListings(openCollections(db), organizationIds);
 }
 
-/** The organizations whose member lists name the user (its member rows, the `userId` index). */
-export function listedOrganizationsOf(collections: Collections, userId: ObjectId): Promise<ObjectId[]> {
-  return collections.members.distinct("organizationId", { userId });
-}
-
-/** After a write to the user's listed fields or to the user row itself. */
+/**
+ * After the user row's deletion: the organizations whose member lists name the user (its member
+ * rows, the `userId` index), one `distinct`.
+ */
 export async function bumpListingsOfUser(collections: Collections, userId: ObjectId): Promise<void> {
-  await bumpListings(collections, await listedOrganizationsOf(collections, userId));
+  await bumpListings(collections, await collections.members.distinct("organizationId", { userId }));
 }
 
-/** The user fields a member list shows (members/types.ts MemberUser). */
-export function touchesListedUserFields(fields: object): boolean {
-  return "name" in fields || "email" in fields || "image" in fields;
+/**
+ * After a write of `fields` to the user (`written`: the write matched): only the fields a member
+ * list shows (members/types.ts MemberUser) concern its organizations.
+ */
+export async function bumpListingsOfUserWrite(
+  collections: Collections,
+  userId: ObjectId,
+  fields: object,
+  written: boolean,
+): Promise<void> {
+  if (written && ("name" in fields || "email" in fields || "image" in fields))
+    await bumpListingsOfUser(collections, userId);
 }

@@ -9,7 +9,7 @@ import {
 } from "../../db/documents.ts";
 import { findFirst } from "../../db/find-page.ts";
 import { keyedId, timelineIdOf } from "../../db/ids.ts";
-import { bumpListingsOfUser, touchesListedUserFields } from "../../db/listing-version.ts";
+import { bumpListingsOfUserWrite } from "../../db/listing-version.ts";
 import { enterEveryUser } from "../../db/migrations/0010-user-timeline.ts";
 
 /**
@@ -239,7 +239,7 @@ export async function updateUserFields(
     { $set: fields },
     { returnDocument: "after" },
   );
-  if (updated && touchesListedUserFields(fields)) await bumpListingsOfUser(collections, userId);
+  await bumpListingsOfUserWrite(collections, userId, fields, updated !== null);
   return updated;
 }
 

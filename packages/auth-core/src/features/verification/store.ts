@@ -3,7 +3,7 @@ import type { Collections } from "../../db/collections.ts";
 import { isDuplicateKeyError } from "../../db/connect.ts";
 import type { UserDoc, VerificationDoc } from "../../db/documents.ts";
 import { verificationIdOf } from "../../db/ids.ts";
-import { bumpListingsOfUser, touchesListedUserFields } from "../../db/listing-version.ts";
+import { bumpListingsOfUserWrite } from "../../db/listing-version.ts";
 import { startsWith } from "../../db/prefix.ts";
 
 /** A verification's `_id` follows from its identifier (db/ids.ts keyedId): lookups are by `_id`. */
@@ -93,7 +93,7 @@ export async function updateUserWhereEmail(
     { $set: fields },
     { returnDocument: "after" },
   );
-  if (updated && touchesListedUserFields(fields)) await bumpListingsOfUser(collections, userId);
+  await bumpListingsOfUserWrite(collections, userId, fields, updated !== null);
   return updated;
 }
 

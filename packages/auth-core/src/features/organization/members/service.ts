@@ -321,9 +321,9 @@ export function setMemberRole(auth: AuthContext, member: store.MemberRef, role: 
   return store.setMemberRole(auth.collections, member, role);
 }
 
-/** Throws the driver's duplicate-key error for a second membership or a taken seat. */
-export function insertMember(auth: AuthContext, doc: MemberDoc): Promise<void> {
-  return store.insertMember(auth.collections, doc);
+/** The creator's row, before the organization's (store.insertCreatorMember: nothing to bump yet). */
+export function insertCreatorMember(auth: AuthContext, doc: MemberDoc): Promise<void> {
+  return store.insertCreatorMember(auth.collections, doc);
 }
 
 /** Takes a member row back; true for the one caller whose delete removed it. */

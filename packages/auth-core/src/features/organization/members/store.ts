@@ -16,8 +16,16 @@ export type MemberRef = Pick<MemberDoc, "_id" | "organizationId">;
 
 /** Throws the driver's duplicate-key error for a second membership or a taken seat. */
 export async function insertMember(collections: Collections, doc: MemberDoc): Promise<void> {
-  await collections.members.insertOne(doc);
+  await insertCreatorMember(collections, doc);
   await bumpListings(collections, [doc.organizationId]);
+}
+
+/**
+ * The creator's row, written before its organization exists (organizations/service.ts): no
+ * listing of it can be held yet, so there is no version to bump.
+ */
+export async function insertCreatorMember(collections: Collections, doc: MemberDoc): Promise<void> {
+  await collections.members.insertOne(doc);
 }
 
 export function findMember(

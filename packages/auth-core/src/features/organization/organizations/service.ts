@@ -26,7 +26,7 @@ import {
   deleteMember,
   deleteOrganizationMembers,
   findUser,
-  insertMember,
+  insertCreatorMember,
   listUserMemberships,
 } from "../members/service.ts";
 import {
@@ -90,14 +90,14 @@ async function countLimitedMemberships(auth: AuthContext, userId: ObjectId): Pro
 async function insertCreatorWithinLimit(auth: AuthContext, member: MemberDoc): Promise<boolean> {
   const limit = auth.options.organization.organizationLimit;
   if (limit === undefined) {
-    await insertMember(auth, member);
+    await insertCreatorMember(auth, member);
     return true;
   }
   const inserted = await insertWithinLimit<MemberDoc>(
     {
       count: () => countLimitedMemberships(auth, member.userId),
       insert: async () => {
-        await insertMember(auth, member);
+        await insertCreatorMember(auth, member);
         return member;
       },
       undo: async () => {
