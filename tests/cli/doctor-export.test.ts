@@ -82,10 +82,16 @@ describe("tessera doctor", () => {
       ((await t.db.collection("organizations").findOne({ _id: new ObjectId(org) }))?.listingVersion as
         | number
         | undefined) ?? 0;
+    const usersVersion = async () =>
+      ((await t.db.collection<{ _id: string; version: number }>("listingVersions").findOne({ _id: "users" }))
+        ?.version as number | undefined) ?? 0;
     const versionBefore = await listingVersion();
+    const usersVersionBefore = await usersVersion();
     const fixed = await doctorAction(run(), { fix: true });
     // The member row it removed was in orphaned-org's member list: no server keeps a listing of it.
     expect(await listingVersion()).toBe(versionBefore + 1);
+    // The claim and the timeline entry it wrote change admin list-users' answers: one bump each.
+    expect(await usersVersion()).toBe(usersVersionBefore + 2);
     expect(fixed.ok).toBe(false);
     expect(
       counts(fixed.findings.map((finding) => ({ ...finding, count: finding.count - finding.fixed }))),

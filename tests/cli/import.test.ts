@@ -161,6 +161,7 @@ describe("tessera import --from better-auth", () => {
     });
     expect(report.counts.users).toEqual({ copied: 3, existing: 0, refused: 1 });
     expect(await t.db.collection("users").countDocuments()).toBe(0);
+    expect(await t.db.collection("listingVersions").countDocuments()).toBe(0);
   });
 
   it("copies users, accounts, organizations, members, teams and invitations; refuses what it cannot take, saying why", async () => {
@@ -194,6 +195,11 @@ describe("tessera import --from better-auth", () => {
     // Its members and its invitation each bumped the organization's listing version (a server
     // holding get-full-organization's listing of it reads the lists again).
     expect((await t.db.collection("organizations").findOne({}))?.listingVersion).toBe(2);
+    // And the users theirs: no server answers admin list-users from a page held before the import.
+    const users = await t.db
+      .collection<{ _id: string; version: number }>("listingVersions")
+      .findOne({ _id: "users" });
+    expect(users?.version).toBeGreaterThan(0);
   });
 
   it("the original passwords sign in through auth.handler, and the hash becomes Tessera's at that sign-in", async () => {

@@ -3,7 +3,7 @@ import type { TwoFactorRedirect } from "./contracts/two-factor.ts";
 import type { Collections } from "./db/collections.ts";
 import type { UserDoc } from "./db/documents.ts";
 import type { ObjectId } from "./db/ids.ts";
-import type { ListingCache } from "./db/listing-cache.ts";
+import type { OrganizationListings, UserListings } from "./db/listing-cache.ts";
 import type { Outcome } from "./errors/refusal.ts";
 import type { ProviderRegistry } from "./features/social/providers/index.ts";
 import type { CookieJar } from "./http/cookie-jar.ts";
@@ -67,6 +67,8 @@ export interface AuthContext {
   /** In order: what deleting a user removes of each other feature's data (see UserDataRemover). */
   userDataRemovers: readonly UserDataRemover[];
   /** get-full-organization's listings (organization.listingCache); null when turned off. */
-  organizationListings: ListingCache | null;
+  organizationListings: OrganizationListings | null;
+  /** Admin list-users' pages (admin.listingCache); null when turned off. */
+  userListings: UserListings | null;
   now(): Date;
 }

@@ -84,12 +84,8 @@ export function createAuth(input: AuthOptions): Auth {
     },
     // Deletion's steps 7 and 8 (features/deletion/service.ts): the order is that of the writes.
     userDataRemovers: [deleteUserTwoFactorData, clearSignInFailures, deleteUserApiKeyData],
-    organizationListings: options.organization.listingCache
-      ? new ListingCache(
-          options.organization.listingCache.maxBytes,
-          options.organization.listingCache.maxAgeSeconds * 1000,
-        )
-      : null,
+    organizationListings: listingCacheOf(options.organization.listingCache),
+    userListings: listingCacheOf(options.admin.listingCache),
     now: options.clock,
   };
   const endpoints = coreEndpoints;
@@ -115,4 +111,10 @@ function createFallbackOutbox(logger: Logger) {
     "no mailer configured: verification, reset and deletion mails (with their links) are printed to the log. Pass `mailer` (e.g. createSmtpMailer) or mail hooks in production.",
   );
   return createDevOutbox({ print: (line) => logger.info(line) });
+}
+
+function listingCacheOf<T>(
+  option: false | { maxBytes: number; maxAgeSeconds: number },
+): ListingCache<T> | null {
+  return option ? new ListingCache<T>(option.maxBytes, option.maxAgeSeconds * 1000) : null;
 }

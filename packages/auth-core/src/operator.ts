@@ -16,7 +16,7 @@ import { accountIdOf } from "./features/users/index.ts";
 import { createApi, type TypedApi } from "./http/api.ts";
 import type { CallerResolvers } from "./http/caller.ts";
 
-export { bumpOrganizationListings } from "./db/listing-version.ts";
+export { bumpOrganizationListings, bumpUsersListings } from "./db/listing-version.ts";
 export {
   createOperatorOrganizations,
   type OperatorMember,

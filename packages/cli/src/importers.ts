@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { bumpOrganizationListings, storedIds } from "@tessera/auth-core/operator";
+import { bumpOrganizationListings, bumpUsersListings, storedIds } from "@tessera/auth-core/operator";
 import { type Collection, type Db, type Document, MongoBulkWriteError, ObjectId } from "mongodb";
 
 /**
@@ -117,6 +117,8 @@ class Importer {
       const organizations = new Map(fresh.map((doc) => [String(doc.organizationId), doc.organizationId]));
       await bumpOrganizationListings(this.target, [...organizations.values()] as ObjectId[]);
     }
+    // Users show in admin list-users, which may answer a page held from before the import.
+    if (!this.dryRun && fresh.length > 0 && collection === "users") await bumpUsersListings(this.target);
     return written;
   }
 
@@ -145,6 +147,7 @@ class Importer {
         ),
       );
     }
+    await bumpUsersListings(this.target);
   }
 }
 

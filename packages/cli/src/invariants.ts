@@ -1,4 +1,4 @@
-import { bumpOrganizationListings, storedIds } from "@tessera/auth-core/operator";
+import { bumpOrganizationListings, bumpUsersListings, storedIds } from "@tessera/auth-core/operator";
 import { type Db, type Document, type Filter, MongoBulkWriteError, ObjectId } from "mongodb";
 
 /**
@@ -347,6 +347,8 @@ async function emailClaims(db: Db, fix: boolean): Promise<Finding[]> {
       fixedUnclaimed += result.upsertedCount + result.modifiedCount;
     }
   }
+  // A claimed address is found by admin list-users' address-prefix search (docs/scale.md).
+  if (fixedUnclaimed > 0) await bumpUsersListings(db);
   return [
     {
       check: "users-without-email-claim",
@@ -406,6 +408,8 @@ async function userTimeline(db: Db, fix: boolean): Promise<Finding[]> {
       });
       fixedMissing += Math.min(BATCH, missing.length - start);
     }
+    // Admin list-users may hold pages read while the timeline was short.
+    if (fixedOrphans + fixedMissing > 0) await bumpUsersListings(db);
   }
   return [
     {

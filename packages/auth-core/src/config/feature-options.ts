@@ -26,6 +26,29 @@ function refineAdminRoles(
   }
 }
 
+/**
+ * A listing cache's bounds (db/listing-cache.ts): `maxBytes` in all, each listing served for at most
+ * `maxAgeSeconds`; `false` turns it off.
+ */
+function listingCacheOption() {
+  return z
+    .union([
+      z.literal(false),
+      z
+        .object({
+          maxBytes: z
+            .number()
+            .int()
+            .positive()
+            .max(2 ** 30)
+            .default(8 * 2 ** 20),
+          maxAgeSeconds: z.number().positive().max(60).default(5),
+        })
+        .strict(),
+    ])
+    .prefault({});
+}
+
 export const adminOptionsSchema = z
   .object({
     /** Role given to users without one (new users). @default "user" */
@@ -56,6 +79,16 @@ export const adminOptionsSchema = z
      * setting their own password is not held to it. @default true
      */
     setUserPasswordRequiresReset: z.boolean().default(true),
+    /**
+     * Admin list-users keeps the pages it answered in memory and serves one again while the users'
+     * listing version is unchanged (docs/scale.md, "Admin list-users' page cache"): every write to
+     * a user bumps it. One page per query, `maxBytes` of them at most, each for at most
+     * `maxAgeSeconds` — also how long a write made without a bump (a crash between the two, an
+     * older Tessera in a rolling upgrade) can stay unseen. The admin's session and role are read
+     * from the database on every request. `false` reads the users every time.
+     * @default { maxBytes: 8388608, maxAgeSeconds: 5 }
+     */
+    listingCache: listingCacheOption(),
   })
   .strict()
   .superRefine(refineAdminRoles)
@@ -192,22 +225,7 @@ export const organizationOptionsSchema = z
      * unseen. The caller's membership is read from the database on every request. `false` reads
      * the lists every time. @default { maxBytes: 8388608, maxAgeSeconds: 5 }
      */
-    listingCache: z
-      .union([
-        z.literal(false),
-        z
-          .object({
-            maxBytes: z
-              .number()
-              .int()
-              .positive()
-              .max(2 ** 30)
-              .default(8 * 2 ** 20),
-            maxAgeSeconds: z.number().positive().max(60).default(5),
-          })
-          .strict(),
-      ])
-      .prefault({}),
+    listingCache: listingCacheOption(),
     /** Invitation lifetime in seconds. @default 172800 */
     invitationExpiresIn: positiveSeconds.default(172800),
     /** Pending invitations per organization. @default 100 */

@@ -6,6 +6,7 @@ import type {
   AuditEventDoc,
   EmailClaimDoc,
   InvitationDoc,
+  ListingVersionDoc,
   MailLimitDoc,
   MemberDoc,
   MigrationDoc,
@@ -41,6 +42,7 @@ export const COLLECTION_NAMES = {
   teams: "teams",
   teamMembers: "teamMembers",
   pendingDeletions: "pendingDeletions",
+  listingVersions: "listingVersions",
 } as const;
 
 export interface Collections {
@@ -64,6 +66,7 @@ export interface Collections {
   teams: Collection<TeamDoc>;
   teamMembers: Collection<TeamMemberDoc>;
   pendingDeletions: Collection<PendingDeletionDoc>;
+  listingVersions: Collection<ListingVersionDoc>;
 }
 
 export function openCollections(db: Db): Collections {
@@ -88,6 +91,7 @@ export function openCollections(db: Db): Collections {
     teams: db.collection<TeamDoc>(COLLECTION_NAMES.teams),
     teamMembers: db.collection<TeamMemberDoc>(COLLECTION_NAMES.teamMembers),
     pendingDeletions: db.collection<PendingDeletionDoc>(COLLECTION_NAMES.pendingDeletions),
+    listingVersions: db.collection<ListingVersionDoc>(COLLECTION_NAMES.listingVersions),
   };
 }
 

@@ -49,6 +49,16 @@ export interface UserTimelineDoc {
 }
 
 /**
+ * A listing version (db/listing-version.ts): `_id` "users" is bumped after every write to a user
+ * or the users' timeline, so admin list-users can serve a page it answered before while nothing
+ * changed (db/listing-cache.ts). Absent reads as 0.
+ */
+export interface ListingVersionDoc {
+  _id: string;
+  version: number;
+}
+
+/**
  * A deletion under way (features/pending-deletions): written before the row whose delete commits it,
  * removed once everything that pointed at it is gone. A crash between the two leaves it here, and
  * `auth.cleanup()` finishes the deletion. `user` keeps what the finish needs once the row is gone

@@ -1,6 +1,8 @@
 import type { Db, Filter, ObjectId } from "mongodb";
 import { type Collections, openCollections } from "./collections.ts";
+import { isDuplicateKeyError } from "./connect.ts";
 import type { MemberDoc } from "./documents.ts";
+import { findFirst } from "./find-page.ts";
 
 /**
  * An organization's listing version (`OrganizationDoc.listingVersion`): get-full-organization keeps
@@ -62,8 +64,9 @@ export async function bumpListingsOfUser(collections: Collections, userId: Objec
 }
 
 /**
- * After a write of `fields` to the user (`written`: the write matched): only the fields a member
- * list shows (members/types.ts MemberUser) concern its organizations.
+ * After a write of `fields` to the user (`written`: the write matched): every write shows in admin
+ * list-users; only the fields a member list shows (members/types.ts MemberUser) concern the user's
+ * organizations.
  */
 export async function bumpListingsOfUserWrite(
   collections: Collections,
@@ -71,6 +74,47 @@ export async function bumpListingsOfUserWrite(
   fields: object,
   written: boolean,
 ): Promise<void> {
-  if (written && ("name" in fields || "email" in fields || "image" in fields))
+  if (!written) return;
+  await bumpUsersListing(collections);
+  if ("name" in fields || "email" in fields || "image" in fields)
     await bumpListingsOfUser(collections, userId);
+}
+
+/** After the user row's deletion: admin list-users, and the organizations whose member lists name it. */
+export async function bumpListingsOfUserRemoval(collections: Collections, userId: ObjectId): Promise<void> {
+  await bumpUsersListing(collections);
+  await bumpListingsOfUser(collections, userId);
+}
+
+/** The listing version of every user (`ListingVersionDoc` "users"). */
+const USERS = "users";
+
+/**
+ * The users' listing version: admin list-users serves a page it answered under it while it holds
+ * (db/listing-cache.ts). Read before the page's own reads.
+ */
+export async function readUsersListingVersion(collections: Collections): Promise<number> {
+  const doc = await findFirst(collections.listingVersions, { _id: { $eq: USERS } });
+  return doc?.version ?? 0;
+}
+
+/**
+ * After a write to users or their timeline, by the users store and every other writer (the
+ * deletion and verification stores; the CLI through `bumpUsersListings`). The first bump creates
+ * the document; two first bumps at once meet the `_id` index, and the loser bumps the winner's.
+ */
+export async function bumpUsersListing(collections: Collections): Promise<void> {
+  const bump = () =>
+    collections.listingVersions.updateOne({ _id: USERS }, { $inc: { version: 1 } }, { upsert: true });
+  try {
+    await bump();
+  } catch (error) {
+    if (!isDuplicateKeyError(error)) throw error;
+    await bump();
+  }
+}
+
+/** After writing users or their timeline straight into the database (the CLI, the demo's seed). */
+export async function bumpUsersListings(db: Db): Promise<void> {
+  await bumpUsersListing(openCollections(db));
 }

@@ -35,10 +35,14 @@ async function measure(label: string, run: () => Promise<{ status: number }>): P
 }
 
 describe("database commands per admin endpoint", () => {
-  it("list-users: page and total (2) after the session read", async () => {
+  it("list-users: the listing version, then page and total (2) after the session read; the same page again: the version only", async () => {
     const own = await measure("list-users", () => admin.browser.get("/admin/list-users?searchValue=ex"));
-    expect(own.slice(0, 2)).toEqual(SESSION_READ);
-    expect(own.slice(2).sort()).toEqual(["aggregate:users", "find:users"]);
+    expect(own.slice(0, 3)).toEqual([...SESSION_READ, "find:listingVersions"]);
+    expect(own.slice(3).sort()).toEqual(["aggregate:users", "find:users"]);
+    const held = await measure("list-users (page held)", () =>
+      admin.browser.get("/admin/list-users?searchValue=ex"),
+    );
+    expect(held).toEqual([...SESSION_READ, "find:listingVersions"]);
   });
 
   it("get-user: one user read", async () => {
@@ -54,6 +58,7 @@ describe("database commands per admin endpoint", () => {
       ...SESSION_READ,
       "find:users",
       "findAndModify:users",
+      "update:listingVersions",
       // Still no impersonate permission: the sessions they impersonate by are swept (J8).
       "delete:sessions",
       "insert:auditEvents",
@@ -66,6 +71,7 @@ describe("database commands per admin endpoint", () => {
       ...SESSION_READ,
       "find:users",
       "findAndModify:users",
+      "update:listingVersions",
       // Their sessions and the impersonations they started, in one delete.
       "delete:sessions",
       "insert:auditEvents",
@@ -76,7 +82,13 @@ describe("database commands per admin endpoint", () => {
     const own = await measure("unban-user", () =>
       admin.browser.post("/admin/unban-user", { userId: user.id }),
     );
-    expect(own).toEqual([...SESSION_READ, "find:users", "findAndModify:users", "insert:auditEvents"]);
+    expect(own).toEqual([
+      ...SESSION_READ,
+      "find:users",
+      "findAndModify:users",
+      "update:listingVersions",
+      "insert:auditEvents",
+    ]);
   });
 
   it("sign-in of a user who is not banned costs nothing extra for the ban check", async () => {
@@ -165,6 +177,7 @@ describe("database commands per admin endpoint", () => {
       "insert:emailClaims",
       "update:userTimeline",
       "insert:users",
+      "update:listingVersions",
       "insert:auditEvents",
     ]);
   });
@@ -183,6 +196,7 @@ describe("database commands per admin endpoint", () => {
       "find:users",
       "insert:emailClaims",
       "findAndModify:users",
+      "update:listingVersions",
       // The organizations listing the user (none here): their listing versions (db/listing-version.ts).
       "distinct:members",
       "delete:emailClaims",
@@ -247,6 +261,7 @@ describe("database commands per admin endpoint", () => {
       // The journal entry auth.cleanup() finishes the deletion from after a crash (issue 16 §3).
       "insert:pendingDeletions",
       "delete:users",
+      "update:listingVersions",
       "distinct:members", // the organizations listing the user, bumped (none here)
       "delete:emailClaims", // the address given up with the user (docs/scale.md)
       "delete:userTimeline", // and its timeline entry

@@ -35,6 +35,13 @@ async function stored(direction: 1 | -1): Promise<string[]> {
   return users.map((user) => user.email as string);
 }
 
+/**
+ * These tests write the timeline and the claims directly, as a crash would leave them, and each
+ * list must show the database's answer: admin list-users' page cache (list-users-cache.test.ts) is
+ * off, so every request reads.
+ */
+const READ_EVERY_TIME = { admin: { listingCache: false as const } };
+
 const emails = (listed: Listed) => listed.users.map((user) => user.email);
 const timeline = () => t.db.collection<{ _id: string; userId: ObjectId }>("userTimeline");
 
@@ -42,7 +49,7 @@ describe("admin list-users from the users' timeline", () => {
   beforeEach(async () => {
     // A frozen clock: every user below is created in the same millisecond but the last two, so the
     // order between them is decided by their ids, as the users collection's sort decides it.
-    t = await freshTestAuth({}, { frozen: true });
+    t = await freshTestAuth(READ_EVERY_TIME, { frozen: true });
     ({ admin } = await createCast(t));
     for (const name of ["cora", "dan", "eve"]) await signUpPerson(t, name);
     t.advance(5);
@@ -158,7 +165,7 @@ describe("admin list-users from the users' timeline", () => {
 
 describe("admin list-users search by address prefix, from the address claims", () => {
   beforeEach(async () => {
-    t = await freshTestAuth();
+    t = await freshTestAuth(READ_EVERY_TIME);
     ({ admin } = await createCast(t));
     for (const name of ["ann", "anna", "bob", "annex"]) {
       await signUpPerson(t, name);

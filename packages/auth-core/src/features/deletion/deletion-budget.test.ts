@@ -30,6 +30,7 @@ const CASCADE = [
   "delete:sessions",
   "insert:pendingDeletions",
   "delete:users",
+  "update:listingVersions",
   // The organizations still listing the user: their listing versions are bumped (db/listing-version.ts).
   "distinct:members",
   "delete:emailClaims", // the address given up with the user (docs/scale.md)

@@ -1,6 +1,6 @@
 import type { ObjectId } from "mongodb";
 import type { Collections } from "../../db/collections.ts";
-import { bumpListings, bumpListingsOfUser, deleteMembersListed } from "../../db/listing-version.ts";
+import { bumpListings, bumpListingsOfUserRemoval, deleteMembersListed } from "../../db/listing-version.ts";
 import { releaseEmail, removeFromTimeline } from "../users/index.ts";
 import { USER_TOKEN_IDENTIFIER } from "./rules.ts";
 
@@ -14,7 +14,7 @@ export async function deleteUserDoc(
 ): Promise<boolean> {
   const result = await collections.users.deleteOne({ _id: user._id });
   if (result.deletedCount !== 1) return false;
-  await bumpListingsOfUser(collections, user._id);
+  await bumpListingsOfUserRemoval(collections, user._id);
   await releaseEmail(collections, user.email, user._id);
   await removeFromTimeline(collections, user);
   return true;
@@ -30,7 +30,7 @@ export async function deleteUserDocAndClaim(
   user: { _id: ObjectId; email: string; createdAt: Date },
 ): Promise<void> {
   await collections.users.deleteOne({ _id: user._id });
-  await bumpListingsOfUser(collections, user._id);
+  await bumpListingsOfUserRemoval(collections, user._id);
   await releaseEmail(collections, user.email, user._id);
   await removeFromTimeline(collections, user);
 }

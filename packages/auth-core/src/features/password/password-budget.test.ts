@@ -68,6 +68,7 @@ describe("database commands per request", () => {
       "find:users",
       "insert:emailClaims",
       "findAndModify:users",
+      "update:listingVersions",
       "distinct:members", // the organizations listing the user, to bump (none here)
       "delete:emailClaims",
       RESET_LINK_SWEEP,

@@ -79,6 +79,7 @@ describe("database commands per request (rate limiting on, database storage)", (
       "update:userTimeline",
       "insert:accounts",
       "insert:users",
+      "update:listingVersions",
       "insert:sessions",
     ]);
   });

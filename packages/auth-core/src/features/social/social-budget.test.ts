@@ -67,6 +67,7 @@ describe("database commands per social request", () => {
       "insert:emailClaims",
       "update:userTimeline", // the user's timeline entry, before the user (docs/scale.md)
       "insert:users",
+      "update:listingVersions",
       "insert:accounts",
       "insert:sessions",
     ]);
@@ -155,6 +156,7 @@ describe("database commands of Apple's form_post", () => {
         "insert:emailClaims",
         "update:userTimeline", // the user's timeline entry, before the user (docs/scale.md)
         "insert:users",
+        "update:listingVersions",
         "insert:accounts",
         "insert:sessions",
       ]);

@@ -9,7 +9,7 @@ import {
 } from "../../db/documents.ts";
 import { findFirst } from "../../db/find-page.ts";
 import { keyedId, timelineIdOf } from "../../db/ids.ts";
-import { bumpListingsOfUserWrite } from "../../db/listing-version.ts";
+import { bumpListingsOfUserWrite, bumpUsersListing } from "../../db/listing-version.ts";
 import { enterEveryUser } from "../../db/migrations/0010-user-timeline.ts";
 
 /**
@@ -95,6 +95,8 @@ export async function reconcileUserTimeline(collections: Collections, now: Date)
     if (batch.length >= 1000) await removeOrphans();
   }
   if (batch.length > 0) await removeOrphans();
+  // Which reads answer list-users changed (the timeline's or the users collection's own).
+  if (changed > 0) await bumpUsersListing(collections);
   return changed;
 }
 
@@ -186,6 +188,7 @@ export async function insertUsersInBulk(collections: Collections, docs: UserDoc[
     claimed.map((doc) => ({ _id: timelineIdOf(doc.createdAt, doc._id), userId: doc._id })),
   );
   const refused = await insertManyIgnoringDuplicates(collections.users, claimed);
+  await bumpUsersListing(collections);
   return claimed.filter((_, index) => !refused.has(index));
 }
 
@@ -221,6 +224,7 @@ export async function deleteAdminChosenPassword(
 
 export async function insertUser(collections: Collections, doc: UserDoc): Promise<void> {
   await collections.users.insertOne(doc);
+  await bumpUsersListing(collections);
 }
 
 /** Inserts the account under the `_id` its identity gives (set on `doc`, whatever a hook left there). */
@@ -317,6 +321,8 @@ export async function insertAccountsInBulk(collections: Collections, docs: Accou
 export async function deleteUserById(collections: Collections, userId: ObjectId): Promise<void> {
   const user = await collections.users.findOneAndDelete({ _id: userId });
   if (!user) return;
+  // A sign-up's own user taken back: it is in no organization yet.
+  await bumpUsersListing(collections);
   await releaseEmail(collections, user.email, userId);
   await removeFromTimeline(collections, user);
 }

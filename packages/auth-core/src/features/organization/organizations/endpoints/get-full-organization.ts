@@ -3,7 +3,11 @@ import { PAGE_MAX } from "../../../../contracts/organization-fields.ts";
 import type { FullOrganization } from "../../../../contracts/organization-models.ts";
 import { BsonJsonWriter } from "../../../../db/bson-json.ts";
 import type { OrganizationDoc, TeamDoc } from "../../../../db/documents.ts";
-import type { CachedListing } from "../../../../db/listing-cache.ts";
+import {
+  heldOrganizationListing,
+  holdOrganizationListing,
+  type OrganizationListing,
+} from "../../../../db/listing-cache.ts";
 import { AuthError } from "../../../../errors/auth-error.ts";
 import { defineEndpoint } from "../../../../http/define-endpoint.ts";
 import { serializedJson } from "../../../../http/run-endpoint.ts";
@@ -51,7 +55,8 @@ export const getFullOrganization = defineEndpoint(getFullOrganizationContract, {
       auth.options.organization.teams.enabled ? listTeams(auth, ref.id, PAGE_MAX) : Promise.resolve([]);
     const organization = ref.organization ?? (await findOrganization(auth, ref.id));
     const version = organization?.listingVersion ?? 0;
-    const held = organization && auth.organizationListings?.get(ref.id, limit, version);
+    const cache = auth.organizationListings;
+    const held = organization && cache && heldOrganizationListing(cache, ref.id, limit, version);
     if (organization && held) {
       const [member, teams] = await Promise.all([findMember(auth, ref.id, userId), teamsOf()]);
       if (!member) throw new AuthError("NOT_A_MEMBER_OF_ORGANIZATION");
@@ -77,8 +82,8 @@ export const getFullOrganization = defineEndpoint(getFullOrganizationContract, {
     writeMembersWithUsersJson(out, members);
     out.text(',"invitations":');
     writeInvitationsJson(out, invitations);
-    const read = { version, limit, members, invitations, text: out.toString() };
-    const listing = auth.organizationListings?.set(ref.id, read) ?? read;
+    const read = { limit, members, invitations, text: out.toString() };
+    const listing = cache ? holdOrganizationListing(cache, ref.id, version, read) : read;
     return answer(organization, listing, teams);
   },
 });
@@ -86,7 +91,7 @@ export const getFullOrganization = defineEndpoint(getFullOrganizationContract, {
 /** The answer's JSON text (the organization's own fields end where its object closes), and build(). */
 function answer(
   organization: OrganizationDoc,
-  listing: Pick<CachedListing, "members" | "invitations" | "text">,
+  listing: Pick<OrganizationListing, "members" | "invitations" | "text">,
   teams: TeamDoc[],
 ): FullOrganization {
   const head = JSON.stringify(toOrganization(organization)).slice(0, -1);
