@@ -15,6 +15,8 @@ export interface VersusResults {
   /** The length of the sign-in and sign-up runs. */
   hashSeconds: number;
   rounds: number;
+  /** Rounds of sign-in and sign-up. */
+  hashRounds: number;
   pinning: string;
   /** By scenario name, in the order they ran: one measurement per round and product. */
   scenarios: Record<string, { target: Target; connections: number } & Record<Product, Measurement[]>>;
@@ -51,6 +53,8 @@ interface ProductFigures {
   /** Medians of the rounds' CPU per request (ms) of the server and of the database process. */
   serverCpuMs: number;
   databaseCpuMs: number;
+  /** Of the server's: its main thread (all but the work of libuv's pool, where scrypt runs). */
+  mainThreadCpuMs: number;
   /** Median of the rounds' median latency, ms. */
   p50Ms: number;
 }
@@ -68,6 +72,7 @@ function figuresOf(runs: Measurement[]): ProductFigures {
     failures: runs.reduce((sum, run) => sum + run.failures, 0),
     serverCpuMs: middle(runs.map((run) => run.cpuMs.server ?? Number.NaN)),
     databaseCpuMs: middle(runs.map((run) => run.cpuMs.database ?? Number.NaN)),
+    mainThreadCpuMs: middle(runs.map((run) => run.cpuMs.main ?? Number.NaN)),
     p50Ms: middle(runs.map((run) => run.p50)),
   };
 }
@@ -101,7 +106,8 @@ export function printVersus(results: VersusResults): void {
     rates.length > 1 ? `${rate(Math.min(...rates))}–${rate(Math.max(...rates))}` : "";
   console.log(
     `\nTessera vs Better Auth 1.7 (same database server, same run): req/s, median of ${results.rounds} rounds ` +
-      `(range), ${results.seconds} s each (sign-in and sign-up ${results.hashSeconds} s); ${results.pinning} for the cookie cache`,
+      `(range), ${results.seconds} s each (sign-in and sign-up: ${results.hashRounds} rounds of ${results.hashSeconds} s); ` +
+      `${results.pinning} for the cookie cache`,
   );
   console.log(
     `${pad("scenario", 34)}${left("conns", 6)}${left("Tessera", 9)}${left("range", 14)}${left("Better Auth", 13)}${left("range", 14)}` +
@@ -119,6 +125,13 @@ export function printVersus(results: VersusResults): void {
             ? " (a run finished no request)"
             : ""),
     );
+  }
+  // What the rates of the hashing scenarios rest on: CPU per request, the same scrypt call in both.
+  for (const row of versusRows(results).filter((row) => row.target === "ahead")) {
+    const cpu = (figures: ProductFigures) =>
+      `${figures.serverCpuMs.toFixed(1)} ms server (main thread ${figures.mainThreadCpuMs.toFixed(1)}) + ` +
+      `${figures.databaseCpuMs.toFixed(1)} ms database`;
+    console.log(`CPU per ${row.scenario}: Tessera ${cpu(row.tessera)}, Better Auth ${cpu(row.betterAuth)}`);
   }
   for (const phase of ["database", "cookieCache"] as const) {
     const of = (product: Product) => results.peakRss[product][phase] ?? Number.NaN;
@@ -145,6 +158,7 @@ export async function writeVersusReport(results: VersusResults, path: string): P
       seconds: results.seconds,
       hashSeconds: results.hashSeconds,
       rounds: results.rounds,
+      hashRounds: results.hashRounds,
       pinning: results.pinning,
     },
     scenarios: versusRows(results),

@@ -151,6 +151,9 @@ export interface UsersListing {
 /** Admin list-users' cache: one page per query, under the users' listing version. */
 export type UserListings = ListingCache<UsersListing>;
 
+/** What an entry costs beyond its bytes and text: the map slot, the entry and listing objects. */
+const ENTRY_OVERHEAD = 256;
+
 /** Holds a page of list-users: its text, and its users as BSON (what `auth.api` decodes). */
 export function holdUsersListing(
   cache: UserListings,
@@ -160,7 +163,10 @@ export function holdUsersListing(
 ): void {
   const bytes = BSON.serialize({ users: page.users });
   const users = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  cache.set(key, version, { text: page.text, users, total: page.total }, users.length + 2 * page.text.length);
+  // The key (any query: up to ~1 KB of text) and the entry's own objects count too, so that many
+  // small pages (empty ones past the last user, one per offset) cannot hold more than the budget.
+  const held = users.length + 2 * (page.text.length + key.length) + ENTRY_OVERHEAD;
+  cache.set(key, version, { text: page.text, users, total: page.total }, held);
 }
 
 /** The users of a page held, decoded as the driver decodes a reply. */

@@ -20,8 +20,26 @@ import { findFirst } from "./find-page.ts";
 export async function bumpListings(collections: Collections, ids: readonly ObjectId[]): Promise<void> {
   if (ids.length === 0) return;
   const update = { $inc: { listingVersion: 1 } };
-  if (ids.length === 1) await collections.organizations.updateOne({ _id: ids[0] as ObjectId }, update);
-  else await collections.organizations.updateMany({ _id: { $in: [...ids] } }, update);
+  await afterWrite(() =>
+    ids.length === 1
+      ? collections.organizations.updateOne({ _id: ids[0] as ObjectId }, update)
+      : collections.organizations.updateMany({ _id: { $in: [...ids] } }, update),
+  );
+}
+
+/**
+ * Every bump runs after a write that succeeded, and must not turn it into an error: the callers
+ * undo a write that throws (a sign-up's claim and account, an address move's claim), or answer
+ * that it failed. So a bump that fails — the database gone for a moment — is let go: a listing
+ * that misses this write is served for at most the cache's maximum age, as after a crash between
+ * the two.
+ */
+async function afterWrite(bump: () => Promise<unknown>): Promise<void> {
+  try {
+    await bump();
+  } catch {
+    // Bounded by maxAgeSeconds (db/listing-cache.ts), like a crash between the write and this.
+  }
 }
 
 /**
@@ -60,7 +78,13 @@ export async function bumpOrganizationListings(db: Db, organizationIds: readonly
  * rows, the `userId` index), one `distinct`.
  */
 export async function bumpListingsOfUser(collections: Collections, userId: ObjectId): Promise<void> {
-  await bumpListings(collections, await collections.members.distinct("organizationId", { userId }));
+  let organizations: ObjectId[];
+  try {
+    organizations = await collections.members.distinct("organizationId", { userId });
+  } catch {
+    return; // As a failed bump (afterWrite).
+  }
+  await bumpListings(collections, organizations);
 }
 
 /**
@@ -106,12 +130,14 @@ export async function readUsersListingVersion(collections: Collections): Promise
 export async function bumpUsersListing(collections: Collections): Promise<void> {
   const bump = () =>
     collections.listingVersions.updateOne({ _id: USERS }, { $inc: { version: 1 } }, { upsert: true });
-  try {
-    await bump();
-  } catch (error) {
-    if (!isDuplicateKeyError(error)) throw error;
-    await bump();
-  }
+  await afterWrite(async () => {
+    try {
+      await bump();
+    } catch (error) {
+      if (!isDuplicateKeyError(error)) throw error;
+      await bump();
+    }
+  });
 }
 
 /** After writing users or their timeline straight into the database (the CLI, the demo's seed). */

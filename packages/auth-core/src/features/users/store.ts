@@ -162,11 +162,13 @@ export async function repairEmailClaim(collections: Collections, email: string, 
     await collections.emailClaims.deleteOne({ _id: { $eq: email } });
     return;
   }
-  await collections.emailClaims.updateOne(
+  const result = await collections.emailClaims.updateOne(
     { _id: { $eq: email } },
     { $set: { userId: holder._id }, $setOnInsert: { createdAt: now } },
     { upsert: true },
   );
+  // The holder is now found by admin list-users' address-prefix search.
+  if (result.upsertedCount + result.modifiedCount > 0) await bumpUsersListing(collections);
 }
 
 /** Gives the address up, only while this user holds the claim. */
