@@ -28,6 +28,8 @@ export interface TrafficSummary {
   /** Requests the client gave up on, and connections that failed without an HTTP answer. */
   hangs: number;
   networkErrors: number;
+  /** The client's error message of each network error, with how many had it. */
+  networkErrorMessages: Record<string, number>;
   p50Ms: number;
   p99Ms: number;
   maxMs: number;
@@ -40,13 +42,18 @@ export function summarize(exchanges: readonly Exchange[]): TrafficSummary {
   let unavailable = 0;
   let hangs = 0;
   let networkErrors = 0;
+  const networkErrorMessages: Record<string, number> = {};
   for (const { answer } of exchanges) {
     const key = answer.status === 0 ? "none" : String(answer.status);
     byStatus[key] = (byStatus[key] ?? 0) + 1;
     if (answer.status >= 500) serverErrors++;
     if (answer.status === 503) unavailable++;
     if (answer.hung) hangs++;
-    else if (answer.status === 0) networkErrors++;
+    else if (answer.status === 0) {
+      networkErrors++;
+      const message = answer.error ?? "no message";
+      networkErrorMessages[message] = (networkErrorMessages[message] ?? 0) + 1;
+    }
   }
   const at = (q: number) => Math.round(times[Math.min(times.length - 1, Math.floor(q * times.length))] ?? 0);
   return {
@@ -56,6 +63,7 @@ export function summarize(exchanges: readonly Exchange[]): TrafficSummary {
     unavailable,
     hangs,
     networkErrors,
+    networkErrorMessages,
     p50Ms: at(0.5),
     p99Ms: at(0.99),
     maxMs: Math.round(times.at(-1) ?? 0),
