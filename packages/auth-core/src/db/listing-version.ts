@@ -78,13 +78,9 @@ export async function bumpOrganizationListings(db: Db, organizationIds: readonly
  * rows, the `userId` index), one `distinct`.
  */
 export async function bumpListingsOfUser(collections: Collections, userId: ObjectId): Promise<void> {
-  let organizations: ObjectId[];
-  try {
-    organizations = await collections.members.distinct("organizationId", { userId });
-  } catch {
-    return; // As a failed bump (afterWrite).
-  }
-  await bumpListings(collections, organizations);
+  await afterWrite(async () =>
+    bumpListings(collections, await collections.members.distinct("organizationId", { userId })),
+  );
 }
 
 /**
