@@ -52,6 +52,8 @@ export function withCors<Request extends CorsRequest, Reply extends CorsReply>(
           "access-control-allow-methods": ALLOWED_METHODS,
           "access-control-allow-headers": allowHeaders,
           "access-control-max-age": String(CORS_MAX_AGE_SECONDS),
+          // Every answer of the handler carries it (docs/security.md "Response headers").
+          "x-content-type-options": "nosniff",
         },
         setCookies: [],
         body: null,

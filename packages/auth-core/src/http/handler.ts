@@ -67,7 +67,13 @@ export type Engine = (request: EngineRequest) => MaybePromise<EngineResponse>;
  * a Referer — a page the redirect lands on, or its images, would otherwise learn the token. Applied
  * to all rather than to a list of endpoints, so a new token-bearing endpoint cannot forget them.
  */
-export const TOKEN_SAFE_HEADERS = { "cache-control": "no-store", "referrer-policy": "no-referrer" };
+export const TOKEN_SAFE_HEADERS = {
+  "cache-control": "no-store",
+  "referrer-policy": "no-referrer",
+  // docs/security.md "Response headers": no answer may be sniffed into another type (a JSON error
+  // echoing input rendered as HTML); on every answer, like the two above.
+  "x-content-type-options": "nosniff",
+};
 const JSON_HEADERS = { "content-type": "application/json; charset=utf-8", ...TOKEN_SAFE_HEADERS };
 
 export function jsonResponse(status: number, data: unknown, headers = new Headers()): Response {
@@ -89,6 +95,7 @@ function jsonHeaders(): Record<string, string> {
     "content-type": "application/json; charset=utf-8",
     "cache-control": TOKEN_SAFE_HEADERS["cache-control"],
     "referrer-policy": TOKEN_SAFE_HEADERS["referrer-policy"],
+    "x-content-type-options": TOKEN_SAFE_HEADERS["x-content-type-options"],
   };
 }
 
