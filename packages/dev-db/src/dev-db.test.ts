@@ -358,4 +358,85 @@ describe("the embedded FerretDB (patched, ferretdb-patch.ts)", () => {
       }),
     FIRST_BUILD_TIMEOUT_MS,
   );
+
+  it(
+    "reads an _id prefix range in MongoDB's order (UTF-8 bytes) up to skip + limit, whatever characters JSON escapes",
+    () =>
+      withEmbeddedDatabase(async (client) => {
+        const collection = client.db("patch").collection<{ _id: unknown }>("escaped");
+        // Characters JSON escapes (", \, NUL and other control characters, <, >, & and U+2028 in
+        // Go's encoder), the two below the closing quote (space, !), and UTF-8 of 2, 3 and 4 bytes.
+        const inRange = [
+          "t",
+          "t!",
+          "t\u0000",
+          "ta\u0000b",
+          "t ",
+          "t#",
+          't"',
+          "t\\",
+          "t\u0001",
+          "t\t",
+          "t\u001f",
+          "t\u007f",
+          "té",
+          "t😀",
+          "t\uff01",
+          "t<",
+          "t>",
+          "t&",
+          "t\u2028",
+          "ta",
+          'ta"b',
+          "ta\\b",
+          "ta!",
+          "ta ",
+          "tz",
+          "t}",
+          "t~",
+        ];
+        await collection.insertMany([...inRange, "s", "u", "s~"].map((_id) => ({ _id })));
+        // MongoDB compares strings by their UTF-8 bytes (not by UTF-16 code units: 😀 > U+FF01).
+        const ascending = [...inRange].sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
+        const range = { $gte: "t", $lt: "u" };
+        const read = async (direction: 1 | -1, skip: number, limit: number) =>
+          (
+            await collection.find({ _id: range }).sort({ _id: direction }).skip(skip).limit(limit).toArray()
+          ).map((doc) => doc._id);
+        for (const direction of [1, -1] as const) {
+          const expected = direction === 1 ? ascending : [...ascending].reverse();
+          for (const skip of [0, 1, 4]) {
+            for (let limit = 1; limit <= inRange.length; limit++) {
+              expect({ direction, skip, limit, ids: await read(direction, skip, limit) }).toEqual({
+                direction,
+                skip,
+                limit,
+                ids: expected.slice(skip, skip + limit),
+              });
+            }
+          }
+        }
+
+        // Only strings lie in a string range: an ObjectId's hex text or a document's JSON text that
+        // starts with the prefix must not take a place of the limit.
+        const mixed = client.db("patch").collection<{ _id: unknown }>("mixed");
+        await mixed.insertMany([
+          { _id: new ObjectId("a0a0a0a0a0a0a0a0a0a0a0a0") },
+          { _id: { a: 1 } },
+          { _id: "a1" },
+          { _id: "a2" },
+          { _id: "{1" },
+        ]);
+        const first = async (filter: object) =>
+          (await mixed.find(filter).sort({ _id: 1 }).limit(1).toArray()).map((doc) => doc._id);
+        expect(await first({ _id: { $gte: "a", $lt: "b" } })).toEqual(["a1"]);
+        expect(await first({ _id: { $gte: "{", $lt: "|" } })).toEqual(["{1"]);
+
+        // A collection dropped and created again has lost the index of its ids' text: it is made again.
+        await mixed.drop();
+        await mixed.insertMany([{ _id: "a2" }, { _id: "a!" }, { _id: "a" }]);
+        expect(await first({ _id: { $gte: "a", $lt: "b" } })).toEqual(["a"]);
+      }),
+    FIRST_BUILD_TIMEOUT_MS,
+  );
 });

@@ -16,11 +16,15 @@ import { SJSON_DECODER_FILE, SJSON_UNMARSHAL_EDIT } from "./ferretdb-patch-decod
  *    a plain value, so `{_id, expiresAt: {$gt}}` or `{_id: {$in: [...]}}` decoded the whole collection.
  *    A prefix range `{_id: {$gte: p, $lt: p⁺}}` (p⁺: p with its last character one higher) is pushed
  *    down as an index range: every string starting with p, and nothing else, lies in it.
- * 3. A find whose whole filter is such a prefix range and whose sort is `{_id: ±1}` reads the index
- *    in that order and stops after skip + limit rows (upstream sorted the whole collection in memory).
- *    The order is SQLite's order of the stored JSON text, which is MongoDB's order for strings that
- *    JSON writes without escapes: Tessera's keys in such ranges are digits, letters and `:` (the
- *    users' timeline, docs/scale.md). The handler still filters and sorts what comes back.
+ * 3. A find whose whole filter is such a prefix range and whose sort is `{_id: ±1}` reads an index in
+ *    that order and stops after skip + limit rows (upstream sorted the whole collection in memory).
+ *    Stopping early is exact only if SQLite's order and selection are MongoDB's, so this read uses a
+ *    second index, on the decoded string (`_ferretdb_sjson->>'_id'`, SQLite's BINARY collation: byte
+ *    order of UTF-8, MongoDB's string order), created the first time a collection is read this way,
+ *    and keeps only string ids (an ObjectId's hex text could fall in the range). The stored JSON
+ *    text the `_id` index holds is not in that order: escapes (`"` is `\"`, a tab `\t`, `<` `\u003c`)
+ *    and the closing quote (a shorter string sorted after `p!`) put rows out of place, so a limited
+ *    read returned wrong rows (patch level 4). The handler still filters and sorts what comes back.
  * 4. `count` without a filter, skip or limit (the driver's `estimatedDocumentCount`) reads one row:
  *    the collection's number of rows, kept in `_tessera_counts` by an insert and a delete trigger on
  *    its table that the first such count sets up. Upstream decoded every document; SQLite's
@@ -39,7 +43,7 @@ import { SJSON_DECODER_FILE, SJSON_UNMARSHAL_EDIT } from "./ferretdb-patch-decod
  */
 
 /** Bumped whenever the patch changes, so that a cached binary built without it is rebuilt. */
-export const FERRETDB_PATCH_LEVEL = 4;
+export const FERRETDB_PATCH_LEVEL = 5;
 
 export interface SourceEdit {
   /** Path inside the module, with forward slashes. */
@@ -71,7 +75,7 @@ export const FERRETDB_SOURCE_EDITS: readonly SourceEdit[] = [
 		}
 	}
 `,
-    replace: `	if clause, values, ok := tesseraIDCondition(params.Filter); ok {
+    replace: `	if clause, values, ok := tesseraReadCondition(meta.TableName, params.Filter, params.Sort); ok {
 		whereClause = clause
 		args = values
 	}
@@ -86,12 +90,37 @@ export const FERRETDB_SOURCE_EDITS: readonly SourceEdit[] = [
 		}
 	}
 `,
-    replace: `	if clause, values, ok := tesseraIDCondition(params.Filter); ok {
+    replace: `	if clause, values, ok := tesseraReadCondition(meta.TableName, params.Filter, params.Sort); ok {
 		filterPushdown = true
 		whereClause = clause
 		args = values
 	}
 `,
+    occurrences: 1,
+  },
+  {
+    // Query and Explain: a read in _id order creates its index when missing (3 above).
+    file: "internal/backends/sqlite/collection.go",
+    find: `		args = append(args, params.Limit)
+	}
+
+	rows, err := db.QueryContext(ctx, q, args...)`,
+    replace: `		args = append(args, params.Limit)
+	}
+
+	rows, err := tesseraQuery(ctx, db, meta.TableName, q, args...)`,
+    occurrences: 1,
+  },
+  {
+    file: "internal/backends/sqlite/collection.go",
+    find: `		limitPushdown = true
+	}
+
+	rows, err := db.QueryContext(ctx, q, args...)`,
+    replace: `		limitPushdown = true
+	}
+
+	rows, err := tesseraQuery(ctx, db, meta.TableName, q, args...)`,
     occurrences: 1,
   },
   {
@@ -348,7 +377,21 @@ import (
 	"github.com/FerretDB/FerretDB/internal/util/must"
 )
 
-// tesseraOrderByID is the ORDER BY of a sort on _id alone: the _id index's expression.
+// tesseraIDText is an _id as SQLite text: a string decoded from its JSON escapes, compared byte by
+// byte (BINARY collation), which is MongoDB's order of strings. (An ObjectId gives its hex text, a
+// number a number, a document its JSON.)
+const tesseraIDText = metadata.DefaultColumn + "->>'_id'"
+
+// tesseraIDIsString holds when the stored schema says the _id is a string.
+const tesseraIDIsString = metadata.DefaultColumn + \`->>'$."$s".p._id.t' = 'string'\`
+
+// tesseraIDTextIndex names the index of a table on tesseraIDText (tesseraQuery creates it).
+func tesseraIDTextIndex(table string) string {
+	return table + "_tessera_id_text"
+}
+
+// tesseraOrderByID is the ORDER BY of a sort on _id alone (the handler sets it only when the filter
+// is an _id prefix range, tesseraSortPushdown): tesseraIDText, in byte order, from its index.
 func tesseraOrderByID(sort *types.Document) (string, bool) {
 	direction, err := sort.Get("_id")
 	if err != nil {
@@ -356,10 +399,44 @@ func tesseraOrderByID(sort *types.Document) (string, bool) {
 	}
 
 	if direction == int64(-1) {
-		return fmt.Sprintf(" ORDER BY %s DESC", metadata.IDColumn), true
+		return fmt.Sprintf(" ORDER BY %s DESC", tesseraIDText), true
 	}
 
-	return fmt.Sprintf(" ORDER BY %s", metadata.IDColumn), true
+	return fmt.Sprintf(" ORDER BY %s", tesseraIDText), true
+}
+
+// tesseraReadCondition is what follows FROM: for a read in _id order (the filter an _id prefix
+// range) the index on tesseraIDText, searched for exactly the string ids in the range, so that the
+// first rows are MongoDB's first documents and a LIMIT is exact; else tesseraIDCondition's WHERE.
+func tesseraReadCondition(table string, filter, sort *types.Document) (string, []any, bool) {
+	if sort != nil && sort.Len() == 1 && filter != nil && filter.Len() == 1 {
+		if _, err := sort.Get("_id"); err == nil {
+			condition, _ := filter.Get("_id")
+			if low, high, ok := types.TesseraIDPrefixRange(condition); ok {
+				clause := fmt.Sprintf(
+					\` INDEXED BY %q WHERE %s >= ? AND %s < ? AND %s\`,
+					tesseraIDTextIndex(table), tesseraIDText, tesseraIDText, tesseraIDIsString,
+				)
+				return clause, []any{low, high}, true
+			}
+		}
+	}
+	return tesseraIDCondition(filter)
+}
+
+// tesseraQuery runs a read. When the read names a table's index on tesseraIDText that does not exist
+// yet (the first read in _id order, or the table was dropped and created again), it creates the
+// index and runs the read again.
+func tesseraQuery(ctx context.Context, db *fsql.DB, table, q string, args ...any) (*fsql.Rows, error) {
+	rows, err := db.QueryContext(ctx, q, args...)
+	if err == nil || !strings.Contains(err.Error(), "no such index: "+tesseraIDTextIndex(table)) {
+		return rows, err
+	}
+	create := fmt.Sprintf(\`CREATE INDEX IF NOT EXISTS %q ON %q (%s)\`, tesseraIDTextIndex(table), table, tesseraIDText)
+	if _, err := db.ExecContext(ctx, create); err != nil {
+		return nil, lazyerrors.Error(err)
+	}
+	return db.QueryContext(ctx, q, args...)
 }
 
 // tesseraCountAll is the collection's number of rows, as the single document {n: count}. It is kept
