@@ -1,17 +1,31 @@
 import { PassThrough } from "node:stream";
-import type { AppLoadContext, EntryContext } from "@remix-run/node";
+import type { AppLoadContext, EntryContext, HandleDataRequestFunction } from "@remix-run/node";
 import { createReadableStreamFromReadable } from "@remix-run/node";
 import { RemixServer } from "@remix-run/react";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
+import { getAuth } from "./auth.server";
 import { I18nProvider, isLanguageCode } from "./lib/i18n";
 import { translatorFor } from "./lib/i18n.server";
+import { NonceProvider } from "./lib/nonce";
+import { applySecurityHeaders, createNonce } from "./lib/security-headers.server";
 
 export { startApp } from "./auth.server";
 
 const ABORT_DELAY = 5_000;
 
-export default function handleRequest(
+async function headerOptions(nonce?: string) {
+  const auth = await getAuth();
+  return { nonce, sessionCookie: auth.context.cookies.sessionToken, isDevelopment: import.meta.env.DEV };
+}
+
+/** Route data (`.data` requests of client navigations and fetchers) is as personal as its page. */
+export const handleDataRequest: HandleDataRequestFunction = async (response, { request }) => {
+  applySecurityHeaders(request, response.headers, await headerOptions());
+  return response;
+};
+
+export default async function handleRequest(
   request: Request,
   responseStatusCode: number,
   responseHeaders: Headers,
@@ -22,13 +36,18 @@ export default function handleRequest(
   const rootData = remixContext.staticHandlerContext.loaderData.root as { lang?: unknown } | undefined;
   const lang = isLanguageCode(rootData?.lang) ? rootData.lang : "en";
   const waitForAll = isbot(request.headers.get("user-agent") ?? "");
+  const nonce = createNonce();
+  applySecurityHeaders(request, responseHeaders, await headerOptions(nonce));
   return new Promise((resolve, reject) => {
     let shellRendered = false;
     const { pipe, abort } = renderToPipeableStream(
-      <I18nProvider value={{ lang, t: translatorFor(lang) }}>
-        <RemixServer context={remixContext} url={request.url} abortDelay={ABORT_DELAY} />
-      </I18nProvider>,
+      <NonceProvider value={nonce}>
+        <I18nProvider value={{ lang, t: translatorFor(lang) }}>
+          <RemixServer context={remixContext} url={request.url} abortDelay={ABORT_DELAY} nonce={nonce} />
+        </I18nProvider>
+      </NonceProvider>,
       {
+        nonce,
         [waitForAll ? "onAllReady" : "onShellReady"]() {
           shellRendered = true;
           const body = new PassThrough();

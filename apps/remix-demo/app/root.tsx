@@ -24,6 +24,7 @@ type SessionAndUser = { session: Session; user: User };
 
 import { LANGUAGES, type LanguageCode, useT } from "./lib/i18n";
 import { resolveLanguage } from "./lib/i18n.server";
+import { useNonce } from "./lib/nonce";
 import { getViewer } from "./lib/session.server";
 import styles from "./styles.css?url";
 
@@ -62,6 +63,7 @@ export function useRootData(): RootData | undefined {
 export function Layout({ children }: { children: ReactNode }) {
   const data = useRootData();
   const { lang, t, switchTo } = useT();
+  const nonce = useNonce();
   const wanted = data?.lang ?? lang;
   const title = useMatches()
     .map((match) => (match.handle as { title?: string } | undefined)?.title)
@@ -87,8 +89,8 @@ export function Layout({ children }: { children: ReactNode }) {
         <main id="main" tabIndex={-1}>
           {children}
         </main>
-        <ScrollRestoration />
-        <Scripts />
+        <ScrollRestoration nonce={nonce} />
+        <Scripts nonce={nonce} />
       </body>
     </html>
   );
