@@ -25,6 +25,7 @@ import {
   describeError,
   findFreePort,
   hasExited,
+  isPortFree,
   keepTail,
   runCommand,
   sleep,
@@ -47,9 +48,14 @@ export interface FerretDbBinaryOptions {
 
 export interface FerretDbServerOptions {
   binary: string;
-  /** Kept on stop; when omitted a temp dir is created and removed on stop. */
+  /**
+   * Kept on stop, and so is the port (in `ferretdb.port` there: the URI stays the same from one
+   * start to the next while the port is free); when omitted a temp dir is created and removed on stop.
+   */
   dataDir?: string;
   env: NodeJS.ProcessEnv;
+  /** Says when the kept port is taken and another one is used. @default console.error */
+  log?: (line: string) => void;
 }
 
 export interface FerretDbServer {
@@ -180,7 +186,18 @@ export async function startFerretDb(options: FerretDbServerOptions): Promise<Fer
   const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), "tessera-ferretdb-data-")));
   try {
     await mkdir(dataDir, { recursive: true });
-    const running = await launchOnFreePort(options.binary, dataDir, options.env);
+    const portFile = ownsDataDir ? null : join(dataDir, PORT_FILE);
+    const keptPort = portFile ? await readKeptPort(portFile) : null;
+    const running = await launchOnFreePort(options.binary, dataDir, options.env, keptPort);
+    if (portFile && running.port !== keptPort) {
+      if (keptPort !== null) {
+        const log = options.log ?? ((line: string) => console.error(line));
+        log(
+          `mongo backend: port ${keptPort} (kept in ${portFile}) is taken; FerretDB listens on ${running.port}`,
+        );
+      }
+      await writeFile(portFile, `${running.port}\n`).catch(() => undefined);
+    }
     return manageServer(running, dataDir, ownsDataDir);
   } catch (error) {
     if (ownsDataDir) await rm(dataDir, { recursive: true, force: true });
@@ -191,15 +208,30 @@ export async function startFerretDb(options: FerretDbServerOptions): Promise<Fer
 interface RunningFerretDb {
   child: ChildProcess;
   uri: string;
+  port: number;
 }
 
+/** Beside the SQLite files of a kept data dir (FerretDB reads only `*.sqlite` there). */
+const PORT_FILE = "ferretdb.port";
+
+/** The port a kept data dir was last served on, or null (none yet, or not a port). */
+async function readKeptPort(file: string): Promise<number | null> {
+  const text = await readFile(file, "utf8").catch(() => "");
+  const port = Number(text.trim());
+  return Number.isInteger(port) && port >= 1024 && port <= 65535 ? port : null;
+}
+
+/** On `preferredPort` when it is free, else on a free port. */
 async function launchOnFreePort(
   binary: string,
   dataDir: string,
   env: NodeJS.ProcessEnv,
+  preferredPort: number | null,
 ): Promise<RunningFerretDb> {
+  let preferred = preferredPort !== null && (await isPortFree(preferredPort)) ? preferredPort : null;
   for (let attempt = 1; ; attempt++) {
-    const port = await findFreePort();
+    const port = preferred ?? (await findFreePort());
+    preferred = null;
     try {
       return await launchFerretDb(binary, dataDir, port, env);
     } catch (error) {
@@ -274,7 +306,7 @@ async function launchFerretDb(
   };
   try {
     await waitUntilPingable(uri, port, failure);
-    return { child, uri };
+    return { child, uri, port };
   } catch (error) {
     await terminateProcess(child, STOP_GRACE_MS);
     const output = [stdout().trim(), stderr().trim()].filter(Boolean).join("\n");

@@ -5,7 +5,12 @@ import {
   resolveCacheDir,
   startFerretDb,
 } from "./ferretdb.ts";
-import { startMemoryServer } from "./memory-server.ts";
+import {
+  memoryServerFailureFile,
+  readMemoryServerFailure,
+  rememberMemoryServerFailure,
+  startMemoryServer,
+} from "./memory-server.ts";
 import { describeError } from "./processes.ts";
 
 export {
@@ -24,7 +29,7 @@ export interface DevDatabase {
 
 export interface StartDevDatabaseOptions {
   log?: (line: string) => void;
-  /** FerretDB data directory, kept on stop; default a fresh temp dir removed on stop. */
+  /** FerretDB data directory, kept on stop with the port it was served on; default a fresh temp dir removed on stop. */
   dataDir?: string;
   /** Root of the tessera cache (FerretDB binary); default `TESSERA_CACHE_DIR` or `~/.cache/tessera`. */
   cacheDir?: string;
@@ -43,21 +48,36 @@ export async function startDevDatabase(options: StartDevDatabaseOptions = {}): P
   const configuredUri = env.MONGODB_URI;
   if (configuredUri) return announce(useConfiguredUri(configuredUri), log);
 
+  const cacheDir = resolveCacheDir({ cacheDir: options.cacheDir, env });
   const failures: BackendFailure[] = [];
-  try {
-    return announce(await startMemoryServerBackend(env), log);
-  } catch (error) {
-    failures.push({ backend: "memory-server", reason: describeError(error) });
-    log(
-      `mongo backend: mongodb-memory-server unavailable (${firstLine(describeError(error))}); trying FerretDB`,
-    );
+  // A mongod that could not be found or downloaded once is not looked for again at every start
+  // (offline, the attempt and its line cost each start): FerretDB is used quietly.
+  const failedBefore = await readMemoryServerFailure(cacheDir, env);
+  if (failedBefore !== null) {
+    const file = memoryServerFailureFile(cacheDir);
+    failures.push({
+      backend: "memory-server",
+      reason: `not tried: it failed before (${failedBefore}); delete ${file} to try again`,
+    });
+  } else {
+    try {
+      return announce(await startMemoryServerBackend(env), log);
+    } catch (error) {
+      const reason = describeError(error);
+      failures.push({ backend: "memory-server", reason });
+      const remembered = await rememberMemoryServerFailure(cacheDir, env, firstLine(reason));
+      const next = remembered
+        ? `; using FerretDB, now and at later starts (delete ${memoryServerFailureFile(cacheDir)} to try again)`
+        : "; trying FerretDB";
+      log(`mongo backend: mongodb-memory-server unavailable (${firstLine(reason)})${next}`);
+    }
   }
   try {
-    return announce(await startFerretDbBackend(options, env, log), log);
+    return announce(await startFerretDbBackend({ ...options, cacheDir }, env, log), log);
   } catch (error) {
     failures.push({ backend: "ferretdb", reason: describeError(error) });
   }
-  throw new Error(explainNoBackend(failures, resolveCacheDir({ cacheDir: options.cacheDir, env })));
+  throw new Error(explainNoBackend(failures, cacheDir));
 }
 
 interface BackendFailure {
@@ -97,7 +117,7 @@ async function startFerretDbBackend(
   log: (line: string) => void,
 ): Promise<DevDatabase> {
   const binary = await ensureFerretDbBinary({ cacheDir: options.cacheDir, env, log });
-  const server = await startFerretDb({ binary, dataDir: options.dataDir, env });
+  const server = await startFerretDb({ binary, dataDir: options.dataDir, env, log });
   return {
     uri: server.uri,
     backend: "ferretdb",

@@ -1,4 +1,6 @@
+import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
+import { join } from "node:path";
 import { MongoMemoryServer } from "mongodb-memory-server-core";
 import { describeCommandFailure, runCommand } from "./processes.ts";
 
@@ -81,4 +83,67 @@ function oneLine(text: string): string {
 async function readMongodVersion(binary: string, env: NodeJS.ProcessEnv): Promise<string | undefined> {
   const result = await runCommand(binary, ["--version"], { env, timeoutMs: 10_000 }).catch(() => undefined);
   return result?.stdout.match(/db version v?(\d+\.\d+\.\d+)/)?.[1];
+}
+
+/**
+ * What a failed attempt to find or download a mongod depended on: the library (its default mongod
+ * version), the version and download URL asked for, and the platform. A failure is remembered for
+ * these only, so another version, URL or machine tries again.
+ */
+function attemptKey(env: NodeJS.ProcessEnv): Record<string, string | null> {
+  const library = createRequire(import.meta.url)("mongodb-memory-server-core/package.json") as {
+    version: string;
+  };
+  return {
+    library: library.version,
+    version: env.MONGOMS_VERSION ?? null,
+    downloadUrl: env.MONGOMS_DOWNLOAD_URL ?? null,
+    platform: `${process.platform}-${process.arch}`,
+  };
+}
+
+/** Where a failed attempt is remembered: in the cache, so it lasts as long as the cached FerretDB. */
+export function memoryServerFailureFile(cacheDir: string): string {
+  return join(cacheDir, "mongodb-memory-server-failed.json");
+}
+
+/**
+ * The reason of an earlier failed attempt with the same key (attemptKey), or null when there was
+ * none or this one must be tried: a mongod named by MONGOMS_SYSTEM_BINARY is always tried.
+ */
+export async function readMemoryServerFailure(
+  cacheDir: string,
+  env: NodeJS.ProcessEnv,
+): Promise<string | null> {
+  if (env.MONGOMS_SYSTEM_BINARY) return null;
+  try {
+    const remembered = JSON.parse(await readFile(memoryServerFailureFile(cacheDir), "utf8")) as {
+      key?: unknown;
+      reason?: unknown;
+    };
+    const sameKey = JSON.stringify(remembered.key) === JSON.stringify(attemptKey(env));
+    return sameKey && typeof remembered.reason === "string" ? remembered.reason : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Remembers a failed attempt (not one with MONGOMS_SYSTEM_BINARY: that is the user's own mongod). */
+export async function rememberMemoryServerFailure(
+  cacheDir: string,
+  env: NodeJS.ProcessEnv,
+  reason: string,
+): Promise<boolean> {
+  if (env.MONGOMS_SYSTEM_BINARY) return false;
+  const file = memoryServerFailureFile(cacheDir);
+  const record = { key: attemptKey(env), reason, at: new Date().toISOString() };
+  try {
+    await mkdir(cacheDir, { recursive: true });
+    const partial = `${file}.${process.pid}.partial`;
+    await writeFile(partial, `${JSON.stringify(record, null, 2)}\n`);
+    await rename(partial, file);
+    return true;
+  } catch {
+    return false;
+  }
 }

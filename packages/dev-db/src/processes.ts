@@ -90,6 +90,16 @@ export function findFreePort(): Promise<number> {
   });
 }
 
+/** Whether 127.0.0.1:port can be listened on now (another process may take it a moment later). */
+export function isPortFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.unref();
+    server.once("error", () => resolve(false));
+    server.listen(port, "127.0.0.1", () => server.close(() => resolve(true)));
+  });
+}
+
 /** Resolves once a TCP connection to 127.0.0.1:port succeeds; rejects at once when it is refused. */
 export function connectOnce(port: number): Promise<void> {
   return new Promise((resolve, reject) => {
