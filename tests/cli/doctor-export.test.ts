@@ -2,8 +2,9 @@ import { ObjectId } from "mongodb";
 import { describe, expect, it } from "vitest";
 import { doctorAction } from "../../packages/cli/src/commands/doctor.ts";
 import { exportAction } from "../../packages/cli/src/commands/export.ts";
-import { usersBanAction } from "../../packages/cli/src/commands/users.ts";
+import { usersBanAction, usersUnbanAction } from "../../packages/cli/src/commands/users.ts";
 import { checkDataInvariants } from "../../packages/cli/src/invariants.ts";
+import { signUpPerson } from "../support/admin.ts";
 import { addMember, createOrganization, signIn } from "../support/organization.ts";
 import { TEST_SECRET, useTestAuth } from "../support/test-auth.ts";
 import { testRun } from "./run-context.ts";
@@ -114,22 +115,50 @@ describe("tessera doctor", () => {
 });
 
 describe("tessera export", () => {
-  it("everything about one user, with no secret in it", async () => {
+  it("everything about one user, with no secret and no staff detail in it", async () => {
     const ada = await signIn(t, "ada-export");
     await createOrganization(ada, "ada-org", "Ada Org");
-    await usersBanAction(run(), ada.email, { yes: true, reason: "test" });
+    const staff = await signUpPerson(t, "staff-export", "admin");
+    const staffCall = { remoteAddress: "203.0.113.77", headers: { "user-agent": "StaffConsole/7.1" } };
+    const banned = await staff.browser.post(
+      "/admin/ban-user",
+      { userId: ada.userId, banReason: "staff note from the console" },
+      staffCall,
+    );
+    expect(banned.status).toBe(200);
+    await usersUnbanAction(run(), ada.email);
+    await usersBanAction(run(), ada.email, { yes: true, reason: "operator note 77" });
     const data = await exportAction(run(), ada.email);
     expect(data.user).toMatchObject({ email: ada.email, banned: true });
     expect(data.accounts).toEqual([expect.objectContaining({ providerId: "credential", hasPassword: true })]);
     expect(data.memberships).toEqual([
       expect.objectContaining({ role: "owner", organization: { name: "Ada Org", slug: "ada-org" } }),
     ]);
-    expect(data.auditEvents.map((event) => [event.action, event.actor])).toEqual([
-      ["user.ban", "cli:tester"],
+    expect(data.auditEvents.map((event) => [event.action, event.performedBySelf])).toEqual([
+      ["user.ban", false],
+      ["user.unban", false],
+      ["user.ban", false],
     ]);
     const text = JSON.stringify(data);
+    for (const staffDetail of [
+      staff.id,
+      "203.0.113.77",
+      "StaffConsole",
+      "staff note from the console",
+      "operator note 77",
+      "cli:tester",
+      "banReason",
+    ])
+      expect(text, staffDetail).not.toContain(staffDetail);
     const account = await t.db.collection("accounts").findOne({ userId: new ObjectId(ada.userId) });
     expect(text).not.toContain(account?.password);
     expect(text).not.toMatch(/"(password|token|keyHash|secret|backupCodes)"/);
+  });
+
+  it("an unknown address: exit 3, USER_NOT_FOUND", async () => {
+    await expect(exportAction(run(), "nobody-export@example.com")).rejects.toMatchObject({
+      code: "USER_NOT_FOUND",
+      exitCode: 3,
+    });
   });
 });

@@ -105,6 +105,9 @@ describe("account and session methods", () => {
     const session = ok(await ada.client.getSession());
     expect(session?.user).toMatchObject({ id: ada.id, emailVerified: true });
     expect(ok(await ada.client.listSessions())).toHaveLength(1);
+    const exported = ok(await ada.client.exportUserData());
+    expect(exported.user).toMatchObject({ id: ada.id, email: ada.email, emailVerified: true });
+    expect(exported.sessions).toHaveLength(1);
   });
 
   it("update-user, change-email and change-password", async () => {

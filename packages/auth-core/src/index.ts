@@ -30,6 +30,7 @@ export type {
   RefreshTokenResult,
   SocialRedirectResult,
 } from "./contracts/social-models.ts";
+export type { UserExport } from "./contracts/user-export.ts";
 export { type Auth, createAuth } from "./create-auth.ts";
 export { AuthError, ERROR_CATALOGUE, type ErrorCode, isAuthError } from "./errors/index.ts";
 export type { CleanupResult } from "./features/cleanup.ts";

@@ -5,6 +5,7 @@
  * admin permission, and audit events recording the actor (features/admin/operator.ts).
  */
 import type { AdminUser } from "./contracts/admin-models.ts";
+import type { UserExport } from "./contracts/user-export.ts";
 import type { Auth } from "./create-auth.ts";
 import { type ObjectId, parseId, timelineIdOf } from "./db/ids.ts";
 import { CORE_MIGRATIONS, runMigrations } from "./db/migrations/index.ts";
@@ -12,10 +13,12 @@ import { AuthError } from "./errors/auth-error.ts";
 import { findAllListedUsers, operatorCaller } from "./features/admin/operator.ts";
 
 import type { CoreEndpoint } from "./features/registry.ts";
+import { exportUserDataByEmail } from "./features/user-export/index.ts";
 import { accountIdOf } from "./features/users/index.ts";
 import { createApi, type TypedApi } from "./http/api.ts";
 import type { CallerResolvers } from "./http/caller.ts";
 
+export type { UserExport } from "./contracts/user-export.ts";
 export { bumpOrganizationListings, bumpUsersListings } from "./db/listing-version.ts";
 export {
   createOperatorOrganizations,
@@ -125,4 +128,13 @@ export async function findSessionById(auth: Auth, sessionId: string): Promise<Op
     ipAddress: doc.ipAddress,
     userAgent: doc.userAgent,
   };
+}
+
+/**
+ * Everything held about the user with this address (`tessera export --user`), or null when nobody
+ * has it: the export GET /export-user-data gives the user, built by the same function, so an
+ * operator hands over no secret and no staff detail the user would not get themselves.
+ */
+export function exportUserByEmail(auth: Auth, email: string): Promise<UserExport | null> {
+  return exportUserDataByEmail(auth.context, email);
 }

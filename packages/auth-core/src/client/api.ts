@@ -17,6 +17,7 @@ import type * as Password from "../contracts/password.ts";
 import type * as Session from "../contracts/session.ts";
 import type * as Social from "../contracts/social.ts";
 import type * as TwoFactor from "../contracts/two-factor.ts";
+import type * as UserExport from "../contracts/user-export.ts";
 import type * as Verification from "../contracts/verification.ts";
 import type { AuthStore, GetCall, PostCall } from "./types.ts";
 
@@ -41,6 +42,7 @@ export interface AuthClientApi {
   changePassword: PostCall<typeof Password.changePasswordContract>;
   deleteUser: PostCall<typeof Deletion.deleteUserContract>;
   deleteUserCallback: GetCall<typeof Deletion.deleteUserCallbackContract>;
+  exportUserData: GetCall<typeof UserExport.exportUserDataContract>;
   sendVerificationEmail: PostCall<typeof Verification.sendVerificationEmailContract>;
   verifyEmail: GetCall<typeof Verification.verifyEmailContract>;
   requestPasswordReset: PostCall<typeof Password.requestPasswordResetContract>;

@@ -18,6 +18,7 @@ export const ROUTES = {
   changePassword: "P/change-password",
   deleteUser: "P/delete-user",
   deleteUserCallback: "G/delete-user/callback",
+  exportUserData: "G/export-user-data",
   sendVerificationEmail: "P/send-verification-email",
   verifyEmail: "G/verify-email",
   requestPasswordReset: "P/request-password-reset",

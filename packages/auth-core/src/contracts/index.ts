@@ -13,6 +13,7 @@ import * as password from "./password.ts";
 import * as session from "./session.ts";
 import * as social from "./social.ts";
 import * as twoFactor from "./two-factor.ts";
+import * as userExport from "./user-export.ts";
 import * as verification from "./verification.ts";
 
 export type { AnyContract, EndpointAnswer, EndpointAuth, EndpointContract, HttpMethod } from "./contract.ts";
@@ -30,6 +31,7 @@ export const contracts: readonly AnyContract[] = [
   password,
   account,
   deletion,
+  userExport,
   twoFactor,
   admin,
   apiKey,

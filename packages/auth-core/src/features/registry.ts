@@ -10,6 +10,7 @@ import { type PasswordEndpoint, passwordEndpoints } from "./password/endpoints/i
 import { type SessionEndpoint, sessionEndpoints } from "./session/endpoints/index.ts";
 import { type SocialEndpoint, socialEndpoints } from "./social/endpoints/index.ts";
 import { type TwoFactorEndpoint, twoFactorEndpoints } from "./two-factor/endpoints/index.ts";
+import { type UserExportEndpoint, userExportEndpoints } from "./user-export/endpoints/index.ts";
 import { type VerificationEndpoint, verificationEndpoints } from "./verification/endpoints/index.ts";
 
 /** Every core endpoint. One list drives the router, `auth.api`, the client SDK and the docs. */
@@ -21,6 +22,7 @@ export const coreEndpoints: readonly AnyEndpoint[] = [
   ...passwordEndpoints,
   ...accountEndpoints,
   ...deletionEndpoints,
+  ...userExportEndpoints,
   ...twoFactorEndpoints,
   ...adminEndpoints,
   ...apiKeyEndpoints,
@@ -41,6 +43,7 @@ export type CoreEndpoint =
   | SessionEndpoint
   | SocialEndpoint
   | TwoFactorEndpoint
+  | UserExportEndpoint
   | VerificationEndpoint;
 
 /** Every `auth.api` method name: typos fail to compile, and `auth.api.<name>` is never undefined. */

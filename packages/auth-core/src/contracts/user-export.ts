@@ -1,0 +1,248 @@
+import { z } from "zod";
+import { defineContract } from "./contract.ts";
+import { languageField } from "./schemas.ts";
+
+/**
+ * Everything Tessera holds about one user, for the user (GDPR articles 15 and 20) and for an operator
+ * answering their request (`tessera export --user`): one shape, built by features/user-export.
+ * Secrets stay out — no password hash, session token, provider token, key hash or second-factor
+ * secret; their presence is said instead. So do staff details: what an administrator did to the
+ * user is told (what happened and when), never who did it, from where, or their internal notes
+ * (docs/security.md "The user's own data").
+ */
+export interface UserExport {
+  exportedAt: Date;
+  user: ExportedUser;
+  accounts: ExportedAccount[];
+  /** Live sessions (at most 100, newest first); an administrator's impersonation sessions are not the user's. */
+  sessions: ExportedSession[];
+  memberships: ExportedMembership[];
+  teamMemberships: ExportedTeamMembership[];
+  invitationsReceived: ExportedInvitationReceived[];
+  invitationsSent: ExportedInvitationSent[];
+  apiKeys: ExportedApiKey[];
+  twoFactor: { enabled: boolean; verified: boolean; createdAt: Date } | null;
+  /** The audit trail's events about the user, oldest first. */
+  auditEvents: ExportedAuditEvent[];
+}
+
+/** The user row without `banReason`: an administrator's internal note, not data the user gave. */
+export interface ExportedUser {
+  id: string;
+  email: string;
+  emailVerified: boolean;
+  name: string;
+  image: string | null;
+  language: "ENG" | "RUS" | "UKR" | "SPA" | "GERMAN" | "POL" | "FRA" | "TURKEY" | null;
+  role: string;
+  banned: boolean;
+  banExpires: Date | null;
+  twoFactorEnabled: boolean;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export interface ExportedAccount {
+  id: string;
+  providerId: string;
+  accountId: string;
+  scope: string | null;
+  hasPassword: boolean;
+  hasProviderTokens: boolean;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export interface ExportedSession {
+  id: string;
+  createdAt: Date;
+  updatedAt: Date;
+  expiresAt: Date;
+  ipAddress: string | null;
+  userAgent: string | null;
+  activeOrganizationId: string | null;
+}
+
+export interface OrganizationName {
+  name: string;
+  slug: string;
+}
+
+export interface ExportedMembership {
+  id: string;
+  organizationId: string;
+  role: string;
+  createdAt: Date;
+  organization: OrganizationName | null;
+}
+
+export interface ExportedTeamMembership {
+  id: string;
+  teamId: string;
+  organizationId: string;
+  createdAt: Date;
+}
+
+export interface ExportedInvitationReceived {
+  id: string;
+  organizationId: string;
+  role: string;
+  status: string;
+  expiresAt: Date;
+  createdAt: Date;
+  organization: OrganizationName | null;
+}
+
+export interface ExportedInvitationSent {
+  id: string;
+  organizationId: string;
+  email: string;
+  role: string;
+  status: string;
+  createdAt: Date;
+}
+
+export interface ExportedApiKey {
+  id: string;
+  name: string | null;
+  prefix: string | null;
+  start: string | null;
+  enabled: boolean;
+  expiresAt: Date | null;
+  permissions: Record<string, string[]> | null;
+  createdAt: Date;
+}
+
+/**
+ * One audit event about the user. `performedBySelf` false: done by someone else (an administrator,
+ * an operator); then `reason`, `ipAddress` and `userAgent` are null and `details` keeps only the
+ * facts of what changed for the user (features/user-export/rules.ts).
+ */
+export interface ExportedAuditEvent {
+  id: string;
+  action: string;
+  createdAt: Date;
+  performedBySelf: boolean;
+  reason: string | null;
+  ipAddress: string | null;
+  userAgent: string | null;
+  details: Record<string, unknown> | null;
+}
+
+const organizationNameSchema = z.strictObject({ name: z.string(), slug: z.string() });
+
+export const userExportSchema: z.ZodType<UserExport> = z.strictObject({
+  exportedAt: z.date(),
+  user: z.strictObject({
+    id: z.string(),
+    email: z.string(),
+    emailVerified: z.boolean(),
+    name: z.string(),
+    image: z.string().nullable(),
+    language: languageField.nullable(),
+    role: z.string(),
+    banned: z.boolean(),
+    banExpires: z.date().nullable(),
+    twoFactorEnabled: z.boolean(),
+    createdAt: z.date(),
+    updatedAt: z.date(),
+  }),
+  accounts: z.array(
+    z.strictObject({
+      id: z.string(),
+      providerId: z.string(),
+      accountId: z.string(),
+      scope: z.string().nullable(),
+      hasPassword: z.boolean(),
+      hasProviderTokens: z.boolean(),
+      createdAt: z.date(),
+      updatedAt: z.date(),
+    }),
+  ),
+  sessions: z.array(
+    z.strictObject({
+      id: z.string(),
+      createdAt: z.date(),
+      updatedAt: z.date(),
+      expiresAt: z.date(),
+      ipAddress: z.string().nullable(),
+      userAgent: z.string().nullable(),
+      activeOrganizationId: z.string().nullable(),
+    }),
+  ),
+  memberships: z.array(
+    z.strictObject({
+      id: z.string(),
+      organizationId: z.string(),
+      role: z.string(),
+      createdAt: z.date(),
+      organization: organizationNameSchema.nullable(),
+    }),
+  ),
+  teamMemberships: z.array(
+    z.strictObject({ id: z.string(), teamId: z.string(), organizationId: z.string(), createdAt: z.date() }),
+  ),
+  invitationsReceived: z.array(
+    z.strictObject({
+      id: z.string(),
+      organizationId: z.string(),
+      role: z.string(),
+      status: z.string(),
+      expiresAt: z.date(),
+      createdAt: z.date(),
+      organization: organizationNameSchema.nullable(),
+    }),
+  ),
+  invitationsSent: z.array(
+    z.strictObject({
+      id: z.string(),
+      organizationId: z.string(),
+      email: z.string(),
+      role: z.string(),
+      status: z.string(),
+      createdAt: z.date(),
+    }),
+  ),
+  apiKeys: z.array(
+    z.strictObject({
+      id: z.string(),
+      name: z.string().nullable(),
+      prefix: z.string().nullable(),
+      start: z.string().nullable(),
+      enabled: z.boolean(),
+      expiresAt: z.date().nullable(),
+      permissions: z.record(z.string(), z.array(z.string())).nullable(),
+      createdAt: z.date(),
+    }),
+  ),
+  twoFactor: z.strictObject({ enabled: z.boolean(), verified: z.boolean(), createdAt: z.date() }).nullable(),
+  auditEvents: z.array(
+    z.strictObject({
+      id: z.string(),
+      action: z.string(),
+      createdAt: z.date(),
+      performedBySelf: z.boolean(),
+      reason: z.string().nullable(),
+      ipAddress: z.string().nullable(),
+      userAgent: z.string().nullable(),
+      details: z.record(z.string(), z.unknown()).nullable(),
+    }),
+  ),
+});
+
+/**
+ * "Download my data". A fresh session, as for the other reads that show what a stolen session
+ * should not collect at leisure (list-sessions); refused while impersonating (the export is the
+ * user's, not an administrator's way around the admin area's own rules).
+ */
+export const exportUserDataContract = defineContract({
+  name: "exportUserData",
+  method: "GET",
+  path: "/export-user-data",
+  auth: "fresh-session",
+  response: userExportSchema,
+  errors: [],
+  summary:
+    "Everything Tessera holds about the caller, as JSON (GDPR art. 15/20): no secrets, and no staff details of what administrators did.",
+  tags: ["account"],
+});

@@ -1,0 +1,145 @@
+import { ObjectId } from "mongodb";
+import { describe, expect, it } from "vitest";
+import { AUDIT_ACTIONS } from "../../contracts/admin-fields.ts";
+import type { AuditEventDoc, SessionDoc, UserDoc } from "../../db/documents.ts";
+import {
+  DETAILS_SHOWN_TO_SUBJECT,
+  toExportedAuditEvent,
+  toExportedSessions,
+  toExportedUser,
+} from "./rules.ts";
+
+const ada = new ObjectId();
+const staff = new ObjectId();
+const at = new Date("2026-11-28T12:00:00Z");
+
+function event(overrides: Partial<AuditEventDoc>): AuditEventDoc {
+  return {
+    _id: new ObjectId(),
+    action: "user.ban",
+    actorId: staff,
+    actor: null,
+    subjectId: ada,
+    reason: "internal note",
+    ipAddress: "203.0.113.77",
+    userAgent: "StaffConsole/7.1",
+    details: null,
+    createdAt: at,
+    ...overrides,
+  };
+}
+
+describe("an audit event as its subject sees it", () => {
+  it.each([
+    ["user.ban", { banExpires: at }, { banExpires: at }],
+    ["user.set-role", { from: "user", to: "admin" }, { from: "user", to: "admin" }],
+    ["impersonation.start", { adminSessionId: "a1" }, null],
+    ["session.revoke", { sessionId: "s1", impersonatedBy: staff }, { sessionId: "s1" }],
+    [
+      "user.set-password",
+      { sessionsRevoked: 2, impersonationsRevoked: 1, apiKeysRevoked: 0 },
+      { sessionsRevoked: 2, apiKeysRevoked: 0 },
+    ],
+    [
+      "organization.set-member-role",
+      { organizationId: "o1", before: "member", after: "admin" },
+      { organizationId: "o1", before: "member", after: "admin" },
+    ],
+    ["session.revoke-all", { sessions: 3, impersonations: 1, apiKeys: 0 }, { sessions: 3, apiKeys: 0 }],
+    ["a.future-action", { anything: "at all" }, null],
+  ] as const)(
+    "done by an administrator, %s: what happened and when, no actor, address, agent or reason",
+    (action, details, shown) => {
+      const exported = toExportedAuditEvent(event({ action, details: { ...details } }), ada);
+      expect(exported).toEqual({
+        id: expect.any(String),
+        action,
+        createdAt: at,
+        performedBySelf: false,
+        reason: null,
+        ipAddress: null,
+        userAgent: null,
+        details: shown,
+      });
+      expect(JSON.stringify(exported)).not.toContain(staff.toHexString());
+    },
+  );
+
+  it("done by an operator from a terminal (actor cli:…, actorId null): the operator's name is left out", () => {
+    const exported = toExportedAuditEvent(event({ actorId: null, actor: "cli:alice", ipAddress: null }), ada);
+    expect(exported.performedBySelf).toBe(false);
+    expect(JSON.stringify(exported)).not.toContain("alice");
+  });
+
+  it("done by the user themselves: all of it", () => {
+    const own = event({ action: "session.revoke-all", actorId: ada, details: { count: 2 } });
+    expect(toExportedAuditEvent(own, ada)).toMatchObject({
+      performedBySelf: true,
+      reason: "internal note",
+      ipAddress: "203.0.113.77",
+      userAgent: "StaffConsole/7.1",
+      details: { count: 2 },
+    });
+  });
+
+  it("every audit action the core records is decided: details listed, or knowingly none", () => {
+    // No detail of these is the user's: the impersonating administrator's session, whether it was
+    // restored; an unban and a removal say it all; an organization's deletion and an invitation
+    // are recorded about no user (subjectId null).
+    const knowinglyNone: readonly string[] = [
+      "impersonation.start",
+      "impersonation.stop",
+      "user.unban",
+      "user.remove",
+      "organization.delete",
+      "organization.invite",
+    ];
+    const undecided = AUDIT_ACTIONS.filter(
+      (action) => !(action in DETAILS_SHOWN_TO_SUBJECT) && !knowinglyNone.includes(action),
+    );
+    expect(undecided).toEqual([]);
+  });
+});
+
+describe("the user row and sessions of the export", () => {
+  const user: UserDoc = {
+    _id: ada,
+    email: "ada@example.com",
+    emailVerified: true,
+    name: "Ada",
+    image: null,
+    banned: true,
+    banReason: "internal note",
+    banExpires: null,
+    createdAt: at,
+    updatedAt: at,
+  };
+
+  it("leave out the ban's reason, keep that the user is banned", () => {
+    const exported = toExportedUser(user, "user");
+    expect(exported).toMatchObject({ banned: true, banExpires: null, role: "user" });
+    expect(JSON.stringify(exported)).not.toContain("internal note");
+  });
+
+  it("leave out an administrator's impersonation session and every session token", () => {
+    const session = (overrides: Partial<SessionDoc>): SessionDoc => ({
+      _id: new ObjectId(),
+      userId: ada,
+      token: "t".repeat(32),
+      expiresAt: at,
+      createdAt: at,
+      updatedAt: at,
+      ipAddress: "198.51.100.5",
+      userAgent: "AdaPhone/1.0",
+      activeOrganizationId: null,
+      dontRemember: false,
+      ...overrides,
+    });
+    const exported = toExportedSessions([
+      session({}),
+      session({ impersonatedBy: staff, ipAddress: "203.0.113.77" }),
+    ]);
+    expect(exported).toHaveLength(1);
+    expect(JSON.stringify(exported)).not.toMatch(/203\.0\.113\.77|t{32}/);
+  });
+});

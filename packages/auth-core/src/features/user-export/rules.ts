@@ -1,0 +1,140 @@
+/**
+ * Pure decisions of the user's data export (contracts/user-export.ts): which stored fields reach the
+ * data subject. Secrets never do; neither do staff details of what others did to the user
+ * (docs/security.md "The user's own data").
+ */
+import type {
+  ExportedAccount,
+  ExportedApiKey,
+  ExportedAuditEvent,
+  ExportedSession,
+  ExportedUser,
+} from "../../contracts/user-export.ts";
+import type { AccountDoc, ApiKeyDoc, AuditEventDoc, SessionDoc, UserDoc } from "../../db/documents.ts";
+import type { ObjectId } from "../../db/ids.ts";
+
+/**
+ * The facts of an event done to the user by someone else that tell the user what changed for them,
+ * by action. Everything else in `details` is left out: the acting administrator's session id, the
+ * administrator an impersonation or revoked session belonged to, counts of the administrator's own
+ * sessions. An action not listed here exports no details at all, so a new action leaks nothing
+ * until someone decides what of it is the user's.
+ */
+export const DETAILS_SHOWN_TO_SUBJECT: Readonly<Record<string, readonly string[]>> = {
+  "user.create": ["role"],
+  "user.ban": ["banExpires"],
+  "user.set-role": ["from", "to"],
+  "user.update": ["fields", "fromEmail", "toEmail", "fromEmailVerified", "toEmailVerified"],
+  "user.set-password": ["sessionsRevoked", "apiKeysRevoked"],
+  "session.revoke": ["sessionId"],
+  "session.revoke-all": ["sessions", "apiKeys"],
+  "organization.add-member": ["organizationId", "role"],
+  "organization.remove-member": ["organizationId", "role"],
+  "organization.set-member-role": ["organizationId", "before", "after"],
+};
+
+/** Whether the user did this themselves (an operator's event, with `actor` set, never is). */
+export function isPerformedBy(event: AuditEventDoc, userId: ObjectId): boolean {
+  return !event.actor && event.actorId !== null && event.actorId.equals(userId);
+}
+
+/**
+ * An audit event as its subject sees it: all of it when they did it themselves; otherwise what
+ * happened and when — no actor, no IP address or user agent, no reason (a ban's reason, an
+ * impersonation's justification: internal notes), and only the listed facts of `details`.
+ */
+export function toExportedAuditEvent(event: AuditEventDoc, userId: ObjectId): ExportedAuditEvent {
+  const base = { id: event._id.toHexString(), action: event.action, createdAt: event.createdAt };
+  if (isPerformedBy(event, userId)) {
+    return {
+      ...base,
+      performedBySelf: true,
+      reason: event.reason,
+      ipAddress: event.ipAddress,
+      userAgent: event.userAgent,
+      details: event.details,
+    };
+  }
+  return {
+    ...base,
+    performedBySelf: false,
+    reason: null,
+    ipAddress: null,
+    userAgent: null,
+    details: pickDetails(event.details, DETAILS_SHOWN_TO_SUBJECT[event.action] ?? []),
+  };
+}
+
+function pickDetails(
+  details: Record<string, unknown> | null,
+  keys: readonly string[],
+): Record<string, unknown> | null {
+  if (!details || keys.length === 0) return null;
+  const picked: Record<string, unknown> = {};
+  for (const key of keys) if (Object.hasOwn(details, key)) picked[key] = details[key];
+  return Object.keys(picked).length > 0 ? picked : null;
+}
+
+/** The user row without `banReason`: an administrator's note about the user, not the user's data. */
+export function toExportedUser(doc: UserDoc, defaultRole: string): ExportedUser {
+  return {
+    id: doc._id.toHexString(),
+    email: doc.email,
+    emailVerified: doc.emailVerified,
+    name: doc.name,
+    image: doc.image,
+    language: (doc.language as ExportedUser["language"] | undefined) ?? null,
+    role: doc.role ?? defaultRole,
+    banned: doc.banned === true,
+    banExpires: doc.banExpires ?? null,
+    twoFactorEnabled: doc.twoFactorEnabled === true,
+    createdAt: doc.createdAt,
+    updatedAt: doc.updatedAt,
+  };
+}
+
+/** An account: whether a password hash or provider tokens are held, never them. */
+export function toExportedAccount(doc: AccountDoc): ExportedAccount {
+  return {
+    id: doc._id.toHexString(),
+    providerId: doc.providerId,
+    accountId: doc.accountId,
+    scope: doc.scope,
+    hasPassword: doc.password !== null,
+    hasProviderTokens: Boolean(doc.accessToken ?? doc.refreshToken ?? doc.idToken),
+    createdAt: doc.createdAt,
+    updatedAt: doc.updatedAt,
+  };
+}
+
+/**
+ * The user's own sessions, without their tokens. An administrator's impersonation session is left
+ * out: its IP address and user agent are the administrator's.
+ */
+export function toExportedSessions(docs: readonly SessionDoc[]): ExportedSession[] {
+  return docs
+    .filter((doc) => !doc.impersonatedBy)
+    .map((doc) => ({
+      id: doc._id.toHexString(),
+      createdAt: doc.createdAt,
+      updatedAt: doc.updatedAt,
+      expiresAt: doc.expiresAt,
+      ipAddress: doc.ipAddress,
+      userAgent: doc.userAgent,
+      activeOrganizationId: doc.activeOrganizationId,
+    }));
+}
+
+/** An API key: its name and visible start, never its hash. */
+export function toExportedApiKey(doc: ApiKeyDoc): ExportedApiKey {
+  return {
+    id: doc._id.toHexString(),
+    name: doc.name,
+    prefix: doc.prefix,
+    start: doc.start,
+    enabled: doc.enabled,
+    expiresAt: doc.expiresAt,
+    permissions: doc.permissions,
+    createdAt: doc.createdAt,
+  };
+}
