@@ -63,6 +63,7 @@ export const signUpEmailContract = defineContract({
     "UNABLE_TO_CREATE_ACCOUNT",
     "FAILED_TO_CREATE_SESSION",
     "PASSWORD_COMPROMISED",
+    "PASSWORD_CONTEXT_SPECIFIC",
   ],
   summary: "Creates a user with an email and password, and signs them in unless verification is required.",
   tags: ["email-password"],

@@ -67,6 +67,12 @@ export const ERROR_CATALOGUE = {
     status: 400,
     message: "Password is too common or has appeared in a data breach; choose another",
   },
+  // Not in SPEC: the new password is the account's email address, its local part or the app's name
+  // (NIST SP 800-63B §5.1.1.2 context-specific words; features/users/password-rules.ts).
+  PASSWORD_CONTEXT_SPECIFIC: {
+    status: 400,
+    message: "Choose a password that is not your email address or the app's name",
+  },
   // Not in 100 consecutive failed sign-ins on one account (NIST SP 800-63B §5.2.2); the
   // owner's password reset clears it (features/sign-in-throttle). The delays before it answer
   // ACCOUNT_TEMPORARILY_LOCKED.

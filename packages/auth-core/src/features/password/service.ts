@@ -76,22 +76,34 @@ export async function isResetTokenLive(auth: AuthContext, token: string): Promis
 }
 
 /**
- * Takes the token atomically (of concurrent uses exactly one wins), then sets the credential
- * password — creating the credential account of a user who had none (a social-only user). The
- * caller has checked the password length already, so a refused password never burns the token.
- * Refused FAILED_TO_UPDATE_USER when an account update hook refuses the new password (the token is
- * spent; nothing else changes).
+ * The user a live reset link is for, without using it up; null when the token names nobody. Read
+ * before the password rules, which need the account's address (PASSWORD_CONTEXT_SPECIFIC), so that
+ * a refused password never burns the token.
+ */
+export async function findResetLinkUser(auth: AuthContext, token: string): Promise<UserDoc | null> {
+  if (!isResetTokenShaped(token)) return null;
+  const row = await findVerification(auth.collections, resetPasswordIdentifier(token), auth.now());
+  const userId = row ? parseId(row.value) : null;
+  return userId ? findUserById(auth.collections, userId) : null;
+}
+
+/**
+ * Takes the token atomically (of concurrent uses exactly one wins) — only while it still names
+ * `user` (findResetLinkUser) — then sets the credential password, creating the credential account
+ * of a user who had none (a social-only user). The caller has checked the password already, so a
+ * refused password never burns the token. Refused FAILED_TO_UPDATE_USER when an account update hook
+ * refuses the new password (the token is spent; nothing else changes).
  */
 export async function resetPassword(
   auth: AuthContext,
   token: string,
+  user: UserDoc | null,
   newPassword: string,
 ): Promise<Outcome<void, "INVALID_TOKEN" | "FAILED_TO_UPDATE_USER">> {
-  if (!isResetTokenShaped(token)) return refused("INVALID_TOKEN");
-  const row = await consumeVerification(auth.collections, resetPasswordIdentifier(token), auth.now());
-  const userId = row ? parseId(row.value) : null;
-  const user = userId ? await findUserById(auth.collections, userId) : null;
-  if (!user) return refused("INVALID_TOKEN");
+  if (!user || !isResetTokenShaped(token)) return refused("INVALID_TOKEN");
+  const identifier = resetPasswordIdentifier(token);
+  const row = await consumeVerification(auth.collections, identifier, auth.now(), user._id.toHexString());
+  if (!row) return refused("INVALID_TOKEN");
   const hash = await hashPassword(newPassword);
   const account = await findCredentialAccount(auth.collections, user._id);
   // An account update hook may veto the change: the caller must not be told it succeeded (and

@@ -1,4 +1,4 @@
-import { normalizePassword } from "../../crypto/index.ts";
+import { comparablePassword } from "./password-rules.ts";
 
 /**
  * The offline list of commonly used and breached passwords that new passwords are checked against
@@ -23,8 +23,12 @@ function loadCommonPasswords(): Promise<ReadonlySet<string>> {
   return loading;
 }
 
-/** Case-insensitive, after the same NFKC normalisation as hashing (crypto/password.ts). */
+/**
+ * Case-insensitive, after NFKC as for hashing and with whitespace padding ignored
+ * (password-rules.ts comparablePassword): " password1" or "password1" after a tab or an NBSP is
+ * the same common password.
+ */
 export async function isCommonPassword(password: string): Promise<boolean> {
   const list = await loadCommonPasswords();
-  return list.has(normalizePassword(password).toLowerCase());
+  return list.has(comparablePassword(password));
 }

@@ -43,6 +43,8 @@ export const deMessages: Record<ErrorCode, string> = {
   PASSWORD_ALREADY_SET: "Der Benutzer hat bereits ein Passwort",
   PASSWORD_COMPROMISED:
     "Das Passwort ist zu verbreitet oder ist in einem Datenleck aufgetaucht; wählen Sie ein anderes",
+  PASSWORD_CONTEXT_SPECIFIC:
+    "Wählen Sie ein Passwort, das nicht Ihre E-Mail-Adresse oder der Name der App ist",
   SIGN_IN_LOCKED:
     "Zu viele fehlgeschlagene Anmeldeversuche. Setzen Sie Ihr Passwort zurück, um sich anzumelden.",
   SESSION_EXPIRED: "Die Sitzung ist abgelaufen",

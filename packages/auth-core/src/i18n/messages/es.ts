@@ -42,6 +42,8 @@ export const esMessages: Record<ErrorCode, string> = {
   PASSWORD_ALREADY_SET: "El usuario ya tiene una contraseña",
   PASSWORD_COMPROMISED:
     "La contraseña es demasiado común o ha aparecido en una filtración de datos; elige otra",
+  PASSWORD_CONTEXT_SPECIFIC:
+    "Elige una contraseña que no sea tu dirección de correo ni el nombre de la aplicación",
   SIGN_IN_LOCKED: "Demasiados intentos fallidos de inicio de sesión. Restablece tu contraseña para entrar.",
   SESSION_EXPIRED: "La sesión ha caducado",
   DELETE_USER_DISABLED: "No encontrado",

@@ -44,6 +44,8 @@ export const frMessages: Record<ErrorCode, string> = {
   PASSWORD_ALREADY_SET: "L’utilisateur a déjà un mot de passe",
   PASSWORD_COMPROMISED:
     "Ce mot de passe est trop courant ou est apparu dans une fuite de données\u00a0; choisissez-en un autre",
+  PASSWORD_CONTEXT_SPECIFIC:
+    "Choisissez un mot de passe qui ne soit ni votre adresse e-mail ni le nom de l’application",
   SIGN_IN_LOCKED:
     "Trop de tentatives de connexion échouées. Réinitialisez votre mot de passe pour vous connecter.",
   SESSION_EXPIRED: "La session a expiré",

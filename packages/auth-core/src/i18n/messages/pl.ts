@@ -41,6 +41,7 @@ export const plMessages: Record<ErrorCode, string> = {
   INVALID_PASSWORD: "Nieprawidłowe hasło",
   PASSWORD_ALREADY_SET: "Użytkownik ma już hasło",
   PASSWORD_COMPROMISED: "Hasło jest zbyt popularne lub pojawiło się w wycieku danych; wybierz inne",
+  PASSWORD_CONTEXT_SPECIFIC: "Wybierz hasło, które nie jest Twoim adresem e-mail ani nazwą aplikacji",
   SIGN_IN_LOCKED: "Zbyt wiele nieudanych prób logowania. Zresetuj hasło, aby się zalogować.",
   SESSION_EXPIRED: "Sesja wygasła",
   DELETE_USER_DISABLED: "Nie znaleziono",

@@ -41,6 +41,8 @@ export const ruMessages: Record<ErrorCode, string> = {
   INVALID_PASSWORD: "Неверный пароль",
   PASSWORD_ALREADY_SET: "У пользователя уже есть пароль",
   PASSWORD_COMPROMISED: "Этот пароль слишком распространён или попадал в утечки данных; выберите другой",
+  PASSWORD_CONTEXT_SPECIFIC:
+    "Выберите пароль, который не совпадает с вашим адресом электронной почты или названием приложения",
   SIGN_IN_LOCKED: "Слишком много неудачных попыток входа. Сбросьте пароль, чтобы войти.",
   SESSION_EXPIRED: "Сеанс истёк",
   DELETE_USER_DISABLED: "Не найдено",

@@ -41,6 +41,7 @@ export const trMessages: Record<ErrorCode, string> = {
   INVALID_PASSWORD: "Şifre hatalı",
   PASSWORD_ALREADY_SET: "Kullanıcının zaten bir şifresi var",
   PASSWORD_COMPROMISED: "Bu şifre çok yaygın ya da bir veri sızıntısında yer almış; başka bir şifre seçin",
+  PASSWORD_CONTEXT_SPECIFIC: "E-posta adresiniz ya da uygulamanın adı olmayan bir şifre seçin",
   SIGN_IN_LOCKED: "Çok fazla başarısız giriş denemesi. Giriş yapmak için şifrenizi sıfırlayın.",
   SESSION_EXPIRED: "Oturumun süresi doldu",
   DELETE_USER_DISABLED: "Bulunamadı",

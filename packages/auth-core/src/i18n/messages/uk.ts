@@ -41,6 +41,8 @@ export const ukMessages: Record<ErrorCode, string> = {
   INVALID_PASSWORD: "Неправильний пароль",
   PASSWORD_ALREADY_SET: "Користувач уже має пароль",
   PASSWORD_COMPROMISED: "Цей пароль надто поширений або потрапляв у витоки даних; виберіть інший",
+  PASSWORD_CONTEXT_SPECIFIC:
+    "Виберіть пароль, який не збігається з вашою адресою електронної пошти чи назвою застосунку",
   SIGN_IN_LOCKED: "Забагато невдалих спроб входу. Скиньте пароль, щоб увійти.",
   SESSION_EXPIRED: "Сеанс завершився",
   DELETE_USER_DISABLED: "Не знайдено",

@@ -26,7 +26,7 @@ export const createUserEndpoint = defineEndpoint(createUserContract, {
     });
     const role = body.role === undefined ? undefined : answerRefusal(resolveRoleInput(auth, body.role));
     if (role !== undefined) assertMayGrantRoles(auth, caller, role);
-    if (body.password !== undefined) await assertPasswordAllowed(auth, body.password);
+    if (body.password !== undefined) await assertPasswordAllowed(auth, body.password, { email: body.email });
     const hash = body.password === undefined ? null : await hashPassword(body.password);
     const fields = {
       email: body.email,

@@ -30,8 +30,8 @@ export const setUserPassword = defineEndpoint(setUserPasswordContract, {
   async handler(ctx): Promise<{ status: true }> {
     const { auth, body } = ctx;
     const caller = requireAdminPermission(auth, ctx.session, { user: ["set-password"] });
-    await assertPasswordAllowed(auth, body.newPassword);
     const target = await requireUserToManage(auth, caller, body.userId);
+    await assertPasswordAllowed(auth, body.newPassword, target);
     const hash = await hashPassword(body.newPassword);
     const self = target._id.equals(caller.user._id);
     const resetRequired = auth.options.admin.setUserPasswordRequiresReset && !self;

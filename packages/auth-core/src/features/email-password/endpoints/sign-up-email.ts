@@ -13,7 +13,7 @@ export const signUpEmail = defineEndpoint(signUpEmailContract, {
     const { auth, body } = ctx;
     const config = auth.options.emailAndPassword;
     if (!config.enabled) throw new AuthError("EMAIL_PASSWORD_DISABLED");
-    await assertPasswordAllowed(auth, body.password);
+    await assertPasswordAllowed(auth, body.password, { email: body.email });
     const passwordHash = await hashPassword(body.password);
     // User and credential account, or neither; the user's after hook runs once both are stored.
     const created = await createUserWithPassword(

@@ -19,7 +19,7 @@ export const changePassword = defineEndpoint(changePasswordContract, {
     const caller = ctx.session;
     if (!caller) throw new AuthError("UNAUTHORIZED");
     const { body } = ctx;
-    await assertPasswordAllowed(ctx.auth, body.newPassword);
+    await assertPasswordAllowed(ctx.auth, body.newPassword, caller.user);
     answerRefusal(
       await changeCredentialPassword(ctx.auth, caller.user._id, body.currentPassword, body.newPassword),
     );

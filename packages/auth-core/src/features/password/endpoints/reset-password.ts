@@ -5,7 +5,7 @@ import { answerRefusal } from "../../../errors/refusal.ts";
 import { defineEndpoint } from "../../../http/define-endpoint.ts";
 import { assertPasswordAllowed } from "../../users/index.ts";
 import { isPasswordResetEnabled } from "../rules.ts";
-import { resetPassword as resetWithToken } from "../service.ts";
+import { findResetLinkUser, resetPassword as resetWithToken } from "../service.ts";
 
 // An empty token is answered "invalid token" like any other wrong one, not as a schema error.
 const _resetTokenField = z.string().max(256);
@@ -15,11 +15,13 @@ export const resetPassword = defineEndpoint(resetPasswordContract, {
   async handler(ctx): Promise<{ status: true }> {
     if (!isPasswordResetEnabled(ctx.auth.options.emailAndPassword))
       throw new AuthError("RESET_PASSWORD_DISABLED");
-    // The password rules first: a refused password must not consume the token (the user retries with it).
-    await assertPasswordAllowed(ctx.auth, ctx.body.newPassword);
     const token = ctx.body.token || ctx.query.token;
+    // The password rules before the token is used: a refused password must not consume it (the
+    // user retries with it). They need the account's address, so the link's user is read first.
+    const user = token ? await findResetLinkUser(ctx.auth, token) : null;
+    await assertPasswordAllowed(ctx.auth, ctx.body.newPassword, user);
     if (!token) throw new AuthError("INVALID_TOKEN");
-    answerRefusal(await resetWithToken(ctx.auth, token, ctx.body.newPassword));
+    answerRefusal(await resetWithToken(ctx.auth, token, user, ctx.body.newPassword));
     return { status: true };
   },
 });

@@ -14,7 +14,7 @@ export const setPassword = defineEndpoint(setPasswordContract, {
   sensitive: true,
   async handler(ctx): Promise<{ status: true }> {
     if (!ctx.session) throw new AuthError("UNAUTHORIZED");
-    await assertPasswordAllowed(ctx.auth, ctx.body.newPassword);
+    await assertPasswordAllowed(ctx.auth, ctx.body.newPassword, ctx.session.user);
     answerRefusal(await setCredentialPassword(ctx.auth, ctx.session.user._id, ctx.body.newPassword));
     return { status: true };
   },

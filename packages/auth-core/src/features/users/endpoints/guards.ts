@@ -8,9 +8,16 @@ import { checkPasswordAllowed } from "../password-policy.ts";
  * refusals (password-policy.ts, ban.ts), the one place where they become catalogue errors.
  */
 
-/** password-policy.ts checkPasswordAllowed for an endpoint: throws its refusal. */
-export async function assertPasswordAllowed(auth: AuthContext, password: string): Promise<void> {
-  answerRefusal(await checkPasswordAllowed(auth, password));
+/**
+ * password-policy.ts checkPasswordAllowed for an endpoint: throws its refusal. `owner` is the
+ * account the password is for (its address is a word the password may not be).
+ */
+export async function assertPasswordAllowed(
+  auth: AuthContext,
+  password: string,
+  owner: { email: string } | null,
+): Promise<void> {
+  answerRefusal(await checkPasswordAllowed(auth, password, owner));
 }
 
 /** The answer to ban.ts checkUserNotBanned's refusal: 403 BANNED_USER, or `admin.bannedUserMessage`. */
