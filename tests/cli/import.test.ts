@@ -6,7 +6,8 @@ import { importAction } from "../../packages/cli/src/commands/import.ts";
 import { checkDataInvariants } from "../../packages/cli/src/invariants.ts";
 import { signIn } from "../support/admin.ts";
 import { TestBrowser } from "../support/browser.ts";
-import { useTestAuth } from "../support/test-auth.ts";
+import { TEST_SECRET, useTestAuth } from "../support/test-auth.ts";
+import { buildCli, runCli } from "./cli-process.ts";
 import { testRun } from "./run-context.ts";
 
 /**
@@ -182,6 +183,7 @@ describe("tessera import --from better-auth", () => {
     expect(report.refused).toEqual([
       {
         collection: "users",
+        row: 4,
         id: ids.twin.toHexString(),
         reason: "email alice@example.com appears twice in the source (differing in case)",
       },
@@ -266,6 +268,7 @@ describe("tessera import --from authjs", () => {
       expect(report.counts.accounts).toEqual({ copied: 0, existing: 0, refused: 2 });
       expect(report.refused).toContainEqual({
         collection: "accounts",
+        row: 1,
         id: heldId.toHexString(),
         reason: "already there, held by another Tessera user",
       });
@@ -276,4 +279,167 @@ describe("tessera import --from authjs", () => {
       await target.dropDatabase();
     }
   });
+});
+
+describe("tessera import: rows the API would refuse", () => {
+  const bad = {
+    lookAlike: new ObjectId(),
+    fullWidth: new ObjectId(),
+    scriptImage: new ObjectId(),
+    longName: new ObjectId(),
+    good: new ObjectId(),
+    scriptLogo: new ObjectId(),
+    badSlug: new ObjectId(),
+    goodOrg: new ObjectId(),
+    emptyTeam: new ObjectId(),
+    noRole: new ObjectId(),
+    lookAlikeInvite: new ObjectId(),
+  };
+  let from: Db;
+  let target: Db;
+
+  beforeAll(async () => {
+    from = client.db(`ba_bad_${randomBytes(4).toString("hex")}`);
+    target = client.db(`import_bad_${randomBytes(4).toString("hex")}`);
+    const now = new Date("2025-06-01T10:00:00Z");
+    const user = (id: ObjectId, email: string, extra = {}) => ({
+      _id: id,
+      name: "Someone",
+      email,
+      emailVerified: true,
+      image: null,
+      createdAt: now,
+      updatedAt: now,
+      ...extra,
+    });
+    await from.collection("user").insertMany([
+      user(bad.good, "grace@example.com", { image: "https://cdn.example.com/grace.png" }),
+      // Cyrillic "а" (U+0430): looks like admin@example.com.
+      user(bad.lookAlike, "\u0430dmin@example.com"),
+      user(bad.scriptImage, "mallory@example.com", { image: "javascript:alert(document.cookie)" }),
+      user(bad.longName, "long@example.com", { name: "n".repeat(300) }),
+      // Fullwidth "ｅ" (U+FF45).
+      user(bad.fullWidth, "\uff45ve@example.com"),
+    ]);
+    await from.collection("organization").insertMany([
+      {
+        _id: bad.goodOrg,
+        name: "Good",
+        slug: "good",
+        logo: null,
+        metadata: '{"plan":"pro"}',
+        createdAt: now,
+      },
+      { _id: bad.scriptLogo, name: "Evil", slug: "evil", logo: "javascript:alert(1)", createdAt: now },
+      { _id: bad.badSlug, name: "Spaces", slug: "bad slug!", logo: null, createdAt: now },
+    ]);
+    await from
+      .collection("team")
+      .insertOne({ _id: bad.emptyTeam, name: "   ", organizationId: bad.goodOrg, createdAt: now });
+    await from.collection("member").insertMany([
+      { _id: new ObjectId(), organizationId: bad.goodOrg, userId: bad.good, role: "owner", createdAt: now },
+      { _id: bad.noRole, organizationId: bad.goodOrg, userId: bad.good, role: " , ", createdAt: now },
+    ]);
+    await from.collection("invitation").insertOne({
+      _id: bad.lookAlikeInvite,
+      organizationId: bad.goodOrg,
+      email: "gr\u0430ce@example.com",
+      role: "member",
+      status: "pending",
+      inviterId: bad.good,
+      expiresAt: new Date(Date.now() + 86_400_000),
+      createdAt: now,
+    });
+  });
+
+  afterAll(async () => {
+    await from.dropDatabase();
+    await target.dropDatabase();
+  });
+
+  it("refuses each such row with its row number and the field the API refuses, and imports the rest", async () => {
+    const report = await importAction(testRun(target.databaseName), {
+      from: "better-auth",
+      sourceUri: sourceUri(),
+      sourceDb: from.databaseName,
+    });
+    const refusal = (collection: string, row: number, id: ObjectId, reason: RegExp) => ({
+      collection,
+      row,
+      id: id.toHexString(),
+      reason: expect.stringMatching(reason),
+    });
+    expect(report.refused).toEqual([
+      refusal(
+        "users",
+        2,
+        bad.lookAlike,
+        /^email "\u0430dmin@example\.com" is refused by the API: not an address the API accepts \(printable ASCII only/,
+      ),
+      refusal(
+        "users",
+        3,
+        bad.scriptImage,
+        /^image "javascript:.*" is refused by the API: must be an http\(s\) URL or null$/,
+      ),
+      refusal("users", 4, bad.longName, /^name "n+…" is refused by the API: /),
+      refusal("users", 5, bad.fullWidth, /^email "\uff45ve@example\.com" is refused by the API: /),
+      refusal(
+        "organizations",
+        2,
+        bad.scriptLogo,
+        /^logo "javascript:alert\(1\)" is refused by the API: must be/,
+      ),
+      refusal("organizations", 3, bad.badSlug, /^slug "bad slug!" is refused by the API: /),
+      refusal("teams", 1, bad.emptyTeam, /^name " {3}" is refused by the API: /),
+      refusal("members", 2, bad.noRole, /^role " , " is refused by the API: at least one role$/),
+      refusal(
+        "invitations",
+        1,
+        bad.lookAlikeInvite,
+        /^email "gr\u0430ce@example\.com" is refused by the API: /,
+      ),
+    ]);
+    // None of them reached the database; the good rows did.
+    const ids = (rows: { _id: unknown }[]) => rows.map((row) => String(row._id));
+    expect(ids(await target.collection("users").find({}).toArray())).toEqual([bad.good.toHexString()]);
+    expect(await target.collection("users").countDocuments({ image: /^javascript:/i })).toBe(0);
+    expect(ids(await target.collection("organizations").find({}).toArray())).toEqual([
+      bad.goodOrg.toHexString(),
+    ]);
+    expect(await target.collection("organizations").findOne({ _id: bad.goodOrg })).toMatchObject({
+      metadata: '{"plan":"pro"}',
+    });
+    expect(await target.collection("teams").countDocuments()).toBe(0);
+    expect(await target.collection("members").countDocuments({ _id: bad.noRole })).toBe(0);
+    expect(await target.collection("invitations").countDocuments()).toBe(0);
+    expect(await target.collection("emailClaims").countDocuments()).toBe(1);
+  });
+
+  it("the command lists each refused row with its number, and exits 4 (the help says what the codes mean)", async () => {
+    await buildCli();
+    const env = { MONGODB_URI: sourceUri(), TESSERA_SECRET: TEST_SECRET, TESSERA_OPERATOR: "tester" };
+    const args = [
+      "import",
+      "--from",
+      "better-auth",
+      "--source-uri",
+      sourceUri(),
+      "--source-db",
+      from.databaseName,
+    ];
+    const text = await runCli([...args, "--db", target.databaseName], { env });
+    expect(text.code, text.stderr).toBe(4);
+    expect(text.stdout).toContain(
+      `refused users row 3 (${bad.scriptImage.toHexString()}): image "javascript:`,
+    );
+    expect(text.stdout).toContain(`refused organizations row 2 (${bad.scriptLogo.toHexString()}): logo`);
+    const json = await runCli([...args, "--db", target.databaseName, "--json"], { env });
+    expect(json.code).toBe(4);
+    const report = JSON.parse(json.stdout) as { refused: { row: number }[] };
+    expect(report.refused.map((row) => row.row)).toEqual([2, 3, 4, 5, 2, 3, 1, 2, 1]);
+    const help = await runCli(["import", "--help"]);
+    expect(help.stdout).toMatch(/4 some rows refused, each listed; every other row copied/);
+    expect(await target.collection("users").countDocuments()).toBe(1);
+  }, 120_000);
 });

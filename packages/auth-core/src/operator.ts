@@ -21,6 +21,13 @@ import type { CallerResolvers } from "./http/caller.ts";
 export type { UserExport } from "./contracts/user-export.ts";
 export { bumpOrganizationListings, bumpUsersListings } from "./db/listing-version.ts";
 export {
+  createImportChecks,
+  type ImportCheck,
+  type ImportChecks,
+  type ImportedOrganizationFields,
+  type ImportedUserFields,
+} from "./operator-import-checks.ts";
+export {
   createOperatorOrganizations,
   type OperatorMember,
   type OperatorOrganization,

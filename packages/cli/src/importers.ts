@@ -1,5 +1,10 @@
 import { createHash } from "node:crypto";
-import { bumpOrganizationListings, bumpUsersListings, storedIds } from "@tessera/auth-core/operator";
+import {
+  bumpOrganizationListings,
+  bumpUsersListings,
+  type ImportChecks,
+  storedIds,
+} from "@tessera/auth-core/operator";
 import { type Collection, type Db, type Document, MongoBulkWriteError, ObjectId } from "mongodb";
 
 /**
@@ -7,7 +12,9 @@ import { type Collection, type Db, type Document, MongoBulkWriteError, ObjectId 
  * Source ids are kept (a source id that is not an ObjectId maps to a fixed one derived from it), so
  * a second run finds everything in place and copies nothing twice. Sessions and verification
  * tokens are not copied: users sign in again. Provider tokens are not copied either (Tessera
- * stores them encrypted with its own secret): the next social sign-in stores fresh ones.
+ * stores them encrypted with its own secret): the next social sign-in stores fresh ones. Every row
+ * goes through the API's own input rules first (`createImportChecks`): what sign-up, update-user or
+ * organization create would refuse is refused here too, row by row, and the rest is imported.
  */
 export type ImportSource = "better-auth" | "authjs";
 
@@ -24,9 +31,18 @@ export interface ImportReport {
   from: ImportSource;
   dryRun: boolean;
   counts: Record<string, CollectionCount>;
-  refused: { collection: string; id: string; reason: string }[];
+  /** Each row not taken: its collection, its position in the source collection (1-based), its id, why. */
+  refused: RefusedRow[];
   seconds: number;
   usersPerSecond: number;
+}
+
+export interface RefusedRow {
+  collection: string;
+  /** The row's position in its source collection (1-based, in the order read); null when unknown. */
+  row: number | null;
+  id: string;
+  reason: string;
 }
 
 type Progress = (label: string, done: number, total: number) => void;
@@ -43,17 +59,26 @@ const BATCH = 1000;
 
 class Importer {
   readonly counts: Record<string, CollectionCount> = {};
-  readonly refused: ImportReport["refused"] = [];
+  readonly refused: RefusedRow[] = [];
+  /** `<collection>|<Tessera id>` → the source row it came from, for refusals after the mapping. */
+  private readonly rowNumbers = new Map<string, number>();
 
   constructor(
     readonly target: Db,
+    readonly checks: ImportChecks,
     readonly dryRun: boolean,
     readonly progress: Progress,
   ) {}
 
-  refuse(collection: string, id: unknown, reason: string): void {
+  /** Remembers that the document `id` of `collection` came from source row `row` (1-based). */
+  numberRow(collection: string, id: unknown, row: number): void {
+    this.rowNumbers.set(`${collection}|${String(id)}`, row);
+  }
+
+  refuse(collection: string, id: unknown, reason: string, row?: number): void {
     this.count(collection).refused++;
-    this.refused.push({ collection, id: String(id), reason });
+    const number = row ?? this.rowNumbers.get(`${collection}|${String(id)}`) ?? null;
+    this.refused.push({ collection, row: number, id: String(id), reason });
   }
 
   count(collection: string): CollectionCount {
@@ -175,21 +200,37 @@ function text(value: unknown): string | null {
   return typeof value === "string" && value.length > 0 ? value : null;
 }
 
-/** Users: emails trimmed and lower-cased; an email another Tessera user holds is refused. */
+/**
+ * Users: email, name and image through the API's rules (the email trimmed and lower-cased, ASCII
+ * only; the image an https URL, http on an http server); an email another Tessera user holds is
+ * refused.
+ */
 async function importUsers(importer: Importer, rows: Document[], map: (row: Document) => Document | string) {
   const now = new Date();
   const docs: Document[] = [];
   const seen = new Set<string>();
-  for (const row of rows) {
-    const doc = map(row);
-    if (typeof doc === "string") {
-      importer.refuse("users", row._id, doc);
+  for (const [index, row] of rows.entries()) {
+    const mapped = map(row);
+    if (typeof mapped === "string") {
+      importer.refuse("users", row._id, mapped, index + 1);
       continue;
     }
+    const checked = importer.checks.user({ email: mapped.email, name: mapped.name, image: mapped.image });
+    if (!checked.ok) {
+      importer.refuse("users", row._id, checked.reason, index + 1);
+      continue;
+    }
+    const doc: Document = { ...mapped, ...checked.value };
+    importer.numberRow("users", doc._id, index + 1);
     doc.createdAt = date(doc.createdAt, now);
     doc.updatedAt = date(doc.updatedAt, doc.createdAt);
     if (seen.has(doc.email)) {
-      importer.refuse("users", row._id, `email ${doc.email} appears twice in the source (differing in case)`);
+      importer.refuse(
+        "users",
+        row._id,
+        `email ${doc.email} appears twice in the source (differing in case)`,
+        index + 1,
+      );
       continue;
     }
     seen.add(doc.email);
@@ -219,14 +260,14 @@ async function importBetterAuth(source: Db, importer: Importer): Promise<number>
   const now = new Date();
   const users = await source.collection("user").find({}).toArray();
   const userIds = await importUsers(importer, users, (row) => {
-    const email = text(row.email)?.trim().toLowerCase();
+    const email = text(row.email);
     if (!email) return "no email";
     return {
       _id: importedId(row._id),
       email,
       emailVerified: row.emailVerified === true,
-      name: text(row.name) ?? email.split("@")[0],
-      image: text(row.image),
+      name: text(row.name) ?? email.trim().split("@")[0],
+      image: row.image ?? null,
       createdAt: row.createdAt,
       updatedAt: row.updatedAt,
       ...(text(row.role) ? { role: row.role } : {}),
@@ -241,10 +282,10 @@ async function importBetterAuth(source: Db, importer: Importer): Promise<number>
   });
 
   const accounts: Document[] = [];
-  for (const row of await source.collection("account").find({}).toArray()) {
+  for (const [index, row] of (await source.collection("account").find({}).toArray()).entries()) {
     const userId = importedId(row.userId);
     if (!userIds.has(String(userId))) {
-      importer.refuse("accounts", row._id, "its user was not imported");
+      importer.refuse("accounts", row._id, "its user was not imported", index + 1);
       continue;
     }
     const credential = row.providerId === "credential";
@@ -252,14 +293,16 @@ async function importBetterAuth(source: Db, importer: Importer): Promise<number>
       credential &&
       !(typeof row.password === "string" && /^[0-9a-f]{32}:[0-9a-f]{128}$/.test(row.password))
     ) {
-      importer.refuse("accounts", row._id, "credential account without a Better Auth scrypt hash");
+      importer.refuse("accounts", row._id, "credential account without a Better Auth scrypt hash", index + 1);
       continue;
     }
     const providerId = String(row.providerId);
     const accountId = credential ? userId.toHexString() : String(row.accountId);
+    // The account's identity gives its _id (docs/scale.md): the same on every run.
+    const id = storedIds.account(providerId, accountId);
+    importer.numberRow("accounts", id, index + 1);
     accounts.push({
-      // The account's identity gives its _id (docs/scale.md): the same on every run.
-      _id: storedIds.account(providerId, accountId),
+      _id: id,
       providerId,
       accountId,
       userId,
@@ -276,31 +319,45 @@ async function importBetterAuth(source: Db, importer: Importer): Promise<number>
   }
   await importer.write("accounts", accounts, "this provider account is already linked to another user");
 
+  const organizations: Document[] = [];
+  for (const [index, row] of (await source.collection("organization").find({}).toArray()).entries()) {
+    const checked = importer.checks.organization({
+      name: row.name,
+      slug: row.slug,
+      logo: row.logo ?? null,
+      metadata: row.metadata ?? null,
+    });
+    if (!checked.ok) {
+      importer.refuse("organizations", row._id, checked.reason, index + 1);
+      continue;
+    }
+    const id = importedId(row._id);
+    importer.numberRow("organizations", id, index + 1);
+    organizations.push({ _id: id, ...checked.value, createdAt: date(row.createdAt, now) });
+  }
   const orgIds = await importer.write(
     "organizations",
-    (await source.collection("organization").find({}).toArray()).map((row) => ({
-      _id: importedId(row._id),
-      name: String(row.name),
-      slug: String(row.slug).toLowerCase(),
-      logo: text(row.logo),
-      metadata:
-        typeof row.metadata === "string" ? row.metadata : row.metadata ? JSON.stringify(row.metadata) : null,
-      createdAt: date(row.createdAt, now),
-    })),
+    organizations,
     "the slug is taken by another organization",
   );
 
   const teamRows = await source.collection("team").find({}).toArray();
   const teams: Document[] = [];
-  for (const row of teamRows) {
+  for (const [index, row] of teamRows.entries()) {
     const organizationId = importedId(row.organizationId);
     if (!orgIds.has(String(organizationId))) {
-      importer.refuse("teams", row._id, "its organization was not imported");
+      importer.refuse("teams", row._id, "its organization was not imported", index + 1);
       continue;
     }
+    const checked = importer.checks.team({ name: row.name });
+    if (!checked.ok) {
+      importer.refuse("teams", row._id, checked.reason, index + 1);
+      continue;
+    }
+    importer.numberRow("teams", importedId(row._id), index + 1);
     teams.push({
       _id: importedId(row._id),
-      name: String(row.name),
+      name: checked.value.name,
       organizationId,
       createdAt: date(row.createdAt, now),
       updatedAt: row.updatedAt ? date(row.updatedAt, now) : null,
@@ -318,14 +375,20 @@ async function importBetterAuth(source: Db, importer: Importer): Promise<number>
   );
 
   const invitations: Document[] = [];
-  for (const row of await source.collection("invitation").find({}).toArray()) {
+  for (const [index, row] of (await source.collection("invitation").find({}).toArray()).entries()) {
     const organizationId = importedId(row.organizationId);
     if (!orgIds.has(String(organizationId))) {
-      importer.refuse("invitations", row._id, "its organization was not imported");
+      importer.refuse("invitations", row._id, "its organization was not imported", index + 1);
+      continue;
+    }
+    const checked = importer.checks.invitee({ email: row.email, role: row.role ?? "member" });
+    if (!checked.ok) {
+      importer.refuse("invitations", row._id, checked.reason, index + 1);
       continue;
     }
     const id = importedId(row._id);
-    const email = String(row.email).trim().toLowerCase();
+    importer.numberRow("invitations", id, index + 1);
+    const email = checked.value.email!;
     const status = ["pending", "accepted", "rejected", "canceled"].includes(row.status)
       ? row.status
       : "canceled";
@@ -333,7 +396,7 @@ async function importBetterAuth(source: Db, importer: Importer): Promise<number>
       _id: id,
       organizationId,
       email,
-      role: String(row.role ?? "member"),
+      role: checked.value.role,
       status,
       teamId: row.teamId ? String(importedId(row.teamId)) : null,
       inviterId: importedId(row.inviterId),
@@ -359,13 +422,19 @@ async function importMembers(
   const now = new Date();
   const seats = new Map<string, Set<number>>();
   const docs: Document[] = [];
-  for (const row of rows) {
+  for (const [index, row] of rows.entries()) {
     const organizationId = importedId(row.organizationId);
     const userId = importedId(row.userId);
     if (!orgIds.has(String(organizationId)) || !userIds.has(String(userId))) {
-      importer.refuse("members", row._id, "its organization or user was not imported");
+      importer.refuse("members", row._id, "its organization or user was not imported", index + 1);
       continue;
     }
+    const checked = importer.checks.invitee({ role: row.role ?? "member" });
+    if (!checked.ok) {
+      importer.refuse("members", row._id, checked.reason, index + 1);
+      continue;
+    }
+    importer.numberRow("members", importedId(row._id), index + 1);
     const key = String(organizationId);
     if (!seats.has(key)) {
       const used = await importer.target
@@ -382,7 +451,7 @@ async function importMembers(
       _id: importedId(row._id),
       organizationId,
       userId,
-      role: String(row.role ?? "member"),
+      role: checked.value.role,
       createdAt: date(row.createdAt, now),
       teamId: row.teamId ? importedId(row.teamId) : null,
       seat,
@@ -404,13 +473,14 @@ async function importTeamMembers(
   );
   const seats = new Map<string, number>();
   const docs: Document[] = [];
-  for (const row of rows) {
+  for (const [index, row] of rows.entries()) {
     const teamId = importedId(row.teamId);
     const userId = importedId(row.userId);
     if (!teamIds.has(String(teamId)) || !userIds.has(String(userId))) {
-      importer.refuse("teamMembers", row._id, "its team or user was not imported");
+      importer.refuse("teamMembers", row._id, "its team or user was not imported", index + 1);
       continue;
     }
+    importer.numberRow("teamMembers", importedId(row._id), index + 1);
     if (!seats.has(String(teamId))) {
       seats.set(String(teamId), await importer.target.collection("teamMembers").countDocuments({ teamId }));
     }
@@ -433,31 +503,38 @@ async function importAuthJs(source: Db, importer: Importer): Promise<number> {
   const now = new Date();
   const users = await source.collection("users").find({}).toArray();
   const userIds = await importUsers(importer, users, (row) => {
-    const email = text(row.email)?.trim().toLowerCase();
+    const email = text(row.email);
     if (!email) return "no email";
     return {
       _id: importedId(row._id),
       email,
       emailVerified: row.emailVerified instanceof Date || row.emailVerified === true,
-      name: text(row.name) ?? email.split("@")[0],
-      image: text(row.image),
+      name: text(row.name) ?? email.trim().split("@")[0],
+      image: row.image ?? null,
       createdAt: row.createdAt ?? (row._id instanceof ObjectId ? row._id.getTimestamp() : now),
       updatedAt: row.updatedAt,
     };
   });
   const accounts: Document[] = [];
-  for (const row of await source.collection("accounts").find({}).toArray()) {
+  for (const [index, row] of (await source.collection("accounts").find({}).toArray()).entries()) {
     const userId = importedId(row.userId);
     if (!userIds.has(String(userId))) {
-      importer.refuse("accounts", row._id, "its user was not imported");
+      importer.refuse("accounts", row._id, "its user was not imported", index + 1);
       continue;
     }
     if (row.type !== "oauth" && row.type !== "oidc") {
-      importer.refuse("accounts", row._id, `account type ${String(row.type)} has no Tessera equivalent`);
+      importer.refuse(
+        "accounts",
+        row._id,
+        `account type ${String(row.type)} has no Tessera equivalent`,
+        index + 1,
+      );
       continue;
     }
+    const id = storedIds.account(String(row.provider), String(row.providerAccountId));
+    importer.numberRow("accounts", id, index + 1);
     accounts.push({
-      _id: storedIds.account(String(row.provider), String(row.providerAccountId)),
+      _id: id,
       providerId: String(row.provider),
       accountId: String(row.providerAccountId),
       userId,
@@ -480,10 +557,10 @@ export async function importFrom(
   from: ImportSource,
   source: Db,
   target: Db,
-  options: { dryRun: boolean; progress?: Progress },
+  options: { checks: ImportChecks; dryRun: boolean; progress?: Progress },
 ): Promise<ImportReport> {
   const started = process.hrtime.bigint();
-  const importer = new Importer(target, options.dryRun, options.progress ?? (() => {}));
+  const importer = new Importer(target, options.checks, options.dryRun, options.progress ?? (() => {}));
   const users =
     from === "better-auth" ? await importBetterAuth(source, importer) : await importAuthJs(source, importer);
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
