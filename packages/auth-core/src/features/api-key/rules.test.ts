@@ -66,11 +66,22 @@ describe("hasPermissions", () => {
     [{ files: ["read", "write"], billing: ["read"] }, true],
     [{ files: ["delete"] }, false],
     [{ users: ["read"] }, false],
+    // Mixes of held and unheld actions: one unheld action refuses the whole request (issue 35).
+    [{ files: ["read", "delete"] }, false],
+    [{ files: ["delete", "read"] }, false],
+    [{ files: ["read", "write", "delete"] }, false],
+    [{ files: ["read"], billing: ["read", "write"] }, false],
+    [{ files: ["read"], users: ["read"] }, false],
+    [{ users: ["read"], billing: ["read"] }, false],
     [{ files: [] }, true],
     [{ toString: ["read"] }, false],
     [JSON.parse('{"__proto__":["read"]}'), false],
   ])("%o → %s", (required, expected) => {
     expect(hasPermissions(granted, required as Record<string, string[]>)).toBe(expected);
+  });
+  it("a key granted files:read alone is refused files:read+delete", () => {
+    expect(hasPermissions({ files: ["read"] }, { files: ["read"] })).toBe(true);
+    expect(hasPermissions({ files: ["read"] }, { files: ["read", "delete"] })).toBe(false);
   });
   it("a key without permissions passes only an empty requirement", () => {
     expect(hasPermissions(null, {})).toBe(true);

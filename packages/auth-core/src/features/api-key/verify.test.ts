@@ -82,6 +82,21 @@ describe("auth.api.verifyApiKey", () => {
     expect(await verifyKey(t, bare.key, { files: ["read"] })).toMatchObject(refused);
   });
 
+  it("refuses a request that mixes granted and ungranted actions (a key granted files:read asked for read and delete)", async () => {
+    t = await freshTestAuth();
+    const { userId } = await signedIn(t);
+    const reader = await createKey(t, { userId, permissions: { files: ["read"] }, ...NO_RATE_LIMIT });
+    const refused = {
+      valid: false,
+      error: { code: "RESOURCE_ACCESS_NOT_ALLOWED", message: "not allowed to access resource" },
+      key: null,
+    };
+    expect(await verifyKey(t, reader.key, { files: ["read"] })).toMatchObject({ valid: true });
+    expect(await verifyKey(t, reader.key, { files: ["read", "delete"] })).toMatchObject(refused);
+    expect(await verifyKey(t, reader.key, { files: ["delete", "read"] })).toMatchObject(refused);
+    expect(await verifyKey(t, reader.key, { files: ["read"], billing: ["read"] })).toMatchObject(refused);
+  });
+
   it("refuses the key of a banned user, and of a user that no longer exists", async () => {
     t = await freshTestAuth();
     const { userId } = await signedIn(t);
