@@ -1,18 +1,47 @@
 import { useNavigation } from "@remix-run/react";
-import type { InputHTMLAttributes, ReactNode } from "react";
+import { type InputHTMLAttributes, type ReactNode, useEffect, useRef } from "react";
 import { useT } from "~/lib/i18n";
 
 export interface FormState {
   errors?: Record<string, string>;
   values?: Record<string, string>;
+  /** A field's broken rule (app/lib/forms.server.ts FieldRule), for a VALIDATION_ERROR. */
+  rules?: Record<string, { rule: string; limit?: number }>;
 }
 
-/** The catalogue message of a code, in the page language (English exact catalogue text as fallback). */
+/**
+ * What a user reads for a code, in the page language: the app's own wording (`problems`, saying
+ * what happened and what to do), else the core's catalogue message (`errors`, kept equal to
+ * @tessera/auth-core/i18n), else the app's own form checks (`validation`).
+ */
 export function useErrorText(): (code: string) => string {
   const { t } = useT();
-  // Catalogue codes under `errors` (the core's messages); the app's own form checks under `validation`.
   return (code) =>
-    t([`errors.${code}`, `validation.${code}`], { defaultValue: t("errors.INTERNAL_SERVER_ERROR") });
+    t([`problems.${code}`, `errors.${code}`, `validation.${code}`], {
+      defaultValue: t("problems.INTERNAL_SERVER_ERROR"),
+    });
+}
+
+/**
+ * The message of one field: the rule it broke ("at most 256 characters") when the core named it,
+ * else its code's text; null when the field is fine.
+ */
+export function useFieldProblem(): (state: FormState | undefined, name: string) => string | null {
+  const { t } = useT();
+  const text = useErrorText();
+  return (state, name) => {
+    const code = state?.errors?.[name];
+    if (!code) return null;
+    const broken = state?.rules?.[name];
+    if (!broken) return text(code);
+    const specific = `rules.${broken.rule}${name.charAt(0).toUpperCase()}${name.slice(1)}`;
+    return t([specific, `rules.${broken.rule}`], { count: broken.limit ?? 0 });
+  };
+}
+
+/** A rule's text starts a sentence under its field ("At most 256 characters"). */
+export function startSentence(text: string, lang: string): string {
+  return text.charAt(0).toLocaleUpperCase(lang) + text.slice(1);
 }
 
 /**
@@ -27,21 +56,34 @@ export function ErrorSummary({
   labels?: Record<string, string>;
 }) {
   const { t } = useT();
-  const text = useErrorText();
+  const problem = useFieldProblem();
+  const summary = useRef<HTMLDivElement>(null);
   const entries = Object.entries(state?.errors ?? {});
+  // A new failed submit (a new action result) moves focus here: the pending button was disabled,
+  // which would otherwise leave focus on <body> (WCAG 2.4.3, 3.3.1).
+  useEffect(() => {
+    if (state?.errors && Object.keys(state.errors).length > 0) summary.current?.focus();
+  }, [state]);
   if (entries.length === 0) return null;
   return (
-    <div className="error-summary" role="alert" aria-labelledby="error-summary-title" tabIndex={-1}>
+    <div
+      className="error-summary"
+      role="alert"
+      aria-labelledby="error-summary-title"
+      tabIndex={-1}
+      ref={summary}
+      data-testid="error-summary"
+    >
       <h2 id="error-summary-title">{t("common.errorSummary")}</h2>
       <ul>
-        {entries.map(([name, code]) => (
+        {entries.map(([name]) => (
           <li key={name}>
             {name === "form" ? (
-              text(code)
+              problem(state, name)
             ) : (
               <a href={`#field-${name}`}>
                 {labels?.[name] ? `${labels[name]}: ` : ""}
-                {text(code)}
+                {problem(state, name)}
               </a>
             )}
           </li>
@@ -60,7 +102,8 @@ type FieldProps = {
 
 /** A labelled input; its error (if any) sits under it and is tied to it with aria-describedby. */
 export function Field({ name, label, state, hint, type = "text", defaultValue, ...rest }: FieldProps) {
-  const text = useErrorText();
+  const { lang } = useT();
+  const problem = useFieldProblem()(state, name);
   const code = state?.errors?.[name];
   const id = `field-${name}`;
   const describedBy = [hint ? `${id}-hint` : null, code ? `${id}-error` : null].filter(Boolean).join(" ");
@@ -73,9 +116,9 @@ export function Field({ name, label, state, hint, type = "text", defaultValue, .
           {hint}
         </p>
       ) : null}
-      {code ? (
+      {problem ? (
         <p className="field-error" id={`${id}-error`}>
-          {text(code)}
+          {startSentence(problem, lang)}
         </p>
       ) : null}
       <input

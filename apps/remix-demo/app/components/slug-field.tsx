@@ -1,6 +1,6 @@
 import { useFetcher } from "@remix-run/react";
 import { useEffect, useState } from "react";
-import { type FormState, useErrorText } from "~/components/form";
+import { type FormState, startSentence, useErrorText, useFieldProblem } from "~/components/form";
 import { useT } from "~/lib/i18n";
 
 /** The slug input with a live availability check (JS); the server checks again on submit. */
@@ -13,8 +13,9 @@ export function SlugField({
   defaultValue?: string;
   current?: string;
 }) {
-  const { t } = useT();
+  const { t, lang } = useT();
   const text = useErrorText();
+  const problem = useFieldProblem();
   const fetcher = useFetcher<{ slug: string; available: boolean; code: string | null }>();
   const [slug, setSlug] = useState(state?.values?.slug ?? defaultValue ?? "");
   const { load } = fetcher;
@@ -23,8 +24,12 @@ export function SlugField({
     const timer = setTimeout(() => load(`/organizations/check-slug?slug=${encodeURIComponent(slug)}`), 250);
     return () => clearTimeout(timer);
   }, [slug, current, load]);
-  const code = state?.errors?.slug;
-  const live = fetcher.data && fetcher.data.slug === slug && slug !== current ? fetcher.data : null;
+  // The server's message holds for the slug it refused; once the user types another, the live check speaks.
+  const refused = state?.errors?.slug && slug === (state.values?.slug ?? "").toLowerCase();
+  const code = refused ? problem(state, "slug") : null;
+  const checked = fetcher.data && fetcher.data.slug === slug && slug !== current ? fetcher.data : null;
+  // One message at a time: a taken slug the server already refused is not said twice.
+  const live = checked && !(code && !checked.available) ? checked : null;
   const describedBy = ["field-slug-hint", code ? "field-slug-error" : null, "field-slug-live"]
     .filter(Boolean)
     .join(" ");
@@ -36,7 +41,7 @@ export function SlugField({
       </p>
       {code ? (
         <p className="field-error" id="field-slug-error">
-          {text(code)}
+          {startSentence(code, lang)}
         </p>
       ) : null}
       <input

@@ -7,6 +7,17 @@ import { readAppEnv } from "./env.server";
 export interface FormFailure {
   errors: Record<string, string>;
   values: Record<string, string>;
+  /** For a field refused with VALIDATION_ERROR: the rule it broke, shown instead of the code's text. */
+  rules?: Record<string, FieldRule>;
+}
+
+/**
+ * A broken field rule, read from the core's VALIDATION_ERROR details (`issues: [{ path, message }]`,
+ * zod's messages): a length or count limit, a required value, a format, a URL scheme.
+ */
+export interface FieldRule {
+  rule: "max" | "min" | "required" | "format" | "url" | "invalid";
+  limit?: number;
 }
 
 /**
@@ -38,7 +49,6 @@ const FIELD_OF_CODE: Record<string, string> = {
   USER_ALREADY_EXISTS: "email",
   EMAIL_IS_THE_SAME: "newEmail",
   EMAIL_NOT_VERIFIED: "email",
-  INVALID_EMAIL_OR_PASSWORD: "password",
   PASSWORD_TOO_SHORT: "password",
   PASSWORD_TOO_LONG: "password",
   PASSWORD_COMPROMISED: "password",
@@ -53,6 +63,9 @@ const FIELD_OF_CODE: Record<string, string> = {
 /**
  * Turns a refused auth.api call into a 400 re-render: the code goes next to the field it concerns
  * (`fieldFor` overrides the table per form), and the typed values come back except passwords.
+ * A VALIDATION_ERROR names its fields: each issue goes to the form field of its path (`fieldFor`
+ * maps an API path such as `data.image` to a field; else the path's last part) with the rule it
+ * broke; issues of no field on this form fall back to `fieldFor.VALIDATION_ERROR`, else the summary.
  */
 export function failure(
   error: unknown,
@@ -61,8 +74,54 @@ export function failure(
   status = 400,
 ) {
   if (!isAuthError(error)) throw error;
+  const values = keptValues(form);
+  if (error.code === "VALIDATION_ERROR") {
+    const { errors, rules } = fieldProblems(error.details?.issues, form, fieldFor);
+    if (Object.keys(rules).length > 0) return data<FormFailure>({ errors, values, rules }, { status });
+  }
   const target = fieldFor[error.code] ?? FIELD_OF_CODE[error.code] ?? "form";
-  return data<FormFailure>({ errors: { [target]: error.code }, values: keptValues(form) }, { status });
+  return data<FormFailure>({ errors: { [target]: error.code }, values }, { status });
+}
+
+/** Each issue of a VALIDATION_ERROR on the form field it concerns, with the rule read from zod's message. */
+export function fieldProblems(
+  issues: unknown,
+  form: FormData | null,
+  fieldFor: Record<string, string> = {},
+): { errors: Record<string, string>; rules: Record<string, FieldRule> } {
+  const errors: Record<string, string> = {};
+  const rules: Record<string, FieldRule> = {};
+  for (const issue of Array.isArray(issues) ? issues : []) {
+    const path = typeof issue?.path === "string" ? issue.path : "";
+    const message = typeof issue?.message === "string" ? issue.message : "";
+    const name = fieldFor[path] ?? path.split(".").pop() ?? "";
+    if (!name || !form?.has(name) || errors[name]) continue;
+    errors[name] = "VALIDATION_ERROR";
+    rules[name] = readRule(message);
+  }
+  return { errors, rules };
+}
+
+/** zod 4's English messages ("Too big: expected string to have <=256 characters") as a rule. */
+function readRule(message: string): FieldRule {
+  const limit = /[<>]=?\s*(\d+) characters/.exec(message);
+  if (/^Too big/.test(message) && limit) return { rule: "max", limit: Number(limit[1]) };
+  if (/^Too small/.test(message) && limit)
+    return Number(limit[1]) <= 1 ? { rule: "required" } : { rule: "min", limit: Number(limit[1]) };
+  if (/^Invalid string: must match pattern/.test(message)) return { rule: "format" };
+  // assertUserURLsAllowed (core http/user-urls.ts): "must be an http(s) URL or null".
+  if (/URL/.test(message)) return { rule: "url" };
+  return { rule: "invalid" };
+}
+
+/**
+ * The empty ones of the named fields, each with its own code ("Enter your email address"), or null
+ * when all are filled: checked before the core is asked, whose answer for an empty field names a
+ * format ("Invalid email") rather than what is missing.
+ */
+export function missingFields(form: FormData, codes: Record<string, string>): Record<string, string> | null {
+  const missing = Object.entries(codes).filter(([name]) => field(form, name).trim() === "");
+  return missing.length > 0 ? Object.fromEntries(missing) : null;
 }
 
 export function invalid(errors: Record<string, string>, form: FormData | null) {

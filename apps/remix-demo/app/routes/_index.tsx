@@ -23,7 +23,7 @@ export default function Home() {
     <section className="card">
       <h1>{name ? t("home.welcome", { name }) : t("home.title")}</h1>
       <p>{t("home.intro")}</p>
-      {name && !emailVerified ? <p className="notice">{t("home.unverified")}</p> : null}
+      {name && !emailVerified ? <p className="warning">{t("home.unverified")}</p> : null}
       <ul className="link-list">
         {name ? (
           <>

@@ -170,12 +170,14 @@ export default function AdminUser() {
         <dd data-testid="user-role">{user.role}</dd>
         <dt>{t("admin.users.status")}</dt>
         <dd data-testid="user-status">
-          {user.banned
-            ? t("admin.user.bannedBecause", {
-                reason: user.banReason ?? "",
-                until: user.banExpires ? format.format(new Date(user.banExpires)) : t("admin.user.forever"),
-              })
-            : t("admin.user.active")}
+          {!user.banned
+            ? t("admin.user.active")
+            : user.banExpires
+              ? t("admin.user.bannedBecause", {
+                  reason: user.banReason ?? "",
+                  until: format.format(new Date(user.banExpires)),
+                })
+              : t("admin.user.bannedPermanently", { reason: user.banReason ?? "" })}
         </dd>
         <dt>{t("account.tabs.twoFactor")}</dt>
         <dd>{user.twoFactorEnabled ? t("common.yes") : t("common.no")}</dd>

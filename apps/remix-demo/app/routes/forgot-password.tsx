@@ -3,13 +3,15 @@ import { redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useSearchParams } from "@remix-run/react";
 import { getAuth } from "~/auth.server";
 import { ErrorSummary, Field, Notice, Submit } from "~/components/form";
-import { failure, field, readForm } from "~/lib/forms.server";
+import { failure, field, invalid, missingFields, readForm } from "~/lib/forms.server";
 import { useT } from "~/lib/i18n";
 
 export const handle = { title: "forgotPassword.title" };
 
 export async function action({ request }: ActionFunctionArgs) {
   const form = await readForm(request);
+  const missing = missingFields(form, { email: "EMAIL_REQUIRED" });
+  if (missing) return invalid(missing, form);
   const auth = await getAuth();
   try {
     // The answer is the same whether or not the address has an account (no enumeration).

@@ -3,7 +3,7 @@ import { redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { getAuth } from "~/auth.server";
 import { ErrorSummary, Field, Submit, useErrorText } from "~/components/form";
-import { failure, field, readForm } from "~/lib/forms.server";
+import { failure, field, invalid, missingFields, readForm } from "~/lib/forms.server";
 import { useT } from "~/lib/i18n";
 
 export const handle = { title: "resetPassword.title" };
@@ -11,11 +11,14 @@ export const handle = { title: "resetPassword.title" };
 // The mailed link goes through /api/auth/reset-password/<token>, which lands here with ?token= or ?error=.
 export async function loader({ request }: LoaderFunctionArgs) {
   const params = new URL(request.url).searchParams;
-  return { token: params.get("token") ?? "", error: params.get("error") };
+  // Whatever the core's ?error= says (INVALID_TOKEN today), the user reads "used or expired".
+  return { token: params.get("token") ?? "", error: params.get("error") ? "INVALID_TOKEN" : null };
 }
 
 export async function action({ request }: ActionFunctionArgs) {
   const form = await readForm(request);
+  const missing = missingFields(form, { password: "NEW_PASSWORD_REQUIRED" });
+  if (missing) return invalid(missing, form);
   const auth = await getAuth();
   try {
     await auth.api.resetPassword({
@@ -33,15 +36,19 @@ export default function ResetPassword() {
   const text = useErrorText();
   const { token, error } = useLoaderData<typeof loader>();
   const state = useActionData<typeof action>();
-  if (error || !token) {
+  // A used or expired link: from the mailed link (?error=) or when the token is refused on submit.
+  const refused = error ?? (!token || state?.errors?.form === "INVALID_TOKEN" ? "INVALID_TOKEN" : null);
+  if (refused) {
     return (
       <section className="card narrow">
         <h1>{t("resetPassword.title")}</h1>
-        <p className="field-error" role="alert">
-          {text(error ?? "INVALID_TOKEN")}
+        <p className="warning" role="alert">
+          {text(refused)}
         </p>
         <p>
-          <Link to="/forgot-password">{t("resetPassword.askAgain")}</Link>
+          <Link to="/forgot-password" className="button">
+            {t("resetPassword.askAgain")}
+          </Link>
         </p>
       </section>
     );

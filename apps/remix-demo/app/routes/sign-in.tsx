@@ -4,7 +4,7 @@ import { Form, Link, useActionData, useLoaderData, useSearchParams } from "@remi
 import { getAuth } from "~/auth.server";
 import { Checkbox, ErrorSummary, Field, Submit } from "~/components/form";
 import { SocialButtons } from "~/components/social";
-import { failure, field, readForm, redirectWith } from "~/lib/forms.server";
+import { failure, field, invalid, missingFields, readForm, redirectWith } from "~/lib/forms.server";
 import { useT } from "~/lib/i18n";
 import { getViewer, safeRedirect } from "~/lib/session.server";
 
@@ -14,12 +14,14 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const redirectTo = safeRedirect(new URL(request.url).searchParams.get("redirectTo"));
   if (await getViewer(request)) throw redirect(redirectTo);
   const auth = await getAuth();
-  return { providers: Object.keys(auth.context.options.socialProviders).filter(Boolean) };
+  return { providers: Object.keys(auth.context.options.socialProviders).filter(Boolean), redirectTo };
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const form = await readForm(request);
   const redirectTo = safeRedirect(field(form, "redirectTo"));
+  const missing = missingFields(form, { email: "EMAIL_REQUIRED", password: "PASSWORD_REQUIRED" });
+  if (missing) return invalid(missing, form);
   const auth = await getAuth();
   try {
     const result = await auth.api.signInEmail({
@@ -46,10 +48,9 @@ export async function action({ request, context }: ActionFunctionArgs) {
 
 export default function SignIn() {
   const { t } = useT();
-  const { providers } = useLoaderData<typeof loader>();
+  const { providers, redirectTo } = useLoaderData<typeof loader>();
   const state = useActionData<typeof action>();
   const [params] = useSearchParams();
-  const redirectTo = params.get("redirectTo") ?? "/";
   return (
     <section className="card narrow">
       <h1>{t("signIn.title")}</h1>

@@ -1,10 +1,10 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData, useSearchParams } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { getAuth } from "~/auth.server";
 import { ErrorSummary, Field, Submit } from "~/components/form";
 import { SocialButtons } from "~/components/social";
-import { failure, field, invalid, readForm, redirectWith } from "~/lib/forms.server";
+import { failure, field, invalid, missingFields, readForm, redirectWith } from "~/lib/forms.server";
 import { toTesseraLanguage, useT } from "~/lib/i18n";
 import { resolveLanguage } from "~/lib/i18n.server";
 import { getViewer, safeRedirect } from "~/lib/session.server";
@@ -15,14 +15,19 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const redirectTo = safeRedirect(new URL(request.url).searchParams.get("redirectTo"));
   if (await getViewer(request)) throw redirect(redirectTo);
   const auth = await getAuth();
-  return { providers: Object.keys(auth.context.options.socialProviders) };
+  return { providers: Object.keys(auth.context.options.socialProviders), redirectTo };
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const form = await readForm(request);
   const redirectTo = safeRedirect(field(form, "redirectTo"));
   const name = field(form, "name").trim();
-  if (!name) return invalid({ name: "NAME_REQUIRED" }, form);
+  const missing = missingFields(form, {
+    name: "NAME_REQUIRED",
+    email: "EMAIL_REQUIRED",
+    password: "NEW_PASSWORD_REQUIRED",
+  });
+  if (missing) return invalid(missing, form);
   const auth = await getAuth();
   try {
     const result = await auth.api.signUpEmail({
@@ -47,10 +52,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
 
 export default function SignUp() {
   const { t } = useT();
-  const { providers } = useLoaderData<typeof loader>();
+  const { providers, redirectTo } = useLoaderData<typeof loader>();
   const state = useActionData<typeof action>();
-  const [params] = useSearchParams();
-  const redirectTo = params.get("redirectTo") ?? "/";
   return (
     <section className="card narrow">
       <h1>{t("signUp.title")}</h1>
