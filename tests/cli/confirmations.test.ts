@@ -1,0 +1,112 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import type { Command } from "commander";
+import { type Db, ObjectId } from "mongodb";
+import { beforeAll, describe, expect, inject, it, vi } from "vitest";
+import { createProgram } from "../../packages/cli/src/program.ts";
+import { addMember, createOrganization, type SignedIn, signIn } from "../support/organization.ts";
+import { TEST_SECRET, useTestAuth } from "../support/test-auth.ts";
+import { buildCli, CLI_DIR, runCli } from "./cli-process.ts";
+
+/**
+ * Every command that asks before it changes something refuses without a terminal and without
+ * `--yes`: exit 2, and the database exactly as it was (issue 35 item 2). Run through the built
+ * binary with pipes for stdin, stdout and stderr, as a script or CI job runs it. The table is
+ * checked against the command tree and the sources, so a new command that takes `--yes` or asks
+ * for a confirmation without a row here fails the first test.
+ */
+const t = useTestAuth();
+vi.setConfig({ testTimeout: 180_000 });
+
+let victim: SignedIn;
+let member: SignedIn;
+let owner: SignedIn;
+let org: string;
+let sessionId: string;
+
+interface Row {
+  /** The command path, as `tessera <path>`. */
+  path: string;
+  args(): string[];
+}
+
+/** Every confirming command, with arguments that name something real (so only the question stops it). */
+const CONFIRMING: Row[] = [
+  { path: "users ban", args: () => [victim.email, "--reason", "no terminal"] },
+  { path: "users set-password", args: () => [victim.email, "--password", "a brand new password 42"] },
+  { path: "users revoke-sessions", args: () => [victim.email] },
+  { path: "users remove", args: () => [victim.email] },
+  { path: "orgs remove-member", args: () => [org, member.email] },
+  { path: "orgs delete", args: () => [org] },
+  { path: "sessions revoke", args: () => [sessionId] },
+];
+
+/**
+ * Commands whose `--yes` is no confirmation: `init` and `create` scaffold an app's files ("ask
+ * nothing: take the flags and defaults"), touch no database, and ask their questions only on a terminal.
+ */
+const YES_WITHOUT_CONFIRMATION = ["init", "create"];
+
+function commandsWithYes(command: Command, prefix = ""): string[] {
+  return command.commands.flatMap((sub) => {
+    const path = `${prefix}${sub.name()}`;
+    const own = sub.options.some((option) => option.long === "--yes") ? [path] : [];
+    return [...own, ...commandsWithYes(sub, `${path} `)];
+  });
+}
+
+function countConfirmations(): number {
+  const folder = join(CLI_DIR, "src", "commands");
+  return readdirSync(folder)
+    .filter((file) => file.endsWith(".ts"))
+    .reduce((sum, file) => {
+      const text = readFileSync(join(folder, file), "utf8");
+      return sum + (text.match(/\bconfirmOrRefuse\(/g)?.length ?? 0);
+    }, 0);
+}
+
+/** Every document of every collection: "nothing changed" means this is equal before and after. */
+async function snapshot(db: Db): Promise<Record<string, unknown[]>> {
+  const names = (await db.listCollections().toArray()).map((info) => info.name).sort();
+  const dump: Record<string, unknown[]> = {};
+  for (const name of names) dump[name] = await db.collection(name).find({}).sort({ _id: 1 }).toArray();
+  return dump;
+}
+
+beforeAll(async () => {
+  await buildCli();
+  owner = await signIn(t, "confirm-owner");
+  victim = await signIn(t, "confirm-victim");
+  member = await signIn(t, "confirm-member");
+  org = await createOrganization(owner, "confirm-org");
+  await addMember(t, org, member, "member");
+  await addMember(t, org, victim, "member");
+  const session = await t.db.collection("sessions").findOne({ userId: new ObjectId(victim.userId) });
+  sessionId = session!._id.toHexString();
+}, 300_000);
+
+describe("commands that ask before they change something", () => {
+  it("the table lists every command that takes --yes, and as many as call confirmOrRefuse", () => {
+    const declared = commandsWithYes(createProgram()).filter(
+      (path) => !YES_WITHOUT_CONFIRMATION.includes(path),
+    );
+    expect(declared.sort()).toEqual(CONFIRMING.map((row) => row.path).sort());
+    expect(countConfirmations()).toBe(CONFIRMING.length);
+  });
+
+  it.each(CONFIRMING.map((row) => [row.path, row] as const))(
+    "tessera %s without a terminal and without --yes: exit 2, nothing changed",
+    async (path, row) => {
+      const env = {
+        MONGODB_URI: inject("mongoUri"),
+        TESSERA_SECRET: TEST_SECRET,
+        TESSERA_OPERATOR: "tester",
+      };
+      const before = await snapshot(t.db);
+      const result = await runCli([...path.split(" "), ...row.args(), "--db", t.db.databaseName], { env });
+      expect(result.code, result.stderr + result.stdout).toBe(2);
+      expect(result.stderr).toMatch(/refused without --yes \(no terminal to ask on\)/);
+      expect(await snapshot(t.db)).toEqual(before);
+    },
+  );
+});
