@@ -1,53 +1,78 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import { data } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useSearchParams } from "@remix-run/react";
-import QRCode from "qrcode";
 import { getAuth } from "~/auth.server";
 import { ErrorSummary, Field, type FormState, Notice, Submit } from "~/components/form";
 import { failure, field, readForm, redirectWith } from "~/lib/forms.server";
 import { useT } from "~/lib/i18n";
 import { requireViewer } from "~/lib/session.server";
+import {
+  forgetEnrollment,
+  hasKeptEnrollment,
+  keepEnrollment,
+  readEnrollment,
+  showEnrollment,
+} from "~/lib/two-factor-enrollment.server";
 
 export const handle = { title: "account.tabs.twoFactor" };
 
+/**
+ * A set-up in progress is shown from the app's kept copy (lib/two-factor-enrollment.server.ts) until
+ * a code confirms it or the user cancels: a wrong code, a reload or Vite's first-visit reload in
+ * development no longer throw it away.
+ */
 export async function loader({ request }: LoaderFunctionArgs) {
-  const { user } = await requireViewer(request);
-  return { enabled: user.twoFactorEnabled === true };
+  const { user, session } = await requireViewer(request);
+  const enabled = user.twoFactorEnabled === true;
+  const kept = enabled ? null : readEnrollment(request, { userId: user.id, sessionId: session.id });
+  const enrollment = kept ? await showEnrollment(kept) : null;
+  const headers = new Headers();
+  if (!kept && hasKeptEnrollment(request)) headers.append("set-cookie", forgetEnrollment());
+  return data({ enabled, enrollment }, { headers });
 }
 
-interface Enrollment extends FormState {
-  enrollment?: { qrSrc: string; secret: string; backupCodes: string[] };
+interface Settings extends FormState {
   backupCodes?: string[];
 }
 
 export async function action({ request }: ActionFunctionArgs) {
   const form = await readForm(request);
-  await requireViewer(request);
+  const { user, session } = await requireViewer(request);
   const auth = await getAuth();
   const intent = field(form, "intent");
   const password = field(form, "password");
   try {
     if (intent === "enable") {
-      const { data } = await auth.api.enableTwoFactor({ body: { password }, headers: request.headers });
-      // The QR code is drawn here, on the server: the secret goes to no third-party service.
-      const qrSvg = await QRCode.toString(data.totpURI, {
-        type: "svg",
-        margin: 1,
-        errorCorrectionLevel: "M",
+      const { data: enrollment } = await auth.api.enableTwoFactor({
+        body: { password },
+        headers: request.headers,
       });
-      const secret = new URL(data.totpURI).searchParams.get("secret") ?? "";
-      const qrSrc = `data:image/svg+xml;base64,${Buffer.from(qrSvg).toString("base64")}`;
-      return { enrollment: { qrSrc, secret, backupCodes: data.backupCodes } } satisfies Enrollment;
+      const headers = new Headers();
+      headers.append("set-cookie", keepEnrollment(enrollment, { userId: user.id, sessionId: session.id }));
+      return redirectWith("/account/two-factor", headers);
+    }
+    if (intent === "cancel") {
+      // The core keeps the unconfirmed secret, which gates nothing and the next set-up replaces;
+      // removing it needs the password (disable), which cancelling does not ask for.
+      const headers = new Headers();
+      headers.append("set-cookie", forgetEnrollment());
+      return redirectWith("/account/two-factor?done=cancelled", headers);
     }
     if (intent === "verify") {
       const result = await auth.api.verifyTOTP({
         body: { code: field(form, "code").replace(/\s+/g, "") },
         headers: request.headers,
       });
-      return redirectWith("/account/two-factor?done=enabled", result.headers);
+      const headers = new Headers(result.headers);
+      headers.append("set-cookie", forgetEnrollment());
+      return redirectWith("/account/two-factor?done=enabled", headers);
     }
     if (intent === "regenerate") {
-      const { data } = await auth.api.generateBackupCodes({ body: { password }, headers: request.headers });
-      return { backupCodes: data.backupCodes } satisfies Enrollment;
+      const { data: codes } = await auth.api.generateBackupCodes({
+        body: { password },
+        headers: request.headers,
+      });
+      return { backupCodes: codes.backupCodes } satisfies Settings;
     }
     if (intent === "disable") {
       const result = await auth.api.disableTwoFactor({ body: { password }, headers: request.headers });
@@ -74,19 +99,20 @@ function BackupCodes({ codes }: { codes: string[] }) {
   );
 }
 
+const DONE = ["enabled", "disabled", "cancelled"];
+
 export default function TwoFactorSettings() {
   const { t } = useT();
-  const { enabled } = useLoaderData<typeof loader>();
-  const result = useActionData<typeof action>() as Enrollment | undefined;
+  const { enabled, enrollment } = useLoaderData<typeof loader>();
+  const result = useActionData<typeof action>() as Settings | undefined;
   const [params] = useSearchParams();
   const done = params.get("done");
   const labels = { password: t("fields.password"), code: t("twoFactor.code") };
-  const enrollment = result?.enrollment;
   return (
     <section aria-labelledby="two-factor-title">
       <h2 id="two-factor-title">{t("account.twoFactor.title")}</h2>
       {done ? (
-        <Notice>{t(`account.twoFactor.done.${done === "enabled" ? "enabled" : "disabled"}`)}</Notice>
+        <Notice>{t(`account.twoFactor.done.${DONE.includes(done) ? done : "disabled"}`)}</Notice>
       ) : null}
       <p>
         <strong>{enabled ? t("account.twoFactor.statusOn") : t("account.twoFactor.statusOff")}</strong>
@@ -117,7 +143,12 @@ export default function TwoFactorSettings() {
                 inputMode="numeric"
                 autoComplete="one-time-code"
               />
-              <Submit intent="verify">{t("account.twoFactor.confirm")}</Submit>
+              <div className="row-actions">
+                <Submit intent="verify">{t("account.twoFactor.confirm")}</Submit>
+                <Submit intent="cancel" className="button button-secondary">
+                  {t("account.twoFactor.cancel")}
+                </Submit>
+              </div>
             </Form>
             <BackupCodes codes={enrollment.backupCodes} />
           </div>
