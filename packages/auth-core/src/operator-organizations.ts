@@ -249,14 +249,15 @@ export function createOperatorOrganizations(auth: Auth, actor: string) {
       }
       const outcome = await inviteToOrganization(context, request);
       if (!outcome.ok) return outcome;
+      const { invitation } = outcome.value;
       await record("organization.invite", null, {
         organizationId: org._id.toHexString(),
-        invitationId: outcome.value._id.toHexString(),
-        email: outcome.value.email,
-        role: outcome.value.role,
+        invitationId: invitation._id.toHexString(),
+        email: invitation.email,
+        role: invitation.role,
         inviterId: inviter._id.toHexString(),
       });
-      return granted(toInvitation(outcome.value));
+      return granted(toInvitation(invitation));
     },
 
     /** The organization with its members, invitations and teams. */

@@ -38,7 +38,13 @@ const rateLimitRuleSchema = z.union([
 const mailLimitMax = z.number().int().positive().max(100);
 const mailLimitRuleSchema = z.union([
   z.literal(false),
-  z.object({ window: positiveSeconds, max: mailLimitMax }).strict(),
+  z
+    .object({
+      window: positiveSeconds.optional(),
+      max: mailLimitMax.optional(),
+      recipientMax: mailLimitMax.optional(),
+    })
+    .strict(),
 ]);
 
 /** `socialProviders`: one optional entry per built-in provider id; unknown ids are refused. */
@@ -195,9 +201,11 @@ export const optionsSchema = z
       .strict()
       .prefault({}),
     /**
-     * At most `max` mails of one kind (verification, reset, invitation, …) to one address per `window`
-     * seconds, counted in the database so it holds across instances. Past it the endpoint answers as
-     * usual and no mail leaves (docs/security.md, "Mail flooding").
+     * Per `window` seconds and mail kind (verification, reset, invitation, …): at most `max` mails from
+     * one sender (a client address, an account, an inviting organization) to one mailbox, and at most
+     * `recipientMax` to one mailbox from all senders together, counted in the database so it holds
+     * across instances. A `+tag` does not make another mailbox. Past it the endpoint answers as usual
+     * and no mail leaves; create-invitation says `emailSent: false` (docs/security.md, "Mail flooding").
      */
     mailLimit: z
       .object({
@@ -205,11 +213,13 @@ export const optionsSchema = z
         enabled: z.boolean().default(true),
         /** Seconds. @default 900 */
         window: positiveSeconds.default(900),
-        /** @default 3 */
+        /** Per sender and mailbox; per mailbox for mails only its own account can cause. @default 3 */
         max: mailLimitMax.default(3),
+        /** Per mailbox, from all senders together. @default 10 */
+        recipientMax: mailLimitMax.default(10),
         /**
-         * A rule per mail kind, or `false` for none, instead of `window`/`max`.
-         * @default { "two-factor-otp": { window: 900, max: 10 } }
+         * A rule per mail kind (any of `window`/`max`/`recipientMax`), or `false` for none.
+         * @default { "two-factor-otp": { window: 900, max: 10, recipientMax: 10 } }
          */
         kinds: z.partialRecord(z.enum(MAIL_KINDS), mailLimitRuleSchema).default({}),
       })

@@ -5,6 +5,7 @@ import {
   type Invitation,
   invitationDetailsSchema,
   invitationSchema,
+  invitationShape,
   type Member,
   memberSchema,
   userInvitationSchema,
@@ -12,6 +13,20 @@ import {
 import { emailField } from "./schemas.ts";
 
 /** Invitations: sending, answering (accept, reject), canceling and listing them. */
+
+/**
+ * create-invitation's answer: Better Auth's invitation, and `emailSent` — false when the mail limit
+ * (docs/security.md "Mail flooding") held the mail back, so the inviter knows to tell the invitee
+ * another way or resend later; true when the mail, or the app's `sendInvitationEmail`, went out.
+ */
+export interface CreatedInvitation extends Invitation {
+  emailSent: boolean;
+}
+
+export const createdInvitationSchema: z.ZodType<CreatedInvitation> = z.strictObject({
+  ...invitationShape,
+  emailSent: z.boolean(),
+});
 
 export const createInvitationContract = defineContract({
   name: "createInvitation",
@@ -26,7 +41,7 @@ export const createInvitationContract = defineContract({
     resend: z.boolean().optional(),
     teamId: teamIdsField.optional(),
   }),
-  response: invitationSchema,
+  response: createdInvitationSchema,
   errors: [
     "INVALID_EMAIL",
     "NO_ACTIVE_ORGANIZATION",

@@ -88,7 +88,7 @@ export interface Invitation {
   createdAt: Date;
 }
 
-const invitationShape = {
+export const invitationShape = {
   id: z.string(),
   organizationId: z.string(),
   email: z.string(),

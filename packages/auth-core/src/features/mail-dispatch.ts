@@ -5,9 +5,9 @@ import type { MailKind } from "../mail/mailer.ts";
 import { renderMail } from "../mail/templates/index.ts";
 import type { Language } from "../mail/templates/language.ts";
 import type { MailDataByKind } from "../mail/templates/types.ts";
-import { admitMail } from "./mail-limit/index.ts";
+import { admitMail, type MailSender } from "./mail-limit/index.ts";
 
-export { admitMail };
+export { admitMail, type MailSender };
 
 export function toMailUser(user: UserDoc): MailUser {
   return { id: user._id.toHexString(), email: user.email, name: user.name };
@@ -22,13 +22,21 @@ export function toMailUser(user: UserDoc): MailUser {
  */
 export interface MailDelivery {
   background?: string;
+  /**
+   * Who caused the mail (features/mail-limit): the client address of an anonymous request, the
+   * signed-in account, the inviting organization. Absent only for mails the recipient's own account
+   * causes (its deletion link, its notices, its sign-in codes).
+   */
+  sender?: MailSender;
 }
 
 /**
  * Sends one mail: through the app's mail hook when it gave one, else rendered from the template in
  * the user's language and handed to the mailer. The single path every core mail takes, so the
- * per-recipient limit (features/mail-limit) holds for every kind: past it nothing is sent, and the
- * caller goes on exactly as if it had been (docs/security.md, "Mail flooding").
+ * mail limit (features/mail-limit) holds for every kind: past it nothing is sent, and the caller goes
+ * on as if it had been (docs/security.md, "Mail flooding"). True when the mail (or the hook) was
+ * dispatched, false when the limit refused it — for the one answer that says so (create-invitation's
+ * `emailSent`); every other caller ignores it, so the answer does not tell who has an account.
  */
 export async function dispatchMail<K extends MailKind>(
   auth: AuthContext,
@@ -37,22 +45,24 @@ export async function dispatchMail<K extends MailKind>(
   data: Omit<MailDataByKind[K], "appName">,
   hook: (() => Promise<void> | void) | undefined,
   delivery: MailDelivery = {},
-): Promise<void> {
+): Promise<boolean> {
   const failure = delivery.background;
   if (failure === undefined) {
-    if (await admitMail(auth, kind, recipient.email)) await deliverMail(auth, kind, recipient, data, hook);
-    return;
+    if (!(await admitMail(auth, kind, recipient.email, delivery.sender))) return false;
+    await deliverMail(auth, kind, recipient, data, hook);
+    return true;
   }
   // In the background a failure of the limit's own write is a mail failure too: logged, never the
   // answer's (a user already stored must not be answered 500 because their mail was not counted).
-  const admitted = await admitMail(auth, kind, recipient.email).catch((error: unknown) => {
+  const admitted = await admitMail(auth, kind, recipient.email, delivery.sender).catch((error: unknown) => {
     auth.options.logger.error(failure, error);
     return false;
   });
-  if (!admitted) return;
+  if (!admitted) return false;
   deliverMail(auth, kind, recipient, data, hook).catch((error: unknown) =>
     auth.options.logger.error(failure, error),
   );
+  return true;
 }
 
 async function deliverMail<K extends MailKind>(

@@ -8,22 +8,27 @@ import { isDuplicateKeyError } from "../../db/connect.ts";
  */
 
 /**
- * Claims the first free slot of `ids`, one insert each, in order: true when one was free. Of
- * concurrent claims of one slot exactly one insert succeeds (duplicate key for the others, which
- * move on to the next slot), so `ids.length` claims at most succeed.
+ * Claims the first free slot of `ids`, one insert each, in order: its id, or null when none was
+ * free. Of concurrent claims of one slot exactly one insert succeeds (duplicate key for the others,
+ * which move on to the next slot), so `ids.length` claims at most succeed.
  */
 export async function claimFirstFreeSlot(
   collections: Collections,
   ids: readonly string[],
   expiresAt: Date,
-): Promise<boolean> {
+): Promise<string | null> {
   for (const _id of ids) {
     try {
       await collections.mailLimits.insertOne({ _id, expiresAt });
-      return true;
+      return _id;
     } catch (error) {
       if (!isDuplicateKeyError(error)) throw error;
     }
   }
-  return false;
+  return null;
+}
+
+/** Gives a claimed slot back (a mail that was not sent after all). */
+export async function releaseSlot(collections: Collections, id: string): Promise<void> {
+  await collections.mailLimits.deleteOne({ _id: id });
 }

@@ -72,7 +72,9 @@ describe("database commands per request", () => {
       "distinct:members", // the organizations listing the user, to bump (none here)
       "delete:emailClaims",
       RESET_LINK_SWEEP,
-      // Two mails, each counted against the mail limit: the old address's notice, the new one's link.
+      // Two mails counted against the mail limit: the old address's notice (its own account's: one
+      // slot), the new one's link (the account's allowance for that address, then the address's).
+      "insert:mailLimits",
       "insert:mailLimits",
       "insert:mailLimits",
     ]);

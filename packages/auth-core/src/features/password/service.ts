@@ -6,7 +6,7 @@ import type { ObjectId } from "../../db/ids.ts";
 import { parseId } from "../../db/ids.ts";
 import { granted, type Outcome, refused } from "../../errors/refusal.ts";
 import type { CookieJar } from "../../http/cookie-jar.ts";
-import { admitMail, apiLink, dispatchMail, toMailUser } from "../mail-dispatch.ts";
+import { admitMail, apiLink, dispatchMail, type MailSender, toMailUser } from "../mail-dispatch.ts";
 import { establishSession, findUserById } from "../session/index.ts";
 import { signOutEverywhere } from "../sign-out-everywhere.ts";
 import { dropUnprovenProviderAccounts } from "../social/index.ts";
@@ -40,6 +40,7 @@ export async function requestPasswordReset(
   auth: AuthContext,
   email: string,
   redirectTo: string | undefined,
+  sender: MailSender,
 ): Promise<void> {
   const user = await findUserByEmail(auth.collections, email);
   const token = generateRandomString(RESET_TOKEN_LENGTH);
@@ -53,7 +54,7 @@ export async function requestPasswordReset(
     // (expired on arrival, names no user) and auth.cleanup() removes it. The address counts against
     // the mail limit as a known one would, for the same reason (features/mail-limit).
     await createVerification(auth.collections, identifier, "", now, now);
-    await admitMail(auth, "reset-password", email);
+    await admitMail(auth, "reset-password", email, sender);
     return;
   }
   await createVerification(auth.collections, identifier, user._id.toHexString(), expiresAt, now);
@@ -65,7 +66,7 @@ export async function requestPasswordReset(
     user,
     { url, name: user.name, expiresInMinutes: resetLinkMinutes(expiresIn) },
     hook && (() => hook({ user: toMailUser(user), url, token })),
-    { background: "reset-password mail failed" },
+    { background: "reset-password mail failed", sender },
   );
 }
 

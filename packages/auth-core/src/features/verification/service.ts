@@ -4,7 +4,14 @@ import { isDuplicateKeyError } from "../../db/connect.ts";
 import type { UserDoc } from "../../db/documents.ts";
 import type { ObjectId } from "../../db/ids.ts";
 import { applyAfterHook, applyBeforeHook } from "../hooks.ts";
-import { admitMail, apiLink, dispatchMail, type MailDelivery, toMailUser } from "../mail-dispatch.ts";
+import {
+  admitMail,
+  apiLink,
+  dispatchMail,
+  type MailDelivery,
+  type MailSender,
+  toMailUser,
+} from "../mail-dispatch.ts";
 import { claimEmail, findUserByEmail, releaseEmail, repairEmailClaim } from "../users/index.ts";
 import { readVerificationClaims, type VerificationClaims, type VerificationRequestType } from "./rules.ts";
 import { deleteResetTokensOfUser, updateUserWhereEmail } from "./store.ts";
@@ -46,7 +53,8 @@ function verificationLink(auth: AuthContext, token: string, callbackURL: string 
 
 /**
  * Sends the verification link for the user's current address (template "verify-email", or the
- * app's `mail.sendVerificationEmail` hook). Awaited: a delivery failure fails the request.
+ * app's `mail.sendVerificationEmail` hook), asked for by the signed-in user (the mail limit counts
+ * it as that account's). Awaited: a delivery failure fails the request.
  */
 export async function sendVerificationEmail(
   auth: AuthContext,
@@ -58,7 +66,8 @@ export async function sendVerificationEmail(
     userId: user._id,
     requestType: options.requestType,
   });
-  await deliverVerificationMail(auth, user, token, verificationLink(auth, token, callbackURL));
+  const url = verificationLink(auth, token, callbackURL);
+  await deliverVerificationMail(auth, user, token, url, { sender: { kind: "user", id: user._id } });
 }
 
 /**
@@ -71,20 +80,25 @@ export async function sendVerificationEmailInBackground(
   auth: AuthContext,
   user: UserDoc,
   callbackURL: string | undefined,
+  sender: MailSender,
 ): Promise<void> {
   const token = await createEmailVerificationToken(auth, user.email, undefined, { userId: user._id });
-  await deliverVerificationMail(auth, user, token, verificationLink(auth, token, callbackURL), IN_BACKGROUND);
+  const url = verificationLink(auth, token, callbackURL);
+  await deliverVerificationMail(auth, user, token, url, inBackground(sender));
 }
 
-const IN_BACKGROUND: MailDelivery = { background: "verification email could not be sent" };
+const inBackground = (sender: MailSender): MailDelivery => ({
+  background: "verification email could not be sent",
+  sender,
+});
 
 function deliverVerificationMail(
   auth: AuthContext,
   user: UserDoc,
   token: string,
   url: string,
-  delivery: MailDelivery = {},
-): Promise<void> {
+  delivery: MailDelivery,
+): Promise<boolean> {
   const hook = auth.options.mail?.sendVerificationEmail;
   return dispatchMail(
     auth,
@@ -108,14 +122,16 @@ export async function sendVerificationEmailQuietly(
   auth: AuthContext,
   email: string,
   callbackURL: string | undefined,
+  sender: MailSender,
 ): Promise<void> {
   const user = await findUserByEmail(auth.collections, email);
   const token = await createEmailVerificationToken(auth, email, undefined, { userId: user?._id });
   if (!user || user.emailVerified) {
-    await admitMail(auth, "verify-email", email);
+    await admitMail(auth, "verify-email", email, sender);
     return;
   }
-  await deliverVerificationMail(auth, user, token, verificationLink(auth, token, callbackURL), IN_BACKGROUND);
+  const url = verificationLink(auth, token, callbackURL);
+  await deliverVerificationMail(auth, user, token, url, inBackground(sender));
 }
 
 /**
@@ -136,8 +152,10 @@ export async function sendChangeEmailLink(
     requestType,
   });
   const url = verificationLink(auth, token, callbackURL);
+  // The new address may be anyone's: the mail counts as the requesting account's (features/mail-limit).
+  const sender: MailSender = { kind: "user", id: user._id };
   if (requestType === "change-email-verification") {
-    await deliverVerificationMail(auth, { ...user, email: newEmail }, token, url);
+    await deliverVerificationMail(auth, { ...user, email: newEmail }, token, url, { sender });
     return;
   }
   const hook = auth.options.mail?.sendChangeEmailVerification;

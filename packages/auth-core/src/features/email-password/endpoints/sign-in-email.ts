@@ -44,7 +44,11 @@ export const signInEmail = defineEndpoint(signInEmailContract, {
           // a fresh link comes with the 403, only while verification mails are on; the answer
           // must not depend on the mailer — a failure is logged, never a 5xx (review finding s9-5).
           const { enabled, sendOnSignIn } = auth.options.emailVerification;
-          if (enabled && sendOnSignIn) await sendVerificationEmailInBackground(auth, user, body.callbackURL);
+          if (enabled && sendOnSignIn)
+            await sendVerificationEmailInBackground(auth, user, body.callbackURL, {
+              kind: "client",
+              address: ctx.ip,
+            });
           throw new AuthError("EMAIL_NOT_VERIFIED");
         }
         rememberKnownDevice(auth, ctx.cookies, user._id, device);

@@ -54,7 +54,10 @@ export const signUpEmail = defineEndpoint(signUpEmailContract, {
     // new one must not wait for the mailer either (timing, docs/security.md); and a failing
     // mailer must not answer 500 for a user who is already stored (they can ask for a new link).
     if (sendOnSignUp && auth.options.emailVerification.enabled)
-      await sendVerificationEmailInBackground(auth, user, body.callbackURL);
+      await sendVerificationEmailInBackground(auth, user, body.callbackURL, {
+        kind: "client",
+        address: ctx.ip,
+      });
     if (!config.autoSignIn || config.requireEmailVerification) return { token: null, user: toUser(user) };
     // A user this request created has no ban to check and no second factor yet.
     const request = { cookies: ctx.cookies, ip: ctx.ip, userAgent: ctx.headers.get("user-agent") };

@@ -38,6 +38,12 @@ export type InviteRefusal =
   | "INVITATION_LIMIT_REACHED"
   | "ORGANIZATION_NOT_FOUND";
 
+/** An invitation made, and whether its mail (or the app's hook) went out: false when the mail limit refused it. */
+export interface SentInvitation {
+  invitation: InvitationDoc;
+  emailSent: boolean;
+}
+
 interface CheckedInvite {
   teamId: string | null;
   invitee: UserDoc | null;
@@ -88,13 +94,14 @@ async function checkTeams(
 
 /**
  * Invites: the checks, then a pending invitation (one per address: inviteOrRenew), then the mail
- * with the invitation link. The organization is read after the insert: one deleted meanwhile (its
+ * with the invitation link (`emailSent` false when the mail limit held it back: the invitation
+ * stands, the inviter is told). The organization is read after the insert: one deleted meanwhile (its
  * cascade may have run before our insert) takes the invitation back instead of leaving it behind.
  */
 export async function inviteToOrganization(
   auth: AuthContext,
   request: InviteRequest,
-): Promise<Outcome<InvitationDoc, InviteRefusal>> {
+): Promise<Outcome<SentInvitation, InviteRefusal>> {
   const checked = await checkInvite(auth, request);
   if (!checked.ok) return checked;
   const created = await inviteOrRenew(
@@ -114,14 +121,14 @@ export async function inviteToOrganization(
     await withdrawInvitation(auth, created.value);
     return refused("ORGANIZATION_NOT_FOUND");
   }
-  await sendInvitationMail(
+  const emailSent = await sendInvitationMail(
     auth,
     created.value,
     organization,
     request.inviter,
     checked.value.invitee?.language,
   );
-  return granted(created.value);
+  return granted({ invitation: created.value, emailSent });
 }
 
 /**

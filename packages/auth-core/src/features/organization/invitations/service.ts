@@ -176,18 +176,23 @@ export function invitationLink(auth: AuthContext, id: string): string {
   return template.replaceAll("{id}", encodeURIComponent(id));
 }
 
-export async function sendInvitationMail(
+/**
+ * Mails the invitation link, or hands it to the app's `sendInvitationEmail`. The mail limit counts
+ * it as the organization's (features/mail-limit: no other organization can use up its allowance for
+ * the address): false when the limit refused it and nothing was sent.
+ */
+export function sendInvitationMail(
   auth: AuthContext,
   invitation: InvitationDoc,
   organization: OrganizationDoc,
   inviter: UserDoc,
   /** The invitee's language when the address is a user's; else the mail goes in the `language` option. */
   language?: string | undefined,
-): Promise<void> {
+): Promise<boolean> {
   const id = invitation._id.toHexString();
   const url = invitationLink(auth, id);
   const hook = auth.options.organization.sendInvitationEmail;
-  await dispatchMail(
+  return dispatchMail(
     auth,
     "invitation",
     { email: invitation.email, language },
@@ -211,6 +216,7 @@ export async function sendInvitationMail(
           },
           inviter: toMailUser(inviter),
         })),
+    { sender: { kind: "organization", id: organization._id } },
   );
 }
 

@@ -4,6 +4,7 @@ import type { InvitationDoc } from "../../../db/documents.ts";
 import { BsonFields, type RawPage, TYPE_DATE, TYPE_OBJECT_ID, TYPE_STRING } from "../../../db/raw-page.ts";
 import { jsonDate } from "../../../http/json-text.ts";
 
+export type { CreatedInvitation } from "../../../contracts/organization-invitations.ts";
 export type { Invitation } from "../../../contracts/organization-models.ts";
 
 export function toInvitation(doc: InvitationDoc): Invitation {

@@ -15,7 +15,7 @@ export const requestPasswordReset = defineEndpoint(requestPasswordResetContract,
   async handler(ctx): Promise<PasswordResetRequested> {
     if (!isPasswordResetEnabled(ctx.auth.options.emailAndPassword))
       throw new AuthError("RESET_PASSWORD_DISABLED");
-    await issueResetLink(ctx.auth, ctx.body.email, ctx.body.redirectTo);
+    await issueResetLink(ctx.auth, ctx.body.email, ctx.body.redirectTo, { kind: "client", address: ctx.ip });
     return { status: true, message: RESET_REQUESTED_MESSAGE };
   },
 });

@@ -13,7 +13,10 @@ export const sendVerificationEmailEndpoint = defineEndpoint(sendVerificationEmai
     if (!auth.options.emailVerification.enabled) throw new AuthError("VERIFICATION_EMAIL_NOT_ENABLED");
     if (!session) {
       // docs/decisions.md : without a session the answer never depends on the address.
-      await sendVerificationEmailQuietly(auth, body.email, body.callbackURL);
+      await sendVerificationEmailQuietly(auth, body.email, body.callbackURL, {
+        kind: "client",
+        address: ctx.ip,
+      });
       return { status: true };
     }
     if (body.email !== session.user.email) throw new AuthError("EMAIL_MISMATCH");
