@@ -134,6 +134,34 @@ describe("get-full-organization's listing cache", () => {
     expect(full.invitations).toEqual([]);
   });
 
+  it("shows a removed team on the next read: its members' team is cleared in the listing held", async () => {
+    const f = await fixture({ organization: { teams: { enabled: true, allowRemovingAllTeams: true } } });
+    const { O, M, A, t } = f;
+    const created = await O.browser.post<{ id: string }>("/organization/create-team", {
+      name: "Night shift",
+      organizationId: A,
+    });
+    expect(created.status).toBe(200);
+    const teamId = created.body.id;
+    // M's first team (member.teamId, as an invitation with a team leaves it), before any read is held.
+    await t.db
+      .collection("members")
+      .updateOne({ _id: new ObjectId(f.members.M) }, { $set: { teamId: new ObjectId(teamId) } });
+    type WithTeams = Full & { members: { userId: string; teamId: string | null }[]; teams: { id: string }[] };
+    const teamOfM = (full: WithTeams) => full.members.find((m) => m.userId === M.userId)?.teamId;
+    expect(teamOfM((await read(O.browser)).body as WithTeams)).toBe(teamId);
+    // Held: the teams are read every time, the members with their teams are not.
+    const held = await t.commands(() => read(O.browser));
+    expect(held.slice(2)).toEqual(["find:organizations", "find:members", "find:teams"]);
+    const removed = await O.browser.post("/organization/remove-team", { teamId, organizationId: A });
+    expect(removed.status).toBe(200);
+    const next = await read(O.browser);
+    expect(next.status).toBe(200);
+    expect(teamOfM(next.body as WithTeams)).toBeNull();
+    expect((next.body as WithTeams).teams.map((team) => team.id)).not.toContain(teamId);
+    expect(next.text).not.toContain(teamId);
+  });
+
   it("reads the caller's membership every time: a member row gone without a version bump (a crash) refuses at once", async () => {
     const f = await fixture();
     const { M, A, t } = f;
