@@ -363,7 +363,7 @@ describe("the embedded FerretDB (patched, ferretdb-patch.ts)", () => {
     "reads an _id prefix range in MongoDB's order (UTF-8 bytes) up to skip + limit, whatever characters JSON escapes",
     () =>
       withEmbeddedDatabase(async (client) => {
-        const collection = client.db("patch").collection<{ _id: unknown }>("escaped");
+        const collection = client.db("patch").collection<{ _id: string }>("escaped");
         // Characters JSON escapes (", \, NUL and other control characters, <, >, & and U+2028 in
         // Go's encoder), the two below the closing quote (space, !), and UTF-8 of 2, 3 and 4 bytes.
         const inRange = [
