@@ -71,13 +71,14 @@ function isOriginOf(origin, host) {
 
 // Starts the database, migrates and seeds before the URL is printed: the first page is then fast.
 const build = await loadBuild();
-const started = await build.entry.module.startApp();
+const started = await build.entry.module.startApp().catch(refuseToStart);
 
 const server = app.listen(port, host, () => {
   const address = server.address();
   const url = process.env.TESSERA_BASE_URL || `http://localhost:${address.port}`;
   console.log(`\n  Tessera demo ready: ${url}\n`);
-  if (started.outbox) console.log(`  Mails go to the dev outbox: ${url}/dev/outbox`);
+  if (started.mail === "outbox") console.log(`  Mails go to the dev outbox: ${url}/dev/outbox`);
+  if (started.mail === "disabled") warnMailDisabled();
   if (!isProduction) {
     const { uri, name } = started.database;
     console.log(`  Database: ${uri} (database ${name}); from a terminal:`);
@@ -94,6 +95,30 @@ const server = app.listen(port, host, () => {
   }
   console.log("");
 });
+
+/**
+ * A setting the app cannot run with (app/lib/env.server.ts AppConfigError): its message alone, exit 1.
+ * @param {unknown} error
+ * @returns {never}
+ */
+function refuseToStart(error) {
+  if (!(error instanceof Error && error.name === "AppConfigError")) throw error;
+  console.error(`remix-demo cannot start: ${error.message}`);
+  vite?.close();
+  process.exit(1);
+}
+
+/** TESSERA_MAIL=disabled: which mails will not reach anyone, where an operator reads it at start. */
+function warnMailDisabled() {
+  console.warn(
+    [
+      "  WARNING: mail is disabled (TESSERA_MAIL=disabled). These mails will be lost:",
+      "    email verification, password reset, email change confirmation and notice, account",
+      "    deletion confirmation, organization invitations, emailed two-factor codes, API keys",
+      "    revoked notices. Set SMTP_URL to send them.",
+    ].join("\n"),
+  );
+}
 
 const shutdown = () => {
   server.close();

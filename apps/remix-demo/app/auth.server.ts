@@ -15,13 +15,15 @@ import {
 } from "@tessera/auth-core";
 import { startDevDatabase } from "@tessera/dev-db";
 import { MongoClient } from "mongodb";
-import { readAppEnv } from "./lib/env.server";
+import { type AppEnv, readAppEnv } from "./lib/env.server";
 import { seedDemoData } from "./seed.server";
 
 export interface AppAuth {
   auth: Auth;
-  /** The in-memory outbox when mails are not sent over SMTP (development only), else null. */
+  /** The dev outbox (kept in `.data/outbox.jsonl`) when mails are not sent over SMTP (development only), else null. */
   outbox: DevOutbox | null;
+  /** How mails leave the app (lib/env.server.ts): server.js says so at start. */
+  mail: AppEnv["mail"];
   /** Demo accounts created by this start, or null when the database already had users. */
   seeded: Awaited<ReturnType<typeof seedDemoData>>;
   /** Where the data is, for the banner (and the `tessera` CLI's --uri/--db); credentials left out. */
@@ -49,8 +51,11 @@ async function createAppAuth(): Promise<AppAuth> {
   });
   const client = new MongoClient(database.uri, { serverSelectionTimeoutMS: 5000 });
   const db = client.db(env.dbName ?? (database.backend === "env" ? undefined : "tessera_demo"));
-  const outbox = env.smtpUrl ? null : createDevOutbox({ print: () => {} });
-  const delivery: Mailer = env.smtpUrl ? createSmtpMailer({ url: env.smtpUrl, from: env.mailFrom }) : outbox!;
+  const outbox =
+    env.mail === "outbox"
+      ? createDevOutbox({ print: () => {}, file: resolve(env.dataDir, "outbox.jsonl") })
+      : null;
+  const delivery: Mailer = outbox ?? createDelivery(env);
   // The demo's people are marked verified right after their sign-up: their verification mails
   // would only be noise in the outbox (or mail to made-up addresses over SMTP).
   let seeding = false;
@@ -70,6 +75,8 @@ async function createAppAuth(): Promise<AppAuth> {
       deleteUser: { enabled: true, sendDeleteAccountVerification: true },
     },
     organization: { teams: { enabled: true } },
+    // A key made on /account/api-keys signs its requests in (x-api-key header): what the page shows.
+    apiKey: { enableSessionForAPIKeys: true },
     socialProviders: env.socialProviders,
     rateLimit: { enabled: env.rateLimit },
     logger: {
@@ -86,6 +93,7 @@ async function createAppAuth(): Promise<AppAuth> {
   return {
     auth,
     outbox,
+    mail: env.mail,
     seeded,
     database: { uri: database.uri.replace(/\/\/[^@/]*@/, "//"), name: db.databaseName },
     async close() {
@@ -93,6 +101,16 @@ async function createAppAuth(): Promise<AppAuth> {
       await client.close();
       if ("close" in delivery && typeof delivery.close === "function") delivery.close();
       await database.stop();
+    },
+  };
+}
+
+/** SMTP when SMTP_URL is set; with TESSERA_MAIL=disabled a mailer that drops each mail and says so. */
+function createDelivery(env: AppEnv): Mailer {
+  if (env.mail === "smtp" && env.smtpUrl) return createSmtpMailer({ url: env.smtpUrl, from: env.mailFrom });
+  return {
+    send: async (message) => {
+      console.warn(`[remix-demo] mail not sent (TESSERA_MAIL=disabled): ${message.kind}`);
     },
   };
 }

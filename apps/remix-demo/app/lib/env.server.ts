@@ -11,6 +11,11 @@ export interface AppEnv {
   mongoUri: string | undefined;
   dbName: string | undefined;
   smtpUrl: string | undefined;
+  /**
+   * How mails leave the app: over SMTP (SMTP_URL), into the dev outbox (development without
+   * SMTP_URL), or nowhere (TESSERA_MAIL=disabled, every mail dropped and the start says so).
+   */
+  mail: "smtp" | "outbox" | "disabled";
   mailFrom: string;
   dataDir: string;
   seed: boolean;
@@ -18,13 +23,22 @@ export interface AppEnv {
   socialProviders: Record<string, SocialProviderOptions>;
 }
 
+/**
+ * A setting the app cannot start with; server.js prints its message alone (no stack) and exits 1.
+ * Matched by name there: server.js and the built server bundle hold different copies of the class.
+ */
+export class AppConfigError extends Error {
+  override name = "AppConfigError";
+}
+
 /** The app's settings, all from the environment (README "Deploying the demo app"). */
 export function readAppEnv(env: NodeJS.ProcessEnv): AppEnv {
   const isProduction = env.NODE_ENV === "production";
   const port = Number(env.PORT || 5173);
   const secret = env.TESSERA_SECRET?.trim() || (isProduction ? "" : DEV_SECRET);
-  if (!secret) throw new Error("TESSERA_SECRET must be set in production (32+ random characters)");
-  if (isProduction && !env.MONGODB_URI) throw new Error("MONGODB_URI must be set in production");
+  if (!secret) throw new AppConfigError("TESSERA_SECRET must be set in production (32+ random characters)");
+  if (isProduction && !env.MONGODB_URI) throw new AppConfigError("MONGODB_URI must be set in production");
+  const smtpUrl = env.SMTP_URL?.trim() || undefined;
   return {
     isProduction,
     port,
@@ -32,13 +46,39 @@ export function readAppEnv(env: NodeJS.ProcessEnv): AppEnv {
     secret,
     mongoUri: env.MONGODB_URI?.trim() || undefined,
     dbName: env.TESSERA_DB_NAME?.trim() || undefined,
-    smtpUrl: env.SMTP_URL?.trim() || undefined,
+    smtpUrl,
+    mail: readMailDelivery(env.TESSERA_MAIL?.trim(), smtpUrl, isProduction),
     mailFrom: env.TESSERA_MAIL_FROM?.trim() || "Tessera demo <no-reply@localhost>",
     dataDir: env.DEMO_DATA_DIR?.trim() || ".data",
     seed: env.DEMO_SEED ? env.DEMO_SEED !== "0" : !isProduction,
     rateLimit: env.DEMO_RATE_LIMIT !== "0",
     socialProviders: readSocialProviders(env),
   };
+}
+
+/**
+ * In production there is no outbox anyone can read (/dev/outbox answers 404 there), so a missing
+ * SMTP_URL is refused rather than every verification, reset and invitation mail silently lost;
+ * TESSERA_MAIL=disabled says that losing them is intended.
+ */
+function readMailDelivery(
+  setting: string | undefined,
+  smtpUrl: string | undefined,
+  isProduction: boolean,
+): AppEnv["mail"] {
+  if (setting && setting !== "disabled") {
+    throw new AppConfigError(`TESSERA_MAIL must be unset or "disabled", not "${setting}"`);
+  }
+  if (setting === "disabled") return "disabled";
+  if (smtpUrl) return "smtp";
+  if (isProduction) {
+    throw new AppConfigError(
+      "SMTP_URL must be set in production (smtp://user:pass@host:587 or smtps://…:465): without it " +
+        "no verification, password reset or invitation mail reaches anyone. To run without mail " +
+        "on purpose, set TESSERA_MAIL=disabled.",
+    );
+  }
+  return "outbox";
 }
 
 /** A provider is configured when both its client id and secret are set (GITHUB_CLIENT_ID, GITHUB_CLIENT_SECRET). */
