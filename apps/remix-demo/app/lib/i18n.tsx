@@ -46,6 +46,8 @@ export function createTranslator(lang: LanguageCode, messages: Messages, english
     returnEmptyString: false,
     returnNull: false,
     interpolation: { escapeValue: false },
+    // i18next prints an advertisement on its first init (outside production): noise in the demo's log.
+    showSupportNotice: false,
   });
   return instance.t;
 }
