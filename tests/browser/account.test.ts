@@ -73,7 +73,7 @@ describe("the account pages", () => {
     await page.getByLabel("Current password").fill("not my password");
     await page.getByLabel("New password").fill("abstraction and specification");
     await page.getByRole("button", { name: "Change password" }).click();
-    await expectText(page.locator("#field-currentPassword-error"), "Invalid password");
+    await expectText(page.locator("#field-currentPassword-error"), "That is not your current password.");
     await expectAccessible(page);
     await screenshot(page, "account-password-error");
     await page.getByLabel("Current password").fill(DEMO.password);
@@ -111,7 +111,10 @@ describe("the account pages", () => {
     await screenshot(page, "two-factor-challenge");
     await page.getByLabel("Code").fill("000000");
     await page.getByRole("button", { name: "Verify" }).click();
-    await expectText(page.locator("#field-code-error"), "Invalid code");
+    await expectText(
+      page.locator("#field-code-error"),
+      "That code is not right. Check your authenticator app and try again.",
+    );
     await page.getByLabel("Code").fill(await totpNow(secret, Date.now() + 30_000));
     await page.getByRole("button", { name: "Verify" }).click();
     await expectText(heading(page), "Welcome, Alan Turing");

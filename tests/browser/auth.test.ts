@@ -31,7 +31,10 @@ describe("sign-up, sign-in and reset work with JavaScript off", () => {
     await page.getByLabel("Email").fill(DEMO.grace);
     await page.getByLabel("Password").fill("orbital mechanics 1962");
     await page.getByRole("button", { name: "Create account" }).click();
-    await expectText(page.locator("#field-email-error"), "User already exists");
+    await expectText(
+      page.locator("#field-email-error"),
+      "An account with this email address already exists. Sign in instead.",
+    );
     await expectText(page.getByRole("alert"), /There is a problem/);
     expect(await page.getByLabel("Name").inputValue()).toBe("Katherine Johnson");
     await screenshot(page, "auth-sign-up-error");
@@ -56,7 +59,7 @@ describe("sign-up, sign-in and reset work with JavaScript off", () => {
     await page.getByLabel("Email").fill(DEMO.alan);
     await page.getByLabel("Password").fill("not the password");
     await page.getByRole("button", { name: "Sign in" }).click();
-    await expectText(page.locator("#field-password-error"), "Invalid email or password");
+    await expectText(page.locator(".error-summary li"), "Invalid email or password");
     expect(await page.getByLabel("Email").inputValue()).toBe(DEMO.alan);
     await screenshot(page, "auth-sign-in-error");
     await page.getByLabel("Password").fill(DEMO.password);
@@ -145,7 +148,7 @@ describe("with JavaScript on", () => {
     await page.getByLabel("Email").fill("nobody@example.com");
     await page.getByLabel("Password").fill("wrong password here");
     await page.getByRole("button", { name: "Sign in" }).click();
-    await expectText(page.locator("#field-password-error"), "Invalid email or password");
+    await expectText(page.locator(".error-summary li"), "Invalid email or password");
     await expectAccessible(page);
     await screenshot(page, "auth-sign-in-error-js");
   });

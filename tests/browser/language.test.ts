@@ -70,7 +70,7 @@ describe("languages", () => {
     await page.locator("#field-email").fill("nobody@example.com");
     await page.locator("#field-password").fill("wrong password");
     await page.locator("main form button[type=submit]").click();
-    await expectText(page.locator("#field-password-error"), text("ru", "errors.INVALID_EMAIL_OR_PASSWORD"));
+    await expectText(page.locator(".error-summary li"), text("ru", "errors.INVALID_EMAIL_OR_PASSWORD"));
     await screenshot(page, "language-error-ru");
   });
 

@@ -37,7 +37,7 @@ describe("organizations", () => {
     await expectText(heading(page), "Organizations");
     await page.getByLabel("Organization name").fill("Kernel Hackers");
     await page.getByLabel("Slug", { exact: true }).fill("acme");
-    await expectText(page.locator("#field-slug-live"), "Organization slug already taken");
+    await expectText(page.locator("#field-slug-live"), "This slug is already taken: choose another.");
     await page.getByLabel("Slug", { exact: true }).fill("kernel");
     await expectText(page.locator("#field-slug-live"), "This slug is available.");
     await expectAccessible(page);

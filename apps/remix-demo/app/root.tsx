@@ -193,7 +193,9 @@ function Header({ data }: { data: RootData | undefined }) {
           </Form>
           {viewer ? (
             <Form method="post" action="/sign-out" className="sign-out-form">
-              <span className="viewer-name">{viewer.name}</span>
+              <span className="viewer-name" title={viewer.name}>
+                {viewer.name}
+              </span>
               <button type="submit" className="button button-small button-secondary">
                 {t("nav.signOut")}
               </button>
