@@ -1,0 +1,256 @@
+import { createHash } from "node:crypto";
+import {
+  bumpOrganizationListings,
+  bumpUsersListings,
+  type ImportChecks,
+  storedIds,
+} from "@tessera/auth-core/operator";
+import { type Collection, type Db, type Document, MongoBulkWriteError, ObjectId } from "mongodb";
+
+/**
+ * What every importer of `tessera import` shares (importers.ts): the report's shapes, the writer
+ * that counts and refuses rows (with their row numbers) and bumps the listings it changes, and the
+ * users' import, whose fields go through the API's own rules.
+ */
+export type ImportSource = "better-auth" | "authjs";
+
+export interface CollectionCount {
+  /** Written by this run (or, with --dry-run, that would be). */
+  copied: number;
+  /** Already in Tessera from an earlier run. */
+  existing: number;
+  /** Rows that could not be taken (see `refused`). */
+  refused: number;
+}
+
+export interface ImportReport {
+  from: ImportSource;
+  dryRun: boolean;
+  counts: Record<string, CollectionCount>;
+  /** Each row not taken: its collection, its position in the source collection (1-based), its id, why. */
+  refused: RefusedRow[];
+  seconds: number;
+  usersPerSecond: number;
+}
+
+export interface RefusedRow {
+  collection: string;
+  /** The row's position in its source collection (1-based, in the order read); null when unknown. */
+  row: number | null;
+  id: string;
+  reason: string;
+}
+
+export type Progress = (label: string, done: number, total: number) => void;
+
+/** A Tessera id for a source id: the same ObjectId, or one derived from the string. */
+export function importedId(value: unknown): ObjectId {
+  if (value instanceof ObjectId) return value;
+  const text = String(value);
+  if (/^[0-9a-f]{24}$/i.test(text)) return new ObjectId(text);
+  return new ObjectId(createHash("sha256").update(`import:${text}`).digest().subarray(0, 12));
+}
+
+const BATCH = 1000;
+
+export class Importer {
+  readonly counts: Record<string, CollectionCount> = {};
+  readonly refused: RefusedRow[] = [];
+  /** `<collection>|<Tessera id>` → the source row it came from, for refusals after the mapping. */
+  private readonly rowNumbers = new Map<string, number>();
+
+  constructor(
+    readonly target: Db,
+    readonly checks: ImportChecks,
+    readonly dryRun: boolean,
+    readonly progress: Progress,
+  ) {}
+
+  /** Remembers that the document `id` of `collection` came from source row `row` (1-based). */
+  numberRow(collection: string, id: unknown, row: number): void {
+    this.rowNumbers.set(`${collection}|${String(id)}`, row);
+  }
+
+  refuse(collection: string, id: unknown, reason: string, row?: number): void {
+    this.count(collection).refused++;
+    const number = row ?? this.rowNumbers.get(`${collection}|${String(id)}`) ?? null;
+    this.refused.push({ collection, row: number, id: String(id), reason });
+  }
+
+  count(collection: string): CollectionCount {
+    this.counts[collection] ??= { copied: 0, existing: 0, refused: 0 };
+    return this.counts[collection];
+  }
+
+  /**
+   * Inserts the docs not yet there (by _id); duplicates of a unique index are refused with the
+   * reason. The target's ids are read once (one scan: an `$in` per batch scans the whole collection
+   * on FerretDB).
+   */
+  async write(collection: string, docs: Document[], duplicateReason: string): Promise<Set<string>> {
+    const written = new Set<string>();
+    const target: Collection = this.target.collection(collection);
+    // With each document's user: an account's `_id` follows from its provider identity, so the
+    // identity may be there already under another user (not this import's account: refused).
+    const present = new Map(
+      (await target.find({}, { projection: { _id: 1, userId: 1 } }).toArray()).map((doc) => [
+        String(doc._id),
+        doc.userId === undefined ? undefined : String(doc.userId),
+      ]),
+    );
+    const fresh: Document[] = [];
+    for (const doc of docs) {
+      if (!present.has(String(doc._id))) fresh.push(doc);
+      else if (doc.userId !== undefined && present.get(String(doc._id)) !== String(doc.userId))
+        this.refuse(collection, doc._id, "already there, held by another Tessera user");
+      else {
+        this.count(collection).existing++;
+        written.add(String(doc._id));
+      }
+    }
+    for (let start = 0; start < fresh.length; start += BATCH) {
+      const batch = fresh.slice(start, start + BATCH);
+      const failed = new Set<number>();
+      if (!this.dryRun) {
+        try {
+          await target.insertMany(batch, { ordered: false });
+        } catch (error) {
+          if (!(error instanceof MongoBulkWriteError)) throw error;
+          const errors = Array.isArray(error.writeErrors) ? error.writeErrors : [error.writeErrors];
+          for (const writeError of errors) {
+            if (writeError.code !== 11000) throw error;
+            failed.add(writeError.index);
+          }
+        }
+      }
+      batch.forEach((doc, index) => {
+        if (failed.has(index)) this.refuse(collection, doc._id, duplicateReason);
+        else {
+          this.count(collection).copied++;
+          written.add(String(doc._id));
+        }
+      });
+      this.progress(collection, Math.min(start + BATCH, fresh.length), fresh.length);
+    }
+    // Members and invitations show in their organization's listing (get-full-organization): a
+    // server holding one from before the import must not answer from it.
+    if (!this.dryRun && fresh.length > 0 && (collection === "members" || collection === "invitations")) {
+      const organizations = new Map(fresh.map((doc) => [String(doc.organizationId), doc.organizationId]));
+      await bumpOrganizationListings(this.target, [...organizations.values()] as ObjectId[]);
+    }
+    // Users show in admin list-users, which may answer a page held from before the import.
+    if (!this.dryRun && fresh.length > 0 && collection === "users") await bumpUsersListings(this.target);
+    return written;
+  }
+
+  /**
+   * Each imported user's address claim (storedIds.emailClaim): without it the user is not found by
+   * email; and its timeline entry (storedIds.timelineEntry), without which admin list-users reads
+   * the users collection itself. Those already there (a second run) are left as they are.
+   */
+  async claimAddresses(users: Document[]): Promise<void> {
+    if (this.dryRun || users.length === 0) return;
+    const claims = this.target.collection(storedIds.emailClaimsCollection);
+    const timeline = this.target.collection(storedIds.userTimelineCollection);
+    const now = new Date();
+    for (let start = 0; start < users.length; start += BATCH) {
+      const batch = users.slice(start, start + BATCH);
+      await insertIgnoringDuplicates(
+        claims,
+        batch.map((user) =>
+          storedIds.emailClaim({ _id: user._id as ObjectId, email: String(user.email) }, now),
+        ),
+      );
+      await insertIgnoringDuplicates(
+        timeline,
+        batch.map((user) =>
+          storedIds.timelineEntry({ _id: user._id as ObjectId, createdAt: user.createdAt as Date }),
+        ),
+      );
+    }
+    await bumpUsersListings(this.target);
+  }
+}
+
+/** Documents already there (a second run) are left as they are. */
+async function insertIgnoringDuplicates(collection: Collection, docs: Document[]): Promise<void> {
+  try {
+    await collection.insertMany(docs, { ordered: false });
+  } catch (error) {
+    if (!(error instanceof MongoBulkWriteError)) throw error;
+    const errors = Array.isArray(error.writeErrors) ? error.writeErrors : [error.writeErrors];
+    if (errors.some((writeError) => writeError.code !== 11000)) throw error;
+  }
+}
+
+export function date(value: unknown, fallback: Date): Date {
+  if (value instanceof Date) return value;
+  if (typeof value === "string" || typeof value === "number") {
+    const parsed = new Date(value);
+    if (!Number.isNaN(parsed.getTime())) return parsed;
+  }
+  return fallback;
+}
+
+export function text(value: unknown): string | null {
+  return typeof value === "string" && value.length > 0 ? value : null;
+}
+
+/**
+ * Users: email, name and image through the API's rules (the email trimmed and lower-cased, ASCII
+ * only; the image an https URL, http on an http server); an email another Tessera user holds is
+ * refused.
+ */
+export async function importUsers(
+  importer: Importer,
+  rows: Document[],
+  map: (row: Document) => Document | string,
+) {
+  const now = new Date();
+  const docs: Document[] = [];
+  const seen = new Set<string>();
+  for (const [index, row] of rows.entries()) {
+    const mapped = map(row);
+    if (typeof mapped === "string") {
+      importer.refuse("users", row._id, mapped, index + 1);
+      continue;
+    }
+    const checked = importer.checks.user({ email: mapped.email, name: mapped.name, image: mapped.image });
+    if (!checked.ok) {
+      importer.refuse("users", row._id, checked.reason, index + 1);
+      continue;
+    }
+    const doc: Document = { ...mapped, ...checked.value };
+    importer.numberRow("users", doc._id, index + 1);
+    doc.createdAt = date(doc.createdAt, now);
+    doc.updatedAt = date(doc.updatedAt, doc.createdAt);
+    if (seen.has(doc.email)) {
+      importer.refuse(
+        "users",
+        row._id,
+        `email ${doc.email} appears twice in the source (differing in case)`,
+        index + 1,
+      );
+      continue;
+    }
+    seen.add(doc.email);
+    docs.push(doc);
+  }
+  // Another Tessera user (another id) with the same email: refused, never merged.
+  const taken = new Map<string, string>();
+  for (const user of await importer.target
+    .collection("users")
+    .find({}, { projection: { _id: 1, email: 1 } })
+    .toArray()) {
+    taken.set(String(user.email), String(user._id));
+  }
+  const accepted = docs.filter((doc) => {
+    const owner = taken.get(doc.email);
+    if (owner === undefined || owner === String(doc._id)) return true;
+    importer.refuse("users", doc._id, `email ${doc.email} belongs to another Tessera user`);
+    return false;
+  });
+  const written = await importer.write("users", accepted, "email already used");
+  await importer.claimAddresses(accepted.filter((doc) => written.has(String(doc._id))));
+  return written;
+}
