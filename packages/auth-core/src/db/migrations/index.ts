@@ -10,6 +10,7 @@ import { hashStoredTokens } from "./0007-hash-stored-tokens.ts";
 import { activeTeamIndex } from "./0008-active-team-index.ts";
 import { keyedLookups } from "./0009-keyed-lookups.ts";
 import { userTimeline } from "./0010-user-timeline.ts";
+import { userExportIndexes } from "./0011-user-export-indexes.ts";
 import type { Migration } from "./types.ts";
 
 export type { Migration } from "./types.ts";
@@ -26,6 +27,7 @@ export const CORE_MIGRATIONS: readonly Migration[] = [
   activeTeamIndex,
   keyedLookups,
   userTimeline,
+  userExportIndexes,
 ];
 
 /**

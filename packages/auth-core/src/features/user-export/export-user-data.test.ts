@@ -165,6 +165,40 @@ describe("GET /export-user-data", () => {
     ]);
   });
 
+  it("costs a fixed number of indexed reads, whatever the user holds (docs/architecture.md)", async () => {
+    const t = await freshTestAuth();
+    const ada = await signUpUser(t, { email: "ada@example.com", emailVerified: true });
+    await expectOk(ada.browser.post("/organization/create", { name: "Ada Org", slug: "ada-org" }));
+    let status = 0;
+    const commands = await t.commands(async () => {
+      status = (await ada.browser.get("/export-user-data")).status;
+    });
+    expect(status).toBe(200);
+    // The session and its user, then the export: sessions, accounts, members, team rows, invitations
+    // to and from the user, keys, second factor and audit trail at once; the organizations' names.
+    expect(commands.slice(0, 2)).toEqual(["find:sessions", "find:users"]);
+    expect(commands.slice(2, 12).sort()).toEqual(
+      [
+        "find:accounts",
+        "find:apiKeys",
+        "find:auditEvents",
+        "find:invitations",
+        "find:invitations",
+        "find:members",
+        "find:sessions",
+        "find:teamMembers",
+        "find:twoFactors",
+        "find:organizations",
+      ].sort(),
+    );
+    expect(commands).toHaveLength(12);
+    // The two reads by a field no other query uses have their index (migration 0011).
+    const names = async (collection: string) =>
+      (await t.db.collection(collection).indexes()).map((index) => index.name);
+    expect(await names("invitations")).toContain("inviterId");
+    expect(await names("teamMembers")).toContain("userId");
+  });
+
   it("answers 401 without a session and 403 to a session older than the fresh age", async () => {
     const t = await freshTestAuth({ session: { freshAge: 3600 } });
     const anonymous = await new TestBrowser(t.auth).get("/export-user-data");

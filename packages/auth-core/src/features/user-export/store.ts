@@ -2,8 +2,7 @@
  * The export's reads of collections whose owners have no read of one user's rows on their face
  * (invitations by address and by inviter, team rows, API keys, the second factor, the audit trail,
  * organization names). Reads only: every write stays with the collection's owner. Each filter has
- * an index behind it except the invitations by inviter and the team rows by user, read once per
- * export, never per request of another kind.
+ * an index behind it (the invitations by inviter and the team rows by user: migration 0011).
  */
 import type { Collections } from "../../db/collections.ts";
 import type {

@@ -1,0 +1,14 @@
+import type { Migration } from "./types.ts";
+
+/**
+ * GET /export-user-data (features/user-export/store.ts) reads the invitations a user sent and the
+ * user's team rows; without these indexes each read scans its whole collection (docs/decisions.md:
+ * an index behind every per-request query).
+ */
+export const userExportIndexes: Migration = {
+  id: "0011-user-export-indexes",
+  async up({ invitations, teamMembers }) {
+    await invitations.createIndex({ inviterId: 1 }, { name: "inviterId" });
+    await teamMembers.createIndex({ userId: 1 }, { name: "userId" });
+  },
+};
