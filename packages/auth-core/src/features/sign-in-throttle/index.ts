@@ -2,6 +2,7 @@
 export { readKnownDevice, rememberKnownDevice } from "./known-device.ts";
 export {
   admitSignInAttempt,
+  clearNewDeviceFailures,
   clearSignInFailures,
   type SignInRefused,
   type SignInSubject,

@@ -55,6 +55,9 @@ export const attemptsOfAccount = (account: string) => `sign-in-attempt:${account
  */
 export const attemptLane = (account: string, lane: string) => `${attemptsOfAccount(account)}${lane}:`;
 
+/** The lane of every client that is not a known device of the user. */
+export const ANY_DEVICE = "any";
+
 /** The highest slot number among the lane's rows, with when it was claimed; null when none. */
 export function latestSlot(
   rows: { identifier: string; createdAt: Date }[],

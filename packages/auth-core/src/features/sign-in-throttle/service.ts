@@ -2,7 +2,7 @@ import type { AuthContext } from "../../context.ts";
 import { sha256Base64Url } from "../../crypto/index.ts";
 import type { ObjectId } from "../../db/ids.ts";
 import { type Granted, granted, type Refused, refused } from "../../errors/refusal.ts";
-import { attemptLane, attemptsOfAccount, latestSlot, planAttempt } from "./rules.ts";
+import { ANY_DEVICE, attemptLane, attemptsOfAccount, latestSlot, planAttempt } from "./rules.ts";
 import { deleteRowsWithPrefix, findLaneRows, insertSlot } from "./store.ts";
 
 /** A known user's failures are kept until a success or a new password (NIST: no window). */
@@ -41,7 +41,7 @@ export async function admitSignInAttempt(
   knownDeviceId: string | null,
 ): Promise<Granted<void> | SignInRefused> {
   const now = auth.now();
-  const lane = attemptLane(accountKey(subject), knownDeviceId ?? "any");
+  const lane = attemptLane(accountKey(subject), knownDeviceId ?? ANY_DEVICE);
   const expiresAt = subject.userId ? NEVER_EXPIRES : new Date(now.getTime() + UNKNOWN_ADDRESS_ROWS_MS);
   let latest = latestSlot(await findLaneRows(auth.collections, lane), lane);
   for (;;) {
@@ -71,4 +71,14 @@ function tooSoon(until: Date, now: Date): SignInRefused {
 /** A success or a new password clears every lane of the user (NIST: the count restarts). */
 export async function clearSignInFailures(auth: AuthContext, userId: ObjectId): Promise<void> {
   await deleteRowsWithPrefix(auth.collections, attemptsOfAccount(userId.toHexString()));
+}
+
+/**
+ * A mailed one-time link used successfully (an email verification) proves the mailbox: the `any`
+ * lane — where a stranger who knows the address makes every new device of the owner wait — starts
+ * again (docs/decisions.md "A mailed link ends the stranger's delays"). Known-device lanes are the
+ * owner's own and stay as they are. A new password clears every lane anyway (clearSignInFailures).
+ */
+export async function clearNewDeviceFailures(auth: AuthContext, userId: ObjectId): Promise<void> {
+  await deleteRowsWithPrefix(auth.collections, attemptLane(userId.toHexString(), ANY_DEVICE));
 }

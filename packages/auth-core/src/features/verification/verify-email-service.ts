@@ -4,6 +4,7 @@ import type { UserDoc } from "../../db/documents.ts";
 import { parseId } from "../../db/ids.ts";
 import type { SessionWithUser } from "../session/index.ts";
 import { findUserById } from "../session/index.ts";
+import { clearNewDeviceFailures } from "../sign-in-throttle/index.ts";
 import { findUserByEmail } from "../users/index.ts";
 import type { VerificationClaims, VerifyFailure } from "./rules.ts";
 import {
@@ -46,10 +47,17 @@ export async function verifyEmailToken(
   const claims = check.claims;
   const user = await findTokenUser(auth, claims);
   if (!user) return { ok: false, reason: "user_not_found" };
-  if (claims.updateTo === null) return applyVerification(auth, claims, user);
   // A change link acts on its own account only: a signed-in visitor must be that user.
-  if (caller && !caller.user._id.equals(user._id)) return { ok: false, reason: "unauthorized" };
-  return applyEmailChange(auth, { claims, token }, claims.updateTo, user, callbackURL);
+  if (claims.updateTo !== null && caller && !caller.user._id.equals(user._id))
+    return { ok: false, reason: "unauthorized" };
+  const outcome =
+    claims.updateTo === null
+      ? await applyVerification(auth, claims, user)
+      : await applyEmailChange(auth, { claims, token }, claims.updateTo, user, callbackURL);
+  // The link proved the mailbox: a stranger's failed sign-ins no longer delay the owner's new
+  // devices (docs/decisions.md "A mailed link ends the stranger's delays").
+  if (outcome.ok && outcome.becameVerified) await clearNewDeviceFailures(auth, outcome.user._id);
+  return outcome;
 }
 
 /** Idempotent: an already verified address answers success without a write (and without sign-in). */

@@ -3,6 +3,7 @@ import { resetPasswordContract } from "../../../contracts/password.ts";
 import { AuthError } from "../../../errors/auth-error.ts";
 import { answerRefusal } from "../../../errors/refusal.ts";
 import { defineEndpoint } from "../../../http/define-endpoint.ts";
+import { readKnownDevice, rememberKnownDevice } from "../../sign-in-throttle/index.ts";
 import { assertPasswordAllowed } from "../../users/index.ts";
 import { isPasswordResetEnabled } from "../rules.ts";
 import { findResetLinkUser, resetPassword as resetWithToken } from "../service.ts";
@@ -22,6 +23,11 @@ export const resetPassword = defineEndpoint(resetPasswordContract, {
     await assertPasswordAllowed(ctx.auth, ctx.body.newPassword, user);
     if (!token) throw new AuthError("INVALID_TOKEN");
     answerRefusal(await resetWithToken(ctx.auth, token, user, ctx.body.newPassword));
+    // The new password cleared every lane of the throttle; the device that used the mailed link
+    // becomes a known device, so a stranger's failures from elsewhere do not delay the owner's
+    // first sign-in on it either (docs/decisions.md "A mailed link ends the stranger's delays").
+    if (user)
+      rememberKnownDevice(ctx.auth, ctx.cookies, user._id, readKnownDevice(ctx.auth, ctx.cookies, user._id));
     return { status: true };
   },
 });
