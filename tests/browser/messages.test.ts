@@ -125,7 +125,7 @@ describe("a field the core refuses is named, with its rule", () => {
     // The live check (250 ms after the form re-renders) says nothing more while the server's message
     // stands for the same slug.
     await live.waitForTimeout(1500);
-    expect(await live.locator("#field-slug-live").innerText()).toBe("");
+    expect(await live.locator("#field-slug-live").textContent()).toBe("");
     await live.screenshot({ path: "/tmp/h4/messages-slug-taken.png" });
     expect(await app.db.collection("organizations").countDocuments()).toBe(before);
   });
