@@ -1,6 +1,5 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import type { Command } from "commander";
 import { type Db, ObjectId } from "mongodb";
 import { beforeAll, describe, expect, inject, it, vi } from "vitest";
 import { createProgram } from "../../packages/cli/src/program.ts";
@@ -46,6 +45,8 @@ const CONFIRMING: Row[] = [
  * nothing: take the flags and defaults"), touch no database, and ask their questions only on a terminal.
  */
 const YES_WITHOUT_CONFIRMATION = ["init", "create"];
+
+type Command = ReturnType<typeof createProgram>;
 
 function commandsWithYes(command: Command, prefix = ""): string[] {
   return command.commands.flatMap((sub) => {
