@@ -185,6 +185,14 @@ describe("a redirectTo or next value never leaves the app", () => {
       await expectOnApp(page, payload);
       await page.context().close();
     }
+    // A same-site path the core's stricter rule refuses (an encoded backslash) ends on the app's
+    // error page with the code, not on a 500.
+    const page = await guardedPage();
+    await page.goto("/sign-in?redirectTo=/%255Cevil.example");
+    await page.getByRole("button", { name: "Continue with GitHub" }).click();
+    await page.waitForURL((url) => url.pathname === "/error");
+    await expectOnApp(page, "/%255Cevil.example");
+    await expectText(page.locator("main code"), "INVALID_CALLBACK_URL");
   });
 
   test("verify-email: the Continue link (JavaScript off, as in a new tab) stays on the app", async () => {

@@ -1,5 +1,6 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
+import { isAuthError } from "@tessera/auth-core";
 import { getAuth } from "~/auth.server";
 import { field, readForm, redirectWith } from "~/lib/forms.server";
 import { toTesseraLanguage } from "~/lib/i18n";
@@ -11,12 +12,28 @@ import { safeRedirect } from "~/lib/session.server";
 // sign-in creates gets the language this visitor browses in (cookie, then Accept-Language).
 export async function action({ request }: ActionFunctionArgs) {
   const form = await readForm(request);
-  const auth = await getAuth();
-  const provider = field(form, "provider");
   const callbackURL = safeRedirect(field(form, "callbackURL"));
   const lang = requestedLanguage(request);
-  const result =
-    field(form, "intent") === "link"
+  const result = await startProviderFlow(request, form, callbackURL, lang);
+  const url = result.data && "url" in result.data ? result.data.url : null;
+  if (!url) throw redirect("/error?error=PROVIDER_NOT_FOUND");
+  return redirectWith(url, result.headers);
+}
+
+/**
+ * The core's answer; a refusal (an unknown provider, a callback the core's stricter path rule
+ * refuses) goes to the error page with its code instead of a 500.
+ */
+async function startProviderFlow(
+  request: Request,
+  form: FormData,
+  callbackURL: string,
+  lang: ReturnType<typeof requestedLanguage>,
+) {
+  const auth = await getAuth();
+  const provider = field(form, "provider");
+  try {
+    return field(form, "intent") === "link"
       ? await auth.api.linkSocialAccount({
           body: { provider, callbackURL, errorCallbackURL: "/account/linked" },
           headers: request.headers,
@@ -30,7 +47,8 @@ export async function action({ request }: ActionFunctionArgs) {
           },
           headers: request.headers,
         });
-  const url = result.data && "url" in result.data ? result.data.url : null;
-  if (!url) throw redirect("/error?error=PROVIDER_NOT_FOUND");
-  return redirectWith(url, result.headers);
+  } catch (error) {
+    if (isAuthError(error)) throw redirect(`/error?error=${error.code}`);
+    throw error;
+  }
 }
