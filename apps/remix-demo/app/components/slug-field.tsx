@@ -1,5 +1,5 @@
 import { useFetcher } from "@remix-run/react";
-import { useEffect, useState } from "react";
+import { type ChangeEvent, useEffect, useRef, useState } from "react";
 import { type FormState, startSentence, useErrorText, useFieldProblem } from "~/components/form";
 import { useT } from "~/lib/i18n";
 
@@ -17,7 +17,17 @@ export function SlugField({
   const text = useErrorText();
   const problem = useFieldProblem();
   const fetcher = useFetcher<{ slug: string; available: boolean; code: string | null }>();
-  const [slug, setSlug] = useState(state?.values?.slug ?? defaultValue ?? "");
+  const initial = state?.values?.slug ?? defaultValue ?? "";
+  const [slug, setSlug] = useState(initial);
+  const input = useRef<HTMLInputElement>(null);
+  // The input is uncontrolled: a slug typed before hydration stays (a controlled input was reset
+  // to the server's empty value), and the state takes it from the DOM once hydrated.
+  useEffect(() => {
+    const typed = input.current;
+    if (!typed?.value) return;
+    typed.value = typed.value.toLowerCase();
+    setSlug(typed.value);
+  }, []);
   const { load } = fetcher;
   useEffect(() => {
     if (!slug || slug === current) return;
@@ -47,8 +57,9 @@ export function SlugField({
       <input
         id="field-slug"
         name="slug"
-        value={slug}
-        onChange={(event) => setSlug(event.target.value.toLowerCase())}
+        ref={input}
+        defaultValue={initial}
+        onChange={(event) => setSlug(lowerCaseInPlace(event))}
         pattern="[a-z0-9-]+"
         aria-invalid={code || live?.available === false ? true : undefined}
         aria-describedby={describedBy}
@@ -67,4 +78,16 @@ export function SlugField({
       </p>
     </div>
   );
+}
+
+/** Slugs are lower case: the typed value is lowered where it is, the caret kept. */
+function lowerCaseInPlace(event: ChangeEvent<HTMLInputElement>): string {
+  const target = event.target;
+  const lower = target.value.toLowerCase();
+  if (lower !== target.value) {
+    const { selectionStart, selectionEnd } = target;
+    target.value = lower;
+    target.setSelectionRange(selectionStart, selectionEnd);
+  }
+  return lower;
 }

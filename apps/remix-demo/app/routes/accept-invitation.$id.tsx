@@ -1,8 +1,9 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData, useSearchParams } from "@remix-run/react";
 import { isAuthError } from "@tessera/auth-core";
 import { getAuth } from "~/auth.server";
 import { ErrorSummary, Submit, useErrorText } from "~/components/form";
+import { VerifyEmailFirst } from "~/components/verify-email-first";
 import { failure, field, readForm, redirectWith } from "~/lib/forms.server";
 import { useT } from "~/lib/i18n";
 import { getViewer, requireViewer } from "~/lib/session.server";
@@ -40,10 +41,19 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 
 export async function action({ request, params }: ActionFunctionArgs) {
   const form = await readForm(request);
-  await requireViewer(request);
+  const { user } = await requireViewer(request);
   const auth = await getAuth();
   const invitationId = params.id ?? "";
+  const here = `/accept-invitation/${encodeURIComponent(invitationId)}`;
   try {
+    if (field(form, "intent") === "resend-verification") {
+      // The link brings the invitee back here once the address is verified.
+      await auth.api.sendVerificationEmail({
+        body: { email: user.email, callbackURL: `/verify-email?next=${encodeURIComponent(here)}` },
+        headers: request.headers,
+      });
+      return redirectWith(`${here}?sent=1`);
+    }
     if (field(form, "intent") === "reject") {
       await auth.api.rejectInvitation({ body: { invitationId }, headers: request.headers });
       return redirectWith("/organizations");
@@ -62,6 +72,7 @@ export default function AcceptInvitation() {
   const text = useErrorText();
   const data = useLoaderData<typeof loader>();
   const state = useActionData<typeof action>();
+  const [params] = useSearchParams();
   const back = encodeURIComponent(data.here);
   return (
     <section className="card narrow">
@@ -81,6 +92,12 @@ export default function AcceptInvitation() {
               </Link>
             </li>
           </ul>
+        </>
+      ) : data.state === "error" && data.error === "INVITATION_EMAIL_NOT_VERIFIED" ? (
+        <>
+          <ErrorSummary state={state} />
+          <VerifyEmailFirst message={text(data.error)} sent={params.has("sent")} isRefusal />
+          <p className="muted">{t("invitation.signedInAs", { email: data.email })}</p>
         </>
       ) : data.state === "error" ? (
         <>

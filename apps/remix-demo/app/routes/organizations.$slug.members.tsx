@@ -4,23 +4,28 @@ import { getAuth } from "~/auth.server";
 import { ErrorSummary, Notice } from "~/components/form";
 import { failure, field, readForm, redirectWith } from "~/lib/forms.server";
 import { useT } from "~/lib/i18n";
-import { canManage, requireOrganization } from "~/lib/org.server";
-import { ROLES } from "~/lib/roles";
+import { readRoleTable, requireOrganization } from "~/lib/org.server";
+import { findGrantableRoles, findMemberActions } from "~/lib/roles";
 
 export const handle = { title: "organizations.tabs.members" };
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const { organization, roles, viewer } = await requireOrganization(request, params.slug);
+  // Only the actions the core would allow are offered (an admin gets none on an owner's row).
+  const { table, creatorRole } = await readRoleTable();
   return {
     slug: organization.slug,
-    canManage: canManage(roles),
     me: viewer.user.id,
+    grantable: findGrantableRoles(table, creatorRole, roles),
     members: organization.members.map((member) => ({
       id: member.id,
       userId: member.userId,
       name: member.user.name,
       email: member.user.email,
       role: member.role,
+      ...(member.userId === viewer.user.id
+        ? { canChangeRole: false, canRemove: false }
+        : findMemberActions(table, creatorRole, roles, member.role)),
     })),
   };
 }
@@ -55,7 +60,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
 
 export default function Members() {
   const { t } = useT();
-  const { members, canManage, me } = useLoaderData<typeof loader>();
+  const { members, grantable, me } = useLoaderData<typeof loader>();
   const state = useActionData<typeof action>();
   const [params] = useSearchParams();
   return (
@@ -79,16 +84,16 @@ export default function Members() {
               <td>{member.name}</td>
               <td>{member.email}</td>
               <td>
-                {canManage && member.userId !== me ? (
+                {member.canChangeRole ? (
                   <Form method="post" className="row-actions">
                     <input type="hidden" name="memberId" value={member.id} />
                     <label className="visually-hidden" htmlFor={`role-${member.id}`}>
                       {t("organizations.members.roleOf", { name: member.name })}
                     </label>
                     <select id={`role-${member.id}`} name="role" defaultValue={member.role}>
-                      {ROLES.map((role) => (
+                      {grantable.map((role) => (
                         <option key={role} value={role}>
-                          {t(`organizations.roles.${role}`)}
+                          {t(`organizations.roles.${role}`, { defaultValue: role })}
                         </option>
                       ))}
                     </select>
@@ -121,7 +126,7 @@ export default function Members() {
                       {t("organizations.members.leave")}
                     </button>
                   </Form>
-                ) : canManage ? (
+                ) : member.canRemove ? (
                   <Form method="post">
                     <input type="hidden" name="memberId" value={member.id} />
                     <button

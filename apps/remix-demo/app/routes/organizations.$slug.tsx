@@ -1,5 +1,13 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { NavLink, Outlet, useLoaderData } from "@remix-run/react";
+import {
+  isRouteErrorResponse,
+  Link,
+  NavLink,
+  Outlet,
+  useLoaderData,
+  useParams,
+  useRouteError,
+} from "@remix-run/react";
 import { useT } from "~/lib/i18n";
 import { requireOrganization } from "~/lib/org.server";
 
@@ -39,6 +47,28 @@ export default function OrganizationLayout() {
         </ul>
       </nav>
       <Outlet />
+    </div>
+  );
+}
+
+/**
+ * A signed-in user who is not a member of the URL's organization (removed while the page was open,
+ * never a member, or no such organization): lib/org.server.ts answers 404 "not-a-member" for all
+ * three. The page names only the slug the user already has in the address bar — never an
+ * organization name, which a non-member must not learn. Other errors go to the app's error page.
+ */
+export function ErrorBoundary() {
+  const error = useRouteError();
+  const { slug } = useParams();
+  const { t } = useT();
+  if (!isRouteErrorResponse(error) || error.status !== 404 || error.data !== "not-a-member") throw error;
+  return (
+    <div className="card">
+      <h1>{t("organizations.notMember.title")}</h1>
+      <p>{t("organizations.notMember.body", { slug })}</p>
+      <p>
+        <Link to="/organizations">{t("organizations.notMember.back")}</Link>
+      </p>
     </div>
   );
 }
