@@ -162,12 +162,14 @@ export const optionsSchema = z
             enabled: z.boolean().default(false),
             /**
              * Move the address only once the NEW address has confirmed (a verified user's current
-             * address confirms first), and keep it verified. Off, the flow applies: the current
-             * address's link moves the address and resets it to unverified (an unverified user's
-             * address moves at once). On closes the typo-takeover window of Better Auth #7196.
-             * @default false
+             * address confirms first), and keep it verified. Off (Better Auth's flow): the current
+             * address's link moves the address and resets it to unverified, and an unverified user's
+             * address moves at once — so an unverified account could hold a free address it does not
+             * own until that address's owner resets it (docs/decisions.md "An address moves only once
+             * it is proven"). On also closes the typo-takeover window of Better Auth #7196.
+             * @default true
              */
-            verifyNewEmailFirst: z.boolean().default(false),
+            verifyNewEmailFirst: z.boolean().default(true),
           })
           .strict()
           .prefault({}),

@@ -7,7 +7,11 @@ const freshTestAuth = useFreshTestAuth();
 
 const ADA = "ada@example.com";
 const NEW = "ada.new@example.com";
-const ENABLED = { user: { changeEmail: { enabled: true } } };
+/**
+ * Better Auth's flow, which most tests here are about: the current address's link moves the address
+ * (and an unverified user's moves at once). Tessera's default is verifyNewEmailFirst (below).
+ */
+const ENABLED = { user: { changeEmail: { enabled: true, verifyNewEmailFirst: false } } };
 
 function latestLink(email: string): string {
   const mail = t.outbox.latestTo(email);
@@ -264,6 +268,25 @@ describe("POST /change-email with the cookie cache on", () => {
 
 describe("POST /change-email with verifyNewEmailFirst (#7196 hardening)", () => {
   const STRICT = { user: { changeEmail: { enabled: true, verifyNewEmailFirst: true } } };
+
+  it("is the default: an unverified user's address does not move until the new address confirms (issue 27)", async () => {
+    t = await freshTestAuth({ user: { changeEmail: { enabled: true } } });
+    const { browser, id } = await signedInAda(false);
+    const res = await browser.post("/change-email", { newEmail: NEW });
+    expect(res.status).toBe(200);
+    // Nothing moved: the new address is not held by this account until its mailbox answers …
+    expect(await userDoc(id)).toMatchObject({ email: ADA, emailVerified: false });
+    expect(await t.db.collection("users").countDocuments({ email: NEW })).toBe(0);
+    expect(t.outbox.latestTo(NEW)?.kind).toBe("verify-email");
+    // … so its owner can still sign up with it, and the account's link then moves nothing.
+    expect((await signUp(new TestBrowser(t.auth), { email: NEW, password: "another staple" })).status).toBe(
+      200,
+    );
+    const link = await new TestBrowser(t.auth).get(latestLink(NEW));
+    expect(link.status).toBe(302);
+    expect(await userDoc(id)).toMatchObject({ email: ADA });
+    expect(await t.db.collection("users").countDocuments({ email: NEW })).toBe(1);
+  });
 
   it("verified user: old address confirms, then the new one; only then the address moves, verified", async () => {
     t = await freshTestAuth(STRICT);

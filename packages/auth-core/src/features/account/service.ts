@@ -8,10 +8,13 @@ import { moveUserEmail, sendChangeEmailLink, sendVerificationEmail } from "../ve
  * POST /change-email. Returns the user as stored afterwards
  * (changed only on the direct path), so the caller can refresh its cookie cache.
  * - Verified address: nothing changes now. A change-email link goes to the CURRENT address (which is
- *   also the notice to the old mailbox, docs/security.md); following it moves the address.
- * - Unverified address: there is nothing to protect, the address moves at once, stays unverified and
- *   the new mailbox gets a verification link (Better Auth's behaviour, issue #136) — unless
- *   `user.changeEmail.verifyNewEmailFirst`, where the new mailbox must confirm before anything moves.
+ *   also the notice to the old mailbox, docs/security.md); following it forwards a link to the new
+ *   address, whose use moves the address, verified (`user.changeEmail.verifyNewEmailFirst`, the
+ *   default), or moves it at once, unverified (the option off).
+ * - Unverified address: the new mailbox gets a verification link and nothing moves until it is used
+ *   (the default: an unverified account must not hold an address it has not proven, docs/decisions.md
+ *   "An address moves only once it is proven"); with the option off the address moves at once, stays
+ *   unverified (Better Auth's behaviour, issue #136).
  */
 export async function requestEmailChange(
   auth: AuthContext,

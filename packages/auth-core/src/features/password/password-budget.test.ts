@@ -18,7 +18,8 @@ const THROTTLE_CLEAR = "delete:verifications";
 let t: TestAuth;
 let ada: TestBrowser;
 beforeEach(async () => {
-  t = await freshTestAuth({ user: { changeEmail: { enabled: true } } });
+  // Better Auth's change-email flow: the budget of an unverified address that moves at once.
+  t = await freshTestAuth({ user: { changeEmail: { enabled: true, verifyNewEmailFirst: false } } });
   ada = new TestBrowser(t.auth);
   await signUp(ada, { email: EMAIL, password: PASSWORD });
 });
