@@ -13,7 +13,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export default function ErrorPage() {
   const { t } = useT();
   const { error } = useLoaderData<typeof loader>();
-  const message = t(`errors.${error.toUpperCase()}`, { defaultValue: t("errorPage.generic") });
+  // The app's own wording first (problems.*), then the catalogue's (components/form.tsx useErrorText).
+  const code = error.toUpperCase();
+  const message = t([`problems.${code}`, `errors.${code}`], { defaultValue: t("errorPage.generic") });
   return (
     <section className="card narrow">
       <h1>{t("errorPage.title")}</h1>
