@@ -228,6 +228,10 @@ const TRIGGERS: Trigger[] = [
     run: ({ t }) => signUp(new TestBrowser(t.auth), { email: "new@example.com", password: "password123" }),
   },
   {
+    code: "PASSWORD_CONTEXT_SPECIFIC",
+    run: ({ t }) => signUp(new TestBrowser(t.auth), { email: "new.user@example.com", password: "New.User" }),
+  },
+  {
     code: "ACCOUNT_TEMPORARILY_LOCKED",
     // 10 consecutive failures just now: the next attempt waits 32 s (features/sign-in-throttle).
     run: async ({ t }) => {
