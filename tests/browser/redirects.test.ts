@@ -193,6 +193,10 @@ describe("a redirectTo or next value never leaves the app", () => {
     await page.waitForURL((url) => url.pathname === "/error");
     await expectOnApp(page, "/%255Cevil.example");
     await expectText(page.locator("main code"), "INVALID_CALLBACK_URL");
+    await expectText(
+      page.getByRole("alert"),
+      "The page to come back to after signing in is not allowed. Start again from the sign-in page.",
+    );
   });
 
   test("verify-email: the Continue link (JavaScript off, as in a new tab) stays on the app", async () => {
