@@ -77,6 +77,20 @@ describe("a field the core refuses is named, with its rule", () => {
     expect(await app.db.collection("users").countDocuments()).toBe(before);
   });
 
+  test("in Russian, the rule's count takes its plural form and empty fields say what to enter", async () => {
+    const page = await app.newPage({ locale: "ru-RU" });
+    await page.goto("/sign-up");
+    await page.locator("#field-name").fill("Н".repeat(300));
+    await page.locator("main form button[type=submit]").click();
+    // Email and password are empty: the app asks for them before the core sees the name.
+    await expectText(page.locator("#field-email-error"), "Введите адрес электронной почты");
+    await page.locator("#field-email").fill("dlinnoe-imya@example.com");
+    await page.locator("#field-password").fill("достаточно длинный пароль 6");
+    await page.locator("main form button[type=submit]").click();
+    await expectText(page.locator("#field-name-error"), "Не более 256 символов");
+    expect(await summaryItems(page)).toEqual(["Имя: не более 256 символов"]);
+  });
+
   test("profile: a too-long name and a javascript: image are each named; the user is unchanged", async () => {
     const page = await app.newPage();
     await signIn(page, DEMO.linus, DEMO.password);
