@@ -2,7 +2,8 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useSearchParams } from "@remix-run/react";
 import { getAuth } from "~/auth.server";
 import { ErrorSummary, Field, Notice, Submit } from "~/components/form";
-import { failure, field, readForm, redirectWith } from "~/lib/forms.server";
+import { YourData } from "~/components/your-data";
+import { failure, field, invalid, missingFields, readForm, redirectWith } from "~/lib/forms.server";
 import { fromTesseraLanguage, isLanguageCode, LANGUAGES, toTesseraLanguage, useT } from "~/lib/i18n";
 import { languageCookie, resolveLanguage } from "~/lib/i18n.server";
 import { requireViewer } from "~/lib/session.server";
@@ -25,6 +26,11 @@ export async function action({ request }: ActionFunctionArgs) {
   const { user } = await requireViewer(request);
   const auth = await getAuth();
   try {
+    if (field(form, "intent") === "sign-in-again") {
+      // The export asked for a fresh session: a new sign-in gives one, then back here.
+      const result = await auth.api.signOut({ headers: request.headers });
+      return redirectWith("/sign-in?redirectTo=%2Faccount%23your-data", result.headers);
+    }
     if (field(form, "intent") === "resend-verification") {
       await auth.api.sendVerificationEmail({
         body: { email: user.email, callbackURL: "/verify-email" },
@@ -32,6 +38,9 @@ export async function action({ request }: ActionFunctionArgs) {
       });
       return redirectWith("/account?done=verification-sent");
     }
+    // The core takes an empty name (sign-up does too); a profile without one is refused here.
+    const missing = missingFields(form, { name: "NAME_REQUIRED" });
+    if (missing) return invalid(missing, form);
     const lang = field(form, "language");
     const image = field(form, "image").trim();
     const result = await auth.api.updateUser({
@@ -60,6 +69,7 @@ export default function Profile() {
   const state = useActionData<typeof action>();
   const [params] = useSearchParams();
   const done = params.get("done");
+  const exportError = params.get("export-error");
   return (
     <section aria-labelledby="profile-title">
       <h2 id="profile-title">{t("account.profile.title")}</h2>
@@ -98,6 +108,7 @@ export default function Profile() {
         </div>
         <Submit intent="profile">{t("common.save")}</Submit>
       </Form>
+      <YourData error={exportError && /^[A-Z_]{1,64}$/.test(exportError) ? exportError : null} />
     </section>
   );
 }

@@ -1,6 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useLocation, useSearchParams } from "@remix-run/react";
 import { getAuth } from "~/auth.server";
+import { CopyButton } from "~/components/copy-button";
 import { ErrorSummary, Field, type FormState, Notice, Submit } from "~/components/form";
 import { failure, field, readForm, redirectWith } from "~/lib/forms.server";
 import { useT } from "~/lib/i18n";
@@ -41,8 +42,11 @@ export async function action({ request }: ActionFunctionArgs) {
         },
         headers: request.headers,
       });
-      // Shown once, in this answer only: the core stores a hash.
-      return { created: { name: data.name, key: data.key } };
+      // Shown once, in this answer only: the core stores a hash. With it, a request that carries the
+      // key in the core's header is the user's (apiKey.enableSessionForAPIKeys, app/auth.server.ts).
+      const { options, apiURL } = auth.context;
+      const command = `curl -H "${options.apiKey.header}: ${data.key}" ${apiURL}/get-session`;
+      return { created: { name: data.name, key: data.key, command } };
     }
     const keyId = field(form, "keyId");
     if (intent === "delete") await auth.api.deleteApiKey({ body: { keyId }, headers: request.headers });
@@ -65,7 +69,7 @@ export default function ApiKeys() {
   const location = useLocation();
   const { keys } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>() as
-    | (FormState & { created?: { name: string | null; key: string } })
+    | (FormState & { created?: { name: string | null; key: string; command: string } })
     | undefined;
   const [params] = useSearchParams();
   const format = new Intl.DateTimeFormat(lang, { dateStyle: "medium" });
@@ -79,6 +83,12 @@ export default function ApiKeys() {
           <p className="secret" data-testid="new-api-key">
             {result.created.key}
           </p>
+          <CopyButton text={result.created.key} label={t("account.apiKeys.copyKey")} />
+          <p>{t("account.apiKeys.usage")}</p>
+          <p className="secret">
+            <code data-testid="api-key-command">{result.created.command}</code>
+          </p>
+          <CopyButton text={result.created.command} label={t("account.apiKeys.copyCommand")} />
         </div>
       ) : null}
       <ErrorSummary state={result} />
