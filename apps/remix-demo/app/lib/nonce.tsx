@@ -1,7 +1,7 @@
 import { createContext, type ReactNode, useContext } from "react";
 
 /**
- * The per-request CSP nonce of the inline scripts Remix renders (docs/security.md, response headers).
+ * The per-request CSP nonce of the inline scripts Remix renders (docs/security.md, "Response headers").
  * The server provides it; in the browser the context is empty: a nonce attribute reads back as ""
  * once a page has a CSP header (nonce hiding), so "" is also what hydration finds.
  */
