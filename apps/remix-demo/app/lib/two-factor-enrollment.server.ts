@@ -8,7 +8,8 @@ import { readAppEnv } from "./env.server";
  * shows it only once. Without this copy a wrong code, a reload or a new tab lost the QR code and the
  * backup codes while the authenticator app already held the secret. The copy is an encrypted,
  * HttpOnly cookie (AES-256-GCM, key derived from the app secret): the secret and codes never sit
- * in a URL, the browser cannot read them back, and the cookie is bound to the user and session.
+ * in a URL, the browser cannot read them back, and the cookie is bound to the user and session
+ * (docs/security.md, "Enabling two-factor").
  */
 export interface PendingEnrollment {
   totpURI: string;

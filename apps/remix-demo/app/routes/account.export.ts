@@ -10,7 +10,8 @@ import { requireViewer } from "~/lib/session.server";
  * caller, answered as a JSON file. A POST from the account page's own form (Origin checked, no
  * link or prefetch can start it), posted as a document so the browser saves the answer. The core
  * asks for a fresh session: a stale one is sent back to the account page with the reason and a
- * "sign in again" button (routes/account._index.tsx); so is any other refusal.
+ * "sign in again" button (routes/account._index.tsx); so is any other refusal (docs/security.md,
+ * "The user's own data").
  */
 export const loader = () => redirect("/account");
 
