@@ -89,7 +89,11 @@ export function readEnrollment(
 
 /** What the page shows: the QR code drawn here, on the server (the secret goes to no third party). */
 export async function showEnrollment(enrollment: PendingEnrollment): Promise<ShownEnrollment> {
-  const svg = await QRCode.toString(enrollment.totpURI, { type: "svg", margin: 1, errorCorrectionLevel: "M" });
+  const svg = await QRCode.toString(enrollment.totpURI, {
+    type: "svg",
+    margin: 1,
+    errorCorrectionLevel: "M",
+  });
   return {
     qrSrc: `data:image/svg+xml;base64,${Buffer.from(svg).toString("base64")}`,
     secret: new URL(enrollment.totpURI).searchParams.get("secret") ?? "",
