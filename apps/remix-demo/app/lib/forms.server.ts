@@ -37,15 +37,29 @@ export function field(form: FormData, name: string): string {
   return typeof value === "string" ? value : "";
 }
 
+/** The codes the core's password rules refuse a new password with (features/users/password-policy.ts). */
+const NEW_PASSWORD_CODES = [
+  "PASSWORD_TOO_SHORT",
+  "PASSWORD_TOO_LONG",
+  "PASSWORD_COMPROMISED",
+  "PASSWORD_CONTEXT_SPECIFIC",
+] as const;
+
+/**
+ * `failure`'s `fieldFor` for a form whose new password is not named `password` (change, set, an
+ * admin's set-password): every refusal of the password rules goes next to that field.
+ */
+export function newPasswordCodesOn(name: string): Record<string, string> {
+  return Object.fromEntries(NEW_PASSWORD_CODES.map((code) => [code, name]));
+}
+
 /** Which field a catalogue code concerns; the rest show in the summary only. */
 const FIELD_OF_CODE: Record<string, string> = {
   INVALID_EMAIL: "email",
   USER_ALREADY_EXISTS: "email",
   EMAIL_IS_THE_SAME: "newEmail",
   EMAIL_NOT_VERIFIED: "email",
-  PASSWORD_TOO_SHORT: "password",
-  PASSWORD_TOO_LONG: "password",
-  PASSWORD_COMPROMISED: "password",
+  ...newPasswordCodesOn("password"),
   INVALID_PASSWORD: "password",
   INVALID_CODE: "code",
   INVALID_BACKUP_CODE: "code",

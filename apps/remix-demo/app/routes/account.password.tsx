@@ -2,7 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useSearchParams } from "@remix-run/react";
 import { getAuth } from "~/auth.server";
 import { Checkbox, ErrorSummary, Field, Notice, Submit } from "~/components/form";
-import { failure, field, readForm, redirectWith } from "~/lib/forms.server";
+import { failure, field, newPasswordCodesOn, readForm, redirectWith } from "~/lib/forms.server";
 import { useT } from "~/lib/i18n";
 import { requireViewer } from "~/lib/session.server";
 
@@ -44,9 +44,7 @@ export async function action({ request }: ActionFunctionArgs) {
   } catch (error) {
     return failure(error, form, {
       INVALID_PASSWORD: "currentPassword",
-      PASSWORD_TOO_SHORT: "newPassword",
-      PASSWORD_TOO_LONG: "newPassword",
-      PASSWORD_COMPROMISED: "newPassword",
+      ...newPasswordCodesOn("newPassword"),
     });
   }
 }

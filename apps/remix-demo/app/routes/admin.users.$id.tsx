@@ -5,7 +5,7 @@ import { getAuth } from "~/auth.server";
 import { Checkbox, ErrorSummary, Field, Notice, Submit } from "~/components/form";
 import { PROVIDER_NAMES } from "~/components/social";
 import { describeDevice } from "~/lib/device";
-import { failure, field, invalid, readForm, redirectWith } from "~/lib/forms.server";
+import { failure, field, invalid, newPasswordCodesOn, readForm, redirectWith } from "~/lib/forms.server";
 import { useT } from "~/lib/i18n";
 import { requireAdmin } from "~/lib/session.server";
 
@@ -132,9 +132,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
     return redirectWith(`${back}?done=${intent}`);
   } catch (error) {
     return failure(error, form, {
-      PASSWORD_TOO_SHORT: "newPassword",
-      PASSWORD_TOO_LONG: "newPassword",
-      PASSWORD_COMPROMISED: "newPassword",
+      ...newPasswordCodesOn("newPassword"),
       INVALID_ROLE: "role",
     });
   }
