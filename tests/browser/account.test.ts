@@ -171,19 +171,40 @@ describe("the account pages", () => {
     await expectText(page.locator("caption"), "0 keys");
   });
 
-  test("change email through the mailed link, then delete the account through another", async () => {
+  test("change email through the mailed links (current address, then the new one), then delete the account through another", async () => {
     const page = await app.newPage();
     await signIn(page, DEMO.grace, DEMO.password);
     await expectText(heading(page), /Welcome/);
     await page.goto("/account/email");
+    await expectText(
+      page.getByText(/changes only once the new address is confirmed/),
+      /If your current address is verified, it confirms the change first\./,
+    );
     await page.getByLabel("New email address").fill("grace.hopper@example.com");
     await page.getByRole("button", { name: "Change email" }).click();
-    await expectText(page.getByRole("status"), /Done/);
+    await expectText(
+      page.getByRole("status"),
+      "Check the inbox of grace@example.com: open the link we mailed to confirm the change. We then mail a link to the new address, and your address changes when that one is opened.",
+    );
+    // docs/decisions.md "An address moves only once it is proven": the current mailbox agrees first…
     const mail = await app.smtp.waitForMail(DEMO.grace, "Confirm your new email");
     await page.goto(linkIn(mail, "/verify-email").toString());
+    await expectText(
+      page.getByRole("status"),
+      "Your current address confirmed the change. Now open the link we mailed to the new address: your address changes then.",
+    );
+    expect(await app.db.collection("users").countDocuments({ email: "grace.hopper@example.com" })).toBe(0);
+    // …then the new mailbox opens its own link, and only then the address moves, verified.
+    const proof = await app.smtp.waitForMail("grace.hopper@example.com", "Verify your email");
+    await page.goto(linkIn(proof, "/verify-email").toString());
     await expectText(heading(page), "Email verification");
+    await expectText(
+      page.getByRole("status"),
+      "Your email address is now grace.hopper@example.com, and it is verified.",
+    );
     await screenshot(page, "account-email-changed");
-    expect(await app.db.collection("users").countDocuments({ email: "grace.hopper@example.com" })).toBe(1);
+    const moved = await app.db.collection("users").findOne({ email: "grace.hopper@example.com" });
+    expect(moved?.emailVerified).toBe(true);
 
     // Grace owns Acme with other members: the core refuses until ownership moves.
     await page.goto("/account/delete");
@@ -192,6 +213,34 @@ describe("the account pages", () => {
     await page.getByRole("button", { name: "Delete my account" }).click();
     await expectText(page.getByRole("alert").first(), /Transfer ownership|There is a problem/);
     await screenshot(page, "account-delete-refused");
+  });
+
+  test("an unverified account's address moves only when the new address opens its link", async () => {
+    const page = await app.newPage();
+    await page.goto("/sign-up");
+    await page.getByLabel("Name").fill("Unproven Mover");
+    await page.getByLabel("Email").fill("unproven@example.com");
+    await page.getByLabel("Password").fill("moving house soon 7");
+    await page.getByRole("button", { name: "Create account" }).click();
+    await expectText(heading(page), /Welcome/);
+    await page.goto("/account/email");
+    await page.getByLabel("New email address").fill("proven.later@example.com");
+    await page.getByRole("button", { name: "Change email" }).click();
+    await expectText(
+      page.getByRole("status"),
+      "Check the new address's inbox: your address changes when you open the link we mailed there.",
+    );
+    const users = app.db.collection("users");
+    expect(await users.countDocuments({ email: "unproven@example.com", emailVerified: false })).toBe(1);
+    expect(await users.countDocuments({ email: "proven.later@example.com" })).toBe(0);
+    const proof = await app.smtp.waitForMail("proven.later@example.com", "Verify your email");
+    await page.goto(linkIn(proof, "/verify-email").toString());
+    await expectText(
+      page.getByRole("status"),
+      "Your email address is now proven.later@example.com, and it is verified.",
+    );
+    expect(await users.countDocuments({ email: "proven.later@example.com", emailVerified: true })).toBe(1);
+    expect(await users.countDocuments({ email: "unproven@example.com" })).toBe(0);
   });
 
   test("a user without organizations deletes the account through the mailed link", async () => {

@@ -13,17 +13,24 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return { email: user.email };
 }
 
-// A verified address confirms by a mailed link (to /verify-email); an unverified one moves at once.
+/**
+ * The address moves only once the new mailbox has opened its link (the core's default,
+ * `user.changeEmail.verifyNewEmailFirst`, docs/decisions.md "An address moves only once it is
+ * proven"), for unverified accounts too; a verified account's current mailbox agrees first. The
+ * links land on /verify-email with the address asked for (`to`), which tells that page whether
+ * the address has moved yet (routes/verify-email.tsx).
+ */
 export async function action({ request }: ActionFunctionArgs) {
   const form = await readForm(request);
-  await requireViewer(request);
+  const { user } = await requireViewer(request);
   const auth = await getAuth();
+  const newEmail = field(form, "newEmail");
   try {
     await auth.api.changeEmail({
-      body: { newEmail: field(form, "newEmail"), callbackURL: "/verify-email" },
+      body: { newEmail, callbackURL: `/verify-email?to=${encodeURIComponent(newEmail)}` },
       headers: request.headers,
     });
-    return redirectWith("/account/email?done=requested");
+    return redirectWith(`/account/email?done=${user.emailVerified ? "current" : "new"}`);
   } catch (error) {
     return failure(error, form, { INVALID_EMAIL: "newEmail", EMAIL_CAN_NOT_BE_UPDATED: "newEmail" });
   }
@@ -34,11 +41,19 @@ export default function ChangeEmail() {
   const { email } = useLoaderData<typeof loader>();
   const state = useActionData<typeof action>();
   const [params] = useSearchParams();
+  const done = params.get("done");
   return (
     <section aria-labelledby="email-title">
       <h2 id="email-title">{t("account.email.title")}</h2>
-      {params.get("done") ? <Notice>{t("account.email.requested")}</Notice> : null}
+      {done ? (
+        <Notice>
+          {done === "current"
+            ? t("account.email.requestedCurrent", { email })
+            : t("account.email.requestedNew")}
+        </Notice>
+      ) : null}
       <p>{t("account.email.current", { email })}</p>
+      <p>{t("account.email.intro")}</p>
       <ErrorSummary state={state} labels={{ newEmail: t("account.email.newEmail") }} />
       <Form method="post" noValidate>
         <Field

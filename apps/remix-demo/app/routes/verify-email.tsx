@@ -13,6 +13,22 @@ const KNOWN_ERRORS = [
   "email_can_not_be_updated",
 ];
 
+/**
+ * Where an email change stands after one of its links (routes/account.email.tsx puts the address
+ * asked for in `to`): "moved" when the signed-in account has that address now, "pending" when the
+ * current mailbox agreed and the new one has yet to open its link, "unknown" when nobody is signed
+ * in (the page then says both). The address shown is the account's own, never `to`: a crafted link
+ * cannot make the page name an address.
+ */
+type EmailChange = { state: "moved"; email: string } | { state: "pending" | "unknown" } | null;
+
+function readEmailChange(to: string | null, viewerEmail: string | null): EmailChange {
+  if (to === null) return null;
+  if (viewerEmail === null) return { state: "unknown" };
+  const asked = to.trim().toLowerCase();
+  return asked === viewerEmail.toLowerCase() ? { state: "moved", email: viewerEmail } : { state: "pending" };
+}
+
 // Where the verification (and change-email) link lands after /api/auth/verify-email: ?error= on failure.
 export async function loader({ request }: LoaderFunctionArgs) {
   const params = new URL(request.url).searchParams;
@@ -21,6 +37,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return {
     sent: params.get("sent") === "1",
     error: error ? (KNOWN_ERRORS.includes(error) ? error : "invalid_token") : null,
+    change: readEmailChange(params.get("to"), viewer?.user.email ?? null),
     next: safeRedirect(params.get("next")),
     signedIn: viewer !== null,
   };
@@ -28,7 +45,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export default function VerifyEmail() {
   const { t } = useT();
-  const { sent, error, next, signedIn } = useLoaderData<typeof loader>();
+  const { sent, error, change, next, signedIn } = useLoaderData<typeof loader>();
   return (
     <section className="card narrow">
       <h1>{t("verifyEmail.title")}</h1>
@@ -38,6 +55,10 @@ export default function VerifyEmail() {
         <p className="field-error" role="alert">
           {t(`verifyEmail.errors.${error}`)}
         </p>
+      ) : change?.state === "moved" ? (
+        <p role="status">{t("verifyEmail.changed", { email: change.email })}</p>
+      ) : change ? (
+        <p role="status">{t(`verifyEmail.change.${change.state}`)}</p>
       ) : (
         <p role="status">{t("verifyEmail.done")}</p>
       )}
