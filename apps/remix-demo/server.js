@@ -3,6 +3,7 @@
 // load context, which the /api/auth splat route passes to auth.handler (rate limits, sessions' IP).
 import { createRequestHandler } from "@remix-run/express";
 import express from "express";
+import { keepSignedInAnswersPrivate, setNoSniff } from "./answer-headers.js";
 
 const isProduction = process.env.NODE_ENV === "production";
 const port = Number(process.env.PORT || 5173);
@@ -20,12 +21,15 @@ const loadBuild = () =>
 
 const app = express();
 app.disable("x-powered-by");
+app.use(setNoSniff);
 app.use(refuseCrossSiteActions);
 if (vite) app.use(vite.middlewares);
 else {
   app.use("/assets", express.static("build/client/assets", { immutable: true, maxAge: "1y" }));
   app.use(express.static("build/client", { maxAge: "1h" }));
 }
+// Requests are served only after `started` is set (the server listens then).
+app.use(keepSignedInAnswersPrivate(() => started.auth.context.cookies.sessionToken));
 app.all(
   "*",
   createRequestHandler({

@@ -118,6 +118,49 @@ describe("response headers of the app", () => {
     expect(anonymous.headers.get("x-content-type-options")).toBe("nosniff");
   });
 
+  test("resource routes, loader redirects and assets carry nosniff once; signed-in ones are private, no-store", async () => {
+    const cookie = await sessionCookieOf(DEMO.grace, DEMO.password);
+    const signedIn = [
+      // The live slug check (a resource route answering JSON), the core's own answers, a loader's
+      // redirect of a signed-in visitor, and the redirect of /favicon.ico.
+      ["/organizations/check-slug?slug=acme", 200],
+      ["/api/auth/get-session", 200],
+      ["/sign-in", 302],
+      ["/favicon.ico", 301],
+    ] as const;
+    for (const [path, status] of signedIn) {
+      const response = await get(path, cookie);
+      expect(response.status, path).toBe(status);
+      expect(response.headers.get("x-content-type-options"), path).toBe("nosniff");
+      expect(response.headers.get("cache-control"), path).toBe("private, no-store");
+    }
+    expect(
+      await (await fetch(`${app.url}/organizations/check-slug?slug=acme`, { headers: { cookie } })).json(),
+    ).toEqual({
+      slug: "acme",
+      available: false,
+      code: "ORGANIZATION_SLUG_TAKEN",
+    });
+    // Anonymous: a loader's redirect to sign in, the favicon's redirect and the core's answer are
+    // nosniff without being marked private.
+    for (const [path, status] of [
+      ["/account", 302],
+      ["/organizations/check-slug?slug=acme", 302],
+      ["/favicon.ico", 301],
+      ["/api/auth/get-session", 200],
+    ] as const) {
+      const response = await get(path);
+      expect(response.status, path).toBe(status);
+      expect(response.headers.get("x-content-type-options"), path).toBe("nosniff");
+      expect(response.headers.get("cache-control"), path).not.toBe("private, no-store");
+    }
+    // Assets: nosniff, and still cacheable for a signed-in visitor.
+    const icon = await get("/favicon.svg", cookie);
+    expect(icon.status).toBe(200);
+    expect(icon.headers.get("x-content-type-options")).toBe("nosniff");
+    expect(icon.headers.get("cache-control")).toBe("public, max-age=3600");
+  });
+
   test("in Chromium, no page reports a CSP violation, and every page hydrates", async () => {
     const page = await app.newPage();
     const watch = await watchPage(page);

@@ -5,7 +5,8 @@ import { randomBytes } from "node:crypto";
  * headers): a strict Content-Security-Policy keyed to a per-request nonce, `nosniff`, and
  * `private, no-store` wherever the answer is personal, so no shared cache, back/forward cache or
  * history copy keeps it after sign-out. app/entry.server.tsx applies them to documents and to
- * `.data` requests.
+ * `.data` requests; server.js (answer-headers.js) adds nosniff and private, no-store to the answers
+ * Remix gives without calling the entry (resource routes, loader redirects).
  */
 
 /** 128 random bits, fresh for every document (CSP3 §6.7.2.3: a nonce must be unguessable and unique). */
