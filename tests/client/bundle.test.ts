@@ -43,6 +43,17 @@ describe("the browser bundle", () => {
     expect(imports).toEqual(["react"]);
   });
 
+  it("of @tessera/auth-core/roles holds only the role rules and imports nothing (no zod, no server code)", async () => {
+    const { inputs, imports, code } = await bundle("roles.ts");
+    expect(inputs.map((input) => input.replace(/^.*packages\/auth-core\/src\//, "")).sort()).toEqual([
+      "contracts/role-list.ts",
+      "features/organization/members/rules.ts",
+      "roles.ts",
+    ]);
+    expect(imports).toEqual([]);
+    expect(code).not.toMatch(/node:|mongodb/);
+  });
+
   it("can be imported, and a client created, with no window or document", async () => {
     expect("window" in globalThis || "document" in globalThis).toBe(false);
     const { code } = await bundle("client/index.ts");

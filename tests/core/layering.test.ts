@@ -169,6 +169,14 @@ describe("layering of packages/auth-core/src", () => {
     ).toEqual([]);
   });
 
+  it("roles.ts (@tessera/auth-core/roles) reaches only the pure role rules and the role-list parser, so a browser can bundle it", () => {
+    expect([...reachableFrom(graph, "roles.ts")].sort()).toEqual([
+      "contracts/role-list.ts",
+      "features/organization/members/rules.ts",
+      "roles.ts",
+    ]);
+  });
+
   it('only db/ and */store.ts import "mongodb"', () => {
     const found = violations(
       (file, target) => target === "mongodb" && !file.startsWith("db/") && !file.endsWith("/store.ts"),

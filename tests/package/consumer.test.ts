@@ -227,7 +227,11 @@ await startServer({ env: { PORT: "0" } }).then(() => console.log("started"), (er
       `import { createAuth, isAuthError, type User } from "@tessera/auth-core";
 import { createAuthClient } from "@tessera/auth-core/client";
 import { createAuthClient as createReactAuthClient } from "@tessera/auth-core/react";
+import { canActOnMember, DEFAULT_ROLES, type RoleTable } from "@tessera/auth-core/roles";
 import { startServer } from "@tessera/auth-core/server";
+
+const roles: RoleTable = DEFAULT_ROLES;
+export const adminMayRemoveOwner: boolean = canActOnMember("admin", "owner", roles, "owner");
 
 const auth = createAuth({
   database: { uri: "mongodb://127.0.0.1:27017", dbName: "app" },

@@ -1,7 +1,7 @@
 import type { FullOrganization } from "@tessera/auth-core";
 import { isAuthError } from "@tessera/auth-core";
+import { buildRoleTable, type RoleTable } from "@tessera/auth-core/roles";
 import { getAuth } from "~/auth.server";
-import { buildRoleTable, type RoleTable } from "./roles";
 import { requireViewer, type Viewer } from "./session.server";
 
 export interface OrganizationPage {

@@ -1,18 +1,21 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useLocation, useSearchParams } from "@remix-run/react";
+import { findGrantableRoles } from "@tessera/auth-core/roles";
 import { getAuth } from "~/auth.server";
 import { ErrorSummary, Field, Notice, Submit } from "~/components/form";
 import { failure, field, readForm, redirectWith } from "~/lib/forms.server";
 import { useT } from "~/lib/i18n";
-import { canManage, requireOrganization } from "~/lib/org.server";
-import { ROLES } from "~/lib/roles";
+import { canManage, readRoleTable, requireOrganization } from "~/lib/org.server";
 
 export const handle = { title: "organizations.tabs.invitations" };
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const { organization, roles } = await requireOrganization(request, params.slug);
+  const { table, creatorRole } = await readRoleTable();
   return {
     canManage: canManage(roles),
+    // Only the roles the core lets this viewer give (an admin cannot invite an owner).
+    grantable: findGrantableRoles(roles, table, creatorRole),
     teams: organization.teams.map((team) => ({ id: team.id, name: team.name })),
     invitations: organization.invitations
       .filter((invitation) => invitation.status === "pending")
@@ -60,7 +63,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
 export default function Invitations() {
   const { t, lang } = useT();
   const location = useLocation();
-  const { invitations, teams, canManage } = useLoaderData<typeof loader>();
+  const { invitations, teams, canManage, grantable } = useLoaderData<typeof loader>();
   const state = useActionData<typeof action>();
   const [params] = useSearchParams();
   const done = params.get("done");
@@ -131,7 +134,7 @@ export default function Invitations() {
             <div className="field">
               <label htmlFor="field-role">{t("organizations.members.role")}</label>
               <select id="field-role" name="role" defaultValue="member">
-                {ROLES.map((role) => (
+                {grantable.map((role) => (
                   <option key={role} value={role}>
                     {t(`organizations.roles.${role}`)}
                   </option>

@@ -1,11 +1,11 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useSearchParams } from "@remix-run/react";
+import { canActOnMember, findGrantableRoles, hasPermission } from "@tessera/auth-core/roles";
 import { getAuth } from "~/auth.server";
 import { ErrorSummary, Notice } from "~/components/form";
 import { failure, field, readForm, redirectWith } from "~/lib/forms.server";
 import { useT } from "~/lib/i18n";
 import { readRoleTable, requireOrganization } from "~/lib/org.server";
-import { findGrantableRoles, findMemberActions } from "~/lib/roles";
 
 export const handle = { title: "organizations.tabs.members" };
 
@@ -16,17 +16,21 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   return {
     slug: organization.slug,
     me: viewer.user.id,
-    grantable: findGrantableRoles(table, creatorRole, roles),
-    members: organization.members.map((member) => ({
-      id: member.id,
-      userId: member.userId,
-      name: member.user.name,
-      email: member.user.email,
-      role: member.role,
-      ...(member.userId === viewer.user.id
-        ? { canChangeRole: false, canRemove: false }
-        : findMemberActions(table, creatorRole, roles, member.role)),
-    })),
+    grantable: findGrantableRoles(roles, table, creatorRole),
+    members: organization.members.map((member) => {
+      // The core's own checks of update-member-role and remove-member (@tessera/auth-core/roles).
+      const reachable =
+        member.userId !== viewer.user.id && canActOnMember(roles, member.role, table, creatorRole);
+      return {
+        id: member.id,
+        userId: member.userId,
+        name: member.user.name,
+        email: member.user.email,
+        role: member.role,
+        canChangeRole: reachable && hasPermission(roles, { member: ["update"] }, table),
+        canRemove: reachable && hasPermission(roles, { member: ["delete"] }, table),
+      };
+    }),
   };
 }
 

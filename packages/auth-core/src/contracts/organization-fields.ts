@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { parseRoles } from "./role-list.ts";
 import { userURLField } from "./schemas.ts";
 
 /**
@@ -23,15 +24,8 @@ export const metadataField = z
   .record(z.string(), z.unknown())
   .refine((value) => JSON.stringify(value).length <= 8192, "metadata too large");
 
-/**
- * A member's roles: the comma separated list of docs/decisions.md, trimmed, without empty entries. Here
- * because the role fields below normalise with it; features/organization/members/rules.ts re-exports it for
- * the server's decisions, so input and stored roles are split the same way.
- */
-export function parseRoles(role: string | readonly string[]): string[] {
-  const parts = typeof role === "string" ? role.split(",") : role.flatMap((entry) => entry.split(","));
-  return [...new Set(parts.map((part) => part.trim()).filter((part) => part.length > 0))];
-}
+// The role fields below normalise with it; re-exported for the contracts that name it.
+export { parseRoles };
 
 /** A role or several: "admin", "admin,member" or ["admin", "member"]; at least one. */
 export const roleField = z

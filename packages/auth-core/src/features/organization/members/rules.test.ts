@@ -1,8 +1,10 @@
 import { describe, expect, it } from "vitest";
 import {
   buildRoleTable,
+  canActOnMember,
   canGrantRoles,
   DEFAULT_ROLES,
+  findGrantableRoles,
   findPermissionRefusal,
   hasPermission,
   ORGANIZATION_STATEMENTS,
@@ -132,6 +134,42 @@ describe("granting roles: nobody grants a role they do not hold", () => {
     ["owner", ["nope"], false],
   ] as const)("%s granting %j → %s", (caller, granted, allowed) => {
     expect(canGrantRoles(caller, granted, table, "owner")).toBe(allowed);
+  });
+});
+
+describe("acting on a member: only a creator-role holder on a creator-role holder, nobody on one who can do more", () => {
+  const table = buildRoleTable(
+    { superuser: ORGANIZATION_STATEMENTS, remover: { member: ["delete"] } },
+    "owner",
+  );
+  it.each([
+    ["owner", "owner", true],
+    ["owner", "admin", true],
+    ["admin", "owner", false],
+    ["admin", "admin", true],
+    ["admin", "member", true],
+    ["admin", "admin,owner", false],
+    // Every right, but not the creator role: still cannot touch an owner (docs/security.md).
+    ["superuser", "owner", false],
+    ["superuser", "admin", true],
+    // Review finding 12: member:delete alone does not reach an admin, who can do more.
+    ["remover", "admin", false],
+    ["remover", "member", true],
+    ["remover", "remover", true],
+  ] as const)("%s acting on %s → %s", (caller, target, allowed) => {
+    expect(canActOnMember(caller, target, table, "owner")).toBe(allowed);
+  });
+
+  it("offers only the roles the caller may grant, in table order", () => {
+    expect(findGrantableRoles("owner", DEFAULT_ROLES, "owner")).toEqual(["owner", "admin", "member"]);
+    expect(findGrantableRoles("admin", DEFAULT_ROLES, "owner")).toEqual(["admin", "member"]);
+    expect(findGrantableRoles("member", DEFAULT_ROLES, "owner")).toEqual(["member"]);
+    expect(findGrantableRoles("superuser", table, "owner")).toEqual([
+      "admin",
+      "member",
+      "superuser",
+      "remover",
+    ]);
   });
 });
 

@@ -1,8 +1,10 @@
-import { parseRoles } from "../../../contracts/organization-fields.ts";
+import { parseRoles } from "../../../contracts/role-list.ts";
 
 /**
  * Pure membership decisions: roles and permissions, who may grant which role, member
- * and team seats. No I/O. Invitation state is in invitations/rules.ts.
+ * and team seats. No I/O. Invitation state is in invitations/rules.ts. The role rules are public
+ * as `@tessera/auth-core/roles` (src/roles.ts): this file imports nothing but the role-list parser,
+ * so a page and a browser can bundle it (tests/core/layering.test.ts).
  */
 
 /** resource → actions. */
@@ -40,7 +42,7 @@ export function buildRoleTable(
   return table;
 }
 
-/** The role-list parser is shared with the input schemas (contracts/organization-fields.ts). */
+/** The role-list parser is shared with the input schemas (contracts/role-list.ts). */
 export { parseRoles };
 
 function roleGrants(table: RoleTable, role: string, resource: string, action: string): boolean {
@@ -138,6 +140,32 @@ export function coversRoles(
 
 export function holdsRole(roles: string, role: string): boolean {
   return parseRoles(roles).includes(role);
+}
+
+/**
+ * Whether the caller may act on (change the role of, remove) a member at all, the permission for the
+ * action aside: only a creator-role holder acts on a creator-role holder (an admin cannot change or
+ * remove an owner, docs/security.md), and nobody on a member whose roles grant more (coversRoles).
+ * update-member-role and remove-member decide with it; pages use it to offer only what is allowed.
+ */
+export function canActOnMember(
+  callerRoles: string | readonly string[],
+  targetRoles: string | readonly string[],
+  table: RoleTable,
+  creatorRole: string,
+): boolean {
+  const held = parseRoles(callerRoles);
+  if (parseRoles(targetRoles).includes(creatorRole) && !held.includes(creatorRole)) return false;
+  return coversRoles(held, targetRoles, table);
+}
+
+/** The roles of the table the caller may give (canGrantRoles, one role at a time), in table order. */
+export function findGrantableRoles(
+  callerRoles: string | readonly string[],
+  table: RoleTable,
+  creatorRole: string,
+): string[] {
+  return Object.keys(table).filter((role) => canGrantRoles(callerRoles, [role], table, creatorRole));
 }
 
 /**

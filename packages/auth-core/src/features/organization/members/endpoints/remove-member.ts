@@ -8,7 +8,7 @@ import {
   resolveOrganizationId,
 } from "../../endpoints/guards.ts";
 import { forgetActiveOrganization } from "../../organizations/service.ts";
-import { coversRoles, holdsRole } from "../rules.ts";
+import { canActOnMember } from "../rules.ts";
 import { findMemberByIdOrEmail, removeMembership, roleTableOf } from "../service.ts";
 import { toMember } from "../types.ts";
 
@@ -23,12 +23,10 @@ export const removeMember = defineEndpoint(removeMemberContract, {
     // "The organization must match": a member of another organization is not found here.
     const target = await findMemberByIdOrEmail(auth, organizationId, body.memberIdOrEmail);
     if (!target) throw new AuthError("MEMBER_NOT_FOUND");
-    // An admin cannot remove an owner (docs/security.md): only a creator-role holder can.
+    // An admin cannot remove an owner (docs/security.md); review finding 12: nor anyone a member
+    // whose roles grant more than their own.
     const creatorRole = auth.options.organization.creatorRole;
-    if (holdsRole(target.role, creatorRole) && !holdsRole(own.role, creatorRole))
-      throw new AuthError("MEMBER_DELETE_NOT_ALLOWED");
-    // Review finding 12: nobody removes a member whose roles grant more than their own.
-    if (!coversRoles(own.role, target.role, roleTableOf(auth)))
+    if (!canActOnMember(own.role, target.role, roleTableOf(auth), creatorRole))
       throw new AuthError("MEMBER_DELETE_NOT_ALLOWED");
     const removed = await removeMembership(auth, target);
     if (removed === false) throw new AuthError("CANNOT_LEAVE_AS_ONLY_OWNER");

@@ -7,7 +7,7 @@ import {
   requireMembership,
   resolveOrganizationId,
 } from "../../endpoints/guards.ts";
-import { canGrantRoles, coversRoles, findUnknownRoles, holdsRole } from "../rules.ts";
+import { canActOnMember, canGrantRoles, findUnknownRoles, holdsRole } from "../rules.ts";
 import { dropCreatorRole, findMemberById, roleTableOf, setMemberRole } from "../service.ts";
 import { type Member, toMember } from "../types.ts";
 
@@ -29,10 +29,9 @@ export const updateMemberRole = defineEndpoint(updateMemberRoleContract, {
     const target = await findMemberById(auth, organizationId, body.memberId);
     if (!target) throw new AuthError("MEMBER_NOT_FOUND");
     const creatorRole = auth.options.organization.creatorRole;
-    if (holdsRole(target.role, creatorRole) && !holdsRole(own.role, creatorRole))
+    // An admin cannot change an owner; review finding 12: nor anyone a member who can do more.
+    if (!canActOnMember(own.role, target.role, table, creatorRole))
       throw new AuthError("MEMBER_UPDATE_NOT_ALLOWED");
-    // Review finding 12: nobody changes a member whose roles grant more than their own.
-    if (!coversRoles(own.role, target.role, table)) throw new AuthError("MEMBER_UPDATE_NOT_ALLOWED");
     if (!canGrantRoles(own.role, body.role, table, creatorRole))
       throw new AuthError("MEMBER_UPDATE_NOT_ALLOWED");
     const role = body.role.join(",");
