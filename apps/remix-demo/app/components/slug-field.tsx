@@ -60,7 +60,8 @@ export function SlugField({
         ref={input}
         defaultValue={initial}
         onChange={(event) => setSlug(lowerCaseInPlace(event))}
-        pattern="[a-z0-9-]+"
+        // The core's slug rule (contracts/organization-fields.ts slugField), as the hint says it.
+        pattern="[a-z0-9](?:[a-z0-9._\-]{0,98}[a-z0-9])?"
         aria-invalid={code || live?.available === false ? true : undefined}
         aria-describedby={describedBy}
         autoComplete="off"
@@ -73,7 +74,9 @@ export function SlugField({
         {live
           ? live.available
             ? t("organizations.slugAvailable")
-            : text(live.code ?? "ORGANIZATION_SLUG_TAKEN")
+            : live.code === "VALIDATION_ERROR"
+              ? startSentence(t("rules.formatSlug"), lang)
+              : text(live.code ?? "ORGANIZATION_SLUG_TAKEN")
           : ""}
       </p>
     </div>

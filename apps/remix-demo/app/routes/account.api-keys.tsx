@@ -91,7 +91,10 @@ export default function ApiKeys() {
           <CopyButton text={result.created.command} label={t("account.apiKeys.copyCommand")} />
         </div>
       ) : null}
-      <ErrorSummary state={result} />
+      <ErrorSummary
+        state={result}
+        labels={{ name: t("account.apiKeys.name"), expiresIn: t("account.apiKeys.expiresIn") }}
+      />
       <table>
         <caption className="muted">{t("account.apiKeys.caption", { count: keys.length })}</caption>
         <thead>

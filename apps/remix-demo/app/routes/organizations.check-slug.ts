@@ -7,7 +7,7 @@ import { requireViewer } from "~/lib/session.server";
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireViewer(request);
   const slug = new URL(request.url).searchParams.get("slug") ?? "";
-  if (!/^[a-z0-9-]{1,64}$/.test(slug)) return { slug, available: false, code: "VALIDATION_ERROR" };
+  // The core's own slug rule decides (letters, digits, - _ and .): a bad slug answers VALIDATION_ERROR.
   const auth = await getAuth();
   try {
     await auth.api.checkOrganizationSlug({ body: { slug }, headers: request.headers });

@@ -1,0 +1,62 @@
+import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
+import { DEMO, expectText, startTestApp, type TestApp } from "./app-harness.ts";
+import { signIn } from "./page-watch.ts";
+
+/**
+ * The API-keys form names the field a refusal concerns in its summary, like every other form; the
+ * slug's hint, its live check and the input's pattern say the core's rule (letters, digits, - _ and
+ * ., contracts/organization-fields.ts), so a slug the core accepts is never called wrong.
+ */
+vi.setConfig({ testTimeout: 120_000 });
+
+let app: TestApp;
+beforeAll(async () => {
+  app = await startTestApp();
+}, 240_000);
+afterAll(() => app?.close());
+
+describe("API keys and slugs say what the core's rules are", () => {
+  test("a too-long key name is named with its label in the summary; no key is made", async () => {
+    const page = await app.newPage();
+    await signIn(page, DEMO.linus, DEMO.password);
+    await page.goto("/account/api-keys");
+    await page.getByLabel("Name", { exact: true }).fill("K".repeat(40));
+    await page.getByRole("button", { name: "Create key" }).click();
+    await expectText(page.locator("#field-name-error"), "At most 32 characters");
+    // The label prefix is what this asserts; the rule's first letter is the summary's own style.
+    expect(await page.locator(".error-summary li").allInnerTexts()).toEqual([
+      expect.stringMatching(/^Name: at most 32 characters$/i),
+    ]);
+    expect(await app.db.collection("apiKeys").countDocuments()).toBe(0);
+  });
+
+  test("the slug hint names - _ and .; a slug with them is available live, valid to the browser, and created", async () => {
+    const page = await app.newPage();
+    await signIn(page, DEMO.grace, DEMO.password);
+    await page.goto("/organizations");
+    await expectText(
+      page.locator("#field-slug-hint"),
+      "Lowercase letters, digits, - _ and ., beginning and ending with a letter or digit; used in addresses.",
+    );
+    await page.getByLabel("Organization name").fill("Dotted Team");
+    await page.getByLabel("Slug", { exact: true }).fill("dotted.team_1");
+    await expectText(page.locator("#field-slug-live"), "This slug is available.");
+    expect(
+      await page.locator("#field-slug").evaluate((input: HTMLInputElement) => input.validity.valid),
+    ).toBe(true);
+    await page.getByRole("button", { name: "Create organization" }).click();
+    await page.waitForURL((url) => url.pathname === "/organizations/dotted.team_1", { timeout: 10_000 });
+    expect(await app.db.collection("organizations").countDocuments({ slug: "dotted.team_1" })).toBe(1);
+
+    // What the core refuses, the live check refuses too, in the rule's words.
+    await page.goto("/organizations");
+    await page.getByLabel("Slug", { exact: true }).fill("-dotted");
+    await expectText(
+      page.locator("#field-slug-live"),
+      "Use only lowercase letters, digits, - _ and ., beginning and ending with a letter or digit",
+    );
+    expect(
+      await page.locator("#field-slug").evaluate((input: HTMLInputElement) => input.validity.valid),
+    ).toBe(false);
+  });
+});
