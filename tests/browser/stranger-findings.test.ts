@@ -1,0 +1,75 @@
+import { mkdir } from "node:fs/promises";
+import type { Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
+import {
+  DEMO,
+  expectPath,
+  expectText,
+  screenshot,
+  startTestApp,
+  type TestApp,
+  totpNow,
+  waitText,
+} from "./app-harness.ts";
+import { expectHeaderOnOneRow, signIn } from "./page-watch.ts";
+
+/**
+ * What a stranger found using the Remix demo: a button link white on white, empty fields answered
+ * as wrong ones, a second-factor page with no sign-in behind it, 404s logged as crashes, and a
+ * Russian header on two rows.
+ */
+vi.setConfig({ testTimeout: 120_000 });
+
+const SHOTS = "/tmp/f2";
+let app: TestApp;
+beforeAll(async () => {
+  await mkdir(SHOTS, { recursive: true });
+  app = await startTestApp();
+}, 240_000);
+afterAll(() => app?.close());
+
+const errorUnder = (page: Page, name: string) => page.locator(`#field-${name}-error`);
+const summary = (page: Page) => page.getByTestId("error-summary");
+
+interface Colours {
+  color: string;
+  background: string;
+}
+const coloursOf = (page: Page, name: string): Promise<Colours> =>
+  page
+    .locator("main")
+    .getByRole("link", { name, exact: true })
+    .evaluate((element) => {
+      const style = getComputedStyle(element);
+      return { color: style.color, background: style.backgroundColor };
+    });
+
+describe("what a stranger found", () => {
+  test("the invitation's Sign up link (a secondary button) keeps its blue text on white, hovered too", async () => {
+    const invitation = await app.db.collection("invitations").findOne({ email: DEMO.invitee });
+    const page = await app.newPage();
+    await page.goto(`/accept-invitation/${invitation?._id}`);
+    const signUp = await coloursOf(page, "Sign up");
+    expect(signUp).toEqual({ color: "rgb(29, 78, 216)", background: "rgb(255, 255, 255)" });
+    expect(await coloursOf(page, "Sign in")).toEqual({
+      color: "rgb(255, 255, 255)",
+      background: "rgb(29, 78, 216)",
+    });
+    await page.locator("main").getByRole("link", { name: "Sign up", exact: true }).hover();
+    expect(await coloursOf(page, "Sign up")).toEqual({
+      color: "rgb(30, 58, 138)",
+      background: "rgb(239, 246, 255)",
+    });
+    await page.locator("main").getByRole("link", { name: "Sign in", exact: true }).hover();
+    expect(await coloursOf(page, "Sign in")).toEqual({
+      color: "rgb(255, 255, 255)",
+      background: "rgb(30, 58, 138)",
+    });
+    await page.screenshot({ path: `${SHOTS}/accept-signed-out.png` });
+  });
+
+
+
+
+
+});
