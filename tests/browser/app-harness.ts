@@ -35,6 +35,8 @@ export interface TestApp {
   db: Db;
   smtp: SmtpSink;
   browser: Browser;
+  /** Everything the app's server printed (stdout and stderr) so far. */
+  log(): string;
   /** A fresh browser context (cookies), with or without JavaScript. */
   newPage(options?: { javaScript?: boolean; locale?: string }): Promise<Page>;
   close(): Promise<void>;
@@ -117,6 +119,12 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
     },
     stdio: ["ignore", "pipe", "pipe"],
   });
+  let log = "";
+  const record = (chunk: Buffer) => {
+    log += chunk.toString();
+  };
+  child.stdout?.on("data", record);
+  child.stderr?.on("data", record);
   await waitForReady(child);
   const client = new MongoClient(mongoUri, { serverSelectionTimeoutMS: 5000 });
   const db = client.db(dbName);
@@ -139,6 +147,7 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
     db,
     smtp,
     browser,
+    log: () => log,
     async newPage({ javaScript = true, locale = "en-US" } = {}) {
       const context = await browser.newContext({ javaScriptEnabled: javaScript, baseURL: url, locale });
       contexts.push(context);

@@ -68,6 +68,15 @@ describe("what a stranger found", () => {
     await page.screenshot({ path: `${SHOTS}/accept-signed-out.png` });
   });
 
+  test("a 404 is one short log line without its query; no stack", async () => {
+    const before = app.log().length;
+    const response = await fetch(`${app.url}/no-such-page?token=s3cret-token`);
+    expect(response.status).toBe(404);
+    await new Promise((done) => setTimeout(done, 500));
+    const log = app.log().slice(before);
+    expect(log).not.toMatch(/No route matches URL|at .*\.js:\d+|s3cret-token/);
+    expect(log.match(/404 GET \/no-such-page/g)).toEqual(["404 GET /no-such-page"]);
+  });
 
 
 

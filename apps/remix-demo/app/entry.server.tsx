@@ -1,7 +1,12 @@
 import { PassThrough } from "node:stream";
-import type { AppLoadContext, EntryContext, HandleDataRequestFunction } from "@remix-run/node";
+import type {
+  AppLoadContext,
+  EntryContext,
+  HandleDataRequestFunction,
+  HandleErrorFunction,
+} from "@remix-run/node";
 import { createReadableStreamFromReadable } from "@remix-run/node";
-import { RemixServer } from "@remix-run/react";
+import { isRouteErrorResponse, RemixServer } from "@remix-run/react";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
 import { getAuth } from "./auth.server";
@@ -23,6 +28,22 @@ async function headerOptions(nonce?: string) {
 export const handleDataRequest: HandleDataRequestFunction = async (response, { request }) => {
   applySecurityHeaders(request, response.headers, await headerOptions());
   return response;
+};
+
+/**
+ * A URL that matches no route is the visitor's mistake, not the app's: one short line without a
+ * stack (Remix's default prints "No route matches URL" with its stack). The query string stays out
+ * of the log: it may carry a token. Every other error keeps its stack.
+ */
+export const handleError: HandleErrorFunction = (error, { request }) => {
+  if (request.signal.aborted) return;
+  if (isRouteErrorResponse(error) && error.status === 404) {
+    console.warn(`404 ${request.method} ${new URL(request.url).pathname}`);
+    return;
+  }
+  // Remix keeps the thrown Error of its own error responses in a private `error` field.
+  const cause = isRouteErrorResponse(error) ? (error as { error?: unknown }).error : undefined;
+  console.error(cause ?? error);
 };
 
 export default async function handleRequest(
