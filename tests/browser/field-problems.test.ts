@@ -41,12 +41,20 @@ describe("fieldProblems", () => {
     });
   });
 
-  it("a javascript: image is the URL rule on the image field", async () => {
+  it("a javascript: image is the URL rule on the image field, http allowed on this http server", async () => {
     const form = formOf({ name: "Ada", image: "javascript:alert(1)" });
     const issues = await refusal(() =>
       t.auth.api.updateUser({ body: { image: "javascript:alert(1)" }, headers }),
     );
     expect(fieldProblems(issues, form)).toEqual({
+      errors: { image: "VALIDATION_ERROR" },
+      rules: { image: { rule: "urlHttp" } },
+    });
+  });
+
+  it("on an https server the URL rule names https only", () => {
+    const issues = [{ path: "image", message: "must be an https URL or null" }];
+    expect(fieldProblems(issues, formOf({ image: "http://img.example/a.png" }))).toEqual({
       errors: { image: "VALIDATION_ERROR" },
       rules: { image: { rule: "url" } },
     });

@@ -78,6 +78,32 @@ describe("what a stranger found", () => {
     expect(log.match(/404 GET \/no-such-page/g)).toEqual(["404 GET /no-such-page"]);
   });
 
+  test("the profile shows an empty name and a bad image at once, with the scheme rule this app really has", async () => {
+    const page = await app.newPage();
+    await signIn(page, DEMO.linus, DEMO.password);
+    await page.goto("/account");
+    const before = await app.db.collection("users").findOne({ email: DEMO.linus });
+    const rule = "Enter a web address that starts with https:// or http://";
+    await page.getByLabel("Name").fill("");
+    await page.getByLabel("Image URL").fill("ftp://files.example/me.png");
+    await page.getByRole("button", { name: "Save" }).click();
+    await expectText(errorUnder(page, "name"), "Enter a name");
+    await expectText(errorUnder(page, "image"), rule);
+    // The summary reads the same sentences, capital included.
+    expect(await summary(page).locator("li").allTextContents()).toEqual([
+      "Name: Enter a name",
+      `Image URL: ${rule}`,
+    ]);
+    await page.screenshot({ path: `${SHOTS}/profile-name-and-image.png`, fullPage: true });
+    // The core's own refusal (name given) reads the same rule.
+    await page.getByLabel("Name").fill("Linus T.");
+    await page.getByLabel("Image URL").fill("ftp://files.example/me.png");
+    await page.getByRole("button", { name: "Save" }).click();
+    await expectText(errorUnder(page, "image"), rule);
+    await expect.poll(() => summary(page).locator("li").allTextContents()).toEqual([`Image URL: ${rule}`]);
+    const after = await app.db.collection("users").findOne({ email: DEMO.linus });
+    expect({ name: after?.name, image: after?.image }).toEqual({ name: before?.name, image: before?.image });
+  });
 
 
 

@@ -55,7 +55,7 @@ export function ErrorSummary({
   state: FormState | undefined;
   labels?: Record<string, string>;
 }) {
-  const { t } = useT();
+  const { t, lang } = useT();
   const problem = useFieldProblem();
   const summary = useRef<HTMLDivElement>(null);
   const entries = Object.entries(state?.errors ?? {});
@@ -83,7 +83,8 @@ export function ErrorSummary({
             ) : (
               <a href={`#field-${name}`}>
                 {labels?.[name] ? `${labels[name]}: ` : ""}
-                {problem(state, name)}
+                {/* The same sentence as under the field, capital included. */}
+                {startSentence(problem(state, name) ?? "", lang)}
               </a>
             )}
           </li>

@@ -9,7 +9,7 @@
  * zod's messages): a length or count limit, a required value, a format, a URL scheme.
  */
 export interface FieldRule {
-  rule: "max" | "min" | "required" | "format" | "url" | "invalid";
+  rule: "max" | "min" | "required" | "format" | "url" | "urlHttp" | "invalid";
   limit?: number;
 }
 
@@ -39,7 +39,9 @@ function readRule(message: string): FieldRule {
   if (/^Too small/.test(message) && limit)
     return Number(limit[1]) <= 1 ? { rule: "required" } : { rule: "min", limit: Number(limit[1]) };
   if (/^Invalid string: must match pattern/.test(message)) return { rule: "format" };
-  // assertUserURLsAllowed (core http/user-urls.ts): "must be an http(s) URL or null".
+  // assertUserURLsAllowed (core http/user-urls.ts): "must be an https URL or null", or "an http(s)
+  // URL" while the app itself runs on http: the message says which schemes this app takes.
+  if (/http\(s\) URL/.test(message)) return { rule: "urlHttp" };
   if (/URL/.test(message)) return { rule: "url" };
   return { rule: "invalid" };
 }

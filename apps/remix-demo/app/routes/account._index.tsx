@@ -1,9 +1,11 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import { data } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useSearchParams } from "@remix-run/react";
 import { getAuth } from "~/auth.server";
 import { ErrorSummary, Field, Notice, Submit } from "~/components/form";
 import { YourData } from "~/components/your-data";
-import { failure, field, invalid, missingFields, readForm, redirectWith } from "~/lib/forms.server";
+import { readAppEnv } from "~/lib/env.server";
+import { type FormFailure, failure, field, missingFields, readForm, redirectWith } from "~/lib/forms.server";
 import { fromTesseraLanguage, isLanguageCode, LANGUAGES, toTesseraLanguage, useT } from "~/lib/i18n";
 import { languageCookie, resolveLanguage } from "~/lib/i18n.server";
 import { requireViewer } from "~/lib/session.server";
@@ -40,9 +42,9 @@ export async function action({ request }: ActionFunctionArgs) {
     }
     // The core takes an empty name (sign-up does too); a profile without one is refused here.
     const missing = missingFields(form, { name: "NAME_REQUIRED" });
-    if (missing) return invalid(missing, form);
     const lang = field(form, "language");
     const image = field(form, "image").trim();
+    if (missing) return refuseProfile(form, missing, image);
     const result = await auth.api.updateUser({
       body: {
         name: field(form, "name").trim(),
@@ -61,6 +63,35 @@ export async function action({ request }: ActionFunctionArgs) {
       VALIDATION_ERROR: "form",
     });
   }
+}
+
+/**
+ * The refused profile when the name is missing: the core is not asked, so the image's own problem
+ * is checked here too and both show at once. The rule is the core's (http/user-urls.ts, docs/
+ * security.md "URLs users supply"): an absolute https URL, or http while the app runs on http,
+ * without credentials; keep the two in step.
+ */
+function refuseProfile(form: FormData, missing: Record<string, string>, image: string) {
+  const allowsHttp = readAppEnv(process.env).baseURL.startsWith("http:");
+  const errors: Record<string, string> = { ...missing };
+  const rules: FormFailure["rules"] = {};
+  if (image !== "" && !isAllowedImage(image, allowsHttp)) {
+    errors.image = "VALIDATION_ERROR";
+    rules.image = { rule: allowsHttp ? "urlHttp" : "url" };
+  }
+  const values = {
+    name: field(form, "name"),
+    image: field(form, "image"),
+    language: field(form, "language"),
+  };
+  return data<FormFailure>({ errors, values, rules }, { status: 400 });
+}
+
+function isAllowedImage(value: string, allowsHttp: boolean): boolean {
+  if (!URL.canParse(value)) return false;
+  const url = new URL(value);
+  if (url.protocol !== "https:" && !(allowsHttp && url.protocol === "http:")) return false;
+  return url.username === "" && url.password === "";
 }
 
 export default function Profile() {
