@@ -105,6 +105,32 @@ describe("what a stranger found", () => {
     expect({ name: after?.name, image: after?.image }).toEqual({ name: before?.name, image: before?.image });
   });
 
+  test("empty fields say what to enter: two-factor password and code, a new organization's name and slug", async () => {
+    const page = await app.newPage();
+    await signIn(page, DEMO.barbara, DEMO.password);
+    await page.goto("/organizations");
+    await page.getByRole("button", { name: "Create organization" }).click();
+    await expectText(errorUnder(page, "name"), "Enter a name");
+    await expectText(errorUnder(page, "slug"), "Enter a slug");
+
+    await page.goto("/account/two-factor");
+    await page.getByRole("button", { name: "Set up two-factor" }).click();
+    await expectText(errorUnder(page, "password"), "Enter your password");
+    await page.getByLabel("Password").fill(DEMO.password);
+    await page.getByRole("button", { name: "Set up two-factor" }).click();
+    const secret = await waitText(page.getByTestId("totp-secret"));
+    await page.getByRole("button", { name: "Turn on two-factor" }).click();
+    await expectText(errorUnder(page, "code"), "Enter the 6-digit code");
+    await page.screenshot({ path: `${SHOTS}/2fa-empty-code.png`, fullPage: true });
+    await page.getByLabel("Code from the app").fill(await totpNow(secret));
+    await page.getByRole("button", { name: "Turn on two-factor" }).click();
+    await expectPath(page, "/account/two-factor");
+    await expect.poll(() => page.getByRole("button", { name: "Turn off two-factor" }).count()).toBe(1);
+    await page.getByRole("button", { name: "Turn off two-factor" }).click();
+    await expectText(errorUnder(page, "password"), "Enter your password");
+    const user = await app.db.collection("users").findOne({ email: DEMO.barbara });
+    expect(user?.twoFactorEnabled).toBe(true);
+  });
 
 
 });

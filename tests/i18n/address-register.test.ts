@@ -43,6 +43,7 @@ const SLUG_KEYS = [
   "organizations.fields.slug",
   "organizations.slugAvailable",
   "validation.CONFIRM_SLUG",
+  "validation.SLUG_REQUIRED",
   "problems.ORGANIZATION_ALREADY_EXISTS",
   "problems.ORGANIZATION_SLUG_TAKEN",
   "errors.ORGANIZATION_SLUG_TAKEN",

@@ -3,7 +3,7 @@ import { data } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useSearchParams } from "@remix-run/react";
 import { getAuth } from "~/auth.server";
 import { ErrorSummary, Field, type FormState, Notice, Submit } from "~/components/form";
-import { failure, field, readForm, redirectWith } from "~/lib/forms.server";
+import { failure, field, invalid, missingFields, readForm, redirectWith } from "~/lib/forms.server";
 import { useT } from "~/lib/i18n";
 import { requireViewer } from "~/lib/session.server";
 import {
@@ -35,12 +35,23 @@ interface Settings extends FormState {
   backupCodes?: string[];
 }
 
+/** An empty field says what to enter, not that the (absent) password or code is wrong. */
+const REQUIRED_OF_INTENT: Record<string, Record<string, string>> = {
+  enable: { password: "PASSWORD_REQUIRED" },
+  regenerate: { password: "PASSWORD_REQUIRED" },
+  disable: { password: "PASSWORD_REQUIRED" },
+  verify: { code: "CODE_REQUIRED" },
+};
+
 export async function action({ request }: ActionFunctionArgs) {
   const form = await readForm(request);
   const { user, session } = await requireViewer(request);
   const auth = await getAuth();
   const intent = field(form, "intent");
   const password = field(form, "password");
+  const required = REQUIRED_OF_INTENT[intent];
+  const missing = required ? missingFields(form, required) : null;
+  if (missing) return invalid(missing, form);
   try {
     if (intent === "enable") {
       const { data: enrollment } = await auth.api.enableTwoFactor({

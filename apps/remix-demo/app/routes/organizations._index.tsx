@@ -5,7 +5,7 @@ import { getAuth } from "~/auth.server";
 import { ErrorSummary, Field, Submit } from "~/components/form";
 import { SlugField } from "~/components/slug-field";
 import { VerifyEmailFirst } from "~/components/verify-email-first";
-import { failure, field, invalid, readForm, redirectWith } from "~/lib/forms.server";
+import { failure, field, invalid, missingFields, readForm, redirectWith } from "~/lib/forms.server";
 import { useT } from "~/lib/i18n";
 import { requireViewer } from "~/lib/session.server";
 
@@ -58,8 +58,8 @@ export async function action({ request }: ActionFunctionArgs) {
     }
     const name = field(form, "name").trim();
     const slug = field(form, "slug").trim();
-    if (!name || !slug)
-      return invalid({ ...(name ? {} : { name: "REQUIRED" }), ...(slug ? {} : { slug: "REQUIRED" }) }, form);
+    const missing = missingFields(form, { name: "ORGANIZATION_NAME_REQUIRED", slug: "SLUG_REQUIRED" });
+    if (missing) return invalid(missing, form);
     const result = await auth.api.createOrganization({ body: { name, slug }, headers: request.headers });
     return redirectWith(`/organizations/${result.data.slug}`, result.headers);
   } catch (error) {
