@@ -132,5 +132,32 @@ describe("what a stranger found", () => {
     expect(user?.twoFactorEnabled).toBe(true);
   });
 
+  test("/two-factor without a sign-in in progress says so with a sign-in link; a lost challenge links there too", async () => {
+    const page = await app.newPage();
+    await page.goto("/two-factor");
+    await expectText(
+      page.locator("main p").first(),
+      "No sign-in is waiting for a second step: sign in with your password first.",
+    );
+    expect(await page.getByLabel("Code").count()).toBe(0);
+    await page.getByRole("link", { name: "Sign in", exact: true }).last().click();
+    await expectPath(page, "/sign-in");
+
+    // Barbara turned two-factor on above: her password leads to the code form.
+    await page.getByLabel("Email").fill(DEMO.barbara);
+    await page.getByLabel("Password").fill(DEMO.password);
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await expectPath(page, "/two-factor");
+    const context = page.context();
+    const challenge = (await context.cookies()).find((cookie) => cookie.name.endsWith(".two_factor"));
+    expect(challenge).toBeDefined();
+    await context.addCookies([{ ...(challenge as NonNullable<typeof challenge>), value: "gone" }]);
+    await page.getByLabel("Code").fill("123456");
+    await page.getByRole("button", { name: "Verify" }).click();
+    await expectText(summary(page).locator("li"), "Your sign-in took too long. Sign in again.");
+    const link = page.locator("main").getByRole("link", { name: "Sign in", exact: true });
+    expect(await link.getAttribute("href")).toMatch(/^\/sign-in/);
+    await page.screenshot({ path: `${SHOTS}/two-factor-gone.png`, fullPage: true });
+  });
 
 });

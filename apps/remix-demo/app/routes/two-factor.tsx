@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { Form, Link, useActionData, useSearchParams } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData, useSearchParams } from "@remix-run/react";
 import { getAuth } from "~/auth.server";
 import { Checkbox, ErrorSummary, Field, Notice, Submit } from "~/components/form";
 import { failure, field, readForm, redirectWith } from "~/lib/forms.server";
@@ -8,9 +8,20 @@ import { safeRedirect } from "~/lib/session.server";
 
 export const handle = { title: "twoFactor.title" };
 
+/**
+ * Whether a sign-in waits for its second step: the core's challenge cookie (`<prefix>.two_factor`,
+ * core features/two-factor/cookies.ts) is there. Its presence only: whether it is still live is the
+ * core's answer (INVALID_TWO_FACTOR_COOKIE) when a code is sent.
+ */
+function hasSignInInProgress(request: Request): boolean {
+  return (request.headers.get("cookie") ?? "")
+    .split(";")
+    .some((part) => /\.two_factor$/.test(part.split("=")[0]?.trim() ?? ""));
+}
+
 export async function loader({ request }: LoaderFunctionArgs) {
   const params = new URL(request.url).searchParams;
-  return { methods: (params.get("methods") ?? "totp").split(",") };
+  return { methods: (params.get("methods") ?? "totp").split(","), inProgress: hasSignInInProgress(request) };
 }
 
 // The challenge cookie set by sign-in identifies the user; each method checks its own code.
@@ -57,17 +68,34 @@ export async function action({ request, context }: ActionFunctionArgs) {
 
 export default function TwoFactor() {
   const { t } = useT();
+  const { inProgress } = useLoaderData<typeof loader>();
   const state = useActionData<typeof action>();
   const [params] = useSearchParams();
   const methods = (params.get("methods") ?? "totp").split(",");
   const method = state?.values?.intent ?? params.get("method") ?? (methods.includes("totp") ? "totp" : "otp");
   const redirectTo = params.get("redirectTo") ?? "/";
   const base = `/two-factor?methods=${methods.join(",")}&redirectTo=${encodeURIComponent(redirectTo)}`;
+  const signInLink = (
+    <Link className="button" to={`/sign-in?redirectTo=${encodeURIComponent(redirectTo)}`}>
+      {t("nav.signIn")}
+    </Link>
+  );
+  if (!inProgress) {
+    return (
+      <section className="card narrow">
+        <h1>{t("twoFactor.title")}</h1>
+        <p>{t("twoFactor.noChallenge")}</p>
+        <p>{signInLink}</p>
+      </section>
+    );
+  }
+  const challengeGone = state?.errors?.form === "INVALID_TWO_FACTOR_COOKIE";
   return (
     <section className="card narrow">
       <h1>{t("twoFactor.title")}</h1>
       {params.get("sent") ? <Notice>{t("twoFactor.otpSent")}</Notice> : null}
       <ErrorSummary state={state} labels={{ code: t("twoFactor.code") }} />
+      {challengeGone ? <p>{signInLink}</p> : null}
       <Form method="post" noValidate>
         <input type="hidden" name="redirectTo" value={redirectTo} />
         <input type="hidden" name="methods" value={methods.join(",")} />
