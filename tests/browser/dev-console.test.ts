@@ -1,7 +1,6 @@
-import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
 import { DEMO, expectText, heading, screenshot, startTestApp, type TestApp } from "./app-harness.ts";
-import { expectHydrated, signIn, watchPage } from "./page-watch.ts";
+import { expectHeaderOnOneRow, expectHydrated, signIn, watchPage } from "./page-watch.ts";
 
 /**
  * Issue 27, the newcomer's noise, where the newcomer saw it: `pnpm dev` (Vite's development server,
@@ -18,18 +17,6 @@ beforeAll(async () => {
 afterAll(() => app?.close());
 
 const WIDTH = 1100;
-
-/** The brand and the header's tools share one row: their vertical centres line up. */
-async function expectHeaderOnOneRow(page: Page): Promise<void> {
-  const centre = (selector: string) =>
-    page.locator(selector).evaluate((element) => {
-      const box = element.getBoundingClientRect();
-      return box.top + box.height / 2;
-    });
-  const brand = await centre(".site-header .brand");
-  const tools = await centre(".site-header .header-tools");
-  expect(Math.abs(brand - tools), `${page.url()}: header wraps`).toBeLessThan(4);
-}
 
 describe("the development server in Chromium at 1,100 px", () => {
   test("every page hydrates without a React warning or a CSP violation, the header on one row", async () => {

@@ -3,6 +3,7 @@
  * warnings, CSP reports) and CSP violation events, plus whether React has hydrated the document.
  */
 import type { Page } from "playwright-core";
+import { expect } from "vitest";
 import { expectText, heading } from "./app-harness.ts";
 
 export interface PageWatch {
@@ -49,4 +50,16 @@ export async function signIn(page: Page, email: string, password: string): Promi
   await page.getByLabel("Password").fill(password);
   await page.getByRole("button", { name: "Sign in" }).click();
   await expectText(heading(page), /Welcome/);
+}
+
+/** The brand and the header's tools share one row: their vertical centres line up. */
+export async function expectHeaderOnOneRow(page: Page): Promise<void> {
+  const centre = (selector: string) =>
+    page.locator(selector).evaluate((element) => {
+      const box = element.getBoundingClientRect();
+      return box.top + box.height / 2;
+    });
+  const brand = await centre(".site-header .brand");
+  const tools = await centre(".site-header .header-tools");
+  expect(Math.abs(brand - tools), `${page.url()}: header wraps`).toBeLessThan(4);
 }

@@ -160,4 +160,42 @@ describe("what a stranger found", () => {
     await page.screenshot({ path: `${SHOTS}/two-factor-gone.png`, fullPage: true });
   });
 
+  for (const [lang, label, email] of [
+    ["ru", "Русский", DEMO.grace],
+    ["de", "Deutsch", DEMO.alan],
+  ] as const) {
+    test(`in ${lang} at 1,100 px the header keeps one row, and at 1,280 px the account tabs too`, async () => {
+      const page = await app.newPage();
+      await page.setViewportSize({ width: 1100, height: 800 });
+      await signIn(page, email, DEMO.password);
+      await page.goto("/organizations");
+      // The widest header: an active organization's name beside the language switcher.
+      const makeActive = page.getByRole("button", { name: "Make active Acme Corporation" });
+      if ((await makeActive.count()) > 0) await makeActive.click();
+      await expectText(page.locator(".active-org"), /Acme Corporation/);
+      await page.locator("#language-select").selectOption({ label });
+      await page.locator(".language-form button").click();
+      await expect.poll(() => page.locator("html").getAttribute("lang")).toBe(lang);
+      for (const path of [
+        "/",
+        "/account",
+        "/organizations",
+        "/organizations/acme/members",
+        "/account/api-keys",
+      ]) {
+        await page.goto(path);
+        await expectHeaderOnOneRow(page);
+      }
+      await page.goto("/organizations/acme/members");
+      await page.screenshot({ path: `${SHOTS}/${lang}-members-1100.png` });
+      await page.setViewportSize({ width: 1280, height: 800 });
+      await page.goto("/account");
+      const tops = await page
+        .locator(".subnav a")
+        .evaluateAll((links) => links.map((link) => Math.round(link.getBoundingClientRect().top)));
+      expect(new Set(tops).size, `${lang}: account tabs wrap`).toBe(1);
+      await page.screenshot({ path: `${SHOTS}/${lang}-account-1280.png` });
+      await screenshot(page, `stranger-${lang}-account-1280`);
+    });
+  }
 });

@@ -143,6 +143,10 @@ function Header({ data }: { data: RootData | undefined }) {
         impersonating: Boolean(current.session.impersonatedBy),
       }
     : null;
+  // The header cuts a long name (styles.css .active-org): the title keeps it readable on hover.
+  const activeOrganization = data?.activeOrganization
+    ? t("nav.activeOrganization", { name: data.activeOrganization.name })
+    : t("nav.noActiveOrganization");
   return (
     <>
       {viewer?.impersonating ? <ImpersonationBanner name={viewer.name} /> : null}
@@ -171,10 +175,8 @@ function Header({ data }: { data: RootData | undefined }) {
         </nav>
         <div className="header-tools">
           {viewer ? (
-            <p className="active-org" data-testid="active-organization">
-              {data?.activeOrganization
-                ? t("nav.activeOrganization", { name: data.activeOrganization.name })
-                : t("nav.noActiveOrganization")}
+            <p className="active-org" data-testid="active-organization" title={activeOrganization}>
+              {activeOrganization}
             </p>
           ) : null}
           <Form method="post" action="/language" className="language-form" reloadDocument>
