@@ -160,6 +160,25 @@ describe("what a stranger found", () => {
     await page.screenshot({ path: `${SHOTS}/two-factor-gone.png`, fullPage: true });
   });
 
+  test("inviting the same address twice shows the refusal without the first invitation's success", async () => {
+    const page = await app.newPage();
+    await signIn(page, DEMO.grace, DEMO.password);
+    await page.goto("/organizations/acme/invitations");
+    const invite = async () => {
+      await page.getByLabel("Email").fill("twice@example.com");
+      await page.getByRole("button", { name: "Send invitation" }).click();
+    };
+    const sent = page.getByRole("status").filter({ hasText: "Invitation sent." });
+    await invite();
+    await expect.poll(() => sent.count()).toBe(1);
+    expect(new URL(page.url()).searchParams.get("done")).toBe("sent");
+    await invite();
+    await expect.poll(() => summary(page).count()).toBe(1);
+    expect(await sent.count()).toBe(0);
+    await page.screenshot({ path: `${SHOTS}/invite-twice.png`, fullPage: true });
+    expect(await app.db.collection("invitations").countDocuments({ email: "twice@example.com" })).toBe(1);
+  });
+
   for (const [lang, label, email] of [
     ["ru", "Русский", DEMO.grace],
     ["de", "Deutsch", DEMO.alan],

@@ -66,7 +66,8 @@ export default function Invitations() {
   const { invitations, teams, canManage, grantable } = useLoaderData<typeof loader>();
   const state = useActionData<typeof action>();
   const [params] = useSearchParams();
-  const done = params.get("done");
+  // `?done=` stays in the URL the next form posts to: a refused submit must not repeat the last success.
+  const done = state?.errors ? null : params.get("done");
   const format = new Intl.DateTimeFormat(lang, { dateStyle: "medium" });
   return (
     <section aria-labelledby="invitations-title">
