@@ -3,7 +3,6 @@ import { readFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
 import {
   APP_DIR,
@@ -11,12 +10,12 @@ import {
   expectAccessible,
   expectPath,
   expectText,
-  heading,
   screenshot,
   startTestApp,
   type TestApp,
   waitText,
 } from "./app-harness.ts";
+import { signIn } from "./page-watch.ts";
 
 // A browser flow on two shared cores: generous bounds (each step still waits at most 10 s).
 vi.setConfig({ testTimeout: 90_000 });
@@ -30,14 +29,6 @@ beforeAll(async () => {
   app = await startTestApp();
 }, 240_000);
 afterAll(() => app?.close());
-
-async function signIn(page: Page, email: string, password = DEMO.password): Promise<void> {
-  await page.goto("/sign-in");
-  await page.getByLabel("Email").fill(email);
-  await page.getByLabel("Password").fill(password);
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await expectText(heading(page), /Welcome/);
-}
 
 const userNamed = (email: string) => app.db.collection("users").findOne({ email });
 

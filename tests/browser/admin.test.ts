@@ -1,4 +1,3 @@
-import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
 import {
   DEMO,
@@ -10,6 +9,7 @@ import {
   startTestApp,
   type TestApp,
 } from "./app-harness.ts";
+import { signIn } from "./page-watch.ts";
 
 // A browser flow on two shared cores: generous bounds (each step still waits at most 10 s).
 vi.setConfig({ testTimeout: 90_000 });
@@ -19,14 +19,6 @@ beforeAll(async () => {
   app = await startTestApp();
 }, 240_000);
 afterAll(() => app?.close());
-
-async function signIn(page: Page, email: string, password: string): Promise<void> {
-  await page.goto("/sign-in");
-  await page.getByLabel("Email").fill(email);
-  await page.getByLabel("Password").fill(password);
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await expectText(heading(page), /Welcome/);
-}
 
 describe("the admin area", () => {
   test("refuses a non-admin on the server, whatever link they type", async () => {

@@ -14,6 +14,7 @@ import {
   startTestApp,
   type TestApp,
 } from "./app-harness.ts";
+import { signIn } from "./page-watch.ts";
 
 // A browser flow on two shared cores: generous bounds (each step still waits at most 10 s).
 vi.setConfig({ testTimeout: 90_000 });
@@ -27,14 +28,6 @@ beforeAll(async () => {
   app = await startTestApp();
 }, 240_000);
 afterAll(() => app?.close());
-
-async function signIn(page: Page, email: string, password = DEMO.password): Promise<void> {
-  await page.goto("/sign-in");
-  await page.getByLabel("Email").fill(email);
-  await page.getByLabel("Password").fill(password);
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await expectText(heading(page), /Welcome/);
-}
 
 async function signUp(page: Page, name: string, email: string): Promise<void> {
   await page.getByLabel("Name").fill(name);

@@ -1,4 +1,3 @@
-import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
 import { linkIn } from "../e2e/smtp-sink.ts";
 import {
@@ -11,6 +10,7 @@ import {
   startTestApp,
   type TestApp,
 } from "./app-harness.ts";
+import { signIn } from "./page-watch.ts";
 
 // A browser flow on two shared cores: generous bounds (each step still waits at most 10 s).
 vi.setConfig({ testTimeout: 90_000 });
@@ -20,14 +20,6 @@ beforeAll(async () => {
   app = await startTestApp();
 }, 240_000);
 afterAll(() => app?.close());
-
-async function signIn(page: Page, email: string, password = DEMO.password): Promise<void> {
-  await page.goto("/sign-in");
-  await page.getByLabel("Email").fill(email);
-  await page.getByLabel("Password").fill(password);
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await expectText(heading(page), /Welcome/);
-}
 
 describe("organizations", () => {
   test("create with a live slug check, switch the active one (the header shows it), edit the settings", async () => {

@@ -4,7 +4,7 @@
  */
 import type { Page } from "playwright-core";
 import { expect } from "vitest";
-import { expectText, heading } from "./app-harness.ts";
+import { DEMO, expectText, heading } from "./app-harness.ts";
 
 export interface PageWatch {
   /** Console errors and warnings, each as "type: text". */
@@ -44,7 +44,7 @@ export async function expectHydrated(page: Page): Promise<void> {
 }
 
 /** Signs in through the form of /sign-in and waits for the home page. */
-export async function signIn(page: Page, email: string, password: string): Promise<void> {
+export async function signIn(page: Page, email: string, password = DEMO.password): Promise<void> {
   await page.goto("/sign-in");
   await page.getByLabel("Email").fill(email);
   await page.getByLabel("Password").fill(password);

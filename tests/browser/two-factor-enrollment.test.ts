@@ -13,6 +13,7 @@ import {
   totpNow,
   waitText,
 } from "./app-harness.ts";
+import { signIn } from "./page-watch.ts";
 
 // A browser flow on two shared cores: generous bounds (each step still waits at most 10 s).
 vi.setConfig({ testTimeout: 90_000 });
@@ -26,14 +27,6 @@ beforeAll(async () => {
   app = await startTestApp();
 }, 240_000);
 afterAll(() => app?.close());
-
-async function signIn(page: Page, email: string): Promise<void> {
-  await page.goto("/sign-in");
-  await page.getByLabel("Email").fill(email);
-  await page.getByLabel("Password").fill(DEMO.password);
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await page.waitForURL((url) => url.pathname === "/", { timeout: 10_000 });
-}
 
 interface ShownSetUp {
   secret: string;
