@@ -43,7 +43,7 @@ import { SJSON_DECODER_FILE, SJSON_UNMARSHAL_EDIT } from "./ferretdb-patch-decod
  */
 
 /** Bumped whenever the patch changes, so that a cached binary built without it is rebuilt. */
-export const FERRETDB_PATCH_LEVEL = 5;
+export const FERRETDB_PATCH_LEVEL = 6;
 
 export interface SourceEdit {
   /** Path inside the module, with forward slashes. */
@@ -366,6 +366,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/FerretDB/FerretDB/internal/backends"
 	"github.com/FerretDB/FerretDB/internal/backends/sqlite/metadata"
@@ -433,8 +434,21 @@ func tesseraQuery(ctx context.Context, db *fsql.DB, table, q string, args ...any
 		return rows, err
 	}
 	create := fmt.Sprintf(\`CREATE INDEX IF NOT EXISTS %q ON %q (%s)\`, tesseraIDTextIndex(table), table, tesseraIDText)
-	if _, err := db.ExecContext(ctx, create); err != nil {
-		return nil, lazyerrors.Error(err)
+	// A schema change on the read path meets concurrent writers: in WAL mode a statement whose
+	// snapshot went stale before it took the write lock fails at once with SQLITE_BUSY (the busy
+	// timeout does not apply), so a busy or locked answer is tried again a few times.
+	for attempt := 1; ; attempt++ {
+		_, err = db.ExecContext(ctx, create)
+		if err == nil {
+			break
+		}
+		text := err.Error()
+		busy := strings.Contains(text, "SQLITE_BUSY") || strings.Contains(text, "database is locked") ||
+			strings.Contains(text, "database table is locked")
+		if !busy || attempt == 20 {
+			return nil, lazyerrors.Error(err)
+		}
+		time.Sleep(time.Duration(attempt*5) * time.Millisecond)
 	}
 	return db.QueryContext(ctx, q, args...)
 }
