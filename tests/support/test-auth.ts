@@ -78,7 +78,8 @@ export async function createTestAuth(overrides: Overrides = {}, clock: Clock = {
     baseURL: TEST_ORIGIN,
     mailer: outbox,
     clock: now,
-    logger: { info: () => {}, warn: () => {}, error: () => {} },
+    // Errors reach stderr: a 500 in a CI run then shows its cause beside the failing test.
+    logger: { info: () => {}, warn: () => {}, error: (...args: unknown[]) => console.error(...args) },
     ...overrides,
     rateLimit: { enabled: false, ...overrides.rateLimit },
     // Every answer in the test suite is checked against its endpoint's contract.

@@ -472,4 +472,41 @@ describe("the embedded FerretDB (patched, ferretdb-patch.ts)", () => {
       }),
     FIRST_BUILD_TIMEOUT_MS,
   );
+
+  it(
+    "answers the first counts and ordered reads of six collections of one database side by side: each sets up its triggers and index",
+    () =>
+      withEmbeddedDatabase(async (client) => {
+        // Each first count creates its table's triggers in a transaction; two at once in one database
+        // failed with SQLITE_BUSY (admin list-users counts users and the timeline together: a 500).
+        const failures: string[] = [];
+        for (let round = 0; round < 20; round++) {
+          const db = client.db(`first_counts_${round}`);
+          const names = Array.from({ length: 6 }, (_, n) => `c${n}`);
+          for (const [n, name] of names.entries())
+            await db
+              .collection<{ _id: string }>(name)
+              .insertMany(Array.from({ length: n + 1 }, (_, k) => ({ _id: `a|${k}` })));
+          const results = await Promise.allSettled(
+            names.flatMap((name) => {
+              const collection = db.collection<{ _id: string }>(name);
+              return [
+                collection.estimatedDocumentCount(),
+                collection
+                  .find({ _id: { $gte: "a|", $lt: "a}" } })
+                  .sort({ _id: -1 })
+                  .limit(1)
+                  .toArray(),
+              ];
+            }),
+          );
+          for (const result of results)
+            if (result.status === "rejected") failures.push(String(result.reason));
+          const answers = results.map((result) => (result.status === "fulfilled" ? result.value : null));
+          expect(answers).toEqual(names.flatMap((_, n) => [n + 1, [{ _id: `a|${n}` }]]));
+        }
+        expect(failures).toEqual([]);
+      }),
+    FIRST_BUILD_TIMEOUT_MS,
+  );
 });

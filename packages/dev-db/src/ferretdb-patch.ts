@@ -43,7 +43,7 @@ import { SJSON_DECODER_FILE, SJSON_UNMARSHAL_EDIT } from "./ferretdb-patch-decod
  */
 
 /** Bumped whenever the patch changes, so that a cached binary built without it is rebuilt. */
-export const FERRETDB_PATCH_LEVEL = 6;
+export const FERRETDB_PATCH_LEVEL = 7;
 
 export interface SourceEdit {
   /** Path inside the module, with forward slashes. */
@@ -434,23 +434,35 @@ func tesseraQuery(ctx context.Context, db *fsql.DB, table, q string, args ...any
 		return rows, err
 	}
 	create := fmt.Sprintf(\`CREATE INDEX IF NOT EXISTS %q ON %q (%s)\`, tesseraIDTextIndex(table), table, tesseraIDText)
-	// A schema change on the read path meets concurrent writers: in WAL mode a statement whose
-	// snapshot went stale before it took the write lock fails at once with SQLITE_BUSY (the busy
-	// timeout does not apply), so a busy or locked answer is tried again a few times.
+	if err := tesseraRetryBusy(func() error {
+		_, err := db.ExecContext(ctx, create)
+		return err
+	}); err != nil {
+		return nil, lazyerrors.Error(err)
+	}
+	return db.QueryContext(ctx, q, args...)
+}
+
+// tesseraRetryBusy runs a schema change made on the read path (an index, the count triggers) and
+// tries it again, a few times, when SQLite answers busy or locked: in WAL mode a statement or
+// transaction whose snapshot went stale before it took the write lock fails at once with
+// SQLITE_BUSY or SQLITE_BUSY_SNAPSHOT (the busy timeout does not apply). Two first counts of two
+// collections of one database, each setting up its triggers, failed so (a 500 of admin list-users
+// in a full CI run; 3 in 200 rounds of three first reads side by side).
+func tesseraRetryBusy(change func() error) error {
 	for attempt := 1; ; attempt++ {
-		_, err = db.ExecContext(ctx, create)
+		err := change()
 		if err == nil {
-			break
+			return nil
 		}
 		text := err.Error()
 		busy := strings.Contains(text, "SQLITE_BUSY") || strings.Contains(text, "database is locked") ||
 			strings.Contains(text, "database table is locked")
 		if !busy || attempt == 20 {
-			return nil, lazyerrors.Error(err)
+			return err
 		}
 		time.Sleep(time.Duration(attempt*5) * time.Millisecond)
 	}
-	return db.QueryContext(ctx, q, args...)
 }
 
 // tesseraCountAll is the collection's number of rows, as the single document {n: count}. It is kept
@@ -473,7 +485,7 @@ func tesseraCountAll(ctx context.Context, db *fsql.DB, table string) (*backends.
 	if !errors.Is(err, sql.ErrNoRows) && !strings.Contains(err.Error(), "no such table: _tessera_counts") {
 		return nil, err
 	}
-	if err := tesseraCountSetUp(ctx, db, table); err != nil {
+	if err := tesseraRetryBusy(func() error { return tesseraCountSetUp(ctx, db, table) }); err != nil {
 		return nil, err
 	}
 	return tesseraCountResult(ctx, db, \`SELECT n FROM _tessera_counts WHERE table_name = ?\`, table)
