@@ -1,6 +1,13 @@
+import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 
 export default defineConfig({
+  // Tests reach their helpers as `#test/<file>` (tsconfig.json paths says the same to tsc).
+  resolve: {
+    alias: [
+      { find: /^#test\/(.*)$/, replacement: fileURLToPath(new URL("./tests/support/$1", import.meta.url)) },
+    ],
+  },
   test: {
     globalSetup: ["./tests/support/global-setup.ts"],
     include: ["packages/*/src/**/*.test.ts", "tests/**/*.test.ts"],

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { signUpUser } from "#test/browser.ts";
+import { createTestAuth, type TestAuth } from "#test/test-auth.ts";
 import { fieldProblems } from "../../apps/remix-demo/app/lib/field-problems.ts";
-import { signUpUser } from "../support/browser.ts";
-import { createTestAuth, type TestAuth } from "../support/test-auth.ts";
 
 /**
  * The Remix app's reading of a VALIDATION_ERROR (app/lib/forms.server.ts): the core's real answers

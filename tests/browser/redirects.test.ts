@@ -5,7 +5,7 @@ import {
   startOAuthServer,
   TEST_CLIENT_ID,
   TEST_CLIENT_SECRET,
-} from "../support/oauth-server.ts";
+} from "#test/oauth-server.ts";
 import { DEMO, expectText, heading, screenshot, startTestApp, type TestApp, totpNow } from "./app-harness.ts";
 import { signIn } from "./page-watch.ts";
 

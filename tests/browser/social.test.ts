@@ -4,7 +4,7 @@ import {
   startOAuthServer,
   TEST_CLIENT_ID,
   TEST_CLIENT_SECRET,
-} from "../support/oauth-server.ts";
+} from "#test/oauth-server.ts";
 import {
   expectAccessible,
   expectPath,

@@ -3,10 +3,10 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { type AuthOptions, ERROR_CATALOGUE, type ErrorCode } from "@tessera/auth-core";
 import { describe, expect, it } from "vitest";
+import { signUp, TestBrowser } from "#test/browser.ts";
+import { type TestAuth, useFreshTestAuth } from "#test/test-auth.ts";
 import { verificationIdOf } from "../../packages/auth-core/src/db/ids.ts";
 import { PASSWORD, postJsonText, sendRaw } from "../security/helpers.ts";
-import { signUp, TestBrowser } from "../support/browser.ts";
-import { type TestAuth, useFreshTestAuth } from "../support/test-auth.ts";
 
 /**
  * One trigger per catalogue entry reachable through the endpoints that exist: each sends the

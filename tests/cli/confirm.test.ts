@@ -4,6 +4,9 @@ import { join } from "node:path";
 import { PassThrough } from "node:stream";
 import { ObjectId } from "mongodb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sessionCount, userDoc } from "#test/admin.ts";
+import { addMember, createOrganization, memberRoles, signIn } from "#test/organization.ts";
+import { useTestAuth } from "#test/test-auth.ts";
 import {
   orgsAddMemberAction,
   orgsDeleteAction,
@@ -17,9 +20,6 @@ import {
   usersRevokeSessionsAction,
 } from "../../packages/cli/src/commands/users.ts";
 import { toKnownError } from "../../packages/cli/src/errors.ts";
-import { sessionCount, userDoc } from "../support/admin.ts";
-import { addMember, createOrganization, memberRoles, signIn } from "../support/organization.ts";
-import { useTestAuth } from "../support/test-auth.ts";
 import { testRun } from "./run-context.ts";
 
 /**

@@ -2,9 +2,9 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { type Db, ObjectId } from "mongodb";
 import { beforeAll, describe, expect, inject, it, vi } from "vitest";
+import { addMember, createOrganization, type SignedIn, signIn } from "#test/organization.ts";
+import { TEST_SECRET, useTestAuth } from "#test/test-auth.ts";
 import { createProgram } from "../../packages/cli/src/program.ts";
-import { addMember, createOrganization, type SignedIn, signIn } from "../support/organization.ts";
-import { TEST_SECRET, useTestAuth } from "../support/test-auth.ts";
 import { buildCli, CLI_DIR, runCli } from "./cli-process.ts";
 
 /**

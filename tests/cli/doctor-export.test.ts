@@ -1,12 +1,12 @@
 import { ObjectId } from "mongodb";
 import { describe, expect, it } from "vitest";
+import { signUpPerson } from "#test/admin.ts";
+import { addMember, createOrganization, signIn } from "#test/organization.ts";
+import { TEST_SECRET, useTestAuth } from "#test/test-auth.ts";
 import { doctorAction } from "../../packages/cli/src/commands/doctor.ts";
 import { exportAction } from "../../packages/cli/src/commands/export.ts";
 import { usersBanAction, usersUnbanAction } from "../../packages/cli/src/commands/users.ts";
 import { checkDataInvariants } from "../../packages/cli/src/invariants.ts";
-import { signUpPerson } from "../support/admin.ts";
-import { addMember, createOrganization, signIn } from "../support/organization.ts";
-import { TEST_SECRET, useTestAuth } from "../support/test-auth.ts";
 import { testRun } from "./run-context.ts";
 
 /** `tessera doctor` finds broken invariants (written straight into the database) and --fix repairs the safe ones. */

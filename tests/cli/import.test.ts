@@ -1,12 +1,12 @@
 import { randomBytes, scrypt } from "node:crypto";
 import { type Db, MongoClient, ObjectId } from "mongodb";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { signIn } from "#test/admin.ts";
+import { TestBrowser } from "#test/browser.ts";
+import { TEST_SECRET, useTestAuth } from "#test/test-auth.ts";
 import { storedIds } from "../../packages/auth-core/src/operator.ts";
 import { importAction } from "../../packages/cli/src/commands/import.ts";
 import { checkDataInvariants } from "../../packages/cli/src/invariants.ts";
-import { signIn } from "../support/admin.ts";
-import { TestBrowser } from "../support/browser.ts";
-import { TEST_SECRET, useTestAuth } from "../support/test-auth.ts";
 import { buildCli, runCli } from "./cli-process.ts";
 import { testRun } from "./run-context.ts";
 

@@ -2,10 +2,10 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from "vitest";
+import { auditEvents } from "#test/admin.ts";
+import { createOrganization, signIn } from "#test/organization.ts";
+import { useTestAuth } from "#test/test-auth.ts";
 import { type SmtpSink, startSmtpSink } from "../e2e/smtp-sink.ts";
-import { auditEvents } from "../support/admin.ts";
-import { createOrganization, signIn } from "../support/organization.ts";
-import { useTestAuth } from "../support/test-auth.ts";
 import { buildCli, runCli } from "./cli-process.ts";
 
 /**

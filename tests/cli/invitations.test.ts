@@ -4,6 +4,9 @@ import { join } from "node:path";
 import { PassThrough } from "node:stream";
 import { ObjectId } from "mongodb";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { auditEvents } from "#test/admin.ts";
+import { addMember, createOrganization, type SignedIn, signIn } from "#test/organization.ts";
+import { useTestAuth } from "#test/test-auth.ts";
 import {
   exitCodeOf,
   type InvitationsSendOptions,
@@ -11,9 +14,6 @@ import {
 } from "../../packages/cli/src/commands/invitations.ts";
 import { EXIT, toKnownError } from "../../packages/cli/src/errors.ts";
 import { type SmtpSink, startSmtpSink } from "../e2e/smtp-sink.ts";
-import { auditEvents } from "../support/admin.ts";
-import { addMember, createOrganization, type SignedIn, signIn } from "../support/organization.ts";
-import { useTestAuth } from "../support/test-auth.ts";
 import { testRun } from "./run-context.ts";
 
 /**

@@ -1,4 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { auditEvents } from "#test/admin.ts";
+import { createOrganization, memberRoles, signIn } from "#test/organization.ts";
+import { useTestAuth } from "#test/test-auth.ts";
 import {
   orgsAddMemberAction,
   orgsDeleteAction,
@@ -8,9 +11,6 @@ import {
   orgsShowAction,
 } from "../../packages/cli/src/commands/orgs.ts";
 import { EXIT, toKnownError } from "../../packages/cli/src/errors.ts";
-import { auditEvents } from "../support/admin.ts";
-import { createOrganization, memberRoles, signIn } from "../support/organization.ts";
-import { useTestAuth } from "../support/test-auth.ts";
 import { testRun } from "./run-context.ts";
 
 /** `tessera orgs` against the test database: the organization rules hold for the operator too. */

@@ -1,8 +1,8 @@
 import { PassThrough } from "node:stream";
 import { inject } from "vitest";
+import { TEST_SECRET } from "#test/test-auth.ts";
 import type { Io } from "../../packages/cli/src/io.ts";
 import type { RunContext } from "../../packages/cli/src/kit.ts";
-import { TEST_SECRET } from "../support/test-auth.ts";
 
 export interface CapturedRun extends RunContext {
   stdout(): string;

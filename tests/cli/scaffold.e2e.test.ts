@@ -8,8 +8,8 @@ import { promisify } from "node:util";
 import { MongoClient } from "mongodb";
 import { type Browser, chromium } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from "vitest";
+import { packPackage } from "#test/pack.ts";
 import { CHROMIUM } from "../browser/app-harness.ts";
-import { packPackage } from "../support/pack.ts";
 import { buildCli, runCli } from "./cli-process.ts";
 
 /**

@@ -1,5 +1,8 @@
 import { ObjectId } from "mongodb";
 import { describe, expect, it } from "vitest";
+import { auditEvents, PASSWORD, sessionCount, signIn, signUpPerson, userDoc } from "#test/admin.ts";
+import { addMember, createOrganization, signIn as signInVerified } from "#test/organization.ts";
+import { useTestAuth } from "#test/test-auth.ts";
 import { auditListAction } from "../../packages/cli/src/commands/audit.ts";
 import { sessionsListAction, sessionsRevokeAction } from "../../packages/cli/src/commands/sessions.ts";
 import {
@@ -15,9 +18,6 @@ import {
   usersUnbanAction,
 } from "../../packages/cli/src/commands/users.ts";
 import { EXIT, toKnownError } from "../../packages/cli/src/errors.ts";
-import { auditEvents, PASSWORD, sessionCount, signIn, signUpPerson, userDoc } from "../support/admin.ts";
-import { addMember, createOrganization, signIn as signInVerified } from "../support/organization.ts";
-import { useTestAuth } from "../support/test-auth.ts";
 import { testRun } from "./run-context.ts";
 
 /**

@@ -1,6 +1,6 @@
 import { describe, expect, expectTypeOf, it } from "vitest";
-import { signUp, TestBrowser } from "../support/browser.ts";
-import { type TestAuth, useFreshTestAuth } from "../support/test-auth.ts";
+import { signUp, TestBrowser } from "#test/browser.ts";
+import { type TestAuth, useFreshTestAuth } from "#test/test-auth.ts";
 
 /**
  * `auth.api` is typed from the endpoint definitions themselves: each method takes its endpoint's

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { signUp, TestBrowser } from "../support/browser.ts";
-import { type TestAuth, useFreshTestAuth } from "../support/test-auth.ts";
+import { signUp, TestBrowser } from "#test/browser.ts";
+import { type TestAuth, useFreshTestAuth } from "#test/test-auth.ts";
 
 /** docs/decisions.md: expired rows are ignored in code and removed by auth.cleanup() — every kind of them. */
 let t: TestAuth;

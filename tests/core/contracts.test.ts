@@ -1,8 +1,8 @@
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { reachableFrom, readImportGraph } from "#test/import-graph.ts";
 import { contracts } from "../../packages/auth-core/src/contracts/index.ts";
 import { coreEndpoints } from "../../packages/auth-core/src/features/registry.ts";
-import { reachableFrom, readImportGraph } from "../support/import-graph.ts";
 
 /**
  * One registry of endpoint contracts; the server pairs each with exactly one handler (issue "An

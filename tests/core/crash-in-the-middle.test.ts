@@ -1,11 +1,11 @@
 import { ObjectId } from "mongodb";
 import { describe, expect, it } from "vitest";
+import { TestBrowser } from "#test/browser.ts";
+import { PASSWORD } from "#test/deletion.ts";
+import { haltAtNext } from "#test/halt.ts";
+import { activeOrganizationOf, createOrganization, type SignedIn, signIn } from "#test/organization.ts";
+import { type TestAuth, useFreshTestAuth } from "#test/test-auth.ts";
 import { checkDataInvariants } from "../../packages/cli/src/invariants.ts";
-import { TestBrowser } from "../support/browser.ts";
-import { PASSWORD } from "../support/deletion.ts";
-import { haltAtNext } from "../support/halt.ts";
-import { activeOrganizationOf, createOrganization, type SignedIn, signIn } from "../support/organization.ts";
-import { type TestAuth, useFreshTestAuth } from "../support/test-auth.ts";
 
 /**
  * Issue 16 §3 "Crash in the middle": each multi-write operation stopped between two of its writes

@@ -1,8 +1,8 @@
 import { createAuth } from "@tessera/auth-core";
 import { MongoClient } from "mongodb";
 import { describe, expect, inject, it } from "vitest";
-import { signUp, TestBrowser } from "../support/browser.ts";
-import { TEST_SECRET, type TestAuth, useFreshTestAuth } from "../support/test-auth.ts";
+import { signUp, TestBrowser } from "#test/browser.ts";
+import { TEST_SECRET, type TestAuth, useFreshTestAuth } from "#test/test-auth.ts";
 
 let t: TestAuth | undefined;
 const freshTestAuth = useFreshTestAuth();

@@ -1,9 +1,9 @@
 import type { ObjectId } from "mongodb";
 import { afterEach, describe, expect, it } from "vitest";
+import { TestBrowser } from "#test/browser.ts";
+import type { TestAuth } from "#test/test-auth.ts";
+import { createEnrolled, EMAIL, PASSWORD } from "#test/two-factor.ts";
 import { ruleForPath } from "../../packages/auth-core/src/http/rate-limit.ts";
-import { TestBrowser } from "../support/browser.ts";
-import type { TestAuth } from "../support/test-auth.ts";
-import { createEnrolled, EMAIL, PASSWORD } from "../support/two-factor.ts";
 
 /** Wiring between feature areas merged from separate branches (issue 5 onto the foundation). */
 

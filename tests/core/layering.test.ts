@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { featureOf, importCycles, reachableFrom, readImportGraph } from "../support/import-graph.ts";
+import { featureOf, importCycles, reachableFrom, readImportGraph } from "#test/import-graph.ts";
 
 /**
  * The layering of docs/architecture.md ("Feature faces", "Dependencies flow one way"), read from the

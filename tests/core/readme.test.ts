@@ -1,9 +1,9 @@
 import { readFileSync } from "node:fs";
 import { type Auth, PROVIDER_IDS } from "@tessera/auth-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestAuth, TEST_ORIGIN, type TestAuth } from "#test/test-auth.ts";
 import { optionsSchema } from "../../packages/auth-core/src/config/options.ts";
 import { providerOptionsSchema } from "../../packages/auth-core/src/features/social/providers/types.ts";
-import { createTestAuth, TEST_ORIGIN, type TestAuth } from "../support/test-auth.ts";
 
 /**
  * The README's reference is a contract with the developers who read it: these tests fail when the

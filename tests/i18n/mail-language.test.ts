@@ -1,9 +1,9 @@
 import { ObjectId } from "mongodb";
 import { describe, expect, it } from "vitest";
+import { TestBrowser } from "#test/browser.ts";
+import { createOrganization, signIn } from "#test/organization.ts";
+import { useFreshTestAuth } from "#test/test-auth.ts";
 import { renderMail } from "../../packages/auth-core/src/mail/templates/index.ts";
-import { TestBrowser } from "../support/browser.ts";
-import { createOrganization, signIn } from "../support/organization.ts";
-import { useFreshTestAuth } from "../support/test-auth.ts";
 
 /**
  * Issue 14 ("Languages"): a mail goes in the recipient's language — the one chosen at sign-up or

@@ -13,7 +13,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { packPackage } from "../support/pack.ts";
+import { packPackage } from "#test/pack.ts";
 
 const run = promisify(execFile);
 const PACKAGES = ["auth-core", "dev-db", "cli"] as const;

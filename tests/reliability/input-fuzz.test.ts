@@ -2,11 +2,11 @@ import { createHash } from "node:crypto";
 import fc from "fast-check";
 import type { Db } from "mongodb";
 import { beforeAll, describe, expect, it } from "vitest";
+import { TestBrowser } from "#test/browser.ts";
+import { createOrganization, signIn } from "#test/organization.ts";
+import { useTestAuth } from "#test/test-auth.ts";
 import { ERROR_CATALOGUE } from "../../packages/auth-core/src/errors/catalogue.ts";
 import { createConformanceChecker } from "../client/openapi-conformance.ts";
-import { TestBrowser } from "../support/browser.ts";
-import { createOrganization, signIn } from "../support/organization.ts";
-import { useTestAuth } from "../support/test-auth.ts";
 import { arbitraryFor, type JsonSchema } from "./fuzz/schema-arbitrary.ts";
 import { isFull, reportScenario } from "./harness/report.ts";
 

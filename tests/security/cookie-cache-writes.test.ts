@@ -1,8 +1,8 @@
 import { ObjectId } from "mongodb";
 import { describe, expect, it } from "vitest";
-import { signUpPerson } from "../support/admin.ts";
-import { TestBrowser } from "../support/browser.ts";
-import { type TestAuth, useFreshTestAuth } from "../support/test-auth.ts";
+import { signUpPerson } from "#test/admin.ts";
+import { TestBrowser } from "#test/browser.ts";
+import { type TestAuth, useFreshTestAuth } from "#test/test-auth.ts";
 import { expectCatalogueError } from "./helpers.ts";
 
 /**

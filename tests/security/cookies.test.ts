@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it } from "vitest";
+import { SESSION_COOKIE, signUp, TestBrowser } from "#test/browser.ts";
+import { TEST_SECRET, type TestAuth, useFreshTestAuth } from "#test/test-auth.ts";
 import { signValue } from "../../packages/auth-core/src/crypto/signing.ts";
-import { SESSION_COOKIE, signUp, TestBrowser } from "../support/browser.ts";
-import { TEST_SECRET, type TestAuth, useFreshTestAuth } from "../support/test-auth.ts";
 import { PASSWORD, sendRaw, snapshotDatabase } from "./helpers.ts";
 
 /** Matrix D: forged, foreign and dead session cookies, and the attributes of the cookies we set. */

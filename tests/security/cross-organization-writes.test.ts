@@ -1,6 +1,6 @@
 import { ObjectId } from "mongodb";
 import { describe, expect, it } from "vitest";
-import { type Fixture, useFixtures } from "../support/organization.ts";
+import { type Fixture, useFixtures } from "#test/organization.ts";
 import { expectCatalogueError } from "./helpers.ts";
 
 /** docs/security.mds asserted here are named in a comment beside each test; the map of where

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { signUp, TestBrowser } from "../support/browser.ts";
-import { type TestAuth, useFreshTestAuth } from "../support/test-auth.ts";
+import { signUp, TestBrowser } from "#test/browser.ts";
+import { type TestAuth, useFreshTestAuth } from "#test/test-auth.ts";
 import { expectCatalogueError, PASSWORD, sendRaw, snapshotDatabase } from "./helpers.ts";
 
 /** docs/security.mds asserted here are named in a comment beside each test; the map of where

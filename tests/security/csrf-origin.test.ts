@@ -1,7 +1,7 @@
 import { type AuthError, isAuthError } from "@tessera/auth-core";
 import { beforeEach, describe, expect, it } from "vitest";
-import { SESSION_COOKIE, signUp, TestBrowser } from "../support/browser.ts";
-import { TEST_ORIGIN, type TestAuth, useFreshTestAuth } from "../support/test-auth.ts";
+import { SESSION_COOKIE, signUp, TestBrowser } from "#test/browser.ts";
+import { TEST_ORIGIN, type TestAuth, useFreshTestAuth } from "#test/test-auth.ts";
 import {
   expectCatalogueError,
   expectNoSessionIssued,

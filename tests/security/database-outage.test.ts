@@ -3,8 +3,8 @@ import { createServer } from "node:net";
 import { type Auth, createAuth } from "@tessera/auth-core";
 import { MongoClient } from "mongodb";
 import { afterEach, describe, expect, inject, it } from "vitest";
-import { CuttableProxy } from "../support/cuttable-proxy.ts";
-import { TEST_ORIGIN, TEST_SECRET } from "../support/test-auth.ts";
+import { CuttableProxy } from "#test/cuttable-proxy.ts";
+import { TEST_ORIGIN, TEST_SECRET } from "#test/test-auth.ts";
 import { expectCatalogueError, expectNoSessionIssued, PASSWORD, postJsonText, sendRaw } from "./helpers.ts";
 
 /**

@@ -1,8 +1,8 @@
 import type { Auth, AuthOptions, Mailer } from "@tessera/auth-core";
 import type { Db } from "mongodb";
 import { describe, expect, it } from "vitest";
-import { signUp, TestBrowser } from "../support/browser.ts";
-import { type TestAuth, useFreshTestAuth } from "../support/test-auth.ts";
+import { signUp, TestBrowser } from "#test/browser.ts";
+import { type TestAuth, useFreshTestAuth } from "#test/test-auth.ts";
 import { PASSWORD } from "./helpers.ts";
 
 /**

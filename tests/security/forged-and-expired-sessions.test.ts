@@ -1,8 +1,8 @@
 import { createHmac, randomBytes } from "node:crypto";
 import { ObjectId } from "mongodb";
 import { describe, expect, it } from "vitest";
-import { CACHE_COOKIE, SESSION_COOKIE, signUpUser } from "../support/browser.ts";
-import { TEST_SECRET, type TestAuth, useFreshTestAuth } from "../support/test-auth.ts";
+import { CACHE_COOKIE, SESSION_COOKIE, signUpUser } from "#test/browser.ts";
+import { TEST_SECRET, type TestAuth, useFreshTestAuth } from "#test/test-auth.ts";
 import {
   expectCatalogueError,
   expectNoSessionIssued,

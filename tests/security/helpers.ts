@@ -1,9 +1,9 @@
 import type { Auth } from "@tessera/auth-core";
 import { expect } from "vitest";
 
-export { snapshotDatabase } from "../support/database.ts";
+export { snapshotDatabase } from "#test/database.ts";
 
-import { TEST_ORIGIN } from "../support/test-auth.ts";
+import { TEST_ORIGIN } from "#test/test-auth.ts";
 
 export interface RawResult {
   status: number;

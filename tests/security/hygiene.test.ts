@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from "vitest";
-import { signUp, TestBrowser } from "../support/browser.ts";
-import { type TestAuth, useFreshTestAuth } from "../support/test-auth.ts";
+import { signUp, TestBrowser } from "#test/browser.ts";
+import { type TestAuth, useFreshTestAuth } from "#test/test-auth.ts";
 import { expectCatalogueError, PASSWORD, postJsonText, sendRaw, snapshotDatabase } from "./helpers.ts";
 
 /** Request hygiene: every malformed request is a clean 4xx. */

@@ -1,7 +1,7 @@
 import { ObjectId } from "mongodb";
 import { describe, expect, it } from "vitest";
-import { signUp, signUpUser, TestBrowser } from "../support/browser.ts";
-import { type TestAuth, useFreshTestAuth } from "../support/test-auth.ts";
+import { signUp, signUpUser, TestBrowser } from "#test/browser.ts";
+import { type TestAuth, useFreshTestAuth } from "#test/test-auth.ts";
 import {
   expectCatalogueError,
   expectNoSessionIssued,

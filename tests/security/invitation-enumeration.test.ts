@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { signUpUser } from "../support/browser.ts";
-import { createOrganization, signIn as signInVerified } from "../support/organization.ts";
-import { type TestAuth, useFreshTestAuth } from "../support/test-auth.ts";
+import { signUpUser } from "#test/browser.ts";
+import { createOrganization, signIn as signInVerified } from "#test/organization.ts";
+import { type TestAuth, useFreshTestAuth } from "#test/test-auth.ts";
 import { PASSWORD } from "./helpers.ts";
 
 /** docs/security.mds asserted here are named in a comment beside each test; the map of where

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { createFixture } from "../support/organization.ts";
-import type { TestAuth } from "../support/test-auth.ts";
+import { createFixture } from "#test/organization.ts";
+import type { TestAuth } from "#test/test-auth.ts";
 import { expectCatalogueError } from "./helpers.ts";
 
 /** docs/security.mds asserted here are named in a comment beside each test; the map of where

@@ -1,7 +1,7 @@
 import type { AuthOptions } from "@tessera/auth-core";
 import { describe, expect, it } from "vitest";
-import { signUp, TestBrowser } from "../support/browser.ts";
-import { type TestAuth, useFreshTestAuth } from "../support/test-auth.ts";
+import { signUp, TestBrowser } from "#test/browser.ts";
+import { type TestAuth, useFreshTestAuth } from "#test/test-auth.ts";
 
 /**
  * Security-hardening finding 7 (docs/security.md, "Mail flooding"): reset, verification and

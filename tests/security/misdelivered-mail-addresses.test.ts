@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { signUpUser, TestBrowser } from "../support/browser.ts";
-import { type TestAuth, useFreshTestAuth } from "../support/test-auth.ts";
+import { signUpUser, TestBrowser } from "#test/browser.ts";
+import { type TestAuth, useFreshTestAuth } from "#test/test-auth.ts";
 import { expectCatalogueError, PASSWORD, snapshotDatabase } from "./helpers.ts";
 
 /** docs/security.mds asserted here are named in a comment beside each test; the map of where

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { SESSION_COOKIE, TestBrowser } from "../support/browser.ts";
-import type { TestAuth } from "../support/test-auth.ts";
+import { SESSION_COOKIE, TestBrowser } from "#test/browser.ts";
+import type { TestAuth } from "#test/test-auth.ts";
 import {
   CHALLENGE_COOKIE,
   challengedBrowser,
@@ -8,7 +8,7 @@ import {
   EMAIL,
   ERR,
   sessionsOf,
-} from "../support/two-factor.ts";
+} from "#test/two-factor.ts";
 import { expectCatalogueError, sendRaw, snapshotDatabase } from "./helpers.ts";
 
 /** docs/security.mds asserted here are named in a comment beside each test; the map of where

@@ -1,10 +1,10 @@
 import { ObjectId } from "mongodb";
 import { describe, expect, it } from "vitest";
+import { SESSION_COOKIE, signUp, TestBrowser } from "#test/browser.ts";
+import { mailedLink as mailedLinkOf, requestResetToken as requestResetTokenOf } from "#test/mail.ts";
+import { credentialHashOf, resetRows } from "#test/stored-rows.ts";
+import { TEST_ORIGIN, TEST_SECRET, type TestAuth, useFreshTestAuth } from "#test/test-auth.ts";
 import { signJwt } from "../../packages/auth-core/src/crypto/index.ts";
-import { SESSION_COOKIE, signUp, TestBrowser } from "../support/browser.ts";
-import { mailedLink as mailedLinkOf, requestResetToken as requestResetTokenOf } from "../support/mail.ts";
-import { credentialHashOf, resetRows } from "../support/stored-rows.ts";
-import { TEST_ORIGIN, TEST_SECRET, type TestAuth, useFreshTestAuth } from "../support/test-auth.ts";
 import { expectCatalogueError, PASSWORD, sendRaw, snapshotDatabase } from "./helpers.ts";
 
 /**

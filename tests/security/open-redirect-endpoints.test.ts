@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from "vitest";
-import { type CallResult, signUp, TestBrowser } from "../support/browser.ts";
-import { type TestAuth, useFreshTestAuth } from "../support/test-auth.ts";
+import { type CallResult, signUp, TestBrowser } from "#test/browser.ts";
+import { type TestAuth, useFreshTestAuth } from "#test/test-auth.ts";
 import { expectCatalogueError, PASSWORD, snapshotDatabase } from "./helpers.ts";
 import { EVIL_CALLBACKS } from "./redirect-payloads.ts";
 

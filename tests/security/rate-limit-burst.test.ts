@@ -3,8 +3,8 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { createAuth } from "@tessera/auth-core";
 import { type CommandStartedEvent, MongoClient } from "mongodb";
 import { afterEach, describe, expect, inject, it } from "vitest";
-import { CuttableProxy } from "../support/cuttable-proxy.ts";
-import { createTestAuth, TEST_ORIGIN, TEST_SECRET, type TestAuth } from "../support/test-auth.ts";
+import { CuttableProxy } from "#test/cuttable-proxy.ts";
+import { createTestAuth, TEST_ORIGIN, TEST_SECRET, type TestAuth } from "#test/test-auth.ts";
 import { expectCatalogueError, type RawResult, sendRaw } from "./helpers.ts";
 
 /**

@@ -1,7 +1,7 @@
 import { createAuth } from "@tessera/auth-core";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { signUp, TestBrowser } from "../support/browser.ts";
-import { createTestAuth, TEST_ORIGIN, TEST_SECRET, type TestAuth } from "../support/test-auth.ts";
+import { signUp, TestBrowser } from "#test/browser.ts";
+import { createTestAuth, TEST_ORIGIN, TEST_SECRET, type TestAuth } from "#test/test-auth.ts";
 import { expectCatalogueError, PASSWORD, sendRaw } from "./helpers.ts";
 
 /**

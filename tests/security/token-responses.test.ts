@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { SESSION_COOKIE, signUp, TestBrowser } from "../support/browser.ts";
-import { TEST_ORIGIN, type TestAuth, useFreshTestAuth } from "../support/test-auth.ts";
+import { SESSION_COOKIE, signUp, TestBrowser } from "#test/browser.ts";
+import { TEST_ORIGIN, type TestAuth, useFreshTestAuth } from "#test/test-auth.ts";
 
 /**
  * Security-hardening finding 10 (docs/security.md, "Responses that carry or follow a token"): every

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { signUp, TestBrowser } from "../support/browser.ts";
-import { mailedLink as mailedLinkOf, requestResetToken as requestResetTokenOf } from "../support/mail.ts";
-import { resetRows } from "../support/stored-rows.ts";
-import { TEST_ORIGIN, type TestAuth, useFreshTestAuth } from "../support/test-auth.ts";
+import { signUp, TestBrowser } from "#test/browser.ts";
+import { mailedLink as mailedLinkOf, requestResetToken as requestResetTokenOf } from "#test/mail.ts";
+import { resetRows } from "#test/stored-rows.ts";
+import { TEST_ORIGIN, type TestAuth, useFreshTestAuth } from "#test/test-auth.ts";
 import { PASSWORD } from "./helpers.ts";
 
 /** docs/security.mds asserted here are named in a comment beside each test; the map of where

@@ -1,7 +1,7 @@
 import { ObjectId } from "mongodb";
 import { describe, expect, it } from "vitest";
-import { signUp, TestBrowser } from "../support/browser.ts";
-import { TEST_ORIGIN, type TestAuth, useFreshTestAuth } from "../support/test-auth.ts";
+import { signUp, TestBrowser } from "#test/browser.ts";
+import { TEST_ORIGIN, type TestAuth, useFreshTestAuth } from "#test/test-auth.ts";
 
 /**
  * Security-hardening finding 9 (docs/security.md, "URLs users supply"): a user's image and an

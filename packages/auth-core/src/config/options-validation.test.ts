@@ -1,7 +1,7 @@
 import { type AuthOptions, createAuth } from "@tessera/auth-core";
 import { describe, expect, it } from "vitest";
-import { signUp, TestBrowser } from "../../../../tests/support/browser.ts";
-import { TEST_SECRET, type TestAuth, useFreshTestAuth } from "../../../../tests/support/test-auth.ts";
+import { signUp, TestBrowser } from "#test/browser.ts";
+import { TEST_SECRET, type TestAuth, useFreshTestAuth } from "#test/test-auth.ts";
 
 /**
  * Issue 2 §4: "a wrong option fails at startup with a message naming it" — review s9 findings 1–5

@@ -7,7 +7,7 @@ import {
   MongoServerSelectionError,
 } from "mongodb";
 import { afterEach, describe, expect, inject, it } from "vitest";
-import { CuttableProxy } from "../../../../tests/support/cuttable-proxy.ts";
+import { CuttableProxy } from "#test/cuttable-proxy.ts";
 import { findFirst, findPage, isRetryableRead } from "./find-page.ts";
 
 const cleanups: (() => Promise<unknown>)[] = [];

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { SESSION_COOKIE, signUp, TestBrowser } from "../../../../tests/support/browser.ts";
-import { useFreshTestAuth } from "../../../../tests/support/test-auth.ts";
+import { SESSION_COOKIE, signUp, TestBrowser } from "#test/browser.ts";
+import { useFreshTestAuth } from "#test/test-auth.ts";
 
 /**
  * docs/scale.md as a budget that cannot drift: every read and write a get-session, a sign-in or a

@@ -1,6 +1,6 @@
 import { BSON, ObjectId } from "mongodb";
 import { describe, expect, it } from "vitest";
-import { useTestAuth } from "../../../../tests/support/test-auth.ts";
+import { useTestAuth } from "#test/test-auth.ts";
 import { AWKWARD_TEXTS } from "../http/json-text.test.cases.ts";
 import { jsonDate } from "../http/json-text.ts";
 import { BsonJsonWriter } from "./bson-json.ts";

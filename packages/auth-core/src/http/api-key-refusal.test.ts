@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { createKey, signedIn, type TestAuth } from "../../../../tests/support/api-key.ts";
-import { TestBrowser } from "../../../../tests/support/browser.ts";
-import { useFreshTestAuth } from "../../../../tests/support/test-auth.ts";
+import { createKey, signedIn, type TestAuth } from "#test/api-key.ts";
+import { TestBrowser } from "#test/browser.ts";
+import { useFreshTestAuth } from "#test/test-auth.ts";
 
 /**
  * run-endpoint.ts: an endpoint that refuses an API-key caller (sensitive, fresh-session) refuses

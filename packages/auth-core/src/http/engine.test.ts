@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { signUp, TestBrowser } from "../../../../tests/support/browser.ts";
-import { createTestAuth, TEST_ORIGIN, type TestAuth } from "../../../../tests/support/test-auth.ts";
+import { signUp, TestBrowser } from "#test/browser.ts";
+import { createTestAuth, TEST_ORIGIN, type TestAuth } from "#test/test-auth.ts";
 import { type EngineRequest, engineOf } from "./handler.ts";
 
 /**

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { createTestAuth, TEST_ORIGIN, type TestAuth } from "../../../../tests/support/test-auth.ts";
+import { createTestAuth, TEST_ORIGIN, type TestAuth } from "#test/test-auth.ts";
 import { defineContract } from "../contracts/contract.ts";
 import { coreCallerResolvers } from "../create-auth.ts";
 import { AuthError } from "../errors/auth-error.ts";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { signUp, TestBrowser } from "../../../../tests/support/browser.ts";
-import { TEST_ORIGIN, type TestAuth, useFreshTestAuth } from "../../../../tests/support/test-auth.ts";
+import { signUp, TestBrowser } from "#test/browser.ts";
+import { TEST_ORIGIN, type TestAuth, useFreshTestAuth } from "#test/test-auth.ts";
 
 /**
  * docs/security.md "Response headers": every answer of the core's handler says

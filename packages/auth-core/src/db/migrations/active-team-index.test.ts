@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { type TestAuth, useFreshTestAuth } from "../../../../../tests/support/test-auth.ts";
+import { type TestAuth, useFreshTestAuth } from "#test/test-auth.ts";
 
 let t: TestAuth;
 const freshTestAuth = useFreshTestAuth();

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { signUp, TestBrowser } from "../../../../../tests/support/browser.ts";
-import { createTestAuth, type TestAuth } from "../../../../../tests/support/test-auth.ts";
+import { signUp, TestBrowser } from "#test/browser.ts";
+import { createTestAuth, type TestAuth } from "#test/test-auth.ts";
 import { deleteAccountIdentifier } from "../../features/deletion/rules.ts";
 import { resetPasswordIdentifier } from "../../features/password/rules.ts";
 import { hashStoredTokens } from "./0007-hash-stored-tokens.ts";

@@ -1,7 +1,7 @@
 import { type Document, ObjectId } from "mongodb";
 import { afterEach, describe, expect, it } from "vitest";
-import { SESSION_COOKIE, signUp, TestBrowser } from "../../../../../tests/support/browser.ts";
-import { createTestAuth, type TestAuth } from "../../../../../tests/support/test-auth.ts";
+import { SESSION_COOKIE, signUp, TestBrowser } from "#test/browser.ts";
+import { createTestAuth, type TestAuth } from "#test/test-auth.ts";
 import { resetPasswordIdentifier } from "../../features/password/rules.ts";
 import { keyedId } from "../ids.ts";
 import { keyedLookups } from "./0009-keyed-lookups.ts";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { CACHE_COOKIE, signUp, TestBrowser } from "../../../../../tests/support/browser.ts";
-import { type TestAuth, useFreshTestAuth } from "../../../../../tests/support/test-auth.ts";
+import { CACHE_COOKIE, signUp, TestBrowser } from "#test/browser.ts";
+import { type TestAuth, useFreshTestAuth } from "#test/test-auth.ts";
 
 let t: TestAuth;
 const freshTestAuth = useFreshTestAuth();

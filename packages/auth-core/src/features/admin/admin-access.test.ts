@@ -1,15 +1,8 @@
 import { ObjectId } from "mongodb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  createCast,
-  FORBIDDEN,
-  type Person,
-  signUpPerson,
-  UNAUTHORIZED,
-  userDoc,
-} from "../../../../../tests/support/admin.ts";
-import { SESSION_COOKIE, TestBrowser } from "../../../../../tests/support/browser.ts";
-import { createTestAuth, TEST_SECRET, type TestAuth } from "../../../../../tests/support/test-auth.ts";
+import { createCast, FORBIDDEN, type Person, signUpPerson, UNAUTHORIZED, userDoc } from "#test/admin.ts";
+import { SESSION_COOKIE, TestBrowser } from "#test/browser.ts";
+import { createTestAuth, TEST_SECRET, type TestAuth } from "#test/test-auth.ts";
 import { signValue } from "../../crypto/index.ts";
 import { sessionIdOf } from "../session/store.ts";
 import { adminEndpoints } from "./endpoints/index.ts";

@@ -1,9 +1,9 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { auditEvents, type Person, signIn, signUpPerson } from "../../../../../tests/support/admin.ts";
-import { SESSION_COOKIE, TestBrowser } from "../../../../../tests/support/browser.ts";
-import { type OAuthServer, startOAuthServer } from "../../../../../tests/support/oauth-server.ts";
-import { createSocialAuth, newBrowser, runSocialFlow } from "../../../../../tests/support/social.ts";
-import type { TestAuth } from "../../../../../tests/support/test-auth.ts";
+import { auditEvents, type Person, signIn, signUpPerson } from "#test/admin.ts";
+import { SESSION_COOKIE, TestBrowser } from "#test/browser.ts";
+import { type OAuthServer, startOAuthServer } from "#test/oauth-server.ts";
+import { createSocialAuth, newBrowser, runSocialFlow } from "#test/social.ts";
+import type { TestAuth } from "#test/test-auth.ts";
 
 /**
  * Security-hardening issue, finding 4: a password an admin chose in create-user is marked like

@@ -10,8 +10,8 @@ import {
   sessionCount,
   signUpPerson,
   userDoc,
-} from "../../../../../tests/support/admin.ts";
-import { createTestAuth, type TestAuth } from "../../../../../tests/support/test-auth.ts";
+} from "#test/admin.ts";
+import { createTestAuth, type TestAuth } from "#test/test-auth.ts";
 import { DEFAULT_ADMIN_ROLES } from "./access.ts";
 
 /**

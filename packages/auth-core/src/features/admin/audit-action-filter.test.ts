@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createCast, type Person } from "../../../../../tests/support/admin.ts";
-import { createTestAuth, type TestAuth } from "../../../../../tests/support/test-auth.ts";
+import { createCast, type Person } from "#test/admin.ts";
+import { createTestAuth, type TestAuth } from "#test/test-auth.ts";
 import { AUDIT_ACTIONS } from "./rules.ts";
 
 /** Issue 14 gap 2: list-audit-events filters by `action` on the server, exactly, over HTTP. */

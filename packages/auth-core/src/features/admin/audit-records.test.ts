@@ -1,15 +1,8 @@
 import { ObjectId } from "mongodb";
 import { beforeEach, describe, expect, it } from "vitest";
-import {
-  auditEvents,
-  createCast,
-  type Person,
-  sessionCount,
-  signIn,
-  userDoc,
-} from "../../../../../tests/support/admin.ts";
-import { TestBrowser } from "../../../../../tests/support/browser.ts";
-import { type TestAuth, useFreshTestAuth } from "../../../../../tests/support/test-auth.ts";
+import { auditEvents, createCast, type Person, sessionCount, signIn, userDoc } from "#test/admin.ts";
+import { TestBrowser } from "#test/browser.ts";
+import { type TestAuth, useFreshTestAuth } from "#test/test-auth.ts";
 
 /** Review finding 8: the admin changes that were missing from the audit log, with the database checked. */
 let t: TestAuth;

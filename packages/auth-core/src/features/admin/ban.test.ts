@@ -10,9 +10,9 @@ import {
   signIn,
   signUpPerson,
   userDoc,
-} from "../../../../../tests/support/admin.ts";
-import { SESSION_COOKIE, TestBrowser } from "../../../../../tests/support/browser.ts";
-import { createTestAuth, type TestAuth } from "../../../../../tests/support/test-auth.ts";
+} from "#test/admin.ts";
+import { SESSION_COOKIE, TestBrowser } from "#test/browser.ts";
+import { createTestAuth, type TestAuth } from "#test/test-auth.ts";
 
 let t: TestAuth;
 let admin: Person;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createCast, type Person } from "../../../../../tests/support/admin.ts";
-import { createTestAuth, type TestAuth } from "../../../../../tests/support/test-auth.ts";
+import { createCast, type Person } from "#test/admin.ts";
+import { createTestAuth, type TestAuth } from "#test/test-auth.ts";
 
 /** Issue 14 gap 5: admin create-user takes the new user's language, one of the eight codes. */
 let t: TestAuth;

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { auditEvents, createCast, userDoc } from "../../../../../tests/support/admin.ts";
-import { createTestAuth, type TestAuth } from "../../../../../tests/support/test-auth.ts";
+import { auditEvents, createCast, userDoc } from "#test/admin.ts";
+import { createTestAuth, type TestAuth } from "#test/test-auth.ts";
 
 /**
  * The admin area writes users through the same lifecycle hooks as the rest of the core

@@ -1,7 +1,7 @@
 import { ObjectId } from "mongodb";
 import { afterEach, describe, expect, it } from "vitest";
-import { createCast, PASSWORD, type Person } from "../../../../../tests/support/admin.ts";
-import { createTestAuth, type TestAuth } from "../../../../../tests/support/test-auth.ts";
+import { createCast, PASSWORD, type Person } from "#test/admin.ts";
+import { createTestAuth, type TestAuth } from "#test/test-auth.ts";
 
 const WHILE_IMPERSONATING = {
   code: "NOT_ALLOWED_WHILE_IMPERSONATING",

@@ -9,9 +9,9 @@ import {
   sessionCount,
   signIn,
   signUpPerson,
-} from "../../../../../tests/support/admin.ts";
-import { TestBrowser } from "../../../../../tests/support/browser.ts";
-import { createTestAuth, type TestAuth } from "../../../../../tests/support/test-auth.ts";
+} from "#test/admin.ts";
+import { TestBrowser } from "#test/browser.ts";
+import { createTestAuth, type TestAuth } from "#test/test-auth.ts";
 
 /**
  * Impersonation sessions outliving the admin's right (review findings 4 and 5), against the real

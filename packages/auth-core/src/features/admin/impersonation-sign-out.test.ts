@@ -1,8 +1,8 @@
 import { ObjectId } from "mongodb";
 import { afterEach, describe, expect, it } from "vitest";
-import { auditEvents, createCast, type Person, UNAUTHORIZED } from "../../../../../tests/support/admin.ts";
-import { SESSION_COOKIE, TestBrowser } from "../../../../../tests/support/browser.ts";
-import { createTestAuth, type TestAuth } from "../../../../../tests/support/test-auth.ts";
+import { auditEvents, createCast, type Person, UNAUTHORIZED } from "#test/admin.ts";
+import { SESSION_COOKIE, TestBrowser } from "#test/browser.ts";
+import { createTestAuth, type TestAuth } from "#test/test-auth.ts";
 
 /**
  * Security-hardening issue, finding 5: the admin's session parked while impersonating has its own

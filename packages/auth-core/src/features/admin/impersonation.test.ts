@@ -8,9 +8,9 @@ import {
   signUpPerson,
   UNAUTHORIZED,
   USER_NOT_FOUND,
-} from "../../../../../tests/support/admin.ts";
-import { SESSION_COOKIE, TestBrowser } from "../../../../../tests/support/browser.ts";
-import { createTestAuth, type TestAuth } from "../../../../../tests/support/test-auth.ts";
+} from "#test/admin.ts";
+import { SESSION_COOKIE, TestBrowser } from "#test/browser.ts";
+import { createTestAuth, type TestAuth } from "#test/test-auth.ts";
 
 const ADMIN_COOKIE = "tessera.admin_session";
 const WHILE_IMPERSONATING = {

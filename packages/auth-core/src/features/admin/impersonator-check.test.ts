@@ -1,7 +1,7 @@
 import { ObjectId } from "mongodb";
 import { afterEach, describe, expect, it } from "vitest";
-import { createCast } from "../../../../../tests/support/admin.ts";
-import { createTestAuth, type TestAuth } from "../../../../../tests/support/test-auth.ts";
+import { createCast } from "#test/admin.ts";
+import { createTestAuth, type TestAuth } from "#test/test-auth.ts";
 
 /**
  * An impersonation session is the admin's authority: it lives only while that admin exists and is

@@ -7,9 +7,9 @@ import {
   signUpPerson,
   UNAUTHORIZED,
   USER_NOT_FOUND,
-} from "../../../../../tests/support/admin.ts";
-import type { TestBrowser } from "../../../../../tests/support/browser.ts";
-import { createTestAuth, type TestAuth } from "../../../../../tests/support/test-auth.ts";
+} from "#test/admin.ts";
+import type { TestBrowser } from "#test/browser.ts";
+import { createTestAuth, type TestAuth } from "#test/test-auth.ts";
 
 /**
  * Issue 14 gap 1: an admin reads another user's linked accounts through the server-only

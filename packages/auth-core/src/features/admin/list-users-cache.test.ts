@@ -1,7 +1,7 @@
 import { ObjectId } from "mongodb";
 import { describe, expect, it } from "vitest";
-import { createCast, FORBIDDEN, type Person, signUpPerson } from "../../../../../tests/support/admin.ts";
-import { type Overrides, type TestAuth, useFreshTestAuth } from "../../../../../tests/support/test-auth.ts";
+import { createCast, FORBIDDEN, type Person, signUpPerson } from "#test/admin.ts";
+import { type Overrides, type TestAuth, useFreshTestAuth } from "#test/test-auth.ts";
 import { ListingCache, type UsersListing } from "../../db/listing-cache.ts";
 
 /**

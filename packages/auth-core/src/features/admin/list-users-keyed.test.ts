@@ -1,7 +1,7 @@
 import { ObjectId } from "mongodb";
 import { beforeEach, describe, expect, it } from "vitest";
-import { createCast, type Person, signUpPerson } from "../../../../../tests/support/admin.ts";
-import { type TestAuth, useFreshTestAuth } from "../../../../../tests/support/test-auth.ts";
+import { createCast, type Person, signUpPerson } from "#test/admin.ts";
+import { type TestAuth, useFreshTestAuth } from "#test/test-auth.ts";
 import { userTimeline } from "../../db/migrations/0010-user-timeline.ts";
 import { PREFIX_SEARCH_LIMIT } from "./store.ts";
 

@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from "vitest";
-import { createCast, type Person, signUpPerson } from "../../../../../tests/support/admin.ts";
-import { type TestAuth, useFreshTestAuth } from "../../../../../tests/support/test-auth.ts";
+import { createCast, type Person, signUpPerson } from "#test/admin.ts";
+import { type TestAuth, useFreshTestAuth } from "#test/test-auth.ts";
 
 /** Review finding 9: the multi-role list filter. */
 let t: TestAuth;

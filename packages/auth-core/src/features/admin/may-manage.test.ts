@@ -9,9 +9,9 @@ import {
   signIn,
   signUpPerson,
   userDoc,
-} from "../../../../../tests/support/admin.ts";
-import { TestBrowser } from "../../../../../tests/support/browser.ts";
-import { createTestAuth, type TestAuth } from "../../../../../tests/support/test-auth.ts";
+} from "#test/admin.ts";
+import { TestBrowser } from "#test/browser.ts";
+import { createTestAuth, type TestAuth } from "#test/test-auth.ts";
 
 /**
  * Security-hardening issue, finding 6: every admin endpoint that acts on a user applies the one

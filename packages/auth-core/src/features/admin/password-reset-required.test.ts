@@ -1,14 +1,8 @@
 import { ObjectId } from "mongodb";
 import { afterEach, describe, expect, it } from "vitest";
-import {
-  createCast,
-  PASSWORD,
-  type Person,
-  sessionCount,
-  signIn,
-} from "../../../../../tests/support/admin.ts";
-import { TestBrowser } from "../../../../../tests/support/browser.ts";
-import { createTestAuth, type TestAuth } from "../../../../../tests/support/test-auth.ts";
+import { createCast, PASSWORD, type Person, sessionCount, signIn } from "#test/admin.ts";
+import { TestBrowser } from "#test/browser.ts";
+import { createTestAuth, type TestAuth } from "#test/test-auth.ts";
 
 /**
  * docs/security.md (ASVS 6.4.6): a password an admin sets for someone else signs nobody in until

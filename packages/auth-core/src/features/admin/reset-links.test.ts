@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { createCast, type Person } from "../../../../../tests/support/admin.ts";
-import { TestBrowser } from "../../../../../tests/support/browser.ts";
-import { type TestAuth, useFreshTestAuth } from "../../../../../tests/support/test-auth.ts";
+import { createCast, type Person } from "#test/admin.ts";
+import { TestBrowser } from "#test/browser.ts";
+import { type TestAuth, useFreshTestAuth } from "#test/test-auth.ts";
 
 /**
  * A reset link is only good while the account is as it was when it was mailed: an admin moving the

@@ -1,14 +1,8 @@
 import { ObjectId } from "mongodb";
 import { beforeEach, describe, expect, it } from "vitest";
-import {
-  auditEvents,
-  createCast,
-  type Person,
-  sessionCount,
-  signIn,
-} from "../../../../../tests/support/admin.ts";
-import { TestBrowser } from "../../../../../tests/support/browser.ts";
-import { type TestAuth, useFreshTestAuth } from "../../../../../tests/support/test-auth.ts";
+import { auditEvents, createCast, type Person, sessionCount, signIn } from "#test/admin.ts";
+import { TestBrowser } from "#test/browser.ts";
+import { type TestAuth, useFreshTestAuth } from "#test/test-auth.ts";
 
 /** Review finding 10: the token-free session listing and revoking one session by id. */
 let t: TestAuth;

@@ -1,14 +1,8 @@
 import { ObjectId } from "mongodb";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import {
-  createCast,
-  type Person,
-  sessionCount,
-  signIn,
-  signUpPerson,
-} from "../../../../../tests/support/admin.ts";
-import { TestBrowser } from "../../../../../tests/support/browser.ts";
-import { createTestAuth, type TestAuth } from "../../../../../tests/support/test-auth.ts";
+import { createCast, type Person, sessionCount, signIn, signUpPerson } from "#test/admin.ts";
+import { TestBrowser } from "#test/browser.ts";
+import { createTestAuth, type TestAuth } from "#test/test-auth.ts";
 
 let t: TestAuth;
 let admin: Person;

@@ -1,8 +1,8 @@
 import { ObjectId } from "mongodb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createCast, FORBIDDEN, type Person, UNAUTHORIZED } from "../../../../../tests/support/admin.ts";
-import type { TestBrowser } from "../../../../../tests/support/browser.ts";
-import { createTestAuth, type TestAuth } from "../../../../../tests/support/test-auth.ts";
+import { createCast, FORBIDDEN, type Person, UNAUTHORIZED } from "#test/admin.ts";
+import type { TestBrowser } from "#test/browser.ts";
+import { createTestAuth, type TestAuth } from "#test/test-auth.ts";
 
 /**
  * Issue 14 gap 3: the dashboard's totals come from the database over every user — not from

@@ -9,9 +9,9 @@ import {
   signUpPerson,
   USER_NOT_FOUND,
   userDoc,
-} from "../../../../../tests/support/admin.ts";
-import { TestBrowser } from "../../../../../tests/support/browser.ts";
-import { createTestAuth, type TestAuth } from "../../../../../tests/support/test-auth.ts";
+} from "#test/admin.ts";
+import { TestBrowser } from "#test/browser.ts";
+import { createTestAuth, type TestAuth } from "#test/test-auth.ts";
 
 let t: TestAuth;
 let admin: Person;

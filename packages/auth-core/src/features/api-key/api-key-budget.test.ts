@@ -1,12 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  createKey,
-  createTestAuth,
-  type SignedIn,
-  signedIn,
-  type TestAuth,
-} from "../../../../../tests/support/api-key.ts";
-import { TestBrowser } from "../../../../../tests/support/browser.ts";
+import { createKey, createTestAuth, type SignedIn, signedIn, type TestAuth } from "#test/api-key.ts";
+import { TestBrowser } from "#test/browser.ts";
 import type { CreatedApiKey } from "./types.ts";
 
 /**

@@ -1,10 +1,10 @@
 import { createHash } from "node:crypto";
 import { ObjectId } from "mongodb";
 import { describe, expect, it } from "vitest";
-import { createKey, signedIn, type TestAuth } from "../../../../../tests/support/api-key.ts";
-import { TestBrowser } from "../../../../../tests/support/browser.ts";
-import { dumpDatabase } from "../../../../../tests/support/database.ts";
-import { useFreshTestAuth } from "../../../../../tests/support/test-auth.ts";
+import { createKey, signedIn, type TestAuth } from "#test/api-key.ts";
+import { TestBrowser } from "#test/browser.ts";
+import { dumpDatabase } from "#test/database.ts";
+import { useFreshTestAuth } from "#test/test-auth.ts";
 import { deleteExpiredKeyUses, deleteUserApiKeys } from "./store.ts";
 import type { ApiKey, CreatedApiKey } from "./types.ts";
 

@@ -1,8 +1,8 @@
 import { randomBytes } from "node:crypto";
 import { type CommandStartedEvent, MongoClient } from "mongodb";
 import { afterEach, describe, expect, inject, it } from "vitest";
-import { TestBrowser } from "../../../../../tests/support/browser.ts";
-import { TEST_ORIGIN, TEST_SECRET } from "../../../../../tests/support/test-auth.ts";
+import { TestBrowser } from "#test/browser.ts";
+import { TEST_ORIGIN, TEST_SECRET } from "#test/test-auth.ts";
 import { createAuth } from "../../create-auth.ts";
 import type { CreatedApiKey } from "./types.ts";
 

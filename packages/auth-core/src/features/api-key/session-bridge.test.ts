@@ -1,8 +1,8 @@
 import { ObjectId } from "mongodb";
 import { describe, expect, it } from "vitest";
-import { createKey, type Overrides, signedIn, type TestAuth } from "../../../../../tests/support/api-key.ts";
-import { TestBrowser } from "../../../../../tests/support/browser.ts";
-import { useFreshTestAuth } from "../../../../../tests/support/test-auth.ts";
+import { createKey, type Overrides, signedIn, type TestAuth } from "#test/api-key.ts";
+import { TestBrowser } from "#test/browser.ts";
+import { useFreshTestAuth } from "#test/test-auth.ts";
 
 let t: TestAuth;
 const freshTestAuth = useFreshTestAuth();

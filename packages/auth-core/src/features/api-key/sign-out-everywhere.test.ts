@@ -1,9 +1,9 @@
 import { ObjectId } from "mongodb";
 import { describe, expect, it } from "vitest";
-import { signUpPerson } from "../../../../../tests/support/admin.ts";
-import { createKey, type Overrides, type TestAuth } from "../../../../../tests/support/api-key.ts";
-import { signUp, TestBrowser } from "../../../../../tests/support/browser.ts";
-import { useFreshTestAuth } from "../../../../../tests/support/test-auth.ts";
+import { signUpPerson } from "#test/admin.ts";
+import { createKey, type Overrides, type TestAuth } from "#test/api-key.ts";
+import { signUp, TestBrowser } from "#test/browser.ts";
+import { useFreshTestAuth } from "#test/test-auth.ts";
 import type { CreatedApiKey } from "./types.ts";
 
 /**

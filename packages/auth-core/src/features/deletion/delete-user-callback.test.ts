@@ -1,14 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { SESSION_COOKIE, TestBrowser } from "../../../../../tests/support/browser.ts";
-import {
-  deleteLinkFrom,
-  GONE,
-  INTACT,
-  PASSWORD,
-  signUpIn,
-  userRows,
-} from "../../../../../tests/support/deletion.ts";
-import { type TestAuth, useFreshTestAuth } from "../../../../../tests/support/test-auth.ts";
+import { SESSION_COOKIE, TestBrowser } from "#test/browser.ts";
+import { deleteLinkFrom, GONE, INTACT, PASSWORD, signUpIn, userRows } from "#test/deletion.ts";
+import { type TestAuth, useFreshTestAuth } from "#test/test-auth.ts";
 import { deleteAccountIdentifier } from "./rules.ts";
 
 let t: TestAuth;

@@ -1,8 +1,8 @@
 import type { ObjectId } from "mongodb";
 import { describe, expect, it } from "vitest";
-import { SESSION_COOKIE, TestBrowser } from "../../../../../tests/support/browser.ts";
-import { GONE, INTACT, PASSWORD, signUpIn, userRows } from "../../../../../tests/support/deletion.ts";
-import { type TestAuth, useFreshTestAuth } from "../../../../../tests/support/test-auth.ts";
+import { SESSION_COOKIE, TestBrowser } from "#test/browser.ts";
+import { GONE, INTACT, PASSWORD, signUpIn, userRows } from "#test/deletion.ts";
+import { type TestAuth, useFreshTestAuth } from "#test/test-auth.ts";
 
 let t: TestAuth;
 const freshTestAuth = useFreshTestAuth();

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { TestBrowser } from "../../../../../tests/support/browser.ts";
-import { deleteLinkFrom, signUpIn } from "../../../../../tests/support/deletion.ts";
-import { addMember, createOrganization, signIn } from "../../../../../tests/support/organization.ts";
-import { type TestAuth, useFreshTestAuth } from "../../../../../tests/support/test-auth.ts";
+import { TestBrowser } from "#test/browser.ts";
+import { deleteLinkFrom, signUpIn } from "#test/deletion.ts";
+import { addMember, createOrganization, signIn } from "#test/organization.ts";
+import { type TestAuth, useFreshTestAuth } from "#test/test-auth.ts";
 
 /**
  * Database commands per deletion request (docs/architecture.md), named `command:collection`. Rate limiting is

@@ -1,16 +1,9 @@
 import { ObjectId } from "mongodb";
 import { describe, expect, it } from "vitest";
-import { createCast, type Person } from "../../../../../tests/support/admin.ts";
-import { TestBrowser } from "../../../../../tests/support/browser.ts";
-import {
-  deleteLinkFrom,
-  GONE,
-  INTACT,
-  PASSWORD,
-  signUpIn,
-  userRows,
-} from "../../../../../tests/support/deletion.ts";
-import { type TestAuth, useFreshTestAuth } from "../../../../../tests/support/test-auth.ts";
+import { createCast, type Person } from "#test/admin.ts";
+import { TestBrowser } from "#test/browser.ts";
+import { deleteLinkFrom, GONE, INTACT, PASSWORD, signUpIn, userRows } from "#test/deletion.ts";
+import { type TestAuth, useFreshTestAuth } from "#test/test-auth.ts";
 
 const USER_NOT_FOUND = { code: "USER_NOT_FOUND", message: "User not found" };
 

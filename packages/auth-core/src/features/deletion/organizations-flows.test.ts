@@ -9,14 +9,9 @@ import {
   organizationRows,
   SOLE_OWNER,
   userRows,
-} from "../../../../../tests/support/deletion.ts";
-import {
-  addMember,
-  createOrganization,
-  memberRoles,
-  signIn,
-} from "../../../../../tests/support/organization.ts";
-import { type TestAuth, useFreshTestAuth } from "../../../../../tests/support/test-auth.ts";
+} from "#test/deletion.ts";
+import { addMember, createOrganization, memberRoles, signIn } from "#test/organization.ts";
+import { type TestAuth, useFreshTestAuth } from "#test/test-auth.ts";
 import type { MemberDoc, UserDoc } from "../../db/documents.ts";
 import { readOrganizationRelease, releaseOwnerships } from "./organizations.ts";
 import { deleteUserAndData } from "./service.ts";

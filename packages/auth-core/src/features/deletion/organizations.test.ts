@@ -9,7 +9,7 @@ import {
   organizationRows,
   SOLE_OWNER,
   userRows,
-} from "../../../../../tests/support/deletion.ts";
+} from "#test/deletion.ts";
 import {
   addMember,
   createOrganization,
@@ -17,8 +17,8 @@ import {
   type Overrides,
   type SignedIn,
   signIn,
-} from "../../../../../tests/support/organization.ts";
-import { type TestAuth, useFreshTestAuth } from "../../../../../tests/support/test-auth.ts";
+} from "#test/organization.ts";
+import { type TestAuth, useFreshTestAuth } from "#test/test-auth.ts";
 
 /**
  * docs/security.md through POST /delete-user: the only owner of an organization with other

@@ -1,7 +1,7 @@
 import type { AuthOptions } from "@tessera/auth-core";
 import { describe, expect, it } from "vitest";
-import { signUp, TestBrowser } from "../../../../../tests/support/browser.ts";
-import { type TestAuth, useFreshTestAuth } from "../../../../../tests/support/test-auth.ts";
+import { signUp, TestBrowser } from "#test/browser.ts";
+import { type TestAuth, useFreshTestAuth } from "#test/test-auth.ts";
 
 /**
  * Review finding s9-5 (docs/decisions.md "Email not verified", 403): the link mailed with the refusal goes out

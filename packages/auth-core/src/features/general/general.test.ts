@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { TestBrowser } from "../../../../../tests/support/browser.ts";
-import { useTestAuth } from "../../../../../tests/support/test-auth.ts";
+import { TestBrowser } from "#test/browser.ts";
+import { useTestAuth } from "#test/test-auth.ts";
 
 const t = useTestAuth();
 

@@ -1,7 +1,7 @@
 import type { AuthOptions } from "@tessera/auth-core";
 import { describe, expect, it } from "vitest";
-import { signUp, TestBrowser } from "../../../../../tests/support/browser.ts";
-import { type TestAuth, useFreshTestAuth } from "../../../../../tests/support/test-auth.ts";
+import { signUp, TestBrowser } from "#test/browser.ts";
+import { type TestAuth, useFreshTestAuth } from "#test/test-auth.ts";
 
 /**
  * Issue 27, items 2 and 3 (docs/security.md, "Mail flooding"): a stranger's three invitations from

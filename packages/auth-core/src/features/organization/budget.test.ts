@@ -1,12 +1,7 @@
 import { ObjectId } from "mongodb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { CallResult } from "../../../../../tests/support/browser.ts";
-import {
-  createFixture,
-  type Fixture,
-  type SignedIn,
-  signIn,
-} from "../../../../../tests/support/organization.ts";
+import type { CallResult } from "#test/browser.ts";
+import { createFixture, type Fixture, type SignedIn, signIn } from "#test/organization.ts";
 
 /**
  * Database commands per organization endpoint (docs/architecture.md: count them and keep the count in a test),

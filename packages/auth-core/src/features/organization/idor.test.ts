@@ -1,7 +1,7 @@
 import { ObjectId } from "mongodb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { CallResult } from "../../../../../tests/support/browser.ts";
-import { createFixture, type Fixture, type SignedIn } from "../../../../../tests/support/organization.ts";
+import type { CallResult } from "#test/browser.ts";
+import { createFixture, type Fixture, type SignedIn } from "#test/organization.ts";
 
 /**
  * docs/security.md I: no cross-organization read or write by id. Admin D of organization A aims every

@@ -8,7 +8,7 @@ import {
   type Fixture,
   signIn,
   useFixtures,
-} from "../../../../../tests/support/organization.ts";
+} from "#test/organization.ts";
 
 /**
  * Writes racing an organization's deletion, invitations whose inviter lost the right to invite, and

@@ -1,7 +1,7 @@
 import { ObjectId } from "mongodb";
 import { describe, expect, it } from "vitest";
-import type { CallResult } from "../../../../../tests/support/browser.ts";
-import { errorBody, signIn, useFixtures } from "../../../../../tests/support/organization.ts";
+import type { CallResult } from "#test/browser.ts";
+import { errorBody, signIn, useFixtures } from "#test/organization.ts";
 
 /**
  * The limits under parallel calls against the real FerretDB server (review of issue 3): a count

@@ -1,11 +1,6 @@
 import { ObjectId } from "mongodb";
 import { describe, expect, it } from "vitest";
-import {
-  beforeNextInsert,
-  errorBody,
-  type Fixture,
-  useFixtures,
-} from "../../../../../tests/support/organization.ts";
+import { beforeNextInsert, errorBody, type Fixture, useFixtures } from "#test/organization.ts";
 
 /**
  * add-member (server-only) and add-team-member racing the deletion of what they point at, against

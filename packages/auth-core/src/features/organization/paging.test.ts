@@ -1,7 +1,7 @@
 import { ObjectId } from "mongodb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createOrganization, type SignedIn, signIn } from "../../../../../tests/support/organization.ts";
-import { createTestAuth, type TestAuth } from "../../../../../tests/support/test-auth.ts";
+import { createOrganization, type SignedIn, signIn } from "#test/organization.ts";
+import { createTestAuth, type TestAuth } from "#test/test-auth.ts";
 
 /**
  * list and list-teams page past 100 (review of issue 3): `limit` (1–100, default 100) and `offset`,

@@ -1,6 +1,6 @@
 import { ObjectId } from "mongodb";
 import { describe, expect, it } from "vitest";
-import { memberRoles, signIn, useFixtures } from "../../../../../tests/support/organization.ts";
+import { memberRoles, signIn, useFixtures } from "#test/organization.ts";
 
 /**
  * Concurrency against the real FerretDB server (issue 3 "Races", docs/security.md M/I/E16): FerretDB v1

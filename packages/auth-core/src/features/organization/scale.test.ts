@@ -1,7 +1,7 @@
 import { ObjectId } from "mongodb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createOrganization, type SignedIn, signIn } from "../../../../../tests/support/organization.ts";
-import { createTestAuth, type TestAuth } from "../../../../../tests/support/test-auth.ts";
+import { createOrganization, type SignedIn, signIn } from "#test/organization.ts";
+import { createTestAuth, type TestAuth } from "#test/test-auth.ts";
 
 /**
  * Scale as a test of cost, not time (issue 3): on an organization of 1,000 members get-full-organization

@@ -7,8 +7,8 @@ import {
   createOrganization,
   errorBody,
   signIn,
-} from "../../../../../tests/support/organization.ts";
-import { type TestAuth, useFreshTestAuth } from "../../../../../tests/support/test-auth.ts";
+} from "#test/organization.ts";
+import { type TestAuth, useFreshTestAuth } from "#test/test-auth.ts";
 
 /**
  * Review s9 finding 8: setting the active organization (or team) is a session update, so it goes

@@ -1,7 +1,7 @@
 import { ObjectId } from "mongodb";
 import { beforeEach, describe, expect, it } from "vitest";
-import { SESSION_COOKIE, signUp, TestBrowser } from "../../../../../tests/support/browser.ts";
-import { type TestAuth, useFreshTestAuth } from "../../../../../tests/support/test-auth.ts";
+import { SESSION_COOKIE, signUp, TestBrowser } from "#test/browser.ts";
+import { type TestAuth, useFreshTestAuth } from "#test/test-auth.ts";
 
 const EMAIL = "ada@example.com";
 const OLD_PASSWORD = "correct horse battery";

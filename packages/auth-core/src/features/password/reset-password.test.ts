@@ -1,8 +1,8 @@
 import type { AuthOptions } from "@tessera/auth-core";
 import { describe, expect, it } from "vitest";
-import { signUp, TestBrowser } from "../../../../../tests/support/browser.ts";
-import { credentialHashOf, resetRows } from "../../../../../tests/support/stored-rows.ts";
-import { type TestAuth, useFreshTestAuth } from "../../../../../tests/support/test-auth.ts";
+import { signUp, TestBrowser } from "#test/browser.ts";
+import { credentialHashOf, resetRows } from "#test/stored-rows.ts";
+import { type TestAuth, useFreshTestAuth } from "#test/test-auth.ts";
 import { resetPasswordIdentifier } from "./rules.ts";
 
 const EMAIL = "ada@example.com";

@@ -1,8 +1,8 @@
 import { ObjectId } from "mongodb";
 import { beforeEach, describe, expect, it } from "vitest";
-import { CACHE_COOKIE, SESSION_COOKIE, signUp, TestBrowser } from "../../../../../tests/support/browser.ts";
-import { isClearing, setCookieLine, tokenOf } from "../../../../../tests/support/session-cookies.ts";
-import { TEST_SECRET, type TestAuth, useFreshTestAuth } from "../../../../../tests/support/test-auth.ts";
+import { CACHE_COOKIE, SESSION_COOKIE, signUp, TestBrowser } from "#test/browser.ts";
+import { isClearing, setCookieLine, tokenOf } from "#test/session-cookies.ts";
+import { TEST_SECRET, type TestAuth, useFreshTestAuth } from "#test/test-auth.ts";
 import { signValue } from "../../crypto/index.ts";
 import type { SessionDoc, UserDoc } from "../../db/documents.ts";
 import { decodeCookieCache, encodeCookieCache, readCookieCache } from "./cookie-cache.ts";

@@ -1,6 +1,6 @@
 import { ObjectId } from "mongodb";
 import { beforeEach, describe, expect, it } from "vitest";
-import { CACHE_COOKIE, SESSION_COOKIE, signUp, TestBrowser } from "../../../../../tests/support/browser.ts";
+import { CACHE_COOKIE, SESSION_COOKIE, signUp, TestBrowser } from "#test/browser.ts";
 import {
   flipChar,
   isClearing,
@@ -8,8 +8,8 @@ import {
   setCookieLine,
   setCookieValue,
   tokenOf,
-} from "../../../../../tests/support/session-cookies.ts";
-import { TEST_SECRET, type TestAuth, useFreshTestAuth } from "../../../../../tests/support/test-auth.ts";
+} from "#test/session-cookies.ts";
+import { TEST_SECRET, type TestAuth, useFreshTestAuth } from "#test/test-auth.ts";
 import type { SessionDoc, UserDoc } from "../../db/documents.ts";
 import { COOKIE_CACHE_MAX_LENGTH, decodeCookieCache, encodeCookieCache } from "./cookie-cache.ts";
 

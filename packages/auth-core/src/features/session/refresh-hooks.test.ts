@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { signUp, TestBrowser } from "../../../../../tests/support/browser.ts";
-import { DAY } from "../../../../../tests/support/session-cookies.ts";
-import { useFreshTestAuth } from "../../../../../tests/support/test-auth.ts";
+import { signUp, TestBrowser } from "#test/browser.ts";
+import { DAY } from "#test/session-cookies.ts";
+import { useFreshTestAuth } from "#test/test-auth.ts";
 
 /**
  * Review s9 finding 9: the sliding refresh (extendSession) runs the session update `after` hook only

@@ -1,13 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { SESSION_COOKIE, signUp, TestBrowser } from "../../../../../tests/support/browser.ts";
-import {
-  DAY,
-  findSessionRow,
-  isClearing,
-  setCookieLine,
-  tokenOf,
-} from "../../../../../tests/support/session-cookies.ts";
-import { type TestAuth, useFreshTestAuth } from "../../../../../tests/support/test-auth.ts";
+import { SESSION_COOKIE, signUp, TestBrowser } from "#test/browser.ts";
+import { DAY, findSessionRow, isClearing, setCookieLine, tokenOf } from "#test/session-cookies.ts";
+import { type TestAuth, useFreshTestAuth } from "#test/test-auth.ts";
 
 interface ListedSession {
   id: string;

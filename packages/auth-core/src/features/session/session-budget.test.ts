@@ -1,9 +1,9 @@
 import type { Auth, AuthOptions } from "@tessera/auth-core";
 import type { Db } from "mongodb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CACHE_COOKIE, signUp, TestBrowser } from "../../../../../tests/support/browser.ts";
-import { DAY } from "../../../../../tests/support/session-cookies.ts";
-import { createTestAuth } from "../../../../../tests/support/test-auth.ts";
+import { CACHE_COOKIE, signUp, TestBrowser } from "#test/browser.ts";
+import { DAY } from "#test/session-cookies.ts";
+import { createTestAuth } from "#test/test-auth.ts";
 
 /**
  * Database commands per request (docs/architecture.md "Count database commands per endpoint and keep the count

@@ -1,6 +1,6 @@
 import { createAuth } from "@tessera/auth-core";
 import { beforeEach, describe, expect, it } from "vitest";
-import { SESSION_COOKIE, signUp, TestBrowser } from "../../../../../tests/support/browser.ts";
+import { SESSION_COOKIE, signUp, TestBrowser } from "#test/browser.ts";
 import {
   DAY,
   DONT_REMEMBER_COOKIE,
@@ -10,8 +10,8 @@ import {
   maxAgeOf,
   setCookieLine,
   tokenOf,
-} from "../../../../../tests/support/session-cookies.ts";
-import { TEST_SECRET, type TestAuth, useFreshTestAuth } from "../../../../../tests/support/test-auth.ts";
+} from "#test/session-cookies.ts";
+import { TEST_SECRET, type TestAuth, useFreshTestAuth } from "#test/test-auth.ts";
 
 interface SessionBody {
   session: { id: string; userId: string; token: string; expiresAt: string };

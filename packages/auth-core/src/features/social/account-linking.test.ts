@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { SESSION_COOKIE, signUp, type TestBrowser } from "../../../../../tests/support/browser.ts";
-import type { OAuthServer } from "../../../../../tests/support/oauth-server.ts";
+import { SESSION_COOKIE, signUp, type TestBrowser } from "#test/browser.ts";
+import type { OAuthServer } from "#test/oauth-server.ts";
 import {
   countDocs,
   createSocialAuth,
@@ -9,8 +9,8 @@ import {
   returnToCallback,
   runSocialFlow,
   useSocialTestbed,
-} from "../../../../../tests/support/social.ts";
-import type { TestAuth } from "../../../../../tests/support/test-auth.ts";
+} from "#test/social.ts";
+import type { TestAuth } from "#test/test-auth.ts";
 
 /** docs/decisions.md linking outcome. */
 let server: OAuthServer;

@@ -1,13 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { signUp, type TestBrowser } from "../../../../../tests/support/browser.ts";
-import type { OAuthServer } from "../../../../../tests/support/oauth-server.ts";
-import {
-  createSocialAuth,
-  newBrowser,
-  runSocialFlow,
-  useSocialTestbed,
-} from "../../../../../tests/support/social.ts";
-import type { TestAuth } from "../../../../../tests/support/test-auth.ts";
+import { signUp, type TestBrowser } from "#test/browser.ts";
+import type { OAuthServer } from "#test/oauth-server.ts";
+import { createSocialAuth, newBrowser, runSocialFlow, useSocialTestbed } from "#test/social.ts";
+import type { TestAuth } from "#test/test-auth.ts";
 
 /** the endpoint reference (README) account management: list, unlink, token endpoints, account-info; H13, H18. */
 let server: OAuthServer;

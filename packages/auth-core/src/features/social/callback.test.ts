@@ -1,7 +1,7 @@
 import { createAuth } from "@tessera/auth-core";
 import { describe, expect, it } from "vitest";
-import { SESSION_COOKIE } from "../../../../../tests/support/browser.ts";
-import type { OAuthServer } from "../../../../../tests/support/oauth-server.ts";
+import { SESSION_COOKIE } from "#test/browser.ts";
+import type { OAuthServer } from "#test/oauth-server.ts";
 import {
   API,
   apiPath,
@@ -14,8 +14,8 @@ import {
   returnToCallback,
   runSocialFlow,
   useSocialTestbed,
-} from "../../../../../tests/support/social.ts";
-import { TEST_SECRET, type TestAuth } from "../../../../../tests/support/test-auth.ts";
+} from "#test/social.ts";
+import { TEST_SECRET, type TestAuth } from "#test/test-auth.ts";
 import { signValue } from "../../crypto/index.ts";
 
 /** GET|POST /callback/{id}: docs/decisions.md outcomes and every callback error code. */

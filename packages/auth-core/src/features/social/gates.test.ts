@@ -1,13 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { SESSION_COOKIE } from "../../../../../tests/support/browser.ts";
-import type { OAuthServer } from "../../../../../tests/support/oauth-server.ts";
-import {
-  countDocs,
-  newBrowser,
-  runSocialFlow,
-  useSocialTestbed,
-} from "../../../../../tests/support/social.ts";
-import type { TestAuth } from "../../../../../tests/support/test-auth.ts";
+import { SESSION_COOKIE } from "#test/browser.ts";
+import type { OAuthServer } from "#test/oauth-server.ts";
+import { countDocs, newBrowser, runSocialFlow, useSocialTestbed } from "#test/social.ts";
+import type { TestAuth } from "#test/test-auth.ts";
 
 /**
  * Social sign-in passes the same gates as sign-in/email before a session exists (docs/decisions.md

@@ -1,14 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { SESSION_COOKIE, signUp } from "../../../../../tests/support/browser.ts";
-import type { OAuthServer } from "../../../../../tests/support/oauth-server.ts";
-import {
-  countDocs,
-  createSocialAuth,
-  newBrowser,
-  providerConfig,
-  useSocialTestbed,
-} from "../../../../../tests/support/social.ts";
-import type { TestAuth } from "../../../../../tests/support/test-auth.ts";
+import { SESSION_COOKIE, signUp } from "#test/browser.ts";
+import type { OAuthServer } from "#test/oauth-server.ts";
+import { countDocs, createSocialAuth, newBrowser, providerConfig, useSocialTestbed } from "#test/social.ts";
+import type { TestAuth } from "#test/test-auth.ts";
 
 /** ID-token sign-in and linking (docs/decisions.md "Link by ID token"). */
 let server: OAuthServer;

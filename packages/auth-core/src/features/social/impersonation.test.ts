@@ -1,10 +1,10 @@
 import type { ObjectId } from "mongodb";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { signUpPerson } from "../../../../../tests/support/admin.ts";
-import type { TestBrowser } from "../../../../../tests/support/browser.ts";
-import { type OAuthServer, startOAuthServer } from "../../../../../tests/support/oauth-server.ts";
-import { createSocialAuth, newBrowser, runSocialFlow } from "../../../../../tests/support/social.ts";
-import type { TestAuth } from "../../../../../tests/support/test-auth.ts";
+import { signUpPerson } from "#test/admin.ts";
+import type { TestBrowser } from "#test/browser.ts";
+import { type OAuthServer, startOAuthServer } from "#test/oauth-server.ts";
+import { createSocialAuth, newBrowser, runSocialFlow } from "#test/social.ts";
+import type { TestAuth } from "#test/test-auth.ts";
 
 /** docs/security.md: an admin's impersonation session never reaches the user's provider tokens. */
 const WHILE_IMPERSONATING = {

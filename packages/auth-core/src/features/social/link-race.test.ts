@@ -1,13 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { signUp } from "../../../../../tests/support/browser.ts";
-import { type OAuthServer, startOAuthServer } from "../../../../../tests/support/oauth-server.ts";
-import {
-  countDocs,
-  createSocialAuth,
-  newBrowser,
-  returnToCallback,
-} from "../../../../../tests/support/social.ts";
-import type { TestAuth } from "../../../../../tests/support/test-auth.ts";
+import { signUp } from "#test/browser.ts";
+import { type OAuthServer, startOAuthServer } from "#test/oauth-server.ts";
+import { countDocs, createSocialAuth, newBrowser, returnToCallback } from "#test/social.ts";
+import type { TestAuth } from "#test/test-auth.ts";
 
 /**
  * Concurrent first sign-ins of one person whose email already has a verified user: every one of

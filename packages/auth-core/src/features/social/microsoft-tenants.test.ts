@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SESSION_COOKIE } from "../../../../../tests/support/browser.ts";
-import { type OAuthServer, startOAuthServer } from "../../../../../tests/support/oauth-server.ts";
-import { countDocs, newBrowser, providerConfig } from "../../../../../tests/support/social.ts";
-import { createTestAuth } from "../../../../../tests/support/test-auth.ts";
+import { SESSION_COOKIE } from "#test/browser.ts";
+import { type OAuthServer, startOAuthServer } from "#test/oauth-server.ts";
+import { countDocs, newBrowser, providerConfig } from "#test/social.ts";
+import { createTestAuth } from "#test/test-auth.ts";
 import { PERSONAL_ACCOUNTS_TENANT } from "./providers/microsoft.ts";
 
 /**

@@ -1,13 +1,8 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { SESSION_COOKIE, signUp, type TestBrowser } from "../../../../../tests/support/browser.ts";
-import { type OAuthServer, startOAuthServer } from "../../../../../tests/support/oauth-server.ts";
-import {
-  countDocs,
-  createSocialAuth,
-  newBrowser,
-  runSocialFlow,
-} from "../../../../../tests/support/social.ts";
-import type { TestAuth } from "../../../../../tests/support/test-auth.ts";
+import { SESSION_COOKIE, signUp, type TestBrowser } from "#test/browser.ts";
+import { type OAuthServer, startOAuthServer } from "#test/oauth-server.ts";
+import { countDocs, createSocialAuth, newBrowser, runSocialFlow } from "#test/social.ts";
+import type { TestAuth } from "#test/test-auth.ts";
 import { accountIdOf } from "../users/index.ts";
 
 /**

@@ -1,14 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SESSION_COOKIE, signUp } from "../../../../../tests/support/browser.ts";
-import { type OAuthServer, startOAuthServer } from "../../../../../tests/support/oauth-server.ts";
-import {
-  errorOf,
-  genericConfig,
-  newBrowser,
-  providerConfig,
-  runSocialFlow,
-} from "../../../../../tests/support/social.ts";
-import { createTestAuth, type TestAuth } from "../../../../../tests/support/test-auth.ts";
+import { SESSION_COOKIE, signUp } from "#test/browser.ts";
+import { type OAuthServer, startOAuthServer } from "#test/oauth-server.ts";
+import { errorOf, genericConfig, newBrowser, providerConfig, runSocialFlow } from "#test/social.ts";
+import { createTestAuth, type TestAuth } from "#test/test-auth.ts";
 import { PROVIDER_IDS } from "./providers/types.ts";
 
 /**

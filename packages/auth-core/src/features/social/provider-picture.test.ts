@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import type { OAuthServer } from "../../../../../tests/support/oauth-server.ts";
-import { newBrowser, runSocialFlow, useSocialTestbed } from "../../../../../tests/support/social.ts";
-import type { TestAuth } from "../../../../../tests/support/test-auth.ts";
+import type { OAuthServer } from "#test/oauth-server.ts";
+import { newBrowser, runSocialFlow, useSocialTestbed } from "#test/social.ts";
+import type { TestAuth } from "#test/test-auth.ts";
 
 /**
  * Security-hardening finding 9 (docs/security.md, "URLs users supply"): a provider's picture is

@@ -1,9 +1,9 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { describe, expect, it } from "vitest";
-import type { TestBrowser } from "../../../../../tests/support/browser.ts";
-import type { OAuthServer } from "../../../../../tests/support/oauth-server.ts";
-import { newBrowser, runSocialFlow, useSocialTestbed } from "../../../../../tests/support/social.ts";
-import type { TestAuth } from "../../../../../tests/support/test-auth.ts";
+import type { TestBrowser } from "#test/browser.ts";
+import type { OAuthServer } from "#test/oauth-server.ts";
+import { newBrowser, runSocialFlow, useSocialTestbed } from "#test/social.ts";
+import type { TestAuth } from "#test/test-auth.ts";
 
 /**
  * The one-refresh-at-a-time claim (token-service.ts): it outlives the slowest allowed provider call,

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { signUp } from "../../../../../tests/support/browser.ts";
-import { type OAuthServer, startOAuthServer } from "../../../../../tests/support/oauth-server.ts";
-import { genericConfig, newBrowser } from "../../../../../tests/support/social.ts";
-import { createTestAuth } from "../../../../../tests/support/test-auth.ts";
+import { signUp } from "#test/browser.ts";
+import { type OAuthServer, startOAuthServer } from "#test/oauth-server.ts";
+import { genericConfig, newBrowser } from "#test/social.ts";
+import { createTestAuth } from "#test/test-auth.ts";
 
 /**
  * A generic provider cannot take the email-and-password account's providerId: accounts are keyed on

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { OAuthServer } from "../../../../../tests/support/oauth-server.ts";
+import type { OAuthServer } from "#test/oauth-server.ts";
 import {
   API,
   newBrowser,
@@ -7,8 +7,8 @@ import {
   returnToCallback,
   runSocialFlow,
   useSocialTestbed,
-} from "../../../../../tests/support/social.ts";
-import { createTestAuth, type TestAuth } from "../../../../../tests/support/test-auth.ts";
+} from "#test/social.ts";
+import { createTestAuth, type TestAuth } from "#test/test-auth.ts";
 
 /** POST /sign-in/social: the endpoint reference (README) fields, callback checks, state and verifier. */
 let server: OAuthServer;

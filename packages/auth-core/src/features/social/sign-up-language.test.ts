@@ -1,12 +1,7 @@
 import { describe, expect, it } from "vitest";
-import type { OAuthServer } from "../../../../../tests/support/oauth-server.ts";
-import {
-  countDocs,
-  newBrowser,
-  runSocialFlow,
-  useSocialTestbed,
-} from "../../../../../tests/support/social.ts";
-import type { TestAuth } from "../../../../../tests/support/test-auth.ts";
+import type { OAuthServer } from "#test/oauth-server.ts";
+import { countDocs, newBrowser, runSocialFlow, useSocialTestbed } from "#test/social.ts";
+import type { TestAuth } from "#test/test-auth.ts";
 
 /**
  * Issue 14 gap 5: a user created by a provider sign-in gets the `language` the app sent with

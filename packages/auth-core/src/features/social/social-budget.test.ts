@@ -1,17 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { TestBrowser } from "../../../../../tests/support/browser.ts";
-import {
-  type AuthorizeResult,
-  type OAuthServer,
-  startOAuthServer,
-} from "../../../../../tests/support/oauth-server.ts";
-import {
-  apiPath,
-  createSocialAuth,
-  newBrowser,
-  returnToCallback,
-} from "../../../../../tests/support/social.ts";
-import type { TestAuth } from "../../../../../tests/support/test-auth.ts";
+import type { TestBrowser } from "#test/browser.ts";
+import { type AuthorizeResult, type OAuthServer, startOAuthServer } from "#test/oauth-server.ts";
+import { apiPath, createSocialAuth, newBrowser, returnToCallback } from "#test/social.ts";
+import type { TestAuth } from "#test/test-auth.ts";
 
 /**
  * Database commands per social request (docs/architecture.md: count them and keep the count in a test). FerretDB

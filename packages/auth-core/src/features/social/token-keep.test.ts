@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import type { TestBrowser } from "../../../../../tests/support/browser.ts";
-import type { OAuthServer } from "../../../../../tests/support/oauth-server.ts";
-import { newBrowser, runSocialFlow, useSocialTestbed } from "../../../../../tests/support/social.ts";
-import type { TestAuth } from "../../../../../tests/support/test-auth.ts";
+import type { TestBrowser } from "#test/browser.ts";
+import type { OAuthServer } from "#test/oauth-server.ts";
+import { newBrowser, runSocialFlow, useSocialTestbed } from "#test/social.ts";
+import type { TestAuth } from "#test/test-auth.ts";
 
 /** docs/decisions.md provider tokens: a sign-in that brings none keeps the stored ones; a missing one is refreshed. */
 let server: OAuthServer;

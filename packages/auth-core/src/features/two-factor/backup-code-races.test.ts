@@ -1,10 +1,5 @@
 import { describe, expect, it } from "vitest";
-import {
-  challengedBrowser,
-  rowsLike,
-  sessionsOf,
-  useTwoFactorFixtures,
-} from "../../../../../tests/support/two-factor.ts";
+import { challengedBrowser, rowsLike, sessionsOf, useTwoFactorFixtures } from "#test/two-factor.ts";
 import type { TwoFactorDoc } from "../../db/documents.ts";
 import { regenerateBackupCodes } from "./service.ts";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { SESSION_COOKIE, TestBrowser } from "../../../../../tests/support/browser.ts";
+import { SESSION_COOKIE, TestBrowser } from "#test/browser.ts";
 import {
   challengedBrowser,
   EMAIL,
@@ -8,7 +8,7 @@ import {
   sessionsOf,
   TRUST_COOKIE,
   useTwoFactorFixtures,
-} from "../../../../../tests/support/two-factor.ts";
+} from "#test/two-factor.ts";
 import { deleteUserTwoFactorData } from "./index.ts";
 
 const twoFactor = useTwoFactorFixtures();

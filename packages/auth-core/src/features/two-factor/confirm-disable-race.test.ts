@@ -1,13 +1,7 @@
 import type { ObjectId } from "mongodb";
 import { describe, expect, it } from "vitest";
-import type { TestAuth } from "../../../../../tests/support/test-auth.ts";
-import {
-  codeAt,
-  ERR,
-  PASSWORD,
-  totpFromURI,
-  useTwoFactorFixtures,
-} from "../../../../../tests/support/two-factor.ts";
+import type { TestAuth } from "#test/test-auth.ts";
+import { codeAt, ERR, PASSWORD, totpFromURI, useTwoFactorFixtures } from "#test/two-factor.ts";
 
 const twoFactor = useTwoFactorFixtures();
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { SESSION_COOKIE, TestBrowser } from "../../../../../tests/support/browser.ts";
-import type { TestAuth } from "../../../../../tests/support/test-auth.ts";
-import { EMAIL, PASSWORD, useTwoFactorFixtures } from "../../../../../tests/support/two-factor.ts";
+import { SESSION_COOKIE, TestBrowser } from "#test/browser.ts";
+import type { TestAuth } from "#test/test-auth.ts";
+import { EMAIL, PASSWORD, useTwoFactorFixtures } from "#test/two-factor.ts";
 
 const twoFactor = useTwoFactorFixtures();
 

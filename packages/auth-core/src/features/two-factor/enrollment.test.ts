@@ -1,7 +1,7 @@
 import { ObjectId } from "mongodb";
 import { describe, expect, it } from "vitest";
-import { SESSION_COOKIE, signUp, TestBrowser } from "../../../../../tests/support/browser.ts";
-import { type TestAuth, useFreshTestAuth } from "../../../../../tests/support/test-auth.ts";
+import { SESSION_COOKIE, signUp, TestBrowser } from "#test/browser.ts";
+import { type TestAuth, useFreshTestAuth } from "#test/test-auth.ts";
 import {
   CHALLENGE_COOKIE,
   codeAt,
@@ -12,7 +12,7 @@ import {
   storedText,
   totpFromURI,
   useTwoFactorFixtures,
-} from "../../../../../tests/support/two-factor.ts";
+} from "#test/two-factor.ts";
 import { decryptString } from "../../crypto/index.ts";
 
 const twoFactor = useTwoFactorFixtures();

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { TestBrowser } from "../../../../../tests/support/browser.ts";
-import type { TestAuth } from "../../../../../tests/support/test-auth.ts";
+import type { TestBrowser } from "#test/browser.ts";
+import type { TestAuth } from "#test/test-auth.ts";
 import {
   challengedBrowser,
   ERR,
@@ -8,7 +8,7 @@ import {
   rowsLike,
   sessionsOf,
   useTwoFactorFixtures,
-} from "../../../../../tests/support/two-factor.ts";
+} from "#test/two-factor.ts";
 
 const twoFactor = useTwoFactorFixtures();
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { SESSION_COOKIE, TestBrowser } from "../../../../../tests/support/browser.ts";
-import type { TestAuth } from "../../../../../tests/support/test-auth.ts";
+import { SESSION_COOKIE, TestBrowser } from "#test/browser.ts";
+import type { TestAuth } from "#test/test-auth.ts";
 import {
   CHALLENGE_COOKIE,
   challengedBrowser,
@@ -10,7 +10,7 @@ import {
   sessionsOf,
   storedText,
   useTwoFactorFixtures,
-} from "../../../../../tests/support/two-factor.ts";
+} from "#test/two-factor.ts";
 
 const twoFactor = useTwoFactorFixtures();
 

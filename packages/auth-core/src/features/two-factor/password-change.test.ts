@@ -1,14 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { signUpPerson } from "../../../../../tests/support/admin.ts";
-import { TestBrowser } from "../../../../../tests/support/browser.ts";
-import {
-  challengedBrowser,
-  EMAIL,
-  ERR,
-  PASSWORD,
-  rowsLike,
-  useTwoFactorFixtures,
-} from "../../../../../tests/support/two-factor.ts";
+import { signUpPerson } from "#test/admin.ts";
+import { TestBrowser } from "#test/browser.ts";
+import { challengedBrowser, EMAIL, ERR, PASSWORD, rowsLike, useTwoFactorFixtures } from "#test/two-factor.ts";
 
 const twoFactor = useTwoFactorFixtures();
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { CACHE_COOKIE, SESSION_COOKIE, TestBrowser } from "../../../../../tests/support/browser.ts";
+import { CACHE_COOKIE, SESSION_COOKIE, TestBrowser } from "#test/browser.ts";
 import {
   CHALLENGE_COOKIE,
   challengedBrowser,
@@ -9,7 +9,7 @@ import {
   rowsLike,
   sessionsOf,
   useTwoFactorFixtures,
-} from "../../../../../tests/support/two-factor.ts";
+} from "#test/two-factor.ts";
 
 const twoFactor = useTwoFactorFixtures();
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { SESSION_COOKIE, signUp, TestBrowser } from "../../../../../tests/support/browser.ts";
+import { SESSION_COOKIE, signUp, TestBrowser } from "#test/browser.ts";
 import {
   CHALLENGE_COOKIE,
   challengedBrowser,
@@ -11,7 +11,7 @@ import {
   TRUST_COOKIE,
   totpFromURI,
   useTwoFactorFixtures,
-} from "../../../../../tests/support/two-factor.ts";
+} from "#test/two-factor.ts";
 
 const twoFactor = useTwoFactorFixtures();
 

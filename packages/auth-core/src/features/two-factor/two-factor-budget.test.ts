@@ -1,12 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { signUp, TestBrowser } from "../../../../../tests/support/browser.ts";
-import { useFreshTestAuth } from "../../../../../tests/support/test-auth.ts";
-import {
-  challengedBrowser,
-  EMAIL,
-  PASSWORD,
-  useTwoFactorFixtures,
-} from "../../../../../tests/support/two-factor.ts";
+import { signUp, TestBrowser } from "#test/browser.ts";
+import { useFreshTestAuth } from "#test/test-auth.ts";
+import { challengedBrowser, EMAIL, PASSWORD, useTwoFactorFixtures } from "#test/two-factor.ts";
 
 const twoFactor = useTwoFactorFixtures();
 

@@ -1,8 +1,8 @@
 import { ObjectId } from "mongodb";
 import { describe, expect, it } from "vitest";
-import { signUpPerson } from "../../../../../tests/support/admin.ts";
-import { signUpUser, TestBrowser } from "../../../../../tests/support/browser.ts";
-import { type TestAuth, useFreshTestAuth } from "../../../../../tests/support/test-auth.ts";
+import { signUpPerson } from "#test/admin.ts";
+import { signUpUser, TestBrowser } from "#test/browser.ts";
+import { type TestAuth, useFreshTestAuth } from "#test/test-auth.ts";
 import type { UserExport } from "../../contracts/user-export.ts";
 
 /**

@@ -1,7 +1,7 @@
 import { ObjectId } from "mongodb";
 import { describe, expect, it } from "vitest";
-import { signUp, TestBrowser } from "../../../../../tests/support/browser.ts";
-import { useFreshTestAuth } from "../../../../../tests/support/test-auth.ts";
+import { signUp, TestBrowser } from "#test/browser.ts";
+import { useFreshTestAuth } from "#test/test-auth.ts";
 import type { UserDoc } from "../../db/documents.ts";
 import { insertUsersInBulk } from "./store.ts";
 

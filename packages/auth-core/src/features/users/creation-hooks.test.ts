@@ -1,15 +1,10 @@
 import type { AuthOptions } from "@tessera/auth-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { createCast, PASSWORD } from "../../../../../tests/support/admin.ts";
-import { signUp, TestBrowser } from "../../../../../tests/support/browser.ts";
-import { type OAuthServer, startOAuthServer } from "../../../../../tests/support/oauth-server.ts";
-import {
-  countDocs,
-  createSocialAuth,
-  newBrowser,
-  runSocialFlow,
-} from "../../../../../tests/support/social.ts";
-import { createTestAuth, type TestAuth } from "../../../../../tests/support/test-auth.ts";
+import { createCast, PASSWORD } from "#test/admin.ts";
+import { signUp, TestBrowser } from "#test/browser.ts";
+import { type OAuthServer, startOAuthServer } from "#test/oauth-server.ts";
+import { countDocs, createSocialAuth, newBrowser, runSocialFlow } from "#test/social.ts";
+import { createTestAuth, type TestAuth } from "#test/test-auth.ts";
 
 /**
  * Review s9 findings 6 and 7: a user's `create.after` hook runs only once the creation is whole —

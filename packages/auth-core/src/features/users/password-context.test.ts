@@ -1,9 +1,9 @@
 import type { AuthOptions } from "@tessera/auth-core";
 import { ObjectId } from "mongodb";
 import { describe, expect, it } from "vitest";
-import { signUpPerson } from "../../../../../tests/support/admin.ts";
-import { signUp, TestBrowser } from "../../../../../tests/support/browser.ts";
-import { type TestAuth, useFreshTestAuth } from "../../../../../tests/support/test-auth.ts";
+import { signUpPerson } from "#test/admin.ts";
+import { signUp, TestBrowser } from "#test/browser.ts";
+import { type TestAuth, useFreshTestAuth } from "#test/test-auth.ts";
 
 /**
  * Issue 27, items 6 and 7 (docs/security.md "Common and breached passwords", "Passwords that name

@@ -1,9 +1,9 @@
 import type { AuthOptions } from "@tessera/auth-core";
 import { ObjectId } from "mongodb";
 import { describe, expect, it } from "vitest";
-import { createCast } from "../../../../../tests/support/admin.ts";
-import { signUp, TestBrowser } from "../../../../../tests/support/browser.ts";
-import { type TestAuth, useFreshTestAuth } from "../../../../../tests/support/test-auth.ts";
+import { createCast } from "#test/admin.ts";
+import { signUp, TestBrowser } from "#test/browser.ts";
+import { type TestAuth, useFreshTestAuth } from "#test/test-auth.ts";
 
 /**
  * Security-hardening issue, finding 2: sign-up and change-password accepted `password`, `12345678`,

@@ -1,9 +1,9 @@
 import type { AuthOptions } from "@tessera/auth-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { signUp, TestBrowser } from "../../../../../tests/support/browser.ts";
-import { type OAuthServer, startOAuthServer } from "../../../../../tests/support/oauth-server.ts";
-import { createSocialAuth, newBrowser, runSocialFlow } from "../../../../../tests/support/social.ts";
-import { createTestAuth, type TestAuth } from "../../../../../tests/support/test-auth.ts";
+import { signUp, TestBrowser } from "#test/browser.ts";
+import { type OAuthServer, startOAuthServer } from "#test/oauth-server.ts";
+import { createSocialAuth, newBrowser, runSocialFlow } from "#test/social.ts";
+import { createTestAuth, type TestAuth } from "#test/test-auth.ts";
 
 /**
  * Review s9 finding 9, the after-hook contract of config/hooks.ts: an update's `after` hook sees the

@@ -1,6 +1,6 @@
 import { ObjectId } from "mongodb";
 import { describe, expect, it } from "vitest";
-import { TestBrowser } from "../../../../../../tests/support/browser.ts";
+import { TestBrowser } from "#test/browser.ts";
 import {
   activeOrganizationOf,
   errorBody,
@@ -8,8 +8,8 @@ import {
   type SignedIn,
   signIn,
   useFixtures,
-} from "../../../../../../tests/support/organization.ts";
-import type { TestAuth } from "../../../../../../tests/support/test-auth.ts";
+} from "#test/organization.ts";
+import type { TestAuth } from "#test/test-auth.ts";
 
 const fixture = useFixtures();
 interface InvitationBody {

@@ -7,7 +7,7 @@ import {
   memberRoles,
   signIn,
   useFixtures,
-} from "../../../../../../tests/support/organization.ts";
+} from "#test/organization.ts";
 
 const fixture = useFixtures();
 const NOT_MEMBER = errorBody("NOT_A_MEMBER_OF_ORGANIZATION", "You are not a member of this organization");

@@ -1,7 +1,7 @@
 import { ObjectId } from "mongodb";
 import { describe, expect, it } from "vitest";
-import { addMember, errorBody, signIn, useFixtures } from "../../../../../../tests/support/organization.ts";
-import type { TestAuth } from "../../../../../../tests/support/test-auth.ts";
+import { addMember, errorBody, signIn, useFixtures } from "#test/organization.ts";
+import type { TestAuth } from "#test/test-auth.ts";
 import { coversRoles, DEFAULT_ROLES, type RoleTable } from "./rules.ts";
 
 /**

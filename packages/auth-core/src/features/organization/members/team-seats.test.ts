@@ -1,6 +1,6 @@
 import { MongoServerError, ObjectId } from "mongodb";
 import { describe, expect, it } from "vitest";
-import { signIn, useFixtures } from "../../../../../../tests/support/organization.ts";
+import { signIn, useFixtures } from "#test/organization.ts";
 import { claimSeat, type SeatClaim } from "./seats.ts";
 
 /**

@@ -1,7 +1,7 @@
 import { ObjectId } from "mongodb";
 import { describe, expect, it } from "vitest";
-import type { TestBrowser } from "../../../../../../tests/support/browser.ts";
-import { type Fixture, useFixtures } from "../../../../../../tests/support/organization.ts";
+import type { TestBrowser } from "#test/browser.ts";
+import { type Fixture, useFixtures } from "#test/organization.ts";
 import {
   heldOrganizationListing,
   holdOrganizationListing,

@@ -1,7 +1,7 @@
 import { createAuth } from "@tessera/auth-core";
 import { ObjectId } from "mongodb";
 import { describe, expect, it } from "vitest";
-import { TestBrowser } from "../../../../../../tests/support/browser.ts";
+import { TestBrowser } from "#test/browser.ts";
 import {
   activeOrganizationOf,
   addMember,
@@ -9,8 +9,8 @@ import {
   errorBody,
   signIn,
   useFixtures,
-} from "../../../../../../tests/support/organization.ts";
-import { createTestAuth, useFreshTestAuth } from "../../../../../../tests/support/test-auth.ts";
+} from "#test/organization.ts";
+import { createTestAuth, useFreshTestAuth } from "#test/test-auth.ts";
 
 const setup = useFreshTestAuth();
 const fixture = useFixtures();

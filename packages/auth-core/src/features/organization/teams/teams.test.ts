@@ -7,8 +7,8 @@ import {
   type SignedIn,
   signIn,
   useFixtures,
-} from "../../../../../../tests/support/organization.ts";
-import type { TestAuth } from "../../../../../../tests/support/test-auth.ts";
+} from "#test/organization.ts";
+import type { TestAuth } from "#test/test-auth.ts";
 
 const openFixture = useFixtures();
 async function fixture(overrides: Overrides = {}): Promise<Fixture> {

@@ -5,12 +5,8 @@ import {
   REDIRECT_URI,
   signInThrough,
   testDeps,
-} from "../../../../../../tests/support/oauth-providers.ts";
-import {
-  type OAuthServer,
-  startOAuthServer,
-  TEST_CLIENT_ID,
-} from "../../../../../../tests/support/oauth-server.ts";
+} from "#test/oauth-providers.ts";
+import { type OAuthServer, startOAuthServer, TEST_CLIENT_ID } from "#test/oauth-server.ts";
 import { createProviders } from "./index.ts";
 import {
   type GenericProviderOptions,

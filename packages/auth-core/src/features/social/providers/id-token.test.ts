@@ -1,10 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { serverProvider, testDeps } from "../../../../../../tests/support/oauth-providers.ts";
-import {
-  type OAuthServer,
-  startOAuthServer,
-  TEST_CLIENT_ID,
-} from "../../../../../../tests/support/oauth-server.ts";
+import { serverProvider, testDeps } from "#test/oauth-providers.ts";
+import { type OAuthServer, startOAuthServer, TEST_CLIENT_ID } from "#test/oauth-server.ts";
 import type { OAuthProvider } from "./types.ts";
 
 // Matrix H7/H8: every forged, misdirected or stale id token is refused with its reason.

@@ -1,17 +1,8 @@
 import { createHash } from "node:crypto";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { DEFAULT_IDENTITY } from "../../../../../../tests/support/oauth-fixtures.ts";
-import {
-  CODE_VERIFIER,
-  REDIRECT_URI,
-  serverProvider,
-  signInThrough,
-} from "../../../../../../tests/support/oauth-providers.ts";
-import {
-  type OAuthServer,
-  startOAuthServer,
-  TEST_CLIENT_ID,
-} from "../../../../../../tests/support/oauth-server.ts";
+import { DEFAULT_IDENTITY } from "#test/oauth-fixtures.ts";
+import { CODE_VERIFIER, REDIRECT_URI, serverProvider, signInThrough } from "#test/oauth-providers.ts";
+import { type OAuthServer, startOAuthServer, TEST_CLIENT_ID } from "#test/oauth-server.ts";
 import { type BuiltInProviderId, PROVIDER_IDS, type ProviderProfile } from "./types.ts";
 
 let server: OAuthServer;

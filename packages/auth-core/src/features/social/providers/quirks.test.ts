@@ -1,18 +1,18 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { buildFixture, DEFAULT_IDENTITY } from "../../../../../../tests/support/oauth-fixtures.ts";
+import { buildFixture, DEFAULT_IDENTITY } from "#test/oauth-fixtures.ts";
 import {
   CODE_VERIFIER,
   REDIRECT_URI,
   serverProvider,
   signInThrough,
   testDeps,
-} from "../../../../../../tests/support/oauth-providers.ts";
+} from "#test/oauth-providers.ts";
 import {
   type OAuthServer,
   startOAuthServer,
   TEST_CLIENT_ID,
   TEST_CLIENT_SECRET,
-} from "../../../../../../tests/support/oauth-server.ts";
+} from "#test/oauth-server.ts";
 import { discordAvatarURL } from "./discord.ts";
 import { createProviders } from "./index.ts";
 import { PROVIDER_IDS, providerOptionsSchema } from "./types.ts";
