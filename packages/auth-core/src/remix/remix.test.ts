@@ -1,0 +1,133 @@
+import { ObjectId } from "mongodb";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { signUpUser } from "#test/browser.ts";
+import { addMember, createOrganization, signIn } from "#test/organization.ts";
+import { createTestAuth, TEST_ORIGIN, type TestAuth } from "#test/test-auth.ts";
+import { createRemixAuth, redirectWithCookies } from "./index.ts";
+
+/**
+ * `@tessera/auth-core/remix` as a loader or action calls it: real requests to a real auth on the
+ * test database, the thrown Responses read as Remix would.
+ */
+let t: TestAuth;
+let remix: ReturnType<typeof createRemixAuth>;
+
+beforeAll(async () => {
+  t = await createTestAuth({ admin: { adminRoles: ["admin"] } });
+  // The app's getAuth is often async (the demo's is): the helpers take a function too.
+  remix = createRemixAuth(async () => t.auth, { signInPath: "/login" });
+});
+afterAll(() => t.close());
+
+function page(path: string, cookie = ""): Request {
+  return new Request(`${TEST_ORIGIN}${path}`, { headers: cookie ? { cookie } : {} });
+}
+
+async function thrown(run: Promise<unknown>): Promise<Response> {
+  const outcome = await run.then(
+    () => null,
+    (error: unknown) => error,
+  );
+  if (!(outcome instanceof Response)) throw new Error(`expected a thrown Response, got ${String(outcome)}`);
+  return outcome;
+}
+
+describe("the /api/auth/* resource route", () => {
+  it("passes the load context's address: the session it creates records it", async () => {
+    const request = new Request(`${TEST_ORIGIN}/api/auth/sign-up/email`, {
+      method: "POST",
+      headers: { "content-type": "application/json", origin: TEST_ORIGIN },
+      body: JSON.stringify({ name: "Route", email: "route@example.com", password: "correct horse battery" }),
+    });
+    const res = await remix.handler({ request, context: { remoteAddress: "203.0.113.7" } });
+    expect(res.status).toBe(200);
+    const user = await t.db.collection("users").findOne({ email: "route@example.com" });
+    const session = await t.db.collection("sessions").findOne({ userId: user?._id });
+    expect(session?.ipAddress).toBe("203.0.113.7");
+  });
+
+  it("without an address in the context: the request is still answered, the session records none", async () => {
+    const request = new Request(`${TEST_ORIGIN}/api/auth/sign-up/email`, {
+      method: "POST",
+      headers: { "content-type": "application/json", origin: TEST_ORIGIN },
+      body: JSON.stringify({ name: "Bare", email: "bare@example.com", password: "correct horse battery" }),
+    });
+    const res = await remix.handler({ request, context: {} });
+    expect(res.status).toBe(200);
+    const user = await t.db.collection("users").findOne({ email: "bare@example.com" });
+    expect((await t.db.collection("sessions").findOne({ userId: user?._id }))?.ipAddress).toBeNull();
+  });
+});
+
+describe("session guards", () => {
+  it("requireSession: a signed-out visitor is sent to sign-in with the page's path and query to come back to", async () => {
+    const res = await thrown(remix.requireSession(page("/orgs/acme?tab=teams")));
+    expect(res.status).toBe(302);
+    expect(res.headers.get("location")).toBe("/login?redirectTo=%2Forgs%2Facme%3Ftab%3Dteams");
+  });
+
+  it("requireSession: a signed-in visitor gets the session and user; sessionForClient drops the token", async () => {
+    const ada = await signUpUser(t, { email: "ada@example.com", name: "Ada" });
+    const data = await remix.requireSession(page("/account", ada.browser.cookieHeader()));
+    expect(data.user.email).toBe("ada@example.com");
+    const forClient = remix.sessionForClient(data);
+    expect(forClient.session).not.toHaveProperty("token");
+    expect(forClient.session.id).toBe(data.session.id);
+    expect(JSON.stringify(forClient)).not.toContain(data.session.token);
+  });
+
+  it("requireAnonymous: a signed-in visitor of sign-in is sent on; a signed-out one stays", async () => {
+    const bob = await signUpUser(t, { email: "bob@example.com", name: "Bob" });
+    const res = await thrown(remix.requireAnonymous(page("/login", bob.browser.cookieHeader())));
+    expect(res.headers.get("location")).toBe("/");
+    await expect(remix.requireAnonymous(page("/login"))).resolves.toBeUndefined();
+  });
+
+  it("requirePermission: an admin passes, a user gets 403, a signed-out visitor goes to sign-in", async () => {
+    const root = await signUpUser(t, { email: "root@example.com", name: "Root", role: "admin" });
+    const carol = await signUpUser(t, { email: "carol@example.com", name: "Carol" });
+    const need = { user: ["list"] };
+    const passed = await remix.requirePermission(page("/admin", root.browser.cookieHeader()), need);
+    expect(passed.user.id).toBe(root.id);
+    const refused = await thrown(remix.requirePermission(page("/admin", carol.browser.cookieHeader()), need));
+    expect(refused.status).toBe(403);
+    expect(await refused.text()).toBe("Forbidden");
+    expect((await thrown(remix.requirePermission(page("/admin"), need))).status).toBe(302);
+  });
+
+  it("requireOrganizationPermission: the owner passes, a plain member and an outsider get 403", async () => {
+    const owner = await signIn(t, "owner");
+    const member = await signIn(t, "member");
+    const outsider = await signIn(t, "outsider");
+    const organizationId = await createOrganization(owner, "acme");
+    await addMember(t, organizationId, member, "member");
+    const need = { permissions: { invitation: ["create"] }, organizationId };
+    const passed = await remix.requireOrganizationPermission(page("/o", owner.browser.cookieHeader()), need);
+    expect(passed.user.id).toBe(owner.userId);
+    for (const who of [member, outsider]) {
+      const refused = await thrown(
+        remix.requireOrganizationPermission(page("/o", who.browser.cookieHeader()), need),
+      );
+      expect(refused.status).toBe(403);
+    }
+    const unknown = { ...need, organizationId: new ObjectId().toHexString() };
+    expect(
+      (await thrown(remix.requireOrganizationPermission(page("/o", owner.browser.cookieHeader()), unknown)))
+        .status,
+    ).toBe(403);
+  });
+});
+
+describe("redirectWithCookies", () => {
+  it("carries every Set-Cookie line of an auth.api answer to the browser on a 302", async () => {
+    const result = await t.auth.api.signUpEmail({
+      body: { name: "Dan", email: "dan@example.com", password: "correct horse battery" },
+    });
+    const cookies = result.headers.getSetCookie();
+    expect(cookies.length).toBeGreaterThan(0);
+    const res = redirectWithCookies("/welcome", result, new Headers({ "set-cookie": "app=1; Path=/" }));
+    expect(res.status).toBe(302);
+    expect(res.headers.get("location")).toBe("/welcome");
+    expect(res.headers.getSetCookie()).toEqual([...cookies, "app=1; Path=/"]);
+  });
+});
