@@ -13,18 +13,29 @@ import { granted, type Outcome, refused } from "./errors/refusal.ts";
 import type { AuditAction } from "./features/admin/rules.ts";
 import { recordAuditEvent } from "./features/admin/service.ts";
 import {
+  countMembers,
+  countPendingInvitationsOf,
   deleteOrganizationCascade,
   dropCreatorRole,
   findInviteRefusal,
+  findMember as findMemberRow,
+  findOrganization as findOrganizationById,
+  findOrganizationBySlug,
+  findTeamByIdOrName,
   findUnknownRoles,
+  findUser,
   holdsRole,
   type InviteRefusal,
   inviteToOrganization,
+  listAllMembers,
+  listAllMembersWithUsers,
+  listOrganizationsPage,
   removeMembership,
   roleTableOf,
   setMemberRole,
   toInvitation,
 } from "./features/organization/index.ts";
+import { findUserByEmail } from "./features/users/index.ts";
 
 /**
  * An invitee as POST /organization/invite-member's input schema reads it: the address trimmed and
@@ -69,7 +80,6 @@ export interface OperatorMember {
  */
 export function createOperatorOrganizations(auth: Auth, actor: string) {
   const context = auth.context;
-  const { collections } = context;
   const record = (action: AuditAction, subjectId: ObjectId | null, details: Record<string, unknown>) =>
     recordAuditEvent(context, {
       action,
@@ -88,56 +98,38 @@ export function createOperatorOrganizations(auth: Auth, actor: string) {
         name: org.name,
         slug: org.slug,
         createdAt: org.createdAt,
-        members: await collections.members.countDocuments({ organizationId: org._id }),
+        members: await countMembers(context, org._id),
       })),
     );
   }
 
   async function findOrganization(idOrSlug: string): Promise<OrganizationDoc | null> {
     const id = parseId(idOrSlug);
-    return collections.organizations.findOne(id ? { _id: id } : { slug: idOrSlug.toLowerCase() });
+    return id ? findOrganizationById(context, id) : findOrganizationBySlug(context, idOrSlug.toLowerCase());
   }
 
   async function findMember(org: OrganizationDoc, userId: string): Promise<MemberDoc | null> {
     const id = parseId(userId);
-    return id ? collections.members.findOne({ organizationId: org._id, userId: id }) : null;
+    return id ? findMemberRow(context, org._id, id) : null;
   }
 
   return {
     async list(options: { search?: string; limit: number; offset: number }) {
-      const filter = options.search
-        ? { slug: { $regex: options.search.replace(/[^\w-]/g, ""), $options: "i" } }
-        : {};
-      const [orgs, total] = await Promise.all([
-        collections.organizations
-          .find(filter)
-          .sort({ createdAt: 1, _id: 1 })
-          .skip(options.offset)
-          .limit(options.limit)
-          .toArray(),
-        collections.organizations.countDocuments(filter),
-      ]);
-      return { organizations: await counted(orgs), total };
+      const { organizations, total } = await listOrganizationsPage(context, {
+        slugPart: options.search?.replace(/[^\w-]/g, ""),
+        limit: options.limit,
+        offset: options.offset,
+      });
+      return { organizations: await counted(organizations), total };
     },
 
     findOrganization,
 
     async show(org: OrganizationDoc) {
       const [organization] = await counted([org]);
-      const members = await collections.members
-        .find({ organizationId: org._id })
-        .sort({ createdAt: 1 })
-        .toArray();
-      const users = await collections.users
-        .find({ _id: { $in: members.map((member) => member.userId) } })
-        .toArray();
-      const byId = new Map(users.map((user) => [user._id.toHexString(), user]));
-      const pending = await collections.invitations.countDocuments({
-        organizationId: org._id,
-        status: "pending",
-      });
-      const list: OperatorMember[] = members.map((member) => {
-        const user = byId.get(member.userId.toHexString());
+      const members = await listAllMembersWithUsers(context, org._id);
+      const pending = await countPendingInvitationsOf(context, org._id);
+      const list: OperatorMember[] = members.map(({ member, user }) => {
         return {
           id: member._id.toHexString(),
           userId: member.userId.toHexString(),
@@ -195,15 +187,8 @@ export function createOperatorOrganizations(auth: Auth, actor: string) {
     },
 
     /** A team of the organization by id, else by exact name (case-insensitive); null when none. */
-    async findTeam(org: OrganizationDoc, idOrName: string): Promise<TeamDoc | null> {
-      const id = parseId(idOrName);
-      if (id) {
-        const byId = await collections.teams.findOne({ _id: id, organizationId: org._id });
-        if (byId) return byId;
-      }
-      const teams = await collections.teams.find({ organizationId: org._id }).toArray();
-      const name = idOrName.trim().toLowerCase();
-      return teams.find((team) => team.name.toLowerCase() === name) ?? null;
+    findTeam(org: OrganizationDoc, idOrName: string): Promise<TeamDoc | null> {
+      return findTeamByIdOrName(context, org._id, idOrName);
     },
 
     /** The user's member row's role in the organization; null when they are not a member. */
@@ -215,18 +200,15 @@ export function createOperatorOrganizations(auth: Auth, actor: string) {
 
     /** A user by email (stored lower-cased); null when none. */
     findUserByEmail(email: string): Promise<UserDoc | null> {
-      return collections.users.findOne({ email: email.trim().toLowerCase() });
+      return findUserByEmail(context.collections, email.trim().toLowerCase());
     },
 
     /** The oldest member holding the creator role (`owner`), the default inviter; null when none. */
     async findOwner(org: OrganizationDoc): Promise<UserDoc | null> {
       const { creatorRole } = context.options.organization;
-      const members = await collections.members
-        .find({ organizationId: org._id })
-        .sort({ createdAt: 1 })
-        .toArray();
+      const members = await listAllMembers(context, org._id);
       const owner = members.find((member) => holdsRole(member.role, creatorRole));
-      return owner ? collections.users.findOne({ _id: owner.userId }) : null;
+      return owner ? findUser(context, owner.userId) : null;
     },
 
     /**

@@ -22,22 +22,40 @@ export {
   type InviteRequest,
   inviteToOrganization,
 } from "./invitations/invite.ts";
-/** For `auth.cleanup()`: invitation answers a crash cut after their claim. */
-export { finishInterruptedInvitationClaims } from "./invitations/service.ts";
+/**
+ * For `auth.cleanup()` (invitation answers a crash cut after their claim, stale invitations) and
+ * user deletion (the invitations the user sent).
+ */
+export {
+  countPendingInvitationsOf,
+  deletePendingInvitationsSentBy,
+  deleteStaleInvitations,
+  finishInterruptedInvitationClaims,
+} from "./invitations/service.ts";
 export { toInvitation } from "./invitations/types.ts";
 /** User deletion (features/deletion) releases the user's organizations through these. */
 export { findUnknownRoles, holdsRole, parseRoles } from "./members/rules.ts";
 export {
+  countMembers,
+  deleteUserMembers,
   deleteUserMembersWithoutRole,
   dropCreatorRole,
+  findMember,
   findOrganizationsWithOtherMembers,
   findOrganizationsWithOtherRoleHolder,
+  findUser,
   findUserMemberships,
+  listAllMembers,
+  listAllMembersWithUsers,
   removeMembership,
   roleTableOf,
   setMemberRole,
 } from "./members/service.ts";
 export {
   deleteOrganizationCascade,
+  findOrganization,
+  findOrganizationBySlug,
   finishInterruptedOrganizationDeletions,
+  listOrganizationsPage,
 } from "./organizations/service.ts";
+export { deleteTeamMembershipsOfUser, findTeamByIdOrName } from "./teams/service.ts";

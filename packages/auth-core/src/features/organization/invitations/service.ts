@@ -23,7 +23,9 @@ import {
   closeInvitationSlot,
   countPendingInvitations,
   deleteInvitationById,
+  deleteInviterPendingInvitations,
   deleteOrganizationInvitations,
+  deleteStalePendingInvitations,
   findInvitationById,
   findInvitationBySlot,
   insertInvitation,
@@ -382,4 +384,23 @@ export function listOpenInvitationsOf(
 /** The organization's invitations go with it (its delete cascade). */
 export function deleteInvitationsOf(auth: AuthContext, organizationId: ObjectId): Promise<void> {
   return deleteOrganizationInvitations(auth.collections, organizationId);
+}
+
+/** The pending invitations the user sent in these organizations (deleting the user); how many went. */
+export function deletePendingInvitationsSentBy(
+  auth: AuthContext,
+  inviterId: ObjectId,
+  organizationIds: readonly ObjectId[],
+): Promise<number> {
+  return deleteInviterPendingInvitations(auth.collections, organizationIds, inviterId);
+}
+
+/** Cleanup: pending invitations expired at or before `shownUntil`; how many went. */
+export function deleteStaleInvitations(auth: AuthContext, shownUntil: Date): Promise<number> {
+  return deleteStalePendingInvitations(auth.collections, shownUntil);
+}
+
+/** The organization's pending invitations, expired or not (an operator's count). */
+export function countPendingInvitationsOf(auth: AuthContext, organizationId: ObjectId): Promise<number> {
+  return countPendingInvitations(auth.collections, organizationId, null);
 }

@@ -62,15 +62,16 @@ export async function closeInvitationSlot(
   await collections.invitations.updateOne({ _id: id }, { $set: { slot } });
 }
 
+/** Pending and unexpired at `now`; with `now` null, every pending one (an operator's count). */
 export function countPendingInvitations(
   collections: Collections,
   organizationId: ObjectId,
-  now: Date,
+  now: Date | null,
 ): Promise<number> {
   return collections.invitations.countDocuments({
     organizationId,
     status: "pending",
-    expiresAt: { $gt: now },
+    ...(now === null ? {} : { expiresAt: { $gt: now } }),
   });
 }
 
@@ -130,6 +131,41 @@ export async function deleteInvitationById(
   return true;
 }
 
+/**
+ * The pending invitations the user sent in these organizations (deleting the user: their slots are
+ * freed with them). Returns how many went.
+ */
+export async function deleteInviterPendingInvitations(
+  collections: Collections,
+  organizationIds: readonly ObjectId[],
+  inviterId: ObjectId,
+): Promise<number> {
+  const result = await collections.invitations.deleteMany({
+    organizationId: { $in: [...organizationIds] },
+    inviterId,
+    status: "pending",
+  });
+  if (result.deletedCount > 0) await bumpListings(collections, organizationIds);
+  return result.deletedCount;
+}
+
+/**
+ * Pending invitations that expired at or before `shownUntil` (cleanup: an expired invitation stays
+ * shown a while, docs/decisions.md). Their organizations are read first, so each one's listing is
+ * bumped after the delete. Returns how many went.
+ */
+export async function deleteStalePendingInvitations(
+  collections: Collections,
+  shownUntil: Date,
+): Promise<number> {
+  const stale = { status: "pending" as const, expiresAt: { $lte: shownUntil } };
+  const listed = await collections.invitations.distinct("organizationId", stale);
+  const result = await collections.invitations.deleteMany(stale);
+  await bumpListings(collections, listed);
+  return result.deletedCount;
+}
+
+/** The organization is gone (its delete cascade): no listing of it is served, nothing to bump. */
 export async function deleteOrganizationInvitations(
   collections: Collections,
   organizationId: ObjectId,

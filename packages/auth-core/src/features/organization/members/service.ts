@@ -316,6 +316,11 @@ export function deleteUserMembersWithoutRole(
   return store.deleteUserMembersWithoutRole(auth.collections, userId, role);
 }
 
+/** Every member row of the user (store.deleteUserMembers); how many went. */
+export function deleteUserMembers(auth: AuthContext, userId: ObjectId): Promise<number> {
+  return store.deleteUserMembers(auth.collections, userId);
+}
+
 /** Writes a member's roles as they are (the sole-owner guard is dropCreatorRole's). */
 export function setMemberRole(auth: AuthContext, member: store.MemberRef, role: string): Promise<void> {
   return store.setMemberRole(auth.collections, member, role);
@@ -342,4 +347,26 @@ export function clearMembersTeam(
   teamId: ObjectId,
 ): Promise<void> {
   return store.clearMembersTeam(auth.collections, organizationId, teamId);
+}
+
+/** Every member of the organization, oldest first (an operator's listing). */
+export function listAllMembers(auth: AuthContext, organizationId: ObjectId): Promise<MemberDoc[]> {
+  return store.listAllMembers(auth.collections, organizationId);
+}
+
+/**
+ * Every member of the organization, oldest first, each with its user's public fields — null for a
+ * member whose user is gone (an operator sees the row anyway).
+ */
+export async function listAllMembersWithUsers(
+  auth: AuthContext,
+  organizationId: ObjectId,
+): Promise<{ member: MemberDoc; user: Pick<UserDoc, "_id" | "name" | "email" | "image"> | null }[]> {
+  const members = await store.listAllMembers(auth.collections, organizationId);
+  const users = await store.findMemberUsers(
+    auth.collections,
+    members.map((member) => member.userId),
+  );
+  const byId = new Map(users.map((user) => [user._id.toHexString(), user]));
+  return members.map((member) => ({ member, user: byId.get(member.userId.toHexString()) ?? null }));
 }

@@ -45,6 +45,11 @@ export function findMemberById(
   return collections.members.findOne({ _id: memberId, organizationId });
 }
 
+/** Every member of the organization, oldest first (an operator's listing: `tessera orgs show`). */
+export function listAllMembers(collections: Collections, organizationId: ObjectId): Promise<MemberDoc[]> {
+  return collections.members.find({ organizationId }).sort({ createdAt: 1, _id: 1 }).toArray();
+}
+
 export function countMembers(collections: Collections, organizationId: ObjectId): Promise<number> {
   return collections.members.countDocuments({ organizationId });
 }
@@ -220,6 +225,11 @@ export function findOrganizationsWithOtherRoleHolder(
     userId: { $ne: userId },
     role: { $regex: listItemPattern(role) },
   });
+}
+
+/** Every member row of the user, in any organization (deleting the user). Returns how many went. */
+export function deleteUserMembers(collections: Collections, userId: ObjectId): Promise<number> {
+  return deleteMembersListed(collections, { userId });
 }
 
 /**

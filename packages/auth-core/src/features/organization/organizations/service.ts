@@ -362,3 +362,11 @@ export function findOrganizationsByIds(
 ): Promise<OrganizationDoc[]> {
   return store.findOrganizationsByIds(auth.collections, ids);
 }
+
+/** Organizations whose slug contains `slugPart`, oldest first: one page and the total (operator listing). */
+export function listOrganizationsPage(
+  auth: AuthContext,
+  query: { slugPart?: string; limit: number; offset: number },
+): Promise<{ organizations: OrganizationDoc[]; total: number }> {
+  return store.listOrganizationsPage(auth.collections, query);
+}

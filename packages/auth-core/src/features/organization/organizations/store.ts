@@ -1,6 +1,7 @@
 import type { ObjectId } from "mongodb";
 import type { Collections } from "../../../db/collections.ts";
 import type { OrganizationDoc } from "../../../db/documents.ts";
+import { escapeRegex } from "../../../db/regex.ts";
 
 /** Organizations: the only MongoDB access for them (members, invitations and teams have theirs). */
 
@@ -28,6 +29,24 @@ export function findOrganizationsByIds(
 ): Promise<OrganizationDoc[]> {
   if (ids.length === 0) return Promise.resolve([]);
   return collections.organizations.find({ _id: { $in: [...ids] } }).toArray();
+}
+
+/** Organizations whose slug contains `slugPart` (any case; all without it), oldest first: one page and the total. */
+export async function listOrganizationsPage(
+  collections: Collections,
+  query: { slugPart?: string; limit: number; offset: number },
+): Promise<{ organizations: OrganizationDoc[]; total: number }> {
+  const filter = query.slugPart ? { slug: { $regex: escapeRegex(query.slugPart), $options: "i" } } : {};
+  const [organizations, total] = await Promise.all([
+    collections.organizations
+      .find(filter)
+      .sort({ createdAt: 1, _id: 1 })
+      .skip(query.offset)
+      .limit(query.limit)
+      .toArray(),
+    collections.organizations.countDocuments(filter),
+  ]);
+  return { organizations, total };
 }
 
 /** Throws the driver's duplicate-key error when `fields.slug` is taken (the unique index decides). */

@@ -1,6 +1,6 @@
 import type { AuthContext } from "../../../context.ts";
 import type { TeamDoc, TeamMemberDoc } from "../../../db/documents.ts";
-import { ObjectId } from "../../../db/ids.ts";
+import { ObjectId, parseId } from "../../../db/ids.ts";
 import { clearActiveTeamOfSessions } from "../../session/index.ts";
 import { claimSeat, type SeatResult } from "../members/seats.ts";
 import { insertWithinLimit } from "../organizations/bounded-insert.ts";
@@ -188,8 +188,33 @@ export function deleteUserTeamMemberships(
   return store.deleteUserTeamMemberships(auth.collections, organizationId, userId);
 }
 
+/** The user's team memberships in these organizations, or in all of them (deleting the user). */
+export function deleteTeamMembershipsOfUser(
+  auth: AuthContext,
+  userId: ObjectId,
+  organizationIds?: readonly ObjectId[],
+): Promise<number> {
+  return store.deleteTeamMembershipsOfUser(auth.collections, userId, organizationIds);
+}
+
 /** The organization's team memberships, then its teams (its delete cascade). */
 export async function deleteOrganizationTeams(auth: AuthContext, organizationId: ObjectId): Promise<void> {
   await store.deleteOrganizationTeamMembers(auth.collections, organizationId);
   await store.deleteOrganizationTeams(auth.collections, organizationId);
+}
+
+/** A team of the organization by id, else by exact name (any case); null when none. */
+export async function findTeamByIdOrName(
+  auth: AuthContext,
+  organizationId: ObjectId,
+  idOrName: string,
+): Promise<TeamDoc | null> {
+  const id = parseId(idOrName);
+  if (id) {
+    const [byId] = await store.findOrganizationTeams(auth.collections, organizationId, [id]);
+    if (byId) return byId;
+  }
+  const name = idOrName.trim().toLowerCase();
+  const teams = await store.listAllTeams(auth.collections, organizationId);
+  return teams.find((team) => team.name.toLowerCase() === name) ?? null;
 }

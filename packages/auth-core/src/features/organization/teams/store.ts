@@ -26,6 +26,11 @@ export function countTeams(collections: Collections, organizationId: ObjectId): 
   return collections.teams.countDocuments({ organizationId });
 }
 
+/** Every team of the organization (as many as `teams.maximumTeams` allows). */
+export function listAllTeams(collections: Collections, organizationId: ObjectId): Promise<TeamDoc[]> {
+  return collections.teams.find({ organizationId }).toArray();
+}
+
 /** Oldest first, one page. */
 export function listTeams(
   collections: Collections,
@@ -133,6 +138,22 @@ export async function deleteUserTeamMemberships(
   userId: ObjectId,
 ): Promise<void> {
   await collections.teamMembers.deleteMany({ organizationId, userId });
+}
+
+/**
+ * The user's team memberships in these organizations, or in every organization without
+ * `organizationIds` (deleting the user; the `organizationId, userId` and `userId` indexes).
+ * Team memberships are not part of get-full-organization's listing: nothing to bump.
+ */
+export async function deleteTeamMembershipsOfUser(
+  collections: Collections,
+  userId: ObjectId,
+  organizationIds?: readonly ObjectId[],
+): Promise<number> {
+  const filter =
+    organizationIds === undefined ? { userId } : { organizationId: { $in: [...organizationIds] }, userId };
+  const result = await collections.teamMembers.deleteMany(filter);
+  return result.deletedCount;
 }
 
 export async function deleteOrganizationTeamMembers(
