@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
+import { expect } from "vitest";
 
 /**
  * The module graph of one package's sources, read from their import and export-from statements
@@ -95,4 +96,27 @@ export function importCycles(graph: ImportGraph): string[][] {
   };
   for (const file of graph.keys()) if (!indexOf.has(file)) visit(file);
   return cycles;
+}
+
+/** Every `file -> target` edge of the graph that `breaks` says is a violation. */
+export function violationsIn(
+  graph: ImportGraph,
+  breaks: (file: string, target: string) => boolean,
+): string[] {
+  const found: string[] = [];
+  for (const [file, targets] of graph) {
+    for (const target of targets) if (breaks(file, target)) found.push(`${file} -> ${target}`);
+  }
+  return found;
+}
+
+/**
+ * A rule's known exceptions may only shrink: fails on a violation not listed AND on a listed one
+ * that no longer occurs (then delete its line).
+ */
+export function expectOnlyKnown(found: readonly string[], known: readonly string[]): void {
+  expect({
+    newViolations: found.filter((edge) => !known.includes(edge)),
+    fixedButStillListed: known.filter((edge) => !found.includes(edge)),
+  }).toEqual({ newViolations: [], fixedButStillListed: [] });
 }

@@ -1,6 +1,8 @@
+import { PassThrough } from "node:stream";
 import { render } from "ink-testing-library";
 import { createElement as h } from "react";
 import { describe, expect, it } from "vitest";
+import { startProgress } from "./progress.ts";
 import { type ProgressState, ProgressView } from "./progress-view.ts";
 
 function subscribable() {
@@ -35,5 +37,37 @@ describe("ProgressView (Ink)", () => {
     await tick();
     expect(view.lastFrame()).toBe("✔ migrate: applied 4");
     view.unmount();
+  });
+});
+
+describe("startProgress on a terminal", () => {
+  it("draws on stderr and leaves the summary there, with nothing on stdout", async () => {
+    const stdout = new PassThrough();
+    const stderr = new PassThrough();
+    let out = "";
+    let err = "";
+    stdout.on("data", (chunk: Buffer) => {
+      out += chunk.toString();
+    });
+    stderr.on("data", (chunk: Buffer) => {
+      err += chunk.toString();
+    });
+    const io = {
+      stdin: new PassThrough(),
+      stdout,
+      stderr,
+      interactive: true,
+      stdoutIsTTY: false,
+      color: false,
+      env: {},
+      cwd: process.cwd(),
+    };
+    const progress = await startProgress({ io, json: false, connection: {} }, "migrate");
+    progress.step("0001-users", 1, 2);
+    await tick();
+    progress.step("0002-sessions", 2, 2);
+    await progress.finish("applied 2");
+    expect(err).toContain("✔ migrate: applied 2");
+    expect(out).toBe("");
   });
 });

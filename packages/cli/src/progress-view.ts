@@ -2,7 +2,6 @@ import { ProgressBar, Spinner } from "@inkjs/ui";
 import { Box, render, Text } from "ink";
 import { createElement as h, type ReactElement, useEffect, useState } from "react";
 import type { RunContext } from "./kit.ts";
-import type { Progress } from "./progress.ts";
 
 export interface ProgressState {
   title: string;
@@ -40,30 +39,33 @@ export function ProgressView(props: {
   );
 }
 
-export function renderProgress(run: RunContext, title: string): Progress {
-  let state: ProgressState = { title, label: "starting" };
+/** A mounted ProgressView: `show` re-renders it with a new state, `close` leaves the last frame on screen. */
+export interface ProgressDisplay {
+  show(state: ProgressState): void;
+  close(): Promise<void>;
+}
+
+/** Mounts the view on the run's stderr (stdout stays for the command's own output). */
+export function mountProgressView(run: RunContext, initial: ProgressState): ProgressDisplay {
+  let state = initial;
   const listeners = new Set<Listener>();
-  const update = (next: ProgressState) => {
-    state = next;
-    for (const listener of listeners) listener(state);
-  };
   const subscribe = (listener: Listener) => {
     listeners.add(listener);
     listener(state);
     return () => listeners.delete(listener);
   };
-  const instance = render(h(ProgressView, { initial: state, subscribe }), {
+  const instance = render(h(ProgressView, { initial, subscribe }), {
     stdout: run.io.stderr as NodeJS.WriteStream,
     stdin: run.io.stdin as NodeJS.ReadStream,
     exitOnCtrlC: false,
     patchConsole: false,
   });
   return {
-    step(label, done, total) {
-      update({ title, label, done, total });
+    show(next) {
+      state = next;
+      for (const listener of listeners) listener(state);
     },
-    async finish(summary) {
-      update({ ...state, summary });
+    async close() {
       await new Promise((resolve) => setTimeout(resolve, 20));
       // The exit promise must exist before unmount resolves it (one made after never settles).
       const exited = instance.waitUntilExit();

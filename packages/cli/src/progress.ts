@@ -1,5 +1,6 @@
 import { writeLine } from "./io.ts";
 import type { RunContext } from "./kit.ts";
+import type { ProgressState } from "./progress-view.ts";
 
 /** Progress of a long command: Ink on a terminal (on stderr), plain lines otherwise, nothing with --json. */
 export interface Progress {
@@ -24,6 +25,18 @@ export async function startProgress(run: RunContext, title: string): Promise<Pro
       },
     };
   }
-  const { renderProgress } = await import("./progress-view.ts");
-  return renderProgress(run, title);
+  // Loaded only here, so a command without a terminal display never loads Ink and React.
+  const { mountProgressView } = await import("./progress-view.ts");
+  let state: ProgressState = { title, label: "starting" };
+  const display = mountProgressView(run, state);
+  return {
+    step(label, done, total) {
+      state = { title, label, done, total };
+      display.show(state);
+    },
+    async finish(summary) {
+      display.show({ ...state, summary });
+      await display.close();
+    },
+  };
 }
