@@ -13,6 +13,7 @@ import {
   type DevOutbox,
   type Mailer,
 } from "@tessera/auth-core";
+import { createRemixAuth } from "@tessera/auth-core/remix";
 import { startDevDatabase } from "@tessera/dev-db";
 import { MongoClient } from "mongodb";
 import { type AppEnv, readAppEnv } from "./lib/env.server";
@@ -42,6 +43,9 @@ export function getAppAuth(): Promise<AppAuth> {
 export async function getAuth(): Promise<Auth> {
   return (await getAppAuth()).auth;
 }
+
+/** The core's Remix helpers on this app's auth: the /api/auth/* route and the session guards. */
+export const remix = createRemixAuth(getAuth);
 
 async function createAppAuth(): Promise<AppAuth> {
   const env = readAppEnv(process.env);
@@ -88,7 +92,7 @@ async function createAppAuth(): Promise<AppAuth> {
   const auth = createAuth(options);
   await auth.migrate();
   seeding = true;
-  const seeded = env.seed ? await seedDemoData(auth, db).finally(() => (seeding = false)) : null;
+  const seeded = env.seed ? await seedDemoData(auth).finally(() => (seeding = false)) : null;
   seeding = false;
   return {
     auth,

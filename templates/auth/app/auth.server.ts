@@ -3,6 +3,7 @@
  * (routes/api.auth.$.ts); loaders and actions call `auth.api.*` with the request's headers.
  */
 import { type Auth, createAuth } from "@tessera/auth-core";
+import { createRemixAuth } from "@tessera/auth-core/remix";
 import options from "../tessera.config";
 
 const holder = globalThis as typeof globalThis & { __tessera?: Auth };
@@ -12,18 +13,12 @@ export function getAuth(): Auth {
   return holder.__tessera;
 }
 
-/** The signed-in user's session, or null. */
-export async function getSession(request: Request) {
-  const { data } = await getAuth().api.getSession({ headers: request.headers });
-  return data;
-}
-
-/** Headers carrying the Set-Cookie lines of an `auth.api` answer, for a redirect or a response. */
-export function withCookies(headers: Headers): Headers {
-  const out = new Headers();
-  for (const cookie of headers.getSetCookie()) out.append("Set-Cookie", cookie);
-  return out;
-}
+/**
+ * The core's Remix helpers on this auth: `remix.handler` answers /api/auth/* (routes/api.auth.$.ts),
+ * `remix.getSession` / `requireSession` read the signed-in user, `remix.redirectWithCookies` carries
+ * an `auth.api` answer's cookies to the browser.
+ */
+export const remix = createRemixAuth(getAuth);
 
 /** The catalogue message of a refused call, for the form. */
 export function errorMessage(error: unknown): string {

@@ -1,4 +1,4 @@
-import { data, redirect } from "@remix-run/node";
+import { data } from "@remix-run/node";
 import { isAuthError } from "@tessera/auth-core";
 import { CROSS_SITE_REFUSED } from "./cross-site";
 import { readAppEnv } from "./env.server";
@@ -113,30 +113,9 @@ function keptValues(form: FormData | null): Record<string, string> {
   return values;
 }
 
-/** PRG: a successful POST redirects, carrying the cookies the core set (session, challenge…). */
-export function redirectWith(to: string, ...sources: Headers[]): Response {
-  const headers = new Headers();
-  for (const source of sources)
-    for (const cookie of source.getSetCookie()) headers.append("set-cookie", cookie);
-  return redirect(to, { headers });
-}
-
-/** The request's headers with the cookies just set applied, for a second call in the same action. */
-export function withCookies(request: Request, set: Headers): Headers {
-  const headers = new Headers(request.headers);
-  const jar = new Map<string, string>();
-  for (const part of (request.headers.get("cookie") ?? "").split(";")) {
-    const eq = part.indexOf("=");
-    if (eq > 0) jar.set(part.slice(0, eq).trim(), part.slice(eq + 1).trim());
-  }
-  for (const line of set.getSetCookie()) {
-    const [pair = ""] = line.split(";");
-    const eq = pair.indexOf("=");
-    const name = pair.slice(0, eq).trim();
-    const value = pair.slice(eq + 1).trim();
-    if (/max-age=0/i.test(line) || value === "") jar.delete(name);
-    else jar.set(name, value);
-  }
-  headers.set("cookie", [...jar].map(([name, value]) => `${name}=${value}`).join("; "));
-  return headers;
-}
+/**
+ * PRG: a successful POST redirects, carrying the cookies the core set (session, challenge…); and the
+ * request's headers with the cookies just set applied, for a second call in the same action. Both
+ * from the core's Remix entry.
+ */
+export { applyCookies as withCookies, redirectWithCookies as redirectWith } from "@tessera/auth-core/remix";

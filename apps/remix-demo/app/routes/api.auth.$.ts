@@ -1,11 +1,6 @@
-import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { getAuth } from "~/auth.server";
+import { remix } from "~/auth.server";
 
-// The whole Tessera API under /api/auth/*: one Fetch handler (resource route, no component).
-async function handle({ request, context }: LoaderFunctionArgs | ActionFunctionArgs) {
-  const auth = await getAuth();
-  return auth.handler(request, { remoteAddress: context.remoteAddress ?? null });
-}
-
-export const loader = handle;
-export const action = handle;
+// The whole Tessera API under /api/auth/*: the core's resource route, with the client's address
+// that server.js puts in the load context (@tessera/auth-core/remix).
+export const loader = remix.handler;
+export const action = remix.handler;

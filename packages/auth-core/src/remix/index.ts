@@ -13,7 +13,7 @@
  */
 
 import { createRouteHandler, type RouteArgs } from "./handler.ts";
-import { mergeCookies, redirectWithCookies, refusal } from "./responses.ts";
+import { applyCookies, mergeCookies, redirectWithCookies, refusal } from "./responses.ts";
 import {
   type AuthSource,
   createSessionHelpers,
@@ -24,7 +24,7 @@ import {
 export type { RouteArgs } from "./handler.ts";
 export { remoteAddressOf } from "./handler.ts";
 export type { CookieSource } from "./responses.ts";
-export { mergeCookies, redirectWithCookies, refusal } from "./responses.ts";
+export { applyCookies, mergeCookies, redirectWithCookies, refusal } from "./responses.ts";
 export type { AuthSource, ClientSession, Permissions, SessionHelperOptions } from "./session.ts";
 export { sessionForClient } from "./session.ts";
 
@@ -44,6 +44,7 @@ export function createRemixAuth(source: AuthSource, options: RemixAuthOptions = 
     sessionForClient,
     redirectWithCookies,
     mergeCookies,
+    applyCookies,
     refusal,
   };
 }

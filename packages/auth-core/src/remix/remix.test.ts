@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signUpUser } from "#test/browser.ts";
 import { addMember, createOrganization, signIn } from "#test/organization.ts";
 import { createTestAuth, TEST_ORIGIN, type TestAuth } from "#test/test-auth.ts";
-import { createRemixAuth, redirectWithCookies } from "./index.ts";
+import { applyCookies, createRemixAuth, redirectWithCookies } from "./index.ts";
 
 /**
  * `@tessera/auth-core/remix` as a loader or action calls it: real requests to a real auth on the
@@ -129,5 +129,24 @@ describe("redirectWithCookies", () => {
     expect(res.status).toBe(302);
     expect(res.headers.get("location")).toBe("/welcome");
     expect(res.headers.getSetCookie()).toEqual([...cookies, "app=1; Path=/"]);
+  });
+});
+
+describe("applyCookies", () => {
+  it("a second auth.api call in the same action sees the session the first one created, and not one it ended", async () => {
+    const signUp = await t.auth.api.signUpEmail({
+      body: { name: "Eve", email: "eve@example.com", password: "correct horse battery" },
+    });
+    const request = page("/sign-up", "theme=dark");
+    const after = applyCookies(request, signUp);
+    expect(after.get("cookie")).toContain("theme=dark");
+    const { data } = await t.auth.api.getSession({ headers: after });
+    expect(data?.user.email).toBe("eve@example.com");
+    const signOut = await t.auth.api.signOut({
+      headers: new Headers({ cookie: after.get("cookie") ?? "", origin: TEST_ORIGIN }),
+    });
+    const ended = applyCookies(new Request(request, { headers: after }), signOut);
+    expect(ended.get("cookie")).toBe("theme=dark");
+    expect((await t.auth.api.getSession({ headers: ended })).data).toBeNull();
   });
 });

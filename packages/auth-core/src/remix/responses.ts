@@ -30,7 +30,35 @@ export function redirectWithCookies(location: string, ...sources: CookieSource[]
   return new Response(null, { status: 302, headers });
 }
 
-/** A plain-text refusal a route's error boundary can show (403 forbidden, 404 not found…). */
-export function refusal(status: number, text: string): Response {
-  return new Response(text, { status, headers: { "Content-Type": "text/plain; charset=utf-8" } });
+/** A plain-text refusal a route's error boundary can show: `refusal(403, "Forbidden")`. */
+export function refusal(status: number, reason: string): Response {
+  return new Response(reason, {
+    status,
+    statusText: reason,
+    headers: { "Content-Type": "text/plain; charset=utf-8" },
+  });
+}
+
+/**
+ * The request's headers with the cookies just set applied (a cookie cleared with `Max-Age=0` or an
+ * empty value removed): for a second `auth.api` call in the same action, which must see the session
+ * the first one created or ended.
+ */
+export function applyCookies(request: Request, ...sources: CookieSource[]): Headers {
+  const headers = new Headers(request.headers);
+  const jar = new Map<string, string>();
+  for (const part of (request.headers.get("cookie") ?? "").split(";")) {
+    const eq = part.indexOf("=");
+    if (eq > 0) jar.set(part.slice(0, eq).trim(), part.slice(eq + 1).trim());
+  }
+  for (const line of mergeCookies(...sources).getSetCookie()) {
+    const [pair = ""] = line.split(";");
+    const eq = pair.indexOf("=");
+    const name = pair.slice(0, eq).trim();
+    const value = pair.slice(eq + 1).trim();
+    if (/;\s*max-age=0\s*(;|$)/i.test(line) || value === "") jar.delete(name);
+    else jar.set(name, value);
+  }
+  headers.set("cookie", [...jar].map(([name, value]) => `${name}=${value}`).join("; "));
+  return headers;
 }

@@ -1,11 +1,10 @@
 import { type ActionFunctionArgs, type LoaderFunctionArgs, redirect } from "@remix-run/node";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
-import { errorMessage, getAuth, getSession } from "~/auth.server";
+import { errorMessage, getAuth, remix } from "~/auth.server";
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  const session = await getSession(request);
-  if (!session)
-    return redirect(`/sign-in?redirectTo=${encodeURIComponent(`/accept-invitation/${params.id}`)}`);
+  // Signed out: to sign-in, which brings the user back here.
+  await remix.requireSession(request);
   return { id: params.id ?? "" };
 }
 

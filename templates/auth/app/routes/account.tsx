@@ -1,16 +1,15 @@
-import { type ActionFunctionArgs, type LoaderFunctionArgs, redirect } from "@remix-run/node";
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { Form, useLoaderData } from "@remix-run/react";
-import { getAuth, getSession, withCookies } from "~/auth.server";
+import { getAuth, remix } from "~/auth.server";
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const session = await getSession(request);
-  if (!session) return redirect("/sign-in");
-  return { user: session.user };
+  const { user } = await remix.requireSession(request);
+  return { user };
 }
 
 export async function action({ request }: ActionFunctionArgs) {
   const { headers } = await getAuth().api.signOut({ headers: request.headers });
-  return redirect("/sign-in", { headers: withCookies(headers) });
+  return remix.redirectWithCookies("/sign-in", headers);
 }
 
 export default function Account() {

@@ -1,10 +1,6 @@
-import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { getAuth } from "~/auth.server";
+import { remix } from "~/auth.server";
 
-// Everything under /api/auth/*: one Fetch handler (a resource route, no component).
-async function handle({ request }: LoaderFunctionArgs | ActionFunctionArgs) {
-  return getAuth().handler(request, { remoteAddress: null });
-}
-
-export const loader = handle;
-export const action = handle;
+// Everything under /api/auth/*: the core's resource route. It passes the client's address when the
+// server puts it in the load context (`remoteAddress`); otherwise set advanced.trustedProxies.
+export const loader = remix.handler;
+export const action = remix.handler;

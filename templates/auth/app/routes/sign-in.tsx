@@ -1,6 +1,6 @@
-import { type ActionFunctionArgs, redirect } from "@remix-run/node";
+import type { ActionFunctionArgs } from "@remix-run/node";
 import { Form, Link, useActionData } from "@remix-run/react";
-import { errorMessage, getAuth, withCookies } from "~/auth.server";
+import { errorMessage, getAuth, remix } from "~/auth.server";
 
 export async function action({ request }: ActionFunctionArgs) {
   const form = await request.formData();
@@ -10,7 +10,7 @@ export async function action({ request }: ActionFunctionArgs) {
       headers: request.headers,
     });
     const next = "twoFactorRedirect" in data ? "/two-factor" : "/account";
-    return redirect(next, { headers: withCookies(headers) });
+    return remix.redirectWithCookies(next, headers);
   } catch (error) {
     return { error: errorMessage(error) };
   }

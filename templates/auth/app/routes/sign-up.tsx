@@ -1,6 +1,6 @@
-import { type ActionFunctionArgs, redirect } from "@remix-run/node";
+import type { ActionFunctionArgs } from "@remix-run/node";
 import { Form, Link, useActionData } from "@remix-run/react";
-import { errorMessage, getAuth, withCookies } from "~/auth.server";
+import { errorMessage, getAuth, remix } from "~/auth.server";
 
 export async function action({ request }: ActionFunctionArgs) {
   const form = await request.formData();
@@ -13,7 +13,7 @@ export async function action({ request }: ActionFunctionArgs) {
       },
       headers: request.headers,
     });
-    return redirect("/account", { headers: withCookies(headers) });
+    return remix.redirectWithCookies("/account", headers);
   } catch (error) {
     return { error: errorMessage(error) };
   }

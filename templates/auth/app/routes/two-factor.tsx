@@ -1,6 +1,6 @@
-import { type ActionFunctionArgs, redirect } from "@remix-run/node";
+import type { ActionFunctionArgs } from "@remix-run/node";
 import { Form, useActionData } from "@remix-run/react";
-import { errorMessage, getAuth, withCookies } from "~/auth.server";
+import { errorMessage, getAuth, remix } from "~/auth.server";
 
 // The second step of a sign-in when the user has two-factor authentication on.
 export async function action({ request }: ActionFunctionArgs) {
@@ -10,7 +10,7 @@ export async function action({ request }: ActionFunctionArgs) {
       body: { code: String(form.get("code")), trustDevice: form.get("trust") === "on" },
       headers: request.headers,
     });
-    return redirect("/account", { headers: withCookies(headers) });
+    return remix.redirectWithCookies("/account", headers);
   } catch (error) {
     return { error: errorMessage(error) };
   }
