@@ -3,8 +3,8 @@ import { describe, expect, it } from "vitest";
 import { createProgram } from "../../packages/cli/src/program.ts";
 import { VERSION } from "../../packages/cli/src/version.ts";
 
-/** The README's CLI section names every command, one line each; the version matches package.json. */
-const README = readFileSync(new URL("../../README.md", import.meta.url), "utf8");
+/** docs/cli.md's CLI section names every command, one line each; the version matches package.json. */
+const CLI_DOC = readFileSync(new URL("../../docs/cli.md", import.meta.url), "utf8");
 
 interface CommandTree {
   name(): string;
@@ -18,10 +18,11 @@ function leaves(command: CommandTree, prefix: string[] = []): string[] {
 }
 
 describe("tessera's documentation", () => {
-  it("the README's CLI section has one table line per command", () => {
-    const start = README.indexOf("\n## CLI\n");
+  it("docs/cli.md's CLI section has one table line per command", () => {
+    const start = CLI_DOC.indexOf("\n## CLI\n");
     expect(start).toBeGreaterThan(0);
-    const section = README.slice(start, README.indexOf("\n## ", start + 1));
+    const end = CLI_DOC.indexOf("\n## ", start + 1);
+    const section = CLI_DOC.slice(start, end < 0 ? undefined : end);
     const rows = section.split("\n").filter((line) => line.startsWith("| `tessera "));
     const documented = rows.map((row) => /^\| `tessera ([a-z-]+(?: [a-z][a-z-]*)?)/.exec(row)?.[1]);
     expect(documented.sort()).toEqual(leaves(createProgram()).sort());

@@ -32,10 +32,14 @@ function expectOnlyKnown(found: readonly string[], known: readonly string[]): vo
 /** Layers below the features: they are handed what they need (create-auth.ts), never import it. */
 const BELOW_FEATURES = ["http/", "crypto/", "errors/", "db/", "mail/", "config/", "contracts/", "openapi/"];
 
-/** What a shared file directly in features/ may import of a feature: its face, or (registry.ts) its endpoint list. */
+/** What a shared file directly in features/ may import of a feature: its face, or (registry.ts, generated) its handlers. */
 function isFaceOrEndpointList(file: string, target: string, feature: string): boolean {
   if (target === `features/${feature}/index.ts`) return true;
-  return file === "features/registry.ts" && target === `features/${feature}/endpoints/index.ts`;
+  return (
+    file === "features/registry.ts" &&
+    target.startsWith(`features/${feature}/`) &&
+    /\/endpoints\/[^/]+\.ts$/.test(target)
+  );
 }
 
 /**

@@ -18,6 +18,8 @@ export const updateUserContract = defineContract({
   response: statusTrueSchema,
   errors: ["NO_FIELDS_TO_UPDATE", "FAILED_TO_UPDATE_USER"],
   summary: "Changes the caller's name, image or language.",
+  notes:
+    '`image` is an https URL (http only on an http server), or null/"" to clear; `language` (one of the eight codes) chooses the language of the user\'s mails.',
   tags: ["account"],
 });
 
@@ -36,5 +38,6 @@ export const changeEmailContract = defineContract({
   errors: ["CHANGE_EMAIL_DISABLED", "INVALID_EMAIL", "EMAIL_IS_THE_SAME", "EMAIL_CAN_NOT_BE_UPDATED"],
   summary:
     "Changes the caller's email: a verified address confirms by mail first, an unverified one moves at once.",
+  notes: "Needs `user.changeEmail.enabled`; whenever the address moves, the old one gets a notice (no link).",
   tags: ["account"],
 });

@@ -182,6 +182,7 @@ export const impersonateUserContract = defineContract({
     "FAILED_TO_CREATE_SESSION",
   ],
   summary: "Signs the admin in as another user for a limited time, keeping the admin's session aside.",
+  notes: "The impersonation session lasts 1 hour.",
   tags: ["admin"],
 });
 
@@ -276,6 +277,7 @@ export const setUserPasswordContract = defineContract({
     "RESOURCE_ACCESS_NOT_ALLOWED",
   ],
   summary: "Sets a user's password (to be reset before it signs them in) and ends their sessions.",
+  notes: "Ends the user's sessions; the user must reset it before signing in.",
   tags: ["admin"],
 });
 
@@ -293,6 +295,7 @@ export const userHasPermissionContract = defineContract({
   response: permissionCheckSchema,
   errors: ["UNAUTHORIZED", "RESOURCE_ACCESS_NOT_ALLOWED", "USER_NOT_FOUND"],
   summary: "Whether the caller (or, from server code, a user or role) holds admin-area permissions.",
+  notes: "Server code may ask for any `userId` or `role`.",
   tags: ["admin"],
 });
 
@@ -312,6 +315,8 @@ export const listAuditEventsContract = defineContract({
   response: auditEventListSchema,
   errors: [...GUARD],
   summary: "The audit trail, newest first (at most 100 a page), by actor, subject or action, with the total.",
+  notes:
+    "Impersonations, bans, role and password changes, creations, removals; `?actorId&subjectId&action` (`action`: one of `AUDIT_ACTIONS`).",
   tags: ["admin"],
 });
 
@@ -328,6 +333,7 @@ export const adminListUserAccountsContract = defineContract({
   response: adminLinkedAccountListSchema,
   errors: ["UNAUTHORIZED", ...GUARD, "USER_NOT_FOUND"],
   summary: "A user's linked accounts (provider, account id, date), without tokens or password hashes.",
+  notes: "Answers `{ accounts: [{ id, providerId, accountId, createdAt }] }`; no tokens, no password hashes.",
   tags: ["admin"],
 });
 
@@ -343,5 +349,6 @@ export const getAdminStatsContract = defineContract({
   response: adminStatsSchema,
   errors: ["UNAUTHORIZED", ...GUARD],
   summary: "Totals for a dashboard: users, by role, banned, verified, daily sign-ups, active sessions.",
+  notes: "Totals over every user: by role, banned, verified, sign-ups per day (30 days), active sessions.",
   tags: ["admin"],
 });

@@ -68,6 +68,8 @@ export const createApiKeyContract = defineContract({
     "SESSION_NOT_FRESH",
   ],
   summary: "Creates an API key for the caller and answers it with the full key, shown this once.",
+  notes:
+    "Answers the key, shown once; limits and `userId` from server code only; a session caller must be fresh.",
   tags: ["api-key"],
 });
 
@@ -128,6 +130,7 @@ export const updateApiKeyContract = defineContract({
     "SESSION_NOT_FRESH",
   ],
   summary: "Changes one of the caller's API keys (name, enabled, expiry, metadata) and answers it.",
+  notes: "Limits and `userId` from server code only.",
   tags: ["api-key"],
 });
 
@@ -153,5 +156,6 @@ export const verifyApiKeyContract = defineContract({
   // A refused key is an answer (`valid: false` with the catalogue error), never a thrown error.
   errors: [],
   summary: "Server only: checks a key (and its permissions) and counts one use when it is valid.",
+  notes: "Answers `{ valid, error, key }`.",
   tags: ["api-key"],
 });

@@ -50,7 +50,16 @@ export interface EndpointContract<
   errors: readonly ErrorCode[];
   /** One line for the documentation. */
   summary: string;
+  /** What else a caller should know (docs/reference.md prints it under the summary). */
+  notes?: string;
   tags: readonly string[];
+  /**
+   * The browser client's method, e.g. `"organization.inviteMember"`; by default the path's segments
+   * in camelCase (`/two-factor/enable` → `twoFactor.enable`). `false`: no client method (a page, a
+   * provider's return or a mailed link, reached by navigation). Server-only endpoints never have one.
+   * `pnpm gen` writes the client's route table and method types from it.
+   */
+  client?: string | false;
 }
 
 /** Keeps the contract's literal name and schema types (the keys and signatures of `auth.api`). */

@@ -44,6 +44,8 @@ export const deleteUserContract = defineContract({
   ],
   summary:
     "Deletes the caller's account and data, or mails a confirmation link first (password, token or fresh session).",
+  notes:
+    "A session is required (401), plus the password, an emailed token, or a fresh session; needs `user.deleteUser.enabled`; the sole owner of an organization with other members is refused (`SOLE_OWNER_CANNOT_BE_DELETED`).",
   tags: ["deletion"],
 });
 
@@ -75,5 +77,7 @@ export const deleteUserCallbackContract = defineContract({
     "USER_NOT_FOUND",
   ],
   summary: "Confirms an account deletion from the mailed link; the token must belong to the signed-in user.",
+  notes: "The mailed link.",
+  client: "deleteUserCallback",
   tags: ["deletion"],
 });

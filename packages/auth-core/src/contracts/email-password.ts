@@ -93,5 +93,6 @@ export const signInEmailContract = defineContract({
     "SIGN_IN_LOCKED",
   ],
   summary: "Signs in with an email and password, or answers a two-factor challenge.",
+  notes: "Answers `{ twoFactorRedirect: true, twoFactorMethods }` when a second factor is due.",
   tags: ["email-password"],
 });

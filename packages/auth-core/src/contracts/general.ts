@@ -9,6 +9,7 @@ export const okContract = defineContract({
   response: z.strictObject({ ok: z.literal(true) }),
   errors: [],
   summary: "Answers { ok: true } while the service is up.",
+  client: false,
   tags: ["general"],
 });
 
@@ -23,5 +24,7 @@ export const errorContract = defineContract({
   answers: "html",
   errors: [],
   summary: "An HTML page showing an error code from the query and a link back to the app.",
+  notes: "HTML page naming `?error=` (or Unknown).",
+  client: false,
   tags: ["general"],
 });

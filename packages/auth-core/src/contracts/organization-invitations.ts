@@ -57,6 +57,7 @@ export const createInvitationContract = defineContract({
   ],
   summary:
     "Invites an email address to the organization with roles the inviter could grant, and mails the link.",
+  notes: "Answers the invitation and `emailSent` (false when the mail limit held the mail back).",
   tags: ["organization-invitations"],
 });
 
@@ -178,5 +179,6 @@ export const listUserInvitationsContract = defineContract({
   response: z.array(userInvitationSchema),
   errors: ["UNAUTHORIZED", "INVITATION_EMAIL_NOT_VERIFIED"],
   summary: "The caller's pending, unexpired invitations (at most 100), each with its organization's name.",
+  notes: "The caller's invitations; server code may pass `email`.",
   tags: ["organization-invitations"],
 });

@@ -31,6 +31,7 @@ export const createTeamContract = defineContract({
     "ORGANIZATION_NOT_FOUND",
   ],
   summary: "Creates a team in the named or active organization (team:create), within teams.maximumTeams.",
+  notes: "Team endpoints need `organization.teams.enabled`.",
   tags: ["organization-teams"],
 });
 

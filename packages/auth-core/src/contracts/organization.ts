@@ -47,6 +47,7 @@ export const createOrganizationContract = defineContract({
     "ORGANIZATION_ALREADY_EXISTS",
   ],
   summary: "Creates an organization with the caller as its owner and makes it the active one.",
+  notes: "Server code may pass `userId`.",
   tags: ["organization"],
 });
 
@@ -108,6 +109,7 @@ export const setActiveOrganizationContract = defineContract({
     "SESSION_UPDATE_REFUSED",
   ],
   summary: "Makes an organization (by id or slug) the session's active one; null or neither clears it.",
+  notes: "`null` clears.",
   tags: ["organization"],
 });
 
@@ -153,6 +155,7 @@ export const deleteOrganizationContract = defineContract({
     "ORGANIZATION_NOT_FOUND",
   ],
   summary: "Deletes an organization with its members, invitations and teams; answers what was deleted.",
+  notes: "404 with `organization.disableOrganizationDeletion`.",
   tags: ["organization"],
 });
 

@@ -38,6 +38,7 @@ export const requestPasswordResetContract = defineContract({
   response: passwordResetRequestedSchema,
   errors: ["RESET_PASSWORD_DISABLED", "INVALID_EMAIL"],
   summary: "Mails a password reset link when the address belongs to a user; the answer never tells.",
+  notes: "Same answer for unknown emails.",
   tags: ["password"],
 });
 
@@ -66,6 +67,8 @@ export const resetPasswordCallbackContract = defineContract({
   answers: "json-or-redirect",
   errors: [],
   summary: "Forwards a mailed reset token to the app's page without consuming it.",
+  notes: "Redirects to `callbackURL?token=…` or `?error=INVALID_TOKEN`.",
+  client: false,
   tags: ["password"],
 });
 
@@ -139,5 +142,6 @@ export const setPasswordContract = defineContract({
     "PASSWORD_CONTEXT_SPECIFIC",
   ],
   summary: "Gives a user without a password (signed up through a provider) a credential password.",
+  notes: "For a user without a password.",
   tags: ["password"],
 });

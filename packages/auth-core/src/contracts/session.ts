@@ -17,6 +17,8 @@ export const getSessionContract = defineContract({
   // An API key standing for a session (apiKey.enableSessionForAPIKeys) answers its own refusal.
   errors: API_KEY_CALLER_ERRORS,
   summary: "The caller's session and user, or null when signed out.",
+  notes:
+    "The query flags `disableCookieCache` and `disableRefresh` turn off the cookie cache and the session refresh for this call.",
   tags: ["session"],
 });
 
@@ -28,6 +30,7 @@ export const listSessionsContract = defineContract({
   response: z.array(sessionSchema),
   errors: [],
   summary: "The caller's unexpired sessions, newest first (at most 100).",
+  notes: "The caller's live sessions.",
   tags: ["session"],
 });
 
@@ -73,5 +76,6 @@ export const signOutContract = defineContract({
   response: successTrueSchema,
   errors: [],
   summary: "Ends the caller's session and clears its cookies.",
+  notes: "Clears the cookies.",
   tags: ["session"],
 });

@@ -54,6 +54,7 @@ export const signInSocialContract = defineContract({
     "FAILED_TO_CREATE_SESSION",
   ],
   summary: "Starts a sign-in with a provider (its authorization URL), or signs in with its id token.",
+  notes: "Answers `{ url, redirect }`.",
   tags: ["social"],
 });
 
@@ -74,6 +75,8 @@ export const callbackOAuthContract = defineContract({
   answers: "json-or-redirect",
   errors: [],
   summary: "The return point of a provider sign-in or link; redirects the browser onward.",
+  notes: "The provider's return point (POST for Apple's `form_post`).",
+  client: false,
   tags: ["social"],
 });
 
@@ -113,6 +116,7 @@ export const listUserAccountsContract = defineContract({
   response: z.array(accountSummarySchema),
   errors: [],
   summary: "The caller's linked accounts (the password one included), without tokens.",
+  notes: "`[{ id, provider, accountId, scopes, … }]`, never tokens.",
   tags: ["social"],
 });
 
@@ -147,6 +151,7 @@ export const getAccessTokenContract = defineContract({
     "FAILED_TO_GET_ACCESS_TOKEN",
   ],
   summary: "The caller's access token for a provider, refreshed first when it is about to expire.",
+  notes: "Refreshed when it expires in < 5 s; `userId` from server code only.",
   tags: ["social"],
 });
 
@@ -167,6 +172,7 @@ export const refreshTokenContract = defineContract({
     "FAILED_TO_REFRESH_ACCESS_TOKEN",
   ],
   summary: "Refreshes the caller's tokens for a provider at the provider and answers them.",
+  notes: "`userId` from server code only.",
   tags: ["social"],
 });
 
@@ -185,5 +191,6 @@ export const accountInfoContract = defineContract({
     "FAILED_TO_GET_USER_INFO",
   ],
   summary: "What the provider says today about one of the caller's linked accounts.",
+  notes: "Answers `{ user, data }` from the provider.",
   tags: ["social"],
 });

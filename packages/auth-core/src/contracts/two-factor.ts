@@ -84,6 +84,7 @@ export const enableTwoFactorContract = defineContract({
   response: enrollmentSchema,
   errors: ["CREDENTIAL_ACCOUNT_NOT_FOUND", "INVALID_PASSWORD", "TWO_FACTOR_ALREADY_ENABLED"],
   summary: "Starts enrolling a TOTP second factor; it becomes active once verify-totp confirms a code.",
+  notes: "Answers `{ totpURI, backupCodes }`; active after the first verify-totp.",
   tags: ["two-factor"],
 });
 
@@ -96,6 +97,7 @@ export const getTotpUriContract = defineContract({
   response: z.strictObject({ totpURI: z.string() }),
   errors: ["CREDENTIAL_ACCOUNT_NOT_FOUND", "INVALID_PASSWORD", "TOTP_NOT_ENABLED"],
   summary: "The otpauth:// URI of the caller's pending or active TOTP secret.",
+  notes: "Answers `{ totpURI }`.",
   tags: ["two-factor"],
 });
 
@@ -114,6 +116,7 @@ export const verifyTotpContract = defineContract({
     "FAILED_TO_UPDATE_USER",
   ],
   summary: "Checks a TOTP code: completes a pending sign-in, or with a session confirms the enrollment.",
+  notes: "Completes a sign-in challenge, or confirms enrollment with a session.",
   tags: ["two-factor"],
 });
 
@@ -127,6 +130,7 @@ export const sendTwoFactorOtpContract = defineContract({
   response: statusTrueSchema,
   errors: ["INVALID_TWO_FACTOR_COOKIE", "OTP_NOT_ENABLED", "TOO_MANY_REQUESTS"],
   summary: "Mails a one-time code for the pending sign-in challenge.",
+  notes: "Mails a 6-digit code for the pending sign-in.",
   tags: ["two-factor"],
 });
 
@@ -139,6 +143,7 @@ export const verifyTwoFactorOtpContract = defineContract({
   response: signInCompletedSchema,
   errors: [...CHALLENGE_ERRORS, ...LOCKOUT_ERRORS, "OTP_NOT_ENABLED", "OTP_HAS_EXPIRED", "INVALID_CODE"],
   summary: "Completes a pending sign-in with the code send-otp mailed.",
+  notes: "Answers `{ token, user }`.",
   tags: ["two-factor"],
 });
 
@@ -151,6 +156,7 @@ export const generateBackupCodesContract = defineContract({
   response: backupCodesGeneratedSchema,
   errors: ["CREDENTIAL_ACCOUNT_NOT_FOUND", "INVALID_PASSWORD", "TWO_FACTOR_NOT_ENABLED"],
   summary: "Replaces the caller's backup codes with a new set.",
+  notes: "Answers a new set; the old one stops working.",
   tags: ["two-factor"],
 });
 
@@ -163,6 +169,7 @@ export const verifyBackupCodeContract = defineContract({
   response: signInCompletedSchema,
   errors: [...CHALLENGE_ERRORS, "INVALID_BACKUP_CODE"],
   summary: "Completes a pending sign-in with one of the user's backup codes (each works once).",
+  notes: "Answers `{ token, user }`; each code once.",
   tags: ["two-factor"],
 });
 
@@ -180,5 +187,6 @@ export const disableTwoFactorContract = defineContract({
     "FAILED_TO_UPDATE_USER",
   ],
   summary: "Removes the caller's second factor, its backup codes and trusted devices.",
+  notes: "Also forgets trusted devices.",
   tags: ["two-factor"],
 });

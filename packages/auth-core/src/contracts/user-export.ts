@@ -244,5 +244,7 @@ export const exportUserDataContract = defineContract({
   errors: [],
   summary:
     "Everything Tessera holds about the caller, as JSON (GDPR art. 15/20): no secrets, and no staff details of what administrators did.",
+  notes:
+    '"download my data" (GDPR art. 15/20): the user, accounts, live sessions, memberships, invitations, API keys, second factor and audit events as JSON; no secret (hashes, tokens, TOTP secret), and of what administrators did only what happened and when (no actor, IP, user agent or ban reason); refused while impersonating.',
   tags: ["account"],
 });

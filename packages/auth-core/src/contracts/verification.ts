@@ -64,5 +64,6 @@ export const verifyEmailContract = defineContract({
     "FAILED_TO_CREATE_SESSION",
   ],
   summary: "Verifies an address, or applies an email change, from a mailed link; may sign the user in.",
+  notes: "May sign in (`emailVerification.autoSignInAfterVerification`).",
   tags: ["verification"],
 });

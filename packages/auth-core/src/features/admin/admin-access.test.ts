@@ -4,8 +4,11 @@ import { createCast, FORBIDDEN, type Person, signUpPerson, UNAUTHORIZED, userDoc
 import { SESSION_COOKIE, TestBrowser } from "#test/browser.ts";
 import { createTestAuth, TEST_SECRET, type TestAuth } from "#test/test-auth.ts";
 import { signValue } from "../../crypto/index.ts";
+import { coreEndpoints } from "../registry.ts";
 import { sessionIdOf } from "../session/store.ts";
-import { adminEndpoints } from "./endpoints/index.ts";
+
+/** Every endpoint under /admin/ (the handlers in features/admin/endpoints/). */
+const adminEndpoints = coreEndpoints.filter((endpoint) => endpoint.path.startsWith("/admin/"));
 
 /**
  * Every admin endpoint × {admin, non-admin, signed-out}: the user role can do none of it,

@@ -1,4 +1,4 @@
-/** The face of api-key: what other features and create-auth.ts may use (endpoints: endpoints/index.ts). */
+/** The face of api-key: what other features and create-auth.ts may use (endpoints: endpoints/, registered by features/registry.ts). */
 export { deleteUserApiKeyData, revokeSessionMintedKeys } from "./service.ts";
 /** Whether a caller is an API key rather than a session; create-auth.ts hands the others to http/. */
 export { assertApiKeyCallerAllowed, isApiKeySession, readApiKeySession } from "./session-bridge.ts";

@@ -1,4 +1,4 @@
-/** The face of session: what other features and create-auth.ts may use (endpoints: endpoints/index.ts). */
+/** The face of session: what other features and create-auth.ts may use (endpoints: endpoints/, registered by features/registry.ts). */
 
 /** The one way to get a session: every sign-in path, impersonation, the password change's re-issue. */
 export {

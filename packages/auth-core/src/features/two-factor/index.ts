@@ -1,4 +1,4 @@
-/** The face of two-factor: what other features and create-auth.ts may use (endpoints: endpoints/index.ts). */
+/** The face of two-factor: what other features and create-auth.ts may use (endpoints: endpoints/, registered by features/registry.ts). */
 export { gateSessionMint, type TwoFactorRedirect } from "./gate.ts";
 /** Clears a user's two-factor sign-in lock (lockout.ts): for an administrator's unlock. */
 export { resetUserAttempts as clearTwoFactorLock } from "./lockout.ts";

@@ -1,4 +1,4 @@
-/** The face of verification: what other features may use (endpoints: endpoints/index.ts). */
+/** The face of verification: what other features may use (endpoints: endpoints/, registered by features/registry.ts). */
 export {
   moveUserEmail,
   sendChangeEmailLink,
