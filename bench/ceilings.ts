@@ -101,7 +101,7 @@ function startCeilingServer(args: string[], env: Record<string, string>): Promis
   });
 }
 
-/** docs/decisions.md: N=16384 (logN 14), r=8, p=1 — the parameters of DEFAULT_PASSWORD_PARAMS. */
+/** docs/decisions/: N=16384 (logN 14), r=8, p=1 — the parameters of DEFAULT_PASSWORD_PARAMS. */
 // The core's own cost, so the ceiling follows it when it changes (crypto/password.ts).
 const SCRYPT = {
   N: 2 ** DEFAULT_PASSWORD_PARAMS.logN,

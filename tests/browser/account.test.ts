@@ -186,7 +186,7 @@ describe("the account pages", () => {
       page.getByRole("status"),
       "Check the inbox of grace@example.com: open the link we mailed to confirm the change. We then mail a link to the new address, and your address changes when that one is opened.",
     );
-    // docs/decisions.md "An address moves only once it is proven": the current mailbox agrees first…
+    // docs/decisions/0008-an-address-moves-only-once-it-is-proven.md "An address moves only once it is proven": the current mailbox agrees first…
     const mail = await app.smtp.waitForMail(DEMO.grace, "Confirm your new email");
     await page.goto(linkIn(mail, "/verify-email").toString());
     await expectText(

@@ -6,7 +6,7 @@ import { signIn } from "./page-watch.ts";
 
 /**
  * A new password that is the account's address, its local part or the app's name (the core's 400
- * PASSWORD_CONTEXT_SPECIFIC, docs/decisions.md) is said next to the password field of every form
+ * PASSWORD_CONTEXT_SPECIFIC, docs/decisions/) is said next to the password field of every form
  * that sets one, like the other password rules, and changes nothing.
  */
 vi.setConfig({ testTimeout: 120_000 });

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { signUp, TestBrowser } from "#test/browser.ts";
 import { type TestAuth, useFreshTestAuth } from "#test/test-auth.ts";
 
-/** docs/decisions.md: expired rows are ignored in code and removed by auth.cleanup() — every kind of them. */
+/** docs/decisions/: expired rows are ignored in code and removed by auth.cleanup() — every kind of them. */
 let t: TestAuth;
 const freshTestAuth = useFreshTestAuth();
 

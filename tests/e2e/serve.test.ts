@@ -9,7 +9,7 @@ import { linkIn, type SmtpSink, startSmtpSink } from "./smtp-sink.ts";
 
 /**
  * `pnpm serve` end to end: the real server process, real HTTP, real SMTP, the shared test database.
- * Covers docs/decisions.md "Standalone server" (environment, TESSERA_CONFIG merged over it, graceful stop).
+ * Covers docs/decisions/0003-standalone-server.md "Standalone server" (environment, TESSERA_CONFIG merged over it, graceful stop).
  */
 
 const SECRET = "e2e-secret-0123456789abcdef0123456789abcdef";

@@ -4,7 +4,7 @@ import { flatten, hasLocale, readLocale } from "./locale-files.ts";
 
 /**
  * One way of addressing the reader per language, in the remix-demo app's strings and the core's
- * catalogue alike (docs/decisions.md "Languages"): German Sie, French vous, Russian вы, Ukrainian
+ * catalogue alike (docs/decisions/0016-languages.md "Languages"): German Sie, French vous, Russian вы, Ukrainian
  * ви, Turkish siz; Spanish tú and Polish ty (what their strings already used throughout). A string
  * of the other register is found by words only that register has: pronouns and possessives, and
  * German's du-imperatives at the start of a sentence. And one word per language for a slug: the

@@ -103,7 +103,7 @@ describe("session cookies that must not authenticate (D4, D5, D10, D15)", () => 
   });
 });
 
-describe("Set-Cookie attributes (D3, docs/decisions.md)", () => {
+describe("Set-Cookie attributes (D3, docs/decisions/)", () => {
   const attributesOf = (line: string) =>
     line
       .split(";")

@@ -12,7 +12,7 @@ import {
 
 /**
  * Matrix F: a state-changing request that carries cookies must come from a trusted Origin (or
- * Referer) — docs/decisions.md, docs/decisions.md "Origins, CSRF". The target is POST /sign-out, which deletes the
+ * Referer) — docs/decisions/, docs/decisions/0010-origins-csrf-and-rate-limits.md "Origins, CSRF". The target is POST /sign-out, which deletes the
  * session: a forged one must leave it in place.
  */
 let t: TestAuth;

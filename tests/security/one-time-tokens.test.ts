@@ -154,7 +154,7 @@ describe("reset and verification tokens work once, for their user, within their 
       if (i === 499)
         expectCatalogueError(res, 429, "TOO_MANY_REQUESTS", "Too many requests. Please try again later.");
     }
-    // docs/decisions.md "Rate limits": 100 requests / 10 s per client and path by default.
+    // docs/decisions/0010-origins-csrf-and-rate-limits.md "Rate limits": 100 requests / 10 s per client and path by default.
     expect(statuses.slice(0, 100)).toEqual(Array(100).fill(400));
     expect(statuses.slice(100)).toEqual(Array(400).fill(429));
     expect(await snapshotDatabase(t.db)).toBe(before);

@@ -8,7 +8,7 @@ import { EVIL_CALLBACKS } from "./redirect-payloads.ts";
  * Matrix G across every endpoint with a callback-type field (sign-in and sign-up are in
  * open-redirect.test.ts). The GET links are sent with a VALID token, so a bypass would do real harm
  * (verify, delete, or hand the reset token to the evil origin): each must answer 403 with the
- * field's docs/decisions.md message, use nothing, write nothing and mail nothing.
+ * field's docs/decisions/ message, use nothing, write nothing and mail nothing.
  */
 const ADA = "ada@example.com";
 let t: TestAuth;

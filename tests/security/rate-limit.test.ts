@@ -5,7 +5,7 @@ import { createTestAuth, TEST_ORIGIN, TEST_SECRET, type TestAuth } from "#test/t
 import { expectCatalogueError, PASSWORD, sendRaw } from "./helpers.ts";
 
 /**
- * Matrix L and docs/decisions.md "Rate limits": 3 / 10 s on sign-in, 100 / 10 s by default, per client
+ * Matrix L and docs/decisions/0010-origins-csrf-and-rate-limits.md "Rate limits": 3 / 10 s on sign-in, 100 / 10 s by default, per client
  * address and path, counted in MongoDB, keyed on the socket unless a trusted proxy forwarded it.
  */
 let t: TestAuth;

@@ -12,7 +12,7 @@ import { type OAuthServer, TEST_CLIENT_ID, TEST_CLIENT_SECRET } from "./oauth-se
 /** Test-only helpers shared by the provider test files (not exported from index.ts). */
 
 export const REDIRECT_URI = "http://localhost:3000/api/auth/callback/test";
-/** 128 characters of RFC 7636 unreserved characters, like the flow's (docs/decisions.md). */
+/** 128 characters of RFC 7636 unreserved characters, like the flow's (docs/decisions/). */
 export const CODE_VERIFIER = "Verifier-0123456789_~.".padEnd(128, "x");
 
 export function testDeps(overrides: Partial<ProviderDeps> = {}): ProviderDeps {

@@ -22,7 +22,7 @@ import {
 
 /**
  * A real OAuth 2.0 / OIDC authorization server over node:http on 127.0.0.1 for tests — every
- * provider of docs/decisions.md (and any generic id) under its own path prefix, answering with that
+ * provider of docs/decisions/ (and any generic id) under its own path prefix, answering with that
  * provider's documented response shapes (tests/support/oauth-fixtures.ts).
  *
  *   const server = await startOAuthServer();

@@ -41,7 +41,7 @@ export function buildServerBundle(): Promise<void> {
 }
 
 /**
- * The options every scenario runs with (a TESSERA_CONFIG module, docs/decisions.md "Standalone
+ * The options every scenario runs with (a TESSERA_CONFIG module, docs/decisions/0003-standalone-server.md "Standalone
  * server"). Rate limiting is off: all traffic comes from 127.0.0.1, and the limits would refuse the
  * load as one client. Invitations do not need a verified email, so invitees need no mail round trip.
  */

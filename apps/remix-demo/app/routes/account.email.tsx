@@ -15,7 +15,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 /**
  * The address moves only once the new mailbox has opened its link (the core's default,
- * `user.changeEmail.verifyNewEmailFirst`, docs/decisions.md "An address moves only once it is
+ * `user.changeEmail.verifyNewEmailFirst`, docs/decisions/0008-an-address-moves-only-once-it-is-proven.md "An address moves only once it is
  * proven"), for unverified accounts too; a verified account's current mailbox agrees first. The
  * links land on /verify-email with the address asked for (`to`), which tells that page whether
  * the address has moved yet (routes/verify-email.tsx).

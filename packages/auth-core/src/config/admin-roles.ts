@@ -33,7 +33,7 @@ export const ADMIN_STATEMENTS = {
 } as const satisfies Statements;
 
 /**
- * Default roles (docs/decisions.md "Admin"): admin can do everything but impersonate or manage other
+ * Default roles (docs/decisions/0013-admin.md "Admin"): admin can do everything but impersonate or manage other
  * admins (`admin.allowImpersonatingAdmins`, a custom role with impersonate-admins / manage-admins,
  * or `adminUserIds` lift that): one admin account taken over must not take over the others. User
  * can do none of it.

@@ -4,7 +4,7 @@ import type { MailUser } from "./hooks.ts";
 
 /**
  * The option blocks of the feature areas (organizations, admin, two-factor, API keys), kept apart
- * from the core options in options.ts. Defaults from docs/decisions.md, each documented with `@default`.
+ * from the core options in options.ts. Defaults from docs/decisions/, each documented with `@default`.
  */
 
 export const positiveSeconds = z.number().int().positive();
@@ -62,7 +62,7 @@ export const adminOptionsSchema = z
      * default admin/user roles (config/admin-roles.ts). @default admin (all but impersonate-admins), user (none)
      */
     roles: z.record(z.string().min(1), z.record(z.string(), z.array(z.string()))).optional(),
-    /** @default 3600 (1 hour, docs/decisions.md) */
+    /** @default 3600 (1 hour, docs/decisions/) */
     impersonationSessionDuration: positiveSeconds.default(3600),
     /** Let admins impersonate other admins without the impersonate-admins permission. @default false */
     allowImpersonatingAdmins: z.boolean().default(false),
@@ -94,7 +94,7 @@ export const adminOptionsSchema = z
   .superRefine(refineAdminRoles)
   .prefault({});
 
-/** Two-factor authentication (features/two-factor); defaults from docs/decisions.md "Two-factor". */
+/** Two-factor authentication (features/two-factor); defaults from docs/decisions/0014-two-factor.md "Two-factor". */
 export const twoFactorOptionsSchema = z
   .object({
     /** TOTP issuer shown by authenticator apps. @default appName */
@@ -168,7 +168,7 @@ export const apiKeyOptionsSchema = z
       .string()
       .regex(/^[A-Za-z0-9_-]{1,32}$/)
       .optional(),
-    /** Random characters after the prefix. @default 64 (docs/decisions.md) */
+    /** Random characters after the prefix. @default 64 (docs/decisions/) */
     defaultKeyLength: z.number().int().min(32).max(128).default(64),
     /** Leading characters of the key kept in clear as `start`, for display. @default 6 */
     startingCharactersLength: z.number().int().min(0).max(12).default(6),
@@ -181,9 +181,9 @@ export const apiKeyOptionsSchema = z
          * @default 7776000 (90 days)
          */
         defaultExpiresIn: positiveSeconds.nullable().default(90 * 86400),
-        /** Seconds. @default 86400 (1 day, docs/decisions.md) */
+        /** Seconds. @default 86400 (1 day, docs/decisions/) */
         minExpiresIn: positiveSeconds.default(86400),
-        /** Seconds. @default 31536000 (365 days, docs/decisions.md) */
+        /** Seconds. @default 31536000 (365 days, docs/decisions/) */
         maxExpiresIn: positiveSeconds.default(365 * 86400),
       })
       .strict()

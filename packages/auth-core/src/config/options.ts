@@ -21,7 +21,7 @@ import { baseURLSchema, describeIssue, headerNameSchema, originPatternSchema } f
 export type { CreateOrganizationGate, SendInvitationEmail } from "./feature-options.ts";
 
 /**
- * `createAuth` options. Every default comes from docs/decisions.md; each is documented with
+ * `createAuth` options. Every default comes from docs/decisions/; each is documented with
  * `@default` in `AuthOptions` below. Validation runs once at construction: a wrong option fails
  * at startup with a message naming it.
  */
@@ -117,7 +117,7 @@ export const optionsSchema = z
         /**
          * An extra check of every new password (sign-up, reset, change, set, admin create and set)
          * after the built-in offline list: return true to refuse it with PASSWORD_COMPROMISED. For an
-         * online breach check such as Have I Been Pwned's k-anonymity range API (README "Passwords").
+         * online breach check such as Have I Been Pwned's k-anonymity range API (docs/guide.md "Passwords").
          * Receives the password as it will be hashed (NFKC). A hook that throws is logged and the
          * password accepted (features/users/password-policy.ts).
          * @default undefined
@@ -165,7 +165,7 @@ export const optionsSchema = z
              * address confirms first), and keep it verified. Off (Better Auth's flow): the current
              * address's link moves the address and resets it to unverified, and an unverified user's
              * address moves at once — so an unverified account could hold a free address it does not
-             * own until that address's owner resets it (docs/decisions.md "An address moves only once
+             * own until that address's owner resets it (docs/decisions/0008-an-address-moves-only-once-it-is-proven.md "An address moves only once
              * it is proven"). On also closes the typo-takeover window of Better Auth #7196.
              * @default true
              */

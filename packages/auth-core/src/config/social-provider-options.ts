@@ -7,7 +7,7 @@ import { CREDENTIAL_PROVIDER_ID } from "../db/documents.ts";
  * the other options, so config/ imports no feature.
  */
 
-/** The 19 providers of docs/decisions.md. */
+/** The 19 providers of docs/decisions/. */
 export const PROVIDER_IDS = [
   "apple",
   "discord",

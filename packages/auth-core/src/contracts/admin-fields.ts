@@ -2,7 +2,7 @@ import { z } from "zod";
 
 /** An id as sent; checked for 24 hex characters by parseId before it reaches the database. */
 export const userIdField = z.string().min(1).max(64);
-/** One role or several (stored comma separated, the permission rules (README, Organizations)); each is checked against the configured roles. */
+/** One role or several (stored comma separated, the permission rules (docs/guide.md "Organizations")); each is checked against the configured roles. */
 export const roleField = z.union([z.string().max(64), z.array(z.string().max(64)).min(1).max(20)]);
 /** `{ resource: [action, …] }`: a few short names, never an operator object. */
 export const permissionsField = z

@@ -171,6 +171,7 @@ export const impersonateUserContract = defineContract({
   method: "POST",
   path: "/admin/impersonate-user",
   auth: "session",
+  setsSessionCookies: true,
   body: z.strictObject({ userId: userIdField, reason: reasonField.optional() }),
   response: sessionAndUserSchema,
   errors: [
@@ -191,6 +192,7 @@ export const stopImpersonatingContract = defineContract({
   method: "POST",
   path: "/admin/stop-impersonating",
   auth: "session",
+  setsSessionCookies: true,
   response: sessionAndUserSchema,
   // 401 when the admin's own session cannot be restored: every session cookie is cleared.
   errors: ["NOT_IMPERSONATING", "UNAUTHORIZED"],
@@ -287,6 +289,7 @@ export const userHasPermissionContract = defineContract({
   path: "/admin/has-permission",
   // Optional: server code may ask about any `userId` or `role`; over HTTP only about the caller.
   auth: "optional",
+  httpCredentials: ["session"],
   body: z.strictObject({
     permissions: permissionsField,
     userId: userIdField.optional(),

@@ -11,10 +11,13 @@ export const prefixField = z.string().regex(/^[A-Za-z0-9_-]{1,32}$/, "1–32 of 
 /** Seconds, bounded by `apiKey.keyExpiration` in the service. */
 export const expiresInField = z.number().int().positive();
 
+/** Any JSON value; the API document names it `JsonValue` (openapi/models.ts). */
+export const jsonValueField = z.json();
+
 const METADATA_MAX_CHARS = 4096;
 /** A JSON object (matrix K: metadata type checks), at most 4096 characters serialised. */
 export const metadataField = z
-  .record(z.string().max(128), z.json())
+  .record(z.string().max(128), jsonValueField)
   .refine((value) => JSON.stringify(value).length <= METADATA_MAX_CHARS, "metadata too large");
 
 /** resource → actions; resources become document field names, hence the character set. */

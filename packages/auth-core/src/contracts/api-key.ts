@@ -44,6 +44,7 @@ export const createApiKeyContract = defineContract({
   // Optional: server code may create a key for a named `userId` without a session; over HTTP the
   // handler requires one (features/api-key/endpoints/guards.ts).
   auth: "optional",
+  httpCredentials: ["session"],
   body: z
     .strictObject({
       name: nameField.optional(),
@@ -103,6 +104,7 @@ export const updateApiKeyContract = defineContract({
   path: "/api-key/update",
   // Optional for the same reason as create: server code may name the owner.
   auth: "optional",
+  httpCredentials: ["session"],
   body: z
     .strictObject({
       keyId: keyIdField,

@@ -40,6 +40,16 @@ export interface EndpointContract<
   /** Under the base path; `:param` segments allowed, e.g. `/reset-password/:token`. */
   path: string;
   auth: EndpointAuth;
+  /**
+   * What an HTTP caller must present when HTTP asks more than `auth` (any one of them will do), for
+   * the API document's security (openapi/document.ts). `auth` also governs `auth.api`, where server
+   * code may name the user (`userId`) instead of a session, so such an endpoint is "optional" there
+   * and needs a session over HTTP. "two-factor-challenge": the cookie of a sign-in waiting for its
+   * second factor (docs/decisions.md "Two-factor").
+   */
+  httpCredentials?: readonly ("session" | "two-factor-challenge")[];
+  /** A successful call may answer Set-Cookie with the session's cookies (a sign-in, its end). */
+  setsSessionCookies?: true;
   body?: Body;
   query?: Query;
   /** The JSON data of a successful call, as server code receives it (dates as `Date`). */

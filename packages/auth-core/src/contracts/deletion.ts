@@ -23,6 +23,7 @@ export const deleteUserContract = defineContract({
   method: "POST",
   path: "/delete-user",
   auth: "none",
+  httpCredentials: ["session"],
   body: z.strictObject({
     callbackURL: callbackURLField.optional(),
     password: passwordField.optional(),
@@ -59,6 +60,7 @@ export const deleteUserCallbackContract = defineContract({
   method: "GET",
   path: "/delete-user/callback",
   auth: "optional",
+  httpCredentials: ["session"],
   // A mailed link: mail trackers append parameters (utm_*), so unknown keys are stripped, never
   // refused nor passed on (review finding s9-4); the known keys keep their strict types.
   query: z.object({

@@ -43,6 +43,7 @@ export const signUpEmailContract = defineContract({
   method: "POST",
   path: "/sign-up/email",
   auth: "none",
+  setsSessionCookies: true,
   body: z.strictObject({
     name: nameField,
     email: emailField,
@@ -74,6 +75,7 @@ export const signInEmailContract = defineContract({
   method: "POST",
   path: "/sign-in/email",
   auth: "none",
+  setsSessionCookies: true,
   body: z.strictObject({
     email: emailField,
     password: passwordField,

@@ -175,6 +175,7 @@ export const listUserInvitationsContract = defineContract({
   path: "/organization/list-user-invitations",
   // Server code may name any address with `email` and needs no session; over HTTP one is required.
   auth: "optional",
+  httpCredentials: ["session"],
   query: z.strictObject({ email: emailField.optional() }),
   response: z.array(userInvitationSchema),
   errors: ["UNAUTHORIZED", "INVITATION_EMAIL_NOT_VERIFIED"],

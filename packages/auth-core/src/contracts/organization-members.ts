@@ -14,7 +14,7 @@ export const addMemberContract = defineContract({
   name: "addMember",
   method: "POST",
   path: "/organization/add-member",
-  // The app's own code decides who may add (docs/decisions.md): no permission check, so no HTTP route.
+  // The app's own code decides who may add (docs/decisions/): no permission check, so no HTTP route.
   auth: "server-only",
   body: z.strictObject({
     userId: idField,

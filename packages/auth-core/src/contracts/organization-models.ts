@@ -1,7 +1,7 @@
 import { z } from "zod";
 
 /**
- * The organization shapes the API answers with (docs/decisions.md; Better Auth's field names), each a named
+ * The organization shapes the API answers with (docs/decisions/; Better Auth's field names), each a named
  * interface with a schema annotated to produce exactly it (contracts/models.ts explains why). Ids are
  * 24-hex strings; dates are `Date` for server code and ISO strings on the wire.
  */

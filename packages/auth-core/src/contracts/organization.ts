@@ -29,6 +29,7 @@ export const createOrganizationContract = defineContract({
   path: "/organization/create",
   // Server code may create for another user (`userId`) without a session; over HTTP one is required.
   auth: "optional",
+  httpCredentials: ["session"],
   body: z.strictObject({
     name: organizationNameField,
     slug: slugField,

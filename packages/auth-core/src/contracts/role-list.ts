@@ -1,5 +1,5 @@
 /**
- * A member's roles: the comma separated list of docs/decisions.md, trimmed, without empty entries.
+ * A member's roles: the comma separated list of docs/decisions/, trimmed, without empty entries.
  * Pure and free of zod: the input schemas (organization-fields.ts), the server's role rules
  * (features/organization/members/rules.ts) and the browser-safe `@tessera/auth-core/roles` entry
  * split roles the same way.

@@ -36,7 +36,7 @@ export const userURLField = z
   .nullable()
   .transform((value) => (value === "" ? null : value));
 export const imageField = userURLField;
-/** The languages of user-facing text (docs/decisions.md "Languages"); mail/templates/language.ts lists the same. */
+/** The languages of user-facing text (docs/decisions/0016-languages.md "Languages"); mail/templates/language.ts lists the same. */
 export const languageField = z.enum(["ENG", "RUS", "UKR", "SPA", "GERMAN", "POL", "FRA", "TURKEY"]);
 /** Query booleans arrive as strings over HTTP and as booleans from server code. */
 export const queryBoolean = z

@@ -73,6 +73,7 @@ export const signOutContract = defineContract({
   method: "POST",
   path: "/sign-out",
   auth: "none",
+  setsSessionCookies: true,
   response: successTrueSchema,
   errors: [],
   summary: "Ends the caller's session and clears its cookies.",

@@ -17,7 +17,7 @@ export const idTokenField = z.strictObject({
 });
 export type IdTokenInput = z.output<typeof idTokenField>;
 
-/** the endpoint reference (README) body of /get-access-token and /refresh-token. */
+/** the endpoint reference (docs/reference.md) body of /get-access-token and /refresh-token. */
 export const tokenRequestBody = z.strictObject({
   providerId: providerIdField,
   accountId: z.string().min(1).max(256).optional(),

@@ -8,7 +8,7 @@ import { type TwoFactorRedirect, twoFactorRedirectSchema } from "./two-factor.ts
  */
 
 /**
- * What the provider says about the person, normalised (docs/decisions.md user fields). Also what the
+ * What the provider says about the person, normalised (docs/decisions/ user fields). Also what the
  * providers hand the sign-in flow (features/social/providers/types.ts).
  */
 export interface ProviderProfile {
@@ -139,7 +139,7 @@ export interface AccountInfoUser {
   emailVerified: boolean;
 }
 
-/** the endpoint reference (README) /account-info: what the provider says today about a linked account. */
+/** the endpoint reference (docs/reference.md) /account-info: what the provider says today about a linked account. */
 export interface AccountInfoResult {
   user: AccountInfoUser;
   data: ProviderProfile;

@@ -22,6 +22,7 @@ export const signInSocialContract = defineContract({
   method: "POST",
   path: "/sign-in/social",
   auth: "none",
+  setsSessionCookies: true,
   body: z.strictObject({
     provider: providerIdField,
     callbackURL: callbackURLField.optional(),
@@ -66,6 +67,7 @@ export const callbackOAuthContract = defineContract({
   method: ["GET", "POST"],
   path: "/callback/:id",
   auth: "none",
+  setsSessionCookies: true,
   query: callbackInput,
   // A POST is a provider's form_post (Apple), turned into the same GET by a redirect.
   body: callbackInput,
@@ -141,6 +143,7 @@ export const getAccessTokenContract = defineContract({
   path: "/get-access-token",
   // Optional: server code may name a `userId` instead of a session; over HTTP a session is needed.
   auth: "optional",
+  httpCredentials: ["session"],
   body: tokenRequestBody,
   response: accessTokenResultSchema,
   errors: [
@@ -161,6 +164,7 @@ export const refreshTokenContract = defineContract({
   path: "/refresh-token",
   // Optional, as /get-access-token.
   auth: "optional",
+  httpCredentials: ["session"],
   body: tokenRequestBody,
   response: refreshTokenResultSchema,
   errors: [

@@ -122,7 +122,7 @@ async function verifyBetterAuthHash(storedHash: string, password: string): Promi
 
 /**
  * Spends the same scrypt work as a real check, so an unknown email answers in the same time as a
- * wrong password (docs/decisions.md "Sign-up and enumeration").
+ * wrong password (docs/decisions/0011-sign-up-and-enumeration.md "Sign-up and enumeration").
  */
 export async function spendPasswordWork(
   password: string,

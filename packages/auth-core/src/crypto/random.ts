@@ -11,7 +11,7 @@ export function generateRandomString(length: number, alphabet: string = ALPHANUM
   return out;
 }
 
-/** docs/decisions.md: session token 32 chars [A-Za-z0-9]. */
+/** docs/decisions/: session token 32 chars [A-Za-z0-9]. */
 export function generateSessionToken(): string {
   return generateRandomString(32);
 }

@@ -88,7 +88,7 @@ describe("TOTP verification window", () => {
     expect(findTotpStep(key, "１２３４５６", now)).toBeNull();
   });
 
-  it("uses SHA-1, 6 digits and 30 s by default (docs/decisions.md)", () => {
+  it("uses SHA-1, 6 digits and 30 s by default (docs/decisions/)", () => {
     expect(DEFAULT_TOTP_PARAMS).toEqual({ digits: 6, period: 30, algorithm: "sha1" });
     expect(generateTotp(key, new Date(59_000))).toBe("287082");
   });

@@ -1,7 +1,7 @@
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 
 /**
- * HOTP (RFC 4226) and TOTP (RFC 6238). docs/decisions.md "Two-factor": SHA-1, 6 digits, 30 s steps,
+ * HOTP (RFC 4226) and TOTP (RFC 6238). docs/decisions/0014-two-factor.md "Two-factor": SHA-1, 6 digits, 30 s steps,
  * ±1 step accepted for clock drift. Pure functions of (secret, time): the clock is passed in.
  */
 export type TotpAlgorithm = "sha1" | "sha256" | "sha512";

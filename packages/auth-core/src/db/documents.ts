@@ -2,7 +2,7 @@ import type { ObjectId } from "mongodb";
 
 /**
  * MongoDB document shapes. `_id` is an ObjectId; the API exposes it as the 24-hex `id`
- * (conversion only in the store layer, docs/decisions.md "Identifiers and storage").
+ * (conversion only in the store layer, docs/decisions/0004-identifiers-and-storage.md "Identifiers and storage").
  */
 export interface UserDoc {
   _id: ObjectId;
@@ -183,7 +183,7 @@ export interface TwoFactorDoc {
 
 /**
  * An API key (features/api-key). The key itself is never stored: only its SHA-256 hash (unique
- * index) and a short clear `start` for display (docs/decisions.md "API keys").
+ * index) and a short clear `start` for display (docs/decisions/0015-api-keys.md "API keys").
  */
 export interface ApiKeyDoc {
   _id: ObjectId;
@@ -231,7 +231,7 @@ export interface ApiKeyUseDoc {
   expiresAt: Date | null;
 }
 
-/** docs/decisions.md Organization. `slug` has a unique index; `metadata` is a record stored as JSON text. */
+/** docs/decisions/ Organization. `slug` has a unique index; `metadata` is a record stored as JSON text. */
 export interface OrganizationDoc {
   _id: ObjectId;
   name: string;
@@ -244,7 +244,7 @@ export interface OrganizationDoc {
 }
 
 /**
- * docs/decisions.md Member. Unique (organizationId, userId). `role` may be a comma separated list. `seat` is a
+ * docs/decisions/ Member. Unique (organizationId, userId). `role` may be a comma separated list. `seat` is a
  * number below the membership limit, unique per organization: the insert that claims it is what
  * keeps concurrent adds and accepts under the limit (features/organization/members/seats.ts).
  */
@@ -261,7 +261,7 @@ export interface MemberDoc {
 export type InvitationStatus = "pending" | "accepted" | "rejected" | "canceled";
 
 /**
- * docs/decisions.md Invitation. `slot` has a unique index: `pending:<organizationId>:<email>` while pending
+ * docs/decisions/ Invitation. `slot` has a unique index: `pending:<organizationId>:<email>` while pending
  * (at most one pending invitation per address and organization), `closed:<id>` afterwards.
  * `teamId` is a comma separated list of team ids, or null.
  */
@@ -278,7 +278,7 @@ export interface InvitationDoc {
   slot: string;
 }
 
-/** docs/decisions.md Team. */
+/** docs/decisions/ Team. */
 export interface TeamDoc {
   _id: ObjectId;
   name: string;

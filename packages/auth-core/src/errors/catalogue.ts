@@ -1,7 +1,7 @@
 /**
  * The error catalogue: every message of the error catalogue, verbatim, with its HTTP status.
  * The status lives here, never at the throw site, so one table test can check the whole
- * catalogue against the spec. Where docs/decisions.md gives no status for a client error, 400 (docs/decisions.md).
+ * catalogue against the spec. Where docs/decisions/ gives no status for a client error, 400 (docs/decisions/).
  */
 export const ERROR_CATALOGUE = {
   // Session and general
@@ -146,7 +146,7 @@ export const ERROR_CATALOGUE = {
   NOT_AUTHENTICATED: { status: 401, message: "Not authenticated" },
   ORGANIZATION_ID_REQUIRED: { status: 400, message: "Organization ID is required" },
   NOT_A_MEMBER_OF_ORGANIZATION: { status: 403, message: "You are not a member of this organization" },
-  // Not in organization refusals docs/decisions.md describe without a message (Better Auth's wording).
+  // Not in organization refusals docs/decisions/ describe without a message (Better Auth's wording).
   ORGANIZATION_SLUG_TAKEN: { status: 400, message: "Organization slug already taken" },
   ORGANIZATION_DELETION_DISABLED: { status: 404, message: "Organization deletion is disabled" },
   MEMBER_ALREADY_EXISTS: { status: 400, message: "User is already a member of this organization" },
@@ -183,7 +183,7 @@ export const ERROR_CATALOGUE = {
   NOT_AUTHORIZED: { status: 403, message: "Not authorized" },
 
   // Admin area: not in the error catalogue (which gives only the access-control messages above); the texts of the
-  // widely used Better Auth admin API (docs/decisions.md "where docs/decisions.md is silent").
+  // widely used Better Auth admin API (docs/decisions/ "where docs/decisions/ is silent").
   BANNED_USER: {
     status: 403,
     message:
@@ -210,7 +210,7 @@ export const ERROR_CATALOGUE = {
   },
 
   // Two-factor: the error catalogue gives no texts; those of the widely used Better Auth two-factor API
-  // (docs/decisions.md "where docs/decisions.md is silent"). Wrong code / bad challenge 401, spent budget 400, lockout 429.
+  // (docs/decisions/ "where docs/decisions/ is silent"). Wrong code / bad challenge 401, spent budget 400, lockout 429.
   TWO_FACTOR_NOT_ENABLED: { status: 400, message: "Two factor isn't enabled" },
   // Not in Better Auth: enable while on would swap the active secret for an unconfirmed one.
   TWO_FACTOR_ALREADY_ENABLED: { status: 400, message: "Two factor is already enabled" },
@@ -235,7 +235,7 @@ export const ERROR_CATALOGUE = {
   },
 
   // API keys: not in the error catalogue, an expiresIn outside the configured bounds (features/api-key);
-  // the texts of the widely used Better Auth API (docs/decisions.md "where docs/decisions.md is silent").
+  // the texts of the widely used Better Auth API (docs/decisions/ "where docs/decisions/ is silent").
   API_KEY_EXPIRES_IN_TOO_SMALL: {
     status: 400,
     message: "The expiresIn is smaller than the predefined minimum value.",
@@ -245,7 +245,7 @@ export const ERROR_CATALOGUE = {
     message: "The expiresIn is larger than the predefined maximum value.",
   },
 
-  // Request hygiene: not in the error catalogue, needed by the HTTP layer (docs/decisions.md: UPPER_SNAKE code + message)
+  // Request hygiene: not in the error catalogue, needed by the HTTP layer (docs/decisions/: UPPER_SNAKE code + message)
   NOT_FOUND: { status: 404, message: "Not found" },
   METHOD_NOT_ALLOWED: { status: 405, message: "Method not allowed" },
   BODY_TOO_LARGE: { status: 413, message: "Request body too large" },

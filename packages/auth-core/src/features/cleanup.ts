@@ -52,7 +52,7 @@ export async function cleanupExpired(auth: AuthContext): Promise<CleanupResult> 
   const claims = await finishInterruptedInvitationClaims(auth);
   const expired = { expiresAt: { $lte: now } };
   // Expired API keys and invitations are still shown to their owners (list endpoints; a key answers
-  // API_KEY_EXPIRED, an invitation can still be canceled — docs/decisions.md): reclaimed a while later.
+  // API_KEY_EXPIRED, an invitation can still be canceled — docs/decisions/): reclaimed a while later.
   const shownUntil = { expiresAt: { $lte: new Date(now.getTime() - EXPIRED_SHOWN_FOR_MS) } };
   // One after another: on the embedded database each is a scan of its collection, and scans run
   // side by side outlasted the driver's socket timeout at 100,000 rows (bench/cleanup-scale.ts).

@@ -20,7 +20,7 @@ interface CorsReply {
   status: number;
   headers: Record<string, string>;
   setCookies: string[];
-  body: string | null;
+  body: string | Uint8Array | null;
 }
 
 export interface CorsOptions {

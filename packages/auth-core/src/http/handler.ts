@@ -1,7 +1,13 @@
 import type { AuthContext } from "../context.ts";
 import { isCausedByDatabaseOutage } from "../db/connect.ts";
 import { AuthError, isAuthError } from "../errors/auth-error.ts";
-import { createOpenApiDocument, renderReferencePage } from "../openapi/index.ts";
+import {
+  createEncodedBody,
+  createOpenApiDocument,
+  negotiateContentCoding,
+  REFERENCE_PAGE_CSP,
+  renderReferencePage,
+} from "../openapi/index.ts";
 import type { CallerResolvers } from "./caller.ts";
 import { compileTrustedProxies, rateLimitAddress, resolveClientIp } from "./client-ip.ts";
 import { type CorsOptions, withCors } from "./cors.ts";
@@ -53,8 +59,8 @@ export interface EngineResponse {
   headers: Record<string, string>;
   /** One line per cookie: joining several into one header would break them. */
   setCookies: string[];
-  /** Null when there is no content (HEAD, redirects). */
-  body: string | null;
+  /** Null when there is no content (HEAD, redirects); bytes when compressed (the API document). */
+  body: string | Uint8Array | null;
 }
 
 /** Answers at once when nothing had to be waited for (http/maybe-promise.ts). */
@@ -120,7 +126,7 @@ function mergeHeaders(reply: EngineResponse, headers: Headers): void {
 export function toFetchResponse(reply: EngineResponse): Response {
   const headers = new Headers(reply.headers);
   for (const line of reply.setCookies) headers.append("set-cookie", line);
-  return new Response(reply.body, { status: reply.status, headers });
+  return new Response(reply.body as BodyInit | null, { status: reply.status, headers });
 }
 
 /**
@@ -224,12 +230,23 @@ function createEngine(
   const { requestTimeoutMs, trustedProxies, ipAddressHeader } = auth.options.advanced;
   const proxies = compileTrustedProxies(trustedProxies);
   let warnedNoAddress = false;
-  let docs: EngineResponse[] | null = null;
-  /** GET /openapi.json and /reference (docs/client.md "OpenAPI"), generated on first request. */
-  const apiDocs = (path: string): EngineResponse => {
+  let docs: DocumentationReplies | null = null;
+  /**
+   * GET /openapi.json and /reference (docs/client.md "OpenAPI"), generated on first request;
+   * compressed when the client accepts it (300 KB of JSON is ~20 KB in gzip).
+   */
+  const apiDocs = (path: string, headers: Headers): EngineResponse => {
     docs ??= documentationReplies(auth, endpoints);
-    const reply = docs[path === "/openapi.json" ? 0 : 1]!;
-    return { ...reply, headers: { ...reply.headers }, setCookies: [] };
+    const doc = path === "/openapi.json" ? docs.document : docs.page;
+    const coding = negotiateContentCoding(headers.get("accept-encoding"));
+    const reply: EngineResponse = {
+      status: 200,
+      headers: { ...doc.headers, vary: "Accept-Encoding" },
+      setCookies: [],
+      body: doc.body(coding),
+    };
+    if (coding) reply.headers["content-encoding"] = coding;
+    return reply;
   };
   return (request) => {
     const deadlineMs = deadlineOf(requestTimeoutMs);
@@ -257,7 +274,8 @@ function createEngine(
     if (pathname !== basePath && !pathname.startsWith(`${basePath}/`)) throw new AuthError("NOT_FOUND");
     const path = pathname.slice(basePath.length) || "/";
     const method = request.method === "HEAD" ? "GET" : request.method;
-    if (method === "GET" && (path === "/openapi.json" || path === "/reference")) return apiDocs(path);
+    if (method === "GET" && (path === "/openapi.json" || path === "/reference"))
+      return apiDocs(path, request.headers);
     const lookup = route(method, path);
     if (lookup.kind === "not-found") throw new AuthError("NOT_FOUND");
     if (lookup.kind === "method-not-allowed") return methodNotAllowed(lookup.allow);
@@ -312,39 +330,62 @@ interface RouteCall {
   deadlineMs: number;
 }
 
-/** RFC 9110 §9.3.2: HEAD answers like GET — same status and headers — without the content. */
+/**
+ * RFC 9110 §9.3.2: HEAD answers like GET — same status and headers, Content-Length included (§8.6) —
+ * without the content.
+ */
 function answerHead(request: EngineRequest, reply: EngineResponse): EngineResponse {
-  if (request.method === "HEAD") reply.body = null;
+  if (request.method !== "HEAD" || reply.body === null) return reply;
+  const length = typeof reply.body === "string" ? Buffer.byteLength(reply.body) : reply.body.byteLength;
+  reply.headers["content-length"] = String(length);
+  reply.body = null;
   return reply;
 }
 
-/** The OpenAPI document of the served endpoints and its reference page, as replies. */
-function documentationReplies(auth: AuthContext, endpoints: readonly AnyEndpoint[]): EngineResponse[] {
+/** A documentation reply: its headers, and its body in the coding asked for. */
+interface DocumentationReply {
+  headers: Record<string, string>;
+  body: ReturnType<typeof createEncodedBody>;
+}
+
+interface DocumentationReplies {
+  document: DocumentationReply;
+  page: DocumentationReply;
+}
+
+/** The OpenAPI document of the served endpoints and its reference page. */
+function documentationReplies(auth: AuthContext, endpoints: readonly AnyEndpoint[]): DocumentationReplies {
   const byContract = new Map(endpoints.map((endpoint) => [endpoint.contract, endpoint]));
+  const { enableSessionForAPIKeys } = auth.options.apiKey;
   const document = createOpenApiDocument({
     contracts: endpoints.map((endpoint) => endpoint.contract),
     extraErrors: (contract) => {
       const endpoint = byContract.get(contract);
-      return endpoint ? servedErrorCodes(endpoint, auth.options.apiKey.enableSessionForAPIKeys) : [];
+      return endpoint ? servedErrorCodes(endpoint, enableSessionForAPIKeys) : [];
     },
+    // features/api-key/session-bridge.ts assertApiKeyCallerAllowed: never fresh, refused by sensitive endpoints.
+    acceptsApiKey: (contract) =>
+      enableSessionForAPIKeys && contract.auth !== "fresh-session" && !byContract.get(contract)?.sensitive,
     basePath: auth.options.basePath,
     origin: new URL(auth.apiURL).origin,
     sessionCookie: auth.cookies.sessionToken,
+    // Named like the session cookies (features/two-factor/cookies.ts; http/ knows no feature).
+    twoFactorCookie: auth.cookies.sessionToken.replace(/session_token$/, "two_factor"),
     apiKeyHeader: auth.options.apiKey.header,
     title: `${auth.options.appName} API`,
   });
-  const page: EngineResponse = {
-    status: 200,
-    headers: {
-      "content-type": "text/html; charset=utf-8",
-      // The page needs nothing from anywhere: no script, no request, its own inline style only.
-      "content-security-policy": "default-src 'none'; style-src 'unsafe-inline'",
-      ...TOKEN_SAFE_HEADERS,
+  return {
+    document: { headers: jsonHeaders(), body: createEncodedBody(JSON.stringify(document)) },
+    page: {
+      headers: {
+        "content-type": "text/html; charset=utf-8",
+        // The page needs nothing from anywhere: its own inline style, and its one inline script by hash.
+        "content-security-policy": REFERENCE_PAGE_CSP,
+        ...TOKEN_SAFE_HEADERS,
+      },
+      body: createEncodedBody(renderReferencePage(document)),
     },
-    setCookies: [],
-    body: renderReferencePage(document),
   };
-  return [jsonReply(200, document), page];
 }
 
 /**

@@ -11,7 +11,7 @@ const matcher = createOriginMatcher("http://localhost:3000", [
   "HTTPS://Upper.Example.com:443",
 ]);
 
-describe("isSafeRelativePath (docs/decisions.md: one leading slash, no // or backslash, no encoded slash)", () => {
+describe("isSafeRelativePath (docs/decisions/: one leading slash, no // or backslash, no encoded slash)", () => {
   it.each([
     "/",
     "/a",

@@ -3,7 +3,7 @@ import { createMemoryRateLimiter, type RateLimitConfig, ruleForPath } from "./ra
 
 const config: RateLimitConfig = { window: 10, max: 100, customRules: {} };
 
-describe("ruleForPath (docs/decisions.md rate limits)", () => {
+describe("ruleForPath (docs/decisions/ rate limits)", () => {
   it.each([
     ["/sign-in/email", { window: 10, max: 3 }],
     ["/sign-up/email", { window: 10, max: 3 }],

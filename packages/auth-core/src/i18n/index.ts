@@ -1,7 +1,7 @@
 /**
  * `@tessera/auth-core/i18n`: the languages and the catalogue messages in each of them, for UIs.
  * Pure data with no server import, so a browser bundle can take it (tests/core/layering.test.ts).
- * The API itself always answers the English catalogue message (docs/decisions.md, "Languages").
+ * The API itself always answers the English catalogue message (docs/decisions/, "Languages").
  */
 import type { ErrorCode } from "../errors/catalogue.ts";
 import { LANGUAGE_TAGS, LANGUAGES, type Language } from "./languages.ts";

@@ -1,5 +1,5 @@
 /**
- * The languages of user-facing text: docs/decisions.md's enumeration, ENG by default (docs/decisions.md,
+ * The languages of user-facing text: docs/decisions/'s enumeration, ENG by default (docs/decisions/,
  * "Languages"). Pure data, safe in browser code.
  */
 export const LANGUAGES = ["ENG", "RUS", "UKR", "SPA", "GERMAN", "POL", "FRA", "TURKEY"] as const;

@@ -31,7 +31,7 @@ export type DevOutbox = Mailer & {
 const DEFAULT_LIMIT = 100;
 
 /**
- * A mailer for development and demos, used when no SMTP URL is configured (docs/decisions.md, standalone
+ * A mailer for development and demos, used when no SMTP URL is configured (docs/decisions/, standalone
  * server): it prints every mail so the link can be copied from the terminal, and keeps the latest ones
  * in memory (and in `file` when given) so a demo app can list them. State lives in the returned
  * object, never in the module, so two auth instances keep separate outboxes.
@@ -168,7 +168,7 @@ function formatOutboxEntry(entry: OutboxEntry): string[] {
   ];
 }
 
-// Stored emails are trimmed and lower-cased (docs/decisions.md), so lookups match however the caller typed it.
+// Stored emails are trimmed and lower-cased (docs/decisions/), so lookups match however the caller typed it.
 function normalizeEmail(email: string): string {
   return email.trim().toLowerCase();
 }

@@ -1,5 +1,5 @@
 /**
- * Reads the standalone server's environment (docs/decisions.md "Standalone server"). Only this folder
+ * Reads the standalone server's environment (docs/decisions/0003-standalone-server.md "Standalone server"). Only this folder
  * reads `process.env`: the core receives everything through `createAuth(options)` (docs/architecture.md).
  */
 

@@ -1,5 +1,5 @@
 /**
- * `pnpm serve`: the standalone server (docs/decisions.md "Standalone server"). Prints exactly one
+ * `pnpm serve`: the standalone server (docs/decisions/0003-standalone-server.md "Standalone server"). Prints exactly one
  * `Tessera listening on <url>` line on stdout once requests are served (tests parse it), and exits 0
  * after a graceful shutdown on SIGTERM/SIGINT; a second signal exits at once.
  */

@@ -155,7 +155,9 @@ export function writeEngineResponse(res: ServerResponse, reply: EngineResponse, 
   const lines: string[] = [];
   for (const name in reply.headers) lines.push(name, reply.headers[name]!);
   for (const cookie of reply.setCookies) lines.push("set-cookie", cookie);
-  lines.push("content-length", String(Buffer.byteLength(body)));
+  // A HEAD answer carries the length of what GET would send (http/handler.ts answerHead).
+  if (reply.headers["content-length"] === undefined)
+    lines.push("content-length", String(Buffer.byteLength(body)));
   if (options.closeConnection) lines.push("connection", "close");
   res.writeHead(reply.status, lines);
   res.end(body);

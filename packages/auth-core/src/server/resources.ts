@@ -67,7 +67,7 @@ export async function buildAuthOptions(
 }
 
 /**
- * docs/decisions.md: the secret is required in production. A secret from the config module counts too
+ * docs/decisions/: the secret is required in production. A secret from the config module counts too
  * (it merges over the environment). Elsewhere a fixed dev secret keeps `pnpm serve` zero-config, and
  * the warning says what it costs.
  */

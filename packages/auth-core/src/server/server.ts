@@ -45,7 +45,7 @@ export interface RunningServer {
 const DEFAULT_SHUTDOWN_GRACE_MS = 10_000;
 
 /**
- * The standalone server (docs/decisions.md "Standalone server"): node:http around the engine behind
+ * The standalone server (docs/decisions/0003-standalone-server.md "Standalone server"): node:http around the engine behind
  * `auth.handler` — the same code path, minus a Fetch Request and Response per call (node-bridge.ts).
  * The port is bound before `createAuth` runs because with PORT=0 the default base URL needs the port
  * the OS picked. Until migrations have run, requests are answered 503 (none reaches an unmigrated

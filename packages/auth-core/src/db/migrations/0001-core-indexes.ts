@@ -1,6 +1,6 @@
 import type { Migration } from "./types.ts";
 
-/** The indexes of docs/decisions.md plus one behind every per-request query of the core. */
+/** The indexes of docs/decisions/ plus one behind every per-request query of the core. */
 export const coreIndexes: Migration = {
   id: "0001-core-indexes",
   async up({ users, sessions, accounts, verifications, rateLimits }) {

@@ -1,7 +1,7 @@
 import type { Migration } from "./types.ts";
 
 /**
- * API keys (features/api-key): the unique hash behind every verification (docs/decisions.md), the
+ * API keys (features/api-key): the unique hash behind every verification (docs/decisions/), the
  * owner's listing, and expiry for cleanup. Usage claims are found by `_id` range (always indexed);
  * `keyId` and `expiresAt` serve deletion with the key and cleanup.
  */

@@ -2,7 +2,7 @@ import type { Migration } from "./types.ts";
 
 /**
  * GET /export-user-data (features/user-export/store.ts) reads the invitations a user sent and the
- * user's team rows; without these indexes each read scans its whole collection (docs/decisions.md:
+ * user's team rows; without these indexes each read scans its whole collection (docs/decisions/:
  * an index behind every per-request query).
  */
 export const userExportIndexes: Migration = {

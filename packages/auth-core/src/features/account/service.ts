@@ -12,7 +12,7 @@ import { moveUserEmail, sendChangeEmailLink, sendVerificationEmail } from "../ve
  *   address, whose use moves the address, verified (`user.changeEmail.verifyNewEmailFirst`, the
  *   default), or moves it at once, unverified (the option off).
  * - Unverified address: the new mailbox gets a verification link and nothing moves until it is used
- *   (the default: an unverified account must not hold an address it has not proven, docs/decisions.md
+ *   (the default: an unverified account must not hold an address it has not proven, docs/decisions/
  *   "An address moves only once it is proven"); with the option off the address moves at once, stays
  *   unverified (Better Auth's behaviour, issue #136).
  */
@@ -23,8 +23,8 @@ export async function requestEmailChange(
   callbackURL: string | undefined,
 ): Promise<Outcome<UserDoc, "EMAIL_IS_THE_SAME" | "EMAIL_CAN_NOT_BE_UPDATED">> {
   if (newEmail === user.email) return refused("EMAIL_IS_THE_SAME");
-  // docs/decisions.md requires this message for an address owned by someone else; the signed-in caller can
-  // learn that an address exists, which docs/decisions.md accepts (docs/security.md: nothing is merged).
+  // docs/decisions/ requires this message for an address owned by someone else; the signed-in caller can
+  // learn that an address exists, which docs/decisions/ accepts (docs/security.md: nothing is merged).
   if (await findUserByEmail(auth.collections, newEmail)) return refused("EMAIL_CAN_NOT_BE_UPDATED");
   const { verifyNewEmailFirst } = auth.options.user.changeEmail;
   if (user.emailVerified) {

@@ -214,7 +214,7 @@ describe("sessions of a banned user", () => {
   it("with the cookie cache on, a cached copy answers until the cache's maxAge, then null", async () => {
     await setUp({ session: { cookieCache: { enabled: true, maxAge: 60 } } });
     await admin.browser.post("/admin/ban-user", { userId: user.id });
-    // Documented window (docs/decisions.md cookie cache): sensitive endpoints read the database at once.
+    // Documented window (docs/decisions/ cookie cache): sensitive endpoints read the database at once.
     expect((await user.browser.get("/list-sessions")).status).toBe(401);
     t.advance(61);
     expect((await user.browser.get("/get-session")).body).toBeNull();

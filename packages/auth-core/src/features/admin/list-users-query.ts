@@ -26,7 +26,7 @@ function textMatch(operator: string, value: string): Record<string, unknown> {
 
 /**
  * The MongoDB filter of a (validated) query. `defaultRole`: users stored without a role hold it
- * (docs/decisions.md "new users get user"), so a role filter on it also matches the absent field.
+ * (docs/decisions/0013-admin.md "new users get user"), so a role filter on it also matches the absent field.
  */
 export function buildUserFilter(query: ListUsersQuery, defaultRole: string): Record<string, unknown> {
   const clauses: Record<string, unknown>[] = [];

@@ -39,7 +39,7 @@ export function resolveExpiry(
 
 /**
  * Creates a key for `userId` (an existing user: the caller's check) and returns it with the full key — the only time the
- * key exists outside the caller's hands: only its hash and `start` are stored (docs/decisions.md).
+ * key exists outside the caller's hands: only its hash and `start` are stored (docs/decisions/).
  * `createdFromSession` marks a key minted by a signed-in session, which signing out everywhere revokes.
  */
 export async function createApiKey(

@@ -25,7 +25,7 @@ import {
 /**
  * The caller of POST /delete-user, read from the database (never the cookie cache: a revoked
  * session must not delete anything) and WITHOUT the sliding refresh. The refresh moves
- * `updatedAt` to now, and freshness is measured from `updatedAt` (docs/decisions.md "fresh for 1 day
+ * `updatedAt` to now, and freshness is measured from `updatedAt` (docs/decisions/ "fresh for 1 day
  * after its last update"): a refresh before the check would make every session fresh whenever
  * updateAge ≤ freshAge — the defaults. Null when signed out.
  */
@@ -37,7 +37,7 @@ export async function readCallerForDeletion(
 }
 
 /**
- * Stores a delete-account token (docs/decisions.md: 32 chars [0-9a-z], 86400 s, value = user id) and
+ * Stores a delete-account token (docs/decisions/: 32 chars [0-9a-z], 86400 s, value = user id) and
  * returns it. A database failure propagates: the endpoint answers it UNABLE_TO_CREATE_VERIFICATION.
  */
 export async function createDeleteAccountToken(auth: AuthContext, user: UserDoc): Promise<string> {

@@ -4,7 +4,7 @@ import { signUp, TestBrowser } from "#test/browser.ts";
 import { type TestAuth, useFreshTestAuth } from "#test/test-auth.ts";
 
 /**
- * Review finding s9-5 (docs/decisions.md "Email not verified", 403): the link mailed with the refusal goes out
+ * Review finding s9-5 (docs/decisions/ "Email not verified", 403): the link mailed with the refusal goes out
  * only while verification mails are on (emailVerification.enabled and sendOnSignIn), and the 403
  * never depends on the mailer.
  */

@@ -6,7 +6,7 @@ import { createTestAuth, type TestAuth } from "#test/test-auth.ts";
 /**
  * Scale as a test of cost, not time (issue 3): on an organization of 1,000 members get-full-organization
  * and list-members send the same database commands as on one of 3, and never load more than a page.
- * docs/decisions.md: the membership limit (raised here to 2,000) limits membership, not pages.
+ * docs/decisions/: the membership limit (raised here to 2,000) limits membership, not pages.
  */
 let t: TestAuth;
 let owner: SignedIn;

@@ -124,7 +124,7 @@ describe("set-active runs the session update hooks", () => {
   });
 });
 
-describe("docs/decisions.md clears of the active organization report each cleared session", () => {
+describe("docs/decisions/ clears of the active organization report each cleared session", () => {
   it("leaving: the after hook once per session of the leaver, no before hook (a required cascade), others untouched", async () => {
     const { t, ada, second, current } = await setUp();
     const bob = await signIn(t, "bob");

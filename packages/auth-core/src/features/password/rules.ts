@@ -1,4 +1,4 @@
-/** Pure password-reset decisions (docs/decisions.md; docs/decisions.md "Passwords and tokens"). */
+/** Pure password-reset decisions (docs/decisions/; docs/decisions/0005-passwords-and-tokens.md "Passwords and tokens"). */
 import { sha256Base64Url } from "../../crypto/random.ts";
 
 /** reset tokens are 24 chars [A-Za-z0-9]. */

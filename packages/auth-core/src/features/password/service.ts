@@ -34,7 +34,7 @@ import {
  * Issues a reset token and mails its link. An unknown email sends the same database commands (the
  * user lookup, one insert) and sends nothing, and the mail leaves in the background, so neither the
  * answer, its timing, nor a failing mailer reveals whether the address exists (the error catalogue,
- * docs/decisions.md "Sign-up and enumeration", docs/security.md).
+ * docs/decisions/0011-sign-up-and-enumeration.md "Sign-up and enumeration", docs/security.md).
  */
 export async function requestPasswordReset(
   auth: AuthContext,

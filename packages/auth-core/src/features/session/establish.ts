@@ -13,7 +13,7 @@ export interface SessionRequest {
 }
 
 export interface EstablishOptions {
-  /** False: the session ends with the browser session (docs/decisions.md `rememberMe`). */
+  /** False: the session ends with the browser session (docs/decisions/ `rememberMe`). */
   rememberMe: boolean;
   /**
    * "check": a banned user gets no session but the answer "banned" (an expired ban lifts itself,
@@ -23,7 +23,7 @@ export interface EstablishOptions {
    */
   ban: "check" | "not-applicable";
   /**
-   * "gate": a two-factor user gets a challenge instead of a session (docs/decisions.md "Two-factor":
+   * "gate": a two-factor user gets a challenge instead of a session (docs/decisions/0014-two-factor.md "Two-factor":
    * every way of signing in that mints a session is gated). "passed": the second factor was proven on this request or
    * on the caller's session. "not-applicable": no second factor can stand in the way (a new user, an
    * administrator's impersonation).

@@ -86,7 +86,7 @@ export function setCookieCache(auth: AuthContext, jar: CookieJar, session: Sessi
   const expiresAt = new Date(Math.min(now.getTime() + cache.maxAge * 1000, session.expiresAt.getTime()));
   const value = encodeCookieCache(session, user, expiresAt, auth.options.secret, auth.cookies.sessionData);
   if (value === null) {
-    // Too large for one cookie (docs/decisions.md, 4093 characters): simply not cached.
+    // Too large for one cookie (docs/decisions/, 4093 characters): simply not cached.
     if (jar.get(auth.cookies.sessionData) !== undefined) jar.delete(auth.cookies.sessionData);
     return;
   }
@@ -297,7 +297,7 @@ async function extendSession(auth: AuthContext, session: SessionDoc, now: Date):
 }
 
 /**
- * docs/decisions.md cascades: an organization left, removed or deleted stops being active on sessions (on one
+ * docs/decisions/ cascades: an organization left, removed or deleted stops being active on sessions (on one
  * user's when `userId` is given); a team likewise. A required cascade, so no `before` hook is asked
  * (a refusal would leave a session pointing at what is gone); with a session update `after` hook,
  * each session is cleared by its own write and reported once that write found it. The closing bulk

@@ -3,7 +3,7 @@ import { signUp, TestBrowser } from "#test/browser.ts";
 import { type TestAuth, useFreshTestAuth } from "#test/test-auth.ts";
 
 /**
- * Issue 27 item 11a (docs/decisions.md "A mailed link ends the stranger's delays"): a stranger who
+ * Issue 27 item 11a (docs/decisions/0007-a-mailed-link-ends-the-strangers-delays.md "A mailed link ends the stranger's delays"): a stranger who
  * knows an address can make its owner wait on every new device (the `any` lane). A mailed one-time
  * link used successfully proves the mailbox and ends that: a reset (the new password clears every
  * lane, and the device that used the link becomes a known one) and an email verification (the `any`

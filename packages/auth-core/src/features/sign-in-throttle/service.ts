@@ -76,7 +76,7 @@ export async function clearSignInFailures(auth: AuthContext, userId: ObjectId): 
 /**
  * A mailed one-time link used successfully (an email verification) proves the mailbox: the `any`
  * lane — where a stranger who knows the address makes every new device of the owner wait — starts
- * again (docs/decisions.md "A mailed link ends the stranger's delays"). Known-device lanes are the
+ * again (docs/decisions/0007-a-mailed-link-ends-the-strangers-delays.md "A mailed link ends the stranger's delays"). Known-device lanes are the
  * owner's own and stay as they are. A new password clears every lane anyway (clearSignInFailures).
  */
 export async function clearNewDeviceFailures(auth: AuthContext, userId: ObjectId): Promise<void> {

@@ -12,7 +12,7 @@ import {
 } from "#test/social.ts";
 import type { TestAuth } from "#test/test-auth.ts";
 
-/** docs/decisions.md linking outcome. */
+/** docs/decisions/ linking outcome. */
 let server: OAuthServer;
 let t: TestAuth;
 

@@ -4,7 +4,7 @@ import type { OAuthServer } from "#test/oauth-server.ts";
 import { createSocialAuth, newBrowser, runSocialFlow, useSocialTestbed } from "#test/social.ts";
 import type { TestAuth } from "#test/test-auth.ts";
 
-/** the endpoint reference (README) account management: list, unlink, token endpoints, account-info; H13, H18. */
+/** the endpoint reference (docs/reference.md) account management: list, unlink, token endpoints, account-info; H13, H18. */
 let server: OAuthServer;
 let t: TestAuth;
 
@@ -37,7 +37,7 @@ const accountOf = (providerId: string, accountId: string) =>
   t.db.collection("accounts").findOne({ providerId, accountId });
 
 describe("GET /list-accounts", () => {
-  it("lists the caller's accounts with the endpoint reference (README) fields only, never tokens (H18)", async () => {
+  it("lists the caller's accounts with the endpoint reference (docs/reference.md) fields only, never tokens (H18)", async () => {
     const { browser, accountId } = await socialUser();
     const res = await browser.get<Array<Record<string, unknown>>>("/list-accounts");
     expect(res.status).toBe(200);

@@ -11,7 +11,7 @@ import { linkSocialAccount, resolveSocialUser, type SocialIdentity } from "./sig
 import { consumeOAuthState, type OAuthStateData, stashFormPost } from "./state.ts";
 import { findUserById } from "./store.ts";
 
-/** the endpoint reference (README) GET|POST /callback/{id} parameters; anything else a provider adds is ignored. */
+/** the endpoint reference (docs/reference.md) GET|POST /callback/{id} parameters; anything else a provider adds is ignored. */
 export const callbackParamsSchema = z.object({
   code: z.string().min(1).max(4096).optional(),
   state: z.string().min(1).max(256).optional(),

@@ -18,7 +18,7 @@ import {
 import { TEST_SECRET, type TestAuth } from "#test/test-auth.ts";
 import { signValue } from "../../crypto/index.ts";
 
-/** GET|POST /callback/{id}: docs/decisions.md outcomes and every callback error code. */
+/** GET|POST /callback/{id}: docs/decisions/ outcomes and every callback error code. */
 let server: OAuthServer;
 let t: TestAuth;
 

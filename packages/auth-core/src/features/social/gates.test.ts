@@ -5,7 +5,7 @@ import { countDocs, newBrowser, runSocialFlow, useSocialTestbed } from "#test/so
 import type { TestAuth } from "#test/test-auth.ts";
 
 /**
- * Social sign-in passes the same gates as sign-in/email before a session exists (docs/decisions.md
+ * Social sign-in passes the same gates as sign-in/email before a session exists (docs/decisions/
  * "Every session-minting sign-in path … is gated"; issue 5: a ban blocks every sign-in path).
  */
 let server: OAuthServer;

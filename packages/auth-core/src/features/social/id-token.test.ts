@@ -4,7 +4,7 @@ import type { OAuthServer } from "#test/oauth-server.ts";
 import { countDocs, createSocialAuth, newBrowser, providerConfig, useSocialTestbed } from "#test/social.ts";
 import type { TestAuth } from "#test/test-auth.ts";
 
-/** ID-token sign-in and linking (docs/decisions.md "Link by ID token"). */
+/** ID-token sign-in and linking (docs/decisions/ "Link by ID token"). */
 let server: OAuthServer;
 let t: TestAuth;
 

@@ -73,7 +73,7 @@ function isIdTokenSignInEnabled(auth: AuthContext, provider: OAuthProvider): boo
 }
 
 /**
- * the endpoint reference (README) /sign-in/social with `idToken`: creates or links the user like the
+ * the endpoint reference (docs/reference.md) /sign-in/social with `idToken`: creates or links the user like the
  * callback, then a session. Refusals are values (BANNED_USER among them: the endpoint gives it
  * `admin.bannedUserMessage`).
  */
@@ -103,7 +103,7 @@ export async function signInWithIdToken(
   if (!outcome.ok) return refused(OUTCOME_ERRORS[outcome.error]);
   const minted = await signInSocialUser(auth, request, outcome.user);
   if (minted.kind === "banned") return refused("BANNED_USER");
-  // A two-factor user answers like sign-in/email: the challenge, no token (docs/decisions.md).
+  // A two-factor user answers like sign-in/email: the challenge, no token (docs/decisions/).
   if (minted.kind === "challenge") return granted(minted.answer);
   return granted({
     redirect: false,

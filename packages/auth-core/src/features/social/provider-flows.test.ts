@@ -6,7 +6,7 @@ import { createTestAuth, type TestAuth } from "#test/test-auth.ts";
 import { PROVIDER_IDS } from "./providers/types.ts";
 
 /**
- * Full flows over real HTTP for every provider of docs/decisions.md and a generic OIDC provider (by discovery),
+ * Full flows over real HTTP for every provider of docs/decisions/ and a generic OIDC provider (by discovery),
  * each answered in its own documented shapes by tests/support/oauth-server.ts: sign-up, sign-in
  * again, link to a signed-in user, unlink. Providers that never give an email (TikTok, Reddit,
  * Roblox) cannot sign up (email_not_found, the error catalogue) but can be linked.

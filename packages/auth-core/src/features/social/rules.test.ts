@@ -9,7 +9,7 @@ import {
   withErrorQuery,
 } from "./rules.ts";
 
-describe("canLinkByEmail (docs/decisions.md social sign-in outcome/H10)", () => {
+describe("canLinkByEmail (docs/decisions/ social sign-in outcome/H10)", () => {
   const verifiedUser = { emailVerified: true };
   it.each([
     ["linking on, provider verified the email, local email verified", true, false, true, verifiedUser, true],
@@ -38,7 +38,7 @@ describe("canSignUp", () => {
   );
 });
 
-describe("canLinkToSignedInUser (docs/decisions.md link: different emails only when allowed)", () => {
+describe("canLinkToSignedInUser (docs/decisions/ link: different emails only when allowed)", () => {
   const base = {
     linkingEnabled: true,
     providerTrusted: false,

@@ -11,7 +11,7 @@ export const ACCESS_TOKEN_REFRESH_THRESHOLD_MS = 5000;
 
 /**
  * The callback's redirect error codes (the error catalogue "Callback redirect error codes"; the spaced ones
- * written with underscores, as Better Auth sends them) plus the state outcomes of docs/decisions.md and the
+ * written with underscores, as Better Auth sends them) plus the state outcomes of docs/decisions/ and the
  * browser-binding failure (matrix H1/H4).
  */
 export type CallbackErrorCode =

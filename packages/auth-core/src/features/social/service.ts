@@ -55,7 +55,7 @@ export interface FlowStart {
 
 /**
  * Starts an authorization-code flow (the endpoint reference (README) /sign-in/social and /link-social): a fresh state and
- * PKCE verifier (S256, docs/decisions.md lengths) stored as the one-time state record, the browser bound
+ * PKCE verifier (S256, docs/decisions/ lengths) stored as the one-time state record, the browser bound
  * by cookie, and the provider's authorization URL. The redirect URI is fixed server-side.
  */
 export async function startAuthorizationFlow(

@@ -247,7 +247,7 @@ export interface LinkTarget {
 }
 
 /**
- * /link-social: attaches a provider identity to the signed-in user (docs/decisions.md "Link by ID token",
+ * /link-social: attaches a provider identity to the signed-in user (docs/decisions/ "Link by ID token",
  * matrix H12). An identity already linked to another user is never re-parented.
  */
 export async function linkSocialAccount(

@@ -10,7 +10,7 @@ import {
 } from "#test/social.ts";
 import { createTestAuth, type TestAuth } from "#test/test-auth.ts";
 
-/** POST /sign-in/social: the endpoint reference (README) fields, callback checks, state and verifier. */
+/** POST /sign-in/social: the endpoint reference (docs/reference.md) fields, callback checks, state and verifier. */
 let server: OAuthServer;
 let t: TestAuth;
 

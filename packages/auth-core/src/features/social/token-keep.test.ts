@@ -4,7 +4,7 @@ import type { OAuthServer } from "#test/oauth-server.ts";
 import { newBrowser, runSocialFlow, useSocialTestbed } from "#test/social.ts";
 import type { TestAuth } from "#test/test-auth.ts";
 
-/** docs/decisions.md provider tokens: a sign-in that brings none keeps the stored ones; a missing one is refreshed. */
+/** docs/decisions/ provider tokens: a sign-in that brings none keeps the stored ones; a missing one is refreshed. */
 let server: OAuthServer;
 let t: TestAuth;
 

@@ -23,7 +23,7 @@ import { issueTrustedDevice } from "./trusted-device.ts";
 
 /**
  * The sign-in challenge: a password sign-in of a two-factor user mints no session; it stores a
- * challenge (10 minutes, docs/decisions.md) and hands the browser a signed cookie naming it. A verified
+ * challenge (10 minutes, docs/decisions/) and hands the browser a signed cookie naming it. A verified
  * second factor then consumes the challenge — a delete whose count decides, so exactly one session
  * comes out of one challenge however many requests race.
  */

@@ -9,7 +9,7 @@ import { isTrustedDevice } from "./trusted-device.ts";
 export type { TwoFactorRedirect } from "../../contracts/two-factor.ts";
 
 /**
- * THE two-factor gate of every session-minting sign-in path (docs/decisions.md "Two-factor": every
+ * THE two-factor gate of every session-minting sign-in path (docs/decisions/0014-two-factor.md "Two-factor": every
  * way of signing in that mints a session is gated): sign-in/email, verify-email auto sign-in, social
  * sign-in. Only the session pipeline calls it (features/session establishSession, secondFactor
  * "gate"; createAuth hands it over), once the first factor is proven and the ban check passed, right

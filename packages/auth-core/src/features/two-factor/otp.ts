@@ -9,7 +9,7 @@ import { generateOtp, macOtp } from "./service.ts";
 import { claimSlot, deleteRow, deleteRowById, findRow, insertRow } from "./store.ts";
 
 /**
- * Mails a 6-digit code for the challenge (docs/decisions.md: 3 minutes). It is bound to this challenge
+ * Mails a 6-digit code for the challenge (docs/decisions/: 3 minutes). It is bound to this challenge
  * (docs/security.md) and replaces the challenge's previous code; at most `otpSendsPerChallenge`
  * mails per challenge (429 beyond), so a pending sign-in cannot be turned into a mail cannon.
  * Its attempts are the challenge's (`attemptsPerChallenge`, 5 by default).

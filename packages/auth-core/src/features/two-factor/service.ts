@@ -35,7 +35,7 @@ export function totpIssuer(auth: AuthContext): string {
   return auth.options.twoFactor.issuer ?? auth.options.appName;
 }
 
-/** docs/decisions.md: 10 codes of 10 characters; shown as `xxxxx-xxxxx`, stored encrypted. */
+/** docs/decisions/: 10 codes of 10 characters; shown as `xxxxx-xxxxx`, stored encrypted. */
 function generateBackupCodes(auth: AuthContext): string[] {
   return Array.from({ length: auth.options.twoFactor.backupCodeCount }, () =>
     generateRandomString(10, LOWER_ALPHANUMERIC),

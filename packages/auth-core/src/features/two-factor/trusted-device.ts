@@ -10,7 +10,7 @@ import { findRow, insertRow } from "./store.ts";
 const COOKIE_VALUE_PREFIX = "trust-device:";
 
 /**
- * Trusted device (docs/decisions.md: 30 days): a signed cookie naming the user and a server-side row, so
+ * Trusted device (docs/decisions/: 30 days): a signed cookie naming the user and a server-side row, so
  * the trust is bound to that user (another user signing in on the device is still challenged) and
  * can be revoked — disable removes every row of the user.
  */

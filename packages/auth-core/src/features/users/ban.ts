@@ -13,7 +13,7 @@ export function isBanActive(user: Pick<UserDoc, "banned" | "banExpires">, now: D
   return !user.banExpires || user.banExpires.getTime() > now.getTime();
 }
 
-/** A ban whose expiry has passed: lifted at the next sign-in (docs/decisions.md "Admin"). */
+/** A ban whose expiry has passed: lifted at the next sign-in (docs/decisions/0013-admin.md "Admin"). */
 export function isBanExpired(user: Pick<UserDoc, "banned" | "banExpires">, now: Date): boolean {
   return user.banned === true && !!user.banExpires && user.banExpires.getTime() <= now.getTime();
 }
@@ -26,7 +26,7 @@ export const LIFTED_BAN = { banned: false, banReason: null, banExpires: null } a
  * two-factor completion). Call it once the credentials are proven and before the session is
  * created, so the ban is never revealed to someone without the password.
  * - not banned: returns the user as given (no database command);
- * - banned, ban expired: the ban no longer holds (docs/decisions.md "an expired ban lifts itself at the
+ * - banned, ban expired: the ban no longer holds (docs/decisions/0013-admin.md "an expired ban lifts itself at the
  *   next sign-in"): returns the user as if lifted, WITHOUT writing the lift. A write here would
  *   carry this request's stale copy over a ban an admin set meanwhile (review finding 3); the
  *   stored expired ban is harmless, since isBanActive ignores it everywhere, and the next ban-user

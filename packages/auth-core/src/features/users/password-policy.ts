@@ -14,7 +14,7 @@ export type PasswordRefusal =
  * The rules every new password passes, in one place: sign-up, reset, change, set-password, and an
  * admin's create-user and set-user-password all call this before they hash (a test per path in
  * features/password/password-policy.test.ts). In order, cheapest first:
- * - the length rule of docs/decisions.md (PASSWORD_TOO_SHORT / PASSWORD_TOO_LONG);
+ * - the length rule of docs/decisions/ (PASSWORD_TOO_SHORT / PASSWORD_TOO_LONG);
  * - not the account's email address, its local part or the app's name (NIST SP 800-63B §5.1.1.2
  *   context-specific words; password-rules.ts) — PASSWORD_CONTEXT_SPECIFIC. `owner` is the account
  *   the password is for; null only where no account is known (a reset token that names nobody,

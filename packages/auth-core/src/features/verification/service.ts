@@ -17,7 +17,7 @@ import { readVerificationClaims, type VerificationClaims, type VerificationReque
 import { deleteResetTokensOfUser, updateUserWhereEmail } from "./store.ts";
 
 /**
- * Email verification tokens are signed JWTs (docs/decisions.md: HS256, 3600 s) carrying the email and,
+ * Email verification tokens are signed JWTs (docs/decisions/: HS256, 3600 s) carrying the email and,
  * for an email change, the new address. Stateless: no row is stored. `userId` binds the token to one
  * user: once that user's address changes, a token minted for the old address verifies nothing
  * (docs/security.md), even if someone else later registers the old address.
@@ -111,7 +111,7 @@ function deliverVerificationMail(
 }
 
 /**
- * The unauthenticated send-verification path (docs/decisions.md, docs/security.md): the
+ * The unauthenticated send-verification path (docs/decisions/, docs/security.md): the
  * caller learns nothing. A token is signed for every address so unknown, verified and unverified
  * addresses cost the same work; the mail goes only to an existing unverified user and is not awaited
  * (a slow mailer must not reveal that a mail was sent; failures are logged). The dev outbox and the

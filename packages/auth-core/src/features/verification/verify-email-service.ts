@@ -55,7 +55,7 @@ export async function verifyEmailToken(
       ? await applyVerification(auth, claims, user)
       : await applyEmailChange(auth, { claims, token }, claims.updateTo, user, callbackURL);
   // The link proved the mailbox: a stranger's failed sign-ins no longer delay the owner's new
-  // devices (docs/decisions.md "A mailed link ends the stranger's delays").
+  // devices (docs/decisions/0007-a-mailed-link-ends-the-strangers-delays.md "A mailed link ends the stranger's delays").
   if (outcome.ok && outcome.becameVerified) await clearNewDeviceFailures(auth, outcome.user._id);
   return outcome;
 }

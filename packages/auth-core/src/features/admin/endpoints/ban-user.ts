@@ -8,7 +8,7 @@ import { requireAdminPermission, requireUserToManage } from "./guards.ts";
 
 /**
  * POST /admin/ban-user {userId, banReason?, banExpiresIn? (seconds)}: bans and deletes every session
- * of the user at once (docs/decisions.md "Admin"). Without banExpiresIn the ban lasts until unban-user
+ * of the user at once (docs/decisions/0013-admin.md "Admin"). Without banExpiresIn the ban lasts until unban-user
  * (or `admin.defaultBanExpiresIn`).
  */
 export const banUserEndpoint = defineEndpoint(banUserContract, {

@@ -16,7 +16,7 @@ import { auditSource, deleteImpersonationSessionsBy, recordAuditEvent } from "..
 import { requireAdminPermission, requireUserToManage } from "./guards.ts";
 
 /**
- * POST /admin/set-user-password {userId, newPassword}: the length rules of docs/decisions.md; a user without a
+ * POST /admin/set-user-password {userId, newPassword}: the length rules of docs/decisions/; a user without a
  * credential account gets one. The password set for someone else must be reset before it signs them
  * in (`admin.setUserPasswordRequiresReset`, J15): the admin never knows a password that works.
  * Every session of the user ends (docs/security.md, review finding 7 — unlike Better Auth, which

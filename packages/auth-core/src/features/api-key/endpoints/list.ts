@@ -5,7 +5,7 @@ import type { ApiKeyList } from "../types.ts";
 
 /**
  * GET /api-key/list ?limit&offset → the caller's keys, newest first, at most 100 a page
- * (docs/decisions.md "listings paginate"), with the total (Better Auth's `{apiKeys,total,limit,offset}`).
+ * (docs/decisions/0012-organizations.md "listings paginate"), with the total (Better Auth's `{apiKeys,total,limit,offset}`).
  */
 export const listApiKeysEndpoint = defineEndpoint(listApiKeysContract, {
   sensitive: true,

@@ -8,8 +8,8 @@ import { appendErrorParam } from "../rules.ts";
 import { consumeDeleteAccountToken, deleteUserAndData } from "../service.ts";
 
 /**
- * docs/decisions.md /delete-user/callback: the link of the confirmation mail. The token must belong to the
- * signed-in user (docs/decisions.md); it is consumed only then, so another user's click leaves
+ * docs/decisions/ /delete-user/callback: the link of the confirmation mail. The token must belong to the
+ * signed-in user (docs/decisions/); it is consumed only then, so another user's click leaves
  * it intact. With a callbackURL (the mailed link always has one) failures redirect to it with
  * `?error=UNAUTHORIZED|INVALID_TOKEN` (or SOLE_OWNER_CANNOT_BE_DELETED, DELETE_USER_REFUSED, USER_NOT_FOUND) — the
  * user followed a link in a browser — else JSON errors.

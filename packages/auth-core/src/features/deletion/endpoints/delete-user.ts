@@ -18,7 +18,7 @@ import { assertNoSoleOwnership } from "./guards.ts";
 export type { DeleteUserResponse } from "../../../contracts/deletion.ts";
 
 /**
- * docs/decisions.md "Delete user". Declared `auth: "none"` on purpose: the handler reads the session
+ * docs/decisions/ "Delete user". Declared `auth: "none"` on purpose: the handler reads the session
  * itself, from the database and without the sliding refresh, so the freshness rule sees the
  * session's real last update (see readCallerForDeletion). A session is still required (401).
  */

@@ -28,7 +28,7 @@ export const signUpEmail = defineEndpoint(signUpEmailContract, {
       passwordHash,
     );
     if (!created.ok) {
-      // docs/decisions.md: with verification required, an existing address answers exactly like a new
+      // docs/decisions/: with verification required, an existing address answers exactly like a new
       // one (same shape, no session, nothing sent) so sign-up cannot enumerate accounts.
       if (created.reason === "exists" && config.requireEmailVerification) {
         const now = auth.now();

@@ -32,7 +32,7 @@ export function requireCaller(session: SessionWithUser | null): SessionWithUser 
   return session;
 }
 
-/** docs/decisions.md "Organization ID is required" where the body names the organization explicitly. */
+/** docs/decisions/ "Organization ID is required" where the body names the organization explicitly. */
 export function requireOrganizationIdField(value: string | undefined): string {
   if (value === undefined || value.length === 0) throw new AuthError("ORGANIZATION_ID_REQUIRED");
   return value;

@@ -151,7 +151,7 @@ export async function deleteInviterPendingInvitations(
 
 /**
  * Pending invitations that expired at or before `shownUntil` (cleanup: an expired invitation stays
- * shown a while, docs/decisions.md). Their organizations are read first, so each one's listing is
+ * shown a while, docs/decisions/). Their organizations are read first, so each one's listing is
  * bumped after the delete. Returns how many went.
  */
 export async function deleteStalePendingInvitations(

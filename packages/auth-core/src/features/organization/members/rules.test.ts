@@ -12,7 +12,7 @@ import {
   pickFreeSeat,
 } from "./rules.ts";
 
-/** the permission rules (README, Organizations), written out by hand: the table the code must reproduce. */
+/** the permission rules (docs/guide.md "Organizations"), written out by hand: the table the code must reproduce. */
 const EXPECTED: Record<string, Record<string, Record<string, boolean>>> = {
   owner: {
     organization: { update: true, delete: true },
@@ -40,7 +40,7 @@ const cells = Object.entries(EXPECTED).flatMap(([role, resources]) =>
   ),
 );
 
-describe("the permission rules (README, Organizations) permission table: every role × resource × action", () => {
+describe("the permission rules (docs/guide.md "Organizations") permission table: every role × resource × action", () => {
   it("covers every statement of the feature for every default role", () => {
     expect(cells).toHaveLength(3 * 10);
     for (const [resource, actions] of Object.entries(ORGANIZATION_STATEMENTS))

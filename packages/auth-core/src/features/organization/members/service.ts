@@ -340,7 +340,7 @@ export function deleteOrganizationMembers(auth: AuthContext, organizationId: Obj
   return store.deleteOrganizationMembers(auth.collections, organizationId);
 }
 
-/** A removed team is nobody's team any more (member.teamId, docs/decisions.md). */
+/** A removed team is nobody's team any more (member.teamId, docs/decisions/). */
 export function clearMembersTeam(
   auth: AuthContext,
   organizationId: ObjectId,

@@ -184,7 +184,7 @@ export function findUserById(collections: Collections, id: ObjectId): Promise<Us
   return collections.users.findOne({ _id: id });
 }
 
-/** A removed team is nobody's team any more (member.teamId, docs/decisions.md). */
+/** A removed team is nobody's team any more (member.teamId, docs/decisions/). */
 export async function clearMembersTeam(
   collections: Collections,
   organizationId: ObjectId,

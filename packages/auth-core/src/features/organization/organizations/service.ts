@@ -163,7 +163,7 @@ export async function createOrganizationWithOwner(
 }
 
 /**
- * docs/decisions.md: deleting removes members, invitations, teams and team memberships, and clears the
+ * docs/decisions/: deleting removes members, invitations, teams and team memberships, and clears the
  * organization as active on every session. The organization row goes first (its delete count picks
  * the one winner of concurrent deletes; from then on every read ignores the rest), after a journal
  * entry (features/pending-deletions): a crash before the cascade ends leaves the entry, and

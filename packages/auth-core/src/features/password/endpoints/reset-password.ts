@@ -25,7 +25,7 @@ export const resetPassword = defineEndpoint(resetPasswordContract, {
     answerRefusal(await resetWithToken(ctx.auth, token, user, ctx.body.newPassword));
     // The new password cleared every lane of the throttle; the device that used the mailed link
     // becomes a known device, so a stranger's failures from elsewhere do not delay the owner's
-    // first sign-in on it either (docs/decisions.md "A mailed link ends the stranger's delays").
+    // first sign-in on it either (docs/decisions/0007-a-mailed-link-ends-the-strangers-delays.md "A mailed link ends the stranger's delays").
     if (user)
       rememberKnownDevice(ctx.auth, ctx.cookies, user._id, readKnownDevice(ctx.auth, ctx.cookies, user._id));
     return { status: true };

@@ -4,10 +4,10 @@ import { listUserSessions } from "../service.ts";
 import { type Session, toSession } from "../types.ts";
 
 /**
- * The caller's unexpired sessions, newest first (at most 100). Tokens are included: the endpoint reference (README)'s
+ * The caller's unexpired sessions, newest first (at most 100). Tokens are included: the endpoint reference (docs/reference.md)'s
  * revoke-session takes `{token}`, so the list is how a user names the session to end. A raw token
  * is not a credential on its own (the cookie carries it HMAC-signed, and no endpoint accepts it
- * unsigned), but it can revoke — hence `fresh-session`, as Better Auth does (docs/decisions.md
+ * unsigned), but it can revoke — hence `fresh-session`, as Better Auth does (docs/decisions/
  * "Fresh-session actions"), and a database read rather than the cookie cache.
  */
 export const listSessions = defineEndpoint(listSessionsContract, {

@@ -8,7 +8,7 @@ import { clearSessionCookies, deleteUserSessionByToken } from "../service.ts";
  * another user's token changes nothing and answers exactly like an unknown one (400 Session not
  * found): the endpoint is no oracle for which tokens exist. Revoking the current session also
  * clears its cookies. Sensitive: the caller is read from the database, never the cookie cache
- * (docs/decisions.md "Cookie cache"), so a revoked session cannot revoke others from a stale cache.
+ * (docs/decisions/0009-sessions-and-cookies.md "Cookie cache"), so a revoked session cannot revoke others from a stale cache.
  */
 export const revokeSession = defineEndpoint(revokeSessionContract, {
   sensitive: true,

@@ -9,7 +9,7 @@ import { getValidAccessToken } from "../token-service.ts";
 import { providerNotSupported } from "./guards.ts";
 
 /**
- * the endpoint reference (README) POST /account-info {accountId} → {user, data}: what the provider says today about one of
+ * the endpoint reference (docs/reference.md) POST /account-info {accountId} → {user, data}: what the provider says today about one of
  * the caller's linked accounts (`accountId` is the provider's account id, as /list-accounts shows).
  */
 export const accountInfo = defineEndpoint(accountInfoContract, {

@@ -3,7 +3,7 @@ import { defineEndpoint, type RedirectResult, redirectTo } from "../../../http/d
 import { completeCallback, forwardFormPost } from "../callback-flow.ts";
 
 /**
- * docs/decisions.md GET|POST /callback/{id}: the return point of a provider sign-in; always a redirect.
+ * docs/decisions/ GET|POST /callback/{id}: the return point of a provider sign-in; always a redirect.
  * A POST (Apple's `response_mode=form_post`) is turned into the same GET first: the browser's
  * SameSite=Lax cookies — the state binding among them — are not sent on a cross-site POST, but are
  * on the top-level GET that follows the redirect. The code and Apple's `user` JSON (name, email)

@@ -6,7 +6,7 @@ import type { OpenedTokens } from "../account-tokens.ts";
 import { getValidAccessToken } from "../token-service.ts";
 import { requireTokenAccount, resolveTokenOwner } from "./guards.ts";
 
-/** The the endpoint reference (README) answer shape shared by /get-access-token and /refresh-token. */
+/** The endpoint reference's (docs/reference.md) answer shape shared by /get-access-token and /refresh-token. */
 export function toAccessTokenResult(tokens: OpenedTokens): AccessTokenResult {
   return {
     accessToken: tokens.accessToken ?? "",
@@ -16,7 +16,7 @@ export function toAccessTokenResult(tokens: OpenedTokens): AccessTokenResult {
   };
 }
 
-/** the endpoint reference (README) POST /get-access-token: the owner's provider access token, refreshed first near expiry . */
+/** the endpoint reference (docs/reference.md) POST /get-access-token: the owner's provider access token, refreshed first near expiry . */
 export const getAccessToken = defineEndpoint(getAccessTokenContract, {
   sensitive: true,
   // An impersonation session lasts an hour; a provider token it reads (a refresh token above all)

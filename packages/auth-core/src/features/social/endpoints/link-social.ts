@@ -8,7 +8,7 @@ import { findProvider } from "../provider-access.ts";
 import { startAuthorizationFlow } from "../service.ts";
 
 /**
- * the endpoint reference (README) POST /link-social → {url, redirect, status}: the sign-in flow, but the provider account
+ * the endpoint reference (docs/reference.md) POST /link-social → {url, redirect, status}: the sign-in flow, but the provider account
  * is linked to the signed-in user at the callback (or at once, with `idToken`). A fresh session is
  * required: a stolen, stale session must not be able to plant a second way in.
  */

@@ -4,7 +4,7 @@ import { defineEndpoint } from "../../../http/define-endpoint.ts";
 import { splitScopes } from "../rules.ts";
 import { listUserAccounts } from "../service.ts";
 
-/** the endpoint reference (README) GET /list-accounts: never tokens or password hashes. */
+/** the endpoint reference (docs/reference.md) GET /list-accounts: never tokens or password hashes. */
 export const listAccounts = defineEndpoint(listUserAccountsContract, {
   async handler(ctx): Promise<AccountSummary[]> {
     const session = ctx.session;

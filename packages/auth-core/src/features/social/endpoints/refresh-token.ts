@@ -6,7 +6,7 @@ import { forceRefresh } from "../token-service.ts";
 import { toAccessTokenResult } from "./get-access-token.ts";
 import { requireTokenAccount, resolveTokenOwner } from "./guards.ts";
 
-/** the endpoint reference (README) POST /refresh-token: refreshes at the provider and stores the new tokens (encrypted). */
+/** the endpoint reference (docs/reference.md) POST /refresh-token: refreshes at the provider and stores the new tokens (encrypted). */
 export const refreshToken = defineEndpoint(refreshTokenContract, {
   sensitive: true,
   highRisk: true, // as /get-access-token (docs/security.md)

@@ -8,9 +8,9 @@ import { startAuthorizationFlow } from "../service.ts";
 import { answerSignInRefusal } from "./guards.ts";
 
 /**
- * the endpoint reference (README) POST /sign-in/social → {url, redirect}, or with `idToken` → {redirect, token, url, user}.
+ * the endpoint reference (docs/reference.md) POST /sign-in/social → {url, redirect}, or with `idToken` → {redirect, token, url, user}.
  * The four callback-type URLs are checked against the trusted origins before this runs
- * (http/run-endpoint.ts, docs/decisions.md).
+ * (http/run-endpoint.ts, docs/decisions/).
  */
 export const signInSocial = defineEndpoint(signInSocialContract, {
   async handler(ctx): Promise<SignInSocialResult> {

@@ -5,7 +5,7 @@ import { defineEndpoint } from "../../../http/define-endpoint.ts";
 import { unlinkUserAccount } from "../unlink.ts";
 
 /**
- * the endpoint reference (README) POST /unlink-account {providerId, accountId?} → {status}. Fresh session (docs/decisions.md
+ * the endpoint reference (docs/reference.md) POST /unlink-account {providerId, accountId?} → {status}. Fresh session (docs/decisions/
  * §1.7): removing a way to sign in is account management, not browsing.
  */
 export const unlinkAccount = defineEndpoint(unlinkAccountContract, {

@@ -44,7 +44,7 @@ export function asImageURL(value: unknown): string | null {
 }
 
 /**
- * docs/decisions.md gives every user a name, and some providers give none (Apple after the first consent,
+ * docs/decisions/ gives every user a name, and some providers give none (Apple after the first consent,
  * a Reddit/TikTok handle aside): fall back to the first non-empty candidate, then to the email's
  * local part, then to "".
  */

@@ -33,7 +33,7 @@ export type { ProviderProfile } from "../../../contracts/social-models.ts";
 
 export interface AuthorizationInput {
   state: string;
-  /** PKCE verifier (128 chars, docs/decisions.md); providers without PKCE ignore it. */
+  /** PKCE verifier (128 chars, docs/decisions/); providers without PKCE ignore it. */
   codeVerifier: string;
   redirectURI: string;
   /** Extra scopes from the request, added to the configured/default scopes. */

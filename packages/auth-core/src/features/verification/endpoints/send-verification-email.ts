@@ -12,7 +12,7 @@ export const sendVerificationEmailEndpoint = defineEndpoint(sendVerificationEmai
     const { auth, body, session } = ctx;
     if (!auth.options.emailVerification.enabled) throw new AuthError("VERIFICATION_EMAIL_NOT_ENABLED");
     if (!session) {
-      // docs/decisions.md : without a session the answer never depends on the address.
+      // docs/decisions/ : without a session the answer never depends on the address.
       await sendVerificationEmailQuietly(auth, body.email, body.callbackURL, {
         kind: "client",
         address: ctx.ip,

@@ -8,7 +8,7 @@ import { type CreatedInvitation, toInvitation } from "../types.ts";
 /**
  * Invites an address with `invitation:create`, only to roles the inviter could grant (nobody grants
  * a role they do not hold). `resend` re-arms a pending invitation; otherwise a second invitation of
- * a pending address is refused (docs/decisions.md). The mail carries the invitation link;
+ * a pending address is refused (docs/decisions/). The mail carries the invitation link;
  * `emailSent` (not in Better Auth) is false when the mail limit held it back. The rules
  * live in invite.ts, shared with the operator's bulk invitations.
  */

@@ -14,7 +14,7 @@ import { addMemberWithinLimit, deleteMember, findUser, roleTableOf } from "../se
 import { type Member, toMember } from "../types.ts";
 
 /**
- * docs/decisions.md: server-only (auth.api.addMember and the CLI) — the app's own code decides who may
+ * docs/decisions/: server-only (auth.api.addMember and the CLI) — the app's own code decides who may
  * add; no permission check here. The membership and team limits still hold. What the new rows point
  * at is read again after them: an organization, team or user deleted meanwhile (its cascade may have
  * run before our inserts) → the member and its team memberships are taken back.

@@ -6,7 +6,7 @@ import { findPermissionRefusal } from "../rules.ts";
 import { roleTableOf } from "../service.ts";
 
 /**
- * Whether the caller's roles grant every requested action (the permission rules (README, Organizations); `permission` is the old name).
+ * Whether the caller's roles grant every requested action (the permission rules (docs/guide.md "Organizations"); `permission` is the old name).
  * A refusal is an answer, not an error: `success: false` with the access-control message of the error catalogue
  * as `error` (Better Auth's shape).
  */

@@ -8,7 +8,7 @@ import { memberWithUserJson, toMemberWithUser } from "../types.ts";
 
 /**
  * One page of members (`limit` ≤ 100, default 100; `offset`; sorted by createdAt or role) and the
- * total. docs/decisions.md: the membership limit limits membership, not pages — 10,000 members list fine.
+ * total. docs/decisions/: the membership limit limits membership, not pages — 10,000 members list fine.
  *
  * The page and the total are read together, and the page doubles as the membership check when it
  * lists the caller (as in get-full-organization.ts): otherwise the caller's member row is read. The

@@ -12,7 +12,7 @@ import { dropCreatorRole, findMemberById, roleTableOf, setMemberRole } from "../
 import { type Member, toMember } from "../types.ts";
 
 /**
- * the permission rules (README, Organizations) and the issue: nobody grants a role they do not hold (a member cannot promote themself,
+ * the permission rules (docs/guide.md "Organizations") and the issue: nobody grants a role they do not hold (a member cannot promote themself,
  * an admin cannot make owners), an admin cannot change an owner, nobody changes a member whose roles
  * grant more than the caller's, and the sole owner cannot be demoted.
  */
