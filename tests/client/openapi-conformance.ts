@@ -25,7 +25,8 @@ interface DocumentShape {
 export function createConformanceChecker(document: DocumentShape, basePath = "/api/auth") {
   const ajv = new Ajv2020({ strict: false, allErrors: true });
   (addFormats as unknown as (ajv: Ajv2020) => void)(ajv);
-  ajv.addSchema({ $id: "tessera:components", ...document.components }, "tessera:components");
+  // The components under their place in the document, so their own `#/components/…` references resolve.
+  ajv.addSchema({ $id: "tessera:document", components: document.components });
   const templates = Object.keys(document.paths).map((template) => ({
     template,
     regex: new RegExp(`^${template.replace(basePath, "").replace(/\{\w+\}/g, "[^/]+")}$`),
@@ -45,7 +46,7 @@ export function createConformanceChecker(document: DocumentShape, basePath = "/a
     let validate = compiled.get(key);
     if (!validate) {
       const resolved = JSON.parse(
-        JSON.stringify(schema).replaceAll('"#/components/', '"tessera:components#/'),
+        JSON.stringify(schema).replaceAll('"#/components/', '"tessera:document#/components/'),
       );
       validate = ajv.compile(resolved);
       compiled.set(key, validate);

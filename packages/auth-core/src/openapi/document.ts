@@ -1,12 +1,16 @@
 import type { AnyContract, EndpointAuth, HttpMethod } from "../contracts/contract.ts";
-import { ERROR_CATALOGUE, type ErrorCode } from "../errors/catalogue.ts";
+import type { ErrorCode } from "../errors/catalogue.ts";
 import { type JsonSchema, toJsonSchema } from "./json-schema.ts";
+import { createModels, JSON_VALUE_SCHEMA, type Models } from "./models.ts";
+import { errorResponses, errorSchema, successResponses } from "./responses.ts";
+import { TAG_DESCRIPTIONS } from "./tags.ts";
 
 /**
  * The OpenAPI 3.1 document of the API, generated from the endpoint contracts (docs/client.md
  * "OpenAPI"): one operation per contract and method, its inputs, its response, every catalogue
- * error it may answer (with code and message), its auth requirement and its feature tags.
- * Server-only endpoints are not part of the HTTP API and are left out.
+ * error it may answer (with code and message), the credentials HTTP requires and its feature tags.
+ * Models are named components (openapi/models.ts). Server-only endpoints are not part of the HTTP
+ * API and are left out.
  */
 export interface OpenApiDocumentOptions {
   contracts: readonly AnyContract[];
@@ -23,6 +27,10 @@ export interface OpenApiDocumentOptions {
   sessionCookie: string;
   /** The header that carries an API key. */
   apiKeyHeader: string;
+  /** Whether an API key stands for a session on this endpoint (`apiKey.enableSessionForAPIKeys`, not sensitive). */
+  acceptsApiKey?(contract: AnyContract): boolean;
+  /** The cookie of a sign-in waiting for its second factor (features/two-factor/cookies.ts). */
+  twoFactorCookie: string;
   title: string;
 }
 
@@ -31,6 +39,7 @@ export type OpenApiDocument = Record<string, unknown> & { paths: Record<string, 
 export interface Operation {
   operationId: string;
   summary: string;
+  description?: string;
   tags: string[];
   security: Record<string, string[]>[];
   parameters?: Parameter[];
@@ -42,6 +51,7 @@ interface Parameter {
   name: string;
   in: "query" | "path";
   required: boolean;
+  description?: string;
   schema: JsonSchema;
 }
 
@@ -81,11 +91,24 @@ export function operationErrorCodes(
   return errors;
 }
 
-/** Who may call: a session cookie or (where the app turns keys into sessions) an API key. */
-function securityOf(auth: EndpointAuth): Record<string, string[]>[] {
-  if (auth === "session" || auth === "fresh-session") return [{ sessionCookie: [] }, { apiKey: [] }];
-  if (auth === "optional") return [{}, { sessionCookie: [] }, { apiKey: [] }];
-  return [];
+type Security = Record<string, string[]>[];
+
+/**
+ * What HTTP requires (any one entry will do): the contract's `httpCredentials`, else a session for
+ * session and fresh-session endpoints; a session is its cookie or, where keys stand for sessions, an
+ * API key. Optional endpoints read a session when there is one (`{}` first: none needed); the
+ * others are anonymous (`[]`).
+ */
+function securityOf(contract: AnyContract, acceptsApiKey: boolean): Security {
+  const session: Security = [{ sessionCookie: [] }, ...(acceptsApiKey ? [{ apiKey: [] }] : [])];
+  const required =
+    contract.httpCredentials ??
+    (contract.auth === "session" || contract.auth === "fresh-session" ? ["session"] : []);
+  const security = required.flatMap((credential) =>
+    credential === "session" ? session : [{ twoFactorChallenge: [] }],
+  );
+  if (security.length > 0) return security;
+  return contract.auth === "optional" ? [{}, ...session] : [];
 }
 
 /**
@@ -95,21 +118,43 @@ function securityOf(auth: EndpointAuth): Record<string, string[]>[] {
  */
 type SchemaOf = (schema: NonNullable<AnyContract["body"]>, io: "input" | "output") => JsonSchema;
 
-function schemaCollector(shared: Record<string, JsonSchema>, prefix: string): SchemaOf {
+/** The named components and where they are shared across operations. */
+interface Components {
+  schemas: Record<string, JsonSchema>;
+  models: Models;
+}
+
+/**
+ * zod writes named models and recursive schemas into `$defs` with `#/$defs/…` references, which
+ * inside an OpenAPI document would resolve against the document's root: they move to
+ * components/schemas — a model under its own name, anything else under a name prefixed by the
+ * operation — and the references are rewritten.
+ */
+function schemaCollector(components: Components, prefix: string): SchemaOf {
   return (schema, io) => {
-    const json = toJsonSchema(schema, io);
+    const json = toJsonSchema(schema, io, components.models.registry);
     const defs = json.$defs as Record<string, JsonSchema> | undefined;
     if (!defs) return json;
     delete json.$defs;
     const local = `${prefix}_${io}_`;
+    const nameOf = (def: string) => (components.models.names.has(def) ? def : local + def);
     const rewritten = JSON.stringify({ json, defs }).replace(
       /"#\/\$defs\/([^"]+)"/g,
-      `"#/components/schemas/${local}$1"`,
+      (_, def: string) => `"#/components/schemas/${nameOf(def)}"`,
     );
     const moved = JSON.parse(rewritten) as { json: JsonSchema; defs: Record<string, JsonSchema> };
-    for (const [name, def] of Object.entries(moved.defs)) shared[local + name] = def;
+    for (const [def, body] of Object.entries(moved.defs)) addComponent(components, nameOf(def), body);
     return moved.json;
   };
+}
+
+/** A model has one definition: the same name written differently (input and output) is a bug here. */
+function addComponent(components: Components, name: string, body: JsonSchema): void {
+  const definition = name === "JsonValue" ? JSON_VALUE_SCHEMA : body;
+  const existing = components.schemas[name];
+  if (existing && JSON.stringify(existing) !== JSON.stringify(definition))
+    throw new Error(`openapi: model ${name} has two different definitions`);
+  components.schemas[name] = definition;
 }
 
 function parametersOf(contract: AnyContract, schemaOf: SchemaOf): Parameter[] {
@@ -126,64 +171,24 @@ function parametersOf(contract: AnyContract, schemaOf: SchemaOf): Parameter[] {
   return parameters;
 }
 
-/** The errors of one operation grouped by status: the shared error schema with one example per code. */
-function errorResponses(codes: readonly ErrorCode[]): Record<string, Record<string, unknown>> {
-  const byStatus = new Map<number, ErrorCode[]>();
-  for (const code of new Set(codes)) {
-    const { status } = ERROR_CATALOGUE[code];
-    byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
-  }
-  const responses: Record<string, Record<string, unknown>> = {};
-  for (const [status, list] of [...byStatus].sort(([a], [b]) => a - b)) {
-    const examples = Object.fromEntries(
-      list.map((code) => [code, { value: { code, message: ERROR_CATALOGUE[code].message } }]),
-    );
-    responses[String(status)] = {
-      description: list.join(", "),
-      content: { "application/json": { schema: { $ref: "#/components/schemas/Error" }, examples } },
-    };
-  }
-  return responses;
-}
-
-function successResponses(
-  contract: AnyContract,
-  schemaOf: SchemaOf,
-): Record<string, Record<string, unknown>> {
-  const answers = contract.answers ?? "json";
-  if (answers === "html")
-    return {
-      "200": { description: "An HTML page.", content: { "text/html": { schema: { type: "string" } } } },
-    };
-  const responses: Record<string, Record<string, unknown>> = {
-    "200": {
-      description: "Success.",
-      content: { "application/json": { schema: schemaOf(contract.response, "output") } },
-    },
-  };
-  if (answers === "json-or-redirect")
-    responses["302"] = {
-      description: "A redirect to the URL the caller gave (or the provider's page).",
-      headers: { Location: { schema: { type: "string" } } },
-    };
-  return responses;
-}
-
 function operationOf(
   contract: AnyContract,
   method: HttpMethod,
   operationId: string,
-  shared: Record<string, JsonSchema>,
-  extraErrors: readonly ErrorCode[],
+  components: Components,
+  options: OpenApiDocumentOptions,
 ): Operation {
-  const schemaOf = schemaCollector(shared, operationId);
-  const errors = operationErrorCodes(contract, method, extraErrors);
+  const schemaOf = schemaCollector(components, operationId);
+  const errors = operationErrorCodes(contract, method, options.extraErrors?.(contract) ?? []);
   const operation: Operation = {
     operationId,
     summary: contract.summary,
     tags: [...contract.tags],
-    security: securityOf(contract.auth),
-    responses: { ...successResponses(contract, schemaOf), ...errorResponses(errors) },
+    security: securityOf(contract, options.acceptsApiKey?.(contract) ?? false),
+    responses: {
+      ...successResponses(contract, () => schemaOf(contract.response, "output")),
+      ...errorResponses(errors),
+    },
   };
   const parameters = parametersOf(contract, schemaOf);
   if (parameters.length > 0) operation.parameters = parameters;
@@ -195,10 +200,28 @@ function operationOf(
   return operation;
 }
 
+/** The schemes the operations name, and only those (an unused one is noise to a gateway). */
+function securitySchemesOf(paths: OpenApiDocument["paths"], options: OpenApiDocumentOptions) {
+  const all: Record<string, Record<string, string>> = {
+    sessionCookie: { type: "apiKey", in: "cookie", name: options.sessionCookie },
+    apiKey: { type: "apiKey", in: "header", name: options.apiKeyHeader },
+    twoFactorChallenge: { type: "apiKey", in: "cookie", name: options.twoFactorCookie },
+  };
+  const used = new Set(
+    Object.values(paths).flatMap((methods) =>
+      Object.values(methods).flatMap((operation) => operation.security.flatMap(Object.keys)),
+    ),
+  );
+  return Object.fromEntries(Object.entries(all).filter(([name]) => used.has(name)));
+}
+
+/** The package's licence (packages/auth-core/package.json; a test keeps the two equal). */
+const LICENSE = { name: "MIT", identifier: "MIT" };
+
 export function createOpenApiDocument(options: OpenApiDocumentOptions): OpenApiDocument {
   const paths: OpenApiDocument["paths"] = {};
   const tags = new Set<string>();
-  const shared: Record<string, JsonSchema> = {};
+  const components: Components = { schemas: {}, models: createModels() };
   for (const contract of options.contracts) {
     if (contract.auth === "server-only") continue;
     const path = options.basePath + contract.path.replace(/:(\w+)/g, "{$1}");
@@ -208,13 +231,7 @@ export function createOpenApiDocument(options: OpenApiDocumentOptions): OpenApiD
       const operationId =
         index === 0 ? contract.name : `${contract.name}${method[0]}${method.slice(1).toLowerCase()}`;
       paths[path] ??= {};
-      paths[path][method.toLowerCase()] = operationOf(
-        contract,
-        method,
-        operationId,
-        shared,
-        options.extraErrors?.(contract) ?? [],
-      );
+      paths[path][method.toLowerCase()] = operationOf(contract, method, operationId, components, options);
     });
     for (const tag of contract.tags) tags.add(tag);
   }
@@ -225,24 +242,18 @@ export function createOpenApiDocument(options: OpenApiDocumentOptions): OpenApiD
       version: "1.0.0",
       description:
         "Generated from the endpoint contracts. Errors are JSON { code, message } with the status of the error catalogue.",
+      license: LICENSE,
     },
     servers: [{ url: options.origin }],
-    tags: [...tags].sort().map((name) => ({ name })),
+    tags: [...tags].sort().map((name) => ({ name, description: TAG_DESCRIPTIONS[name] ?? name })),
     paths,
     components: {
-      schemas: {
-        ...shared,
-        Error: {
-          type: "object",
-          required: ["code", "message"],
-          properties: { code: { type: "string" }, message: { type: "string" } },
-          additionalProperties: true,
-        },
-      },
-      securitySchemes: {
-        sessionCookie: { type: "apiKey", in: "cookie", name: options.sessionCookie },
-        apiKey: { type: "apiKey", in: "header", name: options.apiKeyHeader },
-      },
+      schemas: { ...sortedByName(components.schemas), Error: errorSchema() },
+      securitySchemes: securitySchemesOf(paths, options),
     },
   };
+}
+
+function sortedByName(schemas: Record<string, JsonSchema>): Record<string, JsonSchema> {
+  return Object.fromEntries(Object.entries(schemas).sort(([a], [b]) => a.localeCompare(b)));
 }

@@ -4,4 +4,5 @@ export {
   type OpenApiDocumentOptions,
   operationErrorCodes,
 } from "./document.ts";
-export { renderReferencePage } from "./reference-page.ts";
+export { type ContentCoding, createEncodedBody, negotiateContentCoding } from "./encodings.ts";
+export { REFERENCE_PAGE_CSP, renderReferencePage } from "./reference-page.ts";

@@ -8,10 +8,16 @@ export type JsonSchema = Record<string, unknown>;
  * (before transforms: query booleans as "true"/"false"), `output` what a response carries. Dates
  * are ISO 8601 strings on the wire (`Date.toJSON`), so `z.date()` is written as a date-time string;
  * what JSON Schema cannot say (a custom refinement) is left open rather than failing the document.
+ * A schema in `models` is written once into `$defs` under its id and referred to from elsewhere.
  */
-export function toJsonSchema(schema: z.ZodType, io: "input" | "output"): JsonSchema {
+export function toJsonSchema(
+  schema: z.ZodType,
+  io: "input" | "output",
+  models?: z.core.$ZodRegistry<{ id: string }>,
+): JsonSchema {
   const json = z.toJSONSchema(schema, {
     io,
+    ...(models ? { metadata: models } : {}),
     unrepresentable: "any",
     override: (context) => {
       const def = (context.zodSchema as { _zod: { def: { type: string } } })._zod.def;

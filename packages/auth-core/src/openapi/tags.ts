@@ -1,0 +1,21 @@
+/**
+ * One line per contract tag for the API document's `tags` (gateways and generators show them as
+ * group headings). A tag used by a contract and missing here fails tests/client/openapi.test.ts.
+ */
+export const TAG_DESCRIPTIONS: Readonly<Record<string, string>> = {
+  account: "The signed-in user's own account: profile, email address, password, export.",
+  admin: "User administration for callers with an admin role: users, bans, sessions, impersonation, audit.",
+  "api-key": "API keys of the signed-in user: create, list, update, delete, verify.",
+  deletion: "Deleting one's own account, confirmed by password or by a mailed link.",
+  "email-password": "Sign-up and sign-in with an email address and a password.",
+  general: "Health check and the error page.",
+  organization: "Organizations: create, update, delete, the active organization, permission checks.",
+  "organization-invitations": "Invitations to an organization: send, accept, reject, cancel, list.",
+  "organization-members": "Members of an organization and their roles.",
+  "organization-teams": "Teams inside an organization and their members.",
+  password: "Forgotten passwords: the reset mail and the reset itself.",
+  session: "The current session, the user's other sessions, sign-out.",
+  social: "Sign-in with an OAuth / OpenID Connect provider, linked accounts and their tokens.",
+  "two-factor": "Second factor: TOTP, mailed one-time codes, backup codes, and the sign-in challenge.",
+  verification: "Email address verification.",
+};
