@@ -1,11 +1,12 @@
 import { ObjectId } from "mongodb";
+import { afterAll, afterEach, beforeAll, beforeEach } from "vitest";
 import {
   ADMIN_STATEMENTS,
   DEFAULT_ADMIN_ROLES,
   type RoleSet,
 } from "../../packages/auth-core/src/features/admin/access.ts";
 import { type SignedUpUser, signUpUser, TestBrowser } from "./browser.ts";
-import type { TestAuth } from "./test-auth.ts";
+import { type Clock, createTestAuth, type Overrides, standIn, type TestAuth } from "./test-auth.ts";
 
 export const PASSWORD = "correct horse battery";
 
@@ -21,6 +22,54 @@ export async function createCast(t: TestAuth): Promise<{ admin: Person; user: Pe
   const admin = await signUpPerson(t, "admin", "admin");
   const user = await signUpPerson(t, "user");
   return { admin, user, anon: new TestBrowser(t.auth) };
+}
+
+export interface AdminCast {
+  t: TestAuth;
+  admin: Person;
+  user: Person;
+  /** A signed-out browser. */
+  anon: TestBrowser;
+  /** Opens another auth (with `overrides`) and cast for the rest of this test; the current one is closed. */
+  setUp(overrides?: Overrides): Promise<void>;
+}
+
+/**
+ * The admin area's fixture: an auth on its own database and its cast. `open` says when: "each-test"
+ * (the default) a fresh one before every test, "once" one for the whole file, "by-set-up" only when
+ * a test calls `setUp(overrides)` (tests that each need other options). Each is closed after its
+ * test (or file). The returned values stand for the instances open at the time they are used.
+ */
+export function useAdminCast(
+  options: { overrides?: Overrides; clock?: Clock; open?: "each-test" | "once" | "by-set-up" } = {},
+): AdminCast {
+  let current: { t: TestAuth; admin: Person; user: Person; anon: TestBrowser } | undefined;
+  const close = async () => {
+    const closing = current;
+    current = undefined;
+    await closing?.t.close();
+  };
+  const setUp = async (overrides: Overrides = options.overrides ?? {}) => {
+    await close();
+    const t = await createTestAuth(overrides, options.clock);
+    current = { t, ...(await createCast(t)) };
+  };
+  const open = options.open ?? "each-test";
+  if (open === "once") {
+    beforeAll(() => setUp());
+    afterAll(close);
+  } else {
+    if (open === "each-test") beforeEach(() => setUp());
+    afterEach(close);
+  }
+  const unopened = "useAdminCast: the cast is opened in a hook (or by setUp); use it in a test";
+  return {
+    t: standIn(() => current?.t, unopened),
+    admin: standIn(() => current?.admin, unopened),
+    user: standIn(() => current?.user, unopened),
+    anon: standIn(() => current?.anon, unopened),
+    setUp,
+  };
 }
 
 export function userDoc(t: TestAuth, id: string) {

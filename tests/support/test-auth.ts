@@ -8,8 +8,8 @@
  * - browser.ts: TestBrowser (cookies, Origin) and signUp.
  * - stored-rows.ts: stored password hashes and reset-token rows.
  * - admin.ts, api-key.ts, deletion.ts, organization.ts, session-cookies.ts, two-factor.ts,
- *   social.ts: each feature's people, fixtures and database readers (organization: useFixtures;
- *   two-factor: useTwoFactorFixtures; social: useSocialTestbed).
+ *   social.ts: each feature's people, fixtures and database readers (admin: useAdminCast;
+ *   organization: useFixtures; two-factor: useTwoFactorFixtures; social: useSocialTestbed).
  * - oauth-*.ts: the scripted OAuth/OIDC test server, its keys and grants; oauth-providers.ts builds
  *   providers against it.
  * - cuttable-proxy.ts, import-graph.ts, global-setup.ts: the database proxy for outage tests, the
@@ -160,9 +160,19 @@ export function useTestAuth(overrides: Overrides = {}, clock: Clock = {}): TestA
   afterAll(async () => {
     await current?.close();
   });
-  return new Proxy({} as TestAuth, {
+  return standIn(() => current, "useTestAuth: the instance is opened in beforeAll; use it in a test");
+}
+
+/**
+ * An object that stands for whatever `read` answers when it is used: a fixture hands it out at
+ * collection time, its hooks open (and replace) the real one later. `unopened` is thrown when it is
+ * used before that.
+ */
+export function standIn<T extends object>(read: () => T | undefined, unopened: string): T {
+  return new Proxy({} as T, {
     get(_, key) {
-      if (!current) throw new Error("useTestAuth: the instance is opened in beforeAll; use it in a test");
+      const current = read();
+      if (!current) throw new Error(unopened);
       return Reflect.get(current, key);
     },
   });

@@ -1,12 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createCast, type Person } from "#test/admin.ts";
-import { createTestAuth, type TestAuth } from "#test/test-auth.ts";
+import { beforeAll, describe, expect, it } from "vitest";
+import { useAdminCast } from "#test/admin.ts";
 import { AUDIT_ACTIONS } from "./rules.ts";
 
 /** Issue 14 gap 2: list-audit-events filters by `action` on the server, exactly, over HTTP. */
-let t: TestAuth;
-let admin: Person;
-let user: Person;
+const { t, admin, user } = useAdminCast({ open: "once" });
 
 interface EventList {
   events: { action: string; subjectId: string | null }[];
@@ -14,14 +11,11 @@ interface EventList {
 }
 
 beforeAll(async () => {
-  t = await createTestAuth();
-  ({ admin, user } = await createCast(t));
   // Two bans and an unban of the user, one role change: four events of three actions.
   for (const path of ["/admin/ban-user", "/admin/unban-user", "/admin/ban-user", "/admin/unban-user"])
     expect((await admin.browser.post(path, { userId: user.id })).status).toBe(200);
   expect((await admin.browser.post("/admin/set-role", { userId: user.id, role: "user" })).status).toBe(200);
 });
-afterAll(() => t.close());
 
 const list = (query: string) => admin.browser.get<EventList>(`/admin/list-audit-events?${query}`);
 

@@ -1,18 +1,10 @@
 import { ObjectId } from "mongodb";
-import { beforeEach, describe, expect, it } from "vitest";
-import { auditEvents, createCast, type Person, sessionCount, signIn, userDoc } from "#test/admin.ts";
+import { describe, expect, it } from "vitest";
+import { auditEvents, sessionCount, signIn, useAdminCast, userDoc } from "#test/admin.ts";
 import { TestBrowser } from "#test/browser.ts";
-import { type TestAuth, useFreshTestAuth } from "#test/test-auth.ts";
 
 /** Review finding 8: the admin changes that were missing from the audit log, with the database checked. */
-let t: TestAuth;
-let admin: Person;
-let user: Person;
-const freshTestAuth = useFreshTestAuth();
-beforeEach(async () => {
-  t = await freshTestAuth();
-  ({ admin, user } = await createCast(t));
-});
+const { t, admin, user } = useAdminCast();
 
 const oid = (id: string) => new ObjectId(id);
 

@@ -1,28 +1,18 @@
 import { ObjectId } from "mongodb";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   auditEvents,
   BANNED,
-  createCast,
-  type Person,
   SUPER_ROLES,
   sessionCount,
   signIn,
   signUpPerson,
+  useAdminCast,
   userDoc,
 } from "#test/admin.ts";
 import { SESSION_COOKIE, TestBrowser } from "#test/browser.ts";
-import { createTestAuth, type TestAuth } from "#test/test-auth.ts";
 
-let t: TestAuth;
-let admin: Person;
-let user: Person;
-afterEach(() => t.close());
-
-async function setUp(overrides: Parameters<typeof createTestAuth>[0] = {}) {
-  t = await createTestAuth(overrides);
-  ({ admin, user } = await createCast(t));
-}
+const { t, admin, user, setUp } = useAdminCast({ open: "by-set-up" });
 
 describe("ban-user", () => {
   it("bans with reason and expiry, deletes every session of the user at once, and records it", async () => {

@@ -1,16 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createCast, type Person } from "#test/admin.ts";
-import { createTestAuth, type TestAuth } from "#test/test-auth.ts";
+import { describe, expect, it } from "vitest";
+import { useAdminCast } from "#test/admin.ts";
 
 /** Issue 14 gap 5: admin create-user takes the new user's language, one of the eight codes. */
-let t: TestAuth;
-let admin: Person;
-
-beforeAll(async () => {
-  t = await createTestAuth();
-  ({ admin } = await createCast(t));
-});
-afterAll(() => t.close());
+const { t, admin } = useAdminCast({ open: "once" });
 
 const users = () => t.db.collection("users");
 

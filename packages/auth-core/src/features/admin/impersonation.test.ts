@@ -1,16 +1,15 @@
 import { ObjectId } from "mongodb";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   auditEvents,
-  createCast,
   type Person,
   SUPER_ROLES,
   signUpPerson,
   UNAUTHORIZED,
   USER_NOT_FOUND,
+  useAdminCast,
 } from "#test/admin.ts";
 import { SESSION_COOKIE, TestBrowser } from "#test/browser.ts";
-import { createTestAuth, type TestAuth } from "#test/test-auth.ts";
 
 const ADMIN_COOKIE = "tessera.admin_session";
 const WHILE_IMPERSONATING = {
@@ -18,15 +17,7 @@ const WHILE_IMPERSONATING = {
   message: "You cannot perform this action while impersonating a user",
 };
 
-let t: TestAuth;
-let admin: Person;
-let user: Person;
-afterEach(() => t.close());
-
-async function setUp(overrides: Parameters<typeof createTestAuth>[0] = {}) {
-  t = await createTestAuth(overrides);
-  ({ admin, user } = await createCast(t));
-}
+const { t, admin, user, setUp } = useAdminCast({ open: "by-set-up" });
 
 const sessions = () => t.db.collection("sessions");
 

@@ -1,29 +1,16 @@
 import { ObjectId } from "mongodb";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  createCast,
-  FORBIDDEN,
-  type Person,
-  signUpPerson,
-  UNAUTHORIZED,
-  USER_NOT_FOUND,
-} from "#test/admin.ts";
+import { beforeAll, describe, expect, it } from "vitest";
+import { FORBIDDEN, signUpPerson, UNAUTHORIZED, USER_NOT_FOUND, useAdminCast } from "#test/admin.ts";
 import type { TestBrowser } from "#test/browser.ts";
-import { createTestAuth, type TestAuth } from "#test/test-auth.ts";
 
 /**
  * Issue 14 gap 1: an admin reads another user's linked accounts through the server-only
  * adminListUserAccounts (the admin user page), never tokens or password hashes.
  */
-let t: TestAuth;
-let admin: Person;
-let user: Person;
-let anon: TestBrowser;
+const { t, admin, user, anon } = useAdminCast({ open: "once" });
 const githubAccountId = new ObjectId();
 
 beforeAll(async () => {
-  t = await createTestAuth();
-  ({ admin, user, anon } = await createCast(t));
   // A provider account with tokens beside the credential one (as a social link stores it).
   await t.db.collection("accounts").insertOne({
     _id: githubAccountId,
@@ -39,7 +26,6 @@ beforeAll(async () => {
     updatedAt: new Date(t.now().getTime() + 1000),
   });
 });
-afterAll(() => t.close());
 
 function headersOf(browser: TestBrowser): Headers {
   return new Headers({ cookie: browser.cookieHeader() });

@@ -1,23 +1,14 @@
-import { beforeEach, describe, expect, it } from "vitest";
-import { createCast, type Person, signUpPerson } from "#test/admin.ts";
-import { type TestAuth, useFreshTestAuth } from "#test/test-auth.ts";
+import { describe, expect, it } from "vitest";
+import { signUpPerson, useAdminCast } from "#test/admin.ts";
 
 /** Review finding 9: the multi-role list filter. */
-let t: TestAuth;
-let admin: Person;
-let user: Person;
-const freshTestAuth = useFreshTestAuth();
-beforeEach(async () => {
-  t = await freshTestAuth();
-  ({ admin, user } = await createCast(t));
-});
+const { t, admin, user, setUp } = useAdminCast({ open: "by-set-up" });
 
 describe("list-users role filter (finding 9)", () => {
   it("finds multi-role holders, and a role name's dots match literally", async () => {
-    t = await freshTestAuth({
+    await setUp({
       admin: { roles: { admin: { user: ["list"] }, user: {}, support: {}, "a.b": {} } },
     });
-    ({ admin, user } = await createCast(t));
     const both = await signUpPerson(t, "both", "support,admin");
     await signUpPerson(t, "axb", "axb");
     await signUpPerson(t, "dotted", "a.b");

@@ -1,17 +1,9 @@
 import { ObjectId } from "mongodb";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createCast, type Person, sessionCount, signIn, signUpPerson } from "#test/admin.ts";
+import { describe, expect, it } from "vitest";
+import { sessionCount, signIn, signUpPerson, useAdminCast } from "#test/admin.ts";
 import { TestBrowser } from "#test/browser.ts";
-import { createTestAuth, type TestAuth } from "#test/test-auth.ts";
 
-let t: TestAuth;
-let admin: Person;
-let user: Person;
-beforeEach(async () => {
-  t = await createTestAuth();
-  ({ admin, user } = await createCast(t));
-});
-afterEach(() => t.close());
+const { t, admin, user } = useAdminCast();
 
 describe("list-user-sessions", () => {
   it("lists the user's unexpired sessions, newest first, and no one else's", async () => {

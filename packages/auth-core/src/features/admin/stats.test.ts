@@ -1,24 +1,18 @@
 import { ObjectId } from "mongodb";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createCast, FORBIDDEN, type Person, UNAUTHORIZED } from "#test/admin.ts";
+import { beforeAll, describe, expect, it } from "vitest";
+import { FORBIDDEN, UNAUTHORIZED, useAdminCast } from "#test/admin.ts";
 import type { TestBrowser } from "#test/browser.ts";
-import { createTestAuth, type TestAuth } from "#test/test-auth.ts";
 
 /**
  * Issue 14 gap 3: the dashboard's totals come from the database over every user — not from
  * list-users, which stops at its pages. 1,500 users are stored directly (one insertMany), the
  * admin and the user of the cast sign up on top: 1,502.
  */
-let t: TestAuth;
-let admin: Person;
-let user: Person;
-let anon: TestBrowser;
+const { t, admin, user, anon } = useAdminCast({ open: "once", clock: { frozen: true } });
 const DAY = 86_400_000;
 const BULK = 1500;
 
 beforeAll(async () => {
-  t = await createTestAuth({}, { frozen: true });
-  ({ admin, user, anon } = await createCast(t));
   const now = t.now().getTime();
   const today = Math.floor(now / DAY) * DAY;
   const users = Array.from({ length: BULK }, (_, i) => ({
@@ -56,7 +50,6 @@ beforeAll(async () => {
       ...Array.from({ length: 4 }, () => session(-1000)),
     ]);
 }, 60_000);
-afterAll(() => t.close());
 
 function headersOf(browser: TestBrowser): Headers {
   return new Headers({ cookie: browser.cookieHeader() });

@@ -1,27 +1,18 @@
 import { ObjectId } from "mongodb";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import {
   auditEvents,
-  createCast,
   PASSWORD,
-  type Person,
   signIn,
   signUpPerson,
   USER_NOT_FOUND,
+  useAdminCast,
   userDoc,
 } from "#test/admin.ts";
 import { TestBrowser } from "#test/browser.ts";
-import { createTestAuth, type TestAuth } from "#test/test-auth.ts";
+import { createTestAuth } from "#test/test-auth.ts";
 
-let t: TestAuth;
-let admin: Person;
-let user: Person;
-
-beforeEach(async () => {
-  t = await createTestAuth();
-  ({ admin, user } = await createCast(t));
-});
-afterEach(() => t.close());
+const { t, admin, user } = useAdminCast();
 
 const users = () => t.db.collection("users");
 
