@@ -1,5 +1,5 @@
 import { vitePlugin as remix } from "@remix-run/dev";
-import { defineConfig } from "vite";
+import { defineConfig, type Plugin } from "vite";
 import tsconfigPaths from "vite-tsconfig-paths";
 
 // Single fetch (v3_singleFetch) also keeps Node's own fetch, Request and Headers: remix-serve
@@ -11,8 +11,28 @@ declare module "@remix-run/node" {
   }
 }
 
+/**
+ * In development the app's base URL is the address the dev server really got: Vite moves to the
+ * next port when 5173 is taken, and a base URL naming the old one would refuse every signed-in
+ * form as coming from another origin. The auth instance is created on the first request, after this.
+ */
+function tesseraDevBaseURL(): Plugin {
+  return {
+    name: "tessera-dev-base-url",
+    apply: "serve",
+    configureServer(server) {
+      server.httpServer?.once("listening", () => {
+        const address = server.httpServer?.address();
+        if (address && typeof address === "object")
+          process.env.TESSERA_BASE_URL = `http://localhost:${address.port}`;
+      });
+    },
+  };
+}
+
 export default defineConfig({
   plugins: [
+    tesseraDevBaseURL(),
     remix({
       future: {
         v3_fetcherPersist: true,

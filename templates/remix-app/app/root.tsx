@@ -1,4 +1,12 @@
-import { Links, Meta, Outlet, Scripts, ScrollRestoration } from "@remix-run/react";
+import {
+  isRouteErrorResponse,
+  Links,
+  Meta,
+  Outlet,
+  Scripts,
+  ScrollRestoration,
+  useRouteError,
+} from "@remix-run/react";
 
 export function Layout({ children }: { children: React.ReactNode }) {
   return (
@@ -6,6 +14,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
         <Meta />
         <Links />
       </head>
@@ -20,4 +29,27 @@ export function Layout({ children }: { children: React.ReactNode }) {
 
 export default function App() {
   return <Outlet />;
+}
+
+/**
+ * What a visitor sees when a loader or action fails: a sentence, never a stack. A refusal the app
+ * threw (403, 404) shows its reason; anything else (a failed database, a bug) says so plainly —
+ * the server's log has the details.
+ */
+export function ErrorBoundary() {
+  const error = useRouteError();
+  const known = isRouteErrorResponse(error);
+  return (
+    <main>
+      <h1>{known ? `${error.status} ${error.statusText || "Error"}` : "Something went wrong"}</h1>
+      <p>
+        {known && typeof error.data === "string" && error.data
+          ? error.data
+          : "The page could not be shown. Try again, or go back to the start."}
+      </p>
+      <p>
+        <a href="/">Back to the start</a>
+      </p>
+    </main>
+  );
 }
