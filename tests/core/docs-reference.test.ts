@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestAuth, TEST_ORIGIN, type TestAuth } from "#test/test-auth.ts";
 import { optionsSchema } from "../../packages/auth-core/src/config/options.ts";
 import { providerOptionsSchema } from "../../packages/auth-core/src/features/social/providers/types.ts";
+import { type SchemaNode, unwrapSchema } from "../../scripts/gen/describe-schema.ts";
 
 /**
  * The reference docs are a contract with the developers who read them: these tests fail when the
@@ -107,30 +108,8 @@ describe("the reference's endpoint list", () => {
   });
 });
 
-/** What these tests read of a zod schema (its definition), without depending on zod here. */
-interface SchemaNode {
-  _zod: {
-    def: {
-      type: string;
-      innerType?: SchemaNode;
-      in?: SchemaNode;
-      element?: SchemaNode;
-      shape?: Record<string, SchemaNode>;
-    };
-  };
-}
-
-/** Through optional/default/prefault/nullable wrappers and transforms (a pipe's input) to the shape. */
-function unwrap(schema: SchemaNode): SchemaNode {
-  let current = schema;
-  for (
-    let next = current._zod.def.innerType ?? current._zod.def.in;
-    next;
-    next = current._zod.def.innerType ?? current._zod.def.in
-  )
-    current = next;
-  return current;
-}
+/** Through optional/default/prefault wrappers and transforms (a pipe's input) to the shape. */
+const unwrap = unwrapSchema;
 
 const shapeOf = (schema: unknown): Record<string, SchemaNode> =>
   unwrap(schema as SchemaNode)._zod.def.shape ?? {};
