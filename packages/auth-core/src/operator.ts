@@ -8,11 +8,12 @@ import type { AdminUser } from "./contracts/admin-models.ts";
 import type { UserExport } from "./contracts/user-export.ts";
 import type { Auth } from "./create-auth.ts";
 import { type ObjectId, parseId, timelineIdOf } from "./db/ids.ts";
-import { CORE_MIGRATIONS, runMigrations } from "./db/migrations/index.ts";
+import { CORE_MIGRATIONS, readAppliedMigrations, runMigrations } from "./db/migrations/index.ts";
 import { AuthError } from "./errors/auth-error.ts";
 import { findAllListedUsers, operatorCaller } from "./features/admin/operator.ts";
 
 import type { CoreEndpoint } from "./features/registry.ts";
+import { findSessionById as findStoredSession } from "./features/session/index.ts";
 import { exportUserDataByEmail } from "./features/user-export/index.ts";
 import { accountIdOf } from "./features/users/index.ts";
 import { createApi, type TypedApi } from "./http/api.ts";
@@ -75,9 +76,7 @@ export interface MigrationState {
 
 /** Every core migration in order, applied or pending (`tessera migrate status`). */
 export async function migrationStatus(auth: Auth): Promise<MigrationState[]> {
-  const applied = new Map(
-    (await auth.context.collections.migrations.find({}).toArray()).map((doc) => [doc._id, doc.appliedAt]),
-  );
+  const applied = await readAppliedMigrations(auth.context.collections);
   return CORE_MIGRATIONS.map((migration) => ({
     id: migration.id,
     appliedAt: applied.get(migration.id) ?? null,
@@ -125,7 +124,7 @@ export interface OperatorSessionInfo {
 /** A session by id, read before a revoke asks; null when there is none (or the id is not one). */
 export async function findSessionById(auth: Auth, sessionId: string): Promise<OperatorSessionInfo | null> {
   const id = parseId(sessionId);
-  const doc = id ? await auth.context.collections.sessions.findOne({ _id: id }) : null;
+  const doc = id ? await findStoredSession(auth.context.collections, id) : null;
   if (!doc) return null;
   return {
     id: doc._id.toHexString(),

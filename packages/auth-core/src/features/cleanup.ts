@@ -1,11 +1,15 @@
 import type { AuthContext } from "../context.ts";
-import { bumpListings } from "../db/listing-version.ts";
-import { deleteExpiredKeyUses } from "./api-key/index.ts";
+import { deleteExpiredVerifications } from "../db/verifications.ts";
+import { deleteExpiredRateLimits } from "../http/rate-limit.ts";
+import { deleteExpiredApiKeys, deleteExpiredKeyUses } from "./api-key/index.ts";
 import { finishInterruptedUserDeletions } from "./deletion/index.ts";
+import { deleteExpiredMailLimits } from "./mail-limit/index.ts";
 import {
+  deleteStaleInvitations,
   finishInterruptedInvitationClaims,
   finishInterruptedOrganizationDeletions,
 } from "./organization/index.ts";
+import { deleteExpiredSessions } from "./session/index.ts";
 import { reconcileUserTimeline } from "./users/index.ts";
 
 /**
@@ -50,32 +54,28 @@ export async function cleanupExpired(auth: AuthContext): Promise<CleanupResult> 
   const finishedUserDeletions = await finishInterruptedUserDeletions(auth);
   const finishedOrganizationDeletions = await finishInterruptedOrganizationDeletions(auth);
   const claims = await finishInterruptedInvitationClaims(auth);
-  const expired = { expiresAt: { $lte: now } };
   // Expired API keys and invitations are still shown to their owners (list endpoints; a key answers
   // API_KEY_EXPIRED, an invitation can still be canceled — docs/decisions/): reclaimed a while later.
-  const shownUntil = { expiresAt: { $lte: new Date(now.getTime() - EXPIRED_SHOWN_FOR_MS) } };
-  // One after another: on the embedded database each is a scan of its collection, and scans run
-  // side by side outlasted the driver's socket timeout at 100,000 rows (bench/cleanup-scale.ts).
-  const sessions = await collections.sessions.deleteMany(expired);
-  const verifications = await collections.verifications.deleteMany(expired);
-  const rateLimits = await collections.rateLimits.deleteMany(expired);
-  const mailLimits = await collections.mailLimits.deleteMany(expired);
+  const shownUntil = new Date(now.getTime() - EXPIRED_SHOWN_FOR_MS);
+  // Each owner deletes its own expired rows (one `deleteExpired…` per collection), one after
+  // another: on the embedded database each is a scan of its collection, and scans run side by side
+  // outlasted the driver's socket timeout at 100,000 rows (bench/cleanup-scale.ts).
+  const sessions = await deleteExpiredSessions(collections, now);
+  const verifications = await deleteExpiredVerifications(collections, now);
+  const rateLimits = await deleteExpiredRateLimits(collections, now);
+  const mailLimits = await deleteExpiredMailLimits(collections, now);
   const apiKeyUses = await deleteExpiredKeyUses(collections, now);
-  // `expiresAt: null` (a key that never expires) does not compare as ≤ a date: it stays.
-  const apiKeys = await collections.apiKeys.deleteMany(shownUntil);
-  const staleInvitations = { status: "pending" as const, ...shownUntil };
-  const listed = await collections.invitations.distinct("organizationId", staleInvitations);
-  const invitations = await collections.invitations.deleteMany(staleInvitations);
-  await bumpListings(collections, listed);
+  const apiKeys = await deleteExpiredApiKeys(collections, shownUntil);
+  const invitations = await deleteStaleInvitations(auth, shownUntil);
   const userTimeline = await reconcileUserTimeline(collections, now);
   return {
-    sessions: sessions.deletedCount,
-    verifications: verifications.deletedCount,
-    rateLimits: rateLimits.deletedCount,
-    mailLimits: mailLimits.deletedCount,
+    sessions,
+    verifications,
+    rateLimits,
+    mailLimits,
     apiKeyUses,
-    apiKeys: apiKeys.deletedCount,
-    invitations: invitations.deletedCount,
+    apiKeys,
+    invitations,
     userTimeline,
     finishedUserDeletions,
     finishedOrganizationDeletions,

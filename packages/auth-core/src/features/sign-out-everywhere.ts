@@ -2,7 +2,8 @@ import type { AuthContext } from "../context.ts";
 import type { ObjectId } from "../db/ids.ts";
 import { revokeSessionMintedKeys } from "./api-key/index.ts";
 import { dispatchMail, toMailUser } from "./mail-dispatch.ts";
-import { deleteAllSessionsOfUser, findUserById } from "./session/index.ts";
+import { deleteAllSessionsOfUser } from "./session/index.ts";
+import { findUserById } from "./users/index.ts";
 
 export interface SignedOutEverywhere {
   /** Sessions ended: the user's own and the impersonations they started as an admin. */

@@ -230,3 +230,9 @@ export function createMemoryRateLimiter(): RateLimiter {
     },
   };
 }
+
+/** `auth.cleanup()` (features/cleanup.ts): admission rows expired at `now`, of keys that never came back. */
+export async function deleteExpiredRateLimits(collections: Collections, now: Date): Promise<number> {
+  const { deletedCount } = await collections.rateLimits.deleteMany({ expiresAt: { $lte: now } });
+  return deletedCount;
+}

@@ -30,6 +30,11 @@ export const CORE_MIGRATIONS: readonly Migration[] = [
   userExportIndexes,
 ];
 
+/** When each recorded migration was applied, by id (`_migrations`; `tessera migrate status`). */
+export async function readAppliedMigrations(collections: Collections): Promise<Map<string, Date>> {
+  return new Map((await collections.migrations.find({}).toArray()).map((doc) => [doc._id, doc.appliedAt]));
+}
+
 /**
  * Runs the migrations not yet recorded in `_migrations`. Each is idempotent, so a crash between
  * `up` and the record only means it runs again next time.
@@ -39,7 +44,7 @@ export async function runMigrations(
   migrations: readonly Migration[],
   now: () => Date,
 ): Promise<string[]> {
-  const done = new Set((await collections.migrations.find({}).toArray()).map((doc) => doc._id));
+  const done = await readAppliedMigrations(collections);
   const applied: string[] = [];
   for (const migration of migrations) {
     if (done.has(migration.id)) continue;

@@ -7,12 +7,12 @@ import {
   clearSessionCookies,
   establishSession,
   findSessionByToken,
-  findUserById,
   isSessionExpired,
   parkSession,
   setSessionCookies,
   takeParkedSessionToken,
 } from "../session/index.ts";
+import { findUserById } from "../users/index.ts";
 import { isBanActive } from "./rules.ts";
 import { hasAdminPermission, isAdminUser, isListedAdmin } from "./service.ts";
 import { deleteSessionById } from "./store.ts";

@@ -3,7 +3,7 @@ import type { AfterCollections } from "../../db/collections.ts";
 import type { UserDoc } from "../../db/documents.ts";
 import { ObjectId, parseId } from "../../db/ids.ts";
 import type { SessionWithUser } from "../session/index.ts";
-import { findUserById } from "../session/index.ts";
+import { findUserById } from "../users/index.ts";
 import { claimOneTimeToken } from "../verification/index.ts";
 import {
   DEFAULT_ADMIN_ROLES,

@@ -93,6 +93,24 @@ export async function deleteSessionMintedApiKeys(
   return result.deletedCount;
 }
 
+/** Every key of the user, in stored order, at most `limit` (the user's data export). */
+export function findUserApiKeys(
+  collections: Collections,
+  userId: ObjectId,
+  limit: number,
+): Promise<ApiKeyDoc[]> {
+  return collections.apiKeys.find({ userId }).limit(limit).toArray();
+}
+
+/**
+ * `auth.cleanup()`: keys expired at or before `expiredBefore`. A key that never expires
+ * (`expiresAt: null`) does not compare as ≤ a date: it stays.
+ */
+export async function deleteExpiredApiKeys(collections: Collections, expiredBefore: Date): Promise<number> {
+  const result = await collections.apiKeys.deleteMany({ expiresAt: { $lte: expiredBefore } });
+  return result.deletedCount;
+}
+
 /** Every use claim of a key (its `_id`s start with the key id and "|"). */
 export async function deleteKeyUses(collections: Collections, keyId: ObjectId): Promise<void> {
   await collections.apiKeyUses.deleteMany({ keyId });

@@ -2,8 +2,7 @@ import type { AuthContext } from "../../context.ts";
 import type { ApiKeyDoc, UserDoc } from "../../db/documents.ts";
 import type { ErrorCode } from "../../errors/catalogue.ts";
 import { type Refused, refused } from "../../errors/refusal.ts";
-import { findUserById } from "../session/index.ts";
-import { isBanActive } from "../users/index.ts";
+import { findUserById, isBanActive } from "../users/index.ts";
 import { checkKeyState, currentUsagePeriod, hashApiKey, hasPermissions } from "./rules.ts";
 import { findApiKeyByHash, insertUseClaim, readUsedSlots } from "./store.ts";
 

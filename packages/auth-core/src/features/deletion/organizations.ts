@@ -3,6 +3,9 @@ import type { MemberDoc, UserDoc } from "../../db/documents.ts";
 import type { ObjectId } from "../../db/ids.ts";
 import {
   deleteOrganizationCascade,
+  deletePendingInvitationsSentBy,
+  deleteTeamMembershipsOfUser,
+  deleteUserMembers,
   deleteUserMembersWithoutRole,
   dropCreatorRole,
   findOrganizationsWithOtherMembers,
@@ -13,7 +16,6 @@ import {
   setMemberRole,
 } from "../organization/index.ts";
 import { type OrganizationRelease, planOrganizationRelease, roleWithout } from "./rules.ts";
-import { deleteUserPendingInvitations, deleteUserTeamMembers } from "./store.ts";
 
 /**
  * Deleting a user vs. their organizations (docs/security.md: "Blocked, or ownership transferred;
@@ -82,14 +84,27 @@ export async function leaveOrganizations(
   userId: ObjectId,
   release: OrganizationRelease,
 ): Promise<boolean> {
-  const { collections } = auth;
   for (const id of release.deleteOrganizations) await deleteOrganizationCascade(auth, id);
   if (release.leave.length === 0) return true;
   await deleteUserMembersWithoutRole(auth, userId, auth.options.organization.creatorRole);
   for (const remaining of await findUserMemberships(auth, userId)) {
     if ((await removeMembership(auth, remaining)) === false) return false;
   }
-  await deleteUserTeamMembers(collections, release.leave, userId);
-  await deleteUserPendingInvitations(collections, release.leave, userId);
+  await deleteTeamMembershipsOfUser(auth, userId, release.leave);
+  // Pending invitations the user sent in these organizations (their slots are freed with them).
+  await deletePendingInvitationsSentBy(auth, userId, release.leave);
   return true;
+}
+
+/**
+ * Every member row and team membership of the user, in any organization: the sweep after the user
+ * row is gone, for rows a racing add-member or accept inserted after leaveOrganizations read them.
+ */
+export async function sweepUserMemberships(auth: AuthContext, userId: ObjectId): Promise<void> {
+  // Until none is left: a row a racing add-member inserts after the read is deleted (and its
+  // organization bumped) by the next round.
+  for (let round = 0; round < 10; round++) {
+    if ((await deleteUserMembers(auth, userId)) === 0) break;
+  }
+  await deleteTeamMembershipsOfUser(auth, userId);
 }

@@ -12,15 +12,14 @@ import {
 import type { SessionWithUser } from "../session/index.ts";
 import { deleteAllSessionsOfUser, readSession } from "../session/index.ts";
 import { consumeVerification, createVerification } from "../verification/index.ts";
-import { leaveOrganizations, readOrganizationRelease, releaseOwnerships } from "./organizations.ts";
-import { deleteAccountIdentifier, type OrganizationRelease } from "./rules.ts";
 import {
-  deleteUserAccounts,
-  deleteUserDoc,
-  deleteUserDocAndClaim,
-  deleteUserTokens,
+  leaveOrganizations,
+  readOrganizationRelease,
+  releaseOwnerships,
   sweepUserMemberships,
-} from "./store.ts";
+} from "./organizations.ts";
+import { deleteAccountIdentifier, type OrganizationRelease } from "./rules.ts";
+import { deleteUserAccounts, deleteUserDoc, deleteUserDocAndClaim, deleteUserTokens } from "./store.ts";
 
 /**
  * The caller of POST /delete-user, read from the database (never the cookie cache: a revoked
@@ -157,7 +156,7 @@ export async function deleteUserAndData(
 
 /** Steps 5–8 (and the sweep after step 4); each can run again (a finish after a crash). */
 async function deleteRowsOfDeletedUser(auth: AuthContext, userId: UserDoc["_id"]): Promise<void> {
-  await sweepUserMemberships(auth.collections, userId);
+  await sweepUserMemberships(auth, userId);
   await deleteUserAccounts(auth.collections, userId);
   await deleteUserTokens(auth.collections, userId);
   // The other features' data, each removed by its own feature, in the order create-auth.ts lists them.

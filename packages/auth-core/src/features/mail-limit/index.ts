@@ -12,6 +12,8 @@ import {
 import { claimFirstFreeSlot, releaseSlot } from "./store.ts";
 
 export type { MailSender } from "./rules.ts";
+/** For `auth.cleanup()` (features/cleanup.ts). */
+export { deleteExpiredMailLimits } from "./store.ts";
 
 /**
  * Counts one mail of `kind` to `email` from `sender` against the limit (`mailLimit` options, rules.ts):

@@ -2,7 +2,7 @@ import type { Collections } from "../../db/collections.ts";
 import { isDuplicateKeyError } from "../../db/connect.ts";
 
 /**
- * The only file of features/mail-limit that talks to MongoDB: the `mailLimits` collection, one
+ * The only file of features/mail-limit that talks to MongoDB, the owner of `mailLimits`: one
  * document per claimed slot, looked up by `_id` alone (FerretDB v1 scans a collection for any other
  * filter). Expired slots are removed by auth.cleanup().
  */
@@ -31,4 +31,10 @@ export async function claimFirstFreeSlot(
 /** Gives a claimed slot back (a mail that was not sent after all). */
 export async function releaseSlot(collections: Collections, id: string): Promise<void> {
   await collections.mailLimits.deleteOne({ _id: id });
+}
+
+/** `auth.cleanup()`: the slots whose window has ended at `now`. */
+export async function deleteExpiredMailLimits(collections: Collections, now: Date): Promise<number> {
+  const { deletedCount } = await collections.mailLimits.deleteMany({ expiresAt: { $lte: now } });
+  return deletedCount;
 }

@@ -59,3 +59,7 @@ export {
   listOrganizationsPage,
 } from "./organizations/service.ts";
 export { deleteTeamMembershipsOfUser, findTeamByIdOrName } from "./teams/service.ts";
+/** The user's data export (features/user-export) reads the user's organization rows through these. */
+export { findInvitationsSentBy, findInvitationsToEmail } from "./invitations/store.ts";
+export { findOrganizationsByIds } from "./organizations/store.ts";
+export { findUserTeamMemberships } from "./teams/store.ts";

@@ -1,5 +1,5 @@
 import type { AuthContext } from "../../context.ts";
-import { generateRandomString, hashPassword, verifyPassword } from "../../crypto/index.ts";
+import { generateRandomString, hashPassword } from "../../crypto/index.ts";
 import { isDuplicateKeyError } from "../../db/connect.ts";
 import type { SessionDoc, UserDoc } from "../../db/documents.ts";
 import type { ObjectId } from "../../db/ids.ts";
@@ -7,7 +7,7 @@ import { parseId } from "../../db/ids.ts";
 import { granted, type Outcome, refused } from "../../errors/refusal.ts";
 import type { CookieJar } from "../../http/cookie-jar.ts";
 import { admitMail, apiLink, dispatchMail, type MailSender, toMailUser } from "../mail-dispatch.ts";
-import { establishSession, findUserById } from "../session/index.ts";
+import { establishSession } from "../session/index.ts";
 import { signOutEverywhere } from "../sign-out-everywhere.ts";
 import { dropUnprovenProviderAccounts } from "../social/index.ts";
 import { forgetSecondFactorSessions } from "../two-factor/index.ts";
@@ -15,6 +15,8 @@ import {
   createCredentialAccount,
   findCredentialAccount,
   findUserByEmail,
+  findUserById,
+  proveUserPassword,
   updateCredentialPassword,
 } from "../users/index.ts";
 import {
@@ -131,15 +133,13 @@ export async function changePassword(
   currentPassword: string,
   newPassword: string,
 ): Promise<Outcome<void, "CREDENTIAL_ACCOUNT_NOT_FOUND" | "INVALID_PASSWORD" | "FAILED_TO_UPDATE_USER">> {
-  const account = await findCredentialAccount(auth.collections, userId);
-  if (!account?.password) return refused("CREDENTIAL_ACCOUNT_NOT_FOUND");
-  // An over-long current password cannot be the stored one: refused before any scrypt work.
-  if (currentPassword.length > auth.options.emailAndPassword.maxPasswordLength)
-    return refused("INVALID_PASSWORD");
-  const check = await verifyPassword(account.password, currentPassword);
-  if (!check.valid) return refused("INVALID_PASSWORD");
+  const proof = await proveUserPassword(auth, { _id: userId }, currentPassword);
+  if (!proof.ok)
+    return refused(
+      proof.reason === "no-credential-account" ? "CREDENTIAL_ACCOUNT_NOT_FOUND" : "INVALID_PASSWORD",
+    );
   // An account update hook may veto the change: the caller must not be told it succeeded.
-  if (!(await updateCredentialPassword(auth, account, await hashPassword(newPassword)))) {
+  if (!(await updateCredentialPassword(auth, proof.account, await hashPassword(newPassword)))) {
     return refused("FAILED_TO_UPDATE_USER");
   }
   await revokeResetLinks(auth, userId);

@@ -16,6 +16,7 @@ export {
   clearSessionCookies,
   createSession,
   parkSession,
+  readCachedSession,
   readSession,
   setCookieCache,
   setSessionCookies,
@@ -23,10 +24,14 @@ export {
 } from "./service.ts";
 /** Storage operations other features run on sessions (sign-out everywhere, admin, organization). */
 export {
+  countUnexpiredSessions,
   deleteAllSessionsOfUser,
+  deleteExpiredSessions,
+  deleteImpersonationSessionsBy,
+  deleteSessionById,
   deleteUserSessions,
+  findSessionById,
   findSessionByToken,
-  findUserById,
   listUserSessions,
   setSessionActiveOrganization,
   setSessionActiveOrganizationReturning,

@@ -5,7 +5,7 @@ import { ObjectId, type ObjectId as ObjectIdType } from "../../db/ids.ts";
 import { AuthError } from "../../errors/auth-error.ts";
 import type { CookieJar } from "../../http/cookie-jar.ts";
 import { applyAfterHook, applyBeforeHook } from "../hooks.ts";
-import { isBanActive } from "../users/index.ts";
+import { findUserById, isBanActive } from "../users/index.ts";
 import { type CookieCacheHit, encodeCookieCache, readCookieCache } from "./cookie-cache.ts";
 import { isSessionExpired, sessionExpiry, shouldRefreshSession } from "./rules.ts";
 import {
@@ -14,7 +14,6 @@ import {
   clearActiveTeam,
   clearSessionActive,
   findSessionByToken,
-  findUserById,
   insertSession,
   listSessionsWithActive,
   updateSessionExpiry,

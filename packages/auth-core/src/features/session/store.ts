@@ -1,6 +1,6 @@
 import type { ObjectId } from "mongodb";
 import type { Collections } from "../../db/collections.ts";
-import type { SessionDoc, UserDoc } from "../../db/documents.ts";
+import type { SessionDoc } from "../../db/documents.ts";
 import { findFirst } from "../../db/find-page.ts";
 import { keyedId } from "../../db/ids.ts";
 
@@ -28,10 +28,6 @@ export async function insertSessionsInBulk(collections: Collections, docs: Sessi
 
 export function findSessionByToken(collections: Collections, token: string): Promise<SessionDoc | null> {
   return findFirst(collections.sessions, byToken(token));
-}
-
-export function findUserById(collections: Collections, id: ObjectId): Promise<UserDoc | null> {
-  return findFirst(collections.users, { _id: id });
 }
 
 export async function deleteSessionByToken(collections: Collections, token: string): Promise<boolean> {
@@ -95,6 +91,31 @@ export async function deleteAllSessionsOfUser(
   const own = keepToken === undefined ? { userId } : { userId, token: { $ne: keepToken } };
   const result = await collections.sessions.deleteMany({ $or: [own, { impersonatedBy: userId }] });
   return result.deletedCount;
+}
+
+/** A session by id (admin revoke-user-session, the operator's revoke prompt). */
+export function findSessionById(collections: Collections, id: ObjectId): Promise<SessionDoc | null> {
+  return collections.sessions.findOne({ _id: id });
+}
+
+/** Deletes one session by id; the delete count says whether this call removed it. */
+export async function deleteSessionById(collections: Collections, id: ObjectId): Promise<boolean> {
+  const result = await collections.sessions.deleteOne({ _id: id });
+  return result.deletedCount === 1;
+}
+
+/** The impersonation sessions an admin started (revoked when the admin loses the right). */
+export async function deleteImpersonationSessionsBy(
+  collections: Collections,
+  adminId: ObjectId,
+): Promise<number> {
+  const result = await collections.sessions.deleteMany({ impersonatedBy: adminId });
+  return result.deletedCount;
+}
+
+/** The admin dashboard's active sessions. */
+export function countUnexpiredSessions(collections: Collections, now: Date): Promise<number> {
+  return collections.sessions.countDocuments({ expiresAt: { $gt: now } });
 }
 
 export async function deleteExpiredSessions(collections: Collections, now: Date): Promise<number> {

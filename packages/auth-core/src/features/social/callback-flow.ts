@@ -3,13 +3,13 @@ import type { AuthContext } from "../../context.ts";
 import { parseId } from "../../db/ids.ts";
 import { isAuthError } from "../../errors/auth-error.ts";
 import type { TwoFactorRedirect } from "../two-factor/index.ts";
+import { findUserById } from "../users/index.ts";
 import { findProvider, providerRedirectURI, providerSettings } from "./provider-access.ts";
 import { type OAuthProvider, ProviderError } from "./providers/types.ts";
 import { type CallbackErrorCode, withErrorQuery } from "./rules.ts";
 import { type SocialRequest, signInSocialUser } from "./service.ts";
 import { linkSocialAccount, resolveSocialUser, type SocialIdentity } from "./sign-in-outcome.ts";
 import { consumeOAuthState, type OAuthStateData, stashFormPost } from "./state.ts";
-import { findUserById } from "./store.ts";
 
 /** the endpoint reference (docs/reference.md) GET|POST /callback/{id} parameters; anything else a provider adds is ignored. */
 export const callbackParamsSchema = z.object({

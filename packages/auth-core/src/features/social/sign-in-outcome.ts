@@ -4,18 +4,19 @@ import type { AccountDoc, UserDoc } from "../../db/documents.ts";
 import { ObjectId } from "../../db/ids.ts";
 import { isAllowedUserURL } from "../../http/user-urls.ts";
 import { applyAfterHook, applyBeforeHook } from "../hooks.ts";
-import { createUser, deleteAdminChosenPassword, findUserByEmail, updateUser } from "../users/index.ts";
+import {
+  createUser,
+  deleteAdminChosenPassword,
+  deleteUserById,
+  findUserByEmail,
+  findUserById,
+  updateUser,
+} from "../users/index.ts";
 import { sealTokens } from "./account-tokens.ts";
 import type { ProviderProfile, ProviderTokens } from "./providers/types.ts";
 import { type CallbackErrorCode, canLinkByEmail, canLinkToSignedInUser, canSignUp } from "./rules.ts";
 import { saveAccountTokens } from "./service.ts";
-import {
-  deleteAccountById,
-  deleteUserById,
-  findAccountByProviderIdentity,
-  findUserById,
-  insertAccountIfAbsent,
-} from "./store.ts";
+import { deleteAccountById, findAccountByProviderIdentity, insertAccountIfAbsent } from "./store.ts";
 import {
   dropUnprovenProviderAccounts,
   isUnprovenLink,

@@ -7,7 +7,8 @@ import { parseId } from "../../db/ids.ts";
 import { AuthError } from "../../errors/auth-error.ts";
 import { type Granted, granted, type Outcome, type Refused, refused } from "../../errors/refusal.ts";
 import type { CookieJar } from "../../http/cookie-jar.ts";
-import { establishSession, findUserById, toUser } from "../session/index.ts";
+import { establishSession, toUser } from "../session/index.ts";
+import { findUserById } from "../users/index.ts";
 import { twoFactorCookieNames } from "./cookies.ts";
 import { admitUserAttempt, resetUserAttempts } from "./lockout.ts";
 import {

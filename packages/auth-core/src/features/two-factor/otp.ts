@@ -2,7 +2,7 @@ import { timingSafeEqual } from "node:crypto";
 import type { AuthContext } from "../../context.ts";
 import { granted, type Outcome, refused } from "../../errors/refusal.ts";
 import { dispatchMail, toMailUser } from "../mail-dispatch.ts";
-import { findUserById } from "../session/index.ts";
+import { findUserById } from "../users/index.ts";
 import type { ActiveChallenge } from "./challenge.ts";
 import { otpIdentifier, otpSendPrefix } from "./rules.ts";
 import { generateOtp, macOtp } from "./service.ts";

@@ -12,13 +12,13 @@ import {
   toExportedSessions,
   toExportedUser,
 } from "./rules.ts";
-import { findOrganizationNames, findStoredUserRows } from "./store.ts";
+import { findOrganizationNames, findStoredUserRows } from "./user-rows.ts";
 
 /**
  * Everything held about `user`, for the user themselves (GET /export-user-data) and for an operator
  * answering their request (`tessera export --user`): one function, so both give the same data and
  * leave out the same secrets and staff details (rules.ts). Sessions, accounts and memberships are
- * read through their owners' faces; the rest in store.ts.
+ * read through their owners' faces, the other rows in user-rows.ts.
  */
 export async function exportUserData(auth: AuthContext, user: UserDoc): Promise<UserExport> {
   const now = auth.now();

@@ -1,32 +1,50 @@
 /** The face of users for other features (users has no endpoints of its own). */
+
+/**
+ * Storage operations other features run on users, their address claims and their timeline (owned by
+ * store.ts: each write there also writes what follows it) and on the credential account (db/accounts.ts).
+ */
+export {
+  accountIdOf,
+  deleteAdminChosenPassword,
+  findCredentialAccount,
+  insertAccount,
+  insertAccountsInBulk,
+  updateAccountFieldsReturning,
+} from "../../db/accounts.ts";
 export { checkUserNotBanned, isBanActive, isBanExpired, LIFTED_BAN } from "./ban.ts";
 /** For endpoints of other features: users' refusals as catalogue errors. */
-export { assertPasswordAllowed, bannedUserError } from "./endpoints/guards.ts";
+export { assertPasswordAllowed, assertUserPassword, bannedUserError } from "./endpoints/guards.ts";
+export {
+  findUsersByEmailPrefix,
+  findUsersPageByTimeline,
+  PREFIX_SEARCH_LIMIT,
+  type UsersPage,
+} from "./listing.ts";
 export { checkPasswordAllowed } from "./password-policy.ts";
 export {
-  checkAccountPassword,
   createCredentialAccount,
   createUser,
   createUserAlone,
   createUserWithPassword,
-  type PasswordCheckResult,
+  type PasswordProof,
+  proveUserPassword,
   updateCredentialPassword,
   updateUser,
 } from "./service.ts";
-/** Storage operations other features run on users and their credential account. */
 export {
-  accountIdOf,
-  claimEmail,
-  deleteAdminChosenPassword,
+  countUsers,
+  countUsersByStoredRole,
   deleteUserById,
-  findCredentialAccount,
+  deleteUserRow,
+  findMemberUsers,
+  findMemberUsersRaw,
+  findSignUpDatesSince,
   findUserByEmail,
-  insertAccount,
-  insertAccountsInBulk,
+  findUserById,
+  findUsersPage,
   insertUsersInBulk,
+  type MemberUserFields,
   reconcileUserTimeline,
-  releaseEmail,
-  removeFromTimeline,
-  repairEmailClaim,
-  updateAccountFieldsReturning,
+  updateUserMovingAddress,
 } from "./store.ts";

@@ -1,5 +1,12 @@
 import type { AuthContext } from "../../context.ts";
-import { verifyPassword } from "../../crypto/index.ts";
+import { spendPasswordWork, verifyPassword } from "../../crypto/index.ts";
+import {
+  deleteCredentialAccount,
+  findCredentialAccount,
+  insertAccount,
+  setCredentialPassword,
+  setCredentialPasswordReturning,
+} from "../../db/accounts.ts";
 import { isDuplicateKeyError } from "../../db/connect.ts";
 import { type AccountDoc, CREDENTIAL_PROVIDER_ID, type UserDoc } from "../../db/documents.ts";
 import { ObjectId } from "../../db/ids.ts";
@@ -8,19 +15,14 @@ import { applyAfterHook, applyBeforeHook } from "../hooks.ts";
 import { clearSignInFailures } from "../sign-in-throttle/index.ts";
 import {
   addToTimeline,
-  claimEmail,
-  deleteCredentialAccount,
-  findCredentialAccount,
   findUserById,
-  insertAccount,
   insertUser,
   releaseEmail,
   removeFromTimeline,
   repairEmailClaim,
-  setCredentialPassword,
-  setCredentialPasswordReturning,
   takeEmailClaim,
   updateUserFields,
+  updateUserMovingAddress,
 } from "./store.ts";
 
 /**
@@ -211,36 +213,21 @@ export async function updateUser(
   const updated =
     safe.email === undefined
       ? await updateUserFields(auth.collections, userId, safe)
-      : await updateUserAndAddress(auth, userId, safe.email, safe);
+      : await updateUserAndAddress(auth, userId, safe);
   if (updated) await applyAfterHook(hooks, updated);
   return updated;
 }
 
-/**
- * An update that may move the address: the new address is claimed first (USER_ALREADY_EXISTS when
- * another user holds it), the old claim goes once the user holds the new one, and the new claim goes
- * back when the user was not written.
- */
+/** An update that may move the address (USER_ALREADY_EXISTS when another user holds the new one). */
 async function updateUserAndAddress(
   auth: AuthContext,
   userId: ObjectId,
-  email: string,
   fields: Partial<Omit<UserDoc, "_id">>,
 ): Promise<UserDoc | null> {
   const before = await findUserById(auth.collections, userId);
   if (!before) return null;
-  if (before.email === email) return updateUserFields(auth.collections, userId, fields);
-  if (!(await claimEmail(auth.collections, email, userId, auth.now())))
-    throw new AuthError("USER_ALREADY_EXISTS");
-  let updated: UserDoc | null;
-  try {
-    updated = await updateUserFields(auth.collections, userId, fields);
-  } catch (error) {
-    if (isDuplicateKeyError(error)) await repairEmailClaim(auth.collections, email, auth.now());
-    else await releaseEmail(auth.collections, email, userId);
-    throw error;
-  }
-  await releaseEmail(auth.collections, updated ? before.email : email, userId);
+  const updated = await updateUserMovingAddress(auth.collections, before, fields, auth.now());
+  if (updated === "taken") throw new AuthError("USER_ALREADY_EXISTS");
   return updated;
 }
 
@@ -282,18 +269,36 @@ export async function updateCredentialPassword(
   return true;
 }
 
-export type PasswordCheckResult = "ok" | "no-credential-account" | "wrong-password";
+/** What proving a password shows: the account it matched (and whether its hash is of an older cost), or why not. */
+export type PasswordProof =
+  | { ok: true; account: AccountDoc & { password: string }; needsRehash: boolean }
+  | { ok: false; reason: "no-credential-account" | "wrong-password" };
 
-/** "a given password must match the credential account". */
-export async function checkAccountPassword(
+/**
+ * The one check of a user's password against their credential account: sign-in, change-password,
+ * delete-user and the two-factor guards. `account`: the credential account when the caller read it
+ * already (sign-in reads it before its throttle, for an unknown address too); else read here.
+ * An over-long password cannot be anyone's: refused without scrypt work. With `equalWork`, a user
+ * without a password costs the same scrypt work as a real check (sign-in: an unknown address must
+ * not answer faster — docs/security.md, enumeration).
+ */
+export async function proveUserPassword(
   auth: AuthContext,
-  user: UserDoc,
+  user: Pick<UserDoc, "_id"> | null,
   password: string,
-): Promise<PasswordCheckResult> {
-  const account = await findCredentialAccount(auth.collections, user._id);
-  if (!account?.password) return "no-credential-account";
-  // An over-long password cannot be anyone's: refuse it without spending scrypt work on it.
-  if (password.length > auth.options.emailAndPassword.maxPasswordLength) return "wrong-password";
+  options: { account?: AccountDoc | null; equalWork?: boolean } = {},
+): Promise<PasswordProof> {
+  const account =
+    options.account !== undefined
+      ? options.account
+      : user && (await findCredentialAccount(auth.collections, user._id));
+  if (!user || !account?.password) {
+    if (options.equalWork) await spendPasswordWork(password);
+    return { ok: false, reason: "no-credential-account" };
+  }
+  if (password.length > auth.options.emailAndPassword.maxPasswordLength)
+    return { ok: false, reason: "wrong-password" };
   const check = await verifyPassword(account.password, password);
-  return check.valid ? "ok" : "wrong-password";
+  if (!check.valid) return { ok: false, reason: "wrong-password" };
+  return { ok: true, account: { ...account, password: account.password }, needsRehash: check.needsRehash };
 }

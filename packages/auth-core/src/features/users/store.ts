@@ -1,30 +1,25 @@
-import { ObjectId } from "mongodb";
+import { type Filter, ObjectId } from "mongodb";
 import type { Collections } from "../../db/collections.ts";
 import { insertManyIgnoringDuplicates, isDuplicateKeyError } from "../../db/connect.ts";
+import type { UserDoc, UserTimelineDoc } from "../../db/documents.ts";
+import { findFirst, findPage, type PageQuery } from "../../db/find-page.ts";
+import { TIMELINE_RANGE, timelineIdOf } from "../../db/ids.ts";
 import {
-  type AccountDoc,
-  CREDENTIAL_PROVIDER_ID,
-  type UserDoc,
-  type UserTimelineDoc,
-} from "../../db/documents.ts";
-import { findFirst } from "../../db/find-page.ts";
-import { keyedId, timelineIdOf } from "../../db/ids.ts";
-import { bumpListingsOfUserWrite, bumpUsersListing } from "../../db/listing-version.ts";
+  bumpListingsOfUserRemoval,
+  bumpListingsOfUserWrite,
+  bumpUsersListing,
+} from "../../db/listing-version.ts";
 import { enterEveryUser } from "../../db/migrations/0010-user-timeline.ts";
+import { findRawPage, type RawPage } from "../../db/raw-page.ts";
 
 /**
- * An account's `_id` follows from its provider identity (db/ids.ts keyedId), so the lookups by
- * identity are lookups by `_id`; a credential account's identity is its user's id.
+ * The owner of `users` and of the two tables that follow every user write: `emailClaims` (one row
+ * per address, `_id` = the address: how a user is found by email and how races for an address are
+ * decided) and `userTimeline` (one entry per user, what admin list-users pages through,
+ * docs/scale.md). Each write function here also writes the claim, the timeline entry and the
+ * listing bumps (db/listing-version.ts) its write needs, so no caller can forget one. Other
+ * features, the operator API and the CLI reach these tables only through features/users' face.
  */
-export const accountIdOf = (providerId: string, accountId: string) =>
-  keyedId("account", providerId, accountId);
-
-/** The filter of a user's credential account: its `_id`, and the fields it follows from. */
-const credentialOf = (userId: ObjectId) => ({
-  _id: accountIdOf(CREDENTIAL_PROVIDER_ID, userId.toHexString()),
-  userId,
-  providerId: CREDENTIAL_PROVIDER_ID,
-});
 
 /**
  * The user holding the address: its claim, then the user by `_id` — both lookups by `_id`
@@ -194,45 +189,9 @@ export async function insertUsersInBulk(collections: Collections, docs: UserDoc[
   return claimed.filter((_, index) => !refused.has(index));
 }
 
-export function findCredentialAccount(
-  collections: Collections,
-  userId: ObjectId,
-): Promise<AccountDoc | null> {
-  return findFirst(collections.accounts, credentialOf(userId));
-}
-
-/**
- * Deletes the user's credential account: a sign-up's own when its user insert failed, or one a
- * crashed sign-up left for a user that never came (takeEmailClaim's `abandonedBy`).
- */
-export async function deleteCredentialAccount(collections: Collections, userId: ObjectId): Promise<void> {
-  await collections.accounts.deleteOne(credentialOf(userId));
-}
-
-/**
- * Deletes the user's credential account while its password is one an admin chose and nobody has
- * reset since (`passwordResetRequired`). True when one went.
- */
-export async function deleteAdminChosenPassword(
-  collections: Collections,
-  userId: ObjectId,
-): Promise<boolean> {
-  const result = await collections.accounts.deleteOne({
-    ...credentialOf(userId),
-    passwordResetRequired: { $eq: true },
-  });
-  return result.deletedCount === 1;
-}
-
 export async function insertUser(collections: Collections, doc: UserDoc): Promise<void> {
   await collections.users.insertOne(doc);
   await bumpUsersListing(collections);
-}
-
-/** Inserts the account under the `_id` its identity gives (set on `doc`, whatever a hook left there). */
-export async function insertAccount(collections: Collections, doc: AccountDoc): Promise<void> {
-  doc._id = accountIdOf(doc.providerId, doc.accountId);
-  await collections.accounts.insertOne(doc);
 }
 
 export async function updateUserFields(
@@ -249,77 +208,7 @@ export async function updateUserFields(
   return updated;
 }
 
-/**
- * Stores a password hash; with `expectedHash`, only while the account still has that hash (false
- * otherwise, and when the account is gone). A compare-and-set: atomic on MongoDB; on FerretDB v1 it
- * narrows the window to one round trip. `resetRequired` marks an admin-set password (J15); any
- * other write — a reset, a change, a re-hash — clears the mark.
- */
-export async function setCredentialPassword(
-  collections: Collections,
-  accountId: ObjectId,
-  hash: string,
-  now: Date,
-  expectedHash?: string | null,
-  resetRequired = false,
-): Promise<boolean> {
-  const { filter, update } = credentialPasswordWrite(accountId, hash, now, expectedHash, resetRequired);
-  const result = await collections.accounts.updateOne(filter, update);
-  return result.matchedCount === 1;
-}
-
-/**
- * setCredentialPassword that answers with the stored account (null when nothing matched), for an
- * `after` hook: the same single command (findAndModify), no read after the write.
- */
-export function setCredentialPasswordReturning(
-  collections: Collections,
-  accountId: ObjectId,
-  hash: string,
-  now: Date,
-  expectedHash?: string | null,
-  resetRequired = false,
-): Promise<AccountDoc | null> {
-  const { filter, update } = credentialPasswordWrite(accountId, hash, now, expectedHash, resetRequired);
-  return collections.accounts.findOneAndUpdate(filter, update, { returnDocument: "after" });
-}
-
-function credentialPasswordWrite(
-  accountId: ObjectId,
-  hash: string,
-  now: Date,
-  expectedHash: string | null | undefined,
-  resetRequired: boolean,
-) {
-  // `null`: only while no password is set ($eq null also matches a missing field).
-  const filter =
-    expectedHash === undefined ? { _id: accountId } : { _id: accountId, password: { $eq: expectedHash } };
-  const update = resetRequired
-    ? { $set: { password: hash, updatedAt: now, passwordResetRequired: true as const } }
-    : { $set: { password: hash, updatedAt: now }, $unset: { passwordResetRequired: "" as const } };
-  return { filter, update };
-}
-
-/** Sets fields on an account and answers with the stored account (null when it is gone). */
-export function updateAccountFieldsReturning(
-  collections: Collections,
-  accountId: ObjectId,
-  fields: Partial<Omit<AccountDoc, "_id" | "userId">>,
-): Promise<AccountDoc | null> {
-  return collections.accounts.findOneAndUpdate(
-    { _id: accountId },
-    { $set: fields },
-    { returnDocument: "after" },
-  );
-}
-
-/** Accounts written in bulk under their keyed `_id`s (the bench's seeding, imports); duplicates are skipped. */
-export async function insertAccountsInBulk(collections: Collections, docs: AccountDoc[]): Promise<void> {
-  for (const doc of docs) doc._id = accountIdOf(doc.providerId, doc.accountId);
-  await insertManyIgnoringDuplicates(collections.accounts, docs);
-}
-
-/** Deletes the user, then its address claim. */
+/** Undoes a sign-up's own user (its account could not be stored): then its claim and timeline entry. */
 export async function deleteUserById(collections: Collections, userId: ObjectId): Promise<void> {
   const user = await collections.users.findOneAndDelete({ _id: userId });
   if (!user) return;
@@ -329,6 +218,197 @@ export async function deleteUserById(collections: Collections, userId: ObjectId)
   await removeFromTimeline(collections, user);
 }
 
+/**
+ * A deletion's write of the user row, then its address claim and timeline entry and the listings
+ * that showed it. True when this call removed the row (false when a concurrent deletion got there
+ * first: then nothing else is done, unless `finishing` — a deletion a crash cut short, whose row may
+ * be gone already while its claim and entry are not; the claim only while it is still this user's).
+ */
+export async function deleteUserRow(
+  collections: Collections,
+  user: Pick<UserDoc, "_id" | "email" | "createdAt">,
+  finishing = false,
+): Promise<boolean> {
+  const removed = (await collections.users.deleteOne({ _id: user._id })).deletedCount === 1;
+  if (!removed && !finishing) return false;
+  await bumpListingsOfUserRemoval(collections, user._id);
+  await releaseEmail(collections, user.email, user._id);
+  await removeFromTimeline(collections, user);
+  return removed;
+}
+
 export function findUserById(collections: Collections, userId: ObjectId): Promise<UserDoc | null> {
   return findFirst(collections.users, { _id: userId });
+}
+
+/**
+ * Compare-and-set write on a user (FerretDB has no transactions): applies `fields` only while the
+ * user still has `expectedEmail` (and, when given, `expectedVerified`). Null when the user is gone or
+ * no longer matches — a concurrent verification or email change won. Throws the driver's duplicate
+ * key error when `fields.email` belongs to another user (the unique index settles races).
+ */
+async function updateUserWhereEmail(
+  collections: Collections,
+  userId: ObjectId,
+  expectedEmail: string,
+  expectedVerified: boolean | undefined,
+  fields: Partial<Omit<UserDoc, "_id" | "createdAt">>,
+): Promise<UserDoc | null> {
+  const filter =
+    expectedVerified === undefined
+      ? { _id: userId, email: { $eq: expectedEmail } }
+      : { _id: userId, email: { $eq: expectedEmail }, emailVerified: expectedVerified };
+  const updated = await collections.users.findOneAndUpdate(
+    filter,
+    { $set: fields },
+    { returnDocument: "after" },
+  );
+  await bumpListingsOfUserWrite(collections, userId, fields, updated !== null);
+  return updated;
+}
+
+/**
+ * Writes `fields` to the user, moving its address claim when `fields.email` is another address: the
+ * new address is claimed first ("taken" when another user holds it), the old claim goes once the
+ * user holds the new one, and the new one goes back when the user was not written; when the write
+ * throws (the unique email index refused it), the new claim goes to whoever holds the address and
+ * the error stands. With `where`, a compare-and-set on the address the caller saw (and on
+ * `emailVerified` when given; updateUserWhereEmail). Null when the user is gone (or no longer matches).
+ */
+export async function updateUserMovingAddress(
+  collections: Collections,
+  user: Pick<UserDoc, "_id" | "email">,
+  fields: Partial<Omit<UserDoc, "_id" | "createdAt">>,
+  now: Date,
+  where?: { emailVerified?: boolean },
+): Promise<UserDoc | null | "taken"> {
+  // docs/scale.md: of users moving to one address, the claim lets one win.
+  const moving = fields.email !== undefined && fields.email !== user.email ? fields.email : undefined;
+  if (moving !== undefined && !(await claimEmail(collections, moving, user._id, now))) return "taken";
+  let updated: UserDoc | null;
+  try {
+    updated =
+      where === undefined
+        ? await updateUserFields(collections, user._id, fields)
+        : await updateUserWhereEmail(collections, user._id, user.email, where.emailVerified, fields);
+  } catch (error) {
+    if (moving !== undefined) await repairEmailClaim(collections, moving, now);
+    throw error;
+  }
+  if (moving !== undefined) await releaseEmail(collections, updated ? user.email : moving, user._id);
+  return updated;
+}
+
+/** The fields a member list shows of each user (organization listings, members/types.ts MemberUser). */
+export type MemberUserFields = Pick<UserDoc, "_id" | "name" | "email" | "image">;
+
+/** The shown fields of the users of `ids` that exist (one `$in` read by `_id`). */
+export function findMemberUsers(
+  collections: Collections,
+  ids: readonly ObjectId[],
+): Promise<MemberUserFields[]> {
+  if (ids.length === 0) return Promise.resolve([]);
+  return findPage(collections.users, memberUsersQuery(ids));
+}
+
+/** findMemberUsers, its documents left as BSON (db/raw-page.ts); at least one id. */
+export function findMemberUsersRaw(
+  collections: Collections,
+  ids: readonly ObjectId[],
+): Promise<RawPage<MemberUserFields>> {
+  return findRawPage(collections.users, memberUsersQuery(ids));
+}
+
+function memberUsersQuery(ids: readonly ObjectId[]): PageQuery<UserDoc> {
+  return {
+    filter: { _id: { $in: [...ids] } },
+    projection: { name: 1, email: 1, image: 1 },
+    limit: ids.length,
+  };
+}
+
+/** How many users match (admin list-users' total, the dashboard's counts). */
+export function countUsers(collections: Collections, filter: Filter<UserDoc>): Promise<number> {
+  return collections.users.countDocuments(filter);
+}
+
+/** A page of admin list-users: the users `filter` matches, in `page`'s order. */
+export function findUsersPage(
+  collections: Collections,
+  filter: Filter<UserDoc>,
+  page: { sort: Record<string, 1 | -1>; offset: number; limit: number },
+): Promise<UserDoc[]> {
+  return collections.users.find(filter).sort(page.sort).skip(page.offset).limit(page.limit).toArray();
+}
+
+/**
+ * One page of the users' timeline (docs/scale.md) in `direction`: the entries' `_id`s only (each
+ * ends with its user's id, db/ids.ts userIdOfTimelineId), with the users' and the entries' counts.
+ */
+export async function findTimelinePage(
+  collections: Collections,
+  direction: 1 | -1,
+  offset: number,
+  limit: number,
+): Promise<{ entryIds: string[]; users: number; entries: number }> {
+  // findPage (db/find-page.ts): each page is one reply decoded once, not a cursor's per-document views.
+  const [page, users, entries] = await Promise.all([
+    findPage(collections.userTimeline, {
+      filter: { _id: TIMELINE_RANGE },
+      sort: { _id: direction },
+      skip: offset,
+      limit,
+      projection: { _id: 1 },
+    }),
+    collections.users.estimatedDocumentCount(),
+    collections.userTimeline.estimatedDocumentCount(),
+  ]);
+  return { entryIds: page.map((entry) => entry._id), users, entries };
+}
+
+/** The users of `ids` that exist, in no order (one `$in` read by `_id`; at least one id). */
+export function findUsersByIds(collections: Collections, ids: readonly ObjectId[]): Promise<UserDoc[]> {
+  return findPage(collections.users, { filter: { _id: { $in: [...ids] } }, limit: ids.length });
+}
+
+/**
+ * The user ids of the address claims in `range` (`_id` = the address, so an address prefix is one
+ * `_id` range, db/prefix.ts), at most `limit`.
+ */
+export async function findClaimedUserIds(
+  collections: Collections,
+  range: { $gte: string; $lt: string },
+  limit: number,
+): Promise<ObjectId[]> {
+  const claims = await collections.emailClaims
+    .find({ _id: range }, { projection: { userId: 1 } })
+    .limit(limit)
+    .toArray();
+  return claims.map((claim) => claim.userId);
+}
+
+/** Users per stored role value (comma separated, or absent → null), as the database groups them. */
+export async function countUsersByStoredRole(
+  collections: Collections,
+): Promise<{ role: string | null; count: number }[]> {
+  const groups = await collections.users
+    .aggregate<{ _id: unknown; count: number }>([{ $group: { _id: "$role", count: { $sum: 1 } } }])
+    .toArray();
+  return groups.map((group) => ({
+    role: typeof group._id === "string" ? group._id : null,
+    count: group.count,
+  }));
+}
+
+/**
+ * When each user created at or after `from` signed up; nothing else of them (indexed: createdAt).
+ * Read bare rather than counted per day: FerretDB v1 has $group but no date operators
+ * ($dateToString, $dateTrunc: "not implemented"), and it scans for a range count, so one count per
+ * day cost 30 scans (2.5 s for 1,500 users, measured) where one read of the dates costs one (0.1 s).
+ */
+export async function findSignUpDatesSince(collections: Collections, from: Date): Promise<Date[]> {
+  const rows = await collections.users
+    .find({ createdAt: { $gte: from } }, { projection: { _id: 0, createdAt: 1 } })
+    .toArray();
+  return rows.map((row) => row.createdAt);
 }

@@ -12,9 +12,9 @@ import {
   type MailSender,
   toMailUser,
 } from "../mail-dispatch.ts";
-import { claimEmail, findUserByEmail, releaseEmail, repairEmailClaim } from "../users/index.ts";
+import { findUserByEmail, updateUserMovingAddress } from "../users/index.ts";
 import { readVerificationClaims, type VerificationClaims, type VerificationRequestType } from "./rules.ts";
-import { deleteResetTokensOfUser, updateUserWhereEmail } from "./store.ts";
+import { deleteResetTokensOfUser } from "./store.ts";
 
 /**
  * Email verification tokens are signed JWTs (docs/decisions/: HS256, 3600 s) carrying the email and,
@@ -185,20 +185,17 @@ async function writeEmailState(
   const data = await applyBeforeHook<Partial<UserDoc>>(hooks, { ...fields, updatedAt: auth.now() });
   if (!data) return { ok: false, reason: "refused" };
   const { _id: _ignoredId, createdAt: _ignoredCreatedAt, ...safe } = data;
-  // A move claims the new address first (docs/scale.md): of users moving to one address, one wins.
-  const moving = safe.email !== undefined && safe.email !== user.email ? safe.email : undefined;
-  if (moving !== undefined && !(await claimEmail(auth.collections, moving, user._id, auth.now())))
-    return { ok: false, reason: "taken" };
-  let updated: UserDoc | null;
+  let updated: UserDoc | null | "taken";
   try {
-    updated = await updateUserWhereEmail(auth.collections, user._id, user.email, expectedVerified, safe);
+    updated = await updateUserMovingAddress(auth.collections, user, safe, auth.now(), {
+      emailVerified: expectedVerified,
+    });
   } catch (error) {
-    if (moving !== undefined) await repairEmailClaim(auth.collections, moving, auth.now());
     if (safe.email !== undefined && (await isTakenByAnother(auth, error, user, safe.email)))
       return { ok: false, reason: "taken" };
     throw error;
   }
-  if (moving !== undefined) await releaseEmail(auth.collections, updated ? user.email : moving, user._id);
+  if (updated === "taken") return { ok: false, reason: "taken" };
   if (!updated) return { ok: false, reason: "stale" };
   await applyAfterHook(hooks, updated);
   return { ok: true, user: updated };

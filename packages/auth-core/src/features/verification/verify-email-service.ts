@@ -3,9 +3,8 @@ import { sha256Base64Url } from "../../crypto/index.ts";
 import type { UserDoc } from "../../db/documents.ts";
 import { parseId } from "../../db/ids.ts";
 import type { SessionWithUser } from "../session/index.ts";
-import { findUserById } from "../session/index.ts";
 import { clearNewDeviceFailures } from "../sign-in-throttle/index.ts";
-import { findUserByEmail } from "../users/index.ts";
+import { findUserByEmail, findUserById } from "../users/index.ts";
 import type { VerificationClaims, VerifyFailure } from "./rules.ts";
 import {
   markEmailVerified,

@@ -2,7 +2,7 @@ import { createApiKeyContract } from "../../../contracts/api-key.ts";
 import { AuthError } from "../../../errors/auth-error.ts";
 import { answerRefusal } from "../../../errors/refusal.ts";
 import { defineEndpoint } from "../../../http/define-endpoint.ts";
-import { findUserById } from "../../session/index.ts";
+import { findUserById } from "../../users/index.ts";
 import { createApiKey } from "../service.ts";
 import type { CreatedApiKey } from "../types.ts";
 import { resolveNewKeyOwner } from "./guards.ts";

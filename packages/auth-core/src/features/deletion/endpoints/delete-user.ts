@@ -3,7 +3,7 @@ import { AuthError } from "../../../errors/auth-error.ts";
 import { answerRefusal } from "../../../errors/refusal.ts";
 import { defineEndpoint } from "../../../http/define-endpoint.ts";
 import { clearSessionCookies, isSessionFresh } from "../../session/index.ts";
-import { checkAccountPassword } from "../../users/index.ts";
+import { assertUserPassword } from "../../users/index.ts";
 import { readOrganizationRelease } from "../organizations.ts";
 import { chooseDeletePath } from "../rules.ts";
 import {
@@ -34,11 +34,7 @@ export const deleteUser = defineEndpoint(deleteUserContract, {
     // highRisk rule does not see this endpoint's own session read).
     if (caller.session.impersonatedBy) throw new AuthError("NOT_ALLOWED_WHILE_IMPERSONATING");
     const { user, session } = caller;
-    if (body.password !== undefined) {
-      const check = await checkAccountPassword(auth, user, body.password);
-      if (check === "no-credential-account") throw new AuthError("CREDENTIAL_ACCOUNT_NOT_FOUND");
-      if (check === "wrong-password") throw new AuthError("INVALID_PASSWORD");
-    }
+    if (body.password !== undefined) await assertUserPassword(auth, user, body.password);
     const path = chooseDeletePath({
       hasToken: body.token !== undefined,
       hasPassword: body.password !== undefined,

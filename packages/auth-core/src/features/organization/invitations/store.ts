@@ -172,3 +172,43 @@ export async function deleteOrganizationInvitations(
 ): Promise<void> {
   await collections.invitations.deleteMany({ organizationId });
 }
+
+/** Every invitation to the address, any status, at most `limit` (the user's data export). */
+export function findInvitationsToEmail(
+  collections: Collections,
+  email: string,
+  limit: number,
+): Promise<InvitationDoc[]> {
+  return collections.invitations
+    .find({ email: { $eq: email } })
+    .limit(limit)
+    .toArray();
+}
+
+/** Every invitation the user sent, any status, at most `limit` (the user's data export; index 0011). */
+export function findInvitationsSentBy(
+  collections: Collections,
+  inviterId: ObjectId,
+  limit: number,
+): Promise<InvitationDoc[]> {
+  return collections.invitations.find({ inviterId }).limit(limit).toArray();
+}
+
+/**
+ * Rows an operator imports (`tessera import`), unordered: returns the positions a unique index
+ * refused. The organizations of the rows written are bumped.
+ */
+export async function insertInvitationsInBulk(
+  collections: Collections,
+  docs: InvitationDoc[],
+): Promise<Set<number>> {
+  const refused = await insertManyIgnoringDuplicates(collections.invitations, docs);
+  const written = docs.filter((_, index) => !refused.has(index));
+  await bumpListings(collections, organizationsOf(written));
+  return refused;
+}
+
+/** Each organization of `rows` once. */
+function organizationsOf(rows: readonly { organizationId: ObjectId }[]): ObjectId[] {
+  return [...new Map(rows.map((row) => [row.organizationId.toHexString(), row.organizationId])).values()];
+}

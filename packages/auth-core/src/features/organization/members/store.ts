@@ -1,13 +1,13 @@
 import type { ObjectId } from "mongodb";
 import type { Collections } from "../../../db/collections.ts";
-import type { MemberDoc, UserDoc } from "../../../db/documents.ts";
+import type { MemberDoc } from "../../../db/documents.ts";
 import { findPage, type PageQuery } from "../../../db/find-page.ts";
 import { bumpListings, deleteMembersListed } from "../../../db/listing-version.ts";
 import { findRawPage, type RawPage } from "../../../db/raw-page.ts";
 import { listItemPattern } from "../../../db/regex.ts";
 
 /**
- * Members (and the public fields of their users): the only MongoDB access for them. Each write
+ * Members: the owner of `members` (their users are read through features/users). Each write
  * bumps the listing version of the organization it changed (db/listing-version.ts).
  */
 
@@ -156,33 +156,8 @@ export async function deleteOrganizationMembers(
   await collections.members.deleteMany({ organizationId });
 }
 
-export function findMemberUsers(
-  collections: Collections,
-  ids: readonly ObjectId[],
-): Promise<Pick<UserDoc, "_id" | "name" | "email" | "image">[]> {
-  if (ids.length === 0) return Promise.resolve([]);
-  return findPage(collections.users, memberUsersQuery(ids));
-}
-
-/** findMemberUsers, its documents left as BSON (db/raw-page.ts); at least one id. */
-export function findMemberUsersRaw(
-  collections: Collections,
-  ids: readonly ObjectId[],
-): Promise<RawPage<Pick<UserDoc, "_id" | "name" | "email" | "image">>> {
-  return findRawPage(collections.users, memberUsersQuery(ids));
-}
-
-function memberUsersQuery(ids: readonly ObjectId[]): PageQuery<UserDoc> {
-  return {
-    filter: { _id: { $in: [...ids] } },
-    projection: { name: 1, email: 1, image: 1 },
-    limit: ids.length,
-  };
-}
-
-export function findUserById(collections: Collections, id: ObjectId): Promise<UserDoc | null> {
-  return collections.users.findOne({ _id: id });
-}
+/** The users of members (their shown fields; one by id): read through their owner, features/users. */
+export { findMemberUsers, findMemberUsersRaw, findUserById } from "../../users/index.ts";
 
 /** A removed team is nobody's team any more (member.teamId, docs/decisions/). */
 export async function clearMembersTeam(

@@ -162,3 +162,33 @@ export async function deleteOrganizationTeamMembers(
 ): Promise<void> {
   await collections.teamMembers.deleteMany({ organizationId });
 }
+
+/** A user's team rows in every organization, at most `limit` (the user's data export; index 0011). */
+export function findUserTeamMemberships(
+  collections: Collections,
+  userId: ObjectId,
+  limit: number,
+): Promise<TeamMemberDoc[]> {
+  return collections.teamMembers.find({ userId }).limit(limit).toArray();
+}
+
+/**
+ * Rows an operator imports (`tessera import`), unordered: returns the positions a unique index
+ * refused. Teams are read on every get-full-organization: nothing to bump.
+ */
+export async function insertTeamsInBulk(collections: Collections, docs: TeamDoc[]): Promise<Set<number>> {
+  const refused = await insertManyIgnoringDuplicates(collections.teams, docs);
+  return refused;
+}
+
+/**
+ * Rows an operator imports (`tessera import`), unordered: returns the positions a unique index
+ * refused. Team memberships are not listed by get-full-organization: nothing to bump.
+ */
+export async function insertTeamMembersInBulk(
+  collections: Collections,
+  docs: TeamMemberDoc[],
+): Promise<Set<number>> {
+  const refused = await insertManyIgnoringDuplicates(collections.teamMembers, docs);
+  return refused;
+}

@@ -4,7 +4,7 @@ import type { UserDoc } from "../../../db/documents.ts";
 import { AuthError } from "../../../errors/auth-error.ts";
 import { answerRefusal, type Outcome } from "../../../errors/refusal.ts";
 import type { CookieJar } from "../../../http/cookie-jar.ts";
-import { bannedUserError, checkAccountPassword } from "../../users/index.ts";
+import { assertUserPassword, bannedUserError } from "../../users/index.ts";
 import { type ActiveChallenge, admitCodeAttempt, readChallenge } from "../challenge.ts";
 
 /**
@@ -19,9 +19,7 @@ export async function assertCallerPassword(
   user: UserDoc,
   password: string,
 ): Promise<void> {
-  const check = await checkAccountPassword(auth, user, password);
-  if (check === "no-credential-account") throw new AuthError("CREDENTIAL_ACCOUNT_NOT_FOUND");
-  if (check === "wrong-password") throw new AuthError("INVALID_PASSWORD");
+  await assertUserPassword(auth, user, password);
 }
 
 /** The live challenge the cookie names, else INVALID_TWO_FACTOR_COOKIE. */

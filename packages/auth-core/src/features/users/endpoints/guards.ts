@@ -1,7 +1,9 @@
 import type { AuthContext } from "../../../context.ts";
+import type { UserDoc } from "../../../db/documents.ts";
 import { AuthError } from "../../../errors/auth-error.ts";
 import { answerRefusal } from "../../../errors/refusal.ts";
 import { checkPasswordAllowed } from "../password-policy.ts";
+import { proveUserPassword } from "../service.ts";
 
 /*
  * users has no endpoints of its own: these are the answers other features' endpoints give for its
@@ -24,4 +26,21 @@ export async function assertPasswordAllowed(
 export function bannedUserError(auth: AuthContext): AuthError {
   const message = auth.options.admin.bannedUserMessage;
   return new AuthError("BANNED_USER", message ? { message } : undefined);
+}
+
+/**
+ * service.ts proveUserPassword for an endpoint that asks the signed-in caller for their password
+ * (delete-user, the two-factor settings): CREDENTIAL_ACCOUNT_NOT_FOUND without a password to
+ * check, INVALID_PASSWORD for a wrong one.
+ */
+export async function assertUserPassword(
+  auth: AuthContext,
+  user: Pick<UserDoc, "_id">,
+  password: string,
+): Promise<void> {
+  const proof = await proveUserPassword(auth, user, password);
+  if (proof.ok) return;
+  throw new AuthError(
+    proof.reason === "no-credential-account" ? "CREDENTIAL_ACCOUNT_NOT_FOUND" : "INVALID_PASSWORD",
+  );
 }
