@@ -4,7 +4,6 @@ import type { Collections } from "./db/collections.ts";
 import type { UserDoc } from "./db/documents.ts";
 import type { ObjectId } from "./db/ids.ts";
 import type { OrganizationListings, UserListings } from "./db/listing-cache.ts";
-import type { Outcome } from "./errors/refusal.ts";
 import type { ProviderRegistry } from "./features/social/providers/index.ts";
 import type { CookieJar } from "./http/cookie-jar.ts";
 import type { OriginMatcher } from "./http/origins.ts";
@@ -25,13 +24,12 @@ export interface CookieNames {
 }
 
 /**
- * The steps of the session pipeline (features/session/establish.ts) that other features own: the ban
- * check (features/admin) and the second-factor gate (features/two-factor). Both features use
- * sessions, so session cannot import them; createAuth hands them over instead.
+ * The step of the session pipeline (features/session/establish.ts) that another feature owns: the
+ * second-factor gate (features/two-factor). Two-factor gets sessions through that pipeline, so
+ * session cannot import it; createAuth hands the gate over instead. (The ban check is the user's,
+ * features/users/ban.ts, which session imports.)
  */
 export interface SessionSteps {
-  /** The user (an expired ban lifted), or refused BANNED_USER. */
-  checkUserNotBanned(auth: AuthContext, user: UserDoc): Outcome<UserDoc, "BANNED_USER">;
   /** Null: mint the session; otherwise a challenge is stored and its cookie set: answer it instead. */
   gateSessionMint(
     ctx: { auth: AuthContext; cookies: CookieJar },

@@ -11,12 +11,11 @@ import {
 } from "./features/api-key/index.ts";
 import { type CleanupResult, cleanupExpired } from "./features/cleanup.ts";
 import { type CoreEndpoint, coreEndpoints } from "./features/registry.ts";
-import { isSessionFresh, readSession } from "./features/session/index.ts";
+import { isSessionFresh, readCachedSession, readSession } from "./features/session/index.ts";
 import { clearSignInFailures } from "./features/sign-in-throttle/index.ts";
 import { dropUnprovenProviderAccounts } from "./features/social/index.ts";
 import { createProviders } from "./features/social/providers/index.ts";
 import { deleteUserTwoFactorData, gateSessionMint } from "./features/two-factor/index.ts";
-import { checkUserNotBanned } from "./features/users/index.ts";
 import { createApi, type TypedApi } from "./http/api.ts";
 import type { CallerResolvers } from "./http/caller.ts";
 import type { AnyEndpoint } from "./http/define-endpoint.ts";
@@ -46,6 +45,7 @@ export const coreCallerResolvers: CallerResolvers = {
   readApiKeySession,
   assertApiKeyCallerAllowed,
   readSession,
+  readCachedSession,
   isSessionFresh,
 };
 
@@ -78,7 +78,7 @@ export function createAuth(input: AuthOptions): Auth {
       timeoutMs: options.advanced.providerTimeoutMs,
     }),
     sharedRateLimiter: createDatabaseRateLimiter(collections),
-    sessionSteps: { checkUserNotBanned, gateSessionMint },
+    sessionSteps: { gateSessionMint },
     onEmailProven: async (auth, userId) => {
       await dropUnprovenProviderAccounts(auth, userId);
     },

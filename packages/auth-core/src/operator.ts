@@ -42,6 +42,8 @@ export function createOperatorApi(auth: Auth, actor: string): TypedApi<CoreEndpo
     readApiKeySession: async () => null,
     assertApiKeyCallerAllowed: () => {},
     readSession: async (context) => operatorCaller(actor, context.now()),
+    // auth.api has no cookie-cache branch (that is the HTTP engine's); never asked.
+    readCachedSession: () => null,
     isSessionFresh: () => true,
   };
   return createApi<CoreEndpoint>(auth.context, auth.endpoints, resolvers);

@@ -22,7 +22,7 @@ import { successTrueSchema } from "./models.ts";
 /**
  * What an API key standing for a session (`apiKey.enableSessionForAPIKeys`) may answer on an endpoint
  * that reads a caller: the key refused, or its owner banned. http/served-errors.ts adds these to every
- * endpoint that reads a caller; get-session, which reads the key itself, lists them.
+ * endpoint that reads a caller, where keys stand for sessions.
  */
 export const API_KEY_CALLER_ERRORS = [
   "API_KEY_INVALID",

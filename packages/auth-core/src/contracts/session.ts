@@ -1,5 +1,4 @@
 import { z } from "zod";
-import { API_KEY_CALLER_ERRORS } from "./api-key.ts";
 import { defineContract } from "./contract.ts";
 import { sessionAndUserSchema, sessionSchema, statusTrueSchema, successTrueSchema } from "./models.ts";
 import { queryBoolean, tokenField } from "./schemas.ts";
@@ -8,14 +7,15 @@ export const getSessionContract = defineContract({
   name: "getSession",
   method: "GET",
   path: "/get-session",
-  auth: "none",
+  // Signed out is an answer (null), not a refusal; a session cookie or, where keys stand for
+  // sessions, an API key is read when sent (http/served-errors.ts adds the key's refusals then).
+  auth: "optional",
   query: z.strictObject({
     disableCookieCache: queryBoolean.optional(),
     disableRefresh: queryBoolean.optional(),
   }),
   response: sessionAndUserSchema.nullable(),
-  // An API key standing for a session (apiKey.enableSessionForAPIKeys) answers its own refusal.
-  errors: API_KEY_CALLER_ERRORS,
+  errors: [],
   summary: "The caller's session and user, or null when signed out.",
   notes:
     "The query flags `disableCookieCache` and `disableRefresh` turn off the cookie cache and the session refresh for this call.",

@@ -2,9 +2,8 @@ import type { z } from "zod";
 import type { AuthContext } from "../context.ts";
 import type { AnyContract, EndpointAnswer, EndpointAuth, EndpointContract } from "../contracts/contract.ts";
 import type { ErrorCode } from "../errors/catalogue.ts";
-import type { SessionWithUser } from "./caller.ts";
+import type { ReadSessionOptions, SessionWithUser } from "./caller.ts";
 import type { CookieJar } from "./cookie-jar.ts";
-import type { MaybePromise } from "./maybe-promise.ts";
 
 export type { EndpointAuth } from "../contracts/contract.ts";
 
@@ -24,13 +23,6 @@ export interface EndpointContext<Body, Query> {
   /** Request cookies in, Set-Cookie out. */
   cookies: CookieJar;
   setHeader(name: string, value: string): void;
-  /**
-   * The caller an API key stands for (`apiKey.enableSessionForAPIKeys`), null without one — for an
-   * endpoint that reads no session through the engine (get-session). The reader is one of the
-   * caller resolvers handed to http/ at construction (http/caller.ts), so no feature imports another
-   * for it.
-   */
-  readApiKeyCaller(): MaybePromise<SessionWithUser | null>;
 }
 
 /** Brands handler results that are not JSON data, so no JSON payload can be mistaken for one. */
@@ -88,10 +80,17 @@ export interface EndpointDefinition<
   /**
    * JSON data, or redirectTo(url) / htmlPage(html). `Result` is the whole declared return type,
    * redirects and pages included, so `auth.api` knows when `data` can be null (see http/api.ts).
-   * Usually `async`; a handler that can often answer without waiting may return its value directly
-   * then (get-session on a cookie-cache hit), sparing the request every promise (http/maybe-promise.ts).
    */
-  handler(ctx: EndpointContext<z.output<Body>, z.output<Query>>): MaybePromise<Result>;
+  handler(ctx: EndpointContext<z.output<Body>, z.output<Query>>): Promise<Result>;
+  /**
+   * The answer when the signed cookie cache vouches for the caller (`ctx.session`), given at once:
+   * the engine's one synchronous branch (run-endpoint.ts answerFromCookieCache) serves such a GET
+   * with no database command and no promise. Only for an endpoint whose answer is that session
+   * itself (get-session); it must answer what `handler` would for the same caller.
+   */
+  answerCached?(ctx: EndpointContext<z.output<Body>, z.output<Query>>): Result;
+  /** Less than the engine's default session read, asked by the query (get-session's `disableCookieCache`). */
+  sessionRead?(query: z.output<Query>): Partial<ReadSessionOptions>;
   /** The endpoint's contract (contracts/), which its responses must satisfy. */
   contract: AnyContract;
 }
@@ -99,7 +98,14 @@ export interface EndpointDefinition<
 /** How an endpoint behaves on the server, beside its contract: the handler and the engine's flags. */
 export type EndpointImplementation<Body extends z.ZodType, Query extends z.ZodType, Result> = Pick<
   EndpointDefinition<Body, Query, Result>,
-  "fieldErrors" | "acceptsForm" | "acceptsCrossSitePost" | "sensitive" | "highRisk" | "handler"
+  | "fieldErrors"
+  | "acceptsForm"
+  | "acceptsCrossSitePost"
+  | "sensitive"
+  | "highRisk"
+  | "handler"
+  | "answerCached"
+  | "sessionRead"
 >;
 
 /** What a handler may return for a contract: its JSON response, and a redirect or a page where it says so. */

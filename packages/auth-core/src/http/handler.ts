@@ -13,11 +13,17 @@ import { compileTrustedProxies, rateLimitAddress, resolveClientIp } from "./clie
 import { type CorsOptions, withCors } from "./cors.ts";
 import { assertBeforeDeadline, deadlineOf, withinRequestTimeout } from "./deadline.ts";
 import type { AnyEndpoint } from "./define-endpoint.ts";
-import { isPromise, type MaybePromise } from "./maybe-promise.ts";
+import type { MaybePromise } from "./maybe-promise.ts";
 import { type RateLimiter, ruleForPath } from "./rate-limit.ts";
 import { readRequestBody } from "./read-body.ts";
 import { createRouter } from "./router.ts";
-import { type EndpointOutcome, headersOfFailure, runEndpoint } from "./run-endpoint.ts";
+import {
+  answerFromCookieCache,
+  type EndpointInput,
+  type EndpointOutcome,
+  headersOfFailure,
+  runEndpoint,
+} from "./run-endpoint.ts";
 import { servedErrorCodes } from "./served-errors.ts";
 
 export interface HandlerOptions {
@@ -63,7 +69,10 @@ export interface EngineResponse {
   body: string | Uint8Array | null;
 }
 
-/** Answers at once when nothing had to be waited for (http/maybe-promise.ts). */
+/**
+ * Answers at once when nothing had to be waited for (http/maybe-promise.ts): the cookie-cache branch,
+ * and what routing alone answers (404, 405, the API documents).
+ */
 export type Engine = (request: EngineRequest) => MaybePromise<EngineResponse>;
 
 /**
@@ -250,26 +259,23 @@ function createEngine(
   };
   return (request) => {
     const deadlineMs = deadlineOf(requestTimeoutMs);
-    const reply = handleRequest(request, deadlineMs);
-    // Answered without waiting: there is nothing for the request timeout to bound.
-    if (!isPromise(reply)) return answerHead(request, reply);
-    return withinRequestTimeout(reply, requestTimeoutMs).then(
-      (value) => answerHead(request, value),
-      (error: unknown) => answerHead(request, errorReply(auth, error)),
-    );
+    let routed: RouteCall | EngineResponse;
+    try {
+      routed = routeRequest(request, deadlineMs);
+    } catch (error) {
+      return answerHead(request, errorReply(auth, error));
+    }
+    if (!("endpoint" in routed)) return answerHead(request, routed);
+    // The one synchronous branch: a read the cookie cache answers (get-session's hot case, run-endpoint.ts).
+    const cached = isRateLimited(routed.endpoint)
+      ? null
+      : answerFromCookieCache(auth, callers, routed.endpoint, routed.method, endpointInput(routed, {}));
+    if (cached) return answerHead(request, outcomeToReply(cached));
+    return serveInTime(routed);
   };
 
-  /** Any failure becomes its reply here, whether thrown at once or rejected later. */
-  function handleRequest(request: EngineRequest, deadlineMs: number): MaybePromise<EngineResponse> {
-    try {
-      const reply = routeRequest(request, deadlineMs);
-      return isPromise(reply) ? reply.catch((error: unknown) => errorReply(auth, error)) : reply;
-    } catch (error) {
-      return errorReply(auth, error);
-    }
-  }
-
-  function routeRequest(request: EngineRequest, deadlineMs: number): MaybePromise<EngineResponse> {
+  /** The route's call, or the reply routing alone gives (404 and 405 thrown, the API documents). */
+  function routeRequest(request: EngineRequest, deadlineMs: number): RouteCall | EngineResponse {
     const { pathname } = request;
     if (pathname !== basePath && !pathname.startsWith(`${basePath}/`)) throw new AuthError("NOT_FOUND");
     const path = pathname.slice(basePath.length) || "/";
@@ -281,43 +287,57 @@ function createEngine(
     if (lookup.kind === "method-not-allowed") return methodNotAllowed(lookup.allow);
     const { endpoint, params } = lookup.match;
     const ip = resolveClientIp(request.remoteAddress, request.headers, proxies, ipAddressHeader);
-    const call: RouteCall = { request, endpoint, params, method, ip, deadlineMs };
+    return { request, endpoint, params, method, ip, deadlineMs };
+  }
+
+  /** Whether a request to this endpoint counts against a rate limit (and so must wait for it). */
+  function isRateLimited(endpoint: AnyEndpoint): boolean {
+    return auth.options.rateLimit.enabled && ruleForPath(endpoint.path, auth.options.rateLimit) !== null;
+  }
+
+  /** Any failure becomes its reply here; past `advanced.requestTimeoutMs` the reply is 503. */
+  async function serveInTime(call: RouteCall): Promise<EngineResponse> {
+    try {
+      return answerHead(call.request, await withinRequestTimeout(serveEndpoint(call), requestTimeoutMs));
+    } catch (error) {
+      return answerHead(call.request, errorReply(auth, error));
+    }
+  }
+
+  async function serveEndpoint(call: RouteCall): Promise<EngineResponse> {
+    const { request, endpoint, ip, deadlineMs } = call;
     if (auth.options.rateLimit.enabled) {
       if (ip === null && !warnedNoAddress) {
         warnedNoAddress = true;
         auth.options.logger.warn(proxies.anyPeer ? NO_FORWARDED_HEADER_WARNING : NO_CLIENT_ADDRESS_WARNING);
       }
       // Keyed on the route, not the raw path: `/reset-password/<token>` is one bucket, not one per token.
-      return checkRateLimit(auth, rateLimiter, ip, endpoint.path, deadlineMs).then(
-        (limited) => limited ?? callEndpoint(call),
-      );
+      const limited = await checkRateLimit(auth, rateLimiter, ip, endpoint.path, deadlineMs);
+      if (limited) return limited;
     }
-    return callEndpoint(call);
-  }
-
-  function callEndpoint(call: RouteCall): MaybePromise<EngineResponse> {
-    if (call.method === "GET") return runRoutedEndpoint(call, {});
-    const { request, endpoint } = call;
-    return request
-      .readBody(auth.options.advanced.maxBodyBytes, endpoint.acceptsForm === true)
-      .then((body) => runRoutedEndpoint(call, body));
-  }
-
-  function runRoutedEndpoint(call: RouteCall, body: unknown): MaybePromise<EngineResponse> {
+    const body =
+      call.method === "GET"
+        ? {}
+        : await request.readBody(auth.options.advanced.maxBodyBytes, endpoint.acceptsForm === true);
     // A limiter claim or a slow body upload may have outlived the caller: its endpoint is not started.
-    assertBeforeDeadline(call.deadlineMs);
-    const { request } = call;
-    const outcome = runEndpoint(auth, callers, call.endpoint, call.method, {
-      body,
-      query: request.query === "" ? {} : Object.fromEntries(new URLSearchParams(request.query)),
-      params: call.params,
-      headers: request.headers,
-      ip: call.ip,
-      isServerCall: false,
-      deadlineMs: call.deadlineMs,
-    });
-    return isPromise(outcome) ? outcome.then(outcomeToReply) : outcomeToReply(outcome);
+    assertBeforeDeadline(deadlineMs);
+    const input = endpointInput(call, body);
+    return outcomeToReply(await runEndpoint(auth, callers, endpoint, call.method, input));
   }
+}
+
+/** What the endpoint is given of a routed request. */
+function endpointInput(call: RouteCall, body: unknown): EndpointInput {
+  const { request } = call;
+  return {
+    body,
+    query: request.query === "" ? {} : Object.fromEntries(new URLSearchParams(request.query)),
+    params: call.params,
+    headers: request.headers,
+    ip: call.ip,
+    isServerCall: false,
+    deadlineMs: call.deadlineMs,
+  };
 }
 
 /** A routed request on its way to its endpoint. */

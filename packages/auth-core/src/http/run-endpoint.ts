@@ -1,7 +1,7 @@
 import type { AuthContext } from "../context.ts";
 import { AuthError, isAuthError } from "../errors/auth-error.ts";
 import { assertCallbackURLsTrusted } from "./callback-urls.ts";
-import type { CallerResolvers, SessionWithUser } from "./caller.ts";
+import type { CallerResolvers, ReadSessionOptions, SessionWithUser } from "./caller.ts";
 import { CookieJar } from "./cookie-jar.ts";
 import type { CookieAttributes } from "./cookies.ts";
 import {
@@ -10,7 +10,6 @@ import {
   type EndpointContext,
   type EndpointResult,
 } from "./define-endpoint.ts";
-import { andThen, isPromise, type MaybePromise } from "./maybe-promise.ts";
 import { requestOrigin } from "./origins.ts";
 import { isDocumentedError } from "./served-errors.ts";
 import { assertUserURLsAllowed } from "./user-urls.ts";
@@ -152,15 +151,16 @@ function assertOriginTrusted(auth: AuthContext, method: string, input: EndpointI
   if (origin === null || !auth.origins.isTrustedOrigin(origin)) throw new AuthError("INVALID_ORIGIN");
 }
 
-function resolveCaller(
+/** Who calls: the API-key caller when a key is sent, else the cookies' session, admitted by the endpoint's auth level. */
+async function resolveCaller(
   auth: AuthContext,
   callers: CallerResolvers,
   endpoint: AnyEndpoint,
   method: string,
+  input: EndpointInput,
   jar: CookieJar,
-  headers: Headers,
-  deadlineMs: number,
-): MaybePromise<SessionWithUser | null> {
+  query: unknown,
+): Promise<SessionWithUser | null> {
   // `apiKey.enableSessionForAPIKeys` (the api-key feature's session bridge): the key header, when sent,
   // is the credential — never fresh, refused by sensitive endpoints. Server-only endpoints are the
   // app's own calls: a key header they forward is not their caller (and is not counted twice).
@@ -168,28 +168,26 @@ function resolveCaller(
     // Refused before the key is read: reading it counts a use and a rate-limit hit, which a call
     // the endpoint refuses anyway must not spend.
     const { enableSessionForAPIKeys, header } = auth.options.apiKey;
-    if (enableSessionForAPIKeys && headers.has(header)) callers.assertApiKeyCallerAllowed(endpoint);
-    return andThen(callers.readApiKeySession(auth, headers, deadlineMs), (viaKey) =>
-      viaKey ? viaKey : resolveCookieCaller(auth, callers, endpoint, method, jar),
-    );
+    if (enableSessionForAPIKeys && input.headers.has(header)) callers.assertApiKeyCallerAllowed(endpoint);
+    const viaKey = await callers.readApiKeySession(auth, input.headers, input.deadlineMs);
+    if (viaKey) return viaKey;
   }
-  return resolveCookieCaller(auth, callers, endpoint, method, jar);
+  const options = sessionReadOptions(endpoint, method, query);
+  return admitCaller(auth, callers, endpoint, await callers.readSession(auth, jar, options));
 }
 
-function resolveCookieCaller(
-  auth: AuthContext,
-  callers: CallerResolvers,
-  endpoint: AnyEndpoint,
-  method: string,
-  jar: CookieJar,
-): MaybePromise<SessionWithUser | null> {
-  // The cookie cache answers reads only (at most its 60 s stale). A state-changing call
-  // reads the session row: otherwise a revoked or banned session could keep writing — and keep
-  // re-signing a fresh cache for itself (update-user) — long after its cache should have run out.
-  const useCookieCache = method === "GET" && !endpoint.sensitive;
-  return andThen(callers.readSession(auth, jar, { useCookieCache, disableRefresh: false }), (caller) =>
-    admitCaller(auth, callers, endpoint, caller),
-  );
+/**
+ * The cookie cache answers reads only (at most its maxAge stale). A state-changing call reads the
+ * session row: otherwise a revoked or banned session could keep writing — and keep re-signing a
+ * fresh cache for itself (update-user) — long after its cache should have run out. An endpoint may
+ * ask for less (get-session's `disableCookieCache` and `disableRefresh`), never for more.
+ */
+function sessionReadOptions(endpoint: AnyEndpoint, method: string, query: unknown): ReadSessionOptions {
+  const asked = endpoint.sessionRead?.(query);
+  return {
+    useCookieCache: method === "GET" && !endpoint.sensitive && asked?.useCookieCache !== false,
+    disableRefresh: asked?.disableRefresh === true,
+  };
 }
 
 function admitCaller(
@@ -213,28 +211,47 @@ function admitCaller(
 
 /**
  * Runs one endpoint for both entries (HTTP handler and server API): validation, origin and
- * callback checks, session resolution, then the handler. Errors propagate as AuthError (or the raw
- * external failure) — each entry turns them into its own form. Cookies set before a failure are
- * carried on the error so an expired session's clearing still reaches the client.
- *
- * The outcome comes without a promise when nothing had to be waited for (a cookie-cache hit, a
- * handler that answered at once; http/maybe-promise.ts); a failure is always a rejected promise,
- * never a synchronous throw, so every caller handles errors in one place.
+ * callback checks, session resolution, then the handler. Errors reject the promise as AuthError (or
+ * the raw external failure) — each entry turns them into its own form. Cookies set before a failure
+ * are carried on the error so an expired session's clearing still reaches the client.
  */
-export function runEndpoint(
+export async function runEndpoint(
   auth: AuthContext,
   callers: CallerResolvers,
   endpoint: AnyEndpoint,
   method: string,
   input: EndpointInput,
-): MaybePromise<EndpointOutcome> {
+): Promise<EndpointOutcome> {
   const run = new EndpointRun(auth, callers, endpoint, method, input);
   try {
-    const outcome = run.start();
-    return isPromise(outcome) ? outcome.catch((error: unknown) => run.fail(error)) : outcome;
+    return await run.run();
   } catch (error) {
-    // The executor turns a throw of `failure` itself (checkResponses) into the rejection too.
-    return new Promise((_, reject) => reject(run.failure(error)));
+    throw run.failure(error);
+  }
+}
+
+/**
+ * The engine's one synchronous branch (handler.ts): the answer to a read whose caller the signed
+ * cookie cache vouches for and whose endpoint answers such a caller at once (`answerCached`,
+ * get-session) — no database command, no promise. Null whenever anything else applies (another
+ * endpoint, no or an unusable cache, an API key sent, input the endpoint refuses): `runEndpoint`
+ * then serves the request from the start, errors included, so this branch never answers an error.
+ */
+export function answerFromCookieCache(
+  auth: AuthContext,
+  callers: CallerResolvers,
+  endpoint: AnyEndpoint,
+  method: string,
+  input: EndpointInput,
+): EndpointOutcome | null {
+  if (method !== "GET" || !endpoint.answerCached || endpoint.sensitive) return null;
+  const { enableSessionForAPIKeys, header } = auth.options.apiKey;
+  if (enableSessionForAPIKeys && input.headers.has(header)) return null;
+  const run = new EndpointRun(auth, callers, endpoint, method, input);
+  try {
+    return run.answerCached();
+  } catch {
+    return null;
   }
 }
 
@@ -248,8 +265,8 @@ const COOKIE_DEFAULTS: CookieAttributes = Object.freeze({
 const SECURE_COOKIE_DEFAULTS: CookieAttributes = Object.freeze({ ...COOKIE_DEFAULTS, secure: true });
 
 /**
- * One endpoint call, and the context its handler gets: one object per call, with `setHeader` and
- * `readApiKeyCaller` on the prototype rather than closures made per request.
+ * One endpoint call, and the context its handler gets: one object per call, with `setHeader` on the
+ * prototype rather than a closure made per request.
  */
 class EndpointRun implements EndpointContext<unknown, unknown> {
   readonly auth: AuthContext;
@@ -298,11 +315,36 @@ class EndpointRun implements EndpointContext<unknown, unknown> {
     this.#extraHeaders.set(name, value);
   }
 
-  readApiKeyCaller(): MaybePromise<SessionWithUser | null> {
-    return this.#callers.readApiKeySession(this.auth, this.headers, this.deadlineMs);
+  async run(): Promise<EndpointOutcome> {
+    const endpoint = this.#endpoint;
+    this.#checkInput();
+    if (endpoint.auth !== "none") {
+      this.session = await resolveCaller(
+        this.auth,
+        this.#callers,
+        endpoint,
+        this.#method,
+        this.#input,
+        this.cookies,
+        this.query,
+      );
+    }
+    return this.#finish(await endpoint.handler(this));
   }
 
-  start(): MaybePromise<EndpointOutcome> {
+  /** answerFromCookieCache's run: throws or answers null wherever `run` would do anything else. */
+  answerCached(): EndpointOutcome | null {
+    const endpoint = this.#endpoint;
+    this.#checkInput();
+    if (!sessionReadOptions(endpoint, this.#method, this.query).useCookieCache) return null;
+    const caller = this.#callers.readCachedSession(this.auth, this.cookies);
+    if (!caller) return null;
+    this.session = admitCaller(this.auth, this.#callers, endpoint, caller);
+    return this.#finish(endpoint.answerCached!(this));
+  }
+
+  /** Origin, input schemas and the URLs the input carries: the same for every way of answering. */
+  #checkInput(): void {
     const auth = this.auth;
     const endpoint = this.#endpoint;
     const method = this.#method;
@@ -312,29 +354,6 @@ class EndpointRun implements EndpointContext<unknown, unknown> {
     this.body = method === "GET" ? {} : validateInput(endpoint.body, input.body, endpoint.fieldErrors);
     assertCallbackURLsTrusted(auth, this.body, this.query);
     assertUserURLsAllowed(auth, this.body);
-    if (endpoint.auth === "none") return this.#callHandler();
-    const caller = resolveCaller(
-      auth,
-      this.#callers,
-      endpoint,
-      method,
-      this.cookies,
-      this.headers,
-      this.deadlineMs,
-    );
-    if (!isPromise(caller)) {
-      this.session = caller;
-      return this.#callHandler();
-    }
-    return caller.then((session) => {
-      this.session = session;
-      return this.#callHandler();
-    });
-  }
-
-  #callHandler(): MaybePromise<EndpointOutcome> {
-    const result = this.#endpoint.handler(this);
-    return isPromise(result) ? result.then((value) => this.#finish(value)) : this.#finish(result);
   }
 
   #finish(result: unknown): EndpointOutcome {
@@ -369,10 +388,6 @@ class EndpointRun implements EndpointContext<unknown, unknown> {
     return Object.assign(error instanceof Error ? error : new Error(String(error)), {
       responseHeaders: toHeaders(this.cookies.setCookieLines(), this.#extraHeaders),
     });
-  }
-
-  fail(error: unknown): never {
-    throw this.failure(error);
   }
 }
 

@@ -2,7 +2,6 @@ import type { AuthContext } from "../../context.ts";
 import type { SessionDoc, UserDoc } from "../../db/documents.ts";
 import { AuthError } from "../../errors/auth-error.ts";
 import type { EndpointAuth } from "../../http/define-endpoint.ts";
-import type { MaybePromise } from "../../http/maybe-promise.ts";
 import type { SessionWithUser } from "../session/index.ts";
 import { checkApiKey } from "./verify-service.ts";
 
@@ -29,24 +28,15 @@ class ApiKeySession implements SessionWithUser {
  * request counts one use and one rate-limit hit of the key. The key is read from the header only,
  * never from a query parameter (matrix K: URLs end up in logs and Referer headers).
  */
-export function readApiKeySession(
+export async function readApiKeySession(
   auth: AuthContext,
   headers: Headers,
   deadlineMs = Number.POSITIVE_INFINITY,
-): MaybePromise<SessionWithUser | null> {
+): Promise<SessionWithUser | null> {
   const config = auth.options.apiKey;
-  // Without a key there is nothing to wait for: answered at once, no promise (http/maybe-promise.ts).
   if (!config.enableSessionForAPIKeys) return null;
   const presented = headers.get(config.header);
   if (presented === null) return null;
-  return readPresentedKey(auth, presented, deadlineMs);
-}
-
-async function readPresentedKey(
-  auth: AuthContext,
-  presented: string,
-  deadlineMs: number,
-): Promise<SessionWithUser> {
   const check = await checkApiKey(auth, presented.trim(), undefined, deadlineMs);
   if (!check.valid) throw new AuthError(check.refusal.code, { details: check.refusal.details });
   const { key, user } = check;

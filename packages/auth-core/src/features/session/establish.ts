@@ -3,6 +3,7 @@ import type { TwoFactorRedirect } from "../../contracts/two-factor.ts";
 import type { SessionDoc, UserDoc } from "../../db/documents.ts";
 import type { ObjectId } from "../../db/ids.ts";
 import type { CookieJar } from "../../http/cookie-jar.ts";
+import { checkUserNotBanned } from "../users/index.ts";
 import { createSession, setSessionCookies } from "./service.ts";
 
 /** What a request gives the session it gets: where the cookies go, and what the session records. */
@@ -54,7 +55,7 @@ export interface EstablishedSession {
 export type Established = EstablishedSession | { kind: "challenge"; answer: TwoFactorRedirect };
 
 /**
- * Ban "check" refused the user (users' checkUserNotBanned): nothing was created and no cookie set;
+ * Ban "check" refused the user (features/users/ban.ts checkUserNotBanned): nothing was created and no cookie set;
  * the endpoint answers BANNED_USER (the users face's bannedUserError) or its own way (a redirect).
  */
 export interface BannedFromSession {
@@ -63,9 +64,10 @@ export interface BannedFromSession {
 
 /**
  * THE way to get a session (docs/architecture.md "Getting a session"): ban check → second-factor
- * gate → create → cookies, each path stating which steps apply. The ban check and the gate belong to
- * features/admin and features/two-factor, which both use sessions: createAuth hands them over in
- * `auth.sessionSteps`, so session imports neither and dependencies stay one-way.
+ * gate → create → cookies, each path stating which steps apply. The ban check is the user's
+ * (features/users/ban.ts, imported from the users face). The gate belongs to features/two-factor,
+ * which gets sessions through this pipeline: createAuth hands it over in `auth.sessionSteps`, so
+ * session does not import two-factor and dependencies stay one-way.
  * Answers "banned" (ban "check" only); throws FAILED_TO_CREATE_SESSION (a session create hook
  * refused, or the challenge could not be stored), and whatever `beforeGate` / `beforeCookies` throw.
  */
@@ -99,17 +101,18 @@ export async function establishSession(
   found: UserDoc,
   options: EstablishOptions,
 ): Promise<Established | BannedFromSession> {
-  const steps = auth.sessionSteps;
   let user = found;
   if (options.ban === "check") {
-    const checked = steps.checkUserNotBanned(auth, found);
+    const checked = checkUserNotBanned(auth, found);
     if (!checked.ok) return { kind: "banned" };
     user = checked.value;
   }
   await options.beforeGate?.(user);
   if (options.secondFactor === "gate") {
     const { cookies } = request;
-    const answer = await steps.gateSessionMint({ auth, cookies }, user, { rememberMe: options.rememberMe });
+    const answer = await auth.sessionSteps.gateSessionMint({ auth, cookies }, user, {
+      rememberMe: options.rememberMe,
+    });
     if (answer) return { kind: "challenge", answer };
   }
   const session = await createSession(auth, {

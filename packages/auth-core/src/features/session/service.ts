@@ -149,7 +149,6 @@ export function readSessionToken(auth: AuthContext, jar: CookieJar): string | nu
 
 import type { AfterCollections } from "../../db/collections.ts";
 import type { ReadSessionOptions } from "../../http/caller.ts";
-import type { MaybePromise } from "../../http/maybe-promise.ts";
 import * as stored from "./store.ts";
 
 export type { ReadSessionOptions };
@@ -159,22 +158,30 @@ export type { ReadSessionOptions };
  * database (session + user: 2 commands). Expired sessions are deleted and cookies cleared; a
  * session read after its update age is refreshed and its cookie re-set.
  */
-export function readSession(
+export async function readSession(
   auth: AuthContext,
   jar: CookieJar,
   options: ReadSessionOptions,
-): MaybePromise<SessionWithUser | null> {
-  const now = auth.now();
+): Promise<SessionWithUser | null> {
   const useCache = options.useCookieCache && auth.options.session.cookieCache.enabled;
-  const cached = useCache ? jar.get(auth.cookies.sessionData) : undefined;
+  return (useCache ? readCachedSession(auth, jar) : null) ?? readStoredSession(auth, jar, options, useCache);
+}
+
+/**
+ * The session the signed cookie cache vouches for, or null (no cache, cache off, or a cache this
+ * request cannot use: expired, forged, issued with another session cookie); changes nothing, so a
+ * null leaves the request to readSession as it came. Synchronous: the engine answers a
+ * cookie-cached get-session from it without a promise (http/run-endpoint.ts answerFromCookieCache).
+ */
+export function readCachedSession(auth: AuthContext, jar: CookieJar): SessionWithUser | null {
+  if (!auth.options.session.cookieCache.enabled) return null;
+  const cached = jar.get(auth.cookies.sessionData);
   const signed = jar.get(auth.cookies.sessionToken);
-  if (cached && signed) {
-    // The cache's HMAC covers this exact signed cookie, so a hit also proves the cookie genuine
-    // (cookie-cache.ts): one HMAC instead of two. A hit is answered at once, without a promise.
-    const hit = readCookieCache(cached, auth.options.secret, signed, now);
-    if (hit) return fromCookieCache(hit);
-  }
-  return readStoredSession(auth, jar, options, now, cached, signed);
+  if (!cached || !signed) return null;
+  // The cache's HMAC covers this exact signed cookie, so a hit also proves the cookie genuine
+  // (cookie-cache.ts): one HMAC instead of two.
+  const hit = readCookieCache(cached, auth.options.secret, signed, auth.now());
+  return hit ? new CachedSession(hit) : null;
 }
 
 /** readSession past the cookie cache: the session and user rows (a refused cache is deleted). */
@@ -182,10 +189,11 @@ async function readStoredSession(
   auth: AuthContext,
   jar: CookieJar,
   options: ReadSessionOptions,
-  now: Date,
-  cached: string | undefined,
-  signed: string | undefined,
+  useCache: boolean,
 ): Promise<SessionWithUser | null> {
+  const now = auth.now();
+  const cached = useCache ? jar.get(auth.cookies.sessionData) : undefined;
+  const signed = jar.get(auth.cookies.sessionToken);
   const token = readSessionToken(auth, jar);
   if (!token) {
     if (signed !== undefined) clearSessionCookies(auth, jar);
@@ -230,7 +238,7 @@ async function readStoredSession(
       return null;
     }
     setSessionCookies(auth, jar, session, user);
-  } else if (options.useCookieCache && auth.options.session.cookieCache.enabled) {
+  } else if (useCache) {
     setCookieCache(auth, jar, session, user);
   }
   return { session, user, fromCache: false };
@@ -266,10 +274,6 @@ class CachedSession implements SessionWithUser {
   get json(): string {
     return this.#hit.json;
   }
-}
-
-function fromCookieCache(hit: CookieCacheHit): SessionWithUser {
-  return new CachedSession(hit);
 }
 
 /**

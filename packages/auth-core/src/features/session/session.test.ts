@@ -11,7 +11,7 @@ import {
   setCookieLine,
   tokenOf,
 } from "#test/session-cookies.ts";
-import { TEST_SECRET, type TestAuth, useFreshTestAuth } from "#test/test-auth.ts";
+import { TEST_ORIGIN, TEST_SECRET, type TestAuth, useFreshTestAuth } from "#test/test-auth.ts";
 
 interface SessionBody {
   session: { id: string; userId: string; token: string; expiresAt: string };
@@ -20,6 +20,20 @@ interface SessionBody {
 
 let t: TestAuth;
 const freshTestAuth = useFreshTestAuth();
+
+interface Operation {
+  security: Record<string, string[]>[];
+  responses: Record<string, unknown>;
+}
+
+/** get-session as the instance's API document (GET /openapi.json) describes it. */
+async function getSessionOperation(): Promise<Operation> {
+  const res = await new TestBrowser(t.auth).get<{ paths: Record<string, { get: Operation }> }>(
+    `${TEST_ORIGIN}/api/auth/openapi.json`,
+  );
+  expect(res.status).toBe(200);
+  return res.body.paths["/api/auth/get-session"]!.get;
+}
 
 describe("get-session", () => {
   beforeEach(async () => {
@@ -32,6 +46,25 @@ describe("get-session", () => {
     expect(res.body).toBeNull();
     expect(res.headers.getSetCookie()).toEqual([]);
     expect(res.headers.get("cache-control")).toBe("no-store");
+  });
+
+  it("is open to anyone, as its contract and the API document say: anonymous, or the session cookie sent", async () => {
+    const operation = await getSessionOperation();
+    expect(operation.security).toContainEqual({});
+    expect(operation.security).toContainEqual({ sessionCookie: [] });
+    // An API key's refusals exist only where keys stand for sessions.
+    expect(JSON.stringify(operation.responses)).not.toContain("API_KEY_INVALID");
+  });
+
+  it("reads an API key where keys stand for sessions, and the API document lists the key's refusals", async () => {
+    t = await freshTestAuth({ apiKey: { enableSessionForAPIKeys: true } });
+    const operation = await getSessionOperation();
+    expect(operation.security).toContainEqual({});
+    expect(operation.security).toContainEqual({ apiKey: [] });
+    expect(JSON.stringify(operation.responses)).toContain("API_KEY_INVALID");
+    const res = await new TestBrowser(t.auth).get("/get-session", { headers: { "x-api-key": "not-a-key" } });
+    expect(res.status).toBe(401);
+    expect(res.body).toEqual({ code: "API_KEY_INVALID", message: "invalid" });
   });
 
   it("returns the session and user of a signed-in browser", async () => {

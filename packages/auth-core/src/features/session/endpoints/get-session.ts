@@ -1,39 +1,27 @@
 import { getSessionContract } from "../../../contracts/session.ts";
 import type { SessionWithUser } from "../../../http/caller.ts";
-import { defineEndpoint, type EndpointContext } from "../../../http/define-endpoint.ts";
-import { isPromise, type MaybePromise } from "../../../http/maybe-promise.ts";
+import { defineEndpoint } from "../../../http/define-endpoint.ts";
 import { serializedJson } from "../../../http/run-endpoint.ts";
-import { cachedSessionJson, readSession } from "../service.ts";
+import { cachedSessionJson } from "../service.ts";
 import { type Session, toSession, toUser, type User } from "../types.ts";
 
-type GetSessionAnswer = { session: Session; user: User } | null;
-type GetSessionContext = EndpointContext<unknown, { disableCookieCache?: boolean; disableRefresh?: boolean }>;
-
+/**
+ * "Who is this?": the caller the engine resolved (contract auth "optional": the cookies' session or,
+ * with `apiKey.enableSessionForAPIKeys`, the key's user), or null when signed out — 200 either way.
+ */
 export const getSession = defineEndpoint(getSessionContract, {
-  // Not `async`, and no closure on the way: a cookie-cache hit answers without a promise
-  // (http/maybe-promise.ts), and that hit is the request this endpoint exists to make cheap.
-  handler(ctx): MaybePromise<GetSessionAnswer> {
-    // "Who is this?" for a caller holding an API key (`apiKey.enableSessionForAPIKeys`): this
-    // endpoint reads no session through run-endpoint, so it asks for the key's caller itself.
-    const viaKey = ctx.readApiKeyCaller();
-    if (isPromise(viaKey)) return viaKey.then((caller) => answerCaller(ctx, caller));
-    return answerCaller(ctx, viaKey);
+  sessionRead: (query) => ({
+    useCookieCache: query.disableCookieCache !== true,
+    disableRefresh: query.disableRefresh === true,
+  }),
+  // The request this endpoint exists to make cheap: the engine answers it without a promise.
+  answerCached: (ctx) => answerCaller(ctx.session),
+  async handler(ctx) {
+    return answerCaller(ctx.session);
   },
 });
 
-function answerCaller(
-  ctx: GetSessionContext,
-  viaKey: SessionWithUser | null,
-): MaybePromise<GetSessionAnswer> {
-  if (viaKey) return toAnswer(viaKey);
-  const found = readSession(ctx.auth, ctx.cookies, {
-    useCookieCache: ctx.query.disableCookieCache !== true,
-    disableRefresh: ctx.query.disableRefresh === true,
-  });
-  return isPromise(found) ? found.then(answerSession) : answerSession(found);
-}
-
-function answerSession(found: SessionWithUser | null): GetSessionAnswer {
+function answerCaller(found: SessionWithUser | null): { session: Session; user: User } | null {
   if (!found) return null;
   // A cookie-cache hit carries this answer's JSON, signed: sent as it is, not rebuilt.
   const json = cachedSessionJson(found);
