@@ -75,6 +75,9 @@ export async function buildCli(): Promise<void> {
   }
 }
 
+/** The binary as a shell command line, for tests that run it through a shell or a terminal (`script`). */
+export const CLI_BIN_COMMAND = [process.execPath, "--import", TSX, BIN].map((part) => `'${part}'`).join(" ");
+
 export interface CliRun {
   code: number;
   stdout: string;

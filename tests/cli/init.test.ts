@@ -2,13 +2,16 @@ import { existsSync } from "node:fs";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createAction, initAction } from "../../packages/cli/src/commands/init.ts";
 import { toKnownError } from "../../packages/cli/src/errors.ts";
+import { buildCli, runCli } from "./cli-process.ts";
 import { testRun } from "./run-context.ts";
 
 /** `tessera create` / `tessera init` on a fresh copy of the Remix template: idempotent, never clobbering. */
 let root: string;
+// The binary runs as a child process loading the core through tsx: seconds apiece on a busy machine.
+vi.setConfig({ testTimeout: 180_000 });
 beforeAll(async () => {
   root = await mkdtemp(join(tmpdir(), "tessera-init-"));
 });
@@ -80,6 +83,51 @@ describe("tessera create and init", () => {
     const forced = await initAction(run(), "shop", { yes: true, providers: "github", force: true });
     expect(forced.files).toContainEqual({ path: "app/routes/sign-in.tsx", action: "overwrite" });
     expect(await readFile(signIn, "utf8")).toContain("signInEmail");
+  });
+
+  it("the CLI run twice keeps what the first run set: language, features, providers, the secret, .env values, the config's dbName", async () => {
+    await buildCli();
+    const first = await runCli(
+      [
+        "create",
+        "twice",
+        "--yes",
+        "--language",
+        "RUS",
+        "--features",
+        "organization,admin",
+        "--providers",
+        "github",
+      ],
+      { cwd: root },
+    );
+    expect(first.code).toBe(0);
+    const app = join(root, "twice");
+    const config = join(app, "tessera.config.ts");
+    const envBefore = await readFile(join(app, ".env"), "utf8");
+    const configBefore = await readFile(config, "utf8");
+    expect(configBefore).toContain('language: "RUS"');
+
+    const plain = await runCli(["init", "--yes"], { cwd: app });
+    expect(plain).toMatchObject({
+      code: 0,
+      stdout: `Tessera is already set up in ${app}: nothing to change\n`,
+    });
+    expect(await readFile(config, "utf8")).toBe(configBefore);
+    expect(existsSync(join(app, "app/routes/two-factor.tsx"))).toBe(false);
+
+    // What the user set since: a database of their own, and the config's dbName.
+    const envEdited = envBefore.replace(/^MONGODB_URI=.*$/m, "MONGODB_URI=mongodb://db.internal:27017");
+    await writeFile(join(app, ".env"), `${envEdited}TESSERA_DB_NAME=shop\n`);
+    await writeFile(config, configBefore.replace('?? "app"', '?? "shop"'));
+    const again = await runCli(["init", "--yes", "--db-uri", "mongodb://127.0.0.1:27017"], { cwd: app });
+    expect(again.code).toBe(0);
+    expect(again.stdout).toBe(
+      `Tessera is already set up in ${app}: nothing to change\nkept      tessera.config.ts (changed by you; --force overwrites it)\n`,
+    );
+    expect(await readFile(join(app, ".env"), "utf8")).toBe(`${envEdited}TESSERA_DB_NAME=shop\n`);
+    expect(secretOf(await readFile(join(app, ".env"), "utf8"))).toBe(secretOf(envBefore));
+    expect(await readFile(config, "utf8")).toContain('dbName: process.env.TESSERA_DB_NAME ?? "shop"');
   });
 
   it("refuses a directory that is not a Remix app (exit 2)", async () => {

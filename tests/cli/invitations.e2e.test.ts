@@ -1,6 +1,7 @@
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { ObjectId } from "mongodb";
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from "vitest";
 import { auditEvents } from "#test/admin.ts";
 import { createOrganization, signIn } from "#test/organization.ts";
@@ -93,6 +94,33 @@ describe("tessera invitations send (built binary)", () => {
     expect(again.stdout).toContain("3\tann@example.com\tmember\tskipped\tthe same address as line 2");
     expect(again.stdout).toContain("e2e-acme: 0 sent, 2 skipped, 0 refused (inviter e2e-owner@example.com)");
     expect(again.stderr).toContain("invitations to e2e-acme: ann@example.com skipped (1/2)");
+  });
+
+  it("a CSV as Excel saves it in most of the eight languages' locales (; between fields, BOM, CRLF, quotes) is read the same", async () => {
+    const owner = await signIn(t, "excel-owner");
+    const orgId = await createOrganization(owner, "e2e-excel", "Excel");
+    await writeFile(
+      join(app, "excel.csv"),
+      '\uFEFFEmail;Role;Team\r\n"ann.excel@example.com";"admin,member";\r\n\r\nbob.excel@example.com;member;\r\n',
+    );
+    const result = await send(["--org", "e2e-excel", "--csv", "excel.csv", "--json"]);
+    expect(result.stderr).toBe("");
+    expect(result.code).toBe(0);
+    const report = JSON.parse(result.stdout) as {
+      rows: { line: number; email: string; role: string; status: string }[];
+    };
+    expect(report.rows.map((row) => [row.line, row.email, row.role, row.status])).toEqual([
+      [2, "ann.excel@example.com", "admin,member", "sent"],
+      [4, "bob.excel@example.com", "member", "sent"],
+    ]);
+    const stored = await t.db
+      .collection("invitations")
+      .find({ organizationId: new ObjectId(orgId) }, { sort: { email: 1 } })
+      .toArray();
+    expect(stored.map((row) => [row.email, row.role, row.status])).toEqual([
+      ["ann.excel@example.com", "admin,member", "pending"],
+      ["bob.excel@example.com", "member", "pending"],
+    ]);
   });
 
   it("a bad CSV is exit 2 and an unknown organization exit 3, each as one JSON error", async () => {

@@ -289,6 +289,15 @@ describe("tessera invitations send", () => {
       ["email,role\na@example.com,member,x\n", "--csv: line 2 has 3 fields, the header has 2"],
       ['email,role\n"a@example.com,member\n', "--csv: line 2: a quoted field is never closed"],
       [
+        'email;role\r\nok@example.com;member\r\n"b@example.com;member\r\n',
+        "--csv: line 3: a quoted field is never closed",
+      ],
+      [
+        'email,role\n"a@example.com"x,member\n',
+        '--csv: line 2: a quoted field goes on after its closing quote (write a quote inside quotes as "")',
+      ],
+      ["email;role\na@example.com;member;x\n", "--csv: line 2 has 3 fields, the header has 2"],
+      [
         "email\nok@example.com\nnot-an-email\n\n@example.com\n",
         '--csv: nothing was sent; fix these rows:\n  line 3: Invalid email ("not-an-email")\n  line 5: Invalid email ("@example.com")',
       ],

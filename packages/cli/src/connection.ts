@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
 import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
-import { isAbsolute, join, resolve } from "node:path";
+import { dirname, isAbsolute, join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { Auth, AuthOptions } from "@tessera/auth-core";
 import { CliError, EXIT } from "./errors.ts";
@@ -26,6 +26,10 @@ export interface OpenedAuth {
   mails: boolean;
   /** Where the data is, for messages: "mongodb://…/db" with credentials removed. */
   where: string;
+  /** The options module read (--config, TESSERA_CONFIG or found), or null. */
+  config: string | null;
+  /** Where the secret came from, or null when none is configured (a random one serves this run). */
+  secret: { from: "TESSERA_SECRET" | "config"; length: number } | null;
   close(): Promise<void>;
 }
 
@@ -118,40 +122,52 @@ function databaseName(uri: string): string {
   return fromUri ? decodeURIComponent(fromUri) : "tessera";
 }
 
+/** The names `tessera` looks for, in this order, in the working directory and then each parent. */
+export const CONFIG_NAMES = ["tessera.config.ts", "tessera.config.mjs", "tessera.config.js"] as const;
+
 /**
- * Opens the core on the configured database: --uri / MONGODB_URI (or the module's own
- * `database`), else the database of a running `tessera db start`, else a throwaway embedded one
- * (said on stderr: its data is gone when the command ends).
+ * The app's options module: --config, else TESSERA_CONFIG (commander reads both into `config`), else
+ * the first `tessera.config.ts|mjs|js` in the working directory or a parent — so an admin command run
+ * anywhere inside the app reads the same database and secret as the app.
+ */
+export function findConfigFile(options: ConnectionOptions, cwd: string): string | undefined {
+  if (options.config) return options.config;
+  for (let dir = resolve(cwd); ; dir = dirname(dir)) {
+    const found = CONFIG_NAMES.map((name) => join(dir, name)).find((file) => existsSync(file));
+    if (found) return found;
+    if (dirname(dir) === dir) return undefined;
+  }
+}
+
+/**
+ * Opens the core on the configured database: the URI from --uri, MONGODB_URI or the config's
+ * `database` (in that order); the database name from --db, TESSERA_DB_NAME, the config's `dbName`,
+ * the URI's path, "tessera" (in that order); else the database of a running `tessera db start`. With
+ * none of them it refuses (exit 2, saying how to configure one): an admin command on a throwaway
+ * database would report success and keep nothing.
  */
 export async function openAuth(options: ConnectionOptions, io: Io): Promise<OpenedAuth> {
-  const fromModule = options.config ? await loadOptionsModule(options.config, io.cwd) : {};
+  const configFile = findConfigFile(options, io.cwd);
+  const fromModule = configFile ? await loadOptionsModule(configFile, io.cwd) : {};
   const cleanups: (() => Promise<void>)[] = [];
   let uri = options.uri ?? io.env.MONGODB_URI;
   let moduleDbName: string | undefined;
   let database: AuthOptions["database"] | undefined;
   const configured = fromModule.database;
-  if (!uri && configured) {
-    if ("uri" in configured) {
-      uri = configured.uri;
-      moduleDbName = configured.dbName;
-    } else database = configured;
-  }
-  if (!uri && !database) {
-    const running = await readRunningDevDb(io);
-    if (running) uri = running.uri;
-    else {
-      writeLine(
-        io.stderr,
-        "no --uri or MONGODB_URI: using a throwaway embedded database (`tessera db start` keeps one)",
-      );
-      const dev = await startEmbedded(io, undefined);
-      uri = dev.uri;
-      cleanups.push(dev.stop);
-    }
-  }
+  if (configured && "uri" in configured) {
+    uri ??= configured.uri;
+    moduleDbName = configured.dbName;
+  } else if (configured && !uri) database = configured;
+  if (!uri && !database) uri = (await readRunningDevDb(io))?.uri;
+  if (!uri && !database) throw noDatabase(io, configFile);
   const dbName = uri ? (options.db ?? io.env.TESSERA_DB_NAME ?? moduleDbName ?? databaseName(uri)) : null;
   if (uri) database = { uri, dbName: dbName! };
-  const secret = io.env.TESSERA_SECRET ?? fromModule.secret ?? randomBytes(32).toString("base64url");
+  const configuredSecret = io.env.TESSERA_SECRET
+    ? { from: "TESSERA_SECRET" as const, length: io.env.TESSERA_SECRET.length }
+    : fromModule.secret
+      ? { from: "config" as const, length: fromModule.secret.length }
+      : null;
+  const secret = io.env.TESSERA_SECRET || fromModule.secret || randomBytes(32).toString("base64url");
   const { createAuth, createSmtpMailer } = await import("@tessera/auth-core");
   const silent = { debug() {}, info() {}, warn() {}, error() {} };
   const smtpUrl = io.env.SMTP_URL?.trim();
@@ -170,9 +186,11 @@ export async function openAuth(options: ConnectionOptions, io: Io): Promise<Open
     logger: fromModule.logger ?? silent,
     ...(smtp ? { mailer: smtp } : {}),
   } as AuthOptions);
-  const where = uri ? `${redact(uri)} (database ${dbName})` : "the --config module's database";
+  const where = uri ? `${redact(uri)} (database ${dbName})` : `the database of ${configFile}`;
   return {
     auth,
+    config: configFile ? resolve(io.cwd, configFile) : null,
+    secret: configuredSecret,
     mails: Boolean(fromModule.mailer || smtp),
     where,
     async close() {
@@ -180,6 +198,36 @@ export async function openAuth(options: ConnectionOptions, io: Io): Promise<Open
       for (const cleanup of cleanups) await cleanup();
     },
   };
+}
+
+function noDatabase(io: Io, configFile: string | undefined): CliError {
+  const looked = configFile
+    ? `${configFile} has no database`
+    : `no ${CONFIG_NAMES.join(", ")} in ${io.cwd} or its parents`;
+  return new CliError(
+    "NO_DATABASE",
+    `no database configured (${looked}). Set MONGODB_URI (or --uri) and TESSERA_DB_NAME (or --db), give tessera.config.ts a database, or run \`tessera db start\` in another terminal here`,
+    EXIT.usage,
+  );
+}
+
+/**
+ * A database that does not answer, as the user can act on it: which one (credentials removed) and
+ * the driver's own reason (refused, unknown host, timed out), which the core keeps as the `cause`
+ * of its SERVICE_UNAVAILABLE.
+ */
+export function unreachable(error: unknown, where: string): CliError | null {
+  let cause: unknown = error;
+  let reason: string | null = null;
+  for (let depth = 0; cause instanceof Error && depth < 5; depth++, cause = cause.cause) {
+    if (/^Mongo(Server|Network)/.test(cause.name)) reason = cause.message;
+  }
+  const outage = (error as { code?: unknown } | null)?.code === "SERVICE_UNAVAILABLE";
+  if (reason === null && !outage) return null;
+  return new CliError(
+    "DATABASE_UNREACHABLE",
+    `cannot reach the database ${where}: ${reason ?? "it did not answer in time"}`,
+  );
 }
 
 function isModuleMissing(error: unknown): boolean {
@@ -211,7 +259,7 @@ export async function startEmbedded(io: Io, dataDir: string | undefined): Promis
       );
     throw new CliError(
       "NO_DATABASE",
-      "no --uri or MONGODB_URI is set and the embedded database (@tessera/dev-db, an optional dependency of @tessera/cli) is not installed beside the CLI: set MONGODB_URI, or reinstall @tessera/cli with optional dependencies",
+      "the embedded database (@tessera/dev-db, an optional dependency of @tessera/cli) is not installed beside the CLI: reinstall @tessera/cli with optional dependencies, or use a MongoDB server of your own (MONGODB_URI)",
     );
   }
   const env = { ...io.env };

@@ -8,11 +8,11 @@ export interface Io {
   stdin: Readable;
   stdout: Writable;
   stderr: Writable;
-  /** stdin and stderr are terminals: prompts, Ink progress and tables are allowed. */
+  /** stdin and stderr are terminals (not TERM=dumb): prompts and Ink progress are allowed. */
   interactive: boolean;
   /** stdout is a terminal: tables rather than tab-separated lines. */
   stdoutIsTTY: boolean;
-  /** false with NO_COLOR (or --no-color, or no terminal). */
+  /** false with NO_COLOR (or --no-color, TERM=dumb, or no terminal). */
   color: boolean;
   env: NodeJS.ProcessEnv;
   cwd: string;
@@ -20,8 +20,11 @@ export interface Io {
 
 export function processIo(colorFlag = true): Io {
   const env = process.env;
-  const interactive = Boolean(process.stdin.isTTY && process.stderr.isTTY) && env.CI === undefined;
-  const noColor = env.NO_COLOR !== undefined && env.NO_COLOR !== "";
+  // TERM=dumb (Emacs shell buffers, some CI logs) shows escape codes as text: no colour, and no
+  // Ink display or prompt (both move the cursor), as without a terminal.
+  const dumb = env.TERM === "dumb";
+  const interactive = Boolean(process.stdin.isTTY && process.stderr.isTTY) && env.CI === undefined && !dumb;
+  const noColor = (env.NO_COLOR !== undefined && env.NO_COLOR !== "") || dumb;
   return {
     stdin: process.stdin,
     stdout: process.stdout,

@@ -1,6 +1,6 @@
 import { userInfo } from "node:os";
 import type { Command } from "commander";
-import { type ConnectionOptions, type OpenedAuth, openAuth } from "./connection.ts";
+import { type ConnectionOptions, type OpenedAuth, openAuth, unreachable } from "./connection.ts";
 import { CliError, EXIT, usageError } from "./errors.ts";
 import { type Io, processIo, writeJson, writeLine } from "./io.ts";
 
@@ -31,6 +31,8 @@ export async function withAuth<T>(run: RunContext, work: (opened: OpenedAuth) =>
   const opened = await openAuth(run.connection, run.io);
   try {
     return await work(opened);
+  } catch (error) {
+    throw unreachable(error, opened.where) ?? error;
   } finally {
     await opened.close();
   }
@@ -60,7 +62,8 @@ export async function confirmOrRefuse(
 ): Promise<void> {
   if (yes) return;
   if (!run.io.interactive || run.json) {
-    throw usageError(`${question.replace(/\?$/, "")}: refused without --yes (no terminal to ask on)`);
+    const why = run.io.env.TERM === "dumb" ? "TERM=dumb: no prompt" : "no terminal to ask on";
+    throw usageError(`${question.replace(/\?$/, "")}: refused without --yes (${why})`);
   }
   const prompts = await import("@clack/prompts");
   const answer = await prompts.confirm({
@@ -79,6 +82,11 @@ export function report<T>(run: RunContext, data: T, text: (data: T) => string[])
     return;
   }
   for (const line of text(data)) writeLine(run.io.stdout, line);
+}
+
+/** An empty list says so on stderr ("No users."), so stdout stays data only (nothing to count or cut). */
+export function noteEmpty(run: RunContext, count: number, message: string): void {
+  if (count === 0 && !run.json) writeLine(run.io.stderr, message);
 }
 
 /** A positive integer option. */

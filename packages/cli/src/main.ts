@@ -17,7 +17,10 @@ export async function main(argv: readonly string[]): Promise<number> {
     if (error instanceof CommanderError) {
       const quiet = ["commander.helpDisplayed", "commander.help", "commander.version"];
       if (quiet.includes(error.code)) return EXIT.ok;
-      return error.code === "commander.executeSubCommandAsync" ? EXIT.failure : EXIT.usage;
+      if (error.code === "commander.executeSubCommandAsync") return EXIT.failure;
+      // Commander has printed the message on stderr; a script reading --json gets it as data too.
+      if (json) writeJsonError("USAGE", error.message.replace(/^error: /, ""));
+      return EXIT.usage;
     }
     const known = toKnownError(error);
     if (!known) {
@@ -25,9 +28,12 @@ export async function main(argv: readonly string[]): Promise<number> {
       return EXIT.failure;
     }
     if (known.reported) return known.exitCode;
-    if (json)
-      process.stdout.write(`${JSON.stringify({ error: { code: known.code, message: known.message } })}\n`);
+    if (json) writeJsonError(known.code, known.message);
     process.stderr.write(`error: ${known.message}\n`);
     return known.exitCode;
   }
+}
+
+function writeJsonError(code: string, message: string): void {
+  process.stdout.write(`${JSON.stringify({ error: { code, message } })}\n`);
 }

@@ -1,6 +1,7 @@
 import { Command, Option } from "commander";
 import { auditCommand } from "./commands/audit.ts";
 import { cleanupCommand } from "./commands/cleanup.ts";
+import { completionCommand } from "./commands/completion.ts";
 import { dbCommand } from "./commands/db.ts";
 import { doctorCommand } from "./commands/doctor.ts";
 import { exportCommand } from "./commands/export.ts";
@@ -12,14 +13,18 @@ import { orgsCommand } from "./commands/orgs.ts";
 import { secretCommand } from "./commands/secret.ts";
 import { sessionsCommand } from "./commands/sessions.ts";
 import { usersCommand } from "./commands/users.ts";
+import { addExamples } from "./help-examples.ts";
 import { VERSION } from "./version.ts";
 
 export { VERSION } from "./version.ts";
 
 const FOOTER = `
-Configuration:
-  --uri / MONGODB_URI, --db / TESSERA_DB_NAME, --config (the app's options module), TESSERA_SECRET.
-  With none of them: the database of a running \`tessera db start\`, else a throwaway embedded one.
+Configuration (first found wins):
+  database   --uri / MONGODB_URI, the config's database, a running \`tessera db start\` here
+  name       --db / TESSERA_DB_NAME, the config's dbName, the URI's path, "tessera"
+  config     --config / TESSERA_CONFIG, else tessera.config.ts|mjs|js here or in a parent
+  secret     TESSERA_SECRET, the config's secret
+  No database configured: admin commands refuse (exit 2) rather than use a throwaway one.
 
 Exit codes:
   0 ok, 1 failure, 2 usage (or a destructive command without --yes and no terminal),
@@ -34,9 +39,14 @@ export function createProgram(): Command {
     .version(VERSION, "-v, --version")
     .addOption(new Option("--uri <uri>", "MongoDB connection string").env("MONGODB_URI"))
     .addOption(new Option("--db <name>", "database name").env("TESSERA_DB_NAME"))
-    .option("--config <file>", "the app's Tessera options module (default export)")
+    .addOption(
+      new Option(
+        "--config <file>",
+        "the app's Tessera options module (default: tessera.config.ts found here or above)",
+      ).env("TESSERA_CONFIG"),
+    )
     .option("--json", "print one JSON document on stdout (stable shapes, see the README)")
-    .option("--no-color", "no colours (NO_COLOR is honoured too)")
+    .option("--no-color", "no colours (NO_COLOR and TERM=dumb are honoured too)")
     .addHelpText("after", FOOTER)
     .showHelpAfterError("(run with --help for usage)")
     .exitOverride();
@@ -55,17 +65,25 @@ export function createProgram(): Command {
     dbCommand,
     cleanupCommand,
     secretCommand,
+    completionCommand,
   ]) {
     program.addCommand(command);
   }
-  inheritErrorHandling(program);
+  addExamples(program);
+  inheritSettings(program);
   return program;
 }
 
-/** `addCommand` copies no settings: every subcommand throws instead of exiting, and hints at --help. */
-function inheritErrorHandling(command: Command): void {
+/**
+ * `addCommand` copies no settings: every subcommand throws instead of exiting, hints at --help and
+ * lists the global options in its help.
+ */
+function inheritSettings(command: Command): void {
   for (const sub of command.commands) {
-    sub.exitOverride().showHelpAfterError("(run with --help for usage)");
-    inheritErrorHandling(sub);
+    sub
+      .exitOverride()
+      .showHelpAfterError("(run with --help for usage)")
+      .configureHelp({ showGlobalOptions: true });
+    inheritSettings(sub);
   }
 }

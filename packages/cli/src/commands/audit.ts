@@ -1,6 +1,6 @@
 import type { AuditEvent } from "@tessera/auth-core";
 import { Command } from "commander";
-import { contextOf, parseCount, type RunContext, report } from "../kit.ts";
+import { contextOf, noteEmpty, parseCount, type RunContext, report } from "../kit.ts";
 import { resolveUserId, withOperator } from "../operator.ts";
 import { formatDate, formatTable } from "../table.ts";
 
@@ -48,7 +48,9 @@ export const auditCommand = new Command("audit").description("the audit trail").
     .option("--offset <n>", "skip this many events", parseCount("--offset"))
     .action(async (options: AuditListOptions, command: Command) => {
       const run = contextOf(command);
-      report(run, await auditListAction(run, options), (data) =>
+      const listed = await auditListAction(run, options);
+      noteEmpty(run, listed.events.length, "No audit events.");
+      report(run, listed, (data) =>
         formatTable(
           run.io,
           ["WHEN", "ACTION", "ACTOR", "SUBJECT", "REASON"],

@@ -3,11 +3,15 @@ import { CliError, EXIT } from "../errors.ts";
 import type { Finding } from "../invariants.ts";
 import { paint } from "../io.ts";
 import { contextOf, type RunContext, report, withAuth } from "../kit.ts";
+import { startProgress } from "../progress.ts";
 
 export interface DoctorResult {
   /** True when nothing is left to repair (after --fix). */
   ok: boolean;
+  /** The database checked: "mongodb://host/… (database app)", credentials removed. */
   where: string;
+  /** The options module read, or null. */
+  config: string | null;
   findings: Finding[];
 }
 
@@ -21,17 +25,19 @@ export async function doctorAction(
   options: { fix?: boolean | undefined },
 ): Promise<DoctorResult> {
   const fix = options.fix === true;
-  return withAuth(run, async ({ auth, where }) => {
+  return withAuth(run, async ({ auth, where, config, secret }) => {
+    const progress = await startProgress(run, "doctor");
     const findings: Finding[] = [];
-    const secret = run.io.env.TESSERA_SECRET;
+    progress.step("configuration", 0, 3);
     findings.push({
       check: "secret",
-      description: "TESSERA_SECRET is set, 32 characters or more (`tessera secret` makes one)",
+      description: `the secret is set, 32 characters or more (TESSERA_SECRET or the config's secret; \`tessera secret\` makes one)${secret ? `: ${secret.from === "config" ? "from the config" : "from TESSERA_SECRET"}, ${secret.length} characters` : ": none configured"}`,
       count: secret && secret.length >= 32 ? 0 : 1,
       fixable: false,
       fixed: 0,
       examples: [],
     });
+    progress.step("migrations", 1, 3);
     const { migrationStatus } = await import("@tessera/auth-core/operator");
     const pending = (await migrationStatus(auth))
       .filter((state) => state.appliedAt === null)
@@ -44,6 +50,7 @@ export async function doctorAction(
       fixed: fix && pending.length > 0 ? (await auth.migrate()).length : 0,
       examples: pending.slice(0, 3),
     });
+    progress.step("data invariants", 2, 3);
     const { checkDataInvariants } = await import("../invariants.ts");
     findings.push(
       ...(await checkDataInvariants(auth.context.collections.db, {
@@ -51,7 +58,9 @@ export async function doctorAction(
         creatorRole: auth.context.options.organization.creatorRole,
       })),
     );
-    return { ok: findings.every((finding) => finding.count === finding.fixed), where, findings };
+    const ok = findings.every((finding) => finding.count === finding.fixed);
+    await progress.finish(ok ? "no problems left" : "problems found");
+    return { ok, where, config, findings };
   });
 }
 
@@ -62,7 +71,8 @@ export const doctorCommand = new Command("doctor")
     const run = contextOf(command);
     const result = await doctorAction(run, options);
     report(run, result, (data) => [
-      `checked ${data.where}`,
+      `database  ${data.where}`,
+      `config    ${data.config ?? "none (no tessera.config.ts here or above; --config or TESSERA_CONFIG names one)"}`,
       ...data.findings.map((finding) => {
         const mark =
           finding.count === 0

@@ -67,11 +67,27 @@ interface Answers {
   dbUri: string | undefined;
 }
 
-async function ask(run: RunContext, options: InitOptions): Promise<Answers> {
+/** .tessera/init.json: the hash of each file as init wrote it, and the choices it was written with. */
+interface Manifest {
+  files: Record<string, string>;
+  answers?: Pick<Answers, "features" | "providers" | "language">;
+}
+
+/**
+ * The answers: the flags given, else what the last run chose (kept in .tessera/init.json, so a
+ * second `init --yes` keeps the first run's language, features and providers), else the defaults.
+ */
+async function ask(run: RunContext, options: InitOptions, previous: Partial<Answers>): Promise<Answers> {
   const answers: Answers = {
-    features: options.features === undefined ? [...FEATURES] : list(options.features, FEATURES, "features"),
-    providers: list(options.providers, PROVIDERS, "providers"),
-    language: options.language ?? "ENG",
+    features:
+      options.features === undefined
+        ? (previous.features ?? [...FEATURES])
+        : list(options.features, FEATURES, "features"),
+    providers:
+      options.providers === undefined
+        ? (previous.providers ?? [])
+        : list(options.providers, PROVIDERS, "providers"),
+    language: options.language ?? previous.language ?? "ENG",
     dbUri: options.dbUri,
   };
   if (!LANGUAGES.includes(answers.language as (typeof LANGUAGES)[number])) {
@@ -171,7 +187,11 @@ export async function initAction(
       `${dir} is not a Remix app (no @remix-run/react in package.json): \`tessera create <dir>\` makes one`,
     );
   }
-  const answers = await ask(run, options);
+  const manifestPath = join(dir, ".tessera", "init.json");
+  const manifest: Manifest = existsSync(manifestPath)
+    ? (JSON.parse(await readFile(manifestPath, "utf8")) as Manifest)
+    : { files: {} };
+  const answers = await ask(run, options, manifest.answers ?? {});
   const dryRun = options.dryRun === true;
   const templates = join(templatesDir(), "auth");
   const planned = new Map<string, string>();
@@ -182,10 +202,6 @@ export async function initAction(
   }
   planned.set("tessera.config.ts", configFile(answers));
 
-  const manifestPath = join(dir, ".tessera", "init.json");
-  const manifest = existsSync(manifestPath)
-    ? (JSON.parse(await readFile(manifestPath, "utf8")) as { files: Record<string, string> })
-    : { files: {} as Record<string, string> };
   const files: InitResult["files"] = [];
   for (const [path, content] of planned) {
     const target = join(dir, path);
@@ -240,6 +256,8 @@ export async function initAction(
     added.length > 0 ||
     depsAdded.length > 0;
   if (!dryRun && changed) {
+    const { features, providers, language } = answers;
+    manifest.answers = { features, providers, language };
     await mkdir(dirname(manifestPath), { recursive: true });
     await writeFile(manifestPath, `${JSON.stringify(manifest, null, 2)}\n`);
   }
@@ -281,7 +299,10 @@ export async function createAction(
 
 function printInit(run: RunContext, result: InitResult): void {
   report(run, result, (data) => {
-    if (!data.changed) return [`Tessera is already set up in ${data.dir}: nothing to change`];
+    const kept = data.files
+      .filter((file) => file.action === "kept")
+      .map((file) => `kept      ${file.path} (changed by you; --force overwrites it)`);
+    if (!data.changed) return [`Tessera is already set up in ${data.dir}: nothing to change`, ...kept];
     return [
       ...data.files
         .filter((file) => file.action !== "unchanged")

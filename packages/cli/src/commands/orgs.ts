@@ -1,7 +1,7 @@
 import type { OperatorMember, OperatorOrganization } from "@tessera/auth-core/operator";
 import { Command, Option } from "commander";
 import { notFound } from "../errors.ts";
-import { confirmOrRefuse, contextOf, parseCount, type RunContext, report } from "../kit.ts";
+import { confirmOrRefuse, contextOf, noteEmpty, parseCount, type RunContext, report } from "../kit.ts";
 import {
   describeUserBriefly,
   type OperatorSession,
@@ -180,7 +180,9 @@ export const orgsCommand = new Command("orgs")
       .option("--offset <n>", "skip this many", parseCount("--offset"))
       .action(async (options: { search?: string; limit?: number; offset?: number }, command: Command) => {
         const run = contextOf(command);
-        report(run, await orgsListAction(run, options), (data) =>
+        const listed = await orgsListAction(run, options);
+        noteEmpty(run, listed.organizations.length, "No organizations.");
+        report(run, listed, (data) =>
           formatTable(
             run.io,
             ["ID", "SLUG", "NAME", "MEMBERS", "CREATED"],

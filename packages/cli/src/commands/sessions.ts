@@ -1,7 +1,7 @@
 import type { AdminSession } from "@tessera/auth-core";
 import { Command, Option } from "commander";
 import { notFound } from "../errors.ts";
-import { confirmOrRefuse, contextOf, type RunContext, report } from "../kit.ts";
+import { confirmOrRefuse, contextOf, noteEmpty, type RunContext, report } from "../kit.ts";
 import { describeUserBriefly, resolveUser, resolveUserId, withOperator } from "../operator.ts";
 import { formatDate, formatTable } from "../table.ts";
 
@@ -54,7 +54,9 @@ export const sessionsCommand = new Command("sessions")
       .requiredOption("--user <user>", "the user's email or id")
       .action(async (options: { user: string }, command: Command) => {
         const run = contextOf(command);
-        report(run, await sessionsListAction(run, options.user), (data) =>
+        const listed = await sessionsListAction(run, options.user);
+        noteEmpty(run, listed.sessions.length, `No sessions: ${options.user} is signed in nowhere.`);
+        report(run, listed, (data) =>
           formatTable(
             run.io,
             ["ID", "CREATED", "EXPIRES", "IP", "USER AGENT", "IMPERSONATED BY"],

@@ -2,7 +2,7 @@ import type { AdminUser, ListUsersResult } from "@tessera/auth-core";
 import { LANGUAGES, type Language } from "@tessera/auth-core/i18n";
 import { Command, Option } from "commander";
 import { usageError } from "../errors.ts";
-import { confirmOrRefuse, contextOf, parseCount, type RunContext, report } from "../kit.ts";
+import { confirmOrRefuse, contextOf, noteEmpty, parseCount, type RunContext, report } from "../kit.ts";
 import { describeUserBriefly, resolveUser, resolveUserId, withOperator } from "../operator.ts";
 import { type PasswordOptions, readPassword } from "../secrets-input.ts";
 import { formatDate, formatTable } from "../table.ts";
@@ -266,7 +266,15 @@ export const usersCommand = new Command("users")
       .option("--all", "every page")
       .action(async (options: UsersListOptions, command: Command) => {
         const run = contextOf(command);
-        report(run, await usersListAction(run, options), (data) => [
+        const listed = await usersListAction(run, options);
+        noteEmpty(
+          run,
+          listed.users.length,
+          listed.total === 0
+            ? "No users."
+            : `No users from offset ${listed.offset} (${listed.total} in all).`,
+        );
+        report(run, listed, (data) => [
           ...userLines(run, data.users),
           ...(run.io.stdoutIsTTY ? [`${data.users.length} of ${data.total} (offset ${data.offset})`] : []),
         ]);

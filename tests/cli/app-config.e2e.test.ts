@@ -1,0 +1,149 @@
+import { randomBytes } from "node:crypto";
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { MongoClient } from "mongodb";
+import { afterAll, beforeAll, describe, expect, inject, it, vi } from "vitest";
+import { buildCli, runCli } from "./cli-process.ts";
+
+/**
+ * How the built `tessera` finds the app's database: tessera.config.ts|mjs|js here or in a parent,
+ * TESSERA_CONFIG, the config's dbName over the URI's default, never a throwaway database, and an
+ * unreachable one named without its password.
+ */
+const suffix = randomBytes(4).toString("hex");
+const appDb = `cli_config_app_${suffix}`;
+const otherDb = `cli_config_other_${suffix}`;
+let root: string;
+let client: MongoClient;
+/** No database and no config reach the CLI unless a test gives them; no `tessera db start` state. */
+let bare: NodeJS.ProcessEnv;
+
+vi.setConfig({ testTimeout: 180_000 });
+
+beforeAll(async () => {
+  await buildCli();
+  root = await mkdtemp(join(tmpdir(), "tessera-config-"));
+  client = new MongoClient(inject("mongoUri"));
+  bare = {
+    MONGODB_URI: undefined,
+    TESSERA_DB_NAME: undefined,
+    TESSERA_SECRET: undefined,
+    TESSERA_CONFIG: undefined,
+    TESSERA_STATE_DIR: join(root, "no-state"),
+  };
+}, 300_000);
+
+afterAll(async () => {
+  for (const name of [appDb, otherDb]) await client.db(name).dropDatabase();
+  await client.close();
+  await rm(root, { recursive: true, force: true });
+});
+
+/** An app directory with a TypeScript config naming the test server, `dbName` and a secret. */
+async function appWithConfig(name: string, dbName: string, database = true): Promise<string> {
+  const dir = join(root, name);
+  await mkdir(join(dir, "app", "routes"), { recursive: true });
+  await writeFile(
+    join(dir, "tessera.config.ts"),
+    `const options: Record<string, unknown> = {
+  ${database ? `database: { uri: process.env.MONGODB_URI ?? ${JSON.stringify(inject("mongoUri"))}, dbName: ${JSON.stringify(dbName)} },` : ""}
+  secret: "config-secret-0123456789-0123456789-0123",
+};
+export default options;
+`,
+  );
+  return dir;
+}
+
+const migrationsIn = (dbName: string) => client.db(dbName).collection("_migrations").countDocuments();
+
+describe("tessera finds its app", () => {
+  it("from a subdirectory of the app, tessera.config.ts in a parent is read: migrate up migrates its dbName", async () => {
+    const app = await appWithConfig("found", appDb);
+    const result = await runCli(["migrate", "up", "--json"], { cwd: join(app, "app", "routes"), env: bare });
+    expect(result.stderr).not.toContain("error");
+    expect(result.code).toBe(0);
+    const { applied } = JSON.parse(result.stdout) as { applied: string[] };
+    expect(applied.length).toBeGreaterThan(0);
+    expect(await migrationsIn(appDb)).toBe(applied.length);
+  });
+
+  it("with MONGODB_URI set (as init's .env sets it), the config's dbName still wins over the URI's default", async () => {
+    const app = await appWithConfig("with-uri", otherDb);
+    const result = await runCli(["--config", "tessera.config.ts", "migrate", "status", "--json"], {
+      cwd: app,
+      env: { ...bare, MONGODB_URI: inject("mongoUri") },
+    });
+    expect(result.code).toBe(0);
+    const up = await runCli(["migrate", "up"], {
+      cwd: app,
+      env: { ...bare, MONGODB_URI: inject("mongoUri") },
+    });
+    expect(up.code).toBe(0);
+    expect(await migrationsIn(otherDb)).toBeGreaterThan(0);
+    // --db (or TESSERA_DB_NAME) is still the way to point one run elsewhere.
+    const elsewhere = await runCli(["--db", `cli_config_unused_${suffix}`, "migrate", "status", "--json"], {
+      cwd: app,
+      env: { ...bare, MONGODB_URI: inject("mongoUri") },
+    });
+    expect(elsewhere.code).toBe(0);
+    const status = JSON.parse(elsewhere.stdout) as { pending: number; migrations: unknown[] };
+    expect(status.pending).toBe(status.migrations.length);
+  });
+
+  it("TESSERA_CONFIG names the config from anywhere; doctor names the database and the config, reads its secret, shows progress", async () => {
+    const app = await appWithConfig("named", appDb);
+    const elsewhere = join(root, "elsewhere");
+    await mkdir(elsewhere, { recursive: true });
+    const config = join(app, "tessera.config.ts");
+    const result = await runCli(["doctor"], { cwd: elsewhere, env: { ...bare, TESSERA_CONFIG: config } });
+    expect(result.code).toBe(0);
+    const lines = result.stdout.trim().split("\n");
+    const server = inject("mongoUri").replace(/\/$/, "");
+    expect(lines[0]).toBe(`database  ${server} (database ${appDb})`);
+    expect(lines[1]).toBe(`config    ${config}`);
+    expect(lines[2]).toMatch(/^ok\tsecret: .*: from the config, 40 characters$/);
+    expect(result.stderr.split("\n")).toEqual(
+      expect.arrayContaining([
+        "doctor: configuration (0/3)",
+        "doctor: migrations (1/3)",
+        "doctor: data invariants (2/3)",
+        "doctor: no problems left",
+      ]),
+    );
+  });
+
+  it("no database configured: an admin command refuses (exit 2) and says how, starting no database", async () => {
+    const empty = join(root, "empty");
+    await mkdir(empty, { recursive: true });
+    const result = await runCli(["users", "list"], { cwd: empty, env: bare });
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe("");
+    expect(result.stderr).toBe(
+      `error: no database configured (no tessera.config.ts, tessera.config.mjs, tessera.config.js in ${empty} or its parents). Set MONGODB_URI (or --uri) and TESSERA_DB_NAME (or --db), give tessera.config.ts a database, or run \`tessera db start\` in another terminal here\n`,
+    );
+    const json = await runCli(["migrate", "up", "--json"], { cwd: empty, env: bare });
+    expect(json.code).toBe(2);
+    expect(JSON.parse(json.stdout)).toMatchObject({ error: { code: "NO_DATABASE" } });
+
+    const noDatabase = await appWithConfig("no-database", appDb, false);
+    const fromConfig = await runCli(["doctor"], { cwd: noDatabase, env: bare });
+    expect(fromConfig.code).toBe(2);
+    expect(fromConfig.stderr).toContain(
+      `error: no database configured (${join(noDatabase, "tessera.config.ts")} has no database)`,
+    );
+  });
+
+  it("an unreachable database: exit 1, the URI without its password, and the driver's reason", async () => {
+    const result = await runCli(["users", "list"], {
+      cwd: root,
+      env: { ...bare, MONGODB_URI: "mongodb://ann:s3cret-pw@127.0.0.1:9/shop?serverSelectionTimeoutMS=300" },
+    });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(
+      /^error: cannot reach the database mongodb:\/\/127\.0\.0\.1:9\/shop\?serverSelectionTimeoutMS=300 \(database shop\): connect ECONNREFUSED 127\.0\.0\.1:9\n$/,
+    );
+    expect(result.stderr).not.toContain("s3cret");
+  });
+});
