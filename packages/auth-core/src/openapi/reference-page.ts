@@ -54,17 +54,29 @@ function typeOf(schema: JsonSchema): string {
     .join(" | ");
 }
 
-/** An example value: the schema's own, else one its constraints make obvious (a date, an enum). */
-function exampleOf(schema: JsonSchema): string {
+/** Examples for the field names the API shares (ids are 24 hex characters, docs/architecture.md). */
+function exampleByName(name: string, schema: JsonSchema): unknown {
+  const types = Array.isArray(schema.type) ? schema.type : [schema.type];
+  if (!types.includes("string")) return types.includes("boolean") ? true : undefined;
+  if (name === "id" || /Id$/.test(name)) return "6650f1c2e4b0a1b2c3d4e5f6";
+  if (/email$/i.test(name)) return "ada@example.com";
+  if (/URL$|^image$|^logo$/.test(name)) return "https://app.example.com/welcome";
+  return undefined;
+}
+
+/** An example value: the schema's own, else one its constraints or its name make obvious. */
+function exampleOf(name: string, schema: JsonSchema): string {
   const given = (schema.examples as unknown[] | undefined)?.[0] ?? schema.example ?? schema.default;
   const value =
     given ??
     schema.const ??
     (Array.isArray(schema.enum) ? schema.enum[0] : undefined) ??
     (schema.format === "date-time" ? "2026-01-31T12:00:00.000Z" : undefined) ??
-    (schema.format === "email" ? "ada@example.com" : undefined);
+    exampleByName(name, schema);
   return value === undefined ? "" : `<code>${escapeHtml(JSON.stringify(value))}</code>`;
 }
+
+const SAFE = Number.MAX_SAFE_INTEGER;
 
 /** What a schema constrains, for the description column. */
 function constraintsOf(schema: JsonSchema): string {
@@ -72,8 +84,9 @@ function constraintsOf(schema: JsonSchema): string {
     typeof schema.description === "string" ? schema.description : "",
     schema.minLength !== undefined ? `min length ${schema.minLength}` : "",
     schema.maxLength !== undefined ? `max length ${schema.maxLength}` : "",
-    schema.minimum !== undefined ? `≥ ${schema.minimum}` : "",
-    schema.maximum !== undefined ? `≤ ${schema.maximum}` : "",
+    // zod bounds every integer by the safe range: only a bound of the API's own is worth a word.
+    schema.minimum !== undefined && Math.abs(Number(schema.minimum)) < SAFE ? `≥ ${schema.minimum}` : "",
+    schema.maximum !== undefined && Math.abs(Number(schema.maximum)) < SAFE ? `≤ ${schema.maximum}` : "",
     typeof schema.pattern === "string" ? `pattern ${schema.pattern}` : "",
   ];
   return escapeHtml(parts.filter(Boolean).join("; "));
@@ -90,16 +103,22 @@ function renderSchema(schema: JsonSchema): string {
   const rows = Object.entries(properties)
     .map(
       ([name, property]) =>
-        `<tr><td><code>${escapeHtml(name)}</code></td><td>${typeOf(property)}</td><td>${required.has(name) ? "yes" : "no"}</td><td>${constraintsOf(property)}</td><td>${exampleOf(property)}</td></tr>`,
+        `<tr><td><code>${escapeHtml(name)}</code></td><td>${typeOf(property)}</td><td>${required.has(name) ? "yes" : "no"}</td><td>${constraintsOf(property)}</td><td>${exampleOf(name, property)}</td></tr>`,
     )
     .join("");
   return `<table>${PROPERTY_HEAD}${rows}</table>`;
 }
 
-function authOf(operation: Operation): string {
+type Schemes = Record<string, { in: string; name: string }>;
+
+/** Who may call, in words: "none", or the cookies and headers that will do, "optional" first when none is needed. */
+function authOf(operation: Operation, schemes: Schemes): string {
   if (operation.security.length === 0) return "none";
   const ways = operation.security.map((entry) => Object.keys(entry)[0] ?? "none");
-  const named = ways.filter((way) => way !== "none").join(" or ");
+  const named = ways
+    .filter((way) => way !== "none")
+    .map((way) => (schemes[way] ? `${schemes[way].in} ${schemes[way].name}` : way))
+    .join(" or ");
   return ways.includes("none") ? `optional: ${named}` : named;
 }
 
@@ -118,13 +137,13 @@ function renderResponse(status: string, response: Record<string, unknown>): stri
           `<tr><td><code>${escapeHtml(value.code)}</code></td><td>${escapeHtml(value.message)}</td></tr>`,
       )
       .join("");
-    return `<h4>${status}${headerLine}</h4><table><tr><th>code</th><th>message</th></tr>${rows}</table>`;
+    return `<h4>${status}${headerLine}</h4><table class="errors"><tr><th>code</th><th>message</th></tr>${rows}</table>`;
   }
   const schema = media?.schema ? renderSchema(media.schema) : "";
   return `<h4>${status}${headerLine}</h4><p>${escapeHtml(String(response.description ?? ""))}</p>${schema}`;
 }
 
-function renderOperation(method: string, path: string, operation: Operation): string {
+function renderOperation(method: string, path: string, operation: Operation, schemes: Schemes): string {
   const parameters = (operation.parameters ?? [])
     .map(
       (p) =>
@@ -137,7 +156,7 @@ function renderOperation(method: string, path: string, operation: Operation): st
     .join(" ")
     .toLowerCase();
   return `<details id="${escapeHtml(operation.operationId)}" data-search="${escapeHtml(search)}"><summary><span class="m ${method}">${method.toUpperCase()}</span> <code>${escapeHtml(path)}</code> — ${escapeHtml(operation.summary)}</summary>
-<p>Auth: ${escapeHtml(authOf(operation))} · operationId <code>${escapeHtml(operation.operationId)}</code></p>
+<p>Auth: ${escapeHtml(authOf(operation, schemes))} · operationId <code>${escapeHtml(operation.operationId)}</code></p>
 ${parameters ? `<h4>Parameters</h4><table><tr><th>name</th><th>in</th><th>type</th><th>required</th><th>description</th></tr>${parameters}</table>` : ""}
 ${bodySchema ? `<h4>Request body (JSON)</h4>${renderSchema(bodySchema)}` : ""}
 ${Object.entries(operation.responses)
@@ -163,15 +182,16 @@ table{border-collapse:collapse;font-size:13px;margin:.3rem 0;width:100%}td,th{bo
 th{background:#f6f6f6}td:first-child{white-space:nowrap}h4{margin:.8rem 0 .2rem}
 .m{display:inline-block;width:3.2rem;font-weight:600}.get{color:#0a6}.post{color:#06c}
 #filter{width:100%;box-sizing:border-box;font:inherit;padding:.4rem .6rem;margin:.6rem 0;border:1px solid #bbb;border-radius:6px}
-nav{line-height:1.9}.model{margin:1rem 0}.model h3{margin:.2rem 0}[hidden]{display:none}`;
+table.errors{width:auto}nav{line-height:1.9}.model{margin:1rem 0}.model h3{margin:.2rem 0}[hidden]{display:none}`;
 
 export function renderReferencePage(document: OpenApiDocument): string {
   const info = document.info as { title: string; description: string };
+  const schemes = ((document.components as { securitySchemes?: Schemes })?.securitySchemes ?? {}) as Schemes;
   const byTag = new Map<string, string[]>();
   for (const [path, methods] of Object.entries(document.paths))
     for (const [method, operation] of Object.entries(methods)) {
       const tag = operation.tags[0] ?? "other";
-      byTag.set(tag, [...(byTag.get(tag) ?? []), renderOperation(method, path, operation)]);
+      byTag.set(tag, [...(byTag.get(tag) ?? []), renderOperation(method, path, operation, schemes)]);
     }
   const tags = [...byTag.keys()].sort((a, b) => a.localeCompare(b));
   const sections = tags
