@@ -3,7 +3,7 @@
  * esbuild for the browser, minified, gzipped (level 9). Tessera's client with every namespace
  * (they are all built from one route table) against `better-auth/client` with its organization,
  * admin, two-factor and API-key client plugins; the React entries likewise (React left external).
- * Target (issue 13): Tessera's client at most half of Better Auth's. Exits 1 when it is not.
+ * Target: Tessera's client at most half of Better Auth's. Exits 1 when it is not.
  *
  *   pnpm bench:client
  *

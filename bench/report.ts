@@ -68,7 +68,7 @@ function ratio(part: Series, whole: Series): number {
 }
 
 /**
- * The targets as issue 16 restated them for this machine (two cores shared with the database): the
+ * The targets restated for this machine (two cores shared with the database): the
  * cached read against the floor any correct cached read needs, sign-in and sign-up against bare
  * scrypt at Tessera's own parameters, and peak RSS.
  */

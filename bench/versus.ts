@@ -6,7 +6,7 @@
  * with BENCH_VERSUS_CONNECTIONS connections (default 50) for the two get-sessions and
  * BENCH_VERSUS_HEAVY_CONNECTIONS (default 4) for the scenarios that cost tens of milliseconds; sign-in
  * and sign-up run BENCH_HASH_SECONDS each (default 15; bench/settings.ts), BENCH_VERSUS_HASH_ROUNDS
- * times (default 4). Targets (issue 16): every scenario
+ * times (default 4). Targets: every scenario
  * without a password hash at least ×2 Tessera's rate, sign-in and sign-up ahead at equal hash
  * cost. Prints a table with PASS/MISS and the servers' peak RSS, writes .reports/bench-versus.json;
  * a measurement, not a test: exits 0 either way.

@@ -93,7 +93,7 @@ describe("catalogue shape", () => {
     }
   });
 
-  it("has the password codes outside SPEC of the security-hardening issue (finding 2)", () => {
+  it("has the password codes outside SPEC of the security-hardening issue", () => {
     expect(ERROR_CATALOGUE.PASSWORD_COMPROMISED).toEqual({
       status: 400,
       message: "Password is too common or has appeared in a data breach; choose another",

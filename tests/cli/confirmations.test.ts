@@ -9,7 +9,7 @@ import { buildCli, CLI_DIR, runCli } from "./cli-process.ts";
 
 /**
  * Every command that asks before it changes something refuses without a terminal and without
- * `--yes`: exit 2, and the database exactly as it was (issue 35 item 2). Run through the built
+ * `--yes`: exit 2, and the database exactly as it was. Run through the built
  * binary with pipes for stdin, stdout and stderr, as a script or CI job runs it. The table is
  * checked against the command tree and the sources, so a new command that takes `--yes` or asks
  * for a confirmation without a row here fails the first test.

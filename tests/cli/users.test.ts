@@ -74,7 +74,7 @@ describe("tessera users", () => {
     expect(event).toMatchObject({ actor: "cli:tester", actorId: null, userAgent: "tessera-cli/0.1.0" });
   });
 
-  it("create --language stores the user's language; a code outside the eight is a usage error (issue 14)", async () => {
+  it("create --language stores the user's language; a code outside the eight is a usage error", async () => {
     const created = await usersCreateAction(run(), "jan@example.com", { language: "POL" });
     expect(created.user.language).toBe("POL");
     expect((await userDoc(t, created.user.id))?.language).toBe("POL");

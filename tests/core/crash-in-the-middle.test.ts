@@ -8,7 +8,7 @@ import { type TestAuth, useFreshTestAuth } from "#test/test-auth.ts";
 import { checkDataInvariants } from "../../packages/cli/src/invariants.ts";
 
 /**
- * Issue 16 §3 "Crash in the middle": each multi-write operation stopped between two of its writes
+ * "Crash in the middle": each multi-write operation stopped between two of its writes
  * (haltAtNext: the command and everything after never run, as after a SIGKILL there), then what
  * repairs the state — the same request again, or auth.cleanup() — on the real database. The table
  * is in docs/scale.md; tests/reliability/crash.ts kills the real server at random points.

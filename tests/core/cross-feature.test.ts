@@ -5,7 +5,7 @@ import type { TestAuth } from "#test/test-auth.ts";
 import { createEnrolled, EMAIL, PASSWORD } from "#test/two-factor.ts";
 import { ruleForPath } from "../../packages/auth-core/src/http/rate-limit.ts";
 
-/** Wiring between feature areas merged from separate branches (issue 5 onto the foundation). */
+/** Wiring between feature areas merged from separate branches. */
 
 let t: TestAuth | null = null;
 afterEach(async () => {

@@ -9,7 +9,7 @@ import { describe, expect, it } from "vitest";
 import { ERROR_CATALOGUE, type ErrorCode } from "../../packages/auth-core/src/errors/catalogue.ts";
 
 /**
- * Issue 14 ("Languages"): every catalogue message in the eight languages, for UIs; the API keeps
+ * Every catalogue message in the eight languages, for UIs; the API keeps
  * answering the English catalogue message. Read through the package entry a UI imports.
  */
 const CODES = Object.keys(ERROR_CATALOGUE) as ErrorCode[];

@@ -12,7 +12,7 @@ import {
 } from "./locale-files.ts";
 
 /**
- * Issue 14 ("Languages"): the remix-demo app's UI strings in the eight languages. Every key of
+ * The remix-demo app's UI strings in the eight languages. Every key of
  * en.json is present and non-empty in every language; a plural key has every form
  * `Intl.PluralRules(lang)` selects (Russian, Ukrainian and Polish: one, few, many, other) and no
  * other; placeholders are English's; the `errors` section is the catalogue of

@@ -6,7 +6,7 @@ import { useFreshTestAuth } from "#test/test-auth.ts";
 import { renderMail } from "../../packages/auth-core/src/mail/templates/index.ts";
 
 /**
- * Issue 14 ("Languages"): a mail goes in the recipient's language — the one chosen at sign-up or
+ * A mail goes in the recipient's language — the one chosen at sign-up or
  * later through update-user — and in the configured `language` while the user has chosen none (an
  * invitation to an address that is no user's too).
  */

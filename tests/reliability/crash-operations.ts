@@ -3,7 +3,7 @@ import type { Answer, HttpTarget } from "./harness/http-client.ts";
 import { Person } from "./harness/http-client.ts";
 
 /**
- * The multi-write operations of issue 16 §3 "Crash in the middle", each with what it needs set up
+ * The multi-write operations of "Crash in the middle", each with what it needs set up
  * first, the request that is interrupted, the half-done states the invariant checker of `tessera
  * doctor` does not see (checked here), and the request a person would send next.
  */

@@ -7,7 +7,7 @@ import { type Stack, startStack } from "./harness/stack.ts";
 import { WireProxy } from "./harness/wire-proxy.ts";
 
 /**
- * Issue 16 §3 "Crash in the middle": the server is SIGKILLed while a multi-write operation runs,
+ * "Crash in the middle": the server is SIGKILLed while a multi-write operation runs,
  * then started again on the same database. The kill point is random but exact: a proxy counts the
  * operation's database commands and kills the server when the k-th arrives (k uniform over the
  * operation's commands, measured once per operation), holding that command back — so the database

@@ -5,7 +5,7 @@ import { startStack } from "./harness/stack.ts";
 import { type Exchange, runTraffic } from "./harness/traffic.ts";
 
 /**
- * Issue 16 §3 "Database down": the database process is SIGKILLed under load, kept down, then
+ * "Database down": the database process is SIGKILLed under load, kept down, then
  * started again on the same port and data, while the same server keeps running.
  */
 export const OUTAGE = isFull

@@ -11,7 +11,7 @@ import { arbitraryFor, type JsonSchema } from "./fuzz/schema-arbitrary.ts";
 import { isFull, reportScenario } from "./harness/report.ts";
 
 /**
- * Issue 16 §3 "Fuzzing the API" (fast-check half): inputs drawn from each endpoint's documented
+ * "Fuzzing the API" (fast-check half): inputs drawn from each endpoint's documented
  * input schema, sent through `auth.handler` in-process against the real test database by a signed-in
  * admin who owns an organization. Every answer is 2xx (or a documented redirect) or a catalogue 4xx
  * — code, status and message as in the catalogue — never 5xx; answers conform to the document; and

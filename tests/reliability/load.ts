@@ -4,7 +4,7 @@ import { examples, isFull, reportScenario, summarize } from "./harness/report.ts
 import { startStack } from "./harness/stack.ts";
 import { runTraffic } from "./harness/traffic.ts";
 
-/** Issue 16 §3 "Load": 200 connections for 60 s in full; a smaller taste inside `pnpm test`. */
+/** "Load": 200 connections for 60 s in full; a smaller taste inside `pnpm test`. */
 export const LOAD = isFull
   ? { connections: 200, durationMs: 60_000, maxTurns: 5_000, thinkMs: [1_000, 2_500] as const }
   : { connections: 25, durationMs: 12_000, maxTurns: 1_000, thinkMs: [100, 300] as const };

@@ -7,7 +7,7 @@ import { runSchemathesisScenario } from "./schemathesis.ts";
 import { runSlowDatabaseScenario } from "./slow-database.ts";
 
 /**
- * Issue 16 §3, "Load and faults": the standalone server on the embedded database (FerretDB) over
+ * The standalone server on the embedded database (FerretDB) over
  * real HTTP on 127.0.0.1. One file, so its scenarios run one after another and never compete with
  * each other for the two cores; `pnpm test` runs the short sizes, `pnpm test:reliability` the full
  * ones (tests/reliability/README.md).

@@ -7,7 +7,7 @@ import { reportScenario } from "./harness/report.ts";
 import { startStack } from "./harness/stack.ts";
 
 /**
- * Issue 16 §3 "Fuzzing the API" (schemathesis half): schemathesis from PyPI, in a virtualenv under
+ * "Fuzzing the API" (schemathesis half): schemathesis from PyPI, in a virtualenv under
  * the tessera cache, against the standalone server's /api/auth/openapi.json — every phase it has,
  * the stateful one included (it follows the links it can infer between operations) — as a
  * signed-in admin who owns an organization. Checks: no 5xx, and every response conforms to the

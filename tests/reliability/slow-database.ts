@@ -6,7 +6,7 @@ import { runTraffic } from "./harness/traffic.ts";
 import { WireProxy } from "./harness/wire-proxy.ts";
 
 /**
- * Issue 16 §3 "Slow database": every round trip between the server and the database takes 500 ms
+ * "Slow database": every round trip between the server and the database takes 500 ms
  * longer (a proxy holds each command back). The server runs with a 5 s request deadline
  * (advanced.requestTimeoutMs; the default 30 s would only make the run longer).
  */

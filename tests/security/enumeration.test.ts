@@ -32,7 +32,7 @@ async function createMeteredAuth(overrides: Omit<Partial<AuthOptions>, "database
   return { auth: t.auth, db: t.db, errors, commands: t.commands };
 }
 
-describe("C1: sign-in with an unknown email vs a wrong password", () => {
+describe("sign-in with an unknown email vs a wrong password", () => {
   it("answers the same 401 after the same database commands", async () => {
     const m = await createMeteredAuth();
     await signUp(new TestBrowser(m.auth), { email: "ada@example.com", password: PASSWORD });
@@ -62,7 +62,7 @@ describe("C1: sign-in with an unknown email vs a wrong password", () => {
   });
 });
 
-describe("C2: request-password-reset for a known vs an unknown address", () => {
+describe("request-password-reset for a known vs an unknown address", () => {
   it("answers the same body after the same database commands; the unknown one leaves no usable token", async () => {
     const m = await createMeteredAuth();
     await signUp(new TestBrowser(m.auth), { email: "ada@example.com", password: PASSWORD });
@@ -121,7 +121,7 @@ function createSlowMailer(): Mailer & { delivered: string[]; release(): void } {
   };
 }
 
-describe("C3: sign-up with verification required, new vs existing address", () => {
+describe("sign-up with verification required, new vs existing address", () => {
   it("answers a new address without waiting for the mail (an existing address gets none)", async () => {
     const mailer = createSlowMailer();
     const m = await createMeteredAuth({ mailer, emailAndPassword: { requireEmailVerification: true } });

@@ -4,12 +4,12 @@ import { signUp, TestBrowser } from "#test/browser.ts";
 import { type TestAuth, useFreshTestAuth } from "#test/test-auth.ts";
 
 /**
- * Security-hardening finding 7 (docs/security.md, "Mail flooding"): reset, verification and
+ * docs/security.md "Mail flooding": reset, verification and
  * invitation mails could be sent to one address without limit, from as many clients and accounts
  * as an attacker had, and the invitation's subject carried the inviter's and organization's names
  * (a spam relay). Now, per kind and 15 minutes (`mailLimit`), at most 3 mails reach one mailbox from
  * one sender (a client address, an account, an inviting organization) and at most 10 from all senders
- * together (issue 27: one sender must not use up another's allowance); past that the endpoint
+ * together (one sender must not use up another's allowance); past that the endpoint
  * answers exactly as before, sends nothing, and logs a warning that names the kind and keyed hashes,
  * never the address.
  */
@@ -43,7 +43,7 @@ function fromClient(test: TestAuth, n: number, path: string, body: unknown) {
   return new TestBrowser(test.auth).post(path, body, { remoteAddress: `203.0.113.${n}` });
 }
 
-describe("mails to one address are limited per kind (finding 7, issue 27)", () => {
+describe("mails to one address are limited per kind", () => {
   it("the 4th reset request from one client in 15 minutes answers the same and sends no mail; the next window sends again", async () => {
     const { t, warnings } = await setUp();
     await signUp(new TestBrowser(t.auth), { email: VICTIM, password: PASSWORD });
@@ -153,7 +153,7 @@ describe("mails to one address are limited per kind (finding 7, issue 27)", () =
   });
 });
 
-describe("the limit reveals no account (finding 7 and C6)", () => {
+describe("the limit reveals no account", () => {
   it("reset and verification requests cost the same commands for a known, a verified and an unknown address", async () => {
     const { t } = await setUp();
     await signUp(new TestBrowser(t.auth), { email: VICTIM, password: PASSWORD });
@@ -182,7 +182,7 @@ describe("the limit reveals no account (finding 7 and C6)", () => {
   });
 });
 
-describe("invitations are no spam relay (finding 7, issue 27)", () => {
+describe("invitations are no spam relay", () => {
   it("invitations from many organizations reach one address 10 times, without their names in the subject", async () => {
     const { t } = await setUp();
     const spammer = new TestBrowser(t.auth);

@@ -27,7 +27,7 @@ import { expectCatalogueError, PASSWORD, sendRaw, snapshotDatabase } from "./hel
  * E24 → tests/security/one-time-sign-in-codes.test.ts (no magic link / email-OTP sign-in: 404; nearest real
  *       one-time mail code, the two-factor email OTP, works once)
  * F4  → cross-site-text-plain-post.test.ts (cross-site text/plain POST with a cookie: refused with 400 UNSUPPORTED_CONTENT_TYPE —
- *       issue 2 specifies 400 for a wrong content type, checked before the origin — nothing changes)
+ *       400 for a wrong content type is checked before the origin — nothing changes)
  * G9  → tests/security/open-redirect-endpoints.test.ts "accepts the trusted %s" (every callback field);
  *       trusted-callback-urls.test.ts: the query and fragment survive, encoded, in the mailed links and the redirects
  * G10 → tests/security/open-redirect-endpoints.test.ts "GET /verify-email callbackURL" "refuses every evil

@@ -8,7 +8,7 @@ import { createTestAuth, TEST_ORIGIN, TEST_SECRET, type TestAuth } from "#test/t
 import { expectCatalogueError, type RawResult, sendRaw } from "./helpers.ts";
 
 /**
- * Security-hardening issue, finding 1: one client could stall the service through the rate limiter
+ * One client could stall the service through the rate limiter
  * (N concurrent requests on one key cost O(N²) database commands, kept running past the request
  * deadline, on a log that only the hourly cleanup shrank). docs/security.md "Rate limiting".
  */

@@ -3,7 +3,7 @@ import { safeRedirect } from "../../apps/remix-demo/app/lib/safe-redirect.ts";
 import { EVIL_CALLBACKS } from "./redirect-payloads.ts";
 
 /**
- * Issue 27 item 1: the Remix app's `redirectTo`/`next` values. Whatever safeRedirect returns, a
+ * The Remix app's `redirectTo`/`next` values. Whatever safeRedirect returns, a
  * browser resolving it against the app's page must stay on the app's origin (WHATWG URL parsing,
  * as Chromium does for a Location header or a link).
  */

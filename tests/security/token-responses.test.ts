@@ -3,7 +3,7 @@ import { SESSION_COOKIE, signUp, TestBrowser } from "#test/browser.ts";
 import { TEST_ORIGIN, type TestAuth, useFreshTestAuth } from "#test/test-auth.ts";
 
 /**
- * Security-hardening finding 10 (docs/security.md, "Responses that carry or follow a token"): every
+ * docs/security.md "Responses that carry or follow a token": every
  * answer is `Cache-Control: no-store` and `Referrer-Policy: no-referrer`. The mailed links of
  * verify-email and delete-user/callback redirected without them, so the token in their URL could be
  * kept by a cache or handed on in the Referer of the page the redirect lands on.
@@ -26,7 +26,7 @@ function mailedLink(test: TestAuth, email: string): URL {
 
 const apiPathOf = (link: URL) => `${link.pathname.replace("/api/auth", "")}${link.search}`;
 
-describe("GET /verify-email (finding 10)", () => {
+describe("GET /verify-email", () => {
   it("redirects a valid link with no-store and no-referrer, and verifies the address", async () => {
     t = await freshTestAuth();
     await signUp(new TestBrowser(t.auth));
@@ -59,7 +59,7 @@ describe("GET /verify-email (finding 10)", () => {
   });
 });
 
-describe("GET /delete-user/callback (finding 10)", () => {
+describe("GET /delete-user/callback", () => {
   it("redirects the mailed link with no-store and no-referrer, and deletes the user", async () => {
     t = await freshTestAuth({
       user: { deleteUser: { enabled: true, sendDeleteAccountVerification: true } },
@@ -91,7 +91,7 @@ describe("GET /delete-user/callback (finding 10)", () => {
   });
 });
 
-describe("the other answers that carry or follow a token (finding 10)", () => {
+describe("the other answers that carry or follow a token", () => {
   it("GET /reset-password/{token} redirects with them", async () => {
     t = await freshTestAuth();
     await signUp(new TestBrowser(t.auth));

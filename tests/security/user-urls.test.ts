@@ -4,7 +4,7 @@ import { signUp, TestBrowser } from "#test/browser.ts";
 import { TEST_ORIGIN, type TestAuth, useFreshTestAuth } from "#test/test-auth.ts";
 
 /**
- * Security-hardening finding 9 (docs/security.md, "URLs users supply"): a user's image and an
+ * docs/security.md "URLs users supply": a user's image and an
  * organization's logo are rendered by the app for others, so only `https:` URLs are stored — and
  * `http:` ones while the auth server runs on http. `javascript:` and `data:` URLs were accepted.
  * A refusal is 400 VALIDATION_ERROR naming the field (never the value), and nothing is stored.
@@ -43,7 +43,7 @@ async function signedIn(test: TestAuth, name = "ada") {
 const imageOf = async (test: TestAuth, id: ObjectId) =>
   (await test.db.collection("users").findOne({ _id: id }))?.image;
 
-describe("a user's image (finding 9)", () => {
+describe("a user's image", () => {
   it.each(BAD_URLS)("sign-up refuses image %s and stores no user", async (image) => {
     t = await freshTestAuth();
     const res = await new TestBrowser(t.auth).post("/sign-up/email", {
@@ -121,7 +121,7 @@ describe("a user's image (finding 9)", () => {
   });
 });
 
-describe("an organization's logo (finding 9)", () => {
+describe("an organization's logo", () => {
   it("create refuses a javascript: logo and stores no organization", async () => {
     t = await freshTestAuth();
     const ada = await signedIn(t);

@@ -32,7 +32,7 @@ export function deleteLinkFrom(text: string): { path: string; token: string; cal
   };
 }
 
-/** What the database holds for one organization: the rows J12's cascade is about. */
+/** What the database holds for one organization: the rows a deletion's cascade is about. */
 export async function organizationRows(db: Db, organizationId: string) {
   const id = ObjectId.createFromHexString(organizationId);
   return {

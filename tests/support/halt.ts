@@ -8,7 +8,7 @@ type Method = "insertOne" | "deleteOne" | "deleteMany" | "updateOne" | "updateMa
  * Stops the request in flight at the next `method` on `collection`, as a server killed there would:
  * that command never reaches the database and nothing after it runs (the call never settles). The
  * database — the real one — then holds exactly what the request wrote before. Resolves once the
- * request got there. Issue 16 §3 "Crash in the middle"; tests/reliability/crash.ts does the same with
+ * request got there. "Crash in the middle"; tests/reliability/crash.ts does the same with
  * a real SIGKILL, at random points.
  */
 export function haltAtNext(t: TestAuth, collection: CollectionName, method: Method): Promise<void> {

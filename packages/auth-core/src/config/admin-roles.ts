@@ -20,7 +20,7 @@ export const ADMIN_STATEMENTS = {
     "ban",
     "impersonate",
     "impersonate-admins",
-    // Acting on another admin (set-password, email, ban, remove, set-role): review finding 1.
+    // Acting on another admin (set-password, email, ban, remove, set-role).
     "manage-admins",
     "delete",
     "set-password",

@@ -74,7 +74,7 @@ export interface MailHooks {
 }
 
 /*
- * Startup validation of `hooks` and `mail` (issue 2 §4: a wrong option fails at startup, naming it).
+ * Startup validation of `hooks` and `mail`.
  * Strict objects: a misspelt key (`hooks.users`, `mail.sendResetPasword`) would otherwise switch a
  * hook off without a word, and a value that is not a function would fail every request it meets.
  * Couples with the interfaces above: each of their keys, and only those, is listed here.

@@ -17,7 +17,7 @@ export const banExpiresInField = z
   .max(100 * 365 * 86400);
 
 /**
- * The audit trail's actions (issue 5 "An audit trail"). Here, with the contracts, so that
+ * The audit trail's actions. Here, with the contracts, so that
  * list-audit-events can accept exactly these as its `action` filter and a browser can list them;
  * features/admin/rules.ts re-exports them for the feature.
  */

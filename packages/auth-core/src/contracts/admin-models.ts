@@ -56,7 +56,7 @@ export const listUsersResultSchema: z.ZodType<ListUsersResult> = z.strictObject(
 
 /**
  * A session as the admin area shows it. It names impersonation explicitly: the admin's id, or null
- * for the user's own session. No token (review finding 10): a bearer credential never leaves
+ * for the user's own session. No token: a bearer credential never leaves
  * through a listing; `id` is what revoke-user-session takes.
  */
 export interface AdminSession {

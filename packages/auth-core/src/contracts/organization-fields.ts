@@ -47,7 +47,7 @@ export const permissionsField = z.record(
 /** Query numbers arrive as strings over HTTP and as numbers from server code. */
 export const queryInt = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
 
-/** Listings never load more than a page (issue 3). */
+/** Listings never load more than a page. */
 export const PAGE_MAX = 100;
 
 /** `limit` (1–100, default 100) and `offset` of every paged organization listing. */

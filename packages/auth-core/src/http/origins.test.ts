@@ -80,7 +80,7 @@ describe("isTrustedOrigin", () => {
   });
 });
 
-describe("normalizeOriginPattern (review s9 finding 4: one canonical form, refused at startup otherwise)", () => {
+describe("normalizeOriginPattern (one canonical form, refused at startup otherwise)", () => {
   it.each([
     ["https://app.example.com", "https://app.example.com"],
     ["https://app.example.com/", "https://app.example.com"],

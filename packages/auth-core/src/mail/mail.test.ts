@@ -204,7 +204,7 @@ describe("renderMail", () => {
       role: "admin",
       appName: "Acme",
     });
-    // Security-hardening finding 7: the subject carried the inviter's and organization's names.
+    // The subject carried the inviter's and organization's names.
     expect(mail.subject).toBe("You have been invited to an organization on Acme");
     expect(mail.text).toContain("<b>Eve</b> invited you to join Evil\r\nBcc: victim@example.com on Acme");
     expect(mail.html).toContain("&lt;b&gt;Eve&lt;/b&gt; invited you");

@@ -5,7 +5,7 @@ import { LANGUAGES } from "./templates/language.ts";
 import type { MailDataByKind } from "./templates/types.ts";
 
 /**
- * Security-hardening finding 7 (docs/security.md, "Mail flooding"): no subject, in any kind or
+ * docs/security.md "Mail flooding": no subject, in any kind or
  * language, carries text a user chose — names, addresses, roles. Each such field is given a marker
  * here; the subject may hold the operator's app name only.
  */

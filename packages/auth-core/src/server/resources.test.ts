@@ -4,7 +4,7 @@ import { buildAuthOptions, SERVER_SELECTION_TIMEOUT_MS } from "./resources.ts";
 
 /**
  * The standalone server's own database client answers 503 within 2 s while the database is down
- * (issue 16 §3; measured under load by tests/reliability, the database-down scenario).
+ * (measured under load by tests/reliability, the database-down scenario).
  */
 describe("the standalone server's database options", () => {
   it("select a server for at most 1000 ms, unless the config module brings its own database", async () => {

@@ -8,7 +8,7 @@ import type { ConfigOptions } from "./load-config.ts";
 
 /**
  * The standalone server promises a 503 within 2 s while its database is down (docs/security.md, "A
- * database that fails or hangs"; issue 16). A request waits out the driver's server selection and
+ * database that fails or hangs"). A request waits out the driver's server selection and
  * is then answered, so the selection timeout must leave room for the rest of the request — a
  * sign-up hashes its password (~0.3 s, more while other hashes queue) before its first command. With
  * the library's 2000 ms the refusals came at 2.0–2.6 s under load, with 1500 ms up to 2.6 s

@@ -269,7 +269,7 @@ describe("POST /change-email with the cookie cache on", () => {
 describe("POST /change-email with verifyNewEmailFirst (#7196 hardening)", () => {
   const STRICT = { user: { changeEmail: { enabled: true, verifyNewEmailFirst: true } } };
 
-  it("is the default: an unverified user's address does not move until the new address confirms (issue 27)", async () => {
+  it("is the default: an unverified user's address does not move until the new address confirms", async () => {
     t = await freshTestAuth({ user: { changeEmail: { enabled: true } } });
     const { browser, id } = await signedInAda(false);
     const res = await browser.post("/change-email", { newEmail: NEW });

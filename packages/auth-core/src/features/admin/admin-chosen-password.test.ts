@@ -50,7 +50,7 @@ const credentialOf = async () => {
   return t.db.collection("accounts").findOne({ userId: user!._id, providerId: "credential" });
 };
 
-describe("a password an admin chose in create-user (security-hardening finding 4)", () => {
+describe("a password an admin chose in create-user", () => {
   it("is marked for reset and signs nobody in", async () => {
     await createVictim();
     expect(await credentialOf()).toMatchObject({ passwordResetRequired: true });

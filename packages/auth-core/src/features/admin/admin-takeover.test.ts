@@ -72,14 +72,14 @@ async function expectRefusedAndUnchanged(actor: Person, victim: Person) {
   expect(await auditEvents(t)).toEqual([]);
 }
 
-describe("acting on another admin (finding 1)", () => {
+describe("acting on another admin", () => {
   it("an admin cannot set the password, email, ban, remove or re-role another admin", async () => {
     await setUp();
     const other = await signUpPerson(t, "other", "admin");
     await expectRefusedAndUnchanged(admin, other);
   });
 
-  it("a holder of a custom role granting any admin-area action is protected too (finding 6)", async () => {
+  it("a holder of a custom role granting any admin-area action is protected too", async () => {
     await setUp();
     const support = await signUpPerson(t, "support", "support");
     await expectRefusedAndUnchanged(admin, support);
@@ -90,7 +90,7 @@ describe("acting on another admin (finding 1)", () => {
     );
   });
 
-  it("a name-only update of another admin is refused too (security-hardening finding 6); an ordinary user is managed as before", async () => {
+  it("a name-only update of another admin is refused too; an ordinary user is managed as before", async () => {
     await setUp();
     const other = await signUpPerson(t, "other", "admin");
     const renamed = await admin.browser.post("/admin/update-user", {
@@ -129,7 +129,7 @@ describe("acting on another admin (finding 1)", () => {
   });
 });
 
-describe("listed admin ids (finding 1)", () => {
+describe("listed admin ids", () => {
   it("only another listed admin acts on a listed admin, even with manage-admins", async () => {
     const listed = new ObjectId();
     const peer = new ObjectId();
@@ -160,7 +160,7 @@ describe("listed admin ids (finding 1)", () => {
   });
 });
 
-describe("granting roles (finding 2)", () => {
+describe("granting roles", () => {
   it("an admin cannot grant a role with rights they lack, to another or to themselves", async () => {
     await setUp();
     for (const userId of [user.id, admin.id]) {

@@ -8,7 +8,7 @@ const { t, admin, user } = useAdminCast();
 
 const oid = (id: string) => new ObjectId(id);
 
-describe("admin changes to users and sessions are recorded in the audit log (finding 8)", () => {
+describe("admin changes to users and sessions are recorded in the audit log", () => {
   it("update-user records the email move (old and new) and emailVerified", async () => {
     const res = await admin.browser.post("/admin/update-user", {
       userId: user.id,

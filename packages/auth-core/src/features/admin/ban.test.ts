@@ -131,7 +131,7 @@ describe("sign-in of a banned user", () => {
     expect(await sessionCount(t, user.id)).toBe(1);
   });
 
-  it("a ban set while a sign-in lifts an expired one survives (forced interleaving, finding 3)", async () => {
+  it("a ban set while a sign-in lifts an expired one survives (forced interleaving)", async () => {
     await setUp();
     await admin.browser.post("/admin/ban-user", { userId: user.id, banExpiresIn: 60 });
     t.advance(61);

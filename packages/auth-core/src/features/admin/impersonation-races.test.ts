@@ -50,7 +50,7 @@ async function impersonate(): Promise<void> {
   expect(await impersonations(admin.id)).toBe(1);
 }
 
-describe("impersonate-user racing the admin's demotion (finding 4)", () => {
+describe("impersonate-user racing the admin's demotion", () => {
   const losses = {
     "demoted to user": () => boss.browser.post("/admin/set-role", { userId: admin.id, role: "user" }),
     banned: () => boss.browser.post("/admin/ban-user", { userId: admin.id }),
@@ -70,7 +70,7 @@ describe("impersonate-user racing the admin's demotion (finding 4)", () => {
   }
 });
 
-describe("ending an admin's sessions ends their impersonations (finding 5)", () => {
+describe("ending an admin's sessions ends their impersonations", () => {
   it("admin revoke-user-sessions on the admin", async () => {
     await setUp();
     await impersonate();

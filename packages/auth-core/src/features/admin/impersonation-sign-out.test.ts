@@ -31,7 +31,7 @@ const sessionsOf = (id: string) =>
     .collection("sessions")
     .countDocuments({ $or: [{ userId: new ObjectId(id) }, { impersonatedBy: new ObjectId(id) }] });
 
-describe("the parked admin session (security-hardening finding 5)", () => {
+describe("the parked admin session", () => {
   it("its cookie value replayed as the session cookie is no session", async () => {
     const parked = await startImpersonating();
     const replay = new TestBrowser(t.auth);

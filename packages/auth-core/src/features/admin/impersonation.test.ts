@@ -185,7 +185,7 @@ describe("impersonate-user", () => {
     expect(await sessions().countDocuments({ impersonatedBy: { $exists: true } })).toBe(0);
   });
 
-  it("the impersonation session ends after its hour (J6), and the admin area's duration option applies", async () => {
+  it("the impersonation session ends after its hour, and the admin area's duration option applies", async () => {
     await setUp({ admin: { impersonationSessionDuration: 600 } });
     await impersonate();
     t.advance(601);
@@ -264,7 +264,7 @@ describe("stop-impersonating", () => {
     expect((await other.get("/get-session")).body).not.toBeNull();
   });
 
-  it("demoting the admin ends their impersonation at once (J8) and stop cannot restore (J7)", async () => {
+  it("demoting the admin ends their impersonation at once and stop cannot restore", async () => {
     // Demoting another admin needs manage-admins (review finding 1): the boss is a superadmin.
     await setUp({ admin: { roles: SUPER_ROLES } });
     const boss = await signUpPerson(t, "boss", "superadmin");

@@ -4,7 +4,7 @@ import { signUpPerson, useAdminCast } from "#test/admin.ts";
 /** Review finding 9: the multi-role list filter. */
 const { t, admin, user, setUp } = useAdminCast({ open: "by-set-up" });
 
-describe("list-users role filter (finding 9)", () => {
+describe("list-users role filter", () => {
   it("finds multi-role holders, and a role name's dots match literally", async () => {
     await setUp({
       admin: { roles: { admin: { user: ["list"] }, user: {}, support: {}, "a.b": {} } },

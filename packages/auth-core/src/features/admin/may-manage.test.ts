@@ -64,7 +64,7 @@ async function expectEveryCallRefused(actor: Person, victim: Person) {
   expect(await auditEvents(t)).toEqual([]);
 }
 
-describe("a plain admin cannot act on a higher admin (security-hardening finding 6)", () => {
+describe("a plain admin cannot act on a higher admin", () => {
   it("list, revoke one or all sessions, unban and update-user of another admin answer 403 and change nothing", async () => {
     await setUp();
     await expectEveryCallRefused(admin, superadmin);

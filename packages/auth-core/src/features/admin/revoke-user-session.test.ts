@@ -8,7 +8,7 @@ const { t, admin, user } = useAdminCast();
 
 const oid = (id: string) => new ObjectId(id);
 
-describe("revoke-user-session by id (finding 10)", () => {
+describe("revoke-user-session by id", () => {
   it("list-user-sessions shows ids and no token; the id revokes exactly that session", async () => {
     const second = new TestBrowser(t.auth);
     const signedIn = await signIn(second, user.email);

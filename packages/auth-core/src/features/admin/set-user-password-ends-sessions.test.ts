@@ -8,7 +8,7 @@ const { t, admin, user } = useAdminCast();
 
 const oid = (id: string) => new ObjectId(id);
 
-describe("set-user-password ends the user's sessions (finding 7)", () => {
+describe("set-user-password ends the user's sessions", () => {
   it("every session of the target goes; the audit event says how many", async () => {
     await signIn(new TestBrowser(t.auth), user.email);
     expect(await sessionCount(t, user.id)).toBe(2);

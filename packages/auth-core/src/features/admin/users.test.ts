@@ -139,7 +139,7 @@ describe("get-user", () => {
 });
 
 describe("create-user", () => {
-  it("creates a user with a password marked for reset (security-hardening finding 4), and records it", async () => {
+  it("creates a user with a password marked for reset, and records it", async () => {
     const res = await admin.browser.post<{ user: { id: string; role: string } }>("/admin/create-user", {
       email: " New@Example.com ",
       name: "New",
@@ -357,7 +357,7 @@ describe("set-role", () => {
 });
 
 describe("set-user-password", () => {
-  it("sets the password (to be reset before it signs in, J15), the old one no longer works; recorded", async () => {
+  it("sets the password (to be reset before it signs in), the old one no longer works; recorded", async () => {
     const res = await admin.browser.post("/admin/set-user-password", {
       userId: user.id,
       newPassword: "brand new secret",

@@ -303,7 +303,7 @@ describe("POST /api-key/delete", () => {
   });
 });
 
-describe("while an admin impersonates the user (J5)", () => {
+describe("while an admin impersonates the user", () => {
   it("create, update and delete answer 403; get and list still answer", async () => {
     t = await freshTestAuth();
     const admin = await signedIn(t, "admin@example.com");

@@ -77,7 +77,7 @@ async function resetToken(): Promise<string> {
   return new URL(link).pathname.split("/").pop()!;
 }
 
-describe("recovery ends the API keys a session minted (security-hardening finding 3)", () => {
+describe("recovery ends the API keys a session minted", () => {
   it("a key minted from a stolen session stops working when the owner resets the password; a server-made key stays", async () => {
     const { userId, attacker } = await setUp();
     const stolen = await mintKey(attacker, "backdoor");
@@ -149,7 +149,7 @@ describe("recovery ends the API keys a session minted (security-hardening findin
   });
 });
 
-describe("minting a key needs a fresh session (security-hardening finding 3)", () => {
+describe("minting a key needs a fresh session", () => {
   it("a session older than the fresh age cannot create a key; nothing is stored", async () => {
     const { userId, attacker } = await setUp();
     t.advance(86400 + 1);
@@ -186,7 +186,7 @@ describe("minting a key needs a fresh session (security-hardening finding 3)", (
   });
 });
 
-describe("API keys expire by default (security-hardening finding 3)", () => {
+describe("API keys expire by default", () => {
   it("a key created without expiresIn expires after 90 days; an explicit null never expires", async () => {
     const { userId, owner } = await setUp();
     const now = t.now().getTime();
@@ -201,7 +201,7 @@ describe("API keys expire by default (security-hardening finding 3)", () => {
   });
 });
 
-describe("an administrator ending a user's sessions ends the keys those sessions minted (finding 3)", () => {
+describe("an administrator ending a user's sessions ends the keys those sessions minted", () => {
   it("admin revoke-user-sessions deletes the keys a session created, tells the owner, and keeps a server-made key", async () => {
     const { userId, attacker } = await setUp();
     const stolen = await mintKey(attacker, "backdoor");

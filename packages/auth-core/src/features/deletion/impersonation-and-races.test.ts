@@ -38,7 +38,7 @@ function racingHooks(racers: number) {
   return { calls, hooks };
 }
 
-describe("deleting an admin ends the impersonation sessions they started (review finding s9-1)", () => {
+describe("deleting an admin ends the impersonation sessions they started", () => {
   let admin: Person;
   let user: Person;
 
@@ -70,7 +70,7 @@ describe("deleting an admin ends the impersonation sessions they started (review
   });
 });
 
-describe("concurrent deletions of one user (review finding s9-2)", () => {
+describe("concurrent deletions of one user", () => {
   it("5 parallel POST /delete-user: one 200, four 404 User not found, the after-hook runs once", async () => {
     const { calls, hooks } = racingHooks(5);
     t = await freshTestAuth({ user: { deleteUser: { enabled: true } }, hooks });

@@ -38,7 +38,7 @@ function invite(owner: { browser: TestBrowser; organizationId: string }, email: 
   );
 }
 
-describe("invitation mails are counted per organization (item 2)", () => {
+describe("invitation mails are counted per organization", () => {
   it("organization B's invitation arrives after organization A used up its own allowance", async () => {
     await setUp();
     const stranger = await organizationOwner("stranger@example.com", "Throwaway", "throwaway");
@@ -127,7 +127,7 @@ describe("invitation mails are counted per organization (item 2)", () => {
   });
 });
 
-describe("anonymous requests are counted per client (item 2)", () => {
+describe("anonymous requests are counted per client", () => {
   it("a stranger's reset requests do not hold back the owner's, and many clients still stop at 10", async () => {
     await setUp();
     await signUp(new TestBrowser(t.auth), { email: INVITEE, password: PASSWORD });
@@ -144,7 +144,7 @@ describe("anonymous requests are counted per client (item 2)", () => {
   });
 });
 
-describe("sub-addresses count as one mailbox, and get their mail as typed (item 3)", () => {
+describe("sub-addresses count as one mailbox, and get their mail as typed", () => {
   it("invitations to box+1@ … box+4@ from one organization: 3 mails, each to its own address", async () => {
     await setUp();
     const owner = await organizationOwner("a@example.com", "Org A", "org-a");

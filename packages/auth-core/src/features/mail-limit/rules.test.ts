@@ -40,7 +40,7 @@ describe("mailLimitRule", () => {
   });
 });
 
-describe("mailboxOf: what counts as one mailbox (issue 27 item 3)", () => {
+describe("mailboxOf: what counts as one mailbox", () => {
   it.each([
     ["box@example.com", "box@example.com"],
     [" Box@Example.com ", "box@example.com"],

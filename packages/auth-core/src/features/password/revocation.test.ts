@@ -58,7 +58,7 @@ async function expectLinkDead(token: string, email: string, password: string): P
   expect(await signInStatus(email, password)).toBe(200);
 }
 
-describe("a password reset ends the impersonation sessions the admin started (review finding s9-1)", () => {
+describe("a password reset ends the impersonation sessions the admin started", () => {
   it("the admin resets their own password: the impersonating browser is signed out", async () => {
     t = await freshTestAuth();
     const { admin, user } = await createCast(t);
@@ -80,7 +80,7 @@ describe("a password reset ends the impersonation sessions the admin started (re
   });
 });
 
-describe("reset links die when the email or the password changes (review finding s9-3)", () => {
+describe("reset links die when the email or the password changes", () => {
   it("an unverified user's email change (the address moves at once) voids the link sent to the old address", async () => {
     const { ada, adaId } = await setUp({
       user: { changeEmail: { enabled: true, verifyNewEmailFirst: false } },

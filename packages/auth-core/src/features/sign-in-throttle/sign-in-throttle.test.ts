@@ -69,7 +69,7 @@ async function seedFailures(count: number): Promise<void> {
   );
 }
 
-describe("per-account sign-in throttle (security-hardening finding 2)", () => {
+describe("per-account sign-in throttle", () => {
   it("105 wrong passwords from 105 addresses: after 5 the account waits, the right password too, then the owner signs in", async () => {
     const answers: number[] = [];
     for (let i = 0; i < 105; i++) answers.push((await signInFromElsewhere("wrong password!")).status);

@@ -19,7 +19,7 @@ useSocialTestbed(["github"], (s, a) => {
 
 const IDENTITY = { email: "pic@example.com", emailVerified: true, name: "Pic Ture" };
 
-describe("a provider's picture (finding 9)", () => {
+describe("a provider's picture", () => {
   it("a javascript: picture is not stored; the user is created without an image", async () => {
     server.setIdentity("github", { ...IDENTITY, id: "9001", image: "javascript:alert(1)" });
     const flow = await runSocialFlow(newBrowser(t), server, { provider: "github", callbackURL: "/home" });

@@ -18,7 +18,7 @@ async function signInElsewhere(t: TestAuth): Promise<TestBrowser> {
   return browser;
 }
 
-describe("confirming two-factor ends the user's other sessions (finding 8)", () => {
+describe("confirming two-factor ends the user's other sessions", () => {
   it("the other session's get-session answers null and its row is gone; the confirming one stays", async () => {
     const pending = await twoFactor.pending({ session: { cookieCache: { enabled: true } } });
     const { t, ada, userId } = pending;

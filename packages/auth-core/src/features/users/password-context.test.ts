@@ -61,7 +61,7 @@ const credentialHash = async (userId: ObjectId) =>
 const signInStatus = async (password: string) =>
   (await new TestBrowser(t.auth).post("/sign-in/email", { email: EMAIL, password })).status;
 
-describe("a common password padded with whitespace is still common (item 6)", () => {
+describe("a common password padded with whitespace is still common", () => {
   it("sign-up refuses every padding, and no user is stored", async () => {
     await setUp();
     for (const password of PADDED_COMMON) {
@@ -94,7 +94,7 @@ describe("a common password padded with whitespace is still common (item 6)", ()
   });
 });
 
-describe("a password that is the account's address or the app's name is refused (item 7)", () => {
+describe("a password that is the account's address or the app's name is refused", () => {
   it("sign-up: each word, whatever its case and padding; no user is stored", async () => {
     t = await freshTestAuth({ appName: APP_NAME });
     for (const password of CONTEXT_WORDS) {

@@ -36,7 +36,7 @@ async function signInStatus(password: string, email = EMAIL): Promise<number> {
   return (await new TestBrowser(t.auth).post("/sign-in/email", { email, password })).status;
 }
 
-describe("common and breached passwords are refused wherever a password is set (finding 2)", () => {
+describe("common and breached passwords are refused wherever a password is set", () => {
   it("sign-up: 400 PASSWORD_COMPROMISED, whatever the case, and no user is stored", async () => {
     await setUp();
     for (const password of COMMON) {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { comparablePassword, isContextSpecificPassword } from "./password-rules.ts";
 
-describe("comparablePassword: padding and case never make another password (issue 27 item 6)", () => {
+describe("comparablePassword: padding and case never make another password", () => {
   it.each([
     ["leading space", " password1"],
     ["trailing space", "password1 "],
@@ -31,7 +31,7 @@ describe("comparablePassword: padding and case never make another password (issu
   });
 });
 
-describe("isContextSpecificPassword (NIST SP 800-63B context-specific words, issue 27 item 7)", () => {
+describe("isContextSpecificPassword (NIST SP 800-63B context-specific words)", () => {
   const context = { email: "Lovelace.Ada+work@Example.com", appName: "Acme Portal" };
 
   it.each([

@@ -6,7 +6,7 @@ import { LANGUAGES, type Language } from "./language.ts";
 import type { MailDataByKind, RenderedMail } from "./types.ts";
 
 /**
- * Issue 14 ("Languages"): every language has every mail, nothing empty, and no template of one
+ * Every language has every mail, nothing empty, and no template of one
  * language drops a piece of data another shows. Each data field gets a marker that can only come
  * from that field; each kind is rendered in each language and the markers found are compared.
  */
