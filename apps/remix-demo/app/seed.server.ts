@@ -1,11 +1,10 @@
 /**
  * Demo data for `pnpm dev`, written once: only into a database without users. Everything goes through
  * `auth.api` except what no API may do for a first user — the admin role and the verified flag of
- * made-up addresses — which is set on the stored documents directly.
+ * made-up addresses — which the operator entry's setSeededUserFields sets through the core's users.
  */
 import type { Auth } from "@tessera/auth-core";
-import { bumpUsersListings } from "@tessera/auth-core/operator";
-import { type Db, ObjectId } from "mongodb";
+import { createOperatorApi, setSeededUserFields } from "@tessera/auth-core/operator";
 
 export const DEMO_ADMIN = { email: "admin@example.com", password: "tessera-demo-admin", name: "Ada Admin" };
 export const DEMO_PASSWORD = "tessera-demo-user";
@@ -23,16 +22,14 @@ export interface SeededDemo {
 }
 
 /** Returns the accounts created, or null when the database already had users. */
-export async function seedDemoData(auth: Auth, db: Db): Promise<SeededDemo | null> {
-  if ((await db.collection("users").countDocuments({}, { limit: 1 })) > 0) return null;
+export async function seedDemoData(auth: Auth): Promise<SeededDemo | null> {
+  const { data } = await createOperatorApi(auth, "seed").listUsers({ query: { limit: 1 } });
+  if (data.total > 0) return null;
   const admin = await signUp(auth, DEMO_ADMIN.email, DEMO_ADMIN.password, DEMO_ADMIN.name);
   const people = [];
   for (const user of DEMO_USERS) people.push(await signUp(auth, user.email, DEMO_PASSWORD, user.name));
-  const ids = [admin, ...people].map((person) => new ObjectId(person.id));
-  await db.collection("users").updateMany({ _id: { $in: ids } }, { $set: { emailVerified: true } });
-  await db.collection("users").updateOne({ _id: ids[0] }, { $set: { role: "admin" } });
-  // Written past the API: admin list-users must not answer a page held from before.
-  await bumpUsersListings(db);
+  await setSeededUserFields(auth, admin.id, { emailVerified: true, role: "admin" });
+  for (const person of people) await setSeededUserFields(auth, person.id, { emailVerified: true });
 
   const [grace, alan, linus, barbara] = people as [Person, Person, Person, Person];
   const acme = await auth.api.createOrganization({

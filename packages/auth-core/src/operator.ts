@@ -15,12 +15,19 @@ import { findAllListedUsers, operatorCaller } from "./features/admin/operator.ts
 import type { CoreEndpoint } from "./features/registry.ts";
 import { findSessionById as findStoredSession } from "./features/session/index.ts";
 import { exportUserDataByEmail } from "./features/user-export/index.ts";
-import { accountIdOf } from "./features/users/index.ts";
+import { accountIdOf, updateUser } from "./features/users/index.ts";
 import { createApi, type TypedApi } from "./http/api.ts";
 import type { CallerResolvers } from "./http/caller.ts";
 
 export type { UserExport } from "./contracts/user-export.ts";
-export { bumpOrganizationListings, bumpUsersListings } from "./db/listing-version.ts";
+/** After `tessera doctor --fix` wrote address claims or timeline entries (see storedIds). */
+export { bumpUsersListings } from "./db/listing-version.ts";
+export {
+  deleteOrganizationRows,
+  type ImportedCollection,
+  importRows,
+  type OrphanRows,
+} from "./operator-import.ts";
 export {
   createImportChecks,
   type ImportCheck,
@@ -50,25 +57,34 @@ export function createOperatorApi(auth: Auth, actor: string): TypedApi<CoreEndpo
 }
 
 /**
- * For tools that write users and accounts straight into the collections (`tessera import`):
- * the `_id` an account must be stored under (its provider identity's, docs/scale.md), and the
- * address claim each user needs to be found by email (collection `emailClaims`).
+ * For `tessera import`: the `_id` an account is stored under (its provider identity's,
+ * docs/scale.md), so a second run finds the accounts it copied before. For `tessera doctor`: the
+ * user's entry in the timeline admin list-users reads (docs/scale.md), which its repair writes
+ * until the users' owner has a repair of its own (then these and bumpUsersListings go).
  */
 export const storedIds = {
   account: (providerId: string, accountId: string): ObjectId => accountIdOf(providerId, accountId),
-  emailClaim: (user: { _id: ObjectId; email: string }, now: Date) => ({
-    _id: user.email,
-    userId: user._id,
-    createdAt: now,
-  }),
-  emailClaimsCollection: "emailClaims",
-  /** The user's entry in the timeline admin list-users reads (docs/scale.md). */
   timelineEntry: (user: { _id: ObjectId; createdAt: Date }) => ({
     _id: timelineIdOf(user.createdAt, user._id),
     userId: user._id,
   }),
   userTimelineCollection: "userTimeline",
 } as const;
+
+/**
+ * Stored fields no endpoint lets a database's first users set — the verified flag of made-up
+ * addresses, the admin role before any admin exists — for server code that seeds a database (the
+ * demo's seed), through the users' own update: what follows a write to a user (the listing bumps)
+ * follows. No audit event: no one acts yet. False when there is no such user.
+ */
+export async function setSeededUserFields(
+  auth: Auth,
+  userId: string,
+  fields: { emailVerified?: boolean; role?: string },
+): Promise<boolean> {
+  const id = parseId(userId);
+  return id !== null && (await updateUser(auth.context, id, fields)) !== null;
+}
 
 export interface MigrationState {
   id: string;

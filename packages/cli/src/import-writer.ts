@@ -1,16 +1,12 @@
 import { createHash } from "node:crypto";
-import {
-  bumpOrganizationListings,
-  bumpUsersListings,
-  type ImportChecks,
-  storedIds,
-} from "@tessera/auth-core/operator";
-import { type Collection, type Db, type Document, MongoBulkWriteError, ObjectId } from "mongodb";
+import { type ImportChecks, type ImportedCollection, importRows } from "@tessera/auth-core/operator";
+import { type Collection, type Db, type Document, ObjectId } from "mongodb";
 
 /**
  * What every importer of `tessera import` shares (importers.ts): the report's shapes, the writer
- * that counts and refuses rows (with their row numbers) and bumps the listings it changes, and the
- * users' import, whose fields go through the API's own rules.
+ * that counts and refuses rows (with their row numbers) and hands them to the core's owners
+ * (`importRows`: claims, timeline entries and listing bumps follow there), and the users' import,
+ * whose fields go through the API's own rules.
  */
 export type ImportSource = "better-auth" | "authjs";
 
@@ -87,7 +83,11 @@ export class Importer {
    * reason. The target's ids are read once (one scan: an `$in` per batch scans the whole collection
    * on FerretDB).
    */
-  async write(collection: string, docs: Document[], duplicateReason: string): Promise<Set<string>> {
+  async write(
+    collection: ImportedCollection,
+    docs: Document[],
+    duplicateReason: string,
+  ): Promise<Set<string>> {
     const written = new Set<string>();
     const target: Collection = this.target.collection(collection);
     // With each document's user: an account's `_id` follows from its provider identity, so the
@@ -110,19 +110,7 @@ export class Importer {
     }
     for (let start = 0; start < fresh.length; start += BATCH) {
       const batch = fresh.slice(start, start + BATCH);
-      const failed = new Set<number>();
-      if (!this.dryRun) {
-        try {
-          await target.insertMany(batch, { ordered: false });
-        } catch (error) {
-          if (!(error instanceof MongoBulkWriteError)) throw error;
-          const errors = Array.isArray(error.writeErrors) ? error.writeErrors : [error.writeErrors];
-          for (const writeError of errors) {
-            if (writeError.code !== 11000) throw error;
-            failed.add(writeError.index);
-          }
-        }
-      }
+      const failed = this.dryRun ? new Set<number>() : await importRows(this.target, collection, batch);
       batch.forEach((doc, index) => {
         if (failed.has(index)) this.refuse(collection, doc._id, duplicateReason);
         else {
@@ -132,54 +120,7 @@ export class Importer {
       });
       this.progress(collection, Math.min(start + BATCH, fresh.length), fresh.length);
     }
-    // Members and invitations show in their organization's listing (get-full-organization): a
-    // server holding one from before the import must not answer from it.
-    if (!this.dryRun && fresh.length > 0 && (collection === "members" || collection === "invitations")) {
-      const organizations = new Map(fresh.map((doc) => [String(doc.organizationId), doc.organizationId]));
-      await bumpOrganizationListings(this.target, [...organizations.values()] as ObjectId[]);
-    }
-    // Users show in admin list-users, which may answer a page held from before the import.
-    if (!this.dryRun && fresh.length > 0 && collection === "users") await bumpUsersListings(this.target);
     return written;
-  }
-
-  /**
-   * Each imported user's address claim (storedIds.emailClaim): without it the user is not found by
-   * email; and its timeline entry (storedIds.timelineEntry), without which admin list-users reads
-   * the users collection itself. Those already there (a second run) are left as they are.
-   */
-  async claimAddresses(users: Document[]): Promise<void> {
-    if (this.dryRun || users.length === 0) return;
-    const claims = this.target.collection(storedIds.emailClaimsCollection);
-    const timeline = this.target.collection(storedIds.userTimelineCollection);
-    const now = new Date();
-    for (let start = 0; start < users.length; start += BATCH) {
-      const batch = users.slice(start, start + BATCH);
-      await insertIgnoringDuplicates(
-        claims,
-        batch.map((user) =>
-          storedIds.emailClaim({ _id: user._id as ObjectId, email: String(user.email) }, now),
-        ),
-      );
-      await insertIgnoringDuplicates(
-        timeline,
-        batch.map((user) =>
-          storedIds.timelineEntry({ _id: user._id as ObjectId, createdAt: user.createdAt as Date }),
-        ),
-      );
-    }
-    await bumpUsersListings(this.target);
-  }
-}
-
-/** Documents already there (a second run) are left as they are. */
-async function insertIgnoringDuplicates(collection: Collection, docs: Document[]): Promise<void> {
-  try {
-    await collection.insertMany(docs, { ordered: false });
-  } catch (error) {
-    if (!(error instanceof MongoBulkWriteError)) throw error;
-    const errors = Array.isArray(error.writeErrors) ? error.writeErrors : [error.writeErrors];
-    if (errors.some((writeError) => writeError.code !== 11000)) throw error;
   }
 }
 
@@ -250,7 +191,5 @@ export async function importUsers(
     importer.refuse("users", doc._id, `email ${doc.email} belongs to another Tessera user`);
     return false;
   });
-  const written = await importer.write("users", accepted, "email already used");
-  await importer.claimAddresses(accepted.filter((doc) => written.has(String(doc._id))));
-  return written;
+  return importer.write("users", accepted, "email already used");
 }

@@ -1,4 +1,9 @@
-import { bumpOrganizationListings, bumpUsersListings, storedIds } from "@tessera/auth-core/operator";
+import {
+  bumpUsersListings,
+  deleteOrganizationRows,
+  type OrphanRows,
+  storedIds,
+} from "@tessera/auth-core/operator";
 import { type Db, type Document, type Filter, MongoBulkWriteError, ObjectId } from "mongodb";
 
 /**
@@ -59,6 +64,9 @@ function toObjectId(value: string): ObjectId | null {
   return /^[0-9a-f]{24}$/i.test(value) ? new ObjectId(value) : null;
 }
 
+/** The collections whose rows a repair deletes through the core's owners (deleteOrganizationRows). */
+const ORGANIZATION_ROWS = new Set(["members", "invitations", "teams", "teamMembers"]);
+
 export async function checkDataInvariants(db: Db, options: InvariantOptions = {}): Promise<Finding[]> {
   const fix = options.fix === true;
   const creatorRole = options.creatorRole ?? "owner";
@@ -76,11 +84,12 @@ export async function checkDataInvariants(db: Db, options: InvariantOptions = {}
     const count = missing.length === 0 ? 0 : await db.collection(collection).countDocuments(filter);
     let fixed = 0;
     if (fix && count > 0) {
-      // A member row gone changes its organization's member list (get-full-organization's listing).
-      const listed: ObjectId[] =
-        collection === "members" ? await db.collection(collection).distinct("organizationId", filter) : [];
-      fixed = (await db.collection(collection).deleteMany(filter)).deletedCount;
-      await bumpOrganizationListings(db, listed);
+      // Organization rows go through their owner: a member row or an invitation gone changes its
+      // organization's listing (get-full-organization), and the owner bumps it.
+      const owned = { collection, field } as OrphanRows;
+      fixed = ORGANIZATION_ROWS.has(collection)
+        ? await deleteOrganizationRows(db, owned, missing)
+        : (await db.collection(collection).deleteMany(filter)).deletedCount;
     }
     findings.push({
       check,
@@ -200,11 +209,10 @@ async function invitationsToMissingTeams(db: Db, fix: boolean): Promise<Finding>
   const broken = brokenInvitations.map((invitation) => invitation._id);
   let fixed = 0;
   if (fix && broken.length > 0) {
-    fixed = (await db.collection("invitations").deleteMany({ _id: { $in: broken }, status: "pending" }))
-      .deletedCount;
-    await bumpOrganizationListings(
+    fixed = await deleteOrganizationRows(
       db,
-      brokenInvitations.map((invitation) => invitation.organizationId as ObjectId),
+      { collection: "invitations", field: "_id", pendingOnly: true },
+      broken,
     );
   }
   return {

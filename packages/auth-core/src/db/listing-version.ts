@@ -1,7 +1,6 @@
-import type { Db, Filter, ObjectId } from "mongodb";
+import type { Db, ObjectId } from "mongodb";
 import { type Collections, openCollections } from "./collections.ts";
 import { isDuplicateKeyError } from "./connect.ts";
-import type { MemberDoc } from "./documents.ts";
 import { findFirst } from "./find-page.ts";
 
 /**
@@ -10,7 +9,12 @@ import { findFirst } from "./find-page.ts";
  * under the version it read before reading them (db/listing-cache.ts),
  * and serves them again only while the organization document still carries that version. So every
  * write that changes what those lists show bumps the version of each organization concerned, after
- * the write: the member, invitation and user stores call these, not their callers.
+ * the write, inside the owner's write function (features/organization/members/store.ts and
+ * invitations/store.ts; the users' stores through bumpListingsOfUserWrite and
+ * bumpListingsOfUserRemoval), never in a caller, so no write path can forget it. This module owns
+ * the `listingVersions` collection and the organizations' `listingVersion` field; the users side
+ * reaches the organizations here because it cannot import the organization feature (which imports
+ * users).
  *
  * A version missing on a document (one written before the field existed) reads as 0; `$inc`
  * creates it. A crash between a write and its bump leaves a listing that may be served for the
@@ -40,37 +44,6 @@ async function afterWrite(bump: () => Promise<unknown>): Promise<void> {
   } catch {
     // Bounded by maxAgeSeconds (db/listing-cache.ts), like a crash between the write and this.
   }
-}
-
-/**
- * Deletes the member rows `filter` matches and bumps their organizations: the rows are read first
- * and deleted by `_id`, so a row that starts to match between the two (a racing add-member) is not
- * deleted unbumped. Returns how many went.
- */
-export async function deleteMembersListed(
-  collections: Collections,
-  filter: Filter<MemberDoc>,
-): Promise<number> {
-  const rows = await collections.members
-    .find(filter, { projection: { _id: 1, organizationId: 1 } })
-    .toArray();
-  if (rows.length === 0) return 0;
-  const result = await collections.members.deleteMany({
-    ...filter,
-    _id: { $in: rows.map((row) => row._id) },
-  });
-  const organizations = new Map(rows.map((row) => [row.organizationId.toHexString(), row.organizationId]));
-  await bumpListings(collections, [...organizations.values()]);
-  return result.deletedCount;
-}
-
-/**
- * After writing members or invitations straight into the database (the CLI's import and
- * `doctor --fix`, through `@tessera/auth-core/operator`): no server keeps answering
- * get-full-organization from a listing held before.
- */
-export async function bumpOrganizationListings(db: Db, organizationIds: readonly ObjectId[]): Promise<void> {
-  await bumpListings(openCollections(db), organizationIds);
 }
 
 /**

@@ -15,6 +15,13 @@ export type {
   Team,
   TeamMember,
 } from "../../contracts/organization-models.ts";
+/** An operator's import (operator-import.ts). */
+export {
+  deleteOrphanRows,
+  type ImportedOrganizationRows,
+  importOrganizationRows,
+  type OrphanRows,
+} from "./import.ts";
 /** An operator's bulk invitations (operator.ts): the invite endpoint's own path. */
 export {
   findInviteRefusal,
@@ -32,6 +39,8 @@ export {
   deleteStaleInvitations,
   finishInterruptedInvitationClaims,
 } from "./invitations/service.ts";
+/** The user's data export (features/user-export) reads the user's organization rows through these. */
+export { findInvitationsSentBy, findInvitationsToEmail } from "./invitations/store.ts";
 export { toInvitation } from "./invitations/types.ts";
 /** User deletion (features/deletion) releases the user's organizations through these. */
 export { findUnknownRoles, holdsRole, parseRoles } from "./members/rules.ts";
@@ -58,8 +67,6 @@ export {
   finishInterruptedOrganizationDeletions,
   listOrganizationsPage,
 } from "./organizations/service.ts";
-export { deleteTeamMembershipsOfUser, findTeamByIdOrName } from "./teams/service.ts";
-/** The user's data export (features/user-export) reads the user's organization rows through these. */
-export { findInvitationsSentBy, findInvitationsToEmail } from "./invitations/store.ts";
 export { findOrganizationsByIds } from "./organizations/store.ts";
+export { deleteTeamMembershipsOfUser, findTeamByIdOrName } from "./teams/service.ts";
 export { findUserTeamMemberships } from "./teams/store.ts";

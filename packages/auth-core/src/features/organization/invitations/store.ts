@@ -1,5 +1,6 @@
 import type { ObjectId } from "mongodb";
 import type { Collections } from "../../../db/collections.ts";
+import { insertManyIgnoringDuplicates } from "../../../db/connect.ts";
 import type { InvitationDoc, InvitationStatus } from "../../../db/documents.ts";
 import { findPage, type PageQuery } from "../../../db/find-page.ts";
 import { bumpListings } from "../../../db/listing-version.ts";
@@ -162,6 +163,29 @@ export async function deleteStalePendingInvitations(
   const listed = await collections.invitations.distinct("organizationId", stale);
   const result = await collections.invitations.deleteMany(stale);
   await bumpListings(collections, listed);
+  return result.deletedCount;
+}
+
+/**
+ * Invitations whose `field` is one of `values`, pending ones only with `pendingOnly` (an operator's
+ * repair of orphans); the organizations of those read are bumped. How many went.
+ */
+export async function deleteInvitationsWhere(
+  collections: Collections,
+  field: "_id" | "organizationId",
+  values: readonly unknown[],
+  pendingOnly: boolean,
+): Promise<number> {
+  const filter = { [field]: { $in: [...values] }, ...(pendingOnly ? { status: "pending" as const } : {}) };
+  const rows = await collections.invitations
+    .find(filter, { projection: { _id: 1, organizationId: 1 } })
+    .toArray();
+  if (rows.length === 0) return 0;
+  const result = await collections.invitations.deleteMany({
+    ...filter,
+    _id: { $in: rows.map((row) => row._id) },
+  });
+  await bumpListings(collections, organizationsOf(rows));
   return result.deletedCount;
 }
 

@@ -1,8 +1,9 @@
-import type { ObjectId } from "mongodb";
+import type { Filter, ObjectId } from "mongodb";
 import type { Collections } from "../../../db/collections.ts";
+import { insertManyIgnoringDuplicates } from "../../../db/connect.ts";
 import type { MemberDoc } from "../../../db/documents.ts";
 import { findPage, type PageQuery } from "../../../db/find-page.ts";
-import { bumpListings, deleteMembersListed } from "../../../db/listing-version.ts";
+import { bumpListings } from "../../../db/listing-version.ts";
 import { findRawPage, type RawPage } from "../../../db/raw-page.ts";
 import { listItemPattern } from "../../../db/regex.ts";
 
@@ -202,6 +203,15 @@ export function findOrganizationsWithOtherRoleHolder(
   });
 }
 
+/** Member rows whose `field` is one of `values` (an operator's repair of orphans); how many went. */
+export function deleteMembersWhere(
+  collections: Collections,
+  field: "userId" | "organizationId",
+  values: readonly unknown[],
+): Promise<number> {
+  return deleteMembersListed(collections, { [field]: { $in: [...values] } });
+}
+
 /** Every member row of the user, in any organization (deleting the user). Returns how many went. */
 export function deleteUserMembers(collections: Collections, userId: ObjectId): Promise<number> {
   return deleteMembersListed(collections, { userId });
@@ -218,4 +228,39 @@ export async function deleteUserMembersWithoutRole(
 ): Promise<number> {
   const holds = new RegExp(listItemPattern(role));
   return deleteMembersListed(collections, { userId, role: { $not: holds } });
+}
+
+/**
+ * Rows an operator imports (`tessera import`), unordered: returns the positions a unique index
+ * refused. The organizations of the rows written are bumped.
+ */
+export async function insertMembersInBulk(collections: Collections, docs: MemberDoc[]): Promise<Set<number>> {
+  const refused = await insertManyIgnoringDuplicates(collections.members, docs);
+  const written = docs.filter((_, index) => !refused.has(index));
+  await bumpListings(collections, organizationsOf(written));
+  return refused;
+}
+
+/** Each organization of `rows` once. */
+function organizationsOf(rows: readonly { organizationId: ObjectId }[]): ObjectId[] {
+  return [...new Map(rows.map((row) => [row.organizationId.toHexString(), row.organizationId])).values()];
+}
+
+/**
+ * Deletes the member rows `filter` matches and bumps their organizations: the rows are read first
+ * and deleted by `_id`, so a row that starts to match between the two (a racing add-member) is not
+ * deleted unbumped. Returns how many went.
+ */
+async function deleteMembersListed(collections: Collections, filter: Filter<MemberDoc>): Promise<number> {
+  const rows = await collections.members
+    .find(filter, { projection: { _id: 1, organizationId: 1 } })
+    .toArray();
+  if (rows.length === 0) return 0;
+  const result = await collections.members.deleteMany({
+    ...filter,
+    _id: { $in: rows.map((row) => row._id) },
+  });
+  const organizations = new Map(rows.map((row) => [row.organizationId.toHexString(), row.organizationId]));
+  await bumpListings(collections, [...organizations.values()]);
+  return result.deletedCount;
 }

@@ -1,5 +1,6 @@
 import type { ObjectId } from "mongodb";
 import type { Collections } from "../../../db/collections.ts";
+import { insertManyIgnoringDuplicates } from "../../../db/connect.ts";
 import type { OrganizationDoc } from "../../../db/documents.ts";
 import { escapeRegex } from "../../../db/regex.ts";
 
@@ -66,4 +67,16 @@ export function updateOrganizationFields(
 export async function deleteOrganizationById(collections: Collections, id: ObjectId): Promise<boolean> {
   const result = await collections.organizations.deleteOne({ _id: id });
   return result.deletedCount === 1;
+}
+
+/**
+ * Rows an operator imports (`tessera import`), unordered: returns the positions a unique index
+ * refused. A new organization has no listing anyone holds: nothing to bump.
+ */
+export async function insertOrganizationsInBulk(
+  collections: Collections,
+  docs: OrganizationDoc[],
+): Promise<Set<number>> {
+  const refused = await insertManyIgnoringDuplicates(collections.organizations, docs);
+  return refused;
 }

@@ -1,5 +1,6 @@
 import type { ObjectId } from "mongodb";
 import type { Collections } from "../../../db/collections.ts";
+import { insertManyIgnoringDuplicates } from "../../../db/connect.ts";
 import type { TeamDoc, TeamMemberDoc } from "../../../db/documents.ts";
 import { findPage } from "../../../db/find-page.ts";
 
@@ -24,6 +25,24 @@ export function findOrganizationTeams(
 
 export function countTeams(collections: Collections, organizationId: ObjectId): Promise<number> {
   return collections.teams.countDocuments({ organizationId });
+}
+
+/**
+ * Teams or team memberships whose `field` is one of `values` (an operator's repair of orphans);
+ * neither is part of a listing held. How many went.
+ */
+export async function deleteTeamRowsWhere(
+  collections: Collections,
+  collection: "teams" | "teamMembers",
+  field: "userId" | "organizationId" | "teamId",
+  values: readonly unknown[],
+): Promise<number> {
+  const filter = { [field]: { $in: [...values] } };
+  const result =
+    collection === "teams"
+      ? await collections.teams.deleteMany(filter)
+      : await collections.teamMembers.deleteMany(filter);
+  return result.deletedCount;
 }
 
 /** Every team of the organization (as many as `teams.maximumTeams` allows). */
