@@ -40,7 +40,7 @@ const cells = Object.entries(EXPECTED).flatMap(([role, resources]) =>
   ),
 );
 
-describe("the permission rules (docs/guide.md "Organizations") permission table: every role × resource × action", () => {
+describe("the permission table (docs/guide.md, Organizations): every role × resource × action", () => {
   it("covers every statement of the feature for every default role", () => {
     expect(cells).toHaveLength(3 * 10);
     for (const [resource, actions] of Object.entries(ORGANIZATION_STATEMENTS))
