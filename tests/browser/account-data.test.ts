@@ -3,7 +3,7 @@ import { readFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
+import { describe, expect, test } from "vitest";
 import {
   APP_DIR,
   DEMO,
@@ -11,24 +11,16 @@ import {
   expectPath,
   expectText,
   screenshot,
-  startTestApp,
-  type TestApp,
+  useTestApp,
   waitText,
 } from "./app-harness.ts";
 import { signIn } from "./page-watch.ts";
-
-// A browser flow on two shared cores: generous bounds (each step still waits at most 10 s).
-vi.setConfig({ testTimeout: 90_000 });
 
 const en = JSON.parse(readFileSync(join(APP_DIR, "app/locales/en.json"), "utf8"));
 /** The page's English text of a code: the app's own words first, else the catalogue's. */
 const problemText = (code: string): string => en.problems?.[code] ?? en.validation?.[code] ?? en.errors[code];
 
-let app: TestApp;
-beforeAll(async () => {
-  app = await startTestApp();
-}, 240_000);
-afterAll(() => app?.close());
+const app = useTestApp();
 
 const userNamed = (email: string) => app.db.collection("users").findOne({ email });
 

@@ -1,5 +1,5 @@
 import type { Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
+import { describe, expect, test } from "vitest";
 import { linkIn } from "../e2e/smtp-sink.ts";
 import {
   DEMO,
@@ -8,20 +8,12 @@ import {
   expectText,
   heading,
   screenshot,
-  startTestApp,
-  type TestApp,
   totpNow,
+  useTestApp,
   waitText,
 } from "./app-harness.ts";
 
-// A browser flow on two shared cores: generous bounds (each step still waits at most 10 s).
-vi.setConfig({ testTimeout: 90_000 });
-
-let app: TestApp;
-beforeAll(async () => {
-  app = await startTestApp();
-}, 240_000);
-afterAll(() => app?.close());
+const app = useTestApp();
 
 async function signIn(page: Page, email: string, password: string): Promise<void> {
   await page.goto("/sign-in");

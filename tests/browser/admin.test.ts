@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
+import { describe, expect, test } from "vitest";
 import {
   DEMO,
   expectAccessible,
@@ -6,19 +6,11 @@ import {
   expectText,
   heading,
   screenshot,
-  startTestApp,
-  type TestApp,
+  useTestApp,
 } from "./app-harness.ts";
 import { signIn } from "./page-watch.ts";
 
-// A browser flow on two shared cores: generous bounds (each step still waits at most 10 s).
-vi.setConfig({ testTimeout: 90_000 });
-
-let app: TestApp;
-beforeAll(async () => {
-  app = await startTestApp();
-}, 240_000);
-afterAll(() => app?.close());
+const app = useTestApp();
 
 describe("the admin area", () => {
   test("refuses a non-admin on the server, whatever link they type", async () => {

@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
-import { DEMO, expectText, startTestApp, type TestApp } from "./app-harness.ts";
+import { describe, expect, test } from "vitest";
+import { DEMO, expectText, useTestApp } from "./app-harness.ts";
 import { signIn } from "./page-watch.ts";
 
 /**
@@ -7,13 +7,8 @@ import { signIn } from "./page-watch.ts";
  * slug's hint, its live check and the input's pattern say the core's rule (letters, digits, - _ and
  * ., contracts/organization-fields.ts), so a slug the core accepts is never called wrong.
  */
-vi.setConfig({ testTimeout: 120_000 });
 
-let app: TestApp;
-beforeAll(async () => {
-  app = await startTestApp();
-}, 240_000);
-afterAll(() => app?.close());
+const app = useTestApp({}, { testTimeout: 120_000 });
 
 describe("API keys and slugs say what the core's rules are", () => {
   test("a too-long key name is named with its label in the summary; no key is made", async () => {

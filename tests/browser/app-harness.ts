@@ -12,7 +12,8 @@ import { join, resolve } from "node:path";
 import { promisify } from "node:util";
 import { type Db, MongoClient } from "mongodb";
 import { type Browser, type BrowserContext, chromium, type Locator, type Page } from "playwright-core";
-import { expect, inject } from "vitest";
+import { afterAll, beforeAll, expect, inject, vi } from "vitest";
+import { standIn } from "#test/test-auth.ts";
 import { type SmtpSink, startSmtpSink } from "../e2e/smtp-sink.ts";
 
 export const ROOT = resolve(import.meta.dirname, "../..");
@@ -91,6 +92,27 @@ async function freePort(): Promise<number> {
       server.close(() => done(port));
     });
   });
+}
+
+/**
+ * The browser tests' fixture: the built app (startTestApp) for every test of the file, started
+ * before them and closed after them. `env` adds settings (a function when they are known only once
+ * another fixture has started, e.g. useOAuthServer's endpoints). A browser flow runs on two shared
+ * cores: a test may take `testTimeout` (each step still waits at most 10 s).
+ */
+export function useTestApp(
+  env: Record<string, string> | (() => Record<string, string>) = {},
+  options: { testTimeout?: number } = {},
+): TestApp {
+  vi.setConfig({ testTimeout: options.testTimeout ?? 90_000 });
+  let app: TestApp | undefined;
+  beforeAll(async () => {
+    app = await startTestApp(typeof env === "function" ? env() : env);
+  }, 300_000);
+  afterAll(async () => {
+    await app?.close();
+  });
+  return standIn(() => app, "useTestApp: the app starts in beforeAll; use it in a test");
 }
 
 /** Starts the built app on its own database and SMTP sink, and one Chromium. `env` adds settings. */
@@ -257,7 +279,7 @@ export async function totpNow(secretBase32: string, at = Date.now()): Promise<st
 export async function textOf(locator: Locator): Promise<string> {
   const first = locator.first();
   if ((await first.count()) === 0) return "";
-  return ((await first.innerText()) ?? "").trim();
+  return ((await first.textContent()) ?? "").trim();
 }
 
 /** Waits for the locator's first element, then returns its trimmed text. */

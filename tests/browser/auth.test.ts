@@ -1,6 +1,6 @@
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
+import { describe, expect, test } from "vitest";
 import { linkIn } from "../e2e/smtp-sink.ts";
 import {
   APP_DIR,
@@ -10,18 +10,10 @@ import {
   expectText,
   heading,
   screenshot,
-  startTestApp,
-  type TestApp,
+  useTestApp,
 } from "./app-harness.ts";
 
-// A browser flow on two shared cores: generous bounds (each step still waits at most 10 s).
-vi.setConfig({ testTimeout: 90_000 });
-
-let app: TestApp;
-beforeAll(async () => {
-  app = await startTestApp();
-}, 240_000);
-afterAll(() => app?.close());
+const app = useTestApp();
 
 describe("sign-up, sign-in and reset work with JavaScript off", () => {
   test("sign-up shows the catalogue message next to the field, then signs the new user in; the mailed link verifies", async () => {
@@ -155,7 +147,7 @@ describe("with JavaScript on", () => {
 });
 
 describe("the pages' own security", () => {
-  test("a form posted from another site gets the app's 403 page, not Remix's 500, and changes nothing (issue 14)", async () => {
+  test("a form posted from another site gets the app's 403 page, not Remix's 500, and changes nothing", async () => {
     // A signed-in admin whose browser a foreign page makes post to the app's actions.
     const page = await app.newPage();
     await page.goto("/sign-in");

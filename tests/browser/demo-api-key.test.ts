@@ -1,15 +1,11 @@
 /**
- * Issue 27: an API key made in the demo signs its requests in (apiKey.enableSessionForAPIKeys in
+ * An API key made in the demo signs its requests in (apiKey.enableSessionForAPIKeys in
  * app/auth.server.ts); before, the demo accepted the key nowhere. The built app, over HTTP.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DEMO, startTestApp, type TestApp } from "./app-harness.ts";
+import { describe, expect, it } from "vitest";
+import { DEMO, useTestApp } from "./app-harness.ts";
 
-let app: TestApp;
-beforeAll(async () => {
-  app = await startTestApp();
-}, 300_000);
-afterAll(() => app?.close());
+const app = useTestApp();
 
 async function call(path: string, init: { body?: unknown; headers?: Record<string, string> } = {}) {
   const response = await fetch(`${app.url}/api/auth${path}`, {

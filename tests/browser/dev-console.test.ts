@@ -1,20 +1,14 @@
-import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
-import { DEMO, expectText, heading, screenshot, startTestApp, type TestApp } from "./app-harness.ts";
+import { describe, expect, test } from "vitest";
+import { DEMO, expectText, heading, screenshot, useTestApp } from "./app-harness.ts";
 import { expectHeaderOnOneRow, expectHydrated, signIn, watchPage } from "./page-watch.ts";
 
 /**
- * Issue 27, the newcomer's noise, where the newcomer saw it: `pnpm dev` (Vite's development server,
+ * The newcomer's noise, where the newcomer saw it: `pnpm dev` (Vite's development server,
  * React's development build, which prints hydration warnings) in Chromium at 1,100 px. Every page
  * hydrates with no React warning and no CSP violation (the development CSP lets Vite's HMR socket and
  * injected styles through), the header stays on one row, and an unverified address is a warning.
  */
-vi.setConfig({ testTimeout: 240_000 });
-
-let app: TestApp;
-beforeAll(async () => {
-  app = await startTestApp({ NODE_ENV: "development" });
-}, 240_000);
-afterAll(() => app?.close());
+const app = useTestApp({ NODE_ENV: "development" }, { testTimeout: 240_000 });
 
 const WIDTH = 1100;
 

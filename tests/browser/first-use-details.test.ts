@@ -1,32 +1,20 @@
 import { mkdir } from "node:fs/promises";
 import type { Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
-import {
-  DEMO,
-  expectPath,
-  expectText,
-  screenshot,
-  startTestApp,
-  type TestApp,
-  totpNow,
-  waitText,
-} from "./app-harness.ts";
+import { beforeAll, describe, expect, test } from "vitest";
+import { DEMO, expectPath, expectText, screenshot, totpNow, useTestApp, waitText } from "./app-harness.ts";
 import { expectHeaderOnOneRow, signIn } from "./page-watch.ts";
 
 /**
- * What a stranger found using the Remix demo: a button link white on white, empty fields answered
+ * Details a first-time user of the Remix demo met: a button link white on white, empty fields answered
  * as wrong ones, a second-factor page with no sign-in behind it, 404s logged as crashes, and a
  * Russian header on two rows.
  */
-vi.setConfig({ testTimeout: 120_000 });
 
 const SHOTS = "/tmp/f2";
-let app: TestApp;
+const app = useTestApp({}, { testTimeout: 120_000 });
 beforeAll(async () => {
   await mkdir(SHOTS, { recursive: true });
-  app = await startTestApp();
-}, 240_000);
-afterAll(() => app?.close());
+});
 
 const errorUnder = (page: Page, name: string) => page.locator(`#field-${name}-error`);
 const summary = (page: Page) => page.getByTestId("error-summary");
@@ -44,7 +32,7 @@ const coloursOf = (page: Page, name: string): Promise<Colours> =>
       return { color: style.color, background: style.backgroundColor };
     });
 
-describe("what a stranger found", () => {
+describe("details a first-time user of the demo meets", () => {
   test("the invitation's Sign up link (a secondary button) keeps its blue text on white, hovered too", async () => {
     const invitation = await app.db.collection("invitations").findOne({ email: DEMO.invitee });
     const page = await app.newPage();

@@ -1,19 +1,14 @@
-import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
-import { DEMO, screenshot, startTestApp, type TestApp } from "./app-harness.ts";
+import { describe, expect, test } from "vitest";
+import { DEMO, screenshot, useTestApp } from "./app-harness.ts";
 import { expectHydrated, signIn, watchPage } from "./page-watch.ts";
 
 /**
- * Issue 27 item 8 (the app's part): personal answers are `private, no-store`, every page and route
+ * Personal answers are `private, no-store`, every page and route
  * data answer carries `nosniff` and a Content-Security-Policy whose nonce lets Remix's own inline
  * scripts run and nothing else. Real HTTP against the built app, then Chromium.
  */
-vi.setConfig({ testTimeout: 90_000 });
 
-let app: TestApp;
-beforeAll(async () => {
-  app = await startTestApp();
-}, 240_000);
-afterAll(() => app?.close());
+const app = useTestApp();
 
 /** A session cookie of a demo user, from the core's sign-in endpoint. */
 async function sessionCookieOf(email: string, password: string): Promise<string> {

@@ -1,26 +1,11 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
+import { describe, expect, test } from "vitest";
 import { renderMail } from "../../packages/auth-core/src/mail/templates/index.ts";
-import {
-  APP_DIR,
-  DEMO,
-  expectAccessible,
-  expectText,
-  screenshot,
-  startTestApp,
-  type TestApp,
-} from "./app-harness.ts";
+import { APP_DIR, DEMO, expectAccessible, expectText, screenshot, useTestApp } from "./app-harness.ts";
 
-// A browser flow on two shared cores: generous bounds (each step still waits at most 10 s).
-vi.setConfig({ testTimeout: 90_000 });
-
-let app: TestApp;
-beforeAll(async () => {
-  app = await startTestApp();
-}, 240_000);
-afterAll(() => app?.close());
+const app = useTestApp();
 
 /** A UI string as the page must show it: the language's own text, else English (the fallback). */
 function text(lang: string, key: string): string {

@@ -1,20 +1,15 @@
 import type { Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
+import { describe, expect, test } from "vitest";
 import { linkIn } from "../e2e/smtp-sink.ts";
-import { DEMO, expectAccessible, expectText, heading, startTestApp, type TestApp } from "./app-harness.ts";
+import { DEMO, expectAccessible, expectText, heading, useTestApp } from "./app-harness.ts";
 import { signIn } from "./page-watch.ts";
 
 /**
- * Issue 27, the newcomer's messages: every refused form says what to do, next to the field it
+ * The newcomer's messages: every refused form says what to do, next to the field it
  * concerns (with the rule when the core names one), once; a failed submit moves focus to the summary.
  */
-vi.setConfig({ testTimeout: 120_000 });
 
-let app: TestApp;
-beforeAll(async () => {
-  app = await startTestApp();
-}, 240_000);
-afterAll(() => app?.close());
+const app = useTestApp({}, { testTimeout: 120_000 });
 
 const summaryItems = (page: Page) => page.locator(".error-summary li").allInnerTexts();
 

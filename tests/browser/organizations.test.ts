@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
+import { describe, expect, test } from "vitest";
 import { linkIn } from "../e2e/smtp-sink.ts";
 import {
   DEMO,
@@ -7,19 +7,11 @@ import {
   expectText,
   heading,
   screenshot,
-  startTestApp,
-  type TestApp,
+  useTestApp,
 } from "./app-harness.ts";
 import { signIn } from "./page-watch.ts";
 
-// A browser flow on two shared cores: generous bounds (each step still waits at most 10 s).
-vi.setConfig({ testTimeout: 90_000 });
-
-let app: TestApp;
-beforeAll(async () => {
-  app = await startTestApp();
-}, 240_000);
-afterAll(() => app?.close());
+const app = useTestApp();
 
 describe("organizations", () => {
   test("create with a live slug check, switch the active one (the header shows it), edit the settings", async () => {

@@ -1,7 +1,7 @@
 import type { Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
+import { describe, expect, test } from "vitest";
 import { linkIn } from "../e2e/smtp-sink.ts";
-import { DEMO, expectText, startTestApp, type TestApp } from "./app-harness.ts";
+import { DEMO, expectText, useTestApp } from "./app-harness.ts";
 import { signIn } from "./page-watch.ts";
 
 /**
@@ -9,15 +9,10 @@ import { signIn } from "./page-watch.ts";
  * PASSWORD_CONTEXT_SPECIFIC, docs/decisions/) is said next to the password field of every form
  * that sets one, like the other password rules, and changes nothing.
  */
-vi.setConfig({ testTimeout: 120_000 });
 
 const MESSAGE = "Choose a password that is not your email address or the app's name";
 
-let app: TestApp;
-beforeAll(async () => {
-  app = await startTestApp();
-}, 240_000);
-afterAll(() => app?.close());
+const app = useTestApp({}, { testTimeout: 120_000 });
 
 const summaryItems = (page: Page) => page.locator(".error-summary li").allInnerTexts();
 

@@ -1,5 +1,5 @@
 /**
- * Issue 27 item 10: the demo in production (`NODE_ENV=production node server.js`, the built app)
+ * The demo in production (`NODE_ENV=production node server.js`, the built app)
  * without SMTP_URL had no outbox anyone could read and lost every mail; it refuses to start unless
  * mail is turned off on purpose (TESSERA_MAIL=disabled), which the start then says loudly.
  */

@@ -1,20 +1,14 @@
 import type { Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
-import {
-  type OAuthServer,
-  startOAuthServer,
-  TEST_CLIENT_ID,
-  TEST_CLIENT_SECRET,
-} from "#test/oauth-server.ts";
-import { DEMO, expectText, heading, screenshot, startTestApp, type TestApp, totpNow } from "./app-harness.ts";
+import { describe, expect, test } from "vitest";
+import { TEST_CLIENT_ID, TEST_CLIENT_SECRET, useOAuthServer } from "#test/oauth-server.ts";
+import { DEMO, expectText, heading, screenshot, totpNow, useTestApp } from "./app-harness.ts";
 import { signIn } from "./page-watch.ts";
 
 /**
- * Issue 27 item 1: a `redirectTo`/`next` value in a link the attacker hands out never takes the
+ * A `redirectTo`/`next` value in a link the attacker hands out never takes the
  * browser off the app. Each value is written as it appears in the link's query; Chromium decodes
  * it, the app decides, and Chromium follows — TAB/LF/CR dropped, `\` read as `/`.
  */
-vi.setConfig({ testTimeout: 180_000 });
 
 const PAYLOADS = [
   "/%09/evil.example",
@@ -31,20 +25,15 @@ const PAYLOADS = [
   "%2F%2Fevil.example",
 ];
 
-let oauth: OAuthServer;
-let app: TestApp;
-beforeAll(async () => {
-  oauth = await startOAuthServer();
-  app = await startTestApp({
+const oauth = useOAuthServer();
+const app = useTestApp(
+  () => ({
     GITHUB_CLIENT_ID: TEST_CLIENT_ID,
     GITHUB_CLIENT_SECRET: TEST_CLIENT_SECRET,
     GITHUB_ENDPOINTS: JSON.stringify(oauth.endpoints("github")),
-  });
-}, 240_000);
-afterAll(async () => {
-  await app?.close();
-  await oauth?.close();
-});
+  }),
+  { testTimeout: 180_000 },
+);
 
 /** A page whose requests to evil.example are answered by a stand-in, so landing there is visible. */
 async function guardedPage(options: { javaScript?: boolean } = {}): Promise<Page> {

@@ -1,38 +1,14 @@
-import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
-import {
-  type OAuthServer,
-  startOAuthServer,
-  TEST_CLIENT_ID,
-  TEST_CLIENT_SECRET,
-} from "#test/oauth-server.ts";
-import {
-  expectAccessible,
-  expectPath,
-  expectText,
-  heading,
-  screenshot,
-  startTestApp,
-  type TestApp,
-} from "./app-harness.ts";
+import { describe, expect, test } from "vitest";
+import { TEST_CLIENT_ID, TEST_CLIENT_SECRET, useOAuthServer } from "#test/oauth-server.ts";
+import { expectAccessible, expectPath, expectText, heading, screenshot, useTestApp } from "./app-harness.ts";
 
 // GitHub, pointed at the scripted OAuth server of tests/support: the browser really goes there and back.
-let oauth: OAuthServer;
-// A browser flow on two shared cores: generous bounds (each step still waits at most 10 s).
-vi.setConfig({ testTimeout: 90_000 });
-
-let app: TestApp;
-beforeAll(async () => {
-  oauth = await startOAuthServer();
-  app = await startTestApp({
-    GITHUB_CLIENT_ID: TEST_CLIENT_ID,
-    GITHUB_CLIENT_SECRET: TEST_CLIENT_SECRET,
-    GITHUB_ENDPOINTS: JSON.stringify(oauth.endpoints("github")),
-  });
-}, 240_000);
-afterAll(async () => {
-  await app?.close();
-  await oauth?.close();
-});
+const oauth = useOAuthServer();
+const app = useTestApp(() => ({
+  GITHUB_CLIENT_ID: TEST_CLIENT_ID,
+  GITHUB_CLIENT_SECRET: TEST_CLIENT_SECRET,
+  GITHUB_ENDPOINTS: JSON.stringify(oauth.endpoints("github")),
+}));
 
 describe("a social provider", () => {
   test("signs a new user up from the sign-in page; the account sets a password, then unlinks the provider", async () => {
@@ -90,7 +66,7 @@ describe("a social provider", () => {
     ).toBe(1);
   });
 
-  test("a user the provider signs up gets the language they browse in: cookie, then Accept-Language, else none (issue 14)", async () => {
+  test("a user the provider signs up gets the language they browse in: cookie, then Accept-Language, else none", async () => {
     const cases: { id: string; email: string; locale: string; cookie?: string; expected: string | null }[] = [
       { id: "5101", email: "jurgen@example.com", locale: "de-DE", expected: "GERMAN" },
       { id: "5102", email: "olena@example.com", locale: "de-DE", cookie: "uk", expected: "UKR" },

@@ -1,32 +1,24 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
+import { describe, expect, test } from "vitest";
 import {
   APP_DIR,
   DEMO,
   expectAccessible,
   expectText,
   screenshot,
-  startTestApp,
-  type TestApp,
   totpNow,
+  useTestApp,
   waitText,
 } from "./app-harness.ts";
 import { signIn } from "./page-watch.ts";
-
-// A browser flow on two shared cores: generous bounds (each step still waits at most 10 s).
-vi.setConfig({ testTimeout: 90_000 });
 
 const en = JSON.parse(readFileSync(join(APP_DIR, "app/locales/en.json"), "utf8"));
 /** The page's English text of a catalogue code: the app's own words first, else the catalogue's. */
 const errorText = (code: string): string => en.problems?.[code] ?? en.errors[code];
 
-let app: TestApp;
-beforeAll(async () => {
-  app = await startTestApp();
-}, 240_000);
-afterAll(() => app?.close());
+const app = useTestApp();
 
 interface ShownSetUp {
   secret: string;

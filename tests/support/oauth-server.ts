@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll } from "vitest";
 import type { ProviderBehaviour } from "./oauth-behaviour.ts";
 import { buildFixture, DEFAULT_IDENTITY, type ProviderFixture, type TestIdentity } from "./oauth-fixtures.ts";
 import { handleAuthorize, handleResource, handleToken } from "./oauth-grants.ts";
@@ -19,6 +20,7 @@ import {
   TEST_CLIENT_ID,
   TEST_CLIENT_SECRET,
 } from "./oauth-state.ts";
+import { standIn } from "./test-auth.ts";
 
 /**
  * A real OAuth 2.0 / OIDC authorization server over node:http on 127.0.0.1 for tests — every
@@ -169,4 +171,16 @@ export async function startOAuthServer(): Promise<OAuthServer> {
         server.close((error) => (error ? reject(error) : resolve()));
       }),
   };
+}
+
+/** One scripted OAuth server for every test of the file: started before them, closed after them. */
+export function useOAuthServer(): OAuthServer {
+  let server: OAuthServer | undefined;
+  beforeAll(async () => {
+    server = await startOAuthServer();
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+  return standIn(() => server, "useOAuthServer: the server starts in beforeAll; use it in a test");
 }

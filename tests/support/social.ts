@@ -8,7 +8,7 @@ import {
   TEST_CLIENT_ID,
   TEST_CLIENT_SECRET,
 } from "./oauth-server.ts";
-import { createTestAuth, TEST_ORIGIN, type TestAuth } from "./test-auth.ts";
+import { createTestAuth, standIn, TEST_ORIGIN, type TestAuth } from "./test-auth.ts";
 
 /** Shared by the social feature's tests: an auth instance whose providers point at the test server. */
 
@@ -47,27 +47,27 @@ export async function createSocialAuth(
 }
 
 /**
- * One OAuth test server and one auth instance for a whole test file: started before its tests,
- * closed after them, the server's scripted behaviour reset after each test. `assign` hands both to
- * the file's own variables.
+ * The social feature's fixture: one OAuth test server and one auth instance (with `providers`
+ * pointed at it) for a whole test file, started before its tests and closed after them; the
+ * server's scripted behaviour is reset after each test. The returned values stand for both.
  */
 export function useSocialTestbed(
   providers: string[],
-  assign: (server: OAuthServer, t: TestAuth) => void,
   overrides: Overrides = {},
-): void {
+): { server: OAuthServer; t: TestAuth } {
   let server: OAuthServer | undefined;
   let t: TestAuth | undefined;
   beforeAll(async () => {
     server = await startOAuthServer();
     t = await createSocialAuth(server, providers, overrides);
-    assign(server, t);
   });
   afterAll(async () => {
     await t?.close();
     await server?.close();
   });
   afterEach(() => server?.reset());
+  const unopened = "useSocialTestbed: started in beforeAll; use it in a test";
+  return { server: standIn(() => server, unopened), t: standIn(() => t, unopened) };
 }
 
 /** The path under the API base of an absolute callback URL (what the browser follows back). */

@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
 import { SESSION_COOKIE, signUp, type TestBrowser } from "#test/browser.ts";
-import type { OAuthServer } from "#test/oauth-server.ts";
 import {
   countDocs,
   createSocialAuth,
@@ -10,16 +9,9 @@ import {
   runSocialFlow,
   useSocialTestbed,
 } from "#test/social.ts";
-import type { TestAuth } from "#test/test-auth.ts";
 
 /** docs/decisions/ linking outcome. */
-let server: OAuthServer;
-let t: TestAuth;
-
-useSocialTestbed(["github", "google"], (s, a) => {
-  server = s;
-  t = a;
-});
+const { server, t } = useSocialTestbed(["github", "google"]);
 
 const who = (id: string, email: string, emailVerified = true) => ({
   id,

@@ -1,17 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { signUp, type TestBrowser } from "#test/browser.ts";
-import type { OAuthServer } from "#test/oauth-server.ts";
 import { createSocialAuth, newBrowser, runSocialFlow, useSocialTestbed } from "#test/social.ts";
-import type { TestAuth } from "#test/test-auth.ts";
 
 /** the endpoint reference (docs/reference.md) account management: list, unlink, token endpoints, account-info; H13, H18. */
-let server: OAuthServer;
-let t: TestAuth;
-
-useSocialTestbed(["github", "google", "facebook"], (s, a) => {
-  server = s;
-  t = a;
-});
+const { server, t } = useSocialTestbed(["github", "google", "facebook"]);
 
 let nextId = 4000;
 /** A user signed in through `provider` (a fresh identity each time); returns the browser and the token the provider issued. */

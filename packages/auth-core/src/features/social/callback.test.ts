@@ -1,7 +1,6 @@
 import { createAuth } from "@tessera/auth-core";
 import { describe, expect, it } from "vitest";
 import { SESSION_COOKIE } from "#test/browser.ts";
-import type { OAuthServer } from "#test/oauth-server.ts";
 import {
   API,
   apiPath,
@@ -15,17 +14,11 @@ import {
   runSocialFlow,
   useSocialTestbed,
 } from "#test/social.ts";
-import { TEST_SECRET, type TestAuth } from "#test/test-auth.ts";
+import { TEST_SECRET } from "#test/test-auth.ts";
 import { signValue } from "../../crypto/index.ts";
 
 /** GET|POST /callback/{id}: docs/decisions/ outcomes and every callback error code. */
-let server: OAuthServer;
-let t: TestAuth;
-
-useSocialTestbed(["github", "google"], (s, a) => {
-  server = s;
-  t = a;
-});
+const { server, t } = useSocialTestbed(["github", "google"]);
 
 const ADA = { id: "1001", email: "Ada@Example.com", emailVerified: true, name: "Ada Lovelace", image: null };
 

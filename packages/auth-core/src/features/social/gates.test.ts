@@ -1,15 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { SESSION_COOKIE } from "#test/browser.ts";
-import type { OAuthServer } from "#test/oauth-server.ts";
 import { countDocs, newBrowser, runSocialFlow, useSocialTestbed } from "#test/social.ts";
-import type { TestAuth } from "#test/test-auth.ts";
 
 /**
  * Social sign-in passes the same gates as sign-in/email before a session exists (docs/decisions/
  * "Every session-minting sign-in path … is gated"; issue 5: a ban blocks every sign-in path).
  */
-let server: OAuthServer;
-let t: TestAuth;
+const { server, t } = useSocialTestbed(["github", "google"]);
 const CHALLENGE_COOKIE = "tessera.two_factor";
 const BANNED = {
   code: "BANNED_USER",
@@ -17,11 +14,6 @@ const BANNED = {
     "You have been banned from this application. Please contact support if you believe this is an error.",
 };
 let nextId = 7000;
-
-useSocialTestbed(["github", "google"], (s, a) => {
-  server = s;
-  t = a;
-});
 
 /** A user created by a first GitHub sign-in, then changed in the database; returns their email. */
 async function socialUser(fields: Record<string, unknown>): Promise<string> {

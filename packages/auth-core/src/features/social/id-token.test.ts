@@ -1,17 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { SESSION_COOKIE, signUp } from "#test/browser.ts";
-import type { OAuthServer } from "#test/oauth-server.ts";
 import { countDocs, createSocialAuth, newBrowser, providerConfig, useSocialTestbed } from "#test/social.ts";
-import type { TestAuth } from "#test/test-auth.ts";
 
 /** ID-token sign-in and linking (docs/decisions/ "Link by ID token"). */
-let server: OAuthServer;
-let t: TestAuth;
-
-useSocialTestbed(["google", "github"], (s, a) => {
-  server = s;
-  t = a;
-});
+const { server, t } = useSocialTestbed(["google", "github"]);
 
 const INVALID = { code: "INVALID_ID_TOKEN", message: "invalid token" };
 let nextSub = 5000;

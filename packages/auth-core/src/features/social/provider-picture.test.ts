@@ -1,7 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { OAuthServer } from "#test/oauth-server.ts";
 import { newBrowser, runSocialFlow, useSocialTestbed } from "#test/social.ts";
-import type { TestAuth } from "#test/test-auth.ts";
 
 /**
  * Security-hardening finding 9 (docs/security.md, "URLs users supply"): a provider's picture is
@@ -10,12 +8,7 @@ import type { TestAuth } from "#test/test-auth.ts";
  * mappings already drop non-http(s) pictures (providers/fields.ts asImageURL); the rule adds the
  * rest: no credentials in the URL, and no http: picture while the server runs on https.
  */
-let server: OAuthServer;
-let t: TestAuth;
-useSocialTestbed(["github"], (s, a) => {
-  server = s;
-  t = a;
-});
+const { server, t } = useSocialTestbed(["github"]);
 
 const IDENTITY = { email: "pic@example.com", emailVerified: true, name: "Pic Ture" };
 

@@ -1,27 +1,15 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { describe, expect, it } from "vitest";
 import type { TestBrowser } from "#test/browser.ts";
-import type { OAuthServer } from "#test/oauth-server.ts";
 import { newBrowser, runSocialFlow, useSocialTestbed } from "#test/social.ts";
-import type { TestAuth } from "#test/test-auth.ts";
 
 /**
  * The one-refresh-at-a-time claim (token-service.ts): it outlives the slowest allowed provider call,
  * and a holder releases only its own claim — never the one a successor took after it expired.
  */
 const TIMEOUT_MS = 120_000;
-let server: OAuthServer;
-let t: TestAuth;
+const { server, t } = useSocialTestbed(["github"], { advanced: { providerTimeoutMs: TIMEOUT_MS } });
 let nextId = 9100;
-
-useSocialTestbed(
-  ["github"],
-  (s, a) => {
-    server = s;
-    t = a;
-  },
-  { advanced: { providerTimeoutMs: TIMEOUT_MS } },
-);
 
 async function githubUser(): Promise<{ browser: TestBrowser; claimId: string }> {
   const id = String(nextId++);

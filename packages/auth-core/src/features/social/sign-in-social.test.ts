@@ -1,5 +1,4 @@
 import { describe, expect, it } from "vitest";
-import type { OAuthServer } from "#test/oauth-server.ts";
 import {
   API,
   newBrowser,
@@ -8,16 +7,10 @@ import {
   runSocialFlow,
   useSocialTestbed,
 } from "#test/social.ts";
-import { createTestAuth, type TestAuth } from "#test/test-auth.ts";
+import { createTestAuth } from "#test/test-auth.ts";
 
 /** POST /sign-in/social: the endpoint reference (docs/reference.md) fields, callback checks, state and verifier. */
-let server: OAuthServer;
-let t: TestAuth;
-
-useSocialTestbed(["github", "google"], (s, a) => {
-  server = s;
-  t = a;
-});
+const { server, t } = useSocialTestbed(["github", "google"]);
 
 const verifications = () => t.db.collection("verifications").find({}).toArray();
 

@@ -1,19 +1,11 @@
 import { describe, expect, it } from "vitest";
-import type { OAuthServer } from "#test/oauth-server.ts";
 import { countDocs, newBrowser, runSocialFlow, useSocialTestbed } from "#test/social.ts";
-import type { TestAuth } from "#test/test-auth.ts";
 
 /**
  * Issue 14 gap 5: a user created by a provider sign-in gets the `language` the app sent with
  * /sign-in/social (the language it resolved for the request), and mails then come in it.
  */
-let server: OAuthServer;
-let t: TestAuth;
-
-useSocialTestbed(["github", "google"], (s, a) => {
-  server = s;
-  t = a;
-});
+const { server, t } = useSocialTestbed(["github", "google"]);
 
 const userByEmail = (email: string) => t.db.collection("users").findOne({ email });
 

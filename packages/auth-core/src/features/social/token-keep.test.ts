@@ -1,17 +1,9 @@
 import { describe, expect, it } from "vitest";
 import type { TestBrowser } from "#test/browser.ts";
-import type { OAuthServer } from "#test/oauth-server.ts";
 import { newBrowser, runSocialFlow, useSocialTestbed } from "#test/social.ts";
-import type { TestAuth } from "#test/test-auth.ts";
 
 /** docs/decisions/ provider tokens: a sign-in that brings none keeps the stored ones; a missing one is refreshed. */
-let server: OAuthServer;
-let t: TestAuth;
-
-useSocialTestbed(["google"], (s, a) => {
-  server = s;
-  t = a;
-});
+const { server, t } = useSocialTestbed(["google"]);
 
 interface TokenAnswer {
   accessToken: string;
