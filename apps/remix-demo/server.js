@@ -85,8 +85,8 @@ const server = app.listen(port, host, () => {
   if (started.mail === "disabled") warnMailDisabled();
   if (!isProduction) {
     const { uri, name } = started.database;
-    console.log(`  Database: ${uri} (database ${name}); from a terminal:`);
-    console.log(`    pnpm tessera --uri ${uri} --db ${name} users list`);
+    console.log(`  Database: ${uri} (database ${name}); from a terminal in the repository's root:`);
+    console.log(`    npx -y pnpm@10.34.9 tessera --uri ${uri} --db ${name} users list`);
   }
   if (started.seeded) {
     console.log("  Demo accounts (seeded now):");

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { build } from "esbuild";
 
-export const WORKSPACE = join(import.meta.dirname, "..", "..");
+const WORKSPACE = join(import.meta.dirname, "..", "..");
 export const CLI_DIR = join(WORKSPACE, "packages", "cli");
 /**
  * The tests' build of the CLI: an esbuild bundle of packages/cli/src (its packages left as imports)

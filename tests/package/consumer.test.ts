@@ -5,8 +5,9 @@
  * consumer `.ts` file type-checks under a standard strict NodeNext tsconfig. Guards the issue "An
  * installable core with a clear inside" §1.
  */
-import { execFile } from "node:child_process";
+import { execFile, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
+import { once } from "node:events";
 import { existsSync } from "node:fs";
 import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -146,20 +147,35 @@ export default options;
     expect(status.migrations[0]).toEqual({ id: "0001-core-indexes", appliedAt: null });
     expect(status.pending).toBe(status.migrations.length);
 
-    // From an empty directory, no MONGODB_URI: @tessera/dev-db resolves beside the CLI, not from here.
+    // From an empty directory, no MONGODB_URI: an admin command refuses (never a throwaway database),
+    // and `db start` finds @tessera/dev-db beside the CLI, not from here; commands beside it use it.
     const empty = await mkdtemp(join(tmpdir(), "tessera-anywhere-"));
     const env = { ...process.env };
     delete env.MONGODB_URI;
-    const anywhere = await run("node", [bin, "migrate", "status", "--json"], {
-      cwd: empty,
-      env,
-      maxBuffer: 1 << 24,
-    });
-    expect(anywhere.stderr).toContain("using a throwaway embedded database");
-    expect((JSON.parse(anywhere.stdout) as { migrations: { id: string }[] }).migrations[0]?.id).toBe(
-      "0001-core-indexes",
-    );
-    await rm(empty, { recursive: true, force: true });
+    const refused = (await run("node", [bin, "migrate", "status", "--json"], { cwd: empty, env }).catch(
+      (error: unknown) => error,
+    )) as { code: number; stdout: string };
+    expect(refused.code).toBe(2);
+    expect(JSON.parse(refused.stdout)).toMatchObject({ error: { code: "NO_DATABASE" } });
+    const database = spawn("node", [bin, "db", "start", "--json"], { cwd: empty, env });
+    try {
+      await new Promise<void>((resolve, reject) => {
+        let out = "";
+        database.stdout.on("data", (chunk: Buffer) => {
+          out += chunk.toString();
+          if (out.includes("}")) resolve();
+        });
+        database.on("exit", (code) => reject(new Error(`db start exited ${code}`)));
+      });
+      const anywhere = await run("node", [bin, "migrate", "status", "--json"], { cwd: empty, env });
+      expect((JSON.parse(anywhere.stdout) as { migrations: { id: string }[] }).migrations[0]?.id).toBe(
+        "0001-core-indexes",
+      );
+    } finally {
+      database.kill("SIGINT");
+      await once(database, "exit");
+      await rm(empty, { recursive: true, force: true });
+    }
   }, 180_000);
 });
 

@@ -202,11 +202,16 @@ export async function openAuth(options: ConnectionOptions, io: Io): Promise<Open
 
 function noDatabase(io: Io, configFile: string | undefined): CliError {
   const looked = configFile
-    ? `${configFile} has no database`
-    : `no ${CONFIG_NAMES.join(", ")} in ${io.cwd} or its parents`;
+    ? `${configFile} has no database, and no MONGODB_URI is set`
+    : `no MONGODB_URI, and no tessera.config.ts|mjs|js in ${io.cwd} or its parents`;
   return new CliError(
     "NO_DATABASE",
-    `no database configured (${looked}). Set MONGODB_URI (or --uri) and TESSERA_DB_NAME (or --db), give tessera.config.ts a database, or run \`tessera db start\` in another terminal here`,
+    [
+      `no database configured (${looked}). One of:`,
+      "  MONGODB_URI=mongodb://host:27017 TESSERA_DB_NAME=app tessera …   (or --uri and --db)",
+      "  a tessera.config.ts with database: { uri, dbName }                (or --config / TESSERA_CONFIG)",
+      "  tessera db start                                                  (in another terminal, here)",
+    ].join("\n"),
     EXIT.usage,
   );
 }

@@ -42,7 +42,7 @@ export function createProgram(): Command {
     .addOption(
       new Option(
         "--config <file>",
-        "the app's Tessera options module (default: tessera.config.ts found here or above)",
+        "the app's options module (default: tessera.config.ts here or above)",
       ).env("TESSERA_CONFIG"),
     )
     .option("--json", "print one JSON document on stdout (stable shapes, see the README)")

@@ -3,14 +3,15 @@ import { paint } from "./io.ts";
 
 /**
  * Rows as aligned columns with a header on a terminal, or tab-separated lines (no header) for
- * pipes, so `cut -f1` works.
+ * pipes, so `cut -f1` works. No rows: no lines, not even the header.
  */
 export function formatTable(
   io: Io,
   columns: readonly string[],
   rows: readonly (readonly string[])[],
 ): string[] {
-  if (!io.stdoutIsTTY) return rows.map((row) => row.join("\t"));
+  // An empty list prints nothing here: the command says "No …" on stderr (kit.ts noteEmpty).
+  if (!io.stdoutIsTTY || rows.length === 0) return rows.map((row) => row.join("\t"));
   const widths = columns.map((column, index) =>
     Math.min(48, Math.max(column.length, ...rows.map((row) => (row[index] ?? "").length))),
   );

@@ -31,7 +31,7 @@ export async function doctorAction(
     progress.step("configuration", 0, 3);
     findings.push({
       check: "secret",
-      description: `the secret is set, 32 characters or more (TESSERA_SECRET or the config's secret; \`tessera secret\` makes one)${secret ? `: ${secret.from === "config" ? "from the config" : "from TESSERA_SECRET"}, ${secret.length} characters` : ": none configured"}`,
+      description: `the secret (TESSERA_SECRET, else the config's) has 32 characters or more; \`tessera secret\` makes one${secret ? ` — ${secret.from === "config" ? "the config's" : "TESSERA_SECRET"}: ${secret.length} characters` : " — none set"}`,
       count: secret && secret.length >= 32 ? 0 : 1,
       fixable: false,
       fixed: 0,
@@ -59,7 +59,12 @@ export async function doctorAction(
       })),
     );
     const ok = findings.every((finding) => finding.count === finding.fixed);
-    await progress.finish(ok ? "no problems left" : "problems found");
+    const failing = findings.filter((finding) => finding.count !== finding.fixed).length;
+    await progress.finish(
+      failing === 0
+        ? `${findings.length} checks passed`
+        : `${failing} of ${findings.length} checks found problems`,
+    );
     return { ok, where, config, findings };
   });
 }

@@ -321,7 +321,7 @@ function printInit(run: RunContext, result: InitResult): void {
         : []),
       ...(data.dryRun
         ? []
-        : ["next: install the dependencies, then `npx tessera --config tessera.config.ts migrate up`"]),
+        : ["next: install the dependencies, then `npx tessera migrate up` (it reads tessera.config.ts)"]),
     ];
   });
 }

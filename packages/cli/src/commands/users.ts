@@ -276,7 +276,9 @@ export const usersCommand = new Command("users")
         );
         report(run, listed, (data) => [
           ...userLines(run, data.users),
-          ...(run.io.stdoutIsTTY ? [`${data.users.length} of ${data.total} (offset ${data.offset})`] : []),
+          ...(run.io.stdoutIsTTY && data.users.length > 0
+            ? [`${data.users.length} of ${data.total} (offset ${data.offset})`]
+            : []),
         ]);
       }),
   )
