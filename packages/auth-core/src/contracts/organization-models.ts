@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { defineModel, type ModelValue, modelShape } from "./model.ts";
 
 /**
  * The organization shapes the API answers with (docs/decisions/; Better Auth's field names), each a named
@@ -72,33 +73,29 @@ export const memberWithUserSchema: z.ZodType<MemberWithUser> = z.strictObject({
   user: memberUserSchema,
 });
 
-export type InvitationStatus = "pending" | "accepted" | "rejected" | "canceled";
+export const INVITATION_STATUSES = ["pending", "accepted", "rejected", "canceled"] as const;
+export type InvitationStatus = (typeof INVITATION_STATUSES)[number];
 
-export interface Invitation {
-  id: string;
-  organizationId: string;
-  email: string;
-  /** One role or a comma separated list. */
-  role: string;
-  status: InvitationStatus;
-  /** The invitation's teams: one id or a comma separated list. */
-  teamId: string | null;
-  inviterId: string;
-  expiresAt: Date;
-  createdAt: Date;
-}
+/**
+ * An invitation, declared once: its API value, schema and stored document (db/documents.ts
+ * InvitationDoc), its mapper and JSON writers (db/model.ts) all come from this list, in this order.
+ * `role`: one role or a comma separated list; `teamId`: one team id or a comma separated list.
+ */
+export const invitationModel = defineModel([
+  { key: "id", stored: "_id", kind: "objectId" },
+  { key: "organizationId", kind: "objectId" },
+  { key: "email", kind: "string" },
+  { key: "role", kind: "string" },
+  { key: "status", kind: "string", values: INVITATION_STATUSES },
+  { key: "teamId", kind: "string", nullable: true },
+  { key: "inviterId", kind: "objectId" },
+  { key: "expiresAt", kind: "date" },
+  { key: "createdAt", kind: "date" },
+]);
 
-export const invitationShape = {
-  id: z.string(),
-  organizationId: z.string(),
-  email: z.string(),
-  role: z.string(),
-  status: z.enum(["pending", "accepted", "rejected", "canceled"]),
-  teamId: z.string().nullable(),
-  inviterId: z.string(),
-  expiresAt: z.date(),
-  createdAt: z.date(),
-};
+export type Invitation = ModelValue<typeof invitationModel>;
+
+export const invitationShape = modelShape(invitationModel);
 
 export const invitationSchema: z.ZodType<Invitation> = z.strictObject(invitationShape);
 

@@ -1,4 +1,6 @@
 import type { ObjectId } from "mongodb";
+import type { invitationModel } from "../contracts/organization-models.ts";
+import type { ModelDoc } from "./model.ts";
 
 /**
  * MongoDB document shapes. `_id` is an ObjectId; the API exposes it as the 24-hex `id`
@@ -258,25 +260,15 @@ export interface MemberDoc {
   seat: number;
 }
 
-export type InvitationStatus = "pending" | "accepted" | "rejected" | "canceled";
+export type { InvitationStatus } from "../contracts/organization-models.ts";
 
 /**
- * docs/decisions/ Invitation. `slot` has a unique index: `pending:<organizationId>:<email>` while pending
- * (at most one pending invitation per address and organization), `closed:<id>` afterwards.
- * `teamId` is a comma separated list of team ids, or null.
+ * docs/decisions/ Invitation: the fields of contracts/organization-models.ts invitationModel, plus
+ * `slot`, which has a unique index: `pending:<organizationId>:<email>` while pending (at most one
+ * pending invitation per address and organization), `closed:<id>` afterwards. `teamId` is a comma
+ * separated list of team ids, or null.
  */
-export interface InvitationDoc {
-  _id: ObjectId;
-  organizationId: ObjectId;
-  email: string;
-  role: string;
-  status: InvitationStatus;
-  teamId: string | null;
-  inviterId: ObjectId;
-  expiresAt: Date;
-  createdAt: Date;
-  slot: string;
-}
+export type InvitationDoc = ModelDoc<typeof invitationModel> & { slot: string };
 
 /** docs/decisions/ Team. */
 export interface TeamDoc {

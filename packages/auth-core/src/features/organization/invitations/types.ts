@@ -1,53 +1,26 @@
-import type { Invitation } from "../../../contracts/organization-models.ts";
-import { type BsonJsonWriter, jsonShape, writeJsonFields } from "../../../db/bson-json.ts";
+import { type Invitation, invitationModel } from "../../../contracts/organization-models.ts";
+import { type BsonJsonWriter, writeJsonFields } from "../../../db/bson-json.ts";
 import type { InvitationDoc } from "../../../db/documents.ts";
-import { BsonFields, type RawPage, TYPE_DATE, TYPE_OBJECT_ID, TYPE_STRING } from "../../../db/raw-page.ts";
-import { jsonDate } from "../../../http/json-text.ts";
+import { modelJsonShape, toModelValue, writeModelJson } from "../../../db/model.ts";
+import { BsonFields, type RawPage } from "../../../db/raw-page.ts";
 
 export type { CreatedInvitation } from "../../../contracts/organization-invitations.ts";
 export type { Invitation } from "../../../contracts/organization-models.ts";
 
+/** The API value of a stored invitation (contracts/organization-models.ts invitationModel). */
 export function toInvitation(doc: InvitationDoc): Invitation {
-  return {
-    id: doc._id.toHexString(),
-    organizationId: doc.organizationId.toHexString(),
-    email: doc.email,
-    role: doc.role,
-    status: doc.status,
-    teamId: doc.teamId,
-    inviterId: doc.inviterId.toHexString(),
-    expiresAt: doc.expiresAt,
-    createdAt: doc.createdAt,
-  };
+  return toModelValue(invitationModel, doc);
 }
 
 /**
  * `JSON.stringify(toInvitation(doc))`, written directly for get-full-organization's list (members/types.ts
- * memberWithUserJson says why). Field order and escaping must stay toInvitation's; types.test.ts
- * compares the two byte for byte.
+ * memberWithUserJson says why); types.test.ts compares the two byte for byte.
  */
 export function invitationJson(doc: InvitationDoc): string {
-  return (
-    `{"id":"${doc._id.toHexString()}","organizationId":"${doc.organizationId.toHexString()}",` +
-    `"email":${JSON.stringify(doc.email)},"role":${JSON.stringify(doc.role)},` +
-    `"status":${JSON.stringify(doc.status)},"teamId":${JSON.stringify(doc.teamId)},` +
-    `"inviterId":"${doc.inviterId.toHexString()}","expiresAt":${jsonDate(doc.expiresAt)},` +
-    `"createdAt":${jsonDate(doc.createdAt)}}`
-  );
+  return writeModelJson(invitationModel, doc);
 }
 
-/** InvitationDoc's fields in toInvitation's order (a teamId is a string or null, never absent). */
-const INVITATION_JSON = jsonShape([
-  { field: "_id", key: "id", type: TYPE_OBJECT_ID },
-  { field: "organizationId", type: TYPE_OBJECT_ID },
-  { field: "email", type: TYPE_STRING },
-  { field: "role", type: TYPE_STRING },
-  { field: "status", type: TYPE_STRING },
-  { field: "teamId", type: TYPE_STRING, orNull: "null" },
-  { field: "inviterId", type: TYPE_OBJECT_ID },
-  { field: "expiresAt", type: TYPE_DATE },
-  { field: "createdAt", type: TYPE_DATE },
-]);
+const INVITATION_JSON = modelJsonShape(invitationModel);
 
 /**
  * The JSON array `jsonArray(docs, invitationJson)` would write for the decoded page, copied from the

@@ -1,0 +1,68 @@
+import { BSON } from "mongodb";
+import { describe, expect, it } from "vitest";
+import { defineModel, modelShape } from "../contracts/model.ts";
+import { BsonJsonWriter, writeJsonFields } from "./bson-json.ts";
+import { ObjectId } from "./ids.ts";
+import { type ModelDoc, modelJsonShape, toModelValue, writeModelJson } from "./model.ts";
+import { BsonFields, rawPageOf } from "./raw-page.ts";
+
+/** A model with every kind of field: one declaration gives the schema, the mapper and both writers. */
+const noteModel = defineModel([
+  { key: "id", stored: "_id", kind: "objectId" },
+  { key: "authorId", kind: "objectId", nullable: true },
+  { key: "state", kind: "string", values: ["draft", "posted"] },
+  { key: "text", kind: "string", nullable: true },
+  { key: "postedAt", kind: "date" },
+]);
+
+const doc: ModelDoc<typeof noteModel> = {
+  _id: new ObjectId(),
+  authorId: new ObjectId(),
+  state: "posted",
+  text: 'a "quoted" line\u2028',
+  postedAt: new Date("2026-01-02T03:04:05.006Z"),
+};
+
+describe("a model declared once", () => {
+  it("maps a stored document to its API value, in the declaration's key order", () => {
+    const value = toModelValue(noteModel, doc);
+    expect(Object.keys(value)).toEqual(["id", "authorId", "state", "text", "postedAt"]);
+    expect(value).toEqual({
+      id: doc._id.toHexString(),
+      authorId: doc.authorId!.toHexString(),
+      state: "posted",
+      text: doc.text,
+      postedAt: doc.postedAt,
+    });
+  });
+
+  it.each([
+    ["every field set", doc],
+    ["the nullable fields null", { ...doc, authorId: null, text: null }],
+  ])(
+    "writes the JSON text JSON.stringify writes, from the document and from its BSON bytes: %s",
+    (_name, stored) => {
+      const expected = JSON.stringify(toModelValue(noteModel, stored));
+      expect(writeModelJson(noteModel, stored)).toBe(expected);
+      const page = rawPageOf<typeof stored>(BSON.serialize({ firstBatch: [stored], id: 0 }));
+      const shape = modelJsonShape(noteModel);
+      const fields = new BsonFields(shape.names);
+      fields.read(page.bytes, page.starts[0] as number);
+      const out = new BsonJsonWriter(64);
+      out.text("{");
+      expect(writeJsonFields(out, fields, page.bytes, shape)).toBe(true);
+      out.text("}");
+      expect(out.toString()).toBe(expected);
+    },
+  );
+
+  it("its schema accepts the API value and refuses a value outside `values`", () => {
+    const schema = modelShape(noteModel);
+    const value = toModelValue(noteModel, doc);
+    for (const [key, field] of Object.entries(schema))
+      expect(field.safeParse(value[key as keyof typeof value]).success, key).toBe(true);
+    expect(schema.state.safeParse("deleted").success).toBe(false);
+    expect(schema.authorId.safeParse(null).success).toBe(true);
+    expect(schema.id.safeParse(null).success).toBe(false);
+  });
+});
