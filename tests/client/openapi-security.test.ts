@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createKey, createTestAuth, signedIn } from "#test/api-key.ts";
+import { TEST_ORIGIN } from "#test/test-auth.ts";
 import { contracts } from "../../packages/auth-core/src/contracts/index.ts";
 import type { OpenApiDocument } from "../../packages/auth-core/src/openapi/index.ts";
 import { type LiveServer, startLiveServer } from "./live-server.ts";
@@ -87,7 +89,8 @@ describe("security per operation", () => {
         contract.httpCredentials ??
         (contract.auth === "session" || contract.auth === "fresh-session" ? ["session"] : []);
       if (credentials.length > 0) expect(isAnonymous(security), contract.name).toBe(false);
-      if (credentials.includes("session")) expect(schemes, contract.name).toContain("sessionCookie");
+      if (credentials.some((c) => c.startsWith("session")))
+        expect(schemes, contract.name).toContain("sessionCookie");
       if (credentials.includes("two-factor-challenge"))
         expect(schemes, contract.name).toContain("twoFactorChallenge");
       if (credentials.length === 0 && contract.auth === "none") expect(security, contract.name).toEqual([]);
@@ -114,5 +117,72 @@ describe("security per operation", () => {
     expect(wrong).toEqual([]);
     expect(unchecked).toEqual([]);
     expect(calls).toBeGreaterThan(80);
+  });
+});
+
+describe("the API-key scheme", () => {
+  it("is named exactly where a key stands for a session: the others refuse a key caller", async () => {
+    const t = await createTestAuth({
+      organization: { teams: { enabled: true } },
+      apiKey: { enableSessionForAPIKeys: true },
+    });
+    try {
+      const doc = (await (
+        await t.auth.handler(new Request(`${TEST_ORIGIN}/api/auth/openapi.json`))
+      ).json()) as OpenApiDocument;
+      const header = (doc.components as { securitySchemes: { apiKey: { name: string } } }).securitySchemes
+        .apiKey.name;
+      const { userId } = await signedIn(t);
+      const { key } = await createKey(t, { userId, rateLimitEnabled: false });
+      const wrong: string[] = [];
+      let named = 0;
+      for (const [path, methods] of Object.entries(doc.paths))
+        for (const [method, operation] of Object.entries(methods)) {
+          const schemes = operation.security.flatMap((entry) => Object.keys(entry));
+          // Sign-out and deletion would end the key's user; their refusal is checked in features/api-key.
+          if (!schemes.includes("sessionCookie") || /sign-out|delete-user|revoke-sessions/.test(path))
+            continue;
+          const body = (operation.requestBody?.content as Record<string, { schema: object }> | undefined)?.[
+            "application/json"
+          ]?.schema;
+          const url = new URL(TEST_ORIGIN + path.replace(/\{\w+\}/g, "x"));
+          for (const parameter of operation.parameters ?? [])
+            if (parameter.in === "query" && parameter.required)
+              url.searchParams.set(
+                parameter.name,
+                String(sampleOf(doc as never, parameter.schema, parameter.name)),
+              );
+          const response = await t.auth.handler(
+            new Request(url, {
+              method: method.toUpperCase(),
+              headers: {
+                [header]: key,
+                ...(method === "post" ? { "content-type": "application/json", origin: TEST_ORIGIN } : {}),
+              },
+              body:
+                method === "post"
+                  ? JSON.stringify({
+                      ...(body ? (sampleOf(doc as never, body as never) as object) : {}),
+                      ...REFINED_BODIES[path],
+                    })
+                  : undefined,
+            }),
+          );
+          const code = response.headers.get("content-type")?.includes("json")
+            ? ((await response.json()) as { code?: string } | null)?.code
+            : undefined;
+          const refused =
+            code === "NOT_AUTHORIZED" || code === "SESSION_NOT_FRESH" || code === "UNAUTHORIZED";
+          if (schemes.includes("apiKey")) named++;
+          if (schemes.includes("apiKey") === refused)
+            wrong.push(
+              `${method} ${path}: ${schemes.includes("apiKey") ? "names" : "omits"} apiKey, answered ${response.status} ${code}`,
+            );
+        }
+      expect(wrong).toEqual([]);
+      expect(named).toBeGreaterThan(10);
+    } finally {
+      await t.close();
+    }
   });
 });

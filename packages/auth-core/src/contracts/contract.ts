@@ -45,9 +45,10 @@ export interface EndpointContract<
    * the API document's security (openapi/document.ts). `auth` also governs `auth.api`, where server
    * code may name the user (`userId`) instead of a session, so such an endpoint is "optional" there
    * and needs a session over HTTP. "two-factor-challenge": the cookie of a sign-in waiting for its
-   * second factor (docs/decisions.md "Two-factor").
+   * second factor (docs/decisions/0014-two-factor.md "Two-factor"). "session-cookie": a session, and
+   * an API key does not stand for one there (the endpoint writes to the session row).
    */
-  httpCredentials?: readonly ("session" | "two-factor-challenge")[];
+  httpCredentials?: readonly ("session" | "session-cookie" | "two-factor-challenge")[];
   /** A successful call may answer Set-Cookie with the session's cookies (a sign-in, its end). */
   setsSessionCookies?: true;
   body?: Body;

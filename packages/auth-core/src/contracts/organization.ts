@@ -98,6 +98,7 @@ export const setActiveOrganizationContract = defineContract({
   method: "POST",
   path: "/organization/set-active",
   auth: "session",
+  httpCredentials: ["session-cookie"],
   body: z.strictObject({
     organizationId: idField.nullable().optional(),
     organizationSlug: slugField.optional(),

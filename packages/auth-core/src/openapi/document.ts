@@ -104,9 +104,10 @@ function securityOf(contract: AnyContract, acceptsApiKey: boolean): Security {
   const required =
     contract.httpCredentials ??
     (contract.auth === "session" || contract.auth === "fresh-session" ? ["session"] : []);
-  const security = required.flatMap((credential) =>
-    credential === "session" ? session : [{ twoFactorChallenge: [] }],
-  );
+  const security = required.flatMap((credential) => {
+    if (credential === "session") return session;
+    return [credential === "session-cookie" ? { sessionCookie: [] } : { twoFactorChallenge: [] }];
+  });
   if (security.length > 0) return security;
   return contract.auth === "optional" ? [{}, ...session] : [];
 }
