@@ -65,7 +65,11 @@ export const dbCommand = new Command("db").description("the embedded development
       const run = contextOf(command);
       const started = await dbStartAction(run, options);
       report(run, { uri: started.uri, backend: started.backend }, (data) => [data.uri]);
-      if (!run.json) writeLine(run.io.stderr, "embedded database running; Ctrl-C stops it");
+      if (!run.json)
+        writeLine(
+          run.io.stderr,
+          "embedded database running: tessera commands run here use it unless MONGODB_URI or a config names a database; Ctrl-C stops it",
+        );
       await waitForSignal(run, started.stop);
     }),
 );
