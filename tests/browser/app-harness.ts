@@ -16,7 +16,7 @@ import { afterAll, beforeAll, expect, inject, vi } from "vitest";
 import { standIn } from "#test/test-auth.ts";
 import { type SmtpSink, startSmtpSink } from "../e2e/smtp-sink.ts";
 
-export const ROOT = resolve(import.meta.dirname, "../..");
+const ROOT = resolve(import.meta.dirname, "../..");
 export const APP_DIR = join(ROOT, "apps/remix-demo");
 const SCREENSHOTS = join(ROOT, ".reports/screenshots");
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
@@ -116,7 +116,7 @@ export function useTestApp(
 }
 
 /** Starts the built app on its own database and SMTP sink, and one Chromium. `env` adds settings. */
-export async function startTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+async function startTestApp(env: Record<string, string> = {}): Promise<TestApp> {
   await buildApp();
   const smtp = await startSmtpSink();
   const port = await freePort();
@@ -236,27 +236,11 @@ export async function expectAccessible(page: Page): Promise<void> {
       .then((r) => r.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n) => ({ target: n.target })) })))
   `)) as AxeViolation[];
   const blocking = violations.filter((v) => v.impact === "serious" || v.impact === "critical");
-  recordAxe(page.url(), violations);
   expect(
     blocking.map(
       (v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`,
     ),
   ).toEqual([]);
-}
-
-const axeLog: { url: string; violations: AxeViolation[] }[] = [];
-function recordAxe(url: string, violations: AxeViolation[]) {
-  axeLog.push({ url, violations });
-}
-export function axeSummary() {
-  return axeLog;
-}
-
-/** Fills and submits a form the way a user does: labels, then the button by its name. */
-export async function fillByLabel(page: Page, fields: Record<string, string>): Promise<void> {
-  for (const [label, value] of Object.entries(fields)) {
-    await page.getByLabel(label, { exact: true }).fill(value);
-  }
 }
 
 /** The current 6-digit TOTP (RFC 6238, SHA-1, 30 s) of an otpauth:// URI's base32 secret. */
@@ -276,7 +260,7 @@ export async function totpNow(secretBase32: string, at = Date.now()): Promise<st
 }
 
 /** The visible text of the first element the locator finds, trimmed ("" when none). */
-export async function textOf(locator: Locator): Promise<string> {
+async function textOf(locator: Locator): Promise<string> {
   const first = locator.first();
   if ((await first.count()) === 0) return "";
   return ((await first.textContent()) ?? "").trim();

@@ -8,7 +8,7 @@ export interface SpecMessage {
   statuses: number[] | undefined;
 }
 
-export const SPEC_PATH = "/work/shared/spec/SPEC.md";
+const SPEC_PATH = "/work/shared/spec/SPEC.md";
 
 /**
  * Bullets of §8 that describe behaviour rather than name an error message. Everything else is read

@@ -70,7 +70,7 @@ export async function startLiveServer(overrides: ConfigOptions = {}, env: Record
 }
 
 /** A recorded request: method and path under the base path. */
-export interface SeenRequest {
+interface SeenRequest {
   method: string;
   path: string;
 }

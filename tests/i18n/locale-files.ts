@@ -5,13 +5,10 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { LANGUAGE_TAGS, LANGUAGES } from "../../packages/auth-core/src/i18n/index.ts";
 
-export const LOCALES_DIR = fileURLToPath(new URL("../../apps/remix-demo/app/locales/", import.meta.url));
+const LOCALES_DIR = fileURLToPath(new URL("../../apps/remix-demo/app/locales/", import.meta.url));
 
-export const LOCALE_TAGS = LANGUAGES.map((language) => LANGUAGE_TAGS[language]);
-
-export const PLURAL_CATEGORIES = ["zero", "one", "two", "few", "many", "other"] as const;
+const PLURAL_CATEGORIES = ["zero", "one", "two", "few", "many", "other"] as const;
 const PLURAL_SUFFIX = new RegExp(`_(${PLURAL_CATEGORIES.join("|")})$`);
 
 export type Tree = { [key: string]: string | Tree };

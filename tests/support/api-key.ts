@@ -21,7 +21,7 @@ export async function createKey(t: TestAuth, body: Record<string, unknown>): Pro
   return res.data as CreatedApiKey;
 }
 
-export interface Verification {
+interface Verification {
   valid: boolean;
   error: { code: string; message: string; tryAgainIn?: number } | null;
   key: { id: string; remaining: number | null } | null;

@@ -16,7 +16,7 @@ export interface ProviderBehaviour {
   expiresIn: number;
 }
 
-export const DEFAULT_BEHAVIOUR: ProviderBehaviour = {
+const DEFAULT_BEHAVIOUR: ProviderBehaviour = {
   clientAuth: "any",
   clientIdParam: "client_id",
   issuesRefreshTokens: true,
@@ -26,7 +26,7 @@ export const DEFAULT_BEHAVIOUR: ProviderBehaviour = {
   expiresIn: 3600,
 };
 
-export const PROVIDER_BEHAVIOUR: Record<string, Partial<ProviderBehaviour>> = {
+const PROVIDER_BEHAVIOUR: Record<string, Partial<ProviderBehaviour>> = {
   apple: { responseMode: "form_post" },
   facebook: { issuesRefreshTokens: false },
   reddit: { clientAuth: "basic" },

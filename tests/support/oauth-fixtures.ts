@@ -53,7 +53,7 @@ function oidcClaims(who: TestIdentity): Record<string, unknown> {
 type FixtureBuilder = (who: TestIdentity) => ProviderFixture;
 
 /** Shapes from each provider's API reference (fields a client reads, plus a few it must ignore). */
-export const FIXTURE_BUILDERS: Record<string, FixtureBuilder> = {
+const FIXTURE_BUILDERS: Record<string, FixtureBuilder> = {
   // Sign in with Apple: no user-info endpoint; email_verified is a string; name only in `user`.
   apple: (who) => ({
     userInfo: null,
@@ -284,7 +284,7 @@ export const FIXTURE_BUILDERS: Record<string, FixtureBuilder> = {
 };
 
 /** A standard OIDC provider (generic providers and any unknown id). */
-export function buildOidcFixture(who: TestIdentity): ProviderFixture {
+function buildOidcFixture(who: TestIdentity): ProviderFixture {
   return { userInfo: oidcClaims(who), idTokenClaims: oidcClaims(who) };
 }
 

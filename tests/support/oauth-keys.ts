@@ -19,7 +19,7 @@ interface SigningKey {
   publicJwk: JsonWebKey;
 }
 
-export type ForgedAlgorithm = "RS256" | "none" | "HS256-public-key";
+type ForgedAlgorithm = "RS256" | "none" | "HS256-public-key";
 
 export interface SignOptions {
   /** Which key signs: the published current one, the previous (still published unless dropped), or one never published. @default "current" */

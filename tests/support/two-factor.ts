@@ -57,7 +57,7 @@ export function codeAt(secret: string, at: Date): string {
 type Overrides = Omit<Partial<AuthOptions>, "database">;
 
 /** Ada signs up and calls enable; two-factor is pending (not confirmed). */
-export async function createPending(overrides: Overrides = {}): Promise<Enrolled> {
+async function createPending(overrides: Overrides = {}): Promise<Enrolled> {
   const t = await createTestAuth(overrides);
   const ada = new TestBrowser(t.auth);
   const signedUp = await signUp(ada, { email: EMAIL, password: PASSWORD });

@@ -6,15 +6,15 @@
 import type { Auth } from "@tessera/auth-core";
 import { createOperatorApi, setSeededUserFields } from "@tessera/auth-core/operator";
 
-export const DEMO_ADMIN = { email: "admin@example.com", password: "tessera-demo-admin", name: "Ada Admin" };
-export const DEMO_PASSWORD = "tessera-demo-user";
-export const DEMO_USERS = [
+const DEMO_ADMIN = { email: "admin@example.com", password: "tessera-demo-admin", name: "Ada Admin" };
+const DEMO_PASSWORD = "tessera-demo-user";
+const DEMO_USERS = [
   { email: "grace@example.com", name: "Grace Hopper" },
   { email: "alan@example.com", name: "Alan Turing" },
   { email: "linus@example.com", name: "Linus Torvalds" },
   { email: "barbara@example.com", name: "Barbara Liskov" },
 ];
-export const DEMO_INVITEE = "margaret@example.com";
+const DEMO_INVITEE = "margaret@example.com";
 
 export interface SeededDemo {
   admin: { email: string; password: string };

@@ -15,7 +15,7 @@ import type { Mailer } from "./mail/mailer.ts";
  * user row is gone). Each feature exports its remover on its face; create-auth.ts lists them, so
  * deletion depends on no feature it cleans up after (docs/architecture.md, "Feature faces").
  */
-export type UserDataRemover = (auth: AuthContext, userId: UserDoc["_id"]) => Promise<void>;
+type UserDataRemover = (auth: AuthContext, userId: UserDoc["_id"]) => Promise<void>;
 
 export interface CookieNames {
   sessionToken: string;
@@ -29,7 +29,7 @@ export interface CookieNames {
  * session cannot import it; createAuth hands the gate over instead. (The ban check is the user's,
  * features/users/ban.ts, which session imports.)
  */
-export interface SessionSteps {
+interface SessionSteps {
   /** Null: mint the session; otherwise a challenge is stored and its cookie set: answer it instead. */
   gateSessionMint(
     ctx: { auth: AuthContext; cookies: CookieJar },

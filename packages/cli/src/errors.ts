@@ -58,7 +58,7 @@ function isAuthErrorLike(error: unknown): error is AuthErrorLike {
  * 2; an outage or internal failure → 1; every other refusal (a rule: last owner, may-manage,
  * already exists…) → 4.
  */
-export function fromAuthError(error: AuthErrorLike): CliError {
+function fromAuthError(error: AuthErrorLike): CliError {
   const exit: ExitCode =
     error.status === 404 || error.code.endsWith("NOT_FOUND")
       ? EXIT.notFound

@@ -20,8 +20,7 @@ import {
   text,
 } from "./import-writer.ts";
 
-export type { CollectionCount, ImportReport, ImportSource, RefusedRow } from "./import-writer.ts";
-export { importedId } from "./import-writer.ts";
+export type { ImportReport, ImportSource } from "./import-writer.ts";
 
 /** Auth.js's MongoDB adapter: `users` and their OAuth `accounts` (no passwords there). */
 async function importAuthJs(source: Db, importer: Importer): Promise<number> {

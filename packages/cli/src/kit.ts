@@ -5,7 +5,7 @@ import { CliError, EXIT, usageError } from "./errors.ts";
 import { type Io, processIo, writeJson, writeLine } from "./io.ts";
 
 /** The options of `tessera` itself, valid before or after any command. */
-export interface GlobalOptions extends ConnectionOptions {
+interface GlobalOptions extends ConnectionOptions {
   json?: boolean | undefined;
   color?: boolean | undefined;
 }

@@ -1,14 +1,16 @@
 import { execFile } from "node:child_process";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, rm } from "node:fs/promises";
 import { connect } from "node:net";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { promisify } from "node:util";
 import { MongoClient, MongoServerError, ObjectId } from "mongodb";
-import { describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ferretDbEnv, preparePatchedSource } from "./ferretdb.ts";
-import { SJSON_DECODER_TEST_FILE } from "./ferretdb-patch-decoder.ts";
+import { addFerretDbTests, FERRETDB_GO_DIR, listChangedFiles, listFilesUnder } from "./ferretdb-patch.ts";
 import { startDevDatabase } from "./index.ts";
+
+const run = promisify(execFile);
 
 function envWithoutMongoUri(): NodeJS.ProcessEnv {
   const { MONGODB_URI: _ignored, ...env } = process.env;
@@ -47,6 +49,10 @@ function isPortOpen(port: number): Promise<boolean> {
 
 /** The first FerretDB build downloads Go modules (~55-70 s); later starts take well under a second. */
 const FIRST_BUILD_TIMEOUT_MS = 240_000;
+/** go vet compiles the touched packages' tests too: minutes the first time on a busy machine, seconds after. */
+const GO_VET_TIMEOUT_MS = 480_000;
+/** `npm pack --dry-run` reads the package: a few seconds on a busy machine. */
+const PACK_TIMEOUT_MS = 60_000;
 
 describe("startDevDatabase", () => {
   it(
@@ -116,38 +122,73 @@ describe("the embedded FerretDB's environment", () => {
   });
 });
 
-describe("the embedded FerretDB (patched, ferretdb-patch.ts)", () => {
+describe("our FerretDB changes (go/, ferretdb-patch.ts)", () => {
+  const env = { ...process.env, CGO_ENABLED: "0" };
+  let workDir: string;
+  let sourceDir: string;
+  beforeAll(async () => {
+    workDir = await mkdtemp(join(tmpdir(), "tessera-ferretdb-test-"));
+    sourceDir = join(workDir, "FerretDB");
+    await preparePatchedSource(sourceDir, env);
+    await addFerretDbTests(sourceDir);
+    // FerretDB's test helpers look for the repository root.
+    await run("git", ["init", "-q", sourceDir]);
+  }, FIRST_BUILD_TIMEOUT_MS);
+  afterAll(async () => {
+    if (workDir) await rm(workDir, { recursive: true, force: true });
+  });
+
   it(
-    "decodes stored documents as upstream does: upstream's sjson tests and 30,000 random documents through both decoders",
+    "are formatted (gofmt -l lists none) and pass go vet in the patched module, in every package they touch",
     async () => {
-      const workDir = await mkdtemp(join(tmpdir(), "tessera-ferretdb-test-"));
-      try {
-        const sourceDir = join(workDir, "FerretDB");
-        const env = { ...process.env, CGO_ENABLED: "0" };
-        await preparePatchedSource(sourceDir, env);
-        await writeFile(
-          join(sourceDir, ...SJSON_DECODER_TEST_FILE.file.split("/")),
-          SJSON_DECODER_TEST_FILE.text,
-        );
-        // FerretDB's test helpers look for the repository root.
-        await promisify(execFile)("git", ["init", "-q", sourceDir]);
-        const run = await promisify(execFile)("go", ["test", "-count=1", "-v", "./internal/handler/sjson/"], {
-          cwd: sourceDir,
-          env,
-          maxBuffer: 16 * 1024 * 1024,
-        });
-        expect(run.stdout).toContain("--- PASS: TestTesseraDecodeRandomDocuments");
-        expect(run.stdout).toContain("--- PASS: TestTesseraDecodeKnownDocuments");
-        expect(run.stdout).toContain("--- PASS: TestMarshalUnmarshal");
-        expect(run.stdout).not.toContain("--- FAIL");
-        expect(run.stdout.trimEnd().split("\n").at(-1)).toMatch(/^ok\s/);
-      } finally {
-        await rm(workDir, { recursive: true, force: true });
-      }
+      const files = await listChangedFiles();
+      expect(files).toContain("internal/handler/sjson/sjson.go");
+      const unformatted = await run("gofmt", ["-l", ...files], { cwd: sourceDir });
+      expect(unformatted.stdout).toBe("");
+      const packages = [...new Set(files.map((file) => `./${dirname(file)}/`))];
+      // Rejects with vet's findings (exit status 1) when there are any.
+      await run("go", ["vet", ...packages], { cwd: sourceDir, env, maxBuffer: 16 * 1024 * 1024 });
+    },
+    GO_VET_TIMEOUT_MS,
+  );
+
+  it(
+    "decode stored documents as upstream does: upstream's sjson tests and 30,000 random documents through both decoders",
+    async () => {
+      const test = await run("go", ["test", "-count=1", "-v", "./internal/handler/sjson/"], {
+        cwd: sourceDir,
+        env,
+        maxBuffer: 16 * 1024 * 1024,
+      });
+      expect(test.stdout).toContain("--- PASS: TestTesseraDecodeRandomDocuments");
+      expect(test.stdout).toContain("--- PASS: TestTesseraDecodeKnownDocuments");
+      expect(test.stdout).toContain("--- PASS: TestMarshalUnmarshal");
+      expect(test.stdout).not.toContain("--- FAIL");
+      expect(test.stdout.trimEnd().split("\n").at(-1)).toMatch(/^ok\s/);
     },
     FIRST_BUILD_TIMEOUT_MS,
   );
 
+  it(
+    "are in the packed package, so an installed @tessera/dev-db builds the same binary",
+    async () => {
+      const packed = await run("npm", ["pack", "--dry-run", "--json", "--ignore-scripts"], {
+        cwd: join(import.meta.dirname, ".."),
+        maxBuffer: 16 * 1024 * 1024,
+      });
+      const paths = (JSON.parse(packed.stdout) as { files: { path: string }[] }[])[0]!.files.map(
+        (file) => file.path,
+      );
+      for (const part of ["added", "patches"]) {
+        for (const file of listFilesUnder(join(FERRETDB_GO_DIR, part)))
+          expect(paths).toContain(`go/${part}/${file}`);
+      }
+    },
+    PACK_TIMEOUT_MS,
+  );
+});
+
+describe("the embedded FerretDB (patched: go/, ferretdb-patch.ts)", () => {
   it(
     "answers _id equality, $eq and $in from the _id index, also beside other conditions, with exact results",
     () =>

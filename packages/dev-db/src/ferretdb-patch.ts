@@ -1,702 +1,136 @@
-import { SJSON_DECODER_FILE, SJSON_UNMARSHAL_EDIT } from "./ferretdb-patch-decoder.ts";
+import { createHash } from "node:crypto";
+import { readdirSync, readFileSync } from "node:fs";
+import { readFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { applyFilePatch, parseUnifiedPatch } from "./unified-patch.ts";
 
 /**
- * Source changes applied to FerretDB v1.24.2 before it is built (docs/scale.md "The embedded
- * database"). 1–3 and 7 only narrow which rows SQLite reads, and 4 only how it counts them:
- * FerretDB's handler still applies the whole MongoDB filter to what comes back, so every query
- * answers exactly what it answered before. 5 and 6 make each row cheaper to read and answer the same
- * documents.
+ * Our changes to FerretDB v1.24.2, made to the module's source before it is built (docs/scale.md
+ * "The embedded database"). They are Go files in packages/dev-db/go/: `added/` files are copied
+ * into the module at the same path, `patches/NNNN-*.patch` are unified diffs applied in order (each
+ * says why at its top), and `tests/` holds Go tests that dev-db.test.ts runs in a patched copy,
+ * never built into the binary. dev-db.test.ts also checks them with `gofmt -l` and `go vet`.
  *
- * 1. The `_id` index is used. FerretDB creates it on `_ferretdb_sjson->"_id"` but filters with
- *    `_ferretdb_sjson->'$._id'`, an expression SQLite does not match to the index: a lookup by `_id`
- *    read every row (28 ms at 20,000 documents, 140 ms at 100,000; `EXPLAIN QUERY PLAN` says SCAN).
- *    The same path written `->'_id'` is the index's expression (SEARCH … USING INDEX).
+ * 1–3 and 7 only narrow which rows SQLite reads, and 4 only how it counts them: FerretDB's handler
+ * still applies the whole MongoDB filter to what comes back, so every query answers exactly what it
+ * answered before. 5 and 6 make each row cheaper to read and answer the same documents.
+ *
+ * 1. The `_id` index is used (0001-id-index-expression): FerretDB filtered with an expression
+ *    SQLite does not match to the index it creates, so a lookup by `_id` read every row.
  * 2. The `_id` condition is pushed down whatever else the filter holds, and `$eq` / `$in` of strings
- *    and ObjectIds are pushed down too. Upstream pushed only a filter whose single key is `_id` with
- *    a plain value, so `{_id, expiresAt: {$gt}}` or `{_id: {$in: [...]}}` decoded the whole collection.
- *    A prefix range `{_id: {$gte: p, $lt: p⁺}}` (p⁺: p with its last character one higher) is pushed
- *    down as an index range: every string starting with p, and nothing else, lies in it.
+ *    and ObjectIds are pushed down too (0002-read-conditions; tessera_id_condition.go). A prefix
+ *    range `{_id: {$gte: p, $lt: p⁺}}` (p⁺: p with its last character one higher) is pushed down as
+ *    an index range: every string starting with p, and nothing else, lies in it (tessera_prefix.go).
  * 3. A find whose whole filter is such a prefix range and whose sort is `{_id: ±1}` reads an index in
- *    that order and stops after skip + limit rows (upstream sorted the whole collection in memory).
+ *    that order and stops after skip + limit rows (0003-id-order-reads; tessera_pushdown.go).
  *    Stopping early is exact only if SQLite's order and selection are MongoDB's, so this read uses a
  *    second index, on the decoded string (`_ferretdb_sjson->>'_id'`, SQLite's BINARY collation: byte
  *    order of UTF-8, MongoDB's string order), created the first time a collection is read this way,
  *    and keeps only string ids (an ObjectId's hex text could fall in the range). The stored JSON
- *    text the `_id` index holds is not in that order: escapes (`"` is `\"`, a tab `\t`, `<` `\u003c`)
- *    and the closing quote (a shorter string sorted after `p!`) put rows out of place, so a limited
- *    read returned wrong rows (patch level 4). The handler still filters and sorts what comes back.
- * 4. `count` without a filter, skip or limit (the driver's `estimatedDocumentCount`) reads one row:
- *    the collection's number of rows, kept in `_tessera_counts` by an insert and a delete trigger on
- *    its table that the first such count sets up. Upstream decoded every document; SQLite's
- *    `COUNT(*)` (patch level 3) still read a whole index, 0.7 ms at 1,000 rows and 1.6 ms at 100,000.
- * 5. Stored documents are decoded in one pass (ferretdb-patch-decoder.ts), about 7× faster than
- *    upstream's decoder, which falls back for what the new one leaves to it.
- * 6. Resource tracking is off: every document iterator recorded its creator's stack in a pprof
- *    profile and set a finalizer, a leak check for FerretDB's own tests that cost ~15% of the
- *    database's CPU time on reads of a hundred documents.
+ *    text the `_id` index holds is not in that order: escapes and the closing quote put rows out of
+ *    place, so a limited read on it returned wrong rows (an earlier build did).
+ * 4. `count` without a filter, skip or limit (the driver's `estimatedDocumentCount`) reads one row,
+ *    kept by two triggers that the first such count sets up (0004-counts-from-row-counts).
+ * 5. Stored documents are decoded in one pass (0005-one-pass-decoder; tessera_decode.go), about 7×
+ *    faster than upstream's decoder, which decodes whatever the new one leaves to it.
+ * 6. Resource tracking is off (0006-resource-tracking-off; tessera_tracking.go): a leak check for
+ *    FerretDB's own tests that cost ~15% of the database's CPU time on reads of a hundred documents.
  * 7. Beside `_id` (or without it), equality on other top-level fields — a string or ObjectId,
- *    `$eq`, or `$in` of them — and prefix ranges as in 2 are pushed down on `_ferretdb_sjson->'field'`, the expression FerretDB
- *    builds its indexes on, so SQLite reads an index the field leads (members by organization,
- *    sessions by user…) instead of the handler decoding every document. MongoDB's equality also
- *    matches an array holding the value: rows whose field is an array are selected too (a second
- *    index range), and the handler decides. A value whose JSON has an escape is left to the handler.
+ *    `$eq`, or `$in` of them — and prefix ranges as in 2 are pushed down on
+ *    `_ferretdb_sjson->'field'`, the expression FerretDB builds its indexes on, so SQLite reads an
+ *    index the field leads (members by organization, sessions by user…) instead of the handler
+ *    decoding every document (tessera_id_condition.go, through 0002). MongoDB's equality also
+ *    matches an array holding the value: rows whose field is an array are selected too, and the
+ *    handler decides. A value whose JSON has an escape is left to the handler.
  */
 
-/** Bumped whenever the patch changes, so that a cached binary built without it is rebuilt. */
-export const FERRETDB_PATCH_LEVEL = 7;
+/** packages/dev-db/go, from src/ and from a packed dist/ alike (package.json "files" carries it). */
+export const FERRETDB_GO_DIR = fileURLToPath(new URL("../go/", import.meta.url));
 
-export interface SourceEdit {
-  /** Path inside the module, with forward slashes. */
-  file: string;
-  find: string;
-  replace: string;
-  /** How many times `find` must occur (each is replaced; the edit fails loudly when the source is not the expected one). */
-  occurrences: number;
+/** The files under `dir`, as sorted paths relative to it with forward slashes. */
+export function listFilesUnder(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) =>
+      join(entry.parentPath, entry.name)
+        .slice(dir.length)
+        .replace(/^[\\/]+/, ""),
+    )
+    .map((path) => path.split(/[\\/]/).join("/"))
+    .sort();
 }
 
-const ID_CONDITION_UPSTREAM = `	if params.Filter.Len() == 1 {
-		v, _ := params.Filter.Get("_id")
-		switch v.(type) {
-		case string, types.ObjectID:
-`;
+let patchKey: string | undefined;
 
-export const FERRETDB_SOURCE_EDITS: readonly SourceEdit[] = [
-  {
-    file: "internal/backends/sqlite/metadata/metadata.go",
-    find: `IDColumn = DefaultColumn + "->'$._id'"`,
-    replace: `IDColumn = DefaultColumn + "->'_id'"`,
-    occurrences: 1,
-  },
-  {
-    // Query: the first block; Explain: the second (it also sets filterPushdown, kept below).
-    file: "internal/backends/sqlite/collection.go",
-    find: `${ID_CONDITION_UPSTREAM}			whereClause = fmt.Sprintf(\` WHERE %s = ?\`, metadata.IDColumn)
-			args = []any{string(must.NotFail(sjson.MarshalSingleValue(v)))}
-		}
-	}
-`,
-    replace: `	if clause, values, ok := tesseraReadCondition(meta.TableName, params.Filter, params.Sort); ok {
-		whereClause = clause
-		args = values
-	}
-`,
-    occurrences: 1,
-  },
-  {
-    file: "internal/backends/sqlite/collection.go",
-    find: `${ID_CONDITION_UPSTREAM}			filterPushdown = true
-			whereClause = fmt.Sprintf(\` WHERE %s = ?\`, metadata.IDColumn)
-			args = []any{string(must.NotFail(sjson.MarshalSingleValue(v)))}
-		}
-	}
-`,
-    replace: `	if clause, values, ok := tesseraReadCondition(meta.TableName, params.Filter, params.Sort); ok {
-		filterPushdown = true
-		whereClause = clause
-		args = values
-	}
-`,
-    occurrences: 1,
-  },
-  {
-    // Query and Explain: a read in _id order creates its index when missing (3 above).
-    file: "internal/backends/sqlite/collection.go",
-    find: `		args = append(args, params.Limit)
-	}
-
-	rows, err := db.QueryContext(ctx, q, args...)`,
-    replace: `		args = append(args, params.Limit)
-	}
-
-	rows, err := tesseraQuery(ctx, db, meta.TableName, q, args...)`,
-    occurrences: 1,
-  },
-  {
-    file: "internal/backends/sqlite/collection.go",
-    find: `		limitPushdown = true
-	}
-
-	rows, err := db.QueryContext(ctx, q, args...)`,
-    replace: `		limitPushdown = true
-	}
-
-	rows, err := tesseraQuery(ctx, db, meta.TableName, q, args...)`,
-    occurrences: 1,
-  },
-  {
-    file: "internal/backends/collection.go",
-    find: `	OnlyRecordIDs bool
-	Comment       string
-}`,
-    replace: `	OnlyRecordIDs bool
-	Comment       string
-
-	// TesseraCountOnly: the result is one document {n: <number of documents>} (SQLite backend only).
-	TesseraCountOnly bool
-}`,
-    occurrences: 1,
-  },
-  {
-    file: "internal/backends/sqlite/collection.go",
-    find: `	q := prepareSelectClause(meta.TableName, params.Comment, meta.Capped(), params.OnlyRecordIDs)
-
-	var whereClause string
-	var args []any
-
-	// that logic should exist in one place`,
-    replace: `	if params.TesseraCountOnly {
-		return tesseraCountAll(ctx, db, meta.TableName)
-	}
-
-	q := prepareSelectClause(meta.TableName, params.Comment, meta.Capped(), params.OnlyRecordIDs)
-
-	var whereClause string
-	var args []any
-
-	// that logic should exist in one place`,
-    occurrences: 1,
-  },
-  {
-    file: "internal/backends/sqlite/query.go",
-    find: `	if sort.Len() != 1 {
-		return ""
-	}
-`,
-    replace: `	if sort.Len() != 1 {
-		return ""
-	}
-
-	if clause, ok := tesseraOrderByID(sort); ok {
-		return clause
-	}
-`,
-    occurrences: 1,
-  },
-  {
-    file: "internal/handler/msg_find.go",
-    find: `	// Limit pushdown is not applied if:`,
-    replace: `	if !h.DisablePushdown && tesseraSortPushdown(params.Filter, params.Sort) {
-		qp.Sort = params.Sort
-		if params.Limit > 0 {
-			qp.Limit = params.Skip + params.Limit
-		}
-	}
-
-	// Limit pushdown is not applied if:`,
-    occurrences: 1,
-  },
-  {
-    file: "internal/handler/msg_count.go",
-    find: `	var qp backends.QueryParams`,
-    replace: `	if !h.DisablePushdown && params.Filter.Len() == 0 && params.Skip == 0 && params.Limit == 0 {
-		return tesseraCountAll(connCtx, c)
-	}
-
-	var qp backends.QueryParams`,
-    occurrences: 1,
-  },
-  {
-    // The backend contract's check of Query and Explain: a sort on _id is allowed too (3 above).
-    file: "internal/backends/collection.go",
-    find: `		sortValue := params.Sort.Map()["$natural"].(int64)`,
-    replace: `		sortValue, ok := params.Sort.Map()["$natural"].(int64)
-		if !ok {
-			sortValue = params.Sort.Map()["_id"].(int64)
-		}`,
-    occurrences: 2,
-  },
-  SJSON_UNMARSHAL_EDIT,
-  untracked("Track"),
-  untracked("Untrack"),
-];
-
-/** Edit 6: `Track` or `Untrack` returns at once (resource tracking off). */
-function untracked(name: "Track" | "Untrack"): SourceEdit {
-  const head = `func ${name}(obj any, token *Token) {\n`;
-  return {
-    file: "internal/util/resource/resource.go",
-    find: `${head}\tcheckArgs(obj, token)\n`,
-    replace: `${head}\tif tesseraNoTracking {\n\t\treturn\n\t}\n\n\tcheckArgs(obj, token)\n`,
-    occurrences: 1,
-  };
+/**
+ * What the built binary is cached under, beside the FerretDB version (ferretdb.ts
+ * ferretDbBinaryPath): any change to go/added or go/patches builds a new binary, and an unchanged
+ * tree reuses the one built before — no level to bump by hand.
+ */
+export function ferretDbPatchKey(): string {
+  patchKey ??= hashFerretDbChanges(FERRETDB_GO_DIR);
+  return patchKey;
 }
 
-/** Files added to the source: the conditions, orders and counts SQLite answers from its indexes. */
-export const FERRETDB_ADDED_FILES: readonly { file: string; text: string }[] = [
-  SJSON_DECODER_FILE,
-  {
-    file: "internal/util/resource/tessera_tracking.go",
-    text: `package resource
-
-// tesseraNoTracking turns Track and Untrack into no-ops (ferretdb-patch.ts 6).
-const tesseraNoTracking = true
-`,
-  },
-  {
-    file: "internal/types/tessera_prefix.go",
-    text: `package types
-
-// TesseraIDPrefixRange reports whether an _id condition is {$gte: p, $lt: q} where q is p with its
-// last byte one higher and every byte of p is printable ASCII that JSON writes as is. The strings in
-// that range are exactly those starting with p, and their stored JSON text starts with the quote and p.
-func TesseraIDPrefixRange(condition any) (string, string, bool) {
-	operators, ok := condition.(*Document)
-	if !ok || operators.Len() != 2 {
-		return "", "", false
-	}
-
-	low, err := operators.Get("$gte")
-	if err != nil {
-		return "", "", false
-	}
-
-	high, err := operators.Get("$lt")
-	if err != nil {
-		return "", "", false
-	}
-
-	p, ok := low.(string)
-	if !ok || p == "" {
-		return "", "", false
-	}
-
-	q, ok := high.(string)
-	if !ok || len(q) != len(p) {
-		return "", "", false
-	}
-
-	for i := 0; i < len(p); i++ {
-		c := p[i]
-		if c < 0x20 || c > 0x7d || c == '"' || c == '\\\\' || c == '<' || c == '>' || c == '&' {
-			return "", "", false
-		}
-	}
-
-	last := len(p) - 1
-	if p[:last] != q[:last] || q[last] != p[last]+1 {
-		return "", "", false
-	}
-
-	return p, q, true
-}
-`,
-  },
-  {
-    file: "internal/handler/tessera_pushdown.go",
-    text: `package handler
-
-import (
-	"context"
-	"errors"
-
-	"github.com/FerretDB/wire"
-
-	"github.com/FerretDB/FerretDB/internal/backends"
-	"github.com/FerretDB/FerretDB/internal/types"
-	"github.com/FerretDB/FerretDB/internal/util/iterator"
-	"github.com/FerretDB/FerretDB/internal/util/lazyerrors"
-	"github.com/FerretDB/FerretDB/internal/util/must"
-)
-
-// tesseraSortPushdown reports whether SQLite can return the first rows of a find in order: the whole
-// filter is an _id prefix range (answered from the _id index) and the sort is {_id: 1} or {_id: -1}.
-func tesseraSortPushdown(filter, sort *types.Document) bool {
-	if filter.Len() != 1 || sort.Len() != 1 {
-		return false
-	}
-
-	condition, err := filter.Get("_id")
-	if err != nil {
-		return false
-	}
-
-	if _, _, ok := types.TesseraIDPrefixRange(condition); !ok {
-		return false
-	}
-
-	direction, err := sort.Get("_id")
-	if err != nil {
-		return false
-	}
-
-	switch direction {
-	case int64(1), int64(-1):
-		return true
-	}
-
-	return false
+/**
+ * A hash of every added file and patch under `goDir`, names and contents; go/tests is left out, as
+ * it is not part of the binary.
+ */
+export function hashFerretDbChanges(goDir: string): string {
+  const hash = createHash("sha256");
+  for (const part of ["added", "patches"]) {
+    const dir = join(goDir, part);
+    for (const path of listFilesUnder(dir)) {
+      hash
+        .update(`${part}/${path}\0`)
+        .update(readFileSync(join(dir, path)))
+        .update("\0");
+    }
+  }
+  return hash.digest("hex").slice(0, 12);
 }
 
-// tesseraCountAll answers count without a filter from the backend's row count.
-func tesseraCountAll(ctx context.Context, c backends.Collection) (*wire.OpMsg, error) {
-	res, err := c.Query(ctx, &backends.QueryParams{TesseraCountOnly: true})
-	if err != nil {
-		return nil, lazyerrors.Error(err)
-	}
-
-	defer res.Iter.Close()
-
-	var n int64
-
-	_, doc, err := res.Iter.Next()
-
-	switch {
-	case errors.Is(err, iterator.ErrIteratorDone):
-	case err != nil:
-		return nil, lazyerrors.Error(err)
-	default:
-		v, _ := doc.Get("n")
-		n, _ = v.(int64)
-	}
-
-	return documentOpMsg(must.NotFail(types.NewDocument(
-		"n", int32(n),
-		"ok", float64(1),
-	)))
-}
-`,
-  },
-  {
-    file: "internal/backends/sqlite/tessera_id_condition.go",
-    text: `package sqlite
-
-import (
-	"context"
-	"database/sql"
-	"errors"
-	"fmt"
-	"strings"
-	"time"
-
-	"github.com/FerretDB/FerretDB/internal/backends"
-	"github.com/FerretDB/FerretDB/internal/backends/sqlite/metadata"
-	"github.com/FerretDB/FerretDB/internal/handler/sjson"
-	"github.com/FerretDB/FerretDB/internal/types"
-	"github.com/FerretDB/FerretDB/internal/util/fsql"
-	"github.com/FerretDB/FerretDB/internal/util/iterator"
-	"github.com/FerretDB/FerretDB/internal/util/lazyerrors"
-	"github.com/FerretDB/FerretDB/internal/util/must"
-)
-
-// tesseraIDText is an _id as SQLite text: a string decoded from its JSON escapes, compared byte by
-// byte (BINARY collation), which is MongoDB's order of strings. (An ObjectId gives its hex text, a
-// number a number, a document its JSON.)
-const tesseraIDText = metadata.DefaultColumn + "->>'_id'"
-
-// tesseraIDIsString holds when the stored schema says the _id is a string.
-const tesseraIDIsString = metadata.DefaultColumn + \`->>'$."$s".p._id.t' = 'string'\`
-
-// tesseraIDTextIndex names the index of a table on tesseraIDText (tesseraQuery creates it).
-func tesseraIDTextIndex(table string) string {
-	return table + "_tessera_id_text"
+/** The module's files our changes touch or add (paths inside the module), tests included. */
+export async function listChangedFiles(): Promise<string[]> {
+  const patches = join(FERRETDB_GO_DIR, "patches");
+  const patched: string[] = [];
+  for (const name of listPatches(patches)) {
+    const text = await readFile(join(patches, name), "utf8");
+    patched.push(...parseUnifiedPatch(text, name).map((filePatch) => filePatch.file));
+  }
+  const added = ["added", "tests"].flatMap((part) => listFilesUnder(join(FERRETDB_GO_DIR, part)));
+  return [...new Set([...patched, ...added])].sort();
 }
 
-// tesseraOrderByID is the ORDER BY of a sort on _id alone (the handler sets it only when the filter
-// is an _id prefix range, tesseraSortPushdown): tesseraIDText, in byte order, from its index.
-func tesseraOrderByID(sort *types.Document) (string, bool) {
-	direction, err := sort.Get("_id")
-	if err != nil {
-		return "", false
-	}
-
-	if direction == int64(-1) {
-		return fmt.Sprintf(" ORDER BY %s DESC", tesseraIDText), true
-	}
-
-	return fmt.Sprintf(" ORDER BY %s", tesseraIDText), true
+function listPatches(dir: string): string[] {
+  return listFilesUnder(dir).filter((path) => path.endsWith(".patch"));
 }
 
-// tesseraReadCondition is what follows FROM: for a read in _id order (the filter an _id prefix
-// range) the index on tesseraIDText, searched for exactly the string ids in the range, so that the
-// first rows are MongoDB's first documents and a LIMIT is exact; else tesseraIDCondition's WHERE.
-func tesseraReadCondition(table string, filter, sort *types.Document) (string, []any, bool) {
-	if sort != nil && sort.Len() == 1 && filter != nil && filter.Len() == 1 {
-		if _, err := sort.Get("_id"); err == nil {
-			condition, _ := filter.Get("_id")
-			if low, high, ok := types.TesseraIDPrefixRange(condition); ok {
-				clause := fmt.Sprintf(
-					\` INDEXED BY %q WHERE %s >= ? AND %s < ? AND %s\`,
-					tesseraIDTextIndex(table), tesseraIDText, tesseraIDText, tesseraIDIsString,
-				)
-				return clause, []any{low, high}, true
-			}
-		}
-	}
-	return tesseraIDCondition(filter)
+/** Applies go/patches in order and copies go/added into the module's writable source in `sourceDir`. */
+export async function applyFerretDbChanges(sourceDir: string): Promise<void> {
+  const patches = join(FERRETDB_GO_DIR, "patches");
+  for (const name of listPatches(patches)) {
+    for (const filePatch of parseUnifiedPatch(await readFile(join(patches, name), "utf8"), name)) {
+      const path = join(sourceDir, ...filePatch.file.split("/"));
+      await writeFile(
+        path,
+        applyFilePatch(await readFile(path, "utf8"), filePatch, `cannot patch FerretDB: ${name}`),
+      );
+    }
+  }
+  await copyGoFiles(join(FERRETDB_GO_DIR, "added"), sourceDir);
 }
 
-// tesseraQuery runs a read. When the read names a table's index on tesseraIDText that does not exist
-// yet (the first read in _id order, or the table was dropped and created again), it creates the
-// index and runs the read again.
-func tesseraQuery(ctx context.Context, db *fsql.DB, table, q string, args ...any) (*fsql.Rows, error) {
-	rows, err := db.QueryContext(ctx, q, args...)
-	if err == nil || !strings.Contains(err.Error(), "no such index: "+tesseraIDTextIndex(table)) {
-		return rows, err
-	}
-	create := fmt.Sprintf(\`CREATE INDEX IF NOT EXISTS %q ON %q (%s)\`, tesseraIDTextIndex(table), table, tesseraIDText)
-	if err := tesseraRetryBusy(func() error {
-		_, err := db.ExecContext(ctx, create)
-		return err
-	}); err != nil {
-		return nil, lazyerrors.Error(err)
-	}
-	return db.QueryContext(ctx, q, args...)
+/** Copies the Go tests of go/tests into a patched source (dev-db.test.ts runs them there). */
+export async function addFerretDbTests(sourceDir: string): Promise<string[]> {
+  return copyGoFiles(join(FERRETDB_GO_DIR, "tests"), sourceDir);
 }
 
-// tesseraRetryBusy runs a schema change made on the read path (an index, the count triggers) and
-// tries it again, a few times, when SQLite answers busy or locked: in WAL mode a statement or
-// transaction whose snapshot went stale before it took the write lock fails at once with
-// SQLITE_BUSY or SQLITE_BUSY_SNAPSHOT (the busy timeout does not apply). Two first counts of two
-// collections of one database, each setting up its triggers, failed so (a 500 of admin list-users
-// in a full CI run; 3 in 200 rounds of three first reads side by side).
-func tesseraRetryBusy(change func() error) error {
-	for attempt := 1; ; attempt++ {
-		err := change()
-		if err == nil {
-			return nil
-		}
-		text := err.Error()
-		busy := strings.Contains(text, "SQLITE_BUSY") || strings.Contains(text, "database is locked") ||
-			strings.Contains(text, "database table is locked")
-		if !busy || attempt == 20 {
-			return err
-		}
-		time.Sleep(time.Duration(attempt*5) * time.Millisecond)
-	}
+async function copyGoFiles(from: string, sourceDir: string): Promise<string[]> {
+  const files = listFilesUnder(from);
+  for (const path of files) {
+    await writeFile(join(sourceDir, ...path.split("/")), await readFile(join(from, path)));
+  }
+  return files;
 }
-
-// tesseraCountAll is the collection's number of rows, as the single document {n: count}. It is kept
-// in _tessera_counts by two triggers on the collection's table, set up by the first count
-// (tesseraCountSetUp), so a count reads one row however large the collection: the triggers run in
-// the statement that inserts or deletes, so the number cannot drift from the rows. A table dropped
-// and created again has lost its triggers: the count sees that and sets them up again.
-func tesseraCountAll(ctx context.Context, db *fsql.DB, table string) (*backends.QueryResult, error) {
-	if !tesseraPlainTable(table) {
-		return tesseraCountResult(ctx, db, fmt.Sprintf(\`SELECT COUNT(*) FROM %q\`, table))
-	}
-	result, err := tesseraCountResult(
-		ctx, db,
-		\`SELECT n FROM _tessera_counts WHERE table_name = ? AND (SELECT COUNT(*) FROM sqlite_master WHERE type = 'trigger' AND tbl_name = ? AND name IN (?, ?)) = 2\`,
-		table, table, table+"_tessera_count_insert", table+"_tessera_count_delete",
-	)
-	if err == nil {
-		return result, nil
-	}
-	if !errors.Is(err, sql.ErrNoRows) && !strings.Contains(err.Error(), "no such table: _tessera_counts") {
-		return nil, err
-	}
-	if err := tesseraRetryBusy(func() error { return tesseraCountSetUp(ctx, db, table) }); err != nil {
-		return nil, err
-	}
-	return tesseraCountResult(ctx, db, \`SELECT n FROM _tessera_counts WHERE table_name = ?\`, table)
-}
-
-// tesseraCountSetUp creates the triggers and stores the table's COUNT(*), in one transaction: its
-// first statement takes SQLite's write lock, so no insert or delete falls between the count and the
-// triggers.
-func tesseraCountSetUp(ctx context.Context, db *fsql.DB, table string) error {
-	return db.InTransaction(ctx, func(tx *fsql.Tx) error {
-		for _, q := range []string{
-			\`CREATE TABLE IF NOT EXISTS _tessera_counts (table_name TEXT PRIMARY KEY, n INTEGER NOT NULL)\`,
-			fmt.Sprintf(\`CREATE TRIGGER IF NOT EXISTS %q AFTER INSERT ON %q BEGIN UPDATE _tessera_counts SET n = n + 1 WHERE table_name = '%s'; END\`, table+"_tessera_count_insert", table, table),
-			fmt.Sprintf(\`CREATE TRIGGER IF NOT EXISTS %q AFTER DELETE ON %q BEGIN UPDATE _tessera_counts SET n = n - 1 WHERE table_name = '%s'; END\`, table+"_tessera_count_delete", table, table),
-			fmt.Sprintf(\`INSERT INTO _tessera_counts (table_name, n) VALUES ('%s', (SELECT COUNT(*) FROM %q)) ON CONFLICT (table_name) DO UPDATE SET n = excluded.n\`, table, table),
-		} {
-			if _, err := tx.ExecContext(ctx, q); err != nil {
-				return lazyerrors.Error(err)
-			}
-		}
-		return nil
-	})
-}
-
-// tesseraCountResult runs a query answering one number, as the single document {n: number}.
-func tesseraCountResult(ctx context.Context, db *fsql.DB, query string, args ...any) (*backends.QueryResult, error) {
-	var n int64
-	if err := db.QueryRowContext(ctx, query, args...).Scan(&n); err != nil {
-		return nil, err
-	}
-
-	doc := must.NotFail(types.NewDocument("n", n))
-
-	return &backends.QueryResult{
-		Iter: iterator.Values(iterator.ForSlice([]*types.Document{doc})),
-	}, nil
-}
-
-// tesseraPlainTable reports whether a table name can be written inside the triggers' SQL as is
-// (FerretDB's table names are lower-case letters, digits and underscores).
-func tesseraPlainTable(table string) bool {
-	if table == "" || len(table) > 200 {
-		return false
-	}
-	for _, r := range table {
-		if r != '_' && (r < 'a' || r > 'z') && (r < '0' || r > '9') {
-			return false
-		}
-	}
-	return true
-}
-
-// tesseraMaxInValues bounds the IN list; a longer $in is filtered by the handler alone.
-const tesseraMaxInValues = 1000
-
-// tesseraIDCondition returns the WHERE clause SQLite reads by: the _id condition's (tesseraIDOnly)
-// when there is one it can use, else the other fields' (tesseraFieldConditions). The handler applies
-// the whole filter to the rows returned, so a clause only has to select a superset of the matching
-// documents.
-func tesseraIDCondition(filter *types.Document) (string, []any, bool) {
-	if filter == nil {
-		return "", nil, false
-	}
-	if clause, values, ok := tesseraIDOnly(filter); ok {
-		return clause, values, true
-	}
-	return tesseraFieldConditions(filter)
-}
-
-// tesseraMaxFieldConditions bounds how many fields one clause names.
-const tesseraMaxFieldConditions = 4
-
-// tesseraFieldConditions returns a WHERE clause on the top-level fields other than _id whose
-// condition is a string or ObjectId, {$eq: value}, {$in: [values]} or a prefix range
-// (types.TesseraIDPrefixRange: every string starting with p, and only those): each is matched on
-// _ferretdb_sjson->'field', the expression FerretDB's indexes are built on, so SQLite reads an
-// index when the field leads one. MongoDB's equality also matches an array holding the value, whose
-// stored JSON starts with '[': such a row is selected too (an index range of its own), and the
-// handler decides. A value whose JSON holds an escape is not pushed down (the field is left to the
-// handler), nor a field whose name is not plain letters, digits and underscores.
-func tesseraFieldConditions(filter *types.Document) (string, []any, bool) {
-	var clauses []string
-	var args []any
-	for _, key := range filter.Keys() {
-		if len(clauses) == tesseraMaxFieldConditions {
-			break
-		}
-		if key == "_id" || !tesseraPlainField(key) {
-			continue
-		}
-		condition, err := filter.Get(key)
-		if err != nil {
-			continue
-		}
-		column := fmt.Sprintf("%s->'%s'", metadata.DefaultColumn, key)
-		if low, high, ok := types.TesseraIDPrefixRange(condition); ok {
-			clauses = append(clauses, fmt.Sprintf("((%s >= ? AND %s < ?) OR (%s >= ? AND %s < ?))", column, column, column, column))
-			args = append(args, \`"\`+low, \`"\`+high, "[", "\\\\")
-			continue
-		}
-		values, ok := tesseraEqualityValues(condition, tesseraPlainValue)
-		if !ok {
-			continue
-		}
-		clauses = append(clauses, fmt.Sprintf("(%s IN (%s) OR (%s >= ? AND %s < ?))", column, tesseraPlaceholders(len(values)), column, column))
-		args = append(append(args, values...), "[", "\\\\")
-	}
-	if len(clauses) == 0 {
-		return "", nil, false
-	}
-	return " WHERE " + strings.Join(clauses, " AND "), args, true
-}
-
-// tesseraPlainField reports whether a field name is letters, digits and underscores, not leading with a digit.
-func tesseraPlainField(key string) bool {
-	if key == "" || len(key) > 64 {
-		return false
-	}
-	for i, r := range key {
-		switch {
-		case r == '_' || (r >= 'a' && r <= 'z') || (r >= 'A' && r <= 'Z'):
-		case r >= '0' && r <= '9' && i > 0:
-		default:
-			return false
-		}
-	}
-	return true
-}
-
-// tesseraPlainValue is tesseraIDValue for a value whose stored JSON has no escape.
-func tesseraPlainValue(value any) (string, bool) {
-	encoded, ok := tesseraIDValue(value)
-	if !ok || strings.ContainsRune(encoded, '\\\\') {
-		return "", false
-	}
-	return encoded, true
-}
-
-// tesseraIDOnly returns a WHERE clause on the _id index when the filter's _id condition is a
-// string or ObjectId, {$eq: value} or {$in: [values]}, or an _id prefix range.
-func tesseraIDOnly(filter *types.Document) (string, []any, bool) {
-	condition, err := filter.Get("_id")
-	if err != nil {
-		return "", nil, false
-	}
-	if low, high, ok := types.TesseraIDPrefixRange(condition); ok {
-		return fmt.Sprintf(\` WHERE %s >= ? AND %s < ?\`, metadata.IDColumn, metadata.IDColumn), []any{\`"\` + low, \`"\` + high}, true
-	}
-	values, ok := tesseraEqualityValues(condition, tesseraIDValue)
-	if !ok {
-		return "", nil, false
-	}
-	return fmt.Sprintf(\` WHERE %s IN (%s)\`, metadata.IDColumn, tesseraPlaceholders(len(values))), values, true
-}
-
-// tesseraEqualityValues is the stored JSON of each value an equality condition matches — a value,
-// {$eq: value} or {$in: [values]} — when encode accepts every value.
-func tesseraEqualityValues(condition any, encode func(any) (string, bool)) ([]any, bool) {
-	if value, ok := encode(condition); ok {
-		return []any{value}, true
-	}
-	operators, ok := condition.(*types.Document)
-	if !ok || operators.Len() != 1 {
-		return nil, false
-	}
-	if operand, err := operators.Get("$eq"); err == nil {
-		if value, ok := encode(operand); ok {
-			return []any{value}, true
-		}
-		return nil, false
-	}
-	operand, err := operators.Get("$in")
-	if err != nil {
-		return nil, false
-	}
-	list, ok := operand.(*types.Array)
-	if !ok || list.Len() == 0 || list.Len() > tesseraMaxInValues {
-		return nil, false
-	}
-	values := make([]any, list.Len())
-	for i := 0; i < list.Len(); i++ {
-		element, err := list.Get(i)
-		if err != nil {
-			return nil, false
-		}
-		value, ok := encode(element)
-		if !ok {
-			return nil, false
-		}
-		values[i] = value
-	}
-	return values, true
-}
-
-// tesseraPlaceholders is "?, ?, …" for n values.
-func tesseraPlaceholders(n int) string {
-	return strings.TrimSuffix(strings.Repeat("?, ", n), ", ")
-}
-
-// tesseraIDValue is the stored JSON form of a string or ObjectId _id, as the index holds it.
-func tesseraIDValue(value any) (string, bool) {
-	switch value.(type) {
-	case string, types.ObjectID:
-		encoded, err := sjson.MarshalSingleValue(value)
-		if err != nil {
-			return "", false
-		}
-		return string(encoded), true
-	}
-	return "", false
-}
-`,
-  },
-];

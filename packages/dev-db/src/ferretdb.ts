@@ -17,7 +17,7 @@ import {
 import { homedir, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { MongoClient } from "mongodb";
-import { FERRETDB_ADDED_FILES, FERRETDB_PATCH_LEVEL, FERRETDB_SOURCE_EDITS } from "./ferretdb-patch.ts";
+import { applyFerretDbChanges, ferretDbPatchKey } from "./ferretdb-patch.ts";
 import {
   collectOutput,
   connectOnce,
@@ -69,8 +69,9 @@ export function resolveCacheDir(options: FerretDbBinaryOptions = {}): string {
   return options.cacheDir || env.TESSERA_CACHE_DIR || join(homedir(), ".cache", "tessera");
 }
 
+/** Named after our changes' hash (ferretdb-patch.ts): a change to go/added or go/patches builds anew. */
 export function ferretDbBinaryPath(cacheDir: string): string {
-  return join(cacheDir, `ferretdb-${FERRETDB_VERSION}-p${FERRETDB_PATCH_LEVEL}`, "ferretdb");
+  return join(cacheDir, `ferretdb-${FERRETDB_VERSION}-${ferretDbPatchKey()}`, "ferretdb");
 }
 
 /** Returns the cached FerretDB binary, building it first when it is missing. */
@@ -120,33 +121,17 @@ async function buildFerretDbBinary(target: string, env: NodeJS.ProcessEnv): Prom
 }
 
 /**
- * The module's source in `sourceDir` (which must not exist yet), writable, with version.txt and
- * ferretdb-patch.ts applied: what the build compiles, and what dev-db.test.ts runs Go tests in.
+ * The module's source in `sourceDir` (which must not exist yet), writable, with version.txt and our
+ * changes (go/, ferretdb-patch.ts) applied: what the build compiles, and what dev-db.test.ts checks
+ * and runs Go tests in.
  */
 export async function preparePatchedSource(sourceDir: string, env: NodeJS.ProcessEnv): Promise<void> {
   const moduleDir = await downloadFerretDbModule(env);
   await cp(moduleDir, sourceDir, { recursive: true });
   await makeTreeWritable(sourceDir);
   await writeFile(join(sourceDir, "build", "version", "version.txt"), `v${FERRETDB_VERSION}\n`);
-  await applySourcePatch(sourceDir);
-}
-
-/** ferretdb-patch.ts: makes FerretDB's SQLite backend answer `_id` conditions, `_id` orders and counts from its indexes, and read rows faster. */
-async function applySourcePatch(sourceDir: string): Promise<void> {
-  for (const edit of FERRETDB_SOURCE_EDITS) {
-    const path = join(sourceDir, ...edit.file.split("/"));
-    const text = await readFile(path, "utf8");
-    const found = text.split(edit.find).length - 1;
-    if (found !== edit.occurrences) {
-      throw new Error(
-        `cannot patch FerretDB: expected ${edit.occurrences} occurrence(s) of the edited code in ${edit.file}, found ${found}`,
-      );
-    }
-    await writeFile(path, text.replaceAll(edit.find, edit.replace));
-  }
-  for (const added of FERRETDB_ADDED_FILES) {
-    await writeFile(join(sourceDir, ...added.file.split("/")), added.text);
-  }
+  // go/patches and go/added (ferretdb-patch.ts): `_id` conditions, orders and counts from SQLite's indexes, faster reads.
+  await applyFerretDbChanges(sourceDir);
 }
 
 async function downloadFerretDbModule(env: NodeJS.ProcessEnv): Promise<string> {

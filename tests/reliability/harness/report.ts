@@ -17,7 +17,7 @@ const REPORT = join(
  * modes live beside the scenario; this only says which one runs.
  */
 export const isFull = process.env.TESSERA_RELIABILITY === "full";
-export const mode = isFull ? "full" : "short";
+const mode = isFull ? "full" : "short";
 
 export interface TrafficSummary {
   requests: number;

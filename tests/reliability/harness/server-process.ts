@@ -20,7 +20,7 @@ export const DB_NAME = "reliability";
 
 let built: Promise<void> | null = null;
 
-export function buildServerBundle(): Promise<void> {
+function buildServerBundle(): Promise<void> {
   built ??= (async () => {
     await rm(BUNDLE_DIR, { recursive: true, force: true });
     await build({

@@ -27,7 +27,7 @@ export interface AppEnv {
  * A setting the app cannot start with; server.js prints its message alone (no stack) and exits 1.
  * Matched by name there: server.js and the built server bundle hold different copies of the class.
  */
-export class AppConfigError extends Error {
+class AppConfigError extends Error {
   override name = "AppConfigError";
 }
 

@@ -4,8 +4,6 @@ import { CROSS_SITE_REFUSED } from "./cross-site";
 import { readAppEnv } from "./env.server";
 import { type FieldRule, fieldProblems } from "./field-problems";
 
-export type { FieldRule };
-
 /** What a failed action sends back: the catalogue code per field (or "form"), and the values typed. */
 export interface FormFailure {
   errors: Record<string, string>;
@@ -118,4 +116,4 @@ function keptValues(form: FormData | null): Record<string, string> {
  * request's headers with the cookies just set applied, for a second call in the same action. Both
  * from the core's Remix entry.
  */
-export { applyCookies as withCookies, redirectWithCookies as redirectWith } from "@tessera/auth-core/remix";
+export { redirectWithCookies as redirectWith } from "@tessera/auth-core/remix";

@@ -17,7 +17,7 @@ import {
 
 const MESSAGES: Record<LanguageCode, Messages> = { en, ru, uk, es, de, pl, fr, tr };
 
-export const LANGUAGE_COOKIE = "lang";
+const LANGUAGE_COOKIE = "lang";
 
 /**
  * The page language: the signed-in user's `language`, else the `lang` cookie the switcher sets, else
@@ -40,10 +40,6 @@ export function requestedLanguage(request: Request): LanguageCode | null {
 
 export function translatorFor(lang: LanguageCode): Translate {
   return createTranslator(lang, MESSAGES[lang], MESSAGES.en);
-}
-
-export function messagesFor(lang: LanguageCode): Messages {
-  return MESSAGES[lang];
 }
 
 export function languageCookie(lang: LanguageCode): string {
@@ -69,7 +65,7 @@ function fromAcceptLanguage(header: string | null): LanguageCode | null {
   return ranked.map((entry) => entry.base).find(isLanguageCode) ?? null;
 }
 
-export function readCookie(header: string | null, name: string): string | null {
+function readCookie(header: string | null, name: string): string | null {
   for (const part of (header ?? "").split(";")) {
     const eq = part.indexOf("=");
     if (eq > 0 && part.slice(0, eq).trim() === name) return decodeURIComponent(part.slice(eq + 1).trim());

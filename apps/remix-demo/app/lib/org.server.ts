@@ -17,7 +17,7 @@ export interface OrganizationPage {
  * organization the user cannot see and does not tell an existing slug from a free one.
  * routes/organizations.$slug.tsx shows it.
  */
-export const NOT_A_MEMBER = "not-a-member";
+const NOT_A_MEMBER = "not-a-member";
 
 /** The organization of the URL's slug with members, invitations and teams; 404 to a non-member. */
 export async function requireOrganization(

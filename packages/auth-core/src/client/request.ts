@@ -24,7 +24,7 @@ export type Send = (
 const DATE_KEY = /(?:At|Expires)$/;
 const ISO_DATE = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d{1,3})?Z$/;
 
-export function reviveDate(key: string, value: unknown): unknown {
+function reviveDate(key: string, value: unknown): unknown {
   return typeof value === "string" && DATE_KEY.test(key) && ISO_DATE.test(value) ? new Date(value) : value;
 }
 
@@ -121,7 +121,7 @@ function appendQuery(url: string, query: Record<string, unknown> | undefined): s
 }
 
 /** The API's base URL: `baseURL + basePath`, or the base path alone (relative to the page). */
-export function apiBase(options: AuthClientOptions): string {
+function apiBase(options: AuthClientOptions): string {
   const basePath = options.basePath ?? "/api/auth";
   return options.baseURL ? options.baseURL.replace(/\/+$/, "") + basePath : basePath;
 }

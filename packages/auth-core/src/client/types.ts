@@ -17,7 +17,7 @@ export interface ClientError {
 }
 
 /** Request headers, as `new Headers(…)` takes them. */
-export type HeaderValues = Headers | Record<string, string> | [string, string][];
+type HeaderValues = Headers | Record<string, string> | [string, string][];
 
 /** Every call resolves to one of the two; an API error never throws. */
 export type ClientResult<T> = { data: T; error: null } | { data: null; error: ClientError };
@@ -121,10 +121,10 @@ export interface CallOptions {
 type BodyIn<C extends AnyContract> = z.input<NonNullable<C["body"]>>;
 type QueryIn<C extends AnyContract> = z.input<NonNullable<C["query"]>>;
 /** What a method resolves to: the contract's response, dates as `Date` (docs/client.md "Dates"). */
-export type Output<C extends AnyContract> = z.output<C["response"]>;
+type Output<C extends AnyContract> = z.output<C["response"]>;
 
 /** Input optional when every field is: `client.signOut()` needs no `{}`. */
-export type Call<In, Out> =
+type Call<In, Out> =
   Partial<In> extends In
     ? (input?: In, options?: CallOptions) => Promise<ClientResult<Out>>
     : (input: In, options?: CallOptions) => Promise<ClientResult<Out>>;

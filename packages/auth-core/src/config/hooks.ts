@@ -11,7 +11,7 @@ import type { AccountDoc, SessionDoc, UserDoc } from "../db/documents.ts";
  * 403 SESSION_UPDATE_REFUSED); the clears of an active organization or team are required
  * cascades: they run the `after` hook of each cleared session but ask no `before` hook.
  */
-export interface BeforeHookResult<T> {
+interface BeforeHookResult<T> {
   data?: Partial<T>;
 }
 export interface WriteHooks<T> {
@@ -25,12 +25,12 @@ export interface WriteHooks<T> {
  * (nothing is deleted); `after` sees it once it is gone. Users only (features/deletion): sessions and
  * accounts are deleted on many paths (sign-out, revocations, bans, cleanup, unlink…) that run none.
  */
-export interface DeleteHooks<T> {
+interface DeleteHooks<T> {
   /** Returns (or resolves to) `false` to refuse; any other result lets the deletion proceed. */
   before?: (doc: T) => unknown;
   after?: (doc: T) => Promise<void> | void;
 }
-export interface EntityHooks<T> {
+interface EntityHooks<T> {
   create?: WriteHooks<T>;
   update?: WriteHooks<Partial<T>>;
 }

@@ -51,7 +51,7 @@ export const queryInt = z
   .transform((value) => Number(value))
   .pipe(z.number().int().min(0).max(1_000_000_000));
 
-export const TEXT_OPERATORS = ["eq", "ne", "contains", "starts_with", "ends_with"] as const;
+const TEXT_OPERATORS = ["eq", "ne", "contains", "starts_with", "ends_with"] as const;
 /** The fields list-users may filter on, and how each is compared (features/admin/list-users-query.ts). */
 export const USER_FILTER_FIELDS = {
   email: "text",

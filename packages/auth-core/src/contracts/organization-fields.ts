@@ -25,7 +25,6 @@ export const metadataField = z
   .refine((value) => JSON.stringify(value).length <= 8192, "metadata too large");
 
 // The role fields below normalise with it; re-exported for the contracts that name it.
-export { parseRoles };
 
 /** A role or several: "admin", "admin,member" or ["admin", "member"]; at least one. */
 export const roleField = z

@@ -3,7 +3,6 @@ export {
   DEFAULT_PASSWORD_PARAMS,
   hashPassword,
   normalizePassword,
-  type PasswordHashParams,
   spendPasswordWork,
   verifyPassword,
 } from "./password.ts";
@@ -15,4 +14,4 @@ export {
   LOWER_ALPHANUMERIC,
   sha256Base64Url,
 } from "./random.ts";
-export { type JwtCheck, signJwt, signValue, unsignValue, verifyJwt } from "./signing.ts";
+export { signJwt, signValue, unsignValue, verifyJwt } from "./signing.ts";

@@ -34,7 +34,7 @@ export function generateHotp(
 }
 
 /** RFC 6238 §4.2: the time step T = floor(unix seconds / period). */
-export function totpStep(now: Date, period: number): number {
+function totpStep(now: Date, period: number): number {
   return Math.floor(now.getTime() / 1000 / period);
 }
 

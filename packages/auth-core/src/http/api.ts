@@ -31,7 +31,7 @@ export interface ApiResult<T = unknown> {
   headers: Headers;
 }
 
-export type ApiMethod = (input?: ApiCallInput) => Promise<ApiResult>;
+type ApiMethod = (input?: ApiCallInput) => Promise<ApiResult>;
 
 /**
  * What `auth.api.<name>` takes for one endpoint: its body and query as their schemas accept them

@@ -8,7 +8,7 @@ export interface CookieAttributes {
 }
 
 /** cookie max-age must not exceed 400 days. */
-export const MAX_COOKIE_AGE_SECONDS = 400 * 86400;
+const MAX_COOKIE_AGE_SECONDS = 400 * 86400;
 
 export function parseCookieHeader(header: string | null): Map<string, string> {
   const cookies = new Map<string, string>();

@@ -8,7 +8,7 @@ import { isPromise, type MaybePromise } from "./maybe-promise.ts";
  * to any site. Any other origin gets none, so the browser withholds the answer from its page.
  * Every answer varies by Origin, so a cache never serves one origin's headers to another.
  */
-export const CORS_MAX_AGE_SECONDS = 600;
+const CORS_MAX_AGE_SECONDS = 600;
 const ALLOWED_METHODS = "GET, POST";
 
 /** The engine's request and answer (handler.ts), as much of them as CORS reads and writes. */

@@ -26,7 +26,7 @@ import {
 } from "./run-endpoint.ts";
 import { servedErrorCodes } from "./served-errors.ts";
 
-export interface HandlerOptions {
+interface HandlerOptions {
   /** The socket's remote address, given by the server that received the request. */
   remoteAddress?: string | null;
   /**
@@ -91,12 +91,7 @@ export const TOKEN_SAFE_HEADERS = {
 };
 const JSON_HEADERS = { "content-type": "application/json; charset=utf-8", ...TOKEN_SAFE_HEADERS };
 
-export function jsonResponse(status: number, data: unknown, headers = new Headers()): Response {
-  for (const [name, value] of Object.entries(JSON_HEADERS)) headers.set(name, value);
-  return new Response(JSON.stringify(data), { status, headers });
-}
-
-/** The engine's form of `jsonResponse`; `extra` headers (Set-Cookie included) are merged in. */
+/** A JSON answer of the engine; `extra` headers (Set-Cookie included) are merged in. */
 export function jsonReply(status: number, data: unknown, extra?: Headers | null): EngineResponse {
   return jsonTextReply(status, JSON.stringify(data), extra);
 }
@@ -132,20 +127,16 @@ function mergeHeaders(reply: EngineResponse, headers: Headers): void {
 }
 
 /** A Fetch Response for an engine answer (the `auth.handler` side). */
-export function toFetchResponse(reply: EngineResponse): Response {
+function toFetchResponse(reply: EngineResponse): Response {
   const headers = new Headers(reply.headers);
   for (const line of reply.setCookies) headers.append("set-cookie", line);
   return new Response(reply.body as BodyInit | null, { status: reply.status, headers });
 }
 
 /**
- * Maps any failure to a response; internals of unexpected errors are logged, never sent. An outage
+ * Maps any failure to an answer; internals of unexpected errors are logged, never sent. An outage
  * is 503 whatever wrapped it (matrix N1: a client can retry later, nothing was half-done on purpose).
  */
-export function errorResponse(auth: AuthContext, error: unknown): Response {
-  return toFetchResponse(errorReply(auth, error));
-}
-
 function errorReply(auth: AuthContext, error: unknown): EngineResponse {
   const headers = headersOfFailure(error);
   if (isCausedByDatabaseOutage(error)) {

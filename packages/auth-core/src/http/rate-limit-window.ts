@@ -37,7 +37,7 @@ export interface WindowState {
 
 export const windowMs = (rule: RateLimitRule) => rule.window * 1000;
 
-export const windowIndexAt = (rule: RateLimitRule, nowMs: number) => Math.floor(nowMs / windowMs(rule));
+const windowIndexAt = (rule: RateLimitRule, nowMs: number) => Math.floor(nowMs / windowMs(rule));
 
 /**
  * The state for window `index`: unchanged when it is already there; otherwise the current window's

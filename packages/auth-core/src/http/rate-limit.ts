@@ -17,7 +17,7 @@ import {
  * pass twice the limit across a window boundary. How the log is kept cheaply is in
  * rate-limit-window.ts (the decision) and createDatabaseRateLimiter below (the storage).
  */
-export type { RateLimitDecision, RateLimitRule };
+export type { RateLimitRule };
 
 export interface RateLimitConfig {
   window: number;

@@ -9,7 +9,7 @@ interface Route<E extends Routable> {
   segments: string[];
 }
 
-export interface RouteMatch<E extends Routable = AnyEndpoint> {
+interface RouteMatch<E extends Routable = AnyEndpoint> {
   endpoint: E;
   params: Record<string, string>;
 }

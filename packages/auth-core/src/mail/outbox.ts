@@ -2,7 +2,7 @@ import { appendFileSync, mkdirSync, readFileSync, renameSync, writeFileSync } fr
 import { dirname } from "node:path";
 import { MAIL_KINDS, type Mailer, type MailMessage } from "./mailer.ts";
 
-export type OutboxEntry = MailMessage & { sentAt: Date };
+type OutboxEntry = MailMessage & { sentAt: Date };
 
 export interface DevOutboxOptions {
   /** Receives the printed mail one line at a time. @default console.info */

@@ -1,8 +1,3 @@
-export {
-  createOpenApiDocument,
-  type OpenApiDocument,
-  type OpenApiDocumentOptions,
-  operationErrorCodes,
-} from "./document.ts";
-export { type ContentCoding, createEncodedBody, negotiateContentCoding } from "./encodings.ts";
+export { createOpenApiDocument, type OpenApiDocument, type OpenApiDocumentOptions } from "./document.ts";
+export { createEncodedBody, negotiateContentCoding } from "./encodings.ts";
 export { REFERENCE_PAGE_CSP, renderReferencePage } from "./reference-page.ts";

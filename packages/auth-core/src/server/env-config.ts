@@ -24,7 +24,7 @@ export interface ServerEnv {
 }
 
 export const DEFAULT_PORT = 3000;
-export const DEFAULT_MAIL_FROM = "Tessera <no-reply@localhost>";
+const DEFAULT_MAIL_FROM = "Tessera <no-reply@localhost>";
 /** Used only outside production, with a loud warning: sessions signed with it can be forged by anyone. */
 export const DEV_SECRET = "tessera-dev-secret-NOT-FOR-PRODUCTION-0000";
 

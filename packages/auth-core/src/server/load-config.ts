@@ -36,7 +36,7 @@ function describe(error: unknown): string {
 }
 
 /** Object literals only: a Db, a Date, a mailer class instance or an array is a value, not a branch. */
-export function isPlainObject(value: unknown): value is Record<string, unknown> {
+function isPlainObject(value: unknown): value is Record<string, unknown> {
   if (typeof value !== "object" || value === null) return false;
   const prototype = Object.getPrototypeOf(value) as unknown;
   return prototype === Object.prototype || prototype === null;

@@ -112,7 +112,7 @@ function fishScript(nodes: CompletionNode[]): string {
 }
 
 /** The completion script for `shell`, from the command tree itself (so it never falls behind). */
-export function completionScript(program: Command, shell: "bash" | "zsh" | "fish"): string {
+function completionScript(program: Command, shell: "bash" | "zsh" | "fish"): string {
   const nodes = describeTree(program);
   // Global options are valid after any command (commander reads them anywhere); --version is not.
   const globals = [...nodes[0]!.options.map((option) => option.flag), "--help"].filter(

@@ -27,7 +27,7 @@ export interface InvitationsSendOptions {
   dryRun?: boolean | undefined;
 }
 
-export type InvitationRowStatus = "sent" | "would-send" | "skipped" | "refused";
+type InvitationRowStatus = "sent" | "would-send" | "skipped" | "refused";
 
 /** One CSV row's outcome (README "CLI": the stable --json shape). */
 export interface InvitationRow {

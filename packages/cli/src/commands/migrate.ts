@@ -3,7 +3,7 @@ import { contextOf, type RunContext, report, withAuth } from "../kit.ts";
 import { startProgress } from "../progress.ts";
 import { formatDate, formatTable } from "../table.ts";
 
-export interface MigrateStatusResult {
+interface MigrateStatusResult {
   migrations: { id: string; appliedAt: Date | null }[];
   pending: number;
 }
@@ -17,7 +17,7 @@ export async function migrateStatusAction(run: RunContext): Promise<MigrateStatu
   });
 }
 
-export interface MigrateUpResult {
+interface MigrateUpResult {
   applied: string[];
   pending: number;
 }

@@ -11,7 +11,7 @@ export function secretAction(): SecretResult {
   return { secret: randomBytes(32).toString("base64url") };
 }
 
-export function printSecret(run: RunContext, result: SecretResult): void {
+function printSecret(run: RunContext, result: SecretResult): void {
   report(run, result, (data) => [data.secret]);
 }
 
