@@ -1,14 +1,12 @@
 import { randomBytes } from "node:crypto";
 import { MongoClient, ObjectId } from "mongodb";
 import { hashPassword } from "../../packages/auth-core/src/crypto/index.ts";
+import { insertAccountsInBulk } from "../../packages/auth-core/src/db/accounts.ts";
 import { openCollections } from "../../packages/auth-core/src/db/collections.ts";
 import type { AccountDoc, SessionDoc, UserDoc } from "../../packages/auth-core/src/db/documents.ts";
 import { insertMember } from "../../packages/auth-core/src/features/organization/members/store.ts";
 import { insertSessionsInBulk } from "../../packages/auth-core/src/features/session/store.ts";
-import {
-  insertAccountsInBulk,
-  insertUsersInBulk,
-} from "../../packages/auth-core/src/features/users/store.ts";
+import { insertUsersInBulk } from "../../packages/auth-core/src/features/users/store.ts";
 import { createAuth } from "../../packages/auth-core/src/index.ts";
 
 /**

@@ -41,7 +41,7 @@ export interface EmailClaimDoc {
 
 /**
  * The users in creation order (docs/scale.md): `_id` is `t` + the creation time + the user id
- * (features/users/store.ts timelineIdOf), so the newest users are the first rows of an `_id`
+ * (db/ids.ts timelineIdOf; owner: features/users/store.ts), so the newest users are the first rows of an `_id`
  * range in descending order. Written before the user, removed after it; admin list-users reads it
  * only when its count is the users' count and every entry read has its user.
  */

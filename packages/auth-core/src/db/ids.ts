@@ -29,7 +29,7 @@ export function keyedId(kind: KeyedKind, ...key: string[]): ObjectId {
 
 export type KeyedKind = "session" | "account" | "verification";
 
-/** A verification's `_id`, from its identifier (features/verification/store.ts and every feature keeping rows there). */
+/** A verification's `_id`, from its identifier (db/verifications.ts, the owner of every feature's rows there). */
 export const verificationIdOf = (identifier: string) => keyedId("verification", identifier);
 
 /**

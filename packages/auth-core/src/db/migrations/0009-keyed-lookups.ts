@@ -8,8 +8,8 @@ const BATCH = 500;
 
 /*
  * The `_id`s as this migration writes them, frozen here (a migration keeps doing what it did when it
- * shipped, and db/ imports no feature): session/store.ts sessionIdOf, users/store.ts accountIdOf,
- * verification/store.ts verificationIdOf.
+ * shipped, and db/ imports no feature): session/store.ts sessionIdOf, db/accounts.ts accountIdOf,
+ * db/ids.ts verificationIdOf.
  */
 const sessionId = (doc: SessionDoc) => keyedId("session", doc.token);
 const accountId = (doc: AccountDoc) => keyedId("account", doc.providerId, doc.accountId);

@@ -1,7 +1,7 @@
 import type { Migration } from "./types.ts";
 
 /**
- * GET /export-user-data (features/user-export/store.ts) reads the invitations a user sent and the
+ * GET /export-user-data (features/user-export/user-rows.ts, through the owners) reads the invitations a user sent and the
  * user's team rows; without these indexes each read scans its whole collection (docs/decisions/:
  * an index behind every per-request query).
  */

@@ -2,7 +2,7 @@ import type { AuthContext } from "../../context.ts";
 import { hashPassword } from "../../crypto/index.ts";
 import type { UserDoc } from "../../db/documents.ts";
 import { ObjectId } from "../../db/ids.ts";
-import { granted, type Outcome, type Refused, refused } from "../../errors/refusal.ts";
+import { type Granted, granted, type Refused, refused } from "../../errors/refusal.ts";
 import type { CookieJar } from "../../http/cookie-jar.ts";
 import {
   admitSignInAttempt,
@@ -34,7 +34,7 @@ export async function proveSignInPassword(
   cookies: CookieJar,
   email: string,
   password: string,
-): Promise<Outcome<{ found: UserDoc; device: string | null }> | SignInPasswordRefusal> {
+): Promise<Granted<{ found: UserDoc; device: string | null }> | SignInPasswordRefusal> {
   const found = await findUserByEmail(auth.collections, email);
   // The account lookup runs for an unknown email too (with an id that matches nothing): on
   // FerretDB v1 a find scans its collection, so skipping it would answer an unknown email faster.

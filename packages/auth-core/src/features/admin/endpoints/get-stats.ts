@@ -6,7 +6,7 @@ import { requireAdminPermission } from "./guards.ts";
 
 /**
  * Server-only GET /admin/stats → the dashboard's totals over every user, counted by the database
- * (stats/store.ts): no listing cap, whatever the number of users.
+ * (stats/store.ts, through the users and session stores): no listing cap, whatever the number of users.
  */
 export const getAdminStats = defineEndpoint(getAdminStatsContract, {
   sensitive: true,
