@@ -19,7 +19,7 @@ interface OptionDoc {
 }
 
 /** One `createAuth` option, as docs/reference.md lists it. */
-export interface OptionEntry {
+interface OptionEntry {
   path: string;
   type: string;
   /** The default's text, "optional" without one, "required" for an option a caller must give. */

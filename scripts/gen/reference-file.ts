@@ -5,8 +5,8 @@ import { describeFields, type SchemaNode } from "./describe-schema.ts";
 import { listOptions } from "./option-docs.ts";
 import type { ContractSource } from "./sources.ts";
 
-/** How the reference names each auth level (tests/core/docs-reference.test.ts reads these labels). */
-export const CALLER_LABELS: Record<EndpointAuth, string> = {
+/** How the reference names each auth level (tests/core/docs-reference.test.ts parses these labels). */
+const CALLER_LABELS: Record<EndpointAuth, string> = {
   none: "anyone",
   optional: "optional session",
   session: "session",
@@ -39,7 +39,7 @@ const ANSWERS: Record<string, string> = {
 };
 
 /** `GET, POST /callback/{id}`: the heading of an endpoint. */
-export function formatRoute(contract: AnyContract): string {
+function formatRoute(contract: AnyContract): string {
   const method = typeof contract.method === "string" ? contract.method : contract.method.join(", ");
   return `${method} ${contract.path.replace(/:(\w+)/g, "{$1}")}`;
 }
