@@ -5,9 +5,12 @@
  * removes go through their owner's delete, so what must follow them — address claims and timeline entries of users,
  * the listing versions of the organizations whose members or invitations changed — follows there.
  */
-import type { Db, Document } from "mongodb";
-import { openCollections } from "./db/collections.ts";
+import { type Collections, openCollections } from "./db/collections.ts";
 import type { AccountDoc, UserDoc } from "./db/documents.ts";
+
+/** The Tessera database (the driver's `Db`). */
+type Db = Collections["db"];
+
 import {
   deleteOrphanRows,
   type ImportedOrganizationRows,
@@ -27,17 +30,17 @@ export type ImportedCollection = "users" | "accounts" | keyof ImportedOrganizati
 export async function importRows(
   db: Db,
   collection: ImportedCollection,
-  docs: readonly Document[],
+  docs: readonly Record<string, unknown>[],
 ): Promise<Set<number>> {
   const collections = openCollections(db);
   if (collection === "users") {
-    const written = await insertUsersInBulk(collections, docs as UserDoc[]);
+    const written = await insertUsersInBulk(collections, docs as unknown as UserDoc[]);
     const ids = new Set(written.map((user) => user._id.toHexString()));
     return new Set(docs.flatMap((doc, index) => (ids.has(String(doc._id)) ? [] : [index])));
   }
   if (collection === "accounts") {
     // An account's `_id` is its provider identity's: one held already is found before the write.
-    await insertAccountsInBulk(collections, docs as AccountDoc[]);
+    await insertAccountsInBulk(collections, docs as unknown as AccountDoc[]);
     return new Set();
   }
   return importOrganizationRows(
