@@ -1,6 +1,6 @@
 import { ObjectId } from "mongodb";
 import { describe, expect, it } from "vitest";
-import { type Fixture, useFixtures } from "#test/organization.ts";
+import { addMember, createOrganization, type Fixture, useFixtures } from "#test/organization.ts";
 import type { Collections } from "../../../db/collections.ts";
 import type { InvitationDoc, MemberDoc } from "../../../db/documents.ts";
 import * as invitationsStore from "../invitations/store.ts";
@@ -12,6 +12,7 @@ import * as membersStore from "../members/store.ts";
  * version inside itself, so no caller can forget it. Each is called here directly, with nothing
  * around it, between a read that is held (db/listing-cache.ts) and the next read, which must show
  * the write. A write function added to either store without a row below fails the first test.
+ * Each case runs on an organization of its own (owner O, admin D, member M; X not a member).
  */
 const fixture = useFixtures();
 
@@ -20,23 +21,33 @@ interface Full {
   invitations: { id: string; email: string; status: string; role: string }[];
 }
 
+/** One case's organization: its id and the member ids of M and D, with the fixture's users. */
+interface Scene {
+  A: string;
+  members: { M: string; D: string };
+  O: Fixture["O"];
+  M: Fixture["M"];
+  D: Fixture["D"];
+  X: Fixture["X"];
+}
+
 /** Before the listing is held: what the write needs (an invitation to change…). */
-type Prepare = (f: Fixture, c: Collections) => Promise<InvitationDoc | ObjectId | undefined>;
+type Prepare = (f: Scene, c: Collections) => Promise<InvitationDoc | ObjectId | undefined>;
 
 interface Case {
   prepare?: Prepare;
   /** The owner's write function, called alone. */
-  write: (f: Fixture, c: Collections, prepared: InvitationDoc & ObjectId) => Promise<unknown>;
+  write: (f: Scene, c: Collections, prepared: InvitationDoc & ObjectId) => Promise<unknown>;
   /** What the next read must show. */
-  shows: (full: Full, f: Fixture) => void;
+  shows: (full: Full, f: Scene) => void;
 }
 
 const oid = (hex: string) => new ObjectId(hex);
-const memberRef = (f: Fixture, id: string) => ({ _id: oid(id), organizationId: oid(f.A) });
+const memberRef = (f: Scene, id: string) => ({ _id: oid(id), organizationId: oid(f.A) });
 const userIds = (full: Full) => full.members.map((m) => m.userId);
 const emails = (full: Full) => full.invitations.map((i) => i.email);
 
-function memberDoc(f: Fixture, userId: string): MemberDoc {
+function memberDoc(f: Scene, userId: string): MemberDoc {
   return {
     _id: new ObjectId(),
     organizationId: oid(f.A),
@@ -48,7 +59,7 @@ function memberDoc(f: Fixture, userId: string): MemberDoc {
   };
 }
 
-function invitationDoc(f: Fixture, email: string, expiresInMs = 86_400_000): InvitationDoc {
+function invitationDoc(f: Scene, email: string, expiresInMs = 86_400_000): InvitationDoc {
   return {
     _id: new ObjectId(),
     organizationId: oid(f.A),
@@ -72,8 +83,8 @@ const invite =
     return doc;
   };
 
-const listsUser = (key: "X") => (full: Full, f: Fixture) => expect(userIds(full)).toContain(f[key].userId);
-const dropsUser = (key: "M" | "D") => (full: Full, f: Fixture) =>
+const listsUser = (key: "X") => (full: Full, f: Scene) => expect(userIds(full)).toContain(f[key].userId);
+const dropsUser = (key: "M" | "D") => (full: Full, f: Scene) =>
   expect(userIds(full)).not.toContain(f[key].userId);
 const dropsInvitation = (email: string) => (full: Full) => expect(emails(full)).not.toContain(email);
 
@@ -180,10 +191,34 @@ function writeFunctionsOf(store: Record<string, unknown>): string[] {
     .sort();
 }
 
-async function read(f: Fixture): Promise<Full> {
-  const res = await f.O.browser.get<Full>("/organization/get-full-organization");
+async function read(f: Scene): Promise<Full> {
+  const res = await f.O.browser.get<Full>(`/organization/get-full-organization?organizationId=${f.A}`);
   expect(res.status).toBe(200);
   return res.body;
+}
+
+/** Runs each case on a new organization of one fixture; a failure names its case. */
+async function runCases(fixture: Fixture, cases: Record<string, Case>): Promise<void> {
+  const c = fixture.t.auth.context.collections;
+  for (const [name, testCase] of Object.entries(cases)) {
+    const A = await createOrganization(fixture.O, `case-${name.toLowerCase()}`);
+    const members = {
+      M: await addMember(fixture.t, A, fixture.M, "member"),
+      D: await addMember(fixture.t, A, fixture.D, "admin"),
+    };
+    const f: Scene = { A, members, O: fixture.O, M: fixture.M, D: fixture.D, X: fixture.X };
+    const prepared = (await testCase.prepare?.(f, c)) as InvitationDoc & ObjectId;
+    await read(f);
+    // Held: the second read reads the organization and the caller's row, none of the lists.
+    const held = await fixture.t.commands(() => read(f));
+    expect(held.slice(2), name).toEqual(["find:organizations", "find:members"]);
+    await testCase.write(f, c, prepared);
+    try {
+      testCase.shows(await read(f), f);
+    } catch (error) {
+      throw new Error(`${name}: the listing held before it was served after it`, { cause: error });
+    }
+  }
 }
 
 describe("every write of the members and invitations owners shows on the next get-full-organization", () => {
@@ -194,17 +229,11 @@ describe("every write of the members and invitations owners shows on the next ge
     );
   });
 
-  for (const [name, testCase] of Object.entries({ ...MEMBER_WRITES, ...INVITATION_WRITES })) {
-    it(`${name}: the listing held before it is not served after it`, async () => {
-      const f = await fixture();
-      const c = f.t.auth.context.collections;
-      const prepared = (await testCase.prepare?.(f, c)) as InvitationDoc & ObjectId;
-      await read(f);
-      // Held: the second read reads the organization and the caller's row, none of the lists.
-      const held = await f.t.commands(() => read(f));
-      expect(held.slice(2)).toEqual(["find:organizations", "find:members"]);
-      await testCase.write(f, c, prepared);
-      testCase.shows(await read(f), f);
-    });
-  }
+  it("each write function of the members store, called alone", async () => {
+    await runCases(await fixture({ organization: { organizationLimit: 20 } }), MEMBER_WRITES);
+  });
+
+  it("each write function of the invitations store, called alone", async () => {
+    await runCases(await fixture({ organization: { organizationLimit: 20 } }), INVITATION_WRITES);
+  });
 });
