@@ -57,7 +57,7 @@ import { standIn } from "./test-auth.ts";
  * header })`; `rotateKeys(keepPrevious?)`. Every request is recorded in `requests`.
  */
 
-export type { AuthorizeResult, Failure, IssueCodeInput, ProviderFixture, RecordedRequest, ServerEndpoints };
+export type { AuthorizeResult };
 export { TEST_CLIENT_ID, TEST_CLIENT_SECRET };
 
 export interface OAuthServer {

@@ -1,6 +1,5 @@
 export { decryptString, encryptString } from "./encryption.ts";
 export {
-  DEFAULT_PASSWORD_PARAMS,
   hashPassword,
   normalizePassword,
   spendPasswordWork,
