@@ -70,7 +70,7 @@ export async function recordRunningDevDb(io: Io, state: RunningDevDb): Promise<(
  * only for a .ts config, so `tessera --help` stays fast. A module that fails to load (syntax, a
  * missing import, a throw at load) is a usage error naming the file and the cause.
  */
-export async function loadOptionsModule(path: string, cwd: string): Promise<Partial<AuthOptions>> {
+async function loadOptionsModule(path: string, cwd: string): Promise<Partial<AuthOptions>> {
   const file = isAbsolute(path) ? path : resolve(cwd, path);
   if (!existsSync(file)) throw new CliError("CONFIG_NOT_FOUND", `--config: no such file ${file}`, EXIT.usage);
   let loaded: { default?: unknown };
@@ -123,14 +123,14 @@ function databaseName(uri: string): string {
 }
 
 /** The names `tessera` looks for, in this order, in the working directory and then each parent. */
-export const CONFIG_NAMES = ["tessera.config.ts", "tessera.config.mjs", "tessera.config.js"] as const;
+const CONFIG_NAMES = ["tessera.config.ts", "tessera.config.mjs", "tessera.config.js"] as const;
 
 /**
  * The app's options module: --config, else TESSERA_CONFIG (commander reads both into `config`), else
  * the first `tessera.config.ts|mjs|js` in the working directory or a parent — so an admin command run
  * anywhere inside the app reads the same database and secret as the app.
  */
-export function findConfigFile(options: ConnectionOptions, cwd: string): string | undefined {
+function findConfigFile(options: ConnectionOptions, cwd: string): string | undefined {
   if (options.config) return options.config;
   for (let dir = resolve(cwd); ; dir = dirname(dir)) {
     const found = CONFIG_NAMES.map((name) => join(dir, name)).find((file) => existsSync(file));

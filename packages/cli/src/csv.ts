@@ -12,7 +12,7 @@ export interface CsvRow {
  * saves "CSV" with `;` wherever the decimal separator is a comma: ru, uk, es, de, pl, fr, tr), else
  * `,`. The header names no column with either in it, so it tells the two apart.
  */
-export function detectDelimiter(text: string): "," | ";" {
+function detectDelimiter(text: string): "," | ";" {
   const header = text.replace(/^\uFEFF/, "").split(/\r?\n|\r/, 1)[0] ?? "";
   const count = (char: string) => header.split(char).length - 1;
   return count(";") > count(",") ? ";" : ",";

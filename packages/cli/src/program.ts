@@ -16,8 +16,6 @@ import { usersCommand } from "./commands/users.ts";
 import { addExamples } from "./help-examples.ts";
 import { VERSION } from "./version.ts";
 
-export { VERSION } from "./version.ts";
-
 const FOOTER = `
 Configuration (first found wins):
   database   --uri / MONGODB_URI, the config's database, a running \`tessera db start\` here

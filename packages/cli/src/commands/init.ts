@@ -7,8 +7,8 @@ import { Command } from "commander";
 import { CliError, EXIT, usageError } from "../errors.ts";
 import { contextOf, type RunContext, report } from "../kit.ts";
 
-export const FEATURES = ["organization", "admin", "two-factor", "api-key"] as const;
-export const PROVIDERS = ["github", "google", "discord", "microsoft", "apple", "gitlab"] as const;
+const FEATURES = ["organization", "admin", "two-factor", "api-key"] as const;
+const PROVIDERS = ["github", "google", "discord", "microsoft", "apple", "gitlab"] as const;
 const LANGUAGES = ["ENG", "RUS", "UKR", "SPA", "GERMAN", "POL", "FRA", "TURKEY"] as const;
 
 export interface InitOptions {
@@ -21,7 +21,7 @@ export interface InitOptions {
   dryRun?: boolean | undefined;
 }
 
-export type FileAction = "create" | "update" | "unchanged" | "kept" | "overwrite";
+type FileAction = "create" | "update" | "unchanged" | "kept" | "overwrite";
 
 export interface InitResult {
   dir: string;

@@ -222,7 +222,7 @@ export async function usersRemoveAction(
   });
 }
 
-export function userLines(run: RunContext, users: readonly AdminUser[]): string[] {
+function userLines(run: RunContext, users: readonly AdminUser[]): string[] {
   return formatTable(
     run.io,
     ["ID", "EMAIL", "NAME", "ROLE", "BANNED", "CREATED"],
