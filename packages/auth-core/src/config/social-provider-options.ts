@@ -51,7 +51,7 @@ export interface ProviderEndpoints {
 
 const urlString = z.string().url().max(2048);
 
-const providerEndpointsOverrideSchema = z
+export const providerEndpointsOverrideSchema = z
   .object({
     authorization: urlString,
     token: urlString,
