@@ -5,8 +5,7 @@
  */
 import { type ChildProcess, execFile, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { mkdir, readFile, rm, stat } from "node:fs/promises";
-import { createRequire } from "node:module";
+import { mkdir, rm, stat } from "node:fs/promises";
 import { createServer } from "node:net";
 import { join, resolve } from "node:path";
 import { promisify } from "node:util";
@@ -227,7 +226,7 @@ interface AxeViolation {
 
 /** Runs axe-core in the page; fails on any serious or critical violation (WCAG 2.x A/AA rules). */
 export async function expectAccessible(page: Page): Promise<void> {
-  axeSource ??= await readFile(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
+  axeSource ??= (await import("axe-core")).default.source;
   const hasAxe = await page.evaluate("typeof window.axe !== 'undefined'");
   // Evaluated through DevTools, not as an inline <script>: the app's CSP refuses scripts without its nonce.
   if (!hasAxe) await page.evaluate(axeSource);
