@@ -5,7 +5,8 @@ import type { MemberDoc, UserDoc } from "../../../db/documents.ts";
 import { ObjectId, parseId } from "../../../db/ids.ts";
 import { BsonFields, bsonFieldNames, RawPage, TYPE_OBJECT_ID } from "../../../db/raw-page.ts";
 import { clearActiveOrganizationOfSessions } from "../../session/index.ts";
-import { findUserByEmail } from "../../users/index.ts";
+/** The users of members (their shown fields; one by id) are read through their owner, features/users. */
+import { findMemberUsers, findMemberUsersRaw, findUserByEmail, findUserById } from "../../users/index.ts";
 import { deleteUserTeamMemberships } from "../teams/service.ts";
 import { buildRoleTable, holdsRole, type RoleTable } from "./rules.ts";
 import { claimSeat, type SeatResult } from "./seats.ts";
@@ -118,7 +119,7 @@ export async function pairWithUsers(
   auth: AuthContext,
   members: readonly MemberDoc[],
 ): Promise<MemberAndUser[]> {
-  const users = await store.findMemberUsers(
+  const users = await findMemberUsers(
     auth.collections,
     members.map((member) => member.userId),
   );
@@ -144,7 +145,7 @@ export async function pairMembersRaw(
   userIds: readonly ObjectId[],
 ): Promise<RawMemberPairs> {
   if (userIds.length === 0) return { members, users: RawPage.empty(), pairs: [] };
-  const users = await store.findMemberUsersRaw(auth.collections, userIds);
+  const users = await findMemberUsersRaw(auth.collections, userIds);
   const byId = new Map<string, number>();
   const id = new BsonFields(ID_FIELD);
   for (let index = 0; index < users.length; index++) {
@@ -233,7 +234,7 @@ export async function findMemberById(
 /** A user by id (a string that is not one is not found); null when there is none. */
 export async function findUser(auth: AuthContext, userId: string | ObjectId): Promise<UserDoc | null> {
   const id = typeof userId === "string" ? parseId(userId) : userId;
-  return id ? store.findUserById(auth.collections, id) : null;
+  return id ? findUserById(auth.collections, id) : null;
 }
 
 export type { MemberPage } from "./store.ts";
@@ -363,7 +364,7 @@ export async function listAllMembersWithUsers(
   organizationId: ObjectId,
 ): Promise<{ member: MemberDoc; user: Pick<UserDoc, "_id" | "name" | "email" | "image"> | null }[]> {
   const members = await store.listAllMembers(auth.collections, organizationId);
-  const users = await store.findMemberUsers(
+  const users = await findMemberUsers(
     auth.collections,
     members.map((member) => member.userId),
   );

@@ -157,9 +157,6 @@ export async function deleteOrganizationMembers(
   await collections.members.deleteMany({ organizationId });
 }
 
-/** The users of members (their shown fields; one by id): read through their owner, features/users. */
-export { findMemberUsers, findMemberUsersRaw, findUserById } from "../../users/index.ts";
-
 /** A removed team is nobody's team any more (member.teamId, docs/decisions/). */
 export async function clearMembersTeam(
   collections: Collections,
