@@ -4,7 +4,7 @@ import { notFound, usageError } from "./errors.ts";
 import { operatorName, type RunContext, withAuth } from "./kit.ts";
 import { VERSION } from "./version.ts";
 
-export type OperatorApi = TypedApi<CoreEndpoint>;
+type OperatorApi = TypedApi<CoreEndpoint>;
 
 export interface OperatorSession extends OpenedAuth {
   /** `auth.api` with this terminal's operator (`cli:<os user>`) as the caller of every call. */
