@@ -13,17 +13,12 @@ import { compileTrustedProxies, rateLimitAddress, resolveClientIp } from "./clie
 import { type CorsOptions, withCors } from "./cors.ts";
 import { assertBeforeDeadline, deadlineOf, withinRequestTimeout } from "./deadline.ts";
 import type { AnyEndpoint } from "./define-endpoint.ts";
+import { type EndpointOutcome, headersOfFailure } from "./endpoint-outcome.ts";
 import type { MaybePromise } from "./maybe-promise.ts";
 import { type RateLimiter, ruleForPath } from "./rate-limit.ts";
 import { readRequestBody } from "./read-body.ts";
 import { createRouter } from "./router.ts";
-import {
-  answerFromCookieCache,
-  type EndpointInput,
-  type EndpointOutcome,
-  headersOfFailure,
-  runEndpoint,
-} from "./run-endpoint.ts";
+import { answerFromCookieCache, type EndpointInput, runEndpoint } from "./run-endpoint.ts";
 import { servedErrorCodes } from "./served-errors.ts";
 
 interface HandlerOptions {

@@ -4,12 +4,13 @@ import { assertCallbackURLsTrusted } from "./callback-urls.ts";
 import type { CallerResolvers, ReadSessionOptions, SessionWithUser } from "./caller.ts";
 import { CookieJar } from "./cookie-jar.ts";
 import type { CookieAttributes } from "./cookies.ts";
+import type { AnyEndpoint, EndpointContext } from "./define-endpoint.ts";
 import {
-  type AnyEndpoint,
-  ENDPOINT_RESULT,
-  type EndpointContext,
-  type EndpointResult,
-} from "./define-endpoint.ts";
+  assertResultMatchesContract,
+  type EndpointOutcome,
+  toHeaders,
+  toOutcome,
+} from "./endpoint-outcome.ts";
 import { requestOrigin } from "./origins.ts";
 import { isDocumentedError } from "./served-errors.ts";
 import { assertUserURLsAllowed } from "./user-urls.ts";
@@ -24,115 +25,6 @@ export interface EndpointInput {
   isServerCall: boolean;
   /** deadline.ts deadlineOf: past it the caller has been answered 503, so no new database work. */
   deadlineMs: number;
-}
-
-/**
- * `headers` is every response header as a Fetch Headers object (what auth.api returns). The HTTP
- * entry writes `setCookies` and `extraHeaders` instead: reading a Headers object back costs more than
- * the rest of a cookie-cached get-session.
- */
-interface OutcomeHeaders {
-  headers: Headers;
-  /** Set-Cookie lines, one per cookie. */
-  setCookies: string[];
-  /** Headers set by the endpoint (ctx.setHeader, Location, Content-Type of a page), validated when set. */
-  extraHeaders: Headers | null;
-}
-
-export type EndpointOutcome =
-  | ({
-      kind: "json";
-      status: number;
-      data: unknown;
-      /** The data's JSON text when the handler already had it (`serializedJson`). */
-      json?: string;
-    } & OutcomeHeaders)
-  | ({ kind: "redirect"; status: 302; location: string } & OutcomeHeaders)
-  | ({ kind: "html"; status: number; html: string } & OutcomeHeaders);
-
-/** A handler result that carries its own JSON text (see `serializedJson`). */
-class SerializedJson {
-  readonly json: string;
-  readonly #build: (source: never) => unknown;
-  readonly #source: unknown;
-
-  constructor(json: string, build: (source: never) => unknown, source: unknown) {
-    this.json = json;
-    this.#build = build;
-    this.#source = source;
-  }
-
-  build(): unknown {
-    return (this.#build as (source: unknown) => unknown)(this.#source);
-  }
-}
-
-/**
- * A handler result whose JSON text the handler already holds, e.g. signed in the cookie cache: over
- * HTTP `json` is sent as it is; `auth.api` (or anything reading the outcome's `data`) gets
- * `build(source)`, which must produce the value `json` serialises. A function and its argument
- * rather than a closure, so the result costs no allocation beyond itself. Typed as that value, so
- * the handler's declared result type is unchanged.
- */
-export function serializedJson<S, T>(json: string, build: (source: S) => T, source: S): T {
-  return new SerializedJson(json, build as (source: never) => unknown, source) as unknown as T;
-}
-
-/**
- * Set-Cookie lines and endpoint headers of an outcome. `headers` (all of them as one Fetch Headers,
- * what auth.api returns) is built on first read: the HTTP entry never reads it, and building a
- * Headers object on every request was a measurable part of a cookie-cached get-session.
- */
-class LazyOutcomeHeaders implements OutcomeHeaders {
-  readonly setCookies: string[];
-  readonly extraHeaders: Headers | null;
-  #headers: Headers | null = null;
-
-  constructor(setCookies: string[], extraHeaders: Headers | null) {
-    this.setCookies = setCookies;
-    this.extraHeaders = extraHeaders;
-  }
-
-  get headers(): Headers {
-    this.#headers ??= toHeaders(this.setCookies, this.extraHeaders);
-    return this.#headers;
-  }
-}
-
-/** The json outcome of a handler's data. */
-class JsonOutcome extends LazyOutcomeHeaders {
-  readonly kind = "json";
-  readonly status = 200;
-  readonly data: unknown;
-
-  constructor(data: unknown, setCookies: string[], extraHeaders: Headers | null) {
-    super(setCookies, extraHeaders);
-    this.data = data;
-  }
-}
-
-/** The json outcome of a serialized result: `data` is built on first read only. */
-class SerializedOutcome extends LazyOutcomeHeaders {
-  readonly kind = "json";
-  readonly status = 200;
-  readonly json: string;
-  readonly #result: SerializedJson;
-  #data: { value: unknown } | null = null;
-
-  constructor(result: SerializedJson, setCookies: string[], extraHeaders: Headers | null) {
-    super(setCookies, extraHeaders);
-    this.json = result.json;
-    this.#result = result;
-  }
-
-  get data(): unknown {
-    this.#data ??= { value: this.#result.build() };
-    return this.#data.value;
-  }
-}
-
-function isEndpointResult(value: unknown): value is EndpointResult {
-  return typeof value === "object" && value !== null && ENDPOINT_RESULT in value;
 }
 
 /**
@@ -357,27 +249,8 @@ class EndpointRun implements EndpointContext<unknown, unknown> {
   }
 
   #finish(result: unknown): EndpointOutcome {
-    const endpoint = this.#endpoint;
-    if (this.auth.options.advanced.checkResponses) assertResultMatchesContract(endpoint, result);
-    const setCookies = this.cookies.setCookieLines();
-    // Checked first: a serialized result (a cookie-cache hit) is the hot case.
-    if (result instanceof SerializedJson)
-      return new SerializedOutcome(result, setCookies, this.#extraHeaders);
-    if (isEndpointResult(result)) {
-      if (result.kind === "redirect") this.setHeader("location", result.location);
-      else this.setHeader("content-type", "text/html; charset=utf-8");
-    }
-    // Every outcome is built with all its fields at once: same-shaped objects stay cheap to read.
-    const extraHeaders = this.#extraHeaders;
-    if (isEndpointResult(result)) {
-      const headers = toHeaders(setCookies, extraHeaders);
-      if (result.kind === "redirect") {
-        const location = result.location;
-        return { kind: "redirect", status: 302, location, headers, setCookies, extraHeaders };
-      }
-      return { kind: "html", status: result.status, html: result.html, headers, setCookies, extraHeaders };
-    }
-    return new JsonOutcome(result ?? null, setCookies, extraHeaders);
+    if (this.auth.options.advanced.checkResponses) assertResultMatchesContract(this.#endpoint, result);
+    return toOutcome(result, this.cookies.setCookieLines(), this.#extraHeaders);
   }
 
   /** The error to throw for a failure: documented (checkResponses), carrying the cookies set so far. */
@@ -406,41 +279,4 @@ function assertErrorDocumented(
     `endpoint ${endpoint.name} answered ${error.code}, which its contract's errors do not list`,
     { cause: error },
   );
-}
-
-/**
- * `advanced.checkResponses`: the handler's result must be what its contract promises — its JSON
- * response (dates as Date), a redirect only where the contract allows one, a page only for an html
- * contract. A mismatch is a defect of the endpoint, so it fails loudly rather than reaching a client.
- */
-function assertResultMatchesContract(endpoint: AnyEndpoint, result: unknown): void {
-  const contract = endpoint.contract;
-  const answers = contract.answers ?? "json";
-  let data: unknown = result ?? null;
-  if (isEndpointResult(result)) {
-    if (result.kind === "redirect" && answers === "json-or-redirect") return;
-    if (result.kind === "html" && answers === "html") data = result.html;
-    else throw new Error(`endpoint ${endpoint.name} answered a ${result.kind}, its contract says ${answers}`);
-  } else if (result instanceof SerializedJson) {
-    data = result.build();
-  }
-  const checked = contract.response.safeParse(data);
-  if (!checked.success) {
-    throw new Error(
-      `endpoint ${endpoint.name} answered data its contract does not allow: ${JSON.stringify(checked.error.issues)}`,
-    );
-  }
-}
-
-/** Every response header as one Fetch Headers object (what auth.api and a failure carry). */
-function toHeaders(setCookies: readonly string[], extraHeaders: Headers | null): Headers {
-  // An empty Headers is nearly free; copying and appending validate each entry.
-  const headers = extraHeaders ? new Headers(extraHeaders) : new Headers();
-  for (const line of setCookies) headers.append("set-cookie", line);
-  return headers;
-}
-
-/** Headers (Set-Cookie) gathered before an endpoint failed, when any. */
-export function headersOfFailure(error: unknown): Headers | undefined {
-  return (error as { responseHeaders?: Headers } | null)?.responseHeaders;
 }

@@ -1,7 +1,7 @@
 import { getSessionContract } from "../../../contracts/session.ts";
 import type { SessionWithUser } from "../../../http/caller.ts";
 import { defineEndpoint } from "../../../http/define-endpoint.ts";
-import { serializedJson } from "../../../http/run-endpoint.ts";
+import { serializedJson } from "../../../http/endpoint-outcome.ts";
 import { cachedSessionJson } from "../service.ts";
 import { type Session, toSession, toUser, type User } from "../types.ts";
 

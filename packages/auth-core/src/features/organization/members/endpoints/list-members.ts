@@ -1,7 +1,7 @@
 import { listMembersContract, type MemberPage } from "../../../../contracts/organization-members.ts";
 import { defineEndpoint } from "../../../../http/define-endpoint.ts";
+import { serializedJson } from "../../../../http/endpoint-outcome.ts";
 import { jsonArray } from "../../../../http/json-text.ts";
-import { serializedJson } from "../../../../http/run-endpoint.ts";
 import { requireCaller, requireMembership, resolveOrganizationRef } from "../../endpoints/guards.ts";
 import { countMembers, listMembersPage, pairWithUsers } from "../service.ts";
 import { memberWithUserJson, toMemberWithUser } from "../types.ts";

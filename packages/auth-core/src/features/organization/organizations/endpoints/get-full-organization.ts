@@ -10,7 +10,7 @@ import {
 } from "../../../../db/listing-cache.ts";
 import { AuthError } from "../../../../errors/auth-error.ts";
 import { defineEndpoint } from "../../../../http/define-endpoint.ts";
-import { serializedJson } from "../../../../http/run-endpoint.ts";
+import { serializedJson } from "../../../../http/endpoint-outcome.ts";
 import { requireCaller, resolveOrganizationRef } from "../../endpoints/guards.ts";
 import { listInvitationsRawOf } from "../../invitations/service.ts";
 import { toInvitation, writeInvitationsJson } from "../../invitations/types.ts";
