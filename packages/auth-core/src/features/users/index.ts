@@ -44,7 +44,6 @@ export {
   findUserById,
   findUsersPage,
   insertUsersInBulk,
-  type MemberUserFields,
   reconcileUserTimeline,
   updateUserMovingAddress,
 } from "./store.ts";

@@ -106,7 +106,7 @@ const NOBODY = new ObjectId("000000000000000000000000");
  * stays the arbiter between a claimer and a user written meanwhile: the loser's write fails, and
  * repairEmailClaim points the claim at whoever holds the address.
  */
-export async function claimEmail(
+async function claimEmail(
   collections: Collections,
   email: string,
   userId: ObjectId,
