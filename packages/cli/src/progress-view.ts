@@ -13,7 +13,11 @@ export interface ProgressState {
 
 type Listener = (state: ProgressState) => void;
 
-/** The Ink view of a Progress: a spinner and the current step, a bar when the total is known, then the summary. */
+/**
+ * The Ink view of a Progress: a spinner and the current step, a bar when the total is known, then
+ * the summary. Exported for its test (ink-testing-library renders it without a terminal).
+ * @internal
+ */
 export function ProgressView(props: {
   initial: ProgressState;
   subscribe(listener: Listener): () => void;
