@@ -15,13 +15,6 @@ export type {
   Team,
   TeamMember,
 } from "../../contracts/organization-models.ts";
-/** An operator's import (operator-import.ts). */
-export {
-  deleteOrphanRows,
-  type ImportedOrganizationRows,
-  importOrganizationRows,
-  type OrphanRows,
-} from "./import.ts";
 /** An operator's bulk invitations (operator.ts): the invite endpoint's own path. */
 export {
   findInviteRefusal,
@@ -60,6 +53,13 @@ export {
   roleTableOf,
   setMemberRole,
 } from "./members/service.ts";
+/** An operator's import and repair (operator-import.ts): rows written and removed through the owners. */
+export {
+  deleteOrphanRows,
+  type ImportedOrganizationRows,
+  importOrganizationRows,
+  type OrphanRows,
+} from "./operator-rows.ts";
 export {
   deleteOrganizationCascade,
   findOrganization,
