@@ -19,7 +19,7 @@ export const updateUserContract = defineContract({
   errors: ["NO_FIELDS_TO_UPDATE", "FAILED_TO_UPDATE_USER"],
   summary: "Changes the caller's name, image or language.",
   notes:
-    '`image` is an https URL (http only on an http server), or null/"" to clear; `language` (one of the eight codes) chooses the language of the user\'s mails.',
+    '`image` is an https URL (http only on an http server), or null/"" to clear; `language` (one of the eight codes, or a BCP 47 tag of one of their languages such as `de-AT`, stored as its code) chooses the language of the user\'s mails.',
   tags: ["account"],
 });
 

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { User } from "./models.ts";
-import { languageField } from "./schemas.ts";
+import { languageCodeField } from "./schemas.ts";
 
 /**
  * The shapes the admin endpoints answer with, each a named interface with a schema annotated to
@@ -22,7 +22,7 @@ export const adminUserSchema: z.ZodType<AdminUser> = z.strictObject({
   emailVerified: z.boolean(),
   name: z.string(),
   image: z.string().nullable(),
-  language: languageField.optional(),
+  language: languageCodeField.optional(),
   twoFactorEnabled: z.literal(true).optional(),
   createdAt: z.date(),
   updatedAt: z.date(),

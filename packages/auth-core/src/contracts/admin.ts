@@ -63,7 +63,7 @@ export const createUserContract = defineContract({
     password: passwordField.optional(),
     name: nameField,
     role: roleField.optional(),
-    /** The user's language for mails and pages; one of the eight codes (VALIDATION_ERROR otherwise). */
+    /** The user's language for mails and pages: one of the eight codes or a BCP 47 tag of theirs (VALIDATION_ERROR otherwise). */
     language: languageField.optional(),
     data: z.strictObject({ image: imageField.optional(), emailVerified: z.boolean().optional() }).optional(),
   }),

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { languageField } from "./schemas.ts";
+import { languageCodeField } from "./schemas.ts";
 
 /**
  * The shapes the API answers with, shared by several endpoints. Each is a named interface (editors
@@ -27,7 +27,7 @@ export const userSchema: z.ZodType<User> = z.strictObject({
   emailVerified: z.boolean(),
   name: z.string(),
   image: z.string().nullable(),
-  language: languageField.optional(),
+  language: languageCodeField.optional(),
   twoFactorEnabled: z.literal(true).optional(),
   createdAt: z.date(),
   updatedAt: z.date(),

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { defineContract } from "./contract.ts";
-import { languageField } from "./schemas.ts";
+import { languageCodeField } from "./schemas.ts";
 
 /**
  * Everything Tessera holds about one user, for the user (GDPR articles 15 and 20) and for an operator
@@ -139,7 +139,7 @@ export const userExportSchema: z.ZodType<UserExport> = z.strictObject({
     emailVerified: z.boolean(),
     name: z.string(),
     image: z.string().nullable(),
-    language: languageField.nullable(),
+    language: languageCodeField.nullable(),
     role: z.string(),
     banned: z.boolean(),
     banExpires: z.date().nullable(),
