@@ -1,14 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { signUp, TestBrowser } from "#test/browser.ts";
-import { type TestAuth, useFreshTestAuth } from "#test/test-auth.ts";
+import { useTestAuthPerTest } from "#test/test-auth.ts";
 
 /** docs/decisions/: expired rows are ignored in code and removed by auth.cleanup() — every kind of them. */
-let t: TestAuth;
-const freshTestAuth = useFreshTestAuth();
+const { t, openAuth } = useTestAuthPerTest();
 
 describe("auth.cleanup()", () => {
   it("removes API keys and pending invitations 30 days after they expired, and keeps live, unexpiring and answered ones", async () => {
-    t = await freshTestAuth();
+    await openAuth();
     const owner = new TestBrowser(t.auth);
     expect((await signUp(owner, { email: "owner@example.com" })).status).toBe(200);
     const org = await owner.post<{ id: string }>("/organization/create", { name: "Acme", slug: "acme" });

@@ -4,7 +4,7 @@ import { TestBrowser } from "#test/browser.ts";
 import { PASSWORD } from "#test/deletion.ts";
 import { haltAtNext } from "#test/halt.ts";
 import { activeOrganizationOf, createOrganization, type SignedIn, signIn } from "#test/organization.ts";
-import { type TestAuth, useFreshTestAuth } from "#test/test-auth.ts";
+import { useTestAuthPerTest } from "#test/test-auth.ts";
 import { checkDataInvariants } from "../../packages/cli/src/invariants.ts";
 
 /**
@@ -13,8 +13,7 @@ import { checkDataInvariants } from "../../packages/cli/src/invariants.ts";
  * repairs the state — the same request again, or auth.cleanup() — on the real database. The table
  * is in docs/scale.md; tests/reliability/crash.ts kills the real server at random points.
  */
-let t: TestAuth;
-const freshTestAuth = useFreshTestAuth();
+const { t, openAuth } = useTestAuthPerTest();
 
 /** The invariant checker's findings (tessera doctor), as { check: count }. */
 async function findings(): Promise<Record<string, number>> {
@@ -26,7 +25,7 @@ const signUpBody = { name: "Ada", email: "ada@example.com", password: PASSWORD }
 
 describe("sign-up cut by a crash", () => {
   it("after its credential account, before its user row: the next sign-up succeeds and removes the orphan account", async () => {
-    t = await freshTestAuth();
+    await openAuth();
     const reached = haltAtNext(t, "users", "insertOne");
     void new TestBrowser(t.auth).post("/sign-up/email", signUpBody);
     await reached;
@@ -49,7 +48,7 @@ describe("sign-up cut by a crash", () => {
   });
 
   it("after its address claim only: the next sign-up takes the claim over", async () => {
-    t = await freshTestAuth();
+    await openAuth();
     const reached = haltAtNext(t, "accounts", "insertOne");
     void new TestBrowser(t.auth).post("/sign-up/email", signUpBody);
     await reached;
@@ -84,7 +83,7 @@ async function invite(owner: SignedIn, organizationId: string, email: string): P
 
 describe("accept-invitation cut by a crash after the member insert", () => {
   it("leaves a member whose invitation is pending; the retry is refused, auth.cleanup() closes it as accepted", async () => {
-    t = await freshTestAuth();
+    await openAuth();
     const owner = await signIn(t, "owner");
     const organizationId = await createOrganization(owner, "acme");
     const invitee = await signIn(t, "invitee");
@@ -115,7 +114,7 @@ describe("accept-invitation cut by a crash after the member insert", () => {
   });
 
   it("cut after its claim only: the invitation is refused until auth.cleanup() gives an abandoned claim back (10 minutes on)", async () => {
-    t = await freshTestAuth();
+    await openAuth();
     const owner = await signIn(t, "owner");
     const organizationId = await createOrganization(owner, "acme");
     const invitee = await signIn(t, "invitee");
@@ -137,7 +136,7 @@ describe("accept-invitation cut by a crash after the member insert", () => {
   });
 
   it("a claimed pending invitation of someone who was a member before the claim is left alone", async () => {
-    t = await freshTestAuth();
+    await openAuth();
     const { owner, member, organizationId } = await organizationWithMember();
     const second = await invite(owner, organizationId, "later@example.com");
     await t.db
@@ -157,7 +156,7 @@ describe("accept-invitation cut by a crash after the member insert", () => {
 
 describe("delete-user cut by a crash after the user row", () => {
   it("leaves the journal entry and unreachable rows; auth.cleanup() finishes the deletion", async () => {
-    t = await freshTestAuth({ user: { deleteUser: { enabled: true } } });
+    await openAuth({ user: { deleteUser: { enabled: true } } });
     const { member, organizationId } = await organizationWithMember();
     const userId = new ObjectId(member.userId);
     const reached = haltAtNext(t, "accounts", "deleteMany");
@@ -186,7 +185,7 @@ describe("delete-user cut by a crash after the user row", () => {
   });
 
   it("between the user row and its address claim: auth.cleanup() gives the address up", async () => {
-    t = await freshTestAuth({ user: { deleteUser: { enabled: true } } });
+    await openAuth({ user: { deleteUser: { enabled: true } } });
     const { member } = await organizationWithMember();
     const reached = haltAtNext(t, "emailClaims", "deleteOne");
     void member.browser.post("/delete-user", { password: PASSWORD });
@@ -200,7 +199,7 @@ describe("delete-user cut by a crash after the user row", () => {
   });
 
   it("a deletion that ends leaves no journal entry", async () => {
-    t = await freshTestAuth({ user: { deleteUser: { enabled: true } } });
+    await openAuth({ user: { deleteUser: { enabled: true } } });
     const { member } = await organizationWithMember();
     expect((await member.browser.post("/delete-user", { password: PASSWORD })).status).toBe(200);
     expect(await t.db.collection("pendingDeletions").countDocuments()).toBe(0);
@@ -210,7 +209,7 @@ describe("delete-user cut by a crash after the user row", () => {
 
 describe("organization delete cut by a crash after the organization row", () => {
   it("leaves members, invitations and an active organization; auth.cleanup() finishes the cascade", async () => {
-    t = await freshTestAuth();
+    await openAuth();
     const { owner, member, organizationId } = await organizationWithMember();
     await invite(owner, organizationId, "pending@example.com");
     const id = new ObjectId(organizationId);
@@ -238,7 +237,7 @@ describe("organization delete cut by a crash after the organization row", () => 
 
 describe("remove-member cut by a crash", () => {
   it("before the member row goes, the member's sessions are already cleared; the same request again finishes", async () => {
-    t = await freshTestAuth();
+    await openAuth();
     const { owner, member, organizationId } = await organizationWithMember();
     expect(await activeOrganizationOf(t, member.userId)).toEqual([organizationId]);
     const remove = () =>

@@ -2,7 +2,7 @@ import { ObjectId } from "mongodb";
 import { describe, expect, it } from "vitest";
 import { signUpPerson } from "#test/admin.ts";
 import { TestBrowser } from "#test/browser.ts";
-import { type TestAuth, useFreshTestAuth } from "#test/test-auth.ts";
+import { useTestAuthPerTest } from "#test/test-auth.ts";
 import { expectCatalogueError } from "./helpers.ts";
 
 /**
@@ -10,11 +10,10 @@ import { expectCatalogueError } from "./helpers.ts";
  * a credential for writes. A state-changing call reads the session row, so a revoked or banned
  * session cannot keep writing, nor keep re-signing a fresh cache for itself through update-user.
  */
-let t: TestAuth;
-const freshTestAuth = useFreshTestAuth();
+const { t, openAuth } = useTestAuthPerTest();
 
 async function setUp() {
-  t = await freshTestAuth({ session: { cookieCache: { enabled: true } } }, { frozen: true });
+  await openAuth({ session: { cookieCache: { enabled: true } } }, { frozen: true });
   const owner = await signUpPerson(t, "ada");
   const thief = new TestBrowser(t.auth);
   for (const [name, value] of owner.browser.cookies) thief.cookies.set(name, value);
@@ -52,7 +51,7 @@ describe("cookie cache and writes", () => {
   });
 
   it("does not re-sign a revoked session's cache when its user opens a verification link", async () => {
-    t = await freshTestAuth(
+    await openAuth(
       { session: { cookieCache: { enabled: true } }, emailVerification: { sendOnSignUp: true } },
       { frozen: true },
     );

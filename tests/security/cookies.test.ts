@@ -1,18 +1,19 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import { SESSION_COOKIE, signUp, TestBrowser } from "#test/browser.ts";
-import { TEST_SECRET, type TestAuth, useFreshTestAuth } from "#test/test-auth.ts";
+import { TEST_SECRET, useFreshTestAuth, useTestAuthPerTest } from "#test/test-auth.ts";
 import { signValue } from "../../packages/auth-core/src/crypto/signing.ts";
 import { PASSWORD, sendRaw, snapshotDatabase } from "./helpers.ts";
 
 /** Matrix D: forged, foreign and dead session cookies, and the attributes of the cookies we set. */
-let t: TestAuth;
+const { t, openAuth } = useTestAuthPerTest();
+// Instances beside the file's own `t`, closed after their test.
+const freshTestAuth = useFreshTestAuth();
 let token: string;
 beforeEach(async () => {
-  t = await freshTestAuth();
+  await openAuth();
   const res = await signUp(new TestBrowser(t.auth), { email: "ada@example.com", password: PASSWORD });
   token = res.body.token!;
 });
-const freshTestAuth = useFreshTestAuth();
 
 /** The engine's own signer: the tests below vary the secret and the value, not the construction. */
 const sign = (value: string, secret: string) => signValue(value, secret);

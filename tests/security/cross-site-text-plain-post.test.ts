@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { signUp, TestBrowser } from "#test/browser.ts";
-import { type TestAuth, useFreshTestAuth } from "#test/test-auth.ts";
+import { useTestAuthPerTest } from "#test/test-auth.ts";
 import { expectCatalogueError, PASSWORD, sendRaw, snapshotDatabase } from "./helpers.ts";
 
 /** docs/security.mds asserted here are named in a comment beside each test; the map of where
@@ -8,8 +8,7 @@ import { expectCatalogueError, PASSWORD, sendRaw, snapshotDatabase } from "./hel
 const ADA = "ada@example.com";
 const NEW_PASSWORD = "new staple password";
 
-let t: TestAuth;
-const freshTestAuth = useFreshTestAuth();
+const { t, openAuth } = useTestAuthPerTest();
 
 async function signInStatus(email: string, password: string): Promise<number> {
   return (await new TestBrowser(t.auth).post("/sign-in/email", { email, password })).status;
@@ -20,7 +19,7 @@ describe("a cross-site text/plain POST changes nothing", () => {
   // the audit report); either way the simple-request CSRF changes nothing.
   // matrix F4
   it("a cross-site Content-Type: text/plain POST with a JSON body and a cookie is refused with 400 UNSUPPORTED_CONTENT_TYPE; session and password unchanged", async () => {
-    t = await freshTestAuth();
+    await openAuth();
     const browser = new TestBrowser(t.auth);
     await signUp(browser, { email: ADA, password: PASSWORD });
     const cookie = browser.cookieHeader();

@@ -1,7 +1,7 @@
 import { type AuthError, isAuthError } from "@tessera/auth-core";
 import { beforeEach, describe, expect, it } from "vitest";
 import { SESSION_COOKIE, signUp, TestBrowser } from "#test/browser.ts";
-import { TEST_ORIGIN, type TestAuth, useFreshTestAuth } from "#test/test-auth.ts";
+import { TEST_ORIGIN, useTestAuthPerTest } from "#test/test-auth.ts";
 import {
   expectCatalogueError,
   expectNoSessionIssued,
@@ -15,16 +15,15 @@ import {
  * Referer) — docs/decisions/, docs/decisions/0010-origins-csrf-and-rate-limits.md "Origins, CSRF". The target is POST /sign-out, which deletes the
  * session: a forged one must leave it in place.
  */
-let t: TestAuth;
+const { t, openAuth } = useTestAuthPerTest();
 let cookie: string;
 beforeEach(async () => {
-  t = await freshTestAuth({ trustedOrigins: ["https://app.example.com"] });
+  await openAuth({ trustedOrigins: ["https://app.example.com"] });
   const browser = new TestBrowser(t.auth);
   await signUp(browser, { email: "ada@example.com", password: PASSWORD });
   cookie = browser.cookieHeader();
   expect(browser.cookies.has(SESSION_COOKIE)).toBe(true);
 });
-const freshTestAuth = useFreshTestAuth();
 
 const signOut = (headers: Record<string, string>) =>
   sendRaw(t.auth, "POST", "/sign-out", { headers: { cookie, ...headers } });

@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import { signUp, TestBrowser } from "#test/browser.ts";
-import { type TestAuth, useFreshTestAuth } from "#test/test-auth.ts";
+import { useTestAuthPerTest } from "#test/test-auth.ts";
 import { expectCatalogueError, PASSWORD, snapshotDatabase } from "./helpers.ts";
 
 /**
@@ -9,14 +9,13 @@ import { expectCatalogueError, PASSWORD, snapshotDatabase } from "./helpers.ts";
  * is refused is refused the same way on sign-up and sign-in; nothing ever makes a second account
  * for an address that already has one.
  */
-let t: TestAuth;
+const { t, openAuth } = useTestAuthPerTest();
 let adaId: string;
 beforeEach(async () => {
-  t = await freshTestAuth();
+  await openAuth();
   const res = await signUp(new TestBrowser(t.auth), { email: "ada@example.com", password: PASSWORD });
   adaId = res.body.user.id;
 });
-const freshTestAuth = useFreshTestAuth();
 
 const signUpAs = (email: string) =>
   new TestBrowser(t.auth).post<{ user: { id: string; email: string } }>("/sign-up/email", {

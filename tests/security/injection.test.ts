@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import { SESSION_COOKIE, signUp, TestBrowser } from "#test/browser.ts";
-import { type TestAuth, useFreshTestAuth } from "#test/test-auth.ts";
+import { useTestAuthPerTest } from "#test/test-auth.ts";
 import {
   expectCatalogueError,
   expectNoSessionIssued,
@@ -14,12 +14,11 @@ import {
  * Matrix A: operator injection, type confusion and mass assignment. Strict schemas of primitives
  * mean no object ever reaches a query (NoSQL CS) and no unknown field reaches a document (A5, A8).
  */
-let t: TestAuth;
+const { t, openAuth } = useTestAuthPerTest();
 beforeEach(async () => {
-  t = await freshTestAuth();
+  await openAuth();
   await signUp(new TestBrowser(t.auth), { email: "victim@example.com", password: PASSWORD });
 });
-const freshTestAuth = useFreshTestAuth();
 
 /** Sends, and asserts the answer is a 400 that wrote nothing and issued no session. */
 async function expectRefusedUnchanged(path: string, text: string, code = "VALIDATION_ERROR") {

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { SESSION_COOKIE, signUp, TestBrowser } from "#test/browser.ts";
 import { mailedLink as mailedLinkOf, requestResetToken as requestResetTokenOf } from "#test/mail.ts";
 import { credentialHashOf, resetRows } from "#test/stored-rows.ts";
-import { TEST_ORIGIN, TEST_SECRET, type TestAuth, useFreshTestAuth } from "#test/test-auth.ts";
+import { TEST_ORIGIN, TEST_SECRET, useTestAuthPerTest } from "#test/test-auth.ts";
 import { signJwt } from "../../packages/auth-core/src/crypto/index.ts";
 import { expectCatalogueError, PASSWORD, sendRaw, snapshotDatabase } from "./helpers.ts";
 
@@ -51,8 +51,7 @@ const BOB = "bob@example.com";
 const NEW_PASSWORD = "new staple password";
 const INVALID_TOKEN = { code: "INVALID_TOKEN", message: "invalid token" };
 
-let t: TestAuth;
-const freshTestAuth = useFreshTestAuth();
+const { t, openAuth } = useTestAuthPerTest();
 
 function hashOf(email: string): Promise<unknown> {
   return credentialHashOf(t.db, email);
@@ -69,7 +68,7 @@ async function signInStatus(email: string, password: string): Promise<number> {
 describe("reset and verification tokens work once, for their user, within their lifetime", () => {
   // matrix E2
   it("a reset token used 1 s after the configured resetPasswordTokenExpiresIn is 400 INVALID_TOKEN; database unchanged", async () => {
-    t = await freshTestAuth({ emailAndPassword: { resetPasswordTokenExpiresIn: 120 } }, { frozen: true });
+    await openAuth({ emailAndPassword: { resetPasswordTokenExpiresIn: 120 } }, { frozen: true });
     await signUp(new TestBrowser(t.auth), { email: ADA, password: PASSWORD });
     const token = await requestResetToken();
     t.advance(121);
@@ -83,7 +82,7 @@ describe("reset and verification tokens work once, for their user, within their 
 
   // matrix E3
   it("a reset body naming user B (userId or email) is 400 VALIDATION_ERROR and uses nothing; the token then changes only A", async () => {
-    t = await freshTestAuth();
+    await openAuth();
     await signUp(new TestBrowser(t.auth), { email: ADA, password: PASSWORD });
     const bob = await signUp(new TestBrowser(t.auth), { email: BOB, password: PASSWORD, name: "Bob" });
     const token = await requestResetToken(ADA);
@@ -110,7 +109,7 @@ describe("reset and verification tokens work once, for their user, within their 
 
   // matrix E4
   it("two reset requests — both links stay valid until one is used (the row's 'both valid' alternative); the first works, then the second is 400 INVALID_TOKEN", async () => {
-    t = await freshTestAuth();
+    await openAuth();
     await signUp(new TestBrowser(t.auth), { email: ADA, password: PASSWORD });
     const first = await requestResetToken();
     const second = await requestResetToken();
@@ -134,7 +133,7 @@ describe("reset and verification tokens work once, for their user, within their 
 
   // matrix E5
   it("500 random reset tokens — the first 100 are 400 INVALID_TOKEN, the rest 429; nothing changes; an issued token is 24 of [A-Za-z0-9] (≈143 bits)", async () => {
-    t = await freshTestAuth({ rateLimit: { enabled: true } }, { frozen: true });
+    await openAuth({ rateLimit: { enabled: true } }, { frozen: true });
     await signUp(new TestBrowser(t.auth), { email: ADA, password: PASSWORD });
     const real = await requestResetToken();
     // 24 characters of [A-Za-z0-9] drawn with crypto randomInt: 24 · log2(62) ≈ 142.9 bits.
@@ -169,7 +168,7 @@ describe("reset and verification tokens work once, for their user, within their 
 
   // matrix E7
   it("forget-password with Host, X-Forwarded-Host/Proto and Origin of evil.com mails a link on the configured baseURL only", async () => {
-    t = await freshTestAuth();
+    await openAuth();
     await signUp(new TestBrowser(t.auth), { email: ADA, password: PASSWORD });
     const headers = {
       "content-type": "application/json",
@@ -203,7 +202,7 @@ describe("reset and verification tokens work once, for their user, within their 
 
   // matrix E8
   it("verify-email refuses an alg:none token and a token signed for change-email: 401 INVALID_VERIFICATION_TOKEN, emailVerified stays false", async () => {
-    t = await freshTestAuth();
+    await openAuth();
     const ada = await signUp(new TestBrowser(t.auth), { email: ADA, password: PASSWORD });
     const claims = {
       email: ADA,

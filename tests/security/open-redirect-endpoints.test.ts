@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import { type CallResult, signUp, TestBrowser } from "#test/browser.ts";
-import { type TestAuth, useFreshTestAuth } from "#test/test-auth.ts";
+import { useTestAuthPerTest } from "#test/test-auth.ts";
 import { expectCatalogueError, PASSWORD, snapshotDatabase } from "./helpers.ts";
 import { EVIL_CALLBACKS } from "./redirect-payloads.ts";
 
@@ -11,10 +11,10 @@ import { EVIL_CALLBACKS } from "./redirect-payloads.ts";
  * field's docs/decisions/ message, use nothing, write nothing and mail nothing.
  */
 const ADA = "ada@example.com";
-let t: TestAuth;
+const { t, openAuth } = useTestAuthPerTest();
 let ada: TestBrowser;
 beforeEach(async () => {
-  t = await freshTestAuth({
+  await openAuth({
     trustedOrigins: ["https://app.example.com"],
     user: {
       changeEmail: { enabled: true },
@@ -24,7 +24,6 @@ beforeEach(async () => {
   ada = new TestBrowser(t.auth);
   await signUp(ada, { email: ADA, password: PASSWORD });
 });
-const freshTestAuth = useFreshTestAuth();
 
 /** The first link of the latest mail to Ada whose path contains `path`. */
 function mailedLink(path: string): URL {

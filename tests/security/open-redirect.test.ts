@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { signUp, TestBrowser } from "#test/browser.ts";
-import { type TestAuth, useFreshTestAuth } from "#test/test-auth.ts";
+import { type TestAuth, useFreshTestAuth, useTestAuthPerTest } from "#test/test-auth.ts";
 import { expectCatalogueError, expectNoSessionIssued, PASSWORD, snapshotDatabase } from "./helpers.ts";
 import { EVIL_CALLBACKS, GOOD_CALLBACKS } from "./redirect-payloads.ts";
 
@@ -8,12 +8,13 @@ import { EVIL_CALLBACKS, GOOD_CALLBACKS } from "./redirect-payloads.ts";
  * Matrix G: every callback-type field refuses anything that is neither a safe relative path nor a
  * URL on a trusted origin — 403 with the message of that field, nothing written, no cookie.
  */
-let t: TestAuth;
+const { t, openAuth } = useTestAuthPerTest();
+// Instances beside the file's own `t`, closed after their test.
+const freshTestAuth = useFreshTestAuth();
 beforeEach(async () => {
-  t = await freshTestAuth({ trustedOrigins: ["https://app.example.com"] });
+  await openAuth({ trustedOrigins: ["https://app.example.com"] });
   await signUp(new TestBrowser(t.auth), { email: "ada@example.com", password: PASSWORD });
 });
-const freshTestAuth = useFreshTestAuth();
 
 async function expectRefused(path: string, body: Record<string, unknown>) {
   const before = await snapshotDatabase(t.db);

@@ -2,15 +2,14 @@ import { describe, expect, it } from "vitest";
 import { signUp, TestBrowser } from "#test/browser.ts";
 import { mailedLink as mailedLinkOf, requestResetToken as requestResetTokenOf } from "#test/mail.ts";
 import { resetRows } from "#test/stored-rows.ts";
-import { TEST_ORIGIN, type TestAuth, useFreshTestAuth } from "#test/test-auth.ts";
+import { TEST_ORIGIN, useTestAuthPerTest } from "#test/test-auth.ts";
 import { PASSWORD } from "./helpers.ts";
 
 /** docs/security.mds asserted here are named in a comment beside each test; the map of where
  * every row of the set is asserted is at the top of one-time-tokens.test.ts. */
 const ADA = "ada@example.com";
 
-let t: TestAuth;
-const freshTestAuth = useFreshTestAuth();
+const { t, openAuth } = useTestAuthPerTest();
 
 const mailedLink = (email: string, path: string) => mailedLinkOf(t, email, path);
 
@@ -19,7 +18,7 @@ const requestResetToken = (email = ADA, redirectTo?: string) => requestResetToke
 describe("trusted callback URLs survive intact in mailed links and redirects", () => {
   // matrix G9
   it("/dashboard?tab=1#x as redirectTo is mailed encoded and the reset link keeps its query and fragment", async () => {
-    t = await freshTestAuth({ trustedOrigins: ["https://app.example.com"] });
+    await openAuth({ trustedOrigins: ["https://app.example.com"] });
     await signUp(new TestBrowser(t.auth), { email: ADA, password: PASSWORD });
     const token = await requestResetToken(ADA, "/dashboard?tab=1#x");
     const link = mailedLink(ADA, "/reset-password/");
@@ -34,7 +33,7 @@ describe("trusted callback URLs survive intact in mailed links and redirects", (
 
   // matrix G9
   it("https://app.example.com/cb as a verification callbackURL is mailed encoded and verifying redirects there", async () => {
-    t = await freshTestAuth({ trustedOrigins: ["https://app.example.com"] });
+    await openAuth({ trustedOrigins: ["https://app.example.com"] });
     const ada = new TestBrowser(t.auth);
     await signUp(ada, { email: ADA, password: PASSWORD });
     // Already percent-encoded, as a browser sends it (a raw space is refused: matrix G8's `/ /evil.com`).

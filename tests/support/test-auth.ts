@@ -3,8 +3,9 @@
  * the code and by the cross-package tests in tests/. No test helper lives in a package's src folder.
  *
  * - test-auth.ts: createTestAuth (an auth on its own fresh database, test clock, outbox) and the
- *   fixture lifecycle: useTestAuth (one instance per file), useFreshTestAuth (one per test),
- *   closeAfterEach (what the others are built on).
+ *   fixture lifecycle: useTestAuth (one instance per file), useTestAuthPerTest (one per test, `t`
+ *   and `openAuth`), useFreshTestAuth (a function opening instances closed after the test),
+ *   closeAfterEach (what those are built on).
  * - browser.ts: TestBrowser (cookies, Origin) and signUp.
  * - stored-rows.ts: stored password hashes and reset-token rows.
  * - admin.ts, api-key.ts, deletion.ts, organization.ts, session-cookies.ts, two-factor.ts,
@@ -19,7 +20,7 @@
 import { randomBytes } from "node:crypto";
 import { type Auth, type AuthOptions, createAuth, createDevOutbox, type DevOutbox } from "@tessera/auth-core";
 import { type CommandStartedEvent, type Db, MongoClient } from "mongodb";
-import { afterAll, afterEach, beforeAll, inject } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, inject } from "vitest";
 
 export const TEST_ORIGIN = "http://localhost:3000";
 export const TEST_SECRET = "test-secret-0123456789abcdef0123456789";
@@ -161,6 +162,38 @@ export function useTestAuth(overrides: Overrides = {}, clock: Clock = {}): TestA
     await current?.close();
   });
   return standIn(() => current, "useTestAuth: the instance is opened in beforeAll; use it in a test");
+}
+
+/**
+ * One instance per test, closed after it; `t` stands for the test's instance. With `open:
+ * "each-test"` it is opened before every test (with `overrides`, `clock`); otherwise a test opens it
+ * with `openAuth(overrides, clock)` — for files whose tests each need other options. A second
+ * `openAuth` in one test closes the first instance.
+ */
+export function useTestAuthPerTest(
+  options: { open?: "each-test" | "by-set-up"; overrides?: Overrides; clock?: Clock } = {},
+): { t: TestAuth; openAuth(overrides?: Overrides, clock?: Clock): Promise<TestAuth> } {
+  let current: TestAuth | undefined;
+  const close = async () => {
+    const closing = current;
+    current = undefined;
+    await closing?.close();
+  };
+  const openAuth = async (overrides = options.overrides ?? {}, clock = options.clock ?? {}) => {
+    await close();
+    current = await createTestAuth(overrides, clock);
+    return current;
+  };
+  if (options.open === "each-test") {
+    beforeEach(async () => {
+      await openAuth();
+    });
+  }
+  afterEach(close);
+  return {
+    t: standIn(() => current, "useTestAuthPerTest: call openAuth (or open each test) first"),
+    openAuth,
+  };
 }
 
 /**

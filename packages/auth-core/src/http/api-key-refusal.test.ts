@@ -1,18 +1,17 @@
 import { describe, expect, it } from "vitest";
-import { createKey, signedIn, type TestAuth } from "#test/api-key.ts";
+import { createKey, signedIn } from "#test/api-key.ts";
 import { TestBrowser } from "#test/browser.ts";
-import { useFreshTestAuth } from "#test/test-auth.ts";
+import { useTestAuthPerTest } from "#test/test-auth.ts";
 
 /**
  * run-endpoint.ts: an endpoint that refuses an API-key caller (sensitive, fresh-session) refuses
  * before the key is read, so the refused call spends neither a use nor a rate-limit hit.
  */
-let t: TestAuth;
-const freshTestAuth = useFreshTestAuth();
+const { t, openAuth } = useTestAuthPerTest();
 
 describe("an API key refused by the endpoint spends nothing", () => {
   it("three refused /change-password calls leave a key with 3 uses and 3 hits per window intact", async () => {
-    t = await freshTestAuth({ apiKey: { enableSessionForAPIKeys: true } });
+    await openAuth({ apiKey: { enableSessionForAPIKeys: true } });
     const { userId } = await signedIn(t);
     const created = await createKey(t, {
       userId,

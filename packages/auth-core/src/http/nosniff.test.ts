@@ -1,21 +1,20 @@
 import { describe, expect, it } from "vitest";
 import { signUp, TestBrowser } from "#test/browser.ts";
-import { TEST_ORIGIN, type TestAuth, useFreshTestAuth } from "#test/test-auth.ts";
+import { TEST_ORIGIN, useTestAuthPerTest } from "#test/test-auth.ts";
 
 /**
  * docs/security.md "Response headers": every answer of the core's handler says
  * `X-Content-Type-Options: nosniff`, so no browser reads a JSON error that echoes input, or a
  * redirect's body, as HTML or script.
  */
-let t: TestAuth;
-const freshTestAuth = useFreshTestAuth();
+const { t, openAuth } = useTestAuthPerTest();
 
 const expectNoSniff = (headers: Headers, what: string) =>
   expect(headers.get("x-content-type-options"), what).toBe("nosniff");
 
 describe("X-Content-Type-Options: nosniff on every answer", () => {
   it("every registered endpoint, signed in, whatever it answers", async () => {
-    t = await freshTestAuth();
+    await openAuth();
     const browser = new TestBrowser(t.auth);
     await signUp(browser);
     for (const endpoint of t.auth.endpoints) {
@@ -29,7 +28,7 @@ describe("X-Content-Type-Options: nosniff on every answer", () => {
   });
 
   it("a success, a validation error, a redirect, 404, 405, the API document and its page", async () => {
-    t = await freshTestAuth();
+    await openAuth();
     const browser = new TestBrowser(t.auth);
     const signedUp = await signUp(browser);
     expect(signedUp.status).toBe(200);
@@ -54,7 +53,7 @@ describe("X-Content-Type-Options: nosniff on every answer", () => {
   });
 
   it("a rate-limited answer, a CORS preflight and auth.api's answers", async () => {
-    t = await freshTestAuth({ rateLimit: { enabled: true, window: 60, max: 1 } });
+    await openAuth({ rateLimit: { enabled: true, window: 60, max: 1 } });
     const browser = new TestBrowser(t.auth);
     await browser.get("/ok");
     const limited = await browser.get("/ok");

@@ -1,12 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { type TestAuth, useFreshTestAuth } from "#test/test-auth.ts";
+import { useTestAuthPerTest } from "#test/test-auth.ts";
 
-let t: TestAuth;
-const freshTestAuth = useFreshTestAuth();
+const { t, openAuth } = useTestAuthPerTest();
 
 describe("0008-active-team-index", () => {
   it("indexes sessions.activeTeamId, which remove-team updates across every user's sessions", async () => {
-    t = await freshTestAuth();
+    await openAuth();
     const indexes = await t.db.collection("sessions").indexes();
     expect(indexes.find((index) => index.name === "activeTeamId")?.key).toEqual({ activeTeamId: 1 });
     expect(

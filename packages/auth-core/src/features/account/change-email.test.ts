@@ -1,9 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { signUp, TestBrowser } from "#test/browser.ts";
-import { type TestAuth, useFreshTestAuth } from "#test/test-auth.ts";
+import { useTestAuthPerTest } from "#test/test-auth.ts";
 
-let t: TestAuth;
-const freshTestAuth = useFreshTestAuth();
+const { t, openAuth } = useTestAuthPerTest();
 
 const ADA = "ada@example.com";
 const NEW = "ada.new@example.com";
@@ -33,7 +32,7 @@ async function signedInAda(verified: boolean): Promise<{ browser: TestBrowser; i
 
 describe("POST /change-email, verified user (the current address confirms, then the address moves)", () => {
   it("runs the full flow: mail to the old address, move to unverified, verify the new address", async () => {
-    t = await freshTestAuth(ENABLED);
+    await openAuth(ENABLED);
     const { browser, id } = await signedInAda(true);
     const res = await browser.post("/change-email", {
       newEmail: "  Ada.NEW@Example.com ",
@@ -67,7 +66,7 @@ describe("POST /change-email, verified user (the current address confirms, then 
   });
 
   it("the confirmation link works once: a replay answers user_not_found and changes nothing", async () => {
-    t = await freshTestAuth(ENABLED);
+    await openAuth(ENABLED);
     const { browser, id } = await signedInAda(true);
     await browser.post("/change-email", { newEmail: NEW });
     const link = new URL(latestLink(ADA));
@@ -80,7 +79,7 @@ describe("POST /change-email, verified user (the current address confirms, then 
   });
 
   it("the confirmation link followed by another signed-in user answers unauthorized and changes nothing", async () => {
-    t = await freshTestAuth(ENABLED);
+    await openAuth(ENABLED);
     const { browser, id } = await signedInAda(true);
     await browser.post("/change-email", { newEmail: NEW });
     const eve = new TestBrowser(t.auth);
@@ -98,7 +97,7 @@ describe("POST /change-email, verified user (the current address confirms, then 
   });
 
   it("an old-address link expired after 3601 s moves nothing", async () => {
-    t = await freshTestAuth(ENABLED);
+    await openAuth(ENABLED);
     const { browser, id } = await signedInAda(true);
     await browser.post("/change-email", { newEmail: NEW, callbackURL: "/settings" });
     t.advance(3601);
@@ -109,7 +108,7 @@ describe("POST /change-email, verified user (the current address confirms, then 
   });
 
   it("when the new address was taken meanwhile, following the link fails and nothing moves", async () => {
-    t = await freshTestAuth(ENABLED);
+    await openAuth(ENABLED);
     const { browser, id } = await signedInAda(true);
     await browser.post("/change-email", { newEmail: NEW, callbackURL: "/settings" });
     await signUp(new TestBrowser(t.auth), { email: NEW });
@@ -126,7 +125,7 @@ describe("POST /change-email, verified user (the current address confirms, then 
   });
 
   it("two users racing to the same address through their links end with exactly one owner", async () => {
-    t = await freshTestAuth(ENABLED);
+    await openAuth(ENABLED);
     const ada = await signedInAda(true);
     const bob = new TestBrowser(t.auth);
     await signUp(bob, { email: "bob@example.com" });
@@ -148,7 +147,7 @@ describe("POST /change-email, verified user (the current address confirms, then 
 
 describe("one change link, many clicks", () => {
   it("5 concurrent clicks on a change link move the address once and mail the new address once", async () => {
-    t = await freshTestAuth(ENABLED);
+    await openAuth(ENABLED);
     const { browser, id } = await signedInAda(true);
     await browser.post("/change-email", { newEmail: NEW });
     const link = latestLink(ADA);
@@ -162,7 +161,7 @@ describe("one change link, many clicks", () => {
 
 describe("POST /change-email, unverified user", () => {
   it("moves the address at once, keeps it unverified, and mails a verification link to the new address", async () => {
-    t = await freshTestAuth(ENABLED);
+    await openAuth(ENABLED);
     const { browser, id } = await signedInAda(false);
     const res = await browser.post("/change-email", { newEmail: "ADA.new@example.com" });
     expect(res.status).toBe(200);
@@ -185,7 +184,7 @@ describe("POST /change-email, unverified user", () => {
 
   it("hands the notice to the app's sendEmailChangedNotice mail hook instead, when given", async () => {
     const notices: { user: { email: string }; newEmail: string | null }[] = [];
-    t = await freshTestAuth({
+    await openAuth({
       ...ENABLED,
       mail: { sendEmailChangedNotice: (data) => void notices.push(data) },
     });
@@ -199,7 +198,7 @@ describe("POST /change-email, unverified user", () => {
   });
 
   it("a verification link of the old address verifies nothing once the address moved (E9)", async () => {
-    t = await freshTestAuth(ENABLED);
+    await openAuth(ENABLED);
     const { browser, id } = await signedInAda(false);
     await browser.post("/send-verification-email", { email: ADA });
     const oldLink = new URL(latestLink(ADA));
@@ -212,7 +211,7 @@ describe("POST /change-email, unverified user", () => {
   });
 
   it("the new mailbox's link never signs anyone in, even with autoSignInAfterVerification (#7196)", async () => {
-    t = await freshTestAuth({ ...ENABLED, emailVerification: { autoSignInAfterVerification: true } });
+    await openAuth({ ...ENABLED, emailVerification: { autoSignInAfterVerification: true } });
     const { browser, id } = await signedInAda(false);
     await browser.post("/change-email", { newEmail: NEW });
     const stranger = new TestBrowser(t.auth);
@@ -224,7 +223,7 @@ describe("POST /change-email, unverified user", () => {
   });
 
   it("two users racing to the same address end with exactly one owner", async () => {
-    t = await freshTestAuth(ENABLED);
+    await openAuth(ENABLED);
     const ada = await signedInAda(false);
     const bob = new TestBrowser(t.auth);
     await signUp(bob, { email: "bob@example.com" });
@@ -244,7 +243,7 @@ describe("POST /change-email with the cookie cache on", () => {
   const CACHED = { ...ENABLED, session: { cookieCache: { enabled: true } } };
 
   it("the cached session shows the moved address at once (direct move)", async () => {
-    t = await freshTestAuth(CACHED);
+    await openAuth(CACHED);
     const { browser } = await signedInAda(false);
     await browser.post("/change-email", { newEmail: NEW });
     const session = await browser.get<{ user: { email: string } }>("/get-session");
@@ -252,7 +251,7 @@ describe("POST /change-email with the cookie cache on", () => {
   });
 
   it("the cached session shows the moved address, then its verification, after each link", async () => {
-    t = await freshTestAuth(CACHED);
+    await openAuth(CACHED);
     const { browser } = await signedInAda(true);
     // The cache was written at sign-up, before the test marked Ada verified: re-read it from the database.
     await browser.get("/get-session?disableCookieCache=true");
@@ -270,7 +269,7 @@ describe("POST /change-email with verifyNewEmailFirst (#7196 hardening)", () => 
   const STRICT = { user: { changeEmail: { enabled: true, verifyNewEmailFirst: true } } };
 
   it("is the default: an unverified user's address does not move until the new address confirms", async () => {
-    t = await freshTestAuth({ user: { changeEmail: { enabled: true } } });
+    await openAuth({ user: { changeEmail: { enabled: true } } });
     const { browser, id } = await signedInAda(false);
     const res = await browser.post("/change-email", { newEmail: NEW });
     expect(res.status).toBe(200);
@@ -289,7 +288,7 @@ describe("POST /change-email with verifyNewEmailFirst (#7196 hardening)", () => 
   });
 
   it("verified user: old address confirms, then the new one; only then the address moves, verified", async () => {
-    t = await freshTestAuth(STRICT);
+    await openAuth(STRICT);
     const { browser, id } = await signedInAda(true);
     await browser.post("/change-email", { newEmail: NEW });
     expect(t.outbox.latestTo(ADA)?.kind).toBe("change-email");
@@ -303,7 +302,7 @@ describe("POST /change-email with verifyNewEmailFirst (#7196 hardening)", () => 
   });
 
   it("the old address's confirmation link works once: replays and concurrent clicks mail the new address once", async () => {
-    t = await freshTestAuth(STRICT);
+    await openAuth(STRICT);
     const { browser, id } = await signedInAda(true);
     await browser.post("/change-email", { newEmail: NEW });
     const link = new URL(latestLink(ADA));
@@ -323,7 +322,7 @@ describe("POST /change-email with verifyNewEmailFirst (#7196 hardening)", () => 
   });
 
   it("unverified user: nothing moves until the new address confirms", async () => {
-    t = await freshTestAuth(STRICT);
+    await openAuth(STRICT);
     const { browser, id } = await signedInAda(false);
     await browser.post("/change-email", { newEmail: NEW });
     expect(await userDoc(id)).toMatchObject({ email: ADA, emailVerified: false });
@@ -335,7 +334,7 @@ describe("POST /change-email with verifyNewEmailFirst (#7196 hardening)", () => 
 
 describe("POST /change-email, refusals", () => {
   it("answers 400 Change email is disabled by default", async () => {
-    t = await freshTestAuth();
+    await openAuth();
     const { browser, id } = await signedInAda(true);
     const res = await browser.post("/change-email", { newEmail: NEW });
     expect(res.status).toBe(400);
@@ -345,14 +344,14 @@ describe("POST /change-email, refusals", () => {
   });
 
   it("answers 401 without a session", async () => {
-    t = await freshTestAuth(ENABLED);
+    await openAuth(ENABLED);
     const res = await new TestBrowser(t.auth).post("/change-email", { newEmail: NEW });
     expect(res.status).toBe(401);
     expect(res.body).toEqual({ code: "UNAUTHORIZED", message: "unauthorized" });
   });
 
   it("answers 403 Session is not fresh for a session older than the fresh age (E11)", async () => {
-    t = await freshTestAuth({ ...ENABLED, session: { freshAge: 60 } });
+    await openAuth({ ...ENABLED, session: { freshAge: 60 } });
     const { browser, id } = await signedInAda(true);
     t.advance(61);
     const res = await browser.post("/change-email", { newEmail: NEW });
@@ -363,7 +362,7 @@ describe("POST /change-email, refusals", () => {
   });
 
   it("answers 400 Email is the same, whatever the case", async () => {
-    t = await freshTestAuth(ENABLED);
+    await openAuth(ENABLED);
     const { browser } = await signedInAda(false);
     const res = await browser.post("/change-email", { newEmail: "ADA@Example.com" });
     expect(res.status).toBe(400);
@@ -374,7 +373,7 @@ describe("POST /change-email, refusals", () => {
   it.each([[false], [true]])(
     "answers 400 Couldn't update your email for another user's address (verified %s)",
     async (verified) => {
-      t = await freshTestAuth(ENABLED);
+      await openAuth(ENABLED);
       const { browser, id } = await signedInAda(verified);
       await signUp(new TestBrowser(t.auth), { email: "bob@example.com" });
       const res = await browser.post("/change-email", { newEmail: "Bob@example.com" });
@@ -389,7 +388,7 @@ describe("POST /change-email, refusals", () => {
   it.each([["not-an-email"], ["a@x.io,b@y.io"], [""]])(
     "answers 400 Invalid email for %j",
     async (newEmail) => {
-      t = await freshTestAuth(ENABLED);
+      await openAuth(ENABLED);
       const { browser, id } = await signedInAda(false);
       const res = await browser.post("/change-email", { newEmail });
       expect(res.status).toBe(400);
@@ -399,7 +398,7 @@ describe("POST /change-email, refusals", () => {
   );
 
   it("answers 400 for an operator object or an extra field, changing nothing", async () => {
-    t = await freshTestAuth(ENABLED);
+    await openAuth(ENABLED);
     const { browser, id } = await signedInAda(false);
     for (const body of [{ newEmail: { $ne: "" } }, { newEmail: NEW, emailVerified: true }]) {
       const res = await browser.post("/change-email", body);
@@ -411,7 +410,7 @@ describe("POST /change-email, refusals", () => {
   });
 
   it("answers 403 Invalid callbackURL for an untrusted callback and sends nothing", async () => {
-    t = await freshTestAuth(ENABLED);
+    await openAuth(ENABLED);
     const { browser, id } = await signedInAda(true);
     const res = await browser.post("/change-email", {
       newEmail: NEW,
@@ -425,7 +424,7 @@ describe("POST /change-email, refusals", () => {
 
   it("uses the app's sendChangeEmailVerification hook for the current-address mail", async () => {
     const calls: { email: string; newEmail: string; url: string }[] = [];
-    t = await freshTestAuth({
+    await openAuth({
       ...ENABLED,
       mail: {
         sendChangeEmailVerification: ({ user, newEmail, url }) =>

@@ -1,9 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { CACHE_COOKIE, signUp, TestBrowser } from "#test/browser.ts";
-import { type TestAuth, useFreshTestAuth } from "#test/test-auth.ts";
+import { useTestAuthPerTest } from "#test/test-auth.ts";
 
-let t: TestAuth;
-const freshTestAuth = useFreshTestAuth();
+const { t, openAuth } = useTestAuthPerTest();
 
 const ADA = "ada@example.com";
 
@@ -19,7 +18,7 @@ async function signedIn(): Promise<TestBrowser> {
 
 describe("POST /update-user", () => {
   it("changes the name and image; get-session shows them", async () => {
-    t = await freshTestAuth();
+    await openAuth();
     const browser = await signedIn();
     const before = await adaDoc();
     t.advance(5);
@@ -41,7 +40,7 @@ describe("POST /update-user", () => {
   });
 
   it("clears the image with null and leaves the name alone", async () => {
-    t = await freshTestAuth();
+    await openAuth();
     const browser = await signedIn();
     await browser.post("/update-user", { image: "https://img.example/ada.png" });
     const res = await browser.post("/update-user", { image: null });
@@ -50,7 +49,7 @@ describe("POST /update-user", () => {
   });
 
   it("refreshes the cookie cache so the cached get-session shows the new name at once", async () => {
-    t = await freshTestAuth({ session: { cookieCache: { enabled: true } } });
+    await openAuth({ session: { cookieCache: { enabled: true } } });
     const browser = await signedIn();
     const cacheBefore = browser.cookies.get(CACHE_COOKIE);
     expect(cacheBefore).toBeDefined();
@@ -62,7 +61,7 @@ describe("POST /update-user", () => {
   });
 
   it("changes only the caller's own user", async () => {
-    t = await freshTestAuth();
+    await openAuth();
     const browser = await signedIn();
     await signUp(new TestBrowser(t.auth), { email: "bob@example.com", name: "Bob" });
     await browser.post("/update-user", { name: "Ada King" });
@@ -71,7 +70,7 @@ describe("POST /update-user", () => {
 
   it("runs the user update hooks", async () => {
     const seen: unknown[] = [];
-    t = await freshTestAuth({
+    await openAuth({
       hooks: {
         user: {
           update: {
@@ -99,7 +98,7 @@ describe("POST /update-user, refusals (database unchanged)", () => {
     ["a number as name", { name: 42 }],
     ["an array as image", { image: ["a", "b"] }],
   ])("answers 400 for %s", async (_label, body) => {
-    t = await freshTestAuth();
+    await openAuth();
     const browser = await signedIn();
     const before = await adaDoc();
     const res = await browser.post("/update-user", body);
@@ -109,7 +108,7 @@ describe("POST /update-user, refusals (database unchanged)", () => {
   });
 
   it("answers 400 No fields to update for an empty body", async () => {
-    t = await freshTestAuth();
+    await openAuth();
     const browser = await signedIn();
     const before = await adaDoc();
     const res = await browser.post("/update-user", {});
@@ -119,7 +118,7 @@ describe("POST /update-user, refusals (database unchanged)", () => {
   });
 
   it("answers 401 without a session", async () => {
-    t = await freshTestAuth();
+    await openAuth();
     await signUp(new TestBrowser(t.auth));
     const res = await new TestBrowser(t.auth).post("/update-user", { name: "Eve" });
     expect(res.status).toBe(401);
@@ -128,7 +127,7 @@ describe("POST /update-user, refusals (database unchanged)", () => {
   });
 
   it("answers 403 Invalid origin for a cross-site request with the session cookie", async () => {
-    t = await freshTestAuth();
+    await openAuth();
     const browser = await signedIn();
     const res = await browser.post(
       "/update-user",
@@ -141,7 +140,7 @@ describe("POST /update-user, refusals (database unchanged)", () => {
   });
 
   it("answers 400 Failed to update user when a hook refuses", async () => {
-    t = await freshTestAuth({ hooks: { user: { update: { before: () => false } } } });
+    await openAuth({ hooks: { user: { update: { before: () => false } } } });
     const browser = await signedIn();
     const res = await browser.post("/update-user", { name: "Eve" });
     expect(res.status).toBe(400);

@@ -1,14 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { createCast, type Person } from "#test/admin.ts";
 import { TestBrowser } from "#test/browser.ts";
-import { type TestAuth, useFreshTestAuth } from "#test/test-auth.ts";
+import { useTestAuthPerTest } from "#test/test-auth.ts";
 
 /**
  * A reset link is only good while the account is as it was when it was mailed: an admin moving the
  * address or setting the password voids it, as the user's own change of email or password does.
  */
-let t: TestAuth;
-const freshTestAuth = useFreshTestAuth();
+const { t, openAuth } = useTestAuthPerTest();
 
 async function mailedResetToken(user: Person): Promise<string> {
   expect((await new TestBrowser(t.auth).post("/request-password-reset", { email: user.email })).status).toBe(
@@ -25,7 +24,7 @@ async function resetWith(token: string) {
 
 describe("admin changes void the user's reset links (and an address move notifies the old one)", () => {
   it("when an admin moves the user's email", async () => {
-    t = await freshTestAuth();
+    await openAuth();
     const { admin, user } = await createCast(t);
     const token = await mailedResetToken(user);
     const moved = await admin.browser.post("/admin/update-user", {
@@ -44,7 +43,7 @@ describe("admin changes void the user's reset links (and an address move notifie
   });
 
   it("keeps them when an admin changes only the name", async () => {
-    t = await freshTestAuth();
+    await openAuth();
     const { admin, user } = await createCast(t);
     const token = await mailedResetToken(user);
     expect(
@@ -54,7 +53,7 @@ describe("admin changes void the user's reset links (and an address move notifie
   });
 
   it("when an admin sets the user's password", async () => {
-    t = await freshTestAuth();
+    await openAuth();
     const { admin, user } = await createCast(t);
     const token = await mailedResetToken(user);
     const set = await admin.browser.post("/admin/set-user-password", {

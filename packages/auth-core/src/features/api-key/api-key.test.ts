@@ -1,15 +1,14 @@
 import { createHash } from "node:crypto";
 import { ObjectId } from "mongodb";
 import { describe, expect, it } from "vitest";
-import { createKey, signedIn, type TestAuth } from "#test/api-key.ts";
+import { createKey, signedIn } from "#test/api-key.ts";
 import { TestBrowser } from "#test/browser.ts";
 import { dumpDatabase } from "#test/database.ts";
-import { useFreshTestAuth } from "#test/test-auth.ts";
+import { useTestAuthPerTest } from "#test/test-auth.ts";
 import { deleteExpiredKeyUses, deleteUserApiKeys } from "./store.ts";
 import type { ApiKey, CreatedApiKey } from "./types.ts";
 
-let t: TestAuth;
-const freshTestAuth = useFreshTestAuth();
+const { t, openAuth } = useTestAuthPerTest();
 
 const keys = () => t.db.collection("apiKeys");
 const NOT_FOUND = { code: "API_KEY_NOT_FOUND", message: "not found" };
@@ -18,7 +17,7 @@ const UNAUTHORIZED = { code: "UNAUTHORIZED", message: "unauthorized" };
 
 describe("POST /api-key/create", () => {
   it("returns the key once; only its SHA-256 hash and a 6-character start are stored", async () => {
-    t = await freshTestAuth();
+    await openAuth();
     const { browser, userId } = await signedIn(t);
     const res = await browser.post<CreatedApiKey>("/api-key/create", {
       name: "ci",
@@ -54,7 +53,7 @@ describe("POST /api-key/create", () => {
   });
 
   it("sets expiresAt from expiresIn within 1–365 days, refusing values outside with 400", async () => {
-    t = await freshTestAuth();
+    await openAuth();
     const { browser } = await signedIn(t);
     const ok = await browser.post<CreatedApiKey>("/api-key/create", { expiresIn: 86400 });
     expect(ok.status).toBe(200);
@@ -76,7 +75,7 @@ describe("POST /api-key/create", () => {
   });
 
   it("without a session answers 401, even naming a victim's userId (K1, CVE-2025-61928)", async () => {
-    t = await freshTestAuth();
+    await openAuth();
     const { userId } = await signedIn(t);
     const anonymous = new TestBrowser(t.auth);
     for (const body of [{}, { userId }, { userId, name: "x" }]) {
@@ -97,7 +96,7 @@ describe("POST /api-key/create", () => {
     ["rateLimitMax", { rateLimitMax: 1000 }],
     ["permissions", { permissions: { files: ["read"] } }],
   ])("a client setting the server-only %s answers 403 Not authorized (K2)", async (_field, fields) => {
-    t = await freshTestAuth();
+    await openAuth();
     const { browser } = await signedIn(t);
     const res = await browser.post("/api-key/create", { name: "x", ...fields });
     expect(res.status).toBe(403);
@@ -118,7 +117,7 @@ describe("POST /api-key/create", () => {
     ["expiresIn as a string", { expiresIn: "86400" }],
     ["an unknown field", { key: "chosen-by-me" }],
   ])("refuses %s with 400 and stores nothing", async (_label, body) => {
-    t = await freshTestAuth();
+    await openAuth();
     const { browser } = await signedIn(t);
     const res = await browser.post<{ code: string }>("/api-key/create", body);
     expect(res.status).toBe(400);
@@ -127,7 +126,7 @@ describe("POST /api-key/create", () => {
   });
 
   it("server code may create a key for any existing user, with limits and permissions", async () => {
-    t = await freshTestAuth();
+    await openAuth();
     const { userId } = await signedIn(t);
     const created = await createKey(t, {
       userId,
@@ -161,7 +160,7 @@ describe("POST /api-key/create", () => {
 
 describe("GET /api-key/get and /api-key/list", () => {
   it("show the caller's own keys only; another user's key is 404 like a missing one (K3)", async () => {
-    t = await freshTestAuth();
+    await openAuth();
     const ada = await signedIn(t);
     const bob = await signedIn(t, "bob@example.com");
     const adaKey = (await ada.browser.post<CreatedApiKey>("/api-key/create", { name: "ada" })).body;
@@ -182,7 +181,7 @@ describe("GET /api-key/get and /api-key/list", () => {
   });
 
   it("list paginates newest first with the total; limit above 100 is refused", async () => {
-    t = await freshTestAuth();
+    await openAuth();
     const { browser } = await signedIn(t);
     for (const name of ["one", "two", "three"]) {
       await browser.post("/api-key/create", { name });
@@ -198,7 +197,7 @@ describe("GET /api-key/get and /api-key/list", () => {
   });
 
   it("answer 401 without a session and never take the key from the query string", async () => {
-    t = await freshTestAuth({ apiKey: { enableSessionForAPIKeys: true } });
+    await openAuth({ apiKey: { enableSessionForAPIKeys: true } });
     const { browser } = await signedIn(t);
     const { key } = (await browser.post<CreatedApiKey>("/api-key/create", {})).body;
     const anonymous = new TestBrowser(t.auth);
@@ -213,7 +212,7 @@ describe("GET /api-key/get and /api-key/list", () => {
 
 describe("POST /api-key/update", () => {
   it("changes name, enabled, metadata and expiry of the caller's key", async () => {
-    t = await freshTestAuth();
+    await openAuth();
     const { browser } = await signedIn(t);
     const created = (await browser.post<CreatedApiKey>("/api-key/create", { name: "a", expiresIn: 86400 }))
       .body;
@@ -234,7 +233,7 @@ describe("POST /api-key/update", () => {
   });
 
   it("refuses no session (401), another user's key (404), server-only fields (403), an empty update (400); nothing changes", async () => {
-    t = await freshTestAuth();
+    await openAuth();
     const ada = await signedIn(t);
     const bob = await signedIn(t, "bob@example.com");
     const created = (await ada.browser.post<CreatedApiKey>("/api-key/create", { name: "a" })).body;
@@ -264,7 +263,7 @@ describe("POST /api-key/update", () => {
   });
 
   it("server code may change limits: a new remaining starts a fresh budget", async () => {
-    t = await freshTestAuth();
+    await openAuth();
     const { userId } = await signedIn(t);
     const created = await createKey(t, { userId, remaining: 1, rateLimitEnabled: false });
     expect((await t.auth.api.verifyApiKey({ body: { key: created.key } })).data).toMatchObject({
@@ -279,7 +278,7 @@ describe("POST /api-key/update", () => {
 
 describe("POST /api-key/delete", () => {
   it("deletes the caller's key and its use claims; another user's key stays (404)", async () => {
-    t = await freshTestAuth();
+    await openAuth();
     const ada = await signedIn(t);
     const bob = await signedIn(t, "bob@example.com");
     const created = await createKey(t, { userId: ada.userId, remaining: 5, rateLimitEnabled: false });
@@ -305,7 +304,7 @@ describe("POST /api-key/delete", () => {
 
 describe("while an admin impersonates the user", () => {
   it("create, update and delete answer 403; get and list still answer", async () => {
-    t = await freshTestAuth();
+    await openAuth();
     const admin = await signedIn(t, "admin@example.com");
     const ada = await signedIn(t);
     await t.db
@@ -337,7 +336,7 @@ describe("while an admin impersonates the user", () => {
 
 describe("exports for other areas", () => {
   it("deleteUserApiKeys removes a user's keys and use claims only (for delete-user / remove-user, D14)", async () => {
-    t = await freshTestAuth();
+    await openAuth();
     const ada = await signedIn(t);
     const bob = await signedIn(t, "bob@example.com");
     const adaKey = await createKey(t, { userId: ada.userId, remaining: 3, rateLimitEnabled: false });
@@ -352,7 +351,7 @@ describe("exports for other areas", () => {
   });
 
   it("deleteExpiredKeyUses removes the claims of ended refill periods only (for auth.cleanup)", async () => {
-    t = await freshTestAuth();
+    await openAuth();
     const { userId } = await signedIn(t);
     const base = { userId, rateLimitEnabled: false };
     const refilled = await createKey(t, { ...base, remaining: 2, refillAmount: 2, refillInterval: 60_000 });

@@ -1,11 +1,10 @@
 import { ObjectId } from "mongodb";
 import { describe, expect, it } from "vitest";
-import { createKey, type Overrides, signedIn, type TestAuth } from "#test/api-key.ts";
+import { createKey, type Overrides, signedIn } from "#test/api-key.ts";
 import { TestBrowser } from "#test/browser.ts";
-import { useFreshTestAuth } from "#test/test-auth.ts";
+import { useTestAuthPerTest } from "#test/test-auth.ts";
 
-let t: TestAuth;
-const freshTestAuth = useFreshTestAuth();
+const { t, openAuth } = useTestAuthPerTest();
 
 const ENABLED: Overrides = { apiKey: { enableSessionForAPIKeys: true } };
 const NO_RATE_LIMIT = { rateLimitEnabled: false };
@@ -21,7 +20,7 @@ async function userName(userId: string): Promise<string | undefined> {
 
 describe("x-api-key as the caller (apiKey.enableSessionForAPIKeys)", () => {
   it("is off by default: the header is ignored and no use is counted", async () => {
-    t = await freshTestAuth();
+    await openAuth();
     const { userId } = await signedIn(t);
     const created = await createKey(t, { userId, remaining: 5, ...NO_RATE_LIMIT });
     const res = await keyClient().post(
@@ -36,7 +35,7 @@ describe("x-api-key as the caller (apiKey.enableSessionForAPIKeys)", () => {
   });
 
   it("authenticates as the key's user without a cookie or a session row, counting one use", async () => {
-    t = await freshTestAuth(ENABLED);
+    await openAuth(ENABLED);
     const { userId } = await signedIn(t);
     const created = await createKey(t, { userId, remaining: 5, ...NO_RATE_LIMIT });
     const res = await keyClient().post(
@@ -53,7 +52,7 @@ describe("x-api-key as the caller (apiKey.enableSessionForAPIKeys)", () => {
   });
 
   it("sets no cookie even with the cookie cache on", async () => {
-    t = await freshTestAuth({ ...ENABLED, session: { cookieCache: { enabled: true } } });
+    await openAuth({ ...ENABLED, session: { cookieCache: { enabled: true } } });
     const { userId } = await signedIn(t);
     const created = await createKey(t, { userId, ...NO_RATE_LIMIT });
     const res = await keyClient().post(
@@ -67,7 +66,7 @@ describe("x-api-key as the caller (apiKey.enableSessionForAPIKeys)", () => {
   });
 
   it("never takes the key from the query string", async () => {
-    t = await freshTestAuth(ENABLED);
+    await openAuth(ENABLED);
     const { userId } = await signedIn(t);
     const created = await createKey(t, { userId, ...NO_RATE_LIMIT });
     for (const name of ["x-api-key", "apiKey", "api_key"]) {
@@ -78,7 +77,7 @@ describe("x-api-key as the caller (apiKey.enableSessionForAPIKeys)", () => {
   });
 
   it("a refused key is not silently replaced by the cookie session", async () => {
-    t = await freshTestAuth(ENABLED);
+    await openAuth(ENABLED);
     const { browser, userId } = await signedIn(t);
     const res = await browser.post("/update-user", { name: "X" }, { headers: { "x-api-key": "not-a-key" } });
     expect(res.status).toBe(401);
@@ -87,7 +86,7 @@ describe("x-api-key as the caller (apiKey.enableSessionForAPIKeys)", () => {
   });
 
   it("answers every refusal with its the error catalogue message and status (K4)", async () => {
-    t = await freshTestAuth(ENABLED);
+    await openAuth(ENABLED);
     const { browser, userId } = await signedIn(t);
     const disabled = await createKey(t, { userId, ...NO_RATE_LIMIT });
     await browser.post("/api-key/update", { keyId: disabled.id, enabled: false });
@@ -120,7 +119,7 @@ describe("x-api-key as the caller (apiKey.enableSessionForAPIKeys)", () => {
   });
 
   it("is never fresh: fresh-session endpoints answer 403 Session is not fresh", async () => {
-    t = await freshTestAuth(ENABLED);
+    await openAuth(ENABLED);
     const { userId } = await signedIn(t);
     const created = await createKey(t, { userId, ...NO_RATE_LIMIT });
     const res = await keyClient().get("/list-sessions", { headers: { "x-api-key": created.key } });
@@ -129,7 +128,7 @@ describe("x-api-key as the caller (apiKey.enableSessionForAPIKeys)", () => {
   });
 
   it("is refused by sensitive endpoints with 403 Not authorized (K7), changing nothing", async () => {
-    t = await freshTestAuth({ ...ENABLED, user: { deleteUser: { enabled: true } } });
+    await openAuth({ ...ENABLED, user: { deleteUser: { enabled: true } } });
     const ada = await signedIn(t);
     const bob = await signedIn(t, "bob@example.com");
     await t.db.collection("users").updateOne({ _id: new ObjectId(ada.userId) }, { $set: { role: "admin" } });

@@ -1,9 +1,9 @@
 import { ObjectId } from "mongodb";
 import { describe, expect, it } from "vitest";
 import { signUpPerson } from "#test/admin.ts";
-import { createKey, type Overrides, type TestAuth } from "#test/api-key.ts";
+import { createKey, type Overrides } from "#test/api-key.ts";
 import { signUp, TestBrowser } from "#test/browser.ts";
-import { useFreshTestAuth } from "#test/test-auth.ts";
+import { useTestAuthPerTest } from "#test/test-auth.ts";
 import type { CreatedApiKey } from "./types.ts";
 
 /**
@@ -11,8 +11,7 @@ import type { CreatedApiKey } from "./types.ts";
  * and "sign out everywhere"; minting one needs a fresh session; keys expire by default.
  */
 
-let t: TestAuth;
-const freshTestAuth = useFreshTestAuth();
+const { t, openAuth } = useTestAuthPerTest();
 
 const EMAIL = "ada@example.com";
 const PASSWORD = "correct horse battery";
@@ -28,7 +27,7 @@ interface Owner {
 }
 
 async function setUp(): Promise<Owner> {
-  t = await freshTestAuth(ENABLED, { frozen: true });
+  await openAuth(ENABLED, { frozen: true });
   const owner = new TestBrowser(t.auth);
   const userId = (await signUp(owner, { email: EMAIL, password: PASSWORD })).body.user.id;
   const attacker = new TestBrowser(t.auth);

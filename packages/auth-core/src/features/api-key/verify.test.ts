@@ -1,18 +1,17 @@
 import { ObjectId } from "mongodb";
 import { describe, expect, it } from "vitest";
-import { createKey, signedIn, type TestAuth, verifyKey } from "#test/api-key.ts";
+import { createKey, signedIn, verifyKey } from "#test/api-key.ts";
 import { TestBrowser } from "#test/browser.ts";
-import { useFreshTestAuth } from "#test/test-auth.ts";
+import { useTestAuthPerTest } from "#test/test-auth.ts";
 
-let t: TestAuth;
-const freshTestAuth = useFreshTestAuth();
+const { t, openAuth } = useTestAuthPerTest();
 
 const uses = () => t.db.collection("apiKeyUses");
 const NO_RATE_LIMIT = { rateLimitEnabled: false };
 
 describe("auth.api.verifyApiKey", () => {
   it("answers valid with the key (never the secret) and an unknown key with invalid", async () => {
-    t = await freshTestAuth();
+    await openAuth();
     const { userId } = await signedIn(t);
     const created = await createKey(t, { userId, name: "ci" });
     const ok = await verifyKey(t, created.key);
@@ -28,7 +27,7 @@ describe("auth.api.verifyApiKey", () => {
   });
 
   it("is server-only: over HTTP the path does not exist", async () => {
-    t = await freshTestAuth();
+    await openAuth();
     const { userId } = await signedIn(t);
     const created = await createKey(t, { userId });
     const res = await new TestBrowser(t.auth).post("/api-key/verify", { key: created.key });
@@ -36,7 +35,7 @@ describe("auth.api.verifyApiKey", () => {
   });
 
   it("refuses a disabled key, then accepts it once re-enabled", async () => {
-    t = await freshTestAuth();
+    await openAuth();
     const { browser, userId } = await signedIn(t);
     const created = await createKey(t, { userId });
     await browser.post("/api-key/update", { keyId: created.id, enabled: false });
@@ -49,7 +48,7 @@ describe("auth.api.verifyApiKey", () => {
   });
 
   it("refuses a key once expired (K4), and keeps the row for the owner to see", async () => {
-    t = await freshTestAuth();
+    await openAuth();
     const { userId } = await signedIn(t);
     const created = await createKey(t, { userId, expiresIn: 86400 });
     expect(await verifyKey(t, created.key)).toMatchObject({ valid: true });
@@ -62,7 +61,7 @@ describe("auth.api.verifyApiKey", () => {
   });
 
   it("checks permissions: every required action of every resource must be granted", async () => {
-    t = await freshTestAuth();
+    await openAuth();
     const { userId } = await signedIn(t);
     const created = await createKey(t, {
       userId,
@@ -83,7 +82,7 @@ describe("auth.api.verifyApiKey", () => {
   });
 
   it("refuses a request that mixes granted and ungranted actions (a key granted files:read asked for read and delete)", async () => {
-    t = await freshTestAuth();
+    await openAuth();
     const { userId } = await signedIn(t);
     const reader = await createKey(t, { userId, permissions: { files: ["read"] }, ...NO_RATE_LIMIT });
     const refused = {
@@ -98,7 +97,7 @@ describe("auth.api.verifyApiKey", () => {
   });
 
   it("refuses the key of a banned user, and of a user that no longer exists", async () => {
-    t = await freshTestAuth();
+    await openAuth();
     const { userId } = await signedIn(t);
     const created = await createKey(t, { userId, ...NO_RATE_LIMIT });
     const users = t.db.collection("users");
@@ -119,7 +118,7 @@ describe("auth.api.verifyApiKey", () => {
 
 describe("usage limit (remaining, refill)", () => {
   it("counts down remaining and answers usage limit reached at 0", async () => {
-    t = await freshTestAuth();
+    await openAuth();
     const { browser, userId } = await signedIn(t);
     const created = await createKey(t, { userId, remaining: 2, ...NO_RATE_LIMIT });
     expect((await verifyKey(t, created.key)).key).toMatchObject({ remaining: 1 });
@@ -135,7 +134,7 @@ describe("usage limit (remaining, refill)", () => {
   });
 
   it("refills to refillAmount every refillInterval (fixed periods from the budget's start)", async () => {
-    t = await freshTestAuth();
+    await openAuth();
     const { userId } = await signedIn(t);
     const created = await createKey(t, {
       userId,
@@ -156,7 +155,7 @@ describe("usage limit (remaining, refill)", () => {
   });
 
   it("50 concurrent uses of a key with 10 remaining: exactly 10 succeed (K5, FerretDB)", async () => {
-    t = await freshTestAuth();
+    await openAuth();
     const { userId } = await signedIn(t);
     const created = await createKey(t, { userId, remaining: 10, ...NO_RATE_LIMIT });
     const results = await Promise.all(Array.from({ length: 50 }, () => verifyKey(t, created.key)));
@@ -172,7 +171,7 @@ describe("usage limit (remaining, refill)", () => {
 
 describe("per-key rate limit", () => {
   it("answers rate limit exceeded with tryAgainIn past rateLimitMax in the window, then admits again", async () => {
-    t = await freshTestAuth();
+    await openAuth();
     const { userId } = await signedIn(t);
     const created = await createKey(t, { userId, rateLimitMax: 2, rateLimitTimeWindow: 60_000 });
     expect(await verifyKey(t, created.key)).toMatchObject({ valid: true });
@@ -189,7 +188,7 @@ describe("per-key rate limit", () => {
   });
 
   it("uses Better Auth's default of 10 per day for keys created without their own", async () => {
-    t = await freshTestAuth();
+    await openAuth();
     const { userId } = await signedIn(t);
     const created = await createKey(t, { userId });
     for (let i = 0; i < 10; i++) expect(await verifyKey(t, created.key)).toMatchObject({ valid: true });
@@ -197,7 +196,7 @@ describe("per-key rate limit", () => {
   });
 
   it("30 concurrent uses against a limit of 5: exactly 5 pass, and no usage is spent by the refused", async () => {
-    t = await freshTestAuth();
+    await openAuth();
     const { userId } = await signedIn(t);
     const created = await createKey(t, {
       userId,

@@ -1,14 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { SESSION_COOKIE, TestBrowser } from "#test/browser.ts";
 import { deleteLinkFrom, GONE, INTACT, PASSWORD, signUpIn, userRows } from "#test/deletion.ts";
-import { type TestAuth, useFreshTestAuth } from "#test/test-auth.ts";
+import { useTestAuthPerTest } from "#test/test-auth.ts";
 import { deleteAccountIdentifier } from "./rules.ts";
 
-let t: TestAuth;
-const freshTestAuth = useFreshTestAuth();
+const { t, openAuth } = useTestAuthPerTest();
 
 async function setUp(enabled = true) {
-  t = await freshTestAuth({ user: { deleteUser: { enabled, sendDeleteAccountVerification: true } } });
+  await openAuth({ user: { deleteUser: { enabled, sendDeleteAccountVerification: true } } });
   const ada = new TestBrowser(t.auth);
   const adaId = await signUpIn(t, ada, "ada@example.com");
   const bob = new TestBrowser(t.auth);
@@ -203,7 +202,7 @@ describe("refused confirmations delete nothing", () => {
 describe("mail hook", () => {
   it("hands the link and token to options.mail.sendDeleteAccountVerification instead of the mailer", async () => {
     const sent: { email: string; url: string; token: string }[] = [];
-    t = await freshTestAuth({
+    await openAuth({
       user: { deleteUser: { enabled: true, sendDeleteAccountVerification: true } },
       mail: {
         sendDeleteAccountVerification: ({ user, url, token }) => {

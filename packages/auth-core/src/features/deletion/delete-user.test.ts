@@ -2,13 +2,12 @@ import type { ObjectId } from "mongodb";
 import { describe, expect, it } from "vitest";
 import { SESSION_COOKIE, TestBrowser } from "#test/browser.ts";
 import { GONE, INTACT, PASSWORD, signUpIn, userRows } from "#test/deletion.ts";
-import { type TestAuth, useFreshTestAuth } from "#test/test-auth.ts";
+import { useTestAuthPerTest } from "#test/test-auth.ts";
 
-let t: TestAuth;
-const freshTestAuth = useFreshTestAuth();
+const { t, openAuth } = useTestAuthPerTest();
 
 async function setUp(deleteUser: { enabled?: boolean; sendDeleteAccountVerification?: boolean } = {}) {
-  t = await freshTestAuth({ user: { deleteUser: { enabled: true, ...deleteUser } } });
+  await openAuth({ user: { deleteUser: { enabled: true, ...deleteUser } } });
   const ada = new TestBrowser(t.auth);
   const adaId = await signUpIn(t, ada, "ada@example.com");
   const bob = new TestBrowser(t.auth);
@@ -126,7 +125,7 @@ describe("POST /delete-user", () => {
   });
 
   it("reads the session from the database, never the cookie cache: a revoked session deletes nothing", async () => {
-    t = await freshTestAuth({
+    await openAuth({
       user: { deleteUser: { enabled: true } },
       session: { cookieCache: { enabled: true } },
     });
@@ -169,7 +168,7 @@ describe("write order (no transactions)", () => {
 describe("user delete hooks", () => {
   it("a before hook returning false refuses with 403 and nothing is deleted; after sees the deleted user", async () => {
     const deleted: string[] = [];
-    t = await freshTestAuth({
+    await openAuth({
       user: { deleteUser: { enabled: true } },
       hooks: {
         user: {

@@ -2,17 +2,16 @@ import { describe, expect, it } from "vitest";
 import { TestBrowser } from "#test/browser.ts";
 import { deleteLinkFrom, signUpIn } from "#test/deletion.ts";
 import { addMember, createOrganization, signIn } from "#test/organization.ts";
-import { type TestAuth, useFreshTestAuth } from "#test/test-auth.ts";
+import { useTestAuthPerTest } from "#test/test-auth.ts";
 
 /**
  * Database commands per deletion request (docs/architecture.md), named `command:collection`. Rate limiting is
  * off here so the count is deletion's own (the limiter's counter is measured by the session budget).
  */
-let t: TestAuth;
-const freshTestAuth = useFreshTestAuth();
+const { t, openAuth } = useTestAuthPerTest();
 
 async function createMeteredAuth(sendDeleteAccountVerification: boolean) {
-  t = await freshTestAuth({ user: { deleteUser: { enabled: true, sendDeleteAccountVerification } } });
+  await openAuth({ user: { deleteUser: { enabled: true, sendDeleteAccountVerification } } });
   return { auth: t.auth, outbox: t.outbox };
 }
 
@@ -83,7 +82,7 @@ describe("database commands per deletion request", () => {
   });
 
   it("delete-user of an owner, co-owner and member: 2 more reads, the guarded demotion, the organization cascade", async () => {
-    t = await freshTestAuth({ user: { deleteUser: { enabled: true } } });
+    await openAuth({ user: { deleteUser: { enabled: true } } });
     const [ada, bob] = [await signIn(t, "ada"), await signIn(t, "bob")];
     await createOrganization(ada, "alone");
     const coOwned = await createOrganization(ada, "co-owned");
@@ -125,7 +124,7 @@ describe("database commands per deletion request", () => {
   });
 
   it("delete-user refused for a sole owner: 5 reads, no write", async () => {
-    t = await freshTestAuth({ user: { deleteUser: { enabled: true } } });
+    await openAuth({ user: { deleteUser: { enabled: true } } });
     const [ada, bob] = [await signIn(t, "ada"), await signIn(t, "bob")];
     await addMember(t, await createOrganization(ada, "org"), bob, "member");
     const commands = await count(() => ada.browser.post("/delete-user", {}));

@@ -11,7 +11,7 @@ import {
   userRows,
 } from "#test/deletion.ts";
 import { addMember, createOrganization, memberRoles, signIn } from "#test/organization.ts";
-import { type TestAuth, useFreshTestAuth } from "#test/test-auth.ts";
+import { useTestAuthPerTest } from "#test/test-auth.ts";
 import type { MemberDoc, UserDoc } from "../../db/documents.ts";
 import { readOrganizationRelease, releaseOwnerships } from "./organizations.ts";
 import { deleteUserAndData } from "./service.ts";
@@ -20,14 +20,13 @@ import { deleteUserAndData } from "./service.ts";
  * docs/security.md on the other deletion paths — admin remove-user and the mailed link — and
  * under concurrency: two co-owners deleting themselves at once never leave an owner-less org.
  */
-let t: TestAuth;
-const freshTestAuth = useFreshTestAuth();
+const { t, openAuth } = useTestAuthPerTest();
 
 const rowsOf = (userId: string) => userRows(t.db, new ObjectId(userId));
 
 describe("POST /admin/remove-user and the target's organizations", () => {
   async function setUp() {
-    t = await freshTestAuth();
+    await openAuth();
     const admin = await signIn(t, "admin");
     await t.db
       .collection("users")
@@ -73,7 +72,7 @@ describe("POST /admin/remove-user and the target's organizations", () => {
 
 describe("GET /delete-user/callback and the user's organizations", () => {
   it("redirects a sole owner with error=SOLE_OWNER_CANNOT_BE_DELETED and keeps the token; after the transfer the same link deletes", async () => {
-    t = await freshTestAuth({
+    await openAuth({
       user: { deleteUser: { enabled: true, sendDeleteAccountVerification: true } },
     });
     const [ada, bob, carol] = [await signIn(t, "ada"), await signIn(t, "bob"), await signIn(t, "carol")];
@@ -107,7 +106,7 @@ describe("GET /delete-user/callback and the user's organizations", () => {
 
 describe("concurrency (FerretDB does not serialise updates; the sole-owner guard must hold anyway)", () => {
   it("two co-owners deleting themselves at once: never both, and the organization keeps an owner", async () => {
-    t = await freshTestAuth({ user: { deleteUser: { enabled: true } } });
+    await openAuth({ user: { deleteUser: { enabled: true } } });
     for (let round = 0; round < 3; round++) {
       const [ada, bob, carol] = await Promise.all(
         ["ada", "bob", "carol"].map((name) => signIn(t, `${name}${round}`)),
@@ -133,7 +132,7 @@ describe("concurrency (FerretDB does not serialise updates; the sole-owner guard
   });
 
   it("a guard that loses puts back the roles already dropped and refuses", async () => {
-    t = await freshTestAuth();
+    await openAuth();
     const [ada, bob, carol] = [await signIn(t, "ada"), await signIn(t, "bob"), await signIn(t, "carol")];
     const coOwned = await createOrganization(ada, "co-owned");
     await addMember(t, coOwned, bob, "owner");
@@ -153,7 +152,7 @@ describe("concurrency (FerretDB does not serialise updates; the sole-owner guard
 
   /** Ada is an admin of an organization owned by Bob, with Carol a member; her plan is read now. */
   async function staleAdminPlan() {
-    t = await freshTestAuth({ user: { deleteUser: { enabled: true } } });
+    await openAuth({ user: { deleteUser: { enabled: true } } });
     const [ada, bob, carol] = [await signIn(t, "ada"), await signIn(t, "bob"), await signIn(t, "carol")];
     const org = await createOrganization(bob, "org");
     const adaMember = await addMember(t, org, ada, "admin");

@@ -18,20 +18,19 @@ import {
   type SignedIn,
   signIn,
 } from "#test/organization.ts";
-import { type TestAuth, useFreshTestAuth } from "#test/test-auth.ts";
+import { useTestAuthPerTest } from "#test/test-auth.ts";
 
 /**
  * docs/security.md through POST /delete-user: the only owner of an organization with other
  * members is refused with nothing deleted; an organization the user is alone in goes with them;
  * elsewhere their memberships, team memberships and pending invitations go and the seat is free.
  */
-let t: TestAuth;
-const freshTestAuth = useFreshTestAuth();
+const { t, openAuth } = useTestAuthPerTest();
 
 const NO_MEMBERSHIPS = { members: 0, teamMembers: 0, invitationsSent: 0 };
 
 async function setUp(overrides: Overrides = {}) {
-  t = await freshTestAuth({
+  await openAuth({
     user: { deleteUser: { enabled: true } },
     organization: { teams: { enabled: true }, ...overrides.organization },
   });
@@ -183,7 +182,7 @@ describe("POST /delete-user and the user's organizations", () => {
   });
 
   it("refuses to mail a confirmation link to a sole owner (no mail, no token)", async () => {
-    t = await freshTestAuth({
+    await openAuth({
       user: { deleteUser: { enabled: true, sendDeleteAccountVerification: true } },
     });
     const ada = await signIn(t, "ada");
@@ -199,7 +198,7 @@ describe("POST /delete-user and the user's organizations", () => {
   });
 
   it("refuses a mailed token given in the body to a user who became the sole owner, and keeps the token", async () => {
-    t = await freshTestAuth({
+    await openAuth({
       user: { deleteUser: { enabled: true, sendDeleteAccountVerification: true } },
     });
     const [ada, bob, carol] = [await signIn(t, "ada"), await signIn(t, "bob"), await signIn(t, "carol")];

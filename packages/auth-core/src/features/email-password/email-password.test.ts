@@ -1,7 +1,7 @@
 import { ObjectId } from "mongodb";
 import { beforeEach, describe, expect, it } from "vitest";
 import { SESSION_COOKIE, signUp, TestBrowser } from "#test/browser.ts";
-import { type TestAuth, useFreshTestAuth } from "#test/test-auth.ts";
+import { useTestAuthPerTest } from "#test/test-auth.ts";
 import { hashPassword } from "../../crypto/index.ts";
 
 /** The parameters scrypt-kdf stores in a hash (`s1$` + its 96-byte key: logN at 7, r and p big-endian). */
@@ -10,11 +10,7 @@ function scryptParams(stored: string): { logN: number; r: number; p: number } {
   return { logN: key.readUInt8(7), r: key.readUInt32BE(8), p: key.readUInt32BE(12) };
 }
 
-let t: TestAuth;
-beforeEach(async () => {
-  t = await freshTestAuth();
-});
-const freshTestAuth = useFreshTestAuth();
+const { t, openAuth } = useTestAuthPerTest({ open: "each-test" });
 
 describe("sign-up by email", () => {
   it("creates the user, a credential account with a scrypt hash, and a session cookie", async () => {
@@ -64,8 +60,7 @@ describe("sign-in by email", () => {
     // win. The account update hook injects exactly that interleaving: it fires right before the
     // re-hash write, and the "reset" it performs is a direct database write.
     let resetHash: string | null = null;
-    await t.close();
-    t = await freshTestAuth({
+    await openAuth({
       hooks: {
         account: {
           update: {
@@ -172,8 +167,7 @@ describe("response shapes", () => {
 
 describe("with requireEmailVerification", () => {
   beforeEach(async () => {
-    await t.close();
-    t = await freshTestAuth({ emailAndPassword: { requireEmailVerification: true } });
+    await openAuth({ emailAndPassword: { requireEmailVerification: true } });
   });
 
   it("sign-up of an existing address answers exactly like a new one, signs no one in and mails nothing", async () => {

@@ -1,7 +1,7 @@
 import type { AuthOptions } from "@tessera/auth-core";
 import { describe, expect, it } from "vitest";
 import { signUp, TestBrowser } from "#test/browser.ts";
-import { type TestAuth, useFreshTestAuth } from "#test/test-auth.ts";
+import { useTestAuthPerTest } from "#test/test-auth.ts";
 
 /**
  * Review finding s9-5 (docs/decisions/ "Email not verified", 403): the link mailed with the refusal goes out
@@ -12,11 +12,10 @@ const ADA = "ada@example.com";
 const PASSWORD = "correct horse battery";
 const NOT_VERIFIED = { code: "EMAIL_NOT_VERIFIED", message: "Email not verified" };
 
-let t: TestAuth;
-const freshTestAuth = useFreshTestAuth();
+const { t, openAuth } = useTestAuthPerTest();
 
 async function setUp(overrides: Omit<Partial<AuthOptions>, "database"> = {}) {
-  t = await freshTestAuth({ emailAndPassword: { requireEmailVerification: true }, ...overrides });
+  await openAuth({ emailAndPassword: { requireEmailVerification: true }, ...overrides });
   expect((await signUp(new TestBrowser(t.auth), { email: ADA, password: PASSWORD })).status).toBe(200);
 }
 

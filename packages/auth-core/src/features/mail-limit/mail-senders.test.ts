@@ -1,7 +1,7 @@
 import type { AuthOptions } from "@tessera/auth-core";
 import { describe, expect, it } from "vitest";
 import { signUp, TestBrowser } from "#test/browser.ts";
-import { type TestAuth, useFreshTestAuth } from "#test/test-auth.ts";
+import { useTestAuthPerTest } from "#test/test-auth.ts";
 
 /**
  * Issue 27, items 2 and 3 (docs/security.md, "Mail flooding"): a stranger's three invitations from
@@ -10,14 +10,13 @@ import { type TestAuth, useFreshTestAuth } from "#test/test-auth.ts";
  * another client's allowance, and `box+1@`, `box+2@` … count as one mailbox while each mail still
  * goes to the address as typed.
  */
-let t: TestAuth;
-const freshTestAuth = useFreshTestAuth();
+const { t, openAuth } = useTestAuthPerTest();
 
 const INVITEE = "grace@example.com";
 const PASSWORD = "correct horse battery";
 
 async function setUp(overrides: Omit<Partial<AuthOptions>, "database"> = {}) {
-  t = await freshTestAuth(overrides, { frozen: true });
+  await openAuth(overrides, { frozen: true });
 }
 
 const mailsTo = (email: string, kind: string) =>

@@ -1,22 +1,21 @@
 import { ObjectId } from "mongodb";
 import { beforeEach, describe, expect, it } from "vitest";
 import { SESSION_COOKIE, signUp, TestBrowser } from "#test/browser.ts";
-import { type TestAuth, useFreshTestAuth } from "#test/test-auth.ts";
+import { useTestAuthPerTest } from "#test/test-auth.ts";
 
 const EMAIL = "ada@example.com";
 const OLD_PASSWORD = "correct horse battery";
 const NEW_PASSWORD = "new staple password";
 
-let t: TestAuth;
+const { t, openAuth } = useTestAuthPerTest();
 let browser: TestBrowser;
 let userId: ObjectId;
 beforeEach(async () => {
-  t = await freshTestAuth();
+  await openAuth();
   browser = new TestBrowser(t.auth);
   const res = await signUp(browser, { email: EMAIL, password: OLD_PASSWORD });
   userId = ObjectId.createFromHexString(res.body.user.id);
 });
-const freshTestAuth = useFreshTestAuth();
 
 async function storedHash(): Promise<unknown> {
   return (await t.db.collection("accounts").findOne({ userId, providerId: "credential" }))?.password;
@@ -164,8 +163,7 @@ describe("POST /change-password", () => {
 
 describe("POST /change-password with the cookie cache on", () => {
   it("reads the session from the database: a revoked session cannot change the password", async () => {
-    await t.close();
-    t = await freshTestAuth({ session: { cookieCache: { enabled: true } } });
+    await openAuth({ session: { cookieCache: { enabled: true } } });
     browser = new TestBrowser(t.auth);
     const res = await signUp(browser, { email: EMAIL, password: OLD_PASSWORD });
     userId = ObjectId.createFromHexString(res.body.user.id);

@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import { signUp, TestBrowser } from "#test/browser.ts";
-import { type TestAuth, useFreshTestAuth } from "#test/test-auth.ts";
+import { useTestAuthPerTest } from "#test/test-auth.ts";
 
 /**
  * Database commands per password and email-change request (docs/architecture.md), named `command:collection`.
@@ -15,15 +15,14 @@ const RESET_LINK_SWEEP = "delete:verifications";
 /** A new password clears the user's failed sign-ins (features/sign-in-throttle). */
 const THROTTLE_CLEAR = "delete:verifications";
 
-let t: TestAuth;
+const { t, openAuth } = useTestAuthPerTest();
 let ada: TestBrowser;
 beforeEach(async () => {
   // Better Auth's change-email flow: the budget of an unverified address that moves at once.
-  t = await freshTestAuth({ user: { changeEmail: { enabled: true, verifyNewEmailFirst: false } } });
+  await openAuth({ user: { changeEmail: { enabled: true, verifyNewEmailFirst: false } } });
   ada = new TestBrowser(t.auth);
   await signUp(ada, { email: EMAIL, password: PASSWORD });
 });
-const freshTestAuth = useFreshTestAuth();
 
 describe("database commands per request", () => {
   it("change-password: the session, the credential account, its update, the reset-link sweep", async () => {

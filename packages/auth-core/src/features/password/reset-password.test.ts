@@ -2,7 +2,7 @@ import type { AuthOptions } from "@tessera/auth-core";
 import { describe, expect, it } from "vitest";
 import { signUp, TestBrowser } from "#test/browser.ts";
 import { credentialHashOf, resetRows } from "#test/stored-rows.ts";
-import { type TestAuth, useFreshTestAuth } from "#test/test-auth.ts";
+import { useTestAuthPerTest } from "#test/test-auth.ts";
 import { resetPasswordIdentifier } from "./rules.ts";
 
 const EMAIL = "ada@example.com";
@@ -14,12 +14,11 @@ const RESET_ANSWER = {
 };
 const INVALID_TOKEN = { code: "INVALID_TOKEN", message: "invalid token" };
 
-let t: TestAuth;
-const freshTestAuth = useFreshTestAuth();
+const { t, openAuth } = useTestAuthPerTest();
 
 /** A fresh instance with one signed-up user; returns that user's id. */
 async function setUp(overrides: Omit<Partial<AuthOptions>, "database"> = {}): Promise<string> {
-  t = await freshTestAuth(overrides);
+  await openAuth(overrides);
   const res = await signUp(new TestBrowser(t.auth), { email: EMAIL, password: OLD_PASSWORD });
   return res.body.user.id;
 }
@@ -144,7 +143,7 @@ describe("request a password reset", () => {
     ["resetPasswordEnabled is false", { resetPasswordEnabled: false }],
     ["email and password is off", { enabled: false }],
   ])("answers 400 Reset password isn't enabled when %s", async (_label, emailAndPassword) => {
-    t = await freshTestAuth({ emailAndPassword });
+    await openAuth({ emailAndPassword });
     await t.db.collection("users").insertOne({ email: EMAIL, name: "Ada", emailVerified: false });
     for (const path of ["/request-password-reset", "/forget-password"]) {
       const res = await new TestBrowser(t.auth).post(path, { email: EMAIL });
@@ -446,7 +445,7 @@ describe("POST /reset-password", () => {
   });
 
   it("answers 400 Reset password isn't enabled once the feature is off, keeping the token", async () => {
-    t = await freshTestAuth({ emailAndPassword: { resetPasswordEnabled: false } });
+    await openAuth({ emailAndPassword: { resetPasswordEnabled: false } });
     await t.db.collection("verifications").insertOne({
       identifier: resetPasswordIdentifier("AAAAAAAAAAAAAAAAAAAAAAAA"),
       value: "0123456789abcdef01234567",

@@ -3,7 +3,7 @@ import { ObjectId } from "mongodb";
 import { describe, expect, it } from "vitest";
 import { createCast } from "#test/admin.ts";
 import { signUp, TestBrowser } from "#test/browser.ts";
-import { type TestAuth, useFreshTestAuth } from "#test/test-auth.ts";
+import { useTestAuthPerTest } from "#test/test-auth.ts";
 
 const ADA = "ada@example.com";
 const ADA_NEW = "ada.new@example.com";
@@ -12,11 +12,10 @@ const PASSWORD = "correct horse battery";
 const NEW_PASSWORD = "new staple password";
 const INVALID_TOKEN = { code: "INVALID_TOKEN", message: "invalid token" };
 
-let t: TestAuth;
-const freshTestAuth = useFreshTestAuth();
+const { t, openAuth } = useTestAuthPerTest();
 
 async function setUp(overrides: Omit<Partial<AuthOptions>, "database"> = {}) {
-  t = await freshTestAuth(overrides);
+  await openAuth(overrides);
   const ada = new TestBrowser(t.auth);
   const res = await signUp(ada, { email: ADA, password: PASSWORD });
   expect(res.status).toBe(200);
@@ -60,7 +59,7 @@ async function expectLinkDead(token: string, email: string, password: string): P
 
 describe("a password reset ends the impersonation sessions the admin started", () => {
   it("the admin resets their own password: the impersonating browser is signed out", async () => {
-    t = await freshTestAuth();
+    await openAuth();
     const { admin, user } = await createCast(t);
     expect((await admin.browser.post("/admin/impersonate-user", { userId: user.id })).status).toBe(200);
     const before = await admin.browser.get<{ session: { impersonatedBy: string } }>("/get-session");

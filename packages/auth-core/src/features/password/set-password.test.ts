@@ -1,21 +1,20 @@
 import { ObjectId } from "mongodb";
 import { beforeEach, describe, expect, it } from "vitest";
 import { signUp, TestBrowser } from "#test/browser.ts";
-import { type TestAuth, useFreshTestAuth } from "#test/test-auth.ts";
+import { useTestAuthPerTest } from "#test/test-auth.ts";
 
 const EMAIL = "ada@example.com";
 const NEW_PASSWORD = "new staple password";
 
-let t: TestAuth;
+const { t, openAuth } = useTestAuthPerTest();
 let browser: TestBrowser;
 let userId: ObjectId;
 beforeEach(async () => {
-  t = await freshTestAuth();
+  await openAuth();
   browser = new TestBrowser(t.auth);
   const res = await signUp(browser, { email: EMAIL, password: "correct horse battery" });
   userId = ObjectId.createFromHexString(res.body.user.id);
 });
-const freshTestAuth = useFreshTestAuth();
 
 /** Turns the signed-up user into one who signed up through a provider: no credential account. */
 async function dropCredentialAccount(): Promise<void> {
@@ -64,10 +63,9 @@ describe("set-password (server only)", () => {
   });
 
   it("fills a passwordless credential account through the account update hooks, which may refuse", async () => {
-    await t.close();
     const seen: string[] = [];
     let refuse = true;
-    t = await freshTestAuth({
+    await openAuth({
       hooks: {
         account: {
           update: {

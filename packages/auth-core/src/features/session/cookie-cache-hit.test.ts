@@ -1,8 +1,8 @@
 import { ObjectId } from "mongodb";
-import { beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { CACHE_COOKIE, SESSION_COOKIE, signUp, TestBrowser } from "#test/browser.ts";
 import { isClearing, setCookieLine, tokenOf } from "#test/session-cookies.ts";
-import { TEST_SECRET, type TestAuth, useFreshTestAuth } from "#test/test-auth.ts";
+import { TEST_SECRET, useTestAuthPerTest } from "#test/test-auth.ts";
 import { signValue } from "../../crypto/index.ts";
 import type { SessionDoc, UserDoc } from "../../db/documents.ts";
 import { decodeCookieCache, encodeCookieCache, readCookieCache } from "./cookie-cache.ts";
@@ -12,11 +12,10 @@ import { decodeCookieCache, encodeCookieCache, readCookieCache } from "./cookie-
  * (bound to the exact signed session cookie) stands for both cookies, and the documents are rebuilt
  * only when read. Each test pins what must not change because of that.
  */
-let t: TestAuth;
-beforeEach(async () => {
-  t = await freshTestAuth({ session: { cookieCache: { enabled: true } } });
+const { t } = useTestAuthPerTest({
+  open: "each-test",
+  overrides: { session: { cookieCache: { enabled: true } } },
 });
-const freshTestAuth = useFreshTestAuth();
 
 async function signedUpWithoutRow(email = "ada@example.com"): Promise<TestBrowser> {
   const browser = new TestBrowser(t.auth);

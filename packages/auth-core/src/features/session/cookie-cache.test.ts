@@ -1,5 +1,5 @@
 import { ObjectId } from "mongodb";
-import { beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { CACHE_COOKIE, SESSION_COOKIE, signUp, TestBrowser } from "#test/browser.ts";
 import {
   flipChar,
@@ -9,7 +9,7 @@ import {
   setCookieValue,
   tokenOf,
 } from "#test/session-cookies.ts";
-import { TEST_SECRET, type TestAuth, useFreshTestAuth } from "#test/test-auth.ts";
+import { TEST_SECRET, useTestAuthPerTest } from "#test/test-auth.ts";
 import type { SessionDoc, UserDoc } from "../../db/documents.ts";
 import { COOKIE_CACHE_MAX_LENGTH, decodeCookieCache, encodeCookieCache } from "./cookie-cache.ts";
 
@@ -18,11 +18,10 @@ interface SessionBody {
   user: { id: string; email: string; image: string | null };
 }
 
-let t: TestAuth;
-beforeEach(async () => {
-  t = await freshTestAuth({ session: { cookieCache: { enabled: true } } });
+const { t } = useTestAuthPerTest({
+  open: "each-test",
+  overrides: { session: { cookieCache: { enabled: true } } },
 });
-const freshTestAuth = useFreshTestAuth();
 
 /** Signs up and deletes the session row behind the browser's back: only the cache can answer. */
 async function signUpThenDeleteRow(browser: TestBrowser, email = "ada@example.com"): Promise<string> {

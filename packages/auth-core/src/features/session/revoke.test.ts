@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { SESSION_COOKIE, signUp, TestBrowser } from "#test/browser.ts";
 import { DAY, findSessionRow, isClearing, setCookieLine, tokenOf } from "#test/session-cookies.ts";
-import { type TestAuth, useFreshTestAuth } from "#test/test-auth.ts";
+import { useTestAuthPerTest } from "#test/test-auth.ts";
 
 interface ListedSession {
   id: string;
@@ -10,8 +10,7 @@ interface ListedSession {
   expiresAt: string;
 }
 
-let t: TestAuth;
-const freshTestAuth = useFreshTestAuth();
+const { t, openAuth } = useTestAuthPerTest();
 
 const UNAUTHORIZED = { code: "UNAUTHORIZED", message: "unauthorized" };
 const SESSION_NOT_FOUND = { code: "SESSION_NOT_FOUND", message: "Session not found" };
@@ -41,7 +40,7 @@ async function liveTokens(): Promise<string[]> {
 describe("list-sessions", () => {
   it("lists the caller's unexpired sessions with their tokens, and no one else's", async () => {
     // A fresh age longer than the day we skip, so list-sessions (fresh-only) still answers.
-    t = await freshTestAuth({ session: { freshAge: 3 * DAY } });
+    await openAuth({ session: { freshAge: 3 * DAY } });
     const { ada, bob } = await setUpUsers();
     const shortLived = await signIn("ada@example.com", false);
     t.advance(DAY + 1);
@@ -71,14 +70,14 @@ describe("list-sessions", () => {
   });
 
   it("answers 401 without a session", async () => {
-    t = await freshTestAuth();
+    await openAuth();
     const res = await new TestBrowser(t.auth).get("/list-sessions");
     expect(res.status).toBe(401);
     expect(res.body).toEqual(UNAUTHORIZED);
   });
 
   it("requires a fresh session (updated within the fresh age)", async () => {
-    t = await freshTestAuth({ session: { freshAge: 3600 } });
+    await openAuth({ session: { freshAge: 3600 } });
     const browser = new TestBrowser(t.auth);
     await signUp(browser);
     t.advance(7200);
@@ -92,7 +91,7 @@ describe("list-sessions", () => {
 
 describe("revoke-session", () => {
   it("ends another session of the caller; the caller's own stays signed in", async () => {
-    t = await freshTestAuth();
+    await openAuth();
     const { ada, bob } = await setUpUsers();
     const victim = tokenOf(ada[1]);
     const res = await ada[0].post("/revoke-session", { token: victim });
@@ -105,7 +104,7 @@ describe("revoke-session", () => {
   });
 
   it("answers 400 Session not found for another user's token and an unknown one, and deletes nothing", async () => {
-    t = await freshTestAuth();
+    await openAuth();
     const { ada, bob } = await setUpUsers();
     const before = await liveTokens();
     for (const token of [tokenOf(bob), "x".repeat(32)]) {
@@ -118,7 +117,7 @@ describe("revoke-session", () => {
   });
 
   it("revoking the current session signs the caller out", async () => {
-    t = await freshTestAuth();
+    await openAuth();
     const { ada } = await setUpUsers();
     const token = tokenOf(ada[0]);
     const res = await ada[0].post("/revoke-session", { token });
@@ -128,7 +127,7 @@ describe("revoke-session", () => {
   });
 
   it("refuses a token that is not a string (operator injection) with 400 and deletes nothing", async () => {
-    t = await freshTestAuth();
+    await openAuth();
     const { ada } = await setUpUsers();
     const before = await liveTokens();
     for (const token of [{ $ne: null }, "", 42]) {
@@ -140,7 +139,7 @@ describe("revoke-session", () => {
   });
 
   it("answers 401 without a session and deletes nothing", async () => {
-    t = await freshTestAuth();
+    await openAuth();
     const { ada } = await setUpUsers();
     const res = await new TestBrowser(t.auth).post("/revoke-session", { token: tokenOf(ada[1]) });
     expect(res.status).toBe(401);
@@ -151,7 +150,7 @@ describe("revoke-session", () => {
 
 describe("revoke-sessions", () => {
   it("ends every session of the caller, clears the cookies and leaves other users alone", async () => {
-    t = await freshTestAuth();
+    await openAuth();
     const { ada, bob } = await setUpUsers();
     const res = await ada[0].post("/revoke-sessions");
     expect(res.status).toBe(200);
@@ -162,7 +161,7 @@ describe("revoke-sessions", () => {
   });
 
   it("refuses a cookie-bearing request from an untrusted origin and deletes nothing", async () => {
-    t = await freshTestAuth();
+    await openAuth();
     const { ada } = await setUpUsers();
     const res = await ada[0].post("/revoke-sessions", {}, { headers: { origin: "https://evil.example" } });
     expect(res.status).toBe(403);
@@ -173,7 +172,7 @@ describe("revoke-sessions", () => {
 
 describe("revoke-other-sessions", () => {
   it("ends every session of the caller except the current one", async () => {
-    t = await freshTestAuth();
+    await openAuth();
     const { ada, bob } = await setUpUsers();
     const res = await ada[1].post("/revoke-other-sessions");
     expect(res.status).toBe(200);
@@ -185,7 +184,7 @@ describe("revoke-other-sessions", () => {
   });
 
   it("reads the caller from the database, not the cookie cache: a revoked session revokes nothing", async () => {
-    t = await freshTestAuth({ session: { cookieCache: { enabled: true } } });
+    await openAuth({ session: { cookieCache: { enabled: true } } });
     const { ada } = await setUpUsers();
     await t.db.collection("sessions").deleteOne({ token: tokenOf(ada[0]) });
     // get-session may still answer from the 60-second cache...

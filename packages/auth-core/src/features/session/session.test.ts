@@ -11,15 +11,14 @@ import {
   setCookieLine,
   tokenOf,
 } from "#test/session-cookies.ts";
-import { TEST_ORIGIN, TEST_SECRET, type TestAuth, useFreshTestAuth } from "#test/test-auth.ts";
+import { TEST_ORIGIN, TEST_SECRET, useTestAuthPerTest } from "#test/test-auth.ts";
 
 interface SessionBody {
   session: { id: string; userId: string; token: string; expiresAt: string };
   user: { id: string; email: string };
 }
 
-let t: TestAuth;
-const freshTestAuth = useFreshTestAuth();
+const { t, openAuth } = useTestAuthPerTest();
 
 interface Operation {
   security: Record<string, string[]>[];
@@ -37,7 +36,7 @@ async function getSessionOperation(): Promise<Operation> {
 
 describe("get-session", () => {
   beforeEach(async () => {
-    t = await freshTestAuth();
+    await openAuth();
   });
 
   it("answers null without a session cookie and sets no cookie", async () => {
@@ -57,7 +56,7 @@ describe("get-session", () => {
   });
 
   it("reads an API key where keys stand for sessions, and the API document lists the key's refusals", async () => {
-    t = await freshTestAuth({ apiKey: { enableSessionForAPIKeys: true } });
+    await openAuth({ apiKey: { enableSessionForAPIKeys: true } });
     const operation = await getSessionOperation();
     expect(operation.security).toContainEqual({});
     expect(operation.security).toContainEqual({ apiKey: [] });
@@ -116,7 +115,7 @@ describe("get-session", () => {
 
 describe("sliding refresh", () => {
   beforeEach(async () => {
-    t = await freshTestAuth();
+    await openAuth();
   });
 
   it("is not refreshed before the update age (1 day)", async () => {
@@ -181,7 +180,7 @@ describe("sliding refresh", () => {
 describe("rememberMe false", () => {
   beforeEach(async () => {
     // A short update age, so that a remembered session would be refreshed within the test.
-    t = await freshTestAuth({ session: { updateAge: 3600 } });
+    await openAuth({ session: { updateAge: 3600 } });
   });
 
   async function signIn(browser: TestBrowser, rememberMe: boolean) {
@@ -241,7 +240,7 @@ describe("rememberMe false", () => {
 
 describe("cookie lifetime", () => {
   it("never sends a Max-Age above 400 days", async () => {
-    t = await freshTestAuth({ session: { expiresIn: 400 * DAY } });
+    await openAuth({ session: { expiresIn: 400 * DAY } });
     const res = await signUp(new TestBrowser(t.auth));
     const maxAge = maxAgeOf(setCookieLine(res.headers, SESSION_COOKIE)!);
     expect(maxAge).toBeLessThanOrEqual(400 * DAY);
@@ -249,7 +248,7 @@ describe("cookie lifetime", () => {
   });
 
   it("refuses a session lifetime above 400 days when the auth is created", async () => {
-    t = await freshTestAuth();
+    await openAuth();
     expect(() =>
       createAuth({ database: t.db, secret: TEST_SECRET, session: { expiresIn: 400 * DAY + 1 } }),
     ).toThrow(/session\.expiresIn/);
@@ -258,7 +257,7 @@ describe("cookie lifetime", () => {
 
 describe("sign-out", () => {
   beforeEach(async () => {
-    t = await freshTestAuth();
+    await openAuth();
   });
 
   it("deletes the session row and clears the cookies; the old cookie no longer works", async () => {

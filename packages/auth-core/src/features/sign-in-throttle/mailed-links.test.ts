@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { signUp, TestBrowser } from "#test/browser.ts";
-import { type TestAuth, useFreshTestAuth } from "#test/test-auth.ts";
+import { useTestAuthPerTest } from "#test/test-auth.ts";
 
 /**
  * Issue 27 item 11a (docs/decisions/0007-a-mailed-link-ends-the-strangers-delays.md "A mailed link ends the stranger's delays"): a stranger who
@@ -17,8 +17,7 @@ const LOCKED = {
   message: "Account temporarily locked due to too many failed attempts. Try again later.",
 };
 
-let t: TestAuth;
-const freshTestAuth = useFreshTestAuth();
+const { t, openAuth } = useTestAuthPerTest();
 
 let nextAddress = 0;
 /** The stranger: a fresh browser at a fresh address each time, as a flood from many clients. */
@@ -46,7 +45,7 @@ function linkIn(pattern: RegExp): string {
 
 describe("a used reset link ends the stranger's delays for the owner", () => {
   it("locked out on a new device, the owner resets and signs in at once; the stranger is throttled again", async () => {
-    t = await freshTestAuth({}, { frozen: true });
+    await openAuth({}, { frozen: true });
     await signUp(new TestBrowser(t.auth), { email: EMAIL, password: PASSWORD });
     await strangerDelaysTheOwner();
     const owner = new TestBrowser(t.auth);
@@ -75,7 +74,7 @@ describe("a used reset link ends the stranger's delays for the owner", () => {
 
 describe("a used verification link ends the stranger's delays for the owner", () => {
   it("the owner's new device waits, the owner verifies the address, then signs in at once", async () => {
-    t = await freshTestAuth({}, { frozen: true });
+    await openAuth({}, { frozen: true });
     await signUp(new TestBrowser(t.auth), { email: EMAIL, password: PASSWORD });
     await strangerDelaysTheOwner();
     expect(
@@ -99,7 +98,7 @@ describe("a used verification link ends the stranger's delays for the owner", ()
   });
 
   it("an already verified address's link clears nothing (only proving the mailbox does)", async () => {
-    t = await freshTestAuth({}, { frozen: true });
+    await openAuth({}, { frozen: true });
     await signUp(new TestBrowser(t.auth), { email: EMAIL, password: PASSWORD });
     await new TestBrowser(t.auth).post("/send-verification-email", { email: EMAIL });
     const link = new URL(linkIn(/https?:\/\/\S*\/verify-email\?\S+/));

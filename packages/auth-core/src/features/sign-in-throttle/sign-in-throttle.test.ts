@@ -1,7 +1,7 @@
 import { ObjectId } from "mongodb";
 import { beforeEach, describe, expect, it } from "vitest";
 import { SESSION_COOKIE, signUp, TestBrowser } from "#test/browser.ts";
-import { type TestAuth, useFreshTestAuth } from "#test/test-auth.ts";
+import { useTestAuthPerTest } from "#test/test-auth.ts";
 import { verificationIdOf } from "../verification/index.ts";
 import { attemptLane } from "./rules.ts";
 
@@ -22,12 +22,12 @@ const HARD_LOCKED = {
   message: "Too many failed sign-in attempts. Reset your password to sign in.",
 };
 
-let t: TestAuth;
+const { t, openAuth } = useTestAuthPerTest();
 let userId: string;
 async function setUp(deleteUser = false): Promise<void> {
   // The per-address rate limiter is on, as in production: each guess comes from its own address.
   // A frozen clock: the delays are stepped with advance(), not waited for.
-  t = await freshTestAuth(
+  await openAuth(
     { rateLimit: { enabled: true }, user: { deleteUser: { enabled: deleteUser } } },
     { frozen: true },
   );
@@ -36,7 +36,6 @@ async function setUp(deleteUser = false): Promise<void> {
 beforeEach(async () => {
   await setUp();
 });
-const freshTestAuth = useFreshTestAuth();
 
 let nextAddress = 0;
 /** A sign-in from a fresh browser at a fresh address (198.18.0.0/15, benchmarking range). */
@@ -186,7 +185,6 @@ describe("per-account sign-in throttle", () => {
   });
 
   it("deleting the user removes the account's failures", async () => {
-    await t.close();
     await setUp(true);
     for (let i = 0; i < 3; i++) await signInFromElsewhere("wrong password!");
     const user = new TestBrowser(t.auth);

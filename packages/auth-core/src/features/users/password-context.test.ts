@@ -3,7 +3,7 @@ import { ObjectId } from "mongodb";
 import { describe, expect, it } from "vitest";
 import { signUpPerson } from "#test/admin.ts";
 import { signUp, TestBrowser } from "#test/browser.ts";
-import { type TestAuth, useFreshTestAuth } from "#test/test-auth.ts";
+import { useTestAuthPerTest } from "#test/test-auth.ts";
 
 /**
  * Issue 27, items 6 and 7 (docs/security.md "Common and breached passwords", "Passwords that name
@@ -45,11 +45,10 @@ const CONTEXT_WORDS = [
   "acmeportal",
 ];
 
-let t: TestAuth;
-const freshTestAuth = useFreshTestAuth();
+const { t, openAuth } = useTestAuthPerTest();
 
 async function setUp(overrides: Omit<Partial<AuthOptions>, "database"> = {}) {
-  t = await freshTestAuth({ appName: APP_NAME, ...overrides });
+  await openAuth({ appName: APP_NAME, ...overrides });
   const ada = new TestBrowser(t.auth);
   const id = (await signUp(ada, { email: EMAIL, password: PASSWORD })).body.user.id;
   return { ada, userId: new ObjectId(id) };
@@ -96,7 +95,7 @@ describe("a common password padded with whitespace is still common", () => {
 
 describe("a password that is the account's address or the app's name is refused", () => {
   it("sign-up: each word, whatever its case and padding; no user is stored", async () => {
-    t = await freshTestAuth({ appName: APP_NAME });
+    await openAuth({ appName: APP_NAME });
     for (const password of CONTEXT_WORDS) {
       const res = await signUp(new TestBrowser(t.auth), { email: EMAIL, password });
       expect({ password, status: res.status, body: res.body }).toEqual({
@@ -193,7 +192,7 @@ describe("a password that is the account's address or the app's name is refused"
   });
 
   it("admin create-user: the new address is refused, no user is created", async () => {
-    t = await freshTestAuth({ appName: APP_NAME });
+    await openAuth({ appName: APP_NAME });
     const admin = await signUpPerson(t, "admin", "admin");
     for (const password of ["grace.hopper@example.com", "Grace.Hopper", " acme portal"]) {
       const res = await admin.browser.post("/admin/create-user", {
@@ -208,7 +207,7 @@ describe("a password that is the account's address or the app's name is refused"
   });
 
   it("the default app name counts too", async () => {
-    t = await freshTestAuth();
+    await openAuth();
     // Long enough with its padding (the length rule counts what was typed), and still the name.
     const res = await signUp(new TestBrowser(t.auth), { email: EMAIL, password: "  TESSERA  " });
     expect(res.body).toEqual(CONTEXT);

@@ -3,7 +3,7 @@ import { ObjectId } from "mongodb";
 import { describe, expect, it } from "vitest";
 import { createCast } from "#test/admin.ts";
 import { signUp, TestBrowser } from "#test/browser.ts";
-import { type TestAuth, useFreshTestAuth } from "#test/test-auth.ts";
+import { useTestAuthPerTest } from "#test/test-auth.ts";
 
 /**
  * Security-hardening issue, finding 2: sign-up and change-password accepted `password`, `12345678`,
@@ -19,11 +19,10 @@ const COMPROMISED = {
 /** From the list, in cases the list does not spell: the check ignores case. */
 const COMMON = ["password123", "12345678", "PassWord", "Password123", "QWERTY123", "iloveyou"];
 
-let t: TestAuth;
-const freshTestAuth = useFreshTestAuth();
+const { t, openAuth } = useTestAuthPerTest();
 
 async function setUp(overrides: Omit<Partial<AuthOptions>, "database"> = {}) {
-  t = await freshTestAuth(overrides);
+  await openAuth(overrides);
   const ada = new TestBrowser(t.auth);
   const id = (await signUp(ada, { email: EMAIL, password: PASSWORD })).body.user.id;
   return { ada, userId: new ObjectId(id) };
@@ -90,7 +89,7 @@ describe("common and breached passwords are refused wherever a password is set",
   });
 
   it("admin set-user-password: refused, the user's password and sessions stay", async () => {
-    t = await freshTestAuth();
+    await openAuth();
     const { admin, user } = await createCast(t);
     const userId = new ObjectId(user.id);
     const hash = await credentialHash(userId);
@@ -105,7 +104,7 @@ describe("common and breached passwords are refused wherever a password is set",
   });
 
   it("admin create-user: refused, no user is created", async () => {
-    t = await freshTestAuth();
+    await openAuth();
     const { admin } = await createCast(t);
     const res = await admin.browser.post("/admin/create-user", {
       email: "new@example.com",
@@ -153,7 +152,7 @@ describe("emailAndPassword.isPasswordBreached (an online breach check of the app
 
   it("a hook that throws is logged and the password accepted (the offline list still applies)", async () => {
     const warned: unknown[] = [];
-    t = await freshTestAuth({
+    await openAuth({
       emailAndPassword: {
         isPasswordBreached: () => {
           throw new Error("breach service down");

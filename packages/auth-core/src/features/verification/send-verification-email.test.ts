@@ -1,9 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { CACHE_COOKIE, signUp, TestBrowser } from "#test/browser.ts";
-import { type TestAuth, useFreshTestAuth } from "#test/test-auth.ts";
+import { useTestAuthPerTest } from "#test/test-auth.ts";
 
-let t: TestAuth;
-const freshTestAuth = useFreshTestAuth();
+const { t, openAuth } = useTestAuthPerTest();
 
 function linkIn(text: string): string {
   const match = text.match(/https?:\/\/\S+/);
@@ -19,7 +18,7 @@ const ADA = "ada@example.com";
 
 describe("POST /send-verification-email, signed in", () => {
   it("mails a verify-email link for the caller's own unverified address; following it verifies", async () => {
-    t = await freshTestAuth();
+    await openAuth();
     const browser = new TestBrowser(t.auth);
     await signUp(browser);
     expect(t.outbox.messages()).toHaveLength(0);
@@ -44,7 +43,7 @@ describe("POST /send-verification-email, signed in", () => {
   });
 
   it("refuses another address with 400 and sends nothing", async () => {
-    t = await freshTestAuth();
+    await openAuth();
     const browser = new TestBrowser(t.auth);
     await signUp(browser);
     await signUp(new TestBrowser(t.auth), { email: "bob@example.com" });
@@ -58,7 +57,7 @@ describe("POST /send-verification-email, signed in", () => {
   });
 
   it("refuses an already verified address with 400 and sends nothing", async () => {
-    t = await freshTestAuth();
+    await openAuth();
     const browser = new TestBrowser(t.auth);
     await signUp(browser);
     await markVerified(ADA);
@@ -72,7 +71,7 @@ describe("POST /send-verification-email, signed in", () => {
   });
 
   it("reads the verified state from the database, not from a stale cookie cache", async () => {
-    t = await freshTestAuth({ session: { cookieCache: { enabled: true } } });
+    await openAuth({ session: { cookieCache: { enabled: true } } });
     const browser = new TestBrowser(t.auth);
     await signUp(browser);
     expect(browser.cookies.has(CACHE_COOKIE)).toBe(true);
@@ -85,7 +84,7 @@ describe("POST /send-verification-email, signed in", () => {
 
   it("uses the app's sendVerificationEmail hook instead of the mailer when given", async () => {
     const calls: { email: string; url: string; token: string }[] = [];
-    t = await freshTestAuth({
+    await openAuth({
       mail: {
         sendVerificationEmail: ({ user, url, token }) => void calls.push({ email: user.email, url, token }),
       },
@@ -103,7 +102,7 @@ describe("POST /send-verification-email, signed in", () => {
 
 describe("POST /send-verification-email, not signed in (no enumeration)", () => {
   it("answers the same for unknown, verified and unverified addresses; mails only the unverified one", async () => {
-    t = await freshTestAuth();
+    await openAuth();
     await signUp(new TestBrowser(t.auth));
     await signUp(new TestBrowser(t.auth), { email: "vera@example.com" });
     await markVerified("vera@example.com");
@@ -123,7 +122,7 @@ describe("POST /send-verification-email, not signed in (no enumeration)", () => 
   });
 
   it("the anonymous link verifies the address", async () => {
-    t = await freshTestAuth();
+    await openAuth();
     await signUp(new TestBrowser(t.auth));
     const anonymous = new TestBrowser(t.auth);
     await anonymous.post("/send-verification-email", { email: ADA });
@@ -135,7 +134,7 @@ describe("POST /send-verification-email, not signed in (no enumeration)", () => 
 
 describe("POST /send-verification-email, refusals", () => {
   it("answers 400 Verification email isn't enabled when verification is off, and sends nothing", async () => {
-    t = await freshTestAuth({ emailVerification: { enabled: false } });
+    await openAuth({ emailVerification: { enabled: false } });
     const browser = new TestBrowser(t.auth);
     await signUp(browser);
     const signedIn = await browser.post("/send-verification-email", { email: ADA });
@@ -153,7 +152,7 @@ describe("POST /send-verification-email, refusals", () => {
   it.each([["not-an-email"], ["a@b@example.com"], ["ada@example.com,eve@evil.io"], [""]])(
     "answers 400 Invalid email for %j",
     async (email) => {
-      t = await freshTestAuth();
+      await openAuth();
       const res = await new TestBrowser(t.auth).post("/send-verification-email", { email });
       expect(res.status).toBe(400);
       expect(res.body).toEqual({ code: "INVALID_EMAIL", message: "Invalid email" });
@@ -162,7 +161,7 @@ describe("POST /send-verification-email, refusals", () => {
   );
 
   it("answers 400 for an operator object instead of an email", async () => {
-    t = await freshTestAuth();
+    await openAuth();
     await signUp(new TestBrowser(t.auth));
     const res = await new TestBrowser(t.auth).post("/send-verification-email", { email: { $ne: "" } });
     expect(res.status).toBe(400);
@@ -173,7 +172,7 @@ describe("POST /send-verification-email, refusals", () => {
   it.each([["https://evil.example/cb"], ["//evil.example"], ["javascript:alert(1)"]])(
     "answers 403 Invalid callbackURL for %s and sends nothing",
     async (callbackURL) => {
-      t = await freshTestAuth();
+      await openAuth();
       const browser = new TestBrowser(t.auth);
       await signUp(browser);
       const signedIn = await browser.post("/send-verification-email", { email: ADA, callbackURL });

@@ -1,7 +1,7 @@
 import { ObjectId } from "mongodb";
 import { describe, expect, it } from "vitest";
 import { signUp, TestBrowser } from "#test/browser.ts";
-import { type TestAuth, useFreshTestAuth } from "#test/test-auth.ts";
+import { useTestAuthPerTest } from "#test/test-auth.ts";
 
 /**
  * Review finding s9-4: mail trackers append parameters to the links in a mail (utm_*). The three GET
@@ -13,8 +13,7 @@ const PASSWORD = "correct horse battery";
 const TRACKING = "utm_source=newsletter&utm_medium=email&utm_campaign=x%20y";
 const VALIDATION_ERROR = { code: "VALIDATION_ERROR", message: "Invalid request" };
 
-let t: TestAuth;
-const freshTestAuth = useFreshTestAuth();
+const { t, openAuth } = useTestAuthPerTest();
 
 /** The first link in the latest mail to `email`, as a path under the API base, with `extra` appended. */
 function mailedPath(email: string, extra = ""): string {
@@ -37,7 +36,7 @@ async function adaDoc() {
 
 describe("GET /verify-email with tracking parameters", () => {
   it("redirects to the callback (without the extra parameters) and verifies the address", async () => {
-    t = await freshTestAuth();
+    await openAuth();
     await signedUpAda();
     await new TestBrowser(t.auth).post("/send-verification-email", {
       email: ADA,
@@ -50,7 +49,7 @@ describe("GET /verify-email with tracking parameters", () => {
   });
 
   it("keeps the known keys strict: an untrusted callbackURL is 403, a missing token 400, nothing verified", async () => {
-    t = await freshTestAuth();
+    await openAuth();
     await signedUpAda();
     await new TestBrowser(t.auth).post("/send-verification-email", { email: ADA });
     const token = new URL(`http://x${mailedPath(ADA)}`).searchParams.get("token") ?? "";
@@ -68,7 +67,7 @@ describe("GET /verify-email with tracking parameters", () => {
 
 describe("GET /reset-password/{token} with tracking parameters", () => {
   it("forwards the token to the callback (without the extra parameters) and leaves the token unspent", async () => {
-    t = await freshTestAuth();
+    await openAuth();
     await signedUpAda();
     await new TestBrowser(t.auth).post("/request-password-reset", { email: ADA, redirectTo: "/reset" });
     const res = await new TestBrowser(t.auth).get(mailedPath(ADA, TRACKING));
@@ -88,7 +87,7 @@ describe("GET /reset-password/{token} with tracking parameters", () => {
 
 describe("GET /delete-user/callback with tracking parameters", () => {
   it("deletes the user and redirects to the callback (without the extra parameters)", async () => {
-    t = await freshTestAuth({
+    await openAuth({
       user: { deleteUser: { enabled: true, sendDeleteAccountVerification: true } },
     });
     const { browser, id } = await signedUpAda();

@@ -1,11 +1,10 @@
 import { ObjectId } from "mongodb";
 import { describe, expect, it } from "vitest";
 import { SESSION_COOKIE, signUp, TestBrowser } from "#test/browser.ts";
-import { TEST_SECRET, type TestAuth, useFreshTestAuth } from "#test/test-auth.ts";
+import { TEST_SECRET, useTestAuthPerTest } from "#test/test-auth.ts";
 import { signJwt } from "../../crypto/index.ts";
 
-let t: TestAuth;
-const freshTestAuth = useFreshTestAuth();
+const { t, openAuth } = useTestAuthPerTest();
 
 const ADA = "ada@example.com";
 
@@ -29,7 +28,7 @@ async function adaDoc() {
 
 describe("GET /verify-email, success", () => {
   it("without callbackURL answers {status, user} and sets emailVerified", async () => {
-    t = await freshTestAuth();
+    await openAuth();
     const token = await mailedToken();
     const res = await new TestBrowser(t.auth).get<{
       status: boolean;
@@ -42,7 +41,7 @@ describe("GET /verify-email, success", () => {
   });
 
   it("is idempotent: a second use still answers success and the user stays verified", async () => {
-    t = await freshTestAuth();
+    await openAuth();
     const token = await mailedToken();
     const browser = new TestBrowser(t.auth);
     await browser.get(verifyPath(token));
@@ -57,7 +56,7 @@ describe("GET /verify-email, success", () => {
     ["/dashboard?tab=1", "/dashboard?tab=1"],
     ["http://localhost:3000/welcome", "http://localhost:3000/welcome"],
   ])("with callbackURL %s redirects to it", async (callbackURL, location) => {
-    t = await freshTestAuth();
+    await openAuth();
     const token = await mailedToken();
     const res = await new TestBrowser(t.auth).get(verifyPath(token, callbackURL));
     expect(res.status).toBe(302);
@@ -66,7 +65,7 @@ describe("GET /verify-email, success", () => {
   });
 
   it("does not sign anyone in by default", async () => {
-    t = await freshTestAuth();
+    await openAuth();
     const token = await mailedToken();
     const browser = new TestBrowser(t.auth);
     const sessionsBefore = await t.db.collection("sessions").countDocuments();
@@ -78,7 +77,7 @@ describe("GET /verify-email, success", () => {
 
 describe("GET /verify-email with autoSignInAfterVerification", () => {
   it("signs the visitor in once, on the first verification only", async () => {
-    t = await freshTestAuth({ emailVerification: { autoSignInAfterVerification: true } });
+    await openAuth({ emailVerification: { autoSignInAfterVerification: true } });
     const token = await mailedToken();
     const user = await adaDoc();
     const browser = new TestBrowser(t.auth);
@@ -97,7 +96,7 @@ describe("GET /verify-email with autoSignInAfterVerification", () => {
   });
 
   it("mints one session for 10 concurrent clicks of the link (the verified-flag update is not atomic on FerretDB v1)", async () => {
-    t = await freshTestAuth({ emailVerification: { autoSignInAfterVerification: true } });
+    await openAuth({ emailVerification: { autoSignInAfterVerification: true } });
     const token = await mailedToken();
     const user = await adaDoc();
     const visitors = Array.from({ length: 10 }, () => new TestBrowser(t.auth));
@@ -110,7 +109,7 @@ describe("GET /verify-email with autoSignInAfterVerification", () => {
   });
 
   it("does not replace the session of someone already signed in", async () => {
-    t = await freshTestAuth({ emailVerification: { autoSignInAfterVerification: true } });
+    await openAuth({ emailVerification: { autoSignInAfterVerification: true } });
     const token = await mailedToken();
     const bob = new TestBrowser(t.auth);
     await signUp(bob, { email: "bob@example.com" });
@@ -124,7 +123,7 @@ describe("GET /verify-email with autoSignInAfterVerification", () => {
 
 describe("GET /verify-email, token errors", () => {
   it("an expired token (3601 s) answers 401 token_expired and verifies nothing", async () => {
-    t = await freshTestAuth();
+    await openAuth();
     const token = await mailedToken();
     t.advance(3601);
     const res = await new TestBrowser(t.auth).get(verifyPath(token));
@@ -135,7 +134,7 @@ describe("GET /verify-email, token errors", () => {
 
   it("a token still inside its lifetime (3599 s) works", async () => {
     // A frozen clock: on a loaded machine the sign-up's scrypt alone can take past the last second.
-    t = await freshTestAuth({}, { frozen: true });
+    await openAuth({}, { frozen: true });
     const token = await mailedToken();
     t.advance(3599);
     const res = await new TestBrowser(t.auth).get(verifyPath(token));
@@ -144,7 +143,7 @@ describe("GET /verify-email, token errors", () => {
   });
 
   it("a tampered token answers 401 invalid_token", async () => {
-    t = await freshTestAuth();
+    await openAuth();
     const token = await mailedToken();
     const [header, payload, signature] = token.split(".") as [string, string, string];
     const flipped = `${header}.${payload}.${signature.slice(0, -2)}${signature.endsWith("AA") ? "BB" : "AA"}`;
@@ -159,7 +158,7 @@ describe("GET /verify-email, token errors", () => {
   });
 
   it("a JWT signed with our secret for another purpose, or with another secret, is invalid_token", async () => {
-    t = await freshTestAuth();
+    await openAuth();
     await signUp(new TestBrowser(t.auth));
     const now = t.now();
     const noPurpose = await signJwt({ email: ADA }, TEST_SECRET, 3600, now);
@@ -178,7 +177,7 @@ describe("GET /verify-email, token errors", () => {
   });
 
   it("a token for a deleted user answers 401 user_not_found", async () => {
-    t = await freshTestAuth();
+    await openAuth();
     const token = await mailedToken();
     await t.db.collection("users").deleteOne({ email: ADA });
     const res = await new TestBrowser(t.auth).get(verifyPath(token));
@@ -187,7 +186,7 @@ describe("GET /verify-email, token errors", () => {
   });
 
   it("a token bound to a deleted user does not verify a new account re-registered at that address", async () => {
-    t = await freshTestAuth();
+    await openAuth();
     const token = await mailedToken();
     await t.db.collection("users").deleteOne({ email: ADA });
     await signUp(new TestBrowser(t.auth));
@@ -198,7 +197,7 @@ describe("GET /verify-email, token errors", () => {
   });
 
   it("a token without a user binding falls back to the address (tokens minted by createEmailVerificationToken)", async () => {
-    t = await freshTestAuth();
+    await openAuth();
     await signUp(new TestBrowser(t.auth));
     const token = await signJwt({ email: ADA, purpose: "verify-email" }, TEST_SECRET, 3600, t.now());
     const res = await new TestBrowser(t.auth).get(verifyPath(token));
@@ -214,7 +213,7 @@ describe("GET /verify-email, token errors", () => {
   ])(
     "with callbackURL %s, a %s token redirects with the error parameter",
     async (callbackURL, kind, location) => {
-      t = await freshTestAuth();
+      await openAuth();
       let token = await mailedToken();
       if (kind === "expired") t.advance(3601);
       if (kind === "tampered") token = `${token}x`;
@@ -229,7 +228,7 @@ describe("GET /verify-email, token errors", () => {
   it.each([["https://evil.example/x"], ["//evil.example"], ["/\\evil.example"]])(
     "an untrusted callbackURL %s answers 403 and verifies nothing (CVE-2024-56734)",
     async (callbackURL) => {
-      t = await freshTestAuth();
+      await openAuth();
       const token = await mailedToken();
       const res = await new TestBrowser(t.auth).get(verifyPath(token, callbackURL));
       expect(res.status).toBe(403);
@@ -240,7 +239,7 @@ describe("GET /verify-email, token errors", () => {
   );
 
   it("a missing or empty token answers 400 and verifies nothing", async () => {
-    t = await freshTestAuth();
+    await openAuth();
     await mailedToken();
     for (const path of ["/verify-email", "/verify-email?token=", "/verify-email?callbackURL=%2F"]) {
       const res = await new TestBrowser(t.auth).get(path);
@@ -251,7 +250,7 @@ describe("GET /verify-email, token errors", () => {
   });
 
   it("a sub that is not a 24-hex id never reaches the database and answers user_not_found", async () => {
-    t = await freshTestAuth();
+    await openAuth();
     await signUp(new TestBrowser(t.auth));
     const id = new ObjectId().toHexString();
     for (const sub of [`${id}x`, "zzzz"]) {
