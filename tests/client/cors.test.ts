@@ -49,7 +49,7 @@ describe("the standalone server", () => {
     expect(corsHeaders(session)).toEqual({
       "access-control-allow-origin": APP,
       "access-control-allow-credentials": "true",
-      "access-control-expose-headers": "X-Retry-After",
+      "access-control-expose-headers": "Retry-After, X-Retry-After",
     });
     expect(session.headers.get("vary")).toBe("Origin");
     const failed = await fetch(`${live.origin}/api/auth/sign-in/email`, {

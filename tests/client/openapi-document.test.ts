@@ -100,7 +100,7 @@ describe("the OpenAPI document's models and headers", () => {
   it("documents the wait headers of a 429 as they are sent", async () => {
     const headers = response("/api/auth/sign-in/email", "post", "429").headers!;
     expect(Object.keys(headers)).toEqual(["X-Retry-After", "Retry-After"]);
-    // The rate limiter's answer carries X-Retry-After.
+    // The rate limiter's answer carries both, with one value.
     const limited = await startLiveServer({ rateLimit: { enabled: true, window: 60, max: 1 } });
     try {
       let answer: Response | undefined;
@@ -108,6 +108,7 @@ describe("the OpenAPI document's models and headers", () => {
         answer = await fetch(`${limited.origin}/api/auth/ok`);
       expect(answer!.status).toBe(429);
       expect(answer!.headers.get("x-retry-after")).toMatch(/^\d+$/);
+      expect(answer!.headers.get("retry-after")).toBe(answer!.headers.get("x-retry-after"));
     } finally {
       await limited.close();
     }

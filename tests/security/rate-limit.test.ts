@@ -39,6 +39,8 @@ const wrongSignIn = (
 function expectLimited(res: { status: number; json: unknown; headers: Headers }, maxSeconds = 10) {
   expectCatalogueError(res, 429, "TOO_MANY_REQUESTS", "Too many requests. Please try again later.");
   const retryAfter = Number(res.headers.get("x-retry-after"));
+  // RFC 9110 Retry-After says the same, for clients and gateways that read only the standard header.
+  expect(res.headers.get("retry-after")).toBe(String(retryAfter));
   expect(Number.isInteger(retryAfter)).toBe(true);
   expect(retryAfter).toBeGreaterThanOrEqual(1);
   expect(retryAfter).toBeLessThanOrEqual(maxSeconds);

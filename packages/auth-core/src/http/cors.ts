@@ -75,7 +75,7 @@ function addCorsHeaders<Reply extends CorsReply>(reply: Reply, origin: string | 
     reply.headers["access-control-allow-origin"] = origin;
     reply.headers["access-control-allow-credentials"] = "true";
     // The client reads X-Retry-After to wait out a 429 before retrying.
-    reply.headers["access-control-expose-headers"] = "X-Retry-After";
+    reply.headers["access-control-expose-headers"] = "Retry-After, X-Retry-After";
   }
   addVary(reply.headers);
   return reply;

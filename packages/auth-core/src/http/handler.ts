@@ -422,6 +422,8 @@ async function checkRateLimit(
   const decision = await limiter.hit(`${rateLimitAddress(ip)}|${path}`, rule, auth.now(), deadlineMs);
   if (decision.allowed) return null;
   const reply = jsonReply(429, new AuthError("TOO_MANY_REQUESTS").toJSON());
+  // RFC 9110 §10.2.3 Retry-After for generic HTTP clients and gateways; X-Retry-After for the client.
+  reply.headers["retry-after"] = String(decision.retryAfterSeconds);
   reply.headers["x-retry-after"] = String(decision.retryAfterSeconds);
   return reply;
 }

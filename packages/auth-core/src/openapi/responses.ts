@@ -6,9 +6,9 @@ import type { JsonSchema } from "./json-schema.ts";
 export type Responses = Record<string, Record<string, unknown>>;
 
 /**
- * How long to wait, on 429 answers: the rate limiter and the two-factor code lock send X-Retry-After
- * (http/handler.ts, features/two-factor/endpoints/guards.ts); the sign-in lockout sends both
- * (features/email-password/endpoints/sign-in-email.ts).
+ * How long to wait, on 429 answers: the rate limiter, the two-factor code lock and the sign-in
+ * lockout send both headers (http/handler.ts, features/two-factor/endpoints/guards.ts,
+ * features/email-password/endpoints/sign-in-email.ts).
  */
 const RETRY_HEADERS = {
   "X-Retry-After": {
@@ -16,8 +16,7 @@ const RETRY_HEADERS = {
     schema: { type: "integer", minimum: 0 },
   },
   "Retry-After": {
-    description:
-      "Seconds to wait before trying again (RFC 9110 §10.2.3); sent with ACCOUNT_TEMPORARILY_LOCKED.",
+    description: "Seconds to wait before trying again (RFC 9110 §10.2.3); the same value as X-Retry-After.",
     schema: { type: "integer", minimum: 0 },
   },
 };

@@ -29,15 +29,17 @@ export async function requireChallenge(auth: AuthContext, jar: CookieJar): Promi
   return challenge;
 }
 
-/** challenge.ts admitCodeAttempt, its temporary lock answered with X-Retry-After (like a rate limit). */
+/** challenge.ts admitCodeAttempt, its temporary lock answered with Retry-After and X-Retry-After (like a rate limit). */
 export async function admitCodeAttemptOrSay(
   ctx: { auth: AuthContext; setHeader(name: string, value: string): void },
   challenge: ActiveChallenge,
   method: "code" | "backup-code",
 ): Promise<void> {
   const admitted = await admitCodeAttempt(ctx.auth, challenge, method);
-  if (!admitted.ok && admitted.code === "ACCOUNT_TEMPORARILY_LOCKED")
+  if (!admitted.ok && admitted.code === "ACCOUNT_TEMPORARILY_LOCKED") {
+    ctx.setHeader("Retry-After", String(admitted.retryAfterSeconds));
     ctx.setHeader("X-Retry-After", String(admitted.retryAfterSeconds));
+  }
   answerRefusal(admitted);
 }
 
