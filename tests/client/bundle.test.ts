@@ -29,18 +29,26 @@ async function bundle(entry: string, external: string[] = []) {
   return { inputs, imports, code: result.outputFiles[0]!.text };
 }
 
+/** The role rules of `@tessera/auth-core/roles` (checkRolePermission), pure like the client itself. */
+const ROLE_RULES = [
+  "packages/auth-core/src/contracts/role-list.ts",
+  "packages/auth-core/src/features/organization/members/rules.ts",
+];
+
 describe("the browser bundle", () => {
   it("of @tessera/auth-core/client holds only client/ sources and imports nothing", async () => {
     const { inputs, imports, code } = await bundle("client/index.ts");
-    expect(inputs.filter((input) => !input.includes("packages/auth-core/src/client/"))).toEqual([]);
+    expect(inputs.filter((input) => !input.includes("packages/auth-core/src/client/"))).toEqual(ROLE_RULES);
     expect(imports).toEqual([]);
     expect(code).not.toMatch(/node:|mongodb/);
   });
 
   it("of @tessera/auth-core/react holds only client/ and react/ sources and imports only react", async () => {
     const { inputs, imports } = await bundle("react/index.ts", ["react"]);
-    expect(inputs.filter((input) => !/packages\/auth-core\/src\/(client|react)\//.test(input))).toEqual([]);
-    expect(imports).toEqual(["react"]);
+    expect(inputs.filter((input) => !/packages\/auth-core\/src\/(client|react)\//.test(input))).toEqual(
+      ROLE_RULES,
+    );
+    expect([...new Set(imports)]).toEqual(["react"]);
   });
 
   it("of @tessera/auth-core/roles holds only the role rules and imports nothing (no zod, no server code)", async () => {
@@ -61,6 +69,11 @@ describe("the browser bundle", () => {
       createAuthClient: (options: object) => { $store: { session: { get(): unknown } } };
     };
     const client = module.createAuthClient({ baseURL: "http://127.0.0.1:9" });
-    expect(client.$store.session.get()).toEqual({ data: null, error: null, isPending: true });
+    expect(client.$store.session.get()).toEqual({
+      data: null,
+      error: null,
+      isPending: true,
+      isRefetching: false,
+    });
   });
 });

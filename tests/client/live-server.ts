@@ -3,7 +3,7 @@ import { createServer } from "node:net";
 import type { DevOutbox } from "@tessera/auth-core";
 import { type ConfigOptions, type RunningServer, startServer } from "@tessera/auth-core/server";
 import { type Db, MongoClient } from "mongodb";
-import { inject } from "vitest";
+import { afterAll, beforeAll, inject } from "vitest";
 
 /**
  * The standalone server on 127.0.0.1 with its own database, as the client tests' live server.
@@ -66,6 +66,21 @@ export async function startLiveServer(overrides: ConfigOptions = {}, env: Record
       await mongo.close();
     },
   };
+  return live;
+}
+
+/**
+ * The live server of a test file: started before its tests, closed (its database dropped) after
+ * them. The returned object is filled in by then.
+ */
+export function liveServerForFile(overrides: ConfigOptions = {}): LiveServer {
+  const live = {} as LiveServer;
+  beforeAll(async () => {
+    Object.assign(live, await startLiveServer(overrides));
+  });
+  afterAll(async () => {
+    await live.close?.();
+  });
   return live;
 }
 

@@ -72,13 +72,13 @@ describe("the session store", () => {
   it("reads once on the first subscription, and concurrent reads share one request", async () => {
     const { client, browser } = makeClient();
     const store = client.$store.session;
-    expect(store.get()).toEqual({ data: null, error: null, isPending: true });
+    expect(store.get()).toEqual({ data: null, error: null, isPending: true, isRefetching: false });
     const unsubscribe = store.subscribe(() => {});
     const [a, b, c] = await Promise.all([store.refetch(), store.refetch(), store.refetch()]);
     expect(browser.count("/get-session")).toBe(1);
     expect(a).toBe(b);
     expect(b).toBe(c);
-    expect(a).toEqual({ data: null, error: null, isPending: false });
+    expect(a).toEqual({ data: null, error: null, isPending: false, isRefetching: false });
     unsubscribe();
   });
 
@@ -88,7 +88,12 @@ describe("the session store", () => {
     await store.refetch();
     vi.useFakeTimers({ toFake: ["setTimeout"] });
     try {
-      const changed = new Promise<void>((resolve) => store.subscribe(resolve));
+      // Each re-read shows isRefetching first (the old value kept), then the value read.
+      const changed = new Promise<void>((resolve) =>
+        store.subscribe(() => {
+          if (!store.get().isRefetching) resolve();
+        }),
+      );
       const email = nextEmail();
       await client.signUp.email({ name: "Grace", email, password: PASSWORD });
       await vi.advanceTimersByTimeAsync(9);
@@ -110,7 +115,11 @@ describe("the session store", () => {
     await client.signOut();
     const store = client.$store.session;
     const states: (string | null)[] = [];
-    store.subscribe(() => states.push(store.get().data?.user.name ?? null));
+    // The values shown in turn (a re-read notifies while in flight and again when it answers).
+    store.subscribe(() => {
+      const name = store.get().data?.user.name ?? null;
+      if (states.length === 0 || states.at(-1) !== name) states.push(name);
+    });
     await store.refetch();
     await waitFor(() => states.length === 1);
     await client.signIn.email({ email, password: PASSWORD });

@@ -72,6 +72,9 @@ function importStatements(file: string): { target: string; typeOnly: boolean }[]
   return found;
 }
 
+/** `@tessera/auth-core/roles`: pure and browser-safe; the client's checkRolePermission decides with it. */
+const ROLE_RULES = ["features/organization/members/rules.ts", "contracts/role-list.ts"];
+
 /**
  * The browser client and the React hooks (docs/client.md): values only from their own folders (and
  * React), types only from contracts/, errors/ and zod — so a browser bundle carries no server code,
@@ -85,6 +88,7 @@ function clientImportViolations(): string[] {
     for (const { target, typeOnly } of importStatements(file)) {
       const ownValue =
         target.startsWith("client/") ||
+        ROLE_RULES.includes(target) ||
         (folder === "react" && (target.startsWith("react/") || target === "react"));
       const allowedType = typeOnly && (/^(contracts|errors)\//.test(target) || target === "zod");
       if (!ownValue && !allowedType) found.push(`${file} -> ${target}${typeOnly ? " (type)" : ""}`);

@@ -4,8 +4,9 @@ import type {
   MemberWithUser,
   Organization as OrganizationRow,
 } from "../contracts/organization-models.ts";
-import type { AuthClientApi } from "./api.generated.ts";
-import type { AuthStore } from "./types.ts";
+import type { AuthClientApi, OrganizationMethods } from "./api.generated.ts";
+import type { RolePermissionQuery } from "./role-permission.ts";
+import type { AuthStore, ClientResult, FetchCallOptions } from "./types.ts";
 
 /**
  * The client's methods (`AuthClientApi` and its groups) are generated from the contracts into
@@ -29,9 +30,23 @@ export interface AuthClientStores {
   organizations: AuthStore<OrganizationRow[]>;
   /** The caller's member row in the active organization. */
   activeMember: AuthStore<MemberWithUser>;
+  /** The caller's role in the active organization (`organization.getActiveMemberRole`). */
+  activeMemberRole: AuthStore<{ role: string }>;
 }
 
 export interface AuthClient extends AuthClientApi {
+  organization: OrganizationMethods & {
+    /**
+     * Whether `role` grants every action of `permissions` by the client's role table (option
+     * `roles`), decided now, with no request.
+     */
+    checkRolePermission(query: RolePermissionQuery): boolean;
+  };
+  /**
+   * Calls any path under the base path (`"/organization/get-active-member-role"`) with the client's
+   * base URL, fetch hooks, retries and store re-reads: for endpoints the client has no method for.
+   */
+  $fetch<T = unknown>(path: string, options?: FetchCallOptions): Promise<ClientResult<T>>;
   /** Stores: `client.$store.session.subscribe(…)`; the React hooks read these. */
   $store: AuthClientStores;
 }

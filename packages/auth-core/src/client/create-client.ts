@@ -2,9 +2,10 @@ import type { SessionAndUser } from "../contracts/models.ts";
 import type { AuthClient, AuthClientApi } from "./api.ts";
 import { watchBrowserEvents } from "./browser-events.ts";
 import { createSend, type Method } from "./request.ts";
+import { createRolePermissionCheck } from "./role-permission.ts";
 import { ROUTES, type RouteTable, staleStoresAfter } from "./routes.ts";
 import { type ClientStore, createStore } from "./store.ts";
-import type { AuthClientOptions, CallOptions, ClientResult } from "./types.ts";
+import type { AuthClientOptions, CallOptions, ClientResult, FetchCallOptions } from "./types.ts";
 
 /** After a session-changing call settles, its stores are re-read this much later (SPEC §7). */
 const SIGNAL_DELAY_MS = 10;
@@ -35,10 +36,22 @@ export function createAuthClient(options: AuthClientOptions = {}): AuthClient {
     onIdle: () => stopWatching(),
   });
   const organizationStores: ClientStore<unknown>[] = [
-    createStore(() => get("/organization/get-full-organization")),
-    createStore(() => get("/organization/list")),
-    createStore(() => get("/organization/get-active-member")),
+    createStore(readWhenSignedIn("/organization/get-full-organization")),
+    createStore(readWhenSignedIn("/organization/list")),
+    createStore(readWhenSignedIn("/organization/get-active-member")),
+    createStore(readWhenSignedIn("/organization/get-active-member-role")),
   ];
+
+  /**
+   * An organization store reads only for a signed-in caller: signed out, every organization
+   * endpoint answers 401 (a failed request in the browser's console for each hook on a public
+   * page), so the session is read first (the one in flight, or the one held) and a signed-out
+   * caller's organization value is null without a request.
+   */
+  function readWhenSignedIn(path: string) {
+    return async (): Promise<ClientResult<unknown>> =>
+      (await session.settled()).data ? get(path) : { data: null, error: null };
+  }
 
   function get<T>(path: string): Promise<ClientResult<T>> {
     return send("GET", path, undefined, undefined).then(({ result }) => result as ClientResult<T>);
@@ -63,14 +76,16 @@ export function createAuthClient(options: AuthClientOptions = {}): AuthClient {
     }, SIGNAL_DELAY_MS);
   }
 
+  async function call(verb: Method, path: string, input?: Record<string, unknown>, options?: CallOptions) {
+    const { result } = await send(verb, path, input, options);
+    if (!result.error) afterSuccess(verb, path, result.data, options);
+    return result;
+  }
+
   function method(route: string) {
     const verb: Method = route[0] === "G" ? "GET" : "POST";
-    const path = route.slice(1);
-    return async (input?: Record<string, unknown>, call?: CallOptions) => {
-      const { result } = await send(verb, path, input, call);
-      if (!result.error) afterSuccess(verb, path, result.data, call);
-      return result;
-    };
+    return (input?: Record<string, unknown>, options?: CallOptions) =>
+      call(verb, route.slice(1), input, options);
   }
 
   function build(table: RouteTable): Record<string, unknown> {
@@ -81,14 +96,14 @@ export function createAuthClient(options: AuthClientOptions = {}): AuthClient {
   }
 
   const api = build(ROUTES) as unknown as AuthClientApi;
-  const [activeOrganization, organizations, activeMember] = organizationStores;
+  const [activeOrganization, organizations, activeMember, activeMemberRole] = organizationStores;
+  const stores = { activeOrganization, organizations, activeMember, activeMemberRole };
   return {
     ...api,
-    $store: {
-      session,
-      activeOrganization: activeOrganization as AuthClient["$store"]["activeOrganization"],
-      organizations: organizations as AuthClient["$store"]["organizations"],
-      activeMember: activeMember as AuthClient["$store"]["activeMember"],
-    },
+    organization: { ...api.organization, checkRolePermission: createRolePermissionCheck(options.roles) },
+    // Any path under the base path, with the methods' hooks, retries and store re-reads.
+    $fetch: (path: string, { method: verb, body, ...options }: FetchCallOptions = {}) =>
+      call(verb ?? (body ? "POST" : "GET"), path, body, options) as Promise<ClientResult<never>>,
+    $store: { session, ...(stores as Omit<AuthClient["$store"], "session">) },
   };
 }

@@ -14,6 +14,7 @@ export type {
   TwoFactorMethods,
 } from "./api.ts";
 export { createAuthClient } from "./create-client.ts";
+export type { RolePermissionQuery } from "./role-permission.ts";
 export type {
   AuthClientOptions,
   AuthStore,
@@ -22,6 +23,7 @@ export type {
   ClientResult,
   ErrorContext,
   ExponentialRetry,
+  FetchCallOptions,
   FetchOptions,
   LinearRetry,
   RequestContext,

@@ -156,6 +156,7 @@ export function createSend(options: AuthClientOptions): Send {
       if (response?.ok) {
         const data = parseBody(await response.text());
         await hooks.onSuccess?.({ request, response, data });
+        await call.onSuccess?.({ request, response, data });
         return { result: { data, error: null }, response };
       }
       const canRetry =
@@ -170,6 +171,7 @@ export function createSend(options: AuthClientOptions): Send {
       }
       const error = response ? await readError(response) : networkError(failure);
       await hooks.onError?.({ request, response, error });
+      await call.onError?.({ request, response, error });
       return { result: { data: null, error }, response };
     }
   };

@@ -8,6 +8,8 @@ export interface ClientStore<T> extends AuthStore<T> {
    * have started before the change). A store nobody has read or subscribed to stays unread.
    */
   invalidate(): void;
+  /** The value once no read is in flight: the read in flight, else the value held, else a first read. */
+  settled(): Promise<StoreState<T>>;
 }
 
 export interface StoreHooks {
@@ -23,7 +25,7 @@ export interface StoreHooks {
  * data (signed out); any other error keeps the last data beside the error.
  */
 export function createStore<T>(load: () => Promise<ClientResult<T>>, hooks: StoreHooks = {}): ClientStore<T> {
-  let state: StoreState<T> = { data: null, error: null, isPending: true };
+  let state: StoreState<T> = { data: null, error: null, isPending: true, isRefetching: false };
   let hasValue = false;
   let inFlight: Promise<StoreState<T>> | null = null;
   let readAgain = false;
@@ -38,22 +40,27 @@ export function createStore<T>(load: () => Promise<ClientResult<T>>, hooks: Stor
 
   /** One read at a time: callers while it is in flight share it. */
   const read = (): Promise<StoreState<T>> => {
-    inFlight ??= load().then(
+    if (inFlight) return inFlight;
+    inFlight = load().then(
       (result) => {
         inFlight = null;
         publish({
           data: result.error ? (result.error.status === 401 ? null : state.data) : result.data,
           error: result.error,
           isPending: false,
+          isRefetching: false,
         });
         return state;
       },
       (error: unknown) => {
         // A programming error (no baseURL outside a browser): thrown to the caller, not kept.
         inFlight = null;
+        if (hasValue) publish({ ...state, isRefetching: false });
         throw error;
       },
     );
+    // A re-read of a value already shown: the page keeps it and may show that it is being refreshed.
+    if (hasValue) publish({ ...state, isRefetching: true });
     return inFlight;
   };
 
@@ -80,8 +87,14 @@ export function createStore<T>(load: () => Promise<ClientResult<T>>, hooks: Stor
     refetch,
     hydrate(data) {
       if (hasValue || inFlight) return;
-      publish({ data: data === null ? null : reviveDates(data), error: null, isPending: false });
+      publish({
+        data: data === null ? null : reviveDates(data),
+        error: null,
+        isPending: false,
+        isRefetching: false,
+      });
     },
+    settled: () => inFlight ?? (hasValue ? Promise.resolve(state) : refetch()),
     invalidate() {
       if (inFlight) readAgain = true;
       else if (hasValue || listeners.size > 0) void refetch();

@@ -2,6 +2,7 @@ import type { z } from "zod";
 import type { AnyContract } from "../contracts/contract.ts";
 import type { TwoFactorMethod } from "../contracts/two-factor.ts";
 import type { ErrorCode } from "../errors/catalogue.ts";
+import type { RoleTable } from "../features/organization/members/rules.ts";
 
 /**
  * What a failed call resolves to. `code` and `message` are the catalogue's (the server's
@@ -102,6 +103,12 @@ export interface AuthClientOptions {
    */
   navigate?(url: string): void;
   session?: SessionRefetchOptions;
+  /**
+   * The organization role table the server decides with, for `organization.checkRolePermission`:
+   * `buildRoleTable(organization.roles, organization.creatorRole)` from `@tessera/auth-core/roles`
+   * with the app's own roles. @default the default roles (owner, admin, member)
+   */
+  roles?: RoleTable;
 }
 
 /** Per-call options, the second argument of every method. */
@@ -115,6 +122,18 @@ export interface CallOptions {
   retry?: RetryOptions | false;
   /** `false`: do not follow a `{ url, redirect: true }` answer. @default true */
   navigate?: boolean;
+  /** This call's success, after `fetchOptions.onSuccess`. */
+  onSuccess?(context: SuccessContext): void | Promise<void>;
+  /** This call's final failure (after retries), after `fetchOptions.onError`. */
+  onError?(context: ErrorContext): void | Promise<void>;
+}
+
+/** `$fetch`'s options: a call's options plus the method and the body. */
+export interface FetchCallOptions extends CallOptions {
+  /** @default "POST" when a body is given, "GET" otherwise */
+  method?: "GET" | "POST";
+  /** The JSON body of a POST. */
+  body?: Record<string, unknown>;
 }
 
 /** What a method accepts: the contract's body (POST) or query (GET), as zod reads it in. */
@@ -138,6 +157,8 @@ export interface StoreState<T> {
   error: ClientError | null;
   /** True until the first read has answered. */
   isPending: boolean;
+  /** True while a re-read is in flight after a first answer (the data shown is kept meanwhile). */
+  isRefetching: boolean;
 }
 
 /** A value the client keeps in step with the server (the session, the active organization…). */
