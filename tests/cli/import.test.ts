@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { signIn } from "#test/admin.ts";
 import { TestBrowser } from "#test/browser.ts";
 import { TEST_SECRET, useTestAuth } from "#test/test-auth.ts";
-import { storedIds } from "../../packages/auth-core/src/operator.ts";
+import { importedAccountId } from "../../packages/auth-core/src/operator.ts";
 import { importAction } from "../../packages/cli/src/commands/import.ts";
 import { checkDataInvariants } from "../../packages/cli/src/invariants.ts";
 import { buildCli, runCli } from "./cli-process.ts";
@@ -250,7 +250,7 @@ describe("tessera import --from authjs", () => {
   it("a provider identity another Tessera user already holds is refused, not counted as there", async () => {
     const target = client.db(`import_held_${randomBytes(4).toString("hex")}`);
     const holder = new ObjectId();
-    const heldId = storedIds.account("google", "g-1");
+    const heldId = importedAccountId("google", "g-1");
     await target.collection("accounts").insertOne({
       _id: heldId,
       userId: holder,

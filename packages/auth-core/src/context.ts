@@ -62,6 +62,13 @@ export interface AuthContext {
    * create-auth so verification need not import social, which imports verification's tokens.
    */
   onEmailProven(auth: AuthContext, userId: ObjectId): Promise<void>;
+  /**
+   * After a write of a user's fields a member list shows (name, email, image) or of the user's
+   * removal: the organizations listing the user bump their listing versions. Handed in by
+   * create-auth (features/organization) so the users store, which organization imports, need not
+   * import it.
+   */
+  onMemberUserChanged(collections: Collections, userId: ObjectId): Promise<void>;
   /** In order: what deleting a user removes of each other feature's data (see UserDataRemover). */
   userDataRemovers: readonly UserDataRemover[];
   /** get-full-organization's listings (organization.listingCache); null when turned off. */

@@ -10,6 +10,7 @@ import {
   readApiKeySession,
 } from "./features/api-key/index.ts";
 import { type CleanupResult, cleanupExpired } from "./features/cleanup.ts";
+import { bumpListingsOfMemberUser } from "./features/organization/index.ts";
 import { type CoreEndpoint, coreEndpoints } from "./features/registry.ts";
 import { isSessionFresh, readCachedSession, readSession } from "./features/session/index.ts";
 import { clearSignInFailures } from "./features/sign-in-throttle/index.ts";
@@ -82,6 +83,7 @@ export function createAuth(input: AuthOptions): Auth {
     onEmailProven: async (auth, userId) => {
       await dropUnprovenProviderAccounts(auth, userId);
     },
+    onMemberUserChanged: bumpListingsOfMemberUser,
     // Deletion's steps 7 and 8 (features/deletion/service.ts): the order is that of the writes.
     userDataRemovers: [deleteUserTwoFactorData, clearSignInFailures, deleteUserApiKeyData],
     organizationListings: listingCacheOf(options.organization.listingCache),

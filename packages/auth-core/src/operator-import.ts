@@ -9,7 +9,7 @@ import { type Collections, openCollections } from "./db/collections.ts";
 import type { AccountDoc, UserDoc } from "./db/documents.ts";
 
 /** The Tessera database (the driver's `Db`). */
-type Db = Collections["db"];
+export type Db = Collections["db"];
 
 import {
   deleteOrphanRows,

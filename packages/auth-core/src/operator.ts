@@ -7,7 +7,7 @@
 import type { AdminUser } from "./contracts/admin-models.ts";
 import type { UserExport } from "./contracts/user-export.ts";
 import type { Auth } from "./create-auth.ts";
-import { type ObjectId, parseId, timelineIdOf } from "./db/ids.ts";
+import { type ObjectId, parseId } from "./db/ids.ts";
 import { CORE_MIGRATIONS, readAppliedMigrations, runMigrations } from "./db/migrations/index.ts";
 import { AuthError } from "./errors/auth-error.ts";
 import { findAllListedUsers, operatorCaller } from "./features/admin/operator.ts";
@@ -20,8 +20,18 @@ import { createApi, type TypedApi } from "./http/api.ts";
 import type { CallerResolvers } from "./http/caller.ts";
 
 export type { UserExport } from "./contracts/user-export.ts";
-/** After `tessera doctor --fix` wrote address claims or timeline entries (see storedIds). */
-export { bumpUsersListings } from "./db/listing-version.ts";
+export {
+  type CheckedCollection,
+  checkEmailClaims,
+  checkUserTimeline,
+  clearActiveOrganizations,
+  deleteRowsOfMissingUsers,
+  type EmailClaimGaps,
+  type RemovableCollection,
+  readStoredRows,
+  type StoredRows,
+  type TimelineGaps,
+} from "./operator-checks.ts";
 export {
   deleteOrganizationRows,
   type ImportedCollection,
@@ -58,18 +68,11 @@ export function createOperatorApi(auth: Auth, actor: string): TypedApi<CoreEndpo
 
 /**
  * For `tessera import`: the `_id` an account is stored under (its provider identity's,
- * docs/scale.md), so a second run finds the accounts it copied before. For `tessera doctor`: the
- * user's entry in the timeline admin list-users reads (docs/scale.md), which its repair writes
- * until the users' owner has a repair of its own (then these and bumpUsersListings go).
+ * docs/scale.md), so a second run finds the accounts it copied before.
  */
-export const storedIds = {
-  account: (providerId: string, accountId: string): ObjectId => accountIdOf(providerId, accountId),
-  timelineEntry: (user: { _id: ObjectId; createdAt: Date }) => ({
-    _id: timelineIdOf(user.createdAt, user._id),
-    userId: user._id,
-  }),
-  userTimelineCollection: "userTimeline",
-} as const;
+export function importedAccountId(providerId: string, accountId: string): ObjectId {
+  return accountIdOf(providerId, accountId);
+}
 
 /**
  * Stored fields no endpoint lets a database's first users set — the verified flag of made-up

@@ -1,4 +1,4 @@
-import { storedIds } from "@tessera/auth-core/operator";
+import { importedAccountId, readStoredRows } from "@tessera/auth-core/operator";
 import type { Db, Document } from "mongodb";
 import { date, type Importer, importedId, importUsers, text } from "./import-writer.ts";
 
@@ -46,7 +46,7 @@ export async function importBetterAuth(source: Db, importer: Importer): Promise<
     const providerId = String(row.providerId);
     const accountId = credential ? userId.toHexString() : String(row.accountId);
     // The account's identity gives its _id (docs/scale.md): the same on every run.
-    const id = storedIds.account(providerId, accountId);
+    const id = importedAccountId(providerId, accountId);
     importer.numberRow("accounts", id, index + 1);
     accounts.push({
       _id: id,
@@ -184,11 +184,12 @@ async function importMembers(
     importer.numberRow("members", importedId(row._id), index + 1);
     const key = String(organizationId);
     if (!seats.has(key)) {
-      const used = await importer.target
-        .collection("members")
-        .find({ organizationId }, { projection: { seat: 1 } })
-        .toArray();
-      seats.set(key, new Set(used.map((member) => Number(member.seat))));
+      const taken = new Set<number>();
+      for await (const member of readStoredRows(importer.target, "members").scan({ organizationId }, [
+        "seat",
+      ]))
+        taken.add(Number(member.seat));
+      seats.set(key, taken);
     }
     const taken = seats.get(key)!;
     let seat = 0;
@@ -229,7 +230,8 @@ async function importTeamMembers(
     }
     importer.numberRow("teamMembers", importedId(row._id), index + 1);
     if (!seats.has(String(teamId))) {
-      seats.set(String(teamId), await importer.target.collection("teamMembers").countDocuments({ teamId }));
+      const used = await readStoredRows(importer.target, "teamMembers").countWhereIn("teamId", [teamId]);
+      seats.set(String(teamId), used);
     }
     const seat = seats.get(String(teamId))!;
     seats.set(String(teamId), seat + 1);

@@ -1,6 +1,11 @@
 import { createHash } from "node:crypto";
-import { type ImportChecks, type ImportedCollection, importRows } from "@tessera/auth-core/operator";
-import { type Collection, type Db, type Document, ObjectId } from "mongodb";
+import {
+  type ImportChecks,
+  type ImportedCollection,
+  importRows,
+  readStoredRows,
+} from "@tessera/auth-core/operator";
+import { type Db, type Document, ObjectId } from "mongodb";
 
 /**
  * What every importer of `tessera import` shares (importers.ts): the report's shapes, the writer
@@ -89,15 +94,11 @@ export class Importer {
     duplicateReason: string,
   ): Promise<Set<string>> {
     const written = new Set<string>();
-    const target: Collection = this.target.collection(collection);
     // With each document's user: an account's `_id` follows from its provider identity, so the
     // identity may be there already under another user (not this import's account: refused).
-    const present = new Map(
-      (await target.find({}, { projection: { _id: 1, userId: 1 } }).toArray()).map((doc) => [
-        String(doc._id),
-        doc.userId === undefined ? undefined : String(doc.userId),
-      ]),
-    );
+    const present = new Map<string, string | undefined>();
+    for await (const doc of readStoredRows(this.target, collection).scan({}, ["userId"]))
+      present.set(String(doc._id), doc.userId === undefined ? undefined : String(doc.userId));
     const fresh: Document[] = [];
     for (const doc of docs) {
       if (!present.has(String(doc._id))) fresh.push(doc);
@@ -179,12 +180,8 @@ export async function importUsers(
   }
   // Another Tessera user (another id) with the same email: refused, never merged.
   const taken = new Map<string, string>();
-  for (const user of await importer.target
-    .collection("users")
-    .find({}, { projection: { _id: 1, email: 1 } })
-    .toArray()) {
+  for await (const user of readStoredRows(importer.target, "users").scan({}, ["email"]))
     taken.set(String(user.email), String(user._id));
-  }
   const accepted = docs.filter((doc) => {
     const owner = taken.get(doc.email);
     if (owner === undefined || owner === String(doc._id)) return true;

@@ -7,7 +7,7 @@
  * goes through the API's own input rules first (`createImportChecks`): what sign-up, update-user or
  * organization create would refuse is refused here too, row by row, and the rest is imported.
  */
-import { type ImportChecks, storedIds } from "@tessera/auth-core/operator";
+import { type ImportChecks, importedAccountId } from "@tessera/auth-core/operator";
 import { type Db, type Document, ObjectId } from "mongodb";
 import { importBetterAuth } from "./import-better-auth.ts";
 import {
@@ -55,7 +55,7 @@ async function importAuthJs(source: Db, importer: Importer): Promise<number> {
       );
       continue;
     }
-    const id = storedIds.account(String(row.provider), String(row.providerAccountId));
+    const id = importedAccountId(String(row.provider), String(row.providerAccountId));
     importer.numberRow("accounts", id, index + 1);
     accounts.push({
       _id: id,

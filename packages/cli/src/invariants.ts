@@ -1,14 +1,20 @@
 import {
-  bumpUsersListings,
+  type CheckedCollection,
+  checkEmailClaims,
+  checkUserTimeline,
+  clearActiveOrganizations,
   deleteOrganizationRows,
+  deleteRowsOfMissingUsers,
   type OrphanRows,
-  storedIds,
+  type RemovableCollection,
+  readStoredRows,
 } from "@tessera/auth-core/operator";
-import { type Db, type Document, type Filter, MongoBulkWriteError, ObjectId } from "mongodb";
+import { type Db, ObjectId } from "mongodb";
 
 /**
- * The data's invariants, checked (and with `fix`, repaired where that is safe) straight on the
- * collections: rows of users, organizations and teams that no longer exist, organizations without
+ * The data's invariants, checked (and with `fix`, repaired where that is safe) through the
+ * collections' owners (`@tessera/auth-core/operator`: readStoredRows, and each repair through the
+ * owner's write): rows of users, organizations and teams that no longer exist, organizations without
  * an owner, active organizations on sessions of non-members, emails that differ only in case.
  * `tessera doctor` runs it; tests import it to check a database after a crash or a race.
  *
@@ -41,19 +47,20 @@ export interface InvariantOptions {
 const BATCH = 1000;
 
 /** The values of `field` in `collection` whose parent (`_id` in `parent`) is missing. */
-async function missingParents(db: Db, collection: string, field: string, parent: string): Promise<unknown[]> {
-  const values = (await db.collection(collection).distinct(field, { [field]: { $ne: null } })) as unknown[];
+async function missingParents(
+  db: Db,
+  collection: CheckedCollection,
+  field: string,
+  parent: CheckedCollection,
+): Promise<unknown[]> {
+  const values = await readStoredRows(db, collection).distinctValues(field);
   const missing: unknown[] = [];
   for (let start = 0; start < values.length; start += BATCH) {
     const batch = values.slice(start, start + BATCH);
     const ids = batch
       .map((value) => (typeof value === "string" ? toObjectId(value) : value))
       .filter((id): id is ObjectId => id instanceof Object);
-    const found = await db
-      .collection(parent)
-      .find({ _id: { $in: ids } }, { projection: { _id: 1 } })
-      .toArray();
-    const present = new Set(found.map((doc) => String(doc._id)));
+    const present = await readStoredRows(db, parent).findPresentIds(ids);
     for (const value of batch) if (!present.has(String(value))) missing.push(value);
   }
   return missing;
@@ -65,7 +72,7 @@ function toObjectId(value: string): ObjectId | null {
 }
 
 /** The collections whose rows a repair deletes through the core's owners (deleteOrganizationRows). */
-const ORGANIZATION_ROWS = new Set(["members", "invitations", "teams", "teamMembers"]);
+const ORGANIZATION_ROWS = new Set<string>(["members", "invitations", "teams", "teamMembers"]);
 
 export async function checkDataInvariants(db: Db, options: InvariantOptions = {}): Promise<Finding[]> {
   const fix = options.fix === true;
@@ -75,13 +82,13 @@ export async function checkDataInvariants(db: Db, options: InvariantOptions = {}
   async function orphans(
     check: string,
     description: string,
-    collection: string,
+    collection: CheckedCollection,
     field: string,
-    parent: string,
+    parent: CheckedCollection,
   ) {
     const missing = await missingParents(db, collection, field, parent);
-    const filter: Filter<Document> = { [field]: { $in: missing } };
-    const count = missing.length === 0 ? 0 : await db.collection(collection).countDocuments(filter);
+    const count =
+      missing.length === 0 ? 0 : await readStoredRows(db, collection).countWhereIn(field, missing);
     let fixed = 0;
     if (fix && count > 0) {
       // Organization rows go through their owner: a member row or an invitation gone changes its
@@ -89,7 +96,7 @@ export async function checkDataInvariants(db: Db, options: InvariantOptions = {}
       const owned = { collection, field } as OrphanRows;
       fixed = ORGANIZATION_ROWS.has(collection)
         ? await deleteOrganizationRows(db, owned, missing)
-        : (await db.collection(collection).deleteMany(filter)).deletedCount;
+        : await deleteRowsOfMissingUsers(db, collection as RemovableCollection, missing);
     }
     findings.push({
       check,
@@ -184,23 +191,15 @@ export async function checkDataInvariants(db: Db, options: InvariantOptions = {}
 
 /** `teamId` on an invitation is a comma separated list of team ids. */
 async function invitationsToMissingTeams(db: Db, fix: boolean): Promise<Finding> {
-  const invitations = await db
-    .collection("invitations")
-    .find(
-      { status: "pending", teamId: { $ne: null } },
-      { projection: { _id: 1, teamId: 1, organizationId: 1 } },
-    )
-    .toArray();
+  const invitations = [];
+  for await (const invitation of readStoredRows(db, "invitations").scan(
+    { status: "pending", teamId: { $ne: null } },
+    ["teamId", "organizationId"],
+  ))
+    invitations.push(invitation);
   const teamIds = new Set(invitations.flatMap((invitation) => String(invitation.teamId).split(",")));
   const ids = [...teamIds].map((id) => toObjectId(id.trim())).filter((id) => id !== null);
-  const present = new Set(
-    (
-      await db
-        .collection("teams")
-        .find({ _id: { $in: ids } }, { projection: { _id: 1 } })
-        .toArray()
-    ).map((team) => String(team._id)),
-  );
+  const present = await readStoredRows(db, "teams").findPresentIds(ids);
   const brokenInvitations = invitations.filter((invitation) =>
     String(invitation.teamId)
       .split(",")
@@ -227,10 +226,9 @@ async function invitationsToMissingTeams(db: Db, fix: boolean): Promise<Finding>
 
 /** Journal entries (`pendingDeletions`) of deletions a crash cut short: `tessera cleanup` finishes them. */
 async function unfinishedDeletions(db: Db): Promise<Finding> {
-  const entries = await db
-    .collection("pendingDeletions")
-    .find({}, { projection: { kind: 1, targetId: 1 } })
-    .toArray();
+  const entries = [];
+  for await (const entry of readStoredRows(db, "pendingDeletions").scan({}, ["kind", "targetId"]))
+    entries.push(entry);
   return {
     check: "unfinished-deletions",
     description:
@@ -245,9 +243,7 @@ async function unfinishedDeletions(db: Db): Promise<Finding> {
 /** An owner counts only while their user exists. */
 async function organizationsWithoutOwner(db: Db, creatorRole: string): Promise<Finding> {
   const ownerRows: { organizationId: string; userId: ObjectId }[] = [];
-  for await (const member of db
-    .collection("members")
-    .find({}, { projection: { organizationId: 1, userId: 1, role: 1 } })) {
+  for await (const member of readStoredRows(db, "members").scan({}, ["organizationId", "userId", "role"])) {
     const roles = String(member.role)
       .split(",")
       .map((role) => role.trim());
@@ -257,18 +253,13 @@ async function organizationsWithoutOwner(db: Db, creatorRole: string): Promise<F
   const existing = new Set<string>();
   for (let start = 0; start < ownerRows.length; start += BATCH) {
     const ids = ownerRows.slice(start, start + BATCH).map((row) => row.userId);
-    for (const user of await db
-      .collection("users")
-      .find({ _id: { $in: ids } }, { projection: { _id: 1 } })
-      .toArray()) {
-      existing.add(String(user._id));
-    }
+    for (const id of await readStoredRows(db, "users").findPresentIds(ids)) existing.add(id);
   }
   const owned = new Set(
     ownerRows.filter((row) => existing.has(String(row.userId))).map((row) => row.organizationId),
   );
   const ownerless: string[] = [];
-  for await (const org of db.collection("organizations").find({}, { projection: { _id: 1, slug: 1 } })) {
+  for await (const org of readStoredRows(db, "organizations").scan({}, ["slug"])) {
     if (!owned.has(String(org._id))) ownerless.push(String(org.slug ?? org._id));
   }
   return {
@@ -284,39 +275,31 @@ async function organizationsWithoutOwner(db: Db, creatorRole: string): Promise<F
 /** Stale: the user is not a member, or the organization is gone. */
 async function activeOrganizationsOfNonMembers(db: Db, fix: boolean): Promise<Finding> {
   const organizations = new Set<string>();
-  for await (const org of db.collection("organizations").find({}, { projection: { _id: 1 } }))
+  for await (const org of readStoredRows(db, "organizations").scan({}, []))
     organizations.add(String(org._id));
   const members = new Set<string>();
-  for await (const member of db
-    .collection("members")
-    .find({}, { projection: { organizationId: 1, userId: 1 } })) {
+  for await (const member of readStoredRows(db, "members").scan({}, ["organizationId", "userId"])) {
     members.add(`${String(member.organizationId)}|${String(member.userId)}`);
   }
-  const stale: ObjectId[] = [];
-  const sessions = db
-    .collection("sessions")
-    .find(
-      { activeOrganizationId: { $ne: null } },
-      { projection: { _id: 1, userId: 1, activeOrganizationId: 1 } },
-    );
+  const stale: string[] = [];
+  const sessions = readStoredRows(db, "sessions").scan({ activeOrganizationId: { $ne: null } }, [
+    "userId",
+    "activeOrganizationId",
+  ]);
   for await (const session of sessions) {
     const org = String(session.activeOrganizationId);
-    if (!organizations.has(org) || !members.has(`${org}|${String(session.userId)}`)) stale.push(session._id);
+    if (!organizations.has(org) || !members.has(`${org}|${String(session.userId)}`))
+      stale.push(String(session._id));
   }
   let fixed = 0;
-  if (fix && stale.length > 0) {
-    const result = await db
-      .collection("sessions")
-      .updateMany({ _id: { $in: stale } }, { $set: { activeOrganizationId: null, activeTeamId: null } });
-    fixed = result.modifiedCount;
-  }
+  if (fix && stale.length > 0) fixed = await clearActiveOrganizations(db, stale);
   return {
     check: "active-organizations-of-non-members",
     description: "sessions whose active organization is gone or not their user's",
     count: stale.length,
     fixable: true,
     fixed,
-    examples: stale.slice(0, 3).map(String),
+    examples: stale.slice(0, 3),
   };
 }
 
@@ -326,124 +309,62 @@ async function activeOrganizationsOfNonMembers(db: Db, fix: boolean): Promise<Fi
  * harmless (the next sign-up or move with the address takes it over), and --fix deletes it.
  */
 async function emailClaims(db: Db, fix: boolean): Promise<Finding[]> {
-  const holders = new Map<string, ObjectId>();
-  for await (const user of db.collection("users").find({}, { projection: { email: 1 } }))
-    holders.set(String(user.email), user._id as ObjectId);
-  const claimed = new Set<string>();
-  const stale: string[] = [];
-  for await (const claim of db.collection<{ _id: string; userId: ObjectId }>("emailClaims").find({})) {
-    const holder = holders.get(claim._id);
-    if (holder?.equals(claim.userId)) claimed.add(claim._id);
-    else stale.push(claim._id);
-  }
-  const unclaimed = [...holders].filter(([email]) => !claimed.has(email));
-  let fixedStale = 0;
-  let fixedUnclaimed = 0;
-  if (fix && stale.length > 0) {
-    for (let start = 0; start < stale.length; start += BATCH) {
-      const batch = stale.slice(start, start + BATCH);
-      fixedStale += (await db.collection<{ _id: string }>("emailClaims").deleteMany({ _id: { $in: batch } }))
-        .deletedCount;
-    }
-  }
-  if (fix && unclaimed.length > 0) {
-    const now = new Date();
-    for (const [email, userId] of unclaimed) {
-      const result = await db
-        .collection<{ _id: string; userId: ObjectId; createdAt: Date }>("emailClaims")
-        .updateOne({ _id: email }, { $set: { userId }, $setOnInsert: { createdAt: now } }, { upsert: true });
-      fixedUnclaimed += result.upsertedCount + result.modifiedCount;
-    }
-  }
-  // A claimed address is found by admin list-users' address-prefix search (docs/scale.md).
-  if (fixedUnclaimed > 0) await bumpUsersListings(db);
+  // The users' owner checks and repairs the claims (and bumps admin list-users after a claim written).
+  const gaps = await checkEmailClaims(db, fix);
   return [
     {
       check: "users-without-email-claim",
       description: "users whose address has no claim (they are not found by email: cannot sign in)",
-      count: unclaimed.length,
+      count: gaps.unclaimed.length,
       fixable: true,
-      fixed: fixedUnclaimed,
-      examples: unclaimed.slice(0, 3).map(([email]) => email),
+      fixed: gaps.claimed,
+      examples: gaps.unclaimed.slice(0, 3),
     },
     {
       check: "stale-email-claims",
       description:
         "address claims whose user is gone or holds another address (the next sign-up with it takes it over)",
-      count: stale.length,
+      count: gaps.stale.length,
       fixable: true,
-      fixed: fixedStale,
-      examples: stale.slice(0, 3),
+      fixed: gaps.deleted,
+      examples: gaps.stale.slice(0, 3),
     },
   ];
 }
 
-/** An entry younger than this may be a sign-up between its two writes (auth-core users/store.ts). */
-const TIMELINE_SETTLE_MS = 60_000;
-
 /**
- * docs/scale.md: admin list-users reads the first page from the users' timeline, one entry per user
- * (`_id` = storedIds.timelineEntry). A user without an entry or a settled entry without a user makes
- * list-users read the users collection instead (same answer, slower) until cleanup or --fix puts
- * the timeline right.
+ * docs/scale.md: admin list-users reads the first page from the users' timeline, one entry per
+ * user. A user without an entry or a settled entry (older than a minute) without a user makes
+ * list-users read the users collection instead (same answer, slower) until cleanup or --fix runs
+ * the timeline's repair (the users' owner's one, which also bumps admin list-users).
  */
 async function userTimeline(db: Db, fix: boolean): Promise<Finding[]> {
-  const expected = new Map<string, { _id: string; userId: ObjectId }>();
-  for await (const user of db.collection("users").find({}, { projection: { createdAt: 1 } })) {
-    if (!(user.createdAt instanceof Date)) continue;
-    const entry = storedIds.timelineEntry({ _id: user._id as ObjectId, createdAt: user.createdAt });
-    expected.set(entry._id, entry);
-  }
-  const timeline = db.collection<{ _id: string; userId: ObjectId }>(storedIds.userTimelineCollection);
-  const settledBefore = Date.now() - TIMELINE_SETTLE_MS;
-  const orphans: string[] = [];
-  for await (const entry of timeline.find({})) {
-    if (expected.delete(entry._id)) continue;
-    const createdAt = Number(entry._id.slice(1, 17)) - 1e15;
-    if (!(createdAt >= settledBefore)) orphans.push(entry._id);
-  }
-  const missing = [...expected.values()];
-  let fixedOrphans = 0;
-  let fixedMissing = 0;
-  if (fix) {
-    for (let start = 0; start < orphans.length; start += BATCH) {
-      fixedOrphans += (await timeline.deleteMany({ _id: { $in: orphans.slice(start, start + BATCH) } }))
-        .deletedCount;
-    }
-    for (let start = 0; start < missing.length; start += BATCH) {
-      await timeline.insertMany(missing.slice(start, start + BATCH), { ordered: false }).catch((error) => {
-        if (!(error instanceof MongoBulkWriteError)) throw error;
-      });
-      fixedMissing += Math.min(BATCH, missing.length - start);
-    }
-    // Admin list-users may hold pages read while the timeline was short.
-    if (fixedOrphans + fixedMissing > 0) await bumpUsersListings(db);
-  }
+  const gaps = await checkUserTimeline(db, fix);
   return [
     {
       check: "users-without-timeline-entry",
       description:
         "users missing from the timeline admin list-users reads (it reads the users collection instead)",
-      count: missing.length,
+      count: gaps.usersWithoutEntry.length,
       fixable: true,
-      fixed: fixedMissing,
-      examples: missing.slice(0, 3).map((entry) => entry.userId.toHexString()),
+      fixed: gaps.entered,
+      examples: gaps.usersWithoutEntry.slice(0, 3),
     },
     {
       check: "timeline-entries-without-user",
       description:
         "timeline entries whose user is gone (admin list-users reads the users collection instead)",
-      count: orphans.length,
+      count: gaps.entriesWithoutUser.length,
       fixable: true,
-      fixed: fixedOrphans,
-      examples: orphans.slice(0, 3),
+      fixed: gaps.removed,
+      examples: gaps.entriesWithoutUser.slice(0, 3),
     },
   ];
 }
 
 async function duplicateEmails(db: Db): Promise<Finding> {
   const seen = new Map<string, number>();
-  for await (const user of db.collection("users").find({}, { projection: { email: 1 } })) {
+  for await (const user of readStoredRows(db, "users").scan({}, ["email"])) {
     const key = String(user.email).trim().toLowerCase();
     seen.set(key, (seen.get(key) ?? 0) + 1);
   }

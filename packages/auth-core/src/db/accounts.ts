@@ -4,6 +4,7 @@ import { insertManyIgnoringDuplicates, isDuplicateKeyError } from "./connect.ts"
 import { type AccountDoc, CREDENTIAL_PROVIDER_ID } from "./documents.ts";
 import { findFirst } from "./find-page.ts";
 import { keyedId } from "./ids.ts";
+import { type RemovableRows, removableRowsOf } from "./stored-rows.ts";
 
 /**
  * The owner of `accounts`, a table three features share: a user's credential account
@@ -254,4 +255,9 @@ export async function clearUnprovenMark(collections: Collections, accountId: Obj
 export async function deleteUserAccounts(collections: Collections, userId: ObjectId): Promise<number> {
   const result = await collections.accounts.deleteMany({ userId });
   return result.deletedCount;
+}
+
+/** `tessera doctor`'s view of the accounts (db/stored-rows.ts). */
+export function accountRowsForChecks(collections: Collections): RemovableRows {
+  return removableRowsOf(collections.accounts);
 }

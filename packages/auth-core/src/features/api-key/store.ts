@@ -2,6 +2,7 @@ import type { ObjectId } from "mongodb";
 import type { Collections } from "../../db/collections.ts";
 import { isDuplicateKeyError } from "../../db/connect.ts";
 import type { ApiKeyDoc } from "../../db/documents.ts";
+import { type RemovableRows, removableRowsOf } from "../../db/stored-rows.ts";
 import { SLOT_DIGITS, usageClaimId } from "./rules.ts";
 
 /** The only file of features/api-key that talks to MongoDB. "Not found" is null. */
@@ -154,4 +155,9 @@ export async function insertUseClaim(
     if (isDuplicateKeyError(error)) return false;
     throw error;
   }
+}
+
+/** `tessera doctor`'s view of the API keys (db/stored-rows.ts): a key whose user is gone is deleted. */
+export function apiKeyRowsForChecks(collections: Collections): RemovableRows {
+  return removableRowsOf(collections.apiKeys);
 }

@@ -144,7 +144,7 @@ export async function deleteUserAndData(
   if (!(await leaveOrganizations(auth, user._id, organizations)))
     return refused("SOLE_OWNER_CANNOT_BE_DELETED");
   const entry = await recordPendingDeletion(auth.collections, "user", user._id, auth.now(), user);
-  if (!(await deleteUserDoc(auth.collections, user))) {
+  if (!(await deleteUserDoc(auth, user))) {
     await forgetPendingDeletion(auth.collections, entry);
     return refused("USER_NOT_FOUND");
   }
@@ -175,7 +175,7 @@ export async function finishInterruptedUserDeletions(auth: AuthContext): Promise
   const entries = await listPendingDeletions(auth.collections, "user");
   for (const entry of entries) {
     const user = entry.user;
-    if (user) await deleteUserDocAndClaim(auth.collections, user);
+    if (user) await deleteUserDocAndClaim(auth, user);
     await deleteAllSessionsOfUser(auth.collections, entry.targetId);
     await deleteRowsOfDeletedUser(auth, entry.targetId);
     // A hook that keeps failing must not keep the entry (and every later cleanup) stuck on it.

@@ -1,7 +1,7 @@
 import type { Collections } from "../../db/collections.ts";
 import type { ObjectId } from "../../db/ids.ts";
 import { deleteVerificationsWithValue } from "../../db/verifications.ts";
-import { deleteUserRow } from "../users/index.ts";
+import { deleteUserRow, type UserWriter } from "../users/index.ts";
 import { USER_TOKEN_IDENTIFIER } from "./rules.ts";
 
 /**
@@ -9,10 +9,10 @@ import { USER_TOKEN_IDENTIFIER } from "./rules.ts";
  * the users store gives up the address claim and the timeline entry with it.
  */
 export function deleteUserDoc(
-  collections: Collections,
+  writer: UserWriter,
   user: { _id: ObjectId; email: string; createdAt: Date },
 ): Promise<boolean> {
-  return deleteUserRow(collections, user);
+  return deleteUserRow(writer, user);
 }
 
 /**
@@ -20,10 +20,10 @@ export function deleteUserDoc(
  * and timeline entry either way (the crash may have come between them).
  */
 export async function deleteUserDocAndClaim(
-  collections: Collections,
+  writer: UserWriter,
   user: { _id: ObjectId; email: string; createdAt: Date },
 ): Promise<void> {
-  await deleteUserRow(collections, user, true);
+  await deleteUserRow(writer, user, true);
 }
 
 export { deleteUserAccounts } from "../../db/accounts.ts";

@@ -6,10 +6,21 @@ import type {
   TeamDoc,
   TeamMemberDoc,
 } from "../../db/documents.ts";
-import { deleteInvitationsWhere, insertInvitationsInBulk } from "./invitations/store.ts";
-import { deleteMembersWhere, insertMembersInBulk } from "./members/store.ts";
-import { insertOrganizationsInBulk } from "./organizations/store.ts";
-import { deleteTeamRowsWhere, insertTeamMembersInBulk, insertTeamsInBulk } from "./teams/store.ts";
+import type { StoredRows } from "../../db/stored-rows.ts";
+import {
+  deleteInvitationsWhere,
+  insertInvitationsInBulk,
+  invitationRowsForChecks,
+} from "./invitations/store.ts";
+import { deleteMembersWhere, insertMembersInBulk, memberRowsForChecks } from "./members/store.ts";
+import { insertOrganizationsInBulk, organizationRowsForChecks } from "./organizations/store.ts";
+import {
+  deleteTeamRowsWhere,
+  insertTeamMembersInBulk,
+  insertTeamsInBulk,
+  teamMemberRowsForChecks,
+  teamRowsForChecks,
+} from "./teams/store.ts";
 
 /** The organization collections an operator's import writes (the CLI's `tessera import`). */
 export interface ImportedOrganizationRows {
@@ -69,4 +80,20 @@ export function deleteOrphanRows(
     default:
       return deleteTeamRowsWhere(collections, rows.collection, rows.field, values);
   }
+}
+
+const READERS: { [K in keyof ImportedOrganizationRows]: (collections: Collections) => StoredRows } = {
+  organizations: organizationRowsForChecks,
+  teams: teamRowsForChecks,
+  members: memberRowsForChecks,
+  teamMembers: teamMemberRowsForChecks,
+  invitations: invitationRowsForChecks,
+};
+
+/** An operator's reads of an organization collection (`tessera doctor`, `tessera import`): its owner's view. */
+export function readOrganizationRows(
+  collections: Collections,
+  collection: keyof ImportedOrganizationRows,
+): StoredRows {
+  return READERS[collection](collections);
 }

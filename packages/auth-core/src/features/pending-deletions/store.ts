@@ -1,6 +1,7 @@
 import { ObjectId } from "mongodb";
 import type { Collections } from "../../db/collections.ts";
 import type { PendingDeletionDoc, UserDoc } from "../../db/documents.ts";
+import { type StoredRows, storedRowsOf } from "../../db/stored-rows.ts";
 
 /**
  * The journal of deletions under way. FerretDB v1 has no transactions: a deletion that spans
@@ -28,4 +29,9 @@ export async function forgetPendingDeletion(collections: Collections, id: Object
 /** Every entry, oldest first; the collection holds only deletions interrupted or in flight. */
 export function listPendingDeletions(collections: Collections, kind: PendingDeletionDoc["kind"]) {
   return collections.pendingDeletions.find({ kind }).sort({ createdAt: 1 }).toArray();
+}
+
+/** `tessera doctor`'s view of the deletion journal (db/stored-rows.ts). */
+export function pendingDeletionRowsForChecks(collections: Collections): StoredRows {
+  return storedRowsOf(collections.pendingDeletions);
 }

@@ -21,6 +21,7 @@ export {
   setCookieCache,
   setSessionCookies,
   takeParkedSessionToken,
+  clearStaleActiveOrganizations,
 } from "./service.ts";
 /** Storage operations other features run on sessions (sign-out everywhere, admin, organization). */
 export {
@@ -30,6 +31,7 @@ export {
   deleteImpersonationSessionsBy,
   deleteSessionById,
   deleteUserSessions,
+  sessionRowsForChecks,
   findSessionById,
   findSessionByToken,
   listUserSessions,

@@ -3,6 +3,7 @@ import type { Collections } from "../../db/collections.ts";
 import type { SessionDoc } from "../../db/documents.ts";
 import { findFirst } from "../../db/find-page.ts";
 import { keyedId } from "../../db/ids.ts";
+import { type RemovableRows, removableRowsOf } from "../../db/stored-rows.ts";
 
 /**
  * A session's `_id` follows from its token (db/ids.ts keyedId): every lookup by token is a lookup
@@ -206,4 +207,21 @@ export async function clearSessionActive(
       : { activeTeamId: null };
   const result = await collections.sessions.updateOne({ _id: sessionId, [field]: value }, { $set: cleared });
   return result.matchedCount === 1;
+}
+
+/** `tessera doctor`'s view of the sessions (db/stored-rows.ts). */
+export function sessionRowsForChecks(collections: Collections): RemovableRows {
+  return removableRowsOf(collections.sessions);
+}
+
+/** `tessera doctor --fix`: these sessions' active organization (and team) cleared. */
+export async function clearStaleActiveOrganizations(
+  collections: Collections,
+  sessionIds: readonly ObjectId[],
+): Promise<number> {
+  const result = await collections.sessions.updateMany(
+    { _id: { $in: [...sessionIds] } },
+    { $set: { activeOrganizationId: null, activeTeamId: null } },
+  );
+  return result.modifiedCount;
 }

@@ -2,6 +2,7 @@ import type { ObjectId } from "mongodb";
 import type { Collections } from "../../db/collections.ts";
 import { isDuplicateKeyError } from "../../db/connect.ts";
 import type { TwoFactorDoc, VerificationDoc } from "../../db/documents.ts";
+import { type RemovableRows, removableRowsOf } from "../../db/stored-rows.ts";
 import {
   deleteVerification,
   deleteVerificationsWithPrefixes,
@@ -87,4 +88,9 @@ export function findRowsWithPrefix(
   limit: number,
 ): Promise<Pick<VerificationDoc, "identifier" | "createdAt">[]> {
   return findVerificationsWithPrefix(collections, prefix, limit);
+}
+
+/** `tessera doctor`'s view of the two-factor rows (db/stored-rows.ts). */
+export function twoFactorRowsForChecks(collections: Collections): RemovableRows {
+  return removableRowsOf(collections.twoFactors);
 }

@@ -2,7 +2,8 @@
 
 /**
  * Storage operations other features run on users, their address claims and their timeline (owned by
- * store.ts: each write there also writes what follows it) and on the credential account (db/accounts.ts).
+ * store.ts, claims-store.ts and timeline-store.ts: each write there also writes what follows it)
+ * and on the credential account (db/accounts.ts).
  */
 export {
   accountIdOf,
@@ -13,6 +14,7 @@ export {
   updateAccountFieldsReturning,
 } from "../../db/accounts.ts";
 export { checkUserNotBanned, isBanActive, isBanExpired, LIFTED_BAN } from "./ban.ts";
+export { type EmailClaimGaps, findUserByEmail, repairEmailClaims } from "./claims-store.ts";
 /** For endpoints of other features: users' refusals as catalogue errors. */
 export { assertPasswordAllowed, assertUserPassword, bannedUserError } from "./endpoints/guards.ts";
 export {
@@ -40,10 +42,11 @@ export {
   findMemberUsers,
   findMemberUsersRaw,
   findSignUpDatesSince,
-  findUserByEmail,
   findUserById,
   findUsersPage,
   insertUsersInBulk,
-  reconcileUserTimeline,
+  type UserWriter,
   updateUserMovingAddress,
+  userRowsForChecks,
 } from "./store.ts";
+export { findTimelineGaps, reconcileUserTimeline, repairUserTimeline } from "./timeline-store.ts";

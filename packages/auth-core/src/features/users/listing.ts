@@ -2,7 +2,9 @@ import type { Collections } from "../../db/collections.ts";
 import type { UserDoc } from "../../db/documents.ts";
 import { type ObjectId, timelineIdOf, userIdOfTimelineId } from "../../db/ids.ts";
 import { prefixRange } from "../../db/prefix.ts";
-import { findClaimedUserIds, findTimelinePage, findUsersByIds } from "./store.ts";
+import { findClaimedUserIds } from "./claims-store.ts";
+import { findUsersByIds } from "./store.ts";
+import { findTimelinePage } from "./timeline-store.ts";
 
 /**
  * Admin list-users' two indexed reads of all users (docs/scale.md), composed from the users store's

@@ -13,17 +13,9 @@ import { ObjectId } from "../../db/ids.ts";
 import { AuthError } from "../../errors/auth-error.ts";
 import { applyAfterHook, applyBeforeHook } from "../hooks.ts";
 import { clearSignInFailures } from "../sign-in-throttle/index.ts";
-import {
-  addToTimeline,
-  findUserById,
-  insertUser,
-  releaseEmail,
-  removeFromTimeline,
-  repairEmailClaim,
-  takeEmailClaim,
-  updateUserFields,
-  updateUserMovingAddress,
-} from "./store.ts";
+import { releaseEmail, repairEmailClaim, takeEmailClaim } from "./claims-store.ts";
+import { findUserById, insertUser, updateUserFields, updateUserMovingAddress } from "./store.ts";
+import { addToTimeline, removeFromTimeline } from "./timeline-store.ts";
 
 /**
  * A stored user whose `user.create.after` hook has not run yet: the caller runs `runAfterHooks`
@@ -212,7 +204,7 @@ export async function updateUser(
   const { _id: _ignored, ...safe } = data;
   const updated =
     safe.email === undefined
-      ? await updateUserFields(auth.collections, userId, safe)
+      ? await updateUserFields(auth, userId, safe)
       : await updateUserAndAddress(auth, userId, safe);
   if (updated) await applyAfterHook(hooks, updated);
   return updated;
@@ -226,7 +218,7 @@ async function updateUserAndAddress(
 ): Promise<UserDoc | null> {
   const before = await findUserById(auth.collections, userId);
   if (!before) return null;
-  const updated = await updateUserMovingAddress(auth.collections, before, fields, auth.now());
+  const updated = await updateUserMovingAddress(auth, before, fields, auth.now());
   if (updated === "taken") throw new AuthError("USER_ALREADY_EXISTS");
   return updated;
 }

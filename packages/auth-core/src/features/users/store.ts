@@ -1,174 +1,46 @@
-import { type Filter, ObjectId } from "mongodb";
+import type { Filter, ObjectId } from "mongodb";
+import type { AuthContext } from "../../context.ts";
 import type { Collections } from "../../db/collections.ts";
-import { insertManyIgnoringDuplicates, isDuplicateKeyError } from "../../db/connect.ts";
-import type { UserDoc, UserTimelineDoc } from "../../db/documents.ts";
+import { insertManyIgnoringDuplicates } from "../../db/connect.ts";
+import type { UserDoc } from "../../db/documents.ts";
 import { findFirst, findPage, type PageQuery } from "../../db/find-page.ts";
-import { TIMELINE_RANGE, timelineIdOf } from "../../db/ids.ts";
-import {
-  bumpListingsOfUserRemoval,
-  bumpListingsOfUserWrite,
-  bumpUsersListing,
-} from "../../db/listing-version.ts";
-import { enterEveryUser } from "../../db/migrations/0010-user-timeline.ts";
+import { timelineIdOf } from "../../db/ids.ts";
+import { bumpUsersListing } from "../../db/listing-version.ts";
 import { findRawPage, type RawPage } from "../../db/raw-page.ts";
+import { type StoredRows, storedRowsOf } from "../../db/stored-rows.ts";
+import { claimEmail, releaseEmail, repairEmailClaim } from "./claims-store.ts";
+import { removeFromTimeline } from "./timeline-store.ts";
 
 /**
- * The owner of `users` and of the two tables that follow every user write: `emailClaims` (one row
- * per address, `_id` = the address: how a user is found by email and how races for an address are
- * decided) and `userTimeline` (one entry per user, what admin list-users pages through,
- * docs/scale.md). Each write function here also writes the claim, the timeline entry and the
- * listing bumps (db/listing-version.ts) its write needs, so no caller can forget one. Other
- * features, the operator API and the CLI reach these tables only through features/users' face.
+ * The owner of `users`, with claims-store.ts (`emailClaims`: one row per address, how a user is
+ * found by email and how races for an address are decided) and timeline-store.ts (`userTimeline`:
+ * one entry per user, what admin list-users pages through, docs/scale.md). Each write function here
+ * also writes the claim, the timeline entry and the listing bumps its write needs, so no caller can
+ * forget one. Other features, the operator API and the CLI reach these tables only through
+ * features/users' face.
  */
 
 /**
- * The user holding the address: its claim, then the user by `_id` — both lookups by `_id`
- * (docs/scale.md), whatever the number of users, also for an address nobody has. A claim whose user
- * is gone or holds another address answers null.
+ * What a write of a user's shown fields needs: the collections, and the organizations' hand-over
+ * that bumps the listings of the organizations showing the user (context.ts onMemberUserChanged).
  */
-export async function findUserByEmail(collections: Collections, email: string): Promise<UserDoc | null> {
-  const claim = await findFirst(collections.emailClaims, { _id: { $eq: email } });
-  // An address nobody has costs the same two commands (sign-in must not tell it apart).
-  return findFirst(collections.users, { _id: claim?.userId ?? NOBODY, email: { $eq: email } });
-}
-
-/** Written before the user: a cut leaves an entry without a user, which readers skip. */
-export async function addToTimeline(
-  collections: Collections,
-  user: Pick<UserDoc, "_id" | "createdAt">,
-): Promise<void> {
-  await collections.userTimeline.updateOne(
-    { _id: { $eq: timelineIdOf(user.createdAt, user._id) } },
-    { $setOnInsert: { userId: user._id } },
-    { upsert: true },
-  );
-}
-
-export async function removeFromTimeline(
-  collections: Collections,
-  user: Pick<UserDoc, "_id" | "createdAt">,
-): Promise<void> {
-  await collections.userTimeline.deleteOne({ _id: { $eq: timelineIdOf(user.createdAt, user._id) } });
-}
-
-/** A timeline entry younger than this may be a sign-up whose user insert is still on its way. */
-const TIMELINE_SETTLE_MS = 60_000;
+export type UserWriter = Pick<AuthContext, "collections" | "onMemberUserChanged">;
 
 /**
- * Cleanup (features/cleanup.ts): when the timeline and the users differ in number, enters every
- * user that has no entry and removes the settled entries whose user is gone (a cut between the
- * entry and the user insert, or between the user delete and the entry's). Answers how many
- * entries it wrote or removed; nothing to do costs two counts.
+ * After a write of `fields` to the user (`written`: the write matched): every write shows in admin
+ * list-users; only the fields a member list shows (members/types.ts MemberUser) concern the user's
+ * organizations.
  */
-export async function reconcileUserTimeline(collections: Collections, now: Date): Promise<number> {
-  const [users, entries] = await Promise.all([
-    collections.users.estimatedDocumentCount(),
-    collections.userTimeline.estimatedDocumentCount(),
-  ]);
-  if (users === entries) return 0;
-  let changed = await enterEveryUser(collections);
-  const settled = timelineIdOf(new Date(now.getTime() - TIMELINE_SETTLE_MS), NOBODY);
-  let batch: UserTimelineDoc[] = [];
-  const removeOrphans = async () => {
-    const entries = batch;
-    batch = [];
-    const ids = entries.map((entry) => entry.userId);
-    const present = new Set(
-      (await collections.users.find({ _id: { $in: ids } }, { projection: { _id: 1 } }).toArray()).map(
-        (user) => user._id.toHexString(),
-      ),
-    );
-    // By the entries' own `_id`s (all settled: read below `settled`): an index read, not a scan.
-    const orphans = entries
-      .filter((entry) => !present.has(entry.userId.toHexString()))
-      .map((entry) => entry._id);
-    if (orphans.length === 0) return;
-    changed += (await collections.userTimeline.deleteMany({ _id: { $in: orphans } })).deletedCount;
-  };
-  for await (const entry of collections.userTimeline.find({ _id: { $gte: "t", $lt: settled } })) {
-    batch.push(entry);
-    if (batch.length >= 1000) await removeOrphans();
-  }
-  if (batch.length > 0) await removeOrphans();
-  // Which reads answer list-users changed (the timeline's or the users collection's own).
-  if (changed > 0) await bumpUsersListing(collections);
-  return changed;
-}
-
-/** An `_id` no user has: what an unclaimed address's second lookup asks for. */
-const NOBODY = new ObjectId("000000000000000000000000");
-
-/**
- * Claims the address for the user before the user (or its new address) is written. False when
- * another user holds it. A claim whose user is gone or holds another address (a crash between
- * claim and write, or a write that lost) is stale: it is deleted and the insert tried again, and of
- * concurrent claimers exactly one insert wins (a unique `_id`). The unique email index on users
- * stays the arbiter between a claimer and a user written meanwhile: the loser's write fails, and
- * repairEmailClaim points the claim at whoever holds the address.
- */
-async function claimEmail(
-  collections: Collections,
-  email: string,
+async function bumpListingsOfUserWrite(
+  writer: UserWriter,
   userId: ObjectId,
-  now: Date,
-): Promise<boolean> {
-  return (await takeEmailClaim(collections, email, userId, now)) !== null;
-}
-
-/**
- * claimEmail that also tells whose claim it took over: `abandonedBy` is the user id of a stale claim
- * whose user does not exist at all — a sign-up cut by a crash after its claim (and perhaps its
- * credential account, written before the user: createUserWithPassword), or a sign-up still in
- * flight. Null when no claim was taken over, or its user exists under another address. Null
- * instead of the object when another user holds the address.
- */
-export async function takeEmailClaim(
-  collections: Collections,
-  email: string,
-  userId: ObjectId,
-  now: Date,
-): Promise<{ abandonedBy: ObjectId | null } | null> {
-  let abandonedBy: ObjectId | null = null;
-  for (let attempt = 0; attempt < 3; attempt++) {
-    try {
-      await collections.emailClaims.insertOne({ _id: email, userId, createdAt: now });
-      return { abandonedBy };
-    } catch (error) {
-      if (!isDuplicateKeyError(error)) throw error;
-    }
-    const claim = await collections.emailClaims.findOne({ _id: { $eq: email } });
-    if (!claim) continue;
-    if (claim.userId.equals(userId)) return { abandonedBy };
-    const holder = await collections.users.findOne({ _id: claim.userId }, { projection: { email: 1 } });
-    if (holder?.email === email) return null;
-    abandonedBy = holder ? null : claim.userId;
-    await collections.emailClaims.deleteOne({ _id: { $eq: email }, userId: claim.userId });
-  }
-  return null;
-}
-
-/**
- * After a user write lost to the unique email index: the claim goes to the user who holds the
- * address (found by scanning users — only ever on this conflict), or away when nobody does.
- */
-export async function repairEmailClaim(collections: Collections, email: string, now: Date): Promise<void> {
-  const holder = await collections.users.findOne({ email: { $eq: email } });
-  if (!holder) {
-    await collections.emailClaims.deleteOne({ _id: { $eq: email } });
-    return;
-  }
-  const result = await collections.emailClaims.updateOne(
-    { _id: { $eq: email } },
-    { $set: { userId: holder._id }, $setOnInsert: { createdAt: now } },
-    { upsert: true },
-  );
-  // The holder is now found by admin list-users' address-prefix search.
-  if (result.upsertedCount + result.modifiedCount > 0) await bumpUsersListing(collections);
-}
-
-/** Gives the address up, only while this user holds the claim. */
-export async function releaseEmail(collections: Collections, email: string, userId: ObjectId): Promise<void> {
-  await collections.emailClaims.deleteOne({ _id: { $eq: email }, userId });
+  fields: object,
+  written: boolean,
+): Promise<void> {
+  if (!written) return;
+  await bumpUsersListing(writer.collections);
+  if ("name" in fields || "email" in fields || "image" in fields)
+    await writer.onMemberUserChanged(writer.collections, userId);
 }
 
 /**
@@ -195,16 +67,16 @@ export async function insertUser(collections: Collections, doc: UserDoc): Promis
 }
 
 export async function updateUserFields(
-  collections: Collections,
+  writer: UserWriter,
   userId: ObjectId,
   fields: Partial<Omit<UserDoc, "_id">>,
 ): Promise<UserDoc | null> {
-  const updated = await collections.users.findOneAndUpdate(
+  const updated = await writer.collections.users.findOneAndUpdate(
     { _id: userId },
     { $set: fields },
     { returnDocument: "after" },
   );
-  await bumpListingsOfUserWrite(collections, userId, fields, updated !== null);
+  await bumpListingsOfUserWrite(writer, userId, fields, updated !== null);
   return updated;
 }
 
@@ -225,13 +97,16 @@ export async function deleteUserById(collections: Collections, userId: ObjectId)
  * be gone already while its claim and entry are not; the claim only while it is still this user's).
  */
 export async function deleteUserRow(
-  collections: Collections,
+  writer: UserWriter,
   user: Pick<UserDoc, "_id" | "email" | "createdAt">,
   finishing = false,
 ): Promise<boolean> {
+  const { collections } = writer;
   const removed = (await collections.users.deleteOne({ _id: user._id })).deletedCount === 1;
   if (!removed && !finishing) return false;
-  await bumpListingsOfUserRemoval(collections, user._id);
+  // Admin list-users, and the organizations whose member lists name the user.
+  await bumpUsersListing(collections);
+  await writer.onMemberUserChanged(collections, user._id);
   await releaseEmail(collections, user.email, user._id);
   await removeFromTimeline(collections, user);
   return removed;
@@ -248,7 +123,7 @@ export function findUserById(collections: Collections, userId: ObjectId): Promis
  * key error when `fields.email` belongs to another user (the unique index settles races).
  */
 async function updateUserWhereEmail(
-  collections: Collections,
+  writer: UserWriter,
   userId: ObjectId,
   expectedEmail: string,
   expectedVerified: boolean | undefined,
@@ -258,12 +133,12 @@ async function updateUserWhereEmail(
     expectedVerified === undefined
       ? { _id: userId, email: { $eq: expectedEmail } }
       : { _id: userId, email: { $eq: expectedEmail }, emailVerified: expectedVerified };
-  const updated = await collections.users.findOneAndUpdate(
+  const updated = await writer.collections.users.findOneAndUpdate(
     filter,
     { $set: fields },
     { returnDocument: "after" },
   );
-  await bumpListingsOfUserWrite(collections, userId, fields, updated !== null);
+  await bumpListingsOfUserWrite(writer, userId, fields, updated !== null);
   return updated;
 }
 
@@ -276,12 +151,13 @@ async function updateUserWhereEmail(
  * `emailVerified` when given; updateUserWhereEmail). Null when the user is gone (or no longer matches).
  */
 export async function updateUserMovingAddress(
-  collections: Collections,
+  writer: UserWriter,
   user: Pick<UserDoc, "_id" | "email">,
   fields: Partial<Omit<UserDoc, "_id" | "createdAt">>,
   now: Date,
   where?: { emailVerified?: boolean },
 ): Promise<UserDoc | null | "taken"> {
+  const { collections } = writer;
   // docs/scale.md: of users moving to one address, the claim lets one win.
   const moving = fields.email !== undefined && fields.email !== user.email ? fields.email : undefined;
   if (moving !== undefined && !(await claimEmail(collections, moving, user._id, now))) return "taken";
@@ -289,8 +165,8 @@ export async function updateUserMovingAddress(
   try {
     updated =
       where === undefined
-        ? await updateUserFields(collections, user._id, fields)
-        : await updateUserWhereEmail(collections, user._id, user.email, where.emailVerified, fields);
+        ? await updateUserFields(writer, user._id, fields)
+        : await updateUserWhereEmail(writer, user._id, user.email, where.emailVerified, fields);
   } catch (error) {
     if (moving !== undefined) await repairEmailClaim(collections, moving, now);
     throw error;
@@ -341,50 +217,9 @@ export function findUsersPage(
   return collections.users.find(filter).sort(page.sort).skip(page.offset).limit(page.limit).toArray();
 }
 
-/**
- * One page of the users' timeline (docs/scale.md) in `direction`: the entries' `_id`s only (each
- * ends with its user's id, db/ids.ts userIdOfTimelineId), with the users' and the entries' counts.
- */
-export async function findTimelinePage(
-  collections: Collections,
-  direction: 1 | -1,
-  offset: number,
-  limit: number,
-): Promise<{ entryIds: string[]; users: number; entries: number }> {
-  // findPage (db/find-page.ts): each page is one reply decoded once, not a cursor's per-document views.
-  const [page, users, entries] = await Promise.all([
-    findPage(collections.userTimeline, {
-      filter: { _id: TIMELINE_RANGE },
-      sort: { _id: direction },
-      skip: offset,
-      limit,
-      projection: { _id: 1 },
-    }),
-    collections.users.estimatedDocumentCount(),
-    collections.userTimeline.estimatedDocumentCount(),
-  ]);
-  return { entryIds: page.map((entry) => entry._id), users, entries };
-}
-
 /** The users of `ids` that exist, in no order (one `$in` read by `_id`; at least one id). */
 export function findUsersByIds(collections: Collections, ids: readonly ObjectId[]): Promise<UserDoc[]> {
   return findPage(collections.users, { filter: { _id: { $in: [...ids] } }, limit: ids.length });
-}
-
-/**
- * The user ids of the address claims in `range` (`_id` = the address, so an address prefix is one
- * `_id` range, db/prefix.ts), at most `limit`.
- */
-export async function findClaimedUserIds(
-  collections: Collections,
-  range: { $gte: string; $lt: string },
-  limit: number,
-): Promise<ObjectId[]> {
-  const claims = await collections.emailClaims
-    .find({ _id: range }, { projection: { userId: 1 } })
-    .limit(limit)
-    .toArray();
-  return claims.map((claim) => claim.userId);
 }
 
 /** Users per stored role value (comma separated, or absent → null), as the database groups them. */
@@ -411,4 +246,9 @@ export async function findSignUpDatesSince(collections: Collections, from: Date)
     .find({ createdAt: { $gte: from } }, { projection: { _id: 0, createdAt: 1 } })
     .toArray();
   return rows.map((row) => row.createdAt);
+}
+
+/** `tessera doctor`'s and `tessera import`'s view of the users (db/stored-rows.ts): reads only. */
+export function userRowsForChecks(collections: Collections): StoredRows {
+  return storedRowsOf(collections.users);
 }

@@ -187,7 +187,7 @@ async function writeEmailState(
   const { _id: _ignoredId, createdAt: _ignoredCreatedAt, ...safe } = data;
   let updated: UserDoc | null | "taken";
   try {
-    updated = await updateUserMovingAddress(auth.collections, user, safe, auth.now(), {
+    updated = await updateUserMovingAddress(auth, user, safe, auth.now(), {
       emailVerified: expectedVerified,
     });
   } catch (error) {

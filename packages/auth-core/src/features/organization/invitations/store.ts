@@ -3,12 +3,13 @@ import type { Collections } from "../../../db/collections.ts";
 import { insertManyIgnoringDuplicates } from "../../../db/connect.ts";
 import type { InvitationDoc, InvitationStatus } from "../../../db/documents.ts";
 import { findPage, type PageQuery } from "../../../db/find-page.ts";
-import { bumpListings } from "../../../db/listing-version.ts";
 import { findRawPage, type RawPage } from "../../../db/raw-page.ts";
+import { type StoredRows, storedRowsOf } from "../../../db/stored-rows.ts";
+import { bumpListings } from "../organizations/store.ts";
 
 /**
  * Invitations: the only MongoDB access for them. Each write that changes what an organization's
- * invitation list shows bumps its listing version (db/listing-version.ts).
+ * invitation list shows bumps its listing version (organizations/store.ts bumpListings).
  */
 
 /** What a write to one invitation needs to know of it. */
@@ -235,4 +236,9 @@ export async function insertInvitationsInBulk(
 /** Each organization of `rows` once. */
 function organizationsOf(rows: readonly { organizationId: ObjectId }[]): ObjectId[] {
   return [...new Map(rows.map((row) => [row.organizationId.toHexString(), row.organizationId])).values()];
+}
+
+/** `tessera doctor`'s view of the invitations (db/stored-rows.ts): reads only, deletes go through deleteOrphanRows. */
+export function invitationRowsForChecks(collections: Collections): StoredRows {
+  return storedRowsOf(collections.invitations);
 }

@@ -3,13 +3,15 @@ import type { Collections } from "../../../db/collections.ts";
 import { insertManyIgnoringDuplicates } from "../../../db/connect.ts";
 import type { MemberDoc } from "../../../db/documents.ts";
 import { findPage, type PageQuery } from "../../../db/find-page.ts";
-import { bumpListings } from "../../../db/listing-version.ts";
+import { runListingBump } from "../../../db/listing-version.ts";
 import { findRawPage, type RawPage } from "../../../db/raw-page.ts";
 import { listItemPattern } from "../../../db/regex.ts";
+import { type StoredRows, storedRowsOf } from "../../../db/stored-rows.ts";
+import { bumpListings } from "../organizations/store.ts";
 
 /**
  * Members: the owner of `members` (their users are read through features/users). Each write
- * bumps the listing version of the organization it changed (db/listing-version.ts).
+ * bumps the listing version of the organization it changed (organizations/store.ts bumpListings).
  */
 
 /** What a write to one member row needs to know of it. */
@@ -260,4 +262,21 @@ async function deleteMembersListed(collections: Collections, filter: Filter<Memb
   const organizations = new Map(rows.map((row) => [row.organizationId.toHexString(), row.organizationId]));
   await bumpListings(collections, [...organizations.values()]);
   return result.deletedCount;
+}
+
+/**
+ * After a write of the user's shown fields (name, email, image) or the user row's deletion: the
+ * organizations whose member lists show the user (its member rows, the `userId` index), one
+ * `distinct`. The users store calls it through the context's hand-over (create-auth.ts), since
+ * users cannot import this feature.
+ */
+export async function bumpListingsOfMemberUser(collections: Collections, userId: ObjectId): Promise<void> {
+  await runListingBump(async () =>
+    bumpListings(collections, await collections.members.distinct("organizationId", { userId })),
+  );
+}
+
+/** `tessera doctor`'s view of the members (db/stored-rows.ts): reads only, deletes go through deleteOrphanRows. */
+export function memberRowsForChecks(collections: Collections): StoredRows {
+  return storedRowsOf(collections.members);
 }

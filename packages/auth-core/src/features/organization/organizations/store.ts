@@ -2,9 +2,31 @@ import type { ObjectId } from "mongodb";
 import type { Collections } from "../../../db/collections.ts";
 import { insertManyIgnoringDuplicates } from "../../../db/connect.ts";
 import type { OrganizationDoc } from "../../../db/documents.ts";
+import { runListingBump } from "../../../db/listing-version.ts";
 import { escapeRegex } from "../../../db/regex.ts";
+import { type StoredRows, storedRowsOf } from "../../../db/stored-rows.ts";
 
 /** Organizations: the only MongoDB access for them (members, invitations and teams have theirs). */
+
+/**
+ * An organization's listing version (`OrganizationDoc.listingVersion`): get-full-organization keeps
+ * the lists it answered — the members with their users' public fields, the invitations — in memory
+ * under the version it read before reading them (db/listing-cache.ts), and serves them again only
+ * while the organization document still carries that version. So every write that changes what
+ * those lists show bumps the version of each organization concerned, after the write, inside the
+ * owner's write function (members/store.ts, invitations/store.ts; a user's shown fields through
+ * bumpListingsOfMemberUser, which createAuth hands to the users store). A version missing on a
+ * document (one written before the field existed) reads as 0; `$inc` creates it.
+ */
+export async function bumpListings(collections: Collections, ids: readonly ObjectId[]): Promise<void> {
+  if (ids.length === 0) return;
+  const update = { $inc: { listingVersion: 1 } };
+  await runListingBump(() =>
+    ids.length === 1
+      ? collections.organizations.updateOne({ _id: ids[0] as ObjectId }, update)
+      : collections.organizations.updateMany({ _id: { $in: [...ids] } }, update),
+  );
+}
 
 export async function insertOrganization(collections: Collections, doc: OrganizationDoc): Promise<void> {
   await collections.organizations.insertOne(doc);
@@ -79,4 +101,9 @@ export async function insertOrganizationsInBulk(
 ): Promise<Set<number>> {
   const refused = await insertManyIgnoringDuplicates(collections.organizations, docs);
   return refused;
+}
+
+/** `tessera doctor`'s view of the organizations (db/stored-rows.ts): reads only, deletes go through deleteOrphanRows. */
+export function organizationRowsForChecks(collections: Collections): StoredRows {
+  return storedRowsOf(collections.organizations);
 }

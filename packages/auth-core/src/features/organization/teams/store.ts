@@ -3,6 +3,7 @@ import type { Collections } from "../../../db/collections.ts";
 import { insertManyIgnoringDuplicates } from "../../../db/connect.ts";
 import type { TeamDoc, TeamMemberDoc } from "../../../db/documents.ts";
 import { findPage } from "../../../db/find-page.ts";
+import { type StoredRows, storedRowsOf } from "../../../db/stored-rows.ts";
 
 /** Teams and team members: the only MongoDB access for them. */
 
@@ -210,4 +211,14 @@ export async function insertTeamMembersInBulk(
 ): Promise<Set<number>> {
   const refused = await insertManyIgnoringDuplicates(collections.teamMembers, docs);
   return refused;
+}
+
+/** `tessera doctor`'s view of the teams (db/stored-rows.ts): reads only, deletes go through deleteOrphanRows. */
+export function teamRowsForChecks(collections: Collections): StoredRows {
+  return storedRowsOf(collections.teams);
+}
+
+/** `tessera doctor`'s view of the team memberships (db/stored-rows.ts). */
+export function teamMemberRowsForChecks(collections: Collections): StoredRows {
+  return storedRowsOf(collections.teamMembers);
 }
