@@ -95,7 +95,7 @@ export function createAuth(input: AuthOptions): Auth {
     options.rateLimit.storage === "database" ? context.sharedRateLimiter : createMemoryRateLimiter();
   return {
     handler: createHandler(context, endpoints, rateLimiter, coreCallerResolvers),
-    api: createApi<CoreEndpoint>(context, endpoints, coreCallerResolvers),
+    api: createApi<CoreEndpoint>(context, endpoints, coreCallerResolvers, rateLimiter),
     endpoints,
     migrate: () => runMigrations(collections, CORE_MIGRATIONS, context.now),
     cleanup: () => cleanupExpired(context),

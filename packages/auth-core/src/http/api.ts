@@ -13,6 +13,7 @@ import type {
   RedirectResult,
 } from "./define-endpoint.ts";
 import { TOKEN_SAFE_HEADERS } from "./handler.ts";
+import { hitRateLimit, type RateLimiter } from "./rate-limit.ts";
 import { runEndpoint } from "./run-endpoint.ts";
 
 export interface ApiCallInput {
@@ -22,6 +23,8 @@ export interface ApiCallInput {
   headers?: HeadersInit;
   /** The browser's socket address, when the app has it: recorded on sessions as over HTTP. */
   remoteAddress?: string | null;
+  /** Count the call against the endpoint's HTTP rate limit for the address (TypedCallInput.rateLimit). */
+  rateLimit?: boolean;
 }
 
 export interface ApiResult<T = unknown> {
@@ -43,10 +46,16 @@ export type TypedCallInput<Body, Query> = BodyField<Body> & {
   headers?: HeadersInit;
   /**
    * The browser's socket address (a Remix load context's), read with the same trusted-proxy rules
-   * as `auth.handler`: sessions an action creates then show where they were signed in from. Server
-   * calls stay unlimited by the rate limiter all the same.
+   * as `auth.handler`: sessions an action creates then show where they were signed in from.
    */
   remoteAddress?: string | null;
+  /**
+   * A call made on a browser's behalf (a form action): it counts against the endpoint's HTTP rate
+   * limit for `remoteAddress`, in the same buckets as `auth.handler`, and an exhausted limit throws
+   * AuthError TOO_MANY_REQUESTS (429) with `details.retryAfter` in seconds. Off by default: the
+   * app's own calls are not limited.
+   */
+  rateLimit?: boolean;
 };
 
 /** An object with no properties: it extends a body type only when every field is optional. */
@@ -85,6 +94,7 @@ export function createApi<Endpoint extends { name: string }>(
   auth: AuthContext,
   endpoints: readonly AnyEndpoint[],
   callers: CallerResolvers,
+  rateLimiter: RateLimiter,
 ): TypedApi<Endpoint> {
   const api: Record<string, ApiMethod> = {};
   const proxies = compileTrustedProxies(auth.options.advanced.trustedProxies);
@@ -96,6 +106,15 @@ export function createApi<Endpoint extends { name: string }>(
       const ip = input.remoteAddress
         ? resolveClientIp(input.remoteAddress, headers, proxies, auth.options.advanced.ipAddressHeader)
         : null;
+      if (input.rateLimit) {
+        const deadline = deadlineOf(requestTimeoutMs);
+        const retryAfter = await hitRateLimit(auth, rateLimiter, ip, endpoint.path, deadline).catch(
+          (error: unknown) => {
+            throw toApiError(auth, error);
+          },
+        );
+        if (retryAfter !== null) throw new AuthError("TOO_MANY_REQUESTS", { details: { retryAfter } });
+      }
       const run = runEndpoint(auth, callers, endpoint, method, {
         body: input.body ?? {},
         query: input.query ?? {},

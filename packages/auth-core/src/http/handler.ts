@@ -9,13 +9,13 @@ import {
   renderReferencePage,
 } from "../openapi/index.ts";
 import type { CallerResolvers } from "./caller.ts";
-import { compileTrustedProxies, rateLimitAddress, resolveClientIp } from "./client-ip.ts";
+import { compileTrustedProxies, resolveClientIp } from "./client-ip.ts";
 import { type CorsOptions, withCors } from "./cors.ts";
 import { assertBeforeDeadline, deadlineOf, withinRequestTimeout } from "./deadline.ts";
 import type { AnyEndpoint } from "./define-endpoint.ts";
 import { type EndpointOutcome, headersOfFailure } from "./endpoint-outcome.ts";
 import type { MaybePromise } from "./maybe-promise.ts";
-import { type RateLimiter, ruleForPath } from "./rate-limit.ts";
+import { hitRateLimit, type RateLimiter, ruleForPath } from "./rate-limit.ts";
 import { readRequestBody } from "./read-body.ts";
 import { createRouter } from "./router.ts";
 import { answerFromCookieCache, type EndpointInput, runEndpoint } from "./run-endpoint.ts";
@@ -415,15 +415,11 @@ async function checkRateLimit(
   path: string,
   deadlineMs: number,
 ): Promise<EngineResponse | null> {
-  if (!auth.options.rateLimit.enabled) return null;
-  const rule = ruleForPath(path, auth.options.rateLimit);
-  if (!rule) return null;
-  // No resolvable address: one shared bucket ("unknown"), so limits fail closed rather than open.
-  const decision = await limiter.hit(`${rateLimitAddress(ip)}|${path}`, rule, auth.now(), deadlineMs);
-  if (decision.allowed) return null;
+  const retryAfterSeconds = await hitRateLimit(auth, limiter, ip, path, deadlineMs);
+  if (retryAfterSeconds === null) return null;
   const reply = jsonReply(429, new AuthError("TOO_MANY_REQUESTS").toJSON());
   // RFC 9110 §10.2.3 Retry-After for generic HTTP clients and gateways; X-Retry-After for the client.
-  reply.headers["retry-after"] = String(decision.retryAfterSeconds);
-  reply.headers["x-retry-after"] = String(decision.retryAfterSeconds);
+  reply.headers["retry-after"] = String(retryAfterSeconds);
+  reply.headers["x-retry-after"] = String(retryAfterSeconds);
   return reply;
 }

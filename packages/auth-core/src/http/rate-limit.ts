@@ -1,5 +1,6 @@
 import type { Collections } from "../db/collections.ts";
 import { isDuplicateKeyError } from "../db/connect.ts";
+import { rateLimitAddress } from "./client-ip.ts";
 import { assertBeforeDeadline } from "./deadline.ts";
 import {
   decideAdmission,
@@ -50,6 +51,26 @@ export function ruleForPath(path: string, config: RateLimitConfig): RateLimitRul
   }
   if (path.startsWith("/two-factor/verify")) return { window: 10, max: 3 };
   return { window: config.window, max: config.max };
+}
+
+/**
+ * One request of `ip` to `path` against its rule: null when admitted (or unlimited), else the whole
+ * seconds to wait. HTTP requests (http/handler.ts) and `auth.api` calls made with `rateLimit: true`
+ * on a browser's behalf (http/api.ts) count in the same buckets. No resolvable address is one
+ * shared bucket ("unknown"), so limits fail closed rather than open.
+ */
+export async function hitRateLimit(
+  auth: { options: { rateLimit: RateLimitConfig & { enabled: boolean } }; now(): Date },
+  limiter: RateLimiter,
+  ip: string | null,
+  path: string,
+  deadlineMs: number,
+): Promise<number | null> {
+  if (!auth.options.rateLimit.enabled) return null;
+  const rule = ruleForPath(path, auth.options.rateLimit);
+  if (!rule) return null;
+  const decision = await limiter.hit(`${rateLimitAddress(ip)}|${path}`, rule, auth.now(), deadlineMs);
+  return decision.allowed ? null : decision.retryAfterSeconds;
 }
 
 export interface RateLimiter {

@@ -31,3 +31,25 @@ export function createRouteHandler(
     return auth.handler(args.request, { remoteAddress: addressOf(args) });
   };
 }
+
+/** What an action passes to `auth.api` when it calls on the browser's behalf (onBehalfOf). */
+export interface BrowserCall {
+  headers: Headers;
+  remoteAddress: string | null;
+  rateLimit: true;
+}
+
+/**
+ * `auth.api.signInEmail({ body, ...remix.onBehalfOf(args) })`: the request's headers (its cookies
+ * and Origin), the client's address, and the endpoint's HTTP rate limit for that address — a form
+ * action is as limited as the same call over HTTP, so one visitor cannot try passwords faster
+ * through the app's own form, nor use up another visitor's limit. A limited call throws AuthError
+ * TOO_MANY_REQUESTS (429).
+ */
+export function createOnBehalfOf(addressOf: (args: RouteArgs) => string | null = remoteAddressOf) {
+  return (args: RouteArgs): BrowserCall => ({
+    headers: args.request.headers,
+    remoteAddress: addressOf(args),
+    rateLimit: true,
+  });
+}

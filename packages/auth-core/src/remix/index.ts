@@ -12,7 +12,7 @@
  *     const { user } = await remix.requireSession(request);
  */
 
-import { createRouteHandler, type RouteArgs } from "./handler.ts";
+import { createOnBehalfOf, createRouteHandler, type RouteArgs } from "./handler.ts";
 import { applyCookies, mergeCookies, redirectWithCookies, refusal } from "./responses.ts";
 import {
   type AuthSource,
@@ -21,7 +21,7 @@ import {
   sessionForClient,
 } from "./session.ts";
 
-export type { RouteArgs } from "./handler.ts";
+export type { BrowserCall, RouteArgs } from "./handler.ts";
 export { remoteAddressOf } from "./handler.ts";
 export type { CookieSource } from "./responses.ts";
 export { applyCookies, mergeCookies, redirectWithCookies, refusal } from "./responses.ts";
@@ -40,6 +40,7 @@ export interface RemixAuthOptions extends SessionHelperOptions {
 export function createRemixAuth(source: AuthSource, options: RemixAuthOptions = {}) {
   return {
     handler: createRouteHandler(source, options.remoteAddress),
+    onBehalfOf: createOnBehalfOf(options.remoteAddress),
     ...createSessionHelpers(source, options),
     sessionForClient,
     redirectWithCookies,

@@ -150,3 +150,47 @@ describe("applyCookies", () => {
     expect((await t.auth.api.getSession({ headers: ended })).data).toBeNull();
   });
 });
+
+describe("onBehalfOf: a form action's call is limited like the same call over HTTP", () => {
+  it("the 4th sign-in from one address in 10 s is refused 429 before the password is checked; another address is not held back", async () => {
+    const limited = await createTestAuth({ rateLimit: { enabled: true } });
+    try {
+      const helpers = createRemixAuth(limited.auth);
+      await limited.auth.api.signUpEmail({
+        body: { name: "Fay", email: "fay@example.com", password: "correct horse battery" },
+      });
+      const action = (address: string, password: string) => {
+        const request = new Request(`${TEST_ORIGIN}/sign-in`, {
+          method: "POST",
+          headers: { origin: TEST_ORIGIN },
+        });
+        return limited.auth.api
+          .signInEmail({
+            body: { email: "fay@example.com", password },
+            ...helpers.onBehalfOf({ request, context: { remoteAddress: address } }),
+          })
+          .then(
+            () => 200,
+            (error: { status: number; code: string; details?: { retryAfter?: number } }) =>
+              `${error.status} ${error.code} ${error.details?.retryAfter !== undefined}`,
+          );
+      };
+      for (let i = 0; i < 3; i++)
+        expect(await action("198.51.100.1", "wrong password")).toBe("401 INVALID_EMAIL_OR_PASSWORD false");
+      const sessionsBefore = await limited.db.collection("sessions").countDocuments();
+      expect(await action("198.51.100.1", "correct horse battery")).toBe("429 TOO_MANY_REQUESTS true");
+      expect(await limited.db.collection("sessions").countDocuments()).toBe(sessionsBefore);
+      expect(await action("198.51.100.2", "correct horse battery")).toBe(200);
+      // The app's own calls (no onBehalfOf) are not limited.
+      expect(
+        (
+          await limited.auth.api.signInEmail({
+            body: { email: "fay@example.com", password: "correct horse battery" },
+          })
+        ).status,
+      ).toBe(200);
+    } finally {
+      await limited.close();
+    }
+  });
+});
