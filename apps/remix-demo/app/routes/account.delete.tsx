@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useSearchParams } from "@remix-run/react";
-import { getAuth } from "~/auth.server";
+import { getAuth, remix } from "~/auth.server";
 import { ErrorSummary, Field, Notice, Submit } from "~/components/form";
 import { failure, field, readForm, redirectWith } from "~/lib/forms.server";
 import { useT } from "~/lib/i18n";
@@ -21,7 +21,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 // Per configuration: the password (when the account has one) or a fresh session, then the mailed
 // link confirms (/api/auth/delete-user/callback → /goodbye).
-export async function action({ request }: ActionFunctionArgs) {
+export async function action({ request, context }: ActionFunctionArgs) {
   const form = await readForm(request);
   await requireViewer(request);
   const auth = await getAuth();
@@ -29,7 +29,7 @@ export async function action({ request }: ActionFunctionArgs) {
   try {
     const result = await auth.api.deleteUser({
       body: { callbackURL: "/goodbye", ...(password ? { password } : {}) },
-      headers: request.headers,
+      ...remix.onBehalfOf({ request, context }),
     });
     if (result.data.message === "User deleted") return redirectWith("/goodbye", result.headers);
     return redirectWith("/account/delete?done=mailed");

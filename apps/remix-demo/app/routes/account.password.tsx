@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useSearchParams } from "@remix-run/react";
-import { getAuth } from "~/auth.server";
+import { getAuth, remix } from "~/auth.server";
 import { Checkbox, ErrorSummary, Field, Notice, Submit } from "~/components/form";
 import { failure, field, newPasswordCodesOn, readForm, redirectWith } from "~/lib/forms.server";
 import { useT } from "~/lib/i18n";
@@ -19,7 +19,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return { hasPassword: await hasPassword(request) };
 }
 
-export async function action({ request }: ActionFunctionArgs) {
+export async function action({ request, context }: ActionFunctionArgs) {
   const form = await readForm(request);
   await requireViewer(request);
   const auth = await getAuth();
@@ -28,7 +28,7 @@ export async function action({ request }: ActionFunctionArgs) {
       // A social-only account gets its first password.
       await auth.api.setPassword({
         body: { newPassword: field(form, "newPassword") },
-        headers: request.headers,
+        ...remix.onBehalfOf({ request, context }),
       });
       return redirectWith("/account/password?done=set");
     }
@@ -38,7 +38,7 @@ export async function action({ request }: ActionFunctionArgs) {
         newPassword: field(form, "newPassword"),
         revokeOtherSessions: form.get("revokeOtherSessions") === "on",
       },
-      headers: request.headers,
+      ...remix.onBehalfOf({ request, context }),
     });
     return redirectWith("/account/password?done=changed", result.headers);
   } catch (error) {

@@ -1,14 +1,14 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useSearchParams } from "@remix-run/react";
-import { getAuth } from "~/auth.server";
+import { getAuth, remix } from "~/auth.server";
 import { ErrorSummary, Field, Notice, Submit } from "~/components/form";
 import { failure, field, invalid, missingFields, readForm } from "~/lib/forms.server";
 import { useT } from "~/lib/i18n";
 
 export const handle = { title: "forgotPassword.title" };
 
-export async function action({ request }: ActionFunctionArgs) {
+export async function action({ request, context }: ActionFunctionArgs) {
   const form = await readForm(request);
   const missing = missingFields(form, { email: "EMAIL_REQUIRED" });
   if (missing) return invalid(missing, form);
@@ -17,7 +17,7 @@ export async function action({ request }: ActionFunctionArgs) {
     // The answer is the same whether or not the address has an account (no enumeration).
     await auth.api.requestPasswordReset({
       body: { email: field(form, "email"), redirectTo: "/reset-password" },
-      headers: request.headers,
+      ...remix.onBehalfOf({ request, context }),
     });
     return redirect("/forgot-password?sent=1");
   } catch (error) {

@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
-import { getAuth } from "~/auth.server";
+import { getAuth, remix } from "~/auth.server";
 import { ErrorSummary, Field, Submit, useErrorText } from "~/components/form";
 import { failure, field, invalid, missingFields, readForm } from "~/lib/forms.server";
 import { useT } from "~/lib/i18n";
@@ -15,7 +15,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return { token: params.get("token") ?? "", error: params.get("error") ? "INVALID_TOKEN" : null };
 }
 
-export async function action({ request }: ActionFunctionArgs) {
+export async function action({ request, context }: ActionFunctionArgs) {
   const form = await readForm(request);
   const missing = missingFields(form, { password: "NEW_PASSWORD_REQUIRED" });
   if (missing) return invalid(missing, form);
@@ -23,7 +23,7 @@ export async function action({ request }: ActionFunctionArgs) {
   try {
     await auth.api.resetPassword({
       body: { newPassword: field(form, "password"), token: field(form, "token") },
-      headers: request.headers,
+      ...remix.onBehalfOf({ request, context }),
     });
     return redirect("/sign-in?done=reset");
   } catch (error) {

@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useSearchParams } from "@remix-run/react";
-import { getAuth } from "~/auth.server";
+import { getAuth, remix } from "~/auth.server";
 import { Checkbox, ErrorSummary, Field, Submit } from "~/components/form";
 import { SocialButtons } from "~/components/social";
 import { failure, field, invalid, missingFields, readForm, redirectWith } from "~/lib/forms.server";
@@ -30,8 +30,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
         password: field(form, "password"),
         rememberMe: form.get("rememberMe") === "on",
       },
-      headers: request.headers,
-      remoteAddress: context.remoteAddress,
+      ...remix.onBehalfOf({ request, context }),
     });
     if ("twoFactorRedirect" in result.data) {
       const methods = result.data.twoFactorMethods.join(",");

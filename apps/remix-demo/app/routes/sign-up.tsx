@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
-import { getAuth } from "~/auth.server";
+import { getAuth, remix } from "~/auth.server";
 import { ErrorSummary, Field, Submit } from "~/components/form";
 import { SocialButtons } from "~/components/social";
 import { failure, field, invalid, missingFields, readForm, redirectWith } from "~/lib/forms.server";
@@ -40,8 +40,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
         // The verification mail's link lands on /verify-email, then goes on to where the user was headed.
         callbackURL: `/verify-email?next=${encodeURIComponent(redirectTo)}`,
       },
-      headers: request.headers,
-      remoteAddress: context.remoteAddress,
+      ...remix.onBehalfOf({ request, context }),
     });
     if (!result.data.token) return redirect("/verify-email?sent=1");
     return redirectWith(redirectTo === "/" ? "/?welcome=1" : redirectTo, result.headers);

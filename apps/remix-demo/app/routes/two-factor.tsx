@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useSearchParams } from "@remix-run/react";
-import { getAuth } from "~/auth.server";
+import { getAuth, remix } from "~/auth.server";
 import { Checkbox, ErrorSummary, Field, Notice, Submit } from "~/components/form";
 import { failure, field, readForm, redirectWith } from "~/lib/forms.server";
 import { useT } from "~/lib/i18n";
@@ -45,19 +45,16 @@ export async function action({ request, context }: ActionFunctionArgs) {
       intent === "otp"
         ? auth.api.verifyTwoFactorOTP({
             body: { code, trustDevice },
-            headers: request.headers,
-            remoteAddress: context.remoteAddress,
+            ...remix.onBehalfOf({ request, context }),
           })
         : intent === "backup"
           ? auth.api.verifyBackupCode({
               body: { code, trustDevice },
-              headers: request.headers,
-              remoteAddress: context.remoteAddress,
+              ...remix.onBehalfOf({ request, context }),
             })
           : auth.api.verifyTOTP({
               body: { code, trustDevice },
-              headers: request.headers,
-              remoteAddress: context.remoteAddress,
+              ...remix.onBehalfOf({ request, context }),
             });
     const result = await call;
     return redirectWith(redirectTo, result.headers);
