@@ -39,10 +39,11 @@ export default defineConfig({
         v3_relativeSplatPath: true,
         v3_throwAbortReason: true,
         v3_singleFetch: true,
+        v3_lazyRouteDiscovery: true,
       },
     }),
     tsconfigPaths(),
   ],
-  // The auth core and its database driver run on the server only.
-  ssr: { external: ["@tessera/auth-core", "mongodb"] },
+  // The auth core, its database driver and the embedded database run on the server only.
+  ssr: { external: ["@tessera/auth-core", "@tessera/dev-db", "mongodb"] },
 });

@@ -3,7 +3,8 @@ import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { createAction, initAction } from "../../packages/cli/src/commands/init.ts";
+import { createAction } from "../../packages/cli/src/commands/create.ts";
+import { initAction } from "../../packages/cli/src/commands/init.ts";
 import { toKnownError } from "../../packages/cli/src/errors.ts";
 import { buildCli, runCli } from "./cli-process.ts";
 import { testRun } from "./run-context.ts";
@@ -92,6 +93,8 @@ describe("tessera create and init", () => {
         "create",
         "twice",
         "--yes",
+        "--no-pack",
+        "--no-install",
         "--language",
         "RUS",
         "--features",
@@ -117,7 +120,7 @@ describe("tessera create and init", () => {
     expect(existsSync(join(app, "app/routes/two-factor.tsx"))).toBe(false);
 
     // What the user set since: a database of their own, and the config's dbName.
-    const envEdited = envBefore.replace(/^MONGODB_URI=.*$/m, "MONGODB_URI=mongodb://db.internal:27017");
+    const envEdited = `${envBefore}MONGODB_URI=mongodb://db.internal:27017\n`;
     await writeFile(join(app, ".env"), `${envEdited}TESSERA_DB_NAME=shop\n`);
     await writeFile(config, configBefore.replace('?? "app"', '?? "shop"'));
     const again = await runCli(["init", "--yes", "--db-uri", "mongodb://127.0.0.1:27017"], { cwd: app });
@@ -128,6 +131,23 @@ describe("tessera create and init", () => {
     expect(await readFile(join(app, ".env"), "utf8")).toBe(`${envEdited}TESSERA_DB_NAME=shop\n`);
     expect(secretOf(await readFile(join(app, ".env"), "utf8"))).toBe(secretOf(envBefore));
     expect(await readFile(config, "utf8")).toContain('dbName: process.env.TESSERA_DB_NAME ?? "shop"');
+  });
+
+  it("--language takes a BCP 47 tag (a region form maps to its language); .env names no database unless given", async () => {
+    await createAction(run(), "tags", { yes: true, language: "de-AT" });
+    const app = join(root, "tags");
+    expect(await readFile(join(app, "tessera.config.ts"), "utf8")).toContain('language: "GERMAN"');
+    // No URI given: development uses the embedded database (app/auth.server.ts), not a guessed server.
+    expect(await readFile(join(app, ".env"), "utf8")).not.toContain("MONGODB_URI");
+    await initAction(run(), "tags", { yes: true, language: "fr" });
+    expect(await readFile(join(app, "tessera.config.ts"), "utf8")).toContain('language: "FRA"');
+    const error = await initAction(run(), "tags", { yes: true, language: "pt-BR" }).catch(
+      (caught: unknown) => caught,
+    );
+    expect(toKnownError(error)?.exitCode).toBe(2);
+    expect((error as Error).message).toBe(
+      "--language: a BCP 47 tag of one of en, ru, uk, es, de, pl, fr, tr (a region form such as de-AT maps to its language)",
+    );
   });
 
   it("refuses a directory that is not a Remix app (exit 2)", async () => {

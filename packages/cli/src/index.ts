@@ -1,10 +1,11 @@
 export { auditListAction } from "./commands/audit.ts";
 export { cleanupAction } from "./commands/cleanup.ts";
+export { type CreateResult, createAction } from "./commands/create.ts";
 export { dbStartAction } from "./commands/db.ts";
 export { type DoctorResult, doctorAction } from "./commands/doctor.ts";
 export { exportAction, type UserExport } from "./commands/export.ts";
 export { importAction } from "./commands/import.ts";
-export { createAction, type InitResult, initAction } from "./commands/init.ts";
+export { type InitResult, initAction } from "./commands/init.ts";
 export {
   exitCodeOf as invitationsExitCode,
   type InvitationRow,

@@ -1,16 +1,59 @@
 /**
- * The app's one Tessera instance (written by `tessera init`). `auth.handler` answers /api/auth/*
- * (routes/api.auth.$.ts); loaders and actions call `auth.api.*` with the request's headers.
+ * The app's one Tessera instance (written by `tessera init`), created on the first request.
+ * `remix.handler` answers /api/auth/* (routes/api.auth.$.ts); loaders and actions call `auth.api.*`
+ * with the request's headers.
+ *
+ * The database is MONGODB_URI when set. In development without it, the embedded database
+ * (@tessera/dev-db) is started here, its data and port kept in `.data/db`, and mails go to the dev
+ * outbox (/dev/outbox, `.data/outbox.jsonl`). Production needs MONGODB_URI and refuses to start without.
  */
-import { type Auth, createAuth } from "@tessera/auth-core";
+import { resolve } from "node:path";
+import { type Auth, createAuth, createDevOutbox, type DevOutbox, isAuthError } from "@tessera/auth-core";
 import { createRemixAuth } from "@tessera/auth-core/remix";
 import options from "../tessera.config";
 
-const holder = globalThis as typeof globalThis & { __tessera?: Auth };
+interface AppAuth {
+  auth: Auth;
+  /** Where mails go in development without a mailer of your own; null in production. */
+  outbox: DevOutbox | null;
+}
 
-export function getAuth(): Auth {
-  holder.__tessera ??= createAuth(options);
+// Survives Vite's module reloads in development: one database and one auth per process.
+const holder = globalThis as typeof globalThis & { __tessera?: Promise<AppAuth> };
+
+export function getAppAuth(): Promise<AppAuth> {
+  holder.__tessera ??= createAppAuth();
   return holder.__tessera;
+}
+
+export async function getAuth(): Promise<Auth> {
+  return (await getAppAuth()).auth;
+}
+
+const isProduction = process.env.NODE_ENV === "production";
+
+async function createAppAuth(): Promise<AppAuth> {
+  const dbName = "dbName" in options.database ? options.database.dbName : undefined;
+  let uri = process.env.MONGODB_URI;
+  if (!uri && isProduction)
+    throw new Error(
+      "MONGODB_URI is not set: production needs a MongoDB server (development starts one itself)",
+    );
+  if (!uri) {
+    // A development dependency: imported only when it is used.
+    const { startDevDatabase } = await import("@tessera/dev-db");
+    const database = await startDevDatabase({ dataDir: resolve(".data", "db") });
+    uri = database.uri;
+  }
+  const outbox =
+    isProduction || options.mailer ? null : createDevOutbox({ file: resolve(".data", "outbox.jsonl") });
+  const auth = createAuth({
+    ...options,
+    database: { uri, dbName: dbName ?? "app" },
+    ...(outbox ? { mailer: outbox } : {}),
+  });
+  await auth.migrate();
+  return { auth, outbox };
 }
 
 /**
@@ -20,7 +63,9 @@ export function getAuth(): Auth {
  */
 export const remix = createRemixAuth(getAuth);
 
-/** The catalogue message of a refused call, for the form. */
+/** The catalogue message of a refused call, for the form; anything else is logged, not shown. */
 export function errorMessage(error: unknown): string {
-  return error instanceof Error ? error.message : "Something went wrong";
+  if (isAuthError(error)) return error.message;
+  console.error(error);
+  return "Something went wrong. Try again.";
 }

@@ -1,15 +1,17 @@
 import { createHash, randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
-import { cp, mkdir, readdir, readFile, rename, writeFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { languageFromTag } from "@tessera/auth-core/i18n";
 import { Command } from "commander";
 import { CliError, EXIT, usageError } from "../errors.ts";
 import { contextOf, type RunContext, report } from "../kit.ts";
 
 const FEATURES = ["organization", "admin", "two-factor", "api-key"] as const;
 const PROVIDERS = ["github", "google", "discord", "microsoft", "apple", "gitlab"] as const;
-const LANGUAGES = ["ENG", "RUS", "UKR", "SPA", "GERMAN", "POL", "FRA", "TURKEY"] as const;
+/** The BCP 47 tags --language takes (a region form such as de-AT or es-419 maps to its base). */
+const LANGUAGE_TAGS = ["en", "ru", "uk", "es", "de", "pl", "fr", "tr"] as const;
 
 export interface InitOptions {
   yes?: boolean | undefined;
@@ -34,7 +36,7 @@ export interface InitResult {
 }
 
 /** templates/: dist/templates in the published package, the repository's templates/ in the workspace. */
-function templatesDir(): string {
+export function templatesDir(): string {
   const here = dirname(fileURLToPath(import.meta.url));
   for (const candidate of [join(here, "..", "templates"), join(here, "..", "..", "..", "..", "templates")]) {
     if (existsSync(join(candidate, "auth"))) return candidate;
@@ -87,11 +89,16 @@ async function ask(run: RunContext, options: InitOptions, previous: Partial<Answ
       options.providers === undefined
         ? (previous.providers ?? [])
         : list(options.providers, PROVIDERS, "providers"),
-    language: options.language ?? previous.language ?? "ENG",
+    language: previous.language ?? "ENG",
     dbUri: options.dbUri,
   };
-  if (!LANGUAGES.includes(answers.language as (typeof LANGUAGES)[number])) {
-    throw usageError(`--language: one of ${LANGUAGES.join(", ")}`);
+  if (options.language !== undefined) {
+    const language = languageFromTag(options.language);
+    if (language === null)
+      throw usageError(
+        `--language: a BCP 47 tag of one of ${LANGUAGE_TAGS.join(", ")} (a region form such as de-AT maps to its language)`,
+      );
+    answers.language = language;
   }
   if (options.yes || !run.io.interactive || run.json) return answers;
   const prompts = await import("@clack/prompts");
@@ -116,7 +123,7 @@ async function ask(run: RunContext, options: InitOptions, previous: Partial<Answ
   });
   cancelled(providers);
   const dbUri = await prompts.text({
-    message: "MongoDB URI (empty: mongodb://127.0.0.1:27017)",
+    message: "MongoDB URI (empty: an embedded database in .data/ while developing)",
     defaultValue: answers.dbUri ?? "",
     ...io,
   });
@@ -138,8 +145,9 @@ function configFile(answers: Answers): string {
     )
     .join("\n");
   return `/**
- * Tessera's options for this app (written by \`tessera init\`; yours to change). The CLI reads it with
- * \`tessera --config tessera.config.ts\`. Secrets come from .env.
+ * Tessera's options for this app (written by \`tessera init\`; yours to change). \`tessera\` commands
+ * run in the app find it. Secrets come from .env. Without MONGODB_URI the app starts an embedded
+ * database in .data/ while developing (app/auth.server.ts); production needs MONGODB_URI.
  */
 import type { AuthOptions } from "@tessera/auth-core";
 
@@ -151,12 +159,14 @@ try {
 
 const options: AuthOptions = {
   database: {
-    uri: process.env.MONGODB_URI ?? "mongodb://127.0.0.1:27017",
+    uri: process.env.MONGODB_URI ?? "",
     dbName: process.env.TESSERA_DB_NAME ?? "app",
   },
   secret: process.env.TESSERA_SECRET ?? "",
   baseURL: process.env.TESSERA_BASE_URL ?? "http://localhost:5173",
   language: "${answers.language}",
+  // The link lands on app/routes/verify-email.tsx; in development the mail is at /dev/outbox.
+  emailVerification: { sendOnSignUp: true },
 ${providers ? `  socialProviders: {\n${providers}\n  },\n` : ""}};
 
 export default options;
@@ -227,7 +237,8 @@ export async function initAction(
   const present = new Set(envText.split("\n").map((line) => line.split("=")[0]!.trim()));
   const wanted: [string, string][] = [
     ["TESSERA_SECRET", randomBytes(32).toString("base64url")],
-    ["MONGODB_URI", answers.dbUri ?? "mongodb://127.0.0.1:27017"],
+    // No URI given: none written, so that development uses the embedded database.
+    ...(answers.dbUri ? [["MONGODB_URI", answers.dbUri] as [string, string]] : []),
     ...answers.providers.flatMap((id): [string, string][] => [
       [`${id.toUpperCase()}_CLIENT_ID`, ""],
       [`${id.toUpperCase()}_CLIENT_SECRET`, ""],
@@ -244,6 +255,7 @@ export async function initAction(
   // Dependencies: added to package.json (install them with the app's package manager).
   const wantedDeps: [string, string, "dependencies" | "devDependencies"][] = [
     ["@tessera/auth-core", "^0.1.0", "dependencies"],
+    ["@tessera/dev-db", "^0.1.0", "devDependencies"],
     ["@tessera/cli", "^0.1.0", "devDependencies"],
   ];
   const depsAdded = wantedDeps.filter(([name]) => !deps[name]);
@@ -271,33 +283,7 @@ export async function initAction(
   };
 }
 
-/** `tessera create <dir>`: a new Remix app from templates/remix-app, then init on it. */
-export async function createAction(
-  run: RunContext,
-  dirArg: string,
-  options: InitOptions,
-): Promise<InitResult> {
-  const dir = resolve(run.io.cwd, dirArg);
-  if (existsSync(dir) && (await readdir(dir)).length > 0) throw usageError(`${dir} exists and is not empty`);
-  if (!options.dryRun) {
-    await cp(join(templatesDir(), "remix-app"), dir, { recursive: true });
-    // npm drops .gitignore from packages: the template carries it as `gitignore`.
-    if (existsSync(join(dir, "gitignore"))) await rename(join(dir, "gitignore"), join(dir, ".gitignore"));
-    const pkgPath = join(dir, "package.json");
-    const pkg = JSON.parse(await readFile(pkgPath, "utf8")) as { name: string };
-    pkg.name = dirArg
-      .split(/[\\/]/)
-      .filter(Boolean)
-      .at(-1)!
-      .toLowerCase()
-      .replace(/[^a-z0-9-]/g, "-");
-    await writeFile(pkgPath, `${JSON.stringify(pkg, null, 2)}\n`);
-    return initAction(run, dir, options);
-  }
-  return { dir, dryRun: true, files: [], env: { added: [] }, dependencies: { added: [] }, changed: true };
-}
-
-function printInit(run: RunContext, result: InitResult): void {
+export function printInit(run: RunContext, result: InitResult, next?: string): void {
   report(run, result, (data) => {
     const kept = data.files
       .filter((file) => file.action === "kept")
@@ -316,23 +302,26 @@ function printInit(run: RunContext, result: InitResult): void {
         : []),
       ...(data.dependencies.added.length > 0
         ? [
-            `${data.dryRun ? "would add" : "added"}     ${data.dependencies.added.join(", ")} to package.json (install them)`,
+            `${data.dryRun ? "would add" : "added"}     ${data.dependencies.added.join(", ")} to package.json${next ? "" : " (install them)"}`,
           ]
         : []),
       ...(data.dryRun
         ? []
-        : ["next: install the dependencies, then `npx tessera migrate up` (it reads tessera.config.ts)"]),
+        : [
+            next ??
+              "next: install the dependencies, then `npm run dev` (it applies the migrations; `npx tessera migrate up` for a database of your own)",
+          ]),
     ];
   });
 }
 
-const withInitOptions = (command: Command) =>
+export const withInitOptions = (command: Command) =>
   command
     .option("-y, --yes", "ask nothing: take the flags and defaults")
     .option("--features <list>", `comma separated: ${FEATURES.join(",")} (default all)`)
     .option("--providers <list>", `social sign-in: ${PROVIDERS.join(",")}`)
-    .option("--language <code>", `messages' language: ${LANGUAGES.join(", ")}`)
-    .option("--db-uri <uri>", "MongoDB URI for .env")
+    .option("--language <tag>", `messages' language, a BCP 47 tag: ${LANGUAGE_TAGS.join(", ")} (default en)`)
+    .option("--db-uri <uri>", "MongoDB URI for .env (default none: an embedded database while developing)")
     .option("--force", "overwrite files you changed")
     .option("--dry-run", "print what would be written, write nothing");
 
@@ -343,11 +332,4 @@ export const initCommand = withInitOptions(
 ).action(async (dir: string | undefined, options: InitOptions, command: Command) => {
   const run = contextOf(command);
   printInit(run, await initAction(run, dir, options));
-});
-
-export const createCommand = withInitOptions(
-  new Command("create").description("make a new Remix app with Tessera in it").argument("<dir>"),
-).action(async (dir: string, options: InitOptions, command: Command) => {
-  const run = contextOf(command);
-  printInit(run, await createAction(run, dir, options));
 });

@@ -8,11 +8,13 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   return { id: params.id ?? "" };
 }
 
-export async function action({ request, params }: ActionFunctionArgs) {
+export async function action(args: ActionFunctionArgs) {
+  const { params } = args;
   try {
-    await getAuth().api.acceptInvitation({
+    await (await getAuth()).api.acceptInvitation({
       body: { invitationId: params.id ?? "" },
-      headers: request.headers,
+      // The request's cookies and Origin, the client's address and the endpoint's rate limit.
+      ...remix.onBehalfOf(args),
     });
     return redirect("/account");
   } catch (error) {

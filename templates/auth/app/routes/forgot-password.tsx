@@ -1,14 +1,16 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { Form, useActionData } from "@remix-run/react";
-import { errorMessage, getAuth } from "~/auth.server";
+import { errorMessage, getAuth, remix } from "~/auth.server";
 
-export async function action({ request }: ActionFunctionArgs) {
+export async function action(args: ActionFunctionArgs) {
+  const { request } = args;
   const form = await request.formData();
   try {
     // The same answer whether or not the address has an account.
-    await getAuth().api.requestPasswordReset({
+    await (await getAuth()).api.requestPasswordReset({
       body: { email: String(form.get("email")), redirectTo: "/reset-password" },
-      headers: request.headers,
+      // The request's cookies and Origin, the client's address and the endpoint's rate limit.
+      ...remix.onBehalfOf(args),
     });
     return { sent: true, error: null };
   } catch (error) {

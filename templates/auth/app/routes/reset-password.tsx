@@ -1,18 +1,20 @@
 import { type ActionFunctionArgs, type LoaderFunctionArgs, redirect } from "@remix-run/node";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
-import { errorMessage, getAuth } from "~/auth.server";
+import { errorMessage, getAuth, remix } from "~/auth.server";
 
 export function loader({ request }: LoaderFunctionArgs) {
   const url = new URL(request.url);
   return { token: url.searchParams.get("token"), error: url.searchParams.get("error") };
 }
 
-export async function action({ request }: ActionFunctionArgs) {
+export async function action(args: ActionFunctionArgs) {
+  const { request } = args;
   const form = await request.formData();
   try {
-    await getAuth().api.resetPassword({
+    await (await getAuth()).api.resetPassword({
       body: { token: String(form.get("token")), newPassword: String(form.get("password")) },
-      headers: request.headers,
+      // The request's cookies and Origin, the client's address and the endpoint's rate limit.
+      ...remix.onBehalfOf(args),
     });
     return redirect("/sign-in");
   } catch (error) {

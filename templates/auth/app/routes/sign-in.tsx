@@ -2,12 +2,14 @@ import type { ActionFunctionArgs } from "@remix-run/node";
 import { Form, Link, useActionData } from "@remix-run/react";
 import { errorMessage, getAuth, remix } from "~/auth.server";
 
-export async function action({ request }: ActionFunctionArgs) {
+export async function action(args: ActionFunctionArgs) {
+  const { request } = args;
   const form = await request.formData();
   try {
-    const { data, headers } = await getAuth().api.signInEmail({
+    const { data, headers } = await (await getAuth()).api.signInEmail({
       body: { email: String(form.get("email")), password: String(form.get("password")) },
-      headers: request.headers,
+      // The request's cookies and Origin, the client's address and the endpoint's rate limit.
+      ...remix.onBehalfOf(args),
     });
     const next = "twoFactorRedirect" in data ? "/two-factor" : "/account";
     return remix.redirectWithCookies(next, headers);

@@ -2,16 +2,18 @@ import type { ActionFunctionArgs } from "@remix-run/node";
 import { Form, Link, useActionData } from "@remix-run/react";
 import { errorMessage, getAuth, remix } from "~/auth.server";
 
-export async function action({ request }: ActionFunctionArgs) {
+export async function action(args: ActionFunctionArgs) {
+  const { request } = args;
   const form = await request.formData();
   try {
-    const { headers } = await getAuth().api.signUpEmail({
+    const { headers } = await (await getAuth()).api.signUpEmail({
       body: {
         name: String(form.get("name")),
         email: String(form.get("email")),
         password: String(form.get("password")),
       },
-      headers: request.headers,
+      // The request's cookies and Origin, the client's address and the endpoint's rate limit.
+      ...remix.onBehalfOf(args),
     });
     return remix.redirectWithCookies("/account", headers);
   } catch (error) {

@@ -3,12 +3,14 @@ import { Form, useActionData } from "@remix-run/react";
 import { errorMessage, getAuth, remix } from "~/auth.server";
 
 // The second step of a sign-in when the user has two-factor authentication on.
-export async function action({ request }: ActionFunctionArgs) {
+export async function action(args: ActionFunctionArgs) {
+  const { request } = args;
   const form = await request.formData();
   try {
-    const { headers } = await getAuth().api.verifyTOTP({
+    const { headers } = await (await getAuth()).api.verifyTOTP({
       body: { code: String(form.get("code")), trustDevice: form.get("trust") === "on" },
-      headers: request.headers,
+      // The request's cookies and Origin, the client's address and the endpoint's rate limit.
+      ...remix.onBehalfOf(args),
     });
     return remix.redirectWithCookies("/account", headers);
   } catch (error) {

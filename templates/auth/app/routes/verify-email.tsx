@@ -7,7 +7,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const token = new URL(request.url).searchParams.get("token");
   if (!token) return { verified: false, error: "This link is incomplete." };
   try {
-    await getAuth().api.verifyEmail({ query: { token }, headers: request.headers });
+    await (await getAuth()).api.verifyEmail({ query: { token }, headers: request.headers });
     return { verified: true, error: null };
   } catch (error) {
     return { verified: false, error: errorMessage(error) };

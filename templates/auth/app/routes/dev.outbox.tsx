@@ -1,0 +1,36 @@
+import { useLoaderData } from "@remix-run/react";
+import { getAppAuth } from "~/auth.server";
+
+// Development only: the mails the app sent (verification, reset links). A 404 in production.
+export async function loader() {
+  const { outbox } = await getAppAuth();
+  if (!outbox || process.env.NODE_ENV === "production") throw new Response("Not found", { status: 404 });
+  return {
+    mails: [...outbox.messages()].reverse().map((mail) => ({
+      to: mail.to,
+      subject: mail.subject,
+      text: mail.text,
+      sentAt: mail.sentAt.toISOString(),
+    })),
+  };
+}
+
+export default function DevOutbox() {
+  const { mails } = useLoaderData<typeof loader>();
+  return (
+    <main>
+      <h1>Dev outbox</h1>
+      <p>Mails the app sent while in development, newest first. Not sent to anyone.</p>
+      {mails.length === 0 ? <p>No mails yet.</p> : null}
+      {mails.map((mail) => (
+        <article key={`${mail.sentAt}-${mail.to}-${mail.subject}`}>
+          <h2>{mail.subject}</h2>
+          <p>
+            To {mail.to} · <time dateTime={mail.sentAt}>{mail.sentAt}</time>
+          </p>
+          <pre style={{ whiteSpace: "pre-wrap" }}>{mail.text}</pre>
+        </article>
+      ))}
+    </main>
+  );
+}
