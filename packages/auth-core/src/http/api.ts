@@ -94,7 +94,8 @@ export function createApi<Endpoint extends { name: string }>(
   auth: AuthContext,
   endpoints: readonly AnyEndpoint[],
   callers: CallerResolvers,
-  rateLimiter: RateLimiter,
+  /** The HTTP rate limiter, for calls made with `rateLimit: true`; without it (the operator API) they are not limited. */
+  rateLimiter?: RateLimiter,
 ): TypedApi<Endpoint> {
   const api: Record<string, ApiMethod> = {};
   const proxies = compileTrustedProxies(auth.options.advanced.trustedProxies);
@@ -106,7 +107,7 @@ export function createApi<Endpoint extends { name: string }>(
       const ip = input.remoteAddress
         ? resolveClientIp(input.remoteAddress, headers, proxies, auth.options.advanced.ipAddressHeader)
         : null;
-      if (input.rateLimit) {
+      if (input.rateLimit && rateLimiter) {
         const deadline = deadlineOf(requestTimeoutMs);
         const retryAfter = await hitRateLimit(auth, rateLimiter, ip, endpoint.path, deadline).catch(
           (error: unknown) => {

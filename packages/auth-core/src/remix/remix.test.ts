@@ -95,6 +95,25 @@ describe("session guards", () => {
     expect((await thrown(remix.requirePermission(page("/admin"), need))).status).toBe(302);
   });
 
+  it("requireRole: a holder of one of the roles passes (a stored list too), others get 403", async () => {
+    const support = await signUpUser(t, { email: "sam@example.com", name: "Sam", role: "admin,support" });
+    const plain = await signUpUser(t, { email: "pat@example.com", name: "Pat" });
+    const passed = await remix.requireRole(page("/support", support.browser.cookieHeader()), [
+      "support",
+      "owner",
+    ]);
+    expect(passed.user.id).toBe(support.id);
+    // Stored without a role: the default one ("user").
+    expect((await remix.requireRole(page("/x", plain.browser.cookieHeader()), "user")).user.id).toBe(
+      plain.id,
+    );
+    const refused = await thrown(
+      remix.requireRole(page("/support", plain.browser.cookieHeader()), "support"),
+    );
+    expect(refused.status).toBe(403);
+    expect((await thrown(remix.requireRole(page("/support"), "support"))).status).toBe(302);
+  });
+
   it("requireOrganizationPermission: the owner passes, a plain member and an outsider get 403", async () => {
     const owner = await signIn(t, "owner");
     const member = await signIn(t, "member");

@@ -1,6 +1,7 @@
 import type { SessionAndUser } from "../contracts/models.ts";
 import type { Auth } from "../create-auth.ts";
 import { isAuthError } from "../errors/index.ts";
+import { createOperatorApi } from "../operator.ts";
 import { refusal } from "./responses.ts";
 
 /** The auth instance, or a function giving it (the app's `getAuth`, sync or async). */
@@ -92,6 +93,24 @@ export function createSessionHelpers(source: AuthSource, options: SessionHelperO
   }
 
   /**
+   * The session of a caller holding at least one of `roles` (admin-area roles, as set-role stores
+   * them; a user without one holds the default role): a signed-out caller goes to sign-in, anyone
+   * else gets a thrown 403. The role is read from the database on every call, like the core's own
+   * checks — prefer requirePermission, which follows the role table.
+   */
+  async function requireRole(request: Request, roles: string | readonly string[]): Promise<SessionAndUser> {
+    const data = await requireSession(request);
+    const auth = await resolveAuth(source);
+    const { data: user } = await createOperatorApi(auth, "remix-require-role").getUser({
+      query: { id: data.user.id },
+    });
+    const held = user.role.split(",").map((role) => role.trim());
+    const wanted = typeof roles === "string" ? [roles] : roles;
+    if (!wanted.some((role) => held.includes(role))) throw refusal(403, "Forbidden");
+    return data;
+  }
+
+  /**
    * The session of a member whose roles in the organization (`organizationId`, else the session's
    * active one) grant every one of `permissions`; a non-member or a member without them gets a
    * thrown 403, a signed-out caller goes to sign-in.
@@ -118,5 +137,12 @@ export function createSessionHelpers(source: AuthSource, options: SessionHelperO
     throw refusal(403, "Forbidden");
   }
 
-  return { getSession, requireSession, requireAnonymous, requirePermission, requireOrganizationPermission };
+  return {
+    getSession,
+    requireSession,
+    requireAnonymous,
+    requireRole,
+    requirePermission,
+    requireOrganizationPermission,
+  };
 }
