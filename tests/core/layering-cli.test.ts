@@ -82,7 +82,6 @@ describe("layering of packages/cli/src", () => {
       "import-better-auth.ts",
       "import-writer.ts",
       "importers.ts",
-      "invariants.ts",
     ]);
   });
 

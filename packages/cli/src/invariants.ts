@@ -1,7 +1,5 @@
 import {
   type CheckedCollection,
-  checkEmailClaims,
-  checkUserTimeline,
   clearActiveOrganizations,
   deleteOrganizationRows,
   deleteRowsOfMissingUsers,
@@ -9,7 +7,13 @@ import {
   type RemovableCollection,
   readStoredRows,
 } from "@tessera/auth-core/operator";
-import { type Db, ObjectId } from "mongodb";
+import type { Finding } from "./finding.ts";
+import { checkUserInvariants } from "./invariants-users.ts";
+
+export type { Finding } from "./finding.ts";
+
+/** The Tessera database, as the operator API takes it. */
+type Db = Parameters<typeof readStoredRows>[0];
 
 /**
  * The data's invariants, checked (and with `fix`, repaired where that is safe) through the
@@ -24,20 +28,6 @@ import { type Db, ObjectId } from "mongodb";
  * deletes the orphans. An address claim and credential account left by a sign-up cut before its
  * user row are removed by the next sign-up with the address (or --fix).
  */
-export interface Finding {
-  /** Stable id, e.g. "sessions-of-missing-users". */
-  check: string;
-  description: string;
-  /** Rows (or groups) found. */
-  count: number;
-  /** Whether --fix repairs it (deletes or clears the rows); the others need a person's decision. */
-  fixable: boolean;
-  /** Rows repaired by this run (0 without fix). */
-  fixed: number;
-  /** A few ids or values, for a look. */
-  examples: string[];
-}
-
 export interface InvariantOptions {
   fix?: boolean;
   /** The organization role that owns (organization.creatorRole). @default "owner" */
@@ -57,18 +47,11 @@ async function missingParents(
   const missing: unknown[] = [];
   for (let start = 0; start < values.length; start += BATCH) {
     const batch = values.slice(start, start + BATCH);
-    const ids = batch
-      .map((value) => (typeof value === "string" ? toObjectId(value) : value))
-      .filter((id): id is ObjectId => id instanceof Object);
-    const present = await readStoredRows(db, parent).findPresentIds(ids);
+    // Team ids on invitations are stored as hex strings: findPresentIds reads them as ObjectIds.
+    const present = await readStoredRows(db, parent).findPresentIds(batch);
     for (const value of batch) if (!present.has(String(value))) missing.push(value);
   }
   return missing;
-}
-
-/** Team ids on invitations are stored as hex strings: looked up as ObjectIds. */
-function toObjectId(value: string): ObjectId | null {
-  return /^[0-9a-f]{24}$/i.test(value) ? new ObjectId(value) : null;
 }
 
 /** The collections whose rows a repair deletes through the core's owners (deleteOrganizationRows). */
@@ -183,9 +166,7 @@ export async function checkDataInvariants(db: Db, options: InvariantOptions = {}
   findings.push(await unfinishedDeletions(db));
   findings.push(await organizationsWithoutOwner(db, creatorRole));
   findings.push(await activeOrganizationsOfNonMembers(db, fix));
-  findings.push(...(await emailClaims(db, fix)));
-  findings.push(...(await userTimeline(db, fix)));
-  findings.push(await duplicateEmails(db));
+  findings.push(...(await checkUserInvariants(db, fix)));
   return findings;
 }
 
@@ -198,7 +179,7 @@ async function invitationsToMissingTeams(db: Db, fix: boolean): Promise<Finding>
   ))
     invitations.push(invitation);
   const teamIds = new Set(invitations.flatMap((invitation) => String(invitation.teamId).split(",")));
-  const ids = [...teamIds].map((id) => toObjectId(id.trim())).filter((id) => id !== null);
+  const ids = [...teamIds].map((id) => id.trim());
   const present = await readStoredRows(db, "teams").findPresentIds(ids);
   const brokenInvitations = invitations.filter((invitation) =>
     String(invitation.teamId)
@@ -242,13 +223,13 @@ async function unfinishedDeletions(db: Db): Promise<Finding> {
 
 /** An owner counts only while their user exists. */
 async function organizationsWithoutOwner(db: Db, creatorRole: string): Promise<Finding> {
-  const ownerRows: { organizationId: string; userId: ObjectId }[] = [];
+  const ownerRows: { organizationId: string; userId: unknown }[] = [];
   for await (const member of readStoredRows(db, "members").scan({}, ["organizationId", "userId", "role"])) {
     const roles = String(member.role)
       .split(",")
       .map((role) => role.trim());
     if (roles.includes(creatorRole))
-      ownerRows.push({ organizationId: String(member.organizationId), userId: member.userId as ObjectId });
+      ownerRows.push({ organizationId: String(member.organizationId), userId: member.userId });
   }
   const existing = new Set<string>();
   for (let start = 0; start < ownerRows.length; start += BATCH) {
@@ -300,81 +281,5 @@ async function activeOrganizationsOfNonMembers(db: Db, fix: boolean): Promise<Fi
     fixable: true,
     fixed,
     examples: stale.slice(0, 3),
-  };
-}
-
-/**
- * docs/scale.md: a user is found by email through its address claim. A user without one cannot sign
- * in (fix: the claim is written); a claim whose user is gone or holds another address is stale —
- * harmless (the next sign-up or move with the address takes it over), and --fix deletes it.
- */
-async function emailClaims(db: Db, fix: boolean): Promise<Finding[]> {
-  // The users' owner checks and repairs the claims (and bumps admin list-users after a claim written).
-  const gaps = await checkEmailClaims(db, fix);
-  return [
-    {
-      check: "users-without-email-claim",
-      description: "users whose address has no claim (they are not found by email: cannot sign in)",
-      count: gaps.unclaimed.length,
-      fixable: true,
-      fixed: gaps.claimed,
-      examples: gaps.unclaimed.slice(0, 3),
-    },
-    {
-      check: "stale-email-claims",
-      description:
-        "address claims whose user is gone or holds another address (the next sign-up with it takes it over)",
-      count: gaps.stale.length,
-      fixable: true,
-      fixed: gaps.deleted,
-      examples: gaps.stale.slice(0, 3),
-    },
-  ];
-}
-
-/**
- * docs/scale.md: admin list-users reads the first page from the users' timeline, one entry per
- * user. A user without an entry or a settled entry (older than a minute) without a user makes
- * list-users read the users collection instead (same answer, slower) until cleanup or --fix runs
- * the timeline's repair (the users' owner's one, which also bumps admin list-users).
- */
-async function userTimeline(db: Db, fix: boolean): Promise<Finding[]> {
-  const gaps = await checkUserTimeline(db, fix);
-  return [
-    {
-      check: "users-without-timeline-entry",
-      description:
-        "users missing from the timeline admin list-users reads (it reads the users collection instead)",
-      count: gaps.usersWithoutEntry.length,
-      fixable: true,
-      fixed: gaps.entered,
-      examples: gaps.usersWithoutEntry.slice(0, 3),
-    },
-    {
-      check: "timeline-entries-without-user",
-      description:
-        "timeline entries whose user is gone (admin list-users reads the users collection instead)",
-      count: gaps.entriesWithoutUser.length,
-      fixable: true,
-      fixed: gaps.removed,
-      examples: gaps.entriesWithoutUser.slice(0, 3),
-    },
-  ];
-}
-
-async function duplicateEmails(db: Db): Promise<Finding> {
-  const seen = new Map<string, number>();
-  for await (const user of readStoredRows(db, "users").scan({}, ["email"])) {
-    const key = String(user.email).trim().toLowerCase();
-    seen.set(key, (seen.get(key) ?? 0) + 1);
-  }
-  const duplicated = [...seen].filter(([, count]) => count > 1).map(([email]) => email);
-  return {
-    check: "duplicate-emails",
-    description: "emails held by several users, differing only in case (merge or remove by hand)",
-    count: duplicated.length,
-    fixable: false,
-    fixed: 0,
-    examples: duplicated.slice(0, 3),
   };
 }

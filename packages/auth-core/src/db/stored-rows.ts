@@ -1,4 +1,5 @@
 import type { Collection, Document, Filter } from "mongodb";
+import { parseId } from "./ids.ts";
 
 /**
  * One collection's rows as an operator's checks read them (`tessera doctor`: rows whose parent is
@@ -8,7 +9,10 @@ import type { Collection, Document, Filter } from "mongodb";
 export interface StoredRows {
   /** The distinct values of `field`, null left out. */
   distinctValues(field: string): Promise<unknown[]>;
-  /** Which of `ids` are `_id`s here, as `String(_id)` (one `$in` read by `_id`). */
+  /**
+   * Which of `ids` are `_id`s here, as `String(_id)` (one `$in` read by `_id`). A hex string is read
+   * as its ObjectId (references stored as text: an invitation's team ids); other strings match none.
+   */
   findPresentIds(ids: readonly unknown[]): Promise<Set<string>>;
   /** How many rows have `field` equal to one of `values`. */
   countWhereIn(field: string, values: readonly unknown[]): Promise<number>;
@@ -42,7 +46,8 @@ export function storedRowsOf<T extends Document>(collection: Collection<T>): Sto
       return (await rows.distinct(field, { [field]: { $ne: null } })) as unknown[];
     },
     async findPresentIds(ids) {
-      const filter = { _id: { $in: [...ids] } } as Filter<Document>;
+      const asIds = ids.flatMap((id) => (typeof id !== "string" ? [id] : (parseId(id) ?? [])));
+      const filter = { _id: { $in: asIds } } as Filter<Document>;
       const found = await rows.find(filter, { projection: { _id: 1 } }).toArray();
       return new Set(found.map((doc) => String(doc._id)));
     },
