@@ -1,4 +1,9 @@
-import { createAuthClient, type ReactAuthClient } from "@tessera/auth-core/react";
+import {
+  type AuthComponents,
+  createAuthClient,
+  createAuthComponents,
+  type ReactAuthClient,
+} from "@tessera/auth-core/react";
 import { buildRoleTable } from "@tessera/auth-core/roles";
 import { ObjectId } from "mongodb";
 import { createElement, type ReactNode } from "react";
@@ -53,7 +58,7 @@ async function setOwnRole(organizationId: string, role: string) {
 const text = (renderer: ReactTestRenderer) => JSON.stringify(renderer.toJSON());
 
 describe("organization.checkRolePermission", () => {
-  const QUERIES = [
+  const QUERIES: Record<string, string[]>[] = [
     { member: ["update"] },
     { member: ["update", "delete"] },
     { member: ["create"] },
@@ -98,8 +103,8 @@ describe("organization.checkRolePermission", () => {
   });
 });
 
-function Page(props: { client: ReactAuthClient; children?: ReactNode }) {
-  const { SignedIn, SignedOut, Protect } = props.client;
+function Page(props: { client: ReactAuthClient; components: AuthComponents; children?: ReactNode }) {
+  const { SignedIn, SignedOut, Protect } = props.components;
   const role = props.client.useActiveMemberRole();
   return createElement(
     "div",
@@ -118,7 +123,7 @@ describe("useActiveMemberRole and the components", () => {
     const { client, browser } = makeClient();
     let renderer!: ReactTestRenderer;
     await act(async () => {
-      renderer = create(createElement(Page, { client }));
+      renderer = create(createElement(Page, { client, components: createAuthComponents(client) }));
     });
     const shows = (expected: string) => act(() => waitFor(() => text(renderer).includes(expected)));
     await shows('"out;","not-owner;","no-invite;","anonymous;","role:-"');

@@ -34,7 +34,7 @@ function EveryHook(props: { client: ReactAuthClient }) {
 
 const shown = (renderer: ReactTestRenderer) =>
   (renderer.toJSON() as { children: string[] }).children.join("");
-const settle = () => new Promise((resolve) => setTimeout(resolve, 60));
+const settle = () => new Promise<void>((resolve) => setTimeout(resolve, 60));
 
 describe("a signed-out page", () => {
   it("with every hook sends one get-session and no organization request, and shows null everywhere", async () => {

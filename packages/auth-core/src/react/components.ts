@@ -48,14 +48,16 @@ function show(children: ReactNode): ReactNode {
 }
 
 /**
- * The components of one client, made once by `createAuthClient` beside its hooks (never during a
- * render, so each keeps its identity and React keeps the subtree).
+ * The components of one client: `const { SignedIn, SignedOut, Protect } = createAuthComponents(authClient)`
+ * once, beside the client (never during a render, so each keeps its identity and React keeps the
+ * subtree). A separate export, so a bundle that does not use them does not carry them.
  */
-export function createAuthComponents(hooks: {
+export function createAuthComponents(client: {
   useSession(initialData?: SessionAndUser | null): HookState<SessionAndUser>;
   useActiveMemberRole(): HookState<{ role: string }>;
-  checkRolePermission: CheckRolePermission;
+  organization: { checkRolePermission: CheckRolePermission };
 }): AuthComponents {
+  const hooks = { ...client, checkRolePermission: client.organization.checkRolePermission };
   // biome-ignore lint/correctness/noComponentHookFactories: made once per client, like its hooks
   const SignedIn = (props: SignedStateProps) =>
     isSignedIn(hooks.useSession(props.initialSession)) === true ? show(props.children) : null;

@@ -3,16 +3,15 @@ import { createAuthClient as createBaseClient } from "../client/create-client.ts
 import type { AuthClientOptions } from "../client/types.ts";
 import type { SessionAndUser } from "../contracts/models.ts";
 import type { FullOrganization, MemberWithUser, Organization } from "../contracts/organization-models.ts";
-import { type AuthComponents, createAuthComponents } from "./components.ts";
 import { type HookState, useStore } from "./use-store.ts";
 
 /**
  * `@tessera/auth-core/react`: the client plus hooks over its stores (`useSyncExternalStore`, so
- * every component sees the same value and a change re-renders them all at once), and components
- * that show their children by the session and the caller's role.
+ * every component sees the same value and a change re-renders them all at once), and
+ * `createAuthComponents(client)`: components that show their children by the session and role.
  */
 
-export interface ReactAuthClient extends AuthClient, AuthComponents {
+export interface ReactAuthClient extends AuthClient {
   /**
    * The signed-in session and user, or null. Pass the session the server read for this page (a
    * Remix loader's `auth.api.getSession`): the first render then shows it, on the server and in the
@@ -29,18 +28,13 @@ export interface ReactAuthClient extends AuthClient, AuthComponents {
 export function createAuthClient(options: AuthClientOptions = {}): ReactAuthClient {
   const client = createBaseClient(options);
   const { session, activeOrganization, organizations, activeMember, activeMemberRole } = client.$store;
-  const hooks = {
-    useSession: (initialData?: SessionAndUser | null) => useStore(session, initialData),
-    useActiveOrganization: (initialData?: FullOrganization | null) =>
-      useStore(activeOrganization, initialData),
-    useListOrganizations: (initialData?: Organization[] | null) => useStore(organizations, initialData),
-    useActiveMember: (initialData?: MemberWithUser | null) => useStore(activeMember, initialData),
-    useActiveMemberRole: (initialData?: { role: string } | null) => useStore(activeMemberRole, initialData),
-  };
   return {
     ...client,
-    ...hooks,
-    ...createAuthComponents({ ...hooks, checkRolePermission: client.organization.checkRolePermission }),
+    useSession: (initialData) => useStore(session, initialData),
+    useActiveOrganization: (initialData) => useStore(activeOrganization, initialData),
+    useListOrganizations: (initialData) => useStore(organizations, initialData),
+    useActiveMember: (initialData) => useStore(activeMember, initialData),
+    useActiveMemberRole: (initialData) => useStore(activeMemberRole, initialData),
   };
 }
 
@@ -56,5 +50,10 @@ export type {
   RetryOptions,
   StoreState,
 } from "../client/index.ts";
-export type { ProtectProps, SignedStateProps } from "./components.ts";
+export {
+  type AuthComponents,
+  createAuthComponents,
+  type ProtectProps,
+  type SignedStateProps,
+} from "./components.ts";
 export type { HookState } from "./use-store.ts";
