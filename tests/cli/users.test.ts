@@ -74,19 +74,21 @@ describe("tessera users", () => {
     expect(event).toMatchObject({ actor: "cli:tester", actorId: null, userAgent: "tessera-cli/0.1.0" });
   });
 
-  it("create --language stores the user's language; a code outside the eight is a usage error", async () => {
+  it("create --language stores the user's language, a code or a BCP 47 tag of the eight; another language is a usage error", async () => {
     const created = await usersCreateAction(run(), "jan@example.com", { language: "POL" });
     expect(created.user.language).toBe("POL");
     expect((await userDoc(t, created.user.id))?.language).toBe("POL");
     const create = usersCommand.commands.find((command) => command.name() === "create")!;
     const option = create.options.find((entry) => entry.long === "--language")!;
     expect(option.parseArg?.("UKR", undefined)).toBe("UKR");
-    expect(() => option.parseArg?.("pl", undefined)).toThrow(
-      "--language must be one of ENG, RUS, UKR, SPA, GERMAN, POL, FRA, TURKEY, got pl",
+    expect(option.parseArg?.("pl", undefined)).toBe("POL");
+    expect(option.parseArg?.("de-AT", undefined)).toBe("GERMAN");
+    expect(() => option.parseArg?.("pt-BR", undefined)).toThrow(
+      "--language must be one of ENG, RUS, UKR, SPA, GERMAN, POL, FRA, TURKEY or a tag of their languages (en, ru, uk, es, de, pl, fr, tr), got pt-BR",
     );
     // Past the CLI's own check (a caller of the action), the endpoint refuses it and stores nothing.
     expect(
-      await failure(usersCreateAction(run(), "bad@example.com", { language: "pl" as never })),
+      await failure(usersCreateAction(run(), "bad@example.com", { language: "pt-BR" as never })),
     ).toMatchObject({ code: "VALIDATION_ERROR", message: "Invalid request" });
     expect(await t.db.collection("users").findOne({ email: "bad@example.com" })).toBeNull();
   });

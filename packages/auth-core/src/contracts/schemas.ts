@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { LANGUAGE_TAGS, LANGUAGES, type Language } from "../i18n/languages.ts";
+import { LANGUAGE_TAG, LANGUAGES, languageOf } from "../i18n/languages.ts";
 
 /**
  * Field schemas shared by endpoints. Strings are strings (an object never reaches a query);
@@ -40,23 +40,14 @@ export const imageField = userURLField;
 /** The languages of user-facing text (docs/decisions/0016-languages.md "Languages"); mail/templates/language.ts lists the same. */
 export const languageCodeField = z.enum(LANGUAGES);
 /**
- * A well-formed BCP 47 language tag (RFC 5646 §2.1, case-insensitive): a 2–3 letter language
- * subtag, then subtags of 1–8 letters or digits. 35 characters is the length RFC 5646 §4.4.1 asks
- * implementations to hold.
- */
-const LANGUAGE_TAG = /^[A-Za-z]{2,3}(?:-[A-Za-z0-9]{1,8})*$/;
-/**
  * A language as a request gives it: one of the eight codes, or a BCP 47 tag whose primary language
- * subtag is one of theirs (`de`, `de-AT`, `PT-br` → by `LANGUAGE_TAGS`). The stored and answered
+ * subtag is one of theirs (`de`, `de-AT` → i18n/languages.ts languageOf). The stored and answered
  * value is always the code; a tag of another language (`pt-BR`) is a validation error.
  */
 export const languageField = z
   .union([languageCodeField, z.string().max(35).regex(LANGUAGE_TAG)])
   .transform((value, context) => {
-    const primary = value.split("-")[0]?.toLowerCase();
-    const language = LANGUAGES.includes(value as Language)
-      ? (value as Language)
-      : LANGUAGES.find((code) => LANGUAGE_TAGS[code] === primary);
+    const language = languageOf(value);
     if (language) return language;
     context.addIssue({ code: "custom", message: "not a supported language" });
     return z.NEVER;

@@ -15,7 +15,7 @@ import { trMessages } from "./messages/tr.ts";
 import { ukMessages } from "./messages/uk.ts";
 
 export type { ErrorCode } from "../errors/catalogue.ts";
-export { DEFAULT_LANGUAGE, LANGUAGE_TAGS, LANGUAGES, type Language } from "./languages.ts";
+export { DEFAULT_LANGUAGE, LANGUAGE_TAGS, LANGUAGES, type Language, languageOf } from "./languages.ts";
 
 /**
  * Every catalogue message in every language, keyed by code. `{id}`-style placeholders are the

@@ -1,5 +1,5 @@
 import type { AdminUser, ListUsersResult } from "@tessera/auth-core";
-import { LANGUAGES, type Language } from "@tessera/auth-core/i18n";
+import { LANGUAGE_TAGS, LANGUAGES, type Language, languageOf } from "@tessera/auth-core/i18n";
 import { Command, Option } from "commander";
 import { usageError } from "../errors.ts";
 import { confirmOrRefuse, contextOf, noteEmpty, parseCount, type RunContext, report } from "../kit.ts";
@@ -75,10 +75,13 @@ export interface UsersCreateOptions extends PasswordOptions {
   language?: Language | undefined;
 }
 
-/** --language: one of the eight codes, or a usage error naming them. */
+/** --language: one of the eight codes or a BCP 47 tag of their languages (`pl`, `de-AT`), else a usage error. */
 function parseLanguage(value: string): Language {
-  const language = LANGUAGES.find((code) => code === value);
-  if (!language) throw usageError(`--language must be one of ${LANGUAGES.join(", ")}, got ${value}`);
+  const language = languageOf(value);
+  if (!language)
+    throw usageError(
+      `--language must be one of ${LANGUAGES.join(", ")} or a tag of their languages (${Object.values(LANGUAGE_TAGS).join(", ")}), got ${value}`,
+    );
   return language;
 }
 
