@@ -4,7 +4,7 @@ import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { contracts } from "../../packages/auth-core/src/contracts/index.ts";
 import { ERROR_CATALOGUE } from "../../packages/auth-core/src/errors/catalogue.ts";
-import type { OpenApiDocument } from "../../packages/auth-core/src/openapi/index.ts";
+import type { OpenApiDocument } from "../../packages/auth-core/src/openapi/document.ts";
 import { type LiveServer, startLiveServer } from "./live-server.ts";
 
 /**

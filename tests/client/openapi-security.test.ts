@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createKey, createTestAuth, signedIn } from "#test/api-key.ts";
 import { TEST_ORIGIN } from "#test/test-auth.ts";
 import { contracts } from "../../packages/auth-core/src/contracts/index.ts";
-import type { OpenApiDocument } from "../../packages/auth-core/src/openapi/index.ts";
+import type { OpenApiDocument } from "../../packages/auth-core/src/openapi/document.ts";
 import { type LiveServer, startLiveServer } from "./live-server.ts";
 import { sampleOf } from "./openapi-samples.ts";
 

@@ -1,10 +1,7 @@
 import { ObjectId } from "mongodb";
 import { afterAll, afterEach, beforeAll, beforeEach } from "vitest";
-import {
-  ADMIN_STATEMENTS,
-  DEFAULT_ADMIN_ROLES,
-  type RoleSet,
-} from "../../packages/auth-core/src/features/admin/access.ts";
+import { ADMIN_STATEMENTS } from "../../packages/auth-core/src/config/admin-roles.ts";
+import { DEFAULT_ADMIN_ROLES, type RoleSet } from "../../packages/auth-core/src/features/admin/access.ts";
 import { type SignedUpUser, signUpUser, TestBrowser } from "./browser.ts";
 import { type Clock, createTestAuth, type Overrides, standIn, type TestAuth } from "./test-auth.ts";
 

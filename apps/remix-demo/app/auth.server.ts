@@ -118,6 +118,3 @@ function createDelivery(env: AppEnv): Mailer {
     },
   };
 }
-
-/** Called by server.js before it listens: database, migrations and demo data are ready first. */
-export const startApp = getAppAuth;

@@ -15,7 +15,8 @@ import { translatorFor } from "./lib/i18n.server";
 import { NonceProvider } from "./lib/nonce";
 import { applySecurityHeaders, createNonce } from "./lib/security-headers.server";
 
-export { startApp } from "./auth.server";
+/** Called by server.js before it listens: database, migrations and demo data are ready first. */
+export { getAppAuth as startApp } from "./auth.server";
 
 const ABORT_DELAY = 5_000;
 

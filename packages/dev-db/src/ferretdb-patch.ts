@@ -45,10 +45,16 @@ import { applyFilePatch, parseUnifiedPatch } from "./unified-patch.ts";
  *    handler decides. A value whose JSON has an escape is left to the handler.
  */
 
-/** packages/dev-db/go, from src/ and from a packed dist/ alike (package.json "files" carries it). */
+/**
+ * packages/dev-db/go, from src/ and from a packed dist/ alike (package.json "files" carries it).
+ * @internal Exported for the dev-db tests.
+ */
 export const FERRETDB_GO_DIR = fileURLToPath(new URL("../go/", import.meta.url));
 
-/** The files under `dir`, as sorted paths relative to it with forward slashes. */
+/**
+ * The files under `dir`, as sorted paths relative to it with forward slashes.
+ * @internal Exported for dev-db.test.ts.
+ */
 export function listFilesUnder(dir: string): string[] {
   return readdirSync(dir, { recursive: true, withFileTypes: true })
     .filter((entry) => entry.isFile())
@@ -76,6 +82,7 @@ export function ferretDbPatchKey(): string {
 /**
  * A hash of every added file and patch under `goDir`, names and contents; go/tests is left out, as
  * it is not part of the binary.
+ * @internal Exported for ferretdb-patch.test.ts.
  */
 export function hashFerretDbChanges(goDir: string): string {
   const hash = createHash("sha256");
@@ -91,7 +98,10 @@ export function hashFerretDbChanges(goDir: string): string {
   return hash.digest("hex").slice(0, 12);
 }
 
-/** The module's files our changes touch or add (paths inside the module), tests included. */
+/**
+ * The module's files our changes touch or add (paths inside the module), tests included.
+ * @internal Exported for dev-db.test.ts.
+ */
 export async function listChangedFiles(): Promise<string[]> {
   const patches = join(FERRETDB_GO_DIR, "patches");
   const patched: string[] = [];
@@ -122,7 +132,10 @@ export async function applyFerretDbChanges(sourceDir: string): Promise<void> {
   await copyGoFiles(join(FERRETDB_GO_DIR, "added"), sourceDir);
 }
 
-/** Copies the Go tests of go/tests into a patched source (dev-db.test.ts runs them there). */
+/**
+ * Copies the Go tests of go/tests into a patched source (dev-db.test.ts runs them there).
+ * @internal Exported for dev-db.test.ts.
+ */
 export async function addFerretDbTests(sourceDir: string): Promise<string[]> {
   return copyGoFiles(join(FERRETDB_GO_DIR, "tests"), sourceDir);
 }

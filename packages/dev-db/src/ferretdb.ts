@@ -124,6 +124,7 @@ async function buildFerretDbBinary(target: string, env: NodeJS.ProcessEnv): Prom
  * The module's source in `sourceDir` (which must not exist yet), writable, with version.txt and our
  * changes (go/, ferretdb-patch.ts) applied: what the build compiles, and what dev-db.test.ts checks
  * and runs Go tests in.
+ * @internal Exported for dev-db.test.ts.
  */
 export async function preparePatchedSource(sourceDir: string, env: NodeJS.ProcessEnv): Promise<void> {
   const moduleDir = await downloadFerretDbModule(env);
@@ -234,6 +235,7 @@ async function launchOnFreePort(
  * members (bench/scale.ts seed, 10 connections), database CPU 9.1–9.5 → 6.5–6.7 ms a request, throughput
  * +40%, the database's peak RSS 55 → 80 MB. GOMEMLIMIT caps that growth: near 1 GiB Go collects
  * as often as it must. Either can be set in the environment to override it.
+ * @internal Exported for dev-db.test.ts.
  */
 export function ferretDbEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   return { GOGC: "400", GOMEMLIMIT: "1GiB", ...env };

@@ -51,7 +51,7 @@ export interface ProviderEndpoints {
 
 const urlString = z.string().url().max(2048);
 
-export const providerEndpointsOverrideSchema = z
+const providerEndpointsOverrideSchema = z
   .object({
     authorization: urlString,
     token: urlString,

@@ -8,7 +8,7 @@ export interface DeleteUserResponse {
   message: "User deleted" | "Verification email sent";
 }
 
-export const deleteUserResponseSchema: z.ZodType<DeleteUserResponse> = z.strictObject({
+const deleteUserResponseSchema: z.ZodType<DeleteUserResponse> = z.strictObject({
   success: z.literal(true),
   message: z.enum(["User deleted", "Verification email sent"]),
 });

@@ -20,20 +20,20 @@ export interface SignInResult {
   user: User;
 }
 
-export const signInResultSchema: z.ZodType<SignInResult> = z.strictObject({
+const signInResultSchema: z.ZodType<SignInResult> = z.strictObject({
   redirect: z.boolean(),
   token: z.string(),
   url: z.string().nullable(),
   user: userSchema,
 });
 
-export interface SignUpResult {
+interface SignUpResult {
   /** The new session's token; null when no session was minted (autoSignIn off, or verification required). */
   token: string | null;
   user: User;
 }
 
-export const signUpResultSchema: z.ZodType<SignUpResult> = z.strictObject({
+const signUpResultSchema: z.ZodType<SignUpResult> = z.strictObject({
   token: z.string().nullable(),
   user: userSchema,
 });

@@ -16,7 +16,7 @@ import * as twoFactor from "./two-factor.ts";
 import * as userExport from "./user-export.ts";
 import * as verification from "./verification.ts";
 
-export type { AnyContract, EndpointAnswer, EndpointAuth, EndpointContract, HttpMethod } from "./contract.ts";
+export type { AnyContract } from "./contract.ts";
 
 /**
  * Every endpoint contract (the exports named `…Contract` of the contract modules): the server pairs

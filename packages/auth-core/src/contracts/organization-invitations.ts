@@ -23,7 +23,7 @@ export interface CreatedInvitation extends Invitation {
   emailSent: boolean;
 }
 
-export const createdInvitationSchema: z.ZodType<CreatedInvitation> = z.strictObject({
+const createdInvitationSchema: z.ZodType<CreatedInvitation> = z.strictObject({
   ...invitationShape,
   emailSent: z.boolean(),
 });
@@ -67,7 +67,7 @@ export interface AcceptedInvitation {
   member: Member;
 }
 
-export const acceptedInvitationSchema: z.ZodType<AcceptedInvitation> = z.strictObject({
+const acceptedInvitationSchema: z.ZodType<AcceptedInvitation> = z.strictObject({
   invitation: invitationSchema,
   member: memberSchema,
 });
@@ -101,7 +101,7 @@ export interface RejectedInvitation {
   member: null;
 }
 
-export const rejectedInvitationSchema: z.ZodType<RejectedInvitation> = z.strictObject({
+const rejectedInvitationSchema: z.ZodType<RejectedInvitation> = z.strictObject({
   invitation: invitationSchema,
   member: z.null(),
 });

@@ -43,7 +43,7 @@ export interface RemovedMember {
   member: Member;
 }
 
-export const removedMemberSchema: z.ZodType<RemovedMember> = z.strictObject({ member: memberSchema });
+const removedMemberSchema: z.ZodType<RemovedMember> = z.strictObject({ member: memberSchema });
 
 export const removeMemberContract = defineContract({
   name: "removeMember",
@@ -100,7 +100,7 @@ export interface MemberRole {
   role: string;
 }
 
-export const memberRoleSchema: z.ZodType<MemberRole> = z.strictObject({ role: z.string() });
+const memberRoleSchema: z.ZodType<MemberRole> = z.strictObject({ role: z.string() });
 
 export const getActiveMemberRoleContract = defineContract({
   name: "getActiveMemberRole",
@@ -124,7 +124,7 @@ export interface MemberPage {
   total: number;
 }
 
-export const memberPageSchema: z.ZodType<MemberPage> = z.strictObject({
+const memberPageSchema: z.ZodType<MemberPage> = z.strictObject({
   members: z.array(memberWithUserSchema),
   total: z.number().int(),
 });

@@ -13,7 +13,7 @@ export interface TeamMessage {
   message: string;
 }
 
-export const teamMessageSchema: z.ZodType<TeamMessage> = z.strictObject({ message: z.string() });
+const teamMessageSchema: z.ZodType<TeamMessage> = z.strictObject({ message: z.string() });
 
 export const createTeamContract = defineContract({
   name: "createTeam",

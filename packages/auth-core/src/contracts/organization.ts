@@ -168,7 +168,7 @@ export interface PermissionCheck {
   success: boolean;
 }
 
-export const permissionCheckSchema: z.ZodType<PermissionCheck> = z.strictObject({
+const permissionCheckSchema: z.ZodType<PermissionCheck> = z.strictObject({
   error: z.string().nullable(),
   success: z.boolean(),
 });

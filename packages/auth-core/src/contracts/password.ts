@@ -9,7 +9,7 @@ export interface PasswordResetRequested {
   message: string;
 }
 
-export const passwordResetRequestedSchema: z.ZodType<PasswordResetRequested> = z.strictObject({
+const passwordResetRequestedSchema: z.ZodType<PasswordResetRequested> = z.strictObject({
   status: z.literal(true),
   message: z.string(),
 });
@@ -20,7 +20,7 @@ export interface PasswordChanged {
   user: User;
 }
 
-export const passwordChangedSchema: z.ZodType<PasswordChanged> = z.strictObject({
+const passwordChangedSchema: z.ZodType<PasswordChanged> = z.strictObject({
   token: z.string().nullable(),
   user: userSchema,
 });

@@ -29,7 +29,7 @@ export interface SignInCompleted {
   user: User;
 }
 
-export const signInCompletedSchema: z.ZodType<SignInCompleted> = z.strictObject({
+const signInCompletedSchema: z.ZodType<SignInCompleted> = z.strictObject({
   token: z.string(),
   user: userSchema,
 });
@@ -40,17 +40,17 @@ export interface Enrollment {
   backupCodes: string[];
 }
 
-export const enrollmentSchema: z.ZodType<Enrollment> = z.strictObject({
+const enrollmentSchema: z.ZodType<Enrollment> = z.strictObject({
   totpURI: z.string(),
   backupCodes: z.array(z.string()),
 });
 
-export interface BackupCodesGenerated {
+interface BackupCodesGenerated {
   status: true;
   backupCodes: string[];
 }
 
-export const backupCodesGeneratedSchema: z.ZodType<BackupCodesGenerated> = z.strictObject({
+const backupCodesGeneratedSchema: z.ZodType<BackupCodesGenerated> = z.strictObject({
   status: z.literal(true),
   backupCodes: z.array(z.string()),
 });

@@ -63,12 +63,12 @@ export interface ExportedSession {
   activeOrganizationId: string | null;
 }
 
-export interface OrganizationName {
+interface OrganizationName {
   name: string;
   slug: string;
 }
 
-export interface ExportedMembership {
+interface ExportedMembership {
   id: string;
   organizationId: string;
   role: string;
@@ -76,14 +76,14 @@ export interface ExportedMembership {
   organization: OrganizationName | null;
 }
 
-export interface ExportedTeamMembership {
+interface ExportedTeamMembership {
   id: string;
   teamId: string;
   organizationId: string;
   createdAt: Date;
 }
 
-export interface ExportedInvitationReceived {
+interface ExportedInvitationReceived {
   id: string;
   organizationId: string;
   role: string;
@@ -93,7 +93,7 @@ export interface ExportedInvitationReceived {
   organization: OrganizationName | null;
 }
 
-export interface ExportedInvitationSent {
+interface ExportedInvitationSent {
   id: string;
   organizationId: string;
   email: string;
@@ -131,7 +131,7 @@ export interface ExportedAuditEvent {
 
 const organizationNameSchema = z.strictObject({ name: z.string(), slug: z.string() });
 
-export const userExportSchema: z.ZodType<UserExport> = z.strictObject({
+const userExportSchema: z.ZodType<UserExport> = z.strictObject({
   exportedAt: z.date(),
   user: z.strictObject({
     id: z.string(),

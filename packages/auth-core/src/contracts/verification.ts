@@ -16,7 +16,7 @@ export interface EmailVerified {
   twoFactorMethods?: TwoFactorMethod[];
 }
 
-export const emailVerifiedSchema: z.ZodType<EmailVerified> = z.strictObject({
+const emailVerifiedSchema: z.ZodType<EmailVerified> = z.strictObject({
   status: z.literal(true),
   user: userSchema,
   twoFactorRedirect: z.literal(true).optional(),

@@ -28,6 +28,7 @@ export interface PasswordHashParams {
  * default, N=2^14, r=8, p=1, was below OWASP's minimum: such hashes still verify and are re-hashed
  * at their owner's next sign-in. Raising any of the three later works the same way
  * (docs/security.md "Password storage").
+ * @internal Exported for bench/ceilings.ts.
  */
 export const DEFAULT_PASSWORD_PARAMS: PasswordHashParams = { logN: 14, r: 8, p: 5 };
 

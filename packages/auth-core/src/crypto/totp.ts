@@ -4,6 +4,8 @@ import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
  * HOTP (RFC 4226) and TOTP (RFC 6238). docs/decisions/0014-two-factor.md "Two-factor": SHA-1, 6 digits, 30 s steps,
  * ±1 step accepted for clock drift. Pure functions of (secret, time): the clock is passed in.
  */
+
+/** @internal Exported for its unit test (totp.test.ts). */
 export type TotpAlgorithm = "sha1" | "sha256" | "sha512";
 
 export interface TotpParams {
@@ -14,7 +16,10 @@ export interface TotpParams {
 
 export const DEFAULT_TOTP_PARAMS: TotpParams = { digits: 6, period: 30, algorithm: "sha1" };
 
-/** RFC 4226 §5.3: HMAC of the 8-byte big-endian counter, dynamic truncation, modulo 10^digits. */
+/**
+ * RFC 4226 §5.3: HMAC of the 8-byte big-endian counter, dynamic truncation, modulo 10^digits.
+ * @internal Exported for its unit test (totp.test.ts: RFC 4226 vectors).
+ */
 export function generateHotp(
   key: Uint8Array,
   counter: number,
@@ -38,6 +43,7 @@ function totpStep(now: Date, period: number): number {
   return Math.floor(now.getTime() / 1000 / period);
 }
 
+/** @internal Exported for the tests' authenticator (totp.test.ts, tests/support/two-factor.ts). */
 export function generateTotp(key: Uint8Array, now: Date, params: TotpParams = DEFAULT_TOTP_PARAMS): string {
   return generateHotp(key, totpStep(now, params.period), params.digits, params.algorithm);
 }
@@ -68,7 +74,10 @@ export function findTotpStep(
 
 const BASE32_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567";
 
-/** RFC 4648 base32 without padding (what authenticator apps expect in `secret=`). */
+/**
+ * RFC 4648 base32 without padding (what authenticator apps expect in `secret=`).
+ * @internal Exported for its unit test (totp.test.ts).
+ */
 export function encodeBase32(bytes: Uint8Array): string {
   let bits = 0;
   let value = 0;

@@ -22,7 +22,7 @@ import type {
   VerificationDoc,
 } from "./documents.ts";
 
-export const COLLECTION_NAMES = {
+const COLLECTION_NAMES = {
   users: "users",
   emailClaims: "emailClaims",
   userTimeline: "userTimeline",

@@ -81,6 +81,7 @@ export async function readCommand(db: Db, command: Document, options?: RunComman
   }
 }
 
+/** @internal Exported for its unit test (find-page.test.ts). */
 export function isRetryableRead(error: unknown): boolean {
   if (!(error instanceof Error)) return false;
   if (error.name === "MongoNetworkError" || error.name === "MongoPoolClearedError") return true;

@@ -53,7 +53,10 @@ export async function findRawPage<T extends Document>(
   return rawPageOf<T>(cursor);
 }
 
-/** The page of a reply's cursor document (its `firstBatch`, documents only) as BSON bytes. */
+/**
+ * The page of a reply's cursor document (its `firstBatch`, documents only) as BSON bytes.
+ * @internal Exported for the raw-page tests of the models (raw-page.test.ts and the models' types.test.ts files).
+ */
 export function rawPageOf<T extends Document>(cursor: Uint8Array): RawPage<T> {
   const batch = findElement(cursor, 0, FIRST_BATCH);
   if (batch === -1 || cursor[batch] !== TYPE_ARRAY) {

@@ -13,7 +13,6 @@ import { startsWith } from "./prefix.ts";
  * FerretDB v1 does not serialise concurrent compare-and-set updates: every race here is decided by
  * a unique insert or a delete count.
  */
-export { verificationIdOf };
 
 /** The filter of one row: its `_id`, and the identifier itself for exactness. */
 const byIdentifier = (identifier: string) => ({

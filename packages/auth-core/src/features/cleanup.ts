@@ -44,7 +44,10 @@ export interface CleanupResult {
   reopenedInvitations: number;
 }
 
-/** How long an expired API key or pending invitation stays visible before cleanup removes it. */
+/**
+ * How long an expired API key or pending invitation stays visible before cleanup removes it.
+ * @internal Exported for listing-cache.test.ts.
+ */
 export const EXPIRED_SHOWN_FOR_MS = 30 * 86_400_000;
 
 export async function cleanupExpired(auth: AuthContext): Promise<CleanupResult> {

@@ -16,6 +16,7 @@ export interface OriginMatcher {
 const SAFE_RELATIVE_PATH =
   /^\/(?![/\\])[\w\-.~+/@:!$&'()*,;=]*(?:\?[\w\-.~+/@:!$&'()*,;=%]*)?(?:#[\w\-.~+/=&%@]*)?$/;
 
+/** @internal Exported for its unit test (origins.test.ts). */
 export function isSafeRelativePath(value: string): boolean {
   if (!SAFE_RELATIVE_PATH.test(value)) return false;
   // Only the path decides where a browser goes; an encoded slash in the query (`?next=%2F`) is data.

@@ -40,6 +40,7 @@ export function validateInput<T extends z.ZodType>(
 /**
  * Deeper than any input an endpoint takes (metadata objects included); it bounds the recursion of
  * the schemas, which would otherwise overflow the stack on a body like {"a":{"a":…10 000 levels…}}.
+ * @internal Exported for its unit test (validate-input.test.ts).
  */
 export const MAX_INPUT_DEPTH = 32;
 

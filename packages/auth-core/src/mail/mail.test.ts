@@ -4,8 +4,10 @@ import { type ParsedMail, simpleParser } from "mailparser";
 import { SMTPServer } from "smtp-server";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { escapeHtml } from "./escape-html.ts";
-import type { Language, MailMessage } from "./index.ts";
-import { createDevOutbox, createSmtpMailer, renderMail } from "./index.ts";
+import type { MailMessage } from "./index.ts";
+import { createDevOutbox, createSmtpMailer } from "./index.ts";
+import { renderMail } from "./templates/index.ts";
+import type { Language } from "./templates/language.ts";
 
 interface SmtpSink {
   port: number;

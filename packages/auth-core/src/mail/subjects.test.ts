@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { LANGUAGES } from "../i18n/languages.ts";
 import type { MailKind } from "./mailer.ts";
 import { renderMail } from "./templates/index.ts";
-import { LANGUAGES } from "./templates/language.ts";
 import type { MailDataByKind } from "./templates/types.ts";
 
 /**

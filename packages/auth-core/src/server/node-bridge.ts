@@ -97,6 +97,7 @@ class NodeEngineRequest implements EngineRequest {
   }
 }
 
+/** @internal Exported for bench/request-path-server.ts. */
 export function toFetchRequest(req: IncomingMessage, url: URL): Request {
   const headers = requestHeaders(req);
   const method = req.method ?? "GET";
@@ -172,6 +173,7 @@ export interface WriteOptions {
  * Writes a Fetch Response. Engine responses are small JSON, HTML or redirects, so the body is read
  * whole and sent with a Content-Length (keep-alive friendly). Set-Cookie is copied with
  * getSetCookie(): joining several cookies into one header line would break them.
+ * @internal Exported for bench/request-path-server.ts.
  */
 export async function writeFetchResponse(
   res: ServerResponse,

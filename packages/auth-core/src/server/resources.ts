@@ -13,6 +13,7 @@ import type { ConfigOptions } from "./load-config.ts";
  * sign-up hashes its password (~0.3 s, more while other hashes queue) before its first command. With
  * the library's 2000 ms the refusals came at 2.0–2.6 s under load, with 1500 ms up to 2.6 s
  * (tests/reliability, the database-down scenario).
+ * @internal Exported for its unit test (resources.test.ts).
  */
 export const SERVER_SELECTION_TIMEOUT_MS = 1000;
 

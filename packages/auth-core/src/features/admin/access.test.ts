@@ -1,13 +1,6 @@
 import { describe, expect, it } from "vitest";
-import {
-  ADMIN_STATEMENTS,
-  DEFAULT_ADMIN_ROLES,
-  findInvalidGrant,
-  parseRoleList,
-  type RoleSet,
-  roleGrants,
-  rolesGrant,
-} from "./access.ts";
+import { ADMIN_STATEMENTS, findInvalidGrant } from "../../config/admin-roles.ts";
+import { DEFAULT_ADMIN_ROLES, parseRoleList, type RoleSet, roleGrants, rolesGrant } from "./access.ts";
 
 const custom: RoleSet = {
   ...DEFAULT_ADMIN_ROLES,

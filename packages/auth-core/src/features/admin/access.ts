@@ -1,15 +1,11 @@
 import type { PermissionRequest, RoleSet, Statements } from "../../config/admin-roles.ts";
 
-export {
-  ADMIN_STATEMENTS,
-  DEFAULT_ADMIN_ROLES,
-  findInvalidGrant,
-  type PermissionRequest,
-  type RoleSet,
-  type Statements,
-} from "../../config/admin-roles.ts";
+export { DEFAULT_ADMIN_ROLES, type PermissionRequest, type RoleSet } from "../../config/admin-roles.ts";
 
-/** True when one role grants every action of the request (an empty request is granted). */
+/**
+ * True when one role grants every action of the request (an empty request is granted).
+ * @internal Exported for its unit test (access.test.ts).
+ */
 export function roleGrants(role: Statements, request: PermissionRequest): boolean {
   return Object.entries(request).every(([resource, actions]) => {
     const granted = Object.hasOwn(role, resource) ? role[resource] : undefined;

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { useAdminCast } from "#test/admin.ts";
-import { AUDIT_ACTIONS } from "./rules.ts";
+import { AUDIT_ACTIONS } from "../../contracts/admin-fields.ts";
 
 /** Issue 14 gap 2: list-audit-events filters by `action` on the server, exactly, over HTTP. */
 const { t, admin, user } = useAdminCast({ open: "once" });

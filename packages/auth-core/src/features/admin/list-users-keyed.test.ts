@@ -3,7 +3,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { createCast, type Person, signUpPerson } from "#test/admin.ts";
 import { type TestAuth, useFreshTestAuth } from "#test/test-auth.ts";
 import { userTimeline } from "../../db/migrations/0010-user-timeline.ts";
-import { PREFIX_SEARCH_LIMIT } from "./store.ts";
+import { PREFIX_SEARCH_LIMIT } from "../users/listing.ts";
 
 /**
  * Admin list-users from keyed reads (docs/scale.md): the default page comes from the users'

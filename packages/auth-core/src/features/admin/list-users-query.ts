@@ -13,7 +13,7 @@ import {
 } from "../../contracts/admin-fields.ts";
 import { escapeRegex, listItemPattern } from "../../db/regex.ts";
 
-export { type ListUsersQuery, listUsersQuery, MAX_PAGE_SIZE } from "../../contracts/admin-fields.ts";
+export { type ListUsersQuery, MAX_PAGE_SIZE } from "../../contracts/admin-fields.ts";
 
 function textMatch(operator: string, value: string): Record<string, unknown> {
   const escaped = escapeRegex(value);

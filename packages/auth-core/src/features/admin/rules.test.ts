@@ -1,15 +1,16 @@
 import { ObjectId } from "mongodb";
 import { describe, expect, it } from "vitest";
+import { listUsersQuery } from "../../contracts/admin-fields.ts";
 import type { UserDoc } from "../../db/documents.ts";
 import { escapeRegex } from "../../db/regex.ts";
 import { AWKWARD_TEXTS as AWKWARD } from "../../http/json-text.test.cases.ts";
-import { buildUserFilter, buildUserPage, listUsersQuery } from "./list-users-query.ts";
+import { isBanExpired } from "../users/ban.ts";
+import { buildUserFilter, buildUserPage } from "./list-users-query.ts";
 import {
   adminUserJson,
   areKnownRoles,
   banExpiry,
   isBanActive,
-  isBanExpired,
   normaliseRoleInput,
   toAdminUser,
 } from "./rules.ts";

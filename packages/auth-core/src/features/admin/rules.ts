@@ -5,18 +5,15 @@ import { toSession, toUser } from "../session/index.ts";
 import { parseRoleList } from "./access.ts";
 
 /** The audit trail's actions live with the contracts (list-audit-events filters on them). */
-export { AUDIT_ACTIONS, type AuditAction } from "../../contracts/admin-fields.ts";
+export type { AuditAction } from "../../contracts/admin-fields.ts";
 
 /** The API shapes live with the contracts, which a browser bundle can import. */
 export type {
   AdminSession,
-  AdminSessionList,
   AdminUser,
-  AdminUserResult,
   AuditEvent,
   AuditEventList,
   ListUsersResult,
-  PermissionCheck,
 } from "../../contracts/admin-models.ts";
 
 export function toAdminUser(doc: UserDoc, defaultRole: string): AdminUser {
@@ -79,4 +76,4 @@ export function areKnownRoles(names: readonly string[], known: Readonly<Record<s
   return names.length > 0 && names.every((name) => name.length > 0 && Object.hasOwn(known, name));
 }
 
-export { isBanActive, isBanExpired, LIFTED_BAN } from "../users/index.ts";
+export { isBanActive, LIFTED_BAN } from "../users/index.ts";

@@ -13,7 +13,6 @@ export {
   findUsersByEmailPrefix,
   findUsersPage,
   findUsersPageByTimeline,
-  PREFIX_SEARCH_LIMIT,
   type UsersPage,
 } from "../users/index.ts";
 

@@ -20,7 +20,7 @@ export function keyStart(key: string, length: number): string | null {
 }
 
 /** Fields only server code (auth.api) may set: limits, permissions, another user's id (matrix K1/K2). */
-export const SERVER_ONLY_FIELDS = [
+const SERVER_ONLY_FIELDS = [
   "userId",
   "remaining",
   "refillAmount",

@@ -5,7 +5,6 @@ import type { ApiKeyDoc } from "../../db/documents.ts";
 export type {
   ApiKey,
   ApiKeyList,
-  ApiKeyRefusal,
   ApiKeyVerification,
   CreatedApiKey,
 } from "../../contracts/api-key-models.ts";

@@ -10,7 +10,7 @@ import { findApiKeyByHash, insertUseClaim, readUsedSlots } from "./store.ts";
  * A refused key: the catalogue code its answer carries, and (API_KEY_RATE_LIMITED) `tryAgainIn`, the
  * milliseconds until the key's rate limit admits a use again, which the answer carries as well.
  */
-export type ApiKeyRefusal = Refused & { details?: { tryAgainIn: number } };
+type ApiKeyRefusal = Refused & { details?: { tryAgainIn: number } };
 
 export type ApiKeyCheck =
   | { valid: true; key: ApiKeyDoc; user: UserDoc; remaining: number | null }

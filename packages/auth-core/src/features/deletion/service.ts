@@ -89,7 +89,7 @@ export async function consumeDeleteAccountToken(
  * before anything is written, and again by the guards while writing), the user delete hook's veto,
  * or a concurrent deletion of the same user that removed the row first.
  */
-export type DeleteUserRefusal = "SOLE_OWNER_CANNOT_BE_DELETED" | "DELETE_USER_REFUSED" | "USER_NOT_FOUND";
+type DeleteUserRefusal = "SOLE_OWNER_CANNOT_BE_DELETED" | "DELETE_USER_REFUSED" | "USER_NOT_FOUND";
 
 export type DeleteUserResult = Outcome<void, DeleteUserRefusal>;
 

@@ -19,7 +19,6 @@ export type {
 export {
   findInviteRefusal,
   type InviteRefusal,
-  type InviteRequest,
   inviteToOrganization,
 } from "./invitations/invite.ts";
 /**

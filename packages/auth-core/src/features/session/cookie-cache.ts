@@ -27,6 +27,7 @@ import { type Session, toSession, toUser, type User } from "./types.ts";
  *   cache only for a genuine session cookie, a cache that verifies proves that cookie genuine too:
  *   a hit costs one HMAC, not two (HMAC setup is most of a cached get-session's CPU);
  * - the expiry is the earlier of the cache's and the session's.
+ * @internal Exported for its unit test (cookie-cache.test.ts).
  */
 export const COOKIE_CACHE_MAX_LENGTH = 4093;
 
@@ -132,7 +133,10 @@ export function readCookieCache(
   };
 }
 
-/** The documents of a valid cache for session `token` (whose signed cookie is recomputed), else null. */
+/**
+ * The documents of a valid cache for session `token` (whose signed cookie is recomputed), else null.
+ * @internal Exported for the cookie-cache tests (cookie-cache*.test.ts).
+ */
 export function decodeCookieCache(
   value: string,
   secret: string,

@@ -4,8 +4,6 @@
 export {
   type BannedFromSession,
   type Established,
-  type EstablishedSession,
-  type EstablishOptions,
   establishSession,
   type SessionRequest,
 } from "./establish.ts";
@@ -14,7 +12,6 @@ export {
   clearActiveOrganizationOfSessions,
   clearActiveTeamOfSessions,
   clearSessionCookies,
-  createSession,
   parkSession,
   readCachedSession,
   readSession,

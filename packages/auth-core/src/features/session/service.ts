@@ -107,7 +107,7 @@ export function clearSessionCookies(auth: AuthContext, jar: CookieJar): void {
  * `tessera.admin_session` (with the session cookie's prefixes): a session set aside while the
  * browser holds another one — an admin's own session while they impersonate (features/admin).
  */
-export function parkedSessionCookieName(auth: AuthContext): string {
+function parkedSessionCookieName(auth: AuthContext): string {
   return auth.cookies.sessionToken.replace(/session_token$/, "admin_session");
 }
 

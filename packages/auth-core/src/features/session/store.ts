@@ -8,6 +8,7 @@ import { type RemovableRows, removableRowsOf } from "../../db/stored-rows.ts";
 /**
  * A session's `_id` follows from its token (db/ids.ts keyedId): every lookup by token is a lookup
  * by `_id`, and the `_id`'s uniqueness is the token's.
+ * @internal Exported for the admin tests that find a session by its token.
  */
 export const sessionIdOf = (token: string) => keyedId("session", token);
 
@@ -20,7 +21,10 @@ export async function insertSession(collections: Collections, doc: SessionDoc): 
   await collections.sessions.insertOne(doc);
 }
 
-/** Sessions written in bulk under their keyed `_id`s (the bench's seeding). */
+/**
+ * Sessions written in bulk under their keyed `_id`s (the bench's seeding).
+ * @internal Exported for the scale seed (tests/e2e/scale-seed.ts).
+ */
 export async function insertSessionsInBulk(collections: Collections, docs: SessionDoc[]): Promise<void> {
   for (const doc of docs) doc._id = sessionIdOf(doc.token);
   for (let start = 0; start < docs.length; start += 1000)

@@ -5,5 +5,4 @@ export {
   clearNewDeviceFailures,
   clearSignInFailures,
   type SignInRefused,
-  type SignInSubject,
 } from "./service.ts";

@@ -4,16 +4,17 @@
  */
 
 /** Failures answered without any delay: a user mistyping a few times never waits. */
-export const FREE_FAILURES = 5;
+const FREE_FAILURES = 5;
 /** NIST SP 800-63B §5.2.2: at most 100 consecutive failed attempts on one account. */
 export const MAX_CONSECUTIVE_FAILURES = 100;
 /** The longest wait between two attempts, so the owner is never kept out for long by the delays. */
-export const MAX_DELAY_SECONDS = 300;
+const MAX_DELAY_SECONDS = 300;
 
 /**
  * Seconds to wait, after `failures` consecutive failures, before the next attempt is looked at:
  * none for the first 4; then 1 s after the 5th, doubling (2, 4, … 256 s) up to 5 minutes from the
  * 14th on. Reaching 100 takes an attacker about 7.3 hours.
+ * @internal Exported for its unit test (rules.test.ts).
  */
 export function delayAfter(failures: number): number {
   if (failures < FREE_FAILURES) return 0;

@@ -2,7 +2,7 @@ import { ObjectId } from "mongodb";
 import { beforeEach, describe, expect, it } from "vitest";
 import { SESSION_COOKIE, signUp, TestBrowser } from "#test/browser.ts";
 import { useTestAuthPerTest } from "#test/test-auth.ts";
-import { verificationIdOf } from "../verification/index.ts";
+import { verificationIdOf } from "../../db/ids.ts";
 import { attemptLane } from "./rules.ts";
 
 /**

@@ -12,7 +12,7 @@ import { linkSocialAccount, resolveSocialUser, type SocialIdentity } from "./sig
 import { consumeOAuthState, type OAuthStateData, stashFormPost } from "./state.ts";
 
 /** the endpoint reference (docs/reference.md) GET|POST /callback/{id} parameters; anything else a provider adds is ignored. */
-export const callbackParamsSchema = z.object({
+const callbackParamsSchema = z.object({
   code: z.string().min(1).max(4096).optional(),
   state: z.string().min(1).max(256).optional(),
   error: z.string().min(1).max(256).optional(),
@@ -20,7 +20,7 @@ export const callbackParamsSchema = z.object({
   device_id: z.string().min(1).max(512).optional(),
   user: z.string().max(4096).optional(),
 });
-export type CallbackParams = z.output<typeof callbackParamsSchema>;
+type CallbackParams = z.output<typeof callbackParamsSchema>;
 
 /**
  * A provider's form_post to /callback/{id} (Apple), as the URL of the GET it becomes: the code and

@@ -7,7 +7,7 @@ export const CODE_VERIFIER_LENGTH = 128;
 /** RFC 7636 §4.1: the verifier alphabet is the unreserved characters. */
 export const CODE_VERIFIER_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~";
 /** an access token is refreshed first when it expires in under 5 s. */
-export const ACCESS_TOKEN_REFRESH_THRESHOLD_MS = 5000;
+const ACCESS_TOKEN_REFRESH_THRESHOLD_MS = 5000;
 
 /**
  * The callback's redirect error codes (the error catalogue "Callback redirect error codes"; the spaced ones

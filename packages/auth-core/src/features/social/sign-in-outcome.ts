@@ -34,7 +34,7 @@ export interface SocialIdentity {
 }
 
 /** The provider's email as Tessera stores emails (trimmed, lower-cased, checked); null when unusable. */
-export function normalizeProviderEmail(email: string | null): string | null {
+function normalizeProviderEmail(email: string | null): string | null {
   if (email === null) return null;
   const parsed = emailField.safeParse(email);
   return parsed.success ? parsed.data : null;
@@ -188,7 +188,7 @@ async function isIdentityOf(auth: AuthContext, identity: SocialIdentity, userId:
   return account?.userId.equals(userId) === true;
 }
 
-export type StoreAccountResult = "stored" | "taken" | "refused";
+type StoreAccountResult = "stored" | "taken" | "refused";
 
 /**
  * Inserts the provider account of a user (through the account create hooks, tokens encrypted).
@@ -196,7 +196,7 @@ export type StoreAccountResult = "stored" | "taken" | "refused";
  * `unproven`: linked while the user's address was unverified, by a provider that did not verify it
  * (unproven-accounts.ts) — such an account goes when the address is proven by mail.
  */
-export async function storeProviderAccount(
+async function storeProviderAccount(
   auth: AuthContext,
   userId: ObjectId,
   identity: SocialIdentity,

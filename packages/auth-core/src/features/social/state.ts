@@ -47,7 +47,7 @@ const STATE_IDENTIFIER_PREFIX = "oauth-state:";
  */
 const STATE_COOKIE_DOMAIN = "oauth-state:";
 
-export function stateCookieName(auth: AuthContext): string {
+function stateCookieName(auth: AuthContext): string {
   return `${auth.secureCookies ? "__Secure-" : ""}${auth.options.advanced.cookiePrefix}.oauth_state`;
 }
 

@@ -19,7 +19,7 @@ import {
   serializeChallenge,
   sessionAttemptPrefix,
 } from "./rules.ts";
-import { claimSlot, deleteRowById, deleteRowsWithPrefix, findRow, insertRow } from "./store.ts";
+import { claimSlot, deleteRowById, findRow, insertRow } from "./store.ts";
 import { issueTrustedDevice } from "./trusted-device.ts";
 
 /**
@@ -132,10 +132,6 @@ export async function admitSessionAttempt(
     return refused("TOO_MANY_ATTEMPTS_REQUEST_NEW_CODE");
   }
   return granted(undefined);
-}
-
-export async function resetSessionAttempts(auth: AuthContext, session: SessionDoc): Promise<void> {
-  await deleteRowsWithPrefix(auth.collections, sessionAttemptPrefix(session._id.toHexString()));
 }
 
 export type { SignInCompleted } from "../../contracts/two-factor.ts";

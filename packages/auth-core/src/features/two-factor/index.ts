@@ -1,7 +1,5 @@
 /** The face of two-factor: what other features and create-auth.ts may use (endpoints: endpoints/, registered by features/registry.ts). */
 export { gateSessionMint, type TwoFactorRedirect } from "./gate.ts";
-/** Clears a user's two-factor sign-in lock (lockout.ts): for an administrator's unlock. */
-export { resetUserAttempts as clearTwoFactorLock } from "./lockout.ts";
 export { deleteUserTwoFactorData, forgetSecondFactorSessions } from "./settings.ts";
 /** The user's data export (features/user-export); `tessera doctor`'s reads (operator-checks.ts). */
 export { findTwoFactor, twoFactorRowsForChecks } from "./store.ts";

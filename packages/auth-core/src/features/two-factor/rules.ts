@@ -48,6 +48,7 @@ export const MAX_CONSECUTIVE_FAILURES = 100;
 /**
  * The lock after the `step`-th run of `perStep` consecutive failures (step 1 = after the first
  * 10): the first lasts `firstLock` seconds, each next one twice as long (15 min, 30 min, 1 h, …).
+ * @internal Exported for its unit test (rules.test.ts).
  */
 export function lockSeconds(step: number, firstLock: number): number {
   return firstLock * 2 ** (step - 1);

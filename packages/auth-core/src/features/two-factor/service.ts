@@ -31,7 +31,7 @@ import {
 import * as stored from "./store.ts";
 import { deleteRow, deleteRowsWithPrefix, insertRow, replaceBackupCodes, saveTwoFactor } from "./store.ts";
 
-export function totpIssuer(auth: AuthContext): string {
+function totpIssuer(auth: AuthContext): string {
   return auth.options.twoFactor.issuer ?? auth.options.appName;
 }
 

@@ -1,2 +1,2 @@
 /** The face of user-export: the operator entry (`tessera export --user`) builds the same export as the endpoint. */
-export { exportUserData, exportUserDataByEmail } from "./service.ts";
+export { exportUserDataByEmail } from "./service.ts";

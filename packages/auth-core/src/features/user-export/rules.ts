@@ -19,6 +19,7 @@ import type { ObjectId } from "../../db/ids.ts";
  * administrator an impersonation or revoked session belonged to, counts of the administrator's own
  * sessions. An action not listed here exports no details at all, so a new action leaks nothing
  * until someone decides what of it is the user's.
+ * @internal Exported for its unit test (rules.test.ts).
  */
 export const DETAILS_SHOWN_TO_SUBJECT: Readonly<Record<string, readonly string[]>> = {
   "user.create": ["role"],
@@ -34,7 +35,7 @@ export const DETAILS_SHOWN_TO_SUBJECT: Readonly<Record<string, readonly string[]
 };
 
 /** Whether the user did this themselves (an operator's event, with `actor` set, never is). */
-export function isPerformedBy(event: AuditEventDoc, userId: ObjectId): boolean {
+function isPerformedBy(event: AuditEventDoc, userId: ObjectId): boolean {
   return !event.actor && event.actorId !== null && event.actorId.equals(userId);
 }
 

@@ -13,7 +13,10 @@ export function isBanActive(user: Pick<UserDoc, "banned" | "banExpires">, now: D
   return !user.banExpires || user.banExpires.getTime() > now.getTime();
 }
 
-/** A ban whose expiry has passed: lifted at the next sign-in (docs/decisions/0013-admin.md "Admin"). */
+/**
+ * A ban whose expiry has passed: lifted at the next sign-in (docs/decisions/0013-admin.md "Admin").
+ * @internal Exported for the admin rules' test (features/admin/rules.test.ts).
+ */
 export function isBanExpired(user: Pick<UserDoc, "banned" | "banExpires">, now: Date): boolean {
   return user.banned === true && !!user.banExpires && user.banExpires.getTime() <= now.getTime();
 }

@@ -51,7 +51,10 @@ export async function findUsersPageByTimeline(
   return { users, total };
 }
 
-/** More addresses than this under one prefix: the search reads the users collection instead. */
+/**
+ * More addresses than this under one prefix: the search reads the users collection instead.
+ * @internal Exported for list-users-keyed.test.ts.
+ */
 export const PREFIX_SEARCH_LIMIT = 5000;
 
 /**

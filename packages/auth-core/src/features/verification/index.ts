@@ -18,5 +18,4 @@ export {
   findOneTimeTokens,
   findVerification,
   releaseOneTimeToken,
-  verificationIdOf,
 } from "./store.ts";

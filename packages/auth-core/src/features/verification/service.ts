@@ -22,7 +22,7 @@ import { deleteResetTokensOfUser } from "./store.ts";
  * user: once that user's address changes, a token minted for the old address verifies nothing
  * (docs/security.md), even if someone else later registers the old address.
  */
-export async function createEmailVerificationToken(
+async function createEmailVerificationToken(
   auth: AuthContext,
   email: string,
   updateTo?: string,

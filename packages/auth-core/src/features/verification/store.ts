@@ -16,7 +16,6 @@ export {
   consumeVerification,
   createVerification,
   findVerification,
-  verificationIdOf,
 } from "../../db/verifications.ts";
 
 /**

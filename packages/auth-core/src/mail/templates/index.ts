@@ -11,7 +11,10 @@ import { trTemplates } from "./tr.ts";
 import type { MailDataByKind, MailTemplates, RenderedMail } from "./types.ts";
 import { ukTemplates } from "./uk.ts";
 
-/** Every language's templates; the type makes a language without them a compile error. */
+/**
+ * Every language's templates; the type makes a language without them a compile error.
+ * @internal Exported for templates.test.ts.
+ */
 export const MAIL_TEMPLATES: Readonly<Record<Language, MailTemplates>> = {
   ENG: enTemplates,
   RUS: ruTemplates,

@@ -1,2 +1,2 @@
 // The enumeration lives in i18n/ (browser-safe, shared with the contracts); mail code imports it here.
-export { LANGUAGES, type Language } from "../../i18n/languages.ts";
+export type { Language } from "../../i18n/languages.ts";

@@ -1,8 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { LANGUAGE_TAGS } from "../../i18n/languages.ts";
+import { LANGUAGE_TAGS, LANGUAGES, type Language } from "../../i18n/languages.ts";
 import { MAIL_KINDS, type MailKind } from "../mailer.ts";
 import { MAIL_TEMPLATES, renderMail } from "./index.ts";
-import { LANGUAGES, type Language } from "./language.ts";
 import type { MailDataByKind, RenderedMail } from "./types.ts";
 
 /**

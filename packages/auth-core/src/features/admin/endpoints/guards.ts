@@ -36,7 +36,7 @@ export function requireAdminPermission(
  * Refuses an impersonation session. The caller must have been read from the database
  * (`sensitive: true`): the cookie cache does not carry `impersonatedBy`.
  */
-export function assertNotImpersonating(caller: SessionWithUser): void {
+function assertNotImpersonating(caller: SessionWithUser): void {
   if (caller.session.impersonatedBy) throw new AuthError("NOT_ALLOWED_WHILE_IMPERSONATING");
 }
 

@@ -2,7 +2,7 @@ import type { DayCount, RoleCount } from "../../../contracts/admin-models.ts";
 import { parseRoleList } from "../access.ts";
 
 /** The dashboard's sign-up chart covers this many UTC days, today included. */
-export const SIGN_UP_DAYS = 30;
+const SIGN_UP_DAYS = 30;
 
 const DAY_MS = 86_400_000;
 

@@ -172,7 +172,7 @@ async function releaseClaim(auth: AuthContext, invitation: InvitationDoc): Promi
   await releaseOneTimeToken(auth.collections, claimIdentifier(invitation));
 }
 
-export function invitationLink(auth: AuthContext, id: string): string {
+function invitationLink(auth: AuthContext, id: string): string {
   const template =
     auth.options.organization.invitationURL ?? `${new URL(auth.apiURL).origin}/accept-invitation/{id}`;
   return template.replaceAll("{id}", encodeURIComponent(id));

@@ -15,6 +15,7 @@ export function toInvitation(doc: InvitationDoc): Invitation {
 /**
  * `JSON.stringify(toInvitation(doc))`, written directly for get-full-organization's list (members/types.ts
  * memberWithUserJson says why); types.test.ts compares the two byte for byte.
+ * @internal Exported for its unit test (types.test.ts).
  */
 export function invitationJson(doc: InvitationDoc): string {
   return writeModelJson(invitationModel, doc);

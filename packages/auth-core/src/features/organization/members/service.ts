@@ -11,7 +11,7 @@ import { deleteUserTeamMemberships } from "../teams/service.ts";
 import { buildRoleTable, holdsRole, type RoleTable } from "./rules.ts";
 import { claimSeat, type SeatResult } from "./seats.ts";
 import * as store from "./store.ts";
-import { type MemberAndUser, type MemberWithUser, type RawMemberPairs, toMemberWithUser } from "./types.ts";
+import type { MemberAndUser, RawMemberPairs } from "./types.ts";
 
 /**
  * Members: roles, seats, the sole-owner guard. Uses teams (a member leaving leaves their teams) and
@@ -177,11 +177,6 @@ export function userIdsOf(members: RawPage<MemberDoc>): ObjectId[] {
   return ids;
 }
 
-/** pairWithUsers, as the API's shape. */
-export async function withUsers(auth: AuthContext, members: readonly MemberDoc[]): Promise<MemberWithUser[]> {
-  return (await pairWithUsers(auth, members)).map(toMemberWithUser);
-}
-
 /** the target is found by member id, or by email when the value contains an at sign. */
 export async function findMemberByIdOrEmail(
   auth: AuthContext,
@@ -235,17 +230,6 @@ export async function findMemberById(
 export async function findUser(auth: AuthContext, userId: string | ObjectId): Promise<UserDoc | null> {
   const id = typeof userId === "string" ? parseId(userId) : userId;
   return id ? findUserById(auth.collections, id) : null;
-}
-
-export type { MemberPage } from "./store.ts";
-
-/** One page of members with their users' public fields. */
-export async function listMembersWithUsers(
-  auth: AuthContext,
-  organizationId: ObjectId,
-  page: store.MemberPage,
-): Promise<MemberWithUser[]> {
-  return withUsers(auth, await store.listMembersPage(auth.collections, organizationId, page));
 }
 
 /** listMembersPage, its documents left as BSON (db/raw-page.ts). */

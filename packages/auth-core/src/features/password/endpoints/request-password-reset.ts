@@ -5,8 +5,7 @@ import { isPasswordResetEnabled } from "../rules.ts";
 import { requestPasswordReset as issueResetLink } from "../service.ts";
 
 /** the one answer, whether or not the address belongs to anyone. */
-export const RESET_REQUESTED_MESSAGE =
-  "If this email exists in our system, check your email for the reset link";
+const RESET_REQUESTED_MESSAGE = "If this email exists in our system, check your email for the reset link";
 
 export type { PasswordResetRequested } from "../../../contracts/password.ts";
 

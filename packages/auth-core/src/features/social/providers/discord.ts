@@ -10,6 +10,7 @@ import type { OAuthProvider, ProviderDeps, ProviderOptions, ProviderProfile } fr
 
 const CDN = "https://cdn.discordapp.com";
 
+/** @internal Exported for quirks.test.ts. */
 export function discordAvatarURL(id: string, avatar: string | null, discriminator: string | null): string {
   if (avatar !== null) return `${CDN}/avatars/${id}/${avatar}.${avatar.startsWith("a_") ? "gif" : "png"}`;
   const index =
@@ -19,7 +20,7 @@ export function discordAvatarURL(id: string, avatar: string | null, discriminato
   return `${CDN}/embed/avatars/${index}.png`;
 }
 
-export function mapDiscordUser(body: unknown): ProviderProfile | null {
+function mapDiscordUser(body: unknown): ProviderProfile | null {
   const user = asRecord(body);
   const id = asId(user?.id);
   if (!user || id === null || !/^\d+$/.test(id)) return null;

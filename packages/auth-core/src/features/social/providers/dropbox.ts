@@ -8,7 +8,7 @@ import type { OAuthProvider, ProviderDeps, ProviderOptions, ProviderProfile } fr
  * `token_access_type=offline`.
  */
 
-export function mapDropboxAccount(body: unknown): ProviderProfile | null {
+function mapDropboxAccount(body: unknown): ProviderProfile | null {
   const account = asRecord(body);
   const id = asId(account?.account_id);
   if (!account || id === null) return null;

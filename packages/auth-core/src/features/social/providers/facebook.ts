@@ -9,7 +9,7 @@ import type { OAuthProvider, ProviderDeps, ProviderOptions, ProviderProfile } fr
  * tokens are a separate exchange). Id tokens are Limited Login's (iss https://www.facebook.com).
  */
 
-export function mapFacebookUser(body: unknown): ProviderProfile | null {
+function mapFacebookUser(body: unknown): ProviderProfile | null {
   const user = asRecord(body);
   const id = asId(user?.id);
   if (!user || id === null) return null;

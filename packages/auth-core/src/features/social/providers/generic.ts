@@ -60,7 +60,7 @@ function endpointsFromDiscovery(document: unknown, discoveryUrl: string, expecte
   return { endpoints, clientAuth };
 }
 
-export function mapGenericProfile(
+function mapGenericProfile(
   info: JsonRecord | null,
   idClaims: JsonRecord | null,
   emailsAreVerified: boolean,

@@ -12,7 +12,7 @@ import type { OAuthProvider, ProviderDeps, ProviderOptions, ProviderProfile } fr
 
 const API_HEADERS = { accept: "application/vnd.github+json", "x-github-api-version": "2022-11-28" };
 
-export function mapGithubUser(userBody: unknown, emailsBody: unknown): ProviderProfile | null {
+function mapGithubUser(userBody: unknown, emailsBody: unknown): ProviderProfile | null {
   const user = asRecord(userBody);
   const id = asId(user?.id);
   if (!user || id === null) return null;

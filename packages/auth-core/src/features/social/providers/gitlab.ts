@@ -7,7 +7,7 @@ import type { OAuthProvider, ProviderDeps, ProviderOptions, ProviderProfile } fr
  * `email_verified`; the email counts as verified when the account's `confirmed_at` is set.
  */
 
-export function mapGitlabUser(body: unknown): ProviderProfile | null {
+function mapGitlabUser(body: unknown): ProviderProfile | null {
   const user = asRecord(body);
   const id = asId(user?.id);
   if (!user || id === null) return null;

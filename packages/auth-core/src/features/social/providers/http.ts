@@ -4,10 +4,10 @@ import { type ProviderDeps, ProviderError } from "./types.ts";
 export const DEFAULT_PROVIDER_TIMEOUT_MS = 10_000;
 
 /** No provider answer we read (tokens, profiles, discovery) comes near this; a larger one is refused unread. */
-export const MAX_PROVIDER_BODY_BYTES = 1_000_000;
+const MAX_PROVIDER_BODY_BYTES = 1_000_000;
 
 /** Some providers refuse API calls without one (GitHub, Reddit). */
-export const USER_AGENT = "tessera-auth";
+const USER_AGENT = "tessera-auth";
 
 export interface ProviderRequest {
   method?: "GET" | "POST";

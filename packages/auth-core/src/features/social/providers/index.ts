@@ -31,7 +31,7 @@ export * from "./types.ts";
 type ProviderFactory = (options: ProviderOptions, deps: ProviderDeps) => OAuthProvider;
 
 /** One factory per docs/decisions/ provider; the Record type makes a missing one a compile error. */
-export const PROVIDER_FACTORIES: Record<BuiltInProviderId, ProviderFactory> = {
+const PROVIDER_FACTORIES: Record<BuiltInProviderId, ProviderFactory> = {
   apple: createAppleProvider,
   discord: createDiscordProvider,
   facebook: createFacebookProvider,

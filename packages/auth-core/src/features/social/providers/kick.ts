@@ -7,7 +7,7 @@ import type { OAuthProvider, ProviderDeps, ProviderOptions, ProviderProfile } fr
  * whether the email is verified, so it is not.
  */
 
-export function mapKickUser(body: unknown): ProviderProfile | null {
+function mapKickUser(body: unknown): ProviderProfile | null {
   const user = asRecord(asArray(asRecord(body)?.data)[0]);
   const id = asId(user?.user_id);
   if (!user || id === null) return null;

@@ -21,7 +21,10 @@ import type {
  */
 
 const MULTI_TENANT = new Set(["common", "organizations", "consumers"]);
-/** The tenant of every personal Microsoft account (MSA): what "consumers" means in a token. */
+/**
+ * The tenant of every personal Microsoft account (MSA): what "consumers" means in a token.
+ * @internal Exported for microsoft-tenants.test.ts.
+ */
 export const PERSONAL_ACCOUNTS_TENANT = "9188040d-6c67-4c5b-b112-36a304b66dad";
 const TENANT_PLACEHOLDER = "{tenantid}";
 const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -33,7 +36,7 @@ function admitsTenant(tenant: string, tid: string): boolean {
   return true;
 }
 
-export function mapMicrosoftClaims(claims: JsonRecord | null): ProviderProfile | null {
+function mapMicrosoftClaims(claims: JsonRecord | null): ProviderProfile | null {
   const profile = profileFromOidcClaims(claims);
   if (!claims || !profile) return null;
   const email = profile.email;

@@ -22,13 +22,13 @@ export function resolveEndpoints(
 }
 
 /** Default scopes (unless disabled), then configured, then requested; each once, in that order. */
-export function collectScopes(defaults: string[], options: ProviderOptions, requested: string[]): string[] {
+function collectScopes(defaults: string[], options: ProviderOptions, requested: string[]): string[] {
   const all = [...(options.disableDefaultScope ? [] : defaults), ...(options.scope ?? []), ...requested];
   return [...new Set(all)];
 }
 
 /** RFC 7636 S256: BASE64URL(SHA256(verifier)). `plain` is never offered (ASVS 10.4.6). */
-export function createS256Challenge(codeVerifier: string): string {
+function createS256Challenge(codeVerifier: string): string {
   return createHash("sha256").update(codeVerifier).digest("base64url");
 }
 
@@ -79,7 +79,10 @@ function secondsFrom(now: Date, value: unknown): Date | null {
   return new Date(now.getTime() + seconds * 1000);
 }
 
-/** A token response (RFC 6749 §5.1) in our shape. Throws ProviderError when it carries an error or no access token. */
+/**
+ * A token response (RFC 6749 §5.1) in our shape. Throws ProviderError when it carries an error or no access token.
+ * @internal Exported for its unit test (oauth2.test.ts).
+ */
 export function normalizeTokens(body: unknown, now: Date): ProviderTokens {
   const refusal = providerErrorIn(body);
   if (refusal)
@@ -108,10 +111,7 @@ export function normalizeTokens(body: unknown, now: Date): ProviderTokens {
 }
 
 /** POSTs a token request with the client's credentials where this provider wants them. */
-export async function requestTokens(
-  config: ClientConfig,
-  form: Record<string, string>,
-): Promise<ProviderTokens> {
+async function requestTokens(config: ClientConfig, form: Record<string, string>): Promise<ProviderTokens> {
   const { clientId, clientSecret } = config.options;
   const headers: Record<string, string> = { ...config.tokenHeaders };
   const body = { ...form };

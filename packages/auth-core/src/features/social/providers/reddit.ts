@@ -7,7 +7,7 @@ import type { OAuthProvider, ProviderDeps, ProviderOptions, ProviderProfile } fr
  * tokens only with `duration=permanent`; /api/v1/me has no email; `icon_img` comes HTML-escaped.
  */
 
-export function mapRedditUser(body: unknown): ProviderProfile | null {
+function mapRedditUser(body: unknown): ProviderProfile | null {
   const user = asRecord(body);
   const id = asId(user?.id);
   if (!user || id === null) return null;

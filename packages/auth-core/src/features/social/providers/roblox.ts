@@ -4,7 +4,7 @@ import type { OAuthProvider, ProviderDeps, ProviderOptions, ProviderProfile } fr
 
 /** Roblox (OpenID Connect). Quirk: Roblox shares no email at all; the display name is `nickname`. */
 
-export function mapRobloxClaims(claims: JsonRecord | null): ProviderProfile | null {
+function mapRobloxClaims(claims: JsonRecord | null): ProviderProfile | null {
   const id = asId(claims?.sub);
   if (!claims || id === null) return null;
   return {

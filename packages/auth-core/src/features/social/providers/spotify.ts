@@ -7,7 +7,7 @@ import type { OAuthProvider, ProviderDeps, ProviderOptions, ProviderProfile } fr
  * /v1/me as unverified, so it never counts as verified.
  */
 
-export function mapSpotifyUser(body: unknown): ProviderProfile | null {
+function mapSpotifyUser(body: unknown): ProviderProfile | null {
   const user = asRecord(body);
   const id = asId(user?.id);
   if (!user || id === null) return null;

@@ -12,7 +12,7 @@ import type { OAuthProvider, ProviderDeps, ProviderOptions, ProviderProfile } fr
 
 const FIELDS = "open_id,union_id,avatar_url,avatar_large_url,display_name";
 
-export function mapTiktokUser(body: unknown): ProviderProfile | null {
+function mapTiktokUser(body: unknown): ProviderProfile | null {
   const user = asRecord(asRecord(asRecord(body)?.data)?.user);
   const id = asId(user?.open_id);
   if (!user || id === null) return null;

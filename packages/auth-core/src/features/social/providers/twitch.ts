@@ -12,7 +12,7 @@ import type { OAuthProvider, ProviderDeps, ProviderOptions, ProviderProfile } fr
 
 const CLAIMS = { email: null, email_verified: null, picture: null, preferred_username: null };
 
-export function mapTwitchClaims(claims: JsonRecord | null): ProviderProfile | null {
+function mapTwitchClaims(claims: JsonRecord | null): ProviderProfile | null {
   const profile = profileFromOidcClaims(claims);
   return profile && { ...profile, name: pickName([claims?.preferred_username, profile.name], profile.email) };
 }

@@ -9,7 +9,7 @@ import type { OAuthProvider, ProviderDeps, ProviderOptions, ProviderProfile } fr
  * apps must be approved for — without it the profile has no email.
  */
 
-export function mapTwitterUser(body: unknown): ProviderProfile | null {
+function mapTwitterUser(body: unknown): ProviderProfile | null {
   const user = asRecord(asRecord(body)?.data);
   const id = asId(user?.id);
   if (!user || id === null) return null;

@@ -13,7 +13,6 @@ export {
   PROVIDER_IDS,
   type ProviderEndpoints,
   type ProviderOptions,
-  providerEndpointsOverrideSchema,
   providerOptionsSchema,
 } from "../../../config/social-provider-options.ts";
 

@@ -19,7 +19,7 @@ import {
  * sign-in.
  */
 
-export function mapVkUser(body: unknown): ProviderProfile | null {
+function mapVkUser(body: unknown): ProviderProfile | null {
   const user = asRecord(asRecord(body)?.user);
   const id = asId(user?.user_id);
   if (!user || id === null) return null;

@@ -7,7 +7,7 @@ import type { OAuthProvider, ProviderDeps, ProviderOptions, ProviderProfile } fr
  * sent by default); `verified` is 1 or 0.
  */
 
-export function mapZoomUser(body: unknown): ProviderProfile | null {
+function mapZoomUser(body: unknown): ProviderProfile | null {
   const user = asRecord(body);
   const id = asId(user?.id);
   if (!user || id === null) return null;
