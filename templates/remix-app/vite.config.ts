@@ -46,4 +46,7 @@ export default defineConfig({
   ],
   // The auth core, its database driver and the embedded database run on the server only.
   ssr: { external: ["@tessera/auth-core", "@tessera/dev-db", "mongodb"] },
+  // Never bundled for the browser: found late (through auth.server.ts), they would make Vite reload
+  // the first page a visitor opens, losing what they typed into the form.
+  optimizeDeps: { exclude: ["@tessera/auth-core", "@tessera/dev-db", "mongodb", "@remix-run/node"] },
 });
