@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { safeRedirect } from "../../apps/remix-demo/app/lib/safe-redirect.ts";
+import { safeRedirect } from "../../packages/auth-core/src/remix/safe-redirect.ts";
 import { EVIL_CALLBACKS } from "./redirect-payloads.ts";
 
 /**

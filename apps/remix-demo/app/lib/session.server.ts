@@ -1,8 +1,8 @@
 import type { Session, User } from "@tessera/auth-core";
 import { getAuth, remix } from "~/auth.server";
 
-// Re-exported: routes import it from here; the rule itself has no server dependency (table-tested).
-export { safeRedirect } from "./safe-redirect";
+// Re-exported: routes import it from here (the rule is the core's Remix entry's, table-tested).
+export { safeRedirect } from "@tessera/auth-core/remix";
 
 export interface Viewer {
   session: Session;

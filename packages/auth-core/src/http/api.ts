@@ -99,15 +99,27 @@ export function createApi<Endpoint extends { name: string }>(
 ): TypedApi<Endpoint> {
   const api: Record<string, ApiMethod> = {};
   const proxies = compileTrustedProxies(auth.options.advanced.trustedProxies);
+  let warnedNoAddress = false;
   for (const endpoint of endpoints) {
     const method = typeof endpoint.method === "string" ? endpoint.method : endpoint.method[0]!;
     api[endpoint.name] = async (input = {}) => {
       const { requestTimeoutMs } = auth.options.advanced;
       const headers = new Headers(input.headers);
-      const ip = input.remoteAddress
-        ? resolveClientIp(input.remoteAddress, headers, proxies, auth.options.advanced.ipAddressHeader)
-        : null;
-      if (input.rateLimit && rateLimiter) {
+      // The same trusted-proxy rules as auth.handler: without a socket address, `trustedProxies: ["*"]`
+      // still names the client from the forwarded header.
+      const ip = resolveClientIp(
+        input.remoteAddress ?? null,
+        headers,
+        proxies,
+        auth.options.advanced.ipAddressHeader,
+      );
+      if (input.rateLimit && rateLimiter && ip === null && !warnedNoAddress) {
+        warnedNoAddress = true;
+        auth.options.logger.warn(NO_ADDRESS_FOR_LIMIT_WARNING);
+      }
+      // No address: not limited rather than one bucket for every visitor — a shared bucket would let
+      // one client close the app's sign-in form for all (the per-account sign-in throttle still holds).
+      if (input.rateLimit && rateLimiter && ip !== null) {
         const deadline = deadlineOf(requestTimeoutMs);
         const retryAfter = await hitRateLimit(auth, rateLimiter, ip, endpoint.path, deadline).catch(
           (error: unknown) => {
@@ -143,6 +155,11 @@ export function createApi<Endpoint extends { name: string }>(
   // given that `Endpoint` is the type of `endpoints` (create-auth.ts passes CoreEndpoint).
   return api as TypedApi<Endpoint>;
 }
+
+const NO_ADDRESS_FOR_LIMIT_WARNING =
+  "tessera: an auth.api call with rateLimit: true had no client address, so it was not rate limited " +
+  "(one bucket for every visitor would let one client lock all out). Pass remoteAddress (the socket's, " +
+  "e.g. from the Remix load context) or set advanced.trustedProxies for the forwarded header.";
 
 /**
  * Server code gets the same typed errors as HTTP clients: catalogue errors as they are, an outage

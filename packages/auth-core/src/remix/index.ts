@@ -25,6 +25,7 @@ export type { BrowserCall, RouteArgs } from "./handler.ts";
 export { remoteAddressOf } from "./handler.ts";
 export type { CookieSource } from "./responses.ts";
 export { applyCookies, mergeCookies, redirectWithCookies, refusal } from "./responses.ts";
+export { safeRedirect } from "./safe-redirect.ts";
 export type { AuthSource, ClientSession, Permissions, SessionHelperOptions } from "./session.ts";
 export { sessionForClient } from "./session.ts";
 

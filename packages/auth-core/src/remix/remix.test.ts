@@ -213,3 +213,75 @@ describe("onBehalfOf: a form action's call is limited like the same call over HT
     }
   });
 });
+
+describe("onBehalfOf without a socket address", () => {
+  it("not limited (one bucket would let one visitor lock all out) and said once; with trustedProxies the forwarded address is limited", async () => {
+    const warnings: string[] = [];
+    const logger = { info: () => {}, warn: (message: string) => warnings.push(message), error: () => {} };
+    const bare = await createTestAuth({ rateLimit: { enabled: true }, logger });
+    const proxied = await createTestAuth({
+      rateLimit: { enabled: true },
+      logger,
+      advanced: { trustedProxies: ["*"] },
+    });
+    try {
+      const attempt = (t: TestAuth, forwardedFor?: string) => {
+        const headers: Record<string, string> = { origin: TEST_ORIGIN };
+        if (forwardedFor) headers["x-forwarded-for"] = forwardedFor;
+        const request = new Request(`${TEST_ORIGIN}/sign-in`, { method: "POST", headers });
+        return t.auth.api
+          .signInEmail({
+            body: { email: "nobody@example.com", password: "wrong password" },
+            ...createRemixAuth(t.auth).onBehalfOf({ request, context: {} }),
+          })
+          .then(
+            () => 200,
+            (error: { status: number }) => error.status,
+          );
+      };
+      const bareAnswers = [];
+      for (let i = 0; i < 5; i++) bareAnswers.push(await attempt(bare));
+      expect(bareAnswers).toEqual([401, 401, 401, 401, 401]);
+      expect(warnings.filter((w) => w.includes("rateLimit: true had no client address"))).toHaveLength(1);
+      const proxiedAnswers = [];
+      for (let i = 0; i < 4; i++) proxiedAnswers.push(await attempt(proxied, "203.0.113.9"));
+      expect(proxiedAnswers).toEqual([401, 401, 401, 429]);
+      expect(await attempt(proxied, "203.0.113.10")).toBe(401);
+    } finally {
+      await bare.close();
+      await proxied.close();
+    }
+  });
+});
+
+describe("access guards read the session afresh", () => {
+  it("a session revoked while its cookie cache is still valid: requireSession still passes (a display read), requireRole/requirePermission send it to sign-in", async () => {
+    const cached = await createTestAuth({ session: { cookieCache: { enabled: true, maxAge: 60 } } });
+    try {
+      const helpers = createRemixAuth(cached.auth);
+      const boss = await signUpUser(cached, { email: "boss@example.com", name: "Boss", role: "admin" });
+      const cookie = boss.browser.cookieHeader();
+      expect(cookie).toContain("tessera.session_data=");
+      await cached.db.collection("sessions").deleteMany({});
+      // The cache answers a display read until it expires (session.cookieCache, docs/security.md).
+      expect((await helpers.requireSession(page("/", cookie))).user.id).toBe(boss.id);
+      for (const guard of [
+        helpers.requireRole(page("/admin", cookie), "admin"),
+        helpers.requirePermission(page("/admin", cookie), { user: ["list"] }),
+      ]) {
+        const res = await thrown(guard);
+        expect(res.status).toBe(302);
+        expect(res.headers.get("location")).toBe("/sign-in?redirectTo=%2Fadmin");
+      }
+    } finally {
+      await cached.close();
+    }
+  });
+});
+
+describe("requireSession's return path", () => {
+  it("never names another site: a request path that a browser would read as another host comes back as /", async () => {
+    const res = await thrown(remix.requireSession(new Request(`${TEST_ORIGIN}//evil.example/x`)));
+    expect(res.headers.get("location")).toBe("/login?redirectTo=%2F");
+  });
+});

@@ -3,6 +3,7 @@ import type { Auth } from "../create-auth.ts";
 import { isAuthError } from "../errors/index.ts";
 import { createOperatorApi } from "../operator.ts";
 import { refusal } from "./responses.ts";
+import { safeRedirect } from "./safe-redirect.ts";
 
 /** The auth instance, or a function giving it (the app's `getAuth`, sync or async). */
 export type AuthSource = Auth | (() => Auth | Promise<Auth>);
@@ -37,10 +38,10 @@ function cookieOnly(request: Request): Headers {
   return new Headers({ cookie: request.headers.get("cookie") ?? "" });
 }
 
-/** The path and query of the request: where sign-in brings the user back to. */
+/** The path and query of the request: where sign-in brings the user back to (never another site). */
 function returnPathOf(request: Request): string {
   const url = new URL(request.url);
-  return url.pathname + url.search;
+  return safeRedirect(url.pathname + url.search);
 }
 
 export interface SessionHelperOptions {
@@ -54,23 +55,36 @@ export function createSessionHelpers(source: AuthSource, options: SessionHelperO
   const signInPath = options.signInPath ?? "/sign-in";
   const signedInPath = options.signedInPath ?? "/";
 
-  /** The signed-in caller's session and user, or null (one get-session call). */
-  async function getSession(request: Request): Promise<SessionAndUser | null> {
+  /**
+   * The signed-in caller's session and user, or null (one get-session call). `fresh`: read from the
+   * database even when the cookie cache (session.cookieCache) could answer — for access decisions,
+   * so a revoked session is refused at once rather than when its cache expires.
+   */
+  async function getSession(
+    request: Request,
+    options: { fresh?: boolean } = {},
+  ): Promise<SessionAndUser | null> {
     const auth = await resolveAuth(source);
-    const { data } = await auth.api.getSession({ headers: request.headers });
+    const query = options.fresh ? { disableCookieCache: true } : {};
+    const { data } = await auth.api.getSession({ headers: request.headers, query });
     return data;
+  }
+
+  /** The thrown redirect to sign-in that comes back to this page (or `redirectTo`) afterwards. */
+  function toSignIn(request: Request, redirectTo?: string): Response {
+    const back = redirectTo ?? returnPathOf(request);
+    const target = `${signInPath}?redirectTo=${encodeURIComponent(back)}`;
+    return new Response(null, { status: 302, headers: { Location: target } });
   }
 
   /** The session, or a redirect to sign-in (thrown) that comes back to this page afterwards. */
   async function requireSession(
     request: Request,
-    redirect: { redirectTo?: string } = {},
+    options: { redirectTo?: string; fresh?: boolean } = {},
   ): Promise<SessionAndUser> {
-    const data = await getSession(request);
+    const data = await getSession(request, options);
     if (data) return data;
-    const back = redirect.redirectTo ?? returnPathOf(request);
-    const target = `${signInPath}?redirectTo=${encodeURIComponent(back)}`;
-    throw new Response(null, { status: 302, headers: { Location: target } });
+    throw toSignIn(request, options.redirectTo);
   }
 
   /** For sign-in and sign-up pages: a signed-in visitor is sent on (thrown redirect). */
@@ -85,9 +99,15 @@ export function createSessionHelpers(source: AuthSource, options: SessionHelperO
    * gets a thrown 403.
    */
   async function requirePermission(request: Request, permissions: Permissions): Promise<SessionAndUser> {
-    const data = await requireSession(request);
+    const data = await requireSession(request, { fresh: true });
     const auth = await resolveAuth(source);
-    const check = await auth.api.userHasPermission({ body: { permissions }, headers: cookieOnly(request) });
+    const check = await auth.api
+      .userHasPermission({ body: { permissions }, headers: cookieOnly(request) })
+      .catch((error: unknown) => {
+        // The session ended between the two reads: to sign-in, as if it had ended before.
+        if (isAuthError(error) && error.code === "UNAUTHORIZED") throw toSignIn(request);
+        throw error;
+      });
     if (!check.data.success) throw refusal(403, "Forbidden");
     return data;
   }
@@ -99,11 +119,12 @@ export function createSessionHelpers(source: AuthSource, options: SessionHelperO
    * checks — prefer requirePermission, which follows the role table.
    */
   async function requireRole(request: Request, roles: string | readonly string[]): Promise<SessionAndUser> {
-    const data = await requireSession(request);
+    const data = await requireSession(request, { fresh: true });
     const auth = await resolveAuth(source);
     const { data: user } = await createOperatorApi(auth, "remix-require-role").getUser({
       query: { id: data.user.id },
     });
+    if (user.banned) throw refusal(403, "Forbidden");
     const held = user.role.split(",").map((role) => role.trim());
     const wanted = typeof roles === "string" ? [roles] : roles;
     if (!wanted.some((role) => held.includes(role))) throw refusal(403, "Forbidden");
@@ -119,7 +140,7 @@ export function createSessionHelpers(source: AuthSource, options: SessionHelperO
     request: Request,
     check: { permissions: Permissions; organizationId?: string },
   ): Promise<SessionAndUser> {
-    const data = await requireSession(request);
+    const data = await requireSession(request, { fresh: true });
     const auth = await resolveAuth(source);
     try {
       const result = await auth.api.hasPermission({
