@@ -32,4 +32,19 @@ describe("insertUsersInBulk", () => {
     expect(res.status).toBe(200);
     expect(t.outbox.latestTo("two@example.com")).toBeDefined();
   });
+
+  it("a run stopped after the claims and before the users: the next run writes those users (their claims are their own)", async () => {
+    const t = await freshTestAuth();
+    const docs = [user("kept@example.com"), user("again@example.com")];
+    // What an interrupted import leaves: the claims, no users.
+    await t.db
+      .collection("emailClaims")
+      .insertMany(
+        docs.map((doc) => ({ _id: doc.email, userId: doc._id, createdAt: doc.createdAt }) as never),
+      );
+    const written = await insertUsersInBulk(t.auth.context.collections, docs);
+    expect(written.map((doc) => doc.email)).toEqual(["kept@example.com", "again@example.com"]);
+    expect(await t.db.collection("users").countDocuments({})).toBe(2);
+    expect(await t.db.collection("userTimeline").countDocuments({})).toBe(2);
+  });
 });

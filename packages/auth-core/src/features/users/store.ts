@@ -51,7 +51,18 @@ export async function insertUsersInBulk(collections: Collections, docs: UserDoc[
   if (docs.length === 0) return [];
   const claims = docs.map((doc) => ({ _id: doc.email, userId: doc._id, createdAt: doc.createdAt }));
   const unclaimed = await insertManyIgnoringDuplicates(collections.emailClaims, claims);
-  const claimed = docs.filter((_, index) => !unclaimed.has(index));
+  // A claim already held by the same user id is this user's own, left by a run that stopped
+  // between the claims and the users (an interrupted import): it counts as claimed.
+  const ownClaims =
+    unclaimed.size === 0
+      ? []
+      : await collections.emailClaims
+          .find({ _id: { $in: [...unclaimed].map((index) => docs[index]!.email) } })
+          .toArray();
+  const ownedBy = new Map(ownClaims.map((claim) => [claim._id, claim.userId.toHexString()]));
+  const claimed = docs.filter(
+    (doc, index) => !unclaimed.has(index) || ownedBy.get(doc.email) === doc._id.toHexString(),
+  );
   await insertManyIgnoringDuplicates(
     collections.userTimeline,
     claimed.map((doc) => ({ _id: timelineIdOf(doc.createdAt, doc._id), userId: doc._id })),
