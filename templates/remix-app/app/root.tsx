@@ -15,6 +15,10 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
+        {/* A few readable defaults; replace with your own styles. */}
+        <style>{`body{font-family:system-ui,sans-serif;max-width:36rem;margin:2rem auto;padding:0 1rem;line-height:1.5}
+label{display:block;margin:.5rem 0}input{display:block;width:100%;padding:.4rem;box-sizing:border-box}
+button{margin-top:.75rem;padding:.4rem 1rem}[role=alert]{color:#b00020}`}</style>
         <Meta />
         <Links />
       </head>

@@ -28,7 +28,18 @@ export default function DevOutbox() {
           <p>
             To {mail.to} · <time dateTime={mail.sentAt}>{mail.sentAt}</time>
           </p>
-          <pre style={{ whiteSpace: "pre-wrap" }}>{mail.text}</pre>
+          <pre style={{ whiteSpace: "pre-wrap", overflowWrap: "anywhere" }}>
+            {mail.text.split(/(https?:\/\/\S+)/).map((part, index) =>
+              // Odd parts are the links the split kept: clickable, as in a mail client.
+              index % 2 === 1 ? (
+                <a key={part} href={part}>
+                  {part}
+                </a>
+              ) : (
+                part
+              ),
+            )}
+          </pre>
         </article>
       ))}
     </main>
