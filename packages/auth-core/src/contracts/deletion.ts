@@ -14,7 +14,7 @@ const deleteUserResponseSchema: z.ZodType<DeleteUserResponse> = z.strictObject({
 });
 
 /**
- * docs/decisions.md "Delete user". Declared `auth: "none"` on purpose: the handler reads the session
+ * docs/decisions/ "Delete user". Declared `auth: "none"` on purpose: the handler reads the session
  * itself, from the database and without the sliding refresh, so the freshness rule sees the
  * session's real last update. A session is still required (401).
  */
@@ -79,7 +79,7 @@ export const deleteUserCallbackContract = defineContract({
     "USER_NOT_FOUND",
   ],
   summary: "Confirms an account deletion from the mailed link; the token must belong to the signed-in user.",
-  notes: "The mailed link.",
   client: "deleteUserCallback",
+  notes: "The mailed link.",
   tags: ["deletion"],
 });

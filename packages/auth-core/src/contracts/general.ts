@@ -24,7 +24,7 @@ export const errorContract = defineContract({
   answers: "html",
   errors: [],
   summary: "An HTML page showing an error code from the query and a link back to the app.",
-  notes: "HTML page naming `?error=` (or Unknown).",
   client: false,
+  notes: "HTML page naming `?error=` (or Unknown).",
   tags: ["general"],
 });

@@ -67,8 +67,8 @@ export const resetPasswordCallbackContract = defineContract({
   answers: "json-or-redirect",
   errors: [],
   summary: "Forwards a mailed reset token to the app's page without consuming it.",
-  notes: "Redirects to `callbackURL?token=…` or `?error=INVALID_TOKEN`.",
   client: false,
+  notes: "Redirects to `callbackURL?token=…` or `?error=INVALID_TOKEN`.",
   tags: ["password"],
 });
 

@@ -13,7 +13,7 @@ import {
 } from "./social-models.ts";
 
 /**
- * the endpoint reference (README) social sign-in and linked accounts. A provider id is checked against the configured
+ * the endpoint reference (docs/reference.md) social sign-in and linked accounts. A provider id is checked against the configured
  * providers by the handler (PROVIDER_NOT_FOUND / PROVIDER_NOT_SUPPORTED); here it is a string.
  */
 
@@ -77,8 +77,8 @@ export const callbackOAuthContract = defineContract({
   answers: "json-or-redirect",
   errors: [],
   summary: "The return point of a provider sign-in or link; redirects the browser onward.",
-  notes: "The provider's return point (POST for Apple's `form_post`).",
   client: false,
+  notes: "The provider's return point (POST for Apple's `form_post`).",
   tags: ["social"],
 });
 

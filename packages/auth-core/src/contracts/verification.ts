@@ -44,7 +44,7 @@ export const verifyEmailContract = defineContract({
   path: "/verify-email",
   auth: "optional",
   setsSessionCookies: true,
-  // The callbackURL is checked against the trusted origins before this runs (run-endpoint, docs/decisions.md):
+  // The callbackURL is checked against the trusted origins before this runs (run-endpoint, docs/decisions/):
   // an untrusted one is a 403 and the token is not used (CVE-2024-56734).
   // A mailed link: mail trackers append parameters (utm_*), so unknown keys are stripped, never
   // refused nor passed on (review finding s9-4); the known keys keep their strict types.

@@ -51,16 +51,16 @@ export {
   removeMembership,
   roleTableOf,
   setMemberRole,
+} from "./members/service.ts";
 /** createAuth hands it to the users store: a user's shown fields changed (context.ts). */
 export { bumpListingsOfMemberUser } from "./members/store.ts";
-} from "./members/service.ts";
 /** An operator's import and repair (operator-import.ts): rows written and removed through the owners. */
 export {
   deleteOrphanRows,
   type ImportedOrganizationRows,
   importOrganizationRows,
-  readOrganizationRows,
   type OrphanRows,
+  readOrganizationRows,
 } from "./operator-rows.ts";
 export {
   deleteOrganizationCascade,

@@ -18,20 +18,20 @@ export {
   setCookieCache,
   setSessionCookies,
   takeParkedSessionToken,
-  clearStaleActiveOrganizations,
 } from "./service.ts";
 /** Storage operations other features run on sessions (sign-out everywhere, admin, organization). */
 export {
+  clearStaleActiveOrganizations,
   countUnexpiredSessions,
   deleteAllSessionsOfUser,
   deleteExpiredSessions,
   deleteImpersonationSessionsBy,
   deleteSessionById,
   deleteUserSessions,
-  sessionRowsForChecks,
   findSessionById,
   findSessionByToken,
   listUserSessions,
+  sessionRowsForChecks,
   setSessionActiveOrganization,
   setSessionActiveOrganizationReturning,
 } from "./store.ts";
