@@ -41,7 +41,10 @@ export interface Auth {
   context: AuthContext;
 }
 
-/** How http/ resolves a request's caller (it imports no feature): an API key, then the session cookie. */
+/**
+ * How http/ resolves a request's caller (it imports no feature): an API key, then the session cookie.
+ * @internal Exported for http/handler.test.ts, which builds a handler on them.
+ */
 export const coreCallerResolvers: CallerResolvers = {
   readApiKeySession,
   assertApiKeyCallerAllowed,

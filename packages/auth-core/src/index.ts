@@ -21,6 +21,7 @@ export type {
   ListUsersResult,
 } from "./contracts/admin-models.ts";
 export type { ApiKey, ApiKeyList, ApiKeyVerification, CreatedApiKey } from "./contracts/api-key-models.ts";
+export type { SignUpResult } from "./contracts/email-password.ts";
 export type {
   AccessTokenResult,
   AccountInfoResult,
@@ -30,6 +31,7 @@ export type {
   RefreshTokenResult,
   SocialRedirectResult,
 } from "./contracts/social-models.ts";
+export type { BackupCodesGenerated } from "./contracts/two-factor.ts";
 export type { UserExport } from "./contracts/user-export.ts";
 export { type Auth, createAuth } from "./create-auth.ts";
 export { AuthError, ERROR_CATALOGUE, type ErrorCode, isAuthError } from "./errors/index.ts";

@@ -14,7 +14,7 @@ import {
   slugField,
   teamNameField,
 } from "./contracts/organization-fields.ts";
-import { emailField, imageField, nameField } from "./contracts/schemas.ts";
+import { emailField, nameField, userURLField } from "./contracts/schemas.ts";
 import type { Auth } from "./create-auth.ts";
 import { isAllowedUserURL } from "./http/user-urls.ts";
 
@@ -87,7 +87,7 @@ function attempt<T>(work: () => T): ImportCheck<T> {
 export function createImportChecks(auth: Auth): ImportChecks {
   const context = auth.context;
   const schemes = context.apiURL.startsWith("http:") ? "an http(s) URL" : "an https URL";
-  const url = (field: string, schema: typeof imageField, value: unknown): string | null => {
+  const url = (field: string, schema: typeof userURLField, value: unknown): string | null => {
     // Absent and empty clear, as in the API (userURLField).
     const parsed = parse(field, schema, value === undefined ? null : value);
     if (parsed !== null && !isAllowedUserURL(context, parsed))
@@ -99,7 +99,7 @@ export function createImportChecks(auth: Auth): ImportChecks {
       attempt(() => ({
         email: parse("email", emailField, input.email),
         name: parse("name", nameField, input.name),
-        image: url("image", imageField, input.image),
+        image: url("image", userURLField, input.image),
       })),
     organization: (input) =>
       attempt(() => {

@@ -18,6 +18,8 @@ export type {
   ApiKeyMethods,
   AuthClientApi,
   OrganizationMethods,
+  SignInMethods,
+  SignUpMethods,
   TwoFactorMethods,
 } from "./api.generated.ts";
 

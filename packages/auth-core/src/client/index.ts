@@ -11,6 +11,8 @@ export type {
   AuthClientApi,
   AuthClientStores,
   OrganizationMethods,
+  SignInMethods,
+  SignUpMethods,
   TwoFactorMethods,
 } from "./api.ts";
 export { createAuthClient } from "./create-client.ts";

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { defineContract } from "./contract.ts";
 import { statusTrueSchema } from "./models.ts";
-import { callbackURLField, emailField, imageField, languageField, nameField } from "./schemas.ts";
+import { callbackURLField, emailField, languageField, nameField, userURLField } from "./schemas.ts";
 
 export const updateUserContract = defineContract({
   name: "updateUser",
@@ -12,7 +12,7 @@ export const updateUserContract = defineContract({
   // written (docs/security.md). Strings only, so no operator object reaches the database.
   body: z.strictObject({
     name: nameField.optional(),
-    image: imageField.optional(),
+    image: userURLField.optional(),
     language: languageField.optional(),
   }),
   response: statusTrueSchema,

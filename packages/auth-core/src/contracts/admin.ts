@@ -21,7 +21,7 @@ import {
 } from "./admin-models.ts";
 import { defineContract } from "./contract.ts";
 import { sessionAndUserSchema, statusTrueSchema, successTrueSchema } from "./models.ts";
-import { emailField, imageField, languageField, nameField, passwordField, tokenField } from "./schemas.ts";
+import { emailField, languageField, nameField, passwordField, tokenField, userURLField } from "./schemas.ts";
 
 /**
  * every endpoint under /admin/. Each checks the caller's admin permission itself
@@ -65,7 +65,9 @@ export const createUserContract = defineContract({
     role: roleField.optional(),
     /** The user's language for mails and pages: one of the eight codes or a BCP 47 tag of theirs (VALIDATION_ERROR otherwise). */
     language: languageField.optional(),
-    data: z.strictObject({ image: imageField.optional(), emailVerified: z.boolean().optional() }).optional(),
+    data: z
+      .strictObject({ image: userURLField.optional(), emailVerified: z.boolean().optional() })
+      .optional(),
   }),
   response: adminUserResultSchema,
   errors: [
@@ -94,7 +96,7 @@ export const adminUpdateUserContract = defineContract({
     userId: userIdField,
     data: z.strictObject({
       name: nameField.optional(),
-      image: imageField.optional(),
+      image: userURLField.optional(),
       email: emailField.optional(),
       emailVerified: z.boolean().optional(),
     }),

@@ -4,10 +4,10 @@ import { type User, userSchema } from "./models.ts";
 import {
   callbackURLField,
   emailField,
-  imageField,
   languageField,
   nameField,
   passwordField,
+  userURLField,
 } from "./schemas.ts";
 import { twoFactorRedirectSchema } from "./two-factor.ts";
 
@@ -27,7 +27,7 @@ const signInResultSchema: z.ZodType<SignInResult> = z.strictObject({
   user: userSchema,
 });
 
-interface SignUpResult {
+export interface SignUpResult {
   /** The new session's token; null when no session was minted (autoSignIn off, or verification required). */
   token: string | null;
   user: User;
@@ -48,7 +48,7 @@ export const signUpEmailContract = defineContract({
     name: nameField,
     email: emailField,
     password: passwordField,
-    image: imageField.optional(),
+    image: userURLField.optional(),
     callbackURL: callbackURLField.optional(),
     rememberMe: z.boolean().optional(),
     /** Stored on the user; the verification mail of this sign-up is already in it. */

@@ -36,7 +36,6 @@ export const userURLField = z
   .max(2048)
   .nullable()
   .transform((value) => (value === "" ? null : value));
-export const imageField = userURLField;
 /** The languages of user-facing text (docs/decisions/0016-languages.md "Languages"); mail/templates/language.ts lists the same. */
 export const languageCodeField = z.enum(LANGUAGES);
 /**

@@ -45,7 +45,7 @@ const enrollmentSchema: z.ZodType<Enrollment> = z.strictObject({
   backupCodes: z.array(z.string()),
 });
 
-interface BackupCodesGenerated {
+export interface BackupCodesGenerated {
   status: true;
   backupCodes: string[];
 }

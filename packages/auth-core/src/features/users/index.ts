@@ -9,27 +9,23 @@ export {
   accountIdOf,
   deleteAdminChosenPassword,
   findCredentialAccount,
-  insertAccount,
   insertAccountsInBulk,
   updateAccountFieldsReturning,
 } from "../../db/accounts.ts";
-export { checkUserNotBanned, isBanActive, isBanExpired, LIFTED_BAN } from "./ban.ts";
+export { checkUserNotBanned, isBanActive, LIFTED_BAN } from "./ban.ts";
 export { type EmailClaimGaps, findUserByEmail, repairEmailClaims } from "./claims-store.ts";
 /** For endpoints of other features: users' refusals as catalogue errors. */
 export { assertPasswordAllowed, assertUserPassword, bannedUserError } from "./endpoints/guards.ts";
 export {
   findUsersByEmailPrefix,
   findUsersPageByTimeline,
-  PREFIX_SEARCH_LIMIT,
   type UsersPage,
 } from "./listing.ts";
-export { checkPasswordAllowed } from "./password-policy.ts";
 export {
   createCredentialAccount,
   createUser,
   createUserAlone,
   createUserWithPassword,
-  type PasswordProof,
   proveUserPassword,
   updateCredentialPassword,
   updateUser,
