@@ -1,5 +1,5 @@
 import { vitePlugin as remix } from "@remix-run/dev";
-import { defineConfig, type Plugin } from "vite";
+import { defineConfig, loadEnv, type Plugin } from "vite";
 import tsconfigPaths from "vite-tsconfig-paths";
 
 // Single fetch (v3_singleFetch) also keeps Node's own fetch, Request and Headers: remix-serve
@@ -15,12 +15,17 @@ declare module "@remix-run/node" {
  * In development the app's base URL is the address the dev server really got: Vite moves to the
  * next port when 5173 is taken, and a base URL naming the old one would refuse every signed-in
  * form as coming from another origin. The auth instance is created on the first request, after this.
+ * A base URL you set yourself for another host (a tunnel, a custom domain) is kept.
  */
 function tesseraDevBaseURL(): Plugin {
   return {
     name: "tessera-dev-base-url",
     apply: "serve",
     configureServer(server) {
+      const set =
+        process.env.TESSERA_BASE_URL ??
+        loadEnv(server.config.mode, server.config.root, "TESSERA_").TESSERA_BASE_URL;
+      if (set && !/^https?:\/\/(localhost|127\.0\.0\.1)(:\d+)?\/?$/.test(set)) return;
       server.httpServer?.once("listening", () => {
         const address = server.httpServer?.address();
         if (address && typeof address === "object")

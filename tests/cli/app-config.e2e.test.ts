@@ -14,6 +14,7 @@ import { buildCli, runCli } from "./cli-process.ts";
 const suffix = randomBytes(4).toString("hex");
 const appDb = `cli_config_app_${suffix}`;
 const otherDb = `cli_config_other_${suffix}`;
+const scaffoldDb = `cli_config_scaffold_${suffix}`;
 let root: string;
 let client: MongoClient;
 /** No database and no config reach the CLI unless a test gives them; no `tessera db start` state. */
@@ -35,7 +36,7 @@ beforeAll(async () => {
 }, 300_000);
 
 afterAll(async () => {
-  for (const name of [appDb, otherDb]) await client.db(name).dropDatabase();
+  for (const name of [appDb, otherDb, scaffoldDb]) await client.db(name).dropDatabase();
   await client.close();
   await rm(root, { recursive: true, force: true });
 });
@@ -116,6 +117,27 @@ describe("tessera finds its app", () => {
     );
   });
 
+  it("a scaffolded app's config with no URI: the app's running embedded database (.data/db/ferretdb.port) is the one used; a port nobody answers is not", async () => {
+    const app = join(root, "scaffolded");
+    await mkdir(join(app, ".data", "db"), { recursive: true });
+    await writeFile(
+      join(app, "tessera.config.ts"),
+      `export default { database: { uri: process.env.MONGODB_URI ?? "", dbName: ${JSON.stringify(scaffoldDb)} }, secret: "config-secret-0123456789-0123456789-0123" };\n`,
+    );
+    // The app's dev server writes the port its embedded database listens on; the test server stands in.
+    const port = new URL(inject("mongoUri")).port;
+    await writeFile(join(app, ".data", "db", "ferretdb.port"), `${port}\n`);
+    const result = await runCli(["migrate", "up", "--json"], { cwd: app, env: bare });
+    expect(result.code).toBe(0);
+    expect(await migrationsIn(scaffoldDb)).toBe(
+      (JSON.parse(result.stdout) as { applied: string[] }).applied.length,
+    );
+    await writeFile(join(app, ".data", "db", "ferretdb.port"), "1\n");
+    const stopped = await runCli(["users", "list"], { cwd: app, env: bare });
+    expect(stopped.code).toBe(2);
+    expect(stopped.stderr).toContain("has no database, and no MONGODB_URI is set");
+  });
+
   it("no database configured: an admin command refuses (exit 2) and says how, starting no database", async () => {
     const empty = join(root, "empty");
     await mkdir(empty, { recursive: true });
@@ -128,6 +150,7 @@ describe("tessera finds its app", () => {
         "  MONGODB_URI=mongodb://host:27017 TESSERA_DB_NAME=app tessera …   (or --uri and --db)",
         "  a tessera.config.ts with database: { uri, dbName }                (or --config / TESSERA_CONFIG)",
         "  tessera db start                                                  (in another terminal, here)",
+        "  npm run dev in the app                                            (its embedded database in .data/db)",
         "",
       ].join("\n"),
     );

@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
 import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
+import { connect } from "node:net";
 import { dirname, isAbsolute, join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { Auth, AuthOptions } from "@tessera/auth-core";
@@ -53,6 +54,32 @@ export async function readRunningDevDb(io: Io): Promise<RunningDevDb | null> {
   } catch {
     return null;
   }
+}
+
+/**
+ * The embedded database a scaffolded app's dev server runs (templates/auth/app/auth.server.ts keeps
+ * its data and port in `.data/db` beside the config), when it answers on that port: so `tessera`
+ * commands in the app act on the app's own development data. Null when the app is not running.
+ */
+async function readAppDevDb(configFile: string): Promise<string | undefined> {
+  const portFile = join(dirname(configFile), ".data", "db", "ferretdb.port");
+  if (!existsSync(portFile)) return undefined;
+  const port = Number((await readFile(portFile, "utf8")).trim());
+  if (!Number.isInteger(port) || port <= 0 || port > 65535) return undefined;
+  const open = await new Promise<boolean>((done) => {
+    const socket = connect({ host: "127.0.0.1", port });
+    socket.setTimeout(1000);
+    socket.once("connect", () => {
+      socket.destroy();
+      done(true);
+    });
+    socket.once("error", () => done(false));
+    socket.once("timeout", () => {
+      socket.destroy();
+      done(false);
+    });
+  });
+  return open ? `mongodb://127.0.0.1:${port}/` : undefined;
 }
 
 export async function recordRunningDevDb(io: Io, state: RunningDevDb): Promise<() => Promise<void>> {
@@ -158,6 +185,7 @@ export async function openAuth(options: ConnectionOptions, io: Io): Promise<Open
     uri ??= configured.uri;
     moduleDbName = configured.dbName;
   } else if (configured && !uri) database = configured;
+  if (!uri && !database && configFile) uri = await readAppDevDb(resolve(io.cwd, configFile));
   if (!uri && !database) uri = (await readRunningDevDb(io))?.uri;
   if (!uri && !database) throw noDatabase(io, configFile);
   const dbName = uri ? (options.db ?? io.env.TESSERA_DB_NAME ?? moduleDbName ?? databaseName(uri)) : null;
@@ -211,6 +239,7 @@ function noDatabase(io: Io, configFile: string | undefined): CliError {
       "  MONGODB_URI=mongodb://host:27017 TESSERA_DB_NAME=app tessera …   (or --uri and --db)",
       "  a tessera.config.ts with database: { uri, dbName }                (or --config / TESSERA_CONFIG)",
       "  tessera db start                                                  (in another terminal, here)",
+      "  npm run dev in the app                                            (its embedded database in .data/db)",
     ].join("\n"),
     EXIT.usage,
   );

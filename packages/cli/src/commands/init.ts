@@ -151,8 +151,10 @@ function configFile(answers: Answers): string {
  */
 import type { AuthOptions } from "@tessera/auth-core";
 
+// The app's .env, beside this file — not the working directory's, so a \`tessera\` command run in a
+// subfolder of the app reads the same database and secret as the app.
 try {
-  process.loadEnvFile();
+  process.loadEnvFile(new URL(".env", import.meta.url));
 } catch {
   // No .env: the environment is already set.
 }

@@ -1,6 +1,12 @@
-import type { ActionFunctionArgs } from "@remix-run/node";
-import { Form, Link, useActionData } from "@remix-run/react";
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { safeRedirect } from "@tessera/auth-core/remix";
 import { errorMessage, getAuth, remix } from "~/auth.server";
+
+/** Where to go after signing in: the page that sent the visitor here, never another site. */
+export async function loader({ request }: LoaderFunctionArgs) {
+  return { redirectTo: safeRedirect(new URL(request.url).searchParams.get("redirectTo"), "/account") };
+}
 
 export async function action(args: ActionFunctionArgs) {
   const { request } = args;
@@ -11,7 +17,8 @@ export async function action(args: ActionFunctionArgs) {
       // The request's cookies and Origin, the client's address and the endpoint's rate limit.
       ...remix.onBehalfOf(args),
     });
-    const next = "twoFactorRedirect" in data ? "/two-factor" : "/account";
+    const redirectTo = safeRedirect(form.get("redirectTo"), "/account");
+    const next = "twoFactorRedirect" in data ? "/two-factor" : redirectTo;
     return remix.redirectWithCookies(next, headers);
   } catch (error) {
     return { error: errorMessage(error) };
@@ -20,11 +27,13 @@ export async function action(args: ActionFunctionArgs) {
 
 export default function SignIn() {
   const result = useActionData<typeof action>();
+  const { redirectTo } = useLoaderData<typeof loader>();
   return (
     <main>
       <h1>Sign in</h1>
       {result?.error ? <p role="alert">{result.error}</p> : null}
       <Form method="post">
+        <input type="hidden" name="redirectTo" value={redirectTo} />
         <label>
           Email <input name="email" type="email" autoComplete="email" required />
         </label>
