@@ -18,7 +18,7 @@ export interface PageQuery<T> {
  * the cursor first wraps every document in an on-demand view (its own index of the document's
  * fields) and then deserializes it alone, with a fresh copy of the options; here the reply is
  * deserialized once. For the lists of get-full-organization (300 documents) the cursor's way
- * allocated about 1 MB per request, most of the server's garbage (issue 16).
+ * allocated about 1 MB per request, most of the server's garbage.
  *
  * `singleBatch`: the server closes the cursor after this reply, so there is no getMore and no
  * killCursors. A reply holds at most 16 MiB; the pages read this way are at most 100 documents of

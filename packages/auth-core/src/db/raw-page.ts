@@ -5,7 +5,7 @@ import { findPageCommand, type PageQuery, readCommand } from "./find-page.ts";
  * A page read as BSON bytes (`findRawPage`): the documents are never decoded unless asked for
  * (`decode`); `BsonFields` finds the fields an answer needs and `BsonJsonWriter` (bson-json.ts)
  * copies them into JSON text. For get-full-organization (~300 documents) decoding every document into objects and
- * then writing their JSON text was most of the server's CPU time and garbage (issue 16).
+ * then writing their JSON text was most of the server's CPU time and garbage.
  */
 export class RawPage<T extends Document> {
   /** The reply's cursor document; each document of the batch lies inside it. */

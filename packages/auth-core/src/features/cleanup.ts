@@ -15,7 +15,7 @@ import { reconcileUserTimeline } from "./users/index.ts";
 /**
  * Explicit garbage collection (no TTL indexes: FerretDB v1 has none). Reads already ignore expired
  * rows; this only reclaims space. Run by `auth.cleanup()` and `tessera cleanup` (and hourly by the
- * standalone server). First it finishes what a crash cut in the middle (issue 16 §3, docs/scale.md
+ * standalone server). First it finishes what a crash cut in the middle (docs/scale.md
  * "Crash in the middle"): the deletions journaled in `pendingDeletions`, accepts whose member was
  * stored but not the invitation's status, and invitation claims of requests that died — work
  * proportional to those, plus one scan of `verifications` for invitation claims (the expired-row

@@ -1,7 +1,7 @@
 import type { Migration } from "./types.ts";
 
 /**
- * Organizations (issue 3): the unique rules of docs/decisions/ plus the claims that decide races
+ * Organizations: the unique rules of docs/decisions/ plus the claims that decide races
  * (member and team seats, the pending-invitation slot), and an index behind every per-request query
  * of features/organization.
  */

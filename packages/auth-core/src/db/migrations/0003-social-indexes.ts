@@ -1,7 +1,7 @@
 import type { Migration } from "./types.ts";
 
 /**
- * Social sign-in (issue 4). The token endpoints and unlink look up a user's account of one provider
+ * Social sign-in. The token endpoints and unlink look up a user's account of one provider
  * (`{ userId, providerId }`); the compound index serves that and the plain `userId` listing alike.
  * `(providerId, accountId)` (unique) and `verifications.identifier` (the OAuth state) come from 0001.
  */

@@ -5,7 +5,7 @@ import { updateUser } from "../users/index.ts";
 import { banExpiry, LIFTED_BAN } from "./rules.ts";
 
 /**
- * Bans a user and ends every session they have, at once (issue 5). The ban is written first: a
+ * Bans a user and ends every session they have, at once. The ban is written first: a
  * sign-in racing this call either fails the ban check or mints a session that the session delete
  * below removes — and if it lands after the delete, readSession refuses it because the user is
  * banned (docs/security.md). Null when the user is gone or a hook refused.

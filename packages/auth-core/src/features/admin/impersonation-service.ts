@@ -51,7 +51,7 @@ export function checkImpersonationTarget(
  * is kept and its token parked in a signed, httpOnly cookie of its own format that lives as long as
  * the impersonation can. No ban check in the pipeline: checkImpersonationTarget refused a banned
  * target with its own answer; no gate: the target's second factor is not the admin's to pass.
- * Refused when the admin lost the right while this request was checking (review finding 4).
+ * Refused when the admin lost the right while this request was checking.
  */
 export async function startImpersonation(
   auth: AuthContext,
@@ -75,7 +75,7 @@ export async function startImpersonation(
           expiresAt: new Date(auth.now().getTime() + duration * 1000),
         },
         async beforeCookies(minted) {
-          // Review finding 4: a demotion, ban or removal of the admin that ran while this request was
+          // A demotion, ban or removal of the admin that ran while this request was
           // checking swept the impersonation sessions BEFORE this one existed. Re-read the admin now
           // that it does: one who lost the right keeps nothing, and the cookies are never set.
           if (!(await mayStillImpersonate(auth, caller.user._id))) {

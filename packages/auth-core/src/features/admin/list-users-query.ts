@@ -57,8 +57,8 @@ function filterClause(field: UserFilterField, operator: string, value: string, d
 }
 
 /**
- * A user holds a role when it is one of the comma-separated names stored (review finding 9: a
- * plain equality missed "admin,support"); the name is regex-escaped. Users stored without a role
+ * A user holds a role when it is one of the comma-separated names stored (a plain equality
+ * would miss "admin,support"); the name is regex-escaped. Users stored without a role
  * hold the default one.
  */
 function roleClause(operator: "eq" | "ne", value: string, defaultRole: string): Record<string, unknown> {

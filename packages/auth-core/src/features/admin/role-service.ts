@@ -7,7 +7,7 @@ import { areKnownRoles, normaliseRoleInput } from "./rules.ts";
 import { adminRoles, hasAdminPermission } from "./service.ts";
 import { deleteImpersonationSessionsBy } from "./store.ts";
 
-/** The stored form of a role input (comma separated); INVALID_ROLE unless every name is configured (J2). */
+/** The stored form of a role input (comma separated); INVALID_ROLE unless every name is configured. */
 export function resolveRoleInput(
   auth: AuthContext,
   role: string | readonly string[],

@@ -29,7 +29,7 @@ export function toAdminUser(doc: UserDoc, defaultRole: string): AdminUser {
 /**
  * `JSON.stringify(toAdminUser(doc, defaultRole))`, written directly: a page of list-users is 100
  * such objects, and building then stringifying them was most of the endpoint's own CPU time
- * (issue 16). Field order and the fields left out must stay those of toAdminUser and toUser
+ * Field order and the fields left out must stay those of toAdminUser and toUser
  * (rules.test.ts compares the two byte for byte, stored documents with odd or missing fields too).
  */
 export function adminUserJson(doc: UserDoc, defaultRole: string): string {

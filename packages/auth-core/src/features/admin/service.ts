@@ -32,7 +32,7 @@ export function hasAdminPermission(auth: AuthContext, user: UserDoc, request: Pe
 /**
  * An "admin" for impersonation and management protection: a listed admin id, a holder of an
  * `adminRoles` role, or a holder of any role granting any admin-area action — a custom "support"
- * role is protected as well (review finding 6), whatever it is called.
+ * role is protected as well, whatever it is called.
  */
 export function isAdminUser(auth: AuthContext, user: UserDoc): boolean {
   const admin = auth.options.admin;
@@ -64,7 +64,7 @@ export function mayManageUser(auth: AuthContext, caller: SessionWithUser, target
 }
 
 /**
- * Review finding 2: granting a role (set-role, create-user) needs the caller to hold every action
+ * Granting a role (set-role, create-user) needs the caller to hold every action
  * the role grants (through any of their roles; listed admin ids bypass), so nobody hands out — to
  * anyone, themselves included — more than they have. `stored`: the comma-separated role names.
  */

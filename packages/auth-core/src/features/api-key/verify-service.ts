@@ -53,7 +53,7 @@ export async function checkApiKey(
   }
   const user = await findUserById(auth.collections, key.userId);
   if (!user) return refuse("API_KEY_INVALID");
-  // Matrix J9: a banned user's keys stop working with the ban.
+  // A banned user's keys stop working with the ban.
   if (isBanActive(user, now)) return refuse("BANNED_USER");
   if (key.rateLimitEnabled) {
     const rule = { window: key.rateLimitTimeWindow / 1000, max: key.rateLimitMax };

@@ -101,16 +101,16 @@ export type DeleteUserResult = Outcome<void, DeleteUserRefusal>;
  * 1. the creator role is dropped where another owner remains (guarded; a lost guard puts the roles
  *    back and refuses) — a crash here leaves a whole user who merely is no longer an owner there;
  * 2. sessions — the user is signed out everywhere, and the impersonation sessions they started as
- *    an admin end too (they carry the impersonated user's id; review finding s9-1); a crash from
- *    here until step 4 leaves a signed-out user who can sign in and retry (the retry's plan sees
- *    what is left);
+ *    an admin end too (they carry the impersonated user's id, which a delete by userId misses); a
+ *    crash from here until step 4 leaves a signed-out user who can sign in and retry (the retry's
+ *    plan sees what is left);
  * 3. organizations: those they are alone in, with all their rows; then their member rows, team
  *    memberships and pending invitations elsewhere — before the user row, because these rows are
  *    seen by other members (member lists, seat counts, invitation links) and nothing sweeps them
  *    (a membership promoted to sole owner while this ran stops the deletion here, user row intact);
  * 4. the user — its deleteOne is the one exact arbiter between concurrent deletions of the same
  *    user (FerretDB v1 serialises nothing else): only the call whose delete removed the row goes on
- *    and runs the after-hook; the others are refused USER_NOT_FOUND (review finding s9-2). Each of
+ *    and runs the after-hook; the others are refused USER_NOT_FOUND (no second after-hook). Each of
  *    them did ask the before-hook — its veto must come before anything is written, and who wins is
  *    known only here. Every caller answers the refusal's code as is (admin remove-user too). From
  *    here every path treats the user as gone at once: sessions and sign-in resolve the user row
@@ -122,7 +122,7 @@ export type DeleteUserResult = Outcome<void, DeleteUserRefusal>;
  *    of a deleted user already verifies as invalid: verification resolves its owner). Step 4 is
  *    preceded by a journal entry (features/pending-deletions) removed after step 8 and the after-hook: a crash from
  *    step 4 on leaves rows nothing reaches (no user to resolve to) and the entry, and
- *    `auth.cleanup()` finishes the deletion (finishInterruptedUserDeletions; issue 16 §3).
+ *    `auth.cleanup()` finishes the deletion (finishInterruptedUserDeletions).
  * A session minted by a sign-in racing step 2 dies with the user row (it resolves to no user); an
  * impersonation session the admin starts racing step 2 would not (it resolves to the impersonated
  * user) — closing that needs readSession to check the impersonator (features/session).
@@ -135,7 +135,7 @@ export async function deleteUserAndData(
   release?: OrganizationRelease,
 ): Promise<DeleteUserResult> {
   const organizations = release ?? (await readOrganizationRelease(auth, user));
-  // J12: refused before anything is written (nothing deleted, no mail sent, no token spent).
+  // Refused before anything is written (nothing deleted, no mail sent, no token spent).
   if (organizations.blockedBy.length > 0) return refused("SOLE_OWNER_CANNOT_BE_DELETED");
   const hooks = auth.options.hooks?.user?.delete;
   if ((await hooks?.before?.(user)) === false) return refused("DELETE_USER_REFUSED");

@@ -59,7 +59,7 @@ export function mailLimitRule(config: MailLimitConfig, kind: MailKind): MailLimi
 /**
  * The mailbox an address delivers to, as the limit counts it: trimmed, lower-cased, and without a
  * `+tag` in the local part — `box+1@` and `box+2@` reach one mailbox at most providers, and must not
- * each get an allowance (issue 27). Only the count uses it; mail goes to the address as given.
+ * each get an allowance. Only the count uses it; mail goes to the address as given.
  * @internal Exported for its unit test (rules.test.ts).
  */
 export function mailboxOf(email: string): string {

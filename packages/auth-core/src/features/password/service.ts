@@ -120,7 +120,7 @@ export async function resetPassword(
   // Devices trusted and challenges won with the old password do not outlive it (two-factor).
   await forgetSecondFactorSessions(auth, user._id);
   // ASVS 7.4.3 / docs/security.md: on by default (revokeSessionsOnPasswordReset), unlike the reference.
-  // All of them: the impersonation sessions the user started as an admin too (review finding s9-1),
+  // All of them: the impersonation sessions the user started as an admin too,
   // and the API keys a stolen session could have minted (docs/security.md "Account recovery").
   if (auth.options.emailAndPassword.revokeSessionsOnPasswordReset) await signOutEverywhere(auth, user._id);
   return granted(undefined);
@@ -148,7 +148,7 @@ export async function changePassword(
 
 /**
  * Voids every reset link of the user still sitting in a mailbox when the password changes (change,
- * set, reset, admin set): a link mailed before must not undo the new password (review s9-3). An
+ * set, reset, admin set): a link mailed before must not undo the new password. An
  * address move does the same in verification/service.ts settleEmailMove.
  */
 export async function revokeResetLinks(auth: AuthContext, userId: ObjectId): Promise<void> {

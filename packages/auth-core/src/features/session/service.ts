@@ -225,7 +225,7 @@ async function readStoredSession(
   }
   if (session.impersonatedBy && !(await isImpersonatorActive(auth, session.impersonatedBy, now))) {
     // Ending an admin (deletion, ban) ends the impersonations they started; one started while that
-    // ran carries the impersonated user's id and escapes the sweep: it dies here (review s9).
+    // ran carries the impersonated user's id and escapes the sweep: it dies here.
     await stored.deleteSessionByToken(auth.collections, token);
     clearSessionCookies(auth, jar);
     return null;

@@ -86,7 +86,7 @@ export async function deleteUserSessions(
  * Signs a user out everywhere: their own sessions (except the one with `keepToken`, when given) AND
  * the impersonation sessions they started as an admin, which carry the impersonated user's id and so
  * escape a delete by `userId`. One command over the `userId` and `impersonatedBy` indexes. The one
- * way to end "all sessions of a user" (deletion, password reset and change; admin review finding 5).
+ * way to end "all sessions of a user" (deletion, password reset and change).
  */
 export async function deleteAllSessionsOfUser(
   collections: Collections,

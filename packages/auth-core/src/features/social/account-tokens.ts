@@ -5,7 +5,7 @@ import { joinScopes, splitScopes } from "./rules.ts";
 import type { AccountTokenFields } from "./store.ts";
 
 /**
- * Provider tokens are stored encrypted at rest (issue 4, docs/decisions/: AES-256-GCM, key derived
+ * Provider tokens are stored encrypted at rest (docs/decisions/: AES-256-GCM, key derived
  * from the secret): a database dump alone never yields a working provider token.
  * They leave the server only through the token endpoints, to their owner.
  */

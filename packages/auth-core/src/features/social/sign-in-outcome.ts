@@ -126,7 +126,7 @@ async function refreshSignedInUser(
 /**
  * User first, then its account; a failed account removes the user again (no user without an
  * account). "raced" when a unique index (email, or the provider identity) says another request
- * created them first. The after hooks run once both are stored, user first (review s9 finding 6).
+ * created them first. The after hooks run once both are stored, user first (never for a rolled-back user).
  */
 async function createSocialUser(
   auth: AuthContext,

@@ -31,7 +31,7 @@ export const LIFTED_BAN = { banned: false, banReason: null, banExpires: null } a
  * - not banned: returns the user as given (no database command);
  * - banned, ban expired: the ban no longer holds (docs/decisions/0013-admin.md "an expired ban lifts itself at the
  *   next sign-in"): returns the user as if lifted, WITHOUT writing the lift. A write here would
- *   carry this request's stale copy over a ban an admin set meanwhile (review finding 3); the
+ *   carry this request's stale copy over a ban an admin set meanwhile; the
  *   stored expired ban is harmless, since isBanActive ignores it everywhere, and the next ban-user
  *   or unban-user overwrites it;
  * - banned: refused BANNED_USER, which the endpoint answers with bannedUserError

@@ -17,7 +17,7 @@ const WHITESPACE_RUN = /\s+/gu;
  * The form in which a password is compared with lists and words — never the form hashed, which is
  * what was typed (crypto/password.ts): NFKC as for hashing, invisible characters dropped, every run
  * of Unicode whitespace one space, trimmed, lower-cased. So " password1", "password1\t" and
- * "\u00a0Password1" all compare as "password1" (issue 27 item 6).
+ * "\u00a0Password1" all compare as "password1".
  */
 export function comparablePassword(password: string): string {
   return normalizePassword(password).replace(INVISIBLE, "").replace(WHITESPACE_RUN, " ").trim().toLowerCase();

@@ -20,7 +20,7 @@ import { addToTimeline, removeFromTimeline } from "./timeline-store.ts";
 /**
  * A stored user whose `user.create.after` hook has not run yet: the caller runs `runAfterHooks`
  * once the whole creation is stored (the user's first account included), so an app provisioning in
- * that hook never sees a user the creation then rolls back (review s9 finding 6).
+ * that hook never sees a user the creation then rolls back.
  */
 export type CreateUserResult =
   | { ok: true; user: UserDoc; runAfterHooks: () => Promise<void> }
@@ -51,7 +51,7 @@ interface NewCredential {
  * The claim, then the credential account (sign-up, admin create-user with a password), then the
  * user row — the write that makes the others reachable (sign-in and sessions resolve the user row
  * first). A crash before it leaves only rows nobody reaches, and the next user created with the
- * address removes them (issue 16 §3): it takes the stale claim over and, once its own user row
+ * address removes them: it takes the stale claim over and, once its own user row
  * holds the address — after which the abandoned user can never be written — deletes the abandoned
  * credential account. A sign-up still in flight that lost its claim so meets the unique email index.
  */
@@ -129,7 +129,7 @@ export async function createUserWithPassword(
   auth: AuthContext,
   fields: NewUserFields,
   passwordHash: string,
-  /** An admin-set password that must be reset before it signs anyone in (J15). */
+  /** An admin-set password that must be reset before it signs anyone in. */
   resetRequired = false,
 ): Promise<UserCreation> {
   const created = await storeUser(auth, fields, { passwordHash, resetRequired });
@@ -149,7 +149,7 @@ export async function createCredentialAccount(
   auth: AuthContext,
   userId: ObjectId,
   passwordHash: string,
-  /** An admin-set password that must be reset before it signs anyone in (J15). */
+  /** An admin-set password that must be reset before it signs anyone in. */
   resetRequired = false,
 ): Promise<AccountDoc> {
   const stored = await storeCredentialAccount(auth, userId, passwordHash, resetRequired);
@@ -232,7 +232,7 @@ export async function updateCredentialPassword(
   account: Pick<AccountDoc, "_id" | "userId">,
   hash: string,
   expectedHash?: string | null,
-  /** An admin-set password that must be reset before it signs anyone in (J15). */
+  /** An admin-set password that must be reset before it signs anyone in. */
   resetRequired = false,
 ): Promise<boolean> {
   const hooks = auth.options.hooks?.account?.update;

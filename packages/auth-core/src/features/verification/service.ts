@@ -239,8 +239,8 @@ export async function moveUserEmail(
 
 /**
  * What follows every move of a user's address, whoever made it (the user's change, its link, an
- * admin): reset links mailed to the old address die with it (review s9-3), and the old address
- * hears of the move.
+ * admin): reset links mailed to the old address die with it (a stale link must not undo a move),
+ * and the old address hears of the move.
  */
 export async function settleEmailMove(auth: AuthContext, previous: UserDoc, newEmail: string): Promise<void> {
   await deleteResetTokensOfUser(auth.collections, previous._id.toHexString());

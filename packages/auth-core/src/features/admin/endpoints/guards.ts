@@ -44,8 +44,8 @@ function assertNotImpersonating(caller: SessionWithUser): void {
  * The user an admin request acts on — changes, bans, removes, or whose sessions it lists or ends:
  * 404 for an unknown or malformed id (never sent to the database; `notFound` names another answer,
  * as revoke-user-session's "Session not found"), then the may-manage rule (service.ts
- * mayManageUser, 403). The one way admin endpoints that target a user find their target
- * (security-hardening finding 6).
+ * mayManageUser, 403). The one way admin endpoints that target a user find their target, so none
+ * can skip the may-manage rule.
  */
 export async function requireUserToManage(
   auth: AuthContext,
@@ -70,7 +70,7 @@ export async function requireUserToRead(auth: AuthContext, userId: string | Obje
   return user;
 }
 
-/** service.ts mayGrantRoles: granting a role needs every action it grants (review finding 2). */
+/** service.ts mayGrantRoles: granting a role needs every action it grants (no handing out more). */
 export function assertMayGrantRoles(auth: AuthContext, caller: SessionWithUser, stored: string): void {
   if (!mayGrantRoles(auth, caller, stored)) throw new AuthError("RESOURCE_ACCESS_NOT_ALLOWED");
 }

@@ -11,7 +11,7 @@ import { requireAdminPermission, requireUserToManage } from "./guards.ts";
 
 /**
  * POST /admin/revoke-user-session {sessionToken} or {sessionId} (the `id` list-user-sessions shows,
- * which no longer carries tokens: review finding 10): ends one session; 400 "Session not found"
+ * which carries no token, so a listing never leaks one): ends one session; 400 "Session not found"
  * when none. The delete count decides a race of two revocations (one audit event).
  */
 export const revokeUserSession = defineEndpoint(revokeUserSessionContract, {

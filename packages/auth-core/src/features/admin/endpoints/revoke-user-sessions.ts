@@ -18,7 +18,7 @@ export const revokeUserSessions = defineEndpoint(revokeUserSessionsContract, {
     const caller = requireAdminPermission(auth, ctx.session, { session: ["revoke"] });
     const target = await requireUserToManage(auth, caller, ctx.body.userId);
     const sessions = await deleteUserSessions(auth.collections, target._id);
-    // An admin's impersonations carry their authority: they end with the admin's sessions (finding 5).
+    // An admin's impersonations carry their authority: they end with the admin's sessions.
     const impersonations = await deleteImpersonationSessionsBy(auth, target._id);
     const apiKeys = await revokeKeysMintedBySessions(auth, target._id);
     await recordAuditEvent(auth, {

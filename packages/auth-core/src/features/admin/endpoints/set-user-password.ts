@@ -18,8 +18,8 @@ import { requireAdminPermission, requireUserToManage } from "./guards.ts";
 /**
  * POST /admin/set-user-password {userId, newPassword}: the length rules of docs/decisions/; a user without a
  * credential account gets one. The password set for someone else must be reset before it signs them
- * in (`admin.setUserPasswordRequiresReset`, J15): the admin never knows a password that works.
- * Every session of the user ends (docs/security.md, review finding 7 — unlike Better Auth, which
+ * in (`admin.setUserPasswordRequiresReset`): the admin never knows a password that works.
+ * Every session of the user ends (docs/security.md — unlike Better Auth, which
  * leaves them: whoever held the old password or a stolen session is out), and so do the
  * impersonations they started, the API keys their sessions minted, pending two-factor challenges and
  * trusted devices; an admin setting their own keeps the current session. The audit trail records

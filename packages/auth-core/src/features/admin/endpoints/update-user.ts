@@ -13,7 +13,7 @@ import { requireAdminPermission, requireUserToManage } from "./guards.ts";
  * POST /admin/update-user {userId, data}. Strict: a password (set-user-password), a role (set-role)
  * or ban fields (ban-user) are refused with 400, so each guarded field has exactly one path with its
  * own permission and audit event. A new email is normalised and must be free, and needs set-email.
- * Any change to another admin needs manage-admins (requireUserToManage). Recorded (finding 8).
+ * Any change to another admin needs manage-admins (requireUserToManage). Recorded in the audit trail.
  */
 export const adminUpdateUser = defineEndpoint(adminUpdateUserContract, {
   sensitive: true,

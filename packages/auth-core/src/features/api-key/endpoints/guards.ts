@@ -76,7 +76,7 @@ export function assertFreshWhenSessionOwned(
 }
 
 /**
- * Matrix J5: an admin impersonating a user must not mint, change or delete the user's keys — a key
+ * An admin impersonating a user must not mint, change or delete the user's keys — a key
  * would outlive the 1-hour impersonation session and carry no `impersonatedBy` trace.
  */
 export function assertNotImpersonating(caller: SessionWithUser | null): void {

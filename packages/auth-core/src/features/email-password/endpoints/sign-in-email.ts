@@ -36,7 +36,7 @@ export const signInEmail = defineEndpoint(signInEmailContract, {
       async beforeGate(user) {
         if (config.requireEmailVerification && !user.emailVerified) {
           // a fresh link comes with the 403, only while verification mails are on; the answer
-          // must not depend on the mailer — a failure is logged, never a 5xx (review finding s9-5).
+          // must not depend on the mailer — a failure is logged, never a 5xx.
           const { enabled, sendOnSignIn } = auth.options.emailVerification;
           if (enabled && sendOnSignIn)
             await sendVerificationEmailInBackground(auth, user, body.callbackURL, {

@@ -316,15 +316,15 @@ export async function acceptInvitation(
 const CLAIM_ABANDONED_AFTER_MS = 10 * 60_000;
 
 /**
- * For `auth.cleanup()` (issue 16 §3). An accept cut by a crash after its member insert leaves the
- * member and a claimed invitation still pending — a retry is refused (the claim is taken), so the
- * cleanup finishes it: a claimed, pending invitation whose invitee became a member of its
- * organization after the claim is closed as accepted, as the accept would have (`accepted`). The
- * claim's own time tells this member from one who was there before (a reject or cancel in flight:
- * left alone); an accept still in flight writes the same status. An accept, reject or cancel cut
- * before it wrote anything else leaves only its claim: once the claim is older than any request
- * lives (10 minutes; the request deadline is 30 s), it is given back and the invitation can be
- * answered again (`reopened`) — not a day later, when the claim would expire.
+ * For `auth.cleanup()` (docs/scale.md "Crash in the middle"). An accept cut by a crash after its
+ * member insert leaves the member and a claimed invitation still pending — a retry is refused (the
+ * claim is taken), so the cleanup finishes it: a claimed, pending invitation whose invitee became a
+ * member of its organization after the claim is closed as accepted, as the accept would have
+ * (`accepted`). The claim's own time tells this member from one who was there before (a reject or
+ * cancel in flight: left alone); an accept still in flight writes the same status. An accept,
+ * reject or cancel cut before it wrote anything else leaves only its claim: once the claim is older
+ * than any request lives (10 minutes; the request deadline is 30 s), it is given back and the
+ * invitation can be answered again (`reopened`) — not a day later, when the claim would expire.
  */
 export async function finishInterruptedInvitationClaims(
   auth: AuthContext,

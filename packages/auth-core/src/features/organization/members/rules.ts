@@ -97,7 +97,7 @@ export function findUnknownRoles(roles: readonly string[], table: RoleTable): st
 }
 
 /**
- * The issue's rule "nobody can grant a role they do not hold themselves": every right of the granted
+ * The rule "nobody can grant a role they do not hold themselves": every right of the granted
  * roles must be one the caller holds, and only a holder of the creator role may grant it (so a
  * custom role with every right still cannot mint owners — docs/security.md).
  */
@@ -119,7 +119,7 @@ export function canGrantRoles(
 }
 
 /**
- * Review finding 12 (the admin area's rule): a caller may change or remove a member only when the
+ * As in the admin area, a caller may change or remove a member only when the
  * caller's roles grant every action the member's roles grant, so a custom role holding just
  * `member:update` / `member:delete` cannot act on a member who can do more. A role the table does
  * not define grants nothing.

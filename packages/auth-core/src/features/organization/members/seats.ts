@@ -8,7 +8,7 @@ export interface SeatClaim<T> {
   /** The taken seats below the limit (without `highestSeat`, also read without a limit). */
   takenSeats(): Promise<number[]>;
   /**
-   * The highest taken seat, -1 when none (read only without a limit, review finding 11: there is
+   * The highest taken seat, -1 when none (read only without a limit: there is
    * nothing to claim then, so a lost seat needs one bounded query, not a read of every seat).
    */
   highestSeat?(): Promise<number>;
@@ -25,7 +25,7 @@ export type SeatResult<T> = { ok: true; value: T } | { ok: false; reason: "limit
 const MAX_ATTEMPTS = 10;
 
 /**
- * Membership and team limits under concurrency (issue 3, docs/security.md). FerretDB v1 does not
+ * Membership and team limits under concurrency (docs/security.md). FerretDB v1 does not
  * serialise compare-and-set updates or counters, but a unique-index insert has exactly one winner on
  * every backend. So every member row holds a seat number below the limit, unique per organization
  * (per team for team members): a row can only exist if it claimed a seat, and there are only

@@ -90,7 +90,7 @@ export async function dropCreatorRole(
 /**
  * Removes a member (leave or remove-member): owners first lose the creator role under the sole-owner
  * guard; then the organization stops being active on their sessions and their team memberships go,
- * and the member row last. Issue 16 §3: a crash anywhere leaves a member who merely has no active
+ * and the member row last. A crash anywhere leaves a member who merely has no active
  * organization or teams any more — the same request again finishes it — never sessions of a
  * non-member pointing at the organization. False when the sole-owner rule refused; null when already
  * gone.

@@ -167,7 +167,7 @@ export async function createOrganizationWithOwner(
  * organization as active on every session. The organization row goes first (its delete count picks
  * the one winner of concurrent deletes; from then on every read ignores the rest), after a journal
  * entry (features/pending-deletions): a crash before the cascade ends leaves the entry, and
- * `auth.cleanup()` finishes the cascade (finishInterruptedOrganizationDeletions). Issue 16 §3.
+ * `auth.cleanup()` finishes the cascade (finishInterruptedOrganizationDeletions).
  */
 export async function deleteOrganizationCascade(auth: AuthContext, id: ObjectId): Promise<boolean> {
   const entry = await recordPendingDeletion(auth.collections, "organization", id, auth.now());
@@ -205,8 +205,8 @@ export async function finishInterruptedOrganizationDeletions(auth: AuthContext):
 }
 
 /**
- * Writes the session's active organization and team through the session update hooks (review s9
- * finding 8), and re-issues the cookie cache so get-session shows the change at once (a stale cache
+ * Writes the session's active organization and team through the session update hooks, and
+ * re-issues the cookie cache so get-session shows the change at once (a stale cache
  * would keep answering the old one for its whole max age). A `before` hook may change the two fields
  * (nothing else: not the user, not the token) or refuse: SESSION_UPDATE_REFUSED, nothing written.
  * The `after` hook sees the stored session, and runs only when the session still existed. False when

@@ -5,7 +5,7 @@ import { clearSessionCookies } from "../service.ts";
 
 /**
  * Ends every session of the caller, the current one included, and the impersonation sessions they
- * started as an admin (they act with the caller's authority: admin review finding 5), and the API keys
+ * started as an admin (they act with the caller's authority), and the API keys
  * their sessions minted (features/sign-out-everywhere.ts); clears the cookies.
  */
 export const revokeSessions = defineEndpoint(revokeSessionsContract, {

@@ -22,7 +22,7 @@ import { claimAutoSignIn, verifyEmailToken } from "../verify-email-service.ts";
 
 export const verifyEmail = defineEndpoint(verifyEmailContract, {
   // It writes (the address, and the caller's cookie cache): the caller is read from the database, so
-  // a revoked session's cache is never re-signed here (review finding s9, cookie cache and writes).
+  // a revoked session's cache is never re-signed here.
   sensitive: true,
   async handler(ctx): Promise<EmailVerified | RedirectResult> {
     const { auth, query, session: caller } = ctx;

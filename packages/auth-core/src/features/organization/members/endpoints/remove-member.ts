@@ -23,7 +23,7 @@ export const removeMember = defineEndpoint(removeMemberContract, {
     // "The organization must match": a member of another organization is not found here.
     const target = await findMemberByIdOrEmail(auth, organizationId, body.memberIdOrEmail);
     if (!target) throw new AuthError("MEMBER_NOT_FOUND");
-    // An admin cannot remove an owner (docs/security.md); review finding 12: nor anyone a member
+    // An admin cannot remove an owner (docs/security.md), nor anyone a member
     // whose roles grant more than their own.
     const creatorRole = auth.options.organization.creatorRole;
     if (!canActOnMember(own.role, target.role, roleTableOf(auth), creatorRole))

@@ -12,9 +12,10 @@ import { dropCreatorRole, findMemberById, roleTableOf, setMemberRole } from "../
 import { type Member, toMember } from "../types.ts";
 
 /**
- * the permission rules (docs/guide.md "Organizations") and the issue: nobody grants a role they do not hold (a member cannot promote themself,
- * an admin cannot make owners), an admin cannot change an owner, nobody changes a member whose roles
- * grant more than the caller's, and the sole owner cannot be demoted.
+ * POST /organization/update-member-role, under the permission rules (docs/guide.md "Organizations"):
+ * nobody grants a role they do not hold (a member cannot promote themself, an admin cannot make
+ * owners), an admin cannot change an owner, nobody changes a member whose roles grant more than the
+ * caller's, and the sole owner cannot be demoted.
  */
 export const updateMemberRole = defineEndpoint(updateMemberRoleContract, {
   sensitive: true,
@@ -29,7 +30,7 @@ export const updateMemberRole = defineEndpoint(updateMemberRoleContract, {
     const target = await findMemberById(auth, organizationId, body.memberId);
     if (!target) throw new AuthError("MEMBER_NOT_FOUND");
     const creatorRole = auth.options.organization.creatorRole;
-    // An admin cannot change an owner; review finding 12: nor anyone a member who can do more.
+    // An admin cannot change an owner, nor anyone a member who can do more.
     if (!canActOnMember(own.role, target.role, table, creatorRole))
       throw new AuthError("MEMBER_UPDATE_NOT_ALLOWED");
     if (!canGrantRoles(own.role, body.role, table, creatorRole))
