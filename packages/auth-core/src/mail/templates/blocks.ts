@@ -1,6 +1,12 @@
 import type { MailBlock, PluralForms } from "./types.ts";
 
-/** The building blocks every language's templates share; layout.ts escapes and renders them. */
+// The building blocks every language's templates share; layout.ts escapes and renders them.
+
+/** The salutation; the HTML preheader (inbox preview) skips it for the first paragraph that says something. */
+export function greeting(text: string): MailBlock {
+  return { type: "greeting", text };
+}
+
 export function paragraph(text: string): MailBlock {
   return { type: "paragraph", text };
 }

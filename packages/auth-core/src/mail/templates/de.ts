@@ -1,4 +1,4 @@
-import { code, countPhrase, greetingName, link, paragraph } from "./blocks.ts";
+import { code, countPhrase, greeting, greetingName, link, paragraph } from "./blocks.ts";
 import type { MailBlock, MailTemplates } from "./types.ts";
 
 // Addressed with «Sie»; the app's name follows «bei» instead of forming compounds («Ihr Konto bei
@@ -142,7 +142,7 @@ export const deTemplates: MailTemplates = {
 // paragraph below starts lower-case unless it starts with a name or the polite «Sie/Ihr».
 function greet(name: string | undefined): MailBlock {
   const shown = greetingName(name);
-  return paragraph(shown ? `Hallo ${shown},` : "Hallo,");
+  return greeting(shown ? `Hallo ${shown},` : "Hallo,");
 }
 
 function signOff(appName: string): MailBlock {

@@ -1,4 +1,4 @@
-import { code, countPhrase, greetingName, link, paragraph } from "./blocks.ts";
+import { code, countPhrase, greeting, greetingName, link, paragraph } from "./blocks.ts";
 import type { MailBlock, MailTemplates } from "./types.ts";
 
 const plurals = {
@@ -138,7 +138,7 @@ export const enTemplates: MailTemplates = {
 
 function greet(name: string | undefined): MailBlock {
   const shown = greetingName(name);
-  return paragraph(shown ? `Hi ${shown},` : "Hi,");
+  return greeting(shown ? `Hi ${shown},` : "Hi,");
 }
 
 function signOff(appName: string): MailBlock {

@@ -1,4 +1,4 @@
-import { code, countPhrase, greetingName, link, paragraph } from "./blocks.ts";
+import { code, countPhrase, greeting, greetingName, link, paragraph } from "./blocks.ts";
 import type { MailBlock, MailTemplates } from "./types.ts";
 
 // Addressed with «tú», as apps in Spain and Latin America usually are. `many` is the "1000000 de
@@ -140,7 +140,7 @@ export const esTemplates: MailTemplates = {
 // A letter's greeting takes a colon in Spanish («Hola, Ana:»).
 function greet(name: string | undefined): MailBlock {
   const shown = greetingName(name);
-  return paragraph(shown ? `Hola, ${shown}:` : "Hola:");
+  return greeting(shown ? `Hola, ${shown}:` : "Hola:");
 }
 
 function signOff(appName: string): MailBlock {

@@ -1,4 +1,4 @@
-import { code, countPhrase, greetingName, link, paragraph } from "./blocks.ts";
+import { code, countPhrase, greeting, greetingName, link, paragraph } from "./blocks.ts";
 import type { MailBlock, MailTemplates } from "./types.ts";
 
 // Addressed with «vous». French typography puts a no-break space (U+00A0) before «:» and inside
@@ -145,7 +145,7 @@ export const frTemplates: MailTemplates = {
 
 function greet(name: string | undefined): MailBlock {
   const shown = greetingName(name);
-  return paragraph(shown ? `Bonjour ${shown},` : "Bonjour,");
+  return greeting(shown ? `Bonjour ${shown},` : "Bonjour,");
 }
 
 function signOff(appName: string): MailBlock {

@@ -1,4 +1,4 @@
-import { code, countPhrase, greetingName, link, paragraph } from "./blocks.ts";
+import { code, countPhrase, greeting, greetingName, link, paragraph } from "./blocks.ts";
 import type { MailBlock, MailTemplates } from "./types.ts";
 
 // Addressed with «Ty», capitalised as Polish letters do; sentences avoid the gendered past tense
@@ -141,7 +141,7 @@ export const plTemplates: MailTemplates = {
 
 function greet(name: string | undefined): MailBlock {
   const shown = greetingName(name);
-  return paragraph(shown ? `Dzień dobry, ${shown}!` : "Dzień dobry!");
+  return greeting(shown ? `Dzień dobry, ${shown}!` : "Dzień dobry!");
 }
 
 function signOff(appName: string): MailBlock {

@@ -1,4 +1,4 @@
-import { code, countPhrase, greetingName, link, paragraph } from "./blocks.ts";
+import { code, countPhrase, greeting, greetingName, link, paragraph } from "./blocks.ts";
 import type { MailBlock, MailTemplates } from "./types.ts";
 
 // Durations are in the accusative ("ссылка действует 5 минут"); names chosen by users stand in the
@@ -140,7 +140,7 @@ export const ruTemplates: MailTemplates = {
 
 function greet(name: string | undefined): MailBlock {
   const shown = greetingName(name);
-  return paragraph(shown ? `Здравствуйте, ${shown}!` : "Здравствуйте!");
+  return greeting(shown ? `Здравствуйте, ${shown}!` : "Здравствуйте!");
 }
 
 function signOff(appName: string): MailBlock {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { LANGUAGE_TAGS, LANGUAGES, type Language } from "../../i18n/languages.ts";
+import { escapeHtml } from "../escape-html.ts";
 import { MAIL_KINDS, type MailKind } from "../mailer.ts";
 import { MAIL_TEMPLATES, renderMail } from "./index.ts";
 import type { MailDataByKind, RenderedMail } from "./types.ts";
@@ -82,7 +83,7 @@ describe("mail templates in every language", () => {
             const content = MAIL_TEMPLATES[language].kinds[kind](data as never);
             for (const block of content.blocks) {
               const words =
-                block.type === "paragraph" ? block.text : block.type === "link" ? block.label : block.code;
+                block.type === "link" ? block.label : block.type === "code" ? block.code : block.text;
               expect(words.trim(), JSON.stringify(block)).not.toBe("");
             }
             expect(content.blocks.map((block) => block.type)).toEqual(
@@ -107,6 +108,74 @@ describe("mail templates in every language", () => {
         }
       });
     });
+  }
+});
+
+/** The property names of every inline `style` attribute (the layout is ours and regular enough for a pattern). */
+function styleProperties(html: string): string[] {
+  return [...html.matchAll(/style="([^"]*)"/g)].flatMap(([, style]) =>
+    (style ?? "").split(";").map((declaration) => declaration.split(":")[0]?.trim() ?? ""),
+  );
+}
+
+// Shorthands the Word engine (Outlook 2007–2021 on Windows) drops or half-applies.
+const SHORTHANDS = [
+  "margin",
+  "padding",
+  "background",
+  "font",
+  "border",
+  "border-top",
+  "border-bottom",
+  "inset",
+];
+
+describe("the HTML part is a table layout Outlook renders", () => {
+  for (const language of LANGUAGES) {
+    for (const kind of MAIL_KINDS) {
+      it(`lays out ${kind} in ${language} with presentation tables and inline longhand styles`, () => {
+        for (const data of CASES[kind]) {
+          const { html } = render(kind, language, data);
+          expect(html).toMatch(/^<!doctype html>\n<html lang="[a-z]{2}">\n<head><meta charset="utf-8">/);
+          expect(html).toContain(`<html lang="${LANGUAGE_TAGS[language]}">`);
+          // Nothing that needs a stylesheet, and no block layout Outlook would ignore.
+          expect(html).not.toMatch(/<style|<link|class=|<div|display:\s*(flex|grid)|float:/i);
+          const tables = html.match(/<table[^>]*>/g) ?? [];
+          expect(tables.length).toBeGreaterThanOrEqual(2);
+          for (const table of tables) expect(table).toContain('role="presentation"');
+          expect(tables[0]).toContain('width="100%"');
+          expect(html).toMatch(/<!--\[if mso\]><table [^>]*width="600"/);
+          expect(html).toContain('style="width:100%;max-width:600px"');
+          for (const property of styleProperties(html)) {
+            expect(SHORTHANDS, `style property "${property}"`).not.toContain(property);
+          }
+          // The preheader is the first paragraph after the greeting, hidden, before the layout.
+          const content = MAIL_TEMPLATES[language].kinds[kind](data as never);
+          const firstParagraph = content.blocks.find((block) => block.type === "paragraph");
+          expect(content.blocks[0]?.type).toBe("greeting");
+          const preheader = html.match(
+            /<body[^>]*>\n<span style="display:none;[^"]*mso-hide:all[^"]*">([^<]*)<\/span>/,
+          );
+          expect(preheader?.[1]).toBe(
+            escapeHtml(firstParagraph?.type === "paragraph" ? firstParagraph.text : ""),
+          );
+
+          const links = [...html.matchAll(/<a [^>]*>/g)];
+          const hasLink = "url" in (data as object);
+          expect(links, "one link, the button").toHaveLength(hasLink ? 1 : 0);
+          if (!hasLink) continue;
+          // A bulletproof button: colour and padding on the cell, the link inside it styled inline, and
+          // the same address as text on the row below.
+          const button = html.match(
+            /<td align="center" bgcolor="(#[0-9a-f]{6})" style="background-color:\1;[^"]*padding-top:\d+px;[^"]*"><a href="([^"]+)" target="_blank" style="[^"]*color:#ffffff[^"]*">([^<]+)<\/a><\/td><\/tr><\/table><\/td><\/tr>\n<tr><td style="[^"]*">([^<]+)<\/td><\/tr>/,
+          );
+          expect(button, "button cell followed by the plain link").not.toBeNull();
+          expect(button?.[2]).toBe(escapeHtml(url));
+          expect(button?.[4], "the plain link is the button's href").toBe(button?.[2]);
+          expect(button?.[3]?.trim()).not.toBe("");
+        }
+      });
+    }
   }
 });
 

@@ -1,4 +1,4 @@
-import { code, countPhrase, greetingName, link, paragraph } from "./blocks.ts";
+import { code, countPhrase, greeting, greetingName, link, paragraph } from "./blocks.ts";
 import type { MailBlock, MailTemplates } from "./types.ts";
 
 // Addressed with «siz». Turkish suffixes follow vowel harmony, so no suffix is ever attached to a
@@ -135,7 +135,7 @@ export const trTemplates: MailTemplates = {
 
 function greet(name: string | undefined): MailBlock {
   const shown = greetingName(name);
-  return paragraph(shown ? `Merhaba ${shown},` : "Merhaba,");
+  return greeting(shown ? `Merhaba ${shown},` : "Merhaba,");
 }
 
 function signOff(appName: string): MailBlock {

@@ -25,6 +25,7 @@ export interface RenderedMail {
  * escaping happens in one place and a translation cannot forget it.
  */
 export type MailBlock =
+  | { type: "greeting"; text: string }
   | { type: "paragraph"; text: string }
   | { type: "link"; label: string; url: string }
   | { type: "code"; code: string };

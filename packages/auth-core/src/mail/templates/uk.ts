@@ -1,4 +1,4 @@
-import { code, countPhrase, greetingName, link, paragraph } from "./blocks.ts";
+import { code, countPhrase, greeting, greetingName, link, paragraph } from "./blocks.ts";
 import type { MailBlock, MailTemplates } from "./types.ts";
 
 // Durations are in the accusative ("посилання діє 5 хвилин"); names chosen by users stand in the
@@ -140,7 +140,7 @@ export const ukTemplates: MailTemplates = {
 
 function greet(name: string | undefined): MailBlock {
   const shown = greetingName(name);
-  return paragraph(shown ? `Вітаємо, ${shown}!` : "Вітаємо!");
+  return greeting(shown ? `Вітаємо, ${shown}!` : "Вітаємо!");
 }
 
 function signOff(appName: string): MailBlock {
