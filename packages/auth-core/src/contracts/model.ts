@@ -15,8 +15,11 @@ export interface ModelField {
   kind: "objectId" | "string" | "date";
   /** The only values a string field may take. */
   values?: readonly string[];
-  /** Null is a value (stored and answered as null); the field is never absent. */
-  nullable?: boolean;
+  /**
+   * true: null is a value (stored and answered as null); the field is never absent. "or absent": a
+   * stored document may also lack the field (rows written before it existed), read and answered as null.
+   */
+  nullable?: true | "or absent";
 }
 
 export type Model = readonly ModelField[];
@@ -29,7 +32,7 @@ export type FieldValue<F extends ModelField> = F["kind"] extends "date"
     : string;
 
 /** `T`, or `T | null` for a nullable field. */
-export type OrNull<F extends ModelField, T> = F["nullable"] extends true ? T | null : T;
+export type OrNull<F extends ModelField, T> = F["nullable"] extends true | "or absent" ? T | null : T;
 
 /** The API value of a model, e.g. `{ id: string; …; createdAt: Date }`. */
 export type ModelValue<M extends Model> = { [F in M[number] as F["key"]]: OrNull<F, FieldValue<F>> };

@@ -27,42 +27,38 @@ const organizationShape = {
 
 export const organizationSchema: z.ZodType<Organization> = z.strictObject(organizationShape);
 
-export interface Member {
-  id: string;
-  organizationId: string;
-  userId: string;
-  /** One role or a comma separated list ("admin,member"). */
-  role: string;
-  createdAt: Date;
-  /** The member's first team, when they joined with teams. */
-  teamId: string | null;
-}
+/**
+ * A member, declared once: its API value, schema and stored document (db/documents.ts MemberDoc),
+ * its mapper and JSON writers (features/organization/members/types.ts) all come from this list, in
+ * this order. `role`: one role or a comma separated list; `teamId`: the member's first team, when
+ * they joined with teams.
+ */
+export const memberModel = defineModel([
+  { key: "id", stored: "_id", kind: "objectId" },
+  { key: "organizationId", kind: "objectId" },
+  { key: "userId", kind: "objectId" },
+  { key: "role", kind: "string" },
+  { key: "createdAt", kind: "date" },
+  { key: "teamId", kind: "objectId", nullable: "or absent" },
+]);
 
-const memberShape = {
-  id: z.string(),
-  organizationId: z.string(),
-  userId: z.string(),
-  role: z.string(),
-  createdAt: z.date(),
-  teamId: z.string().nullable(),
-};
+export type Member = ModelValue<typeof memberModel>;
+
+const memberShape = modelShape(memberModel);
 
 export const memberSchema: z.ZodType<Member> = z.strictObject(memberShape);
 
-/** The public fields of a member's user. */
-export interface MemberUser {
-  id: string;
-  name: string;
-  email: string;
-  image: string | null;
-}
+/** The public fields of a member's user (a projection of the stored user), declared once as for members. */
+export const memberUserModel = defineModel([
+  { key: "id", stored: "_id", kind: "objectId" },
+  { key: "name", kind: "string" },
+  { key: "email", kind: "string" },
+  { key: "image", kind: "string", nullable: "or absent" },
+]);
 
-export const memberUserSchema: z.ZodType<MemberUser> = z.strictObject({
-  id: z.string(),
-  name: z.string(),
-  email: z.string(),
-  image: z.string().nullable(),
-});
+export type MemberUser = ModelValue<typeof memberUserModel>;
+
+export const memberUserSchema: z.ZodType<MemberUser> = z.strictObject(modelShape(memberUserModel));
 
 export interface MemberWithUser extends Member {
   user: MemberUser;

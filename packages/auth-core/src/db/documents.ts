@@ -1,5 +1,5 @@
 import type { ObjectId } from "mongodb";
-import type { invitationModel } from "../contracts/organization-models.ts";
+import type { invitationModel, memberModel } from "../contracts/organization-models.ts";
 import type { ModelDoc } from "./model.ts";
 
 /**
@@ -246,19 +246,12 @@ export interface OrganizationDoc {
 }
 
 /**
- * docs/decisions/ Member. Unique (organizationId, userId). `role` may be a comma separated list. `seat` is a
- * number below the membership limit, unique per organization: the insert that claims it is what
- * keeps concurrent adds and accepts under the limit (features/organization/members/seats.ts).
+ * docs/decisions/ Member: the fields of contracts/organization-models.ts memberModel, plus `seat`. Unique
+ * (organizationId, userId). `role` may be a comma separated list. `seat` is a number below the
+ * membership limit, unique per organization: the insert that claims it is what keeps concurrent adds
+ * and accepts under the limit (features/organization/members/seats.ts).
  */
-export interface MemberDoc {
-  _id: ObjectId;
-  organizationId: ObjectId;
-  userId: ObjectId;
-  role: string;
-  createdAt: Date;
-  teamId: ObjectId | null;
-  seat: number;
-}
+export type MemberDoc = ModelDoc<typeof memberModel> & { seat: number };
 
 export type { InvitationStatus } from "../contracts/organization-models.ts";
 

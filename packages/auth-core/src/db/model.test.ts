@@ -66,3 +66,31 @@ describe("a model declared once", () => {
     expect(schema.id.safeParse(null).success).toBe(false);
   });
 });
+
+describe('a field that is "null or absent"', () => {
+  const sharedModel = defineModel([
+    { key: "id", stored: "_id", kind: "objectId" },
+    { key: "ownerId", kind: "objectId", nullable: "or absent" },
+    { key: "label", kind: "string", nullable: "or absent" },
+  ]);
+  const stored = { _id: new ObjectId() } as ModelDoc<typeof sharedModel>;
+
+  it("reads as null when a stored document lacks it, in every writer", () => {
+    expect(toModelValue(sharedModel, stored)).toEqual({
+      id: stored._id.toHexString(),
+      ownerId: null,
+      label: null,
+    });
+    const expected = JSON.stringify(toModelValue(sharedModel, stored));
+    expect(writeModelJson(sharedModel, stored)).toBe(expected);
+    const page = rawPageOf<typeof stored>(BSON.serialize({ firstBatch: [stored], id: 0 }));
+    const shape = modelJsonShape(sharedModel);
+    const fields = new BsonFields(shape.names);
+    fields.read(page.bytes, page.starts[0] as number);
+    const out = new BsonJsonWriter(64);
+    out.text("{");
+    expect(writeJsonFields(out, fields, page.bytes, shape)).toBe(true);
+    out.text("}");
+    expect(out.toString()).toBe(expected);
+  });
+});

@@ -21,12 +21,18 @@ export type ModelDoc<M extends Model> = {
 
 const storedName = (field: ModelField) => field.stored ?? field.key;
 
+/** A field's stored value; an absent "or absent" field reads as null. */
+function readStored(field: ModelField, stored: Record<string, unknown>): unknown {
+  const raw = stored[storedName(field)];
+  return raw === undefined && field.nullable === "or absent" ? null : raw;
+}
+
 /** The API value of a stored document: ObjectIds as hex strings, the rest as stored. */
 export function toModelValue<M extends Model>(model: M, doc: ModelDoc<M>): ModelValue<M> {
   const stored = doc as Record<string, unknown>;
   const value: Record<string, unknown> = {};
   for (const field of model) {
-    const raw = stored[storedName(field)];
+    const raw = readStored(field, stored);
     value[field.key] = field.kind === "objectId" && raw !== null ? (raw as ObjectId).toHexString() : raw;
   }
   return value as ModelValue<M>;
@@ -38,7 +44,7 @@ export function writeModelJson<M extends Model>(model: M, doc: ModelDoc<M>): str
   let text = "{";
   for (let index = 0; index < model.length; index++) {
     const field = model[index] as ModelField;
-    const raw = stored[storedName(field)];
+    const raw = readStored(field, stored);
     text += `${index > 0 ? "," : ""}${JSON.stringify(field.key)}:`;
     if (raw === null) text += "null";
     else if (field.kind === "objectId") text += `"${(raw as ObjectId).toHexString()}"`;
@@ -57,7 +63,9 @@ export function modelJsonShape(model: Model): JsonShape {
       field: storedName(field),
       key: field.key,
       type: BSON_TYPES[field.kind],
-      ...(field.nullable ? { orNull: "null" as const } : {}),
+      ...(field.nullable
+        ? { orNull: field.nullable === true ? ("null" as const) : ("null or absent" as const) }
+        : {}),
     })),
   );
 }

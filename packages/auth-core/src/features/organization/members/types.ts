@@ -1,8 +1,14 @@
-import type { Member, MemberUser, MemberWithUser } from "../../../contracts/organization-models.ts";
-import { type BsonJsonWriter, jsonShape, writeJsonFields } from "../../../db/bson-json.ts";
+import {
+  type Member,
+  type MemberUser,
+  type MemberWithUser,
+  memberModel,
+  memberUserModel,
+} from "../../../contracts/organization-models.ts";
+import { type BsonJsonWriter, writeJsonFields } from "../../../db/bson-json.ts";
 import type { MemberDoc, UserDoc } from "../../../db/documents.ts";
-import { BsonFields, type RawPage, TYPE_DATE, TYPE_OBJECT_ID, TYPE_STRING } from "../../../db/raw-page.ts";
-import { jsonDate } from "../../../http/json-text.ts";
+import { modelJsonShape, toModelValue, writeModelJson } from "../../../db/model.ts";
+import { BsonFields, type RawPage } from "../../../db/raw-page.ts";
 
 export type { Member, MemberUser, MemberWithUser } from "../../../contracts/organization-models.ts";
 
@@ -14,19 +20,14 @@ export interface MemberAndUser {
   user: MemberUserDoc;
 }
 
+/** The API value of a stored member (contracts/organization-models.ts memberModel). */
 export function toMember(doc: MemberDoc): Member {
-  return {
-    id: doc._id.toHexString(),
-    organizationId: doc.organizationId.toHexString(),
-    userId: doc.userId.toHexString(),
-    role: doc.role,
-    createdAt: doc.createdAt,
-    teamId: doc.teamId ? doc.teamId.toHexString() : null,
-  };
+  return toModelValue(memberModel, doc);
 }
 
+/** The API value of a member's user (contracts/organization-models.ts memberUserModel). */
 export function toMemberUser(doc: MemberUserDoc): MemberUser {
-  return { id: doc._id.toHexString(), name: doc.name, email: doc.email, image: doc.image ?? null };
+  return toModelValue(memberUserModel, doc);
 }
 
 export function toMemberWithUser({ member, user }: MemberAndUser): MemberWithUser {
@@ -36,18 +37,10 @@ export function toMemberWithUser({ member, user }: MemberAndUser): MemberWithUse
 /**
  * `JSON.stringify(toMemberWithUser(pair))`, written directly: member lists are the largest answers
  * (get-full-organization, list-members), and stringifying their objects cost more than building
- * them (each Date goes through toJSON on the slow path). Field order and escaping must stay those
- * of toMember/toMemberUser; types.test.ts compares the two byte for byte.
+ * them (each Date goes through toJSON on the slow path); types.test.ts compares the two byte for byte.
  */
 export function memberWithUserJson({ member, user }: MemberAndUser): string {
-  const teamId = member.teamId ? `"${member.teamId.toHexString()}"` : "null";
-  const image = user.image == null ? "null" : JSON.stringify(user.image);
-  return (
-    `{"id":"${member._id.toHexString()}","organizationId":"${member.organizationId.toHexString()}",` +
-    `"userId":"${member.userId.toHexString()}","role":${JSON.stringify(member.role)},` +
-    `"createdAt":${jsonDate(member.createdAt)},"teamId":${teamId},"user":{"id":"${user._id.toHexString()}",` +
-    `"name":${JSON.stringify(user.name)},"email":${JSON.stringify(user.email)},"image":${image}}}`
-  );
+  return `${writeModelJson(memberModel, member).slice(0, -1)},"user":${writeModelJson(memberUserModel, user)}}`;
 }
 
 /**
@@ -72,22 +65,8 @@ export function toMembersWithUsers({ members, users, pairs }: RawMemberPairs): M
   return listed;
 }
 
-/** MemberDoc's fields in toMember's order (teamId null or absent written as null). */
-const MEMBER_JSON = jsonShape([
-  { field: "_id", key: "id", type: TYPE_OBJECT_ID },
-  { field: "organizationId", type: TYPE_OBJECT_ID },
-  { field: "userId", type: TYPE_OBJECT_ID },
-  { field: "role", type: TYPE_STRING },
-  { field: "createdAt", type: TYPE_DATE },
-  { field: "teamId", type: TYPE_OBJECT_ID, orNull: "null or absent" },
-]);
-/** The member's user as toMemberUser writes it (image null or absent written as null). */
-const USER_JSON = jsonShape([
-  { field: "_id", key: "id", type: TYPE_OBJECT_ID },
-  { field: "name", type: TYPE_STRING },
-  { field: "email", type: TYPE_STRING },
-  { field: "image", type: TYPE_STRING, orNull: "null or absent" },
-]);
+const MEMBER_JSON = modelJsonShape(memberModel);
+const USER_JSON = modelJsonShape(memberUserModel);
 
 /**
  * The JSON array `jsonArray(pairs, memberWithUserJson)` would write for the decoded pairs, copied
