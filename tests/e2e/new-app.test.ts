@@ -5,65 +5,23 @@
  * signed-up user (issue 29 asks ≤ 90 s on a warm package cache; the number is printed, not asserted:
  * CI machines differ).
  */
-import { type ChildProcess, spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { MongoClient } from "mongodb";
 import { type Browser, chromium } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { freePort, killGroup, runInGroup, startInGroup } from "#test/app-process.ts";
 import { REPO_ROOT } from "./serve-process.ts";
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-
-/** What a machine with only Node has: no test database, no NODE_ENV, no vitest settings. */
-const cleanEnv = (): NodeJS.ProcessEnv => ({
-  PATH: process.env.PATH ?? "",
-  HOME: process.env.HOME ?? "",
-  ...(process.env.TESSERA_CACHE_DIR ? { TESSERA_CACHE_DIR: process.env.TESSERA_CACHE_DIR } : {}),
-});
 
 let dir = "";
 let app = "";
 let browser: Browser | null = null;
 const children: ChildProcess[] = [];
-
-/** Runs a command to its end in its own process group (so that cleanup can end all it started). */
-function sh(command: string, args: string[], cwd: string, env = cleanEnv()): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd, env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
-    children.push(child);
-    let output = "";
-    child.stdout?.on("data", (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr?.on("data", (chunk: Buffer) => (output += chunk.toString()));
-    child.once("exit", (code) =>
-      code === 0
-        ? resolve(output)
-        : reject(new Error(`${command} ${args.join(" ")} exited ${code}:\n${output}`)),
-    );
-  });
-}
-
-/** Ends a process and everything it started (the dev server's embedded database included). */
-function killGroup(child: ChildProcess): void {
-  if (child.pid === undefined || child.exitCode !== null) return;
-  try {
-    process.kill(-child.pid, "SIGKILL");
-  } catch {}
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === "object" && address ? address.port : 0));
-    });
-  });
-}
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), "tessera-new-app-"));
@@ -81,7 +39,12 @@ describe("a new app from the README's commands", () => {
     const started = performance.now();
     // README: npx -y pnpm@10.34.9 tessera create ../my-app (here into a temp directory).
     const target = relative(REPO_ROOT, app);
-    const created = await sh("npx", ["-y", "pnpm@10.34.9", "tessera", "create", target], REPO_ROOT);
+    const created = await runInGroup(
+      children,
+      "npx",
+      ["-y", "pnpm@10.34.9", "tessera", "create", target],
+      REPO_ROOT,
+    );
     expect(created).toContain(`next: cd ${target} && npm run dev`);
     const pkg = JSON.parse(await readFile(join(app, "package.json"), "utf8")) as {
       dependencies: Record<string, string>;
@@ -91,24 +54,11 @@ describe("a new app from the README's commands", () => {
 
     // README: cd ../my-app && npm run dev (a free port: 5173 may be taken on this machine).
     const port = await freePort();
-    const dev = spawn("npm", ["run", "dev", "--", "--port", String(port), "--strictPort"], {
+    const dev = startInGroup(children, "npm", ["run", "dev", "--", "--port", String(port), "--strictPort"], {
       cwd: app,
-      env: cleanEnv(),
-      detached: true,
-      stdio: ["ignore", "pipe", "pipe"],
+      readyText: `localhost:${port}`,
     });
-    children.push(dev);
-    let log = "";
-    const ready = new Promise<void>((resolve, reject) => {
-      const watch = (chunk: Buffer) => {
-        log += chunk.toString();
-        if (log.includes(`localhost:${port}`)) resolve();
-      };
-      dev.stdout?.on("data", watch);
-      dev.stderr?.on("data", watch);
-      dev.once("exit", (code) => reject(new Error(`npm run dev exited ${code}:\n${log}`)));
-    });
-    await ready;
+    await dev.ready;
 
     browser = await chromium.launch({
       executablePath: CHROMIUM,
@@ -132,7 +82,7 @@ describe("a new app from the README's commands", () => {
 
     // The embedded database the app started itself, under the app's .data/.
     const portFile = join(app, ".data", "db", "ferretdb.port");
-    expect(existsSync(portFile), log).toBe(true);
+    expect(existsSync(portFile), dev.log()).toBe(true);
     const client = new MongoClient(`mongodb://127.0.0.1:${(await readFile(portFile, "utf8")).trim()}`, {
       serverSelectionTimeoutMS: 5000,
     });
