@@ -119,22 +119,22 @@ export const userInvitationSchema: z.ZodType<UserInvitation> = z.strictObject({
   organizationName: z.string(),
 });
 
-export interface Team {
-  id: string;
-  name: string;
-  organizationId: string;
-  createdAt: Date;
-  /** Null until the team is first renamed. */
-  updatedAt: Date | null;
-}
+/**
+ * A team, declared once: its API value, schema and stored document (db/documents.ts TeamDoc) and its
+ * mapper (features/organization/teams/types.ts) come from this list. `updatedAt` is null until the
+ * team is first renamed.
+ */
+export const teamModel = defineModel([
+  { key: "id", stored: "_id", kind: "objectId" },
+  { key: "name", kind: "string" },
+  { key: "organizationId", kind: "objectId" },
+  { key: "createdAt", kind: "date" },
+  { key: "updatedAt", kind: "date", nullable: true },
+]);
 
-export const teamSchema: z.ZodType<Team> = z.strictObject({
-  id: z.string(),
-  name: z.string(),
-  organizationId: z.string(),
-  createdAt: z.date(),
-  updatedAt: z.date().nullable(),
-});
+export type Team = ModelValue<typeof teamModel>;
+
+export const teamSchema: z.ZodType<Team> = z.strictObject(modelShape(teamModel));
 
 export interface TeamMember {
   id: string;

@@ -1,5 +1,5 @@
 import type { ObjectId } from "mongodb";
-import type { invitationModel, memberModel } from "../contracts/organization-models.ts";
+import type { invitationModel, memberModel, teamModel } from "../contracts/organization-models.ts";
 import type { ModelDoc } from "./model.ts";
 
 /**
@@ -263,14 +263,8 @@ export type { InvitationStatus } from "../contracts/organization-models.ts";
  */
 export type InvitationDoc = ModelDoc<typeof invitationModel> & { slot: string };
 
-/** docs/decisions/ Team. */
-export interface TeamDoc {
-  _id: ObjectId;
-  name: string;
-  organizationId: ObjectId;
-  createdAt: Date;
-  updatedAt: Date | null;
-}
+/** docs/decisions/ Team: the fields of contracts/organization-models.ts teamModel. */
+export type TeamDoc = ModelDoc<typeof teamModel>;
 
 /** A user in a team. Unique (teamId, userId) and (teamId, seat), as for members. */
 export interface TeamMemberDoc {

@@ -1,16 +1,12 @@
-import type { Team, TeamMember } from "../../../contracts/organization-models.ts";
+import { type Team, type TeamMember, teamModel } from "../../../contracts/organization-models.ts";
 import type { TeamDoc, TeamMemberDoc } from "../../../db/documents.ts";
+import { toModelValue } from "../../../db/model.ts";
 
 export type { Team, TeamMember } from "../../../contracts/organization-models.ts";
 
+/** The API value of a stored team (contracts/organization-models.ts teamModel). */
 export function toTeam(doc: TeamDoc): Team {
-  return {
-    id: doc._id.toHexString(),
-    name: doc.name,
-    organizationId: doc.organizationId.toHexString(),
-    createdAt: doc.createdAt,
-    updatedAt: doc.updatedAt,
-  };
+  return toModelValue(teamModel, doc);
 }
 
 export function toTeamMember(doc: TeamMemberDoc): TeamMember {

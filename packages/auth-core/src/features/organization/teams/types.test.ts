@@ -1,0 +1,32 @@
+import { describe, expect, it } from "vitest";
+import { teamSchema } from "../../../contracts/organization-models.ts";
+import type { TeamDoc } from "../../../db/documents.ts";
+import { ObjectId } from "../../../db/ids.ts";
+import { toTeam } from "./types.ts";
+
+const team: TeamDoc = {
+  _id: new ObjectId(),
+  name: "Platform",
+  organizationId: new ObjectId(),
+  createdAt: new Date("2026-03-04T05:06:07.089Z"),
+  updatedAt: null,
+};
+
+describe("a team's API value", () => {
+  it.each([
+    ["never renamed", team],
+    ["renamed", { ...team, updatedAt: new Date("2026-04-05T06:07:08.091Z") }],
+  ])("is its stored fields, ids as hex, in the answer's key order: %s", (_name, doc) => {
+    const value = toTeam(doc);
+    expect(JSON.stringify(value)).toBe(
+      JSON.stringify({
+        id: doc._id.toHexString(),
+        name: doc.name,
+        organizationId: doc.organizationId.toHexString(),
+        createdAt: doc.createdAt,
+        updatedAt: doc.updatedAt,
+      }),
+    );
+    expect(teamSchema.safeParse(value).success).toBe(true);
+  });
+});
