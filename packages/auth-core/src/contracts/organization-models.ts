@@ -136,19 +136,20 @@ export type Team = ModelValue<typeof teamModel>;
 
 export const teamSchema: z.ZodType<Team> = z.strictObject(modelShape(teamModel));
 
-export interface TeamMember {
-  id: string;
-  teamId: string;
-  userId: string;
-  createdAt: Date;
-}
+/**
+ * A user in a team, declared once: its API value, schema and stored document (db/documents.ts
+ * TeamMemberDoc) and its mapper (features/organization/teams/types.ts) come from this list.
+ */
+export const teamMemberModel = defineModel([
+  { key: "id", stored: "_id", kind: "objectId" },
+  { key: "teamId", kind: "objectId" },
+  { key: "userId", kind: "objectId" },
+  { key: "createdAt", kind: "date" },
+]);
 
-export const teamMemberSchema: z.ZodType<TeamMember> = z.strictObject({
-  id: z.string(),
-  teamId: z.string(),
-  userId: z.string(),
-  createdAt: z.date(),
-});
+export type TeamMember = ModelValue<typeof teamMemberModel>;
+
+export const teamMemberSchema: z.ZodType<TeamMember> = z.strictObject(modelShape(teamMemberModel));
 
 /** create's answer: the organization with its one member, the creator. */
 export interface CreatedOrganization extends Organization {

@@ -1,5 +1,10 @@
 import type { ObjectId } from "mongodb";
-import type { invitationModel, memberModel, teamModel } from "../contracts/organization-models.ts";
+import type {
+  invitationModel,
+  memberModel,
+  teamMemberModel,
+  teamModel,
+} from "../contracts/organization-models.ts";
 import type { ModelDoc } from "./model.ts";
 
 /**
@@ -266,14 +271,10 @@ export type InvitationDoc = ModelDoc<typeof invitationModel> & { slot: string };
 /** docs/decisions/ Team: the fields of contracts/organization-models.ts teamModel. */
 export type TeamDoc = ModelDoc<typeof teamModel>;
 
-/** A user in a team. Unique (teamId, userId) and (teamId, seat), as for members. */
-export interface TeamMemberDoc {
-  _id: ObjectId;
-  teamId: ObjectId;
-  organizationId: ObjectId;
-  userId: ObjectId;
-  createdAt: Date;
-  seat: number;
-}
+/**
+ * A user in a team: the fields of contracts/organization-models.ts teamMemberModel, plus its team's
+ * organization and `seat`. Unique (teamId, userId) and (teamId, seat), as for members.
+ */
+export type TeamMemberDoc = ModelDoc<typeof teamMemberModel> & { organizationId: ObjectId; seat: number };
 
 export const CREDENTIAL_PROVIDER_ID = "credential";

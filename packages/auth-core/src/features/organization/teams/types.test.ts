@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { teamSchema } from "../../../contracts/organization-models.ts";
-import type { TeamDoc } from "../../../db/documents.ts";
+import { teamMemberSchema, teamSchema } from "../../../contracts/organization-models.ts";
+import type { TeamDoc, TeamMemberDoc } from "../../../db/documents.ts";
 import { ObjectId } from "../../../db/ids.ts";
-import { toTeam } from "./types.ts";
+import { toTeam, toTeamMember } from "./types.ts";
 
 const team: TeamDoc = {
   _id: new ObjectId(),
@@ -28,5 +28,28 @@ describe("a team's API value", () => {
       }),
     );
     expect(teamSchema.safeParse(value).success).toBe(true);
+  });
+});
+
+describe("a team member's API value", () => {
+  it("is its stored fields without the organization and seat, ids as hex, in the answer's key order", () => {
+    const doc: TeamMemberDoc = {
+      _id: new ObjectId(),
+      teamId: team._id,
+      organizationId: team.organizationId,
+      userId: new ObjectId(),
+      createdAt: new Date("2026-03-04T05:06:07.089Z"),
+      seat: 2,
+    };
+    const value = toTeamMember(doc);
+    expect(JSON.stringify(value)).toBe(
+      JSON.stringify({
+        id: doc._id.toHexString(),
+        teamId: doc.teamId.toHexString(),
+        userId: doc.userId.toHexString(),
+        createdAt: doc.createdAt,
+      }),
+    );
+    expect(teamMemberSchema.safeParse(value).success).toBe(true);
   });
 });

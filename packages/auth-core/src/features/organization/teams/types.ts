@@ -1,4 +1,9 @@
-import { type Team, type TeamMember, teamModel } from "../../../contracts/organization-models.ts";
+import {
+  type Team,
+  type TeamMember,
+  teamMemberModel,
+  teamModel,
+} from "../../../contracts/organization-models.ts";
 import type { TeamDoc, TeamMemberDoc } from "../../../db/documents.ts";
 import { toModelValue } from "../../../db/model.ts";
 
@@ -9,11 +14,7 @@ export function toTeam(doc: TeamDoc): Team {
   return toModelValue(teamModel, doc);
 }
 
+/** The API value of a stored team member (contracts/organization-models.ts teamMemberModel). */
 export function toTeamMember(doc: TeamMemberDoc): TeamMember {
-  return {
-    id: doc._id.toHexString(),
-    teamId: doc.teamId.toHexString(),
-    userId: doc.userId.toHexString(),
-    createdAt: doc.createdAt,
-  };
+  return toModelValue(teamMemberModel, doc);
 }
