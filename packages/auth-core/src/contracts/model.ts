@@ -11,8 +11,12 @@ export interface ModelField {
   key: string;
   /** The stored document's field. @default key */
   stored?: string;
-  /** objectId: stored as an ObjectId, answered as its lower-case hex string. */
-  kind: "objectId" | "string" | "date";
+  /**
+   * objectId: stored as an ObjectId, answered as its lower-case hex string. jsonObject: stored as JSON
+   * text (so that client-chosen keys never become document field names), answered as the object it
+   * holds; text that is not a JSON object reads as null, so such a field is nullable.
+   */
+  kind: "objectId" | "string" | "date" | "jsonObject";
   /** The only values a string field may take. */
   values?: readonly string[];
   /**
@@ -27,9 +31,11 @@ export type Model = readonly ModelField[];
 /** A field's API value without null: a Date, one of its `values`, or a string. */
 export type FieldValue<F extends ModelField> = F["kind"] extends "date"
   ? Date
-  : F["values"] extends readonly (infer V)[]
-    ? V
-    : string;
+  : F["kind"] extends "jsonObject"
+    ? Record<string, unknown>
+    : F["values"] extends readonly (infer V)[]
+      ? V
+      : string;
 
 /** `T`, or `T | null` for a nullable field. */
 export type OrNull<F extends ModelField, T> = F["nullable"] extends true | "or absent" ? T | null : T;
@@ -46,9 +52,11 @@ function fieldSchema(field: ModelField): z.ZodType {
   const schema =
     field.kind === "date"
       ? z.date()
-      : field.values
-        ? z.enum(field.values as [string, ...string[]])
-        : z.string();
+      : field.kind === "jsonObject"
+        ? z.record(z.string(), z.unknown())
+        : field.values
+          ? z.enum(field.values as [string, ...string[]])
+          : z.string();
   return field.nullable ? schema.nullable() : schema;
 }
 

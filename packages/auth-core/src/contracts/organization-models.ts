@@ -6,24 +6,23 @@ import { defineModel, type ModelValue, modelShape } from "./model.ts";
  * interface with a schema annotated to produce exactly it (contracts/models.ts explains why). Ids are
  * 24-hex strings; dates are `Date` for server code and ISO strings on the wire.
  */
-export interface Organization {
-  id: string;
-  name: string;
-  slug: string;
-  logo: string | null;
-  /** Stored as JSON text; text that is not a JSON object reads as null. */
-  metadata: Record<string, unknown> | null;
-  createdAt: Date;
-}
+/**
+ * An organization, declared once: its API value, schema and stored document (db/documents.ts
+ * OrganizationDoc) and its mapper (features/organization/organizations/types.ts) come from this list.
+ * `metadata` is stored as JSON text; text that is not a JSON object reads as null.
+ */
+export const organizationModel = defineModel([
+  { key: "id", stored: "_id", kind: "objectId" },
+  { key: "name", kind: "string" },
+  { key: "slug", kind: "string" },
+  { key: "logo", kind: "string", nullable: true },
+  { key: "metadata", kind: "jsonObject", nullable: "or absent" },
+  { key: "createdAt", kind: "date" },
+]);
 
-const organizationShape = {
-  id: z.string(),
-  name: z.string(),
-  slug: z.string(),
-  logo: z.string().nullable(),
-  metadata: z.record(z.string(), z.unknown()).nullable(),
-  createdAt: z.date(),
-};
+export type Organization = ModelValue<typeof organizationModel>;
+
+const organizationShape = modelShape(organizationModel);
 
 export const organizationSchema: z.ZodType<Organization> = z.strictObject(organizationShape);
 

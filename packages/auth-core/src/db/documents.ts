@@ -2,6 +2,7 @@ import type { ObjectId } from "mongodb";
 import type {
   invitationModel,
   memberModel,
+  organizationModel,
   teamMemberModel,
   teamModel,
 } from "../contracts/organization-models.ts";
@@ -238,17 +239,13 @@ export interface ApiKeyUseDoc {
   expiresAt: Date | null;
 }
 
-/** docs/decisions/ Organization. `slug` has a unique index; `metadata` is a record stored as JSON text. */
-export interface OrganizationDoc {
-  _id: ObjectId;
-  name: string;
-  slug: string;
-  logo: string | null;
-  metadata: string | null;
-  createdAt: Date;
-  /** Bumped after each write that changes its member or invitation lists (db/listing-version.ts); absent reads as 0. */
-  listingVersion?: number;
-}
+/**
+ * docs/decisions/ Organization: the fields of contracts/organization-models.ts organizationModel, plus
+ * `listingVersion`, bumped after each write that changes its member or invitation lists
+ * (db/listing-version.ts; absent reads as 0). `slug` has a unique index; `metadata` is a record
+ * stored as JSON text.
+ */
+export type OrganizationDoc = ModelDoc<typeof organizationModel> & { listingVersion?: number };
 
 /**
  * docs/decisions/ Member: the fields of contracts/organization-models.ts memberModel, plus `seat`. Unique

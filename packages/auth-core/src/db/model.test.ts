@@ -94,3 +94,28 @@ describe('a field that is "null or absent"', () => {
     expect(out.toString()).toBe(expected);
   });
 });
+
+describe("a jsonObject field", () => {
+  const settingsModel = defineModel([
+    { key: "id", stored: "_id", kind: "objectId" },
+    { key: "settings", kind: "jsonObject", nullable: "or absent" },
+  ]);
+  const id = new ObjectId();
+
+  it.each([
+    ['{"a":[1,"x"],"b":null}', { a: [1, "x"], b: null }],
+    ["[1,2]", null],
+    ['"text"', null],
+    ["not json", null],
+    [null, null],
+    [undefined, null],
+  ])("stored as %j answers %j, from every writer", (stored, expected) => {
+    const doc = { _id: id, settings: stored } as ModelDoc<typeof settingsModel>;
+    expect(toModelValue(settingsModel, doc)).toEqual({ id: id.toHexString(), settings: expected });
+    expect(writeModelJson(settingsModel, doc)).toBe(JSON.stringify(toModelValue(settingsModel, doc)));
+  });
+
+  it("has no BSON field table (its text is parsed, never copied)", () => {
+    expect(() => modelJsonShape(settingsModel)).toThrow("settings: a jsonObject field is not copied");
+  });
+});

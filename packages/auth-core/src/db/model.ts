@@ -12,7 +12,11 @@ import { TYPE_DATE, TYPE_OBJECT_ID, TYPE_STRING } from "./raw-page.ts";
  */
 
 type StoredKey<F extends ModelField> = F["stored"] extends string ? F["stored"] : F["key"];
-type StoredValue<F extends ModelField> = F["kind"] extends "objectId" ? ObjectId : FieldValue<F>;
+type StoredValue<F extends ModelField> = F["kind"] extends "objectId"
+  ? ObjectId
+  : F["kind"] extends "jsonObject"
+    ? string
+    : FieldValue<F>;
 
 /** The stored document of a model: ObjectIds for `objectId` fields, under their stored names. */
 export type ModelDoc<M extends Model> = {
@@ -27,13 +31,31 @@ function readStored(field: ModelField, stored: Record<string, unknown>): unknown
   return raw === undefined && field.nullable === "or absent" ? null : raw;
 }
 
+/** A jsonObject field's value: the object its stored text holds, or null (not text, or not an object). */
+function readJsonObject(text: unknown): Record<string, unknown> | null {
+  if (typeof text !== "string") return null;
+  try {
+    const value: unknown = JSON.parse(text);
+    return typeof value === "object" && value !== null && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : null;
+  } catch {
+    return null;
+  }
+}
+
+/** A field's API value from its stored value. */
+function toFieldValue(field: ModelField, raw: unknown): unknown {
+  if (field.kind === "jsonObject") return readJsonObject(raw);
+  return field.kind === "objectId" && raw !== null ? (raw as ObjectId).toHexString() : raw;
+}
+
 /** The API value of a stored document: ObjectIds as hex strings, the rest as stored. */
 export function toModelValue<M extends Model>(model: M, doc: ModelDoc<M>): ModelValue<M> {
   const stored = doc as Record<string, unknown>;
   const value: Record<string, unknown> = {};
   for (const field of model) {
-    const raw = readStored(field, stored);
-    value[field.key] = field.kind === "objectId" && raw !== null ? (raw as ObjectId).toHexString() : raw;
+    value[field.key] = toFieldValue(field, readStored(field, stored));
   }
   return value as ModelValue<M>;
 }
@@ -49,6 +71,7 @@ export function writeModelJson<M extends Model>(model: M, doc: ModelDoc<M>): str
     if (raw === null) text += "null";
     else if (field.kind === "objectId") text += `"${(raw as ObjectId).toHexString()}"`;
     else if (field.kind === "date") text += jsonDate(raw as Date);
+    else if (field.kind === "jsonObject") text += JSON.stringify(readJsonObject(raw));
     else text += JSON.stringify(raw);
   }
   return `${text}}`;
@@ -56,13 +79,20 @@ export function writeModelJson<M extends Model>(model: M, doc: ModelDoc<M>): str
 
 const BSON_TYPES = { objectId: TYPE_OBJECT_ID, string: TYPE_STRING, date: TYPE_DATE } as const;
 
+/** BSON bytes are copied as they are: a jsonObject field's text must be parsed, so it has no table entry. */
+function bsonTypeOf(field: ModelField) {
+  if (field.kind === "jsonObject")
+    throw new Error(`${field.key}: a jsonObject field is not copied from BSON bytes`);
+  return BSON_TYPES[field.kind];
+}
+
 /** The BSON field table (bson-json.ts) that copies a model's JSON from a listing's bytes. */
 export function modelJsonShape(model: Model): JsonShape {
   return jsonShape(
     model.map((field) => ({
       field: storedName(field),
       key: field.key,
-      type: BSON_TYPES[field.kind],
+      type: bsonTypeOf(field),
       ...(field.nullable
         ? { orNull: field.nullable === true ? ("null" as const) : ("null or absent" as const) }
         : {}),

@@ -1,28 +1,10 @@
-import type { Organization } from "../../../contracts/organization-models.ts";
+import { type Organization, organizationModel } from "../../../contracts/organization-models.ts";
 import type { OrganizationDoc } from "../../../db/documents.ts";
+import { toModelValue } from "../../../db/model.ts";
 
 export type { Organization } from "../../../contracts/organization-models.ts";
 
-/** Metadata is stored as JSON text; text that is not a JSON object reads as null. */
-function parseMetadata(text: string | null): Record<string, unknown> | null {
-  if (text === null) return null;
-  try {
-    const value: unknown = JSON.parse(text);
-    return typeof value === "object" && value !== null && !Array.isArray(value)
-      ? (value as Record<string, unknown>)
-      : null;
-  } catch {
-    return null;
-  }
-}
-
+/** The API value of a stored organization (contracts/organization-models.ts organizationModel). */
 export function toOrganization(doc: OrganizationDoc): Organization {
-  return {
-    id: doc._id.toHexString(),
-    name: doc.name,
-    slug: doc.slug,
-    logo: doc.logo,
-    metadata: parseMetadata(doc.metadata),
-    createdAt: doc.createdAt,
-  };
+  return toModelValue(organizationModel, doc);
 }
