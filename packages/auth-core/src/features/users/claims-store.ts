@@ -97,11 +97,19 @@ async function pointClaimAt(
   userId: ObjectId,
   now: Date,
 ): Promise<boolean> {
-  const result = await collections.emailClaims.updateOne(
-    { _id: { $eq: email } },
-    { $set: { userId }, $setOnInsert: { createdAt: now } },
-    { upsert: true },
-  );
+  const write = () =>
+    collections.emailClaims.updateOne(
+      { _id: { $eq: email } },
+      { $set: { userId }, $setOnInsert: { createdAt: now } },
+      { upsert: true },
+    );
+  // Two repairs of one address at once (concurrent sign-ups losing to the same user): both upserts
+  // may find no row and try to insert it; the loser's duplicate key means the row exists now, so the
+  // write is made again as an update (MongoDB retries such upserts itself; FerretDB does not).
+  const result = await write().catch((error: unknown) => {
+    if (isDuplicateKeyError(error)) return write();
+    throw error;
+  });
   return result.upsertedCount + result.modifiedCount > 0;
 }
 
