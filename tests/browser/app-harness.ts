@@ -262,7 +262,10 @@ export async function totpNow(secretBase32: string, at = Date.now()): Promise<st
 async function textOf(locator: Locator): Promise<string> {
   const first = locator.first();
   if ((await first.count()) === 0) return "";
-  return ((await first.textContent()) ?? "").trim();
+  // innerText on purpose: the text as a person sees it (table cells apart, hidden text left out),
+  // which the assertions state; textContent ran cells together ("admin26").
+  // biome-ignore lint/performance/useDomNodeTextContent: the rendered text is what is asserted.
+  return ((await first.innerText()) ?? "").trim();
 }
 
 /** Waits for the locator's first element, then returns its trimmed text. */
