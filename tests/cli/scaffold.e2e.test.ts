@@ -100,9 +100,23 @@ describe("an app made by tessera create", () => {
   it("type-checks, builds, migrates, starts, and signs a user up through its pages in Chromium", async () => {
     const started = performance.now();
     const created = await timed("create", () =>
-      runCli(["create", "shop", "--yes", "--features", "organization,admin,two-factor,api-key", "--json"], {
-        cwd: root,
-      }),
+      // --no-pack --no-install: this test installs the packed packages itself, with pnpm's store
+      // (tests/e2e/new-app.test.ts runs create exactly as the README says).
+      runCli(
+        [
+          "create",
+          "shop",
+          "--yes",
+          "--no-pack",
+          "--no-install",
+          "--features",
+          "organization,admin,two-factor,api-key",
+          "--json",
+        ],
+        {
+          cwd: root,
+        },
+      ),
     );
     expect(created.code).toBe(0);
     expect(JSON.parse(created.stdout)).toMatchObject({ dir: app, changed: true });
@@ -110,10 +124,13 @@ describe("an app made by tessera create", () => {
     // Our packages from this workspace: the core as a packed tarball (its dist/, as npm would
     // install it). The CLI, a development tool, runs from the workspace instead of being installed.
     const tarball = await timed("pack", () => packPackage("auth-core", root));
+    const devDb = await timed("pack dev-db", () => packPackage("dev-db", root));
     const pkg = JSON.parse(await readFile(join(app, "package.json"), "utf8"));
     expect(pkg.dependencies["@tessera/auth-core"]).toBe("^0.1.0");
     expect(pkg.devDependencies["@tessera/cli"]).toBe("^0.1.0");
+    expect(pkg.devDependencies["@tessera/dev-db"]).toBe("^0.1.0");
     pkg.dependencies["@tessera/auth-core"] = `file:${tarball}`;
+    pkg.devDependencies["@tessera/dev-db"] = `file:${devDb}`;
     delete pkg.devDependencies["@tessera/cli"];
     await writeFile(join(app, "package.json"), `${JSON.stringify(pkg, null, 2)}\n`);
     // Third-party packages come from pnpm's store where it has them (the workspace fills it).

@@ -59,6 +59,10 @@ beforeAll(async () => {
       tarballs["dev-db"]!,
       "typescript@5.9",
       "@types/node@20",
+      // The consumer uses the React entry, whose components are typed with React's own types: a
+      // TypeScript React app has them (react is an optional peer of the core).
+      "react@18",
+      "@types/react@18",
     ],
     app,
   );
