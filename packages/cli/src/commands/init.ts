@@ -151,12 +151,15 @@ function configFile(answers: Answers): string {
  */
 import type { AuthOptions } from "@tessera/auth-core";
 
-// The app's .env, beside this file — not the working directory's, so a \`tessera\` command run in a
-// subfolder of the app reads the same database and secret as the app.
-try {
-  process.loadEnvFile(new URL(".env", import.meta.url));
-} catch {
-  // No .env: the environment is already set.
+// The app's .env: the one beside this file, so a \`tessera\` command run in a subfolder of the app
+// reads the same database and secret as the app; then the working directory's (a built server has
+// this file bundled elsewhere). A variable already set is never replaced.
+for (const file of [new URL(".env", import.meta.url), ".env"]) {
+  try {
+    process.loadEnvFile(file);
+  } catch {
+    // No such .env: the environment is already set.
+  }
 }
 
 const options: AuthOptions = {
