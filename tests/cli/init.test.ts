@@ -4,8 +4,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createAction } from "../../packages/cli/src/commands/create.ts";
-import { initAction } from "../../packages/cli/src/commands/init.ts";
 import { toKnownError } from "../../packages/cli/src/errors.ts";
+import { initAction } from "../../packages/cli/src/init-app.ts";
 import { buildCli, runCli } from "./cli-process.ts";
 import { testRun } from "./run-context.ts";
 

@@ -70,7 +70,8 @@ describe("the language of a user's mails", () => {
       name: "Kim",
       email: "kim@example.com",
       password: PASSWORD,
-      language: "en",
+      // Portuguese: a well-formed BCP 47 tag of a language outside the eight ("en" now names ENG).
+      language: "pt-BR",
     });
     expect(signUp.status).toBe(400);
     expect(await t.db.collection("users").countDocuments()).toBe(0);

@@ -5,7 +5,6 @@ export { dbStartAction } from "./commands/db.ts";
 export { type DoctorResult, doctorAction } from "./commands/doctor.ts";
 export { exportAction, type UserExport } from "./commands/export.ts";
 export { importAction } from "./commands/import.ts";
-export { type InitResult, initAction } from "./commands/init.ts";
 export {
   exitCodeOf as invitationsExitCode,
   type InvitationRow,
@@ -36,6 +35,7 @@ export {
 } from "./commands/users.ts";
 export { CliError, EXIT } from "./errors.ts";
 export { type ImportReport, importFrom } from "./importers.ts";
+export { type InitResult, initAction } from "./init-app.ts";
 export { checkDataInvariants, type Finding, type InvariantOptions } from "./invariants.ts";
 export type { Io } from "./io.ts";
 export type { RunContext } from "./kit.ts";

@@ -4,7 +4,7 @@
  * The API itself always answers the English catalogue message (docs/decisions/, "Languages").
  */
 import type { ErrorCode } from "../errors/catalogue.ts";
-import { LANGUAGE_TAGS, LANGUAGES, type Language } from "./languages.ts";
+import { type Language, languageOf } from "./languages.ts";
 import { deMessages } from "./messages/de.ts";
 import { enMessages } from "./messages/en.ts";
 import { esMessages } from "./messages/es.ts";
@@ -54,8 +54,6 @@ export function catalogueMessage(
  * eight codes; null when it is none of them — for a cookie or an Accept-Language entry.
  */
 export function languageFromTag(tag: string): Language | null {
-  const value = tag.trim();
-  if ((LANGUAGES as readonly string[]).includes(value)) return value as Language;
-  const primary = value.split(/[-_]/)[0]?.toLowerCase();
-  return LANGUAGES.find((language) => LANGUAGE_TAGS[language] === primary) ?? null;
+  // Lenient where a header or cookie is: spaces around it, `_` for `-` (de_AT); then languageOf.
+  return languageOf(tag.trim().replace(/_/g, "-"));
 }

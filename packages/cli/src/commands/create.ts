@@ -6,7 +6,6 @@ import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { Command } from "commander";
 import { CliError, EXIT, usageError } from "../errors.ts";
-import { contextOf, type RunContext } from "../kit.ts";
 import {
   type InitOptions,
   type InitResult,
@@ -14,7 +13,8 @@ import {
   printInit,
   templatesDir,
   withInitOptions,
-} from "./init.ts";
+} from "../init-app.ts";
+import { contextOf, type RunContext } from "../kit.ts";
 
 export interface CreateOptions extends InitOptions {
   /** Pack the workspace's packages into vendor/ when run from a checkout (default false; the command's default true). */
