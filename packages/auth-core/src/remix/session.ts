@@ -54,6 +54,13 @@ export interface SessionHelperOptions {
 export function createSessionHelpers(source: AuthSource, options: SessionHelperOptions = {}) {
   const signInPath = options.signInPath ?? "/sign-in";
   const signedInPath = options.signedInPath ?? "/";
+  // The operator API (all endpoints' methods) made once per auth, not on every requireRole.
+  const operators = new WeakMap<object, ReturnType<typeof createOperatorApi>>();
+  const operatorOf = (auth: Parameters<typeof createOperatorApi>[0]) => {
+    let api = operators.get(auth);
+    if (!api) operators.set(auth, (api = createOperatorApi(auth, "remix-require-role")));
+    return api;
+  };
 
   /**
    * The signed-in caller's session and user, or null (one get-session call). `fresh`: read from the
@@ -121,7 +128,7 @@ export function createSessionHelpers(source: AuthSource, options: SessionHelperO
   async function requireRole(request: Request, roles: string | readonly string[]): Promise<SessionAndUser> {
     const data = await requireSession(request, { fresh: true });
     const auth = await resolveAuth(source);
-    const { data: user } = await createOperatorApi(auth, "remix-require-role").getUser({
+    const { data: user } = await operatorOf(auth).getUser({
       query: { id: data.user.id },
     });
     if (user.banned) throw refusal(403, "Forbidden");
