@@ -57,8 +57,10 @@ export function createSessionHelpers(source: AuthSource, options: SessionHelperO
   // The operator API (all endpoints' methods) made once per auth, not on every requireRole.
   const operators = new WeakMap<object, ReturnType<typeof createOperatorApi>>();
   const operatorOf = (auth: Parameters<typeof createOperatorApi>[0]) => {
-    let api = operators.get(auth);
-    if (!api) operators.set(auth, (api = createOperatorApi(auth, "remix-require-role")));
+    const known = operators.get(auth);
+    if (known) return known;
+    const api = createOperatorApi(auth, "remix-require-role");
+    operators.set(auth, api);
     return api;
   };
 
