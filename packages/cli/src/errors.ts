@@ -1,5 +1,5 @@
 /**
- * Exit codes (documented in `tessera --help` and the README) and the one error type the top-level
+ * Exit codes (documented in `tessera --help` and docs/cli.md) and the one error type the top-level
  * handler prints without a stack.
  */
 export const EXIT = {

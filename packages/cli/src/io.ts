@@ -41,7 +41,7 @@ export function writeLine(stream: Writable, line = ""): void {
   stream.write(`${line}\n`);
 }
 
-/** One JSON document on stdout (stable shapes: README "CLI"). */
+/** One JSON document on stdout (stable shapes: docs/cli.md). */
 export function writeJson(io: Io, value: unknown): void {
   writeLine(io.stdout, JSON.stringify(value, null, 2));
 }

@@ -44,7 +44,7 @@ export function createProgram(): Command {
         "the app's options module (default: tessera.config.ts here or above)",
       ).env("TESSERA_CONFIG"),
     )
-    .option("--json", "print one JSON document on stdout (stable shapes, see the README)")
+    .option("--json", "print one JSON document on stdout (its shapes: docs/cli.md)")
     .option("--no-color", "no colours (NO_COLOR and TERM=dumb are honoured too)")
     .addHelpText("after", FOOTER)
     .showHelpAfterError("(run with --help for usage)")

@@ -29,7 +29,7 @@ export interface InvitationsSendOptions {
 
 type InvitationRowStatus = "sent" | "would-send" | "skipped" | "refused";
 
-/** One CSV row's outcome (README "CLI": the stable --json shape). */
+/** One CSV row's outcome (docs/cli.md: the stable --json shape). */
 export interface InvitationRow {
   line: number;
   email: string;
