@@ -89,22 +89,33 @@ fi
 `;
 }
 
-function fishScript(nodes: CompletionNode[]): string {
-  const lines = ["# tessera completion for fish: save it as ~/.config/fish/completions/tessera.fish"];
-  lines.push("complete -c tessera -f");
+/**
+ * Fish: `__tessera_at <path>` walks the typed words as the bash script does (the command path they
+ * spell) and answers whether it is `<path>`, so each line applies at exactly one path. Fish's `__fish_seen_subcommand_from`
+ * cannot tell `tessera create` from `tessera users create`, so it is not used.
+ */
+function fishScript(nodes: CompletionNode[], globals: string[]): string {
+  const paths = nodes.filter((node) => node.path !== "").map((node) => quote(node.path));
+  const lines = [
+    "# tessera completion for fish: save it as ~/.config/fish/completions/tessera.fish",
+    "function __tessera_at",
+    '  set -l path ""',
+    "  for word in (commandline -opc)[2..-1]",
+    '    set -l candidate (string trim -- "$path $word")',
+    `    contains -- $candidate ${paths.join(" ")}; and set path $candidate`,
+    "  end",
+    '  test "$path" = "$argv[1]"',
+    "end",
+    "complete -c tessera -f",
+  ];
+  const global = new Set(globals);
   for (const node of nodes) {
-    const parts = node.path === "" ? [] : node.path.split(" ");
-    // The node is where the typed words reach when each of its names was typed, and none of its
-    // subcommands yet.
-    const reached = parts.map((part) => `__fish_seen_subcommand_from ${part}`);
-    const notDeeper =
-      node.subcommands.length > 0 ? [`not __fish_seen_subcommand_from ${node.subcommands.join(" ")}`] : [];
-    const condition = node.path === "" ? ["__fish_use_subcommand"] : [...reached, ...notDeeper];
-    const when = quote(condition.join("; and "));
+    const when = `'__tessera_at "${node.path}"'`;
     if (node.subcommands.length > 0)
       lines.push(`complete -c tessera -n ${when} -a ${quote(node.subcommands.join(" "))}`);
     for (const option of node.options) {
-      const scope = node.path === "" ? "" : ` -n ${quote(reached.join("; and "))}`;
+      // Global options apply at every path (commander reads them anywhere): one line, no condition.
+      const scope = node.path === "" && global.has(option.flag) ? "" : ` -n ${when}`;
       lines.push(`complete -c tessera${scope} -l ${option.flag.slice(2)} -d ${quote(option.description)}`);
     }
   }
@@ -120,7 +131,7 @@ function completionScript(program: Command, shell: "bash" | "zsh" | "fish"): str
   );
   if (shell === "bash") return bashScript(nodes, globals);
   if (shell === "zsh") return zshScript(nodes, globals);
-  return fishScript(nodes);
+  return fishScript(nodes, globals);
 }
 
 export const completionCommand = new Command("completion")
