@@ -1,6 +1,6 @@
 import type { Collections } from "./collections.ts";
-import { isDuplicateKeyError } from "./connect.ts";
 import { findFirst } from "./find-page.ts";
+import { upsertRetryingRace } from "./upsert.ts";
 
 /**
  * The listing versions that keep the two listing caches (db/listing-cache.ts) correct. Admin
@@ -40,19 +40,15 @@ export async function readUsersListingVersion(collections: Collections): Promise
 }
 
 /**
- * After a write to users, their claims or their timeline, by the users store's write functions
- * (features/users/store.ts and its claims and timeline stores). The first bump creates
- * the document; two first bumps at once meet the `_id` index, and the loser bumps the winner's.
+ * After a write to users, their claims or their timeline, by their owners' write functions
+ * (features/users/store.ts, claims-store.ts) and the timeline's repair (repairs.ts). The first bump creates
+ * the document; two first bumps at once meet the `_id` index, and the loser bumps the winner's
+ * (db/upsert.ts).
  */
 export async function bumpUsersListing(collections: Collections): Promise<void> {
-  const bump = () =>
-    collections.listingVersions.updateOne({ _id: USERS }, { $inc: { version: 1 } }, { upsert: true });
-  await runListingBump(async () => {
-    try {
-      await bump();
-    } catch (error) {
-      if (!isDuplicateKeyError(error)) throw error;
-      await bump();
-    }
-  });
+  await runListingBump(() =>
+    upsertRetryingRace(() =>
+      collections.listingVersions.updateOne({ _id: USERS }, { $inc: { version: 1 } }, { upsert: true }),
+    ),
+  );
 }

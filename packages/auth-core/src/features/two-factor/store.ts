@@ -1,8 +1,8 @@
 import type { ObjectId } from "mongodb";
 import type { Collections } from "../../db/collections.ts";
-import { isDuplicateKeyError } from "../../db/connect.ts";
 import type { TwoFactorDoc, VerificationDoc } from "../../db/documents.ts";
 import { type RemovableRows, removableRowsOf } from "../../db/stored-rows.ts";
+import { upsertRetryingRace } from "../../db/upsert.ts";
 import {
   deleteVerification,
   deleteVerificationsWithPrefixes,
@@ -27,12 +27,9 @@ export function findTwoFactor(collections: Collections, userId: ObjectId): Promi
  */
 export async function saveTwoFactor(collections: Collections, doc: TwoFactorDoc): Promise<void> {
   const { _id, ...fields } = doc;
-  try {
-    await collections.twoFactors.replaceOne({ userId: doc.userId }, fields, { upsert: true });
-  } catch (error) {
-    if (!isDuplicateKeyError(error)) throw error;
-    await collections.twoFactors.replaceOne({ userId: doc.userId }, fields);
-  }
+  await upsertRetryingRace(() =>
+    collections.twoFactors.replaceOne({ userId: doc.userId }, fields, { upsert: true }),
+  );
 }
 
 export async function markTwoFactorVerified(
