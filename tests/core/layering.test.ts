@@ -102,13 +102,12 @@ function clientImportViolations(): string[] {
  * `COLLECTION_NAMES.<x>`, or taken out of `collections` by destructuring) in one module, its owner,
  * whose write functions also do what must follow a write (listing bumps, the timeline entry, the
  * address claim). The one declared exception: db/migrations/ (schema and data migrations, frozen as
- * they shipped) and db/collections.ts, which declares them all. An owner ending in `*store.ts` is a
- * feature's store files (its folder's files whose name ends in store.ts).
+ * they shipped) and db/collections.ts, which declares them all.
  */
 const COLLECTION_OWNERS: Record<string, string> = {
-  users: "features/users/*store.ts",
-  emailClaims: "features/users/*store.ts",
-  userTimeline: "features/users/*store.ts",
+  users: "features/users/store.ts",
+  emailClaims: "features/users/claims-store.ts",
+  userTimeline: "features/users/timeline-store.ts",
   accounts: "db/accounts.ts",
   verifications: "db/verifications.ts",
   sessions: "features/session/store.ts",
@@ -135,18 +134,6 @@ const COLLECTION_OWNERS: Record<string, string> = {
  */
 const PENDING_OWNERS: readonly string[] = [];
 
-/** Whether `file` is `owner` (or, for `<folder>/*store.ts`, one of that folder's store files). */
-function isOwnerFile(owner: string, file: string): boolean {
-  if (!owner.endsWith("/*store.ts")) return owner === file;
-  const folder = owner.slice(0, -"*store.ts".length);
-  return file.startsWith(folder) && !file.slice(folder.length).includes("/") && file.endsWith("store.ts");
-}
-
-/** The files of an owner (one, or a feature's store files). */
-function ownerFiles(owner: string): string[] {
-  return [...graph.keys()].filter((file) => isOwnerFile(owner, file));
-}
-
 /** Every `<collection> in <file>` of a file naming a collection it does not own. */
 function collectionsNamedOutsideOwners(): string[] {
   const found = new Set<string>();
@@ -160,7 +147,7 @@ function collectionsNamedOutsideOwners(): string[] {
       ),
     ];
     for (const name of named)
-      if (Object.hasOwn(COLLECTION_OWNERS, name) && !isOwnerFile(COLLECTION_OWNERS[name]!, file))
+      if (Object.hasOwn(COLLECTION_OWNERS, name) && COLLECTION_OWNERS[name] !== file)
         found.add(`${name} in ${file}`);
   }
   return [...found].sort();
@@ -257,8 +244,8 @@ describe("layering of packages/auth-core/src", () => {
   it("a collection is named (collections.<x>) only in its owner", () => {
     // A guard against a wrong reading: every owner names its collections.
     for (const [name, owner] of Object.entries(COLLECTION_OWNERS)) {
-      const text = ownerFiles(owner).map((file) => readFileSync(join(SOURCE_ROOT, file), "utf8"));
-      expect(text.join("\n"), `${name} in ${owner}`).toMatch(new RegExp(`\\b${name}\\b`));
+      const text = readFileSync(join(SOURCE_ROOT, owner), "utf8");
+      expect(text, `${name} in ${owner}`).toMatch(new RegExp(`\\b${name}\\b`));
     }
     expectOnlyKnown(collectionsNamedOutsideOwners(), PENDING_OWNERS);
   });

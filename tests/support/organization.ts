@@ -113,23 +113,33 @@ export function useFixtures(defaults: Overrides = {}): (overrides?: Overrides) =
   };
 }
 
-type InsertOne = (doc: never) => Promise<unknown>;
+type Write = (...args: never[]) => Promise<unknown>;
 
 /**
- * Runs `before` once, just before the next insert into `collection` reaches the database: forces
- * the interleaving a race test needs (a deletion winning just ahead of the racing request's write),
- * which Promise.all would hit only sometimes.
+ * Runs `before` once, just before the next `method` call on `collection` reaches the database:
+ * forces the interleaving a race test needs (a deletion winning just ahead of the racing request's
+ * write), which Promise.all would hit only sometimes.
  */
+export function beforeNextWrite(
+  f: Fixture,
+  collection: "members" | "teams" | "invitations" | "teamMembers" | "users",
+  method: "insertOne" | "deleteOne",
+  before: () => Promise<unknown>,
+): void {
+  const target = f.t.auth.context.collections[collection] as unknown as Record<typeof method, Write>;
+  const original = target[method].bind(target);
+  target[method] = async (...args: never[]) => {
+    target[method] = original;
+    await before();
+    return original(...args);
+  };
+}
+
+/** beforeNextWrite of the next insert into `collection`. */
 export function beforeNextInsert(
   f: Fixture,
   collection: "members" | "teams" | "invitations" | "teamMembers",
   before: () => Promise<unknown>,
 ): void {
-  const target = f.t.auth.context.collections[collection] as unknown as { insertOne: InsertOne };
-  const original = target.insertOne.bind(target);
-  target.insertOne = async (doc: never) => {
-    target.insertOne = original;
-    await before();
-    return original(doc);
-  };
+  beforeNextWrite(f, collection, "insertOne", before);
 }

@@ -37,7 +37,7 @@ export interface UserDoc {
  * is two lookups by `_id`. Written before the user (or the user's new address) and checked against
  * the user when read: a claim whose user is gone or now has another address is stale and is taken
  * over by the next claimer; the unique email index on users still decides between writers
- * (features/users/store.ts claimEmail, repairEmailClaim).
+ * (features/users/store.ts takeEmailClaim, repairEmailClaim).
  */
 export interface EmailClaimDoc {
   _id: string;
@@ -47,7 +47,7 @@ export interface EmailClaimDoc {
 
 /**
  * The users in creation order (docs/scale.md): `_id` is `t` + the creation time + the user id
- * (db/ids.ts timelineIdOf; owner: features/users/store.ts), so the newest users are the first rows of an `_id`
+ * (db/ids.ts timelineIdOf; owner: features/users/timeline-store.ts), so the newest users are the first rows of an `_id`
  * range in descending order. Written before the user, removed after it; admin list-users reads it
  * only when its count is the users' count and every entry read has its user.
  */

@@ -137,7 +137,7 @@ describe("sign-in of a banned user", () => {
     t.advance(61);
     // The new ban lands right after the sign-in read the user with its expired ban (the read is a
     // `find` command on users: db/find-page.ts findFirst).
-    const db = t.auth.context.collections.users.db as unknown as { command: (...args: never[]) => unknown };
+    const db = t.auth.context.collections.db as unknown as { command: (...args: never[]) => unknown };
     const original = db.command.bind(db);
     db.command = async (...args: never[]) => {
       const found = await original(...args);

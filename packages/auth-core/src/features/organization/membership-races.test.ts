@@ -1,6 +1,12 @@
 import { ObjectId } from "mongodb";
 import { describe, expect, it } from "vitest";
-import { beforeNextInsert, errorBody, type Fixture, useFixtures } from "#test/organization.ts";
+import {
+  beforeNextInsert,
+  beforeNextWrite,
+  errorBody,
+  type Fixture,
+  useFixtures,
+} from "#test/organization.ts";
 
 /**
  * add-member (server-only) and add-team-member racing the deletion of what they point at, against
@@ -93,18 +99,12 @@ describe("add-member racing a team's removal or the user's deletion", () => {
     const f = await fixture(WITH_DELETION);
     // Just before the deletion removes the user row (after it left every organization), add-member
     // inserts a membership and still finds the user: it answers 200; the deletion must not leave it.
-    const users = f.t.auth.context.collections.users as unknown as {
-      deleteOne: (filter: never) => Promise<unknown>;
-    };
-    const original = users.deleteOne.bind(users);
     let added: unknown = null;
-    users.deleteOne = async (filter: never) => {
-      users.deleteOne = original;
+    beforeNextWrite(f, "users", "deleteOne", async () => {
       added = (
         await f.t.auth.api.addMember({ body: { organizationId: f.A, userId: f.X.userId, role: "member" } })
       ).data;
-      return original(filter);
-    };
+    });
     const deleted = await f.X.browser.post("/delete-user", { password: "correct horse battery" });
     expect(deleted.status).toBe(200);
     expect(added).toMatchObject({ organizationId: f.A, userId: f.X.userId });

@@ -2,18 +2,19 @@
 
 /**
  * Storage operations other features run on users, their address claims and their timeline (owned by
- * store.ts, claims-store.ts and timeline-store.ts: each write there also writes what follows it)
- * and on the credential account (db/accounts.ts).
+ * store.ts, claims-store.ts and timeline-store.ts: a user write in store.ts also writes the claim and
+ * the entry that follow it; repairs.ts checks them against the users) and on the credential account
+ * (db/accounts.ts).
  */
 export {
   accountIdOf,
   deleteAdminChosenPassword,
+  deleteCredentialAccount,
   findCredentialAccount,
   insertAccountsInBulk,
   updateAccountFieldsReturning,
 } from "../../db/accounts.ts";
 export { checkUserNotBanned, isBanActive, LIFTED_BAN } from "./ban.ts";
-export { type EmailClaimGaps, findUserByEmail, repairEmailClaims } from "./claims-store.ts";
 /** For endpoints of other features: users' refusals as catalogue errors. */
 export { assertPasswordAllowed, assertUserPassword, bannedUserError } from "./endpoints/guards.ts";
 export {
@@ -21,6 +22,13 @@ export {
   findUsersPageByTimeline,
   type UsersPage,
 } from "./listing.ts";
+export {
+  type EmailClaimGaps,
+  findTimelineGaps,
+  reconcileUserTimeline,
+  repairEmailClaims,
+  repairUserTimeline,
+} from "./repairs.ts";
 export {
   createCredentialAccount,
   createUser,
@@ -38,6 +46,7 @@ export {
   findMemberUsers,
   findMemberUsersRaw,
   findSignUpDatesSince,
+  findUserByEmail,
   findUserById,
   findUsersPage,
   insertUsersInBulk,
@@ -45,4 +54,3 @@ export {
   updateUserMovingAddress,
   userRowsForChecks,
 } from "./store.ts";
-export { findTimelineGaps, reconcileUserTimeline, repairUserTimeline } from "./timeline-store.ts";

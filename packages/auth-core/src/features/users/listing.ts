@@ -3,8 +3,8 @@ import type { UserDoc } from "../../db/documents.ts";
 import { type ObjectId, timelineIdOf, userIdOfTimelineId } from "../../db/ids.ts";
 import { prefixRange } from "../../db/prefix.ts";
 import { findClaimedUserIds } from "./claims-store.ts";
-import { findUsersByIds } from "./store.ts";
-import { findTimelinePage } from "./timeline-store.ts";
+import { countAllUsers, findUsersByIds } from "./store.ts";
+import { countTimelineEntries, findTimelineEntryIds } from "./timeline-store.ts";
 
 /**
  * Admin list-users' two indexed reads of all users (docs/scale.md), composed from the users store's
@@ -30,7 +30,11 @@ export async function findUsersPageByTimeline(
   offset: number,
   limit: number,
 ): Promise<UsersPage | null> {
-  const { entryIds, users: total, entries } = await findTimelinePage(collections, direction, offset, limit);
+  const [entryIds, total, entries] = await Promise.all([
+    findTimelineEntryIds(collections, direction, offset, limit),
+    countAllUsers(collections),
+    countTimelineEntries(collections),
+  ]);
   if (total !== entries) return null;
   if (entryIds.length === 0) return { users: [], total };
   const userIds: ObjectId[] = [];

@@ -13,8 +13,15 @@ import { ObjectId } from "../../db/ids.ts";
 import { AuthError } from "../../errors/auth-error.ts";
 import { applyAfterHook, applyBeforeHook } from "../hooks.ts";
 import { clearSignInFailures } from "../sign-in-throttle/index.ts";
-import { releaseEmail, repairEmailClaim, takeEmailClaim } from "./claims-store.ts";
-import { findUserById, insertUser, updateUserFields, updateUserMovingAddress } from "./store.ts";
+import { releaseEmail } from "./claims-store.ts";
+import {
+  findUserById,
+  insertUser,
+  repairEmailClaim,
+  takeEmailClaim,
+  updateUserFields,
+  updateUserMovingAddress,
+} from "./store.ts";
 import { addToTimeline, removeFromTimeline } from "./timeline-store.ts";
 
 /**

@@ -1,24 +1,34 @@
-import type { Filter, ObjectId } from "mongodb";
+import type { Filter } from "mongodb";
 import type { AuthContext } from "../../context.ts";
 import type { Collections } from "../../db/collections.ts";
 import { insertManyIgnoringDuplicates } from "../../db/connect.ts";
 import type { UserDoc } from "../../db/documents.ts";
 import { findFirst, findPage, type PageQuery } from "../../db/find-page.ts";
-import { timelineIdOf } from "../../db/ids.ts";
+import { ObjectId } from "../../db/ids.ts";
 import { bumpUsersListing } from "../../db/listing-version.ts";
 import { findRawPage, type RawPage } from "../../db/raw-page.ts";
 import { type StoredRows, storedRowsOf } from "../../db/stored-rows.ts";
-import { claimEmail, releaseEmail, repairEmailClaim } from "./claims-store.ts";
-import { removeFromTimeline } from "./timeline-store.ts";
+import {
+  claimAddressesInBulk,
+  deleteClaim,
+  findClaim,
+  insertClaim,
+  pointClaimAt,
+  releaseEmail,
+} from "./claims-store.ts";
+import { addManyToTimeline, removeFromTimeline } from "./timeline-store.ts";
 
 /**
- * The owner of `users`, with claims-store.ts (`emailClaims`: one row per address, how a user is
- * found by email and how races for an address are decided) and timeline-store.ts (`userTimeline`:
- * one entry per user, what admin list-users pages through, docs/scale.md). Each write function here
- * also writes the claim, the timeline entry and the listing bumps its write needs, so no caller can
- * forget one. Other features, the operator API and the CLI reach these tables only through
+ * The owner of `users`, the one file naming it. Each write function here also writes what follows
+ * it — the address claim (claims-store.ts, owner of `emailClaims`), the timeline entry
+ * (timeline-store.ts, owner of `userTimeline`) and the listing bumps — so no caller can forget one;
+ * the decisions about whose a claim is read users, so they live here too (takeEmailClaim,
+ * repairEmailClaim). Other features, the operator API and the CLI reach these tables only through
  * features/users' face.
  */
+
+/** An `_id` no user has: what an unclaimed address's second lookup asks for. */
+export const NOBODY = new ObjectId("000000000000000000000000");
 
 /**
  * What a write of a user's shown fields needs: the collections, and the organizations' hand-over
@@ -49,24 +59,8 @@ async function bumpListingsOfUserWrite(
  */
 export async function insertUsersInBulk(collections: Collections, docs: UserDoc[]): Promise<UserDoc[]> {
   if (docs.length === 0) return [];
-  const claims = docs.map((doc) => ({ _id: doc.email, userId: doc._id, createdAt: doc.createdAt }));
-  const unclaimed = await insertManyIgnoringDuplicates(collections.emailClaims, claims);
-  // A claim already held by the same user id is this user's own, left by a run that stopped
-  // between the claims and the users (an interrupted import): it counts as claimed.
-  const ownClaims =
-    unclaimed.size === 0
-      ? []
-      : await collections.emailClaims
-          .find({ _id: { $in: [...unclaimed].map((index) => docs[index]!.email) } })
-          .toArray();
-  const ownedBy = new Map(ownClaims.map((claim) => [claim._id, claim.userId.toHexString()]));
-  const claimed = docs.filter(
-    (doc, index) => !unclaimed.has(index) || ownedBy.get(doc.email) === doc._id.toHexString(),
-  );
-  await insertManyIgnoringDuplicates(
-    collections.userTimeline,
-    claimed.map((doc) => ({ _id: timelineIdOf(doc.createdAt, doc._id), userId: doc._id })),
-  );
+  const claimed = await claimAddressesInBulk(collections, docs);
+  await addManyToTimeline(collections, claimed);
   const refused = await insertManyIgnoringDuplicates(collections.users, claimed);
   await bumpUsersListing(collections);
   return claimed.filter((_, index) => !refused.has(index));
@@ -128,6 +122,57 @@ export function findUserById(collections: Collections, userId: ObjectId): Promis
 }
 
 /**
+ * The user holding the address: its claim, then the user by `_id` — both lookups by `_id`
+ * (docs/scale.md), whatever the number of users, also for an address nobody has. A claim whose user
+ * is gone or holds another address answers null.
+ */
+export async function findUserByEmail(collections: Collections, email: string): Promise<UserDoc | null> {
+  const claim = await findClaim(collections, email);
+  // An address nobody has costs the same two commands (sign-in must not tell it apart).
+  return findFirst(collections.users, { _id: claim?.userId ?? NOBODY, email: { $eq: email } });
+}
+
+/**
+ * Claims the address for the user before the user (or its new address) is written; null when
+ * another user holds it. A claim whose user is gone or holds another address (a crash between claim
+ * and write, or a write that lost) is stale: it is deleted and the insert tried again, and of
+ * concurrent claimers exactly one insert wins (a unique `_id`). The unique email index on users stays
+ * the arbiter between a claimer and a user written meanwhile: the loser's write fails, and
+ * repairEmailClaim points the claim at whoever holds the address. `abandonedBy`: the user id of a
+ * stale claim whose user does not exist at all — a sign-up cut by a crash after its claim (and perhaps
+ * its credential account, written before the user: service.ts storeUser), or one still in flight.
+ */
+export async function takeEmailClaim(
+  collections: Collections,
+  email: string,
+  userId: ObjectId,
+  now: Date,
+): Promise<{ abandonedBy: ObjectId | null } | null> {
+  let abandonedBy: ObjectId | null = null;
+  for (let attempt = 0; attempt < 3; attempt++) {
+    if (await insertClaim(collections, email, userId, now)) return { abandonedBy };
+    const claim = await findClaim(collections, email);
+    if (!claim) continue;
+    if (claim.userId.equals(userId)) return { abandonedBy };
+    const holder = await collections.users.findOne({ _id: claim.userId }, { projection: { email: 1 } });
+    if (holder?.email === email) return null;
+    abandonedBy = holder ? null : claim.userId;
+    await releaseEmail(collections, email, claim.userId);
+  }
+  return null;
+}
+
+/**
+ * After a user write lost to the unique email index: the claim goes to the user who holds the
+ * address (found by scanning users — only ever on this conflict), or away when nobody does.
+ */
+export async function repairEmailClaim(collections: Collections, email: string, now: Date): Promise<void> {
+  const holder = await collections.users.findOne({ email: { $eq: email } });
+  if (holder) await pointClaimAt(collections, email, holder._id, now);
+  else await deleteClaim(collections, email);
+}
+
+/**
  * Compare-and-set write on a user (FerretDB has no transactions): applies `fields` only while the
  * user still has `expectedEmail` (and, when given, `expectedVerified`). Null when the user is gone or
  * no longer matches — a concurrent verification or email change won. Throws the driver's duplicate
@@ -171,7 +216,7 @@ export async function updateUserMovingAddress(
   const { collections } = writer;
   // docs/scale.md: of users moving to one address, the claim lets one win.
   const moving = fields.email !== undefined && fields.email !== user.email ? fields.email : undefined;
-  if (moving !== undefined && !(await claimEmail(collections, moving, user._id, now))) return "taken";
+  if (moving !== undefined && !(await takeEmailClaim(collections, moving, user._id, now))) return "taken";
   let updated: UserDoc | null;
   try {
     updated =
@@ -262,4 +307,30 @@ export async function findSignUpDatesSince(collections: Collections, from: Date)
 /** `tessera doctor`'s and `tessera import`'s view of the users (db/stored-rows.ts): reads only. */
 export function userRowsForChecks(collections: Collections): StoredRows {
   return storedRowsOf(collections.users);
+}
+
+/** The number of users, from the collection's metadata (one command, no scan). */
+export function countAllUsers(collections: Collections): Promise<number> {
+  return collections.users.estimatedDocumentCount();
+}
+
+/** Every user's address, streamed (repairs.ts: the claims' check). */
+export function readUserAddresses(collections: Collections): AsyncIterable<Pick<UserDoc, "_id" | "email">> {
+  return collections.users.find({}, { projection: { email: 1 } });
+}
+
+/** Every user's sign-up time, streamed (repairs.ts: the timeline's check). */
+export function readUserSignUps(collections: Collections): AsyncIterable<Pick<UserDoc, "_id" | "createdAt">> {
+  return collections.users.find({}, { projection: { _id: 1, createdAt: 1 } });
+}
+
+/** Which of the users of `ids` exist (hex ids; one `$in` read by `_id`, ids only). */
+export async function findPresentUserIds(
+  collections: Collections,
+  ids: readonly ObjectId[],
+): Promise<Set<string>> {
+  const found = await collections.users
+    .find({ _id: { $in: [...ids] } }, { projection: { _id: 1 } })
+    .toArray();
+  return new Set(found.map((user) => user._id.toHexString()));
 }
