@@ -1,7 +1,7 @@
-import { PassThrough } from "node:stream";
 import { render } from "ink-testing-library";
 import { createElement as h } from "react";
 import { describe, expect, it } from "vitest";
+import { captureIo } from "#test/captured-io.ts";
 import { startProgress } from "./progress.ts";
 import { type ProgressState, ProgressView } from "./progress-view.ts";
 
@@ -42,32 +42,13 @@ describe("ProgressView (Ink)", () => {
 
 describe("startProgress on a terminal", () => {
   it("draws on stderr and leaves the summary there, with nothing on stdout", async () => {
-    const stdout = new PassThrough();
-    const stderr = new PassThrough();
-    let out = "";
-    let err = "";
-    stdout.on("data", (chunk: Buffer) => {
-      out += chunk.toString();
-    });
-    stderr.on("data", (chunk: Buffer) => {
-      err += chunk.toString();
-    });
-    const io = {
-      stdin: new PassThrough(),
-      stdout,
-      stderr,
-      interactive: true,
-      stdoutIsTTY: false,
-      color: false,
-      env: {},
-      cwd: process.cwd(),
-    };
+    const { io, stdout, stderr } = captureIo({ interactive: true });
     const progress = await startProgress({ io, json: false, connection: {} }, "migrate");
     progress.step("0001-users", 1, 2);
     await tick();
     progress.step("0002-sessions", 2, 2);
     await progress.finish("applied 2");
-    expect(err).toContain("✔ migrate: applied 2");
-    expect(out).toBe("");
+    expect(stderr()).toContain("✔ migrate: applied 2");
+    expect(stdout()).toBe("");
   });
 });
