@@ -6,6 +6,14 @@ export default defineConfig({
   resolve: {
     alias: [
       { find: /^#test\/(.*)$/, replacement: fileURLToPath(new URL("./tests/support/$1", import.meta.url)) },
+      // The tests' software authenticator (tests/support/software-authenticator.ts) encodes CBOR with
+      // the core's dev dependency; tests/ does not list it (tsconfig.json paths says the same to tsc).
+      {
+        find: /^@levischuck\/tiny-cbor$/,
+        replacement: fileURLToPath(
+          new URL("./packages/auth-core/node_modules/@levischuck/tiny-cbor/esm/index.js", import.meta.url),
+        ),
+      },
     ],
   },
   test: {

@@ -125,6 +125,7 @@ const COLLECTION_OWNERS: Record<string, string> = {
   teams: "features/organization/teams/store.ts",
   teamMembers: "features/organization/teams/store.ts",
   listingVersions: "db/listing-version.ts",
+  passkeys: "features/passkey/store.ts",
 };
 
 /**

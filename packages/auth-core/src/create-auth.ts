@@ -11,6 +11,7 @@ import {
 } from "./features/api-key/index.ts";
 import { type CleanupResult, cleanupExpired } from "./features/cleanup.ts";
 import { bumpListingsOfMemberUser } from "./features/organization/index.ts";
+import { deleteUserPasskeyData } from "./features/passkey/index.ts";
 import { type CoreEndpoint, coreEndpoints } from "./features/registry.ts";
 import { isSessionFresh, readCachedSession, readSession } from "./features/session/index.ts";
 import { clearSignInFailures } from "./features/sign-in-throttle/index.ts";
@@ -88,7 +89,12 @@ export function createAuth(input: AuthOptions): Auth {
     },
     onMemberUserChanged: bumpListingsOfMemberUser,
     // Deletion's steps 7 and 8 (features/deletion/service.ts): the order is that of the writes.
-    userDataRemovers: [deleteUserTwoFactorData, clearSignInFailures, deleteUserApiKeyData],
+    userDataRemovers: [
+      deleteUserTwoFactorData,
+      clearSignInFailures,
+      deleteUserApiKeyData,
+      deleteUserPasskeyData,
+    ],
     organizationListings: listingCacheOf(options.organization.listingCache),
     userListings: listingCacheOf(options.admin.listingCache),
     now: options.clock,

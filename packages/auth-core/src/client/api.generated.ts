@@ -9,6 +9,7 @@ import type * as Organization from "../contracts/organization.ts";
 import type * as OrganizationInvitations from "../contracts/organization-invitations.ts";
 import type * as OrganizationMembers from "../contracts/organization-members.ts";
 import type * as OrganizationTeams from "../contracts/organization-teams.ts";
+import type * as Passkey from "../contracts/passkey.ts";
 import type * as Password from "../contracts/password.ts";
 import type * as Session from "../contracts/session.ts";
 import type * as Social from "../contracts/social.ts";
@@ -48,6 +49,7 @@ export interface AuthClientApi {
   signUp: SignUpMethods;
   signIn: SignInMethods;
   twoFactor: TwoFactorMethods;
+  passkey: PasskeyMethods;
   admin: AdminMethods;
   apiKey: ApiKeyMethods;
   organization: OrganizationMethods;
@@ -71,6 +73,16 @@ export interface TwoFactorMethods {
   generateBackupCodes: PostCall<typeof TwoFactor.generateBackupCodesContract>;
   verifyBackupCode: PostCall<typeof TwoFactor.verifyBackupCodeContract>;
   disable: PostCall<typeof TwoFactor.disableTwoFactorContract>;
+}
+
+export interface PasskeyMethods {
+  generateRegisterOptions: GetCall<typeof Passkey.passkeyRegisterOptionsContract>;
+  verifyRegistration: PostCall<typeof Passkey.passkeyRegistrationContract>;
+  generateAuthenticateOptions: GetCall<typeof Passkey.passkeyAuthenticateOptionsContract>;
+  verifyAuthentication: PostCall<typeof Passkey.passkeyAuthenticationContract>;
+  listUserPasskeys: GetCall<typeof Passkey.listPasskeysContract>;
+  updatePasskey: PostCall<typeof Passkey.updatePasskeyContract>;
+  deletePasskey: PostCall<typeof Passkey.deletePasskeyContract>;
 }
 
 export interface AdminMethods {

@@ -45,6 +45,15 @@ export const ROUTES = {
     verifyBackupCode: "P/two-factor/verify-backup-code",
     disable: "P/two-factor/disable",
   },
+  passkey: {
+    generateRegisterOptions: "G/passkey/generate-register-options",
+    verifyRegistration: "P/passkey/verify-registration",
+    generateAuthenticateOptions: "G/passkey/generate-authenticate-options",
+    verifyAuthentication: "P/passkey/verify-authentication",
+    listUserPasskeys: "G/passkey/list-user-passkeys",
+    updatePasskey: "P/passkey/update-passkey",
+    deletePasskey: "P/passkey/delete-passkey",
+  },
   admin: {
     listUsers: "G/admin/list-users",
     getUser: "G/admin/get-user",

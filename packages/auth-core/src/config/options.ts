@@ -10,6 +10,7 @@ import {
   twoFactorOptionsSchema,
 } from "./feature-options.ts";
 import { hooksSchema, mailHooksSchema } from "./hooks.ts";
+import { passkeyOptionsSchema } from "./passkey-options.ts";
 import {
   type BuiltInProviderId,
   genericProviderOptionsSchema,
@@ -303,6 +304,7 @@ export const optionsSchema = z
     admin: adminOptionsSchema,
     twoFactor: twoFactorOptionsSchema,
     apiKey: apiKeyOptionsSchema,
+    passkey: passkeyOptionsSchema,
     organization: organizationOptionsSchema,
     mailer: z
       .custom<Mailer>((value) => typeof (value as Mailer)?.send === "function", "expected a Mailer")

@@ -9,6 +9,7 @@ import * as organization from "./organization.ts";
 import * as organizationInvitations from "./organization-invitations.ts";
 import * as organizationMembers from "./organization-members.ts";
 import * as organizationTeams from "./organization-teams.ts";
+import * as passkey from "./passkey.ts";
 import * as password from "./password.ts";
 import * as session from "./session.ts";
 import * as social from "./social.ts";
@@ -33,6 +34,7 @@ export const contracts: readonly AnyContract[] = [
   deletion,
   userExport,
   twoFactor,
+  passkey,
   admin,
   apiKey,
   organization,

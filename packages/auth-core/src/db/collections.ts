@@ -11,6 +11,7 @@ import type {
   MemberDoc,
   MigrationDoc,
   OrganizationDoc,
+  PasskeyDoc,
   PendingDeletionDoc,
   RateLimitDoc,
   SessionDoc,
@@ -43,6 +44,7 @@ const COLLECTION_NAMES = {
   teamMembers: "teamMembers",
   pendingDeletions: "pendingDeletions",
   listingVersions: "listingVersions",
+  passkeys: "passkeys",
 } as const;
 
 export interface Collections {
@@ -67,6 +69,7 @@ export interface Collections {
   teamMembers: Collection<TeamMemberDoc>;
   pendingDeletions: Collection<PendingDeletionDoc>;
   listingVersions: Collection<ListingVersionDoc>;
+  passkeys: Collection<PasskeyDoc>;
 }
 
 export function openCollections(db: Db): Collections {
@@ -92,6 +95,7 @@ export function openCollections(db: Db): Collections {
     teamMembers: db.collection<TeamMemberDoc>(COLLECTION_NAMES.teamMembers),
     pendingDeletions: db.collection<PendingDeletionDoc>(COLLECTION_NAMES.pendingDeletions),
     listingVersions: db.collection<ListingVersionDoc>(COLLECTION_NAMES.listingVersions),
+    passkeys: db.collection<PasskeyDoc>(COLLECTION_NAMES.passkeys),
   };
 }
 

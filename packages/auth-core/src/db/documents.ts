@@ -240,6 +240,30 @@ export interface ApiKeyUseDoc {
 }
 
 /**
+ * A passkey (features/passkey, docs/passkeys.md): a WebAuthn credential's public key and what the
+ * authenticator reported about it. Unique index on `credentialID`; `userId` lists a user's.
+ */
+export interface PasskeyDoc {
+  _id: ObjectId;
+  userId: ObjectId;
+  name: string | null;
+  /** base64url credential id, as the browser sends it (`response.id`). */
+  credentialID: string;
+  /** base64url COSE public key. */
+  publicKey: string;
+  /** The signature counter last seen; 0 for authenticators that keep none. */
+  counter: number;
+  deviceType: "singleDevice" | "multiDevice";
+  backedUp: boolean;
+  transports: string[];
+  aaguid: string | null;
+  /** base64url WebAuthn user handle given at registration: an assertion naming another is refused. */
+  userHandle: string;
+  createdAt: Date;
+  lastUsedAt: Date | null;
+}
+
+/**
  * docs/decisions/ Organization: the fields of contracts/organization-models.ts organizationModel, plus
  * `listingVersion`, bumped after each write that changes its member or invitation lists
  * (db/listing-version.ts; absent reads as 0). `slug` has a unique index; `metadata` is a record

@@ -245,6 +245,27 @@ export const ERROR_CATALOGUE = {
     message: "The expiresIn is larger than the predefined maximum value.",
   },
 
+  // Passkeys (features/passkey, docs/passkeys.md): Better Auth's passkey codes and texts where it has
+  // them; a refused ceremony says nothing about which check failed (the log does).
+  CHALLENGE_NOT_FOUND: { status: 400, message: "Challenge not found" },
+  YOU_ARE_NOT_ALLOWED_TO_REGISTER_THIS_PASSKEY: {
+    status: 401,
+    message: "You are not allowed to register this passkey",
+  },
+  FAILED_TO_VERIFY_REGISTRATION: { status: 400, message: "Failed to verify registration" },
+  PASSKEY_NOT_FOUND: { status: 404, message: "Passkey not found" },
+  AUTHENTICATION_FAILED: { status: 401, message: "Authentication failed" },
+  PASSKEY_ALREADY_REGISTERED: { status: 400, message: "This passkey is already registered" },
+  SESSION_REQUIRED: {
+    status: 401,
+    message: "Passkey registration requires an authenticated session",
+  },
+  CANNOT_REMOVE_LAST_SIGN_IN_METHOD: {
+    status: 400,
+    message:
+      "You cannot remove your only way to sign in. Add a password, a social account or another passkey first.",
+  },
+
   // Request hygiene: not in the error catalogue, needed by the HTTP layer (docs/decisions/: UPPER_SNAKE code + message)
   NOT_FOUND: { status: 404, message: "Not found" },
   METHOD_NOT_ALLOWED: { status: 405, message: "Method not allowed" },

@@ -63,6 +63,13 @@ import { removeTeam } from "./organization/teams/endpoints/remove-team.ts";
 import { removeTeamMember } from "./organization/teams/endpoints/remove-team-member.ts";
 import { setActiveTeam } from "./organization/teams/endpoints/set-active-team.ts";
 import { updateTeam } from "./organization/teams/endpoints/update-team.ts";
+import { deletePasskey } from "./passkey/endpoints/delete-passkey.ts";
+import { passkeyAuthenticateOptions } from "./passkey/endpoints/generate-authenticate-options.ts";
+import { passkeyRegisterOptions } from "./passkey/endpoints/generate-register-options.ts";
+import { listPasskeys } from "./passkey/endpoints/list-user-passkeys.ts";
+import { updatePasskey } from "./passkey/endpoints/update-passkey.ts";
+import { verifyPasskeyAuthentication } from "./passkey/endpoints/verify-authentication.ts";
+import { verifyPasskeyRegistration } from "./passkey/endpoints/verify-registration.ts";
 import { changePassword } from "./password/endpoints/change-password.ts";
 import { forgetPassword } from "./password/endpoints/forget-password.ts";
 import { requestPasswordReset } from "./password/endpoints/request-password-reset.ts";
@@ -127,6 +134,13 @@ const endpointList = [
   generateBackupCodes,
   verifyBackupCode,
   disableTwoFactor,
+  passkeyRegisterOptions,
+  verifyPasskeyRegistration,
+  passkeyAuthenticateOptions,
+  verifyPasskeyAuthentication,
+  listPasskeys,
+  updatePasskey,
+  deletePasskey,
   listUsers,
   getUser,
   createUserEndpoint,

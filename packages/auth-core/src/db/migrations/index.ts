@@ -11,6 +11,7 @@ import { activeTeamIndex } from "./0008-active-team-index.ts";
 import { keyedLookups } from "./0009-keyed-lookups.ts";
 import { userTimeline } from "./0010-user-timeline.ts";
 import { userExportIndexes } from "./0011-user-export-indexes.ts";
+import { passkeyIndexes } from "./0012-passkey-indexes.ts";
 import type { Migration } from "./types.ts";
 
 export type { Migration } from "./types.ts";
@@ -28,6 +29,7 @@ export const CORE_MIGRATIONS: readonly Migration[] = [
   keyedLookups,
   userTimeline,
   userExportIndexes,
+  passkeyIndexes,
 ];
 
 /** When each recorded migration was applied, by id (`_migrations`; `tessera migrate status`). */
