@@ -14,9 +14,10 @@ export interface ModelField {
   /**
    * objectId: stored as an ObjectId, answered as its lower-case hex string. jsonObject: stored as JSON
    * text (so that client-chosen keys never become document field names), answered as the object it
-   * holds; text that is not a JSON object reads as null, so such a field is nullable.
+   * holds; text that is not a JSON object reads as null, so such a field is nullable. permissionMap:
+   * resource → actions (`{ files: ["read"] }`), stored as that object.
    */
-  kind: "objectId" | "string" | "date" | "jsonObject";
+  kind: "objectId" | "string" | "number" | "boolean" | "date" | "jsonObject" | "permissionMap";
   /** The only values a string field may take. */
   values?: readonly string[];
   /**
@@ -24,47 +25,79 @@ export interface ModelField {
    * stored document may also lack the field (rows written before it existed), read and answered as null.
    */
   nullable?: true | "or absent";
+  /**
+   * The API value leaves the key out when the stored document lacks the field (true), or lacks it or
+   * holds null ("or null"): a field only some rows carry, whose absence keeps the others' shape.
+   */
+  optional?: true | "or null";
+  /**
+   * Not read from the stored document: the mapper is handed its value (a count the service works out,
+   * say), and the stored document's type leaves it out. Never optional.
+   */
+  computed?: true;
 }
 
 export type Model = readonly ModelField[];
 
-/** A field's API value without null: a Date, one of its `values`, or a string. */
+/** A field's API value without null: its kind's type, one of its `values`, or a string. */
 export type FieldValue<F extends ModelField> = F["kind"] extends "date"
   ? Date
-  : F["kind"] extends "jsonObject"
-    ? Record<string, unknown>
-    : F["values"] extends readonly (infer V)[]
-      ? V
-      : string;
+  : F["kind"] extends "number"
+    ? number
+    : F["kind"] extends "boolean"
+      ? boolean
+      : F["kind"] extends "jsonObject"
+        ? Record<string, unknown>
+        : F["kind"] extends "permissionMap"
+          ? Record<string, string[]>
+          : F["values"] extends readonly (infer V)[]
+            ? V
+            : string;
 
 /** `T`, or `T | null` for a nullable field. */
 export type OrNull<F extends ModelField, T> = F["nullable"] extends true | "or absent" ? T | null : T;
 
-/** The API value of a model, e.g. `{ id: string; …; createdAt: Date }`. */
-export type ModelValue<M extends Model> = { [F in M[number] as F["key"]]: OrNull<F, FieldValue<F>> };
+/** An intersection of mapped types read as one object type (optional keys stay optional). */
+export type Flat<T> = { [K in keyof T]: T[K] };
+
+/** The API value of a model, e.g. `{ id: string; …; createdAt: Date }`; optional fields as `key?`. */
+export type ModelValue<M extends Model> = Flat<
+  {
+    [F in M[number] as F["optional"] extends true | "or null" ? never : F["key"]]: OrNull<F, FieldValue<F>>;
+  } & {
+    [F in M[number] as F["optional"] extends true | "or null" ? F["key"] : never]?: FieldValue<F>;
+  }
+>;
 
 /** Keeps the fields' literal keys, kinds and values (the types above read them). */
 export function defineModel<const M extends Model>(fields: M): M {
   return fields;
 }
 
+const KIND_SCHEMAS = {
+  objectId: () => z.string(),
+  string: () => z.string(),
+  number: () => z.number(),
+  boolean: () => z.boolean(),
+  date: () => z.date(),
+  jsonObject: () => z.record(z.string(), z.unknown()),
+  permissionMap: () => z.record(z.string(), z.array(z.string())),
+} satisfies Record<ModelField["kind"], () => z.ZodType>;
+
 function fieldSchema(field: ModelField): z.ZodType {
-  const schema =
-    field.kind === "date"
-      ? z.date()
-      : field.kind === "jsonObject"
-        ? z.record(z.string(), z.unknown())
-        : field.values
-          ? z.enum(field.values as [string, ...string[]])
-          : z.string();
+  const schema = field.values ? z.enum(field.values as [string, ...string[]]) : KIND_SCHEMAS[field.kind]();
+  if (field.optional) return schema.optional();
   return field.nullable ? schema.nullable() : schema;
 }
+
+/** The schema of one key of a model's API value: an optional key's is a ZodOptional, as zod infers. */
+type KeySchema<T> = undefined extends T ? z.ZodOptional<z.ZodType<Exclude<T, undefined>>> : z.ZodType<T>;
 
 /** The zod shape of a model's API value: strictObject it, or spread it into a wider answer. */
 export function modelShape<M extends Model>(
   model: M,
-): { [K in keyof ModelValue<M>]: z.ZodType<ModelValue<M>[K]> } {
+): { [K in keyof ModelValue<M>]-?: KeySchema<ModelValue<M>[K]> } {
   return Object.fromEntries(model.map((field) => [field.key, fieldSchema(field)])) as {
-    [K in keyof ModelValue<M>]: z.ZodType<ModelValue<M>[K]>;
+    [K in keyof ModelValue<M>]-?: KeySchema<ModelValue<M>[K]>;
   };
 }

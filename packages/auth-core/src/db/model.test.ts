@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { defineModel, modelShape } from "../contracts/model.ts";
 import { BsonJsonWriter, writeJsonFields } from "./bson-json.ts";
 import { ObjectId } from "./ids.ts";
-import { type ModelDoc, modelJsonShape, toModelValue, writeModelJson } from "./model.ts";
+import { type ModelDoc, modelJsonShape, restoreModelDoc, toModelValue, writeModelJson } from "./model.ts";
 import { BsonFields, rawPageOf } from "./raw-page.ts";
 
 /** A model with every kind of field: one declaration gives the schema, the mapper and both writers. */
@@ -117,5 +117,127 @@ describe("a jsonObject field", () => {
 
   it("has no BSON field table (its text is parsed, never copied)", () => {
     expect(() => modelJsonShape(settingsModel)).toThrow("settings: a jsonObject field is not copied");
+  });
+});
+
+describe("number, boolean and permissionMap fields, and a computed one", () => {
+  const tokenModel = defineModel([
+    { key: "id", stored: "_id", kind: "objectId" },
+    { key: "active", kind: "boolean" },
+    { key: "left", kind: "number", nullable: true, computed: true },
+    { key: "limit", kind: "number" },
+    { key: "grants", kind: "permissionMap", nullable: true },
+  ]);
+  // `left` is not a stored field: a stored field of the same name is another thing (here, a budget).
+  const stored = {
+    _id: new ObjectId(),
+    active: true,
+    limit: 10,
+    grants: { files: ["read", "write"] },
+    left: 99,
+  };
+
+  it("answers the stored values and the computed one handed over, in the declaration's order", () => {
+    const value = toModelValue(tokenModel, stored, { left: 3 });
+    expect(Object.keys(value)).toEqual(["id", "active", "left", "limit", "grants"]);
+    expect(value).toEqual({
+      id: stored._id.toHexString(),
+      active: true,
+      left: 3,
+      limit: 10,
+      grants: stored.grants,
+    });
+    expect(writeModelJson(tokenModel, stored, { left: 3 })).toBe(JSON.stringify(value));
+    const nulls = { ...stored, grants: null };
+    expect(writeModelJson(tokenModel, nulls, { left: null })).toBe(
+      JSON.stringify(toModelValue(tokenModel, nulls, { left: null })),
+    );
+  });
+
+  it("its schema takes numbers, booleans and resource → actions maps, and nothing else", () => {
+    const schema = modelShape(tokenModel);
+    expect(schema.limit.safeParse(10).success).toBe(true);
+    expect(schema.limit.safeParse("10").success).toBe(false);
+    expect(schema.left.safeParse(null).success).toBe(true);
+    expect(schema.active.safeParse("true").success).toBe(false);
+    expect(schema.grants.safeParse({ files: ["read"] }).success).toBe(true);
+    expect(schema.grants.safeParse({ files: "read" }).success).toBe(false);
+  });
+
+  it("has no BSON field table (no listing copies these kinds)", () => {
+    expect(() => modelJsonShape(tokenModel)).toThrow("active: a boolean field is not copied");
+  });
+});
+
+describe("optional fields", () => {
+  const visitModel = defineModel([
+    { key: "id", stored: "_id", kind: "objectId" },
+    { key: "at", kind: "date" },
+    { key: "guideId", kind: "objectId", optional: true },
+    { key: "roomId", kind: "string", optional: "or null" },
+  ]);
+  const base = { _id: new ObjectId(), at: new Date("2026-01-02T03:04:05.006Z") };
+
+  it.each([
+    ["both absent", {}, ["id", "at"]],
+    ["an 'or null' field holding null", { roomId: null }, ["id", "at"]],
+    ["both set", { guideId: new ObjectId(), roomId: "r1" }, ["id", "at", "guideId", "roomId"]],
+  ])("leave the key out when nothing is stored: %s", (_name, fields, keys) => {
+    const doc: ModelDoc<typeof visitModel> = { ...base, ...fields };
+    const value = toModelValue(visitModel, doc);
+    expect(Object.keys(value)).toEqual(keys);
+    if (doc.guideId) expect(value.guideId).toBe(doc.guideId.toHexString());
+    expect(writeModelJson(visitModel, doc)).toBe(JSON.stringify(value));
+  });
+
+  it("its schema accepts the key left out, never null", () => {
+    const schema = modelShape(visitModel);
+    expect(schema.guideId.safeParse(undefined).success).toBe(true);
+    expect(schema.roomId.safeParse(null).success).toBe(false);
+  });
+
+  it("has no BSON field table", () => {
+    const withOptional = defineModel([{ key: "guideId", kind: "objectId", optional: true }]);
+    expect(() => modelJsonShape(withOptional)).toThrow("guideId: a objectId field is not copied");
+  });
+});
+
+describe("restoreModelDoc", () => {
+  const everyKind = defineModel([
+    { key: "id", stored: "_id", kind: "objectId" },
+    { key: "ownerId", kind: "objectId", nullable: true },
+    { key: "label", kind: "string" },
+    { key: "count", kind: "number" },
+    { key: "open", kind: "boolean" },
+    { key: "at", kind: "date" },
+    { key: "settings", kind: "jsonObject", nullable: true },
+    { key: "grants", kind: "permissionMap", nullable: true },
+    { key: "left", kind: "number", computed: true },
+    { key: "guideId", kind: "objectId", optional: true },
+    { key: "roomId", kind: "string", optional: "or null" },
+  ]);
+  const doc: ModelDoc<typeof everyKind> = {
+    _id: new ObjectId(),
+    ownerId: null,
+    label: "x",
+    count: 2,
+    open: false,
+    at: new Date("2026-01-02T03:04:05.006Z"),
+    settings: '{"a":1}',
+    grants: { files: ["read"] },
+    guideId: new ObjectId(),
+    roomId: "r1",
+  };
+  const throughJson = (stored: ModelDoc<typeof everyKind>) =>
+    restoreModelDoc(everyKind, JSON.parse(JSON.stringify(toModelValue(everyKind, stored, { left: 5 }))));
+
+  it("gives back the stored fields from the API value's JSON (computed fields left out)", () => {
+    expect(throughJson(doc)).toStrictEqual(doc);
+  });
+
+  it("leaves out an optional field the JSON lacks (stored null or absent alike)", () => {
+    const { guideId: _guide, roomId: _room, ...required } = doc;
+    expect(throughJson({ ...required, roomId: null })).toStrictEqual(required);
+    expect(throughJson(required)).toStrictEqual(required);
   });
 });

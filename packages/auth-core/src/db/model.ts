@@ -1,14 +1,15 @@
-import type { ObjectId } from "mongodb";
-import type { FieldValue, Model, ModelField, ModelValue, OrNull } from "../contracts/model.ts";
+import type { FieldValue, Flat, Model, ModelField, ModelValue, OrNull } from "../contracts/model.ts";
 import { jsonDate } from "../http/json-text.ts";
 import { type JsonShape, jsonShape } from "./bson-json.ts";
+import { ObjectId } from "./ids.ts";
 import { TYPE_DATE, TYPE_OBJECT_ID, TYPE_STRING } from "./raw-page.ts";
 
 /**
  * The server's side of a model declared once (contracts/model.ts): the stored document's type, the
  * mapper to the API value, and the two JSON writers (from a decoded document, and the BSON field
  * table of bson-json.ts that copies a listing's bytes) — each in the declaration's key order, so
- * that every writer answers byte for byte what `JSON.stringify(toModelValue(…))` answers.
+ * that every writer answers byte for byte what `JSON.stringify(toModelValue(…))` answers — and the
+ * way back from that JSON to the stored fields (restoreModelDoc, for the session cookie cache).
  */
 
 type StoredKey<F extends ModelField> = F["stored"] extends string ? F["stored"] : F["key"];
@@ -17,18 +18,54 @@ type StoredValue<F extends ModelField> = F["kind"] extends "objectId"
   : F["kind"] extends "jsonObject"
     ? string
     : FieldValue<F>;
+type IsOptional<F extends ModelField> = F["optional"] extends true | "or null" ? true : false;
 
-/** The stored document of a model: ObjectIds for `objectId` fields, under their stored names. */
-export type ModelDoc<M extends Model> = {
-  [F in M[number] as StoredKey<F>]: OrNull<F, StoredValue<F>>;
+/**
+ * The stored document of a model: ObjectIds for `objectId` fields, under their stored names; an
+ * optional field may be absent (or null, "or null"); computed fields are not stored.
+ */
+export type ModelDoc<M extends Model> = Flat<
+  {
+    [F in M[number] as F["computed"] extends true
+      ? never
+      : IsOptional<F> extends true
+        ? never
+        : StoredKey<F>]: OrNull<F, StoredValue<F>>;
+  } & {
+    [F in M[number] as IsOptional<F> extends true ? StoredKey<F> : never]?: F["optional"] extends "or null"
+      ? StoredValue<F> | null
+      : StoredValue<F>;
+  }
+>;
+
+/** The values of a model's computed fields, which its mapper is handed. */
+export type ComputedValues<M extends Model> = {
+  [F in M[number] as F["computed"] extends true ? F["key"] : never]: OrNull<F, FieldValue<F>>;
 };
+
+/** The mappers' last argument: the computed values, for a model that has computed fields. */
+type ComputedArgument<M extends Model> = [keyof ComputedValues<M>] extends [never]
+  ? []
+  : [computed: ComputedValues<M>];
 
 const storedName = (field: ModelField) => field.stored ?? field.key;
 
-/** A field's stored value; an absent "or absent" field reads as null. */
-function readStored(field: ModelField, stored: Record<string, unknown>): unknown {
+/** Marks a field the API value leaves out (an optional field with nothing stored). */
+const LEFT_OUT = Symbol("left out");
+
+/**
+ * A field's raw value for the API: the computed value, or the stored one (an absent "or absent"
+ * field reads as null), or LEFT_OUT.
+ */
+function readRaw(
+  field: ModelField,
+  stored: Record<string, unknown>,
+  computed: Record<string, unknown>,
+): unknown {
+  if (field.computed) return computed[field.key];
   const raw = stored[storedName(field)];
-  return raw === undefined && field.nullable === "or absent" ? null : raw;
+  if (raw === undefined) return field.optional ? LEFT_OUT : field.nullable === "or absent" ? null : raw;
+  return raw === null && field.optional === "or null" ? LEFT_OUT : raw;
 }
 
 /** A jsonObject field's value: the object its stored text holds, or null (not text, or not an object). */
@@ -51,39 +88,87 @@ function toFieldValue(field: ModelField, raw: unknown): unknown {
 }
 
 /** The API value of a stored document: ObjectIds as hex strings, the rest as stored. */
-export function toModelValue<M extends Model>(model: M, doc: ModelDoc<M>): ModelValue<M> {
+export function toModelValue<M extends Model>(
+  model: M,
+  doc: ModelDoc<M>,
+  ...[computed]: ComputedArgument<M>
+): ModelValue<M> {
   const stored = doc as Record<string, unknown>;
+  const given = (computed ?? {}) as Record<string, unknown>;
   const value: Record<string, unknown> = {};
   for (const field of model) {
-    value[field.key] = toFieldValue(field, readStored(field, stored));
+    const raw = readRaw(field, stored, given);
+    if (raw !== LEFT_OUT) value[field.key] = toFieldValue(field, raw);
   }
   return value as ModelValue<M>;
 }
 
-/** `JSON.stringify(toModelValue(model, doc))`, written directly. */
-export function writeModelJson<M extends Model>(model: M, doc: ModelDoc<M>): string {
+/** `JSON.stringify(toModelValue(model, doc, …))`, written directly. */
+export function writeModelJson<M extends Model>(
+  model: M,
+  doc: ModelDoc<M>,
+  ...[computed]: ComputedArgument<M>
+): string {
   const stored = doc as Record<string, unknown>;
-  let text = "{";
-  for (let index = 0; index < model.length; index++) {
-    const field = model[index] as ModelField;
-    const raw = readStored(field, stored);
-    text += `${index > 0 ? "," : ""}${JSON.stringify(field.key)}:`;
+  const given = (computed ?? {}) as Record<string, unknown>;
+  let text = "";
+  for (const field of model) {
+    const raw = readRaw(field, stored, given);
+    if (raw === LEFT_OUT) continue;
+    text += `${text === "" ? "{" : ","}${JSON.stringify(field.key)}:`;
     if (raw === null) text += "null";
     else if (field.kind === "objectId") text += `"${(raw as ObjectId).toHexString()}"`;
     else if (field.kind === "date") text += jsonDate(raw as Date);
     else if (field.kind === "jsonObject") text += JSON.stringify(readJsonObject(raw));
     else text += JSON.stringify(raw);
   }
-  return `${text}}`;
+  return text === "" ? "{}" : `${text}}`;
+}
+
+/** A model's stored fields by their stored names (computed fields are not stored). */
+export function fieldsByStoredName(model: Model): ReadonlyMap<string, ModelField> {
+  return new Map(model.filter((field) => !field.computed).map((field) => [storedName(field), field]));
+}
+
+/**
+ * The stored fields of an API value read back from its JSON (dates as ISO text): toModelValue undone
+ * for the keys the value has. Computed fields are left out, and so is an optional field the value
+ * lacks (whether it was stored as null or absent is not in the JSON). A jsonObject field's text is
+ * the object's JSON, so text that was not an object comes back as null.
+ */
+export function restoreModelDoc<M extends Model>(
+  model: M,
+  value: Record<string, unknown>,
+): Partial<ModelDoc<M>> {
+  const doc: Record<string, unknown> = {};
+  for (const field of model) {
+    const given = value[field.key];
+    if (field.computed || given === undefined) continue;
+    doc[storedName(field)] =
+      given === null
+        ? null
+        : field.kind === "objectId"
+          ? ObjectId.createFromHexString(given as string)
+          : field.kind === "date"
+            ? new Date(given as string)
+            : field.kind === "jsonObject"
+              ? JSON.stringify(given)
+              : given;
+  }
+  return doc as Partial<ModelDoc<M>>;
 }
 
 const BSON_TYPES = { objectId: TYPE_OBJECT_ID, string: TYPE_STRING, date: TYPE_DATE } as const;
 
-/** BSON bytes are copied as they are: a jsonObject field's text must be parsed, so it has no table entry. */
+/**
+ * BSON bytes are copied as they are, for the kinds listings copy: a jsonObject field's text must be
+ * parsed, and no listing copies the other kinds, optional or computed fields, so they have no entry.
+ */
 function bsonTypeOf(field: ModelField) {
-  if (field.kind === "jsonObject")
-    throw new Error(`${field.key}: a jsonObject field is not copied from BSON bytes`);
-  return BSON_TYPES[field.kind];
+  const type = BSON_TYPES[field.kind as keyof typeof BSON_TYPES];
+  if (type === undefined || field.optional || field.computed)
+    throw new Error(`${field.key}: a ${field.kind} field is not copied from BSON bytes`);
+  return type;
 }
 
 /** The BSON field table (bson-json.ts) that copies a model's JSON from a listing's bytes. */
