@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { defineModel, type ModelValue, modelShape } from "./model.ts";
 
 /**
  * The shapes the API-key endpoints answer with (the field names of Better Auth's API-key plugin),
@@ -6,51 +7,36 @@ import { z } from "zod";
  */
 
 /**
- * An API key as the API shows it. Never the key itself nor its hash: the key is shown once, by
- * create, as `CreatedApiKey.key`.
+ * An API key as the API shows it, declared once: its API value, schema and stored document
+ * (db/documents.ts ApiKeyDoc) and its mapper (features/api-key/types.ts) come from this list, in this
+ * order. Never the key itself nor its hash: the key is shown once, by create, as `CreatedApiKey.key`.
+ * `remaining` (uses left in the current period; null when unlimited) is counted by the service from
+ * the use claims; the stored `remaining` is the first period's budget. `refillInterval` and
+ * `rateLimitTimeWindow` are milliseconds; `metadata` is stored as JSON text.
  */
-export interface ApiKey {
-  id: string;
-  userId: string;
-  name: string | null;
-  prefix: string | null;
-  start: string | null;
-  enabled: boolean;
-  expiresAt: Date | null;
-  /** Uses left in the current period; null when unlimited. */
-  remaining: number | null;
-  refillAmount: number | null;
-  /** Milliseconds. */
-  refillInterval: number | null;
-  rateLimitEnabled: boolean;
-  /** Milliseconds. */
-  rateLimitTimeWindow: number;
-  rateLimitMax: number;
-  permissions: Record<string, string[]> | null;
-  metadata: Record<string, unknown> | null;
-  createdAt: Date;
-  updatedAt: Date;
-}
+export const apiKeyModel = defineModel([
+  { key: "id", stored: "_id", kind: "objectId" },
+  { key: "userId", kind: "objectId" },
+  { key: "name", kind: "string", nullable: true },
+  { key: "prefix", kind: "string", nullable: true },
+  { key: "start", kind: "string", nullable: true },
+  { key: "enabled", kind: "boolean" },
+  { key: "expiresAt", kind: "date", nullable: true },
+  { key: "remaining", kind: "number", nullable: true, computed: true },
+  { key: "refillAmount", kind: "number", nullable: true },
+  { key: "refillInterval", kind: "number", nullable: true },
+  { key: "rateLimitEnabled", kind: "boolean" },
+  { key: "rateLimitTimeWindow", kind: "number" },
+  { key: "rateLimitMax", kind: "number" },
+  { key: "permissions", kind: "permissionMap", nullable: true },
+  { key: "metadata", kind: "jsonObject", nullable: true },
+  { key: "createdAt", kind: "date" },
+  { key: "updatedAt", kind: "date" },
+]);
 
-const apiKeyFields = {
-  id: z.string(),
-  userId: z.string(),
-  name: z.string().nullable(),
-  prefix: z.string().nullable(),
-  start: z.string().nullable(),
-  enabled: z.boolean(),
-  expiresAt: z.date().nullable(),
-  remaining: z.number().nullable(),
-  refillAmount: z.number().nullable(),
-  refillInterval: z.number().nullable(),
-  rateLimitEnabled: z.boolean(),
-  rateLimitTimeWindow: z.number(),
-  rateLimitMax: z.number(),
-  permissions: z.record(z.string(), z.array(z.string())).nullable(),
-  metadata: z.record(z.string(), z.unknown()).nullable(),
-  createdAt: z.date(),
-  updatedAt: z.date(),
-};
+export type ApiKey = ModelValue<typeof apiKeyModel>;
+
+const apiKeyFields = modelShape(apiKeyModel);
 
 export const apiKeySchema: z.ZodType<ApiKey> = z.strictObject(apiKeyFields);
 

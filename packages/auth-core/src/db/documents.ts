@@ -1,4 +1,5 @@
 import type { ObjectId } from "mongodb";
+import type { apiKeyModel } from "../contracts/api-key-models.ts";
 import type {
   invitationModel,
   memberModel,
@@ -193,40 +194,26 @@ export interface TwoFactorDoc {
  * An API key (features/api-key). The key itself is never stored: only its SHA-256 hash (unique
  * index) and a short clear `start` for display (docs/decisions/0015-api-keys.md "API keys").
  */
-export interface ApiKeyDoc {
-  _id: ObjectId;
-  userId: ObjectId;
-  name: string | null;
-  prefix: string | null;
-  start: string | null;
+/**
+ * An API key: the fields of contracts/api-key-models.ts apiKeyModel (but the computed `remaining`),
+ * plus what the API never shows. `permissions` is resource → actions, e.g. `{ files: ["read"] }`
+ * (null grants nothing checked by permission); `metadata` is JSON text, so that client-chosen keys
+ * never become document field names.
+ */
+export type ApiKeyDoc = ModelDoc<typeof apiKeyModel> & {
   /** base64url SHA-256 of the whole key; unique index. */
   keyHash: string;
-  enabled: boolean;
-  expiresAt: Date | null;
   /** Uses allowed in the first usage period (null: unlimited); features/api-key/rules.ts. */
   remaining: number | null;
-  refillAmount: number | null;
-  /** Milliseconds (the Better Auth unit). */
-  refillInterval: number | null;
   /** When the usage budget was last set (creation, or a server update of the limits). */
   usageResetAt: Date;
-  rateLimitEnabled: boolean;
-  /** Milliseconds. */
-  rateLimitTimeWindow: number;
-  rateLimitMax: number;
-  /** resource → actions, e.g. `{ files: ["read"] }`; null grants nothing checked by permission. */
-  permissions: Record<string, string[]> | null;
-  /** JSON text, so that client-chosen keys never become document field names. */
-  metadata: string | null;
   /**
    * True when the key's owner was the signed-in session (not a user named by server code): such a
    * key is what a stolen session could have minted, so signing out everywhere revokes it
    * (docs/security.md "Account recovery"). Absent on keys created before the field existed.
    */
   createdFromSession?: boolean;
-  createdAt: Date;
-  updatedAt: Date;
-}
+};
 
 /**
  * One counted use of a limited API key: `_id = <keyId>|<budget start ms>|<period>|<slot>`. A use is

@@ -1,5 +1,6 @@
-import type { ApiKey } from "../../contracts/api-key-models.ts";
+import { type ApiKey, apiKeyModel } from "../../contracts/api-key-models.ts";
 import type { ApiKeyDoc } from "../../db/documents.ts";
+import { toModelValue } from "../../db/model.ts";
 
 /** The API shapes live with the contracts, which a browser bundle can import. */
 export type {
@@ -11,23 +12,5 @@ export type {
 
 /** `remaining` is the current period's count, computed by the service from the use claims. */
 export function toApiKey(doc: ApiKeyDoc, remaining: number | null): ApiKey {
-  return {
-    id: doc._id.toHexString(),
-    userId: doc.userId.toHexString(),
-    name: doc.name,
-    prefix: doc.prefix,
-    start: doc.start,
-    enabled: doc.enabled,
-    expiresAt: doc.expiresAt,
-    remaining,
-    refillAmount: doc.refillAmount,
-    refillInterval: doc.refillInterval,
-    rateLimitEnabled: doc.rateLimitEnabled,
-    rateLimitTimeWindow: doc.rateLimitTimeWindow,
-    rateLimitMax: doc.rateLimitMax,
-    permissions: doc.permissions,
-    metadata: doc.metadata === null ? null : (JSON.parse(doc.metadata) as Record<string, unknown>),
-    createdAt: doc.createdAt,
-    updatedAt: doc.updatedAt,
-  };
+  return toModelValue(apiKeyModel, doc, { remaining });
 }
