@@ -36,6 +36,7 @@ const TAG_TITLES: Record<string, string> = {
 const ANSWERS: Record<string, string> = {
   "json-or-redirect": "Answers JSON, or a 302 to the URL the caller gave.",
   html: "Answers an HTML page.",
+  "html-or-redirect": "Answers an HTML page, or a 302.",
 };
 
 /** `GET, POST /callback/{id}`: the heading of an endpoint. */

@@ -19,6 +19,8 @@ const answers: RecordedResponse[] = [];
 beforeAll(async () => {
   live = await startLiveServer({
     user: { deleteUser: { enabled: true }, changeEmail: { enabled: true } },
+    magicLink: { enabled: true },
+    emailOTP: { enabled: true },
     organization: {
       teams: { enabled: true, allowRemovingAllTeams: true },
       requireEmailVerificationOnInvitation: false,
@@ -324,6 +326,50 @@ describe("two-factor methods", () => {
     ok(await challenged.twoFactor.disable({ password: PASSWORD }));
     expect(ok(await challenged.getSession())?.user).toMatchObject({ id: ada.id });
     ada = { ...ada, client: challenged, browser };
+  });
+});
+
+describe("passwordless methods", () => {
+  /** The 6-digit code of the latest mail to `email`. */
+  const mailedCode = (email: string) =>
+    live.outbox.latestTo(email)?.text.match(/^\s*(\d{6})\s*$/m)?.[1] ?? "";
+
+  it("sign-in by link and by code, sign-up by code, verify-email, check and reset by code", async () => {
+    const grace = newClient();
+    const email = "grace@example.com";
+    expect(ok(await grace.client.signIn.magicLink({ email }))).toEqual({ status: true });
+    const byLink = ok(
+      await grace.client.magicLink.verify({ token: mailedToken(email, "/magic-link/verify") }),
+    );
+    expect(byLink).toMatchObject({ user: { email, emailVerified: true } });
+    const other = newClient();
+    expect(ok(await other.client.emailOtp.sendVerificationOtp({ email, type: "sign-in" }))).toEqual({
+      success: true,
+    });
+    const otp = mailedCode(email);
+    expect(ok(await other.client.emailOtp.checkVerificationOtp({ email, type: "sign-in", otp }))).toEqual({
+      success: true,
+    });
+    expect(ok(await other.client.signIn.emailOtp({ email, otp }))).toMatchObject({ user: { email } });
+    expect(ok(await other.client.getSession())?.user.email).toBe(email);
+
+    const lin = await person("lin");
+    await lin.client.emailOtp.sendVerificationOtp({ email: lin.email, type: "email-verification" });
+    const verified = ok(
+      await lin.client.emailOtp.verifyEmail({ email: lin.email, otp: mailedCode(lin.email) }),
+    );
+    expect(verified).toMatchObject({ status: true, user: { emailVerified: true } });
+    expect(ok(await lin.client.emailOtp.requestPasswordReset({ email: lin.email }))).toEqual({
+      success: true,
+    });
+    expect(ok(await lin.client.emailOtp.forgetPassword({ email: lin.email }))).toEqual({ success: true });
+    const reset = await lin.client.emailOtp.resetPassword({
+      email: lin.email,
+      otp: mailedCode(lin.email),
+      password: "a passwordless reset",
+    });
+    expect(ok(reset)).toEqual({ success: true });
+    failed(await lin.client.signIn.emailOtp({ email: lin.email, otp: "000000" }), "INVALID_OTP");
   });
 });
 

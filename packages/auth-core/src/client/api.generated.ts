@@ -11,6 +11,7 @@ import type * as OrganizationMembers from "../contracts/organization-members.ts"
 import type * as OrganizationTeams from "../contracts/organization-teams.ts";
 import type * as Passkey from "../contracts/passkey.ts";
 import type * as Password from "../contracts/password.ts";
+import type * as Passwordless from "../contracts/passwordless.ts";
 import type * as Session from "../contracts/session.ts";
 import type * as Social from "../contracts/social.ts";
 import type * as TwoFactor from "../contracts/two-factor.ts";
@@ -48,6 +49,8 @@ export interface AuthClientApi {
   accountInfo: PostCall<typeof Social.accountInfoContract>;
   signUp: SignUpMethods;
   signIn: SignInMethods;
+  magicLink: MagicLinkMethods;
+  emailOtp: EmailOtpMethods;
   twoFactor: TwoFactorMethods;
   passkey: PasskeyMethods;
   admin: AdminMethods;
@@ -61,7 +64,22 @@ export interface SignUpMethods {
 
 export interface SignInMethods {
   email: PostCall<typeof EmailPassword.signInEmailContract>;
+  magicLink: PostCall<typeof Passwordless.signInMagicLinkContract>;
+  emailOtp: PostCall<typeof Passwordless.signInEmailOTPContract>;
   social: PostCall<typeof Social.signInSocialContract>;
+}
+
+export interface MagicLinkMethods {
+  verify: PostCall<typeof Passwordless.magicLinkVerifyContract>;
+}
+
+export interface EmailOtpMethods {
+  sendVerificationOtp: PostCall<typeof Passwordless.sendVerificationOTPContract>;
+  verifyEmail: PostCall<typeof Passwordless.verifyEmailOTPContract>;
+  checkVerificationOtp: PostCall<typeof Passwordless.checkVerificationOTPContract>;
+  requestPasswordReset: PostCall<typeof Passwordless.requestPasswordResetEmailOTPContract>;
+  forgetPassword: PostCall<typeof Passwordless.forgetPasswordEmailOTPContract>;
+  resetPassword: PostCall<typeof Passwordless.resetPasswordEmailOTPContract>;
 }
 
 export interface TwoFactorMethods {

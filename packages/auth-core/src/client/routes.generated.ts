@@ -33,7 +33,20 @@ export const ROUTES = {
   },
   signIn: {
     email: "P/sign-in/email",
+    magicLink: "P/sign-in/magic-link",
+    emailOtp: "P/sign-in/email-otp",
     social: "P/sign-in/social",
+  },
+  magicLink: {
+    verify: "P/magic-link/verify",
+  },
+  emailOtp: {
+    sendVerificationOtp: "P/email-otp/send-verification-otp",
+    verifyEmail: "P/email-otp/verify-email",
+    checkVerificationOtp: "P/email-otp/check-verification-otp",
+    requestPasswordReset: "P/email-otp/request-password-reset",
+    forgetPassword: "P/forget-password/email-otp",
+    resetPassword: "P/email-otp/reset-password",
   },
   twoFactor: {
     enable: "P/two-factor/enable",

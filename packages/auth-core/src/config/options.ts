@@ -11,6 +11,7 @@ import {
 } from "./feature-options.ts";
 import { hooksSchema, mailHooksSchema } from "./hooks.ts";
 import { passkeyOptionsSchema } from "./passkey-options.ts";
+import { emailOTPOptionsSchema, magicLinkOptionsSchema } from "./passwordless-options.ts";
 import {
   type BuiltInProviderId,
   genericProviderOptionsSchema,
@@ -304,6 +305,10 @@ export const optionsSchema = z
     admin: adminOptionsSchema,
     twoFactor: twoFactorOptionsSchema,
     apiKey: apiKeyOptionsSchema,
+    /** Sign-in by mailed link (features/passwordless, docs/passwordless.md). */
+    magicLink: magicLinkOptionsSchema,
+    /** Mailed 6-digit codes: sign-in, email verification, password reset (docs/passwordless.md). */
+    emailOTP: emailOTPOptionsSchema,
     passkey: passkeyOptionsSchema,
     organization: organizationOptionsSchema,
     mailer: z

@@ -11,6 +11,7 @@ import * as organizationMembers from "./organization-members.ts";
 import * as organizationTeams from "./organization-teams.ts";
 import * as passkey from "./passkey.ts";
 import * as password from "./password.ts";
+import * as passwordless from "./passwordless.ts";
 import * as session from "./session.ts";
 import * as social from "./social.ts";
 import * as twoFactor from "./two-factor.ts";
@@ -30,6 +31,7 @@ export const contracts: readonly AnyContract[] = [
   emailPassword,
   verification,
   password,
+  passwordless,
   account,
   deletion,
   userExport,

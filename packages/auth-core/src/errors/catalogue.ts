@@ -234,6 +234,12 @@ export const ERROR_CATALOGUE = {
     message: "Too many failed attempts. Sign in with a backup code.",
   },
 
+  // Mailed codes (features/passwordless, docs/passwordless.md): Better Auth emailOTP's codes and
+  // texts. A wrong code 400; a code past its tries 403, whatever is typed next.
+  INVALID_OTP: { status: 400, message: "Invalid OTP" },
+  OTP_EXPIRED: { status: 400, message: "OTP expired" },
+  TOO_MANY_ATTEMPTS: { status: 403, message: "Too many attempts" },
+
   // API keys: not in the error catalogue, an expiresIn outside the configured bounds (features/api-key);
   // the texts of the widely used Better Auth API (docs/decisions/ "where docs/decisions/ is silent").
   API_KEY_EXPIRES_IN_TOO_SMALL: {

@@ -28,6 +28,11 @@ export interface MailDelivery {
    * causes (its deletion link, its notices, its sign-in codes).
    */
   sender?: MailSender;
+  /**
+   * The caller counted this mail already (admitMail), before a write only an admitted mail may
+   * make (features/passwordless replaces the code a mailbox holds only when a new one will come).
+   */
+  admitted?: true;
 }
 
 /**
@@ -47,14 +52,16 @@ export async function dispatchMail<K extends MailKind>(
   delivery: MailDelivery = {},
 ): Promise<boolean> {
   const failure = delivery.background;
+  const admit = () =>
+    delivery.admitted ? Promise.resolve(true) : admitMail(auth, kind, recipient.email, delivery.sender);
   if (failure === undefined) {
-    if (!(await admitMail(auth, kind, recipient.email, delivery.sender))) return false;
+    if (!(await admit())) return false;
     await deliverMail(auth, kind, recipient, data, hook);
     return true;
   }
   // In the background a failure of the limit's own write is a mail failure too: logged, never the
   // answer's (a user already stored must not be answered 500 because their mail was not counted).
-  const admitted = await admitMail(auth, kind, recipient.email, delivery.sender).catch((error: unknown) => {
+  const admitted = await admit().catch((error: unknown) => {
     auth.options.logger.error(failure, error);
     return false;
   });

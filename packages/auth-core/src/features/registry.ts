@@ -76,6 +76,16 @@ import { requestPasswordReset } from "./password/endpoints/request-password-rese
 import { resetPassword } from "./password/endpoints/reset-password.ts";
 import { resetPasswordCallback } from "./password/endpoints/reset-password-token.ts";
 import { setPassword } from "./password/endpoints/set-password.ts";
+import { checkVerificationOTP } from "./passwordless/endpoints/check-verification-otp.ts";
+import { magicLinkConfirmPage } from "./passwordless/endpoints/magic-link-confirm-page.ts";
+import { magicLinkVerify } from "./passwordless/endpoints/magic-link-verify.ts";
+import { requestPasswordResetEmailOTP } from "./passwordless/endpoints/request-password-reset-email-otp.ts";
+import { forgetPasswordEmailOTP } from "./passwordless/endpoints/request-password-reset-email-otp.ts";
+import { resetPasswordEmailOTP } from "./passwordless/endpoints/reset-password-email-otp.ts";
+import { sendVerificationOTP } from "./passwordless/endpoints/send-verification-otp.ts";
+import { signInEmailOTP } from "./passwordless/endpoints/sign-in-email-otp.ts";
+import { signInMagicLink } from "./passwordless/endpoints/sign-in-magic-link.ts";
+import { verifyEmailOTP } from "./passwordless/endpoints/verify-email-otp.ts";
 import { getSession } from "./session/endpoints/get-session.ts";
 import { listSessions } from "./session/endpoints/list-sessions.ts";
 import { revokeOtherSessions } from "./session/endpoints/revoke-other-sessions.ts";
@@ -121,6 +131,16 @@ const endpointList = [
   resetPassword,
   changePassword,
   setPassword,
+  signInMagicLink,
+  magicLinkConfirmPage,
+  magicLinkVerify,
+  sendVerificationOTP,
+  signInEmailOTP,
+  verifyEmailOTP,
+  checkVerificationOTP,
+  requestPasswordResetEmailOTP,
+  forgetPasswordEmailOTP,
+  resetPasswordEmailOTP,
   updateUserEndpoint,
   changeEmail,
   deleteUser,

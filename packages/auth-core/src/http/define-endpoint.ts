@@ -111,8 +111,8 @@ export type EndpointImplementation<Body extends z.ZodType, Query extends z.ZodTy
 /** What a handler may return for a contract: its JSON response, and a redirect or a page where it says so. */
 export type ContractResult<Response extends z.ZodType, Answer extends EndpointAnswer> =
   | z.output<Response>
-  | (Answer extends "json-or-redirect" ? RedirectResult : never)
-  | (Answer extends "html" ? HtmlResult : never);
+  | (Answer extends "json-or-redirect" | "html-or-redirect" ? RedirectResult : never)
+  | (Answer extends "html" | "html-or-redirect" ? HtmlResult : never);
 
 /**
  * Pairs a contract with its handler. The handler's input and result types come from the contract,

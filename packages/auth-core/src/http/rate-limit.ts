@@ -38,8 +38,18 @@ const STRICT_AUTH_PATHS = [
   "/two-factor/disable",
   "/two-factor/get-totp-uri",
   "/two-factor/generate-backup-codes",
+  // A mailed code is checked here (features/passwordless): guesses at the sign-in rate.
+  "/email-otp",
 ];
-const MAIL_PATHS = ["/request-password-reset", "/forget-password", "/send-verification-email"];
+const MAIL_PATHS = [
+  "/request-password-reset",
+  "/forget-password",
+  "/send-verification-email",
+  "/sign-in/magic-link",
+  "/email-otp/send-verification-otp",
+  "/email-otp/request-password-reset",
+  "/forget-password/email-otp",
+];
 
 /** The rule for a path (without the base path): custom rule, then the built-in special ones, then the default. */
 export function ruleForPath(path: string, config: RateLimitConfig): RateLimitRule | null {

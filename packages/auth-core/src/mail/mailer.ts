@@ -11,6 +11,8 @@ export const MAIL_KINDS = [
   "delete-account",
   "invitation",
   "two-factor-otp",
+  "sign-in-link",
+  "email-otp",
 ] as const;
 
 export type MailKind = (typeof MAIL_KINDS)[number];

@@ -26,6 +26,8 @@ const DATA: { [K in MailKind]: MailDataByKind[K] } = {
     appName: "Acme",
   },
   "two-factor-otp": { code: "123456", appName: "Acme", expiresInMinutes: 3 },
+  "sign-in-link": { url, code: "123456", appName: "Acme", expiresInMinutes: 5 },
+  "email-otp": { code: "123456", purpose: "forget-password", appName: "Acme", expiresInMinutes: 5 },
 };
 
 describe("mail subjects", () => {

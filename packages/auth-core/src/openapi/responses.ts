@@ -53,9 +53,10 @@ export function errorResponses(codes: readonly ErrorCode[]): Responses {
 
 export function successResponses(contract: AnyContract, response: () => JsonSchema): Responses {
   const answers = contract.answers ?? "json";
-  if (answers === "html")
+  if (answers === "html" || answers === "html-or-redirect")
     return {
       "200": { description: "An HTML page.", content: { "text/html": { schema: { type: "string" } } } },
+      ...(answers === "html-or-redirect" ? { "302": redirectResponse({}) } : {}),
     };
   const cookies = contract.setsSessionCookies ? { headers: SET_COOKIE_HEADER } : {};
   const responses: Responses = {
@@ -65,15 +66,18 @@ export function successResponses(contract: AnyContract, response: () => JsonSche
       content: { "application/json": { schema: response() } },
     },
   };
-  if (answers === "json-or-redirect")
-    responses["302"] = {
-      description: "A redirect to the URL the caller gave (or the provider's page).",
-      headers: {
-        Location: { description: "Where the browser goes next.", schema: { type: "string" } },
-        ...cookies.headers,
-      },
-    };
+  if (answers === "json-or-redirect") responses["302"] = redirectResponse(cookies.headers ?? {});
   return responses;
+}
+
+function redirectResponse(headers: Record<string, unknown>) {
+  return {
+    description: "A redirect to the URL the caller gave (or the provider's page).",
+    headers: {
+      Location: { description: "Where the browser goes next.", schema: { type: "string" } },
+      ...headers,
+    },
+  };
 }
 
 /** The JSON of every error answer: `code` is one of the catalogue's, `issues` says which fields failed. */

@@ -14,6 +14,8 @@ export const TAG_DESCRIPTIONS: Readonly<Record<string, string>> = {
   "organization-members": "Members of an organization and their roles.",
   "organization-teams": "Teams inside an organization and their members.",
   password: "Forgotten passwords: the reset mail and the reset itself.",
+  passwordless:
+    "Sign-in without a password: a mailed link and a mailed 6-digit code (one mail holds both); email verification and password reset by code.",
   session: "The current session, the user's other sessions, sign-out.",
   social: "Sign-in with an OAuth / OpenID Connect provider, linked accounts and their tokens.",
   "two-factor": "Second factor: TOTP, mailed one-time codes, backup codes, and the sign-in challenge.",

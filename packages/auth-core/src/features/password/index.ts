@@ -1,2 +1,4 @@
 /** The face of password: what other features may use. */
-export { revokeResetLinks } from "./service.ts";
+
+export { isPasswordResetEnabled, withQueryParam } from "./rules.ts";
+export { revokeResetLinks, setPasswordByMailProof } from "./service.ts";

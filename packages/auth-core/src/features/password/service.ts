@@ -107,6 +107,21 @@ export async function resetPassword(
   const identifier = resetPasswordIdentifier(token);
   const row = await consumeVerification(auth.collections, identifier, auth.now(), user._id.toHexString());
   if (!row) return refused("INVALID_TOKEN");
+  return setPasswordByMailProof(auth, user, newPassword);
+}
+
+/**
+ * What follows a reset proven by mail (a reset link, or a mailed code: features/passwordless), once
+ * the proof is spent: the credential password is set — the credential account created for a user
+ * who had none — and everything the old one could have minted ends. The caller has checked the
+ * password against the password rules. Refused FAILED_TO_UPDATE_USER when an account update hook
+ * refuses the new password (nothing else changes).
+ */
+export async function setPasswordByMailProof(
+  auth: AuthContext,
+  user: UserDoc,
+  newPassword: string,
+): Promise<Outcome<void, "FAILED_TO_UPDATE_USER">> {
   const hash = await hashPassword(newPassword);
   const account = await findCredentialAccount(auth.collections, user._id);
   // An account update hook may veto the change: the caller must not be told it succeeded (and

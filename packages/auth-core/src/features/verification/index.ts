@@ -1,4 +1,5 @@
 /** The face of verification: what other features may use (endpoints: endpoints/, registered by features/registry.ts). */
+export { markMailboxProven } from "./verify-email-service.ts";
 export {
   moveUserEmail,
   sendChangeEmailLink,

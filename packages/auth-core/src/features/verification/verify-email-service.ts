@@ -80,6 +80,21 @@ async function applyVerification(
 }
 
 /**
+ * A mailed code or link proved the mailbox of a user (features/passwordless), as a verification
+ * link does: the address becomes verified, provider identities linked while it was unproven go (H9),
+ * and a stranger's failed sign-ins no longer delay the owner's new devices. The user as stored
+ * afterwards; null when it changed meanwhile (or a user update hook refused).
+ */
+export async function markMailboxProven(auth: AuthContext, user: UserDoc): Promise<UserDoc | null> {
+  if (user.emailVerified) return user;
+  const written = await markEmailVerified(auth, user);
+  if (!written.ok) return null;
+  await auth.onEmailProven(auth, user._id);
+  await clearNewDeviceFailures(auth, user._id);
+  return written.user;
+}
+
+/**
  * One auto sign-in per link. The verified flag's compare-and-set is not atomic on FerretDB v1, so
  * concurrent clicks can each see the address become verified (measured: 2–3 of 10); the unique
  * marker lets exactly one of them mint a session. It outlives the token, like the change-email one.

@@ -149,6 +149,9 @@ export const deMessages: Record<ErrorCode, string> = {
   ACCOUNT_TEMPORARILY_LOCKED:
     "Das Konto ist wegen zu vieler fehlgeschlagener Versuche vorübergehend gesperrt. Versuchen Sie es später erneut.",
   TWO_FACTOR_LOCKED: "Zu viele fehlgeschlagene Versuche. Melden Sie sich mit einem Backup-Code an.",
+  INVALID_OTP: "Ungültiger Code",
+  OTP_EXPIRED: "Der Code ist abgelaufen",
+  TOO_MANY_ATTEMPTS: "Zu viele Versuche. Fordern Sie einen neuen Code an.",
   API_KEY_EXPIRES_IN_TOO_SMALL: "Der Wert von expiresIn liegt unter dem festgelegten Minimum.",
   API_KEY_EXPIRES_IN_TOO_LARGE: "Der Wert von expiresIn liegt über dem festgelegten Maximum.",
   CHALLENGE_NOT_FOUND: "Challenge nicht gefunden",

@@ -144,6 +144,9 @@ export const esMessages: Record<ErrorCode, string> = {
   ACCOUNT_TEMPORARILY_LOCKED:
     "La cuenta se ha bloqueado temporalmente por demasiados intentos fallidos. Inténtalo de nuevo más tarde.",
   TWO_FACTOR_LOCKED: "Demasiados intentos fallidos. Inicia sesión con un código de respaldo.",
+  INVALID_OTP: "Código incorrecto",
+  OTP_EXPIRED: "El código ha caducado",
+  TOO_MANY_ATTEMPTS: "Demasiados intentos. Solicita un código nuevo.",
   API_KEY_EXPIRES_IN_TOO_SMALL: "El valor de expiresIn es menor que el mínimo permitido.",
   API_KEY_EXPIRES_IN_TOO_LARGE: "El valor de expiresIn es mayor que el máximo permitido.",
   CHALLENGE_NOT_FOUND: "Desafío no encontrado",

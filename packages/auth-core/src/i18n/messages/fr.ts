@@ -151,6 +151,9 @@ export const frMessages: Record<ErrorCode, string> = {
   ACCOUNT_TEMPORARILY_LOCKED:
     "Compte temporairement verrouillé à la suite de trop nombreuses tentatives échouées. Réessayez plus tard.",
   TWO_FACTOR_LOCKED: "Trop de tentatives échouées. Connectez-vous avec un code de secours.",
+  INVALID_OTP: "Code incorrect",
+  OTP_EXPIRED: "Le code a expiré",
+  TOO_MANY_ATTEMPTS: "Trop de tentatives. Demandez un nouveau code.",
   API_KEY_EXPIRES_IN_TOO_SMALL: "La valeur de expiresIn est inférieure au minimum prévu.",
   API_KEY_EXPIRES_IN_TOO_LARGE: "La valeur de expiresIn est supérieure au maximum prévu.",
   CHALLENGE_NOT_FOUND: "Défi introuvable",

@@ -142,6 +142,9 @@ export const plMessages: Record<ErrorCode, string> = {
   ACCOUNT_TEMPORARILY_LOCKED:
     "Konto zostało tymczasowo zablokowane z powodu zbyt wielu nieudanych prób. Spróbuj ponownie później.",
   TWO_FACTOR_LOCKED: "Zbyt wiele nieudanych prób. Zaloguj się kodem zapasowym.",
+  INVALID_OTP: "Nieprawidłowy kod",
+  OTP_EXPIRED: "Kod wygasł",
+  TOO_MANY_ATTEMPTS: "Zbyt wiele prób. Poproś o nowy kod.",
   API_KEY_EXPIRES_IN_TOO_SMALL: "Wartość expiresIn jest mniejsza niż ustalone minimum.",
   API_KEY_EXPIRES_IN_TOO_LARGE: "Wartość expiresIn jest większa niż ustalone maksimum.",
   CHALLENGE_NOT_FOUND: "Nie znaleziono wyzwania",

@@ -144,6 +144,9 @@ export const ruMessages: Record<ErrorCode, string> = {
   ACCOUNT_TEMPORARILY_LOCKED:
     "Учётная запись временно заблокирована из-за слишком большого числа неудачных попыток. Повторите попытку позже.",
   TWO_FACTOR_LOCKED: "Слишком много неудачных попыток. Войдите с помощью резервного кода.",
+  INVALID_OTP: "Неверный код",
+  OTP_EXPIRED: "Срок действия кода истёк",
+  TOO_MANY_ATTEMPTS: "Слишком много попыток. Запросите новый код.",
   API_KEY_EXPIRES_IN_TOO_SMALL: "Срок действия (expiresIn) меньше допустимого минимума.",
   API_KEY_EXPIRES_IN_TOO_LARGE: "Срок действия (expiresIn) больше допустимого максимума.",
   CHALLENGE_NOT_FOUND: "Вызов не найден",

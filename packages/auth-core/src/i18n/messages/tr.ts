@@ -143,6 +143,9 @@ export const trMessages: Record<ErrorCode, string> = {
   ACCOUNT_TEMPORARILY_LOCKED:
     "Çok fazla başarısız deneme nedeniyle hesap geçici olarak kilitlendi. Daha sonra yeniden deneyin.",
   TWO_FACTOR_LOCKED: "Çok fazla başarısız deneme yapıldı. Bir yedek kodla giriş yapın.",
+  INVALID_OTP: "Kod hatalı",
+  OTP_EXPIRED: "Kodun süresi doldu",
+  TOO_MANY_ATTEMPTS: "Çok fazla deneme yapıldı. Yeni bir kod isteyin.",
   API_KEY_EXPIRES_IN_TOO_SMALL: "expiresIn değeri belirlenen en düşük değerden küçük.",
   API_KEY_EXPIRES_IN_TOO_LARGE: "expiresIn değeri belirlenen en yüksek değerden büyük.",
   CHALLENGE_NOT_FOUND: "Sınama bulunamadı",

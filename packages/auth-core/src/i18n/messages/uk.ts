@@ -142,6 +142,9 @@ export const ukMessages: Record<ErrorCode, string> = {
   ACCOUNT_TEMPORARILY_LOCKED:
     "Обліковий запис тимчасово заблоковано через забагато невдалих спроб. Спробуйте пізніше.",
   TWO_FACTOR_LOCKED: "Забагато невдалих спроб. Увійдіть за допомогою резервного коду.",
+  INVALID_OTP: "Неправильний код",
+  OTP_EXPIRED: "Термін дії коду минув",
+  TOO_MANY_ATTEMPTS: "Забагато спроб. Запросіть новий код.",
   API_KEY_EXPIRES_IN_TOO_SMALL: "Термін дії (expiresIn) менший за допустимий мінімум.",
   API_KEY_EXPIRES_IN_TOO_LARGE: "Термін дії (expiresIn) більший за допустимий максимум.",
   CHALLENGE_NOT_FOUND: "Виклик не знайдено",

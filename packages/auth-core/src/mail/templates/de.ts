@@ -135,6 +135,62 @@ export const deTemplates: MailTemplates = {
         signOff(appName),
       ],
     }),
+    // One mail, both ways in (docs/passwordless.md): the link signs in where it is opened, the code
+    // where the sign-in was asked for. Either part is left out when its endpoint is off.
+    "sign-in-link": ({ url, code: otp, appName, expiresInMinutes }) => ({
+      subject: `Anmeldung bei ${appName}`,
+      blocks: [
+        greet(undefined),
+        ...(url
+          ? [
+              paragraph(`öffnen Sie den folgenden Link, um sich bei ${appName} anzumelden.`),
+              link("Anmelden", url),
+            ]
+          : []),
+        ...(otp
+          ? [
+              paragraph(
+                url
+                  ? "Oder geben Sie diesen Code auf dem Gerät ein, auf dem Sie die Anmeldung angefordert haben:"
+                  : `verwenden Sie diesen Code, um sich bei ${appName} anzumelden:`,
+              ),
+              code(otp),
+            ]
+          : []),
+        paragraph(
+          `Die Anmeldung ist ${count(expiresInMinutes, "minutes")} lang und nur einmal möglich. Wenn Sie keine Anmeldung angefordert haben, können Sie diese E-Mail ignorieren.`,
+        ),
+        signOff(appName),
+      ],
+    }),
+    "email-otp": ({ code: otp, purpose, appName, expiresInMinutes }) =>
+      purpose === "email-verification"
+        ? {
+            subject: `Ihr Bestätigungscode für ${appName}`,
+            blocks: [
+              greet(undefined),
+              paragraph(`verwenden Sie diesen Code, um Ihre E-Mail-Adresse für ${appName} zu bestätigen:`),
+              code(otp),
+              paragraph(
+                `Der Code ist ${count(expiresInMinutes, "minutes")} lang gültig. Wenn Sie kein Konto bei ${appName} erstellt haben, können Sie diese E-Mail ignorieren.`,
+              ),
+              signOff(appName),
+            ],
+          }
+        : {
+            subject: `Ihr Code zum Zurücksetzen des Passworts für ${appName}`,
+            blocks: [
+              greet(undefined),
+              paragraph(
+                `verwenden Sie diesen Code, um ein neues Passwort für Ihr Konto bei ${appName} festzulegen:`,
+              ),
+              code(otp),
+              paragraph(
+                `Der Code ist ${count(expiresInMinutes, "minutes")} lang gültig. Wenn Sie das Zurücksetzen nicht angefordert haben, können Sie diese E-Mail ignorieren: Ihr Passwort bleibt unverändert.`,
+              ),
+              signOff(appName),
+            ],
+          },
   },
 };
 

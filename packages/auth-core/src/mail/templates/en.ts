@@ -133,6 +133,55 @@ export const enTemplates: MailTemplates = {
         signOff(appName),
       ],
     }),
+    // One mail, both ways in (docs/passwordless.md): the link signs in where it is opened, the code
+    // where the sign-in was asked for. Either part is left out when its endpoint is off.
+    "sign-in-link": ({ url, code: otp, appName, expiresInMinutes }) => ({
+      subject: `Sign in to ${appName}`,
+      blocks: [
+        greet(undefined),
+        ...(url ? [paragraph(`Open the link below to sign in to ${appName}.`), link("Sign in", url)] : []),
+        ...(otp
+          ? [
+              paragraph(
+                url
+                  ? "Or enter this code on the device where you asked to sign in:"
+                  : `Use this code to sign in to ${appName}:`,
+              ),
+              code(otp),
+            ]
+          : []),
+        paragraph(
+          `It expires in ${count(expiresInMinutes, "minutes")} and works once. If you did not ask to sign in, you can ignore this email.`,
+        ),
+        signOff(appName),
+      ],
+    }),
+    "email-otp": ({ code: otp, purpose, appName, expiresInMinutes }) =>
+      purpose === "email-verification"
+        ? {
+            subject: `Your ${appName} verification code`,
+            blocks: [
+              greet(undefined),
+              paragraph(`Use this code to confirm your email address for ${appName}:`),
+              code(otp),
+              paragraph(
+                `The code expires in ${count(expiresInMinutes, "minutes")}. If you did not create an account with ${appName}, you can ignore this email.`,
+              ),
+              signOff(appName),
+            ],
+          }
+        : {
+            subject: `Your ${appName} password reset code`,
+            blocks: [
+              greet(undefined),
+              paragraph(`Use this code to choose a new password for your ${appName} account:`),
+              code(otp),
+              paragraph(
+                `The code expires in ${count(expiresInMinutes, "minutes")}. If you did not ask for a reset, you can ignore this email: your password stays the same.`,
+              ),
+              signOff(appName),
+            ],
+          },
   },
 };
 

@@ -134,6 +134,60 @@ export const esTemplates: MailTemplates = {
         signOff(appName),
       ],
     }),
+    // One mail, both ways in (docs/passwordless.md): the link signs in where it is opened, the code
+    // where the sign-in was asked for. Either part is left out when its endpoint is off.
+    "sign-in-link": ({ url, code: otp, appName, expiresInMinutes }) => ({
+      subject: `Inicia sesión en ${appName}`,
+      blocks: [
+        greet(undefined),
+        ...(url
+          ? [
+              paragraph(`Abre el siguiente enlace para iniciar sesión en ${appName}.`),
+              link("Iniciar sesión", url),
+            ]
+          : []),
+        ...(otp
+          ? [
+              paragraph(
+                url
+                  ? "O introduce este código en el dispositivo donde pediste iniciar sesión:"
+                  : `Usa este código para iniciar sesión en ${appName}:`,
+              ),
+              code(otp),
+            ]
+          : []),
+        paragraph(
+          `Caduca en ${count(expiresInMinutes, "minutes")} y solo sirve una vez. Si no has pedido iniciar sesión, puedes ignorar este correo.`,
+        ),
+        signOff(appName),
+      ],
+    }),
+    "email-otp": ({ code: otp, purpose, appName, expiresInMinutes }) =>
+      purpose === "email-verification"
+        ? {
+            subject: `Tu código de verificación de ${appName}`,
+            blocks: [
+              greet(undefined),
+              paragraph(`Usa este código para confirmar tu dirección de correo electrónico en ${appName}:`),
+              code(otp),
+              paragraph(
+                `El código caduca en ${count(expiresInMinutes, "minutes")}. Si no has creado una cuenta en ${appName}, puedes ignorar este correo.`,
+              ),
+              signOff(appName),
+            ],
+          }
+        : {
+            subject: `Tu código para restablecer la contraseña de ${appName}`,
+            blocks: [
+              greet(undefined),
+              paragraph(`Usa este código para elegir una contraseña nueva para tu cuenta de ${appName}:`),
+              code(otp),
+              paragraph(
+                `El código caduca en ${count(expiresInMinutes, "minutes")}. Si no has solicitado el restablecimiento, puedes ignorar este correo: tu contraseña no cambiará.`,
+              ),
+              signOff(appName),
+            ],
+          },
   },
 };
 

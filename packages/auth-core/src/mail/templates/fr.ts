@@ -140,6 +140,62 @@ export const frTemplates: MailTemplates = {
         signOff(appName),
       ],
     }),
+    // One mail, both ways in (docs/passwordless.md): the link signs in where it is opened, the code
+    // where the sign-in was asked for. Either part is left out when its endpoint is off.
+    "sign-in-link": ({ url, code: otp, appName, expiresInMinutes }) => ({
+      subject: `Connexion à ${appName}`,
+      blocks: [
+        greet(undefined),
+        ...(url
+          ? [
+              paragraph(`Ouvrez le lien ci-dessous pour vous connecter à ${appName}.`),
+              link("Se connecter", url),
+            ]
+          : []),
+        ...(otp
+          ? [
+              paragraph(
+                url
+                  ? `Ou saisissez ce code sur l’appareil où vous avez demandé à vous connecter${NBSP}:`
+                  : `Utilisez ce code pour vous connecter à ${appName}${NBSP}:`,
+              ),
+              code(otp),
+            ]
+          : []),
+        paragraph(
+          `Cette connexion expire dans ${count(expiresInMinutes, "minutes")} et ne fonctionne qu’une fois. Si vous n’avez pas demandé à vous connecter, vous pouvez ignorer cet e-mail.`,
+        ),
+        signOff(appName),
+      ],
+    }),
+    "email-otp": ({ code: otp, purpose, appName, expiresInMinutes }) =>
+      purpose === "email-verification"
+        ? {
+            subject: `Votre code de vérification ${appName}`,
+            blocks: [
+              greet(undefined),
+              paragraph(`Utilisez ce code pour confirmer votre adresse e-mail pour ${appName}${NBSP}:`),
+              code(otp),
+              paragraph(
+                `Ce code expire dans ${count(expiresInMinutes, "minutes")}. Si vous n’avez pas créé de compte sur ${appName}, vous pouvez ignorer cet e-mail.`,
+              ),
+              signOff(appName),
+            ],
+          }
+        : {
+            subject: `Votre code de réinitialisation du mot de passe ${appName}`,
+            blocks: [
+              greet(undefined),
+              paragraph(
+                `Utilisez ce code pour choisir un nouveau mot de passe pour votre compte ${appName}${NBSP}:`,
+              ),
+              code(otp),
+              paragraph(
+                `Ce code expire dans ${count(expiresInMinutes, "minutes")}. Si vous n’avez pas demandé de réinitialisation, vous pouvez ignorer cet e-mail${NBSP}: votre mot de passe reste le même.`,
+              ),
+              signOff(appName),
+            ],
+          },
   },
 };
 

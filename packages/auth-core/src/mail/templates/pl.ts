@@ -136,6 +136,57 @@ export const plTemplates: MailTemplates = {
         signOff(appName),
       ],
     }),
+    // One mail, both ways in (docs/passwordless.md): the link signs in where it is opened, the code
+    // where the sign-in was asked for. Either part is left out when its endpoint is off.
+    "sign-in-link": ({ url, code: otp, appName, expiresInMinutes }) => ({
+      subject: `Logowanie do ${appName}`,
+      blocks: [
+        greet(undefined),
+        ...(url
+          ? [paragraph(`Otwórz poniższy link, aby zalogować się do ${appName}.`), link("Zaloguj się", url)]
+          : []),
+        ...(otp
+          ? [
+              paragraph(
+                url
+                  ? "Możesz też wpisać ten kod na urządzeniu, na którym rozpoczęto logowanie:"
+                  : `Użyj tego kodu, aby zalogować się do ${appName}:`,
+              ),
+              code(otp),
+            ]
+          : []),
+        paragraph(
+          `Logowanie jest ważne przez ${count(expiresInMinutes, "minutes")} i działa tylko raz. Jeśli nie prosisz o logowanie, zignoruj tę wiadomość.`,
+        ),
+        signOff(appName),
+      ],
+    }),
+    "email-otp": ({ code: otp, purpose, appName, expiresInMinutes }) =>
+      purpose === "email-verification"
+        ? {
+            subject: `Twój kod weryfikacyjny do ${appName}`,
+            blocks: [
+              greet(undefined),
+              paragraph(`Użyj tego kodu, aby potwierdzić swój adres e-mail w ${appName}:`),
+              code(otp),
+              paragraph(
+                `Kod jest ważny przez ${count(expiresInMinutes, "minutes")}. Jeśli konto w ${appName} nie zostało założone przez Ciebie, możesz zignorować tę wiadomość.`,
+              ),
+              signOff(appName),
+            ],
+          }
+        : {
+            subject: `Twój kod do zresetowania hasła w ${appName}`,
+            blocks: [
+              greet(undefined),
+              paragraph(`Użyj tego kodu, aby ustawić nowe hasło do swojego konta w ${appName}:`),
+              code(otp),
+              paragraph(
+                `Kod jest ważny przez ${count(expiresInMinutes, "minutes")}. Jeśli prośba o reset nie pochodzi od Ciebie, zignoruj tę wiadomość: hasło pozostanie bez zmian.`,
+              ),
+              signOff(appName),
+            ],
+          },
   },
 };
 

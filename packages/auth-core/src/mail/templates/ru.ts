@@ -135,6 +135,57 @@ export const ruTemplates: MailTemplates = {
         signOff(appName),
       ],
     }),
+    // One mail, both ways in (docs/passwordless.md): the link signs in where it is opened, the code
+    // where the sign-in was asked for. Either part is left out when its endpoint is off.
+    "sign-in-link": ({ url, code: otp, appName, expiresInMinutes }) => ({
+      subject: `Вход в ${appName}`,
+      blocks: [
+        greet(undefined),
+        ...(url
+          ? [paragraph(`Перейдите по ссылке ниже, чтобы войти в ${appName}.`), link("Войти", url)]
+          : []),
+        ...(otp
+          ? [
+              paragraph(
+                url
+                  ? "Или введите этот код на устройстве, где вы запросили вход:"
+                  : `Введите этот код, чтобы войти в ${appName}:`,
+              ),
+              code(otp),
+            ]
+          : []),
+        paragraph(
+          `Вход по этому письму действует ${count(expiresInMinutes, "minutes")} и возможен один раз. Если вы не запрашивали вход, просто проигнорируйте это письмо.`,
+        ),
+        signOff(appName),
+      ],
+    }),
+    "email-otp": ({ code: otp, purpose, appName, expiresInMinutes }) =>
+      purpose === "email-verification"
+        ? {
+            subject: `Код подтверждения для ${appName}`,
+            blocks: [
+              greet(undefined),
+              paragraph(`Введите этот код, чтобы подтвердить адрес электронной почты для ${appName}:`),
+              code(otp),
+              paragraph(
+                `Код действует ${count(expiresInMinutes, "minutes")}. Если вы не создавали учётную запись в ${appName}, просто проигнорируйте это письмо.`,
+              ),
+              signOff(appName),
+            ],
+          }
+        : {
+            subject: `Код для сброса пароля в ${appName}`,
+            blocks: [
+              greet(undefined),
+              paragraph(`Введите этот код, чтобы задать новый пароль учётной записи ${appName}:`),
+              code(otp),
+              paragraph(
+                `Код действует ${count(expiresInMinutes, "minutes")}. Если вы не запрашивали сброс, просто проигнорируйте это письмо: пароль останется прежним.`,
+              ),
+              signOff(appName),
+            ],
+          },
   },
 };
 

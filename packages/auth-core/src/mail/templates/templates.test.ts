@@ -42,6 +42,20 @@ const CASES: { [K in MailKind]: MailDataByKind[K][] } = {
   "delete-account": [{ url, appName, expiresInHours: MARKERS.expiresInHours }],
   invitation: [{ url, organizationName, inviterName, role, appName }],
   "two-factor-otp": [{ code: MARKERS.code, appName, expiresInMinutes: MARKERS.expiresInMinutes }],
+  "sign-in-link": [
+    { url, code: MARKERS.code, appName, expiresInMinutes: MARKERS.expiresInMinutes },
+    { url, appName, expiresInMinutes: MARKERS.expiresInMinutes },
+    { code: MARKERS.code, appName, expiresInMinutes: MARKERS.expiresInMinutes },
+  ],
+  "email-otp": [
+    {
+      code: MARKERS.code,
+      purpose: "email-verification",
+      appName,
+      expiresInMinutes: MARKERS.expiresInMinutes,
+    },
+    { code: MARKERS.code, purpose: "forget-password", appName, expiresInMinutes: MARKERS.expiresInMinutes },
+  ],
 };
 
 function render(kind: MailKind, language: Language, data: unknown): RenderedMail {

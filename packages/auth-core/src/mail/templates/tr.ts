@@ -130,6 +130,60 @@ export const trTemplates: MailTemplates = {
         signOff(appName),
       ],
     }),
+    // One mail, both ways in (docs/passwordless.md): the link signs in where it is opened, the code
+    // where the sign-in was asked for. Either part is left out when its endpoint is off.
+    "sign-in-link": ({ url, code: otp, appName, expiresInMinutes }) => ({
+      subject: `${appName} girişi`,
+      blocks: [
+        greet(undefined),
+        ...(url
+          ? [
+              paragraph(`${appName} hesabınıza giriş yapmak için aşağıdaki bağlantıyı açın.`),
+              link("Giriş yap", url),
+            ]
+          : []),
+        ...(otp
+          ? [
+              paragraph(
+                url
+                  ? "Ya da bu kodu girişi istediğiniz cihazda girin:"
+                  : `${appName} hesabınıza giriş yapmak için bu kodu kullanın:`,
+              ),
+              code(otp),
+            ]
+          : []),
+        paragraph(
+          `${count(expiresInMinutes, "minutes")} boyunca geçerlidir ve yalnızca bir kez kullanılabilir. Giriş yapmak istemediyseniz bu e-postayı dikkate almayabilirsiniz.`,
+        ),
+        signOff(appName),
+      ],
+    }),
+    "email-otp": ({ code: otp, purpose, appName, expiresInMinutes }) =>
+      purpose === "email-verification"
+        ? {
+            subject: `${appName} doğrulama kodunuz`,
+            blocks: [
+              greet(undefined),
+              paragraph(`${appName} için e-posta adresinizi doğrulamak üzere bu kodu kullanın:`),
+              code(otp),
+              paragraph(
+                `Kod ${count(expiresInMinutes, "minutes")} boyunca geçerlidir. ${appName} üzerinde bir hesap oluşturmadıysanız bu e-postayı dikkate almayabilirsiniz.`,
+              ),
+              signOff(appName),
+            ],
+          }
+        : {
+            subject: `${appName} şifre sıfırlama kodunuz`,
+            blocks: [
+              greet(undefined),
+              paragraph(`${appName} hesabınız için yeni bir şifre belirlemek üzere bu kodu kullanın:`),
+              code(otp),
+              paragraph(
+                `Kod ${count(expiresInMinutes, "minutes")} boyunca geçerlidir. Sıfırlama isteğinde bulunmadıysanız bu e-postayı dikkate almayabilirsiniz: şifreniz değişmez.`,
+              ),
+              signOff(appName),
+            ],
+          },
   },
 };
 

@@ -135,6 +135,57 @@ export const ukTemplates: MailTemplates = {
         signOff(appName),
       ],
     }),
+    // One mail, both ways in (docs/passwordless.md): the link signs in where it is opened, the code
+    // where the sign-in was asked for. Either part is left out when its endpoint is off.
+    "sign-in-link": ({ url, code: otp, appName, expiresInMinutes }) => ({
+      subject: `Вхід у ${appName}`,
+      blocks: [
+        greet(undefined),
+        ...(url
+          ? [paragraph(`Перейдіть за посиланням нижче, щоб увійти в ${appName}.`), link("Увійти", url)]
+          : []),
+        ...(otp
+          ? [
+              paragraph(
+                url
+                  ? "Або введіть цей код на пристрої, де ви запросили вхід:"
+                  : `Введіть цей код, щоб увійти в ${appName}:`,
+              ),
+              code(otp),
+            ]
+          : []),
+        paragraph(
+          `Вхід за цим листом діє ${count(expiresInMinutes, "minutes")} і можливий один раз. Якщо ви не запитували вхід, просто проігноруйте цей лист.`,
+        ),
+        signOff(appName),
+      ],
+    }),
+    "email-otp": ({ code: otp, purpose, appName, expiresInMinutes }) =>
+      purpose === "email-verification"
+        ? {
+            subject: `Код підтвердження для ${appName}`,
+            blocks: [
+              greet(undefined),
+              paragraph(`Введіть цей код, щоб підтвердити електронну адресу для ${appName}:`),
+              code(otp),
+              paragraph(
+                `Код діє ${count(expiresInMinutes, "minutes")}. Якщо ви не створювали обліковий запис у ${appName}, просто проігноруйте цей лист.`,
+              ),
+              signOff(appName),
+            ],
+          }
+        : {
+            subject: `Код для скидання пароля в ${appName}`,
+            blocks: [
+              greet(undefined),
+              paragraph(`Введіть цей код, щоб установити новий пароль облікового запису ${appName}:`),
+              code(otp),
+              paragraph(
+                `Код діє ${count(expiresInMinutes, "minutes")}. Якщо ви не надсилали запиту на скидання, просто проігноруйте цей лист: пароль залишиться тим самим.`,
+              ),
+              signOff(appName),
+            ],
+          },
   },
 };
 

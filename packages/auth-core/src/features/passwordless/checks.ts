@@ -1,0 +1,106 @@
+import { timingSafeEqual } from "node:crypto";
+import type { AuthContext } from "../../context.ts";
+import { sha256Base64Url } from "../../crypto/index.ts";
+import type { UserDoc } from "../../db/documents.ts";
+import { type Granted, granted, type Refused, refused } from "../../errors/refusal.ts";
+import type { CookieJar } from "../../http/cookie-jar.ts";
+import {
+  admitSignInAttempt,
+  clearSignInFailures,
+  readKnownDevice,
+  type SignInRefused,
+} from "../sign-in-throttle/index.ts";
+import { findUserByEmail } from "../users/index.ts";
+import {
+  attemptPrefix,
+  isCodeShaped,
+  isLinkTokenShaped,
+  linkIdentifier,
+  type MailedPurpose,
+  type MailedRecord,
+  macCode,
+  parseRecord,
+  recordIdentifier,
+} from "./rules.ts";
+import { claimAttempt, deleteRow, findAnyRow, findLiveRow, takeRecord } from "./store.ts";
+
+export type CodeRefusal = Refused<"INVALID_OTP" | "OTP_EXPIRED" | "TOO_MANY_ATTEMPTS"> | SignInRefused;
+
+export interface AcceptedCode {
+  record: MailedRecord;
+  /** The address's user when the code was checked; null for an address nobody has (a sign-up). */
+  user: UserDoc | null;
+  /** The known-device id the cookie names for this user (the sign-in remembers it). */
+  device: string | null;
+}
+
+/**
+ * Checks a mailed code (docs/passwordless.md "Codes"). In order: the record of the purpose and
+ * address (none: INVALID_OTP; past its time: OTP_EXPIRED); the account's sign-in throttle
+ * (features/sign-in-throttle: its delays and lock hold for codes as for passwords); one of the
+ * code's tries, claimed before the code is looked at, so parallel guesses never get more than
+ * `allowedAttempts` comparisons (none left: TOO_MANY_ATTEMPTS, and the record dies — its link too);
+ * the MAC, compared in constant time. `consume`: the record is taken (once, of any number of
+ * concurrent right answers); else it stays for the call that uses it (check-verification-otp).
+ * An address nobody has goes through the same steps.
+ */
+export async function acceptMailedCode(
+  auth: AuthContext,
+  cookies: CookieJar,
+  request: { purpose: MailedPurpose; email: string; code: string; consume: boolean },
+): Promise<Granted<AcceptedCode> | CodeRefusal> {
+  const { purpose, email, code } = request;
+  if (!isCodeShaped(code)) return refused("INVALID_OTP");
+  const user = await findUserByEmail(auth.collections, email);
+  const identifier = recordIdentifier(auth.options.secret, purpose, email);
+  const row = await findAnyRow(auth.collections, identifier);
+  const record = row ? parseRecord(row.value) : null;
+  if (!row || !record) return refused("INVALID_OTP");
+  const now = auth.now();
+  if (record.codeExpiresAt <= now.getTime()) return refused("OTP_EXPIRED");
+  const device = readKnownDevice(auth, cookies, user?._id ?? null);
+  const admitted = await admitSignInAttempt(auth, { userId: user?._id ?? null, email }, device);
+  if (!admitted.ok) return admitted;
+  const { allowedAttempts } = auth.options.emailOTP;
+  const until = new Date(record.codeExpiresAt);
+  if (!(await claimAttempt(auth.collections, attemptPrefix(record.nonce), allowedAttempts, until, now))) {
+    await takeRecord(auth.collections, row);
+    return refused("TOO_MANY_ATTEMPTS");
+  }
+  const given = Buffer.from(macCode(auth.options.secret, record.nonce, code));
+  const stored = Buffer.from(record.code);
+  if (given.length !== stored.length || !timingSafeEqual(given, stored)) return refused("INVALID_OTP");
+  if (request.consume && !(await takeRecord(auth.collections, row))) return refused("INVALID_OTP");
+  if (user) await clearSignInFailures(auth, user._id);
+  return granted({ record, user, device });
+}
+
+/**
+ * The record a mailed link names, while the link is live: the token's row, its record, and the
+ * record's own link hash (a newer request for the address replaced the record, and so killed this
+ * link). Reads only: the GET of the link calls it, and must spend nothing.
+ */
+export async function findLiveLink(
+  auth: AuthContext,
+  token: string,
+): Promise<{ row: NonNullable<Awaited<ReturnType<typeof findLiveRow>>>; record: MailedRecord } | null> {
+  if (!isLinkTokenShaped(token)) return null;
+  const now = auth.now();
+  const tokenHash = sha256Base64Url(token);
+  const pointer = await findLiveRow(auth.collections, linkIdentifier(tokenHash), now);
+  const row = pointer ? await findLiveRow(auth.collections, pointer.value, now) : null;
+  const record = row ? parseRecord(row.value) : null;
+  if (!row || !record || record.link === null) return null;
+  const stored = Buffer.from(record.link);
+  const given = Buffer.from(tokenHash);
+  if (stored.length !== given.length || !timingSafeEqual(stored, given)) return null;
+  return record.linkExpiresAt > now.getTime() ? { row, record } : null;
+}
+
+/** Uses a mailed link up (with its code): of concurrent uses exactly one gets the record. */
+export async function takeLink(auth: AuthContext, token: string): Promise<MailedRecord | null> {
+  const live = await findLiveLink(auth, token);
+  if (!live || !(await takeRecord(auth.collections, live.row))) return null;
+  await deleteRow(auth.collections, linkIdentifier(sha256Base64Url(token)));
+  return live.record;
+}

@@ -1,0 +1,147 @@
+import { randomBytes } from "node:crypto";
+import type { AuthContext } from "../../context.ts";
+import { DIGITS, generateRandomString, sha256Base64Url } from "../../crypto/index.ts";
+import { admitMail, apiLink, dispatchMail, type MailSender } from "../mail-dispatch.ts";
+import { findUserByEmail } from "../users/index.ts";
+import {
+  LINK_TOKEN_LENGTH,
+  linkIdentifier,
+  type MailedPurpose,
+  type MailedRecord,
+  macCode,
+  mailMinutes,
+  recordIdentifier,
+  serializeRecord,
+  signInMailParts,
+} from "./rules.ts";
+import { replaceRecord, storeLink } from "./store.ts";
+
+/** Where the mailed link leads after its confirmation (each checked against the trusted origins by the engine). */
+export interface LinkDestinations {
+  callbackURL?: string | undefined;
+  newUserCallbackURL?: string | undefined;
+  errorCallbackURL?: string | undefined;
+}
+
+interface Issued {
+  code: string;
+  token: string;
+}
+
+/**
+ * Stores the record of one mail, replacing the address's previous one (its link and code stop
+ * working), and the link's row. The code is always drawn and the link row always written, for an
+ * address nobody has too, so every address costs the same commands; a part the mail will not carry
+ * is stored so that nothing can match it. Null when a concurrent request's record won.
+ */
+async function issueRecord(
+  auth: AuthContext,
+  purpose: MailedPurpose,
+  email: string,
+  parts: { link: boolean; code: boolean },
+  signUp: { name: string | null; language: string | null },
+): Promise<Issued | null> {
+  const now = auth.now();
+  const { secret } = auth.options;
+  const nonce = randomBytes(16).toString("base64url");
+  const code = generateRandomString(6, DIGITS);
+  const token = generateRandomString(LINK_TOKEN_LENGTH);
+  const codeExpiresAt = now.getTime() + auth.options.emailOTP.expiresIn * 1000;
+  const linkExpiresAt = now.getTime() + auth.options.magicLink.expiresIn * 1000;
+  const record: MailedRecord = {
+    nonce,
+    email,
+    // Not six digits: no typed code has this MAC.
+    code: macCode(secret, nonce, parts.code ? code : `unsent-${token}`),
+    codeExpiresAt,
+    link: parts.link ? sha256Base64Url(token) : null,
+    linkExpiresAt,
+    ...signUp,
+  };
+  const id = recordIdentifier(secret, purpose, email);
+  const expiresAt = new Date(Math.max(codeExpiresAt, linkExpiresAt));
+  if (!(await replaceRecord(auth.collections, id, serializeRecord(record), expiresAt, now))) return null;
+  await storeLink(auth.collections, linkIdentifier(sha256Base64Url(token)), id, expiresAt, now);
+  return { code, token };
+}
+
+/**
+ * A sign-in request (POST /sign-in/magic-link, or a code of type sign-in): one record and one mail
+ * holding the link, the code, or both (rules.ts signInMailParts). The mail limit is counted first,
+ * for every address: past it nothing is replaced (the mailbox's pending code keeps working) and
+ * nothing is sent; the answer is the same either way (docs/security.md "Mail flooding"). Delivered
+ * in the background, so neither the answer nor its timing tells whether the address has an account.
+ */
+export async function mailSignIn(
+  auth: AuthContext,
+  email: string,
+  request: { name?: string | undefined; language?: string | undefined; sender: MailSender },
+  destinations: LinkDestinations,
+): Promise<void> {
+  const user = await findUserByEmail(auth.collections, email);
+  if (!(await admitMail(auth, "sign-in-link", email, request.sender))) return;
+  const parts = signInMailParts(auth.options, user !== null);
+  const language = user ? (user.language ?? null) : (request.language ?? null);
+  const issued = await issueRecord(auth, "sign-in", email, parts, { name: request.name ?? null, language });
+  if (!issued || (!parts.link && !parts.code)) return;
+  const url = parts.link
+    ? apiLink(auth, "/magic-link/verify", {
+        token: issued.token,
+        callbackURL: destinations.callbackURL ?? "/",
+        newUserCallbackURL: destinations.newUserCallbackURL,
+        errorCallbackURL: destinations.errorCallbackURL,
+      })
+    : undefined;
+  const code = parts.code ? issued.code : undefined;
+  const { sendMagicLink } = auth.options.magicLink;
+  const { sendVerificationOTP } = auth.options.emailOTP;
+  const hook =
+    url && sendMagicLink
+      ? () => sendMagicLink({ email, url, token: issued.token, code: code ?? null })
+      : code && sendVerificationOTP
+        ? () => sendVerificationOTP({ email, otp: code, type: "sign-in", url: url ?? null })
+        : undefined;
+  const minutes = mailMinutes(Math.min(auth.options.magicLink.expiresIn, auth.options.emailOTP.expiresIn));
+  await dispatchMail(
+    auth,
+    "sign-in-link",
+    { email, language: language ?? undefined },
+    { url, code, expiresInMinutes: minutes },
+    hook && (async () => void (await hook())),
+    { background: "sign-in mail could not be sent", admitted: true },
+  );
+}
+
+/**
+ * A code that verifies the address (only an existing, unverified one gets it) or resets the
+ * password (only an existing user gets it). Same commands and answer for every address: the record
+ * is stored for an address that gets no mail too, with a code nobody holds.
+ */
+export async function mailCode(
+  auth: AuthContext,
+  email: string,
+  purpose: "email-verification" | "forget-password",
+  sender: MailSender,
+): Promise<void> {
+  const user = await findUserByEmail(auth.collections, email);
+  if (!(await admitMail(auth, "email-otp", email, sender))) return;
+  const mailed = user !== null && (purpose === "forget-password" || !user.emailVerified);
+  const issued = await issueRecord(
+    auth,
+    purpose,
+    email,
+    { link: false, code: mailed },
+    { name: null, language: null },
+  );
+  if (!issued || !user || !mailed) return;
+  const hook = auth.options.emailOTP.sendVerificationOTP;
+  await dispatchMail(
+    auth,
+    "email-otp",
+    user,
+    { code: issued.code, purpose, expiresInMinutes: mailMinutes(auth.options.emailOTP.expiresIn) },
+    hook &&
+      (async () => void (await hook({ email: user.email, otp: issued.code, type: purpose, url: null }))),
+    { background: "code mail could not be sent", admitted: true },
+  );
+}

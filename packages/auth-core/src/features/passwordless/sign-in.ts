@@ -1,0 +1,92 @@
+import type { AuthContext } from "../../context.ts";
+import type { TwoFactorRedirect } from "../../contracts/two-factor.ts";
+import type { SessionDoc, UserDoc } from "../../db/documents.ts";
+import { type Granted, granted, type Refused, refused } from "../../errors/refusal.ts";
+import { establishSession, type SessionRequest } from "../session/index.ts";
+import { signOutEverywhere } from "../sign-out-everywhere.ts";
+import { createUser, deleteCredentialAccount, findUserByEmail, isBanActive } from "../users/index.ts";
+import { markMailboxProven } from "../verification/index.ts";
+import type { MailedRecord } from "./rules.ts";
+
+export type MailSignIn =
+  | { kind: "session"; session: SessionDoc; user: UserDoc; isNewUser: boolean }
+  | { kind: "challenge"; answer: TwoFactorRedirect };
+
+export type MailSignInRefusal = Refused<"BANNED_USER" | "SIGNUP_DISABLED" | "UNABLE_TO_CREATE_USER">;
+
+/**
+ * Signs in the owner of a mailbox that a spent link or code proved (docs/passwordless.md), through
+ * the session pipeline like every sign-in: ban check, then the second-factor gate. An address
+ * nobody has is signed up — through users' createUser, as any sign-up: its address claim, its hooks,
+ * verified — unless `signUpDisabled`. A banned user is refused before anything changes.
+ */
+export async function signInMailboxOwner(
+  auth: AuthContext,
+  request: SessionRequest,
+  record: MailedRecord,
+  found: UserDoc | null,
+  options: { signUpDisabled: boolean; name?: string | undefined; rememberMe: boolean },
+): Promise<Granted<MailSignIn> | MailSignInRefusal> {
+  let user = found ?? (await findUserByEmail(auth.collections, record.email));
+  if (!user) {
+    if (options.signUpDisabled) return refused("SIGNUP_DISABLED");
+    const created = await signUpMailboxOwner(auth, record, options.name);
+    if (created === "refused") return refused("UNABLE_TO_CREATE_USER");
+    if (created !== "raced") {
+      const { session } = await establishSession(auth, request, created, {
+        rememberMe: options.rememberMe,
+        ban: "not-applicable",
+        secondFactor: "not-applicable",
+      });
+      return granted({ kind: "session", session, user: created, isNewUser: true });
+    }
+    // A concurrent sign-up of the address won: sign in as its user.
+    user = await findUserByEmail(auth.collections, record.email);
+    if (!user) return refused("UNABLE_TO_CREATE_USER");
+  }
+  if (isBanActive(user, auth.now())) return refused("BANNED_USER");
+  if (!user.emailVerified) {
+    const proven = await takeOverUnprovenAccount(auth, user);
+    if (!proven) return refused("UNABLE_TO_CREATE_USER");
+    user = proven;
+  }
+  const established = await establishSession(auth, request, user, {
+    rememberMe: options.rememberMe,
+    ban: "check",
+    secondFactor: "gate",
+  });
+  if (established.kind === "banned") return refused("BANNED_USER");
+  if (established.kind === "challenge") return granted(established);
+  return granted({ ...established, isNewUser: false });
+}
+
+async function signUpMailboxOwner(
+  auth: AuthContext,
+  record: MailedRecord,
+  name: string | undefined,
+): Promise<UserDoc | "raced" | "refused"> {
+  const created = await createUser(auth, {
+    email: record.email,
+    name: name ?? record.name ?? "",
+    image: null,
+    // The mailbox is proven by the very link or code that signs up.
+    emailVerified: true,
+    ...(record.language === null ? {} : { language: record.language }),
+  });
+  if (!created.ok) return created.reason === "exists" ? "raced" : "refused";
+  await created.runAfterHooks();
+  return created.user;
+}
+
+/**
+ * An unverified account proves nothing about who holds its mailbox: whoever registered the address
+ * first may not own it (a pre-registered account, docs/security.md). When the owner proves the
+ * mailbox by link or code, what the account gathered before goes — its sessions (and what they
+ * minted), its password, provider identities linked while it was unproven — and the address becomes
+ * verified, so the owner inherits nothing a stranger could still use. Null when the user changed meanwhile.
+ */
+async function takeOverUnprovenAccount(auth: AuthContext, user: UserDoc): Promise<UserDoc | null> {
+  await signOutEverywhere(auth, user._id);
+  await deleteCredentialAccount(auth.collections, user._id);
+  return markMailboxProven(auth, user);
+}

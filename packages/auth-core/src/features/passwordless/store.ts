@@ -1,0 +1,79 @@
+import type { Collections } from "../../db/collections.ts";
+import type { VerificationDoc } from "../../db/documents.ts";
+import {
+  claimVerificationSlot,
+  deleteVerification,
+  findVerification,
+  findVerificationRow,
+  insertVerificationIfAbsent,
+} from "../../db/verifications.ts";
+
+/**
+ * The only file of features/passwordless that talks to MongoDB. Its rows live in `verifications`
+ * (owner: db/verifications.ts) under the identifiers of rules.ts. FerretDB v1 does not serialise
+ * concurrent compare-and-set updates, so every race here is decided by a unique insert or a delete
+ * count.
+ */
+
+/**
+ * Replaces the record of an identifier with a new one. False when a concurrent request stored its
+ * own first: that one stands (and only its mail may go).
+ */
+export async function replaceRecord(
+  collections: Collections,
+  identifier: string,
+  value: string,
+  expiresAt: Date,
+  now: Date,
+): Promise<boolean> {
+  await deleteVerification(collections, identifier);
+  return insertVerificationIfAbsent(collections, identifier, value, expiresAt, now);
+}
+
+/** The link's row pointing at its record (value: the record's identifier). */
+export async function storeLink(
+  collections: Collections,
+  identifier: string,
+  recordId: string,
+  expiresAt: Date,
+  now: Date,
+): Promise<void> {
+  await insertVerificationIfAbsent(collections, identifier, recordId, expiresAt, now);
+}
+
+/** A live (unexpired) row; null when missing or expired. */
+export function findLiveRow(
+  collections: Collections,
+  identifier: string,
+  now: Date,
+): Promise<VerificationDoc | null> {
+  return findVerification(collections, identifier, now);
+}
+
+/** The row, expired or not (an expired code is told apart from none). */
+export function findAnyRow(collections: Collections, identifier: string): Promise<VerificationDoc | null> {
+  return findVerificationRow(collections, identifier);
+}
+
+/**
+ * Takes the record as it was read: of any number of concurrent uses exactly one gets true (a delete
+ * count), and none once a newer request replaced it.
+ */
+export function takeRecord(collections: Collections, row: VerificationDoc): Promise<boolean> {
+  return deleteVerification(collections, row.identifier, { value: row.value });
+}
+
+export async function deleteRow(collections: Collections, identifier: string): Promise<void> {
+  await deleteVerification(collections, identifier);
+}
+
+/** Claims one of a code's tries; false when all are used (then the code is dead, whatever is typed). */
+export function claimAttempt(
+  collections: Collections,
+  prefix: string,
+  max: number,
+  expiresAt: Date,
+  now: Date,
+): Promise<boolean> {
+  return claimVerificationSlot(collections, prefix, max, expiresAt, now);
+}
