@@ -12,6 +12,15 @@ export interface MailDataByKind {
   "delete-account": { url: string; appName: string; expiresInHours: number };
   invitation: { url: string; organizationName: string; inviterName: string; role: string; appName: string };
   "two-factor-otp": { code: string; appName: string; expiresInMinutes: number };
+  /** A passwordless sign-in (features/passwordless): the link, the code, or both (at least one). */
+  "sign-in-link": { url?: string; code?: string; appName: string; expiresInMinutes: number };
+  /** A mailed code that verifies the address or resets the password (features/passwordless). */
+  "email-otp": {
+    code: string;
+    purpose: "email-verification" | "forget-password";
+    appName: string;
+    expiresInMinutes: number;
+  };
 }
 
 export interface RenderedMail {
