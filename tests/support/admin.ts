@@ -27,29 +27,47 @@ export interface AdminCast {
   user: Person;
   /** A signed-out browser. */
   anon: TestBrowser;
-  /** Opens another auth (with `overrides`) and cast for the rest of this test; the current one is closed. */
+  /**
+   * Opens another auth and cast for the rest of this test (the current one is closed): the
+   * fixture's `overrides` with `overrides` laid over them (top-level keys replace).
+   */
   setUp(overrides?: Overrides): Promise<void>;
 }
 
 /**
- * The admin area's fixture: an auth on its own database and its cast. `open` says when: "each-test"
- * (the default) a fresh one before every test, "once" one for the whole file, "by-set-up" only when
- * a test calls `setUp(overrides)` (tests that each need other options). Each is closed after its
- * test (or file). The returned values stand for the instances open at the time they are used.
+ * The admin area's fixture: an auth on its own database and its cast — an admin, a user, a
+ * signed-out browser, and the people of `also` (name → admin-area role, null for none), signed up
+ * in that order. `overrides` may be a function, read when the auth opens (options that name a test
+ * server started by another fixture). `open` says when: "each-test" (the default) a fresh one
+ * before every test, "once" one for the whole file, "by-set-up" only when a test calls
+ * `setUp(overrides)` (tests that each need other options). Each is closed after its test (or
+ * file). The returned values stand for the instances open at the time they are used.
  */
-export function useAdminCast(
-  options: { overrides?: Overrides; clock?: Clock; open?: "each-test" | "once" | "by-set-up" } = {},
-): AdminCast {
-  let current: { t: TestAuth; admin: Person; user: Person; anon: TestBrowser } | undefined;
+export function useAdminCast<Also extends string = never>(
+  options: {
+    overrides?: Overrides | (() => Overrides);
+    clock?: Clock;
+    open?: "each-test" | "once" | "by-set-up";
+    also?: Record<Also, string | null>;
+  } = {},
+): AdminCast & Record<Also, Person> {
+  type Cast = { t: TestAuth; admin: Person; user: Person; anon: TestBrowser; also: Record<string, Person> };
+  let current: Cast | undefined;
   const close = async () => {
     const closing = current;
     current = undefined;
     await closing?.t.close();
   };
-  const setUp = async (overrides: Overrides = options.overrides ?? {}) => {
+  const base = () =>
+    typeof options.overrides === "function" ? options.overrides() : (options.overrides ?? {});
+  const setUp = async (overrides: Overrides = {}) => {
     await close();
-    const t = await createTestAuth(overrides, options.clock);
-    current = { t, ...(await createCast(t)) };
+    const t = await createTestAuth({ ...base(), ...overrides }, options.clock);
+    const cast = await createCast(t);
+    const also: Record<string, Person> = {};
+    for (const [name, role] of Object.entries<string | null>(options.also ?? {}))
+      also[name] = await signUpPerson(t, name, role ?? undefined);
+    current = { t, ...cast, also };
   };
   const open = options.open ?? "each-test";
   if (open === "once") {
@@ -60,7 +78,11 @@ export function useAdminCast(
     afterEach(close);
   }
   const unopened = "useAdminCast: the cast is opened in a hook (or by setUp); use it in a test";
+  const people = Object.fromEntries(
+    Object.keys(options.also ?? {}).map((name) => [name, standIn(() => current?.also[name], unopened)]),
+  ) as Record<Also, Person>;
   return {
+    ...people,
     t: standIn(() => current?.t, unopened),
     admin: standIn(() => current?.admin, unopened),
     user: standIn(() => current?.user, unopened),

@@ -1,8 +1,8 @@
 import { ObjectId } from "mongodb";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createCast, FORBIDDEN, type Person, signUpPerson, UNAUTHORIZED, userDoc } from "#test/admin.ts";
+import { describe, expect, it } from "vitest";
+import { FORBIDDEN, signUpPerson, UNAUTHORIZED, useAdminCast, userDoc } from "#test/admin.ts";
 import { SESSION_COOKIE, TestBrowser } from "#test/browser.ts";
-import { createTestAuth, TEST_SECRET, type TestAuth } from "#test/test-auth.ts";
+import { createTestAuth, TEST_SECRET, useFreshTestAuth } from "#test/test-auth.ts";
 import { signValue } from "../../crypto/index.ts";
 import { coreEndpoints } from "../registry.ts";
 import { sessionIdOf } from "../session/store.ts";
@@ -14,18 +14,8 @@ const adminEndpoints = coreEndpoints.filter((endpoint) => endpoint.path.startsWi
  * Every admin endpoint × {admin, non-admin, signed-out}: the user role can do none of it,
  * a signed-out caller gets 401, and a refused call changes nothing in the database.
  */
-let t: TestAuth;
-let admin: Person;
-let user: Person;
-let anon: TestBrowser;
-let victim: Person;
-
-beforeAll(async () => {
-  t = await createTestAuth();
-  ({ admin, user, anon } = await createCast(t));
-  victim = await signUpPerson(t, "victim");
-});
-afterAll(() => t.close());
+const { t, admin, user, anon, victim } = useAdminCast({ open: "once", also: { victim: null } });
+const freshTestAuth = useFreshTestAuth();
 
 type Call = { method: "GET" | "POST"; path: string; body?: () => Record<string, unknown> };
 const CALLS: Call[] = [
@@ -121,59 +111,51 @@ describe("every admin endpoint reads the caller from the database", () => {
 
 describe("roles are read from the database on every admin request", () => {
   it("a demoted admin is refused on the very next request, even with the cookie cache on", async () => {
-    const cached = await createTestAuth({ session: { cookieCache: { enabled: true } } });
-    try {
-      const boss = await signUpPerson(cached, "boss", "admin");
-      expect((await boss.browser.get("/admin/list-users")).status).toBe(200);
-      await cached.db.collection("users").updateOne({ email: boss.email }, { $set: { role: "user" } });
-      const res = await boss.browser.get("/admin/list-users");
-      expect(res.status).toBe(403);
-      expect(res.body).toEqual(FORBIDDEN);
-    } finally {
-      await cached.close();
-    }
+    const cached = await freshTestAuth({ session: { cookieCache: { enabled: true } } });
+    const boss = await signUpPerson(cached, "boss", "admin");
+    expect((await boss.browser.get("/admin/list-users")).status).toBe(200);
+    await cached.db.collection("users").updateOne({ email: boss.email }, { $set: { role: "user" } });
+    const res = await boss.browser.get("/admin/list-users");
+    expect(res.status).toBe(403);
+    expect(res.body).toEqual(FORBIDDEN);
   });
 
   it("listed adminUserIds bypass the role check", async () => {
     const rootId = new ObjectId();
-    const listed = await createTestAuth({ admin: { adminUserIds: [rootId.toHexString()] } });
-    try {
-      const now = listed.now();
-      await listed.db.collection("users").insertOne({
-        _id: rootId,
-        email: "root@example.com",
-        emailVerified: true,
-        name: "Root",
-        image: null,
-        role: "user",
-        createdAt: now,
-        updatedAt: now,
-      });
-      const token = "r".repeat(32);
-      await listed.db.collection("sessions").insertOne({
-        _id: sessionIdOf(token),
-        userId: rootId,
-        token,
-        expiresAt: new Date(now.getTime() + 3600_000),
-        createdAt: now,
-        updatedAt: now,
-        ipAddress: null,
-        userAgent: null,
-        activeOrganizationId: null,
-        dontRemember: false,
-      });
-      const browser = new TestBrowser(listed.auth);
-      browser.cookies.set(SESSION_COOKIE, signValue(token, TEST_SECRET));
-      const res = await browser.get<{ total: number }>("/admin/list-users");
-      expect(res.status).toBe(200);
-      expect(res.body.total).toBe(1);
-    } finally {
-      await listed.close();
-    }
+    const listed = await freshTestAuth({ admin: { adminUserIds: [rootId.toHexString()] } });
+    const now = listed.now();
+    await listed.db.collection("users").insertOne({
+      _id: rootId,
+      email: "root@example.com",
+      emailVerified: true,
+      name: "Root",
+      image: null,
+      role: "user",
+      createdAt: now,
+      updatedAt: now,
+    });
+    const token = "r".repeat(32);
+    await listed.db.collection("sessions").insertOne({
+      _id: sessionIdOf(token),
+      userId: rootId,
+      token,
+      expiresAt: new Date(now.getTime() + 3600_000),
+      createdAt: now,
+      updatedAt: now,
+      ipAddress: null,
+      userAgent: null,
+      activeOrganizationId: null,
+      dontRemember: false,
+    });
+    const browser = new TestBrowser(listed.auth);
+    browser.cookies.set(SESSION_COOKIE, signValue(token, TEST_SECRET));
+    const res = await browser.get<{ total: number }>("/admin/list-users");
+    expect(res.status).toBe(200);
+    expect(res.body.total).toBe(1);
   });
 
   it("custom roles by statements: a support role may list and get users but not ban", async () => {
-    const custom = await createTestAuth({
+    const custom = await freshTestAuth({
       admin: {
         roles: {
           admin: { user: ["list", "ban"] },
@@ -182,17 +164,13 @@ describe("roles are read from the database on every admin request", () => {
         },
       },
     });
-    try {
-      const helper = await signUpPerson(custom, "helper", "support");
-      const target = await signUpPerson(custom, "target");
-      expect((await helper.browser.get("/admin/list-users")).status).toBe(200);
-      expect((await helper.browser.get(`/admin/get-user?id=${target.id}`)).status).toBe(200);
-      const ban = await helper.browser.post("/admin/ban-user", { userId: target.id });
-      expect(ban.status).toBe(403);
-      expect((await userDoc(custom, target.id))?.banned).toBeUndefined();
-    } finally {
-      await custom.close();
-    }
+    const helper = await signUpPerson(custom, "helper", "support");
+    const target = await signUpPerson(custom, "target");
+    expect((await helper.browser.get("/admin/list-users")).status).toBe(200);
+    expect((await helper.browser.get(`/admin/get-user?id=${target.id}`)).status).toBe(200);
+    const ban = await helper.browser.post("/admin/ban-user", { userId: target.id });
+    expect(ban.status).toBe(403);
+    expect((await userDoc(custom, target.id))?.banned).toBeUndefined();
   });
 
   it("a role configuration granting an unknown action fails at startup, naming it", async () => {

@@ -1,7 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createCast, type Person, signIn } from "#test/admin.ts";
+import { afterAll, describe, expect, it } from "vitest";
+import { signIn, useAdminCast } from "#test/admin.ts";
 import { TestBrowser } from "#test/browser.ts";
-import { createTestAuth, type TestAuth } from "#test/test-auth.ts";
 
 /**
  * Database commands per admin request (docs/architecture.md: count them and keep the count in a test), rate
@@ -10,18 +9,11 @@ import { createTestAuth, type TestAuth } from "#test/test-auth.ts";
  */
 const SESSION_READ = ["find:sessions", "find:users"];
 
-let t: TestAuth;
-let admin: Person;
-let user: Person;
+const { t, admin, user } = useAdminCast({ open: "once" });
 const measured: Record<string, number> = {};
 
-beforeAll(async () => {
-  t = await createTestAuth();
-  ({ admin, user } = await createCast(t));
-});
-afterAll(async () => {
+afterAll(() => {
   console.info(`[admin-budget] commands per request: ${JSON.stringify(measured)}`);
-  await t.close();
 });
 
 async function measure(label: string, run: () => Promise<{ status: number }>): Promise<string[]> {

@@ -1,37 +1,25 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { auditEvents, type Person, signIn, signUpPerson } from "#test/admin.ts";
+import { afterEach, describe, expect, it } from "vitest";
+import { auditEvents, signIn, useAdminCast } from "#test/admin.ts";
 import { SESSION_COOKIE, TestBrowser } from "#test/browser.ts";
-import { type OAuthServer, startOAuthServer } from "#test/oauth-server.ts";
-import { createSocialAuth, newBrowser, runSocialFlow } from "#test/social.ts";
-import type { TestAuth } from "#test/test-auth.ts";
+import { useOAuthServer } from "#test/oauth-server.ts";
+import { newBrowser, providerConfig, runSocialFlow } from "#test/social.ts";
 
 /**
  * Security-hardening issue, finding 4: a password an admin chose in create-user is marked like
  * set-user-password's (it signs nobody in until reset), and the owner's social sign-in, linked by
  * email to that account, removes it — the admin never keeps a working password of someone else.
  */
-let server: OAuthServer;
-let t: TestAuth;
-let admin: Person;
+const server = useOAuthServer();
+const { t, admin } = useAdminCast({
+  overrides: () => ({ socialProviders: { google: providerConfig(server, "google") } }),
+});
+afterEach(() => server.reset());
 const VICTIM = "victim@example.com";
 const CHOSEN = "admin chose this one";
 const RESET_REQUIRED = {
   code: "PASSWORD_RESET_REQUIRED",
   message: "Your password was set by an administrator. Reset it to sign in.",
 };
-
-beforeAll(async () => {
-  server = await startOAuthServer();
-});
-afterAll(() => server.close());
-beforeEach(async () => {
-  t = await createSocialAuth(server, ["google"]);
-  admin = await signUpPerson(t, "admin", "admin");
-});
-afterEach(async () => {
-  server.reset();
-  await t.close();
-});
 
 async function createVictim(extra: Record<string, unknown> = {}) {
   const res = await admin.browser.post<{ user: { id: string } }>("/admin/create-user", {

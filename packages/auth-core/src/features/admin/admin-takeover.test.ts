@@ -1,17 +1,15 @@
 import { ObjectId } from "mongodb";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   auditEvents,
-  createCast,
   FORBIDDEN,
   mutableRoles,
-  type Person,
   SUPER_ROLES,
   sessionCount,
   signUpPerson,
+  useAdminCast,
   userDoc,
 } from "#test/admin.ts";
-import { createTestAuth, type TestAuth } from "#test/test-auth.ts";
 import { DEFAULT_ADMIN_ROLES } from "./access.ts";
 
 /**
@@ -19,17 +17,9 @@ import { DEFAULT_ADMIN_ROLES } from "./access.ts";
  * remove, set-role need manage-admins; a listed admin id only yields to another listed id), nor
  * hand out a role with more rights than they hold. Each refusal leaves the database as it was.
  */
-let t: TestAuth;
-let admin: Person;
-let user: Person;
-afterEach(() => t.close());
-
 const ROLES = { ...SUPER_ROLES, support: { session: ["list"] } };
 
-async function setUp(overrides: Parameters<typeof createTestAuth>[0] = {}) {
-  t = await createTestAuth({ admin: { roles: ROLES }, ...overrides });
-  ({ admin, user } = await createCast(t));
-}
+const { t, admin, user, setUp } = useAdminCast({ open: "by-set-up", overrides: { admin: { roles: ROLES } } });
 
 function credentialHash(id: string) {
   return t.db

@@ -1,20 +1,17 @@
-import { afterEach, describe, expect, it } from "vitest";
-import { auditEvents, createCast, userDoc } from "#test/admin.ts";
-import { createTestAuth, type TestAuth } from "#test/test-auth.ts";
+import { describe, expect, it } from "vitest";
+import { auditEvents, useAdminCast, userDoc } from "#test/admin.ts";
 
 /**
  * The admin area writes users through the same lifecycle hooks as the rest of the core
  * (config/hooks.ts): a hook that refuses makes the admin call fail with a 4xx, changes nothing and
  * leaves no audit event for an action that did not happen.
  */
-let t: TestAuth;
-afterEach(() => t.close());
+const { t, admin, user, setUp } = useAdminCast({ open: "by-set-up" });
 
 describe("refusing hooks", () => {
   it("create-user refused by a user create hook: 400 Failed to create user, nothing stored", async () => {
     let refuse = false;
-    t = await createTestAuth({ hooks: { user: { create: { before: () => (refuse ? false : undefined) } } } });
-    const { admin } = await createCast(t);
+    await setUp({ hooks: { user: { create: { before: () => (refuse ? false : undefined) } } } });
     refuse = true;
     const res = await admin.browser.post("/admin/create-user", { email: "x@example.com", name: "X" });
     expect(res.status).toBe(400);
@@ -29,8 +26,7 @@ describe("refusing hooks", () => {
     ["/admin/set-role", (id: string) => ({ userId: id, role: "admin" })],
     ["/admin/update-user", (id: string) => ({ userId: id, data: { name: "New" } })],
   ])("%s refused by a user update hook: 400 Failed to update user, nothing changed", async (path, body) => {
-    t = await createTestAuth({ hooks: { user: { update: { before: () => false } } } });
-    const { admin, user } = await createCast(t);
+    await setUp({ hooks: { user: { update: { before: () => false } } } });
     const before = await userDoc(t, user.id);
     const res = await admin.browser.post(path, body(user.id));
     expect(res.status).toBe(400);
@@ -41,8 +37,7 @@ describe("refusing hooks", () => {
   });
 
   it("remove-user refused by a user delete hook: 403, the user and their sessions stay", async () => {
-    t = await createTestAuth({ hooks: { user: { delete: { before: () => false } } } });
-    const { admin, user } = await createCast(t);
+    await setUp({ hooks: { user: { delete: { before: () => false } } } });
     const res = await admin.browser.post("/admin/remove-user", { userId: user.id });
     expect(res.status).toBe(403);
     expect(res.body).toEqual({ code: "DELETE_USER_REFUSED", message: "User deletion was refused" });

@@ -1,22 +1,18 @@
 import { ObjectId } from "mongodb";
-import { afterEach, describe, expect, it } from "vitest";
-import { createCast, PASSWORD, type Person } from "#test/admin.ts";
-import { createTestAuth, type TestAuth } from "#test/test-auth.ts";
+import { describe, expect, it } from "vitest";
+import { PASSWORD, useAdminCast } from "#test/admin.ts";
 
 const WHILE_IMPERSONATING = {
   code: "NOT_ALLOWED_WHILE_IMPERSONATING",
   message: "You cannot perform this action while impersonating a user",
 };
 
-let t: TestAuth;
-let admin: Person;
-let user: Person;
-afterEach(() => t.close());
+const { t, admin, user } = useAdminCast({
+  overrides: { user: { deleteUser: { enabled: true }, changeEmail: { enabled: true } } },
+});
 
 /** The admin's browser, now holding an impersonation session of the user. */
 async function impersonating(): Promise<void> {
-  t = await createTestAuth({ user: { deleteUser: { enabled: true }, changeEmail: { enabled: true } } });
-  ({ admin, user } = await createCast(t));
   const res = await admin.browser.post("/admin/impersonate-user", { userId: user.id });
   expect(res.status).toBe(200);
 }

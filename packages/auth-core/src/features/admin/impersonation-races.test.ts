@@ -1,34 +1,17 @@
 import { ObjectId } from "mongodb";
-import { afterEach, describe, expect, it } from "vitest";
-import {
-  createCast,
-  FORBIDDEN,
-  PASSWORD,
-  type Person,
-  SUPER_ROLES,
-  sessionCount,
-  signIn,
-  signUpPerson,
-} from "#test/admin.ts";
+import { describe, expect, it } from "vitest";
+import { FORBIDDEN, PASSWORD, SUPER_ROLES, sessionCount, signIn, useAdminCast } from "#test/admin.ts";
 import { TestBrowser } from "#test/browser.ts";
-import { createTestAuth, type TestAuth } from "#test/test-auth.ts";
 
 /**
  * Impersonation sessions outliving the admin's right (review findings 4 and 5), against the real
  * FerretDB server. The interleaving Promise.all hits only sometimes is forced: the demotion runs
  * just before the impersonation session's insert reaches the database.
  */
-let t: TestAuth;
-let admin: Person;
-let user: Person;
-let boss: Person;
-afterEach(() => t.close());
-
-async function setUp() {
-  t = await createTestAuth({ admin: { roles: SUPER_ROLES } });
-  ({ admin, user } = await createCast(t));
-  boss = await signUpPerson(t, "boss", "superadmin");
-}
+const { t, admin, user, boss } = useAdminCast({
+  overrides: { admin: { roles: SUPER_ROLES } },
+  also: { boss: "superadmin" },
+});
 
 type InsertOne = (doc: never) => Promise<unknown>;
 /** Runs `before` once, just before the next session insert. */
@@ -57,7 +40,6 @@ describe("impersonate-user racing the admin's demotion", () => {
   };
   for (const [label, lose] of Object.entries(losses)) {
     it(`${label} meanwhile: 403, no impersonation session left, no cookies swapped`, async () => {
-      await setUp();
       beforeNextSessionInsert(async () => expect((await lose()).status).toBe(200));
       const res = await admin.browser.post("/admin/impersonate-user", { userId: user.id });
       expect(res.status).toBe(403);
@@ -72,7 +54,6 @@ describe("impersonate-user racing the admin's demotion", () => {
 
 describe("ending an admin's sessions ends their impersonations", () => {
   it("admin revoke-user-sessions on the admin", async () => {
-    await setUp();
     await impersonate();
     const res = await boss.browser.post("/admin/revoke-user-sessions", { userId: admin.id });
     expect(res.status).toBe(200);
@@ -82,7 +63,6 @@ describe("ending an admin's sessions ends their impersonations", () => {
   });
 
   it("the admin's own /revoke-sessions", async () => {
-    await setUp();
     const second = new TestBrowser(t.auth);
     await signIn(second, admin.email);
     await impersonate();
@@ -92,7 +72,6 @@ describe("ending an admin's sessions ends their impersonations", () => {
   });
 
   it("the admin's change-password with revokeOtherSessions", async () => {
-    await setUp();
     const second = new TestBrowser(t.auth);
     await signIn(second, admin.email);
     await impersonate();

@@ -1,8 +1,7 @@
 import { ObjectId } from "mongodb";
-import { afterEach, describe, expect, it } from "vitest";
-import { auditEvents, createCast, type Person, UNAUTHORIZED } from "#test/admin.ts";
+import { describe, expect, it } from "vitest";
+import { auditEvents, UNAUTHORIZED, useAdminCast } from "#test/admin.ts";
 import { SESSION_COOKIE, TestBrowser } from "#test/browser.ts";
-import { createTestAuth, type TestAuth } from "#test/test-auth.ts";
 
 /**
  * Security-hardening issue, finding 5: the admin's session parked while impersonating has its own
@@ -11,14 +10,9 @@ import { createTestAuth, type TestAuth } from "#test/test-auth.ts";
  */
 const ADMIN_COOKIE = "tessera.admin_session";
 
-let t: TestAuth;
-let admin: Person;
-let user: Person;
-afterEach(() => t.close());
+const { t, admin, user } = useAdminCast();
 
 async function startImpersonating(): Promise<string> {
-  t = await createTestAuth();
-  ({ admin, user } = await createCast(t));
   const res = await admin.browser.post("/admin/impersonate-user", { userId: user.id });
   expect(res.status).toBe(200);
   const parked = admin.browser.cookies.get(ADMIN_COOKIE);

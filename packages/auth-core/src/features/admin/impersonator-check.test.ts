@@ -1,7 +1,6 @@
 import { ObjectId } from "mongodb";
-import { afterEach, describe, expect, it } from "vitest";
-import { createCast } from "#test/admin.ts";
-import { createTestAuth, type TestAuth } from "#test/test-auth.ts";
+import { describe, expect, it } from "vitest";
+import { useAdminCast } from "#test/admin.ts";
 
 /**
  * An impersonation session is the admin's authority: it lives only while that admin exists and is
@@ -9,12 +8,9 @@ import { createTestAuth, type TestAuth } from "#test/test-auth.ts";
  * carries the impersonated user's id, so a sweep by the admin's id can miss it) dies when it is read.
  * The sweeps are bypassed here by editing the admin's row directly, as a lost race would leave it.
  */
-let t: TestAuth;
-afterEach(() => t.close());
+const { t, admin, user } = useAdminCast();
 
 async function impersonating() {
-  t = await createTestAuth();
-  const { admin, user } = await createCast(t);
   const res = await admin.browser.post("/admin/impersonate-user", { userId: user.id });
   expect(res.status).toBe(200);
   expect((await admin.browser.get<{ user: { id: string } }>("/get-session")).body.user.id).toBe(user.id);

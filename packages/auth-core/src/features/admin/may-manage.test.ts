@@ -1,5 +1,5 @@
 import { ObjectId } from "mongodb";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   auditEvents,
   FORBIDDEN,
@@ -8,27 +8,26 @@ import {
   sessionCount,
   signIn,
   signUpPerson,
+  useAdminCast,
   userDoc,
 } from "#test/admin.ts";
 import { TestBrowser } from "#test/browser.ts";
-import { createTestAuth, type TestAuth } from "#test/test-auth.ts";
 
 /**
  * Security-hardening issue, finding 6: every admin endpoint that acts on a user applies the one
  * may-manage rule (endpoints/guards.ts requireUserToManage) — session listing and revocation, unban
  * and every update-user field included, not only the takeover paths.
  */
-let t: TestAuth;
-afterEach(() => t.close());
-
-let admin: Person;
-let superadmin: Person;
-
-async function setUp(overrides: Parameters<typeof createTestAuth>[0] = {}) {
-  t = await createTestAuth({ admin: { roles: SUPER_ROLES }, ...overrides });
-  admin = await signUpPerson(t, "admin", "admin");
-  superadmin = await signUpPerson(t, "boss", "superadmin");
-}
+const {
+  t,
+  admin,
+  boss: superadmin,
+  setUp,
+} = useAdminCast({
+  open: "by-set-up",
+  overrides: { admin: { roles: SUPER_ROLES } },
+  also: { boss: "superadmin" },
+});
 
 type Call = (victim: Person, sessionId: string) => [string, Record<string, unknown>];
 const CALLS: Record<string, Call> = {

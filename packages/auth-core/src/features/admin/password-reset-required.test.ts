@@ -1,28 +1,19 @@
 import { ObjectId } from "mongodb";
-import { afterEach, describe, expect, it } from "vitest";
-import { createCast, PASSWORD, type Person, sessionCount, signIn } from "#test/admin.ts";
+import { describe, expect, it } from "vitest";
+import { PASSWORD, type Person, sessionCount, signIn, useAdminCast } from "#test/admin.ts";
 import { TestBrowser } from "#test/browser.ts";
-import { createTestAuth, type TestAuth } from "#test/test-auth.ts";
 
 /**
  * docs/security.md (ASVS 6.4.6): a password an admin sets for someone else signs nobody in until
  * the user resets or changes it — the admin never holds a working password of another user.
  */
-let t: TestAuth;
-afterEach(() => t.close());
+const { t, admin, user, setUp } = useAdminCast({ open: "by-set-up" });
 
 const ADMIN_SET = "set by the admin 1";
 const RESET_REQUIRED = {
   code: "PASSWORD_RESET_REQUIRED",
   message: "Your password was set by an administrator. Reset it to sign in.",
 };
-
-async function setUp(requiresReset?: boolean): Promise<{ admin: Person; user: Person }> {
-  t = await createTestAuth(
-    requiresReset === undefined ? {} : { admin: { setUserPasswordRequiresReset: requiresReset } },
-  );
-  return createCast(t);
-}
 
 async function setPassword(admin: Person, userId: string, newPassword = ADMIN_SET): Promise<void> {
   const res = await admin.browser.post("/admin/set-user-password", { userId, newPassword });
@@ -44,7 +35,7 @@ async function resetByMail(email: string, newPassword: string): Promise<void> {
 
 describe("a password an admin set for someone else", () => {
   it("signs nobody in: 403 PASSWORD_RESET_REQUIRED and no session; the old password is gone too", async () => {
-    const { admin, user } = await setUp();
+    await setUp();
     await setPassword(admin, user.id);
     expect(await credential(user.id)).toMatchObject({ passwordResetRequired: true });
     const res = await signIn(new TestBrowser(t.auth), user.email, ADMIN_SET);
@@ -55,7 +46,7 @@ describe("a password an admin set for someone else", () => {
   });
 
   it("is told apart only to someone who gave it: a wrong password stays 401", async () => {
-    const { admin, user } = await setUp();
+    await setUp();
     await setPassword(admin, user.id);
     const res = await signIn(new TestBrowser(t.auth), user.email, "a wrong guess 123");
     expect(res).toMatchObject({
@@ -65,7 +56,7 @@ describe("a password an admin set for someone else", () => {
   });
 
   it("after a reset by the emailed link the user's own password signs in and the mark is gone", async () => {
-    const { admin, user } = await setUp();
+    await setUp();
     await setPassword(admin, user.id);
     await resetByMail(user.email, "my own new password");
     expect(await credential(user.id)).not.toHaveProperty("passwordResetRequired");
@@ -74,7 +65,7 @@ describe("a password an admin set for someone else", () => {
   });
 
   it("change-password from a session the user still has (e.g. a provider sign-in) clears the mark", async () => {
-    const { user } = await setUp();
+    await setUp();
     await t.db
       .collection("accounts")
       .updateOne(
@@ -91,7 +82,7 @@ describe("a password an admin set for someone else", () => {
   });
 
   it("a user without a password account gets one, marked", async () => {
-    const { admin, user } = await setUp();
+    await setUp();
     await t.db.collection("accounts").deleteMany({ userId: new ObjectId(user.id) });
     await setPassword(admin, user.id);
     expect(await credential(user.id)).toMatchObject({ passwordResetRequired: true });
@@ -101,14 +92,14 @@ describe("a password an admin set for someone else", () => {
 
 describe("where the mark does not apply", () => {
   it("an admin setting their own password signs in with it", async () => {
-    const { admin } = await setUp();
+    await setUp();
     await setPassword(admin, admin.id, "the admin's own new");
     expect(await credential(admin.id)).not.toHaveProperty("passwordResetRequired");
     expect((await signIn(new TestBrowser(t.auth), admin.email, "the admin's own new")).status).toBe(200);
   });
 
   it("with admin.setUserPasswordRequiresReset false the set password signs in", async () => {
-    const { admin, user } = await setUp(false);
+    await setUp({ admin: { setUserPasswordRequiresReset: false } });
     await setPassword(admin, user.id);
     expect(await credential(user.id)).not.toHaveProperty("passwordResetRequired");
     expect((await signIn(new TestBrowser(t.auth), user.email, ADMIN_SET)).status).toBe(200);
