@@ -70,6 +70,7 @@ export interface SignInMethods {
 }
 
 export interface MagicLinkMethods {
+  confirmation: GetCall<typeof Passwordless.magicLinkConfirmationContract>;
   verify: PostCall<typeof Passwordless.magicLinkVerifyContract>;
 }
 

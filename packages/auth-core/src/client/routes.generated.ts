@@ -38,6 +38,7 @@ export const ROUTES = {
     social: "P/sign-in/social",
   },
   magicLink: {
+    confirmation: "G/magic-link/confirmation",
     verify: "P/magic-link/verify",
   },
   emailOtp: {

@@ -119,6 +119,32 @@ export const magicLinkConfirmPageContract = defineContract({
   tags: ["passwordless"],
 });
 
+/** Whose sign-in a live mailed link is: what an app's confirmation page names ("Sign in as …?"). */
+export interface MagicLinkConfirmation {
+  email: string;
+}
+
+const magicLinkConfirmationSchema: z.ZodType<MagicLinkConfirmation> = z.strictObject({ email: z.string() });
+
+/**
+ * For the app's page at `magicLink.confirmURL`: it names the account from the stored link, never
+ * from its own URL, so a link someone else requested cannot pass for the reader's (docs/passwordless.md).
+ * Reads only, like the link's GET: it spends nothing.
+ */
+export const magicLinkConfirmationContract = defineContract({
+  name: "getMagicLinkConfirmation",
+  method: "GET",
+  path: "/magic-link/confirmation",
+  auth: "none",
+  query: z.object({ token: linkTokenField }),
+  response: magicLinkConfirmationSchema,
+  errors: ["NOT_FOUND", "INVALID_TOKEN"],
+  summary: "The address a live mailed link signs in, for the app's confirmation page; spends nothing.",
+  notes: "INVALID_TOKEN for a link that is used, expired or replaced by a newer mail.",
+  client: "magicLink.confirmation",
+  tags: ["passwordless"],
+});
+
 export const magicLinkVerifyContract = defineContract({
   name: "magicLinkVerify",
   method: "POST",

@@ -78,6 +78,7 @@ import { resetPasswordCallback } from "./password/endpoints/reset-password-token
 import { setPassword } from "./password/endpoints/set-password.ts";
 import { checkVerificationOTP } from "./passwordless/endpoints/check-verification-otp.ts";
 import { magicLinkConfirmPage } from "./passwordless/endpoints/magic-link-confirm-page.ts";
+import { magicLinkConfirmation } from "./passwordless/endpoints/magic-link-confirmation.ts";
 import { magicLinkVerify } from "./passwordless/endpoints/magic-link-verify.ts";
 import { requestPasswordResetEmailOTP } from "./passwordless/endpoints/request-password-reset-email-otp.ts";
 import { forgetPasswordEmailOTP } from "./passwordless/endpoints/request-password-reset-email-otp.ts";
@@ -133,6 +134,7 @@ const endpointList = [
   setPassword,
   signInMagicLink,
   magicLinkConfirmPage,
+  magicLinkConfirmation,
   magicLinkVerify,
   sendVerificationOTP,
   signInEmailOTP,
