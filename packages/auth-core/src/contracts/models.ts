@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { defineModel, type ModelValue, modelShape } from "./model.ts";
 import { languageCodeField } from "./schemas.ts";
 
 /**
@@ -33,35 +34,30 @@ export const userSchema: z.ZodType<User> = z.strictObject({
   updatedAt: z.date(),
 });
 
-export interface Session {
-  id: string;
-  userId: string;
-  token: string;
-  expiresAt: Date;
-  createdAt: Date;
-  updatedAt: Date;
-  ipAddress: string | null;
-  userAgent: string | null;
-  activeOrganizationId: string | null;
-  /** Only on an admin's impersonation session: the admin's user id. */
-  impersonatedBy?: string;
-  /** Only when a team is active. */
-  activeTeamId?: string;
-}
+/**
+ * A session, declared once: its API value, schema and stored document (db/documents.ts SessionDoc),
+ * its mapper (features/session/types.ts) and the cookie cache's way back to the document
+ * (features/session/cookie-cache.ts) come from this list, in this order. `impersonatedBy` (the
+ * admin's user id) is only on an admin's impersonation session, `activeTeamId` only while a team is
+ * active: absent otherwise, so an ordinary session's shape is unchanged.
+ */
+export const sessionModel = defineModel([
+  { key: "id", stored: "_id", kind: "objectId" },
+  { key: "userId", kind: "objectId" },
+  { key: "token", kind: "string" },
+  { key: "expiresAt", kind: "date" },
+  { key: "createdAt", kind: "date" },
+  { key: "updatedAt", kind: "date" },
+  { key: "ipAddress", kind: "string", nullable: true },
+  { key: "userAgent", kind: "string", nullable: true },
+  { key: "activeOrganizationId", kind: "string", nullable: true },
+  { key: "impersonatedBy", kind: "objectId", optional: true },
+  { key: "activeTeamId", kind: "string", optional: "or null" },
+]);
 
-export const sessionSchema: z.ZodType<Session> = z.strictObject({
-  id: z.string(),
-  userId: z.string(),
-  token: z.string(),
-  expiresAt: z.date(),
-  createdAt: z.date(),
-  updatedAt: z.date(),
-  ipAddress: z.string().nullable(),
-  userAgent: z.string().nullable(),
-  activeOrganizationId: z.string().nullable(),
-  impersonatedBy: z.string().optional(),
-  activeTeamId: z.string().optional(),
-});
+export type Session = ModelValue<typeof sessionModel>;
+
+export const sessionSchema: z.ZodType<Session> = z.strictObject(modelShape(sessionModel));
 
 export interface SessionAndUser {
   session: Session;

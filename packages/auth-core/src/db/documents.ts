@@ -1,5 +1,6 @@
 import type { ObjectId } from "mongodb";
 import type { apiKeyModel } from "../contracts/api-key-models.ts";
+import type { sessionModel } from "../contracts/models.ts";
 import type {
   invitationModel,
   memberModel,
@@ -81,24 +82,16 @@ export interface PendingDeletionDoc {
   createdAt: Date;
 }
 
-export interface SessionDoc {
-  _id: ObjectId;
-  userId: ObjectId;
-  /** 32 chars [A-Za-z0-9]; unique index. */
-  token: string;
-  expiresAt: Date;
-  createdAt: Date;
-  updatedAt: Date;
-  ipAddress: string | null;
-  userAgent: string | null;
-  activeOrganizationId: string | null;
-  /** Set by organization/set-active-team (teams on); absent on sessions that never had one. */
-  activeTeamId?: string | null;
+/**
+ * A session: the fields of contracts/models.ts sessionModel, plus `dontRemember`. `token` is 32 chars
+ * [A-Za-z0-9] with a unique index; `activeTeamId` is set by organization/set-active-team (teams on)
+ * and absent on sessions that never had one; `impersonatedBy` is the admin's user id on an admin's
+ * impersonation session (features/admin).
+ */
+export type SessionDoc = ModelDoc<typeof sessionModel> & {
   /** rememberMe false: short-lived, never refreshed. */
   dontRemember: boolean;
-  /** Set on an admin's impersonation session: the admin's user id (features/admin). */
-  impersonatedBy?: ObjectId;
-}
+};
 
 export interface AccountDoc {
   _id: ObjectId;

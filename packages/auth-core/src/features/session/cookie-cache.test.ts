@@ -182,4 +182,18 @@ describe("encodeCookieCache", () => {
     expect(decodeCookieCache(value, TEST_SECRET, session.token, new Date(now.getTime() + 60_000))).toBeNull();
     expect(decodeCookieCache(value, TEST_SECRET, "b".repeat(32), now)).toBeNull();
   });
+
+  it.each([
+    ["an ordinary session", {}],
+    ["an impersonation session with an active team", { impersonatedBy: new ObjectId(), activeTeamId: "t1" }],
+    ["a session whose team was cleared (null)", { activeOrganizationId: "o1", activeTeamId: null }],
+    ["a session with a field outside the model", { dontRemember: true, legacy: "kept" }],
+  ])("rebuilds exactly the documents it was made from: %s", (_name, fields) => {
+    const made = docs(10);
+    const session = { ...made.session, ...fields } as SessionDoc;
+    const value = encodeCookieCache(session, made.user, new Date(now.getTime() + 60_000), TEST_SECRET, name)!;
+    const rebuilt = decodeCookieCache(value, TEST_SECRET, session.token, now)!;
+    expect(rebuilt.session).toStrictEqual(session);
+    expect(rebuilt.user).toStrictEqual(made.user);
+  });
 });

@@ -1,7 +1,9 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
+import { sessionModel } from "../../contracts/models.ts";
 import { signValue } from "../../crypto/index.ts";
 import type { SessionDoc, UserDoc } from "../../db/documents.ts";
 import { ObjectId } from "../../db/ids.ts";
+import { fieldsByStoredName, restoreModelDoc } from "../../db/model.ts";
 import { type Session, toSession, toUser, type User } from "./types.ts";
 
 /**
@@ -34,19 +36,9 @@ export const COOKIE_CACHE_MAX_LENGTH = 4093;
 /** [expiry (ms), dontRemember (1/0), session fields, user fields]; empty trailing objects are left out. */
 type CacheMeta = [number, number, Record<string, unknown>?, Record<string, unknown>?];
 
-/** Document fields the API JSON (types.ts toSession/toUser) or the meta line's own slots carry. */
-const SESSION_API_FIELDS = new Set([
-  "dontRemember",
-  "_id",
-  "userId",
-  "token",
-  "expiresAt",
-  "createdAt",
-  "updatedAt",
-  "ipAddress",
-  "userAgent",
-  "activeOrganizationId",
-]);
+/** The session document's fields that the API JSON may carry (contracts/models.ts sessionModel). */
+const SESSION_FIELDS = fieldsByStoredName(sessionModel);
+/** User document fields the API JSON (types.ts toUser) carries. */
 const USER_API_FIELDS = new Set(["_id", "email", "emailVerified", "name", "image", "createdAt", "updatedAt"]);
 
 /** The length prefix keeps the split between cookie and body unambiguous in the MAC input. */
@@ -67,21 +59,27 @@ export function encodeCookieCache(
     Math.min(expiresAt.getTime(), session.expiresAt.getTime()),
     session.dontRemember ? 1 : 0,
   ];
-  const sessionFields = otherFields(session, SESSION_API_FIELDS);
-  const userFields = otherFields(user, USER_API_FIELDS);
+  const api = { session: toSession(session), user: toUser(user) };
+  // What the API JSON leaves out travels in the meta line: fields outside the model, and an optional
+  // field the answer omits (activeTeamId null), so the rebuilt document is the one encoded.
+  const sessionFields = otherFields(session, (name) => {
+    const field = SESSION_FIELDS.get(name);
+    return name === "dontRemember" || (field !== undefined && field.key in api.session);
+  });
+  const userFields = otherFields(user, (name) => USER_API_FIELDS.has(name));
   if (sessionFields || userFields) meta.push(sessionFields ?? {});
   if (userFields) meta.push(userFields);
-  const api = JSON.stringify({ session: toSession(session), user: toUser(user) });
-  const body = Buffer.from(`${JSON.stringify(meta)}\n${api}`).toString("base64url");
+  const json = JSON.stringify(api);
+  const body = Buffer.from(`${JSON.stringify(meta)}\n${json}`).toString("base64url");
   const value = `${body}.${mac(body, signValue(session.token, secret), secret)}`;
   const length = cookieName.length + 1 + encodeURIComponent(value).length;
   return length > COOKIE_CACHE_MAX_LENGTH ? null : value;
 }
 
-function otherFields(doc: object, carried: ReadonlySet<string>): Record<string, unknown> | undefined {
+function otherFields(doc: object, isCarried: (name: string) => boolean): Record<string, unknown> | undefined {
   let rest: Record<string, unknown> | undefined;
   for (const [key, value] of Object.entries(doc)) {
-    if (carried.has(key) || value === undefined) continue;
+    if (value === undefined || isCarried(key)) continue;
     rest ??= {};
     rest[key] = value;
   }
@@ -152,15 +150,7 @@ function rebuildDocuments(api: { session: Session; user: User }, meta: CacheMeta
   const sessionDoc = {
     ...meta[2],
     dontRemember: meta[1] === 1,
-    _id: ObjectId.createFromHexString(session.id),
-    userId: ObjectId.createFromHexString(session.userId),
-    token: session.token,
-    expiresAt: new Date(session.expiresAt),
-    createdAt: new Date(session.createdAt),
-    updatedAt: new Date(session.updatedAt),
-    ipAddress: session.ipAddress,
-    userAgent: session.userAgent,
-    activeOrganizationId: session.activeOrganizationId,
+    ...restoreModelDoc(sessionModel, session),
   } as SessionDoc;
   const userDoc = {
     ...meta[3],

@@ -1,5 +1,6 @@
-import type { Session, User } from "../../contracts/models.ts";
+import { type Session, sessionModel, type User } from "../../contracts/models.ts";
 import type { SessionDoc, UserDoc } from "../../db/documents.ts";
+import { toModelValue } from "../../db/model.ts";
 
 export type { Session, User } from "../../contracts/models.ts";
 
@@ -21,20 +22,7 @@ export function toUser(doc: UserDoc): User {
   };
 }
 
+/** `impersonatedBy` and `activeTeamId` only when set (contracts/models.ts sessionModel). */
 export function toSession(doc: SessionDoc): Session {
-  const session: Session = {
-    id: doc._id.toHexString(),
-    userId: doc.userId.toHexString(),
-    token: doc.token,
-    expiresAt: doc.expiresAt,
-    createdAt: doc.createdAt,
-    updatedAt: doc.updatedAt,
-    ipAddress: doc.ipAddress,
-    userAgent: doc.userAgent,
-    activeOrganizationId: doc.activeOrganizationId,
-    // Absent on ordinary sessions, so their shape is unchanged; a client shows "stop impersonating".
-    ...(doc.impersonatedBy ? { impersonatedBy: String(doc.impersonatedBy) } : {}),
-  };
-  if (doc.activeTeamId) session.activeTeamId = doc.activeTeamId;
-  return session;
+  return toModelValue(sessionModel, doc);
 }
