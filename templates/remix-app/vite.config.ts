@@ -1,43 +1,18 @@
 import { vitePlugin as remix } from "@remix-run/dev";
-import { defineConfig, loadEnv, type Plugin } from "vite";
+import { defineConfig } from "vite";
 import tsconfigPaths from "vite-tsconfig-paths";
 
-// Single fetch (v3_singleFetch) also keeps Node's own fetch, Request and Headers: remix-serve
-// otherwise installs Remix's fetch polyfill, whose Headers lack getSetCookie (the auth routes read
-// the Set-Cookie lines of auth.api answers with it).
+// Single fetch (v3_singleFetch) keeps Node's own fetch, Request and Headers (server.mjs installs no
+// polyfill): Remix's polyfill Headers lack getSetCookie, with which the auth routes read the
+// Set-Cookie lines of auth.api answers. The server, its port and the development base URL: server.mjs.
 declare module "@remix-run/node" {
   interface Future {
     v3_singleFetch: true;
   }
 }
 
-/**
- * In development the app's base URL is the address the dev server really got: Vite moves to the
- * next port when 5173 is taken, and a base URL naming the old one would refuse every signed-in
- * form as coming from another origin. The auth instance is created on the first request, after this.
- * A base URL you set yourself for another host (a tunnel, a custom domain) is kept.
- */
-function tesseraDevBaseURL(): Plugin {
-  return {
-    name: "tessera-dev-base-url",
-    apply: "serve",
-    configureServer(server) {
-      const set =
-        process.env.TESSERA_BASE_URL ??
-        loadEnv(server.config.mode, server.config.root, "TESSERA_").TESSERA_BASE_URL;
-      if (set && !/^https?:\/\/(localhost|127\.0\.0\.1)(:\d+)?\/?$/.test(set)) return;
-      server.httpServer?.once("listening", () => {
-        const address = server.httpServer?.address();
-        if (address && typeof address === "object")
-          process.env.TESSERA_BASE_URL = `http://localhost:${address.port}`;
-      });
-    },
-  };
-}
-
 export default defineConfig({
   plugins: [
-    tesseraDevBaseURL(),
     remix({
       future: {
         v3_fetcherPersist: true,

@@ -21,6 +21,8 @@ import {
   sessionForClient,
 } from "./session.ts";
 
+export type { IncomingForm } from "./cross-site.ts";
+export { CROSS_SITE_REFUSED_PATH, isCrossSiteForm } from "./cross-site.ts";
 export type { BrowserCall, RouteArgs } from "./handler.ts";
 export { remoteAddressOf } from "./handler.ts";
 export type { CookieSource } from "./responses.ts";
