@@ -40,37 +40,22 @@ app.all(
 
 /**
  * A form posted to an app page from another site (its Origin names another host), or with no
- * Origin at all (browsers send one with every POST). Remix checks the Origin before a page's action
- * runs (server-runtime's throwIfPotentialCSRFAttack) but answers an empty 500 and logs a stack,
- * and it checks nothing for action-only routes (sign-out, language), where the app's own check
- * (app/lib/forms.server.ts assertSameOrigin) answered a bare text 403. Such a request is turned
- * here into a GET of /cross-site-refused, whose loader answers the app's 403 page: no action, no
- * loader of the target and no database write runs. The host compared is Remix's (X-Forwarded-Host,
- * else Host), so nothing Remix would refuse gets past; assertSameOrigin still checks every action.
- * /api/auth is left to the core, which checks the Origin itself (and answers CORS preflights).
+ * Origin at all (browsers send one with every POST), becomes a GET of /cross-site-refused, whose
+ * loader answers the app's 403 page: no action, no loader of the target and no database write runs.
+ * Remix would answer an empty 500 and log a stack, and checks nothing for action-only routes
+ * (sign-out, language). The rule is the core's isCrossSiteForm (docs/security.md, "Forms sent from
+ * another site"), taken from the build (entry.server.tsx); assertSameOrigin still checks every
+ * action. /api/auth is left to the core, which checks the Origin itself.
  * @type {import("express").RequestHandler}
  */
 function refuseCrossSiteActions(req, _res, next) {
-  const isApi = req.path === "/api/auth" || req.path.startsWith("/api/auth/");
-  if (!["GET", "HEAD", "OPTIONS"].includes(req.method) && !isApi) {
-    const origin = req.get("origin");
-    const host = req.get("x-forwarded-host")?.split(",")[0]?.trim() || req.get("host");
-    if (!origin || !host || !isOriginOf(origin, host)) {
-      req.method = "GET";
-      req.url = "/cross-site-refused";
-      req.originalUrl = req.url;
-    }
+  const { isCrossSiteForm, CROSS_SITE_REFUSED_PATH } = build.entry.module;
+  if (isCrossSiteForm({ method: req.method, path: req.path, header: (name) => req.get(name) })) {
+    req.method = "GET";
+    // Remix builds the request's URL from originalUrl.
+    req.url = req.originalUrl = CROSS_SITE_REFUSED_PATH;
   }
   next();
-}
-
-/** @param {string} origin @param {string} host */
-function isOriginOf(origin, host) {
-  try {
-    return origin !== "null" && new URL(origin).host === host;
-  } catch {
-    return false;
-  }
 }
 
 // Starts the database, migrates and seeds before the URL is printed: the first page is then fast.
