@@ -1,32 +1,9 @@
-import { randomBytes } from "node:crypto";
-import { MongoClient } from "mongodb";
-import { afterAll, beforeAll, describe, expect, inject, it, vi } from "vitest";
-import { buildCli, runCli } from "./cli-process.ts";
+import { describe, expect, it } from "vitest";
+import { useBuiltCli } from "./built-cli.ts";
+import { runCli } from "./cli-process.ts";
 
 /** Administration through the built binary: --json shapes, exit codes, refusal without a terminal. */
-const dbName = `cli_admin_${randomBytes(4).toString("hex")}`;
-let env: NodeJS.ProcessEnv;
-let client: MongoClient;
-
-// Each run is a node process loading the core through tsx: seconds apiece on a busy machine.
-vi.setConfig({ testTimeout: 180_000 });
-
-beforeAll(async () => {
-  await buildCli();
-  env = {
-    MONGODB_URI: inject("mongoUri"),
-    TESSERA_DB_NAME: dbName,
-    TESSERA_SECRET: "cli-test-secret-0123456789",
-    TESSERA_OPERATOR: "ops",
-  };
-  client = new MongoClient(inject("mongoUri"));
-  expect((await runCli(["migrate", "up"], { env })).code).toBe(0);
-}, 300_000);
-
-afterAll(async () => {
-  await client.db(dbName).dropDatabase();
-  await client.close();
-});
+const { env } = useBuiltCli("admin", { operator: "ops", migrate: true });
 
 describe("tessera users (built binary)", () => {
   it("create --password-stdin, list --json, ban (refused without --yes, then with it), audit list", async () => {

@@ -1,45 +1,27 @@
-import { randomBytes } from "node:crypto";
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { MongoClient } from "mongodb";
-import { afterAll, beforeAll, describe, expect, inject, it, vi } from "vitest";
-import { buildCli, runCli } from "./cli-process.ts";
+import { describe, expect, inject, it } from "vitest";
+import { useBuiltCli } from "./built-cli.ts";
+import { runCli } from "./cli-process.ts";
 
 /**
  * How the built `tessera` finds the app's database: tessera.config.ts|mjs|js here or in a parent,
  * TESSERA_CONFIG, the config's dbName over the URI's default, never a throwaway database, and an
  * unreachable one named without its password.
  */
-const suffix = randomBytes(4).toString("hex");
-const appDb = `cli_config_app_${suffix}`;
-const otherDb = `cli_config_other_${suffix}`;
-const scaffoldDb = `cli_config_scaffold_${suffix}`;
-let root: string;
-let client: MongoClient;
+const cli = useBuiltCli("config", { alsoDrop: ["_app", "_other", "_scaffold"] });
+const { root } = cli;
+const appDb = `${cli.dbName}_app`;
+const otherDb = `${cli.dbName}_other`;
+const scaffoldDb = `${cli.dbName}_scaffold`;
 /** No database and no config reach the CLI unless a test gives them; no `tessera db start` state. */
-let bare: NodeJS.ProcessEnv;
-
-vi.setConfig({ testTimeout: 180_000 });
-
-beforeAll(async () => {
-  await buildCli();
-  root = await mkdtemp(join(tmpdir(), "tessera-config-"));
-  client = new MongoClient(inject("mongoUri"));
-  bare = {
-    MONGODB_URI: undefined,
-    TESSERA_DB_NAME: undefined,
-    TESSERA_SECRET: undefined,
-    TESSERA_CONFIG: undefined,
-    TESSERA_STATE_DIR: join(root, "no-state"),
-  };
-}, 300_000);
-
-afterAll(async () => {
-  for (const name of [appDb, otherDb, scaffoldDb]) await client.db(name).dropDatabase();
-  await client.close();
-  await rm(root, { recursive: true, force: true });
-});
+const bare: NodeJS.ProcessEnv = {
+  MONGODB_URI: undefined,
+  TESSERA_DB_NAME: undefined,
+  TESSERA_SECRET: undefined,
+  TESSERA_CONFIG: undefined,
+  TESSERA_STATE_DIR: join(root, "no-state"),
+};
 
 /** An app directory with a TypeScript config naming the test server, `dbName` and a secret. */
 async function appWithConfig(name: string, dbName: string, database = true): Promise<string> {
@@ -57,7 +39,7 @@ export default options;
   return dir;
 }
 
-const migrationsIn = (dbName: string) => client.db(dbName).collection("_migrations").countDocuments();
+const migrationsIn = (dbName: string) => cli.db(dbName).collection("_migrations").countDocuments();
 
 describe("tessera finds its app", () => {
   it("from a subdirectory of the app, tessera.config.ts in a parent is read: migrate up migrates its dbName", async () => {
@@ -84,7 +66,7 @@ describe("tessera finds its app", () => {
     expect(up.code).toBe(0);
     expect(await migrationsIn(otherDb)).toBeGreaterThan(0);
     // --db (or TESSERA_DB_NAME) is still the way to point one run elsewhere.
-    const elsewhere = await runCli(["--db", `cli_config_unused_${suffix}`, "migrate", "status", "--json"], {
+    const elsewhere = await runCli(["--db", `${cli.dbName}_unused`, "migrate", "status", "--json"], {
       cwd: app,
       env: { ...bare, MONGODB_URI: inject("mongoUri") },
     });

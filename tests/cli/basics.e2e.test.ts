@@ -2,32 +2,13 @@ import { randomBytes } from "node:crypto";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { MongoClient } from "mongodb";
-import { afterAll, beforeAll, describe, expect, inject, it, vi } from "vitest";
-import { buildCli, runCli, spawnCli } from "./cli-process.ts";
+import { describe, expect, it } from "vitest";
+import { useBuiltCli } from "./built-cli.ts";
+import { runCli, spawnCli } from "./cli-process.ts";
 
 /** The built `tessera` binary in a child process: exit codes, --json shapes, the database after. */
-const dbName = `cli_basics_${randomBytes(4).toString("hex")}`;
-let env: NodeJS.ProcessEnv;
-let client: MongoClient;
-
-// Each run is a node process loading the core through tsx: seconds apiece on a busy machine.
-vi.setConfig({ testTimeout: 180_000 });
-
-beforeAll(async () => {
-  await buildCli();
-  env = {
-    MONGODB_URI: inject("mongoUri"),
-    TESSERA_DB_NAME: dbName,
-    TESSERA_SECRET: "cli-test-secret-0123456789",
-  };
-  client = new MongoClient(inject("mongoUri"));
-}, 300_000);
-
-afterAll(async () => {
-  await client.db(dbName).dropDatabase();
-  await client.close();
-});
+const cli = useBuiltCli("basics");
+const { env } = cli;
 
 describe("tessera", () => {
   it("--help lists the commands and the exit codes, exit 0", async () => {
@@ -67,7 +48,7 @@ describe("tessera", () => {
     expect(up.code).toBe(0);
     expect(up.stderr).toContain("migrate: 0001-core-indexes (0/");
     expect(up.stdout.trim().split("\n")).toEqual(status.migrations.map((state) => `applied ${state.id}`));
-    const recorded = await client.db(dbName).collection("_migrations").countDocuments();
+    const recorded = await cli.db().collection("_migrations").countDocuments();
     expect(recorded).toBe(status.migrations.length);
 
     const again = await runCli(["migrate", "up", "--json"], { env });
@@ -80,7 +61,7 @@ describe("tessera", () => {
   });
 
   it("cleanup removes expired rows and reports the counts", async () => {
-    const db = client.db(dbName);
+    const db = cli.db();
     const past = new Date(Date.now() - 60_000);
     await db.collection("verifications").insertMany([
       {

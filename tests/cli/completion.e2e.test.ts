@@ -1,10 +1,10 @@
 import { execFile } from "node:child_process";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildCli, runCli } from "./cli-process.ts";
+import { describe, expect, it } from "vitest";
+import { useBuiltCli } from "./built-cli.ts";
+import { runCli } from "./cli-process.ts";
 
 /**
  * What Tab offers in zsh and fish, from the scripts `tessera completion zsh|fish` prints (bash's in
@@ -12,16 +12,7 @@ import { buildCli, runCli } from "./cli-process.ts";
  * typed command takes: `tessera users create` is not `tessera create`.
  */
 const run = promisify(execFile);
-let root = "";
-
-beforeAll(async () => {
-  await buildCli();
-  root = await mkdtemp(join(tmpdir(), "tessera-completion-"));
-}, 300_000);
-
-afterAll(async () => {
-  if (root) await rm(root, { recursive: true, force: true });
-});
+const { root } = useBuiltCli("completion");
 
 async function scriptFor(shell: "zsh" | "fish"): Promise<string> {
   const result = await runCli(["completion", shell]);

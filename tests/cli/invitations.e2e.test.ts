@@ -1,13 +1,13 @@
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { ObjectId } from "mongodb";
-import { afterAll, beforeAll, describe, expect, inject, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { auditEvents } from "#test/admin.ts";
 import { createOrganization, signIn } from "#test/organization.ts";
 import { useTestAuth } from "#test/test-auth.ts";
 import { type SmtpSink, startSmtpSink } from "../e2e/smtp-sink.ts";
-import { buildCli, runCli } from "./cli-process.ts";
+import { useBuiltCli } from "./built-cli.ts";
+import { runCli } from "./cli-process.ts";
 
 /**
  * `tessera invitations send` through the built binary, run from an app directory whose options
@@ -15,16 +15,13 @@ import { buildCli, runCli } from "./cli-process.ts";
  * exit codes 0, 4, 2 and 3, mails through a real SMTP server.
  */
 const t = useTestAuth();
+const cli = useBuiltCli("invitations", { operator: "ops" });
+const app = cli.root;
 let sink: SmtpSink;
-let app: string;
 let env: NodeJS.ProcessEnv;
 
-vi.setConfig({ testTimeout: 180_000 });
-
 beforeAll(async () => {
-  await buildCli();
   sink = await startSmtpSink();
-  app = await mkdtemp(join(tmpdir(), "tessera-invite-app-"));
   await writeFile(join(app, "package.json"), '{ "name": "app", "private": true, "type": "module" }\n');
   await writeFile(
     join(app, "tessera.config.ts"),
@@ -40,18 +37,12 @@ export default options;
     join(app, "limits.ts"),
     "export const limits: { invitations: number } = { invitations: 2 };\n",
   );
-  env = {
-    MONGODB_URI: inject("mongoUri"),
-    TESSERA_DB_NAME: t.db.databaseName,
-    TESSERA_SECRET: "cli-test-secret-0123456789",
-    TESSERA_OPERATOR: "ops",
-    SMTP_URL: sink.url,
-  };
-}, 300_000);
+  // The CLI works on the test auth's database: the organization and owner come from its API.
+  env = { ...cli.env, TESSERA_DB_NAME: t.db.databaseName, SMTP_URL: sink.url };
+});
 
 afterAll(async () => {
   await sink.close();
-  await rm(app, { recursive: true, force: true });
 });
 
 const send = (args: string[]) =>

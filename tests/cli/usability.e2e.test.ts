@@ -1,40 +1,24 @@
 import { execFile } from "node:child_process";
-import { randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import { MongoClient } from "mongodb";
-import { afterAll, beforeAll, describe, expect, inject, it, vi } from "vitest";
-import { buildCli, CLI_BIN_COMMAND, runCli, spawnCli } from "./cli-process.ts";
+import { describe, expect, it } from "vitest";
+import { useBuiltCli } from "./built-cli.ts";
+import { CLI_BIN_COMMAND, runCli, spawnCli } from "./cli-process.ts";
 
 /**
  * What a person at a terminal relies on, through the built binary: help that starts with examples
  * and lists the global options everywhere, usage errors as JSON under --json, TERM=dumb, empty
  * lists that say so, completion scripts, `db start --port`.
  */
-const dbName = `cli_usability_${randomBytes(4).toString("hex")}`;
-let env: NodeJS.ProcessEnv;
-let root: string;
-const run = promisify(execFile);
-
-vi.setConfig({ testTimeout: 180_000 });
-
-beforeAll(async () => {
-  await buildCli();
-  root = await mkdtemp(join(tmpdir(), "tessera-usability-"));
-  env = { MONGODB_URI: inject("mongoUri"), TESSERA_DB_NAME: dbName, TESSERA_SECRET: "x".repeat(40) };
-}, 300_000);
-
-afterAll(async () => {
-  const client = new MongoClient(inject("mongoUri"));
-  for (const name of [dbName, `${dbName}_dumb`, `${dbName}_xterm256color`])
-    await client.db(name).dropDatabase();
-  await client.close();
-  await rm(root, { recursive: true, force: true });
+const { dbName, env, root } = useBuiltCli("usability", {
+  secret: "x".repeat(40),
+  alsoDrop: ["_dumb", "_xterm256color"],
 });
+const run = promisify(execFile);
 
 /** Whether `shell` is on PATH (the test image installs bash only). */
 const has = (shell: string) =>

@@ -4,6 +4,7 @@ import {
   auditEvents,
   FORBIDDEN,
   mutableRoles,
+  type Person,
   SUPER_ROLES,
   sessionCount,
   signUpPerson,
