@@ -106,6 +106,12 @@ describe("which calls make the stores stale (re-read 10 ms later)", () => {
     "/organization/set-active",
     "/admin/impersonate-user",
     "/admin/stop-impersonating",
+    "/passkey/verify-authentication",
+    "/passkey/verify-registration",
+    "/magic-link/verify",
+    "/sign-in/email-otp",
+    "/email-otp/verify-email",
+    "/email-otp/reset-password",
   ])("POST %s: the session and the organization stores", (path) => {
     expect(staleStoresAfter("POST", path)).toEqual({ session: true, organizations: true });
   });
@@ -117,7 +123,16 @@ describe("which calls make the stores stale (re-read 10 ms later)", () => {
     },
   );
 
-  it.each(["/api-key/create", "/admin/ban-user", "/request-password-reset"])("POST %s: none", (path) => {
+  it.each([
+    "/api-key/create",
+    "/admin/ban-user",
+    "/request-password-reset",
+    "/sign-in/magic-link",
+    "/email-otp/send-verification-otp",
+    "/email-otp/check-verification-otp",
+    "/passkey/update-passkey",
+    "/passkey/delete-passkey",
+  ])("POST %s: none", (path) => {
     expect(staleStoresAfter("POST", path)).toEqual({ session: false, organizations: false });
   });
 

@@ -4,7 +4,15 @@ import type {
   MemberWithUser,
   Organization as OrganizationRow,
 } from "../contracts/organization-models.ts";
-import type { AuthClientApi, OrganizationMethods } from "./api.generated.ts";
+import type {
+  AuthClientApi,
+  EmailOtpMethods,
+  OrganizationMethods,
+  PasskeyMethods,
+  SignInMethods,
+  SignUpMethods,
+} from "./api.generated.ts";
+import type { AddPasskey, SignInPasskey, SignUpPasskey } from "./passkey.ts";
 import type { RolePermissionQuery } from "./role-permission.ts";
 import type { AuthStore, ClientResult, FetchCallOptions } from "./types.ts";
 
@@ -17,7 +25,10 @@ export type {
   AdminMethods,
   ApiKeyMethods,
   AuthClientApi,
+  EmailOtpMethods,
+  MagicLinkMethods,
   OrganizationMethods,
+  PasskeyMethods,
   SignInMethods,
   SignUpMethods,
   TwoFactorMethods,
@@ -37,6 +48,20 @@ export interface AuthClientStores {
 }
 
 export interface AuthClient extends AuthClientApi {
+  signIn: SignInMethods & {
+    /** Signs in with a passkey: options, the browser's prompt (or autofill), verification. */
+    passkey: SignInPasskey;
+  };
+  signUp: SignUpMethods & {
+    /** Passkey-first sign-up: a new account with a passkey and an address, no password. */
+    passkey: SignUpPasskey;
+  };
+  passkey: PasskeyMethods & {
+    /** Registers a passkey for the signed-in user (who signed in recently). */
+    addPasskey: AddPasskey;
+  };
+  /** POST /forget-password; `.emailOtp` is Better Auth's name for `emailOtp.forgetPassword`. */
+  forgetPassword: AuthClientApi["forgetPassword"] & { emailOtp: EmailOtpMethods["forgetPassword"] };
   organization: OrganizationMethods & {
     /**
      * Whether `role` grants every action of `permissions` by the client's role table (option

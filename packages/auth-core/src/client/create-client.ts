@@ -1,6 +1,7 @@
 import type { SessionAndUser } from "../contracts/models.ts";
 import type { AuthClient, AuthClientApi } from "./api.ts";
 import { watchBrowserEvents } from "./browser-events.ts";
+import { createPasskeyMethods } from "./passkey.ts";
 import { createSend, type Method } from "./request.ts";
 import { createRolePermissionCheck } from "./role-permission.ts";
 import { ROUTES, type RouteTable, staleStoresAfter } from "./routes.ts";
@@ -98,8 +99,14 @@ export function createAuthClient(options: AuthClientOptions = {}): AuthClient {
   const api = build(ROUTES) as unknown as AuthClientApi;
   const [activeOrganization, organizations, activeMember, activeMemberRole] = organizationStores;
   const stores = { activeOrganization, organizations, activeMember, activeMemberRole };
+  const passkey = createPasskeyMethods(call);
   return {
     ...api,
+    signIn: { ...api.signIn, passkey: passkey.signIn },
+    signUp: { ...api.signUp, passkey: passkey.signUp },
+    passkey: { ...api.passkey, addPasskey: passkey.addPasskey },
+    // Better Auth's name for POST /forget-password/email-otp, on the method of /forget-password.
+    forgetPassword: Object.assign(api.forgetPassword, { emailOtp: api.emailOtp.forgetPassword }),
     organization: { ...api.organization, checkRolePermission: createRolePermissionCheck(options.roles) },
     // Any path under the base path, with the methods' hooks, retries and store re-reads.
     $fetch: (path: string, { method: verb, body, ...options }: FetchCallOptions = {}) =>

@@ -10,17 +10,31 @@ export type {
   AuthClient,
   AuthClientApi,
   AuthClientStores,
+  EmailOtpMethods,
+  MagicLinkMethods,
   OrganizationMethods,
+  PasskeyMethods,
   SignInMethods,
   SignUpMethods,
   TwoFactorMethods,
 } from "./api.ts";
 export { createAuthClient } from "./create-client.ts";
+export type {
+  AddPasskey,
+  AddPasskeyOptions,
+  PasskeySignInOptions,
+  PasskeySignUpOptions,
+  SignInPasskey,
+  SignUpPasskey,
+  WebAuthnOutcome,
+} from "./passkey.ts";
+export type { CeremonyError } from "./passkey-errors.ts";
 export type { RolePermissionQuery } from "./role-permission.ts";
 export type {
   AuthClientOptions,
   AuthStore,
   CallOptions,
+  CeremonyErrorCode,
   ClientError,
   ClientResult,
   ErrorContext,

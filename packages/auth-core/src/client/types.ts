@@ -12,10 +12,21 @@ import type { RoleTable } from "../features/organization/members/rules.ts";
  */
 export interface ClientError {
   status: number;
-  code: ErrorCode | "NETWORK_ERROR" | "UNKNOWN_ERROR";
+  code: ErrorCode | "NETWORK_ERROR" | "UNKNOWN_ERROR" | CeremonyErrorCode;
   message: string;
   [detail: string]: unknown;
 }
+
+/**
+ * A passkey ceremony that failed in the browser, before anything reached the server (status 0):
+ * the user cancelled or it timed out, another ceremony replaced it, the browser cannot do it, or
+ * another failure (client/passkey-errors.ts, docs/client.md "Passkeys").
+ */
+export type CeremonyErrorCode =
+  | "PASSKEY_CANCELLED"
+  | "PASSKEY_ABORTED"
+  | "PASSKEY_NOT_SUPPORTED"
+  | "PASSKEY_FAILED";
 
 /** Request headers, as `new Headers(…)` takes them. */
 type HeaderValues = Headers | Record<string, string> | [string, string][];
