@@ -101,6 +101,11 @@ describe("codes", () => {
     const tryUnknown = await t.commands(() => signInWithCode("000000", undefined, "nobody@example.com"));
     expect(tryUnknown.length).toBe(tryKnown.length);
     expect((await signInWithCode("000000", undefined, "nobody@example.com")).body).toEqual(INVALID_OTP);
+    const reset = (email: string) => new TestBrowser(t.auth).post("/forget-password/email-otp", { email });
+    const resetKnown = await t.commands(() => reset(EMAIL));
+    const resetUnknown = await t.commands(() => reset("nobody@example.com"));
+    expect(resetUnknown).toEqual(resetKnown);
+    expect((await reset("nobody@example.com")).body).toEqual((await reset(EMAIL)).body);
   });
 
   it("counts against the mail limit per sender and mailbox: the 4th request in the window mails nothing and keeps the 3rd code", async () => {
@@ -117,7 +122,7 @@ describe("codes", () => {
     expect((await signInWithCode(third)).status).toBe(200);
   });
 
-  it("signs up an address nobody has, verified, unless emailOTP.disableSignUp", async () => {
+  it("signs up an address nobody has, verified, with the name given", async () => {
     await openAuth(PASSWORDLESS);
     const code = await requestCode("sign-in", "new@example.com");
     const res = await new TestBrowser(t.auth).post("/sign-in/email-otp", {

@@ -154,6 +154,29 @@ describe("sign-in by link", () => {
     expect({ status: res.status, body: res.body }).toEqual({ status: 400, body: INVALID_TOKEN });
   });
 
+  it("the link and the code keep their own lifetimes (magicLink.expiresIn, emailOTP.expiresIn)", async () => {
+    await openAuth({ magicLink: { enabled: true, expiresIn: 120 }, emailOTP: { enabled: true, expiresIn: 300 } });
+    await signUpUser(t, { email: EMAIL, emailVerified: true });
+    const { token, code } = await requestLink();
+    t.advance(121);
+    const byLink = await new TestBrowser(t.auth).post("/magic-link/verify", { token });
+    expect({ status: byLink.status, body: byLink.body }).toEqual({ status: 400, body: INVALID_TOKEN });
+    const byCode = await new TestBrowser(t.auth).post("/sign-in/email-otp", { email: EMAIL, otp: code });
+    expect(byCode.status).toBe(200);
+  });
+
+  it("parallel confirmations of one link sign in once", async () => {
+    await openAuth(PASSWORDLESS);
+    await signUpUser(t, { email: EMAIL, emailVerified: true });
+    const sessionsBefore = await sessionRows();
+    const { token } = await requestLink();
+    const answers = await Promise.all(
+      Array.from({ length: 8 }, () => new TestBrowser(t.auth).post("/magic-link/verify", { token })),
+    );
+    expect(answers.map((res) => res.status).sort()).toEqual([200, 400, 400, 400, 400, 400, 400, 400]);
+    expect(await sessionRows()).toBe(sessionsBefore + 1);
+  });
+
   it("a banned user is refused, with an error redirect when the link carries a callbackURL", async () => {
     await openAuth(PASSWORDLESS);
     const { id } = await signUpUser(t, { email: EMAIL });
