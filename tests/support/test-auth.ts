@@ -13,6 +13,8 @@
  *   organization: useFixtures; two-factor: useTwoFactorFixtures; social: useSocialTestbed).
  * - oauth-*.ts: the scripted OAuth/OIDC test server, its keys and grants; oauth-providers.ts builds
  *   providers against it.
+ * - captured-io.ts: the CLI's Io with stdout and stderr captured (tests/cli/run-context.ts and the
+ *   CLI's own tests); tests/cli/built-cli.ts is the CLI e2e tests' fixture (the built binary).
  * - cuttable-proxy.ts, import-graph.ts, global-setup.ts: the database proxy for outage tests, the
  *   module graph for the architecture tests, and the vitest global setup that starts the server.
  */
