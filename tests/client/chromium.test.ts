@@ -16,15 +16,15 @@ let untrusted: AppServer;
 let browser: Browser;
 
 beforeAll(async () => {
-  const script = await bundlePage();
+  const files = await bundlePage();
   const [samePort, crossPort, untrustedPort] = [await freePort(), await freePort(), await freePort()];
   live = await startLiveServer(
     {},
     { TESSERA_TRUSTED_ORIGINS: `http://127.0.0.1:${samePort},http://127.0.0.1:${crossPort}` },
   );
-  sameOrigin = await startAppServer(samePort, script, live.server.auth);
-  crossOrigin = await startAppServer(crossPort, script, null);
-  untrusted = await startAppServer(untrustedPort, script, null);
+  sameOrigin = await startAppServer(samePort, files, live.server.auth);
+  crossOrigin = await startAppServer(crossPort, files, null);
+  untrusted = await startAppServer(untrustedPort, files, null);
   browser = await chromium.launch({
     executablePath: "/usr/bin/chromium",
     headless: true,

@@ -4,13 +4,19 @@ import type { Auth } from "@tessera/auth-core";
 import { build } from "esbuild";
 
 /**
- * The app's own server for the Chromium test: the page and its bundle, and — for the same-origin
+ * The app's own server for the Chromium tests: the page and its bundle, and — for the same-origin
  * case — `auth.handler` mounted under /api/auth, as an app framework would mount it.
  */
-export async function bundlePage(): Promise<string> {
+
+/** A page's script bundled with code splitting, as app bundlers do: file name (app.js first) → code. */
+export type PageFiles = Map<string, string>;
+
+export async function bundlePage(entry = "./app.ts"): Promise<PageFiles> {
   const result = await build({
-    entryPoints: [fileURLToPath(new URL("./app.ts", import.meta.url))],
+    entryPoints: { app: fileURLToPath(new URL(entry, import.meta.url)) },
     bundle: true,
+    splitting: true,
+    outdir: "/page",
     platform: "browser",
     format: "esm",
     minify: true,
@@ -18,7 +24,7 @@ export async function bundlePage(): Promise<string> {
     define: { "process.env.NODE_ENV": '"production"' },
     logLevel: "silent",
   });
-  return result.outputFiles[0]!.text;
+  return new Map(result.outputFiles.map((file) => [file.path.replace(/^.*\//, ""), file.text]));
 }
 
 const PAGE = `<!doctype html><html><head><meta charset="utf-8"><title>Tessera client</title></head>
@@ -48,13 +54,20 @@ export interface AppServer {
   close(): Promise<void>;
 }
 
-export async function startAppServer(port: number, script: string, auth: Auth | null): Promise<AppServer> {
-  const origin = `http://127.0.0.1:${port}`;
+/** `host`: the name the browser uses ("localhost" for WebAuthn, which refuses IP addresses as RP ids). */
+export async function startAppServer(
+  port: number,
+  files: PageFiles,
+  auth: Auth | null,
+  host = "127.0.0.1",
+): Promise<AppServer> {
+  const origin = `http://${host}:${port}`;
   const server = createServer(async (req, res) => {
     const path = (req.url ?? "/").split("?")[0];
     if (auth && path?.startsWith("/api/auth/"))
       return send(res, await auth.handler(await toRequest(req, origin), { remoteAddress: "127.0.0.1" }));
-    if (path === "/app.js") {
+    const script = files.get(path?.slice(1) ?? "");
+    if (script !== undefined) {
       res.writeHead(200, { "content-type": "text/javascript; charset=utf-8" });
       return void res.end(script);
     }
