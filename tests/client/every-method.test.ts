@@ -1,6 +1,7 @@
 import { type AuthClient, type ClientResult, createAuthClient } from "@tessera/auth-core/client";
 import { ObjectId } from "mongodb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { SoftwareAuthenticator } from "#test/software-authenticator.ts";
 import { ROUTES, type RouteTable } from "../../packages/auth-core/src/client/routes.ts";
 import { decodeBase32, generateTotp } from "../../packages/auth-core/src/crypto/totp.ts";
 import { ERROR_CATALOGUE, type ErrorCode } from "../../packages/auth-core/src/errors/catalogue.ts";
@@ -363,6 +364,8 @@ describe("passwordless methods", () => {
       success: true,
     });
     expect(ok(await lin.client.emailOtp.forgetPassword({ email: lin.email }))).toEqual({ success: true });
+    // Better Auth's name for the same call.
+    expect(ok(await lin.client.forgetPassword.emailOtp({ email: lin.email }))).toEqual({ success: true });
     const reset = await lin.client.emailOtp.resetPassword({
       email: lin.email,
       otp: mailedCode(lin.email),
@@ -370,6 +373,56 @@ describe("passwordless methods", () => {
     });
     expect(ok(reset)).toEqual({ success: true });
     failed(await lin.client.signIn.emailOtp({ email: lin.email, otp: "000000" }), "INVALID_OTP");
+  });
+});
+
+describe("passkey methods", () => {
+  it("register, list, rename, sign in and delete (the ceremonies' steps, a software authenticator answering)", async () => {
+    const kim = await person("kim");
+    const authenticator = new SoftwareAuthenticator({ origin: live.origin });
+    const options = ok(await kim.client.passkey.generateRegisterOptions({ name: "kim" }));
+    const registered = ok(
+      await kim.client.passkey.verifyRegistration({
+        response: authenticator.createCredential(options),
+        name: "Laptop",
+      }),
+    );
+    expect(registered).toMatchObject({
+      name: "Laptop",
+      userId: kim.id,
+      credentialID: authenticator.credentialID,
+    });
+    expect(ok(await kim.client.passkey.listUserPasskeys()).map((passkey) => passkey.id)).toEqual([
+      registered.id,
+    ]);
+    const renamed = ok(await kim.client.passkey.updatePasskey({ id: registered.id, name: "Work" }));
+    expect(renamed.passkey.name).toBe("Work");
+
+    ok(await kim.client.signOut());
+    const challenge = ok(await kim.client.passkey.generateAuthenticateOptions());
+    const signedIn = ok(
+      await kim.client.passkey.verifyAuthentication({ response: authenticator.getAssertion(challenge) }),
+    );
+    expect(signedIn).toMatchObject({ user: { id: kim.id } });
+    expect(ok(await kim.client.getSession())?.user.id).toBe(kim.id);
+    expect(ok(await kim.client.passkey.deletePasskey({ id: registered.id }))).toEqual({ status: true });
+    expect(await live.db.collection("passkeys").countDocuments({ userId: new ObjectId(kim.id) })).toBe(0);
+  });
+
+  it("the ceremony methods answer PASSKEY_NOT_SUPPORTED where there is no WebAuthn (Node), sending nothing", async () => {
+    const { client, browser } = newClient();
+    const unsupported = {
+      data: null,
+      error: { status: 0, code: "PASSKEY_NOT_SUPPORTED", message: "This browser does not support passkeys" },
+    };
+    expect(await client.signIn.passkey()).toEqual(unsupported);
+    expect(await client.passkey.addPasskey({ name: "Laptop" })).toEqual(unsupported);
+    expect(await client.signUp.passkey({ email: "nobody@example.com" })).toEqual(unsupported);
+    expect(await client.signIn.passkey({ autoFill: true })).toEqual({
+      data: null,
+      error: { ...unsupported.error, message: "This browser does not offer passkeys in form fields" },
+    });
+    expect(browser.seen).toEqual([]);
   });
 });
 
