@@ -60,9 +60,9 @@ const LEFT_OUT = Symbol("left out");
 function readRaw(
   field: ModelField,
   stored: Record<string, unknown>,
-  computed: Record<string, unknown>,
+  computed: Record<string, unknown> | undefined,
 ): unknown {
-  if (field.computed) return computed[field.key];
+  if (field.computed) return computed?.[field.key];
   const raw = stored[storedName(field)];
   if (raw === undefined) return field.optional ? LEFT_OUT : field.nullable === "or absent" ? null : raw;
   return raw === null && field.optional === "or null" ? LEFT_OUT : raw;
@@ -91,29 +91,30 @@ function toFieldValue(field: ModelField, raw: unknown): unknown {
 export function toModelValue<M extends Model>(
   model: M,
   doc: ModelDoc<M>,
-  ...[computed]: ComputedArgument<M>
-): ModelValue<M> {
+  ...computed: ComputedArgument<M>
+): ModelValue<M>;
+// A plain optional parameter below the typed signature: no rest array per call (a session's hot path).
+export function toModelValue(model: Model, doc: object, computed?: Record<string, unknown>): unknown {
   const stored = doc as Record<string, unknown>;
-  const given = (computed ?? {}) as Record<string, unknown>;
   const value: Record<string, unknown> = {};
   for (const field of model) {
-    const raw = readRaw(field, stored, given);
+    const raw = readRaw(field, stored, computed);
     if (raw !== LEFT_OUT) value[field.key] = toFieldValue(field, raw);
   }
-  return value as ModelValue<M>;
+  return value;
 }
 
 /** `JSON.stringify(toModelValue(model, doc, …))`, written directly. */
 export function writeModelJson<M extends Model>(
   model: M,
   doc: ModelDoc<M>,
-  ...[computed]: ComputedArgument<M>
-): string {
+  ...computed: ComputedArgument<M>
+): string;
+export function writeModelJson(model: Model, doc: object, computed?: Record<string, unknown>): string {
   const stored = doc as Record<string, unknown>;
-  const given = (computed ?? {}) as Record<string, unknown>;
   let text = "";
   for (const field of model) {
-    const raw = readRaw(field, stored, given);
+    const raw = readRaw(field, stored, computed);
     if (raw === LEFT_OUT) continue;
     text += `${text === "" ? "{" : ","}${JSON.stringify(field.key)}:`;
     if (raw === null) text += "null";
