@@ -1,33 +1,16 @@
-import { randomBytes } from "node:crypto";
-import { appendFile, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { appendFile, mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { MongoClient } from "mongodb";
-import { afterAll, beforeAll, describe, expect, inject, it, vi } from "vitest";
-import { buildCli, runCli } from "./cli-process.ts";
+import { describe, expect, inject, it } from "vitest";
+import { useBuiltCli } from "./built-cli.ts";
+import { runCli } from "./cli-process.ts";
 
 /**
  * The app's settings live in the .env beside its tessera.config.ts (init writes both). A `tessera`
  * command run anywhere in the app — a subfolder too, where the working directory has no .env —
  * reads that .env through the config, so it works on the app's database with the app's secret.
  */
-const dbName = `cli_app_env_${randomBytes(4).toString("hex")}`;
-let root = "";
-let client: MongoClient;
-
-vi.setConfig({ testTimeout: 120_000 });
-
-beforeAll(async () => {
-  await buildCli();
-  root = await mkdtemp(join(tmpdir(), "tessera-app-env-"));
-  client = new MongoClient(inject("mongoUri"));
-}, 300_000);
-
-afterAll(async () => {
-  await client.db(dbName).dropDatabase();
-  await client.close();
-  if (root) await rm(root, { recursive: true, force: true });
-});
+const cli = useBuiltCli("app_env");
+const { root, dbName } = cli;
 
 describe("the .env beside the config", () => {
   it("is read when a command runs in a subfolder of the app: its database, its name and its secret", async () => {
@@ -56,7 +39,7 @@ describe("the .env beside the config", () => {
     expect(up.code, up.stderr).toBe(0);
     const { applied } = JSON.parse(up.stdout) as { applied: string[] };
     expect(applied.length).toBeGreaterThan(0);
-    expect(await client.db(dbName).collection("_migrations").countDocuments()).toBe(applied.length);
+    expect(await cli.db().collection("_migrations").countDocuments()).toBe(applied.length);
 
     const doctor = await runCli(["doctor"], { cwd: subfolder, env: bare });
     const lines = doctor.stdout.trim().split("\n");

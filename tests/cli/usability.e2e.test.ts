@@ -20,7 +20,7 @@ const { dbName, env, root } = useBuiltCli("usability", {
 });
 const run = promisify(execFile);
 
-/** Whether `shell` is on PATH (the test image installs bash only). */
+/** Whether `shell` is on PATH (.ci/run installs zsh and fish; a machine without them skips). */
 const has = (shell: string) =>
   ["/usr/bin", "/bin", "/usr/local/bin"].some((dir) => existsSync(join(dir, shell)));
 
