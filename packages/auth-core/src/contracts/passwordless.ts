@@ -1,6 +1,13 @@
 import { z } from "zod";
 import { defineContract } from "./contract.ts";
-import { type Session, sessionSchema, successTrueSchema, type User, userSchema } from "./models.ts";
+import {
+  type Session,
+  sessionSchema,
+  statusTrueSchema,
+  successTrueSchema,
+  type User,
+  userSchema,
+} from "./models.ts";
 import { callbackURLField, emailField, languageField, nameField, passwordField } from "./schemas.ts";
 import { twoFactorRedirectSchema } from "./two-factor.ts";
 
@@ -83,7 +90,7 @@ export const signInMagicLinkContract = defineContract({
     /** The mail's language for an address nobody has yet, stored on the user it signs up. */
     language: languageField.optional(),
   }),
-  response: z.strictObject({ status: z.literal(true) }),
+  response: statusTrueSchema,
   errors: ["NOT_FOUND", "INVALID_EMAIL"],
   summary:
     "Mails a sign-in link (and, with emailOTP on, a code); the answer never tells whether the address has an account.",

@@ -1,7 +1,7 @@
 import { timingSafeEqual } from "node:crypto";
 import type { AuthContext } from "../../context.ts";
 import { sha256Base64Url } from "../../crypto/index.ts";
-import type { UserDoc } from "../../db/documents.ts";
+import type { UserDoc, VerificationDoc } from "../../db/documents.ts";
 import { type Granted, granted, type Refused, refused } from "../../errors/refusal.ts";
 import type { CookieJar } from "../../http/cookie-jar.ts";
 import {
@@ -83,7 +83,7 @@ export async function acceptMailedCode(
 export async function findLiveLink(
   auth: AuthContext,
   token: string,
-): Promise<{ row: NonNullable<Awaited<ReturnType<typeof findLiveRow>>>; record: MailedRecord } | null> {
+): Promise<{ row: VerificationDoc; record: MailedRecord } | null> {
   if (!isLinkTokenShaped(token)) return null;
   const now = auth.now();
   const tokenHash = sha256Base64Url(token);

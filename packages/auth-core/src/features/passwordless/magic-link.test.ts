@@ -155,7 +155,10 @@ describe("sign-in by link", () => {
   });
 
   it("the link and the code keep their own lifetimes (magicLink.expiresIn, emailOTP.expiresIn)", async () => {
-    await openAuth({ magicLink: { enabled: true, expiresIn: 120 }, emailOTP: { enabled: true, expiresIn: 300 } });
+    await openAuth({
+      magicLink: { enabled: true, expiresIn: 120 },
+      emailOTP: { enabled: true, expiresIn: 300 },
+    });
     await signUpUser(t, { email: EMAIL, emailVerified: true });
     const { token, code } = await requestLink();
     t.advance(121);
