@@ -292,6 +292,29 @@ describe("passkeys through the client in Chromium", () => {
       await close();
     }
   }, 90_000);
+
+  it("a call's signal cancels the ceremony it started: the pending autofill resolves PASSKEY_ABORTED, nobody signed in", async () => {
+    const { page, cdp, authenticatorId, close } = await openPage();
+    try {
+      await signedOutWithPasskey(page, "gil@example.com");
+      await cdp.send("WebAuthn.setAutomaticPresenceSimulation", { authenticatorId, enabled: false });
+      await page.evaluate(() => {
+        const scope = window as unknown as { auth: AuthClient; autofill: unknown; stop: AbortController };
+        scope.stop = new AbortController();
+        scope.autofill = scope.auth.signIn.passkey({ autoFill: true }, { signal: scope.stop.signal });
+      });
+      await page.waitForTimeout(500);
+      await page.evaluate(() => (window as unknown as { stop: AbortController }).stop.abort());
+      const autofill = await page.evaluate(() => {
+        const pending = new Promise((resolve) => setTimeout(() => resolve("still pending"), 5000));
+        return Promise.race([(window as unknown as { autofill: unknown }).autofill, pending]);
+      });
+      expect(autofill).toMatchObject({ data: null, error: { status: 0, code: "PASSKEY_ABORTED" } });
+      await shows(page, "signed out");
+    } finally {
+      await close();
+    }
+  }, 90_000);
 });
 
 describe("magic links and email codes through the client in Chromium", () => {
