@@ -105,6 +105,8 @@ export interface PasskeyMethods {
 }
 
 export interface AdminMethods {
+  listUserPasskeys: PostCall<typeof Passkey.adminListUserPasskeysContract>;
+  removeUserPasskey: PostCall<typeof Passkey.adminRemoveUserPasskeyContract>;
   listUsers: GetCall<typeof Admin.listUsersContract>;
   getUser: GetCall<typeof Admin.getUserContract>;
   createUser: PostCall<typeof Admin.createUserContract>;

@@ -69,6 +69,8 @@ export const ROUTES = {
     deletePasskey: "P/passkey/delete-passkey",
   },
   admin: {
+    listUserPasskeys: "P/admin/list-user-passkeys",
+    removeUserPasskey: "P/admin/remove-user-passkey",
     listUsers: "G/admin/list-users",
     getUser: "G/admin/get-user",
     createUser: "P/admin/create-user",

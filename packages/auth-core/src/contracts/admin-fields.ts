@@ -33,6 +33,8 @@ export const AUDIT_ACTIONS = [
   "user.update",
   "session.revoke",
   "session.revoke-all",
+  // An admin's removal of a user's passkey (a lost or stolen authenticator).
+  "passkey.remove",
   // An operator's organization changes (operator.ts at the package root: the tessera CLI).
   "organization.add-member",
   "organization.remove-member",

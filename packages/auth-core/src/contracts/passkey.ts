@@ -195,3 +195,32 @@ export const deletePasskeyContract = defineContract({
   summary: "Deletes one of the caller's passkeys, unless it is their only way to sign in.",
   tags: ["passkey"],
 });
+
+/** What every admin endpoint may answer besides its own (features/admin/endpoints/guards.ts). */
+const ADMIN_GUARD = ["RESOURCE_ACCESS_NOT_ALLOWED", "NOT_ALLOWED_WHILE_IMPERSONATING"] as const;
+const userIdField = z.string().min(1).max(64);
+
+export const adminListUserPasskeysContract = defineContract({
+  name: "adminListUserPasskeys",
+  method: "POST",
+  path: "/admin/list-user-passkeys",
+  auth: "session",
+  body: z.strictObject({ userId: userIdField }),
+  response: z.strictObject({ passkeys: z.array(passkeySchema) }),
+  errors: [...ADMIN_GUARD, "USER_NOT_FOUND"],
+  summary: "A user's passkeys, oldest first (the admin's user page).",
+  tags: ["admin", "passkey"],
+});
+
+export const adminRemoveUserPasskeyContract = defineContract({
+  name: "adminRemoveUserPasskey",
+  method: "POST",
+  path: "/admin/remove-user-passkey",
+  auth: "session",
+  body: z.strictObject({ userId: userIdField, passkeyId: passkeyIdField }),
+  response: z.strictObject({ success: z.literal(true) }),
+  errors: [...ADMIN_GUARD, "USER_NOT_FOUND", "PASSKEY_NOT_FOUND"],
+  summary: "Removes one of a user's passkeys (audited), even their last way to sign in.",
+  notes: "Recorded in the audit trail as `passkey.remove`.",
+  tags: ["admin", "passkey"],
+});

@@ -11,9 +11,11 @@ import { userHasPermission } from "./admin/endpoints/has-permission.ts";
 import { impersonateUser } from "./admin/endpoints/impersonate-user.ts";
 import { listAuditEvents } from "./admin/endpoints/list-audit-events.ts";
 import { adminListUserAccounts } from "./admin/endpoints/list-user-accounts.ts";
+import { adminListUserPasskeys } from "./admin/endpoints/list-user-passkeys.ts";
 import { listUserSessions } from "./admin/endpoints/list-user-sessions.ts";
 import { listUsers } from "./admin/endpoints/list-users.ts";
 import { removeUser } from "./admin/endpoints/remove-user.ts";
+import { adminRemoveUserPasskey } from "./admin/endpoints/remove-user-passkey.ts";
 import { revokeUserSession } from "./admin/endpoints/revoke-user-session.ts";
 import { revokeUserSessions } from "./admin/endpoints/revoke-user-sessions.ts";
 import { setRole } from "./admin/endpoints/set-role.ts";
@@ -163,6 +165,8 @@ const endpointList = [
   listPasskeys,
   updatePasskey,
   deletePasskey,
+  adminListUserPasskeys,
+  adminRemoveUserPasskey,
   listUsers,
   getUser,
   createUserEndpoint,

@@ -1,4 +1,9 @@
 /** The face of passkey: what other features, create-auth.ts and operator.ts may use (endpoints: endpoints/, registered by features/registry.ts). */
-export { deleteUserPasskeyData, listUserPasskeys, removePasskey } from "./management.ts";
+export {
+  deletePasskeyOfUser,
+  deleteUserPasskeyData,
+  listUserPasskeys,
+  removePasskey,
+} from "./management.ts";
 /** `tessera doctor`'s reads (operator-checks.ts). */
 export { passkeyRowsForChecks } from "./store.ts";

@@ -51,6 +51,19 @@ export async function removePasskey(
   return refused("CANNOT_REMOVE_LAST_SIGN_IN_METHOD");
 }
 
+/**
+ * An administrator's removal (features/admin remove-user-passkey): any of the user's passkeys, the
+ * last way to sign in included. Null when it is not the user's or another request removed it first.
+ */
+export async function deletePasskeyOfUser(
+  auth: AuthContext,
+  userId: ObjectId,
+  id: ObjectId,
+): Promise<Passkey | null> {
+  const removed = await deleteUserPasskey(auth.collections, userId, id);
+  return removed ? toPasskey(removed) : null;
+}
+
 /** Deletion's step for this feature (create-auth.ts userDataRemovers): the user's passkeys go with them. */
 export async function deleteUserPasskeyData(auth: AuthContext, userId: ObjectId): Promise<void> {
   await deleteUserPasskeys(auth.collections, userId);
