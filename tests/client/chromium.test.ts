@@ -16,7 +16,7 @@ let untrusted: AppServer;
 let browser: Browser;
 
 beforeAll(async () => {
-  const files = await bundlePage();
+  const files = await bundlePage(new URL("./browser-page/app.ts", import.meta.url));
   const [samePort, crossPort, untrustedPort] = [await freePort(), await freePort(), await freePort()];
   live = await startLiveServer(
     {},

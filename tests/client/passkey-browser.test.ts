@@ -19,7 +19,7 @@ let app: AppServer;
 let browser: Browser;
 
 beforeAll(async () => {
-  const files = await bundlePage("./passkey-app.ts");
+  const files = await bundlePage(new URL("./browser-page/passkey-app.ts", import.meta.url));
   const port = await freePort();
   const pageOrigin = `http://localhost:${port}`;
   live = await startLiveServer(

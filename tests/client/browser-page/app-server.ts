@@ -11,9 +11,9 @@ import { build } from "esbuild";
 /** A page's script bundled with code splitting, as app bundlers do: file name (app.js first) → code. */
 export type PageFiles = Map<string, string>;
 
-export async function bundlePage(entry = "./app.ts"): Promise<PageFiles> {
+export async function bundlePage(entry: URL): Promise<PageFiles> {
   const result = await build({
-    entryPoints: { app: fileURLToPath(new URL(entry, import.meta.url)) },
+    entryPoints: { app: fileURLToPath(entry) },
     bundle: true,
     splitting: true,
     outdir: "/page",
