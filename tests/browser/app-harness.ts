@@ -101,12 +101,20 @@ async function freePort(): Promise<number> {
  */
 export function useTestApp(
   env: Record<string, string> | (() => Record<string, string>) = {},
-  options: { testTimeout?: number } = {},
+  options: {
+    testTimeout?: number;
+    /**
+     * The host name of the app's URL. "localhost" for passkeys: WebAuthn refuses an IP address as
+     * the relying party id, and Chromium treats http://localhost as a secure context.
+     * @default "127.0.0.1"
+     */
+    host?: "127.0.0.1" | "localhost";
+  } = {},
 ): TestApp {
   vi.setConfig({ testTimeout: options.testTimeout ?? 90_000 });
   let app: TestApp | undefined;
   beforeAll(async () => {
-    app = await startTestApp(typeof env === "function" ? env() : env);
+    app = await startTestApp(typeof env === "function" ? env() : env, options.host);
   }, 300_000);
   afterAll(async () => {
     await app?.close();
@@ -115,11 +123,11 @@ export function useTestApp(
 }
 
 /** Starts the built app on its own database and SMTP sink, and one Chromium. `env` adds settings. */
-async function startTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+async function startTestApp(env: Record<string, string> = {}, host = "127.0.0.1"): Promise<TestApp> {
   await buildApp();
   const smtp = await startSmtpSink();
   const port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
+  const url = `http://${host}:${port}`;
   const dbName = `b_${randomBytes(6).toString("hex")}`;
   const mongoUri = inject("mongoUri");
   const child = spawn(process.execPath, ["server.js"], {

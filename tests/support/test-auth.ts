@@ -15,6 +15,7 @@
  *   providers against it.
  * - captured-io.ts: the CLI's Io with stdout and stderr captured (tests/cli/run-context.ts and the
  *   CLI's own tests); tests/cli/built-cli.ts is the CLI e2e tests' fixture (the built binary).
+ * - virtual-authenticator.ts: Chromium's virtual passkey authenticator on a playwright page.
  * - cuttable-proxy.ts, import-graph.ts, global-setup.ts: the database proxy for outage tests, the
  *   module graph for the architecture tests, and the vitest global setup that starts the server.
  */

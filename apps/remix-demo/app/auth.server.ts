@@ -79,6 +79,13 @@ async function createAppAuth(): Promise<AppAuth> {
       deleteUser: { enabled: true, sendDeleteAccountVerification: true },
     },
     organization: { teams: { enabled: true } },
+    // Sign-in without a password (docs/passwordless.md): one mail holds a link and a code. The link
+    // opens the app's own page (routes/sign-in_.confirm.tsx), which names the account and signs in
+    // only when its button is pressed: mail scanners that open links spend nothing.
+    magicLink: { enabled: true, confirmURL: "/sign-in/confirm" },
+    emailOTP: { enabled: true },
+    // Passkeys for the base URL's host (docs/passkeys.md): sign-in, passkey-first sign-up, account list.
+    passkey: {},
     // A key made on /account/api-keys signs its requests in (x-api-key header): what the page shows.
     apiKey: { enableSessionForAPIKeys: true },
     socialProviders: env.socialProviders,

@@ -17,6 +17,7 @@ import {
 import type { Session, User } from "@tessera/auth-core";
 import { type ReactNode, useEffect, useState } from "react";
 import { getAuth } from "./auth.server";
+import { PasskeyOffer } from "./components/passkey-offer";
 import { authClient } from "./lib/auth-client";
 import { CROSS_SITE_REFUSED } from "./lib/cross-site";
 
@@ -25,6 +26,7 @@ type SessionAndUser = { session: Session; user: User };
 import { LANGUAGES, type LanguageCode, useT } from "./lib/i18n";
 import { resolveLanguage } from "./lib/i18n.server";
 import { useNonce } from "./lib/nonce";
+import { isPasskeyOffered } from "./lib/passkey-offer.server";
 import { getViewer } from "./lib/session.server";
 import styles from "./styles.css?url";
 
@@ -51,6 +53,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
       : null,
     isAdmin: viewer?.isAdmin ?? false,
     activeOrganization,
+    offerPasskey: viewer !== null && isPasskeyOffered(request),
   };
 }
 
@@ -87,6 +90,7 @@ export function Layout({ children }: { children: ReactNode }) {
         </a>
         <Header data={data} />
         <main id="main" tabIndex={-1}>
+          {data?.session ? <PasskeyOffer offered={data.offerPasskey} /> : null}
           {children}
         </main>
         <ScrollRestoration nonce={nonce} />

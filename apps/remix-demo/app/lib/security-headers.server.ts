@@ -14,8 +14,8 @@ export function createNonce(): string {
   return randomBytes(16).toString("base64");
 }
 
-/** Pages whose answer is personal even before a session exists (a reset token, a challenge). */
-const ALWAYS_PRIVATE = /^\/(?:reset-password|two-factor|account)(?:[/.]|$)/;
+/** Pages whose answer is personal even before a session exists (a reset token, a challenge, a mailed link's address). */
+const ALWAYS_PRIVATE = /^\/(?:reset-password|two-factor|account|sign-in\/(?:confirm|code))(?:[/.]|$)/;
 
 export interface HeaderOptions {
   /** The nonce of the page's inline scripts; absent for route data, which runs no script. */

@@ -16,6 +16,7 @@ const TABS = [
   ["/account/password", "password"],
   ["/account/sessions", "sessions"],
   ["/account/linked", "linked"],
+  ["/account/passkeys", "passkeys"],
   ["/account/two-factor", "twoFactor"],
   ["/account/api-keys", "apiKeys"],
   ["/account/delete", "delete"],

@@ -1,12 +1,16 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useSearchParams } from "@remix-run/react";
+import { applyCookies } from "@tessera/auth-core/remix";
 import { getAuth, remix } from "~/auth.server";
 import { Checkbox, ErrorSummary, Field, Submit } from "~/components/form";
+import { PasskeySignIn } from "~/components/passkeys";
 import { SocialButtons } from "~/components/social";
 import { failure, field, invalid, missingFields, readForm, redirectWith } from "~/lib/forms.server";
 import { useT } from "~/lib/i18n";
+import { offerPasskeyCookie } from "~/lib/passkey-offer.server";
 import { getViewer, safeRedirect } from "~/lib/session.server";
+import { mailSignInLink } from "~/lib/sign-in-mail.server";
 
 export const handle = { title: "signIn.title" };
 
@@ -17,32 +21,51 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return { providers: Object.keys(auth.context.options.socialProviders).filter(Boolean), redirectTo };
 }
 
-export async function action({ request, context }: ActionFunctionArgs) {
-  const form = await readForm(request);
+export async function action(args: ActionFunctionArgs) {
+  const form = await readForm(args.request);
   const redirectTo = safeRedirect(field(form, "redirectTo"));
-  const missing = missingFields(form, { email: "EMAIL_REQUIRED", password: "PASSWORD_REQUIRED" });
-  if (missing) return invalid(missing, form);
-  const auth = await getAuth();
   try {
-    const result = await auth.api.signInEmail({
-      body: {
-        email: field(form, "email"),
-        password: field(form, "password"),
-        rememberMe: form.get("rememberMe") === "on",
-      },
-      ...remix.onBehalfOf({ request, context }),
-    });
-    if ("twoFactorRedirect" in result.data) {
-      const methods = result.data.twoFactorMethods.join(",");
-      return redirectWith(
-        `/two-factor?methods=${methods}&redirectTo=${encodeURIComponent(redirectTo)}`,
-        result.headers,
-      );
-    }
-    return redirectWith(redirectTo, result.headers);
+    return field(form, "intent") === "email-link"
+      ? await mailLinkAndCode(args, form, redirectTo)
+      : await signInWithPassword(args, form, redirectTo);
   } catch (error) {
     return failure(error, form);
   }
+}
+
+async function signInWithPassword(
+  { request, context }: ActionFunctionArgs,
+  form: FormData,
+  redirectTo: string,
+) {
+  const missing = missingFields(form, { email: "EMAIL_REQUIRED", password: "PASSWORD_REQUIRED" });
+  if (missing) return invalid(missing, form);
+  const auth = await getAuth();
+  const result = await auth.api.signInEmail({
+    body: {
+      email: field(form, "email"),
+      password: field(form, "password"),
+      rememberMe: form.get("rememberMe") === "on",
+    },
+    ...remix.onBehalfOf({ request, context }),
+  });
+  if ("twoFactorRedirect" in result.data) {
+    const methods = result.data.twoFactorMethods.join(",");
+    return redirectWith(
+      `/two-factor?methods=${methods}&redirectTo=${encodeURIComponent(redirectTo)}`,
+      result.headers,
+    );
+  }
+  // An account without a passkey is offered one on the next page (lib/passkey-offer.server.ts).
+  const passkeys = await auth.api.listPasskeys({ headers: applyCookies(request, result.headers) });
+  const offer = passkeys.data.length === 0 ? offerPasskeyCookie(request) : null;
+  return redirectWith(redirectTo, result.headers, offer);
+}
+
+async function mailLinkAndCode(args: ActionFunctionArgs, form: FormData, redirectTo: string) {
+  const missing = missingFields(form, { email: "EMAIL_REQUIRED" });
+  if (missing) return invalid(missing, form);
+  return mailSignInLink(args, field(form, "email").trim(), redirectTo);
 }
 
 export default function SignIn() {
@@ -61,12 +84,13 @@ export default function SignIn() {
       <ErrorSummary state={state} labels={{ email: t("fields.email"), password: t("fields.password") }} />
       <Form method="post" noValidate>
         <input type="hidden" name="redirectTo" value={redirectTo} />
+        {/* "webauthn": the browser offers the account's passkeys here (components/passkeys.tsx). */}
         <Field
           name="email"
           type="email"
           label={t("fields.email")}
           state={state}
-          autoComplete="email"
+          autoComplete="username webauthn"
           required
         />
         <Field
@@ -75,11 +99,16 @@ export default function SignIn() {
           label={t("fields.password")}
           state={state}
           autoComplete="current-password"
-          required
         />
         <Checkbox name="rememberMe" label={t("signIn.rememberMe")} defaultChecked />
-        <Submit>{t("signIn.submit")}</Submit>
+        <Submit intent="password">{t("signIn.submit")}</Submit>
+        <p className="divider">{t("signIn.or")}</p>
+        <p className="hint">{t("signIn.emailLinkHint")}</p>
+        <Submit intent="email-link" className="button button-secondary button-wide">
+          {t("signIn.emailLink")}
+        </Submit>
       </Form>
+      <PasskeySignIn redirectTo={redirectTo} />
       <SocialButtons providers={providers} callbackURL={redirectTo} />
       <p>
         <Link to="/forgot-password">{t("signIn.forgot")}</Link>

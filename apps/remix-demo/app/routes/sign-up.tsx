@@ -3,6 +3,7 @@ import { redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { getAuth, remix } from "~/auth.server";
 import { ErrorSummary, Field, Submit } from "~/components/form";
+import { PasskeySignUp } from "~/components/passkeys";
 import { SocialButtons } from "~/components/social";
 import { failure, field, invalid, missingFields, readForm, redirectWith } from "~/lib/forms.server";
 import { toTesseraLanguage, useT } from "~/lib/i18n";
@@ -50,7 +51,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 export default function SignUp() {
-  const { t } = useT();
+  const { t, lang } = useT();
   const { providers, redirectTo } = useLoaderData<typeof loader>();
   const state = useActionData<typeof action>();
   return (
@@ -81,6 +82,11 @@ export default function SignUp() {
           required
         />
         <Submit>{t("signUp.submit")}</Submit>
+        <PasskeySignUp
+          language={toTesseraLanguage(lang)}
+          callbackURL={`/verify-email?next=${encodeURIComponent(redirectTo)}`}
+          next={redirectTo === "/" ? "/?welcome=1" : redirectTo}
+        />
       </Form>
       <SocialButtons providers={providers} callbackURL={redirectTo} />
       <p>

@@ -1,0 +1,266 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import type { Page } from "playwright-core";
+import { describe, expect, test } from "vitest";
+import { addVirtualAuthenticator } from "#test/virtual-authenticator.ts";
+import {
+  APP_DIR,
+  DEMO,
+  expectAccessible,
+  expectPath,
+  expectText,
+  heading,
+  screenshot,
+  useTestApp,
+} from "./app-harness.ts";
+import { signIn } from "./page-watch.ts";
+
+/*
+ * Sign-in without a password in the demo app (issue 30 §3): a mailed link behind the app's
+ * confirmation page, a mailed code, and passkeys with Chromium's virtual authenticator (the DevTools
+ * protocol's WebAuthn domain). One app and one browser for the file; the app runs on "localhost",
+ * since WebAuthn refuses an IP address as the relying party.
+ */
+
+const locale = (tag: string) => JSON.parse(readFileSync(join(APP_DIR, `app/locales/${tag}.json`), "utf8"));
+const en = locale("en");
+const de = locale("de");
+
+const app = useTestApp({}, { host: "localhost" });
+
+async function sessionsOf(email: string): Promise<number> {
+  const user = await app.db.collection("users").findOne({ email });
+  return user ? app.db.collection("sessions").countDocuments({ userId: user._id }) : 0;
+}
+
+async function passkeysOf(email: string): Promise<number> {
+  const user = await app.db.collection("users").findOne({ email });
+  return user ? app.db.collection("passkeys").countDocuments({ userId: user._id }) : 0;
+}
+
+/** The link and the code of the newest sign-in mail to `email`. */
+async function signInMail(email: string, subject: string): Promise<{ url: string; code: string }> {
+  await app.smtp.waitForMail(email, subject);
+  const mail = app.smtp.mails.findLast(
+    (m) => JSON.stringify(m.to ?? "").includes(email) && (m.subject ?? "").includes(subject),
+  );
+  const text = mail?.text ?? "";
+  const url = text.match(/https?:\/\/\S*\/magic-link\/verify\?\S+/)?.[0];
+  const code = text.match(/^\s*(\d{6})\s*$/m)?.[1];
+  if (!url || !code) throw new Error(`no link or code in:\n${text}`);
+  return { url, code };
+}
+
+async function askForLinkAndCode(page: Page, email: string): Promise<void> {
+  await page.goto("/sign-in");
+  await page.getByLabel("Email").fill(email);
+  await page.getByRole("button", { name: en.signIn.emailLink }).click();
+  await expectPath(page, "/sign-in/code");
+}
+
+describe("sign-in by a mailed link or code", () => {
+  test("the link survives a mail scanner: its GET and HEAD sign nobody in, the person confirms on the app's page", async () => {
+    const page = await app.newPage();
+    await askForLinkAndCode(page, DEMO.grace);
+    const sent = en.signInCode.sent.replace("{{email}}", DEMO.grace);
+    await expectText(page.getByRole("status"), sent);
+    const { url } = await signInMail(DEMO.grace, "Sign in to Tessera demo");
+    const before = await sessionsOf(DEMO.grace);
+
+    // A scanner: no cookies, follows redirects, GET and HEAD of every address.
+    for (const method of ["GET", "HEAD"]) {
+      const link = await fetch(url, { method, redirect: "manual" });
+      expect(link.status).toBe(302);
+      expect(link.headers.getSetCookie()).toEqual([]);
+      const confirm = new URL(link.headers.get("location")!, url);
+      expect(confirm.pathname).toBe("/sign-in/confirm");
+      const pageAnswer = await fetch(confirm, { method, redirect: "manual" });
+      expect(pageAnswer.status).toBe(200);
+      expect(pageAnswer.headers.get("cache-control")).toBe("private, no-store");
+      expect(pageAnswer.headers.getSetCookie().filter((c) => c.includes("session"))).toEqual([]);
+      if (method === "GET") expect(await pageAnswer.text()).toContain(`Sign in as ${DEMO.grace}?`);
+    }
+    expect(await sessionsOf(DEMO.grace)).toBe(before);
+
+    await page.goto(url);
+    await expectPath(page, "/sign-in/confirm");
+    await expectText(heading(page), `Sign in as ${DEMO.grace}?`);
+    await expectAccessible(page);
+    await screenshot(page, "passwordless-confirm-link");
+    expect(await sessionsOf(DEMO.grace)).toBe(before);
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await expectText(heading(page), /^Welcome, /);
+    expect(await sessionsOf(DEMO.grace)).toBe(before + 1);
+
+    // Used once: the same link now lands on the code page, which says so.
+    const other = await app.newPage();
+    await other.goto(url);
+    await expectPath(other, "/sign-in/code");
+    await expectText(other.getByRole("alert"), en.signInCode.linkFailed);
+  });
+
+  test("an address nobody has gets the same page as one that has an account", async () => {
+    const page = await app.newPage();
+    await askForLinkAndCode(page, "nobody-yet@example.com");
+    await expectText(
+      page.getByRole("status"),
+      en.signInCode.sent.replace("{{email}}", "nobody-yet@example.com"),
+    );
+  });
+
+  test("by code, in German and without JavaScript: a wrong code says so and changes nothing, the right one signs in", async () => {
+    const page = await app.newPage({ javaScript: false, locale: "de-DE" });
+    await page.goto("/sign-in");
+    await page.getByLabel("E-Mail").fill(DEMO.alan);
+    await expectText(page.getByTestId("passkey-unavailable"), de.passkeys.needsJavaScript);
+    await page.getByRole("button", { name: de.signIn.emailLink }).click();
+    await expectPath(page, "/sign-in/code");
+    // The mail is in Alan's language (his account has none: the app's, English); the page in the browser's.
+    const { code } = await signInMail(DEMO.alan, "Sign in to Tessera demo");
+    const field = page.getByLabel(de.signInCode.code);
+    expect(await field.getAttribute("autocomplete")).toBe("one-time-code");
+    expect(await field.getAttribute("inputmode")).toBe("numeric");
+    const before = await sessionsOf(DEMO.alan);
+
+    await field.fill(code === "000000" ? "111111" : "000000");
+    await page.getByRole("button", { name: de.signInCode.submit, exact: true }).click();
+    await expectText(page.locator("#field-code-error"), de.problems.INVALID_OTP);
+    expect(await sessionsOf(DEMO.alan)).toBe(before);
+    await screenshot(page, "passwordless-wrong-code-de");
+
+    await page.getByLabel(de.signInCode.code).fill(code);
+    await page.getByRole("button", { name: de.signInCode.submit, exact: true }).click();
+    await expectText(heading(page), /^Willkommen, /);
+    expect(await sessionsOf(DEMO.alan)).toBe(before + 1);
+  });
+});
+
+/** Signs out; the app then shows /sign-in (whose conditional request may sign a passkey in at once). */
+async function signOut(page: Page): Promise<void> {
+  await page.getByRole("button", { name: "Sign out", exact: true }).click();
+  await expectPath(page, "/sign-in");
+}
+
+/** Waits until the page is the home page reached by a sign-in (no `?welcome=1`), signed in as `name`. */
+async function expectSignedInHome(page: Page, name: string): Promise<void> {
+  await page.waitForURL((url) => url.pathname === "/" && url.search === "", { timeout: 10_000 });
+  await expectText(heading(page), `Welcome, ${name}`);
+}
+
+describe("passkeys", () => {
+  const person = { name: "Pat Passkey", email: "pat@example.com" };
+
+  test("passkey-first sign-up: a name and an address, no password; the account lists the passkey", async () => {
+    const page = await app.newPage();
+    await addVirtualAuthenticator(page);
+    await page.goto("/sign-up");
+    await page.getByLabel("Name").fill(person.name);
+    await page.getByLabel("Email").fill(person.email);
+    await page.getByRole("button", { name: en.passkeys.signUp }).click();
+    await expectText(heading(page), `Welcome, ${person.name}`);
+    const user = await app.db.collection("users").findOne({ email: person.email });
+    expect(
+      await app.db.collection("accounts").countDocuments({ userId: user?._id, providerId: "credential" }),
+    ).toBe(0);
+    expect(await passkeysOf(person.email)).toBe(1);
+
+    await page.goto("/account/passkeys");
+    const row = page.locator("tbody tr");
+    expect(await row.count()).toBe(1);
+    await expectText(row.locator("td").nth(1), en.account.passkeys.deviceBound);
+    await expectText(row.locator("td").nth(3), en.common.never);
+    await expectAccessible(page);
+    await screenshot(page, "passkeys-account-list");
+
+    // Its only way in: deleting it is refused with the page's message, and nothing changes.
+    await row.getByRole("button", { name: /^Delete/ }).click();
+    await expectText(
+      page.getByTestId("error-summary").locator("li"),
+      en.problems.CANNOT_REMOVE_LAST_SIGN_IN_METHOD,
+    );
+    expect(await passkeysOf(person.email)).toBe(1);
+    await screenshot(page, "passkeys-last-way-refused");
+  });
+
+  test("sign-in by autofill (a conditional request on load) and by the button", async () => {
+    const robin = { name: "Robin Button", email: "robin@example.com" };
+    const page = await app.newPage();
+    await addVirtualAuthenticator(page);
+    await page.goto("/sign-up");
+    await page.getByLabel("Name").fill(robin.name);
+    await page.getByLabel("Email").fill(robin.email);
+    await page.getByRole("button", { name: en.passkeys.signUp }).click();
+    await expectText(heading(page), `Welcome, ${robin.name}`);
+    const user = await app.db.collection("users").findOne({ email: robin.email });
+
+    // Autofill: signing out lands on /sign-in, whose conditional request the virtual authenticator
+    // answers as a person who picks the passkey in the email field's list does; no button pressed.
+    await signOut(page);
+    await expectSignedInHome(page, robin.name);
+    const used = await app.db.collection("passkeys").findOne({ userId: user?._id });
+    expect(used?.lastUsedAt).toBeInstanceOf(Date);
+    expect(await page.getByRole("button", { name: en.passkeys.signIn }).count()).toBe(0);
+
+    // The button: the page's conditional request is held back (never answered), so only the
+    // button's request can sign in.
+    let held = 0;
+    await page.route("**/api/auth/passkey/generate-authenticate-options*", (route) => {
+      if (held++ === 0) return;
+      void route.continue();
+    });
+    await signOut(page);
+    await expect.poll(() => held).toBe(1);
+    expect(await page.getByLabel("Email").getAttribute("autocomplete")).toBe("username webauthn");
+    await page.getByRole("button", { name: en.passkeys.signIn }).click();
+    await expectSignedInHome(page, robin.name);
+    expect(held).toBe(2);
+  });
+
+  test("the offer after a password sign-in: shown once, 'Not now' keeps it away", async () => {
+    const page = await app.newPage();
+    await addVirtualAuthenticator(page);
+    await signIn(page, DEMO.barbara);
+    const offer = page.getByTestId("passkey-offer");
+    await expectText(offer.getByRole("heading"), en.passkeys.offer.title);
+    await expectAccessible(page);
+    await screenshot(page, "passkeys-offer");
+    // Shown once: another page of the same sign-in does not ask again.
+    await page.reload();
+    await expectText(heading(page), /^Welcome, /);
+    expect(await offer.count()).toBe(0);
+
+    await signOut(page);
+    await signIn(page, DEMO.barbara);
+    await offer.getByRole("button", { name: en.passkeys.offer.notNow }).click();
+    await expect.poll(() => offer.count()).toBe(0);
+    const dismissedUntil = async () =>
+      (await page.context().cookies()).find((c) => c.name.endsWith("passkey-offer-dismissed"))?.expires ?? 0;
+    await expect.poll(dismissedUntil).toBeGreaterThan(Date.now() / 1000 + 29 * 86400);
+    await signOut(page);
+    await signIn(page, DEMO.barbara);
+    await page.goto("/account");
+    expect(await offer.count()).toBe(0);
+    expect(await passkeysOf(DEMO.barbara)).toBe(0);
+  });
+
+  test("adding a passkey from the offer, renaming it and deleting it (the password still signs in)", async () => {
+    const page = await app.newPage();
+    await addVirtualAuthenticator(page);
+    await signIn(page, DEMO.linus);
+    const offer = page.getByTestId("passkey-offer");
+    await offer.getByRole("button", { name: en.passkeys.offer.add }).click();
+    await expectText(page.getByRole("status").first(), en.passkeys.offer.added);
+    expect(await passkeysOf(DEMO.linus)).toBe(1);
+
+    await page.goto("/account/passkeys");
+    await page.getByLabel(`New name for ${en.account.passkeys.unnamed}`).fill("Work laptop");
+    await page.getByRole("button", { name: /^Rename/ }).click();
+    await expectText(page.getByRole("status"), en.account.passkeys.renamed);
+    expect(await page.getByLabel("New name for Work laptop").inputValue()).toBe("Work laptop");
+
+    await page.getByRole("button", { name: "Delete Work laptop" }).click();
+    await expectText(page.getByRole("status"), en.account.passkeys.deleted);
+    await expectText(page.locator("main p.muted"), en.account.passkeys.none);
+    expect(await passkeysOf(DEMO.linus)).toBe(0);
+  });
+});
