@@ -40,6 +40,8 @@ const STRICT_AUTH_PATHS = [
   "/two-factor/generate-backup-codes",
   // A mailed code is checked here (features/passwordless): guesses at the sign-in rate.
   "/email-otp",
+  // A passkey-first sign-up creates an account, as /sign-up does (docs/passkeys.md).
+  "/passkey/verify-registration",
 ];
 const MAIL_PATHS = [
   "/request-password-reset",

@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { auditEvents, FORBIDDEN, useAdminCast } from "#test/admin.ts";
 import { TestBrowser } from "#test/browser.ts";
 import { newAuthenticator, PASSKEY_ERR, registerPasskey, signInWithPasskey } from "#test/passkey.ts";
+import { createOperatorApi } from "../../operator.ts";
 
 /** The admin's view of a user's passkeys, and the audited removal of one. */
 const cast = useAdminCast();
@@ -71,5 +72,19 @@ describe("/admin/remove-user-passkey", () => {
     });
     expect(res.status).toBe(403);
     expect(await cast.t.db.collection("passkeys").countDocuments({})).toBe(1);
+  });
+});
+
+describe("the operator API (tessera CLI)", () => {
+  it("lists and removes a user's passkeys, audited with the operator's name", async () => {
+    const { passkeyId } = await userWithPasskey();
+    const operator = createOperatorApi(cast.t.auth, "cli:alice");
+    const listed = await operator.adminListUserPasskeys({ body: { userId: cast.user.id } });
+    expect(listed.data.passkeys.map((passkey) => passkey.id)).toEqual([passkeyId]);
+    await operator.adminRemoveUserPasskey({ body: { userId: cast.user.id, passkeyId } });
+    expect(await cast.t.db.collection("passkeys").countDocuments({})).toBe(0);
+    const events = await auditEvents(cast.t, { action: "passkey.remove" });
+    expect(events).toHaveLength(1);
+    expect(events[0]).toMatchObject({ actor: "cli:alice", subjectId: new ObjectId(cast.user.id) });
   });
 });

@@ -3,7 +3,4 @@ export {
   deletePasskeyOfUser,
   deleteUserPasskeyData,
   listUserPasskeys,
-  removePasskey,
 } from "./management.ts";
-/** `tessera doctor`'s reads (operator-checks.ts). */
-export { passkeyRowsForChecks } from "./store.ts";

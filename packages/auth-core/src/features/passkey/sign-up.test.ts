@@ -146,3 +146,18 @@ describe("passkey-first sign-up", () => {
     expect(await rowsOf(t)).toEqual({ users: 0, accounts: 0, passkeys: 0 });
   });
 });
+
+describe("passkey-first sign-ups from one address", () => {
+  it("are limited as /sign-up is: the fourth in 10 seconds answers 429 and creates nobody", async () => {
+    const t = await openAuth({ rateLimit: { enabled: true } });
+    const statuses: number[] = [];
+    for (let index = 0; index < 4; index++) {
+      const res = await registerPasskey(new TestBrowser(t.auth), newAuthenticator(), {
+        query: { email: `user${index}@example.com` },
+      });
+      statuses.push(res.status);
+    }
+    expect(statuses).toEqual([200, 200, 200, 429]);
+    expect(await rowsOf(t)).toMatchObject({ users: 3, passkeys: 3 });
+  });
+});

@@ -3,7 +3,6 @@ import { countUserAccounts } from "../../db/accounts.ts";
 import type { Collections } from "../../db/collections.ts";
 import { isDuplicateKeyError } from "../../db/connect.ts";
 import type { PasskeyDoc } from "../../db/documents.ts";
-import { type RemovableRows, removableRowsOf } from "../../db/stored-rows.ts";
 
 /**
  * The only file of features/passkey that talks to MongoDB, and the owner of `passkeys` (unique
@@ -40,7 +39,7 @@ export function findUserPasskeys(collections: Collections, userId: ObjectId): Pr
 }
 
 /** Null when the passkey is not the user's (or is gone). */
-export function findUserPasskey(
+function findUserPasskey(
   collections: Collections,
   userId: ObjectId,
   id: ObjectId,
@@ -107,9 +106,4 @@ export async function countSignInMethods(collections: Collections, userId: Objec
 export async function deleteUserPasskeys(collections: Collections, userId: ObjectId): Promise<number> {
   const { deletedCount } = await collections.passkeys.deleteMany({ userId });
   return deletedCount;
-}
-
-/** `tessera doctor`'s view of the passkeys (db/stored-rows.ts). */
-export function passkeyRowsForChecks(collections: Collections): RemovableRows {
-  return removableRowsOf(collections.passkeys);
 }
