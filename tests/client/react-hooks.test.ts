@@ -4,6 +4,7 @@ import { createElement } from "react";
 import { renderToString } from "react-dom/server";
 import { act, create, type ReactTestRenderer } from "react-test-renderer";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { SoftwareAuthenticator } from "#test/software-authenticator.ts";
 import { browserLikeFetch, type LiveServer, startLiveServer, waitFor } from "./live-server.ts";
 
 /**
@@ -125,6 +126,55 @@ describe("organization hooks", () => {
       await client.organization.create({ name: "Acme", slug: "acme" });
     });
     await act(() => waitFor(() => text(renderer).includes("list:acme active:acme role:owner")));
+    renderer.unmount();
+  });
+});
+
+/** What a component shows of useListPasskeys: the names, "none" or "signed out". */
+function Passkeys(props: { client: ReactAuthClient }) {
+  const { data, isPending } = props.client.useListPasskeys();
+  const shown = isPending
+    ? "loading"
+    : data
+      ? data.map((passkey) => passkey.name).join(",") || "none"
+      : "signed out";
+  return createElement("p", null, shown);
+}
+
+describe("useListPasskeys", () => {
+  it("follows a passkey added, renamed and deleted, and sign-out", async () => {
+    const { client, browser } = makeClient();
+    let renderer!: ReactTestRenderer;
+    await act(async () => {
+      renderer = create(createElement(Passkeys, { client }));
+    });
+    await act(() => waitFor(() => text(renderer).includes("signed out")));
+    // Signed out, the list is not asked for (it would answer 401).
+    expect(browser.count("/passkey/list-user-passkeys")).toBe(0);
+    await act(async () => {
+      await client.signUp.email({ name: "Pia", email: "pia@example.com", password: PASSWORD });
+    });
+    await act(() => waitFor(() => text(renderer).includes("none")));
+    const authenticator = new SoftwareAuthenticator({ origin: live.origin });
+    let id = "";
+    await act(async () => {
+      const options = await client.passkey.generateRegisterOptions();
+      const response = authenticator.createCredential(options.data!);
+      id = (await client.passkey.verifyRegistration({ response, name: "Laptop" })).data!.id;
+    });
+    await act(() => waitFor(() => text(renderer).includes("Laptop")));
+    await act(async () => {
+      await client.passkey.updatePasskey({ id, name: "Work" });
+    });
+    await act(() => waitFor(() => text(renderer).includes("Work")));
+    await act(async () => {
+      await client.passkey.deletePasskey({ id });
+    });
+    await act(() => waitFor(() => text(renderer).includes("none")));
+    await act(async () => {
+      await client.signOut();
+    });
+    await act(() => waitFor(() => text(renderer).includes("signed out")));
     renderer.unmount();
   });
 });

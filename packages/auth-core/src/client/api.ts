@@ -4,6 +4,7 @@ import type {
   MemberWithUser,
   Organization as OrganizationRow,
 } from "../contracts/organization-models.ts";
+import type { Passkey } from "../contracts/passkey.ts";
 import type {
   AuthClientApi,
   EmailOtpMethods,
@@ -45,6 +46,8 @@ export interface AuthClientStores {
   activeMember: AuthStore<MemberWithUser>;
   /** The caller's role in the active organization (`organization.getActiveMemberRole`). */
   activeMemberRole: AuthStore<{ role: string }>;
+  /** The caller's passkeys (`passkey.listUserPasskeys`), null when signed out. */
+  passkeys: AuthStore<Passkey[]>;
 }
 
 export interface AuthClient extends AuthClientApi {

@@ -1,4 +1,5 @@
 import type { SessionAndUser } from "../contracts/models.ts";
+import type { Passkey } from "../contracts/passkey.ts";
 import type { AuthClient, AuthClientApi } from "./api.ts";
 import { watchBrowserEvents } from "./browser-events.ts";
 import { createPasskeyMethods } from "./passkey.ts";
@@ -36,6 +37,8 @@ export function createAuthClient(options: AuthClientOptions = {}): AuthClient {
     },
     onIdle: () => stopWatching(),
   });
+  // Better Auth's listPasskeys atom: re-read after a passkey is added, renamed or deleted.
+  const passkeys = createStore(readWhenSignedIn("/passkey/list-user-passkeys")) as ClientStore<Passkey[]>;
   const organizationStores: ClientStore<unknown>[] = [
     createStore(readWhenSignedIn("/organization/get-full-organization")),
     createStore(readWhenSignedIn("/organization/list")),
@@ -70,10 +73,12 @@ export function createAuthClient(options: AuthClientOptions = {}): AuthClient {
     if (answer.redirect === true && typeof answer.url === "string" && call?.navigate !== false)
       if (isNavigable(answer.url)) navigate(answer.url);
     const stale = staleStoresAfter(verb, path);
-    if (!stale.session && !stale.organizations) return;
+    const passkeysStale = stale.session || (verb === "POST" && path.startsWith("/passkey/"));
+    if (!stale.organizations && !passkeysStale) return;
     setTimeout(() => {
       if (stale.session) session.invalidate();
-      for (const store of organizationStores) store.invalidate();
+      if (passkeysStale) passkeys.invalidate();
+      if (stale.organizations) for (const store of organizationStores) store.invalidate();
     }, SIGNAL_DELAY_MS);
   }
 
@@ -111,6 +116,6 @@ export function createAuthClient(options: AuthClientOptions = {}): AuthClient {
     // Any path under the base path, with the methods' hooks, retries and store re-reads.
     $fetch: (path: string, { method: verb, body, ...options }: FetchCallOptions = {}) =>
       call(verb ?? (body ? "POST" : "GET"), path, body, options) as Promise<ClientResult<never>>,
-    $store: { session, ...(stores as Omit<AuthClient["$store"], "session">) },
+    $store: { session, passkeys, ...(stores as Omit<AuthClient["$store"], "session" | "passkeys">) },
   };
 }

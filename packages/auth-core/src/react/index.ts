@@ -3,6 +3,7 @@ import { createAuthClient as createBaseClient } from "../client/create-client.ts
 import type { AuthClientOptions } from "../client/types.ts";
 import type { SessionAndUser } from "../contracts/models.ts";
 import type { FullOrganization, MemberWithUser, Organization } from "../contracts/organization-models.ts";
+import type { Passkey } from "../contracts/passkey.ts";
 import { type HookState, useStore } from "./use-store.ts";
 
 /**
@@ -23,11 +24,14 @@ export interface ReactAuthClient extends AuthClient {
   useActiveMember(initialData?: MemberWithUser | null): HookState<MemberWithUser>;
   /** The caller's role in the active organization (`{ role }`), null when signed out or none is active. */
   useActiveMemberRole(initialData?: { role: string } | null): HookState<{ role: string }>;
+  /** The caller's passkeys (Better Auth's name), null when signed out; re-read after a passkey changes. */
+  useListPasskeys(initialData?: Passkey[] | null): HookState<Passkey[]>;
 }
 
 export function createAuthClient(options: AuthClientOptions = {}): ReactAuthClient {
   const client = createBaseClient(options);
-  const { session, activeOrganization, organizations, activeMember, activeMemberRole } = client.$store;
+  const { session, activeOrganization, organizations, activeMember, activeMemberRole, passkeys } =
+    client.$store;
   return {
     ...client,
     useSession: (initialData) => useStore(session, initialData),
@@ -35,6 +39,7 @@ export function createAuthClient(options: AuthClientOptions = {}): ReactAuthClie
     useListOrganizations: (initialData) => useStore(organizations, initialData),
     useActiveMember: (initialData) => useStore(activeMember, initialData),
     useActiveMemberRole: (initialData) => useStore(activeMemberRole, initialData),
+    useListPasskeys: (initialData) => useStore(passkeys, initialData),
   };
 }
 
