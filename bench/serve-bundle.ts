@@ -9,6 +9,14 @@ export type BundledServer = ServeProcess;
  * `serve` script runs it — not through tsx, whose loader thread would count in the server's RSS.
  * The bundle must have been built (`buildServer`).
  */
-export function spawnBundledServer(env: Record<string, string>, timeoutMs = 30_000): BundledServer {
-  return spawnServerProcess([...SERVER_NODE_FLAGS, SERVER_BUNDLE], { ...SERVER_ENV, ...env }, timeoutMs);
+export function spawnBundledServer(
+  env: Record<string, string>,
+  timeoutMs = 30_000,
+  extraFlags: string[] = [],
+): BundledServer {
+  return spawnServerProcess(
+    [...SERVER_NODE_FLAGS, ...extraFlags, SERVER_BUNDLE],
+    { ...SERVER_ENV, ...env },
+    timeoutMs,
+  );
 }

@@ -2,6 +2,7 @@ import { mkdir, writeFile } from "node:fs/promises";
 import { cpus, loadavg } from "node:os";
 import { dirname } from "node:path";
 import type { Measurement } from "./load.ts";
+import { CODE_SCENARIO, PASSKEY_SCENARIO } from "./versus-passwordless.ts";
 
 /** The two products of bench/versus.ts, in the order they are started and listed. */
 export const PRODUCTS = ["tessera", "betterAuth"] as const;
@@ -25,6 +26,7 @@ export interface VersusResults {
 }
 
 const MB = 1024 * 1024;
+const PASSWORDLESS = new Set([PASSKEY_SCENARIO, CODE_SCENARIO]);
 const NAMES: Record<Product, string> = { tessera: "Tessera", betterAuth: "Better Auth" };
 
 /** The median of the rounds' rates (the mean of the middle two for an even count). */
@@ -57,6 +59,8 @@ interface ProductFigures {
   mainThreadCpuMs: number;
   /** Median of the rounds' median latency, ms. */
   p50Ms: number;
+  /** Median of the rounds' 99th-percentile latency, ms. */
+  p99Ms: number;
 }
 
 /** The lower middle of the values (NaN for none). */
@@ -74,6 +78,7 @@ function figuresOf(runs: Measurement[]): ProductFigures {
     databaseCpuMs: middle(runs.map((run) => run.cpuMs.database ?? Number.NaN)),
     mainThreadCpuMs: middle(runs.map((run) => run.cpuMs.main ?? Number.NaN)),
     p50Ms: middle(runs.map((run) => run.p50)),
+    p99Ms: middle(runs.map((run) => run.p99)),
   };
 }
 
@@ -133,9 +138,19 @@ export function printVersus(results: VersusResults): void {
       `${figures.databaseCpuMs.toFixed(1)} ms database`;
     console.log(`CPU per ${row.scenario}: Tessera ${cpu(row.tessera)}, Better Auth ${cpu(row.betterAuth)}`);
   }
+  // The passwordless rows (versus-passwordless.ts): latency per request of a pair, and what it costs.
+  for (const row of versusRows(results).filter((row) => PASSWORDLESS.has(row.scenario))) {
+    const figures = (f: ProductFigures) =>
+      `p50 ${f.p50Ms.toFixed(1)} / p99 ${f.p99Ms.toFixed(1)} ms, CPU ${f.serverCpuMs.toFixed(2)} ms server + ` +
+      `${f.databaseCpuMs.toFixed(2)} ms database`;
+    console.log(
+      `${row.scenario}, per request: Tessera ${figures(row.tessera)}; Better Auth ${figures(row.betterAuth)}`,
+    );
+  }
   for (const phase of ["database", "cookieCache"] as const) {
     const of = (product: Product) => results.peakRss[product][phase] ?? Number.NaN;
-    const label = phase === "database" ? "database reads, sign-in, sign-up" : "cookie-cached get-session";
+    if (PRODUCTS.every((product) => results.peakRss[product][phase] === undefined)) continue;
+    const label = phase === "database" ? "the database pair" : "cookie-cached get-session";
     console.log(
       `peak RSS (${label}): ${PRODUCTS.map((product) => `${NAMES[product]} ${(of(product) / MB).toFixed(1)} MB`).join(", ")}` +
         ` (×${(of("tessera") / of("betterAuth")).toFixed(2)})`,

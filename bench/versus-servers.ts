@@ -3,7 +3,7 @@
  * product's standalone server, and the seed through each one's own HTTP API.
  */
 import { readFile, writeFile } from "node:fs/promises";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { SERVER_ENV, SERVER_NODE_FLAGS } from "../packages/auth-core/src/server/build.ts";
 import { spawnServerProcess } from "../tests/e2e/serve-process.ts";
 import { type BundledServer, spawnBundledServer } from "./serve-bundle.ts";
@@ -34,22 +34,35 @@ export interface Databases {
   tesseraConfigs: { database: string; cookieCache: string };
 }
 
+/**
+ * BENCH_VERSUS_CPU_PROF=<dir>: each server writes a V8 CPU profile into <dir>/<product> when it
+ * stops (node --cpu-prof; open it in Chrome DevTools), to see where a row's time goes.
+ */
+function profileFlags(product: Product): string[] {
+  const dir = process.env.BENCH_VERSUS_CPU_PROF?.trim();
+  return dir ? ["--cpu-prof", `--cpu-prof-dir=${join(resolve(dir), product)}`] : [];
+}
+
 export async function startServer(product: Product, databases: Databases, cookieCache: boolean) {
   const uri = databases.uris[product];
-  const process =
+  const server =
     product === "tessera"
-      ? spawnBundledServer({
-          PORT: "0",
-          HOST: "127.0.0.1",
-          NODE_ENV: "production",
-          MONGODB_URI: uri,
-          TESSERA_SECRET: SECRET,
-          TESSERA_CONFIG: cookieCache
-            ? databases.tesseraConfigs.cookieCache
-            : databases.tesseraConfigs.database,
-        })
+      ? spawnBundledServer(
+          {
+            PORT: "0",
+            HOST: "127.0.0.1",
+            NODE_ENV: "production",
+            MONGODB_URI: uri,
+            TESSERA_SECRET: SECRET,
+            TESSERA_CONFIG: cookieCache
+              ? databases.tesseraConfigs.cookieCache
+              : databases.tesseraConfigs.database,
+          },
+          30_000,
+          profileFlags(product),
+        )
       : spawnServerProcess(
-          [...SERVER_NODE_FLAGS, BETTER_AUTH_SERVER],
+          [...SERVER_NODE_FLAGS, ...profileFlags(product), BETTER_AUTH_SERVER],
           {
             ...SERVER_ENV,
             NODE_ENV: "production",
@@ -60,12 +73,12 @@ export async function startServer(product: Product, databases: Databases, cookie
           30_000,
           /^Better Auth listening on (http:\/\/\S+)$/m,
         );
-  const api = await process.listening.catch((error: unknown) => {
-    process.kill();
+  const api = await server.listening.catch((error: unknown) => {
+    server.kill();
     throw error;
   });
   const origin = new URL(api).origin;
-  return { product, process, origin, api: `${origin}/api/auth`, uri } satisfies ProductServer;
+  return { product, process: server, origin, api: `${origin}/api/auth`, uri } satisfies ProductServer;
 }
 
 /** Stops the server and answers its peak resident set (VmHWM, Linux; NaN elsewhere), bytes. */
@@ -152,14 +165,32 @@ export interface Seeded {
   organizationId: string;
 }
 
+/**
+ * The relying party both products' passkeys belong to (Better Auth's in versus/better-auth-server.ts):
+ * the software authenticators sign for it whatever port a server got.
+ */
+export const PASSKEY_RP = { id: "localhost", origin: "http://localhost:3000" };
+
+/**
+ * The line each server's code hook prints (here and in versus/better-auth-server.ts): the bench's
+ * inbox (versus-passwordless.ts) reads the code from the server's stdout instead of a mailbox.
+ */
+const CODE_HOOK = `async ({ email, otp }) => { process.stdout.write("bench-otp " + email + " " + otp + "\\n"); }`;
+
 export async function writeTesseraConfigs(dir: string) {
-  const config = (cookieCache: boolean) =>
-    `export default ${JSON.stringify({
+  const config = (cookieCache: boolean) => {
+    const options = JSON.stringify({
       rateLimit: { enabled: false },
       session: { cookieCache: { enabled: cookieCache, maxAge: 60 } },
       // Better Auth's defaults where the seed meets them: invitees need no verified address.
       organization: { membershipLimit: 200, requireEmailVerificationOnInvitation: false },
-    })};\n`;
+      passkey: { rpID: PASSKEY_RP.id, origin: PASSKEY_RP.origin },
+      // Better Auth has no mail limit (its emailOTP has only the rate limit, off in both): sign-in
+      // codes are not counted here either; every other mail kind keeps Tessera's default limit.
+      mailLimit: { kinds: { "sign-in-link": false } },
+    });
+    return `const options = ${options};\noptions.emailOTP = { enabled: true, sendVerificationOTP: ${CODE_HOOK} };\nexport default options;\n`;
+  };
   const database = join(dir, "versus-database.mjs");
   const cookieCache = join(dir, "versus-cookie-cache.mjs");
   await writeFile(database, config(false));

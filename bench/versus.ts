@@ -8,8 +8,11 @@
  * and sign-up run BENCH_HASH_SECONDS each (default 15; bench/settings.ts), BENCH_VERSUS_HASH_ROUNDS
  * times (default 4). Targets: every scenario
  * without a password hash at least ×2 Tessera's rate, sign-in and sign-up ahead at equal hash
- * cost. Prints a table with PASS/MISS and the servers' peak RSS, writes .reports/bench-versus.json;
- * a measurement, not a test: exits 0 either way.
+ * cost. Passkey sign-in and code sign-in (versus-passwordless.ts) run after them on the same pair,
+ * target ×2. BENCH_VERSUS_ONLY picks groups, comma-separated (default all): reads, passwords,
+ * passkey, code, cookie-cache; e.g. `BENCH_VERSUS_ONLY=passkey,code pnpm bench:versus` runs the two
+ * passwordless rows alone, without the organization seed. Prints a table with PASS/MISS and the
+ * servers' peak RSS, writes .reports/bench-versus.json; a measurement, not a test: exits 0 either way.
  *
  * Fairness (docs/scale.md "Side by side with Better Auth"): both servers are node:http processes
  * started with the same node flags and environment (server/build.ts), rate limiting off, the same
@@ -32,6 +35,7 @@ import { measureLoad, uniqueSignUpBody } from "./load.ts";
 import { createPinning, findDatabasePid, mainThreadOf } from "./processes.ts";
 import { HASH_SECONDS, positiveInteger } from "./settings.ts";
 import { buildBetterAuthServer } from "./versus/build.ts";
+import { runPasswordless } from "./versus-passwordless.ts";
 import {
   PRODUCTS,
   type Product,
@@ -56,6 +60,19 @@ import {
 } from "./versus-servers.ts";
 
 const SECONDS = positiveInteger("BENCH_SECONDS", 5);
+const GROUPS = ["reads", "passwords", "passkey", "code", "cookie-cache"] as const;
+type Group = (typeof GROUPS)[number];
+
+/** The groups BENCH_VERSUS_ONLY names (all when unset); an unknown name is a mistake, not a silent skip. */
+function selectedGroups(): Set<Group> {
+  const raw = process.env.BENCH_VERSUS_ONLY?.trim();
+  if (!raw) return new Set(GROUPS);
+  const names = raw.split(",").map((name) => name.trim());
+  for (const name of names)
+    if (!(GROUPS as readonly string[]).includes(name))
+      throw new Error(`BENCH_VERSUS_ONLY: "${name}" is none of ${GROUPS.join(", ")}`);
+  return new Set(names as Group[]);
+}
 const ROUNDS = positiveInteger("BENCH_VERSUS_ROUNDS", 2);
 /**
  * Rounds of sign-in and sign-up. Both products spend ~95% of a sign-in in the same scrypt call, so
@@ -191,11 +208,7 @@ async function runScenarios(
           makeBody: scenario.makeBody,
           seconds: scenario.seconds ?? SECONDS,
           connections: scenario.connections,
-          watch: {
-            server: server.process.child.pid,
-            main: mainThreadOf(server.process.child.pid),
-            ...watch,
-          },
+          watch: { ...watchOf(server), ...watch },
         });
         results.scenarios[scenario.name] ??= {
           target: scenario.target,
@@ -207,6 +220,11 @@ async function runScenarios(
       }
     }
   }
+}
+
+/** The server process and its main thread (the CPU figures' columns). */
+function watchOf(server: ProductServer) {
+  return { server: server.process.child.pid, main: mainThreadOf(server.process.child.pid) };
 }
 
 async function startPair(databases: Databases, cookieCache: boolean, running: ProductServer[]) {
@@ -254,9 +272,11 @@ export async function runVersusBench(databaseUri: string): Promise<VersusResults
     console.error(
       `versus: ${SECONDS} s per run, ${ROUNDS} rounds, ${CONNECTIONS}/${HEAVY_CONNECTIONS} connections, databases ${names.tessera} and ${names.betterAuth}`,
     );
+    const groups = selectedGroups();
     const databaseServers = await startPair(databases, false, running);
     const seeded = new Map<ProductServer, Seeded>();
-    for (const server of databaseServers) {
+    const needsSeed = groups.has("reads") || groups.has("passwords") || groups.has("cookie-cache");
+    for (const server of needsSeed ? databaseServers : []) {
       const started = performance.now();
       seeded.set(server, await seed(server));
       console.error(
@@ -264,9 +284,19 @@ export async function runVersusBench(databaseUri: string): Promise<VersusResults
       );
     }
     // Reads first: both databases hold exactly the seed while they are read.
-    await runScenarios(READS, seeded, results, watch);
-    await runScenarios(WRITES, seeded, results, watch, HASH_ROUNDS);
+    if (groups.has("reads")) await runScenarios(READS, seeded, results, watch);
+    if (groups.has("passwords")) await runScenarios(WRITES, seeded, results, watch, HASH_ROUNDS);
+    const flows = { passkey: groups.has("passkey"), code: groups.has("code") };
+    if (flows.passkey || flows.code)
+      await runPasswordless(
+        databaseServers,
+        flows,
+        { seconds: SECONDS, rounds: ROUNDS, watch },
+        results,
+        watchOf,
+      );
     await stopPair(databaseServers, results, "database");
+    if (!groups.has("cookie-cache")) return results;
     const cachedServers = await startPair(databases, true, running);
     const cached = new Map<ProductServer, Seeded>();
     for (const [index, server] of cachedServers.entries()) {

@@ -2,7 +2,9 @@
  * Better Auth 1.7 as a standalone node:http server, for the side-by-side bench (bench/versus.ts):
  * built into dist/ by build.ts and run with the same node flags and environment as Tessera's
  * bundle. Configured like the Tessera server it is compared with: email and password, the
- * organization and admin plugins, rate limiting off, the cookie cache on only when
+ * organization and admin plugins, passkeys (@better-auth/passkey, the RP id and origin of
+ * versus-servers.ts PASSKEY_RP) and email codes (emailOTP, its code handed to the bench on stdout
+ * as `bench-otp <email> <code>`, as Tessera's hook does), rate limiting off, the cookie cache on only when
  * VERSUS_COOKIE_CACHE=1, and passwords hashed with node's native scrypt at Tessera's parameters
  * (crypto/password.ts: N=2^14, r=8, p=5, a 64-byte key and a 32-byte salt, as scrypt-kdf stores).
  *
@@ -11,10 +13,11 @@
  */
 import { randomBytes, scrypt, timingSafeEqual } from "node:crypto";
 import { createServer } from "node:http";
+import { passkey } from "@better-auth/passkey";
 import { betterAuth } from "better-auth";
 import { mongodbAdapter } from "better-auth/adapters/mongodb";
 import { toNodeHandler } from "better-auth/node";
-import { admin, organization } from "better-auth/plugins";
+import { admin, emailOTP, organization } from "better-auth/plugins";
 import { MongoClient } from "mongodb";
 
 const SCRYPT = { N: 2 ** 14, r: 8, p: 5, maxmem: 64 * 1024 * 1024 };
@@ -65,7 +68,16 @@ const auth = betterAuth({
   rateLimit: { enabled: false },
   telemetry: { enabled: false },
   logger: { level: "error" },
-  plugins: [organization({ membershipLimit: 200 }), admin()],
+  plugins: [
+    organization({ membershipLimit: 200 }),
+    admin(),
+    passkey({ rpID: "localhost", origin: "http://localhost:3000" }),
+    emailOTP({
+      sendVerificationOTP: async ({ email, otp }) => {
+        process.stdout.write(`bench-otp ${email} ${otp}\n`);
+      },
+    }),
+  ],
 });
 
 server.on("request", toNodeHandler(auth.handler));

@@ -30,9 +30,10 @@ interface Issued {
 
 /**
  * Stores the record of one mail, replacing the address's previous one (its link and code stop
- * working), and the link's row. The code is always drawn and the link row always written, for an
- * address nobody has too, so every address costs the same commands; a part the mail will not carry
- * is stored so that nothing can match it. Null when a concurrent request's record won.
+ * working), and the link's row. The code is always drawn and the link row written whenever magic
+ * links are on, for an address nobody has too, so every address costs the same commands; a part
+ * the mail will not carry is stored so that nothing can match it. Null when a concurrent request's
+ * record won.
  */
 async function issueRecord(
   auth: AuthContext,
@@ -61,7 +62,10 @@ async function issueRecord(
   const id = recordIdentifier(secret, purpose, email);
   const expiresAt = new Date(Math.max(codeExpiresAt, linkExpiresAt));
   if (!(await replaceRecord(auth.collections, id, serializeRecord(record), expiresAt, now))) return null;
-  await storeLink(auth.collections, linkIdentifier(sha256Base64Url(token)), id, expiresAt, now);
+  // With magic links off no mail of any address carries a link: skipping its row depends on the
+  // options alone, so every address still costs the same commands.
+  if (auth.options.magicLink.enabled)
+    await storeLink(auth.collections, linkIdentifier(sha256Base64Url(token)), id, expiresAt, now);
   return { code, token };
 }
 

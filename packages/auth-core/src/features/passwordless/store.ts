@@ -67,13 +67,18 @@ export async function deleteRow(collections: Collections, identifier: string): P
   await deleteVerification(collections, identifier);
 }
 
-/** Claims one of a code's tries; false when all are used (then the code is dead, whatever is typed). */
-export function claimAttempt(
+/**
+ * Claims one of a code's tries; false when all are used (then the code is dead, whatever is typed).
+ * The first try, nearly every sign-in's only one, takes its slot with a single unique insert; a
+ * later try looks for a free slot (the slots are claimVerificationSlot's `<prefix>1…<prefix>max`).
+ */
+export async function claimAttempt(
   collections: Collections,
   prefix: string,
   max: number,
   expiresAt: Date,
   now: Date,
 ): Promise<boolean> {
+  if (await insertVerificationIfAbsent(collections, `${prefix}1`, "", expiresAt, now)) return true;
   return claimVerificationSlot(collections, prefix, max, expiresAt, now);
 }
