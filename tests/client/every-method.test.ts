@@ -339,9 +339,9 @@ describe("passwordless methods", () => {
     const grace = newClient();
     const email = "grace@example.com";
     expect(ok(await grace.client.signIn.magicLink({ email }))).toEqual({ status: true });
-    const byLink = ok(
-      await grace.client.magicLink.verify({ token: mailedToken(email, "/magic-link/verify") }),
-    );
+    const token = mailedToken(email, "/magic-link/verify");
+    expect(ok(await grace.client.magicLink.confirmation({ token }))).toEqual({ email });
+    const byLink = ok(await grace.client.magicLink.verify({ token }));
     expect(byLink).toMatchObject({ user: { email, emailVerified: true } });
     const other = newClient();
     expect(ok(await other.client.emailOtp.sendVerificationOtp({ email, type: "sign-in" }))).toEqual({
@@ -406,6 +406,18 @@ describe("passkey methods", () => {
     expect(signedIn).toMatchObject({ user: { id: kim.id } });
     expect(ok(await kim.client.getSession())?.user.id).toBe(kim.id);
     expect(ok(await kim.client.passkey.deletePasskey({ id: registered.id }))).toEqual({ status: true });
+    expect(await live.db.collection("passkeys").countDocuments({ userId: new ObjectId(kim.id) })).toBe(0);
+
+    // An admin's view of a user's passkeys, and removing one.
+    const phone = new SoftwareAuthenticator({ origin: live.origin });
+    const again = ok(await kim.client.passkey.generateRegisterOptions());
+    const second = ok(
+      await kim.client.passkey.verifyRegistration({ response: phone.createCredential(again) }),
+    );
+    const seen = ok(await ada.client.admin.listUserPasskeys({ userId: kim.id }));
+    expect(seen.passkeys.map((passkey) => passkey.id)).toEqual([second.id]);
+    const removed = ok(await ada.client.admin.removeUserPasskey({ userId: kim.id, passkeyId: second.id }));
+    expect(removed).toEqual({ success: true });
     expect(await live.db.collection("passkeys").countDocuments({ userId: new ObjectId(kim.id) })).toBe(0);
   });
 
