@@ -13,6 +13,8 @@ export const TAG_DESCRIPTIONS: Readonly<Record<string, string>> = {
   "organization-invitations": "Invitations to an organization: send, accept, reject, cancel, list.",
   "organization-members": "Members of an organization and their roles.",
   "organization-teams": "Teams inside an organization and their members.",
+  passkey:
+    "Passkeys (WebAuthn): register, sign in, passkey-first sign-up, list, rename, delete; an admin's view.",
   password: "Forgotten passwords: the reset mail and the reset itself.",
   passwordless:
     "Sign-in without a password: a mailed link and a mailed 6-digit code (one mail holds both); email verification and password reset by code.",
