@@ -108,18 +108,11 @@ export class SoftwareAuthenticator {
         ["authData", authData],
       ]),
     );
-    return {
-      id: this.credentialID,
-      rawId: this.credentialID,
-      type: "public-key" as const,
-      response: {
-        clientDataJSON: b64url(clientDataJSON),
-        attestationObject: b64url(attestationObject),
-        transports: ["internal", "hybrid"],
-      },
-      authenticatorAttachment: "platform",
-      clientExtensionResults: {},
-    };
+    return this.credentialJSON({
+      clientDataJSON: b64url(clientDataJSON),
+      attestationObject: b64url(attestationObject),
+      transports: ["internal", "hybrid"],
+    });
   }
 
   /** navigator.credentials.get: the AuthenticationResponseJSON for `options`. */
@@ -127,16 +120,21 @@ export class SoftwareAuthenticator {
     const clientDataJSON = this.clientData("webauthn.get", options.challenge, overrides);
     const authData = this.authenticatorData(overrides.rpID ?? options.rpId ?? "localhost", overrides, false);
     const userHandle = overrides.userHandle === undefined ? this.userHandle : overrides.userHandle;
+    return this.credentialJSON({
+      clientDataJSON: b64url(clientDataJSON),
+      authenticatorData: b64url(authData),
+      signature: b64url(this.signature(authData, clientDataJSON)),
+      ...(userHandle === null ? {} : { userHandle }),
+    });
+  }
+
+  /** A PublicKeyCredential as its JSON, around a ceremony's `response`. */
+  private credentialJSON<R>(response: R) {
     return {
       id: this.credentialID,
       rawId: this.credentialID,
       type: "public-key" as const,
-      response: {
-        clientDataJSON: b64url(clientDataJSON),
-        authenticatorData: b64url(authData),
-        signature: b64url(this.signature(authData, clientDataJSON)),
-        ...(userHandle === null ? {} : { userHandle }),
-      },
+      response,
       authenticatorAttachment: "platform",
       clientExtensionResults: {},
     };

@@ -30,33 +30,35 @@ const passkeyIdField = z.string().regex(/^[0-9a-f]{24}$/);
 /** A passkey's label; "" is no label. */
 const passkeyNameField = z.string().trim().max(100);
 
-/** WebAuthn's RegistrationResponseJSON (@simplewebauthn/browser startRegistration), as sent. */
-const registrationResponseField = z.looseObject({
+/** What every PublicKeyCredential JSON carries besides its `response`. */
+const credentialFields = {
   id: base64url(1366).min(1),
   rawId: base64url(1366).min(1),
   type: z.literal("public-key"),
+  authenticatorAttachment: z.string().max(32).optional(),
+  clientExtensionResults: z.record(z.string(), z.unknown()).optional(),
+};
+const clientDataJSON = base64url(8192).min(1);
+
+/** WebAuthn's RegistrationResponseJSON (@simplewebauthn/browser startRegistration), as sent. */
+const registrationResponseField = z.looseObject({
+  ...credentialFields,
   response: z.looseObject({
-    clientDataJSON: base64url(8192).min(1),
+    clientDataJSON,
     attestationObject: base64url(32768).min(1),
     transports: z.array(z.string().max(32)).max(10).optional(),
   }),
-  authenticatorAttachment: z.string().max(32).optional(),
-  clientExtensionResults: z.record(z.string(), z.unknown()).optional(),
 });
 
 /** WebAuthn's AuthenticationResponseJSON (@simplewebauthn/browser startAuthentication), as sent. */
 const authenticationResponseField = z.looseObject({
-  id: base64url(1366).min(1),
-  rawId: base64url(1366).min(1),
-  type: z.literal("public-key"),
+  ...credentialFields,
   response: z.looseObject({
-    clientDataJSON: base64url(8192).min(1),
+    clientDataJSON,
     authenticatorData: base64url(8192).min(1),
     signature: base64url(2048).min(1),
     userHandle: base64url(128).optional(),
   }),
-  authenticatorAttachment: z.string().max(32).optional(),
-  clientExtensionResults: z.record(z.string(), z.unknown()).optional(),
 });
 
 /** A passkey-first sign-up: the new user and their session (null while the address awaits verification). */
