@@ -23,6 +23,12 @@ export type {
 export type { ApiKey, ApiKeyList, ApiKeyVerification, CreatedApiKey } from "./contracts/api-key-models.ts";
 export type { SignUpResult } from "./contracts/email-password.ts";
 export type {
+  PasskeyFit,
+  PasskeyPolicy,
+  PasskeyPolicyCheck,
+} from "./contracts/organization-passkey-policy.ts";
+export type { Passkey } from "./contracts/passkey-models.ts";
+export type {
   AccessTokenResult,
   AccountInfoResult,
   AccountSummary,

@@ -8,6 +8,7 @@ import type * as EmailPassword from "../contracts/email-password.ts";
 import type * as Organization from "../contracts/organization.ts";
 import type * as OrganizationInvitations from "../contracts/organization-invitations.ts";
 import type * as OrganizationMembers from "../contracts/organization-members.ts";
+import type * as OrganizationPasskeyPolicy from "../contracts/organization-passkey-policy.ts";
 import type * as OrganizationTeams from "../contracts/organization-teams.ts";
 import type * as Passkey from "../contracts/passkey.ts";
 import type * as Password from "../contracts/password.ts";
@@ -163,4 +164,7 @@ export interface OrganizationMethods {
   addTeamMember: PostCall<typeof OrganizationTeams.addTeamMemberContract>;
   removeTeamMember: PostCall<typeof OrganizationTeams.removeTeamMemberContract>;
   listTeamMembers: GetCall<typeof OrganizationTeams.listTeamMembersContract>;
+  setPasskeyPolicy: PostCall<typeof OrganizationPasskeyPolicy.setPasskeyPolicyContract>;
+  getPasskeyPolicy: GetCall<typeof OrganizationPasskeyPolicy.getPasskeyPolicyContract>;
+  checkPasskeyPolicy: GetCall<typeof OrganizationPasskeyPolicy.checkPasskeyPolicyContract>;
 }

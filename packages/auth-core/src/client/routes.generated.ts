@@ -125,5 +125,8 @@ export const ROUTES = {
     addTeamMember: "P/organization/add-team-member",
     removeTeamMember: "P/organization/remove-team-member",
     listTeamMembers: "G/organization/list-team-members",
+    setPasskeyPolicy: "P/organization/set-passkey-policy",
+    getPasskeyPolicy: "G/organization/get-passkey-policy",
+    checkPasskeyPolicy: "G/organization/check-passkey-policy",
   },
 } as const;

@@ -8,6 +8,7 @@ import * as general from "./general.ts";
 import * as organization from "./organization.ts";
 import * as organizationInvitations from "./organization-invitations.ts";
 import * as organizationMembers from "./organization-members.ts";
+import * as organizationPasskeyPolicy from "./organization-passkey-policy.ts";
 import * as organizationTeams from "./organization-teams.ts";
 import * as passkey from "./passkey.ts";
 import * as password from "./password.ts";
@@ -43,6 +44,7 @@ export const contracts: readonly AnyContract[] = [
   organizationMembers,
   organizationInvitations,
   organizationTeams,
+  organizationPasskeyPolicy,
   social,
 ].flatMap((module) =>
   Object.entries(module)

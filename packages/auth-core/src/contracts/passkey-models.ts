@@ -2,7 +2,7 @@ import { z } from "zod";
 
 /**
  * The passkey shapes the API answers with: Better Auth's passkey plugin's field names (an app moving
- * from it keeps its client code), plus `lastUsedAt`. Each a named interface with a schema annotated to
+ * from it keeps its client code), plus `authenticatorName` and `lastUsedAt`. Each a named interface with a schema annotated to
  * produce exactly it (contracts/models.ts explains why).
  */
 export interface Passkey {
@@ -23,6 +23,8 @@ export interface Passkey {
   transports: string;
   /** The authenticator model; null or all zeros when the authenticator does not say. */
   aaguid: string | null;
+  /** The authenticator model's name when the AAGUID is a known one ("iCloud Keychain"); null otherwise. */
+  authenticatorName: string | null;
   createdAt: Date;
   lastUsedAt: Date | null;
 }
@@ -39,6 +41,7 @@ export const passkeyShape = {
   backedUp: z.boolean(),
   transports: z.string(),
   aaguid: z.string().nullable(),
+  authenticatorName: z.string().nullable(),
   createdAt: z.date(),
   lastUsedAt: z.date().nullable(),
 };

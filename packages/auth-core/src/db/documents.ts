@@ -1,6 +1,7 @@
 import type { ObjectId } from "mongodb";
 import type { apiKeyModel } from "../contracts/api-key-models.ts";
 import type { sessionModel } from "../contracts/models.ts";
+import type { PasskeyPolicy } from "../contracts/organization-passkey-policy.ts";
 import type {
   invitationModel,
   memberModel,
@@ -239,6 +240,12 @@ export interface PasskeyDoc {
   aaguid: string | null;
   /** base64url WebAuthn user handle given at registration: an assertion naming another is refused. */
   userHandle: string;
+  /**
+   * WebAuthn L3 §4 "uvInitialized": the authenticator verified the user (PIN, biometrics) at
+   * registration or at a later sign-in. An organization's policy requiring user verification counts
+   * only such passkeys (docs/passkeys.md "Authenticator policy"); absent (older rows) reads as false.
+   */
+  uvInitialized?: boolean;
   createdAt: Date;
   lastUsedAt: Date | null;
 }
@@ -248,8 +255,14 @@ export interface PasskeyDoc {
  * `listingVersion`, bumped after each write that changes its member or invitation lists
  * (db/listing-version.ts; absent reads as 0). `slug` has a unique index; `metadata` is a record
  * stored as JSON text.
+ *
+ * `passkeyPolicy`: the authenticator policy (contracts/organization-passkey-policy.ts), absent until
+ * set; it is not part of the organization's API value (set and read by its own endpoints).
  */
-export type OrganizationDoc = ModelDoc<typeof organizationModel> & { listingVersion?: number };
+export type OrganizationDoc = ModelDoc<typeof organizationModel> & {
+  listingVersion?: number;
+  passkeyPolicy?: PasskeyPolicy;
+};
 
 /**
  * docs/decisions/ Member: the fields of contracts/organization-models.ts memberModel, plus `seat`. Unique

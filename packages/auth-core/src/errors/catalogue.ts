@@ -266,6 +266,12 @@ export const ERROR_CATALOGUE = {
     status: 401,
     message: "Passkey registration requires an authenticated session",
   },
+  // An organization's authenticator policy (contracts/organization-passkey-policy.ts): names the field.
+  INVALID_AAGUID: {
+    status: 400,
+    message:
+      "Invalid aaguids: each must be an authenticator AAGUID (a UUID such as fa2b99dc-9e39-4257-8f92-4a30d23c4118), at most 100",
+  },
   CANNOT_REMOVE_LAST_SIGN_IN_METHOD: {
     status: 400,
     message:

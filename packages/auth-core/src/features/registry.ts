@@ -50,12 +50,15 @@ import { leaveOrganization } from "./organization/members/endpoints/leave.ts";
 import { listMembers } from "./organization/members/endpoints/list-members.ts";
 import { removeMember } from "./organization/members/endpoints/remove-member.ts";
 import { updateMemberRole } from "./organization/members/endpoints/update-member-role.ts";
+import { checkPasskeyPolicy } from "./organization/organizations/endpoints/check-passkey-policy.ts";
 import { checkOrganizationSlug } from "./organization/organizations/endpoints/check-slug.ts";
 import { createOrganization } from "./organization/organizations/endpoints/create.ts";
 import { deleteOrganization } from "./organization/organizations/endpoints/delete.ts";
 import { getFullOrganization } from "./organization/organizations/endpoints/get-full-organization.ts";
+import { getPasskeyPolicy } from "./organization/organizations/endpoints/get-passkey-policy.ts";
 import { listOrganizations } from "./organization/organizations/endpoints/list.ts";
 import { setActiveOrganization } from "./organization/organizations/endpoints/set-active.ts";
+import { setPasskeyPolicy } from "./organization/organizations/endpoints/set-passkey-policy.ts";
 import { updateOrganization } from "./organization/organizations/endpoints/update.ts";
 import { addTeamMember } from "./organization/teams/endpoints/add-team-member.ts";
 import { createTeam } from "./organization/teams/endpoints/create-team.ts";
@@ -221,6 +224,9 @@ const endpointList = [
   addTeamMember,
   removeTeamMember,
   listTeamMembersEndpoint,
+  setPasskeyPolicy,
+  getPasskeyPolicy,
+  checkPasskeyPolicy,
   signInSocial,
   oauthCallback,
   linkSocial,

@@ -91,6 +91,7 @@ export async function verifyAssertion(
   const recorded = await recordPasskeyUse(auth.collections, passkey, {
     counter: info.newCounter,
     backedUp: info.credentialBackedUp,
+    userVerified: info.userVerified,
     at: auth.now(),
   });
   if (!recorded) return refuse(auth, "the passkey changed or went during the check");

@@ -4,3 +4,5 @@ export {
   deleteUserPasskeyData,
   listUserPasskeys,
 } from "./management.ts";
+/** An organization's authenticator policy judges the user's passkeys through these (features/organization). */
+export { type PasskeyFacts, listPasskeyFacts } from "./policy-facts.ts";

@@ -36,6 +36,7 @@ describe("a passkey registers and signs in", () => {
       backedUp: true,
       transports: "internal,hybrid",
       aaguid: "ea9b8d66-4d01-1d21-3ce4-b6b48cb575d4",
+      authenticatorName: "Google Password Manager",
       createdAt: expect.any(String),
       lastUsedAt: null,
     });

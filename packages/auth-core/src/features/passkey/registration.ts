@@ -147,6 +147,7 @@ export async function verifyRegistration(
     transports: (response.response.transports ?? []).slice(0, 10),
     aaguid: storedAaguid(info.aaguid),
     userHandle: expected.userHandle,
+    uvInitialized: info.userVerified,
     createdAt: auth.now(),
     lastUsedAt: null,
   });

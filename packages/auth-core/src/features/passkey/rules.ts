@@ -1,5 +1,6 @@
 import type { Passkey } from "../../contracts/passkey.ts";
 import type { PasskeyDoc } from "../../db/documents.ts";
+import { authenticatorNameOf } from "./authenticator-names.ts";
 
 /**
  * Pure decisions of features/passkey (docs/passkeys.md): who the relying party is, what a ceremony's
@@ -100,6 +101,7 @@ export function toPasskey(doc: PasskeyDoc): Passkey {
     backedUp: doc.backedUp,
     transports: doc.transports.join(","),
     aaguid: doc.aaguid,
+    authenticatorName: authenticatorNameOf(doc.aaguid),
     createdAt: doc.createdAt,
     lastUsedAt: doc.lastUsedAt,
   };

@@ -79,17 +79,19 @@ export async function restorePasskey(collections: Collections, doc: PasskeyDoc):
 
 /**
  * Records a verified sign-in: the new counter — only over the counter the check was made against, so
- * of two sign-ins racing with one counter value only one moves it — the backup state and the time.
+ * of two sign-ins racing with one counter value only one moves it — the backup state and the time,
+ * and uvInitialized once a sign-in verified the user (it never goes back to false).
  * False when the counter moved meanwhile or the passkey is gone.
  */
 export async function recordPasskeyUse(
   collections: Collections,
   doc: PasskeyDoc,
-  use: { counter: number; backedUp: boolean; at: Date },
+  use: { counter: number; backedUp: boolean; userVerified: boolean; at: Date },
 ): Promise<boolean> {
+  const set = { counter: use.counter, backedUp: use.backedUp, lastUsedAt: use.at };
   const result = await collections.passkeys.updateOne(
     { _id: doc._id, counter: doc.counter },
-    { $set: { counter: use.counter, backedUp: use.backedUp, lastUsedAt: use.at } },
+    { $set: use.userVerified ? { ...set, uvInitialized: true } : set },
   );
   return result.matchedCount === 1;
 }

@@ -161,7 +161,10 @@ export const deMessages: Record<ErrorCode, string> = {
   AUTHENTICATION_FAILED: "Anmeldung fehlgeschlagen",
   PASSKEY_ALREADY_REGISTERED: "Dieser Passkey ist bereits registriert",
   SESSION_REQUIRED: "Für die Registrierung eines Passkeys müssen Sie angemeldet sein",
-  CANNOT_REMOVE_LAST_SIGN_IN_METHOD: "Sie können Ihre einzige Anmeldemöglichkeit nicht entfernen. Fügen Sie zuerst ein Passwort, ein soziales Konto oder einen weiteren Passkey hinzu.",
+  INVALID_AAGUID:
+    "Ungültige aaguids: Jeder Eintrag muss eine Authenticator-AAGUID sein (eine UUID wie fa2b99dc-9e39-4257-8f92-4a30d23c4118), höchstens 100",
+  CANNOT_REMOVE_LAST_SIGN_IN_METHOD:
+    "Sie können Ihre einzige Anmeldemöglichkeit nicht entfernen. Fügen Sie zuerst ein Passwort, ein soziales Konto oder einen weiteren Passkey hinzu.",
   NOT_FOUND: "Nicht gefunden",
   METHOD_NOT_ALLOWED: "Methode nicht erlaubt",
   BODY_TOO_LARGE: "Der Inhalt der Anfrage ist zu groß",

@@ -156,7 +156,10 @@ export const esMessages: Record<ErrorCode, string> = {
   AUTHENTICATION_FAILED: "La autenticación falló",
   PASSKEY_ALREADY_REGISTERED: "Esta llave de acceso ya está registrada",
   SESSION_REQUIRED: "Para registrar una llave de acceso debe iniciar sesión",
-  CANNOT_REMOVE_LAST_SIGN_IN_METHOD: "No puede quitar su única forma de iniciar sesión. Añada primero una contraseña, una cuenta social u otra llave de acceso.",
+  INVALID_AAGUID:
+    "aaguids no válidos: cada uno debe ser un AAGUID de autenticador (un UUID como fa2b99dc-9e39-4257-8f92-4a30d23c4118), como máximo 100",
+  CANNOT_REMOVE_LAST_SIGN_IN_METHOD:
+    "No puede quitar su única forma de iniciar sesión. Añada primero una contraseña, una cuenta social u otra llave de acceso.",
   NOT_FOUND: "No encontrado",
   METHOD_NOT_ALLOWED: "Método no permitido",
   BODY_TOO_LARGE: "El cuerpo de la petición es demasiado grande",

@@ -163,7 +163,10 @@ export const frMessages: Record<ErrorCode, string> = {
   AUTHENTICATION_FAILED: "Échec de l’authentification",
   PASSKEY_ALREADY_REGISTERED: "Cette clé d’accès est déjà enregistrée",
   SESSION_REQUIRED: "L’enregistrement d’une clé d’accès nécessite une session ouverte",
-  CANNOT_REMOVE_LAST_SIGN_IN_METHOD: "Vous ne pouvez pas supprimer votre seul moyen de connexion. Ajoutez d’abord un mot de passe, un compte social ou une autre clé d’accès.",
+  INVALID_AAGUID:
+    "aaguids invalides : chacun doit être l’AAGUID d’un authentificateur (un UUID comme fa2b99dc-9e39-4257-8f92-4a30d23c4118), 100 au plus",
+  CANNOT_REMOVE_LAST_SIGN_IN_METHOD:
+    "Vous ne pouvez pas supprimer votre seul moyen de connexion. Ajoutez d’abord un mot de passe, un compte social ou une autre clé d’accès.",
   NOT_FOUND: "Introuvable",
   METHOD_NOT_ALLOWED: "Méthode non autorisée",
   BODY_TOO_LARGE: "Corps de la requête trop volumineux",

@@ -154,7 +154,10 @@ export const plMessages: Record<ErrorCode, string> = {
   AUTHENTICATION_FAILED: "Uwierzytelnianie nie powiodło się",
   PASSKEY_ALREADY_REGISTERED: "Ten klucz dostępu jest już zarejestrowany",
   SESSION_REQUIRED: "Rejestracja klucza dostępu wymaga zalogowania",
-  CANNOT_REMOVE_LAST_SIGN_IN_METHOD: "Nie możesz usunąć jedynego sposobu logowania. Najpierw dodaj hasło, konto społecznościowe lub inny klucz dostępu.",
+  INVALID_AAGUID:
+    "Nieprawidłowe aaguids: każdy musi być identyfikatorem AAGUID uwierzytelniacza (UUID, np. fa2b99dc-9e39-4257-8f92-4a30d23c4118), najwyżej 100",
+  CANNOT_REMOVE_LAST_SIGN_IN_METHOD:
+    "Nie możesz usunąć jedynego sposobu logowania. Najpierw dodaj hasło, konto społecznościowe lub inny klucz dostępu.",
   NOT_FOUND: "Nie znaleziono",
   METHOD_NOT_ALLOWED: "Niedozwolona metoda",
   BODY_TOO_LARGE: "Treść żądania jest za duża",

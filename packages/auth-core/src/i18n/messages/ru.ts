@@ -156,7 +156,10 @@ export const ruMessages: Record<ErrorCode, string> = {
   AUTHENTICATION_FAILED: "Ошибка аутентификации",
   PASSKEY_ALREADY_REGISTERED: "Этот ключ доступа уже зарегистрирован",
   SESSION_REQUIRED: "Для регистрации ключа доступа нужно войти в систему",
-  CANNOT_REMOVE_LAST_SIGN_IN_METHOD: "Нельзя удалить единственный способ входа. Сначала добавьте пароль, социальный аккаунт или другой ключ доступа.",
+  INVALID_AAGUID:
+    "Недопустимые aaguids: каждый должен быть AAGUID аутентификатора (UUID, например fa2b99dc-9e39-4257-8f92-4a30d23c4118), не более 100",
+  CANNOT_REMOVE_LAST_SIGN_IN_METHOD:
+    "Нельзя удалить единственный способ входа. Сначала добавьте пароль, социальный аккаунт или другой ключ доступа.",
   NOT_FOUND: "Не найдено",
   METHOD_NOT_ALLOWED: "Метод не поддерживается",
   BODY_TOO_LARGE: "Слишком большое тело запроса",

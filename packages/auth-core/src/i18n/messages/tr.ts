@@ -155,7 +155,10 @@ export const trMessages: Record<ErrorCode, string> = {
   AUTHENTICATION_FAILED: "Kimlik doğrulama başarısız oldu",
   PASSKEY_ALREADY_REGISTERED: "Bu geçiş anahtarı zaten kayıtlı",
   SESSION_REQUIRED: "Geçiş anahtarı kaydı için oturum açmanız gerekir",
-  CANNOT_REMOVE_LAST_SIGN_IN_METHOD: "Tek oturum açma yönteminizi kaldıramazsınız. Önce bir parola, bir sosyal hesap veya başka bir geçiş anahtarı ekleyin.",
+  INVALID_AAGUID:
+    "Geçersiz aaguids: her biri bir kimlik doğrulayıcı AAGUID'i olmalıdır (fa2b99dc-9e39-4257-8f92-4a30d23c4118 gibi bir UUID), en fazla 100",
+  CANNOT_REMOVE_LAST_SIGN_IN_METHOD:
+    "Tek oturum açma yönteminizi kaldıramazsınız. Önce bir parola, bir sosyal hesap veya başka bir geçiş anahtarı ekleyin.",
   NOT_FOUND: "Bulunamadı",
   METHOD_NOT_ALLOWED: "Yönteme izin verilmiyor",
   BODY_TOO_LARGE: "İstek gövdesi çok büyük",

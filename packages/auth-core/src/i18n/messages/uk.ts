@@ -154,7 +154,10 @@ export const ukMessages: Record<ErrorCode, string> = {
   AUTHENTICATION_FAILED: "Помилка автентифікації",
   PASSKEY_ALREADY_REGISTERED: "Цей ключ доступу вже зареєстровано",
   SESSION_REQUIRED: "Для реєстрації ключа доступу потрібно увійти",
-  CANNOT_REMOVE_LAST_SIGN_IN_METHOD: "Не можна видалити єдиний спосіб входу. Спочатку додайте пароль, соціальний обліковий запис або інший ключ доступу.",
+  INVALID_AAGUID:
+    "Неприпустимі aaguids: кожен має бути AAGUID автентифікатора (UUID, наприклад fa2b99dc-9e39-4257-8f92-4a30d23c4118), не більше 100",
+  CANNOT_REMOVE_LAST_SIGN_IN_METHOD:
+    "Не можна видалити єдиний спосіб входу. Спочатку додайте пароль, соціальний обліковий запис або інший ключ доступу.",
   NOT_FOUND: "Не знайдено",
   METHOD_NOT_ALLOWED: "Метод не підтримується",
   BODY_TOO_LARGE: "Тіло запиту завелике",

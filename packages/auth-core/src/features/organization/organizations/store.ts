@@ -1,4 +1,5 @@
 import type { ObjectId } from "mongodb";
+import type { PasskeyPolicy } from "../../../contracts/organization-passkey-policy.ts";
 import type { Collections } from "../../../db/collections.ts";
 import { insertManyIgnoringDuplicates } from "../../../db/connect.ts";
 import type { OrganizationDoc } from "../../../db/documents.ts";
@@ -81,6 +82,19 @@ export function updateOrganizationFields(
   return collections.organizations.findOneAndUpdate(
     { _id: id },
     { $set: fields },
+    { returnDocument: "after" },
+  );
+}
+
+/** Replaces the organization's authenticator policy; null when the organization is gone. */
+export function setOrganizationPasskeyPolicy(
+  collections: Collections,
+  id: ObjectId,
+  policy: PasskeyPolicy,
+): Promise<OrganizationDoc | null> {
+  return collections.organizations.findOneAndUpdate(
+    { _id: id },
+    { $set: { passkeyPolicy: policy } },
     { returnDocument: "after" },
   );
 }
