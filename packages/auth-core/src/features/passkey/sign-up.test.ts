@@ -132,6 +132,18 @@ describe("passkey-first sign-up", () => {
     expect(await rowsOf(closed)).toEqual({ users: 0, accounts: 0, passkeys: 0 });
   });
 
+  it("stores the language the sign-up asked for", async () => {
+    const t = await openAuth();
+    const res = await registerPasskey(new TestBrowser(t.auth), newAuthenticator(), {
+      query: { ...GRACE, language: "de-AT" },
+    });
+    expect(res.status).toBe(200);
+    expect(res.body.user).toMatchObject({ language: "GERMAN" });
+    expect(await t.db.collection("users").findOne({ email: "grace@example.com" })).toMatchObject({
+      language: "GERMAN",
+    });
+  });
+
   it("keeps the address the options were asked for: the answer cannot change it", async () => {
     const t = await openAuth();
     const browser = new TestBrowser(t.auth);
