@@ -355,10 +355,7 @@ describe("magic links and email codes through the client in Chromium", () => {
       );
       expect(wrong.error).toMatchObject({ status: 400, code: "INVALID_OTP" });
       const otp = mailedCode(email);
-      const byCode = await inPage(page, (auth, [email, otp]) => auth.signIn.emailOtp({ email, otp }), [
-        email,
-        otp,
-      ]);
+      const byCode = await inPage(page, (auth, input) => auth.signIn.emailOtp(input), { email, otp });
       expect(byCode.data).toMatchObject({ user: { email } });
       await shows(page, `signed in as ${email}`);
     } finally {
