@@ -4,7 +4,7 @@ import { waitForQuiet } from "./load.ts";
 import { cpuSeconds } from "./processes.ts";
 
 /** One answer as a pair step reads it. */
-export interface Answer {
+interface Answer {
   status: number;
   /** The `name=value` parts of the answer's Set-Cookie lines, joined as a Cookie header. */
   cookies: string;
@@ -18,7 +18,7 @@ export type Send = (
   init?: { body?: unknown; cookie?: string },
 ) => Promise<Answer>;
 
-export interface PairSpec {
+interface PairSpec {
   name: string;
   /** http://127.0.0.1:<port>, loopback only. */
   origin: string;

@@ -21,7 +21,7 @@ const API = "/api/auth";
  * Pairs in flight at once on each server. Each pair costs a few milliseconds of server and database
  * CPU, so eight keep both cores busy without a request waiting longer than a round lasts.
  */
-export const PASSWORDLESS_CONNECTIONS = positiveInteger("BENCH_VERSUS_PASSWORDLESS_CONNECTIONS", 8);
+const PASSWORDLESS_CONNECTIONS = positiveInteger("BENCH_VERSUS_PASSWORDLESS_CONNECTIONS", 8);
 /** How long a pair waits for its code on the server's stdout before it counts as failed. */
 const CODE_TIMEOUT_MS = 10_000;
 
@@ -135,7 +135,7 @@ async function prepare(server: ProductServer, flows: Flows): Promise<Prepared> {
   return { server, inbox, authenticators };
 }
 
-export interface Flows {
+interface Flows {
   passkey: boolean;
   code: boolean;
 }
