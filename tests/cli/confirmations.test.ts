@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { type Db, ObjectId } from "mongodb";
 import { beforeAll, describe, expect, inject, it, vi } from "vitest";
 import { addMember, createOrganization, type SignedIn, signIn } from "#test/organization.ts";
+import { newAuthenticator, registerPasskey } from "#test/passkey.ts";
 import { TEST_SECRET, useTestAuth } from "#test/test-auth.ts";
 import { createProgram } from "../../packages/cli/src/program.ts";
 import { buildCli, CLI_DIR, runCli } from "./cli-process.ts";
@@ -22,6 +23,7 @@ let member: SignedIn;
 let owner: SignedIn;
 let org: string;
 let sessionId: string;
+let passkeyId: string;
 
 interface Row {
   /** The command path, as `tessera <path>`. */
@@ -35,6 +37,7 @@ const CONFIRMING: Row[] = [
   { path: "users set-password", args: () => [victim.email, "--password", "a brand new password 42"] },
   { path: "users revoke-sessions", args: () => [victim.email] },
   { path: "users remove", args: () => [victim.email] },
+  { path: "users remove-passkey", args: () => [victim.email, passkeyId] },
   { path: "orgs remove-member", args: () => [org, member.email] },
   { path: "orgs delete", args: () => [org] },
   { path: "sessions revoke", args: () => [sessionId] },
@@ -84,6 +87,7 @@ beforeAll(async () => {
   await addMember(t, org, victim, "member");
   const session = await t.db.collection("sessions").findOne({ userId: new ObjectId(victim.userId) });
   sessionId = session!._id.toHexString();
+  passkeyId = (await registerPasskey(victim.browser, newAuthenticator())).body.id;
 }, 300_000);
 
 describe("commands that ask before they change something", () => {

@@ -19,6 +19,11 @@ const EXAMPLES: Record<string, readonly string[]> = {
     "tessera users create ann@example.com --name Ann --password-stdin < password.txt",
     'tessera users ban ann@example.com --reason "spam" --expires-in 604800 --yes',
   ],
+  "users passkeys": [
+    "tessera users passkeys ann@example.com",
+    "tessera --json users passkeys ann@example.com",
+  ],
+  "users remove-passkey": ["tessera users remove-passkey ann@example.com 6650f1c2a4e0b9d3c1a2b3c4 --yes"],
   "users list": ["tessera users list --search example.com --limit 20", "tessera users list --all --json"],
   sessions: ["tessera sessions list --user ann@example.com", "tessera sessions revoke <session-id> --yes"],
   orgs: [

@@ -14,6 +14,7 @@ import { orgsCommand } from "./commands/orgs.ts";
 import { secretCommand } from "./commands/secret.ts";
 import { sessionsCommand } from "./commands/sessions.ts";
 import { usersCommand } from "./commands/users.ts";
+import { usersPasskeysCommand, usersRemovePasskeyCommand } from "./commands/users-passkeys.ts";
 import { addExamples } from "./help-examples.ts";
 import { VERSION } from "./version.ts";
 
@@ -67,6 +68,14 @@ export function createProgram(): Command {
     completionCommand,
   ]) {
     program.addCommand(command);
+  }
+  // Subcommands kept in files of their own (a command imports no other command): attached here,
+  // once, as the command objects outlive a program (tests build several).
+  for (const [parent, sub] of [
+    [usersCommand, usersPasskeysCommand],
+    [usersCommand, usersRemovePasskeyCommand],
+  ] as const) {
+    if (!parent.commands.includes(sub)) parent.addCommand(sub);
   }
   addExamples(program);
   inheritSettings(program);
