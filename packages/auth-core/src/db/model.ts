@@ -39,7 +39,7 @@ export type ModelDoc<M extends Model> = Flat<
 >;
 
 /** The values of a model's computed fields, which its mapper is handed. */
-export type ComputedValues<M extends Model> = {
+type ComputedValues<M extends Model> = {
   [F in M[number] as F["computed"] extends true ? F["key"] : never]: OrNull<F, FieldValue<F>>;
 };
 
