@@ -101,6 +101,10 @@ describe("sign-in by a mailed link or code", () => {
 
   test("an address nobody has gets the same page as one that has an account", async () => {
     const page = await app.newPage();
+    await page.goto("/sign-in");
+    await expectText(page.getByRole("button", { name: en.passkeys.signIn }), en.passkeys.signIn);
+    await expectAccessible(page);
+    await screenshot(page, "passwordless-sign-in");
     await askForLinkAndCode(page, "nobody-yet@example.com");
     await expectText(
       page.getByRole("status"),
@@ -113,6 +117,7 @@ describe("sign-in by a mailed link or code", () => {
     await page.goto("/sign-in");
     await page.getByLabel("E-Mail").fill(DEMO.alan);
     await expectText(page.getByTestId("passkey-unavailable"), de.passkeys.needsJavaScript);
+    await screenshot(page, "passwordless-sign-in-no-javascript-de");
     await page.getByRole("button", { name: de.signIn.emailLink }).click();
     await expectPath(page, "/sign-in/code");
     // The mail is in Alan's language (his account has none: the app's, English); the page in the browser's.

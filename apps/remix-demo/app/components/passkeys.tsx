@@ -117,9 +117,9 @@ export function PasskeySignIn({ redirectTo }: { redirectTo: string }) {
       .then((result) => {
         if (controller.signal.aborted) return;
         if (result.data) continueAfterSignIn(result.data as SignInData, redirectTo);
-        // A dismissed autofill prompt is no news either.
-        else if (!QUIET.has(result.error.code) && result.error.code !== "PASSKEY_CANCELLED")
-          setError(result.error.code);
+        // Autofill runs unasked: only the server's answer to a passkey the person picked is news
+        // (status 0 is the browser's side: a dismissed list, a host without passkeys such as an IP address).
+        else if (result.error.status > 0) setError(result.error.code);
       });
   }
 

@@ -71,7 +71,7 @@ export default function SignInCode() {
         <p className="field-error" role="alert">
           {t("signInCode.linkFailed")}
         </p>
-      ) : sent ? (
+      ) : sent && !state ? (
         <Notice>{t("signInCode.sent", { email })}</Notice>
       ) : null}
       <ErrorSummary state={state} labels={{ code: t("signInCode.code") }} />
