@@ -13,7 +13,7 @@ import type {
   SignInMethods,
   SignUpMethods,
 } from "./api.generated.ts";
-import type { AddPasskey, SignInPasskey, SignUpPasskey } from "./passkey.ts";
+import type { AddPasskey, SignInPasskey, SignUpPasskey } from "./passkey-types.ts";
 import type { RolePermissionQuery } from "./role-permission.ts";
 import type { AuthStore, ClientResult, FetchCallOptions } from "./types.ts";
 

@@ -19,6 +19,7 @@ export type {
   TwoFactorMethods,
 } from "./api.ts";
 export { createAuthClient } from "./create-client.ts";
+export type { CeremonyError } from "./passkey-errors.ts";
 export type {
   AddPasskey,
   AddPasskeyOptions,
@@ -27,8 +28,7 @@ export type {
   SignInPasskey,
   SignUpPasskey,
   WebAuthnOutcome,
-} from "./passkey.ts";
-export type { CeremonyError } from "./passkey-errors.ts";
+} from "./passkey-types.ts";
 export type { RolePermissionQuery } from "./role-permission.ts";
 export type {
   AuthClientOptions,

@@ -1,3 +1,4 @@
+import { type CeremonyError, ceremonyError, unsupported } from "./passkey-errors.ts";
 import type {
   AddPasskeyOptions,
   Call,
@@ -8,8 +9,7 @@ import type {
   RegistrationCeremony,
   SignInAnswer,
   WebAuthnOutcome,
-} from "./passkey.ts";
-import { type CeremonyError, ceremonyError, unsupported } from "./passkey-errors.ts";
+} from "./passkey-types.ts";
 import type { CallOptions } from "./types.ts";
 
 /**
