@@ -246,6 +246,14 @@ describe("organization methods", () => {
     expect(await live.db.collection("teams").countDocuments({ _id: new ObjectId(team.id) })).toBe(0);
   });
 
+  it("the authenticator policy: set, read, and the caller's passkeys checked against it", async () => {
+    const policy = { requireUserVerification: true, mode: "any" as const, aaguids: [] };
+    expect(ok(await ada.client.organization.setPasskeyPolicy(policy))).toEqual(policy);
+    expect(ok(await ada.client.organization.getPasskeyPolicy())).toEqual(policy);
+    const check = ok(await ada.client.organization.checkPasskeyPolicy({ organizationId }));
+    expect(check).toMatchObject({ policy, passkeys: [] });
+  });
+
   it("delete", async () => {
     ok(await ada.client.organization.delete({ organizationId }));
     expect(await live.db.collection("organizations").countDocuments({ slug: "acme" })).toBe(0);
