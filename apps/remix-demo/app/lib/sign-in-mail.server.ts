@@ -4,7 +4,7 @@ import { toTesseraLanguage } from "./i18n";
 import { resolveLanguage } from "./i18n.server";
 
 /** The page to type the mailed code on (routes/sign-in_.code.tsx), for this address. */
-export function codePageFor(email: string, redirectTo: string): string {
+function codePageFor(email: string, redirectTo: string): string {
   return `/sign-in/code?email=${encodeURIComponent(email)}&redirectTo=${encodeURIComponent(redirectTo)}`;
 }
 
