@@ -19,6 +19,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
     passkeys: data.map((passkey) => ({
       id: passkey.id,
       name: passkey.name,
+      // The model's name from its AAGUID when the core knows it ("iCloud Keychain"), else null.
+      authenticator: passkey.authenticatorName,
       synced: passkey.deviceType === "multiDevice",
       createdAt: passkey.createdAt.toISOString(),
       lastUsedAt: passkey.lastUsedAt?.toISOString() ?? null,
@@ -100,6 +102,7 @@ export default function Passkeys() {
           <thead>
             <tr>
               <th scope="col">{t("account.passkeys.name")}</th>
+              <th scope="col">{t("account.passkeys.authenticator")}</th>
               <th scope="col">{t("account.passkeys.kind")}</th>
               <th scope="col">{t("account.passkeys.created")}</th>
               <th scope="col">{t("account.passkeys.lastUsed")}</th>
@@ -130,6 +133,7 @@ export default function Passkeys() {
                       </button>
                     </Form>
                   </td>
+                  <td>{passkey.authenticator ?? t("account.passkeys.unknownAuthenticator")}</td>
                   <td>{passkey.synced ? t("account.passkeys.synced") : t("account.passkeys.deviceBound")}</td>
                   <td>{when(passkey.createdAt)}</td>
                   <td>{when(passkey.lastUsedAt)}</td>
