@@ -2,7 +2,7 @@
  * Bundle size of the browser client against Better Auth's, bundled the same way in the same run:
  * esbuild for the browser, minified, gzipped (level 9). Tessera's client with every namespace
  * (they are all built from one route table) against `better-auth/client` with its organization,
- * admin, two-factor and API-key client plugins; the React entries likewise (React left external).
+ * admin, two-factor, API-key, passkey, magic-link and email-OTP client plugins (the features Tessera's client has); the React entries likewise (React left external).
  * Target: Tessera's client at most half of Better Auth's. Exits 1 when it is not.
  *
  *   pnpm bench:client
@@ -23,9 +23,10 @@ interface Entry {
   resolveDir: string;
 }
 
-const BETTER_AUTH_PLUGINS = `import { adminClient, organizationClient, twoFactorClient } from "better-auth/client/plugins";
+const BETTER_AUTH_PLUGINS = `import { adminClient, emailOTPClient, magicLinkClient, organizationClient, twoFactorClient } from "better-auth/client/plugins";
 import { apiKeyClient } from "@better-auth/api-key/client";
-const plugins = [organizationClient({ teams: { enabled: true } }), adminClient(), twoFactorClient(), apiKeyClient()];`;
+import { passkeyClient } from "@better-auth/passkey/client";
+const plugins = [organizationClient({ teams: { enabled: true } }), adminClient(), twoFactorClient(), apiKeyClient(), passkeyClient(), magicLinkClient(), emailOTPClient()];`;
 
 const ENTRIES: Entry[] = [
   {
@@ -35,7 +36,7 @@ export const client = createAuthClient({ baseURL: "https://auth.example.com" });
     resolveDir: SOURCE,
   },
   {
-    name: "better-auth client + 4 plugins",
+    name: "better-auth client + 7 plugins",
     code: `import { createAuthClient } from "better-auth/client";
 ${BETTER_AUTH_PLUGINS}
 export const client = createAuthClient({ baseURL: "https://auth.example.com", plugins });`,
@@ -48,7 +49,7 @@ export const client = createAuthClient({ baseURL: "https://auth.example.com" });
     resolveDir: SOURCE,
   },
   {
-    name: "better-auth react + 4 plugins",
+    name: "better-auth react + 7 plugins",
     code: `import { createAuthClient } from "better-auth/react";
 ${BETTER_AUTH_PLUGINS}
 export const client = createAuthClient({ baseURL: "https://auth.example.com", plugins });`,
