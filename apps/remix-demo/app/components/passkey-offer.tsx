@@ -1,5 +1,5 @@
 import { useFetcher } from "@remix-run/react";
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { authClient } from "~/lib/auth-client";
 import { useT } from "~/lib/i18n";
 import { usePasskeyProblem } from "./passkeys";
@@ -19,19 +19,20 @@ export function PasskeyOffer({ offered }: { offered: boolean }) {
   const [error, setError] = useState<string | undefined>();
   const [busy, setBusy] = useState(false);
 
+  // Asked once per offer: the layout re-renders often (session store, revalidations), and each
+  // render must not restart the check and its "shown" answer.
+  const asked = useRef(false);
+  const markSeen = seen.submit;
   useEffect(() => {
-    if (!offered || typeof window.PublicKeyCredential !== "function") return;
-    let live = true;
+    if (!offered || asked.current || typeof window.PublicKeyCredential !== "function") return;
+    asked.current = true;
     void PublicKeyCredential.isUserVerifyingPlatformAuthenticatorAvailable().then((available) => {
-      if (!live || !available) return;
+      if (!available) return;
       setState("shown");
       // Shown once: the offer's cookie goes now (routes/passkey-offer.ts).
-      seen.submit({ intent: "shown" }, { method: "post", action: "/passkey-offer" });
+      markSeen({ intent: "shown" }, { method: "post", action: "/passkey-offer" });
     });
-    return () => {
-      live = false;
-    };
-  }, [offered, seen.submit]);
+  }, [offered, markSeen]);
 
   async function addPasskey() {
     setBusy(true);
