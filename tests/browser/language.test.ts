@@ -33,7 +33,8 @@ async function signIn(page: Page, email: string): Promise<void> {
   await page.goto("/sign-in");
   await page.locator("#field-email").fill(email);
   await page.locator("#field-password").fill(DEMO.password);
-  await page.locator("main form button[type=submit]").click();
+  // The sign-in form's password button (its other submit button mails a link and code).
+  await page.locator("main form button[value=password]").click();
   await page.waitForURL((url) => url.pathname === "/");
 }
 
@@ -54,7 +55,7 @@ describe("languages", () => {
     // An error message in the page language too.
     await page.locator("#field-email").fill("nobody@example.com");
     await page.locator("#field-password").fill("wrong password");
-    await page.locator("main form button[type=submit]").click();
+    await page.locator("main form button[value=password]").click();
     await expectText(page.locator(".error-summary li"), text("ru", "errors.INVALID_EMAIL_OR_PASSWORD"));
     await screenshot(page, "language-error-ru");
   });
