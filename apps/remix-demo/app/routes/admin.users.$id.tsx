@@ -2,6 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useLocation, useSearchParams } from "@remix-run/react";
 import { isAuthError } from "@tessera/auth-core";
 import { getAuth } from "~/auth.server";
+import { AdminUserPasskeys } from "~/components/admin-user-passkeys";
 import { Checkbox, ErrorSummary, Field, Notice, Submit } from "~/components/form";
 import { PROVIDER_NAMES } from "~/components/social";
 import { describeDevice } from "~/lib/device";
@@ -18,7 +19,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const headers = request.headers;
   try {
     // Sessions, accounts and events may be refused for some targets (other admins): the page shows the rest.
-    const [user, sessions, accounts, events] = await Promise.all([
+    const [user, sessions, accounts, events, passkeys] = await Promise.all([
       auth.api.getUser({ query: { id: userId }, headers }),
       auth.api.listUserSessions({ body: { userId }, headers }).catch(refusedAs({ data: { sessions: [] } })),
       auth.api
@@ -27,6 +28,9 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       auth.api
         .listAuditEvents({ query: { subjectId: userId, limit: 20 }, headers })
         .catch(refusedAs({ data: { events: [] } })),
+      auth.api
+        .adminListUserPasskeys({ body: { userId }, headers })
+        .catch(refusedAs({ data: { passkeys: [] } })),
     ]);
     const u = user.data;
     return {
@@ -54,6 +58,14 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
         providerId: account.providerId,
         accountId: account.accountId,
         createdAt: account.createdAt.toISOString(),
+      })),
+      passkeys: passkeys.data.passkeys.map((passkey) => ({
+        id: passkey.id,
+        name: passkey.name,
+        authenticatorName: passkey.authenticatorName,
+        synced: passkey.deviceType === "multiDevice",
+        createdAt: passkey.createdAt.toISOString(),
+        lastUsedAt: passkey.lastUsedAt?.toISOString() ?? null,
       })),
       events: events.data.events.map((event) => ({
         id: event.id,
@@ -112,6 +124,12 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
           headers,
         });
         break;
+      case "remove-passkey":
+        await auth.api.adminRemoveUserPasskey({
+          body: { userId, passkeyId: field(form, "passkeyId") },
+          headers,
+        });
+        break;
       case "revoke-sessions":
         await auth.api.revokeUserSessions({ body: { userId }, headers });
         break;
@@ -140,7 +158,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
 
 export default function AdminUser() {
   const { t, lang } = useT();
-  const { user, sessions, accounts, events } = useLoaderData<typeof loader>();
+  const { user, sessions, accounts, events, passkeys } = useLoaderData<typeof loader>();
   const state = useActionData<typeof action>();
   const [params] = useSearchParams();
   const location = useLocation();
@@ -326,6 +344,7 @@ export default function AdminUser() {
           </tbody>
         </table>
       )}
+      <AdminUserPasskeys passkeys={passkeys} format={format} />
       <h3>{t("admin.user.events")}</h3>
       {events.length === 0 ? (
         <p>{t("admin.user.noEvents")}</p>

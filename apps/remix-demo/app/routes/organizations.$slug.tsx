@@ -8,6 +8,7 @@ import {
   useParams,
   useRouteError,
 } from "@remix-run/react";
+import { getAuth } from "~/auth.server";
 import { useT } from "~/lib/i18n";
 import { requireOrganization } from "~/lib/org.server";
 
@@ -15,17 +16,23 @@ export const handle = { title: "organizations.title" };
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const { organization, roles } = await requireOrganization(request, params.slug);
-  return { name: organization.name, slug: organization.slug, roles };
+  // Every page of the organization asks a member whose passkeys do not fit its policy for one that does.
+  const { data: check } = await (await getAuth()).api.checkPasskeyPolicy({
+    query: { organizationId: organization.id },
+    headers: request.headers,
+  });
+  return { name: organization.name, slug: organization.slug, roles, policySatisfied: check.satisfied };
 }
 
 export default function OrganizationLayout() {
   const { t } = useT();
-  const { name, slug, roles } = useLoaderData<typeof loader>();
+  const { name, slug, roles, policySatisfied } = useLoaderData<typeof loader>();
   const tabs = [
     ["", "settings"],
     ["/members", "members"],
     ["/invitations", "invitations"],
     ["/teams", "teams"],
+    ["/security", "security"],
   ] as const;
   return (
     <div className="card">
@@ -35,6 +42,15 @@ export default function OrganizationLayout() {
           role: roles.map((role) => t(`organizations.roles.${role}`, { defaultValue: role })).join(", "),
         })}
       </p>
+      {policySatisfied ? null : (
+        <div className="warning" data-testid="passkey-policy-ask">
+          <p>{t("organizations.passkeyPolicy.ask")}</p>
+          <p>
+            <Link to="/account/passkeys">{t("organizations.passkeyPolicy.add")}</Link> ·{" "}
+            <Link to={`/organizations/${slug}/security`}>{t("organizations.passkeyPolicy.details")}</Link>
+          </p>
+        </div>
+      )}
       <nav className="subnav" aria-label={t("organizations.sections")}>
         <ul>
           {tabs.map(([path, key]) => (
