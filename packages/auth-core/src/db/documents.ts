@@ -1,7 +1,6 @@
 import type { ObjectId } from "mongodb";
 import type { apiKeyModel } from "../contracts/api-key-models.ts";
 import type { sessionModel } from "../contracts/models.ts";
-import type { PasskeyPolicy } from "../contracts/organization-passkey-policy.ts";
 import type {
   invitationModel,
   memberModel,
@@ -9,6 +8,7 @@ import type {
   teamMemberModel,
   teamModel,
 } from "../contracts/organization-models.ts";
+import type { PasskeyPolicy } from "../contracts/organization-passkey-policy.ts";
 import type { ModelDoc } from "./model.ts";
 
 /**
@@ -246,6 +246,12 @@ export interface PasskeyDoc {
    * only such passkeys (docs/passkeys.md "Authenticator policy"); absent (older rows) reads as false.
    */
   uvInitialized?: boolean;
+  /**
+   * Registered while the user's address was unverified: whoever registered it may not own the
+   * mailbox, so the owner's later recovery by mail removes it (docs/passkeys.md "A pre-registered
+   * account"). Absent otherwise.
+   */
+  registeredUnverified?: true;
   createdAt: Date;
   lastUsedAt: Date | null;
 }

@@ -3,6 +3,7 @@ export {
   deletePasskeyOfUser,
   deleteUserPasskeyData,
   listUserPasskeys,
+  removeUnprovenPasskeys,
 } from "./management.ts";
 /** An organization's authenticator policy judges the user's passkeys through these (features/organization). */
-export { type PasskeyFacts, listPasskeyFacts } from "./policy-facts.ts";
+export { listPasskeyFacts } from "./policy-facts.ts";

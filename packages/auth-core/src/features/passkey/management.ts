@@ -5,6 +5,7 @@ import { granted, type Outcome, refused } from "../../errors/refusal.ts";
 import { toPasskey } from "./rules.ts";
 import {
   countSignInMethods,
+  deleteUnprovenPasskeys,
   deleteUserPasskey,
   deleteUserPasskeys,
   findUserPasskeys,
@@ -67,4 +68,16 @@ export async function deletePasskeyOfUser(
 /** Deletion's step for this feature (create-auth.ts userDataRemovers): the user's passkeys go with them. */
 export async function deleteUserPasskeyData(auth: AuthContext, userId: ObjectId): Promise<void> {
   await deleteUserPasskeys(auth.collections, userId);
+}
+
+/**
+ * A pre-registered account (docs/passkeys.md, docs/security.md "Account recovery"): once the owner
+ * of the address proves the mailbox to take the account back — a password reset by link or code
+ * (features/password setPasswordByMailProof), a link or code sign-in of an unverified account
+ * (features/passwordless) — the passkeys registered while the address was unproven go, in the same
+ * step as the password: whoever registered them may be a stranger. A verify-email click keeps them,
+ * as it keeps the password. Returns how many went.
+ */
+export function removeUnprovenPasskeys(auth: AuthContext, userId: ObjectId): Promise<number> {
+  return deleteUnprovenPasskeys(auth.collections, userId);
 }

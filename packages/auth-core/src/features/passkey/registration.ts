@@ -120,7 +120,14 @@ async function registrationOptions(
 export async function verifyRegistration(
   auth: AuthContext,
   response: RegistrationResponseJSON,
-  expected: { challenge: string; userId: ObjectId; userHandle: string; name: string | null },
+  expected: {
+    challenge: string;
+    userId: ObjectId;
+    userHandle: string;
+    name: string | null;
+    /** The user's address is verified now; otherwise the passkey is marked registeredUnverified. */
+    addressVerified: boolean;
+  },
 ): Promise<Outcome<PasskeyDoc, "FAILED_TO_VERIFY_REGISTRATION">> {
   const rp = relyingParty(auth);
   const verification = await verifyRegistrationResponse({
@@ -148,6 +155,7 @@ export async function verifyRegistration(
     aaguid: storedAaguid(info.aaguid),
     userHandle: expected.userHandle,
     uvInitialized: info.userVerified,
+    ...(expected.addressVerified ? {} : { registeredUnverified: true as const }),
     createdAt: auth.now(),
     lastUsedAt: null,
   });

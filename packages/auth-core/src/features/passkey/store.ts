@@ -109,3 +109,9 @@ export async function deleteUserPasskeys(collections: Collections, userId: Objec
   const { deletedCount } = await collections.passkeys.deleteMany({ userId });
   return deletedCount;
 }
+
+/** Deletes the user's passkeys registered while their address was unverified; returns how many went. */
+export async function deleteUnprovenPasskeys(collections: Collections, userId: ObjectId): Promise<number> {
+  const { deletedCount } = await collections.passkeys.deleteMany({ userId, registeredUnverified: true });
+  return deletedCount;
+}

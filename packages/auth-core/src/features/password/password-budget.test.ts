@@ -80,7 +80,7 @@ describe("database commands per request", () => {
     ]);
   });
 
-  it("reset-password: consume, user, account, update, sweep, unproven accounts, two-factor, all sessions", async () => {
+  it("reset-password: consume, user, account, update, sweep, unproven accounts and passkeys, two-factor, all sessions", async () => {
     await new TestBrowser(t.auth).post("/request-password-reset", { email: EMAIL });
     const link = t.outbox.latestTo(EMAIL)?.text.match(/https?:\/\/\S*\/reset-password\/\S+/)?.[0] ?? "";
     const token = new URL(link).pathname.split("/").pop();
@@ -99,6 +99,7 @@ describe("database commands per request", () => {
       THROTTLE_CLEAR,
       RESET_LINK_SWEEP,
       "delete:accounts", // provider identities linked while the address was unproven (H9)
+      "delete:passkeys", // passkeys registered while the address was unproven (docs/passkeys.md)
       "delete:verifications", // trusted devices and two-factor challenges (forgetSecondFactorSessions)
       "delete:sessions", // deleteAllSessionsOfUser (revokeSessionsOnPasswordReset, on by default)
       "find:apiKeys", // keys minted from a session (none here): signOutEverywhere

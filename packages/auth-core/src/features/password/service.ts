@@ -7,6 +7,7 @@ import { parseId } from "../../db/ids.ts";
 import { granted, type Outcome, refused } from "../../errors/refusal.ts";
 import type { CookieJar } from "../../http/cookie-jar.ts";
 import { admitMail, apiLink, dispatchMail, type MailSender, toMailUser } from "../mail-dispatch.ts";
+import { removeUnprovenPasskeys } from "../passkey/index.ts";
 import { establishSession } from "../session/index.ts";
 import { signOutEverywhere } from "../sign-out-everywhere.ts";
 import { dropUnprovenProviderAccounts } from "../social/index.ts";
@@ -132,12 +133,16 @@ export async function setPasswordByMailProof(
   await revokeResetLinks(auth, user._id);
   // The mailed link proves the mailbox: provider identities linked while it was unproven go (H9).
   await dropUnprovenProviderAccounts(auth, user._id);
+  // So do passkeys registered while it was unproven (docs/passkeys.md "A pre-registered account").
+  const strangerPasskeys = await removeUnprovenPasskeys(auth, user._id);
   // Devices trusted and challenges won with the old password do not outlive it (two-factor).
   await forgetSecondFactorSessions(auth, user._id);
   // ASVS 7.4.3 / docs/security.md: on by default (revokeSessionsOnPasswordReset), unlike the reference.
   // All of them: the impersonation sessions the user started as an admin too,
   // and the API keys a stolen session could have minted (docs/security.md "Account recovery").
-  if (auth.options.emailAndPassword.revokeSessionsOnPasswordReset) await signOutEverywhere(auth, user._id);
+  // Whatever the option, when a stranger's passkeys went, so do the sessions they may have made.
+  if (auth.options.emailAndPassword.revokeSessionsOnPasswordReset || strangerPasskeys > 0)
+    await signOutEverywhere(auth, user._id);
   return granted(undefined);
 }
 

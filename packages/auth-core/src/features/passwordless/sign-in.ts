@@ -2,6 +2,7 @@ import type { AuthContext } from "../../context.ts";
 import type { TwoFactorRedirect } from "../../contracts/two-factor.ts";
 import type { SessionDoc, UserDoc } from "../../db/documents.ts";
 import { type Granted, granted, type Refused, refused } from "../../errors/refusal.ts";
+import { removeUnprovenPasskeys } from "../passkey/index.ts";
 import { establishSession, type SessionRequest } from "../session/index.ts";
 import { signOutEverywhere } from "../sign-out-everywhere.ts";
 import { createUser, deleteCredentialAccount, findUserByEmail, isBanActive } from "../users/index.ts";
@@ -82,11 +83,14 @@ async function signUpMailboxOwner(
  * An unverified account proves nothing about who holds its mailbox: whoever registered the address
  * first may not own it (a pre-registered account, docs/security.md). When the owner proves the
  * mailbox by link or code, what the account gathered before goes — its sessions (and what they
- * minted), its password, provider identities linked while it was unproven — and the address becomes
- * verified, so the owner inherits nothing a stranger could still use. Null when the user changed meanwhile.
+ * minted), its password, passkeys registered and provider identities linked while it was unproven —
+ * and the address becomes verified, so the owner inherits nothing a stranger could still use. Null
+ * when the user changed meanwhile.
  */
 async function takeOverUnprovenAccount(auth: AuthContext, user: UserDoc): Promise<UserDoc | null> {
-  await signOutEverywhere(auth, user._id);
+  // The ways in go before the sessions, so that none of them mints a session in between.
+  await removeUnprovenPasskeys(auth, user._id);
   await deleteCredentialAccount(auth.collections, user._id);
+  await signOutEverywhere(auth, user._id);
   return markMailboxProven(auth, user);
 }

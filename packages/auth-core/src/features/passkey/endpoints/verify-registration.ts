@@ -35,6 +35,8 @@ export const verifyPasskeyRegistration = defineEndpoint(passkeyRegistrationContr
         userId: caller.user._id,
         userHandle,
         name,
+        // As stored now: a sensitive endpoint's caller is never read from the cookie cache (http/run-endpoint.ts).
+        addressVerified: caller.user.emailVerified,
       });
       return answerRefusal(await storeUserPasskey(auth, answerRefusal(passkey)));
     }
@@ -45,6 +47,8 @@ export const verifyPasskeyRegistration = defineEndpoint(passkeyRegistrationContr
       userId: new ObjectId(),
       userHandle,
       name,
+      // A passkey-first sign-up's address is unproven until its verification mail is answered.
+      addressVerified: false,
     });
     const request = {
       cookies: ctx.cookies,
