@@ -33,6 +33,7 @@ export {
   usersSetRoleAction,
   usersUnbanAction,
 } from "./commands/users.ts";
+export { usersPasskeysAction, usersRemovePasskeyAction } from "./commands/users-passkeys.ts";
 export { CliError, EXIT } from "./errors.ts";
 export { type ImportReport, importFrom } from "./importers.ts";
 export { type InitResult, initAction } from "./init-app.ts";
