@@ -14,6 +14,8 @@ export interface UserExport {
   exportedAt: Date;
   user: ExportedUser;
   accounts: ExportedAccount[];
+  /** The user's passkeys, oldest first. */
+  passkeys: ExportedPasskey[];
   /** Live sessions (at most 100, newest first); an administrator's impersonation sessions are not the user's. */
   sessions: ExportedSession[];
   memberships: ExportedMembership[];
@@ -51,6 +53,25 @@ export interface ExportedAccount {
   hasProviderTokens: boolean;
   createdAt: Date;
   updatedAt: Date;
+}
+
+/**
+ * A passkey as its owner knows it. Its public key and user handle are left out: neither is a secret,
+ * but neither tells the user anything, and both only matter to the server's checks.
+ */
+export interface ExportedPasskey {
+  id: string;
+  name: string | null;
+  /** The authenticator model; null when the authenticator does not say. */
+  aaguid: string | null;
+  /** The model's name when its AAGUID is a known one (features/passkey/authenticator-names.ts). */
+  authenticatorName: string | null;
+  /** "multiDevice": synced between the user's devices; "singleDevice": bound to one. */
+  deviceType: "singleDevice" | "multiDevice";
+  backedUp: boolean;
+  transports: string[];
+  createdAt: Date;
+  lastUsedAt: Date | null;
 }
 
 export interface ExportedSession {
@@ -159,6 +180,19 @@ const userExportSchema: z.ZodType<UserExport> = z.strictObject({
       updatedAt: z.date(),
     }),
   ),
+  passkeys: z.array(
+    z.strictObject({
+      id: z.string(),
+      name: z.string().nullable(),
+      aaguid: z.string().nullable(),
+      authenticatorName: z.string().nullable(),
+      deviceType: z.enum(["singleDevice", "multiDevice"]),
+      backedUp: z.boolean(),
+      transports: z.array(z.string()),
+      createdAt: z.date(),
+      lastUsedAt: z.date().nullable(),
+    }),
+  ),
   sessions: z.array(
     z.strictObject({
       id: z.string(),
@@ -245,6 +279,6 @@ export const exportUserDataContract = defineContract({
   summary:
     "Everything Tessera holds about the caller, as JSON (GDPR art. 15/20): no secrets, and no staff details of what administrators did.",
   notes:
-    '"download my data" (GDPR art. 15/20): the user, accounts, live sessions, memberships, invitations, API keys, second factor and audit events as JSON; no secret (hashes, tokens, TOTP secret), and of what administrators did only what happened and when (no actor, IP, user agent or ban reason); refused while impersonating.',
+    '"download my data" (GDPR art. 15/20): the user, accounts, passkeys, live sessions, memberships, invitations, API keys, second factor and audit events as JSON; no secret (hashes, tokens, TOTP secret), and of what administrators did only what happened and when (no actor, IP, user agent or ban reason); refused while impersonating.',
   tags: ["account"],
 });

@@ -2,6 +2,7 @@ import { ObjectId } from "mongodb";
 import { describe, expect, it } from "vitest";
 import { signUpPerson } from "#test/admin.ts";
 import { signUpUser, TestBrowser } from "#test/browser.ts";
+import { newAuthenticator, registerPasskey } from "#test/passkey.ts";
 import { type TestAuth, useFreshTestAuth } from "#test/test-auth.ts";
 import type { UserExport } from "../../contracts/user-export.ts";
 
@@ -51,8 +52,14 @@ describe("GET /export-user-data", () => {
     await expectOk(staff.browser.post("/admin/unban-user", { userId: ada.id }, STAFF));
 
     // Ada's own activity: a session on her phone, an organization, an invitation sent and one
-    // received, an API key and a second factor being set up.
+    // received, an API key, a passkey and a second factor being set up.
     const browser = await signInAda(t);
+    const authenticator = newAuthenticator({
+      aaguid: "ea9b8d66-4d01-1d21-3ce4-b6b48cb575d4",
+      flags: { be: true, bs: true },
+    });
+    const passkey = await registerPasskey(browser, authenticator, { name: "Ada's phone" });
+    expect(passkey.status).toBe(200);
     await expectOk(browser.post("/organization/create", { name: "Ada Org", slug: "ada-org" }, ADA_DEVICE));
     await expectOk(browser.post("/organization/invite-member", { email: "bob@example.com", role: "member" }));
     await expectOk(owner.browser.post("/organization/create", { name: "Other", slug: "other-org" }));
@@ -97,8 +104,14 @@ describe("GET /export-user-data", () => {
     ])
       expect(text, staffDetail).not.toContain(staffDetail);
 
-    // No secret: password hash, session tokens, the API key and its hash, the TOTP secret.
+    // No secret: password hash, session tokens, the API key and its hash, the TOTP secret; nor the
+    // passkey's public key, credential id and user handle, which only the server's checks use.
     const adaId = new ObjectId(ada.id);
+    const passkeyRow = await t.db.collection("passkeys").findOne({ userId: adaId });
+    for (const serverOnly of [passkeyRow?.publicKey, passkeyRow?.credentialID, passkeyRow?.userHandle]) {
+      expect(typeof serverOnly).toBe("string");
+      expect(text).not.toContain(serverOnly);
+    }
     const secrets = [
       ...(await t.db.collection("accounts").find({ userId: adaId }).toArray()).map((row) => row.password),
       ...(await t.db.collection("sessions").find({ userId: adaId }).toArray()).map((row) => row.token),
@@ -138,6 +151,19 @@ describe("GET /export-user-data", () => {
       expect.objectContaining({ role: "member", organization: { name: "Other", slug: "other-org" } }),
     ]);
     expect(data.apiKeys).toEqual([expect.objectContaining({ name: "laptop", enabled: true })]);
+    expect(data.passkeys).toEqual([
+      {
+        id: passkey.body.id,
+        name: "Ada's phone",
+        aaguid: "ea9b8d66-4d01-1d21-3ce4-b6b48cb575d4",
+        authenticatorName: "Google Password Manager",
+        deviceType: "multiDevice",
+        backedUp: true,
+        transports: ["internal", "hybrid"],
+        createdAt: expect.any(String),
+        lastUsedAt: null,
+      },
+    ]);
     expect(data.twoFactor).toEqual({ enabled: false, verified: false, createdAt: expect.any(String) });
   });
 
@@ -175,12 +201,13 @@ describe("GET /export-user-data", () => {
     });
     expect(status).toBe(200);
     // The session and its user, then the export: sessions, accounts, members, team rows, invitations
-    // to and from the user, keys, second factor and audit trail at once; the organizations' names.
+    // to and from the user, keys, passkeys, second factor and audit trail at once; the organizations' names.
     expect(commands.slice(0, 2)).toEqual(["find:sessions", "find:users"]);
-    expect(commands.slice(2, 12).sort()).toEqual(
+    expect(commands.slice(2, 13).sort()).toEqual(
       [
         "find:accounts",
         "find:apiKeys",
+        "find:passkeys",
         "find:auditEvents",
         "find:invitations",
         "find:invitations",
@@ -191,7 +218,7 @@ describe("GET /export-user-data", () => {
         "find:organizations",
       ].sort(),
     );
-    expect(commands).toHaveLength(12);
+    expect(commands).toHaveLength(13);
     // The two reads by a field no other query uses have their index (migration 0011).
     const names = async (collection: string) =>
       (await t.db.collection(collection).indexes()).map((index) => index.name);

@@ -46,6 +46,11 @@ describe("an audit event as its subject sees it", () => {
       { organizationId: "o1", before: "member", after: "admin" },
     ],
     ["session.revoke-all", { sessions: 3, impersonations: 1, apiKeys: 0 }, { sessions: 3, apiKeys: 0 }],
+    [
+      "passkey.remove",
+      { passkeyId: "p1", name: "Phone", credentialID: "c1" },
+      { passkeyId: "p1", name: "Phone" },
+    ],
     ["a.future-action", { anything: "at all" }, null],
   ] as const)(
     "done by an administrator, %s: what happened and when, no actor, address, agent or reason",

@@ -3,10 +3,13 @@
  * data subject. Secrets never do; neither do staff details of what others did to the user
  * (docs/security.md "The user's own data").
  */
+
+import type { Passkey } from "../../contracts/passkey.ts";
 import type {
   ExportedAccount,
   ExportedApiKey,
   ExportedAuditEvent,
+  ExportedPasskey,
   ExportedSession,
   ExportedUser,
 } from "../../contracts/user-export.ts";
@@ -32,6 +35,8 @@ export const DETAILS_SHOWN_TO_SUBJECT: Readonly<Record<string, readonly string[]
   "organization.add-member": ["organizationId", "role"],
   "organization.remove-member": ["organizationId", "role"],
   "organization.set-member-role": ["organizationId", "before", "after"],
+  // Which of the user's passkeys went, by the id and name they know it by (as in the export's passkeys).
+  "passkey.remove": ["passkeyId", "name"],
 };
 
 /** Whether the user did this themselves (an operator's event, with `actor` set, never is). */
@@ -137,5 +142,20 @@ export function toExportedApiKey(doc: ApiKeyDoc): ExportedApiKey {
     expiresAt: doc.expiresAt,
     permissions: doc.permissions,
     createdAt: doc.createdAt,
+  };
+}
+
+/** Without the public key, the credential id and the counter: what the server checks, not what the user made. */
+export function toExportedPasskey(passkey: Passkey): ExportedPasskey {
+  return {
+    id: passkey.id,
+    name: passkey.name,
+    aaguid: passkey.aaguid,
+    authenticatorName: passkey.authenticatorName,
+    deviceType: passkey.deviceType,
+    backedUp: passkey.backedUp,
+    transports: passkey.transports === "" ? [] : passkey.transports.split(","),
+    createdAt: passkey.createdAt,
+    lastUsedAt: passkey.lastUsedAt,
   };
 }

@@ -2,6 +2,7 @@ import type { AuthContext } from "../../context.ts";
 import type { UserExport } from "../../contracts/user-export.ts";
 import type { UserDoc } from "../../db/documents.ts";
 import { findUserMemberships } from "../organization/index.ts";
+import { listUserPasskeys } from "../passkey/index.ts";
 import { listUserSessions } from "../session/index.ts";
 import { listUserAccounts } from "../social/index.ts";
 import { findUserByEmail } from "../users/index.ts";
@@ -9,6 +10,7 @@ import {
   toExportedAccount,
   toExportedApiKey,
   toExportedAuditEvent,
+  toExportedPasskey,
   toExportedSessions,
   toExportedUser,
 } from "./rules.ts";
@@ -17,14 +19,15 @@ import { findOrganizationNames, findStoredUserRows } from "./user-rows.ts";
 /**
  * Everything held about `user`, for the user themselves (GET /export-user-data) and for an operator
  * answering their request (`tessera export --user`): one function, so both give the same data and
- * leave out the same secrets and staff details (rules.ts). Sessions, accounts and memberships are
+ * leave out the same secrets and staff details (rules.ts). Sessions, accounts, passkeys and memberships are
  * read through their owners' faces, the other rows in user-rows.ts.
  */
 export async function exportUserData(auth: AuthContext, user: UserDoc): Promise<UserExport> {
   const now = auth.now();
-  const [sessions, accounts, members, rows] = await Promise.all([
+  const [sessions, accounts, passkeys, members, rows] = await Promise.all([
     listUserSessions(auth.collections, user._id, now),
     listUserAccounts(auth, user._id),
+    listUserPasskeys(auth, user._id),
     findUserMemberships(auth, user._id),
     findStoredUserRows(auth.collections, user),
   ]);
@@ -37,6 +40,7 @@ export async function exportUserData(auth: AuthContext, user: UserDoc): Promise<
     exportedAt: now,
     user: toExportedUser(user, auth.options.admin.defaultRole),
     accounts: accounts.map(toExportedAccount),
+    passkeys: passkeys.map(toExportedPasskey),
     sessions: toExportedSessions(sessions),
     memberships: members.map((member) => ({
       id: member._id.toHexString(),
