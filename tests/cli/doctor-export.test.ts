@@ -2,6 +2,7 @@ import { ObjectId } from "mongodb";
 import { describe, expect, it } from "vitest";
 import { signUpPerson } from "#test/admin.ts";
 import { addMember, createOrganization, signIn } from "#test/organization.ts";
+import { newAuthenticator, registerPasskey } from "#test/passkey.ts";
 import { TEST_SECRET, useTestAuth } from "#test/test-auth.ts";
 import { doctorAction } from "../../packages/cli/src/commands/doctor.ts";
 import { exportAction } from "../../packages/cli/src/commands/export.ts";
@@ -37,6 +38,8 @@ describe("tessera doctor", () => {
     const org = await createOrganization(gone, "orphaned-org");
     await addMember(t, org, stays, "member");
     const other = await createOrganization(stays, "other-org");
+    expect((await registerPasskey(gone.browser, newAuthenticator())).status).toBe(200);
+    expect((await registerPasskey(stays.browser, newAuthenticator())).status).toBe(200);
     // Corruption a crash could leave: the user row gone without its rows; an organization row gone.
     await t.db.collection("users").deleteOne({ _id: new ObjectId(gone.userId) });
     await t.db.collection("organizations").deleteOne({ _id: new ObjectId(other) });
@@ -66,6 +69,7 @@ describe("tessera doctor", () => {
     expect(counts(found)).toEqual({
       "sessions-of-missing-users": 1,
       "accounts-of-missing-users": 1,
+      "passkeys-of-missing-users": 1,
       "members-of-missing-users": 1,
       "members-of-missing-organizations": 1,
       "invitations-of-missing-organizations": 1,
@@ -105,6 +109,9 @@ describe("tessera doctor", () => {
       "duplicate-emails": 1,
     });
     expect(await t.db.collection("sessions").countDocuments({ userId: new ObjectId(gone.userId) })).toBe(0);
+    // The gone user's passkey went; the other user's stays.
+    expect(await t.db.collection("passkeys").countDocuments({ userId: new ObjectId(gone.userId) })).toBe(0);
+    expect(await t.db.collection("passkeys").countDocuments({ userId: new ObjectId(stays.userId) })).toBe(1);
     expect(await t.db.collection("emailClaims").findOne({ _id: gone.email as never })).toBeNull();
     expect(
       (await t.db.collection("emailClaims").findOne({ _id: "Stays@Example.com" as never }))?.userId,
@@ -118,6 +125,8 @@ describe("tessera export", () => {
   it("everything about one user, with no secret and no staff detail in it", async () => {
     const ada = await signIn(t, "ada-export");
     await createOrganization(ada, "ada-org", "Ada Org");
+    const passkey = await registerPasskey(ada.browser, newAuthenticator(), { name: "Ada's key" });
+    expect(passkey.status).toBe(200);
     const staff = await signUpPerson(t, "staff-export", "admin");
     const staffCall = { remoteAddress: "203.0.113.77", headers: { "user-agent": "StaffConsole/7.1" } };
     const banned = await staff.browser.post(
@@ -134,6 +143,11 @@ describe("tessera export", () => {
     expect(data.memberships).toEqual([
       expect.objectContaining({ role: "owner", organization: { name: "Ada Org", slug: "ada-org" } }),
     ]);
+    // The same passkeys as the user's own download, without the public key.
+    expect(data.passkeys).toEqual([
+      expect.objectContaining({ id: passkey.body.id, name: "Ada's key", deviceType: "singleDevice" }),
+    ]);
+    expect(JSON.stringify(data)).not.toContain(passkey.body.publicKey);
     expect(data.auditEvents.map((event) => [event.action, event.performedBySelf])).toEqual([
       ["user.ban", false],
       ["user.unban", false],

@@ -9,6 +9,7 @@ import { parseId } from "./db/ids.ts";
 import type { RemovableRows, StoredRows } from "./db/stored-rows.ts";
 import { apiKeyRowsForChecks } from "./features/api-key/index.ts";
 import { type ImportedOrganizationRows, readOrganizationRows } from "./features/organization/index.ts";
+import { passkeyRowsForChecks } from "./features/passkey/index.ts";
 import { pendingDeletionRowsForChecks } from "./features/pending-deletions/index.ts";
 import { clearStaleActiveOrganizations, sessionRowsForChecks } from "./features/session/index.ts";
 import { twoFactorRowsForChecks } from "./features/two-factor/index.ts";
@@ -29,6 +30,7 @@ const REMOVABLE = {
   accounts: accountRowsForChecks,
   apiKeys: apiKeyRowsForChecks,
   twoFactors: twoFactorRowsForChecks,
+  passkeys: passkeyRowsForChecks,
 } satisfies Record<string, (collections: Collections) => RemovableRows>;
 
 export type RemovableCollection = keyof typeof REMOVABLE;

@@ -127,6 +127,13 @@ export async function checkDataInvariants(db: Db, options: InvariantOptions = {}
     "users",
   );
   await orphans(
+    "passkeys-of-missing-users",
+    "passkeys of users that no longer exist",
+    "passkeys",
+    "userId",
+    "users",
+  );
+  await orphans(
     "team-members-of-missing-users",
     "team memberships of users that no longer exist",
     "teamMembers",

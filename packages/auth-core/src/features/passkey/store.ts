@@ -3,6 +3,7 @@ import { countUserAccounts } from "../../db/accounts.ts";
 import type { Collections } from "../../db/collections.ts";
 import { isDuplicateKeyError } from "../../db/connect.ts";
 import type { PasskeyDoc } from "../../db/documents.ts";
+import { type RemovableRows, removableRowsOf } from "../../db/stored-rows.ts";
 
 /**
  * The only file of features/passkey that talks to MongoDB, and the owner of `passkeys` (unique
@@ -114,4 +115,9 @@ export async function deleteUserPasskeys(collections: Collections, userId: Objec
 export async function deleteUnprovenPasskeys(collections: Collections, userId: ObjectId): Promise<number> {
   const { deletedCount } = await collections.passkeys.deleteMany({ userId, registeredUnverified: true });
   return deletedCount;
+}
+
+/** `tessera doctor`'s view of the passkeys (db/stored-rows.ts): a passkey whose user is gone is deleted. */
+export function passkeyRowsForChecks(collections: Collections): RemovableRows {
+  return removableRowsOf(collections.passkeys);
 }
