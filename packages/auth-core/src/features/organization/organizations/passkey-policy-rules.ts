@@ -9,7 +9,10 @@ import type {
  * policy"): which passkeys fit it, and whether a member is asked to add one that does.
  */
 
-/** What an organization that never set a policy has: any model, user verification not required. */
+/**
+ * What an organization that never set a policy has: any model, user verification not required.
+ * @internal Exported for its unit test (passkey-policy-rules.test.ts).
+ */
 export const DEFAULT_PASSKEY_POLICY: PasskeyPolicy = {
   requireUserVerification: false,
   mode: "any",
@@ -21,7 +24,10 @@ export function passkeyPolicyOf(stored: PasskeyPolicy | undefined): PasskeyPolic
   return stored ?? DEFAULT_PASSKEY_POLICY;
 }
 
-/** A policy that asks nothing: every member satisfies it, with or without passkeys. */
+/**
+ * A policy that asks nothing: every member satisfies it, with or without passkeys.
+ * @internal Exported for its unit test (passkey-policy-rules.test.ts).
+ */
 export function isPolicyEmpty(policy: PasskeyPolicy): boolean {
   return !policy.requireUserVerification && policy.mode === "any";
 }
@@ -38,6 +44,7 @@ export interface PolicyPasskey {
 /**
  * Whether one passkey fits. A passkey whose authenticator does not name its model (no AAGUID) fits
  * no allow-list, and fits a deny-list: an unknown model is neither listed nor refused by name.
+ * @internal Exported for its unit test (passkey-policy-rules.test.ts).
  */
 export function judgePasskey(policy: PasskeyPolicy, passkey: PolicyPasskey): PasskeyFit {
   const { uvInitialized, ...shown } = passkey;
