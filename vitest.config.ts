@@ -20,6 +20,9 @@ export default defineConfig({
     globalSetup: ["./tests/support/global-setup.ts"],
     include: ["packages/*/src/**/*.test.ts", "tests/**/*.test.ts"],
     testTimeout: 30_000,
+    // expect.poll waits for a page or a mailbox to show something; on 2 loaded cores a form post can
+    // take over a second (vitest's default), and a poll only waits this long when it would fail.
+    expect: { poll: { timeout: 10_000 } },
     hookTimeout: 120_000,
     pool: "forks",
     // 2 cores: the database server and scrypt compete with the test workers.
