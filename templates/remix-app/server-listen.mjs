@@ -1,5 +1,5 @@
 /**
- * How the app's server (server.mjs) picks its port and, in development, its base URL. Apart from
+ * How the app's server (server.mjs) picks its port and its base URL. Apart from
  * server.mjs so that it can be tested without starting anything.
  */
 
@@ -27,15 +27,16 @@ export function readListenOptions(argv, env, production) {
 }
 
 /**
- * The base URL development runs with: the one set (TESSERA_BASE_URL, from the environment or .env)
- * when it names another host (a tunnel, a custom domain), else `http://localhost:<port>` for the
- * port the server really got — a base URL naming another port would refuse every signed-in form as
- * coming from another origin.
+ * The base URL the app runs with, in development and production alike: the one set
+ * (TESSERA_BASE_URL, from the environment or .env) when it names another host (a tunnel, a deployed
+ * domain) or this machine on the port the server got, else `http://localhost:<port>` — a base URL
+ * naming another port would refuse every signed-in form as coming from another origin.
  * @param {string | undefined} set
  * @param {number} port
  */
-export function devBaseURL(set, port) {
-  if (set && !/^https?:\/\/(localhost|127\.0\.0\.1)(:\d+)?\/?$/.test(set)) return set;
+export function followedBaseURL(set, port) {
+  const local = set?.match(/^https?:\/\/(localhost|127\.0\.0\.1)(?::(\d+))?\/?$/);
+  if (set && (!local || local[2] === String(port))) return set;
   return `http://localhost:${port}`;
 }
 

@@ -4,12 +4,16 @@
  * `remix.handler` and `remix.onBehalfOf` (app/auth.server.ts) read it: each visitor has rate limits
  * of their own without any forwarded header being trusted (`remix vite:dev` and `remix-serve` give
  * no address). Behind a proxy, set advanced.trustedProxies in tessera.config.ts.
+ *
+ * The auth starts before "ready" (app/auth.server.ts registers `__tesseraStart`): the embedded
+ * database runs as soon as `npm run dev` says ready, and production refuses to start on a setting it
+ * cannot run with (MONGODB_URI, SMTP_URL) with that one line and exit code 1.
  */
 import { createServer } from "node:http";
 import { createRequestHandler } from "@remix-run/express";
 import { CROSS_SITE_REFUSED_PATH, isCrossSiteForm } from "@tessera/auth-core/remix";
 import express from "express";
-import { devBaseURL, listen, readListenOptions } from "./server-listen.mjs";
+import { followedBaseURL, listen, readListenOptions } from "./server-listen.mjs";
 
 const production = process.env.NODE_ENV === "production";
 const options = readListenOptions(process.argv.slice(2), process.env, production);
@@ -19,6 +23,10 @@ try {
 } catch {
   // No .env: the environment is already set.
 }
+// Production takes exactly its port (strictPort), known now: the built tessera.config.ts reads
+// TESSERA_BASE_URL when the build is imported below.
+if (production && options.port !== 0)
+  process.env.TESSERA_BASE_URL = followedBaseURL(process.env.TESSERA_BASE_URL, options.port);
 
 const app = express();
 app.disable("x-powered-by");
@@ -35,6 +43,7 @@ app.use((req, _res, next) => {
   next();
 });
 
+let vite;
 const getLoadContext = (req) => ({ remoteAddress: req.socket.remoteAddress ?? null });
 if (production) {
   app.use("/assets", express.static("build/client/assets", { immutable: true, maxAge: "1y" }));
@@ -43,7 +52,7 @@ if (production) {
 } else {
   const { createServer: createViteServer } = await import("vite");
   // Vite's live reload shares this server's port.
-  const vite = await createViteServer({
+  vite = await createViteServer({
     server: { middlewareMode: true, hmr: { server } },
     appType: "custom",
   });
@@ -58,7 +67,24 @@ if (production) {
   );
 }
 
+/** The app's auth (app/auth.server.ts), started now: its database, its migrations, its settings. */
+async function startAuth() {
+  try {
+    await globalThis.__tesseraStart?.();
+  } catch (error) {
+    // A setting the app cannot run with: its message alone, no stack.
+    if (error?.name !== "AppConfigError") throw error;
+    console.error(error.message);
+    process.exit(1);
+  }
+}
+
+if (production) await startAuth();
 const port = await listen(server, options);
-// The auth is created on the first request (app/auth.server.ts), after this.
-if (!production) process.env.TESSERA_BASE_URL = devBaseURL(process.env.TESSERA_BASE_URL, port);
+if (!production) {
+  process.env.TESSERA_BASE_URL = followedBaseURL(process.env.TESSERA_BASE_URL, port);
+  // Development's modules load through Vite: loading the build registers the auth's start.
+  await vite.ssrLoadModule("virtual:remix/server-build");
+  await startAuth();
+}
 console.log(`  ready: http://${options.host ?? "localhost"}:${port}/`);

@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { MongoClient } from "mongodb";
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from "vitest";
-import { freePort } from "#test/app-process.ts";
+import { cleanEnv, freePort } from "#test/app-process.ts";
 import { packPackage } from "#test/pack.ts";
 import { buildCli, runCli } from "./cli-process.ts";
 
@@ -143,11 +143,47 @@ describe("an app made by tessera create", () => {
     expect(migrated.code).toBe(0);
     expect((JSON.parse(migrated.stdout) as { applied: string[] }).applied[0]).toBe("0001-core-indexes");
 
+    // Production refuses a setting it cannot run with before it listens: one line, exit code 1.
+    const refused = async (settings: NodeJS.ProcessEnv) => {
+      const env = {
+        ...cleanEnv(),
+        NODE_ENV: "production",
+        PORT: String(port),
+        HOST: "127.0.0.1",
+        ...settings,
+      };
+      const ended = await sh("node", ["server.mjs"], { cwd: app, env, timeout: 60_000 }).then(
+        (done) => ({ code: 0, ...done }),
+        (error: { code: number; stdout: string; stderr: string }) => error,
+      );
+      expect(ended.code, ended.stdout).toBe(1);
+      expect(ended.stdout).not.toContain("ready");
+      return ended.stderr.trim();
+    };
+    await timed("refusals", async () => {
+      expect(await refused({ SMTP_URL: "smtp://127.0.0.1:2525" })).toBe(
+        "MONGODB_URI must be set in production: the MongoDB server's URI (development starts a database itself).",
+      );
+      expect(await refused({ MONGODB_URI: inject("mongoUri"), TESSERA_DB_NAME: dbName })).toBe(
+        "SMTP_URL must be set in production (smtp://user:pass@host:587 or smtps://…:465): without it no " +
+          "verification, password reset or invitation mail reaches anyone. To run without mail on purpose, " +
+          "set TESSERA_MAIL=disabled.",
+      );
+    });
+
     await timed("start", async () => {
-      // npm start: NODE_ENV=production node server.mjs (PORT and HOST as remix-serve took them).
+      // npm start: NODE_ENV=production node server.mjs (PORT and HOST as remix-serve took them). No
+      // TESSERA_BASE_URL: the base URL follows the port (an Origin of http://localhost:<port>).
       server = spawn("npm", ["start"], {
         cwd: app,
-        env: { ...process.env, ...env, PORT: String(port), HOST: "127.0.0.1" },
+        env: {
+          ...cleanEnv(),
+          MONGODB_URI: inject("mongoUri"),
+          TESSERA_DB_NAME: dbName,
+          TESSERA_MAIL: "disabled",
+          PORT: String(port),
+          HOST: "127.0.0.1",
+        },
         stdio: ["ignore", "pipe", "pipe"],
         detached: true,
       });
@@ -175,13 +211,15 @@ describe("an app made by tessera create", () => {
     });
 
     await timed("sign-up", async () => {
-      const form = await fetch(`${url}/sign-up`);
+      // The page as the browser asks for it at the base URL the server followed (its port).
+      const site = `http://localhost:${port}`;
+      const form = await fetch(`${site}/sign-up`);
       expect(form.status).toBe(200);
       expect(await form.text()).toContain("<h1>Create an account</h1>");
       // The form as a browser without JavaScript posts it: the action signs up and redirects.
-      const posted = await fetch(`${url}/sign-up`, {
+      const posted = await fetch(`${site}/sign-up`, {
         method: "POST",
-        headers: { origin: url, "content-type": "application/x-www-form-urlencoded" },
+        headers: { origin: site, "content-type": "application/x-www-form-urlencoded" },
         body: new URLSearchParams({
           name: "Grace Hopper",
           email: "grace@example.com",
@@ -195,10 +233,16 @@ describe("an app made by tessera create", () => {
         .getSetCookie()
         .map((line) => line.split(";")[0])
         .join("; ");
-      const account = await fetch(`${url}/account`, { headers: { cookie } });
+      const account = await fetch(`${site}/account`, { headers: { cookie } });
       expect(account.status).toBe(200);
       expect(await account.text()).toContain("Signed in as <strong>Grace Hopper</strong>");
     });
+    // TESSERA_MAIL=disabled: said at start; the verification mail is dropped, its link never logged.
+    expect(serverOutput).toContain(
+      "WARNING: mail is disabled (TESSERA_MAIL=disabled). These mails will be lost:",
+    );
+    expect(serverOutput).toContain("mail not sent (TESSERA_MAIL=disabled): verify-email");
+    expect(serverOutput).not.toContain("token=");
 
     const client = new MongoClient(inject("mongoUri"));
     try {

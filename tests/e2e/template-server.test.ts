@@ -4,7 +4,7 @@ import { pathToFileURL } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 
 /**
- * The template's server (templates/remix-app/server.mjs) picks its port and development base URL
+ * The template's server (templates/remix-app/server.mjs) picks its port and base URL
  * with server-listen.mjs: tested here without installing an app. Loaded by URL: it is the app's
  * plain JavaScript, not part of this workspace's TypeScript.
  */
@@ -14,7 +14,7 @@ interface ServerListen {
     env: NodeJS.ProcessEnv,
     production: boolean,
   ): { port: number; host: string | undefined; strictPort: boolean };
-  devBaseURL(set: string | undefined, port: number): string;
+  followedBaseURL(set: string | undefined, port: number): string;
   listen(
     server: Server,
     options: { port: number; host: string | undefined; strictPort: boolean },
@@ -24,7 +24,7 @@ interface ServerListen {
 const MODULE = pathToFileURL(
   join(import.meta.dirname, "..", "..", "templates", "remix-app", "server-listen.mjs"),
 );
-const { devBaseURL, listen, readListenOptions } = (await import(MODULE.href)) as ServerListen;
+const { followedBaseURL, listen, readListenOptions } = (await import(MODULE.href)) as ServerListen;
 
 const servers: Server[] = [];
 afterEach(async () => {
@@ -37,18 +37,27 @@ function httpServer(): Server {
   return server;
 }
 
-describe("the template's development base URL", () => {
+describe("the template's base URL, in development and production", () => {
   it("follows the port the server got when none is set, or a localhost one is", () => {
-    expect(devBaseURL(undefined, 5174)).toBe("http://localhost:5174");
-    expect(devBaseURL("", 5174)).toBe("http://localhost:5174");
-    expect(devBaseURL("http://localhost:5173", 5174)).toBe("http://localhost:5174");
-    expect(devBaseURL("http://127.0.0.1:5173/", 5175)).toBe("http://localhost:5175");
+    expect(followedBaseURL(undefined, 5174)).toBe("http://localhost:5174");
+    expect(followedBaseURL("", 5174)).toBe("http://localhost:5174");
+    expect(followedBaseURL("http://localhost:5173", 5174)).toBe("http://localhost:5174");
+    expect(followedBaseURL("http://127.0.0.1:5173/", 5175)).toBe("http://localhost:5175");
+    // Production's default: the base URL the app was created with names 5173, the server 3000.
+    expect(followedBaseURL("http://localhost:5173", 3000)).toBe("http://localhost:3000");
+  });
+
+  it("keeps a base URL naming this machine on the port the server got", () => {
+    expect(followedBaseURL("http://127.0.0.1:3000", 3000)).toBe("http://127.0.0.1:3000");
+    expect(followedBaseURL("http://localhost:5174/", 5174)).toBe("http://localhost:5174/");
   });
 
   it("keeps a base URL set for another host (a tunnel, a custom domain)", () => {
-    expect(devBaseURL("https://my-app.trycloudflare.com", 5174)).toBe("https://my-app.trycloudflare.com");
-    expect(devBaseURL("http://192.168.1.20:5173", 5174)).toBe("http://192.168.1.20:5173");
-    expect(devBaseURL("http://localhost.evil.example", 5174)).toBe("http://localhost.evil.example");
+    expect(followedBaseURL("https://my-app.trycloudflare.com", 5174)).toBe(
+      "https://my-app.trycloudflare.com",
+    );
+    expect(followedBaseURL("http://192.168.1.20:5173", 5174)).toBe("http://192.168.1.20:5173");
+    expect(followedBaseURL("http://localhost.evil.example", 5174)).toBe("http://localhost.evil.example");
   });
 });
 

@@ -5,10 +5,20 @@
  *
  * The database is MONGODB_URI when set. In development without it, the embedded database
  * (@tessera/dev-db) is started here, its data and port kept in `.data/db`, and mails go to the dev
- * outbox (/dev/outbox, `.data/outbox.jsonl`). Production needs MONGODB_URI and refuses to start without.
+ * outbox (/dev/outbox, `.data/outbox.jsonl`). Production needs MONGODB_URI, and SMTP_URL (or a
+ * `mailer` in tessera.config.ts) unless TESSERA_MAIL=disabled says that losing every mail is
+ * intended; without them it refuses to start, as the demo app does.
  */
 import { resolve } from "node:path";
-import { type Auth, createAuth, createDevOutbox, type DevOutbox, isAuthError } from "@tessera/auth-core";
+import {
+  type Auth,
+  createAuth,
+  createDevOutbox,
+  createSmtpMailer,
+  type DevOutbox,
+  isAuthError,
+  type Mailer,
+} from "@tessera/auth-core";
 import { createRemixAuth } from "@tessera/auth-core/remix";
 import options from "../tessera.config";
 
@@ -19,7 +29,20 @@ interface AppAuth {
 }
 
 // Survives Vite's module reloads in development: one database and one auth per process.
-const holder = globalThis as typeof globalThis & { __tessera?: Promise<AppAuth> };
+const holder = globalThis as typeof globalThis & {
+  __tessera?: Promise<AppAuth>;
+  __tesseraStart?: () => Promise<AppAuth>;
+};
+// server.mjs starts the auth before it says ready (the database runs, a bad setting stops the start).
+holder.__tesseraStart = getAppAuth;
+
+/**
+ * A setting the app cannot start with: server.mjs prints its message alone (no stack) and exits 1.
+ * Matched by name there: server.mjs cannot import this module.
+ */
+class AppConfigError extends Error {
+  override name = "AppConfigError";
+}
 
 export function getAppAuth(): Promise<AppAuth> {
   holder.__tessera ??= createAppAuth();
@@ -36,24 +59,59 @@ async function createAppAuth(): Promise<AppAuth> {
   const dbName = "dbName" in options.database ? options.database.dbName : undefined;
   let uri = process.env.MONGODB_URI;
   if (!uri && isProduction)
-    throw new Error(
-      "MONGODB_URI is not set: production needs a MongoDB server (development starts one itself)",
+    throw new AppConfigError(
+      "MONGODB_URI must be set in production: the MongoDB server's URI (development starts a database itself).",
     );
+  const mailer = options.mailer ?? productionMailer();
   if (!uri) {
     // A development dependency: imported only when it is used.
     const { startDevDatabase } = await import("@tessera/dev-db");
     const database = await startDevDatabase({ dataDir: resolve(".data", "db") });
     uri = database.uri;
   }
-  const outbox =
-    isProduction || options.mailer ? null : createDevOutbox({ file: resolve(".data", "outbox.jsonl") });
+  const outbox = mailer ? null : createDevOutbox({ file: resolve(".data", "outbox.jsonl") });
   const auth = createAuth({
     ...options,
     database: { uri, dbName: dbName ?? "app" },
     ...(outbox ? { mailer: outbox } : {}),
+    ...(mailer ? { mailer } : {}),
   });
   await auth.migrate();
   return { auth, outbox };
+}
+
+/**
+ * Outside development mails go over SMTP (SMTP_URL, from TESSERA_MAIL_FROM), or nowhere with
+ * TESSERA_MAIL=disabled; never into the log, where a link would let whoever reads it in
+ * (docs/security.md). Undefined in development: the dev outbox.
+ */
+function productionMailer(): Mailer | undefined {
+  const setting = process.env.TESSERA_MAIL?.trim();
+  if (setting && setting !== "disabled")
+    throw new AppConfigError(`TESSERA_MAIL must be unset or "disabled", not "${setting}"`);
+  const url = process.env.SMTP_URL?.trim();
+  if (setting !== "disabled" && url)
+    return createSmtpMailer({ url, from: process.env.TESSERA_MAIL_FROM?.trim() || "no-reply@localhost" });
+  if (!isProduction) return undefined;
+  if (setting !== "disabled")
+    throw new AppConfigError(
+      "SMTP_URL must be set in production (smtp://user:pass@host:587 or smtps://…:465): without it " +
+        "no verification, password reset or invitation mail reaches anyone. To run without mail " +
+        "on purpose, set TESSERA_MAIL=disabled.",
+    );
+  console.warn(
+    [
+      "  WARNING: mail is disabled (TESSERA_MAIL=disabled). These mails will be lost:",
+      "    email verification, password reset, email change confirmation and notice, account",
+      "    deletion confirmation, organization invitations, emailed two-factor codes, API keys",
+      "    revoked notices. Set SMTP_URL to send them.",
+    ].join("\n"),
+  );
+  return {
+    send: async (message) => {
+      console.warn(`mail not sent (TESSERA_MAIL=disabled): ${message.kind}`);
+    },
+  };
 }
 
 /**
@@ -61,10 +119,16 @@ async function createAppAuth(): Promise<AppAuth> {
  * `remix.getSession` / `requireSession` read the signed-in user, `remix.redirectWithCookies` carries
  * an `auth.api` answer's cookies to the browser.
  */
-export const remix = createRemixAuth(getAuth);
+export const remix = createRemixAuth(getAuth, { signedInPath: "/account" });
 
-/** The catalogue message of a refused call, for the form; anything else is logged, not shown. */
+/**
+ * The catalogue message of a refused call, for the form, with the wait of a rate limit (its
+ * Retry-After); anything else is logged, not shown.
+ */
 export function errorMessage(error: unknown): string {
+  const wait = isAuthError(error) ? error.details?.retryAfter : undefined;
+  if (typeof wait === "number")
+    return `Too many attempts. Try again in ${wait} ${wait === 1 ? "second" : "seconds"}.`;
   if (isAuthError(error)) return error.message;
   console.error(error);
   return "Something went wrong. Try again.";
