@@ -111,7 +111,7 @@ describe("tessera create and init", () => {
     const configBefore = await readFile(config, "utf8");
     expect(configBefore).toContain('language: "RUS"');
 
-    const plain = await runCli(["init", "--yes"], { cwd: app });
+    const plain = await runCli(["init", "--yes", "--no-pack"], { cwd: app });
     expect(plain).toMatchObject({
       code: 0,
       stdout: `Tessera is already set up in ${app}: nothing to change\n`,
@@ -123,7 +123,9 @@ describe("tessera create and init", () => {
     const envEdited = `${envBefore}MONGODB_URI=mongodb://db.internal:27017\n`;
     await writeFile(join(app, ".env"), `${envEdited}TESSERA_DB_NAME=shop\n`);
     await writeFile(config, configBefore.replace('?? "app"', '?? "shop"'));
-    const again = await runCli(["init", "--yes", "--db-uri", "mongodb://127.0.0.1:27017"], { cwd: app });
+    const again = await runCli(["init", "--yes", "--no-pack", "--db-uri", "mongodb://127.0.0.1:27017"], {
+      cwd: app,
+    });
     expect(again.code).toBe(0);
     expect(again.stdout).toBe(
       `Tessera is already set up in ${app}: nothing to change\nkept      tessera.config.ts (changed by you; --force overwrites it)\n`,

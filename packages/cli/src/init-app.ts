@@ -6,7 +6,14 @@ import { fileURLToPath } from "node:url";
 import { languageFromTag } from "@tessera/auth-core/i18n";
 import type { Command } from "commander";
 import { CliError, EXIT, usageError } from "./errors.ts";
+import { addIgnores, missingIgnores, planScripts, type ScriptsPlan } from "./init-setup.ts";
 import { type RunContext, report } from "./kit.ts";
+import { APP_PACKAGES, checkoutRoot, packWorkspace } from "./pack-workspace.ts";
+
+/** templates/remix-app's server and the page it refuses cross-site forms with (init writes them too). */
+const SERVER_FILES = ["server.mjs", "server-listen.mjs", "app/routes/cross-site-refused.tsx"] as const;
+/** What server.mjs imports beyond a stock Remix app's packages (versions from the template's package.json). */
+const SERVER_DEPENDENCIES = ["express", "@remix-run/express"] as const;
 
 const FEATURES = ["organization", "admin", "two-factor", "api-key"] as const;
 const PROVIDERS = ["github", "google", "discord", "microsoft", "apple", "gitlab"] as const;
@@ -21,6 +28,8 @@ export interface InitOptions {
   dbUri?: string | undefined;
   force?: boolean | undefined;
   dryRun?: boolean | undefined;
+  /** Pack the workspace's packages into vendor/ when run from a checkout (default false; the commands' default true). */
+  pack?: boolean | undefined;
 }
 
 type FileAction = "create" | "update" | "unchanged" | "kept" | "overwrite";
@@ -31,6 +40,11 @@ export interface InitResult {
   files: { path: string; action: FileAction }[];
   env: { added: string[] };
   dependencies: { added: string[] };
+  /** Where the app's @tessera packages come from: tarballs packed from this checkout, or the registry. */
+  packages: "vendor" | "registry";
+  /** Lines added to the app's .gitignore. */
+  gitignore: { added: string[] };
+  scripts: ScriptsPlan;
   /** False when the run changed (or, with --dry-run, would change) nothing. */
   changed: boolean;
 }
@@ -219,6 +233,10 @@ export async function initAction(
     if (file.includes("accept-invitation") && !answers.features.includes("organization")) continue;
     planned.set(file, await readFile(join(templates, file), "utf8"));
   }
+  // The template app's server (the client's address, the port it really got) and the page it sends
+  // a cross-site form to: the same files \`create\` starts from.
+  const app = join(templatesDir(), "remix-app");
+  for (const file of SERVER_FILES) planned.set(file, await readFile(join(app, file), "utf8"));
   planned.set("tessera.config.ts", configFile(answers));
 
   const files: InitResult["files"] = [];
@@ -261,21 +279,51 @@ export async function initAction(
     });
   }
 
-  // Dependencies: added to package.json (install them with the app's package manager).
+  // Dependencies: added to package.json (install them with the app's package manager). From a
+  // checkout the @tessera packages are packed into vendor/ (the registry does not have them).
+  const root = options.pack ? checkoutRoot() : null;
+  const serverPkg = JSON.parse(await readFile(join(app, "package.json"), "utf8")) as {
+    dependencies: Record<string, string>;
+  };
   const wantedDeps: [string, string, "dependencies" | "devDependencies"][] = [
-    ["@tessera/auth-core", "^0.1.0", "dependencies"],
-    ["@tessera/dev-db", "^0.1.0", "devDependencies"],
-    ["@tessera/cli", "^0.1.0", "devDependencies"],
+    ...APP_PACKAGES.map(([, name, field]): [string, string, typeof field] => [name, "^0.1.0", field]),
+    ...SERVER_DEPENDENCIES.map((name): [string, string, "dependencies"] => [
+      name,
+      serverPkg.dependencies[name]!,
+      "dependencies",
+    ]),
   ];
-  const depsAdded = wantedDeps.filter(([name]) => !deps[name]);
-  if (!dryRun && depsAdded.length > 0) {
-    for (const [name, version, field] of depsAdded) pkg[field] = { ...pkg[field], [name]: version };
+  const isVendored = (spec: string | undefined) =>
+    spec?.startsWith("file:") === true && existsSync(join(dir, spec.slice("file:".length)));
+  let depsAdded = wantedDeps.filter(
+    ([name]) => !deps[name] || (root !== null && name.startsWith("@tessera/") && !isVendored(deps[name])),
+  );
+  const scriptsField = { ...pkg.scripts };
+  const scripts = planScripts(scriptsField);
+  const ignores = await missingIgnores(dir);
+  const isTessera = ([name]: [string, ...unknown[]]) => name.startsWith("@tessera/");
+  if (!dryRun && root && depsAdded.some(isTessera)) {
+    const specs = await packWorkspace(run, root, dir);
+    for (const entry of wantedDeps) entry[1] = specs[entry[0]] ?? entry[1];
+    depsAdded = wantedDeps.filter(
+      ([name, spec]) => !deps[name] || (isTessera([name]) && deps[name] !== spec),
+    );
+  }
+  if (!dryRun && (depsAdded.length > 0 || scripts.switched.length > 0)) {
+    for (const [name, version, field] of depsAdded) {
+      for (const other of ["dependencies", "devDependencies"]) delete pkg[other]?.[name];
+      pkg[field] = { ...pkg[field], [name]: version };
+    }
+    pkg.scripts = scriptsField;
     await writeFile(pkgPath, `${JSON.stringify(pkg, null, 2)}\n`);
   }
+  if (!dryRun) await addIgnores(dir, ignores);
   const changed =
     files.some((file) => file.action !== "unchanged" && file.action !== "kept") ||
     added.length > 0 ||
-    depsAdded.length > 0;
+    depsAdded.length > 0 ||
+    scripts.switched.length > 0 ||
+    ignores.length > 0;
   if (!dryRun && changed) {
     const { features, providers, language } = answers;
     manifest.answers = { features, providers, language };
@@ -288,8 +336,25 @@ export async function initAction(
     files,
     env: { added: added.map(([key]) => key) },
     dependencies: { added: depsAdded.map(([name]) => name) },
+    packages: root ? "vendor" : "registry",
+    gitignore: { added: ignores },
+    scripts,
     changed,
   };
+}
+
+/**
+ * The user's own dev/start scripts are left alone: what to change and why (server.mjs passes each
+ * visitor's address to Remix and follows the port the dev server got with the base URL).
+ */
+function scriptsNote(scripts: ScriptsPlan): string[] {
+  if (scripts.manual.length === 0) return [];
+  return [
+    "note      your package.json scripts are your own, so init left them; to give Tessera each visitor's address and the real port, change:",
+    ...scripts.manual.map(
+      ({ script, current, wanted }) => `            "${script}": "${current}"  →  "${wanted}"`,
+    ),
+  ];
 }
 
 export function printInit(run: RunContext, result: InitResult, next?: string): void {
@@ -314,6 +379,18 @@ export function printInit(run: RunContext, result: InitResult, next?: string): v
             `${data.dryRun ? "would add" : "added"}     ${data.dependencies.added.join(", ")} to package.json${next ? "" : " (install them)"}`,
           ]
         : []),
+      ...(data.packages === "vendor" && !data.dryRun
+        ? ["packed    @tessera packages from this checkout into vendor/ (file: links in package.json)"]
+        : []),
+      ...(data.gitignore.added.length > 0
+        ? [`${data.dryRun ? "would add" : "added"}     ${data.gitignore.added.join(", ")} to .gitignore`]
+        : []),
+      ...(data.scripts.switched.length > 0
+        ? [
+            `${data.dryRun ? "would set" : "set"}       ${data.scripts.switched.map((name) => `"${name}"`).join(", ")} in package.json to server.mjs`,
+          ]
+        : []),
+      ...scriptsNote(data.scripts),
       ...(data.dryRun
         ? []
         : [
@@ -332,4 +409,5 @@ export const withInitOptions = (command: Command) =>
     .option("--language <tag>", `messages' language, a BCP 47 tag: ${LANGUAGE_TAGS.join(", ")} (default en)`)
     .option("--db-uri <uri>", "MongoDB URI for .env (default none: an embedded database while developing)")
     .option("--force", "overwrite files you changed")
-    .option("--dry-run", "print what would be written, write nothing");
+    .option("--dry-run", "print what would be written, write nothing")
+    .option("--no-pack", "take @tessera packages from the registry even when run from a checkout");
