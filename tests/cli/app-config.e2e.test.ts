@@ -1,4 +1,4 @@
-import { mkdir, writeFile } from "node:fs/promises";
+import { mkdir, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, inject, it } from "vitest";
 import { useBuiltCli } from "./built-cli.ts";
@@ -117,7 +117,19 @@ describe("tessera finds its app", () => {
     await writeFile(join(app, ".data", "db", "ferretdb.port"), "1\n");
     const stopped = await runCli(["users", "list"], { cwd: app, env: bare });
     expect(stopped.code).toBe(2);
-    expect(stopped.stderr).toContain("has no database, and no MONGODB_URI is set");
+    // The config names its database through MONGODB_URI: the message says that variable is unset
+    // (not that the config has no database), and that the app's own database is stopped.
+    expect(stopped.stderr.split("\n").slice(0, 3)).toEqual([
+      `error: no database configured (${join(app, "tessera.config.ts")} reads the database's URI from MONGODB_URI, which is not set).`,
+      "The app's embedded database is not running (nothing answers on port 1, which .data/db/ferretdb.port names): start it with `npm run dev` in the app. Or one of:",
+      "  MONGODB_URI=mongodb://host:27017 TESSERA_DB_NAME=app tessera …   (or --uri and --db)",
+    ]);
+    await rm(join(app, ".data"), { recursive: true });
+    const never = await runCli(["users", "list"], { cwd: app, env: bare });
+    expect(never.code).toBe(2);
+    expect(never.stderr.split("\n")[0]).toBe(
+      `error: no database configured (${join(app, "tessera.config.ts")} reads the database's URI from MONGODB_URI, which is not set). One of:`,
+    );
   });
 
   it("no database configured: an admin command refuses (exit 2) and says how, starting no database", async () => {

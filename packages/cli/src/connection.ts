@@ -7,6 +7,7 @@ import { pathToFileURL } from "node:url";
 import type { Auth, AuthOptions } from "@tessera/auth-core";
 import { CliError, EXIT } from "./errors.ts";
 import { type Io, writeLine } from "./io.ts";
+import { noDatabase } from "./no-database.ts";
 
 /** The options every command that reaches the database takes (global options of `tessera`). */
 export interface ConnectionOptions {
@@ -58,14 +59,15 @@ export async function readRunningDevDb(io: Io): Promise<RunningDevDb | null> {
 
 /**
  * The embedded database a scaffolded app's dev server runs (templates/auth/app/auth.server.ts keeps
- * its data and port in `.data/db` beside the config), when it answers on that port: so `tessera`
- * commands in the app act on the app's own development data. Null when the app is not running.
+ * its data and port in `.data/db` beside the config): its URI when it answers on that port, so
+ * `tessera` commands in the app act on the app's own development data; the port alone when nothing
+ * answers there (the app is stopped); null when the app never ran one.
  */
-async function readAppDevDb(configFile: string): Promise<string | undefined> {
+async function readAppDevDb(configFile: string): Promise<{ port: number; uri: string | undefined } | null> {
   const portFile = join(dirname(configFile), ".data", "db", "ferretdb.port");
-  if (!existsSync(portFile)) return undefined;
+  if (!existsSync(portFile)) return null;
   const port = Number((await readFile(portFile, "utf8")).trim());
-  if (!Number.isInteger(port) || port <= 0 || port > 65535) return undefined;
+  if (!Number.isInteger(port) || port <= 0 || port > 65535) return null;
   const open = await new Promise<boolean>((done) => {
     const socket = connect({ host: "127.0.0.1", port });
     socket.setTimeout(1000);
@@ -79,7 +81,7 @@ async function readAppDevDb(configFile: string): Promise<string | undefined> {
       done(false);
     });
   });
-  return open ? `mongodb://127.0.0.1:${port}/` : undefined;
+  return { port, uri: open ? `mongodb://127.0.0.1:${port}/` : undefined };
 }
 
 export async function recordRunningDevDb(io: Io, state: RunningDevDb): Promise<() => Promise<void>> {
@@ -185,9 +187,14 @@ export async function openAuth(options: ConnectionOptions, io: Io): Promise<Open
     uri ??= configured.uri;
     moduleDbName = configured.dbName;
   } else if (configured && !uri) database = configured;
-  if (!uri && !database && configFile) uri = await readAppDevDb(resolve(io.cwd, configFile));
+  const appDevDb = !uri && !database && configFile ? await readAppDevDb(resolve(io.cwd, configFile)) : null;
+  if (!uri && !database) uri = appDevDb?.uri;
   if (!uri && !database) uri = (await readRunningDevDb(io))?.uri;
-  if (!uri && !database) throw noDatabase(io, configFile);
+  if (!uri && !database)
+    throw await noDatabase(
+      io,
+      configFile === undefined ? undefined : { file: configFile, configured, stoppedPort: appDevDb?.port },
+    );
   const dbName = uri ? (options.db ?? io.env.TESSERA_DB_NAME ?? moduleDbName ?? databaseName(uri)) : null;
   if (uri) database = { uri, dbName: dbName! };
   const configuredSecret = io.env.TESSERA_SECRET
@@ -226,23 +233,6 @@ export async function openAuth(options: ConnectionOptions, io: Io): Promise<Open
       for (const cleanup of cleanups) await cleanup();
     },
   };
-}
-
-function noDatabase(io: Io, configFile: string | undefined): CliError {
-  const looked = configFile
-    ? `${configFile} has no database, and no MONGODB_URI is set`
-    : `no MONGODB_URI, and no tessera.config.ts|mjs|js in ${io.cwd} or its parents`;
-  return new CliError(
-    "NO_DATABASE",
-    [
-      `no database configured (${looked}). One of:`,
-      "  MONGODB_URI=mongodb://host:27017 TESSERA_DB_NAME=app tessera …   (or --uri and --db)",
-      "  a tessera.config.ts with database: { uri, dbName }                (or --config / TESSERA_CONFIG)",
-      "  tessera db start                                                  (in another terminal, here)",
-      "  npm run dev in the app                                            (its embedded database in .data/db)",
-    ].join("\n"),
-    EXIT.usage,
-  );
 }
 
 /**
