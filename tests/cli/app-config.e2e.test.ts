@@ -89,6 +89,11 @@ describe("tessera finds its app", () => {
     expect(lines[0]).toBe(`database  ${inject("mongoUri")} (database ${appDb})`);
     expect(lines[1]).toBe(`config    ${config}`);
     expect(lines[2]).toMatch(/^ok\tsecret: .* — the config's: 40 characters$/);
+    // A passing check reads as passing, not as the problem it looks for.
+    expect(lines).toContain("ok\tpending-migrations: none pending");
+    expect(lines).toContain(
+      "ok\tactive-organizations-of-non-members: no sessions whose active organization is gone or not their user's",
+    );
     expect(result.stderr.split("\n")).toEqual(
       expect.arrayContaining([
         "doctor: configuration (0/3)",

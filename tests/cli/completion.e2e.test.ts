@@ -57,6 +57,7 @@ describe("shell completion in fish", () => {
     expect(await fishOffers(file, "tessera --json users l")).toEqual(["list"]);
     expect(await fishOffers(file, "tessera users list --se")).toEqual(["--search", "--search-field"]);
     expect(await fishOffers(file, "tessera db start --p")).toEqual(["--port"]);
+    expect(await fishOffers(file, "tessera completion ")).toEqual(["bash", "fish", "zsh"]);
   });
 
   it("`tessera users create --` offers that command's options and the global ones, not `tessera create`'s", async () => {
@@ -92,5 +93,6 @@ describe("shell completion in zsh", () => {
     const create = await zshOffers(file, ["tessera", "users", "create", "--"]);
     expect(create).toContain("--password-stdin");
     expect(create).not.toContain("--no-pack");
+    expect(await zshOffers(file, ["tessera", "completion", "z"])).toEqual(["zsh"]);
   });
 });

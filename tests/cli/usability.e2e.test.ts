@@ -51,6 +51,12 @@ describe("tessera at a terminal", () => {
       error: { code: "USAGE", message: "unknown option '--bogus'" },
     });
     expect(unknown.stderr).toContain("error: unknown option '--bogus'");
+    const none = await runCli(["--json"]);
+    expect(none.code).toBe(2);
+    expect(JSON.parse(none.stdout)).toEqual({
+      error: { code: "USAGE", message: "no command given (--help lists the commands)" },
+    });
+    expect(none.stderr).toContain("Usage: tessera [options] [command]");
     const missing = await runCli(["--json", "sessions", "list"], { env });
     expect(missing.code).toBe(2);
     expect(JSON.parse(missing.stdout)).toEqual({
@@ -61,6 +67,8 @@ describe("tessera at a terminal", () => {
   it("empty lists say so on stderr, stdout stays empty for scripts; --json gives the empty list", async () => {
     for (const [args, message] of [
       [["users", "list"], "No users.\n"],
+      [["users", "list", "--search", "zzz"], "No user matches “zzz”.\n"],
+      [["users", "list", "--banned"], "No banned users.\n"],
       [["orgs", "list"], "No organizations.\n"],
       [["audit", "list"], "No audit events.\n"],
     ] as const) {
@@ -115,6 +123,8 @@ describe("tessera at a terminal", () => {
     expect(await complete(["tessera", "--json", "users", "l"])).toBe("list");
     expect(await complete(["tessera", "users", "list", "--se"])).toBe("--search --search-field");
     expect(await complete(["tessera", "db", "start", "--p"])).toBe("--port");
+    // The argument's values too: the shells `completion` takes.
+    expect(await complete(["tessera", "completion", ""])).toMatch(/^bash zsh fish( |$)/);
   });
 
   for (const shell of ["zsh", "fish"] as const) {

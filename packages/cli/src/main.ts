@@ -15,8 +15,14 @@ export async function main(argv: readonly string[]): Promise<number> {
     return EXIT.ok;
   } catch (error) {
     if (error instanceof CommanderError) {
-      const quiet = ["commander.helpDisplayed", "commander.help", "commander.version"];
+      const quiet = ["commander.helpDisplayed", "commander.version"];
       if (quiet.includes(error.code)) return EXIT.ok;
+      // No command given: commander has printed the help on stderr; a usage error (exit 2), so a
+      // script's `tessera --json` with its command missing is not read as success with no data.
+      if (error.code === "commander.help") {
+        if (json) writeJsonError("USAGE", "no command given (--help lists the commands)");
+        return EXIT.usage;
+      }
       if (error.code === "commander.executeSubCommandAsync") return EXIT.failure;
       // Commander has printed the message on stderr; a script reading --json gets it as data too.
       if (json) writeJsonError("USAGE", error.message.replace(/^error: /, ""));

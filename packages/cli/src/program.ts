@@ -45,7 +45,8 @@ export function createProgram(): Command {
         "the app's options module (default: tessera.config.ts here or above)",
       ).env("TESSERA_CONFIG"),
     )
-    .option("--json", "print one JSON document on stdout (its shapes: docs/cli.md)")
+    // No path into the repository's docs/: an installed CLI ships none (npm pack: bin and dist).
+    .option("--json", 'print one JSON document on stdout (an error: { "error": { code, message } })')
     .option("--no-color", "no colours (NO_COLOR and TERM=dumb are honoured too)")
     .addHelpText("after", FOOTER)
     .showHelpAfterError("(run with --help for usage)")

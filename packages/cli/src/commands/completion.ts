@@ -7,6 +7,8 @@ interface CompletionNode {
   /** "" for tessera itself, else "users list". */
   path: string;
   subcommands: string[];
+  /** The values its arguments take (`completion`'s shells), offered like subcommands. */
+  values: string[];
   /** Long flags, with descriptions (fish shows them). */
   options: { flag: string; description: string }[];
 }
@@ -17,6 +19,7 @@ function describeTree(program: Command): CompletionNode[] {
     nodes.push({
       path,
       subcommands: command.commands.map((sub) => sub.name()),
+      values: command.registeredArguments.flatMap((argument) => argument.argChoices ?? []),
       options: command.options
         .filter((option) => option.long && !option.hidden)
         .map((option) => ({ flag: option.long!, description: option.description })),
@@ -34,7 +37,12 @@ function bashScript(nodes: CompletionNode[], globals: string[]): string {
   const paths = nodes.filter((node) => node.path !== "").map((node) => quote(node.path));
   const cases = nodes
     .map((node) => {
-      const words = [...node.subcommands, ...node.options.map((option) => option.flag), ...globals];
+      const words = [
+        ...node.subcommands,
+        ...node.values,
+        ...node.options.map((option) => option.flag),
+        ...globals,
+      ];
       return `    ${node.path === "" ? "''" : quote(node.path)}) words=${quote([...new Set(words)].join(" "))} ;;`;
     })
     .join("\n");
@@ -61,7 +69,12 @@ function zshScript(nodes: CompletionNode[], globals: string[]): string {
   const paths = nodes.filter((node) => node.path !== "").map((node) => quote(node.path));
   const cases = nodes
     .map((node) => {
-      const words = [...node.subcommands, ...node.options.map((option) => option.flag), ...globals];
+      const words = [
+        ...node.subcommands,
+        ...node.values,
+        ...node.options.map((option) => option.flag),
+        ...globals,
+      ];
       return `    (${node.path === "" ? "''" : quote(node.path)}) candidates=(${[...new Set(words)].join(" ")}) ;;`;
     })
     .join("\n");
@@ -111,8 +124,8 @@ function fishScript(nodes: CompletionNode[], globals: string[]): string {
   const global = new Set(globals);
   for (const node of nodes) {
     const when = `'__tessera_at "${node.path}"'`;
-    if (node.subcommands.length > 0)
-      lines.push(`complete -c tessera -n ${when} -a ${quote(node.subcommands.join(" "))}`);
+    const words = [...node.subcommands, ...node.values];
+    if (words.length > 0) lines.push(`complete -c tessera -n ${when} -a ${quote(words.join(" "))}`);
     for (const option of node.options) {
       // Global options apply at every path (commander reads them anywhere): one line, no condition.
       const scope = node.path === "" && global.has(option.flag) ? "" : ` -n ${when}`;

@@ -29,9 +29,11 @@ export async function doctorAction(
     const progress = await startProgress(run, "doctor");
     const findings: Finding[] = [];
     progress.step("configuration", 0, 3);
+    const secretCheck = `the secret (TESSERA_SECRET, else the config's) has 32 characters or more; \`tessera secret\` makes one${secret ? ` — ${secret.from === "config" ? "the config's" : "TESSERA_SECRET"}: ${secret.length} characters` : " — none set"}`;
     findings.push({
       check: "secret",
-      description: `the secret (TESSERA_SECRET, else the config's) has 32 characters or more; \`tessera secret\` makes one${secret ? ` — ${secret.from === "config" ? "the config's" : "TESSERA_SECRET"}: ${secret.length} characters` : " — none set"}`,
+      description: secretCheck,
+      passed: secretCheck,
       count: secret && secret.length >= 32 ? 0 : 1,
       fixable: false,
       fixed: 0,
@@ -45,6 +47,7 @@ export async function doctorAction(
     findings.push({
       check: "pending-migrations",
       description: "migrations not yet applied (tessera migrate up)",
+      passed: "none pending",
       count: pending.length,
       fixable: true,
       fixed: fix && pending.length > 0 ? (await auth.migrate()).length : 0,
@@ -69,6 +72,14 @@ export async function doctorAction(
   });
 }
 
+/**
+ * A passing check in words that read as passing: "no sessions of users that no longer exist", not
+ * the problem's description alone (its repair hint in brackets has nothing to repair).
+ */
+function passedText(finding: Finding): string {
+  return finding.passed ?? `no ${finding.description.replace(/ \([^)]*\)$/, "")}`;
+}
+
 export const doctorCommand = new Command("doctor")
   .description("check the configuration and the data's invariants; --fix repairs what is safe")
   .option("--fix", "repair what is safe to repair, and say what was done")
@@ -89,7 +100,7 @@ export const doctorCommand = new Command("doctor")
           finding.count === 0
             ? ""
             : ` — ${finding.count} found${finding.fixed > 0 ? `, ${finding.fixed} repaired` : finding.fixable ? " (--fix repairs)" : ""}${finding.examples.length > 0 ? ` e.g. ${finding.examples.join(", ")}` : ""}`;
-        return `${mark}\t${finding.check}: ${finding.description}${detail}`;
+        return `${mark}\t${finding.check}: ${finding.count === 0 ? passedText(finding) : finding.description}${detail}`;
       }),
     ]);
     if (!result.ok)

@@ -22,6 +22,14 @@ export interface UsersListOptions {
 
 const PAGE = 100;
 
+/** An empty list in the words of its filter: "No user matches “zzz”." rather than "No users.". */
+function noUsersText(options: UsersListOptions): string {
+  if (options.search !== undefined) return `No user matches “${options.search}”.`;
+  if (options.role !== undefined) return `No user has the role “${options.role}”.`;
+  if (options.banned) return "No banned users.";
+  return "No users.";
+}
+
 export async function usersListAction(run: RunContext, options: UsersListOptions): Promise<ListUsersResult> {
   if (options.role !== undefined && options.banned)
     throw usageError("--role and --banned cannot be combined");
@@ -274,7 +282,7 @@ export const usersCommand = new Command("users")
           run,
           listed.users.length,
           listed.total === 0
-            ? "No users."
+            ? noUsersText(options)
             : `No users from offset ${listed.offset} (${listed.total} in all).`,
         );
         report(run, listed, (data) => [
