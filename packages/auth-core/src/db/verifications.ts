@@ -174,8 +174,8 @@ export function findVerificationTimes(
 }
 
 /**
- * Claims one of the slots `<prefix>1` … `<prefix><max>`: true when this call inserted one, false when
- * all are taken. A slot is a unique row, so however many calls race, at most `max` ever succeed —
+ * Claims one of the slots `<prefix>1` … `<prefix><max>`: the identifier of the slot this call
+ * inserted (its caller may give it back), null when all are taken. A slot is a unique row, so however many calls race, at most `max` ever succeed —
  * an exact limit on every backend (a counter updated with `$inc` is not, on FerretDB v1). One read,
  * then inserts from the lowest free slot; a lost insert moves on to the next.
  */
@@ -185,7 +185,7 @@ export async function claimVerificationSlot(
   max: number,
   expiresAt: Date,
   now: Date,
-): Promise<boolean> {
+): Promise<string | null> {
   const taken = await collections.verifications
     .find(withPrefix(prefix), { projection: { identifier: 1 } })
     .limit(max)
@@ -194,9 +194,9 @@ export async function claimVerificationSlot(
   for (let slot = 1; slot <= max; slot++) {
     const identifier = `${prefix}${slot}`;
     if (used.has(identifier)) continue;
-    if (await insertVerificationIfAbsent(collections, identifier, "", expiresAt, now)) return true;
+    if (await insertVerificationIfAbsent(collections, identifier, "", expiresAt, now)) return identifier;
   }
-  return false;
+  return null;
 }
 
 /** Sets fields on a live (unexpired) row; false when there is none. */

@@ -32,15 +32,29 @@ export interface EndpointInput {
  * origin. Over HTTP the Origin (or Referer) is required; a server call (auth.api) is trusted code
  * and is checked only when it forwards a browser's Origin. Without cookies (server to server) there
  * is nothing to forge — except when the browser itself declares the request cross-site (Fetch
- * Metadata): then the Origin must be trusted too, which blocks login CSRF.
+ * Metadata), or the body is a form an endpoint reads (`acceptsForm`): any site can make a browser
+ * post a form, and one without Fetch Metadata says nothing else about it. Then the Origin must be
+ * trusted too, which blocks login CSRF (docs/security.md "Forged requests from other sites").
  */
-function assertOriginTrusted(auth: AuthContext, method: string, input: EndpointInput): void {
+function assertOriginTrusted(
+  auth: AuthContext,
+  method: string,
+  input: EndpointInput,
+  acceptsForm: boolean,
+): void {
   if (method === "GET") return;
   const crossSite = input.headers.get("sec-fetch-site") === "cross-site";
-  if (!input.headers.has("cookie") && !crossSite) return;
+  const mustName = crossSite || (acceptsForm && isFormPost(input.headers));
+  if (!input.headers.has("cookie") && !mustName) return;
   const origin = requestOrigin(input.headers);
-  if (origin === null && input.isServerCall && !crossSite) return;
+  if (origin === null && input.isServerCall && !mustName) return;
   if (origin === null || !auth.origins.isTrustedOrigin(origin)) throw new AuthError("INVALID_ORIGIN");
+}
+
+/** The body types an HTML form sends (text/plain is refused by every endpoint, read-body.ts). */
+function isFormPost(headers: Headers): boolean {
+  const type = (headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
+  return type === "application/x-www-form-urlencoded" || type === "multipart/form-data";
 }
 
 /** Who calls: the API-key caller when a key is sent, else the cookies' session, admitted by the endpoint's auth level. */
@@ -241,7 +255,8 @@ class EndpointRun implements EndpointContext<unknown, unknown> {
     const endpoint = this.#endpoint;
     const method = this.#method;
     const input = this.#input;
-    if (!endpoint.acceptsCrossSitePost) assertOriginTrusted(auth, method, input);
+    if (!endpoint.acceptsCrossSitePost)
+      assertOriginTrusted(auth, method, input, endpoint.acceptsForm === true);
     this.query = validateInput(endpoint.query, input.query, endpoint.fieldErrors);
     this.body = method === "GET" ? {} : validateInput(endpoint.body, input.body, endpoint.fieldErrors);
     assertCallbackURLsTrusted(auth, this.body, this.query);

@@ -41,7 +41,8 @@ export interface AcceptedCode {
  * code's tries, claimed before the code is looked at, so parallel guesses never get more than
  * `allowedAttempts` comparisons (none left: TOO_MANY_ATTEMPTS, and the record dies — its link too);
  * the MAC, compared in constant time. `consume`: the record is taken (once, of any number of
- * concurrent right answers); else it stays for the call that uses it (check-verification-otp).
+ * concurrent right answers); else it stays for the call that uses it (check-verification-otp), and
+ * the right answer's try is given back.
  * An address nobody has goes through the same steps.
  */
 export async function acceptMailedCode(
@@ -63,14 +64,20 @@ export async function acceptMailedCode(
   if (!admitted.ok) return admitted;
   const { allowedAttempts } = auth.options.emailOTP;
   const until = new Date(record.codeExpiresAt);
-  if (!(await claimAttempt(auth.collections, attemptPrefix(record.nonce), allowedAttempts, until, now))) {
+  const slot = await claimAttempt(auth.collections, attemptPrefix(record.nonce), allowedAttempts, until, now);
+  if (slot === null) {
     await takeRecord(auth.collections, row);
     return refused("TOO_MANY_ATTEMPTS");
   }
   const given = Buffer.from(macCode(auth.options.secret, record.nonce, code));
   const stored = Buffer.from(record.code);
   if (given.length !== stored.length || !timingSafeEqual(given, stored)) return refused("INVALID_OTP");
-  if (request.consume && !(await takeRecord(auth.collections, row))) return refused("INVALID_OTP");
+  if (!request.consume) {
+    // A right answer that leaves the code for the call that uses it gives its try back: "check,
+    // then use" must not cost two tries (docs/passwordless.md "Codes"). Claimed before the compare,
+    // released only after a right one: parallel wrong guesses still get at most allowedAttempts.
+    await deleteRow(auth.collections, slot);
+  } else if (!(await takeRecord(auth.collections, row))) return refused("INVALID_OTP");
   if (user) await clearSignInFailures(auth, user._id);
   return granted({ record, user, device });
 }

@@ -65,6 +65,9 @@ describe("the mailed link survives mail scanners", () => {
     expect(page.body).toContain(`name="token" value="${token}"`);
     expect(page.body).toContain('name="errorCallbackURL" value="/oops"');
     expect(page.headers.get("content-security-policy")).toContain("form-action 'self'");
+    // Clickjacking: no other site may frame the one button that signs in.
+    expect(page.headers.get("content-security-policy")).toContain("frame-ancestors 'none'");
+    expect(page.headers.get("x-frame-options")).toBe("DENY");
     expect(page.headers.get("cache-control")).toContain("no-store");
   });
 
@@ -242,5 +245,37 @@ describe("sign-in by link", () => {
     expect(res.status).toBe(403);
     const ok = await new TestBrowser(t.auth).post("/magic-link/verify", { token });
     expect(ok.status).toBe(200);
+  });
+
+  it("a cookieless form POST of a token without Fetch Metadata (an older browser) must name a trusted origin", async () => {
+    await openAuth(PASSWORDLESS);
+    await signUpUser(t, { email: EMAIL, emailVerified: true });
+    const { token } = await requestLink({ callbackURL: "/dashboard" });
+    const sessionsBefore = await sessionRows();
+    const form = (browser: TestBrowser, headers: Record<string, string> = {}) =>
+      browser.request("POST", "/magic-link/verify", {
+        rawBody: new URLSearchParams({ token: token!, callbackURL: "/dashboard" }).toString(),
+        headers: { "content-type": "application/x-www-form-urlencoded", ...headers },
+      });
+    const forged: Array<[string | null, Record<string, string>]> = [
+      ["https://evil.example", {}],
+      [null, { referer: "https://evil.example/page" }],
+      [null, {}],
+    ];
+    for (const [origin, headers] of forged) {
+      const victim = new TestBrowser(t.auth, origin);
+      const res = await form(victim, headers);
+      expect({ status: res.status, body: res.body }).toEqual({
+        status: 403,
+        body: { code: "INVALID_ORIGIN", message: "Invalid origin" },
+      });
+      expect(victim.cookies.has(SESSION_COOKIE)).toBe(false);
+    }
+    expect(await sessionRows()).toBe(sessionsBefore);
+    // The confirmation page's own POST (same origin) still signs in with the unspent token.
+    const person = new TestBrowser(t.auth);
+    const ok = await form(person);
+    expect(ok.status).toBe(302);
+    expect(person.cookies.has(SESSION_COOKIE)).toBe(true);
   });
 });

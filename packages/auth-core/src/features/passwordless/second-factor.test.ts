@@ -1,7 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { SESSION_COOKIE, TestBrowser } from "#test/browser.ts";
 import { mailedSignIn, PASSWORDLESS } from "#test/passwordless.ts";
-import { CHALLENGE_COOKIE, EMAIL, sessionsOf, useTwoFactorFixtures } from "#test/two-factor.ts";
+import {
+  CHALLENGE_COOKIE,
+  challengedBrowser,
+  EMAIL,
+  rowsLike,
+  sessionsOf,
+  useTwoFactorFixtures,
+} from "#test/two-factor.ts";
 
 const fixtures = useTwoFactorFixtures();
 
@@ -42,5 +49,36 @@ describe("a two-factor user signing in by mail", () => {
     );
     expect(browser.cookies.has(CHALLENGE_COOKIE)).toBe(true);
     expect(await sessionsOf(t, userId)).toBe(before);
+  });
+});
+
+describe("the mailbox owner taking over an unverified account a stranger enrolled in two-factor", () => {
+  it("gets a session by code, and the stranger's secret, backup codes and trusted device are gone", async () => {
+    // The stranger registered Ada's address (never verified), enrolled a TOTP and trusted a device.
+    const { t, userId, code } = await fixtures.enrolled(PASSWORDLESS);
+    const stranger = await challengedBrowser(t);
+    expect((await stranger.post("/two-factor/verify-totp", { code: code(), trustDevice: true })).status).toBe(
+      200,
+    );
+    const user = userId.toHexString();
+    expect(await rowsLike(t, `two-factor-trust:${user}:`)).toHaveLength(1);
+
+    expect((await new TestBrowser(t.auth).post("/sign-in/magic-link", { email: EMAIL })).status).toBe(200);
+    const owner = new TestBrowser(t.auth);
+    const res = await owner.post("/sign-in/email-otp", { email: EMAIL, otp: mailedSignIn(t, EMAIL).code });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({
+      token: expect.any(String),
+      user: { email: EMAIL, emailVerified: true },
+    });
+    expect(owner.cookies.has(SESSION_COOKIE)).toBe(true);
+    expect(owner.cookies.has(CHALLENGE_COOKIE)).toBe(false);
+
+    expect(await t.db.collection("twoFactors").countDocuments({ userId })).toBe(0);
+    const after = await t.db.collection("users").findOne({ _id: userId });
+    expect(after?.twoFactorEnabled === true).toBe(false);
+    expect(await rowsLike(t, `two-factor-trust:${user}:`)).toHaveLength(0);
+    // The owner's session is the account's only one: the stranger's ended.
+    expect(await sessionsOf(t, userId)).toBe(1);
   });
 });

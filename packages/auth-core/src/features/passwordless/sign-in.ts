@@ -5,6 +5,7 @@ import { type Granted, granted, type Refused, refused } from "../../errors/refus
 import { removeUnprovenPasskeys } from "../passkey/index.ts";
 import { establishSession, type SessionRequest } from "../session/index.ts";
 import { signOutEverywhere } from "../sign-out-everywhere.ts";
+import { removeTwoFactorEnrollment } from "../two-factor/index.ts";
 import { createUser, deleteCredentialAccount, findUserByEmail, isBanActive } from "../users/index.ts";
 import { markMailboxProven } from "../verification/index.ts";
 import type { MailedRecord } from "./rules.ts";
@@ -83,14 +84,17 @@ async function signUpMailboxOwner(
  * An unverified account proves nothing about who holds its mailbox: whoever registered the address
  * first may not own it (a pre-registered account, docs/security.md). When the owner proves the
  * mailbox by link or code, what the account gathered before goes — its sessions (and what they
- * minted), its password, passkeys registered and provider identities linked while it was unproven —
- * and the address becomes verified, so the owner inherits nothing a stranger could still use. Null
+ * minted), its password, its two-factor enrollment (secret, backup codes, trusted devices), passkeys
+ * registered and provider identities linked while it was unproven — and the address becomes verified, so the owner inherits nothing a stranger could still use. Null
  * when the user changed meanwhile.
  */
 async function takeOverUnprovenAccount(auth: AuthContext, user: UserDoc): Promise<UserDoc | null> {
   // The ways in go before the sessions, so that none of them mints a session in between.
   await removeUnprovenPasskeys(auth, user._id);
   await deleteCredentialAccount(auth.collections, user._id);
+  // Before the session gate reads the flag: the stranger's factor must not challenge the owner.
+  const unenrolled = await removeTwoFactorEnrollment(auth, user);
   await signOutEverywhere(auth, user._id);
-  return markMailboxProven(auth, user);
+  if (!unenrolled) return null;
+  return markMailboxProven(auth, unenrolled);
 }

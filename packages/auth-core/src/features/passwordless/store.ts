@@ -68,9 +68,10 @@ export async function deleteRow(collections: Collections, identifier: string): P
 }
 
 /**
- * Claims one of a code's tries; false when all are used (then the code is dead, whatever is typed).
- * The first try, nearly every sign-in's only one, takes its slot with a single unique insert; a
- * later try looks for a free slot (the slots are claimVerificationSlot's `<prefix>1…<prefix>max`).
+ * Claims one of a code's tries: the slot's identifier (given back with deleteRow when the try must
+ * not count), null when all are used (then the code is dead, whatever is typed). The first try,
+ * nearly every sign-in's only one, takes its slot with a single unique insert; a later try looks for
+ * a free slot (the slots are claimVerificationSlot's `<prefix>1…<prefix>max`).
  */
 export async function claimAttempt(
   collections: Collections,
@@ -78,7 +79,8 @@ export async function claimAttempt(
   max: number,
   expiresAt: Date,
   now: Date,
-): Promise<boolean> {
-  if (await insertVerificationIfAbsent(collections, `${prefix}1`, "", expiresAt, now)) return true;
+): Promise<string | null> {
+  const first = `${prefix}1`;
+  if (await insertVerificationIfAbsent(collections, first, "", expiresAt, now)) return first;
   return claimVerificationSlot(collections, prefix, max, expiresAt, now);
 }

@@ -110,3 +110,20 @@ export async function deleteUserTwoFactorData(auth: AuthContext, userId: ObjectI
   await deleteTwoFactor(auth.collections, userId);
   await deleteUserTwoFactorRows(auth, userId);
 }
+
+/**
+ * An unproven account's enrollment, when the mailbox's owner takes the account over
+ * (features/passwordless sign-in, docs/security.md "Mailed sign-in links and codes"): whoever
+ * enrolled it may be a stranger, whose factor would otherwise challenge, and lock out, the owner.
+ * The flag goes first, as in disableTwoFactor; then the document, backup codes, trusted devices and
+ * challenges. The user as now, or null when the user is gone or an update hook refused the flag
+ * (nothing is removed then).
+ */
+export async function removeTwoFactorEnrollment(auth: AuthContext, user: UserDoc): Promise<UserDoc | null> {
+  const updated = user.twoFactorEnabled
+    ? await updateUser(auth, user._id, { twoFactorEnabled: false })
+    : user;
+  if (!updated) return null;
+  await deleteUserTwoFactorData(auth, user._id);
+  return updated;
+}

@@ -3,7 +3,7 @@ import { defineEndpoint } from "../../../http/define-endpoint.ts";
 import { acceptMailedCode } from "../checks.ts";
 import { answerCodeCheck, assertEmailOTPEnabled } from "./guards.ts";
 
-/** Whether the code is right, leaving it for the call that uses it; the try counts as any other. */
+/** Whether the code is right, leaving it for the call that uses it; a wrong answer spends a try, a right one does not. */
 export const checkVerificationOTP = defineEndpoint(checkVerificationOTPContract, {
   fieldErrors: { email: "INVALID_EMAIL" },
   async handler(ctx): Promise<{ success: true }> {

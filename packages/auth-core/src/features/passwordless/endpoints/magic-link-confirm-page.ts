@@ -36,11 +36,14 @@ export const magicLinkConfirmPage = defineEndpoint(magicLinkConfirmPageContract,
       `${auth.apiURL}/magic-link/verify`,
       fields,
     );
-    // No script, no resource: the form posts back here and nowhere else.
+    // No script, no resource: the form posts back here and nowhere else. Never framed: a site that
+    // framed its one button under a decoy would get it clicked (clickjacking; X-Frame-Options for
+    // browsers without frame-ancestors, docs/passwordless.md "Mail scanners").
     ctx.setHeader(
       "content-security-policy",
-      "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'",
+      "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'",
     );
+    ctx.setHeader("x-frame-options", "DENY");
     return htmlPage(page);
   },
 });
