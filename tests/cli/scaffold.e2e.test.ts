@@ -210,9 +210,10 @@ describe("an app made by tessera create", () => {
       });
     });
 
+    // The pages as the browser asks for them at the base URL the server followed (its port).
+    const site = `http://localhost:${port}`;
+    let cookie = "";
     await timed("sign-up", async () => {
-      // The page as the browser asks for it at the base URL the server followed (its port).
-      const site = `http://localhost:${port}`;
       const form = await fetch(`${site}/sign-up`);
       expect(form.status).toBe(200);
       expect(await form.text()).toContain("<h1>Create an account</h1>");
@@ -229,7 +230,7 @@ describe("an app made by tessera create", () => {
       });
       expect(posted.status, serverOutput).toBe(302);
       expect(posted.headers.get("location")).toBe("/account");
-      const cookie = posted.headers
+      cookie = posted.headers
         .getSetCookie()
         .map((line) => line.split(";")[0])
         .join("; ");
@@ -238,11 +239,11 @@ describe("an app made by tessera create", () => {
       expect(await account.text()).toContain("Signed in as <strong>Grace Hopper</strong>");
     });
     // TESSERA_MAIL=disabled: said at start; the verification mail is dropped, its link never logged.
+    expect(serverOutput).not.toContain("token=");
     expect(serverOutput).toContain(
       "WARNING: mail is disabled (TESSERA_MAIL=disabled). These mails will be lost:",
     );
     expect(serverOutput).toContain("mail not sent (TESSERA_MAIL=disabled): verify-email");
-    expect(serverOutput).not.toContain("token=");
 
     const client = new MongoClient(inject("mongoUri"));
     try {
@@ -258,6 +259,16 @@ describe("an app made by tessera create", () => {
     } finally {
       await client.close();
     }
+    // A signed-in form (the cookie makes the core check its Origin against the base URL): sign-out.
+    const signedOut = await fetch(`${site}/account`, {
+      method: "POST",
+      headers: { cookie, origin: site, "content-type": "application/x-www-form-urlencoded" },
+      body: "",
+      redirect: "manual",
+    });
+    expect(signedOut.status, serverOutput).toBe(302);
+    expect(signedOut.headers.get("location")).toBe("/sign-in");
+
     timings.total = Math.round(performance.now() - started);
   });
 });
