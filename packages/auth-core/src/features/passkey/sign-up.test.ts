@@ -52,6 +52,15 @@ describe("passkey-first sign-up", () => {
     expect(later.body.user.id).toBe(res.body.user.id);
   });
 
+  it("signs in whatever emailAndPassword.autoSignIn says: that option is the password sign-up's (docs/passkeys.md)", async () => {
+    const t = await openAuth({ emailAndPassword: { autoSignIn: false } });
+    const browser = new TestBrowser(t.auth);
+    const res = await registerPasskey(browser, newAuthenticator(), { query: GRACE });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ session: { userId: res.body.user.id } });
+    expect(browser.cookies.has(SESSION_COOKIE)).toBe(true);
+  });
+
   it("with verification required: no session, the verification mail, and the passkey signs in once verified", async () => {
     const t = await openAuth({ emailAndPassword: { requireEmailVerification: true } });
     const browser = new TestBrowser(t.auth);

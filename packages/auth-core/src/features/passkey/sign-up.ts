@@ -17,7 +17,8 @@ type SignUpRefusal = "PASSKEY_ALREADY_REGISTERED" | "USER_ALREADY_EXISTS" | "UNA
  * sign-up/email (users' createUser: the address claim, the create hooks, the timeline), the same
  * verification mail, and the same answer for a taken address when verification is required (no
  * enumeration). No password is ever set. With verification required no session is minted: the
- * passkey signs in once the address is verified.
+ * passkey signs in once the address is verified. `emailAndPassword.autoSignIn` is the password
+ * sign-up's and does not apply (docs/passkeys.md "Passkey-first sign-up").
  */
 export async function signUpWithPasskey(
   auth: AuthContext,
