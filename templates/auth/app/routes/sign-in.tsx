@@ -5,6 +5,8 @@ import { errorMessage, getAuth, remix } from "~/auth.server";
 
 /** Where to go after signing in: the page that sent the visitor here, never another site. */
 export async function loader({ request }: LoaderFunctionArgs) {
+  // Already signed in: to the account page.
+  await remix.requireAnonymous(request);
   return { redirectTo: safeRedirect(new URL(request.url).searchParams.get("redirectTo"), "/account") };
 }
 

@@ -11,6 +11,8 @@ export async function action(args: ActionFunctionArgs) {
         name: String(form.get("name")),
         email: String(form.get("email")),
         password: String(form.get("password")),
+        // The mailed link verifies through /api/auth/verify-email, then lands on routes/verify-email.tsx.
+        callbackURL: "/verify-email?verified=1",
       },
       // The request's cookies and Origin, the client's address and the endpoint's rate limit.
       ...remix.onBehalfOf(args),
