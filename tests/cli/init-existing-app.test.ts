@@ -87,9 +87,14 @@ describe("tessera init in an existing Remix app", () => {
         '            "start": "node ./my-server.js"  →  "NODE_ENV=production node server.mjs"',
       ].join("\n"),
     );
-    // A second run keeps them too, and says nothing is left to change.
-    const again = await initAction(run(), "custom", { yes: true });
+    // A second run keeps them too, changes nothing, and repeats what to change.
+    const second = run();
+    const again = await initAction(second, "custom", { yes: true });
     expect(again.changed).toBe(false);
+    printInit(second, again);
+    expect(second.stdout()).toContain(
+      '"start": "node ./my-server.js"  →  "NODE_ENV=production node server.mjs"',
+    );
   });
 
   it("adds .env and .data/ to the app's .gitignore, keeping the user's lines and never twice", async () => {

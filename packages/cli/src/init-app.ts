@@ -362,7 +362,12 @@ export function printInit(run: RunContext, result: InitResult, next?: string): v
     const kept = data.files
       .filter((file) => file.action === "kept")
       .map((file) => `kept      ${file.path} (changed by you; --force overwrites it)`);
-    if (!data.changed) return [`Tessera is already set up in ${data.dir}: nothing to change`, ...kept];
+    if (!data.changed)
+      return [
+        `Tessera is already set up in ${data.dir}: nothing to change`,
+        ...kept,
+        ...scriptsNote(data.scripts),
+      ];
     return [
       ...data.files
         .filter((file) => file.action !== "unchanged")
