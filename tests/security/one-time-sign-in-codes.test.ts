@@ -22,20 +22,25 @@ describe("one-time sign-in codes", () => {
   });
 
   // matrix E24
-  it("Tessera has no magic-link or email-OTP sign-in — those routes are 404 NOT_FOUND and write nothing", async () => {
+  it("magic links and email codes are off unless the app turns them on: well-formed requests to their routes are 404 NOT_FOUND and write nothing", async () => {
     const enrolled = await createEnrolled();
     t = enrolled.t;
     const before = await snapshotDatabase(t.db);
-    for (const [method, path] of [
-      ["POST", "/sign-in/magic-link"],
-      ["GET", "/magic-link/verify?token=abc"],
-      ["POST", "/email-otp/send-verification-otp"],
-      ["POST", "/sign-in/email-otp"],
+    for (const [method, path, body] of [
+      ["POST", "/sign-in/magic-link", { email: EMAIL }],
+      ["GET", "/magic-link/verify?token=abc", null],
+      ["POST", "/magic-link/verify", { token: "abc" }],
+      ["GET", "/magic-link/confirmation?token=abc", null],
+      ["POST", "/email-otp/send-verification-otp", { email: EMAIL, type: "sign-in" }],
+      ["POST", "/sign-in/email-otp", { email: EMAIL, otp: "123456" }],
+      ["POST", "/email-otp/verify-email", { email: EMAIL, otp: "123456" }],
+      ["POST", "/email-otp/reset-password", { email: EMAIL, otp: "123456", password: "a new long passphrase" }],
     ] as const) {
       const res = await sendRaw(t.auth, method, path, {
         headers: { "content-type": "application/json", origin: "http://localhost:3000" },
-        ...(method === "POST" ? { body: JSON.stringify({ email: EMAIL, otp: "123456" }) } : {}),
+        ...(body ? { body: JSON.stringify(body) } : {}),
       });
+      expect(`${method} ${path} ${res.status}`).toBe(`${method} ${path} 404`);
       expectCatalogueError(res, 404, "NOT_FOUND", "Not found");
     }
     expect(await snapshotDatabase(t.db)).toBe(before);
