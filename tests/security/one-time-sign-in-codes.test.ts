@@ -34,7 +34,11 @@ describe("one-time sign-in codes", () => {
       ["POST", "/email-otp/send-verification-otp", { email: EMAIL, type: "sign-in" }],
       ["POST", "/sign-in/email-otp", { email: EMAIL, otp: "123456" }],
       ["POST", "/email-otp/verify-email", { email: EMAIL, otp: "123456" }],
-      ["POST", "/email-otp/reset-password", { email: EMAIL, otp: "123456", password: "a new long passphrase" }],
+      [
+        "POST",
+        "/email-otp/reset-password",
+        { email: EMAIL, otp: "123456", password: "a new long passphrase" },
+      ],
     ] as const) {
       const res = await sendRaw(t.auth, method, path, {
         headers: { "content-type": "application/json", origin: "http://localhost:3000" },
