@@ -267,6 +267,7 @@ describe("database commands per admin endpoint", () => {
       // The user's failed sign-ins (features/sign-in-throttle).
       "delete:verifications",
       "find:apiKeys",
+      "delete:passkeys", // the user's passkeys (features/passkey)
       "delete:pendingDeletions",
       "insert:verifications",
       "insert:auditEvents",
