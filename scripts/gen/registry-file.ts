@@ -8,17 +8,21 @@ import type { ContractSource } from "./sources.ts";
  */
 export function writeRegistryFile(sources: readonly ContractSource[]): string {
   const taken = new Set<string>();
-  const imports: string[] = [];
+  const bindingsByFile = new Map<string, string[]>();
   const names = sources.map(({ handler }) => {
     let local = handler.exportName;
     if (taken.has(local))
       local = `${handler.file.split("/")[1]!.replace(/-(\w)/g, (_, c: string) => c.toUpperCase())}${local.replace(/^\w/, (c) => c.toUpperCase())}`;
     taken.add(local);
     const binding = local === handler.exportName ? local : `${handler.exportName} as ${local}`;
-    imports.push(`import { ${binding} } from "./${handler.file.replace(/^features\//, "")}";`);
+    const from = `./${handler.file.replace(/^features\//, "")}`;
+    bindingsByFile.set(from, [...(bindingsByFile.get(from) ?? []), binding]);
     return local;
   });
-  const sortedImports = [...imports].sort((a, b) => compareImportPaths(pathOf(a), pathOf(b)));
+  // One import per file, its names sorted, wrapped as Biome formats it (lineWidth 110).
+  const sortedImports = [...bindingsByFile.keys()]
+    .sort(compareImportPaths)
+    .map((from) => importLine(from, [...bindingsByFile.get(from)!].sort()));
   return [
     `// ${GENERATED_HEADER}`,
     "",
@@ -41,4 +45,8 @@ export function writeRegistryFile(sources: readonly ContractSource[]): string {
   ].join("\n");
 }
 
-const pathOf = (line: string) => /from "(.*)"/.exec(line)![1]!;
+function importLine(from: string, bindings: readonly string[]): string {
+  const line = `import { ${bindings.join(", ")} } from "${from}";`;
+  if (line.length <= 110 || bindings.length === 1) return line;
+  return [`import {`, ...bindings.map((binding) => `  ${binding},`), `} from "${from}";`].join("\n");
+}

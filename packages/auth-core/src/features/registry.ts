@@ -85,8 +85,10 @@ import { checkVerificationOTP } from "./passwordless/endpoints/check-verificatio
 import { magicLinkConfirmPage } from "./passwordless/endpoints/magic-link-confirm-page.ts";
 import { magicLinkConfirmation } from "./passwordless/endpoints/magic-link-confirmation.ts";
 import { magicLinkVerify } from "./passwordless/endpoints/magic-link-verify.ts";
-import { requestPasswordResetEmailOTP } from "./passwordless/endpoints/request-password-reset-email-otp.ts";
-import { forgetPasswordEmailOTP } from "./passwordless/endpoints/request-password-reset-email-otp.ts";
+import {
+  forgetPasswordEmailOTP,
+  requestPasswordResetEmailOTP,
+} from "./passwordless/endpoints/request-password-reset-email-otp.ts";
 import { resetPasswordEmailOTP } from "./passwordless/endpoints/reset-password-email-otp.ts";
 import { sendVerificationOTP } from "./passwordless/endpoints/send-verification-otp.ts";
 import { signInEmailOTP } from "./passwordless/endpoints/sign-in-email-otp.ts";

@@ -1,5 +1,5 @@
 /** The face of verification: what other features may use (endpoints: endpoints/, registered by features/registry.ts). */
-export { markMailboxProven } from "./verify-email-service.ts";
+
 export {
   moveUserEmail,
   sendChangeEmailLink,
@@ -20,3 +20,4 @@ export {
   findVerification,
   releaseOneTimeToken,
 } from "./store.ts";
+export { markMailboxProven } from "./verify-email-service.ts";
