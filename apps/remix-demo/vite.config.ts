@@ -28,7 +28,9 @@ export default defineConfig({
   // browser's (lib/i18n.tsx); the others are imported by loaders and actions only, which Remix
   // strips from the browser's modules, but Vite still met them while reading route modules.
   optimizeDeps: {
-    include: ["i18next"],
+    // The client loads @simplewebauthn/browser on a passkey page (a dynamic import Vite would find only
+    // then, and re-bundle and reload the page).
+    include: ["i18next", "@tessera/auth-core > @simplewebauthn/browser"],
     exclude: ["qrcode", "mongodb", "@remix-run/node"],
   },
   server: { hmr: { port: 24679 } },

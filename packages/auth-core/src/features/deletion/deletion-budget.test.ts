@@ -45,6 +45,7 @@ const CASCADE = [
   // The user's failed sign-ins (features/sign-in-throttle).
   "delete:verifications",
   "find:apiKeys",
+  "delete:passkeys", // the user's passkeys (features/passkey)
   "delete:pendingDeletions",
 ];
 
