@@ -84,9 +84,9 @@ describe("the client's methods", () => {
 
 describe("which calls make the stores stale (re-read 10 ms later)", () => {
   it.each(["/verify-email", "/delete-user/callback"])(
-    "GET %s: the session and the organization stores",
+    "GET %s: the session, the organization stores and the passkey list",
     (path) => {
-      expect(staleStoresAfter("GET", path)).toEqual({ session: true, organizations: true });
+      expect(staleStoresAfter("GET", path)).toEqual({ session: true, organizations: true, passkeys: true });
     },
   );
 
@@ -112,14 +112,18 @@ describe("which calls make the stores stale (re-read 10 ms later)", () => {
     "/sign-in/email-otp",
     "/email-otp/verify-email",
     "/email-otp/reset-password",
-  ])("POST %s: the session and the organization stores", (path) => {
-    expect(staleStoresAfter("POST", path)).toEqual({ session: true, organizations: true });
+  ])("POST %s: the session, the organization stores and the passkey list", (path) => {
+    expect(staleStoresAfter("POST", path)).toEqual({ session: true, organizations: true, passkeys: true });
   });
 
   it.each(["/organization/update", "/organization/invite-member", "/organization/remove-member"])(
     "POST %s: the organization stores only",
     (path) => {
-      expect(staleStoresAfter("POST", path)).toEqual({ session: false, organizations: true });
+      expect(staleStoresAfter("POST", path)).toEqual({
+        session: false,
+        organizations: true,
+        passkeys: false,
+      });
     },
   );
 
@@ -130,16 +134,29 @@ describe("which calls make the stores stale (re-read 10 ms later)", () => {
     "/sign-in/magic-link",
     "/email-otp/send-verification-otp",
     "/email-otp/check-verification-otp",
-    "/passkey/update-passkey",
-    "/passkey/delete-passkey",
   ])("POST %s: none", (path) => {
-    expect(staleStoresAfter("POST", path)).toEqual({ session: false, organizations: false });
+    expect(staleStoresAfter("POST", path)).toEqual({ session: false, organizations: false, passkeys: false });
   });
+
+  it.each(["/passkey/update-passkey", "/passkey/delete-passkey"])(
+    "POST %s: the passkey list only",
+    (path) => {
+      expect(staleStoresAfter("POST", path)).toEqual({
+        session: false,
+        organizations: false,
+        passkeys: true,
+      });
+    },
+  );
 
   it.each(["/get-session", "/list-sessions", "/organization/list", "/organization/get-full-organization"])(
     "GET %s: none",
     (path) => {
-      expect(staleStoresAfter("GET", path)).toEqual({ session: false, organizations: false });
+      expect(staleStoresAfter("GET", path)).toEqual({
+        session: false,
+        organizations: false,
+        passkeys: false,
+      });
     },
   );
 });

@@ -73,11 +73,10 @@ export function createAuthClient(options: AuthClientOptions = {}): AuthClient {
     if (answer.redirect === true && typeof answer.url === "string" && call?.navigate !== false)
       if (isNavigable(answer.url)) navigate(answer.url);
     const stale = staleStoresAfter(verb, path);
-    const passkeysStale = stale.session || (verb === "POST" && path.startsWith("/passkey/"));
-    if (!stale.organizations && !passkeysStale) return;
+    if (!stale.organizations && !stale.passkeys) return;
     setTimeout(() => {
       if (stale.session) session.invalidate();
-      if (passkeysStale) passkeys.invalidate();
+      if (stale.passkeys) passkeys.invalidate();
       if (stale.organizations) for (const store of organizationStores) store.invalidate();
     }, SIGNAL_DELAY_MS);
   }
