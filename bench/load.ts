@@ -39,25 +39,58 @@ export interface LoadSpec {
  * request the run counts.
  */
 export async function measureLoad(spec: LoadSpec): Promise<Measurement> {
-  const watched = Object.entries(spec.watch ?? {});
+  return measureRun(
+    spec.name,
+    spec.watch,
+    async (seconds) => {
+      const result = await runAutocannon({ ...spec, seconds });
+      return {
+        served: result.requests.total,
+        rate: result.requests.average,
+        p50: result.latency.p50,
+        p99: result.latency.p99,
+        failures: result.non2xx + result.errors + result.timeouts,
+      };
+    },
+    spec.seconds,
+  );
+}
+
+/** What one measured run of a load generator reports (measureRun adds the CPU per request). */
+export interface RunResult {
+  served: number;
+  rate: number;
+  p50: number;
+  p99: number;
+  failures: number;
+}
+
+/**
+ * The frame every load measurement shares: a one-second warm-up (JIT, pools), the watched processes
+ * quiet before the measured run, their CPU time divided by the requests served, and quiet again after
+ * it (a server still works through the requests it has queued when the generator stops, and that
+ * work belongs to no counted request). `run(seconds)` drives the load.
+ */
+export async function measureRun(
+  name: string,
+  watch: Record<string, number | string | undefined> | undefined,
+  run: (seconds: number) => Promise<RunResult>,
+  seconds: number,
+): Promise<Measurement> {
+  const watched = Object.entries(watch ?? {});
   const pids = watched.map(([, pid]) => pid);
-  await runAutocannon({ ...spec, seconds: 1 });
+  await run(1);
   await waitForQuiet(pids);
   const before = watched.map(([, pid]) => cpuSeconds(pid));
-  const result = await runAutocannon(spec);
-  const served = Math.max(1, result.requests.total);
+  const { served, ...result } = await run(seconds);
   const cpuMs = Object.fromEntries(
-    watched.map(([name, pid], index) => [name, ((cpuSeconds(pid) - before[index]!) * 1000) / served]),
+    watched.map(([watchedName, pid], index) => [
+      watchedName,
+      ((cpuSeconds(pid) - before[index]!) * 1000) / Math.max(1, served),
+    ]),
   );
   await waitForQuiet(pids);
-  return {
-    name: spec.name,
-    rate: result.requests.average,
-    p50: result.latency.p50,
-    p99: result.latency.p99,
-    failures: result.non2xx + result.errors + result.timeouts,
-    cpuMs,
-  };
+  return { name, ...result, cpuMs };
 }
 
 /**

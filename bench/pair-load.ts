@@ -1,7 +1,5 @@
 import { Agent, request as httpRequest } from "node:http";
-import type { Measurement } from "./load.ts";
-import { waitForQuiet } from "./load.ts";
-import { cpuSeconds } from "./processes.ts";
+import { type Measurement, measureRun } from "./load.ts";
 
 /** One answer as a pair step reads it. */
 interface Answer {
@@ -41,33 +39,30 @@ interface Tally {
 /**
  * Like load.ts measureLoad, for flows of two dependent requests that autocannon cannot chain (the
  * second carries what the first answered, and a code that arrives beside the answer): `connections`
- * workers run pairs back to back for `seconds`, after a one-second warm-up and with the watched
- * processes quiet before and after. The rate counts requests (two per pair), as autocannon's does.
+ * workers run pairs back to back for `seconds`, in measureRun's frame. The rate counts requests (two
+ * per pair), as autocannon's does.
  */
-export async function measurePairs(spec: PairSpec): Promise<Measurement> {
-  const watched = Object.entries(spec.watch ?? {});
-  const pids = watched.map(([, pid]) => pid);
-  await runPairs(spec, 1);
-  await waitForQuiet(pids);
-  const before = watched.map(([, pid]) => cpuSeconds(pid));
-  const started = performance.now();
-  const tally = await runPairs(spec, spec.seconds);
-  const elapsed = (performance.now() - started) / 1000;
-  const served = Math.max(1, tally.latencies.length);
-  const cpuMs = Object.fromEntries(
-    watched.map(([name, pid], index) => [name, ((cpuSeconds(pid) - before[index]!) * 1000) / served]),
+export function measurePairs(spec: PairSpec): Promise<Measurement> {
+  return measureRun(
+    spec.name,
+    spec.watch,
+    async (seconds) => {
+      const started = performance.now();
+      const tally = await runPairs(spec, seconds);
+      const elapsed = (performance.now() - started) / 1000;
+      const sorted = tally.latencies.sort((a, b) => a - b);
+      const percentile = (p: number) =>
+        sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? 0;
+      return {
+        served: sorted.length,
+        rate: sorted.length / elapsed,
+        p50: percentile(0.5),
+        p99: percentile(0.99),
+        failures: tally.failures,
+      };
+    },
+    spec.seconds,
   );
-  await waitForQuiet(pids);
-  const sorted = tally.latencies.sort((a, b) => a - b);
-  const percentile = (p: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? 0;
-  return {
-    name: spec.name,
-    rate: tally.latencies.length / elapsed,
-    p50: percentile(0.5),
-    p99: percentile(0.99),
-    failures: tally.failures,
-    cpuMs,
-  };
 }
 
 /**
