@@ -1,50 +1,44 @@
 import { z } from "zod";
+import { defineModel, type ModelValue, modelShape } from "./model.ts";
 
 /**
  * The passkey shapes the API answers with: Better Auth's passkey plugin's field names (an app moving
- * from it keeps its client code), plus `authenticatorName` and `lastUsedAt`. Each a named interface with a schema annotated to
- * produce exactly it (contracts/models.ts explains why).
+ * from it keeps its client code), plus `authenticatorName` and `lastUsedAt`. Each a named interface
+ * or model value with a schema annotated to produce exactly it (contracts/models.ts explains why).
  */
-export interface Passkey {
-  id: string;
-  name: string | null;
-  userId: string;
-  /** base64url, as the browser names the credential (`allowCredentials`, `response.id`). */
-  credentialID: string;
-  /** base64url COSE public key (public: it verifies signatures, it makes none). */
-  publicKey: string;
-  /** The signature counter last seen; 0 when the authenticator keeps none. */
-  counter: number;
-  /** "multiDevice": a synced passkey (backup eligible); "singleDevice": bound to one authenticator. */
-  deviceType: "singleDevice" | "multiDevice";
-  /** Whether the passkey is backed up (synced) now, as of its registration or last sign-in. */
-  backedUp: boolean;
-  /** Comma separated, as Better Auth stores them ("internal,hybrid"); "" when unknown. */
-  transports: string;
-  /** The authenticator model; null or all zeros when the authenticator does not say. */
-  aaguid: string | null;
-  /** The authenticator model's name when the AAGUID is a known one ("iCloud Keychain"); null otherwise. */
-  authenticatorName: string | null;
-  createdAt: Date;
-  lastUsedAt: Date | null;
-}
+
+/**
+ * A passkey as the API shows it, declared once: its API value, schema and stored document
+ * (db/documents.ts PasskeyDoc) and its mapper (features/passkey/rules.ts toPasskey) come from this
+ * list, in this order. `credentialID` and `publicKey` are base64url (the public key is COSE: it
+ * verifies signatures, it makes none). `counter` is the signature counter last seen, 0 when the
+ * authenticator keeps none. `deviceType` "multiDevice" is a synced passkey (backup eligible),
+ * "singleDevice" one bound to its authenticator; `backedUp` is as of its registration or last
+ * sign-in. `aaguid` is the authenticator model, null when it does not say. Computed by the mapper:
+ * `transports`, stored as a list and answered comma separated as Better Auth stores them
+ * ("internal,hybrid"; "" when unknown), and `authenticatorName`, the model's name when its AAGUID is
+ * a known one ("iCloud Keychain"), null otherwise. Never the WebAuthn user handle.
+ */
+export const passkeyModel = defineModel([
+  { key: "id", stored: "_id", kind: "objectId" },
+  { key: "name", kind: "string", nullable: true },
+  { key: "userId", kind: "objectId" },
+  { key: "credentialID", kind: "string" },
+  { key: "publicKey", kind: "string" },
+  { key: "counter", kind: "number" },
+  { key: "deviceType", kind: "string", values: ["singleDevice", "multiDevice"] },
+  { key: "backedUp", kind: "boolean" },
+  { key: "transports", kind: "string", computed: true },
+  { key: "aaguid", kind: "string", nullable: true },
+  { key: "authenticatorName", kind: "string", nullable: true, computed: true },
+  { key: "createdAt", kind: "date" },
+  { key: "lastUsedAt", kind: "date", nullable: true },
+]);
+
+export type Passkey = ModelValue<typeof passkeyModel>;
 
 /** The passkey's zod shape, for answers that carry a passkey and more (verify-registration's sign-up). */
-export const passkeyShape = {
-  id: z.string(),
-  name: z.string().nullable(),
-  userId: z.string(),
-  credentialID: z.string(),
-  publicKey: z.string(),
-  counter: z.number(),
-  deviceType: z.enum(["singleDevice", "multiDevice"]),
-  backedUp: z.boolean(),
-  transports: z.string(),
-  aaguid: z.string().nullable(),
-  authenticatorName: z.string().nullable(),
-  createdAt: z.date(),
-  lastUsedAt: z.date().nullable(),
-};
+export const passkeyShape = modelShape(passkeyModel);
 
 export const passkeySchema: z.ZodType<Passkey> = z.strictObject(passkeyShape);
 

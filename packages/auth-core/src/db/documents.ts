@@ -9,6 +9,7 @@ import type {
   teamModel,
 } from "../contracts/organization-models.ts";
 import type { PasskeyPolicy } from "../contracts/organization-passkey-policy.ts";
+import type { passkeyModel } from "../contracts/passkey-models.ts";
 import type { ModelDoc } from "./model.ts";
 
 /**
@@ -221,23 +222,13 @@ export interface ApiKeyUseDoc {
 }
 
 /**
- * A passkey (features/passkey, docs/passkeys.md): a WebAuthn credential's public key and what the
- * authenticator reported about it. Unique index on `credentialID`; `userId` lists a user's.
+ * A passkey (features/passkey, docs/passkeys.md): the fields of contracts/passkey-models.ts
+ * passkeyModel — a WebAuthn credential's public key and what the authenticator reported about it —
+ * plus what the API never shows. Unique index on `credentialID`; `userId` lists a user's.
  */
-export interface PasskeyDoc {
-  _id: ObjectId;
-  userId: ObjectId;
-  name: string | null;
-  /** base64url credential id, as the browser sends it (`response.id`). */
-  credentialID: string;
-  /** base64url COSE public key. */
-  publicKey: string;
-  /** The signature counter last seen; 0 for authenticators that keep none. */
-  counter: number;
-  deviceType: "singleDevice" | "multiDevice";
-  backedUp: boolean;
+export type PasskeyDoc = ModelDoc<typeof passkeyModel> & {
+  /** The authenticator's transports ("internal", "hybrid"…), at most 10; answered comma separated. */
   transports: string[];
-  aaguid: string | null;
   /** base64url WebAuthn user handle given at registration: an assertion naming another is refused. */
   userHandle: string;
   /**
@@ -252,9 +243,7 @@ export interface PasskeyDoc {
    * account"). Absent otherwise.
    */
   registeredUnverified?: true;
-  createdAt: Date;
-  lastUsedAt: Date | null;
-}
+};
 
 /**
  * docs/decisions/ Organization: the fields of contracts/organization-models.ts organizationModel, plus

@@ -1,5 +1,6 @@
-import type { Passkey } from "../../contracts/passkey.ts";
+import { type Passkey, passkeyModel } from "../../contracts/passkey-models.ts";
 import type { PasskeyDoc } from "../../db/documents.ts";
+import { toModelValue } from "../../db/model.ts";
 import { authenticatorNameOf } from "./authenticator-names.ts";
 
 /**
@@ -89,20 +90,10 @@ export function storedAaguid(aaguid: string | undefined): string | null {
   return aaguid && aaguid !== ANONYMOUS_AAGUID ? aaguid : null;
 }
 
+/** The API value of a stored passkey (contracts/passkey-models.ts passkeyModel). */
 export function toPasskey(doc: PasskeyDoc): Passkey {
-  return {
-    id: doc._id.toHexString(),
-    name: doc.name,
-    userId: doc.userId.toHexString(),
-    credentialID: doc.credentialID,
-    publicKey: doc.publicKey,
-    counter: doc.counter,
-    deviceType: doc.deviceType,
-    backedUp: doc.backedUp,
+  return toModelValue(passkeyModel, doc, {
     transports: doc.transports.join(","),
-    aaguid: doc.aaguid,
     authenticatorName: authenticatorNameOf(doc.aaguid),
-    createdAt: doc.createdAt,
-    lastUsedAt: doc.lastUsedAt,
-  };
+  });
 }
