@@ -3,6 +3,7 @@ import { Form, useActionData, useLoaderData, useRevalidator, useSearchParams } f
 import { useState } from "react";
 import { getAuth } from "~/auth.server";
 import { ErrorSummary, Notice } from "~/components/form";
+import { PasskeyTable, toPasskeyRow } from "~/components/passkey-table";
 import { PasskeyButton } from "~/components/passkeys";
 import { authClient } from "~/lib/auth-client";
 import { failure, field, invalid, readForm, redirectWith } from "~/lib/forms.server";
@@ -15,20 +16,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
   await requireViewer(request);
   const auth = await getAuth();
   const { data } = await auth.api.listPasskeys({ headers: request.headers });
-  return {
-    passkeys: data.map((passkey) => ({
-      id: passkey.id,
-      name: passkey.name,
-      // The model's name from its AAGUID when the core knows it ("iCloud Keychain"), else null.
-      authenticator: passkey.authenticatorName,
-      synced: passkey.deviceType === "multiDevice",
-      createdAt: passkey.createdAt.toISOString(),
-      lastUsedAt: passkey.lastUsedAt?.toISOString() ?? null,
-    })),
-  };
+  return { passkeys: data.map(toPasskeyRow) };
 }
 
-/** Rename and delete work without JavaScript; the core refuses to delete the last way to sign in. */
 export async function action({ request }: ActionFunctionArgs) {
   const form = await readForm(request);
   await requireViewer(request);
@@ -80,14 +70,11 @@ function AddPasskey() {
 }
 
 export default function Passkeys() {
-  const { t, lang } = useT();
+  const { t } = useT();
   const { passkeys } = useLoaderData<typeof loader>();
   const state = useActionData<typeof action>();
   const [params] = useSearchParams();
   const done = params.get("done");
-  const format = new Intl.DateTimeFormat(lang, { dateStyle: "medium", timeStyle: "short" });
-  const when = (iso: string | null) =>
-    iso ? <time dateTime={iso}>{format.format(new Date(iso))}</time> : t("common.never");
   return (
     <section aria-labelledby="passkeys-title">
       <h2 id="passkeys-title">{t("account.passkeys.title")}</h2>
@@ -97,65 +84,43 @@ export default function Passkeys() {
       {passkeys.length === 0 ? (
         <p className="muted">{t("account.passkeys.none")}</p>
       ) : (
-        <table>
-          <caption className="muted">{t("account.passkeys.caption", { count: passkeys.length })}</caption>
-          <thead>
-            <tr>
-              <th scope="col">{t("account.passkeys.name")}</th>
-              <th scope="col">{t("account.passkeys.authenticator")}</th>
-              <th scope="col">{t("account.passkeys.kind")}</th>
-              <th scope="col">{t("account.passkeys.created")}</th>
-              <th scope="col">{t("account.passkeys.lastUsed")}</th>
-              <th scope="col">{t("common.actions")}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {passkeys.map((passkey) => {
-              const label = passkey.name || t("account.passkeys.unnamed");
-              return (
-                <tr key={passkey.id}>
-                  <td>
-                    <Form method="post" className="inline-form">
-                      <input type="hidden" name="passkeyId" value={passkey.id} />
-                      <label className="visually-hidden" htmlFor={`passkey-name-${passkey.id}`}>
-                        {t("account.passkeys.nameOf", { name: label })}
-                      </label>
-                      <input
-                        id={`passkey-name-${passkey.id}`}
-                        name="name"
-                        defaultValue={passkey.name ?? ""}
-                        placeholder={t("account.passkeys.unnamed")}
-                        maxLength={100}
-                      />{" "}
-                      <button type="submit" name="intent" value="rename" className="button button-small">
-                        {t("account.passkeys.rename")}
-                        <span className="visually-hidden"> {label}</span>
-                      </button>
-                    </Form>
-                  </td>
-                  <td>{passkey.authenticator ?? t("account.passkeys.unknownAuthenticator")}</td>
-                  <td>{passkey.synced ? t("account.passkeys.synced") : t("account.passkeys.deviceBound")}</td>
-                  <td>{when(passkey.createdAt)}</td>
-                  <td>{when(passkey.lastUsedAt)}</td>
-                  <td>
-                    <Form method="post">
-                      <input type="hidden" name="passkeyId" value={passkey.id} />
-                      <button
-                        type="submit"
-                        name="intent"
-                        value="delete"
-                        className="button button-small button-danger"
-                      >
-                        {t("common.delete")}
-                        <span className="visually-hidden"> {label}</span>
-                      </button>
-                    </Form>
-                  </td>
-                </tr>
-              );
-            })}
-          </tbody>
-        </table>
+        <PasskeyTable
+          passkeys={passkeys}
+          caption={t("account.passkeys.caption", { count: passkeys.length })}
+          renderName={(passkey, label) => (
+            <Form method="post" className="inline-form">
+              <input type="hidden" name="passkeyId" value={passkey.id} />
+              <label className="visually-hidden" htmlFor={`passkey-name-${passkey.id}`}>
+                {t("account.passkeys.nameOf", { name: label })}
+              </label>
+              <input
+                id={`passkey-name-${passkey.id}`}
+                name="name"
+                defaultValue={passkey.name ?? ""}
+                placeholder={t("account.passkeys.unnamed")}
+                maxLength={100}
+              />{" "}
+              <button type="submit" name="intent" value="rename" className="button button-small">
+                {t("account.passkeys.rename")}
+                <span className="visually-hidden"> {label}</span>
+              </button>
+            </Form>
+          )}
+          renderAction={(passkey, label) => (
+            <Form method="post">
+              <input type="hidden" name="passkeyId" value={passkey.id} />
+              <button
+                type="submit"
+                name="intent"
+                value="delete"
+                className="button button-small button-danger"
+              >
+                {t("common.delete")}
+                <span className="visually-hidden"> {label}</span>
+              </button>
+            </Form>
+          )}
+        />
       )}
       <AddPasskey />
     </section>

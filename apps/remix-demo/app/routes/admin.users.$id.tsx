@@ -1,11 +1,10 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useLocation, useSearchParams } from "@remix-run/react";
-import { isAuthError } from "@tessera/auth-core";
 import { getAuth } from "~/auth.server";
 import { AdminUserPasskeys } from "~/components/admin-user-passkeys";
 import { Checkbox, ErrorSummary, Field, Notice, Submit } from "~/components/form";
 import { PROVIDER_NAMES } from "~/components/social";
-import { describeDevice } from "~/lib/device";
+import { loadAdminUser } from "~/lib/admin-user.server";
 import { failure, field, invalid, newPasswordCodesOn, readForm, redirectWith } from "~/lib/forms.server";
 import { useT } from "~/lib/i18n";
 import { requireAdmin } from "~/lib/session.server";
@@ -14,79 +13,7 @@ export const handle = { title: "admin.user.title" };
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   await requireAdmin(request);
-  const auth = await getAuth();
-  const userId = params.id ?? "";
-  const headers = request.headers;
-  try {
-    // Sessions, accounts and events may be refused for some targets (other admins): the page shows the rest.
-    const [user, sessions, accounts, events, passkeys] = await Promise.all([
-      auth.api.getUser({ query: { id: userId }, headers }),
-      auth.api.listUserSessions({ body: { userId }, headers }).catch(refusedAs({ data: { sessions: [] } })),
-      auth.api
-        .adminListUserAccounts({ body: { userId }, headers })
-        .catch(refusedAs({ data: { accounts: [] } })),
-      auth.api
-        .listAuditEvents({ query: { subjectId: userId, limit: 20 }, headers })
-        .catch(refusedAs({ data: { events: [] } })),
-      auth.api
-        .adminListUserPasskeys({ body: { userId }, headers })
-        .catch(refusedAs({ data: { passkeys: [] } })),
-    ]);
-    const u = user.data;
-    return {
-      user: {
-        id: u.id,
-        name: u.name,
-        email: u.email,
-        role: u.role,
-        emailVerified: u.emailVerified,
-        banned: u.banned,
-        banReason: u.banReason,
-        banExpires: u.banExpires?.toISOString() ?? null,
-        twoFactorEnabled: u.twoFactorEnabled === true,
-        createdAt: u.createdAt.toISOString(),
-      },
-      sessions: sessions.data.sessions.map((session) => ({
-        id: session.id,
-        device: describeDevice(session.userAgent),
-        ipAddress: session.ipAddress,
-        updatedAt: session.updatedAt.toISOString(),
-        impersonated: session.impersonatedBy !== null,
-      })),
-      accounts: accounts.data.accounts.map((account) => ({
-        id: account.id,
-        providerId: account.providerId,
-        accountId: account.accountId,
-        createdAt: account.createdAt.toISOString(),
-      })),
-      passkeys: passkeys.data.passkeys.map((passkey) => ({
-        id: passkey.id,
-        name: passkey.name,
-        authenticatorName: passkey.authenticatorName,
-        synced: passkey.deviceType === "multiDevice",
-        createdAt: passkey.createdAt.toISOString(),
-        lastUsedAt: passkey.lastUsedAt?.toISOString() ?? null,
-      })),
-      events: events.data.events.map((event) => ({
-        id: event.id,
-        action: event.action,
-        actorId: event.actorId,
-        reason: event.reason,
-        createdAt: event.createdAt.toISOString(),
-      })),
-    };
-  } catch (error) {
-    if (isAuthError(error) && error.code === "USER_NOT_FOUND")
-      throw new Response("Not found", { status: 404 });
-    throw error;
-  }
-}
-
-function refusedAs<T>(fallback: T) {
-  return (error: unknown): T => {
-    if (isAuthError(error) && error.status === 403) return fallback;
-    throw error;
-  };
+  return loadAdminUser(request.headers, params.id ?? "");
 }
 
 export async function action({ request, params, context }: ActionFunctionArgs) {
@@ -344,7 +271,7 @@ export default function AdminUser() {
           </tbody>
         </table>
       )}
-      <AdminUserPasskeys passkeys={passkeys} format={format} />
+      <AdminUserPasskeys passkeys={passkeys} />
       <h3>{t("admin.user.events")}</h3>
       {events.length === 0 ? (
         <p>{t("admin.user.noEvents")}</p>

@@ -133,7 +133,7 @@ export default function PasskeyPolicy() {
         {check.passkeys.map((passkey) => (
           <li key={passkey.id} data-fits={passkey.fits}>
             {passkey.name ?? t("account.passkeys.unnamed")} (
-            {passkey.authenticatorName ?? t("organizations.security.unknownModel")}):{" "}
+            {passkey.authenticatorName ?? t("account.passkeys.unknownAuthenticator")}):{" "}
             {passkey.fits
               ? t("organizations.security.fits")
               : passkey.reason === "user-verification"
