@@ -51,6 +51,9 @@ describe("the organization's passkey policy page", () => {
     const owner = await app.newPage();
     await signIn(owner, DEMO.grace);
     await owner.goto("/organizations/acme/security");
+    // No policy yet: any model, nothing asked of anyone.
+    await expectText(owner.getByTestId("passkey-policy-summary"), en.organizations.security.summaryAny);
+    await screenshot(owner, "passkey-policy-none");
     await owner.getByLabel(en.organizations.security.modeAllow).check();
     await owner.getByLabel(en.organizations.security.aaguids).fill("not-a-model");
     await owner.getByRole("button", { name: en.organizations.security.save }).click();

@@ -25,6 +25,7 @@ import { signIn } from "./page-watch.ts";
 const locale = (tag: string) => JSON.parse(readFileSync(join(APP_DIR, `app/locales/${tag}.json`), "utf8"));
 const en = locale("en");
 const de = locale("de");
+const fr = locale("fr");
 
 const app = useTestApp({}, { host: "localhost" });
 
@@ -155,14 +156,16 @@ async function expectSignedInHome(page: Page, name: string): Promise<void> {
 describe("passkeys", () => {
   const person = { name: "Pat Passkey", email: "pat@example.com" };
 
-  test("passkey-first sign-up: a name and an address, no password; the account lists the passkey", async () => {
-    const page = await app.newPage();
+  test("passkey-first sign-up, in French: a name and an address, no password; the account lists the passkey", async () => {
+    const page = await app.newPage({ locale: "fr-FR" });
     await addVirtualAuthenticator(page);
     await page.goto("/sign-up");
-    await page.getByLabel("Name").fill(person.name);
-    await page.getByLabel("Email").fill(person.email);
-    await page.getByRole("button", { name: en.passkeys.signUp }).click();
-    await expectText(heading(page), `Welcome, ${person.name}`);
+    await page.getByLabel(fr.fields.name).fill(person.name);
+    await page.getByLabel(fr.fields.email).fill(person.email);
+    await expectText(page.locator("main .passkey .hint"), fr.passkeys.signUpHint);
+    await screenshot(page, "passkeys-sign-up-fr");
+    await page.getByRole("button", { name: fr.passkeys.signUp }).click();
+    await expectText(heading(page), fr.home.welcome.replace("{{name}}", person.name));
     const user = await app.db.collection("users").findOne({ email: person.email });
     expect(
       await app.db.collection("accounts").countDocuments({ userId: user?._id, providerId: "credential" }),
@@ -173,20 +176,20 @@ describe("passkeys", () => {
     const row = page.locator("tbody tr");
     expect(await row.count()).toBe(1);
     // Chromium's virtual authenticator names no known model and keeps its passkeys to itself.
-    await expectText(row.locator("td").nth(1), en.account.passkeys.unknownAuthenticator);
-    await expectText(row.locator("td").nth(2), en.account.passkeys.deviceBound);
-    await expectText(row.locator("td").nth(4), en.common.never);
+    await expectText(row.locator("td").nth(1), fr.account.passkeys.unknownAuthenticator);
+    await expectText(row.locator("td").nth(2), fr.account.passkeys.deviceBound);
+    await expectText(row.locator("td").nth(4), fr.common.never);
     await expectAccessible(page);
-    await screenshot(page, "passkeys-account-list");
+    await screenshot(page, "passkeys-account-list-fr");
 
     // Its only way in: deleting it is refused with the page's message, and nothing changes.
-    await row.getByRole("button", { name: /^Delete/ }).click();
+    await row.getByRole("button", { name: new RegExp(`^${fr.common.delete}`) }).click();
     await expectText(
       page.getByTestId("error-summary").locator("li"),
-      en.problems.CANNOT_REMOVE_LAST_SIGN_IN_METHOD,
+      fr.problems.CANNOT_REMOVE_LAST_SIGN_IN_METHOD,
     );
     expect(await passkeysOf(person.email)).toBe(1);
-    await screenshot(page, "passkeys-last-way-refused");
+    await screenshot(page, "passkeys-last-way-refused-fr");
   });
 
   test("sign-in by autofill (a conditional request on load) and by the button", async () => {
@@ -264,10 +267,12 @@ describe("passkeys", () => {
     await page.getByRole("button", { name: /^Rename/ }).click();
     await expectText(page.getByRole("status"), en.account.passkeys.renamed);
     expect(await page.getByLabel("New name for Work laptop").inputValue()).toBe("Work laptop");
+    await screenshot(page, "passkeys-account-renamed");
 
     await page.getByRole("button", { name: "Delete Work laptop" }).click();
     await expectText(page.getByRole("status"), en.account.passkeys.deleted);
     await expectText(page.locator("main p.muted"), en.account.passkeys.none);
     expect(await passkeysOf(DEMO.linus)).toBe(0);
+    await screenshot(page, "passkeys-account-none");
   });
 });
