@@ -67,7 +67,8 @@ const server = app.listen(port, host, () => {
   const url = process.env.TESSERA_BASE_URL || `http://localhost:${address.port}`;
   console.log(`\n  Tessera demo ready: ${url}\n`);
   if (started.mail === "outbox") console.log(`  Mails go to the dev outbox: ${url}/dev/outbox`);
-  if (started.mail === "disabled") warnMailDisabled();
+  // TESSERA_MAIL=disabled: which mails will reach nobody, where an operator reads it at start.
+  if (started.mail === "disabled") console.warn(build.entry.module.MAIL_DISABLED_WARNING);
   if (!isProduction) {
     const { uri, name } = started.database;
     console.log(`  Database: ${uri} (database ${name}); from a terminal in the repository's root:`);
@@ -95,18 +96,6 @@ function refuseToStart(error) {
   console.error(`remix-demo cannot start: ${error.message}`);
   vite?.close();
   process.exit(1);
-}
-
-/** TESSERA_MAIL=disabled: which mails will not reach anyone, where an operator reads it at start. */
-function warnMailDisabled() {
-  console.warn(
-    [
-      "  WARNING: mail is disabled (TESSERA_MAIL=disabled). These mails will be lost:",
-      "    email verification, password reset, email change confirmation and notice, account",
-      "    deletion confirmation, organization invitations, emailed two-factor codes, API keys",
-      "    revoked notices. Set SMTP_URL to send them.",
-    ].join("\n"),
-  );
 }
 
 const shutdown = () => {

@@ -15,7 +15,11 @@ import { translatorFor } from "./lib/i18n.server";
 import { NonceProvider } from "./lib/nonce";
 import { applySecurityHeaders, createNonce } from "./lib/security-headers.server";
 
-/** server.js's check of forms sent from another site (it cannot import the core's TypeScript source). */
+/**
+ * For server.js, which cannot import the core's TypeScript source: the check of forms sent from
+ * another site, and the warning of a start with TESSERA_MAIL=disabled.
+ */
+export { MAIL_DISABLED_WARNING } from "@tessera/auth-core";
 export { CROSS_SITE_REFUSED_PATH, isCrossSiteForm } from "@tessera/auth-core/remix";
 /** Called by server.js before it listens: database, migrations and demo data are ready first. */
 export { getAppAuth as startApp } from "./auth.server";

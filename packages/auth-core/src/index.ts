@@ -79,9 +79,13 @@ export type {
   TypedCallInput,
 } from "./http/api.ts";
 export {
+  chooseMailDelivery,
   createDevOutbox,
   createSmtpMailer,
   type DevOutbox,
+  MAIL_DISABLED_WARNING,
+  type MailDelivery,
+  type MailDeliverySettings,
   type Mailer,
   type MailMessage,
 } from "./mail/index.ts";

@@ -12,11 +12,13 @@
 import { resolve } from "node:path";
 import {
   type Auth,
+  chooseMailDelivery,
   createAuth,
   createDevOutbox,
   createSmtpMailer,
   type DevOutbox,
   isAuthError,
+  MAIL_DISABLED_WARNING,
   type Mailer,
 } from "@tessera/auth-core";
 import { createRemixAuth } from "@tessera/auth-core/remix";
@@ -62,7 +64,7 @@ async function createAppAuth(): Promise<AppAuth> {
     throw new AppConfigError(
       "MONGODB_URI must be set in production: the MongoDB server's URI (development starts a database itself).",
     );
-  const mailer = options.mailer ?? productionMailer();
+  const mailer = options.mailer ?? mailerFromEnvironment();
   if (!uri) {
     // A development dependency: imported only when it is used.
     const { startDevDatabase } = await import("@tessera/dev-db");
@@ -81,32 +83,25 @@ async function createAppAuth(): Promise<AppAuth> {
 }
 
 /**
- * Outside development mails go over SMTP (SMTP_URL, from TESSERA_MAIL_FROM), or nowhere with
- * TESSERA_MAIL=disabled; never into the log, where a link would let whoever reads it in
- * (docs/security.md). Undefined in development: the dev outbox.
+ * The core's rule (chooseMailDelivery, shared with the demo app): SMTP when SMTP_URL is set (from
+ * TESSERA_MAIL_FROM), nowhere with TESSERA_MAIL=disabled, and production refuses to run without
+ * either; never into the log, where a link would let whoever reads it in (docs/security.md).
+ * Undefined: the dev outbox.
  */
-function productionMailer(): Mailer | undefined {
-  const setting = process.env.TESSERA_MAIL?.trim();
-  if (setting && setting !== "disabled")
-    throw new AppConfigError(`TESSERA_MAIL must be unset or "disabled", not "${setting}"`);
-  const url = process.env.SMTP_URL?.trim();
-  if (setting !== "disabled" && url)
-    return createSmtpMailer({ url, from: process.env.TESSERA_MAIL_FROM?.trim() || "no-reply@localhost" });
-  if (!isProduction) return undefined;
-  if (setting !== "disabled")
-    throw new AppConfigError(
-      "SMTP_URL must be set in production (smtp://user:pass@host:587 or smtps://…:465): without it " +
-        "no verification, password reset or invitation mail reaches anyone. To run without mail " +
-        "on purpose, set TESSERA_MAIL=disabled.",
-    );
-  console.warn(
-    [
-      "  WARNING: mail is disabled (TESSERA_MAIL=disabled). These mails will be lost:",
-      "    email verification, password reset, email change confirmation and notice, account",
-      "    deletion confirmation, organization invitations, emailed two-factor codes, API keys",
-      "    revoked notices. Set SMTP_URL to send them.",
-    ].join("\n"),
-  );
+function mailerFromEnvironment(): Mailer | undefined {
+  const chosen = chooseMailDelivery({
+    mail: process.env.TESSERA_MAIL,
+    smtpUrl: process.env.SMTP_URL,
+    isProduction,
+  });
+  if (chosen.refusal !== undefined) throw new AppConfigError(chosen.refusal);
+  if (chosen.delivery === "outbox") return undefined;
+  if (chosen.delivery === "smtp")
+    return createSmtpMailer({
+      url: process.env.SMTP_URL?.trim() ?? "",
+      from: process.env.TESSERA_MAIL_FROM?.trim() || "no-reply@localhost",
+    });
+  console.warn(MAIL_DISABLED_WARNING);
   return {
     send: async (message) => {
       console.warn(`mail not sent (TESSERA_MAIL=disabled): ${message.kind}`);

@@ -1,4 +1,4 @@
-import type { SocialProviderOptions } from "@tessera/auth-core";
+import { chooseMailDelivery, type SocialProviderOptions } from "@tessera/auth-core";
 
 /** Used only outside production: sessions signed with it can be forged by anyone who reads this file. */
 const DEV_SECRET = "remix-demo-dev-secret-NOT-FOR-PRODUCTION";
@@ -47,7 +47,7 @@ export function readAppEnv(env: NodeJS.ProcessEnv): AppEnv {
     mongoUri: env.MONGODB_URI?.trim() || undefined,
     dbName: env.TESSERA_DB_NAME?.trim() || undefined,
     smtpUrl,
-    mail: readMailDelivery(env.TESSERA_MAIL?.trim(), smtpUrl, isProduction),
+    mail: readMailDelivery(env, isProduction),
     mailFrom: env.TESSERA_MAIL_FROM?.trim() || "Tessera demo <no-reply@localhost>",
     dataDir: env.DEMO_DATA_DIR?.trim() || ".data",
     seed: env.DEMO_SEED ? env.DEMO_SEED !== "0" : !isProduction,
@@ -56,29 +56,11 @@ export function readAppEnv(env: NodeJS.ProcessEnv): AppEnv {
   };
 }
 
-/**
- * In production there is no outbox anyone can read (/dev/outbox answers 404 there), so a missing
- * SMTP_URL is refused rather than every verification, reset and invitation mail silently lost;
- * TESSERA_MAIL=disabled says that losing them is intended.
- */
-function readMailDelivery(
-  setting: string | undefined,
-  smtpUrl: string | undefined,
-  isProduction: boolean,
-): AppEnv["mail"] {
-  if (setting && setting !== "disabled") {
-    throw new AppConfigError(`TESSERA_MAIL must be unset or "disabled", not "${setting}"`);
-  }
-  if (setting === "disabled") return "disabled";
-  if (smtpUrl) return "smtp";
-  if (isProduction) {
-    throw new AppConfigError(
-      "SMTP_URL must be set in production (smtp://user:pass@host:587 or smtps://…:465): without it " +
-        "no verification, password reset or invitation mail reaches anyone. To run without mail " +
-        "on purpose, set TESSERA_MAIL=disabled.",
-    );
-  }
-  return "outbox";
+/** The core's rule (chooseMailDelivery), shared with the app `tessera create` writes. */
+function readMailDelivery(env: NodeJS.ProcessEnv, isProduction: boolean): AppEnv["mail"] {
+  const chosen = chooseMailDelivery({ mail: env.TESSERA_MAIL, smtpUrl: env.SMTP_URL, isProduction });
+  if (chosen.refusal !== undefined) throw new AppConfigError(chosen.refusal);
+  return chosen.delivery;
 }
 
 /** A provider is configured when both its client id and secret are set (GITHUB_CLIENT_ID, GITHUB_CLIENT_SECRET). */
