@@ -20,12 +20,18 @@ import { twoFactorRedirectSchema } from "./two-factor.ts";
 
 export type { AuthenticationOptions, Passkey, RegistrationOptions } from "./passkey-models.ts";
 
-/** base64url as WebAuthn's JSON encodings carry binary values; bounded so no body is parsed for long. */
+/**
+ * base64url as WebAuthn's JSON encodings carry binary values; bounded so no body is parsed for long.
+ * Trailing "=" padding is accepted and dropped: WebAuthn L3 §5.1 omits it, but some clients send it
+ * (recorded responses in features/passkey/conformance-vectors.json), and a credential id or user
+ * handle is then compared as the unpadded text it is stored as.
+ */
 const base64url = (max: number) =>
   z
     .string()
     .max(max)
-    .regex(/^[A-Za-z0-9_-]*$/);
+    .regex(/^[A-Za-z0-9_-]*={0,2}$/)
+    .overwrite((value) => value.replace(/=+$/, ""));
 const passkeyIdField = z.string().regex(/^[0-9a-f]{24}$/);
 /** A passkey's label; "" is no label. */
 const passkeyNameField = z.string().trim().max(100);
