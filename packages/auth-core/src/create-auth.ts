@@ -3,7 +3,7 @@ import type { AuthContext, CookieNames } from "./context.ts";
 import { openCollections } from "./db/collections.ts";
 import { connectDatabase } from "./db/connect.ts";
 import { ListingCache } from "./db/listing-cache.ts";
-import { CORE_MIGRATIONS, runMigrations } from "./db/migrations/index.ts";
+import { CORE_MIGRATIONS, type MigrationSteps, runMigrations } from "./db/migrations/index.ts";
 import {
   assertApiKeyCallerAllowed,
   deleteUserApiKeyData,
@@ -18,6 +18,7 @@ import { clearSignInFailures } from "./features/sign-in-throttle/index.ts";
 import { dropUnprovenProviderAccounts } from "./features/social/index.ts";
 import { createProviders } from "./features/social/providers/index.ts";
 import { deleteUserTwoFactorData, gateSessionMint } from "./features/two-factor/index.ts";
+import { enterEveryUser } from "./features/users/index.ts";
 import { createApi, type TypedApi } from "./http/api.ts";
 import type { CallerResolvers } from "./http/caller.ts";
 import type { AnyEndpoint } from "./http/define-endpoint.ts";
@@ -53,6 +54,12 @@ export const coreCallerResolvers: CallerResolvers = {
   readCachedSession,
   isSessionFresh,
 };
+
+/**
+ * What the data migrations are handed (db/ imports no feature): the owners' functions that write
+ * their documents. Also operator.ts migrateStepByStep.
+ */
+export const coreMigrationSteps: MigrationSteps = { enterEveryUser };
 
 function cookieNames(prefix: string, secure: boolean): CookieNames {
   const full = (name: string) => `${secure ? "__Secure-" : ""}${prefix}.${name}`;
@@ -106,7 +113,7 @@ export function createAuth(input: AuthOptions): Auth {
     handler: createHandler(context, endpoints, rateLimiter, coreCallerResolvers),
     api: createApi<CoreEndpoint>(context, endpoints, coreCallerResolvers, rateLimiter),
     endpoints,
-    migrate: () => runMigrations(collections, CORE_MIGRATIONS, context.now),
+    migrate: () => runMigrations(collections, CORE_MIGRATIONS, context.now, coreMigrationSteps),
     cleanup: () => cleanupExpired(context),
     close: () => database.close(),
     context,

@@ -6,7 +6,7 @@
  */
 import type { AdminUser } from "./contracts/admin-models.ts";
 import type { UserExport } from "./contracts/user-export.ts";
-import type { Auth } from "./create-auth.ts";
+import { type Auth, coreMigrationSteps } from "./create-auth.ts";
 import { type ObjectId, parseId } from "./db/ids.ts";
 import { CORE_MIGRATIONS, readAppliedMigrations, runMigrations } from "./db/migrations/index.ts";
 import { AuthError } from "./errors/auth-error.ts";
@@ -114,7 +114,9 @@ export async function migrateStepByStep(auth: Auth, onStart: (id: string) => voi
   for (const { id } of pending) {
     onStart(id);
     const migration = CORE_MIGRATIONS.find((candidate) => candidate.id === id)!;
-    applied.push(...(await runMigrations(auth.context.collections, [migration], auth.context.now)));
+    applied.push(
+      ...(await runMigrations(auth.context.collections, [migration], auth.context.now, coreMigrationSteps)),
+    );
   }
   return applied;
 }

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { signUp, TestBrowser } from "#test/browser.ts";
 import { createTestAuth, type TestAuth } from "#test/test-auth.ts";
+import { coreMigrationSteps } from "../../create-auth.ts";
 import { deleteAccountIdentifier } from "../../features/deletion/rules.ts";
 import { resetPasswordIdentifier } from "../../features/password/rules.ts";
 import { hashStoredTokens } from "./0007-hash-stored-tokens.ts";
@@ -55,7 +56,7 @@ describe("0007-hash-stored-tokens", () => {
       `reset-password:${INERT_TOKEN}`,
     ].sort();
     expect(await identifiers()).toEqual(expected);
-    await hashStoredTokens.up(t.auth.context.collections, t.now());
+    await hashStoredTokens.up(t.auth.context.collections, t.now(), coreMigrationSteps);
     expect(await identifiers()).toEqual(expected);
   });
 
@@ -63,9 +64,9 @@ describe("0007-hash-stored-tokens", () => {
     t = await createTestAuth();
     const res = await signUp(new TestBrowser(t.auth), { email: "ada@example.com" });
     await insertOldRows(res.body.user.id);
-    await hashStoredTokens.up(t.auth.context.collections, t.now());
+    await hashStoredTokens.up(t.auth.context.collections, t.now(), coreMigrationSteps);
     // The upgrade runs every later migration too: 0009 moves the rows to their keyed _id.
-    await keyedLookups.up(t.auth.context.collections, t.now());
+    await keyedLookups.up(t.auth.context.collections, t.now(), coreMigrationSteps);
     const browser = new TestBrowser(t.auth);
     const reset = await browser.post("/reset-password", {
       token: RESET_TOKEN,

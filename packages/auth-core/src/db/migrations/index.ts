@@ -9,12 +9,12 @@ import { apiKeyIndexes } from "./0006-api-key-indexes.ts";
 import { hashStoredTokens } from "./0007-hash-stored-tokens.ts";
 import { activeTeamIndex } from "./0008-active-team-index.ts";
 import { keyedLookups } from "./0009-keyed-lookups.ts";
-import { userTimeline } from "./0010-user-timeline.ts";
+import { timelineEntries } from "./0010-user-timeline.ts";
 import { userExportIndexes } from "./0011-user-export-indexes.ts";
 import { passkeyIndexes } from "./0012-passkey-indexes.ts";
-import type { Migration } from "./types.ts";
+import type { Migration, MigrationSteps } from "./types.ts";
 
-export type { Migration } from "./types.ts";
+export type { Migration, MigrationSteps } from "./types.ts";
 
 /** In order. Feature areas append theirs here; ids are never renumbered. */
 export const CORE_MIGRATIONS: readonly Migration[] = [
@@ -27,7 +27,7 @@ export const CORE_MIGRATIONS: readonly Migration[] = [
   hashStoredTokens,
   activeTeamIndex,
   keyedLookups,
-  userTimeline,
+  timelineEntries,
   userExportIndexes,
   passkeyIndexes,
 ];
@@ -45,12 +45,13 @@ export async function runMigrations(
   collections: Collections,
   migrations: readonly Migration[],
   now: () => Date,
+  steps: MigrationSteps,
 ): Promise<string[]> {
   const done = await readAppliedMigrations(collections);
   const applied: string[] = [];
   for (const migration of migrations) {
     if (done.has(migration.id)) continue;
-    await migration.up(collections, now());
+    await migration.up(collections, now(), steps);
     try {
       await collections.migrations.insertOne({ _id: migration.id, appliedAt: now() });
     } catch (error) {

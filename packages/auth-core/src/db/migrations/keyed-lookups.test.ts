@@ -2,6 +2,7 @@ import { type Document, ObjectId } from "mongodb";
 import { afterEach, describe, expect, it } from "vitest";
 import { SESSION_COOKIE, signUp, TestBrowser } from "#test/browser.ts";
 import { createTestAuth, type TestAuth } from "#test/test-auth.ts";
+import { coreMigrationSteps } from "../../create-auth.ts";
 import { resetPasswordIdentifier } from "../../features/password/rules.ts";
 import { keyedId } from "../ids.ts";
 import { keyedLookups } from "./0009-keyed-lookups.ts";
@@ -109,7 +110,7 @@ describe("0009-keyed-lookups", () => {
     const old = (await t.db.collection("sessions").findOne({}))!;
     await t.db.collection("sessions").dropIndex("token_unique");
     await t.db.collection("sessions").insertOne({ ...old, _id: keyedId("session", old.token) });
-    await keyedLookups.up(t.auth.context.collections, t.now());
+    await keyedLookups.up(t.auth.context.collections, t.now(), coreMigrationSteps);
     const after = await t.db.collection("sessions").find({}).toArray();
     expect(after.map((doc) => doc._id.toHexString())).toEqual([keyedId("session", old.token).toHexString()]);
     const snapshot = async () => ({
@@ -118,7 +119,7 @@ describe("0009-keyed-lookups", () => {
       claims: await t.db.collection("emailClaims").find({}).sort({ _id: 1 }).toArray(),
     });
     const first = await snapshot();
-    await keyedLookups.up(t.auth.context.collections, t.now());
+    await keyedLookups.up(t.auth.context.collections, t.now(), coreMigrationSteps);
     expect(await snapshot()).toEqual(first);
   });
 });

@@ -2,7 +2,6 @@ import { ObjectId } from "mongodb";
 import { beforeEach, describe, expect, it } from "vitest";
 import { createCast, type Person, signUpPerson } from "#test/admin.ts";
 import { type TestAuth, useFreshTestAuth } from "#test/test-auth.ts";
-import { userTimeline } from "../../db/migrations/0010-user-timeline.ts";
 import { PREFIX_SEARCH_LIMIT } from "../users/listing.ts";
 
 /**
@@ -154,11 +153,16 @@ describe("admin list-users from the users' timeline", () => {
   });
 
   it("migration 0010 enters every user of an older database", async () => {
+    // A database from before the timeline: no entries, and 0010 not recorded as applied.
+    const unapply = () =>
+      t.db.collection<{ _id: string }>("_migrations").deleteOne({ _id: "0010-user-timeline" });
     await timeline().deleteMany({});
-    await userTimeline.up(t.auth.context.collections, t.now());
+    await unapply();
+    expect(await t.auth.migrate()).toEqual(["0010-user-timeline"]);
     expect(await timeline().countDocuments({})).toBe(7);
     expect(emails(await list())).toEqual(await stored(-1));
-    await userTimeline.up(t.auth.context.collections, t.now());
+    await unapply();
+    expect(await t.auth.migrate()).toEqual(["0010-user-timeline"]);
     expect(await timeline().countDocuments({})).toBe(7);
   });
 });

@@ -24,6 +24,7 @@ export {
 } from "./listing.ts";
 export {
   type EmailClaimGaps,
+  enterEveryUser,
   findTimelineGaps,
   reconcileUserTimeline,
   repairEmailClaims,

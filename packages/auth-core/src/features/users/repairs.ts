@@ -1,12 +1,12 @@
 import type { Collections } from "../../db/collections.ts";
-import type { UserTimelineDoc } from "../../db/documents.ts";
+import type { UserDoc, UserTimelineDoc } from "../../db/documents.ts";
 import type { ObjectId } from "../../db/ids.ts";
 import { timelineIdOf } from "../../db/ids.ts";
 import { bumpUsersListing } from "../../db/listing-version.ts";
-import { enterEveryUser } from "../../db/migrations/0010-user-timeline.ts";
 import { deleteClaims, pointClaimsAt, readClaims } from "./claims-store.ts";
 import { countAllUsers, findPresentUserIds, NOBODY, readUserAddresses, readUserSignUps } from "./store.ts";
 import {
+  addManyToTimeline,
   countTimelineEntries,
   readEntriesBefore,
   readEntryIds,
@@ -80,8 +80,8 @@ export async function reconcileUserTimeline(collections: Collections, now: Date)
  * The timeline's one repair (cleanup, `tessera doctor --fix`): enters every user that has no entry
  * and removes the settled entries whose user is gone (a cut between the entry and the user insert,
  * or between the user delete and the entry's). Then the users' listing is bumped, once: which reads
- * answer list-users changed (the timeline's or the users collection's own). The entries are entered
- * by migration 0010's enterEveryUser, which cannot bump, so the bump is here rather than per write.
+ * answer list-users changed (the timeline's or the users collection's own). enterEveryUser does not
+ * bump (migration 0010 runs it too, before any listing is read), so the bump is here.
  */
 export async function repairUserTimeline(
   collections: Collections,
@@ -111,6 +111,23 @@ export async function repairUserTimeline(
   if (batch.length > 0) await removeOrphans();
   if (entered + removed > 0) await bumpUsersListing(collections);
   return { entered, removed };
+}
+
+/**
+ * Enters every user that has no timeline entry; an entry already there is left as it is. Answers how
+ * many it wrote. Also migration 0010 (db/migrations/0010-user-timeline.ts), which create-auth.ts
+ * hands it: the timeline of a database from before the timeline.
+ */
+export async function enterEveryUser(collections: Collections): Promise<number> {
+  let written = 0;
+  let batch: Pick<UserDoc, "_id" | "createdAt">[] = [];
+  for await (const user of readUserSignUps(collections)) {
+    batch.push(user);
+    if (batch.length < BATCH) continue;
+    written += await addManyToTimeline(collections, batch);
+    batch = [];
+  }
+  return written + (batch.length > 0 ? await addManyToTimeline(collections, batch) : 0);
 }
 
 /** Timeline ids below this are settled: no sign-up between its two writes can still own them. */

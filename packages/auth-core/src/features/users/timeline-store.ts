@@ -26,15 +26,19 @@ export async function addToTimeline(
   );
 }
 
-/** The entries of users written in bulk (store.ts insertUsersInBulk); those present stay. */
+/**
+ * The entries of `users` (store.ts insertUsersInBulk, repairs.ts enterEveryUser); those present stay.
+ * Answers how many it wrote.
+ */
 export async function addManyToTimeline(
   collections: Collections,
   users: readonly Pick<UserDoc, "_id" | "createdAt">[],
-): Promise<void> {
-  await insertManyIgnoringDuplicates(
+): Promise<number> {
+  const refused = await insertManyIgnoringDuplicates(
     collections.userTimeline,
     users.map((user) => ({ _id: timelineIdOf(user.createdAt, user._id), userId: user._id })),
   );
+  return users.length - refused.size;
 }
 
 export async function removeFromTimeline(
