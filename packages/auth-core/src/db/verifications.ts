@@ -4,6 +4,7 @@ import { isDuplicateKeyError } from "./connect.ts";
 import type { VerificationDoc } from "./documents.ts";
 import { verificationIdOf } from "./ids.ts";
 import { startsWith } from "./prefix.ts";
+import { upsertRetryingRace } from "./upsert.ts";
 
 /**
  * The owner of `verifications`, a table every feature keeps keyed rows in: one-time tokens
@@ -58,6 +59,23 @@ export async function insertVerificationIfAbsent(
     if (isDuplicateKeyError(error)) return false;
     throw error;
   }
+}
+
+/**
+ * Writes the row of `identifier`, replacing whatever it held (one command: an upsert by `_id`). Of
+ * concurrent writers the last one's row stands; a lost insert race is retried as the replacement it is.
+ */
+export async function replaceVerification(
+  collections: Collections,
+  identifier: string,
+  value: string,
+  expiresAt: Date,
+  now: Date,
+): Promise<void> {
+  const doc = verificationDoc(identifier, value, expiresAt, now);
+  await upsertRetryingRace(() =>
+    collections.verifications.replaceOne(byIdentifier(identifier), doc, { upsert: true }),
+  );
 }
 
 /** Reads without consuming; null when missing or expired. */

@@ -2,6 +2,7 @@ import { timingSafeEqual } from "node:crypto";
 import type { AuthContext } from "../../context.ts";
 import { sha256Base64Url } from "../../crypto/index.ts";
 import type { UserDoc, VerificationDoc } from "../../db/documents.ts";
+import { parseId } from "../../db/ids.ts";
 import { type Granted, granted, type Refused, refused } from "../../errors/refusal.ts";
 import type { CookieJar } from "../../http/cookie-jar.ts";
 import {
@@ -10,7 +11,7 @@ import {
   readKnownDevice,
   type SignInRefused,
 } from "../sign-in-throttle/index.ts";
-import { findUserByEmail } from "../users/index.ts";
+import { findUserByEmail, findUserById } from "../users/index.ts";
 import {
   attemptPrefix,
   isCodeShaped,
@@ -28,7 +29,7 @@ export type CodeRefusal = Refused<"INVALID_OTP" | "OTP_EXPIRED" | "TOO_MANY_ATTE
 
 export interface AcceptedCode {
   record: MailedRecord;
-  /** The address's user when the code was checked; null for an address nobody has (a sign-up). */
+  /** The user the code signs in (findRecordHolder); null for an address nobody has (a sign-up). */
   user: UserDoc | null;
   /** The known-device id the cookie names for this user (the sign-in remembers it). */
   device: string | null;
@@ -37,13 +38,13 @@ export interface AcceptedCode {
 /**
  * Checks a mailed code (docs/passwordless.md "Codes"). In order: the record of the purpose and
  * address (none: INVALID_OTP; past its time: OTP_EXPIRED); the account's sign-in throttle
- * (features/sign-in-throttle: its delays and lock hold for codes as for passwords); one of the
- * code's tries, claimed before the code is looked at, so parallel guesses never get more than
- * `allowedAttempts` comparisons (none left: TOO_MANY_ATTEMPTS, and the record dies — its link too);
- * the MAC, compared in constant time. `consume`: the record is taken (once, of any number of
- * concurrent right answers); else it stays for the call that uses it (check-verification-otp), and
- * the right answer's try is given back.
- * An address nobody has goes through the same steps.
+ * (features/sign-in-throttle: its delays and lock hold for codes as for passwords), on the account
+ * the record was mailed for; one of the code's tries, claimed before the code is looked at, so
+ * parallel guesses never get more than `allowedAttempts` comparisons (none left: TOO_MANY_ATTEMPTS,
+ * and the record dies — its link too); the MAC, compared in constant time. `consume`: the record is
+ * taken (once, of any number of concurrent right answers); else it stays for the call that uses it
+ * (check-verification-otp), and the right answer's try is given back.
+ * An address nobody has goes through the same steps; its user is looked up only for a right code.
  */
 export async function acceptMailedCode(
   auth: AuthContext,
@@ -52,15 +53,15 @@ export async function acceptMailedCode(
 ): Promise<Granted<AcceptedCode> | CodeRefusal> {
   const { purpose, email, code } = request;
   if (!isCodeShaped(code)) return refused("INVALID_OTP");
-  const user = await findUserByEmail(auth.collections, email);
   const identifier = recordIdentifier(auth.options.secret, purpose, email);
   const row = await findAnyRow(auth.collections, identifier);
   const record = row ? parseRecord(row.value) : null;
   if (!row || !record) return refused("INVALID_OTP");
   const now = auth.now();
   if (record.codeExpiresAt <= now.getTime()) return refused("OTP_EXPIRED");
-  const device = readKnownDevice(auth, cookies, user?._id ?? null);
-  const admitted = await admitSignInAttempt(auth, { userId: user?._id ?? null, email }, device);
+  const userId = parseId(record.userId);
+  const device = readKnownDevice(auth, cookies, userId);
+  const admitted = await admitSignInAttempt(auth, { userId, email }, device);
   if (!admitted.ok) return admitted;
   const { allowedAttempts } = auth.options.emailOTP;
   const until = new Date(record.codeExpiresAt);
@@ -72,14 +73,29 @@ export async function acceptMailedCode(
   const given = Buffer.from(macCode(auth.options.secret, record.nonce, code));
   const stored = Buffer.from(record.code);
   if (given.length !== stored.length || !timingSafeEqual(given, stored)) return refused("INVALID_OTP");
-  if (!request.consume) {
+  // A right code: independent writes and the read of its user go together (one round trip).
+  const [isTaken, user] = await Promise.all([
     // A right answer that leaves the code for the call that uses it gives its try back: "check,
     // then use" must not cost two tries (docs/passwordless.md "Codes"). Claimed before the compare,
     // released only after a right one: parallel wrong guesses still get at most allowedAttempts.
-    await deleteRow(auth.collections, slot);
-  } else if (!(await takeRecord(auth.collections, row))) return refused("INVALID_OTP");
-  if (user) await clearSignInFailures(auth, user._id);
-  return granted({ record, user, device });
+    request.consume ? takeRecord(auth.collections, row) : deleteRow(auth.collections, slot).then(() => true),
+    findRecordHolder(auth, record),
+    userId && clearSignInFailures(auth, userId),
+  ]);
+  if (!isTaken) return refused("INVALID_OTP");
+  return granted({ record, user, device: user && userId?.equals(user._id) ? device : null });
+}
+
+/**
+ * The user a spent record signs in: the one it was mailed for while that user still holds the
+ * address (one read by `_id`), else whoever holds it now (a sign-up or address change since the
+ * mail), null for nobody.
+ */
+export async function findRecordHolder(auth: AuthContext, record: MailedRecord): Promise<UserDoc | null> {
+  const userId = parseId(record.userId);
+  const mailedTo = userId ? await findUserById(auth.collections, userId) : null;
+  if (mailedTo?.email === record.email) return mailedTo;
+  return findUserByEmail(auth.collections, record.email);
 }
 
 /**
@@ -107,7 +123,11 @@ export async function findLiveLink(
 /** Uses a mailed link up (with its code): of concurrent uses exactly one gets the record. */
 export async function takeLink(auth: AuthContext, token: string): Promise<MailedRecord | null> {
   const live = await findLiveLink(auth, token);
-  if (!live || !(await takeRecord(auth.collections, live.row))) return null;
-  await deleteRow(auth.collections, linkIdentifier(sha256Base64Url(token)));
-  return live.record;
+  if (!live) return null;
+  // The link's row goes whoever wins the record: a lost take means it was spent or replaced.
+  const [isTaken] = await Promise.all([
+    takeRecord(auth.collections, live.row),
+    deleteRow(auth.collections, linkIdentifier(sha256Base64Url(token))),
+  ]);
+  return isTaken ? live.record : null;
 }

@@ -170,6 +170,30 @@ describe("codes", () => {
     t.advance(1);
     expect((await signInWithCode(code)).status).toBe(200);
   });
+
+  it("a code shares its account's throttle with the password, and its success clears the account's failures", async () => {
+    await openAuth(PASSWORDLESS, { frozen: true });
+    const { id } = await signUpUser(t, { email: EMAIL, emailVerified: true });
+    for (let i = 0; i < 5; i++) {
+      const res = await new TestBrowser(t.auth).post("/sign-in/email", {
+        email: EMAIL,
+        password: "not-the-password",
+      });
+      expect(res.status).toBe(401);
+    }
+    const code = await requestCode();
+    const res = await signInWithCode(code);
+    expect({ status: res.status, body: res.body }).toEqual({
+      status: 429,
+      body: { code: "ACCOUNT_TEMPORARILY_LOCKED", message: expect.any(String) },
+    });
+    t.advance(1);
+    expect((await signInWithCode(code)).status).toBe(200);
+    const failures = await t.db
+      .collection("verifications")
+      .countDocuments({ identifier: { $regex: `^sign-in-attempt:${id}:` } });
+    expect(failures).toBe(0);
+  });
 });
 
 describe("verify-email, check and reset by code", () => {

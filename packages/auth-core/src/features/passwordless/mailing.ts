@@ -32,16 +32,15 @@ interface Issued {
  * Stores the record of one mail, replacing the address's previous one (its link and code stop
  * working), and the link's row. The code is always drawn and the link row written whenever magic
  * links are on, for an address nobody has too, so every address costs the same commands; a part
- * the mail will not carry is stored so that nothing can match it. Null when a concurrent request's
- * record won.
+ * the mail will not carry is stored so that nothing can match it.
  */
 async function issueRecord(
   auth: AuthContext,
   purpose: MailedPurpose,
   email: string,
   parts: { link: boolean; code: boolean },
-  signUp: { name: string | null; language: string | null },
-): Promise<Issued | null> {
+  holder: { userId: string | null; name: string | null; language: string | null },
+): Promise<Issued> {
   const now = auth.now();
   const { secret } = auth.options;
   const nonce = randomBytes(16).toString("base64url");
@@ -57,11 +56,11 @@ async function issueRecord(
     codeExpiresAt,
     link: parts.link ? sha256Base64Url(token) : null,
     linkExpiresAt,
-    ...signUp,
+    ...holder,
   };
   const id = recordIdentifier(secret, purpose, email);
   const expiresAt = new Date(Math.max(codeExpiresAt, linkExpiresAt));
-  if (!(await replaceRecord(auth.collections, id, serializeRecord(record), expiresAt, now))) return null;
+  await replaceRecord(auth.collections, id, serializeRecord(record), expiresAt, now);
   // With magic links off no mail of any address carries a link: skipping its row depends on the
   // options alone, so every address still costs the same commands.
   if (auth.options.magicLink.enabled)
@@ -86,8 +85,9 @@ export async function mailSignIn(
   if (!(await admitMail(auth, "sign-in-link", email, request.sender))) return;
   const parts = signInMailParts(auth.options, user !== null);
   const language = user ? (user.language ?? null) : (request.language ?? null);
-  const issued = await issueRecord(auth, "sign-in", email, parts, { name: request.name ?? null, language });
-  if (!issued || (!parts.link && !parts.code)) return;
+  const holder = { userId: user?._id.toHexString() ?? null, name: request.name ?? null, language };
+  const issued = await issueRecord(auth, "sign-in", email, parts, holder);
+  if (!parts.link && !parts.code) return;
   const url = parts.link
     ? apiLink(auth, "/magic-link/verify", {
         token: issued.token,
@@ -135,9 +135,9 @@ export async function mailCode(
     purpose,
     email,
     { link: false, code: mailed },
-    { name: null, language: null },
+    { userId: user?._id.toHexString() ?? null, name: null, language: null },
   );
-  if (!issued || !user || !mailed) return;
+  if (!user || !mailed) return;
   const hook = auth.options.emailOTP.sendVerificationOTP;
   await dispatchMail(
     auth,

@@ -26,8 +26,7 @@ describe("database commands per request", () => {
       ...USER_BY_EMAIL,
       "insert:mailLimits", // the sender's slot for the mailbox
       "insert:mailLimits", // the mailbox's slot from everyone
-      "delete:verifications", // the address's previous record
-      "insert:verifications", // the new record
+      "update:verifications", // the new record replacing the address's previous one (one upsert)
       "insert:verifications", // the link's row
     ]);
   });

@@ -52,6 +52,11 @@ export function macCode(secret: string, nonce: string, code: string): string {
 export interface MailedRecord {
   nonce: string;
   email: string;
+  /**
+   * The address's user when the mail was asked for (hex id), null for nobody: a try at the code is
+   * throttled on that account without looking the address up first (checks.ts).
+   */
+  userId: string | null;
   /** macCode of the mailed code; the MAC of a non-code when the mail carried none (no code matches). */
   code: string;
   codeExpiresAt: number;
@@ -75,7 +80,7 @@ export function parseRecord(value: string): MailedRecord | null {
     const isTextOrNull = (key: string) => parsed[key] === null || isText(key);
     if (!isText("nonce") || !isText("email") || !isText("code") || !isTextOrNull("link")) return null;
     if (typeof parsed.codeExpiresAt !== "number" || typeof parsed.linkExpiresAt !== "number") return null;
-    if (!isTextOrNull("name") || !isTextOrNull("language")) return null;
+    if (!isTextOrNull("name") || !isTextOrNull("language") || !isTextOrNull("userId")) return null;
     return parsed as unknown as MailedRecord;
   } catch {
     return null;

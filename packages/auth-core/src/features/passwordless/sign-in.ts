@@ -19,17 +19,18 @@ export type MailSignInRefusal = Refused<"BANNED_USER" | "SIGNUP_DISABLED" | "UNA
 /**
  * Signs in the owner of a mailbox that a spent link or code proved (docs/passwordless.md), through
  * the session pipeline like every sign-in: ban check, then the second-factor gate. An address
- * nobody has is signed up — through users' createUser, as any sign-up: its address claim, its hooks,
- * verified — unless `signUpDisabled`. A banned user is refused before anything changes.
+ * nobody has (`holder` null: checks.ts findRecordHolder) is signed up — through users' createUser, as
+ * any sign-up: its address claim, its hooks, verified — unless `signUpDisabled`. A banned user is
+ * refused before anything changes.
  */
 export async function signInMailboxOwner(
   auth: AuthContext,
   request: SessionRequest,
   record: MailedRecord,
-  found: UserDoc | null,
+  holder: UserDoc | null,
   options: { signUpDisabled: boolean; name?: string | undefined; rememberMe: boolean },
 ): Promise<Granted<MailSignIn> | MailSignInRefusal> {
-  let user = found ?? (await findUserByEmail(auth.collections, record.email));
+  let user = holder;
   if (!user) {
     if (options.signUpDisabled) return refused("SIGNUP_DISABLED");
     const created = await signUpMailboxOwner(auth, record, options.name);

@@ -6,18 +6,19 @@ import {
   findVerification,
   findVerificationRow,
   insertVerificationIfAbsent,
+  replaceVerification,
 } from "../../db/verifications.ts";
 
 /**
  * The only file of features/passwordless that talks to MongoDB. Its rows live in `verifications`
  * (owner: db/verifications.ts) under the identifiers of rules.ts. FerretDB v1 does not serialise
- * concurrent compare-and-set updates, so every race here is decided by a unique insert or a delete
- * count.
+ * concurrent compare-and-set updates, so every race that must have one winner is decided by a
+ * unique insert or a delete count.
  */
 
 /**
- * Replaces the record of an identifier with a new one. False when a concurrent request stored its
- * own first: that one stands (and only its mail may go).
+ * Replaces the record of an identifier with a new one, in one command: its link and code stop
+ * working. Of concurrent requests the last write stands, as of requests one after the other.
  */
 export async function replaceRecord(
   collections: Collections,
@@ -25,9 +26,8 @@ export async function replaceRecord(
   value: string,
   expiresAt: Date,
   now: Date,
-): Promise<boolean> {
-  await deleteVerification(collections, identifier);
-  return insertVerificationIfAbsent(collections, identifier, value, expiresAt, now);
+): Promise<void> {
+  await replaceVerification(collections, identifier, value, expiresAt, now);
 }
 
 /** The link's row pointing at its record (value: the record's identifier). */

@@ -5,7 +5,7 @@ import type { ErrorCode } from "../../../errors/catalogue.ts";
 import { defineEndpoint, type RedirectResult, redirectTo } from "../../../http/define-endpoint.ts";
 import { toSession, toUser } from "../../session/index.ts";
 import { bannedUserError } from "../../users/index.ts";
-import { takeLink } from "../checks.ts";
+import { findRecordHolder, takeLink } from "../checks.ts";
 import { signInMailboxOwner } from "../sign-in.ts";
 import { assertMagicLinkEnabled } from "./guards.ts";
 import { twoFactorPageURL, withQuery } from "./redirects.ts";
@@ -29,7 +29,8 @@ export const magicLinkVerify = defineEndpoint(magicLinkVerifyContract, {
     const record = await takeLink(auth, body.token);
     if (!record) return fail("INVALID_TOKEN");
     const request = { cookies: ctx.cookies, ip: ctx.ip, userAgent: ctx.headers.get("user-agent") };
-    const outcome = await signInMailboxOwner(auth, request, record, null, {
+    const holder = await findRecordHolder(auth, record);
+    const outcome = await signInMailboxOwner(auth, request, record, holder, {
       signUpDisabled: auth.options.magicLink.disableSignUp,
       rememberMe: true,
     });
