@@ -194,6 +194,26 @@ describe("codes", () => {
       .countDocuments({ identifier: { $regex: `^sign-in-attempt:${id}:` } });
     expect(failures).toBe(0);
   });
+
+  it("a code signs in whoever holds its address when it is used: an account that moved away is not signed in", async () => {
+    await openAuth({
+      ...PASSWORDLESS,
+      user: { changeEmail: { enabled: true, verifyNewEmailFirst: false } },
+    });
+    const mover = await signUpUser(t, { email: EMAIL });
+    const code = await requestCode();
+    const moved = await mover.browser.post("/change-email", { newEmail: "moved@example.com" });
+    expect(moved.status).toBe(200);
+    const res = await signInWithCode(code);
+    expect(res.status).toBe(200);
+    expect(res.body.user).toMatchObject({ email: EMAIL, emailVerified: true });
+    expect(res.body.user.id).not.toBe(mover.id);
+    const users = await t.db
+      .collection("users")
+      .find({}, { projection: { email: 1 } })
+      .toArray();
+    expect(users.map((user) => user.email).sort()).toEqual([EMAIL, "moved@example.com"]);
+  });
 });
 
 describe("verify-email, check and reset by code", () => {
