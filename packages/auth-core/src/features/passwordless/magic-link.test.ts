@@ -235,14 +235,20 @@ describe("sign-in by link", () => {
     await openAuth(PASSWORDLESS);
     await signUpUser(t, { email: EMAIL });
     const { token } = await requestLink();
-    const res = await new TestBrowser(t.auth, "https://evil.example").post(
+    const sessionsBefore = await sessionRows();
+    const victim = new TestBrowser(t.auth, "https://evil.example");
+    const res = await victim.post(
       "/magic-link/verify",
       { token },
-      {
-        headers: { "sec-fetch-site": "cross-site" },
-      },
+      { headers: { "sec-fetch-site": "cross-site" } },
     );
-    expect(res.status).toBe(403);
+    expect({ status: res.status, body: res.body }).toEqual({
+      status: 403,
+      body: { code: "INVALID_ORIGIN", message: "Invalid origin" },
+    });
+    expect(victim.cookies.has(SESSION_COOKIE)).toBe(false);
+    expect(await sessionRows()).toBe(sessionsBefore);
+    // The token was not spent: its owner's own confirmation still signs in.
     const ok = await new TestBrowser(t.auth).post("/magic-link/verify", { token });
     expect(ok.status).toBe(200);
   });
