@@ -38,7 +38,11 @@ describe("a code sign-in's database commands", () => {
       "insert:verifications", // the code's try
     ]);
     // After the right compare, together: the record taken, the user read by id, the throttle cleared.
-    expect(signingIn.slice(4, 7).sort()).toEqual(["delete:verifications", "delete:verifications", "find:users"]);
+    expect(signingIn.slice(4, 7).sort()).toEqual([
+      "delete:verifications",
+      "delete:verifications",
+      "find:users",
+    ]);
     expect(signingIn.slice(7)).toEqual(["insert:sessions"]);
   });
 });

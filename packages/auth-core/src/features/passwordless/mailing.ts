@@ -81,8 +81,12 @@ export async function mailSignIn(
   request: { name?: string | undefined; language?: string | undefined; sender: MailSender },
   destinations: LinkDestinations,
 ): Promise<void> {
-  const user = await findUserByEmail(auth.collections, email);
-  if (!(await admitMail(auth, "sign-in-link", email, request.sender))) return;
+  // Independent: the lookup runs whether or not the limit admits, so every address costs the same.
+  const [user, isAdmitted] = await Promise.all([
+    findUserByEmail(auth.collections, email),
+    admitMail(auth, "sign-in-link", email, request.sender),
+  ]);
+  if (!isAdmitted) return;
   const parts = signInMailParts(auth.options, user !== null);
   const language = user ? (user.language ?? null) : (request.language ?? null);
   const holder = { userId: user?._id.toHexString() ?? null, name: request.name ?? null, language };
@@ -127,8 +131,11 @@ export async function mailCode(
   purpose: "email-verification" | "forget-password",
   sender: MailSender,
 ): Promise<void> {
-  const user = await findUserByEmail(auth.collections, email);
-  if (!(await admitMail(auth, "email-otp", email, sender))) return;
+  const [user, isAdmitted] = await Promise.all([
+    findUserByEmail(auth.collections, email),
+    admitMail(auth, "email-otp", email, sender),
+  ]);
+  if (!isAdmitted) return;
   const mailed = user !== null && (purpose === "forget-password" || !user.emailVerified);
   const issued = await issueRecord(
     auth,
