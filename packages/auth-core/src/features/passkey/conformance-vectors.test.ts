@@ -3,15 +3,18 @@ import { readFileSync } from "node:fs";
 import { ObjectId } from "mongodb";
 import { describe, expect, it } from "vitest";
 import { SESSION_COOKIE, signUpUser, TestBrowser } from "#test/browser.ts";
-import { authenticateOptions, PASSKEY_ERR, registerOptions } from "#test/passkey.ts";
+import { PASSKEY_ERR } from "#test/passkey.ts";
 import { type TestAuth, useFreshTestAuth } from "#test/test-auth.ts";
-import { parseCeremony, serializeCeremony } from "./rules.ts";
+import { CookieJar } from "../../http/cookie-jar.ts";
+import { issueChallenge } from "./challenge.ts";
+import type { Ceremony } from "./rules.ts";
 import { insertPasskey } from "./store.ts";
 
 /**
  * Responses recorded from real authenticators (fido-u2f, packed with and without a certificate, none,
  * tpm, android-key, android-safetynet; ES256, RS256, PS256), run through our endpoints exactly as a
- * browser would post them, against a challenge row holding the challenge each was made for
+ * browser would post them, against the challenge each was made for (issued as the options endpoints
+ * issue theirs)
  * (docs/passkeys.md "Security"). The data and its source: conformance-vectors.json.
  */
 
@@ -60,16 +63,18 @@ function openRelyingParty(vector: Vector, userVerification: "required" | "prefer
   );
 }
 
-/** Puts `challenge` in place of the one the browser's last options call stored (the row its cookie names). */
-async function storeChallenge(t: TestAuth, challenge: string): Promise<void> {
-  const rows = t.db.collection<{ identifier: string; value: string }>("verifications");
-  const [row] = await rows
-    .find({ identifier: { $regex: "^passkey-challenge:" } })
-    .sort({ _id: -1 })
-    .limit(1)
-    .toArray();
-  const ceremony = parseCeremony(row!.value)!;
-  await rows.updateOne({ _id: row!._id }, { $set: { value: serializeCeremony({ ...ceremony, challenge }) } });
+/**
+ * A browser holding a challenge cookie for `ceremony`, issued by our challenge module as the options
+ * endpoints issue it: the recorded answer is then posted against the challenge it was made for.
+ */
+async function browserHolding(t: TestAuth, ceremony: Ceremony): Promise<TestBrowser> {
+  const jar = new CookieJar(null, {});
+  await issueChallenge(t.auth.context, jar, ceremony);
+  const browser = new TestBrowser(t.auth);
+  const [pair] = jar.setCookieLines()[0]!.split(";");
+  const eq = pair!.indexOf("=");
+  browser.cookies.set(pair!.slice(0, eq), pair!.slice(eq + 1));
+  return browser;
 }
 
 /** A passkey-first sign-up whose authenticator answers with the recorded response. */
@@ -79,9 +84,8 @@ async function signUpWith(
   response: Json = vector.response,
   challenge = vector.challenge,
 ) {
-  const browser = new TestBrowser(t.auth);
-  expect((await registerOptions(browser, { email: "ada@example.com" })).status).toBe(200);
-  await storeChallenge(t, challenge);
+  const signUp = { email: "ada@example.com", name: "", callbackURL: null, language: null };
+  const browser = await browserHolding(t, { kind: "sign-up", challenge, userHandle: "bmV3LXVzZXI", signUp });
   return browser.post<Json>("/passkey/verify-registration", { response });
 }
 
@@ -237,9 +241,7 @@ async function signInWith(
   response: Json = vector.response,
   challenge = vector.challenge,
 ) {
-  const browser = new TestBrowser(t.auth);
-  expect((await authenticateOptions(browser)).status).toBe(200);
-  await storeChallenge(t, challenge);
+  const browser = await browserHolding(t, { kind: "authentication", challenge });
   const res = await browser.post<Json>("/passkey/verify-authentication", { response });
   return { res, signedIn: browser.cookies.has(SESSION_COOKIE) };
 }

@@ -10,10 +10,10 @@ import { useFreshTestAuth } from "#test/test-auth.ts";
 const freshTestAuth = useFreshTestAuth();
 
 describe("database commands of the passkey paths", () => {
-  it("sign-in options: the challenge row", async () => {
+  it("sign-in options: none (the challenge travels in its signed cookie; autofill asks on every page view)", async () => {
     const t = await freshTestAuth();
     const commands = await t.commands(() => authenticateOptions(new TestBrowser(t.auth)));
-    expect(commands).toEqual(["insert:verifications"]);
+    expect(commands).toEqual([]);
   });
 
   it("a passkey sign-in: the challenge, the passkey, its use, the user, the session", async () => {
@@ -26,8 +26,7 @@ describe("database commands of the passkey paths", () => {
     const response = authenticator.getAssertion(options.body);
     const commands = await t.commands(() => browser.post("/passkey/verify-authentication", { response }));
     expect(commands).toEqual([
-      "find:verifications", // the challenge the cookie names, then its single use
-      "delete:verifications",
+      "insert:verifications", // the claim that makes the cookie's challenge single-use
       "find:passkeys",
       "update:passkeys", // counter, backup state, last use
       "find:users",

@@ -4,6 +4,7 @@ import { SESSION_COOKIE, signUpUser, TestBrowser } from "#test/browser.ts";
 import {
   authenticateOptions,
   newAuthenticator,
+  PASSKEY_CHALLENGE_COOKIE,
   PASSKEY_ERR,
   registerOptions,
   registerPasskey,
@@ -95,6 +96,28 @@ describe("a sign-in challenge", () => {
       t,
       ada.id,
       (other) => other.post("/passkey/verify-authentication", { response }),
+      400,
+      PASSKEY_ERR.CHALLENGE_NOT_FOUND,
+    );
+  });
+
+  it("cannot be extended by the browser: the expiry its cookie carries is signed", async () => {
+    const { t, ada, authenticator } = await adaWithPasskey();
+    await expectRefused(
+      t,
+      ada.id,
+      async (browser) => {
+        const options = await authenticateOptions(browser);
+        // The cookie carries `passkey-sign-in:<challenge>:<expires ms>.<signature>` (challenge.ts).
+        const signed = decodeURIComponent(browser.cookies.get(PASSKEY_CHALLENGE_COOKIE)!);
+        const dot = signed.lastIndexOf(".");
+        const later = signed.slice(0, dot).replace(/:\d+$/, `:${t.now().getTime() + 3_600_000}`);
+        browser.cookies.set(PASSKEY_CHALLENGE_COOKIE, encodeURIComponent(later + signed.slice(dot)));
+        t.advance(301);
+        return browser.post("/passkey/verify-authentication", {
+          response: authenticator.getAssertion(options.body),
+        });
+      },
       400,
       PASSKEY_ERR.CHALLENGE_NOT_FOUND,
     );
