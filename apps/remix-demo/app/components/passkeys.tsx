@@ -2,6 +2,7 @@ import { type MouseEvent, useEffect, useRef, useState } from "react";
 import { useErrorText } from "~/components/form";
 import { authClient } from "~/lib/auth-client";
 import { useT } from "~/lib/i18n";
+import { twoFactorPath } from "~/lib/two-factor-path";
 
 /*
  * The passkey parts of the pages. A ceremony runs in the browser (WebAuthn), so these are the only
@@ -89,9 +90,7 @@ type SignInData = { twoFactorRedirect?: boolean; twoFactorMethods?: string[] } |
 
 /** Where a passkey sign-in goes: on, or to the second step when the passkey did not verify the user. */
 function continueAfterSignIn(data: SignInData, redirectTo: string): void {
-  const next = data?.twoFactorRedirect
-    ? `/two-factor?methods=${(data.twoFactorMethods ?? []).join(",")}&redirectTo=${encodeURIComponent(redirectTo)}`
-    : redirectTo;
+  const next = data?.twoFactorRedirect ? twoFactorPath(data.twoFactorMethods ?? [], redirectTo) : redirectTo;
   // A whole new document: every loader (the header's session, admin link) reads the new cookie.
   window.location.assign(next);
 }

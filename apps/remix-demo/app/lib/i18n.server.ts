@@ -6,6 +6,7 @@ import pl from "../locales/pl.json";
 import ru from "../locales/ru.json";
 import tr from "../locales/tr.json";
 import uk from "../locales/uk.json";
+import { readCookie } from "./cookies.server";
 import {
   createTranslator,
   fromTesseraLanguage,
@@ -33,7 +34,7 @@ export function resolveLanguage(request: Request, userLanguage?: string | null):
  * created from this request then gets no `language`, and mails follow the app's setting).
  */
 export function requestedLanguage(request: Request): LanguageCode | null {
-  const fromCookie = readCookie(request.headers.get("cookie"), LANGUAGE_COOKIE);
+  const fromCookie = readCookie(request, LANGUAGE_COOKIE);
   if (isLanguageCode(fromCookie)) return fromCookie;
   return fromAcceptLanguage(request.headers.get("accept-language"));
 }
@@ -63,12 +64,4 @@ function fromAcceptLanguage(header: string | null): LanguageCode | null {
     .filter((entry) => entry.q > 0)
     .sort((a, b) => b.q - a.q || a.index - b.index);
   return ranked.map((entry) => entry.base).find(isLanguageCode) ?? null;
-}
-
-function readCookie(header: string | null, name: string): string | null {
-  for (const part of (header ?? "").split(";")) {
-    const eq = part.indexOf("=");
-    if (eq > 0 && part.slice(0, eq).trim() === name) return decodeURIComponent(part.slice(eq + 1).trim());
-  }
-  return null;
 }

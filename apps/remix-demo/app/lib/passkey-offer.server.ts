@@ -6,43 +6,34 @@
  *   page ends it once it has shown the offer (shown once).
  * - `passkey-offer-dismissed`: "Not now", for 30 days.
  */
-import { readAppEnv } from "./env.server";
+import { appCookieAttributes, readCookie } from "./cookies.server";
 
 const OFFER = "tessera-demo.passkey-offer";
 const DISMISSED = "tessera-demo.passkey-offer-dismissed";
 const OFFER_SECONDS = 10 * 60;
 const DISMISSED_SECONDS = 30 * 24 * 60 * 60;
 
-function attributes(maxAge: number): string {
-  const secure = readAppEnv(process.env).baseURL.startsWith("https://") ? "; Secure" : "";
-  return `Path=/; Max-Age=${maxAge}; SameSite=Lax${secure}`;
-}
-
-function cookieNamed(request: Request, name: string): boolean {
-  return (request.headers.get("cookie") ?? "").split(";").some((part) => part.trim().startsWith(`${name}=`));
-}
-
 /** The Set-Cookie of a new offer (after a password sign-in); none while "Not now" holds. */
 export function offerPasskeyCookie(request: Request): Headers {
   const headers = new Headers();
-  if (!cookieNamed(request, DISMISSED))
-    headers.append("Set-Cookie", `${OFFER}=1; ${attributes(OFFER_SECONDS)}; HttpOnly`);
+  if (readCookie(request, DISMISSED) === null)
+    headers.append("Set-Cookie", `${OFFER}=1; ${appCookieAttributes("/", OFFER_SECONDS)}`);
   return headers;
 }
 
 /** The offer has been shown: not again until the next password sign-in. */
 export function endPasskeyOfferCookie(): Headers {
-  return new Headers({ "Set-Cookie": `${OFFER}=; ${attributes(0)}; HttpOnly` });
+  return new Headers({ "Set-Cookie": `${OFFER}=; ${appCookieAttributes("/", 0)}` });
 }
 
 /** "Not now": no offer on this browser for 30 days. */
 export function dismissPasskeyOfferCookies(): Headers {
   const headers = endPasskeyOfferCookie();
-  headers.append("Set-Cookie", `${DISMISSED}=1; ${attributes(DISMISSED_SECONDS)}; HttpOnly`);
+  headers.append("Set-Cookie", `${DISMISSED}=1; ${appCookieAttributes("/", DISMISSED_SECONDS)}`);
   return headers;
 }
 
 /** Whether the page should offer a passkey (the browser then checks that it can make one). */
 export function isPasskeyOffered(request: Request): boolean {
-  return cookieNamed(request, OFFER) && !cookieNamed(request, DISMISSED);
+  return readCookie(request, OFFER) !== null && readCookie(request, DISMISSED) === null;
 }

@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { readCookie } from "./cookies.server";
 
 /**
  * The headers every page and route-data answer of the app carries (docs/security.md, response
@@ -40,11 +41,7 @@ function isPersonal(request: Request, headers: Headers, sessionCookie: string): 
   const path = new URL(request.url).pathname;
   if (ALWAYS_PRIVATE.test(path)) return true;
   if (headers.has("set-cookie")) return true;
-  return hasCookie(request.headers.get("cookie") ?? "", sessionCookie);
-}
-
-function hasCookie(header: string, name: string): boolean {
-  return header.split(";").some((part) => part.trim().startsWith(`${name}=`));
+  return readCookie(request, sessionCookie) !== null;
 }
 
 /**

@@ -1,5 +1,6 @@
 import { createCipheriv, createDecipheriv, createHmac, randomBytes } from "node:crypto";
 import QRCode from "qrcode";
+import { appCookieAttributes, readCookie } from "./cookies.server";
 import { readAppEnv } from "./env.server";
 
 /**
@@ -23,6 +24,8 @@ export interface ShownEnrollment {
 }
 
 const COOKIE = "tessera-demo.two-factor-setup";
+// Path /account: the page's route data (/account/two-factor.data) must carry it too.
+const COOKIE_PATH = "/account";
 /** The set-up is kept for an hour; after that "Set up two-factor" starts a new one. */
 const MAX_AGE_SECONDS = 3600;
 
@@ -36,12 +39,6 @@ function cookieKey(): Buffer {
   return createHmac("sha256", readAppEnv(process.env).secret).update("remix-demo two-factor set-up").digest();
 }
 
-function cookieAttributes(maxAge: number): string {
-  const secure = readAppEnv(process.env).baseURL.startsWith("https://") ? "; Secure" : "";
-  // Path /account: the page's route data (/account/two-factor.data) must carry it too.
-  return `Path=/account; HttpOnly; SameSite=Lax; Max-Age=${maxAge}${secure}`;
-}
-
 /** The Set-Cookie value that keeps `enrollment` for this user and session. */
 export function keepEnrollment(
   enrollment: PendingEnrollment,
@@ -53,16 +50,16 @@ export function keepEnrollment(
   const cipher = createCipheriv("aes-256-gcm", cookieKey(), iv);
   const body = Buffer.concat([cipher.update(JSON.stringify(sealed), "utf8"), cipher.final()]);
   const value = Buffer.concat([iv, cipher.getAuthTag(), body]).toString("base64url");
-  return `${COOKIE}=${value}; ${cookieAttributes(MAX_AGE_SECONDS)}`;
+  return `${COOKIE}=${value}; ${appCookieAttributes(COOKIE_PATH, MAX_AGE_SECONDS)}`;
 }
 
 /** The Set-Cookie value that forgets the kept set-up (confirmed, cancelled or already on). */
 export function forgetEnrollment(): string {
-  return `${COOKIE}=; ${cookieAttributes(0)}`;
+  return `${COOKIE}=; ${appCookieAttributes(COOKIE_PATH, 0)}`;
 }
 
 export function hasKeptEnrollment(request: Request): boolean {
-  return readCookie(request) !== null;
+  return Boolean(readCookie(request, COOKIE));
 }
 
 /** The kept set-up of this user and session; null when none, expired, tampered with or someone else's. */
@@ -71,7 +68,7 @@ export function readEnrollment(
   owner: { userId: string; sessionId: string },
   now = Date.now(),
 ): PendingEnrollment | null {
-  const value = readCookie(request);
+  const value = readCookie(request, COOKIE);
   if (!value) return null;
   try {
     const raw = Buffer.from(value, "base64url");
@@ -99,12 +96,4 @@ export async function showEnrollment(enrollment: PendingEnrollment): Promise<Sho
     secret: new URL(enrollment.totpURI).searchParams.get("secret") ?? "",
     backupCodes: enrollment.backupCodes,
   };
-}
-
-function readCookie(request: Request): string | null {
-  for (const part of (request.headers.get("cookie") ?? "").split(";")) {
-    const eq = part.indexOf("=");
-    if (eq > 0 && part.slice(0, eq).trim() === COOKIE) return part.slice(eq + 1).trim() || null;
-  }
-  return null;
 }

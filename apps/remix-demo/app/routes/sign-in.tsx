@@ -11,6 +11,7 @@ import { useT } from "~/lib/i18n";
 import { offerPasskeyCookie } from "~/lib/passkey-offer.server";
 import { getViewer, safeRedirect } from "~/lib/session.server";
 import { mailSignInLink } from "~/lib/sign-in-mail.server";
+import { twoFactorPath } from "~/lib/two-factor-path";
 
 export const handle = { title: "signIn.title" };
 
@@ -50,11 +51,7 @@ async function signInWithPassword(
     ...remix.onBehalfOf({ request, context }),
   });
   if ("twoFactorRedirect" in result.data) {
-    const methods = result.data.twoFactorMethods.join(",");
-    return redirectWith(
-      `/two-factor?methods=${methods}&redirectTo=${encodeURIComponent(redirectTo)}`,
-      result.headers,
-    );
+    return redirectWith(twoFactorPath(result.data.twoFactorMethods, redirectTo), result.headers);
   }
   // An account without a passkey is offered one on the next page (lib/passkey-offer.server.ts).
   const passkeys = await auth.api.listPasskeys({ headers: applyCookies(request, result.headers) });

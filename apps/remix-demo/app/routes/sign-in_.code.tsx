@@ -7,6 +7,7 @@ import { failure, field, invalid, missingFields, readForm, redirectWith } from "
 import { useT } from "~/lib/i18n";
 import { getViewer, safeRedirect } from "~/lib/session.server";
 import { mailSignInLink } from "~/lib/sign-in-mail.server";
+import { twoFactorPath } from "~/lib/two-factor-path";
 
 export const handle = { title: "signInCode.title" };
 
@@ -48,11 +49,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
       ...remix.onBehalfOf({ request, context }),
     });
     if ("twoFactorRedirect" in result.data) {
-      const methods = result.data.twoFactorMethods.join(",");
-      return redirectWith(
-        `/two-factor?methods=${methods}&redirectTo=${encodeURIComponent(redirectTo)}`,
-        result.headers,
-      );
+      return redirectWith(twoFactorPath(result.data.twoFactorMethods, redirectTo), result.headers);
     }
     return redirectWith(redirectTo, result.headers);
   } catch (error) {

@@ -5,6 +5,7 @@ import { Checkbox, ErrorSummary, Field, Notice, Submit } from "~/components/form
 import { failure, field, readForm, redirectWith } from "~/lib/forms.server";
 import { useT } from "~/lib/i18n";
 import { safeRedirect } from "~/lib/session.server";
+import { twoFactorPath } from "~/lib/two-factor-path";
 
 export const handle = { title: "twoFactor.title" };
 
@@ -71,7 +72,7 @@ export default function TwoFactor() {
   const methods = (params.get("methods") ?? "totp").split(",");
   const method = state?.values?.intent ?? params.get("method") ?? (methods.includes("totp") ? "totp" : "otp");
   const redirectTo = params.get("redirectTo") ?? "/";
-  const base = `/two-factor?methods=${methods.join(",")}&redirectTo=${encodeURIComponent(redirectTo)}`;
+  const base = twoFactorPath(methods, redirectTo);
   const signInLink = (
     <Link className="button" to={`/sign-in?redirectTo=${encodeURIComponent(redirectTo)}`}>
       {t("nav.signIn")}
