@@ -2,12 +2,13 @@ import type { AuthClient } from "@tessera/auth-core/client";
 import { ObjectId } from "mongodb";
 import { type Browser, type CDPSession, chromium, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { addVirtualAuthenticator } from "#test/virtual-authenticator.ts";
 import { type AppServer, bundlePage, startAppServer } from "./browser-page/app-server.ts";
 import { freePort, type LiveServer, startLiveServer } from "./live-server.ts";
 
 /**
  * The client's passkey methods in real Chromium (Debian's, through playwright-core) with its virtual
- * authenticator (the DevTools protocol's WebAuthn domain: a CTAP2 platform authenticator that keeps
+ * authenticator (#test/virtual-authenticator.ts: a CTAP2 platform authenticator that keeps
  * discoverable credentials and verifies the user), on a page at http://localhost (WebAuthn refuses
  * IP addresses as RP ids) that mounts the live server's auth.handler. The page shows the session
  * through useSession: after each sign-in and sign-out the test waits for what it shows, so the
@@ -61,18 +62,7 @@ async function openPage(): Promise<TestPage> {
   page.on("request", (request) => {
     if (request.resourceType() === "script") scripts.push(new URL(request.url()).pathname);
   });
-  const cdp = await context.newCDPSession(page);
-  await cdp.send("WebAuthn.enable", { enableUI: false });
-  const { authenticatorId } = await cdp.send("WebAuthn.addVirtualAuthenticator", {
-    options: {
-      protocol: "ctap2",
-      transport: "internal",
-      hasResidentKey: true,
-      hasUserVerification: true,
-      isUserVerified: true,
-      automaticPresenceSimulation: true,
-    },
-  });
+  const { cdp, authenticatorId } = await addVirtualAuthenticator(page);
   await page.goto(`${app.origin}/`);
   await shows(page, "signed out");
   return { page, cdp, authenticatorId, scripts, close: () => context.close() };
