@@ -60,9 +60,10 @@ function pnpmCommand(run: RunContext): [string, string[]] {
 
 /**
  * One package build or pack at a time across the checkout: a build empties dist/ first, which a pack
- * running beside it would ship empty (tests/support/pack.ts takes the same lock).
+ * running beside it would ship empty. A lock older than 5 minutes is a crashed run's.
+ * @internal Exported for tests/support/pack.ts, whose packs take turns with create's and init's.
  */
-async function withPackLock<T>(root: string, work: () => Promise<T>): Promise<T> {
+export async function withPackLock<T>(root: string, work: () => Promise<T>): Promise<T> {
   const lock = join(root, "packages", ".pack-lock");
   for (;;) {
     try {
