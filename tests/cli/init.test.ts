@@ -2,10 +2,12 @@ import { existsSync } from "node:fs";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { parseEnv } from "node:util";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createAction } from "../../packages/cli/src/commands/create.ts";
 import { toKnownError } from "../../packages/cli/src/errors.ts";
 import { initAction } from "../../packages/cli/src/init-app.ts";
+import { appNameOf } from "../../packages/cli/src/init-setup.ts";
 import { buildCli, runCli } from "./cli-process.ts";
 import { testRun } from "./run-context.ts";
 
@@ -53,8 +55,33 @@ describe("tessera create and init", () => {
     expect(secretOf(env)).toMatch(/^[\w-]{43}$/);
     expect(env).toContain("GITHUB_CLIENT_ID=");
     expect(await readFile(join(app, "tessera.config.ts"), "utf8")).toContain("github: {");
+    expect(await readFile(join(app, "tessera.config.ts"), "utf8")).toContain('appName: "Shop",');
     const pkg = JSON.parse(await readFile(join(app, "package.json"), "utf8"));
     expect(pkg).toMatchObject({ name: "shop", dependencies: { "@tessera/auth-core": "^0.1.0" } });
+  });
+
+  it("names the app after package.json's name in tessera.config.ts, and writes TESSERA_BASE_URL commented out with when to set it", async () => {
+    const result = await createAction(run(), "my-app", { yes: true });
+    const app = join(root, "my-app");
+    expect(await readFile(join(app, "tessera.config.ts"), "utf8")).toContain('\n  appName: "My app",\n');
+    expect(result.env).toEqual({ added: ["TESSERA_SECRET"], commented: ["TESSERA_BASE_URL"] });
+    const env = await readFile(join(app, ".env"), "utf8");
+    expect(env.split("\n").slice(1)).toEqual([
+      "# Set when visitors reach the app at another address than this machine's port (deployed behind a proxy, another host); unset, the base URL follows the port the server listens on.",
+      "# TESSERA_BASE_URL=https://app.example.com",
+      "",
+    ]);
+    // What the app's server and config load from it (process.loadEnvFile's parser): no base URL.
+    expect(Object.keys(parseEnv(env))).toEqual(["TESSERA_SECRET"]);
+    const again = await initAction(run(), "my-app", { yes: true });
+    expect(again.changed).toBe(false);
+    expect(await readFile(join(app, ".env"), "utf8")).toBe(env);
+    expect(["@acme/shop_front", "tessera.app", "x", "---"].map(appNameOf)).toEqual([
+      "Shop front",
+      "Tessera app",
+      "X",
+      "My app",
+    ]);
   });
 
   it("a second init changes nothing and says so; the secret stays", async () => {

@@ -111,8 +111,11 @@ describe("a new app from the README's commands", () => {
     await page.goto(`${url}/dev/outbox`);
     expect(await page.locator("main").textContent()).toContain("To ada@example.com");
     const mail = JSON.parse((await readFile(join(app, ".data", "outbox.jsonl"), "utf8")).trim()) as {
+      subject: string;
       text: string;
     };
+    // The app's name (tessera.config.ts's appName, from package.json's "my-app"), not Tessera's.
+    expect(mail.subject).toBe("Verify your email for My app");
     await page.goto(mail.text.match(/https?:\/\/\S+verify-email\S+/)![0]);
     await page.getByRole("heading", { level: 1, name: "Email verification" }).waitFor();
     expect(page.url()).toBe(`${url}/verify-email?verified=1`);

@@ -1,12 +1,21 @@
 import { createHash, randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
-import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
-import { dirname, join, relative, resolve } from "node:path";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { languageFromTag } from "@tessera/auth-core/i18n";
+import { type Language, languageFromTag } from "@tessera/auth-core/i18n";
 import type { Command } from "commander";
 import { CliError, EXIT, usageError } from "./errors.ts";
-import { addIgnores, missingIgnores, planScripts, type ScriptsPlan } from "./init-setup.ts";
+import { FEATURES, planAuthFiles } from "./init-files.ts";
+import {
+  addEnvEntries,
+  addIgnores,
+  appNameOf,
+  type EnvChange,
+  missingIgnores,
+  planScripts,
+  type ScriptsPlan,
+} from "./init-setup.ts";
 import { type RunContext, report } from "./kit.ts";
 import { APP_PACKAGES, checkoutRoot, packWorkspace } from "./pack-workspace.ts";
 
@@ -15,7 +24,6 @@ const SERVER_FILES = ["server.mjs", "server-listen.mjs", "app/routes/cross-site-
 /** What server.mjs imports beyond a stock Remix app's packages (versions from the template's package.json). */
 const SERVER_DEPENDENCIES = ["express", "@remix-run/express"] as const;
 
-const FEATURES = ["organization", "admin", "two-factor", "api-key"] as const;
 const PROVIDERS = ["github", "google", "discord", "microsoft", "apple", "gitlab"] as const;
 /** The BCP 47 tags --language takes (a region form such as de-AT or es-419 maps to its base). */
 const LANGUAGE_TAGS = ["en", "ru", "uk", "es", "de", "pl", "fr", "tr"] as const;
@@ -38,7 +46,7 @@ export interface InitResult {
   dir: string;
   dryRun: boolean;
   files: { path: string; action: FileAction }[];
-  env: { added: string[] };
+  env: EnvChange;
   dependencies: { added: string[] };
   /** Where the app's @tessera packages come from: tarballs packed from this checkout, or the registry. */
   packages: "vendor" | "registry";
@@ -62,13 +70,6 @@ export function templatesDir(): string {
   throw new CliError("NO_TEMPLATES", "the templates are missing from this installation");
 }
 
-async function listFiles(root: string): Promise<string[]> {
-  const entries = await readdir(root, { withFileTypes: true, recursive: true });
-  return entries
-    .filter((entry) => entry.isFile())
-    .map((entry) => relative(root, join(entry.parentPath, entry.name)));
-}
-
 const sha = (text: string) => createHash("sha256").update(text).digest("hex");
 
 function list(value: string | undefined, allowed: readonly string[], name: string): string[] {
@@ -83,7 +84,7 @@ function list(value: string | undefined, allowed: readonly string[], name: strin
 interface Answers {
   features: string[];
   providers: string[];
-  language: string;
+  language: Language;
   dbUri: string | undefined;
 }
 
@@ -155,7 +156,7 @@ async function ask(run: RunContext, options: InitOptions, previous: Partial<Answ
 }
 
 /** The app's Tessera options, from the answers. */
-function configFile(answers: Answers): string {
+function configFile(answers: Answers, appName: string): string {
   const providers = answers.providers
     .map(
       (id) =>
@@ -187,6 +188,8 @@ const options: AuthOptions = {
   },
   secret: process.env.TESSERA_SECRET ?? "",
   baseURL: process.env.TESSERA_BASE_URL ?? "http://localhost:5173",
+  // The name the app's mails, authenticator apps and API reference show (from package.json's name).
+  appName: ${JSON.stringify(appName)},
   language: "${answers.language}",
   // The link lands on app/routes/verify-email.tsx; in development the mail is at /dev/outbox.
   emailVerification: { sendOnSignUp: true },
@@ -226,18 +229,13 @@ export async function initAction(
     : { files: {} };
   const answers = await ask(run, options, manifest.answers ?? {});
   const dryRun = options.dryRun === true;
-  const templates = join(templatesDir(), "auth");
-  const planned = new Map<string, string>();
-  for (const file of await listFiles(templates)) {
-    if (file.includes("two-factor") && !answers.features.includes("two-factor")) continue;
-    if (file.includes("accept-invitation") && !answers.features.includes("organization")) continue;
-    planned.set(file, await readFile(join(templates, file), "utf8"));
-  }
+  // templates/auth/ for the chosen features, and the pages' words in the chosen language.
+  const planned = await planAuthFiles(templatesDir(), answers.features, answers.language);
   // The template app's server (the client's address, the port it really got) and the page it sends
   // a cross-site form to: the same files \`create\` starts from.
   const app = join(templatesDir(), "remix-app");
   for (const file of SERVER_FILES) planned.set(file, await readFile(join(app, file), "utf8"));
-  planned.set("tessera.config.ts", configFile(answers));
+  planned.set("tessera.config.ts", configFile(answers, appNameOf(pkg.name)));
 
   const files: InitResult["files"] = [];
   for (const [path, content] of planned) {
@@ -259,25 +257,25 @@ export async function initAction(
   }
 
   // .env: only keys that are missing; an existing secret is never replaced.
-  const envPath = join(dir, ".env");
-  const envText = existsSync(envPath) ? await readFile(envPath, "utf8") : "";
-  const present = new Set(envText.split("\n").map((line) => line.split("=")[0]!.trim()));
-  const wanted: [string, string][] = [
-    ["TESSERA_SECRET", randomBytes(32).toString("base64url")],
-    // No URI given: none written, so that development uses the embedded database.
-    ...(answers.dbUri ? [["MONGODB_URI", answers.dbUri] as [string, string]] : []),
-    ...answers.providers.flatMap((id): [string, string][] => [
-      [`${id.toUpperCase()}_CLIENT_ID`, ""],
-      [`${id.toUpperCase()}_CLIENT_SECRET`, ""],
-    ]),
-  ];
-  const added = wanted.filter(([key]) => !present.has(key));
-  if (!dryRun && added.length > 0) {
-    const prefix = envText === "" || envText.endsWith("\n") ? envText : `${envText}\n`;
-    await writeFile(envPath, `${prefix}${added.map(([key, value]) => `${key}=${value}`).join("\n")}\n`, {
-      mode: 0o600,
-    });
-  }
+  const env = await addEnvEntries(
+    dir,
+    [
+      { key: "TESSERA_SECRET", value: randomBytes(32).toString("base64url") },
+      // No URI given: none written, so that development uses the embedded database.
+      ...(answers.dbUri ? [{ key: "MONGODB_URI", value: answers.dbUri }] : []),
+      ...answers.providers.flatMap((id) => [
+        { key: `${id.toUpperCase()}_CLIENT_ID`, value: "" },
+        { key: `${id.toUpperCase()}_CLIENT_SECRET`, value: "" },
+      ]),
+      // server-listen.mjs follows the port the server got unless this names another host.
+      {
+        key: "TESSERA_BASE_URL",
+        value: "https://app.example.com",
+        note: "Set when visitors reach the app at another address than this machine's port (deployed behind a proxy, another host); unset, the base URL follows the port the server listens on.",
+      },
+    ],
+    dryRun,
+  );
 
   // Dependencies: added to package.json (install them with the app's package manager). From a
   // checkout the @tessera packages are packed into vendor/ (the registry does not have them).
@@ -320,7 +318,8 @@ export async function initAction(
   if (!dryRun) await addIgnores(dir, ignores);
   const changed =
     files.some((file) => file.action !== "unchanged" && file.action !== "kept") ||
-    added.length > 0 ||
+    env.added.length > 0 ||
+    env.commented.length > 0 ||
     depsAdded.length > 0 ||
     scripts.switched.length > 0 ||
     ignores.length > 0;
@@ -334,7 +333,7 @@ export async function initAction(
     dir,
     dryRun,
     files,
-    env: { added: added.map(([key]) => key) },
+    env,
     dependencies: { added: depsAdded.map(([name]) => name) },
     packages: root ? "vendor" : "registry",
     gitignore: { added: ignores },
@@ -378,6 +377,11 @@ export function printInit(run: RunContext, result: InitResult, next?: string): v
         ),
       ...(data.env.added.length > 0
         ? [`${data.dryRun ? "would add" : "added"}     ${data.env.added.join(", ")} to .env`]
+        : []),
+      ...(data.env.commented.length > 0
+        ? [
+            `${data.dryRun ? "would add" : "added"}     ${data.env.commented.join(", ")} to .env, commented out (set it when deployed behind a proxy or on another host)`,
+          ]
         : []),
       ...(data.dependencies.added.length > 0
         ? [

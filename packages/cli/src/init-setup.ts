@@ -55,3 +55,53 @@ export function planScripts(scripts: Record<string, string>): ScriptsPlan {
   }
   return plan;
 }
+
+/**
+ * The app's name for its mails, authenticator apps and API reference (the core's `appName`), from
+ * package.json's name: "my-app" → "My app", "@acme/shop_front" → "Shop front".
+ */
+export function appNameOf(packageName: unknown): string {
+  const base = typeof packageName === "string" ? packageName.replace(/^@[^/]*\//, "") : "";
+  const words = base
+    .split(/[-_.\s]+/)
+    .filter(Boolean)
+    .join(" ");
+  return words === "" ? "My app" : `${words[0]!.toUpperCase()}${words.slice(1)}`;
+}
+
+/** A line for the app's .env: a value to set, or, with a `note`, a key written commented out under it. */
+export interface EnvEntry {
+  key: string;
+  value: string;
+  note?: string;
+}
+
+export interface EnvChange {
+  /** Keys written with their value. */
+  added: string[];
+  /** Keys written commented out, with the line that says when to set them. */
+  commented: string[];
+}
+
+/**
+ * Appends the entries whose key .env lacks, set or commented out (`# KEY=…` counts as present, so a
+ * second init writes nothing); what is there already, an existing secret first of all, is kept.
+ */
+export async function addEnvEntries(dir: string, entries: EnvEntry[], dryRun: boolean): Promise<EnvChange> {
+  const path = join(dir, ".env");
+  const text = existsSync(path) ? await readFile(path, "utf8") : "";
+  const present = new Set(text.split("\n").map((line) => /^\s*#?\s*([\w.-]+)\s*=/.exec(line)?.[1]));
+  const missing = entries.filter((entry) => !present.has(entry.key));
+  if (!dryRun && missing.length > 0) {
+    const prefix = text === "" || text.endsWith("\n") ? text : `${text}\n`;
+    const lines = missing.map(({ key, value, note }) =>
+      note === undefined ? `${key}=${value}` : `# ${note}\n# ${key}=${value}`,
+    );
+    // The secret is in it: readable by the owner only.
+    await writeFile(path, `${prefix}${lines.join("\n")}\n`, { mode: 0o600 });
+  }
+  return {
+    added: missing.filter((entry) => entry.note === undefined).map((entry) => entry.key),
+    commented: missing.filter((entry) => entry.note !== undefined).map((entry) => entry.key),
+  };
+}

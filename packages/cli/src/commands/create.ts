@@ -45,7 +45,7 @@ export async function createAction(
       dir,
       dryRun: true,
       files: [],
-      env: { added: [] },
+      env: { added: [], commented: [] },
       dependencies: { added: [] },
       gitignore: { added: [] },
       scripts: { switched: [], manual: [] },
