@@ -1,18 +1,17 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { signUp, TestBrowser } from "#test/browser.ts";
-import { type TestAuth, useFreshTestAuth, useTestAuthPerTest } from "#test/test-auth.ts";
+import { useTestAuth } from "#test/test-auth.ts";
 import { expectCatalogueError, expectNoSessionIssued, PASSWORD, snapshotDatabase } from "./helpers.ts";
 import { EVIL_CALLBACKS, GOOD_CALLBACKS } from "./redirect-payloads.ts";
 
 /**
  * Matrix G: every callback-type field refuses anything that is neither a safe relative path nor a
  * URL on a trusted origin — 403 with the message of that field, nothing written, no cookie.
+ * One instance per describe: a refusal writes nothing (each test checks), and what an accepted
+ * callback writes (a session, a user of its own address) changes no other test's answer.
  */
-const { t, openAuth } = useTestAuthPerTest();
-// Instances beside the file's own `t`, closed after their test.
-const freshTestAuth = useFreshTestAuth();
-beforeEach(async () => {
-  await openAuth({ trustedOrigins: ["https://app.example.com"] });
+const t = useTestAuth({ trustedOrigins: ["https://app.example.com"] });
+beforeAll(async () => {
   await signUp(new TestBrowser(t.auth), { email: "ada@example.com", password: PASSWORD });
 });
 
@@ -55,13 +54,9 @@ describe("callbackURL on sign-in and sign-up", () => {
 });
 
 describe("wildcard trusted origins (F6, G7)", () => {
-  let w: TestAuth;
-  beforeEach(async () => {
-    w = await freshTestAuth({ trustedOrigins: ["https://*.example.com", "*.example.org"] });
+  const w = useTestAuth({ trustedOrigins: ["https://*.example.com", "*.example.org"] });
+  beforeAll(async () => {
     await signUp(new TestBrowser(w.auth), { email: "ada@example.com", password: PASSWORD });
-  });
-  afterEach(async () => {
-    await w.close();
   });
 
   const signInWith = (callbackURL: string) =>
