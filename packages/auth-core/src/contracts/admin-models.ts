@@ -1,5 +1,6 @@
 import { z } from "zod";
-import type { User } from "./models.ts";
+import { type ModelValue, modelShape, omitFields, replaceField } from "./model.ts";
+import { sessionModel, type User } from "./models.ts";
 import { languageCodeField } from "./schemas.ts";
 
 /**
@@ -55,36 +56,19 @@ export const listUsersResultSchema: z.ZodType<ListUsersResult> = z.strictObject(
 });
 
 /**
- * A session as the admin area shows it. It names impersonation explicitly: the admin's id, or null
- * for the user's own session. No token: a bearer credential never leaves
- * through a listing; `id` is what revoke-user-session takes.
+ * A session as the admin area shows it: the session's declaration (models.ts sessionModel) without
+ * the token — a bearer credential never leaves through a listing; `id` is what revoke-user-session
+ * takes — and naming impersonation explicitly: the admin's id, or null for the user's own session.
  */
-export interface AdminSession {
-  id: string;
-  userId: string;
-  expiresAt: Date;
-  createdAt: Date;
-  updatedAt: Date;
-  ipAddress: string | null;
-  userAgent: string | null;
-  activeOrganizationId: string | null;
-  impersonatedBy: string | null;
-  /** Only when a team is active. */
-  activeTeamId?: string;
-}
-
-export const adminSessionSchema: z.ZodType<AdminSession> = z.strictObject({
-  id: z.string(),
-  userId: z.string(),
-  expiresAt: z.date(),
-  createdAt: z.date(),
-  updatedAt: z.date(),
-  ipAddress: z.string().nullable(),
-  userAgent: z.string().nullable(),
-  activeOrganizationId: z.string().nullable(),
-  impersonatedBy: z.string().nullable(),
-  activeTeamId: z.string().optional(),
+export const adminSessionModel = replaceField(omitFields(sessionModel, ["token"]), {
+  key: "impersonatedBy",
+  kind: "objectId",
+  nullable: "or absent",
 });
+
+export type AdminSession = ModelValue<typeof adminSessionModel>;
+
+export const adminSessionSchema: z.ZodType<AdminSession> = z.strictObject(modelShape(adminSessionModel));
 
 export interface AdminSessionList {
   sessions: AdminSession[];

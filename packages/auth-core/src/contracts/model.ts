@@ -74,6 +74,46 @@ export function defineModel<const M extends Model>(fields: M): M {
   return fields;
 }
 
+/**
+ * A view of a model (what one audience is shown of it): the fields named, in the order named — the
+ * view's key order, so a view can keep an answer's order that differs from the model's.
+ */
+export function pickFields<const M extends Model, const K extends M[number]["key"]>(
+  model: M,
+  keys: readonly K[],
+): Extract<M[number], { key: K }>[] {
+  return keys.map((key) => {
+    const field = model.find((candidate) => candidate.key === key);
+    if (!field) throw new Error(`the model has no field ${key}`);
+    return field as Extract<M[number], { key: K }>;
+  });
+}
+
+/** The model without the fields named (a secret left out of a view), in the model's order. */
+export function omitFields<const M extends Model, const K extends M[number]["key"]>(
+  model: M,
+  keys: readonly K[],
+): Exclude<M[number], { key: K }>[] {
+  return model.filter((field) => !(keys as readonly string[]).includes(field.key)) as Exclude<
+    M[number],
+    { key: K }
+  >[];
+}
+
+/**
+ * The model with one field declared anew in its place (a view that answers null where the model
+ * leaves the key out, say), so the key keeps its position.
+ */
+export function replaceField<const M extends Model, const F extends ModelField & { key: M[number]["key"] }>(
+  model: M,
+  field: F,
+): (Exclude<M[number], { key: F["key"] }> | F)[] {
+  return model.map((candidate) => (candidate.key === field.key ? field : candidate)) as (
+    | Exclude<M[number], { key: F["key"] }>
+    | F
+  )[];
+}
+
 const KIND_SCHEMAS = {
   objectId: () => z.string(),
   string: () => z.string(),

@@ -1,5 +1,7 @@
 import { z } from "zod";
 import { defineContract } from "./contract.ts";
+import { type ModelValue, modelShape, pickFields } from "./model.ts";
+import { sessionModel } from "./models.ts";
 import { languageCodeField } from "./schemas.ts";
 
 /**
@@ -74,15 +76,23 @@ export interface ExportedPasskey {
   lastUsedAt: Date | null;
 }
 
-export interface ExportedSession {
-  id: string;
-  createdAt: Date;
-  updatedAt: Date;
-  expiresAt: Date;
-  ipAddress: string | null;
-  userAgent: string | null;
-  activeOrganizationId: string | null;
-}
+/**
+ * A session as its user knows it: the fields named here, of the session's declaration (models.ts
+ * sessionModel), in this order. Named, not "all but the secrets": a field added to sessions is
+ * exported once someone decides it is the user's data, never by default. Not the token, nor the
+ * user's own id, nor whom an impersonation was by (those sessions are left out).
+ */
+export const exportedSessionModel = pickFields(sessionModel, [
+  "id",
+  "createdAt",
+  "updatedAt",
+  "expiresAt",
+  "ipAddress",
+  "userAgent",
+  "activeOrganizationId",
+]);
+
+export type ExportedSession = ModelValue<typeof exportedSessionModel>;
 
 interface OrganizationName {
   name: string;
@@ -193,17 +203,7 @@ const userExportSchema: z.ZodType<UserExport> = z.strictObject({
       lastUsedAt: z.date().nullable(),
     }),
   ),
-  sessions: z.array(
-    z.strictObject({
-      id: z.string(),
-      createdAt: z.date(),
-      updatedAt: z.date(),
-      expiresAt: z.date(),
-      ipAddress: z.string().nullable(),
-      userAgent: z.string().nullable(),
-      activeOrganizationId: z.string().nullable(),
-    }),
-  ),
+  sessions: z.array(z.strictObject(modelShape(exportedSessionModel))),
   memberships: z.array(
     z.strictObject({
       id: z.string(),

@@ -1,6 +1,7 @@
 import { BSON } from "mongodb";
 import { describe, expect, it } from "vitest";
-import { defineModel, modelShape } from "../contracts/model.ts";
+import { z } from "zod";
+import { defineModel, modelShape, omitFields, pickFields, replaceField } from "../contracts/model.ts";
 import { BsonJsonWriter, writeJsonFields } from "./bson-json.ts";
 import { ObjectId } from "./ids.ts";
 import { type ModelDoc, modelJsonShape, restoreModelDoc, toModelValue, writeModelJson } from "./model.ts";
@@ -239,5 +240,40 @@ describe("restoreModelDoc", () => {
     const { guideId: _guide, roomId: _room, ...required } = doc;
     expect(throughJson({ ...required, roomId: null })).toStrictEqual(required);
     expect(throughJson(required)).toStrictEqual(required);
+  });
+});
+
+describe("a view of a model", () => {
+  it("picks the fields named, in the order named", () => {
+    const view = pickFields(noteModel, ["postedAt", "id", "text"]);
+    expect(JSON.stringify(toModelValue(view, doc))).toBe(
+      `{"postedAt":"2026-01-02T03:04:05.006Z","id":"${doc._id.toHexString()}","text":${JSON.stringify(doc.text)}}`,
+    );
+    expect(() => pickFields(noteModel, ["nothing" as "id"])).toThrow("the model has no field nothing");
+  });
+
+  it("omits the fields named and keeps the rest in the model's order, in the schema too", () => {
+    const view = omitFields(noteModel, ["authorId", "text"]);
+    expect(Object.keys(toModelValue(view, doc))).toEqual(["id", "state", "postedAt"]);
+    expect(
+      z.strictObject(modelShape(view)).safeParse({ ...toModelValue(view, doc), text: null }).success,
+    ).toBe(false);
+  });
+
+  it("declares one field anew in its place: optional in the model, null in the view", () => {
+    const model = defineModel([
+      { key: "id", stored: "_id", kind: "objectId" },
+      { key: "by", kind: "objectId", optional: true },
+      { key: "at", kind: "date" },
+    ]);
+    const view = replaceField(model, { key: "by", kind: "objectId", nullable: "or absent" });
+    const stored = { _id: doc._id, at: doc.postedAt };
+    expect(toModelValue(model, stored)).toEqual({ id: doc._id.toHexString(), at: doc.postedAt });
+    expect(Object.entries(toModelValue(view, stored))).toEqual([
+      ["id", doc._id.toHexString()],
+      ["by", null],
+      ["at", doc.postedAt],
+    ]);
+    expect(writeModelJson(view, stored)).toBe(JSON.stringify(toModelValue(view, stored)));
   });
 });

@@ -38,6 +38,19 @@ export type ModelDoc<M extends Model> = Flat<
   }
 >;
 
+type StoredKeyOf<F> = F extends ModelField ? StoredKey<F> : never;
+
+/** The stored names of the fields a stored document may lack and that read as null ("or absent"). */
+type AbsentKey<M extends Model> = StoredKeyOf<Extract<M[number], { nullable: "or absent" }>>;
+
+/**
+ * A stored document as the mappers read it: ModelDoc, where an "or absent" field may also be
+ * missing — so a view that answers null for a field its model leaves out (admin-models.ts
+ * adminSessionModel) maps the model's own documents.
+ */
+type ReadableDoc<M extends Model> = Omit<ModelDoc<M>, AbsentKey<M>> &
+  Partial<Pick<ModelDoc<M>, AbsentKey<M> & keyof ModelDoc<M>>>;
+
 /** The values of a model's computed fields, which its mapper is handed. */
 type ComputedValues<M extends Model> = {
   [F in M[number] as F["computed"] extends true ? F["key"] : never]: OrNull<F, FieldValue<F>>;
@@ -90,7 +103,7 @@ function toFieldValue(field: ModelField, raw: unknown): unknown {
 /** The API value of a stored document: ObjectIds as hex strings, the rest as stored. */
 export function toModelValue<M extends Model>(
   model: M,
-  doc: ModelDoc<M>,
+  doc: ReadableDoc<M>,
   ...computed: ComputedArgument<M>
 ): ModelValue<M>;
 // A plain optional parameter below the typed signature: no rest array per call (a session's hot path).
@@ -107,7 +120,7 @@ export function toModelValue(model: Model, doc: object, computed?: Record<string
 /** `JSON.stringify(toModelValue(model, doc, …))`, written directly. */
 export function writeModelJson<M extends Model>(
   model: M,
-  doc: ModelDoc<M>,
+  doc: ReadableDoc<M>,
   ...computed: ComputedArgument<M>
 ): string;
 export function writeModelJson(model: Model, doc: object, computed?: Record<string, unknown>): string {

@@ -1,7 +1,7 @@
 import { ObjectId } from "mongodb";
 import { describe, expect, it } from "vitest";
 import { listUsersQuery } from "../../contracts/admin-fields.ts";
-import type { UserDoc } from "../../db/documents.ts";
+import type { SessionDoc, UserDoc } from "../../db/documents.ts";
 import { escapeRegex } from "../../db/regex.ts";
 import { AWKWARD_TEXTS as AWKWARD } from "../../http/json-text.test.cases.ts";
 import { isBanExpired } from "../users/ban.ts";
@@ -12,6 +12,7 @@ import {
   banExpiry,
   isBanActive,
   normaliseRoleInput,
+  toAdminSession,
   toAdminUser,
 } from "./rules.ts";
 
@@ -189,5 +190,43 @@ describe("an admin user's JSON text is the one JSON.stringify writes for its API
   it.each(cases)("%s", (_name, doc) => {
     for (const defaultRole of ["user", 'odd "role"'])
       expect(adminUserJson(doc, defaultRole)).toBe(JSON.stringify(toAdminUser(doc, defaultRole)));
+  });
+});
+
+describe("a session as the admin area lists it", () => {
+  const stored: SessionDoc = {
+    _id: new ObjectId("65a000000000000000000001"),
+    userId: new ObjectId("65a000000000000000000002"),
+    token: "t".repeat(32),
+    expiresAt: future,
+    createdAt: NOW,
+    updatedAt: NOW,
+    ipAddress: "198.51.100.5",
+    userAgent: null,
+    activeOrganizationId: null,
+    dontRemember: false,
+  };
+  const common =
+    '{"id":"65a000000000000000000001","userId":"65a000000000000000000002",' +
+    '"expiresAt":"2026-01-01T00:00:01.000Z","createdAt":"2026-01-01T00:00:00.000Z",' +
+    '"updatedAt":"2026-01-01T00:00:00.000Z","ipAddress":"198.51.100.5","userAgent":null,' +
+    '"activeOrganizationId":null';
+
+  it.each<[string, Partial<SessionDoc>, string]>([
+    ["the user's own: impersonatedBy null", {}, ',"impersonatedBy":null}'],
+    ["the user's own, with activeTeamId null: left out", { activeTeamId: null }, ',"impersonatedBy":null}'],
+    [
+      // One key order for every row, the schema's: impersonatedBy keeps the session's place for it.
+      "the user's own with a team: impersonatedBy null, then the team",
+      { activeTeamId: "65a0000000000000000000bb" },
+      ',"impersonatedBy":null,"activeTeamId":"65a0000000000000000000bb"}',
+    ],
+    [
+      "an impersonation with a team: the admin's id, then the team",
+      { impersonatedBy: new ObjectId("65a0000000000000000000ad"), activeTeamId: "65a0000000000000000000bb" },
+      ',"impersonatedBy":"65a0000000000000000000ad","activeTeamId":"65a0000000000000000000bb"}',
+    ],
+  ])("never carries the token; %s", (_name, overrides, end) => {
+    expect(JSON.stringify(toAdminSession({ ...stored, ...overrides }))).toBe(common + end);
   });
 });

@@ -1,7 +1,8 @@
-import type { AdminSession, AdminUser } from "../../contracts/admin-models.ts";
+import { type AdminSession, type AdminUser, adminSessionModel } from "../../contracts/admin-models.ts";
 import type { SessionDoc, UserDoc } from "../../db/documents.ts";
+import { toModelValue } from "../../db/model.ts";
 import { jsonDate } from "../../http/json-text.ts";
-import { toSession, toUser } from "../session/index.ts";
+import { toUser } from "../session/index.ts";
 import { parseRoleList } from "./access.ts";
 
 /** The audit trail's actions live with the contracts (list-audit-events filters on them). */
@@ -56,8 +57,7 @@ function jsonValue(value: unknown): string {
 }
 
 export function toAdminSession(doc: SessionDoc): AdminSession {
-  const { token: _token, ...session } = toSession(doc);
-  return { ...session, impersonatedBy: doc.impersonatedBy ? String(doc.impersonatedBy) : null };
+  return toModelValue(adminSessionModel, doc);
 }
 
 /** Null: a permanent ban. */

@@ -147,4 +147,29 @@ describe("the user row and sessions of the export", () => {
     expect(exported).toHaveLength(1);
     expect(JSON.stringify(exported)).not.toMatch(/203\.0\.113\.77|t{32}/);
   });
+
+  it("write a session's fields in the export's own order, without its user, team or token", () => {
+    const id = new ObjectId("65a000000000000000000001");
+    const later = new Date("2026-12-28T12:00:00Z");
+    const [exported] = toExportedSessions([
+      {
+        _id: id,
+        userId: ada,
+        token: "t".repeat(32),
+        expiresAt: later,
+        createdAt: at,
+        updatedAt: at,
+        ipAddress: null,
+        userAgent: "AdaPhone/1.0",
+        activeOrganizationId: "65a0000000000000000000aa",
+        activeTeamId: "65a0000000000000000000bb",
+        dontRemember: false,
+      },
+    ]);
+    expect(JSON.stringify(exported)).toBe(
+      '{"id":"65a000000000000000000001","createdAt":"2026-11-28T12:00:00.000Z",' +
+        '"updatedAt":"2026-11-28T12:00:00.000Z","expiresAt":"2026-12-28T12:00:00.000Z",' +
+        '"ipAddress":null,"userAgent":"AdaPhone/1.0","activeOrganizationId":"65a0000000000000000000aa"}',
+    );
+  });
 });

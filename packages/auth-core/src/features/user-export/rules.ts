@@ -5,16 +5,18 @@
  */
 
 import type { Passkey } from "../../contracts/passkey.ts";
-import type {
-  ExportedAccount,
-  ExportedApiKey,
-  ExportedAuditEvent,
-  ExportedPasskey,
-  ExportedSession,
-  ExportedUser,
+import {
+  type ExportedAccount,
+  type ExportedApiKey,
+  type ExportedAuditEvent,
+  type ExportedPasskey,
+  type ExportedSession,
+  type ExportedUser,
+  exportedSessionModel,
 } from "../../contracts/user-export.ts";
 import type { AccountDoc, ApiKeyDoc, AuditEventDoc, SessionDoc, UserDoc } from "../../db/documents.ts";
 import type { ObjectId } from "../../db/ids.ts";
+import { toModelValue } from "../../db/model.ts";
 
 /**
  * The facts of an event done to the user by someone else that tell the user what changed for them,
@@ -118,17 +120,7 @@ export function toExportedAccount(doc: AccountDoc): ExportedAccount {
  * out: its IP address and user agent are the administrator's.
  */
 export function toExportedSessions(docs: readonly SessionDoc[]): ExportedSession[] {
-  return docs
-    .filter((doc) => !doc.impersonatedBy)
-    .map((doc) => ({
-      id: doc._id.toHexString(),
-      createdAt: doc.createdAt,
-      updatedAt: doc.updatedAt,
-      expiresAt: doc.expiresAt,
-      ipAddress: doc.ipAddress,
-      userAgent: doc.userAgent,
-      activeOrganizationId: doc.activeOrganizationId,
-    }));
+  return docs.filter((doc) => !doc.impersonatedBy).map((doc) => toModelValue(exportedSessionModel, doc));
 }
 
 /** An API key: its name and visible start, never its hash. */
