@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { initAction, printInit } from "../../packages/cli/src/init-app.ts";
+import { checkoutRoot, packWorkspace } from "../../packages/cli/src/pack-workspace.ts";
 import { testRun } from "./run-context.ts";
 
 /** `tessera init` in a Remix app the user already has (issue 29 §1; h10's findings 1, 2 and 12). */
@@ -118,8 +119,25 @@ describe("tessera init in an existing Remix app", () => {
     // An earlier init without packing wrote registry versions the registry does not have.
     await initAction(run(), "packed", { yes: true });
     expect((await packageJson(app)).dependencies["@tessera/auth-core"]).toBe("^0.1.0");
-    const result = await initAction(run(), "packed", { yes: true, pack: true });
+    const packing = run();
+    const result = await initAction(packing, "packed", { yes: true, pack: true });
     expect(result.packages).toBe("vendor");
+    // Without a terminal, a line per step on stderr (a cold build takes minutes): a build only for
+    // a package whose dist/ is stale, a wait only while another pack of this checkout runs.
+    const steps = packing.stderr().trimEnd().split("\n");
+    const names = ["@tessera/auth-core", "@tessera/dev-db", "@tessera/cli"];
+    expect(steps.filter((line) => !/: (building|waiting) /.test(line))).toEqual([
+      ...names.map((name, done) => `packages: packing ${name} (${done}/3)`),
+      expect.stringMatching(/^packages: packed 3 into vendor\/ in \d+\.\d s$/),
+    ]);
+    for (const line of steps.filter((step) => step.includes(": building "))) {
+      const name = /building (\S+)/.exec(line)![1]!;
+      expect(line).toBe(
+        `packages: building ${name} (its dist/ is missing or older than its sources) (${names.indexOf(name)}/3)`,
+      );
+      expect(steps[steps.indexOf(line) + 1]).toMatch(new RegExp(`^packages: packing ${name} `));
+    }
+    expect(packing.stdout()).toBe("");
     const tarballs = (await readdir(join(app, "vendor"))).sort();
     expect(tarballs).toEqual([
       "tessera-auth-core-0.1.0.tgz",
@@ -131,6 +149,10 @@ describe("tessera init in an existing Remix app", () => {
     expect(pkg.devDependencies["@tessera/dev-db"]).toBe("file:vendor/tessera-dev-db-0.1.0.tgz");
     expect(pkg.devDependencies["@tessera/cli"]).toBe("file:vendor/tessera-cli-0.1.0.tgz");
     expect(existsSync(join(app, "vendor", "tessera-cli-0.1.0.tgz"))).toBe(true);
+    // With --json, nothing but the command's JSON: no progress lines.
+    const silent = testRun("unused", { json: true });
+    await packWorkspace(silent, checkoutRoot()!, await remixApp("packed-json", {}));
+    expect(silent.stderr()).toBe("");
     // Packed already: a second run neither packs nor changes anything.
     const again = await initAction(run(), "packed", { yes: true, pack: true });
     expect(again.changed).toBe(false);

@@ -6,6 +6,7 @@ import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { CliError } from "./errors.ts";
 import type { RunContext } from "./kit.ts";
+import { startProgress } from "./progress.ts";
 
 /** The packages an app needs, as the folder names under packages/, their package names and fields. */
 export const APP_PACKAGES = [
@@ -60,16 +61,18 @@ function pnpmCommand(run: RunContext): [string, string[]] {
 
 /**
  * One package build or pack at a time across the checkout: a build empties dist/ first, which a pack
- * running beside it would ship empty. A lock older than 5 minutes is a crashed run's.
+ * running beside it would ship empty. A lock older than 5 minutes is a crashed run's. `onWait` is
+ * called once when another holds the lock.
  * @internal Exported for tests/support/pack.ts, whose packs take turns with create's and init's.
  */
-export async function withPackLock<T>(root: string, work: () => Promise<T>): Promise<T> {
+export async function withPackLock<T>(root: string, work: () => Promise<T>, onWait?: () => void): Promise<T> {
   const lock = join(root, "packages", ".pack-lock");
-  for (;;) {
+  for (let waited = false; ; waited = true) {
     try {
       await mkdir(lock);
       break;
     } catch {
+      if (!waited) onWait?.();
       try {
         if (Date.now() - statSync(lock).mtimeMs > 300_000) await rm(lock, { recursive: true, force: true });
       } catch {}
@@ -83,7 +86,10 @@ export async function withPackLock<T>(root: string, work: () => Promise<T>): Pro
   }
 }
 
-/** Builds (when stale) and packs the app's packages into `<app>/vendor`; returns the `file:` specs. */
+/**
+ * Builds (when stale) and packs the app's packages into `<app>/vendor`; returns the `file:` specs.
+ * Each step shows on the run's progress (a cold build takes minutes: the user sees which step runs).
+ */
 export async function packWorkspace(
   run: RunContext,
   root: string,
@@ -93,31 +99,51 @@ export async function packWorkspace(
   await mkdir(vendor, { recursive: true });
   const [pnpm, prefix] = pnpmCommand(run);
   const specs: Record<string, string> = {};
-  for (const [folder, name] of APP_PACKAGES) {
-    const cwd = join(root, "packages", folder);
-    await withPackLock(root, async () => {
-      if (isStale(root, folder)) {
-        run.io.stderr.write(`building ${name} (its dist/ is missing or older than its sources)\n`);
-        await run$(pnpm, [...prefix, "run", "build"], { cwd, maxBuffer: 16 * 1024 * 1024 }).catch(
-          (error: { stdout?: string; stderr?: string }) => {
-            const output = `${error.stdout ?? ""}${error.stderr ?? ""}`
-              .trim()
-              .split("\n")
-              .slice(-20)
-              .join("\n");
-            throw new CliError("BUILD_FAILED", `building ${name} failed (packages/${folder}):\n${output}`);
-          },
-        );
-      }
-      // Scripts off: prepack would rebuild what was just checked to be fresh.
-      await run$(pnpm, [...prefix, "--config.ignore-scripts=true", "pack", "--pack-destination", vendor], {
-        cwd,
-        maxBuffer: 16 * 1024 * 1024,
-      });
-    });
-    const file = (await readdir(vendor)).find((entry) => entry.startsWith(`tessera-${folder}-`));
-    if (!file) throw new CliError("PACK_FAILED", `pnpm pack left no tessera-${folder}-*.tgz in ${vendor}`);
-    specs[name] = `file:${relative(app, join(vendor, file))}`;
+  const progress = await startProgress(run, "packages");
+  const started = performance.now();
+  const total = APP_PACKAGES.length;
+  const pack = ["--config.ignore-scripts=true", "pack", "--pack-destination", vendor];
+  try {
+    for (const [done, [folder, name]] of APP_PACKAGES.entries()) {
+      const cwd = join(root, "packages", folder);
+      const onWait = () => progress.step("waiting for another build or pack in this checkout", done, total);
+      await withPackLock(
+        root,
+        async () => {
+          if (isStale(root, folder)) {
+            progress.step(`building ${name} (its dist/ is missing or older than its sources)`, done, total);
+            await buildPackage(pnpm, prefix, cwd, name, folder);
+          }
+          progress.step(`packing ${name}`, done, total);
+          // Scripts off: prepack would rebuild what was just checked to be fresh.
+          await run$(pnpm, [...prefix, ...pack], { cwd, maxBuffer: 16 * 1024 * 1024 });
+        },
+        onWait,
+      );
+      const file = (await readdir(vendor)).find((entry) => entry.startsWith(`tessera-${folder}-`));
+      if (!file) throw new CliError("PACK_FAILED", `pnpm pack left no tessera-${folder}-*.tgz in ${vendor}`);
+      specs[name] = `file:${relative(app, join(vendor, file))}`;
+    }
+  } catch (error) {
+    await progress.fail("stopped");
+    throw error;
   }
+  const seconds = ((performance.now() - started) / 1000).toFixed(1);
+  await progress.finish(`packed ${total} into vendor/ in ${seconds} s`);
   return specs;
+}
+
+async function buildPackage(
+  pnpm: string,
+  prefix: string[],
+  cwd: string,
+  name: string,
+  folder: string,
+): Promise<void> {
+  await run$(pnpm, [...prefix, "run", "build"], { cwd, maxBuffer: 16 * 1024 * 1024 }).catch(
+    (error: { stdout?: string; stderr?: string }) => {
+      const output = `${error.stdout ?? ""}${error.stderr ?? ""}`.trim().split("\n").slice(-20).join("\n");
+      throw new CliError("BUILD_FAILED", `building ${name} failed (packages/${folder}):\n${output}`);
+    },
+  );
 }

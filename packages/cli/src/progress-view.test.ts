@@ -41,6 +41,16 @@ describe("ProgressView (Ink)", () => {
 });
 
 describe("startProgress on a terminal", () => {
+  it("leaves a failure's summary with a cross, not the tick", async () => {
+    const { io, stderr } = captureIo({ interactive: true });
+    const progress = await startProgress({ io, json: false, connection: {} }, "packages");
+    progress.step("building @tessera/auth-core", 0, 3);
+    await tick();
+    await progress.fail("stopped");
+    expect(stderr()).toContain("✖ packages: stopped");
+    expect(stderr()).not.toContain("✔");
+  });
+
   it("draws on stderr and leaves the summary there, with nothing on stdout", async () => {
     const { io, stdout, stderr } = captureIo({ interactive: true });
     const progress = await startProgress({ io, json: false, connection: {} }, "migrate");

@@ -9,6 +9,8 @@ export interface ProgressState {
   done?: number | undefined;
   total?: number | undefined;
   summary?: string | undefined;
+  /** The summary is a failure's (a red cross instead of the green tick). */
+  failed?: boolean | undefined;
 }
 
 type Listener = (state: ProgressState) => void;
@@ -25,7 +27,8 @@ export function ProgressView(props: {
   const [state, setState] = useState(props.initial);
   useEffect(() => props.subscribe(setState), [props]);
   if (state.summary !== undefined) {
-    return h(Text, null, h(Text, { color: "green" }, "✔ "), `${state.title}: ${state.summary}`);
+    const mark = state.failed ? h(Text, { color: "red" }, "✖ ") : h(Text, { color: "green" }, "✔ ");
+    return h(Text, null, mark, `${state.title}: ${state.summary}`);
   }
   const fraction = state.total ? Math.round(((state.done ?? 0) / state.total) * 100) : null;
   return h(

@@ -8,10 +8,12 @@ export interface Progress {
   step(label: string, done?: number, total?: number): void;
   /** Ends the display; `summary` stays on screen (or is printed as a line). */
   finish(summary: string): Promise<void>;
+  /** Ends the display on a failure: `summary` stays, marked as failed (the error follows it). */
+  fail(summary: string): Promise<void>;
 }
 
 export async function startProgress(run: RunContext, title: string): Promise<Progress> {
-  if (run.json) return { step() {}, async finish() {} };
+  if (run.json) return { step() {}, async finish() {}, async fail() {} };
   if (!run.io.interactive) {
     return {
       step(label, done, total) {
@@ -21,6 +23,9 @@ export async function startProgress(run: RunContext, title: string): Promise<Pro
         );
       },
       async finish(summary) {
+        writeLine(run.io.stderr, `${title}: ${summary}`);
+      },
+      async fail(summary) {
         writeLine(run.io.stderr, `${title}: ${summary}`);
       },
     };
@@ -36,6 +41,10 @@ export async function startProgress(run: RunContext, title: string): Promise<Pro
     },
     async finish(summary) {
       display.show({ ...state, summary });
+      await display.close();
+    },
+    async fail(summary) {
+      display.show({ ...state, summary, failed: true });
       await display.close();
     },
   };
