@@ -17,6 +17,7 @@ import {
 import { homedir, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { MongoClient } from "mongodb";
+import { claimDataDir, type DataDirClaim } from "./data-dir-lock.ts";
 import { applyFerretDbChanges, ferretDbPatchKey } from "./ferretdb-patch.ts";
 import {
   collectOutput,
@@ -166,29 +167,59 @@ async function makeTreeWritable(dir: string): Promise<void> {
   }
 }
 
-/** Starts FerretDB (SQLite backend) on a free loopback port and waits until it answers `ping`. */
+/**
+ * Starts FerretDB (SQLite backend) on a free loopback port and waits until it answers `ping`. A kept
+ * data dir that another process's FerretDB serves already is not started on twice (two servers on
+ * the same SQLite files): its server is used, and stays that process's to stop (data-dir-lock.ts).
+ */
 export async function startFerretDb(options: FerretDbServerOptions): Promise<FerretDbServer> {
   const ownsDataDir = options.dataDir === undefined;
   const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), "tessera-ferretdb-data-")));
+  const log = options.log ?? ((line: string) => console.error(line));
+  let claim: DataDirClaim | null = null;
   try {
     await mkdir(dataDir, { recursive: true });
+    if (!ownsDataDir) {
+      const found = await claimDataDir(dataDir, { isServing: answersPing, log });
+      if (found.kind === "served") {
+        log(
+          `mongo backend: FerretDB (pid ${found.pid}) already serves ${dataDir} on port ${found.port}; using it (it stops with the process that started it)`,
+        );
+        return { uri: `mongodb://127.0.0.1:${found.port}/`, stop: async () => {} };
+      }
+      claim = found;
+    }
     const portFile = ownsDataDir ? null : join(dataDir, PORT_FILE);
     const keptPort = portFile ? await readKeptPort(portFile) : null;
     const running = await launchOnFreePort(options.binary, dataDir, options.env, keptPort);
     if (portFile && running.port !== keptPort) {
-      if (keptPort !== null) {
-        const log = options.log ?? ((line: string) => console.error(line));
+      if (keptPort !== null)
         log(
           `mongo backend: port ${keptPort} (kept in ${portFile}) is taken; FerretDB listens on ${running.port}`,
         );
-      }
       await writeFile(portFile, `${running.port}\n`).catch(() => undefined);
     }
-    return manageServer(running, dataDir, ownsDataDir);
+    const server = manageServer(running, dataDir, ownsDataDir, claim);
+    await claim?.publish(running.child.pid ?? process.pid, running.port).catch(async (error: unknown) => {
+      await server.stop();
+      throw error;
+    });
+    return server;
   } catch (error) {
+    await claim?.release();
     if (ownsDataDir) await rm(dataDir, { recursive: true, force: true });
     throw error;
   }
+}
+
+/** Whether a MongoDB-protocol server answers a ping on 127.0.0.1:port. */
+function answersPing(port: number): Promise<boolean> {
+  return connectOnce(port)
+    .then(() => pingOnce(`mongodb://127.0.0.1:${port}/`))
+    .then(
+      () => true,
+      () => false,
+    );
 }
 
 interface RunningFerretDb {
@@ -333,10 +364,16 @@ async function pingOnce(uri: string): Promise<void> {
   }
 }
 
-function manageServer(running: RunningFerretDb, dataDir: string, ownsDataDir: boolean): FerretDbServer {
+function manageServer(
+  running: RunningFerretDb,
+  dataDir: string,
+  ownsDataDir: boolean,
+  claim: DataDirClaim | null,
+): FerretDbServer {
   // If the owner exits without calling stop(), do not leave an orphaned server or its temp data behind.
   const cleanUpOnExit = () => {
     running.child.kill("SIGKILL");
+    claim?.releaseSync();
     if (ownsDataDir) rmSync(dataDir, { recursive: true, force: true });
   };
   process.once("exit", cleanUpOnExit);
@@ -344,6 +381,7 @@ function manageServer(running: RunningFerretDb, dataDir: string, ownsDataDir: bo
   const stop = async () => {
     process.off("exit", cleanUpOnExit);
     await terminateProcess(running.child, STOP_GRACE_MS);
+    await claim?.release();
     if (ownsDataDir) await rm(dataDir, { recursive: true, force: true });
   };
   return {
