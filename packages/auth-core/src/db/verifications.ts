@@ -178,16 +178,18 @@ export function findVerificationsWithPrefix(
   return collections.verifications.find(withPrefix(prefix)).limit(limit).toArray();
 }
 
-/** The rows of these identifiers: their identifiers and when they were written (one indexed `$in`). */
-export function findVerificationTimes(
+/**
+ * The identifiers and write times of the rows under `prefix` (at most `limit`, when given): one
+ * range of the `identifier` index, however many rows it holds (no key to hash per possible row).
+ */
+export function findVerificationTimesWithPrefix(
   collections: Collections,
-  identifiers: readonly string[],
+  prefix: string,
+  limit = 0,
 ): Promise<{ identifier: string; createdAt: Date }[]> {
   return collections.verifications
-    .find(
-      { _id: { $in: identifiers.map(verificationIdOf) }, identifier: { $in: [...identifiers] } },
-      { projection: { _id: 0, identifier: 1, createdAt: 1 } },
-    )
+    .find(withPrefix(prefix), { projection: { _id: 0, identifier: 1, createdAt: 1 } })
+    .limit(limit)
     .toArray();
 }
 

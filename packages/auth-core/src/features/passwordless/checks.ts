@@ -6,9 +6,10 @@ import { parseId } from "../../db/ids.ts";
 import { type Granted, granted, type Refused, refused } from "../../errors/refusal.ts";
 import type { CookieJar } from "../../http/cookie-jar.ts";
 import {
-  admitSignInAttempt,
+  checkSignInThrottle,
   clearSignInFailures,
   readKnownDevice,
+  recordSignInFailure,
   type SignInRefused,
 } from "../sign-in-throttle/index.ts";
 import { findUserByEmail, findUserById } from "../users/index.ts";
@@ -41,9 +42,12 @@ export interface AcceptedCode {
  * (features/sign-in-throttle: its delays and lock hold for codes as for passwords), on the account
  * the record was mailed for; one of the code's tries, claimed before the code is looked at, so
  * parallel guesses never get more than `allowedAttempts` comparisons (none left: TOO_MANY_ATTEMPTS,
- * and the record dies — its link too); the MAC, compared in constant time. `consume`: the record is
- * taken (once, of any number of concurrent right answers); else it stays for the call that uses it
- * (check-verification-otp), and the right answer's try is given back.
+ * and the record dies — its link too); the MAC, compared in constant time. The tries bound what
+ * one read of the throttle admits, so a wrong code is recorded as the account's failure after the
+ * compare, and a right one writes to the throttle only to clear failures it found
+ * (checkSignInThrottle). `consume`: the record is taken (once, of any number of concurrent right
+ * answers); else it stays for the call that uses it (check-verification-otp), and the right
+ * answer's try is given back.
  * An address nobody has goes through the same steps; its user is looked up only for a right code.
  */
 export async function acceptMailedCode(
@@ -61,8 +65,8 @@ export async function acceptMailedCode(
   if (record.codeExpiresAt <= now.getTime()) return refused("OTP_EXPIRED");
   const userId = parseId(record.userId);
   const device = readKnownDevice(auth, cookies, userId);
-  const admitted = await admitSignInAttempt(auth, { userId, email }, device);
-  if (!admitted.ok) return admitted;
+  const throttle = await checkSignInThrottle(auth, { userId, email }, device);
+  if (!throttle.ok) return throttle;
   const { allowedAttempts } = auth.options.emailOTP;
   const until = new Date(record.codeExpiresAt);
   const slot = await claimAttempt(auth.collections, attemptPrefix(record.nonce), allowedAttempts, until, now);
@@ -72,7 +76,10 @@ export async function acceptMailedCode(
   }
   const given = Buffer.from(macCode(auth.options.secret, record.nonce, code));
   const stored = Buffer.from(record.code);
-  if (given.length !== stored.length || !timingSafeEqual(given, stored)) return refused("INVALID_OTP");
+  if (given.length !== stored.length || !timingSafeEqual(given, stored)) {
+    await recordSignInFailure(auth, throttle.value);
+    return refused("INVALID_OTP");
+  }
   // A right code: independent writes and the read of its user go together (one round trip).
   const [isTaken, user] = await Promise.all([
     // A right answer that leaves the code for the call that uses it gives its try back: "check,
@@ -80,7 +87,7 @@ export async function acceptMailedCode(
     // released only after a right one: parallel wrong guesses still get at most allowedAttempts.
     request.consume ? takeRecord(auth.collections, row) : deleteRow(auth.collections, slot).then(() => true),
     findRecordHolder(auth, record),
-    userId && clearSignInFailures(auth, userId),
+    userId && throttle.value.hasFailures && clearSignInFailures(auth, userId),
   ]);
   if (!isTaken) return refused("INVALID_OTP");
   return granted({ record, user, device: user && userId?.equals(user._id) ? device : null });

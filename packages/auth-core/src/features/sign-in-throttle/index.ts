@@ -2,7 +2,9 @@
 export { readKnownDevice, rememberKnownDevice } from "./known-device.ts";
 export {
   admitSignInAttempt,
+  checkSignInThrottle,
   clearNewDeviceFailures,
   clearSignInFailures,
+  recordSignInFailure,
   type SignInRefused,
 } from "./service.ts";

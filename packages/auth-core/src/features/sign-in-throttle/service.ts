@@ -2,7 +2,14 @@ import type { AuthContext } from "../../context.ts";
 import { sha256Base64Url } from "../../crypto/index.ts";
 import type { ObjectId } from "../../db/ids.ts";
 import { type Granted, granted, type Refused, refused } from "../../errors/refusal.ts";
-import { ANY_DEVICE, attemptLane, attemptsOfAccount, latestSlot, planAttempt } from "./rules.ts";
+import {
+  ANY_DEVICE,
+  attemptLane,
+  attemptsOfAccount,
+  latestSlot,
+  MAX_CONSECUTIVE_FAILURES,
+  planAttempt,
+} from "./rules.ts";
 import { deleteRowsWithPrefix, findLaneRows, insertSlot } from "./store.ts";
 
 /** A known user's failures are kept until a success or a new password (NIST: no window). */
@@ -18,6 +25,13 @@ export interface SignInSubject {
 
 const accountKey = (subject: SignInSubject) =>
   subject.userId ? subject.userId.toHexString() : `email:${sha256Base64Url(subject.email)}`;
+
+/** The lane an attempt of `subject` from this device counts in, and how long its rows are kept. */
+function laneOf(subject: SignInSubject, knownDeviceId: string | null, now: Date) {
+  const lane = attemptLane(accountKey(subject), knownDeviceId ?? ANY_DEVICE);
+  const expiresAt = subject.userId ? NEVER_EXPIRES : new Date(now.getTime() + UNKNOWN_ADDRESS_ROWS_MS);
+  return { lane, expiresAt };
+}
 
 /**
  * Per-account throttle of password sign-in (docs/security.md "Guessing one account's password").
@@ -41,8 +55,7 @@ export async function admitSignInAttempt(
   knownDeviceId: string | null,
 ): Promise<Granted<void> | SignInRefused> {
   const now = auth.now();
-  const lane = attemptLane(accountKey(subject), knownDeviceId ?? ANY_DEVICE);
-  const expiresAt = subject.userId ? NEVER_EXPIRES : new Date(now.getTime() + UNKNOWN_ADDRESS_ROWS_MS);
+  const { lane, expiresAt } = laneOf(subject, knownDeviceId, now);
   let latest = latestSlot(await findLaneRows(auth.collections, lane), lane);
   for (;;) {
     const plan = planAttempt(latest, now);
@@ -53,6 +66,55 @@ export async function admitSignInAttempt(
     // claimable at once; past them the delay after that attempt applies.
     latest = { slot: plan.slot, at: now };
   }
+}
+
+/**
+ * What checkSignInThrottle admitted: where recordSignInFailure writes if the answer proves wrong,
+ * and whether the account has failures a right answer must clear.
+ */
+export interface ThrottleCheck {
+  lane: string;
+  slot: number;
+  expiresAt: Date;
+  hasFailures: boolean;
+}
+
+/**
+ * The throttle for an answer whose tries are already counted exactly by the caller before it is
+ * compared (a mailed code: its numbered try rows, features/passwordless), so the throttle is written
+ * only after a wrong answer — a right one, nearly every sign-in, writes nothing here unless the
+ * account has failures to clear. The delays and the lock are those of admitSignInAttempt, read from
+ * the same lanes: an attempt inside a delay or past the lock is refused before anything is looked
+ * at. What differs is a burst: attempts admitted by the same read are compared together, at most
+ * the caller's tries (3 per mailed code, and each code costs a mail: docs/security.md "Mail
+ * flooding"); each wrong one is still recorded, so the delays grow and the lock comes as for
+ * passwords. Reads every lane of the account (one range), so a right answer knows whether any
+ * lane needs clearing.
+ */
+export async function checkSignInThrottle(
+  auth: AuthContext,
+  subject: SignInSubject,
+  knownDeviceId: string | null,
+): Promise<Granted<ThrottleCheck> | SignInRefused> {
+  const now = auth.now();
+  const { lane, expiresAt } = laneOf(subject, knownDeviceId, now);
+  const account = attemptsOfAccount(accountKey(subject));
+  const rows = await findLaneRows(auth.collections, account);
+  const laneRows = rows.filter((row) => row.identifier.startsWith(lane));
+  const plan = planAttempt(latestSlot(laneRows, lane), now);
+  if (plan.kind === "locked") return refused("SIGN_IN_LOCKED");
+  if (plan.kind === "wait") return tooSoon(plan.until, now);
+  return granted({ lane, slot: plan.slot, expiresAt, hasFailures: rows.length > 0 });
+}
+
+/**
+ * A wrong answer checkSignInThrottle admitted: one failure in its lane, in the slot the check
+ * planned, or the next free one when parallel failures took it (each is counted).
+ */
+export async function recordSignInFailure(auth: AuthContext, check: ThrottleCheck): Promise<void> {
+  const now = auth.now();
+  for (let slot = check.slot; slot <= MAX_CONSECUTIVE_FAILURES; slot++)
+    if (await insertSlot(auth.collections, `${check.lane}${slot}`, check.expiresAt, now)) return;
 }
 
 /**
