@@ -70,7 +70,7 @@ export function appNameOf(packageName: unknown): string {
 }
 
 /** A line for the app's .env: a value to set, or, with a `note`, a key written commented out under it. */
-export interface EnvEntry {
+interface EnvEntry {
   key: string;
   value: string;
   note?: string;

@@ -30,13 +30,13 @@ export interface DataDirClaim {
 }
 
 /** Another process serves the data dir, on this port: use it, never a second FerretDB. */
-export interface DataDirServed {
+interface DataDirServed {
   kind: "served";
   pid: number;
   port: number;
 }
 
-export interface ClaimOptions {
+interface ClaimOptions {
   /** Whether a MongoDB-protocol server answers a ping on 127.0.0.1:port. */
   isServing(port: number): Promise<boolean>;
   log(line: string): void;
