@@ -88,6 +88,24 @@ export async function requireMembership(
   return member;
 }
 
+/**
+ * What any member may read of their organization (the named one, else the active one): `read`
+ * answers null when the organization is gone, which answers ORGANIZATION_NOT_FOUND.
+ */
+export async function readAsMember<T>(
+  auth: AuthContext,
+  session: SessionWithUser | null,
+  organizationIdInput: string | undefined,
+  read: (organizationId: ObjectId, userId: ObjectId) => Promise<T | null>,
+): Promise<T> {
+  const caller = requireCaller(session);
+  const organizationId = resolveOrganizationId(caller.session, organizationIdInput);
+  await requireMembership(auth, organizationId, caller.user._id);
+  const found = await read(organizationId, caller.user._id);
+  if (!found) throw new AuthError("ORGANIZATION_NOT_FOUND");
+  return found;
+}
+
 export function assertPermission(
   auth: AuthContext,
   member: MemberDoc,

@@ -2,9 +2,8 @@ import {
   checkPasskeyPolicyContract,
   type PasskeyPolicyCheck,
 } from "../../../../contracts/organization-passkey-policy.ts";
-import { AuthError } from "../../../../errors/auth-error.ts";
 import { defineEndpoint } from "../../../../http/define-endpoint.ts";
-import { requireCaller, requireMembership, resolveOrganizationId } from "../../endpoints/guards.ts";
+import { readAsMember } from "../../endpoints/guards.ts";
 import { checkUserPasskeys } from "../passkey-policy.ts";
 
 /**
@@ -14,13 +13,9 @@ import { checkUserPasskeys } from "../passkey-policy.ts";
  * on most requests) would read the passkeys on every call.
  */
 export const checkPasskeyPolicy = defineEndpoint(checkPasskeyPolicyContract, {
-  async handler(ctx): Promise<PasskeyPolicyCheck> {
-    const { auth } = ctx;
-    const caller = requireCaller(ctx.session);
-    const organizationId = resolveOrganizationId(caller.session, ctx.query.organizationId);
-    await requireMembership(auth, organizationId, caller.user._id);
-    const check = await checkUserPasskeys(auth, organizationId, caller.user._id);
-    if (!check) throw new AuthError("ORGANIZATION_NOT_FOUND");
-    return check;
+  handler(ctx): Promise<PasskeyPolicyCheck> {
+    return readAsMember(ctx.auth, ctx.session, ctx.query.organizationId, (organizationId, userId) =>
+      checkUserPasskeys(ctx.auth, organizationId, userId),
+    );
   },
 });

@@ -2,20 +2,15 @@ import {
   getPasskeyPolicyContract,
   type PasskeyPolicy,
 } from "../../../../contracts/organization-passkey-policy.ts";
-import { AuthError } from "../../../../errors/auth-error.ts";
 import { defineEndpoint } from "../../../../http/define-endpoint.ts";
-import { requireCaller, requireMembership, resolveOrganizationId } from "../../endpoints/guards.ts";
+import { readAsMember } from "../../endpoints/guards.ts";
 import { findPasskeyPolicy } from "../passkey-policy.ts";
 
 /** GET /organization/get-passkey-policy: any member reads it (they are the ones it asks for a passkey). */
 export const getPasskeyPolicy = defineEndpoint(getPasskeyPolicyContract, {
-  async handler(ctx): Promise<PasskeyPolicy> {
-    const { auth } = ctx;
-    const caller = requireCaller(ctx.session);
-    const organizationId = resolveOrganizationId(caller.session, ctx.query.organizationId);
-    await requireMembership(auth, organizationId, caller.user._id);
-    const policy = await findPasskeyPolicy(auth, organizationId);
-    if (!policy) throw new AuthError("ORGANIZATION_NOT_FOUND");
-    return policy;
+  handler(ctx): Promise<PasskeyPolicy> {
+    return readAsMember(ctx.auth, ctx.session, ctx.query.organizationId, (organizationId) =>
+      findPasskeyPolicy(ctx.auth, organizationId),
+    );
   },
 });
