@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
@@ -167,17 +167,38 @@ function collectionsNamedOutsideOwners(): string[] {
       for (const name of collectionsOfMigration(text)) found.add(`${name} in ${file}`);
       continue;
     }
-    const named = [
-      ...[...text.matchAll(/\b(?:collections\??|COLLECTION_NAMES)\.(\w+)/g)].map((match) => match[1]!),
-      ...[...text.matchAll(/\{([^{}]*)\}\s*=\s*(?:[\w.]+\.)?collections\b/g)].flatMap((match) =>
-        match[1]!.split(",").map((part) => part.split(":")[0]!.trim()),
-      ),
-    ];
-    for (const name of named)
-      if (Object.hasOwn(COLLECTION_OWNERS, name) && COLLECTION_OWNERS[name] !== file)
-        found.add(`${name} in ${file}`);
+    for (const name of collectionsNamedIn(text))
+      if (COLLECTION_OWNERS[name] !== file) found.add(`${name} in ${file}`);
   }
   return [...found].sort();
+}
+
+/** The collections a module names: `collections.<x>`, `COLLECTION_NAMES.<x>`, or `{ x } = …collections`. */
+function collectionsNamedIn(text: string): string[] {
+  const named = [
+    ...[...text.matchAll(/\b(?:collections\??|COLLECTION_NAMES)\.(\w+)/g)].map((match) => match[1]!),
+    ...[...text.matchAll(/\{([^{}]*)\}\s*=\s*(?:[\w.]+\.)?collections\b/g)].flatMap((match) =>
+      match[1]!.split(",").map((part) => part.split(":")[0]!.trim()),
+    ),
+  ];
+  return named.filter((name) => Object.hasOwn(COLLECTION_OWNERS, name));
+}
+
+/** The shells over the core: the CLI, the demo and the created app's template (tests aside). */
+const SHELL_ROOTS = ["packages/cli/src", "apps/remix-demo/app", "templates"];
+
+/** Every `<collection> in <file>` of the shells: they reach data through the owners, never by name. */
+function collectionsNamedInShells(): string[] {
+  const repository = fileURLToPath(new URL("../..", import.meta.url));
+  return SHELL_ROOTS.flatMap((root) =>
+    readdirSync(join(repository, root), { recursive: true, encoding: "utf8" })
+      .filter((file) => /\.tsx?$/.test(file) && !/\.test\.tsx?$/.test(file))
+      .flatMap((file) =>
+        collectionsNamedIn(readFileSync(join(repository, root, file), "utf8")).map(
+          (name) => `${name} in ${root}/${file}`,
+        ),
+      ),
+  );
 }
 
 describe("layering of packages/auth-core/src", () => {
@@ -275,6 +296,10 @@ describe("layering of packages/auth-core/src", () => {
       expect(text, `${name} in ${owner}`).toMatch(new RegExp(`\\b${name}\\b`));
     }
     expectOnlyKnown(collectionsNamedOutsideOwners(), FROZEN_DATA_MIGRATIONS);
+  });
+
+  it("the CLI, the demo and the created app's template name no collection: they go through the core's owners or auth.api", () => {
+    expect(collectionsNamedInShells()).toEqual([]);
   });
 
   it('only db/ and */store.ts import "mongodb"', () => {
