@@ -236,7 +236,7 @@ describe("an app made by tessera create", () => {
         .join("; ");
       const account = await fetch(`${site}/account`, { headers: { cookie } });
       expect(account.status).toBe(200);
-      expect(await account.text()).toContain("Signed in as <strong>Grace Hopper</strong>");
+      expect(await account.text()).toContain("Signed in as Grace Hopper (grace@example.com)");
     });
     // TESSERA_MAIL=disabled: said at start; the verification mail is dropped, its link never logged.
     expect(serverOutput).not.toContain("token=");

@@ -37,6 +37,8 @@ const FROM_TEMPLATE: [string, string][] = [
   ["auth/app/routes/sign-up.tsx", "app/routes/sign-up.tsx"],
   ["auth/app/routes/sign-in.tsx", "app/routes/sign-in.tsx"],
   ["auth/app/routes/account.tsx", "app/routes/account.tsx"],
+  // The pages' words (init writes the chosen language's; these pages are English).
+  ["strings/en.ts", "app/strings.ts"],
 ];
 
 /**

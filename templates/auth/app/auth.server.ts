@@ -21,7 +21,9 @@ import {
   MAIL_DISABLED_WARNING,
   type Mailer,
 } from "@tessera/auth-core";
+import { catalogueMessage, languageFromTag } from "@tessera/auth-core/i18n";
 import { createRemixAuth } from "@tessera/auth-core/remix";
+import { LANG, strings } from "~/strings";
 import options from "../tessera.config";
 
 interface AppAuth {
@@ -116,15 +118,18 @@ function mailerFromEnvironment(): Mailer | undefined {
  */
 export const remix = createRemixAuth(getAuth, { signedInPath: "/account" });
 
+/** The core's catalogue messages in the pages' language (app/strings.ts LANG). */
+const language = languageFromTag(LANG) ?? "ENG";
+
 /**
- * The catalogue message of a refused call, for the form, with the wait of a rate limit (its
- * Retry-After); anything else is logged, not shown.
+ * The catalogue message of a refused call in the pages' language (@tessera/auth-core/i18n; the API
+ * answers English), with the wait of a rate limit (its Retry-After); anything else is logged, not
+ * shown.
  */
 export function errorMessage(error: unknown): string {
   const wait = isAuthError(error) ? error.details?.retryAfter : undefined;
-  if (typeof wait === "number")
-    return `Too many attempts. Try again in ${wait} ${wait === 1 ? "second" : "seconds"}.`;
-  if (isAuthError(error)) return error.message;
+  if (typeof wait === "number") return strings.common.tooManyAttempts(wait);
+  if (isAuthError(error)) return catalogueMessage(error.code, language) ?? error.message;
   console.error(error);
-  return "Something went wrong. Try again.";
+  return strings.common.somethingWrong;
 }

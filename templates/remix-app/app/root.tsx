@@ -7,10 +7,11 @@ import {
   ScrollRestoration,
   useRouteError,
 } from "@remix-run/react";
+import { LANG, strings } from "~/strings";
 
 export function Layout({ children }: { children: React.ReactNode }) {
   return (
-    <html lang="en">
+    <html lang={LANG}>
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
@@ -43,16 +44,16 @@ export default function App() {
 export function ErrorBoundary() {
   const error = useRouteError();
   const known = isRouteErrorResponse(error);
+  const t = strings.errorPage;
+  const statuses: Record<number, string | undefined> = t.statuses;
   return (
     <main>
-      <h1>{known ? `${error.status} ${error.statusText || "Error"}` : "Something went wrong"}</h1>
+      <h1>
+        {known ? `${error.status} ${statuses[error.status] ?? (error.statusText || t.error)}` : t.title}
+      </h1>
+      <p>{known && typeof error.data === "string" && error.data ? error.data : t.notShown}</p>
       <p>
-        {known && typeof error.data === "string" && error.data
-          ? error.data
-          : "The page could not be shown. Try again, or go back to the start."}
-      </p>
-      <p>
-        <a href="/">Back to the start</a>
+        <a href="/">{t.back}</a>
       </p>
     </main>
   );

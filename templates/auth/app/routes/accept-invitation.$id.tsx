@@ -1,6 +1,7 @@
 import { type ActionFunctionArgs, type LoaderFunctionArgs, redirect } from "@remix-run/node";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { errorMessage, getAuth, remix } from "~/auth.server";
+import { strings } from "~/strings";
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   // Signed out: to sign-in, which brings the user back here.
@@ -22,16 +23,18 @@ export async function action(args: ActionFunctionArgs) {
   }
 }
 
+const t = strings.invitation;
+
 export default function AcceptInvitation() {
   const { id } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   return (
     <main>
-      <h1>Join the organization</h1>
+      <h1>{t.title}</h1>
       {result?.error ? <p role="alert">{result.error}</p> : null}
       <Form method="post">
         <input type="hidden" name="id" value={id} />
-        <button type="submit">Accept the invitation</button>
+        <button type="submit">{t.accept}</button>
       </Form>
     </main>
   );

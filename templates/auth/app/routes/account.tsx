@@ -1,6 +1,19 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { Form, useActionData, useLoaderData } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { errorMessage, getAuth, remix } from "~/auth.server";
+import { strings } from "~/strings";
+
+const t = strings.account;
+
+/**
+ * The pages of the features this app was made with. `tessera init` keeps the line of each chosen
+ * feature (its `feature:` comment) and drops the others with their pages.
+ */
+const PAGES: { to: string; label: string }[] = [
+  { to: "/account/two-factor", label: t.twoFactor }, // feature: two-factor
+  { to: "/account/api-keys", label: t.apiKeys }, // feature: api-key
+  { to: "/organizations", label: t.organizations }, // feature: organization
+];
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const { user } = await remix.requireSession(request);
@@ -22,14 +35,25 @@ export default function Account() {
   const result = useActionData<typeof action>();
   return (
     <main>
-      <h1>Your account</h1>
+      <h1>{t.title}</h1>
       {result?.error ? <p role="alert">{result.error}</p> : null}
       <p>
-        Signed in as <strong>{user.name}</strong> ({user.email})
-        {user.emailVerified ? "" : " — email not verified yet"}
+        {t.signedInAs(user.name, user.email)}
+        {user.emailVerified ? "" : t.notVerified}
       </p>
+      {PAGES.length > 0 ? (
+        <nav aria-label={t.more}>
+          <ul>
+            {PAGES.map((page) => (
+              <li key={page.to}>
+                <Link to={page.to}>{page.label}</Link>
+              </li>
+            ))}
+          </ul>
+        </nav>
+      ) : null}
       <Form method="post">
-        <button type="submit">Sign out</button>
+        <button type="submit">{t.signOut}</button>
       </Form>
     </main>
   );

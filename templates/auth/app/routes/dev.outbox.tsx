@@ -1,5 +1,6 @@
 import { useLoaderData } from "@remix-run/react";
 import { getAppAuth } from "~/auth.server";
+import { strings } from "~/strings";
 
 // Development only: the mails the app sent (verification, reset links). A 404 in production.
 export async function loader() {
@@ -15,18 +16,20 @@ export async function loader() {
   };
 }
 
+const t = strings.devOutbox;
+
 export default function DevOutbox() {
   const { mails } = useLoaderData<typeof loader>();
   return (
     <main>
-      <h1>Dev outbox</h1>
-      <p>Mails the app sent while in development, newest first. Not sent to anyone.</p>
-      {mails.length === 0 ? <p>No mails yet.</p> : null}
+      <h1>{t.title}</h1>
+      <p>{t.intro}</p>
+      {mails.length === 0 ? <p>{t.none}</p> : null}
       {mails.map((mail) => (
         <article key={`${mail.sentAt}-${mail.to}-${mail.subject}`}>
           <h2>{mail.subject}</h2>
           <p>
-            To {mail.to} · <time dateTime={mail.sentAt}>{mail.sentAt}</time>
+            {t.to(mail.to)} · <time dateTime={mail.sentAt}>{mail.sentAt}</time>
           </p>
           <pre style={{ whiteSpace: "pre-wrap", overflowWrap: "anywhere" }}>
             {mail.text.split(/(https?:\/\/\S+)/).map((part, index) =>

@@ -1,6 +1,7 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { Form, useActionData } from "@remix-run/react";
 import { errorMessage, getAuth, remix } from "~/auth.server";
+import { strings } from "~/strings";
 
 export async function action(args: ActionFunctionArgs) {
   const { request } = args;
@@ -18,18 +19,20 @@ export async function action(args: ActionFunctionArgs) {
   }
 }
 
+const t = strings.forgotPassword;
+
 export default function ForgotPassword() {
   const result = useActionData<typeof action>();
-  if (result?.sent) return <p>If that address has an account, a reset link is on its way.</p>;
+  if (result?.sent) return <p>{t.sent}</p>;
   return (
     <main>
-      <h1>Forgot your password?</h1>
+      <h1>{t.title}</h1>
       {result?.error ? <p role="alert">{result.error}</p> : null}
       <Form method="post">
         <label>
-          Email <input name="email" type="email" autoComplete="email" required />
+          {t.email} <input name="email" type="email" autoComplete="email" required />
         </label>
-        <button type="submit">Send a reset link</button>
+        <button type="submit">{t.submit}</button>
       </Form>
     </main>
   );

@@ -1,6 +1,7 @@
 import { type ActionFunctionArgs, type LoaderFunctionArgs, redirect } from "@remix-run/node";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { errorMessage, getAuth, remix } from "~/auth.server";
+import { strings } from "~/strings";
 
 export function loader({ request }: LoaderFunctionArgs) {
   const url = new URL(request.url);
@@ -22,20 +23,22 @@ export async function action(args: ActionFunctionArgs) {
   }
 }
 
+const t = strings.resetPassword;
+
 export default function ResetPassword() {
   const { token, error } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
-  if (!token || error) return <p role="alert">This reset link is invalid or has expired.</p>;
+  if (!token || error) return <p role="alert">{t.invalid}</p>;
   return (
     <main>
-      <h1>Choose a new password</h1>
+      <h1>{t.title}</h1>
       {result?.error ? <p role="alert">{result.error}</p> : null}
       <Form method="post">
         <input type="hidden" name="token" value={token} />
         <label>
-          New password <input name="password" type="password" autoComplete="new-password" required />
+          {t.newPassword} <input name="password" type="password" autoComplete="new-password" required />
         </label>
-        <button type="submit">Save</button>
+        <button type="submit">{t.submit}</button>
       </Form>
     </main>
   );

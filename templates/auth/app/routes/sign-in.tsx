@@ -2,6 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { safeRedirect } from "@tessera/auth-core/remix";
 import { errorMessage, getAuth, remix } from "~/auth.server";
+import { strings } from "~/strings";
 
 /** Where to go after signing in: the page that sent the visitor here, never another site. */
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -27,26 +28,27 @@ export async function action(args: ActionFunctionArgs) {
   }
 }
 
+const t = strings.signIn;
+
 export default function SignIn() {
   const result = useActionData<typeof action>();
   const { redirectTo } = useLoaderData<typeof loader>();
   return (
     <main>
-      <h1>Sign in</h1>
+      <h1>{t.title}</h1>
       {result?.error ? <p role="alert">{result.error}</p> : null}
       <Form method="post">
         <input type="hidden" name="redirectTo" value={redirectTo} />
         <label>
-          Email <input name="email" type="email" autoComplete="email" required />
+          {t.email} <input name="email" type="email" autoComplete="email" required />
         </label>
         <label>
-          Password <input name="password" type="password" autoComplete="current-password" required />
+          {t.password} <input name="password" type="password" autoComplete="current-password" required />
         </label>
-        <button type="submit">Sign in</button>
+        <button type="submit">{t.submit}</button>
       </Form>
       <p>
-        <Link to="/forgot-password">Forgot your password?</Link> ·{" "}
-        <Link to="/sign-up">Create an account</Link>
+        <Link to="/forgot-password">{t.forgot}</Link> · <Link to="/sign-up">{t.createAccount}</Link>
       </p>
     </main>
   );

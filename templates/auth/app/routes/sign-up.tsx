@@ -1,6 +1,7 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { Form, Link, useActionData } from "@remix-run/react";
 import { errorMessage, getAuth, remix } from "~/auth.server";
+import { strings } from "~/strings";
 
 export async function action(args: ActionFunctionArgs) {
   const { request } = args;
@@ -23,27 +24,29 @@ export async function action(args: ActionFunctionArgs) {
   }
 }
 
+const t = strings.signUp;
+
 export default function SignUp() {
   const result = useActionData<typeof action>();
   return (
     <main>
-      <h1>Create an account</h1>
+      <h1>{t.title}</h1>
       {result?.error ? <p role="alert">{result.error}</p> : null}
       <Form method="post">
         <label>
-          Name <input name="name" autoComplete="name" required />
+          {t.name} <input name="name" autoComplete="name" required />
         </label>
         <label>
-          Email <input name="email" type="email" autoComplete="email" required />
+          {t.email} <input name="email" type="email" autoComplete="email" required />
         </label>
         <label>
-          Password{" "}
+          {t.password}{" "}
           <input name="password" type="password" autoComplete="new-password" minLength={8} required />
         </label>
-        <button type="submit">Create account</button>
+        <button type="submit">{t.submit}</button>
       </Form>
       <p>
-        <Link to="/sign-in">Already have an account?</Link>
+        <Link to="/sign-in">{t.haveAccount}</Link>
       </p>
     </main>
   );

@@ -1,6 +1,7 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { Form, useActionData } from "@remix-run/react";
 import { errorMessage, getAuth, remix } from "~/auth.server";
+import { strings } from "~/strings";
 
 // The second step of a sign-in when the user has two-factor authentication on.
 export async function action(args: ActionFunctionArgs) {
@@ -18,21 +19,23 @@ export async function action(args: ActionFunctionArgs) {
   }
 }
 
+const t = strings.twoFactor;
+
 export default function TwoFactor() {
   const result = useActionData<typeof action>();
   return (
     <main>
-      <h1>Two-factor authentication</h1>
+      <h1>{t.title}</h1>
       {result?.error ? <p role="alert">{result.error}</p> : null}
       <Form method="post">
         <label>
-          Code from your authenticator app{" "}
+          {t.code}{" "}
           <input name="code" inputMode="numeric" autoComplete="one-time-code" pattern="[0-9]{6}" required />
         </label>
         <label>
-          <input name="trust" type="checkbox" /> Trust this device
+          <input name="trust" type="checkbox" /> {t.trust}
         </label>
-        <button type="submit">Verify</button>
+        <button type="submit">{t.submit}</button>
       </Form>
     </main>
   );

@@ -1,0 +1,162 @@
+/**
+ * The words of the app's pages in Turkish: `tessera init --language tr` wrote this file from
+ * templates/strings/ (one file a language, the same keys in each); it is yours to change. LANG is
+ * the pages' language: <html lang> and the core's error messages (app/auth.server.ts errorMessage).
+ */
+export const LANG = "tr";
+
+export const strings = {
+  common: {
+    tooManyAttempts: (wait: number) => `Çok fazla deneme. ${wait} sn sonra yeniden deneyin.`,
+    somethingWrong: "Bir şeyler ters gitti. Yeniden deneyin.",
+  },
+  home: {
+    title: "Hoş geldiniz",
+    signIn: "Giriş yapın",
+    or: " veya ",
+    signUp: "bir hesap oluşturun",
+    signedInAs: (name: string) => `${name} olarak giriş yapıldı.`,
+    account: "Hesabınız",
+  },
+  errorPage: {
+    statuses: {
+      "403": "Yasak",
+      "404": "Bulunamadı",
+    },
+    title: "Bir şeyler ters gitti",
+    error: "Hata",
+    notShown: "Sayfa gösterilemedi. Yeniden deneyin veya başlangıca dönün.",
+    back: "Başlangıca dön",
+    crossSite:
+      "Bu form başka bir siteden gönderildiği için kabul edilmedi. Sayfayı bu sitede açın ve formu oradan gönderin.",
+  },
+  signIn: {
+    title: "Giriş yap",
+    email: "E-posta",
+    password: "Şifre",
+    submit: "Giriş yap",
+    forgot: "Şifrenizi mi unuttunuz?",
+    createAccount: "Hesap oluşturun",
+  },
+  signUp: {
+    title: "Hesap oluşturun",
+    name: "Ad",
+    email: "E-posta",
+    password: "Şifre",
+    submit: "Hesap oluştur",
+    haveAccount: "Zaten bir hesabınız var mı?",
+  },
+  forgotPassword: {
+    title: "Şifrenizi mi unuttunuz?",
+    email: "E-posta",
+    submit: "Sıfırlama bağlantısı gönder",
+    sent: "Bu adresi kullanan bir hesap varsa şifre sıfırlama bağlantısı yolda.",
+  },
+  resetPassword: {
+    title: "Yeni bir şifre seçin",
+    invalid: "Bu sıfırlama bağlantısı geçersiz veya süresi dolmuş.",
+    newPassword: "Yeni şifre",
+    submit: "Kaydet",
+  },
+  verifyEmail: {
+    title: "E-posta doğrulama",
+    done: "E-posta adresiniz doğrulandı.",
+    continue: "Devam et",
+    incomplete: "Bu bağlantı eksik.",
+    invalid: "Bu bağlantı geçerli değil.",
+    linkErrors: {
+      token_expired: "Bu bağlantının süresi doldu. Giriş yapıp yenisini isteyin.",
+      invalid_token: "Bu bağlantı geçerli değil. Aldığınız son bağlantıyı kullanın.",
+      user_not_found: "Bu bağlantının hesabı artık yok.",
+      unauthorized: "Bu bağlantı başka bir hesaba ait. Çıkış yapıp yeniden açın.",
+      email_can_not_be_updated: "Bu e-posta adresi zaten kullanılıyor.",
+    },
+  },
+  twoFactor: {
+    title: "İki adımlı doğrulama",
+    code: "Kimlik doğrulama uygulamanızdaki kod",
+    trust: "Bu cihaza güven",
+    submit: "Doğrula",
+  },
+  invitation: {
+    title: "Organizasyona katılın",
+    accept: "Daveti kabul et",
+  },
+  account: {
+    title: "Hesabınız",
+    signedInAs: (name: string, email: string) => `${name} (${email}) olarak giriş yapıldı`,
+    notVerified: " — e-posta henüz doğrulanmadı",
+    more: "Ayarlarınız",
+    twoFactor: "İki adımlı doğrulama",
+    apiKeys: "API anahtarları",
+    organizations: "Organizasyonlar",
+    signOut: "Çıkış yap",
+  },
+  twoFactorSettings: {
+    title: "İki adımlı doğrulama",
+    on: "İki adımlı doğrulama açık.",
+    off: "İki adımlı doğrulama kapalı.",
+    password: "Şifre",
+    enable: "İki adımlı doğrulamayı kur",
+    disable: "İki adımlı doğrulamayı kapat",
+    scan: "Bu hesabı kimlik doğrulama uygulamanıza ekleyin: bağlantıyı telefonunuzda açın veya anahtarı elle girin.",
+    openInApp: "Kimlik doğrulama uygulamasında aç",
+    secret: "Anahtar:",
+    backupCodes: "Yedek kodlar",
+    backupCodesOnce:
+      "Bu kodları şimdi kaydedin: yalnızca bir kez gösterilirler. Telefonunuzu kaybederseniz her biri bir kez giriş yapmanızı sağlar.",
+    code: "Uygulamadaki kod",
+    confirm: "İki adımlı doğrulamayı aç",
+    done: {
+      enabled: "İki adımlı doğrulama artık açık.",
+      disabled: "İki adımlı doğrulama artık kapalı.",
+    },
+    back: "Hesabınıza dönün",
+  },
+  apiKeys: {
+    title: "API anahtarları",
+    none: "Henüz API anahtarı yok.",
+    unnamed: "(adsız)",
+    createdOn: (date: string) => `oluşturulma: ${date}`,
+    revoke: "İptal et",
+    created: "Yeni anahtarınız. Şimdi kopyalayın: bir daha gösterilmeyecek.",
+    createTitle: "Anahtar oluşturun",
+    name: "Ad",
+    create: "Anahtarı oluştur",
+    back: "Hesabınıza dönün",
+  },
+  organizations: {
+    title: "Organizasyonlar",
+    none: "Henüz hiçbir organizasyonun üyesi değilsiniz.",
+    createTitle: "Organizasyon oluşturun",
+    name: "Organizasyon adı",
+    slug: "Adresteki ad (slug)",
+    slugHint: "Küçük harfler, rakamlar, - _ ve .; adreslerde kullanılır.",
+    create: "Organizasyonu oluştur",
+    back: "Hesabınıza dönün",
+  },
+  organization: {
+    notFound: "Bu organizasyon yok veya üyesi değilsiniz.",
+    members: "Üyeler",
+    you: "siz",
+    roles: {
+      owner: "Sahip",
+      admin: "Yönetici",
+      member: "Üye",
+    },
+    pending: "Bekleyen davetler",
+    invite: "Üye davet edin",
+    email: "E-posta",
+    role: "Rol",
+    inviteSubmit: "Daveti gönder",
+    invited: (email: string) => `Davet ${email} adresine gönderildi.`,
+    leave: "Organizasyondan ayrıl",
+    back: "Tüm organizasyonlar",
+  },
+  devOutbox: {
+    title: "Geliştirme giden kutusu",
+    intro: "Uygulamanın geliştirme sırasında gönderdiği e-postalar, en yenisi önce. Kimseye gönderilmedi.",
+    none: "Henüz e-posta yok.",
+    to: (address: string) => `Alıcı: ${address}`,
+  },
+};
