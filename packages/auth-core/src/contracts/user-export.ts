@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { apiKeyModel } from "./api-key-models.ts";
 import { defineContract } from "./contract.ts";
 import { type ModelValue, modelShape, pickFields } from "./model.ts";
 import { sessionModel } from "./models.ts";
@@ -133,16 +134,23 @@ interface ExportedInvitationSent {
   createdAt: Date;
 }
 
-export interface ExportedApiKey {
-  id: string;
-  name: string | null;
-  prefix: string | null;
-  start: string | null;
-  enabled: boolean;
-  expiresAt: Date | null;
-  permissions: Record<string, string[]> | null;
-  createdAt: Date;
-}
+/**
+ * An API key as its owner knows it: the fields named here, of the key's declaration
+ * (api-key-models.ts apiKeyModel), an allow-list as for sessions. Never its hash (the model has
+ * none), nor its limits and metadata, which are the app's bookkeeping.
+ */
+export const exportedApiKeyModel = pickFields(apiKeyModel, [
+  "id",
+  "name",
+  "prefix",
+  "start",
+  "enabled",
+  "expiresAt",
+  "permissions",
+  "createdAt",
+]);
+
+export type ExportedApiKey = ModelValue<typeof exportedApiKeyModel>;
 
 /**
  * One audit event about the user. `performedBySelf` false: done by someone else (an administrator,
@@ -237,18 +245,7 @@ const userExportSchema: z.ZodType<UserExport> = z.strictObject({
       createdAt: z.date(),
     }),
   ),
-  apiKeys: z.array(
-    z.strictObject({
-      id: z.string(),
-      name: z.string().nullable(),
-      prefix: z.string().nullable(),
-      start: z.string().nullable(),
-      enabled: z.boolean(),
-      expiresAt: z.date().nullable(),
-      permissions: z.record(z.string(), z.array(z.string())).nullable(),
-      createdAt: z.date(),
-    }),
-  ),
+  apiKeys: z.array(z.strictObject(modelShape(exportedApiKeyModel))),
   twoFactor: z.strictObject({ enabled: z.boolean(), verified: z.boolean(), createdAt: z.date() }).nullable(),
   auditEvents: z.array(
     z.strictObject({

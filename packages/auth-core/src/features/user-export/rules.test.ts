@@ -1,9 +1,10 @@
 import { ObjectId } from "mongodb";
 import { describe, expect, it } from "vitest";
 import { AUDIT_ACTIONS } from "../../contracts/admin-fields.ts";
-import type { AuditEventDoc, SessionDoc, UserDoc } from "../../db/documents.ts";
+import type { ApiKeyDoc, AuditEventDoc, SessionDoc, UserDoc } from "../../db/documents.ts";
 import {
   DETAILS_SHOWN_TO_SUBJECT,
+  toExportedApiKey,
   toExportedAuditEvent,
   toExportedSessions,
   toExportedUser,
@@ -170,6 +171,35 @@ describe("the user row and sessions of the export", () => {
       '{"id":"65a000000000000000000001","createdAt":"2026-11-28T12:00:00.000Z",' +
         '"updatedAt":"2026-11-28T12:00:00.000Z","expiresAt":"2026-12-28T12:00:00.000Z",' +
         '"ipAddress":null,"userAgent":"AdaPhone/1.0","activeOrganizationId":"65a0000000000000000000aa"}',
+    );
+  });
+
+  it("write an API key's name, start, state and permissions, never its hash, limits or metadata", () => {
+    const key: ApiKeyDoc = {
+      _id: new ObjectId("65a000000000000000000003"),
+      userId: ada,
+      name: "ci",
+      prefix: "tsr_",
+      start: "tsr_ab",
+      keyHash: "h".repeat(43),
+      enabled: true,
+      expiresAt: null,
+      remaining: 100,
+      refillAmount: 100,
+      refillInterval: 3_600_000,
+      usageResetAt: at,
+      rateLimitEnabled: true,
+      rateLimitTimeWindow: 86_400_000,
+      rateLimitMax: 10,
+      permissions: { files: ["read"] },
+      metadata: '{"team":"ops"}',
+      createdFromSession: true,
+      createdAt: at,
+      updatedAt: at,
+    };
+    expect(JSON.stringify(toExportedApiKey(key))).toBe(
+      '{"id":"65a000000000000000000003","name":"ci","prefix":"tsr_","start":"tsr_ab","enabled":true,' +
+        '"expiresAt":null,"permissions":{"files":["read"]},"createdAt":"2026-11-28T12:00:00.000Z"}',
     );
   });
 });

@@ -12,6 +12,7 @@ import {
   type ExportedPasskey,
   type ExportedSession,
   type ExportedUser,
+  exportedApiKeyModel,
   exportedSessionModel,
 } from "../../contracts/user-export.ts";
 import type { AccountDoc, ApiKeyDoc, AuditEventDoc, SessionDoc, UserDoc } from "../../db/documents.ts";
@@ -125,16 +126,7 @@ export function toExportedSessions(docs: readonly SessionDoc[]): ExportedSession
 
 /** An API key: its name and visible start, never its hash. */
 export function toExportedApiKey(doc: ApiKeyDoc): ExportedApiKey {
-  return {
-    id: doc._id.toHexString(),
-    name: doc.name,
-    prefix: doc.prefix,
-    start: doc.start,
-    enabled: doc.enabled,
-    expiresAt: doc.expiresAt,
-    permissions: doc.permissions,
-    createdAt: doc.createdAt,
-  };
+  return toModelValue(exportedApiKeyModel, doc);
 }
 
 /** Without the public key, the credential id and the counter: what the server checks, not what the user made. */
