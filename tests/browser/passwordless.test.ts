@@ -274,5 +274,14 @@ describe("passkeys", () => {
     await expectText(page.locator("main p.muted"), en.account.passkeys.none);
     expect(await passkeysOf(DEMO.linus)).toBe(0);
     await screenshot(page, "passkeys-account-none");
+
+    // One notice, for what happened last: added (not "deleted" beside it), then a refused rename's problem alone.
+    await page.getByRole("button", { name: en.account.passkeys.add }).click();
+    await expect.poll(() => page.getByRole("status").allInnerTexts()).toEqual([en.account.passkeys.added]);
+    expect(await passkeysOf(DEMO.linus)).toBe(1);
+    await page.getByLabel(`New name for ${en.account.passkeys.unnamed}`).fill(" ");
+    await page.getByRole("button", { name: /^Rename/ }).click();
+    await expectText(page.getByTestId("error-summary").locator("li"), en.problems.NAME_REQUIRED);
+    await expect.poll(() => page.getByRole("status").allInnerTexts()).toEqual([]);
   });
 });

@@ -1,5 +1,12 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { Form, useActionData, useLoaderData, useRevalidator, useSearchParams } from "@remix-run/react";
+import {
+  Form,
+  useActionData,
+  useLoaderData,
+  useLocation,
+  useNavigate,
+  useSearchParams,
+} from "@remix-run/react";
 import { useState } from "react";
 import { getAuth } from "~/auth.server";
 import { ErrorSummary, Notice } from "~/components/form";
@@ -38,30 +45,32 @@ export async function action({ request }: ActionFunctionArgs) {
   }
 }
 
-/** "Add a passkey": a WebAuthn ceremony, so JavaScript only; the list reloads after it. */
+/**
+ * "Add a passkey": a WebAuthn ceremony, so JavaScript only. Success goes to `?done=added` like the
+ * page's other outcomes, so one notice tells what happened last (a kept local one stayed beside a
+ * later "renamed" or a refused rename).
+ */
 function AddPasskey() {
   const { t } = useT();
-  const revalidator = useRevalidator();
-  const [outcome, setOutcome] = useState<{ added: true } | { error: string } | null>(null);
+  const navigate = useNavigate();
+  const [error, setError] = useState<string | undefined>();
   const [busy, setBusy] = useState(false);
 
   async function add() {
     setBusy(true);
-    setOutcome(null);
+    setError(undefined);
     const result = await authClient.passkey.addPasskey();
     setBusy(false);
-    if (!result.data) return setOutcome({ error: result.error.code });
-    setOutcome({ added: true });
-    revalidator.revalidate();
+    if (!result.data) return setError(result.error.code);
+    navigate("/account/passkeys?done=added", { replace: true, preventScrollReset: true });
   }
 
   return (
     <div className="passkey">
-      {outcome && "added" in outcome ? <Notice>{t("account.passkeys.added")}</Notice> : null}
       <PasskeyButton
         label={t("account.passkeys.add")}
         busy={busy}
-        error={outcome && "error" in outcome ? outcome.error : undefined}
+        error={error}
         onClick={add}
         className="button"
       />
@@ -69,17 +78,27 @@ function AddPasskey() {
   );
 }
 
+/** The notice of `?done=`, for the page's last outcome. */
+const DONE = {
+  added: "account.passkeys.added",
+  deleted: "account.passkeys.deleted",
+  renamed: "account.passkeys.renamed",
+};
+
 export default function Passkeys() {
   const { t } = useT();
   const { passkeys } = useLoaderData<typeof loader>();
   const state = useActionData<typeof action>();
   const [params] = useSearchParams();
-  const done = params.get("done");
+  const done = DONE[params.get("done") as keyof typeof DONE];
+  // A location per outcome: the add button's last failure goes with the page it happened on.
+  const { key } = useLocation();
   return (
     <section aria-labelledby="passkeys-title">
       <h2 id="passkeys-title">{t("account.passkeys.title")}</h2>
       <p>{t("account.passkeys.intro")}</p>
-      {done ? <Notice>{t(`account.passkeys.${done === "deleted" ? "deleted" : "renamed"}`)}</Notice> : null}
+      {/* A refused rename since: its problem is the news, not the outcome before it. */}
+      {done && !state ? <Notice>{t(done)}</Notice> : null}
       <ErrorSummary state={state} />
       {passkeys.length === 0 ? (
         <p className="muted">{t("account.passkeys.none")}</p>
@@ -122,7 +141,7 @@ export default function Passkeys() {
           )}
         />
       )}
-      <AddPasskey />
+      <AddPasskey key={key} />
     </section>
   );
 }
