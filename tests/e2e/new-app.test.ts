@@ -218,6 +218,64 @@ describe("a new app from the README's commands", () => {
     await signIn();
     expect(page.url()).toBe(`${url}/account`);
   });
+
+  it("init --language fr --features organization: the pages speak French, and an organization is made on them", {
+    timeout: 120_000,
+  }, async () => {
+    const started = performance.now();
+    // The app's own CLI: app/strings.ts becomes the French one, the account page links to the
+    // organization pages alone; Vite's dev server picks the files up.
+    const init = await promisify(execFile)(
+      "npx",
+      ["tessera", "init", "--yes", "--language", "fr", "--features", "organization"],
+      { cwd: app, env: cleanEnv(), timeout: 60_000 },
+    );
+    expect(init.stdout).toContain("update    app/strings.ts");
+    const page = await browser!.newPage();
+    await page.goto(`${url}/sign-up`);
+    await page.getByRole("heading", { level: 1, name: "Créer un compte" }).waitFor({ timeout: 30_000 });
+    expect(await page.locator("html").getAttribute("lang")).toBe("fr");
+    await page.getByLabel("Nom", { exact: true }).fill("Camille Dupont");
+    await page.getByLabel("Adresse e-mail").fill("camille@example.com");
+    await page.getByLabel("Mot de passe").fill("cheval correct agrafe");
+    await page.getByRole("button", { name: "Créer le compte" }).click();
+    await page.getByRole("heading", { level: 1, name: "Votre compte" }).waitFor();
+    expect(await page.getByRole("navigation").getByRole("link").allTextContents()).toEqual(["Organisations"]);
+
+    await page.getByRole("link", { name: "Organisations" }).click();
+    await page.getByRole("heading", { level: 1, name: "Organisations" }).waitFor();
+    expect(await page.locator("main").textContent()).toContain(
+      "Vous ne faites encore partie d’aucune organisation.",
+    );
+    const create = async () => {
+      await page.getByLabel("Nom de l’organisation").fill("Atelier Dupont");
+      await page.getByLabel("Identifiant d’URL (slug)").fill("atelier");
+      await page.getByRole("button", { name: "Créer l’organisation" }).click();
+    };
+    await create();
+    await page.getByRole("heading", { level: 1, name: "Atelier Dupont" }).waitFor();
+    expect(page.url()).toBe(`${url}/organizations/atelier`);
+    expect(await page.getByRole("listitem").first().textContent()).toBe(
+      "Camille Dupont (camille@example.com) · Propriétaire · vous",
+    );
+
+    // The same slug again: the core's catalogue message in French on the form, nothing created.
+    await page.goto(`${url}/organizations`);
+    await create();
+    await expect.poll(() => page.getByRole("alert").textContent()).toBe("L’organisation existe déjà");
+    const rows = await withAppDb(async (db) => {
+      const organizations = await db.collection("organizations").find({ slug: "atelier" }).toArray();
+      const members = await db
+        .collection("members")
+        .find({ organizationId: organizations[0]?._id })
+        .toArray();
+      return { organizations: organizations.length, roles: members.map((member) => member.role) };
+    });
+    expect(rows).toEqual({ organizations: 1, roles: ["owner"] });
+    console.info(
+      `new app: French pages and an organization in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+    );
+  });
 });
 
 /** The app's embedded database (its port in .data/db/ferretdb.port), for `work`. */
