@@ -57,6 +57,7 @@ async function issueRecord(
     link: parts.link ? sha256Base64Url(token) : null,
     linkExpiresAt,
     ...holder,
+    tries: 0,
   };
   const id = recordIdentifier(secret, purpose, email);
   const expiresAt = new Date(Math.max(codeExpiresAt, linkExpiresAt));

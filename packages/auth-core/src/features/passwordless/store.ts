@@ -1,7 +1,6 @@
 import type { Collections } from "../../db/collections.ts";
 import type { VerificationDoc } from "../../db/documents.ts";
 import {
-  claimVerificationSlot,
   deleteVerification,
   findVerification,
   findVerificationRow,
@@ -68,19 +67,14 @@ export async function deleteRow(collections: Collections, identifier: string): P
 }
 
 /**
- * Claims one of a code's tries: the slot's identifier (given back with deleteRow when the try must
- * not count), null when all are used (then the code is dead, whatever is typed). The first try,
- * nearly every sign-in's only one, takes its slot with a single unique insert; a later try looks for
- * a free slot (the slots are claimVerificationSlot's `<prefix>1…<prefix>max`).
+ * Puts a taken record back (checks.ts: after its code was compared), as `value`, until the row's
+ * own expiry: false when the identifier holds a row again — a newer mail's record, which stands.
  */
-export async function claimAttempt(
+export function restoreRecord(
   collections: Collections,
-  prefix: string,
-  max: number,
-  expiresAt: Date,
+  row: VerificationDoc,
+  value: string,
   now: Date,
-): Promise<string | null> {
-  const first = `${prefix}1`;
-  if (await insertVerificationIfAbsent(collections, first, "", expiresAt, now)) return first;
-  return claimVerificationSlot(collections, prefix, max, expiresAt, now);
+): Promise<boolean> {
+  return insertVerificationIfAbsent(collections, row.identifier, value, row.expiresAt, now);
 }
