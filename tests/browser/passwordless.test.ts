@@ -275,6 +275,11 @@ describe("passkeys", () => {
     expect(await passkeysOf(DEMO.linus)).toBe(0);
     await screenshot(page, "passkeys-account-none");
 
+    // A made-up outcome in the URL is no notice (nor an error page).
+    await page.goto("/account/passkeys?done=toString");
+    await expectText(page.locator("main p.muted"), en.account.passkeys.none);
+    expect(await page.getByRole("status").count()).toBe(0);
+
     // One notice, for what happened last: added (not "deleted" beside it), then a refused rename's problem alone.
     await page.getByRole("button", { name: en.account.passkeys.add }).click();
     await expect.poll(() => page.getByRole("status").allInnerTexts()).toEqual([en.account.passkeys.added]);

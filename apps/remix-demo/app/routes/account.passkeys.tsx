@@ -85,12 +85,17 @@ const DONE = {
   renamed: "account.passkeys.renamed",
 };
 
+/** The notice's key, null for any other `done` (the URL is anyone's: "toString" is no notice). */
+function doneNotice(done: string | null): string | null {
+  return done !== null && Object.hasOwn(DONE, done) ? DONE[done as keyof typeof DONE] : null;
+}
+
 export default function Passkeys() {
   const { t } = useT();
   const { passkeys } = useLoaderData<typeof loader>();
   const state = useActionData<typeof action>();
   const [params] = useSearchParams();
-  const done = DONE[params.get("done") as keyof typeof DONE];
+  const done = doneNotice(params.get("done"));
   // A location per outcome: the add button's last failure goes with the page it happened on.
   const { key } = useLocation();
   return (
