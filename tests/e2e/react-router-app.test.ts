@@ -44,14 +44,16 @@ const FROM_TEMPLATE: [string, string][] = [
 /**
  * A Remix 2 module as React Router 7 reads it: what React Router's upgrade guide renames — Remix's
  * runtime and React packages are react-router, its Express adapter and server build are React
- * Router's — and the template's `~/` alias as a relative path (the fixture has no alias).
+ * Router's — and the template's `~/` alias (app/) as a path relative to the file at `to` (the
+ * fixture has no alias).
  */
-function toReactRouter(source: string): string {
+function toReactRouter(source: string, to: string): string {
+  const app = to.startsWith("app/routes/") ? "../" : "./";
   return source
     .replace(/"@remix-run\/(node|react)"/g, '"react-router"')
     .replace(/"@remix-run\/express"/g, '"@react-router/express"')
     .replace(/"virtual:remix\/server-build"/g, '"virtual:react-router/server-build"')
-    .replace(/"~\//g, '"../');
+    .replace(/"~\//g, `"${app}`);
 }
 
 let dir = "";
@@ -75,7 +77,7 @@ async function createApp(app: string): Promise<void> {
     const target = join(app, to);
     await mkdir(dirname(target), { recursive: true });
     const source = await readFile(join(TEMPLATES, from), "utf8");
-    const moved = from.endsWith(".svg") ? source : toReactRouter(source);
+    const moved = from.endsWith(".svg") ? source : toReactRouter(source, to);
     // A Remix import left over would fail the install or the page; say which file has it.
     expect(moved, `${from} imports a Remix package toReactRouter does not move`).not.toMatch(/@remix-run\//);
     await writeFile(target, moved);
