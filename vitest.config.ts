@@ -1,5 +1,6 @@
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
+import { SlowFirstSequencer } from "./tests/support/slow-first-sequencer.ts";
 
 export default defineConfig({
   // Tests reach their helpers as `#test/<file>` (tsconfig.json paths says the same to tsc).
@@ -27,5 +28,6 @@ export default defineConfig({
     pool: "forks",
     // 2 cores: the database server and scrypt compete with the test workers.
     poolOptions: { forks: { maxForks: 2, minForks: 1 } },
+    sequence: { sequencer: SlowFirstSequencer },
   },
 });
