@@ -5,9 +5,11 @@ import { sleep } from "./processes.ts";
 
 /**
  * Who serves a kept data dir: two FerretDB processes on the same SQLite files (a second `npm run
- * dev` of the same app) would both write them. JSON `{ pid, port }` beside the files: while a start
- * is under way the starting process's pid and `port: null`; once FerretDB answers, FerretDB's own pid
- * and its port, so a FerretDB that outlived a killed owner is still found serving its files.
+ * dev` of the same app) would both write them. JSON `{ pid, port, owner }` beside the files: while a
+ * start is under way the starting process's pid and `port: null`; once FerretDB answers, FerretDB's
+ * own pid and port, and the pid of the process that started it (its owner, which stops it). A
+ * FerretDB whose owner was killed outright still holds the files, but not for long (it dies at its
+ * next write to the owner's closed pipes): it is stopped before another is started on them.
  */
 const LOCK_FILE = "ferretdb.lock";
 /** How long a later start waits for one under way (FerretDB answers within 15 s, READY_TIMEOUT_MS). */
@@ -18,7 +20,10 @@ const UNREADABLE_GRACE_MS = 5_000;
 interface LockContent {
   pid: number;
   port: number | null;
+  owner: number;
 }
+/** How long an orphaned FerretDB gets to stop on SIGTERM before SIGKILL (it flushes SQLite). */
+const ORPHAN_GRACE_MS = 5_000;
 
 /** The data dir is ours to start FerretDB on: say where it listens, and give it back on stop. */
 export interface DataDirClaim {
@@ -54,7 +59,7 @@ export async function claimDataDir(
   const file = join(dataDir, LOCK_FILE);
   const deadline = Date.now() + STARTING_WAIT_MS;
   for (;;) {
-    const mine = JSON.stringify({ pid: process.pid, port: null } satisfies LockContent);
+    const mine = JSON.stringify({ pid: process.pid, port: null, owner: process.pid } satisfies LockContent);
     // `wx`: exactly one of two starts creates the file.
     if (await writeFile(file, mine, { flag: "wx" }).then(() => true, refuseUnlessExists)) {
       return claimed(file, mine);
@@ -73,8 +78,20 @@ export async function claimDataDir(
       continue;
     }
     if (held.port !== null) {
-      if (await options.isServing(held.port)) return { kind: "served", pid: held.pid, port: held.port };
-      await takeOver(file, text, options, `nothing answers on port ${held.port}`);
+      if (!(await options.isServing(held.port))) {
+        await takeOver(file, text, options, `nothing answers on port ${held.port}`);
+      } else if (isAlive(held.owner)) {
+        return { kind: "served", pid: held.pid, port: held.port };
+      } else {
+        // Alive, answering on the port it published, its owner gone: the FerretDB that owner started.
+        await stopOrphan(held.pid);
+        await takeOver(
+          file,
+          text,
+          options,
+          `stopped FerretDB ${held.pid}, left by process ${held.owner}, which is gone`,
+        );
+      }
       continue;
     }
     if (Date.now() > deadline)
@@ -95,7 +112,10 @@ function parseLock(text: string): LockContent | null {
     const parsed = JSON.parse(text) as Partial<LockContent>;
     const pidOk = Number.isInteger(parsed.pid) && (parsed.pid ?? 0) > 0;
     const portOk = parsed.port === null || Number.isInteger(parsed.port);
-    return pidOk && portOk ? { pid: parsed.pid!, port: parsed.port ?? null } : null;
+    const ownerOk = Number.isInteger(parsed.owner) && (parsed.owner ?? 0) > 0;
+    return pidOk && portOk && ownerOk
+      ? { pid: parsed.pid!, port: parsed.port ?? null, owner: parsed.owner! }
+      : null;
   } catch {
     return null;
   }
@@ -109,6 +129,20 @@ function isAlive(pid: number): boolean {
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === "EPERM";
   }
+}
+
+async function stopOrphan(pid: number): Promise<void> {
+  const signal = (name: NodeJS.Signals) => {
+    try {
+      process.kill(pid, name);
+    } catch {}
+  };
+  signal("SIGTERM");
+  const deadline = Date.now() + ORPHAN_GRACE_MS;
+  while (isAlive(pid) && Date.now() < deadline) await sleep(50);
+  if (!isAlive(pid)) return;
+  signal("SIGKILL");
+  for (let waited = 0; isAlive(pid) && waited < ORPHAN_GRACE_MS; waited += 50) await sleep(50);
 }
 
 /** Removes a stale lock unless another start replaced it since it was read (then the loop reads it again). */
@@ -126,7 +160,7 @@ function claimed(file: string, initial: string): DataDirClaim {
   return {
     kind: "claimed",
     async publish(pid, port) {
-      content = JSON.stringify({ pid, port } satisfies LockContent);
+      content = JSON.stringify({ pid, port, owner: process.pid } satisfies LockContent);
       await writeFile(file, content);
     },
     async release() {

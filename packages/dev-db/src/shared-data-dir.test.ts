@@ -5,7 +5,13 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { MongoClient } from "mongodb";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { ensureFerretDbBinary, startFerretDb } from "./ferretdb.ts";
+import {
+  ensureFerretDbBinary,
+  type FerretDbServer,
+  type FerretDbServerOptions,
+  spawnFerretDb,
+  startFerretDb,
+} from "./ferretdb.ts";
 import { findFreePort } from "./processes.ts";
 
 /**
@@ -17,10 +23,22 @@ const TIMEOUT_MS = 240_000;
 const env = { PATH: process.env.PATH };
 
 let dir: string;
+/** Every server and process a test starts, stopped after it even when it fails half-way. */
+let cleanups: (() => Promise<unknown> | unknown)[] = [];
 beforeEach(async () => {
   dir = await mkdtemp(join(tmpdir(), "dev-db-shared-test-"));
 });
-afterEach(() => rm(dir, { recursive: true, force: true }));
+afterEach(async () => {
+  await Promise.all(cleanups.map((cleanup) => cleanup()));
+  cleanups = [];
+  await rm(dir, { recursive: true, force: true });
+});
+
+async function start(options: FerretDbServerOptions): Promise<FerretDbServer> {
+  const server = await startFerretDb(options);
+  cleanups.push(() => server.stop());
+  return server;
+}
 
 /** The FerretDB processes serving `dataDir`, from the process table. */
 async function serversOn(dataDir: string): Promise<number> {
@@ -53,7 +71,7 @@ describe("a data dir served by another start", () => {
     async () => {
       const binary = await ensureFerretDbBinary({ log: () => {} });
       const dataDir = join(dir, "db");
-      const first = await startFerretDb({ binary, dataDir, env, log: () => {} });
+      const first = await start({ binary, dataDir, env, log: () => {} });
       try {
         const client = new MongoClient(first.uri);
         await client.db("shared").collection("notes").insertOne({ text: "from the first" });
@@ -61,7 +79,7 @@ describe("a data dir served by another start", () => {
 
         const lines: string[] = [];
         const started = performance.now();
-        const second = await startFerretDb({ binary, dataDir, env, log: (line) => lines.push(line) });
+        const second = await start({ binary, dataDir, env, log: (line) => lines.push(line) });
         console.info(`second start on a served data dir: ${(performance.now() - started).toFixed(0)} ms`);
         expect(second.uri).toBe(first.uri);
         expect(await serversOn(dataDir)).toBe(1);
@@ -87,8 +105,8 @@ describe("a data dir served by another start", () => {
       const binary = await ensureFerretDbBinary({ log: () => {} });
       const dataDir = join(dir, "db");
       const [one, two] = await Promise.all([
-        startFerretDb({ binary, dataDir, env, log: () => {} }),
-        startFerretDb({ binary, dataDir, env, log: () => {} }),
+        start({ binary, dataDir, env, log: () => {} }),
+        start({ binary, dataDir, env, log: () => {} }),
       ]);
       try {
         expect(one.uri).toBe(two.uri);
@@ -109,23 +127,60 @@ describe("a data dir served by another start", () => {
       await mkdir(dataDir, { recursive: true });
       const lockFile = join(dataDir, "ferretdb.lock");
       const gone = await exitedPid();
-      await writeFile(lockFile, JSON.stringify({ pid: gone, port: 27017 }));
+      await writeFile(lockFile, JSON.stringify({ pid: gone, port: 27017, owner: gone }));
       const lines: string[] = [];
-      const first = await startFerretDb({ binary, dataDir, env, log: (line) => lines.push(line) });
+      const first = await start({ binary, dataDir, env, log: (line) => lines.push(line) });
       await first.stop();
       expect(lines).toEqual([`mongo backend: taking over ${lockFile} (process ${gone} is gone)`]);
 
       // A live pid (this one) whose port answers nothing: a FerretDB that died under a live owner.
       const silent = await findFreePort();
-      await writeFile(lockFile, JSON.stringify({ pid: process.pid, port: silent }));
+      await writeFile(lockFile, JSON.stringify({ pid: process.pid, port: silent, owner: process.pid }));
       lines.length = 0;
-      const second = await startFerretDb({ binary, dataDir, env, log: (line) => lines.push(line) });
+      const second = await start({ binary, dataDir, env, log: (line) => lines.push(line) });
       const lock = JSON.parse(await readFile(lockFile, "utf8"));
       await second.stop();
       expect(lines).toEqual([`mongo backend: taking over ${lockFile} (nothing answers on port ${silent})`]);
       expect(lock.port).toBe(Number(new URL(second.uri).port));
       // Stopped: the lock goes with the server.
       await expect(readFile(lockFile, "utf8")).rejects.toThrow(/ENOENT/);
+    },
+    TIMEOUT_MS,
+  );
+
+  it(
+    "a FerretDB left serving the files by a process that is gone is stopped before another starts on them",
+    async () => {
+      const binary = await ensureFerretDbBinary({ log: () => {} });
+      const dataDir = join(dir, "db");
+      await mkdir(dataDir, { recursive: true });
+      const port = await findFreePort();
+      const orphan = spawnFerretDb(binary, dataDir, port, { env, logLevel: "warn", stdout: "ignore" });
+      cleanups.push(() => orphan.kill("SIGKILL"));
+      await expect
+        .poll(() =>
+          noteIn(`mongodb://127.0.0.1:${port}/`).then(
+            () => true,
+            () => false,
+          ),
+        )
+        .toBe(true);
+      const gone = await exitedPid();
+      const lockFile = join(dataDir, "ferretdb.lock");
+      await writeFile(lockFile, JSON.stringify({ pid: orphan.pid, port, owner: gone }));
+
+      const lines: string[] = [];
+      const server = await start({ binary, dataDir, env, log: (line) => lines.push(line) });
+      try {
+        expect(orphan.signalCode ?? orphan.exitCode).not.toBe(null);
+        expect(lines).toEqual([
+          `mongo backend: taking over ${lockFile} (stopped FerretDB ${orphan.pid}, left by process ${gone}, which is gone)`,
+        ]);
+        expect(await serversOn(dataDir)).toBe(1);
+        expect(await noteIn(server.uri)).toBe(null);
+      } finally {
+        await server.stop();
+      }
     },
     TIMEOUT_MS,
   );
