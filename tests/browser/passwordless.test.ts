@@ -139,6 +139,16 @@ describe("sign-in by a mailed link or code", () => {
     await expectText(heading(page), /^Willkommen, /);
     expect(await sessionsOf(DEMO.alan)).toBe(before + 1);
   });
+  test("in French, the summary names the code field as French writes it (a space before the colon)", async () => {
+    const page = await app.newPage({ javaScript: false, locale: "fr-FR" });
+    await page.goto(`/sign-in/code?email=${encodeURIComponent("personne@example.com")}`);
+    await page.getByLabel(fr.signInCode.code).fill("000000");
+    await page.getByRole("button", { name: fr.signInCode.submit, exact: true }).click();
+    await expectText(
+      page.getByTestId("error-summary").locator("li"),
+      `${fr.signInCode.code} : ${fr.problems.INVALID_OTP}`,
+    );
+  });
 });
 
 /** Signs out; the app then shows /sign-in (whose conditional request may sign a passkey in at once). */

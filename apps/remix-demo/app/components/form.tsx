@@ -82,9 +82,14 @@ export function ErrorSummary({
               problem(state, name)
             ) : (
               <a href={`#field-${name}`}>
-                {labels?.[name] ? `${labels[name]}: ` : ""}
-                {/* The same sentence as under the field, capital included. */}
-                {startSentence(problem(state, name) ?? "", lang)}
+                {/* The same sentence as under the field, capital included, after the field's name
+                    as the language writes it ("Code : …" in French). */}
+                {labels?.[name]
+                  ? t("common.errorSummaryItem", {
+                      label: labels[name],
+                      problem: startSentence(problem(state, name) ?? "", lang),
+                    })
+                  : startSentence(problem(state, name) ?? "", lang)}
               </a>
             )}
           </li>
