@@ -46,8 +46,9 @@ beforeAll(async () => {
     await writeFile(join(folder, "package.json"), JSON.stringify({ name, private: true, type: "module" }));
   }
   // The core, the CLI and the embedded database the CLI brings along (an optional dependency of the
-  // CLI; its tarball given here so that npm never asks the registry for our own package).
-  await sh(
+  // CLI; its tarball given here so that npm never asks the registry for our own package). The two
+  // installs run side by side: they mostly wait on the network and the disk.
+  const installs = sh(
     "npm",
     [
       "install",
@@ -67,11 +68,12 @@ beforeAll(async () => {
     app,
   );
   // The core alone: an app on a real MongoDB must not pull the embedded database.
-  await sh(
+  const coreInstall = sh(
     "npm",
     ["install", "--no-audit", "--no-fund", "--loglevel=error", tarballs["auth-core"]!],
     coreApp,
   );
+  await Promise.all([installs, coreInstall]);
 }, 300_000);
 
 afterAll(async () => {
