@@ -87,6 +87,7 @@ export const strings = {
     signedInAs: (name: string, email: string) => `Connecté en tant que ${name} (${email})`,
     notVerified: " — adresse e-mail pas encore vérifiée",
     more: "Vos paramètres",
+    passkeys: "Clés d’accès",
     twoFactor: "Double authentification",
     apiKeys: "Clés API",
     organizations: "Organisations",
@@ -111,6 +112,19 @@ export const strings = {
       enabled: "La double authentification est maintenant activée.",
       disabled: "La double authentification est maintenant désactivée.",
     },
+    back: "Retour à votre compte",
+  },
+  passkeys: {
+    signIn: "Se connecter avec une clé d’accès",
+    title: "Clés d’accès",
+    intro:
+      "Connectez-vous avec votre empreinte, votre visage ou le code de votre appareil au lieu d’un mot de passe.",
+    none: "Aucune clé d’accès pour le moment.",
+    unnamed: "Clé d’accès",
+    createdOn: (date: string) => `ajoutée le ${date}`,
+    remove: "Retirer",
+    add: "Ajouter une clé d’accès",
+    notSupported: "Ce navigateur ne peut pas créer de clés d’accès.",
     back: "Retour à votre compte",
   },
   apiKeys: {

@@ -97,7 +97,7 @@ describe("an app made by tessera create", () => {
           "--no-pack",
           "--no-install",
           "--features",
-          "organization,admin,two-factor,api-key",
+          "organization,admin,two-factor,passkey,api-key",
           "--json",
         ],
         {

@@ -149,7 +149,7 @@ describe("a new app from the README's commands", () => {
       await page.getByLabel("Email").fill("ada@example.com");
       await page.getByLabel("Password").fill(`wrong password ${attempt}`);
       const answered = page.waitForResponse((response) => response.request().method() === "POST");
-      await page.getByRole("button", { name: "Sign in" }).click();
+      await page.getByRole("button", { name: "Sign in", exact: true }).click();
       await answered;
       // The fourth says how long to wait (the limit's Retry-After).
       const expected =
@@ -200,7 +200,7 @@ describe("a new app from the README's commands", () => {
     const signIn = async () => {
       await page.getByLabel("Email").fill("ada@example.com");
       await page.getByLabel("Password").fill("correct horse battery");
-      await page.getByRole("button", { name: "Sign in" }).click();
+      await page.getByRole("button", { name: "Sign in", exact: true }).click();
       await page.getByRole("heading", { level: 1, name: "Your account" }).waitFor();
     };
     await signIn();

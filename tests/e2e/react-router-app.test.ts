@@ -37,6 +37,8 @@ const FROM_TEMPLATE: [string, string][] = [
   ["auth/app/routes/sign-up.tsx", "app/routes/sign-up.tsx"],
   ["auth/app/routes/sign-in.tsx", "app/routes/sign-in.tsx"],
   ["auth/app/routes/account.tsx", "app/routes/account.tsx"],
+  // The sign-in page's passkey button (the template's default features include passkeys).
+  ["auth/app/components/passkeys.tsx", "app/components/passkeys.tsx"],
   // The pages' words (init writes the chosen language's; these pages are English).
   ["strings/en.ts", "app/strings.ts"],
 ];
@@ -45,10 +47,10 @@ const FROM_TEMPLATE: [string, string][] = [
  * A Remix 2 module as React Router 7 reads it: what React Router's upgrade guide renames — Remix's
  * runtime and React packages are react-router, its Express adapter and server build are React
  * Router's — and the template's `~/` alias (app/) as a path relative to the file at `to` (the
- * fixture has no alias).
+ * fixture has no alias): ./ in app/, ../ in its folders.
  */
 function toReactRouter(source: string, to: string): string {
-  const app = to.startsWith("app/routes/") ? "../" : "./";
+  const app = to.split("/").length > 2 ? "../" : "./";
   return source
     .replace(/"@remix-run\/(node|react)"/g, '"react-router"')
     .replace(/"@remix-run\/express"/g, '"@react-router/express"')

@@ -2,7 +2,7 @@ import { readdir, readFile } from "node:fs/promises";
 import { join, relative } from "node:path";
 import { LANGUAGE_TAGS, type Language } from "@tessera/auth-core/i18n";
 
-export const FEATURES = ["organization", "admin", "two-factor", "api-key"] as const;
+export const FEATURES = ["organization", "admin", "two-factor", "passkey", "api-key"] as const;
 type Feature = (typeof FEATURES)[number];
 
 /**
@@ -17,6 +17,7 @@ const FEATURE_FILES: Readonly<Record<Feature, readonly string[]>> = {
     "app/routes/accept-invitation.$id.tsx",
   ],
   "two-factor": ["app/routes/two-factor.tsx", "app/routes/account_.two-factor.tsx"],
+  passkey: ["app/routes/account_.passkeys.tsx", "app/components/passkeys.tsx"],
   "api-key": ["app/routes/account_.api-keys.tsx"],
   admin: [],
 };

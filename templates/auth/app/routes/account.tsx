@@ -11,6 +11,7 @@ const t = strings.account;
  */
 const PAGES: { to: string; label: string }[] = [
   { to: "/account/two-factor", label: t.twoFactor }, // feature: two-factor
+  { to: "/account/passkeys", label: t.passkeys }, // feature: passkey
   { to: "/account/api-keys", label: t.apiKeys }, // feature: api-key
   { to: "/organizations", label: t.organizations }, // feature: organization
 ];

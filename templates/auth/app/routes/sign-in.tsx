@@ -2,6 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { safeRedirect } from "@tessera/auth-core/remix";
 import { errorMessage, getAuth, remix } from "~/auth.server";
+import { PasskeySignIn } from "~/components/passkeys"; // feature: passkey
 import { strings } from "~/strings";
 
 /** Where to go after signing in: the page that sent the visitor here, never another site. */
@@ -30,6 +31,11 @@ export async function action(args: ActionFunctionArgs) {
 
 const t = strings.signIn;
 
+/** Other ways to sign in, under the form (init keeps each chosen feature's line). */
+const OTHER_WAYS: ((props: { redirectTo: string }) => React.ReactNode)[] = [
+  PasskeySignIn, // feature: passkey
+];
+
 export default function SignIn() {
   const result = useActionData<typeof action>();
   const { redirectTo } = useLoaderData<typeof loader>();
@@ -47,6 +53,9 @@ export default function SignIn() {
         </label>
         <button type="submit">{t.submit}</button>
       </Form>
+      {OTHER_WAYS.map((Way) => (
+        <Way key={Way.name} redirectTo={redirectTo} />
+      ))}
       <p>
         <Link to="/forgot-password">{t.forgot}</Link> · <Link to="/sign-up">{t.createAccount}</Link>
       </p>
