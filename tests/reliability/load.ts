@@ -7,7 +7,7 @@ import { runTraffic } from "./harness/traffic.ts";
 /** "Load": 200 connections for 60 s in full; a smaller taste inside `pnpm test`. */
 export const LOAD = isFull
   ? { connections: 200, durationMs: 60_000, maxTurns: 5_000, thinkMs: [1_000, 2_500] as const }
-  : { connections: 25, durationMs: 12_000, maxTurns: 1_000, thinkMs: [100, 300] as const };
+  : { connections: 25, durationMs: 8_000, maxTurns: 1_000, thinkMs: [100, 300] as const };
 
 export async function runLoadScenario() {
   const stack = await startStack({ connections: LOAD.connections, hangAfterMs: 45_000 });

@@ -12,7 +12,7 @@ import { WireProxy } from "./harness/wire-proxy.ts";
  */
 export const SLOW = isFull
   ? { connections: 100, durationMs: 40_000, thinkMs: [100, 400] as const }
-  : { connections: 20, durationMs: 12_000, thinkMs: [50, 250] as const };
+  : { connections: 20, durationMs: 8_000, thinkMs: [50, 250] as const };
 export const ROUND_TRIP_DELAY_MS = 500;
 export const DEADLINE_MS = 5_000;
 /** The deadline fires on the server's event loop, which is busy under load: it may be late by this much. */
