@@ -60,6 +60,14 @@ describe("sign-up, sign-in and reset work with JavaScript off", () => {
     await expectText(page.getByTestId("active-organization"), "No active organization");
     await page.getByRole("button", { name: "Sign out" }).click();
     await expectText(heading(page), "Sign in");
+    await expectText(page.getByRole("status"), "You have signed out.");
+    await screenshot(page, "auth-signed-out");
+    // One notice for what happened last: a refused sign-in since replaces it.
+    await page.getByLabel("Email").fill(DEMO.alan);
+    await page.getByLabel("Password").fill("not the password");
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await expectText(page.locator(".error-summary li"), "Invalid email or password");
+    expect(await page.getByRole("status").count()).toBe(0);
   });
 
   test("a forgotten password is reset through the mailed link", async () => {
@@ -147,6 +155,43 @@ describe("with JavaScript on", () => {
 });
 
 describe("the pages' own security", () => {
+  test("pages loaded while the session ends (a sign-out in another tab) show a signed-out visitor, never the error page", async () => {
+    const cookieOf = (response: Response) =>
+      response.headers
+        .getSetCookie()
+        .map((line) => line.split(";")[0])
+        .join("; ");
+    const statuses: number[] = [];
+    // The session ends between a page's reads at most in some rounds: several, each racing loads with the sign-out.
+    for (let round = 0; round < 6; round += 1) {
+      const signedIn = await fetch(`${app.url}/api/auth/sign-in/email`, {
+        method: "POST",
+        headers: { "content-type": "application/json", origin: app.url },
+        body: JSON.stringify({ email: DEMO.admin.email, password: DEMO.admin.password }),
+      });
+      expect(signedIn.status).toBe(200);
+      const cookie = cookieOf(signedIn);
+      const load = () => fetch(`${app.url}/sign-in`, { headers: { cookie }, redirect: "manual" });
+      const before = Array.from({ length: 8 }, load);
+      const signOut = fetch(`${app.url}/sign-out`, {
+        method: "POST",
+        headers: { cookie, origin: app.url, "content-type": "application/x-www-form-urlencoded" },
+        body: "",
+        redirect: "manual",
+      });
+      const after = Array.from({ length: 8 }, load);
+      const answers = await Promise.all([...before, ...after]);
+      expect((await signOut).status).toBe(302);
+      for (const answer of answers) {
+        statuses.push(answer.status);
+        const html = await answer.text();
+        if (answer.status === 200) expect(html).toContain("<h1>Sign in</h1>");
+      }
+    }
+    expect(statuses.filter((status) => status !== 200 && status !== 302)).toEqual([]);
+    expect(app.log()).not.toContain("UNAUTHORIZED");
+  });
+
   test("a form posted from another site gets the app's 403 page, not Remix's 500, and changes nothing", async () => {
     // A signed-in admin whose browser a foreign page makes post to the app's actions.
     const page = await app.newPage();

@@ -44,6 +44,14 @@ describe("languages", () => {
     await page.goto("/sign-in");
     expect(await htmlLang(page)).toBe("de");
     await expectText(page.locator("h1"), text("de", "signIn.title"));
+    // A URL no route matches: the 404 page in the visitor's language too, the switcher saying which.
+    expect((await page.goto("/no-such-page"))?.status()).toBe(404);
+    expect(await htmlLang(page)).toBe("de");
+    await expectText(page.locator("h1"), text("de", "errorPage.notFound.title"));
+    await expectText(page.locator("main p").first(), text("de", "errorPage.notFound.body"));
+    expect(await page.locator("#language-select").inputValue()).toBe("de");
+    await screenshot(page, "language-not-found-de");
+    await page.goto("/sign-in");
     await switchLanguage(page, "Русский");
     expect(await htmlLang(page)).toBe("ru");
     await expectText(page.locator("h1"), text("ru", "signIn.title"));
@@ -58,6 +66,10 @@ describe("languages", () => {
     await page.locator("main form button[value=password]").click();
     await expectText(page.locator(".error-summary li"), text("ru", "errors.INVALID_EMAIL_OR_PASSWORD"));
     await screenshot(page, "language-error-ru");
+    // The cookie's language on the 404 page (Accept-Language still says German).
+    expect((await page.goto("/no-such-page/either"))?.status()).toBe(404);
+    await expectText(page.locator("h1"), text("ru", "errorPage.notFound.title"));
+    expect(await page.locator("#language-select").inputValue()).toBe("ru");
   });
 
   test("a signed-in user's choice is stored on the user: it follows them to a new browser and into the next mail", async () => {

@@ -138,6 +138,53 @@ describe("sign-in by a mailed link or code", () => {
     await page.getByRole("button", { name: de.signInCode.submit, exact: true }).click();
     await expectText(heading(page), /^Willkommen, /);
     expect(await sessionsOf(DEMO.alan)).toBe(before + 1);
+
+    // The same code again (in another browser, say): it is gone, and the core answers as for a wrong
+    // one; the page must not tell the person to type it again.
+    await page.context().clearCookies();
+    await page.goto(`/sign-in/code?email=${encodeURIComponent(DEMO.alan)}`);
+    await page.getByLabel(de.signInCode.code).fill(code);
+    await page.getByRole("button", { name: de.signInCode.submit, exact: true }).click();
+    await expectText(
+      page.locator("#field-code-error"),
+      "Dieser Code stimmt nicht oder gilt nicht mehr. Prüfen Sie die neueste E-Mail oder fordern Sie unten einen neuen Code an.",
+    );
+    await expect.poll(() => page.getByRole("button", { name: de.signInCode.resend }).isVisible()).toBe(true);
+    expect(await sessionsOf(DEMO.alan)).toBe(before + 1);
+    await screenshot(page, "passwordless-used-code-de");
+  });
+
+  test("a link that fails without an error page, and a code page for no address, say what happened", async () => {
+    const page = await app.newPage();
+    // The core sends a dead link without errorCallbackURL to the home page with ?error=INVALID_TOKEN.
+    await page.goto("/api/auth/magic-link/verify?token=bad");
+    await page.waitForURL((url) => url.pathname === "/" && url.searchParams.get("error") === "INVALID_TOKEN");
+    await expectText(
+      page.getByTestId("link-error"),
+      "That link does not work: it was used already, it expired, or it was copied only in part. Ask for a new one.",
+    );
+    await screenshot(page, "passwordless-home-link-error");
+    await page.goto("/?error=token_expired");
+    await expectText(page.getByTestId("link-error"), en.home.linkError.expired);
+    // A code nobody sends here: a sentence, never the code; and no key of Object.prototype.
+    for (const code of ["SOMETHING_ELSE", "toString"]) {
+      await page.goto(`/?error=${code}`);
+      await expectText(page.getByTestId("link-error"), en.home.linkError.generic);
+      expect(await page.locator("main").innerText()).not.toContain(code);
+    }
+
+    await page.goto("/sign-in/code?email=not-an-address");
+    await expectPath(page, "/sign-in");
+    expect(await page.getByLabel("Email").inputValue()).toBe("not-an-address");
+    await expectText(page.locator("#field-email-error"), en.problems.INVALID_EMAIL);
+    await screenshot(page, "passwordless-code-page-no-address");
+    await page.getByLabel("Email").fill("someone-new@example.com");
+    await page.getByRole("button", { name: en.signIn.emailLink }).click();
+    await expectPath(page, "/sign-in/code");
+    await expectText(
+      page.getByRole("status"),
+      en.signInCode.sent.replace("{{email}}", "someone-new@example.com"),
+    );
   });
   test("in French, the summary names the code field as French writes it (a space before the colon)", async () => {
     const page = await app.newPage({ javaScript: false, locale: "fr-FR" });

@@ -11,7 +11,7 @@ import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
 import { getAuth } from "./auth.server";
 import { I18nProvider, isLanguageCode } from "./lib/i18n";
-import { translatorFor } from "./lib/i18n.server";
+import { resolveLanguage, translatorFor } from "./lib/i18n.server";
 import { NonceProvider } from "./lib/nonce";
 import { applySecurityHeaders, createNonce } from "./lib/security-headers.server";
 
@@ -60,9 +60,10 @@ export default async function handleRequest(
   remixContext: EntryContext,
   _loadContext: AppLoadContext,
 ) {
-  // The root loader decided the language (user, cookie, Accept-Language); error pages fall back to English.
+  // The root loader decided the language (user, cookie, Accept-Language). Without its data (a URL no
+  // route matches, a root loader that failed) the error page speaks what the visitor asked for.
   const rootData = remixContext.staticHandlerContext.loaderData.root as { lang?: unknown } | undefined;
-  const lang = isLanguageCode(rootData?.lang) ? rootData.lang : "en";
+  const lang = isLanguageCode(rootData?.lang) ? rootData.lang : resolveLanguage(request);
   const waitForAll = isbot(request.headers.get("user-agent") ?? "");
   const nonce = createNonce();
   applySecurityHeaders(request, responseHeaders, await headerOptions(nonce));

@@ -127,7 +127,7 @@ function ImpersonationBanner({ name }: { name: string }) {
 }
 
 function Header({ data }: { data: RootData | undefined }) {
-  const { t } = useT();
+  const { t, lang } = useT();
   const location = useLocation();
   const initial = (data?.session ?? null) as SessionAndUser | null;
   const store = authClient.useSession(initial);
@@ -186,7 +186,12 @@ function Header({ data }: { data: RootData | undefined }) {
           <Form method="post" action="/language" className="language-form" reloadDocument>
             <input type="hidden" name="redirectTo" value={location.pathname + location.search} />
             <label htmlFor="language-select">{t("nav.language")}</label>
-            <select id="language-select" name="lang" defaultValue={data?.lang ?? "en"} key={data?.lang}>
+            <select
+              id="language-select"
+              name="lang"
+              defaultValue={data?.lang ?? lang}
+              key={data?.lang ?? lang}
+            >
               {LANGUAGES.map((language) => (
                 <option key={language.code} value={language.code} lang={language.code}>
                   {language.label}

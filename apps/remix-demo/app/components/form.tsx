@@ -1,4 +1,4 @@
-import { useNavigation } from "@remix-run/react";
+import { useNavigation, useSearchParams } from "@remix-run/react";
 import { type InputHTMLAttributes, type ReactNode, useEffect, useRef } from "react";
 import { useT } from "~/lib/i18n";
 
@@ -195,4 +195,26 @@ export function Notice({ children }: { children: ReactNode }) {
       {children}
     </p>
   );
+}
+
+/**
+ * The notice of a PRG redirect's `?done=<outcome>`: looked up among the page's own outcomes only
+ * (the URL is anyone's: `?done=toString` is no outcome), and hidden while the page shows an action's
+ * answer (a refused form, a new API key) — `?done=` stays in the URL the next form posts to, and one
+ * notice tells what happened last.
+ */
+export function DoneNotice({
+  outcomes,
+  state,
+}: {
+  /** outcome → message key */
+  outcomes: Record<string, string>;
+  /** The page's action data. */
+  state?: object | undefined;
+}) {
+  const { t } = useT();
+  const [params] = useSearchParams();
+  const done = params.get("done");
+  if (done === null || state !== undefined || !Object.hasOwn(outcomes, done)) return null;
+  return <Notice>{t(outcomes[done]!)}</Notice>;
 }

@@ -13,27 +13,29 @@ export interface Viewer {
 /** What the header's admin link needs: whether the caller's admin roles may list users. */
 const ADMIN_AREA = { user: ["list"] };
 
-async function isAdmin(request: Request): Promise<boolean> {
+/**
+ * Whether the viewer read once may see the admin link: asked about their user id (server code may),
+ * not about the cookie, so a session that ends between the two reads (a sign-out in another tab)
+ * leaves a signed-out page rather than an UNAUTHORIZED error. An impersonation session has no admin
+ * rights, as the core's own check of the caller decides.
+ */
+async function isAdmin({ session, user }: { session: Session; user: User }): Promise<boolean> {
+  if (session.impersonatedBy) return false;
   const auth = await getAuth();
-  // Only the cookie goes along (see requirePermission in @tessera/auth-core/remix): a page opened
-  // from another site's link carries that site's Origin, which the core refuses on a POST.
-  const check = await auth.api.userHasPermission({
-    body: { permissions: ADMIN_AREA },
-    headers: new Headers({ cookie: request.headers.get("cookie") ?? "" }),
-  });
+  const check = await auth.api.userHasPermission({ body: { permissions: ADMIN_AREA, userId: user.id } });
   return check.data.success;
 }
 
 /** The signed-in caller, or null. One get-session call, plus a permission check for the admin link. */
 export async function getViewer(request: Request): Promise<Viewer | null> {
   const data = await remix.getSession(request);
-  return data ? { ...data, isAdmin: await isAdmin(request) } : null;
+  return data ? { ...data, isAdmin: await isAdmin(data) } : null;
 }
 
 /** The signed-in caller, or a redirect to sign-in that comes back here afterwards. */
 export async function requireViewer(request: Request): Promise<Viewer> {
   const data = await remix.requireSession(request);
-  return { ...data, isAdmin: await isAdmin(request) };
+  return { ...data, isAdmin: await isAdmin(data) };
 }
 
 /** Admin pages refuse everyone else here, on the server, whatever links the header shows. */

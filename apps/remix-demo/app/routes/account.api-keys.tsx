@@ -1,8 +1,8 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { Form, useActionData, useLoaderData, useLocation, useSearchParams } from "@remix-run/react";
+import { Form, useActionData, useLoaderData, useLocation } from "@remix-run/react";
 import { getAuth } from "~/auth.server";
 import { CopyButton } from "~/components/copy-button";
-import { ErrorSummary, Field, type FormState, Notice, Submit } from "~/components/form";
+import { DoneNotice, ErrorSummary, Field, type FormState, Submit } from "~/components/form";
 import { failure, field, readForm, redirectWith } from "~/lib/forms.server";
 import { useT } from "~/lib/i18n";
 import { requireViewer } from "~/lib/session.server";
@@ -71,12 +71,11 @@ export default function ApiKeys() {
   const result = useActionData<typeof action>() as
     | (FormState & { created?: { name: string | null; key: string; command: string } })
     | undefined;
-  const [params] = useSearchParams();
   const format = new Intl.DateTimeFormat(lang, { dateStyle: "medium" });
   return (
     <section aria-labelledby="keys-title">
       <h2 id="keys-title">{t("account.apiKeys.title")}</h2>
-      {params.get("done") ? <Notice>{t("common.saved")}</Notice> : null}
+      <DoneNotice outcomes={{ deleted: "common.saved", updated: "common.saved" }} state={result} />
       {result?.created ? (
         <div className="notice" role="status">
           <p>{t("account.apiKeys.created")}</p>

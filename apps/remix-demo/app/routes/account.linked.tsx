@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { Form, useActionData, useLoaderData, useSearchParams } from "@remix-run/react";
+import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { getAuth } from "~/auth.server";
-import { ErrorSummary, Notice } from "~/components/form";
+import { DoneNotice, ErrorSummary } from "~/components/form";
 import { PROVIDER_NAMES } from "~/components/social";
 import { failure, field, readForm, redirectWith } from "~/lib/forms.server";
 import { useT } from "~/lib/i18n";
@@ -46,12 +46,11 @@ export default function LinkedAccounts() {
   const { t, lang } = useT();
   const { accounts, linkable, error } = useLoaderData<typeof loader>();
   const state = useActionData<typeof action>();
-  const [params] = useSearchParams();
   const format = new Intl.DateTimeFormat(lang, { dateStyle: "medium" });
   return (
     <section aria-labelledby="linked-title">
       <h2 id="linked-title">{t("account.linked.title")}</h2>
-      {params.get("done") ? <Notice>{t("account.linked.unlinked")}</Notice> : null}
+      <DoneNotice outcomes={{ unlinked: "account.linked.unlinked" }} state={state} />
       {error ? (
         <p className="warning" role="alert">
           {t(`errors.${error.toUpperCase()}`, { defaultValue: t("errorPage.generic") })}

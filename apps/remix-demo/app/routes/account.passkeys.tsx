@@ -1,15 +1,8 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import {
-  Form,
-  useActionData,
-  useLoaderData,
-  useLocation,
-  useNavigate,
-  useSearchParams,
-} from "@remix-run/react";
+import { Form, useActionData, useLoaderData, useLocation, useNavigate } from "@remix-run/react";
 import { useState } from "react";
 import { getAuth } from "~/auth.server";
-import { ErrorSummary, Notice } from "~/components/form";
+import { DoneNotice, ErrorSummary } from "~/components/form";
 import { PasskeyTable, toPasskeyRow } from "~/components/passkey-table";
 import { PasskeyButton } from "~/components/passkeys";
 import { authClient } from "~/lib/auth-client";
@@ -85,17 +78,10 @@ const DONE = {
   renamed: "account.passkeys.renamed",
 };
 
-/** The notice's key, null for any other `done` (the URL is anyone's: "toString" is no notice). */
-function doneNotice(done: string | null): string | null {
-  return done !== null && Object.hasOwn(DONE, done) ? DONE[done as keyof typeof DONE] : null;
-}
-
 export default function Passkeys() {
   const { t } = useT();
   const { passkeys } = useLoaderData<typeof loader>();
   const state = useActionData<typeof action>();
-  const [params] = useSearchParams();
-  const done = doneNotice(params.get("done"));
   // A location per outcome: the add button's last failure goes with the page it happened on.
   const { key } = useLocation();
   return (
@@ -103,7 +89,7 @@ export default function Passkeys() {
       <h2 id="passkeys-title">{t("account.passkeys.title")}</h2>
       <p>{t("account.passkeys.intro")}</p>
       {/* A refused rename since: its problem is the news, not the outcome before it. */}
-      {done && !state ? <Notice>{t(done)}</Notice> : null}
+      <DoneNotice outcomes={DONE} state={state} />
       <ErrorSummary state={state} />
       {passkeys.length === 0 ? (
         <p className="muted">{t("account.passkeys.none")}</p>

@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { Form, useLoaderData, useSearchParams } from "@remix-run/react";
+import { Form, useLoaderData } from "@remix-run/react";
 import { getAuth } from "~/auth.server";
-import { Notice, Submit } from "~/components/form";
+import { DoneNotice, Submit } from "~/components/form";
 import { describeDevice } from "~/lib/device";
 import { field, readForm, redirectWith } from "~/lib/forms.server";
 import { useT } from "~/lib/i18n";
@@ -42,12 +42,11 @@ export async function action({ request }: ActionFunctionArgs) {
 export default function Sessions() {
   const { t, lang } = useT();
   const { sessions } = useLoaderData<typeof loader>();
-  const [params] = useSearchParams();
   const format = new Intl.DateTimeFormat(lang, { dateStyle: "medium", timeStyle: "short" });
   return (
     <section aria-labelledby="sessions-title">
       <h2 id="sessions-title">{t("account.sessions.title")}</h2>
-      {params.get("done") ? <Notice>{t("account.sessions.revoked")}</Notice> : null}
+      <DoneNotice outcomes={{ one: "account.sessions.revoked", others: "account.sessions.revoked" }} />
       <table>
         <caption className="muted">{t("account.sessions.caption", { count: sessions.length })}</caption>
         <thead>

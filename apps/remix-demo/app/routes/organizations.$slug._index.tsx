@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { Form, useActionData, useLoaderData, useSearchParams } from "@remix-run/react";
+import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { getAuth } from "~/auth.server";
-import { ErrorSummary, Field, Notice, Submit } from "~/components/form";
+import { DoneNotice, ErrorSummary, Field, Submit } from "~/components/form";
 import { SlugField } from "~/components/slug-field";
 import { failure, field, invalid, readForm, redirectWith } from "~/lib/forms.server";
 import { useT } from "~/lib/i18n";
@@ -70,7 +70,6 @@ export default function OrganizationSettings() {
   const { t } = useT();
   const data = useLoaderData<typeof loader>();
   const state = useActionData<typeof action>();
-  const [params] = useSearchParams();
   const labels = {
     name: t("organizations.fields.name"),
     slug: t("organizations.fields.slug"),
@@ -82,7 +81,7 @@ export default function OrganizationSettings() {
   return (
     <section aria-labelledby="settings-title">
       <h2 id="settings-title">{t("organizations.settings.title")}</h2>
-      {params.get("done") ? <Notice>{t("common.saved")}</Notice> : null}
+      <DoneNotice outcomes={{ saved: "common.saved" }} state={state} />
       <ErrorSummary state={state} labels={labels} />
       <Form method="post" noValidate>
         <Field name="name" label={labels.name} defaultValue={data.name} state={state} />

@@ -1,8 +1,8 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { Form, useActionData, useLoaderData, useLocation, useSearchParams } from "@remix-run/react";
+import { Form, useActionData, useLoaderData, useLocation } from "@remix-run/react";
 import { findGrantableRoles } from "@tessera/auth-core/roles";
 import { getAuth } from "~/auth.server";
-import { ErrorSummary, Field, Notice, Submit } from "~/components/form";
+import { DoneNotice, ErrorSummary, Field, Submit } from "~/components/form";
 import { failure, field, readForm, redirectWith } from "~/lib/forms.server";
 import { useT } from "~/lib/i18n";
 import { canManage, readRoleTable, requireOrganization } from "~/lib/org.server";
@@ -60,21 +60,22 @@ export async function action({ request, params }: ActionFunctionArgs) {
   }
 }
 
+const INVITATION_OUTCOMES = {
+  sent: "organizations.invitations.done.sent",
+  resent: "organizations.invitations.done.resent",
+  canceled: "organizations.invitations.done.canceled",
+};
+
 export default function Invitations() {
   const { t, lang } = useT();
   const location = useLocation();
   const { invitations, teams, canManage, grantable } = useLoaderData<typeof loader>();
   const state = useActionData<typeof action>();
-  const [params] = useSearchParams();
-  // `?done=` stays in the URL the next form posts to: a refused submit must not repeat the last success.
-  const done = state?.errors ? null : params.get("done");
   const format = new Intl.DateTimeFormat(lang, { dateStyle: "medium" });
   return (
     <section aria-labelledby="invitations-title">
       <h2 id="invitations-title">{t("organizations.invitations.title")}</h2>
-      {done ? (
-        <Notice>{t(`organizations.invitations.done.${done}`, { defaultValue: t("common.saved") })}</Notice>
-      ) : null}
+      <DoneNotice outcomes={INVITATION_OUTCOMES} state={state} />
       <ErrorSummary state={state} labels={{ email: t("fields.email") }} />
       <table>
         <caption className="muted">

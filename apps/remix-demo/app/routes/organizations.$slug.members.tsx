@@ -1,8 +1,8 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { Form, useActionData, useLoaderData, useSearchParams } from "@remix-run/react";
+import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { canActOnMember, findGrantableRoles, hasPermission } from "@tessera/auth-core/roles";
 import { getAuth } from "~/auth.server";
-import { ErrorSummary, Notice } from "~/components/form";
+import { DoneNotice, ErrorSummary } from "~/components/form";
 import { failure, field, readForm, redirectWith } from "~/lib/forms.server";
 import { useT } from "~/lib/i18n";
 import { readRoleTable, requireOrganization } from "~/lib/org.server";
@@ -66,11 +66,10 @@ export default function Members() {
   const { t } = useT();
   const { members, grantable, me } = useLoaderData<typeof loader>();
   const state = useActionData<typeof action>();
-  const [params] = useSearchParams();
   return (
     <section aria-labelledby="members-title">
       <h2 id="members-title">{t("organizations.members.title")}</h2>
-      {params.get("done") ? <Notice>{t("common.saved")}</Notice> : null}
+      <DoneNotice outcomes={{ 1: "common.saved" }} state={state} />
       <ErrorSummary state={state} />
       <table>
         <caption className="muted">{t("organizations.members.caption", { count: members.length })}</caption>

@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData, useLocation, useSearchParams } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData, useLocation } from "@remix-run/react";
 import { getAuth } from "~/auth.server";
-import { Checkbox, ErrorSummary, Notice, Submit, useFieldProblem } from "~/components/form";
+import { Checkbox, DoneNotice, ErrorSummary, Submit, useFieldProblem } from "~/components/form";
 import { failure, field, readForm, redirectWith } from "~/lib/forms.server";
 import { useT } from "~/lib/i18n";
 import { canManage, requireOrganization } from "~/lib/org.server";
@@ -54,7 +54,6 @@ export default function PasskeyPolicy() {
   const location = useLocation();
   const { canManage, policy, check } = useLoaderData<typeof loader>();
   const state = useActionData<typeof action>();
-  const [params] = useSearchParams();
   const problem = useFieldProblem()(state, "aaguids");
   const modeLabel: Record<Mode, string> = {
     any: t("organizations.security.modeAny"),
@@ -65,7 +64,7 @@ export default function PasskeyPolicy() {
   return (
     <section aria-labelledby="security-title">
       <h2 id="security-title">{t("organizations.security.title")}</h2>
-      {params.get("done") ? <Notice>{t("common.saved")}</Notice> : null}
+      <DoneNotice outcomes={{ 1: "common.saved" }} state={state} />
       <p>{t("organizations.security.intro")}</p>
       <ul data-testid="passkey-policy-summary">
         {policy.requireUserVerification ? <li>{t("organizations.security.summaryUv")}</li> : null}

@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { Form, useActionData, useLoaderData, useLocation, useSearchParams } from "@remix-run/react";
+import { Form, useActionData, useLoaderData, useLocation } from "@remix-run/react";
 import { getAuth } from "~/auth.server";
-import { ErrorSummary, Field, Notice, Submit } from "~/components/form";
+import { DoneNotice, ErrorSummary, Field, Submit } from "~/components/form";
 import { failure, field, invalid, readForm, redirectWith } from "~/lib/forms.server";
 import { useT } from "~/lib/i18n";
 import { canManage, requireOrganization } from "~/lib/org.server";
@@ -73,11 +73,10 @@ export default function Teams() {
   const location = useLocation();
   const { teams, people, canManage } = useLoaderData<typeof loader>();
   const state = useActionData<typeof action>();
-  const [params] = useSearchParams();
   return (
     <section aria-labelledby="teams-title">
       <h2 id="teams-title">{t("organizations.teams.title")}</h2>
-      {params.get("done") ? <Notice>{t("common.saved")}</Notice> : null}
+      <DoneNotice outcomes={{ 1: "common.saved" }} state={state} />
       <ErrorSummary state={state} labels={{ name: t("organizations.teams.name") }} />
       {teams.length === 0 ? <p>{t("organizations.teams.none")}</p> : null}
       {teams.map((team) => (

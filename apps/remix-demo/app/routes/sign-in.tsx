@@ -1,9 +1,9 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData, useSearchParams } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { applyCookies } from "@tessera/auth-core/remix";
 import { getAuth, remix } from "~/auth.server";
-import { Checkbox, ErrorSummary, Field, Submit } from "~/components/form";
+import { Checkbox, DoneNotice, ErrorSummary, Field, type FormState, Submit } from "~/components/form";
 import { PasskeySignIn } from "~/components/passkeys";
 import { SocialButtons } from "~/components/social";
 import { failure, field, invalid, missingFields, readForm, redirectWith } from "~/lib/forms.server";
@@ -16,10 +16,24 @@ import { twoFactorPath } from "~/lib/two-factor-path";
 export const handle = { title: "signIn.title" };
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const redirectTo = safeRedirect(new URL(request.url).searchParams.get("redirectTo"));
+  const params = new URL(request.url).searchParams;
+  const redirectTo = safeRedirect(params.get("redirectTo"));
   if (await getViewer(request)) throw redirect(redirectTo);
   const auth = await getAuth();
-  return { providers: Object.keys(auth.context.options.socialProviders).filter(Boolean), redirectTo };
+  return {
+    providers: Object.keys(auth.context.options.socialProviders).filter(Boolean),
+    redirectTo,
+    refusedAddress: refusedAddressOf(params),
+  };
+}
+
+/**
+ * The code page sends an address that is no address back here (routes/sign-in_.code.tsx), to be
+ * corrected in the form's field with its problem, as a refused submit would show it.
+ */
+function refusedAddressOf(params: URLSearchParams): FormState | undefined {
+  if (params.get("error") !== "INVALID_EMAIL") return undefined;
+  return { errors: { email: "INVALID_EMAIL" }, values: { email: params.get("email") ?? "" } };
 }
 
 export async function action(args: ActionFunctionArgs) {
@@ -65,19 +79,17 @@ async function mailLinkAndCode(args: ActionFunctionArgs, form: FormData, redirec
   return mailSignInLink(args, field(form, "email").trim(), redirectTo);
 }
 
+/** `?done=`: a reset password (routes/reset-password.tsx), a sign-out (routes/sign-out.tsx). */
+const OUTCOMES = { reset: "resetPassword.done", "signed-out": "signIn.signedOut" };
+
 export default function SignIn() {
   const { t } = useT();
-  const { providers, redirectTo } = useLoaderData<typeof loader>();
-  const state = useActionData<typeof action>();
-  const [params] = useSearchParams();
+  const { providers, redirectTo, refusedAddress } = useLoaderData<typeof loader>();
+  const state = useActionData<typeof action>() ?? refusedAddress;
   return (
     <section className="card narrow">
       <h1>{t("signIn.title")}</h1>
-      {params.get("done") === "reset" ? (
-        <p className="notice" role="status">
-          {t("resetPassword.done")}
-        </p>
-      ) : null}
+      <DoneNotice outcomes={OUTCOMES} state={state} />
       <ErrorSummary state={state} labels={{ email: t("fields.email"), password: t("fields.password") }} />
       <Form method="post" noValidate>
         <input type="hidden" name="redirectTo" value={redirectTo} />

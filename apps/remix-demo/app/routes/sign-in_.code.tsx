@@ -24,6 +24,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const redirectTo = safeRedirect(params.get("redirectTo"));
   const email = params.get("email")?.trim() ?? "";
   if (!email) throw redirect(`/sign-in?redirectTo=${encodeURIComponent(redirectTo)}`);
+  // No code can come for it, and the page's address is a hidden field: the sign-in form shows it to correct.
+  if (!looksLikeAddress(email)) {
+    const back = new URLSearchParams({ email, error: "INVALID_EMAIL", redirectTo });
+    throw redirect(`/sign-in?${back}`);
+  }
   if (await getViewer(request)) throw redirect(redirectTo);
   const error = params.get("error");
   return {
@@ -32,6 +37,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
     sent: params.get("sent") === "1",
     linkFailed: error !== null && error !== "",
   };
+}
+
+/** Loose on purpose: the core judges an address; this only catches what cannot be one (no @, spaces). */
+function looksLikeAddress(email: string): boolean {
+  return /^[^\s@]+@[^\s@]+$/.test(email);
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {

@@ -9,5 +9,5 @@ export async function action({ request }: ActionFunctionArgs) {
   await readForm(request);
   const auth = await getAuth();
   const result = await auth.api.signOut({ headers: request.headers });
-  return redirectWith("/sign-in", result.headers);
+  return redirectWith("/sign-in?done=signed-out", result.headers);
 }
