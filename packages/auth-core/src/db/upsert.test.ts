@@ -18,14 +18,16 @@ const ROUNDS = 50;
 const RACERS = 8;
 
 /** `RACERS` upserts of one fresh key at once, `ROUNDS` times: what each round's upserts answered. */
-async function raceRounds(upsertKey: (key: string, racer: number) => Promise<unknown>) {
+async function raceRounds(upsertKey: (key: string, racer: number) => Promise<unknown>, statements = 1) {
   const failures: unknown[] = [];
   const keys: string[] = [];
   for (let round = 0; round < ROUNDS; round++) {
     const key = `k${round}-${randomBytes(4).toString("hex")}`;
     keys.push(key);
     const settled = await Promise.allSettled(
-      Array.from({ length: RACERS }, (_, racer) => upsertRetryingRace(() => upsertKey(key, racer))),
+      Array.from({ length: RACERS }, (_, racer) =>
+        upsertRetryingRace(() => upsertKey(key, racer), statements),
+      ),
     );
     for (const outcome of settled) if (outcome.status === "rejected") failures.push(outcome.reason);
   }
@@ -50,6 +52,23 @@ describe("upsertRetryingRace against the test server", () => {
     );
     expect(failures).toEqual([]);
     for (const key of keys) expect(await rows.countDocuments({ userId: key })).toBe(1);
+  });
+
+  it("concurrent unordered bulk writes of two replaceOne upserts (one command), run up to twice more, all succeed and leave one document each", async () => {
+    const pairs = db.collection<{ _id: string; racer: number }>("pairs");
+    const { failures, keys } = await raceRounds(
+      (key, racer) =>
+        pairs.bulkWrite(
+          [`${key}:a`, `${key}:b`].map((_id) => ({
+            replaceOne: { filter: { _id }, replacement: { _id, racer }, upsert: true },
+          })),
+          { ordered: false },
+        ),
+      2,
+    );
+    expect(failures).toEqual([]);
+    for (const key of keys)
+      expect(await pairs.countDocuments({ _id: { $in: [`${key}:a`, `${key}:b`] } })).toBe(2);
   });
 
   it("another error is thrown as it is, after one run", async () => {

@@ -62,19 +62,25 @@ export async function insertVerificationIfAbsent(
 }
 
 /**
- * Writes the row of `identifier`, replacing whatever it held (one command: an upsert by `_id`). Of
- * concurrent writers the last one's row stands; a lost insert race is retried as the replacement it is.
+ * Writes the rows, each replacing whatever its identifier held, in one command (an `update` of one
+ * upsert by `_id` per row, unordered). Of concurrent writers of a row the last one's stands; a lost
+ * insert race is retried once as the replacement it is (db/upsert.ts), which writes the same rows.
  */
-export async function replaceVerification(
+export async function replaceVerifications(
   collections: Collections,
-  identifier: string,
-  value: string,
-  expiresAt: Date,
+  rows: readonly { identifier: string; value: string; expiresAt: Date }[],
   now: Date,
 ): Promise<void> {
-  const doc = verificationDoc(identifier, value, expiresAt, now);
-  await upsertRetryingRace(() =>
-    collections.verifications.replaceOne(byIdentifier(identifier), doc, { upsert: true }),
+  const operations = rows.map(({ identifier, value, expiresAt }) => ({
+    replaceOne: {
+      filter: byIdentifier(identifier),
+      replacement: verificationDoc(identifier, value, expiresAt, now),
+      upsert: true,
+    },
+  }));
+  await upsertRetryingRace(
+    () => collections.verifications.bulkWrite(operations, { ordered: false }),
+    operations.length,
   );
 }
 

@@ -72,21 +72,15 @@ describe('check the code, then use it (docs/passwordless.md "Codes")', () => {
     expect(await signsInWithNewPassword()).toBe(false);
   });
 
-  it("parallel wrong checks get no more than 3 comparisons, each spending a try", async () => {
+  it("parallel wrong checks get no more than 3 comparisons, and the code dies", async () => {
     await openAuth(PASSWORDLESS);
     const code = await requestResetCode();
     const guesses = Array.from({ length: 10 }, (_, i) => wrong(String(Number(code) + i)));
     const answers = await Promise.all(guesses.map((guess) => check(guess)));
-    for (const res of answers) expect([INVALID_OTP, TOO_MANY_ATTEMPTS]).toContainEqual(res.body);
-    // Each comparison was a wrong one, written to the account's sign-in throttle.
-    const compared = await t.db
-      .collection("verifications")
-      .countDocuments({ identifier: /^sign-in-attempt:/ });
-    expect(compared).toBeGreaterThanOrEqual(1);
-    expect(compared).toBeLessThanOrEqual(3);
-    // Only the tries left after those comparisons remain (none after 3): the code still counts them.
-    for (let i = compared; i < 3; i++) expect((await check(wrong(code))).body).toEqual(INVALID_OTP);
-    expect((await check(code)).body).toEqual(TOO_MANY_ATTEMPTS);
+    const codes = answers.map((res) => (res.body as { code: string }).code);
+    expect(codes.filter((c) => c === "INVALID_OTP").length).toBeLessThanOrEqual(3);
+    expect(codes).toContain("TOO_MANY_ATTEMPTS");
+    expect((await reset(code)).body).toEqual(INVALID_OTP);
     expect(await signsInWithNewPassword()).toBe(false);
   });
 });

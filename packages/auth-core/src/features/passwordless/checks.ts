@@ -14,6 +14,7 @@ import {
 } from "../sign-in-throttle/index.ts";
 import { findUserByEmail, findUserById } from "../users/index.ts";
 import {
+  attemptPrefix,
   isCodeShaped,
   isLinkTokenShaped,
   linkIdentifier,
@@ -22,9 +23,8 @@ import {
   macCode,
   parseRecord,
   recordIdentifier,
-  serializeRecord,
 } from "./rules.ts";
-import { deleteRow, findAnyRow, findLiveRow, restoreRecord, takeRecord } from "./store.ts";
+import { claimAttempt, deleteRow, findAnyRow, findLiveRow, takeRecord } from "./store.ts";
 
 export type CodeRefusal = Refused<"INVALID_OTP" | "OTP_EXPIRED" | "TOO_MANY_ATTEMPTS"> | SignInRefused;
 
@@ -40,16 +40,14 @@ export interface AcceptedCode {
  * Checks a mailed code (docs/passwordless.md "Codes"). In order: the record of the purpose and
  * address (none: INVALID_OTP; past its time: OTP_EXPIRED); the account's sign-in throttle
  * (features/sign-in-throttle: its delays and lock hold for codes as for passwords), on the account
- * the record was mailed for; then the record is taken, as it was read, before the code is looked
- * at: of concurrent tries exactly one holds it (a delete count, exact on FerretDB v1, where a
- * conditional `$inc` of a try counter is not), the others answer INVALID_OTP having compared
- * nothing. The holder compares the MAC in constant time; a wrong code puts the record back with
- * one more try counted (at `allowedAttempts` it stays dead: TOO_MANY_ATTEMPTS for the next try,
- * which removes it, link and all) and is written to the throttle as the account's failure; a
- * right one keeps it taken, or with `consume: false` (check-verification-otp) puts it back
- * unchanged, so "check, then use" costs no try. The stored count only ever grows between mails:
- * the holder alone writes the next version, and a newer mail's record, written meanwhile, wins
- * over the put-back. A right code writes to the throttle only to clear failures it found.
+ * the record was mailed for; one of the code's tries, claimed before the code is looked at, so
+ * parallel guesses never get more than `allowedAttempts` comparisons (none left: TOO_MANY_ATTEMPTS,
+ * and the record dies — its link too); the MAC, compared in constant time. The tries bound what
+ * one read of the throttle admits, so a wrong code is recorded as the account's failure after the
+ * compare, and a right one writes to the throttle only to clear failures it found
+ * (checkSignInThrottle). `consume`: the record is taken (once, of any number of concurrent right
+ * answers); else it stays for the call that uses it (check-verification-otp), and the right
+ * answer's try is given back.
  * An address nobody has goes through the same steps; its user is looked up only for a right code.
  */
 export async function acceptMailedCode(
@@ -69,24 +67,29 @@ export async function acceptMailedCode(
   const device = readKnownDevice(auth, cookies, userId);
   const throttle = await checkSignInThrottle(auth, { userId, email }, device);
   if (!throttle.ok) return throttle;
-  if (!(await takeRecord(auth.collections, row))) return refused("INVALID_OTP");
-  if (record.tries >= auth.options.emailOTP.allowedAttempts) return refused("TOO_MANY_ATTEMPTS");
+  const { allowedAttempts } = auth.options.emailOTP;
+  const until = new Date(record.codeExpiresAt);
+  const slot = await claimAttempt(auth.collections, attemptPrefix(record.nonce), allowedAttempts, until, now);
+  if (slot === null) {
+    await takeRecord(auth.collections, row);
+    return refused("TOO_MANY_ATTEMPTS");
+  }
   const given = Buffer.from(macCode(auth.options.secret, record.nonce, code));
   const stored = Buffer.from(record.code);
   if (given.length !== stored.length || !timingSafeEqual(given, stored)) {
-    const counted = serializeRecord({ ...record, tries: record.tries + 1 });
-    await Promise.all([
-      restoreRecord(auth.collections, row, counted, now),
-      recordSignInFailure(auth, throttle.value),
-    ]);
+    await recordSignInFailure(auth, throttle.value);
     return refused("INVALID_OTP");
   }
   // A right code: independent writes and the read of its user go together (one round trip).
-  const [user] = await Promise.all([
+  const [isTaken, user] = await Promise.all([
+    // A right answer that leaves the code for the call that uses it gives its try back: "check,
+    // then use" must not cost two tries (docs/passwordless.md "Codes"). Claimed before the compare,
+    // released only after a right one: parallel wrong guesses still get at most allowedAttempts.
+    request.consume ? takeRecord(auth.collections, row) : deleteRow(auth.collections, slot).then(() => true),
     findRecordHolder(auth, record),
-    request.consume || restoreRecord(auth.collections, row, row.value, now),
     userId && throttle.value.hasFailures && clearSignInFailures(auth, userId),
   ]);
+  if (!isTaken) return refused("INVALID_OTP");
   return granted({ record, user, device: user && userId?.equals(user._id) ? device : null });
 }
 

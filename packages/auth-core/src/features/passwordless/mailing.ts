@@ -14,7 +14,7 @@ import {
   serializeRecord,
   signInMailParts,
 } from "./rules.ts";
-import { replaceRecord, storeLink } from "./store.ts";
+import { replaceRecord } from "./store.ts";
 
 /** Where the mailed link leads after its confirmation (each checked against the trusted origins by the engine). */
 export interface LinkDestinations {
@@ -30,7 +30,7 @@ interface Issued {
 
 /**
  * Stores the record of one mail, replacing the address's previous one (its link and code stop
- * working), and the link's row. The code is always drawn and the link row written whenever magic
+ * working), and the link's row, in one command. The code is always drawn and the link row written whenever magic
  * links are on, for an address nobody has too, so every address costs the same commands; a part
  * the mail will not carry is stored so that nothing can match it.
  */
@@ -57,15 +57,19 @@ async function issueRecord(
     link: parts.link ? sha256Base64Url(token) : null,
     linkExpiresAt,
     ...holder,
-    tries: 0,
   };
   const id = recordIdentifier(secret, purpose, email);
   const expiresAt = new Date(Math.max(codeExpiresAt, linkExpiresAt));
-  await replaceRecord(auth.collections, id, serializeRecord(record), expiresAt, now);
   // With magic links off no mail of any address carries a link: skipping its row depends on the
   // options alone, so every address still costs the same commands.
-  if (auth.options.magicLink.enabled)
-    await storeLink(auth.collections, linkIdentifier(sha256Base64Url(token)), id, expiresAt, now);
+  const link = auth.options.magicLink.enabled ? linkIdentifier(sha256Base64Url(token)) : null;
+  await replaceRecord(
+    auth.collections,
+    { identifier: id, value: serializeRecord(record) },
+    link,
+    expiresAt,
+    now,
+  );
   return { code, token };
 }
 

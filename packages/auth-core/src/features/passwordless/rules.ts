@@ -22,6 +22,9 @@ export function recordIdentifier(secret: string, purpose: MailedPurpose, email: 
 /** The mailed link's row: keyed by the token's SHA-256 (a copy of the table holds no working link); value: the record's identifier. */
 export const linkIdentifier = (tokenHash: string) => `passwordless-link:${tokenHash}`;
 
+/** One row per try of a record's code, numbered 1..allowedAttempts (a unique insert each: exact under concurrency). */
+export const attemptPrefix = (nonce: string) => `passwordless-attempt:${nonce}:`;
+
 export const LINK_TOKEN_LENGTH = 32;
 const LINK_TOKEN_SHAPE = /^[A-Za-z0-9]{32}$/;
 const CODE_SHAPE = /^\d{6}$/;
@@ -63,8 +66,6 @@ export interface MailedRecord {
   /** For a sign-up: the name and language the request gave. */
   name: string | null;
   language: string | null;
-  /** Wrong answers compared so far (checks.ts): at `allowedAttempts` the code is dead. */
-  tries: number;
 }
 
 export function serializeRecord(record: MailedRecord): string {
@@ -80,7 +81,6 @@ export function parseRecord(value: string): MailedRecord | null {
     if (!isText("nonce") || !isText("email") || !isText("code") || !isTextOrNull("link")) return null;
     if (typeof parsed.codeExpiresAt !== "number" || typeof parsed.linkExpiresAt !== "number") return null;
     if (!isTextOrNull("name") || !isTextOrNull("language") || !isTextOrNull("userId")) return null;
-    if (!Number.isInteger(parsed.tries)) return null;
     return parsed as unknown as MailedRecord;
   } catch {
     return null;

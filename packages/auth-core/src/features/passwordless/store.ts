@@ -1,11 +1,12 @@
 import type { Collections } from "../../db/collections.ts";
 import type { VerificationDoc } from "../../db/documents.ts";
 import {
+  claimVerificationSlot,
   deleteVerification,
   findVerification,
   findVerificationRow,
   insertVerificationIfAbsent,
-  replaceVerification,
+  replaceVerifications,
 } from "../../db/verifications.ts";
 
 /**
@@ -16,28 +17,21 @@ import {
  */
 
 /**
- * Replaces the record of an identifier with a new one, in one command: its link and code stop
- * working. Of concurrent requests the last write stands, as of requests one after the other.
+ * Replaces the record of an identifier with a new one, and with a link writes the link's row
+ * pointing at it (value: the record's identifier), in one command: the old link and code stop
+ * working. Of concurrent requests the last write stands, as of requests one after the other. The
+ * link's identifier is a fresh token's hash, so its upsert only ever inserts.
  */
 export async function replaceRecord(
   collections: Collections,
-  identifier: string,
-  value: string,
+  record: { identifier: string; value: string },
+  linkIdentifier: string | null,
   expiresAt: Date,
   now: Date,
 ): Promise<void> {
-  await replaceVerification(collections, identifier, value, expiresAt, now);
-}
-
-/** The link's row pointing at its record (value: the record's identifier). */
-export async function storeLink(
-  collections: Collections,
-  identifier: string,
-  recordId: string,
-  expiresAt: Date,
-  now: Date,
-): Promise<void> {
-  await insertVerificationIfAbsent(collections, identifier, recordId, expiresAt, now);
+  const rows = [{ ...record, expiresAt }];
+  if (linkIdentifier !== null) rows.push({ identifier: linkIdentifier, value: record.identifier, expiresAt });
+  await replaceVerifications(collections, rows, now);
 }
 
 /** A live (unexpired) row; null when missing or expired. */
@@ -67,14 +61,19 @@ export async function deleteRow(collections: Collections, identifier: string): P
 }
 
 /**
- * Puts a taken record back (checks.ts: after its code was compared), as `value`, until the row's
- * own expiry: false when the identifier holds a row again — a newer mail's record, which stands.
+ * Claims one of a code's tries: the slot's identifier (given back with deleteRow when the try must
+ * not count), null when all are used (then the code is dead, whatever is typed). The first try,
+ * nearly every sign-in's only one, takes its slot with a single unique insert; a later try looks for
+ * a free slot (the slots are claimVerificationSlot's `<prefix>1…<prefix>max`).
  */
-export function restoreRecord(
+export async function claimAttempt(
   collections: Collections,
-  row: VerificationDoc,
-  value: string,
+  prefix: string,
+  max: number,
+  expiresAt: Date,
   now: Date,
-): Promise<boolean> {
-  return insertVerificationIfAbsent(collections, row.identifier, value, row.expiresAt, now);
+): Promise<string | null> {
+  const first = `${prefix}1`;
+  if (await insertVerificationIfAbsent(collections, first, "", expiresAt, now)) return first;
+  return claimVerificationSlot(collections, prefix, max, expiresAt, now);
 }

@@ -34,6 +34,11 @@ describe("sign-in throttle rules", () => {
     expect(planAttempt({ slot: 99, at: T0 }, at(300))).toEqual({ kind: "claim", slot: 100 });
   });
 
+  it("within the free failures a slot written after the clock was read (a concurrent attempt) is no reason to wait", () => {
+    expect(planAttempt({ slot: 3, at: at(0.01) }, T0)).toEqual({ kind: "claim", slot: 4 });
+    expect(planAttempt({ slot: 5, at: at(0.01) }, T0)).toEqual({ kind: "wait", until: at(1.01) });
+  });
+
   it("locks after 100 consecutive failures, however long ago", () => {
     expect(planAttempt({ slot: 100, at: T0 }, at(86_400 * 365))).toEqual({ kind: "locked" });
   });

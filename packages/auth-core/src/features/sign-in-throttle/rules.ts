@@ -36,8 +36,11 @@ export type AttemptPlan =
 export function planAttempt(latest: { slot: number; at: Date } | null, now: Date): AttemptPlan {
   const failures = latest?.slot ?? 0;
   if (failures >= MAX_CONSECUTIVE_FAILURES) return { kind: "locked" };
-  if (latest) {
-    const until = new Date(latest.at.getTime() + delayAfter(failures) * 1000);
+  // Without a delay there is nothing to wait for: a concurrent attempt may have written its slot
+  // after this one read the clock, and must not make it wait (it answered 429 with Retry-After 1).
+  const delay = delayAfter(failures);
+  if (latest && delay > 0) {
+    const until = new Date(latest.at.getTime() + delay * 1000);
     if (now < until) return { kind: "wait", until };
   }
   return { kind: "claim", slot: failures + 1 };
