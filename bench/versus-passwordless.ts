@@ -193,8 +193,13 @@ export async function runPasswordless(
           seconds: run.seconds,
           connections: PASSWORDLESS_CONNECTIONS,
           pair: scenario.pair(side),
-          watch: { ...watchOf(side.server), ...run.watch },
+          // The load generator runs in this process on the same cores: its CPU a request is what
+          // no server can win back, printed beside the servers' own.
+          watch: { ...watchOf(side.server), ...run.watch, client: process.pid },
         });
+        console.error(
+          `versus: ${scenario.name}, ${side.server.product}: load generator ${measurement.cpuMs.client?.toFixed(2)} ms CPU a request`,
+        );
         results.scenarios[scenario.name] ??= {
           target: "×2",
           connections: PASSWORDLESS_CONNECTIONS,
