@@ -193,6 +193,50 @@ describe("an admin user's JSON text is the one JSON.stringify writes for its API
   });
 });
 
+describe("an admin user as list-users and the user actions answer it (exact text)", () => {
+  const id = new ObjectId("64b7f0a1c2d3e4f5a6b7c8da");
+  const doc: UserDoc = {
+    _id: id,
+    email: "ada@example.com",
+    emailVerified: true,
+    name: "Ada",
+    image: null,
+    createdAt: new Date("2026-03-04T05:06:07.089Z"),
+    updatedAt: new Date("2026-03-05T05:06:07.000Z"),
+  };
+  const head = `{"id":"${id}","email":"ada@example.com","emailVerified":true,"name":"Ada","image":null`;
+  const dates = `"createdAt":"2026-03-04T05:06:07.089Z","updatedAt":"2026-03-05T05:06:07.000Z"`;
+  it.each([
+    [
+      "never banned, no role stored: the default role",
+      {},
+      `${head},${dates},"role":"user","banned":false,"banReason":null,"banExpires":null}`,
+    ],
+    [
+      "banned until a date, several roles, a language and a second factor",
+      {
+        role: "admin, support",
+        banned: true,
+        banReason: "spam",
+        banExpires: future,
+        language: "GERMAN",
+        twoFactorEnabled: true,
+      },
+      `${head},"language":"GERMAN","twoFactorEnabled":true,${dates},"role":"admin,support",` +
+        `"banned":true,"banReason":"spam","banExpires":"2026-01-01T00:00:01.000Z"}`,
+    ],
+    [
+      "a lifted ban",
+      { role: "admin", banned: false, banReason: null, banExpires: null },
+      `${head},${dates},"role":"admin","banned":false,"banReason":null,"banExpires":null}`,
+    ],
+  ])("%s", (_name, fields, json) => {
+    const user = { ...doc, ...fields };
+    expect(adminUserJson(user, "user")).toBe(json);
+    expect(JSON.stringify(toAdminUser(user, "user"))).toBe(json);
+  });
+});
+
 describe("a session as the admin area lists it", () => {
   const stored: SessionDoc = {
     _id: new ObjectId("65a000000000000000000001"),

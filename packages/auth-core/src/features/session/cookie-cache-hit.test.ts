@@ -36,6 +36,36 @@ describe("cookie cache hit", () => {
     expect(fromCache.headers.get("cache-control")).toBe("no-store");
   });
 
+  it("answers get-session's exact text, from the database and then from the cache alone", async () => {
+    const browser = new TestBrowser(t.auth);
+    await signUp(browser);
+    const token = tokenOf(browser);
+    const users = t.db.collection<UserDoc>("users");
+    await users.updateOne(
+      { email: "ada@example.com" },
+      { $set: { language: "POL", twoFactorEnabled: true } },
+    );
+    // Without a cache cookie get-session reads the rows and issues a cache of what it answered.
+    browser.cookies.delete(CACHE_COOKIE);
+    const fromDatabase = await browser.get("/get-session");
+    expect(setCookieLine(fromDatabase.headers, CACHE_COOKIE)).toBeDefined();
+    const session = await t.db.collection<SessionDoc>("sessions").findOne({ token });
+    const user = await users.findOne({ email: "ada@example.com" });
+    if (!session || !user) throw new Error("signed up");
+    const iso = (date: Date) => date.toISOString();
+    const json =
+      `{"session":{"id":"${session._id}","userId":"${user._id}","token":"${token}",` +
+      `"expiresAt":"${iso(session.expiresAt)}","createdAt":"${iso(session.createdAt)}",` +
+      `"updatedAt":"${iso(session.updatedAt)}","ipAddress":${JSON.stringify(session.ipAddress)},` +
+      `"userAgent":${JSON.stringify(session.userAgent)},"activeOrganizationId":null},` +
+      `"user":{"id":"${user._id}","email":"ada@example.com","emailVerified":${user.emailVerified},` +
+      `"name":${JSON.stringify(user.name)},"image":null,"language":"POL","twoFactorEnabled":true,` +
+      `"createdAt":"${iso(user.createdAt)}","updatedAt":"${iso(user.updatedAt)}"}}`;
+    expect(await fromDatabase.response.text()).toBe(json);
+    await t.db.collection("sessions").deleteOne({ token });
+    expect(await (await browser.get("/get-session")).response.text()).toBe(json);
+  });
+
   it("gives auth.api the session with Date and id values, as from the database", async () => {
     const browser = new TestBrowser(t.auth);
     await signUp(browser);

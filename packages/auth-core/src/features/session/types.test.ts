@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import type { SessionDoc } from "../../db/documents.ts";
+import type { SessionDoc, UserDoc } from "../../db/documents.ts";
 import { ObjectId } from "../../db/ids.ts";
-import { toSession } from "./types.ts";
+import { toSession, toUser } from "./types.ts";
 
 const id = ObjectId.createFromHexString("64b7f0a1c2d3e4f5a6b7c8d9");
 const userId = ObjectId.createFromHexString("64b7f0a1c2d3e4f5a6b7c8da");
@@ -45,5 +45,41 @@ describe("a session as the API answers it", () => {
     ],
   ])("%s", (_name, fields, json) => {
     expect(JSON.stringify(toSession({ ...stored, ...fields }))).toBe(json);
+  });
+});
+
+describe("a user as the API answers it (exact text)", () => {
+  const user: UserDoc = {
+    _id: userId,
+    email: "ada@example.com",
+    emailVerified: false,
+    name: "Ada",
+    image: null,
+    createdAt: at,
+    updatedAt: at,
+  };
+  const dates = `"createdAt":"2026-03-04T05:06:07.089Z","updatedAt":"2026-03-04T05:06:07.089Z"`;
+  const head = `"id":"${userId}","email":"ada@example.com","emailVerified":false,"name":"Ada"`;
+  it.each([
+    ["no language, no second factor: neither key", {}, `{${head},"image":null,${dates}}`],
+    [
+      "a language and a second factor: both, before the dates",
+      { image: "https://x/a.png", language: "SPA", twoFactorEnabled: true },
+      `{${head},"image":"https://x/a.png","language":"SPA","twoFactorEnabled":true,${dates}}`,
+    ],
+    [
+      "an empty language, a second factor off, role and ban fields: none of them",
+      {
+        language: "",
+        twoFactorEnabled: false,
+        role: "admin",
+        banned: true,
+        banReason: "x",
+        banExpires: null,
+      },
+      `{${head},"image":null,${dates}}`,
+    ],
+  ])("%s", (_name, fields, json) => {
+    expect(JSON.stringify(toUser({ ...user, ...fields }))).toBe(json);
   });
 });

@@ -127,6 +127,36 @@ describe("the user row and sessions of the export", () => {
     expect(JSON.stringify(exported)).not.toContain("internal note");
   });
 
+  it.each([
+    [
+      "banned for good, no role, language or second factor stored",
+      {},
+      `"image":null,"language":null,"role":"user","banned":true,"banExpires":null,"twoFactorEnabled":false`,
+    ],
+    [
+      "roles as stored, a language, a second factor, a ban with an end",
+      {
+        image: "https://x/a.png",
+        language: "FRA",
+        role: "admin,support",
+        banExpires: new Date("2026-12-01T00:00:00Z"),
+        twoFactorEnabled: true,
+      },
+      `"image":"https://x/a.png","language":"FRA","role":"admin,support","banned":true,` +
+        `"banExpires":"2026-12-01T00:00:00.000Z","twoFactorEnabled":true`,
+    ],
+    [
+      "never banned: banned false, banExpires null",
+      { banned: undefined, banReason: undefined, banExpires: undefined },
+      `"image":null,"language":null,"role":"user","banned":false,"banExpires":null,"twoFactorEnabled":false`,
+    ],
+  ])("write the user row in the export's order (exact text): %s", (_name, fields, middle) => {
+    expect(JSON.stringify(toExportedUser({ ...user, ...fields }, "user"))).toBe(
+      `{"id":"${ada}","email":"ada@example.com","emailVerified":true,"name":"Ada",${middle},` +
+        `"createdAt":"2026-11-28T12:00:00.000Z","updatedAt":"2026-11-28T12:00:00.000Z"}`,
+    );
+  });
+
   it("leave out an administrator's impersonation session and every session token", () => {
     const session = (overrides: Partial<SessionDoc>): SessionDoc => ({
       _id: new ObjectId(),
