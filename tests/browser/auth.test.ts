@@ -162,24 +162,36 @@ describe("the pages' own security", () => {
         .map((line) => line.split(";")[0])
         .join("; ");
     const statuses: number[] = [];
-    // The session ends between a page's reads at most in some rounds: several, each racing loads with the sign-out.
-    for (let round = 0; round < 6; round += 1) {
+    // The session ends between a page's reads at most in some rounds: several, each racing loads with
+    // the sign-out. The admin (the header's admin link is a read), and Grace with an active
+    // organization (the header names it: another read).
+    for (let round = 0; round < 12; round += 1) {
+      const [email, password] =
+        round % 2 === 0 ? [DEMO.admin.email, DEMO.admin.password] : [DEMO.grace, DEMO.password];
       const signedIn = await fetch(`${app.url}/api/auth/sign-in/email`, {
         method: "POST",
         headers: { "content-type": "application/json", origin: app.url },
-        body: JSON.stringify({ email: DEMO.admin.email, password: DEMO.admin.password }),
+        body: JSON.stringify({ email, password }),
       });
       expect(signedIn.status).toBe(200);
       const cookie = cookieOf(signedIn);
+      if (email === DEMO.grace) {
+        const active = await fetch(`${app.url}/api/auth/organization/set-active`, {
+          method: "POST",
+          headers: { "content-type": "application/json", origin: app.url, cookie },
+          body: JSON.stringify({ organizationSlug: "acme" }),
+        });
+        expect(active.status).toBe(200);
+      }
       const load = () => fetch(`${app.url}/sign-in`, { headers: { cookie }, redirect: "manual" });
-      const before = Array.from({ length: 8 }, load);
+      const before = Array.from({ length: 12 }, load);
       const signOut = fetch(`${app.url}/sign-out`, {
         method: "POST",
         headers: { cookie, origin: app.url, "content-type": "application/x-www-form-urlencoded" },
         body: "",
         redirect: "manual",
       });
-      const after = Array.from({ length: 8 }, load);
+      const after = Array.from({ length: 12 }, load);
       const answers = await Promise.all([...before, ...after]);
       expect((await signOut).status).toBe(302);
       for (const answer of answers) {

@@ -14,7 +14,7 @@ import {
   useRouteError,
   useRouteLoaderData,
 } from "@remix-run/react";
-import type { Session, User } from "@tessera/auth-core";
+import { isAuthError, type Session, type User } from "@tessera/auth-core";
 import { type ReactNode, useEffect, useState } from "react";
 import { getAuth } from "./auth.server";
 import { PasskeyOffer } from "./components/passkey-offer";
@@ -35,16 +35,33 @@ export const links: LinksFunction = () => [
   { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
 ];
 
-export async function loader({ request }: LoaderFunctionArgs) {
-  const viewer = await getViewer(request);
-  const lang = resolveLanguage(request, viewer?.user.language);
-  let activeOrganization: { id: string; name: string } | null = null;
-  if (viewer?.session.activeOrganizationId) {
-    const auth = await getAuth();
+/**
+ * The session's active organization for the header, or "ended": the session ended since getViewer
+ * read it (a sign-out in another tab), the core answered 401, and the page is a signed-out visitor's.
+ */
+async function activeOrganizationOf(
+  request: Request,
+  organizationId: string,
+): Promise<{ id: string; name: string } | null | "ended"> {
+  const auth = await getAuth();
+  try {
     const { data } = await auth.api.listOrganizations({ headers: request.headers });
-    const found = data.find((org) => org.id === viewer.session.activeOrganizationId);
-    if (found) activeOrganization = { id: found.id, name: found.name };
+    const found = data.find((org) => org.id === organizationId);
+    return found ? { id: found.id, name: found.name } : null;
+  } catch (error) {
+    if (isAuthError(error) && error.status === 401) return "ended";
+    throw error;
   }
+}
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  let viewer = await getViewer(request);
+  const active = viewer?.session.activeOrganizationId
+    ? await activeOrganizationOf(request, viewer.session.activeOrganizationId)
+    : null;
+  if (active === "ended") viewer = null;
+  const activeOrganization = active === "ended" ? null : active;
+  const lang = resolveLanguage(request, viewer?.user.language);
   return {
     lang,
     // The session for useSession's first render, without its token: the cookie stays the only copy.
