@@ -170,7 +170,7 @@ describe("sign-in by a mailed link or code", () => {
     for (const code of ["SOMETHING_ELSE", "toString"]) {
       await page.goto(`/?error=${code}`);
       await expectText(page.getByTestId("link-error"), en.home.linkError.generic);
-      expect(await page.locator("main").innerText()).not.toContain(code);
+      expect(await page.locator("main").textContent()).not.toContain(code);
     }
 
     await page.goto("/sign-in/code?email=not-an-address");
