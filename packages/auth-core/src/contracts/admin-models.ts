@@ -1,37 +1,21 @@
 import { z } from "zod";
 import { type ModelValue, modelShape, omitFields, replaceField } from "./model.ts";
-import { sessionModel, type User } from "./models.ts";
-import { languageCodeField } from "./schemas.ts";
+import { sessionModel, userModel } from "./models.ts";
 
 /**
  * The shapes the admin endpoints answer with, each a named interface with a schema annotated to
  * produce exactly it (see models.ts).
  */
 
-/** A user as the admin area shows it: the fields plus role and ban state. */
-export interface AdminUser extends User {
-  /** The user's roles, comma separated; the default role when none is stored. */
-  role: string;
-  banned: boolean;
-  banReason: string | null;
-  banExpires: Date | null;
-}
+/**
+ * A user as the admin area shows it: the user's declaration (models.ts userModel) with its roles
+ * worked out — comma separated, the default role when none is stored — and the ban state.
+ */
+export const adminUserModel = replaceField(userModel, { key: "role", kind: "string", computed: true });
 
-export const adminUserSchema: z.ZodType<AdminUser> = z.strictObject({
-  id: z.string(),
-  email: z.string(),
-  emailVerified: z.boolean(),
-  name: z.string(),
-  image: z.string().nullable(),
-  language: languageCodeField.optional(),
-  twoFactorEnabled: z.literal(true).optional(),
-  createdAt: z.date(),
-  updatedAt: z.date(),
-  role: z.string(),
-  banned: z.boolean(),
-  banReason: z.string().nullable(),
-  banExpires: z.date().nullable(),
-});
+export type AdminUser = ModelValue<typeof adminUserModel>;
+
+export const adminUserSchema: z.ZodType<AdminUser> = z.strictObject(modelShape(adminUserModel));
 
 /** The answer of the admin actions on one user (create, set-role, ban, unban). */
 export interface AdminUserResult {

@@ -15,9 +15,11 @@ export interface ModelField {
    * objectId: stored as an ObjectId, answered as its lower-case hex string. jsonObject: stored as JSON
    * text (so that client-chosen keys never become document field names), answered as the object it
    * holds; text that is not a JSON object reads as null, so such a field is nullable. permissionMap:
-   * resource → actions (`{ files: ["read"] }`), stored as that object.
+   * resource → actions (`{ files: ["read"] }`), stored as that object. flag: a boolean stored only
+   * once set (a ban, a confirmed second factor): true when the stored value is true, false otherwise
+   * (absent, or anything else), so the stored document may lack it.
    */
-  kind: "objectId" | "string" | "number" | "boolean" | "date" | "jsonObject" | "permissionMap";
+  kind: "objectId" | "string" | "number" | "boolean" | "date" | "jsonObject" | "permissionMap" | "flag";
   /** The only values a string field may take. */
   values?: readonly string[];
   /**
@@ -27,9 +29,11 @@ export interface ModelField {
   nullable?: true | "or absent";
   /**
    * The API value leaves the key out when the stored document lacks the field (true), or lacks it or
-   * holds null ("or null"): a field only some rows carry, whose absence keeps the others' shape.
+   * holds null ("or null"), or lacks it or holds null, false or "" ("or empty": a flag that is off, a
+   * text never chosen): a field only some rows carry, whose absence keeps the others' shape. An
+   * optional flag is answered only as true.
    */
-  optional?: true | "or null";
+  optional?: true | "or null" | "or empty";
   /**
    * Not read from the stored document: the mapper is handed its value (a count the service works out,
    * say), and the stored document's type leaves it out. Never optional.
@@ -46,13 +50,17 @@ export type FieldValue<F extends ModelField> = F["kind"] extends "date"
     ? number
     : F["kind"] extends "boolean"
       ? boolean
-      : F["kind"] extends "jsonObject"
-        ? Record<string, unknown>
-        : F["kind"] extends "permissionMap"
-          ? Record<string, string[]>
-          : F["values"] extends readonly (infer V)[]
-            ? V
-            : string;
+      : F["kind"] extends "flag"
+        ? F["optional"] extends true | "or null" | "or empty"
+          ? true
+          : boolean
+        : F["kind"] extends "jsonObject"
+          ? Record<string, unknown>
+          : F["kind"] extends "permissionMap"
+            ? Record<string, string[]>
+            : F["values"] extends readonly (infer V)[]
+              ? V
+              : string;
 
 /** `T`, or `T | null` for a nullable field. */
 export type OrNull<F extends ModelField, T> = F["nullable"] extends true | "or absent" ? T | null : T;
@@ -60,12 +68,14 @@ export type OrNull<F extends ModelField, T> = F["nullable"] extends true | "or a
 /** An intersection of mapped types read as one object type (optional keys stay optional). */
 export type Flat<T> = { [K in keyof T]: T[K] };
 
+type Optional = NonNullable<ModelField["optional"]>;
+
 /** The API value of a model, e.g. `{ id: string; …; createdAt: Date }`; optional fields as `key?`. */
 export type ModelValue<M extends Model> = Flat<
   {
-    [F in M[number] as F["optional"] extends true | "or null" ? never : F["key"]]: OrNull<F, FieldValue<F>>;
+    [F in M[number] as F["optional"] extends Optional ? never : F["key"]]: OrNull<F, FieldValue<F>>;
   } & {
-    [F in M[number] as F["optional"] extends true | "or null" ? F["key"] : never]?: FieldValue<F>;
+    [F in M[number] as F["optional"] extends Optional ? F["key"] : never]?: FieldValue<F>;
   }
 >;
 
@@ -119,12 +129,14 @@ const KIND_SCHEMAS = {
   string: () => z.string(),
   number: () => z.number(),
   boolean: () => z.boolean(),
+  flag: () => z.boolean(),
   date: () => z.date(),
   jsonObject: () => z.record(z.string(), z.unknown()),
   permissionMap: () => z.record(z.string(), z.array(z.string())),
 } satisfies Record<ModelField["kind"], () => z.ZodType>;
 
 function fieldSchema(field: ModelField): z.ZodType {
+  if (field.kind === "flag" && field.optional) return z.literal(true).optional();
   const schema = field.values ? z.enum(field.values as [string, ...string[]]) : KIND_SCHEMAS[field.kind]();
   if (field.optional) return schema.optional();
   return field.nullable ? schema.nullable() : schema;

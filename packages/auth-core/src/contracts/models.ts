@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { defineModel, type ModelValue, modelShape } from "./model.ts";
-import { languageCodeField } from "./schemas.ts";
+import { LANGUAGES } from "../i18n/languages.ts";
+import { defineModel, type ModelValue, modelShape, omitFields } from "./model.ts";
 
 /**
  * The shapes the API answers with, shared by several endpoints. Each is a named interface (editors
@@ -8,31 +8,38 @@ import { languageCodeField } from "./schemas.ts";
  * exactly it — the annotation makes the compiler check that the two agree. Ids are 24-hex strings;
  * dates are `Date` for server code and ISO strings on the wire.
  */
-export interface User {
-  id: string;
-  email: string;
-  emailVerified: boolean;
-  name: string;
-  image: string | null;
-  /** Only once the user chose one (update-user): the language of their mails and pages. */
-  language?: "ENG" | "RUS" | "UKR" | "SPA" | "GERMAN" | "POL" | "FRA" | "TURKEY";
-  /** Only when a confirmed second factor guards the user's sign-ins (an account page shows it). */
-  twoFactorEnabled?: true;
-  createdAt: Date;
-  updatedAt: Date;
-}
+/**
+ * A user, declared once: the stored document's fields in the admin area's order (AdminUser is this
+ * list with the role worked out), the API's User (omitFields below), the export's row
+ * (contracts/user-export.ts) and their mappers and JSON writers (features/session/types.ts,
+ * features/admin/rules.ts, features/user-export/rules.ts) come from it. `language` only once the
+ * user chose one (update-user), `twoFactorEnabled` only while a confirmed second factor guards the
+ * user's sign-ins: absent otherwise, so every other user's shape is unchanged. `role` holds the
+ * admin-area roles, comma separated (absent: `admin.defaultRole`); a ban is in force while `banned`
+ * and `banExpires` is null or in the future.
+ */
+export const userModel = defineModel([
+  { key: "id", stored: "_id", kind: "objectId" },
+  { key: "email", kind: "string" },
+  { key: "emailVerified", kind: "boolean" },
+  { key: "name", kind: "string" },
+  { key: "image", kind: "string", nullable: "or absent" },
+  { key: "language", kind: "string", values: LANGUAGES, optional: "or empty" },
+  { key: "twoFactorEnabled", kind: "flag", optional: "or empty" },
+  { key: "createdAt", kind: "date" },
+  { key: "updatedAt", kind: "date" },
+  { key: "role", kind: "string", optional: true },
+  { key: "banned", kind: "flag" },
+  { key: "banReason", kind: "string", nullable: "or absent" },
+  { key: "banExpires", kind: "date", nullable: "or absent" },
+]);
 
-export const userSchema: z.ZodType<User> = z.strictObject({
-  id: z.string(),
-  email: z.string(),
-  emailVerified: z.boolean(),
-  name: z.string(),
-  image: z.string().nullable(),
-  language: languageCodeField.optional(),
-  twoFactorEnabled: z.literal(true).optional(),
-  createdAt: z.date(),
-  updatedAt: z.date(),
-});
+/** The user as every endpoint answers it: without the admin area's role and ban fields. */
+export const publicUserModel = omitFields(userModel, ["role", "banned", "banReason", "banExpires"]);
+
+export type User = ModelValue<typeof publicUserModel>;
+
+export const userSchema: z.ZodType<User> = z.strictObject(modelShape(publicUserModel));
 
 /**
  * A session, declared once: its API value, schema and stored document (db/documents.ts SessionDoc),

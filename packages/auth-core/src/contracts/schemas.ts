@@ -37,7 +37,7 @@ export const userURLField = z
   .nullable()
   .transform((value) => (value === "" ? null : value));
 /** The languages of user-facing text (docs/decisions/0016-languages.md "Languages"); mail/templates/language.ts lists the same. */
-export const languageCodeField = z.enum(LANGUAGES);
+const languageCodeField = z.enum(LANGUAGES);
 /**
  * A language as a request gives it: one of the eight codes, or a BCP 47 tag whose primary language
  * subtag is one of theirs (`de`, `de-AT` → i18n/languages.ts languageOf). The stored and answered

@@ -1,9 +1,9 @@
 import { z } from "zod";
+import { LANGUAGES } from "../i18n/languages.ts";
 import { apiKeyModel } from "./api-key-models.ts";
 import { defineContract } from "./contract.ts";
-import { type ModelValue, modelShape, pickFields } from "./model.ts";
-import { sessionModel } from "./models.ts";
-import { languageCodeField } from "./schemas.ts";
+import { type ModelValue, modelShape, pickFields, replaceField } from "./model.ts";
+import { sessionModel, userModel } from "./models.ts";
 
 /**
  * Everything Tessera holds about one user, for the user (GDPR articles 15 and 20) and for an operator
@@ -31,21 +31,37 @@ export interface UserExport {
   auditEvents: ExportedAuditEvent[];
 }
 
-/** The user row without `banReason`: an administrator's internal note, not data the user gave. */
-export interface ExportedUser {
-  id: string;
-  email: string;
-  emailVerified: boolean;
-  name: string;
-  image: string | null;
-  language: "ENG" | "RUS" | "UKR" | "SPA" | "GERMAN" | "POL" | "FRA" | "TURKEY" | null;
-  role: string;
-  banned: boolean;
-  banExpires: Date | null;
-  twoFactorEnabled: boolean;
-  createdAt: Date;
-  updatedAt: Date;
-}
+/**
+ * The user row (models.ts userModel) in the export's order, without `banReason`: an administrator's
+ * internal note, not data the user gave. An allow-list, as the sessions' below: a new user field
+ * reaches the export by choice. The language and the second factor are always there (null, false),
+ * the role as stored (the default role when none is).
+ */
+export const exportedUserModel = pickFields(
+  replaceField(
+    replaceField(
+      replaceField(userModel, { key: "language", kind: "string", values: LANGUAGES, nullable: "or absent" }),
+      { key: "twoFactorEnabled", kind: "flag" },
+    ),
+    { key: "role", kind: "string", computed: true },
+  ),
+  [
+    "id",
+    "email",
+    "emailVerified",
+    "name",
+    "image",
+    "language",
+    "role",
+    "banned",
+    "banExpires",
+    "twoFactorEnabled",
+    "createdAt",
+    "updatedAt",
+  ],
+);
+
+export type ExportedUser = ModelValue<typeof exportedUserModel>;
 
 export interface ExportedAccount {
   id: string;
@@ -172,20 +188,7 @@ const organizationNameSchema = z.strictObject({ name: z.string(), slug: z.string
 
 const userExportSchema: z.ZodType<UserExport> = z.strictObject({
   exportedAt: z.date(),
-  user: z.strictObject({
-    id: z.string(),
-    email: z.string(),
-    emailVerified: z.boolean(),
-    name: z.string(),
-    image: z.string().nullable(),
-    language: languageCodeField.nullable(),
-    role: z.string(),
-    banned: z.boolean(),
-    banExpires: z.date().nullable(),
-    twoFactorEnabled: z.boolean(),
-    createdAt: z.date(),
-    updatedAt: z.date(),
-  }),
+  user: z.strictObject(modelShape(exportedUserModel)),
   accounts: z.array(
     z.strictObject({
       id: z.string(),

@@ -277,3 +277,41 @@ describe("a view of a model", () => {
     expect(writeModelJson(view, stored)).toBe(JSON.stringify(toModelValue(view, stored)));
   });
 });
+
+describe('a flag, and a field left out "or empty"', () => {
+  const flagModel = defineModel([
+    { key: "id", stored: "_id", kind: "objectId" },
+    { key: "banned", kind: "flag" },
+    { key: "guarded", kind: "flag", optional: "or empty" },
+    { key: "language", kind: "string", values: ["ENG", "FRA"], optional: "or empty" },
+  ]);
+  const _id = new ObjectId("64b7f0a1c2d3e4f5a6b7c8d9");
+  it.each([
+    ["nothing stored", {}, `{"id":"${_id}","banned":false}`],
+    [
+      "flags off, an empty text",
+      { banned: false, guarded: false, language: "" },
+      `{"id":"${_id}","banned":false}`,
+    ],
+    [
+      "a truthy non-boolean is not true",
+      { banned: 1, guarded: 1, language: null },
+      `{"id":"${_id}","banned":false}`,
+    ],
+    [
+      "flags on, a text",
+      { banned: true, guarded: true, language: "FRA" },
+      `{"id":"${_id}","banned":true,"guarded":true,"language":"FRA"}`,
+    ],
+  ])("%s: the mapper and the writer agree", (_name, fields, json) => {
+    const doc = { _id, ...fields } as unknown as ModelDoc<typeof flagModel>;
+    expect(JSON.stringify(toModelValue(flagModel, doc))).toBe(json);
+    expect(writeModelJson(flagModel, doc)).toBe(json);
+  });
+
+  it("an optional flag's schema takes only true; a flag's, true or false", () => {
+    const schema = z.strictObject(modelShape(flagModel));
+    expect(schema.safeParse({ id: "x", banned: false, guarded: true }).success).toBe(true);
+    expect(schema.safeParse({ id: "x", banned: false, guarded: false }).success).toBe(false);
+  });
+});

@@ -17,8 +17,12 @@ type StoredValue<F extends ModelField> = F["kind"] extends "objectId"
   ? ObjectId
   : F["kind"] extends "jsonObject"
     ? string
-    : FieldValue<F>;
-type IsOptional<F extends ModelField> = F["optional"] extends true | "or null" ? true : false;
+    : F["kind"] extends "flag"
+      ? boolean
+      : FieldValue<F>;
+/** A flag is stored only once set, so a stored document may lack it too. */
+type IsOptional<F extends ModelField> =
+  F["optional"] extends NonNullable<ModelField["optional"]> ? true : F["kind"] extends "flag" ? true : false;
 
 /**
  * The stored document of a model: ObjectIds for `objectId` fields, under their stored names; an
@@ -32,7 +36,9 @@ export type ModelDoc<M extends Model> = Flat<
         ? never
         : StoredKey<F>]: OrNull<F, StoredValue<F>>;
   } & {
-    [F in M[number] as IsOptional<F> extends true ? StoredKey<F> : never]?: F["optional"] extends "or null"
+    [F in M[number] as IsOptional<F> extends true ? StoredKey<F> : never]?: F["optional"] extends
+      | "or null"
+      | "or empty"
       ? StoredValue<F> | null
       : StoredValue<F>;
   }
@@ -66,19 +72,33 @@ const storedName = (field: ModelField) => field.stored ?? field.key;
 /** Marks a field the API value leaves out (an optional field with nothing stored). */
 const LEFT_OUT = Symbol("left out");
 
+/** A field's raw value for the API from the stored document (or the computed values), or LEFT_OUT. */
+type RawReader = (stored: Record<string, unknown>, computed: Record<string, unknown> | undefined) => unknown;
+
 /**
- * A field's raw value for the API: the computed value, or the stored one (an absent "or absent"
- * field reads as null), or LEFT_OUT.
+ * The field's reader: the computed value, or the stored one (an absent "or absent" field reads as
+ * null; a flag as true or false), or LEFT_OUT. Chosen once per field, not per read.
  */
-function readRaw(
-  field: ModelField,
-  stored: Record<string, unknown>,
-  computed: Record<string, unknown> | undefined,
-): unknown {
-  if (field.computed) return computed?.[field.key];
-  const raw = stored[storedName(field)];
-  if (raw === undefined) return field.optional ? LEFT_OUT : field.nullable === "or absent" ? null : raw;
-  return raw === null && field.optional === "or null" ? LEFT_OUT : raw;
+function rawReader(field: ModelField): RawReader {
+  const name = storedName(field);
+  if (field.computed) return (_stored, computed) => computed?.[field.key];
+  if (field.kind === "flag")
+    return field.optional
+      ? (stored) => (stored[name] === true ? true : LEFT_OUT)
+      : (stored) => stored[name] === true;
+  if (field.optional === "or empty")
+    return (stored) => {
+      const raw = stored[name];
+      return raw === undefined || raw === null || raw === "" || raw === false ? LEFT_OUT : raw;
+    };
+  if (field.optional === "or null")
+    return (stored) => {
+      const raw = stored[name];
+      return raw === undefined || raw === null ? LEFT_OUT : raw;
+    };
+  if (field.optional) return (stored) => (stored[name] === undefined ? LEFT_OUT : stored[name]);
+  if (field.nullable === "or absent") return (stored) => (stored[name] === undefined ? null : stored[name]);
+  return (stored) => stored[name];
 }
 
 /** A jsonObject field's value: the object its stored text holds, or null (not text, or not an object). */
@@ -94,11 +114,21 @@ function readJsonObject(text: unknown): Record<string, unknown> | null {
   }
 }
 
-/** A field's API value from its stored value. */
-function toFieldValue(field: ModelField, raw: unknown): unknown {
-  if (field.kind === "jsonObject") return readJsonObject(raw);
-  return field.kind === "objectId" && raw !== null ? (raw as ObjectId).toHexString() : raw;
-}
+/** A field's API value from its stored value (not null). */
+type ValueReader = (raw: unknown) => unknown;
+
+const asStored: ValueReader = (raw) => raw;
+
+const VALUE_READERS: Record<ModelField["kind"], ValueReader> = {
+  objectId: (raw) => (raw as ObjectId).toHexString(),
+  jsonObject: readJsonObject,
+  string: asStored,
+  number: asStored,
+  boolean: asStored,
+  date: asStored,
+  flag: asStored,
+  permissionMap: asStored,
+};
 
 /** The API value of a stored document: ObjectIds as hex strings, the rest as stored. */
 export function toModelValue<M extends Model>(
@@ -110,9 +140,11 @@ export function toModelValue<M extends Model>(
 export function toModelValue(model: Model, doc: object, computed?: Record<string, unknown>): unknown {
   const stored = doc as Record<string, unknown>;
   const value: Record<string, unknown> = {};
-  for (const field of model) {
-    const raw = readRaw(field, stored, computed);
-    if (raw !== LEFT_OUT) value[field.key] = toFieldValue(field, raw);
+  for (const step of stepsOf(model)) {
+    const raw = step.read(stored, computed);
+    if (raw === LEFT_OUT) continue;
+    // A jsonObject field's absent text reads as null too.
+    value[step.field.key] = raw === null || raw === undefined ? step.nullValue(raw) : step.value(raw);
   }
   return value;
 }
@@ -126,17 +158,80 @@ export function writeModelJson<M extends Model>(
 export function writeModelJson(model: Model, doc: object, computed?: Record<string, unknown>): string {
   const stored = doc as Record<string, unknown>;
   let text = "";
-  for (const field of model) {
-    const raw = readRaw(field, stored, computed);
-    if (raw === LEFT_OUT) continue;
-    text += `${text === "" ? "{" : ","}${JSON.stringify(field.key)}:`;
-    if (raw === null) text += "null";
-    else if (field.kind === "objectId") text += `"${(raw as ObjectId).toHexString()}"`;
-    else if (field.kind === "date") text += jsonDate(raw as Date);
-    else if (field.kind === "jsonObject") text += JSON.stringify(readJsonObject(raw));
-    else text += JSON.stringify(raw);
+  for (const step of stepsOf(model)) {
+    const member = step.json(stored, computed);
+    if (member !== undefined) text += text === "" ? `{${member}` : `,${member}`;
   }
   return text === "" ? "{}" : `${text}}`;
+}
+
+/**
+ * The field's `"key":value` text, or undefined when the value leaves the key out (LEFT_OUT, or a
+ * field missing from a document stored by hand, which JSON.stringify leaves out too).
+ */
+type MemberWriter = (
+  stored: Record<string, unknown>,
+  computed: Record<string, unknown> | undefined,
+) => string | undefined;
+
+function memberWriter(field: ModelField, read: RawReader): MemberWriter {
+  const key = `${JSON.stringify(field.key)}:`;
+  const write = VALUE_WRITERS[field.kind];
+  const absent = field.kind === "jsonObject" ? `${key}null` : undefined;
+  return (stored, computed) => {
+    const raw = read(stored, computed);
+    if (raw === LEFT_OUT) return undefined;
+    if (raw === null) return `${key}null`;
+    return raw === undefined ? absent : key + write(raw);
+  };
+}
+
+/** A field's JSON value from its raw value (not null). */
+type ValueWriter = (raw: unknown) => string;
+
+const writeJson: ValueWriter = (raw) => JSON.stringify(raw);
+
+const VALUE_WRITERS: Record<ModelField["kind"], ValueWriter> = {
+  objectId: (raw) => `"${(raw as ObjectId).toHexString()}"`,
+  date: (raw) => jsonDate(raw as Date),
+  jsonObject: (raw) => JSON.stringify(readJsonObject(raw)),
+  flag: (raw) => (raw === true ? "true" : "false"),
+  string: writeJson,
+  number: writeJson,
+  boolean: writeJson,
+  permissionMap: writeJson,
+};
+
+/**
+ * Each field's `"key":` and value writer, worked out once per model: a page of list-users writes
+ * 100 users, and quoting each key on every call cost more than the values.
+ */
+interface FieldStep {
+  field: ModelField;
+  read: RawReader;
+  value: ValueReader;
+  nullValue: ValueReader;
+  json: MemberWriter;
+}
+
+const STEPS = new WeakMap<Model, readonly FieldStep[]>();
+
+function stepsOf(model: Model): readonly FieldStep[] {
+  let steps = STEPS.get(model);
+  if (!steps) {
+    steps = model.map((field) => {
+      const read = rawReader(field);
+      return {
+        field,
+        read,
+        value: VALUE_READERS[field.kind],
+        nullValue: field.kind === "jsonObject" ? readJsonObject : asStored,
+        json: memberWriter(field, read),
+      };
+    });
+    STEPS.set(model, steps);
+  }
+  return steps;
 }
 
 /** A model's stored fields by their stored names (computed fields are not stored). */

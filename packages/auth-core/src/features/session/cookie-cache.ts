@@ -1,8 +1,7 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
-import { sessionModel } from "../../contracts/models.ts";
+import { publicUserModel, sessionModel } from "../../contracts/models.ts";
 import { signValue } from "../../crypto/index.ts";
 import type { SessionDoc, UserDoc } from "../../db/documents.ts";
-import { ObjectId } from "../../db/ids.ts";
 import { fieldsByStoredName, restoreModelDoc } from "../../db/model.ts";
 import { type Session, toSession, toUser, type User } from "./types.ts";
 
@@ -38,8 +37,8 @@ type CacheMeta = [number, number, Record<string, unknown>?, Record<string, unkno
 
 /** The session document's fields that the API JSON may carry (contracts/models.ts sessionModel). */
 const SESSION_FIELDS = fieldsByStoredName(sessionModel);
-/** User document fields the API JSON (types.ts toUser) carries. */
-const USER_API_FIELDS = new Set(["_id", "email", "emailVerified", "name", "image", "createdAt", "updatedAt"]);
+/** The user document's fields that the API JSON may carry (contracts/models.ts publicUserModel). */
+const USER_FIELDS = fieldsByStoredName(publicUserModel);
 
 /** The length prefix keeps the split between cookie and body unambiguous in the MAC input. */
 function mac(body: string, signedSessionCookie: string, secret: string): string {
@@ -61,12 +60,16 @@ export function encodeCookieCache(
   ];
   const api = { session: toSession(session), user: toUser(user) };
   // What the API JSON leaves out travels in the meta line: fields outside the model, and an optional
-  // field the answer omits (activeTeamId null), so the rebuilt document is the one encoded.
+  // field the answer omits (activeTeamId null, twoFactorEnabled false), so the rebuilt document is
+  // the one encoded.
   const sessionFields = otherFields(session, (name) => {
     const field = SESSION_FIELDS.get(name);
     return name === "dontRemember" || (field !== undefined && field.key in api.session);
   });
-  const userFields = otherFields(user, (name) => USER_API_FIELDS.has(name));
+  const userFields = otherFields(user, (name) => {
+    const field = USER_FIELDS.get(name);
+    return field !== undefined && field.key in api.user;
+  });
   if (sessionFields || userFields) meta.push(sessionFields ?? {});
   if (userFields) meta.push(userFields);
   const json = JSON.stringify(api);
@@ -152,15 +155,6 @@ function rebuildDocuments(api: { session: Session; user: User }, meta: CacheMeta
     dontRemember: meta[1] === 1,
     ...restoreModelDoc(sessionModel, session),
   } as SessionDoc;
-  const userDoc = {
-    ...meta[3],
-    _id: ObjectId.createFromHexString(user.id),
-    email: user.email,
-    emailVerified: user.emailVerified,
-    name: user.name,
-    image: user.image,
-    createdAt: new Date(user.createdAt),
-    updatedAt: new Date(user.updatedAt),
-  } as UserDoc;
+  const userDoc = { ...meta[3], ...restoreModelDoc(publicUserModel, user) } as UserDoc;
   return { session: sessionDoc, user: userDoc };
 }

@@ -35,4 +35,11 @@ export {
   setSessionActiveOrganization,
   setSessionActiveOrganizationReturning,
 } from "./store.ts";
-export { type Session, type SessionWithUser, toSession, toUser, type User } from "./types.ts";
+export {
+  type DeclaredUserDoc,
+  type Session,
+  type SessionWithUser,
+  toSession,
+  toUser,
+  type User,
+} from "./types.ts";

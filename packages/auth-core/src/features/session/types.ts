@@ -1,4 +1,4 @@
-import { type Session, sessionModel, type User } from "../../contracts/models.ts";
+import { publicUserModel, type Session, sessionModel, type User } from "../../contracts/models.ts";
 import type { SessionDoc, UserDoc } from "../../db/documents.ts";
 import { toModelValue } from "../../db/model.ts";
 
@@ -7,19 +7,15 @@ export type { Session, User } from "../../contracts/models.ts";
 /** What endpoints see of the signed-in caller (declared in http/, which knows no feature). */
 export type { SessionWithUser } from "../../http/caller.ts";
 
+/**
+ * The stored document as the user's declaration types it: the stored language is the code
+ * update-user stored, answered as it is.
+ */
+export type DeclaredUserDoc = UserDoc & { language?: User["language"] };
+
+/** `language` and `twoFactorEnabled` only when set (contracts/models.ts userModel). */
 export function toUser(doc: UserDoc): User {
-  return {
-    id: doc._id.toHexString(),
-    email: doc.email,
-    emailVerified: doc.emailVerified,
-    name: doc.name,
-    image: doc.image ?? null,
-    // Absent until the user chooses one, so the shape of every other user is unchanged.
-    ...(doc.language ? { language: doc.language as NonNullable<User["language"]> } : {}),
-    ...(doc.twoFactorEnabled ? { twoFactorEnabled: true as const } : {}),
-    createdAt: doc.createdAt,
-    updatedAt: doc.updatedAt,
-  };
+  return toModelValue(publicUserModel, doc as DeclaredUserDoc);
 }
 
 /** `impersonatedBy` and `activeTeamId` only when set (contracts/models.ts sessionModel). */

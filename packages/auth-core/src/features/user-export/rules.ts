@@ -14,10 +14,12 @@ import {
   type ExportedUser,
   exportedApiKeyModel,
   exportedSessionModel,
+  exportedUserModel,
 } from "../../contracts/user-export.ts";
 import type { AccountDoc, ApiKeyDoc, AuditEventDoc, SessionDoc, UserDoc } from "../../db/documents.ts";
 import type { ObjectId } from "../../db/ids.ts";
 import { toModelValue } from "../../db/model.ts";
+import type { DeclaredUserDoc } from "../session/index.ts";
 
 /**
  * The facts of an event done to the user by someone else that tell the user what changed for them,
@@ -84,22 +86,9 @@ function pickDetails(
   return Object.keys(picked).length > 0 ? picked : null;
 }
 
-/** The user row without `banReason`: an administrator's note about the user, not the user's data. */
+/** The user row without `banReason` (contracts/user-export.ts exportedUserModel), its role as stored. */
 export function toExportedUser(doc: UserDoc, defaultRole: string): ExportedUser {
-  return {
-    id: doc._id.toHexString(),
-    email: doc.email,
-    emailVerified: doc.emailVerified,
-    name: doc.name,
-    image: doc.image,
-    language: (doc.language as ExportedUser["language"] | undefined) ?? null,
-    role: doc.role ?? defaultRole,
-    banned: doc.banned === true,
-    banExpires: doc.banExpires ?? null,
-    twoFactorEnabled: doc.twoFactorEnabled === true,
-    createdAt: doc.createdAt,
-    updatedAt: doc.updatedAt,
-  };
+  return toModelValue(exportedUserModel, doc as DeclaredUserDoc, { role: doc.role ?? defaultRole });
 }
 
 /** An account: whether a password hash or provider tokens are held, never them. */
