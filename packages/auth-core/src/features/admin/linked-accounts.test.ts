@@ -56,6 +56,28 @@ describe("adminListUserAccounts (server only)", () => {
     expect(text).not.toContain(String(credential?.password));
   });
 
+  it("answers the accounts' exact JSON text", async () => {
+    const { data } = await t.auth.api.adminListUserAccounts({
+      body: { userId: user.id },
+      headers: headersOf(admin.browser),
+    });
+    const rows = await t.db
+      .collection("accounts")
+      .find({ userId: new ObjectId(user.id) })
+      .sort({ createdAt: 1 })
+      .toArray();
+    expect(JSON.stringify(data)).toBe(
+      `{"accounts":[${rows
+        .map(
+          (row) =>
+            `{"id":"${row._id}","providerId":"${row.providerId}","accountId":"${row.accountId}",` +
+            `"createdAt":"${row.createdAt.toISOString()}"}`,
+        )
+        .join(",")}]}`,
+    );
+    expect(rows.map((row) => row.providerId)).toEqual(["credential", "github"]);
+  });
+
   it("does not exist over HTTP (404), whoever asks", async () => {
     const res = await admin.browser.post("/admin/list-user-accounts", { userId: user.id });
     expect(res.status).toBe(404);

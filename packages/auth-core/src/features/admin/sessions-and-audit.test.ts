@@ -124,6 +124,50 @@ describe("list-audit-events", () => {
     expect(operator.status).toBe(400);
   });
 
+  it("answers the audit trail's exact text: an operator's event and an admin's, as stored", async () => {
+    // A subject no other test names, so the page holds these two rows only.
+    const subject = new ObjectId();
+    const staff = new ObjectId();
+    const operatorEvent = new ObjectId();
+    const adminEvent = new ObjectId();
+    await t.db.collection("auditEvents").insertMany([
+      {
+        _id: operatorEvent,
+        action: "user.set-role",
+        actorId: null,
+        actor: "cli:alice",
+        subjectId: subject,
+        reason: null,
+        ipAddress: null,
+        userAgent: null,
+        details: { from: "user", to: ["admin", "support"], nested: { n: 1, ok: true } },
+        createdAt: new Date("2026-11-28T12:00:01Z"),
+      },
+      {
+        // Written before `actor` existed: the key is absent and answers null.
+        _id: adminEvent,
+        action: "user.ban",
+        actorId: staff,
+        subjectId: subject,
+        reason: 'spam "links"',
+        ipAddress: "203.0.113.7",
+        userAgent: "AdminConsole/1",
+        details: null,
+        createdAt: new Date("2026-11-28T12:00:00Z"),
+      },
+    ]);
+    const page = await admin.browser.get(`/admin/list-audit-events?subjectId=${subject}`);
+    expect(await page.response.text()).toBe(
+      `{"events":[{"id":"${operatorEvent}","action":"user.set-role","actorId":null,"actor":"cli:alice",` +
+        `"subjectId":"${subject}","reason":null,"ipAddress":null,"userAgent":null,` +
+        `"details":{"from":"user","to":["admin","support"],"nested":{"n":1,"ok":true}},` +
+        `"createdAt":"2026-11-28T12:00:01.000Z"},{"id":"${adminEvent}","action":"user.ban",` +
+        `"actorId":"${staff}","actor":null,"subjectId":"${subject}","reason":"spam \\"links\\"",` +
+        `"ipAddress":"203.0.113.7","userAgent":"AdminConsole/1","details":null,` +
+        `"createdAt":"2026-11-28T12:00:00.000Z"}],"total":2,"limit":100,"offset":0}`,
+    );
+  });
+
   it("records the user agent with the event", async () => {
     await admin.browser.post(
       "/admin/ban-user",

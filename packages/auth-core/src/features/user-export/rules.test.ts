@@ -1,9 +1,10 @@
 import { ObjectId } from "mongodb";
 import { describe, expect, it } from "vitest";
 import { AUDIT_ACTIONS } from "../../contracts/admin-fields.ts";
-import type { ApiKeyDoc, AuditEventDoc, SessionDoc, UserDoc } from "../../db/documents.ts";
+import type { AccountDoc, ApiKeyDoc, AuditEventDoc, SessionDoc, UserDoc } from "../../db/documents.ts";
 import {
   DETAILS_SHOWN_TO_SUBJECT,
+  toExportedAccount,
   toExportedApiKey,
   toExportedAuditEvent,
   toExportedSessions,
@@ -104,6 +105,57 @@ describe("an audit event as its subject sees it", () => {
       (action) => !(action in DETAILS_SHOWN_TO_SUBJECT) && !knowinglyNone.includes(action),
     );
     expect(undecided).toEqual([]);
+  });
+});
+
+describe("the export's audit events and accounts (exact text)", () => {
+  it("writes an event the user did with all of it, and one done to them without actor facts", () => {
+    const own = event({ actorId: ada, action: "user.set-role", details: { from: "user", to: "admin" } });
+    expect(JSON.stringify(toExportedAuditEvent(own, ada))).toBe(
+      `{"id":"${own._id}","action":"user.set-role","createdAt":"2026-11-28T12:00:00.000Z",` +
+        `"performedBySelf":true,"reason":"internal note","ipAddress":"203.0.113.77",` +
+        `"userAgent":"StaffConsole/7.1","details":{"from":"user","to":"admin"}}`,
+    );
+    const done = event({ details: { banExpires: at, note: "x" } });
+    expect(JSON.stringify(toExportedAuditEvent(done, ada))).toBe(
+      `{"id":"${done._id}","action":"user.ban","createdAt":"2026-11-28T12:00:00.000Z",` +
+        `"performedBySelf":false,"reason":null,"ipAddress":null,"userAgent":null,` +
+        `"details":{"banExpires":"2026-11-28T12:00:00.000Z"}}`,
+    );
+  });
+
+  it.each([
+    [
+      "a credential account",
+      { providerId: "credential", password: "scrypt$hash", scope: null },
+      `"providerId":"credential","accountId":"acc-1","scope":null,"hasPassword":true,"hasProviderTokens":false`,
+    ],
+    [
+      "a provider account with a refresh token only",
+      { providerId: "github", refreshToken: "r", scope: "read:user" },
+      `"providerId":"github","accountId":"acc-1","scope":"read:user","hasPassword":false,"hasProviderTokens":true`,
+    ],
+  ])("writes %s", (_name, fields, middle) => {
+    const account: AccountDoc = {
+      _id: new ObjectId(),
+      providerId: "credential",
+      accountId: "acc-1",
+      userId: ada,
+      password: null,
+      accessToken: null,
+      refreshToken: null,
+      idToken: null,
+      accessTokenExpiresAt: null,
+      refreshTokenExpiresAt: null,
+      scope: null,
+      createdAt: at,
+      updatedAt: new Date("2026-11-28T13:00:00Z"),
+      ...fields,
+    };
+    expect(JSON.stringify(toExportedAccount(account))).toBe(
+      `{"id":"${account._id}",${middle},"createdAt":"2026-11-28T12:00:00.000Z",` +
+        `"updatedAt":"2026-11-28T13:00:00.000Z"}`,
+    );
   });
 });
 
