@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { type ModelValue, modelShape, omitFields, replaceField } from "./model.ts";
+import { accountModel } from "./account-models.ts";
+import { defineModel, type ModelValue, modelShape, omitFields, pickFields, replaceField } from "./model.ts";
 import { sessionModel, userModel } from "./models.ts";
 
 /**
@@ -62,36 +63,31 @@ export const adminSessionListSchema: z.ZodType<AdminSessionList> = z.strictObjec
   sessions: z.array(adminSessionSchema),
 });
 
-/** One entry of the audit trail. */
-export interface AuditEvent {
-  id: string;
-  /** e.g. "impersonation.start", "user.ban" (features/admin/rules.ts AUDIT_ACTIONS lists them). */
-  action: string;
-  /** Who acted (the admin) and on whom. */
-  actorId: string | null;
-  /** An operator acting from a terminal (e.g. "cli:alice", the tessera CLI), when actorId is null. */
-  actor: string | null;
-  subjectId: string | null;
-  reason: string | null;
-  ipAddress: string | null;
-  userAgent: string | null;
-  /** Action-specific facts, e.g. the roles before and after a role change. */
-  details: Record<string, unknown> | null;
-  createdAt: Date;
-}
+/**
+ * One entry of the audit trail, declared once: its API value, schema, stored document
+ * (db/documents.ts AuditEventDoc), the admin listing's mapper and the export's view
+ * (contracts/user-export.ts) come from this list. `action`: e.g. "impersonation.start", "user.ban"
+ * (features/admin/rules.ts AUDIT_ACTIONS lists them). Who acted (the admin, `actorId`) and on whom;
+ * `actor` names an operator acting from a terminal (e.g. "cli:alice", the tessera CLI) when actorId
+ * is null, absent on rows written before it existed. `details`: action-specific facts, e.g. the
+ * roles before and after a role change, keys chosen by the server.
+ */
+export const auditEventModel = defineModel([
+  { key: "id", stored: "_id", kind: "objectId" },
+  { key: "action", kind: "string" },
+  { key: "actorId", kind: "objectId", nullable: true },
+  { key: "actor", kind: "string", nullable: "or absent" },
+  { key: "subjectId", kind: "objectId", nullable: true },
+  { key: "reason", kind: "string", nullable: true },
+  { key: "ipAddress", kind: "string", nullable: true },
+  { key: "userAgent", kind: "string", nullable: true },
+  { key: "details", kind: "object", nullable: true },
+  { key: "createdAt", kind: "date" },
+]);
 
-export const auditEventSchema: z.ZodType<AuditEvent> = z.strictObject({
-  id: z.string(),
-  action: z.string(),
-  actorId: z.string().nullable(),
-  actor: z.string().nullable(),
-  subjectId: z.string().nullable(),
-  reason: z.string().nullable(),
-  ipAddress: z.string().nullable(),
-  userAgent: z.string().nullable(),
-  details: z.record(z.string(), z.unknown()).nullable(),
-  createdAt: z.date(),
-});
+export type AuditEvent = ModelValue<typeof auditEventModel>;
+
+export const auditEventSchema: z.ZodType<AuditEvent> = z.strictObject(modelShape(auditEventModel));
 
 export interface AuditEventList {
   events: AuditEvent[];
@@ -120,25 +116,25 @@ export const permissionCheckSchema: z.ZodType<PermissionCheck> = z.strictObject(
 });
 
 /**
- * A user's linked account as the admin area shows it: which provider and which identity there,
- * since when. Never a token, an id token or a password hash (docs/security.md).
+ * A user's linked account as the admin area shows it (account-models.ts accountModel): which
+ * provider (`credential` for the email-and-password account) and which identity there, since when.
+ * Never a token, an id token or a password hash (docs/security.md).
  */
-export interface AdminLinkedAccount {
-  id: string;
-  /** `credential` for the email-and-password account. */
-  providerId: string;
-  accountId: string;
-  createdAt: Date;
-}
+export const adminLinkedAccountModel = pickFields(accountModel, [
+  "id",
+  "providerId",
+  "accountId",
+  "createdAt",
+]);
+
+export type AdminLinkedAccount = ModelValue<typeof adminLinkedAccountModel>;
 
 export interface AdminLinkedAccountList {
   accounts: AdminLinkedAccount[];
 }
 
 export const adminLinkedAccountListSchema: z.ZodType<AdminLinkedAccountList> = z.strictObject({
-  accounts: z.array(
-    z.strictObject({ id: z.string(), providerId: z.string(), accountId: z.string(), createdAt: z.date() }),
-  ),
+  accounts: z.array(z.strictObject(modelShape(adminLinkedAccountModel))),
 });
 
 /** How many users hold a role; a user with several roles counts once under each. */

@@ -17,9 +17,20 @@ export interface ModelField {
    * holds; text that is not a JSON object reads as null, so such a field is nullable. permissionMap:
    * resource → actions (`{ files: ["read"] }`), stored as that object. flag: a boolean stored only
    * once set (a ban, a confirmed second factor): true when the stored value is true, false otherwise
-   * (absent, or anything else), so the stored document may lack it.
+   * (absent, or anything else), so the stored document may lack it. object: stored as a nested
+   * document and answered as stored — for facts whose keys the server chooses (an audit event's
+   * details), never a client's.
    */
-  kind: "objectId" | "string" | "number" | "boolean" | "date" | "jsonObject" | "permissionMap" | "flag";
+  kind:
+    | "objectId"
+    | "string"
+    | "number"
+    | "boolean"
+    | "date"
+    | "jsonObject"
+    | "object"
+    | "permissionMap"
+    | "flag";
   /** The only values a string field may take. */
   values?: readonly string[];
   /**
@@ -54,7 +65,7 @@ export type FieldValue<F extends ModelField> = F["kind"] extends "date"
         ? F["optional"] extends true | "or null" | "or empty"
           ? true
           : boolean
-        : F["kind"] extends "jsonObject"
+        : F["kind"] extends "jsonObject" | "object"
           ? Record<string, unknown>
           : F["kind"] extends "permissionMap"
             ? Record<string, string[]>
@@ -132,6 +143,7 @@ const KIND_SCHEMAS = {
   flag: () => z.boolean(),
   date: () => z.date(),
   jsonObject: () => z.record(z.string(), z.unknown()),
+  object: () => z.record(z.string(), z.unknown()),
   permissionMap: () => z.record(z.string(), z.array(z.string())),
 } satisfies Record<ModelField["kind"], () => z.ZodType>;
 

@@ -1,8 +1,10 @@
 import { z } from "zod";
 import { LANGUAGES } from "../i18n/languages.ts";
+import { accountModel } from "./account-models.ts";
+import { auditEventModel } from "./admin-models.ts";
 import { apiKeyModel } from "./api-key-models.ts";
 import { defineContract } from "./contract.ts";
-import { type ModelValue, modelShape, pickFields, replaceField } from "./model.ts";
+import { defineModel, type ModelValue, modelShape, pickFields, replaceField } from "./model.ts";
 import { sessionModel, userModel } from "./models.ts";
 
 /**
@@ -63,16 +65,15 @@ export const exportedUserModel = pickFields(
 
 export type ExportedUser = ModelValue<typeof exportedUserModel>;
 
-export interface ExportedAccount {
-  id: string;
-  providerId: string;
-  accountId: string;
-  scope: string | null;
-  hasPassword: boolean;
-  hasProviderTokens: boolean;
-  createdAt: Date;
-  updatedAt: Date;
-}
+/** An account: whether a password hash or provider tokens are held, never them. */
+export const exportedAccountModel = defineModel([
+  ...pickFields(accountModel, ["id", "providerId", "accountId", "scope"]),
+  { key: "hasPassword", kind: "boolean", computed: true },
+  { key: "hasProviderTokens", kind: "boolean", computed: true },
+  ...pickFields(accountModel, ["createdAt", "updatedAt"]),
+]);
+
+export type ExportedAccount = ModelValue<typeof exportedAccountModel>;
 
 /**
  * A passkey as its owner knows it. Its public key and user handle are left out: neither is a secret,
@@ -173,34 +174,20 @@ export type ExportedApiKey = ModelValue<typeof exportedApiKeyModel>;
  * an operator); then `reason`, `ipAddress` and `userAgent` are null and `details` keeps only the
  * facts of what changed for the user (features/user-export/rules.ts).
  */
-export interface ExportedAuditEvent {
-  id: string;
-  action: string;
-  createdAt: Date;
-  performedBySelf: boolean;
-  reason: string | null;
-  ipAddress: string | null;
-  userAgent: string | null;
-  details: Record<string, unknown> | null;
-}
+export const exportedAuditEventModel = defineModel([
+  ...pickFields(auditEventModel, ["id", "action", "createdAt"]),
+  { key: "performedBySelf", kind: "boolean", computed: true },
+  ...pickFields(auditEventModel, ["reason", "ipAddress", "userAgent", "details"]),
+]);
+
+export type ExportedAuditEvent = ModelValue<typeof exportedAuditEventModel>;
 
 const organizationNameSchema = z.strictObject({ name: z.string(), slug: z.string() });
 
 const userExportSchema: z.ZodType<UserExport> = z.strictObject({
   exportedAt: z.date(),
   user: z.strictObject(modelShape(exportedUserModel)),
-  accounts: z.array(
-    z.strictObject({
-      id: z.string(),
-      providerId: z.string(),
-      accountId: z.string(),
-      scope: z.string().nullable(),
-      hasPassword: z.boolean(),
-      hasProviderTokens: z.boolean(),
-      createdAt: z.date(),
-      updatedAt: z.date(),
-    }),
-  ),
+  accounts: z.array(z.strictObject(modelShape(exportedAccountModel))),
   passkeys: z.array(
     z.strictObject({
       id: z.string(),
@@ -250,18 +237,7 @@ const userExportSchema: z.ZodType<UserExport> = z.strictObject({
   ),
   apiKeys: z.array(z.strictObject(modelShape(exportedApiKeyModel))),
   twoFactor: z.strictObject({ enabled: z.boolean(), verified: z.boolean(), createdAt: z.date() }).nullable(),
-  auditEvents: z.array(
-    z.strictObject({
-      id: z.string(),
-      action: z.string(),
-      createdAt: z.date(),
-      performedBySelf: z.boolean(),
-      reason: z.string().nullable(),
-      ipAddress: z.string().nullable(),
-      userAgent: z.string().nullable(),
-      details: z.record(z.string(), z.unknown()).nullable(),
-    }),
-  ),
+  auditEvents: z.array(z.strictObject(modelShape(exportedAuditEventModel))),
 });
 
 /**

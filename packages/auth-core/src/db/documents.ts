@@ -1,4 +1,6 @@
 import type { ObjectId } from "mongodb";
+import type { accountModel } from "../contracts/account-models.ts";
+import type { auditEventModel } from "../contracts/admin-models.ts";
 import type { apiKeyModel } from "../contracts/api-key-models.ts";
 import type { sessionModel } from "../contracts/models.ts";
 import type {
@@ -95,27 +97,23 @@ export type SessionDoc = ModelDoc<typeof sessionModel> & {
   dontRemember: boolean;
 };
 
-export interface AccountDoc {
-  _id: ObjectId;
-  /** "credential" is the email-and-password account. */
-  providerId: string;
-  accountId: string;
-  userId: ObjectId;
+/**
+ * A linked account: the fields of contracts/account-models.ts accountModel (providerId "credential"
+ * is the email-and-password account), plus the secrets no view shows.
+ */
+export type AccountDoc = ModelDoc<typeof accountModel> & {
   password: string | null;
   accessToken: string | null;
   refreshToken: string | null;
   idToken: string | null;
   accessTokenExpiresAt: Date | null;
   refreshTokenExpiresAt: Date | null;
-  scope: string | null;
-  createdAt: Date;
-  updatedAt: Date;
   /**
    * Credential accounts only: the password was set by an admin (set-user-password) and signs nobody
    * in until the user resets or changes it (docs/security.md). Absent otherwise.
    */
   passwordResetRequired?: true;
-}
+};
 
 export interface VerificationDoc {
   _id: ObjectId;
@@ -149,22 +147,12 @@ export interface MigrationDoc {
   appliedAt: Date;
 }
 
-/** The admin audit trail (features/admin): who did what to whom, when, from where. */
-export interface AuditEventDoc {
-  _id: ObjectId;
-  /** e.g. "impersonation.start", "user.ban" (features/admin/rules.ts AUDIT_ACTIONS). */
-  action: string;
-  actorId: ObjectId | null;
-  /** An operator acting from a terminal (the CLI's `cli:<os user>`), with actorId null; absent otherwise. */
-  actor?: string | null;
-  subjectId: ObjectId | null;
-  reason: string | null;
-  ipAddress: string | null;
-  userAgent: string | null;
-  /** Action-specific facts, e.g. the roles before and after a role change. */
-  details: Record<string, unknown> | null;
-  createdAt: Date;
-}
+/**
+ * The admin audit trail (features/admin): who did what to whom, when, from where — the fields of
+ * contracts/admin-models.ts auditEventModel. `actor` is written only for an operator (actorId null),
+ * so an event may lack it.
+ */
+export type AuditEventDoc = Omit<ModelDoc<typeof auditEventModel>, "actor"> & { actor?: string | null };
 
 /**
  * A user's second factor (features/two-factor); unique index on `userId`. Nothing here is readable

@@ -121,6 +121,30 @@ describe("a jsonObject field", () => {
   });
 });
 
+describe("an object field", () => {
+  const factsModel = defineModel([
+    { key: "id", stored: "_id", kind: "objectId" },
+    { key: "details", kind: "object", nullable: true },
+  ]);
+  const id = new ObjectId();
+
+  it.each([[{ to: ["admin"], until: new Date("2026-12-01T00:00:00Z"), n: { ok: true } }], [{}], [null]])(
+    "stored as %j answers it as stored, from every writer",
+    (details) => {
+      const doc: ModelDoc<typeof factsModel> = { _id: id, details };
+      expect(toModelValue(factsModel, doc)).toEqual({ id: id.toHexString(), details });
+      expect(writeModelJson(factsModel, doc)).toBe(`{"id":"${id}","details":${JSON.stringify(details)}}`);
+    },
+  );
+
+  it("is a nullable record in the schema, and has no BSON field table", () => {
+    const schema = z.strictObject(modelShape(factsModel));
+    expect(schema.safeParse({ id: "x", details: { a: 1 } }).success).toBe(true);
+    expect(schema.safeParse({ id: "x", details: "{}" }).success).toBe(false);
+    expect(() => modelJsonShape(factsModel)).toThrow("details: a object field is not copied");
+  });
+});
+
 describe("number, boolean and permissionMap fields, and a computed one", () => {
   const tokenModel = defineModel([
     { key: "id", stored: "_id", kind: "objectId" },

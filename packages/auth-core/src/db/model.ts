@@ -122,6 +122,7 @@ const asStored: ValueReader = (raw) => raw;
 const VALUE_READERS: Record<ModelField["kind"], ValueReader> = {
   objectId: (raw) => (raw as ObjectId).toHexString(),
   jsonObject: readJsonObject,
+  object: asStored,
   string: asStored,
   number: asStored,
   boolean: asStored,
@@ -199,6 +200,7 @@ const VALUE_WRITERS: Record<ModelField["kind"], ValueWriter> = {
   string: writeJson,
   number: writeJson,
   boolean: writeJson,
+  object: writeJson,
   permissionMap: writeJson,
 };
 

@@ -16,7 +16,6 @@ export type { AuditAction } from "../../contracts/admin-fields.ts";
 export type {
   AdminSession,
   AdminUser,
-  AuditEvent,
   AuditEventList,
   ListUsersResult,
 } from "../../contracts/admin-models.ts";

@@ -138,7 +138,6 @@ describe("the export's audit events and accounts (exact text)", () => {
   ])("writes %s", (_name, fields, middle) => {
     const account: AccountDoc = {
       _id: new ObjectId(),
-      providerId: "credential",
       accountId: "acc-1",
       userId: ada,
       password: null,
@@ -147,7 +146,6 @@ describe("the export's audit events and accounts (exact text)", () => {
       idToken: null,
       accessTokenExpiresAt: null,
       refreshTokenExpiresAt: null,
-      scope: null,
       createdAt: at,
       updatedAt: new Date("2026-11-28T13:00:00Z"),
       ...fields,

@@ -12,7 +12,9 @@ import {
   type ExportedPasskey,
   type ExportedSession,
   type ExportedUser,
+  exportedAccountModel,
   exportedApiKeyModel,
+  exportedAuditEventModel,
   exportedSessionModel,
   exportedUserModel,
 } from "../../contracts/user-export.ts";
@@ -55,25 +57,11 @@ function isPerformedBy(event: AuditEventDoc, userId: ObjectId): boolean {
  * impersonation's justification: internal notes), and only the listed facts of `details`.
  */
 export function toExportedAuditEvent(event: AuditEventDoc, userId: ObjectId): ExportedAuditEvent {
-  const base = { id: event._id.toHexString(), action: event.action, createdAt: event.createdAt };
-  if (isPerformedBy(event, userId)) {
-    return {
-      ...base,
-      performedBySelf: true,
-      reason: event.reason,
-      ipAddress: event.ipAddress,
-      userAgent: event.userAgent,
-      details: event.details,
-    };
-  }
-  return {
-    ...base,
-    performedBySelf: false,
-    reason: null,
-    ipAddress: null,
-    userAgent: null,
-    details: pickDetails(event.details, DETAILS_SHOWN_TO_SUBJECT[event.action] ?? []),
-  };
+  if (isPerformedBy(event, userId))
+    return toModelValue(exportedAuditEventModel, event, { performedBySelf: true });
+  const details = pickDetails(event.details, DETAILS_SHOWN_TO_SUBJECT[event.action] ?? []);
+  const told = { ...event, reason: null, ipAddress: null, userAgent: null, details };
+  return toModelValue(exportedAuditEventModel, told, { performedBySelf: false });
 }
 
 function pickDetails(
@@ -93,16 +81,10 @@ export function toExportedUser(doc: UserDoc, defaultRole: string): ExportedUser 
 
 /** An account: whether a password hash or provider tokens are held, never them. */
 export function toExportedAccount(doc: AccountDoc): ExportedAccount {
-  return {
-    id: doc._id.toHexString(),
-    providerId: doc.providerId,
-    accountId: doc.accountId,
-    scope: doc.scope,
+  return toModelValue(exportedAccountModel, doc, {
     hasPassword: doc.password !== null,
     hasProviderTokens: Boolean(doc.accessToken ?? doc.refreshToken ?? doc.idToken),
-    createdAt: doc.createdAt,
-    updatedAt: doc.updatedAt,
-  };
+  });
 }
 
 /**

@@ -1,27 +1,13 @@
 import { listAuditEventsContract } from "../../../contracts/admin.ts";
-import type { AuditEventDoc } from "../../../db/documents.ts";
+import { auditEventModel } from "../../../contracts/admin-models.ts";
 import { parseId } from "../../../db/ids.ts";
+import { toModelValue } from "../../../db/model.ts";
 import { defineEndpoint } from "../../../http/define-endpoint.ts";
 import { MAX_PAGE_SIZE } from "../list-users-query.ts";
-import type { AuditEvent, AuditEventList } from "../rules.ts";
+import type { AuditEventList } from "../rules.ts";
 import { countAuditEvents, findAuditEvents } from "../service.ts";
 import type { AuditFilter } from "../store.ts";
 import { requireAdminPermission } from "./guards.ts";
-
-function toAuditEvent(doc: AuditEventDoc): AuditEvent {
-  return {
-    id: doc._id.toHexString(),
-    action: doc.action,
-    actorId: doc.actorId?.toHexString() ?? null,
-    actor: doc.actor ?? null,
-    subjectId: doc.subjectId?.toHexString() ?? null,
-    reason: doc.reason,
-    ipAddress: doc.ipAddress,
-    userAgent: doc.userAgent,
-    details: doc.details,
-    createdAt: doc.createdAt,
-  };
-}
 
 /**
  * GET /admin/list-audit-events?actorId&subjectId&action&limit&offset → {events, total, limit, offset},
@@ -47,6 +33,6 @@ export const listAuditEvents = defineEndpoint(listAuditEventsContract, {
       findAuditEvents(auth, filter, limit, offset),
       countAuditEvents(auth, filter),
     ]);
-    return { events: events.map(toAuditEvent), total, limit, offset };
+    return { events: events.map((event) => toModelValue(auditEventModel, event)), total, limit, offset };
   },
 });

@@ -1,5 +1,6 @@
 import { adminListUserAccountsContract } from "../../../contracts/admin.ts";
-import type { AdminLinkedAccountList } from "../../../contracts/admin-models.ts";
+import { type AdminLinkedAccountList, adminLinkedAccountModel } from "../../../contracts/admin-models.ts";
+import { toModelValue } from "../../../db/model.ts";
 import { defineEndpoint } from "../../../http/define-endpoint.ts";
 import { listUserAccounts } from "../../social/index.ts";
 import { requireAdminPermission, requireUserToManage } from "./guards.ts";
@@ -16,14 +17,7 @@ export const adminListUserAccounts = defineEndpoint(adminListUserAccountsContrac
     const caller = requireAdminPermission(auth, ctx.session, { user: ["get"] });
     const target = await requireUserToManage(auth, caller, ctx.body.userId);
     const accounts = await listUserAccounts(auth, target._id);
-    // Named fields only: tokens and the password hash never leave (docs/security.md).
-    return {
-      accounts: accounts.map((account) => ({
-        id: account._id.toHexString(),
-        providerId: account.providerId,
-        accountId: account.accountId,
-        createdAt: account.createdAt,
-      })),
-    };
+    // The view's fields only: tokens and the password hash never leave (docs/security.md).
+    return { accounts: accounts.map((account) => toModelValue(adminLinkedAccountModel, account)) };
   },
 });
