@@ -46,6 +46,18 @@ describe("GET /list-accounts", () => {
     expect(JSON.stringify(res.body)).not.toMatch(/at_|rt_|v1\./);
   });
 
+  it("answers each account's fields in this exact text: provider renamed from providerId, scopes as a list", async () => {
+    const { browser, accountId } = await socialUser();
+    const res = await browser.get("/list-accounts");
+    const row = await accountOf("github", accountId);
+    if (!row) throw new Error("the account was not stored");
+    const iso = (date: Date) => date.toISOString();
+    expect(await res.response.text()).toBe(
+      `[{"id":"${row._id.toHexString()}","provider":"github","createdAt":"${iso(row.createdAt)}",` +
+        `"updatedAt":"${iso(row.updatedAt)}","accountId":"${accountId}","scopes":["read:user","user:email"]}]`,
+    );
+  });
+
   it("answers 401 without a session", async () => {
     const res = await newBrowser(t).get("/list-accounts");
     expect(res.status).toBe(401);

@@ -151,6 +151,18 @@ describe("GET /export-user-data", () => {
       expect.objectContaining({ role: "member", organization: { name: "Other", slug: "other-org" } }),
     ]);
     expect(data.apiKeys).toEqual([expect.objectContaining({ name: "laptop", enabled: true })]);
+    // The export's passkey in this key order (the answer's text).
+    expect(Object.keys(data.passkeys[0] ?? {})).toEqual([
+      "id",
+      "name",
+      "aaguid",
+      "authenticatorName",
+      "deviceType",
+      "backedUp",
+      "transports",
+      "createdAt",
+      "lastUsedAt",
+    ]);
     expect(data.passkeys).toEqual([
       {
         id: passkey.body.id,
