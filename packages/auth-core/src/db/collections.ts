@@ -5,6 +5,7 @@ import type {
   ApiKeyUseDoc,
   AuditEventDoc,
   EmailClaimDoc,
+  EventDoc,
   InvitationDoc,
   ListingVersionDoc,
   MailLimitDoc,
@@ -22,6 +23,7 @@ import type {
   UserTimelineDoc,
   VerificationDoc,
 } from "./documents.ts";
+import { createEventHub, type EventHub } from "./event-hub.ts";
 
 const COLLECTION_NAMES = {
   users: "users",
@@ -45,6 +47,7 @@ const COLLECTION_NAMES = {
   pendingDeletions: "pendingDeletions",
   listingVersions: "listingVersions",
   passkeys: "passkeys",
+  events: "events",
 } as const;
 
 export interface Collections {
@@ -70,6 +73,9 @@ export interface Collections {
   pendingDeletions: Collection<PendingDeletionDoc>;
   listingVersions: Collection<ListingVersionDoc>;
   passkeys: Collection<PasskeyDoc>;
+  events: Collection<EventDoc>;
+  /** Not a collection: the instance's news of stored events (db/event-hub.ts). */
+  eventHub: EventHub;
 }
 
 export function openCollections(db: Db): Collections {
@@ -96,6 +102,8 @@ export function openCollections(db: Db): Collections {
     pendingDeletions: db.collection<PendingDeletionDoc>(COLLECTION_NAMES.pendingDeletions),
     listingVersions: db.collection<ListingVersionDoc>(COLLECTION_NAMES.listingVersions),
     passkeys: db.collection<PasskeyDoc>(COLLECTION_NAMES.passkeys),
+    events: db.collection<EventDoc>(COLLECTION_NAMES.events),
+    eventHub: createEventHub(),
   };
 }
 

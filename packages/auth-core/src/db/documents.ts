@@ -155,6 +155,31 @@ export interface MigrationDoc {
 export type AuditEventDoc = Omit<ModelDoc<typeof auditEventModel>, "actor"> & { actor?: string | null };
 
 /**
+ * A change, as webhooks and the event listing see it (features/events; catalogue in
+ * contracts/events.ts). `_id` is `evt_` + a time-ordered id (features/events/ids.ts), so an `_id`
+ * range is the events in the order they happened. `data` holds ids and changed fields only, never
+ * tokens, hashes, keys or secrets. `actor` is written only for an operator, as on AuditEventDoc.
+ */
+export interface EventDoc {
+  _id: string;
+  type: string;
+  createdAt: Date;
+  organizationId: string | null;
+  userId: string | null;
+  actor?: string | null;
+  data: Record<string, unknown>;
+}
+
+/**
+ * The outbox of a changed document (docs/architecture.md, "Events written with the change"): the
+ * owner's single-document write also pushes the event here, so the change and its event are stored
+ * by one atomic write; the relay copies it into `events` and pulls it. Never answered or exported.
+ */
+export interface EventOutbox {
+  _events?: EventDoc[];
+}
+
+/**
  * A user's second factor (features/two-factor); unique index on `userId`. Nothing here is readable
  * without the server secret: `secret` and `backupCodes` are AES-256-GCM envelopes (crypto/encryption.ts).
  */

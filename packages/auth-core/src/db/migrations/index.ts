@@ -12,6 +12,7 @@ import { keyedLookups } from "./0009-keyed-lookups.ts";
 import { timelineEntries } from "./0010-user-timeline.ts";
 import { userExportIndexes } from "./0011-user-export-indexes.ts";
 import { passkeyIndexes } from "./0012-passkey-indexes.ts";
+import { eventIndexes } from "./0016-event-indexes.ts";
 import type { Migration, MigrationSteps } from "./types.ts";
 
 export type { Migration, MigrationSteps } from "./types.ts";
@@ -30,6 +31,7 @@ export const CORE_MIGRATIONS: readonly Migration[] = [
   timelineEntries,
   userExportIndexes,
   passkeyIndexes,
+  eventIndexes,
 ];
 
 /** When each recorded migration was applied, by id (`_migrations`; `tessera migrate status`). */

@@ -1,0 +1,52 @@
+import type { EventDoc } from "./documents.ts";
+
+/** Called with the events just stored in `events`, in `_id` order, once per relay. */
+export type EventListener = (events: readonly EventDoc[]) => void;
+
+/**
+ * One createAuth instance's in-process news of stored events (features/events relays publish here;
+ * webhooks subscribe). It travels on Collections so that every owner's write function, which is
+ * handed only its collections, can start the relay of the events it wrote (docs/architecture.md,
+ * "Events written with the change"). Nothing here is shared between instances.
+ */
+export interface EventHub {
+  /** Returns the unsubscribe. A listener that throws does not stop the others. */
+  subscribe(listener: EventListener): () => void;
+  publish(events: readonly EventDoc[]): void;
+  /** Runs a relay off the request's answer path; a failure leaves the outbox for the repair pass. */
+  track(work: Promise<unknown>): void;
+  /** Resolves once every relay started so far has finished (tests, shutdown). */
+  settle(): Promise<void>;
+}
+
+export function createEventHub(): EventHub {
+  const listeners = new Set<EventListener>();
+  const inFlight = new Set<Promise<unknown>>();
+  return {
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    publish(events) {
+      if (events.length === 0) return;
+      for (const listener of listeners) {
+        try {
+          listener(events);
+        } catch {
+          // A subscriber's own failure; the events are stored and its cursor reads them again.
+        }
+      }
+    },
+    track(work) {
+      const settled = work.then(
+        () => undefined,
+        () => undefined, // the outbox keeps the events; the repair pass relays them
+      );
+      inFlight.add(settled);
+      void settled.then(() => inFlight.delete(settled));
+    },
+    async settle() {
+      while (inFlight.size > 0) await Promise.all([...inFlight]);
+    },
+  };
+}
