@@ -19,7 +19,7 @@ export interface ModelField {
    * once set (a ban, a confirmed second factor): true when the stored value is true, false otherwise
    * (absent, or anything else), so the stored document may lack it. object: stored as a nested
    * document and answered as stored — for facts whose keys the server chooses (an audit event's
-   * details), never a client's.
+   * details), never a client's. stringList: a list of strings, stored and answered as that list.
    */
   kind:
     | "objectId"
@@ -30,6 +30,7 @@ export interface ModelField {
     | "jsonObject"
     | "object"
     | "permissionMap"
+    | "stringList"
     | "flag";
   /** The only values a string field may take. */
   values?: readonly string[];
@@ -69,9 +70,11 @@ export type FieldValue<F extends ModelField> = F["kind"] extends "date"
           ? Record<string, unknown>
           : F["kind"] extends "permissionMap"
             ? Record<string, string[]>
-            : F["values"] extends readonly (infer V)[]
-              ? V
-              : string;
+            : F["kind"] extends "stringList"
+              ? string[]
+              : F["values"] extends readonly (infer V)[]
+                ? V
+                : string;
 
 /** `T`, or `T | null` for a nullable field. */
 export type OrNull<F extends ModelField, T> = F["nullable"] extends true | "or absent" ? T | null : T;
@@ -135,6 +138,26 @@ export function replaceField<const M extends Model, const F extends ModelField &
   )[];
 }
 
+/**
+ * One of the model's fields under another API key (a view that keeps an older answer's name:
+ * /list-accounts' `provider` is the stored `providerId`), read from the same stored field.
+ */
+export function renameField<const M extends Model, const K extends M[number]["key"], const N extends string>(
+  model: M,
+  key: K,
+  newKey: N,
+): Omit<Extract<M[number], { key: K }>, "key" | "stored"> & {
+  key: N;
+  stored: StoredName<Extract<M[number], { key: K }>>;
+} {
+  const [field] = pickFields(model, [key]);
+  if (!field) throw new Error(`the model has no field ${key}`);
+  return { ...field, key: newKey, stored: field.stored ?? field.key } as never;
+}
+
+/** The stored document's field of a declared field: `stored`, else its key. */
+export type StoredName<F extends ModelField> = F["stored"] extends string ? F["stored"] : F["key"];
+
 const KIND_SCHEMAS = {
   objectId: () => z.string(),
   string: () => z.string(),
@@ -145,6 +168,7 @@ const KIND_SCHEMAS = {
   jsonObject: () => z.record(z.string(), z.unknown()),
   object: () => z.record(z.string(), z.unknown()),
   permissionMap: () => z.record(z.string(), z.array(z.string())),
+  stringList: () => z.array(z.string()),
 } satisfies Record<ModelField["kind"], () => z.ZodType>;
 
 function fieldSchema(field: ModelField): z.ZodType {

@@ -1,4 +1,6 @@
 import { z } from "zod";
+import { accountModel } from "./account-models.ts";
+import { defineModel, type ModelValue, modelShape, pickFields, renameField } from "./model.ts";
 import { type User, userSchema } from "./models.ts";
 import { type TwoFactorRedirect, twoFactorRedirectSchema } from "./two-factor.ts";
 
@@ -80,26 +82,23 @@ export const linkSocialResultSchema: z.ZodType<LinkSocialResult> = z.strictObjec
   status: z.boolean(),
 });
 
-/** A linked account as /list-accounts shows it: never tokens or password hashes. */
-export interface AccountSummary {
-  id: string;
-  /** The provider id ("credential" for the email-and-password account). */
-  provider: string;
-  createdAt: Date;
-  updatedAt: Date;
-  /** The provider's account id. */
-  accountId: string;
-  scopes: string[];
-}
+/**
+ * A linked account as /list-accounts shows it (Better Auth's answer: `provider` is the stored
+ * providerId, `scopes` the granted scope split into a list): a view of the account's declaration
+ * (account-models.ts), in this order. Never tokens or password hashes.
+ */
+export const accountSummaryModel = defineModel([
+  ...pickFields(accountModel, ["id"]),
+  renameField(accountModel, "providerId", "provider"),
+  ...pickFields(accountModel, ["createdAt", "updatedAt", "accountId"]),
+  { key: "scopes", kind: "stringList", computed: true },
+]);
 
-export const accountSummarySchema: z.ZodType<AccountSummary> = z.strictObject({
-  id: z.string(),
-  provider: z.string(),
-  createdAt: z.date(),
-  updatedAt: z.date(),
-  accountId: z.string(),
-  scopes: z.array(z.string()),
-});
+export type AccountSummary = ModelValue<typeof accountSummaryModel>;
+
+export const accountSummarySchema: z.ZodType<AccountSummary> = z.strictObject(
+  modelShape(accountSummaryModel),
+);
 
 /** the answer of /get-access-token. */
 export interface AccessTokenResult {

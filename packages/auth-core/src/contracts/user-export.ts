@@ -6,6 +6,7 @@ import { apiKeyModel } from "./api-key-models.ts";
 import { defineContract } from "./contract.ts";
 import { defineModel, type ModelValue, modelShape, pickFields, replaceField } from "./model.ts";
 import { sessionModel, userModel } from "./models.ts";
+import { passkeyModel } from "./passkey-models.ts";
 
 /**
  * Everything Tessera holds about one user, for the user (GDPR articles 15 and 20) and for an operator
@@ -76,23 +77,17 @@ export const exportedAccountModel = defineModel([
 export type ExportedAccount = ModelValue<typeof exportedAccountModel>;
 
 /**
- * A passkey as its owner knows it. Its public key and user handle are left out: neither is a secret,
- * but neither tells the user anything, and both only matter to the server's checks.
+ * A passkey as its owner knows it: a view of the passkey's declaration (passkey-models.ts), in this
+ * order, with its transports as a list. Its public key, credential id and counter are left out:
+ * none is a secret, but none tells the user anything; they only matter to the server's checks.
  */
-export interface ExportedPasskey {
-  id: string;
-  name: string | null;
-  /** The authenticator model; null when the authenticator does not say. */
-  aaguid: string | null;
-  /** The model's name when its AAGUID is a known one (features/passkey/authenticator-names.ts). */
-  authenticatorName: string | null;
-  /** "multiDevice": synced between the user's devices; "singleDevice": bound to one. */
-  deviceType: "singleDevice" | "multiDevice";
-  backedUp: boolean;
-  transports: string[];
-  createdAt: Date;
-  lastUsedAt: Date | null;
-}
+export const exportedPasskeyModel = defineModel([
+  ...pickFields(passkeyModel, ["id", "name", "aaguid", "authenticatorName", "deviceType", "backedUp"]),
+  { key: "transports", kind: "stringList", computed: true },
+  ...pickFields(passkeyModel, ["createdAt", "lastUsedAt"]),
+]);
+
+export type ExportedPasskey = ModelValue<typeof exportedPasskeyModel>;
 
 /**
  * A session as its user knows it: the fields named here, of the session's declaration (models.ts
@@ -188,19 +183,7 @@ const userExportSchema: z.ZodType<UserExport> = z.strictObject({
   exportedAt: z.date(),
   user: z.strictObject(modelShape(exportedUserModel)),
   accounts: z.array(z.strictObject(modelShape(exportedAccountModel))),
-  passkeys: z.array(
-    z.strictObject({
-      id: z.string(),
-      name: z.string().nullable(),
-      aaguid: z.string().nullable(),
-      authenticatorName: z.string().nullable(),
-      deviceType: z.enum(["singleDevice", "multiDevice"]),
-      backedUp: z.boolean(),
-      transports: z.array(z.string()),
-      createdAt: z.date(),
-      lastUsedAt: z.date().nullable(),
-    }),
-  ),
+  passkeys: z.array(z.strictObject(modelShape(exportedPasskeyModel))),
   sessions: z.array(z.strictObject(modelShape(exportedSessionModel))),
   memberships: z.array(
     z.strictObject({

@@ -1,7 +1,14 @@
 import { BSON } from "mongodb";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { defineModel, modelShape, omitFields, pickFields, replaceField } from "../contracts/model.ts";
+import {
+  defineModel,
+  modelShape,
+  omitFields,
+  pickFields,
+  renameField,
+  replaceField,
+} from "../contracts/model.ts";
 import { BsonJsonWriter, writeJsonFields } from "./bson-json.ts";
 import { ObjectId } from "./ids.ts";
 import { type ModelDoc, modelJsonShape, restoreModelDoc, toModelValue, writeModelJson } from "./model.ts";
@@ -299,6 +306,36 @@ describe("a view of a model", () => {
       ["at", doc.postedAt],
     ]);
     expect(writeModelJson(view, stored)).toBe(JSON.stringify(toModelValue(view, stored)));
+  });
+});
+
+describe("a field under another key, and a string list", () => {
+  const view = defineModel([
+    ...pickFields(noteModel, ["id"]),
+    renameField(noteModel, "state", "status"),
+    { key: "tags", kind: "stringList", computed: true },
+  ]);
+
+  it("reads the renamed key from the model's stored field; the list is answered as handed over", () => {
+    const value = toModelValue(view, doc, { tags: ["a", "b"] });
+    expect(Object.entries(value)).toEqual([
+      ["id", doc._id.toHexString()],
+      ["status", "posted"],
+      ["tags", ["a", "b"]],
+    ]);
+    expect(writeModelJson(view, doc, { tags: ["a", "b"] })).toBe(JSON.stringify(value));
+    expect(restoreModelDoc(view, JSON.parse(JSON.stringify(value)))).toEqual({
+      _id: doc._id,
+      state: "posted",
+    });
+  });
+
+  it("keeps the renamed field's values in the schema; a list takes strings only", () => {
+    const schema = z.strictObject(modelShape(view));
+    expect(schema.safeParse({ id: "x", status: "draft", tags: [] }).success).toBe(true);
+    expect(schema.safeParse({ id: "x", status: "other", tags: [] }).success).toBe(false);
+    expect(schema.safeParse({ id: "x", status: "draft", tags: [1] }).success).toBe(false);
+    expect(() => renameField(noteModel, "nothing" as "id", "x")).toThrow("the model has no field nothing");
   });
 });
 

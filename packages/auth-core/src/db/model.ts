@@ -1,4 +1,12 @@
-import type { FieldValue, Flat, Model, ModelField, ModelValue, OrNull } from "../contracts/model.ts";
+import type {
+  FieldValue,
+  Flat,
+  Model,
+  ModelField,
+  ModelValue,
+  OrNull,
+  StoredName,
+} from "../contracts/model.ts";
 import { jsonDate } from "../http/json-text.ts";
 import { type JsonShape, jsonShape } from "./bson-json.ts";
 import { ObjectId } from "./ids.ts";
@@ -12,7 +20,6 @@ import { TYPE_DATE, TYPE_OBJECT_ID, TYPE_STRING } from "./raw-page.ts";
  * way back from that JSON to the stored fields (restoreModelDoc, for the session cookie cache).
  */
 
-type StoredKey<F extends ModelField> = F["stored"] extends string ? F["stored"] : F["key"];
 type StoredValue<F extends ModelField> = F["kind"] extends "objectId"
   ? ObjectId
   : F["kind"] extends "jsonObject"
@@ -34,9 +41,9 @@ export type ModelDoc<M extends Model> = Flat<
       ? never
       : IsOptional<F> extends true
         ? never
-        : StoredKey<F>]: OrNull<F, StoredValue<F>>;
+        : StoredName<F>]: OrNull<F, StoredValue<F>>;
   } & {
-    [F in M[number] as IsOptional<F> extends true ? StoredKey<F> : never]?: F["optional"] extends
+    [F in M[number] as IsOptional<F> extends true ? StoredName<F> : never]?: F["optional"] extends
       | "or null"
       | "or empty"
       ? StoredValue<F> | null
@@ -44,7 +51,7 @@ export type ModelDoc<M extends Model> = Flat<
   }
 >;
 
-type StoredKeyOf<F> = F extends ModelField ? StoredKey<F> : never;
+type StoredKeyOf<F> = F extends ModelField ? StoredName<F> : never;
 
 /** The stored names of the fields a stored document may lack and that read as null ("or absent"). */
 type AbsentKey<M extends Model> = StoredKeyOf<Extract<M[number], { nullable: "or absent" }>>;
@@ -129,6 +136,7 @@ const VALUE_READERS: Record<ModelField["kind"], ValueReader> = {
   date: asStored,
   flag: asStored,
   permissionMap: asStored,
+  stringList: asStored,
 };
 
 /** The API value of a stored document: ObjectIds as hex strings, the rest as stored. */
@@ -202,6 +210,7 @@ const VALUE_WRITERS: Record<ModelField["kind"], ValueWriter> = {
   boolean: writeJson,
   object: writeJson,
   permissionMap: writeJson,
+  stringList: writeJson,
 };
 
 /**

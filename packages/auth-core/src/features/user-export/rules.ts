@@ -15,6 +15,7 @@ import {
   exportedAccountModel,
   exportedApiKeyModel,
   exportedAuditEventModel,
+  exportedPasskeyModel,
   exportedSessionModel,
   exportedUserModel,
 } from "../../contracts/user-export.ts";
@@ -100,17 +101,10 @@ export function toExportedApiKey(doc: ApiKeyDoc): ExportedApiKey {
   return toModelValue(exportedApiKeyModel, doc);
 }
 
-/** Without the public key, the credential id and the counter: what the server checks, not what the user made. */
+/** The view's fields of the passkey's API value (the transports as a list): no key listed twice. */
 export function toExportedPasskey(passkey: Passkey): ExportedPasskey {
-  return {
-    id: passkey.id,
-    name: passkey.name,
-    aaguid: passkey.aaguid,
-    authenticatorName: passkey.authenticatorName,
-    deviceType: passkey.deviceType,
-    backedUp: passkey.backedUp,
-    transports: passkey.transports === "" ? [] : passkey.transports.split(","),
-    createdAt: passkey.createdAt,
-    lastUsedAt: passkey.lastUsedAt,
-  };
+  const transports = passkey.transports === "" ? [] : passkey.transports.split(",");
+  return Object.fromEntries(
+    exportedPasskeyModel.map(({ key }) => [key, key === "transports" ? transports : passkey[key]]),
+  ) as ExportedPasskey;
 }

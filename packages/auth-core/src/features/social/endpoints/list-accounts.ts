@@ -1,5 +1,6 @@
 import { listUserAccountsContract } from "../../../contracts/social.ts";
-import type { AccountSummary } from "../../../contracts/social-models.ts";
+import { type AccountSummary, accountSummaryModel } from "../../../contracts/social-models.ts";
+import { toModelValue } from "../../../db/model.ts";
 import { defineEndpoint } from "../../../http/define-endpoint.ts";
 import { splitScopes } from "../rules.ts";
 import { listUserAccounts } from "../service.ts";
@@ -10,13 +11,8 @@ export const listAccounts = defineEndpoint(listUserAccountsContract, {
     const session = ctx.session;
     if (!session) return [];
     const accounts = await listUserAccounts(ctx.auth, session.user._id);
-    return accounts.map((account) => ({
-      id: account._id.toHexString(),
-      provider: account.providerId,
-      createdAt: account.createdAt,
-      updatedAt: account.updatedAt,
-      accountId: account.accountId,
-      scopes: splitScopes(account.scope),
-    }));
+    return accounts.map((account) =>
+      toModelValue(accountSummaryModel, account, { scopes: splitScopes(account.scope) }),
+    );
   },
 });
