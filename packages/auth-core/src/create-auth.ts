@@ -72,6 +72,10 @@ function cookieNames(prefix: string, secure: boolean): CookieNames {
 
 export function createAuth(input: AuthOptions): Auth {
   const options = resolveOptions(input);
+  if (options.outbound.allowPrivateAddresses)
+    options.logger.warn(
+      "outbound.allowPrivateAddresses is on: SSO discovery, webhooks and domain proofs may fetch private, loopback and link-local addresses over plain http. Development and tests only (docs/security.md, Outbound requests).",
+    );
   const database = connectDatabase(options.database);
   const collections = openCollections(database.db);
   const secureCookies = options.advanced.useSecureCookies ?? options.baseURL?.startsWith("https://") ?? false;

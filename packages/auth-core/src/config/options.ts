@@ -10,6 +10,7 @@ import {
   twoFactorOptionsSchema,
 } from "./feature-options.ts";
 import { hooksSchema, mailHooksSchema } from "./hooks.ts";
+import { outboundOptionsSchema } from "./outbound-options.ts";
 import { passkeyOptionsSchema } from "./passkey-options.ts";
 import { emailOTPOptionsSchema, magicLinkOptionsSchema } from "./passwordless-options.ts";
 import {
@@ -311,6 +312,8 @@ export const optionsSchema = z
     emailOTP: emailOTPOptionsSchema,
     passkey: passkeyOptionsSchema,
     organization: organizationOptionsSchema,
+    /** Server-side fetches of customer-supplied URLs (config/outbound-options.ts). */
+    outbound: outboundOptionsSchema,
     mailer: z
       .custom<Mailer>((value) => typeof (value as Mailer)?.send === "function", "expected a Mailer")
       .optional(),
