@@ -41,6 +41,12 @@ export const AUDIT_ACTIONS = [
   "organization.set-member-role",
   "organization.delete",
   "organization.invite",
+  // SSO connections (features/sso): registered, changed, deleted by an owner or admin; a sign-in
+  // through one (the user, whether new, and whether the sign-in made them a member).
+  "organization.sso-register",
+  "organization.sso-update",
+  "organization.sso-delete",
+  "organization.sso-sign-in",
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

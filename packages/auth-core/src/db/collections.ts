@@ -16,6 +16,7 @@ import type {
   PendingDeletionDoc,
   RateLimitDoc,
   SessionDoc,
+  SsoProviderDoc,
   TeamDoc,
   TeamMemberDoc,
   TwoFactorDoc,
@@ -47,6 +48,7 @@ const COLLECTION_NAMES = {
   pendingDeletions: "pendingDeletions",
   listingVersions: "listingVersions",
   passkeys: "passkeys",
+  ssoProviders: "ssoProviders",
   events: "events",
 } as const;
 
@@ -73,6 +75,7 @@ export interface Collections {
   pendingDeletions: Collection<PendingDeletionDoc>;
   listingVersions: Collection<ListingVersionDoc>;
   passkeys: Collection<PasskeyDoc>;
+  ssoProviders: Collection<SsoProviderDoc>;
   events: Collection<EventDoc>;
   /** Not a collection: the instance's news of stored events (db/event-hub.ts). */
   eventHub: EventHub;
@@ -102,6 +105,7 @@ export function openCollections(db: Db): Collections {
     pendingDeletions: db.collection<PendingDeletionDoc>(COLLECTION_NAMES.pendingDeletions),
     listingVersions: db.collection<ListingVersionDoc>(COLLECTION_NAMES.listingVersions),
     passkeys: db.collection<PasskeyDoc>(COLLECTION_NAMES.passkeys),
+    ssoProviders: db.collection<SsoProviderDoc>(COLLECTION_NAMES.ssoProviders),
     events: db.collection<EventDoc>(COLLECTION_NAMES.events),
     eventHub: createEventHub(),
   };

@@ -12,6 +12,7 @@ import type {
 } from "../contracts/organization-models.ts";
 import type { PasskeyPolicy } from "../contracts/organization-passkey-policy.ts";
 import type { passkeyModel } from "../contracts/passkey-models.ts";
+import type { SsoMapping, SsoSamlConfig } from "../contracts/sso-models.ts";
 import type { ModelDoc } from "./model.ts";
 
 /**
@@ -177,6 +178,55 @@ export interface EventDoc {
  */
 export interface EventOutbox {
   _events?: EventDoc[];
+}
+
+/**
+ * An organization's SSO connection (features/sso, docs/security.md "Single sign-on"), keyed by its
+ * unique `providerId` (db/migrations/0014-sso-providers.ts). `domain`: the declared domains, lower
+ * case, comma-separated; a sign-in is routed by them only once features/sso-domains has the domain
+ * verified for the same organization. Secrets (the OIDC client secret, SAML private keys) are
+ * AES-256-GCM envelopes (crypto/encryption.ts) and never answered.
+ */
+export interface SsoProviderDoc {
+  _id: ObjectId;
+  providerId: string;
+  organizationId: ObjectId;
+  /** Who registered it. */
+  userId: ObjectId;
+  type: "oidc" | "saml";
+  issuer: string;
+  /** As given (Better Auth's field). */
+  domain: string;
+  /** The declared domains normalized (features/sso-domains normalizeDomain); indexed. */
+  domains: string[];
+  oidcConfig: SsoOidcConfigDoc | null;
+  /** The register payload's samlConfig, its private keys and passphrases sealed (features/sso/saml). */
+  samlConfig: SsoSamlConfig | null;
+  /** Which claims or attributes carry the user's fields (defaults in features/sso/rules.ts). */
+  mapping: SsoMapping;
+  /** The role of the membership a first sign-in creates. */
+  defaultRole: string;
+  /** Off: sign-in through the connection is refused (set up and tested first). */
+  enabled: boolean;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+/** OIDC settings, endpoints as discovered at registration (or given with skipDiscovery). */
+export interface SsoOidcConfigDoc {
+  clientId: string;
+  /** An envelope (crypto/encryption.ts). */
+  clientSecret: string;
+  discoveryEndpoint: string;
+  authorizationEndpoint: string;
+  tokenEndpoint: string;
+  userInfoEndpoint: string | null;
+  jwksEndpoint: string;
+  tokenEndpointAuthentication: "client_secret_basic" | "client_secret_post";
+  scopes: string[];
+  pkce: boolean;
+  /** Each sign-in rewrites the user's name and image from the provider. */
+  overrideUserInfo: boolean;
 }
 
 /**

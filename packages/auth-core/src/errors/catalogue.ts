@@ -278,6 +278,65 @@ export const ERROR_CATALOGUE = {
       "You cannot remove your only way to sign in. Add a password, a social account or another passkey first.",
   },
 
+  // SSO connections (features/sso, docs/security.md "Single sign-on").
+  SSO_PROVIDER_NOT_FOUND: { status: 404, message: "SSO provider not found" },
+  SSO_MANAGE_NOT_ALLOWED: {
+    status: 403,
+    message: "You must be an organization owner or admin to manage its SSO providers",
+  },
+  SSO_PROVIDER_ID_TAKEN: { status: 422, message: "SSO provider with this providerId already exists" },
+  SSO_PROVIDER_ID_RESERVED: {
+    status: 422,
+    message: "This providerId is reserved and cannot be used for an SSO provider",
+  },
+  SSO_CONFIG_REQUIRED: { status: 400, message: "Give either oidcConfig or samlConfig, not both" },
+  SSO_ENDPOINTS_REQUIRED: {
+    status: 400,
+    message: "With skipDiscovery, give authorizationEndpoint, tokenEndpoint and jwksEndpoint",
+  },
+  SSO_DEFAULT_ROLE_NOT_ALLOWED: {
+    status: 400,
+    message: "defaultRole must be a role of the organization other than the owner's",
+  },
+  SSO_URL_NOT_ALLOWED: {
+    status: 400,
+    message: "The identity provider's URL is refused: it must be an https URL of a public address",
+  },
+  SSO_DISCOVERY_FAILED: {
+    status: 400,
+    message:
+      "The identity provider's discovery document could not be fetched: check the issuer and discoveryEndpoint",
+  },
+  SSO_DISCOVERY_INVALID: {
+    status: 400,
+    message:
+      "The discovery document names another issuer, or lacks the authorization, token or JWKS endpoint",
+  },
+  SSO_JWKS_HOST_MISMATCH: { status: 400, message: "The JWKS URL is on another host than the issuer" },
+  SSO_JWKS_UNUSABLE: {
+    status: 400,
+    message: "The identity provider's signing keys (JWKS) could not be fetched or hold no usable key",
+  },
+  SSO_NO_UPDATE_FIELDS: { status: 400, message: "No fields provided for update" },
+  SSO_SIGN_IN_TARGET_REQUIRED: {
+    status: 400,
+    message: "email, organizationSlug, domain or providerId is required",
+  },
+  SSO_PROVIDER_DISABLED: { status: 403, message: "This SSO connection is turned off" },
+  SSO_STATE_INVALID: {
+    status: 400,
+    message: "This sign-in has expired or was already used: start the sign-in again",
+  },
+  SSO_IDP_ERROR: { status: 400, message: "The identity provider refused the sign-in" },
+  SSO_TOKEN_INVALID: { status: 401, message: "The identity provider's answer could not be verified" },
+  SSO_IDP_UNAVAILABLE: { status: 502, message: "The identity provider could not be reached" },
+  SSO_EMAIL_MISSING: { status: 400, message: "The identity provider did not give an email address" },
+  SSO_ACCOUNT_NOT_LINKABLE: {
+    status: 403,
+    message:
+      "An account with this email already exists: single sign-on can sign into it only once the organization has verified the email's domain",
+  },
+
   // Request hygiene: not in the error catalogue, needed by the HTTP layer (docs/decisions/: UPPER_SNAKE code + message)
   NOT_FOUND: { status: 404, message: "Not found" },
   METHOD_NOT_ALLOWED: { status: 405, message: "Method not allowed" },

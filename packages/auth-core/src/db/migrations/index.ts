@@ -12,6 +12,7 @@ import { keyedLookups } from "./0009-keyed-lookups.ts";
 import { timelineEntries } from "./0010-user-timeline.ts";
 import { userExportIndexes } from "./0011-user-export-indexes.ts";
 import { passkeyIndexes } from "./0012-passkey-indexes.ts";
+import { ssoProviderIndexes } from "./0014-sso-providers.ts";
 import { eventIndexes } from "./0016-event-indexes.ts";
 import type { Migration, MigrationSteps } from "./types.ts";
 
@@ -31,6 +32,7 @@ export const CORE_MIGRATIONS: readonly Migration[] = [
   timelineEntries,
   userExportIndexes,
   passkeyIndexes,
+  ssoProviderIndexes,
   eventIndexes,
 ];
 

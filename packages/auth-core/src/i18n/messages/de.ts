@@ -165,6 +165,36 @@ export const deMessages: Record<ErrorCode, string> = {
     "Ungültige aaguids: Jeder Eintrag muss eine Authenticator-AAGUID sein (eine UUID wie fa2b99dc-9e39-4257-8f92-4a30d23c4118), höchstens 100",
   CANNOT_REMOVE_LAST_SIGN_IN_METHOD:
     "Sie können Ihre einzige Anmeldemöglichkeit nicht entfernen. Fügen Sie zuerst ein Passwort, ein soziales Konto oder einen weiteren Passkey hinzu.",
+  SSO_PROVIDER_NOT_FOUND: "SSO-Anbieter nicht gefunden",
+  SSO_MANAGE_NOT_ALLOWED:
+    "Nur Inhaber und Administratoren der Organisation dürfen ihre SSO-Anbieter verwalten",
+  SSO_PROVIDER_ID_TAKEN: "Ein SSO-Anbieter mit dieser providerId existiert bereits",
+  SSO_PROVIDER_ID_RESERVED:
+    "Diese providerId ist reserviert und kann nicht für einen SSO-Anbieter verwendet werden",
+  SSO_CONFIG_REQUIRED: "Geben Sie entweder oidcConfig oder samlConfig an, nicht beide",
+  SSO_ENDPOINTS_REQUIRED:
+    "Geben Sie mit skipDiscovery authorizationEndpoint, tokenEndpoint und jwksEndpoint an",
+  SSO_DEFAULT_ROLE_NOT_ALLOWED: "defaultRole muss eine Rolle der Organisation außer der des Inhabers sein",
+  SSO_URL_NOT_ALLOWED:
+    "Die URL des Identitätsanbieters wird abgelehnt: Sie muss eine https-URL einer öffentlichen Adresse sein",
+  SSO_DISCOVERY_FAILED:
+    "Das Discovery-Dokument des Identitätsanbieters konnte nicht abgerufen werden: Prüfen Sie issuer und discoveryEndpoint",
+  SSO_DISCOVERY_INVALID:
+    "Das Discovery-Dokument nennt einen anderen Aussteller oder es fehlt der Autorisierungs-, Token- oder JWKS-Endpunkt",
+  SSO_JWKS_HOST_MISMATCH: "Die JWKS-URL liegt auf einem anderen Host als der Aussteller",
+  SSO_JWKS_UNUSABLE:
+    "Die Signaturschlüssel (JWKS) des Identitätsanbieters konnten nicht abgerufen werden oder enthalten keinen verwendbaren Schlüssel",
+  SSO_NO_UPDATE_FIELDS: "Keine Felder zum Aktualisieren angegeben",
+  SSO_SIGN_IN_TARGET_REQUIRED: "email, organizationSlug, domain oder providerId ist erforderlich",
+  SSO_PROVIDER_DISABLED: "Diese SSO-Verbindung ist ausgeschaltet",
+  SSO_STATE_INVALID:
+    "Diese Anmeldung ist abgelaufen oder wurde bereits verwendet: Starten Sie die Anmeldung erneut",
+  SSO_IDP_ERROR: "Der Identitätsanbieter hat die Anmeldung abgelehnt",
+  SSO_TOKEN_INVALID: "Die Antwort des Identitätsanbieters konnte nicht überprüft werden",
+  SSO_IDP_UNAVAILABLE: "Der Identitätsanbieter ist nicht erreichbar",
+  SSO_EMAIL_MISSING: "Der Identitätsanbieter hat keine E-Mail-Adresse übermittelt",
+  SSO_ACCOUNT_NOT_LINKABLE:
+    "Ein Konto mit dieser E-Mail-Adresse existiert bereits: Single Sign-On kann sich erst anmelden, wenn die Organisation die Domain der Adresse bestätigt hat",
   NOT_FOUND: "Nicht gefunden",
   METHOD_NOT_ALLOWED: "Methode nicht erlaubt",
   BODY_TOO_LARGE: "Der Inhalt der Anfrage ist zu groß",

@@ -160,6 +160,33 @@ export const esMessages: Record<ErrorCode, string> = {
     "aaguids no válidos: cada uno debe ser un AAGUID de autenticador (un UUID como fa2b99dc-9e39-4257-8f92-4a30d23c4118), como máximo 100",
   CANNOT_REMOVE_LAST_SIGN_IN_METHOD:
     "No puede quitar su única forma de iniciar sesión. Añada primero una contraseña, una cuenta social u otra llave de acceso.",
+  SSO_PROVIDER_NOT_FOUND: "Proveedor de SSO no encontrado",
+  SSO_MANAGE_NOT_ALLOWED:
+    "Debe ser propietario o administrador de la organización para gestionar sus proveedores de SSO",
+  SSO_PROVIDER_ID_TAKEN: "Ya existe un proveedor de SSO con este providerId",
+  SSO_PROVIDER_ID_RESERVED: "Este providerId está reservado y no se puede usar para un proveedor de SSO",
+  SSO_CONFIG_REQUIRED: "Indique oidcConfig o samlConfig, no ambos",
+  SSO_ENDPOINTS_REQUIRED: "Con skipDiscovery, indique authorizationEndpoint, tokenEndpoint y jwksEndpoint",
+  SSO_DEFAULT_ROLE_NOT_ALLOWED: "defaultRole debe ser un rol de la organización distinto del de propietario",
+  SSO_URL_NOT_ALLOWED:
+    "Se rechaza la URL del proveedor de identidad: debe ser una URL https de una dirección pública",
+  SSO_DISCOVERY_FAILED:
+    "No se pudo obtener el documento de descubrimiento del proveedor de identidad: compruebe issuer y discoveryEndpoint",
+  SSO_DISCOVERY_INVALID:
+    "El documento de descubrimiento nombra otro emisor, o le falta el endpoint de autorización, de token o JWKS",
+  SSO_JWKS_HOST_MISMATCH: "La URL de JWKS está en otro host que el emisor",
+  SSO_JWKS_UNUSABLE:
+    "No se pudieron obtener las claves de firma (JWKS) del proveedor de identidad o no contienen ninguna clave utilizable",
+  SSO_NO_UPDATE_FIELDS: "No se indicaron campos para actualizar",
+  SSO_SIGN_IN_TARGET_REQUIRED: "Se requiere email, organizationSlug, domain o providerId",
+  SSO_PROVIDER_DISABLED: "Esta conexión de SSO está desactivada",
+  SSO_STATE_INVALID: "Este inicio de sesión ha caducado o ya se usó: vuelva a iniciar sesión",
+  SSO_IDP_ERROR: "El proveedor de identidad rechazó el inicio de sesión",
+  SSO_TOKEN_INVALID: "No se pudo verificar la respuesta del proveedor de identidad",
+  SSO_IDP_UNAVAILABLE: "No se pudo contactar con el proveedor de identidad",
+  SSO_EMAIL_MISSING: "El proveedor de identidad no proporcionó una dirección de correo",
+  SSO_ACCOUNT_NOT_LINKABLE:
+    "Ya existe una cuenta con este correo: el inicio de sesión único podrá acceder a ella solo cuando la organización haya verificado el dominio del correo",
   NOT_FOUND: "No encontrado",
   METHOD_NOT_ALLOWED: "Método no permitido",
   BODY_TOO_LARGE: "El cuerpo de la petición es demasiado grande",

@@ -167,6 +167,34 @@ export const frMessages: Record<ErrorCode, string> = {
     "aaguids invalides : chacun doit être l’AAGUID d’un authentificateur (un UUID comme fa2b99dc-9e39-4257-8f92-4a30d23c4118), 100 au plus",
   CANNOT_REMOVE_LAST_SIGN_IN_METHOD:
     "Vous ne pouvez pas supprimer votre seul moyen de connexion. Ajoutez d’abord un mot de passe, un compte social ou une autre clé d’accès.",
+  SSO_PROVIDER_NOT_FOUND: "Fournisseur SSO introuvable",
+  SSO_MANAGE_NOT_ALLOWED:
+    "Vous devez être propriétaire ou administrateur de l’organisation pour gérer ses fournisseurs SSO",
+  SSO_PROVIDER_ID_TAKEN: "Un fournisseur SSO avec ce providerId existe déjà",
+  SSO_PROVIDER_ID_RESERVED: "Ce providerId est réservé et ne peut pas servir à un fournisseur SSO",
+  SSO_CONFIG_REQUIRED: "Indiquez oidcConfig ou samlConfig, pas les deux",
+  SSO_ENDPOINTS_REQUIRED: "Avec skipDiscovery, indiquez authorizationEndpoint, tokenEndpoint et jwksEndpoint",
+  SSO_DEFAULT_ROLE_NOT_ALLOWED:
+    "defaultRole doit être un rôle de l’organisation autre que celui de propriétaire",
+  SSO_URL_NOT_ALLOWED:
+    "L’URL du fournisseur d’identité est refusée : elle doit être une URL https d’une adresse publique",
+  SSO_DISCOVERY_FAILED:
+    "Le document de découverte du fournisseur d’identité n’a pas pu être récupéré : vérifiez issuer et discoveryEndpoint",
+  SSO_DISCOVERY_INVALID:
+    "Le document de découverte nomme un autre émetteur, ou il lui manque le point d’autorisation, de jeton ou JWKS",
+  SSO_JWKS_HOST_MISMATCH: "L’URL JWKS est sur un autre hôte que l’émetteur",
+  SSO_JWKS_UNUSABLE:
+    "Les clés de signature (JWKS) du fournisseur d’identité n’ont pas pu être récupérées ou ne contiennent aucune clé utilisable",
+  SSO_NO_UPDATE_FIELDS: "Aucun champ à mettre à jour",
+  SSO_SIGN_IN_TARGET_REQUIRED: "email, organizationSlug, domain ou providerId est requis",
+  SSO_PROVIDER_DISABLED: "Cette connexion SSO est désactivée",
+  SSO_STATE_INVALID: "Cette connexion a expiré ou a déjà été utilisée : recommencez la connexion",
+  SSO_IDP_ERROR: "Le fournisseur d’identité a refusé la connexion",
+  SSO_TOKEN_INVALID: "La réponse du fournisseur d’identité n’a pas pu être vérifiée",
+  SSO_IDP_UNAVAILABLE: "Le fournisseur d’identité est injoignable",
+  SSO_EMAIL_MISSING: "Le fournisseur d’identité n’a pas fourni d’adresse e-mail",
+  SSO_ACCOUNT_NOT_LINKABLE:
+    "Un compte avec cette adresse e-mail existe déjà : l’authentification unique ne pourra s’y connecter qu’une fois le domaine de l’adresse vérifié par l’organisation",
   NOT_FOUND: "Introuvable",
   METHOD_NOT_ALLOWED: "Méthode non autorisée",
   BODY_TOO_LARGE: "Corps de la requête trop volumineux",

@@ -158,6 +158,33 @@ export const plMessages: Record<ErrorCode, string> = {
     "Nieprawidłowe aaguids: każdy musi być identyfikatorem AAGUID uwierzytelniacza (UUID, np. fa2b99dc-9e39-4257-8f92-4a30d23c4118), najwyżej 100",
   CANNOT_REMOVE_LAST_SIGN_IN_METHOD:
     "Nie możesz usunąć jedynego sposobu logowania. Najpierw dodaj hasło, konto społecznościowe lub inny klucz dostępu.",
+  SSO_PROVIDER_NOT_FOUND: "Nie znaleziono dostawcy SSO",
+  SSO_MANAGE_NOT_ALLOWED:
+    "Musisz być właścicielem lub administratorem organizacji, aby zarządzać jej dostawcami SSO",
+  SSO_PROVIDER_ID_TAKEN: "Dostawca SSO o tym providerId już istnieje",
+  SSO_PROVIDER_ID_RESERVED: "Ten providerId jest zarezerwowany i nie może być użyty dla dostawcy SSO",
+  SSO_CONFIG_REQUIRED: "Podaj oidcConfig albo samlConfig, nie oba",
+  SSO_ENDPOINTS_REQUIRED: "Przy skipDiscovery podaj authorizationEndpoint, tokenEndpoint i jwksEndpoint",
+  SSO_DEFAULT_ROLE_NOT_ALLOWED: "defaultRole musi być rolą organizacji inną niż rola właściciela",
+  SSO_URL_NOT_ALLOWED:
+    "Adres URL dostawcy tożsamości został odrzucony: musi to być adres https publicznego adresu",
+  SSO_DISCOVERY_FAILED:
+    "Nie udało się pobrać dokumentu discovery dostawcy tożsamości: sprawdź issuer i discoveryEndpoint",
+  SSO_DISCOVERY_INVALID:
+    "Dokument discovery wskazuje innego wystawcę albo brakuje w nim punktu autoryzacji, tokenu lub JWKS",
+  SSO_JWKS_HOST_MISMATCH: "Adres JWKS jest na innym hoście niż wystawca",
+  SSO_JWKS_UNUSABLE:
+    "Nie udało się pobrać kluczy podpisu (JWKS) dostawcy tożsamości lub nie zawierają użytecznego klucza",
+  SSO_NO_UPDATE_FIELDS: "Nie podano pól do aktualizacji",
+  SSO_SIGN_IN_TARGET_REQUIRED: "Wymagane jest email, organizationSlug, domain lub providerId",
+  SSO_PROVIDER_DISABLED: "To połączenie SSO jest wyłączone",
+  SSO_STATE_INVALID: "To logowanie wygasło lub zostało już użyte: zacznij logowanie od nowa",
+  SSO_IDP_ERROR: "Dostawca tożsamości odrzucił logowanie",
+  SSO_TOKEN_INVALID: "Nie udało się zweryfikować odpowiedzi dostawcy tożsamości",
+  SSO_IDP_UNAVAILABLE: "Nie udało się połączyć z dostawcą tożsamości",
+  SSO_EMAIL_MISSING: "Dostawca tożsamości nie podał adresu e-mail",
+  SSO_ACCOUNT_NOT_LINKABLE:
+    "Konto z tym adresem e-mail już istnieje: logowanie jednokrotne będzie do niego możliwe dopiero, gdy organizacja zweryfikuje domenę adresu",
   NOT_FOUND: "Nie znaleziono",
   METHOD_NOT_ALLOWED: "Niedozwolona metoda",
   BODY_TOO_LARGE: "Treść żądania jest za duża",

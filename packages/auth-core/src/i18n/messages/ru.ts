@@ -160,6 +160,31 @@ export const ruMessages: Record<ErrorCode, string> = {
     "Недопустимые aaguids: каждый должен быть AAGUID аутентификатора (UUID, например fa2b99dc-9e39-4257-8f92-4a30d23c4118), не более 100",
   CANNOT_REMOVE_LAST_SIGN_IN_METHOD:
     "Нельзя удалить единственный способ входа. Сначала добавьте пароль, социальный аккаунт или другой ключ доступа.",
+  SSO_PROVIDER_NOT_FOUND: "Провайдер SSO не найден",
+  SSO_MANAGE_NOT_ALLOWED: "Управлять провайдерами SSO организации могут только её владельцы и администраторы",
+  SSO_PROVIDER_ID_TAKEN: "Провайдер SSO с таким providerId уже существует",
+  SSO_PROVIDER_ID_RESERVED: "Этот providerId зарезервирован и не может использоваться для провайдера SSO",
+  SSO_CONFIG_REQUIRED: "Укажите oidcConfig или samlConfig, но не оба",
+  SSO_ENDPOINTS_REQUIRED: "При skipDiscovery укажите authorizationEndpoint, tokenEndpoint и jwksEndpoint",
+  SSO_DEFAULT_ROLE_NOT_ALLOWED: "defaultRole должна быть ролью организации, отличной от роли владельца",
+  SSO_URL_NOT_ALLOWED: "URL провайдера удостоверений отклонён: это должен быть https-URL публичного адреса",
+  SSO_DISCOVERY_FAILED:
+    "Не удалось получить документ discovery провайдера удостоверений: проверьте issuer и discoveryEndpoint",
+  SSO_DISCOVERY_INVALID:
+    "Документ discovery называет другого издателя или в нём нет конечной точки авторизации, токена или JWKS",
+  SSO_JWKS_HOST_MISMATCH: "URL JWKS находится на другом хосте, чем издатель",
+  SSO_JWKS_UNUSABLE:
+    "Не удалось получить ключи подписи (JWKS) провайдера удостоверений, или в них нет пригодного ключа",
+  SSO_NO_UPDATE_FIELDS: "Не указаны поля для обновления",
+  SSO_SIGN_IN_TARGET_REQUIRED: "Требуется email, organizationSlug, domain или providerId",
+  SSO_PROVIDER_DISABLED: "Это подключение SSO отключено",
+  SSO_STATE_INVALID: "Этот вход истёк или уже использован: начните вход заново",
+  SSO_IDP_ERROR: "Провайдер удостоверений отклонил вход",
+  SSO_TOKEN_INVALID: "Не удалось проверить ответ провайдера удостоверений",
+  SSO_IDP_UNAVAILABLE: "Провайдер удостоверений недоступен",
+  SSO_EMAIL_MISSING: "Провайдер удостоверений не передал адрес электронной почты",
+  SSO_ACCOUNT_NOT_LINKABLE:
+    "Аккаунт с этим адресом уже существует: единый вход сможет в него войти только после того, как организация подтвердит домен адреса",
   NOT_FOUND: "Не найдено",
   METHOD_NOT_ALLOWED: "Метод не поддерживается",
   BODY_TOO_LARGE: "Слишком большое тело запроса",

@@ -159,6 +159,33 @@ export const trMessages: Record<ErrorCode, string> = {
     "Geçersiz aaguids: her biri bir kimlik doğrulayıcı AAGUID'i olmalıdır (fa2b99dc-9e39-4257-8f92-4a30d23c4118 gibi bir UUID), en fazla 100",
   CANNOT_REMOVE_LAST_SIGN_IN_METHOD:
     "Tek oturum açma yönteminizi kaldıramazsınız. Önce bir parola, bir sosyal hesap veya başka bir geçiş anahtarı ekleyin.",
+  SSO_PROVIDER_NOT_FOUND: "SSO sağlayıcısı bulunamadı",
+  SSO_MANAGE_NOT_ALLOWED: "Kuruluşun SSO sağlayıcılarını yönetmek için sahibi veya yöneticisi olmalısınız",
+  SSO_PROVIDER_ID_TAKEN: "Bu providerId ile bir SSO sağlayıcısı zaten var",
+  SSO_PROVIDER_ID_RESERVED: "Bu providerId ayrılmıştır ve bir SSO sağlayıcısı için kullanılamaz",
+  SSO_CONFIG_REQUIRED: "oidcConfig ya da samlConfig verin, ikisini birden değil",
+  SSO_ENDPOINTS_REQUIRED: "skipDiscovery ile authorizationEndpoint, tokenEndpoint ve jwksEndpoint verin",
+  SSO_DEFAULT_ROLE_NOT_ALLOWED: "defaultRole, kuruluşun sahip dışındaki bir rolü olmalıdır",
+  SSO_URL_NOT_ALLOWED:
+    "Kimlik sağlayıcısının URL’si reddedildi: herkese açık bir adresin https URL’si olmalıdır",
+  SSO_DISCOVERY_FAILED:
+    "Kimlik sağlayıcısının keşif belgesi alınamadı: issuer ve discoveryEndpoint değerlerini kontrol edin",
+  SSO_DISCOVERY_INVALID:
+    "Keşif belgesi başka bir yayıncı belirtiyor ya da yetkilendirme, belirteç veya JWKS uç noktası eksik",
+  SSO_JWKS_HOST_MISMATCH: "JWKS URL’si yayıncıdan farklı bir ana makinede",
+  SSO_JWKS_UNUSABLE:
+    "Kimlik sağlayıcısının imza anahtarları (JWKS) alınamadı ya da kullanılabilir bir anahtar içermiyor",
+  SSO_NO_UPDATE_FIELDS: "Güncellenecek alan belirtilmedi",
+  SSO_SIGN_IN_TARGET_REQUIRED: "email, organizationSlug, domain veya providerId gereklidir",
+  SSO_PROVIDER_DISABLED: "Bu SSO bağlantısı kapalı",
+  SSO_STATE_INVALID:
+    "Bu oturum açma işleminin süresi doldu ya da zaten kullanıldı: oturum açmayı yeniden başlatın",
+  SSO_IDP_ERROR: "Kimlik sağlayıcısı oturum açmayı reddetti",
+  SSO_TOKEN_INVALID: "Kimlik sağlayıcısının yanıtı doğrulanamadı",
+  SSO_IDP_UNAVAILABLE: "Kimlik sağlayıcısına ulaşılamadı",
+  SSO_EMAIL_MISSING: "Kimlik sağlayıcısı bir e-posta adresi vermedi",
+  SSO_ACCOUNT_NOT_LINKABLE:
+    "Bu e-posta ile bir hesap zaten var: çoklu oturum açma, kuruluş e-postanın alan adını doğruladıktan sonra bu hesaba girebilir",
   NOT_FOUND: "Bulunamadı",
   METHOD_NOT_ALLOWED: "Yönteme izin verilmiyor",
   BODY_TOO_LARGE: "İstek gövdesi çok büyük",

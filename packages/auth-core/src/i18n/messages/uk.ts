@@ -158,6 +158,31 @@ export const ukMessages: Record<ErrorCode, string> = {
     "Неприпустимі aaguids: кожен має бути AAGUID автентифікатора (UUID, наприклад fa2b99dc-9e39-4257-8f92-4a30d23c4118), не більше 100",
   CANNOT_REMOVE_LAST_SIGN_IN_METHOD:
     "Не можна видалити єдиний спосіб входу. Спочатку додайте пароль, соціальний обліковий запис або інший ключ доступу.",
+  SSO_PROVIDER_NOT_FOUND: "Провайдера SSO не знайдено",
+  SSO_MANAGE_NOT_ALLOWED: "Керувати провайдерами SSO організації можуть лише її власники та адміністратори",
+  SSO_PROVIDER_ID_TAKEN: "Провайдер SSO з таким providerId уже існує",
+  SSO_PROVIDER_ID_RESERVED: "Цей providerId зарезервовано, його не можна використати для провайдера SSO",
+  SSO_CONFIG_REQUIRED: "Вкажіть oidcConfig або samlConfig, але не обидва",
+  SSO_ENDPOINTS_REQUIRED: "З skipDiscovery вкажіть authorizationEndpoint, tokenEndpoint і jwksEndpoint",
+  SSO_DEFAULT_ROLE_NOT_ALLOWED: "defaultRole має бути роллю організації, відмінною від ролі власника",
+  SSO_URL_NOT_ALLOWED: "URL провайдера ідентичності відхилено: це має бути https-URL публічної адреси",
+  SSO_DISCOVERY_FAILED:
+    "Не вдалося отримати документ discovery провайдера ідентичності: перевірте issuer і discoveryEndpoint",
+  SSO_DISCOVERY_INVALID:
+    "Документ discovery називає іншого видавця або в ньому бракує кінцевої точки авторизації, токена чи JWKS",
+  SSO_JWKS_HOST_MISMATCH: "URL JWKS розміщено на іншому хості, ніж видавця",
+  SSO_JWKS_UNUSABLE:
+    "Не вдалося отримати ключі підпису (JWKS) провайдера ідентичності, або в них немає придатного ключа",
+  SSO_NO_UPDATE_FIELDS: "Не вказано полів для оновлення",
+  SSO_SIGN_IN_TARGET_REQUIRED: "Потрібно вказати email, organizationSlug, domain або providerId",
+  SSO_PROVIDER_DISABLED: "Це підключення SSO вимкнено",
+  SSO_STATE_INVALID: "Цей вхід прострочено або вже використано: почніть вхід знову",
+  SSO_IDP_ERROR: "Провайдер ідентичності відхилив вхід",
+  SSO_TOKEN_INVALID: "Не вдалося перевірити відповідь провайдера ідентичності",
+  SSO_IDP_UNAVAILABLE: "Провайдер ідентичності недоступний",
+  SSO_EMAIL_MISSING: "Провайдер ідентичності не передав адресу електронної пошти",
+  SSO_ACCOUNT_NOT_LINKABLE:
+    "Обліковий запис із цією адресою вже існує: єдиний вхід зможе увійти до нього лише після того, як організація підтвердить домен адреси",
   NOT_FOUND: "Не знайдено",
   METHOD_NOT_ALLOWED: "Метод не підтримується",
   BODY_TOO_LARGE: "Тіло запиту завелике",

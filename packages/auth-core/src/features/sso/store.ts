@@ -1,0 +1,68 @@
+import type { ObjectId } from "mongodb";
+import type { Collections } from "../../db/collections.ts";
+import { isDuplicateKeyError } from "../../db/connect.ts";
+import type { SsoProviderDoc } from "../../db/documents.ts";
+
+/**
+ * The only file of features/sso (SAML's replay cache aside) that talks to MongoDB, and the owner of
+ * `ssoProviders` (unique `providerId`, db/migrations/0014-sso-providers.ts). Secrets arrive here
+ * sealed already (service.ts); nothing here decrypts.
+ */
+
+/** Inserts a connection; false when its providerId is taken (the unique index decides, races included). */
+export async function insertSsoProvider(collections: Collections, doc: SsoProviderDoc): Promise<boolean> {
+  try {
+    await collections.ssoProviders.insertOne(doc);
+    return true;
+  } catch (error) {
+    if (isDuplicateKeyError(error)) return false;
+    throw error;
+  }
+}
+
+export function findSsoProvider(
+  collections: Collections,
+  providerId: string,
+): Promise<SsoProviderDoc | null> {
+  return collections.ssoProviders.findOne({ providerId: { $eq: providerId } });
+}
+
+/** An organization's connections, oldest first. */
+export function findOrganizationSsoProviders(
+  collections: Collections,
+  organizationIds: readonly ObjectId[],
+): Promise<SsoProviderDoc[]> {
+  return collections.ssoProviders
+    .find({ organizationId: { $in: [...organizationIds] } })
+    .sort({ organizationId: 1, createdAt: 1 })
+    .toArray();
+}
+
+/**
+ * Writes the given fields of the connection as it was read (compare-and-set on `updatedAt`, so two
+ * concurrent updates cannot both win); null when it changed or went meanwhile.
+ */
+export function updateSsoProvider(
+  collections: Collections,
+  current: Pick<SsoProviderDoc, "_id" | "updatedAt">,
+  fields: Partial<Omit<SsoProviderDoc, "_id" | "providerId" | "organizationId">>,
+): Promise<SsoProviderDoc | null> {
+  return collections.ssoProviders.findOneAndUpdate(
+    { _id: current._id, updatedAt: current.updatedAt },
+    { $set: fields },
+    { returnDocument: "after" },
+  );
+}
+
+/** False when it was gone already. */
+export async function deleteSsoProvider(collections: Collections, id: ObjectId): Promise<boolean> {
+  return (await collections.ssoProviders.deleteOne({ _id: id })).deletedCount === 1;
+}
+
+/** An organization's deletion takes its connections along. */
+export async function deleteOrganizationSsoProviders(
+  collections: Collections,
+  organizationId: ObjectId,
+): Promise<number> {
+  return (await collections.ssoProviders.deleteMany({ organizationId })).deletedCount;
+}
