@@ -15,6 +15,11 @@ export default defineConfig({
           new URL("./packages/auth-core/node_modules/@levischuck/tiny-cbor/esm/index.js", import.meta.url),
         ),
       },
+      // The tests' SAML identity provider (tests/support/saml-idp.ts) signs with the core's dev dependency.
+      {
+        find: /^xml-crypto$/,
+        replacement: fileURLToPath(new URL("./packages/auth-core/node_modules/xml-crypto/lib/index.js", import.meta.url)),
+      },
     ],
   },
   test: {

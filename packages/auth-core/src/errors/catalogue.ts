@@ -337,6 +337,29 @@ export const ERROR_CATALOGUE = {
       "An account with this email already exists: single sign-on can sign into it only once the organization has verified the email's domain",
   },
 
+  // SAML (features/sso/saml, docs/security.md "SAML"): what the ACS answers for a refused response.
+  INVALID_SAML_RESPONSE: {
+    status: 400,
+    message: "The SAML response is invalid or its signature could not be verified",
+  },
+  SAML_XML_NOT_ALLOWED: {
+    status: 400,
+    message: "The SAML response contains a DOCTYPE, a comment or a processing instruction, which are not allowed",
+  },
+  SAML_ALGORITHM_NOT_ALLOWED: {
+    status: 400,
+    message: "The SAML response is signed with an algorithm that is not allowed: SHA-256 or stronger is required",
+  },
+  SAML_RESPONSE_EXPIRED: { status: 400, message: "The SAML assertion has expired or is not valid yet" },
+  SAML_WRONG_RECIPIENT: {
+    status: 400,
+    message: "The SAML response is meant for another service provider or address",
+  },
+  SAML_WRONG_ISSUER: {
+    status: 400,
+    message: "The SAML response comes from another identity provider than this connection's",
+  },
+
   // Request hygiene: not in the error catalogue, needed by the HTTP layer (docs/decisions/: UPPER_SNAKE code + message)
   NOT_FOUND: { status: 404, message: "Not found" },
   METHOD_NOT_ALLOWED: { status: 405, message: "Method not allowed" },

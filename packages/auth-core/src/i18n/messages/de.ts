@@ -195,6 +195,16 @@ export const deMessages: Record<ErrorCode, string> = {
   SSO_EMAIL_MISSING: "Der Identitätsanbieter hat keine E-Mail-Adresse übermittelt",
   SSO_ACCOUNT_NOT_LINKABLE:
     "Ein Konto mit dieser E-Mail-Adresse existiert bereits: Single Sign-On kann sich erst anmelden, wenn die Organisation die Domain der Adresse bestätigt hat",
+  INVALID_SAML_RESPONSE: "Die SAML-Antwort ist ungültig oder ihre Signatur konnte nicht geprüft werden",
+  SAML_XML_NOT_ALLOWED:
+    "Die SAML-Antwort enthält einen DOCTYPE, einen Kommentar oder eine Verarbeitungsanweisung, die nicht erlaubt sind",
+  SAML_ALGORITHM_NOT_ALLOWED:
+    "Die SAML-Antwort ist mit einem nicht erlaubten Algorithmus signiert: SHA-256 oder stärker ist erforderlich",
+  SAML_RESPONSE_EXPIRED: "Die SAML-Assertion ist abgelaufen oder noch nicht gültig",
+  SAML_WRONG_RECIPIENT:
+    "Die SAML-Antwort ist für einen anderen Dienstanbieter oder eine andere Adresse bestimmt",
+  SAML_WRONG_ISSUER:
+    "Die SAML-Antwort stammt von einem anderen Identitätsanbieter als dem dieser Verbindung",
   NOT_FOUND: "Nicht gefunden",
   METHOD_NOT_ALLOWED: "Methode nicht erlaubt",
   BODY_TOO_LARGE: "Der Inhalt der Anfrage ist zu groß",

@@ -187,6 +187,14 @@ export const esMessages: Record<ErrorCode, string> = {
   SSO_EMAIL_MISSING: "El proveedor de identidad no proporcionó una dirección de correo",
   SSO_ACCOUNT_NOT_LINKABLE:
     "Ya existe una cuenta con este correo: el inicio de sesión único podrá acceder a ella solo cuando la organización haya verificado el dominio del correo",
+  INVALID_SAML_RESPONSE: "La respuesta SAML no es válida o no se pudo verificar su firma",
+  SAML_XML_NOT_ALLOWED:
+    "La respuesta SAML contiene un DOCTYPE, un comentario o una instrucción de procesamiento, que no están permitidos",
+  SAML_ALGORITHM_NOT_ALLOWED:
+    "La respuesta SAML está firmada con un algoritmo no permitido: se exige SHA-256 o superior",
+  SAML_RESPONSE_EXPIRED: "La aserción SAML ha caducado o todavía no es válida",
+  SAML_WRONG_RECIPIENT: "La respuesta SAML está destinada a otro proveedor de servicios o a otra dirección",
+  SAML_WRONG_ISSUER: "La respuesta SAML procede de un proveedor de identidad distinto al de esta conexión",
   NOT_FOUND: "No encontrado",
   METHOD_NOT_ALLOWED: "Método no permitido",
   BODY_TOO_LARGE: "El cuerpo de la petición es demasiado grande",

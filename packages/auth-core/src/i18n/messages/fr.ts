@@ -195,6 +195,16 @@ export const frMessages: Record<ErrorCode, string> = {
   SSO_EMAIL_MISSING: "Le fournisseur d’identité n’a pas fourni d’adresse e-mail",
   SSO_ACCOUNT_NOT_LINKABLE:
     "Un compte avec cette adresse e-mail existe déjà : l’authentification unique ne pourra s’y connecter qu’une fois le domaine de l’adresse vérifié par l’organisation",
+  INVALID_SAML_RESPONSE: "La réponse SAML n’est pas valide ou sa signature n’a pas pu être vérifiée",
+  SAML_XML_NOT_ALLOWED:
+    "La réponse SAML contient un DOCTYPE, un commentaire ou une instruction de traitement, qui ne sont pas autorisés",
+  SAML_ALGORITHM_NOT_ALLOWED:
+    "La réponse SAML est signée avec un algorithme non autorisé : SHA-256 ou plus fort est exigé",
+  SAML_RESPONSE_EXPIRED: "L’assertion SAML a expiré ou n’est pas encore valide",
+  SAML_WRONG_RECIPIENT:
+    "La réponse SAML est destinée à un autre fournisseur de services ou à une autre adresse",
+  SAML_WRONG_ISSUER:
+    "La réponse SAML provient d’un autre fournisseur d’identité que celui de cette connexion",
   NOT_FOUND: "Introuvable",
   METHOD_NOT_ALLOWED: "Méthode non autorisée",
   BODY_TOO_LARGE: "Corps de la requête trop volumineux",

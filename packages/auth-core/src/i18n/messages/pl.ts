@@ -185,6 +185,14 @@ export const plMessages: Record<ErrorCode, string> = {
   SSO_EMAIL_MISSING: "Dostawca tożsamości nie podał adresu e-mail",
   SSO_ACCOUNT_NOT_LINKABLE:
     "Konto z tym adresem e-mail już istnieje: logowanie jednokrotne będzie do niego możliwe dopiero, gdy organizacja zweryfikuje domenę adresu",
+  INVALID_SAML_RESPONSE: "Odpowiedź SAML jest nieprawidłowa lub nie udało się zweryfikować jej podpisu",
+  SAML_XML_NOT_ALLOWED:
+    "Odpowiedź SAML zawiera DOCTYPE, komentarz lub instrukcję przetwarzania, które są niedozwolone",
+  SAML_ALGORITHM_NOT_ALLOWED:
+    "Odpowiedź SAML jest podpisana niedozwolonym algorytmem: wymagany jest SHA-256 lub silniejszy",
+  SAML_RESPONSE_EXPIRED: "Asercja SAML wygasła lub nie jest jeszcze ważna",
+  SAML_WRONG_RECIPIENT: "Odpowiedź SAML jest przeznaczona dla innego dostawcy usług lub adresu",
+  SAML_WRONG_ISSUER: "Odpowiedź SAML pochodzi od innego dostawcy tożsamości niż dostawca tego połączenia",
   NOT_FOUND: "Nie znaleziono",
   METHOD_NOT_ALLOWED: "Niedozwolona metoda",
   BODY_TOO_LARGE: "Treść żądania jest za duża",

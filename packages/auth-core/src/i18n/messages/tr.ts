@@ -186,6 +186,13 @@ export const trMessages: Record<ErrorCode, string> = {
   SSO_EMAIL_MISSING: "Kimlik sağlayıcısı bir e-posta adresi vermedi",
   SSO_ACCOUNT_NOT_LINKABLE:
     "Bu e-posta ile bir hesap zaten var: çoklu oturum açma, kuruluş e-postanın alan adını doğruladıktan sonra bu hesaba girebilir",
+  INVALID_SAML_RESPONSE: "SAML yanıtı geçersiz veya imzası doğrulanamadı",
+  SAML_XML_NOT_ALLOWED: "SAML yanıtı izin verilmeyen bir DOCTYPE, yorum veya işleme talimatı içeriyor",
+  SAML_ALGORITHM_NOT_ALLOWED:
+    "SAML yanıtı izin verilmeyen bir algoritmayla imzalanmış: SHA-256 veya daha güçlüsü gerekir",
+  SAML_RESPONSE_EXPIRED: "SAML onayının süresi dolmuş veya henüz geçerli değil",
+  SAML_WRONG_RECIPIENT: "SAML yanıtı başka bir hizmet sağlayıcısı veya adres için",
+  SAML_WRONG_ISSUER: "SAML yanıtı bu bağlantınınkinden farklı bir kimlik sağlayıcısından geliyor",
   NOT_FOUND: "Bulunamadı",
   METHOD_NOT_ALLOWED: "Yönteme izin verilmiyor",
   BODY_TOO_LARGE: "İstek gövdesi çok büyük",
