@@ -18,6 +18,7 @@ import type * as Social from "../contracts/social.ts";
 import type * as TwoFactor from "../contracts/two-factor.ts";
 import type * as UserExport from "../contracts/user-export.ts";
 import type * as Verification from "../contracts/verification.ts";
+import type * as Webhooks from "../contracts/webhooks.ts";
 import type { GetCall, PostCall } from "./types.ts";
 
 /**
@@ -57,6 +58,7 @@ export interface AuthClientApi {
   admin: AdminMethods;
   apiKey: ApiKeyMethods;
   organization: OrganizationMethods;
+  webhooks: WebhooksMethods;
 }
 
 export interface SignUpMethods {
@@ -167,4 +169,16 @@ export interface OrganizationMethods {
   setPasskeyPolicy: PostCall<typeof OrganizationPasskeyPolicy.setPasskeyPolicyContract>;
   getPasskeyPolicy: GetCall<typeof OrganizationPasskeyPolicy.getPasskeyPolicyContract>;
   checkPasskeyPolicy: GetCall<typeof OrganizationPasskeyPolicy.checkPasskeyPolicyContract>;
+}
+
+export interface WebhooksMethods {
+  create: PostCall<typeof Webhooks.createWebhookEndpointContract>;
+  list: GetCall<typeof Webhooks.listWebhookEndpointsContract>;
+  get: GetCall<typeof Webhooks.getWebhookEndpointContract>;
+  update: PostCall<typeof Webhooks.updateWebhookEndpointContract>;
+  delete: PostCall<typeof Webhooks.deleteWebhookEndpointContract>;
+  rotateSecret: PostCall<typeof Webhooks.rotateWebhookSecretContract>;
+  test: PostCall<typeof Webhooks.testWebhookEndpointContract>;
+  replay: PostCall<typeof Webhooks.replayWebhookDeliveriesContract>;
+  deliveries: GetCall<typeof Webhooks.listWebhookDeliveriesContract>;
 }

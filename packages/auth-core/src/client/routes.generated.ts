@@ -129,4 +129,15 @@ export const ROUTES = {
     getPasskeyPolicy: "G/organization/get-passkey-policy",
     checkPasskeyPolicy: "G/organization/check-passkey-policy",
   },
+  webhooks: {
+    create: "P/webhooks/create",
+    list: "G/webhooks/list",
+    get: "G/webhooks/get",
+    update: "P/webhooks/update",
+    delete: "P/webhooks/delete",
+    rotateSecret: "P/webhooks/rotate-secret",
+    test: "P/webhooks/test",
+    replay: "P/webhooks/replay",
+    deliveries: "G/webhooks/deliveries",
+  },
 } as const;

@@ -30,6 +30,8 @@ export const ADMIN_STATEMENTS = {
   ],
   session: ["list", "revoke", "delete"],
   audit: ["list"],
+  // The app-wide webhook endpoints (features/webhooks): register, change, rotate, replay, read deliveries.
+  webhook: ["manage"],
 } as const satisfies Statements;
 
 /**
@@ -45,6 +47,7 @@ export const DEFAULT_ADMIN_ROLES: RoleSet = {
     ),
     session: ADMIN_STATEMENTS.session,
     audit: ADMIN_STATEMENTS.audit,
+    webhook: ADMIN_STATEMENTS.webhook,
   },
   user: {},
 };

@@ -20,6 +20,7 @@ import {
   providerOptionsSchema,
 } from "./social-provider-options.ts";
 import { baseURLSchema, describeIssue, headerNameSchema, originPatternSchema } from "./value-schemas.ts";
+import { webhookOptionsSchema } from "./webhook-options.ts";
 
 export type { CreateOrganizationGate, SendInvitationEmail } from "./feature-options.ts";
 
@@ -314,6 +315,8 @@ export const optionsSchema = z
     organization: organizationOptionsSchema,
     /** Server-side fetches of customer-supplied URLs (config/outbound-options.ts). */
     outbound: outboundOptionsSchema,
+    /** Signed webhook deliveries of events (config/webhook-options.ts). */
+    webhooks: webhookOptionsSchema,
     mailer: z
       .custom<Mailer>((value) => typeof (value as Mailer)?.send === "function", "expected a Mailer")
       .optional(),

@@ -18,6 +18,7 @@ import * as social from "./social.ts";
 import * as twoFactor from "./two-factor.ts";
 import * as userExport from "./user-export.ts";
 import * as verification from "./verification.ts";
+import * as webhooks from "./webhooks.ts";
 
 export type { AnyContract } from "./contract.ts";
 
@@ -46,6 +47,7 @@ export const contracts: readonly AnyContract[] = [
   organizationTeams,
   organizationPasskeyPolicy,
   social,
+  webhooks,
 ].flatMap((module) =>
   Object.entries(module)
     .filter(([name]) => name.endsWith("Contract"))

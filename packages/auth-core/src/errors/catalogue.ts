@@ -360,6 +360,19 @@ export const ERROR_CATALOGUE = {
     message: "The SAML response comes from another identity provider than this connection's",
   },
 
+  // Webhooks (features/webhooks, docs/security.md "Webhooks")
+  WEBHOOKS_NOT_ENABLED: { status: 400, message: "Webhooks are not enabled" },
+  WEBHOOK_ENDPOINT_NOT_FOUND: { status: 404, message: "Webhook endpoint not found" },
+  WEBHOOK_DELIVERY_NOT_FOUND: { status: 404, message: "Webhook delivery not found" },
+  INVALID_WEBHOOK_URL: {
+    status: 400,
+    message: "The webhook URL must be an https URL of a public address",
+  },
+  WEBHOOK_MANAGE_NOT_ALLOWED: {
+    status: 403,
+    message: "You are not allowed to manage this organization's webhooks",
+  },
+
   // Request hygiene: not in the error catalogue, needed by the HTTP layer (docs/decisions/: UPPER_SNAKE code + message)
   NOT_FOUND: { status: 404, message: "Not found" },
   METHOD_NOT_ALLOWED: { status: 405, message: "Method not allowed" },

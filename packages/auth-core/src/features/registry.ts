@@ -119,6 +119,15 @@ import { verifyTotp } from "./two-factor/endpoints/verify-totp.ts";
 import { exportUserDataEndpoint } from "./user-export/endpoints/export-user-data.ts";
 import { sendVerificationEmailEndpoint } from "./verification/endpoints/send-verification-email.ts";
 import { verifyEmail } from "./verification/endpoints/verify-email.ts";
+import { createWebhookEndpointEndpoint } from "./webhooks/endpoints/create.ts";
+import { deleteWebhookEndpointEndpoint } from "./webhooks/endpoints/delete.ts";
+import { listWebhookDeliveriesEndpoint } from "./webhooks/endpoints/deliveries.ts";
+import { getWebhookEndpointEndpoint } from "./webhooks/endpoints/get.ts";
+import { listWebhookEndpointsEndpoint } from "./webhooks/endpoints/list.ts";
+import { replayWebhookDeliveriesEndpoint } from "./webhooks/endpoints/replay.ts";
+import { rotateWebhookSecretEndpoint } from "./webhooks/endpoints/rotate-secret.ts";
+import { testWebhookEndpointEndpoint } from "./webhooks/endpoints/test.ts";
+import { updateWebhookEndpointEndpoint } from "./webhooks/endpoints/update.ts";
 
 const endpointList = [
   ok,
@@ -237,6 +246,15 @@ const endpointList = [
   getAccessToken,
   refreshToken,
   accountInfo,
+  createWebhookEndpointEndpoint,
+  listWebhookEndpointsEndpoint,
+  getWebhookEndpointEndpoint,
+  updateWebhookEndpointEndpoint,
+  deleteWebhookEndpointEndpoint,
+  rotateWebhookSecretEndpoint,
+  testWebhookEndpointEndpoint,
+  replayWebhookDeliveriesEndpoint,
+  listWebhookDeliveriesEndpoint,
 ] as const;
 
 /** Every core endpoint, in the contract registry's order: the router, `auth.api` and the docs read it. */

@@ -14,6 +14,7 @@ import { userExportIndexes } from "./0011-user-export-indexes.ts";
 import { passkeyIndexes } from "./0012-passkey-indexes.ts";
 import { ssoProviderIndexes } from "./0014-sso-providers.ts";
 import { eventIndexes } from "./0016-event-indexes.ts";
+import { webhookIndexes } from "./0017-webhook-indexes.ts";
 import type { Migration, MigrationSteps } from "./types.ts";
 
 export type { Migration, MigrationSteps } from "./types.ts";
@@ -34,6 +35,7 @@ export const CORE_MIGRATIONS: readonly Migration[] = [
   passkeyIndexes,
   ssoProviderIndexes,
   eventIndexes,
+  webhookIndexes,
 ];
 
 /** When each recorded migration was applied, by id (`_migrations`; `tessera migrate status`). */

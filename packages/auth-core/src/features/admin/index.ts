@@ -2,4 +2,6 @@
  * The face of admin: what other features may use (endpoints: endpoints/index.ts; create-auth.ts and
  * the operator API reach the rest). The audit trail is admin's (store.ts owns `auditEvents`).
  */
+/** The admin area's guard, for the app-wide endpoints another feature serves (features/webhooks). */
+export { requireAdminPermission } from "./endpoints/guards.ts";
 export { findAuditEventsAbout } from "./store.ts";

@@ -121,6 +121,11 @@ export const deMessages: Record<ErrorCode, string> = {
   API_KEY_UPDATE_FAILED: "Der API-Schlüssel konnte nicht aktualisiert werden",
   RESOURCE_ACCESS_NOT_ALLOWED: "Kein Zugriff auf diese Ressource",
   RESOURCE_ACCESS_UNAUTHORIZED: "Für den Zugriff auf diese Ressource müssen Sie angemeldet sein",
+  WEBHOOKS_NOT_ENABLED: "Webhooks sind nicht aktiviert",
+  WEBHOOK_ENDPOINT_NOT_FOUND: "Webhook-Endpunkt nicht gefunden",
+  WEBHOOK_DELIVERY_NOT_FOUND: "Webhook-Zustellung nicht gefunden",
+  INVALID_WEBHOOK_URL: "Die Webhook-URL muss eine https-URL einer öffentlichen Adresse sein",
+  WEBHOOK_MANAGE_NOT_ALLOWED: "Sie dürfen die Webhooks dieser Organisation nicht verwalten",
   NOT_AUTHORIZED: "Keine Berechtigung",
   BANNED_USER:
     "Sie wurden für diese Anwendung gesperrt. Wenden Sie sich bitte an den Support, wenn Sie glauben, dass es sich um einen Fehler handelt.",

@@ -118,6 +118,11 @@ export const esMessages: Record<ErrorCode, string> = {
   API_KEY_UPDATE_FAILED: "No se ha podido actualizar la clave de API",
   RESOURCE_ACCESS_NOT_ALLOWED: "No tienes permiso para acceder al recurso",
   RESOURCE_ACCESS_UNAUTHORIZED: "Debes iniciar sesión para acceder al recurso",
+  WEBHOOKS_NOT_ENABLED: "Los webhooks no están activados",
+  WEBHOOK_ENDPOINT_NOT_FOUND: "No se ha encontrado el endpoint del webhook",
+  WEBHOOK_DELIVERY_NOT_FOUND: "No se ha encontrado la entrega del webhook",
+  INVALID_WEBHOOK_URL: "La URL del webhook debe ser una URL https de una dirección pública",
+  WEBHOOK_MANAGE_NOT_ALLOWED: "No tienes permiso para gestionar los webhooks de esta organización",
   NOT_AUTHORIZED: "No autorizado",
   BANNED_USER:
     "Se te ha bloqueado el acceso a esta aplicación. Ponte en contacto con el soporte si crees que se trata de un error.",

@@ -123,6 +123,11 @@ export const frMessages: Record<ErrorCode, string> = {
   API_KEY_UPDATE_FAILED: "Impossible de mettre à jour la clé API",
   RESOURCE_ACCESS_NOT_ALLOWED: "Accès à la ressource non autorisé",
   RESOURCE_ACCESS_UNAUTHORIZED: "Connexion requise pour accéder à la ressource",
+  WEBHOOKS_NOT_ENABLED: "Les webhooks ne sont pas activés",
+  WEBHOOK_ENDPOINT_NOT_FOUND: "Point de terminaison de webhook introuvable",
+  WEBHOOK_DELIVERY_NOT_FOUND: "Livraison de webhook introuvable",
+  INVALID_WEBHOOK_URL: "L’URL du webhook doit être une URL https d’une adresse publique",
+  WEBHOOK_MANAGE_NOT_ALLOWED: "Vous n’êtes pas autorisé à gérer les webhooks de cette organisation",
   NOT_AUTHORIZED: "Action non autorisée",
   BANNED_USER:
     "Votre accès à cette application a été bloqué. Contactez l’assistance si vous pensez qu’il s’agit d’une erreur.",

@@ -115,6 +115,11 @@ export const plMessages: Record<ErrorCode, string> = {
   API_KEY_UPDATE_FAILED: "Nie udało się zaktualizować klucza API",
   RESOURCE_ACCESS_NOT_ALLOWED: "Brak dostępu do zasobu",
   RESOURCE_ACCESS_UNAUTHORIZED: "Aby uzyskać dostęp do zasobu, musisz się zalogować",
+  WEBHOOKS_NOT_ENABLED: "Webhooki nie są włączone",
+  WEBHOOK_ENDPOINT_NOT_FOUND: "Nie znaleziono punktu końcowego webhooka",
+  WEBHOOK_DELIVERY_NOT_FOUND: "Nie znaleziono dostarczenia webhooka",
+  INVALID_WEBHOOK_URL: "Adres URL webhooka musi być adresem https publicznego adresu",
+  WEBHOOK_MANAGE_NOT_ALLOWED: "Nie masz uprawnień do zarządzania webhookami tej organizacji",
   NOT_AUTHORIZED: "Brak uprawnień",
   BANNED_USER:
     "Twoje konto zostało zablokowane w tej aplikacji. Jeśli uważasz, że to pomyłka, skontaktuj się z pomocą techniczną.",

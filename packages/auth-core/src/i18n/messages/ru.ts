@@ -117,6 +117,11 @@ export const ruMessages: Record<ErrorCode, string> = {
   API_KEY_UPDATE_FAILED: "Не удалось обновить API-ключ",
   RESOURCE_ACCESS_NOT_ALLOWED: "Нет доступа к ресурсу",
   RESOURCE_ACCESS_UNAUTHORIZED: "Для доступа к ресурсу нужно войти",
+  WEBHOOKS_NOT_ENABLED: "Вебхуки не включены",
+  WEBHOOK_ENDPOINT_NOT_FOUND: "Конечная точка вебхука не найдена",
+  WEBHOOK_DELIVERY_NOT_FOUND: "Доставка вебхука не найдена",
+  INVALID_WEBHOOK_URL: "URL вебхука должен быть https-адресом публичного хоста",
+  WEBHOOK_MANAGE_NOT_ALLOWED: "Вы не можете управлять вебхуками этой организации",
   NOT_AUTHORIZED: "Недостаточно прав",
   BANNED_USER:
     "Ваша учётная запись заблокирована в этом приложении. Если вы считаете, что это ошибка, обратитесь в службу поддержки.",

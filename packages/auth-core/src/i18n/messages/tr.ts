@@ -116,6 +116,11 @@ export const trMessages: Record<ErrorCode, string> = {
   API_KEY_UPDATE_FAILED: "API anahtarı güncellenemedi",
   RESOURCE_ACCESS_NOT_ALLOWED: "Bu kaynağa erişim izniniz yok",
   RESOURCE_ACCESS_UNAUTHORIZED: "Bu kaynağa erişmek için giriş yapmanız gerekiyor",
+  WEBHOOKS_NOT_ENABLED: "Webhook'lar etkin değil",
+  WEBHOOK_ENDPOINT_NOT_FOUND: "Webhook uç noktası bulunamadı",
+  WEBHOOK_DELIVERY_NOT_FOUND: "Webhook teslimatı bulunamadı",
+  INVALID_WEBHOOK_URL: "Webhook URL'si herkese açık bir adrese giden bir https URL'si olmalıdır",
+  WEBHOOK_MANAGE_NOT_ALLOWED: "Bu kuruluşun webhook'larını yönetme izniniz yok",
   NOT_AUTHORIZED: "Yetkiniz yok",
   BANNED_USER:
     "Bu uygulamaya erişiminiz engellendi. Bunun bir hata olduğunu düşünüyorsanız lütfen destek ekibiyle iletişime geçin.",

@@ -116,6 +116,11 @@ export const ukMessages: Record<ErrorCode, string> = {
   API_KEY_UPDATE_FAILED: "Не вдалося оновити API-ключ",
   RESOURCE_ACCESS_NOT_ALLOWED: "Немає доступу до ресурсу",
   RESOURCE_ACCESS_UNAUTHORIZED: "Щоб отримати доступ до ресурсу, потрібно увійти",
+  WEBHOOKS_NOT_ENABLED: "Вебхуки не ввімкнено",
+  WEBHOOK_ENDPOINT_NOT_FOUND: "Кінцеву точку вебхука не знайдено",
+  WEBHOOK_DELIVERY_NOT_FOUND: "Доставку вебхука не знайдено",
+  INVALID_WEBHOOK_URL: "URL вебхука має бути https-адресою публічного хоста",
+  WEBHOOK_MANAGE_NOT_ALLOWED: "Ви не можете керувати вебхуками цієї організації",
   NOT_AUTHORIZED: "Недостатньо прав",
   BANNED_USER:
     "Ваш обліковий запис у цьому застосунку заблоковано. Якщо ви вважаєте, що це помилка, зверніться до служби підтримки.",

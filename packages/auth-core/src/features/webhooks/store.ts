@@ -1,0 +1,277 @@
+import type { Collections } from "../../db/collections.ts";
+import { isDuplicateKeyError } from "../../db/connect.ts";
+import type { WebhookDeliveryDoc, WebhookEndpointDoc } from "../../db/documents.ts";
+import type { ObjectId } from "../../db/ids.ts";
+import { upsertRetryingRace } from "../../db/upsert.ts";
+
+/**
+ * The only module that reads or writes `webhookEndpoints`, `webhookDeliveries` and `webhookCursors`
+ * (docs/architecture.md "One owner per collection"). State changes of a delivery are compare-and-set
+ * on its lease, so two instances never record over each other.
+ */
+
+const FAN_OUT_CURSOR = "fan-out";
+
+/** A delivery attempt's outcome as stored. */
+export type AttemptRecord = WebhookDeliveryDoc["attempts"][number];
+
+export async function insertEndpoint(collections: Collections, doc: WebhookEndpointDoc): Promise<void> {
+  await collections.webhookEndpoints.insertOne(doc);
+}
+
+/** The endpoint, only within `organizationId`'s scope (null: app-wide); null when there is none. */
+export function findEndpoint(
+  collections: Collections,
+  id: ObjectId,
+  organizationId: ObjectId | null,
+): Promise<WebhookEndpointDoc | null> {
+  return collections.webhookEndpoints.findOne({ _id: id, organizationId });
+}
+
+export function findEndpointById(collections: Collections, id: ObjectId): Promise<WebhookEndpointDoc | null> {
+  return collections.webhookEndpoints.findOne({ _id: id });
+}
+
+/** The scope's endpoints, oldest first. */
+export function listEndpoints(
+  collections: Collections,
+  organizationId: ObjectId | null,
+): Promise<WebhookEndpointDoc[]> {
+  return collections.webhookEndpoints.find({ organizationId }).sort({ createdAt: 1, _id: 1 }).toArray();
+}
+
+/** Every endpoint in every scope (the CLI's list). */
+export function listAllEndpoints(collections: Collections): Promise<WebhookEndpointDoc[]> {
+  return collections.webhookEndpoints.find({}).sort({ createdAt: 1, _id: 1 }).toArray();
+}
+
+/** The endpoints a fan-out pass matches events against. */
+export function listEnabledEndpoints(collections: Collections): Promise<WebhookEndpointDoc[]> {
+  return collections.webhookEndpoints.find({ enabled: true }).toArray();
+}
+
+/** Sets fields of an endpoint in its scope; the endpoint after, null when there is none. */
+export function updateEndpoint(
+  collections: Collections,
+  id: ObjectId,
+  organizationId: ObjectId | null,
+  set: Partial<WebhookEndpointDoc>,
+): Promise<WebhookEndpointDoc | null> {
+  return collections.webhookEndpoints.findOneAndUpdate(
+    { _id: id, organizationId },
+    { $set: set },
+    { returnDocument: "after" },
+  );
+}
+
+/** Removes the endpoint and its deliveries (the endpoint first: a pass then finds none to send). */
+export async function deleteEndpoint(
+  collections: Collections,
+  id: ObjectId,
+  organizationId: ObjectId | null,
+): Promise<boolean> {
+  const { deletedCount } = await collections.webhookEndpoints.deleteOne({ _id: id, organizationId });
+  if (deletedCount === 0) return false;
+  const rows = await collections.webhookDeliveries
+    .find({ endpointId: id }, { projection: { _id: 1, claims: 1 } })
+    .toArray();
+  await collections.webhookDeliveries.deleteMany({ endpointId: id });
+  // Claims after their deliveries: a reader holding a stale row finds no claim free to take.
+  const claims = rows.flatMap((row) =>
+    Array.from({ length: (row.claims ?? 0) + 1 }, (_, n) => `${row._id}|${n}`),
+  );
+  if (claims.length > 0) await collections.webhookClaims.deleteMany({ _id: { $in: claims } });
+  return true;
+}
+
+/** Marks the endpoint failing since `at` unless it already is. */
+export async function markEndpointFailing(collections: Collections, id: ObjectId, at: Date): Promise<void> {
+  await collections.webhookEndpoints.updateOne(
+    { _id: id, failingSince: null },
+    { $set: { failingSince: at } },
+  );
+}
+
+/** A success clears the failure run. */
+export async function markEndpointHealthy(collections: Collections, id: ObjectId): Promise<void> {
+  await collections.webhookEndpoints.updateOne(
+    { _id: id, failingSince: { $ne: null } },
+    { $set: { failingSince: null } },
+  );
+}
+
+/** Disables an enabled endpoint; true for the one call that did (it mails the owners). */
+export async function disableFailingEndpoint(
+  collections: Collections,
+  id: ObjectId,
+  reason: string,
+  now: Date,
+): Promise<boolean> {
+  const { modifiedCount } = await collections.webhookEndpoints.updateOne(
+    { _id: id, enabled: true },
+    { $set: { enabled: false, disabledReason: reason, updatedAt: now } },
+  );
+  return modifiedCount === 1;
+}
+
+/** Where the fan-out resumes: the last event id every instance has fanned out, null at the start. */
+export async function readFanOutCursor(collections: Collections): Promise<string | null> {
+  return (await collections.webhookCursors.findOne({ _id: FAN_OUT_CURSOR }))?.afterId ?? null;
+}
+
+/**
+ * Moves the cursor from `from` to `to`; false when another instance moved it first (its pass then
+ * covered these events too: rows are keyed by event and endpoint).
+ */
+export async function moveFanOutCursor(
+  collections: Collections,
+  from: string | null,
+  to: string,
+  now: Date,
+): Promise<boolean> {
+  if (from === null) {
+    const result = await upsertRetryingRace(() =>
+      collections.webhookCursors.updateOne(
+        { _id: FAN_OUT_CURSOR },
+        { $setOnInsert: { afterId: to, updatedAt: now } },
+        { upsert: true },
+      ),
+    ).catch(() => null);
+    return result?.upsertedCount === 1;
+  }
+  const { modifiedCount } = await collections.webhookCursors.updateOne(
+    { _id: FAN_OUT_CURSOR, afterId: from },
+    { $set: { afterId: to, updatedAt: now } },
+  );
+  return modifiedCount === 1;
+}
+
+/**
+ * Writes the deliveries that do not exist yet; an existing row (another instance's fan-out, or a
+ * delivery already made) is left as it is. One insert each, a duplicate `_id` ignored: an upsert's
+ * $setOnInsert would do it in one command, but FerretDB v1 leaves its null and empty-array fields
+ * out of the inserted document, and an unordered insertMany may stop at its first duplicate there.
+ */
+export async function insertDeliveries(
+  collections: Collections,
+  deliveries: readonly WebhookDeliveryDoc[],
+): Promise<void> {
+  await Promise.all(deliveries.map((doc) => insertDelivery(collections, doc)));
+}
+
+/** A few due deliveries, earliest first, that no live lease holds: candidates to claim. */
+export function findDueDeliveries(
+  collections: Collections,
+  now: Date,
+  limit: number,
+): Promise<WebhookDeliveryDoc[]> {
+  return collections.webhookDeliveries
+    .find({
+      status: { $in: ["pending", "failed"] },
+      nextAttemptAt: { $lte: now },
+      $or: [{ lease: null }, { "lease.until": { $lte: now } }],
+    })
+    .sort({ nextAttemptAt: 1 })
+    .limit(limit)
+    .toArray();
+}
+
+/**
+ * Claims a delivery for `owner` until `until`. The claim is the insert of `<delivery>|<n>` into
+ * `webhookClaims`, the one write FerretDB v1 applies atomically (docs/security.md: a filtered
+ * update or findAndModify there reads, then writes by `_id`, so two instances could both "win" it).
+ * `n` starts at the delivery's `claims`; a claim already taken whose lease has ended (its holder
+ * died before it recorded anything) is stepped over to `n + 1`. True when this owner holds it; the
+ * delivery then carries the lease and the next `claims`.
+ */
+export async function claimDelivery(
+  collections: Collections,
+  delivery: WebhookDeliveryDoc,
+  owner: string,
+  now: Date,
+  until: Date,
+): Promise<boolean> {
+  for (let claim = delivery.claims ?? 0; ; claim++) {
+    const _id = `${delivery._id}|${claim}`;
+    try {
+      await collections.webhookClaims.insertOne({ _id, owner, until });
+    } catch (error) {
+      if (!isDuplicateKeyError(error)) throw error;
+      const taken = await collections.webhookClaims.findOne({ _id });
+      if (!taken || taken.until.getTime() > now.getTime()) return false;
+      continue;
+    }
+    await collections.webhookDeliveries.updateOne(
+      { _id: delivery._id },
+      { $set: { lease: { owner, until }, claims: claim + 1 } },
+    );
+    return true;
+  }
+}
+
+/**
+ * Records an attempt made under `owner`'s lease and releases it; false when the lease was lost
+ * meanwhile (another instance took the delivery over and its record stands).
+ */
+export async function recordAttempt(
+  collections: Collections,
+  id: string,
+  owner: string,
+  attempt: AttemptRecord,
+  next: Pick<WebhookDeliveryDoc, "status" | "nextAttemptAt" | "failures">,
+): Promise<boolean> {
+  const { modifiedCount } = await collections.webhookDeliveries.updateOne(
+    { _id: id, "lease.owner": owner },
+    { $push: { attempts: attempt }, $set: { ...next, lease: null } },
+  );
+  return modifiedCount === 1;
+}
+
+/** A delivery in the endpoint; null when there is none. */
+export function findDelivery(
+  collections: Collections,
+  id: string,
+  endpointId: ObjectId,
+): Promise<WebhookDeliveryDoc | null> {
+  return collections.webhookDeliveries.findOne({ _id: id, endpointId });
+}
+
+/** The endpoint's deliveries, newest first. */
+export function listDeliveries(
+  collections: Collections,
+  endpointId: ObjectId,
+  limit: number,
+): Promise<WebhookDeliveryDoc[]> {
+  return collections.webhookDeliveries
+    .find({ endpointId })
+    .sort({ createdAt: -1, _id: -1 })
+    .limit(limit)
+    .toArray();
+}
+
+/**
+ * Due again now, with the same `webhook-id`: one delivery, or those created in [from, to). A
+ * delivery being attempted (leased) is left alone. Returns how many were rescheduled.
+ */
+export async function rescheduleDeliveries(
+  collections: Collections,
+  endpointId: ObjectId,
+  select: { id: string } | { from: Date; to: Date },
+  now: Date,
+): Promise<number> {
+  const filter = "id" in select ? { _id: select.id } : { createdAt: { $gte: select.from, $lt: select.to } };
+  const { modifiedCount } = await collections.webhookDeliveries.updateMany(
+    { ...filter, endpointId, $or: [{ lease: null }, { "lease.until": { $lte: now } }] },
+    { $set: { status: "pending", nextAttemptAt: now, lease: null, failures: 0 } },
+  );
+  return modifiedCount;
+}
+
+/** Stores a delivery unless one with its `_id` exists already. */
+export async function insertDelivery(collections: Collections, doc: WebhookDeliveryDoc): Promise<void> {
+  try {
+    await collections.webhookDeliveries.insertOne({ ...doc });
+  } catch (error) {
+    if (!isDuplicateKeyError(error)) throw error;
+  }
+}
