@@ -2,6 +2,7 @@ import type { ResolvedOptions } from "./config/options.ts";
 import type { TwoFactorRedirect } from "./contracts/two-factor.ts";
 import type { Collections } from "./db/collections.ts";
 import type { UserDoc } from "./db/documents.ts";
+import type { EventSource } from "./db/event-source.ts";
 import type { ObjectId } from "./db/ids.ts";
 import type { OrganizationListings, UserListings } from "./db/listing-cache.ts";
 import type { ProviderRegistry } from "./features/social/providers/index.ts";
@@ -69,6 +70,11 @@ export interface AuthContext {
    * import it.
    */
   onMemberUserChanged(collections: Collections, userId: ObjectId): Promise<void>;
+  /**
+   * The owners whose writes carry events (features/events): each feature's face exports its own,
+   * createAuth lists them, and the repair pass relays what a crash left in any of them.
+   */
+  eventSources: readonly EventSource[];
   /** In order: what deleting a user removes of each other feature's data (see UserDataRemover). */
   userDataRemovers: readonly UserDataRemover[];
   /** get-full-organization's listings (organization.listingCache); null when turned off. */

@@ -4,6 +4,7 @@ import { openCollections } from "./db/collections.ts";
 import { connectDatabase } from "./db/connect.ts";
 import { ListingCache } from "./db/listing-cache.ts";
 import { CORE_MIGRATIONS, type MigrationSteps, runMigrations } from "./db/migrations/index.ts";
+import { CORE_EVENT_SOURCES } from "./event-sources.ts";
 import {
   assertApiKeyCallerAllowed,
   deleteUserApiKeyData,
@@ -19,7 +20,6 @@ import { dropUnprovenProviderAccounts } from "./features/social/index.ts";
 import { createProviders } from "./features/social/providers/index.ts";
 import { deleteUserTwoFactorData, gateSessionMint } from "./features/two-factor/index.ts";
 import { enterEveryUser } from "./features/users/index.ts";
-import { startWebhookWorker, type WebhookWorker } from "./features/webhooks/index.ts";
 import { createApi, type TypedApi } from "./http/api.ts";
 import type { CallerResolvers } from "./http/caller.ts";
 import type { AnyEndpoint } from "./http/define-endpoint.ts";
@@ -39,12 +39,7 @@ export interface Auth {
   migrate(): Promise<string[]>;
   /** Removes expired sessions, verifications and rate-limit windows. Returns how many of each. */
   cleanup(): Promise<CleanupResult>;
-  /**
-   * This instance's webhook delivery worker (`webhooks.enabled`), started by createAuth; null when
-   * webhooks are off. `runPass()` sends what is due now (tests, the CLI).
-   */
-  webhooks: WebhookWorker | null;
-  /** Stops the webhook worker, then closes the database client when `createAuth` opened it. */
+  /** Closes the database client when `createAuth` opened it. */
   close(): Promise<void>;
   context: AuthContext;
 }
@@ -83,7 +78,7 @@ export function createAuth(input: AuthOptions): Auth {
       "outbound.allowPrivateAddresses is on: SSO discovery, webhooks and domain proofs may fetch private, loopback and link-local addresses over plain http. Development and tests only (docs/security.md, Outbound requests).",
     );
   const database = connectDatabase(options.database);
-  const collections = openCollections(database.db);
+  const collections = openCollections(database.db, options.clock);
   const secureCookies = options.advanced.useSecureCookies ?? options.baseURL?.startsWith("https://") ?? false;
   const origin = options.baseURL ? new URL(options.baseURL).origin : "http://localhost:3000";
   const context: AuthContext = {
@@ -105,6 +100,7 @@ export function createAuth(input: AuthOptions): Auth {
       await dropUnprovenProviderAccounts(auth, userId);
     },
     onMemberUserChanged: bumpListingsOfMemberUser,
+    eventSources: CORE_EVENT_SOURCES,
     // Deletion's steps 7 and 8 (features/deletion/service.ts): the order is that of the writes.
     userDataRemovers: [
       deleteUserTwoFactorData,
@@ -119,18 +115,13 @@ export function createAuth(input: AuthOptions): Auth {
   const endpoints = coreEndpoints;
   const rateLimiter =
     options.rateLimit.storage === "database" ? context.sharedRateLimiter : createMemoryRateLimiter();
-  const webhooks = startWebhookWorker(context);
   return {
     handler: createHandler(context, endpoints, rateLimiter, coreCallerResolvers),
     api: createApi<CoreEndpoint>(context, endpoints, coreCallerResolvers, rateLimiter),
     endpoints,
     migrate: () => runMigrations(collections, CORE_MIGRATIONS, context.now, coreMigrationSteps),
     cleanup: () => cleanupExpired(context),
-    webhooks,
-    close: async () => {
-      await webhooks?.stop();
-      await database.close();
-    },
+    close: () => database.close(),
     context,
   };
 }

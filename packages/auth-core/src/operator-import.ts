@@ -46,7 +46,7 @@ export async function importRows(
   return importOrganizationRows(
     collections,
     collection,
-    docs as ImportedOrganizationRows[typeof collection][],
+    docs as unknown as ImportedOrganizationRows[typeof collection][],
   );
 }
 

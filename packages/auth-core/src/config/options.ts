@@ -2,6 +2,7 @@ import { z } from "zod";
 import { Db } from "../db/connect.ts";
 import { parseTrustedProxy } from "../http/client-ip.ts";
 import { MAIL_KINDS, type Mailer } from "../mail/mailer.ts";
+import { eventOptionsSchema } from "./event-options.ts";
 import {
   adminOptionsSchema,
   apiKeyOptionsSchema,
@@ -20,7 +21,6 @@ import {
   providerOptionsSchema,
 } from "./social-provider-options.ts";
 import { baseURLSchema, describeIssue, headerNameSchema, originPatternSchema } from "./value-schemas.ts";
-import { webhookOptionsSchema } from "./webhook-options.ts";
 
 export type { CreateOrganizationGate, SendInvitationEmail } from "./feature-options.ts";
 
@@ -315,8 +315,8 @@ export const optionsSchema = z
     organization: organizationOptionsSchema,
     /** Server-side fetches of customer-supplied URLs (config/outbound-options.ts). */
     outbound: outboundOptionsSchema,
-    /** Signed webhook deliveries of events (config/webhook-options.ts). */
-    webhooks: webhookOptionsSchema,
+    /** Events kept for listings and webhooks (config/event-options.ts). */
+    events: eventOptionsSchema,
     mailer: z
       .custom<Mailer>((value) => typeof (value as Mailer)?.send === "function", "expected a Mailer")
       .optional(),

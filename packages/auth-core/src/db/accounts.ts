@@ -1,7 +1,7 @@
 import type { ObjectId } from "mongodb";
 import type { Collections } from "./collections.ts";
 import { insertManyIgnoringDuplicates, isDuplicateKeyError } from "./connect.ts";
-import { type AccountDoc, CREDENTIAL_PROVIDER_ID } from "./documents.ts";
+import { type AccountDoc, CREDENTIAL_PROVIDER_ID, type EventDoc } from "./documents.ts";
 import { findFirst } from "./find-page.ts";
 import { keyedId } from "./ids.ts";
 import { type RemovableRows, removableRowsOf } from "./stored-rows.ts";
@@ -18,6 +18,20 @@ import { type RemovableRows, removableRowsOf } from "./stored-rows.ts";
  */
 export const accountIdOf = (providerId: string, accountId: string) =>
   keyedId("account", providerId, accountId);
+
+/**
+ * The accounts as a source of events (features/events EventSource; db/ imports no feature): a
+ * password write carries password.changed in the account's outbox, which features/users relays.
+ */
+export const accountEventSource = {
+  name: "accounts",
+  collection: (collections: Collections) => collections.accounts,
+};
+
+/** The update part that puts `events` into the account's outbox (features/events pushEvents). */
+function pushAccountEvents(events: readonly EventDoc[]) {
+  return events.length === 0 ? {} : { $push: { _events: { $each: [...events] } } };
+}
 
 /** The filter of a user's credential account: its `_id`, and the fields it follows from. */
 const credentialOf = (userId: ObjectId) => ({
@@ -57,9 +71,13 @@ export async function deleteAdminChosenPassword(
 }
 
 /** Inserts the account under the `_id` its identity gives (set on `doc`, whatever a hook left there). */
-export async function insertAccount(collections: Collections, doc: AccountDoc): Promise<void> {
+export async function insertAccount(
+  collections: Collections,
+  doc: AccountDoc,
+  events: readonly EventDoc[] = [],
+): Promise<void> {
   doc._id = accountIdOf(doc.providerId, doc.accountId);
-  await collections.accounts.insertOne(doc);
+  await collections.accounts.insertOne(events.length === 0 ? doc : { ...doc, _events: [...events] });
 }
 
 /**
@@ -75,9 +93,10 @@ export async function setCredentialPassword(
   now: Date,
   expectedHash?: string | null,
   resetRequired = false,
+  events: readonly EventDoc[] = [],
 ): Promise<boolean> {
   const { filter, update } = credentialPasswordWrite(accountId, hash, now, expectedHash, resetRequired);
-  const result = await collections.accounts.updateOne(filter, update);
+  const result = await collections.accounts.updateOne(filter, { ...update, ...pushAccountEvents(events) });
   return result.matchedCount === 1;
 }
 
@@ -85,16 +104,24 @@ export async function setCredentialPassword(
  * setCredentialPassword that answers with the stored account (null when nothing matched), for an
  * `after` hook: the same single command (findAndModify), no read after the write.
  */
-export function setCredentialPasswordReturning(
+export async function setCredentialPasswordReturning(
   collections: Collections,
   accountId: ObjectId,
   hash: string,
   now: Date,
   expectedHash?: string | null,
   resetRequired = false,
+  events: readonly EventDoc[] = [],
 ): Promise<AccountDoc | null> {
   const { filter, update } = credentialPasswordWrite(accountId, hash, now, expectedHash, resetRequired);
-  return collections.accounts.findOneAndUpdate(filter, update, { returnDocument: "after" });
+  const stored = await collections.accounts.findOneAndUpdate(
+    filter,
+    { ...update, ...pushAccountEvents(events) },
+    { returnDocument: "after" },
+  );
+  // Its outbox is never hooked (FerretDB v1 takes no projection on findAndModify).
+  if (stored) delete stored._events;
+  return stored;
 }
 
 function credentialPasswordWrite(
@@ -254,6 +281,15 @@ export async function clearUnprovenMark(collections: Collections, accountId: Obj
 /** Every account of the user (a deletion's cascade); the count removed. */
 export async function deleteUserAccounts(collections: Collections, userId: ObjectId): Promise<number> {
   const result = await collections.accounts.deleteMany({ userId });
+  return result.deletedCount;
+}
+
+/**
+ * Every account of one provider (a deleted SSO connection's: a later connection registered under
+ * the same providerId must not inherit its users). On the `(providerId, accountId)` index.
+ */
+export async function deleteProviderAccounts(collections: Collections, providerId: string): Promise<number> {
+  const result = await collections.accounts.deleteMany({ providerId: { $eq: providerId } });
   return result.deletedCount;
 }
 

@@ -23,10 +23,6 @@ import type {
   UserDoc,
   UserTimelineDoc,
   VerificationDoc,
-  WebhookClaimDoc,
-  WebhookCursorDoc,
-  WebhookDeliveryDoc,
-  WebhookEndpointDoc,
 } from "./documents.ts";
 import { createEventHub, type EventHub } from "./event-hub.ts";
 
@@ -52,10 +48,6 @@ const COLLECTION_NAMES = {
   pendingDeletions: "pendingDeletions",
   listingVersions: "listingVersions",
   passkeys: "passkeys",
-  webhookEndpoints: "webhookEndpoints",
-  webhookDeliveries: "webhookDeliveries",
-  webhookCursors: "webhookCursors",
-  webhookClaims: "webhookClaims",
   ssoProviders: "ssoProviders",
   events: "events",
 } as const;
@@ -83,17 +75,14 @@ export interface Collections {
   pendingDeletions: Collection<PendingDeletionDoc>;
   listingVersions: Collection<ListingVersionDoc>;
   passkeys: Collection<PasskeyDoc>;
-  webhookEndpoints: Collection<WebhookEndpointDoc>;
-  webhookDeliveries: Collection<WebhookDeliveryDoc>;
-  webhookCursors: Collection<WebhookCursorDoc>;
-  webhookClaims: Collection<WebhookClaimDoc>;
   ssoProviders: Collection<SsoProviderDoc>;
   events: Collection<EventDoc>;
   /** Not a collection: the instance's news of stored events (db/event-hub.ts). */
   eventHub: EventHub;
 }
 
-export function openCollections(db: Db): Collections {
+/** `now`: the instance's clock (createAuth passes options.clock), which dates events (db/event-hub.ts). */
+export function openCollections(db: Db, now: () => Date = () => new Date()): Collections {
   return {
     db,
     users: db.collection<UserDoc>(COLLECTION_NAMES.users),
@@ -117,13 +106,9 @@ export function openCollections(db: Db): Collections {
     pendingDeletions: db.collection<PendingDeletionDoc>(COLLECTION_NAMES.pendingDeletions),
     listingVersions: db.collection<ListingVersionDoc>(COLLECTION_NAMES.listingVersions),
     passkeys: db.collection<PasskeyDoc>(COLLECTION_NAMES.passkeys),
-    webhookEndpoints: db.collection<WebhookEndpointDoc>(COLLECTION_NAMES.webhookEndpoints),
-    webhookDeliveries: db.collection<WebhookDeliveryDoc>(COLLECTION_NAMES.webhookDeliveries),
-    webhookCursors: db.collection<WebhookCursorDoc>(COLLECTION_NAMES.webhookCursors),
-    webhookClaims: db.collection<WebhookClaimDoc>(COLLECTION_NAMES.webhookClaims),
     ssoProviders: db.collection<SsoProviderDoc>(COLLECTION_NAMES.ssoProviders),
     events: db.collection<EventDoc>(COLLECTION_NAMES.events),
-    eventHub: createEventHub(),
+    eventHub: createEventHub(now),
   };
 }
 

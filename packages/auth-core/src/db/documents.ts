@@ -19,7 +19,7 @@ import type { ModelDoc } from "./model.ts";
  * MongoDB document shapes. `_id` is an ObjectId; the API exposes it as the 24-hex `id`
  * (conversion only in the store layer, docs/decisions/0004-identifiers-and-storage.md "Identifiers and storage").
  */
-export interface UserDoc {
+export interface UserDoc extends EventOutbox {
   _id: ObjectId;
   /** Trimmed and lower-cased; unique index. */
   email: string;
@@ -81,10 +81,18 @@ export interface ListingVersionDoc {
  */
 export interface PendingDeletionDoc {
   _id: ObjectId;
-  kind: "user" | "organization";
+  kind: "user" | "organization" | "rows";
   targetId: ObjectId;
   user: UserDoc | null;
   createdAt: Date;
+  /**
+   * The events the deletion writes (features/events), relayed when it completes: stored with the
+   * entry, so a deletion a crash cut is finished with its events and one abandoned goes without.
+   */
+  _events?: EventDoc[];
+  /** kind "rows": the owner's collection (features/events EventSource) and each event's row. */
+  source?: string;
+  targetIds?: ObjectId[];
 }
 
 /**
@@ -93,28 +101,30 @@ export interface PendingDeletionDoc {
  * and absent on sessions that never had one; `impersonatedBy` is the admin's user id on an admin's
  * impersonation session (features/admin).
  */
-export type SessionDoc = ModelDoc<typeof sessionModel> & {
-  /** rememberMe false: short-lived, never refreshed. */
-  dontRemember: boolean;
-};
+export type SessionDoc = ModelDoc<typeof sessionModel> &
+  EventOutbox & {
+    /** rememberMe false: short-lived, never refreshed. */
+    dontRemember: boolean;
+  };
 
 /**
  * A linked account: the fields of contracts/account-models.ts accountModel (providerId "credential"
  * is the email-and-password account), plus the secrets no view shows.
  */
-export type AccountDoc = ModelDoc<typeof accountModel> & {
-  password: string | null;
-  accessToken: string | null;
-  refreshToken: string | null;
-  idToken: string | null;
-  accessTokenExpiresAt: Date | null;
-  refreshTokenExpiresAt: Date | null;
-  /**
-   * Credential accounts only: the password was set by an admin (set-user-password) and signs nobody
-   * in until the user resets or changes it (docs/security.md). Absent otherwise.
-   */
-  passwordResetRequired?: true;
-};
+export type AccountDoc = ModelDoc<typeof accountModel> &
+  EventOutbox & {
+    password: string | null;
+    accessToken: string | null;
+    refreshToken: string | null;
+    idToken: string | null;
+    accessTokenExpiresAt: Date | null;
+    refreshTokenExpiresAt: Date | null;
+    /**
+     * Credential accounts only: the password was set by an admin (set-user-password) and signs nobody
+     * in until the user resets or changes it (docs/security.md). Absent otherwise.
+     */
+    passwordResetRequired?: true;
+  };
 
 export interface VerificationDoc {
   _id: ObjectId;
@@ -230,70 +240,6 @@ export interface SsoOidcConfigDoc {
 }
 
 /**
- * A webhook endpoint (features/webhooks): app-wide when `organizationId` is null (the app's admins
- * manage it, every event), else an organization's (its owners and admins, its events only).
- * `secrets` are AES-256-GCM envelopes (crypto/encryption.ts) of `whsec_…` secrets, newest first; an
- * older one carries `expiresAt`, the end of its rotation overlap (docs/security.md "Webhooks").
- */
-export interface WebhookEndpointDoc {
-  _id: ObjectId;
-  organizationId: ObjectId | null;
-  url: string;
-  /** Event types delivered; empty: all. */
-  eventTypes: string[];
-  secrets: { secret: string; createdAt: Date; expiresAt: Date | null }[];
-  enabled: boolean;
-  disabledReason: string | null;
-  /** Since when every attempt has failed; null after a success. Five days of it disable the endpoint. */
-  failingSince: Date | null;
-  description: string;
-  createdBy: ObjectId | null;
-  createdAt: Date;
-  updatedAt: Date;
-}
-
-/**
- * One event for one endpoint (features/webhooks). `_id` is the `webhook-id` every attempt and replay
- * sends, derived from the event and the endpoint, so fanning the same event out twice writes one
- * row. `body` is the exact JSON text signed and sent, kept so every retry sends the same bytes.
- * `lease`: the instance attempting it and until when; an expired lease may be taken over.
- */
-export interface WebhookDeliveryDoc {
-  _id: string;
-  endpointId: ObjectId;
-  organizationId: ObjectId | null;
-  eventId: string;
-  eventType: string;
-  body: string;
-  status: "pending" | "failed" | "delivered" | "dead";
-  attempts: { at: Date; durationMs: number; statusCode: number | null; error: string | null }[];
-  /** Failed attempts since it was last scheduled afresh (created or replayed): its place in the retry schedule. */
-  failures: number;
-  nextAttemptAt: Date | null;
-  lease: { owner: string; until: Date } | null;
-  /** How many claims were made (webhookClaims `<_id>|<n>`): the next claim's `n`. */
-  claims: number;
-  createdAt: Date;
-}
-
-/**
- * One claim of a webhook delivery by an instance (features/webhooks store.ts claimDelivery),
- * `_id` `<delivery _id>|<n>`: a unique insert decides which instance makes the attempt.
- */
-export interface WebhookClaimDoc {
-  _id: string;
-  owner: string;
-  until: Date;
-}
-
-/** How far the webhook fan-out has read the events (features/webhooks), `_id` "fan-out". */
-export interface WebhookCursorDoc {
-  _id: string;
-  afterId: string | null;
-  updatedAt: Date;
-}
-
-/**
  * A user's second factor (features/two-factor); unique index on `userId`. Nothing here is readable
  * without the server secret: `secret` and `backupCodes` are AES-256-GCM envelopes (crypto/encryption.ts).
  */
@@ -322,20 +268,21 @@ export interface TwoFactorDoc {
  * (null grants nothing checked by permission); `metadata` is JSON text, so that client-chosen keys
  * never become document field names.
  */
-export type ApiKeyDoc = ModelDoc<typeof apiKeyModel> & {
-  /** base64url SHA-256 of the whole key; unique index. */
-  keyHash: string;
-  /** Uses allowed in the first usage period (null: unlimited); features/api-key/rules.ts. */
-  remaining: number | null;
-  /** When the usage budget was last set (creation, or a server update of the limits). */
-  usageResetAt: Date;
-  /**
-   * True when the key's owner was the signed-in session (not a user named by server code): such a
-   * key is what a stolen session could have minted, so signing out everywhere revokes it
-   * (docs/security.md "Account recovery"). Absent on keys created before the field existed.
-   */
-  createdFromSession?: boolean;
-};
+export type ApiKeyDoc = ModelDoc<typeof apiKeyModel> &
+  EventOutbox & {
+    /** base64url SHA-256 of the whole key; unique index. */
+    keyHash: string;
+    /** Uses allowed in the first usage period (null: unlimited); features/api-key/rules.ts. */
+    remaining: number | null;
+    /** When the usage budget was last set (creation, or a server update of the limits). */
+    usageResetAt: Date;
+    /**
+     * True when the key's owner was the signed-in session (not a user named by server code): such a
+     * key is what a stolen session could have minted, so signing out everywhere revokes it
+     * (docs/security.md "Account recovery"). Absent on keys created before the field existed.
+     */
+    createdFromSession?: boolean;
+  };
 
 /**
  * One counted use of a limited API key: `_id = <keyId>|<budget start ms>|<period>|<slot>`. A use is
@@ -353,24 +300,25 @@ export interface ApiKeyUseDoc {
  * passkeyModel — a WebAuthn credential's public key and what the authenticator reported about it —
  * plus what the API never shows. Unique index on `credentialID`; `userId` lists a user's.
  */
-export type PasskeyDoc = ModelDoc<typeof passkeyModel> & {
-  /** The authenticator's transports ("internal", "hybrid"…), at most 10; answered comma separated. */
-  transports: string[];
-  /** base64url WebAuthn user handle given at registration: an assertion naming another is refused. */
-  userHandle: string;
-  /**
-   * WebAuthn L3 §4 "uvInitialized": the authenticator verified the user (PIN, biometrics) at
-   * registration or at a later sign-in. An organization's policy requiring user verification counts
-   * only such passkeys (docs/passkeys.md "Authenticator policy"); absent (older rows) reads as false.
-   */
-  uvInitialized?: boolean;
-  /**
-   * Registered while the user's address was unverified: whoever registered it may not own the
-   * mailbox, so the owner's later recovery by mail removes it (docs/passkeys.md "A pre-registered
-   * account"). Absent otherwise.
-   */
-  registeredUnverified?: true;
-};
+export type PasskeyDoc = ModelDoc<typeof passkeyModel> &
+  EventOutbox & {
+    /** The authenticator's transports ("internal", "hybrid"…), at most 10; answered comma separated. */
+    transports: string[];
+    /** base64url WebAuthn user handle given at registration: an assertion naming another is refused. */
+    userHandle: string;
+    /**
+     * WebAuthn L3 §4 "uvInitialized": the authenticator verified the user (PIN, biometrics) at
+     * registration or at a later sign-in. An organization's policy requiring user verification counts
+     * only such passkeys (docs/passkeys.md "Authenticator policy"); absent (older rows) reads as false.
+     */
+    uvInitialized?: boolean;
+    /**
+     * Registered while the user's address was unverified: whoever registered it may not own the
+     * mailbox, so the owner's later recovery by mail removes it (docs/passkeys.md "A pre-registered
+     * account"). Absent otherwise.
+     */
+    registeredUnverified?: true;
+  };
 
 /**
  * docs/decisions/ Organization: the fields of contracts/organization-models.ts organizationModel, plus
@@ -381,10 +329,11 @@ export type PasskeyDoc = ModelDoc<typeof passkeyModel> & {
  * `passkeyPolicy`: the authenticator policy (contracts/organization-passkey-policy.ts), absent until
  * set; it is not part of the organization's API value (set and read by its own endpoints).
  */
-export type OrganizationDoc = ModelDoc<typeof organizationModel> & {
-  listingVersion?: number;
-  passkeyPolicy?: PasskeyPolicy;
-};
+export type OrganizationDoc = ModelDoc<typeof organizationModel> &
+  EventOutbox & {
+    listingVersion?: number;
+    passkeyPolicy?: PasskeyPolicy;
+  };
 
 /**
  * docs/decisions/ Member: the fields of contracts/organization-models.ts memberModel, plus `seat`. Unique
@@ -392,7 +341,7 @@ export type OrganizationDoc = ModelDoc<typeof organizationModel> & {
  * membership limit, unique per organization: the insert that claims it is what keeps concurrent adds
  * and accepts under the limit (features/organization/members/seats.ts).
  */
-export type MemberDoc = ModelDoc<typeof memberModel> & { seat: number };
+export type MemberDoc = ModelDoc<typeof memberModel> & EventOutbox & { seat: number };
 
 export type { InvitationStatus } from "../contracts/organization-models.ts";
 
@@ -402,15 +351,21 @@ export type { InvitationStatus } from "../contracts/organization-models.ts";
  * pending invitation per address and organization), `closed:<id>` afterwards. `teamId` is a comma
  * separated list of team ids, or null.
  */
-export type InvitationDoc = ModelDoc<typeof invitationModel> & { slot: string };
+export type InvitationDoc = ModelDoc<typeof invitationModel> & EventOutbox & { slot: string };
 
 /** docs/decisions/ Team: the fields of contracts/organization-models.ts teamModel. */
-export type TeamDoc = ModelDoc<typeof teamModel>;
+export type TeamDoc = ModelDoc<typeof teamModel> & EventOutbox;
 
 /**
  * A user in a team: the fields of contracts/organization-models.ts teamMemberModel, plus its team's
  * organization and `seat`. Unique (teamId, userId) and (teamId, seat), as for members.
  */
-export type TeamMemberDoc = ModelDoc<typeof teamMemberModel> & { organizationId: ObjectId; seat: number };
+export type TeamMemberDoc = ModelDoc<typeof teamMemberModel> &
+  EventOutbox & {
+    organizationId: ObjectId;
+    seat: number;
+    /** The team role; absent on rows stored before team roles, which read as team-member. */
+    role?: string;
+  };
 
 export const CREDENTIAL_PROVIDER_ID = "credential";

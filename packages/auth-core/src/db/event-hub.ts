@@ -1,5 +1,11 @@
 import type { EventDoc } from "./documents.ts";
 
+/**
+ * The `comment` every command of a relay carries (features/events): the relay runs beside the
+ * request, after its answer is decided, so the per-endpoint command budgets (tests) leave it out.
+ */
+export const RELAY_COMMENT = "tessera:event-relay";
+
 /** Called with the events just stored in `events`, in `_id` order, once per relay. */
 export type EventListener = (events: readonly EventDoc[]) => void;
 
@@ -17,9 +23,11 @@ export interface EventHub {
   track(work: Promise<unknown>): void;
   /** Resolves once every relay started so far has finished (tests, shutdown). */
   settle(): Promise<void>;
+  /** The instance's clock (options.clock): when owners' write functions date their events. */
+  now(): Date;
 }
 
-export function createEventHub(): EventHub {
+export function createEventHub(now: () => Date): EventHub {
   const listeners = new Set<EventListener>();
   const inFlight = new Set<Promise<unknown>>();
   return {
@@ -48,5 +56,6 @@ export function createEventHub(): EventHub {
     async settle() {
       while (inFlight.size > 0) await Promise.all([...inFlight]);
     },
+    now,
   };
 }

@@ -8,8 +8,8 @@ export interface PageQuery<T> {
   skip?: number;
   /** At least 1: a find command reads `limit: 0` as "no limit". */
   limit: number;
-  /** Inclusion projection (`_id` always comes back); the result type stays the whole document. */
-  projection?: Record<string, 1>;
+  /** Inclusion projection (`_id` always comes back), or exclusion (0s); the result type stays the whole document. */
+  projection?: Record<string, 0 | 1>;
 }
 
 /**
@@ -57,7 +57,8 @@ export function findPageCommand<T extends Document>(
 export async function findFirst<T extends Document>(
   collection: Collection<T>,
   filter: Filter<T>,
-  projection?: Record<string, 1>,
+  /** Inclusion (field → 1), or exclusion (field → 0: features/events WITHOUT_OUTBOX). */
+  projection?: Record<string, 0 | 1>,
 ): Promise<T | null> {
   const [first] = await findPage(
     collection,

@@ -3,6 +3,7 @@ import { deleteExpiredVerifications } from "../db/verifications.ts";
 import { deleteExpiredRateLimits } from "../http/rate-limit.ts";
 import { deleteExpiredApiKeys, deleteExpiredKeyUses } from "./api-key/index.ts";
 import { finishInterruptedUserDeletions } from "./deletion/index.ts";
+import { deleteExpiredEvents, repairEvents } from "./events/index.ts";
 import { deleteExpiredMailLimits } from "./mail-limit/index.ts";
 import {
   deleteStaleInvitations,
@@ -38,6 +39,10 @@ export interface CleanupResult {
   finishedUserDeletions: number;
   /** Organization deletions a crash interrupted, finished. */
   finishedOrganizationDeletions: number;
+  /** Events older than `events.retentionDays`. */
+  events: number;
+  /** Events a crash left between a change and its relay, stored now (features/events repairEvents). */
+  repairedEvents: number;
   /** Accepted invitations a crash left pending beside their new member, closed as accepted. */
   finishedAccepts: number;
   /** Pending invitations whose accept, reject or cancel died after its claim: open again. */
@@ -57,6 +62,7 @@ export async function cleanupExpired(auth: AuthContext): Promise<CleanupResult> 
   const finishedUserDeletions = await finishInterruptedUserDeletions(auth);
   const finishedOrganizationDeletions = await finishInterruptedOrganizationDeletions(auth);
   const claims = await finishInterruptedInvitationClaims(auth);
+  const repairedEvents = await repairEvents(collections, auth.eventSources);
   // Expired API keys and invitations are still shown to their owners (list endpoints; a key answers
   // API_KEY_EXPIRED, an invitation can still be canceled — docs/decisions/): reclaimed a while later.
   const shownUntil = new Date(now.getTime() - EXPIRED_SHOWN_FOR_MS);
@@ -71,6 +77,10 @@ export async function cleanupExpired(auth: AuthContext): Promise<CleanupResult> 
   const apiKeys = await deleteExpiredApiKeys(collections, shownUntil);
   const invitations = await deleteStaleInvitations(auth, shownUntil);
   const userTimeline = await reconcileUserTimeline(collections, now);
+  const events = await deleteExpiredEvents(
+    collections,
+    new Date(now.getTime() - auth.options.events.retentionDays * 86_400_000),
+  );
   return {
     sessions,
     verifications,
@@ -82,6 +92,8 @@ export async function cleanupExpired(auth: AuthContext): Promise<CleanupResult> 
     userTimeline,
     finishedUserDeletions,
     finishedOrganizationDeletions,
+    events,
+    repairedEvents,
     finishedAccepts: claims.accepted,
     reopenedInvitations: claims.reopened,
   };

@@ -6,4 +6,10 @@ export { assertApiKeyCallerAllowed, isApiKeySession, readApiKeySession } from ".
  * For `auth.cleanup()` (features/cleanup.ts), the user's data export (features/user-export) and
  * `tessera doctor` (operator-checks.ts).
  */
-export { apiKeyRowsForChecks, deleteExpiredApiKeys, deleteExpiredKeyUses, findUserApiKeys } from "./store.ts";
+export {
+  apiKeyEventSource,
+  apiKeyRowsForChecks,
+  deleteExpiredApiKeys,
+  deleteExpiredKeyUses,
+  findUserApiKeys,
+} from "./store.ts";

@@ -1,14 +1,54 @@
-import type { ObjectId } from "mongodb";
+import type { Filter, ObjectId } from "mongodb";
 import type { Collections } from "../../db/collections.ts";
 import { isDuplicateKeyError } from "../../db/connect.ts";
 import type { ApiKeyDoc } from "../../db/documents.ts";
 import { type RemovableRows, removableRowsOf } from "../../db/stored-rows.ts";
+import {
+  deleteRowsWithEvents,
+  type EventDoc,
+  type EventSource,
+  eventOf,
+  startRelay,
+} from "../events/index.ts";
 import { SLOT_DIGITS, usageClaimId } from "./rules.ts";
 
 /** The only file of features/api-key that talks to MongoDB. "Not found" is null. */
 
+/** The keys' events (features/events): created with the insert, revoked with a user's delete. */
+export const apiKeyEventSource: EventSource = {
+  name: "apiKeys",
+  collection: (collections) => collections.apiKeys,
+};
+
+function apiKeyEventOf(
+  type: "api_key.created" | "api_key.revoked",
+  doc: Pick<ApiKeyDoc, "_id" | "userId" | "name">,
+  at: Date,
+): EventDoc {
+  const data = { apiKeyId: doc._id.toHexString(), userId: doc.userId.toHexString(), name: doc.name ?? null };
+  return eventOf(type, at, { userId: doc.userId }, data);
+}
+
 export async function insertApiKey(collections: Collections, doc: ApiKeyDoc): Promise<void> {
-  await collections.apiKeys.insertOne(doc);
+  const events = [apiKeyEventOf("api_key.created", doc, collections.eventHub.now())];
+  await collections.apiKeys.insertOne({ ...doc, _events: events });
+  startRelay(collections, events);
+}
+
+/** Deletes the keys `filter` matches, each with its api_key.revoked (read first by `_id`, `userId`, `name`). */
+async function revokeApiKeysWhere(collections: Collections, filter: Filter<ApiKeyDoc>): Promise<ObjectId[]> {
+  const found = await collections.apiKeys
+    .find(filter, { projection: { _id: 1, userId: 1, name: 1 } })
+    .toArray();
+  const at = collections.eventHub.now();
+  const rows = found.map((doc) => ({ _id: doc._id, event: apiKeyEventOf("api_key.revoked", doc, at) }));
+  let removed: ObjectId[] = [];
+  await deleteRowsWithEvents(collections, apiKeyEventSource, rows, async (ids) => {
+    const result = await collections.apiKeys.deleteMany({ $and: [filter, { _id: { $in: ids } }] });
+    removed = result.deletedCount > 0 ? ids : [];
+    return result.deletedCount;
+  });
+  return removed;
 }
 
 export function findApiKeyByHash(collections: Collections, keyHash: string): Promise<ApiKeyDoc | null> {
@@ -60,8 +100,7 @@ export async function deleteUserApiKey(
   userId: ObjectId,
   id: ObjectId,
 ): Promise<boolean> {
-  const result = await collections.apiKeys.deleteOne({ _id: id, userId });
-  return result.deletedCount === 1;
+  return (await revokeApiKeysWhere(collections, { _id: id, userId })).length === 1;
 }
 
 /**
@@ -85,13 +124,10 @@ export async function deleteSessionMintedApiKeys(
   collections: Collections,
   userId: ObjectId,
 ): Promise<number> {
-  const filter = { userId, createdFromSession: true };
-  const minted = await collections.apiKeys.find(filter).project<{ _id: ObjectId }>({ _id: 1 }).toArray();
-  if (minted.length === 0) return 0;
-  const ids = minted.map((doc) => doc._id);
-  const result = await collections.apiKeys.deleteMany({ userId, _id: { $in: ids } });
+  const ids = await revokeApiKeysWhere(collections, { userId, createdFromSession: true });
+  if (ids.length === 0) return 0;
   await collections.apiKeyUses.deleteMany({ keyId: { $in: ids } });
-  return result.deletedCount;
+  return ids.length;
 }
 
 /** Every key of the user, in stored order, at most `limit` (the user's data export). */

@@ -3,6 +3,7 @@ import { generateRandomString, LOWER_ALPHANUMERIC } from "../../crypto/index.ts"
 import type { UserDoc } from "../../db/documents.ts";
 import { granted, type Outcome, refused } from "../../errors/refusal.ts";
 import type { CookieJar } from "../../http/cookie-jar.ts";
+import { completeJournaledDeletion } from "../events/index.ts";
 import { apiLink, dispatchMail, toMailUser } from "../mail-dispatch.ts";
 import {
   forgetPendingDeletion,
@@ -11,6 +12,7 @@ import {
 } from "../pending-deletions/index.ts";
 import type { SessionWithUser } from "../session/index.ts";
 import { deleteAllSessionsOfUser, readSession } from "../session/index.ts";
+import { userDeletedEvent } from "../users/index.ts";
 import { consumeVerification, createVerification } from "../verification/index.ts";
 import {
   leaveOrganizations,
@@ -143,14 +145,16 @@ export async function deleteUserAndData(
   await deleteAllSessionsOfUser(auth.collections, user._id);
   if (!(await leaveOrganizations(auth, user._id, organizations)))
     return refused("SOLE_OWNER_CANNOT_BE_DELETED");
-  const entry = await recordPendingDeletion(auth.collections, "user", user._id, auth.now(), user);
+  // The deletion's event rides in its journal entry: stored when it completes (features/events).
+  const deleted = userDeletedEvent(user._id, auth.now());
+  const entry = await recordPendingDeletion(auth.collections, "user", user._id, auth.now(), user, [deleted]);
   if (!(await deleteUserDoc(auth, user))) {
     await forgetPendingDeletion(auth.collections, entry);
     return refused("USER_NOT_FOUND");
   }
   await deleteRowsOfDeletedUser(auth, user._id);
   await hooks?.after?.(user);
-  await forgetPendingDeletion(auth.collections, entry);
+  completeJournaledDeletion(auth.collections, entry);
   return granted(undefined);
 }
 
@@ -184,7 +188,7 @@ export async function finishInterruptedUserDeletions(auth: AuthContext): Promise
     } catch (error) {
       auth.options.logger.error("user delete after-hook failed while finishing a deletion", error);
     }
-    await forgetPendingDeletion(auth.collections, entry._id);
+    completeJournaledDeletion(auth.collections, entry._id);
   }
   return entries.length;
 }

@@ -53,7 +53,7 @@ export async function proveSignInPassword(
     // Only over the hash just checked: a reset or change landing during the two scrypt runs wins,
     // rather than being silently undone by a re-hash of the old password.
     const rehash = await hashPassword(password);
-    await updateCredentialPassword(auth, proof.account, rehash, proof.account.password);
+    await updateCredentialPassword(auth, proof.account, rehash, proof.account.password, false, "rehash");
   }
   return granted({ found, device });
 }

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { useTestAuth } from "#test/test-auth.ts";
 import type { EventDoc } from "../../db/documents.ts";
 import { newEventId } from "./ids.ts";
-import { readEventsAfter, relayOutbox, relayStrandedOutboxes } from "./store.ts";
+import { readEventsAfter, relayEvents, relayStrandedOutboxes } from "./store.ts";
 
 const t = useTestAuth();
 
@@ -18,34 +18,39 @@ describe("the events store", () => {
     expect(ids[0]).toMatch(/^evt_[0-9a-f]{28}$/);
   });
 
-  it("a relay stores each event once, pulls it from its document, and readEventsAfter pages by _id", async () => {
+  it("a relay stores each event once and tells the listeners; readEventsAfter pages by _id", async () => {
     const collections = t.auth.context.collections;
-    const source = t.db.collection("outboxProbe");
     const events = [eventAt(5000), eventAt(5001), eventAt(5002)];
-    await source.insertOne({ _id: "doc-1", _events: events } as never);
     await collections.events.insertOne(events[0]!); // a relay that stored one before a crash
     const published: string[] = [];
     const stop = collections.eventHub.subscribe((stored) => published.push(...stored.map((e) => e._id)));
-    await relayOutbox(collections, source, "doc-1", events);
+    await relayEvents(collections, events);
     stop();
-    expect(await source.findOne({ _id: "doc-1" } as never)).toEqual({ _id: "doc-1", _events: [] });
     expect(published).toEqual(events.map((e) => e._id));
     expect(await readEventsAfter(collections, null, 10)).toEqual(events);
     expect(await readEventsAfter(collections, events[0]!._id, 1)).toEqual([events[1]]);
   });
 
-  it("the repair pass relays the events left in documents, and only those", async () => {
+  it("the repair pass stores what outboxes hold and events lack, and empties the settled ones", async () => {
     const collections = t.auth.context.collections;
-    const source = t.db.collection("outboxProbe2");
-    const stranded = eventAt(9000);
+    const source = t.db.collection("outboxProbe");
+    const [stranded, relayed, recent] = [eventAt(9000), eventAt(9001), eventAt(20_000)];
+    await collections.events.insertOne(relayed);
     await source.insertMany([
-      { _id: "a", _events: [stranded] },
-      { _id: "b", _events: [] },
+      { _id: "a", _events: [stranded, relayed] },
+      { _id: "b", _events: [recent] },
       { _id: "c" },
     ] as never);
-    expect(await relayStrandedOutboxes(collections, source)).toBe(1);
-    expect(await collections.events.findOne({ _id: stranded._id })).toEqual(stranded);
+    const published: string[] = [];
+    const stop = collections.eventHub.subscribe((stored) => published.push(...stored.map((e) => e._id)));
+    expect(await relayStrandedOutboxes(collections, source, new Date(10_000))).toBe(2);
+    stop();
+    expect(published.sort()).toEqual([stranded._id, recent._id].sort());
+    const ids = [stranded, relayed, recent].map((event) => event._id);
+    expect(await collections.events.countDocuments({ _id: { $in: ids } })).toBe(3);
+    // Written before the cutoff: emptied; after it: kept for a later pass.
     expect(await source.findOne({ _id: "a" } as never)).toEqual({ _id: "a", _events: [] });
-    expect(await relayStrandedOutboxes(collections, source)).toBe(0);
+    expect(await source.findOne({ _id: "b" } as never)).toEqual({ _id: "b", _events: [recent] });
+    expect(await relayStrandedOutboxes(collections, source, new Date(10_000))).toBe(0);
   });
 });

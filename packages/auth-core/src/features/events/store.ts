@@ -1,11 +1,10 @@
-import type { Collection, Filter } from "mongodb";
+import type { Collection, Document, Filter } from "mongodb";
 import type { Collections } from "../../db/collections.ts";
 import { isDuplicateKeyError } from "../../db/connect.ts";
 import type { EventDoc, EventOutbox } from "../../db/documents.ts";
-
-/** A collection whose documents carry an outbox (the owners' users, sessions, organizations …). */
-// biome-ignore lint/suspicious/noExplicitAny: any owner's `_id` type; only `_id` and `_events` are touched
-export type OutboxSource = Collection<any>;
+import { RELAY_COMMENT } from "../../db/event-hub.ts";
+import type { OutboxSource } from "../../db/event-source.ts";
+import { eventIdFloor } from "./ids.ts";
 
 /**
  * The events after `afterId` (null: from the first), ascending by `_id`, i.e. by time: an `_id`
@@ -17,39 +16,30 @@ export function readEventsAfter(collections: Collections, afterId: string | null
 }
 
 /**
- * Copies an outbox's events into `events` and then pulls them from the document. Each is written by
- * its stable `_id`, so a relay repeated after a crash (or racing another) stores it once. Pulled
- * only after they are stored: a crash in between leaves them to the repair pass, never loses them.
+ * Stores events written with their change into `events`, by their stable `_id` (a relay repeated
+ * after a crash, or racing another, stores each once), then tells the instance's listeners. The
+ * changed document keeps its outbox: a second write to it here, beside the request's own next
+ * writes, could undo one of them on FerretDB v1, whose updates of one document do not see each
+ * other (docs/scale.md); the repair pass empties outboxes once they are old (relayStrandedOutboxes).
  */
-export async function relayOutbox(
-  collections: Collections,
-  source: OutboxSource,
-  documentId: unknown,
-  events: readonly EventDoc[],
-): Promise<void> {
+export async function relayEvents(collections: Collections, events: readonly EventDoc[]): Promise<void> {
   if (events.length === 0) return;
   await storeEvents(collections, events);
-  // $pullAll of the exact documents: FerretDB v1 ignores a $pull condition such as { _id: { $in } }.
-  await source.updateOne({ _id: documentId }, { $pullAll: { _events: events } });
   collections.eventHub.publish(events);
 }
 
-/** Starts relayOutbox off the request's answer path (db/event-hub.ts track). */
-export function startRelay(
-  collections: Collections,
-  source: OutboxSource,
-  documentId: unknown,
-  events: readonly EventDoc[],
-): void {
-  collections.eventHub.track(relayOutbox(collections, source, documentId, events));
+/** Starts relayEvents off the request's answer path (db/event-hub.ts track). */
+export function startRelay(collections: Collections, events: readonly EventDoc[]): void {
+  if (events.length > 0) collections.eventHub.track(relayEvents(collections, events));
 }
 
 /** Inserts each event unless a row with its `_id` is already stored. */
 export async function storeEvents(collections: Collections, events: readonly EventDoc[]): Promise<void> {
+  if (events.length === 0) return;
   try {
     await collections.events.insertMany(
       events.map((event) => ({ ...event })),
-      { ordered: false },
+      { ordered: false, comment: RELAY_COMMENT },
     );
   } catch (error) {
     if (!isEveryFailureDuplicate(error)) throw error;
@@ -57,18 +47,49 @@ export async function storeEvents(collections: Collections, events: readonly Eve
 }
 
 /**
- * The repair pass for one owner's collection: every document still holding events (a crash or an
- * outage between a write and its relay) has them relayed now. Returns how many were relayed.
+ * The repair pass for one owner's collection (a scan: the embedded database answers no other field
+ * from an index). Every outbox's events not yet in `events` — a crash or an outage came between a
+ * write and its relay — are stored and told to the listeners; then the events written before
+ * `settledBefore` are pulled from their document, whose writer is done with it by then. Answers how
+ * many events were missing.
  */
-export async function relayStrandedOutboxes(collections: Collections, source: OutboxSource): Promise<number> {
-  let relayed = 0;
-  const stranded = source.find({ "_events.0": { $exists: true } }, { projection: { _events: 1 } });
-  for await (const doc of stranded as AsyncIterable<EventOutbox & { _id: unknown }>) {
+export async function relayStrandedOutboxes(
+  collections: Collections,
+  source: OutboxSource,
+  settledBefore: Date,
+): Promise<number> {
+  let missing = 0;
+  const outboxes = source.find({ "_events.0": { $exists: true } }, { projection: { _events: 1 } });
+  for await (const doc of outboxes as AsyncIterable<EventOutbox & { _id: unknown }>) {
     const events = doc._events ?? [];
-    await relayOutbox(collections, source, doc._id, events);
-    relayed += events.length;
+    const stored = await findPresentIds(
+      collections.events,
+      events.map((event) => event._id),
+    );
+    const absent = events.filter((event) => !stored.has(event._id));
+    await relayEvents(collections, absent);
+    missing += absent.length;
+    const settled = events.filter((event) => event.createdAt < settledBefore);
+    // $pullAll of the exact documents: FerretDB v1 ignores a $pull condition such as { _id: { $in } }.
+    if (settled.length > 0)
+      await source.updateOne(
+        { _id: doc._id },
+        { $pullAll: { _events: settled } as Document },
+        { comment: RELAY_COMMENT },
+      );
   }
-  return relayed;
+  return missing;
+}
+
+/** The hex ids of `ids` that still have a row in `source` (one `$in` read by `_id`). */
+export async function findPresentIds(source: OutboxSource, ids: readonly unknown[]): Promise<Set<string>> {
+  if (ids.length === 0) return new Set();
+  const rows = await source
+    .find({ _id: { $in: [...ids] } }, { projection: { _id: 1 }, comment: RELAY_COMMENT })
+    .toArray();
+  return new Set(
+    rows.map((row) => String((row._id as { toHexString?: () => string }).toHexString?.() ?? row._id)),
+  );
 }
 
 function isEveryFailureDuplicate(error: unknown): boolean {
@@ -76,4 +97,30 @@ function isEveryFailureDuplicate(error: unknown): boolean {
   const writeErrors = (error as { writeErrors?: unknown } | null)?.writeErrors;
   const list = Array.isArray(writeErrors) ? writeErrors : writeErrors ? [writeErrors] : [];
   return list.length > 0 && list.every((entry) => (entry as { code?: number }).code === 11000);
+}
+
+/** The update part that puts `events` into the changed document's outbox (nothing for none). */
+export function pushEvents(events: readonly EventDoc[]): { $push?: { _events: { $each: EventDoc[] } } } {
+  return events.length === 0 ? {} : { $push: { _events: { $each: [...events] } } };
+}
+
+/**
+ * A document written with findOneAndUpdate, without its outbox (FerretDB v1 takes no projection on
+ * findAndModify): it is never answered, hooked or exported.
+ */
+export function withoutOutbox<T extends EventOutbox>(doc: T | null): T | null {
+  if (doc && "_events" in doc) delete doc._events;
+  return doc;
+}
+
+/** A read's projection leaving the outbox out: it is never answered, hooked or exported. */
+export const WITHOUT_OUTBOX = { _events: 0 } as const;
+
+/**
+ * Retention (`events.retentionDays`, run by `auth.cleanup()`): the events that happened before
+ * `before` — an `_id` range, since ids begin with their time. Answers how many went.
+ */
+export async function deleteExpiredEvents(collections: Collections, before: Date): Promise<number> {
+  const result = await collections.events.deleteMany({ _id: { $lt: eventIdFloor(before) } });
+  return result.deletedCount;
 }

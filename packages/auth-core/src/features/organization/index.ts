@@ -32,7 +32,7 @@ export {
   finishInterruptedInvitationClaims,
 } from "./invitations/service.ts";
 /** The user's data export (features/user-export) reads the user's organization rows through these. */
-export { findInvitationsSentBy, findInvitationsToEmail } from "./invitations/store.ts";
+export { findInvitationsSentBy, findInvitationsToEmail, invitationEventSource } from "./invitations/store.ts";
 export { toInvitation } from "./invitations/types.ts";
 /** User deletion (features/deletion) releases the user's organizations through these. */
 export { findUnknownRoles, holdsRole, parseRoles } from "./members/rules.ts";
@@ -53,7 +53,7 @@ export {
   setMemberRole,
 } from "./members/service.ts";
 /** createAuth hands it to the users store: a user's shown fields changed (context.ts). */
-export { bumpListingsOfMemberUser } from "./members/store.ts";
+export { bumpListingsOfMemberUser, memberEventSource } from "./members/store.ts";
 /** An operator's import and repair (operator-import.ts): rows written and removed through the owners. */
 export {
   deleteOrphanRows,
@@ -69,6 +69,6 @@ export {
   finishInterruptedOrganizationDeletions,
   listOrganizationsPage,
 } from "./organizations/service.ts";
-export { findOrganizationsByIds } from "./organizations/store.ts";
+export { findOrganizationsByIds, organizationEventSource } from "./organizations/store.ts";
 export { deleteTeamMembershipsOfUser, findTeamByIdOrName } from "./teams/service.ts";
-export { findUserTeamMemberships } from "./teams/store.ts";
+export { findUserTeamMemberships, teamEventSource, teamMemberEventSource } from "./teams/store.ts";

@@ -8,4 +8,4 @@ export {
 /** An organization's authenticator policy judges the user's passkeys through these (features/organization). */
 export { listPasskeyFacts } from "./policy-facts.ts";
 /** `tessera doctor` finds and deletes the passkeys of users that no longer exist (operator-checks.ts). */
-export { passkeyRowsForChecks } from "./store.ts";
+export { passkeyEventSource, passkeyRowsForChecks } from "./store.ts";

@@ -4,6 +4,13 @@ import type { Collections } from "../../db/collections.ts";
 import { isDuplicateKeyError } from "../../db/connect.ts";
 import type { PasskeyDoc } from "../../db/documents.ts";
 import { type RemovableRows, removableRowsOf } from "../../db/stored-rows.ts";
+import {
+  deleteRowsWithEvents,
+  type EventDoc,
+  type EventSource,
+  eventOf,
+  startRelay,
+} from "../events/index.ts";
 
 /**
  * The only file of features/passkey that talks to MongoDB, and the owner of `passkeys` (unique
@@ -16,10 +23,27 @@ export {
   insertVerificationIfAbsent as insertRow,
 } from "../../db/verifications.ts";
 
+/** The passkeys' events (features/events): registered with the insert, deleted with the delete. */
+export const passkeyEventSource: EventSource = {
+  name: "passkeys",
+  collection: (collections) => collections.passkeys,
+};
+
+function passkeyEventOf(
+  type: "passkey.registered" | "passkey.deleted",
+  doc: Pick<PasskeyDoc, "_id" | "userId" | "name">,
+  at: Date,
+): EventDoc {
+  const data = { passkeyId: doc._id.toHexString(), userId: doc.userId.toHexString(), name: doc.name ?? null };
+  return eventOf(type, at, { userId: doc.userId }, data);
+}
+
 /** Inserts a passkey; false when its credential id is stored already (any user's: the unique index decides). */
 export async function insertPasskey(collections: Collections, doc: PasskeyDoc): Promise<boolean> {
+  const events = [passkeyEventOf("passkey.registered", doc, collections.eventHub.now())];
   try {
-    await collections.passkeys.insertOne(doc);
+    await collections.passkeys.insertOne({ ...doc, _events: events });
+    startRelay(collections, events);
     return true;
   } catch (error) {
     if (isDuplicateKeyError(error)) return false;
@@ -69,8 +93,11 @@ export async function deleteUserPasskey(
 ): Promise<PasskeyDoc | null> {
   const doc = await findUserPasskey(collections, userId, id);
   if (!doc) return null;
-  const { deletedCount } = await collections.passkeys.deleteOne({ _id: id, userId });
-  return deletedCount === 1 ? doc : null;
+  const event = passkeyEventOf("passkey.deleted", doc, collections.eventHub.now());
+  const removed = await deleteRowsWithEvents(collections, passkeyEventSource, [{ _id: id, event }], (ids) =>
+    collections.passkeys.deleteMany({ _id: { $in: ids }, userId }).then((result) => result.deletedCount),
+  );
+  return removed === 1 ? doc : null;
 }
 
 /** Puts back a passkey this request deleted (the last-way-to-sign-in rule, management.ts). */

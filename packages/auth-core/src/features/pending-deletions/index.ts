@@ -1,7 +1,9 @@
 /** The face of pending-deletions: the journal that lets `auth.cleanup()` finish a deletion a crash cut. */
 export {
+  findPendingDeletion,
   forgetPendingDeletion,
   listPendingDeletions,
   pendingDeletionRowsForChecks,
   recordPendingDeletion,
+  recordRowsDeletion,
 } from "./store.ts";

@@ -1,6 +1,6 @@
 import { ObjectId } from "mongodb";
 import type { Collections } from "../../db/collections.ts";
-import type { PendingDeletionDoc, UserDoc } from "../../db/documents.ts";
+import type { EventDoc, PendingDeletionDoc, UserDoc } from "../../db/documents.ts";
 import { type StoredRows, storedRowsOf } from "../../db/stored-rows.ts";
 
 /**
@@ -16,14 +16,50 @@ export async function recordPendingDeletion(
   targetId: ObjectId,
   now: Date,
   user: UserDoc | null = null,
+  events: EventDoc[] = [],
 ): Promise<ObjectId> {
   const doc: PendingDeletionDoc = { _id: new ObjectId(), kind, targetId, user, createdAt: now };
+  if (events.length > 0) doc._events = events;
   await collections.pendingDeletions.insertOne(doc);
   return doc._id;
 }
 
-export async function forgetPendingDeletion(collections: Collections, id: ObjectId): Promise<void> {
-  await collections.pendingDeletions.deleteOne({ _id: id });
+/**
+ * The entry of rows an owner deletes with their events (features/events deleteRowsWithEvents):
+ * `events[i]` is the event of row `targetIds[i]` of the owner's collection `source`.
+ */
+export async function recordRowsDeletion(
+  collections: Collections,
+  source: string,
+  targetIds: ObjectId[],
+  events: EventDoc[],
+  now: Date,
+): Promise<ObjectId> {
+  const doc: PendingDeletionDoc = {
+    _id: new ObjectId(),
+    kind: "rows",
+    targetId: targetIds[0]!,
+    user: null,
+    createdAt: now,
+    _events: events,
+    source,
+    targetIds,
+  };
+  await collections.pendingDeletions.insertOne(doc);
+  return doc._id;
+}
+
+export function findPendingDeletion(
+  collections: Collections,
+  id: ObjectId,
+  comment?: string,
+): Promise<PendingDeletionDoc | null> {
+  return collections.pendingDeletions.findOne({ _id: id }, comment === undefined ? {} : { comment });
+}
+
+/** `comment`: the command's comment (the event relay's, db/event-hub.ts RELAY_COMMENT). */
+export async function forgetPendingDeletion(collections: Collections, id: ObjectId, comment?: string): Promise<void> {
+  await collections.pendingDeletions.deleteOne({ _id: id }, comment === undefined ? {} : { comment });
 }
 
 /** Every entry, oldest first; the collection holds only deletions interrupted or in flight. */

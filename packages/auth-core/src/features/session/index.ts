@@ -34,6 +34,7 @@ export {
   sessionRowsForChecks,
   setSessionActiveOrganization,
   setSessionActiveOrganizationReturning,
+  sessionEventSource,
 } from "./store.ts";
 export {
   type DeclaredUserDoc,

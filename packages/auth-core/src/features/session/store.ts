@@ -1,9 +1,17 @@
-import type { ObjectId } from "mongodb";
+import type { Filter, ObjectId } from "mongodb";
 import type { Collections } from "../../db/collections.ts";
 import type { SessionDoc } from "../../db/documents.ts";
 import { findFirst } from "../../db/find-page.ts";
 import { keyedId } from "../../db/ids.ts";
 import { type RemovableRows, removableRowsOf } from "../../db/stored-rows.ts";
+import {
+  deleteRowsWithEvents,
+  type EventDoc,
+  type EventSource,
+  eventOf,
+  startRelay,
+  WITHOUT_OUTBOX,
+} from "../events/index.ts";
 
 /**
  * A session's `_id` follows from its token (db/ids.ts keyedId): every lookup by token is a lookup
@@ -15,10 +23,49 @@ export const sessionIdOf = (token: string) => keyedId("session", token);
 /** The filter of one session by its token: its `_id`, and the token itself for exactness. */
 const byToken = (token: string) => ({ _id: sessionIdOf(token), token: { $eq: token } });
 
-/** Inserts the session under the `_id` its token gives (set on `doc`, whatever a hook left there). */
+/** The sessions' events (features/events): session.created with the insert, session.revoked with a delete. */
+export const sessionEventSource: EventSource = {
+  name: "sessions",
+  collection: (collections) => collections.sessions,
+};
+
+function sessionEventOf(
+  type: "session.created" | "session.revoked",
+  session: Pick<SessionDoc, "_id" | "userId">,
+  at: Date,
+): EventDoc {
+  const data = { sessionId: session._id.toHexString(), userId: session.userId.toHexString() };
+  return eventOf(type, at, { userId: session.userId }, data);
+}
+
+/**
+ * Inserts the session under the `_id` its token gives (set on `doc`, whatever a hook left there),
+ * with its session.created event in its outbox (relayed after the answer).
+ */
 export async function insertSession(collections: Collections, doc: SessionDoc): Promise<void> {
   doc._id = sessionIdOf(doc.token);
-  await collections.sessions.insertOne(doc);
+  const events = [sessionEventOf("session.created", doc, collections.eventHub.now())];
+  await collections.sessions.insertOne({ ...doc, _events: events });
+  startRelay(collections, events);
+}
+
+/**
+ * Deletes the sessions `filter` matches, each with its session.revoked event (features/events
+ * deleteRowsWithEvents), reading them first by `_id` and `userId`. A session created while this runs
+ * is left (it came after the revocation); answers how many this call deleted.
+ */
+async function revokeSessionsWhere(collections: Collections, filter: Filter<SessionDoc>): Promise<number> {
+  const found = await collections.sessions.find(filter, { projection: { _id: 1, userId: 1 } }).toArray();
+  const at = collections.eventHub.now();
+  const rows = found.map((session) => ({
+    _id: session._id,
+    event: sessionEventOf("session.revoked", session, at),
+  }));
+  return deleteRowsWithEvents(collections, sessionEventSource, rows, (ids) =>
+    collections.sessions
+      .deleteMany({ $and: [filter, { _id: { $in: ids } }] })
+      .then((result) => result.deletedCount),
+  );
 }
 
 /**
@@ -32,12 +79,11 @@ export async function insertSessionsInBulk(collections: Collections, docs: Sessi
 }
 
 export function findSessionByToken(collections: Collections, token: string): Promise<SessionDoc | null> {
-  return findFirst(collections.sessions, byToken(token));
+  return findFirst(collections.sessions, byToken(token), WITHOUT_OUTBOX);
 }
 
 export async function deleteSessionByToken(collections: Collections, token: string): Promise<boolean> {
-  const result = await collections.sessions.deleteOne(byToken(token));
-  return result.deletedCount === 1;
+  return (await revokeSessionsWhere(collections, byToken(token))) === 1;
 }
 
 /** False when the session is gone (revoked meanwhile). */
@@ -67,8 +113,7 @@ export async function deleteUserSessionByToken(
   userId: ObjectId,
   token: string,
 ): Promise<boolean> {
-  const result = await collections.sessions.deleteOne({ ...byToken(token), userId });
-  return result.deletedCount === 1;
+  return (await revokeSessionsWhere(collections, { ...byToken(token), userId })) === 1;
 }
 
 /** Deletes every session of the user except the one with `keepToken` (when given). */
@@ -78,8 +123,7 @@ export async function deleteUserSessions(
   keepToken?: string,
 ): Promise<number> {
   const filter = keepToken === undefined ? { userId } : { userId, token: { $ne: keepToken } };
-  const result = await collections.sessions.deleteMany(filter);
-  return result.deletedCount;
+  return revokeSessionsWhere(collections, filter);
 }
 
 /**
@@ -94,19 +138,17 @@ export async function deleteAllSessionsOfUser(
   keepToken?: string,
 ): Promise<number> {
   const own = keepToken === undefined ? { userId } : { userId, token: { $ne: keepToken } };
-  const result = await collections.sessions.deleteMany({ $or: [own, { impersonatedBy: userId }] });
-  return result.deletedCount;
+  return revokeSessionsWhere(collections, { $or: [own, { impersonatedBy: userId }] });
 }
 
 /** A session by id (admin revoke-user-session, the operator's revoke prompt). */
 export function findSessionById(collections: Collections, id: ObjectId): Promise<SessionDoc | null> {
-  return collections.sessions.findOne({ _id: id });
+  return collections.sessions.findOne({ _id: id }, { projection: WITHOUT_OUTBOX });
 }
 
 /** Deletes one session by id; the delete count says whether this call removed it. */
 export async function deleteSessionById(collections: Collections, id: ObjectId): Promise<boolean> {
-  const result = await collections.sessions.deleteOne({ _id: id });
-  return result.deletedCount === 1;
+  return (await revokeSessionsWhere(collections, { _id: id })) === 1;
 }
 
 /** The impersonation sessions an admin started (revoked when the admin loses the right). */
@@ -114,8 +156,7 @@ export async function deleteImpersonationSessionsBy(
   collections: Collections,
   adminId: ObjectId,
 ): Promise<number> {
-  const result = await collections.sessions.deleteMany({ impersonatedBy: adminId });
-  return result.deletedCount;
+  return revokeSessionsWhere(collections, { impersonatedBy: adminId });
 }
 
 /** The admin dashboard's active sessions. */

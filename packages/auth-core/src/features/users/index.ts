@@ -17,6 +17,7 @@ export {
 export { checkUserNotBanned, isBanActive, LIFTED_BAN } from "./ban.ts";
 /** For endpoints of other features: users' refusals as catalogue errors. */
 export { assertPasswordAllowed, assertUserPassword, bannedUserError } from "./endpoints/guards.ts";
+export { userDeletedEvent } from "./events.ts";
 export {
   findUsersByEmailPrefix,
   findUsersPageByTimeline,
@@ -53,5 +54,6 @@ export {
   insertUsersInBulk,
   type UserWriter,
   updateUserMovingAddress,
+  userEventSource,
   userRowsForChecks,
 } from "./store.ts";

@@ -11,6 +11,7 @@ import { isDuplicateKeyError } from "../../db/connect.ts";
 import { type AccountDoc, CREDENTIAL_PROVIDER_ID, type UserDoc } from "../../db/documents.ts";
 import { ObjectId } from "../../db/ids.ts";
 import { AuthError } from "../../errors/auth-error.ts";
+import { type EventDoc, eventOf, startRelay } from "../events/index.ts";
 import { applyAfterHook, applyBeforeHook } from "../hooks.ts";
 import { clearSignInFailures } from "../sign-in-throttle/index.ts";
 import { releaseEmail } from "./claims-store.ts";
@@ -151,7 +152,15 @@ interface StoredAccount {
   runAfterHooks: () => Promise<void>;
 }
 
-/** Inserts the credential (email-and-password) account of an existing user. */
+/** The credential account's password.changed, written with the account (db/accounts.ts) and relayed here. */
+function passwordChangedEvent(userId: ObjectId, at: Date): EventDoc {
+  return eventOf("password.changed", at, { userId }, { userId: userId.toHexString() });
+}
+
+/**
+ * Inserts the credential (email-and-password) account of an existing user (a first password:
+ * password.changed). A user created with a password has no such event (sign-up: user.created).
+ */
 export async function createCredentialAccount(
   auth: AuthContext,
   userId: ObjectId,
@@ -159,7 +168,9 @@ export async function createCredentialAccount(
   /** An admin-set password that must be reset before it signs anyone in. */
   resetRequired = false,
 ): Promise<AccountDoc> {
-  const stored = await storeCredentialAccount(auth, userId, passwordHash, resetRequired);
+  const events = [passwordChangedEvent(userId, auth.now())];
+  const stored = await storeCredentialAccount(auth, userId, passwordHash, resetRequired, events);
+  startRelay(auth.collections, events);
   await clearSignInFailures(auth, userId);
   await stored.runAfterHooks();
   return stored.doc;
@@ -171,6 +182,7 @@ async function storeCredentialAccount(
   userId: ObjectId,
   passwordHash: string,
   resetRequired: boolean,
+  events: readonly EventDoc[] = [],
 ): Promise<StoredAccount> {
   const now = auth.now();
   const hooks = auth.options.hooks?.account?.create;
@@ -192,7 +204,7 @@ async function storeCredentialAccount(
   });
   if (!doc) throw new AuthError("UNABLE_TO_CREATE_ACCOUNT");
   try {
-    await insertAccount(auth.collections, doc);
+    await insertAccount(auth.collections, doc, events);
   } catch (error) {
     throw new AuthError("UNABLE_TO_CREATE_ACCOUNT", { cause: error });
   }
@@ -241,10 +253,13 @@ export async function updateCredentialPassword(
   expectedHash?: string | null,
   /** An admin-set password that must be reset before it signs anyone in. */
   resetRequired = false,
+  /** "rehash": the same password under a newer cost, which is no password change (no event). */
+  reason: "change" | "rehash" = "change",
 ): Promise<boolean> {
   const hooks = auth.options.hooks?.account?.update;
   const change = await applyBeforeHook<Partial<AccountDoc>>(hooks, { password: hash, updatedAt: auth.now() });
   if (!change) return false;
+  const events = reason === "change" ? [passwordChangedEvent(account.userId, auth.now())] : [];
   const write = [
     auth.collections,
     account._id,
@@ -252,17 +267,22 @@ export async function updateCredentialPassword(
     change.updatedAt ?? auth.now(),
     expectedHash,
     resetRequired,
+    events,
   ] as const;
   // A new password voids the failed sign-ins counted against the old one (features/sign-in-throttle):
   // the owner's reset is the way out of its lock.
   if (!hooks?.after) {
     const stored = await setCredentialPassword(...write);
-    if (stored) await clearSignInFailures(auth, account.userId);
+    if (stored) {
+      startRelay(auth.collections, events);
+      await clearSignInFailures(auth, account.userId);
+    }
     return stored;
   }
   // The after hook sees the stored account (config/hooks.ts), returned by the write itself.
   const stored = await setCredentialPasswordReturning(...write);
   if (!stored) return false;
+  startRelay(auth.collections, events);
   await clearSignInFailures(auth, account.userId);
   await applyAfterHook(hooks, stored);
   return true;

@@ -9,6 +9,15 @@ import { bumpUsersListing } from "../../db/listing-version.ts";
 import { findRawPage, type RawPage } from "../../db/raw-page.ts";
 import { type StoredRows, storedRowsOf } from "../../db/stored-rows.ts";
 import {
+  deleteRowsWithEvents,
+  type EventDoc,
+  type EventSource,
+  pushEvents,
+  startRelay,
+  WITHOUT_OUTBOX,
+  withoutOutbox,
+} from "../events/index.ts";
+import {
   claimAddressesInBulk,
   deleteClaim,
   findClaim,
@@ -16,6 +25,7 @@ import {
   pointClaimAt,
   releaseEmail,
 } from "./claims-store.ts";
+import { eventsOfUserWrite, userCreatedEvent, userDeletedEvent } from "./events.ts";
 import { addManyToTimeline, removeFromTimeline } from "./timeline-store.ts";
 
 /**
@@ -26,6 +36,9 @@ import { addManyToTimeline, removeFromTimeline } from "./timeline-store.ts";
  * repairEmailClaim). Other features, the operator API and the CLI reach these tables only through
  * features/users' face.
  */
+
+/** The users' events (features/events): each write below carries those it means (events.ts). */
+export const userEventSource: EventSource = { name: "users", collection: (collections) => collections.users };
 
 /** An `_id` no user has: what an unclaimed address's second lookup asks for. */
 export const NOBODY = new ObjectId("000000000000000000000000");
@@ -61,14 +74,24 @@ export async function insertUsersInBulk(collections: Collections, docs: UserDoc[
   if (docs.length === 0) return [];
   const claimed = await claimAddressesInBulk(collections, docs);
   await addManyToTimeline(collections, claimed);
-  const refused = await insertManyIgnoringDuplicates(collections.users, claimed);
+  const at = collections.eventHub.now();
+  const outboxes = claimed.map((doc) => ({ ...doc, _events: [userCreatedEvent(doc, at)] }));
+  const refused = await insertManyIgnoringDuplicates(collections.users, outboxes);
   await bumpUsersListing(collections);
+  const written = outboxes.filter((_, index) => !refused.has(index));
+  startRelay(
+    collections,
+    written.flatMap((doc) => doc._events),
+  );
   return claimed.filter((_, index) => !refused.has(index));
 }
 
+/** The user with its user.created event in its outbox (features/events), relayed after the answer. */
 export async function insertUser(collections: Collections, doc: UserDoc): Promise<void> {
-  await collections.users.insertOne(doc);
+  const events = [userCreatedEvent(doc, collections.eventHub.now())];
+  await collections.users.insertOne({ ...doc, _events: events });
   await bumpUsersListing(collections);
+  startRelay(collections, events);
 }
 
 export async function updateUserFields(
@@ -76,19 +99,46 @@ export async function updateUserFields(
   userId: ObjectId,
   fields: Partial<Omit<UserDoc, "_id">>,
 ): Promise<UserDoc | null> {
-  const updated = await writer.collections.users.findOneAndUpdate(
-    { _id: userId },
-    { $set: fields },
-    { returnDocument: "after" },
-  );
-  await bumpListingsOfUserWrite(writer, userId, fields, updated !== null);
+  return updateUserWithEvents(writer, { _id: userId }, fields);
+}
+
+/**
+ * The update of `fields` with the events they mean in the same single-document write. A write that
+ * turns a flag (a ban, a proven address, a second factor) carries its event; written while the flag
+ * already has that value, the write is sent again without it (one more command, only then).
+ */
+async function updateUserWithEvents(
+  writer: UserWriter,
+  filter: Filter<UserDoc> & { _id: ObjectId },
+  fields: Partial<Omit<UserDoc, "_id">>,
+): Promise<UserDoc | null> {
+  const { collections } = writer;
+  const { events, flagEvents, flagsTurn } = eventsOfUserWrite(filter._id, fields, collections.eventHub.now());
+  const write = (where: Filter<UserDoc>, written: EventDoc[]) =>
+    collections.users
+      .findOneAndUpdate(where, { $set: fields, ...pushEvents(written) }, { returnDocument: "after" })
+      .then((doc) => (doc ? { doc: withoutOutbox(doc), written } : null));
+  const result =
+    flagsTurn === null
+      ? await write(filter, events)
+      : ((await write({ $and: [filter, flagsTurn] }, [...flagEvents, ...events])) ??
+        (await write(filter, events)));
+  const updated = result?.doc ?? null;
+  if (result) startRelay(collections, result.written);
+  await bumpListingsOfUserWrite(writer, filter._id, fields, updated !== null);
   return updated;
 }
 
 /** Undoes a sign-up's own user (its account could not be stored): then its claim and timeline entry. */
 export async function deleteUserById(collections: Collections, userId: ObjectId): Promise<void> {
-  const user = await collections.users.findOneAndDelete({ _id: userId });
+  const user = await collections.users.findOne({ _id: userId }, { projection: WITHOUT_OUTBOX });
   if (!user) return;
+  // Its user.created may be stored already: the deletion is an event of its own.
+  const event = userDeletedEvent(userId, collections.eventHub.now());
+  const removed = await deleteRowsWithEvents(collections, userEventSource, [{ _id: userId, event }], (ids) =>
+    collections.users.deleteMany({ _id: { $in: ids } }).then((result) => result.deletedCount),
+  );
+  if (removed === 0) return;
   // A sign-up's own user taken back: it is in no organization yet.
   await bumpUsersListing(collections);
   await releaseEmail(collections, user.email, userId);
@@ -118,7 +168,7 @@ export async function deleteUserRow(
 }
 
 export function findUserById(collections: Collections, userId: ObjectId): Promise<UserDoc | null> {
-  return findFirst(collections.users, { _id: userId });
+  return findFirst(collections.users, { _id: userId }, WITHOUT_OUTBOX);
 }
 
 /**
@@ -129,7 +179,11 @@ export function findUserById(collections: Collections, userId: ObjectId): Promis
 export async function findUserByEmail(collections: Collections, email: string): Promise<UserDoc | null> {
   const claim = await findClaim(collections, email);
   // An address nobody has costs the same two commands (sign-in must not tell it apart).
-  return findFirst(collections.users, { _id: claim?.userId ?? NOBODY, email: { $eq: email } });
+  return findFirst(
+    collections.users,
+    { _id: claim?.userId ?? NOBODY, email: { $eq: email } },
+    WITHOUT_OUTBOX,
+  );
 }
 
 /**
@@ -189,13 +243,7 @@ async function updateUserWhereEmail(
     expectedVerified === undefined
       ? { _id: userId, email: { $eq: expectedEmail } }
       : { _id: userId, email: { $eq: expectedEmail }, emailVerified: expectedVerified };
-  const updated = await writer.collections.users.findOneAndUpdate(
-    filter,
-    { $set: fields },
-    { returnDocument: "after" },
-  );
-  await bumpListingsOfUserWrite(writer, userId, fields, updated !== null);
-  return updated;
+  return updateUserWithEvents(writer, filter, fields);
 }
 
 /**

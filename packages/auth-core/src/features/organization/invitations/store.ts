@@ -5,6 +5,14 @@ import type { InvitationDoc, InvitationStatus } from "../../../db/documents.ts";
 import { findPage, type PageQuery } from "../../../db/find-page.ts";
 import { findRawPage, type RawPage } from "../../../db/raw-page.ts";
 import { type StoredRows, storedRowsOf } from "../../../db/stored-rows.ts";
+import {
+  deleteRowsWithEvents,
+  type EventDoc,
+  type EventSource,
+  eventOf,
+  pushEvents,
+  startRelay,
+} from "../../events/index.ts";
 import { bumpListings } from "../organizations/store.ts";
 
 /**
@@ -12,12 +20,54 @@ import { bumpListings } from "../organizations/store.ts";
  * invitation list shows bumps its listing version (organizations/store.ts bumpListings).
  */
 
-/** What a write to one invitation needs to know of it. */
-export type InvitationRef = Pick<InvitationDoc, "_id" | "organizationId">;
+/** What a write to one invitation needs to know of it (its events name the address). */
+export type InvitationRef = Pick<InvitationDoc, "_id" | "organizationId" | "email">;
 
-/** Throws the driver's duplicate-key error when the slot (one pending per address) is taken. */
+/** The invitations' events (features/events): created with the insert, its fate with the status it ends in. */
+export const invitationEventSource: EventSource = {
+  name: "invitations",
+  collection: (collections) => collections.invitations,
+};
+
+const FATE_EVENTS = {
+  accepted: "invitation.accepted",
+  rejected: "invitation.rejected",
+  canceled: "invitation.canceled",
+} as const;
+
+function invitationFateEvent(
+  type: (typeof FATE_EVENTS)[keyof typeof FATE_EVENTS],
+  invitation: Pick<InvitationDoc, "_id" | "organizationId" | "email">,
+  at: Date,
+): EventDoc {
+  const data = {
+    invitationId: invitation._id.toHexString(),
+    organizationId: invitation.organizationId.toHexString(),
+    email: invitation.email,
+  };
+  return eventOf(type, at, { organizationId: invitation.organizationId }, data);
+}
+
+/**
+ * Throws the driver's duplicate-key error when the slot (one pending per address) is taken.
+ * Writes invitation.created with it (relayed after the answer).
+ */
 export async function insertInvitation(collections: Collections, doc: InvitationDoc): Promise<void> {
-  await collections.invitations.insertOne(doc);
+  const event = eventOf(
+    "invitation.created",
+    collections.eventHub.now(),
+    { organizationId: doc.organizationId, userId: doc.inviterId },
+    {
+      invitationId: doc._id.toHexString(),
+      organizationId: doc.organizationId.toHexString(),
+      email: doc.email,
+      role: doc.role,
+      teamId: doc.teamId ?? null,
+      inviterId: doc.inviterId.toHexString(),
+    },
+  );
+  await collections.invitations.insertOne({ ...doc, _events: [event] });
+  startRelay(collections, [event]);
   await bumpListings(collections, [doc.organizationId]);
 }
 
@@ -36,7 +86,13 @@ export async function setInvitationStatus(
   status: InvitationStatus,
   slot: string,
 ): Promise<void> {
-  await collections.invitations.updateOne({ _id: invitation._id }, { $set: { status, slot } });
+  const type = status === "pending" ? null : FATE_EVENTS[status];
+  const events = type ? [invitationFateEvent(type, invitation, collections.eventHub.now())] : [];
+  await collections.invitations.updateOne(
+    { _id: invitation._id },
+    { $set: { status, slot }, ...pushEvents(events) },
+  );
+  if (events.length > 0) startRelay(collections, events);
   await bumpListings(collections, [invitation.organizationId]);
 }
 
@@ -127,8 +183,16 @@ export async function deleteInvitationById(
   collections: Collections,
   invitation: InvitationRef,
 ): Promise<boolean> {
-  const result = await collections.invitations.deleteOne({ _id: invitation._id });
-  if (result.deletedCount !== 1) return false;
+  // Taken back after its insert (invitations/service.ts withdrawInvitation): its invitation.created
+  // may be stored already, so it ends as canceled.
+  const event = invitationFateEvent("invitation.canceled", invitation, collections.eventHub.now());
+  const removed = await deleteRowsWithEvents(
+    collections,
+    invitationEventSource,
+    [{ _id: invitation._id, event }],
+    (ids) => collections.invitations.deleteMany({ _id: { $in: ids } }).then((result) => result.deletedCount),
+  );
+  if (removed !== 1) return false;
   await bumpListings(collections, [invitation.organizationId]);
   return true;
 }

@@ -317,7 +317,10 @@ export function insertCreatorMember(auth: AuthContext, doc: MemberDoc): Promise<
 }
 
 /** Takes a member row back; true for the one caller whose delete removed it. */
-export function deleteMember(auth: AuthContext, member: store.MemberRef): Promise<boolean> {
+export function deleteMember(
+  auth: AuthContext,
+  member: store.MemberRef & Pick<MemberDoc, "role">,
+): Promise<boolean> {
   return store.deleteMemberById(auth.collections, member);
 }
 

@@ -7,6 +7,14 @@ import { runListingBump } from "../../../db/listing-version.ts";
 import { findRawPage, type RawPage } from "../../../db/raw-page.ts";
 import { listItemPattern } from "../../../db/regex.ts";
 import { type StoredRows, storedRowsOf } from "../../../db/stored-rows.ts";
+import {
+  deleteRowsWithEvents,
+  type EventDoc,
+  type EventSource,
+  eventOf,
+  pushEvents,
+  startRelay,
+} from "../../events/index.ts";
 import { bumpListings } from "../organizations/store.ts";
 
 /**
@@ -14,8 +22,32 @@ import { bumpListings } from "../organizations/store.ts";
  * bumps the listing version of the organization it changed (organizations/store.ts bumpListings).
  */
 
-/** What a write to one member row needs to know of it. */
-export type MemberRef = Pick<MemberDoc, "_id" | "organizationId">;
+/** What a write to one member row needs to know of it (its event names the user). */
+export type MemberRef = Pick<MemberDoc, "_id" | "organizationId" | "userId">;
+
+/** The members' events (features/events): added with the insert, updated with a role, removed with a delete. */
+export const memberEventSource: EventSource = {
+  name: "members",
+  collection: (collections) => collections.members,
+};
+
+function memberEventOf(
+  type: "member.added" | "member.updated" | "member.removed",
+  member: MemberRef & Pick<MemberDoc, "role">,
+  at: Date,
+): EventDoc {
+  return eventOf(
+    type,
+    at,
+    { organizationId: member.organizationId, userId: member.userId },
+    {
+      memberId: member._id.toHexString(),
+      organizationId: member.organizationId.toHexString(),
+      userId: member.userId.toHexString(),
+      role: member.role,
+    },
+  );
+}
 
 /** Throws the driver's duplicate-key error for a second membership or a taken seat. */
 export async function insertMember(collections: Collections, doc: MemberDoc): Promise<void> {
@@ -28,7 +60,9 @@ export async function insertMember(collections: Collections, doc: MemberDoc): Pr
  * listing of it can be held yet, so there is no version to bump.
  */
 export async function insertCreatorMember(collections: Collections, doc: MemberDoc): Promise<void> {
-  await collections.members.insertOne(doc);
+  const events = [memberEventOf("member.added", doc, collections.eventHub.now())];
+  await collections.members.insertOne({ ...doc, _events: events });
+  startRelay(collections, events);
 }
 
 export function findMember(
@@ -140,14 +174,28 @@ export async function setMemberRole(
   member: MemberRef,
   role: string,
 ): Promise<void> {
-  await collections.members.updateOne({ _id: member._id }, { $set: { role } });
+  const events = [memberEventOf("member.updated", { ...member, role }, collections.eventHub.now())];
+  const result = await collections.members.updateOne(
+    { _id: member._id },
+    { $set: { role }, ...pushEvents(events) },
+  );
+  if (result.matchedCount === 1) startRelay(collections, events);
   await bumpListings(collections, [member.organizationId]);
 }
 
 /** True for the one caller whose delete removed it. */
-export async function deleteMemberById(collections: Collections, member: MemberRef): Promise<boolean> {
-  const result = await collections.members.deleteOne({ _id: member._id });
-  if (result.deletedCount !== 1) return false;
+export async function deleteMemberById(
+  collections: Collections,
+  member: MemberRef & Pick<MemberDoc, "role">,
+): Promise<boolean> {
+  const event = memberEventOf("member.removed", member, collections.eventHub.now());
+  const removed = await deleteRowsWithEvents(
+    collections,
+    memberEventSource,
+    [{ _id: member._id, event }],
+    (ids) => collections.members.deleteMany({ _id: { $in: ids } }).then((result) => result.deletedCount),
+  );
+  if (removed !== 1) return false;
   await bumpListings(collections, [member.organizationId]);
   return true;
 }
@@ -234,8 +282,14 @@ export async function deleteUserMembersWithoutRole(
  * refused. The organizations of the rows written are bumped.
  */
 export async function insertMembersInBulk(collections: Collections, docs: MemberDoc[]): Promise<Set<number>> {
-  const refused = await insertManyIgnoringDuplicates(collections.members, docs);
-  const written = docs.filter((_, index) => !refused.has(index));
+  const at = collections.eventHub.now();
+  const outboxes = docs.map((doc) => ({ ...doc, _events: [memberEventOf("member.added", doc, at)] }));
+  const refused = await insertManyIgnoringDuplicates(collections.members, outboxes);
+  const written = outboxes.filter((_, index) => !refused.has(index));
+  startRelay(
+    collections,
+    written.flatMap((doc) => doc._events),
+  );
   await bumpListings(collections, organizationsOf(written));
   return refused;
 }
@@ -252,16 +306,20 @@ function organizationsOf(rows: readonly { organizationId: ObjectId }[]): ObjectI
  */
 async function deleteMembersListed(collections: Collections, filter: Filter<MemberDoc>): Promise<number> {
   const rows = await collections.members
-    .find(filter, { projection: { _id: 1, organizationId: 1 } })
+    .find(filter, { projection: { _id: 1, organizationId: 1, userId: 1, role: 1 } })
     .toArray();
   if (rows.length === 0) return 0;
-  const result = await collections.members.deleteMany({
-    ...filter,
-    _id: { $in: rows.map((row) => row._id) },
-  });
+  const at = collections.eventHub.now();
+  const removed = await deleteRowsWithEvents(
+    collections,
+    memberEventSource,
+    rows.map((row) => ({ _id: row._id, event: memberEventOf("member.removed", row, at) })),
+    (ids) =>
+      collections.members.deleteMany({ ...filter, _id: { $in: ids } }).then((result) => result.deletedCount),
+  );
   const organizations = new Map(rows.map((row) => [row.organizationId.toHexString(), row.organizationId]));
   await bumpListings(collections, [...organizations.values()]);
-  return result.deletedCount;
+  return removed;
 }
 
 /**

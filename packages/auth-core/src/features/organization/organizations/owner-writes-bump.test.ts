@@ -43,7 +43,13 @@ interface Case {
 }
 
 const oid = (hex: string) => new ObjectId(hex);
-const memberRef = (f: Scene, id: string) => ({ _id: oid(id), organizationId: oid(f.A) });
+// The row's user and role name it in its member.updated or member.removed event (features/events).
+const memberRef = (f: Scene, id: string, userId: string) => ({
+  _id: oid(id),
+  organizationId: oid(f.A),
+  userId: oid(userId),
+  role: "member",
+});
 const userIds = (full: Full) => full.members.map((m) => m.userId);
 const emails = (full: Full) => full.invitations.map((i) => i.email);
 
@@ -98,12 +104,12 @@ const MEMBER_WRITES: Record<string, Case> = {
     shows: listsUser("X"),
   },
   setMemberRole: {
-    write: (f, c) => membersStore.setMemberRole(c, memberRef(f, f.members.M), "admin"),
+    write: (f, c) => membersStore.setMemberRole(c, memberRef(f, f.members.M, f.M.userId), "admin"),
     shows: (full, f) =>
       expect(full.members).toContainEqual(expect.objectContaining({ userId: f.M.userId, role: "admin" })),
   },
   deleteMemberById: {
-    write: (f, c) => membersStore.deleteMemberById(c, memberRef(f, f.members.M)),
+    write: (f, c) => membersStore.deleteMemberById(c, memberRef(f, f.members.M, f.M.userId)),
     shows: dropsUser("M"),
   },
   deleteUserMembers: {

@@ -6,6 +6,7 @@ import type { ErrorCode } from "../../../errors/catalogue.ts";
 import { granted, type Outcome, refused } from "../../../errors/refusal.ts";
 import type { CookieJar } from "../../../http/cookie-jar.ts";
 import { isApiKeySession } from "../../api-key/index.ts";
+import { completeJournaledDeletion } from "../../events/index.ts";
 import { applyAfterHook, applyBeforeHook } from "../../hooks.ts";
 import { toMailUser } from "../../mail-dispatch.ts";
 import {
@@ -170,13 +171,17 @@ export async function createOrganizationWithOwner(
  * `auth.cleanup()` finishes the cascade (finishInterruptedOrganizationDeletions).
  */
 export async function deleteOrganizationCascade(auth: AuthContext, id: ObjectId): Promise<boolean> {
-  const entry = await recordPendingDeletion(auth.collections, "organization", id, auth.now());
+  // The deletion's event rides in its journal entry: stored when it completes (features/events).
+  const deleted = store.organizationDeletedEvent(id, auth.now());
+  const entry = await recordPendingDeletion(auth.collections, "organization", id, auth.now(), null, [
+    deleted,
+  ]);
   if (!(await store.deleteOrganizationById(auth.collections, id))) {
     await forgetPendingDeletion(auth.collections, entry);
     return false;
   }
   await deleteOrganizationRows(auth, id);
-  await forgetPendingDeletion(auth.collections, entry);
+  completeJournaledDeletion(auth.collections, entry);
   return true;
 }
 
@@ -199,7 +204,7 @@ export async function finishInterruptedOrganizationDeletions(auth: AuthContext):
   for (const entry of entries) {
     await store.deleteOrganizationById(auth.collections, entry.targetId);
     await deleteOrganizationRows(auth, entry.targetId);
-    await forgetPendingDeletion(auth.collections, entry._id);
+    completeJournaledDeletion(auth.collections, entry._id);
   }
   return entries.length;
 }

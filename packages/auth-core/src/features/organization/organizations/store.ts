@@ -6,6 +6,15 @@ import type { OrganizationDoc } from "../../../db/documents.ts";
 import { runListingBump } from "../../../db/listing-version.ts";
 import { escapeRegex } from "../../../db/regex.ts";
 import { type StoredRows, storedRowsOf } from "../../../db/stored-rows.ts";
+import {
+  type EventDoc,
+  type EventSource,
+  eventOf,
+  pushEvents,
+  startRelay,
+  WITHOUT_OUTBOX,
+  withoutOutbox,
+} from "../../events/index.ts";
 
 /** Organizations: the only MongoDB access for them (members, invitations and teams have theirs). */
 
@@ -29,22 +38,40 @@ export async function bumpListings(collections: Collections, ids: readonly Objec
   );
 }
 
+/** The organizations' events (features/events): created with the insert, updated with a write of shown fields. */
+export const organizationEventSource: EventSource = {
+  name: "organizations",
+  collection: (collections) => collections.organizations,
+};
+
+function organizationCreatedEvent(doc: OrganizationDoc, at: Date): EventDoc {
+  const data = { organizationId: doc._id.toHexString(), name: doc.name, slug: doc.slug };
+  return eventOf("organization.created", at, { organizationId: doc._id }, data);
+}
+
+/** The event of an organization's deletion, carried by its journal entry (organizations/service.ts). */
+export function organizationDeletedEvent(id: ObjectId, at: Date): EventDoc {
+  return eventOf("organization.deleted", at, { organizationId: id }, { organizationId: id.toHexString() });
+}
+
 export async function insertOrganization(collections: Collections, doc: OrganizationDoc): Promise<void> {
-  await collections.organizations.insertOne(doc);
+  const events = [organizationCreatedEvent(doc, collections.eventHub.now())];
+  await collections.organizations.insertOne({ ...doc, _events: events });
+  startRelay(collections, events);
 }
 
 export function findOrganizationById(
   collections: Collections,
   id: ObjectId,
 ): Promise<OrganizationDoc | null> {
-  return collections.organizations.findOne({ _id: id });
+  return collections.organizations.findOne({ _id: id }, { projection: WITHOUT_OUTBOX });
 }
 
 export function findOrganizationBySlug(
   collections: Collections,
   slug: string,
 ): Promise<OrganizationDoc | null> {
-  return collections.organizations.findOne({ slug: { $eq: slug } });
+  return collections.organizations.findOne({ slug: { $eq: slug } }, { projection: WITHOUT_OUTBOX });
 }
 
 export function findOrganizationsByIds(
@@ -52,7 +79,7 @@ export function findOrganizationsByIds(
   ids: readonly ObjectId[],
 ): Promise<OrganizationDoc[]> {
   if (ids.length === 0) return Promise.resolve([]);
-  return collections.organizations.find({ _id: { $in: [...ids] } }).toArray();
+  return collections.organizations.find({ _id: { $in: [...ids] } }, { projection: WITHOUT_OUTBOX }).toArray();
 }
 
 /** Organizations whose slug contains `slugPart` (any case; all without it), oldest first: one page and the total. */
@@ -63,7 +90,7 @@ export async function listOrganizationsPage(
   const filter = query.slugPart ? { slug: { $regex: escapeRegex(query.slugPart), $options: "i" } } : {};
   const [organizations, total] = await Promise.all([
     collections.organizations
-      .find(filter)
+      .find(filter, { projection: WITHOUT_OUTBOX })
       .sort({ createdAt: 1, _id: 1 })
       .skip(query.offset)
       .limit(query.limit)
@@ -73,29 +100,53 @@ export async function listOrganizationsPage(
   return { organizations, total };
 }
 
-/** Throws the driver's duplicate-key error when `fields.slug` is taken (the unique index decides). */
-export function updateOrganizationFields(
+/**
+ * Throws the driver's duplicate-key error when `fields.slug` is taken (the unique index decides).
+ * Writes organization.updated with the change (relayed after the answer).
+ */
+export async function updateOrganizationFields(
   collections: Collections,
   id: ObjectId,
   fields: Partial<Pick<OrganizationDoc, "name" | "slug" | "logo" | "metadata">>,
 ): Promise<OrganizationDoc | null> {
-  return collections.organizations.findOneAndUpdate(
-    { _id: id },
-    { $set: fields },
-    { returnDocument: "after" },
+  const changes = Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
+  const events =
+    Object.keys(changes).length === 0
+      ? []
+      : [
+          eventOf(
+            "organization.updated",
+            collections.eventHub.now(),
+            { organizationId: id },
+            {
+              organizationId: id.toHexString(),
+              changes,
+            },
+          ),
+        ];
+  const updated = withoutOutbox(
+    await collections.organizations.findOneAndUpdate(
+      { _id: id },
+      { $set: fields, ...pushEvents(events) },
+      { returnDocument: "after" },
+    ),
   );
+  if (updated && events.length > 0) startRelay(collections, events);
+  return updated;
 }
 
 /** Replaces the organization's authenticator policy; null when the organization is gone. */
-export function setOrganizationPasskeyPolicy(
+export async function setOrganizationPasskeyPolicy(
   collections: Collections,
   id: ObjectId,
   policy: PasskeyPolicy,
 ): Promise<OrganizationDoc | null> {
-  return collections.organizations.findOneAndUpdate(
-    { _id: id },
-    { $set: { passkeyPolicy: policy } },
-    { returnDocument: "after" },
+  return withoutOutbox(
+    await collections.organizations.findOneAndUpdate(
+      { _id: id },
+      { $set: { passkeyPolicy: policy } },
+      { returnDocument: "after" },
+    ),
   );
 }
 
@@ -113,7 +164,13 @@ export async function insertOrganizationsInBulk(
   collections: Collections,
   docs: OrganizationDoc[],
 ): Promise<Set<number>> {
-  const refused = await insertManyIgnoringDuplicates(collections.organizations, docs);
+  const at = collections.eventHub.now();
+  const outboxes = docs.map((doc) => ({ ...doc, _events: [organizationCreatedEvent(doc, at)] }));
+  const refused = await insertManyIgnoringDuplicates(collections.organizations, outboxes);
+  startRelay(
+    collections,
+    outboxes.filter((_, index) => !refused.has(index)).flatMap((doc) => doc._events),
+  );
   return refused;
 }
 

@@ -4,15 +4,62 @@ import { insertManyIgnoringDuplicates } from "../../../db/connect.ts";
 import type { TeamDoc, TeamMemberDoc } from "../../../db/documents.ts";
 import { findPage } from "../../../db/find-page.ts";
 import { type StoredRows, storedRowsOf } from "../../../db/stored-rows.ts";
+import {
+  deleteRowsWithEvents,
+  type EventDoc,
+  type EventSource,
+  eventOf,
+  pushEvents,
+  startRelay,
+  withoutOutbox,
+} from "../../events/index.ts";
 
-/** Teams and team members: the only MongoDB access for them. */
+/**
+ * Teams and team members: the only MongoDB access for them. A team's and a team membership's own
+ * writes carry their events (features/events); the deletions that follow an organization's, a
+ * team's or a member's carry none of their own (that deletion's event stands for them).
+ */
+
+export const teamEventSource: EventSource = { name: "teams", collection: (collections) => collections.teams };
+export const teamMemberEventSource: EventSource = {
+  name: "teamMembers",
+  collection: (collections) => collections.teamMembers,
+};
+
+function teamEventOf(
+  type: "team.created" | "team.updated" | "team.deleted",
+  team: Pick<TeamDoc, "_id" | "organizationId" | "name">,
+  at: Date,
+): EventDoc {
+  const data = {
+    teamId: team._id.toHexString(),
+    organizationId: team.organizationId.toHexString(),
+    name: team.name,
+  };
+  return eventOf(type, at, { organizationId: team.organizationId }, data);
+}
+
+function teamMemberEventOf(
+  type: "team_member.added" | "team_member.removed",
+  row: Pick<TeamMemberDoc, "teamId" | "organizationId" | "userId">,
+  at: Date,
+): EventDoc {
+  const data = {
+    teamId: row.teamId.toHexString(),
+    organizationId: row.organizationId.toHexString(),
+    userId: row.userId.toHexString(),
+  };
+  return eventOf(type, at, { organizationId: row.organizationId, userId: row.userId }, data);
+}
 
 export async function insertTeam(collections: Collections, doc: TeamDoc): Promise<void> {
-  await collections.teams.insertOne(doc);
+  const events = [teamEventOf("team.created", doc, collections.eventHub.now())];
+  await collections.teams.insertOne({ ...doc, _events: events });
+  startRelay(collections, events);
 }
 
 export function findTeamById(collections: Collections, id: ObjectId): Promise<TeamDoc | null> {
-  return collections.teams.findOne({ _id: id });
+  return collections.teams.findOne({ _id: id }, { projection: { _events: 0 } });
 }
 
 /** Teams by id that belong to the organization (ids of other organizations are simply not found). */
@@ -66,17 +113,41 @@ export function listTeams(
   });
 }
 
-export function updateTeamFields(
+/** Read first: team.updated names the team's organization. Null when the team is gone. */
+export async function updateTeamFields(
   collections: Collections,
   id: ObjectId,
   fields: Partial<Pick<TeamDoc, "name" | "updatedAt">>,
 ): Promise<TeamDoc | null> {
-  return collections.teams.findOneAndUpdate({ _id: id }, { $set: fields }, { returnDocument: "after" });
+  const team = await findTeamById(collections, id);
+  if (!team) return null;
+  const events =
+    fields.name === undefined
+      ? []
+      : [teamEventOf("team.updated", { ...team, name: fields.name }, collections.eventHub.now())];
+  const updated = withoutOutbox(
+    await collections.teams.findOneAndUpdate(
+      { _id: team._id },
+      { $set: fields, ...pushEvents(events) },
+      { returnDocument: "after" },
+    ),
+  );
+  if (updated && events.length > 0) startRelay(collections, events);
+  return updated;
 }
 
+/** Read first: team.deleted names the team's organization. True for the one caller whose delete removed it. */
 export async function deleteTeamById(collections: Collections, id: ObjectId): Promise<boolean> {
-  const result = await collections.teams.deleteOne({ _id: id });
-  return result.deletedCount === 1;
+  const team = await findTeamById(collections, id);
+  if (!team) return false;
+  const event = teamEventOf("team.deleted", team, collections.eventHub.now());
+  const removed = await deleteRowsWithEvents(
+    collections,
+    teamEventSource,
+    [{ _id: team._id, event }],
+    (ids) => collections.teams.deleteMany({ _id: { $in: ids } }).then((result) => result.deletedCount),
+  );
+  return removed === 1;
 }
 
 export async function deleteOrganizationTeams(
@@ -88,7 +159,9 @@ export async function deleteOrganizationTeams(
 
 /** Throws the driver's duplicate-key error for a second membership or a taken seat. */
 export async function insertTeamMember(collections: Collections, doc: TeamMemberDoc): Promise<void> {
-  await collections.teamMembers.insertOne(doc);
+  const events = [teamMemberEventOf("team_member.added", doc, collections.eventHub.now())];
+  await collections.teamMembers.insertOne({ ...doc, _events: events });
+  startRelay(collections, events);
 }
 
 export function findTeamMember(
@@ -143,9 +216,20 @@ export async function deleteTeamMember(
   teamId: ObjectId,
   userId: ObjectId,
 ): Promise<boolean> {
-  const result = await collections.teamMembers.deleteOne({ teamId, userId });
-  return result.deletedCount === 1;
+  const rows = await collections.teamMembers
+    .find({ teamId, userId }, { projection: { _id: 1, teamId: 1, organizationId: 1, userId: 1 } })
+    .toArray();
+  const at = collections.eventHub.now();
+  const removed = await deleteRowsWithEvents(
+    collections,
+    teamMemberEventSource,
+    rows.map((row) => ({ _id: row._id, event: teamMemberEventOf("team_member.removed", row, at) })),
+    (ids) =>
+      collections.teamMembers.deleteMany({ teamId, userId, _id: { $in: ids } }).then((r) => r.deletedCount),
+  );
+  return removed >= 1;
 }
+
 
 export async function deleteTeamMembersOfTeam(collections: Collections, teamId: ObjectId): Promise<void> {
   await collections.teamMembers.deleteMany({ teamId });

@@ -1,0 +1,31 @@
+import type { Collections } from "../../db/collections.ts";
+import type { EventSource } from "../../db/event-source.ts";
+import { repairRowsDeletions } from "./journal.ts";
+import { relayStrandedOutboxes } from "./store.ts";
+
+/**
+ * A row deletion journaled this recently may still be in flight (its row not yet deleted), and a
+ * document written this recently may be written again: the repair pass settles neither.
+ */
+const IN_FLIGHT_MS = 60_000;
+
+/**
+ * The repair pass (docs/architecture.md, "Events written with the change"), run by `auth.cleanup()`
+ * and when the standalone server starts: every owner's outboxes have their events not yet stored
+ * relayed (and those written before `before` emptied), and the row deletions a crash cut are settled — events of rows gone are stored, those of
+ * rows still there dropped. Deletions of users and organizations are finished with their events by
+ * their own finishers. `before`: settle only entries written before it (default: a minute before
+ * the instance's clock). Answers how many events were stored.
+ */
+export async function repairEvents(
+  collections: Collections,
+  sources: readonly EventSource[],
+  before?: Date,
+): Promise<number> {
+  let stored = 0;
+  const cutoff = before ?? new Date(collections.eventHub.now().getTime() - IN_FLIGHT_MS);
+  for (const source of sources)
+    stored += await relayStrandedOutboxes(collections, source.collection(collections), cutoff);
+  stored += await repairRowsDeletions(collections, sources, cutoff);
+  return stored;
+}
