@@ -18,6 +18,7 @@ import { isSessionFresh, readCachedSession, readSession } from "./features/sessi
 import { clearSignInFailures } from "./features/sign-in-throttle/index.ts";
 import { dropUnprovenProviderAccounts } from "./features/social/index.ts";
 import { createProviders } from "./features/social/providers/index.ts";
+import { joinVerifiedDomainOrganization } from "./features/sso-domains/index.ts";
 import { deleteUserTwoFactorData, gateSessionMint } from "./features/two-factor/index.ts";
 import { enterEveryUser } from "./features/users/index.ts";
 import { createApi, type TypedApi } from "./http/api.ts";
@@ -73,6 +74,10 @@ function cookieNames(prefix: string, secure: boolean): CookieNames {
 
 export function createAuth(input: AuthOptions): Auth {
   const options = resolveOptions(input);
+  if (options.sso.trustDeclaredDomains)
+    options.logger.warn(
+      "sso.trustDeclaredDomains is on: every domain an organization declares counts as verified without proof. Development and tests only (docs/security.md, Verified domains).",
+    );
   if (options.outbound.allowPrivateAddresses)
     options.logger.warn(
       "outbound.allowPrivateAddresses is on: SSO discovery, webhooks and domain proofs may fetch private, loopback and link-local addresses over plain http. Development and tests only (docs/security.md, Outbound requests).",
@@ -98,6 +103,8 @@ export function createAuth(input: AuthOptions): Auth {
     sessionSteps: { gateSessionMint },
     onEmailProven: async (auth, userId) => {
       await dropUnprovenProviderAccounts(auth, userId);
+      // A verified domain with auto-join makes the proven address a member (features/sso-domains).
+      await joinVerifiedDomainOrganization(auth, userId);
     },
     onMemberUserChanged: bumpListingsOfMemberUser,
     eventSources: CORE_EVENT_SOURCES,

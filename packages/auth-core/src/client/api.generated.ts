@@ -15,6 +15,7 @@ import type * as Password from "../contracts/password.ts";
 import type * as Passwordless from "../contracts/passwordless.ts";
 import type * as Session from "../contracts/session.ts";
 import type * as Social from "../contracts/social.ts";
+import type * as SsoDomains from "../contracts/sso-domains.ts";
 import type * as TwoFactor from "../contracts/two-factor.ts";
 import type * as UserExport from "../contracts/user-export.ts";
 import type * as Verification from "../contracts/verification.ts";
@@ -169,6 +170,11 @@ export interface OrganizationMethods {
   setPasskeyPolicy: PostCall<typeof OrganizationPasskeyPolicy.setPasskeyPolicyContract>;
   getPasskeyPolicy: GetCall<typeof OrganizationPasskeyPolicy.getPasskeyPolicyContract>;
   checkPasskeyPolicy: GetCall<typeof OrganizationPasskeyPolicy.checkPasskeyPolicyContract>;
+  addDomain: PostCall<typeof SsoDomains.addDomainContract>;
+  verifyDomain: PostCall<typeof SsoDomains.verifyDomainContract>;
+  listDomains: GetCall<typeof SsoDomains.listDomainsContract>;
+  removeDomain: PostCall<typeof SsoDomains.removeDomainContract>;
+  updateDomainSettings: PostCall<typeof SsoDomains.updateDomainSettingsContract>;
 }
 
 export interface WebhooksMethods {

@@ -128,6 +128,11 @@ export const ROUTES = {
     setPasskeyPolicy: "P/organization/set-passkey-policy",
     getPasskeyPolicy: "G/organization/get-passkey-policy",
     checkPasskeyPolicy: "G/organization/check-passkey-policy",
+    addDomain: "P/organization/add-domain",
+    verifyDomain: "P/organization/verify-domain",
+    listDomains: "G/organization/list-domains",
+    removeDomain: "P/organization/remove-domain",
+    updateDomainSettings: "P/organization/update-domain-settings",
   },
   webhooks: {
     create: "P/webhooks/create",

@@ -20,6 +20,7 @@ import {
   PROVIDER_IDS,
   providerOptionsSchema,
 } from "./social-provider-options.ts";
+import { ssoOptionsSchema } from "./sso-options.ts";
 import { baseURLSchema, describeIssue, headerNameSchema, originPatternSchema } from "./value-schemas.ts";
 
 export type { CreateOrganizationGate, SendInvitationEmail } from "./feature-options.ts";
@@ -313,6 +314,8 @@ export const optionsSchema = z
     emailOTP: emailOTPOptionsSchema,
     passkey: passkeyOptionsSchema,
     organization: organizationOptionsSchema,
+    /** Single sign-on per organization: verified domains (config/sso-options.ts). */
+    sso: ssoOptionsSchema,
     /** Server-side fetches of customer-supplied URLs (config/outbound-options.ts). */
     outbound: outboundOptionsSchema,
     /** Events kept for listings and webhooks (config/event-options.ts). */

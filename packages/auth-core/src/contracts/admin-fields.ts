@@ -41,6 +41,15 @@ export const AUDIT_ACTIONS = [
   "organization.set-member-role",
   "organization.delete",
   "organization.invite",
+  // Verified domains (features/sso-domains): by an organization's owner or admin, or an operator.
+  "organization.domain-claim",
+  "organization.domain-verify",
+  "organization.domain-remove",
+  "organization.domain-settings",
+  // A verified domain's auto-join made the user a member; an owner's break-glass password sign-in
+  // past the domain's require-SSO (docs/security.md "Verified domains").
+  "organization.domain-auto-join",
+  "organization.sso-break-glass",
   // SSO connections (features/sso): registered, changed, deleted by an owner or admin; a sign-in
   // through one (the user, whether new, and whether the sign-in made them a member).
   "organization.sso-register",

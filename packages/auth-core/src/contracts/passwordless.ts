@@ -68,6 +68,8 @@ const CODE_ERRORS = [
 const THROTTLE_ERRORS = ["ACCOUNT_TEMPORARILY_LOCKED", "SIGN_IN_LOCKED"] as const;
 const SIGN_IN_ERRORS = [
   "BANNED_USER",
+  // An address whose verified domain requires its organization's SSO (features/sso-domains).
+  "SSO_REQUIRED",
   "SIGNUP_DISABLED",
   "UNABLE_TO_CREATE_USER",
   "FAILED_TO_CREATE_SESSION",

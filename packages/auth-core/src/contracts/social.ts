@@ -53,6 +53,7 @@ export const signInSocialContract = defineContract({
     "UNABLE_TO_CREATE_USER",
     "BANNED_USER",
     "FAILED_TO_CREATE_SESSION",
+    "SSO_REQUIRED",
   ],
   summary: "Starts a sign-in with a provider (its authorization URL), or signs in with its id token.",
   notes: "Answers `{ url, redirect }`.",

@@ -12,6 +12,7 @@ import type {
   MemberDoc,
   MigrationDoc,
   OrganizationDoc,
+  OrganizationDomainDoc,
   PasskeyDoc,
   PendingDeletionDoc,
   RateLimitDoc,
@@ -48,6 +49,7 @@ const COLLECTION_NAMES = {
   pendingDeletions: "pendingDeletions",
   listingVersions: "listingVersions",
   passkeys: "passkeys",
+  organizationDomains: "organizationDomains",
   ssoProviders: "ssoProviders",
   events: "events",
 } as const;
@@ -75,6 +77,7 @@ export interface Collections {
   pendingDeletions: Collection<PendingDeletionDoc>;
   listingVersions: Collection<ListingVersionDoc>;
   passkeys: Collection<PasskeyDoc>;
+  organizationDomains: Collection<OrganizationDomainDoc>;
   ssoProviders: Collection<SsoProviderDoc>;
   events: Collection<EventDoc>;
   /** Not a collection: the instance's news of stored events (db/event-hub.ts). */
@@ -106,6 +109,7 @@ export function openCollections(db: Db, now: () => Date = () => new Date()): Col
     pendingDeletions: db.collection<PendingDeletionDoc>(COLLECTION_NAMES.pendingDeletions),
     listingVersions: db.collection<ListingVersionDoc>(COLLECTION_NAMES.listingVersions),
     passkeys: db.collection<PasskeyDoc>(COLLECTION_NAMES.passkeys),
+    organizationDomains: db.collection<OrganizationDomainDoc>(COLLECTION_NAMES.organizationDomains),
     ssoProviders: db.collection<SsoProviderDoc>(COLLECTION_NAMES.ssoProviders),
     events: db.collection<EventDoc>(COLLECTION_NAMES.events),
     eventHub: createEventHub(now),

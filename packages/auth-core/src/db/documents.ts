@@ -240,6 +240,29 @@ export interface SsoOidcConfigDoc {
 }
 
 /**
+ * A domain an organization claimed (features/sso-domains, docs/security.md "Verified domains").
+ * `domain`: lower case, ASCII (punycode), no trailing dot. `verifiedKey` carries the one-owner rule
+ * in a unique index FerretDB v1 can hold (no partial indexes): the domain itself once verified,
+ * `pending:<_id>` before, so any number of organizations may claim a domain and one may hold it.
+ */
+export interface OrganizationDomainDoc {
+  _id: ObjectId;
+  organizationId: ObjectId;
+  domain: string;
+  /** What the proof must publish (random, not a secret: publishing it is the point). */
+  token: string;
+  status: "pending" | "verified";
+  verifiedKey: string;
+  /** How it was proven; "declared": `sso.trustDeclaredDomains` (development only). */
+  method: "dns" | "http" | "declared" | null;
+  settings: { autoJoin: boolean; autoJoinRole: string; requireSso: boolean };
+  createdAt: Date;
+  verifiedAt: Date | null;
+  /** A pending claim lapses then (checked in code); null once verified. */
+  expiresAt: Date | null;
+}
+
+/**
  * A user's second factor (features/two-factor); unique index on `userId`. Nothing here is readable
  * without the server secret: `secret` and `backupCodes` are AES-256-GCM envelopes (crypto/encryption.ts).
  */

@@ -373,6 +373,34 @@ export const ERROR_CATALOGUE = {
     message: "You are not allowed to manage this organization's webhooks",
   },
 
+  // Verified domains (features/sso-domains, docs/security.md "Verified domains").
+  INVALID_DOMAIN: { status: 400, message: "Invalid domain: give a host name such as example.com" },
+  DOMAIN_NOT_CLAIMABLE: {
+    status: 400,
+    message: "This domain cannot be claimed: it is a free-mail provider's or a public suffix",
+  },
+  DOMAIN_ALREADY_CLAIMED: { status: 409, message: "This organization has already claimed this domain" },
+  DOMAIN_LIMIT_REACHED: { status: 403, message: "This organization has claimed the most domains it may" },
+  DOMAIN_NOT_FOUND: { status: 404, message: "Domain not found" },
+  DOMAIN_CLAIM_EXPIRED: {
+    status: 400,
+    message: "The claim on this domain has expired: add the domain again for a new token",
+  },
+  DOMAIN_PROOF_NOT_FOUND: {
+    status: 400,
+    message: "No proof of the domain was found: publish the TXT record or the file, then verify again",
+  },
+  DOMAIN_VERIFIED_BY_ANOTHER_ORGANIZATION: {
+    status: 409,
+    message: "Another organization has already verified this domain",
+  },
+  AUTO_JOIN_ROLE_NOT_ALLOWED: {
+    status: 400,
+    message: "autoJoinRole must be a role of the organization other than the owner's",
+  },
+  // A verified domain's organization requires single sign-on for its addresses; {organization}: its name.
+  SSO_REQUIRED: { status: 403, message: "Sign in with {organization}'s single sign-on" },
+
   // Request hygiene: not in the error catalogue, needed by the HTTP layer (docs/decisions/: UPPER_SNAKE code + message)
   NOT_FOUND: { status: 404, message: "Not found" },
   METHOD_NOT_ALLOWED: { status: 405, message: "Method not allowed" },

@@ -108,6 +108,11 @@ import { listAccounts } from "./social/endpoints/list-accounts.ts";
 import { refreshToken } from "./social/endpoints/refresh-token.ts";
 import { signInSocial } from "./social/endpoints/sign-in-social.ts";
 import { unlinkAccount } from "./social/endpoints/unlink-account.ts";
+import { addOrganizationDomain } from "./sso-domains/endpoints/add-domain.ts";
+import { listOrganizationDomains } from "./sso-domains/endpoints/list-domains.ts";
+import { removeOrganizationDomain } from "./sso-domains/endpoints/remove-domain.ts";
+import { updateOrganizationDomainSettings } from "./sso-domains/endpoints/update-domain-settings.ts";
+import { verifyOrganizationDomain } from "./sso-domains/endpoints/verify-domain.ts";
 import { disableTwoFactor } from "./two-factor/endpoints/disable.ts";
 import { enableTwoFactor } from "./two-factor/endpoints/enable.ts";
 import { generateBackupCodes } from "./two-factor/endpoints/generate-backup-codes.ts";
@@ -238,6 +243,11 @@ const endpointList = [
   setPasskeyPolicy,
   getPasskeyPolicy,
   checkPasskeyPolicy,
+  addOrganizationDomain,
+  verifyOrganizationDomain,
+  listOrganizationDomains,
+  removeOrganizationDomain,
+  updateOrganizationDomainSettings,
   signInSocial,
   oauthCallback,
   linkSocial,

@@ -12,6 +12,7 @@ import { keyedLookups } from "./0009-keyed-lookups.ts";
 import { timelineEntries } from "./0010-user-timeline.ts";
 import { userExportIndexes } from "./0011-user-export-indexes.ts";
 import { passkeyIndexes } from "./0012-passkey-indexes.ts";
+import { organizationDomainIndexes } from "./0013-organization-domains.ts";
 import { ssoProviderIndexes } from "./0014-sso-providers.ts";
 import { eventIndexes } from "./0016-event-indexes.ts";
 import { webhookIndexes } from "./0017-webhook-indexes.ts";
@@ -33,6 +34,7 @@ export const CORE_MIGRATIONS: readonly Migration[] = [
   timelineEntries,
   userExportIndexes,
   passkeyIndexes,
+  organizationDomainIndexes,
   ssoProviderIndexes,
   eventIndexes,
   webhookIndexes,

@@ -15,6 +15,13 @@ export type {
   Team,
   TeamMember,
 } from "../../contracts/organization-models.ts";
+/** Other features' organization endpoints (features/sso-domains) start with the same checks. */
+export {
+  assertPermission,
+  requireCaller,
+  requireMembership,
+  resolveOrganizationId,
+} from "./endpoints/guards.ts";
 /** An operator's bulk invitations (operator.ts): the invite endpoint's own path. */
 export {
   findInviteRefusal,
@@ -37,6 +44,7 @@ export { toInvitation } from "./invitations/types.ts";
 /** User deletion (features/deletion) releases the user's organizations through these. */
 export { findUnknownRoles, holdsRole, parseRoles } from "./members/rules.ts";
 export {
+  addMemberWithinLimit,
   countMembers,
   deleteUserMembers,
   deleteUserMembersWithoutRole,

@@ -5,6 +5,7 @@ import { type Granted, granted, type Refused, refused } from "../../errors/refus
 import { removeUnprovenPasskeys } from "../passkey/index.ts";
 import { establishSession, type SessionRequest } from "../session/index.ts";
 import { signOutEverywhere } from "../sign-out-everywhere.ts";
+import { assertSignInWithoutSso } from "../sso-domains/index.ts";
 import { removeTwoFactorEnrollment } from "../two-factor/index.ts";
 import { createUser, deleteCredentialAccount, findUserByEmail, isBanActive } from "../users/index.ts";
 import { markMailboxProven } from "../verification/index.ts";
@@ -30,6 +31,8 @@ export async function signInMailboxOwner(
   holder: UserDoc | null,
   options: { signUpDisabled: boolean; name?: string | undefined; rememberMe: boolean },
 ): Promise<Granted<MailSignIn> | MailSignInRefusal> {
+  // Before a sign-up too: an address of a domain requiring SSO gets no account this way either.
+  await assertSignInWithoutSso(auth, { email: record.email }, "mail", request);
   let user = holder;
   if (!user) {
     if (options.signUpDisabled) return refused("SIGNUP_DISABLED");
@@ -78,6 +81,7 @@ async function signUpMailboxOwner(
   });
   if (!created.ok) return created.reason === "exists" ? "raced" : "refused";
   await created.runAfterHooks();
+  await auth.onEmailProven(auth, created.user._id);
   return created.user;
 }
 

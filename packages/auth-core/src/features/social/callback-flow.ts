@@ -134,7 +134,8 @@ async function finishFlow(
   if (!outcome.ok) throw new CallbackFailure(outcome.error);
   const destination = outcome.isNewUser ? (state.newUserURL ?? callbackURL) : callbackURL;
   const minted = await signInSocialUser(auth, request, outcome.user).catch((error: unknown) => {
-    if (isAuthError(error)) throw new CallbackFailure("unable_to_create_session");
+    if (isAuthError(error))
+      throw new CallbackFailure(error.code === "SSO_REQUIRED" ? "sso_required" : "unable_to_create_session");
     throw error;
   });
   if (minted.kind === "banned") throw new CallbackFailure("banned");

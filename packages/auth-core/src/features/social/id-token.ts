@@ -35,6 +35,7 @@ const OUTCOME_ERRORS: Record<CallbackErrorCode, ErrorCode> = {
   unable_to_create_user: "UNABLE_TO_CREATE_USER",
   unable_to_create_session: "FAILED_TO_CREATE_SESSION",
   banned: "BANNED_USER",
+  sso_required: "SSO_REQUIRED",
 };
 
 /**

@@ -32,7 +32,9 @@ export type CallbackErrorCode =
   | "unable_to_create_user"
   | "unable_to_create_session"
   /** The user is banned (features/admin); the ban message itself is not put in a URL. */
-  | "banned";
+  | "banned"
+  /** The address's verified domain requires its organization's SSO (features/sso-domains). */
+  | "sso_required";
 
 /** What the flow knows when a provider identity arrives for an email that already has a user. */
 export interface LinkDecisionInput {

@@ -6,6 +6,7 @@ import type { ObjectId } from "../../db/ids.ts";
 import type { CookieJar } from "../../http/cookie-jar.ts";
 import { applyAfterHook, applyBeforeHook } from "../hooks.ts";
 import { type BannedFromSession, type Established, establishSession } from "../session/index.ts";
+import { assertSignInWithoutSso } from "../sso-domains/index.ts";
 import { updateAccountFieldsReturning } from "../users/index.ts";
 import { providerRedirectURI } from "./provider-access.ts";
 import type { OAuthProvider } from "./providers/types.ts";
@@ -38,6 +39,8 @@ export function signInSocialUser(
     rememberMe: true,
     ban: "check",
     secondFactor: "gate",
+    // A verified domain requiring SSO refuses other providers (features/sso-domains): SSO_REQUIRED.
+    beforeGate: (checked) => assertSignInWithoutSso(auth, checked, "social", { ip, userAgent }),
   });
 }
 

@@ -153,6 +153,8 @@ async function createSocialUser(
   if (stored.result !== "stored") return { ok: false, error: "unable_to_create_user" };
   await created.runAfterHooks();
   await stored.runAfterHooks();
+  // The provider proved the address at sign-up: what follows a proof follows (auto-join, H9).
+  if (profile.emailVerified) await auth.onEmailProven(auth, created.user._id);
   return { ok: true, user: created.user, isNewUser: true };
 }
 

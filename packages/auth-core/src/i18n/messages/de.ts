@@ -210,6 +210,19 @@ export const deMessages: Record<ErrorCode, string> = {
     "Die SAML-Antwort ist für einen anderen Dienstanbieter oder eine andere Adresse bestimmt",
   SAML_WRONG_ISSUER:
     "Die SAML-Antwort stammt von einem anderen Identitätsanbieter als dem dieser Verbindung",
+  INVALID_DOMAIN: "Ungültige Domain: Geben Sie einen Hostnamen wie example.com an",
+  DOMAIN_NOT_CLAIMABLE:
+    "Diese Domain kann nicht beansprucht werden: Sie gehört einem Freemail-Anbieter oder ist ein öffentliches Suffix",
+  DOMAIN_ALREADY_CLAIMED: "Diese Organisation hat diese Domain bereits beansprucht",
+  DOMAIN_LIMIT_REACHED: "Diese Organisation hat bereits die höchstmögliche Zahl an Domains beansprucht",
+  DOMAIN_NOT_FOUND: "Domain nicht gefunden",
+  DOMAIN_CLAIM_EXPIRED:
+    "Der Anspruch auf diese Domain ist abgelaufen: Fügen Sie sie erneut hinzu, um ein neues Token zu erhalten",
+  DOMAIN_PROOF_NOT_FOUND:
+    "Kein Nachweis der Domain gefunden: Veröffentlichen Sie den TXT-Eintrag oder die Datei und prüfen Sie erneut",
+  DOMAIN_VERIFIED_BY_ANOTHER_ORGANIZATION: "Eine andere Organisation hat diese Domain bereits bestätigt",
+  AUTO_JOIN_ROLE_NOT_ALLOWED: "autoJoinRole muss eine Rolle der Organisation außer der des Inhabers sein",
+  SSO_REQUIRED: "Melden Sie sich über das Single Sign-On von {organization} an",
   NOT_FOUND: "Nicht gefunden",
   METHOD_NOT_ALLOWED: "Methode nicht erlaubt",
   BODY_TOO_LARGE: "Der Inhalt der Anfrage ist zu groß",

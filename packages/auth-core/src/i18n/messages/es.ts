@@ -200,6 +200,19 @@ export const esMessages: Record<ErrorCode, string> = {
   SAML_RESPONSE_EXPIRED: "La aserción SAML ha caducado o todavía no es válida",
   SAML_WRONG_RECIPIENT: "La respuesta SAML está destinada a otro proveedor de servicios o a otra dirección",
   SAML_WRONG_ISSUER: "La respuesta SAML procede de un proveedor de identidad distinto al de esta conexión",
+  INVALID_DOMAIN: "Dominio no válido: indica un nombre de host como example.com",
+  DOMAIN_NOT_CLAIMABLE:
+    "Este dominio no se puede reclamar: pertenece a un proveedor de correo gratuito o es un sufijo público",
+  DOMAIN_ALREADY_CLAIMED: "Esta organización ya ha reclamado este dominio",
+  DOMAIN_LIMIT_REACHED: "Esta organización ya ha reclamado el número máximo de dominios",
+  DOMAIN_NOT_FOUND: "Dominio no encontrado",
+  DOMAIN_CLAIM_EXPIRED:
+    "La reclamación de este dominio ha caducado: añádelo de nuevo para obtener un token nuevo",
+  DOMAIN_PROOF_NOT_FOUND:
+    "No se encontró ninguna prueba del dominio: publica el registro TXT o el archivo y vuelve a verificar",
+  DOMAIN_VERIFIED_BY_ANOTHER_ORGANIZATION: "Otra organización ya ha verificado este dominio",
+  AUTO_JOIN_ROLE_NOT_ALLOWED: "autoJoinRole debe ser un rol de la organización distinto del de propietario",
+  SSO_REQUIRED: "Inicia sesión con el inicio de sesión único de {organization}",
   NOT_FOUND: "No encontrado",
   METHOD_NOT_ALLOWED: "Método no permitido",
   BODY_TOO_LARGE: "El cuerpo de la petición es demasiado grande",

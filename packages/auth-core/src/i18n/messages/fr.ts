@@ -210,6 +210,20 @@ export const frMessages: Record<ErrorCode, string> = {
     "La réponse SAML est destinée à un autre fournisseur de services ou à une autre adresse",
   SAML_WRONG_ISSUER:
     "La réponse SAML provient d’un autre fournisseur d’identité que celui de cette connexion",
+  INVALID_DOMAIN: "Domaine non valide : indiquez un nom d’hôte comme example.com",
+  DOMAIN_NOT_CLAIMABLE:
+    "Ce domaine ne peut pas être revendiqué : il appartient à un fournisseur de messagerie gratuite ou c’est un suffixe public",
+  DOMAIN_ALREADY_CLAIMED: "Cette organisation a déjà revendiqué ce domaine",
+  DOMAIN_LIMIT_REACHED: "Cette organisation a déjà revendiqué le nombre maximal de domaines",
+  DOMAIN_NOT_FOUND: "Domaine introuvable",
+  DOMAIN_CLAIM_EXPIRED:
+    "La revendication de ce domaine a expiré : ajoutez-le à nouveau pour obtenir un nouveau jeton",
+  DOMAIN_PROOF_NOT_FOUND:
+    "Aucune preuve du domaine n’a été trouvée : publiez l’enregistrement TXT ou le fichier, puis vérifiez à nouveau",
+  DOMAIN_VERIFIED_BY_ANOTHER_ORGANIZATION: "Une autre organisation a déjà vérifié ce domaine",
+  AUTO_JOIN_ROLE_NOT_ALLOWED:
+    "autoJoinRole doit être un rôle de l’organisation autre que celui de propriétaire",
+  SSO_REQUIRED: "Connectez-vous avec l’authentification unique de {organization}",
   NOT_FOUND: "Introuvable",
   METHOD_NOT_ALLOWED: "Méthode non autorisée",
   BODY_TOO_LARGE: "Corps de la requête trop volumineux",

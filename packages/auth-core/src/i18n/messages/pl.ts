@@ -198,6 +198,18 @@ export const plMessages: Record<ErrorCode, string> = {
   SAML_RESPONSE_EXPIRED: "Asercja SAML wygasła lub nie jest jeszcze ważna",
   SAML_WRONG_RECIPIENT: "Odpowiedź SAML jest przeznaczona dla innego dostawcy usług lub adresu",
   SAML_WRONG_ISSUER: "Odpowiedź SAML pochodzi od innego dostawcy tożsamości niż dostawca tego połączenia",
+  INVALID_DOMAIN: "Nieprawidłowa domena: podaj nazwę hosta, np. example.com",
+  DOMAIN_NOT_CLAIMABLE:
+    "Tej domeny nie można zgłosić: należy do dostawcy darmowej poczty lub jest sufiksem publicznym",
+  DOMAIN_ALREADY_CLAIMED: "Ta organizacja już zgłosiła tę domenę",
+  DOMAIN_LIMIT_REACHED: "Ta organizacja zgłosiła już maksymalną liczbę domen",
+  DOMAIN_NOT_FOUND: "Nie znaleziono domeny",
+  DOMAIN_CLAIM_EXPIRED: "Zgłoszenie tej domeny wygasło: dodaj ją ponownie, aby otrzymać nowy token",
+  DOMAIN_PROOF_NOT_FOUND:
+    "Nie znaleziono potwierdzenia domeny: opublikuj rekord TXT lub plik i zweryfikuj ponownie",
+  DOMAIN_VERIFIED_BY_ANOTHER_ORGANIZATION: "Inna organizacja już zweryfikowała tę domenę",
+  AUTO_JOIN_ROLE_NOT_ALLOWED: "autoJoinRole musi być rolą organizacji inną niż rola właściciela",
+  SSO_REQUIRED: "Zaloguj się przez jednokrotne logowanie (SSO) organizacji {organization}",
   NOT_FOUND: "Nie znaleziono",
   METHOD_NOT_ALLOWED: "Niedozwolona metoda",
   BODY_TOO_LARGE: "Treść żądania jest za duża",

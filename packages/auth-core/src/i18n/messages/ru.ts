@@ -198,6 +198,18 @@ export const ruMessages: Record<ErrorCode, string> = {
   SAML_RESPONSE_EXPIRED: "Срок действия утверждения SAML истёк или ещё не наступил",
   SAML_WRONG_RECIPIENT: "Ответ SAML предназначен другому поставщику услуг или на другой адрес",
   SAML_WRONG_ISSUER: "Ответ SAML получен от другого провайдера удостоверений, чем у этого подключения",
+  INVALID_DOMAIN: "Некорректный домен: укажите имя хоста, например example.com",
+  DOMAIN_NOT_CLAIMABLE:
+    "Этот домен нельзя заявить: он принадлежит бесплатной почтовой службе или является публичным суффиксом",
+  DOMAIN_ALREADY_CLAIMED: "Эта организация уже заявила этот домен",
+  DOMAIN_LIMIT_REACHED: "Эта организация уже заявила максимальное число доменов",
+  DOMAIN_NOT_FOUND: "Домен не найден",
+  DOMAIN_CLAIM_EXPIRED: "Срок заявки на этот домен истёк: добавьте его снова, чтобы получить новый токен",
+  DOMAIN_PROOF_NOT_FOUND:
+    "Подтверждение домена не найдено: опубликуйте TXT-запись или файл и повторите проверку",
+  DOMAIN_VERIFIED_BY_ANOTHER_ORGANIZATION: "Другая организация уже подтвердила этот домен",
+  AUTO_JOIN_ROLE_NOT_ALLOWED: "autoJoinRole должна быть ролью организации, отличной от роли владельца",
+  SSO_REQUIRED: "Войдите через единый вход (SSO) организации {organization}",
   NOT_FOUND: "Не найдено",
   METHOD_NOT_ALLOWED: "Метод не поддерживается",
   BODY_TOO_LARGE: "Слишком большое тело запроса",

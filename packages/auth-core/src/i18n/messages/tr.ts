@@ -198,6 +198,19 @@ export const trMessages: Record<ErrorCode, string> = {
   SAML_RESPONSE_EXPIRED: "SAML onayının süresi dolmuş veya henüz geçerli değil",
   SAML_WRONG_RECIPIENT: "SAML yanıtı başka bir hizmet sağlayıcısı veya adres için",
   SAML_WRONG_ISSUER: "SAML yanıtı bu bağlantınınkinden farklı bir kimlik sağlayıcısından geliyor",
+  INVALID_DOMAIN: "Geçersiz alan adı: example.com gibi bir ana makine adı girin",
+  DOMAIN_NOT_CLAIMABLE:
+    "Bu alan adı talep edilemez: ücretsiz bir e-posta sağlayıcısına aittir veya genel bir sonektir",
+  DOMAIN_ALREADY_CLAIMED: "Bu kuruluş bu alan adını zaten talep etti",
+  DOMAIN_LIMIT_REACHED: "Bu kuruluş talep edebileceği en fazla alan adı sayısına ulaştı",
+  DOMAIN_NOT_FOUND: "Alan adı bulunamadı",
+  DOMAIN_CLAIM_EXPIRED:
+    "Bu alan adı talebinin süresi doldu: yeni bir belirteç için alan adını yeniden ekleyin",
+  DOMAIN_PROOF_NOT_FOUND:
+    "Alan adının kanıtı bulunamadı: TXT kaydını veya dosyayı yayımlayın, ardından yeniden doğrulayın",
+  DOMAIN_VERIFIED_BY_ANOTHER_ORGANIZATION: "Bu alan adını başka bir kuruluş zaten doğruladı",
+  AUTO_JOIN_ROLE_NOT_ALLOWED: "autoJoinRole, kuruluşun sahip rolü dışındaki bir rolü olmalıdır",
+  SSO_REQUIRED: "{organization} çoklu oturum açma (SSO) ile oturum açın",
   NOT_FOUND: "Bulunamadı",
   METHOD_NOT_ALLOWED: "Yönteme izin verilmiyor",
   BODY_TOO_LARGE: "İstek gövdesi çok büyük",

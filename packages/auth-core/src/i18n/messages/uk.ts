@@ -197,6 +197,18 @@ export const ukMessages: Record<ErrorCode, string> = {
   SAML_WRONG_RECIPIENT: "Відповідь SAML призначена іншому постачальнику послуг або на іншу адресу",
   SAML_WRONG_ISSUER:
     "Відповідь SAML надійшла від іншого постачальника ідентичності, ніж у цього підключення",
+  INVALID_DOMAIN: "Некоректний домен: вкажіть ім’я хоста, наприклад example.com",
+  DOMAIN_NOT_CLAIMABLE:
+    "Цей домен не можна заявити: він належить безкоштовній поштовій службі або є публічним суфіксом",
+  DOMAIN_ALREADY_CLAIMED: "Ця організація вже заявила цей домен",
+  DOMAIN_LIMIT_REACHED: "Ця організація вже заявила максимальну кількість доменів",
+  DOMAIN_NOT_FOUND: "Домен не знайдено",
+  DOMAIN_CLAIM_EXPIRED: "Термін заявки на цей домен сплив: додайте його знову, щоб отримати новий токен",
+  DOMAIN_PROOF_NOT_FOUND:
+    "Підтвердження домену не знайдено: опублікуйте TXT-запис або файл і повторіть перевірку",
+  DOMAIN_VERIFIED_BY_ANOTHER_ORGANIZATION: "Інша організація вже підтвердила цей домен",
+  AUTO_JOIN_ROLE_NOT_ALLOWED: "autoJoinRole має бути роллю організації, іншою за роль власника",
+  SSO_REQUIRED: "Увійдіть через єдиний вхід (SSO) організації {organization}",
   NOT_FOUND: "Не знайдено",
   METHOD_NOT_ALLOWED: "Метод не підтримується",
   BODY_TOO_LARGE: "Тіло запиту завелике",

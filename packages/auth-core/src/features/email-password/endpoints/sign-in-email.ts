@@ -5,6 +5,7 @@ import { answerRefusal } from "../../../errors/refusal.ts";
 import { defineEndpoint } from "../../../http/define-endpoint.ts";
 import { establishSession, toUser } from "../../session/index.ts";
 import { rememberKnownDevice } from "../../sign-in-throttle/index.ts";
+import { assertSignInWithoutSso } from "../../sso-domains/index.ts";
 import { bannedUserError } from "../../users/index.ts";
 import { sendVerificationEmailInBackground } from "../../verification/index.ts";
 import { proveSignInPassword } from "../service.ts";
@@ -34,6 +35,8 @@ export const signInEmail = defineEndpoint(signInEmailContract, {
       ban: "check",
       secondFactor: "gate",
       async beforeGate(user) {
+        // A verified domain requiring SSO refuses the password, its owners aside (break-glass).
+        await assertSignInWithoutSso(auth, user, "password", request);
         if (config.requireEmailVerification && !user.emailVerified) {
           // a fresh link comes with the 403, only while verification mails are on; the answer
           // must not depend on the mailer — a failure is logged, never a 5xx.

@@ -4,6 +4,7 @@ import { ObjectId } from "../../../db/ids.ts";
 import { AuthError } from "../../../errors/auth-error.ts";
 import { defineEndpoint } from "../../../http/define-endpoint.ts";
 import { establishSession, toUser, type User } from "../../session/index.ts";
+import { assertSignInWithoutSso } from "../../sso-domains/index.ts";
 import { assertPasswordAllowed, createUserWithPassword } from "../../users/index.ts";
 import { sendVerificationEmailInBackground } from "../../verification/index.ts";
 
@@ -13,6 +14,11 @@ export const signUpEmail = defineEndpoint(signUpEmailContract, {
     const { auth, body } = ctx;
     const config = auth.options.emailAndPassword;
     if (!config.enabled) throw new AuthError("EMAIL_PASSWORD_DISABLED");
+    // A password account for an address whose verified domain requires SSO would be a way around it.
+    await assertSignInWithoutSso(auth, { email: body.email }, "password", {
+      ip: ctx.ip,
+      userAgent: ctx.headers.get("user-agent"),
+    });
     await assertPasswordAllowed(auth, body.password, { email: body.email });
     const passwordHash = await hashPassword(body.password);
     // User and credential account, or neither; the user's after hook runs once both are stored.

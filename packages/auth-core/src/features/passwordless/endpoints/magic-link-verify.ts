@@ -1,6 +1,6 @@
 import { type MagicLinkSignIn, magicLinkVerifyContract } from "../../../contracts/passwordless.ts";
 import type { TwoFactorRedirect } from "../../../contracts/two-factor.ts";
-import { AuthError } from "../../../errors/auth-error.ts";
+import { AuthError, isAuthError } from "../../../errors/auth-error.ts";
 import type { ErrorCode } from "../../../errors/catalogue.ts";
 import { defineEndpoint, type RedirectResult, redirectTo } from "../../../http/define-endpoint.ts";
 import { toSession, toUser } from "../../session/index.ts";
@@ -33,7 +33,13 @@ export const magicLinkVerify = defineEndpoint(magicLinkVerifyContract, {
     const outcome = await signInMailboxOwner(auth, request, record, holder, {
       signUpDisabled: auth.options.magicLink.disableSignUp,
       rememberMe: true,
+    }).catch((error: unknown) => {
+      // SSO required (features/sso-domains): a browser with a target goes there with the code.
+      const target = body.errorCallbackURL ?? body.callbackURL;
+      if (isAuthError(error) && error.code === "SSO_REQUIRED" && target !== undefined) return null;
+      throw error;
     });
+    if (outcome === null) return fail("SSO_REQUIRED");
     if (!outcome.ok) return fail(outcome.code);
     const signedIn = outcome.value;
     if (body.callbackURL === undefined) {

@@ -1,0 +1,33 @@
+/**
+ * The face of sso-domains (docs/security.md "Verified domains"): what other features, create-auth.ts
+ * and the operator API may use (endpoints: endpoints/, registered by features/registry.ts).
+ */
+import type { Collections } from "../../db/collections.ts";
+import type { OrganizationDomainDoc } from "../../db/documents.ts";
+import type { ObjectId } from "../../db/ids.ts";
+import { normalizeDomain } from "./rules.ts";
+import { findVerifiedDomainRow } from "./store.ts";
+
+export { joinVerifiedDomainOrganization } from "./auto-join.ts";
+export { assertSignInWithoutSso } from "./endpoints/sso-required.ts";
+export type { SignInPath } from "./require-sso.ts";
+export { emailDomainOf, normalizeDomain } from "./rules.ts";
+
+export interface VerifiedDomain {
+  organizationId: ObjectId;
+  settings: OrganizationDomainDoc["settings"];
+}
+
+/**
+ * The organization that verified `domain` (any case, IDN or punycode, trailing dot or not) and its
+ * settings; null when no organization has proven it — a pending claim never counts. One indexed read
+ * (`verifiedKey` unique): home-realm discovery and SSO sign-in (features/sso) ask it per request.
+ */
+export async function findVerifiedDomain(
+  collections: Collections,
+  domain: string,
+): Promise<VerifiedDomain | null> {
+  const normalized = normalizeDomain(domain);
+  const row = normalized === null ? null : await findVerifiedDomainRow(collections, normalized);
+  return row ? { organizationId: row.organizationId, settings: row.settings } : null;
+}

@@ -1,0 +1,159 @@
+import { ObjectId } from "mongodb";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { signUpUser, TestBrowser } from "#test/browser.ts";
+import { type OAuthServer, startOAuthServer } from "#test/oauth-server.ts";
+import { createOrganization, type SignedIn } from "#test/organization.ts";
+import { mailedSignIn, PASSWORDLESS } from "#test/passwordless.ts";
+import { errorOf, providerConfig, runSocialFlow } from "#test/social.ts";
+import { auditRows, claimDomain, useDomainTestbed, verifyDomainByDns } from "#test/sso-domains.ts";
+import { type TestAuth, useFreshTestAuth } from "#test/test-auth.ts";
+
+/**
+ * Require SSO: an address of a verified domain whose organization requires single sign-on is
+ * refused password, mailed-link/code and social sign-in, naming the organization; its owners keep
+ * password sign-in (audited); an unverified claim enforces nothing.
+ */
+const openAuth = useFreshTestAuth();
+const testbed = useDomainTestbed();
+let oauth: OAuthServer;
+beforeAll(async () => {
+  oauth = await startOAuthServer();
+});
+afterAll(async () => {
+  await oauth.close();
+});
+
+const PASSWORD = "correct horse battery";
+const SSO_REQUIRED = {
+  code: "SSO_REQUIRED",
+  message: "Sign in with Acme Corp's single sign-on",
+  organization: "Acme Corp",
+  organizationSlug: "acme",
+};
+
+interface Cast {
+  t: TestAuth;
+  owner: SignedIn;
+  org: string;
+}
+
+/** boss@acme.test owns "Acme Corp"; ann@acme.test has a password account; acme.test is claimed. */
+async function setUp(options: { verified: boolean }): Promise<Cast> {
+  const t = await openAuth({
+    ...testbed.options,
+    ...PASSWORDLESS,
+    socialProviders: { github: providerConfig(oauth, "github") },
+  });
+  const boss = await signUpUser(t, { email: "boss@acme.test", emailVerified: true });
+  const owner = { browser: boss.browser, userId: boss.id, email: boss.email };
+  const org = await createOrganization(owner, "acme", "Acme Corp");
+  await signUpUser(t, { email: "ann@acme.test", emailVerified: true });
+  if (options.verified) await verifyDomainByDns(testbed, owner, "acme.test", { requireSso: true });
+  else {
+    await claimDomain(owner, "acme.test");
+    await owner.browser.post("/organization/update-domain-settings", {
+      domain: "acme.test",
+      requireSso: true,
+    });
+  }
+  return { t, owner, org };
+}
+
+const sessionsOf = async (t: TestAuth, email: string) => {
+  const user = await t.db.collection("users").findOne({ email });
+  return user ? t.db.collection("sessions").countDocuments({ userId: user._id }) : 0;
+};
+
+describe("require SSO for a verified domain", () => {
+  it("refuses the password sign-in, naming the organization, and creates no session", async () => {
+    const { t } = await setUp({ verified: true });
+    const before = await sessionsOf(t, "ann@acme.test");
+    const res = await new TestBrowser(t.auth).post("/sign-in/email", {
+      email: "ann@acme.test",
+      password: PASSWORD,
+    });
+    expect(res.status).toBe(403);
+    expect(res.body).toEqual(SSO_REQUIRED);
+    expect(await sessionsOf(t, "ann@acme.test")).toBe(before);
+  });
+
+  it("refuses a password sign-up of an address of the domain, storing no user", async () => {
+    const { t } = await setUp({ verified: true });
+    const res = await new TestBrowser(t.auth).post("/sign-up/email", {
+      email: "new@acme.test",
+      password: PASSWORD,
+      name: "New",
+    });
+    expect(res.status).toBe(403);
+    expect(res.body).toEqual(SSO_REQUIRED);
+    expect(await t.db.collection("users").findOne({ email: "new@acme.test" })).toBeNull();
+  });
+
+  it("refuses the email-code sign-in", async () => {
+    const { t } = await setUp({ verified: true });
+    const browser = new TestBrowser(t.auth);
+    await browser.post("/email-otp/send-verification-otp", { email: "ann@acme.test", type: "sign-in" });
+    const { code } = mailedSignIn(t, "ann@acme.test");
+    const res = await browser.post("/sign-in/email-otp", { email: "ann@acme.test", otp: code });
+    expect(res.status).toBe(403);
+    expect(res.body).toEqual(SSO_REQUIRED);
+    expect(browser.cookies.size).toBe(0);
+  });
+
+  it("refuses the magic-link sign-in: JSON without a callback, the error code on the redirect with one", async () => {
+    const { t } = await setUp({ verified: true });
+    const browser = new TestBrowser(t.auth);
+    await browser.post("/sign-in/magic-link", { email: "ann@acme.test" });
+    const before = await sessionsOf(t, "ann@acme.test");
+    const json = await browser.post("/magic-link/verify", { token: mailedSignIn(t, "ann@acme.test").token });
+    expect(json.status).toBe(403);
+    expect(json.body).toEqual(SSO_REQUIRED);
+    await browser.post("/sign-in/magic-link", { email: "ann@acme.test" });
+    const redirect = await browser.post("/magic-link/verify", {
+      token: mailedSignIn(t, "ann@acme.test").token,
+      callbackURL: "/dashboard",
+    });
+    expect(redirect.status).toBe(302);
+    expect(errorOf(redirect.headers.get("location")!).error).toBe("SSO_REQUIRED");
+    expect(await sessionsOf(t, "ann@acme.test")).toBe(before);
+  });
+
+  it("refuses a social sign-in of an address of the domain", async () => {
+    const { t } = await setUp({ verified: true });
+    const before = await sessionsOf(t, "ann@acme.test");
+    oauth.setIdentity("github", { email: "ann@acme.test", emailVerified: true });
+    const flow = await runSocialFlow(new TestBrowser(t.auth), oauth, {
+      provider: "github",
+      callbackURL: "/dashboard",
+      errorCallbackURL: "/sign-in",
+    });
+    expect(errorOf(flow.location)).toMatchObject({ error: "sso_required" });
+    expect(await sessionsOf(t, "ann@acme.test")).toBe(before);
+  });
+
+  it("lets an owner of the organization sign in with the password (break-glass), audited", async () => {
+    const { t, owner, org } = await setUp({ verified: true });
+    const res = await new TestBrowser(t.auth).post("/sign-in/email", {
+      email: "boss@acme.test",
+      password: PASSWORD,
+    });
+    expect(res.status).toBe(200);
+    const events = await auditRows(t, "organization.sso-break-glass");
+    expect(events).toHaveLength(1);
+    expect(events[0]).toMatchObject({
+      actorId: new ObjectId(owner.userId),
+      subjectId: new ObjectId(owner.userId),
+      details: { organizationId: org, path: "password" },
+    });
+  });
+
+  it("a claim that is not verified enforces nothing", async () => {
+    const { t } = await setUp({ verified: false });
+    const res = await new TestBrowser(t.auth).post("/sign-in/email", {
+      email: "ann@acme.test",
+      password: PASSWORD,
+    });
+    expect(res.status).toBe(200);
+    expect(await auditRows(t, "organization.sso-break-glass")).toEqual([]);
+  });
+});

@@ -1,0 +1,65 @@
+import type { AuthContext } from "../../context.ts";
+import type { UserDoc } from "../../db/documents.ts";
+import type { ObjectId } from "../../db/ids.ts";
+import { recordAuditEvent } from "../admin/index.ts";
+import { findMember, findOrganization, holdsRole } from "../organization/index.ts";
+import { emailDomainOf } from "./rules.ts";
+import { findVerifiedDomainRow } from "./store.ts";
+
+/**
+ * Require SSO (docs/security.md "Verified domains"): an address of a verified domain whose
+ * organization requires single sign-on signs in only through that organization's SSO. This is the
+ * one check the other sign-in paths run — password (email-password sign-in), mailed link or code
+ * (features/passwordless signInMailboxOwner), social (features/social signInSocialUser) — and SSO
+ * sign-in does not. An unverified claim never enforces anything.
+ */
+
+export type SignInPath = "password" | "mail" | "social";
+
+export interface SsoRequirement {
+  organizationId: ObjectId;
+  name: string;
+  slug: string;
+}
+
+async function findSsoRequirement(auth: AuthContext, email: string): Promise<SsoRequirement | null> {
+  const domain = emailDomainOf(email);
+  if (domain === null) return null;
+  const row = await findVerifiedDomainRow(auth.collections, domain);
+  if (!row?.settings.requireSso) return null;
+  const organization = await findOrganization(auth, row.organizationId);
+  return organization
+    ? { organizationId: organization._id, name: organization.name, slug: organization.slug }
+    : null;
+}
+
+/**
+ * Null: the sign-in goes on. Otherwise the organization whose single sign-on the address must use
+ * (endpoints/sso-required.ts makes it the SSO_REQUIRED answer). Break-glass: an owner (the creator
+ * role) of that organization keeps password sign-in, so a broken IdP never locks the organization
+ * out; each such sign-in is an audit event ("organization.sso-break-glass").
+ */
+export async function findSsoRefusal(
+  auth: AuthContext,
+  user: Pick<UserDoc, "email"> & { _id?: ObjectId | undefined },
+  path: SignInPath,
+  source: { ip: string | null; userAgent: string | null },
+): Promise<SsoRequirement | null> {
+  const required = await findSsoRequirement(auth, user.email);
+  if (!required) return null;
+  if (path === "password" && user._id) {
+    const member = await findMember(auth, required.organizationId, user._id);
+    if (member && holdsRole(member.role, auth.options.organization.creatorRole)) {
+      await recordAuditEvent(auth, {
+        action: "organization.sso-break-glass",
+        actorId: user._id,
+        subjectId: user._id,
+        details: { organizationId: required.organizationId.toHexString(), path },
+        ip: source.ip,
+        userAgent: source.userAgent,
+      });
+      return null;
+    }
+  }
+  return required;
+}
