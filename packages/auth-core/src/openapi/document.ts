@@ -4,6 +4,7 @@ import { type JsonSchema, toJsonSchema } from "./json-schema.ts";
 import { createModels, JSON_VALUE_SCHEMA, type Models } from "./models.ts";
 import { errorResponses, errorSchema, successResponses } from "./responses.ts";
 import { TAG_DESCRIPTIONS } from "./tags.ts";
+import { EVENTS_TAG, webhookOperations } from "./webhooks.ts";
 
 /**
  * The OpenAPI 3.1 document of the API, generated from the endpoint contracts (docs/client.md
@@ -236,6 +237,9 @@ export function createOpenApiDocument(options: OpenApiDocumentOptions): OpenApiD
     });
     for (const tag of contract.tags) tags.add(tag);
   }
+  // The events a receiver is sent (contracts/events.ts), with their own tag.
+  const webhooks = webhookOperations((name, schema) => schemaCollector(components, name)(schema, "output"));
+  tags.add(EVENTS_TAG);
   return {
     openapi: "3.1.0",
     info: {
@@ -248,6 +252,7 @@ export function createOpenApiDocument(options: OpenApiDocumentOptions): OpenApiD
     servers: [{ url: options.origin }],
     tags: [...tags].sort().map((name) => ({ name, description: TAG_DESCRIPTIONS[name] ?? name })),
     paths,
+    webhooks,
     components: {
       schemas: { ...sortedByName(components.schemas), Error: errorSchema() },
       securitySchemes: securitySchemesOf(paths, options),

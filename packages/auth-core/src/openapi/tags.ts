@@ -8,6 +8,8 @@ export const TAG_DESCRIPTIONS: Readonly<Record<string, string>> = {
   "api-key": "API keys of the signed-in user: create, list, update, delete, verify.",
   deletion: "Deleting one's own account, confirmed by password or by a mailed link.",
   "email-password": "Sign-up and sign-in with an email address and a password.",
+  events:
+    "Changes to users, sessions and organizations: the event catalogue (the webhooks a receiver is sent) and its listings.",
   general: "Health check and the error page.",
   organization: "Organizations: create, update, delete, the active organization, permission checks.",
   "organization-invitations": "Invitations to an organization: send, accept, reject, cancel, list.",

@@ -51,8 +51,9 @@ describe("database commands per admin endpoint", () => {
       "find:users",
       "findAndModify:users",
       "update:listingVersions",
-      // Still no impersonate permission: the sessions they impersonate by are swept (J8).
-      "delete:sessions",
+      // Still no impersonate permission: the sessions they impersonate by are swept (J8): read first,
+      // for their session.revoked (features/events); none here.
+      "find:sessions",
       "insert:auditEvents",
     ]);
   });
@@ -64,7 +65,10 @@ describe("database commands per admin endpoint", () => {
       "find:users",
       "findAndModify:users",
       "update:listingVersions",
-      // Their sessions and the impersonations they started, in one delete.
+      // Their sessions and the impersonations they started, read, their session.revoked journaled
+      // (features/events), then one delete.
+      "find:sessions",
+      "insert:pendingDeletions",
       "delete:sessions",
       "insert:auditEvents",
     ]);
@@ -112,10 +116,13 @@ describe("database commands per admin endpoint", () => {
     expect(own).toEqual([
       ...SESSION_READ,
       "find:users",
+      // Read, their session.revoked journaled (features/events), deleted.
+      "find:sessions",
+      "insert:pendingDeletions",
       "delete:sessions",
-      // The impersonations the user started as an admin (review finding 5), the API keys their
-      // sessions minted (security hardening, finding 3), then the audit (8).
-      "delete:sessions",
+      // The impersonations the user started as an admin (review finding 5: none here), the API keys
+      // their sessions minted (security hardening, finding 3), then the audit (8).
+      "find:sessions",
       "find:apiKeys",
       "insert:auditEvents",
     ]);
@@ -138,6 +145,8 @@ describe("database commands per admin endpoint", () => {
       ...SESSION_READ,
       // An impersonation session is read with its admin: it lives only while that admin does.
       "find:users",
+      "find:sessions",
+      "insert:pendingDeletions",
       "delete:sessions",
       "find:sessions",
       "find:users",
@@ -212,9 +221,10 @@ describe("database commands per admin endpoint", () => {
       // A new password clears the user's failed sign-ins (features/sign-in-throttle).
       "delete:verifications",
       // The user's sessions, then the impersonations they started (review finding 7), then their
-      // pending two-factor challenges and trusted devices, then the reset links mailed before.
-      "delete:sessions",
-      "delete:sessions",
+      // pending two-factor challenges and trusted devices, then the reset links mailed before. The
+      // sessions are read first for their session.revoked (features/events): none here.
+      "find:sessions",
+      "find:sessions",
       "find:apiKeys", // keys minted from a session (none here)
       "delete:verifications",
       "delete:verifications",
@@ -235,6 +245,8 @@ describe("database commands per admin endpoint", () => {
       ...SESSION_READ,
       "find:sessions",
       "find:users",
+      "find:sessions",
+      "insert:pendingDeletions", // its session.revoked journaled (features/events)
       "delete:sessions",
       "insert:auditEvents",
     ]);
@@ -249,7 +261,7 @@ describe("database commands per admin endpoint", () => {
       "find:users",
       // docs/security.md: the target's memberships (none here; deletion-budget.test.ts has more).
       "find:members",
-      "delete:sessions",
+      "find:sessions", // none to revoke (features/events reads them for their session.revoked)
       // The journal entry auth.cleanup() finishes the deletion from after a crash (issue 16 §3).
       "insert:pendingDeletions",
       "delete:users",
@@ -268,7 +280,7 @@ describe("database commands per admin endpoint", () => {
       "delete:verifications",
       "find:apiKeys",
       "delete:passkeys", // the user's passkeys (features/passkey)
-      "delete:pendingDeletions",
+      // The entry goes with user.deleted stored, after the answer (features/events).
       "insert:verifications",
       "insert:auditEvents",
     ]);

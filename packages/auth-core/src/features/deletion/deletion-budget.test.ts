@@ -23,9 +23,13 @@ const MEMBERSHIPS = "find:members";
 /**
  * Sessions, the journal entry (a crash from here on leaves it, and auth.cleanup() finishes the
  * deletion: issue 16 §3), user, the sweep of memberships a racing add-member may have inserted,
- * accounts, tokens; second factor and its rows; API keys (a find, none to delete); the entry removed.
+ * accounts, tokens; second factor and its rows; API keys (a find, none to delete). The entry goes
+ * with user.deleted stored, after the answer (features/events).
  */
 const CASCADE = [
+  // The sessions read, their session.revoked journaled (features/events), then deleted.
+  "find:sessions",
+  "insert:pendingDeletions",
   "delete:sessions",
   "insert:pendingDeletions",
   "delete:users",
@@ -46,7 +50,6 @@ const CASCADE = [
   "delete:verifications",
   "find:apiKeys",
   "delete:passkeys", // the user's passkeys (features/passkey)
-  "delete:pendingDeletions",
 ];
 
 describe("database commands per deletion request", () => {
@@ -101,6 +104,8 @@ describe("database commands per deletion request", () => {
       "update:members",
       "update:organizations",
       "aggregate:members",
+      "find:sessions",
+      "insert:pendingDeletions", // session.revoked journaled before the sessions go (features/events)
       "delete:sessions",
       // The organization Ada is alone in, with all its rows (organization/organizations/service.ts),
       // between its own journal entry and the entry's removal.
@@ -111,16 +116,17 @@ describe("database commands per deletion request", () => {
       "delete:teamMembers",
       "delete:teams",
       "update:sessions",
-      "delete:pendingDeletions",
-      // Her member rows elsewhere (read, deleted by _id, their organizations bumped), then none left
-      // holding the owner role (promoted meanwhile), her team memberships and pending invitations.
+      // Her member rows elsewhere (read, member.removed journaled, deleted by _id, their organizations
+      // bumped), then none left holding the owner role (promoted meanwhile), her team memberships and
+      // pending invitations.
       "find:members",
+      "insert:pendingDeletions",
       "delete:members",
       "update:organizations",
       "find:members",
       "delete:teamMembers",
       "delete:invitations",
-      ...CASCADE.slice(1),
+      ...CASCADE.slice(3), // the sessions are above
     ]);
   });
 

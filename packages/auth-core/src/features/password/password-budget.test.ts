@@ -53,7 +53,9 @@ describe("database commands per request", () => {
       THROTTLE_CLEAR,
       RESET_LINK_SWEEP,
       "insert:sessions",
-      "delete:sessions", // deleteAllSessionsOfUser: own sessions and impersonations started, one $or
+      "find:sessions", // deleteAllSessionsOfUser: own sessions and impersonations started, one $or
+      "insert:pendingDeletions", // their session.revoked journaled (features/events)
+      "delete:sessions",
       "find:apiKeys", // keys minted from a session (none here): signOutEverywhere
       "delete:verifications", // pending two-factor challenges (forgetSecondFactorSessions)
     ]);
@@ -101,7 +103,9 @@ describe("database commands per request", () => {
       "delete:accounts", // provider identities linked while the address was unproven (H9)
       "delete:passkeys", // passkeys registered while the address was unproven (docs/passkeys.md)
       "delete:verifications", // trusted devices and two-factor challenges (forgetSecondFactorSessions)
-      "delete:sessions", // deleteAllSessionsOfUser (revokeSessionsOnPasswordReset, on by default)
+      "find:sessions", // deleteAllSessionsOfUser (revokeSessionsOnPasswordReset, on by default)
+      "insert:pendingDeletions", // their session.revoked journaled (features/events)
+      "delete:sessions",
       "find:apiKeys", // keys minted from a session (none here): signOutEverywhere
     ]);
   });

@@ -135,7 +135,14 @@ describe("database commands per request (rate limiting on, database storage)", (
     expect(listed).toEqual([...SESSION_READ, "find:sessions"]);
     const revoked = await measure("revoke-other-sessions", () => fresh.post("/revoke-other-sessions"));
     // signOutEverywhere: other sessions and impersonations, then the keys a session minted (none).
-    expect(revoked).toEqual([...SESSION_READ, "delete:sessions", "find:apiKeys"]);
+    // The other sessions read, their session.revoked journaled (features/events), then deleted.
+    expect(revoked).toEqual([
+      ...SESSION_READ,
+      "find:sessions",
+      "insert:pendingDeletions",
+      "delete:sessions",
+      "find:apiKeys",
+    ]);
   });
 });
 

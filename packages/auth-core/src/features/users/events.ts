@@ -48,10 +48,11 @@ export function eventsOfUserWrite(userId: ObjectId, fields: UserFields, at: Date
   if (fields.emailVerified === false) changes.emailVerified = false;
   const events =
     Object.keys(changes).length > 0 ? [eventOf("user.updated", at, scope, { userId: id, changes })] : [];
-  // An absent flag reads as false: turning on is "not true now", turning off "true now".
-  const turns = FLAGS.filter((flag) => typeof fields[flag] === "boolean").map((flag) =>
-    fields[flag] ? { [flag]: { $ne: true } } : { [flag]: true },
-  );
+  // An absent flag reads as false: turning on is "not true now", turning off "true now". An
+  // address made unproven is no event of its own (user.updated says it).
+  const turns = FLAGS.filter((flag) => typeof fields[flag] === "boolean")
+    .filter((flag) => flag !== "emailVerified" || fields.emailVerified === true)
+    .map((flag) => (fields[flag] ? { [flag]: { $ne: true } } : { [flag]: true }));
   const flagsTurn = turns.length === 0 ? null : ({ $or: turns } as Filter<UserDoc>);
   return { events, flagEvents, flagsTurn };
 }
