@@ -54,6 +54,9 @@ export function useWebhookBed(): {
         await t.auth.webhooks?.stop();
       });
       const admin = await signUpPerson(t, "admin", "admin");
+      // The admin's own sign-up events happened before any endpoint exists: a frozen clock moves
+      // past them, so an endpoint registered next (which receives later events only) never gets them.
+      t.advance(1);
       return { t, admin: admin.browser };
     },
     async receiver(path) {

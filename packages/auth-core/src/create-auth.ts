@@ -21,6 +21,7 @@ import { createProviders } from "./features/social/providers/index.ts";
 import { joinVerifiedDomainOrganization } from "./features/sso-domains/index.ts";
 import { deleteUserTwoFactorData, gateSessionMint } from "./features/two-factor/index.ts";
 import { enterEveryUser } from "./features/users/index.ts";
+import { startWebhookWorker, type WebhookWorker } from "./features/webhooks/index.ts";
 import { createApi, type TypedApi } from "./http/api.ts";
 import type { CallerResolvers } from "./http/caller.ts";
 import type { AnyEndpoint } from "./http/define-endpoint.ts";
@@ -40,7 +41,12 @@ export interface Auth {
   migrate(): Promise<string[]>;
   /** Removes expired sessions, verifications and rate-limit windows. Returns how many of each. */
   cleanup(): Promise<CleanupResult>;
-  /** Closes the database client when `createAuth` opened it. */
+  /**
+   * This instance's webhook delivery worker (`webhooks.enabled`), started by createAuth; null when
+   * webhooks are off. `runPass()` sends what is due now (tests, the CLI).
+   */
+  webhooks: WebhookWorker | null;
+  /** Stops the webhook worker, then closes the database client when `createAuth` opened it. */
   close(): Promise<void>;
   context: AuthContext;
 }
@@ -122,13 +128,18 @@ export function createAuth(input: AuthOptions): Auth {
   const endpoints = coreEndpoints;
   const rateLimiter =
     options.rateLimit.storage === "database" ? context.sharedRateLimiter : createMemoryRateLimiter();
+  const webhooks = startWebhookWorker(context);
   return {
     handler: createHandler(context, endpoints, rateLimiter, coreCallerResolvers),
     api: createApi<CoreEndpoint>(context, endpoints, coreCallerResolvers, rateLimiter),
     endpoints,
     migrate: () => runMigrations(collections, CORE_MIGRATIONS, context.now, coreMigrationSteps),
     cleanup: () => cleanupExpired(context),
-    close: () => database.close(),
+    webhooks,
+    close: async () => {
+      await webhooks?.stop();
+      await database.close();
+    },
     context,
   };
 }

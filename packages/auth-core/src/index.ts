@@ -39,6 +39,12 @@ export type {
 } from "./contracts/social-models.ts";
 export type { BackupCodesGenerated } from "./contracts/two-factor.ts";
 export type { UserExport } from "./contracts/user-export.ts";
+export type {
+  CreatedWebhookEndpoint,
+  WebhookAttempt,
+  WebhookDelivery,
+  WebhookEndpoint,
+} from "./contracts/webhook-models.ts";
 export { type Auth, createAuth } from "./create-auth.ts";
 export { AuthError, ERROR_CATALOGUE, type ErrorCode, isAuthError } from "./errors/index.ts";
 export type { CleanupResult } from "./features/cleanup.ts";

@@ -219,6 +219,8 @@ export async function openAuth(options: ConnectionOptions, io: Io): Promise<Open
     database: database!,
     secret,
     logger: fromModule.logger ?? silent,
+    // A CLI run administers webhooks; the app's servers deliver them (features/webhooks).
+    webhooks: { ...fromModule.webhooks, worker: false },
     ...(smtp ? { mailer: smtp } : {}),
   } as AuthOptions);
   const where = uri ? `${redact(uri)} (database ${dbName})` : `the database of ${configFile}`;

@@ -25,6 +25,11 @@ const EXAMPLES: Record<string, readonly string[]> = {
   ],
   "users remove-passkey": ["tessera users remove-passkey ann@example.com 6650f1c2a4e0b9d3c1a2b3c4 --yes"],
   "users list": ["tessera users list --search example.com --limit 20", "tessera users list --all --json"],
+  webhooks: [
+    "tessera webhooks add https://hooks.example.com/tessera --events user.created,user.deleted",
+    "tessera webhooks list --org <organization-id>",
+    "tessera webhooks replay <endpoint-id> --since 2026-11-28T00:00:00Z",
+  ],
   sessions: ["tessera sessions list --user ann@example.com", "tessera sessions revoke <session-id> --yes"],
   orgs: [
     "tessera orgs list",

@@ -15,6 +15,7 @@ import { secretCommand } from "./commands/secret.ts";
 import { sessionsCommand } from "./commands/sessions.ts";
 import { usersCommand } from "./commands/users.ts";
 import { usersPasskeysCommand, usersRemovePasskeyCommand } from "./commands/users-passkeys.ts";
+import { webhooksCommand } from "./commands/webhooks.ts";
 import { addExamples } from "./help-examples.ts";
 import { VERSION } from "./version.ts";
 
@@ -59,6 +60,7 @@ export function createProgram(): Command {
     orgsCommand,
     invitationsCommand,
     auditCommand,
+    webhooksCommand,
     importCommand,
     exportCommand,
     doctorCommand,

@@ -22,6 +22,7 @@ import {
 } from "./social-provider-options.ts";
 import { ssoOptionsSchema } from "./sso-options.ts";
 import { baseURLSchema, describeIssue, headerNameSchema, originPatternSchema } from "./value-schemas.ts";
+import { webhookOptionsSchema } from "./webhook-options.ts";
 
 export type { CreateOrganizationGate, SendInvitationEmail } from "./feature-options.ts";
 
@@ -320,6 +321,8 @@ export const optionsSchema = z
     outbound: outboundOptionsSchema,
     /** Events kept for listings and webhooks (config/event-options.ts). */
     events: eventOptionsSchema,
+    /** Signed webhook deliveries of events (config/webhook-options.ts). */
+    webhooks: webhookOptionsSchema,
     mailer: z
       .custom<Mailer>((value) => typeof (value as Mailer)?.send === "function", "expected a Mailer")
       .optional(),

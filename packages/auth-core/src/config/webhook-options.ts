@@ -1,7 +1,7 @@
 import { z } from "zod";
 
 /**
- * Webhooks (features/webhooks, docs/decisions.md "Webhooks"). With `enabled`, createAuth starts the
+ * Webhooks (features/webhooks, docs/decisions/0020-webhooks.md). With `enabled`, createAuth starts the
  * delivery worker in this process and the webhook endpoints answer; several processes on one
  * database may all run it (each delivery is leased to one of them at a time).
  */
@@ -9,6 +9,11 @@ export const webhookOptionsSchema = z
   .object({
     /** Run the delivery worker and serve the webhook endpoints. @default false */
     enabled: z.boolean().default(false),
+    /**
+     * Run the delivery worker in this process. Off for processes that only administer (the CLI
+     * turns it off); the servers deliver. @default true
+     */
+    worker: z.boolean().default(true),
     /** How often, in milliseconds, the worker looks for due deliveries without being woken. @default 1000 */
     pollInterval: z.number().int().min(10).max(60_000).default(1000),
     /** Deliveries one process attempts at the same time. @default 8 */

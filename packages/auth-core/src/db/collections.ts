@@ -24,6 +24,10 @@ import type {
   UserDoc,
   UserTimelineDoc,
   VerificationDoc,
+  WebhookClaimDoc,
+  WebhookCursorDoc,
+  WebhookDeliveryDoc,
+  WebhookEndpointDoc,
 } from "./documents.ts";
 import { createEventHub, type EventHub } from "./event-hub.ts";
 
@@ -49,6 +53,10 @@ const COLLECTION_NAMES = {
   pendingDeletions: "pendingDeletions",
   listingVersions: "listingVersions",
   passkeys: "passkeys",
+  webhookEndpoints: "webhookEndpoints",
+  webhookDeliveries: "webhookDeliveries",
+  webhookCursors: "webhookCursors",
+  webhookClaims: "webhookClaims",
   organizationDomains: "organizationDomains",
   ssoProviders: "ssoProviders",
   events: "events",
@@ -77,6 +85,10 @@ export interface Collections {
   pendingDeletions: Collection<PendingDeletionDoc>;
   listingVersions: Collection<ListingVersionDoc>;
   passkeys: Collection<PasskeyDoc>;
+  webhookEndpoints: Collection<WebhookEndpointDoc>;
+  webhookDeliveries: Collection<WebhookDeliveryDoc>;
+  webhookCursors: Collection<WebhookCursorDoc>;
+  webhookClaims: Collection<WebhookClaimDoc>;
   organizationDomains: Collection<OrganizationDomainDoc>;
   ssoProviders: Collection<SsoProviderDoc>;
   events: Collection<EventDoc>;
@@ -109,6 +121,10 @@ export function openCollections(db: Db, now: () => Date = () => new Date()): Col
     pendingDeletions: db.collection<PendingDeletionDoc>(COLLECTION_NAMES.pendingDeletions),
     listingVersions: db.collection<ListingVersionDoc>(COLLECTION_NAMES.listingVersions),
     passkeys: db.collection<PasskeyDoc>(COLLECTION_NAMES.passkeys),
+    webhookEndpoints: db.collection<WebhookEndpointDoc>(COLLECTION_NAMES.webhookEndpoints),
+    webhookDeliveries: db.collection<WebhookDeliveryDoc>(COLLECTION_NAMES.webhookDeliveries),
+    webhookCursors: db.collection<WebhookCursorDoc>(COLLECTION_NAMES.webhookCursors),
+    webhookClaims: db.collection<WebhookClaimDoc>(COLLECTION_NAMES.webhookClaims),
     organizationDomains: db.collection<OrganizationDomainDoc>(COLLECTION_NAMES.organizationDomains),
     ssoProviders: db.collection<SsoProviderDoc>(COLLECTION_NAMES.ssoProviders),
     events: db.collection<EventDoc>(COLLECTION_NAMES.events),

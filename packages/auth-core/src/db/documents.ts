@@ -263,6 +263,70 @@ export interface OrganizationDomainDoc {
 }
 
 /**
+ * A webhook endpoint (features/webhooks): app-wide when `organizationId` is null (the app's admins
+ * manage it, every event), else an organization's (its owners and admins, its events only).
+ * `secrets` are AES-256-GCM envelopes (crypto/encryption.ts) of `whsec_…` secrets, newest first; an
+ * older one carries `expiresAt`, the end of its rotation overlap (docs/security.md "Webhooks").
+ */
+export interface WebhookEndpointDoc {
+  _id: ObjectId;
+  organizationId: ObjectId | null;
+  url: string;
+  /** Event types delivered; empty: all. */
+  eventTypes: string[];
+  secrets: { secret: string; createdAt: Date; expiresAt: Date | null }[];
+  enabled: boolean;
+  disabledReason: string | null;
+  /** Since when every attempt has failed; null after a success. Five days of it disable the endpoint. */
+  failingSince: Date | null;
+  description: string;
+  createdBy: ObjectId | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+/**
+ * One event for one endpoint (features/webhooks). `_id` is the `webhook-id` every attempt and replay
+ * sends, derived from the event and the endpoint, so fanning the same event out twice writes one
+ * row. `body` is the exact JSON text signed and sent, kept so every retry sends the same bytes.
+ * `lease`: the instance attempting it and until when; an expired lease may be taken over.
+ */
+export interface WebhookDeliveryDoc {
+  _id: string;
+  endpointId: ObjectId;
+  organizationId: ObjectId | null;
+  eventId: string;
+  eventType: string;
+  body: string;
+  status: "pending" | "failed" | "delivered" | "dead";
+  attempts: { at: Date; durationMs: number; statusCode: number | null; error: string | null }[];
+  /** Failed attempts since it was last scheduled afresh (created or replayed): its place in the retry schedule. */
+  failures: number;
+  nextAttemptAt: Date | null;
+  lease: { owner: string; until: Date } | null;
+  /** How many claims were made (webhookClaims `<_id>|<n>`): the next claim's `n`. */
+  claims: number;
+  createdAt: Date;
+}
+
+/**
+ * One claim of a webhook delivery by an instance (features/webhooks store.ts claimDelivery),
+ * `_id` `<delivery _id>|<n>`: a unique insert decides which instance makes the attempt.
+ */
+export interface WebhookClaimDoc {
+  _id: string;
+  owner: string;
+  until: Date;
+}
+
+/** How far the webhook fan-out has read the events (features/webhooks), `_id` "fan-out". */
+export interface WebhookCursorDoc {
+  _id: string;
+  afterId: string | null;
+  updatedAt: Date;
+}
+
+/**
  * A user's second factor (features/two-factor); unique index on `userId`. Nothing here is readable
  * without the server secret: `secret` and `backupCodes` are AES-256-GCM envelopes (crypto/encryption.ts).
  */

@@ -1,5 +1,6 @@
 import { Webhook } from "standardwebhooks";
 import { describe, expect, it } from "vitest";
+import { signUpPerson } from "#test/admin.ts";
 import type { ReceivedDelivery } from "#test/webhook-receiver.ts";
 import { registerEndpoint, storeEvents, useWebhookBed, verifyAt, waitFor } from "#test/webhooks.ts";
 
@@ -47,6 +48,20 @@ describe("webhook delivery", { timeout: 90_000 }, () => {
     expect(row!.lease).toBeNull();
     await new Promise((resolve) => setTimeout(resolve, 150));
     expect(receiver.received).toHaveLength(1);
+  });
+
+  it("a sign-up's user.created event reaches an endpoint registered before it", async () => {
+    const { t, admin } = await bed.open();
+    const receiver = await bed.receiver();
+    const { secret } = await registerEndpoint(admin, { url: receiver.url, eventTypes: ["user.created"] });
+    const signedUp = await signUpPerson(t, "grace");
+    const [got] = await receiver.waitForDelivered(1);
+    const body = verify(secret, got!, t.now()) as { type: string; userId: string; data: { email: string } };
+    expect(body).toMatchObject({
+      type: "user.created",
+      userId: signedUp.id,
+      data: { email: "grace@example.com" },
+    });
   });
 
   it("an endpoint receives only its event types and, for an organization, only that organization's events", async () => {

@@ -5,7 +5,7 @@ import { deliveryIdOf, endpointWantsEvent, webhookBodyOf } from "./rules.ts";
 import { insertDeliveries, listEnabledEndpoints, moveFanOutCursor, readFanOutCursor } from "./store.ts";
 
 /**
- * Fan-out: an event becomes one delivery row per enabled endpoint that wants it (docs/decisions.md
+ * Fan-out: an event becomes one delivery row per enabled endpoint that wants it (docs/decisions/0020-webhooks.md
  * "Webhooks"). Two paths lead here and both may run on every instance, so every write is an upsert
  * keyed by event and endpoint: (1) the events this process stores, handed over by the event hub at
  * once (the low-latency path, repaired events included); (2) a sweep of the `events` collection

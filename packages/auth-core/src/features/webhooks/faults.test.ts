@@ -5,7 +5,7 @@ import type { ReceivedDelivery } from "#test/webhook-receiver.ts";
 import { registerEndpoint, storeEvents, useWebhookBed, verifyAt, waitFor } from "#test/webhooks.ts";
 
 /**
- * Webhook delivery when the receiver misbehaves (issue 33 §4; docs/decisions.md "Webhooks"): every
+ * Webhook delivery when the receiver misbehaves (issue 33 §4; docs/decisions/0020-webhooks.md): every
  * event arrives once the receiver is back, with the same `webhook-id` on every attempt, and the
  * outbound guard keeps deliveries away from private addresses and redirects (docs/security.md).
  */

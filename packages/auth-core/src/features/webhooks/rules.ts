@@ -1,7 +1,7 @@
 import type { WebhookEndpointDoc } from "../../db/documents.ts";
 
 /**
- * Pure decisions of webhook delivery (docs/decisions.md "Webhooks"): the retry schedule, when an
+ * Pure decisions of webhook delivery (docs/decisions/0020-webhooks.md): the retry schedule, when an
  * endpoint is disabled, which secrets sign, which events an endpoint receives. The clock is passed in.
  */
 
@@ -30,7 +30,7 @@ export const RETRY_DELAYS_MS: readonly number[] = [
 /** An endpoint whose attempts have all failed for this long is disabled and its owners mailed. */
 export const DISABLE_AFTER_FAILING_MS = 5 * DAY;
 
-/** How long a rotated-out secret still signs (docs/decisions.md "Webhooks"). */
+/** How long a rotated-out secret still signs (docs/decisions/0020-webhooks.md). */
 export const ROTATION_OVERLAP_MS = 24 * HOUR;
 
 /**

@@ -7,12 +7,12 @@ import { createWebhookWorker, type WebhookWorker } from "./worker.ts";
 const RESPONSE_CAP_BYTES = 64 * 1024;
 
 /**
- * Starts this instance's delivery worker when `webhooks.enabled`; null otherwise. Every attempt goes
+ * Starts this instance's delivery worker when `webhooks.enabled` and `webhooks.worker`; null otherwise. Every attempt goes
  * through the outbound guard (http/outbound.ts, docs/security.md "Outbound requests (SSRF)").
  */
 export function startWebhookWorker(auth: AuthContext): WebhookWorker | null {
   const options = auth.options.webhooks;
-  if (!options.enabled) return null;
+  if (!options.enabled || !options.worker) return null;
   const send = createOutboundFetch({
     allowPrivateAddresses: auth.options.outbound.allowPrivateAddresses,
     timeoutMs: options.attemptTimeout,

@@ -8,7 +8,7 @@ import { createFanOut } from "./fan-out.ts";
 import { claimDelivery, findDueDeliveries } from "./store.ts";
 
 /**
- * The delivery worker of one createAuth instance (docs/decisions.md "Webhooks"). It holds no module
+ * The delivery worker of one createAuth instance (docs/decisions/0020-webhooks.md). It holds no module
  * state: two instances in one process are two workers, like two servers on one database. Each pass
  * sweeps new events into deliveries (fan-out.ts), then claims due deliveries one at a time with a
  * lease (store.ts claimDelivery) on `concurrency` lanes until none is due. Events this process

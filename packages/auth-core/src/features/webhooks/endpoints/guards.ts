@@ -13,7 +13,7 @@ const MANAGING_ROLES = ["owner", "admin"];
 /**
  * The scope a webhook call acts in, checked before anything is read: no `organizationId`, the
  * app-wide endpoints, for callers the admin area grants `webhook: ["manage"]`; an organization's id,
- * that organization's endpoints, for its owners and admins. Every later read and write filters on
+ * that organization's endpoints, for its owners and admins (and the app-wide managers). Every later read and write filters on
  * the scope, so an endpoint of another scope is "not found" (the IDOR rule, docs/security.md).
  */
 export async function requireWebhookScope(
@@ -31,10 +31,20 @@ export async function requireWebhookScope(
   const organization = id ? await findOrganization(auth, id) : null;
   if (!id || !organization) throw new AuthError("ORGANIZATION_NOT_FOUND");
   const member = await findMember(auth, id, caller.user._id);
-  if (!member) throw new AuthError("NOT_A_MEMBER_OF_ORGANIZATION");
-  if (!MANAGING_ROLES.some((role) => holdsRole(member.role, role)))
-    throw new AuthError("WEBHOOK_MANAGE_NOT_ALLOWED");
-  return id;
+  if (member && MANAGING_ROLES.some((role) => holdsRole(member.role, role))) return id;
+  // Who manages the app-wide endpoints manages every organization's too (the CLI's operator included).
+  if (mayManageAppWebhooks(auth, caller)) return id;
+  throw new AuthError(member ? "WEBHOOK_MANAGE_NOT_ALLOWED" : "NOT_A_MEMBER_OF_ORGANIZATION");
+}
+
+function mayManageAppWebhooks(auth: AuthContext, caller: SessionWithUser): boolean {
+  try {
+    requireAdminPermission(auth, caller, { webhook: ["manage"] });
+    return true;
+  } catch (error) {
+    if (error instanceof AuthError) return false;
+    throw error;
+  }
 }
 
 /** The scope's endpoint named by the call; 404 for any other (another scope's included). */

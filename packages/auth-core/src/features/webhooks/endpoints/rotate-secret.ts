@@ -8,7 +8,7 @@ import { requireScopedEndpoint, requireWebhookScope } from "./guards.ts";
 
 /**
  * POST /webhooks/rotate-secret {organizationId?, endpointId} → {endpoint, secret}: the new secret,
- * shown once; deliveries are signed with it and the previous one for 24 hours (docs/decisions.md).
+ * shown once; deliveries are signed with it and the previous one for 24 hours (docs/decisions/0020-webhooks.md).
  */
 export const rotateWebhookSecretEndpoint = defineEndpoint(rotateWebhookSecretContract, {
   sensitive: true,
