@@ -45,6 +45,7 @@ export {
   type ImportedOrganizationFields,
   type ImportedUserFields,
 } from "./operator-import-checks.ts";
+export { createOperatorDomains, type OrganizationDomain } from "./operator-domains.ts";
 export {
   createOperatorOrganizations,
   type OperatorMember,

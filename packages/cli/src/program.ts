@@ -11,6 +11,7 @@ import { initCommand } from "./commands/init.ts";
 import { invitationsCommand } from "./commands/invitations.ts";
 import { migrateCommand } from "./commands/migrate.ts";
 import { orgsCommand } from "./commands/orgs.ts";
+import { orgsDomainsCommand } from "./commands/orgs-domains.ts";
 import { secretCommand } from "./commands/secret.ts";
 import { sessionsCommand } from "./commands/sessions.ts";
 import { usersCommand } from "./commands/users.ts";
@@ -77,6 +78,7 @@ export function createProgram(): Command {
   for (const [parent, sub] of [
     [usersCommand, usersPasskeysCommand],
     [usersCommand, usersRemovePasskeyCommand],
+    [orgsCommand, orgsDomainsCommand],
   ] as const) {
     if (!parent.commands.includes(sub)) parent.addCommand(sub);
   }

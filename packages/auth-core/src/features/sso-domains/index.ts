@@ -12,6 +12,15 @@ export { joinVerifiedDomainOrganization } from "./auto-join.ts";
 export { assertSignInWithoutSso } from "./endpoints/sso-required.ts";
 export type { SignInPath } from "./require-sso.ts";
 export { emailDomainOf, normalizeDomain } from "./rules.ts";
+/** The operator API (operator-domains.ts: `tessera orgs domains`) runs the endpoints' services. */
+export {
+  claimDomain,
+  type DomainActor,
+  listDomains,
+  removeDomain,
+  verifyDomain,
+} from "./service.ts";
+export { toOrganizationDomain } from "./types.ts";
 
 export interface VerifiedDomain {
   organizationId: ObjectId;
