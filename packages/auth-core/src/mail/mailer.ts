@@ -13,6 +13,7 @@ export const MAIL_KINDS = [
   "two-factor-otp",
   "sign-in-link",
   "email-otp",
+  "webhook-endpoint-disabled",
 ] as const;
 
 export type MailKind = (typeof MAIL_KINDS)[number];

@@ -17,6 +17,7 @@ const DATA: { [K in MailKind]: MailDataByKind[K] } = {
   "change-email": { url, newEmail: `${MARK}@example.com`, appName: "Acme" },
   "email-changed": { newEmail: `${MARK}@example.com`, appName: "Acme" },
   "api-keys-revoked": { count: 2, appName: "Acme" },
+  "webhook-endpoint-disabled": { endpoint: url, appName: "Acme" },
   "delete-account": { url, appName: "Acme", expiresInHours: 24 },
   invitation: {
     url,

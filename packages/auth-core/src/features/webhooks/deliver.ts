@@ -65,7 +65,8 @@ export async function attemptDelivery(
   if (!endpoint.failingSince) await markEndpointFailing(collections, endpoint._id, at);
   else if (isFailingTooLong(endpoint.failingSince, at)) {
     const reason = `every delivery failed since ${endpoint.failingSince.toISOString()}`;
-    if (await disableFailingEndpoint(collections, endpoint._id, reason, at)) await onDisabled(endpoint);
+    if (await disableFailingEndpoint(collections, endpoint._id, endpoint.failingSince, reason, at))
+      await onDisabled(endpoint);
   }
 }
 

@@ -99,6 +99,48 @@ describe("webhook delivery faults", { timeout: 90_000 }, () => {
     expect(delivered).toHaveLength(2);
   });
 
+  it("an endpoint whose deliveries all fail for five days is disabled and whoever registered it is mailed", async () => {
+    const { t, admin } = await bed.open({}, { frozen: true });
+    const receiver = await bed.receiver();
+    receiver.answer({ kind: "status", status: 500 });
+    const { id } = await registerEndpoint(admin, { url: receiver.url });
+    const endpoint = () => t.db.collection("webhookEndpoints").findOne({});
+    await storeEvents(t, [{ type: "user.created" }]);
+    await waitFor(endpoint, (doc) => doc?.failingSince instanceof Date);
+    const failingSince = (await endpoint())!.failingSince as Date;
+    // Four days and 23 hours of failures: still enabled.
+    t.advance(5 * 86_400 - 3600);
+    await storeEvents(t, [{ type: "user.updated" }]);
+    await waitFor(
+      () => receiver.received.length,
+      (n) => n >= 2,
+    );
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect((await endpoint())!.enabled).toBe(true);
+    t.advance(3600);
+    await storeEvents(t, [{ type: "user.deleted" }]);
+    const disabled = await waitFor(endpoint, (doc) => doc?.enabled === false);
+    expect(disabled).toMatchObject({
+      disabledReason: `every delivery failed since ${failingSince.toISOString()}`,
+      failingSince,
+    });
+    const mail = await waitFor(
+      () => t.outbox.messages().filter((message) => message.kind === "webhook-endpoint-disabled"),
+      (list) => list.length > 0,
+    );
+    expect(mail.map((message) => message.to)).toEqual(["admin@example.com"]);
+    expect(mail[0]!.text).toContain(receiver.url);
+    const shown = await admin.get<{ enabled: boolean; disabledReason: string }>(
+      `/webhooks/get?endpointId=${id}`,
+    );
+    expect(shown.body).toMatchObject({ enabled: false, disabledReason: disabled!.disabledReason });
+    // A disabled endpoint gets no new deliveries.
+    const before = await t.db.collection("webhookDeliveries").countDocuments();
+    await storeEvents(t, [{ type: "user.created" }]);
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    expect(await t.db.collection("webhookDeliveries").countDocuments()).toBe(before);
+  });
+
   it("by default a URL to a private address is refused at registration, and a name resolving to one at delivery", async () => {
     const { t, admin } = await bed.open({ outbound: { allowPrivateAddresses: false } });
     const receiver = await bed.receiver();

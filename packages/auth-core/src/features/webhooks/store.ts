@@ -100,18 +100,34 @@ export async function markEndpointHealthy(collections: Collections, id: ObjectId
   );
 }
 
-/** Disables an enabled endpoint; true for the one call that did (it mails the owners). */
+/**
+ * Disables an endpoint failing since `failingSince`; true for the one call, of any instance, that
+ * did it (it mails the owners). The `disabled|<endpoint>|<failingSince>` claim insert decides: the
+ * filtered update alone is read-then-write on FerretDB v1 (two lanes both "disabled" it, and two
+ * mails went out).
+ */
 export async function disableFailingEndpoint(
   collections: Collections,
   id: ObjectId,
+  failingSince: Date,
   reason: string,
   now: Date,
 ): Promise<boolean> {
-  const { modifiedCount } = await collections.webhookEndpoints.updateOne(
-    { _id: id, enabled: true },
+  try {
+    await collections.webhookClaims.insertOne({
+      _id: `disabled|${id.toHexString()}|${failingSince.getTime()}`,
+      owner: "disable",
+      until: now,
+    });
+  } catch (error) {
+    if (isDuplicateKeyError(error)) return false;
+    throw error;
+  }
+  await collections.webhookEndpoints.updateOne(
+    { _id: id },
     { $set: { enabled: false, disabledReason: reason, updatedAt: now } },
   );
-  return modifiedCount === 1;
+  return true;
 }
 
 /** Where the fan-out resumes: the last event id every instance has fanned out, null at the start. */

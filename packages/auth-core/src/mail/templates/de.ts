@@ -63,6 +63,16 @@ export const deTemplates: MailTemplates = {
         signOff(appName),
       ],
     }),
+    // Five days of failed deliveries disabled the endpoint (features/webhooks, docs/decisions/0020-webhooks.md).
+    "webhook-endpoint-disabled": ({ endpoint, appName }) => ({
+      subject: `Ein Webhook-Endpunkt von ${appName} wurde deaktiviert`,
+      blocks: [
+        greet(undefined),
+        paragraph(`Ein Webhook-Endpunkt von ${appName} wurde deaktiviert: Jede Zustellung an ${endpoint} ist fünf Tage lang fehlgeschlagen.`),
+        paragraph("Sobald der Empfänger wieder antwortet, aktivieren Sie den Endpunkt; verpasste Ereignisse können erneut gesendet werden."),
+        signOff(appName),
+      ],
+    }),
     "api-keys-revoked": ({ count: keys, appName }) => ({
       subject: `Ihre API-Schlüssel für ${appName} wurden widerrufen`,
       blocks: [

@@ -57,6 +57,16 @@ export const enTemplates: MailTemplates = {
     }),
     // Signing out everywhere deleted the keys made from a session (docs/security.md "Account
     // recovery"): the owner learns why an integration stopped, and can make new keys.
+    // Five days of failed deliveries disabled the endpoint (features/webhooks, docs/decisions/0020-webhooks.md).
+    "webhook-endpoint-disabled": ({ endpoint, appName }) => ({
+      subject: `A webhook endpoint of ${appName} was disabled`,
+      blocks: [
+        greet(undefined),
+        paragraph(`A webhook endpoint of ${appName} was disabled: every delivery to ${endpoint} failed for five days.`),
+        paragraph("Once the receiver answers again, enable the endpoint; the events it missed can be replayed."),
+        signOff(appName),
+      ],
+    }),
     "api-keys-revoked": ({ count: keys, appName }) => ({
       subject: `Your ${appName} API keys were revoked`,
       blocks: [

@@ -62,6 +62,16 @@ export const esTemplates: MailTemplates = {
         signOff(appName),
       ],
     }),
+    // Five days of failed deliveries disabled the endpoint (features/webhooks, docs/decisions/0020-webhooks.md).
+    "webhook-endpoint-disabled": ({ endpoint, appName }) => ({
+      subject: `Se ha desactivado un endpoint de webhook de ${appName}`,
+      blocks: [
+        greet(undefined),
+        paragraph(`Se ha desactivado un endpoint de webhook de ${appName}: todas las entregas a ${endpoint} han fallado durante cinco días.`),
+        paragraph("Cuando el receptor vuelva a responder, activa el endpoint; los eventos perdidos se pueden reenviar."),
+        signOff(appName),
+      ],
+    }),
     "api-keys-revoked": ({ count: keys, appName }) => ({
       subject: `Se han revocado tus claves de API de ${appName}`,
       blocks: [

@@ -66,6 +66,16 @@ export const frTemplates: MailTemplates = {
         signOff(appName),
       ],
     }),
+    // Five days of failed deliveries disabled the endpoint (features/webhooks, docs/decisions/0020-webhooks.md).
+    "webhook-endpoint-disabled": ({ endpoint, appName }) => ({
+      subject: `Un point de terminaison de webhook de ${appName} a été désactivé`,
+      blocks: [
+        greet(undefined),
+        paragraph(`Un point de terminaison de webhook de ${appName} a été désactivé : toutes les livraisons vers ${endpoint} ont échoué pendant cinq jours.`),
+        paragraph("Quand le destinataire répond de nouveau, réactivez-le ; les événements manqués peuvent être renvoyés."),
+        signOff(appName),
+      ],
+    }),
     "api-keys-revoked": ({ count: keys, appName }) => ({
       subject: `Vos clés API ${appName} ont été révoquées`,
       blocks: [

@@ -63,6 +63,16 @@ export const plTemplates: MailTemplates = {
         signOff(appName),
       ],
     }),
+    // Five days of failed deliveries disabled the endpoint (features/webhooks, docs/decisions/0020-webhooks.md).
+    "webhook-endpoint-disabled": ({ endpoint, appName }) => ({
+      subject: `Punkt końcowy webhooka w ${appName} został wyłączony`,
+      blocks: [
+        greet(undefined),
+        paragraph(`Punkt końcowy webhooka w ${appName} został wyłączony: każde dostarczenie do ${endpoint} kończyło się błędem przez pięć dni.`),
+        paragraph("Gdy odbiorca znów zacznie odpowiadać, włącz punkt końcowy; pominięte zdarzenia można wysłać ponownie."),
+        signOff(appName),
+      ],
+    }),
     "api-keys-revoked": ({ count: keys, appName }) => ({
       subject: `Klucze API Twojego konta w ${appName} zostały unieważnione`,
       blocks: [

@@ -63,6 +63,16 @@ export const ruTemplates: MailTemplates = {
         signOff(appName),
       ],
     }),
+    // Five days of failed deliveries disabled the endpoint (features/webhooks, docs/decisions/0020-webhooks.md).
+    "webhook-endpoint-disabled": ({ endpoint, appName }) => ({
+      subject: `Конечная точка вебхука в ${appName} отключена`,
+      blocks: [
+        greet(undefined),
+        paragraph(`Конечная точка вебхука в ${appName} отключена: все доставки на ${endpoint} завершались ошибкой в течение пяти дней.`),
+        paragraph("Когда получатель снова начнёт отвечать, включите её; пропущенные события можно отправить повторно."),
+        signOff(appName),
+      ],
+    }),
     "api-keys-revoked": ({ count: keys, appName }) => ({
       subject: `Ваши API-ключи в ${appName} отозваны`,
       blocks: [

@@ -39,6 +39,7 @@ const CASES: { [K in MailKind]: MailDataByKind[K][] } = {
   "change-email": [{ url, newEmail, appName }],
   "email-changed": [{ newEmail, appName }, { appName }],
   "api-keys-revoked": [{ count: MARKERS.count, appName }],
+  "webhook-endpoint-disabled": [{ endpoint: url, appName }],
   "delete-account": [{ url, appName, expiresInHours: MARKERS.expiresInHours }],
   invitation: [{ url, organizationName, inviterName, role, appName }],
   "two-factor-otp": [{ code: MARKERS.code, appName, expiresInMinutes: MARKERS.expiresInMinutes }],

@@ -60,6 +60,16 @@ export const trTemplates: MailTemplates = {
         signOff(appName),
       ],
     }),
+    // Five days of failed deliveries disabled the endpoint (features/webhooks, docs/decisions/0020-webhooks.md).
+    "webhook-endpoint-disabled": ({ endpoint, appName }) => ({
+      subject: `${appName} içindeki bir webhook uç noktası devre dışı bırakıldı`,
+      blocks: [
+        greet(undefined),
+        paragraph(`${appName} içindeki bir webhook uç noktası devre dışı bırakıldı: ${endpoint} adresine yapılan tüm teslimatlar beş gün boyunca başarısız oldu.`),
+        paragraph("Alıcı yeniden yanıt verdiğinde uç noktayı etkinleştirin; kaçırılan olaylar yeniden gönderilebilir."),
+        signOff(appName),
+      ],
+    }),
     "api-keys-revoked": ({ count: keys, appName }) => ({
       subject: `${appName} API anahtarlarınız iptal edildi`,
       blocks: [

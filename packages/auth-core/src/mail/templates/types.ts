@@ -9,6 +9,8 @@ export interface MailDataByKind {
   "email-changed": { newEmail?: string | undefined; appName: string };
   /** To the owner of API keys that signing out everywhere deleted (features/sign-out-everywhere.ts). */
   "api-keys-revoked": { count: number; appName: string };
+  /** To the owners of a webhook endpoint disabled after five days of failures (features/webhooks). */
+  "webhook-endpoint-disabled": { endpoint: string; appName: string };
   "delete-account": { url: string; appName: string; expiresInHours: number };
   invitation: { url: string; organizationName: string; inviterName: string; role: string; appName: string };
   "two-factor-otp": { code: string; appName: string; expiresInMinutes: number };

@@ -63,6 +63,16 @@ export const ukTemplates: MailTemplates = {
         signOff(appName),
       ],
     }),
+    // Five days of failed deliveries disabled the endpoint (features/webhooks, docs/decisions/0020-webhooks.md).
+    "webhook-endpoint-disabled": ({ endpoint, appName }) => ({
+      subject: `Кінцеву точку вебхука в ${appName} вимкнено`,
+      blocks: [
+        greet(undefined),
+        paragraph(`Кінцеву точку вебхука в ${appName} вимкнено: усі доставки на ${endpoint} завершувалися помилкою протягом п’яти днів.`),
+        paragraph("Коли одержувач знову відповідатиме, увімкніть її; пропущені події можна надіслати повторно."),
+        signOff(appName),
+      ],
+    }),
     "api-keys-revoked": ({ count: keys, appName }) => ({
       subject: `Ваші API-ключі в ${appName} відкликано`,
       blocks: [
