@@ -11,7 +11,14 @@ import { type AnyContract, contracts } from "../../packages/auth-core/src/contra
  */
 
 /** Endpoints a browser reaches by navigation, not by a client call: a page, the provider's return, mailed links. */
-const NOT_CLIENT_METHODS = ["ok", "error", "callbackOAuth", "resetPasswordCallback", "magicLinkConfirmPage"];
+const NOT_CLIENT_METHODS = [
+  "ok",
+  "error",
+  "callbackOAuth",
+  "resetPasswordCallback",
+  "magicLinkConfirmPage",
+  "callbackSSO",
+];
 
 function leaves(table: RouteTable, prefix = ""): { name: string; method: string; path: string }[] {
   return Object.entries(table).flatMap(([name, route]) =>

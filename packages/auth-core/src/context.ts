@@ -6,6 +6,7 @@ import type { EventSource } from "./db/event-source.ts";
 import type { ObjectId } from "./db/ids.ts";
 import type { OrganizationListings, UserListings } from "./db/listing-cache.ts";
 import type { ProviderRegistry } from "./features/social/providers/index.ts";
+import type { VerifierCache } from "./features/sso/verifier-cache.ts";
 import type { CookieJar } from "./http/cookie-jar.ts";
 import type { OriginMatcher } from "./http/origins.ts";
 import type { RateLimiter } from "./http/rate-limit.ts";
@@ -81,5 +82,7 @@ export interface AuthContext {
   organizationListings: OrganizationListings | null;
   /** Admin list-users' pages (admin.listingCache); null when turned off. */
   userListings: UserListings | null;
+  /** SSO connections' id-token verifiers, each with its JWKS cache (features/sso/oidc-client.ts). */
+  ssoVerifiers: VerifierCache;
   now(): Date;
 }

@@ -18,6 +18,7 @@ import { isSessionFresh, readCachedSession, readSession } from "./features/sessi
 import { clearSignInFailures } from "./features/sign-in-throttle/index.ts";
 import { dropUnprovenProviderAccounts } from "./features/social/index.ts";
 import { createProviders } from "./features/social/providers/index.ts";
+import { createVerifierCache } from "./features/sso/index.ts";
 import { joinVerifiedDomainOrganization } from "./features/sso-domains/index.ts";
 import { deleteUserTwoFactorData, gateSessionMint } from "./features/two-factor/index.ts";
 import { enterEveryUser } from "./features/users/index.ts";
@@ -123,6 +124,7 @@ export function createAuth(input: AuthOptions): Auth {
     ],
     organizationListings: listingCacheOf(options.organization.listingCache),
     userListings: listingCacheOf(options.admin.listingCache),
+    ssoVerifiers: createVerifierCache(),
     now: options.clock,
   };
   const endpoints = coreEndpoints;

@@ -15,6 +15,7 @@ import type * as Password from "../contracts/password.ts";
 import type * as Passwordless from "../contracts/passwordless.ts";
 import type * as Session from "../contracts/session.ts";
 import type * as Social from "../contracts/social.ts";
+import type * as Sso from "../contracts/sso.ts";
 import type * as SsoDomains from "../contracts/sso-domains.ts";
 import type * as TwoFactor from "../contracts/two-factor.ts";
 import type * as UserExport from "../contracts/user-export.ts";
@@ -59,6 +60,7 @@ export interface AuthClientApi {
   admin: AdminMethods;
   apiKey: ApiKeyMethods;
   organization: OrganizationMethods;
+  sso: SsoMethods;
   webhooks: WebhooksMethods;
 }
 
@@ -70,6 +72,7 @@ export interface SignInMethods {
   email: PostCall<typeof EmailPassword.signInEmailContract>;
   magicLink: PostCall<typeof Passwordless.signInMagicLinkContract>;
   emailOtp: PostCall<typeof Passwordless.signInEmailOTPContract>;
+  sso: PostCall<typeof Sso.signInSsoContract>;
   social: PostCall<typeof Social.signInSocialContract>;
 }
 
@@ -175,6 +178,15 @@ export interface OrganizationMethods {
   listDomains: GetCall<typeof SsoDomains.listDomainsContract>;
   removeDomain: PostCall<typeof SsoDomains.removeDomainContract>;
   updateDomainSettings: PostCall<typeof SsoDomains.updateDomainSettingsContract>;
+}
+
+export interface SsoMethods {
+  register: PostCall<typeof Sso.registerSsoProviderContract>;
+  providers: GetCall<typeof Sso.listSsoProvidersContract>;
+  getProvider: GetCall<typeof Sso.getSsoProviderContract>;
+  updateProvider: PostCall<typeof Sso.updateSsoProviderContract>;
+  deleteProvider: PostCall<typeof Sso.deleteSsoProviderContract>;
+  testProvider: PostCall<typeof Sso.testSsoProviderContract>;
 }
 
 export interface WebhooksMethods {

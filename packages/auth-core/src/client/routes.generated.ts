@@ -35,6 +35,7 @@ export const ROUTES = {
     email: "P/sign-in/email",
     magicLink: "P/sign-in/magic-link",
     emailOtp: "P/sign-in/email-otp",
+    sso: "P/sign-in/sso",
     social: "P/sign-in/social",
   },
   magicLink: {
@@ -133,6 +134,14 @@ export const ROUTES = {
     listDomains: "G/organization/list-domains",
     removeDomain: "P/organization/remove-domain",
     updateDomainSettings: "P/organization/update-domain-settings",
+  },
+  sso: {
+    register: "P/sso/register",
+    providers: "G/sso/providers",
+    getProvider: "G/sso/get-provider",
+    updateProvider: "P/sso/update-provider",
+    deleteProvider: "P/sso/delete-provider",
+    testProvider: "P/sso/test-provider",
   },
   webhooks: {
     create: "P/webhooks/create",

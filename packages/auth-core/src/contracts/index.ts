@@ -15,6 +15,7 @@ import * as password from "./password.ts";
 import * as passwordless from "./passwordless.ts";
 import * as session from "./session.ts";
 import * as social from "./social.ts";
+import * as sso from "./sso.ts";
 import * as ssoDomains from "./sso-domains.ts";
 import * as twoFactor from "./two-factor.ts";
 import * as userExport from "./user-export.ts";
@@ -47,6 +48,7 @@ export const contracts: readonly AnyContract[] = [
   organizationInvitations,
   organizationTeams,
   organizationPasskeyPolicy,
+  sso,
   ssoDomains,
   social,
   webhooks,

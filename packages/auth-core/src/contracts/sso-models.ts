@@ -95,6 +95,8 @@ export const samlConfigSchema = z.strictObject({
   signatureAlgorithm: z.string().max(256).optional(),
   digestAlgorithm: z.string().max(256).optional(),
   identifierFormat: z.string().max(256).optional(),
+  /** Accept responses no AuthnRequest of ours asked for (IdP-initiated sign-in, docs/security.md "SAML"). @default false */
+  allowIdpInitiated: z.boolean().optional(),
   privateKey: secretText.optional(),
   mapping: ssoMappingSchema.optional(),
 });
@@ -102,7 +104,7 @@ export const samlConfigSchema = z.strictObject({
 export type SsoSamlConfig = Omit<z.output<typeof samlConfigSchema>, "mapping">;
 
 /** The OIDC half of a connection's answer: endpoints and settings, the client id's last four characters only. */
-export interface SsoOidcConfigView {
+interface SsoOidcConfigView {
   discoveryEndpoint: string;
   clientIdLastFour: string;
   pkce: boolean;
@@ -115,7 +117,7 @@ export interface SsoOidcConfigView {
 }
 
 /** The SAML half of a connection's answer (no key, no passphrase). */
-export interface SsoSamlConfigView {
+interface SsoSamlConfigView {
   entryPoint: string;
   callbackUrl: string | null;
   audience: string | null;

@@ -108,6 +108,14 @@ import { listAccounts } from "./social/endpoints/list-accounts.ts";
 import { refreshToken } from "./social/endpoints/refresh-token.ts";
 import { signInSocial } from "./social/endpoints/sign-in-social.ts";
 import { unlinkAccount } from "./social/endpoints/unlink-account.ts";
+import { callbackSso } from "./sso/endpoints/callback.ts";
+import { deleteSsoProvider } from "./sso/endpoints/delete-provider.ts";
+import { getSsoProvider } from "./sso/endpoints/get-provider.ts";
+import { listSsoProviders } from "./sso/endpoints/list-providers.ts";
+import { registerSsoProvider } from "./sso/endpoints/register.ts";
+import { signInSso } from "./sso/endpoints/sign-in-sso.ts";
+import { testSsoProvider } from "./sso/endpoints/test-provider.ts";
+import { updateSsoProvider } from "./sso/endpoints/update-provider.ts";
 import { addOrganizationDomain } from "./sso-domains/endpoints/add-domain.ts";
 import { listOrganizationDomains } from "./sso-domains/endpoints/list-domains.ts";
 import { removeOrganizationDomain } from "./sso-domains/endpoints/remove-domain.ts";
@@ -243,6 +251,14 @@ const endpointList = [
   setPasskeyPolicy,
   getPasskeyPolicy,
   checkPasskeyPolicy,
+  registerSsoProvider,
+  listSsoProviders,
+  getSsoProvider,
+  updateSsoProvider,
+  deleteSsoProvider,
+  testSsoProvider,
+  signInSso,
+  callbackSso,
   addOrganizationDomain,
   verifyOrganizationDomain,
   listOrganizationDomains,

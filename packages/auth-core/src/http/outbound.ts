@@ -13,7 +13,7 @@ import { BlockList, isIP } from "node:net";
  */
 
 /** One resolved address, as node:dns lookup `{ all: true }` answers. */
-export interface ResolvedAddress {
+interface ResolvedAddress {
   address: string;
   family: 4 | 6;
 }

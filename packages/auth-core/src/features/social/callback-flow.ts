@@ -149,7 +149,7 @@ async function finishFlow(
  * methods on offer and the flow's destination, which the page follows once a code is verified.
  * The challenge cookie is already set; no session exists yet.
  */
-function twoFactorPageURL(auth: AuthContext, destination: string, answer: TwoFactorRedirect): string {
+export function twoFactorPageURL(auth: AuthContext, destination: string, answer: TwoFactorRedirect): string {
   const query = new URLSearchParams({
     twoFactorRedirect: "true",
     twoFactorMethods: answer.twoFactorMethods.join(","),

@@ -59,13 +59,15 @@ export interface FlowStart {
 /**
  * Starts an authorization-code flow (the endpoint reference (README) /sign-in/social and /link-social): a fresh state and
  * PKCE verifier (S256, docs/decisions/ lengths) stored as the one-time state record, the browser bound
- * by cookie, and the provider's authorization URL. The redirect URI is fixed server-side.
+ * by cookie, and the provider's authorization URL. The redirect URI is fixed server-side: the
+ * provider's /callback/{id}, or the one given (an SSO connection's, features/sso).
  */
 export async function startAuthorizationFlow(
   auth: AuthContext,
   jar: CookieJar,
-  provider: OAuthProvider,
+  provider: Pick<OAuthProvider, "id" | "createAuthorizationURL">,
   input: FlowStart,
+  redirectURI = providerRedirectURI(auth, provider.id),
 ): Promise<string> {
   const codeVerifier = generateCodeVerifier();
   const nonce = generateRandomString(STATE_LENGTH);
@@ -83,7 +85,7 @@ export async function startAuthorizationFlow(
   const url = provider.createAuthorizationURL({
     state,
     codeVerifier,
-    redirectURI: providerRedirectURI(auth, provider.id),
+    redirectURI,
     scopes: input.scopes ?? [],
     nonce,
     ...(input.loginHint === undefined ? {} : { loginHint: input.loginHint }),

@@ -4,9 +4,6 @@ import type { SsoMapping } from "../../contracts/sso-models.ts";
  * Pure decisions about SSO connections (docs/security.md "Single sign-on"). No I/O.
  */
 
-/** A providerId names the connection in URLs (/sso/callback/{providerId}) and in accounts' providerId. */
-export const PROVIDER_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
-
 /** The OIDC scopes asked for when the connection names none. */
 export const DEFAULT_OIDC_SCOPES = ["openid", "email", "profile"];
 

@@ -38,6 +38,17 @@ export function findOrganizationSsoProviders(
     .toArray();
 }
 
+/** The connections declaring `domain` (routing by declared domain: `sso.trustDeclaredDomains` only). */
+export function findDeclaringSsoProviders(
+  collections: Collections,
+  domain: string,
+): Promise<SsoProviderDoc[]> {
+  return collections.ssoProviders
+    .find({ domains: { $eq: domain } })
+    .sort({ createdAt: 1 })
+    .toArray();
+}
+
 /**
  * Writes the given fields of the connection as it was read (compare-and-set on `updatedAt`, so two
  * concurrent updates cannot both win); null when it changed or went meanwhile.
@@ -57,12 +68,4 @@ export function updateSsoProvider(
 /** False when it was gone already. */
 export async function deleteSsoProvider(collections: Collections, id: ObjectId): Promise<boolean> {
   return (await collections.ssoProviders.deleteOne({ _id: id })).deletedCount === 1;
-}
-
-/** An organization's deletion takes its connections along. */
-export async function deleteOrganizationSsoProviders(
-  collections: Collections,
-  organizationId: ObjectId,
-): Promise<number> {
-  return (await collections.ssoProviders.deleteMany({ organizationId })).deletedCount;
 }

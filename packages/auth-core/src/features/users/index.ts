@@ -10,6 +10,7 @@ export {
   accountIdOf,
   deleteAdminChosenPassword,
   deleteCredentialAccount,
+  deleteProviderAccounts,
   findCredentialAccount,
   insertAccountsInBulk,
   updateAccountFieldsReturning,

@@ -33,7 +33,12 @@ interface Resolved {
   verifyIdToken: NonNullable<OAuthProvider["verifyIdToken"]> | null;
 }
 
-function endpointsFromDiscovery(document: unknown, discoveryUrl: string, expectedIssuer: string | undefined) {
+/** Throws ProviderError when the document names another issuer or lacks the authorization or token endpoint. */
+export function endpointsFromDiscovery(
+  document: unknown,
+  discoveryUrl: string,
+  expectedIssuer: string | undefined,
+) {
   const doc = asRecord(document);
   const issuer = asString(doc?.issuer);
   const expected = expectedIssuer ?? discoveryUrl.replace(WELL_KNOWN, "");

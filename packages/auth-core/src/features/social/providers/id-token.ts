@@ -27,14 +27,19 @@ const DEFAULT_JWKS_COOLDOWN_MS = 30_000;
 /** Provider clocks drift a little; an expired token stays expired. */
 const CLOCK_TOLERANCE_SECONDS = 5;
 
-export interface IdTokenVerifierConfig {
+export interface IdTokenVerifierConfig<P = ProviderProfile> {
   deps: ProviderDeps;
   jwksUrl: string;
   /** The exact expected `iss` values, or a check of the payload (Microsoft multi-tenant issuers). */
   issuer: string[] | ((issuer: string, claims: JWTPayload) => boolean);
   /** Our client id first, then configured extra audiences (native apps). */
   audiences: string[];
-  toProfile(claims: JsonRecord): ProviderProfile | null;
+  toProfile(claims: JsonRecord): P | null;
+  /**
+   * When set, a token must carry `iat` and be at most this old (and not issued in the future):
+   * a token replayed long after it was minted is refused. @default no `iat` check
+   */
+  maxTokenAgeSeconds?: number;
   /**
    * Whether the provider puts the requested nonce in its id tokens (OIDC Core §3.1.3.7 (11)). When
    * it does, a token without one is refused if a nonce was expected; when it does not (LinkedIn),
@@ -69,7 +74,7 @@ function reasonFor(error: unknown): Reason | null {
  * Returns a verifier for one provider. Refusals are results; a JWKS that cannot be fetched is a
  * provider outage and throws ProviderError (the caller answers 5xx, not "invalid token").
  */
-export function createIdTokenVerifier(config: IdTokenVerifierConfig) {
+export function createIdTokenVerifier<P = ProviderProfile>(config: IdTokenVerifierConfig<P>) {
   const fetchJwks = (url: string, init: RequestInit) =>
     config.deps.fetch(url, {
       ...init,
@@ -82,7 +87,7 @@ export function createIdTokenVerifier(config: IdTokenVerifierConfig) {
   });
   const fixedIssuers = Array.isArray(config.issuer) ? config.issuer : undefined;
 
-  return async function verifyIdToken(idToken: string, nonce: string | undefined): Promise<IdTokenCheck> {
+  return async function verifyIdToken(idToken: string, nonce: string | undefined): Promise<IdTokenCheck<P>> {
     let payload: JWTPayload;
     try {
       ({ payload } = await jwtVerify(idToken, jwks, {
@@ -92,6 +97,7 @@ export function createIdTokenVerifier(config: IdTokenVerifierConfig) {
         requiredClaims: ["sub", "exp", "iss", "aud"],
         currentDate: config.deps.now(),
         clockTolerance: CLOCK_TOLERANCE_SECONDS,
+        ...(config.maxTokenAgeSeconds === undefined ? {} : { maxTokenAge: config.maxTokenAgeSeconds }),
       }));
     } catch (error) {
       const reason = reasonFor(error);

@@ -55,8 +55,9 @@ export interface CallbackExtras {
   user?: unknown;
 }
 
-export type IdTokenCheck =
-  | { ok: true; profile: ProviderProfile }
+/** `P`: what the verifier's toProfile makes of the claims (features/sso maps them per connection). */
+export type IdTokenCheck<P = ProviderProfile> =
+  | { ok: true; profile: P }
   | {
       ok: false;
       reason:

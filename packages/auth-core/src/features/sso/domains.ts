@@ -1,0 +1,2 @@
+/** What features/sso asks of verified domains: features/sso-domains' face (docs/security.md "Verified domains"). */
+export { emailDomainOf, findVerifiedDomain, normalizeDomain } from "../sso-domains/index.ts";
