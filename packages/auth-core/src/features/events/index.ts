@@ -13,6 +13,7 @@ export {
   type RowEvent,
   repairRowsDeletions,
 } from "./journal.ts";
+export { listEventsPage, toTesseraEvent } from "./listing.ts";
 export { type EventScope, eventOf } from "./record.ts";
 export { repairEvents } from "./repair.ts";
 export {

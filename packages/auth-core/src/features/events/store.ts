@@ -124,3 +124,30 @@ export async function deleteExpiredEvents(collections: Collections, before: Date
   const result = await collections.events.deleteMany({ _id: { $lt: eventIdFloor(before) } });
   return result.deletedCount;
 }
+
+/** What a listing asks for (contracts/events-listing.ts). */
+export interface EventQuery {
+  type?: string;
+  organizationId?: string;
+  /** Only events at or after this time. */
+  since?: Date;
+  /** Only events older than this id (the last one of the page before). */
+  before?: string;
+  limit: number;
+}
+
+/**
+ * One page of events, newest first: an `_id` range (since, before) with the type and organization
+ * compared on the rows it reads (MongoDB has the organizationId_id index; docs/scale.md).
+ */
+export function findEventsPage(collections: Collections, query: EventQuery): Promise<EventDoc[]> {
+  const range: Record<string, string> = {};
+  if (query.since) range.$gte = eventIdFloor(query.since);
+  if (query.before) range.$lt = query.before;
+  const filter: Filter<EventDoc> = {
+    ...(Object.keys(range).length > 0 ? { _id: range } : {}),
+    ...(query.type ? { type: { $eq: query.type } } : {}),
+    ...(query.organizationId ? { organizationId: { $eq: query.organizationId } } : {}),
+  };
+  return collections.events.find(filter).sort({ _id: -1 }).limit(query.limit).toArray();
+}
