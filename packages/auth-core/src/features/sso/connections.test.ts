@@ -145,6 +145,20 @@ describe("listing, reading, changing and deleting connections", () => {
       "organization.sso-delete",
     ]);
   });
+  it("a deleted organization's connection signs nobody in", async () => {
+    const { t, owner, organizationId } = await setUp();
+    await owner.browser.post("/sso/register", payload(organizationId));
+    const deleted = await owner.browser.post("/organization/delete", { organizationId });
+    expect(deleted.status).toBe(200);
+    const refused = await new TestBrowser(t.auth).post("/sign-in/sso", {
+      providerId: "corp",
+      callbackURL: `${TEST_ORIGIN}/`,
+    });
+    expect([refused.status, refused.body]).toEqual([
+      404,
+      { code: "SSO_PROVIDER_NOT_FOUND", message: "SSO provider not found" },
+    ]);
+  });
 });
 
 describe("testing a connection", () => {
