@@ -6,15 +6,20 @@ interface Answer {
   status: number;
   /** The `name=value` parts of the answer's Set-Cookie lines, joined as a Cookie header. */
   cookies: string;
+  /** The Location header of a redirect, else null. */
+  location: string | null;
   body: string;
 }
 
 /** Sends one timed request of a pair (counted in the rate, its latency in p50/p99). */
-export type Send = (
-  method: "GET" | "POST",
-  path: string,
-  init?: { body?: unknown; cookie?: string },
-) => Promise<Answer>;
+export type Send = (method: "GET" | "POST", path: string, init?: SendInit) => Promise<Answer>;
+
+interface SendInit {
+  body?: unknown;
+  cookie?: string;
+  /** The answer must be a redirect (3xx; an SSO callback's) instead of a 2xx. */
+  redirect?: boolean;
+}
 
 interface PairSpec {
   name: string;
@@ -71,18 +76,15 @@ export function measurePairs(spec: PairSpec): Promise<Measurement> {
  */
 export function createSend(origin: string, connections: number, tally?: Tally): Send & { close(): void } {
   const agent = new Agent({ keepAlive: true, maxSockets: connections });
-  const send = async (
-    method: "GET" | "POST",
-    path: string,
-    init: { body?: unknown; cookie?: string } = {},
-  ) => {
+  const send = async (method: "GET" | "POST", path: string, init: SendInit = {}) => {
     const started = performance.now();
     const answer = await sendRequest(agent, origin, method, path, init).catch((error: unknown) => {
       if (tally) tally.failures++;
       throw error;
     });
     tally?.latencies.push(performance.now() - started);
-    if (answer.status < 200 || answer.status > 299) {
+    const [lowest, highest] = init.redirect ? [300, 399] : [200, 299];
+    if (answer.status < lowest || answer.status > highest) {
       if (tally) tally.failures++;
       throw new Error(`${method} ${path} answered ${answer.status}: ${answer.body.slice(0, 200)}`);
     }
@@ -114,7 +116,7 @@ function sendRequest(
   origin: string,
   method: "GET" | "POST",
   path: string,
-  init: { body?: unknown; cookie?: string },
+  init: SendInit,
 ): Promise<Answer> {
   const body = init.body === undefined ? undefined : JSON.stringify(init.body);
   return new Promise((resolve, reject) => {
@@ -136,6 +138,7 @@ function sendRequest(
           resolve({
             status: incoming.statusCode ?? 0,
             cookies: (incoming.headers["set-cookie"] ?? []).map((line) => line.split(";")[0]).join("; "),
+            location: incoming.headers.location ?? null,
             body: Buffer.concat(chunks).toString(),
           }),
         );

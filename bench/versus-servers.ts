@@ -32,6 +32,8 @@ export interface ProductServer {
 export interface Databases {
   uris: Record<Product, string>;
   tesseraConfigs: { database: string; cookieCache: string };
+  /** The SSO row's identity provider (bench/sso-idp.ts), trusted by both servers; absent without it. */
+  idpOrigin?: string;
 }
 
 /**
@@ -69,6 +71,7 @@ export async function startServer(product: Product, databases: Databases, cookie
             MONGODB_URI: uri,
             BETTER_AUTH_SECRET: SECRET,
             VERSUS_COOKIE_CACHE: cookieCache ? "1" : "0",
+            ...(databases.idpOrigin ? { VERSUS_IDP_ORIGIN: databases.idpOrigin } : {}),
           },
           30_000,
           /^Better Auth listening on (http:\/\/\S+)$/m,
@@ -177,9 +180,12 @@ export const PASSKEY_RP = { id: "localhost", origin: "http://localhost:3000" };
  */
 const CODE_HOOK = `async ({ email, otp }) => { process.stdout.write("bench-otp " + email + " " + otp + "\\n"); }`;
 
-export async function writeTesseraConfigs(dir: string) {
+export async function writeTesseraConfigs(dir: string, withIdp: boolean) {
   const config = (cookieCache: boolean) => {
     const options = JSON.stringify({
+      // The SSO row's identity provider listens on 127.0.0.1 over http, which Tessera's outbound
+      // guard refuses unless told otherwise (Better Auth is given its origin as trusted).
+      ...(withIdp ? { outbound: { allowPrivateAddresses: true } } : {}),
       rateLimit: { enabled: false },
       session: { cookieCache: { enabled: cookieCache, maxAge: 60 } },
       // Better Auth's defaults where the seed meets them: invitees need no verified address.

@@ -9,8 +9,8 @@
  * times (default 4). Targets: every scenario
  * without a password hash at least ×2 Tessera's rate, sign-in and sign-up ahead at equal hash
  * cost. Passkey sign-in and code sign-in (versus-passwordless.ts) run after them on the same pair,
- * target ×2. BENCH_VERSUS_ONLY picks groups, comma-separated (default all): reads, passwords,
- * passkey, code, cookie-cache; e.g. `BENCH_VERSUS_ONLY=passkey,code pnpm bench:versus` runs the two
+ * target ×2, and the SSO sign-in through OIDC (versus-sso.ts, target ×2). BENCH_VERSUS_ONLY picks
+ * groups, comma-separated (default all): reads, passwords, passkey, code, sso, cookie-cache; e.g. `BENCH_VERSUS_ONLY=passkey,code pnpm bench:versus` runs the two
  * passwordless rows alone, without the organization seed. Prints a table with PASS/MISS and the
  * servers' peak RSS, writes .reports/bench-versus.json; a measurement, not a test: exits 0 either way.
  *
@@ -34,6 +34,7 @@ import { REPO_ROOT, withDbName } from "../tests/e2e/serve-process.ts";
 import { measureLoad, uniqueSignUpBody } from "./load.ts";
 import { createPinning, findDatabasePid, mainThreadOf } from "./processes.ts";
 import { HASH_SECONDS, positiveInteger } from "./settings.ts";
+import { type BenchIdp, startBenchIdp } from "./sso-idp.ts";
 import { buildBetterAuthServer } from "./versus/build.ts";
 import { runPasswordless } from "./versus-passwordless.ts";
 import {
@@ -58,9 +59,10 @@ import {
   stopServer,
   writeTesseraConfigs,
 } from "./versus-servers.ts";
+import { runSso, SSO_CLIENTS } from "./versus-sso.ts";
 
 const SECONDS = positiveInteger("BENCH_SECONDS", 5);
-const GROUPS = ["reads", "passwords", "passkey", "code", "cookie-cache"] as const;
+const GROUPS = ["reads", "passwords", "passkey", "code", "sso", "cookie-cache"] as const;
 type Group = (typeof GROUPS)[number];
 
 /** The groups BENCH_VERSUS_ONLY names (all when unset); an unknown name is a mistake, not a silent skip. */
@@ -252,13 +254,17 @@ export async function runVersusBench(databaseUri: string): Promise<VersusResults
   const running: ProductServer[] = [];
   const pinning = createPinning();
   const watch = { database: findDatabasePid(databaseUri) };
+  const groups = selectedGroups();
+  let idp: BenchIdp | null = null;
   try {
+    if (groups.has("sso")) idp = await startBenchIdp(Object.values(SSO_CLIENTS));
     const databases: Databases = {
       uris: {
         tessera: withDbName(databaseUri, names.tessera),
         betterAuth: withDbName(databaseUri, names.betterAuth),
       },
-      tesseraConfigs: await writeTesseraConfigs(dir),
+      tesseraConfigs: await writeTesseraConfigs(dir, idp !== null),
+      ...(idp ? { idpOrigin: idp.issuer } : {}),
     };
     const results: VersusResults = {
       seconds: SECONDS,
@@ -272,7 +278,6 @@ export async function runVersusBench(databaseUri: string): Promise<VersusResults
     console.error(
       `versus: ${SECONDS} s per run, ${ROUNDS} rounds, ${CONNECTIONS}/${HEAVY_CONNECTIONS} connections, databases ${names.tessera} and ${names.betterAuth}`,
     );
-    const groups = selectedGroups();
     const databaseServers = await startPair(databases, false, running);
     const seeded = new Map<ProductServer, Seeded>();
     const needsSeed = groups.has("reads") || groups.has("passwords") || groups.has("cookie-cache");
@@ -295,6 +300,8 @@ export async function runVersusBench(databaseUri: string): Promise<VersusResults
         results,
         watchOf,
       );
+    if (idp)
+      await runSso(databaseServers, idp, { seconds: SECONDS, rounds: ROUNDS, watch }, results, watchOf);
     await stopPair(databaseServers, results, "database");
     if (!groups.has("cookie-cache")) return results;
     const cachedServers = await startPair(databases, true, running);
@@ -312,6 +319,7 @@ export async function runVersusBench(databaseUri: string): Promise<VersusResults
     await stopPair(cachedServers, results, "cookieCache");
     return results;
   } finally {
+    await idp?.close();
     pinning.release();
     for (const server of running) server.process.kill();
     await rm(dir, { recursive: true, force: true });

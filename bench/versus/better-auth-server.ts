@@ -4,16 +4,19 @@
  * bundle. Configured like the Tessera server it is compared with: email and password, the
  * organization and admin plugins, passkeys (@better-auth/passkey, the RP id and origin of
  * versus-servers.ts PASSKEY_RP) and email codes (emailOTP, its code handed to the bench on stdout
- * as `bench-otp <email> <code>`, as Tessera's hook does), rate limiting off, the cookie cache on only when
- * VERSUS_COOKIE_CACHE=1, and passwords hashed with node's native scrypt at Tessera's parameters
+ * as `bench-otp <email> <code>`, as Tessera's hook does), single sign-on (@better-auth/sso, its
+ * identity provider's origin trusted) only when VERSUS_IDP_ORIGIN names one, rate limiting off, the
+ * cookie cache on only when VERSUS_COOKIE_CACHE=1, and passwords hashed with node's native scrypt at Tessera's parameters
  * (crypto/password.ts: N=2^14, r=8, p=5, a 64-byte key and a 32-byte salt, as scrypt-kdf stores).
  *
- * Environment: MONGODB_URI (its path names the database), BETTER_AUTH_SECRET, VERSUS_COOKIE_CACHE.
+ * Environment: MONGODB_URI (its path names the database), BETTER_AUTH_SECRET, VERSUS_COOKIE_CACHE,
+ * VERSUS_IDP_ORIGIN (bench/sso-idp.ts's origin, for the SSO row).
  * Prints `Better Auth listening on <origin>/api/auth` once it accepts connections.
  */
 import { randomBytes, scrypt, timingSafeEqual } from "node:crypto";
 import { createServer } from "node:http";
 import { passkey } from "@better-auth/passkey";
+import { sso } from "@better-auth/sso";
 import { betterAuth } from "better-auth";
 import { mongodbAdapter } from "better-auth/adapters/mongodb";
 import { toNodeHandler } from "better-auth/node";
@@ -58,6 +61,8 @@ const address = server.address();
 if (address === null || typeof address === "string") throw new Error("no TCP address");
 const origin = `http://127.0.0.1:${address.port}`;
 
+const idpOrigin = process.env.VERSUS_IDP_ORIGIN;
+
 const auth = betterAuth({
   baseURL: origin,
   secret: required("BETTER_AUTH_SECRET"),
@@ -66,6 +71,7 @@ const auth = betterAuth({
   emailAndPassword: { enabled: true, password: { hash: hashPassword, verify: verifyPassword } },
   session: { cookieCache: { enabled: process.env.VERSUS_COOKIE_CACHE === "1", maxAge: 60 } },
   rateLimit: { enabled: false },
+  ...(idpOrigin ? { trustedOrigins: [idpOrigin] } : {}),
   telemetry: { enabled: false },
   logger: { level: "error" },
   plugins: [
@@ -77,6 +83,7 @@ const auth = betterAuth({
         process.stdout.write(`bench-otp ${email} ${otp}\n`);
       },
     }),
+    ...(idpOrigin ? [sso()] : []),
   ],
 });
 
