@@ -5,6 +5,7 @@ import { type Auth, createAuth } from "../create-auth.ts";
 import { isDatabaseUnavailableError } from "../db/connect.ts";
 import { AuthError } from "../errors/auth-error.ts";
 import type { ErrorCode } from "../errors/catalogue.ts";
+import { repairEvents } from "../features/events/index.ts";
 import { withCors } from "../http/cors.ts";
 import { corsOptionsOf, type Engine, type EngineResponse, engineOf, jsonReply } from "../http/handler.ts";
 import { isPromise, type MaybePromise } from "../http/maybe-promise.ts";
@@ -89,6 +90,10 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     // Pages on trusted origins call the standalone server cross-origin (http/cors.ts).
     state.engine = withCors(engine, corsOptionsOf(auth.context));
     const stopCleanup = scheduleCleanup(auth, options.cleanupIntervalMs ?? DEFAULT_CLEANUP_INTERVAL_MS, log);
+    // Events a crash left between a change and its relay are stored now, not an hour from now.
+    void repairEvents(auth.context.collections, auth.context.eventSources).catch((error: unknown) =>
+      log(`tessera server: event repair failed: ${error instanceof Error ? error.message : error}`),
+    );
     const server = http;
     let closing: Promise<void> | null = null;
     const grace = options.shutdownGraceMs ?? DEFAULT_SHUTDOWN_GRACE_MS;

@@ -1,0 +1,223 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { createAuth } from "@tessera/auth-core";
+import { type Db, MongoClient } from "mongodb";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { repairEvents } from "../../packages/auth-core/src/features/events/index.ts";
+
+/**
+ * docs/architecture.md "Events written with the change": a server process is SIGKILLed while
+ * writes run, again and again on one database; each kill cuts the write loops in flight at random
+ * points — between a change and its relay, inside a journaled deletion, before a write. After the
+ * restarts and the repair pass: no change without its event, no event without its change, no
+ * change with two events.
+ */
+const WORKSPACE = join(import.meta.dirname, "..", "..");
+const TSX = pathToFileURL(join(WORKSPACE, "node_modules", "tsx", "dist", "loader.mjs")).href;
+const CHILD = join(import.meta.dirname, "crash-child.ts");
+const SECRET = "crash-test-secret-0123456789abcdef0123456789";
+/** Kills, and write loops each kill cuts: 4 × 50 = 200 loops interrupted at random points. */
+const KILLS = 4;
+const LOOPS = 50;
+/** The people the loops write as (sign-ups cost scrypt: few of them, each with 5 loops). */
+const PEOPLE = 10;
+
+let mongo: MongoClient;
+let db: Db;
+const dbName = `evt_crash_${randomBytes(4).toString("hex")}`;
+
+beforeAll(async () => {
+  mongo = new MongoClient(inject("mongoUri"), { serverSelectionTimeoutMS: 5000 });
+  db = mongo.db(dbName);
+});
+afterAll(async () => {
+  await db?.dropDatabase().catch(() => {});
+  await mongo?.close();
+});
+
+function startChild(): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(process.execPath, ["--import", TSX, CHILD], {
+    env: {
+      PATH: process.env.PATH,
+      PORT: "0",
+      MONGODB_URI: inject("mongoUri"),
+      TESSERA_DB_NAME: dbName,
+      TESSERA_SECRET: SECRET,
+    },
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  return new Promise((resolve, reject) => {
+    let out = "";
+    child.stdout!.on("data", (chunk: Buffer) => {
+      out += chunk.toString();
+      const line = out.split("\n")[0];
+      if (out.includes("\n") && line) resolve({ child, url: line.trim() });
+    });
+    child.on("exit", (code) => reject(new Error(`crash child exited with ${code} before listening`)));
+  });
+}
+
+/** Answers received by the write loops of the current server (the kill waits for some). */
+let answered = 0;
+
+function poster(url: string) {
+  const origin = new URL(url).origin;
+  return (path: string, body: unknown, cookie = "") =>
+    fetch(`${url}${path}`, {
+      method: "POST",
+      headers: { "content-type": "application/json", origin, ...(cookie ? { cookie } : {}) },
+      body: JSON.stringify(body),
+    }).then((res) => {
+      answered++;
+      return res;
+    });
+}
+
+/** The people of the loops, signed up once (scrypt is the slow part); their sessions outlive the kills. */
+async function signUpPeople(url: string): Promise<{ email: string; cookie: string }[]> {
+  const post = poster(url);
+  return Promise.all(
+    Array.from({ length: PEOPLE }, async (_, i) => {
+      const email = `p${i}@example.com`;
+      const res = await post("/sign-up/email", { name: email, email, password: "correct horse battery" });
+      const cookie = res.headers
+        .getSetCookie()
+        .map((line) => line.split(";")[0])
+        .join("; ");
+      return { email, cookie };
+    }),
+  );
+}
+
+/**
+ * One person's writes, over and over until the server dies: an organization, then a rename of
+ * themselves, a team created and removed, a rename of the organization.
+ */
+async function writeLoop(url: string, person: { email: string; cookie: string }, tag: string): Promise<void> {
+  const post = poster(url);
+  try {
+    const created = await post("/organization/create", { name: tag, slug: tag }, person.cookie);
+    const { id: organizationId } = (await created.json()) as { id: string };
+    for (let n = 0; ; n++) {
+      await post("/update-user", { name: `${person.email} ${tag} ${n}` }, person.cookie);
+      const team = await post("/organization/create-team", { organizationId, name: `t${n}` }, person.cookie);
+      const { id: teamId } = (await team.json()) as { id: string };
+      await post("/organization/remove-team", { organizationId, teamId }, person.cookie);
+      await post("/organization/update", { organizationId, data: { name: `${tag} ${n}` } }, person.cookie);
+    }
+  } catch {
+    // the server was killed
+  }
+}
+
+type Row = { _id: unknown; [key: string]: unknown };
+const hex = (id: unknown) => (id as { toHexString(): string }).toHexString();
+
+describe("events survive a server killed between a change and its relay", () => {
+  it(`${KILLS} kills cutting ${LOOPS} write loops each: after the repair, changes and events match one to one`, async () => {
+    let stranded = 0;
+    let people: { email: string; cookie: string }[] = [];
+    for (let kill = 0; kill < KILLS; kill++) {
+      const { child, url } = await startChild();
+      if (kill === 0) people = await signUpPeople(url);
+      const loops = Array.from({ length: LOOPS }, (_, i) =>
+        writeLoop(url, people[i % PEOPLE]!, `k${kill}l${i}`),
+      );
+      // Killed once the loops are under way: after a random number of answers.
+      answered = 0;
+      const killAfter = LOOPS + Math.floor(Math.random() * 3 * LOOPS);
+      const started = Date.now();
+      while (answered < killAfter && Date.now() - started < 5_000)
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      console.info(`kill ${kill}: ${answered} answers after ${Date.now() - started} ms`);
+      child.kill("SIGKILL");
+      await Promise.all(loops);
+      // What this kill left between a change and its event (repaired below and at the next start).
+      const stored = new Set(
+        (
+          await db
+            .collection("events")
+            .find({}, { projection: { _id: 1 } })
+            .toArray()
+        ).map((e) => e._id),
+      );
+      for (const name of ["users", "sessions", "organizations", "members", "teams"])
+        for (const doc of await db
+          .collection(name)
+          .find({ "_events.0": { $exists: true } })
+          .toArray())
+          stranded += (doc._events as Row[]).filter((event) => !stored.has(event._id as never)).length;
+      stranded += await db.collection("pendingDeletions").countDocuments();
+    }
+    // The repair pass, as `auth.cleanup()` runs it, with nothing in flight any more.
+    const auth = createAuth({
+      database: db,
+      secret: SECRET,
+      mailer: { send: async () => {} },
+      logger: { info() {}, warn() {}, error() {} },
+    });
+    await repairEvents(auth.context.collections, auth.context.eventSources, new Date(Date.now() + 3_600_000));
+    await auth.close();
+
+    const events = (await db.collection("events").find({}).toArray()) as Row[];
+    const byType = (type: string, key: string) => {
+      const ids = events
+        .filter((event) => event.type === type)
+        .map((event) => (event.data as Record<string, string>)[key]!);
+      expect(new Set(ids).size, `${type}: one event per change`).toBe(ids.length);
+      return new Set(ids);
+    };
+    const rows = async (name: string) => (await db.collection(name).find({}).toArray()) as Row[];
+    const users = await rows("users");
+    const sessions = await rows("sessions");
+    const organizations = await rows("organizations");
+    const members = await rows("members");
+    const created = byType("user.created", "userId");
+    const deleted = byType("user.deleted", "userId");
+    const sessionsCreated = byType("session.created", "sessionId");
+    const sessionsRevoked = byType("session.revoked", "sessionId");
+    const orgs = byType("organization.created", "organizationId");
+    const added = byType("member.added", "memberId");
+    // No change without its event.
+    for (const user of users) expect(created.has(hex(user._id))).toBe(true);
+    for (const session of sessions) expect(sessionsCreated.has(hex(session._id))).toBe(true);
+    for (const org of organizations) expect(orgs.has(hex(org._id))).toBe(true);
+    for (const member of members) expect(added.has(hex(member._id))).toBe(true);
+    // No event without its change.
+    const userIds = new Set(users.map((user) => hex(user._id)));
+    for (const id of created) expect(userIds.has(id) || deleted.has(id)).toBe(true);
+    const sessionIds = new Set(sessions.map((session) => hex(session._id)));
+    for (const id of sessionsCreated) expect(sessionIds.has(id) || sessionsRevoked.has(id)).toBe(true);
+    for (const id of sessionsRevoked) expect(sessionIds.has(id)).toBe(false);
+    const orgIds = new Set(organizations.map((org) => hex(org._id)));
+    for (const id of orgs) expect(orgIds.has(id)).toBe(true);
+    const memberIds = new Set(members.map((member) => hex(member._id)));
+    for (const id of added) expect(memberIds.has(id)).toBe(true);
+    // A rename: the newest user.updated of each user names the name the user has.
+    const names = new Map(users.map((user) => [hex(user._id), user.name]));
+    const newest = new Map<string, string>();
+    for (const event of events
+      .filter((e) => e.type === "user.updated")
+      .sort((a, b) => (a._id < b._id ? -1 : 1))) {
+      const data = event.data as { userId: string; changes: { name: string } };
+      newest.set(data.userId, data.changes.name);
+    }
+    for (const [userId, name] of newest) expect(names.get(userId)).toBe(name);
+    // Teams: each team has its team.created; each team.created a team or its team.deleted.
+    const teams = await rows("teams");
+    const teamsCreated = byType("team.created", "teamId");
+    const teamsDeleted = byType("team.deleted", "teamId");
+    const teamIds = new Set(teams.map((team) => hex(team._id)));
+    for (const id of teamIds) expect(teamsCreated.has(id)).toBe(true);
+    for (const id of teamsCreated) expect(teamIds.has(id) || teamsDeleted.has(id)).toBe(true);
+    for (const id of teamsDeleted) expect(teamIds.has(id)).toBe(false);
+    // Every kill landed somewhere; some between a change and its relay.
+    expect(users.length).toBeGreaterThan(0);
+    console.info(
+      `events crash test: ${KILLS} kills, ${KILLS * LOOPS} loops cut, ${stranded} events left between change and relay, ${events.length} events`,
+    );
+    expect(stranded).toBeGreaterThan(0);
+  }, 120_000);
+});
