@@ -1,4 +1,3 @@
-import type { Filter } from "mongodb";
 import type { UserDoc } from "../../db/documents.ts";
 import type { ObjectId } from "../../db/ids.ts";
 import { type EventDoc, eventOf } from "../events/index.ts";
@@ -15,7 +14,7 @@ export interface UserWriteEvents {
   events: EventDoc[];
   flagEvents: EventDoc[];
   /** A filter matching a user on whom the write turns at least one flag; null without flags. */
-  flagsTurn: Filter<UserDoc> | null;
+  flagsTurn: Record<string, unknown> | null;
 }
 
 /**
@@ -53,7 +52,7 @@ export function eventsOfUserWrite(userId: ObjectId, fields: UserFields, at: Date
   const turns = FLAGS.filter((flag) => typeof fields[flag] === "boolean")
     .filter((flag) => flag !== "emailVerified" || fields.emailVerified === true)
     .map((flag) => (fields[flag] ? { [flag]: { $ne: true } } : { [flag]: true }));
-  const flagsTurn = turns.length === 0 ? null : ({ $or: turns } as Filter<UserDoc>);
+  const flagsTurn = turns.length === 0 ? null : { $or: turns };
   return { events, flagEvents, flagsTurn };
 }
 

@@ -121,7 +121,7 @@ async function updateUserWithEvents(
   const result =
     flagsTurn === null
       ? await write(filter, events)
-      : ((await write({ $and: [filter, flagsTurn] }, [...flagEvents, ...events])) ??
+      : ((await write({ $and: [filter, flagsTurn as Filter<UserDoc>] }, [...flagEvents, ...events])) ??
         (await write(filter, events)));
   const updated = result?.doc ?? null;
   if (result) startRelay(collections, result.written);
