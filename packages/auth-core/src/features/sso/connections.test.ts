@@ -191,3 +191,62 @@ describe("testing a connection", () => {
     expect(down.body).toMatchObject({ code: "SSO_DISCOVERY_FAILED" });
   });
 });
+
+describe("sign-in refusals", () => {
+  it("answers what is missing or what the IdP did, never a session", async () => {
+    const { t, owner, organizationId } = await setUp();
+    const incomplete = await owner.browser.post(
+      "/sso/register",
+      payload(organizationId, {
+        oidcConfig: {
+          clientId: TEST_CLIENT_ID,
+          clientSecret: TEST_CLIENT_SECRET,
+          skipDiscovery: true,
+          authorizationEndpoint: `${server.issuer(IDP)}/authorize`,
+        },
+      }),
+    );
+    expect([incomplete.status, incomplete.body]).toEqual([
+      400,
+      {
+        code: "SSO_ENDPOINTS_REQUIRED",
+        message: "With skipDiscovery, give authorizationEndpoint, tokenEndpoint and jwksEndpoint",
+      },
+    ]);
+    await owner.browser.post("/sso/register", payload(organizationId));
+    const nowhere = await new TestBrowser(t.auth).post("/sign-in/sso", { callbackURL: `${TEST_ORIGIN}/` });
+    expect([nowhere.status, nowhere.body]).toEqual([
+      400,
+      {
+        code: "SSO_SIGN_IN_TARGET_REQUIRED",
+        message: "email, organizationSlug, domain or providerId is required",
+      },
+    ]);
+
+    const errorOf = async (prepare: () => void) => {
+      const browser = new TestBrowser(t.auth);
+      const started = await browser.post<{ url: string }>("/sign-in/sso", {
+        providerId: "corp",
+        callbackURL: `${TEST_ORIGIN}/`,
+        errorCallbackURL: `${TEST_ORIGIN}/sign-in`,
+      });
+      prepare();
+      const authorized = await server.authorize(started.body.url);
+      const answer = await browser.get(authorized.callbackURL);
+      expect((await browser.get("/get-session")).body).toBeNull();
+      return new URL(answer.headers.get("location") ?? "").searchParams.get("error");
+    };
+    expect(await errorOf(() => server.fail(IDP, "authorize", { error: "access_denied", times: 1 }))).toBe(
+      "SSO_IDP_ERROR",
+    );
+    expect(await errorOf(() => server.fail(IDP, "token", { status: 503, body: {}, times: 1 }))).toBe(
+      "SSO_IDP_UNAVAILABLE",
+    );
+    expect(
+      await errorOf(() =>
+        server.setIdentity(IDP, { id: "n-1", email: null, emailVerified: false, name: "N" }),
+      ),
+    ).toBe("SSO_EMAIL_MISSING");
+    expect(await t.db.collection("users").countDocuments()).toBe(1);
+  });
+});
