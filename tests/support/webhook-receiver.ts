@@ -18,7 +18,7 @@ export interface ReceivedDelivery {
   answered: number | "slow" | "close";
 }
 
-export type ReceiverMode =
+type ReceiverMode =
   | { kind: "status"; status: number }
   | { kind: "slow"; ms: number }
   | { kind: "close" }

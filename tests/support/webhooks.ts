@@ -22,7 +22,7 @@ import { startWebhookReceiver, type WebhookReceiver } from "./webhook-receiver.t
  * delivery workers before their databases.
  */
 
-export const WEBHOOK_OPTIONS = { enabled: true, pollInterval: 30, attemptTimeout: 400, leaseSeconds: 60 };
+const WEBHOOK_OPTIONS = { enabled: true, pollInterval: 30, attemptTimeout: 400, leaseSeconds: 60 };
 
 export interface WebhookBed {
   t: TestAuth;

@@ -38,6 +38,8 @@ export type {
   SocialRedirectResult,
 } from "./contracts/social-models.ts";
 export type { BackupCodesGenerated } from "./contracts/two-factor.ts";
+/** The event types webhooks can filter by (features/events' catalogue). */
+export type { EventType } from "./contracts/events.ts";
 export type { UserExport } from "./contracts/user-export.ts";
 export type {
   CreatedWebhookEndpoint,

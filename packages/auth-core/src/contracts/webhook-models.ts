@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { eventTypeField } from "./events.ts";
 
 /**
  * The webhook shapes the API answers with (features/webhooks). Never a stored secret: the `whsec_…`
@@ -89,10 +90,5 @@ export const webhookDeliverySchema: z.ZodType<WebhookDelivery> = z.strictObject(
 export const webhookScopeField = z.string().max(64).optional();
 export const webhookEndpointIdField = z.string().min(1).max(64);
 export const webhookUrlField = z.string().min(1).max(2048);
-/** An event type's shape (`user.created`); which types exist is features/events' catalogue. */
-const eventTypeName = z
-  .string()
-  .regex(/^[a-z][a-z_]*\.[a-z][a-z_.]*$/, "an event type such as user.created")
-  .max(64);
-export const webhookEventTypesField = z.array(eventTypeName).max(100);
+export const webhookEventTypesField = z.array(eventTypeField).max(100);
 export const webhookDescriptionField = z.string().max(500);

@@ -1,4 +1,4 @@
-import type { CreatedWebhookEndpoint, WebhookDelivery, WebhookEndpoint } from "@tessera/auth-core";
+import type { CreatedWebhookEndpoint, EventType, WebhookDelivery, WebhookEndpoint } from "@tessera/auth-core";
 import { Command, Option } from "commander";
 import { usageError } from "../errors.ts";
 import { confirmOrRefuse, contextOf, noteEmpty, type RunContext, report } from "../kit.ts";
@@ -42,7 +42,7 @@ export function webhooksAddAction(
   const eventTypes = options.events
     ?.split(",")
     .map((type) => type.trim())
-    .filter(Boolean);
+    .filter(Boolean) as EventType[] | undefined; // each checked against the catalogue by the core
   return withOperator(run, async (session) => {
     const { data } = await session.api.createWebhookEndpoint({
       body: {

@@ -1,7 +1,7 @@
 import type { Collections } from "../../db/collections.ts";
 import type { EventDoc, WebhookDeliveryDoc, WebhookEndpointDoc } from "../../db/documents.ts";
 import { eventIdFloor, readEventsAfter } from "../events/index.ts";
-import { deliveryIdOf, endpointWantsEvent, webhookBodyOf } from "./rules.ts";
+import { deliveryIdOf, endpointWantsEvent, newDeliveryOf } from "./rules.ts";
 import { insertDeliveries, listEnabledEndpoints, moveFanOutCursor, readFanOutCursor } from "./store.ts";
 
 /**
@@ -15,7 +15,7 @@ import { insertDeliveries, listEnabledEndpoints, moveFanOutCursor, readFanOutCur
  */
 
 /** How long after its id's time an event must be stored to be fanned out by the sweep. */
-export const SETTLE_MS = 5_000;
+const SETTLE_MS = 5_000;
 const SWEEP_BATCH = 200;
 
 export interface FanOut {
@@ -61,22 +61,9 @@ function deliveriesOf(
   endpoints: readonly WebhookEndpointDoc[],
   now: Date,
 ): WebhookDeliveryDoc[] {
-  const body = webhookBodyOf(event);
   return endpoints
     .filter((endpoint) => endpointWantsEvent(endpoint, event))
-    .map((endpoint) => ({
-      _id: deliveryIdOf(event._id, endpoint._id.toHexString()),
-      endpointId: endpoint._id,
-      organizationId: endpoint.organizationId,
-      eventId: event._id,
-      eventType: event.type,
-      body,
-      status: "pending",
-      attempts: [],
-      failures: 0,
-      claims: 0,
-      nextAttemptAt: now,
-      lease: null,
-      createdAt: now,
-    }));
+    .map((endpoint) =>
+      newDeliveryOf(deliveryIdOf(event._id, endpoint._id.toHexString()), event, endpoint, now),
+    );
 }

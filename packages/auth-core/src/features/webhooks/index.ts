@@ -1,15 +1,6 @@
 /**
- * The face of webhooks: what create-auth.ts and the operator's CLI may use (endpoints: endpoints/,
- * registered by features/registry.ts).
+ * The face of webhooks: what create-auth.ts uses (endpoints: endpoints/, registered by
+ * features/registry.ts; the CLI goes through them as the operator).
  */
-export {
-  createEndpoint,
-  deleteEndpoint,
-  findEndpoint,
-  listAllEndpoints,
-  queueTestDelivery,
-  replayDeliveries,
-} from "./service.ts";
 export { startWebhookWorker } from "./start.ts";
-export { toWebhookDelivery, toWebhookEndpoint } from "./types.ts";
 export type { WebhookWorker } from "./worker.ts";

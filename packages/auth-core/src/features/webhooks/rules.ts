@@ -1,4 +1,4 @@
-import type { WebhookEndpointDoc } from "../../db/documents.ts";
+import type { WebhookDeliveryDoc, WebhookEndpointDoc } from "../../db/documents.ts";
 
 /**
  * Pure decisions of webhook delivery (docs/decisions/0020-webhooks.md): the retry schedule, when an
@@ -72,15 +72,42 @@ export function deliveryIdOf(eventId: string, endpointId: string): string {
   return `msg_${eventId.replace(/^evt_/, "")}_${endpointId}`;
 }
 
-/** The JSON text sent for an event: what the receiver verifies and parses. */
-export function webhookBodyOf(event: {
+/** What a delivery carries of its event. */
+export interface DeliveredEvent {
   _id: string;
   type: string;
   createdAt: Date;
   organizationId: string | null;
   userId: string | null;
   data: Record<string, unknown>;
-}): string {
+}
+
+/** The delivery of an event to an endpoint, due now: the row fan-out and test events write. */
+export function newDeliveryOf(
+  id: string,
+  event: DeliveredEvent,
+  endpoint: Pick<WebhookEndpointDoc, "_id" | "organizationId">,
+  now: Date,
+): WebhookDeliveryDoc {
+  return {
+    _id: id,
+    endpointId: endpoint._id,
+    organizationId: endpoint.organizationId,
+    eventId: event._id,
+    eventType: event.type,
+    body: webhookBodyOf(event),
+    status: "pending",
+    attempts: [],
+    failures: 0,
+    claims: 0,
+    nextAttemptAt: now,
+    lease: null,
+    createdAt: now,
+  };
+}
+
+/** The JSON text sent for an event: what the receiver verifies and parses. */
+function webhookBodyOf(event: DeliveredEvent): string {
   return JSON.stringify({
     id: event._id,
     type: event.type,

@@ -5,7 +5,7 @@ import { encryptString } from "../../crypto/encryption.ts";
 import type { WebhookDeliveryDoc, WebhookEndpointDoc } from "../../db/documents.ts";
 import { ObjectId } from "../../db/ids.ts";
 import { isPublicAddress } from "../../http/outbound.ts";
-import { liveSecrets, ROTATION_OVERLAP_MS } from "./rules.ts";
+import { liveSecrets, newDeliveryOf, ROTATION_OVERLAP_MS } from "./rules.ts";
 import { createWebhookSecret } from "./signing.ts";
 import * as store from "./store.ts";
 
@@ -41,11 +41,6 @@ export function findEndpoint(auth: AuthContext, id: ObjectId, scope: WebhookScop
 
 export function listEndpoints(auth: AuthContext, scope: WebhookScope) {
   return store.listEndpoints(auth.collections, scope);
-}
-
-/** Every endpoint of every scope (the CLI's list). */
-export function listAllEndpoints(auth: AuthContext) {
-  return store.listAllEndpoints(auth.collections);
 }
 
 export interface NewEndpoint {
@@ -140,28 +135,15 @@ export async function queueTestDelivery(
 ): Promise<WebhookDeliveryDoc> {
   const now = auth.now();
   const eventId = `test_${randomBytes(12).toString("hex")}`;
-  const delivery: WebhookDeliveryDoc = {
-    _id: `msg_${eventId}`,
-    endpointId: endpoint._id,
-    organizationId: endpoint.organizationId,
-    eventId,
-    eventType: "webhook.test",
-    body: JSON.stringify({
-      id: eventId,
-      type: "webhook.test",
-      timestamp: now.toISOString(),
-      organizationId: endpoint.organizationId?.toHexString() ?? null,
-      userId: null,
-      data: { endpointId: endpoint._id.toHexString() },
-    }),
-    status: "pending",
-    attempts: [],
-    failures: 0,
-    claims: 0,
-    nextAttemptAt: now,
-    lease: null,
+  const event = {
+    _id: eventId,
+    type: "webhook.test",
     createdAt: now,
+    organizationId: endpoint.organizationId?.toHexString() ?? null,
+    userId: null,
+    data: { endpointId: endpoint._id.toHexString() },
   };
+  const delivery = newDeliveryOf(`msg_${eventId}`, event, endpoint, now);
   await store.insertDelivery(auth.collections, delivery);
   return delivery;
 }

@@ -22,7 +22,7 @@ function keyOf(secret: string): Buffer {
 }
 
 /** One `v1,<base64>` signature of the message by one secret. */
-export function signWebhook(secret: string, id: string, timestamp: number, body: string): string {
+function signWebhook(secret: string, id: string, timestamp: number, body: string): string {
   const mac = createHmac("sha256", keyOf(secret)).update(`${id}.${timestamp}.${body}`).digest("base64");
   return `v1,${mac}`;
 }

@@ -40,11 +40,6 @@ export function listEndpoints(
   return collections.webhookEndpoints.find({ organizationId }).sort({ createdAt: 1, _id: 1 }).toArray();
 }
 
-/** Every endpoint in every scope (the CLI's list). */
-export function listAllEndpoints(collections: Collections): Promise<WebhookEndpointDoc[]> {
-  return collections.webhookEndpoints.find({}).sort({ createdAt: 1, _id: 1 }).toArray();
-}
-
 /** The endpoints a fan-out pass matches events against. */
 export function listEnabledEndpoints(collections: Collections): Promise<WebhookEndpointDoc[]> {
   return collections.webhookEndpoints.find({ enabled: true }).toArray();
