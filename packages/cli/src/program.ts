@@ -5,6 +5,7 @@ import { completionCommand } from "./commands/completion.ts";
 import { createCommand } from "./commands/create.ts";
 import { dbCommand } from "./commands/db.ts";
 import { doctorCommand } from "./commands/doctor.ts";
+import { eventsCommand } from "./commands/events.ts";
 import { exportCommand } from "./commands/export.ts";
 import { importCommand } from "./commands/import.ts";
 import { initCommand } from "./commands/init.ts";
@@ -61,6 +62,7 @@ export function createProgram(): Command {
     orgsCommand,
     invitationsCommand,
     auditCommand,
+    eventsCommand,
     webhooksCommand,
     importCommand,
     exportCommand,
