@@ -38,7 +38,7 @@ describe("the standalone server", () => {
       "access-control-allow-origin": APP,
       "access-control-allow-credentials": "true",
       "access-control-allow-methods": "GET, POST",
-      "access-control-allow-headers": "content-type, x-api-key",
+      "access-control-allow-headers": "content-type, x-api-key, x-tessera-organization",
       "access-control-max-age": "600",
     });
     expect(response.headers.get("vary")).toBe("Origin");

@@ -168,6 +168,7 @@ export interface OrganizationMethods {
   listTeams: GetCall<typeof OrganizationTeams.listOrganizationTeamsContract>;
   setActiveTeam: PostCall<typeof OrganizationTeams.setActiveTeamContract>;
   addTeamMember: PostCall<typeof OrganizationTeams.addTeamMemberContract>;
+  updateTeamMemberRole: PostCall<typeof OrganizationTeams.updateTeamMemberRoleContract>;
   removeTeamMember: PostCall<typeof OrganizationTeams.removeTeamMemberContract>;
   listTeamMembers: GetCall<typeof OrganizationTeams.listTeamMembersContract>;
   setPasskeyPolicy: PostCall<typeof OrganizationPasskeyPolicy.setPasskeyPolicyContract>;

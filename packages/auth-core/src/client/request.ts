@@ -126,6 +126,12 @@ function apiBase(options: AuthClientOptions): string {
   return options.baseURL ? options.baseURL.replace(/\/+$/, "") + basePath : basePath;
 }
 
+/**
+ * The header naming the client's `organizationId` on every request; the server reads the same name
+ * (http/organization-header.ts — the client imports nothing of the server).
+ */
+const ORGANIZATION_HEADER = "x-tessera-organization";
+
 export function createSend(options: AuthClientOptions): Send {
   const base = apiBase(options);
   const hooks = options.fetchOptions ?? {};
@@ -134,6 +140,7 @@ export function createSend(options: AuthClientOptions): Send {
     if (url.startsWith("/") && typeof location === "undefined")
       throw new Error("tessera client: set baseURL to call the API from outside a browser");
     const headers = new Headers(hooks.headers);
+    if (options.organizationId !== undefined) headers.set(ORGANIZATION_HEADER, options.organizationId);
     for (const [name, value] of new Headers(call.headers)) headers.set(name, value);
     const init: RequestContext["init"] = { method, headers, credentials: "include", signal: call.signal };
     if (method === "POST") {

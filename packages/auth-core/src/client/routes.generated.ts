@@ -124,6 +124,7 @@ export const ROUTES = {
     listTeams: "G/organization/list-teams",
     setActiveTeam: "P/organization/set-active-team",
     addTeamMember: "P/organization/add-team-member",
+    updateTeamMemberRole: "P/organization/update-team-member-role",
     removeTeamMember: "P/organization/remove-team-member",
     listTeamMembers: "G/organization/list-team-members",
     setPasskeyPolicy: "P/organization/set-passkey-policy",

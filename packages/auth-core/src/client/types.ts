@@ -120,6 +120,14 @@ export interface AuthClientOptions {
    * with the app's own roles. @default the default roles (owner, admin, member)
    */
   roles?: RoleTable;
+  /**
+   * The organization this client works in, instead of the session's active one: every request
+   * names it in the `x-tessera-organization` header, so two clients (two tabs, two panes) work in two
+   * organizations at once with one session. The server checks the caller's membership on each call
+   * and refuses a foreign or unknown id (403); the session's active organization is left as it is
+   * (docs/decisions.md "Active organization per request"). @default the session's active organization
+   */
+  organizationId?: string;
 }
 
 /** Per-call options, the second argument of every method. */

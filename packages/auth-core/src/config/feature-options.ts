@@ -255,6 +255,12 @@ export const organizationOptionsSchema = z
         maximumMembersPerTeam: z.number().int().positive().optional(),
         /** The last team of an organization may be removed. @default false */
         allowRemovingAllTeams: z.boolean().default(false),
+        /**
+         * Custom roles of `organization.roles` that may also be given in a team (besides the built-in
+         * `team-admin` and `team-member`): in that team their statements apply, checked with
+         * has-permission's `teamId` (docs/decisions.md "Team roles"). @default []
+         */
+        roles: z.array(roleName).default([]),
       })
       .strict()
       .prefault({}),
@@ -269,6 +275,15 @@ export const organizationOptionsSchema = z
       .optional(),
   })
   .strict()
+  .superRefine((organization, ctx) => {
+    for (const [index, name] of organization.teams.roles.entries())
+      if (!Object.hasOwn(organization.roles, name))
+        ctx.addIssue({
+          code: "custom",
+          path: ["teams", "roles", index],
+          message: `"${name}" is not a role of organization.roles`,
+        });
+  })
   .prefault({});
 
 /** `organization.allowUserToCreateOrganization` as a function: may this user create one? */

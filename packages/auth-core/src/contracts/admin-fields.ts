@@ -41,6 +41,10 @@ export const AUDIT_ACTIONS = [
   "organization.set-member-role",
   "organization.delete",
   "organization.invite",
+  // Team memberships and team roles, by an organization role or a team admin (docs/security.md "Team roles").
+  "organization.add-team-member",
+  "organization.remove-team-member",
+  "organization.set-team-member-role",
   // Verified domains (features/sso-domains): by an organization's owner or admin, or an operator.
   "organization.domain-claim",
   "organization.domain-verify",

@@ -89,8 +89,10 @@ export const getActiveMemberContract = defineContract({
   path: "/organization/get-active-member",
   auth: "session",
   response: memberWithUserSchema,
-  errors: ["NO_ACTIVE_ORGANIZATION", "MEMBER_NOT_FOUND"],
-  summary: "The caller's member row in the active organization, with the caller's public user fields.",
+  // NOT_A_MEMBER_OF_ORGANIZATION: the x-tessera-organization header named an organization the caller is not in.
+  errors: ["NO_ACTIVE_ORGANIZATION", "MEMBER_NOT_FOUND", "NOT_A_MEMBER_OF_ORGANIZATION"],
+  summary:
+    "The caller's member row in the request's active organization, with the caller's public user fields.",
   tags: ["organization-members"],
 });
 

@@ -137,13 +137,16 @@ export const teamSchema: z.ZodType<Team> = z.strictObject(modelShape(teamModel))
 
 /**
  * A user in a team, declared once: its API value, schema and stored document (db/documents.ts
- * TeamMemberDoc) and its mapper (features/organization/teams/types.ts) come from this list.
+ * TeamMemberDoc) and its mapper (features/organization/teams/types.ts) come from this list. `role`:
+ * the team role (`team-admin`, `team-member` or a team-scoped custom role); computed because rows
+ * stored before team roles have none and answer `team-member` (teams/rules.ts teamRoleOf).
  */
 export const teamMemberModel = defineModel([
   { key: "id", stored: "_id", kind: "objectId" },
   { key: "teamId", kind: "objectId" },
   { key: "userId", kind: "objectId" },
   { key: "createdAt", kind: "date" },
+  { key: "role", kind: "string", computed: true },
 ]);
 
 export type TeamMember = ModelValue<typeof teamMemberModel>;

@@ -15,6 +15,9 @@ export interface TeamMessage {
 
 const teamMessageSchema: z.ZodType<TeamMessage> = z.strictObject({ message: z.string() });
 
+/** One team role: `team-admin`, `team-member` or a custom role of `organization.teams.roles`. */
+const teamRoleField = z.string().trim().min(1).max(64);
+
 export const createTeamContract = defineContract({
   name: "createTeam",
   method: "POST",
@@ -43,7 +46,7 @@ export const updateTeamContract = defineContract({
   body: z.strictObject({ teamId: idField, data: z.strictObject({ name: teamNameField.optional() }) }),
   response: teamSchema,
   errors: ["NOT_FOUND", "TEAM_NOT_FOUND", "NOT_A_MEMBER_OF_ORGANIZATION", "TEAM_UPDATE_NOT_ALLOWED"],
-  summary: "Renames a team (team:update in the team's organization).",
+  summary: "Renames a team (team:update in the team's organization, or a team admin of this team).",
   tags: ["organization-teams"],
 });
 
@@ -105,18 +108,50 @@ export const addTeamMemberContract = defineContract({
   method: "POST",
   path: "/organization/add-team-member",
   auth: "session",
-  body: z.strictObject({ teamId: idField, userId: idField, organizationId: idField.optional() }),
+  body: z.strictObject({
+    teamId: idField,
+    userId: idField,
+    organizationId: idField.optional(),
+    role: teamRoleField.optional(),
+  }),
   response: teamMemberSchema,
   errors: [
     "NOT_FOUND",
     "NOT_A_MEMBER_OF_ORGANIZATION",
     "TEAM_NOT_FOUND",
     "TEAM_UPDATE_NOT_ALLOWED",
+    "MEMBER_ROLE_NOT_FOUND",
     "USER_NOT_MEMBER",
     "TEAM_MEMBER_LIMIT_REACHED",
     "TEAM_MEMBER_ALREADY_EXISTS",
   ],
-  summary: "Adds a member of the team's organization to the team (team:update), within the team's limit.",
+  summary:
+    "Adds a member of the team's organization to the team with a team role (default team-member): team:update, or a team admin of this team.",
+  tags: ["organization-teams"],
+});
+
+export const updateTeamMemberRoleContract = defineContract({
+  name: "updateTeamMemberRole",
+  method: "POST",
+  path: "/organization/update-team-member-role",
+  auth: "session",
+  body: z.strictObject({
+    teamId: idField,
+    userId: idField,
+    role: teamRoleField,
+    organizationId: idField.optional(),
+  }),
+  response: teamMemberSchema,
+  errors: [
+    "NOT_FOUND",
+    "NOT_A_MEMBER_OF_ORGANIZATION",
+    "TEAM_NOT_FOUND",
+    "TEAM_UPDATE_NOT_ALLOWED",
+    "MEMBER_ROLE_NOT_FOUND",
+    "TEAM_MEMBER_NOT_FOUND",
+  ],
+  summary:
+    "Sets a team member's team role: team:update, or a team admin of this team giving a role whose rights they hold.",
   tags: ["organization-teams"],
 });
 
@@ -134,7 +169,8 @@ export const removeTeamMemberContract = defineContract({
     "TEAM_UPDATE_NOT_ALLOWED",
     "TEAM_MEMBER_NOT_FOUND",
   ],
-  summary: "Takes a user out of a team (team:update); the team stops being active on their sessions.",
+  summary:
+    "Takes a user out of a team (team:update, or a team admin of this team); the team stops being active on their sessions.",
   tags: ["organization-teams"],
 });
 

@@ -184,13 +184,16 @@ export const hasPermissionContract = defineContract({
       permissions: permissionsField.optional(),
       permission: permissionsField.optional(),
       organizationId: idField.optional(),
+      /** With a team as context: the caller's role in that team counts too (teams/rules.ts). */
+      teamId: idField.optional(),
     })
     .refine(
       (body) => body.permissions !== undefined || body.permission !== undefined,
       "permissions is required",
     ),
   response: permissionCheckSchema,
-  errors: ["NO_ACTIVE_ORGANIZATION", "NOT_A_MEMBER_OF_ORGANIZATION"],
-  summary: "Whether the caller's roles in the named or active organization grant every requested action.",
+  errors: ["NO_ACTIVE_ORGANIZATION", "NOT_A_MEMBER_OF_ORGANIZATION", "TEAM_NOT_FOUND"],
+  summary:
+    "Whether the caller's roles in the named or active organization (and, with teamId, their role in that team) grant every requested action.",
   tags: ["organization"],
 });

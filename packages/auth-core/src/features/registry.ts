@@ -68,6 +68,7 @@ import { removeTeam } from "./organization/teams/endpoints/remove-team.ts";
 import { removeTeamMember } from "./organization/teams/endpoints/remove-team-member.ts";
 import { setActiveTeam } from "./organization/teams/endpoints/set-active-team.ts";
 import { updateTeam } from "./organization/teams/endpoints/update-team.ts";
+import { updateTeamMemberRoleEndpoint } from "./organization/teams/endpoints/update-team-member-role.ts";
 import { deletePasskey } from "./passkey/endpoints/delete-passkey.ts";
 import { passkeyAuthenticateOptions } from "./passkey/endpoints/generate-authenticate-options.ts";
 import { passkeyRegisterOptions } from "./passkey/endpoints/generate-register-options.ts";
@@ -246,6 +247,7 @@ const endpointList = [
   listOrganizationTeams,
   setActiveTeam,
   addTeamMember,
+  updateTeamMemberRoleEndpoint,
   removeTeamMember,
   listTeamMembersEndpoint,
   setPasskeyPolicy,

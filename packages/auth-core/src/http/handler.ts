@@ -15,6 +15,7 @@ import { assertBeforeDeadline, deadlineOf, withinRequestTimeout } from "./deadli
 import type { AnyEndpoint } from "./define-endpoint.ts";
 import { type EndpointOutcome, headersOfFailure } from "./endpoint-outcome.ts";
 import type { MaybePromise } from "./maybe-promise.ts";
+import { ORGANIZATION_HEADER } from "./organization-header.ts";
 import { hitRateLimit, type RateLimiter, ruleForPath } from "./rate-limit.ts";
 import { readRequestBody } from "./read-body.ts";
 import { createRouter } from "./router.ts";
@@ -206,11 +207,14 @@ export function createHandler(
   return handler;
 }
 
-/** Who gets CORS headers: the trusted origins; which request headers a page may send. */
+/**
+ * Who gets CORS headers: the trusted origins; which request headers a page may send (the API-key
+ * header, and the organization header of a client with `organizationId`).
+ */
 export function corsOptionsOf(auth: AuthContext): CorsOptions {
   return {
     isTrustedOrigin: (origin) => auth.origins.isTrustedOrigin(origin),
-    allowedHeaders: ["content-type", auth.options.apiKey.header],
+    allowedHeaders: ["content-type", auth.options.apiKey.header, ORGANIZATION_HEADER],
   };
 }
 

@@ -1,9 +1,11 @@
+import type { ReactNode } from "react";
 import type { AuthClient } from "../client/api.ts";
 import { createAuthClient as createBaseClient } from "../client/create-client.ts";
 import type { AuthClientOptions } from "../client/types.ts";
 import type { SessionAndUser } from "../contracts/models.ts";
 import type { FullOrganization, MemberWithUser, Organization } from "../contracts/organization-models.ts";
 import type { Passkey } from "../contracts/passkey.ts";
+import { createOrganizationScope, type OrganizationProviderProps } from "./organization-provider.ts";
 import { type HookState, useStore } from "./use-store.ts";
 
 /**
@@ -26,20 +28,31 @@ export interface ReactAuthClient extends AuthClient {
   useActiveMemberRole(initialData?: { role: string } | null): HookState<{ role: string }>;
   /** The caller's passkeys (Better Auth's name), null when signed out; re-read after a passkey changes. */
   useListPasskeys(initialData?: Passkey[] | null): HookState<Passkey[]>;
+  /**
+   * A subtree working in one organization instead of the session's active one: the hooks above,
+   * used inside it, read through a client with that `organizationId` (AuthClientOptions).
+   */
+  OrganizationProvider(props: OrganizationProviderProps): ReactNode;
+  /** The client the hooks use here: the nearest OrganizationProvider's, else this one (for calls). */
+  useOrganizationClient(): AuthClient;
 }
 
 export function createAuthClient(options: AuthClientOptions = {}): ReactAuthClient {
   const client = createBaseClient(options);
-  const { session, activeOrganization, organizations, activeMember, activeMemberRole, passkeys } =
-    client.$store;
+  const { OrganizationProvider, useScopedClient } = createOrganizationScope(client, (organizationId) =>
+    createBaseClient({ ...options, organizationId }),
+  );
+  const stores = () => useScopedClient().$store;
   return {
     ...client,
-    useSession: (initialData) => useStore(session, initialData),
-    useActiveOrganization: (initialData) => useStore(activeOrganization, initialData),
-    useListOrganizations: (initialData) => useStore(organizations, initialData),
-    useActiveMember: (initialData) => useStore(activeMember, initialData),
-    useActiveMemberRole: (initialData) => useStore(activeMemberRole, initialData),
-    useListPasskeys: (initialData) => useStore(passkeys, initialData),
+    useSession: (initialData) => useStore(stores().session, initialData),
+    useActiveOrganization: (initialData) => useStore(stores().activeOrganization, initialData),
+    useListOrganizations: (initialData) => useStore(stores().organizations, initialData),
+    useActiveMember: (initialData) => useStore(stores().activeMember, initialData),
+    useActiveMemberRole: (initialData) => useStore(stores().activeMemberRole, initialData),
+    useListPasskeys: (initialData) => useStore(stores().passkeys, initialData),
+    OrganizationProvider,
+    useOrganizationClient: useScopedClient,
   };
 }
 
@@ -61,4 +74,5 @@ export {
   type ProtectProps,
   type SignedStateProps,
 } from "./components.ts";
+export type { OrganizationProviderProps } from "./organization-provider.ts";
 export type { HookState } from "./use-store.ts";

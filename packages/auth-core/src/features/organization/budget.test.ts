@@ -272,7 +272,7 @@ describe("database commands per organization endpoint", () => {
       await measure("update-team", () =>
         O.browser.post("/organization/update-team", { teamId: created, data: { name: "Renamed" } }),
       ),
-    // The team read again by its store: team.updated names its organization (features/events).
+      // The team read again by its store: team.updated names its organization (features/events).
     ).toEqual([...SESSION, "find:teams", "find:members", "find:teams", "findAndModify:teams"]);
     expect(await measure("list-teams", () => O.browser.get("/organization/list-teams"))).toEqual([
       ...SESSION,
@@ -293,6 +293,8 @@ describe("database commands per organization endpoint", () => {
       // Read again after the insert: a team or membership removed meanwhile takes the row back.
       "find:teams",
       "find:members",
+      // The audit trail's entry (docs/security.md "Team roles").
+      "insert:auditEvents",
     ]);
     expect(
       await measure("set-active-team", () =>
@@ -306,7 +308,17 @@ describe("database commands per organization endpoint", () => {
       await measure("remove-team-member", () =>
         O.browser.post("/organization/remove-team-member", { teamId: team, userId: M.userId }),
       ),
-    ).toEqual([...SESSION, "find:teams", "find:members", "delete:teamMembers", "update:sessions"]);
+    ).toEqual([
+      ...SESSION,
+      "find:teams",
+      "find:members",
+      // The row read for its team_member.removed event, parked while the delete runs (features/events).
+      "find:teamMembers",
+      "insert:pendingDeletions",
+      "delete:teamMembers",
+      "update:sessions",
+      "insert:auditEvents",
+    ]);
     expect(
       await measure("remove-team", () => O.browser.post("/organization/remove-team", { teamId: created })),
     ).toEqual([

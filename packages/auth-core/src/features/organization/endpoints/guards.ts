@@ -9,6 +9,7 @@ import type {
 import { type ObjectId, parseId } from "../../../db/ids.ts";
 import { AuthError } from "../../../errors/auth-error.ts";
 import type { ErrorCode } from "../../../errors/catalogue.ts";
+import { ORGANIZATION_HEADER } from "../../../http/organization-header.ts";
 import type { SessionWithUser } from "../../session/index.ts";
 import { findInviterStillAllowed } from "../invitations/service.ts";
 import { hasPermission } from "../members/rules.ts";
@@ -39,12 +40,13 @@ export function requireOrganizationIdField(value: string | undefined): string {
 }
 
 /**
- * The organization a call is about: the given id, else the session's active organization. An id that
+ * The organization a call is about: the given id, else the session's active organization (endpoints
+ * hand in the request's, resolveRequestOrganizationId). An id that
  * is not 24 hex answers like an organization the caller is not a member of (one body for "does not
  * exist" and "not yours", docs/security.md); no id and no active organization fails closed.
  */
 export function resolveOrganizationId(
-  session: SessionDoc | null,
+  session: Pick<SessionDoc, "activeOrganizationId"> | null,
   given: string | null | undefined,
 ): ObjectId {
   if (given !== undefined && given !== null) {
@@ -57,18 +59,70 @@ export function resolveOrganizationId(
   return active;
 }
 
-/** By id, else by slug, else the active one; a slug that names nothing answers like a non-member. */
+/** What the guards read of a request: the instance, the caller and the request's headers. */
+export interface OrganizationRequest {
+  auth: AuthContext;
+  session: SessionWithUser | null;
+  headers: Headers;
+}
+
+/** The active organization and team a request works in (readRequestActive). */
+export interface RequestActive {
+  caller: SessionWithUser;
+  organizationId: string | null;
+  teamId: string | null;
+}
+
+/**
+ * The request's active organization: the one its `x-tessera-organization` header names, else the
+ * session's (docs/decisions.md "Active organization per request"). The header is checked on every
+ * call: a malformed id, an organization that does not exist and one the caller is not a member of all
+ * answer NOT_A_MEMBER_OF_ORGANIZATION (docs/security.md) — never a fallback to the session's. The
+ * session's active team goes with the session's organization only. Nothing is written to the session.
+ */
+export async function readRequestActive(ctx: OrganizationRequest): Promise<RequestActive> {
+  const caller = requireCaller(ctx.session);
+  const named = ctx.headers.get(ORGANIZATION_HEADER);
+  if (named === null) {
+    const { activeOrganizationId, activeTeamId } = caller.session;
+    return { caller, organizationId: activeOrganizationId ?? null, teamId: activeTeamId ?? null };
+  }
+  const id = parseId(named.trim());
+  if (!id || !(await findMember(ctx.auth, id, caller.user._id)))
+    throw new AuthError("NOT_A_MEMBER_OF_ORGANIZATION");
+  const organizationId = id.toHexString();
+  const sameAsSession = caller.session.activeOrganizationId === organizationId;
+  return { caller, organizationId, teamId: sameAsSession ? (caller.session.activeTeamId ?? null) : null };
+}
+
+/**
+ * resolveOrganizationId for a request: the given id, else the request's active organization (the
+ * header's or the session's, readRequestActive — whose header check runs either way). Without a
+ * caller (add-member, server-only) only a given id names one.
+ */
+export async function resolveRequestOrganizationId(
+  ctx: OrganizationRequest,
+  given: string | null | undefined,
+): Promise<ObjectId> {
+  if (!ctx.session) return resolveOrganizationId(null, given);
+  const active = await readRequestActive(ctx);
+  return resolveOrganizationId({ activeOrganizationId: active.organizationId }, given);
+}
+
+/** By id, else by slug, else the request's active one; a slug that names nothing answers like a non-member. */
 export async function resolveOrganizationRef(
-  auth: AuthContext,
-  session: SessionDoc | null,
+  ctx: OrganizationRequest,
   ref: { organizationId?: string | undefined; organizationSlug?: string | undefined },
+  readActive?: RequestActive,
 ): Promise<{ id: ObjectId; organization: OrganizationDoc | null }> {
+  const active = readActive ?? (await readRequestActive(ctx));
   if (ref.organizationId === undefined && ref.organizationSlug !== undefined) {
-    const organization = await findOrganizationBySlug(auth, ref.organizationSlug);
+    const organization = await findOrganizationBySlug(ctx.auth, ref.organizationSlug);
     if (!organization) throw new AuthError("NOT_A_MEMBER_OF_ORGANIZATION");
     return { id: organization._id, organization };
   }
-  return { id: resolveOrganizationId(session, ref.organizationId), organization: null };
+  const id = resolveOrganizationId({ activeOrganizationId: active.organizationId }, ref.organizationId);
+  return { id, organization: null };
 }
 
 export async function requireOrganization(auth: AuthContext, id: ObjectId): Promise<OrganizationDoc> {
@@ -93,13 +147,13 @@ export async function requireMembership(
  * answers null when the organization is gone, which answers ORGANIZATION_NOT_FOUND.
  */
 export async function readAsMember<T>(
-  auth: AuthContext,
-  session: SessionWithUser | null,
+  ctx: OrganizationRequest,
   organizationIdInput: string | undefined,
   read: (organizationId: ObjectId, userId: ObjectId) => Promise<T | null>,
 ): Promise<T> {
-  const caller = requireCaller(session);
-  const organizationId = resolveOrganizationId(caller.session, organizationIdInput);
+  const { auth } = ctx;
+  const caller = requireCaller(ctx.session);
+  const organizationId = await resolveRequestOrganizationId(ctx, organizationIdInput);
   await requireMembership(auth, organizationId, caller.user._id);
   const found = await read(organizationId, caller.user._id);
   if (!found) throw new AuthError("ORGANIZATION_NOT_FOUND");

@@ -1,9 +1,12 @@
+import type { ResolvedOptions } from "../../../config/options.ts";
 import type { AuthContext } from "../../../context.ts";
 import type { TeamDoc, TeamMemberDoc } from "../../../db/documents.ts";
 import { ObjectId, parseId } from "../../../db/ids.ts";
 import { clearActiveTeamOfSessions } from "../../session/index.ts";
+import { buildRoleTable } from "../members/rules.ts";
 import { claimSeat, type SeatResult } from "../members/seats.ts";
 import { insertWithinLimit } from "../organizations/bounded-insert.ts";
+import { buildTeamRoleTable, TEAM_MEMBER_ROLE, type TeamRoleTables } from "./rules.ts";
 import * as store from "./store.ts";
 
 /**
@@ -43,11 +46,28 @@ export async function deleteTeam(auth: AuthContext, teamId: ObjectId): Promise<v
   await store.deleteTeamById(auth.collections, teamId);
 }
 
+const teamRoleTables = new WeakMap<ResolvedOptions, TeamRoleTables>();
+
+/** The organization's and the teams' role tables of this instance, built once (teams/rules.ts). */
+export function teamRoleTablesOf(auth: AuthContext): TeamRoleTables {
+  let tables = teamRoleTables.get(auth.options);
+  if (!tables) {
+    const { roles, teams, creatorRole } = auth.options.organization;
+    tables = {
+      organization: buildRoleTable(roles, creatorRole),
+      team: buildTeamRoleTable(roles, teams.roles),
+    };
+    teamRoleTables.set(auth.options, tables);
+  }
+  return tables;
+}
+
 /** Adds a user to a team within `teams.maximumMembersPerTeam` (seats.ts: exact under races). */
 export function addTeamMemberWithinLimit(
   auth: AuthContext,
   team: TeamDoc,
   userId: ObjectId,
+  role: string = TEAM_MEMBER_ROLE,
 ): Promise<SeatResult<TeamMemberDoc>> {
   const { collections } = auth;
   const limit = auth.options.organization.teams.maximumMembersPerTeam ?? Number.POSITIVE_INFINITY;
@@ -65,6 +85,7 @@ export function addTeamMemberWithinLimit(
           userId,
           createdAt: auth.now(),
           seat,
+          role,
         };
         await store.insertTeamMember(collections, doc);
         return doc;
@@ -139,6 +160,16 @@ export function listTeamMembers(
   offset: number,
 ): Promise<TeamMemberDoc[]> {
   return store.listTeamMembers(auth.collections, teamId, limit, offset);
+}
+
+/** Sets a team member's team role; null when the user is not in the team. */
+export function setTeamMemberRole(
+  auth: AuthContext,
+  teamId: ObjectId,
+  userId: ObjectId,
+  role: string,
+): Promise<TeamMemberDoc | null> {
+  return store.updateTeamMemberRole(auth.collections, teamId, userId, role);
 }
 
 /** Renames a team; null when it is gone. */

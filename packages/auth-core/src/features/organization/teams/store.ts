@@ -230,6 +230,19 @@ export async function deleteTeamMember(
   return removed >= 1;
 }
 
+/** Sets a team membership's role; the row after the write, null when the user is not in the team. */
+export function updateTeamMemberRole(
+  collections: Collections,
+  teamId: ObjectId,
+  userId: ObjectId,
+  role: string,
+): Promise<TeamMemberDoc | null> {
+  return collections.teamMembers.findOneAndUpdate(
+    { teamId, userId },
+    { $set: { role } },
+    { returnDocument: "after" },
+  );
+}
 
 export async function deleteTeamMembersOfTeam(collections: Collections, teamId: ObjectId): Promise<void> {
   await collections.teamMembers.deleteMany({ teamId });

@@ -32,7 +32,7 @@ describe("a team's API value", () => {
 });
 
 describe("a team member's API value", () => {
-  it("is its stored fields without the organization and seat, ids as hex, in the answer's key order", () => {
+  it("is its stored fields without the organization and seat, ids as hex, in the answer's key order; a row stored without a role reads as team-member", () => {
     const doc: TeamMemberDoc = {
       _id: new ObjectId(),
       teamId: team._id,
@@ -48,8 +48,10 @@ describe("a team member's API value", () => {
         teamId: doc.teamId.toHexString(),
         userId: doc.userId.toHexString(),
         createdAt: doc.createdAt,
+        role: "team-member",
       }),
     );
     expect(teamMemberSchema.safeParse(value).success).toBe(true);
+    expect(toTeamMember({ ...doc, role: "team-admin" }).role).toBe("team-admin");
   });
 });

@@ -6,6 +6,7 @@ import {
 } from "../../../contracts/organization-models.ts";
 import type { TeamDoc, TeamMemberDoc } from "../../../db/documents.ts";
 import { toModelValue } from "../../../db/model.ts";
+import { teamRoleOf } from "./rules.ts";
 
 export type { Team, TeamMember } from "../../../contracts/organization-models.ts";
 
@@ -16,5 +17,5 @@ export function toTeam(doc: TeamDoc): Team {
 
 /** The API value of a stored team member (contracts/organization-models.ts teamMemberModel). */
 export function toTeamMember(doc: TeamMemberDoc): TeamMember {
-  return toModelValue(teamMemberModel, doc);
+  return toModelValue(teamMemberModel, doc, { role: teamRoleOf(doc) });
 }

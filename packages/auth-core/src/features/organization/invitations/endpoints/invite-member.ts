@@ -1,7 +1,7 @@
 import { createInvitationContract } from "../../../../contracts/organization-invitations.ts";
 import { answerRefusal } from "../../../../errors/refusal.ts";
 import { defineEndpoint } from "../../../../http/define-endpoint.ts";
-import { requireCaller, resolveOrganizationId } from "../../endpoints/guards.ts";
+import { requireCaller, resolveRequestOrganizationId } from "../../endpoints/guards.ts";
 import { inviteToOrganization } from "../invite.ts";
 import { type CreatedInvitation, toInvitation } from "../types.ts";
 
@@ -20,7 +20,7 @@ export const inviteMember = defineEndpoint(createInvitationContract, {
     const caller = requireCaller(ctx.session);
     const { invitation, emailSent } = answerRefusal(
       await inviteToOrganization(auth, {
-        organizationId: resolveOrganizationId(caller.session, body.organizationId),
+        organizationId: await resolveRequestOrganizationId(ctx, body.organizationId),
         inviter: caller.user,
         email: body.email,
         roles: body.role,

@@ -1,6 +1,6 @@
 import { listInvitationsContract } from "../../../../contracts/organization-invitations.ts";
 import { defineEndpoint } from "../../../../http/define-endpoint.ts";
-import { requireCaller, requireMembership, resolveOrganizationId } from "../../endpoints/guards.ts";
+import { requireCaller, requireMembership, resolveRequestOrganizationId } from "../../endpoints/guards.ts";
 import { listInvitationsOf } from "../service.ts";
 import { type Invitation, toInvitation } from "../types.ts";
 
@@ -9,7 +9,7 @@ export const listInvitations = defineEndpoint(listInvitationsContract, {
   async handler(ctx): Promise<Invitation[]> {
     const { auth, query } = ctx;
     const caller = requireCaller(ctx.session);
-    const organizationId = resolveOrganizationId(caller.session, query.organizationId);
+    const organizationId = await resolveRequestOrganizationId(ctx, query.organizationId);
     await requireMembership(auth, organizationId, caller.user._id);
     const rows = await listInvitationsOf(auth, organizationId, query.limit, query.offset);
     return rows.map(toInvitation);

@@ -5,7 +5,7 @@ import { defineEndpoint } from "../../../../http/define-endpoint.ts";
 import {
   requireOrganization,
   requireOrganizationTeams,
-  resolveOrganizationId,
+  resolveRequestOrganizationId,
 } from "../../endpoints/guards.ts";
 import { takeBackMembershipIfOrphaned } from "../../organizations/service.ts";
 import { joinTeams } from "../../teams/service.ts";
@@ -22,7 +22,7 @@ import { type Member, toMember } from "../types.ts";
 export const addMember = defineEndpoint(addMemberContract, {
   async handler(ctx): Promise<Member> {
     const { auth, body } = ctx;
-    const organizationId = resolveOrganizationId(ctx.session?.session ?? null, body.organizationId);
+    const organizationId = await resolveRequestOrganizationId(ctx, body.organizationId);
     await requireOrganization(auth, organizationId);
     const userId = parseId(body.userId);
     const user = userId ? await findUser(auth, userId) : null;

@@ -10,7 +10,7 @@ export const getActiveMemberRole = defineEndpoint(getActiveMemberRoleContract, {
   async handler(ctx): Promise<MemberRole> {
     const { auth, query } = ctx;
     const caller = requireCaller(ctx.session);
-    const ref = await resolveOrganizationRef(auth, caller.session, query);
+    const ref = await resolveOrganizationRef(ctx, query);
     const own = await requireMembership(auth, ref.id, caller.user._id);
     if (query.userId === undefined || query.userId === caller.user._id.toHexString())
       return { role: own.role };

@@ -18,7 +18,7 @@ export const listMembers = defineEndpoint(listMembersContract, {
   async handler(ctx): Promise<MemberPage> {
     const { auth, query } = ctx;
     const caller = requireCaller(ctx.session);
-    const ref = await resolveOrganizationRef(auth, caller.session, query);
+    const ref = await resolveOrganizationRef(ctx, query);
     const [page, total] = await Promise.all([
       listMembersPage(auth, ref.id, {
         limit: query.limit,

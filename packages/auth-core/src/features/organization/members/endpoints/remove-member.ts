@@ -5,7 +5,7 @@ import {
   assertPermission,
   requireCaller,
   requireMembership,
-  resolveOrganizationId,
+  resolveRequestOrganizationId,
 } from "../../endpoints/guards.ts";
 import { forgetActiveOrganization } from "../../organizations/service.ts";
 import { canActOnMember } from "../rules.ts";
@@ -17,7 +17,7 @@ export const removeMember = defineEndpoint(removeMemberContract, {
   async handler(ctx): Promise<RemovedMember> {
     const { auth, body } = ctx;
     const caller = requireCaller(ctx.session);
-    const organizationId = resolveOrganizationId(caller.session, body.organizationId);
+    const organizationId = await resolveRequestOrganizationId(ctx, body.organizationId);
     const own = await requireMembership(auth, organizationId, caller.user._id);
     assertPermission(auth, own, { member: ["delete"] }, "MEMBER_DELETE_NOT_ALLOWED");
     // "The organization must match": a member of another organization is not found here.

@@ -5,7 +5,7 @@ import {
   assertPermission,
   requireCaller,
   requireMembership,
-  resolveOrganizationId,
+  resolveRequestOrganizationId,
 } from "../../endpoints/guards.ts";
 import { canActOnMember, canGrantRoles, findUnknownRoles, holdsRole } from "../rules.ts";
 import { dropCreatorRole, findMemberById, roleTableOf, setMemberRole } from "../service.ts";
@@ -22,7 +22,7 @@ export const updateMemberRole = defineEndpoint(updateMemberRoleContract, {
   async handler(ctx): Promise<Member> {
     const { auth, body } = ctx;
     const caller = requireCaller(ctx.session);
-    const organizationId = resolveOrganizationId(caller.session, body.organizationId);
+    const organizationId = await resolveRequestOrganizationId(ctx, body.organizationId);
     const own = await requireMembership(auth, organizationId, caller.user._id);
     assertPermission(auth, own, { member: ["update"] }, "MEMBER_UPDATE_NOT_ALLOWED");
     const table = roleTableOf(auth);

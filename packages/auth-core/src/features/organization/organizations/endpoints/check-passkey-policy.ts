@@ -14,7 +14,7 @@ import { checkUserPasskeys } from "../passkey-policy.ts";
  */
 export const checkPasskeyPolicy = defineEndpoint(checkPasskeyPolicyContract, {
   handler(ctx): Promise<PasskeyPolicyCheck> {
-    return readAsMember(ctx.auth, ctx.session, ctx.query.organizationId, (organizationId, userId) =>
+    return readAsMember(ctx, ctx.query.organizationId, (organizationId, userId) =>
       checkUserPasskeys(ctx.auth, organizationId, userId),
     );
   },

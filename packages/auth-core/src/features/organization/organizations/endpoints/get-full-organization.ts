@@ -11,7 +11,7 @@ import {
 import { AuthError } from "../../../../errors/auth-error.ts";
 import { defineEndpoint } from "../../../../http/define-endpoint.ts";
 import { serializedJson } from "../../../../http/endpoint-outcome.ts";
-import { requireCaller, resolveOrganizationRef } from "../../endpoints/guards.ts";
+import { readRequestActive, resolveOrganizationRef } from "../../endpoints/guards.ts";
 import { listInvitationsRawOf } from "../../invitations/service.ts";
 import { toInvitation, writeInvitationsJson } from "../../invitations/types.ts";
 import { findMember, listMembersRawPage, pairMembersRaw, userIdsOf } from "../../members/service.ts";
@@ -41,14 +41,11 @@ export type { FullOrganization };
 export const getFullOrganization = defineEndpoint(getFullOrganizationContract, {
   async handler(ctx): Promise<FullOrganization | null> {
     const { auth, query } = ctx;
-    const caller = requireCaller(ctx.session);
-    if (
-      query.organizationId === undefined &&
-      query.organizationSlug === undefined &&
-      !caller.session.activeOrganizationId
-    )
+    const active = await readRequestActive(ctx);
+    const { caller } = active;
+    if (query.organizationId === undefined && query.organizationSlug === undefined && !active.organizationId)
       return null;
-    const ref = await resolveOrganizationRef(auth, caller.session, query);
+    const ref = await resolveOrganizationRef(ctx, query, active);
     const limit = Math.min(query.membersLimit ?? auth.options.organization.membershipLimit, PAGE_MAX);
     const userId = caller.user._id;
     const teamsOf = () =>

@@ -9,7 +9,7 @@ import { findPasskeyPolicy } from "../passkey-policy.ts";
 /** GET /organization/get-passkey-policy: any member reads it (they are the ones it asks for a passkey). */
 export const getPasskeyPolicy = defineEndpoint(getPasskeyPolicyContract, {
   handler(ctx): Promise<PasskeyPolicy> {
-    return readAsMember(ctx.auth, ctx.session, ctx.query.organizationId, (organizationId) =>
+    return readAsMember(ctx, ctx.query.organizationId, (organizationId) =>
       findPasskeyPolicy(ctx.auth, organizationId),
     );
   },

@@ -29,7 +29,7 @@ export const setActiveOrganization = defineEndpoint(setActiveOrganizationContrac
       await writeActiveOrSay(auth, ctx.cookies, caller, null, null);
       return null;
     }
-    const ref = await resolveOrganizationRef(auth, caller.session, {
+    const ref = await resolveOrganizationRef(ctx, {
       organizationId: body.organizationId,
       organizationSlug: body.organizationSlug,
     });

@@ -8,7 +8,7 @@ import {
   assertPermission,
   requireCaller,
   requireMembership,
-  resolveOrganizationId,
+  resolveRequestOrganizationId,
 } from "../../endpoints/guards.ts";
 import { replacePasskeyPolicy } from "../passkey-policy.ts";
 
@@ -19,7 +19,7 @@ export const setPasskeyPolicy = defineEndpoint(setPasskeyPolicyContract, {
   async handler(ctx): Promise<PasskeyPolicy> {
     const { auth, body } = ctx;
     const caller = requireCaller(ctx.session);
-    const organizationId = resolveOrganizationId(caller.session, body.organizationId);
+    const organizationId = await resolveRequestOrganizationId(ctx, body.organizationId);
     const member = await requireMembership(auth, organizationId, caller.user._id);
     assertPermission(auth, member, { organization: ["update"] }, "ORGANIZATION_UPDATE_NOT_ALLOWED");
     const { requireUserVerification, mode, aaguids } = body;

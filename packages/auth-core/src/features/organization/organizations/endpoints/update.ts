@@ -6,7 +6,7 @@ import {
   requireCaller,
   requireMembership,
   requireOrganization,
-  resolveOrganizationId,
+  resolveRequestOrganizationId,
 } from "../../endpoints/guards.ts";
 import { type OrganizationFields, updateOrganizationFields } from "../service.ts";
 import { type Organization, toOrganization } from "../types.ts";
@@ -16,7 +16,7 @@ export const updateOrganization = defineEndpoint(updateOrganizationContract, {
   async handler(ctx): Promise<Organization> {
     const { auth, body } = ctx;
     const caller = requireCaller(ctx.session);
-    const organizationId = resolveOrganizationId(caller.session, body.organizationId);
+    const organizationId = await resolveRequestOrganizationId(ctx, body.organizationId);
     const member = await requireMembership(auth, organizationId, caller.user._id);
     assertPermission(auth, member, { organization: ["update"] }, "ORGANIZATION_UPDATE_NOT_ALLOWED");
     const fields: OrganizationFields = {};

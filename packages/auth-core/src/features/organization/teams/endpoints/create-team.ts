@@ -6,7 +6,7 @@ import {
   assertTeamsEnabled,
   requireCaller,
   requireMembership,
-  resolveOrganizationId,
+  resolveRequestOrganizationId,
 } from "../../endpoints/guards.ts";
 import { findOrganization } from "../../organizations/service.ts";
 import { createTeamWithinLimit, deleteTeam } from "../service.ts";
@@ -19,7 +19,7 @@ export const createTeam = defineEndpoint(createTeamContract, {
     const { auth } = ctx;
     assertTeamsEnabled(auth);
     const caller = requireCaller(ctx.session);
-    const organizationId = resolveOrganizationId(caller.session, ctx.body.organizationId);
+    const organizationId = await resolveRequestOrganizationId(ctx, ctx.body.organizationId);
     const member = await requireMembership(auth, organizationId, caller.user._id);
     assertPermission(auth, member, { team: ["create"] }, "TEAM_CREATE_NOT_ALLOWED");
     const team = await createTeamWithinLimit(auth, organizationId, ctx.body.name);

@@ -4,7 +4,7 @@ import {
   assertTeamsEnabled,
   requireCaller,
   requireMembership,
-  resolveOrganizationId,
+  resolveRequestOrganizationId,
 } from "../../endpoints/guards.ts";
 import { listTeams } from "../service.ts";
 import { type Team, toTeam } from "../types.ts";
@@ -15,7 +15,7 @@ export const listOrganizationTeams = defineEndpoint(listOrganizationTeamsContrac
     const { auth, query } = ctx;
     assertTeamsEnabled(auth);
     const caller = requireCaller(ctx.session);
-    const organizationId = resolveOrganizationId(caller.session, query.organizationId);
+    const organizationId = await resolveRequestOrganizationId(ctx, query.organizationId);
     await requireMembership(auth, organizationId, caller.user._id);
     const teams = await listTeams(auth, organizationId, query.limit, query.offset);
     return teams.map(toTeam);
