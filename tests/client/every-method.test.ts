@@ -446,6 +446,35 @@ describe("passkey methods", () => {
   });
 });
 
+describe("SSO connection methods", () => {
+  it("register refuses an IdP on a private address; the rest answer for connections the caller manages", async () => {
+    const olivia = await person("olivia");
+    const organizationId = ok(
+      await olivia.client.organization.create({ name: "Initech", slug: "initech" }),
+    ).id;
+    const registered = await olivia.client.sso.register({
+      providerId: "initech",
+      issuer: "https://127.0.0.1:9/",
+      domain: "initech.test",
+      organizationId,
+      oidcConfig: { clientId: "client", clientSecret: "secret" },
+    });
+    failed(registered, "SSO_URL_NOT_ALLOWED");
+    expect(ok(await olivia.client.sso.providers())).toEqual({ providers: [] });
+    failed(await olivia.client.sso.getProvider({ providerId: "initech" }), "SSO_PROVIDER_NOT_FOUND");
+    failed(
+      await olivia.client.sso.updateProvider({ providerId: "initech", enabled: false }),
+      "SSO_PROVIDER_NOT_FOUND",
+    );
+    failed(await olivia.client.sso.testProvider({ providerId: "initech" }), "SSO_PROVIDER_NOT_FOUND");
+    failed(await olivia.client.sso.deleteProvider({ providerId: "initech" }), "SSO_PROVIDER_NOT_FOUND");
+    failed(
+      await olivia.client.signIn.sso({ providerId: "initech", callbackURL: `${live.origin}/` }),
+      "SSO_PROVIDER_NOT_FOUND",
+    );
+  });
+});
+
 describe("account deletion", () => {
   it("delete-user with the password; the callback refuses an unknown token", async () => {
     failed(await ada.client.deleteUserCallback({ token: "not-a-token" }), "INVALID_TOKEN");

@@ -22,6 +22,7 @@ export const TAG_DESCRIPTIONS: Readonly<Record<string, string>> = {
     "Sign-in without a password: a mailed link and a mailed 6-digit code (one mail holds both); email verification and password reset by code.",
   session: "The current session, the user's other sessions, sign-out.",
   social: "Sign-in with an OAuth / OpenID Connect provider, linked accounts and their tokens.",
+  sso: "Single sign-on per organization: SAML and OIDC connections, SSO sign-in, the SAML ACS and SP metadata.",
   "two-factor": "Second factor: TOTP, mailed one-time codes, backup codes, and the sign-in challenge.",
   verification: "Email address verification.",
 };
