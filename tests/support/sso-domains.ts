@@ -20,7 +20,7 @@ export interface DomainTestbed {
   options: Overrides;
 }
 
-export async function startDomainTestbed(): Promise<DomainTestbed & { close(): Promise<void> }> {
+async function startDomainTestbed(): Promise<DomainTestbed & { close(): Promise<void> }> {
   const dns = await startDnsServer();
   const files = new Map<string, string>();
   const fetched: string[] = [];

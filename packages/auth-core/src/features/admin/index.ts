@@ -5,5 +5,5 @@
 /** The admin area's guard, for the app-wide endpoints another feature serves (features/webhooks). */
 export { requireAdminPermission } from "./endpoints/guards.ts";
 /** Other features record their own audit events (features/sso-domains) through these. */
-export { type AuditInput, auditSource, recordAuditEvent } from "./service.ts";
+export { auditSource, recordAuditEvent } from "./service.ts";
 export { findAuditEventsAbout } from "./store.ts";

@@ -10,7 +10,6 @@ import { findVerifiedDomainRow } from "./store.ts";
 
 export { joinVerifiedDomainOrganization } from "./auto-join.ts";
 export { assertSignInWithoutSso } from "./endpoints/sso-required.ts";
-export type { SignInPath } from "./require-sso.ts";
 export { emailDomainOf, normalizeDomain } from "./rules.ts";
 /** The operator API (operator-domains.ts: `tessera orgs domains`) runs the endpoints' services. */
 export {
@@ -22,7 +21,7 @@ export {
 } from "./service.ts";
 export { toOrganizationDomain } from "./types.ts";
 
-export interface VerifiedDomain {
+interface VerifiedDomain {
   organizationId: ObjectId;
   settings: OrganizationDomainDoc["settings"];
 }

@@ -14,7 +14,7 @@ import { findVerifiedDomainRow } from "./store.ts";
  * sign-in does not. An unverified claim never enforces anything.
  */
 
-export type SignInPath = "password" | "mail" | "social";
+type SignInPath = "password" | "mail" | "social";
 
 export interface SsoRequirement {
   organizationId: ObjectId;

@@ -18,7 +18,7 @@ import * as store from "./store.ts";
  */
 
 /** The most domains one organization may claim (pending and verified together). */
-export const MAX_DOMAINS_PER_ORGANIZATION = 50;
+const MAX_DOMAINS_PER_ORGANIZATION = 50;
 
 /** Who acts, for the audit trail: a member's user id, or an operator (`cli:alice`). */
 export interface DomainActor {
@@ -178,7 +178,7 @@ export function listDomains(auth: AuthContext, organizationId: ObjectId): Promis
  * The row verifying the domain, when its organization still exists. A row left by a deleted
  * organization is removed here, so it never locks the domain's real owner out.
  */
-export async function findVerifiedHolder(
+async function findVerifiedHolder(
   auth: AuthContext,
   domain: string,
 ): Promise<OrganizationDomainDoc | null> {
