@@ -241,6 +241,15 @@ describe("organization methods", () => {
       id: team.id,
     });
     expect(ok(await ada.client.organization.listTeamMembers()).map((m) => m.userId)).toEqual([ada.id]);
+    expect(
+      ok(
+        await ada.client.organization.updateTeamMemberRole({
+          teamId: team.id,
+          userId: ada.id,
+          role: "team-admin",
+        }),
+      ).role,
+    ).toBe("team-admin");
     ok(await ada.client.organization.removeTeamMember({ teamId: team.id, userId: ada.id }));
     ok(await ada.client.organization.removeTeam({ teamId: team.id }));
     expect(await live.db.collection("teams").countDocuments({ _id: new ObjectId(team.id) })).toBe(0);
