@@ -7,7 +7,7 @@ import type { EventDoc } from "./documents.ts";
 export const RELAY_COMMENT = "tessera:event-relay";
 
 /** Called with the events just stored in `events`, in `_id` order, once per relay. */
-export type EventListener = (events: readonly EventDoc[]) => void;
+type EventListener = (events: readonly EventDoc[]) => void;
 
 /**
  * One createAuth instance's in-process news of stored events (features/events relays publish here;

@@ -16,7 +16,7 @@ export interface EventsListOptions {
   cursor?: string | undefined;
 }
 
-export interface ListedEvent {
+interface ListedEvent {
   id: string;
   type: string;
   createdAt: string;

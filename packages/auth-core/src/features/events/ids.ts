@@ -18,11 +18,6 @@ export function eventIdFloor(at: Date): string {
   return `${ID_PREFIX}${millisHex(at)}${"0".repeat(16)}`;
 }
 
-/** True for the ids newEventId writes: what a cursor must look like before it reaches a query. */
-export function isEventId(value: string): boolean {
-  return /^evt_[0-9a-f]{28}$/.test(value);
-}
-
 function millisHex(at: Date): string {
   return Math.max(0, at.getTime()).toString(16).padStart(12, "0");
 }

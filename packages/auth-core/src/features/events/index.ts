@@ -4,23 +4,16 @@
  */
 
 export type { EventDoc } from "../../db/documents.ts";
-export type { EventListener } from "../../db/event-hub.ts";
 export type { EventSource } from "../../db/event-source.ts";
-export { eventIdFloor, isEventId, newEventId } from "./ids.ts";
-export {
-  completeJournaledDeletion,
-  deleteRowsWithEvents,
-  type RowEvent,
-  repairRowsDeletions,
-} from "./journal.ts";
-export { listEventsPage, toTesseraEvent } from "./listing.ts";
-export { type EventScope, eventOf } from "./record.ts";
+export { eventIdFloor } from "./ids.ts";
+export { completeJournaledDeletion, deleteRowsWithEvents } from "./journal.ts";
+export { listEventsPage } from "./listing.ts";
+export { eventOf } from "./record.ts";
 export { repairEvents } from "./repair.ts";
 export {
   deleteExpiredEvents,
   pushEvents,
   readEventsAfter,
-  relayStrandedOutboxes,
   startRelay,
   WITHOUT_OUTBOX,
   withoutOutbox,

@@ -6,7 +6,7 @@ import type { EventDoc } from "../../db/documents.ts";
 import { type EventQuery, findEventsPage } from "./store.ts";
 
 /** An event as listings answer it and webhooks deliver it. */
-export function toTesseraEvent(doc: EventDoc): TesseraEvent {
+function toTesseraEvent(doc: EventDoc): TesseraEvent {
   return {
     id: doc._id,
     type: doc.type as EventType,

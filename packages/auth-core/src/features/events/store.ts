@@ -1,4 +1,4 @@
-import type { Collection, Document, Filter } from "mongodb";
+import type { Document, Filter } from "mongodb";
 import type { Collections } from "../../db/collections.ts";
 import { isDuplicateKeyError } from "../../db/connect.ts";
 import type { EventDoc, EventOutbox } from "../../db/documents.ts";
