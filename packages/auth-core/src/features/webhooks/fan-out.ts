@@ -19,8 +19,8 @@ const SETTLE_MS = 5_000;
 const SWEEP_BATCH = 200;
 
 export interface FanOut {
-  /** Writes the deliveries of these events (the hub's path). */
-  fanOutEvents(events: readonly EventDoc[]): Promise<number>;
+  /** Writes the deliveries of these events (the hub's path); answers those this call stored. */
+  fanOutEvents(events: readonly EventDoc[]): Promise<WebhookDeliveryDoc[]>;
   /** One sweep step behind the cursor; returns how many events it read. */
   sweepEvents(): Promise<number>;
 }
@@ -29,12 +29,13 @@ export function createFanOut(collections: Collections, now: () => Date): FanOut 
   // This instance's reading position, and the shared cursor as last read or written (undefined: not yet).
   let head: string | undefined;
   let cursor: string | null | undefined;
-  const fanOutEvents = async (events: readonly EventDoc[]): Promise<number> => {
-    if (events.length === 0) return 0;
+  const fanOutEvents = async (events: readonly EventDoc[]): Promise<WebhookDeliveryDoc[]> => {
+    if (events.length === 0) return [];
     const endpoints = await listEnabledEndpoints(collections);
-    const rows = events.flatMap((event) => deliveriesOf(event, endpoints, now()));
-    await insertDeliveries(collections, rows);
-    return rows.length;
+    return insertDeliveries(
+      collections,
+      events.flatMap((event) => deliveriesOf(event, endpoints, now())),
+    );
   };
   return {
     fanOutEvents,

@@ -166,8 +166,9 @@ export async function moveFanOutCursor(
 export async function insertDeliveries(
   collections: Collections,
   deliveries: readonly WebhookDeliveryDoc[],
-): Promise<void> {
-  await Promise.all(deliveries.map((doc) => insertDelivery(collections, doc)));
+): Promise<WebhookDeliveryDoc[]> {
+  const inserted = await Promise.all(deliveries.map((doc) => insertDelivery(collections, doc)));
+  return deliveries.filter((_, index) => inserted[index]);
 }
 
 /** A few due deliveries, earliest first, that no live lease holds: candidates to claim. */
@@ -278,11 +279,13 @@ export async function rescheduleDeliveries(
   return modifiedCount;
 }
 
-/** Stores a delivery unless one with its `_id` exists already. */
-export async function insertDelivery(collections: Collections, doc: WebhookDeliveryDoc): Promise<void> {
+/** Stores a delivery unless one with its `_id` exists already; true when this call stored it. */
+export async function insertDelivery(collections: Collections, doc: WebhookDeliveryDoc): Promise<boolean> {
   try {
     await collections.webhookDeliveries.insertOne({ ...doc });
+    return true;
   } catch (error) {
     if (!isDuplicateKeyError(error)) throw error;
+    return false;
   }
 }

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { hostname } from "node:os";
 import type { AuthContext } from "../../context.ts";
-import type { EventDoc } from "../../db/documents.ts";
+import type { EventDoc, WebhookDeliveryDoc } from "../../db/documents.ts";
 import type { OutboundFetch } from "../../http/outbound.ts";
 import { attemptDelivery, type OnEndpointDisabled } from "./deliver.ts";
 import { createFanOut } from "./fan-out.ts";
@@ -45,25 +45,33 @@ export function createWebhookWorker(
   let handOver = Promise.resolve();
   const logFailure = (error: unknown) => auth.options.logger.error("webhooks: delivery pass failed", error);
 
+  // Deliveries this instance just stored from its own events: attempted without first finding them
+  // among all due rows (a scan on FerretDB v1). Claims are the same unique inserts, so another
+  // instance that finds one first still sends it once.
+  const fresh: WebhookDeliveryDoc[] = [];
+  const attemptAll = async (candidates: readonly WebhookDeliveryDoc[], now: Date): Promise<number> => {
+    let next = 0;
+    let claimed = 0;
+    const until = new Date(now.getTime() + settings.leaseMs);
+    const lane = async () => {
+      while (next < candidates.length) {
+        const delivery = candidates[next++]!;
+        if (!(await claimDelivery(auth.collections, delivery, owner, now, until))) continue;
+        claimed++;
+        await attemptDelivery(auth, send, owner, delivery, onDisabled);
+      }
+    };
+    await Promise.all(Array.from({ length: settings.concurrency }, lane));
+    return claimed;
+  };
   const deliverDue = async () => {
     for (;;) {
+      while (fresh.length > 0) await attemptAll(fresh.splice(0), auth.now());
       const now = auth.now();
       const due = await findDueDeliveries(auth.collections, now, settings.concurrency * 4);
       if (due.length === 0) return;
-      let next = 0;
-      let claimed = 0;
-      const lane = async () => {
-        while (next < due.length) {
-          const delivery = due[next++]!;
-          const until = new Date(now.getTime() + settings.leaseMs);
-          if (!(await claimDelivery(auth.collections, delivery, owner, now, until))) continue;
-          claimed++;
-          await attemptDelivery(auth, send, owner, delivery, onDisabled);
-        }
-      };
-      await Promise.all(Array.from({ length: settings.concurrency }, lane));
       // Every candidate was another instance's: let the poll come round rather than spin on them.
-      if (claimed === 0) return;
+      if ((await attemptAll(due, now)) === 0 && fresh.length === 0) return;
     }
   };
   const runPass = async () => {
@@ -75,7 +83,12 @@ export function createWebhookWorker(
     wake?.();
   };
   const onEvents = (events: readonly EventDoc[]) => {
-    handOver = handOver.then(() => fanOut.fanOutEvents(events)).then(poke, logFailure);
+    handOver = handOver
+      .then(() => fanOut.fanOutEvents(events))
+      .then((stored) => {
+        fresh.push(...stored);
+        poke();
+      }, logFailure);
   };
   const run = async () => {
     while (running) {

@@ -1,0 +1,89 @@
+/**
+ * `npx tsx bench/webhooks.ts`: webhook delivery under a steady stream of changes (issue 33 §4). One
+ * createAuth instance with webhooks on, on the embedded database; one receiver on 127.0.0.1; an
+ * app-wide endpoint for user.updated. BENCH_RATE changes a second (default 200, admin name updates
+ * by the operator API, each writing its user.updated event) for BENCH_SECONDS (default 60). Prints
+ * how many were delivered and the latency from a change's answer to its delivery's arrival (p50,
+ * p99, max). A measurement, not a test.
+ */
+import { randomBytes } from "node:crypto";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { createAuth } from "../packages/auth-core/src/index.ts";
+import { createOperatorApi } from "../packages/auth-core/src/operator.ts";
+import { startDevDatabase } from "../packages/dev-db/src/index.ts";
+
+const RATE = Number(process.env.BENCH_RATE ?? 200);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 60);
+const USERS = 50;
+
+const arrived = new Map<string, number>();
+const receiver = createServer((request, response) => {
+  const chunks: Buffer[] = [];
+  request.on("data", (chunk: Buffer) => chunks.push(chunk));
+  request.on("end", () => {
+    const body = JSON.parse(Buffer.concat(chunks).toString("utf8")) as {
+      data: { changes?: { name?: string } };
+    };
+    const name = body.data.changes?.name;
+    if (name && !arrived.has(name)) arrived.set(name, performance.now());
+    response.writeHead(204).end();
+  });
+});
+await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
+const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
+
+const database = await startDevDatabase({ log: () => {} });
+const auth = createAuth({
+  database: { uri: database.uri, dbName: `bench_webhooks_${randomBytes(3).toString("hex")}` },
+  secret: "bench-secret-0123456789abcdef012345",
+  baseURL: "http://127.0.0.1:3000",
+  logger: { info: () => {}, warn: () => {}, error: (...args: unknown[]) => console.error(...args) },
+  rateLimit: { enabled: false },
+  outbound: { allowPrivateAddresses: true },
+  webhooks: { enabled: true },
+});
+const api = createOperatorApi(auth, "bench");
+try {
+  await auth.migrate();
+  const userIds: string[] = [];
+  for (let i = 0; i < USERS; i++) {
+    const { data } = await api.createUser({ body: { email: `bench${i}@example.com`, name: `user ${i}` } });
+    userIds.push(data.user.id);
+  }
+  await api.createWebhookEndpoint({ body: { url, eventTypes: ["user.updated"] } });
+  const answered = new Map<string, number>();
+  const inFlight: Promise<unknown>[] = [];
+  const total = RATE * SECONDS;
+  const start = performance.now();
+  for (let seq = 0; seq < total; seq++) {
+    const due = start + (seq * 1000) / RATE;
+    const wait = due - performance.now();
+    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+    const name = `change ${seq}`;
+    inFlight.push(
+      api
+        .adminUpdateUser({ body: { userId: userIds[seq % USERS]!, data: { name } } })
+        .then(() => answered.set(name, performance.now())),
+    );
+  }
+  await Promise.all(inFlight);
+  const sent = (performance.now() - start) / 1000;
+  const deadline = performance.now() + 60_000;
+  while (arrived.size < total && performance.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+  const latencies = [...answered]
+    .map(([name, at]) => (arrived.get(name) ?? Number.NaN) - at)
+    .filter(Number.isFinite);
+  latencies.sort((a, b) => a - b);
+  const pick = (q: number) =>
+    latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))]?.toFixed(0);
+  console.log(`changes: ${total} in ${sent.toFixed(1)} s (${(total / sent).toFixed(0)}/s asked ${RATE}/s)`);
+  console.log(`delivered: ${arrived.size} of ${total}`);
+  console.log(
+    `change answered -> delivery arrived: p50 ${pick(0.5)} ms, p99 ${pick(0.99)} ms, max ${pick(1)} ms`,
+  );
+} finally {
+  await auth.close();
+  receiver.close();
+  await database.stop();
+}
