@@ -31,12 +31,14 @@ const TAG_TITLES: Record<string, string> = {
   "organization-invitations": "Invitations",
   "organization-teams": "Teams",
   social: "Social sign-in and linked accounts",
+  sso: "Single sign-on",
 };
 
 const ANSWERS: Record<string, string> = {
   "json-or-redirect": "Answers JSON, or a 302 to the URL the caller gave.",
   html: "Answers an HTML page.",
   "html-or-redirect": "Answers an HTML page, or a 302.",
+  xml: "Answers an XML document.",
 };
 
 /** `GET, POST /callback/{id}`: the heading of an endpoint. */

@@ -10,7 +10,10 @@ import { type AnyContract, contracts } from "../../packages/auth-core/src/contra
  * method.
  */
 
-/** Endpoints a browser reaches by navigation, not by a client call: a page, the provider's return, mailed links. */
+/**
+ * Endpoints a browser reaches by navigation, not by a client call: a page, the provider's return,
+ * mailed links, the IdP's SAML form post and the SAML metadata an IdP's admin downloads.
+ */
 const NOT_CLIENT_METHODS = [
   "ok",
   "error",
@@ -18,6 +21,8 @@ const NOT_CLIENT_METHODS = [
   "resetPasswordCallback",
   "magicLinkConfirmPage",
   "callbackSSO",
+  "samlAcs",
+  "spMetadata",
 ];
 
 function leaves(table: RouteTable, prefix = ""): { name: string; method: string; path: string }[] {

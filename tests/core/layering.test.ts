@@ -126,6 +126,7 @@ const COLLECTION_OWNERS: Record<string, string> = {
   teamMembers: "features/organization/teams/store.ts",
   listingVersions: "db/listing-version.ts",
   passkeys: "features/passkey/store.ts",
+  samlReplays: "features/sso/saml/replay-store.ts",
   events: "features/events/store.ts",
 };
 

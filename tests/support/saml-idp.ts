@@ -56,7 +56,7 @@ export interface ResponseFields {
 }
 
 /** What each part of a response looks like before signing. */
-export interface ResponseParts {
+interface ResponseParts {
   responseId: string;
   assertionId: string;
   assertion: string;
@@ -64,7 +64,7 @@ export interface ResponseParts {
   envelope: string;
 }
 
-export function buildResponseParts(idp: TestIdp, fields: ResponseFields): ResponseParts {
+function buildResponseParts(idp: TestIdp, fields: ResponseFields): ResponseParts {
   const now = new Date();
   const notBefore = fields.notBefore ?? new Date(now.getTime() - 60_000);
   const notOnOrAfter = fields.notOnOrAfter ?? new Date(now.getTime() + 5 * 60_000);
@@ -110,7 +110,7 @@ export type Algorithm = "sha256" | "sha1";
  * Signs the element whose `ID` is `id` in `xml` (enveloped, exclusive c14n), the signature placed
  * after the element's Issuer as SAML's schema orders it.
  */
-export function signElement(idp: TestIdp, xml: string, id: string, algorithm: Algorithm = "sha256"): string {
+function signElement(idp: TestIdp, xml: string, id: string, algorithm: Algorithm = "sha256"): string {
   const signer = new SignedXml({
     privateKey: idp.privateKey.export({ type: "pkcs8", format: "pem" }),
     signatureAlgorithm: algorithm === "sha1" ? RSA_SHA1 : RSA_SHA256,

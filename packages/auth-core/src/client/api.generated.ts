@@ -5,6 +5,7 @@ import type * as Admin from "../contracts/admin.ts";
 import type * as ApiKey from "../contracts/api-key.ts";
 import type * as Deletion from "../contracts/deletion.ts";
 import type * as EmailPassword from "../contracts/email-password.ts";
+import type * as EventsListing from "../contracts/events-listing.ts";
 import type * as Organization from "../contracts/organization.ts";
 import type * as OrganizationInvitations from "../contracts/organization-invitations.ts";
 import type * as OrganizationMembers from "../contracts/organization-members.ts";
@@ -130,6 +131,7 @@ export interface AdminMethods {
   setUserPassword: PostCall<typeof Admin.setUserPasswordContract>;
   hasPermission: PostCall<typeof Admin.userHasPermissionContract>;
   listAuditEvents: GetCall<typeof Admin.listAuditEventsContract>;
+  listEvents: GetCall<typeof EventsListing.listEventsContract>;
 }
 
 export interface ApiKeyMethods {
@@ -179,6 +181,7 @@ export interface OrganizationMethods {
   listDomains: GetCall<typeof SsoDomains.listDomainsContract>;
   removeDomain: PostCall<typeof SsoDomains.removeDomainContract>;
   updateDomainSettings: PostCall<typeof SsoDomains.updateDomainSettingsContract>;
+  listEvents: GetCall<typeof EventsListing.listOrganizationEventsContract>;
 }
 
 export interface SsoMethods {

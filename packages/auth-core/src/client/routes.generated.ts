@@ -88,6 +88,7 @@ export const ROUTES = {
     setUserPassword: "P/admin/set-user-password",
     hasPermission: "P/admin/has-permission",
     listAuditEvents: "G/admin/list-audit-events",
+    listEvents: "G/admin/list-events",
   },
   apiKey: {
     create: "P/api-key/create",
@@ -135,6 +136,7 @@ export const ROUTES = {
     listDomains: "G/organization/list-domains",
     removeDomain: "P/organization/remove-domain",
     updateDomainSettings: "P/organization/update-domain-settings",
+    listEvents: "G/organization/list-events",
   },
   sso: {
     register: "P/sso/register",

@@ -18,9 +18,10 @@ export type HttpMethod = "GET" | "POST";
  * - json: JSON only (the default);
  * - json-or-redirect: JSON, or a 302 to a URL the caller gave (a `callbackURL`, a provider's page);
  * - html: an HTML page (the `/error` page);
- * - html-or-redirect: an HTML page, or a 302 (a mailed link: its confirmation page, or the app).
+ * - html-or-redirect: an HTML page, or a 302 (a mailed link: its confirmation page, or the app);
+ * - xml: an XML document (the SAML service provider metadata).
  */
-export type EndpointAnswer = "json" | "json-or-redirect" | "html" | "html-or-redirect";
+export type EndpointAnswer = "json" | "json-or-redirect" | "html" | "html-or-redirect" | "xml";
 
 /**
  * An endpoint as data: everything a client, the router and the API documentation need to know,

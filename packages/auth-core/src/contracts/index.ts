@@ -4,6 +4,7 @@ import * as apiKey from "./api-key.ts";
 import type { AnyContract } from "./contract.ts";
 import * as deletion from "./deletion.ts";
 import * as emailPassword from "./email-password.ts";
+import * as eventsListing from "./events-listing.ts";
 import * as general from "./general.ts";
 import * as organization from "./organization.ts";
 import * as organizationInvitations from "./organization-invitations.ts";
@@ -17,6 +18,7 @@ import * as session from "./session.ts";
 import * as social from "./social.ts";
 import * as sso from "./sso.ts";
 import * as ssoDomains from "./sso-domains.ts";
+import * as ssoSaml from "./sso-saml.ts";
 import * as twoFactor from "./two-factor.ts";
 import * as userExport from "./user-export.ts";
 import * as verification from "./verification.ts";
@@ -51,7 +53,9 @@ export const contracts: readonly AnyContract[] = [
   sso,
   ssoDomains,
   social,
+  ssoSaml,
   webhooks,
+  eventsListing,
 ].flatMap((module) =>
   Object.entries(module)
     .filter(([name]) => name.endsWith("Contract"))

@@ -16,6 +16,7 @@ import type {
   PasskeyDoc,
   PendingDeletionDoc,
   RateLimitDoc,
+  SamlReplayDoc,
   SessionDoc,
   SsoProviderDoc,
   TeamDoc,
@@ -53,6 +54,7 @@ const COLLECTION_NAMES = {
   pendingDeletions: "pendingDeletions",
   listingVersions: "listingVersions",
   passkeys: "passkeys",
+  samlReplays: "samlReplays",
   webhookEndpoints: "webhookEndpoints",
   webhookDeliveries: "webhookDeliveries",
   webhookCursors: "webhookCursors",
@@ -85,6 +87,7 @@ export interface Collections {
   pendingDeletions: Collection<PendingDeletionDoc>;
   listingVersions: Collection<ListingVersionDoc>;
   passkeys: Collection<PasskeyDoc>;
+  samlReplays: Collection<SamlReplayDoc>;
   webhookEndpoints: Collection<WebhookEndpointDoc>;
   webhookDeliveries: Collection<WebhookDeliveryDoc>;
   webhookCursors: Collection<WebhookCursorDoc>;
@@ -121,6 +124,7 @@ export function openCollections(db: Db, now: () => Date = () => new Date()): Col
     pendingDeletions: db.collection<PendingDeletionDoc>(COLLECTION_NAMES.pendingDeletions),
     listingVersions: db.collection<ListingVersionDoc>(COLLECTION_NAMES.listingVersions),
     passkeys: db.collection<PasskeyDoc>(COLLECTION_NAMES.passkeys),
+    samlReplays: db.collection<SamlReplayDoc>(COLLECTION_NAMES.samlReplays),
     webhookEndpoints: db.collection<WebhookEndpointDoc>(COLLECTION_NAMES.webhookEndpoints),
     webhookDeliveries: db.collection<WebhookDeliveryDoc>(COLLECTION_NAMES.webhookDeliveries),
     webhookCursors: db.collection<WebhookCursorDoc>(COLLECTION_NAMES.webhookCursors),

@@ -327,6 +327,20 @@ export interface WebhookCursorDoc {
 }
 
 /**
+ * A SAML assertion ID already used to sign in (features/sso/saml/replay-store.ts), kept until
+ * `expiresAt` (its NotOnOrAfter plus the clock skew). Unique index on (issuer, assertionId).
+ */
+export interface SamlReplayDoc {
+  _id: ObjectId;
+  /** The IdP's entity id (the assertion's signed Issuer). */
+  issuer: string;
+  assertionId: string;
+  providerId: string;
+  expiresAt: Date;
+  createdAt: Date;
+}
+
+/**
  * A user's second factor (features/two-factor); unique index on `userId`. Nothing here is readable
  * without the server secret: `secret` and `backupCodes` are AES-256-GCM envelopes (crypto/encryption.ts).
  */

@@ -400,6 +400,19 @@ export const ERROR_CATALOGUE = {
   },
   // A verified domain's organization requires single sign-on for its addresses; {organization}: its name.
   SSO_REQUIRED: { status: 403, message: "Sign in with {organization}'s single sign-on" },
+  SAML_REQUEST_UNKNOWN: {
+    status: 400,
+    message: "The SAML response does not answer a sign-in started here, or that sign-in has expired: start the sign-in again",
+  },
+  SAML_IDP_INITIATED_NOT_ALLOWED: {
+    status: 400,
+    message: "This connection does not accept sign-ins started at the identity provider",
+  },
+  SAML_ASSERTION_REPLAYED: { status: 400, message: "This SAML assertion has already been used" },
+  SAML_CONFIG_INCOMPLETE: {
+    status: 400,
+    message: "The SAML connection lacks the identity provider's entity ID or signing certificate",
+  },
 
   // Request hygiene: not in the error catalogue, needed by the HTTP layer (docs/decisions/: UPPER_SNAKE code + message)
   NOT_FOUND: { status: 404, message: "Not found" },

@@ -11,6 +11,7 @@ import {
   finishInterruptedOrganizationDeletions,
 } from "./organization/index.ts";
 import { deleteExpiredSessions } from "./session/index.ts";
+import { deleteExpiredSamlReplays } from "./sso/index.ts";
 import { reconcileUserTimeline } from "./users/index.ts";
 
 /**
@@ -33,6 +34,8 @@ export interface CleanupResult {
   apiKeys: number;
   /** Pending invitations expired for more than 30 days; accepted, rejected and canceled ones are kept. */
   invitations: number;
+  /** SAML assertion IDs kept against replay whose assertions have expired. */
+  samlReplays: number;
   /** Users' timeline entries written or removed so that there is one per user (docs/scale.md). */
   userTimeline: number;
   /** User deletions a crash interrupted, finished. */
@@ -76,6 +79,7 @@ export async function cleanupExpired(auth: AuthContext): Promise<CleanupResult> 
   const apiKeyUses = await deleteExpiredKeyUses(collections, now);
   const apiKeys = await deleteExpiredApiKeys(collections, shownUntil);
   const invitations = await deleteStaleInvitations(auth, shownUntil);
+  const samlReplays = await deleteExpiredSamlReplays(collections, now);
   const userTimeline = await reconcileUserTimeline(collections, now);
   const events = await deleteExpiredEvents(
     collections,
@@ -89,6 +93,7 @@ export async function cleanupExpired(auth: AuthContext): Promise<CleanupResult> 
     apiKeyUses,
     apiKeys,
     invitations,
+    samlReplays,
     userTimeline,
     finishedUserDeletions,
     finishedOrganizationDeletions,

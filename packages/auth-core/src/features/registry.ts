@@ -10,6 +10,7 @@ import { getUser } from "./admin/endpoints/get-user.ts";
 import { userHasPermission } from "./admin/endpoints/has-permission.ts";
 import { impersonateUser } from "./admin/endpoints/impersonate-user.ts";
 import { listAuditEvents } from "./admin/endpoints/list-audit-events.ts";
+import { listEvents } from "./admin/endpoints/list-events.ts";
 import { adminListUserAccounts } from "./admin/endpoints/list-user-accounts.ts";
 import { adminListUserPasskeys } from "./admin/endpoints/list-user-passkeys.ts";
 import { listUserSessions } from "./admin/endpoints/list-user-sessions.ts";
@@ -57,6 +58,7 @@ import { deleteOrganization } from "./organization/organizations/endpoints/delet
 import { getFullOrganization } from "./organization/organizations/endpoints/get-full-organization.ts";
 import { getPasskeyPolicy } from "./organization/organizations/endpoints/get-passkey-policy.ts";
 import { listOrganizations } from "./organization/organizations/endpoints/list.ts";
+import { listOrganizationEvents } from "./organization/organizations/endpoints/list-events.ts";
 import { setActiveOrganization } from "./organization/organizations/endpoints/set-active.ts";
 import { setPasskeyPolicy } from "./organization/organizations/endpoints/set-passkey-policy.ts";
 import { updateOrganization } from "./organization/organizations/endpoints/update.ts";
@@ -117,6 +119,8 @@ import { registerSsoProvider } from "./sso/endpoints/register.ts";
 import { signInSso } from "./sso/endpoints/sign-in-sso.ts";
 import { testSsoProvider } from "./sso/endpoints/test-provider.ts";
 import { updateSsoProvider } from "./sso/endpoints/update-provider.ts";
+import { samlAcs } from "./sso/saml/endpoints/acs.ts";
+import { spMetadata } from "./sso/saml/endpoints/sp-metadata.ts";
 import { addOrganizationDomain } from "./sso-domains/endpoints/add-domain.ts";
 import { listOrganizationDomains } from "./sso-domains/endpoints/list-domains.ts";
 import { removeOrganizationDomain } from "./sso-domains/endpoints/remove-domain.ts";
@@ -274,6 +278,8 @@ const endpointList = [
   getAccessToken,
   refreshToken,
   accountInfo,
+  spMetadata,
+  samlAcs,
   createWebhookEndpointEndpoint,
   listWebhookEndpointsEndpoint,
   getWebhookEndpointEndpoint,
@@ -283,6 +289,8 @@ const endpointList = [
   testWebhookEndpointEndpoint,
   replayWebhookDeliveriesEndpoint,
   listWebhookDeliveriesEndpoint,
+  listEvents,
+  listOrganizationEvents,
 ] as const;
 
 /** Every core endpoint, in the contract registry's order: the router, `auth.api` and the docs read it. */

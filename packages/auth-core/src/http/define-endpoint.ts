@@ -38,6 +38,8 @@ export interface HtmlResult {
   kind: "html";
   status: number;
   html: string;
+  /** A document other than HTML (xmlDocument); text/html when absent. */
+  contentType?: string;
 }
 export type EndpointResult = RedirectResult | HtmlResult;
 
@@ -46,6 +48,10 @@ export function redirectTo(location: string): RedirectResult {
 }
 export function htmlPage(html: string, status = 200): HtmlResult {
   return { [ENDPOINT_RESULT]: true, kind: "html", status, html };
+}
+/** An XML document (an endpoint whose contract answers "xml"), sent as it is with its media type. */
+export function xmlDocument(xml: string, contentType = "application/xml; charset=utf-8"): HtmlResult {
+  return { [ENDPOINT_RESULT]: true, kind: "html", status: 200, html: xml, contentType };
 }
 
 export interface EndpointDefinition<
@@ -112,7 +118,7 @@ export type EndpointImplementation<Body extends z.ZodType, Query extends z.ZodTy
 export type ContractResult<Response extends z.ZodType, Answer extends EndpointAnswer> =
   | z.output<Response>
   | (Answer extends "json-or-redirect" | "html-or-redirect" ? RedirectResult : never)
-  | (Answer extends "html" | "html-or-redirect" ? HtmlResult : never);
+  | (Answer extends "html" | "html-or-redirect" | "xml" ? HtmlResult : never);
 
 /**
  * Pairs a contract with its handler. The handler's input and result types come from the contract,

@@ -129,7 +129,7 @@ export function toOutcome(
   // Headers.set validates at once (a CR/LF in a value throws here, not later in a transport).
   const extra = extraHeaders ?? new Headers();
   if (result.kind === "redirect") extra.set("location", result.location);
-  else extra.set("content-type", "text/html; charset=utf-8");
+  else extra.set("content-type", result.contentType ?? "text/html; charset=utf-8");
   const headers = toHeaders(setCookies, extra);
   if (result.kind === "redirect") {
     const location = result.location;
@@ -149,7 +149,7 @@ export function assertResultMatchesContract(endpoint: AnyEndpoint, result: unkno
   let data: unknown = result ?? null;
   if (isEndpointResult(result)) {
     if (result.kind === "redirect" && answers.endsWith("-or-redirect")) return;
-    if (result.kind === "html" && answers.startsWith("html")) data = result.html;
+    if (result.kind === "html" && (answers.startsWith("html") || answers === "xml")) data = result.html;
     else throw new Error(`endpoint ${endpoint.name} answered a ${result.kind}, its contract says ${answers}`);
   } else if (result instanceof SerializedJson) {
     data = result.build();

@@ -14,6 +14,7 @@ import { userExportIndexes } from "./0011-user-export-indexes.ts";
 import { passkeyIndexes } from "./0012-passkey-indexes.ts";
 import { organizationDomainIndexes } from "./0013-organization-domains.ts";
 import { ssoProviderIndexes } from "./0014-sso-providers.ts";
+import { samlReplayIndexes } from "./0015-saml-replays.ts";
 import { eventIndexes } from "./0016-event-indexes.ts";
 import { webhookIndexes } from "./0017-webhook-indexes.ts";
 import type { Migration, MigrationSteps } from "./types.ts";
@@ -36,6 +37,7 @@ export const CORE_MIGRATIONS: readonly Migration[] = [
   passkeyIndexes,
   organizationDomainIndexes,
   ssoProviderIndexes,
+  samlReplayIndexes,
   eventIndexes,
   webhookIndexes,
 ];

@@ -223,6 +223,13 @@ export const deMessages: Record<ErrorCode, string> = {
   DOMAIN_VERIFIED_BY_ANOTHER_ORGANIZATION: "Eine andere Organisation hat diese Domain bereits bestätigt",
   AUTO_JOIN_ROLE_NOT_ALLOWED: "autoJoinRole muss eine Rolle der Organisation außer der des Inhabers sein",
   SSO_REQUIRED: "Melden Sie sich über das Single Sign-On von {organization} an",
+  SAML_REQUEST_UNKNOWN:
+    "Die SAML-Antwort gehört zu keiner hier begonnenen Anmeldung, oder diese ist abgelaufen: Beginnen Sie die Anmeldung erneut",
+  SAML_IDP_INITIATED_NOT_ALLOWED:
+    "Diese Verbindung nimmt keine beim Identitätsanbieter begonnenen Anmeldungen an",
+  SAML_ASSERTION_REPLAYED: "Diese SAML-Assertion wurde bereits verwendet",
+  SAML_CONFIG_INCOMPLETE:
+    "Der SAML-Verbindung fehlen die Entitäts-ID oder das Signaturzertifikat des Identitätsanbieters",
   NOT_FOUND: "Nicht gefunden",
   METHOD_NOT_ALLOWED: "Methode nicht erlaubt",
   BODY_TOO_LARGE: "Der Inhalt der Anfrage ist zu groß",

@@ -213,6 +213,13 @@ export const esMessages: Record<ErrorCode, string> = {
   DOMAIN_VERIFIED_BY_ANOTHER_ORGANIZATION: "Otra organización ya ha verificado este dominio",
   AUTO_JOIN_ROLE_NOT_ALLOWED: "autoJoinRole debe ser un rol de la organización distinto del de propietario",
   SSO_REQUIRED: "Inicia sesión con el inicio de sesión único de {organization}",
+  SAML_REQUEST_UNKNOWN:
+    "La respuesta SAML no corresponde a ningún inicio de sesión empezado aquí, o ese inicio de sesión ha caducado: vuelve a iniciar sesión",
+  SAML_IDP_INITIATED_NOT_ALLOWED:
+    "Esta conexión no acepta inicios de sesión empezados en el proveedor de identidad",
+  SAML_ASSERTION_REPLAYED: "Esta aserción SAML ya se ha utilizado",
+  SAML_CONFIG_INCOMPLETE:
+    "A la conexión SAML le falta el ID de entidad o el certificado de firma del proveedor de identidad",
   NOT_FOUND: "No encontrado",
   METHOD_NOT_ALLOWED: "Método no permitido",
   BODY_TOO_LARGE: "El cuerpo de la petición es demasiado grande",

@@ -224,6 +224,13 @@ export const frMessages: Record<ErrorCode, string> = {
   AUTO_JOIN_ROLE_NOT_ALLOWED:
     "autoJoinRole doit être un rôle de l’organisation autre que celui de propriétaire",
   SSO_REQUIRED: "Connectez-vous avec l’authentification unique de {organization}",
+  SAML_REQUEST_UNKNOWN:
+    "La réponse SAML ne répond à aucune connexion commencée ici, ou cette connexion a expiré : recommencez la connexion",
+  SAML_IDP_INITIATED_NOT_ALLOWED:
+    "Cette connexion n’accepte pas les connexions commencées chez le fournisseur d’identité",
+  SAML_ASSERTION_REPLAYED: "Cette assertion SAML a déjà été utilisée",
+  SAML_CONFIG_INCOMPLETE:
+    "Il manque à la connexion SAML l’identifiant d’entité ou le certificat de signature du fournisseur d’identité",
   NOT_FOUND: "Introuvable",
   METHOD_NOT_ALLOWED: "Méthode non autorisée",
   BODY_TOO_LARGE: "Corps de la requête trop volumineux",

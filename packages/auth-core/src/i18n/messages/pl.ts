@@ -210,6 +210,12 @@ export const plMessages: Record<ErrorCode, string> = {
   DOMAIN_VERIFIED_BY_ANOTHER_ORGANIZATION: "Inna organizacja już zweryfikowała tę domenę",
   AUTO_JOIN_ROLE_NOT_ALLOWED: "autoJoinRole musi być rolą organizacji inną niż rola właściciela",
   SSO_REQUIRED: "Zaloguj się przez jednokrotne logowanie (SSO) organizacji {organization}",
+  SAML_REQUEST_UNKNOWN:
+    "Odpowiedź SAML nie odpowiada na żadne logowanie rozpoczęte tutaj lub to logowanie wygasło: zacznij logowanie od nowa",
+  SAML_IDP_INITIATED_NOT_ALLOWED: "To połączenie nie przyjmuje logowań rozpoczętych u dostawcy tożsamości",
+  SAML_ASSERTION_REPLAYED: "Ta asercja SAML została już użyta",
+  SAML_CONFIG_INCOMPLETE:
+    "W połączeniu SAML brakuje identyfikatora podmiotu lub certyfikatu podpisu dostawcy tożsamości",
   NOT_FOUND: "Nie znaleziono",
   METHOD_NOT_ALLOWED: "Niedozwolona metoda",
   BODY_TOO_LARGE: "Treść żądania jest za duża",

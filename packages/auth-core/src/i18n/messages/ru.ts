@@ -210,6 +210,12 @@ export const ruMessages: Record<ErrorCode, string> = {
   DOMAIN_VERIFIED_BY_ANOTHER_ORGANIZATION: "Другая организация уже подтвердила этот домен",
   AUTO_JOIN_ROLE_NOT_ALLOWED: "autoJoinRole должна быть ролью организации, отличной от роли владельца",
   SSO_REQUIRED: "Войдите через единый вход (SSO) организации {organization}",
+  SAML_REQUEST_UNKNOWN:
+    "Ответ SAML не относится ни к одному начатому здесь входу, или срок этого входа истёк: начните вход заново",
+  SAML_IDP_INITIATED_NOT_ALLOWED: "Это подключение не принимает входы, начатые у провайдера удостоверений",
+  SAML_ASSERTION_REPLAYED: "Это утверждение SAML уже использовано",
+  SAML_CONFIG_INCOMPLETE:
+    "В подключении SAML не указан идентификатор сущности или сертификат подписи провайдера удостоверений",
   NOT_FOUND: "Не найдено",
   METHOD_NOT_ALLOWED: "Метод не поддерживается",
   BODY_TOO_LARGE: "Слишком большое тело запроса",

@@ -211,6 +211,13 @@ export const trMessages: Record<ErrorCode, string> = {
   DOMAIN_VERIFIED_BY_ANOTHER_ORGANIZATION: "Bu alan adını başka bir kuruluş zaten doğruladı",
   AUTO_JOIN_ROLE_NOT_ALLOWED: "autoJoinRole, kuruluşun sahip rolü dışındaki bir rolü olmalıdır",
   SSO_REQUIRED: "{organization} çoklu oturum açma (SSO) ile oturum açın",
+  SAML_REQUEST_UNKNOWN:
+    "SAML yanıtı burada başlatılan bir oturum açmaya ait değil veya o oturum açmanın süresi doldu: oturum açmayı yeniden başlatın",
+  SAML_IDP_INITIATED_NOT_ALLOWED:
+    "Bu bağlantı kimlik sağlayıcısında başlatılan oturum açmaları kabul etmiyor",
+  SAML_ASSERTION_REPLAYED: "Bu SAML onayı zaten kullanıldı",
+  SAML_CONFIG_INCOMPLETE:
+    "SAML bağlantısında kimlik sağlayıcısının varlık kimliği veya imza sertifikası eksik",
   NOT_FOUND: "Bulunamadı",
   METHOD_NOT_ALLOWED: "Yönteme izin verilmiyor",
   BODY_TOO_LARGE: "İstek gövdesi çok büyük",

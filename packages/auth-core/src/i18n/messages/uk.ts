@@ -209,6 +209,12 @@ export const ukMessages: Record<ErrorCode, string> = {
   DOMAIN_VERIFIED_BY_ANOTHER_ORGANIZATION: "Інша організація вже підтвердила цей домен",
   AUTO_JOIN_ROLE_NOT_ALLOWED: "autoJoinRole має бути роллю організації, іншою за роль власника",
   SSO_REQUIRED: "Увійдіть через єдиний вхід (SSO) організації {organization}",
+  SAML_REQUEST_UNKNOWN:
+    "Відповідь SAML не стосується жодного розпочатого тут входу, або строк цього входу минув: почніть вхід знову",
+  SAML_IDP_INITIATED_NOT_ALLOWED: "Це підключення не приймає входи, розпочаті в постачальника ідентичності",
+  SAML_ASSERTION_REPLAYED: "Це твердження SAML уже використано",
+  SAML_CONFIG_INCOMPLETE:
+    "У підключенні SAML бракує ідентифікатора сутності або сертифіката підпису постачальника ідентичності",
   NOT_FOUND: "Не знайдено",
   METHOD_NOT_ALLOWED: "Метод не підтримується",
   BODY_TOO_LARGE: "Тіло запиту завелике",
