@@ -21,15 +21,32 @@ export interface EventHub {
   publish(events: readonly EventDoc[]): void;
   /** Runs a relay off the request's answer path; a failure leaves the outbox for the repair pass. */
   track(work: Promise<unknown>): void;
+  /**
+   * Gathers events written within a few milliseconds and hands them to `relay` together: one
+   * insert for a sign-up's user.created and session.created, and for many requests under load.
+   */
+  batch(events: readonly EventDoc[], relay: (events: EventDoc[]) => Promise<unknown>): void;
   /** Resolves once every relay started so far has finished (tests, shutdown). */
   settle(): Promise<void>;
   /** The instance's clock (options.clock): when owners' write functions date their events. */
   now(): Date;
 }
 
+/** How long a relay waits for more events to store with them (db/event-hub.ts batch). */
+const BATCH_WINDOW_MS = 10;
+
 export function createEventHub(now: () => Date): EventHub {
   const listeners = new Set<EventListener>();
   const inFlight = new Set<Promise<unknown>>();
+  let queued: EventDoc[] | null = null;
+  const track = (work: Promise<unknown>) => {
+    const settled = work.then(
+      () => undefined,
+      () => undefined, // the outbox keeps the events; the repair pass relays them
+    );
+    inFlight.add(settled);
+    void settled.then(() => inFlight.delete(settled));
+  };
   return {
     subscribe(listener) {
       listeners.add(listener);
@@ -45,13 +62,20 @@ export function createEventHub(now: () => Date): EventHub {
         }
       }
     },
-    track(work) {
-      const settled = work.then(
-        () => undefined,
-        () => undefined, // the outbox keeps the events; the repair pass relays them
+    track,
+    batch(events, relay) {
+      if (queued) {
+        queued.push(...events);
+        return;
+      }
+      const batch = [...events];
+      queued = batch;
+      track(
+        new Promise((resolve) => setTimeout(resolve, BATCH_WINDOW_MS)).then(() => {
+          queued = null;
+          return relay(batch);
+        }),
       );
-      inFlight.add(settled);
-      void settled.then(() => inFlight.delete(settled));
     },
     async settle() {
       while (inFlight.size > 0) await Promise.all([...inFlight]);

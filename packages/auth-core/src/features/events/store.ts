@@ -30,7 +30,7 @@ export async function relayEvents(collections: Collections, events: readonly Eve
 
 /** Starts relayEvents off the request's answer path (db/event-hub.ts track). */
 export function startRelay(collections: Collections, events: readonly EventDoc[]): void {
-  if (events.length > 0) collections.eventHub.track(relayEvents(collections, events));
+  if (events.length > 0) collections.eventHub.batch(events, (batch) => relayEvents(collections, batch));
 }
 
 /** Inserts each event unless a row with its `_id` is already stored. */
