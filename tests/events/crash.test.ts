@@ -200,7 +200,7 @@ describe("events survive a server killed between a change and its relay", () => 
     const newest = new Map<string, string>();
     for (const event of events
       .filter((e) => e.type === "user.updated")
-      .sort((a, b) => (a._id < b._id ? -1 : 1))) {
+      .sort((a, b) => (String(a._id) < String(b._id) ? -1 : 1))) {
       const data = event.data as { userId: string; changes: { name: string } };
       newest.set(data.userId, data.changes.name);
     }
