@@ -18,7 +18,9 @@ export default defineConfig({
       // The tests' SAML identity provider (tests/support/saml-idp.ts) signs with the core's dev dependency.
       {
         find: /^xml-crypto$/,
-        replacement: fileURLToPath(new URL("./packages/auth-core/node_modules/xml-crypto/lib/index.js", import.meta.url)),
+        replacement: fileURLToPath(
+          new URL("./packages/auth-core/node_modules/xml-crypto/lib/index.js", import.meta.url),
+        ),
       },
     ],
   },

@@ -22,6 +22,8 @@ export type {
 } from "./contracts/admin-models.ts";
 export type { ApiKey, ApiKeyList, ApiKeyVerification, CreatedApiKey } from "./contracts/api-key-models.ts";
 export type { SignUpResult } from "./contracts/email-password.ts";
+/** The event types webhooks can filter by (features/events' catalogue). */
+export type { EventType } from "./contracts/events.ts";
 export type {
   PasskeyFit,
   PasskeyPolicy,
@@ -38,8 +40,6 @@ export type {
   SocialRedirectResult,
 } from "./contracts/social-models.ts";
 export type { BackupCodesGenerated } from "./contracts/two-factor.ts";
-/** The event types webhooks can filter by (features/events' catalogue). */
-export type { EventType } from "./contracts/events.ts";
 export type { UserExport } from "./contracts/user-export.ts";
 export type {
   CreatedWebhookEndpoint,

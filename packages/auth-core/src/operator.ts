@@ -32,6 +32,7 @@ export {
   type StoredRows,
   type TimelineGaps,
 } from "./operator-checks.ts";
+export { createOperatorDomains, type OrganizationDomain } from "./operator-domains.ts";
 export {
   deleteOrganizationRows,
   type ImportedCollection,
@@ -45,7 +46,6 @@ export {
   type ImportedOrganizationFields,
   type ImportedUserFields,
 } from "./operator-import-checks.ts";
-export { createOperatorDomains, type OrganizationDomain } from "./operator-domains.ts";
 export {
   createOperatorOrganizations,
   type OperatorMember,

@@ -344,11 +344,13 @@ export const ERROR_CATALOGUE = {
   },
   SAML_XML_NOT_ALLOWED: {
     status: 400,
-    message: "The SAML response contains a DOCTYPE, a comment or a processing instruction, which are not allowed",
+    message:
+      "The SAML response contains a DOCTYPE, a comment or a processing instruction, which are not allowed",
   },
   SAML_ALGORITHM_NOT_ALLOWED: {
     status: 400,
-    message: "The SAML response is signed with an algorithm that is not allowed: SHA-256 or stronger is required",
+    message:
+      "The SAML response is signed with an algorithm that is not allowed: SHA-256 or stronger is required",
   },
   SAML_RESPONSE_EXPIRED: { status: 400, message: "The SAML assertion has expired or is not valid yet" },
   SAML_WRONG_RECIPIENT: {
@@ -402,7 +404,8 @@ export const ERROR_CATALOGUE = {
   SSO_REQUIRED: { status: 403, message: "Sign in with {organization}'s single sign-on" },
   SAML_REQUEST_UNKNOWN: {
     status: 400,
-    message: "The SAML response does not answer a sign-in started here, or that sign-in has expired: start the sign-in again",
+    message:
+      "The SAML response does not answer a sign-in started here, or that sign-in has expired: start the sign-in again",
   },
   SAML_IDP_INITIATED_NOT_ALLOWED: {
     status: 400,

@@ -54,7 +54,12 @@ export function errorResponses(codes: readonly ErrorCode[]): Responses {
 export function successResponses(contract: AnyContract, response: () => JsonSchema): Responses {
   const answers = contract.answers ?? "json";
   if (answers === "xml")
-    return { "200": { description: "An XML document.", content: { "application/xml": { schema: { type: "string" } } } } };
+    return {
+      "200": {
+        description: "An XML document.",
+        content: { "application/xml": { schema: { type: "string" } } },
+      },
+    };
   if (answers === "html" || answers === "html-or-redirect")
     return {
       "200": { description: "An HTML page.", content: { "text/html": { schema: { type: "string" } } } },

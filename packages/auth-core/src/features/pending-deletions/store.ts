@@ -58,7 +58,11 @@ export function findPendingDeletion(
 }
 
 /** `comment`: the command's comment (the event relay's, db/event-hub.ts RELAY_COMMENT). */
-export async function forgetPendingDeletion(collections: Collections, id: ObjectId, comment?: string): Promise<void> {
+export async function forgetPendingDeletion(
+  collections: Collections,
+  id: ObjectId,
+  comment?: string,
+): Promise<void> {
   await collections.pendingDeletions.deleteOne({ _id: id }, comment === undefined ? {} : { comment });
 }
 

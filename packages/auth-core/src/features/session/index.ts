@@ -31,10 +31,10 @@ export {
   findSessionById,
   findSessionByToken,
   listUserSessions,
+  sessionEventSource,
   sessionRowsForChecks,
   setSessionActiveOrganization,
   setSessionActiveOrganizationReturning,
-  sessionEventSource,
 } from "./store.ts";
 export {
   type DeclaredUserDoc,

@@ -178,10 +178,7 @@ export function listDomains(auth: AuthContext, organizationId: ObjectId): Promis
  * The row verifying the domain, when its organization still exists. A row left by a deleted
  * organization is removed here, so it never locks the domain's real owner out.
  */
-async function findVerifiedHolder(
-  auth: AuthContext,
-  domain: string,
-): Promise<OrganizationDomainDoc | null> {
+async function findVerifiedHolder(auth: AuthContext, domain: string): Promise<OrganizationDomainDoc | null> {
   const row = await store.findVerifiedDomainRow(auth.collections, domain);
   if (!row) return null;
   if (await findOrganization(auth, row.organizationId)) return row;

@@ -68,8 +68,12 @@ export const deTemplates: MailTemplates = {
       subject: `Ein Webhook-Endpunkt von ${appName} wurde deaktiviert`,
       blocks: [
         greet(undefined),
-        paragraph(`Ein Webhook-Endpunkt von ${appName} wurde deaktiviert: Jede Zustellung an ${endpoint} ist fünf Tage lang fehlgeschlagen.`),
-        paragraph("Sobald der Empfänger wieder antwortet, aktivieren Sie den Endpunkt; verpasste Ereignisse können erneut gesendet werden."),
+        paragraph(
+          `Ein Webhook-Endpunkt von ${appName} wurde deaktiviert: Jede Zustellung an ${endpoint} ist fünf Tage lang fehlgeschlagen.`,
+        ),
+        paragraph(
+          "Sobald der Empfänger wieder antwortet, aktivieren Sie den Endpunkt; verpasste Ereignisse können erneut gesendet werden.",
+        ),
         signOff(appName),
       ],
     }),

@@ -62,8 +62,12 @@ export const enTemplates: MailTemplates = {
       subject: `A webhook endpoint of ${appName} was disabled`,
       blocks: [
         greet(undefined),
-        paragraph(`A webhook endpoint of ${appName} was disabled: every delivery to ${endpoint} failed for five days.`),
-        paragraph("Once the receiver answers again, enable the endpoint; the events it missed can be replayed."),
+        paragraph(
+          `A webhook endpoint of ${appName} was disabled: every delivery to ${endpoint} failed for five days.`,
+        ),
+        paragraph(
+          "Once the receiver answers again, enable the endpoint; the events it missed can be replayed.",
+        ),
         signOff(appName),
       ],
     }),

@@ -67,8 +67,12 @@ export const esTemplates: MailTemplates = {
       subject: `Se ha desactivado un endpoint de webhook de ${appName}`,
       blocks: [
         greet(undefined),
-        paragraph(`Se ha desactivado un endpoint de webhook de ${appName}: todas las entregas a ${endpoint} han fallado durante cinco días.`),
-        paragraph("Cuando el receptor vuelva a responder, activa el endpoint; los eventos perdidos se pueden reenviar."),
+        paragraph(
+          `Se ha desactivado un endpoint de webhook de ${appName}: todas las entregas a ${endpoint} han fallado durante cinco días.`,
+        ),
+        paragraph(
+          "Cuando el receptor vuelva a responder, activa el endpoint; los eventos perdidos se pueden reenviar.",
+        ),
         signOff(appName),
       ],
     }),

@@ -71,8 +71,12 @@ export const frTemplates: MailTemplates = {
       subject: `Un point de terminaison de webhook de ${appName} a été désactivé`,
       blocks: [
         greet(undefined),
-        paragraph(`Un point de terminaison de webhook de ${appName} a été désactivé : toutes les livraisons vers ${endpoint} ont échoué pendant cinq jours.`),
-        paragraph("Quand le destinataire répond de nouveau, réactivez-le ; les événements manqués peuvent être renvoyés."),
+        paragraph(
+          `Un point de terminaison de webhook de ${appName} a été désactivé : toutes les livraisons vers ${endpoint} ont échoué pendant cinq jours.`,
+        ),
+        paragraph(
+          "Quand le destinataire répond de nouveau, réactivez-le ; les événements manqués peuvent être renvoyés.",
+        ),
         signOff(appName),
       ],
     }),

@@ -68,8 +68,12 @@ export const plTemplates: MailTemplates = {
       subject: `Punkt końcowy webhooka w ${appName} został wyłączony`,
       blocks: [
         greet(undefined),
-        paragraph(`Punkt końcowy webhooka w ${appName} został wyłączony: każde dostarczenie do ${endpoint} kończyło się błędem przez pięć dni.`),
-        paragraph("Gdy odbiorca znów zacznie odpowiadać, włącz punkt końcowy; pominięte zdarzenia można wysłać ponownie."),
+        paragraph(
+          `Punkt końcowy webhooka w ${appName} został wyłączony: każde dostarczenie do ${endpoint} kończyło się błędem przez pięć dni.`,
+        ),
+        paragraph(
+          "Gdy odbiorca znów zacznie odpowiadać, włącz punkt końcowy; pominięte zdarzenia można wysłać ponownie.",
+        ),
         signOff(appName),
       ],
     }),

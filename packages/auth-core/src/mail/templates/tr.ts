@@ -65,8 +65,12 @@ export const trTemplates: MailTemplates = {
       subject: `${appName} içindeki bir webhook uç noktası devre dışı bırakıldı`,
       blocks: [
         greet(undefined),
-        paragraph(`${appName} içindeki bir webhook uç noktası devre dışı bırakıldı: ${endpoint} adresine yapılan tüm teslimatlar beş gün boyunca başarısız oldu.`),
-        paragraph("Alıcı yeniden yanıt verdiğinde uç noktayı etkinleştirin; kaçırılan olaylar yeniden gönderilebilir."),
+        paragraph(
+          `${appName} içindeki bir webhook uç noktası devre dışı bırakıldı: ${endpoint} adresine yapılan tüm teslimatlar beş gün boyunca başarısız oldu.`,
+        ),
+        paragraph(
+          "Alıcı yeniden yanıt verdiğinde uç noktayı etkinleştirin; kaçırılan olaylar yeniden gönderilebilir.",
+        ),
         signOff(appName),
       ],
     }),
