@@ -323,6 +323,24 @@ const TRIGGERS: Trigger[] = [
     options: { hooks: { account: { create: refuse } } },
     run: ({ t }) => signUp(new TestBrowser(t.auth), { email: "new@example.com", password: PASSWORD }),
   },
+  // Webhooks (the worker off: nothing is delivered, no host is looked up)
+  {
+    code: "WEBHOOK_DELIVERY_NOT_FOUND",
+    options: { webhooks: { enabled: true, worker: false } },
+    run: async ({ ada }) => {
+      const organization = await ada.post<{ id: string }>("/organization/create", {
+        name: "Acme",
+        slug: "acme",
+      });
+      const ref = { organizationId: organization.body.id };
+      const created = await ada.post<{ endpoint: { id: string } }>("/webhooks/create", {
+        ...ref,
+        url: "https://hooks.example.com/tessera",
+      });
+      const endpointId = created.body.endpoint.id;
+      return ada.post("/webhooks/replay", { ...ref, endpointId, deliveryId: "nope" });
+    },
+  },
 ];
 
 function signInAda({ t }: Harness): Promise<Answer> {

@@ -2,6 +2,8 @@ import { type AuthClient, type ClientResult, createAuthClient } from "@tessera/a
 import { ObjectId } from "mongodb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SoftwareAuthenticator } from "#test/software-authenticator.ts";
+import { useDomainTestbed } from "#test/sso-domains.ts";
+import { startWebhookReceiver, type WebhookReceiver } from "#test/webhook-receiver.ts";
 import { ROUTES, type RouteTable } from "../../packages/auth-core/src/client/routes.ts";
 import { decodeBase32, generateTotp } from "../../packages/auth-core/src/crypto/totp.ts";
 import { ERROR_CATALOGUE, type ErrorCode } from "../../packages/auth-core/src/errors/catalogue.ts";
@@ -55,16 +57,19 @@ function recording(browser: BrowserLikeFetch): typeof fetch {
   };
 }
 
-function newClient(): { client: AuthClient; browser: BrowserLikeFetch } {
-  const browser = browserLikeFetch(live.origin);
+function newClient(server: LiveServer = live): { client: AuthClient; browser: BrowserLikeFetch } {
+  const browser = browserLikeFetch(server.origin);
   return {
-    client: createAuthClient({ baseURL: live.origin, fetchOptions: { customFetchImpl: recording(browser) } }),
+    client: createAuthClient({
+      baseURL: server.origin,
+      fetchOptions: { customFetchImpl: recording(browser) },
+    }),
     browser,
   };
 }
 
-async function person(name: string): Promise<Person> {
-  const { client, browser } = newClient();
+async function person(name: string, server: LiveServer = live): Promise<Person> {
+  const { client, browser } = newClient(server);
   const email = `${name}@example.com`;
   const id = ok(await client.signUp.email({ name, email, password: PASSWORD })).user.id;
   return { client, browser, email, id };
@@ -481,6 +486,95 @@ describe("SSO connection methods", () => {
       await olivia.client.signIn.sso({ providerId: "initech", callbackURL: `${live.origin}/` }),
       "SSO_PROVIDER_NOT_FOUND",
     );
+  });
+});
+
+describe("webhook, verified domain and event listing methods", () => {
+  // A second server: webhooks on and private addresses allowed (the receiver is on 127.0.0.1), which
+  // the first must not allow (its SSO test expects an IdP on 127.0.0.1 refused).
+  const testbed = useDomainTestbed();
+  let hooks: LiveServer;
+  let receiver: WebhookReceiver;
+  beforeAll(async () => {
+    receiver = await startWebhookReceiver();
+    hooks = await startLiveServer({
+      webhooks: { enabled: true, pollInterval: 50 },
+      outbound: { allowPrivateAddresses: true },
+      ...testbed.options,
+    });
+  });
+  afterAll(async () => {
+    await hooks?.close();
+    await receiver?.close();
+  });
+
+  it("webhooks: create, read, update, test, deliveries, replay, rotate the secret, delete", async () => {
+    const wes = await person("wes", hooks);
+    const organizationId = ok(await wes.client.organization.create({ name: "Hooks", slug: "hooks" })).id;
+    const created = ok(await wes.client.webhooks.create({ organizationId, url: receiver.url }));
+    expect(created.secret).toMatch(/^whsec_/);
+    const endpointId = created.endpoint.id;
+    const ref = { organizationId, endpointId };
+    expect(ok(await wes.client.webhooks.list({ organizationId })).map((endpoint) => endpoint.id)).toEqual([
+      endpointId,
+    ]);
+    expect(ok(await wes.client.webhooks.get(ref))).toMatchObject({ url: receiver.url, enabled: true });
+    const updated = ok(await wes.client.webhooks.update({ ...ref, description: "billing" }));
+    expect(updated.description).toBe("billing");
+
+    const queued = ok(await wes.client.webhooks.test(ref));
+    expect(queued).toMatchObject({ endpointId, eventType: "webhook.test" });
+    const [first] = await receiver.waitForDelivered(1);
+    expect(JSON.parse(first!.body)).toMatchObject({ type: "webhook.test" });
+    await expect
+      .poll(async () => ok(await wes.client.webhooks.deliveries(ref)).find((d) => d.id === queued.id)?.status)
+      .toBe("delivered");
+    expect(ok(await wes.client.webhooks.replay({ ...ref, deliveryId: queued.id }))).toEqual({ replayed: 1 });
+    const [, again] = await receiver.waitForDelivered(2);
+    expect(again!.id).toBe(first!.id);
+
+    const rotated = ok(await wes.client.webhooks.rotateSecret(ref));
+    expect(rotated.secret).toMatch(/^whsec_/);
+    expect(rotated.secret).not.toBe(created.secret);
+    expect(ok(await wes.client.webhooks.delete(ref))).toEqual({ success: true });
+    expect(ok(await wes.client.webhooks.list({ organizationId }))).toEqual([]);
+  });
+
+  it("verified domains: add, prove by DNS, list, settings, remove; event listings", async () => {
+    const dee = await person("dee", hooks);
+    const organizationId = ok(await dee.client.organization.create({ name: "Initech", slug: "initech" })).id;
+    const claimed = ok(await dee.client.organization.addDomain({ organizationId, domain: "Initech.test" }));
+    expect(claimed).toMatchObject({ domain: "initech.test", status: "pending", method: null });
+    testbed.dns.setTxt(claimed.proof!.txtName, [[claimed.proof!.txtValue]]);
+    const verified = ok(
+      await dee.client.organization.verifyDomain({ organizationId, domain: "initech.test" }),
+    );
+    expect(verified).toMatchObject({ status: "verified", method: "dns", proof: null });
+    expect(ok(await dee.client.organization.listDomains({ organizationId })).map((d) => d.domain)).toEqual([
+      "initech.test",
+    ]);
+    const settled = ok(
+      await dee.client.organization.updateDomainSettings({
+        organizationId,
+        domain: "initech.test",
+        autoJoin: true,
+      }),
+    );
+    expect(settled.settings).toMatchObject({ autoJoin: true, requireSso: false });
+    expect(
+      ok(await dee.client.organization.removeDomain({ organizationId, domain: "initech.test" })),
+    ).toEqual({ domain: "initech.test" });
+    expect(ok(await dee.client.organization.listDomains({ organizationId }))).toEqual([]);
+
+    // The organization's creation, in its own listing and in the admin's.
+    const created = { type: "organization.created", organizationId };
+    await expect
+      .poll(async () => ok(await dee.client.organization.listEvents({ organizationId })).events)
+      .toContainEqual(expect.objectContaining(created));
+    failed(await dee.client.admin.listEvents({ organizationId }), "RESOURCE_ACCESS_NOT_ALLOWED");
+    await hooks.db.collection("users").updateOne({ _id: new ObjectId(dee.id) }, { $set: { role: "admin" } });
+    const page = ok(await dee.client.admin.listEvents({ type: "organization.created", organizationId }));
+    expect(page.events).toEqual([expect.objectContaining(created)]);
   });
 });
 

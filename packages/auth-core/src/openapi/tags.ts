@@ -25,4 +25,6 @@ export const TAG_DESCRIPTIONS: Readonly<Record<string, string>> = {
   sso: "Single sign-on per organization: SAML and OIDC connections, SSO sign-in, the SAML ACS and SP metadata.",
   "two-factor": "Second factor: TOTP, mailed one-time codes, backup codes, and the sign-in challenge.",
   verification: "Email address verification.",
+  webhooks:
+    "Webhook endpoints of the app or an organization: register, update, rotate the signing secret, test, replay, and the delivery log.",
 };
