@@ -3,6 +3,7 @@ export { cleanupAction } from "./commands/cleanup.ts";
 export { type CreateResult, createAction } from "./commands/create.ts";
 export { dbStartAction } from "./commands/db.ts";
 export { type DoctorResult, doctorAction } from "./commands/doctor.ts";
+export { eventsListAction } from "./commands/events.ts";
 export { exportAction, type UserExport } from "./commands/export.ts";
 export { importAction } from "./commands/import.ts";
 export {
@@ -20,6 +21,12 @@ export {
   orgsSetRoleAction,
   orgsShowAction,
 } from "./commands/orgs.ts";
+export {
+  orgsDomainsAddAction,
+  orgsDomainsListAction,
+  orgsDomainsRemoveAction,
+  orgsDomainsVerifyAction,
+} from "./commands/orgs-domains.ts";
 export { secretAction } from "./commands/secret.ts";
 export { sessionsListAction, sessionsRevokeAction } from "./commands/sessions.ts";
 export {
@@ -34,6 +41,13 @@ export {
   usersUnbanAction,
 } from "./commands/users.ts";
 export { usersPasskeysAction, usersRemovePasskeyAction } from "./commands/users-passkeys.ts";
+export {
+  webhooksAddAction,
+  webhooksListAction,
+  webhooksRemoveAction,
+  webhooksReplayAction,
+  webhooksTestAction,
+} from "./commands/webhooks.ts";
 export { CliError, EXIT } from "./errors.ts";
 export { type ImportReport, importFrom } from "./importers.ts";
 export { type InitResult, initAction } from "./init-app.ts";

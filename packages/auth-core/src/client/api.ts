@@ -32,7 +32,9 @@ export type {
   PasskeyMethods,
   SignInMethods,
   SignUpMethods,
+  SsoMethods,
   TwoFactorMethods,
+  WebhooksMethods,
 } from "./api.generated.ts";
 
 /** The values the client keeps in step with the server, for subscribers and the React hooks. */

@@ -16,7 +16,9 @@ export type {
   PasskeyMethods,
   SignInMethods,
   SignUpMethods,
+  SsoMethods,
   TwoFactorMethods,
+  WebhooksMethods,
 } from "./api.ts";
 export { createAuthClient } from "./create-client.ts";
 export type { CeremonyError } from "./passkey-errors.ts";

@@ -21,6 +21,7 @@ export function readEventsAfter(collections: Collections, afterId: string | null
  * changed document keeps its outbox: a second write to it here, beside the request's own next
  * writes, could undo one of them on FerretDB v1, whose updates of one document do not see each
  * other (docs/scale.md); the repair pass empties outboxes once they are old (relayStrandedOutboxes).
+ * @internal Exported for its unit test (store.test.ts).
  */
 export async function relayEvents(collections: Collections, events: readonly EventDoc[]): Promise<void> {
   if (events.length === 0) return;

@@ -1,10 +1,11 @@
 import type { SsoSamlConfig } from "../../contracts/sso-models.ts";
-import { decryptString, encryptString } from "../../crypto/index.ts";
+import { encryptString } from "../../crypto/index.ts";
 
 /**
  * A SAML connection's private keys and their passphrases are sealed at rest with the app secret
  * (crypto/encryption.ts, docs/security.md "Single sign-on"); the rest of its config is public
- * (certificates, metadata, URLs) and kept as given.
+ * (certificates, metadata, URLs) and kept as given. Nothing opens them yet: Tessera neither signs
+ * AuthnRequests nor takes encrypted assertions (docs/security.md "SAML").
  */
 
 const SECRET_KEYS = ["privateKey", "privateKeyPass", "encPrivateKey", "encPrivateKeyPass"] as const;
@@ -40,12 +41,4 @@ export function sealSamlSecrets<T extends Partial<SsoSamlConfig> & { mapping?: u
   secret: string,
 ): Omit<T, "mapping"> {
   return mapConfig(config, (value) => encryptString(value, secret));
-}
-
-/**
- * The stored config with its keys and passphrases opened, for features/sso/saml; a value that does
- * not open with this secret (another app secret) is left out.
- */
-export function openSamlSecrets(config: SsoSamlConfig, secret: string): SsoSamlConfig {
-  return mapConfig(config, (value) => decryptString(value, secret));
 }

@@ -14,6 +14,7 @@ const DAY = 24 * HOUR;
  * The wait after the n-th failed attempt (index n-1): 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h,
  * 20 h, 24 h — ten attempts over about 3 days 3 h. After the last one the delivery is dead (a
  * manual replay can still send it).
+ * @internal Exported for its unit test (rules.test.ts).
  */
 export const RETRY_DELAYS_MS: readonly number[] = [
   5 * SECOND,
@@ -27,7 +28,10 @@ export const RETRY_DELAYS_MS: readonly number[] = [
   24 * HOUR,
 ];
 
-/** An endpoint whose attempts have all failed for this long is disabled and its owners mailed. */
+/**
+ * An endpoint whose attempts have all failed for this long is disabled and its owners mailed.
+ * @internal Exported for its unit test (rules.test.ts).
+ */
 export const DISABLE_AFTER_FAILING_MS = 5 * DAY;
 
 /** How long a rotated-out secret still signs (docs/decisions/0020-webhooks.md). */

@@ -45,6 +45,7 @@ export function teamRoleOf(row: { role?: string | null | undefined }): string {
 
 export type TeamAction = "rename" | "add-member" | "remove-member" | "set-member-role" | "delete";
 
+/** @internal Exported for its unit test's table (rules.test.ts). */
 export const TEAM_ACTIONS: readonly TeamAction[] = [
   "rename",
   "add-member",
