@@ -202,6 +202,9 @@ describe("delete-user cut by a crash after the user row", () => {
     await openAuth({ user: { deleteUser: { enabled: true } } });
     const { member } = await organizationWithMember();
     expect((await member.browser.post("/delete-user", { password: PASSWORD })).status).toBe(200);
+    // The entry is forgotten with its user.deleted stored, off the answer path (features/events
+    // completeJournaledDeletion): the deletion ends once that relay has.
+    await t.auth.context.collections.eventHub.settle();
     expect(await t.db.collection("pendingDeletions").countDocuments()).toBe(0);
     expect(await findings()).toEqual({});
   });
@@ -242,15 +245,23 @@ describe("remove-member cut by a crash", () => {
     expect(await activeOrganizationOf(t, member.userId)).toEqual([organizationId]);
     const remove = () =>
       owner.browser.post("/organization/remove-member", { memberIdOrEmail: member.email, organizationId });
-    const reached = haltAtNext(t, "members", "deleteOne");
+    // The member row goes through features/events deleteRowsWithEvents: its journal entry (with
+    // member.removed) first, then the row's delete, a deleteMany by id.
+    const reached = haltAtNext(t, "members", "deleteMany");
     void remove();
     await reached;
     expect(await activeOrganizationOf(t, member.userId)).toEqual([null]);
     expect(await t.db.collection("members").countDocuments({ userId: new ObjectId(member.userId) })).toBe(1);
-    expect(await findings()).toEqual({});
+    // No orphan: only the journal entry the cut deletion wrote.
+    expect(await findings()).toEqual({ "unfinished-deletions": 1 });
 
     expect((await remove()).status).toBe(200);
     expect(await t.db.collection("members").countDocuments({ userId: new ObjectId(member.userId) })).toBe(0);
+    await t.auth.context.collections.eventHub.settle();
+    // The cut attempt's entry waits for the repair pass, which leaves entries of the last minute alone.
+    expect(await findings()).toEqual({ "unfinished-deletions": 1 });
+    t.advance(61);
+    expect(await t.auth.cleanup()).toMatchObject({ repairedEvents: 1 });
     expect(await findings()).toEqual({});
   });
 });

@@ -325,6 +325,8 @@ describe("database commands per organization endpoint", () => {
       ...SESSION,
       "find:teams",
       "find:members",
+      // The journal entry holding team.deleted, written before the row goes (features/events).
+      "insert:pendingDeletions",
       "delete:teams",
       "aggregate:teams",
       "delete:teamMembers",

@@ -75,6 +75,8 @@ describe("database commands per request (rate limiting on, database storage)", (
     // the user row: a crash before the user row leaves nothing reachable, and the next sign-up
     // removes it (issue 16 §3); an entry without its user is skipped by its readers.
     expect(own).toEqual([
+      // Require SSO (features/sso-domains): the address's domain on the unique verifiedKey index.
+      "find:organizationDomains",
       "insert:emailClaims",
       "update:userTimeline",
       "insert:accounts",
@@ -123,6 +125,8 @@ describe("database commands per request (rate limiting on, database storage)", (
       "find:verifications",
       "insert:verifications",
       "delete:verifications",
+      // Require SSO (features/sso-domains): the address's domain on the unique verifiedKey index.
+      "find:organizationDomains",
       "insert:sessions",
     ]);
   });

@@ -34,7 +34,7 @@ export async function createTeamWithinLimit(
         return team;
       },
       undo: async () => {
-        await store.deleteTeamById(collections, team._id);
+        await store.deleteTeamRow(collections, team);
       },
     },
     maximumTeams,
@@ -42,8 +42,8 @@ export async function createTeamWithinLimit(
 }
 
 /** Takes back a team this request just created (its organization went meanwhile). */
-export async function deleteTeam(auth: AuthContext, teamId: ObjectId): Promise<void> {
-  await store.deleteTeamById(auth.collections, teamId);
+export async function deleteTeam(auth: AuthContext, team: TeamDoc): Promise<void> {
+  await store.deleteTeamRow(auth.collections, team);
 }
 
 const teamRoleTables = new WeakMap<ResolvedOptions, TeamRoleTables>();
@@ -193,7 +193,7 @@ export async function removeTeamUnlessLast(
   auth: AuthContext,
   team: TeamDoc,
 ): Promise<{ ok: true } | { ok: false; reason: "not-found" | "last-team" }> {
-  if (!(await store.deleteTeamById(auth.collections, team._id))) return { ok: false, reason: "not-found" };
+  if (!(await store.deleteTeamRow(auth.collections, team))) return { ok: false, reason: "not-found" };
   if (
     !auth.options.organization.teams.allowRemovingAllTeams &&
     (await store.countTeams(auth.collections, team.organizationId)) === 0

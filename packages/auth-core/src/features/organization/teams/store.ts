@@ -136,10 +136,14 @@ export async function updateTeamFields(
   return updated;
 }
 
-/** Read first: team.deleted names the team's organization. True for the one caller whose delete removed it. */
-export async function deleteTeamById(collections: Collections, id: ObjectId): Promise<boolean> {
-  const team = await findTeamById(collections, id);
-  if (!team) return false;
+/**
+ * Deletes the team row its caller holds (read by the guard, or just inserted): team.deleted is made
+ * from that row, so no second read. True for the one caller whose delete removed it.
+ */
+export async function deleteTeamRow(
+  collections: Collections,
+  team: Pick<TeamDoc, "_id" | "organizationId" | "name">,
+): Promise<boolean> {
   const event = teamEventOf("team.deleted", team, collections.eventHub.now());
   const removed = await deleteRowsWithEvents(
     collections,

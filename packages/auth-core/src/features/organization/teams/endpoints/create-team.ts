@@ -27,7 +27,7 @@ export const createTeam = defineEndpoint(createTeamContract, {
     // Read after the insert: an organization deleted meanwhile (its cascade may have run before our
     // insert) takes the team back, and the answer is the organization's not-found.
     if (!(await findOrganization(auth, organizationId))) {
-      await deleteTeam(auth, team._id);
+      await deleteTeam(auth, team);
       throw new AuthError("ORGANIZATION_NOT_FOUND");
     }
     return toTeam(team);
