@@ -98,6 +98,8 @@ describe("database commands per admin endpoint", () => {
       "find:verifications",
       "insert:verifications",
       "delete:verifications",
+      // Require SSO (features/sso-domains): the address's domain on the unique verifiedKey index.
+      "find:organizationDomains",
       "insert:sessions",
     ]);
   });
