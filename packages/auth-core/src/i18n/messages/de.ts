@@ -208,8 +208,7 @@ export const deMessages: Record<ErrorCode, string> = {
   SAML_RESPONSE_EXPIRED: "Die SAML-Assertion ist abgelaufen oder noch nicht gültig",
   SAML_WRONG_RECIPIENT:
     "Die SAML-Antwort ist für einen anderen Dienstanbieter oder eine andere Adresse bestimmt",
-  SAML_WRONG_ISSUER:
-    "Die SAML-Antwort stammt von einem anderen Identitätsanbieter als dem dieser Verbindung",
+  SAML_WRONG_ISSUER: "Die SAML-Antwort stammt von einem anderen Identitätsanbieter als dem dieser Verbindung",
   INVALID_DOMAIN: "Ungültige Domain: Geben Sie einen Hostnamen wie example.com an",
   DOMAIN_NOT_CLAIMABLE:
     "Diese Domain kann nicht beansprucht werden: Sie gehört einem Freemail-Anbieter oder ist ein öffentliches Suffix",
