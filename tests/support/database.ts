@@ -1,8 +1,12 @@
 import { createHash } from "node:crypto";
 import type { Db, Document, Filter } from "mongodb";
 
-/** Collections whose changes are not "data": counters and the migration log. */
-const NOT_DATA = new Set(["rateLimits", "mailLimits", "_migrations"]);
+/**
+ * Collections whose changes are not "data": counters, the migration log, and the events table — it
+ * is filled after the answer (db/event-hub.ts), so an earlier request's events may land between two
+ * snapshots; a change a request makes still shows in its document's `_events` outbox.
+ */
+const NOT_DATA = new Set(["rateLimits", "mailLimits", "_migrations", "events"]);
 
 /** Per collection, a filter of the documents a dump keeps (the others are left out). */
 type Kept = Record<string, Filter<Document>>;
