@@ -63,7 +63,7 @@ export interface AuthContext {
    * identities linked while it was unproven (features/social, docs/security.md). Handed in by
    * create-auth so verification need not import social, which imports verification's tokens.
    */
-  onEmailProven(auth: AuthContext, userId: ObjectId): Promise<void>;
+  onEmailProven(auth: AuthContext, user: UserDoc): Promise<void>;
   /**
    * After a write of a user's fields a member list shows (name, email, image) or of the user's
    * removal: the organizations listing the user bump their listing versions. Handed in by

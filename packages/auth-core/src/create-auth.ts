@@ -108,10 +108,10 @@ export function createAuth(input: AuthOptions): Auth {
     }),
     sharedRateLimiter: createDatabaseRateLimiter(collections),
     sessionSteps: { gateSessionMint },
-    onEmailProven: async (auth, userId) => {
-      await dropUnprovenProviderAccounts(auth, userId);
+    onEmailProven: async (auth, user) => {
+      await dropUnprovenProviderAccounts(auth, user._id);
       // A verified domain with auto-join makes the proven address a member (features/sso-domains).
-      await joinVerifiedDomainOrganization(auth, userId);
+      await joinVerifiedDomainOrganization(auth, user);
     },
     onMemberUserChanged: bumpListingsOfMemberUser,
     eventSources: CORE_EVENT_SOURCES,

@@ -5,7 +5,11 @@ import { type Granted, granted, type Refused, refused } from "../../errors/refus
 import { removeUnprovenPasskeys } from "../passkey/index.ts";
 import { establishSession, type SessionRequest } from "../session/index.ts";
 import { signOutEverywhere } from "../sign-out-everywhere.ts";
-import { assertSignInWithoutSso } from "../sso-domains/index.ts";
+import {
+  assertSignInWithoutSso,
+  type DomainPolicy,
+  joinVerifiedDomainOrganization,
+} from "../sso-domains/index.ts";
 import { removeTwoFactorEnrollment } from "../two-factor/index.ts";
 import { createUser, deleteCredentialAccount, findUserByEmail, isBanActive } from "../users/index.ts";
 import { markMailboxProven } from "../verification/index.ts";
@@ -32,11 +36,11 @@ export async function signInMailboxOwner(
   options: { signUpDisabled: boolean; name?: string | undefined; rememberMe: boolean },
 ): Promise<Granted<MailSignIn> | MailSignInRefusal> {
   // Before a sign-up too: an address of a domain requiring SSO gets no account this way either.
-  await assertSignInWithoutSso(auth, { email: record.email }, "mail", request);
+  const policy = await assertSignInWithoutSso(auth, { email: record.email }, "mail", request);
   let user = holder;
   if (!user) {
     if (options.signUpDisabled) return refused("SIGNUP_DISABLED");
-    const created = await signUpMailboxOwner(auth, record, options.name);
+    const created = await signUpMailboxOwner(auth, record, options.name, policy);
     if (created === "refused") return refused("UNABLE_TO_CREATE_USER");
     if (created !== "raced") {
       const { session } = await establishSession(auth, request, created, {
@@ -70,6 +74,7 @@ async function signUpMailboxOwner(
   auth: AuthContext,
   record: MailedRecord,
   name: string | undefined,
+  policy: DomainPolicy,
 ): Promise<UserDoc | "raced" | "refused"> {
   const created = await createUser(auth, {
     email: record.email,
@@ -81,7 +86,9 @@ async function signUpMailboxOwner(
   });
   if (!created.ok) return created.reason === "exists" ? "raced" : "refused";
   await created.runAfterHooks();
-  await auth.onEmailProven(auth, created.user._id);
+  // A new user holds no provider account to drop: only auto-join follows the proof, on the domain
+  // policy the require-SSO check already read.
+  await joinVerifiedDomainOrganization(auth, created.user, policy);
   return created.user;
 }
 

@@ -7,7 +7,7 @@ import { findUserById } from "../users/index.ts";
 import { findProvider, providerRedirectURI, providerSettings } from "./provider-access.ts";
 import { type OAuthProvider, ProviderError } from "./providers/types.ts";
 import { type CallbackErrorCode, withErrorQuery } from "./rules.ts";
-import { type SocialRequest, signInSocialUser } from "./service.ts";
+import { type SocialRequest, signInSocialUser, socialSignUpGuard } from "./service.ts";
 import { linkSocialAccount, resolveSocialUser, type SocialIdentity } from "./sign-in-outcome.ts";
 import { consumeOAuthState, type OAuthStateData, stashFormPost } from "./state.ts";
 
@@ -130,17 +130,27 @@ async function finishFlow(
     implicitDisabled: settings?.disableImplicitSignUp ?? false,
     requested: state.requestSignUp,
     language: state.language,
-  });
+    beforeCreate: socialSignUpGuard(auth, request),
+  }).catch(toSsoRequiredFailure);
   if (!outcome.ok) throw new CallbackFailure(outcome.error);
   const destination = outcome.isNewUser ? (state.newUserURL ?? callbackURL) : callbackURL;
-  const minted = await signInSocialUser(auth, request, outcome.user).catch((error: unknown) => {
-    if (isAuthError(error))
-      throw new CallbackFailure(error.code === "SSO_REQUIRED" ? "sso_required" : "unable_to_create_session");
-    throw error;
-  });
+  const minted = await signInSocialUser(auth, request, outcome).catch(toCallbackFailure);
   if (minted.kind === "banned") throw new CallbackFailure("banned");
   if (minted.kind === "challenge") return twoFactorPageURL(auth, destination, minted.answer);
   return destination;
+}
+
+/** A domain requiring SSO refused the address: the callback's own error code. */
+function toSsoRequiredFailure(error: unknown): never {
+  if (isAuthError(error) && error.code === "SSO_REQUIRED") throw new CallbackFailure("sso_required");
+  throw error;
+}
+
+/** A catalogue refusal on the way to a session, as the callback's error code. */
+function toCallbackFailure(error: unknown): never {
+  if (isAuthError(error))
+    throw new CallbackFailure(error.code === "SSO_REQUIRED" ? "sso_required" : "unable_to_create_session");
+  throw error;
 }
 
 /**

@@ -8,7 +8,7 @@ import { providerSettings } from "./provider-access.ts";
 import type { OAuthProvider, ProviderProfile, ProviderTokens } from "./providers/types.ts";
 import type { CallbackErrorCode } from "./rules.ts";
 import type { IdTokenInput } from "./schemas.ts";
-import { type SocialRequest, signInSocialUser } from "./service.ts";
+import { type SocialRequest, signInSocialUser, socialSignUpGuard } from "./service.ts";
 import {
   type LinkTarget,
   linkSocialAccount,
@@ -100,9 +100,10 @@ export async function signInWithIdToken(
     implicitDisabled: settings?.disableImplicitSignUp ?? false,
     requested: input.requestSignUp,
     language: input.language ?? null,
+    beforeCreate: socialSignUpGuard(auth, request),
   });
   if (!outcome.ok) return refused(OUTCOME_ERRORS[outcome.error]);
-  const minted = await signInSocialUser(auth, request, outcome.user);
+  const minted = await signInSocialUser(auth, request, outcome);
   if (minted.kind === "banned") return refused("BANNED_USER");
   // A two-factor user answers like sign-in/email: the challenge, no token (docs/decisions/).
   if (minted.kind === "challenge") return granted(minted.answer);

@@ -26,22 +26,38 @@ export interface SocialRequest {
  * Social sign-in's session — the OAuth callback and id-token sign-in both come here — through the
  * session pipeline (features/session establishSession) with the steps of every sign-in: the ban
  * (answered "banned"; an expired ban lifts itself), then the second-factor gate (a two-factor user gets a
- * challenge cookie and no session). Provider sign-ins are remembered.
+ * challenge cookie and no session). Provider sign-ins are remembered. A verified domain requiring
+ * SSO refuses other providers (features/sso-domains: SSO_REQUIRED): a new user's address was
+ * checked before it was written (socialSignUpGuard), a returning user's is checked here.
  */
 export function signInSocialUser(
   auth: AuthContext,
   request: SocialRequest,
-  user: UserDoc,
+  outcome: { user: UserDoc; isNewUser: boolean },
 ): Promise<Established | BannedFromSession> {
   const { cookies, ip } = request;
   const userAgent = request.headers.get("user-agent");
-  return establishSession(auth, { cookies, ip, userAgent }, user, {
+  return establishSession(auth, { cookies, ip, userAgent }, outcome.user, {
     rememberMe: true,
     ban: "check",
     secondFactor: "gate",
-    // A verified domain requiring SSO refuses other providers (features/sso-domains): SSO_REQUIRED.
-    beforeGate: (checked) => assertSignInWithoutSso(auth, checked, "social", { ip, userAgent }),
+    ...(outcome.isNewUser
+      ? {}
+      : {
+          beforeGate: async (checked: UserDoc) => {
+            await assertSignInWithoutSso(auth, checked, "social", { ip, userAgent });
+          },
+        }),
   });
+}
+
+/**
+ * resolveSocialUser's `beforeCreate` for a provider sign-in: an address of a domain requiring SSO
+ * gets no user (nor, through auto-join, a membership) by another provider.
+ */
+export function socialSignUpGuard(auth: AuthContext, request: SocialRequest) {
+  const source = { ip: request.ip, userAgent: request.headers.get("user-agent") };
+  return (email: string) => assertSignInWithoutSso(auth, { email }, "social", source);
 }
 
 export interface FlowStart {

@@ -4,6 +4,7 @@ import type { AccountDoc, UserDoc } from "../../db/documents.ts";
 import { ObjectId } from "../../db/ids.ts";
 import { isAllowedUserURL } from "../../http/user-urls.ts";
 import { applyAfterHook, applyBeforeHook } from "../hooks.ts";
+import { type DomainPolicy, joinVerifiedDomainOrganization } from "../sso-domains/index.ts";
 import {
   createUser,
   deleteAdminChosenPassword,
@@ -54,8 +55,18 @@ function isTrustedProvider(auth: AuthContext, providerId: string): boolean {
 export async function resolveSocialUser(
   auth: AuthContext,
   identity: SocialIdentity,
-  /** `language`: a new user's (sign-in/social's `language`); null leaves it unset. */
-  signUp: { disabled: boolean; implicitDisabled: boolean; requested: boolean; language: string | null },
+  /**
+   * `language`: a new user's (sign-in/social's `language`); null leaves it unset. `beforeCreate`:
+   * runs with the address before a new user is written and may throw (a domain requiring SSO); the
+   * domain policy it read goes on to auto-join.
+   */
+  signUp: {
+    disabled: boolean;
+    implicitDisabled: boolean;
+    requested: boolean;
+    language: string | null;
+    beforeCreate?: (email: string) => Promise<DomainPolicy>;
+  },
   retried = false,
 ): Promise<SocialUserResult> {
   const { providerId, profile } = identity;
@@ -98,7 +109,8 @@ export async function resolveSocialUser(
     requestSignUp: signUp.requested,
   });
   if (!allowed) return { ok: false, error: "signup_disabled" };
-  const created = await createSocialUser(auth, identity, email, signUp.language);
+  const policy = await signUp.beforeCreate?.(email);
+  const created = await createSocialUser(auth, identity, email, signUp.language, policy);
   if (created !== "raced") return created;
   // A concurrent first sign-in of the same person won the unique index: once more, as a returning user.
   if (!retried) return resolveSocialUser(auth, identity, signUp, true);
@@ -118,8 +130,10 @@ async function refreshSignedInUser(
   if (!identity.profile.emailVerified || user.emailVerified || email !== user.email) return user;
   const verified = await updateUser(auth, user._id, { emailVerified: true });
   if (!verified) return user;
-  // This identity has just proved the mailbox: accounts stored while it was unproven go (H9).
+  // This identity has just proved the mailbox: accounts stored while it was unproven go (H9), and
+  // a verified domain with auto-join makes the address a member, as any proof does.
   await dropUnprovenProviderAccounts(auth, user._id, account);
+  await joinVerifiedDomainOrganization(auth, verified);
   return verified;
 }
 
@@ -133,6 +147,7 @@ async function createSocialUser(
   identity: SocialIdentity,
   email: string,
   language: string | null,
+  policy: DomainPolicy | undefined,
 ): Promise<SocialUserResult | "raced"> {
   const { profile } = identity;
   const created = await createUser(auth, {
@@ -153,8 +168,9 @@ async function createSocialUser(
   if (stored.result !== "stored") return { ok: false, error: "unable_to_create_user" };
   await created.runAfterHooks();
   await stored.runAfterHooks();
-  // The provider proved the address at sign-up: what follows a proof follows (auto-join, H9).
-  if (profile.emailVerified) await auth.onEmailProven(auth, created.user._id);
+  // The provider proved the address at sign-up: a new user holds no unproven account to drop, so
+  // only auto-join follows the proof (features/sso-domains).
+  if (profile.emailVerified) await joinVerifiedDomainOrganization(auth, created.user, policy);
   return { ok: true, user: created.user, isNewUser: true };
 }
 

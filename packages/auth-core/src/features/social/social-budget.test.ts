@@ -55,6 +55,9 @@ describe("database commands per social request", () => {
       "find:accounts",
       "find:emailClaims",
       "find:users",
+      // require-SSO on the address's domain (one indexed read), before anything is written; auto-join
+      // reuses what it read (features/sso-domains)
+      "find:organizationDomains",
       "insert:emailClaims",
       "update:userTimeline", // the user's timeline entry, before the user (docs/scale.md)
       "insert:users",
@@ -73,6 +76,7 @@ describe("database commands per social request", () => {
       "find:accounts",
       "find:users",
       "update:accounts",
+      "find:organizationDomains", // require-SSO on the returning user's domain, before the session
       "insert:sessions",
     ]);
   });
@@ -144,6 +148,7 @@ describe("database commands of Apple's form_post", () => {
         "find:accounts",
         "find:emailClaims",
         "find:users",
+        "find:organizationDomains", // require-SSO, before the user is written
         "insert:emailClaims",
         "update:userTimeline", // the user's timeline entry, before the user (docs/scale.md)
         "insert:users",

@@ -1,22 +1,25 @@
 import type { AuthContext } from "../../context.ts";
-import type { ObjectId } from "../../db/ids.ts";
+import type { UserDoc } from "../../db/documents.ts";
 import { recordAuditEvent } from "../admin/index.ts";
-import { addMemberWithinLimit, findOrganization, findUser } from "../organization/index.ts";
-import { emailDomainOf } from "./rules.ts";
-import { findVerifiedDomainRow } from "./store.ts";
+import { addMemberWithinLimit, findOrganization } from "../organization/index.ts";
+import { type DomainPolicy, findDomainPolicy } from "./require-sso.ts";
 
 /**
  * Auto-join (docs/security.md "Verified domains"): once a user's address is verified — a mailed
  * link or code, a provider that verified it at sign-up — and its domain is verified by an
  * organization with auto-join on, the user becomes a member with the domain's role. Never on an
  * unverified address: anyone may type any address. Through the members' own insert (its limit
- * holds); an existing membership is left as it is. createAuth hands it to `onEmailProven`.
+ * holds); an existing membership is left as it is. `user` as stored once its address was proven
+ * (createAuth's `onEmailProven`, or a sign-up whose provider or mailed code proved it): no re-read.
+ * `policy`: the address's domain policy when the caller already read it (a sign-up's require-SSO check).
  */
-export async function joinVerifiedDomainOrganization(auth: AuthContext, userId: ObjectId): Promise<void> {
-  const user = await findUser(auth, userId);
-  if (!user?.emailVerified) return;
-  const domain = emailDomainOf(user.email);
-  const row = domain === null ? null : await findVerifiedDomainRow(auth.collections, domain);
+export async function joinVerifiedDomainOrganization(
+  auth: AuthContext,
+  user: Pick<UserDoc, "_id" | "email" | "emailVerified">,
+  policy?: DomainPolicy,
+): Promise<void> {
+  if (!user.emailVerified) return;
+  const row = policy === undefined ? await findDomainPolicy(auth, user.email) : policy;
   if (!row?.settings.autoJoin) return;
   if (!(await findOrganization(auth, row.organizationId))) return;
   const { autoJoinRole: role } = row.settings;

@@ -10,6 +10,7 @@ import { findVerifiedDomainRow } from "./store.ts";
 
 export { joinVerifiedDomainOrganization } from "./auto-join.ts";
 export { assertSignInWithoutSso } from "./endpoints/sso-required.ts";
+export type { DomainPolicy } from "./require-sso.ts";
 export { emailDomainOf, normalizeDomain } from "./rules.ts";
 /** The operator API (operator-domains.ts: `tessera orgs domains`) runs the endpoints' services. */
 export {

@@ -131,6 +131,35 @@ describe("require SSO for a verified domain", () => {
     expect(await sessionsOf(t, "ann@acme.test")).toBe(before);
   });
 
+  it("a social sign-up of a new address of the domain writes nothing: no user, no claim, no membership", async () => {
+    const { t, owner } = await setUp({ verified: true });
+    const set = await owner.browser.post("/organization/update-domain-settings", {
+      domain: "acme.test",
+      autoJoin: true,
+    });
+    expect(set.status).toBe(200);
+    const counts = async () =>
+      Promise.all(
+        ["users", "emailClaims", "members", "accounts"].map((c) => t.db.collection(c).countDocuments()),
+      );
+    const before = await counts();
+    oauth.setIdentity("github", {
+      id: "4242",
+      email: "newcomer@acme.test",
+      emailVerified: true,
+      name: "New Comer",
+      image: null,
+    });
+    const flow = await runSocialFlow(new TestBrowser(t.auth), oauth, {
+      provider: "github",
+      callbackURL: "/dashboard",
+      errorCallbackURL: "/sign-in",
+    });
+    expect(errorOf(flow.location)).toMatchObject({ error: "sso_required" });
+    expect(await t.db.collection("users").findOne({ email: "newcomer@acme.test" })).toBeNull();
+    expect(await counts()).toEqual(before);
+  });
+
   it("lets an owner of the organization sign in with the password (break-glass), audited", async () => {
     const { t, owner, org } = await setUp({ verified: true });
     const res = await new TestBrowser(t.auth).post("/sign-in/email", {

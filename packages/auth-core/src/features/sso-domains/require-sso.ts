@@ -1,5 +1,5 @@
 import type { AuthContext } from "../../context.ts";
-import type { UserDoc } from "../../db/documents.ts";
+import type { OrganizationDomainDoc, UserDoc } from "../../db/documents.ts";
 import type { ObjectId } from "../../db/ids.ts";
 import { recordAuditEvent } from "../admin/index.ts";
 import { findMember, findOrganization, holdsRole } from "../organization/index.ts";
@@ -22,10 +22,19 @@ export interface SsoRequirement {
   slug: string;
 }
 
-async function findSsoRequirement(auth: AuthContext, email: string): Promise<SsoRequirement | null> {
+/**
+ * What a verified domain decides for an address (require SSO, auto-join): the domain's verified row,
+ * or null when no organization proved it. One indexed read; a sign-up looks it up once and hands it
+ * to both decisions.
+ */
+export type DomainPolicy = OrganizationDomainDoc | null;
+
+export async function findDomainPolicy(auth: AuthContext, email: string): Promise<DomainPolicy> {
   const domain = emailDomainOf(email);
-  if (domain === null) return null;
-  const row = await findVerifiedDomainRow(auth.collections, domain);
+  return domain === null ? null : findVerifiedDomainRow(auth.collections, domain);
+}
+
+async function findSsoRequirement(auth: AuthContext, row: DomainPolicy): Promise<SsoRequirement | null> {
   if (!row?.settings.requireSso) return null;
   const organization = await findOrganization(auth, row.organizationId);
   return organization
@@ -44,8 +53,9 @@ export async function findSsoRefusal(
   user: Pick<UserDoc, "email"> & { _id?: ObjectId | undefined },
   path: SignInPath,
   source: { ip: string | null; userAgent: string | null },
+  policy: DomainPolicy,
 ): Promise<SsoRequirement | null> {
-  const required = await findSsoRequirement(auth, user.email);
+  const required = await findSsoRequirement(auth, policy);
   if (!required) return null;
   if (path === "password" && user._id) {
     const member = await findMember(auth, required.organizationId, user._id);

@@ -69,7 +69,7 @@ async function applyVerification(
   const written = await markEmailVerified(auth, user);
   if (written.ok) {
     // The mailbox owner wins over provider identities linked while the address was unproven (H9).
-    await auth.onEmailProven(auth, user._id);
+    await auth.onEmailProven(auth, written.user);
     return { ok: true, user: written.user, claims, becameVerified: true };
   }
   if (written.reason === "refused") return { ok: false, reason: "unauthorized" };
@@ -89,7 +89,7 @@ export async function markMailboxProven(auth: AuthContext, user: UserDoc): Promi
   if (user.emailVerified) return user;
   const written = await markEmailVerified(auth, user);
   if (!written.ok) return null;
-  await auth.onEmailProven(auth, user._id);
+  await auth.onEmailProven(auth, written.user);
   await clearNewDeviceFailures(auth, user._id);
   return written.user;
 }
