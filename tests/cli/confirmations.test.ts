@@ -1,12 +1,18 @@
 import { readdirSync, readFileSync } from "node:fs";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type Db, ObjectId } from "mongodb";
-import { beforeAll, describe, expect, inject, it, vi } from "vitest";
+import { ObjectId } from "mongodb";
+import { afterAll, beforeAll, describe, expect, inject, it, vi } from "vitest";
+import { snapshotDatabase } from "#test/database.ts";
 import { addMember, createOrganization, type SignedIn, signIn } from "#test/organization.ts";
 import { newAuthenticator, registerPasskey } from "#test/passkey.ts";
+import { claimDomain } from "#test/sso-domains.ts";
 import { TEST_SECRET, useTestAuth } from "#test/test-auth.ts";
+import { webhooksAddAction } from "../../packages/cli/src/commands/webhooks.ts";
 import { createProgram } from "../../packages/cli/src/program.ts";
 import { buildCli, CLI_DIR, runCli } from "./cli-process.ts";
+import { testRun } from "./run-context.ts";
 
 /**
  * Every command that asks before it changes something refuses without a terminal and without
@@ -24,6 +30,10 @@ let owner: SignedIn;
 let org: string;
 let sessionId: string;
 let passkeyId: string;
+let webhookId: string;
+let dir: string;
+/** An options module with webhooks on (no worker: nothing is sent), for the webhooks commands. */
+let webhooksConfig: string;
 
 interface Row {
   /** The command path, as `tessera <path>`. */
@@ -41,6 +51,8 @@ const CONFIRMING: Row[] = [
   { path: "orgs remove-member", args: () => [org, member.email] },
   { path: "orgs delete", args: () => [org] },
   { path: "sessions revoke", args: () => [sessionId] },
+  { path: "orgs domains remove", args: () => [org, "confirm-org.com"] },
+  { path: "webhooks remove", args: () => [webhookId, "--config", webhooksConfig] },
 ];
 
 /**
@@ -69,14 +81,6 @@ function countConfirmations(): number {
     }, 0);
 }
 
-/** Every document of every collection: "nothing changed" means this is equal before and after. */
-async function snapshot(db: Db): Promise<Record<string, unknown[]>> {
-  const names = (await db.listCollections().toArray()).map((info) => info.name).sort();
-  const dump: Record<string, unknown[]> = {};
-  for (const name of names) dump[name] = await db.collection(name).find({}).sort({ _id: 1 }).toArray();
-  return dump;
-}
-
 beforeAll(async () => {
   await buildCli();
   owner = await signIn(t, "confirm-owner");
@@ -88,7 +92,21 @@ beforeAll(async () => {
   const session = await t.db.collection("sessions").findOne({ userId: new ObjectId(victim.userId) });
   sessionId = session!._id.toHexString();
   passkeyId = (await registerPasskey(victim.browser, newAuthenticator())).body.id;
+  await claimDomain(owner, "confirm-org.com");
+  dir = await mkdtemp(join(tmpdir(), "tessera-confirmations-"));
+  webhooksConfig = join(dir, "tessera.config.ts");
+  await writeFile(
+    webhooksConfig,
+    'export default { baseURL: "https://app.example.com", webhooks: { enabled: true, worker: false } };\n',
+  );
+  const run = testRun(t.db.databaseName, { json: true });
+  run.connection.config = webhooksConfig;
+  webhookId = (await webhooksAddAction(run, "https://hooks.example.com/confirm", {})).endpoint.id;
 }, 300_000);
+
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
 
 describe("commands that ask before they change something", () => {
   it("the table lists every command that takes --yes, and as many as call confirmOrRefuse", () => {
@@ -107,11 +125,11 @@ describe("commands that ask before they change something", () => {
         TESSERA_SECRET: TEST_SECRET,
         TESSERA_OPERATOR: "tester",
       };
-      const before = await snapshot(t.db);
+      const before = await snapshotDatabase(t.db);
       const result = await runCli([...path.split(" "), ...row.args(), "--db", t.db.databaseName], { env });
       expect(result.code, result.stderr + result.stdout).toBe(2);
       expect(result.stderr).toMatch(/refused without --yes \(no terminal to ask on\)/);
-      expect(await snapshot(t.db)).toEqual(before);
+      expect(await snapshotDatabase(t.db)).toEqual(before);
     },
   );
 });

@@ -2,11 +2,20 @@ import { createHash } from "node:crypto";
 import type { Db, Document, Filter } from "mongodb";
 
 /**
- * Collections whose changes are not "data": counters, the migration log, and the events table — it
- * is filled after the answer (db/event-hub.ts), so an earlier request's events may land between two
- * snapshots; a change a request makes still shows in its document's `_events` outbox.
+ * Collections whose changes are not "data": counters, the migration log, and the events table. The
+ * events relay (db/event-hub.ts) runs after the answer: it moves each document's `_events` outbox
+ * into `events` and empties the outbox, so an earlier request's events may move between two
+ * snapshots. Without counters, the table and the outboxes are left out; a request that changes
+ * something still changes the document's own fields.
  */
 const NOT_DATA = new Set(["rateLimits", "mailLimits", "_migrations", "events"]);
+
+/** A document as a snapshot sees it: without its events outbox. */
+function withoutOutbox(doc: Document): Document {
+  if (!("_events" in doc)) return doc;
+  const { _events, ...rest } = doc;
+  return rest;
+}
 
 /** Per collection, a filter of the documents a dump keeps (the others are left out). */
 type Kept = Record<string, Filter<Document>>;
@@ -31,11 +40,13 @@ export async function dumpDatabase(
     names.map(
       async (name) =>
         `${name}:${JSON.stringify(
-          await db
-            .collection(name)
-            .find(options.kept?.[name] ?? {})
-            .sort({ _id: 1 })
-            .toArray(),
+          (
+            await db
+              .collection(name)
+              .find(options.kept?.[name] ?? {})
+              .sort({ _id: 1 })
+              .toArray()
+          ).map((doc) => (options.counters ? doc : withoutOutbox(doc))),
         )}`,
     ),
   );

@@ -47,7 +47,10 @@ export interface Auth {
    * webhooks are off. `runPass()` sends what is due now (tests, the CLI).
    */
   webhooks: WebhookWorker | null;
-  /** Stops the webhook worker, then closes the database client when `createAuth` opened it. */
+  /**
+   * Waits for the event relays under way, stops the webhook worker, then closes the database client
+   * when `createAuth` opened it.
+   */
   close(): Promise<void>;
   context: AuthContext;
 }
@@ -139,6 +142,8 @@ export function createAuth(input: AuthOptions): Auth {
     cleanup: () => cleanupExpired(context),
     webhooks,
     close: async () => {
+      // The relays of answered requests finish first: a graceful stop leaves no outbox for repair.
+      await collections.eventHub.settle();
       await webhooks?.stop();
       await database.close();
     },

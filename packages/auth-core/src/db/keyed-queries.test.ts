@@ -8,7 +8,10 @@ import { useFreshTestAuth } from "#test/test-auth.ts";
  * so none of them grows with the number of users, sessions or accounts. The only exception is the
  * sign-in throttle's rows, read before and cleared after a sign-in as one `identifier` prefix range
  * of the account (an index range on MongoDB and, through edit 7 of docs/scale.md, on the embedded
- * database; verifications hold no per-user rows: docs/scale.md "What is not keyed yet").
+ * database; verifications hold no per-user rows: docs/scale.md "What is not keyed yet"), and the
+ * require-SSO read of the address's domain: one equality on `organizationDomains.verifiedKey`, a
+ * unique index (migration 0013) the embedded database searches through edit 7 of docs/scale.md, in
+ * a table that grows with verified domains, never with users.
  */
 const freshTestAuth = useFreshTestAuth();
 
@@ -38,7 +41,12 @@ describe("the per-request lookups are by _id", () => {
     const throttleRange = (query: { command: string; filter?: Record<string, unknown> }) =>
       ["find:verifications", "delete:verifications"].includes(query.command) &&
       JSON.stringify(query.filter).includes('"identifier":{"$gte":"sign-in-attempt:');
-    const notById = reads.filter((query) => !byId(query.filter) && !throttleRange(query));
+    const domainPolicy = (query: { command: string; filter?: Record<string, unknown> }) =>
+      query.command === "find:organizationDomains" &&
+      JSON.stringify(query.filter) === '{"verifiedKey":"example.com"}';
+    const notById = reads.filter(
+      (query) => !byId(query.filter) && !throttleRange(query) && !domainPolicy(query),
+    );
     expect(notById).toEqual([]);
     // Something was checked: the address claim and the session lookups are among them.
     expect(reads.map((query) => query.command)).toEqual(

@@ -85,6 +85,9 @@ export async function cleanupExpired(auth: AuthContext): Promise<CleanupResult> 
     collections,
     new Date(now.getTime() - auth.options.events.retentionDays * 86_400_000),
   );
+  // The finished deletions' events are relayed off the answer path (features/events journal.ts):
+  // a cleanup reports once they are stored and their journal entries gone.
+  await collections.eventHub.settle();
   return {
     sessions,
     verifications,

@@ -26,6 +26,7 @@ describe("database commands of the two-factor paths", () => {
       "find:verifications",
       "insert:verifications",
       "delete:verifications",
+      "find:organizationDomains", // require-SSO on the address's domain (features/sso-domains)
       "insert:sessions",
     ]);
   });
@@ -42,6 +43,7 @@ describe("database commands of the two-factor paths", () => {
       "find:verifications", // the sign-in throttle (features/sign-in-throttle), as above
       "insert:verifications",
       "delete:verifications",
+      "find:organizationDomains", // require-SSO, before the gate
       "insert:verifications",
     ]);
   });

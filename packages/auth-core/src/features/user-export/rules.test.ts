@@ -92,7 +92,8 @@ describe("an audit event as its subject sees it", () => {
   it("every audit action the core records is decided: details listed, or knowingly none", () => {
     // No detail of these is the user's: the impersonating administrator's session, whether it was
     // restored; an unban and a removal say it all; an organization's deletion and an invitation
-    // are recorded about no user (subjectId null).
+    // are recorded about no user (subjectId null), and so are an organization's domain and SSO
+    // connection changes.
     const knowinglyNone: readonly string[] = [
       "impersonation.start",
       "impersonation.stop",
@@ -100,6 +101,13 @@ describe("an audit event as its subject sees it", () => {
       "user.remove",
       "organization.delete",
       "organization.invite",
+      "organization.domain-claim",
+      "organization.domain-verify",
+      "organization.domain-remove",
+      "organization.domain-settings",
+      "organization.sso-register",
+      "organization.sso-update",
+      "organization.sso-delete",
     ];
     const undecided = AUDIT_ACTIONS.filter(
       (action) => !(action in DETAILS_SHOWN_TO_SUBJECT) && !knowinglyNone.includes(action),

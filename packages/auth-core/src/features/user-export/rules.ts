@@ -43,6 +43,14 @@ export const DETAILS_SHOWN_TO_SUBJECT: Readonly<Record<string, readonly string[]
   "organization.add-member": ["organizationId", "role"],
   "organization.remove-member": ["organizationId", "role"],
   "organization.set-member-role": ["organizationId", "before", "after"],
+  "organization.add-team-member": ["organizationId", "teamId", "role"],
+  "organization.remove-team-member": ["organizationId", "teamId"],
+  "organization.set-team-member-role": ["organizationId", "teamId", "role", "previousRole"],
+  // Which organization a verified address joined, through which domain, as what.
+  "organization.domain-auto-join": ["organizationId", "domain", "role"],
+  // The user's own sign-ins (actor and subject alike): what they did is theirs.
+  "organization.sso-break-glass": ["organizationId", "path"],
+  "organization.sso-sign-in": ["organizationId", "providerId", "newUser", "joined"],
   // Which of the user's passkeys went, by the id and name they know it by (as in the export's passkeys).
   "passkey.remove": ["passkeyId", "name"],
 };

@@ -30,8 +30,12 @@ describe("account update after hooks see the stored account", () => {
     await signUp(browser);
     expect((await changePassword(browser)).status).toBe(200);
     const stored = await t.db.collection("accounts").findOne({ providerId: "credential" });
-    expect(seen).toEqual([stored]);
-    expect(stored).toMatchObject({ providerId: "credential", accountId: String(stored?.userId) });
+    // The events outbox (`_events`, features/events) is the relay's, not the app's: the hook sees the
+    // account without it, whether or not the relay has emptied it yet.
+    const { _events, ...account } = stored ?? { _events: undefined };
+    expect(seen).toEqual([account]);
+    expect(seen[0]).not.toHaveProperty("_events");
+    expect(account).toMatchObject({ providerId: "credential", accountId: String(stored?.userId) });
   });
 
   it("a password change costs the same database commands with an after hook as without", async () => {
