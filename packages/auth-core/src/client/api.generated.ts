@@ -14,10 +14,12 @@ import type * as OrganizationTeams from "../contracts/organization-teams.ts";
 import type * as Passkey from "../contracts/passkey.ts";
 import type * as Password from "../contracts/password.ts";
 import type * as Passwordless from "../contracts/passwordless.ts";
+import type * as ScimTokens from "../contracts/scim-tokens.ts";
 import type * as Session from "../contracts/session.ts";
 import type * as Social from "../contracts/social.ts";
 import type * as Sso from "../contracts/sso.ts";
 import type * as SsoDomains from "../contracts/sso-domains.ts";
+import type * as SsoSetup from "../contracts/sso-setup.ts";
 import type * as TwoFactor from "../contracts/two-factor.ts";
 import type * as UserExport from "../contracts/user-export.ts";
 import type * as Verification from "../contracts/verification.ts";
@@ -62,6 +64,7 @@ export interface AuthClientApi {
   apiKey: ApiKeyMethods;
   organization: OrganizationMethods;
   sso: SsoMethods;
+  scim: ScimMethods;
   webhooks: WebhooksMethods;
 }
 
@@ -191,6 +194,14 @@ export interface SsoMethods {
   updateProvider: PostCall<typeof Sso.updateSsoProviderContract>;
   deleteProvider: PostCall<typeof Sso.deleteSsoProviderContract>;
   testProvider: PostCall<typeof Sso.testSsoProviderContract>;
+  createSetupLink: PostCall<typeof SsoSetup.createSsoSetupLinkContract>;
+  openSetupLink: PostCall<typeof SsoSetup.openSsoSetupLinkContract>;
+}
+
+export interface ScimMethods {
+  generateToken: PostCall<typeof ScimTokens.generateScimTokenContract>;
+  listProviderConnections: GetCall<typeof ScimTokens.listScimConnectionsContract>;
+  deleteProviderConnection: PostCall<typeof ScimTokens.deleteScimConnectionContract>;
 }
 
 export interface WebhooksMethods {

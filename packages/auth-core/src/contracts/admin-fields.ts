@@ -60,6 +60,9 @@ export const AUDIT_ACTIONS = [
   "organization.sso-update",
   "organization.sso-delete",
   "organization.sso-sign-in",
+  // SCIM tokens (features/scim/tokens): made (or rotated) and revoked by an owner or admin.
+  "organization.scim-token-create",
+  "organization.scim-token-revoke",
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -14,6 +14,7 @@ import * as organizationTeams from "./organization-teams.ts";
 import * as passkey from "./passkey.ts";
 import * as password from "./password.ts";
 import * as passwordless from "./passwordless.ts";
+import * as scimTokens from "./scim-tokens.ts";
 import * as session from "./session.ts";
 import * as social from "./social.ts";
 import * as sso from "./sso.ts";
@@ -53,6 +54,7 @@ export const contracts: readonly AnyContract[] = [
   sso,
   ssoDomains,
   social,
+  scimTokens,
   ssoSaml,
   webhooks,
   eventsListing,

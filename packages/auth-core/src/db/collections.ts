@@ -17,6 +17,7 @@ import type {
   PendingDeletionDoc,
   RateLimitDoc,
   SamlReplayDoc,
+  ScimTokenDoc,
   SessionDoc,
   SsoProviderDoc,
   TeamDoc,
@@ -55,6 +56,7 @@ const COLLECTION_NAMES = {
   listingVersions: "listingVersions",
   passkeys: "passkeys",
   samlReplays: "samlReplays",
+  scimTokens: "scimTokens",
   webhookEndpoints: "webhookEndpoints",
   webhookDeliveries: "webhookDeliveries",
   webhookCursors: "webhookCursors",
@@ -88,6 +90,7 @@ export interface Collections {
   listingVersions: Collection<ListingVersionDoc>;
   passkeys: Collection<PasskeyDoc>;
   samlReplays: Collection<SamlReplayDoc>;
+  scimTokens: Collection<ScimTokenDoc>;
   webhookEndpoints: Collection<WebhookEndpointDoc>;
   webhookDeliveries: Collection<WebhookDeliveryDoc>;
   webhookCursors: Collection<WebhookCursorDoc>;
@@ -125,6 +128,7 @@ export function openCollections(db: Db, now: () => Date = () => new Date()): Col
     listingVersions: db.collection<ListingVersionDoc>(COLLECTION_NAMES.listingVersions),
     passkeys: db.collection<PasskeyDoc>(COLLECTION_NAMES.passkeys),
     samlReplays: db.collection<SamlReplayDoc>(COLLECTION_NAMES.samlReplays),
+    scimTokens: db.collection<ScimTokenDoc>(COLLECTION_NAMES.scimTokens),
     webhookEndpoints: db.collection<WebhookEndpointDoc>(COLLECTION_NAMES.webhookEndpoints),
     webhookDeliveries: db.collection<WebhookDeliveryDoc>(COLLECTION_NAMES.webhookDeliveries),
     webhookCursors: db.collection<WebhookCursorDoc>(COLLECTION_NAMES.webhookCursors),

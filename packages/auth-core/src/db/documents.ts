@@ -201,8 +201,8 @@ export interface SsoProviderDoc {
   _id: ObjectId;
   providerId: string;
   organizationId: ObjectId;
-  /** Who registered it. */
-  userId: ObjectId;
+  /** Who registered it (through a setup link: its sender); null: an operator (`tessera orgs sso add`). */
+  userId: ObjectId | null;
   type: "oidc" | "saml";
   issuer: string;
   /** As given (Better Auth's field). */
@@ -337,6 +337,22 @@ export interface SamlReplayDoc {
   assertionId: string;
   providerId: string;
   expiresAt: Date;
+  createdAt: Date;
+}
+
+/**
+ * A SCIM bearer token of one organization (features/scim/tokens): only its SHA-256 is kept, looked up
+ * by the unique `tokenHash` index; one token per (organizationId, providerId), replaced on rotation.
+ */
+export interface ScimTokenDoc {
+  _id: ObjectId;
+  organizationId: ObjectId;
+  /** The connection's name in the organization ("okta", "entra"): what list and revoke name it by. */
+  providerId: string;
+  /** SHA-256 of the whole token, base64url. */
+  tokenHash: string;
+  /** The member who made it; null for one declared in the options. */
+  createdBy: ObjectId | null;
   createdAt: Date;
 }
 

@@ -280,6 +280,8 @@ export const ERROR_CATALOGUE = {
 
   // SSO connections (features/sso, docs/security.md "Single sign-on").
   SSO_PROVIDER_NOT_FOUND: { status: 404, message: "SSO provider not found" },
+  // SCIM connections (features/scim/tokens): a token named by its provider id in the organization.
+  SCIM_CONNECTION_NOT_FOUND: { status: 404, message: "SCIM connection not found" },
   SSO_MANAGE_NOT_ALLOWED: {
     status: 403,
     message: "You must be an organization owner or admin to manage its SSO providers",

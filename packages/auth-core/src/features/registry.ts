@@ -97,6 +97,9 @@ import { sendVerificationOTP } from "./passwordless/endpoints/send-verification-
 import { signInEmailOTP } from "./passwordless/endpoints/sign-in-email-otp.ts";
 import { signInMagicLink } from "./passwordless/endpoints/sign-in-magic-link.ts";
 import { verifyEmailOTP } from "./passwordless/endpoints/verify-email-otp.ts";
+import { deleteScimProviderConnection } from "./scim/tokens/endpoints/delete-provider-connection.ts";
+import { generateScimTokenEndpoint } from "./scim/tokens/endpoints/generate-token.ts";
+import { listScimProviderConnections } from "./scim/tokens/endpoints/list-provider-connections.ts";
 import { getSession } from "./session/endpoints/get-session.ts";
 import { listSessions } from "./session/endpoints/list-sessions.ts";
 import { revokeOtherSessions } from "./session/endpoints/revoke-other-sessions.ts";
@@ -112,9 +115,11 @@ import { refreshToken } from "./social/endpoints/refresh-token.ts";
 import { signInSocial } from "./social/endpoints/sign-in-social.ts";
 import { unlinkAccount } from "./social/endpoints/unlink-account.ts";
 import { callbackSso } from "./sso/endpoints/callback.ts";
+import { createSsoSetupLink } from "./sso/endpoints/create-setup-link.ts";
 import { deleteSsoProvider } from "./sso/endpoints/delete-provider.ts";
 import { getSsoProvider } from "./sso/endpoints/get-provider.ts";
 import { listSsoProviders } from "./sso/endpoints/list-providers.ts";
+import { openSsoSetupLink } from "./sso/endpoints/open-setup-link.ts";
 import { registerSsoProvider } from "./sso/endpoints/register.ts";
 import { signInSso } from "./sso/endpoints/sign-in-sso.ts";
 import { testSsoProvider } from "./sso/endpoints/test-provider.ts";
@@ -265,6 +270,8 @@ const endpointList = [
   testSsoProvider,
   signInSso,
   callbackSso,
+  createSsoSetupLink,
+  openSsoSetupLink,
   addOrganizationDomain,
   verifyOrganizationDomain,
   listOrganizationDomains,
@@ -280,6 +287,9 @@ const endpointList = [
   accountInfo,
   spMetadata,
   samlAcs,
+  generateScimTokenEndpoint,
+  listScimProviderConnections,
+  deleteScimProviderConnection,
   createWebhookEndpointEndpoint,
   listWebhookEndpointsEndpoint,
   getWebhookEndpointEndpoint,

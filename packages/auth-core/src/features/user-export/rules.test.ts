@@ -108,6 +108,8 @@ describe("an audit event as its subject sees it", () => {
       "organization.sso-register",
       "organization.sso-update",
       "organization.sso-delete",
+      "organization.scim-token-create",
+      "organization.scim-token-revoke",
     ];
     const undecided = AUDIT_ACTIONS.filter(
       (action) => !(action in DETAILS_SHOWN_TO_SUBJECT) && !knowinglyNone.includes(action),

@@ -171,6 +171,7 @@ export const deMessages: Record<ErrorCode, string> = {
   CANNOT_REMOVE_LAST_SIGN_IN_METHOD:
     "Sie können Ihre einzige Anmeldemöglichkeit nicht entfernen. Fügen Sie zuerst ein Passwort, ein soziales Konto oder einen weiteren Passkey hinzu.",
   SSO_PROVIDER_NOT_FOUND: "SSO-Anbieter nicht gefunden",
+  SCIM_CONNECTION_NOT_FOUND: "SCIM-Verbindung nicht gefunden",
   SSO_MANAGE_NOT_ALLOWED:
     "Nur Inhaber und Administratoren der Organisation dürfen ihre SSO-Anbieter verwalten",
   SSO_PROVIDER_ID_TAKEN: "Ein SSO-Anbieter mit dieser providerId existiert bereits",

@@ -166,6 +166,7 @@ export const esMessages: Record<ErrorCode, string> = {
   CANNOT_REMOVE_LAST_SIGN_IN_METHOD:
     "No puede quitar su única forma de iniciar sesión. Añada primero una contraseña, una cuenta social u otra llave de acceso.",
   SSO_PROVIDER_NOT_FOUND: "Proveedor de SSO no encontrado",
+  SCIM_CONNECTION_NOT_FOUND: "Conexión SCIM no encontrada",
   SSO_MANAGE_NOT_ALLOWED:
     "Debe ser propietario o administrador de la organización para gestionar sus proveedores de SSO",
   SSO_PROVIDER_ID_TAKEN: "Ya existe un proveedor de SSO con este providerId",

@@ -164,6 +164,7 @@ export const plMessages: Record<ErrorCode, string> = {
   CANNOT_REMOVE_LAST_SIGN_IN_METHOD:
     "Nie możesz usunąć jedynego sposobu logowania. Najpierw dodaj hasło, konto społecznościowe lub inny klucz dostępu.",
   SSO_PROVIDER_NOT_FOUND: "Nie znaleziono dostawcy SSO",
+  SCIM_CONNECTION_NOT_FOUND: "Nie znaleziono połączenia SCIM",
   SSO_MANAGE_NOT_ALLOWED:
     "Musisz być właścicielem lub administratorem organizacji, aby zarządzać jej dostawcami SSO",
   SSO_PROVIDER_ID_TAKEN: "Dostawca SSO o tym providerId już istnieje",

@@ -166,6 +166,7 @@ export const ruMessages: Record<ErrorCode, string> = {
   CANNOT_REMOVE_LAST_SIGN_IN_METHOD:
     "Нельзя удалить единственный способ входа. Сначала добавьте пароль, социальный аккаунт или другой ключ доступа.",
   SSO_PROVIDER_NOT_FOUND: "Провайдер SSO не найден",
+  SCIM_CONNECTION_NOT_FOUND: "Подключение SCIM не найдено",
   SSO_MANAGE_NOT_ALLOWED: "Управлять провайдерами SSO организации могут только её владельцы и администраторы",
   SSO_PROVIDER_ID_TAKEN: "Провайдер SSO с таким providerId уже существует",
   SSO_PROVIDER_ID_RESERVED: "Этот providerId зарезервирован и не может использоваться для провайдера SSO",

@@ -1,0 +1,27 @@
+import type { AuthContext } from "../../../../context.ts";
+import type { ObjectId } from "../../../../db/ids.ts";
+import { auditSource } from "../../../admin/index.ts";
+import {
+  assertPermission,
+  requireCaller,
+  requireMembership,
+  resolveOrganizationId,
+} from "../../../organization/index.ts";
+import type { SessionWithUser } from "../../../session/index.ts";
+import type { TokenActor } from "../service.ts";
+
+/**
+ * The caller may manage the named or active organization's SCIM connections: whoever may update the
+ * organization (owners and admins by default), as for its domains and SSO connections.
+ */
+export async function requireScimManager(
+  ctx: { auth: AuthContext; session: SessionWithUser | null; ip: string | null; headers: Headers },
+  organizationIdInput: string | undefined,
+): Promise<{ organizationId: ObjectId; by: TokenActor }> {
+  const caller = requireCaller(ctx.session);
+  const organizationId = resolveOrganizationId(caller.session, organizationIdInput);
+  const member = await requireMembership(ctx.auth, organizationId, caller.user._id);
+  assertPermission(ctx.auth, member, { organization: ["update"] }, "ORGANIZATION_UPDATE_NOT_ALLOWED");
+  const { ip, userAgent, actor } = auditSource(ctx);
+  return { organizationId, by: { userId: caller.user._id, actor, ip, userAgent } };
+}
