@@ -66,12 +66,23 @@ const OIDC_PROVIDER_MODULE = new URL(
   import.meta.url,
 ).href;
 
+const LOGIN_PAGE = `<!doctype html><html lang="en"><head><title>Test IdP</title></head><body>
+<h1>Test identity provider</h1><form method="post"><label for="login">Username</label>
+<input id="login" name="login" autocomplete="username"><button type="submit">Log in</button></form></body></html>`;
+
 function signingKey(): Record<string, unknown> {
   const { privateKey } = generateKeyPairSync("rsa", { modulusLength: 2048 });
   return { ...privateKey.export({ format: "jwk" }), kid: "test-idp-key", use: "sig", alg: "RS256" };
 }
 
-export async function startOidcIdp(options: { clients: IdpClient[] }): Promise<OidcIdp> {
+export async function startOidcIdp(options: {
+  clients: IdpClient[];
+  /**
+   * A login page for browsers (tests/browser/sso.test.ts): the interaction shows a form asking for
+   * the account id, and its POST signs that account in. Off: `signIn` finishes it without a page.
+   */
+  loginPage?: boolean;
+}): Promise<OidcIdp> {
   const { default: Provider } = (await import(/* @vite-ignore */ OIDC_PROVIDER_MODULE)) as {
     default: ProviderClass;
   };
@@ -90,8 +101,29 @@ export async function startOidcIdp(options: { clients: IdpClient[] }): Promise<O
     });
   }
 
+  async function answerLoginPage(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    if (req.method !== "POST") {
+      res.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end(LOGIN_PAGE);
+      return;
+    }
+    let body = "";
+    for await (const chunk of req) body += String(chunk);
+    nextAccount = new URLSearchParams(body).get("login") ?? "";
+    if (!accounts.has(nextAccount)) {
+      res.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end(LOGIN_PAGE);
+      return;
+    }
+    await finishInteraction(req, res);
+  }
+
   const server = createServer((req, res) => {
     requests.push(new URL(req.url ?? "/", "http://idp").pathname);
+    if (req.url?.startsWith("/interaction/") && options.loginPage) {
+      answerLoginPage(req, res).catch((error: unknown) => {
+        res.writeHead(500).end(String(error));
+      });
+      return;
+    }
     if (req.url?.startsWith("/interaction/")) {
       finishInteraction(req, res).catch((error: unknown) => {
         res.writeHead(500).end(String(error));

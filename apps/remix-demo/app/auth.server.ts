@@ -3,6 +3,7 @@
  * loaders and actions call `auth.api.*`. The database is MONGODB_URI when set, else the embedded
  * development database (@tessera/dev-db), kept in `.data/` so the demo data survives restarts.
  */
+import { Resolver } from "node:dns/promises";
 import { resolve } from "node:path";
 import {
   type Auth,
@@ -90,6 +91,10 @@ async function createAppAuth(): Promise<AppAuth> {
     apiKey: { enableSessionForAPIKeys: true },
     socialProviders: env.socialProviders,
     rateLimit: { enabled: env.rateLimit },
+    // Organizations' single sign-on (Security → Domains, Single sign-on); the core logs a warning
+    // when private addresses are allowed.
+    outbound: { allowPrivateAddresses: env.allowPrivateAddresses },
+    sso: env.dnsServer ? { domainVerification: { resolver: createResolver(env.dnsServer) } } : {},
     logger: {
       info: () => {},
       warn: (message, detail) => console.warn(`[tessera] ${message}`, detail ?? ""),
@@ -114,6 +119,13 @@ async function createAppAuth(): Promise<AppAuth> {
       await database.stop();
     },
   };
+}
+
+/** A resolver asking only `server` (host:port) for the TXT records of domain proofs. */
+function createResolver(server: string): Resolver {
+  const resolver = new Resolver({ timeout: 2000, tries: 1 });
+  resolver.setServers([server]);
+  return resolver;
 }
 
 /** SMTP when SMTP_URL is set; with TESSERA_MAIL=disabled a mailer that drops each mail and says so. */

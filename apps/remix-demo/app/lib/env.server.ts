@@ -21,6 +21,13 @@ export interface AppEnv {
   seed: boolean;
   rateLimit: boolean;
   socialProviders: Record<string, SocialProviderOptions>;
+  /**
+   * Test settings of single sign-on (tests/browser/sso.test.ts): DEMO_DNS_SERVER, a DNS server
+   * ("127.0.0.1:5353") asked for domain proofs instead of the system's; DEMO_ALLOW_PRIVATE_ADDRESSES=1,
+   * identity providers on 127.0.0.1 (docs/security.md "Outbound requests (SSRF)": never in production).
+   */
+  dnsServer: string | undefined;
+  allowPrivateAddresses: boolean;
 }
 
 /**
@@ -53,6 +60,8 @@ export function readAppEnv(env: NodeJS.ProcessEnv): AppEnv {
     seed: env.DEMO_SEED ? env.DEMO_SEED !== "0" : !isProduction,
     rateLimit: env.DEMO_RATE_LIMIT !== "0",
     socialProviders: readSocialProviders(env),
+    dnsServer: env.DEMO_DNS_SERVER?.trim() || undefined,
+    allowPrivateAddresses: env.DEMO_ALLOW_PRIVATE_ADDRESSES === "1",
   };
 }
 

@@ -2,6 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useLocation } from "@remix-run/react";
 import { getAuth } from "~/auth.server";
 import { Checkbox, DoneNotice, ErrorSummary, Submit, useFieldProblem } from "~/components/form";
+import { SecurityNav } from "~/components/security-nav";
 import { failure, field, readForm, redirectWith } from "~/lib/forms.server";
 import { useT } from "~/lib/i18n";
 import { canManage, requireOrganization } from "~/lib/org.server";
@@ -20,7 +21,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const auth = await getAuth();
   const query = { organizationId: organization.id };
   const { data: check } = await auth.api.checkPasskeyPolicy({ query, headers: request.headers });
-  return { canManage: canManage(roles), policy: check.policy, check };
+  return { canManage: canManage(roles), policy: check.policy, check, slug: organization.slug };
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
@@ -52,7 +53,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
 export default function PasskeyPolicy() {
   const { t } = useT();
   const location = useLocation();
-  const { canManage, policy, check } = useLoaderData<typeof loader>();
+  const { canManage, policy, check, slug } = useLoaderData<typeof loader>();
   const state = useActionData<typeof action>();
   const problem = useFieldProblem()(state, "aaguids");
   const modeLabel: Record<Mode, string> = {
@@ -63,6 +64,7 @@ export default function PasskeyPolicy() {
   const list = policy.aaguids.join(", ");
   return (
     <section aria-labelledby="security-title">
+      <SecurityNav slug={slug} />
       <h2 id="security-title">{t("organizations.security.title")}</h2>
       <DoneNotice outcomes={{ 1: "common.saved" }} state={state} />
       <p>{t("organizations.security.intro")}</p>

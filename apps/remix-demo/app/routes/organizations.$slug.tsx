@@ -55,7 +55,8 @@ export default function OrganizationLayout() {
         <ul>
           {tabs.map(([path, key]) => (
             <li key={key}>
-              <NavLink to={`/organizations/${slug}${path}`} end>
+              {/* Security's pages (components/security-nav.tsx) keep its tab current. */}
+              <NavLink to={`/organizations/${slug}${path}`} end={key !== "security"}>
                 {t(`organizations.tabs.${key}`)}
               </NavLink>
             </li>

@@ -6,11 +6,13 @@ import { getAuth, remix } from "~/auth.server";
 import { Checkbox, DoneNotice, ErrorSummary, Field, type FormState, Submit } from "~/components/form";
 import { PasskeySignIn } from "~/components/passkeys";
 import { SocialButtons } from "~/components/social";
+import { SsoRequired } from "~/components/sso-required";
 import { failure, field, invalid, missingFields, readForm, redirectWith } from "~/lib/forms.server";
 import { useT } from "~/lib/i18n";
 import { offerPasskeyCookie } from "~/lib/passkey-offer.server";
 import { getViewer, safeRedirect } from "~/lib/session.server";
 import { mailSignInLink } from "~/lib/sign-in-mail.server";
+import { answerSsoRequired, callbackErrorOf, startSsoSignIn } from "~/lib/sso-sign-in.server";
 import { twoFactorPath } from "~/lib/two-factor-path";
 
 export const handle = { title: "signIn.title" };
@@ -29,22 +31,27 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 /**
  * The code page sends an address that is no address back here (routes/sign-in_.code.tsx), to be
- * corrected in the form's field with its problem, as a refused submit would show it.
+ * corrected in the form's field with its problem, as a refused submit would show it. A failed SSO
+ * callback comes back with its catalogue code (lib/sso-sign-in.server.ts): shown as its sentence.
  */
 function refusedAddressOf(params: URLSearchParams): FormState | undefined {
-  if (params.get("error") !== "INVALID_EMAIL") return undefined;
+  const code = callbackErrorOf(params);
+  if (code === null) return undefined;
+  if (code !== "INVALID_EMAIL") return { errors: { form: code } };
   return { errors: { email: "INVALID_EMAIL" }, values: { email: params.get("email") ?? "" } };
 }
 
 export async function action(args: ActionFunctionArgs) {
   const form = await readForm(args.request);
   const redirectTo = safeRedirect(field(form, "redirectTo"));
+  const intent = field(form, "intent");
   try {
-    return field(form, "intent") === "email-link"
+    if (intent === "sso") return await startSsoSignIn(args.request, form, redirectTo);
+    return intent === "email-link"
       ? await mailLinkAndCode(args, form, redirectTo)
       : await signInWithPassword(args, form, redirectTo);
   } catch (error) {
-    return failure(error, form);
+    return answerSsoRequired(error, form) ?? failure(error, form, SSO_FIELDS);
   }
 }
 
@@ -79,18 +86,24 @@ async function mailLinkAndCode(args: ActionFunctionArgs, form: FormData, redirec
   return mailSignInLink(args, field(form, "email").trim(), redirectTo);
 }
 
+/** A connection turned off is the email field's problem. */
+const SSO_FIELDS = { SSO_PROVIDER_DISABLED: "email" };
+
 /** `?done=`: a reset password (routes/reset-password.tsx), a sign-out (routes/sign-out.tsx). */
 const OUTCOMES = { reset: "resetPassword.done", "signed-out": "signIn.signedOut" };
 
 export default function SignIn() {
   const { t } = useT();
   const { providers, redirectTo, refusedAddress } = useLoaderData<typeof loader>();
-  const state = useActionData<typeof action>() ?? refusedAddress;
+  const answer = useActionData<typeof action>();
+  const ssoRequired = answer && "ssoRequired" in answer ? answer.ssoRequired : null;
+  const state = (answer && "errors" in answer ? answer : undefined) ?? refusedAddress;
   return (
     <section className="card narrow">
       <h1>{t("signIn.title")}</h1>
       <DoneNotice outcomes={OUTCOMES} state={state} />
       <ErrorSummary state={state} labels={{ email: t("fields.email"), password: t("fields.password") }} />
+      {ssoRequired ? <SsoRequired {...ssoRequired} redirectTo={redirectTo} /> : null}
       <Form method="post" noValidate>
         <input type="hidden" name="redirectTo" value={redirectTo} />
         {/* "webauthn": the browser offers the account's passkeys here (components/passkeys.tsx). */}
@@ -115,6 +128,11 @@ export default function SignIn() {
         <p className="hint">{t("signIn.emailLinkHint")}</p>
         <Submit intent="email-link" className="button button-secondary button-wide">
           {t("signIn.emailLink")}
+        </Submit>
+        {/* Home-realm discovery: the same address picks the organization's identity provider. */}
+        <p className="hint">{t("signIn.ssoHint")}</p>
+        <Submit intent="sso" className="button button-secondary button-wide">
+          {t("signIn.sso")}
         </Submit>
       </Form>
       <PasskeySignIn redirectTo={redirectTo} />

@@ -1,0 +1,25 @@
+import { NavLink } from "@remix-run/react";
+import { useT } from "~/lib/i18n";
+
+/** Organization → Security's three pages: passkey policy, verified domains, single sign-on. */
+export function SecurityNav({ slug }: { slug: string }) {
+  const { t } = useT();
+  const pages = [
+    ["", "passkeys"],
+    ["/domains", "domains"],
+    ["/sso", "sso"],
+  ] as const;
+  return (
+    <nav className="subnav" aria-label={t("organizations.securityNav.label")}>
+      <ul>
+        {pages.map(([path, key]) => (
+          <li key={key}>
+            <NavLink to={`/organizations/${slug}/security${path}`} end>
+              {t(`organizations.securityNav.${key}`)}
+            </NavLink>
+          </li>
+        ))}
+      </ul>
+    </nav>
+  );
+}
