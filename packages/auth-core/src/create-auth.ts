@@ -14,6 +14,7 @@ import { type CleanupResult, cleanupExpired } from "./features/cleanup.ts";
 import { bumpListingsOfMemberUser } from "./features/organization/index.ts";
 import { deleteUserPasskeyData } from "./features/passkey/index.ts";
 import { type CoreEndpoint, coreEndpoints } from "./features/registry.ts";
+import { mountScim } from "./features/scim/index.ts";
 import { isSessionFresh, readCachedSession, readSession } from "./features/session/index.ts";
 import { clearSignInFailures } from "./features/sign-in-throttle/index.ts";
 import { dropUnprovenProviderAccounts } from "./features/social/index.ts";
@@ -135,7 +136,7 @@ export function createAuth(input: AuthOptions): Auth {
     options.rateLimit.storage === "database" ? context.sharedRateLimiter : createMemoryRateLimiter();
   const webhooks = startWebhookWorker(context);
   return {
-    handler: createHandler(context, endpoints, rateLimiter, coreCallerResolvers),
+    handler: createHandler(context, endpoints, rateLimiter, coreCallerResolvers, [mountScim(context)]),
     api: createApi<CoreEndpoint>(context, endpoints, coreCallerResolvers, rateLimiter),
     endpoints,
     migrate: () => runMigrations(collections, CORE_MIGRATIONS, context.now, coreMigrationSteps),

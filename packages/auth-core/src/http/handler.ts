@@ -182,14 +182,27 @@ export function engineOf(handler: AuthHandler): Engine | undefined {
   return (handler as AuthHandler & { [ENGINE]?: Engine })[ENGINE];
 }
 
+/**
+ * A protocol served under a path of its own, outside the endpoint contracts: its own methods, media
+ * type, credentials and error format (SCIM 2.0, RFC 7644: PUT/PATCH/DELETE, bearer tokens, SCIM
+ * errors). Handed in by create-auth.ts, so http/ still knows no feature.
+ */
+export interface MountedProtocol {
+  /** Under the base path, e.g. `/scim/v2`: that path and everything below it. */
+  prefix: string;
+  /** `path`: below the prefix ("" or "/Users/…"). Failures it throws are answered as the engine's. */
+  serve(request: EngineRequest, path: string, ip: string | null): Promise<EngineResponse>;
+}
+
 /** The one HTTP entry: `Request → Response` for everything under the base path. */
 export function createHandler(
   auth: AuthContext,
   endpoints: readonly AnyEndpoint[],
   rateLimiter: RateLimiter,
   callers: CallerResolvers,
+  mounts: readonly MountedProtocol[] = [],
 ): AuthHandler {
-  const engine = createEngine(auth, endpoints, rateLimiter, callers);
+  const engine = createEngine(auth, endpoints, rateLimiter, callers, mounts);
   const corsEngine = withCors(engine, corsOptionsOf(auth));
   const handler: AuthHandler & { [ENGINE]?: Engine } = async (request, options) => {
     const url = new URL(request.url);
@@ -223,6 +236,7 @@ function createEngine(
   endpoints: readonly AnyEndpoint[],
   rateLimiter: RateLimiter,
   callers: CallerResolvers,
+  mounts: readonly MountedProtocol[],
 ): Engine {
   const route = createRouter(endpoints.filter((endpoint) => endpoint.auth !== "server-only"));
   const { basePath } = auth.options;
@@ -249,6 +263,8 @@ function createEngine(
   };
   return (request) => {
     const deadlineMs = deadlineOf(requestTimeoutMs);
+    const mounted = serveMounted(request);
+    if (mounted) return mounted;
     let routed: RouteCall | EngineResponse;
     try {
       routed = routeRequest(request, deadlineMs);
@@ -263,6 +279,21 @@ function createEngine(
     if (cached) return answerHead(request, outcomeToReply(cached));
     return serveInTime(routed);
   };
+
+  /** A mounted protocol's answer, or null when the path is not under one. */
+  function serveMounted(request: EngineRequest): Promise<EngineResponse> | null {
+    for (const mount of mounts) {
+      const prefix = `${basePath}${mount.prefix}`;
+      if (request.pathname !== prefix && !request.pathname.startsWith(`${prefix}/`)) continue;
+      const ip = resolveClientIp(request.remoteAddress, request.headers, proxies, ipAddressHeader);
+      const work = mount.serve(request, request.pathname.slice(prefix.length), ip);
+      return withinRequestTimeout(work, requestTimeoutMs).then(
+        (reply) => answerHead(request, reply),
+        (error: unknown) => answerHead(request, errorReply(auth, error)),
+      );
+    }
+    return null;
+  }
 
   /** The route's call, or the reply routing alone gives (404 and 405 thrown, the API documents). */
   function routeRequest(request: EngineRequest, deadlineMs: number): RouteCall | EngineResponse {

@@ -1,0 +1,92 @@
+import type { AuthContext } from "../../../context.ts";
+import type { ObjectId } from "../../../db/ids.ts";
+import { isAuthError } from "../../../errors/auth-error.ts";
+import type { EngineRequest, EngineResponse, MountedProtocol } from "../../../http/handler.ts";
+import { findOrganization } from "../../organization/index.ts";
+import { answerDiscovery } from "../protocol/discovery.ts";
+import { ScimError, type ScimType, scimErrorReply, scimReply } from "../protocol/scim-error.ts";
+import { findScimConnection } from "../tokens/service.ts";
+
+/**
+ * The SCIM 2.0 service provider under `<basePath>/scim/v2` (docs/security.md "SCIM"), mounted into
+ * the HTTP engine by create-auth.ts. A request is authenticated by its organization's bearer token
+ * only: cookies and API keys are never read, so a browser session can never act as the directory.
+ */
+
+/** The directory a request acts as: its organization, and the token to audit (`scim:<token id>`). */
+export interface ScimCaller {
+  organizationId: ObjectId;
+  tokenId: ObjectId;
+  /** The audit actor (docs/security.md "SCIM"). */
+  actor: string;
+  ip: string | null;
+  userAgent: string | null;
+  /** The absolute or base-path-relative URL of `/scim/v2`, for `meta.location`. */
+  location: string;
+}
+
+/** Serves what is under /Users (features/scim/users); null: no such resource path. */
+export type ScimResourceServer = (
+  caller: ScimCaller,
+  method: string,
+  path: string,
+  request: EngineRequest,
+) => Promise<EngineResponse | null>;
+
+export const SCIM_PREFIX = "/scim/v2";
+
+export function createScimProtocol(auth: AuthContext, resources: ScimResourceServer): MountedProtocol {
+  const location = `${auth.options.baseURL ?? ""}${auth.options.basePath}${SCIM_PREFIX}`;
+  return {
+    prefix: SCIM_PREFIX,
+    async serve(request, path, ip) {
+      try {
+        const caller = await authenticate(auth, request, ip, location);
+        if (path.startsWith("/Users")) {
+          const served = await resources(caller, request.method, path, request);
+          if (served) return served;
+        }
+        const document = answerDiscovery(path, location);
+        if (!document) throw new ScimError(404, "Resource not found");
+        if (request.method !== "GET" && request.method !== "HEAD")
+          throw new ScimError(405, `${request.method} is not supported on ${path}`);
+        return scimReply(200, document);
+      } catch (error) {
+        return answerFailure(auth, error);
+      }
+    },
+  };
+}
+
+async function authenticate(
+  auth: AuthContext,
+  request: EngineRequest,
+  ip: string | null,
+  location: string,
+): Promise<ScimCaller> {
+  const header = request.headers.get("authorization") ?? "";
+  const match = /^Bearer ([\x21-\x7e]{1,256})$/i.exec(header.trim());
+  const connection = match ? await findScimConnection(auth, match[1]!) : null;
+  // An organization deleted since keeps no directory (its token rows are left; none answers).
+  if (!connection || !(await findOrganization(auth, connection.organizationId)))
+    throw new ScimError(401, "A valid SCIM bearer token is required");
+  return {
+    organizationId: connection.organizationId,
+    tokenId: connection._id,
+    actor: `scim:${connection._id.toHexString()}`,
+    ip,
+    userAgent: request.headers.get("user-agent"),
+    location,
+  };
+}
+
+/** Catalogue errors of the engine (body too large, not JSON, unsupported type) in the SCIM schema. */
+function answerFailure(auth: AuthContext, error: unknown): EngineResponse {
+  if (error instanceof ScimError) return scimErrorReply(error);
+  if (isAuthError(error) && error.status < 500) {
+    const scimType: ScimType | null = error.status === 400 ? "invalidSyntax" : null;
+    return scimErrorReply(new ScimError(error.status, error.message, scimType));
+  }
+  auth.options.logger.error("SCIM request failed", error);
+  return scimErrorReply(new ScimError(500, "Internal server error"));
+}

@@ -1,0 +1,161 @@
+/**
+ * The discovery documents (RFC 7644 §4, RFC 7643 §5–§7): what this service provider supports, the
+ * User schema's attributes, the resource types. Paths as Better Auth's @better-auth/scim
+ * (/scim/v2/ServiceProviderConfig, /scim/v2/Schemas[/:id], /scim/v2/ResourceTypes[/:id]).
+ */
+
+import { ScimError } from "./scim-error.ts";
+
+export const USER_SCHEMA_URN = "urn:ietf:params:scim:schemas:core:2.0:User";
+const LIST_SCHEMA = "urn:ietf:params:scim:api:messages:2.0:ListResponse";
+
+/** The most resources one list answers (`count` above it is lowered to it, RFC 7644 §3.4.2.4). */
+export const MAX_PAGE_SIZE = 100;
+
+interface Attribute {
+  name: string;
+  type: "string" | "boolean" | "complex" | "dateTime";
+  multiValued: boolean;
+  required: boolean;
+  caseExact: boolean;
+  mutability: "readOnly" | "readWrite" | "immutable" | "writeOnly";
+  returned: "always" | "default" | "never" | "request";
+  uniqueness: "none" | "server" | "global";
+  description: string;
+  subAttributes?: Attribute[];
+}
+
+function attribute(name: string, description: string, more: Partial<Attribute> = {}): Attribute {
+  return {
+    name,
+    type: "string",
+    multiValued: false,
+    required: false,
+    caseExact: false,
+    mutability: "readWrite",
+    returned: "default",
+    uniqueness: "none",
+    description,
+    ...more,
+  };
+}
+
+const USER_ATTRIBUTES: Attribute[] = [
+  attribute("userName", "The account's email address, unique across the service provider.", {
+    required: true,
+    uniqueness: "server",
+  }),
+  attribute("name", "The user's name.", {
+    type: "complex",
+    subAttributes: [
+      attribute("formatted", "The full name (the account's name)."),
+      attribute("givenName", "Given name."),
+      attribute("familyName", "Family name."),
+    ],
+  }),
+  attribute("displayName", "The name shown for the user (the account's name)."),
+  attribute("emails", "The account's one address; type work, primary.", {
+    type: "complex",
+    multiValued: true,
+    subAttributes: [
+      attribute("value", "The address."),
+      attribute("type", "Always work."),
+      attribute("primary", "Always true.", { type: "boolean" }),
+    ],
+  }),
+  attribute("active", "Whether the user holds a membership of the organization.", { type: "boolean" }),
+  attribute("externalId", "The directory's identifier of the user.", { caseExact: true }),
+];
+
+export function userSchema(location: string): Record<string, unknown> {
+  return {
+    schemas: ["urn:ietf:params:scim:schemas:core:2.0:Schema"],
+    id: USER_SCHEMA_URN,
+    name: "User",
+    description: "User Account",
+    attributes: USER_ATTRIBUTES,
+    meta: { resourceType: "Schema", location: `${location}/Schemas/${USER_SCHEMA_URN}` },
+  };
+}
+
+export function userResourceType(location: string): Record<string, unknown> {
+  return {
+    schemas: ["urn:ietf:params:scim:schemas:core:2.0:ResourceType"],
+    id: "User",
+    name: "User",
+    endpoint: "/Users",
+    description: "User Account",
+    schema: USER_SCHEMA_URN,
+    schemaExtensions: [],
+    meta: { resourceType: "ResourceType", location: `${location}/ResourceTypes/User` },
+  };
+}
+
+export function serviceProviderConfig(location: string): Record<string, unknown> {
+  return {
+    schemas: ["urn:ietf:params:scim:schemas:core:2.0:ServiceProviderConfig"],
+    patch: { supported: true },
+    bulk: { supported: false, maxOperations: 0, maxPayloadSize: 0 },
+    filter: { supported: true, maxResults: MAX_PAGE_SIZE },
+    changePassword: { supported: false },
+    sort: { supported: false },
+    etag: { supported: false },
+    authenticationSchemes: [
+      {
+        type: "oauthbearertoken",
+        name: "OAuth Bearer Token",
+        description: "The organization's SCIM token in the Authorization header.",
+        specUri: "https://www.rfc-editor.org/info/rfc6750",
+        primary: true,
+      },
+    ],
+    meta: { resourceType: "ServiceProviderConfig", location: `${location}/ServiceProviderConfig` },
+  };
+}
+
+export function listResponse(
+  resources: unknown[],
+  totalResults: number,
+  startIndex: number,
+): Record<string, unknown> {
+  return {
+    schemas: [LIST_SCHEMA],
+    totalResults,
+    startIndex,
+    itemsPerPage: resources.length,
+    Resources: resources,
+  };
+}
+
+/** GET on a discovery path: its document, or null when the path is not discovery's. */
+export function answerDiscovery(path: string, location: string): Record<string, unknown> | null {
+  const [, collection, id, extra] = path.split("/");
+  if (extra !== undefined) return null;
+  const one = id === undefined ? null : decodeSegment(id);
+  switch (collection) {
+    case "ServiceProviderConfig":
+      return one === null ? serviceProviderConfig(location) : null;
+    case "Schemas": {
+      const schema = userSchema(location);
+      if (one === null) return listResponse([schema], 1, 1);
+      if (one === USER_SCHEMA_URN) return schema;
+      throw new ScimError(404, `Schema ${one} not found`);
+    }
+    case "ResourceTypes": {
+      const type = userResourceType(location);
+      if (one === null) return listResponse([type], 1, 1);
+      if (one === "User") return type;
+      throw new ScimError(404, `Resource type ${one} not found`);
+    }
+    default:
+      return null;
+  }
+}
+
+function decodeSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    throw new ScimError(400, "Invalid path", "invalidPath");
+  }
+}
