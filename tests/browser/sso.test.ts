@@ -4,6 +4,7 @@ import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { startDnsServer, type TestDnsServer } from "#test/dns-server.ts";
 import { type OidcIdp, startOidcIdp } from "#test/oidc-idp.ts";
+import { linkIn } from "../e2e/smtp-sink.ts";
 import {
   APP_DIR,
   DEMO,
@@ -117,13 +118,19 @@ describe("single sign-on pages and sign-in", () => {
       "verified",
     );
 
-    // Ken signed up with a password before SSO was required: he meets the refusal below.
+    // Ken signed up with a password (and proved his address) before SSO was required: he meets
+    // the refusal in the next test.
     const signUp = await fetch(`${app.url}/api/auth/sign-up/email`, {
       method: "POST",
       headers: { "content-type": "application/json", origin: app.url },
       body: JSON.stringify({ email: "ken@acme.test", password: DEMO.password, name: "Ken Thompson" }),
     });
     expect(signUp.status).toBe(200);
+    const proof = await app.smtp.waitForMail("ken@acme.test", "Verify your email");
+    await (await app.newPage()).goto(linkIn(proof, "/verify-email").toString());
+    await expect
+      .poll(() => app.db.collection("users").countDocuments({ email: "ken@acme.test", emailVerified: true }))
+      .toBe(1);
 
     // The connection: OIDC against the IdP, added turned off, what to give the IdP shown.
     await owner.goto("/organizations/acme/security/sso");

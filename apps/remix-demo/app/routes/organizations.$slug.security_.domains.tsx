@@ -131,7 +131,7 @@ export default function Domains() {
           pageKey={location.key}
         />
       ))}
-      {canManage ? <DomainClaimForm state={intent === "add" ? state : undefined} /> : null}
+      {canManage ? <DomainClaimForm state={intent === "add" ? state : undefined} key={location.key} /> : null}
       {removing ? null : (
         <p className="muted">
           <Link to={`/organizations/${slug}/security/sso`}>{t("organizations.domains.toSso")}</Link>

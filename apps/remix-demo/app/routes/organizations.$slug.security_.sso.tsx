@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { data } from "@remix-run/node";
-import { useActionData, useLoaderData } from "@remix-run/react";
+import { useActionData, useLoaderData, useLocation } from "@remix-run/react";
 import { isAuthError } from "@tessera/auth-core";
 import { getAuth } from "~/auth.server";
 import { DoneNotice } from "~/components/form";
@@ -117,6 +117,7 @@ const OUTCOMES = {
 
 export default function SingleSignOn() {
   const { t } = useT();
+  const location = useLocation();
   const { slug, canManage, connections, deleting } = useLoaderData<typeof loader>();
   const answer = useActionData<typeof action>();
   const tested = answer && "tested" in answer ? answer.tested : null;
@@ -143,7 +144,9 @@ export default function SingleSignOn() {
           state={failedOn === connection.providerId ? state : undefined}
         />
       ))}
-      {canManage ? <SsoConnectionForm state={state?.values?.intent === "add" ? state : undefined} /> : null}
+      {canManage ? (
+        <SsoConnectionForm state={state?.values?.intent === "add" ? state : undefined} key={location.key} />
+      ) : null}
     </section>
   );
 }
