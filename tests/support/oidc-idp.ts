@@ -1,6 +1,7 @@
 import { generateKeyPairSync } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll } from "vitest";
 
 /**
  * A real OpenID Connect provider for tests: `oidc-provider` (a certified implementation, the core's
@@ -193,4 +194,16 @@ export async function startOidcIdp(options: {
         server.close((error) => (error ? reject(error) : resolve()));
       }),
   };
+}
+
+/** One IdP for every test of a file: started before them, closed after; call the answer inside tests. */
+export function useOidcIdp(clients: IdpClient[]): () => OidcIdp {
+  let idp: OidcIdp | null = null;
+  beforeAll(async () => {
+    idp = await startOidcIdp({ clients });
+  });
+  afterAll(async () => {
+    await idp?.close();
+  });
+  return () => idp!;
 }

@@ -19,6 +19,7 @@ import type * as Session from "../contracts/session.ts";
 import type * as Social from "../contracts/social.ts";
 import type * as Sso from "../contracts/sso.ts";
 import type * as SsoDomains from "../contracts/sso-domains.ts";
+import type * as SsoSetup from "../contracts/sso-setup.ts";
 import type * as TwoFactor from "../contracts/two-factor.ts";
 import type * as UserExport from "../contracts/user-export.ts";
 import type * as Verification from "../contracts/verification.ts";
@@ -193,6 +194,8 @@ export interface SsoMethods {
   updateProvider: PostCall<typeof Sso.updateSsoProviderContract>;
   deleteProvider: PostCall<typeof Sso.deleteSsoProviderContract>;
   testProvider: PostCall<typeof Sso.testSsoProviderContract>;
+  createSetupLink: PostCall<typeof SsoSetup.createSsoSetupLinkContract>;
+  openSetupLink: PostCall<typeof SsoSetup.openSsoSetupLinkContract>;
 }
 
 export interface ScimMethods {

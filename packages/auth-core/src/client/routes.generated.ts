@@ -145,6 +145,8 @@ export const ROUTES = {
     updateProvider: "P/sso/update-provider",
     deleteProvider: "P/sso/delete-provider",
     testProvider: "P/sso/test-provider",
+    createSetupLink: "P/sso/create-setup-link",
+    openSetupLink: "P/sso/open-setup-link",
   },
   scim: {
     generateToken: "P/scim/generate-token",

@@ -29,6 +29,15 @@ export const ssoOptionsSchema = z
      * @default false
      */
     trustDeclaredDomains: z.boolean().default(false),
+    /**
+     * The app's page an SSO setup link opens (`<origin of baseURL><setupLinkPath>/<token>`,
+     * features/sso/setup-link.ts); the page posts the token to /sso/open-setup-link.
+     * @default "/sso-setup"
+     */
+    setupLinkPath: z
+      .string()
+      .regex(/^\/[A-Za-z0-9._~/-]*$/, "a path starting with '/'")
+      .default("/sso-setup"),
     domainVerification: z
       .object({
         /**

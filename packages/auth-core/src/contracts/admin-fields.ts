@@ -59,7 +59,12 @@ export const AUDIT_ACTIONS = [
   "organization.sso-register",
   "organization.sso-update",
   "organization.sso-delete",
+  "organization.sso-test",
   "organization.sso-sign-in",
+  // The expiring setup link for the customer's IT admin (features/sso/setup-link.ts): sent by an
+  // owner or admin, opened once; what it then changes is audited with actor `setup-link:<id>`.
+  "organization.sso-setup-link",
+  "organization.sso-setup-open",
   // SCIM tokens (features/scim/tokens): made (or rotated) and revoked by an owner or admin.
   "organization.scim-token-create",
   "organization.scim-token-revoke",

@@ -48,9 +48,10 @@ export interface EndpointContract<
    * code may name the user (`userId`) instead of a session, so such an endpoint is "optional" there
    * and needs a session over HTTP. "two-factor-challenge": the cookie of a sign-in waiting for its
    * second factor (docs/decisions/0014-two-factor.md "Two-factor"). "session-cookie": a session, and
-   * an API key does not stand for one there (the endpoint writes to the session row).
+   * an API key does not stand for one there (the endpoint writes to the session row). "sso-setup":
+   * the cookie an opened SSO setup link sets (features/sso/setup-link.ts), never a session.
    */
-  httpCredentials?: readonly ("session" | "session-cookie" | "two-factor-challenge")[];
+  httpCredentials?: readonly ("session" | "session-cookie" | "two-factor-challenge" | "sso-setup")[];
   /** A successful call may answer Set-Cookie with the session's cookies (a sign-in, its end). */
   setsSessionCookies?: true;
   body?: Body;

@@ -19,6 +19,7 @@ import * as session from "./session.ts";
 import * as social from "./social.ts";
 import * as sso from "./sso.ts";
 import * as ssoDomains from "./sso-domains.ts";
+import * as ssoSetup from "./sso-setup.ts";
 import * as ssoSaml from "./sso-saml.ts";
 import * as twoFactor from "./two-factor.ts";
 import * as userExport from "./user-export.ts";
@@ -52,6 +53,7 @@ export const contracts: readonly AnyContract[] = [
   organizationTeams,
   organizationPasskeyPolicy,
   sso,
+  ssoSetup,
   ssoDomains,
   social,
   scimTokens,

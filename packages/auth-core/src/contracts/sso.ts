@@ -26,7 +26,15 @@ const issuerField = z.string().url().max(2048);
 const domainField = z.string().min(1).max(2048);
 const roleField = z.string().min(1).max(64);
 
+/**
+ * A session, or without one the setup cookie of an SSO setup link (contracts/sso-setup.ts), which
+ * confines its holder to its one organization; neither: 401.
+ */
+const SETUP_CREDENTIALS = ["session", "sso-setup"] as const;
+
 const MANAGE_ERRORS = [
+  "UNAUTHORIZED",
+  "SSO_SETUP_LINK_OTHER_ORGANIZATION",
   "NO_ACTIVE_ORGANIZATION",
   "NOT_A_MEMBER_OF_ORGANIZATION",
   "SSO_MANAGE_NOT_ALLOWED",
@@ -46,7 +54,8 @@ export const registerSsoProviderContract = defineContract({
   name: "registerSSOProvider",
   method: "POST",
   path: "/sso/register",
-  auth: "session",
+  auth: "optional",
+  httpCredentials: SETUP_CREDENTIALS,
   body: z.strictObject({
     providerId: providerIdField,
     issuer: issuerField,
@@ -85,9 +94,10 @@ export const listSsoProvidersContract = defineContract({
   name: "listSSOProviders",
   method: "GET",
   path: "/sso/providers",
-  auth: "session",
+  auth: "optional",
+  httpCredentials: SETUP_CREDENTIALS,
   response: z.strictObject({ providers: z.array(ssoProviderSchema) }) as z.ZodType<SsoProviderList>,
-  errors: [],
+  errors: ["UNAUTHORIZED"],
   summary: "The SSO connections of every organization the caller owns or administers.",
   tags: ["sso"],
 });
@@ -96,10 +106,11 @@ export const getSsoProviderContract = defineContract({
   name: "getSSOProvider",
   method: "GET",
   path: "/sso/get-provider",
-  auth: "session",
+  auth: "optional",
+  httpCredentials: SETUP_CREDENTIALS,
   query: z.strictObject({ providerId: providerIdField }),
   response: ssoProviderSchema,
-  errors: ["SSO_PROVIDER_NOT_FOUND", "SSO_MANAGE_NOT_ALLOWED"],
+  errors: ["UNAUTHORIZED", "SSO_PROVIDER_NOT_FOUND", "SSO_MANAGE_NOT_ALLOWED"],
   summary: "One SSO connection, without its secrets.",
   tags: ["sso"],
 });
@@ -108,7 +119,8 @@ export const updateSsoProviderContract = defineContract({
   name: "updateSSOProvider",
   method: "POST",
   path: "/sso/update-provider",
-  auth: "session",
+  auth: "optional",
+  httpCredentials: SETUP_CREDENTIALS,
   body: z.strictObject({
     providerId: providerIdField,
     issuer: issuerField.optional(),
@@ -120,7 +132,13 @@ export const updateSsoProviderContract = defineContract({
     mapping: ssoMappingSchema.optional(),
   }),
   response: ssoProviderSchema,
-  errors: ["SSO_PROVIDER_NOT_FOUND", "SSO_MANAGE_NOT_ALLOWED", "SSO_NO_UPDATE_FIELDS", ...CONFIG_ERRORS],
+  errors: [
+    "UNAUTHORIZED",
+    "SSO_PROVIDER_NOT_FOUND",
+    "SSO_MANAGE_NOT_ALLOWED",
+    "SSO_NO_UPDATE_FIELDS",
+    ...CONFIG_ERRORS,
+  ],
   summary:
     "Changes the given fields of an SSO connection (an OIDC endpoint change is discovered and checked again).",
   tags: ["sso"],
@@ -148,13 +166,15 @@ export const testSsoProviderContract = defineContract({
   name: "testSSOProvider",
   method: "POST",
   path: "/sso/test-provider",
-  auth: "session",
+  auth: "optional",
+  httpCredentials: SETUP_CREDENTIALS,
   body: z.strictObject({ providerId: providerIdField }),
   response: z.strictObject({
     success: z.literal(true),
     checks: z.array(z.string()),
   }) as z.ZodType<SsoProviderTest>,
   errors: [
+    "UNAUTHORIZED",
     "SSO_PROVIDER_NOT_FOUND",
     "SSO_MANAGE_NOT_ALLOWED",
     "SSO_URL_NOT_ALLOWED",

@@ -282,6 +282,14 @@ export const ERROR_CATALOGUE = {
   SSO_PROVIDER_NOT_FOUND: { status: 404, message: "SSO provider not found" },
   // SCIM connections (features/scim/tokens): a token named by its provider id in the organization.
   SCIM_CONNECTION_NOT_FOUND: { status: 404, message: "SCIM connection not found" },
+  SSO_SETUP_LINK_INVALID: {
+    status: 400,
+    message: "This setup link is invalid, has expired or has already been used",
+  },
+  SSO_SETUP_LINK_OTHER_ORGANIZATION: {
+    status: 403,
+    message: "This setup link is for another organization",
+  },
   SSO_MANAGE_NOT_ALLOWED: {
     status: 403,
     message: "You must be an organization owner or admin to manage its SSO providers",

@@ -115,9 +115,11 @@ import { refreshToken } from "./social/endpoints/refresh-token.ts";
 import { signInSocial } from "./social/endpoints/sign-in-social.ts";
 import { unlinkAccount } from "./social/endpoints/unlink-account.ts";
 import { callbackSso } from "./sso/endpoints/callback.ts";
+import { createSsoSetupLink } from "./sso/endpoints/create-setup-link.ts";
 import { deleteSsoProvider } from "./sso/endpoints/delete-provider.ts";
 import { getSsoProvider } from "./sso/endpoints/get-provider.ts";
 import { listSsoProviders } from "./sso/endpoints/list-providers.ts";
+import { openSsoSetupLink } from "./sso/endpoints/open-setup-link.ts";
 import { registerSsoProvider } from "./sso/endpoints/register.ts";
 import { signInSso } from "./sso/endpoints/sign-in-sso.ts";
 import { testSsoProvider } from "./sso/endpoints/test-provider.ts";
@@ -268,6 +270,8 @@ const endpointList = [
   testSsoProvider,
   signInSso,
   callbackSso,
+  createSsoSetupLink,
+  openSsoSetupLink,
   addOrganizationDomain,
   verifyOrganizationDomain,
   listOrganizationDomains,

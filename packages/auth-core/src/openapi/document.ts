@@ -32,6 +32,8 @@ export interface OpenApiDocumentOptions {
   acceptsApiKey?(contract: AnyContract): boolean;
   /** The cookie of a sign-in waiting for its second factor (features/two-factor/cookies.ts). */
   twoFactorCookie: string;
+  /** The cookie of an opened SSO setup link (features/sso/setup-link.ts). @default the two-factor cookie's prefix + "sso_setup" */
+  ssoSetupCookie?: string;
   title: string;
 }
 
@@ -107,6 +109,7 @@ function securityOf(contract: AnyContract, acceptsApiKey: boolean): Security {
     (contract.auth === "session" || contract.auth === "fresh-session" ? ["session"] : []);
   const security = required.flatMap((credential) => {
     if (credential === "session") return session;
+    if (credential === "sso-setup") return [{ ssoSetup: [] }];
     return [credential === "session-cookie" ? { sessionCookie: [] } : { twoFactorChallenge: [] }];
   });
   if (security.length > 0) return security;
@@ -208,6 +211,11 @@ function securitySchemesOf(paths: OpenApiDocument["paths"], options: OpenApiDocu
     sessionCookie: { type: "apiKey", in: "cookie", name: options.sessionCookie },
     apiKey: { type: "apiKey", in: "header", name: options.apiKeyHeader },
     twoFactorChallenge: { type: "apiKey", in: "cookie", name: options.twoFactorCookie },
+    ssoSetup: {
+      type: "apiKey",
+      in: "cookie",
+      name: options.ssoSetupCookie ?? options.twoFactorCookie.replace(/two_factor$/, "sso_setup"),
+    },
   };
   const used = new Set(
     Object.values(paths).flatMap((methods) =>

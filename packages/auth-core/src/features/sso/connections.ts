@@ -118,7 +118,7 @@ async function buildOidcConfig(
 export async function registerConnection(
   auth: AuthContext,
   organizationId: ObjectId,
-  userId: ObjectId,
+  userId: ObjectId | null,
   body: RegisterBody,
 ): Promise<Outcome<SsoProviderDoc, ErrorCode>> {
   if ((body.oidcConfig === undefined) === (body.samlConfig === undefined))

@@ -10,15 +10,16 @@ import {
   holdsRole,
   roleTableOf,
 } from "../organization/index.ts";
-import type { SessionWithUser } from "../session/index.ts";
 import { findVerifiedDomain } from "./domains.ts";
+import { type SsoManager, scopedOrganization } from "./manager.ts";
 import { maskClientId } from "./rules.ts";
 import * as store from "./store.ts";
 
 /**
  * Who may manage a connection and what the endpoints answer of it. The organization is the one
  * named, else the caller's active organization; its owners and admins manage its connections
- * (Better Auth's rule); everyone else is refused before anything is read or written.
+ * (Better Auth's rule); everyone else is refused before anything is read or written. A setup
+ * link's holder (manager.ts) manages its one organization's connections only.
  */
 
 /** The role besides the creator role (owner) that manages connections. */
@@ -28,7 +29,8 @@ export type AccessRefusal =
   | "NO_ACTIVE_ORGANIZATION"
   | "NOT_A_MEMBER_OF_ORGANIZATION"
   | "SSO_MANAGE_NOT_ALLOWED"
-  | "SSO_PROVIDER_NOT_FOUND";
+  | "SSO_PROVIDER_NOT_FOUND"
+  | "SSO_SETUP_LINK_OTHER_ORGANIZATION";
 
 function isManager(auth: AuthContext, roles: string): boolean {
   return holdsRole(roles, auth.options.organization.creatorRole) || holdsRole(roles, MANAGER_ROLE);
@@ -37,9 +39,16 @@ function isManager(auth: AuthContext, roles: string): boolean {
 /** The organization the caller manages connections of: the one named, else the active one. */
 export async function resolveManagedOrganization(
   auth: AuthContext,
-  caller: SessionWithUser,
+  manager: SsoManager,
   organizationId: string | undefined,
 ): Promise<Outcome<ObjectId, AccessRefusal>> {
+  if (manager.kind !== "member") {
+    const own = scopedOrganization(manager);
+    return organizationId === undefined || organizationId === own.toHexString()
+      ? granted(own)
+      : refused("SSO_SETUP_LINK_OTHER_ORGANIZATION");
+  }
+  const { caller } = manager;
   const given = organizationId ?? caller.session.activeOrganizationId ?? null;
   if (given === null) return refused("NO_ACTIVE_ORGANIZATION");
   const id = parseId(given);
@@ -56,10 +65,15 @@ export async function resolveManagedOrganization(
  */
 export async function findManagedProvider(
   auth: AuthContext,
-  caller: SessionWithUser,
+  manager: SsoManager,
   providerId: string,
 ): Promise<Outcome<SsoProviderDoc, AccessRefusal>> {
   const provider = await store.findSsoProvider(auth.collections, providerId);
+  if (manager.kind !== "member")
+    return provider?.organizationId.equals(scopedOrganization(manager))
+      ? granted(provider)
+      : refused("SSO_PROVIDER_NOT_FOUND");
+  const { caller } = manager;
   const member = provider ? await findMember(auth, provider.organizationId, caller.user._id) : null;
   if (!provider || !member) return refused("SSO_PROVIDER_NOT_FOUND");
   if (!isManager(auth, member.role)) return refused("SSO_MANAGE_NOT_ALLOWED");
@@ -157,12 +171,14 @@ export async function toSsoProvider(auth: AuthContext, doc: SsoProviderDoc): Pro
   };
 }
 
-/** The connections of every organization the caller manages, oldest first. */
+/** The connections of every organization the caller manages (a setup link: its one), oldest first. */
 export async function listManagedProviders(
   auth: AuthContext,
-  caller: SessionWithUser,
+  manager: SsoManager,
 ): Promise<SsoProviderDoc[]> {
-  const memberships = await findUserMemberships(auth, caller.user._id);
+  if (manager.kind !== "member")
+    return store.findOrganizationSsoProviders(auth.collections, [scopedOrganization(manager)]);
+  const memberships = await findUserMemberships(auth, manager.caller.user._id);
   const managed = memberships
     .filter((member) => isManager(auth, member.role))
     .map((member) => member.organizationId);

@@ -108,6 +108,9 @@ describe("an audit event as its subject sees it", () => {
       "organization.sso-register",
       "organization.sso-update",
       "organization.sso-delete",
+      "organization.sso-test",
+      "organization.sso-setup-link",
+      "organization.sso-setup-open",
       "organization.scim-token-create",
       "organization.scim-token-revoke",
     ];

@@ -171,6 +171,8 @@ export const deMessages: Record<ErrorCode, string> = {
   CANNOT_REMOVE_LAST_SIGN_IN_METHOD:
     "Sie können Ihre einzige Anmeldemöglichkeit nicht entfernen. Fügen Sie zuerst ein Passwort, ein soziales Konto oder einen weiteren Passkey hinzu.",
   SSO_PROVIDER_NOT_FOUND: "SSO-Anbieter nicht gefunden",
+  SSO_SETUP_LINK_INVALID: "Dieser Einrichtungslink ist ungültig, abgelaufen oder wurde bereits verwendet",
+  SSO_SETUP_LINK_OTHER_ORGANIZATION: "Dieser Einrichtungslink gilt für eine andere Organisation",
   SCIM_CONNECTION_NOT_FOUND: "SCIM-Verbindung nicht gefunden",
   SSO_MANAGE_NOT_ALLOWED:
     "Nur Inhaber und Administratoren der Organisation dürfen ihre SSO-Anbieter verwalten",

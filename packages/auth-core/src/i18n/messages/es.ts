@@ -166,6 +166,8 @@ export const esMessages: Record<ErrorCode, string> = {
   CANNOT_REMOVE_LAST_SIGN_IN_METHOD:
     "No puede quitar su única forma de iniciar sesión. Añada primero una contraseña, una cuenta social u otra llave de acceso.",
   SSO_PROVIDER_NOT_FOUND: "Proveedor de SSO no encontrado",
+  SSO_SETUP_LINK_INVALID: "Este enlace de configuración no es válido, ha caducado o ya se ha usado",
+  SSO_SETUP_LINK_OTHER_ORGANIZATION: "Este enlace de configuración es de otra organización",
   SCIM_CONNECTION_NOT_FOUND: "Conexión SCIM no encontrada",
   SSO_MANAGE_NOT_ALLOWED:
     "Debe ser propietario o administrador de la organización para gestionar sus proveedores de SSO",

@@ -173,6 +173,8 @@ export const frMessages: Record<ErrorCode, string> = {
   CANNOT_REMOVE_LAST_SIGN_IN_METHOD:
     "Vous ne pouvez pas supprimer votre seul moyen de connexion. Ajoutez d’abord un mot de passe, un compte social ou une autre clé d’accès.",
   SSO_PROVIDER_NOT_FOUND: "Fournisseur SSO introuvable",
+  SSO_SETUP_LINK_INVALID: "Ce lien de configuration est invalide, a expiré ou a déjà été utilisé",
+  SSO_SETUP_LINK_OTHER_ORGANIZATION: "Ce lien de configuration concerne une autre organisation",
   SCIM_CONNECTION_NOT_FOUND: "Connexion SCIM introuvable",
   SSO_MANAGE_NOT_ALLOWED:
     "Vous devez être propriétaire ou administrateur de l’organisation pour gérer ses fournisseurs SSO",

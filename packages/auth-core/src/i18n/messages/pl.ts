@@ -164,6 +164,8 @@ export const plMessages: Record<ErrorCode, string> = {
   CANNOT_REMOVE_LAST_SIGN_IN_METHOD:
     "Nie możesz usunąć jedynego sposobu logowania. Najpierw dodaj hasło, konto społecznościowe lub inny klucz dostępu.",
   SSO_PROVIDER_NOT_FOUND: "Nie znaleziono dostawcy SSO",
+  SSO_SETUP_LINK_INVALID: "Ten link konfiguracyjny jest nieprawidłowy, wygasł lub został już użyty",
+  SSO_SETUP_LINK_OTHER_ORGANIZATION: "Ten link konfiguracyjny dotyczy innej organizacji",
   SCIM_CONNECTION_NOT_FOUND: "Nie znaleziono połączenia SCIM",
   SSO_MANAGE_NOT_ALLOWED:
     "Musisz być właścicielem lub administratorem organizacji, aby zarządzać jej dostawcami SSO",

@@ -166,6 +166,8 @@ export const ruMessages: Record<ErrorCode, string> = {
   CANNOT_REMOVE_LAST_SIGN_IN_METHOD:
     "Нельзя удалить единственный способ входа. Сначала добавьте пароль, социальный аккаунт или другой ключ доступа.",
   SSO_PROVIDER_NOT_FOUND: "Провайдер SSO не найден",
+  SSO_SETUP_LINK_INVALID: "Эта ссылка для настройки недействительна, истекла или уже использована",
+  SSO_SETUP_LINK_OTHER_ORGANIZATION: "Эта ссылка для настройки относится к другой организации",
   SCIM_CONNECTION_NOT_FOUND: "Подключение SCIM не найдено",
   SSO_MANAGE_NOT_ALLOWED: "Управлять провайдерами SSO организации могут только её владельцы и администраторы",
   SSO_PROVIDER_ID_TAKEN: "Провайдер SSO с таким providerId уже существует",

@@ -165,6 +165,8 @@ export const trMessages: Record<ErrorCode, string> = {
   CANNOT_REMOVE_LAST_SIGN_IN_METHOD:
     "Tek oturum açma yönteminizi kaldıramazsınız. Önce bir parola, bir sosyal hesap veya başka bir geçiş anahtarı ekleyin.",
   SSO_PROVIDER_NOT_FOUND: "SSO sağlayıcısı bulunamadı",
+  SSO_SETUP_LINK_INVALID: "Bu kurulum bağlantısı geçersiz, süresi dolmuş veya zaten kullanılmış",
+  SSO_SETUP_LINK_OTHER_ORGANIZATION: "Bu kurulum bağlantısı başka bir kuruluşa ait",
   SCIM_CONNECTION_NOT_FOUND: "SCIM bağlantısı bulunamadı",
   SSO_MANAGE_NOT_ALLOWED: "Kuruluşun SSO sağlayıcılarını yönetmek için sahibi veya yöneticisi olmalısınız",
   SSO_PROVIDER_ID_TAKEN: "Bu providerId ile bir SSO sağlayıcısı zaten var",

@@ -164,6 +164,8 @@ export const ukMessages: Record<ErrorCode, string> = {
   CANNOT_REMOVE_LAST_SIGN_IN_METHOD:
     "Не можна видалити єдиний спосіб входу. Спочатку додайте пароль, соціальний обліковий запис або інший ключ доступу.",
   SSO_PROVIDER_NOT_FOUND: "Провайдера SSO не знайдено",
+  SSO_SETUP_LINK_INVALID: "Це посилання для налаштування недійсне, прострочене або вже використане",
+  SSO_SETUP_LINK_OTHER_ORGANIZATION: "Це посилання для налаштування стосується іншої організації",
   SCIM_CONNECTION_NOT_FOUND: "Підключення SCIM не знайдено",
   SSO_MANAGE_NOT_ALLOWED: "Керувати провайдерами SSO організації можуть лише її власники та адміністратори",
   SSO_PROVIDER_ID_TAKEN: "Провайдер SSO з таким providerId уже існує",

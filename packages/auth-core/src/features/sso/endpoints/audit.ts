@@ -1,21 +1,26 @@
 import type { AuthContext } from "../../../context.ts";
 import type { AuditAction } from "../../../contracts/admin-fields.ts";
 import type { SsoProviderDoc } from "../../../db/documents.ts";
-import { auditSource, recordAuditEvent } from "../../admin/index.ts";
+import { recordAuditEvent } from "../../admin/index.ts";
 import type { SessionWithUser } from "../../session/index.ts";
+import { auditActorOf, type SsoManager } from "../manager.ts";
 
-/** One audit row per change of a connection (docs/security.md "Single sign-on": every step is audited). */
+/**
+ * One audit row per change of a connection (docs/security.md "Single sign-on": every step is
+ * audited); through a setup link the actor is `setup-link:<link id>`.
+ */
 export async function auditConnectionChange(
   auth: AuthContext,
   ctx: { ip: string | null; headers: Headers; session: SessionWithUser | null },
   action: Extract<AuditAction, `organization.sso-${string}`>,
   provider: SsoProviderDoc,
   details: Record<string, unknown> = {},
+  manager: SsoManager | null = null,
 ): Promise<void> {
-  const { ip, userAgent, actor } = auditSource(ctx);
+  const { ip, userAgent, actor, actorId } = auditActorOf(ctx, manager);
   await recordAuditEvent(auth, {
     action,
-    actorId: ctx.session?.user._id ?? null,
+    actorId,
     actor,
     subjectId: null,
     details: {

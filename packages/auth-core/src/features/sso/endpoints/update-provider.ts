@@ -4,6 +4,7 @@ import { AuthError } from "../../../errors/auth-error.ts";
 import { answerRefusal } from "../../../errors/refusal.ts";
 import { defineEndpoint } from "../../../http/define-endpoint.ts";
 import { hasUpdateFields, updateConnection } from "../connections.ts";
+import { resolveSsoManager } from "../manager.ts";
 import { findManagedProvider, toSsoProvider } from "../service.ts";
 import { auditConnectionChange } from "./audit.ts";
 
@@ -15,11 +16,12 @@ export const updateSsoProvider = defineEndpoint(updateSsoProviderContract, {
   async handler(ctx): Promise<SsoProvider> {
     const { auth, body } = ctx;
     if (!hasUpdateFields(body)) throw new AuthError("SSO_NO_UPDATE_FIELDS");
-    const current = answerRefusal(await findManagedProvider(auth, ctx.session!, body.providerId));
+    const manager = await resolveSsoManager(ctx);
+    const current = answerRefusal(await findManagedProvider(auth, manager, body.providerId));
     const updated = answerRefusal(await updateConnection(auth, current, body));
     if (!updated) throw new AuthError("SSO_PROVIDER_NOT_FOUND");
     const changed = Object.keys(body).filter((key) => key !== "providerId");
-    await auditConnectionChange(auth, ctx, "organization.sso-update", updated, { changed });
+    await auditConnectionChange(auth, ctx, "organization.sso-update", updated, { changed }, manager);
     return toSsoProvider(auth, updated);
   },
 });

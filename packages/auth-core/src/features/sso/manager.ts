@@ -1,0 +1,52 @@
+import type { AuthContext } from "../../context.ts";
+import type { ObjectId } from "../../db/ids.ts";
+import { AuthError } from "../../errors/auth-error.ts";
+import type { CookieJar } from "../../http/cookie-jar.ts";
+import { auditSource } from "../admin/index.ts";
+import type { SessionWithUser } from "../session/index.ts";
+import { readSetupScope, type SetupScope } from "./setup-link.ts";
+
+/**
+ * Who manages connections in a request: a signed-in owner or admin (checked per organization in
+ * service.ts), or, with no session, the holder of a setup cookie, confined to its one organization
+ * (setup-link.ts). A session wins over a setup cookie sent beside it.
+ */
+export type SsoManager =
+  | { kind: "member"; caller: SessionWithUser }
+  | { kind: "setup-link"; scope: SetupScope }
+  /** `tessera orgs sso` (operator-sso.ts): the organization the operator named, nothing else. */
+  | { kind: "operator"; actor: string; organizationId: ObjectId };
+
+/** The one organization a setup link's holder or an operator manages. */
+export function scopedOrganization(manager: Exclude<SsoManager, { kind: "member" }>): ObjectId {
+  return manager.kind === "setup-link" ? manager.scope.organizationId : manager.organizationId;
+}
+
+/** The manager of the request; 401 UNAUTHORIZED with neither a session nor a live setup cookie. */
+export async function resolveSsoManager(ctx: {
+  auth: AuthContext;
+  session: SessionWithUser | null;
+  cookies: CookieJar;
+}): Promise<SsoManager> {
+  if (ctx.session) return { kind: "member", caller: ctx.session };
+  const scope = await readSetupScope(ctx.auth, ctx.cookies);
+  if (!scope) throw new AuthError("UNAUTHORIZED");
+  return { kind: "setup-link", scope };
+}
+
+/** Who the audit row names: the user, or `setup-link:<link id>` (no account behind it). */
+export function auditActorOf(
+  ctx: { ip: string | null; headers: Headers; session: SessionWithUser | null },
+  manager: SsoManager | null,
+): {
+  ip: string | null;
+  userAgent: string | null;
+  actor: string | null;
+  actorId: SessionWithUser["user"]["_id"] | null;
+} {
+  const source = auditSource(ctx);
+  if (manager?.kind === "setup-link")
+    return { ...source, actor: `setup-link:${manager.scope.linkId}`, actorId: null };
+  if (manager?.kind === "operator") return { ...source, actor: manager.actor, actorId: null };
+  return { ...source, actorId: ctx.session?.user._id ?? null };
+}
