@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, inject, it, vi } from "vitest";
 import { snapshotDatabase } from "#test/database.ts";
 import { addMember, createOrganization, type SignedIn, signIn } from "#test/organization.ts";
 import { newAuthenticator, registerPasskey } from "#test/passkey.ts";
+import { createTestIdp, registerSamlConnection } from "#test/saml-idp.ts";
 import { claimDomain } from "#test/sso-domains.ts";
 import { TEST_SECRET, useTestAuth } from "#test/test-auth.ts";
 import { webhooksAddAction } from "../../packages/cli/src/commands/webhooks.ts";
@@ -52,6 +53,7 @@ const CONFIRMING: Row[] = [
   { path: "orgs delete", args: () => [org] },
   { path: "sessions revoke", args: () => [sessionId] },
   { path: "orgs domains remove", args: () => [org, "confirm-org.com"] },
+  { path: "orgs sso remove", args: () => [org, "confirm-sso"] },
   { path: "webhooks remove", args: () => [webhookId, "--config", webhooksConfig] },
 ];
 
@@ -93,6 +95,7 @@ beforeAll(async () => {
   sessionId = session!._id.toHexString();
   passkeyId = (await registerPasskey(victim.browser, newAuthenticator())).body.id;
   await claimDomain(owner, "confirm-org.com");
+  await registerSamlConnection(owner.browser, org, createTestIdp(), { providerId: "confirm-sso" });
   dir = await mkdtemp(join(tmpdir(), "tessera-confirmations-"));
   webhooksConfig = join(dir, "tessera.config.ts");
   await writeFile(

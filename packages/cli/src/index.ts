@@ -27,6 +27,12 @@ export {
   orgsDomainsRemoveAction,
   orgsDomainsVerifyAction,
 } from "./commands/orgs-domains.ts";
+export {
+  orgsSsoAddAction,
+  orgsSsoListAction,
+  orgsSsoRemoveAction,
+  orgsSsoTestAction,
+} from "./commands/orgs-sso.ts";
 export { secretAction } from "./commands/secret.ts";
 export { sessionsListAction, sessionsRevokeAction } from "./commands/sessions.ts";
 export {

@@ -13,6 +13,7 @@ import { invitationsCommand } from "./commands/invitations.ts";
 import { migrateCommand } from "./commands/migrate.ts";
 import { orgsCommand } from "./commands/orgs.ts";
 import { orgsDomainsCommand } from "./commands/orgs-domains.ts";
+import { orgsSsoCommand } from "./commands/orgs-sso.ts";
 import { secretCommand } from "./commands/secret.ts";
 import { sessionsCommand } from "./commands/sessions.ts";
 import { usersCommand } from "./commands/users.ts";
@@ -81,6 +82,7 @@ export function createProgram(): Command {
     [usersCommand, usersPasskeysCommand],
     [usersCommand, usersRemovePasskeyCommand],
     [orgsCommand, orgsDomainsCommand],
+    [orgsCommand, orgsSsoCommand],
   ] as const) {
     if (!parent.commands.includes(sub)) parent.addCommand(sub);
   }
