@@ -162,6 +162,7 @@ export const passkeyAuthenticationContract = defineContract({
     "AUTHENTICATION_FAILED",
     "BANNED_USER",
     "EMAIL_NOT_VERIFIED",
+    "SSO_REQUIRED",
     "FAILED_TO_CREATE_SESSION",
   ],
   summary: "Signs in with a passkey.",

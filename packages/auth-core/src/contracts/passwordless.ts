@@ -93,7 +93,9 @@ export const signInMagicLinkContract = defineContract({
     language: languageField.optional(),
   }),
   response: statusTrueSchema,
-  errors: ["NOT_FOUND", "INVALID_EMAIL"],
+  // SSO_REQUIRED: the address's verified domain requires its organization's SSO (the same answer
+  // for every address of the domain).
+  errors: ["NOT_FOUND", "INVALID_EMAIL", "SSO_REQUIRED"],
   summary:
     "Mails a sign-in link (and, with emailOTP on, a code); the answer never tells whether the address has an account.",
   tags: ["passwordless"],
@@ -187,7 +189,7 @@ export const sendVerificationOTPContract = defineContract({
     language: languageField.optional(),
   }),
   response: successTrueSchema,
-  errors: ["NOT_FOUND", "INVALID_EMAIL", "RESET_PASSWORD_DISABLED"],
+  errors: ["NOT_FOUND", "INVALID_EMAIL", "RESET_PASSWORD_DISABLED", "SSO_REQUIRED"],
   summary:
     "Mails a 6-digit code for sign-in, email verification or a password reset; the answer never tells whether the address has an account.",
   tags: ["passwordless"],

@@ -30,6 +30,7 @@ describe("database commands of the passkey paths", () => {
       "find:passkeys",
       "update:passkeys", // counter, backup state, last use
       "find:users",
+      "find:organizationDomains", // require SSO on the user's domain (features/sso-domains), unique index
       "insert:sessions",
     ]);
   });

@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import type { AuthContext } from "../../context.ts";
 import { DIGITS, generateRandomString, sha256Base64Url } from "../../crypto/index.ts";
 import { admitMail, apiLink, dispatchMail, type MailSender } from "../mail-dispatch.ts";
+import { assertSignInWithoutSso } from "../sso-domains/index.ts";
 import { findUserByEmail } from "../users/index.ts";
 import {
   LINK_TOKEN_LENGTH,
@@ -87,9 +88,15 @@ export async function mailSignIn(
   destinations: LinkDestinations,
 ): Promise<void> {
   // Independent: the lookup runs whether or not the limit admits, so every address costs the same.
+  // An address of a domain requiring SSO is told so now, not after a mail whose link is refused
+  // (features/sso-domains: SSO_REQUIRED), read beside them (no round trip added; a refused request
+  // still counts toward the mail limit, as any request does). The answer tells the domain's policy,
+  // the same for every address of it, never whether this one has an account. The sign-in checks
+  // again (signInMailboxOwner): the policy may change while the mail waits.
   const [user, isAdmitted] = await Promise.all([
     findUserByEmail(auth.collections, email),
     admitMail(auth, "sign-in-link", email, request.sender),
+    assertSignInWithoutSso(auth, { email }, "mail", { ip: null, userAgent: null }),
   ]);
   if (!isAdmitted) return;
   const parts = signInMailParts(auth.options, user !== null);

@@ -22,16 +22,18 @@ describe("database commands per request", () => {
     const commands = await t.commands(() =>
       new TestBrowser(t.auth).post("/sign-in/magic-link", { email: EMAIL }),
     );
-    // The user lookup and the mail limit's slots go together (Promise.all): compared as a set.
-    expect(commands.slice(0, 4).sort()).toEqual(
+    // The user lookup, the mail limit's slots and the require-SSO read go together (Promise.all):
+    // compared as a set.
+    expect(commands.slice(0, 5).sort()).toEqual(
       [
         ...USER_BY_EMAIL,
         "insert:mailLimits", // the sender's slot for the mailbox
         "insert:mailLimits", // the mailbox's slot from everyone
+        "find:organizationDomains", // require SSO on the address's domain (features/sso-domains)
       ].sort(),
     );
     // The new record replacing the address's previous one and the link's row: two upserts, one command.
-    expect(commands.slice(4)).toEqual(["update:verifications"]);
+    expect(commands.slice(5)).toEqual(["update:verifications"]);
   });
 
   it("the link's GET reads two rows and writes nothing", async () => {

@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signUpUser, TestBrowser } from "#test/browser.ts";
 import { type OAuthServer, startOAuthServer } from "#test/oauth-server.ts";
 import { createOrganization, type SignedIn } from "#test/organization.ts";
-import { mailedSignIn, PASSWORDLESS } from "#test/passwordless.ts";
+import { newAuthenticator, registerPasskey, signInWithPasskey } from "#test/passkey.ts";
+import { mailCount, mailedSignIn, PASSWORDLESS, passwordlessRows } from "#test/passwordless.ts";
 import { errorOf, providerConfig, runSocialFlow } from "#test/social.ts";
 import { auditRows, claimDomain, useDomainTestbed, verifyDomainByDns } from "#test/sso-domains.ts";
 import { type TestAuth, useFreshTestAuth } from "#test/test-auth.ts";
@@ -59,6 +60,14 @@ async function setUp(options: { verified: boolean }): Promise<Cast> {
   return { t, owner, org };
 }
 
+async function setRequireSso(owner: SignedIn, requireSso: boolean): Promise<void> {
+  const res = await owner.browser.post("/organization/update-domain-settings", {
+    domain: "acme.test",
+    requireSso,
+  });
+  if (res.status !== 200) throw new Error(`update-domain-settings answered ${res.status}`);
+}
+
 const sessionsOf = async (t: TestAuth, email: string) => {
   const user = await t.db.collection("users").findOne({ email });
   return user ? t.db.collection("sessions").countDocuments({ userId: user._id }) : 0;
@@ -89,10 +98,29 @@ describe("require SSO for a verified domain", () => {
     expect(await t.db.collection("users").findOne({ email: "new@acme.test" })).toBeNull();
   });
 
-  it("refuses the email-code sign-in", async () => {
+  it("refuses to mail a sign-in link or code to an address of the domain: 403, no mail, no record", async () => {
     const { t } = await setUp({ verified: true });
     const browser = new TestBrowser(t.auth);
+    const rowsBefore = (await passwordlessRows(t)).length;
+    const link = await browser.post("/sign-in/magic-link", { email: "ann@acme.test" });
+    expect(link.status).toBe(403);
+    expect(link.body).toEqual(SSO_REQUIRED);
+    const code = await browser.post("/email-otp/send-verification-otp", {
+      email: "nobody-yet@acme.test",
+      type: "sign-in",
+    });
+    expect(code.status).toBe(403);
+    expect(code.body).toEqual(SSO_REQUIRED);
+    expect(mailCount(t, "ann@acme.test") + mailCount(t, "nobody-yet@acme.test")).toBe(0);
+    expect((await passwordlessRows(t)).length).toBe(rowsBefore);
+  });
+
+  it("refuses the email-code sign-in of a code mailed before SSO was required", async () => {
+    const { t, owner } = await setUp({ verified: true });
+    const browser = new TestBrowser(t.auth);
+    await setRequireSso(owner, false);
     await browser.post("/email-otp/send-verification-otp", { email: "ann@acme.test", type: "sign-in" });
+    await setRequireSso(owner, true);
     const { code } = mailedSignIn(t, "ann@acme.test");
     const res = await browser.post("/sign-in/email-otp", { email: "ann@acme.test", otp: code });
     expect(res.status).toBe(403);
@@ -100,17 +128,22 @@ describe("require SSO for a verified domain", () => {
     expect(browser.cookies.size).toBe(0);
   });
 
-  it("refuses the magic-link sign-in: JSON without a callback, the error code on the redirect with one", async () => {
-    const { t } = await setUp({ verified: true });
+  it("refuses the magic-link sign-in of links mailed before SSO was required: JSON without a callback, the error code on the redirect with one", async () => {
+    const { t, owner } = await setUp({ verified: true });
     const browser = new TestBrowser(t.auth);
-    await browser.post("/sign-in/magic-link", { email: "ann@acme.test" });
+    const mailBeforeSsoRequired = async () => {
+      await setRequireSso(owner, false);
+      await browser.post("/sign-in/magic-link", { email: "ann@acme.test" });
+      await setRequireSso(owner, true);
+      return mailedSignIn(t, "ann@acme.test").token;
+    };
     const before = await sessionsOf(t, "ann@acme.test");
-    const json = await browser.post("/magic-link/verify", { token: mailedSignIn(t, "ann@acme.test").token });
+    const json = await browser.post("/magic-link/verify", { token: await mailBeforeSsoRequired() });
     expect(json.status).toBe(403);
     expect(json.body).toEqual(SSO_REQUIRED);
-    await browser.post("/sign-in/magic-link", { email: "ann@acme.test" });
+    const second = await mailBeforeSsoRequired();
     const redirect = await browser.post("/magic-link/verify", {
-      token: mailedSignIn(t, "ann@acme.test").token,
+      token: second,
       callbackURL: "/dashboard",
     });
     expect(redirect.status).toBe(302);
@@ -158,6 +191,26 @@ describe("require SSO for a verified domain", () => {
     expect(errorOf(flow.location)).toMatchObject({ error: "sso_required" });
     expect(await t.db.collection("users").findOne({ email: "newcomer@acme.test" })).toBeNull();
     expect(await counts()).toEqual(before);
+  });
+
+  it("refuses a passkey sign-in of an address of the domain; the owner's passkey is break-glass, audited", async () => {
+    const { t, owner } = await setUp({ verified: true });
+    await setRequireSso(owner, false);
+    const carl = await signUpUser(t, { email: "carl@acme.test", emailVerified: true });
+    const carlKey = newAuthenticator();
+    expect((await registerPasskey(carl.browser, carlKey)).status).toBe(200);
+    const bossKey = newAuthenticator();
+    expect((await registerPasskey(owner.browser, bossKey)).status).toBe(200);
+    await setRequireSso(owner, true);
+    const before = await sessionsOf(t, "carl@acme.test");
+    const refused = await signInWithPasskey(new TestBrowser(t.auth), carlKey);
+    expect(refused.status).toBe(403);
+    expect(refused.body).toEqual(SSO_REQUIRED);
+    expect(await sessionsOf(t, "carl@acme.test")).toBe(before);
+    const breakGlass = await signInWithPasskey(new TestBrowser(t.auth), bossKey);
+    expect(breakGlass.status).toBe(200);
+    const events = await auditRows(t, "organization.sso-break-glass");
+    expect(events.map((event) => event.details)).toContainEqual(expect.objectContaining({ path: "passkey" }));
   });
 
   it("lets an owner of the organization sign in with the password (break-glass), audited", async () => {

@@ -9,12 +9,15 @@ import { findVerifiedDomainRow } from "./store.ts";
 /**
  * Require SSO (docs/security.md "Verified domains"): an address of a verified domain whose
  * organization requires single sign-on signs in only through that organization's SSO. This is the
- * one check the other sign-in paths run — password (email-password sign-in), mailed link or code
- * (features/passwordless signInMailboxOwner), social (features/social signInSocialUser) — and SSO
- * sign-in does not. An unverified claim never enforces anything.
+ * one check the other sign-in paths run — password (email-password sign-in), passkey, mailed link or
+ * code (features/passwordless: before the mail is sent and again at sign-in), social (features/social)
+ * — and SSO sign-in does not. An unverified claim never enforces anything.
  */
 
-type SignInPath = "password" | "mail" | "social";
+type SignInPath = "password" | "passkey" | "mail" | "social";
+
+/** The paths an owner of the organization keeps (break-glass): the user's own credentials. */
+const BREAK_GLASS_PATHS: readonly SignInPath[] = ["password", "passkey"];
 
 export interface SsoRequirement {
   organizationId: ObjectId;
@@ -57,7 +60,7 @@ export async function findSsoRefusal(
 ): Promise<SsoRequirement | null> {
   const required = await findSsoRequirement(auth, policy);
   if (!required) return null;
-  if (path === "password" && user._id) {
+  if (BREAK_GLASS_PATHS.includes(path) && user._id) {
     const member = await findMember(auth, required.organizationId, user._id);
     if (member && holdsRole(member.role, auth.options.organization.creatorRole)) {
       await recordAuditEvent(auth, {

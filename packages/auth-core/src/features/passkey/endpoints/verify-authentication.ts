@@ -8,6 +8,7 @@ import { answerRefusal } from "../../../errors/refusal.ts";
 import { defineEndpoint } from "../../../http/define-endpoint.ts";
 import { establishSession, toSession, toUser } from "../../session/index.ts";
 import { readKnownDevice, rememberKnownDevice } from "../../sign-in-throttle/index.ts";
+import { assertSignInWithoutSso } from "../../sso-domains/index.ts";
 import { bannedUserError } from "../../users/index.ts";
 import { sendVerificationEmailInBackground } from "../../verification/index.ts";
 import { findPasskeyOwner, verifyAssertion } from "../authentication.ts";
@@ -34,6 +35,9 @@ export const verifyPasskeyAuthentication = defineEndpoint(passkeyAuthenticationC
     const found = answerRefusal(await findPasskeyOwner(auth, passkey));
     const request = { cookies: ctx.cookies, ip: ctx.ip, userAgent: ctx.headers.get("user-agent") };
     const beforeGate = async (user: UserDoc) => {
+      // A verified domain requiring SSO refuses its addresses' passkeys too; owners keep them
+      // (break-glass, audited), as their password (features/sso-domains).
+      await assertSignInWithoutSso(auth, user, "passkey", request);
       if (auth.options.emailAndPassword.requireEmailVerification && !user.emailVerified) {
         const { enabled, sendOnSignIn } = auth.options.emailVerification;
         const sender = { kind: "client" as const, address: ctx.ip };
