@@ -18,6 +18,7 @@ import type {
   RateLimitDoc,
   SamlReplayDoc,
   ScimTokenDoc,
+  ScimUserDoc,
   SessionDoc,
   SsoProviderDoc,
   TeamDoc,
@@ -57,6 +58,7 @@ const COLLECTION_NAMES = {
   passkeys: "passkeys",
   samlReplays: "samlReplays",
   scimTokens: "scimTokens",
+  scimUsers: "scimUsers",
   webhookEndpoints: "webhookEndpoints",
   webhookDeliveries: "webhookDeliveries",
   webhookCursors: "webhookCursors",
@@ -91,6 +93,7 @@ export interface Collections {
   passkeys: Collection<PasskeyDoc>;
   samlReplays: Collection<SamlReplayDoc>;
   scimTokens: Collection<ScimTokenDoc>;
+  scimUsers: Collection<ScimUserDoc>;
   webhookEndpoints: Collection<WebhookEndpointDoc>;
   webhookDeliveries: Collection<WebhookDeliveryDoc>;
   webhookCursors: Collection<WebhookCursorDoc>;
@@ -129,6 +132,7 @@ export function openCollections(db: Db, now: () => Date = () => new Date()): Col
     passkeys: db.collection<PasskeyDoc>(COLLECTION_NAMES.passkeys),
     samlReplays: db.collection<SamlReplayDoc>(COLLECTION_NAMES.samlReplays),
     scimTokens: db.collection<ScimTokenDoc>(COLLECTION_NAMES.scimTokens),
+    scimUsers: db.collection<ScimUserDoc>(COLLECTION_NAMES.scimUsers),
     webhookEndpoints: db.collection<WebhookEndpointDoc>(COLLECTION_NAMES.webhookEndpoints),
     webhookDeliveries: db.collection<WebhookDeliveryDoc>(COLLECTION_NAMES.webhookDeliveries),
     webhookCursors: db.collection<WebhookCursorDoc>(COLLECTION_NAMES.webhookCursors),

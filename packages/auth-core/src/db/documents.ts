@@ -201,8 +201,8 @@ export interface SsoProviderDoc {
   _id: ObjectId;
   providerId: string;
   organizationId: ObjectId;
-  /** Who registered it (through a setup link: its sender); null: an operator (`tessera orgs sso add`). */
-  userId: ObjectId | null;
+  /** Who registered it. */
+  userId: ObjectId;
   type: "oidc" | "saml";
   issuer: string;
   /** As given (Better Auth's field). */
@@ -354,6 +354,27 @@ export interface ScimTokenDoc {
   /** The member who made it; null for one declared in the options. */
   createdBy: ObjectId | null;
   createdAt: Date;
+}
+
+/**
+ * The directory's record of a user in an organization (features/scim/users): what SCIM knows that the
+ * account does not (externalId, given and family name), whether the directory has it active (an
+ * inactive user holds no membership), and whether the directory created the account.
+ */
+export interface ScimUserDoc {
+  _id: ObjectId;
+  organizationId: ObjectId;
+  userId: ObjectId;
+  externalId: string | null;
+  givenName: string | null;
+  familyName: string | null;
+  active: boolean;
+  /** The account was created by this directory (DELETE then deletes it when nobody else holds it). */
+  createdByDirectory: boolean;
+  /** The token that provisioned it (scimTokens _id). */
+  tokenId: ObjectId;
+  createdAt: Date;
+  updatedAt: Date;
 }
 
 /**

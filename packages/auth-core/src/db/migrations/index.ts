@@ -17,7 +17,7 @@ import { ssoProviderIndexes } from "./0014-sso-providers.ts";
 import { samlReplayIndexes } from "./0015-saml-replays.ts";
 import { eventIndexes } from "./0016-event-indexes.ts";
 import { webhookIndexes } from "./0017-webhook-indexes.ts";
-import { scimTokenIndexes } from "./0018-scim-tokens.ts";
+import { scimIndexes } from "./0018-scim.ts";
 import type { Migration, MigrationSteps } from "./types.ts";
 
 export type { Migration, MigrationSteps } from "./types.ts";
@@ -41,7 +41,7 @@ export const CORE_MIGRATIONS: readonly Migration[] = [
   samlReplayIndexes,
   eventIndexes,
   webhookIndexes,
-  scimTokenIndexes,
+  scimIndexes,
 ];
 
 /** When each recorded migration was applied, by id (`_migrations`; `tessera migrate status`). */

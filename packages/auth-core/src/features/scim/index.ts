@@ -5,7 +5,8 @@
 import type { AuthContext } from "../../context.ts";
 import type { MountedProtocol } from "../../http/handler.ts";
 import { createScimProtocol } from "./endpoints/serve.ts";
+import { createUsersServer } from "./endpoints/users.ts";
 
 export function mountScim(auth: AuthContext): MountedProtocol {
-  return createScimProtocol(auth, async () => null);
+  return createScimProtocol(auth, createUsersServer(auth));
 }

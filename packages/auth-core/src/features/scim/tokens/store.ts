@@ -5,7 +5,7 @@ import type { ObjectId } from "../../../db/ids.ts";
 
 /**
  * The owner of `scimTokens` (docs/architecture.md "One owner per collection"). Indexes:
- * db/migrations/0018-scim-tokens.ts — `tokenHash` unique, (organizationId, providerId) unique.
+ * db/migrations/0018-scim.ts — `tokenHash` unique, (organizationId, providerId) unique.
  * Token rows carry no events: they are configuration, audited (organization.scim-token-*), not data
  * a webhook subscriber follows.
  */
