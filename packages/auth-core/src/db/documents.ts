@@ -201,8 +201,8 @@ export interface SsoProviderDoc {
   _id: ObjectId;
   providerId: string;
   organizationId: ObjectId;
-  /** Who registered it. */
-  userId: ObjectId;
+  /** Who registered it (through a setup link: its sender); null: an operator (`tessera orgs sso add`). */
+  userId: ObjectId | null;
   type: "oidc" | "saml";
   issuer: string;
   /** As given (Better Auth's field). */
