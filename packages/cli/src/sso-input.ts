@@ -91,9 +91,7 @@ async function readText(run: RunContext, flag: string, path: string): Promise<st
  * Metadata §2.4.3): read by pattern, for the operator's own file — the connection then verifies
  * every response's signature with node-saml, never with this.
  */
-function readIdpMetadata(
-  xml: string,
-): { entityID: string; entryPoint: string; certs: string[] } | null {
+function readIdpMetadata(xml: string): { entityID: string; entryPoint: string; certs: string[] } | null {
   const entityID = /<(?:\w+:)?EntityDescriptor\b[^>]*\bentityID="([^"]+)"/.exec(xml)?.[1];
   const services = [...xml.matchAll(/<(?:\w+:)?SingleSignOnService\b([^>]*)>/g)].map((match) => ({
     binding: /\bBinding="([^"]+)"/.exec(match[1]!)?.[1] ?? "",

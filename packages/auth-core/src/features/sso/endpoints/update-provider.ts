@@ -15,8 +15,9 @@ import { auditConnectionChange } from "./audit.ts";
 export const updateSsoProvider = defineEndpoint(updateSsoProviderContract, {
   async handler(ctx): Promise<SsoProvider> {
     const { auth, body } = ctx;
-    if (!hasUpdateFields(body)) throw new AuthError("SSO_NO_UPDATE_FIELDS");
+    // Who calls first: without a session or setup cookie the answer is 401, whatever the body.
     const manager = await resolveSsoManager(ctx);
+    if (!hasUpdateFields(body)) throw new AuthError("SSO_NO_UPDATE_FIELDS");
     const current = answerRefusal(await findManagedProvider(auth, manager, body.providerId));
     const updated = answerRefusal(await updateConnection(auth, current, body));
     if (!updated) throw new AuthError("SSO_PROVIDER_NOT_FOUND");
