@@ -33,7 +33,7 @@ export type ScimResourceServer = (
   request: EngineRequest,
 ) => Promise<EngineResponse | null>;
 
-export const SCIM_PREFIX = "/scim/v2";
+const SCIM_PREFIX = "/scim/v2";
 
 export function createScimProtocol(auth: AuthContext, resources: ScimResourceServer): MountedProtocol {
   const location = `${auth.options.baseURL ?? ""}${auth.options.basePath}${SCIM_PREFIX}`;

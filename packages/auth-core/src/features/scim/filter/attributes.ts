@@ -5,7 +5,7 @@
  * primary one). Anything else is refused with invalidFilter.
  */
 
-export type AttributeType = "string" | "boolean" | "date" | "id";
+type AttributeType = "string" | "boolean" | "date" | "id";
 
 export interface StoredAttribute {
   side: "user" | "link";
@@ -17,14 +17,14 @@ export interface StoredAttribute {
   caseExact?: true;
 }
 
-export interface ConstantAttribute {
+interface ConstantAttribute {
   side: "constant";
   value: string | boolean;
 }
 
 export type AttributeTarget = StoredAttribute | ConstantAttribute;
 
-export const USER_SCHEMA = "urn:ietf:params:scim:schemas:core:2.0:user";
+const USER_SCHEMA = "urn:ietf:params:scim:schemas:core:2.0:user";
 
 const EMAIL: StoredAttribute = { side: "user", field: "email", type: "string", lowerCased: true };
 const NAME: StoredAttribute = { side: "user", field: "name", type: "string" };

@@ -9,7 +9,7 @@ import { ScimFilterError, type Token, tokenizeFilter } from "./tokenize.ts";
  * Operators, keywords and attribute names are case-insensitive (§3.4.2.2): paths come out lower-cased.
  */
 
-export const COMPARE_OPERATORS = ["eq", "ne", "co", "sw", "ew", "gt", "ge", "lt", "le"] as const;
+const COMPARE_OPERATORS = ["eq", "ne", "co", "sw", "ew", "gt", "ge", "lt", "le"] as const;
 export type CompareOperator = (typeof COMPARE_OPERATORS)[number];
 export type FilterValue = string | number | boolean | null;
 
@@ -30,7 +30,7 @@ export type FilterNode =
   | { kind: "value-path"; path: AttrPath; filter: FilterNode };
 
 /** Deeper nesting of parentheses, `not` and value paths is refused (a stack, not a grammar limit). */
-export const MAX_FILTER_DEPTH = 12;
+const MAX_FILTER_DEPTH = 12;
 
 const KEYWORDS = new Set(["and", "or", "not", "pr", "true", "false", "null", ...COMPARE_OPERATORS]);
 const ATTRIBUTE_NAME = /^[A-Za-z][A-Za-z0-9_$-]*$/;

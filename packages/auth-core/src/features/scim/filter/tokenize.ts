@@ -16,7 +16,7 @@ export class ScimFilterError extends Error {
 }
 
 /** Longer filters are refused before any work (no client sends a filter of kilobytes). */
-export const MAX_FILTER_LENGTH = 1024;
+const MAX_FILTER_LENGTH = 1024;
 
 // attrPath = [URI ":"] ATTRNAME *1subAttr (RFC 7644 §3.10); a URI holds ':' and '.', ATTRNAME letters,
 // digits, '_', '-' and '$' (RFC 7643 §2.1: "$ref"). Case is the parser's business.

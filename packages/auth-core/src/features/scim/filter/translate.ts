@@ -13,7 +13,7 @@ import { ScimFilterError } from "./tokenize.ts";
  * literal, never from input (docs/security.md "SCIM").
  */
 
-export type MongoFilter = Record<string, unknown>;
+type MongoFilter = Record<string, unknown>;
 
 export interface TranslatedFilter {
   user: MongoFilter | null;

@@ -67,7 +67,7 @@ const USER_ATTRIBUTES: Attribute[] = [
   attribute("externalId", "The directory's identifier of the user.", { caseExact: true }),
 ];
 
-export function userSchema(location: string): Record<string, unknown> {
+function userSchema(location: string): Record<string, unknown> {
   return {
     schemas: ["urn:ietf:params:scim:schemas:core:2.0:Schema"],
     id: USER_SCHEMA_URN,
@@ -78,7 +78,7 @@ export function userSchema(location: string): Record<string, unknown> {
   };
 }
 
-export function userResourceType(location: string): Record<string, unknown> {
+function userResourceType(location: string): Record<string, unknown> {
   return {
     schemas: ["urn:ietf:params:scim:schemas:core:2.0:ResourceType"],
     id: "User",
@@ -91,7 +91,7 @@ export function userResourceType(location: string): Record<string, unknown> {
   };
 }
 
-export function serviceProviderConfig(location: string): Record<string, unknown> {
+function serviceProviderConfig(location: string): Record<string, unknown> {
   return {
     schemas: ["urn:ietf:params:scim:schemas:core:2.0:ServiceProviderConfig"],
     patch: { supported: true },

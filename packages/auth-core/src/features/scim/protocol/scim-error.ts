@@ -1,8 +1,8 @@
 import type { EngineResponse } from "../../../http/handler.ts";
 
 /** RFC 7644 §8.1: what SCIM answers carry, requests may also send application/json. */
-export const SCIM_MEDIA_TYPE = "application/scim+json";
-export const ERROR_SCHEMA = "urn:ietf:params:scim:api:messages:2.0:Error";
+const SCIM_MEDIA_TYPE = "application/scim+json";
+const ERROR_SCHEMA = "urn:ietf:params:scim:api:messages:2.0:Error";
 
 /** RFC 7644 §3.12 Table 9, the detail error keywords this service provider answers. */
 export type ScimType =

@@ -21,14 +21,14 @@ export interface TokenActor {
 }
 
 /** What every SCIM token starts with, so secret scanners and people recognise one. */
-export const SCIM_TOKEN_PREFIX = "scim_";
+const SCIM_TOKEN_PREFIX = "scim_";
 
 /** The stored form: SHA-256, base64url; looked up by hash, never compared in clear. */
-export function hashScimToken(token: string): string {
+function hashScimToken(token: string): string {
   return sha256Base64Url(token);
 }
 
-export function toScimConnection(doc: ScimTokenDoc): ScimConnection {
+function toScimConnection(doc: ScimTokenDoc): ScimConnection {
   return {
     id: doc._id.toHexString(),
     organizationId: doc.organizationId.toHexString(),
