@@ -20,6 +20,7 @@ import {
   PROVIDER_IDS,
   providerOptionsSchema,
 } from "./social-provider-options.ts";
+import { scimOptionsSchema } from "./scim-options.ts";
 import { ssoOptionsSchema } from "./sso-options.ts";
 import { baseURLSchema, describeIssue, headerNameSchema, originPatternSchema } from "./value-schemas.ts";
 import { webhookOptionsSchema } from "./webhook-options.ts";
@@ -317,6 +318,8 @@ export const optionsSchema = z
     organization: organizationOptionsSchema,
     /** Single sign-on per organization: verified domains (config/sso-options.ts). */
     sso: ssoOptionsSchema,
+    /** SCIM connections declared as code (config/scim-options.ts). */
+    scim: scimOptionsSchema,
     /** Server-side fetches of customer-supplied URLs (config/outbound-options.ts). */
     outbound: outboundOptionsSchema,
     /** Events kept for listings and webhooks (config/event-options.ts). */

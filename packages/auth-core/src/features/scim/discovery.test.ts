@@ -121,3 +121,29 @@ describe("SCIM authentication", () => {
     expect((await scim(f, second, "GET", "/Schemas")).status).toBe(401);
   });
 });
+
+describe("connections declared in the options", () => {
+  const declared = "declared-token-0123456789abcdefghijklmnop";
+
+  it("a declared token reaches its organization by slug, and audits as scim:<connection id>", async () => {
+    const f = await fixture({
+      scim: { connections: [{ id: "okta-prod", organization: "org-b", token: declared }] },
+    });
+    const res = await scim(f, declared, "POST", "/Users", { userName: "dee@acme.test" });
+    expect(res.status).toBe(201);
+    const user = await f.t.db.collection("users").findOne({ email: "dee@acme.test" });
+    const member = await f.t.db.collection("members").findOne({ userId: user!._id });
+    expect(String(member!.organizationId)).toBe(f.B);
+    const audit = await f.t.db
+      .collection("auditEvents")
+      .findOne({ action: "organization.add-member", subjectId: user!._id });
+    expect(audit!.actor).toBe("scim:okta-prod");
+    expect((await scim(f, `${declared}x`, "GET", "/Users")).status).toBe(401);
+  });
+
+  it("refuses a short token when createAuth runs", async () => {
+    await expect(
+      fixture({ scim: { connections: [{ id: "x", organization: "org-a", token: "short" }] } }),
+    ).rejects.toThrow(/scim\.connections\.0\.token/);
+  });
+});

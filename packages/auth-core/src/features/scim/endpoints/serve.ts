@@ -1,8 +1,11 @@
+import { createHash } from "node:crypto";
+import type { DeclaredScimConnection } from "../../../config/scim-options.ts";
 import type { AuthContext } from "../../../context.ts";
-import type { ObjectId } from "../../../db/ids.ts";
+import { sha256Base64Url } from "../../../crypto/random.ts";
+import { ObjectId } from "../../../db/ids.ts";
 import { isAuthError } from "../../../errors/auth-error.ts";
 import type { EngineRequest, EngineResponse, MountedProtocol } from "../../../http/handler.ts";
-import { findOrganization } from "../../organization/index.ts";
+import { findOrganization, findOrganizationBySlug } from "../../organization/index.ts";
 import { answerDiscovery } from "../protocol/discovery.ts";
 import { ScimError, type ScimType, scimErrorReply, scimReply } from "../protocol/scim-error.ts";
 import { findScimConnection } from "../tokens/service.ts";
@@ -37,11 +40,12 @@ const SCIM_PREFIX = "/scim/v2";
 
 export function createScimProtocol(auth: AuthContext, resources: ScimResourceServer): MountedProtocol {
   const location = `${auth.options.baseURL ?? ""}${auth.options.basePath}${SCIM_PREFIX}`;
+  const declared = new Map(auth.options.scim.connections.map((c) => [sha256Base64Url(c.token), c] as const));
   return {
     prefix: SCIM_PREFIX,
     async serve(request, path, ip) {
       try {
-        const caller = await authenticate(auth, request, ip, location);
+        const caller = await authenticate(auth, declared, request, ip, location);
         if (path.startsWith("/Users")) {
           const served = await resources(caller, request.method, path, request);
           if (served) return served;
@@ -60,24 +64,38 @@ export function createScimProtocol(auth: AuthContext, resources: ScimResourceSer
 
 async function authenticate(
   auth: AuthContext,
+  declared: ReadonlyMap<string, DeclaredScimConnection>,
   request: EngineRequest,
   ip: string | null,
   location: string,
 ): Promise<ScimCaller> {
   const header = request.headers.get("authorization") ?? "";
-  const match = /^Bearer ([\x21-\x7e]{1,256})$/i.exec(header.trim());
-  const connection = match ? await findScimConnection(auth, match[1]!) : null;
+  const token = /^Bearer ([\x21-\x7e]{1,256})$/i.exec(header.trim())?.[1] ?? null;
+  const caller = { ip, userAgent: request.headers.get("user-agent"), location };
+  const connection = token ? await findScimConnection(auth, token) : null;
   // An organization deleted since keeps no directory (its token rows are left; none answers).
-  if (!connection || !(await findOrganization(auth, connection.organizationId)))
-    throw new ScimError(401, "A valid SCIM bearer token is required");
+  if (connection && (await findOrganization(auth, connection.organizationId)))
+    return {
+      ...caller,
+      organizationId: connection.organizationId,
+      tokenId: connection._id,
+      actor: `scim:${connection._id.toHexString()}`,
+    };
+  // Declared connections are found by the token's hash too: the lookup's timing depends only on it.
+  const named = token ? declared.get(sha256Base64Url(token)) : undefined;
+  const organization = named ? await findOrganizationBySlug(auth, named.organization) : null;
+  if (!named || !organization) throw new ScimError(401, "A valid SCIM bearer token is required");
   return {
-    organizationId: connection.organizationId,
-    tokenId: connection._id,
-    actor: `scim:${connection._id.toHexString()}`,
-    ip,
-    userAgent: request.headers.get("user-agent"),
-    location,
+    ...caller,
+    organizationId: organization._id,
+    tokenId: declaredTokenId(named.id),
+    actor: `scim:${named.id}`,
   };
+}
+
+/** A declared connection's stable id where a token id is stored (scimUsers.tokenId). */
+function declaredTokenId(id: string): ObjectId {
+  return new ObjectId(createHash("sha256").update(`scim-connection:${id}`).digest("hex").slice(0, 24));
 }
 
 /** Catalogue errors of the engine (body too large, not JSON, unsupported type) in the SCIM schema. */
