@@ -9,6 +9,7 @@ import type { SsoProvider } from "./contracts/sso-models.ts";
 import type { Auth } from "./create-auth.ts";
 import type { OrganizationDoc } from "./db/documents.ts";
 import { AuthError } from "./errors/auth-error.ts";
+import { answerRefusal } from "./errors/refusal.ts";
 import {
   listManagedProviders,
   registerManagedConnection,
@@ -45,16 +46,18 @@ export function createOperatorSso(auth: Auth, actor: string) {
           message: `Invalid request: ${field ? `${field}: ` : ""}${issue.message}`,
         });
       }
-      return registerManagedConnection(context, source, as(org), parsed.data);
+      return answerRefusal(await registerManagedConnection(context, source, as(org), parsed.data));
     },
     async test(org: OrganizationDoc, providerId: string): Promise<SsoProviderTest> {
-      return testManagedConnection(context, source, as(org), providerId);
+      return answerRefusal(await testManagedConnection(context, source, as(org), providerId));
     },
     async remove(
       org: OrganizationDoc,
       providerId: string,
     ): Promise<{ providerId: string; accountsRemoved: number }> {
-      const { accountsRemoved } = await removeManagedConnection(context, source, as(org), providerId);
+      const { accountsRemoved } = answerRefusal(
+        await removeManagedConnection(context, source, as(org), providerId),
+      );
       return { providerId, accountsRemoved };
     },
   };

@@ -1,6 +1,5 @@
 import type { AuthContext } from "../../context.ts";
 import type { ObjectId } from "../../db/ids.ts";
-import { AuthError } from "../../errors/auth-error.ts";
 import type { CookieJar } from "../../http/cookie-jar.ts";
 import { auditSource } from "../admin/index.ts";
 import type { SessionWithUser } from "../session/index.ts";
@@ -22,16 +21,15 @@ export function scopedOrganization(manager: Exclude<SsoManager, { kind: "member"
   return manager.kind === "setup-link" ? manager.scope.organizationId : manager.organizationId;
 }
 
-/** The manager of the request; 401 UNAUTHORIZED with neither a session nor a live setup cookie. */
+/** The manager of the request; null with neither a session nor a live setup cookie (endpoints: 401). */
 export async function resolveSsoManager(ctx: {
   auth: AuthContext;
   session: SessionWithUser | null;
   cookies: CookieJar;
-}): Promise<SsoManager> {
+}): Promise<SsoManager | null> {
   if (ctx.session) return { kind: "member", caller: ctx.session };
   const scope = await readSetupScope(ctx.auth, ctx.cookies);
-  if (!scope) throw new AuthError("UNAUTHORIZED");
-  return { kind: "setup-link", scope };
+  return scope ? { kind: "setup-link", scope } : null;
 }
 
 /** Who the audit row names: the user, or `setup-link:<link id>` (no account behind it). */

@@ -1,4 +1,5 @@
 import { deleteSsoProviderContract } from "../../../contracts/sso.ts";
+import { answerRefusal } from "../../../errors/refusal.ts";
 import { defineEndpoint } from "../../../http/define-endpoint.ts";
 import { removeManagedConnection } from "../manage.ts";
 
@@ -10,7 +11,7 @@ import { removeManagedConnection } from "../manage.ts";
 export const deleteSsoProvider = defineEndpoint(deleteSsoProviderContract, {
   async handler(ctx): Promise<{ success: true }> {
     const manager = { kind: "member", caller: ctx.session! } as const;
-    await removeManagedConnection(ctx.auth, ctx, manager, ctx.body.providerId);
+    answerRefusal(await removeManagedConnection(ctx.auth, ctx, manager, ctx.body.providerId));
     return { success: true };
   },
 });

@@ -1,8 +1,9 @@
 import { registerSsoProviderContract } from "../../../contracts/sso.ts";
 import type { SsoProvider } from "../../../contracts/sso-models.ts";
+import { answerRefusal } from "../../../errors/refusal.ts";
 import { defineEndpoint } from "../../../http/define-endpoint.ts";
 import { registerManagedConnection } from "../manage.ts";
-import { resolveSsoManager } from "../manager.ts";
+import { requireSsoManager } from "./manager-guard.ts";
 
 /**
  * POST /sso/register (Better Auth's path and payload): an owner or admin adds a connection, or a
@@ -10,6 +11,8 @@ import { resolveSsoManager } from "../manager.ts";
  */
 export const registerSsoProvider = defineEndpoint(registerSsoProviderContract, {
   async handler(ctx): Promise<SsoProvider> {
-    return registerManagedConnection(ctx.auth, ctx, await resolveSsoManager(ctx), ctx.body);
+    return answerRefusal(
+      await registerManagedConnection(ctx.auth, ctx, await requireSsoManager(ctx), ctx.body),
+    );
   },
 });

@@ -1,7 +1,8 @@
 import { type SsoProviderTest, testSsoProviderContract } from "../../../contracts/sso.ts";
+import { answerRefusal } from "../../../errors/refusal.ts";
 import { defineEndpoint } from "../../../http/define-endpoint.ts";
 import { testManagedConnection } from "../manage.ts";
-import { resolveSsoManager } from "../manager.ts";
+import { requireSsoManager } from "./manager-guard.ts";
 
 /**
  * POST /sso/test-provider: "test this connection" before turning it on (issue 31 §2). What it
@@ -10,6 +11,7 @@ import { resolveSsoManager } from "../manager.ts";
  */
 export const testSsoProvider = defineEndpoint(testSsoProviderContract, {
   async handler(ctx): Promise<SsoProviderTest> {
-    return testManagedConnection(ctx.auth, ctx, await resolveSsoManager(ctx), ctx.body.providerId);
+    const manager = await requireSsoManager(ctx);
+    return answerRefusal(await testManagedConnection(ctx.auth, ctx, manager, ctx.body.providerId));
   },
 });

@@ -3,10 +3,10 @@ import type { SsoProvider } from "../../../contracts/sso-models.ts";
 import { AuthError } from "../../../errors/auth-error.ts";
 import { answerRefusal } from "../../../errors/refusal.ts";
 import { defineEndpoint } from "../../../http/define-endpoint.ts";
+import { auditConnectionChange } from "../audit.ts";
 import { hasUpdateFields, updateConnection } from "../connections.ts";
-import { resolveSsoManager } from "../manager.ts";
 import { findManagedProvider, toSsoProvider } from "../service.ts";
-import { auditConnectionChange } from "./audit.ts";
+import { requireSsoManager } from "./manager-guard.ts";
 
 /**
  * POST /sso/update-provider: the given fields only. Changed concurrently (or deleted) since it was
@@ -16,7 +16,7 @@ export const updateSsoProvider = defineEndpoint(updateSsoProviderContract, {
   async handler(ctx): Promise<SsoProvider> {
     const { auth, body } = ctx;
     // Who calls first: without a session or setup cookie the answer is 401, whatever the body.
-    const manager = await resolveSsoManager(ctx);
+    const manager = await requireSsoManager(ctx);
     if (!hasUpdateFields(body)) throw new AuthError("SSO_NO_UPDATE_FIELDS");
     const current = answerRefusal(await findManagedProvider(auth, manager, body.providerId));
     const updated = answerRefusal(await updateConnection(auth, current, body));

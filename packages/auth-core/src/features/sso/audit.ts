@@ -1,9 +1,9 @@
-import type { AuthContext } from "../../../context.ts";
-import type { AuditAction } from "../../../contracts/admin-fields.ts";
-import type { SsoProviderDoc } from "../../../db/documents.ts";
-import { recordAuditEvent } from "../../admin/index.ts";
-import type { SessionWithUser } from "../../session/index.ts";
-import { auditActorOf, type SsoManager } from "../manager.ts";
+import type { AuthContext } from "../../context.ts";
+import type { AuditAction } from "../../contracts/admin-fields.ts";
+import type { SsoProviderDoc } from "../../db/documents.ts";
+import { recordAuditEvent } from "../admin/index.ts";
+import type { SessionWithUser } from "../session/index.ts";
+import { auditActorOf, type SsoManager } from "./manager.ts";
 
 /**
  * One audit row per change of a connection (docs/security.md "Single sign-on": every step is
