@@ -151,6 +151,10 @@ describe("single sign-on pages and sign-in", () => {
       `${app.url}/api/auth/sso/callback/acme-oidc`,
     );
     expect(await owner.content()).not.toContain(CLIENT.clientSecret);
+    // The add form starts empty again: the typed secret does not stay in the page.
+    expect(
+      await owner.getByLabel(en.organizations.sso.fields.clientSecret, { exact: true }).inputValue(),
+    ).toBe("");
     const stored = await app.db.collection("ssoProviders").findOne({ providerId: "acme-oidc" });
     expect(stored?.enabled).toBe(false);
     expect(JSON.stringify(stored)).not.toContain(CLIENT.clientSecret);

@@ -58,7 +58,7 @@ function missingOf(values: Record<string, string>, code: string): Record<string,
 }
 
 /** Tessera's SAML entity ID for a connection: its SP metadata URL, which the page shows. */
-export function spEntityId(providerId: string): string {
+function spEntityId(providerId: string): string {
   const { baseURL } = readAppEnv(process.env);
   return `${baseURL}/api/auth/sso/saml2/sp/metadata?providerId=${encodeURIComponent(providerId)}`;
 }
