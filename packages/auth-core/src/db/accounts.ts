@@ -2,6 +2,7 @@ import type { ObjectId } from "mongodb";
 import type { Collections } from "./collections.ts";
 import { insertManyIgnoringDuplicates, isDuplicateKeyError } from "./connect.ts";
 import { type AccountDoc, CREDENTIAL_PROVIDER_ID, type EventDoc } from "./documents.ts";
+import { pushEvents, withoutOutbox } from "./event-source.ts";
 import { findFirst } from "./find-page.ts";
 import { keyedId } from "./ids.ts";
 import { type RemovableRows, removableRowsOf } from "./stored-rows.ts";
@@ -27,11 +28,6 @@ export const accountEventSource = {
   name: "accounts",
   collection: (collections: Collections) => collections.accounts,
 };
-
-/** The update part that puts `events` into the account's outbox (features/events pushEvents). */
-function pushAccountEvents(events: readonly EventDoc[]) {
-  return events.length === 0 ? {} : { $push: { _events: { $each: [...events] } } };
-}
 
 /** The filter of a user's credential account: its `_id`, and the fields it follows from. */
 const credentialOf = (userId: ObjectId) => ({
@@ -96,7 +92,7 @@ export async function setCredentialPassword(
   events: readonly EventDoc[] = [],
 ): Promise<boolean> {
   const { filter, update } = credentialPasswordWrite(accountId, hash, now, expectedHash, resetRequired);
-  const result = await collections.accounts.updateOne(filter, { ...update, ...pushAccountEvents(events) });
+  const result = await collections.accounts.updateOne(filter, { ...update, ...pushEvents(events) });
   return result.matchedCount === 1;
 }
 
@@ -116,12 +112,10 @@ export async function setCredentialPasswordReturning(
   const { filter, update } = credentialPasswordWrite(accountId, hash, now, expectedHash, resetRequired);
   const stored = await collections.accounts.findOneAndUpdate(
     filter,
-    { ...update, ...pushAccountEvents(events) },
+    { ...update, ...pushEvents(events) },
     { returnDocument: "after" },
   );
-  // Its outbox is never hooked (FerretDB v1 takes no projection on findAndModify).
-  if (stored) delete stored._events;
-  return stored;
+  return withoutOutbox(stored);
 }
 
 function credentialPasswordWrite(

@@ -4,17 +4,15 @@
  */
 
 export type { EventDoc } from "../../db/documents.ts";
-export type { EventSource } from "../../db/event-source.ts";
+export {
+  type EventSource,
+  pushEvents,
+  WITHOUT_OUTBOX,
+  withoutOutbox,
+} from "../../db/event-source.ts";
 export { eventIdFloor } from "./ids.ts";
 export { completeJournaledDeletion, deleteRowsWithEvents } from "./journal.ts";
 export { listEventsPage } from "./listing.ts";
 export { eventOf } from "./record.ts";
 export { repairEvents } from "./repair.ts";
-export {
-  deleteExpiredEvents,
-  pushEvents,
-  readEventsAfter,
-  startRelay,
-  WITHOUT_OUTBOX,
-  withoutOutbox,
-} from "./store.ts";
+export { deleteExpiredEvents, readEventsAfter, startRelay } from "./store.ts";

@@ -100,23 +100,6 @@ function isEveryFailureDuplicate(error: unknown): boolean {
   return list.length > 0 && list.every((entry) => (entry as { code?: number }).code === 11000);
 }
 
-/** The update part that puts `events` into the changed document's outbox (nothing for none). */
-export function pushEvents(events: readonly EventDoc[]): { $push?: { _events: { $each: EventDoc[] } } } {
-  return events.length === 0 ? {} : { $push: { _events: { $each: [...events] } } };
-}
-
-/**
- * A document written with findOneAndUpdate, without its outbox (FerretDB v1 takes no projection on
- * findAndModify): it is never answered, hooked or exported.
- */
-export function withoutOutbox<T extends EventOutbox>(doc: T | null): T | null {
-  if (doc && "_events" in doc) delete doc._events;
-  return doc;
-}
-
-/** A read's projection leaving the outbox out: it is never answered, hooked or exported. */
-export const WITHOUT_OUTBOX = { _events: 0 } as const;
-
 /**
  * Retention (`events.retentionDays`, run by `auth.cleanup()`): the events that happened before
  * `before` — an `_id` range, since ids begin with their time. Answers how many went.

@@ -11,6 +11,7 @@ import {
   eventOf,
   pushEvents,
   startRelay,
+  WITHOUT_OUTBOX,
   withoutOutbox,
 } from "../../events/index.ts";
 
@@ -59,7 +60,7 @@ export async function insertTeam(collections: Collections, doc: TeamDoc): Promis
 }
 
 export function findTeamById(collections: Collections, id: ObjectId): Promise<TeamDoc | null> {
-  return collections.teams.findOne({ _id: id }, { projection: { _events: 0 } });
+  return collections.teams.findOne({ _id: id }, { projection: WITHOUT_OUTBOX });
 }
 
 /** Teams by id that belong to the organization (ids of other organizations are simply not found). */
