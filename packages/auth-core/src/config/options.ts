@@ -14,13 +14,13 @@ import { hooksSchema, mailHooksSchema } from "./hooks.ts";
 import { outboundOptionsSchema } from "./outbound-options.ts";
 import { passkeyOptionsSchema } from "./passkey-options.ts";
 import { emailOTPOptionsSchema, magicLinkOptionsSchema } from "./passwordless-options.ts";
+import { scimOptionsSchema } from "./scim-options.ts";
 import {
   type BuiltInProviderId,
   genericProviderOptionsSchema,
   PROVIDER_IDS,
   providerOptionsSchema,
 } from "./social-provider-options.ts";
-import { scimOptionsSchema } from "./scim-options.ts";
 import { ssoOptionsSchema } from "./sso-options.ts";
 import { baseURLSchema, describeIssue, headerNameSchema, originPatternSchema } from "./value-schemas.ts";
 import { webhookOptionsSchema } from "./webhook-options.ts";
