@@ -30,6 +30,7 @@ export type {
   MagicLinkMethods,
   OrganizationMethods,
   PasskeyMethods,
+  ScimMethods,
   SignInMethods,
   SignUpMethods,
   SsoMethods,

@@ -14,6 +14,7 @@ export type {
   MagicLinkMethods,
   OrganizationMethods,
   PasskeyMethods,
+  ScimMethods,
   SignInMethods,
   SignUpMethods,
   SsoMethods,

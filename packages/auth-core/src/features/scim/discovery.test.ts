@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { useFixtures } from "#test/organization.ts";
-import { makeScimToken, scim, scimErrorBody } from "./scim-fixture.ts";
+import { makeScimToken, scim, scimErrorBody } from "#test/scim.ts";
 
 /** /scim/v2/ServiceProviderConfig, /Schemas, /ResourceTypes, and how every SCIM request authenticates. */
 const fixture = useFixtures();

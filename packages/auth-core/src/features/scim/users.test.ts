@@ -1,7 +1,7 @@
 import { ObjectId } from "mongodb";
 import { describe, expect, it } from "vitest";
 import { type Fixture, useFixtures } from "#test/organization.ts";
-import { makeScimToken, scim, scimErrorBody } from "./scim-fixture.ts";
+import { makeScimToken, scim, scimErrorBody } from "#test/scim.ts";
 
 /** /scim/v2/Users: create, get, list, replace, patch, delete, and deprovisioning's effects. */
 const fixture = useFixtures();
