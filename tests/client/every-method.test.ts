@@ -486,6 +486,34 @@ describe("SSO connection methods", () => {
       await olivia.client.signIn.sso({ providerId: "initech", callbackURL: `${live.origin}/` }),
       "SSO_PROVIDER_NOT_FOUND",
     );
+    // The IT admin's setup link: made by the owner, opened once.
+    const link = ok(await olivia.client.sso.createSetupLink({ organizationId }));
+    expect(link.url).toMatch(new RegExp(`^${live.origin}/sso-setup/[A-Za-z0-9]{43}$`));
+    const token = link.url.slice(link.url.lastIndexOf("/") + 1);
+    expect(ok(await olivia.client.sso.openSetupLink({ token }))).toMatchObject({
+      organization: { id: organizationId, name: "Initech", slug: "initech" },
+    });
+    failed(await olivia.client.sso.openSetupLink({ token }), "SSO_SETUP_LINK_INVALID");
+  });
+});
+
+describe("SCIM token methods", () => {
+  it("generates a token shown once, lists the connection without it, deletes it", async () => {
+    const sam = await person("sam");
+    const organizationId = ok(await sam.client.organization.create({ name: "Hooli", slug: "hooli" })).id;
+    const generated = ok(await sam.client.scim.generateToken({ organizationId, providerId: "okta" }));
+    expect(generated).toMatchObject({ organizationId, providerId: "okta" });
+    expect(generated.scimToken).toMatch(/^scim_/);
+    const listed = ok(await sam.client.scim.listProviderConnections({ organizationId }));
+    expect(listed.providers.map((provider) => provider.providerId)).toEqual(["okta"]);
+    expect(JSON.stringify(listed)).not.toContain(generated.scimToken);
+    expect(
+      ok(await sam.client.scim.deleteProviderConnection({ organizationId, providerId: "okta" })),
+    ).toEqual({ success: true });
+    failed(
+      await sam.client.scim.deleteProviderConnection({ organizationId, providerId: "okta" }),
+      "SCIM_CONNECTION_NOT_FOUND",
+    );
   });
 });
 
