@@ -20,6 +20,7 @@ export const TAG_DESCRIPTIONS: Readonly<Record<string, string>> = {
   password: "Forgotten passwords: the reset mail and the reset itself.",
   passwordless:
     "Sign-in without a password: a mailed link and a mailed 6-digit code (one mail holds both); email verification and password reset by code.",
+  scim: "Directory sync (SCIM 2.0): an organization's provisioning tokens; the /scim/v2 resources take the bearer token.",
   session: "The current session, the user's other sessions, sign-out.",
   social: "Sign-in with an OAuth / OpenID Connect provider, linked accounts and their tokens.",
   sso: "Single sign-on per organization: SAML and OIDC connections, SSO sign-in, the SAML ACS and SP metadata.",
