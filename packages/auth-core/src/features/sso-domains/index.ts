@@ -9,6 +9,7 @@ import { normalizeDomain } from "./rules.ts";
 import { findVerifiedDomainRow } from "./store.ts";
 
 export { joinVerifiedDomainOrganization } from "./auto-join.ts";
+export { requireDomainManager } from "./endpoints/guards.ts";
 export { assertSignInWithoutSso } from "./endpoints/sso-required.ts";
 export type { DomainPolicy } from "./require-sso.ts";
 export { emailDomainOf, normalizeDomain } from "./rules.ts";

@@ -5,20 +5,13 @@ import type { ScimTokenDoc } from "../../../db/documents.ts";
 import { ObjectId } from "../../../db/ids.ts";
 import { granted, type Outcome, refused } from "../../../errors/refusal.ts";
 import { recordAuditEvent } from "../../admin/index.ts";
+import type { DomainActor } from "../../sso-domains/index.ts";
 import * as store from "./store.ts";
 
 /**
  * SCIM connection tokens (docs/security.md "SCIM"): made, listed, revoked by an organization's owner
  * or admin; each SCIM request finds its organization by the token's hash.
  */
-
-/** Who acts, for the audit trail (features/admin auditSource). */
-export interface TokenActor {
-  userId: ObjectId | null;
-  actor: string | null;
-  ip: string | null;
-  userAgent: string | null;
-}
 
 /** What every SCIM token starts with, so secret scanners and people recognise one. */
 const SCIM_TOKEN_PREFIX = "scim_";
@@ -41,7 +34,7 @@ export async function generateScimToken(
   auth: AuthContext,
   organizationId: ObjectId,
   providerId: string,
-  by: TokenActor,
+  by: DomainActor,
 ): Promise<GeneratedScimToken> {
   // 43 characters of 62: ~256 bits, as a session token's entropy or more.
   const scimToken = `${SCIM_TOKEN_PREFIX}${generateRandomString(43)}`;
@@ -75,7 +68,7 @@ export async function revokeScimToken(
   auth: AuthContext,
   organizationId: ObjectId,
   providerId: string,
-  by: TokenActor,
+  by: DomainActor,
 ): Promise<Outcome<ScimTokenDoc, "SCIM_CONNECTION_NOT_FOUND">> {
   const removed = await store.deleteScimToken(auth.collections, organizationId, providerId);
   if (!removed) return refused("SCIM_CONNECTION_NOT_FOUND");
@@ -93,7 +86,7 @@ function record(
   auth: AuthContext,
   action: "organization.scim-token-create" | "organization.scim-token-revoke",
   doc: ScimTokenDoc,
-  by: TokenActor,
+  by: DomainActor,
   details: Record<string, unknown> = {},
 ): Promise<void> {
   return recordAuditEvent(auth, {

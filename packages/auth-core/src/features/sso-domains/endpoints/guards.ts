@@ -11,8 +11,9 @@ import type { SessionWithUser } from "../../session/index.ts";
 import type { DomainActor } from "../service.ts";
 
 /**
- * The caller may manage the named or active organization's domains: whoever may update the
- * organization (owners and admins by default). Answers the organization and the actor to audit.
+ * The caller may manage the named or active organization's domains — and its SCIM connections
+ * (features/scim), by the same rule: whoever may update the organization (owners and admins by
+ * default). Answers the organization and the actor to audit.
  */
 export async function requireDomainManager(
   ctx: { auth: AuthContext; session: SessionWithUser | null; ip: string | null; headers: Headers },
