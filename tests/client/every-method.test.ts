@@ -593,6 +593,14 @@ describe("webhook, verified domain and event listing methods", () => {
       ok(await dee.client.organization.removeDomain({ organizationId, domain: "initech.test" })),
     ).toEqual({ domain: "initech.test" });
     expect(ok(await dee.client.organization.listDomains({ organizationId }))).toEqual([]);
+    // Those four changes, in the organization's audit trail (newest first), by the one who made them.
+    const trail = ok(await dee.client.organization.listAuditEvents({ organizationId, userId: dee.id }));
+    expect(trail.events.map((event) => event.action)).toEqual([
+      "organization.domain-remove",
+      "organization.domain-settings",
+      "organization.domain-verify",
+      "organization.domain-claim",
+    ]);
 
     // The organization's creation, in its own listing and in the admin's.
     const created = { type: "organization.created", organizationId };

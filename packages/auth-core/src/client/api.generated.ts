@@ -7,6 +7,7 @@ import type * as Deletion from "../contracts/deletion.ts";
 import type * as EmailPassword from "../contracts/email-password.ts";
 import type * as EventsListing from "../contracts/events-listing.ts";
 import type * as Organization from "../contracts/organization.ts";
+import type * as OrganizationAudit from "../contracts/organization-audit.ts";
 import type * as OrganizationInvitations from "../contracts/organization-invitations.ts";
 import type * as OrganizationMembers from "../contracts/organization-members.ts";
 import type * as OrganizationPasskeyPolicy from "../contracts/organization-passkey-policy.ts";
@@ -154,6 +155,7 @@ export interface OrganizationMethods {
   update: PostCall<typeof Organization.updateOrganizationContract>;
   delete: PostCall<typeof Organization.deleteOrganizationContract>;
   hasPermission: PostCall<typeof Organization.hasPermissionContract>;
+  listAuditEvents: GetCall<typeof OrganizationAudit.listOrganizationAuditEventsContract>;
   removeMember: PostCall<typeof OrganizationMembers.removeMemberContract>;
   updateMemberRole: PostCall<typeof OrganizationMembers.updateMemberRoleContract>;
   getActiveMember: GetCall<typeof OrganizationMembers.getActiveMemberContract>;

@@ -106,6 +106,7 @@ export const ROUTES = {
     update: "P/organization/update",
     delete: "P/organization/delete",
     hasPermission: "P/organization/has-permission",
+    listAuditEvents: "G/organization/list-audit-events",
     removeMember: "P/organization/remove-member",
     updateMemberRole: "P/organization/update-member-role",
     getActiveMember: "G/organization/get-active-member",

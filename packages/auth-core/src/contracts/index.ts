@@ -7,6 +7,7 @@ import * as emailPassword from "./email-password.ts";
 import * as eventsListing from "./events-listing.ts";
 import * as general from "./general.ts";
 import * as organization from "./organization.ts";
+import * as organizationAudit from "./organization-audit.ts";
 import * as organizationInvitations from "./organization-invitations.ts";
 import * as organizationMembers from "./organization-members.ts";
 import * as organizationPasskeyPolicy from "./organization-passkey-policy.ts";
@@ -48,6 +49,7 @@ export const contracts: readonly AnyContract[] = [
   admin,
   apiKey,
   organization,
+  organizationAudit,
   organizationMembers,
   organizationInvitations,
   organizationTeams,

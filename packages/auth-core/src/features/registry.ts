@@ -58,6 +58,7 @@ import { deleteOrganization } from "./organization/organizations/endpoints/delet
 import { getFullOrganization } from "./organization/organizations/endpoints/get-full-organization.ts";
 import { getPasskeyPolicy } from "./organization/organizations/endpoints/get-passkey-policy.ts";
 import { listOrganizations } from "./organization/organizations/endpoints/list.ts";
+import { listOrganizationAuditEvents } from "./organization/organizations/endpoints/list-audit-events.ts";
 import { listOrganizationEvents } from "./organization/organizations/endpoints/list-events.ts";
 import { setActiveOrganization } from "./organization/organizations/endpoints/set-active.ts";
 import { setPasskeyPolicy } from "./organization/organizations/endpoints/set-passkey-policy.ts";
@@ -236,6 +237,7 @@ const endpointList = [
   updateOrganization,
   deleteOrganization,
   hasOrganizationPermission,
+  listOrganizationAuditEvents,
   addMember,
   removeMember,
   updateMemberRole,

@@ -5,5 +5,7 @@
 /** The admin area's guard, for the app-wide endpoints another feature serves (features/webhooks). */
 export { requireAdminPermission } from "./endpoints/guards.ts";
 /** Other features record their own audit events (features/sso-domains) through these. */
-export { auditSource, recordAuditEvent } from "./service.ts";
+/** An organization's own audit trail (features/organization's list-audit-events). */
+export { auditSource, findOrganizationAuditEvents, recordAuditEvent } from "./service.ts";
+export type { OrganizationAuditFilter } from "./store.ts";
 export { findAuditEventsAbout } from "./store.ts";

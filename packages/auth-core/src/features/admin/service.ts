@@ -172,6 +172,13 @@ export function deleteSessionById(
   return stored.deleteSessionById(auth.collections, ...args);
 }
 
+export function findOrganizationAuditEvents(
+  auth: AuthContext,
+  ...args: AfterCollections<typeof stored.findOrganizationAuditEvents>
+): ReturnType<typeof stored.findOrganizationAuditEvents> {
+  return stored.findOrganizationAuditEvents(auth.collections, ...args);
+}
+
 export function findAuditEvents(
   auth: AuthContext,
   ...args: AfterCollections<typeof stored.findAuditEvents>
