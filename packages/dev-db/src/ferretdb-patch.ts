@@ -43,6 +43,10 @@ import { applyFilePatch, parseUnifiedPatch } from "./unified-patch.ts";
  *    decoding every document (tessera_id_condition.go, through 0002). MongoDB's equality also
  *    matches an array holding the value: rows whose field is an array are selected too, and the
  *    handler decides. A value whose JSON has an escape is left to the handler.
+ * 8. One writer per collection (0007-one-writer-per-collection; tessera_write_lock.go): update,
+ *    findAndModify and delete hold their collection's lock from the read of the matching documents
+ *    to the write of their change, so concurrent changes of one document are atomic as on MongoDB
+ *    (upstream lost most of 200 concurrent `$inc` of one field).
  */
 
 /**

@@ -13,8 +13,8 @@ import type { MailKind } from "../../mail/mailer.ts";
  * A mail only the recipient's own account can cause has no other sender: it counts per recipient,
  * at most `max`. Each mail claims one slot per allowance, whose `_id` names the kind, the address
  * (a keyed hash: the table never holds an address in clear), the window and, for the first, the
- * sender (keyed too); a unique `_id` insert is atomic on every backend, where a counter update is not
- * on FerretDB v1 (lost updates under concurrency, measured).
+ * sender (keyed too); a unique `_id` insert is atomic on every backend, where a counter update was
+ * not on FerretDB v1 as released (lost updates under concurrency, measured; dev-db patch 0007).
  */
 
 export interface MailLimitRule {
