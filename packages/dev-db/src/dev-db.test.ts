@@ -237,7 +237,9 @@ describe("the embedded FerretDB (patched: go/, ferretdb-patch.ts)", () => {
         await each((i) => collection.updateOne({ _id: "counter" }, { $inc: { n: 1 }, $push: { seen: i } }));
         const counted = await collection.findOne({ _id: "counter" });
         expect(counted?.n).toBe(N);
-        expect([...(counted?.seen ?? [])].sort((a, b) => a - b)).toEqual(Array.from({ length: N }, (_, i) => i));
+        expect([...(counted?.seen ?? [])].sort((a, b) => a - b)).toEqual(
+          Array.from({ length: N }, (_, i) => i),
+        );
         await each(() => collection.findOneAndUpdate({ _id: "counter" }, { $inc: { n: 1 } }));
         expect((await collection.findOne({ _id: "counter" }))?.n).toBe(2 * N);
         // A single-use token consumed by a conditional findAndModify: one caller wins.
