@@ -245,12 +245,22 @@ describe("single sign-on pages and sign-in", () => {
     await screenshot(page, "sso-callback-error-de");
   });
 
-  test("a member sees why the domain and SSO pages hold no forms for them", async () => {
+  test("a member reads the verified domains and what they do, and why the domain and SSO pages hold no forms for them", async () => {
     const linus = await app.newPage();
     await signIn(linus, DEMO.linus);
     await linus.goto("/organizations/acme/security/domains");
     await expectText(linus.getByTestId("domains-read-only"), en.organizations.domains.readOnly);
     expect(await linus.getByLabel(en.organizations.domains.domain, { exact: true }).count()).toBe(0);
+    // The verified domain and what it does, in words, with no button or settings form.
+    const acme = card(linus, "acme.test");
+    await expectText(acme.locator(".badge"), en.organizations.domains.status.verified);
+    expect(await acme.getByTestId("domain-settings").locator("li").allInnerTexts()).toEqual([
+      en.organizations.domains.memberNoAutoJoin.replace("{{domain}}", "acme.test"),
+      en.organizations.domains.memberRequireSso.replace("{{domain}}", "acme.test"),
+    ]);
+    expect(await acme.getByRole("button").count()).toBe(0);
+    expect(await acme.getByRole("link").count()).toBe(0);
+    await screenshot(linus, "sso-member-domains");
     await linus.goto("/organizations/acme/security/sso");
     await expectText(linus.getByTestId("sso-read-only"), en.organizations.sso.readOnly);
     expect(await linus.getByRole("button", { name: en.organizations.sso.add }).count()).toBe(0);

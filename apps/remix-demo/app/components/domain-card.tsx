@@ -25,19 +25,24 @@ function formatDate(iso: string, lang: string): string {
   return new Date(iso).toLocaleDateString(lang, { year: "numeric", month: "long", day: "numeric" });
 }
 
-/** One domain: its status, the proof to publish, "Verify now", its settings, remove (confirmed). */
+/**
+ * One domain: its status, the proof to publish, "Verify now", its settings, remove (confirmed).
+ * For a member who may not change it (canManage false), what it does in words and no form.
+ */
 export function DomainCard({
   domain,
   roles,
   removing,
   state,
   pageKey,
+  canManage,
 }: {
   domain: DomainView;
   roles: string[];
   removing: boolean;
   state: FormState | undefined;
   pageKey: string;
+  canManage: boolean;
 }) {
   const { t, lang } = useT();
   const problem = useFieldProblem()(state, "form");
@@ -54,6 +59,55 @@ export function DomainCard({
         <p>{t("organizations.domains.expires", { date: formatDate(domain.expiresAt, lang) })}</p>
       ) : null}
       {domain.status === "expired" ? <p>{t("organizations.domains.expiredHint")}</p> : null}
+      {canManage ? null : <DomainSettingsSummary domain={domain} />}
+      {canManage ? (
+        <DomainActions
+          domain={domain}
+          roles={roles}
+          removing={removing}
+          problem={problem}
+          pageKey={pageKey}
+        />
+      ) : null}
+    </article>
+  );
+}
+
+/** What a verified domain does, for members who may not change it. */
+function DomainSettingsSummary({ domain }: { domain: DomainView }) {
+  const { t } = useT();
+  const { autoJoin, autoJoinRole, requireSso } = domain.settings;
+  const role = t(`organizations.roles.${autoJoinRole}`, { defaultValue: autoJoinRole });
+  return (
+    <ul data-testid="domain-settings">
+      <li>
+        {t(autoJoin ? "organizations.domains.memberAutoJoin" : "organizations.domains.memberNoAutoJoin", {
+          domain: domain.domain,
+          role,
+        })}
+      </li>
+      {requireSso ? <li>{t("organizations.domains.memberRequireSso", { domain: domain.domain })}</li> : null}
+    </ul>
+  );
+}
+
+/** The manager's part of a card: verify, settings, remove. */
+function DomainActions({
+  domain,
+  roles,
+  removing,
+  problem,
+  pageKey,
+}: {
+  domain: DomainView;
+  roles: string[];
+  removing: boolean;
+  problem: string | null;
+  pageKey: string;
+}) {
+  const { t } = useT();
+  return (
+    <>
       {domain.proof && domain.status === "pending" ? <DomainProofView proof={domain.proof} /> : null}
       {domain.status === "pending" ? (
         <Form method="post" noValidate>
@@ -85,7 +139,7 @@ export function DomainCard({
           </Link>
         </p>
       )}
-    </article>
+    </>
   );
 }
 

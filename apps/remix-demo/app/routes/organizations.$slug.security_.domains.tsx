@@ -10,8 +10,9 @@ import { canManage, readRoleTable, requireOrganization } from "~/lib/org.server"
 
 /**
  * The organization's verified domains (docs/security.md "Verified domains"): claim, publish the
- * proof, verify, choose auto-join and require-SSO, remove. The core answers the list (which carries
- * the proof tokens) only to those who may change the organization; members read why.
+ * proof, verify, choose auto-join and require-SSO, remove. Members who may not change the
+ * organization read its verified domains and what they do (the core answers them no pending claim
+ * and no proof token) and why there is no form.
  */
 export const handle = { title: "organizations.domains.title" };
 
@@ -19,14 +20,10 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const { organization, roles } = await requireOrganization(request, params.slug);
   const manager = canManage(roles);
   const auth = await getAuth();
-  const domains = manager
-    ? (
-        await auth.api.listOrganizationDomains({
-          query: { organizationId: organization.id },
-          headers: request.headers,
-        })
-      ).data
-    : [];
+  const { data: domains } = await auth.api.listOrganizationDomains({
+    query: { organizationId: organization.id },
+    headers: request.headers,
+  });
   const { table, creatorRole } = await readRoleTable();
   const now = Date.now();
   const views: DomainView[] = domains.map((domain) => ({
@@ -120,7 +117,7 @@ export default function Domains() {
           {t("organizations.domains.readOnly")}
         </p>
       )}
-      {canManage && domains.length === 0 ? <p>{t("organizations.domains.none")}</p> : null}
+      {domains.length === 0 ? <p>{t("organizations.domains.none")}</p> : null}
       {domains.map((domain) => (
         <DomainCard
           key={domain.domain}
@@ -129,6 +126,7 @@ export default function Domains() {
           removing={removing === domain.domain}
           state={state?.values?.domain === domain.domain && intent !== "add" ? state : undefined}
           pageKey={location.key}
+          canManage={canManage}
         />
       ))}
       {canManage ? <DomainClaimForm state={intent === "add" ? state : undefined} key={location.key} /> : null}

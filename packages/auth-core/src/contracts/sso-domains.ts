@@ -132,9 +132,10 @@ export const listDomainsContract = defineContract({
   auth: "session",
   query: z.strictObject({ organizationId: idField.optional() }),
   response: z.array(organizationDomainSchema),
-  errors: [...MEMBER_ERRORS],
+  errors: ["NO_ACTIVE_ORGANIZATION", "NOT_A_MEMBER_OF_ORGANIZATION", "ORGANIZATION_NOT_FOUND"],
   summary: "The organization's claimed and verified domains, oldest first.",
-  notes: WHO,
+  notes:
+    "Any member of the named or active organization. Owners and admins (who may update the organization) see every claim with its proof; other members see the verified domains and their settings only.",
   tags: ["organization", "sso"],
   client: "organization.listDomains",
 });

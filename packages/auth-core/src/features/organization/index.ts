@@ -42,7 +42,7 @@ export {
 export { findInvitationsSentBy, findInvitationsToEmail, invitationEventSource } from "./invitations/store.ts";
 export { toInvitation } from "./invitations/types.ts";
 /** User deletion (features/deletion) releases the user's organizations through these. */
-export { findUnknownRoles, holdsRole, parseRoles } from "./members/rules.ts";
+export { findUnknownRoles, hasPermission, holdsRole, parseRoles } from "./members/rules.ts";
 export {
   addMemberWithinLimit,
   countMembers,

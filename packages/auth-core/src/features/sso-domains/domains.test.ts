@@ -1,7 +1,13 @@
 import { ObjectId } from "mongodb";
 import { describe, expect, it } from "vitest";
 import { addMember, createOrganization, errorBody, type SignedIn, signIn } from "#test/organization.ts";
-import { auditRows, claimDomain, storedDomains, useDomainTestbed } from "#test/sso-domains.ts";
+import {
+  auditRows,
+  claimDomain,
+  storedDomains,
+  useDomainTestbed,
+  verifyDomainByDns,
+} from "#test/sso-domains.ts";
 import { type TestAuth, useFreshTestAuth } from "#test/test-auth.ts";
 
 /** Verified domains: add-domain, verify-domain, list-domains, remove-domain, update-domain-settings. */
@@ -142,7 +148,7 @@ describe("claiming a domain", () => {
     expect(await storedDomains(cast.t)).toHaveLength(50);
   });
 
-  it("a plain member cannot claim, verify, list or remove; an outsider is not a member", async () => {
+  it("a plain member cannot claim, verify, change or remove; an outsider is not a member", async () => {
     const cast = await setUp();
     await claimDomain(cast.owner, "acme.test");
     const before = await storedDomains(cast.t);
@@ -160,7 +166,6 @@ describe("claiming a domain", () => {
       expect(res.status, path).toBe(403);
       expect(res.body).toEqual(refused);
     }
-    expect((await cast.member.browser.get("/organization/list-domains")).status).toBe(403);
     const outsider = await cast.rival.browser.post("/organization/add-domain", {
       organizationId: cast.org,
       domain: "other.test",
@@ -296,6 +301,27 @@ describe("proving a domain", () => {
 });
 
 describe("listing, settings and removal", () => {
+  it("a plain member reads the verified domains and their settings, never a pending claim or its proof; an outsider reads nothing", async () => {
+    const cast = await setUp();
+    await verifyDomainByDns(testbed, cast.owner, "proven.test", { requireSso: true });
+    await claimDomain(cast.owner, "pending.test");
+    const list = await cast.member.browser.get<Record<string, unknown>[]>("/organization/list-domains");
+    expect(list.status).toBe(200);
+    expect(list.body).toEqual([
+      expect.objectContaining({
+        domain: "proven.test",
+        status: "verified",
+        settings: { autoJoin: false, autoJoinRole: "member", requireSso: true },
+        proof: null,
+      }),
+    ]);
+    expect(JSON.stringify(list.body)).not.toContain("pending.test");
+    const managers = await cast.admin.browser.get<{ domain: string }[]>("/organization/list-domains");
+    expect(managers.body.map((row) => row.domain)).toEqual(["proven.test", "pending.test"]);
+    const outsider = await cast.rival.browser.get(`/organization/list-domains?organizationId=${cast.org}`);
+    expect(outsider.status).toBe(403);
+  });
+
   it("lists the organization's domains; settings change with an audit; remove deletes the row", async () => {
     const cast = await setUp();
     await claimDomain(cast.owner, "one.test");

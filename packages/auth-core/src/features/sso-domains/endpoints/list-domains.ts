@@ -2,12 +2,18 @@ import { listDomainsContract, type OrganizationDomain } from "../../../contracts
 import { defineEndpoint } from "../../../http/define-endpoint.ts";
 import { listDomains } from "../service.ts";
 import { toOrganizationDomain } from "../types.ts";
-import { requireDomainManager } from "./guards.ts";
+import { requireDomainReader } from "./guards.ts";
 
-/** GET /organization/list-domains: for those who manage them (the answer carries the tokens). */
+/**
+ * GET /organization/list-domains: managers see every claim; other members the verified domains
+ * only, with their settings (whether they join automatically, whether SSO is required of them),
+ * never a pending claim, whose answer carries its proof token.
+ */
 export const listOrganizationDomains = defineEndpoint(listDomainsContract, {
   async handler(ctx): Promise<OrganizationDomain[]> {
-    const { organizationId } = await requireDomainManager(ctx, ctx.query.organizationId);
-    return (await listDomains(ctx.auth, organizationId)).map(toOrganizationDomain);
+    const { organizationId, canManage } = await requireDomainReader(ctx, ctx.query.organizationId);
+    const domains = await listDomains(ctx.auth, organizationId);
+    const shown = canManage ? domains : domains.filter((domain) => domain.status === "verified");
+    return shown.map(toOrganizationDomain);
   },
 });
