@@ -17,6 +17,7 @@ import type {
   PendingDeletionDoc,
   RateLimitDoc,
   SamlReplayDoc,
+  ScimGroupDoc,
   ScimTokenDoc,
   ScimUserDoc,
   SessionDoc,
@@ -59,6 +60,7 @@ const COLLECTION_NAMES = {
   samlReplays: "samlReplays",
   scimTokens: "scimTokens",
   scimUsers: "scimUsers",
+  scimGroups: "scimGroups",
   webhookEndpoints: "webhookEndpoints",
   webhookDeliveries: "webhookDeliveries",
   webhookCursors: "webhookCursors",
@@ -94,6 +96,7 @@ export interface Collections {
   samlReplays: Collection<SamlReplayDoc>;
   scimTokens: Collection<ScimTokenDoc>;
   scimUsers: Collection<ScimUserDoc>;
+  scimGroups: Collection<ScimGroupDoc>;
   webhookEndpoints: Collection<WebhookEndpointDoc>;
   webhookDeliveries: Collection<WebhookDeliveryDoc>;
   webhookCursors: Collection<WebhookCursorDoc>;
@@ -133,6 +136,7 @@ export function openCollections(db: Db, now: () => Date = () => new Date()): Col
     samlReplays: db.collection<SamlReplayDoc>(COLLECTION_NAMES.samlReplays),
     scimTokens: db.collection<ScimTokenDoc>(COLLECTION_NAMES.scimTokens),
     scimUsers: db.collection<ScimUserDoc>(COLLECTION_NAMES.scimUsers),
+    scimGroups: db.collection<ScimGroupDoc>(COLLECTION_NAMES.scimGroups),
     webhookEndpoints: db.collection<WebhookEndpointDoc>(COLLECTION_NAMES.webhookEndpoints),
     webhookDeliveries: db.collection<WebhookDeliveryDoc>(COLLECTION_NAMES.webhookDeliveries),
     webhookCursors: db.collection<WebhookCursorDoc>(COLLECTION_NAMES.webhookCursors),

@@ -365,6 +365,10 @@ export interface ScimUserDoc {
   _id: ObjectId;
   organizationId: ObjectId;
   userId: ObjectId;
+  /** The directory's userName as sent (what GET answers); any string, not only an address. */
+  userName: string;
+  /** userName lower-cased: unique in the organization (RFC 7643 §4.1.1, caseExact false). */
+  userNameKey: string;
   externalId: string | null;
   givenName: string | null;
   familyName: string | null;
@@ -372,6 +376,24 @@ export interface ScimUserDoc {
   /** The account was created by this directory (DELETE then deletes it when nobody else holds it). */
   createdByDirectory: boolean;
   /** The token that provisioned it (scimTokens _id). */
+  tokenId: ObjectId;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+/**
+ * A SCIM group of an organization (features/scim/groups): the team the directory made for it (the
+ * group's id and displayName are the team's), the directory's externalId, and the team role the
+ * group's members hold in that team.
+ */
+export interface ScimGroupDoc {
+  _id: ObjectId;
+  organizationId: ObjectId;
+  teamId: ObjectId;
+  externalId: string | null;
+  /** A team role (features/organization/teams/rules.ts): team-admin, team-member or a team-scoped custom role. */
+  role: string;
+  /** The token that created it (scimTokens _id). */
   tokenId: ObjectId;
   createdAt: Date;
   updatedAt: Date;

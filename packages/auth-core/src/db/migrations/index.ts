@@ -18,6 +18,7 @@ import { samlReplayIndexes } from "./0015-saml-replays.ts";
 import { eventIndexes } from "./0016-event-indexes.ts";
 import { webhookIndexes } from "./0017-webhook-indexes.ts";
 import { scimIndexes } from "./0018-scim.ts";
+import { scimGroupIndexes } from "./0020-scim-groups.ts";
 import type { Migration, MigrationSteps } from "./types.ts";
 
 export type { Migration, MigrationSteps } from "./types.ts";
@@ -42,6 +43,7 @@ export const CORE_MIGRATIONS: readonly Migration[] = [
   eventIndexes,
   webhookIndexes,
   scimIndexes,
+  scimGroupIndexes,
 ];
 
 /** When each recorded migration was applied, by id (`_migrations`; `tessera migrate status`). */

@@ -42,7 +42,7 @@ describe("creating a user", () => {
       schemas: [USER_SCHEMA],
       id,
       externalId: "00u-ada",
-      userName: "ada@acme.test",
+      userName: "Ada@Acme.test",
       name: { formatted: "Ada Lovelace", givenName: "Ada", familyName: "Lovelace" },
       displayName: "Ada Lovelace",
       emails: [{ value: "ada@acme.test", type: "work", primary: true }],
@@ -91,9 +91,14 @@ describe("creating a user", () => {
       "Invalid userName: Invalid input: expected string, received undefined",
     ],
     [
-      "a userName that is no address",
+      "a userName that is no address, with no emails",
       { userName: "not-an-address" },
-      "Invalid userName: Invalid email address",
+      "The user needs an email address: userName is not one and emails lists none",
+    ],
+    [
+      "a userName that is no address, with emails that are none",
+      { userName: "not-an-address", emails: [{ value: "nope" }] },
+      "Invalid emails.0.value: Invalid email address",
     ],
     ["active as a number", { userName: "b@acme.test", active: 1 }, "Invalid active: Invalid input"],
   ])("refuses %s with 400 invalidValue and writes nothing", async (_, body, detail) => {
@@ -104,6 +109,83 @@ describe("creating a user", () => {
     expect(res.body).toEqual(scimErrorBody(400, detail, "invalidValue"));
     expect(await f.t.db.collection("users").countDocuments()).toBe(before);
     expect(await f.t.db.collection("scimUsers").countDocuments()).toBe(0);
+  });
+});
+
+describe("userName (RFC 7643 §4.1.1: any string, unique in the organization, any case)", () => {
+  it("keeps a userName that is no address as sent; the address comes from the primary email", async () => {
+    const { f, token } = await setUp();
+    const res = await scim(f, token, "POST", "/Users", {
+      userName: "A.Lovelace",
+      emails: [
+        { value: "ada.home@example.test", type: "home" },
+        { value: "Ada.Work@acme.test", type: "work", primary: true },
+      ],
+    });
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({
+      userName: "A.Lovelace",
+      emails: [{ value: "ada.work@acme.test", type: "work", primary: true }],
+    });
+    expect(await usersRow(f, "ada.work@acme.test")).not.toBeNull();
+    expect(
+      await f.t.db.collection("scimUsers").findOne({ userId: new ObjectId(res.body.id as string) }),
+    ).toMatchObject({
+      userName: "A.Lovelace",
+      userNameKey: "a.lovelace",
+    });
+    const found = await scim<{ totalResults: number; Resources: { id: string }[] }>(
+      f,
+      token,
+      "GET",
+      `/Users?filter=${encodeURIComponent('userName eq "a.LOVELACE"')}`,
+    );
+    expect(found.body.totalResults).toBe(1);
+    expect(found.body.Resources[0]!.id).toBe(res.body.id);
+    expect((await scim(f, token, "GET", `/Users/${res.body.id}`)).body).toEqual(res.body);
+  });
+
+  it("without a primary, the first email is the address", async () => {
+    const { f, token } = await setUp();
+    const res = await scim(f, token, "POST", "/Users", {
+      userName: "bob",
+      emails: [{ value: "bob@acme.test" }, { value: "robert@acme.test" }],
+    });
+    expect(res.status).toBe(201);
+    expect(await usersRow(f, "bob@acme.test")).not.toBeNull();
+  });
+
+  it("a userName taken in any case is 409 uniqueness, on create and on rename, and changes nothing", async () => {
+    const { f, token } = await setUp();
+    await scim(f, token, "POST", "/Users", { userName: "A.Lovelace", emails: [{ value: "ada@acme.test" }] });
+    const again = await scim(f, token, "POST", "/Users", {
+      userName: "a.lovelace",
+      emails: [{ value: "other@acme.test" }],
+    });
+    expect(again.status).toBe(409);
+    expect(again.body).toEqual(
+      scimErrorBody(409, "User a.lovelace already exists in this organization", "uniqueness"),
+    );
+    expect(await usersRow(f, "other@acme.test")).toBeNull();
+    const bob = await scim(f, token, "POST", "/Users", {
+      userName: "bob",
+      emails: [{ value: "bob@acme.test" }],
+    });
+    const rename = await scim(f, token, "PATCH", `/Users/${bob.body.id}`, {
+      Operations: [{ op: "replace", path: "userName", value: "A.LOVELACE" }],
+    });
+    expect(rename.status).toBe(409);
+    expect(rename.body).toEqual(
+      scimErrorBody(409, "User A.LOVELACE already exists in this organization", "uniqueness"),
+    );
+    expect((await scim(f, token, "GET", `/Users/${bob.body.id}`)).body.userName).toBe("bob");
+    // The same userName in another organization is another directory's: allowed.
+    const other = await makeScimToken(f, "B");
+    const elsewhere = await scim(f, other, "POST", "/Users", {
+      userName: "A.Lovelace",
+      emails: [{ value: "ada@acme.test" }],
+    });
+    expect(elsewhere.status).toBe(201);
   });
 });
 
@@ -208,7 +290,8 @@ describe("patching", () => {
     });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({
-      userName: "ada.l@acme.test",
+      userName: "Ada@Acme.test",
+      emails: [{ value: "ada.l@acme.test", type: "work", primary: true }],
       displayName: "Augusta Ada",
       name: { formatted: "Augusta Ada", givenName: "Augusta", familyName: "Lovelace" },
     });

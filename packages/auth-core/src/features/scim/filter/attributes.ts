@@ -32,7 +32,7 @@ const NAME: StoredAttribute = { side: "user", field: "name", type: "string" };
 /** By lower-cased `attribute` or `attribute.sub`. */
 const TOP_LEVEL: Readonly<Record<string, AttributeTarget>> = {
   id: { side: "link", field: "userId", type: "id" },
-  username: EMAIL,
+  username: { side: "link", field: "userNameKey", type: "string", lowerCased: true },
   displayname: NAME,
   "name.formatted": NAME,
   "name.givenname": { side: "link", field: "givenName", type: "string" },

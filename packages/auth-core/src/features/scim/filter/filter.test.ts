@@ -12,21 +12,27 @@ const ci = (source: string) => ({ $regex: source, $options: "i" });
 const ID = "6749b1f0a1b2c3d4e5f60718";
 
 const VALID: readonly [string, TranslatedFilter][] = [
-  // userName: stored lower-cased, so compared lower-cased and exactly (RFC 7643: caseExact false).
-  ['userName eq "Ada@Example.com"', user({ email: "ada@example.com" })],
-  ['USERNAME EQ "ada@example.com"', user({ email: "ada@example.com" })],
-  ['userName Eq "ada@example.com"', user({ email: "ada@example.com" })],
-  ['urn:ietf:params:scim:schemas:core:2.0:User:userName eq "a@b.test"', user({ email: "a@b.test" })],
-  ['userName ne "a@b.test"', user({ email: { $ne: "a@b.test" } })],
-  ['userName co "@Example"', user({ email: { $regex: "@example" } })],
-  ['userName sw "ada"', user({ email: { $regex: "^ada" } })],
-  ['userName ew ".test"', user({ email: { $regex: "\\.test$" } })],
-  ['userName gt "m"', user({ email: { $gt: "m" } })],
-  ['userName ge "m"', user({ email: { $gte: "m" } })],
-  ['userName lt "m"', user({ email: { $lt: "m" } })],
-  ['userName le "m"', user({ email: { $lte: "m" } })],
-  ["userName pr", user({ email: { $exists: true, $nin: [null, ""] } })],
-  ["userName eq null", user({ email: { $in: [null, ""] } })],
+  // The address: stored lower-cased, so compared lower-cased and exactly (RFC 7643: caseExact false).
+  ['emails.value eq "Ada@Example.com"', user({ email: "ada@example.com" })],
+  ['USERNAME EQ "Ada@example.com"', link({ userNameKey: "ada@example.com" })],
+  ['emails.value Eq "ada@example.com"', user({ email: "ada@example.com" })],
+  // userName: the directory's record keeps it lower-cased beside the name as sent.
+  [
+    'urn:ietf:params:scim:schemas:core:2.0:User:userName eq "A.Lovelace"',
+    link({ userNameKey: "a.lovelace" }),
+  ],
+  ['userName sw "Ada"', link({ userNameKey: { $regex: "^ada" } })],
+  ['userName eq "a" and active eq true', link({ $and: [{ userNameKey: "a" }, { active: true }] })],
+  ['emails.value ne "a@b.test"', user({ email: { $ne: "a@b.test" } })],
+  ['emails.value co "@Example"', user({ email: { $regex: "@example" } })],
+  ['emails.value sw "ada"', user({ email: { $regex: "^ada" } })],
+  ['emails.value ew ".test"', user({ email: { $regex: "\\.test$" } })],
+  ['emails.value gt "m"', user({ email: { $gt: "m" } })],
+  ['emails.value ge "m"', user({ email: { $gte: "m" } })],
+  ['emails.value lt "m"', user({ email: { $lt: "m" } })],
+  ['emails.value le "m"', user({ email: { $lte: "m" } })],
+  ["emails.value pr", user({ email: { $exists: true, $nin: [null, ""] } })],
+  ["emails.value eq null", user({ email: { $in: [null, ""] } })],
   ['emails.value eq "a@b.test"', user({ email: "a@b.test" })],
   ['emails eq "a@b.test"', user({ email: "a@b.test" })],
   ['emails co "example.com"', user({ email: { $regex: "example\\.com" } })],
@@ -61,29 +67,29 @@ const VALID: readonly [string, TranslatedFilter][] = [
   ],
   // Logic: and binds tighter than or; parentheses; not.
   [
-    'userName eq "a@b.test" or userName eq "c@d.test"',
+    'emails.value eq "a@b.test" or emails.value eq "c@d.test"',
     user({ $or: [{ email: "a@b.test" }, { email: "c@d.test" }] }),
   ],
   [
-    'userName sw "a" and userName ew ".test" and userName co "@"',
+    'emails.value sw "a" and emails.value ew ".test" and emails.value co "@"',
     user({
       $and: [{ email: { $regex: "^a" } }, { email: { $regex: "\\.test$" } }, { email: { $regex: "@" } }],
     }),
   ],
   [
-    'userName eq "a" or userName eq "b" and displayName eq "c"',
+    'emails.value eq "a" or emails.value eq "b" and displayName eq "c"',
     user({ $or: [{ email: "a" }, { $and: [{ email: "b" }, { name: ci("^c$") }] }] }),
   ],
   [
-    '(userName eq "a" or userName eq "b") and displayName eq "c"',
+    '(emails.value eq "a" or emails.value eq "b") and displayName eq "c"',
     user({ $and: [{ $or: [{ email: "a" }, { email: "b" }] }, { name: ci("^c$") }] }),
   ],
-  ['not (userName eq "a")', user({ $nor: [{ email: "a" }] })],
-  ['NOT(userName eq "a")', user({ $nor: [{ email: "a" }] })],
+  ['not (emails.value eq "a")', user({ $nor: [{ email: "a" }] })],
+  ['NOT(emails.value eq "a")', user({ $nor: [{ email: "a" }] })],
   ["not (active eq true)", link({ $nor: [{ active: true }] })],
-  ['((((userName eq "a"))))', user({ email: "a" })],
+  ['((((emails.value eq "a"))))', user({ email: "a" })],
   // A conjunction of both sides is split: the link half and the account half.
-  ['userName eq "a@b.test" and active eq true', { user: { email: "a@b.test" }, link: { active: true } }],
+  ['emails.value eq "a@b.test" and active eq true', { user: { email: "a@b.test" }, link: { active: true } }],
   [
     'active eq true and externalId eq "x" and emails.value co "@acme"',
     { user: { email: { $regex: "@acme" } }, link: { $and: [{ active: true }, { externalId: "x" }] } },
@@ -93,9 +99,9 @@ const VALID: readonly [string, TranslatedFilter][] = [
   ['displayName eq "caf\\u00e9"', user({ name: ci("^café$") })],
   ['displayName co "a\\\\b"', user({ name: ci("a\\\\b") })],
   // Injection attempts become literals that match only themselves.
-  ['userName co ".*"', user({ email: { $regex: "\\.\\*" } })],
+  ['emails.value co ".*"', user({ email: { $regex: "\\.\\*" } })],
   ['displayName sw "^(a+)+$"', user({ name: ci("^\\^\\(a\\+\\)\\+\\$") })],
-  ['userName eq "{\\"$ne\\": null}"', user({ email: '{"$ne": null}' })],
+  ['emails.value eq "{\\"$ne\\": null}"', user({ email: '{"$ne": null}' })],
   ['displayName co "$where"', user({ name: ci("\\$where") })],
   ['displayName co "[a-z]|x"', user({ name: ci("\\[a-z\\]\\|x") })],
 ];
@@ -132,11 +138,11 @@ const INVALID: readonly [string, string][] = [
   ['emails[primary eq "yes"]', `'eq' with "yes" does not apply to a boolean attribute`],
   ["userName eq 01", "Invalid number at position 12"],
   [
-    'userName eq "a" or active eq true',
+    'emails.value eq "a" or active eq true',
     "This filter combines account and directory attributes under 'or' or 'not', which is not supported",
   ],
   [
-    'not (userName eq "a" and active eq true)',
+    'not (emails.value eq "a" and active eq true)',
     "This filter combines account and directory attributes under 'or' or 'not', which is not supported",
   ],
   [`${"(".repeat(13)}userName pr${")".repeat(13)}`, "The filter nests deeper than 12 levels"],
@@ -175,6 +181,7 @@ describe("SCIM filters (RFC 7644 §3.4.2.2)", () => {
       "user",
       "link",
       "email",
+      "userNameKey",
       "name",
       "givenName",
       "familyName",

@@ -7,6 +7,9 @@
 import { ScimError } from "./scim-error.ts";
 
 export const USER_SCHEMA_URN = "urn:ietf:params:scim:schemas:core:2.0:User";
+export const GROUP_SCHEMA_URN = "urn:ietf:params:scim:schemas:core:2.0:Group";
+/** Tessera's Group extension: the team role the group's members hold (docs/security.md "SCIM"). */
+export const TEAM_EXTENSION_URN = "urn:tessera:params:scim:schemas:extension:team:2.0:Group";
 const LIST_SCHEMA = "urn:ietf:params:scim:api:messages:2.0:ListResponse";
 
 /** The most resources one list answers (`count` above it is lowered to it, RFC 7644 §3.4.2.4). */
@@ -41,7 +44,7 @@ function attribute(name: string, description: string, more: Partial<Attribute> =
 }
 
 const USER_ATTRIBUTES: Attribute[] = [
-  attribute("userName", "The account's email address, unique across the service provider.", {
+  attribute("userName", "The directory's name for the user, unique in the organization (any case).", {
     required: true,
     uniqueness: "server",
   }),

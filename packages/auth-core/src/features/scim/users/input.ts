@@ -9,6 +9,8 @@ import { ScimError } from "../protocol/scim-error.ts";
  * string booleans ("False"), paths in any case, a PATCH without a path carrying an object.
  */
 export interface UserChanges {
+  /** As the client sent it (RFC 7643 §4.1.1: unique, compared case-insensitively). */
+  userName?: string;
   email?: string;
   displayName?: string;
   givenName?: string | null;
@@ -25,38 +27,58 @@ const flag = z.union([
 ]);
 const email = z.string().trim().toLowerCase().max(254).pipe(z.email());
 
+const userName = z.string().trim().min(1).max(256);
 const userBody = z.looseObject({
-  userName: email,
+  userName,
   externalId: text.nullish(),
   displayName: text.nullish(),
   name: z
     .looseObject({ formatted: text.nullish(), givenName: text.nullish(), familyName: text.nullish() })
     .nullish(),
   emails: z
-    .array(z.looseObject({ value: email.optional() }))
+    .array(z.looseObject({ value: email.optional(), primary: flag.optional() }))
     .max(10)
     .nullish(),
   active: flag.optional(),
 });
 
-/** A POST or PUT body: the whole user. */
-export function readUserBody(body: unknown): UserChanges & { email: string } {
+/**
+ * A POST or PUT body: the whole user. Any unique userName is accepted (RFC 7643 §4.1.1); the
+ * account's address is the userName when it is one, else the primary (else first) of `emails`
+ * (docs/security.md "SCIM").
+ */
+export function readUserBody(body: unknown): UserChanges & { userName: string; email: string } {
   const parsed = userBody.safeParse(body);
-  if (!parsed.success) throw invalidValue(parsed.error);
+  if (!parsed.success) throw refuseInvalid(parsed.error);
   const user = parsed.data;
+  const address = readAddress(user.userName, user.emails ?? []);
   const displayName =
     user.displayName ??
     user.name?.formatted ??
     joinName(user.name?.givenName, user.name?.familyName) ??
     user.userName;
   return {
-    email: user.userName,
+    userName: user.userName,
+    email: address,
     displayName,
     givenName: user.name?.givenName ?? null,
     familyName: user.name?.familyName ?? null,
     externalId: user.externalId ?? null,
     active: user.active ?? true,
   };
+}
+
+function readAddress(name: string, emails: readonly { value?: string; primary?: boolean }[]): string {
+  const fromName = email.safeParse(name);
+  if (fromName.success) return fromName.data;
+  const listed = emails.filter((entry) => entry.value !== undefined);
+  const chosen = listed.find((entry) => entry.primary === true) ?? listed[0];
+  if (chosen?.value) return chosen.value;
+  throw new ScimError(
+    400,
+    "The user needs an email address: userName is not one and emails lists none",
+    "invalidValue",
+  );
 }
 
 function joinName(given: string | null | undefined, family: string | null | undefined): string | null {
@@ -75,24 +97,41 @@ const patchBody = z.looseObject({
     .max(100),
 });
 
-/** PATCH operations in order, folded into the changes they make. */
-export function readPatch(body: unknown): UserChanges {
+export interface PatchOperation {
+  op: "add" | "replace" | "remove";
+  path?: string;
+  value?: unknown;
+}
+
+/** A PatchOp body's operations (RFC 7644 §3.5.2), ops lower-cased (Entra ID sends "Replace"). */
+export function readPatchOperations(body: unknown): PatchOperation[] {
   const parsed = patchBody.safeParse(body);
-  if (!parsed.success) throw invalidValue(parsed.error);
+  if (!parsed.success) throw refuseInvalid(parsed.error);
   if (parsed.data.schemas && !parsed.data.schemas.includes(PATCH_SCHEMA))
     throw new ScimError(400, `schemas must include ${PATCH_SCHEMA}`, "invalidSyntax");
-  const changes: UserChanges = {};
-  for (const operation of parsed.data.Operations) {
+  return parsed.data.Operations.map((operation) => {
     const op = operation.op.toLowerCase();
     if (op !== "add" && op !== "replace" && op !== "remove")
       throw new ScimError(400, `Unknown PATCH op '${operation.op}'`, "invalidSyntax");
-    if (operation.path === undefined) {
+    return {
+      op,
+      ...(operation.path !== undefined ? { path: operation.path } : {}),
+      value: operation.value,
+    };
+  });
+}
+
+/** PATCH operations in order, folded into the changes they make. */
+export function readPatch(body: unknown): UserChanges {
+  const changes: UserChanges = {};
+  for (const { op, path, value } of readPatchOperations(body)) {
+    if (path === undefined) {
       if (op === "remove") throw new ScimError(400, "A remove operation needs a path", "noTarget");
-      if (!operation.value || typeof operation.value !== "object" || Array.isArray(operation.value))
+      if (!value || typeof value !== "object" || Array.isArray(value))
         throw new ScimError(400, "An operation without a path needs an object value", "invalidValue");
-      for (const [key, value] of Object.entries(operation.value)) applyPath(changes, key, value, false);
+      for (const [key, inner] of Object.entries(value)) applyPath(changes, key, inner, false);
     } else {
-      applyPath(changes, operation.path, operation.value, op === "remove");
+      applyPath(changes, path, value, op === "remove");
     }
   }
   return changes;
@@ -129,7 +168,15 @@ function applyPath(changes: UserChanges, rawPath: string, value: unknown, remove
     case "active":
       set("active", flag, false);
       return;
-    case "username":
+    case "username": {
+      const parsed = remove ? null : userName.safeParse(value);
+      if (!parsed?.success) throw new ScimError(400, `Invalid value for '${rawPath}'`, "invalidValue");
+      changes.userName = parsed.data;
+      // An address as userName is the account's address too (readUserBody's rule).
+      const address = email.safeParse(parsed.data);
+      if (address.success) changes.email = address.data;
+      return;
+    }
     case "emails.value":
       set("email", email, false);
       return;
@@ -137,9 +184,9 @@ function applyPath(changes: UserChanges, rawPath: string, value: unknown, remove
       set(
         "email",
         z
-          .array(z.looseObject({ value: email }))
+          .array(z.looseObject({ value: email, primary: flag.optional() }))
           .min(1)
-          .transform((list) => list[0]!.value),
+          .transform((list) => (list.find((entry) => entry.primary === true) ?? list[0]!).value),
         false,
       );
       return;
@@ -176,7 +223,8 @@ function applyPath(changes: UserChanges, rawPath: string, value: unknown, remove
   }
 }
 
-function invalidValue(error: z.ZodError): ScimError {
+/** A body's first schema issue as 400 invalidValue, naming the attribute. */
+export function refuseInvalid(error: z.ZodError): ScimError {
   const issue = error.issues[0];
   const where = issue?.path.join(".") || "body";
   return new ScimError(400, `Invalid ${where}: ${issue?.message ?? "invalid"}`, "invalidValue");

@@ -24,7 +24,7 @@ export function toScimUser(user: UserDoc, link: ScimUserDoc, location: string): 
     schemas: [USER_SCHEMA_URN],
     id,
     ...(link.externalId !== null ? { externalId: link.externalId } : {}),
-    userName: user.email,
+    userName: link.userName,
     name: {
       formatted: user.name,
       ...(link.givenName !== null ? { givenName: link.givenName } : {}),

@@ -56,12 +56,14 @@ export async function findScimUserRecord(
 export async function createScimUser(
   auth: AuthContext,
   caller: ScimCaller,
-  input: UserChanges & { email: string },
+  input: UserChanges & { userName: string; email: string },
 ): Promise<ScimUserRecord> {
+  const taken = () =>
+    new ScimError(409, `User ${input.userName} already exists in this organization`, "uniqueness");
+  if (await store.findScimUserByName(auth.collections, caller.organizationId, input.userName)) throw taken();
   let user = await findUserByEmail(auth.collections, input.email);
   const createdByDirectory = user === null;
-  if (user && (await findMember(auth, caller.organizationId, user._id)))
-    throw new ScimError(409, `User ${input.email} already exists in this organization`, "uniqueness");
+  if (user && (await findMember(auth, caller.organizationId, user._id))) throw taken();
   if (!user) {
     // The directory vouches for an address only on a domain this organization has proven.
     const verified = await findVerifiedDomain(auth.collections, emailDomainOf(input.email) ?? "");
@@ -80,6 +82,8 @@ export async function createScimUser(
     _id: new ObjectId(),
     organizationId: caller.organizationId,
     userId: user._id,
+    userName: input.userName,
+    userNameKey: input.userName.toLowerCase(),
     externalId: input.externalId ?? null,
     givenName: input.givenName ?? null,
     familyName: input.familyName ?? null,
@@ -89,8 +93,7 @@ export async function createScimUser(
     createdAt: now,
     updatedAt: now,
   };
-  if ((await store.insertScimUser(auth.collections, link)) === "exists")
-    throw new ScimError(409, `User ${input.email} already exists in this organization`, "uniqueness");
+  if ((await store.insertScimUser(auth.collections, link)) === "exists") throw taken();
   if (link.active) await grantMembership(auth, caller, user._id);
   return { user, link };
 }
@@ -103,27 +106,37 @@ export async function updateScimUser(
   changes: UserChanges,
 ): Promise<ScimUserRecord> {
   let { user, link } = record;
+  const taken = () =>
+    new ScimError(409, `User ${changes.userName} already exists in this organization`, "uniqueness");
+  if (changes.userName !== undefined) {
+    const named = await store.findScimUserByName(auth.collections, link.organizationId, changes.userName);
+    if (named && !named._id.equals(link._id)) throw taken();
+  }
   const accountFields: Partial<UserDoc> = {};
   if (changes.email !== undefined && changes.email !== user.email) accountFields.email = changes.email;
   if (changes.displayName !== undefined && changes.displayName !== user.name)
     accountFields.name = changes.displayName;
   if (Object.keys(accountFields).length > 0 && (await ownsAccount(auth, link))) {
-    const taken = changes.email ? await findUserByEmail(auth.collections, changes.email) : null;
-    if (taken && !taken._id.equals(user._id))
+    const holder = changes.email ? await findUserByEmail(auth.collections, changes.email) : null;
+    if (holder && !holder._id.equals(user._id))
       throw new ScimError(409, `User ${changes.email} already exists`, "uniqueness");
     user = (await updateUser(auth, user._id, accountFields)) ?? user;
     await audit(auth, caller, "user.update", user._id, { fields: Object.keys(accountFields) });
   }
   const linkFields: Partial<ScimUserDoc> = {};
-  for (const key of ["externalId", "givenName", "familyName", "active"] as const)
+  for (const key of ["userName", "externalId", "givenName", "familyName", "active"] as const)
     if (changes[key] !== undefined && changes[key] !== link[key])
       Object.assign(linkFields, { [key]: changes[key] });
+  if (linkFields.userName !== undefined) linkFields.userNameKey = linkFields.userName.toLowerCase();
   if (Object.keys(linkFields).length > 0) {
     if (linkFields.active === false) await revokeMembership(auth, caller, user._id);
     if (linkFields.active === true) await grantMembership(auth, caller, user._id);
-    link =
-      (await store.updateScimUser(auth.collections, link._id, { ...linkFields, updatedAt: auth.now() })) ??
-      link;
+    const updated = await store.updateScimUser(auth.collections, link._id, {
+      ...linkFields,
+      updatedAt: auth.now(),
+    });
+    if (updated === "exists") throw taken();
+    link = updated ?? link;
   }
   return { user, link };
 }

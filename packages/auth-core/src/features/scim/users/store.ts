@@ -6,7 +6,7 @@ import type { ObjectId } from "../../../db/ids.ts";
 /**
  * The owner of `scimUsers`: the directory's record of a user in an organization (features/scim).
  * Indexes (db/migrations/0018-scim.ts): (organizationId, userId) unique — lists page in that order —
- * and (organizationId, externalId). Rows carry no events: the membership and account changes they
+ * and (organizationId, externalId); (organizationId, userNameKey) unique (0020-scim-groups.ts). Rows carry no events: the membership and account changes they
  * follow are written, with their events, by their own owners.
  */
 
@@ -57,12 +57,31 @@ export function countScimUsers(
   return collections.scimUsers.countDocuments({ $and: [filter, { organizationId }] });
 }
 
-export function updateScimUser(
+/** The row after the write; null when gone; "exists" when the new userName is another row's. */
+export async function updateScimUser(
   collections: Collections,
   id: ObjectId,
   fields: Partial<Omit<ScimUserDoc, "_id" | "organizationId" | "userId">>,
+): Promise<ScimUserDoc | null | "exists"> {
+  try {
+    return await collections.scimUsers.findOneAndUpdate(
+      { _id: id },
+      { $set: fields },
+      { returnDocument: "after" },
+    );
+  } catch (error) {
+    if (isDuplicateKeyError(error)) return "exists";
+    throw error;
+  }
+}
+
+/** The row of that userName in the organization, any case (index 0020). */
+export function findScimUserByName(
+  collections: Collections,
+  organizationId: ObjectId,
+  userName: string,
 ): Promise<ScimUserDoc | null> {
-  return collections.scimUsers.findOneAndUpdate({ _id: id }, { $set: fields }, { returnDocument: "after" });
+  return collections.scimUsers.findOne({ organizationId, userNameKey: userName.toLowerCase() });
 }
 
 export async function deleteScimUser(collections: Collections, id: ObjectId): Promise<void> {
