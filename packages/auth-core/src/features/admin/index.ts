@@ -6,6 +6,12 @@
 export { requireAdminPermission } from "./endpoints/guards.ts";
 /** Other features record their own audit events (features/sso-domains) through these. */
 /** An organization's own audit trail (features/organization's list-audit-events). */
-export { auditSource, findOrganizationAuditEvents, recordAuditEvent } from "./service.ts";
+export {
+  auditSource,
+  findOrganizationAuditEvents,
+  type OrganizationActor,
+  recordAuditEvent,
+  recordOrganizationChange,
+} from "./service.ts";
 export type { OrganizationAuditFilter } from "./store.ts";
 export { findAuditEventsAbout } from "./store.ts";

@@ -114,6 +114,36 @@ export interface AuditInput {
   userAgent: string | null;
 }
 
+/** Who changed an organization's settings: a member's user id, or a named actor (`cli:alice`, a setup link, a SCIM token). */
+export interface OrganizationActor {
+  userId: ObjectId | null;
+  actor: string | null;
+  ip: string | null;
+  userAgent: string | null;
+}
+
+/**
+ * One audit row for a change to an organization's settings (its domains, SSO connections, SCIM
+ * tokens): about no user, the organization and what changed in its details.
+ */
+export function recordOrganizationChange(
+  auth: AuthContext,
+  action: AuditAction,
+  organizationId: ObjectId,
+  by: OrganizationActor,
+  details: Record<string, unknown>,
+): Promise<void> {
+  return recordAuditEvent(auth, {
+    action,
+    actorId: by.userId,
+    actor: by.actor,
+    subjectId: null,
+    details: { organizationId: organizationId.toHexString(), ...details },
+    ip: by.ip,
+    userAgent: by.userAgent,
+  });
+}
+
 /** Appends one event to the audit trail (docs/security.md, ASVS 16.3). */
 export async function recordAuditEvent(auth: AuthContext, input: AuditInput): Promise<void> {
   await insertAuditEvent(auth.collections, {

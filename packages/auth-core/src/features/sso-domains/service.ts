@@ -5,7 +5,7 @@ import type { OrganizationDomainDoc } from "../../db/documents.ts";
 import { ObjectId } from "../../db/ids.ts";
 import type { ErrorCode } from "../../errors/catalogue.ts";
 import { granted, type Outcome, refused } from "../../errors/refusal.ts";
-import { recordAuditEvent } from "../admin/index.ts";
+import { type OrganizationActor, recordOrganizationChange } from "../admin/index.ts";
 import { findOrganization, roleTableOf } from "../organization/index.ts";
 import { findPublishedProof } from "./proof.ts";
 import { isAutoJoinRoleAllowed, isClaimableDomain, isClaimLapsed, normalizeDomain } from "./rules.ts";
@@ -21,12 +21,7 @@ import * as store from "./store.ts";
 const MAX_DOMAINS_PER_ORGANIZATION = 50;
 
 /** Who acts, for the audit trail: a member's user id, or an operator (`cli:alice`). */
-export interface DomainActor {
-  userId: ObjectId | null;
-  actor: string | null;
-  ip: string | null;
-  userAgent: string | null;
-}
+export type DomainActor = OrganizationActor;
 
 type Found<R extends ErrorCode> = Outcome<OrganizationDomainDoc, R | "INVALID_DOMAIN" | "DOMAIN_NOT_FOUND">;
 
@@ -212,13 +207,5 @@ function record(
   by: DomainActor,
   details: Record<string, unknown> = {},
 ): Promise<void> {
-  return recordAuditEvent(auth, {
-    action,
-    actorId: by.userId,
-    actor: by.actor,
-    subjectId: null,
-    details: { organizationId: doc.organizationId.toHexString(), domain: doc.domain, ...details },
-    ip: by.ip,
-    userAgent: by.userAgent,
-  });
+  return recordOrganizationChange(auth, action, doc.organizationId, by, { domain: doc.domain, ...details });
 }

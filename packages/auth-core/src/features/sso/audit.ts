@@ -1,7 +1,7 @@
 import type { AuthContext } from "../../context.ts";
 import type { AuditAction } from "../../contracts/admin-fields.ts";
 import type { SsoProviderDoc } from "../../db/documents.ts";
-import { recordAuditEvent } from "../admin/index.ts";
+import { recordOrganizationChange } from "../admin/index.ts";
 import type { SessionWithUser } from "../session/index.ts";
 import { auditActorOf, type SsoManager } from "./manager.ts";
 
@@ -17,19 +17,10 @@ export async function auditConnectionChange(
   details: Record<string, unknown> = {},
   manager: SsoManager | null = null,
 ): Promise<void> {
-  const { ip, userAgent, actor, actorId } = auditActorOf(ctx, manager);
-  await recordAuditEvent(auth, {
-    action,
-    actorId,
-    actor,
-    subjectId: null,
-    details: {
-      organizationId: provider.organizationId.toHexString(),
-      providerId: provider.providerId,
-      type: provider.type,
-      ...details,
-    },
-    ip,
-    userAgent,
+  const { organizationId, providerId, type } = provider;
+  await recordOrganizationChange(auth, action, organizationId, auditActorOf(ctx, manager), {
+    providerId,
+    type,
+    ...details,
   });
 }

@@ -1,7 +1,7 @@
 import type { AuthContext } from "../../context.ts";
 import type { ObjectId } from "../../db/ids.ts";
 import type { CookieJar } from "../../http/cookie-jar.ts";
-import { auditSource } from "../admin/index.ts";
+import { auditSource, type OrganizationActor } from "../admin/index.ts";
 import type { SessionWithUser } from "../session/index.ts";
 import { readSetupScope, type SetupScope } from "./setup-link.ts";
 
@@ -36,15 +36,10 @@ export async function resolveSsoManager(ctx: {
 export function auditActorOf(
   ctx: { ip: string | null; headers: Headers; session: SessionWithUser | null },
   manager: SsoManager | null,
-): {
-  ip: string | null;
-  userAgent: string | null;
-  actor: string | null;
-  actorId: SessionWithUser["user"]["_id"] | null;
-} {
+): OrganizationActor {
   const source = auditSource(ctx);
   if (manager?.kind === "setup-link")
-    return { ...source, actor: `setup-link:${manager.scope.linkId}`, actorId: null };
-  if (manager?.kind === "operator") return { ...source, actor: manager.actor, actorId: null };
-  return { ...source, actorId: ctx.session?.user._id ?? null };
+    return { ...source, actor: `setup-link:${manager.scope.linkId}`, userId: null };
+  if (manager?.kind === "operator") return { ...source, actor: manager.actor, userId: null };
+  return { ...source, userId: ctx.session?.user._id ?? null };
 }

@@ -4,7 +4,7 @@ import { generateRandomString, sha256Base64Url } from "../../../crypto/random.ts
 import type { ScimTokenDoc } from "../../../db/documents.ts";
 import { ObjectId } from "../../../db/ids.ts";
 import { granted, type Outcome, refused } from "../../../errors/refusal.ts";
-import { recordAuditEvent } from "../../admin/index.ts";
+import { recordOrganizationChange } from "../../admin/index.ts";
 import type { DomainActor } from "../../sso-domains/index.ts";
 import * as store from "./store.ts";
 
@@ -89,18 +89,6 @@ function record(
   by: DomainActor,
   details: Record<string, unknown> = {},
 ): Promise<void> {
-  return recordAuditEvent(auth, {
-    action,
-    actorId: by.userId,
-    actor: by.actor,
-    subjectId: null,
-    details: {
-      organizationId: doc.organizationId.toHexString(),
-      providerId: doc.providerId,
-      tokenId: doc._id.toHexString(),
-      ...details,
-    },
-    ip: by.ip,
-    userAgent: by.userAgent,
-  });
+  const token = { providerId: doc.providerId, tokenId: doc._id.toHexString() };
+  return recordOrganizationChange(auth, action, doc.organizationId, by, { ...token, ...details });
 }
