@@ -3,10 +3,10 @@ import type { Db, Document, Filter } from "mongodb";
 
 /**
  * Collections whose changes are not "data": counters, the migration log, and the events table. The
- * events relay (db/event-hub.ts) runs after the answer: it moves each document's `_events` outbox
- * into `events` and empties the outbox, so an earlier request's events may move between two
- * snapshots. Without counters, the table and the outboxes are left out; a request that changes
- * something still changes the document's own fields.
+ * events relay (db/event-hub.ts) copies each document's `_events` outbox into `events` after the
+ * answer, and the repair pass (features/events/repair.ts) empties old outboxes, so an earlier
+ * request's events may land between two snapshots. Without counters, the table and the outboxes are
+ * left out; a request that changes something still changes the document's own fields.
  */
 const NOT_DATA = new Set(["rateLimits", "mailLimits", "_migrations", "events"]);
 
