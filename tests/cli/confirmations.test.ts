@@ -54,6 +54,7 @@ const CONFIRMING: Row[] = [
   { path: "sessions revoke", args: () => [sessionId] },
   { path: "orgs domains remove", args: () => [org, "confirm-org.com"] },
   { path: "orgs sso remove", args: () => [org, "confirm-sso"] },
+  { path: "orgs scim remove", args: () => [org, "confirm-scim"] },
   { path: "webhooks remove", args: () => [webhookId, "--config", webhooksConfig] },
 ];
 
@@ -96,6 +97,11 @@ beforeAll(async () => {
   passkeyId = (await registerPasskey(victim.browser, newAuthenticator())).body.id;
   await claimDomain(owner, "confirm-org.com");
   await registerSamlConnection(owner.browser, org, createTestIdp(), { providerId: "confirm-sso" });
+  const scim = await owner.browser.post("/scim/generate-token", {
+    organizationId: org,
+    providerId: "confirm-scim",
+  });
+  if (scim.status !== 200) throw new Error(`generate-token answered ${scim.status}`);
   dir = await mkdtemp(join(tmpdir(), "tessera-confirmations-"));
   webhooksConfig = join(dir, "tessera.config.ts");
   await writeFile(

@@ -52,6 +52,7 @@ export {
   type OperatorOrganization,
   parseInvitee,
 } from "./operator-organizations.ts";
+export { createOperatorScim, type GeneratedScimToken, type ScimConnection } from "./operator-scim.ts";
 export { createOperatorSso, type SsoProvider, type SsoProviderTest } from "./operator-sso.ts";
 
 export function createOperatorApi(auth: Auth, actor: string): TypedApi<CoreEndpoint> {

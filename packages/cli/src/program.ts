@@ -13,6 +13,7 @@ import { invitationsCommand } from "./commands/invitations.ts";
 import { migrateCommand } from "./commands/migrate.ts";
 import { orgsCommand } from "./commands/orgs.ts";
 import { orgsDomainsCommand } from "./commands/orgs-domains.ts";
+import { orgsScimCommand } from "./commands/orgs-scim.ts";
 import { orgsSsoCommand } from "./commands/orgs-sso.ts";
 import { secretCommand } from "./commands/secret.ts";
 import { sessionsCommand } from "./commands/sessions.ts";
@@ -83,6 +84,7 @@ export function createProgram(): Command {
     [usersCommand, usersRemovePasskeyCommand],
     [orgsCommand, orgsDomainsCommand],
     [orgsCommand, orgsSsoCommand],
+    [orgsCommand, orgsScimCommand],
   ] as const) {
     if (!parent.commands.includes(sub)) parent.addCommand(sub);
   }

@@ -4,9 +4,19 @@
  */
 import type { AuthContext } from "../../context.ts";
 import type { MountedProtocol } from "../../http/handler.ts";
+import { createGroupsServer } from "./endpoints/groups.ts";
 import { createScimProtocol } from "./endpoints/serve.ts";
 import { createUsersServer } from "./endpoints/users.ts";
 
+/** `tessera orgs scim` (operator-scim.ts): the token endpoints' own service. */
+export { generateScimToken, listScimConnections, revokeScimToken } from "./tokens/service.ts";
+
 export function mountScim(auth: AuthContext): MountedProtocol {
-  return createScimProtocol(auth, createUsersServer(auth));
+  const users = createUsersServer(auth);
+  const groups = createGroupsServer(auth);
+  return createScimProtocol(
+    auth,
+    async (caller, method, path, request) =>
+      (await users(caller, method, path, request)) ?? groups(caller, method, path, request),
+  );
 }
