@@ -27,6 +27,8 @@ const eventQueryFields = {
     .regex(/^evt_[0-9a-f]{28}$/)
     .optional(),
   limit: queryInt.pipe(z.number().int().min(1).max(MAX_PAGE_SIZE)).optional(),
+  /** The events about one user (their `userId`): a member's changes on Organization → Activity. */
+  userId: idField.optional(),
 };
 
 export const listEventsContract = defineContract({
@@ -38,7 +40,8 @@ export const listEventsContract = defineContract({
   response: eventPageSchema,
   errors: ["RESOURCE_ACCESS_NOT_ALLOWED", "NOT_ALLOWED_WHILE_IMPERSONATING"],
   summary: "Every event, newest first (at most 100 a page), by type, organization and time, for admins.",
-  notes: "Needs the audit list permission. `?type&organizationId&since&cursor&limit`; `nextCursor` pages on.",
+  notes:
+    "Needs the audit list permission. `?type&organizationId&userId&since&cursor&limit`; `nextCursor` pages on.",
   tags: ["events"],
 });
 
@@ -51,6 +54,6 @@ export const listOrganizationEventsContract = defineContract({
   response: eventPageSchema,
   errors: ["NO_ACTIVE_ORGANIZATION", "NOT_A_MEMBER_OF_ORGANIZATION", "RESOURCE_ACCESS_NOT_ALLOWED"],
   summary: "The organization's events, newest first (at most 100 a page), for its owners and admins.",
-  notes: "Members who may update the organization read them. `?type&since&cursor&limit`.",
+  notes: "Members who may update the organization read them. `?type&userId&since&cursor&limit`.",
   tags: ["events"],
 });

@@ -80,6 +80,20 @@ describe("GET /organization/list-events", () => {
     const bad = await ada.browser.get(`${base}&type=nope`);
     expect(bad.status).toBe(400);
   });
+
+  it("filters by the user an event is about: one member's changes", async () => {
+    const { ada, bob, adaOrg } = await twoOrganizations();
+    await t.auth.api.addMember({ body: { organizationId: adaOrg, userId: bob.userId, role: "member" } });
+    await storedEvents(t);
+    type Page = { events: { type: string; userId: string | null }[] };
+    const base = `/organization/list-events?organizationId=${adaOrg}`;
+    const bobs = await ada.browser.get<Page>(`${base}&userId=${bob.userId}`);
+    expect(bobs.body.events.map((event) => [event.type, event.userId])).toEqual([
+      ["member.added", bob.userId],
+    ]);
+    const adas = await ada.browser.get<Page>(`${base}&userId=${ada.userId}`);
+    expect(adas.body.events.map((event) => event.type)).toEqual(["member.added"]);
+  });
 });
 
 describe("GET /admin/list-events", () => {

@@ -113,6 +113,7 @@ export async function deleteExpiredEvents(collections: Collections, before: Date
 export interface EventQuery {
   type?: string;
   organizationId?: string;
+  userId?: string;
   /** Only events at or after this time. */
   since?: Date;
   /** Only events older than this id (the last one of the page before). */
@@ -132,6 +133,7 @@ export function findEventsPage(collections: Collections, query: EventQuery): Pro
     ...(Object.keys(range).length > 0 ? { _id: range } : {}),
     ...(query.type ? { type: { $eq: query.type } } : {}),
     ...(query.organizationId ? { organizationId: { $eq: query.organizationId } } : {}),
+    ...(query.userId ? { userId: { $eq: query.userId } } : {}),
   };
   return collections.events.find(filter).sort({ _id: -1 }).limit(query.limit).toArray();
 }

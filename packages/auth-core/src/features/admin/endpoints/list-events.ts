@@ -5,7 +5,7 @@ import { listEventsPage } from "../../events/index.ts";
 import { requireAdminPermission } from "./guards.ts";
 
 /**
- * GET /admin/list-events?type&organizationId&since&cursor&limit → {events, nextCursor}, newest
+ * GET /admin/list-events?type&organizationId&userId&since&cursor&limit → {events, nextCursor}, newest
  * first. Events are the audit trail's kin: the audit list permission reads them.
  */
 export const listEvents = defineEndpoint(listEventsContract, {
@@ -15,6 +15,7 @@ export const listEvents = defineEndpoint(listEventsContract, {
     requireAdminPermission(auth, ctx.session, { audit: ["list"] });
     return listEventsPage(auth.collections, {
       ...(query.type ? { type: query.type } : {}),
+      ...(query.userId ? { userId: query.userId } : {}),
       ...(query.organizationId ? { organizationId: query.organizationId } : {}),
       ...(query.since ? { since: query.since } : {}),
       ...(query.cursor ? { before: query.cursor } : {}),

@@ -10,7 +10,7 @@ import {
 } from "../../endpoints/guards.ts";
 
 /**
- * GET /organization/list-events?organizationId&type&since&cursor&limit → {events, nextCursor}: the
+ * GET /organization/list-events?organizationId&type&userId&since&cursor&limit → {events, nextCursor}: the
  * organization's own events, newest first, for the members who may update it (owners and admins by
  * default). Never another organization's: the filter is the membership's organization
  * (docs/security.md, IDOR).
@@ -26,6 +26,7 @@ export const listOrganizationEvents = defineEndpoint(listOrganizationEventsContr
     return listEventsPage(auth.collections, {
       organizationId: member.organizationId.toHexString(),
       ...(query.type ? { type: query.type } : {}),
+      ...(query.userId ? { userId: query.userId } : {}),
       ...(query.since ? { since: query.since } : {}),
       ...(query.cursor ? { before: query.cursor } : {}),
       ...(query.limit ? { limit: query.limit } : {}),
