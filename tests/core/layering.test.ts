@@ -113,6 +113,8 @@ const COLLECTION_OWNERS: Record<string, string> = {
   sessions: "features/session/store.ts",
   rateLimits: "http/rate-limit.ts",
   mailLimits: "features/mail-limit/store.ts",
+  mails: "features/mail-outbox/store.ts",
+  mailClaims: "features/mail-outbox/store.ts",
   migrations: "db/migrations/index.ts",
   apiKeys: "features/api-key/store.ts",
   apiKeyUses: "features/api-key/store.ts",

@@ -97,6 +97,8 @@ export async function createTestAuth(overrides: Overrides = {}, clock: Clock = {
     // The event relay runs beside the request, off its answer path (features/events): not in its budget.
     // (packages/auth-core/src/db/event-hub.ts RELAY_COMMENT)
     if (event.command.comment === "tessera:event-relay") return;
+    // So do the mail outbox's sends and their records (features/mail-outbox/store.ts OUTBOX_COMMENT).
+    if (event.command.comment === "tessera:mail-outbox") return;
     const command = `${event.commandName}:${String(event.command[event.commandName])}`;
     seen?.push(command);
     queries?.push({ command, filter: filterOf(event.command) });
@@ -130,6 +132,8 @@ export async function createTestAuth(overrides: Overrides = {}, clock: Clock = {
     },
     now,
     close: async () => {
+      // Stops the instance's mail worker and waits for its sends (createAuth does not own this client).
+      await auth.close().catch(() => {});
       await db.dropDatabase().catch(() => {});
       await client.close();
     },

@@ -5,6 +5,7 @@ import type { UserDoc } from "./db/documents.ts";
 import type { EventSource } from "./db/event-source.ts";
 import type { ObjectId } from "./db/ids.ts";
 import type { OrganizationListings, UserListings } from "./db/listing-cache.ts";
+import type { MailOutbox } from "./features/mail-outbox/types.ts";
 import type { ProviderRegistry } from "./features/social/providers/index.ts";
 import type { VerifierCache } from "./features/sso/verifier-cache.ts";
 import type { CookieJar } from "./http/cookie-jar.ts";
@@ -45,6 +46,8 @@ export interface AuthContext {
   options: ResolvedOptions;
   collections: Collections;
   mailer: Mailer;
+  /** The durable outbox long-lived mails are queued in (features/mail-outbox). */
+  mailOutbox: MailOutbox;
   origins: OriginMatcher;
   cookies: CookieNames;
   secureCookies: boolean;

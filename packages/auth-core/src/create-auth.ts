@@ -11,6 +11,7 @@ import {
   readApiKeySession,
 } from "./features/api-key/index.ts";
 import { type CleanupResult, cleanupExpired } from "./features/cleanup.ts";
+import { createMailOutbox, type MailOutbox } from "./features/mail-outbox/index.ts";
 import { bumpListingsOfMemberUser } from "./features/organization/index.ts";
 import { deleteUserPasskeyData } from "./features/passkey/index.ts";
 import { type CoreEndpoint, coreEndpoints } from "./features/registry.ts";
@@ -49,7 +50,12 @@ export interface Auth {
    */
   webhooks: WebhookWorker | null;
   /**
-   * Waits for the event relays under way, stops the webhook worker, then closes the database client
+   * This instance's share of the mail outbox (features/mail-outbox): `runPass()` sends the queued
+   * mails that are due now, `settle()` waits for the sends under way (tests, the CLI).
+   */
+  mail: Pick<MailOutbox, "runPass" | "settle">;
+  /**
+   * Waits for the event relays under way, stops the webhook and mail workers, then closes the database client
    * when `createAuth` opened it.
    */
   close(): Promise<void>;
@@ -97,10 +103,12 @@ export function createAuth(input: AuthOptions): Auth {
   const collections = openCollections(database.db, options.clock);
   const secureCookies = options.advanced.useSecureCookies ?? options.baseURL?.startsWith("https://") ?? false;
   const origin = options.baseURL ? new URL(options.baseURL).origin : "http://localhost:3000";
+  const mailOutbox = createMailOutbox(() => context, options.mailQueue);
   const context: AuthContext = {
     options,
     collections,
     mailer: options.mailer ?? createFallbackOutbox(options.logger),
+    mailOutbox,
     origins: createOriginMatcher(options.baseURL, options.trustedOrigins),
     cookies: cookieNames(options.advanced.cookiePrefix, secureCookies),
     secureCookies,
@@ -135,6 +143,7 @@ export function createAuth(input: AuthOptions): Auth {
   const rateLimiter =
     options.rateLimit.storage === "database" ? context.sharedRateLimiter : createMemoryRateLimiter();
   const webhooks = startWebhookWorker(context);
+  mailOutbox.start();
   return {
     handler: createHandler(context, endpoints, rateLimiter, coreCallerResolvers, [mountScim(context)]),
     api: createApi<CoreEndpoint>(context, endpoints, coreCallerResolvers, rateLimiter),
@@ -142,10 +151,12 @@ export function createAuth(input: AuthOptions): Auth {
     migrate: () => runMigrations(collections, CORE_MIGRATIONS, context.now, coreMigrationSteps),
     cleanup: () => cleanupExpired(context),
     webhooks,
+    mail: { runPass: mailOutbox.runPass, settle: mailOutbox.settle },
     close: async () => {
       // The relays of answered requests finish first: a graceful stop leaves no outbox for repair.
       await collections.eventHub.settle();
       await webhooks?.stop();
+      await mailOutbox.stop();
       await database.close();
     },
     context,

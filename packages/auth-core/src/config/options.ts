@@ -11,6 +11,7 @@ import {
   twoFactorOptionsSchema,
 } from "./feature-options.ts";
 import { hooksSchema, mailHooksSchema } from "./hooks.ts";
+import { mailQueueOptionsSchema } from "./mail-queue-options.ts";
 import { outboundOptionsSchema } from "./outbound-options.ts";
 import { passkeyOptionsSchema } from "./passkey-options.ts";
 import { emailOTPOptionsSchema, magicLinkOptionsSchema } from "./passwordless-options.ts";
@@ -326,6 +327,8 @@ export const optionsSchema = z
     events: eventOptionsSchema,
     /** Signed webhook deliveries of events (config/webhook-options.ts). */
     webhooks: webhookOptionsSchema,
+    /** The durable mail outbox and its delivery worker (config/mail-queue-options.ts). */
+    mailQueue: mailQueueOptionsSchema,
     mailer: z
       .custom<Mailer>((value) => typeof (value as Mailer)?.send === "function", "expected a Mailer")
       .optional(),

@@ -8,6 +8,7 @@ import type {
   EventDoc,
   InvitationDoc,
   ListingVersionDoc,
+  MailDoc,
   MailLimitDoc,
   MemberDoc,
   MigrationDoc,
@@ -34,6 +35,7 @@ import type {
   WebhookEndpointDoc,
 } from "./documents.ts";
 import { createEventHub, type EventHub } from "./event-hub.ts";
+import type { LeaseClaimDoc } from "./lease-claims.ts";
 
 const COLLECTION_NAMES = {
   users: "users",
@@ -44,6 +46,8 @@ const COLLECTION_NAMES = {
   verifications: "verifications",
   rateLimits: "rateLimits",
   mailLimits: "mailLimits",
+  mails: "mails",
+  mailClaims: "mailClaims",
   migrations: "_migrations",
   apiKeys: "apiKeys",
   apiKeyUses: "apiKeyUses",
@@ -80,6 +84,8 @@ export interface Collections {
   verifications: Collection<VerificationDoc>;
   rateLimits: Collection<RateLimitDoc>;
   mailLimits: Collection<MailLimitDoc>;
+  mails: Collection<MailDoc>;
+  mailClaims: Collection<LeaseClaimDoc>;
   migrations: Collection<MigrationDoc>;
   apiKeys: Collection<ApiKeyDoc>;
   apiKeyUses: Collection<ApiKeyUseDoc>;
@@ -120,6 +126,8 @@ export function openCollections(db: Db, now: () => Date = () => new Date()): Col
     verifications: db.collection<VerificationDoc>(COLLECTION_NAMES.verifications),
     rateLimits: db.collection<RateLimitDoc>(COLLECTION_NAMES.rateLimits),
     mailLimits: db.collection<MailLimitDoc>(COLLECTION_NAMES.mailLimits),
+    mails: db.collection<MailDoc>(COLLECTION_NAMES.mails),
+    mailClaims: db.collection<LeaseClaimDoc>(COLLECTION_NAMES.mailClaims),
     migrations: db.collection<MigrationDoc>(COLLECTION_NAMES.migrations),
     apiKeys: db.collection<ApiKeyDoc>(COLLECTION_NAMES.apiKeys),
     apiKeyUses: db.collection<ApiKeyUseDoc>(COLLECTION_NAMES.apiKeyUses),

@@ -153,6 +153,37 @@ export interface MailLimitDoc {
   expiresAt: Date;
 }
 
+/**
+ * A mail in the durable outbox (features/mail-outbox owns `mails`). Its body is kept only until it
+ * is sent (then nulled) or its token expires (docs/security.md "Mail outbox"); the state row stays
+ * `mailQueue.keepDays` for the lists. While an instance holds its lease, `nextAttemptAt` is the
+ * lease's end, so the workers' due query needs no second condition.
+ */
+export interface MailDoc {
+  _id: ObjectId;
+  kind: string;
+  to: string;
+  subject: string | null;
+  text: string | null;
+  html: string | null;
+  state: "queued" | "sent" | "failed" | "dropped";
+  attempts: number;
+  nextAttemptAt: Date | null;
+  lease: { owner: string; until: Date } | null;
+  /** How many claims were taken (db/lease-claims.ts), the next claim's number. */
+  claims: number;
+  /** The server's answer (or the connection error) of the last failed attempt. */
+  lastError: string | null;
+  /** The end of the mailed token's life: undelivered by then, the mail is dropped. */
+  expiresAt: Date;
+  userId: ObjectId | null;
+  organizationId: ObjectId | null;
+  invitationId: ObjectId | null;
+  createdAt: Date;
+  updatedAt: Date;
+  sentAt: Date | null;
+}
+
 export interface MigrationDoc {
   _id: string;
   appliedAt: Date;

@@ -5,6 +5,7 @@ import { deleteExpiredApiKeys, deleteExpiredKeyUses } from "./api-key/index.ts";
 import { finishInterruptedUserDeletions } from "./deletion/index.ts";
 import { deleteExpiredEvents, repairEvents } from "./events/index.ts";
 import { deleteExpiredMailLimits } from "./mail-limit/index.ts";
+import { deleteOldMails } from "./mail-outbox/index.ts";
 import {
   deleteStaleInvitations,
   finishInterruptedInvitationClaims,
@@ -42,6 +43,8 @@ export interface CleanupResult {
   finishedUserDeletions: number;
   /** Organization deletions a crash interrupted, finished. */
   finishedOrganizationDeletions: number;
+  /** Outbox mails older than `mailQueue.keepDays` (bodies of mails whose link expired are emptied too). */
+  mails: number;
   /** Events older than `events.retentionDays`. */
   events: number;
   /** Events a crash left between a change and its relay, stored now (features/events repairEvents). */
@@ -81,6 +84,11 @@ export async function cleanupExpired(auth: AuthContext): Promise<CleanupResult> 
   const invitations = await deleteStaleInvitations(auth, shownUntil);
   const samlReplays = await deleteExpiredSamlReplays(collections, now);
   const userTimeline = await reconcileUserTimeline(collections, now);
+  const mails = await deleteOldMails(
+    collections,
+    now,
+    new Date(now.getTime() - auth.options.mailQueue.keepDays * 86_400_000),
+  );
   const events = await deleteExpiredEvents(
     collections,
     new Date(now.getTime() - auth.options.events.retentionDays * 86_400_000),
@@ -98,6 +106,7 @@ export async function cleanupExpired(auth: AuthContext): Promise<CleanupResult> 
     invitations,
     samlReplays,
     userTimeline,
+    mails,
     finishedUserDeletions,
     finishedOrganizationDeletions,
     events,

@@ -1,11 +1,12 @@
 import type { MailUser } from "../config/hooks.ts";
 import type { AuthContext } from "../context.ts";
 import type { UserDoc } from "../db/documents.ts";
-import type { MailKind } from "../mail/mailer.ts";
+import type { MailKind, MailMessage } from "../mail/mailer.ts";
 import { renderMail } from "../mail/templates/index.ts";
 import type { Language } from "../mail/templates/language.ts";
 import type { MailDataByKind } from "../mail/templates/types.ts";
 import { admitMail, type MailSender } from "./mail-limit/index.ts";
+import type { QueuedMailContext } from "./mail-outbox/index.ts";
 
 export { admitMail, type MailSender };
 
@@ -33,6 +34,15 @@ export interface MailDelivery {
    * make (features/passwordless replaces the code a mailbox holds only when a new one will come).
    */
   admitted?: true;
+  /**
+   * A mail whose link lives long enough to wait for the mail server (verification, invitation,
+   * password reset, change-email, deletion confirmation): queued in the durable outbox
+   * (features/mail-outbox) and delivered from there, retried until `expiresAt`. The caller never
+   * waits for delivery, and no failure after its own write reaches its answer: a failure to count
+   * or to queue the mail is logged (docs/architecture.md "Mail"). Mail hooks take over delivery
+   * and are called as without it.
+   */
+  queue?: QueuedMailContext;
 }
 
 /**
@@ -51,6 +61,7 @@ export async function dispatchMail<K extends MailKind>(
   hook: (() => Promise<void> | void) | undefined,
   delivery: MailDelivery = {},
 ): Promise<boolean> {
+  if (delivery.queue && !hook) return queueMail(auth, kind, recipient, data, delivery, delivery.queue);
   const failure = delivery.background;
   const admit = () =>
     delivery.admitted ? Promise.resolve(true) : admitMail(auth, kind, recipient.email, delivery.sender);
@@ -72,6 +83,42 @@ export async function dispatchMail<K extends MailKind>(
   return true;
 }
 
+/** False when the limit refused the mail or it could not be stored (logged; the caller's answer stands). */
+async function queueMail<K extends MailKind>(
+  auth: AuthContext,
+  kind: K,
+  recipient: { email: string; language?: string | undefined },
+  data: Omit<MailDataByKind[K], "appName">,
+  delivery: MailDelivery,
+  context: QueuedMailContext,
+): Promise<boolean> {
+  try {
+    if (!delivery.admitted && !(await admitMail(auth, kind, recipient.email, delivery.sender))) return false;
+    // In the background (an answer that must not tell who has an account) the row is stored beside
+    // the answer, not before it: the answer costs the same commands whether a mail is queued or not.
+    const beside = delivery.background !== undefined;
+    await auth.mailOutbox.queue(renderMessage(auth, kind, recipient, data), { ...context, beside });
+    return true;
+  } catch (error) {
+    auth.options.logger.error(`${kind} mail could not be queued`, error);
+    return false;
+  }
+}
+
+function renderMessage<K extends MailKind>(
+  auth: AuthContext,
+  kind: K,
+  recipient: { email: string; language?: string | undefined },
+  data: Omit<MailDataByKind[K], "appName">,
+): MailMessage {
+  const language = (recipient.language ?? auth.options.language) as Language;
+  const rendered = renderMail(kind, language, {
+    ...data,
+    appName: auth.options.appName,
+  } as MailDataByKind[K]);
+  return { to: recipient.email, kind, ...rendered };
+}
+
 async function deliverMail<K extends MailKind>(
   auth: AuthContext,
   kind: K,
@@ -83,12 +130,7 @@ async function deliverMail<K extends MailKind>(
     await hook();
     return;
   }
-  const language = (recipient.language ?? auth.options.language) as Language;
-  const rendered = renderMail(kind, language, {
-    ...data,
-    appName: auth.options.appName,
-  } as MailDataByKind[K]);
-  await auth.mailer.send({ to: recipient.email, kind, ...rendered });
+  await auth.mailer.send(renderMessage(auth, kind, recipient, data));
 }
 
 /** Builds a link under the API base URL with the given query. */

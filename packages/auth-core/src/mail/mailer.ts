@@ -24,6 +24,11 @@ export interface MailMessage {
   text: string;
   html: string;
   kind: MailKind;
+  /**
+   * The Message-ID to send, `<…@…>` (RFC 5322 §3.6.4): the outbox gives each queued mail one, the
+   * same on every attempt, so a receiver (and a test) can tell a retry from a second mail.
+   */
+  messageId?: string;
 }
 
 /**
@@ -32,4 +37,21 @@ export interface MailMessage {
  */
 export interface Mailer {
   send(message: MailMessage): Promise<void>;
+}
+
+/**
+ * A failed `send` that says whether trying again can help: `permanent` when the server refused the
+ * mail for good (an SMTP 5xx answer, RFC 5321 §4.2.1, e.g. 550 for an unknown mailbox), and the
+ * server's answer line when there was one. The mail outbox (features/mail-outbox) marks a permanent
+ * refusal failed at once and retries anything else; a mailer that throws another error is retried.
+ */
+export class MailSendError extends Error {
+  readonly permanent: boolean;
+  readonly answer: string | null;
+  constructor(message: string, options: { permanent: boolean; answer: string | null; cause?: unknown }) {
+    super(message, { cause: options.cause });
+    this.name = "MailSendError";
+    this.permanent = options.permanent;
+    this.answer = options.answer;
+  }
 }

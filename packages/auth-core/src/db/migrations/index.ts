@@ -18,6 +18,7 @@ import { samlReplayIndexes } from "./0015-saml-replays.ts";
 import { eventIndexes } from "./0016-event-indexes.ts";
 import { webhookIndexes } from "./0017-webhook-indexes.ts";
 import { scimIndexes } from "./0018-scim.ts";
+import { mailOutboxIndexes } from "./0019-mail-outbox.ts";
 import { scimGroupIndexes } from "./0020-scim-groups.ts";
 import type { Migration, MigrationSteps } from "./types.ts";
 
@@ -43,6 +44,7 @@ export const CORE_MIGRATIONS: readonly Migration[] = [
   eventIndexes,
   webhookIndexes,
   scimIndexes,
+  mailOutboxIndexes,
   scimGroupIndexes,
 ];
 

@@ -72,6 +72,7 @@ describe("database commands per deletion request", () => {
       MEMBERSHIPS,
       "insert:verifications",
       "insert:mailLimits", // the mail counted against the per-recipient limit
+      "insert:mails", // queued in the outbox (features/mail-outbox), sent beside the answer
     ]);
     const link = deleteLinkFrom(outbox.latestTo("ada@example.com")?.text ?? "");
     const confirm = await count(() => ada.get(link.path));

@@ -71,6 +71,7 @@ export async function sendDeleteAccountEmail(
     user,
     { url, expiresInHours: Math.round((lifetime / 3600) * 100) / 100 },
     hook && (() => hook({ user: toMailUser(user), url, token })),
+    { queue: { expiresAt: new Date(auth.now().getTime() + lifetime * 1000), userId: user._id } },
   );
 }
 

@@ -196,6 +196,7 @@ describe("database commands per organization endpoint", () => {
       // The mail counted against the organization's allowance for the address, then the address's.
       "insert:mailLimits",
       "insert:mailLimits",
+      "insert:mails", // queued in the outbox (features/mail-outbox), sent beside the answer
     ]);
     expect(
       await measure("get-invitation", () => invitee.browser.get(`/organization/get-invitation?id=${id}`)),

@@ -79,6 +79,8 @@ describe("database commands per request", () => {
       "insert:mailLimits",
       "insert:mailLimits",
       "insert:mailLimits",
+      // The new address's link queued in the outbox (features/mail-outbox); the notice is not queued.
+      "insert:mails",
     ]);
   });
 

@@ -69,7 +69,7 @@ export async function requestPasswordReset(
     user,
     { url, name: user.name, expiresInMinutes: resetLinkMinutes(expiresIn) },
     hook && (() => hook({ user: toMailUser(user), url, token })),
-    { background: "reset-password mail failed", sender },
+    { background: "reset-password mail failed", sender, queue: { expiresAt, userId: user._id } },
   );
 }
 

@@ -106,8 +106,16 @@ function deliverVerificationMail(
     user,
     { url, name: user.name },
     hook && (() => hook({ user: toMailUser(user), url, token })),
-    delivery,
+    { ...delivery, queue: tokenQueue(auth, user) },
   );
+}
+
+/** Verification and change-email links live as long as their signed token (emailVerification.expiresIn). */
+function tokenQueue(auth: AuthContext, user: UserDoc): MailDelivery["queue"] {
+  return {
+    expiresAt: new Date(auth.now().getTime() + auth.options.emailVerification.expiresIn * 1000),
+    userId: user._id,
+  };
 }
 
 /**
@@ -165,6 +173,7 @@ export async function sendChangeEmailLink(
     user,
     { url, newEmail },
     hook && (() => hook({ user: toMailUser(user), newEmail, url, token })),
+    { queue: tokenQueue(auth, user) },
   );
 }
 

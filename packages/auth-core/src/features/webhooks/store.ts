@@ -2,6 +2,7 @@ import type { Collections } from "../../db/collections.ts";
 import { isDuplicateKeyError } from "../../db/connect.ts";
 import type { WebhookDeliveryDoc, WebhookEndpointDoc } from "../../db/documents.ts";
 import type { ObjectId } from "../../db/ids.ts";
+import { claimLease } from "../../db/lease-claims.ts";
 import { upsertRetryingRace } from "../../db/upsert.ts";
 
 /**
@@ -189,12 +190,8 @@ export function findDueDeliveries(
 }
 
 /**
- * Claims a delivery for `owner` until `until`. The claim is the insert of `<delivery>|<n>` into
- * `webhookClaims`, the one write FerretDB v1 applies atomically (docs/security.md: a filtered
- * update or findAndModify there reads, then writes by `_id`, so two instances could both "win" it).
- * `n` starts at the delivery's `claims`; a claim already taken whose lease has ended (its holder
- * died before it recorded anything) is stepped over to `n + 1`. True when this owner holds it; the
- * delivery then carries the lease and the next `claims`.
+ * Claims a delivery for `owner` until `until` (db/lease-claims.ts claimLease, in `webhookClaims`).
+ * True when this owner holds it; the delivery then carries the lease and the next `claims`.
  */
 export async function claimDelivery(
   collections: Collections,
@@ -203,22 +200,20 @@ export async function claimDelivery(
   now: Date,
   until: Date,
 ): Promise<boolean> {
-  for (let claim = delivery.claims ?? 0; ; claim++) {
-    const _id = `${delivery._id}|${claim}`;
-    try {
-      await collections.webhookClaims.insertOne({ _id, owner, until });
-    } catch (error) {
-      if (!isDuplicateKeyError(error)) throw error;
-      const taken = await collections.webhookClaims.findOne({ _id });
-      if (!taken || taken.until.getTime() > now.getTime()) return false;
-      continue;
-    }
-    await collections.webhookDeliveries.updateOne(
-      { _id: delivery._id },
-      { $set: { lease: { owner, until }, claims: claim + 1 } },
-    );
-    return true;
-  }
+  const claim = await claimLease(
+    collections.webhookClaims,
+    delivery._id,
+    delivery.claims ?? 0,
+    owner,
+    now,
+    until,
+  );
+  if (claim === null) return false;
+  await collections.webhookDeliveries.updateOne(
+    { _id: delivery._id },
+    { $set: { lease: { owner, until }, claims: claim + 1 } },
+  );
+  return true;
 }
 
 /**

@@ -1,8 +1,7 @@
-import { randomBytes } from "node:crypto";
-import { hostname } from "node:os";
 import type { AuthContext } from "../../context.ts";
 import type { EventDoc, WebhookDeliveryDoc } from "../../db/documents.ts";
 import type { OutboundFetch } from "../../http/outbound.ts";
+import { createLeaseOwner, createPollLoop, runInLanes } from "../poll-loop.ts";
 import { attemptDelivery, type OnEndpointDisabled } from "./deliver.ts";
 import { createFanOut } from "./fan-out.ts";
 import { claimDelivery, findDueDeliveries } from "./store.ts";
@@ -35,12 +34,8 @@ export function createWebhookWorker(
   settings: WorkerSettings,
   onDisabled: OnEndpointDisabled,
 ): WebhookWorker {
-  const owner = `${hostname()}:${process.pid}:${randomBytes(6).toString("hex")}`;
+  const owner = createLeaseOwner();
   const fanOut = createFanOut(auth.collections, auth.now);
-  let running = false;
-  let loop: Promise<void> | null = null;
-  let wake: (() => void) | null = null;
-  let woken = false;
   let unsubscribe: (() => void) | null = null;
   let handOver = Promise.resolve();
   const logFailure = (error: unknown) => auth.options.logger.error("webhooks: delivery pass failed", error);
@@ -49,20 +44,14 @@ export function createWebhookWorker(
   // among all due rows (a scan on FerretDB v1). Claims are the same unique inserts, so another
   // instance that finds one first still sends it once.
   const fresh: WebhookDeliveryDoc[] = [];
-  const attemptAll = async (candidates: readonly WebhookDeliveryDoc[], now: Date): Promise<number> => {
-    let next = 0;
-    let claimed = 0;
+  const attemptAll = (candidates: readonly WebhookDeliveryDoc[], now: Date): Promise<number> => {
     const until = new Date(now.getTime() + settings.leaseMs);
-    const lane = async () => {
-      while (next < candidates.length) {
-        const delivery = candidates[next++]!;
-        if (!(await claimDelivery(auth.collections, delivery, owner, now, until))) continue;
-        claimed++;
-        await attemptDelivery(auth, send, owner, delivery, onDisabled);
-      }
-    };
-    await Promise.all(Array.from({ length: settings.concurrency }, lane));
-    return claimed;
+    return runInLanes(
+      candidates,
+      settings.concurrency,
+      (delivery) => claimDelivery(auth.collections, delivery, owner, now, until),
+      (delivery) => attemptDelivery(auth, send, owner, delivery, onDisabled),
+    );
   };
   const deliverDue = async () => {
     for (;;) {
@@ -78,50 +67,29 @@ export function createWebhookWorker(
     while ((await fanOut.sweepEvents()) > 0) {}
     await deliverDue();
   };
-  const poke = () => {
-    woken = true;
-    wake?.();
-  };
+  const loop = createPollLoop(runPass, { pollInterval: settings.pollInterval, onError: logFailure });
   const onEvents = (events: readonly EventDoc[]) => {
     handOver = handOver
       .then(() => fanOut.fanOutEvents(events))
       .then((stored) => {
         fresh.push(...stored);
-        poke();
+        loop.poke();
       }, logFailure);
   };
-  const run = async () => {
-    while (running) {
-      woken = false;
-      await runPass().catch(logFailure);
-      if (!running || woken) continue;
-      await new Promise<void>((resolve) => {
-        // Unref'd: a worker alone (a CLI run that opened an auth) does not keep the process alive.
-        const timer = setTimeout(resolve, settings.pollInterval);
-        timer.unref();
-        wake = () => {
-          clearTimeout(timer);
-          resolve();
-        };
-      });
-      wake = null;
-    }
-  };
+  let started = false;
   return {
     start() {
-      if (running) return;
-      running = true;
+      if (started) return;
+      started = true;
       unsubscribe = auth.collections.eventHub.subscribe(onEvents);
-      loop = run();
+      loop.start();
     },
     async stop() {
-      running = false;
+      started = false;
       unsubscribe?.();
       unsubscribe = null;
-      wake?.();
-      await loop;
+      await loop.stop();
       await handOver;
-      loop = null;
     },
     runPass,
   };

@@ -218,7 +218,14 @@ export function sendInvitationMail(
           },
           inviter: toMailUser(inviter),
         })),
-    { sender: { kind: "organization", id: organization._id } },
+    {
+      sender: { kind: "organization", id: organization._id },
+      queue: {
+        expiresAt: invitation.expiresAt,
+        organizationId: organization._id,
+        invitationId: invitation._id,
+      },
+    },
   );
 }
 

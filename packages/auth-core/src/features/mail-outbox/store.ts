@@ -1,0 +1,150 @@
+import type { Collections } from "../../db/collections.ts";
+import type { MailDoc } from "../../db/documents.ts";
+import type { ObjectId } from "../../db/ids.ts";
+import { claimLease } from "../../db/lease-claims.ts";
+
+/**
+ * The only module that reads or writes `mails` and `mailClaims` (docs/architecture.md "One owner
+ * per collection"). A mail's outcome is written compare-and-set on its lease owner, so an instance
+ * whose lease was taken over never records over the one that took it.
+ */
+
+/** Commands the outbox sends off a request's answer path carry it (test budgets leave them out). */
+export const OUTBOX_COMMENT = "tessera:mail-outbox";
+
+/** What a mail's record of an attempt sets. */
+export type MailOutcome = Pick<MailDoc, "state" | "nextAttemptAt" | "lastError"> &
+  Partial<Pick<MailDoc, "sentAt" | "subject" | "text" | "html">>;
+
+/** The listed fields: never a body (it may carry a live link). */
+const WITHOUT_BODY = { subject: 0, text: 0, html: 0 } as const;
+
+/** `comment`: OUTBOX_COMMENT when the insert runs beside the request's answer rather than in it. */
+export async function insertMail(collections: Collections, doc: MailDoc, comment?: string): Promise<void> {
+  await collections.mails.insertOne(doc, comment === undefined ? {} : { comment });
+}
+
+/** A few queued mails due at `now` (a held lease's end is its `nextAttemptAt`), earliest first. */
+export function findDueMails(collections: Collections, now: Date, limit: number): Promise<MailDoc[]> {
+  return collections.mails
+    .find({ state: "queued", nextAttemptAt: { $lte: now } }, { comment: OUTBOX_COMMENT })
+    .sort({ nextAttemptAt: 1 })
+    .limit(limit)
+    .toArray();
+}
+
+/**
+ * Claims a due mail for `owner` until `until` (db/lease-claims.ts); true when this owner holds it.
+ * The row then carries the lease and is not due before the lease ends.
+ */
+export async function claimMail(
+  collections: Collections,
+  mail: MailDoc,
+  owner: string,
+  now: Date,
+  until: Date,
+): Promise<boolean> {
+  const claim = await claimLease(
+    collections.mailClaims,
+    mail._id.toHexString(),
+    mail.claims,
+    owner,
+    now,
+    until,
+  );
+  if (claim === null) return false;
+  await collections.mails.updateOne(
+    { _id: mail._id },
+    { $set: { lease: { owner, until }, claims: claim + 1, nextAttemptAt: until } },
+    { comment: OUTBOX_COMMENT },
+  );
+  return true;
+}
+
+/** Records an attempt made under `owner`'s lease and releases it; false when the lease was lost. */
+export async function recordMailAttempt(
+  collections: Collections,
+  id: ObjectId,
+  owner: string,
+  outcome: MailOutcome,
+  now: Date,
+): Promise<boolean> {
+  const { modifiedCount } = await collections.mails.updateOne(
+    { _id: id, "lease.owner": owner },
+    { $set: { ...outcome, lease: null, updatedAt: now }, $inc: { attempts: 1 } },
+    { comment: OUTBOX_COMMENT },
+  );
+  return modifiedCount === 1;
+}
+
+/** A user's mails, newest first, without bodies. */
+export function listUserMails(collections: Collections, userId: ObjectId, limit: number): Promise<MailDoc[]> {
+  return collections.mails
+    .find({ userId }, { projection: WITHOUT_BODY })
+    .sort({ createdAt: -1 })
+    .limit(limit)
+    .toArray();
+}
+
+/** The latest mail of each invitation in `ids` (one indexed query). */
+export async function findInvitationMails(
+  collections: Collections,
+  ids: readonly ObjectId[],
+): Promise<Map<string, MailDoc>> {
+  const latest = new Map<string, MailDoc>();
+  if (ids.length === 0) return latest;
+  const rows = await collections.mails
+    .find({ invitationId: { $in: [...ids] } }, { projection: WITHOUT_BODY })
+    .sort({ createdAt: 1 })
+    .toArray();
+  for (const row of rows) if (row.invitationId) latest.set(row.invitationId.toHexString(), row);
+  return latest;
+}
+
+/** Mails in `states`, oldest first, without bodies (`tessera mail queue`). */
+export function listMailsInStates(
+  collections: Collections,
+  states: readonly MailDoc["state"][],
+  limit: number,
+): Promise<MailDoc[]> {
+  return collections.mails
+    .find({ state: { $in: [...states] } }, { projection: WITHOUT_BODY })
+    .sort({ createdAt: 1 })
+    .limit(limit)
+    .toArray();
+}
+
+/**
+ * Queues again, due now, the failed mails (`id` one of them, else all) whose body is still kept and
+ * whose token has not expired. Returns how many.
+ */
+export async function requeueFailedMails(
+  collections: Collections,
+  select: { id: ObjectId } | { all: true },
+  now: Date,
+): Promise<number> {
+  const { modifiedCount } = await collections.mails.updateMany(
+    {
+      ...("id" in select ? { _id: select.id } : {}),
+      state: "failed",
+      text: { $ne: null },
+      expiresAt: { $gt: now },
+    },
+    { $set: { state: "queued", nextAttemptAt: now, lease: null, updatedAt: now } },
+  );
+  return modifiedCount;
+}
+
+/**
+ * auth.cleanup(): bodies of mails no longer sendable (token expired) are nulled, and rows older
+ * than `keepBefore` removed. Returns how many rows were removed.
+ */
+export async function deleteOldMails(collections: Collections, now: Date, keepBefore: Date): Promise<number> {
+  await collections.mails.updateMany(
+    { expiresAt: { $lte: now }, text: { $ne: null } },
+    { $set: { subject: null, text: null, html: null } },
+  );
+  const { deletedCount } = await collections.mails.deleteMany({ createdAt: { $lt: keepBefore } });
+  await collections.mailClaims.deleteMany({ until: { $lt: keepBefore } });
+  return deletedCount;
+}
