@@ -68,6 +68,10 @@ export const AUDIT_ACTIONS = [
   // SCIM tokens (features/scim/tokens): made (or rotated) and revoked by an owner or admin.
   "organization.scim-token-create",
   "organization.scim-token-revoke",
+  // SCIM groups (features/scim/groups): the team a directory's group made, renamed or removed.
+  "organization.scim-group-create",
+  "organization.scim-group-update",
+  "organization.scim-group-delete",
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -45,6 +45,7 @@ export { toInvitation } from "./invitations/types.ts";
 export { findUnknownRoles, hasPermission, holdsRole, parseRoles } from "./members/rules.ts";
 export {
   addMemberWithinLimit,
+  clearMembersTeam,
   countMembers,
   deleteUserMembers,
   deleteUserMembersWithoutRole,
@@ -78,5 +79,20 @@ export {
   listOrganizationsPage,
 } from "./organizations/service.ts";
 export { findOrganizationsByIds, organizationEventSource } from "./organizations/store.ts";
-export { deleteTeamMembershipsOfUser, findTeamByIdOrName } from "./teams/service.ts";
+/** SCIM groups (features/scim/groups) make, rename and remove their teams and memberships through these. */
+export { TEAM_MEMBER_ROLE } from "./teams/rules.ts";
+export {
+  addTeamMemberWithinLimit,
+  createTeamWithinLimit,
+  deleteTeamMembershipsOfUser,
+  findOrganizationTeams,
+  findTeamByIdOrName,
+  forgetActiveTeam,
+  listTeamMembers,
+  removeTeamUnlessLast,
+  renameTeam,
+  setTeamMemberRole,
+  takeUserOutOfTeam,
+  teamRoleTablesOf,
+} from "./teams/service.ts";
 export { findUserTeamMemberships, teamEventSource, teamMemberEventSource } from "./teams/store.ts";

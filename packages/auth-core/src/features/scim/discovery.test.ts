@@ -21,7 +21,7 @@ describe("SCIM discovery", () => {
       filter: { supported: true, maxResults: 100 },
       changePassword: { supported: false },
       sort: { supported: false },
-      etag: { supported: false },
+      etag: { supported: true },
       authenticationSchemes: [
         {
           type: "oauthbearertoken",
@@ -86,6 +86,36 @@ describe("SCIM discovery", () => {
     const post = await scim(f, token, "POST", "/ServiceProviderConfig", {});
     expect(post.status).toBe(405);
     expect(post.body).toEqual(scimErrorBody(405, "POST is not supported on /ServiceProviderConfig"));
+  });
+
+  it("with teams on, lists Group with Tessera's team extension, and both schemas", async () => {
+    const f = await fixture({ organization: { teams: { enabled: true } } });
+    const token = await makeScimToken(f);
+    const extension = "urn:tessera:params:scim:schemas:extension:team:2.0:Group";
+    const group = await scim(f, token, "GET", "/ResourceTypes/Group");
+    expect(group.body).toEqual({
+      schemas: ["urn:ietf:params:scim:schemas:core:2.0:ResourceType"],
+      id: "Group",
+      name: "Group",
+      endpoint: "/Groups",
+      description: "Group (a team)",
+      schema: "urn:ietf:params:scim:schemas:core:2.0:Group",
+      schemaExtensions: [{ schema: extension, required: false }],
+      meta: { resourceType: "ResourceType", location: `${LOCATION}/ResourceTypes/Group` },
+    });
+    const schemas = await scim<{ totalResults: number; Resources: { id: string }[] }>(
+      f,
+      token,
+      "GET",
+      "/Schemas",
+    );
+    expect(schemas.body.Resources.map((schema) => schema.id)).toEqual([
+      "urn:ietf:params:scim:schemas:core:2.0:User",
+      "urn:ietf:params:scim:schemas:core:2.0:Group",
+      extension,
+    ]);
+    const one = await scim<{ attributes: { name: string }[] }>(f, token, "GET", `/Schemas/${extension}`);
+    expect(one.body.attributes.map((attribute) => attribute.name)).toEqual(["role"]);
   });
 });
 

@@ -52,6 +52,7 @@ describe("creating a user", () => {
         created: link!.createdAt.toISOString(),
         lastModified: link!.updatedAt.toISOString(),
         location: `${LOCATION}/Users/${id}`,
+        version: res.headers.get("etag"),
       },
     });
     // The domain is not proven by this organization: the address stays unverified.

@@ -113,6 +113,9 @@ describe("an audit event as its subject sees it", () => {
       "organization.sso-setup-open",
       "organization.scim-token-create",
       "organization.scim-token-revoke",
+      "organization.scim-group-create",
+      "organization.scim-group-update",
+      "organization.scim-group-delete",
     ];
     const undecided = AUDIT_ACTIONS.filter(
       (action) => !(action in DETAILS_SHOWN_TO_SUBJECT) && !knowinglyNone.includes(action),

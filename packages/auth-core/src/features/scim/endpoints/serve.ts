@@ -28,7 +28,7 @@ export interface ScimCaller {
   location: string;
 }
 
-/** Serves what is under /Users (features/scim/users); null: no such resource path. */
+/** Serves what is under /Users or /Groups; null: not its resource path. */
 export type ScimResourceServer = (
   caller: ScimCaller,
   method: string,
@@ -46,11 +46,9 @@ export function createScimProtocol(auth: AuthContext, resources: ScimResourceSer
     async serve(request, path, ip) {
       try {
         const caller = await authenticate(auth, declared, request, ip, location);
-        if (path.startsWith("/Users")) {
-          const served = await resources(caller, request.method, path, request);
-          if (served) return served;
-        }
-        const document = answerDiscovery(path, location);
+        const served = await resources(caller, request.method, path, request);
+        if (served) return served;
+        const document = answerDiscovery(path, location, auth.options.organization.teams.enabled);
         if (!document) throw new ScimError(404, "Resource not found");
         if (request.method !== "GET" && request.method !== "HEAD")
           throw new ScimError(405, `${request.method} is not supported on ${path}`);

@@ -70,28 +70,90 @@ const USER_ATTRIBUTES: Attribute[] = [
   attribute("externalId", "The directory's identifier of the user.", { caseExact: true }),
 ];
 
-function userSchema(location: string): Record<string, unknown> {
+const GROUP_ATTRIBUTES: Attribute[] = [
+  attribute("displayName", "The team's name, unique in the organization (any case).", {
+    required: true,
+    uniqueness: "server",
+  }),
+  attribute("members", "The team's members: users of the organization.", {
+    type: "complex",
+    multiValued: true,
+    subAttributes: [
+      attribute("value", "The user's id.", { mutability: "immutable", caseExact: true }),
+      attribute("$ref", "The user's URI.", { mutability: "immutable", caseExact: true }),
+      attribute("display", "The user's name.", { mutability: "readOnly" }),
+      attribute("type", "Always User.", { mutability: "immutable" }),
+    ],
+  }),
+  attribute("externalId", "The directory's identifier of the group.", { caseExact: true }),
+];
+
+const TEAM_EXTENSION_ATTRIBUTES: Attribute[] = [
+  attribute(
+    "role",
+    "The team role the group's members hold in its team: team-admin, team-member or a team-scoped custom role.",
+  ),
+];
+
+function schemaDocument(
+  location: string,
+  id: string,
+  name: string,
+  description: string,
+  attributes: Attribute[],
+): Record<string, unknown> {
   return {
     schemas: ["urn:ietf:params:scim:schemas:core:2.0:Schema"],
-    id: USER_SCHEMA_URN,
-    name: "User",
-    description: "User Account",
-    attributes: USER_ATTRIBUTES,
-    meta: { resourceType: "Schema", location: `${location}/Schemas/${USER_SCHEMA_URN}` },
+    id,
+    name,
+    description,
+    attributes,
+    meta: { resourceType: "Schema", location: `${location}/Schemas/${id}` },
   };
 }
 
-function userResourceType(location: string): Record<string, unknown> {
-  return {
+/** The schemas served: User, and with teams on, Group and Tessera's team extension. */
+function schemas(location: string, groups: boolean): Record<string, unknown>[] {
+  const user = schemaDocument(location, USER_SCHEMA_URN, "User", "User Account", USER_ATTRIBUTES);
+  if (!groups) return [user];
+  return [
+    user,
+    schemaDocument(location, GROUP_SCHEMA_URN, "Group", "Group (a team)", GROUP_ATTRIBUTES),
+    schemaDocument(
+      location,
+      TEAM_EXTENSION_URN,
+      "TeamGroup",
+      "The team role of a group's members",
+      TEAM_EXTENSION_ATTRIBUTES,
+    ),
+  ];
+}
+
+function resourceTypes(location: string, groups: boolean): Record<string, unknown>[] {
+  const type = (
+    id: string,
+    endpoint: string,
+    description: string,
+    schema: string,
+    extensions: unknown[],
+  ) => ({
     schemas: ["urn:ietf:params:scim:schemas:core:2.0:ResourceType"],
-    id: "User",
-    name: "User",
-    endpoint: "/Users",
-    description: "User Account",
-    schema: USER_SCHEMA_URN,
-    schemaExtensions: [],
-    meta: { resourceType: "ResourceType", location: `${location}/ResourceTypes/User` },
-  };
+    id,
+    name: id,
+    endpoint,
+    description,
+    schema,
+    schemaExtensions: extensions,
+    meta: { resourceType: "ResourceType", location: `${location}/ResourceTypes/${id}` },
+  });
+  const user = type("User", "/Users", "User Account", USER_SCHEMA_URN, []);
+  if (!groups) return [user];
+  return [
+    user,
+    type("Group", "/Groups", "Group (a team)", GROUP_SCHEMA_URN, [
+      { schema: TEAM_EXTENSION_URN, required: false },
+    ]),
+  ];
 }
 
 function serviceProviderConfig(location: string): Record<string, unknown> {
@@ -102,7 +164,7 @@ function serviceProviderConfig(location: string): Record<string, unknown> {
     filter: { supported: true, maxResults: MAX_PAGE_SIZE },
     changePassword: { supported: false },
     sort: { supported: false },
-    etag: { supported: false },
+    etag: { supported: true },
     authenticationSchemes: [
       {
         type: "oauthbearertoken",
@@ -131,7 +193,11 @@ export function listResponse(
 }
 
 /** GET on a discovery path: its document, or null when the path is not discovery's. */
-export function answerDiscovery(path: string, location: string): Record<string, unknown> | null {
+export function answerDiscovery(
+  path: string,
+  location: string,
+  groups: boolean,
+): Record<string, unknown> | null {
   const [, collection, id, extra] = path.split("/");
   if (extra !== undefined) return null;
   const one = id === undefined ? null : decodeSegment(id);
@@ -139,15 +205,17 @@ export function answerDiscovery(path: string, location: string): Record<string, 
     case "ServiceProviderConfig":
       return one === null ? serviceProviderConfig(location) : null;
     case "Schemas": {
-      const schema = userSchema(location);
-      if (one === null) return listResponse([schema], 1, 1);
-      if (one === USER_SCHEMA_URN) return schema;
+      const all = schemas(location, groups);
+      if (one === null) return listResponse(all, all.length, 1);
+      const found = all.find((schema) => schema.id === one);
+      if (found) return found;
       throw new ScimError(404, `Schema ${one} not found`);
     }
     case "ResourceTypes": {
-      const type = userResourceType(location);
-      if (one === null) return listResponse([type], 1, 1);
-      if (one === "User") return type;
+      const all = resourceTypes(location, groups);
+      if (one === null) return listResponse(all, all.length, 1);
+      const found = all.find((type) => type.id === one);
+      if (found) return found;
       throw new ScimError(404, `Resource type ${one} not found`);
     }
     default:

@@ -1,8 +1,6 @@
 import type { AuthContext } from "../../../context.ts";
-import type { AuditAction } from "../../../contracts/admin-fields.ts";
 import type { ScimUserDoc, UserDoc } from "../../../db/documents.ts";
 import { ObjectId } from "../../../db/ids.ts";
-import { recordAuditEvent } from "../../admin/index.ts";
 import { deleteUserAndData } from "../../deletion/index.ts";
 import {
   addMemberWithinLimit,
@@ -18,6 +16,7 @@ import {
   findUsersPage,
   updateUser,
 } from "../../users/index.ts";
+import { recordScimChange } from "../audit.ts";
 import type { ScimCaller } from "../endpoints/serve.ts";
 import { ScimFilterError } from "../filter/tokenize.ts";
 import { translateFilter } from "../filter/translate.ts";
@@ -75,7 +74,7 @@ export async function createScimUser(
     });
     if (!created.ok) throw new ScimError(409, `User ${input.email} already exists`, "uniqueness");
     user = created.user;
-    await audit(auth, caller, "user.create", user._id, { role: "user" });
+    await recordScimChange(auth, caller, "user.create", user._id, { role: "user" });
   }
   const now = auth.now();
   const link: ScimUserDoc = {
@@ -121,7 +120,7 @@ export async function updateScimUser(
     if (holder && !holder._id.equals(user._id))
       throw new ScimError(409, `User ${changes.email} already exists`, "uniqueness");
     user = (await updateUser(auth, user._id, accountFields)) ?? user;
-    await audit(auth, caller, "user.update", user._id, { fields: Object.keys(accountFields) });
+    await recordScimChange(auth, caller, "user.update", user._id, { fields: Object.keys(accountFields) });
   }
   const linkFields: Partial<ScimUserDoc> = {};
   for (const key of ["userName", "externalId", "givenName", "familyName", "active"] as const)
@@ -155,7 +154,7 @@ export async function deleteScimUser(
   const deleted = await deleteUserAndData(auth, user);
   if (!deleted.ok)
     auth.options.logger.warn(`SCIM delete kept account ${user._id.toHexString()}: ${deleted.code}`);
-  else await audit(auth, caller, "user.remove", user._id, {});
+  else await recordScimChange(auth, caller, "user.remove", user._id, {});
 }
 
 export async function listScimUsers(
@@ -228,7 +227,8 @@ async function grantMembership(auth: AuthContext, caller: ScimCaller, userId: Ob
   });
   if (!added.ok && added.reason === "limit")
     throw new ScimError(400, "The organization has reached its membership limit", "invalidValue");
-  if (added.ok) await audit(auth, caller, "organization.add-member", userId, { role: PROVISIONED_ROLE });
+  if (added.ok)
+    await recordScimChange(auth, caller, "organization.add-member", userId, { role: PROVISIONED_ROLE });
 }
 
 /**
@@ -241,23 +241,6 @@ async function revokeMembership(auth: AuthContext, caller: ScimCaller, userId: O
   const removed = await removeMembership(auth, member);
   if (removed === false)
     throw new ScimError(400, "The organization's only owner cannot be deprovisioned", "mutability");
-  if (removed) await audit(auth, caller, "organization.remove-member", userId, { role: member.role });
-}
-
-function audit(
-  auth: AuthContext,
-  caller: ScimCaller,
-  action: AuditAction,
-  subjectId: ObjectId,
-  details: Record<string, unknown>,
-): Promise<void> {
-  return recordAuditEvent(auth, {
-    action,
-    actorId: null,
-    actor: caller.actor,
-    subjectId,
-    details: { organizationId: caller.organizationId.toHexString(), ...details },
-    ip: caller.ip,
-    userAgent: caller.userAgent,
-  });
+  if (removed)
+    await recordScimChange(auth, caller, "organization.remove-member", userId, { role: member.role });
 }

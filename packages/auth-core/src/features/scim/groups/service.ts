@@ -1,0 +1,232 @@
+import type { AuthContext } from "../../../context.ts";
+import type { AuditAction } from "../../../contracts/admin-fields.ts";
+import type { ScimGroupDoc, TeamDoc, TeamMemberDoc } from "../../../db/documents.ts";
+import { ObjectId } from "../../../db/ids.ts";
+import {
+  addTeamMemberWithinLimit,
+  clearMembersTeam,
+  createTeamWithinLimit,
+  findMember,
+  findOrganizationTeams,
+  findTeamByIdOrName,
+  forgetActiveTeam,
+  listTeamMembers,
+  removeTeamUnlessLast,
+  renameTeam,
+  setTeamMemberRole,
+  TEAM_MEMBER_ROLE,
+  takeUserOutOfTeam,
+  teamRoleTablesOf,
+} from "../../organization/index.ts";
+import { recordScimChange } from "../audit.ts";
+import type { ScimCaller } from "../endpoints/serve.ts";
+import { ScimError } from "../protocol/scim-error.ts";
+import type { GroupChanges, MemberChange } from "./input.ts";
+import * as store from "./store.ts";
+
+/**
+ * The directory's groups of one organization as teams (docs/security.md "SCIM"): a group is a team
+ * the directory made (its id and displayName are the team's), its members the team's members, each
+ * holding the group's team role. Every change goes through the teams' owner, which writes the
+ * events; every write is audited as `scim:<token id>`.
+ */
+
+/** A team's members as one group answers them (RFC 7644 leaves paging members out). */
+export const MAX_GROUP_MEMBERS = 10_000;
+
+export interface ScimGroupRecord {
+  group: ScimGroupDoc;
+  team: TeamDoc;
+  members: TeamMemberDoc[];
+}
+
+export async function findScimGroupRecord(
+  auth: AuthContext,
+  caller: ScimCaller,
+  id: string,
+): Promise<ScimGroupRecord> {
+  const teamId = /^[0-9a-f]{24}$/i.test(id) ? new ObjectId(id) : null;
+  const group = teamId ? await store.findScimGroup(auth.collections, caller.organizationId, teamId) : null;
+  const [team] = group ? await findOrganizationTeams(auth, caller.organizationId, [group.teamId]) : [];
+  if (!group || !team) throw new ScimError(404, `Group ${id} not found`);
+  return { group, team, members: await listTeamMembers(auth, team._id, MAX_GROUP_MEMBERS, 0) };
+}
+
+export async function createScimGroup(
+  auth: AuthContext,
+  caller: ScimCaller,
+  input: GroupChanges & { displayName: string },
+): Promise<ScimGroupRecord> {
+  const role = checkRole(auth, input.role ?? TEAM_MEMBER_ROLE);
+  await assertNameFree(auth, caller, input.displayName, null);
+  const adding = await checkMembers(auth, caller, applyMemberChanges([], input.members));
+  const team = await createTeamWithinLimit(auth, caller.organizationId, input.displayName);
+  if (!team) throw new ScimError(400, "The organization has reached its team limit", "invalidValue");
+  const now = auth.now();
+  const group: ScimGroupDoc = {
+    _id: new ObjectId(),
+    organizationId: caller.organizationId,
+    teamId: team._id,
+    externalId: input.externalId ?? null,
+    role,
+    tokenId: caller.tokenId,
+    createdAt: now,
+    updatedAt: now,
+  };
+  await store.insertScimGroup(auth.collections, group);
+  await audit(auth, caller, "organization.scim-group-create", null, team, { role });
+  const record: ScimGroupRecord = { group, team, members: [] };
+  return { ...record, members: await addMembers(auth, caller, record, adding) };
+}
+
+/** PUT (members replaced) and PATCH (member changes in order). */
+export async function updateScimGroup(
+  auth: AuthContext,
+  caller: ScimCaller,
+  record: ScimGroupRecord,
+  changes: GroupChanges,
+): Promise<ScimGroupRecord> {
+  let { group, team } = record;
+  const role = changes.role === undefined ? group.role : checkRole(auth, changes.role);
+  const current = record.members.map((row) => row.userId.toHexString());
+  const wanted = applyMemberChanges(current, changes.members);
+  const adding = await checkMembers(
+    auth,
+    caller,
+    wanted.filter((id) => !current.includes(id)),
+  );
+  const removing = record.members.filter((row) => !wanted.includes(row.userId.toHexString()));
+  const renamed = changes.displayName !== undefined && changes.displayName !== team.name;
+  if (renamed) await assertNameFree(auth, caller, changes.displayName!, team._id);
+  const fields: Partial<Pick<ScimGroupDoc, "externalId" | "role">> = {};
+  if (changes.externalId !== undefined && changes.externalId !== group.externalId)
+    fields.externalId = changes.externalId;
+  if (role !== group.role) fields.role = role;
+  if (renamed) team = (await renameTeam(auth, team._id, changes.displayName!)) ?? team;
+  if (renamed || Object.keys(fields).length > 0) {
+    group =
+      (await store.updateScimGroup(auth.collections, group._id, { ...fields, updatedAt: auth.now() })) ??
+      group;
+    await audit(auth, caller, "organization.scim-group-update", null, team, {
+      fields: [...(renamed ? ["displayName"] : []), ...Object.keys(fields)],
+    });
+  }
+  for (const row of removing) {
+    if (await takeUserOutOfTeam(auth, team._id, row.userId)) {
+      await forgetActiveTeam(auth, team._id, row.userId);
+      await audit(auth, caller, "organization.remove-team-member", row.userId, team, {});
+    }
+  }
+  const kept = record.members.filter((row) => wanted.includes(row.userId.toHexString()));
+  for (const row of kept) {
+    if ((row.role ?? TEAM_MEMBER_ROLE) === role) continue;
+    await setTeamMemberRole(auth, team._id, row.userId, role);
+    await audit(auth, caller, "organization.set-team-member-role", row.userId, team, {
+      role,
+      previousRole: row.role ?? TEAM_MEMBER_ROLE,
+    });
+  }
+  const next: ScimGroupRecord = { group, team, members: [] };
+  await addMembers(auth, caller, next, adding);
+  return { ...next, members: await listTeamMembers(auth, team._id, MAX_GROUP_MEMBERS, 0) };
+}
+
+/**
+ * DELETE: the team goes through the teams' owner with its memberships, and no session keeps it
+ * active. The organization's last team stays unless `teams.allowRemovingAllTeams` (the owner's rule).
+ */
+export async function deleteScimGroup(auth: AuthContext, caller: ScimCaller, record: ScimGroupRecord) {
+  const { group, team } = record;
+  const removed = await removeTeamUnlessLast(auth, team);
+  if (!removed.ok && removed.reason === "last-team")
+    throw new ScimError(
+      400,
+      "The organization's last team cannot be removed (organization.teams.allowRemovingAllTeams)",
+      "mutability",
+    );
+  await store.deleteScimGroup(auth.collections, group._id);
+  if (!removed.ok) return;
+  await clearMembersTeam(auth, team.organizationId, team._id);
+  await forgetActiveTeam(auth, team._id);
+  await audit(auth, caller, "organization.scim-group-delete", null, team, {});
+}
+
+/** The member ids after PATCH's changes in order (Okta's replace, Entra's filtered remove). */
+function applyMemberChanges(current: readonly string[], changes: readonly MemberChange[]): string[] {
+  let ids = current.map((id) => id.toLowerCase());
+  for (const change of changes) {
+    if (change.kind === "remove-all") ids = [];
+    else {
+      const named = change.ids.map((id) => id.toLowerCase());
+      if (change.kind === "replace") ids = [...new Set(named)];
+      else if (change.kind === "add") ids = [...new Set([...ids, ...named])];
+      else ids = ids.filter((id) => !named.includes(id));
+    }
+  }
+  return ids;
+}
+
+/** Members must be members of the organization (a provisioned, active user, or one who joined). */
+async function checkMembers(
+  auth: AuthContext,
+  caller: ScimCaller,
+  ids: readonly string[],
+): Promise<ObjectId[]> {
+  const found: ObjectId[] = [];
+  for (const id of ids) {
+    const userId = /^[0-9a-f]{24}$/.test(id) ? new ObjectId(id) : null;
+    if (!userId || !(await findMember(auth, caller.organizationId, userId)))
+      throw new ScimError(400, `User ${id} is not a member of this organization`, "invalidValue");
+    found.push(userId);
+  }
+  return found;
+}
+
+async function addMembers(
+  auth: AuthContext,
+  caller: ScimCaller,
+  record: ScimGroupRecord,
+  userIds: readonly ObjectId[],
+): Promise<TeamMemberDoc[]> {
+  const added: TeamMemberDoc[] = [];
+  for (const userId of userIds) {
+    const result = await addTeamMemberWithinLimit(auth, record.team, userId, record.group.role);
+    if (!result.ok && result.reason === "limit")
+      throw new ScimError(400, "The team has reached its membership limit", "invalidValue");
+    if (!result.ok) continue;
+    added.push(result.value);
+    await audit(auth, caller, "organization.add-team-member", userId, record.team, {
+      role: record.group.role,
+    });
+  }
+  return added;
+}
+
+function checkRole(auth: AuthContext, role: string): string {
+  if (!Object.hasOwn(teamRoleTablesOf(auth).team, role))
+    throw new ScimError(400, `Unknown team role '${role}'`, "invalidValue");
+  return role;
+}
+
+/** A group's displayName names one team of the organization, any case (Entra and Okta find groups by it). */
+async function assertNameFree(
+  auth: AuthContext,
+  caller: ScimCaller,
+  name: string,
+  self: ObjectId | null,
+): Promise<void> {
+  const team = await findTeamByIdOrName(auth, caller.organizationId, name);
+  if (team && team.name.toLowerCase() === name.toLowerCase() && !(self && team._id.equals(self)))
+    throw new ScimError(409, `Group ${name} already exists in this organization`, "uniqueness");
+}
+
+function audit(
+  auth: AuthContext,
+  caller: ScimCaller,
+  action: AuditAction,
+  subjectId: ObjectId | null,
+  team: TeamDoc,
+  details: Record<string, unknown>,
+): Promise<void> {
+  return recordScimChange(auth, caller, action, subjectId, { teamId: team._id.toHexString(), ...details });
+}
