@@ -18,15 +18,20 @@ export interface SsoConnectionView {
   entryPoint: string | null;
 }
 
-/** One connection: what it is, what to give the IdP, its test, on/off and delete (confirmed). */
+/**
+ * One connection: what it is, what to give the IdP, its test, on/off and delete (confirmed; not
+ * offered to a setup link's holder, whom the core refuses it).
+ */
 export function SsoConnectionCard({
   connection,
   deleting,
+  canDelete,
   tested,
   state,
 }: {
   connection: SsoConnectionView;
   deleting: boolean;
+  canDelete: boolean;
   tested: { checks: string[] | null; code: string | null } | null;
   state: FormState | undefined;
 }) {
@@ -93,7 +98,7 @@ export function SsoConnectionCard({
           {t(connection.enabled ? "organizations.sso.disable" : "organizations.sso.enable")}
         </Submit>
       </Form>
-      {deleting ? (
+      {!canDelete ? null : deleting ? (
         <Form method="post" className="danger-zone">
           <p className="warning">{t("organizations.sso.deleteWarning", { providerId: id })}</p>
           <input type="hidden" name="providerId" value={id} />
