@@ -95,6 +95,9 @@ async function createAppAuth(): Promise<AppAuth> {
     // when private addresses are allowed.
     outbound: { allowPrivateAddresses: env.allowPrivateAddresses },
     sso: env.dnsServer ? { domainVerification: { resolver: createResolver(env.dnsServer) } } : {},
+    // Admin → Webhooks and Organization → Webhooks; receivers on private addresses (a test's on
+    // 127.0.0.1) only with DEMO_ALLOW_PRIVATE_ADDRESSES=1 (outbound above).
+    webhooks: { enabled: true },
     logger: {
       info: () => {},
       warn: (message, detail) => console.warn(`[tessera] ${message}`, detail ?? ""),

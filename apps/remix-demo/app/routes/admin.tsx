@@ -29,6 +29,12 @@ export default function AdminLayout() {
           <li>
             <NavLink to="/admin/audit">{t("admin.tabs.audit")}</NavLink>
           </li>
+          <li>
+            <NavLink to="/admin/events">{t("admin.tabs.events")}</NavLink>
+          </li>
+          <li>
+            <NavLink to="/admin/webhooks">{t("admin.tabs.webhooks")}</NavLink>
+          </li>
         </ul>
       </nav>
       <Outlet />

@@ -10,7 +10,7 @@ import {
 } from "@remix-run/react";
 import { getAuth } from "~/auth.server";
 import { useT } from "~/lib/i18n";
-import { requireOrganization } from "~/lib/org.server";
+import { canManage, requireOrganization } from "~/lib/org.server";
 
 export const handle = { title: "organizations.title" };
 
@@ -21,18 +21,31 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     query: { organizationId: organization.id },
     headers: request.headers,
   });
-  return { name: organization.name, slug: organization.slug, roles, policySatisfied: check.satisfied };
+  return {
+    name: organization.name,
+    slug: organization.slug,
+    roles,
+    policySatisfied: check.satisfied,
+    canManage: canManage(roles),
+  };
 }
 
 export default function OrganizationLayout() {
   const { t } = useT();
-  const { name, slug, roles, policySatisfied } = useLoaderData<typeof loader>();
+  const { name, slug, roles, policySatisfied, canManage: manages } = useLoaderData<typeof loader>();
   const tabs = [
     ["", "settings"],
     ["/members", "members"],
     ["/invitations", "invitations"],
     ["/teams", "teams"],
     ["/security", "security"],
+    // Activity and Webhooks are their owners' and admins' (the core refuses others): not offered to others.
+    ...(manages
+      ? ([
+          ["/activity", "activity"],
+          ["/webhooks", "webhooks"],
+        ] as const)
+      : []),
   ] as const;
   return (
     <div className="card">
@@ -56,7 +69,7 @@ export default function OrganizationLayout() {
           {tabs.map(([path, key]) => (
             <li key={key}>
               {/* Security's pages (components/security-nav.tsx) keep its tab current. */}
-              <NavLink to={`/organizations/${slug}${path}`} end={key !== "security"}>
+              <NavLink to={`/organizations/${slug}${path}`} end={key !== "security" && key !== "webhooks"}>
                 {t(`organizations.tabs.${key}`)}
               </NavLink>
             </li>

@@ -1,0 +1,94 @@
+import { useT } from "~/lib/i18n";
+
+/** An audit row as the activity page shows it: who and whom named, never an id alone when known. */
+export interface AuditRowView {
+  id: string;
+  action: string;
+  actor: string;
+  subject: string;
+  createdAt: string;
+}
+
+/** An event as the listings show it: its ids named where the page knows the member. */
+export interface EventRowView {
+  id: string;
+  type: string;
+  createdAt: string;
+  organizationId: string | null;
+  user: string;
+  data: string;
+}
+
+export function AuditTable({ rows, total }: { rows: AuditRowView[]; total: number }) {
+  const { t, lang } = useT();
+  const format = new Intl.DateTimeFormat(lang, { dateStyle: "medium", timeStyle: "medium" });
+  return (
+    <div className="table-scroll">
+      <table data-testid="audit-table">
+        <caption className="muted">{t("activity.auditCaption", { total })}</caption>
+        <thead>
+          <tr>
+            <th scope="col">{t("admin.audit.when")}</th>
+            <th scope="col">{t("admin.audit.action")}</th>
+            <th scope="col">{t("admin.audit.actorColumn")}</th>
+            <th scope="col">{t("admin.audit.subjectColumn")}</th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((row) => (
+            <tr key={row.id}>
+              <td>{format.format(new Date(row.createdAt))}</td>
+              <td>
+                <code>{row.action}</code>
+              </td>
+              <td>{row.actor}</td>
+              <td>{row.subject}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+export function EventTable({ rows, showOrganization }: { rows: EventRowView[]; showOrganization: boolean }) {
+  const { t, lang } = useT();
+  const format = new Intl.DateTimeFormat(lang, { dateStyle: "medium", timeStyle: "medium" });
+  return (
+    <div className="table-scroll">
+      <table data-testid="event-table">
+        <thead>
+          <tr>
+            <th scope="col">{t("admin.audit.when")}</th>
+            <th scope="col">{t("activity.type")}</th>
+            {showOrganization ? <th scope="col">{t("activity.organization")}</th> : null}
+            <th scope="col">{t("activity.user")}</th>
+            <th scope="col">{t("activity.data")}</th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((row) => (
+            <tr key={row.id}>
+              <td>{format.format(new Date(row.createdAt))}</td>
+              <td>
+                <code>{row.type}</code>
+              </td>
+              {showOrganization ? <td>{row.organizationId ?? "—"}</td> : null}
+              <td>{row.user}</td>
+              <td>
+                <code className="break">{row.data}</code>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+/** A day typed in a date field (YYYY-MM-DD), as the first or last instant of that UTC day; null if malformed. */
+export function dayBound(day: string, end: "start" | "end"): string | null {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(day)) return null;
+  const at = new Date(`${day}T${end === "start" ? "00:00:00.000" : "23:59:59.999"}Z`);
+  return Number.isNaN(at.getTime()) ? null : at.toISOString();
+}
