@@ -4,8 +4,10 @@
  */
 /** The admin area's guard, for the app-wide endpoints another feature serves (features/webhooks). */
 export { requireAdminPermission } from "./endpoints/guards.ts";
-/** Other features record their own audit events (features/sso-domains) through these. */
-/** An organization's own audit trail (features/organization's list-audit-events). */
+/**
+ * Other features record their own audit events (features/sso-domains) through these, and read an
+ * organization's own trail (features/organization's list-audit-events).
+ */
 export {
   auditSource,
   findOrganizationAuditEvents,
@@ -13,5 +15,4 @@ export {
   recordAuditEvent,
   recordOrganizationChange,
 } from "./service.ts";
-export type { OrganizationAuditFilter } from "./store.ts";
 export { findAuditEventsAbout } from "./store.ts";
