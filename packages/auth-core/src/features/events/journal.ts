@@ -8,6 +8,7 @@ import {
   forgetPendingDeletion,
   listPendingDeletions,
   recordRowsDeletion,
+  releaseRowsClaims,
 } from "../pending-deletions/index.ts";
 import { findPresentIds, storeEvents } from "./store.ts";
 
@@ -37,19 +38,35 @@ export async function deleteRowsWithEvents(
   const removed = await remove(ids);
   collections.eventHub.track(
     removed === ids.length
-      ? completeRowsDeletion(collections, entry, events)
-      : settleRowsDeletion(collections, source, entry, ids, events),
+      ? completeRowsDeletion(collections, entry, events, ids)
+      : removed === 0
+        ? forgetPendingDeletion(collections, entry, RELAY_COMMENT)
+        : settleRowsDeletion(collections, source, entry, ids, events),
   );
   return removed;
 }
 
-async function completeRowsDeletion(collections: Collections, entry: ObjectId, events: EventDoc[]) {
+/**
+ * Stores a row deletion's events and forgets its entry. `removedIds`: the rows this deletion is
+ * known to have removed, whose claims in other entries go first (releaseRowsClaims), so a crash
+ * anywhere here leaves at most this entry to tell them.
+ */
+async function completeRowsDeletion(
+  collections: Collections,
+  entry: ObjectId,
+  events: EventDoc[],
+  removedIds: readonly ObjectId[] = [],
+) {
+  if (removedIds.length > 0) await releaseRowsClaims(collections, removedIds, entry, RELAY_COMMENT);
   await storeEvents(collections, events);
   await forgetPendingDeletion(collections, entry, RELAY_COMMENT);
   collections.eventHub.publish(events);
 }
 
-/** Stores the events of the rows that are gone (another deletion may have taken some), then forgets. */
+/**
+ * Some of the rows were gone already (another deletion took them and tells them): stores the events
+ * of the rows that are gone now, then forgets. Only a deletion of several rows gets here.
+ */
 async function settleRowsDeletion(
   collections: Collections,
   source: EventSource,
@@ -90,13 +107,20 @@ export async function repairRowsDeletions(
   before: Date,
 ): Promise<number> {
   let stored = 0;
+  // A row two cut deletions both journaled is told once, by the older entry (entries come oldest first).
+  const told = new Set<string>();
   for (const entry of await listPendingDeletions(collections, "rows")) {
     if (entry.createdAt >= before) continue;
     const source = sources.find((candidate) => candidate.name === entry.source);
     if (!source) continue; // an owner this version does not know: kept for the version that does
     const ids = entry.targetIds ?? [];
     const present = await findPresentIds(source.collection(collections), ids);
-    const gone = (entry._events ?? []).filter((_, index) => !present.has(ids[index]!.toHexString()));
+    const gone = (entry._events ?? []).filter((_, index) => {
+      const key = `${entry.source}:${ids[index]!.toHexString()}`;
+      if (present.has(ids[index]!.toHexString()) || told.has(key)) return false;
+      told.add(key);
+      return true;
+    });
     await completeRowsDeletion(collections, entry._id, gone);
     stored += gone.length;
   }

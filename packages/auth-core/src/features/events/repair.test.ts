@@ -1,7 +1,7 @@
 import { ObjectId } from "mongodb";
 import { describe, expect, it } from "vitest";
 import { storedEvents } from "#test/events.ts";
-import { signIn } from "#test/organization.ts";
+import { addMember, createOrganization, signIn } from "#test/organization.ts";
 import { useTestAuthPerTest } from "#test/test-auth.ts";
 import { newEventId } from "./ids.ts";
 
@@ -10,6 +10,12 @@ import { newEventId } from "./ids.ts";
  * outbox not relayed, a journaled deletion not completed — is settled (docs/architecture.md).
  */
 const { t } = useTestAuthPerTest({ open: "each-test" });
+
+/** The member.removed events stored for one member. */
+async function removalsOf(memberId: string) {
+  await t.auth.context.collections.eventHub.settle();
+  return t.db.collection("events").countDocuments({ type: "member.removed", "data.memberId": memberId });
+}
 
 function strandedEvent(type: string, userId: string, at: Date) {
   return { _id: newEventId(at), type, createdAt: at, organizationId: null, userId, data: { userId } };
@@ -53,6 +59,81 @@ describe("auth.cleanup() repairs events", () => {
     await t.auth.cleanup();
     expect(await t.db.collection("events").countDocuments({ _id: gone._id } as never)).toBe(1);
     expect(await t.db.collection("events").countDocuments({ _id: kept._id } as never)).toBe(0);
+    expect(await t.db.collection("pendingDeletions").countDocuments()).toBe(0);
+  });
+
+  it("a removal cut by a crash before its row went, then retried, is told once: the retry takes the row's claim over", async () => {
+    const ada = await signIn(t, "ada");
+    const bob = await signIn(t, "bob");
+    const organizationId = await createOrganization(ada, "acme");
+    const memberId = await addMember(t, organizationId, bob, "member");
+    // The first request journaled the removal and died before deleting the row.
+    const cut = {
+      ...strandedEvent("member.removed", bob.userId, t.now()),
+      organizationId,
+      data: { memberId, organizationId, userId: bob.userId, role: "member" },
+    };
+    await t.db.collection("pendingDeletions").insertOne({
+      _id: new ObjectId(),
+      kind: "rows",
+      targetId: new ObjectId(memberId),
+      user: null,
+      createdAt: t.now(),
+      _events: [cut],
+      source: "members",
+      targetIds: [new ObjectId(memberId)],
+    });
+    const retried = await ada.browser.post("/organization/remove-member", {
+      organizationId,
+      memberIdOrEmail: bob.email,
+    });
+    expect(retried.status).toBe(200);
+    expect(await removalsOf(memberId)).toBe(1);
+    expect(await t.db.collection("pendingDeletions").countDocuments()).toBe(0);
+    t.advance(120);
+    await t.auth.cleanup();
+    expect(await removalsOf(memberId)).toBe(1);
+  });
+
+  it("two removals of one member at once: one event, no entry left", async () => {
+    const ada = await signIn(t, "ada");
+    const bob = await signIn(t, "bob");
+    const organizationId = await createOrganization(ada, "acme");
+    const memberId = await addMember(t, organizationId, bob, "member");
+    const answers = await Promise.all(
+      [0, 1].map(() =>
+        ada.browser.post("/organization/remove-member", { organizationId, memberIdOrEmail: bob.email }),
+      ),
+    );
+    expect(answers.map((res) => res.status)).toContain(200);
+    expect(await removalsOf(memberId)).toBe(1);
+    expect(await t.db.collection("pendingDeletions").countDocuments()).toBe(0);
+  });
+
+  it("two cut removals of one row, both left to the repair pass: the older tells it, once", async () => {
+    const { userId } = await signIn(t, "ada");
+    const goneId = new ObjectId();
+    const [first, second] = [
+      strandedEvent("session.revoked", userId, t.now()),
+      strandedEvent("session.revoked", userId, t.now()),
+    ];
+    for (const event of [first, second]) {
+      await t.db.collection("pendingDeletions").insertOne({
+        _id: new ObjectId(),
+        kind: "rows",
+        targetId: goneId,
+        user: null,
+        createdAt: t.now(),
+        _events: [event],
+        source: "sessions",
+        targetIds: [goneId],
+      });
+      t.advance(1);
+    }
+    t.advance(120);
+    expect((await t.auth.cleanup()).repairedEvents).toBe(1);
+    expect(await t.db.collection("events").countDocuments({ _id: first._id } as never)).toBe(1);
+    expect(await t.db.collection("events").countDocuments({ _id: second._id } as never)).toBe(0);
     expect(await t.db.collection("pendingDeletions").countDocuments()).toBe(0);
   });
 });

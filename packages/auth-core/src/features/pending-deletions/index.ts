@@ -6,4 +6,5 @@ export {
   pendingDeletionRowsForChecks,
   recordPendingDeletion,
   recordRowsDeletion,
+  releaseRowsClaims,
 } from "./store.ts";

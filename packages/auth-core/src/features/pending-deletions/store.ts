@@ -66,6 +66,46 @@ export async function forgetPendingDeletion(
   await collections.pendingDeletions.deleteOne({ _id: id }, comment === undefined ? {} : { comment });
 }
 
+/**
+ * Takes `ids` and their events out of the other row deletions that journaled them: those rows are
+ * gone by `except`'s deletion, which tells them, so an entry written earlier for the same rows (its
+ * request cut by a crash, then retried) must not tell them again. An entry left with no row goes.
+ * One read of the (small) collection; the entries it finds are rare.
+ */
+export async function releaseRowsClaims(
+  collections: Collections,
+  ids: readonly ObjectId[],
+  except: ObjectId,
+  comment?: string,
+): Promise<void> {
+  const options = comment === undefined ? {} : { comment };
+  const others = await collections.pendingDeletions
+    .find({ kind: "rows", targetIds: { $in: [...ids] }, _id: { $ne: except } }, options)
+    .toArray();
+  const taken = new Set(ids.map((id) => id.toHexString()));
+  for (const entry of others) {
+    const targetIds = entry.targetIds ?? [];
+    const kept = targetIds.flatMap((id, index) =>
+      taken.has(id.toHexString()) ? [] : [{ id, event: entry._events?.[index] }],
+    );
+    if (kept.length === 0) {
+      await collections.pendingDeletions.deleteOne({ _id: entry._id }, options);
+      continue;
+    }
+    await collections.pendingDeletions.updateOne(
+      { _id: entry._id },
+      {
+        $set: {
+          targetId: kept[0]!.id,
+          targetIds: kept.map((row) => row.id),
+          _events: kept.flatMap((row) => (row.event ? [row.event] : [])),
+        },
+      },
+      options,
+    );
+  }
+}
+
 /** Every entry, oldest first; the collection holds only deletions interrupted or in flight. */
 export function listPendingDeletions(collections: Collections, kind: PendingDeletionDoc["kind"]) {
   return collections.pendingDeletions.find({ kind }).sort({ createdAt: 1 }).toArray();
