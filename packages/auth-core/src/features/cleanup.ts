@@ -14,6 +14,7 @@ import {
 import { deleteExpiredSessions } from "./session/index.ts";
 import { deleteExpiredSamlReplays } from "./sso/index.ts";
 import { reconcileUserTimeline } from "./users/index.ts";
+import { deleteExpiredDeliveries } from "./webhooks/index.ts";
 
 /**
  * Explicit garbage collection (no TTL indexes: FerretDB v1 has none). Reads already ignore expired
@@ -47,6 +48,8 @@ export interface CleanupResult {
   mails: number;
   /** Events older than `events.retentionDays`. */
   events: number;
+  /** Webhook deliveries of those events (with their claims). */
+  webhookDeliveries: number;
   /** Events a crash left between a change and its relay, stored now (features/events repairEvents). */
   repairedEvents: number;
   /** Accepted invitations a crash left pending beside their new member, closed as accepted. */
@@ -89,10 +92,9 @@ export async function cleanupExpired(auth: AuthContext): Promise<CleanupResult> 
     now,
     new Date(now.getTime() - auth.options.mailQueue.keepDays * 86_400_000),
   );
-  const events = await deleteExpiredEvents(
-    collections,
-    new Date(now.getTime() - auth.options.events.retentionDays * 86_400_000),
-  );
+  const eventsBefore = new Date(now.getTime() - auth.options.events.retentionDays * 86_400_000);
+  const events = await deleteExpiredEvents(collections, eventsBefore);
+  const webhookDeliveries = await deleteExpiredDeliveries(collections, eventsBefore);
   // The finished deletions' events are relayed off the answer path (features/events journal.ts):
   // a cleanup reports once they are stored and their journal entries gone.
   await collections.eventHub.settle();
@@ -110,6 +112,7 @@ export async function cleanupExpired(auth: AuthContext): Promise<CleanupResult> 
     finishedUserDeletions,
     finishedOrganizationDeletions,
     events,
+    webhookDeliveries,
     repairedEvents,
     finishedAccepts: claims.accepted,
     reopenedInvitations: claims.reopened,

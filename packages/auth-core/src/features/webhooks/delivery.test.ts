@@ -51,6 +51,31 @@ describe("webhook delivery", { timeout: 90_000 }, () => {
     expect(receiver.received).toHaveLength(1);
   });
 
+  it("deliveries and their claims go with their events after events.retentionDays; a newer one stays", async () => {
+    const { t, admin } = await bed.open();
+    const receiver = await bed.receiver();
+    await registerEndpoint(admin, { url: receiver.url });
+    await storeEvents(t, [{ type: "user.created" }]);
+    const [old] = await receiver.waitForDelivered(1);
+    t.advance(29 * 86_400);
+    await storeEvents(t, [{ type: "user.updated" }]);
+    const [recent] = await receiver.waitForDelivered(2).then((got) => got.slice(1));
+    await waitFor(
+      () => t.db.collection("webhookDeliveries").countDocuments({ status: "delivered" }),
+      (count) => count === 2,
+    );
+    const claimsOf = (id: string) =>
+      t.db.collection("webhookClaims").countDocuments({ _id: new RegExp(`^${id}\\|`) as never });
+    expect(await claimsOf(old!.id)).toBeGreaterThan(0);
+    t.advance(2 * 86_400);
+    await t.auth.context.collections.eventHub.settle();
+    expect(await t.auth.cleanup()).toMatchObject({ webhookDeliveries: 1 });
+    const left = await t.db.collection("webhookDeliveries").find({}).toArray();
+    expect(left.map((row) => row._id)).toEqual([recent!.id]);
+    expect(await claimsOf(old!.id)).toBe(0);
+    expect(await claimsOf(recent!.id)).toBeGreaterThan(0);
+  });
+
   it("a sign-up's user.created event reaches an endpoint registered before it", async () => {
     const { t, admin } = await bed.open();
     const receiver = await bed.receiver();

@@ -4,6 +4,8 @@ import type { WebhookDeliveryDoc, WebhookEndpointDoc } from "../../db/documents.
 import type { ObjectId } from "../../db/ids.ts";
 import { claimLease } from "../../db/lease-claims.ts";
 import { upsertRetryingRace } from "../../db/upsert.ts";
+import { eventIdFloor } from "../events/index.ts";
+import { deliveryIdOf } from "./rules.ts";
 
 /**
  * The only module that reads or writes `webhookEndpoints`, `webhookDeliveries` and `webhookCursors`
@@ -272,6 +274,19 @@ export async function rescheduleDeliveries(
     { $set: { status: "pending", nextAttemptAt: now, lease: null, failures: 0 } },
   );
   return modifiedCount;
+}
+
+/**
+ * Retention (`events.retentionDays`, run by `auth.cleanup()`, as for the events themselves): the
+ * deliveries of events that happened before `before`, then their claims. Both are `_id` ranges: a
+ * delivery's id begins with its event's time (rules.ts deliveryIdOf), a claim's with its delivery's
+ * id. Answers how many deliveries went.
+ */
+export async function deleteExpiredDeliveries(collections: Collections, before: Date): Promise<number> {
+  const floor = deliveryIdOf(eventIdFloor(before), "");
+  const { deletedCount } = await collections.webhookDeliveries.deleteMany({ _id: { $lt: floor } });
+  await collections.webhookClaims.deleteMany({ _id: { $lt: floor } });
+  return deletedCount;
 }
 
 /** Stores a delivery unless one with its `_id` exists already; true when this call stored it. */
