@@ -1,11 +1,33 @@
-import { Form, Link } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useT } from "~/lib/i18n";
-import type { WebhookDeliveryView } from "~/lib/webhooks.server";
+import type { loadWebhookEndpointPage, WebhookDeliveryView } from "~/lib/webhooks.server";
 import { DoneNotice, ErrorSummary, type FormState, Submit } from "./form";
-import { StatusBadge, WEBHOOK_OUTCOMES } from "./webhook-endpoints";
+import { StatusBadge, WEBHOOK_OUTCOMES, WebhookRefusal } from "./webhook-endpoints";
+
+/** An endpoint's page in both scopes: the route's loader is lib/webhooks.server.ts loadWebhookEndpointPage. */
+export function WebhookDeliveriesPage() {
+  const { t } = useT();
+  const loaded = useLoaderData<typeof loadWebhookEndpointPage>();
+  const answer = useActionData() as FormState | undefined;
+  return (
+    <section aria-labelledby="deliveries-title">
+      <h2 id="deliveries-title">{t("webhooks.deliveries")}</h2>
+      {"endpoint" in loaded && loaded.refusal === null ? (
+        <WebhookDeliveries
+          base={loaded.base}
+          endpoint={loaded.endpoint}
+          deliveries={loaded.deliveries}
+          answer={answer}
+        />
+      ) : (
+        <WebhookRefusal code={loaded.refusal} />
+      )}
+    </section>
+  );
+}
 
 /** One endpoint's recent deliveries (newest first), each with its replay; a test event on request. */
-export function WebhookDeliveries({
+function WebhookDeliveries({
   base,
   endpoint,
   deliveries,

@@ -1,6 +1,6 @@
-import { Form, Link } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData, useLocation } from "@remix-run/react";
 import { useT } from "~/lib/i18n";
-import type { WebhookEndpointView } from "~/lib/webhooks.server";
+import type { loadWebhookListPage, WebhookEndpointView } from "~/lib/webhooks.server";
 import { CopyButton } from "./copy-button";
 import { DoneNotice, ErrorSummary, Field, type FormState, Submit, useErrorText } from "./form";
 
@@ -34,8 +34,33 @@ export function WebhookRefusal({ code }: { code: string }) {
   );
 }
 
+/** Admin → Webhooks and Organization → Webhooks: the route's loader is lib/webhooks.server.ts loadWebhookListPage. */
+export function WebhookEndpointsPage({ title }: { title: string }) {
+  const { t } = useT();
+  const location = useLocation();
+  const loaded = useLoaderData<typeof loadWebhookListPage>();
+  const answer = useActionData() as WebhookAnswer;
+  return (
+    <section aria-labelledby="webhooks-title">
+      <h2 id="webhooks-title">{t(title)}</h2>
+      {"endpoints" in loaded && loaded.refusal === null ? (
+        <WebhookEndpoints
+          base={loaded.base}
+          endpoints={loaded.endpoints}
+          eventTypes={loaded.eventTypes}
+          deleting={loaded.deleting}
+          answer={answer}
+          formKey={location.key}
+        />
+      ) : (
+        <WebhookRefusal code={loaded.refusal} />
+      )}
+    </section>
+  );
+}
+
 /** The endpoints of a scope, the secret just made (once), the add form. */
-export function WebhookEndpoints({
+function WebhookEndpoints({
   base,
   endpoints,
   eventTypes,

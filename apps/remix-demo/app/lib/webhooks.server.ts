@@ -2,6 +2,7 @@ import { data } from "@remix-run/node";
 import { EVENT_TYPES, type EventType, isAuthError, type WebhookDelivery } from "@tessera/auth-core";
 import { getAuth } from "~/auth.server";
 import { failure, field, invalid, readForm, redirectWith } from "./forms.server";
+import { requireOrganization } from "./org.server";
 
 /**
  * The webhook pages of both scopes (routes/admin.webhooks*.tsx: the app-wide endpoints;
@@ -38,6 +39,15 @@ export interface WebhookDeliveryView {
   createdAt: string;
 }
 
+/** The URL's organization (404 to a non-member, lib/org.server.ts) as a webhook scope. */
+export async function organizationWebhookScope(
+  request: Request,
+  slug: string | undefined,
+): Promise<WebhookScope> {
+  const { organization } = await requireOrganization(request, slug);
+  return { organizationId: organization.id, base: `/organizations/${organization.slug}/webhooks` };
+}
+
 /** The core's refusal of the whole page (not allowed, webhooks off), answered with its status. */
 export function refusePage(error: unknown) {
   if (!isAuthError(error)) throw error;
@@ -48,7 +58,43 @@ function scopeOf(scope: WebhookScope) {
   return scope.organizationId ? { organizationId: scope.organizationId } : {};
 }
 
-export async function loadWebhookEndpoints(request: Request, scope: WebhookScope) {
+/** The list page's data (components/webhook-endpoints.tsx WebhookEndpointsPage), or the core's refusal. */
+export async function loadWebhookListPage(request: Request, scope: WebhookScope) {
+  try {
+    const endpoints = await loadWebhookEndpoints(request, scope);
+    const deleting = new URL(request.url).searchParams.get("delete");
+    return {
+      refusal: null,
+      base: scope.base,
+      eventTypes: EVENT_TYPES,
+      endpoints,
+      deleting: endpoints.some((endpoint) => endpoint.id === deleting) ? deleting : null,
+    };
+  } catch (error) {
+    return refusePage(error);
+  }
+}
+
+/** One endpoint's page data (components/webhook-deliveries.tsx WebhookDeliveriesPage), or the core's refusal. */
+export async function loadWebhookEndpointPage(request: Request, scope: WebhookScope, endpointId: string) {
+  try {
+    const { data: endpoint } = await (await getAuth()).api.getWebhookEndpoint({
+      query: { ...scopeOf(scope), endpointId },
+      headers: request.headers,
+    });
+    const deliveries = await loadWebhookDeliveries(request, scope, endpointId);
+    return {
+      refusal: null,
+      base: scope.base,
+      endpoint: { id: endpoint.id, url: endpoint.url, enabled: endpoint.enabled },
+      deliveries,
+    };
+  } catch (error) {
+    return refusePage(error);
+  }
+}
+
+async function loadWebhookEndpoints(request: Request, scope: WebhookScope) {
   const auth = await getAuth();
   const headers = request.headers;
   const { data: endpoints } = await auth.api.listWebhookEndpoints({ query: scopeOf(scope), headers });
@@ -75,7 +121,7 @@ export async function loadWebhookEndpoints(request: Request, scope: WebhookScope
   );
 }
 
-export async function loadWebhookDeliveries(
+async function loadWebhookDeliveries(
   request: Request,
   scope: WebhookScope,
   endpointId: string,

@@ -1,10 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { useActionData, useLoaderData, useLocation } from "@remix-run/react";
-import { EVENT_TYPES } from "@tessera/auth-core";
-import { type WebhookAnswer, WebhookEndpoints, WebhookRefusal } from "~/components/webhook-endpoints";
-import { useT } from "~/lib/i18n";
-import { requireOrganization } from "~/lib/org.server";
-import { loadWebhookEndpoints, refusePage, runWebhookAction } from "~/lib/webhooks.server";
+import { WebhookEndpointsPage } from "~/components/webhook-endpoints";
+import { loadWebhookListPage, organizationWebhookScope, runWebhookAction } from "~/lib/webhooks.server";
 
 /**
  * Organization → Webhooks (issue 33 §3): this organization's endpoints, which receive its events
@@ -13,52 +9,14 @@ import { loadWebhookEndpoints, refusePage, runWebhookAction } from "~/lib/webhoo
  */
 export const handle = { title: "webhooks.organizationTitle" };
 
-async function scopeOf(request: Request, slug: string | undefined) {
-  const { organization } = await requireOrganization(request, slug);
-  return { organizationId: organization.id, base: `/organizations/${organization.slug}/webhooks` };
-}
-
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  const scope = await scopeOf(request, params.slug);
-  try {
-    const endpoints = await loadWebhookEndpoints(request, scope);
-    const deleting = new URL(request.url).searchParams.get("delete");
-    return {
-      refusal: null,
-      eventTypes: EVENT_TYPES,
-      base: scope.base,
-      endpoints,
-      deleting: endpoints.some((endpoint) => endpoint.id === deleting) ? deleting : null,
-    };
-  } catch (error) {
-    return refusePage(error);
-  }
+  return loadWebhookListPage(request, await organizationWebhookScope(request, params.slug));
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
-  return runWebhookAction(request, await scopeOf(request, params.slug));
+  return runWebhookAction(request, await organizationWebhookScope(request, params.slug));
 }
 
 export default function OrganizationWebhooks() {
-  const { t } = useT();
-  const location = useLocation();
-  const loaded = useLoaderData<typeof loader>();
-  const answer = useActionData<typeof action>() as WebhookAnswer;
-  return (
-    <section aria-labelledby="webhooks-title">
-      <h2 id="webhooks-title">{t("webhooks.organizationTitle")}</h2>
-      {"endpoints" in loaded && loaded.refusal === null ? (
-        <WebhookEndpoints
-          base={loaded.base}
-          endpoints={loaded.endpoints}
-          eventTypes={loaded.eventTypes}
-          deleting={loaded.deleting}
-          answer={answer}
-          formKey={location.key}
-        />
-      ) : (
-        <WebhookRefusal code={loaded.refusal} />
-      )}
-    </section>
-  );
+  return <WebhookEndpointsPage title="webhooks.organizationTitle" />;
 }
