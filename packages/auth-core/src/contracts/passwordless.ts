@@ -95,7 +95,7 @@ export const signInMagicLinkContract = defineContract({
   response: statusTrueSchema,
   // SSO_REQUIRED: the address's verified domain requires its organization's SSO (the same answer
   // for every address of the domain).
-  errors: ["NOT_FOUND", "INVALID_EMAIL", "SSO_REQUIRED"],
+  errors: ["NOT_FOUND", "INVALID_EMAIL", "SSO_REQUIRED", "MAIL_UNAVAILABLE"],
   summary:
     "Mails a sign-in link (and, with emailOTP on, a code); the answer never tells whether the address has an account.",
   tags: ["passwordless"],
@@ -189,7 +189,7 @@ export const sendVerificationOTPContract = defineContract({
     language: languageField.optional(),
   }),
   response: successTrueSchema,
-  errors: ["NOT_FOUND", "INVALID_EMAIL", "RESET_PASSWORD_DISABLED", "SSO_REQUIRED"],
+  errors: ["NOT_FOUND", "INVALID_EMAIL", "RESET_PASSWORD_DISABLED", "SSO_REQUIRED", "MAIL_UNAVAILABLE"],
   summary:
     "Mails a 6-digit code for sign-in, email verification or a password reset; the answer never tells whether the address has an account.",
   tags: ["passwordless"],

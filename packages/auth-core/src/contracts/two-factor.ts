@@ -131,7 +131,7 @@ export const sendTwoFactorOtpContract = defineContract({
   // Accepted for clients of the widely used API; verify-otp decides whether the device is trusted.
   body: z.strictObject({ trustDevice: z.boolean().optional() }),
   response: statusTrueSchema,
-  errors: ["INVALID_TWO_FACTOR_COOKIE", "OTP_NOT_ENABLED", "TOO_MANY_REQUESTS"],
+  errors: ["INVALID_TWO_FACTOR_COOKIE", "OTP_NOT_ENABLED", "TOO_MANY_REQUESTS", "MAIL_UNAVAILABLE"],
   summary: "Mails a one-time code for the pending sign-in challenge.",
   notes: "Mails a 6-digit code for the pending sign-in.",
   tags: ["two-factor"],

@@ -436,6 +436,12 @@ export const ERROR_CATALOGUE = {
   VALIDATION_ERROR: { status: 400, message: "Invalid request" },
   TOO_MANY_REQUESTS: { status: 429, message: "Too many requests. Please try again later." },
   SERVICE_UNAVAILABLE: { status: 503, message: "Service unavailable" },
+  // A code or link valid for minutes could not be mailed (features/mail-outbox): it was withdrawn,
+  // and the user is told to try again rather than wait for a mail that will not come.
+  MAIL_UNAVAILABLE: {
+    status: 503,
+    message: "The email could not be sent right now. Please try again in a few minutes.",
+  },
   INTERNAL_SERVER_ERROR: { status: 500, message: "Internal server error" },
   FORBIDDEN_SERVER_ONLY: { status: 404, message: "Not found" },
 } as const satisfies Record<string, { status: number; message: string }>;

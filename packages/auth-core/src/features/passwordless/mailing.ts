@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import type { AuthContext } from "../../context.ts";
 import { DIGITS, generateRandomString, sha256Base64Url } from "../../crypto/index.ts";
+import { granted, type Outcome, refused } from "../../errors/refusal.ts";
 import { admitMail, apiLink, dispatchMail, type MailSender } from "../mail-dispatch.ts";
 import { assertSignInWithoutSso } from "../sso-domains/index.ts";
 import { findUserByEmail } from "../users/index.ts";
@@ -15,7 +16,7 @@ import {
   serializeRecord,
   signInMailParts,
 } from "./rules.ts";
-import { replaceRecord } from "./store.ts";
+import { deleteRow, replaceRecord } from "./store.ts";
 
 /** Where the mailed link leads after its confirmation (each checked against the trusted origins by the engine). */
 export interface LinkDestinations {
@@ -27,6 +28,8 @@ export interface LinkDestinations {
 interface Issued {
   code: string;
   token: string;
+  /** The rows the record was stored in (withdrawn when its mail cannot be sent). */
+  identifiers: string[];
 }
 
 /**
@@ -71,22 +74,24 @@ async function issueRecord(
     expiresAt,
     now,
   );
-  return { code, token };
+  return { code, token, identifiers: link === null ? [id] : [id, link] };
 }
 
 /**
  * A sign-in request (POST /sign-in/magic-link, or a code of type sign-in): one record and one mail
  * holding the link, the code, or both (rules.ts signInMailParts). The mail limit is counted first,
  * for every address: past it nothing is replaced (the mailbox's pending code keeps working) and
- * nothing is sent; the answer is the same either way (docs/security.md "Mail flooding"). Delivered
- * in the background, so neither the answer nor its timing tells whether the address has an account.
+ * nothing is sent; the answer is the same either way (docs/security.md "Mail flooding"). Every
+ * address gets the mail (a new one signs up by it), so waiting for the mailer tells nothing about
+ * accounts: when the mail cannot be sent its link and code are withdrawn and the answer is
+ * MAIL_UNAVAILABLE (docs/architecture.md "Mail": a secret valid for minutes is not queued).
  */
 export async function mailSignIn(
   auth: AuthContext,
   email: string,
   request: { name?: string | undefined; language?: string | undefined; sender: MailSender },
   destinations: LinkDestinations,
-): Promise<void> {
+): Promise<Outcome<void, "MAIL_UNAVAILABLE">> {
   // Independent: the lookup runs whether or not the limit admits, so every address costs the same.
   // An address of a domain requiring SSO is told so now, not after a mail whose link is refused
   // (features/sso-domains: SSO_REQUIRED), read beside them (no round trip added; a refused request
@@ -98,12 +103,12 @@ export async function mailSignIn(
     admitMail(auth, "sign-in-link", email, request.sender),
     assertSignInWithoutSso(auth, { email }, "mail", { ip: null, userAgent: null }),
   ]);
-  if (!isAdmitted) return;
+  if (!isAdmitted) return granted(undefined);
   const parts = signInMailParts(auth.options, user !== null);
   const language = user ? (user.language ?? null) : (request.language ?? null);
   const holder = { userId: user?._id.toHexString() ?? null, name: request.name ?? null, language };
   const issued = await issueRecord(auth, "sign-in", email, parts, holder);
-  if (!parts.link && !parts.code) return;
+  if (!parts.link && !parts.code) return granted(undefined);
   const url = parts.link
     ? apiLink(auth, "/magic-link/verify", {
         token: issued.token,
@@ -122,14 +127,21 @@ export async function mailSignIn(
         ? () => sendVerificationOTP({ email, otp: code, type: "sign-in", url: url ?? null })
         : undefined;
   const minutes = mailMinutes(Math.min(auth.options.magicLink.expiresIn, auth.options.emailOTP.expiresIn));
-  await dispatchMail(
-    auth,
-    "sign-in-link",
-    { email, language: language ?? undefined },
-    { url, code, expiresInMinutes: minutes },
-    hook && (async () => void (await hook())),
-    { background: "sign-in mail could not be sent", admitted: true },
-  );
+  try {
+    await dispatchMail(
+      auth,
+      "sign-in-link",
+      { email, language: language ?? undefined },
+      { url, code, expiresInMinutes: minutes },
+      hook && (async () => void (await hook())),
+      { admitted: true },
+    );
+    return granted(undefined);
+  } catch (error) {
+    auth.options.logger.error("sign-in mail could not be sent", error);
+    for (const identifier of issued.identifiers) await deleteRow(auth.collections, identifier);
+    return refused("MAIL_UNAVAILABLE");
+  }
 }
 
 /**

@@ -17,7 +17,9 @@ import { claimSlot, deleteRow, deleteRowById, findRow, insertRow } from "./store
 export async function sendChallengeOtp(
   auth: AuthContext,
   challenge: ActiveChallenge,
-): Promise<Outcome<void, "OTP_NOT_ENABLED" | "TOO_MANY_REQUESTS" | "INVALID_TWO_FACTOR_COOKIE">> {
+): Promise<
+  Outcome<void, "OTP_NOT_ENABLED" | "TOO_MANY_REQUESTS" | "INVALID_TWO_FACTOR_COOKIE" | "MAIL_UNAVAILABLE">
+> {
   const config = auth.options.twoFactor;
   if (!config.otpEnabled) return refused("OTP_NOT_ENABLED");
   const now = auth.now();
@@ -36,13 +38,21 @@ export async function sendChallengeOtp(
     return refused("TOO_MANY_REQUESTS");
   }
   const hook = config.sendOTP;
-  await dispatchMail(
-    auth,
-    "two-factor-otp",
-    user,
-    { code, expiresInMinutes: Math.ceil(config.otpExpiresIn / 60) },
-    hook ? () => hook({ user: toMailUser(user), code }) as Promise<void> | void : undefined,
-  );
+  try {
+    await dispatchMail(
+      auth,
+      "two-factor-otp",
+      user,
+      { code, expiresInMinutes: Math.ceil(config.otpExpiresIn / 60) },
+      hook ? () => hook({ user: toMailUser(user), code }) as Promise<void> | void : undefined,
+    );
+  } catch (error) {
+    // A code valid for minutes is not queued (docs/architecture.md "Mail"): withdrawn, and the
+    // user asks again instead of waiting for a mail that will not come.
+    auth.options.logger.error("two-factor code could not be mailed", error);
+    await deleteRow(auth.collections, identifier);
+    return refused("MAIL_UNAVAILABLE");
+  }
   return granted(undefined);
 }
 

@@ -240,6 +240,8 @@ export const deMessages: Record<ErrorCode, string> = {
   VALIDATION_ERROR: "Ungültige Anfrage",
   TOO_MANY_REQUESTS: "Zu viele Anfragen. Versuchen Sie es bitte später erneut.",
   SERVICE_UNAVAILABLE: "Dienst nicht verfügbar",
+  MAIL_UNAVAILABLE:
+    "E-Mail konnte gerade nicht gesendet werden. Versuchen Sie es bitte in einigen Minuten erneut.",
   INTERNAL_SERVER_ERROR: "Interner Serverfehler",
   FORBIDDEN_SERVER_ONLY: "Nicht gefunden",
 };

@@ -231,6 +231,7 @@ export const esMessages: Record<ErrorCode, string> = {
   VALIDATION_ERROR: "Petición no válida",
   TOO_MANY_REQUESTS: "Demasiadas peticiones. Inténtalo de nuevo más tarde.",
   SERVICE_UNAVAILABLE: "Servicio no disponible",
+  MAIL_UNAVAILABLE: "No se pudo enviar el correo en este momento. Inténtalo de nuevo en unos minutos.",
   INTERNAL_SERVER_ERROR: "Error interno del servidor",
   FORBIDDEN_SERVER_ONLY: "No encontrado",
 };

@@ -242,6 +242,7 @@ export const frMessages: Record<ErrorCode, string> = {
   VALIDATION_ERROR: "Requête non valide",
   TOO_MANY_REQUESTS: "Trop de requêtes. Réessayez plus tard.",
   SERVICE_UNAVAILABLE: "Service indisponible",
+  MAIL_UNAVAILABLE: "L'e-mail n'a pas pu être envoyé pour le moment. Réessayez dans quelques minutes.",
   INTERNAL_SERVER_ERROR: "Erreur interne du serveur",
   FORBIDDEN_SERVER_ONLY: "Introuvable",
 };

@@ -227,6 +227,7 @@ export const plMessages: Record<ErrorCode, string> = {
   VALIDATION_ERROR: "Nieprawidłowe żądanie",
   TOO_MANY_REQUESTS: "Zbyt wiele żądań. Spróbuj ponownie później.",
   SERVICE_UNAVAILABLE: "Usługa niedostępna",
+  MAIL_UNAVAILABLE: "Nie udało się teraz wysłać wiadomości e-mail. Spróbuj ponownie za kilka minut.",
   INTERNAL_SERVER_ERROR: "Wewnętrzny błąd serwera",
   FORBIDDEN_SERVER_ONLY: "Nie znaleziono",
 };

@@ -227,6 +227,7 @@ export const ruMessages: Record<ErrorCode, string> = {
   VALIDATION_ERROR: "Некорректный запрос",
   TOO_MANY_REQUESTS: "Слишком много запросов. Повторите попытку позже.",
   SERVICE_UNAVAILABLE: "Сервис недоступен",
+  MAIL_UNAVAILABLE: "Сейчас не удалось отправить письмо. Повторите попытку через несколько минут.",
   INTERNAL_SERVER_ERROR: "Внутренняя ошибка сервера",
   FORBIDDEN_SERVER_ONLY: "Не найдено",
 };

@@ -229,6 +229,7 @@ export const trMessages: Record<ErrorCode, string> = {
   VALIDATION_ERROR: "Geçersiz istek",
   TOO_MANY_REQUESTS: "Çok fazla istek gönderildi. Lütfen daha sonra yeniden deneyin.",
   SERVICE_UNAVAILABLE: "Hizmet kullanılamıyor",
+  MAIL_UNAVAILABLE: "E-posta şu anda gönderilemedi. Lütfen birkaç dakika sonra yeniden deneyin.",
   INTERNAL_SERVER_ERROR: "Dahili sunucu hatası",
   FORBIDDEN_SERVER_ONLY: "Bulunamadı",
 };

@@ -225,6 +225,7 @@ export const ukMessages: Record<ErrorCode, string> = {
   VALIDATION_ERROR: "Некоректний запит",
   TOO_MANY_REQUESTS: "Забагато запитів. Спробуйте пізніше.",
   SERVICE_UNAVAILABLE: "Сервіс недоступний",
+  MAIL_UNAVAILABLE: "Зараз не вдалося надіслати лист. Спробуйте ще раз за кілька хвилин.",
   INTERNAL_SERVER_ERROR: "Внутрішня помилка сервера",
   FORBIDDEN_SERVER_ONLY: "Не знайдено",
 };

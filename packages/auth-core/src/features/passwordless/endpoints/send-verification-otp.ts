@@ -1,5 +1,6 @@
 import { sendVerificationOTPContract } from "../../../contracts/passwordless.ts";
 import { AuthError } from "../../../errors/auth-error.ts";
+import { answerRefusal } from "../../../errors/refusal.ts";
 import { defineEndpoint } from "../../../http/define-endpoint.ts";
 import { isPasswordResetEnabled } from "../../password/index.ts";
 import { mailCode, mailSignIn } from "../mailing.ts";
@@ -16,7 +17,7 @@ export const sendVerificationOTP = defineEndpoint(sendVerificationOTPContract, {
     assertEmailOTPEnabled(auth);
     const sender = { kind: "client", address: ctx.ip } as const;
     if (body.type === "sign-in") {
-      await mailSignIn(auth, body.email, { language: body.language, sender }, {});
+      answerRefusal(await mailSignIn(auth, body.email, { language: body.language, sender }, {}));
       return { success: true };
     }
     if (body.type === "forget-password" && !isPasswordResetEnabled(auth.options.emailAndPassword))

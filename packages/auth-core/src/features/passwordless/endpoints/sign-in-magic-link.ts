@@ -1,4 +1,5 @@
 import { signInMagicLinkContract } from "../../../contracts/passwordless.ts";
+import { answerRefusal } from "../../../errors/refusal.ts";
 import { defineEndpoint } from "../../../http/define-endpoint.ts";
 import { mailSignIn } from "../mailing.ts";
 import { assertMagicLinkEnabled } from "./guards.ts";
@@ -9,11 +10,13 @@ export const signInMagicLink = defineEndpoint(signInMagicLinkContract, {
   async handler(ctx): Promise<{ status: true }> {
     assertMagicLinkEnabled(ctx.auth);
     const { body } = ctx;
-    await mailSignIn(
-      ctx.auth,
-      body.email,
-      { name: body.name, language: body.language, sender: { kind: "client", address: ctx.ip } },
-      body,
+    answerRefusal(
+      await mailSignIn(
+        ctx.auth,
+        body.email,
+        { name: body.name, language: body.language, sender: { kind: "client", address: ctx.ip } },
+        body,
+      ),
     );
     return { status: true };
   },
