@@ -1,4 +1,7 @@
+import { randomBytes } from "node:crypto";
+import type { ConfigOptions } from "@tessera/auth-core/server";
 import type { Fixture } from "#test/organization.ts";
+import { browserLikeFetch, type LiveServer, startLiveServer } from "../client/live-server.ts";
 
 /** Test set-up for SCIM: tokens made through the endpoint, requests sent as a directory sends them. */
 
@@ -45,5 +48,74 @@ export function scimErrorBody(status: number, detail: string, scimType?: string)
     status: String(status),
     ...(scimType ? { scimType } : {}),
     detail,
+  };
+}
+
+/**
+ * The standalone server with teams on and one organization whose directory uses `token` (a
+ * connection declared in the options, as infrastructure as code does): what the conformance
+ * checkers and the Entra/Okta replays talk to over real HTTP.
+ */
+export interface ScimServer {
+  live: LiveServer;
+  /** e.g. http://127.0.0.1:41234/api/auth/scim/v2 */
+  baseUrl: string;
+  token: string;
+  organizationId: string;
+  /** A request to `<baseUrl><path>` with the token, as a directory sends it. */
+  send<T = Record<string, unknown>>(
+    method: string,
+    path: string,
+    body?: unknown,
+    headers?: Record<string, string>,
+  ): Promise<ScimAnswer<T>>;
+}
+
+export async function startScimServer(overrides: ConfigOptions = {}): Promise<ScimServer> {
+  const token = `scim-live-${randomBytes(24).toString("hex")}`;
+  const live = await startLiveServer({
+    organization: { teams: { enabled: true } },
+    scim: { connections: [{ id: "directory", organization: "acme", token }] },
+    ...overrides,
+  });
+  const browser = browserLikeFetch(live.origin);
+  const api = `${live.origin}/api/auth`;
+  const post = (path: string, body: unknown) =>
+    browser.fetch(`${api}${path}`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(body),
+    });
+  const signedUp = await post("/sign-up/email", {
+    email: "it-admin@acme.test",
+    password: "correct horse battery staple",
+    name: "IT Admin",
+  });
+  if (signedUp.status !== 200) throw new Error(`sign-up answered ${signedUp.status}`);
+  const created = await post("/organization/create", { name: "Acme", slug: "acme" });
+  if (created.status !== 200) throw new Error(`organization/create answered ${created.status}`);
+  const organizationId = ((await created.json()) as { id: string }).id;
+  const baseUrl = `${api}/scim/v2`;
+  return {
+    live,
+    baseUrl,
+    token,
+    organizationId,
+    async send(method, path, body, headers = {}) {
+      const sent = new Headers(headers);
+      if (!sent.has("authorization")) sent.set("authorization", `Bearer ${token}`);
+      if (body !== undefined && !sent.has("content-type")) sent.set("content-type", "application/scim+json");
+      const response = await fetch(`${baseUrl}${path}`, {
+        method,
+        headers: sent,
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      const text = await response.text();
+      return {
+        status: response.status,
+        body: (text ? JSON.parse(text) : null) as never,
+        headers: response.headers,
+      };
+    },
   };
 }

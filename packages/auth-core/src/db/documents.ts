@@ -401,9 +401,13 @@ export interface ScimUserDoc {
   /** userName lower-cased: unique in the organization (RFC 7643 §4.1.1, caseExact false). */
   userNameKey: string;
   externalId: string | null;
+  /** name.formatted as sent; rows stored before it was kept have none (null). */
+  formatted?: string | null;
   givenName: string | null;
   familyName: string | null;
   active: boolean;
+  /** The directory removed `active` (RFC 7644 §3.5.2.2): answered unassigned, read as active. */
+  activeUnset?: boolean;
   /** The account was created by this directory (DELETE then deletes it when nobody else holds it). */
   createdByDirectory: boolean;
   /** The token that provisioned it (scimTokens _id). */
@@ -422,8 +426,11 @@ export interface ScimGroupDoc {
   organizationId: ObjectId;
   teamId: ObjectId;
   externalId: string | null;
-  /** A team role (features/organization/teams/rules.ts): team-admin, team-member or a team-scoped custom role. */
-  role: string;
+  /**
+   * A team role (features/organization/teams/rules.ts): team-admin, team-member or a team-scoped
+   * custom role; null when the directory gave none (its members are team members).
+   */
+  role: string | null;
   /** The token that created it (scimTokens _id). */
   tokenId: ObjectId;
   createdAt: Date;

@@ -84,12 +84,12 @@ export { TEAM_MEMBER_ROLE } from "./teams/rules.ts";
 export {
   addTeamMemberWithinLimit,
   createTeamWithinLimit,
+  deleteTeam,
   deleteTeamMembershipsOfUser,
   findOrganizationTeams,
   findTeamByIdOrName,
   forgetActiveTeam,
   listTeamMembers,
-  removeTeamUnlessLast,
   renameTeam,
   setTeamMemberRole,
   takeUserOutOfTeam,

@@ -59,8 +59,8 @@ describe("creating a group", () => {
       externalId: "grp-eng",
       displayName: "Engineering",
       members: [
-        { value: f.M.userId, $ref: `${LOCATION}/Users/${f.M.userId}`, display: "member-m", type: "User" },
-        { value: f.D.userId, $ref: `${LOCATION}/Users/${f.D.userId}`, display: "admin-d", type: "User" },
+        { value: f.M.userId, $ref: `${LOCATION}/Users/${f.M.userId}`, type: "User" },
+        { value: f.D.userId, $ref: `${LOCATION}/Users/${f.D.userId}`, type: "User" },
       ],
       [TEAM_EXTENSION]: { role: "team-admin" },
       meta: {
@@ -253,6 +253,13 @@ describe("changing members", () => {
     });
     expect(put.body).toMatchObject({ displayName: "Operations", [TEAM_EXTENSION]: { role: "team-admin" } });
     expect(await teamRoles(f, id)).toEqual({ [f.D.userId]: "team-admin" });
+    // Without a role the group's members are team members, and the group shows no extension.
+    const removed = await scim<Group>(f, token, "PATCH", `/Groups/${id}`, {
+      Operations: [{ op: "remove", path: `${TEAM_EXTENSION}:role` }],
+    });
+    expect(removed.body).not.toHaveProperty([TEAM_EXTENSION]);
+    expect((removed.body as unknown as { schemas: string[] }).schemas).toEqual([GROUP_SCHEMA]);
+    expect(await teamRoles(f, id)).toEqual({ [f.D.userId]: "team-member" });
   });
 
   it("refuses a member outside the organization and an unknown path, changing nothing", async () => {
@@ -293,7 +300,7 @@ describe("changing members", () => {
 });
 
 describe("deleting a group", () => {
-  it("removes the team, its memberships and the directory's row; the last team stays", async () => {
+  it("removes the team, its memberships and the directory's row, even the organization's last team", async () => {
     const { f, token, actor } = await setUp();
     const made = await scim<Group>(f, token, "POST", "/Groups", {
       displayName: "Ops",
@@ -311,23 +318,15 @@ describe("deleting a group", () => {
       details: { organizationId: f.A, teamId: made.body.id },
     });
     expect((await scim(f, token, "GET", `/Groups/${made.body.id}`)).status).toBe(404);
-    // Without the app's team, the directory's group is the last one: the teams' rule keeps it.
+    // Even the organization's last team goes: the directory made it (docs/security.md "SCIM").
     const last = await scim<Group>(f, token, "POST", "/Groups", { displayName: "Last" });
     const everyone = await f.t.db.collection("teams").findOne({ name: "Everyone" });
     const removed = await f.O.browser.post("/organization/remove-team", {
       teamId: everyone!._id.toHexString(),
     });
     expect(removed.status).toBe(200);
-    const refused = await scim(f, token, "DELETE", `/Groups/${last.body.id}`);
-    expect(refused.status).toBe(400);
-    expect(refused.body).toEqual(
-      scimErrorBody(
-        400,
-        "The organization's last team cannot be removed (organization.teams.allowRemovingAllTeams)",
-        "mutability",
-      ),
-    );
-    expect(await f.t.db.collection("teams").countDocuments({ name: "Last" })).toBe(1);
-    expect(await f.t.db.collection("scimGroups").countDocuments()).toBe(1);
+    expect((await scim(f, token, "DELETE", `/Groups/${last.body.id}`)).status).toBe(204);
+    expect(await f.t.db.collection("teams").countDocuments({ organizationId: new ObjectId(f.A) })).toBe(0);
+    expect(await f.t.db.collection("scimGroups").countDocuments()).toBe(0);
   });
 });

@@ -14,7 +14,7 @@ const ada = {
   externalId: "00u-ada",
   name: { givenName: "Ada", familyName: "Lovelace" },
   displayName: "Ada Lovelace",
-  emails: [{ value: "ada@acme.test", type: "work", primary: true }],
+  emails: [{ value: "ada@acme.test" }],
   active: true,
 };
 
@@ -45,7 +45,7 @@ describe("creating a user", () => {
       userName: "Ada@Acme.test",
       name: { formatted: "Ada Lovelace", givenName: "Ada", familyName: "Lovelace" },
       displayName: "Ada Lovelace",
-      emails: [{ value: "ada@acme.test", type: "work", primary: true }],
+      emails: [{ value: "ada@acme.test" }],
       active: true,
       meta: {
         resourceType: "User",
@@ -126,7 +126,7 @@ describe("userName (RFC 7643 §4.1.1: any string, unique in the organization, an
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({
       userName: "A.Lovelace",
-      emails: [{ value: "ada.work@acme.test", type: "work", primary: true }],
+      emails: [{ value: "ada.work@acme.test" }],
     });
     expect(await usersRow(f, "ada.work@acme.test")).not.toBeNull();
     expect(
@@ -292,9 +292,10 @@ describe("patching", () => {
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({
       userName: "Ada@Acme.test",
-      emails: [{ value: "ada.l@acme.test", type: "work", primary: true }],
+      emails: [{ value: "ada.l@acme.test" }],
       displayName: "Augusta Ada",
-      name: { formatted: "Augusta Ada", givenName: "Augusta", familyName: "Lovelace" },
+      // formatted was never sent: it joins the given and family names.
+      name: { formatted: "Augusta Lovelace", givenName: "Augusta", familyName: "Lovelace" },
     });
     expect(res.body.externalId).toBeUndefined();
     const bad = await scim(f, token, "PATCH", `/Users/${made.body.id}`, {
@@ -302,5 +303,61 @@ describe("patching", () => {
     });
     expect(bad.status).toBe(400);
     expect(bad.body).toEqual(scimErrorBody(400, "Unknown or read-only attribute 'roles'", "invalidPath"));
+  });
+});
+
+describe("unassigned attributes, searching and attribute selection", () => {
+  it("a removed name is gone; a removed active is unassigned and read as active", async () => {
+    const { f, token } = await setUp();
+    const made = await scim(f, token, "POST", "/Users", { ...ada, active: false });
+    const userId = new ObjectId(made.body.id as string);
+    expect(await memberRow(f, f.A, userId)).toBeNull();
+    const res = await scim(f, token, "PATCH", `/Users/${made.body.id}`, {
+      Operations: [
+        { op: "remove", path: "name" },
+        { op: "remove", path: "active" },
+      ],
+    });
+    expect(res.status).toBe(200);
+    expect(res.body.name).toBeUndefined();
+    expect(res.body.active).toBeUndefined();
+    expect(await memberRow(f, f.A, userId)).not.toBeNull();
+    const found = await scim<{ totalResults: number }>(
+      f,
+      token,
+      "GET",
+      `/Users?filter=${encodeURIComponent("active eq true")}`,
+    );
+    expect(found.body.totalResults).toBe(1);
+  });
+
+  it("POST /Users/.search lists as GET does; /.search across types is 501; attributes select", async () => {
+    const { f, token } = await setUp();
+    await scim(f, token, "POST", "/Users", ada);
+    await scim(f, token, "POST", "/Users", { userName: "bob@acme.test" });
+    const search = await scim<{ totalResults: number; Resources: Record<string, unknown>[] }>(
+      f,
+      token,
+      "POST",
+      "/Users/.search",
+      {
+        schemas: ["urn:ietf:params:scim:api:messages:2.0:SearchRequest"],
+        filter: 'userName sw "bob"',
+        attributes: ["userName"],
+      },
+    );
+    expect(search.status).toBe(200);
+    expect(search.body.totalResults).toBe(1);
+    expect(Object.keys(search.body.Resources[0]!).sort()).toEqual(["id", "meta", "schemas", "userName"]);
+    const excluded = await scim<{ Resources: Record<string, unknown>[] }>(
+      f,
+      token,
+      "GET",
+      "/Users?excludedAttributes=emails,name",
+    );
+    expect(excluded.body.Resources.every((r) => r.emails === undefined && r.name === undefined)).toBe(true);
+    const everywhere = await scim(f, token, "POST", "/.search", { filter: 'userName eq "x"' });
+    expect(everywhere.status).toBe(501);
+    expect(everywhere.body).toEqual(scimErrorBody(501, "Search across resource types is not supported"));
   });
 });

@@ -1,8 +1,6 @@
 import type { AuthContext } from "../../../context.ts";
-import type { ScimGroupDoc, TeamDoc, TeamMemberDoc } from "../../../db/documents.ts";
-import type { EngineRequest, EngineResponse } from "../../../http/handler.ts";
+import type { EngineResponse } from "../../../http/handler.ts";
 import { listTeamMembers } from "../../organization/index.ts";
-import { findUsersPage } from "../../users/index.ts";
 import { readGroupBody, readGroupPatch } from "../groups/input.ts";
 import { listScimGroups } from "../groups/list.ts";
 import { toScimGroup } from "../groups/resource.ts";
@@ -15,10 +13,10 @@ import {
   updateScimGroup,
 } from "../groups/service.ts";
 import { listResponse } from "../protocol/discovery.ts";
-import { isExcluded, type Projection, readProjection } from "../protocol/projection.ts";
+import { isExcluded, readProjection } from "../protocol/projection.ts";
 import { ScimError, scimReply } from "../protocol/scim-error.ts";
 import { assertIfMatch, withVersion } from "../protocol/versioning.ts";
-import { answerResource, projectEach, readBody, readPage } from "./request.ts";
+import { answerResource, projectEach, readBody, readListQuery, readPage } from "./request.ts";
 import type { ScimCaller, ScimResourceServer } from "./serve.ts";
 
 /**
@@ -33,19 +31,24 @@ export function createGroupsServer(auth: AuthContext): ScimResourceServer {
     if (collection !== "Groups" || extra !== undefined) return null;
     if (!auth.options.organization.teams.enabled) throw new ScimError(404, "Resource not found");
     const projection = readProjection(new URLSearchParams(request.query));
-    const answer = async (status: 200 | 201, record: ScimGroupRecord) =>
-      answerResource(status, await resourceOf(auth, caller, record), request, projection);
+    const answer = (status: 200 | 201, record: ScimGroupRecord) =>
+      answerResource(status, resourceOf(caller, record), request, projection);
     if (id === undefined || id === "") {
-      if (method === "GET" || method === "HEAD") return listGroups(auth, caller, request, projection);
+      if (method === "GET" || method === "HEAD")
+        return listGroups(auth, caller, await readListQuery(auth, request, method));
       if (method === "POST")
         return answer(201, await createScimGroup(auth, caller, readGroupBody(await readBody(auth, request))));
       throw new ScimError(405, `${method} is not supported on /Groups`);
+    }
+    if (id === ".search") {
+      if (method !== "POST") throw new ScimError(405, `${method} is not supported on /Groups/.search`);
+      return listGroups(auth, caller, await readListQuery(auth, request, method));
     }
     const record = await findScimGroupRecord(auth, caller, id);
     if (method === "GET" || method === "HEAD") return answer(200, record);
     if (method !== "PUT" && method !== "PATCH" && method !== "DELETE")
       throw new ScimError(405, `${method} is not supported on /Groups/${id}`);
-    assertIfMatch(request, withVersion(await resourceOf(auth, caller, record)).meta.version);
+    assertIfMatch(request, withVersion(resourceOf(caller, record)).meta.version);
     if (method === "DELETE") {
       await deleteScimGroup(auth, caller, record);
       return scimReply(204, null);
@@ -58,35 +61,23 @@ export function createGroupsServer(auth: AuthContext): ScimResourceServer {
   };
 }
 
-async function resourceOf(auth: AuthContext, caller: ScimCaller, record: ScimGroupRecord) {
-  const users = await namesOf(auth, record.members);
-  return toScimGroup(record.group, record.team, record.members, users, caller.location);
-}
-
-async function namesOf(auth: AuthContext, members: readonly TeamMemberDoc[]) {
-  if (members.length === 0) return new Map();
-  const users = await findUsersPage(
-    auth.collections,
-    { _id: { $in: members.map((row) => row.userId) } },
-    { sort: { _id: 1 }, offset: 0, limit: members.length },
-  );
-  return new Map(users.map((user) => [user._id.toHexString(), user]));
+function resourceOf(caller: ScimCaller, record: ScimGroupRecord) {
+  return toScimGroup(record.group, record.team, record.members, caller.location);
 }
 
 async function listGroups(
   auth: AuthContext,
   caller: ScimCaller,
-  request: EngineRequest,
-  projection: Projection,
+  query: URLSearchParams,
 ): Promise<EngineResponse> {
-  const query = new URLSearchParams(request.query);
   const page = readPage(query);
+  const projection = readProjection(query);
   const { rows, total } = await listScimGroups(auth, caller, query.get("filter") ?? undefined, page);
   const withMembers = !isExcluded(projection, "members");
   const resources = [];
-  for (const row of rows as { group: ScimGroupDoc; team: TeamDoc }[]) {
+  for (const row of rows) {
     const members = withMembers ? await listTeamMembers(auth, row.team._id, MAX_GROUP_MEMBERS, 0) : [];
-    resources.push(await resourceOf(auth, caller, { ...row, members }));
+    resources.push(resourceOf(caller, { ...row, members }));
   }
   return scimReply(200, listResponse(projectEach(resources, projection), total, page.startIndex));
 }

@@ -1,9 +1,11 @@
+import { z } from "zod";
 import type { AuthContext } from "../../../context.ts";
 import type { EngineRequest, EngineResponse } from "../../../http/handler.ts";
 import { MAX_PAGE_SIZE } from "../protocol/discovery.ts";
 import { type Projection, project } from "../protocol/projection.ts";
 import { ScimError, scimReply } from "../protocol/scim-error.ts";
 import { isNotModified, withVersion } from "../protocol/versioning.ts";
+import { refuseInvalid } from "../users/input.ts";
 
 /** What /Users and /Groups read from a request and answer alike. */
 
@@ -48,4 +50,38 @@ export function projectEach(
   projection: Projection,
 ): unknown[] {
   return resources.map((resource) => project(withVersion(resource), projection));
+}
+
+const SEARCH_SCHEMA = "urn:ietf:params:scim:api:messages:2.0:SearchRequest";
+const searchBody = z.looseObject({
+  schemas: z.array(z.string()).optional(),
+  filter: z.string().max(4096).optional(),
+  startIndex: z.number().int().optional(),
+  count: z.number().int().optional(),
+  attributes: z.array(z.string().max(512)).max(100).optional(),
+  excludedAttributes: z.array(z.string().max(512)).max(100).optional(),
+});
+
+/**
+ * A list's parameters: the query string of a GET, or the body of a POST to `.search` (RFC 7644
+ * §3.4.3), read as the same parameters.
+ */
+export async function readListQuery(
+  auth: AuthContext,
+  request: EngineRequest,
+  method: string,
+): Promise<URLSearchParams> {
+  if (method !== "POST") return new URLSearchParams(request.query);
+  const parsed = searchBody.safeParse(await readBody(auth, request));
+  if (!parsed.success) throw refuseInvalid(parsed.error);
+  const { schemas, filter, startIndex, count, attributes, excludedAttributes } = parsed.data;
+  if (schemas && !schemas.includes(SEARCH_SCHEMA))
+    throw new ScimError(400, `schemas must include ${SEARCH_SCHEMA}`, "invalidSyntax");
+  const query = new URLSearchParams();
+  if (filter !== undefined) query.set("filter", filter);
+  if (startIndex !== undefined) query.set("startIndex", String(startIndex));
+  if (count !== undefined) query.set("count", String(count));
+  if (attributes) query.set("attributes", attributes.join(","));
+  if (excludedAttributes) query.set("excludedAttributes", excludedAttributes.join(","));
+  return query;
 }

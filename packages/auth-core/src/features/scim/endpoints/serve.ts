@@ -5,7 +5,7 @@ import { sha256Base64Url } from "../../../crypto/random.ts";
 import { ObjectId } from "../../../db/ids.ts";
 import { isAuthError } from "../../../errors/auth-error.ts";
 import type { EngineRequest, EngineResponse, MountedProtocol } from "../../../http/handler.ts";
-import { findOrganization, findOrganizationBySlug } from "../../organization/index.ts";
+import { findOrganization, findOrganizationBySlug, teamRoleTablesOf } from "../../organization/index.ts";
 import { answerDiscovery } from "../protocol/discovery.ts";
 import { ScimError, type ScimType, scimErrorReply, scimReply } from "../protocol/scim-error.ts";
 import { findScimConnection } from "../tokens/service.ts";
@@ -40,15 +40,19 @@ const SCIM_PREFIX = "/scim/v2";
 
 export function createScimProtocol(auth: AuthContext, resources: ScimResourceServer): MountedProtocol {
   const location = `${auth.options.baseURL ?? ""}${auth.options.basePath}${SCIM_PREFIX}`;
+  const teamRoles = auth.options.organization.teams.enabled ? Object.keys(teamRoleTablesOf(auth).team) : null;
   const declared = new Map(auth.options.scim.connections.map((c) => [sha256Base64Url(c.token), c] as const));
   return {
     prefix: SCIM_PREFIX,
     async serve(request, path, ip) {
       try {
         const caller = await authenticate(auth, declared, request, ip, location);
+        // RFC 7644 §3.4.3: searching every resource type at once is optional; /Users/.search and
+        // /Groups/.search are served.
+        if (path === "/.search") throw new ScimError(501, "Search across resource types is not supported");
         const served = await resources(caller, request.method, path, request);
         if (served) return served;
-        const document = answerDiscovery(path, location, auth.options.organization.teams.enabled);
+        const document = answerDiscovery(path, location, teamRoles);
         if (!document) throw new ScimError(404, "Resource not found");
         if (request.method !== "GET" && request.method !== "HEAD")
           throw new ScimError(405, `${request.method} is not supported on ${path}`);

@@ -1,5 +1,5 @@
 import type { AuthContext } from "../../../context.ts";
-import type { EngineRequest, EngineResponse } from "../../../http/handler.ts";
+import type { EngineResponse } from "../../../http/handler.ts";
 import { listResponse } from "../protocol/discovery.ts";
 import { readProjection } from "../protocol/projection.ts";
 import { ScimError, scimReply } from "../protocol/scim-error.ts";
@@ -14,7 +14,7 @@ import {
   type ScimUserRecord,
   updateScimUser,
 } from "../users/service.ts";
-import { answerResource, projectEach, readBody, readPage } from "./request.ts";
+import { answerResource, projectEach, readBody, readListQuery, readPage } from "./request.ts";
 import type { ScimCaller, ScimResourceServer } from "./serve.ts";
 
 /**
@@ -31,10 +31,15 @@ export function createUsersServer(auth: AuthContext): ScimResourceServer {
     const answer = (status: 200 | 201, record: ScimUserRecord) =>
       answerResource(status, resourceOf(record), request, projection);
     if (id === undefined || id === "") {
-      if (method === "GET" || method === "HEAD") return listUsers(auth, caller, request);
+      if (method === "GET" || method === "HEAD")
+        return listUsers(auth, caller, await readListQuery(auth, request, method));
       if (method === "POST")
         return answer(201, await createScimUser(auth, caller, readUserBody(await readBody(auth, request))));
       throw new ScimError(405, `${method} is not supported on /Users`);
+    }
+    if (id === ".search") {
+      if (method !== "POST") throw new ScimError(405, `${method} is not supported on /Users/.search`);
+      return listUsers(auth, caller, await readListQuery(auth, request, method));
     }
     const record = await findScimUserRecord(auth, caller, id);
     if (method === "GET" || method === "HEAD") return answer(200, record);
@@ -54,9 +59,8 @@ export function createUsersServer(auth: AuthContext): ScimResourceServer {
 async function listUsers(
   auth: AuthContext,
   caller: ScimCaller,
-  request: EngineRequest,
+  query: URLSearchParams,
 ): Promise<EngineResponse> {
-  const query = new URLSearchParams(request.query);
   const page = readPage(query);
   const { records, total } = await listScimUsers(auth, caller, query.get("filter") ?? undefined, page);
   const resources = records.map((record) => toScimUser(record.user, record.link, caller.location));

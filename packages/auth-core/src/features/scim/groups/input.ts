@@ -17,7 +17,8 @@ export type MemberChange = { kind: "add" | "remove" | "replace"; ids: string[] }
 export interface GroupChanges {
   displayName?: string;
   externalId?: string | null;
-  role?: string;
+  /** null: removed — the group's members are team members (the default). */
+  role?: string | null;
   members: MemberChange[];
 }
 
@@ -98,9 +99,13 @@ function applyPath(changes: GroupChanges, op: "add" | "replace" | "remove", rawP
     }
     case "role":
     case TEAM_EXTENSION_URN.toLowerCase(): {
+      if (op === "remove") {
+        changes.role = null;
+        return;
+      }
       const role =
         target === "role" ? z.string().trim().min(1).max(64).safeParse(value) : extension.safeParse(value);
-      if (op === "remove" || !role.success) throw invalid();
+      if (!role.success) throw invalid();
       const named = typeof role.data === "string" ? role.data : role.data.role;
       if (named !== undefined) changes.role = named;
       return;

@@ -6,12 +6,12 @@ import {
   addTeamMemberWithinLimit,
   clearMembersTeam,
   createTeamWithinLimit,
+  deleteTeam,
   findMember,
   findOrganizationTeams,
   findTeamByIdOrName,
   forgetActiveTeam,
   listTeamMembers,
-  removeTeamUnlessLast,
   renameTeam,
   setTeamMemberRole,
   TEAM_MEMBER_ROLE,
@@ -57,7 +57,7 @@ export async function createScimGroup(
   caller: ScimCaller,
   input: GroupChanges & { displayName: string },
 ): Promise<ScimGroupRecord> {
-  const role = checkRole(auth, input.role ?? TEAM_MEMBER_ROLE);
+  const role = input.role === undefined || input.role === null ? null : checkRole(auth, input.role);
   await assertNameFree(auth, caller, input.displayName, null);
   const adding = await checkMembers(auth, caller, applyMemberChanges([], input.members));
   const team = await createTeamWithinLimit(auth, caller.organizationId, input.displayName);
@@ -74,7 +74,7 @@ export async function createScimGroup(
     updatedAt: now,
   };
   await store.insertScimGroup(auth.collections, group);
-  await audit(auth, caller, "organization.scim-group-create", null, team, { role });
+  await audit(auth, caller, "organization.scim-group-create", null, team, { role: role ?? TEAM_MEMBER_ROLE });
   const record: ScimGroupRecord = { group, team, members: [] };
   return { ...record, members: await addMembers(auth, caller, record, adding) };
 }
@@ -87,7 +87,9 @@ export async function updateScimGroup(
   changes: GroupChanges,
 ): Promise<ScimGroupRecord> {
   let { group, team } = record;
-  const role = changes.role === undefined ? group.role : checkRole(auth, changes.role);
+  const role =
+    changes.role === undefined ? group.role : changes.role === null ? null : checkRole(auth, changes.role);
+  const memberRole = role ?? TEAM_MEMBER_ROLE;
   const current = record.members.map((row) => row.userId.toHexString());
   const wanted = applyMemberChanges(current, changes.members);
   const adding = await checkMembers(
@@ -119,10 +121,10 @@ export async function updateScimGroup(
   }
   const kept = record.members.filter((row) => wanted.includes(row.userId.toHexString()));
   for (const row of kept) {
-    if ((row.role ?? TEAM_MEMBER_ROLE) === role) continue;
-    await setTeamMemberRole(auth, team._id, row.userId, role);
+    if ((row.role ?? TEAM_MEMBER_ROLE) === memberRole) continue;
+    await setTeamMemberRole(auth, team._id, row.userId, memberRole);
     await audit(auth, caller, "organization.set-team-member-role", row.userId, team, {
-      role,
+      role: memberRole,
       previousRole: row.role ?? TEAM_MEMBER_ROLE,
     });
   }
@@ -132,20 +134,21 @@ export async function updateScimGroup(
 }
 
 /**
- * DELETE: the team goes through the teams' owner with its memberships, and no session keeps it
- * active. The organization's last team stays unless `teams.allowRemovingAllTeams` (the owner's rule).
+ * DELETE: the team goes through the teams' owner, then its memberships, and no session keeps it
+ * active. Even the organization's last team goes: the directory made it, and keeping it would leave
+ * the directory and Tessera disagreeing (`teams.allowRemovingAllTeams` guards the app's teams;
+ * docs/security.md "SCIM"). Memberships added while the team went are taken out by a second read.
  */
-export async function deleteScimGroup(auth: AuthContext, caller: ScimCaller, record: ScimGroupRecord) {
+export async function deleteScimGroup(
+  auth: AuthContext,
+  caller: ScimCaller,
+  record: ScimGroupRecord,
+): Promise<void> {
   const { group, team } = record;
-  const removed = await removeTeamUnlessLast(auth, team);
-  if (!removed.ok && removed.reason === "last-team")
-    throw new ScimError(
-      400,
-      "The organization's last team cannot be removed (organization.teams.allowRemovingAllTeams)",
-      "mutability",
-    );
+  await deleteTeam(auth, team);
   await store.deleteScimGroup(auth.collections, group._id);
-  if (!removed.ok) return;
+  const late = await listTeamMembers(auth, team._id, MAX_GROUP_MEMBERS, 0);
+  for (const row of [...record.members, ...late]) await takeUserOutOfTeam(auth, team._id, row.userId);
   await clearMembersTeam(auth, team.organizationId, team._id);
   await forgetActiveTeam(auth, team._id);
   await audit(auth, caller, "organization.scim-group-delete", null, team, {});
@@ -190,14 +193,13 @@ async function addMembers(
 ): Promise<TeamMemberDoc[]> {
   const added: TeamMemberDoc[] = [];
   for (const userId of userIds) {
-    const result = await addTeamMemberWithinLimit(auth, record.team, userId, record.group.role);
+    const role = record.group.role ?? TEAM_MEMBER_ROLE;
+    const result = await addTeamMemberWithinLimit(auth, record.team, userId, role);
     if (!result.ok && result.reason === "limit")
       throw new ScimError(400, "The team has reached its membership limit", "invalidValue");
     if (!result.ok) continue;
     added.push(result.value);
-    await audit(auth, caller, "organization.add-team-member", userId, record.team, {
-      role: record.group.role,
-    });
+    await audit(auth, caller, "organization.add-team-member", userId, record.team, { role });
   }
   return added;
 }

@@ -17,7 +17,7 @@ export const MAX_PAGE_SIZE = 100;
 
 interface Attribute {
   name: string;
-  type: "string" | "boolean" | "complex" | "dateTime";
+  type: "string" | "boolean" | "complex" | "dateTime" | "reference";
   multiValued: boolean;
   required: boolean;
   caseExact: boolean;
@@ -26,6 +26,8 @@ interface Attribute {
   uniqueness: "none" | "server" | "global";
   description: string;
   subAttributes?: Attribute[];
+  canonicalValues?: string[];
+  referenceTypes?: string[];
 }
 
 function attribute(name: string, description: string, more: Partial<Attribute> = {}): Attribute {
@@ -56,17 +58,19 @@ const USER_ATTRIBUTES: Attribute[] = [
       attribute("familyName", "Family name."),
     ],
   }),
-  attribute("displayName", "The name shown for the user (the account's name)."),
-  attribute("emails", "The account's one address; type work, primary.", {
+  // Required by Tessera (RFC 7643 §7 lets a service provider say so): an account always has a name
+  // and an address. Left out on create, they come from userName.
+  attribute("displayName", "The name shown for the user (the account's name).", { required: true }),
+  // One address per account: a type or primary flag would say nothing, so none is kept.
+  attribute("emails", "The account's one address.", {
     type: "complex",
     multiValued: true,
-    subAttributes: [
-      attribute("value", "The address."),
-      attribute("type", "Always work."),
-      attribute("primary", "Always true.", { type: "boolean" }),
-    ],
+    required: true,
+    subAttributes: [attribute("value", "The address.", { required: true })],
   }),
-  attribute("active", "Whether the user holds a membership of the organization.", { type: "boolean" }),
+  attribute("active", "Whether the user holds a membership of the organization (unassigned: yes).", {
+    type: "boolean",
+  }),
   attribute("externalId", "The directory's identifier of the user.", { caseExact: true }),
 ];
 
@@ -79,21 +83,28 @@ const GROUP_ATTRIBUTES: Attribute[] = [
     type: "complex",
     multiValued: true,
     subAttributes: [
-      attribute("value", "The user's id.", { mutability: "immutable", caseExact: true }),
-      attribute("$ref", "The user's URI.", { mutability: "immutable", caseExact: true }),
-      attribute("display", "The user's name.", { mutability: "readOnly" }),
-      attribute("type", "Always User.", { mutability: "immutable" }),
+      attribute("value", "The user's id.", { mutability: "immutable", caseExact: true, required: true }),
+      attribute("$ref", "The user's URI.", {
+        type: "reference",
+        referenceTypes: ["User"],
+        mutability: "immutable",
+        caseExact: true,
+      }),
+      attribute("type", "Always User.", { mutability: "immutable", canonicalValues: ["User"] }),
     ],
   }),
   attribute("externalId", "The directory's identifier of the group.", { caseExact: true }),
 ];
 
-const TEAM_EXTENSION_ATTRIBUTES: Attribute[] = [
-  attribute(
-    "role",
-    "The team role the group's members hold in its team: team-admin, team-member or a team-scoped custom role.",
-  ),
-];
+/** `roles`: the team roles in force (teams/rules.ts), offered as the role's canonical values. */
+function teamExtensionAttributes(roles: readonly string[]): Attribute[] {
+  return [
+    attribute("role", "The team role the group's members hold in its team.", {
+      canonicalValues: [...roles],
+      caseExact: true,
+    }),
+  ];
+}
 
 function schemaDocument(
   location: string,
@@ -113,9 +124,9 @@ function schemaDocument(
 }
 
 /** The schemas served: User, and with teams on, Group and Tessera's team extension. */
-function schemas(location: string, groups: boolean): Record<string, unknown>[] {
+function schemas(location: string, teamRoles: readonly string[] | null): Record<string, unknown>[] {
   const user = schemaDocument(location, USER_SCHEMA_URN, "User", "User Account", USER_ATTRIBUTES);
-  if (!groups) return [user];
+  if (!teamRoles) return [user];
   return [
     user,
     schemaDocument(location, GROUP_SCHEMA_URN, "Group", "Group (a team)", GROUP_ATTRIBUTES),
@@ -124,7 +135,7 @@ function schemas(location: string, groups: boolean): Record<string, unknown>[] {
       TEAM_EXTENSION_URN,
       "TeamGroup",
       "The team role of a group's members",
-      TEAM_EXTENSION_ATTRIBUTES,
+      teamExtensionAttributes(teamRoles),
     ),
   ];
 }
@@ -192,11 +203,14 @@ export function listResponse(
   };
 }
 
-/** GET on a discovery path: its document, or null when the path is not discovery's. */
+/**
+ * GET on a discovery path: its document, or null when the path is not discovery's. `teamRoles`: the
+ * team roles in force when teams are on (Group is then served), null when they are off.
+ */
 export function answerDiscovery(
   path: string,
   location: string,
-  groups: boolean,
+  teamRoles: readonly string[] | null,
 ): Record<string, unknown> | null {
   const [, collection, id, extra] = path.split("/");
   if (extra !== undefined) return null;
@@ -205,14 +219,14 @@ export function answerDiscovery(
     case "ServiceProviderConfig":
       return one === null ? serviceProviderConfig(location) : null;
     case "Schemas": {
-      const all = schemas(location, groups);
+      const all = schemas(location, teamRoles);
       if (one === null) return listResponse(all, all.length, 1);
       const found = all.find((schema) => schema.id === one);
       if (found) return found;
       throw new ScimError(404, `Schema ${one} not found`);
     }
     case "ResourceTypes": {
-      const all = resourceTypes(location, groups);
+      const all = resourceTypes(location, teamRoles !== null);
       if (one === null) return listResponse(all, all.length, 1);
       const found = all.find((type) => type.id === one);
       if (found) return found;

@@ -13,10 +13,13 @@ export interface UserChanges {
   userName?: string;
   email?: string;
   displayName?: string;
+  /** name.formatted as the directory sent it (the account's name comes from displayName). */
+  formatted?: string | null;
   givenName?: string | null;
   familyName?: string | null;
   externalId?: string | null;
-  active?: boolean;
+  /** null: removed (RFC 7644 §3.5.2.2 unassigned), which Tessera reads as active. */
+  active?: boolean | null;
 }
 
 const text = z.string().trim().min(1).max(256);
@@ -61,6 +64,7 @@ export function readUserBody(body: unknown): UserChanges & { userName: string; e
     userName: user.userName,
     email: address,
     displayName,
+    formatted: user.name?.formatted ?? null,
     givenName: user.name?.givenName ?? null,
     familyName: user.name?.familyName ?? null,
     externalId: user.externalId ?? null,
@@ -166,7 +170,7 @@ function applyPath(changes: UserChanges, rawPath: string, value: unknown, remove
   };
   switch (target) {
     case "active":
-      set("active", flag, false);
+      set("active", flag, true);
       return;
     case "username": {
       const parsed = remove ? null : userName.safeParse(value);
@@ -191,8 +195,10 @@ function applyPath(changes: UserChanges, rawPath: string, value: unknown, remove
       );
       return;
     case "displayname":
-    case "name.formatted":
       set("displayName", text, false);
+      return;
+    case "name.formatted":
+      set("formatted", text, true);
       return;
     case "name.givenname":
       set("givenName", text, true);
@@ -205,6 +211,7 @@ function applyPath(changes: UserChanges, rawPath: string, value: unknown, remove
       return;
     case "name": {
       if (remove) {
+        changes.formatted = null;
         changes.givenName = null;
         changes.familyName = null;
         return;
@@ -213,7 +220,7 @@ function applyPath(changes: UserChanges, rawPath: string, value: unknown, remove
         .looseObject({ formatted: text.optional(), givenName: text.optional(), familyName: text.optional() })
         .safeParse(value);
       if (!name.success) throw new ScimError(400, `Invalid value for '${rawPath}'`, "invalidValue");
-      if (name.data.formatted !== undefined) changes.displayName = name.data.formatted;
+      if (name.data.formatted !== undefined) changes.formatted = name.data.formatted;
       if (name.data.givenName !== undefined) changes.givenName = name.data.givenName;
       if (name.data.familyName !== undefined) changes.familyName = name.data.familyName;
       return;

@@ -84,6 +84,7 @@ export async function createScimUser(
     userName: input.userName,
     userNameKey: input.userName.toLowerCase(),
     externalId: input.externalId ?? null,
+    formatted: input.formatted ?? null,
     givenName: input.givenName ?? null,
     familyName: input.familyName ?? null,
     active: input.active !== false,
@@ -123,10 +124,17 @@ export async function updateScimUser(
     await recordScimChange(auth, caller, "user.update", user._id, { fields: Object.keys(accountFields) });
   }
   const linkFields: Partial<ScimUserDoc> = {};
-  for (const key of ["userName", "externalId", "givenName", "familyName", "active"] as const)
-    if (changes[key] !== undefined && changes[key] !== link[key])
+  for (const key of ["userName", "externalId", "formatted", "givenName", "familyName"] as const)
+    if (changes[key] !== undefined && changes[key] !== (link[key] ?? null))
       Object.assign(linkFields, { [key]: changes[key] });
   if (linkFields.userName !== undefined) linkFields.userNameKey = linkFields.userName.toLowerCase();
+  // A removed (unassigned) active reads as active, as on create without it, and is answered unassigned.
+  if (changes.active !== undefined) {
+    const active = changes.active ?? true;
+    if (active !== link.active) linkFields.active = active;
+    if ((changes.active === null) !== (link.activeUnset === true))
+      linkFields.activeUnset = changes.active === null;
+  }
   if (Object.keys(linkFields).length > 0) {
     if (linkFields.active === false) await revokeMembership(auth, caller, user._id);
     if (linkFields.active === true) await grantMembership(auth, caller, user._id);
