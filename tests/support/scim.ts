@@ -62,6 +62,11 @@ export interface ScimServer {
   baseUrl: string;
   token: string;
   organizationId: string;
+  /** Someone signs up on the server (an account the directory may then provision) and keeps a browser. */
+  signUp(
+    email: string,
+    name: string,
+  ): Promise<{ userId: string; post: (path: string, body: unknown) => Promise<Response> }>;
   /** A request to `<baseUrl><path>` with the token, as a directory sends it. */
   send<T = Record<string, unknown>>(
     method: string,
@@ -78,21 +83,21 @@ export async function startScimServer(overrides: ConfigOptions = {}): Promise<Sc
     scim: { connections: [{ id: "directory", organization: "acme", token }] },
     ...overrides,
   });
-  const browser = browserLikeFetch(live.origin);
   const api = `${live.origin}/api/auth`;
-  const post = (path: string, body: unknown) =>
-    browser.fetch(`${api}${path}`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify(body),
-    });
-  const signedUp = await post("/sign-up/email", {
-    email: "it-admin@acme.test",
-    password: "correct horse battery staple",
-    name: "IT Admin",
-  });
-  if (signedUp.status !== 200) throw new Error(`sign-up answered ${signedUp.status}`);
-  const created = await post("/organization/create", { name: "Acme", slug: "acme" });
+  const signUp = async (email: string, name: string) => {
+    const own = browserLikeFetch(live.origin);
+    const send = (path: string, body: unknown) =>
+      own.fetch(`${api}${path}`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify(body),
+      });
+    const answer = await send("/sign-up/email", { email, password: "correct horse battery staple", name });
+    if (answer.status !== 200) throw new Error(`sign-up answered ${answer.status}`);
+    return { userId: ((await answer.json()) as { user: { id: string } }).user.id, post: send };
+  };
+  const admin = await signUp("it-admin@acme.test", "IT Admin");
+  const created = await admin.post("/organization/create", { name: "Acme", slug: "acme" });
   if (created.status !== 200) throw new Error(`organization/create answered ${created.status}`);
   const organizationId = ((await created.json()) as { id: string }).id;
   const baseUrl = `${api}/scim/v2`;
@@ -101,6 +106,7 @@ export async function startScimServer(overrides: ConfigOptions = {}): Promise<Sc
     baseUrl,
     token,
     organizationId,
+    signUp,
     async send(method, path, body, headers = {}) {
       const sent = new Headers(headers);
       if (!sent.has("authorization")) sent.set("authorization", `Bearer ${token}`);
