@@ -292,6 +292,8 @@ describe("admin methods", () => {
       success: true,
     });
     expect(ok(await admin.listAuditEvents()).events.length).toBeGreaterThan(0);
+    // An account the admin created was mailed nothing (features/mail-outbox lists a user's mails).
+    expect(ok(await admin.listUserMails({ userId: created.id })).mails).toEqual([]);
 
     const impersonated = ok(await admin.impersonateUser({ userId: created.id }));
     expect(impersonated.user.id).toBe(created.id);

@@ -46,6 +46,7 @@ export {
   type ImportedOrganizationFields,
   type ImportedUserFields,
 } from "./operator-import-checks.ts";
+export { createOperatorMail, type MailSummary, type OperatorMail } from "./operator-mail.ts";
 export {
   createOperatorOrganizations,
   type OperatorMember,

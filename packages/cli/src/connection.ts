@@ -221,6 +221,8 @@ export async function openAuth(options: ConnectionOptions, io: Io): Promise<Open
     logger: fromModule.logger ?? silent,
     // A CLI run administers webhooks; the app's servers deliver them (features/webhooks).
     webhooks: { ...fromModule.webhooks, worker: false },
+    // Nor does it send queued mails: `tessera mail retry` queues them for the servers' workers.
+    mailQueue: { ...fromModule.mailQueue, worker: false },
     ...(smtp ? { mailer: smtp } : {}),
   } as AuthOptions);
   const where = uri ? `${redact(uri)} (database ${dbName})` : `the database of ${configFile}`;

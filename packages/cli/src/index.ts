@@ -12,6 +12,7 @@ export {
   type InvitationsSendResult,
   invitationsSendAction,
 } from "./commands/invitations.ts";
+export { mailQueueAction, mailRetryAction } from "./commands/mail.ts";
 export { migrateStatusAction, migrateUpAction } from "./commands/migrate.ts";
 export {
   orgsAddMemberAction,

@@ -10,6 +10,7 @@ import { exportCommand } from "./commands/export.ts";
 import { importCommand } from "./commands/import.ts";
 import { initCommand } from "./commands/init.ts";
 import { invitationsCommand } from "./commands/invitations.ts";
+import { mailCommand } from "./commands/mail.ts";
 import { migrateCommand } from "./commands/migrate.ts";
 import { orgsCommand } from "./commands/orgs.ts";
 import { orgsDomainsCommand } from "./commands/orgs-domains.ts";
@@ -66,6 +67,7 @@ export function createProgram(): Command {
     auditCommand,
     eventsCommand,
     webhooksCommand,
+    mailCommand,
     importCommand,
     exportCommand,
     doctorCommand,

@@ -6,6 +6,7 @@ import type * as ApiKey from "../contracts/api-key.ts";
 import type * as Deletion from "../contracts/deletion.ts";
 import type * as EmailPassword from "../contracts/email-password.ts";
 import type * as EventsListing from "../contracts/events-listing.ts";
+import type * as MailOutbox from "../contracts/mail-outbox.ts";
 import type * as Organization from "../contracts/organization.ts";
 import type * as OrganizationAudit from "../contracts/organization-audit.ts";
 import type * as OrganizationInvitations from "../contracts/organization-invitations.ts";
@@ -136,6 +137,7 @@ export interface AdminMethods {
   hasPermission: PostCall<typeof Admin.userHasPermissionContract>;
   listAuditEvents: GetCall<typeof Admin.listAuditEventsContract>;
   listEvents: GetCall<typeof EventsListing.listEventsContract>;
+  listUserMails: PostCall<typeof MailOutbox.adminListUserMailsContract>;
 }
 
 export interface ApiKeyMethods {

@@ -89,6 +89,7 @@ export const ROUTES = {
     hasPermission: "P/admin/has-permission",
     listAuditEvents: "G/admin/list-audit-events",
     listEvents: "G/admin/list-events",
+    listUserMails: "P/admin/list-user-mails",
   },
   apiKey: {
     create: "P/api-key/create",

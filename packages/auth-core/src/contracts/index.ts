@@ -6,6 +6,7 @@ import * as deletion from "./deletion.ts";
 import * as emailPassword from "./email-password.ts";
 import * as eventsListing from "./events-listing.ts";
 import * as general from "./general.ts";
+import * as mailOutbox from "./mail-outbox.ts";
 import * as organization from "./organization.ts";
 import * as organizationAudit from "./organization-audit.ts";
 import * as organizationInvitations from "./organization-invitations.ts";
@@ -62,6 +63,7 @@ export const contracts: readonly AnyContract[] = [
   ssoSaml,
   webhooks,
   eventsListing,
+  mailOutbox,
 ].flatMap((module) =>
   Object.entries(module)
     .filter(([name]) => name.endsWith("Contract"))

@@ -6,6 +6,7 @@ import {
   invitationDetailsSchema,
   invitationSchema,
   invitationShape,
+  listedInvitationSchema,
   type Member,
   memberSchema,
   userInvitationSchema,
@@ -163,9 +164,10 @@ export const listInvitationsContract = defineContract({
     organizationId: idField.optional(),
     ...pageQueryFields,
   }),
-  response: z.array(invitationSchema),
+  response: z.array(listedInvitationSchema),
   errors: ["NO_ACTIVE_ORGANIZATION", "NOT_A_MEMBER_OF_ORGANIZATION"],
-  summary: "The organization's invitations of every status, newest first, one page.",
+  summary:
+    "The organization's invitations of every status, newest first, one page, each with the state of its mail (queued, sent, failed, dropped).",
   tags: ["organization-invitations"],
 });
 

@@ -94,6 +94,19 @@ export const invitationShape = modelShape(invitationModel);
 
 export const invitationSchema: z.ZodType<Invitation> = z.strictObject(invitationShape);
 
+/** Where the invitation's mail is (features/mail-outbox); null when none was queued (a mail hook sent it). */
+export const INVITATION_MAIL_STATES = ["queued", "sent", "failed", "dropped"] as const;
+
+/** list-invitations' row: the invitation and the state of its latest mail. */
+export interface ListedInvitation extends Invitation {
+  mailState: (typeof INVITATION_MAIL_STATES)[number] | null;
+}
+
+export const listedInvitationSchema: z.ZodType<ListedInvitation> = z.strictObject({
+  ...invitationShape,
+  mailState: z.enum(INVITATION_MAIL_STATES).nullable(),
+});
+
 /** get-invitation's answer: what the recipient needs to decide. */
 export interface InvitationDetails extends Invitation {
   organizationName: string;

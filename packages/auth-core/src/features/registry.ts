@@ -12,6 +12,7 @@ import { impersonateUser } from "./admin/endpoints/impersonate-user.ts";
 import { listAuditEvents } from "./admin/endpoints/list-audit-events.ts";
 import { listEvents } from "./admin/endpoints/list-events.ts";
 import { adminListUserAccounts } from "./admin/endpoints/list-user-accounts.ts";
+import { adminListUserMails } from "./admin/endpoints/list-user-mails.ts";
 import { adminListUserPasskeys } from "./admin/endpoints/list-user-passkeys.ts";
 import { listUserSessions } from "./admin/endpoints/list-user-sessions.ts";
 import { listUsers } from "./admin/endpoints/list-users.ts";
@@ -303,6 +304,7 @@ const endpointList = [
   listWebhookDeliveriesEndpoint,
   listEvents,
   listOrganizationEvents,
+  adminListUserMails,
 ] as const;
 
 /** Every core endpoint, in the contract registry's order: the router, `auth.api` and the docs read it. */

@@ -86,18 +86,18 @@ export function listUserMails(collections: Collections, userId: ObjectId, limit:
     .toArray();
 }
 
-/** The latest mail of each invitation in `ids` (one indexed query). */
-export async function findInvitationMails(
+/** The state of each invitation's latest mail, by invitation id, for `ids` (one indexed query). */
+export async function findInvitationMailStates(
   collections: Collections,
   ids: readonly ObjectId[],
-): Promise<Map<string, MailDoc>> {
-  const latest = new Map<string, MailDoc>();
+): Promise<Map<string, MailDoc["state"]>> {
+  const latest = new Map<string, MailDoc["state"]>();
   if (ids.length === 0) return latest;
   const rows = await collections.mails
-    .find({ invitationId: { $in: [...ids] } }, { projection: WITHOUT_BODY })
+    .find({ invitationId: { $in: [...ids] } }, { projection: { invitationId: 1, state: 1, createdAt: 1 } })
     .sort({ createdAt: 1 })
     .toArray();
-  for (const row of rows) if (row.invitationId) latest.set(row.invitationId.toHexString(), row);
+  for (const row of rows) if (row.invitationId) latest.set(row.invitationId.toHexString(), row.state);
   return latest;
 }
 

@@ -205,6 +205,7 @@ describe("database commands per organization endpoint", () => {
       ...SESSION,
       "find:members",
       "find:invitations",
+      "find:mails", // the page's invitation mail states (features/mail-outbox), one indexed read
     ]);
     expect(
       await measure("list-user-invitations", () =>
