@@ -145,7 +145,9 @@ export function createAuth(input: AuthOptions): Auth {
   const webhooks = startWebhookWorker(context);
   mailOutbox.start();
   return {
-    handler: createHandler(context, endpoints, rateLimiter, coreCallerResolvers, [mountScim(context)]),
+    handler: createHandler(context, endpoints, rateLimiter, coreCallerResolvers, [
+      mountScim(context, rateLimiter),
+    ]),
     api: createApi<CoreEndpoint>(context, endpoints, coreCallerResolvers, rateLimiter),
     endpoints,
     migrate: () => runMigrations(collections, CORE_MIGRATIONS, context.now, coreMigrationSteps),

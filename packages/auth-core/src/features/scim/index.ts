@@ -4,6 +4,7 @@
  */
 import type { AuthContext } from "../../context.ts";
 import type { MountedProtocol } from "../../http/handler.ts";
+import type { RateLimiter } from "../../http/rate-limit.ts";
 import { createGroupsServer } from "./endpoints/groups.ts";
 import { createScimProtocol } from "./endpoints/serve.ts";
 import { createUsersServer } from "./endpoints/users.ts";
@@ -11,11 +12,12 @@ import { createUsersServer } from "./endpoints/users.ts";
 /** `tessera orgs scim` (operator-scim.ts): the token endpoints' own service. */
 export { generateScimToken, listScimConnections, revokeScimToken } from "./tokens/service.ts";
 
-export function mountScim(auth: AuthContext): MountedProtocol {
+export function mountScim(auth: AuthContext, limiter: RateLimiter): MountedProtocol {
   const users = createUsersServer(auth);
   const groups = createGroupsServer(auth);
   return createScimProtocol(
     auth,
+    limiter,
     async (caller, method, path, request) =>
       (await users(caller, method, path, request)) ?? groups(caller, method, path, request),
   );

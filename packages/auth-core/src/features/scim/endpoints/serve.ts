@@ -5,6 +5,7 @@ import { sha256Base64Url } from "../../../crypto/random.ts";
 import { ObjectId } from "../../../db/ids.ts";
 import { isAuthError } from "../../../errors/auth-error.ts";
 import type { EngineRequest, EngineResponse, MountedProtocol } from "../../../http/handler.ts";
+import type { RateLimiter, RateLimitRule } from "../../../http/rate-limit.ts";
 import { findOrganization, findOrganizationBySlug, teamRoleTablesOf } from "../../organization/index.ts";
 import { answerDiscovery } from "../protocol/discovery.ts";
 import { ScimError, type ScimType, scimErrorReply, scimReply } from "../protocol/scim-error.ts";
@@ -38,7 +39,18 @@ export type ScimResourceServer = (
 
 const SCIM_PREFIX = "/scim/v2";
 
-export function createScimProtocol(auth: AuthContext, resources: ScimResourceServer): MountedProtocol {
+/**
+ * Each token's budget (docs/security.md "SCIM"): an identity provider's initial sync comes in bursts,
+ * from many addresses, so the count is per token, not per address. `rateLimit.customRules["/scim/v2"]`
+ * replaces it (false: none).
+ */
+const SCIM_RATE_LIMIT: RateLimitRule = { window: 60, max: 600 };
+
+export function createScimProtocol(
+  auth: AuthContext,
+  limiter: RateLimiter,
+  resources: ScimResourceServer,
+): MountedProtocol {
   const location = `${auth.options.baseURL ?? ""}${auth.options.basePath}${SCIM_PREFIX}`;
   const teamRoles = auth.options.organization.teams.enabled ? Object.keys(teamRoleTablesOf(auth).team) : null;
   const declared = new Map(auth.options.scim.connections.map((c) => [sha256Base64Url(c.token), c] as const));
@@ -47,6 +59,13 @@ export function createScimProtocol(auth: AuthContext, resources: ScimResourceSer
     async serve(request, path, ip) {
       try {
         const caller = await authenticate(auth, declared, request, ip, location);
+        const retryAfter = await hitTokenBudget(auth, limiter, caller);
+        if (retryAfter !== null) {
+          const refused = scimErrorReply(
+            new ScimError(429, `Too many requests for this token: retry in ${retryAfter} seconds`, "tooMany"),
+          );
+          return { ...refused, headers: { ...refused.headers, "retry-after": String(retryAfter) } };
+        }
         // RFC 7644 §3.4.3: searching every resource type at once is optional; /Users/.search and
         // /Groups/.search are served.
         if (path === "/.search") throw new ScimError(501, "Search across resource types is not supported");
@@ -93,6 +112,21 @@ async function authenticate(
     tokenId: declaredTokenId(named.id),
     actor: `scim:${named.id}`,
   };
+}
+
+/** Null when admitted, else the whole seconds to wait (the engine's limiter and storage). */
+async function hitTokenBudget(
+  auth: AuthContext,
+  limiter: RateLimiter,
+  caller: ScimCaller,
+): Promise<number | null> {
+  const { rateLimit } = auth.options;
+  if (!rateLimit.enabled) return null;
+  const custom = rateLimit.customRules[SCIM_PREFIX];
+  const rule = custom === undefined ? SCIM_RATE_LIMIT : custom;
+  if (rule === false) return null;
+  const decision = await limiter.hit(`scim:${caller.tokenId.toHexString()}|${SCIM_PREFIX}`, rule, auth.now());
+  return decision.allowed ? null : decision.retryAfterSeconds;
 }
 
 /** A declared connection's stable id where a token id is stored (scimUsers.tokenId). */
