@@ -1,13 +1,14 @@
 import { NavLink } from "@remix-run/react";
 import { useT } from "~/lib/i18n";
 
-/** Organization → Security's three pages: passkey policy, verified domains, single sign-on. */
+/** Organization → Security's pages: passkey policy, verified domains, single sign-on, directory sync. */
 export function SecurityNav({ slug }: { slug: string }) {
   const { t } = useT();
   const pages = [
     ["", "passkeys"],
     ["/domains", "domains"],
     ["/sso", "sso"],
+    ["/directory", "directory"],
   ] as const;
   return (
     <nav className="subnav" aria-label={t("organizations.securityNav.label")}>
