@@ -1,35 +1,60 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useLocation } from "@remix-run/react";
+import { isAuthError } from "@tessera/auth-core";
 import { getAuth } from "~/auth.server";
 import { DoneNotice, ErrorSummary, Field, Submit } from "~/components/form";
+import { TeamCard } from "~/components/team-card";
 import { failure, field, invalid, readForm, redirectWith } from "~/lib/forms.server";
 import { useT } from "~/lib/i18n";
 import { canManage, requireOrganization } from "~/lib/org.server";
 
+/**
+ * The organization's teams with each member's team role (issue 32 §2). Owners and admins manage
+ * every team; a team's team admins manage that team's members and their team roles, nothing else
+ * (the core decides: features/organization/teams/rules.ts; the page only hides what it would refuse).
+ */
 export const handle = { title: "organizations.tabs.teams" };
 
+/** The built-in team role that manages its team's members (teams/rules.ts DEFAULT_TEAM_ROLES). */
+const TEAM_ADMIN = "team-admin";
+
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  const { organization, roles } = await requireOrganization(request, params.slug);
+  const { organization, roles, viewer } = await requireOrganization(request, params.slug);
   const auth = await getAuth();
+  const managesAll = canManage(roles);
+  const memberOf = (userId: string) => organization.members.find((member) => member.userId === userId);
+  // A team admin leaves alone members whose organization role manages teams (teams/rules.ts).
+  const isLockedFor = (userId: string) => !managesAll && canManage(memberOf(userId)?.role.split(",") ?? []);
   const teams = await Promise.all(
     organization.teams.map(async (team) => {
-      const { data } = await auth.api.listTeamMembers({
-        query: { teamId: team.id },
-        headers: request.headers,
-      });
+      // A team's members are listed to its members and to those who manage teams, no one else.
+      const rows = await auth.api
+        .listTeamMembers({ query: { teamId: team.id }, headers: request.headers })
+        .then(({ data }) => data)
+        .catch((error: unknown) => {
+          if (isAuthError(error) && error.code === "TEAM_NOT_A_MEMBER") return null;
+          throw error;
+        });
+      const mine = rows?.find((row) => row.userId === viewer.user.id);
       return {
         id: team.id,
         name: team.name,
-        members: data.map((row) => ({
-          userId: row.userId,
-          name: organization.members.find((member) => member.userId === row.userId)?.user.name ?? row.userId,
-        })),
+        canManageMembers: managesAll || mine?.role === TEAM_ADMIN,
+        members:
+          rows?.map((row) => ({
+            userId: row.userId,
+            name: memberOf(row.userId)?.user.name ?? row.userId,
+            role: row.role,
+            isLocked: isLockedFor(row.userId),
+          })) ?? null,
       };
     }),
   );
+  const { teams: teamOptions } = auth.context.options.organization;
   return {
-    canManage: canManage(roles),
+    canManage: managesAll,
     teams,
+    teamRoles: [TEAM_ADMIN, "team-member", ...teamOptions.roles],
     people: organization.members.map((member) => ({ userId: member.userId, name: member.user.name })),
   };
 }
@@ -41,6 +66,8 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const intent = field(form, "intent");
   const organizationId = organization.id;
   const teamId = field(form, "teamId");
+  const userId = field(form, "userId");
+  const role = field(form, "role");
   const headers = request.headers;
   try {
     if (intent === "create") {
@@ -53,14 +80,15 @@ export async function action({ request, params }: ActionFunctionArgs) {
       await auth.api.removeTeam({ body: { teamId, organizationId }, headers });
     } else if (intent === "add-member") {
       await auth.api.addTeamMember({
-        body: { teamId, userId: field(form, "userId"), organizationId },
+        body: { teamId, userId, organizationId, ...(role ? { role } : {}) },
         headers,
       });
     } else if (intent === "remove-member") {
-      await auth.api.removeTeamMember({
-        body: { teamId, userId: field(form, "userId"), organizationId },
-        headers,
-      });
+      await auth.api.removeTeamMember({ body: { teamId, userId, organizationId }, headers });
+    } else if (intent === "set-role") {
+      await auth.api.updateTeamMemberRole({ body: { teamId, userId, role, organizationId }, headers });
+    } else {
+      return invalid({ form: "VALIDATION_ERROR" }, form);
     }
     return redirectWith(`/organizations/${organization.slug}/teams?done=1`);
   } catch (error) {
@@ -71,7 +99,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
 export default function Teams() {
   const { t } = useT();
   const location = useLocation();
-  const { teams, people, canManage } = useLoaderData<typeof loader>();
+  const { teams, teamRoles, people, canManage } = useLoaderData<typeof loader>();
   const state = useActionData<typeof action>();
   return (
     <section aria-labelledby="teams-title">
@@ -80,73 +108,7 @@ export default function Teams() {
       <ErrorSummary state={state} labels={{ name: t("organizations.teams.name") }} />
       {teams.length === 0 ? <p>{t("organizations.teams.none")}</p> : null}
       {teams.map((team) => (
-        <fieldset key={team.id}>
-          <legend>{team.name}</legend>
-          <p>
-            {team.members.length === 0
-              ? t("organizations.teams.noMembers")
-              : t("organizations.teams.members", {
-                  names: team.members.map((member) => member.name).join(", "),
-                })}
-          </p>
-          {canManage ? (
-            <div className="grid-2">
-              <Form method="post" className="row-actions">
-                <input type="hidden" name="teamId" value={team.id} />
-                <label htmlFor={`rename-${team.id}`} className="visually-hidden">
-                  {t("organizations.teams.newName", { name: team.name })}
-                </label>
-                <input id={`rename-${team.id}`} name="name" defaultValue={team.name} />
-                <button
-                  type="submit"
-                  name="intent"
-                  value="rename"
-                  className="button button-small button-secondary"
-                >
-                  {t("organizations.teams.rename")}
-                </button>
-                <button
-                  type="submit"
-                  name="intent"
-                  value="remove"
-                  className="button button-small button-danger"
-                >
-                  {t("common.remove")}
-                  <span className="visually-hidden"> {team.name}</span>
-                </button>
-              </Form>
-              <Form method="post" className="row-actions">
-                <input type="hidden" name="teamId" value={team.id} />
-                <label htmlFor={`member-${team.id}`} className="visually-hidden">
-                  {t("organizations.teams.pickMember", { name: team.name })}
-                </label>
-                <select id={`member-${team.id}`} name="userId">
-                  {people.map((person) => (
-                    <option key={person.userId} value={person.userId}>
-                      {person.name}
-                    </option>
-                  ))}
-                </select>
-                <button
-                  type="submit"
-                  name="intent"
-                  value="add-member"
-                  className="button button-small button-secondary"
-                >
-                  {t("organizations.teams.addMember")}
-                </button>
-                <button
-                  type="submit"
-                  name="intent"
-                  value="remove-member"
-                  className="button button-small button-secondary"
-                >
-                  {t("organizations.teams.removeMember")}
-                </button>
-              </Form>
-            </div>
-          ) : null}
-        </fieldset>
+        <TeamCard key={team.id} team={team} teamRoles={teamRoles} people={people} canManageTeam={canManage} />
       ))}
       {canManage ? (
         <Form method="post" noValidate key={location.key}>
