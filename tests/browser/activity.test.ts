@@ -107,6 +107,17 @@ describe("activity and events pages", () => {
     await admin.getByLabel(en.activity.type).selectOption("organization.created");
     await admin.getByRole("button", { name: en.admin.users.apply }).click();
     await expect.poll(types).toEqual(["organization.created", "organization.created"]);
+    // And by user, named by email: Linus's events only.
+    await admin.getByLabel(en.activity.type).selectOption("");
+    await admin.getByLabel(en.activity.userFilter).fill(DEMO.linus);
+    await admin.getByRole("button", { name: en.admin.users.apply }).click();
+    const linus = await idOf(DEMO.linus);
+    await expect
+      .poll(async () => (await app.db.collection("events").countDocuments({ userId: linus })) > 0)
+      .toBe(true);
+    const users = () =>
+      admin.getByTestId("event-table").locator("tbody tr td:nth-child(4)").allTextContents();
+    await expect.poll(async () => [...new Set(await users())]).toEqual([linus]);
     await expectAccessible(admin);
     await screenshot(admin, "admin-events");
     await admin.setViewportSize(PHONE);

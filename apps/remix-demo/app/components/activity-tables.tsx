@@ -1,3 +1,4 @@
+import type { ReactNode } from "react";
 import { useT } from "~/lib/i18n";
 
 /** An audit row as the activity page shows it: who and whom named, never an id alone when known. */
@@ -19,11 +20,21 @@ export interface EventRowView {
   data: string;
 }
 
+/** A table that scrolls sideways on a phone, rather than widening the page. */
+export function TableScroll({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region takes keyboard focus so a keyboard can scroll it (WCAG 2.1.1).
+    <section className="table-scroll" aria-label={label} tabIndex={0}>
+      {children}
+    </section>
+  );
+}
+
 export function AuditTable({ rows, total }: { rows: AuditRowView[]; total: number }) {
   const { t, lang } = useT();
   const format = new Intl.DateTimeFormat(lang, { dateStyle: "medium", timeStyle: "medium" });
   return (
-    <div className="table-scroll">
+    <TableScroll label={t("activity.auditTitle")}>
       <table data-testid="audit-table">
         <caption className="muted">{t("activity.auditCaption", { total })}</caption>
         <thead>
@@ -47,7 +58,7 @@ export function AuditTable({ rows, total }: { rows: AuditRowView[]; total: numbe
           ))}
         </tbody>
       </table>
-    </div>
+    </TableScroll>
   );
 }
 
@@ -55,7 +66,7 @@ export function EventTable({ rows, showOrganization }: { rows: EventRowView[]; s
   const { t, lang } = useT();
   const format = new Intl.DateTimeFormat(lang, { dateStyle: "medium", timeStyle: "medium" });
   return (
-    <div className="table-scroll">
+    <TableScroll label={t("activity.eventsTitle")}>
       <table data-testid="event-table">
         <thead>
           <tr>
@@ -82,7 +93,7 @@ export function EventTable({ rows, showOrganization }: { rows: EventRowView[]; s
           ))}
         </tbody>
       </table>
-    </div>
+    </TableScroll>
   );
 }
 

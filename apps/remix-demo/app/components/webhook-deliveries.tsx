@@ -1,6 +1,7 @@
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useT } from "~/lib/i18n";
 import type { loadWebhookEndpointPage, WebhookDeliveryView } from "~/lib/webhooks.server";
+import { TableScroll } from "./activity-tables";
 import { DoneNotice, ErrorSummary, type FormState, Submit } from "./form";
 import { StatusBadge, WEBHOOK_OUTCOMES, WebhookRefusal } from "./webhook-endpoints";
 
@@ -59,7 +60,7 @@ function WebhookDeliveries({
           {t("webhooks.refresh")}
         </Link>
       </Form>
-      <div className="table-scroll">
+      <TableScroll label={t("webhooks.deliveries")}>
         <table>
           <caption className="muted">{t("webhooks.deliveriesCaption", { total: deliveries.length })}</caption>
           <thead>
@@ -107,7 +108,7 @@ function WebhookDeliveries({
             ))}
           </tbody>
         </table>
-      </div>
+      </TableScroll>
       {deliveries.length === 0 ? <p>{t("webhooks.noDeliveries")}</p> : null}
     </>
   );

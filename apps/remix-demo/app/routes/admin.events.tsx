@@ -21,6 +21,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const query = {
     type: url.get("type") ?? "",
     organization: url.get("organization") ?? "",
+    user: url.get("user") ?? "",
     from: url.get("from") ?? "",
     cursor: url.get("cursor") ?? "",
   };
@@ -42,8 +43,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
       { query, errors, types: EVENT_TYPES, rows: [] as EventRowView[], next: null },
       { status: 400 },
     );
-  const { data: page } = await (await getAuth()).api.listEvents({
+  const auth = await getAuth();
+  const userId = await findUserId(auth, query.user, request.headers);
+  const { data: page } = await auth.api.listEvents({
     query: {
+      ...(userId ? { userId } : {}),
       ...(type ? { type } : {}),
       ...(query.organization ? { organizationId: query.organization.toLowerCase() } : {}),
       ...(since ? { since } : {}),
@@ -63,10 +67,24 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return { query, errors, types: EVENT_TYPES, rows, next: page.nextCursor };
 }
 
+/**
+ * The user a filter names, by id or by (part of) an email address as on the audit log; a name that
+ * matches nobody filters on an id no event has, so the page is empty rather than unfiltered.
+ */
+async function findUserId(auth: Awaited<ReturnType<typeof getAuth>>, value: string, headers: Headers) {
+  if (!value) return undefined;
+  if (/^[0-9a-f]{24}$/i.test(value)) return value.toLowerCase();
+  const { data } = await auth.api.listUsers({
+    query: { searchValue: value, searchField: "email", searchOperator: "contains", limit: 1 },
+    headers,
+  });
+  return data.users[0]?.id ?? "000000000000000000000000";
+}
+
 export default function AdminEvents() {
   const { t } = useT();
   const { query, errors, types, rows, next } = useLoaderData<typeof loader>();
-  const kept = { type: query.type, organization: query.organization, from: query.from };
+  const kept = { type: query.type, organization: query.organization, user: query.user, from: query.from };
   const href = (cursor: string | null) =>
     `/admin/events?${new URLSearchParams({ ...kept, ...(cursor ? { cursor } : {}) })}`;
   return (
@@ -95,6 +113,10 @@ export default function AdminEvents() {
               {t(`validation.${errors.organization}`)}
             </p>
           ) : null}
+        </div>
+        <div className="field">
+          <label htmlFor="activity-user">{t("activity.userFilter")}</label>
+          <input id="activity-user" name="user" defaultValue={query.user} />
         </div>
         <DayField name="from" label={t("activity.from")} value={query.from} error={errors.from} />
         <button type="submit" className="button">
