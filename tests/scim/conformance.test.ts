@@ -2,8 +2,8 @@ import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type ScimServer, startScimServer } from "#test/scim.ts";
+import { describe, expect, it } from "vitest";
+import { scimServerForFile } from "#test/scim.ts";
 
 /**
  * The public SCIM conformance checkers against the live standalone server (issue 32 §1): scim2-tester
@@ -19,11 +19,7 @@ const installed = venv !== "" && existsSync(python) && existsSync(sanity);
 const TIMEOUT = 300_000;
 
 describe.skipIf(!installed && !process.env.CI)("SCIM conformance checkers", () => {
-  let server: ScimServer;
-  beforeAll(async () => {
-    server = await startScimServer();
-  }, 60_000);
-  afterAll(() => server?.live.close());
+  const server = scimServerForFile();
 
   it("the venv with both checkers is there (CI makes it in .ci/run)", () => {
     expect(installed, `SCIM_CHECKERS_VENV=${venv} has no scim2-tester/scim-sanity`).toBe(true);

@@ -1,6 +1,6 @@
 import { ObjectId } from "mongodb";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type ScimServer, startScimServer } from "#test/scim.ts";
+import { describe, expect, it } from "vitest";
+import { filterQuery, scimServerForFile } from "#test/scim.ts";
 
 /**
  * The requests Microsoft Entra ID sends, in the order and shape of Microsoft's published SCIM
@@ -9,13 +9,8 @@ import { type ScimServer, startScimServer } from "#test/scim.ts";
  * addMember/removeMember, members[value eq "…"], deactivate, delete.
  */
 const PATCH = "urn:ietf:params:scim:api:messages:2.0:PatchOp";
-let server: ScimServer;
-beforeAll(async () => {
-  server = await startScimServer();
-}, 60_000);
-afterAll(() => server?.live.close());
-
-const q = (filter: string) => `filter=${encodeURIComponent(filter)}`;
+const server = scimServerForFile();
+const q = filterQuery;
 
 describe("Entra ID's provisioning sequence", () => {
   it("creates, finds, updates, groups, deactivates and deletes a user as Entra does", async () => {

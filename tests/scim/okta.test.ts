@@ -1,6 +1,6 @@
 import { ObjectId } from "mongodb";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type ScimServer, startScimServer } from "#test/scim.ts";
+import { describe, expect, it } from "vitest";
+import { filterQuery, scimServerForFile } from "#test/scim.ts";
 
 /**
  * The requests Okta sends, in the order and shape of Okta's published SCIM 2.0 provisioning guide,
@@ -11,13 +11,8 @@ import { type ScimServer, startScimServer } from "#test/scim.ts";
 const PATCH = "urn:ietf:params:scim:api:messages:2.0:PatchOp";
 const USER = "urn:ietf:params:scim:schemas:core:2.0:User";
 const GROUP = "urn:ietf:params:scim:schemas:core:2.0:Group";
-let server: ScimServer;
-beforeAll(async () => {
-  server = await startScimServer();
-}, 60_000);
-afterAll(() => server?.live.close());
-
-const q = (filter: string) => `filter=${encodeURIComponent(filter)}`;
+const server = scimServerForFile();
+const q = filterQuery;
 
 describe("Okta's provisioning sequence", () => {
   it("creates, updates, pushes groups, deactivates, reactivates and deletes as Okta does", async () => {

@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import type { ConfigOptions } from "@tessera/auth-core/server";
+import { afterAll, beforeAll } from "vitest";
 import type { Fixture } from "#test/organization.ts";
 import { browserLikeFetch, type LiveServer, startLiveServer } from "../client/live-server.ts";
 
@@ -76,7 +77,7 @@ export interface ScimServer {
   ): Promise<ScimAnswer<T>>;
 }
 
-export async function startScimServer(overrides: ConfigOptions = {}): Promise<ScimServer> {
+async function startScimServer(overrides: ConfigOptions = {}): Promise<ScimServer> {
   const token = `scim-live-${randomBytes(24).toString("hex")}`;
   const live = await startLiveServer({
     organization: { teams: { enabled: true } },
@@ -124,4 +125,19 @@ export async function startScimServer(overrides: ConfigOptions = {}): Promise<Sc
       };
     },
   };
+}
+
+/** The SCIM server of a test file: started before its tests, closed after them (filled in by then). */
+export function scimServerForFile(): ScimServer {
+  const server = {} as ScimServer;
+  beforeAll(async () => {
+    Object.assign(server, await startScimServer());
+  }, 60_000);
+  afterAll(() => server.live?.close());
+  return server;
+}
+
+/** `filter=<encoded>` for a list's query string. */
+export function filterQuery(filter: string): string {
+  return `filter=${encodeURIComponent(filter)}`;
 }

@@ -135,8 +135,11 @@ function compareConstant(
   }
   if (typeof value !== "string")
     throw new ScimFilterError(`A string value is expected, not ${JSON.stringify(value)}`);
-  const a = constant.toLowerCase();
-  const b = value.toLowerCase();
+  return compareStrings(constant.toLowerCase(), operator, value.toLowerCase());
+}
+
+/** A string comparison of RFC 7644 §3.4.2.2 on values already in the case they compare in. */
+export function compareStrings(a: string, operator: CompareOperator, b: string): boolean {
   const results: Record<CompareOperator, boolean> = {
     eq: a === b,
     ne: a !== b,

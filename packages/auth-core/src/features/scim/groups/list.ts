@@ -2,8 +2,9 @@ import type { AuthContext } from "../../../context.ts";
 import type { ScimGroupDoc, TeamDoc } from "../../../db/documents.ts";
 import { findOrganizationTeams } from "../../organization/index.ts";
 import type { ScimCaller } from "../endpoints/serve.ts";
-import { type FilterNode, type FilterValue, parseFilter } from "../filter/parse.ts";
+import { type CompareOperator, type FilterNode, type FilterValue, parseFilter } from "../filter/parse.ts";
 import { ScimFilterError } from "../filter/tokenize.ts";
+import { compareStrings } from "../filter/translate.ts";
 import { ScimError } from "../protocol/scim-error.ts";
 import * as store from "./store.ts";
 
@@ -132,25 +133,13 @@ function matches(node: FilterNode, row: { group: ScimGroupDoc; team: TeamDoc }):
 
 function compare(
   found: { value: string | null; caseExact: boolean },
-  operator: string,
+  operator: CompareOperator,
   expected: FilterValue,
 ): boolean {
   if (expected === null) return operator === "eq" ? !found.value : operator === "ne" ? !!found.value : false;
   if (typeof expected !== "string")
     throw new ScimError(400, `A string value is expected, not ${JSON.stringify(expected)}`, "invalidFilter");
   if (found.value === null) return operator === "ne";
-  const a = found.caseExact ? found.value : found.value.toLowerCase();
-  const b = found.caseExact ? expected : expected.toLowerCase();
-  const results: Record<string, boolean> = {
-    eq: a === b,
-    ne: a !== b,
-    co: a.includes(b),
-    sw: a.startsWith(b),
-    ew: a.endsWith(b),
-    gt: a > b,
-    ge: a >= b,
-    lt: a < b,
-    le: a <= b,
-  };
-  return results[operator] ?? false;
+  if (found.caseExact) return compareStrings(found.value, operator, expected);
+  return compareStrings(found.value.toLowerCase(), operator, expected.toLowerCase());
 }
