@@ -11,7 +11,6 @@
  *    the server comes back and the workers (two instances) send the backlog: mails a second.
  */
 import { randomBytes } from "node:crypto";
-import type { CommandStartedEvent } from "mongodb";
 import { createAuth, createSmtpMailer } from "../packages/auth-core/src/index.ts";
 import { startDevDatabase } from "../packages/dev-db/src/index.ts";
 import { MongoClient } from "../tests/cli/mongodb.ts";
@@ -55,7 +54,7 @@ const message = (n: number) => ({
 });
 const expiresAt = () => new Date(clock().getTime() + 3_600_000);
 let commands: string[] | null = null;
-client.on("commandStarted", (event: CommandStartedEvent) => {
+client.on("commandStarted", (event: { commandName: string; command: Record<string, unknown> }) => {
   if (event.command.comment === "tessera:mail-outbox") return;
   if (["hello", "ismaster", "isMaster", "ping", "endSessions"].includes(event.commandName)) return;
   commands?.push(`${event.commandName}:${String(event.command[event.commandName])}`);

@@ -11,7 +11,7 @@ export async function loadAdminUser(headers: Headers, userId: string) {
   const auth = await getAuth();
   try {
     // Sessions, accounts and events may be refused for some targets (other admins): the page shows the rest.
-    const [user, sessions, accounts, events, passkeys] = await Promise.all([
+    const [user, sessions, accounts, events, passkeys, mails] = await Promise.all([
       auth.api.getUser({ query: { id: userId }, headers }),
       auth.api.listUserSessions({ body: { userId }, headers }).catch(refusedAs({ data: { sessions: [] } })),
       auth.api
@@ -23,6 +23,7 @@ export async function loadAdminUser(headers: Headers, userId: string) {
       auth.api
         .adminListUserPasskeys({ body: { userId }, headers })
         .catch(refusedAs({ data: { passkeys: [] } })),
+      auth.api.adminListUserMails({ body: { userId }, headers }).catch(refusedAs({ data: { mails: [] } })),
     ]);
     const u = user.data;
     return {
@@ -52,6 +53,14 @@ export async function loadAdminUser(headers: Headers, userId: string) {
         createdAt: account.createdAt.toISOString(),
       })),
       passkeys: passkeys.data.passkeys.map(toPasskeyRow),
+      mails: mails.data.mails.map((mail) => ({
+        id: mail.id,
+        kind: mail.kind,
+        state: mail.state,
+        attempts: mail.attempts,
+        lastError: mail.lastError,
+        createdAt: mail.createdAt.toISOString(),
+      })),
       events: events.data.events.map((event) => ({
         id: event.id,
         action: event.action,

@@ -1,6 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useLocation, useSearchParams } from "@remix-run/react";
 import { getAuth } from "~/auth.server";
+import { AdminUserMails } from "~/components/admin-user-mails";
 import { AdminUserPasskeys } from "~/components/admin-user-passkeys";
 import { Checkbox, ErrorSummary, Field, Notice, Submit } from "~/components/form";
 import { PROVIDER_NAMES } from "~/components/social";
@@ -85,7 +86,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
 
 export default function AdminUser() {
   const { t, lang } = useT();
-  const { user, sessions, accounts, events, passkeys } = useLoaderData<typeof loader>();
+  const { user, sessions, accounts, events, passkeys, mails } = useLoaderData<typeof loader>();
   const state = useActionData<typeof action>();
   const [params] = useSearchParams();
   const location = useLocation();
@@ -272,6 +273,7 @@ export default function AdminUser() {
         </table>
       )}
       <AdminUserPasskeys passkeys={passkeys} />
+      <AdminUserMails mails={mails} format={format} />
       <h3>{t("admin.user.events")}</h3>
       {events.length === 0 ? (
         <p>{t("admin.user.noEvents")}</p>

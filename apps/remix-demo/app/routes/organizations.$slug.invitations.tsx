@@ -3,6 +3,7 @@ import { Form, useActionData, useLoaderData, useLocation } from "@remix-run/reac
 import { findGrantableRoles } from "@tessera/auth-core/roles";
 import { getAuth } from "~/auth.server";
 import { DoneNotice, ErrorSummary, Field, Submit } from "~/components/form";
+import { MailState } from "~/components/mail-state";
 import { failure, field, readForm, redirectWith } from "~/lib/forms.server";
 import { useT } from "~/lib/i18n";
 import { canManage, readRoleTable, requireOrganization } from "~/lib/org.server";
@@ -12,6 +13,13 @@ export const handle = { title: "organizations.tabs.invitations" };
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const { organization, roles } = await requireOrganization(request, params.slug);
   const { table, creatorRole } = await readRoleTable();
+  // Whether each invitation's mail left (features/mail-outbox): the full organization has no mail states.
+  const auth = await getAuth();
+  const listed = await auth.api.listInvitations({
+    query: { organizationId: organization.id, limit: 100, offset: 0 },
+    headers: request.headers,
+  });
+  const mailStates = new Map(listed.data.map((invitation) => [invitation.id, invitation.mailState]));
   return {
     canManage: canManage(roles),
     // Only the roles the core lets this viewer give (an admin cannot invite an owner).
@@ -25,6 +33,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
         role: invitation.role,
         expiresAt: invitation.expiresAt.toISOString(),
         team: organization.teams.find((team) => team.id === invitation.teamId)?.name ?? null,
+        mailState: mailStates.get(invitation.id) ?? null,
       })),
   };
 }
@@ -87,6 +96,7 @@ export default function Invitations() {
             <th scope="col">{t("organizations.members.role")}</th>
             <th scope="col">{t("organizations.invitations.team")}</th>
             <th scope="col">{t("organizations.invitations.expires")}</th>
+            <th scope="col">{t("organizations.invitations.mail")}</th>
             <th scope="col">{t("common.actions")}</th>
           </tr>
         </thead>
@@ -97,6 +107,9 @@ export default function Invitations() {
               <td>{t(`organizations.roles.${invitation.role}`, { defaultValue: invitation.role })}</td>
               <td>{invitation.team ?? "—"}</td>
               <td>{format.format(new Date(invitation.expiresAt))}</td>
+              <td data-testid="invitation-mail">
+                <MailState state={invitation.mailState} />
+              </td>
               <td>
                 {canManage ? (
                   <Form method="post" className="row-actions">

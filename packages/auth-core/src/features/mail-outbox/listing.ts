@@ -20,7 +20,7 @@ export interface MailSummary {
   sentAt: Date | null;
 }
 
-export function toMailSummary(doc: MailDoc): MailSummary {
+function toMailSummary(doc: MailDoc): MailSummary {
   return {
     id: doc._id.toHexString(),
     kind: doc.kind,
