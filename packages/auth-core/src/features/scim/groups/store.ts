@@ -1,6 +1,7 @@
 import type { Collections } from "../../../db/collections.ts";
 import type { ScimGroupDoc } from "../../../db/documents.ts";
 import type { ObjectId } from "../../../db/ids.ts";
+import { withinOrganization } from "../users/store.ts";
 
 /**
  * The owner of `scimGroups`: the directory's record of a group, one per team it made
@@ -31,7 +32,7 @@ export function findScimGroupsPage(
   page: { offset: number; limit: number },
 ): Promise<ScimGroupDoc[]> {
   return collections.scimGroups
-    .find({ $and: [filter, { organizationId }] })
+    .find(withinOrganization(filter, organizationId))
     .sort({ organizationId: 1, teamId: 1 })
     .skip(page.offset)
     .limit(page.limit)
@@ -43,7 +44,7 @@ export function countScimGroups(
   organizationId: ObjectId,
   filter: ScimGroupFilter,
 ): Promise<number> {
-  return collections.scimGroups.countDocuments({ $and: [filter, { organizationId }] });
+  return collections.scimGroups.countDocuments(withinOrganization(filter, organizationId));
 }
 
 export function updateScimGroup(

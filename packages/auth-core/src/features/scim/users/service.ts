@@ -174,11 +174,24 @@ export async function listScimUsers(
   const translated = filter === undefined ? { user: null, link: null } : translateOrRefuse(filter);
   const clauses: Record<string, unknown>[] = translated.link ? [translated.link] : [];
   if (translated.user) {
-    const matched = await findUsersPage(auth.collections, translated.user, {
-      sort: { _id: 1 },
-      offset: 0,
-      limit: MAX_FILTERED_ACCOUNTS + 1,
-    });
+    // The organization's own users first, when there are not too many: an account filter (`co` on
+    // the address) then reads those accounts only, whatever the number of users in the database.
+    const own = await store.listScimUserIds(
+      auth.collections,
+      caller.organizationId,
+      translated.link ?? {},
+      MAX_FILTERED_ACCOUNTS + 1,
+    );
+    const scope = own.length <= MAX_FILTERED_ACCOUNTS ? { _id: { $in: own } } : {};
+    const matched = await findUsersPage(
+      auth.collections,
+      { ...translated.user, ...scope },
+      {
+        sort: { _id: 1 },
+        offset: 0,
+        limit: MAX_FILTERED_ACCOUNTS + 1,
+      },
+    );
     if (matched.length > MAX_FILTERED_ACCOUNTS)
       throw new ScimError(400, "The filter matches too many accounts: narrow it", "tooMany");
     clauses.push({ userId: { $in: matched.map((user) => user._id) } });

@@ -42,11 +42,25 @@ export function findScimUsersPage(
   page: { offset: number; limit: number },
 ): Promise<ScimUserDoc[]> {
   return collections.scimUsers
-    .find({ $and: [filter, { organizationId }] })
+    .find(withinOrganization(filter, organizationId))
     .sort({ organizationId: 1, userId: 1 })
     .skip(page.offset)
     .limit(page.limit)
     .toArray();
+}
+
+/** The user ids of the organization's rows `filter` matches, at most `limit` (the userId index). */
+export async function listScimUserIds(
+  collections: Collections,
+  organizationId: ObjectId,
+  filter: ScimUserFilter,
+  limit: number,
+): Promise<ObjectId[]> {
+  const rows = await collections.scimUsers
+    .find(withinOrganization(filter, organizationId), { projection: { userId: 1 } })
+    .limit(limit)
+    .toArray();
+  return rows.map((row) => row.userId);
 }
 
 export function countScimUsers(
@@ -54,7 +68,7 @@ export function countScimUsers(
   organizationId: ObjectId,
   filter: ScimUserFilter,
 ): Promise<number> {
-  return collections.scimUsers.countDocuments({ $and: [filter, { organizationId }] });
+  return collections.scimUsers.countDocuments(withinOrganization(filter, organizationId));
 }
 
 /** The row after the write; null when gone; "exists" when the new userName is another row's. */
@@ -86,4 +100,18 @@ export function findScimUserByName(
 
 export async function deleteScimUser(collections: Collections, id: ObjectId): Promise<void> {
   await collections.scimUsers.deleteOne({ _id: id });
+}
+
+/** Rows an operator or the SCIM scale bench (bench/scim-scale.ts) writes at once, unordered. */
+export async function insertScimUsersInBulk(collections: Collections, docs: ScimUserDoc[]): Promise<void> {
+  if (docs.length > 0) await collections.scimUsers.insertMany(docs, { ordered: false });
+}
+
+/**
+ * The filter with the organization as a top-level equality (the translated filter never names
+ * organizationId: filter/attributes.ts): FerretDB v1 uses the (organizationId, …) indexes only for
+ * top-level conditions, not inside `$and` (bench/scim-scale.ts).
+ */
+export function withinOrganization(filter: ScimUserFilter, organizationId: ObjectId): ScimUserFilter {
+  return { ...filter, organizationId };
 }
