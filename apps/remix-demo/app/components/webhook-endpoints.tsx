@@ -1,6 +1,6 @@
 import { Form, Link, useActionData, useLoaderData, useLocation } from "@remix-run/react";
 import { useT } from "~/lib/i18n";
-import type { loadWebhookListPage, WebhookEndpointView } from "~/lib/webhooks.server";
+import type { loadWebhookListPage, SecretAnswer, WebhookEndpointView } from "~/lib/webhooks.server";
 import { CopyButton } from "./copy-button";
 import { DoneNotice, ErrorSummary, Field, type FormState, Submit, useErrorText } from "./form";
 
@@ -13,16 +13,7 @@ export const WEBHOOK_OUTCOMES = {
 };
 
 /** An action's answer on these pages: a refused form, or a secret to show once. */
-export type WebhookAnswer =
-  | (FormState & {
-      secret?: {
-        endpointId: string;
-        value: string;
-        kind: "created" | "rotated";
-        previousUntil: string | null;
-      };
-    })
-  | undefined;
+type WebhookAnswer = (FormState & Partial<SecretAnswer>) | undefined;
 
 /** The core refused the page (not allowed to manage, webhooks off): its message, translated. */
 export function WebhookRefusal({ code }: { code: string }) {
@@ -121,7 +112,7 @@ function WebhookEndpoints({
   );
 }
 
-function SecretShownOnce({ secret }: { secret: NonNullable<NonNullable<WebhookAnswer>["secret"]> }) {
+function SecretShownOnce({ secret }: { secret: SecretAnswer["secret"] }) {
   const { t, lang } = useT();
   const until = secret.previousUntil
     ? new Intl.DateTimeFormat(lang, { dateStyle: "medium", timeStyle: "short" }).format(
