@@ -10,6 +10,7 @@ import { newAuthenticator, registerPasskey } from "#test/passkey.ts";
 import { createTestIdp, registerSamlConnection } from "#test/saml-idp.ts";
 import { claimDomain } from "#test/sso-domains.ts";
 import { TEST_SECRET, useTestAuth } from "#test/test-auth.ts";
+import { orgsTeamsAddAction } from "../../packages/cli/src/commands/orgs-teams.ts";
 import { webhooksAddAction } from "../../packages/cli/src/commands/webhooks.ts";
 import { createProgram } from "../../packages/cli/src/program.ts";
 import { buildCli, CLI_DIR, runCli } from "./cli-process.ts";
@@ -55,6 +56,7 @@ const CONFIRMING: Row[] = [
   { path: "orgs domains remove", args: () => [org, "confirm-org.com"] },
   { path: "orgs sso remove", args: () => [org, "confirm-sso"] },
   { path: "orgs scim remove", args: () => [org, "confirm-scim"] },
+  { path: "orgs teams remove", args: () => [org, "confirm-team"] },
   { path: "webhooks remove", args: () => [webhookId, "--config", webhooksConfig] },
 ];
 
@@ -111,6 +113,7 @@ beforeAll(async () => {
   const run = testRun(t.db.databaseName, { json: true });
   run.connection.config = webhooksConfig;
   webhookId = (await webhooksAddAction(run, "https://hooks.example.com/confirm", {})).endpoint.id;
+  await orgsTeamsAddAction(testRun(t.db.databaseName), org, "confirm-team");
 }, 300_000);
 
 afterAll(async () => {

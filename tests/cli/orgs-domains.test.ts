@@ -13,8 +13,8 @@ import {
   orgsDomainsRemoveAction,
   orgsDomainsVerifyAction,
 } from "../../packages/cli/src/commands/orgs-domains.ts";
-import { EXIT, toKnownError } from "../../packages/cli/src/errors.ts";
-import { testRun } from "./run-context.ts";
+import { EXIT } from "../../packages/cli/src/errors.ts";
+import { exitOf, testRun } from "./run-context.ts";
 
 /**
  * `tessera orgs domains add|verify|list|remove` against the test database, the proof looked up in a
@@ -47,17 +47,6 @@ const run = (json = false) => {
   const base = testRun(t.db.databaseName, { json });
   return { ...base, connection: { ...base.connection, config } };
 };
-
-async function exitOf(promise: Promise<unknown>): Promise<[number, string]> {
-  try {
-    await promise;
-  } catch (error) {
-    const known = toKnownError(error);
-    if (!known) throw error;
-    return [known.exitCode, known.code];
-  }
-  return [EXIT.ok, "OK"];
-}
 
 describe("tessera orgs domains", () => {
   it("add prints the proof, verify finds the TXT record, list shows it, remove deletes it; all audited", async () => {

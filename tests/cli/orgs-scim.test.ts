@@ -1,4 +1,4 @@
-import { describe, expect, inject, it } from "vitest";
+import { beforeAll, describe, expect, inject, it, vi } from "vitest";
 import { auditEvents } from "#test/admin.ts";
 import { createOrganization, signIn } from "#test/organization.ts";
 import { TEST_SECRET, useTestAuth } from "#test/test-auth.ts";
@@ -7,27 +7,19 @@ import {
   orgsScimListAction,
   orgsScimRemoveAction,
 } from "../../packages/cli/src/commands/orgs-scim.ts";
-import { EXIT, toKnownError } from "../../packages/cli/src/errors.ts";
+import { EXIT } from "../../packages/cli/src/errors.ts";
 import { buildCli, runCli } from "./cli-process.ts";
-import { testRun } from "./run-context.ts";
+import { exitOf, testRun } from "./run-context.ts";
 
 /**
  * `tessera orgs scim list|add|remove` against the test database: the token the command prints is
  * the one the SCIM endpoint accepts, stored only as its hash; remove revokes it at once.
  */
 const t = useTestAuth();
+// Building the CLI and four runs of the binary on two shared cores.
+vi.setConfig({ testTimeout: 180_000 });
+beforeAll(() => buildCli(), 300_000);
 const run = (json = false) => testRun(t.db.databaseName, { json });
-
-async function exitOf(promise: Promise<unknown>): Promise<[number, string]> {
-  try {
-    await promise;
-  } catch (error) {
-    const known = toKnownError(error);
-    if (!known) throw error;
-    return [known.exitCode, known.code];
-  }
-  return [EXIT.ok, "OK"];
-}
 
 function scimUsers(token: string) {
   return t.auth.handler(
@@ -94,7 +86,6 @@ describe("tessera orgs scim", () => {
   });
 
   it("the binary prints the token once with its base URL, list a table without it, --json the array", async () => {
-    await buildCli();
     const owner = await signIn(t, "scim-cli-binary");
     const id = await createOrganization(owner, "stark", "Stark");
     const env = { MONGODB_URI: inject("mongoUri"), TESSERA_SECRET: TEST_SECRET, TESSERA_OPERATOR: "tester" };

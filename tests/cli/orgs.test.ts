@@ -10,23 +10,12 @@ import {
   orgsSetRoleAction,
   orgsShowAction,
 } from "../../packages/cli/src/commands/orgs.ts";
-import { EXIT, toKnownError } from "../../packages/cli/src/errors.ts";
-import { testRun } from "./run-context.ts";
+import { EXIT } from "../../packages/cli/src/errors.ts";
+import { exitOf, testRun } from "./run-context.ts";
 
 /** `tessera orgs` against the test database: the organization rules hold for the operator too. */
 const t = useTestAuth();
 const run = () => testRun(t.db.databaseName);
-
-async function exitOf(promise: Promise<unknown>): Promise<[number, string]> {
-  try {
-    await promise;
-  } catch (error) {
-    const known = toKnownError(error);
-    if (!known) throw error;
-    return [known.exitCode, known.code];
-  }
-  return [EXIT.ok, "OK"];
-}
 
 describe("tessera orgs", () => {
   it("list, show, add-member, set-role, remove-member; the only owner is neither removed nor demoted", async () => {

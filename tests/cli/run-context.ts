@@ -2,6 +2,7 @@ import type { PassThrough } from "node:stream";
 import { inject } from "vitest";
 import { captureIo } from "#test/captured-io.ts";
 import { TEST_SECRET } from "#test/test-auth.ts";
+import { EXIT, toKnownError } from "../../packages/cli/src/errors.ts";
 import type { RunContext } from "../../packages/cli/src/kit.ts";
 
 export interface CapturedRun extends RunContext {
@@ -29,4 +30,16 @@ export function testRun(
     stdout,
     stderr,
   };
+}
+
+/** How a command's action ended: [exit code, catalogue or CLI code], as the binary would exit. */
+export async function exitOf(promise: Promise<unknown>): Promise<[number, string]> {
+  try {
+    await promise;
+  } catch (error) {
+    const known = toKnownError(error);
+    if (!known) throw error;
+    return [known.exitCode, known.code];
+  }
+  return [EXIT.ok, "OK"];
 }

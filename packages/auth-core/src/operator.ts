@@ -55,6 +55,7 @@ export {
 } from "./operator-organizations.ts";
 export { createOperatorScim, type GeneratedScimToken, type ScimConnection } from "./operator-scim.ts";
 export { createOperatorSso, type SsoProvider, type SsoProviderTest } from "./operator-sso.ts";
+export { createOperatorTeams, type Team, type TeamMember } from "./operator-teams.ts";
 
 export function createOperatorApi(auth: Auth, actor: string): TypedApi<CoreEndpoint> {
   if (!/^[\w.:@-]{1,100}$/.test(actor))

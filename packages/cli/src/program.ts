@@ -16,6 +16,7 @@ import { orgsCommand } from "./commands/orgs.ts";
 import { orgsDomainsCommand } from "./commands/orgs-domains.ts";
 import { orgsScimCommand } from "./commands/orgs-scim.ts";
 import { orgsSsoCommand } from "./commands/orgs-sso.ts";
+import { orgsTeamsCommand } from "./commands/orgs-teams.ts";
 import { secretCommand } from "./commands/secret.ts";
 import { sessionsCommand } from "./commands/sessions.ts";
 import { usersCommand } from "./commands/users.ts";
@@ -87,6 +88,7 @@ export function createProgram(): Command {
     [orgsCommand, orgsDomainsCommand],
     [orgsCommand, orgsSsoCommand],
     [orgsCommand, orgsScimCommand],
+    [orgsCommand, orgsTeamsCommand],
   ] as const) {
     if (!parent.commands.includes(sub)) parent.addCommand(sub);
   }

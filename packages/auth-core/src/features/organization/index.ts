@@ -90,9 +90,13 @@ export {
   findTeamByIdOrName,
   forgetActiveTeam,
   listTeamMembers,
+  listTeams,
+  removeTeamUnlessLast,
   renameTeam,
   setTeamMemberRole,
   takeUserOutOfTeam,
   teamRoleTablesOf,
 } from "./teams/service.ts";
 export { findUserTeamMemberships, teamEventSource, teamMemberEventSource } from "./teams/store.ts";
+/** `tessera orgs teams` (operator-teams.ts) answers teams and memberships as the endpoints do. */
+export { toTeam, toTeamMember } from "./teams/types.ts";
