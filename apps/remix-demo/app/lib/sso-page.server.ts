@@ -37,7 +37,7 @@ export async function loadSsoConnections(
 }
 
 /** What "Test this connection" answers the page: the checks passed, or the first problem's code. */
-export interface SsoTestAnswer {
+interface SsoTestAnswer {
   tested: { providerId: string; checks: string[] | null; code: string | null };
 }
 
