@@ -131,10 +131,6 @@ async function measure(uri: string, users: number): Promise<Record<string, numbe
     deactivations.push(await timeRequest(() => call(auth, "PATCH", `/scim/v2/Users/${id}`, patch)));
   }
   result["PATCH active False"] = await median(deactivations);
-  await auth.context.client
-    ?.db(dbName)
-    .dropDatabase()
-    .catch(() => {});
   await auth.close();
   return result;
 }
