@@ -1,37 +1,17 @@
-import { createSmtpMailer } from "@tessera/auth-core";
-import { afterEach, describe, expect, it } from "vitest";
-import { type FaultySmtp, startFaultySmtp } from "#test/faulty-smtp.ts";
-import { createOrganization, signIn } from "#test/organization.ts";
+import { describe, expect, it } from "vitest";
+import { inviteFailedAndQueued, useOutboxSmtp } from "#test/mail-outbox.ts";
 import { useFreshTestAuth } from "#test/test-auth.ts";
 import { mailQueueAction, mailRetryAction } from "../../packages/cli/src/commands/mail.ts";
 import { toKnownError } from "../../packages/cli/src/errors.ts";
 import { testRun } from "./run-context.ts";
 
 /** `tessera mail queue` and `tessera mail retry`: the outbox as the operator sees and mends it. */
-const openAuth = useFreshTestAuth();
-let smtp: FaultySmtp | null = null;
-afterEach(async () => {
-  await smtp?.close();
-  smtp = null;
-});
+const openOverSmtp = useOutboxSmtp(useFreshTestAuth());
 
 describe("tessera mail", () => {
   it("queue lists queued and failed mails without bodies; retry queues a failed one again", async () => {
-    smtp = await startFaultySmtp();
-    const t = await openAuth({
-      mailer: createSmtpMailer({ url: smtp.url, from: "Tessera <no-reply@example.com>" }),
-      mailQueue: { worker: false },
-    });
-    const owner = await signIn(t, "owner");
-    const organizationId = await createOrganization(owner, "acme");
-    const invite = (email: string) =>
-      owner.browser.post("/organization/invite-member", { organizationId, email, role: "member" });
-    smtp.rejectRecipient("gone@example.com", "5.1.1 No such mailbox");
-    await invite("gone@example.com");
-    await t.auth.mail.settle();
-    await smtp.goDown();
-    await invite("later@example.com");
-    await t.auth.mail.settle();
+    const { t, smtp } = await openOverSmtp();
+    await inviteFailedAndQueued(t, smtp);
     const run = () => testRun(t.db.databaseName);
 
     const queue = await mailQueueAction(run(), {});

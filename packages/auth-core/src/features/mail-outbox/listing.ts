@@ -1,24 +1,14 @@
 import type { AuthContext } from "../../context.ts";
+import type { UserMail } from "../../contracts/mail-outbox.ts";
 import type { MailDoc } from "../../db/documents.ts";
 import type { ObjectId } from "../../db/ids.ts";
 import { findInvitationMailStates, listMailsInStates, listUserMails, requeueFailedMails } from "./store.ts";
 
 /**
- * What the lists show of the outbox (docs/architecture.md "Mail"): states, recipients, kinds and
- * failures, never a body (a body may hold a live link, docs/security.md "Mail outbox").
+ * What the lists show of the outbox (contracts/mail-outbox.ts UserMail): states, recipients, kinds
+ * and failures, never a body (a body may hold a live link, docs/security.md "Mail outbox").
  */
-export interface MailSummary {
-  id: string;
-  kind: string;
-  to: string;
-  state: MailDoc["state"];
-  attempts: number;
-  lastError: string | null;
-  nextAttemptAt: Date | null;
-  expiresAt: Date;
-  createdAt: Date;
-  sentAt: Date | null;
-}
+export type MailSummary = UserMail;
 
 function toMailSummary(doc: MailDoc): MailSummary {
   return {

@@ -1,39 +1,14 @@
-import { createSmtpMailer } from "@tessera/auth-core";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createCast, FORBIDDEN } from "#test/admin.ts";
-import { type FaultySmtp, startFaultySmtp } from "#test/faulty-smtp.ts";
-import { createOrganization, signIn } from "#test/organization.ts";
+import { inviteFailedAndQueued, useOutboxSmtp } from "#test/mail-outbox.ts";
 import { useFreshTestAuth } from "#test/test-auth.ts";
 
-const openAuth = useFreshTestAuth();
-let smtp: FaultySmtp | null = null;
-afterEach(async () => {
-  await smtp?.close();
-  smtp = null;
-});
-
-async function openWithSmtp() {
-  smtp = await startFaultySmtp();
-  const t = await openAuth({
-    mailer: createSmtpMailer({ url: smtp.url, from: "Tessera <no-reply@example.com>" }),
-    mailQueue: { worker: false },
-  });
-  return { t, smtp };
-}
+const openWithSmtp = useOutboxSmtp(useFreshTestAuth());
 
 describe("mail states shown to the people who rely on them", () => {
   it("list-invitations shows each invitation's mail as queued, failed or sent", async () => {
     const { t, smtp } = await openWithSmtp();
-    const owner = await signIn(t, "owner");
-    const organizationId = await createOrganization(owner, "acme");
-    const invite = (email: string) =>
-      owner.browser.post("/organization/invite-member", { organizationId, email, role: "member" });
-    smtp.rejectRecipient("gone@example.com", "5.1.1 No such mailbox");
-    await invite("gone@example.com");
-    await t.auth.mail.settle();
-    await smtp.goDown();
-    await invite("later@example.com");
-    await t.auth.mail.settle();
+    const { owner, organizationId } = await inviteFailedAndQueued(t, smtp);
     const states = async () => {
       const res = await owner.browser.get<{ email: string; mailState: string | null }[]>(
         `/organization/list-invitations?organizationId=${organizationId}`,
