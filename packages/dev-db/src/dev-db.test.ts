@@ -230,7 +230,7 @@ describe("the embedded FerretDB (patched: go/, ferretdb-patch.ts)", () => {
         type Row = { _id: string; n: number; seen: number[]; used?: boolean };
         const collection = client.db("patch").collection<Row>("concurrent");
         const N = 100;
-        const each = (body: (i: number) => Promise<unknown>) =>
+        const each = <T>(body: (i: number) => Promise<T>) =>
           Promise.all(Array.from({ length: N }, (_, i) => body(i)));
         // Upstream lost most of these: 200 concurrent $inc of one field stored 24.
         await collection.insertOne({ _id: "counter", n: 0, seen: [] });
