@@ -15,7 +15,7 @@ async function expectAfterReload(page: Page, cell: () => Locator, expected: stri
         if (text !== expected) await page.reload();
         return text;
       },
-      { timeout: 20_000, intervals: [300] },
+      { timeout: 20_000, interval: 300 },
     )
     .toBe(expected);
 }
