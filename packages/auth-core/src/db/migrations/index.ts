@@ -20,6 +20,7 @@ import { webhookIndexes } from "./0017-webhook-indexes.ts";
 import { scimIndexes } from "./0018-scim.ts";
 import { mailOutboxIndexes } from "./0019-mail-outbox.ts";
 import { scimGroupIndexes } from "./0020-scim-groups.ts";
+import { organizationAuditIndex } from "./0021-organization-audit-index.ts";
 import type { Migration, MigrationSteps } from "./types.ts";
 
 export type { Migration, MigrationSteps } from "./types.ts";
@@ -46,6 +47,7 @@ export const CORE_MIGRATIONS: readonly Migration[] = [
   scimIndexes,
   mailOutboxIndexes,
   scimGroupIndexes,
+  organizationAuditIndex,
 ];
 
 /** When each recorded migration was applied, by id (`_migrations`; `tessera migrate status`). */
