@@ -23,7 +23,7 @@ import { createProviders } from "./features/social/providers/index.ts";
 import { createVerifierCache } from "./features/sso/index.ts";
 import { joinVerifiedDomainOrganization } from "./features/sso-domains/index.ts";
 import { deleteUserTwoFactorData, gateSessionMint } from "./features/two-factor/index.ts";
-import { enterEveryUser } from "./features/users/index.ts";
+import { enterEveryUser, findUserById } from "./features/users/index.ts";
 import { startWebhookWorker, type WebhookWorker } from "./features/webhooks/index.ts";
 import { createApi, type TypedApi } from "./http/api.ts";
 import type { CallerResolvers } from "./http/caller.ts";
@@ -78,7 +78,7 @@ export const coreCallerResolvers: CallerResolvers = {
  * What the data migrations are handed (db/ imports no feature): the owners' functions that write
  * their documents. Also operator.ts migrateStepByStep.
  */
-export const coreMigrationSteps: MigrationSteps = { enterEveryUser };
+export const coreMigrationSteps: MigrationSteps = { enterEveryUser, findUserById };
 
 function cookieNames(prefix: string, secure: boolean): CookieNames {
   const full = (name: string) => `${secure ? "__Secure-" : ""}${prefix}.${name}`;

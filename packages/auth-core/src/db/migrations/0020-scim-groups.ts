@@ -8,9 +8,10 @@ import type { Migration } from "./types.ts";
  */
 export const scimGroupIndexes: Migration = {
   id: "0020-scim-groups",
-  async up({ scimUsers, scimGroups, users }) {
+  async up(collections, _now, { findUserById }) {
+    const { scimUsers, scimGroups } = collections;
     for await (const row of scimUsers.find({ userNameKey: { $exists: false } })) {
-      const user = await users.findOne({ _id: row.userId }, { projection: { email: 1 } });
+      const user = await findUserById(collections, row.userId);
       const userName = user?.email ?? row.userId.toHexString();
       await scimUsers.updateOne(
         { _id: row._id },
