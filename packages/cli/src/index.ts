@@ -28,12 +28,22 @@ export {
   orgsDomainsRemoveAction,
   orgsDomainsVerifyAction,
 } from "./commands/orgs-domains.ts";
+export { orgsScimAddAction, orgsScimListAction, orgsScimRemoveAction } from "./commands/orgs-scim.ts";
 export {
   orgsSsoAddAction,
   orgsSsoListAction,
   orgsSsoRemoveAction,
   orgsSsoTestAction,
 } from "./commands/orgs-sso.ts";
+export {
+  orgsTeamsAddAction,
+  orgsTeamsAddMemberAction,
+  orgsTeamsListAction,
+  orgsTeamsMembersAction,
+  orgsTeamsRemoveAction,
+  orgsTeamsRemoveMemberAction,
+  orgsTeamsSetRoleAction,
+} from "./commands/orgs-teams.ts";
 export { secretAction } from "./commands/secret.ts";
 export { sessionsListAction, sessionsRevokeAction } from "./commands/sessions.ts";
 export {

@@ -102,7 +102,10 @@ export async function deleteScimUser(collections: Collections, id: ObjectId): Pr
   await collections.scimUsers.deleteOne({ _id: id });
 }
 
-/** Rows an operator or the SCIM scale bench (bench/scim-scale.ts) writes at once, unordered. */
+/**
+ * Rows the SCIM scale bench (bench/scim-scale.ts) writes at once, unordered.
+ * @internal Exported for the bench.
+ */
 export async function insertScimUsersInBulk(collections: Collections, docs: ScimUserDoc[]): Promise<void> {
   if (docs.length > 0) await collections.scimUsers.insertMany(docs, { ordered: false });
 }
