@@ -4,7 +4,7 @@ import { createOrganization, signIn } from "#test/organization.ts";
 import { useTestAuth } from "#test/test-auth.ts";
 import { eventsListAction } from "../../packages/cli/src/commands/events.ts";
 import { toKnownError } from "../../packages/cli/src/errors.ts";
-import { testRun } from "./run-context.ts";
+import { exitOf, testRun } from "./run-context.ts";
 
 /** `tessera events list --type --org --since`: the admin listing of events, as the operator. */
 const t = useTestAuth();
@@ -31,6 +31,22 @@ describe("tessera events list", () => {
       since: new Date(t.now().getTime() + 60_000).toISOString(),
     });
     expect(later.events).toEqual([]);
+  });
+
+  it("--since takes a span back from now (1h, 30m, 7d) as an operator types it", async () => {
+    const cy = await signIn(t, "cy");
+    await createOrganization(cy, "cy-org");
+    await storedEvents(t);
+    const lastHour = await eventsListAction(run(), { since: "1h", org: "cy-org" });
+    expect(lastHour.events.map((event) => event.type)).toEqual(["organization.created", "member.added"]);
+  });
+
+  it("a --since that is neither a time nor a span is a usage error (exit 2) naming both forms", async () => {
+    const error = await eventsListAction(run(), { since: "yesterday" }).catch((caught: unknown) => caught);
+    expect(toKnownError(error)?.message).toBe(
+      "--since must be an ISO 8601 time (2026-11-29T15:00:00Z) or a span back from now (30m, 1h, 7d), got yesterday",
+    );
+    expect(await exitOf(eventsListAction(run(), { since: "1 hour" }))).toEqual([2, "USAGE"]);
   });
 
   it("an unknown organization exits with ORGANIZATION_NOT_FOUND", async () => {

@@ -1,5 +1,5 @@
 import { Command } from "commander";
-import { notFound } from "../errors.ts";
+import { notFound, usageError } from "../errors.ts";
 import { contextOf, noteEmpty, parseCount, type RunContext, report } from "../kit.ts";
 import { withOperator } from "../operator.ts";
 import { formatDate, formatTable } from "../table.ts";
@@ -9,7 +9,7 @@ export interface EventsListOptions {
   type?: string | undefined;
   /** An organization (id or slug). */
   org?: string | undefined;
-  /** An ISO 8601 time: the oldest events to list. */
+  /** The oldest events to list: an ISO 8601 time, or a span back from now (30m, 1h, 7d). */
   since?: string | undefined;
   limit?: number | undefined;
   /** The nextCursor of the page before. */
@@ -35,6 +35,7 @@ export async function eventsListAction(
   run: RunContext,
   options: EventsListOptions,
 ): Promise<EventsListResult> {
+  const since = options.since ? readSince(options.since, new Date()) : undefined;
   return withOperator(run, async (session) => {
     let organizationId: string | undefined;
     if (options.org !== undefined) {
@@ -49,7 +50,7 @@ export async function eventsListAction(
       query: {
         ...(options.type ? { type: options.type as never } : {}),
         ...(organizationId ? { organizationId } : {}),
-        ...(options.since ? { since: new Date(options.since).toISOString() } : {}),
+        ...(since ? { since } : {}),
         ...(options.cursor ? { cursor: options.cursor } : {}),
         limit: Math.min(options.limit ?? 50, 100),
       },
@@ -59,6 +60,25 @@ export async function eventsListAction(
   });
 }
 
+const SPAN = /^(\d+)([smhd])$/;
+const SPAN_MS = { s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
+
+/**
+ * --since as the ISO time the core takes: a span back from `now` ("1h", as an operator types it) or
+ * an ISO 8601 time; anything else is a usage error (exit 2) rather than an "Invalid time value" stack.
+ */
+function readSince(value: string, now: Date): string {
+  const span = SPAN.exec(value.trim());
+  if (span)
+    return new Date(now.getTime() - Number(span[1]) * SPAN_MS[span[2] as keyof typeof SPAN_MS]).toISOString();
+  const at = /^\d{4}-\d{2}-\d{2}/.test(value) ? new Date(value) : null;
+  if (!at || Number.isNaN(at.getTime()))
+    throw usageError(
+      `--since must be an ISO 8601 time (2026-11-29T15:00:00Z) or a span back from now (30m, 1h, 7d), got ${value}`,
+    );
+  return at.toISOString();
+}
+
 export const eventsCommand = new Command("events")
   .description("events: every change to users and organizations")
   .addCommand(
@@ -66,7 +86,10 @@ export const eventsCommand = new Command("events")
       .description("events, newest first")
       .option("--type <type>", "only this event type (e.g. member.added)")
       .option("--org <organization>", "only this organization's events (id or slug)")
-      .option("--since <time>", "only events at or after this time (ISO 8601)")
+      .option(
+        "--since <time>",
+        "only events at or after this time: ISO 8601, or a span back from now (30m, 1h, 7d)",
+      )
       .option("--cursor <id>", "the page after this event (the nextCursor of --json)")
       .option("--limit <n>", "events per page (at most 100, default 50)", parseCount("--limit"))
       .action(async (options: EventsListOptions, command: Command) => {
