@@ -93,6 +93,14 @@ describe("tessera webhooks", () => {
     expect(await t.db.collection("webhookDeliveries").countDocuments()).toBe(0);
   });
 
+  it("without the app's options, the refusal says to pass them with --config (exit 4)", async () => {
+    const error = await webhooksListAction(testRun(t.db.databaseName), {}).catch((caught: unknown) => caught);
+    expect([toKnownError(error)?.exitCode, toKnownError(error)?.message]).toEqual([
+      EXIT.refused,
+      "Webhooks are not enabled: no tessera.config.ts was found. Pass the app's options with --config (webhooks: { enabled: true })",
+    ]);
+  });
+
   it("answers each refusal with its exit code and changes nothing", async () => {
     const missing = "6650f1c2a4e0b9d3c1a2b3c4";
     expect(await failure(webhooksRemoveAction(run(), missing, { yes: true }))).toEqual({

@@ -1,6 +1,6 @@
 import type { CreatedWebhookEndpoint, EventType, WebhookDelivery, WebhookEndpoint } from "@tessera/auth-core";
 import { Command, Option } from "commander";
-import { usageError } from "../errors.ts";
+import { CliError, toKnownError, usageError } from "../errors.ts";
 import { confirmOrRefuse, contextOf, noteEmpty, type RunContext, report } from "../kit.ts";
 import { type OperatorSession, withOperator } from "../operator.ts";
 import { formatDate, formatTable } from "../table.ts";
@@ -15,11 +15,35 @@ interface ScopeOption {
   org?: string | undefined;
 }
 
+/**
+ * withOperator, where the core's "Webhooks are not enabled" also says what to do: the CLI knows the
+ * app's webhooks option only from its options module (packages/cli/src/connection.ts), so name the
+ * module read, or say that none was found.
+ */
+async function withWebhooks<T>(run: RunContext, work: (session: OperatorSession) => Promise<T>): Promise<T> {
+  const opened: { config: string | null } = { config: null };
+  try {
+    return await withOperator(run, (session) => {
+      opened.config = session.config;
+      return work(session);
+    });
+  } catch (error) {
+    const known = toKnownError(error);
+    if (known?.code !== "WEBHOOKS_NOT_ENABLED") throw error;
+    const read = opened.config ? `${opened.config} does not turn them on` : "no tessera.config.ts was found";
+    throw new CliError(
+      known.code,
+      `${known.message}: ${read}. Pass the app's options with --config (webhooks: { enabled: true })`,
+      known.exitCode,
+    );
+  }
+}
+
 const scopeOf = (options: ScopeOption) => (options.org === undefined ? {} : { organizationId: options.org });
 
 /** `tessera webhooks list [--org <id>]`: the scope's endpoints. */
 export function webhooksListAction(run: RunContext, options: ScopeOption): Promise<WebhookEndpoint[]> {
-  return withOperator(run, async (session) => {
+  return withWebhooks(run, async (session) => {
     const { data } = await session.api.listWebhookEndpoints({
       query: scopeOf(options),
       headers: session.headers,
@@ -43,7 +67,7 @@ export function webhooksAddAction(
     ?.split(",")
     .map((type) => type.trim())
     .filter(Boolean) as EventType[] | undefined; // each checked against the catalogue by the core
-  return withOperator(run, async (session) => {
+  return withWebhooks(run, async (session) => {
     const { data } = await session.api.createWebhookEndpoint({
       body: {
         ...scopeOf(options),
@@ -72,7 +96,7 @@ export function webhooksRemoveAction(
   id: string,
   options: ScopeOption & { yes?: boolean | undefined },
 ): Promise<{ success: true; endpointId: string }> {
-  return withOperator(run, async (session) => {
+  return withWebhooks(run, async (session) => {
     const endpoint = await readEndpoint(session, id, options);
     await confirmOrRefuse(
       run,
@@ -93,7 +117,7 @@ export function webhooksTestAction(
   id: string,
   options: ScopeOption,
 ): Promise<WebhookDelivery> {
-  return withOperator(run, async (session) => {
+  return withWebhooks(run, async (session) => {
     const { data } = await session.api.testWebhookEndpoint({
       body: { ...scopeOf(options), endpointId: id },
       headers: session.headers,
@@ -125,7 +149,7 @@ export async function webhooksReplayAction(
   };
   const from = time(options.since, "--since");
   const to = time(options.until, "--until");
-  return withOperator(run, async (session) => {
+  return withWebhooks(run, async (session) => {
     const { data } = await session.api.replayWebhookDeliveries({
       body: {
         ...scopeOf(options),
