@@ -2,6 +2,7 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { createOrganization, signIn } from "#test/organization.ts";
 import { useTestAuth } from "#test/test-auth.ts";
 import {
   webhooksAddAction,
@@ -130,5 +131,21 @@ describe("tessera webhooks", () => {
       code: "ORGANIZATION_NOT_FOUND",
     });
     expect(await t.db.collection("webhookEndpoints").countDocuments()).toBe(0);
+  });
+
+  it("--org takes the organization's slug as well as its id, as events list does", async () => {
+    const owner = await signIn(t, "owner");
+    const orgId = await createOrganization(owner, "acme-hooks");
+    const { endpoint: added } = await webhooksAddAction(run(), "https://hooks.example.com/acme", {
+      org: "acme-hooks",
+    });
+    const bySlug = await webhooksListAction(run(), { org: "acme-hooks" });
+    const byId = await webhooksListAction(run(), { org: orgId });
+    expect([bySlug.map((endpoint) => endpoint.id), byId.map((endpoint) => endpoint.id)]).toEqual([
+      [added.id],
+      [added.id],
+    ]);
+    expect(await webhooksListAction(run(), {})).toEqual([]);
+    await webhooksRemoveAction(run(), added.id, { org: "acme-hooks", yes: true });
   });
 });

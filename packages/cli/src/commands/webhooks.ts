@@ -1,6 +1,6 @@
 import type { CreatedWebhookEndpoint, EventType, WebhookDelivery, WebhookEndpoint } from "@tessera/auth-core";
 import { Command, Option } from "commander";
-import { CliError, toKnownError, usageError } from "../errors.ts";
+import { CliError, notFound, toKnownError, usageError } from "../errors.ts";
 import { confirmOrRefuse, contextOf, noteEmpty, type RunContext, report } from "../kit.ts";
 import { type OperatorSession, withOperator } from "../operator.ts";
 import { formatDate, formatTable } from "../table.ts";
@@ -8,7 +8,7 @@ import { formatDate, formatTable } from "../table.ts";
 /**
  * `tessera webhooks …`: the webhook endpoints through the same endpoints as the admin and
  * organization pages (features/webhooks), as the operator: app-wide endpoints, or an organization's
- * with `--org <id>`.
+ * with `--org <id or slug>`.
  */
 
 interface ScopeOption {
@@ -20,12 +20,16 @@ interface ScopeOption {
  * app's webhooks option only from its options module (packages/cli/src/connection.ts), so name the
  * module read, or say that none was found.
  */
-async function withWebhooks<T>(run: RunContext, work: (session: OperatorSession) => Promise<T>): Promise<T> {
+async function withWebhooks<T>(
+  run: RunContext,
+  options: ScopeOption,
+  work: (session: OperatorSession, scope: Scope) => Promise<T>,
+): Promise<T> {
   const opened: { config: string | null } = { config: null };
   try {
-    return await withOperator(run, (session) => {
+    return await withOperator(run, async (session) => {
       opened.config = session.config;
-      return work(session);
+      return work(session, await scopeOf(session, options));
     });
   } catch (error) {
     const known = toKnownError(error);
@@ -39,13 +43,22 @@ async function withWebhooks<T>(run: RunContext, work: (session: OperatorSession)
   }
 }
 
-const scopeOf = (options: ScopeOption) => (options.org === undefined ? {} : { organizationId: options.org });
+type Scope = { organizationId?: string };
 
-/** `tessera webhooks list [--org <id>]`: the scope's endpoints. */
+/** --org by id or slug, as `tessera events list --org` and `orgs … <org>` take it; unknown is exit 3. */
+async function scopeOf(session: OperatorSession, options: ScopeOption): Promise<Scope> {
+  if (options.org === undefined) return {};
+  const { createOperatorOrganizations } = await import("@tessera/auth-core/operator");
+  const org = await createOperatorOrganizations(session.auth, session.actor).findOrganization(options.org);
+  if (!org) throw notFound("ORGANIZATION_NOT_FOUND", `no organization ${options.org}`);
+  return { organizationId: org._id.toHexString() };
+}
+
+/** `tessera webhooks list [--org <organization>]`: the scope's endpoints. */
 export function webhooksListAction(run: RunContext, options: ScopeOption): Promise<WebhookEndpoint[]> {
-  return withWebhooks(run, async (session) => {
+  return withWebhooks(run, options, async (session, scope) => {
     const { data } = await session.api.listWebhookEndpoints({
-      query: scopeOf(options),
+      query: scope,
       headers: session.headers,
     });
     return data;
@@ -67,10 +80,10 @@ export function webhooksAddAction(
     ?.split(",")
     .map((type) => type.trim())
     .filter(Boolean) as EventType[] | undefined; // each checked against the catalogue by the core
-  return withWebhooks(run, async (session) => {
+  return withWebhooks(run, options, async (session, scope) => {
     const { data } = await session.api.createWebhookEndpoint({
       body: {
-        ...scopeOf(options),
+        ...scope,
         url,
         ...(eventTypes ? { eventTypes } : {}),
         ...(options.description ? { description: options.description } : {}),
@@ -82,9 +95,9 @@ export function webhooksAddAction(
 }
 
 /** The endpoint a command names, read first: a prompt says which URL it affects; unknown is exit 3. */
-async function readEndpoint(session: OperatorSession, id: string, options: ScopeOption) {
+async function readEndpoint(session: OperatorSession, id: string, scope: Scope) {
   const { data } = await session.api.getWebhookEndpoint({
-    query: { ...scopeOf(options), endpointId: id },
+    query: { ...scope, endpointId: id },
     headers: session.headers,
   });
   return data;
@@ -96,15 +109,15 @@ export function webhooksRemoveAction(
   id: string,
   options: ScopeOption & { yes?: boolean | undefined },
 ): Promise<{ success: true; endpointId: string }> {
-  return withWebhooks(run, async (session) => {
-    const endpoint = await readEndpoint(session, id, options);
+  return withWebhooks(run, options, async (session, scope) => {
+    const endpoint = await readEndpoint(session, id, scope);
     await confirmOrRefuse(
       run,
       options.yes,
       `Remove the webhook endpoint ${endpoint.id} (${endpoint.url}) and its deliveries?`,
     );
     await session.api.deleteWebhookEndpoint({
-      body: { ...scopeOf(options), endpointId: id },
+      body: { ...scope, endpointId: id },
       headers: session.headers,
     });
     return { success: true, endpointId: id };
@@ -117,9 +130,9 @@ export function webhooksTestAction(
   id: string,
   options: ScopeOption,
 ): Promise<WebhookDelivery> {
-  return withWebhooks(run, async (session) => {
+  return withWebhooks(run, options, async (session, scope) => {
     const { data } = await session.api.testWebhookEndpoint({
-      body: { ...scopeOf(options), endpointId: id },
+      body: { ...scope, endpointId: id },
       headers: session.headers,
     });
     return data;
@@ -149,10 +162,10 @@ export async function webhooksReplayAction(
   };
   const from = time(options.since, "--since");
   const to = time(options.until, "--until");
-  return withWebhooks(run, async (session) => {
+  return withWebhooks(run, options, async (session, scope) => {
     const { data } = await session.api.replayWebhookDeliveries({
       body: {
-        ...scopeOf(options),
+        ...scope,
         endpointId: id,
         ...(options.delivery !== undefined ? { deliveryId: options.delivery } : {}),
         ...(from ? { from } : {}),
@@ -164,7 +177,11 @@ export async function webhooksReplayAction(
   });
 }
 
-const orgOption = () => new Option("--org <id>", "an organization's endpoints (default: the app-wide ones)");
+const orgOption = () =>
+  new Option(
+    "--org <organization>",
+    "an organization's endpoints, by id or slug (default: the app-wide ones)",
+  );
 
 export const webhooksCommand = new Command("webhooks")
   .description("webhook endpoints and their deliveries")
