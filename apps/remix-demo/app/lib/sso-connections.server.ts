@@ -22,7 +22,7 @@ export function readRegisterForm(
     const issuer = field(form, "issuer").trim() || read.entityID || "";
     const entryPoint = field(form, "entryPoint").trim() || read.entryPoint || "";
     const cert = field(form, "cert").trim() || read.cert || "";
-    const missing = missingOf({ providerId, issuer, entryPoint, cert }, "SSO_FIELD_REQUIRED");
+    const missing = missingOf({ providerId }, "REQUIRED", { issuer, entryPoint, cert });
     if (missing) return { missing };
     return {
       body: {
@@ -40,7 +40,7 @@ export function readRegisterForm(
   const issuer = field(form, "issuer").trim();
   const clientId = field(form, "clientId").trim();
   const clientSecret = field(form, "clientSecret");
-  const missing = missingOf({ providerId, issuer, clientId, clientSecret }, "SSO_FIELD_REQUIRED");
+  const missing = missingOf({ providerId, issuer }, "REQUIRED", { clientId, clientSecret });
   if (missing) return { missing };
   const discoveryEndpoint = field(form, "discoveryEndpoint").trim();
   return {
@@ -52,9 +52,20 @@ export function readRegisterForm(
   };
 }
 
-function missingOf(values: Record<string, string>, code: string): Record<string, string> | null {
-  const empty = Object.entries(values).filter(([, value]) => value === "");
-  return empty.length > 0 ? Object.fromEntries(empty.map(([name]) => [name, code])) : null;
+/**
+ * The empty fields: those every connection needs are "required"; those of the chosen protocol
+ * "required for this protocol" (a missing connection name is not the protocol's doing).
+ */
+function missingOf(
+  always: Record<string, string>,
+  alwaysCode: string,
+  ofProtocol: Record<string, string>,
+): Record<string, string> | null {
+  const empty = [
+    ...Object.entries(always).map(([name, value]) => [name, value, alwaysCode] as const),
+    ...Object.entries(ofProtocol).map(([name, value]) => [name, value, "SSO_FIELD_REQUIRED"] as const),
+  ].filter(([, value]) => value === "");
+  return empty.length > 0 ? Object.fromEntries(empty.map(([name, , code]) => [name, code])) : null;
 }
 
 /** Tessera's SAML entity ID for a connection: its SP metadata URL, which the page shows. */
