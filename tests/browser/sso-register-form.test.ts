@@ -1,38 +1,33 @@
-import { describe, expect, it } from "vitest";
-import { readRegisterForm } from "../../apps/remix-demo/app/lib/sso-connections.server.ts";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, test } from "vitest";
+import { APP_DIR, DEMO, useTestApp } from "./app-harness.ts";
+import { expectHydrated, signIn } from "./page-watch.ts";
 
 /**
- * The SSO page's add form (app/lib/sso-connections.server.ts) sent empty: which field the page
- * marks, and with which message (validation.REQUIRED or validation.SSO_FIELD_REQUIRED).
+ * The SSO page's add form sent empty (app/lib/sso-connections.server.ts): a connection name is
+ * "required" whatever the protocol; only the protocol's own fields are "required for this protocol".
  */
-function formOf(fields: Record<string, string>): FormData {
-  const form = new FormData();
-  for (const [name, value] of Object.entries(fields)) form.set(name, value);
-  return form;
-}
+const en = JSON.parse(readFileSync(join(APP_DIR, "app/locales/en.json"), "utf8"));
 
-const ORGANIZATION = "6650f1c2a4e0b9d3c1a2b3c4";
+const app = useTestApp();
 
 describe("the SSO add form sent empty", () => {
-  it("OIDC: name and issuer are 'required'; client ID and secret 'required for this protocol'", () => {
-    expect(readRegisterForm(formOf({ type: "oidc" }), ORGANIZATION)).toEqual({
-      missing: {
-        providerId: "REQUIRED",
-        issuer: "REQUIRED",
-        clientId: "SSO_FIELD_REQUIRED",
-        clientSecret: "SSO_FIELD_REQUIRED",
-      },
-    });
-  });
-
-  it("SAML: the name is 'required'; issuer, sign-in URL and certificate (or metadata) 'for this protocol'", () => {
-    expect(readRegisterForm(formOf({ type: "saml" }), ORGANIZATION)).toEqual({
-      missing: {
-        providerId: "REQUIRED",
-        issuer: "SSO_FIELD_REQUIRED",
-        entryPoint: "SSO_FIELD_REQUIRED",
-        cert: "SSO_FIELD_REQUIRED",
-      },
-    });
+  test("OIDC: name and issuer are 'required'; client ID and secret 'required for this protocol'", async () => {
+    const page = await app.newPage();
+    await signIn(page, DEMO.grace);
+    await page.goto("/organizations/acme/security/sso");
+    await expectHydrated(page);
+    await page.getByRole("button", { name: en.organizations.sso.add }).click();
+    await page.locator("#field-providerId-error").waitFor();
+    const errors = await page
+      .locator(".field-error")
+      .evaluateAll((nodes) => nodes.map((node) => [node.id, node.textContent]));
+    expect(errors).toEqual([
+      ["field-providerId-error", en.validation.REQUIRED],
+      ["field-issuer-error", en.validation.REQUIRED],
+      ["field-clientId-error", en.validation.SSO_FIELD_REQUIRED],
+      ["field-clientSecret-error", en.validation.SSO_FIELD_REQUIRED],
+    ]);
   });
 });
