@@ -8,7 +8,32 @@ import type { Db, Document, Filter } from "mongodb";
  * request's events may land between two snapshots. Without counters, the table and the outboxes are
  * left out; a request that changes something still changes the document's own fields.
  */
-const NOT_DATA = new Set(["rateLimits", "mailLimits", "_migrations", "events"]);
+const NOT_DATA = new Set(["rateLimits", "mailLimits", "_migrations", "events", "mailClaims"]);
+
+/**
+ * A queued mail's delivery state, which the outbox worker changes after the answer (sent, attempts,
+ * lease, its body emptied once sent: features/mail-outbox). A snapshot keeps the mail itself — that
+ * a request queued one, to whom, of what kind — and leaves its delivery out.
+ */
+const MAIL_DELIVERY = [
+  "subject",
+  "text",
+  "html",
+  "state",
+  "attempts",
+  "nextAttemptAt",
+  "lease",
+  "claims",
+  "lastError",
+  "updatedAt",
+  "sentAt",
+];
+
+function asData(collection: string, doc: Document): Document {
+  const data = withoutOutbox(doc);
+  if (collection !== "mails") return data;
+  return Object.fromEntries(Object.entries(data).filter(([key]) => !MAIL_DELIVERY.includes(key)));
+}
 
 /** A document as a snapshot sees it: without its events outbox. */
 function withoutOutbox(doc: Document): Document {
@@ -46,7 +71,7 @@ export async function dumpDatabase(
               .find(options.kept?.[name] ?? {})
               .sort({ _id: 1 })
               .toArray()
-          ).map((doc) => (options.counters ? doc : withoutOutbox(doc))),
+          ).map((doc) => (options.counters ? doc : asData(name, doc))),
         )}`,
     ),
   );

@@ -91,9 +91,9 @@ describe("every admin endpoint refuses callers without the permission", () => {
 
 describe("every admin endpoint reads the caller from the database", () => {
   it("each is sensitive (never the cookie cache) and needs a session (or is has-permission)", () => {
-    // 18, the passkeys of a user: list-user-passkeys, remove-user-passkey, and the event listing
-    // list-events (features/events).
-    expect(adminEndpoints).toHaveLength(21);
+    // 18, the passkeys of a user: list-user-passkeys, remove-user-passkey, the event listing
+    // list-events (features/events) and a user's recent mails, list-user-mails (features/mail-outbox).
+    expect(adminEndpoints).toHaveLength(22);
     // The admin pages' reads of issue 14 (linked accounts, dashboard totals): server code only; they
     // refuse a call without a session all the same (linked-accounts.test.ts, stats.test.ts).
     const serverOnly = ["/admin/list-user-accounts", "/admin/stats"];

@@ -11,6 +11,7 @@ const RECENT_MAILS = 20;
  * may-manage rule applies, as for the user's sessions and passkeys; no body is ever listed.
  */
 export const adminListUserMails = defineEndpoint(adminListUserMailsContract, {
+  sensitive: true,
   async handler(ctx): Promise<{ mails: UserMail[] }> {
     const { auth } = ctx;
     const caller = requireAdminPermission(auth, ctx.session, { user: ["get"] });
