@@ -85,6 +85,9 @@ describe("tessera webhooks", () => {
     expect(await webhooksReplayAction(run(), added.endpoint.id, { since: "2020-01-01T00:00:00Z" })).toEqual({
       replayed: 1,
     });
+    expect(await webhooksReplayAction(run(), added.endpoint.id, { since: "7d" })).toEqual({
+      replayed: 1,
+    });
 
     expect(await webhooksRemoveAction(run(), added.endpoint.id, { yes: true })).toEqual({
       success: true,

@@ -98,3 +98,23 @@ export function parseCount(name: string) {
     return number;
   };
 }
+
+const SPAN = /^(\d+)([smhd])$/;
+const SPAN_MS = { s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
+
+/**
+ * A time option (`--since`, `--until`) as the ISO time the core takes: a span back from `now`
+ * ("1h", as an operator types it) or an ISO 8601 time; anything else is a usage error (exit 2)
+ * naming both forms, never an "Invalid time value" stack.
+ */
+export function readTimeOption(name: string, value: string, now: Date): string {
+  const span = SPAN.exec(value.trim());
+  if (span)
+    return new Date(now.getTime() - Number(span[1]) * SPAN_MS[span[2] as keyof typeof SPAN_MS]).toISOString();
+  const at = /^\d{4}-\d{2}-\d{2}/.test(value) ? new Date(value) : null;
+  if (!at || Number.isNaN(at.getTime()))
+    throw usageError(
+      `${name} must be an ISO 8601 time (2026-11-29T15:00:00Z) or a span back from now (30m, 1h, 7d), got ${value}`,
+    );
+  return at.toISOString();
+}

@@ -1,6 +1,6 @@
 import { Command } from "commander";
-import { notFound, usageError } from "../errors.ts";
-import { contextOf, noteEmpty, parseCount, type RunContext, report } from "../kit.ts";
+import { notFound } from "../errors.ts";
+import { contextOf, noteEmpty, parseCount, type RunContext, readTimeOption, report } from "../kit.ts";
 import { withOperator } from "../operator.ts";
 import { formatDate, formatTable } from "../table.ts";
 
@@ -35,7 +35,7 @@ export async function eventsListAction(
   run: RunContext,
   options: EventsListOptions,
 ): Promise<EventsListResult> {
-  const since = options.since ? readSince(options.since, new Date()) : undefined;
+  const since = options.since ? readTimeOption("--since", options.since, new Date()) : undefined;
   return withOperator(run, async (session) => {
     let organizationId: string | undefined;
     if (options.org !== undefined) {
@@ -58,25 +58,6 @@ export async function eventsListAction(
     });
     return data;
   });
-}
-
-const SPAN = /^(\d+)([smhd])$/;
-const SPAN_MS = { s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
-
-/**
- * --since as the ISO time the core takes: a span back from `now` ("1h", as an operator types it) or
- * an ISO 8601 time; anything else is a usage error (exit 2) rather than an "Invalid time value" stack.
- */
-function readSince(value: string, now: Date): string {
-  const span = SPAN.exec(value.trim());
-  if (span)
-    return new Date(now.getTime() - Number(span[1]) * SPAN_MS[span[2] as keyof typeof SPAN_MS]).toISOString();
-  const at = /^\d{4}-\d{2}-\d{2}/.test(value) ? new Date(value) : null;
-  if (!at || Number.isNaN(at.getTime()))
-    throw usageError(
-      `--since must be an ISO 8601 time (2026-11-29T15:00:00Z) or a span back from now (30m, 1h, 7d), got ${value}`,
-    );
-  return at.toISOString();
 }
 
 export const eventsCommand = new Command("events")

@@ -1,7 +1,7 @@
 import type { CreatedWebhookEndpoint, EventType, WebhookDelivery, WebhookEndpoint } from "@tessera/auth-core";
 import { Command, Option } from "commander";
 import { CliError, notFound, toKnownError, usageError } from "../errors.ts";
-import { confirmOrRefuse, contextOf, noteEmpty, type RunContext, report } from "../kit.ts";
+import { confirmOrRefuse, contextOf, noteEmpty, type RunContext, readTimeOption, report } from "../kit.ts";
 import { type OperatorSession, withOperator } from "../operator.ts";
 import { formatDate, formatTable } from "../table.ts";
 
@@ -153,15 +153,9 @@ export async function webhooksReplayAction(
 ): Promise<{ replayed: number }> {
   if ((options.delivery === undefined) === (options.since === undefined))
     throw usageError("name one delivery (--delivery) or a time range (--since, optionally --until)");
-  const time = (value: string | undefined, name: string) => {
-    if (value === undefined) return undefined;
-    const date = new Date(value);
-    if (Number.isNaN(date.getTime()))
-      throw usageError(`${name} must be a date and time, e.g. 2026-11-29T08:00:00Z`);
-    return date.toISOString();
-  };
-  const from = time(options.since, "--since");
-  const to = time(options.until, "--until");
+  const now = new Date();
+  const from = options.since === undefined ? undefined : readTimeOption("--since", options.since, now);
+  const to = options.until === undefined ? undefined : readTimeOption("--until", options.until, now);
   return withWebhooks(run, options, async (session, scope) => {
     const { data } = await session.api.replayWebhookDeliveries({
       body: {
@@ -253,7 +247,10 @@ export const webhooksCommand = new Command("webhooks")
       .argument("<endpoint-id>")
       .addOption(orgOption())
       .option("--delivery <webhook-id>", "one delivery")
-      .option("--since <time>", "the deliveries created since this time (ISO 8601)")
+      .option(
+        "--since <time>",
+        "the deliveries created since this time (ISO 8601, or a span back from now: 1h, 7d)",
+      )
       .option("--until <time>", "... and before this time (default: now)")
       .action(async (id: string, options: WebhooksReplayOptions, command: Command) => {
         const run = contextOf(command);
