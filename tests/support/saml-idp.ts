@@ -214,7 +214,9 @@ function commonName(name: string): Buffer {
 function createSelfSignedCertificate(privateKey: KeyObject, spki: Buffer, name: string): Buffer {
   const now = Date.now();
   const serial = randomBytes(8);
-  serial[0] = (serial[0] ?? 0) & 0x7f; // a positive INTEGER
+  // A positive INTEGER, minimally encoded: a leading 0x00 before a byte below 0x80 is padding that
+  // OpenSSL refuses, which made one test IdP in 256 unreadable.
+  serial[0] = 0x40 | ((serial[0] ?? 0) & 0x3f);
   const tbs = sequence(
     der(0xa0, der(0x02, Buffer.from([0x02]))),
     der(0x02, serial),

@@ -57,9 +57,15 @@ describe("webhook delivery", { timeout: 90_000 }, () => {
     await registerEndpoint(admin, { url: receiver.url });
     await storeEvents(t, [{ type: "user.created" }]);
     const [old] = await receiver.waitForDelivered(1);
+    // Recorded as delivered before the clock jumps: a lease still held across 29 days would lapse
+    // and the old delivery would be sent again.
+    await waitFor(
+      () => t.db.collection("webhookDeliveries").findOne({ _id: old!.id as never }),
+      (doc) => doc?.status === "delivered",
+    );
     t.advance(29 * 86_400);
     await storeEvents(t, [{ type: "user.updated" }]);
-    const [recent] = await receiver.waitForDelivered(2).then((got) => got.slice(1));
+    const recent = (await receiver.waitForDelivered(2)).find((got) => got.id !== old!.id);
     await waitFor(
       () => t.db.collection("webhookDeliveries").countDocuments({ status: "delivered" }),
       (count) => count === 2,
