@@ -94,19 +94,11 @@ describe("creating a group", () => {
       { displayName: "Ops", [TEAM_EXTENSION]: { role: "boss" } },
       "Unknown team role 'boss'",
     ],
-    [
-      "a member outside the organization",
-      { displayName: "Ops", members: [{ value: "X" }] },
-      "User X is not a member of this organization",
-    ],
   ])("refuses %s with 400 invalidValue and makes no team", async (_, body, detail) => {
     const { f, token } = await setUp();
-    const outsider = JSON.parse(JSON.stringify(body).replace('"X"', JSON.stringify(f.X.userId)));
-    const res = await scim(f, token, "POST", "/Groups", outsider);
+    const res = await scim(f, token, "POST", "/Groups", body);
     expect(res.status).toBe(400);
-    expect(res.body).toEqual(
-      scimErrorBody(400, detail.replace("User X", `User ${f.X.userId}`), "invalidValue"),
-    );
+    expect(res.body).toEqual(scimErrorBody(400, detail, "invalidValue"));
     expect(await f.t.db.collection("teams").countDocuments()).toBe(1);
     expect(await f.t.db.collection("scimGroups").countDocuments()).toBe(0);
   });
@@ -262,29 +254,22 @@ describe("changing members", () => {
     expect(await teamRoles(f, id)).toEqual({ [f.D.userId]: "team-member" });
   });
 
-  it("refuses a member outside the organization and an unknown path, changing nothing", async () => {
+  it("an unknown path is 400 invalidPath and changes nothing", async () => {
     const { f, token } = await setUp();
     const made = await scim<Group>(f, token, "POST", "/Groups", {
       displayName: "Ops",
       members: [{ value: f.M.userId }],
     });
-    const outsider = await scim(f, token, "PATCH", `/Groups/${made.body.id}`, {
+    const path = await scim(f, token, "PATCH", `/Groups/${made.body.id}`, {
       Operations: [
         { op: "replace", path: "displayName", value: "Renamed" },
-        { op: "add", path: "members", value: [{ value: f.X.userId }] },
+        { op: "replace", path: "owner", value: "x" },
       ],
     });
-    expect(outsider.status).toBe(400);
-    expect(outsider.body).toEqual(
-      scimErrorBody(400, `User ${f.X.userId} is not a member of this organization`, "invalidValue"),
-    );
-    const path = await scim(f, token, "PATCH", `/Groups/${made.body.id}`, {
-      Operations: [{ op: "replace", path: "owner", value: "x" }],
-    });
+    expect(path.status).toBe(400);
     expect(path.body).toEqual(scimErrorBody(400, "Unknown or read-only attribute 'owner'", "invalidPath"));
     expect((await scim(f, token, "GET", `/Groups/${made.body.id}`)).body).toEqual(made.body);
   });
-
   it("a deprovisioned user leaves the group's team", async () => {
     const { f, token } = await setUp();
     const user = await scim<{ id: string }>(f, token, "POST", "/Users", { userName: "ada@acme.test" });
@@ -296,6 +281,66 @@ describe("changing members", () => {
       Operations: [{ op: "Replace", path: "active", value: "False" }],
     });
     expect((await scim<Group>(f, token, "GET", `/Groups/${made.body.id}`)).body.members).toEqual([]);
+  });
+});
+
+describe("members who are no members of the organization", () => {
+  /** Everything another organization's user Q has: their memberships, team rows and sessions' teams. */
+  const holdingsOf = async (f: Fixture, userId: string) => {
+    const id = new ObjectId(userId);
+    const strip = (rows: Record<string, unknown>[]) => rows.map(({ _id, ...row }) => row);
+    return {
+      members: strip(await f.t.db.collection("members").find({ userId: id }).toArray()),
+      teamMembers: strip(await f.t.db.collection("teamMembers").find({ userId: id }).toArray()),
+      activeTeams: (await f.t.db.collection("sessions").find({ userId: id }).toArray()).map(
+        (row) => row.activeTeamId ?? null,
+      ),
+    };
+  };
+
+  it("are skipped on PATCH, PUT and POST alike: 200/201 with the true member list, audited, nothing changes for them", async () => {
+    const { f, token, actor } = await setUp();
+    const before = await holdingsOf(f, f.Q.userId);
+    const nobody = new ObjectId().toHexString();
+    // Another organization's user, an id of nobody, and no id at all: one outcome for all three.
+    const outsiders = [f.Q.userId, nobody, "fake-member-id"];
+    const made = await scim<Group>(f, token, "POST", "/Groups", {
+      displayName: "Ops",
+      members: [{ value: f.M.userId }, ...outsiders.map((value) => ({ value }))],
+    });
+    expect(made.status).toBe(201);
+    expect(made.body.members!.map((m) => m.value)).toEqual([f.M.userId]);
+    const id = made.body.id;
+    for (const value of outsiders) {
+      const add = await scim<Group>(f, token, "PATCH", `/Groups/${id}`, {
+        schemas: [PATCH_SCHEMA],
+        Operations: [{ op: "add", path: "members", value: [{ value }] }],
+      });
+      expect(add.status).toBe(200);
+      expect(add.body).toEqual(made.body);
+    }
+    const put = await scim<Group>(f, token, "PUT", `/Groups/${id}`, {
+      displayName: "Ops",
+      members: [{ value: f.D.userId }, { value: f.Q.userId }],
+    });
+    expect(put.status).toBe(200);
+    expect(put.body.members!.map((m) => m.value)).toEqual([f.D.userId]);
+    expect(await teamRoles(f, id)).toEqual({ [f.D.userId]: "team-member" });
+    expect(await holdingsOf(f, f.Q.userId)).toEqual(before);
+    expect(await f.t.db.collection("teamMembers").countDocuments({ userId: new ObjectId(f.Q.userId) })).toBe(
+      before.teamMembers.length,
+    );
+    const audit = await f.t.db.collection("auditEvents").find({ actor }).sort({ _id: 1 }).toArray();
+    expect(audit.map((row) => [row.action, row.details.skippedMembers ?? null])).toEqual([
+      ["organization.scim-group-create", outsiders],
+      ["organization.add-team-member", null],
+      ...outsiders.map((value) => ["organization.scim-group-update", [value]]),
+      ["organization.scim-group-update", [f.Q.userId]],
+      ["organization.remove-team-member", null],
+      ["organization.add-team-member", null],
+    ]);
+    expect(audit[0]!.details.skippedMemberCount).toBe(3);
+    expect(audit.some((row) => row.subjectId?.toHexString() === f.Q.userId)).toBe(false);
   });
 });
 

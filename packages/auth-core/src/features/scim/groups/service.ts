@@ -59,7 +59,7 @@ export async function createScimGroup(
 ): Promise<ScimGroupRecord> {
   const role = input.role === undefined || input.role === null ? null : checkRole(auth, input.role);
   await assertNameFree(auth, caller, input.displayName, null);
-  const adding = await checkMembers(auth, caller, applyMemberChanges([], input.members));
+  const { adding, skipped } = await sortMembers(auth, caller, applyMemberChanges([], input.members));
   const team = await createTeamWithinLimit(auth, caller.organizationId, input.displayName);
   if (!team) throw new ScimError(400, "The organization has reached its team limit", "invalidValue");
   const now = auth.now();
@@ -74,7 +74,10 @@ export async function createScimGroup(
     updatedAt: now,
   };
   await store.insertScimGroup(auth.collections, group);
-  await audit(auth, caller, "organization.scim-group-create", null, team, { role: role ?? TEAM_MEMBER_ROLE });
+  await audit(auth, caller, "organization.scim-group-create", null, team, {
+    role: role ?? TEAM_MEMBER_ROLE,
+    ...skippedDetails(skipped),
+  });
   const record: ScimGroupRecord = { group, team, members: [] };
   return { ...record, members: await addMembers(auth, caller, record, adding) };
 }
@@ -92,7 +95,7 @@ export async function updateScimGroup(
   const memberRole = role ?? TEAM_MEMBER_ROLE;
   const current = record.members.map((row) => row.userId.toHexString());
   const wanted = applyMemberChanges(current, changes.members);
-  const adding = await checkMembers(
+  const { adding, skipped } = await sortMembers(
     auth,
     caller,
     wanted.filter((id) => !current.includes(id)),
@@ -105,14 +108,16 @@ export async function updateScimGroup(
     fields.externalId = changes.externalId;
   if (role !== group.role) fields.role = role;
   if (renamed) team = (await renameTeam(auth, team._id, changes.displayName!)) ?? team;
-  if (renamed || Object.keys(fields).length > 0) {
+  const changed = renamed || Object.keys(fields).length > 0;
+  if (changed)
     group =
       (await store.updateScimGroup(auth.collections, group._id, { ...fields, updatedAt: auth.now() })) ??
       group;
+  if (changed || skipped.length > 0)
     await audit(auth, caller, "organization.scim-group-update", null, team, {
       fields: [...(renamed ? ["displayName"] : []), ...Object.keys(fields)],
+      ...skippedDetails(skipped),
     });
-  }
   for (const row of removing) {
     if (await takeUserOutOfTeam(auth, team._id, row.userId)) {
       await forgetActiveTeam(auth, team._id, row.userId);
@@ -169,20 +174,34 @@ function applyMemberChanges(current: readonly string[], changes: readonly Member
   return ids;
 }
 
-/** Members must be members of the organization (a provisioned, active user, or one who joined). */
-async function checkMembers(
+/**
+ * Splits the ids a directory names into members of the organization (a provisioned, active user, or
+ * one who joined) and the rest, which are skipped, never added (docs/security.md "SCIM"): an id of
+ * nobody, of another organization's user, or no id at all alike — one lookup each, one outcome, so
+ * the answer tells no tenant's users apart from nobody. The group the directory gets back shows the
+ * members as stored, so it sees what was not added (scim-sanity's probe adds `fake-member-id`).
+ */
+async function sortMembers(
   auth: AuthContext,
   caller: ScimCaller,
   ids: readonly string[],
-): Promise<ObjectId[]> {
-  const found: ObjectId[] = [];
+): Promise<{ adding: ObjectId[]; skipped: string[] }> {
+  const adding: ObjectId[] = [];
+  const skipped: string[] = [];
   for (const id of ids) {
     const userId = /^[0-9a-f]{24}$/.test(id) ? new ObjectId(id) : null;
-    if (!userId || !(await findMember(auth, caller.organizationId, userId)))
-      throw new ScimError(400, `User ${id} is not a member of this organization`, "invalidValue");
-    found.push(userId);
+    if (userId && (await findMember(auth, caller.organizationId, userId))) adding.push(userId);
+    else skipped.push(id);
   }
-  return found;
+  return { adding, skipped };
+}
+
+/** At most this many skipped values are written into one audit entry; the count says how many in all. */
+const MAX_AUDITED_SKIPS = 100;
+
+function skippedDetails(skipped: readonly string[]): Record<string, unknown> {
+  if (skipped.length === 0) return {};
+  return { skippedMembers: skipped.slice(0, MAX_AUDITED_SKIPS), skippedMemberCount: skipped.length };
 }
 
 async function addMembers(
