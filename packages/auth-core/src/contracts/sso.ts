@@ -48,6 +48,8 @@ const CONFIG_ERRORS = [
   "SSO_DISCOVERY_FAILED",
   "SSO_DISCOVERY_INVALID",
   "SSO_JWKS_HOST_MISMATCH",
+  "SAML_CERTIFICATE_INVALID",
+  "SAML_CERTIFICATE_EXPIRED",
 ] as const;
 
 export const registerSsoProviderContract = defineContract({

@@ -315,7 +315,7 @@ export const ERROR_CATALOGUE = {
   SSO_DISCOVERY_FAILED: {
     status: 400,
     message:
-      "The identity provider's discovery document could not be fetched: check the issuer and discoveryEndpoint",
+      "The identity provider's settings could not be fetched: check the issuer address, and the discovery URL if you gave one",
   },
   SSO_DISCOVERY_INVALID: {
     status: 400,
@@ -425,6 +425,17 @@ export const ERROR_CATALOGUE = {
   SAML_CONFIG_INCOMPLETE: {
     status: 400,
     message: "The SAML connection lacks the identity provider's entity ID or signing certificate",
+  },
+  // Read when a connection is registered or changed (features/sso/saml/certificate.ts).
+  SAML_CERTIFICATE_INVALID: {
+    status: 400,
+    message:
+      "The identity provider's signing certificate could not be read: paste it in PEM form, from -----BEGIN CERTIFICATE----- to -----END CERTIFICATE-----",
+  },
+  SAML_CERTIFICATE_EXPIRED: {
+    status: 400,
+    message:
+      "The identity provider's signing certificate has expired: download the current one from the identity provider and paste it here",
   },
 
   // Request hygiene: not in the error catalogue, needed by the HTTP layer (docs/decisions/: UPPER_SNAKE code + message)

@@ -12,6 +12,7 @@ import { deleteProviderAccounts } from "../users/index.ts";
 import { normalizeDomain } from "./domains.ts";
 import { checkSigningKeys, discoverOidcEndpoints, type OidcEndpoints } from "./oidc-client.ts";
 import { isJwksOnIssuerHost, parseDeclaredDomains } from "./rules.ts";
+import { checkSamlCertificates } from "./saml/certificate.ts";
 import { sealSamlSecrets } from "./saml-secrets.ts";
 import { hasGrantableRoles } from "./service.ts";
 import * as store from "./store.ts";
@@ -124,6 +125,10 @@ export async function registerConnection(
   if ((body.oidcConfig === undefined) === (body.samlConfig === undefined))
     return refused("SSO_CONFIG_REQUIRED");
   if (isReservedProviderId(auth, body.providerId)) return refused("SSO_PROVIDER_ID_RESERVED");
+  if (body.samlConfig) {
+    const certificates = checkGivenCertificates(body.samlConfig, auth.now());
+    if (!certificates.ok) return certificates;
+  }
   const domains = parseDeclaredDomains(body.domain, normalizeDomain);
   if (!domains) return refused("INVALID_DOMAIN");
   const mapping: SsoMapping = body.oidcConfig?.mapping ?? body.samlConfig?.mapping ?? {};
@@ -156,6 +161,20 @@ export async function registerConnection(
   };
   if (!(await store.insertSsoProvider(auth.collections, doc))) return refused("SSO_PROVIDER_ID_TAKEN");
   return granted(doc);
+}
+
+/**
+ * The certificates a register or update body gives (the top-level cert and idpMetadata's), each
+ * readable and unexpired (saml/certificate.ts); the ones already stored are not read again.
+ */
+function checkGivenCertificates(
+  config: {
+    cert?: string | string[] | undefined;
+    idpMetadata?: { cert?: string | string[] | undefined } | undefined;
+  },
+  now: Date,
+): Outcome<Date | null, ErrorCode> {
+  return checkSamlCertificates([config.cert ?? [], config.idpMetadata?.cert ?? []].flat(), now);
 }
 
 /** Whether an update asks to change anything. */
@@ -218,6 +237,8 @@ export async function updateConnection(
     };
   }
   if (current.samlConfig && body.samlConfig) {
+    const certificates = checkGivenCertificates(body.samlConfig, auth.now());
+    if (!certificates.ok) return certificates;
     const { mapping: _, ...rest } = body.samlConfig;
     fields.samlConfig = { ...current.samlConfig, ...sealSamlSecrets(rest, auth.options.secret) };
   }

@@ -186,7 +186,7 @@ export const deMessages: Record<ErrorCode, string> = {
   SSO_URL_NOT_ALLOWED:
     "Die URL des Identitätsanbieters wird abgelehnt: Sie muss eine https-URL einer öffentlichen Adresse sein",
   SSO_DISCOVERY_FAILED:
-    "Das Discovery-Dokument des Identitätsanbieters konnte nicht abgerufen werden: Prüfen Sie issuer und discoveryEndpoint",
+    "Die Einstellungen des Identitätsanbieters konnten nicht abgerufen werden: Prüfen Sie die Adresse des Ausstellers und, falls angegeben, die Discovery-URL",
   SSO_DISCOVERY_INVALID:
     "Das Discovery-Dokument nennt einen anderen Aussteller oder es fehlt der Autorisierungs-, Token- oder JWKS-Endpunkt",
   SSO_JWKS_HOST_MISMATCH: "Die JWKS-URL liegt auf einem anderen Host als der Aussteller",
@@ -232,6 +232,10 @@ export const deMessages: Record<ErrorCode, string> = {
   SAML_ASSERTION_REPLAYED: "Diese SAML-Assertion wurde bereits verwendet",
   SAML_CONFIG_INCOMPLETE:
     "Der SAML-Verbindung fehlen die Entitäts-ID oder das Signaturzertifikat des Identitätsanbieters",
+  SAML_CERTIFICATE_INVALID:
+    "Das Signaturzertifikat des Identitätsanbieters konnte nicht gelesen werden: Fügen Sie es im PEM-Format ein, von -----BEGIN CERTIFICATE----- bis -----END CERTIFICATE-----",
+  SAML_CERTIFICATE_EXPIRED:
+    "Das Signaturzertifikat des Identitätsanbieters ist abgelaufen: Laden Sie das aktuelle beim Identitätsanbieter herunter und fügen Sie es hier ein",
   NOT_FOUND: "Nicht gefunden",
   METHOD_NOT_ALLOWED: "Methode nicht erlaubt",
   BODY_TOO_LARGE: "Der Inhalt der Anfrage ist zu groß",

@@ -179,7 +179,7 @@ export const esMessages: Record<ErrorCode, string> = {
   SSO_URL_NOT_ALLOWED:
     "Se rechaza la URL del proveedor de identidad: debe ser una URL https de una dirección pública",
   SSO_DISCOVERY_FAILED:
-    "No se pudo obtener el documento de descubrimiento del proveedor de identidad: compruebe issuer y discoveryEndpoint",
+    "No se pudo obtener la configuración del proveedor de identidad: compruebe la dirección del emisor y, si la indicó, la URL de descubrimiento",
   SSO_DISCOVERY_INVALID:
     "El documento de descubrimiento nombra otro emisor, o le falta el endpoint de autorización, de token o JWKS",
   SSO_JWKS_HOST_MISMATCH: "La URL de JWKS está en otro host que el emisor",
@@ -223,6 +223,10 @@ export const esMessages: Record<ErrorCode, string> = {
   SAML_ASSERTION_REPLAYED: "Esta aserción SAML ya se ha utilizado",
   SAML_CONFIG_INCOMPLETE:
     "A la conexión SAML le falta el ID de entidad o el certificado de firma del proveedor de identidad",
+  SAML_CERTIFICATE_INVALID:
+    "No se pudo leer el certificado de firma del proveedor de identidad: péguelo en formato PEM, desde -----BEGIN CERTIFICATE----- hasta -----END CERTIFICATE-----",
+  SAML_CERTIFICATE_EXPIRED:
+    "El certificado de firma del proveedor de identidad ha caducado: descargue el actual desde el proveedor de identidad y péguelo aquí",
   NOT_FOUND: "No encontrado",
   METHOD_NOT_ALLOWED: "Método no permitido",
   BODY_TOO_LARGE: "El cuerpo de la petición es demasiado grande",

@@ -187,7 +187,7 @@ export const frMessages: Record<ErrorCode, string> = {
   SSO_URL_NOT_ALLOWED:
     "L’URL du fournisseur d’identité est refusée : elle doit être une URL https d’une adresse publique",
   SSO_DISCOVERY_FAILED:
-    "Le document de découverte du fournisseur d’identité n’a pas pu être récupéré : vérifiez issuer et discoveryEndpoint",
+    "Les paramètres du fournisseur d’identité n’ont pas pu être récupérés : vérifiez l’adresse de l’émetteur et, si vous l’avez indiquée, l’URL de découverte",
   SSO_DISCOVERY_INVALID:
     "Le document de découverte nomme un autre émetteur, ou il lui manque le point d’autorisation, de jeton ou JWKS",
   SSO_JWKS_HOST_MISMATCH: "L’URL JWKS est sur un autre hôte que l’émetteur",
@@ -234,6 +234,10 @@ export const frMessages: Record<ErrorCode, string> = {
   SAML_ASSERTION_REPLAYED: "Cette assertion SAML a déjà été utilisée",
   SAML_CONFIG_INCOMPLETE:
     "Il manque à la connexion SAML l’identifiant d’entité ou le certificat de signature du fournisseur d’identité",
+  SAML_CERTIFICATE_INVALID:
+    "Le certificat de signature du fournisseur d’identité n’a pas pu être lu : collez-le au format PEM, de -----BEGIN CERTIFICATE----- à -----END CERTIFICATE-----",
+  SAML_CERTIFICATE_EXPIRED:
+    "Le certificat de signature du fournisseur d’identité a expiré : téléchargez le certificat actuel auprès du fournisseur d’identité et collez-le ici",
   NOT_FOUND: "Introuvable",
   METHOD_NOT_ALLOWED: "Méthode non autorisée",
   BODY_TOO_LARGE: "Corps de la requête trop volumineux",

@@ -177,7 +177,7 @@ export const plMessages: Record<ErrorCode, string> = {
   SSO_URL_NOT_ALLOWED:
     "Adres URL dostawcy tożsamości został odrzucony: musi to być adres https publicznego adresu",
   SSO_DISCOVERY_FAILED:
-    "Nie udało się pobrać dokumentu discovery dostawcy tożsamości: sprawdź issuer i discoveryEndpoint",
+    "Nie udało się pobrać ustawień dostawcy tożsamości: sprawdź adres wydawcy oraz, jeśli go podano, adres discovery",
   SSO_DISCOVERY_INVALID:
     "Dokument discovery wskazuje innego wystawcę albo brakuje w nim punktu autoryzacji, tokenu lub JWKS",
   SSO_JWKS_HOST_MISMATCH: "Adres JWKS jest na innym hoście niż wystawca",
@@ -219,6 +219,10 @@ export const plMessages: Record<ErrorCode, string> = {
   SAML_ASSERTION_REPLAYED: "Ta asercja SAML została już użyta",
   SAML_CONFIG_INCOMPLETE:
     "W połączeniu SAML brakuje identyfikatora podmiotu lub certyfikatu podpisu dostawcy tożsamości",
+  SAML_CERTIFICATE_INVALID:
+    "Nie udało się odczytać certyfikatu podpisu dostawcy tożsamości: wklej go w formacie PEM, od -----BEGIN CERTIFICATE----- do -----END CERTIFICATE-----",
+  SAML_CERTIFICATE_EXPIRED:
+    "Certyfikat podpisu dostawcy tożsamości wygasł: pobierz aktualny certyfikat od dostawcy tożsamości i wklej go tutaj",
   NOT_FOUND: "Nie znaleziono",
   METHOD_NOT_ALLOWED: "Niedozwolona metoda",
   BODY_TOO_LARGE: "Treść żądania jest za duża",

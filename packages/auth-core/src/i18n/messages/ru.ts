@@ -177,7 +177,7 @@ export const ruMessages: Record<ErrorCode, string> = {
   SSO_DEFAULT_ROLE_NOT_ALLOWED: "defaultRole должна быть ролью организации, отличной от роли владельца",
   SSO_URL_NOT_ALLOWED: "URL провайдера удостоверений отклонён: это должен быть https-URL публичного адреса",
   SSO_DISCOVERY_FAILED:
-    "Не удалось получить документ discovery провайдера удостоверений: проверьте issuer и discoveryEndpoint",
+    "Не удалось получить настройки провайдера удостоверений: проверьте адрес издателя и, если вы его указали, URL обнаружения",
   SSO_DISCOVERY_INVALID:
     "Документ discovery называет другого издателя или в нём нет конечной точки авторизации, токена или JWKS",
   SSO_JWKS_HOST_MISMATCH: "URL JWKS находится на другом хосте, чем издатель",
@@ -219,6 +219,10 @@ export const ruMessages: Record<ErrorCode, string> = {
   SAML_ASSERTION_REPLAYED: "Это утверждение SAML уже использовано",
   SAML_CONFIG_INCOMPLETE:
     "В подключении SAML не указан идентификатор сущности или сертификат подписи провайдера удостоверений",
+  SAML_CERTIFICATE_INVALID:
+    "Не удалось прочитать сертификат подписи провайдера удостоверений: вставьте его в формате PEM, от -----BEGIN CERTIFICATE----- до -----END CERTIFICATE-----",
+  SAML_CERTIFICATE_EXPIRED:
+    "Срок действия сертификата подписи провайдера удостоверений истёк: скачайте действующий сертификат у провайдера удостоверений и вставьте его сюда",
   NOT_FOUND: "Не найдено",
   METHOD_NOT_ALLOWED: "Метод не поддерживается",
   BODY_TOO_LARGE: "Слишком большое тело запроса",

@@ -177,7 +177,7 @@ export const trMessages: Record<ErrorCode, string> = {
   SSO_URL_NOT_ALLOWED:
     "Kimlik sağlayıcısının URL’si reddedildi: herkese açık bir adresin https URL’si olmalıdır",
   SSO_DISCOVERY_FAILED:
-    "Kimlik sağlayıcısının keşif belgesi alınamadı: issuer ve discoveryEndpoint değerlerini kontrol edin",
+    "Kimlik sağlayıcısının ayarları alınamadı: yayıncının adresini ve verdiyseniz keşif URL’sini kontrol edin",
   SSO_DISCOVERY_INVALID:
     "Keşif belgesi başka bir yayıncı belirtiyor ya da yetkilendirme, belirteç veya JWKS uç noktası eksik",
   SSO_JWKS_HOST_MISMATCH: "JWKS URL’si yayıncıdan farklı bir ana makinede",
@@ -221,6 +221,10 @@ export const trMessages: Record<ErrorCode, string> = {
   SAML_ASSERTION_REPLAYED: "Bu SAML onayı zaten kullanıldı",
   SAML_CONFIG_INCOMPLETE:
     "SAML bağlantısında kimlik sağlayıcısının varlık kimliği veya imza sertifikası eksik",
+  SAML_CERTIFICATE_INVALID:
+    "Kimlik sağlayıcısının imza sertifikası okunamadı: sertifikayı -----BEGIN CERTIFICATE----- satırından -----END CERTIFICATE----- satırına kadar PEM biçiminde yapıştırın",
+  SAML_CERTIFICATE_EXPIRED:
+    "Kimlik sağlayıcısının imza sertifikasının süresi dolmuş: güncel sertifikayı kimlik sağlayıcısından indirip buraya yapıştırın",
   NOT_FOUND: "Bulunamadı",
   METHOD_NOT_ALLOWED: "Yönteme izin verilmiyor",
   BODY_TOO_LARGE: "İstek gövdesi çok büyük",

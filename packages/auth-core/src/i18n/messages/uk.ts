@@ -175,7 +175,7 @@ export const ukMessages: Record<ErrorCode, string> = {
   SSO_DEFAULT_ROLE_NOT_ALLOWED: "defaultRole має бути роллю організації, відмінною від ролі власника",
   SSO_URL_NOT_ALLOWED: "URL провайдера ідентичності відхилено: це має бути https-URL публічної адреси",
   SSO_DISCOVERY_FAILED:
-    "Не вдалося отримати документ discovery провайдера ідентичності: перевірте issuer і discoveryEndpoint",
+    "Не вдалося отримати налаштування провайдера ідентичності: перевірте адресу видавця та, якщо ви її вказали, URL виявлення",
   SSO_DISCOVERY_INVALID:
     "Документ discovery називає іншого видавця або в ньому бракує кінцевої точки авторизації, токена чи JWKS",
   SSO_JWKS_HOST_MISMATCH: "URL JWKS розміщено на іншому хості, ніж видавця",
@@ -217,6 +217,10 @@ export const ukMessages: Record<ErrorCode, string> = {
   SAML_ASSERTION_REPLAYED: "Це твердження SAML уже використано",
   SAML_CONFIG_INCOMPLETE:
     "У підключенні SAML бракує ідентифікатора сутності або сертифіката підпису постачальника ідентичності",
+  SAML_CERTIFICATE_INVALID:
+    "Не вдалося прочитати сертифікат підпису провайдера ідентичності: вставте його у форматі PEM, від -----BEGIN CERTIFICATE----- до -----END CERTIFICATE-----",
+  SAML_CERTIFICATE_EXPIRED:
+    "Термін дії сертифіката підпису провайдера ідентичності минув: завантажте чинний сертифікат у провайдера ідентичності та вставте його сюди",
   NOT_FOUND: "Не знайдено",
   METHOD_NOT_ALLOWED: "Метод не підтримується",
   BODY_TOO_LARGE: "Тіло запиту завелике",
