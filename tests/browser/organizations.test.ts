@@ -36,7 +36,12 @@ describe("organizations", () => {
     await expectText(page.getByTestId("active-organization"), "Organization: Acme Corporation");
     await screenshot(page, "organizations-list");
 
+    // An organization's own page offers to make it active, and stays on that page.
     await page.goto("/organizations/kernel");
+    await page.getByRole("button", { name: "Make active Kernel Hackers" }).click();
+    await expectPath(page, "/organizations/kernel");
+    await expectText(page.getByTestId("active-organization"), "Organization: Kernel Hackers");
+    await expectText(page.getByTestId("organization-is-active"), "Active");
     await page.getByLabel("Organization name").fill("Kernel Hackers Guild");
     await page.getByLabel("Metadata (JSON)").fill("not json");
     await page.getByRole("button", { name: "Save" }).click();

@@ -1,5 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import {
+  Form,
   isRouteErrorResponse,
   Link,
   NavLink,
@@ -15,13 +16,15 @@ import { canManage, requireOrganization } from "~/lib/org.server";
 export const handle = { title: "organizations.title" };
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  const { organization, roles } = await requireOrganization(request, params.slug);
+  const { viewer, organization, roles } = await requireOrganization(request, params.slug);
   // Every page of the organization asks a member whose passkeys do not fit its policy for one that does.
   const { data: check } = await (await getAuth()).api.checkPasskeyPolicy({
     query: { organizationId: organization.id },
     headers: request.headers,
   });
   return {
+    id: organization.id,
+    isActive: viewer.session.activeOrganizationId === organization.id,
     name: organization.name,
     slug: organization.slug,
     roles,
@@ -32,7 +35,15 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 
 export default function OrganizationLayout() {
   const { t } = useT();
-  const { name, slug, roles, policySatisfied, canManage: manages } = useLoaderData<typeof loader>();
+  const {
+    id,
+    isActive,
+    name,
+    slug,
+    roles,
+    policySatisfied,
+    canManage: manages,
+  } = useLoaderData<typeof loader>();
   const tabs = [
     ["", "settings"],
     ["/members", "members"],
@@ -50,11 +61,31 @@ export default function OrganizationLayout() {
   return (
     <div className="card">
       <h1>{name}</h1>
-      <p className="muted">
-        {t("organizations.yourRole", {
-          role: roles.map((role) => t(`organizations.roles.${role}`, { defaultValue: role })).join(", "),
-        })}
-      </p>
+      <div className="org-status">
+        <p className="muted">
+          {t("organizations.yourRole", {
+            role: roles.map((role) => t(`organizations.roles.${role}`, { defaultValue: role })).join(", "),
+          })}
+        </p>
+        {/* The header names the session's active organization: a page of another one offers to switch. */}
+        {isActive ? (
+          <strong data-testid="organization-is-active">{t("organizations.active")}</strong>
+        ) : (
+          <Form method="post" action="/organizations?index">
+            <input type="hidden" name="organizationId" value={id} />
+            <input type="hidden" name="returnTo" value={`/organizations/${slug}`} />
+            <button
+              type="submit"
+              name="intent"
+              value="activate"
+              className="button button-small button-secondary"
+            >
+              {t("organizations.makeActive")}
+              <span className="visually-hidden"> {name}</span>
+            </button>
+          </Form>
+        )}
+      </div>
       {policySatisfied ? null : (
         <div className="warning" data-testid="passkey-policy-ask">
           <p>{t("organizations.passkeyPolicy.ask")}</p>

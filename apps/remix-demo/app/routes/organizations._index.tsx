@@ -54,7 +54,10 @@ export async function action({ request }: ActionFunctionArgs) {
         body: { organizationId: field(form, "organizationId") || null },
         headers: request.headers,
       });
-      return redirectWith("/organizations", result.headers);
+      // From an organization's own page (its "Make active"), back to that page; anything else, the list.
+      const returnTo = field(form, "returnTo");
+      const back = /^\/organizations\/[a-z0-9][a-z0-9._-]*$/.test(returnTo) ? returnTo : "/organizations";
+      return redirectWith(back, result.headers);
     }
     const name = field(form, "name").trim();
     const slug = field(form, "slug").trim();
