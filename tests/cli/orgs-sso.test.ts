@@ -153,6 +153,21 @@ describe("tessera orgs sso", () => {
       EXIT.usage,
       `--metadata-file: ${broken} has no EntityDescriptor entityID, SingleSignOnService Location or X509Certificate`,
     ]);
+    // A certificate cut short in the metadata is refused when the connection is added, not at sign-in.
+    const cut = join(dir, "cut.xml");
+    const pem = samlIdp.certificate;
+    writeFileSync(
+      cut,
+      metadataXml(samlIdp.entityId, "https://idp.initech.test/sso", pem.slice(0, pem.length / 2)),
+    );
+    expect(
+      await exitOf(orgsSsoAddAction(run(), "initech", { ...options, providerId: "cut", metadataFile: cut })),
+    ).toEqual([
+      EXIT.refused,
+      "SAML_CERTIFICATE_INVALID",
+      "The identity provider's signing certificate could not be read: paste it in PEM form, from -----BEGIN CERTIFICATE----- to -----END CERTIFICATE-----",
+    ]);
+    expect(await t.db.collection("ssoProviders").countDocuments({ providerId: "cut" })).toBe(0);
   });
 
   it("refusals exit with their meaning and change nothing", async () => {
