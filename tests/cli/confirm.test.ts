@@ -107,7 +107,7 @@ describe("destructive commands ask after the lookup", () => {
       [(ask) => sessionsRevokeAction(ask, missingId, {}), `3 SESSION_NOT_FOUND: no session ${missingId}`],
       [
         (ask) => orgsDeleteAction(ask, "no-such-org", {}),
-        "3 ORGANIZATION_NOT_FOUND: no organization no-such-org",
+        '3 ORGANIZATION_NOT_FOUND: no organization with the id or slug "no-such-org" (`tessera orgs list` lists them)',
       ],
       [
         (ask) => orgsRemoveMemberAction(ask, "ask-org", outsider.email, {}),

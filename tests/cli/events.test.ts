@@ -51,6 +51,8 @@ describe("tessera events list", () => {
 
   it("an unknown organization exits with ORGANIZATION_NOT_FOUND", async () => {
     const error = await eventsListAction(run(), { org: "nope" }).catch((caught: unknown) => caught);
-    expect(toKnownError(error)?.message).toBe("no organization nope");
+    expect(toKnownError(error)?.message).toBe(
+      'no organization with the id or slug "nope" (`tessera orgs list` lists them)',
+    );
   });
 });

@@ -125,7 +125,10 @@ describe("tessera invitations send (built binary)", () => {
     const unknown = await send(["--org", "nope", "--csv", "ok.csv", "--json"]);
     expect(unknown.code).toBe(3);
     expect(JSON.parse(unknown.stdout)).toEqual({
-      error: { code: "ORGANIZATION_NOT_FOUND", message: "no organization nope" },
+      error: {
+        code: "ORGANIZATION_NOT_FOUND",
+        message: 'no organization with the id or slug "nope" (`tessera orgs list` lists them)',
+      },
     });
     const usage = await runCli(["invitations", "send", "--org", "e2e-acme"], { env, cwd: app });
     expect(usage.code).toBe(2);

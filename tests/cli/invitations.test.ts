@@ -319,7 +319,7 @@ describe("tessera invitations send", () => {
     expect(await failureOf(send({ org: "no-such-org", csv: good }))).toEqual({
       exit: EXIT.notFound,
       code: "ORGANIZATION_NOT_FOUND",
-      message: "no organization no-such-org",
+      message: 'no organization with the id or slug "no-such-org" (`tessera orgs list` lists them)',
     });
     expect(await failureOf(send({ org: "inv-bad", csv: good }, run({ smtp: false })))).toMatchObject({
       exit: EXIT.usage,

@@ -177,7 +177,7 @@ describe("tessera orgs sso", () => {
     expect(await exitOf(orgsSsoAddAction(run({ env }), "no-such-org", oidc()))).toEqual([
       EXIT.notFound,
       "ORGANIZATION_NOT_FOUND",
-      "no organization no-such-org",
+      'no organization with the id or slug "no-such-org" (`tessera orgs list` lists them)',
     ]);
     expect((await exitOf(orgsSsoAddAction(run(), "umbrella", oidc())))[2]).toBe(
       "--client-secret-env: IDP_SECRET is not set",

@@ -1,6 +1,6 @@
 import type { AdminUser, CoreEndpoint, TypedApi } from "@tessera/auth-core";
 import type { OpenedAuth } from "./connection.ts";
-import { notFound, usageError } from "./errors.ts";
+import { type CliError, notFound, usageError } from "./errors.ts";
 import { operatorName, type RunContext, withAuth } from "./kit.ts";
 import { VERSION } from "./version.ts";
 
@@ -28,6 +28,37 @@ export async function withOperator<T>(
     const api = createOperatorApi(opened.auth, actor);
     return work({ ...opened, api, actor, headers: new Headers({ "user-agent": `tessera-cli/${VERSION}` }) });
   });
+}
+
+/** An organization as the operator API reads it (by id or slug). */
+export type OrganizationRecord = NonNullable<
+  Awaited<
+    ReturnType<
+      ReturnType<typeof import("@tessera/auth-core/operator").createOperatorOrganizations>["findOrganization"]
+    >
+  >
+>;
+
+/**
+ * An organization named by id or slug (`orgs … <org>`, `--org`), or exit 3 with a message that says
+ * what was looked for and where the names are: every command that takes one answers alike.
+ */
+export async function resolveOrganization(
+  session: OperatorSession,
+  ref: string,
+): Promise<OrganizationRecord> {
+  const { createOperatorOrganizations } = await import("@tessera/auth-core/operator");
+  const org = await createOperatorOrganizations(session.auth, session.actor).findOrganization(ref);
+  if (!org) throw organizationNotFound(ref);
+  return org;
+}
+
+/** Exit 3 for an organization id or slug that names none. */
+export function organizationNotFound(ref: string): CliError {
+  return notFound(
+    "ORGANIZATION_NOT_FOUND",
+    `no organization with the id or slug "${ref}" (\`tessera orgs list\` lists them)`,
+  );
 }
 
 const ID = /^[0-9a-f]{24}$/i;

@@ -1,7 +1,6 @@
 import { Command } from "commander";
-import { notFound } from "../errors.ts";
 import { contextOf, noteEmpty, parseCount, type RunContext, readTimeOption, report } from "../kit.ts";
-import { withOperator } from "../operator.ts";
+import { resolveOrganization, withOperator } from "../operator.ts";
 import { formatDate, formatTable } from "../table.ts";
 
 export interface EventsListOptions {
@@ -39,11 +38,7 @@ export async function eventsListAction(
   return withOperator(run, async (session) => {
     let organizationId: string | undefined;
     if (options.org !== undefined) {
-      const { createOperatorOrganizations } = await import("@tessera/auth-core/operator");
-      const org = await createOperatorOrganizations(session.auth, session.actor).findOrganization(
-        options.org,
-      );
-      if (!org) throw notFound("ORGANIZATION_NOT_FOUND", `no organization ${options.org}`);
+      const org = await resolveOrganization(session, options.org);
       organizationId = org._id.toHexString();
     }
     const { data } = await session.api.listEvents({

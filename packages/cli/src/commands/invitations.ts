@@ -7,7 +7,7 @@ import { Command } from "commander";
 import { type CsvRow, parseCsv } from "../csv.ts";
 import { CliError, EXIT, notFound, usageError } from "../errors.ts";
 import { contextOf, type RunContext, report } from "../kit.ts";
-import { withOperator } from "../operator.ts";
+import { organizationNotFound, withOperator } from "../operator.ts";
 import { startProgress } from "../progress.ts";
 import { formatTable } from "../table.ts";
 
@@ -173,7 +173,7 @@ export async function invitationsSendAction(
     const { createOperatorOrganizations } = await import("@tessera/auth-core/operator");
     const orgs = createOperatorOrganizations(session.auth, session.actor);
     const org = await orgs.findOrganization(options.org);
-    if (!org) throw notFound("ORGANIZATION_NOT_FOUND", `no organization ${options.org}`);
+    if (!org) throw organizationNotFound(options.org);
     const inviter = await findInviter(orgs, org, options.inviter);
     const hook = session.auth.context.options.organization.sendInvitationEmail;
     if (!dryRun && !session.mails && !hook)

@@ -1,8 +1,7 @@
 import type { OrganizationDomain } from "@tessera/auth-core/operator";
 import { Command, Option } from "commander";
-import { notFound } from "../errors.ts";
 import { confirmOrRefuse, contextOf, noteEmpty, type RunContext, report } from "../kit.ts";
-import { withOperator } from "../operator.ts";
+import { type OrganizationRecord, resolveOrganization, withOperator } from "../operator.ts";
 import { formatDate, formatTable } from "../table.ts";
 
 /**
@@ -17,23 +16,12 @@ async function withDomains<T>(
   ref: string,
   work: (
     domains: ReturnType<typeof import("@tessera/auth-core/operator").createOperatorDomains>,
-    org: NonNullable<
-      Awaited<
-        ReturnType<
-          ReturnType<
-            typeof import("@tessera/auth-core/operator").createOperatorOrganizations
-          >["findOrganization"]
-        >
-      >
-    >,
+    org: OrganizationRecord,
   ) => Promise<T>,
 ): Promise<T> {
   return withOperator(run, async (session) => {
-    const { createOperatorDomains, createOperatorOrganizations } = await import(
-      "@tessera/auth-core/operator"
-    );
-    const org = await createOperatorOrganizations(session.auth, session.actor).findOrganization(ref);
-    if (!org) throw notFound("ORGANIZATION_NOT_FOUND", `no organization ${ref}`);
+    const { createOperatorDomains } = await import("@tessera/auth-core/operator");
+    const org = await resolveOrganization(session, ref);
     return work(createOperatorDomains(session.auth, session.actor), org);
   });
 }

@@ -1,8 +1,7 @@
 import type { GeneratedScimToken, ScimConnection } from "@tessera/auth-core/operator";
 import { Command, Option } from "commander";
-import { notFound } from "../errors.ts";
 import { confirmOrRefuse, contextOf, noteEmpty, type RunContext, report } from "../kit.ts";
-import { withOperator } from "../operator.ts";
+import { type OrganizationRecord, resolveOrganization, withOperator } from "../operator.ts";
 import { formatDate, formatTable } from "../table.ts";
 
 /**
@@ -14,9 +13,7 @@ import { formatDate, formatTable } from "../table.ts";
  */
 
 type OperatorModule = typeof import("@tessera/auth-core/operator");
-type Organization = NonNullable<
-  Awaited<ReturnType<ReturnType<OperatorModule["createOperatorOrganizations"]>["findOrganization"]>>
->;
+type Organization = OrganizationRecord;
 
 async function withScim<T>(
   run: RunContext,
@@ -28,9 +25,8 @@ async function withScim<T>(
   ) => Promise<T>,
 ): Promise<T> {
   return withOperator(run, async (session) => {
-    const { createOperatorScim, createOperatorOrganizations } = await import("@tessera/auth-core/operator");
-    const org = await createOperatorOrganizations(session.auth, session.actor).findOrganization(ref);
-    if (!org) throw notFound("ORGANIZATION_NOT_FOUND", `no organization ${ref}`);
+    const { createOperatorScim } = await import("@tessera/auth-core/operator");
+    const org = await resolveOrganization(session, ref);
     const baseUrl = `${session.auth.context.apiURL}/scim/v2`;
     return work(createOperatorScim(session.auth, session.actor), org, baseUrl);
   });

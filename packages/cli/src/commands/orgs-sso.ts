@@ -1,8 +1,7 @@
 import type { SsoProvider, SsoProviderTest } from "@tessera/auth-core/operator";
 import { Command, Option } from "commander";
-import { notFound } from "../errors.ts";
 import { confirmOrRefuse, contextOf, noteEmpty, type RunContext, report } from "../kit.ts";
-import { withOperator } from "../operator.ts";
+import { type OrganizationRecord, resolveOrganization, withOperator } from "../operator.ts";
 import { buildRegisterInput, type SsoAddOptions } from "../sso-input.ts";
 import { formatDate, formatTable } from "../table.ts";
 
@@ -15,9 +14,7 @@ import { formatDate, formatTable } from "../table.ts";
  */
 
 type OperatorModule = typeof import("@tessera/auth-core/operator");
-type Organization = NonNullable<
-  Awaited<ReturnType<ReturnType<OperatorModule["createOperatorOrganizations"]>["findOrganization"]>>
->;
+type Organization = OrganizationRecord;
 
 async function withSso<T>(
   run: RunContext,
@@ -25,9 +22,8 @@ async function withSso<T>(
   work: (sso: ReturnType<OperatorModule["createOperatorSso"]>, org: Organization) => Promise<T>,
 ): Promise<T> {
   return withOperator(run, async (session) => {
-    const { createOperatorSso, createOperatorOrganizations } = await import("@tessera/auth-core/operator");
-    const org = await createOperatorOrganizations(session.auth, session.actor).findOrganization(ref);
-    if (!org) throw notFound("ORGANIZATION_NOT_FOUND", `no organization ${ref}`);
+    const { createOperatorSso } = await import("@tessera/auth-core/operator");
+    const org = await resolveOrganization(session, ref);
     return work(createOperatorSso(session.auth, session.actor), org);
   });
 }

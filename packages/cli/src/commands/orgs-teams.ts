@@ -2,7 +2,13 @@ import type { Team, TeamMember } from "@tessera/auth-core/operator";
 import { Command, Option } from "commander";
 import { notFound } from "../errors.ts";
 import { confirmOrRefuse, contextOf, noteEmpty, type RunContext, report } from "../kit.ts";
-import { type OperatorSession, resolveUserId, withOperator } from "../operator.ts";
+import {
+  type OperatorSession,
+  type OrganizationRecord,
+  resolveOrganization,
+  resolveUserId,
+  withOperator,
+} from "../operator.ts";
 import { formatDate, formatTable } from "../table.ts";
 
 /**
@@ -14,9 +20,7 @@ import { formatDate, formatTable } from "../table.ts";
  */
 
 type OperatorModule = typeof import("@tessera/auth-core/operator");
-type Organization = NonNullable<
-  Awaited<ReturnType<ReturnType<OperatorModule["createOperatorOrganizations"]>["findOrganization"]>>
->;
+type Organization = OrganizationRecord;
 type Teams = ReturnType<OperatorModule["createOperatorTeams"]>;
 type TeamDoc = NonNullable<Awaited<ReturnType<Teams["findTeam"]>>>;
 
@@ -26,9 +30,8 @@ async function withTeams<T>(
   work: (teams: Teams, org: Organization, session: OperatorSession) => Promise<T>,
 ): Promise<T> {
   return withOperator(run, async (session) => {
-    const { createOperatorTeams, createOperatorOrganizations } = await import("@tessera/auth-core/operator");
-    const org = await createOperatorOrganizations(session.auth, session.actor).findOrganization(ref);
-    if (!org) throw notFound("ORGANIZATION_NOT_FOUND", `no organization ${ref}`);
+    const { createOperatorTeams } = await import("@tessera/auth-core/operator");
+    const org = await resolveOrganization(session, ref);
     return work(createOperatorTeams(session.auth, session.actor), org, session);
   });
 }

@@ -5,6 +5,7 @@ import { confirmOrRefuse, contextOf, noteEmpty, parseCount, type RunContext, rep
 import {
   describeUserBriefly,
   type OperatorSession,
+  organizationNotFound,
   resolveUser,
   resolveUserId,
   withOperator,
@@ -31,7 +32,7 @@ async function requireOrganization(
   ref: string,
 ) {
   const org = await orgs.findOrganization(ref);
-  if (!org) throw notFound("ORGANIZATION_NOT_FOUND", `no organization ${ref}`);
+  if (!org) throw organizationNotFound(ref);
   return org;
 }
 

@@ -1,8 +1,8 @@
 import type { CreatedWebhookEndpoint, EventType, WebhookDelivery, WebhookEndpoint } from "@tessera/auth-core";
 import { Command, Option } from "commander";
-import { CliError, notFound, toKnownError, usageError } from "../errors.ts";
+import { CliError, toKnownError, usageError } from "../errors.ts";
 import { confirmOrRefuse, contextOf, noteEmpty, type RunContext, readTimeOption, report } from "../kit.ts";
-import { type OperatorSession, withOperator } from "../operator.ts";
+import { type OperatorSession, resolveOrganization, withOperator } from "../operator.ts";
 import { formatDate, formatTable } from "../table.ts";
 
 /**
@@ -48,9 +48,7 @@ type Scope = { organizationId?: string };
 /** --org by id or slug, as `tessera events list --org` and `orgs … <org>` take it; unknown is exit 3. */
 async function scopeOf(session: OperatorSession, options: ScopeOption): Promise<Scope> {
   if (options.org === undefined) return {};
-  const { createOperatorOrganizations } = await import("@tessera/auth-core/operator");
-  const org = await createOperatorOrganizations(session.auth, session.actor).findOrganization(options.org);
-  if (!org) throw notFound("ORGANIZATION_NOT_FOUND", `no organization ${options.org}`);
+  const org = await resolveOrganization(session, options.org);
   return { organizationId: org._id.toHexString() };
 }
 
