@@ -2,14 +2,17 @@ import { Form } from "@remix-run/react";
 import { useEffect, useState } from "react";
 import { useT } from "~/lib/i18n";
 import { ErrorSummary, Field, type FormState, Submit, useFieldProblem } from "./form";
+import { SsoGivePreview } from "./sso-give-preview";
 
 /**
  * Adds a connection (lib/sso-connections.server.ts reads it). Without JavaScript both protocols'
- * fields show, the radio choosing which count; with it, only the chosen protocol's.
+ * fields show, the radio choosing which count; with it, only the chosen protocol's, and the
+ * addresses to give the identity provider follow the connection name as it is typed.
  */
-export function SsoConnectionForm({ state }: { state: FormState | undefined }) {
+export function SsoConnectionForm({ state, apiURL }: { state: FormState | undefined; apiURL: string }) {
   const { t } = useT();
-  const [type, setType] = useState(state?.values?.type ?? "oidc");
+  const [type, setType] = useState<"oidc" | "saml">(state?.values?.type === "saml" ? "saml" : "oidc");
+  const [providerId, setProviderId] = useState(state?.values?.providerId ?? "");
   const [isHydrated, setHydrated] = useState(false);
   useEffect(() => setHydrated(true), []);
   const label = (name: string) => t(`organizations.sso.fields.${name}`);
@@ -51,7 +54,9 @@ export function SsoConnectionForm({ state }: { state: FormState | undefined }) {
         hint={t("organizations.sso.hints.providerId")}
         state={state}
         autoComplete="off"
+        onChange={(event) => setProviderId(event.currentTarget.value)}
       />
+      <SsoGivePreview apiURL={apiURL} type={type} providerId={providerId} />
       <Field
         name="domain"
         label={labels.domain!}

@@ -19,11 +19,14 @@ export function SsoConnections({
   deleting,
   canDelete,
   answer,
+  apiURL,
 }: {
   connections: SsoConnectionView[];
   deleting: string | null;
   canDelete: boolean;
   answer: SsoAnswer;
+  /** The core's API base (auth.context.apiURL), for the addresses the add form shows. */
+  apiURL: string;
 }) {
   const { t } = useT();
   const location = useLocation();
@@ -43,7 +46,11 @@ export function SsoConnections({
           state={failedOn === connection.providerId ? state : undefined}
         />
       ))}
-      <SsoConnectionForm state={state?.values?.intent === "add" ? state : undefined} key={location.key} />
+      <SsoConnectionForm
+        state={state?.values?.intent === "add" ? state : undefined}
+        apiURL={apiURL}
+        key={location.key}
+      />
     </>
   );
 }

@@ -36,6 +36,11 @@ export async function loadSsoConnections(
     }));
 }
 
+/** The core's API base, from which the add form works out the addresses to give the IdP. */
+export async function readSsoApiURL(): Promise<string> {
+  return (await getAuth()).context.apiURL;
+}
+
 /** What "Test this connection" answers the page: the checks passed, or the first problem's code. */
 interface SsoTestAnswer {
   tested: { providerId: string; checks: string[] | null; code: string | null };
@@ -96,4 +101,6 @@ const REGISTER_FIELDS = {
   SSO_DISCOVERY_FAILED: "issuer",
   SSO_DISCOVERY_INVALID: "issuer",
   SSO_JWKS_HOST_MISMATCH: "issuer",
+  SAML_CERTIFICATE_INVALID: "cert",
+  SAML_CERTIFICATE_EXPIRED: "cert",
 };

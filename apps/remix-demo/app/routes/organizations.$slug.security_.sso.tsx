@@ -9,7 +9,7 @@ import { SsoSetupLinkForm } from "~/components/sso-setup-link";
 import { failure, field, readForm } from "~/lib/forms.server";
 import { useT } from "~/lib/i18n";
 import { canManage, requireOrganization } from "~/lib/org.server";
-import { loadSsoConnections, runSsoIntent } from "~/lib/sso-page.server";
+import { loadSsoConnections, readSsoApiURL, runSsoIntent } from "~/lib/sso-page.server";
 
 /**
  * The organization's single sign-on connections (issue 31 §2 "Self-serve setup"): add an OIDC or
@@ -29,6 +29,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     slug: organization.slug,
     canManage: manager,
     connections,
+    apiURL: await readSsoApiURL(),
     deleting: connections.some((connection) => connection.providerId === deleting) ? deleting : null,
   };
 }
@@ -69,7 +70,7 @@ const OUTCOMES = {
 
 export default function SingleSignOn() {
   const { t } = useT();
-  const { slug, canManage, connections, deleting } = useLoaderData<typeof loader>();
+  const { slug, canManage, connections, deleting, apiURL } = useLoaderData<typeof loader>();
   const answer = useActionData<typeof action>();
   const setupLink = answer && "setupLink" in answer ? answer.setupLink : null;
   const linkState =
@@ -88,6 +89,7 @@ export default function SingleSignOn() {
             deleting={deleting}
             canDelete
             answer={connectionsAnswer}
+            apiURL={apiURL}
           />
           <SsoSetupLinkForm link={setupLink} state={linkState} />
         </>

@@ -8,7 +8,7 @@ import { SsoConnections } from "~/components/sso-connections";
 import { appCookieAttributes, readCookie } from "~/lib/cookies.server";
 import { field, readForm, redirectWith } from "~/lib/forms.server";
 import { useT } from "~/lib/i18n";
-import { loadSsoConnections, runSsoIntent } from "~/lib/sso-page.server";
+import { loadSsoConnections, readSsoApiURL, runSsoIntent } from "~/lib/sso-page.server";
 
 /**
  * The page an SSO setup link opens (issue 31 §2; the core's `sso.setupLinkPath`): the customer's IT
@@ -48,7 +48,11 @@ async function loadSetup(request: Request) {
   const organization = readSetupOrganization(request);
   if (!organization) return null;
   try {
-    return { organization, connections: await loadSsoConnections(request.headers, organization.id) };
+    return {
+      organization,
+      connections: await loadSsoConnections(request.headers, organization.id),
+      apiURL: await readSsoApiURL(),
+    };
   } catch (error) {
     // No live setup cookie (never opened here, expired, replaced by a newer link): the core's 401.
     if (isAuthError(error)) return null;
@@ -133,7 +137,7 @@ export default function SsoSetup() {
       </section>
     );
   }
-  const { organization, connections } = loaded;
+  const { organization, connections, apiURL } = loaded;
   return (
     <section aria-labelledby="setup-title">
       <h1 id="setup-title">{t("ssoSetup.openTitle", { organization: organization.name })}</h1>
@@ -145,7 +149,13 @@ export default function SsoSetup() {
         })}
       </p>
       <p>{t("organizations.sso.intro")}</p>
-      <SsoConnections connections={connections} deleting={null} canDelete={false} answer={answer} />
+      <SsoConnections
+        connections={connections}
+        deleting={null}
+        canDelete={false}
+        answer={answer}
+        apiURL={apiURL}
+      />
     </section>
   );
 }
