@@ -54,6 +54,7 @@ const CONFIRMING: Row[] = [
   { path: "orgs delete", args: () => [org] },
   { path: "sessions revoke", args: () => [sessionId] },
   { path: "orgs domains remove", args: () => [org, "confirm-org.com"] },
+  { path: "orgs sso disable", args: () => [org, "confirm-sso"] },
   { path: "orgs sso remove", args: () => [org, "confirm-sso"] },
   { path: "orgs scim remove", args: () => [org, "confirm-scim"] },
   { path: "orgs teams remove", args: () => [org, "confirm-team"] },

@@ -11,6 +11,7 @@ import {
   orgsSsoAddAction,
   orgsSsoListAction,
   orgsSsoRemoveAction,
+  orgsSsoSetEnabledAction,
   orgsSsoTestAction,
 } from "../../packages/cli/src/commands/orgs-sso.ts";
 import { EXIT, toKnownError } from "../../packages/cli/src/errors.ts";
@@ -120,6 +121,46 @@ describe("tessera orgs sso", () => {
       "organization.sso-test",
       "organization.sso-delete",
     ]);
+  });
+
+  it("disable stops a connection after asking, enable turns it on again; both audited, the connection kept", async () => {
+    const owner = await signIn(t, "sso-toggler");
+    await createOrganization(owner, "vandelay", "Vandelay");
+    await orgsSsoAddAction(
+      run({ env: { IDP_SECRET: CLIENT.clientSecret } }),
+      "vandelay",
+      oidc({ providerId: "vandelay-okta", domain: "vandelay.test" }),
+    );
+    const enabledOf = async () =>
+      (await t.db.collection("ssoProviders").findOne({ providerId: "vandelay-okta" }))?.enabled;
+
+    expect(await exitOf(orgsSsoSetEnabledAction(run(), "vandelay", "vandelay-okta", false))).toEqual([
+      EXIT.usage,
+      "USAGE",
+      "Disable SSO connection vandelay-okta of Vandelay (vandelay), so nobody can sign in through it until it is enabled again: refused without --yes (no terminal to ask on)",
+    ]);
+    expect(await enabledOf()).toBe(true);
+    const disabled = await orgsSsoSetEnabledAction(run(), "vandelay", "vandelay-okta", false, { yes: true });
+    expect(disabled).toMatchObject({ providerId: "vandelay-okta", enabled: false });
+    expect(await enabledOf()).toBe(false);
+    // Disabled, the sign-in by provider id is refused.
+    const start = await owner.browser.post<{ code: string }>("/sign-in/sso", { providerId: "vandelay-okta" });
+    expect({ status: start.status, code: start.body.code }).toEqual({
+      status: 403,
+      code: "SSO_PROVIDER_DISABLED",
+    });
+    const enabled = await orgsSsoSetEnabledAction(run(), "vandelay", "vandelay-okta", true);
+    expect(enabled).toMatchObject({ providerId: "vandelay-okta", enabled: true });
+    expect(await enabledOf()).toBe(true);
+    expect(await exitOf(orgsSsoSetEnabledAction(run(), "vandelay", "nobody-here", true))).toEqual([
+      EXIT.notFound,
+      "SSO_PROVIDER_NOT_FOUND",
+      expect.any(String),
+    ]);
+    const updates = (await auditEvents(t, { actor: "cli:tester" })).filter(
+      (event) => event.action === "organization.sso-update",
+    );
+    expect(updates).toHaveLength(2);
   });
 
   it("add reads a SAML IdP's metadata file and prints the SP metadata URL to give the IdP", async () => {

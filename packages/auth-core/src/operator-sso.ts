@@ -16,6 +16,7 @@ import {
   removeManagedConnection,
   testManagedConnection,
   toSsoProvider,
+  updateManagedConnection,
 } from "./features/sso/index.ts";
 
 export type { SsoProvider, SsoProviderTest };
@@ -50,6 +51,10 @@ export function createOperatorSso(auth: Auth, actor: string) {
     },
     async test(org: OrganizationDoc, providerId: string): Promise<SsoProviderTest> {
       return answerRefusal(await testManagedConnection(context, source, as(org), providerId));
+    },
+    /** Turns a connection on or off (/sso/update-provider's path: audited as organization.sso-update). */
+    async setEnabled(org: OrganizationDoc, providerId: string, enabled: boolean): Promise<SsoProvider> {
+      return answerRefusal(await updateManagedConnection(context, source, as(org), { providerId, enabled }));
     },
     async remove(
       org: OrganizationDoc,

@@ -33,6 +33,7 @@ export {
   orgsSsoAddAction,
   orgsSsoListAction,
   orgsSsoRemoveAction,
+  orgsSsoSetEnabledAction,
   orgsSsoTestAction,
 } from "./commands/orgs-sso.ts";
 export {

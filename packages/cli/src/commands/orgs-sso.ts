@@ -49,6 +49,28 @@ export function orgsSsoTestAction(
   return withSso(run, ref, (sso, org) => sso.test(org, providerId));
 }
 
+/**
+ * Turns a connection on or off. Off, nobody signs in through it (its users and accounts stay), so
+ * it asks first, as remove does; on asks nothing.
+ */
+export function orgsSsoSetEnabledAction(
+  run: RunContext,
+  ref: string,
+  providerId: string,
+  enabled: boolean,
+  options: { yes?: boolean | undefined } = {},
+): Promise<SsoProvider> {
+  return withSso(run, ref, async (sso, org) => {
+    if (!enabled)
+      await confirmOrRefuse(
+        run,
+        options.yes,
+        `Disable SSO connection ${providerId} of ${org.name} (${org.slug}), so nobody can sign in through it until it is enabled again?`,
+      );
+    return sso.setEnabled(org, providerId, enabled);
+  });
+}
+
 export function orgsSsoRemoveAction(
   run: RunContext,
   ref: string,
@@ -153,6 +175,31 @@ export const orgsSsoCommand = new Command("sso")
         const run = contextOf(command);
         report(run, await orgsSsoTestAction(run, ref, providerId), (data) => [
           `${providerId}: passed ${data.checks.join(", ")}`,
+        ]);
+      }),
+  )
+  .addCommand(
+    new Command("enable")
+      .description("let members sign in through a connection again")
+      .argument("<org>", orgHelp)
+      .argument("<provider-id>")
+      .action(async (ref: string, providerId: string, _options: unknown, command: Command) => {
+        const run = contextOf(command);
+        report(run, await orgsSsoSetEnabledAction(run, ref, providerId, true), (data) => [
+          `enabled ${data.providerId} of ${ref}`,
+        ]);
+      }),
+  )
+  .addCommand(
+    new Command("disable")
+      .description("stop sign-ins through a connection (it stays, and can be enabled again)")
+      .argument("<org>", orgHelp)
+      .argument("<provider-id>")
+      .addOption(new Option("-y, --yes", "do it without asking (needed without a terminal)"))
+      .action(async (ref: string, providerId: string, options: { yes?: boolean }, command: Command) => {
+        const run = contextOf(command);
+        report(run, await orgsSsoSetEnabledAction(run, ref, providerId, false, options), (data) => [
+          `disabled ${data.providerId} of ${ref}: nobody signs in through it until \`tessera orgs sso enable ${ref} ${data.providerId}\``,
         ]);
       }),
   )

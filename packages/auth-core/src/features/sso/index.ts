@@ -5,7 +5,12 @@
  */
 
 /** operator-sso.ts (`tessera orgs sso`): the endpoints' own paths, with the operator as manager. */
-export { registerManagedConnection, removeManagedConnection, testManagedConnection } from "./manage.ts";
+export {
+  registerManagedConnection,
+  removeManagedConnection,
+  testManagedConnection,
+  updateManagedConnection,
+} from "./manage.ts";
 /** auth.cleanup(): the SAML replay cache's rows whose assertions have expired (features/sso/saml). */
 export { deleteExpiredSamlReplays } from "./saml/replay-store.ts";
 export { listManagedProviders, toSsoProvider } from "./service.ts";

@@ -1,13 +1,23 @@
 import type { z } from "zod";
 import type { AuthContext } from "../../context.ts";
-import type { registerSsoProviderContract, SsoProviderTest } from "../../contracts/sso.ts";
+import type {
+  registerSsoProviderContract,
+  SsoProviderTest,
+  updateSsoProviderContract,
+} from "../../contracts/sso.ts";
 import type { SsoProvider } from "../../contracts/sso-models.ts";
 import type { ObjectId } from "../../db/ids.ts";
 import type { ErrorCode } from "../../errors/catalogue.ts";
 import { granted, type Outcome, refused } from "../../errors/refusal.ts";
 import type { SessionWithUser } from "../session/index.ts";
 import { auditConnectionChange } from "./audit.ts";
-import { registerConnection, removeConnection, testConnection } from "./connections.ts";
+import {
+  hasUpdateFields,
+  registerConnection,
+  removeConnection,
+  testConnection,
+  updateConnection,
+} from "./connections.ts";
 import type { SsoManager } from "./manager.ts";
 import { findManagedProvider, resolveManagedOrganization, toSsoProvider } from "./service.ts";
 
@@ -18,6 +28,7 @@ import { findManagedProvider, resolveManagedOrganization, toSsoProvider } from "
  */
 
 type RegisterBody = z.output<NonNullable<(typeof registerSsoProviderContract)["body"]>>;
+type UpdateBody = z.output<NonNullable<(typeof updateSsoProviderContract)["body"]>>;
 /** The request facts of the audit row (an operator has none). */
 type AuditContext = { ip: string | null; headers: Headers; session: SessionWithUser | null };
 
@@ -41,6 +52,27 @@ export async function registerManagedConnection(
   return granted(await toSsoProvider(auth, registered.value));
 }
 
+/**
+ * The given fields only (connections.ts updateConnection), audited with their names. Changed
+ * concurrently (or deleted) since it was read: "not found", nothing written.
+ */
+export async function updateManagedConnection(
+  auth: AuthContext,
+  ctx: AuditContext,
+  manager: SsoManager,
+  body: UpdateBody,
+): Promise<Outcome<SsoProvider, ErrorCode>> {
+  if (!hasUpdateFields(body)) return refused("SSO_NO_UPDATE_FIELDS");
+  const current = await findManagedProvider(auth, manager, body.providerId);
+  if (!current.ok) return current;
+  const updated = await updateConnection(auth, current.value, body);
+  if (!updated.ok) return updated;
+  if (!updated.value) return refused("SSO_PROVIDER_NOT_FOUND");
+  const changed = Object.keys(body).filter((key) => key !== "providerId");
+  await auditConnectionChange(auth, ctx, "organization.sso-update", updated.value, { changed }, manager);
+  return granted(await toSsoProvider(auth, updated.value));
+}
+
 /** "Test this connection", audited passed or not; a failed check is its catalogue code. */
 export async function testManagedConnection(
   auth: AuthContext,
@@ -51,9 +83,15 @@ export async function testManagedConnection(
   const provider = await findManagedProvider(auth, manager, providerId);
   if (!provider.ok) return provider;
   const result = await testConnection(auth, provider.value);
-  const outcome = result.ok ? { passed: result.value } : { failed: result.code };
+  const outcome = result.ok ? { passed: result.value.checks } : { failed: result.code };
   await auditConnectionChange(auth, ctx, "organization.sso-test", provider.value, outcome, manager);
-  return result.ok ? granted({ success: true, checks: result.value }) : result;
+  if (!result.ok) return result;
+  const { checks, certificateExpiresAt } = result.value;
+  return granted({
+    success: true,
+    checks,
+    ...(certificateExpiresAt ? { certificateExpiresAt: certificateExpiresAt.toISOString() } : {}),
+  });
 }
 
 /** Deletes the connection and its users' accounts (connections.ts removeConnection). */
