@@ -38,3 +38,66 @@ export async function claimLease(
     }
   }
 }
+
+/** A row to claim: its key and its count of claims so far (claimLease's `key` and `from`). */
+interface LeaseRow {
+  key: string;
+  from: number;
+}
+
+/**
+ * claimLease for many rows in one command: one unordered insertMany of their next claims. Answers
+ * the claim number taken per key this owner now holds. When some insert fails (a row another
+ * instance claimed first, or a stale claim of a dead one), the claims are read back and those not
+ * ours go through claimLease one by one: FerretDB v1 may stop an unordered insertMany at its first
+ * duplicate, so its error does not say which of the others went in. Ours are recognised by owner
+ * and `until` together, which only this call writes.
+ */
+export async function claimLeases(
+  claims: Collection<LeaseClaimDoc>,
+  rows: readonly LeaseRow[],
+  owner: string,
+  now: Date,
+  until: Date,
+): Promise<Map<string, number>> {
+  const taken = new Map<string, number>();
+  if (rows.length === 0) return taken;
+  const idOf = (row: LeaseRow) => `${row.key}|${row.from}`;
+  try {
+    await claims.insertMany(
+      rows.map((row) => ({ _id: idOf(row), owner, until })),
+      { ordered: false },
+    );
+    for (const row of rows) taken.set(row.key, row.from);
+    return taken;
+  } catch (error) {
+    if (!isDuplicateInsertError(error)) throw error;
+  }
+  const stored = await claims.find({ _id: { $in: rows.map(idOf) } }).toArray();
+  const ours = new Set(
+    stored
+      .filter((doc) => doc.owner === owner && doc.until.getTime() === until.getTime())
+      .map((doc) => doc._id),
+  );
+  for (const row of rows) {
+    const claim = ours.has(idOf(row))
+      ? row.from
+      : await claimLease(claims, row.key, row.from, owner, now, until);
+    if (claim !== null) taken.set(row.key, claim);
+  }
+  return taken;
+}
+
+/** A failed insert or insertMany whose every failure is a duplicate `_id`. */
+function isDuplicateInsertError(error: unknown): boolean {
+  if (isDuplicateKeyError(error)) return true;
+  const writeErrors = (error as { writeErrors?: unknown } | null)?.writeErrors;
+  const list = Array.isArray(writeErrors) ? writeErrors : writeErrors ? [writeErrors] : [];
+  return (
+    list.length > 0 &&
+    list.every((entry) => {
+      const { code, errmsg } = entry as { code?: number; errmsg?: string };
+      return code === 11000 || (code === 1 && /UNIQUE constraint failed/.test(errmsg ?? ""));
+    })
+  );
+}

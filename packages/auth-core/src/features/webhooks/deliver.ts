@@ -8,10 +8,8 @@ import { webhookHeaders } from "./signing.ts";
 import {
   type AttemptRecord,
   disableFailingEndpoint,
-  findEndpointById,
   markEndpointFailing,
   markEndpointHealthy,
-  recordAttempt,
 } from "./store.ts";
 
 /** Called once when an endpoint has been disabled for failing (features/webhooks/notify.ts mails its owners). */
@@ -20,27 +18,41 @@ export type OnEndpointDisabled = (endpoint: WebhookEndpointDoc) => Promise<void>
 /** The longest error text kept with an attempt (an OutboundError's message names only the host). */
 const MAX_ERROR_LENGTH = 200;
 
+/** What recording an attempt sets besides the attempt itself. */
+type AttemptOutcome = Pick<WebhookDeliveryDoc, "status" | "nextAttemptAt" | "failures">;
+
 /**
- * Makes one attempt of a delivery this instance holds the lease of, through the outbound guard
+ * Records an attempt and releases the delivery (worker.ts: in bulk, as a lease's compare-and-set or
+ * as the first write of a delivery claimed before it was stored); false when the delivery was
+ * taken over meanwhile and the other instance's record stands.
+ */
+export type RecordAttempt = (
+  delivery: WebhookDeliveryDoc,
+  attempt: AttemptRecord,
+  outcome: AttemptOutcome,
+) => Promise<boolean>;
+
+/**
+ * Makes one attempt of a delivery this instance holds the claim of, through the outbound guard
  * (http/outbound.ts: https and public addresses only unless allowed, no redirects, 10 s, a body
  * cap; docs/security.md "Webhooks"), and records it. Any 2xx is delivered; anything else, a
  * refusal, a timeout or a dropped connection is a failed attempt scheduled again with the same
- * `webhook-id` (rules.ts findNextAttemptAt), dead when the schedule is exhausted.
+ * `webhook-id` (rules.ts findNextAttemptAt), dead when the schedule is exhausted. `endpoint` is
+ * the delivery's endpoint as read when it was claimed, null when it is gone.
  */
 export async function attemptDelivery(
   auth: AuthContext,
   send: OutboundFetch,
-  owner: string,
   delivery: WebhookDeliveryDoc,
-  onDisabled: OnEndpointDisabled,
+  endpoint: WebhookEndpointDoc | null,
+  hooks: { onDisabled: OnEndpointDisabled; record: RecordAttempt },
 ): Promise<void> {
   const { collections } = auth;
-  const endpoint = await findEndpointById(collections, delivery.endpointId);
   const at = auth.now();
   if (!endpoint?.enabled) {
     const error = endpoint ? "endpoint disabled" : "endpoint removed";
     const attempt = { at, durationMs: 0, statusCode: null, error };
-    await recordAttempt(collections, delivery._id, owner, attempt, {
+    await hooks.record(delivery, attempt, {
       status: "dead",
       nextAttemptAt: null,
       failures: delivery.failures,
@@ -48,25 +60,21 @@ export async function attemptDelivery(
     return;
   }
   const attempt = await postDelivery(auth, send, endpoint, delivery, at);
-  const delivered = attempt.error === null;
-  const failures = delivered ? delivery.failures : delivery.failures + 1;
-  const nextAttemptAt = delivered ? null : findNextAttemptAt(failures, at);
-  const status = delivered ? "delivered" : nextAttemptAt ? "failed" : "dead";
-  const recorded = await recordAttempt(collections, delivery._id, owner, attempt, {
-    status,
-    nextAttemptAt,
-    failures,
-  });
-  if (!recorded) return;
-  if (delivered) {
-    if (endpoint.failingSince) await markEndpointHealthy(collections, endpoint._id);
+  if (attempt.error === null) {
+    const outcome = { status: "delivered" as const, nextAttemptAt: null, failures: delivery.failures };
+    if ((await hooks.record(delivery, attempt, outcome)) && endpoint.failingSince)
+      await markEndpointHealthy(collections, endpoint._id);
     return;
   }
+  const failures = delivery.failures + 1;
+  const nextAttemptAt = findNextAttemptAt(failures, at);
+  const status = nextAttemptAt ? "failed" : "dead";
+  if (!(await hooks.record(delivery, attempt, { status, nextAttemptAt, failures }))) return;
   if (!endpoint.failingSince) await markEndpointFailing(collections, endpoint._id, at);
   else if (isFailingTooLong(endpoint.failingSince, at)) {
     const reason = `every delivery failed since ${endpoint.failingSince.toISOString()}`;
     if (await disableFailingEndpoint(collections, endpoint._id, endpoint.failingSince, reason, at))
-      await onDisabled(endpoint);
+      await hooks.onDisabled(endpoint);
   }
 }
 

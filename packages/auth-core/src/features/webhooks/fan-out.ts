@@ -2,25 +2,40 @@ import type { Collections } from "../../db/collections.ts";
 import type { EventDoc, WebhookDeliveryDoc, WebhookEndpointDoc } from "../../db/documents.ts";
 import { eventIdFloor, readEventsAfter } from "../events/index.ts";
 import { deliveryIdOf, endpointWantsEvent, newDeliveryOf } from "./rules.ts";
-import { insertDeliveries, listEnabledEndpoints, moveFanOutCursor, readFanOutCursor } from "./store.ts";
+import {
+  findPresentDeliveryIds,
+  insertDeliveries,
+  listEnabledEndpoints,
+  moveFanOutCursor,
+  readFanOutCursor,
+} from "./store.ts";
 
 /**
  * Fan-out: an event becomes one delivery row per enabled endpoint that wants it (docs/decisions/0020-webhooks.md
- * "Webhooks"). Two paths lead here and both may run on every instance, so every write is an upsert
- * keyed by event and endpoint: (1) the events this process stores, handed over by the event hub at
- * once (the low-latency path, repaired events included); (2) a sweep of the `events` collection
+ * "Webhooks"). Two paths lead here and both may run on every instance, so every row is keyed by
+ * event and endpoint: (1) the events this process stores, handed over by the event hub at once (the
+ * low-latency path, repaired events included): their deliveries are planned here and claimed,
+ * attempted and only then stored, with their first attempt (worker.ts); (2) a sweep of the `events` collection
  * behind a shared cursor, for events stored by processes that run no delivery worker or that died
  * before handing them over. The sweep reads only events older than SETTLE_MS, so an event stored a
- * moment after a later id (relays run concurrently) is not stepped over.
+ * moment after a later id (relays run concurrently) is not stepped over, and one the hub's path is
+ * still attempting is rarely met (then both hold the same `_id`, and the claim decides who sends).
+ * The sweep reads which of its rows exist (one `_id` read) and inserts the others in one command.
  */
 
 /** How long after its id's time an event must be stored to be fanned out by the sweep. */
 const SETTLE_MS = 5_000;
 const SWEEP_BATCH = 200;
 
+/** A delivery planned from this instance's own event, not stored yet, with its endpoint as read for it. */
+export interface FreshDelivery {
+  delivery: WebhookDeliveryDoc;
+  endpoint: WebhookEndpointDoc;
+}
+
 export interface FanOut {
-  /** Writes the deliveries of these events (the hub's path); answers those this call stored. */
-  fanOutEvents(events: readonly EventDoc[]): Promise<WebhookDeliveryDoc[]>;
+  /** The deliveries of these events (the hub's path), to be claimed before they are stored. */
+  planDeliveries(events: readonly EventDoc[]): Promise<FreshDelivery[]>;
   /** One sweep step behind the cursor; returns how many events it read. */
   sweepEvents(): Promise<number>;
 }
@@ -29,16 +44,17 @@ export function createFanOut(collections: Collections, now: () => Date): FanOut 
   // This instance's reading position, and the shared cursor as last read or written (undefined: not yet).
   let head: string | undefined;
   let cursor: string | null | undefined;
-  const fanOutEvents = async (events: readonly EventDoc[]): Promise<WebhookDeliveryDoc[]> => {
+  const planDeliveries = async (events: readonly EventDoc[]): Promise<FreshDelivery[]> => {
     if (events.length === 0) return [];
     const endpoints = await listEnabledEndpoints(collections);
-    return insertDeliveries(
-      collections,
-      events.flatMap((event) => deliveriesOf(event, endpoints, now())),
+    return events.flatMap((event) =>
+      endpoints
+        .filter((endpoint) => endpointWantsEvent(endpoint, event))
+        .map((endpoint) => ({ delivery: deliveryOf(event, endpoint, now()), endpoint })),
     );
   };
   return {
-    fanOutEvents,
+    planDeliveries,
     async sweepEvents() {
       const floor = eventIdFloor(new Date(now().getTime() - SETTLE_MS));
       if (cursor === undefined) cursor = await readFanOutCursor(collections);
@@ -48,7 +64,15 @@ export function createFanOut(collections: Collections, now: () => Date): FanOut 
       );
       const last = events.at(-1);
       if (!last) return 0;
-      await fanOutEvents(events);
+      const rows = (await planDeliveries(events)).map((fresh) => fresh.delivery);
+      const present = await findPresentDeliveryIds(
+        collections,
+        rows.map((row) => row._id),
+      );
+      await insertDeliveries(
+        collections,
+        rows.filter((row) => !present.has(row._id)),
+      );
       head = last._id;
       // Another instance moved it first: read it again next time (it only says where a restart resumes).
       cursor = (await moveFanOutCursor(collections, cursor, last._id, now())) ? last._id : undefined;
@@ -57,14 +81,6 @@ export function createFanOut(collections: Collections, now: () => Date): FanOut 
   };
 }
 
-function deliveriesOf(
-  event: EventDoc,
-  endpoints: readonly WebhookEndpointDoc[],
-  now: Date,
-): WebhookDeliveryDoc[] {
-  return endpoints
-    .filter((endpoint) => endpointWantsEvent(endpoint, event))
-    .map((endpoint) =>
-      newDeliveryOf(deliveryIdOf(event._id, endpoint._id.toHexString()), event, endpoint, now),
-    );
+function deliveryOf(event: EventDoc, endpoint: WebhookEndpointDoc, now: Date): WebhookDeliveryDoc {
+  return newDeliveryOf(deliveryIdOf(event._id, endpoint._id.toHexString()), event, endpoint, now);
 }

@@ -2,7 +2,7 @@ import type { Collections } from "../../db/collections.ts";
 import { isDuplicateKeyError } from "../../db/connect.ts";
 import type { WebhookDeliveryDoc, WebhookEndpointDoc } from "../../db/documents.ts";
 import type { ObjectId } from "../../db/ids.ts";
-import { claimLease } from "../../db/lease-claims.ts";
+import { claimLeases } from "../../db/lease-claims.ts";
 import { upsertRetryingRace } from "../../db/upsert.ts";
 import { eventIdFloor } from "../events/index.ts";
 import { deliveryIdOf } from "./rules.ts";
@@ -31,8 +31,13 @@ export function findEndpoint(
   return collections.webhookEndpoints.findOne({ _id: id, organizationId });
 }
 
-export function findEndpointById(collections: Collections, id: ObjectId): Promise<WebhookEndpointDoc | null> {
-  return collections.webhookEndpoints.findOne({ _id: id });
+/** The endpoints of these ids that still exist (one `$in` read by `_id`). */
+export function findEndpointsByIds(
+  collections: Collections,
+  ids: readonly ObjectId[],
+): Promise<WebhookEndpointDoc[]> {
+  if (ids.length === 0) return Promise.resolve([]);
+  return collections.webhookEndpoints.find({ _id: { $in: [...ids] } }).toArray();
 }
 
 /** The scope's endpoints, oldest first. */
@@ -162,16 +167,44 @@ export async function moveFanOutCursor(
 
 /**
  * Writes the deliveries that do not exist yet; an existing row (another instance's fan-out, or a
- * delivery already made) is left as it is. One insert each, a duplicate `_id` ignored: an upsert's
- * $setOnInsert would do it in one command, but FerretDB v1 leaves its null and empty-array fields
- * out of the inserted document, and an unordered insertMany may stop at its first duplicate there.
+ * delivery already made) is left as it is. Answers those this call stored. One unordered
+ * insertMany; when some already exist, FerretDB v1 may stop at the first duplicate without saying
+ * which others went in, so each is then inserted alone (a duplicate ignored) and only those are
+ * answered: a row the insertMany stored is found by the due-deliveries poll instead. An upsert's
+ * $setOnInsert is no way out: FerretDB v1 leaves its null and empty-array fields out.
  */
 export async function insertDeliveries(
   collections: Collections,
   deliveries: readonly WebhookDeliveryDoc[],
 ): Promise<WebhookDeliveryDoc[]> {
+  if (deliveries.length === 0) return [];
+  try {
+    await collections.webhookDeliveries.insertMany(
+      deliveries.map((doc) => ({ ...doc })),
+      { ordered: false },
+    );
+    return [...deliveries];
+  } catch (error) {
+    if (!isDuplicateKeyError(error) && !hasWriteErrors(error)) throw error;
+  }
   const inserted = await Promise.all(deliveries.map((doc) => insertDelivery(collections, doc)));
   return deliveries.filter((_, index) => inserted[index]);
+}
+
+/** The ids among `ids` that have a delivery row (one `$in` read by `_id`). */
+export async function findPresentDeliveryIds(
+  collections: Collections,
+  ids: readonly string[],
+): Promise<Set<string>> {
+  if (ids.length === 0) return new Set();
+  const rows = await collections.webhookDeliveries
+    .find({ _id: { $in: [...ids] } }, { projection: { _id: 1 } })
+    .toArray();
+  return new Set(rows.map((row) => row._id));
+}
+
+function hasWriteErrors(error: unknown): boolean {
+  return (error as { writeErrors?: unknown } | null)?.writeErrors !== undefined;
 }
 
 /** A few due deliveries, earliest first, that no live lease holds: candidates to claim. */
@@ -192,30 +225,31 @@ export function findDueDeliveries(
 }
 
 /**
- * Claims a delivery for `owner` until `until` (db/lease-claims.ts claimLease, in `webhookClaims`).
- * True when this owner holds it; the delivery then carries the lease and the next `claims`.
+ * Claims deliveries for `owner` until `until` (db/lease-claims.ts claimLeases, in `webhookClaims`:
+ * one insert for all of them), then writes the lease and the next `claims` into each row held (one
+ * bulk write). Answers the deliveries this owner holds.
  */
-export async function claimDelivery(
+export async function claimDeliveries(
   collections: Collections,
-  delivery: WebhookDeliveryDoc,
+  deliveries: readonly WebhookDeliveryDoc[],
   owner: string,
   now: Date,
   until: Date,
-): Promise<boolean> {
-  const claim = await claimLease(
-    collections.webhookClaims,
-    delivery._id,
-    delivery.claims ?? 0,
-    owner,
-    now,
-    until,
+): Promise<WebhookDeliveryDoc[]> {
+  const rows = deliveries.map((delivery) => ({ key: delivery._id, from: delivery.claims ?? 0 }));
+  const taken = await claimLeases(collections.webhookClaims, rows, owner, now, until);
+  const held = deliveries.filter((delivery) => taken.has(delivery._id));
+  if (held.length === 0) return [];
+  await collections.webhookDeliveries.bulkWrite(
+    held.map((delivery) => ({
+      updateOne: {
+        filter: { _id: delivery._id },
+        update: { $set: { lease: { owner, until }, claims: (taken.get(delivery._id) ?? 0) + 1 } },
+      },
+    })),
+    { ordered: false },
   );
-  if (claim === null) return false;
-  await collections.webhookDeliveries.updateOne(
-    { _id: delivery._id },
-    { $set: { lease: { owner, until }, claims: claim + 1 } },
-  );
-  return true;
+  return held;
 }
 
 /**
@@ -234,6 +268,41 @@ export async function recordAttempt(
     { $push: { attempts: attempt }, $set: { ...next, lease: null } },
   );
   return modifiedCount === 1;
+}
+
+/**
+ * Stores deliveries claimed before they were stored (worker.ts: the deliveries of this instance's
+ * own events), each with its first attempt recorded and its claim released, in one insert. Answers
+ * per row whether it stood. A row stored meanwhile by another instance's sweep (fan-out.ts, after
+ * SETTLE_MS) gets the attempt by compare-and-set on its claim count: nobody else could claim it
+ * while this claim lived, and one that took it over after has moved the count on (its record
+ * stands, this one is dropped).
+ */
+export async function insertAttemptedDeliveries(
+  collections: Collections,
+  rows: readonly WebhookDeliveryDoc[],
+): Promise<boolean[]> {
+  if (rows.length === 0) return [];
+  try {
+    await collections.webhookDeliveries.insertMany(
+      rows.map((doc) => ({ ...doc })),
+      { ordered: false },
+    );
+    return rows.map(() => true);
+  } catch (error) {
+    if (!isDuplicateKeyError(error) && !hasWriteErrors(error)) throw error;
+  }
+  return Promise.all(
+    rows.map(async (row) => {
+      if (await insertDelivery(collections, row)) return true;
+      const { attempts, status, nextAttemptAt, failures } = row;
+      const { modifiedCount } = await collections.webhookDeliveries.updateOne(
+        { _id: row._id, claims: { $lt: row.claims } },
+        { $push: { attempts: attempts[0]! }, $set: { status, nextAttemptAt, failures, claims: row.claims } },
+      );
+      return modifiedCount === 1;
+    }),
+  );
 }
 
 /** A delivery in the endpoint; null when there is none. */
