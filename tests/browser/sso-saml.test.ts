@@ -85,7 +85,12 @@ describe("SAML single sign-on", () => {
     await connection.getByRole("button", { name: en.organizations.sso.test }).click();
     const result = owner.getByRole("article", { name: /^acme-saml/ }).getByTestId("sso-test-result");
     await expectText(result.locator("p"), en.organizations.sso.testPassed);
-    expect(await result.locator("li").allInnerTexts()).toEqual([en.organizations.sso.checks.entryPoint]);
+    // The certificate's expiry, a year from the test IdP's making, as a day in the page's language.
+    const [validUntil] = en.organizations.sso.checks.certificate.split("{{date}}");
+    expect(await result.locator("li").allInnerTexts()).toEqual([
+      en.organizations.sso.checks.entryPoint,
+      expect.stringMatching(new RegExp(`^${validUntil}[A-Z][a-z]+ \\d{1,2}, \\d{4}\\.$`)),
+    ]);
     await owner
       .getByRole("article", { name: /^acme-saml/ })
       .getByRole("button", { name: en.organizations.sso.enable })

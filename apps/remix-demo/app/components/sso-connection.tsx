@@ -32,7 +32,7 @@ export function SsoConnectionCard({
   connection: SsoConnectionView;
   deleting: boolean;
   canDelete: boolean;
-  tested: { checks: string[] | null; code: string | null } | null;
+  tested: { checks: string[] | null; code: string | null; expiresAt: string | null } | null;
   state: FormState | undefined;
 }) {
   const { t } = useT();
@@ -119,8 +119,20 @@ export function SsoConnectionCard({
 }
 
 /** "Test this connection": each check passed in words, or the problem found. */
-function TestResult({ checks, code }: { checks: string[] | null; code: string | null }) {
-  const { t } = useT();
+function TestResult({
+  checks,
+  code,
+  expiresAt,
+}: {
+  checks: string[] | null;
+  code: string | null;
+  expiresAt: string | null;
+}) {
+  const { t, lang } = useT();
+  // The certificate's expiry as a day, in UTC so the server's and the browser's renderings agree.
+  const date = expiresAt
+    ? new Date(expiresAt).toLocaleDateString(lang, { dateStyle: "long", timeZone: "UTC" })
+    : "";
   const text = useErrorText();
   if (code !== null) {
     return (
@@ -134,7 +146,7 @@ function TestResult({ checks, code }: { checks: string[] | null; code: string | 
       <p>{t("organizations.sso.testPassed")}</p>
       <ul>
         {(checks ?? []).map((check) => (
-          <li key={check}>{t(`organizations.sso.checks.${check}`, { defaultValue: check })}</li>
+          <li key={check}>{t(`organizations.sso.checks.${check}`, { defaultValue: check, date })}</li>
         ))}
       </ul>
     </div>

@@ -7,7 +7,14 @@ import { SsoConnectionForm } from "./sso-connection-form";
 /** The action's answer as the connections read it (lib/sso-page.server.ts). */
 type SsoAnswer =
   | FormState
-  | { tested: { providerId: string; checks: string[] | null; code: string | null } }
+  | {
+      tested: {
+        providerId: string;
+        checks: string[] | null;
+        code: string | null;
+        expiresAt: string | null;
+      };
+    }
   | undefined;
 
 /**

@@ -43,7 +43,7 @@ export async function readSsoApiURL(): Promise<string> {
 
 /** What "Test this connection" answers the page: the checks passed, or the first problem's code. */
 interface SsoTestAnswer {
-  tested: { providerId: string; checks: string[] | null; code: string | null };
+  tested: { providerId: string; checks: string[] | null; code: string | null; expiresAt: string | null };
 }
 
 /** The intents both pages share: add, test, enable, disable, and delete where `canDelete`. */
@@ -85,10 +85,20 @@ async function testConnection(providerId: string, headers: Headers) {
   const auth = await getAuth();
   try {
     const { data: result } = await auth.api.testSSOProvider({ body: { providerId }, headers });
-    return data<SsoTestAnswer>({ tested: { providerId, checks: result.checks, code: null } });
+    return data<SsoTestAnswer>({
+      tested: {
+        providerId,
+        checks: result.checks,
+        code: null,
+        expiresAt: result.certificateExpiresAt ?? null,
+      },
+    });
   } catch (error) {
     if (!isAuthError(error)) throw error;
-    return data<SsoTestAnswer>({ tested: { providerId, checks: null, code: error.code } }, { status: 400 });
+    return data<SsoTestAnswer>(
+      { tested: { providerId, checks: null, code: error.code, expiresAt: null } },
+      { status: 400 },
+    );
   }
 }
 

@@ -162,6 +162,8 @@ export const deleteSsoProviderContract = defineContract({
 export interface SsoProviderTest {
   success: true;
   checks: string[];
+  /** SAML: when the earliest of the IdP's signing certificates expires (ISO 8601); absent for OIDC. */
+  certificateExpiresAt?: string;
 }
 
 export const testSsoProviderContract = defineContract({
@@ -174,6 +176,7 @@ export const testSsoProviderContract = defineContract({
   response: z.strictObject({
     success: z.literal(true),
     checks: z.array(z.string()),
+    certificateExpiresAt: z.string().optional(),
   }) as z.ZodType<SsoProviderTest>,
   errors: [
     "UNAUTHORIZED",
@@ -184,11 +187,13 @@ export const testSsoProviderContract = defineContract({
     "SSO_DISCOVERY_INVALID",
     "SSO_JWKS_HOST_MISMATCH",
     "SSO_JWKS_UNUSABLE",
+    "SAML_CERTIFICATE_INVALID",
+    "SAML_CERTIFICATE_EXPIRED",
   ],
   summary:
-    "Tests a connection before it is turned on: for OIDC, fetches and checks the discovery document and the signing keys.",
+    "Tests a connection before it is turned on: for OIDC, fetches and checks the discovery document and the signing keys; for SAML, the sign-in URL and the signing certificates.",
   notes:
-    "Answers what was checked; the first problem found answers its catalogue code instead (the IdP's URL refused, discovery unreachable or naming another issuer, keys on another host or unusable).",
+    "Answers what was checked, and for SAML when the earliest signing certificate expires; the first problem found answers its catalogue code instead (the IdP's URL refused, discovery unreachable or naming another issuer, keys on another host or unusable, a certificate unreadable or expired).",
   tags: ["sso"],
 });
 

@@ -249,25 +249,30 @@ export async function updateConnection(
 /**
  * "Test this connection": for OIDC the discovery document is fetched and checked again (issuer,
  * endpoints, JWKS on the issuer's host) and the signing keys fetched; for SAML the IdP's URL must be
- * one the server may reach. The checks passed, or the first problem's code.
+ * one the server may reach and its signing certificates readable and unexpired (their earliest
+ * expiry is answered, so an owner sees a rotation coming). The checks passed, or the first
+ * problem's code.
  */
 export async function testConnection(
   auth: AuthContext,
   provider: SsoProviderDoc,
-): Promise<Outcome<string[], ErrorCode>> {
+): Promise<Outcome<{ checks: string[]; certificateExpiresAt: Date | null }, ErrorCode>> {
   const oidc = provider.oidcConfig;
   if (!oidc) {
     const entryPoint = provider.samlConfig?.entryPoint;
-    return entryPoint && isFetchableURL(auth, entryPoint)
-      ? granted(["entryPoint"])
-      : refused("SSO_URL_NOT_ALLOWED");
+    if (!entryPoint || !isFetchableURL(auth, entryPoint)) return refused("SSO_URL_NOT_ALLOWED");
+    const saml = provider.samlConfig;
+    // The certificates a sign-in trusts (saml/connection.ts): idpMetadata's win over the top level.
+    const certificates = checkSamlCertificates(saml?.idpMetadata?.cert ?? saml?.cert, auth.now());
+    if (!certificates.ok) return certificates;
+    return granted({ checks: ["entryPoint", "certificate"], certificateExpiresAt: certificates.value });
   }
   const discovered = await discoverOidcEndpoints(auth, oidc.discoveryEndpoint, provider.issuer);
   if (!discovered.ok) return discovered;
   if (!isJwksOnIssuerHost(oidc.jwksEndpoint, provider.issuer)) return refused("SSO_JWKS_HOST_MISMATCH");
   const keys = await checkSigningKeys(auth, oidc.jwksEndpoint);
   if (!keys.ok) return keys;
-  return granted(["discovery", "issuer", "jwks"]);
+  return granted({ checks: ["discovery", "issuer", "jwks"], certificateExpiresAt: null });
 }
 
 /**

@@ -110,6 +110,23 @@ describe("changing a SAML connection", () => {
   });
 });
 
+describe("testing a SAML connection", () => {
+  it("checks the sign-in URL and the certificates, and answers when the earliest expires", async () => {
+    const { t, owner, organizationId, idp } = await setUp();
+    await registerSamlConnection(owner.browser, organizationId, idp, {
+      samlConfig: { entryPoint: "https://idp.corp.test/sso" },
+    });
+    const res = await owner.browser.post("/sso/test-provider", { providerId: "corp" });
+    const read = checkSamlCertificates(idp.certificate, t.now());
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({
+      success: true,
+      checks: ["entryPoint", "certificate"],
+      certificateExpiresAt: read.ok ? read.value!.toISOString() : null,
+    });
+  });
+});
+
 describe("checkSamlCertificates", () => {
   const idp = createTestIdp();
   const now = new Date();
