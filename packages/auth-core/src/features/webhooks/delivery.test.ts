@@ -1,8 +1,10 @@
+import { ObjectId } from "mongodb";
 import { Webhook } from "standardwebhooks";
 import { describe, expect, it } from "vitest";
 import { signUpPerson } from "#test/admin.ts";
 import type { ReceivedDelivery } from "#test/webhook-receiver.ts";
 import { registerEndpoint, storeEvents, useWebhookBed, verifyAt, waitFor } from "#test/webhooks.ts";
+import { insertAttemptedDeliveries } from "./store.ts";
 
 /**
  * Webhook delivery as a receiver sees it (docs/security.md "Webhooks"): a real HTTP receiver on
@@ -200,4 +202,79 @@ describe("webhook delivery", { timeout: 90_000 }, () => {
     );
     expect(row!.lease).toBeNull();
   });
+
+  it("a delivery a killed instance claimed before storing it, then stored by a sweep, is sent once its claim ends, not before", async () => {
+    const { t, admin } = await bed.open({}, { frozen: true });
+    const receiver = await bed.receiver();
+    const { id } = await registerEndpoint(admin, { url: receiver.url });
+    const now = t.now();
+    // The fresh path claims `<id>|0` before the row exists; the instance died before storing it,
+    // and a sweep stored the row (no lease on it, no claim counted).
+    await t.db.collection("webhookClaims").insertOne({
+      _id: "msg_swept|0" as never,
+      owner: "a-killed-instance",
+      until: new Date(now.getTime() + 60_000),
+    });
+    await t.db.collection("webhookDeliveries").insertOne(pendingRow("msg_swept", id, now));
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    expect(receiver.received).toHaveLength(0);
+    t.advance(60);
+    const [got] = await receiver.waitForDelivered(1);
+    expect(got!.id).toBe("msg_swept");
+    const row = await waitFor(
+      () => t.db.collection("webhookDeliveries").findOne({ _id: "msg_swept" as never }),
+      (doc) => doc?.status === "delivered",
+    );
+    expect(row!.attempts).toHaveLength(1);
+    expect(row!.claims).toBe(2);
+    expect(receiver.received).toHaveLength(1);
+  });
+
+  it("a first attempt lands on the row a sweep stored meanwhile, and not on one another instance took over", async () => {
+    const { t, admin } = await bed.open({ webhooks: { enabled: true, worker: false } }, { frozen: true });
+    const { id } = await registerEndpoint(admin, { url: "http://127.0.0.1:9/hooks" });
+    const now = t.now();
+    const rows = t.db.collection("webhookDeliveries");
+    await rows.insertMany([
+      pendingRow("msg_swept", id, now),
+      { ...pendingRow("msg_taken", id, now), claims: 2 },
+    ]);
+    const attempt = { at: now, durationMs: 3, statusCode: 204, error: null };
+    const attempted = (_id: string) => ({
+      ...pendingRow(_id, id, now),
+      status: "delivered" as const,
+      nextAttemptAt: null,
+      attempts: [attempt],
+      claims: 1,
+    });
+    const recorded = await insertAttemptedDeliveries(t.auth.context.collections, [
+      attempted("msg_swept"),
+      attempted("msg_taken"),
+      attempted("msg_new"),
+    ]);
+    expect(recorded).toEqual([true, false, true]);
+    const byId = new Map((await rows.find({}).toArray()).map((row) => [row._id as unknown as string, row]));
+    expect(byId.get("msg_swept")).toMatchObject({ status: "delivered", claims: 1, attempts: [attempt] });
+    expect(byId.get("msg_taken")).toMatchObject({ status: "pending", claims: 2, attempts: [] });
+    expect(byId.get("msg_new")).toMatchObject({ status: "delivered", claims: 1, attempts: [attempt] });
+  });
 });
+
+/** A due delivery row as fan-out stores it. */
+function pendingRow(id: string, endpointId: string, now: Date) {
+  return {
+    _id: id as never,
+    endpointId: new ObjectId(endpointId),
+    organizationId: null,
+    eventId: `evt_${id}`,
+    eventType: "user.created",
+    body: '{"type":"user.created"}',
+    status: "pending" as const,
+    attempts: [] as unknown[],
+    failures: 0,
+    nextAttemptAt: now,
+    lease: null,
+    claims: 0,
+    createdAt: now,
+  };
+}

@@ -273,7 +273,7 @@ export async function recordAttempt(
 /**
  * Stores deliveries claimed before they were stored (worker.ts: the deliveries of this instance's
  * own events), each with its first attempt recorded and its claim released, in one insert. Answers
- * per row whether it stood. A row stored meanwhile by another instance's sweep (fan-out.ts, after
+ * per row whether it stood. A row stored meanwhile by a sweep (fan-out.ts, after
  * SETTLE_MS) gets the attempt by compare-and-set on its claim count: nobody else could claim it
  * while this claim lived, and one that took it over after has moved the count on (its record
  * stands, this one is dropped).
@@ -300,7 +300,9 @@ export async function insertAttemptedDeliveries(
         { _id: row._id, claims: { $lt: row.claims } },
         { $push: { attempts: attempts[0]! }, $set: { status, nextAttemptAt, failures, claims: row.claims } },
       );
-      return modifiedCount === 1;
+      if (modifiedCount === 1) return true;
+      // Stored by the insertMany before it stopped: only this claim's holder writes its count.
+      return (await collections.webhookDeliveries.findOne({ _id: row._id, claims: row.claims })) !== null;
     }),
   );
 }
