@@ -107,6 +107,18 @@ describe("activity and events pages", () => {
     await admin.getByLabel(en.activity.type).selectOption("organization.created");
     await admin.getByRole("button", { name: en.admin.users.apply }).click();
     await expect.poll(types).toEqual(["organization.created", "organization.created"]);
+    // Organizations by name and slug, the data by its field names (the payload on demand).
+    const table = admin.getByTestId("event-table");
+    expect(await table.locator("tbody tr td:nth-child(3)").allTextContents()).toEqual([
+      "Globex (globex)",
+      "Acme Corporation (acme)",
+    ]);
+    await expectText(table.locator("tbody tr td:nth-child(5) summary").first(), "organizationId, name, slug");
+    // The organization filter takes a slug, as the CLI's --org does.
+    await admin.getByLabel(en.activity.organizationId).fill("acme");
+    await admin.getByRole("button", { name: en.admin.users.apply }).click();
+    await expect.poll(types).toEqual(["organization.created"]);
+    await admin.getByLabel(en.activity.organizationId).fill("");
     // And by user, named by email: Linus's events only.
     await admin.getByLabel(en.activity.type).selectOption("");
     await admin.getByLabel(en.activity.userFilter).fill(DEMO.linus);
@@ -117,7 +129,15 @@ describe("activity and events pages", () => {
       .toBe(true);
     const users = () =>
       admin.getByTestId("event-table").locator("tbody tr td:nth-child(4)").allTextContents();
-    await expect.poll(async () => [...new Set(await users())]).toEqual([linus]);
+    // Named by email, linking to the admin's page of the user.
+    await expect.poll(async () => [...new Set(await users())]).toEqual([DEMO.linus]);
+    expect(
+      await admin
+        .getByTestId("event-table")
+        .locator("tbody tr td:nth-child(4) a")
+        .first()
+        .getAttribute("href"),
+    ).toBe(`/admin/users/${linus}`);
     await expectAccessible(admin);
     await screenshot(admin, "admin-events");
     await admin.setViewportSize(PHONE);

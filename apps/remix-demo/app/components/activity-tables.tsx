@@ -1,3 +1,4 @@
+import { Link } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { useT } from "~/lib/i18n";
 
@@ -15,8 +16,12 @@ export interface EventRowView {
   id: string;
   type: string;
   createdAt: string;
-  organizationId: string | null;
+  /** The organization's name (and slug), else its id (deleted since), null for none. */
+  organization: string | null;
   user: string;
+  /** Where the user's name links to (the admin's user page), when the page offers one. */
+  userHref?: string | undefined;
+  /** The event's data, pretty-printed JSON. */
   data: string;
 }
 
@@ -84,10 +89,14 @@ export function EventTable({ rows, showOrganization }: { rows: EventRowView[]; s
               <td>
                 <code>{row.type}</code>
               </td>
-              {showOrganization ? <td>{row.organizationId ?? "—"}</td> : null}
-              <td>{row.user}</td>
-              <td>
-                <code className="break">{row.data}</code>
+              {showOrganization ? <td>{row.organization ?? "—"}</td> : null}
+              <td>{row.userHref ? <Link to={row.userHref}>{row.user}</Link> : row.user}</td>
+              <td className="event-data">
+                {/* The fields changed, then the whole payload on demand: a row stays one line high. */}
+                <details>
+                  <summary>{dataSummary(row.data)}</summary>
+                  <pre>{row.data}</pre>
+                </details>
               </td>
             </tr>
           ))}
@@ -95,6 +104,18 @@ export function EventTable({ rows, showOrganization }: { rows: EventRowView[]; s
       </table>
     </TableScroll>
   );
+}
+
+/** The top-level field names of an event's data (and of its `changes`), as its one-line summary. */
+function dataSummary(json: string): string {
+  try {
+    const data = JSON.parse(json) as Record<string, unknown>;
+    const changes = data.changes && typeof data.changes === "object" ? Object.keys(data.changes) : [];
+    const keys = Object.keys(data).filter((key) => key !== "changes");
+    return [...keys, ...changes].join(", ") || "{}";
+  } catch {
+    return json.slice(0, 40);
+  }
 }
 
 /** A day typed in a date field (YYYY-MM-DD), as the first or last instant of that UTC day; null if malformed. */

@@ -1,6 +1,7 @@
 import { data, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, useLoaderData } from "@remix-run/react";
 import { EVENT_TYPES, type EventType } from "@tessera/auth-core";
+import { createOperatorOrganizations } from "@tessera/auth-core/operator";
 import { getAuth } from "~/auth.server";
 import { dayBound, type EventRowView, EventTable } from "~/components/activity-tables";
 import { ChoiceField, DayField } from "~/components/filter-fields";
@@ -32,39 +33,76 @@ export async function loader({ request }: LoaderFunctionArgs) {
         ? (query.type as EventType)
         : null;
   const since = query.from ? dayBound(query.from, "start") : undefined;
-  const organizationOk = query.organization === "" || /^[0-9a-f]{24}$/i.test(query.organization);
+  const auth = await getAuth();
+  // By id or slug, as the CLI's --org takes it; a slug nobody has is the id's error.
+  const organization = query.organization.trim()
+    ? await createOperatorOrganizations(auth, "admin-page").findOrganization(query.organization.trim())
+    : undefined;
   const errors: Record<string, string> = {
     ...(type === null ? { type: "UNKNOWN_CHOICE" } : {}),
     ...(since === null ? { from: "DATE_INVALID" } : {}),
-    ...(organizationOk ? {} : { organization: "ID_INVALID" }),
+    ...(organization === null ? { organization: "ID_INVALID" } : {}),
   };
   if (Object.keys(errors).length > 0)
     return data(
       { query, errors, types: EVENT_TYPES, rows: [] as EventRowView[], next: null },
       { status: 400 },
     );
-  const auth = await getAuth();
   const userId = await findUserId(auth, query.user, request.headers);
   const { data: page } = await auth.api.listEvents({
     query: {
       ...(userId ? { userId } : {}),
       ...(type ? { type } : {}),
-      ...(query.organization ? { organizationId: query.organization.toLowerCase() } : {}),
+      ...(organization ? { organizationId: organization._id.toHexString() } : {}),
       ...(since ? { since } : {}),
       ...(/^evt_[0-9a-f]{28}$/.test(query.cursor) ? { cursor: query.cursor } : {}),
       limit: PAGE_SIZE,
     },
     headers: request.headers,
   });
+  const names = await nameIds(auth, page.events, request.headers);
   const rows: EventRowView[] = page.events.map((event) => ({
     id: event.id,
     type: event.type,
     createdAt: event.createdAt,
-    organizationId: event.organizationId,
-    user: event.userId ?? event.actor ?? "—",
-    data: JSON.stringify(event.data),
+    organization: event.organizationId
+      ? (names.organizations.get(event.organizationId) ?? event.organizationId)
+      : null,
+    user: event.userId ? (names.users.get(event.userId) ?? event.userId) : (event.actor ?? "—"),
+    userHref: event.userId && names.users.has(event.userId) ? `/admin/users/${event.userId}` : undefined,
+    data: JSON.stringify(event.data, null, 2),
   }));
   return { query, errors, types: EVENT_TYPES, rows, next: page.nextCursor };
+}
+
+/**
+ * The people and organizations a page of events names, read once per distinct id: users by their
+ * email (the admin's get-user), organizations by "name (slug)". One deleted since keeps its id.
+ */
+async function nameIds(
+  auth: Awaited<ReturnType<typeof getAuth>>,
+  events: { userId: string | null; organizationId: string | null }[],
+  headers: Headers,
+) {
+  const distinct = (ids: (string | null)[]) => [...new Set(ids.filter((id): id is string => id !== null))];
+  const organizations = createOperatorOrganizations(auth, "admin-page");
+  const [users, orgs] = await Promise.all([
+    Promise.all(
+      distinct(events.map((event) => event.userId)).map(async (id) => {
+        const found = await auth.api.getUser({ query: { id }, headers }).catch(() => null);
+        return [id, found?.data.email] as const;
+      }),
+    ),
+    Promise.all(
+      distinct(events.map((event) => event.organizationId)).map(async (id) => {
+        const found = await organizations.findOrganization(id);
+        return [id, found ? `${found.name} (${found.slug})` : undefined] as const;
+      }),
+    ),
+  ]);
+  const known = (pairs: (readonly [string, string | undefined])[]) =>
+    new Map(pairs.filter((pair): pair is readonly [string, string] => pair[1] !== undefined));
+  return { users: known(users), organizations: known(orgs) };
 }
 
 /**
