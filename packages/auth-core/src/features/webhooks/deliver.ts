@@ -38,14 +38,15 @@ export type RecordAttempt = (
  * cap; docs/security.md "Webhooks"), and records it. Any 2xx is delivered; anything else, a
  * refusal, a timeout or a dropped connection is a failed attempt scheduled again with the same
  * `webhook-id` (rules.ts findNextAttemptAt), dead when the schedule is exhausted. `endpoint` is
- * the delivery's endpoint as read when it was claimed, null when it is gone.
+ * the delivery's endpoint as read when it was claimed, null when it is gone; `sent` is told when
+ * the receiver has answered, before the record is written.
  */
 export async function attemptDelivery(
   auth: AuthContext,
   send: OutboundFetch,
   delivery: WebhookDeliveryDoc,
   endpoint: WebhookEndpointDoc | null,
-  hooks: { onDisabled: OnEndpointDisabled; record: RecordAttempt },
+  hooks: { onDisabled: OnEndpointDisabled; record: RecordAttempt; sent?: () => void },
 ): Promise<void> {
   const { collections } = auth;
   const at = auth.now();
@@ -60,6 +61,7 @@ export async function attemptDelivery(
     return;
   }
   const attempt = await postDelivery(auth, send, endpoint, delivery, at);
+  hooks.sent?.();
   if (attempt.error === null) {
     const outcome = { status: "delivered" as const, nextAttemptAt: null, failures: delivery.failures };
     if ((await hooks.record(delivery, attempt, outcome)) && endpoint.failingSince)

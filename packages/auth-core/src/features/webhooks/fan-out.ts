@@ -40,7 +40,15 @@ export interface FanOut {
   sweepEvents(): Promise<number>;
 }
 
-export function createFanOut(collections: Collections, now: () => Date): FanOut {
+/**
+ * `isUnstored`: whether this instance is attempting a delivery of its own events that it has not
+ * stored yet (worker.ts); the sweep leaves those rows to that attempt.
+ */
+export function createFanOut(
+  collections: Collections,
+  now: () => Date,
+  isUnstored: (id: string) => boolean,
+): FanOut {
   // This instance's reading position, and the shared cursor as last read or written (undefined: not yet).
   let head: string | undefined;
   let cursor: string | null | undefined;
@@ -64,7 +72,9 @@ export function createFanOut(collections: Collections, now: () => Date): FanOut 
       );
       const last = events.at(-1);
       if (!last) return 0;
-      const rows = (await planDeliveries(events)).map((fresh) => fresh.delivery);
+      const rows = (await planDeliveries(events))
+        .map((fresh) => fresh.delivery)
+        .filter((row) => !isUnstored(row._id));
       const present = await findPresentDeliveryIds(
         collections,
         rows.map((row) => row._id),

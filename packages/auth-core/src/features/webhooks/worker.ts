@@ -1,10 +1,10 @@
 import type { AuthContext } from "../../context.ts";
 import type { EventDoc, WebhookDeliveryDoc, WebhookEndpointDoc } from "../../db/documents.ts";
+import { claimLeases } from "../../db/lease-claims.ts";
 import type { OutboundFetch } from "../../http/outbound.ts";
 import { createLeaseOwner, createPollLoop } from "../poll-loop.ts";
 import { attemptDelivery, type OnEndpointDisabled, type RecordAttempt } from "./deliver.ts";
 import { createFanOut, type FreshDelivery } from "./fan-out.ts";
-import { claimLeases } from "../../db/lease-claims.ts";
 import {
   claimDeliveries,
   findDueDeliveries,
@@ -48,7 +48,9 @@ export function createWebhookWorker(
 ): WebhookWorker {
   const { collections } = auth;
   const owner = createLeaseOwner();
-  const fanOut = createFanOut(collections, auth.now);
+  // Fresh deliveries planned and not stored yet: this instance's sweep leaves them to their attempt.
+  const unstored = new Set<string>();
+  const fanOut = createFanOut(collections, auth.now, (id) => unstored.has(id));
   const pool = createAttemptPool(settings.concurrency);
   const firstAttempts = createBatchWriter((rows: WebhookDeliveryDoc[]) =>
     insertAttemptedDeliveries(collections, rows),
@@ -64,9 +66,16 @@ export function createWebhookWorker(
   let handOver = Promise.resolve();
   const logFailure = (error: unknown) => auth.options.logger.error("webhooks: delivery pass failed", error);
 
-  const start = (delivery: WebhookDeliveryDoc, endpoint: WebhookEndpointDoc | null, record: RecordAttempt) =>
-    pool.start(() =>
-      attemptDelivery(auth, send, delivery, endpoint, { onDisabled, record }).catch(logFailure),
+  const start = (
+    delivery: WebhookDeliveryDoc,
+    endpoint: WebhookEndpointDoc | null,
+    record: RecordAttempt,
+    ended = () => {},
+  ) =>
+    pool.start((sent) =>
+      attemptDelivery(auth, send, delivery, endpoint, { onDisabled, record, sent })
+        .catch(logFailure)
+        .finally(ended),
     );
   const leaseUntil = (now: Date) => new Date(now.getTime() + settings.leaseMs);
 
@@ -77,9 +86,18 @@ export function createWebhookWorker(
       const batch = planned.slice(from, from + batchSize);
       const now = auth.now();
       const rows = batch.map(({ delivery }) => ({ key: delivery._id, from: 0 }));
-      const taken = await claimLeases(collections.webhookClaims, rows, owner, now, leaseUntil(now));
-      for (const { delivery, endpoint } of batch)
-        if (taken.get(delivery._id) === 0) await start(delivery, endpoint, recordFirst);
+      for (const row of rows) unstored.add(row.key);
+      const taken = await claimLeases(collections.webhookClaims, rows, owner, now, leaseUntil(now)).catch(
+        (error: unknown) => {
+          for (const row of rows) unstored.delete(row.key);
+          throw error;
+        },
+      );
+      for (const { delivery, endpoint } of batch) {
+        const forget = () => unstored.delete(delivery._id);
+        if (taken.get(delivery._id) === 0) await start(delivery, endpoint, recordFirst, forget);
+        else forget();
+      }
     }
   };
   /** Claims due deliveries with a lease on each and starts their attempts; answers how many were held. */
@@ -152,17 +170,30 @@ export function createWebhookWorker(
   };
 }
 
-/** Attempts running at most `size` at a time. */
+/**
+ * Attempts holding at most `size` lanes at a time. An attempt frees its lane when it calls
+ * `release` (once its request is answered) or ends, so recording it never holds up the next send.
+ */
 function createAttemptPool(size: number) {
+  const lanes = new Set<Promise<void>>();
   const running = new Set<Promise<void>>();
   return {
     /** Resolves once the attempt has started: at once while a lane is free, else when one frees. */
-    async start(attempt: () => Promise<void>): Promise<void> {
-      while (running.size >= size) await Promise.race(running);
-      const task: Promise<void> = attempt().finally(() => running.delete(task));
+    async start(attempt: (release: () => void) => Promise<void>): Promise<void> {
+      while (lanes.size >= size) await Promise.race(lanes);
+      let release = () => {};
+      const lane = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      lanes.add(lane);
+      void lane.then(() => lanes.delete(lane));
+      const task: Promise<void> = attempt(release).finally(() => {
+        release();
+        running.delete(task);
+      });
       running.add(task);
     },
-    /** Resolves when every attempt started so far has ended. */
+    /** Resolves when every attempt started so far has ended (and been recorded). */
     async drain(): Promise<void> {
       while (running.size > 0) await Promise.all([...running]);
     },
