@@ -2,13 +2,15 @@ import { Link } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { useT } from "~/lib/i18n";
 
-/** An audit row as the activity page shows it: who and whom named, never an id alone when known. */
+/** An audit row as the audit pages show it: who and whom named, never an id alone when known. */
 export interface AuditRowView {
   id: string;
   action: string;
   actor: string;
   subject: string;
   createdAt: string;
+  /** The reason given (a ban's, a role change's); shown by the pages that offer the column. */
+  reason?: string | null | undefined;
 }
 
 /** An event as the listings show it: its ids named where the page knows the member. */
@@ -35,19 +37,32 @@ export function TableScroll({ label, children }: { label: string; children: Reac
   );
 }
 
-export function AuditTable({ rows, total }: { rows: AuditRowView[]; total: number }) {
+/**
+ * The audit trail's table, for the admin's audit log (with the reason column) and an organization's
+ * activity page: one table, one set of columns.
+ */
+export function AuditTable({
+  rows,
+  caption,
+  showReason = false,
+}: {
+  rows: AuditRowView[];
+  caption: string;
+  showReason?: boolean;
+}) {
   const { t, lang } = useT();
   const format = new Intl.DateTimeFormat(lang, { dateStyle: "medium", timeStyle: "medium" });
   return (
     <TableScroll label={t("activity.auditTitle")}>
       <table data-testid="audit-table">
-        <caption className="muted">{t("activity.auditCaption", { total })}</caption>
+        <caption className="muted">{caption}</caption>
         <thead>
           <tr>
             <th scope="col">{t("admin.audit.when")}</th>
             <th scope="col">{t("admin.audit.action")}</th>
             <th scope="col">{t("admin.audit.actorColumn")}</th>
             <th scope="col">{t("admin.audit.subjectColumn")}</th>
+            {showReason ? <th scope="col">{t("admin.user.reason")}</th> : null}
           </tr>
         </thead>
         <tbody>
@@ -59,6 +74,7 @@ export function AuditTable({ rows, total }: { rows: AuditRowView[]; total: numbe
               </td>
               <td>{row.actor}</td>
               <td>{row.subject}</td>
+              {showReason ? <td>{row.reason ?? ""}</td> : null}
             </tr>
           ))}
         </tbody>

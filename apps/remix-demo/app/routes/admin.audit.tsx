@@ -2,6 +2,7 @@ import { data, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, useLoaderData } from "@remix-run/react";
 import { AUDIT_ACTIONS, type AuditAction } from "@tessera/auth-core";
 import { getAuth } from "~/auth.server";
+import { type AuditRowView, AuditTable } from "~/components/activity-tables";
 import { useT } from "~/lib/i18n";
 import { requireAdmin } from "~/lib/session.server";
 
@@ -27,7 +28,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const auditAction = action === "" ? undefined : isAuditAction(action) ? action : null;
   if (auditAction === null)
     return data(
-      { query, actions: AUDIT_ACTIONS, actionError: true, pages: 1, total: 0, events: [] as AuditRow[] },
+      { query, actions: AUDIT_ACTIONS, actionError: true, pages: 1, total: 0, events: [] as AuditRowView[] },
       { status: 400 },
     );
   const auth = await getAuth();
@@ -62,7 +63,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
       names[id] = user ? user.data.email : id;
     }),
   );
-  const events: AuditRow[] = list.events.map((event) => ({
+  const events: AuditRowView[] = list.events.map((event) => ({
     id: event.id,
     action: event.action,
     actor: event.actorId ? (names[event.actorId] ?? event.actorId) : "—",
@@ -80,19 +81,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
   };
 }
 
-interface AuditRow {
-  id: string;
-  action: string;
-  actor: string;
-  subject: string;
-  reason: string | null;
-  createdAt: string;
-}
-
 export default function AuditLog() {
-  const { t, lang } = useT();
+  const { t } = useT();
   const { query, actions, actionError, events, pages, total } = useLoaderData<typeof loader>();
-  const format = new Intl.DateTimeFormat(lang, { dateStyle: "medium", timeStyle: "medium" });
   const href = (page: number) =>
     `/admin/audit?${new URLSearchParams({ actor: query.actor, subject: query.subject, action: query.action, page: String(page) })}`;
   return (
@@ -133,31 +124,7 @@ export default function AuditLog() {
           {t("admin.users.apply")}
         </button>
       </Form>
-      <table>
-        <caption className="muted">{t("admin.audit.caption", { count: total })}</caption>
-        <thead>
-          <tr>
-            <th scope="col">{t("admin.audit.when")}</th>
-            <th scope="col">{t("admin.audit.action")}</th>
-            <th scope="col">{t("admin.audit.actorColumn")}</th>
-            <th scope="col">{t("admin.audit.subjectColumn")}</th>
-            <th scope="col">{t("admin.user.reason")}</th>
-          </tr>
-        </thead>
-        <tbody>
-          {events.map((event) => (
-            <tr key={event.id}>
-              <td>{format.format(new Date(event.createdAt))}</td>
-              <td>
-                <code>{event.action}</code>
-              </td>
-              <td>{event.actor}</td>
-              <td>{event.subject}</td>
-              <td>{event.reason ?? ""}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <AuditTable rows={events} caption={t("admin.audit.caption", { count: total })} showReason />
       {events.length === 0 ? <p>{t("admin.audit.empty")}</p> : null}
       <nav className="pagination" aria-label={t("admin.users.pages")}>
         {query.page > 1 ? <Link to={href(query.page - 1)}>{t("common.previous")}</Link> : null}

@@ -185,7 +185,7 @@ export default function Activity() {
         </button>
       </Form>
       <h3>{t("activity.auditTitle")}</h3>
-      <AuditTable rows={audit.rows} total={audit.total} />
+      <AuditTable rows={audit.rows} caption={t("activity.auditCaption", { total: audit.total })} />
       {audit.rows.length === 0 ? <p>{t("admin.audit.empty")}</p> : null}
       <nav className="pagination" aria-label={t("activity.auditPages")}>
         {query.page > 1 ? (
