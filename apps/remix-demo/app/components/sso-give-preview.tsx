@@ -10,7 +10,7 @@ import { CopyButton } from "./copy-button";
  * tests/browser/sso-register-form.test.ts checks them against what the core answers once added.
  * `apiURL` comes from the server (the routes' loaders: auth.context.apiURL).
  */
-export function ssoAddressesFor(
+function ssoAddressesFor(
   apiURL: string,
   type: "oidc" | "saml",
   providerId: string,

@@ -12,7 +12,7 @@ import { granted, type Outcome, refused } from "../../../errors/refusal.ts";
 export type SamlCertificateRefusal = "SAML_CERTIFICATE_INVALID" | "SAML_CERTIFICATE_EXPIRED";
 
 /** Null when the text is no certificate or public key node:crypto can read; else its expiry (null: a key). */
-export function readSamlCertificate(text: string): { expiresAt: Date | null } | null {
+function readSamlCertificate(text: string): { expiresAt: Date | null } | null {
   const trimmed = text.trim();
   if (/^-----BEGIN PUBLIC KEY-----/.test(trimmed)) {
     try {
