@@ -12,8 +12,8 @@
 import { randomBytes } from "node:crypto";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { createAuth } from "../packages/auth-core/src/index.ts";
 import { eventOf, startRelay } from "../packages/auth-core/src/features/events/index.ts";
+import { createAuth } from "../packages/auth-core/src/index.ts";
 import { createOperatorApi } from "../packages/auth-core/src/operator.ts";
 import { startDevDatabase } from "../packages/dev-db/src/index.ts";
 import { MongoClient } from "../tests/cli/mongodb.ts";
@@ -83,6 +83,7 @@ try {
     }
   });
   const inFlight: Promise<unknown>[] = [];
+  let failed = 0;
   const total = RATE * SECONDS;
   const start = performance.now();
   counting = true;
@@ -100,21 +101,25 @@ try {
       continue;
     }
     inFlight.push(
-      api
-        .adminUpdateUser({ body: { userId, data: { name } } })
-        .then(() => answered.set(name, performance.now())),
+      api.adminUpdateUser({ body: { userId, data: { name } } }).then(
+        () => answered.set(name, performance.now()),
+        () => failed++, // a change the overloaded database did not answer in time: no event
+      ),
     );
   }
   await Promise.all(inFlight);
   const sent = (performance.now() - start) / 1000;
   const deadline = performance.now() + 60_000;
-  while (arrived.size < total && performance.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+  while (arrived.size < total - failed && performance.now() < deadline)
+    await new Promise((r) => setTimeout(r, 100));
   counting = false;
   if (process.env.BENCH_TRACE) {
     const list = [...answered];
     for (let i = 0; i < list.length; i += Math.ceil(list.length / 20)) {
       const [name, at] = list[i]!;
-      console.log(`${name}: answered ${(at - start).toFixed(0)} ms, stored ${((published.get(name) ?? Number.NaN) - start).toFixed(0)} ms, arrived ${((arrived.get(name) ?? Number.NaN) - start).toFixed(0)} ms`);
+      console.log(
+        `${name}: answered ${(at - start).toFixed(0)} ms, stored ${((published.get(name) ?? Number.NaN) - start).toFixed(0)} ms, arrived ${((arrived.get(name) ?? Number.NaN) - start).toFixed(0)} ms`,
+      );
     }
   }
   const latencies = [...answered]
@@ -124,7 +129,7 @@ try {
   const pick = (q: number) =>
     latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))]?.toFixed(0);
   console.log(`changes: ${total} in ${sent.toFixed(1)} s (${(total / sent).toFixed(0)}/s asked ${RATE}/s)`);
-  console.log(`delivered: ${arrived.size} of ${total}`);
+  console.log(`delivered: ${arrived.size} of ${total - failed} answered changes (${failed} failed)`);
   console.log(
     `change answered -> delivery arrived: p50 ${pick(0.5)} ms, p99 ${pick(0.99)} ms, max ${pick(1)} ms`,
   );

@@ -82,14 +82,14 @@ export function createWebhookWorker(
   // Deliveries planned from this instance's own events, not stored yet: their claim `<id>|0` is
   // taken before the attempt, so a sweep that stores one meanwhile cannot have it sent twice.
   const deliverFresh = async (planned: readonly FreshDelivery[]) => {
+    for (const { delivery } of planned) unstored.add(delivery._id);
     for (let from = 0; from < planned.length; from += batchSize) {
       const batch = planned.slice(from, from + batchSize);
       const now = auth.now();
       const rows = batch.map(({ delivery }) => ({ key: delivery._id, from: 0 }));
-      for (const row of rows) unstored.add(row.key);
       const taken = await claimLeases(collections.webhookClaims, rows, owner, now, leaseUntil(now)).catch(
         (error: unknown) => {
-          for (const row of rows) unstored.delete(row.key);
+          for (const { delivery } of planned.slice(from)) unstored.delete(delivery._id);
           throw error;
         },
       );
