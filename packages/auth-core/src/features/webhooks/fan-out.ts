@@ -36,8 +36,12 @@ export interface FreshDelivery {
 export interface FanOut {
   /** The deliveries of these events (the hub's path), to be claimed before they are stored. */
   planDeliveries(events: readonly EventDoc[]): Promise<FreshDelivery[]>;
-  /** One sweep step behind the cursor; returns how many events it read. */
-  sweepEvents(): Promise<number>;
+  /**
+   * One sweep step behind the cursor, over events stored SETTLE_MS before `passStart` (fixed for a
+   * pass, so a pass ends: a floor moving with the clock keeps a few new events ahead of every step).
+   * Returns how many events it read.
+   */
+  sweepEvents(passStart: Date): Promise<number>;
 }
 
 /**
@@ -63,8 +67,8 @@ export function createFanOut(
   };
   return {
     planDeliveries,
-    async sweepEvents() {
-      const floor = eventIdFloor(new Date(now().getTime() - SETTLE_MS));
+    async sweepEvents(passStart) {
+      const floor = eventIdFloor(new Date(passStart.getTime() - SETTLE_MS));
       if (cursor === undefined) cursor = await readFanOutCursor(collections);
       if (head === undefined) head = cursor ?? floor;
       const events = (await readEventsAfter(collections, head, SWEEP_BATCH)).filter(

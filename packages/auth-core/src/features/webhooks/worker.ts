@@ -120,7 +120,8 @@ export function createWebhookWorker(
     }
   };
   const fullPass = async () => {
-    while ((await fanOut.sweepEvents()) > 0) {}
+    const passStart = auth.now();
+    while ((await fanOut.sweepEvents(passStart)) > 0) {}
     await deliverDue();
   };
   const loop = createPollLoop(fullPass, { pollInterval: settings.pollInterval, onError: logFailure });
