@@ -3,8 +3,9 @@
  * embedded database with a real SMTP server on 127.0.0.1. A measurement, not a test.
  *
  * 1. Queue cost: BENCH_QUEUE (default 500) mails queued one after another, as a request queues its
- *    mail: the database commands each adds to its request (counted by the driver; the send and its
- *    record run beside the answer, tagged tessera:mail-outbox) and the time until `queue` returns.
+ *    mail: the database commands each adds to its request (counted by the driver, and listed; the
+ *    send and its record run beside the answer, tagged tessera:mail-outbox) and the time until
+ *    `queue` returns, beside a document of the same size inserted alone before each one.
  * 2. Delivery: BENCH_RATE mails a second (default 100) for BENCH_SECONDS (default 20), each sent at
  *    once by the instance that queued it: how many arrived, and when the last one was recorded.
  * 3. Drain: BENCH_DRAIN mails (default 1000) queued while the SMTP server refuses connections, then
@@ -33,6 +34,12 @@ const client = new MongoClient(database.uri, { monitorCommands: true });
 const db = client.db(`bench_mail_${randomBytes(3).toString("hex")}`);
 let offsetMs = 0;
 const clock = () => new Date(Date.now() + offsetMs);
+const mailers: ReturnType<typeof createSmtpMailer>[] = [];
+const smtpMailer = () => {
+  const mailer = createSmtpMailer({ url: smtp.url, from: "Bench <bench@example.com>" });
+  mailers.push(mailer);
+  return mailer;
+};
 const open = (worker: boolean) =>
   createAuth({
     database: db,
@@ -41,7 +48,7 @@ const open = (worker: boolean) =>
     clock,
     logger: { info: () => {}, warn: () => {}, error: (...args: unknown[]) => console.error(...args) },
     rateLimit: { enabled: false },
-    mailer: createSmtpMailer({ url: smtp.url, from: "Bench <bench@example.com>" }),
+    mailer: smtpMailer(),
     mailQueue: { worker, pollInterval: 100, concurrency: 8 },
   });
 const auth = open(false);
@@ -65,17 +72,28 @@ try {
   // 1. Queue cost.
   const took: number[] = [];
   const perQueue: number[] = [];
+  const seen = new Map<string, number>();
+  // A document of the same size inserted alone, alternating with the queued mails (so under the same
+  // load from their sends): what one insert costs on this database, for scale.
+  const bare: number[] = [];
   for (let n = 0; n < QUEUE; n++) {
+    const bareStart = performance.now();
+    await db.collection("bench_bare").insertOne({ ...message(n), state: "queued", attempts: 0, at: clock() });
+    bare.push(performance.now() - bareStart);
     commands = [];
     const start = performance.now();
     await auth.context.mailOutbox.queue(message(n), { expiresAt: expiresAt() });
     took.push(performance.now() - start);
     perQueue.push(commands.length);
+    for (const command of commands) seen.set(command, (seen.get(command) ?? 0) + 1);
     commands = null;
   }
   await auth.mail.settle();
   console.log(
-    `queue: ${QUEUE} mails; commands on the request path per mail: max ${Math.max(...perQueue)} (${[...new Set(perQueue)].join(", ")}); time until queue returns p50 ${ms(percentile(took, 50))}, p99 ${ms(percentile(took, 99))}`,
+    `queue: ${QUEUE} mails; commands on the request path per mail: max ${Math.max(...perQueue)} (${[...new Set(perQueue)].join(", ")}); time until queue returns p50 ${ms(percentile(took, 50))}, p99 ${ms(percentile(took, 99))}; the same document inserted alone p50 ${ms(percentile(bare, 50))}, p99 ${ms(percentile(bare, 99))}`,
+  );
+  console.log(
+    `queue: commands seen on the request path: ${[...seen].map(([name, count]) => `${name} ×${count}`).join(", ")}`,
   );
 
   // 2. Delivery at RATE mails a second.
@@ -124,6 +142,7 @@ try {
   for (const worker of workers) await worker.close();
 } finally {
   await auth.close();
+  for (const mailer of mailers) mailer.close();
   await client.close();
   await smtp.close();
   await database.stop();

@@ -14,11 +14,11 @@ export interface LeaseClaimDoc {
  * findAndModify there reads, then writes by `_id`, so two instances could both "win" it). `n` starts
  * at the row's count of claims so far; a claim already taken whose lease has ended (its holder died
  * before it recorded anything) is stepped over to `n + 1`. Returns the claim number this owner took,
- * null when a live claim of another owner holds the row. Shared by the webhook deliveries and the
- * mail outbox (features/webhooks/store.ts, features/mail-outbox/store.ts): the caller then writes
- * the lease and `n + 1` into its row.
+ * null when a live claim of another owner holds the row. claimLeases' way for a row whose batch
+ * claim was taken; its callers (features/webhooks/store.ts, features/mail-outbox/store.ts) then
+ * write the lease and `n + 1` into each row.
  */
-export async function claimLease(
+async function claimLease(
   claims: Collection<LeaseClaimDoc>,
   key: string,
   from: number,

@@ -62,6 +62,8 @@ export async function dispatchMail<K extends MailKind>(
   delivery: MailDelivery = {},
 ): Promise<boolean> {
   if (delivery.queue && !hook) return queueMail(auth, kind, recipient, data, delivery, delivery.queue);
+  // The app's hook sends the mail: the link is stored before it is handed over.
+  await delivery.queue?.linkStored?.();
   const failure = delivery.background;
   const admit = () =>
     delivery.admitted ? Promise.resolve(true) : admitMail(auth, kind, recipient.email, delivery.sender);
@@ -83,7 +85,11 @@ export async function dispatchMail<K extends MailKind>(
   return true;
 }
 
-/** False when the limit refused the mail or it could not be stored (logged; the caller's answer stands). */
+/**
+ * False when the limit refused the mail or it could not be stored (logged; the caller's answer
+ * stands). The link's token (`context.linkStored`) is stored in every case, after the mail's row
+ * when there is one; its failure is the caller's.
+ */
 async function queueMail<K extends MailKind>(
   auth: AuthContext,
   kind: K,
@@ -92,15 +98,27 @@ async function queueMail<K extends MailKind>(
   delivery: MailDelivery,
   context: QueuedMailContext,
 ): Promise<boolean> {
+  const { linkStored } = context;
+  let linkTried = false;
+  const storeLink = async () => {
+    linkTried = true;
+    await linkStored?.();
+  };
   try {
-    if (!delivery.admitted && !(await admitMail(auth, kind, recipient.email, delivery.sender))) return false;
+    if (!delivery.admitted && !(await admitMail(auth, kind, recipient.email, delivery.sender))) {
+      await storeLink();
+      return false;
+    }
     // In the background (an answer that must not tell who has an account) the row is stored beside
     // the answer, not before it: the answer costs the same commands whether a mail is queued or not.
     const beside = delivery.background !== undefined;
-    await auth.mailOutbox.queue(renderMessage(auth, kind, recipient, data), { ...context, beside });
+    const message = renderMessage(auth, kind, recipient, data);
+    await auth.mailOutbox.queue(message, { ...context, beside, linkStored: linkStored && storeLink });
     return true;
   } catch (error) {
+    if (linkTried) throw error;
     auth.options.logger.error(`${kind} mail could not be queued`, error);
+    await storeLink();
     return false;
   }
 }

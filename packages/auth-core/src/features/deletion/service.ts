@@ -1,6 +1,7 @@
 import type { AuthContext } from "../../context.ts";
 import { generateRandomString, LOWER_ALPHANUMERIC } from "../../crypto/index.ts";
 import type { UserDoc } from "../../db/documents.ts";
+import { AuthError } from "../../errors/auth-error.ts";
 import { granted, type Outcome, refused } from "../../errors/refusal.ts";
 import type { CookieJar } from "../../http/cookie-jar.ts";
 import { completeJournaledDeletion } from "../events/index.ts";
@@ -38,31 +39,33 @@ export async function readCallerForDeletion(
 }
 
 /**
- * Stores a delete-account token (docs/decisions/: 32 chars [0-9a-z], 86400 s, value = user id) and
- * returns it. A database failure propagates: the endpoint answers it UNABLE_TO_CREATE_VERIFICATION.
+ * Mails a delete-account link (docs/decisions/: token of 32 chars [0-9a-z], 86400 s, stored as a
+ * row whose value is the user id) with the callback URL (already checked as trusted). The mail's
+ * row is queued before the token is stored (features/mail-outbox `linkStored`): a crash between the
+ * two leaves a mail whose link answers INVALID_TOKEN, never a token without its mail (issue 34).
+ * A failure to store the token is UNABLE_TO_CREATE_VERIFICATION, and its mail is not sent.
  */
-export async function createDeleteAccountToken(auth: AuthContext, user: UserDoc): Promise<string> {
-  const token = generateRandomString(32, LOWER_ALPHANUMERIC);
-  const now = auth.now();
-  const lifetime = auth.options.user.deleteUser.deleteTokenExpiresIn;
-  await createVerification(
-    auth.collections,
-    deleteAccountIdentifier(token),
-    user._id.toHexString(),
-    new Date(now.getTime() + lifetime * 1000),
-    now,
-  );
-  return token;
-}
-
-/** Mails the confirmation link of a stored token, with the callback URL (already checked as trusted). */
-export async function sendDeleteAccountEmail(
+export async function mailDeleteAccountLink(
   auth: AuthContext,
   user: UserDoc,
-  token: string,
   callbackURL: string | undefined,
 ): Promise<void> {
+  const token = generateRandomString(32, LOWER_ALPHANUMERIC);
   const lifetime = auth.options.user.deleteUser.deleteTokenExpiresIn;
+  const expiresAt = new Date(auth.now().getTime() + lifetime * 1000);
+  const storeToken = async () => {
+    const now = auth.now();
+    const expiry = new Date(now.getTime() + lifetime * 1000);
+    await createVerification(
+      auth.collections,
+      deleteAccountIdentifier(token),
+      user._id.toHexString(),
+      expiry,
+      now,
+    ).catch((error: unknown) => {
+      throw new AuthError("UNABLE_TO_CREATE_VERIFICATION", { cause: error });
+    });
+  };
   const url = apiLink(auth, "/delete-user/callback", { token, callbackURL: callbackURL ?? "/" });
   const hook = auth.options.mail?.sendDeleteAccountVerification;
   await dispatchMail(
@@ -71,7 +74,7 @@ export async function sendDeleteAccountEmail(
     user,
     { url, expiresInHours: Math.round((lifetime / 3600) * 100) / 100 },
     hook && (() => hook({ user: toMailUser(user), url, token })),
-    { queue: { expiresAt: new Date(auth.now().getTime() + lifetime * 1000), userId: user._id } },
+    { queue: { expiresAt, userId: user._id, linkStored: storeToken } },
   );
 }
 

@@ -1,25 +1,20 @@
 import type { AuthContext } from "../../context.ts";
 import type { MailDoc } from "../../db/documents.ts";
+import type { ObjectId } from "../../db/ids.ts";
 import type { MailKind } from "../../mail/mailer.ts";
 import { describeSendFailure, findNextMailAttemptAt, isMailExpired } from "./rules.ts";
-import { type MailOutcome, recordMailAttempt } from "./store.ts";
+import { type MailOutcome, recordMailAttempts } from "./store.ts";
 
 const NO_BODY = { subject: null, text: null, html: null } as const;
 
 /**
- * Sends one mail this instance holds the lease of and records the outcome: sent (its body nulled
- * at once, docs/security.md "Mail outbox"), failed for good on a permanent refusal (the server's
- * answer kept), queued again with backoff on anything else (rules.ts), dropped when its token
- * expired undelivered. The mailer is called before this function first awaits, so a development
- * outbox holds the mail by the time the request that queued it answers. `stored`: the row's insert,
- * awaited before the outcome is recorded.
+ * Sends one mail this instance holds the lease of and answers the outcome to record: sent (its body
+ * nulled at once, docs/security.md "Mail outbox"), failed for good on a permanent refusal (the
+ * server's answer kept), queued again with backoff on anything else (rules.ts), dropped when its
+ * token expired undelivered. Never rejects. The mailer is called before this function returns, so a
+ * development outbox holds the mail by the time the request that queued it answers.
  */
-export function attemptMail(
-  auth: AuthContext,
-  owner: string,
-  mail: MailDoc,
-  stored: Promise<void>,
-): Promise<void> {
+export function sendHeldMail(auth: AuthContext, mail: MailDoc): Promise<MailOutcome> {
   const at = auth.now();
   if (isMailExpired(mail.expiresAt, at) || mail.text === null) {
     auth.options.logger.warn("mail dropped: its link expired before it could be delivered", {
@@ -27,12 +22,7 @@ export function attemptMail(
       kind: mail.kind,
       attempts: mail.attempts,
     });
-    return record(auth, owner, mail, {
-      state: "dropped",
-      nextAttemptAt: null,
-      lastError: mail.lastError,
-      ...NO_BODY,
-    });
+    return Promise.resolve({ state: "dropped", nextAttemptAt: null, lastError: mail.lastError, ...NO_BODY });
   }
   let sending: Promise<void>;
   try {
@@ -49,12 +39,9 @@ export function attemptMail(
   } catch (error) {
     sending = Promise.reject(error);
   }
-  const settled = sending.then(
-    () => ({ ok: true as const }),
-    (error: unknown) => ({ ok: false as const, error }),
-  );
-  return Promise.all([settled, stored]).then(([result]) =>
-    record(auth, owner, mail, result.ok ? sentOutcome(auth) : failedOutcome(auth, mail, result.error)),
+  return sending.then(
+    () => sentOutcome(auth),
+    (error: unknown) => failedOutcome(auth, mail, error),
   );
 }
 
@@ -79,6 +66,35 @@ function failedOutcome(auth: AuthContext, mail: MailDoc, error: unknown): MailOu
   };
 }
 
-async function record(auth: AuthContext, owner: string, mail: MailDoc, outcome: MailOutcome): Promise<void> {
-  await recordMailAttempt(auth.collections, mail._id, owner, outcome, auth.now());
+/** Records outcomes of attempts made under `owner`'s lease; resolves when this one is written. */
+export type OutcomeRecorder = (auth: AuthContext, id: ObjectId, outcome: MailOutcome) => Promise<void>;
+
+/**
+ * Group commit of attempt outcomes: the first outcome is written at once; those that arrive while
+ * a write is under way are written together by the next one (one bulk command). Idle, a mail's
+ * outcome is written as soon as its send ends; under load, one command records many sends
+ * (issue 34: 100 mails/s on the embedded database).
+ */
+export function createOutcomeRecorder(owner: string): OutcomeRecorder {
+  let waiting: { id: ObjectId; outcome: MailOutcome; done: () => void; failed: (e: unknown) => void }[] = [];
+  let writing = false;
+  const flush = async (auth: AuthContext) => {
+    writing = true;
+    while (waiting.length > 0) {
+      const batch = waiting;
+      waiting = [];
+      try {
+        await recordMailAttempts(auth.collections, owner, batch, auth.now());
+        for (const entry of batch) entry.done();
+      } catch (error) {
+        for (const entry of batch) entry.failed(error);
+      }
+    }
+    writing = false;
+  };
+  return (auth, id, outcome) =>
+    new Promise<void>((done, failed) => {
+      waiting.push({ id, outcome, done, failed });
+      if (!writing) void flush(auth);
+    });
 }

@@ -2,8 +2,8 @@ import type { AuthContext } from "../../context.ts";
 import type { MailDoc } from "../../db/documents.ts";
 import { ObjectId } from "../../db/ids.ts";
 import { createLeaseOwner, createPollLoop, runInLanes } from "../poll-loop.ts";
-import { attemptMail } from "./deliver.ts";
-import { claimMail, findDueMails, insertMail, OUTBOX_COMMENT } from "./store.ts";
+import { createOutcomeRecorder, sendHeldMail } from "./deliver.ts";
+import { claimMails, findDueMails, insertMail, OUTBOX_COMMENT } from "./store.ts";
 import type { MailOutbox } from "./types.ts";
 
 export interface MailOutboxSettings {
@@ -18,6 +18,10 @@ export function createMailOutbox(readAuth: () => AuthContext, settings: MailOutb
   const owner = createLeaseOwner();
   const inFlight = new Set<Promise<void>>();
   const leaseMs = settings.leaseSeconds * 1000;
+  const record = createOutcomeRecorder(owner);
+  /** Sends a mail this instance holds and records the outcome once `stored` (the row's insert) is done. */
+  const deliver = (auth: AuthContext, mail: MailDoc, stored: Promise<void>) =>
+    Promise.all([sendHeldMail(auth, mail), stored]).then(([outcome]) => record(auth, mail._id, outcome));
   const track = (auth: AuthContext, sending: Promise<void>) => {
     const tracked = sending.catch((error: unknown) =>
       auth.options.logger.error("mail outbox: recording failed", error),
@@ -26,21 +30,32 @@ export function createMailOutbox(readAuth: () => AuthContext, settings: MailOutb
     void tracked.finally(() => inFlight.delete(tracked));
     return tracked;
   };
-  const runPass = async () => {
+  // One pass at a time per instance: a second call joins the one under way. claimLeases tells this
+  // owner's claims by owner and lease end, which two passes of one instance at one instant share.
+  let passing: Promise<void> | null = null;
+  const runPass = () => {
+    passing ??= pass().finally(() => {
+      passing = null;
+    });
+    return passing;
+  };
+  const pass = async () => {
     const auth = readAuth();
     for (;;) {
       const now = auth.now();
       const due = await findDueMails(auth.collections, now, settings.concurrency * 4);
       if (due.length === 0) return;
       const until = new Date(now.getTime() + leaseMs);
-      const claimed = await runInLanes(
-        due,
-        settings.concurrency,
-        (mail) => claimMail(auth.collections, mail, owner, now, until),
-        (mail) => track(auth, attemptMail(auth, owner, mail, Promise.resolve())),
-      );
+      // One command claims the whole batch, one more holds it; sends run `concurrency` at a time.
+      const held = await claimMails(auth.collections, due, owner, now, until);
       // Every candidate was another instance's: let the poll come round rather than spin on them.
-      if (claimed === 0) return;
+      if (held.length === 0) return;
+      await runInLanes(
+        held,
+        settings.concurrency,
+        async () => true,
+        (mail) => track(auth, deliver(auth, mail, Promise.resolve())),
+      );
     }
   };
   const loop = createPollLoop(runPass, {
@@ -74,12 +89,25 @@ export function createMailOutbox(readAuth: () => AuthContext, settings: MailOutb
         updatedAt: now,
         sentAt: null,
       };
-      if (!context.beside) {
-        await insertMail(auth.collections, doc);
-        track(auth, attemptMail(auth, owner, doc, Promise.resolve()));
+      if (context.beside) {
+        // Beside the answer the row may land after the request ends: the link goes first.
+        await context.linkStored?.();
+        track(auth, deliver(auth, doc, insertMail(auth.collections, doc, OUTBOX_COMMENT)));
         return;
       }
-      track(auth, attemptMail(auth, owner, doc, insertMail(auth.collections, doc, OUTBOX_COMMENT)));
+      await insertMail(auth.collections, doc);
+      if (context.linkStored) {
+        try {
+          await context.linkStored();
+        } catch (error) {
+          // The link was never stored: its mail must not go out, now or after a crash (the row is
+          // held by this instance's lease until then).
+          const outcome = { state: "dropped" as const, nextAttemptAt: null, lastError: "link not stored" };
+          track(auth, record(auth, doc._id, { ...outcome, subject: null, text: null, html: null }));
+          throw error;
+        }
+      }
+      track(auth, deliver(auth, doc, Promise.resolve()));
     },
     start() {
       if (settings.worker) loop.start();

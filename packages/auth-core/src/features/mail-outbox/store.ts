@@ -1,7 +1,7 @@
 import type { Collections } from "../../db/collections.ts";
 import type { MailDoc } from "../../db/documents.ts";
 import type { ObjectId } from "../../db/ids.ts";
-import { claimLease } from "../../db/lease-claims.ts";
+import { claimLeases } from "../../db/lease-claims.ts";
 
 /**
  * The only module that reads or writes `mails` and `mailClaims` (docs/architecture.md "One owner
@@ -34,47 +34,60 @@ export function findDueMails(collections: Collections, now: Date, limit: number)
 }
 
 /**
- * Claims a due mail for `owner` until `until` (db/lease-claims.ts); true when this owner holds it.
- * The row then carries the lease and is not due before the lease ends.
+ * Claims the due `mails` for `owner` until `until` (db/lease-claims.ts claimLeases: one insert of
+ * all their claims) and answers those this owner now holds, their leases written in one command. A
+ * held row carries the lease and is not due before the lease ends. claimLeases knows this owner's
+ * claims by owner and lease end: an instance runs one pass at a time (outbox.ts).
  */
-export async function claimMail(
+export async function claimMails(
   collections: Collections,
-  mail: MailDoc,
+  mails: readonly MailDoc[],
   owner: string,
   now: Date,
   until: Date,
-): Promise<boolean> {
-  const claim = await claimLease(
-    collections.mailClaims,
-    mail._id.toHexString(),
-    mail.claims,
-    owner,
-    now,
-    until,
+): Promise<MailDoc[]> {
+  const rows = mails.map((mail) => ({ key: mail._id.toHexString(), from: mail.claims }));
+  const taken = await claimLeases(collections.mailClaims, rows, owner, now, until);
+  const held = mails.filter((mail) => taken.has(mail._id.toHexString()));
+  if (held.length === 0) return [];
+  await collections.mails.bulkWrite(
+    held.map((mail) => ({
+      updateOne: {
+        filter: { _id: mail._id },
+        update: {
+          $set: {
+            lease: { owner, until },
+            claims: (taken.get(mail._id.toHexString()) ?? mail.claims) + 1,
+            nextAttemptAt: until,
+          },
+        },
+      },
+    })),
+    { ordered: false, comment: OUTBOX_COMMENT },
   );
-  if (claim === null) return false;
-  await collections.mails.updateOne(
-    { _id: mail._id },
-    { $set: { lease: { owner, until }, claims: claim + 1, nextAttemptAt: until } },
-    { comment: OUTBOX_COMMENT },
-  );
-  return true;
+  return held;
 }
 
-/** Records an attempt made under `owner`'s lease and releases it; false when the lease was lost. */
-export async function recordMailAttempt(
+/**
+ * Records attempts made under `owner`'s lease and releases them, in one command; a row whose lease
+ * was taken over is left to the instance that took it.
+ */
+export async function recordMailAttempts(
   collections: Collections,
-  id: ObjectId,
   owner: string,
-  outcome: MailOutcome,
+  attempts: readonly { id: ObjectId; outcome: MailOutcome }[],
   now: Date,
-): Promise<boolean> {
-  const { modifiedCount } = await collections.mails.updateOne(
-    { _id: id, "lease.owner": owner },
-    { $set: { ...outcome, lease: null, updatedAt: now }, $inc: { attempts: 1 } },
-    { comment: OUTBOX_COMMENT },
+): Promise<void> {
+  if (attempts.length === 0) return;
+  await collections.mails.bulkWrite(
+    attempts.map(({ id, outcome }) => ({
+      updateOne: {
+        filter: { _id: id, "lease.owner": owner },
+        update: { $set: { ...outcome, lease: null, updatedAt: now }, $inc: { attempts: 1 } },
+      },
+    })),
+    { ordered: false, comment: OUTBOX_COMMENT },
   );
-  return modifiedCount === 1;
 }
 
 /** A user's mails, newest first, without bodies. */

@@ -14,12 +14,18 @@ export interface QueuedMailContext {
    * docs/security.md "Enumeration"). The send still starts before `queue` returns.
    */
   beside?: boolean;
+  /**
+   * Stores the token the mail's link carries, after the mail's row and before its send (not with
+   * `beside`). A crash between the two leaves a mail whose link answers as an unknown token, never a
+   * live token nobody was mailed (issue 34); when it fails, the mail is dropped and the error thrown.
+   */
+  linkStored?: () => Promise<void>;
 }
 
 /**
  * One createAuth instance's share of the durable mail outbox (docs/architecture.md "Mail"). `queue`
- * stores a rendered mail with this instance's lease on it (one insert, the only command on the
- * request's path) and sends it at once in the background; when that attempt fails, or this
+ * stores a rendered mail with this instance's lease on it (one insert, the only command it adds to
+ * the request's path) and sends it at once in the background; when that attempt fails, or this
  * instance dies, the row comes due and any instance's worker claims it (db/lease-claims.ts) and
  * tries again with backoff until its token expires.
  */

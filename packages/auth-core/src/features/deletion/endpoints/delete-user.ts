@@ -8,10 +8,9 @@ import { readOrganizationRelease } from "../organizations.ts";
 import { chooseDeletePath } from "../rules.ts";
 import {
   consumeDeleteAccountToken,
-  createDeleteAccountToken,
   deleteUserAndData,
+  mailDeleteAccountLink,
   readCallerForDeletion,
-  sendDeleteAccountEmail,
 } from "../service.ts";
 import { assertNoSoleOwnership } from "./guards.ts";
 
@@ -50,10 +49,7 @@ export const deleteUser = defineEndpoint(deleteUserContract, {
     const organizations = await readOrganizationRelease(auth, user);
     assertNoSoleOwnership(organizations);
     if (path === "send-email") {
-      const token = await createDeleteAccountToken(auth, user).catch((error: unknown) => {
-        throw new AuthError("UNABLE_TO_CREATE_VERIFICATION", { cause: error });
-      });
-      await sendDeleteAccountEmail(auth, user, token, body.callbackURL);
+      await mailDeleteAccountLink(auth, user, body.callbackURL);
       return { success: true, message: "Verification email sent" };
     }
     if (path === "consume-token" && !(await consumeDeleteAccountToken(auth, user, body.token ?? ""))) {
