@@ -13,8 +13,11 @@ export interface SmtpMailerOptions {
   timeoutMs?: number;
 }
 
-/** Connections one mailer keeps open to its server (nodemailer's default, and a polite number for one sender). */
-const SMTP_POOL_CONNECTIONS = 5;
+/**
+ * Connections one mailer keeps open to its server, and sends under way at once: 10 keep up with 100
+ * mails/s to a local server where 5 fell behind (bench/mail-outbox.ts, docs/scale.md "Mail outbox").
+ */
+const SMTP_POOL_CONNECTIONS = 10;
 /** Mails sent over one connection before it is replaced. */
 const SMTP_POOL_MESSAGES = 100;
 
