@@ -69,6 +69,12 @@ export async function startFaultySmtp(): Promise<FaultySmtp> {
   const openFront = () =>
     new Promise<void>((resolve, reject) => {
       const server = createServer((client) => {
+        // Accepted just as the front went down (a pooled client reconnecting): closed like the rest,
+        // else server.close() would wait for it forever.
+        if (front !== server) {
+          client.destroy();
+          return;
+        }
         const upstream = connect(innerPort, "127.0.0.1");
         sockets.add(client).add(upstream);
         client.pipe(upstream).pipe(client);
