@@ -1,7 +1,6 @@
 import type { AuthContext } from "../../context.ts";
 import { generateRandomString, LOWER_ALPHANUMERIC } from "../../crypto/index.ts";
 import type { UserDoc } from "../../db/documents.ts";
-import { AuthError } from "../../errors/auth-error.ts";
 import { granted, type Outcome, refused } from "../../errors/refusal.ts";
 import type { CookieJar } from "../../http/cookie-jar.ts";
 import { completeJournaledDeletion } from "../events/index.ts";
@@ -49,10 +48,13 @@ export async function mailDeleteAccountLink(
   auth: AuthContext,
   user: UserDoc,
   callbackURL: string | undefined,
-): Promise<void> {
+): Promise<Outcome<void, "UNABLE_TO_CREATE_VERIFICATION">> {
   const token = generateRandomString(32, LOWER_ALPHANUMERIC);
   const lifetime = auth.options.user.deleteUser.deleteTokenExpiresIn;
   const expiresAt = new Date(auth.now().getTime() + lifetime * 1000);
+  // The token's write fails inside the mail's dispatch (which then drops the mail): remembered
+  // here, so that its failure, and only its, is the refusal below.
+  let tokenFailed = false;
   const storeToken = async () => {
     const now = auth.now();
     const expiry = new Date(now.getTime() + lifetime * 1000);
@@ -63,19 +65,27 @@ export async function mailDeleteAccountLink(
       expiry,
       now,
     ).catch((error: unknown) => {
-      throw new AuthError("UNABLE_TO_CREATE_VERIFICATION", { cause: error });
+      tokenFailed = true;
+      throw error;
     });
   };
   const url = apiLink(auth, "/delete-user/callback", { token, callbackURL: callbackURL ?? "/" });
   const hook = auth.options.mail?.sendDeleteAccountVerification;
-  await dispatchMail(
-    auth,
-    "delete-account",
-    user,
-    { url, expiresInHours: Math.round((lifetime / 3600) * 100) / 100 },
-    hook && (() => hook({ user: toMailUser(user), url, token })),
-    { queue: { expiresAt, userId: user._id, linkStored: storeToken } },
-  );
+  try {
+    await dispatchMail(
+      auth,
+      "delete-account",
+      user,
+      { url, expiresInHours: Math.round((lifetime / 3600) * 100) / 100 },
+      hook && (() => hook({ user: toMailUser(user), url, token })),
+      { queue: { expiresAt, userId: user._id, linkStored: storeToken } },
+    );
+  } catch (error) {
+    if (!tokenFailed) throw error;
+    auth.options.logger.error("deletion: the delete-account token could not be stored", error);
+    return refused("UNABLE_TO_CREATE_VERIFICATION");
+  }
+  return granted(undefined);
 }
 
 /** Consumes a mailed token of this user (atomic, single use). False when invalid for them. */

@@ -49,7 +49,7 @@ export const deleteUser = defineEndpoint(deleteUserContract, {
     const organizations = await readOrganizationRelease(auth, user);
     assertNoSoleOwnership(organizations);
     if (path === "send-email") {
-      await mailDeleteAccountLink(auth, user, body.callbackURL);
+      answerRefusal(await mailDeleteAccountLink(auth, user, body.callbackURL));
       return { success: true, message: "Verification email sent" };
     }
     if (path === "consume-token" && !(await consumeDeleteAccountToken(auth, user, body.token ?? ""))) {
