@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import type { Collection } from "mongodb";
 import { isDuplicateKeyError } from "./connect.ts";
 
@@ -6,6 +7,8 @@ export interface LeaseClaimDoc {
   _id: string;
   owner: string;
   until: Date;
+  /** The claimLeases call that wrote it: how that call tells its own claims from others'. */
+  call?: string;
 }
 
 /**
@@ -50,8 +53,9 @@ interface LeaseRow {
  * the claim number taken per key this owner now holds. When some insert fails (a row another
  * instance claimed first, or a stale claim of a dead one), the claims are read back and those not
  * ours go through claimLease one by one: FerretDB v1 may stop an unordered insertMany at its first
- * duplicate, so its error does not say which of the others went in. Ours are recognised by owner
- * and `until` together, which only this call writes.
+ * duplicate, so its error does not say which of the others went in. Ours are recognised by the
+ * call's own random id: owner and `until` together are not enough, since two overlapping calls of
+ * one instance in one millisecond write both alike (each then took the other's claims for its own).
  */
 export async function claimLeases(
   claims: Collection<LeaseClaimDoc>,
@@ -63,9 +67,10 @@ export async function claimLeases(
   const taken = new Map<string, number>();
   if (rows.length === 0) return taken;
   const idOf = (row: LeaseRow) => `${row.key}|${row.from}`;
+  const call = randomUUID();
   try {
     await claims.insertMany(
-      rows.map((row) => ({ _id: idOf(row), owner, until })),
+      rows.map((row) => ({ _id: idOf(row), owner, until, call })),
       { ordered: false },
     );
     for (const row of rows) taken.set(row.key, row.from);
@@ -74,11 +79,7 @@ export async function claimLeases(
     if (!isDuplicateInsertError(error)) throw error;
   }
   const stored = await claims.find({ _id: { $in: rows.map(idOf) } }).toArray();
-  const ours = new Set(
-    stored
-      .filter((doc) => doc.owner === owner && doc.until.getTime() === until.getTime())
-      .map((doc) => doc._id),
-  );
+  const ours = new Set(stored.filter((doc) => doc.call === call).map((doc) => doc._id));
   for (const row of rows) {
     const claim = ours.has(idOf(row))
       ? row.from
