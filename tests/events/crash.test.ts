@@ -1,10 +1,9 @@
-import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { join } from "node:path";
-import { pathToFileURL } from "node:url";
 import { createAuth } from "@tessera/auth-core";
 import { type Db, MongoClient } from "mongodb";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { answers, poster, signUpPeople, startCrashChild } from "#test/crash-server.ts";
 import { repairEvents } from "../../packages/auth-core/src/features/events/index.ts";
 
 /**
@@ -14,8 +13,6 @@ import { repairEvents } from "../../packages/auth-core/src/features/events/index
  * restarts and the repair pass: no change without its event, no event without its change, no
  * change with two events.
  */
-const WORKSPACE = join(import.meta.dirname, "..", "..");
-const TSX = pathToFileURL(join(WORKSPACE, "node_modules", "tsx", "dist", "loader.mjs")).href;
 const CHILD = join(import.meta.dirname, "crash-child.ts");
 const SECRET = "crash-test-secret-0123456789abcdef0123456789";
 /** Kills, and write loops each kill cuts: 4 × 50 = 200 loops interrupted at random points. */
@@ -36,60 +33,6 @@ afterAll(async () => {
   await db?.dropDatabase().catch(() => {});
   await mongo?.close();
 });
-
-function startChild(): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, ["--import", TSX, CHILD], {
-    env: {
-      PATH: process.env.PATH,
-      PORT: "0",
-      MONGODB_URI: inject("mongoUri"),
-      TESSERA_DB_NAME: dbName,
-      TESSERA_SECRET: SECRET,
-    },
-    stdio: ["ignore", "pipe", "inherit"],
-  });
-  return new Promise((resolve, reject) => {
-    let out = "";
-    child.stdout!.on("data", (chunk: Buffer) => {
-      out += chunk.toString();
-      const line = out.split("\n")[0];
-      if (out.includes("\n") && line) resolve({ child, url: line.trim() });
-    });
-    child.on("exit", (code) => reject(new Error(`crash child exited with ${code} before listening`)));
-  });
-}
-
-/** Answers received by the write loops of the current server (the kill waits for some). */
-let answered = 0;
-
-function poster(url: string) {
-  const origin = new URL(url).origin;
-  return (path: string, body: unknown, cookie = "") =>
-    fetch(`${url}${path}`, {
-      method: "POST",
-      headers: { "content-type": "application/json", origin, ...(cookie ? { cookie } : {}) },
-      body: JSON.stringify(body),
-    }).then((res) => {
-      answered++;
-      return res;
-    });
-}
-
-/** The people of the loops, signed up once (scrypt is the slow part); their sessions outlive the kills. */
-async function signUpPeople(url: string): Promise<{ email: string; cookie: string }[]> {
-  const post = poster(url);
-  return Promise.all(
-    Array.from({ length: PEOPLE }, async (_, i) => {
-      const email = `p${i}@example.com`;
-      const res = await post("/sign-up/email", { name: email, email, password: "correct horse battery" });
-      const cookie = res.headers
-        .getSetCookie()
-        .map((line) => line.split(";")[0])
-        .join("; ");
-      return { email, cookie };
-    }),
-  );
-}
 
 /**
  * One person's writes, over and over until the server dies: an organization, then a rename of
@@ -120,18 +63,18 @@ describe("events survive a server killed between a change and its relay", () => 
     let stranded = 0;
     let people: { email: string; cookie: string }[] = [];
     for (let kill = 0; kill < KILLS; kill++) {
-      const { child, url } = await startChild();
-      if (kill === 0) people = await signUpPeople(url);
+      const { child, url } = await startCrashChild(CHILD, { dbName, secret: SECRET });
+      if (kill === 0) people = await signUpPeople(url, PEOPLE);
       const loops = Array.from({ length: LOOPS }, (_, i) =>
         writeLoop(url, people[i % PEOPLE]!, `k${kill}l${i}`),
       );
       // Killed once the loops are under way: after a random number of answers.
-      answered = 0;
+      answers.count = 0;
       const killAfter = LOOPS + Math.floor(Math.random() * 3 * LOOPS);
       const started = Date.now();
-      while (answered < killAfter && Date.now() - started < 5_000)
+      while (answers.count < killAfter && Date.now() - started < 5_000)
         await new Promise((resolve) => setTimeout(resolve, 5));
-      console.info(`kill ${kill}: ${answered} answers after ${Date.now() - started} ms`);
+      console.info(`kill ${kill}: ${answers.count} answers after ${Date.now() - started} ms`);
       child.kill("SIGKILL");
       await Promise.all(loops);
       // What this kill left between a change and its event (repaired below and at the next start).

@@ -1,12 +1,11 @@
-import { type ChildProcess, spawn } from "node:child_process";
 import { createHash, randomBytes } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { pathToFileURL } from "node:url";
 import { createAuth, createDevOutbox } from "@tessera/auth-core";
 import { type Db, MongoClient } from "mongodb";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { answers, poster, signUpPeople, startCrashChild } from "#test/crash-server.ts";
 
 /**
  * Issue 34, docs/architecture.md "Mail": a server process is SIGKILLed while delete-user requests
@@ -15,8 +14,6 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
  * send, before its outcome is recorded. Afterwards every stored token has its mail, one row each,
  * and another instance's worker sends every mail the dead servers left queued, once.
  */
-const WORKSPACE = join(import.meta.dirname, "..", "..");
-const TSX = pathToFileURL(join(WORKSPACE, "node_modules", "tsx", "dist", "loader.mjs")).href;
 const CHILD = join(import.meta.dirname, "crash-child.ts");
 const SECRET = "mail-crash-test-secret-0123456789abcdef0123456789";
 /** Kills, and request loops each kill cuts: 3 × 30 loops interrupted at random points. */
@@ -40,59 +37,6 @@ afterAll(async () => {
   await mongo?.close();
   rmSync(folder, { recursive: true, force: true });
 });
-
-function startChild(): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, ["--import", TSX, CHILD], {
-    env: {
-      PATH: process.env.PATH,
-      PORT: "0",
-      MONGODB_URI: inject("mongoUri"),
-      TESSERA_DB_NAME: dbName,
-      TESSERA_SECRET: SECRET,
-      TESSERA_MAIL_FILE: mailFile,
-    },
-    stdio: ["ignore", "pipe", "inherit"],
-  });
-  return new Promise((resolve, reject) => {
-    let out = "";
-    child.stdout!.on("data", (chunk: Buffer) => {
-      out += chunk.toString();
-      const line = out.split("\n")[0];
-      if (out.includes("\n") && line) resolve({ child, url: line.trim() });
-    });
-    child.on("exit", (code) => reject(new Error(`crash child exited with ${code} before listening`)));
-  });
-}
-
-let answered = 0;
-
-function poster(url: string) {
-  const origin = new URL(url).origin;
-  return (path: string, body: unknown, cookie = "") =>
-    fetch(`${url}${path}`, {
-      method: "POST",
-      headers: { "content-type": "application/json", origin, ...(cookie ? { cookie } : {}) },
-      body: JSON.stringify(body),
-    }).then((res) => {
-      answered++;
-      return res;
-    });
-}
-
-async function signUpPeople(url: string): Promise<{ email: string; cookie: string }[]> {
-  const post = poster(url);
-  return Promise.all(
-    Array.from({ length: PEOPLE }, async (_, i) => {
-      const email = `p${i}@example.com`;
-      const res = await post("/sign-up/email", { name: email, email, password: "correct horse battery" });
-      const cookie = res.headers
-        .getSetCookie()
-        .map((line) => line.split(";")[0])
-        .join("; ");
-      return { email, cookie };
-    }),
-  );
-}
 
 /** Asks for the account's deletion link over and over until the server dies. */
 async function requestLoop(url: string, person: { cookie: string }): Promise<void> {
@@ -118,13 +62,17 @@ describe("delete-account mails survive a server killed between the mail and its 
   it(`${KILLS} kills cutting ${LOOPS} request loops each: every token has its mail, and a worker sends what was left queued once`, async () => {
     let people: { email: string; cookie: string }[] = [];
     for (let kill = 0; kill < KILLS; kill++) {
-      const { child, url } = await startChild();
-      if (kill === 0) people = await signUpPeople(url);
-      answered = 0;
+      const { child, url } = await startCrashChild(CHILD, {
+        dbName,
+        secret: SECRET,
+        env: { TESSERA_MAIL_FILE: mailFile },
+      });
+      if (kill === 0) people = await signUpPeople(url, PEOPLE);
+      answers.count = 0;
       const loops = Array.from({ length: LOOPS }, (_, i) => requestLoop(url, people[i % PEOPLE]!));
       const killAfter = LOOPS + Math.floor(Math.random() * 3 * LOOPS);
       const started = Date.now();
-      while (answered < killAfter && Date.now() - started < 5_000)
+      while (answers.count < killAfter && Date.now() - started < 5_000)
         await new Promise((resolve) => setTimeout(resolve, 5));
       child.kill("SIGKILL");
       await Promise.all(loops);
