@@ -1,6 +1,5 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import {
-  Form,
   isRouteErrorResponse,
   Link,
   NavLink,
@@ -10,6 +9,7 @@ import {
   useRouteError,
 } from "@remix-run/react";
 import { getAuth } from "~/auth.server";
+import { ActiveOrganizationToggle } from "~/components/active-organization";
 import { useT } from "~/lib/i18n";
 import { canManage, requireOrganization } from "~/lib/org.server";
 
@@ -68,23 +68,11 @@ export default function OrganizationLayout() {
           })}
         </p>
         {/* The header names the session's active organization: a page of another one offers to switch. */}
-        {isActive ? (
-          <strong data-testid="organization-is-active">{t("organizations.active")}</strong>
-        ) : (
-          <Form method="post" action="/organizations?index">
-            <input type="hidden" name="organizationId" value={id} />
-            <input type="hidden" name="returnTo" value={`/organizations/${slug}`} />
-            <button
-              type="submit"
-              name="intent"
-              value="activate"
-              className="button button-small button-secondary"
-            >
-              {t("organizations.makeActive")}
-              <span className="visually-hidden"> {name}</span>
-            </button>
-          </Form>
-        )}
+        <ActiveOrganizationToggle
+          organization={{ id, name }}
+          isActive={isActive}
+          returnTo={`/organizations/${slug}`}
+        />
       </div>
       {policySatisfied ? null : (
         <div className="warning" data-testid="passkey-policy-ask">

@@ -2,6 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useLocation, useSearchParams } from "@remix-run/react";
 import { isAuthError } from "@tessera/auth-core";
 import { getAuth } from "~/auth.server";
+import { ActiveOrganizationToggle } from "~/components/active-organization";
 import { ErrorSummary, Field, Submit } from "~/components/form";
 import { SlugField } from "~/components/slug-field";
 import { VerifyEmailFirst } from "~/components/verify-email-first";
@@ -114,22 +115,7 @@ export default function Organizations() {
                   <code>{org.slug}</code>
                 </td>
                 <td>
-                  {org.id === activeId ? (
-                    <strong>{t("organizations.active")}</strong>
-                  ) : (
-                    <Form method="post">
-                      <input type="hidden" name="organizationId" value={org.id} />
-                      <button
-                        type="submit"
-                        name="intent"
-                        value="activate"
-                        className="button button-small button-secondary"
-                      >
-                        {t("organizations.makeActive")}
-                        <span className="visually-hidden"> {org.name}</span>
-                      </button>
-                    </Form>
-                  )}
+                  <ActiveOrganizationToggle organization={org} isActive={org.id === activeId} />
                 </td>
               </tr>
             ))}
