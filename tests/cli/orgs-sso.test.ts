@@ -182,6 +182,11 @@ describe("tessera orgs sso", () => {
     expect(added.spMetadataUrl).toBe(
       "http://localhost:3000/api/auth/sso/saml2/sp/metadata?providerId=initech-saml",
     );
+    // The test reports when the IdP's certificate runs out (the test IdP's: a year from now).
+    const tested = await orgsSsoTestAction(run(), "initech", "initech-saml");
+    expect(tested).toMatchObject({ success: true });
+    const expires = Date.parse(tested.certificateExpiresAt ?? "");
+    expect(expires - Date.now()).toBeGreaterThan(364 * 86_400_000);
     const stored = await t.db.collection("ssoProviders").findOne({ providerId: "initech-saml" });
     expect(stored?.samlConfig.idpMetadata.entityID).toBe("https://idp.initech.test/metadata");
     expect(stored?.samlConfig.cert.replace(/\s+/g, "")).toBe(samlIdp.certificate.replace(/\s+/g, ""));

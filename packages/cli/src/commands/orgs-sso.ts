@@ -168,13 +168,18 @@ export const orgsSsoCommand = new Command("sso")
   .addCommand(addCommand)
   .addCommand(
     new Command("test")
-      .description("check a connection (OIDC: discovery, issuer, signing keys; SAML: the sign-in URL)")
+      .description(
+        "check a connection (OIDC: discovery, issuer, signing keys; SAML: the sign-in URL, the certificates and when they expire)",
+      )
       .argument("<org>", orgHelp)
       .argument("<provider-id>")
       .action(async (ref: string, providerId: string, _options, command: Command) => {
         const run = contextOf(command);
         report(run, await orgsSsoTestAction(run, ref, providerId), (data) => [
           `${providerId}: passed ${data.checks.join(", ")}`,
+          ...(data.certificateExpiresAt
+            ? [`the IdP's signing certificate is valid until ${data.certificateExpiresAt}`]
+            : []),
         ]);
       }),
   )
