@@ -13,6 +13,7 @@ import { normalizeDomain } from "./domains.ts";
 import { checkSigningKeys, discoverOidcEndpoints, type OidcEndpoints } from "./oidc-client.ts";
 import { isJwksOnIssuerHost, parseDeclaredDomains } from "./rules.ts";
 import { checkSamlCertificates } from "./saml/certificate.ts";
+import { trustedCertificates } from "./saml/connection.ts";
 import { sealSamlSecrets } from "./saml-secrets.ts";
 import { hasGrantableRoles } from "./service.ts";
 import * as store from "./store.ts";
@@ -259,11 +260,9 @@ export async function testConnection(
 ): Promise<Outcome<{ checks: string[]; certificateExpiresAt: Date | null }, ErrorCode>> {
   const oidc = provider.oidcConfig;
   if (!oidc) {
-    const entryPoint = provider.samlConfig?.entryPoint;
-    if (!entryPoint || !isFetchableURL(auth, entryPoint)) return refused("SSO_URL_NOT_ALLOWED");
     const saml = provider.samlConfig;
-    // The certificates a sign-in trusts (saml/connection.ts): idpMetadata's win over the top level.
-    const certificates = checkSamlCertificates(saml?.idpMetadata?.cert ?? saml?.cert, auth.now());
+    if (!saml?.entryPoint || !isFetchableURL(auth, saml.entryPoint)) return refused("SSO_URL_NOT_ALLOWED");
+    const certificates = checkSamlCertificates(trustedCertificates(saml), auth.now());
     if (!certificates.ok) return certificates;
     return granted({ checks: ["entryPoint", "certificate"], certificateExpiresAt: certificates.value });
   }

@@ -43,6 +43,14 @@ export function samlAcsUrl(apiURL: string, providerId: string): string {
 }
 
 /**
+ * The certificates a sign-in verifies against, as "Test this connection" reads them too:
+ * idpMetadata.cert wins over the top-level cert, as in Better Auth; blank entries are none.
+ */
+export function trustedCertificates(config: Pick<StoredSamlConfig, "cert" | "idpMetadata">): string[] {
+  return [config.idpMetadata?.cert ?? config.cert ?? []].flat().filter((cert) => cert.trim() !== "");
+}
+
+/**
  * A connection from its stored config; null when it lacks what verification needs (an IdP entity
  * id and a certificate). `issuer` is the provider's top-level issuer, which names the service
  * provider for SAML (as in Better Auth) unless spMetadata.entityID does.
@@ -53,10 +61,7 @@ export function toSamlConnection(
 ): SamlConnection | null {
   const config = provider.samlConfig;
   const idpEntityId = config.idpMetadata?.entityID;
-  // idpMetadata.cert wins over the top-level cert, as in Better Auth.
-  const certificates = [config.idpMetadata?.cert ?? config.cert ?? []]
-    .flat()
-    .filter((cert) => cert.trim() !== "");
+  const certificates = trustedCertificates(config);
   if (!idpEntityId || certificates.length === 0) return null;
   const spEntityId = config.spMetadata?.entityID ?? provider.issuer;
   return {
