@@ -51,6 +51,23 @@ export function isDuplicateKeyError(error: unknown): boolean {
   return error.code === 11000 || (error.code === 1 && /UNIQUE constraint failed/.test(error.message));
 }
 
+/**
+ * A failed insert or unordered insertMany whose every failure is a duplicate `_id` (the row exists:
+ * another writer's, or this one's own retried): the callers then find out row by row which went in.
+ */
+export function isDuplicateInsertError(error: unknown): boolean {
+  if (isDuplicateKeyError(error)) return true;
+  const writeErrors = (error as { writeErrors?: unknown } | null)?.writeErrors;
+  const list = Array.isArray(writeErrors) ? writeErrors : writeErrors ? [writeErrors] : [];
+  return (
+    list.length > 0 &&
+    list.every((entry) => {
+      const { code, errmsg } = entry as { code?: number; errmsg?: string };
+      return code === 11000 || (code === 1 && /UNIQUE constraint failed/.test(errmsg ?? ""));
+    })
+  );
+}
+
 /** Errors that mean "the database is unreachable", answered 503 rather than 500. */
 export function isDatabaseUnavailableError(error: unknown): boolean {
   if (!(error instanceof Error)) return false;

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { Collection } from "mongodb";
-import { isDuplicateKeyError } from "./connect.ts";
+import { isDuplicateInsertError, isDuplicateKeyError } from "./connect.ts";
 
 /** One claim of a leased row: `<row id>|<n>`, held by `owner` until `until`. */
 export interface LeaseClaimDoc {
@@ -87,18 +87,4 @@ export async function claimLeases(
     if (claim !== null) taken.set(row.key, claim);
   }
   return taken;
-}
-
-/** A failed insert or insertMany whose every failure is a duplicate `_id`. */
-function isDuplicateInsertError(error: unknown): boolean {
-  if (isDuplicateKeyError(error)) return true;
-  const writeErrors = (error as { writeErrors?: unknown } | null)?.writeErrors;
-  const list = Array.isArray(writeErrors) ? writeErrors : writeErrors ? [writeErrors] : [];
-  return (
-    list.length > 0 &&
-    list.every((entry) => {
-      const { code, errmsg } = entry as { code?: number; errmsg?: string };
-      return code === 11000 || (code === 1 && /UNIQUE constraint failed/.test(errmsg ?? ""));
-    })
-  );
 }

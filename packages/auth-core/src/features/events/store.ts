@@ -1,6 +1,6 @@
 import type { Document, Filter } from "mongodb";
 import type { Collections } from "../../db/collections.ts";
-import { isDuplicateKeyError } from "../../db/connect.ts";
+import { isDuplicateInsertError } from "../../db/connect.ts";
 import type { EventDoc, EventOutbox } from "../../db/documents.ts";
 import { RELAY_COMMENT } from "../../db/event-hub.ts";
 import type { OutboxSource } from "../../db/event-source.ts";
@@ -43,7 +43,7 @@ export async function storeEvents(collections: Collections, events: readonly Eve
       { ordered: false, comment: RELAY_COMMENT },
     );
   } catch (error) {
-    if (!isEveryFailureDuplicate(error)) throw error;
+    if (!isDuplicateInsertError(error)) throw error;
   }
 }
 
@@ -91,13 +91,6 @@ export async function findPresentIds(source: OutboxSource, ids: readonly unknown
   return new Set(
     rows.map((row) => String((row._id as { toHexString?: () => string }).toHexString?.() ?? row._id)),
   );
-}
-
-function isEveryFailureDuplicate(error: unknown): boolean {
-  if (isDuplicateKeyError(error)) return true;
-  const writeErrors = (error as { writeErrors?: unknown } | null)?.writeErrors;
-  const list = Array.isArray(writeErrors) ? writeErrors : writeErrors ? [writeErrors] : [];
-  return list.length > 0 && list.every((entry) => (entry as { code?: number }).code === 11000);
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { Collections } from "../../db/collections.ts";
-import { isDuplicateKeyError } from "../../db/connect.ts";
+import { isDuplicateInsertError, isDuplicateKeyError } from "../../db/connect.ts";
 import type { WebhookDeliveryDoc, WebhookEndpointDoc } from "../../db/documents.ts";
 import type { ObjectId } from "../../db/ids.ts";
 import { claimLeases } from "../../db/lease-claims.ts";
@@ -185,7 +185,7 @@ export async function insertDeliveries(
     );
     return [...deliveries];
   } catch (error) {
-    if (!isDuplicateKeyError(error) && !hasWriteErrors(error)) throw error;
+    if (!isDuplicateInsertError(error)) throw error;
   }
   const inserted = await Promise.all(deliveries.map((doc) => insertDelivery(collections, doc)));
   return deliveries.filter((_, index) => inserted[index]);
@@ -201,10 +201,6 @@ export async function findPresentDeliveryIds(
     .find({ _id: { $in: [...ids] } }, { projection: { _id: 1 } })
     .toArray();
   return new Set(rows.map((row) => row._id));
-}
-
-function hasWriteErrors(error: unknown): boolean {
-  return (error as { writeErrors?: unknown } | null)?.writeErrors !== undefined;
 }
 
 /** A few due deliveries, earliest first, that no live lease holds: candidates to claim. */
@@ -290,7 +286,7 @@ export async function insertAttemptedDeliveries(
     );
     return rows.map(() => true);
   } catch (error) {
-    if (!isDuplicateKeyError(error) && !hasWriteErrors(error)) throw error;
+    if (!isDuplicateInsertError(error)) throw error;
   }
   return Promise.all(
     rows.map(async (row) => {
