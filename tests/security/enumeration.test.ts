@@ -1,4 +1,5 @@
 import type { Auth, AuthOptions, Mailer } from "@tessera/auth-core";
+import { createOperatorMail } from "@tessera/auth-core/operator";
 import type { Db } from "mongodb";
 import { describe, expect, it } from "vitest";
 import { signUp, TestBrowser } from "#test/browser.ts";
@@ -75,13 +76,15 @@ describe("request-password-reset for a known vs an unknown address", () => {
     const unknown = await m.commands(request("nobody@example.com"));
     expect(bodies[1]).toEqual(bodies[0]);
     // The mail-limit slots (the client's, the address's) are claimed for an unknown address too
-    // (docs/security.md, "Mail flooding").
+    // (docs/security.md, "Mail flooding"); so is a mail row, inert for it, stored before the token
+    // (docs/architecture.md "Mail": a crash between leaves a dead link, never an unmailed token).
     expect(known).toEqual([
       "find:emailClaims",
       "find:users",
+      "insert:mailLimits",
+      "insert:mailLimits",
+      "insert:mails",
       "insert:verifications",
-      "insert:mailLimits",
-      "insert:mailLimits",
     ]);
     expect(unknown).toEqual(known);
     // The only live reset row is Ada's; whatever the unknown request wrote is expired and names nobody.
@@ -96,8 +99,22 @@ describe("request-password-reset for a known vs an unknown address", () => {
       .find({ expiresAt: { $lte: new Date() } })
       .toArray();
     expect(inert.map((row) => row.value)).toEqual([""]);
-    // auth.cleanup() reclaims it.
-    expect((await m.auth.cleanup()).verifications).toBe(1);
+    // The unknown request's mail row names nobody and was never sent; none shows as pending.
+    await m.auth.mail.settle();
+    const mails = await m.db
+      .collection("mails")
+      .find({}, { sort: { createdAt: 1 } })
+      .toArray();
+    expect(mails.map(({ to, state, userId, text }) => ({ to, state, userId, text }))).toEqual([
+      { to: "ada@example.com", state: "sent", userId: ada?._id, text: null },
+      { to: "", state: "dropped", userId: null, text: null },
+    ]);
+    expect((await createOperatorMail(m.auth).listQueue(10)).map((mail) => mail.to)).toEqual([]);
+    // auth.cleanup() reclaims both inert rows.
+    const cleaned = await m.auth.cleanup();
+    expect(cleaned.verifications).toBe(1);
+    expect(cleaned.mails).toBe(1);
+    expect(await m.db.collection("mails").countDocuments({ to: "" })).toBe(0);
   });
 });
 

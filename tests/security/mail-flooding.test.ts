@@ -166,9 +166,10 @@ describe("the limit reveals no account", () => {
     expect(reset).toEqual([
       "find:emailClaims",
       "find:users",
+      "insert:mailLimits",
+      "insert:mailLimits",
+      "insert:mails",
       "insert:verifications",
-      "insert:mailLimits",
-      "insert:mailLimits",
     ]);
     expect(await costOf("/request-password-reset", "nobody@example.com")).toEqual(reset);
     const verify = await costOf("/send-verification-email", VICTIM);

@@ -110,8 +110,10 @@ async function queueMail<K extends MailKind>(
       return false;
     }
     // In the background (an answer that must not tell who has an account) the row is stored beside
-    // the answer, not before it: the answer costs the same commands whether a mail is queued or not.
-    const beside = delivery.background !== undefined;
+    // the answer, not before it: the answer costs the same commands whether a mail is queued or not —
+    // unless the caller stores a stand-in for every mail it does not send (`beside: false`,
+    // queueNoMail), so that the row can go before the link's token.
+    const beside = context.beside ?? delivery.background !== undefined;
     const message = renderMessage(auth, kind, recipient, data);
     await auth.mailOutbox.queue(message, { ...context, beside, linkStored: linkStored && storeLink });
     return true;
@@ -121,6 +123,17 @@ async function queueMail<K extends MailKind>(
     await storeLink();
     return false;
   }
+}
+
+/**
+ * What queuing a mail costs the request, paid for a mail that is not sent: the outbox's inert
+ * stand-in row (MailOutbox.storeUnsentMail), or nothing when the app's mail `hook` would have taken
+ * the mail (it queues no row either). For answers that must cost every address the same commands
+ * and still store a mail before its token (password/service.ts requestPasswordReset).
+ */
+export async function queueNoMail(auth: AuthContext, kind: MailKind, hook: unknown): Promise<void> {
+  if (hook) return;
+  await auth.mailOutbox.storeUnsentMail(kind);
 }
 
 function renderMessage<K extends MailKind>(

@@ -3,7 +3,7 @@ import type { MailDoc } from "../../db/documents.ts";
 import { ObjectId } from "../../db/ids.ts";
 import { createLeaseOwner, createPollLoop, runInLanes } from "../poll-loop.ts";
 import { createOutcomeRecorder, sendHeldMail } from "./deliver.ts";
-import { claimMails, findDueMails, insertMail, OUTBOX_COMMENT } from "./store.ts";
+import { claimMails, findDueMails, insertMail, OUTBOX_COMMENT, UNSENT_ADDRESS } from "./store.ts";
 import type { MailOutbox } from "./types.ts";
 
 export interface MailOutboxSettings {
@@ -11,6 +11,31 @@ export interface MailOutboxSettings {
   pollInterval: number;
   concurrency: number;
   leaseSeconds: number;
+}
+
+/** The inert stand-in of a mail not sent (MailOutbox.storeUnsentMail): no address, no body, no user. */
+function unsentMail(kind: string, now: Date): MailDoc {
+  return {
+    _id: new ObjectId(),
+    kind,
+    to: UNSENT_ADDRESS,
+    subject: null,
+    text: null,
+    html: null,
+    state: "dropped",
+    attempts: 0,
+    nextAttemptAt: null,
+    lease: null,
+    claims: 0,
+    lastError: null,
+    expiresAt: now,
+    userId: null,
+    organizationId: null,
+    invitationId: null,
+    createdAt: now,
+    updatedAt: now,
+    sentAt: null,
+  };
 }
 
 /** `readAuth`: the instance's context, read when a mail is queued (the context holds this outbox). */
@@ -108,6 +133,9 @@ export function createMailOutbox(readAuth: () => AuthContext, settings: MailOutb
         }
       }
       track(auth, deliver(auth, doc, Promise.resolve()));
+    },
+    async storeUnsentMail(kind) {
+      await insertMail(readAuth().collections, unsentMail(kind, readAuth().now()));
     },
     start() {
       if (settings.worker) loop.start();

@@ -12,6 +12,12 @@ import { claimLeases } from "../../db/lease-claims.ts";
 /** Commands the outbox sends off a request's answer path carry it (test budgets leave them out). */
 export const OUTBOX_COMMENT = "tessera:mail-outbox";
 
+/**
+ * The `to` of the inert rows that stand in for a mail not sent (outbox.ts storeUnsentMail): never a
+ * real address, so no list of a user's or an address's mails can show one.
+ */
+export const UNSENT_ADDRESS = "";
+
 /** What a mail's record of an attempt sets. */
 export type MailOutcome = Pick<MailDoc, "state" | "nextAttemptAt" | "lastError"> &
   Partial<Pick<MailDoc, "sentAt" | "subject" | "text" | "html">>;
@@ -149,15 +155,18 @@ export async function requeueFailedMails(
 }
 
 /**
- * auth.cleanup(): bodies of mails no longer sendable (token expired) are nulled, and rows older
- * than `keepBefore` removed. Returns how many rows were removed.
+ * auth.cleanup(): bodies of mails no longer sendable (token expired) are nulled, the inert stand-ins
+ * of mails not sent removed, and rows older than `keepBefore` removed. Returns how many rows were
+ * removed.
  */
 export async function deleteOldMails(collections: Collections, now: Date, keepBefore: Date): Promise<number> {
   await collections.mails.updateMany(
     { expiresAt: { $lte: now }, text: { $ne: null } },
     { $set: { subject: null, text: null, html: null } },
   );
+  // The inert stand-ins go at once (index state_nextAttemptAt serves the state).
+  const unsent = await collections.mails.deleteMany({ state: "dropped", to: UNSENT_ADDRESS });
   const { deletedCount } = await collections.mails.deleteMany({ createdAt: { $lt: keepBefore } });
   await collections.mailClaims.deleteMany({ until: { $lt: keepBefore } });
-  return deletedCount;
+  return unsent.deletedCount + deletedCount;
 }

@@ -1,5 +1,5 @@
 import type { ObjectId } from "../../db/ids.ts";
-import type { MailMessage } from "../../mail/mailer.ts";
+import type { MailKind, MailMessage } from "../../mail/mailer.ts";
 
 /** What ties a queued mail to its token and to the lists that show it. */
 export interface QueuedMailContext {
@@ -11,7 +11,9 @@ export interface QueuedMailContext {
   /**
    * Store the mail beside the answer rather than before it: the insert is not awaited and its
    * command is not the request's (mails whose answer must cost the same for every address,
-   * docs/security.md "Enumeration"). The send still starts before `queue` returns.
+   * docs/security.md "Enumeration"). The send still starts before `queue` returns. dispatchMail
+   * sets it for a mail sent in the background unless the caller says otherwise (false: a caller
+   * that stores a stand-in for the mails it does not send, features/mail-dispatch.ts queueNoMail).
    */
   beside?: boolean;
   /**
@@ -31,6 +33,13 @@ export interface QueuedMailContext {
  */
 export interface MailOutbox {
   queue(message: MailMessage, context: QueuedMailContext): Promise<void>;
+  /**
+   * Stores the inert row that stands in for a mail that is not sent, where the answer must cost
+   * the same commands as one that queues a mail (a password reset for an unknown address:
+   * docs/security.md "Enumeration"). The row names no address and no user, is never sent, listed or
+   * counted as a failure (state `dropped`, `to` empty), and `auth.cleanup()` removes it.
+   */
+  storeUnsentMail(kind: MailKind): Promise<void>;
   start(): void;
   /** Stops the worker and waits for the sends in flight (their outcomes recorded). */
   stop(): Promise<void>;

@@ -6,7 +6,14 @@ import type { ObjectId } from "../../db/ids.ts";
 import { parseId } from "../../db/ids.ts";
 import { granted, type Outcome, refused } from "../../errors/refusal.ts";
 import type { CookieJar } from "../../http/cookie-jar.ts";
-import { admitMail, apiLink, dispatchMail, type MailSender, toMailUser } from "../mail-dispatch.ts";
+import {
+  admitMail,
+  apiLink,
+  dispatchMail,
+  type MailSender,
+  queueNoMail,
+  toMailUser,
+} from "../mail-dispatch.ts";
 import { removeUnprovenPasskeys } from "../passkey/index.ts";
 import { establishSession } from "../session/index.ts";
 import { signOutEverywhere } from "../sign-out-everywhere.ts";
@@ -34,10 +41,14 @@ import {
 } from "./rules.ts";
 
 /**
- * Issues a reset token and mails its link. An unknown email sends the same database commands (the
- * user lookup, one insert) and sends nothing, and the mail leaves in the background, so neither the
- * answer, its timing, nor a failing mailer reveals whether the address exists (the error catalogue,
- * docs/decisions/0011-sign-up-and-enumeration.md "Sign-up and enumeration", docs/security.md).
+ * Issues a reset token and mails its link. Every address sends the same database commands in the
+ * same order — the user lookup, the mail limit, a mail row, a token row — and the mail leaves in
+ * the background, so neither the answer, its timing, nor a failing mailer reveals whether the
+ * address exists (the error catalogue, docs/decisions/0011-sign-up-and-enumeration.md,
+ * docs/security.md "Enumeration"). The mail's row goes before the token (queue.linkStored): a crash
+ * between leaves a mail whose link is dead, never a live token nobody was mailed (docs/architecture.md
+ * "Mail"). An unknown address, or one the mail limit refuses, gets inert rows instead: a mail row
+ * never sent (queueNoMail) and a token expired on arrival that names nobody.
  */
 export async function requestPasswordReset(
   auth: AuthContext,
@@ -51,25 +62,36 @@ export async function requestPasswordReset(
   const now = auth.now();
   const expiresIn = auth.options.emailAndPassword.resetPasswordTokenExpiresIn;
   const expiresAt = new Date(now.getTime() + expiresIn * 1000);
-  if (!user) {
+  const hook = auth.options.mail?.sendResetPassword;
+  // Counted for an unknown address too (features/mail-limit); a failure of the limit's write is
+  // logged, not answered, for every address alike.
+  const admitted = await admitMail(auth, "reset-password", email, sender).catch((error: unknown) => {
+    auth.options.logger.error("reset-password mail failed", error);
+    return false;
+  });
+  if (!user || !admitted) {
+    await queueNoMail(auth, "reset-password", hook);
     // An insert, not a find: on FerretDB v1 a find by identifier scans the collection while an
     // insert does not, so a find here made unknown addresses measurably slower. The row is inert
-    // (expired on arrival, names no user) and auth.cleanup() removes it. The address counts against
-    // the mail limit as a known one would, for the same reason (features/mail-limit).
+    // (expired on arrival, names no user) and auth.cleanup() removes it.
     await createVerification(auth.collections, identifier, "", now, now);
-    await admitMail(auth, "reset-password", email, sender);
     return;
   }
-  await createVerification(auth.collections, identifier, user._id.toHexString(), expiresAt, now);
   const url = apiLink(auth, `/reset-password/${token}`, { callbackURL: redirectTo ?? "/" });
-  const hook = auth.options.mail?.sendResetPassword;
+  const storeToken = async () => {
+    await createVerification(auth.collections, identifier, user._id.toHexString(), expiresAt, now);
+  };
   await dispatchMail(
     auth,
     "reset-password",
     user,
     { url, name: user.name, expiresInMinutes: resetLinkMinutes(expiresIn) },
     hook && (() => hook({ user: toMailUser(user), url, token })),
-    { background: "reset-password mail failed", sender, queue: { expiresAt, userId: user._id } },
+    {
+      background: "reset-password mail failed",
+      admitted: true,
+      queue: { expiresAt, userId: user._id, beside: false, linkStored: storeToken },
+    },
   );
 }
 

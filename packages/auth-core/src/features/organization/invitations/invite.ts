@@ -93,10 +93,11 @@ async function checkTeams(
 }
 
 /**
- * Invites: the checks, then a pending invitation (one per address: inviteOrRenew), then the mail
- * with the invitation link (`emailSent` false when the mail limit held it back: the invitation
- * stands, the inviter is told). The organization is read after the insert: one deleted meanwhile (its
- * cascade may have run before our insert) takes the invitation back instead of leaving it behind.
+ * Invites: the checks, then the organization (the mail names it), then a pending invitation (one
+ * per address: inviteOrRenew) written after its mail's row, with the invitation link (`emailSent`
+ * false when the mail limit held it back: the invitation stands, the inviter is told). The
+ * organization is read again after the insert: one deleted meanwhile (its cascade may have run
+ * before our insert) takes the invitation back, its mail dropped, instead of leaving it behind.
  */
 export async function inviteToOrganization(
   auth: AuthContext,
@@ -104,32 +105,33 @@ export async function inviteToOrganization(
 ): Promise<Outcome<SentInvitation, InviteRefusal>> {
   const checked = await checkInvite(auth, request);
   if (!checked.ok) return checked;
-  const created = await inviteOrRenew(
-    auth,
-    {
-      organizationId: request.organizationId,
-      email: request.email,
-      role: request.roles.join(","),
-      teamId: checked.value.teamId,
-      inviterId: request.inviter._id,
-    },
-    request.resend,
-  );
-  if (!created.ok) return created;
   const organization = await findOrganization(auth, request.organizationId);
-  if (!organization) {
-    await withdrawInvitation(auth, created.value);
-    return refused("ORGANIZATION_NOT_FOUND");
+  if (!organization) return refused("ORGANIZATION_NOT_FOUND");
+  const fields = {
+    organizationId: request.organizationId,
+    email: request.email,
+    role: request.roles.join(","),
+    teamId: checked.value.teamId,
+    inviterId: request.inviter._id,
+  };
+  const language = checked.value.invitee?.language;
+  try {
+    return await inviteOrRenew(auth, fields, request.resend, (invitation, stored) =>
+      sendInvitationMail(auth, invitation, organization, request.inviter, language, async () => {
+        await stored();
+        if (await findOrganization(auth, request.organizationId)) return;
+        await withdrawInvitation(auth, invitation);
+        throw new OrganizationGone();
+      }),
+    );
+  } catch (error) {
+    if (error instanceof OrganizationGone) return refused("ORGANIZATION_NOT_FOUND");
+    throw error;
   }
-  const emailSent = await sendInvitationMail(
-    auth,
-    created.value,
-    organization,
-    request.inviter,
-    checked.value.invitee?.language,
-  );
-  return granted({ invitation: created.value, emailSent });
 }
+
+/** The organization went while its invitation was written: the invitation is taken back. */
+class OrganizationGone extends Error {}
 
 /**
  * What inviteToOrganization would answer, without writing or mailing (`--dry-run`): every check,

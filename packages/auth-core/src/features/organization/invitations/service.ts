@@ -45,46 +45,85 @@ export interface NewInvitation {
 }
 
 /**
+ * Mails an invitation (sendInvitationMail) around its write: `stored` writes it, run after the
+ * mail's row and before its send (queue.linkStored); when it throws, the mail is dropped, never sent,
+ * and the error reaches inviteOrRenew. False when the mail limit refused the mail (the invitation is
+ * written all the same).
+ */
+export type InvitationMailing = (invitation: InvitationDoc, stored: () => Promise<void>) => Promise<boolean>;
+
+/**
  * Creates a pending invitation, or — with `resend` — re-arms the pending one (new expiry, role and
- * teams). At most one pending invitation per address and organization: the unique `slot` decides
- * concurrent invites (docs/security.md). An expired pending one frees its slot first.
+ * teams), and mails it through `mail`. At most one pending invitation per address and organization:
+ * the unique `slot` decides concurrent invites (docs/security.md). An expired pending one frees its
+ * slot first. A new invitation's mail row is stored before the invitation (its id chosen first): a
+ * crash between leaves a mail whose link finds no invitation, never an invitation nobody was mailed
+ * (docs/architecture.md "Mail"); a refused insert (already pending, over the limit) drops the mail.
+ * A renewed one keeps its id, so the link it was mailed before still opens it: it is written first.
  */
 export async function inviteOrRenew(
   auth: AuthContext,
   input: NewInvitation,
   resend: boolean,
-): Promise<Outcome<InvitationDoc, "INVITATION_ALREADY_PENDING" | "INVITATION_LIMIT_REACHED">> {
+  mail: InvitationMailing,
+): Promise<
+  Outcome<
+    { invitation: InvitationDoc; emailSent: boolean },
+    "INVITATION_ALREADY_PENDING" | "INVITATION_LIMIT_REACHED"
+  >
+> {
   const { collections } = auth;
   const now = auth.now();
   const config = auth.options.organization;
   const expiresAt = new Date(now.getTime() + config.invitationExpiresIn * 1000);
   const slot = pendingInvitationSlot(input.organizationId.toHexString(), input.email);
   const existing = await findInvitationBySlot(collections, slot);
-  if (existing && !isInvitationOpen(existing, now)) {
-    await closeInvitationSlot(collections, existing._id, closedInvitationSlot(existing._id.toHexString()));
-  } else if (existing && resend) {
-    const fields = { expiresAt, role: input.role, teamId: input.teamId, inviterId: input.inviterId };
-    const renewed = await renewInvitation(collections, existing._id, fields);
-    if (renewed) return granted(renewed);
-  } else if (existing && config.cancelPendingInvitationsOnReInvite) {
-    if (await claimInvitation(auth, existing)) await closeAs(auth, existing, "canceled");
-  } else if (existing) return refused("INVITATION_ALREADY_PENDING");
-  // invitationLimit under parallel invites: bounded-insert.ts. An undo that loses the claim to an
-  // accept, reject or cancel of the fresh invitation ends the attempts (its fate is decided); so
-  // does a parallel invite of the address taking the slot.
   try {
-    const doc = await insertWithinLimit<InvitationDoc>(
-      {
-        count: () => countPendingInvitations(collections, input.organizationId, now),
-        insert: () => insertPendingInvitation(auth, input, expiresAt, slot),
-        undo: async (inserted) => {
-          if (!(await withdrawInvitation(auth, inserted)))
-            throw new InviteStopped("INVITATION_LIMIT_REACHED");
+    if (existing && !isInvitationOpen(existing, now)) {
+      await closeInvitationSlot(collections, existing._id, closedInvitationSlot(existing._id.toHexString()));
+    } else if (existing && resend) {
+      const fields = { expiresAt, role: input.role, teamId: input.teamId, inviterId: input.inviterId };
+      const renewed = await renewInvitation(collections, existing._id, fields);
+      if (renewed) return granted({ invitation: renewed, emailSent: await mail(renewed, async () => {}) });
+    } else if (existing && config.cancelPendingInvitationsOnReInvite) {
+      if (await claimInvitation(auth, existing)) await closeAs(auth, existing, "canceled");
+    } else if (existing) return refused("INVITATION_ALREADY_PENDING");
+    const count = () => countPendingInvitations(collections, input.organizationId, now);
+    // Counted once before the mail, so that an organization at its limit queues no mail; the
+    // insert's own count is this one (insertWithinLimit re-counts after its insert).
+    let counted: number | null = await count();
+    if (counted >= config.invitationLimit) return refused("INVITATION_LIMIT_REACHED");
+    const doc: InvitationDoc = {
+      _id: new ObjectId(),
+      ...input,
+      status: "pending",
+      expiresAt,
+      createdAt: now,
+      slot,
+    };
+    // invitationLimit under parallel invites: bounded-insert.ts. An undo that loses the claim to an
+    // accept, reject or cancel of the fresh invitation ends the attempts (its fate is decided); so
+    // does a parallel invite of the address taking the slot. Every attempt inserts the same id (an
+    // undone one is deleted first), the one the mail links to.
+    const stored = async () => {
+      const inserted = await insertWithinLimit<InvitationDoc>(
+        {
+          count: () => {
+            if (counted === null) return count();
+            const first = counted;
+            counted = null;
+            return Promise.resolve(first);
+          },
+          insert: () => insertPendingInvitation(auth, doc),
+          undo: async (value) => {
+            if (!(await withdrawInvitation(auth, value))) throw new InviteStopped("INVITATION_LIMIT_REACHED");
+          },
         },
-      },
-      config.invitationLimit,
-    );
-    return doc ? granted(doc) : refused("INVITATION_LIMIT_REACHED");
+        config.invitationLimit,
+      );
+      if (!inserted) throw new InviteStopped("INVITATION_LIMIT_REACHED");
+    };
+    return granted({ invitation: doc, emailSent: await mail(doc, stored) });
   } catch (error) {
     if (error instanceof InviteStopped) return refused(error.code);
     throw error;
@@ -99,20 +138,7 @@ class InviteStopped extends Error {
 }
 
 /** Inserts a pending invitation; its slot taken by a parallel invite of the address → already pending. */
-async function insertPendingInvitation(
-  auth: AuthContext,
-  input: NewInvitation,
-  expiresAt: Date,
-  slot: string,
-): Promise<InvitationDoc> {
-  const doc: InvitationDoc = {
-    _id: new ObjectId(),
-    ...input,
-    status: "pending",
-    expiresAt,
-    createdAt: auth.now(),
-    slot,
-  };
+async function insertPendingInvitation(auth: AuthContext, doc: InvitationDoc): Promise<InvitationDoc> {
   try {
     await insertInvitation(auth.collections, doc);
   } catch (error) {
@@ -179,7 +205,8 @@ function invitationLink(auth: AuthContext, id: string): string {
 }
 
 /**
- * Mails the invitation link, or hands it to the app's `sendInvitationEmail`. The mail limit counts
+ * Mails the invitation link, or hands it to the app's `sendInvitationEmail`, the invitation written
+ * by `stored` after the mail's row (or before the hook is called). The mail limit counts
  * it as the organization's (features/mail-limit: no other organization can use up its allowance for
  * the address): false when the limit refused it and nothing was sent.
  */
@@ -189,7 +216,9 @@ export function sendInvitationMail(
   organization: OrganizationDoc,
   inviter: UserDoc,
   /** The invitee's language when the address is a user's; else the mail goes in the `language` option. */
-  language?: string | undefined,
+  language: string | undefined,
+  /** Writes the invitation, after the mail's row and before its send (InvitationMailing). */
+  stored: () => Promise<void>,
 ): Promise<boolean> {
   const id = invitation._id.toHexString();
   const url = invitationLink(auth, id);
@@ -224,6 +253,7 @@ export function sendInvitationMail(
         expiresAt: invitation.expiresAt,
         organizationId: organization._id,
         invitationId: invitation._id,
+        linkStored: stored,
       },
     },
   );
