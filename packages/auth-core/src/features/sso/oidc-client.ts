@@ -120,7 +120,7 @@ export async function checkSigningKeys(
 export function oidcClientOf(auth: AuthContext, provider: SsoProviderDoc): ClientConfig | null {
   const config = provider.oidcConfig;
   if (!config) return null;
-  const clientSecret = decryptString(config.clientSecret, auth.options.secret);
+  const clientSecret = openClientSecret(auth, config.clientSecret);
   if (clientSecret === null) return null;
   return {
     options: {
@@ -147,8 +147,32 @@ export function oidcClientOf(auth: AuthContext, provider: SsoProviderDoc): Clien
   };
 }
 
-/** Cached verifiers are dropped beyond this many connections (oldest first). */
+/** Cached verifiers and opened secrets are dropped beyond this many connections each (oldest first). */
 const MAX_CACHED_VERIFIERS = 500;
+
+/** Adds `key` to a bounded cache, dropping the oldest entry past MAX_CACHED_VERIFIERS. */
+function remember<V>(cache: Map<string, V>, key: string, value: V): void {
+  cache.delete(key);
+  cache.set(key, value);
+  if (cache.size > MAX_CACHED_VERIFIERS) {
+    const oldest = cache.keys().next().value;
+    if (oldest !== undefined) cache.delete(oldest);
+  }
+}
+
+/**
+ * The connection's client secret, opened once per instance and envelope (verifier-cache.ts): the
+ * app secret that opens it stays in this process's memory anyway. Null (not cached) when it does
+ * not open with this app secret.
+ */
+function openClientSecret(auth: AuthContext, sealed: string): string | null {
+  const cache = auth.ssoVerifiers.clientSecrets;
+  const cached = cache.get(sealed);
+  if (cached !== undefined) return cached;
+  const opened = decryptString(sealed, auth.options.secret);
+  if (opened !== null) remember(cache, sealed, opened);
+  return opened;
+}
 
 /**
  * The connection's id-token checks (providers/id-token.ts): signature against the issuer-hosted JWKS
@@ -158,7 +182,7 @@ const MAX_CACHED_VERIFIERS = 500;
 export function idTokenVerifierOf(auth: AuthContext, provider: SsoProviderDoc): ClaimsVerifier | null {
   const config = provider.oidcConfig;
   if (!config || !isJwksOnIssuerHost(config.jwksEndpoint, provider.issuer)) return null;
-  const cache = auth.ssoVerifiers;
+  const cache = auth.ssoVerifiers.verifiers;
   const stamp = provider.updatedAt.getTime();
   const cached = cache.get(provider.providerId);
   if (cached && cached.stamp === stamp) return cached.verify;
@@ -171,11 +195,6 @@ export function idTokenVerifierOf(auth: AuthContext, provider: SsoProviderDoc): 
     echoesNonce: true,
     maxTokenAgeSeconds: ID_TOKEN_MAX_AGE_SECONDS,
   });
-  cache.delete(provider.providerId);
-  cache.set(provider.providerId, { stamp, verify });
-  if (cache.size > MAX_CACHED_VERIFIERS) {
-    const oldest = cache.keys().next().value;
-    if (oldest !== undefined) cache.delete(oldest);
-  }
+  remember(cache, provider.providerId, { stamp, verify });
   return verify;
 }

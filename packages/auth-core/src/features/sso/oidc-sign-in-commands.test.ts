@@ -1,0 +1,112 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { TestBrowser } from "#test/browser.ts";
+import { type OidcIdp, startOidcIdp } from "#test/oidc-idp.ts";
+import { createOrganization, signIn } from "#test/organization.ts";
+import { TEST_ORIGIN, type TestAuth, useFreshTestAuth } from "#test/test-auth.ts";
+
+/**
+ * The database commands of a returning user's SSO sign-in through OIDC (the bench's "SSO sign-in"
+ * row, bench/versus-sso.ts, docs/scale.md): each is a round trip on every sign-in, so the count is
+ * kept here. The event relay's commands run beside the request and are not counted (test-auth.ts).
+ * And the client secret each instance keeps opened (oidc-client.ts openClientSecret) follows a change.
+ */
+
+const CLIENT = { clientId: "tessera-acme", clientSecret: "acme-client-secret-0123456789" };
+const REDIRECT_URI = `${TEST_ORIGIN}/api/auth/sso/callback/acme`;
+
+let idp: OidcIdp;
+beforeAll(async () => {
+  idp = await startOidcIdp({ clients: [{ ...CLIENT, redirectUri: REDIRECT_URI }] });
+});
+afterAll(async () => {
+  await idp.close();
+});
+const openAuth = useFreshTestAuth();
+
+/** An organization with the IdP's connection "acme"; answers the owner's browser. */
+async function setUp() {
+  const t = await openAuth({ outbound: { allowPrivateAddresses: true } });
+  const owner = await signIn(t, "olivia");
+  const organizationId = await createOrganization(owner, "acme");
+  const registered = await owner.browser.post("/sso/register", {
+    providerId: "acme",
+    issuer: idp.issuer,
+    domain: "acme.test",
+    organizationId,
+    oidcConfig: { ...CLIENT, scopes: ["openid", "email", "profile"] },
+  });
+  expect(registered.status).toBe(200);
+  idp.setAccount("lin-1", { email: "lin@acme.test", email_verified: true, name: "Lin" });
+  return { t, owner: owner.browser };
+}
+
+/** One sign-in of lin-1 in a new browser: the commands of the start and of the callback, and where the callback led. */
+async function signInCounted(t: TestAuth) {
+  const browser = new TestBrowser(t.auth);
+  let url = "";
+  const start = await t.commands(async () => {
+    const started = await browser.post<{ url: string }>("/sign-in/sso", {
+      providerId: "acme",
+      callbackURL: "/",
+    });
+    expect(started.status).toBe(200);
+    url = started.body.url;
+  });
+  const callbackURL = await idp.signIn(url, "lin-1");
+  let location: string | null = null;
+  let hasSession = false;
+  const callback = await t.commands(async () => {
+    const answer = await browser.get(callbackURL);
+    expect(answer.status).toBe(302);
+    location = answer.headers.get("location");
+    hasSession = answer.headers.getSetCookie().some((line) => /session_token=[^;]/.test(line));
+  });
+  return { start, callback, location: location as string | null, hasSession };
+}
+
+describe("an SSO sign-in's database commands", () => {
+  it("costs 3 commands to start and 11 for the callback of a returning member (no discovery or key fetch from the database, nothing written for the membership)", async () => {
+    const { t } = await setUp();
+    await signInCounted(t); // creates the user, the account and the membership
+    const returning = await signInCounted(t);
+    expect(returning.hasSession).toBe(true);
+    expect(returning.start).toEqual([
+      "find:ssoProviders", // the connection by providerId
+      "find:organizations", // its organization still exists
+      "insert:verifications", // the OAuth state
+    ]);
+    expect(returning.callback).toEqual([
+      "find:verifications", // the state: read, then taken (one use, this browser)
+      "delete:verifications",
+      "find:ssoProviders", // the connection, still enabled
+      "find:organizations", // and its organization still there
+      "find:organizationDomains", // does the organization vouch for the address's domain (jit.ts)
+      "find:accounts", // the (connection, subject) account
+      "find:users", // its user
+      "update:accounts", // the new tokens, sealed
+      "find:members", // already a member: nothing written
+      "insert:sessions",
+      "insert:auditEvents", // organization.sso-sign-in
+    ]);
+  });
+
+  it("a changed client secret is the one the next sign-in sends, though the previous one was opened and kept", async () => {
+    const { t, owner } = await setUp();
+    expect((await signInCounted(t)).hasSession).toBe(true);
+    const changed = await owner.post("/sso/update-provider", {
+      providerId: "acme",
+      oidcConfig: { clientSecret: "not-the-secret-the-idp-knows" },
+    });
+    expect(changed.status).toBe(200);
+    // The IdP refuses the token request of a wrong secret: the new secret was the one sent.
+    const refused = await signInCounted(t);
+    expect(refused.hasSession).toBe(false);
+    expect(new URL(refused.location ?? "", TEST_ORIGIN).searchParams.get("error")).toBe("SSO_IDP_ERROR");
+    const restored = await owner.post("/sso/update-provider", {
+      providerId: "acme",
+      oidcConfig: { clientSecret: CLIENT.clientSecret },
+    });
+    expect(restored.status).toBe(200);
+    expect((await signInCounted(t)).hasSession).toBe(true);
+  });
+});
