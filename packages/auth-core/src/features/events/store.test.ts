@@ -34,22 +34,25 @@ describe("the events store", () => {
   it("the repair pass stores what outboxes hold and events lack, and empties the settled ones", async () => {
     const collections = t.auth.context.collections;
     const source = t.db.collection("outboxProbe");
-    const [stranded, relayed, recent] = [eventAt(9000), eventAt(9001), eventAt(20_000)];
-    await collections.events.insertOne(relayed);
+    const [stranded, relayed, recent, other] = [eventAt(9000), eventAt(9001), eventAt(20_000), eventAt(9002)];
+    await collections.events.insertMany([relayed, other]);
     await source.insertMany([
       { _id: "a", _events: [stranded, relayed] },
       { _id: "b", _events: [recent] },
       { _id: "c" },
+      { _id: "d", _events: [other] },
     ] as never);
     const published: string[] = [];
     const stop = collections.eventHub.subscribe((stored) => published.push(...stored.map((e) => e._id)));
     expect(await relayStrandedOutboxes(collections, source, new Date(10_000))).toBe(2);
     stop();
     expect(published.sort()).toEqual([stranded._id, recent._id].sort());
-    const ids = [stranded, relayed, recent].map((event) => event._id);
-    expect(await collections.events.countDocuments({ _id: { $in: ids } })).toBe(3);
-    // Written before the cutoff: emptied; after it: kept for a later pass.
+    const ids = [stranded, relayed, recent, other].map((event) => event._id);
+    expect(await collections.events.countDocuments({ _id: { $in: ids } })).toBe(4);
+    // Written before the cutoff: emptied (the documents of one batch in one write); after it: kept
+    // for a later pass.
     expect(await source.findOne({ _id: "a" } as never)).toEqual({ _id: "a", _events: [] });
+    expect(await source.findOne({ _id: "d" } as never)).toEqual({ _id: "d", _events: [] });
     expect(await source.findOne({ _id: "b" } as never)).toEqual({ _id: "b", _events: [recent] });
     expect(await relayStrandedOutboxes(collections, source, new Date(10_000))).toBe(0);
   });

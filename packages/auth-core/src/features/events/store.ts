@@ -47,12 +47,18 @@ export async function storeEvents(collections: Collections, events: readonly Eve
   }
 }
 
+/** Outboxes the repair pass checks with one read of `events` (a `$in` of their event ids). */
+const REPAIR_BATCH = 200;
+
 /**
  * The repair pass for one owner's collection (a scan: the embedded database answers no other field
  * from an index). Every outbox's events not yet in `events` — a crash or an outage came between a
  * write and its relay — are stored and told to the listeners; then the events written before
  * `settledBefore` are pulled from their document, whose writer is done with it by then. Answers how
- * many events were missing.
+ * many events were missing. Outboxes are settled REPAIR_BATCH at a time, one read of `events` and one
+ * write for each batch: a server starting after a crash finds every document written in the last
+ * minute still holding its events, and a read per document made its repair cost a command per
+ * recent write (the 200-kill crash test); the cleanup's emptying, a write per document written.
  */
 export async function relayStrandedOutboxes(
   collections: Collections,
@@ -60,26 +66,47 @@ export async function relayStrandedOutboxes(
   settledBefore: Date,
 ): Promise<number> {
   let missing = 0;
+  let batch: (EventOutbox & { _id: unknown })[] = [];
+  const settle = async () => {
+    missing += await relayStrandedBatch(collections, source, batch, settledBefore);
+    batch = [];
+  };
   const outboxes = source.find({ "_events.0": { $exists: true } }, { projection: { _events: 1 } });
   for await (const doc of outboxes as AsyncIterable<EventOutbox & { _id: unknown }>) {
-    const events = doc._events ?? [];
-    const stored = await findPresentIds(
-      collections.events,
-      events.map((event) => event._id),
-    );
-    const absent = events.filter((event) => !stored.has(event._id));
-    await relayEvents(collections, absent);
-    missing += absent.length;
-    const settled = events.filter((event) => event.createdAt < settledBefore);
-    // $pullAll of the exact documents: FerretDB v1 ignores a $pull condition such as { _id: { $in } }.
-    if (settled.length > 0)
-      await source.updateOne(
-        { _id: doc._id },
-        { $pullAll: { _events: settled } as Document },
-        { comment: RELAY_COMMENT },
-      );
+    batch.push(doc);
+    if (batch.length === REPAIR_BATCH) await settle();
   }
+  if (batch.length > 0) await settle();
   return missing;
+}
+
+async function relayStrandedBatch(
+  collections: Collections,
+  source: OutboxSource,
+  docs: readonly (EventOutbox & { _id: unknown })[],
+  settledBefore: Date,
+): Promise<number> {
+  const events = docs.flatMap((doc) => doc._events ?? []);
+  const stored = await findPresentIds(
+    collections.events,
+    events.map((event) => event._id),
+  );
+  const absent = events.filter((event) => !stored.has(event._id));
+  await relayEvents(collections, absent);
+  // One write for the batch: each document loses those of the listed events it holds, which are its
+  // own settled ones (an event's _id is in one outbox only); what a writer pushed since the read stays.
+  // $pullAll of the exact documents: FerretDB v1 ignores a $pull condition such as { _id: { $in } }.
+  const settling = docs.filter((doc) => (doc._events ?? []).some((event) => event.createdAt < settledBefore));
+  const settled = settling.flatMap((doc) =>
+    (doc._events ?? []).filter((event) => event.createdAt < settledBefore),
+  );
+  if (settled.length > 0)
+    await source.updateMany(
+      { _id: { $in: settling.map((doc) => doc._id) } },
+      { $pullAll: { _events: settled } as Document },
+      { comment: RELAY_COMMENT },
+    );
+  return absent.length;
 }
 
 /** The hex ids of `ids` that still have a row in `source` (one `$in` read by `_id`). */
