@@ -13,7 +13,7 @@
 import { SoftwareAuthenticator } from "../tests/support/software-authenticator.ts";
 import { createSend, measurePairs, type Send } from "./pair-load.ts";
 import { positiveInteger } from "./settings.ts";
-import type { VersusResults } from "./versus-report.ts";
+import { type VersusResults, withLoadAverage } from "./versus-report.ts";
 import { PASSKEY_RP, type ProductServer } from "./versus-servers.ts";
 
 const API = "/api/auth";
@@ -187,16 +187,18 @@ export async function runPasswordless(
     for (const scenario of scenarios) {
       const order = round % 2 === 0 ? prepared : [...prepared].reverse();
       for (const side of order) {
-        const measurement = await measurePairs({
-          name: scenario.name,
-          origin: side.server.origin,
-          seconds: run.seconds,
-          connections: PASSWORDLESS_CONNECTIONS,
-          pair: scenario.pair(side),
-          // The load generator runs in this process on the same cores: its CPU a request is what
-          // no server can win back, printed beside the servers' own.
-          watch: { ...watchOf(side.server), ...run.watch, client: process.pid },
-        });
+        const measurement = await withLoadAverage(
+          measurePairs({
+            name: scenario.name,
+            origin: side.server.origin,
+            seconds: run.seconds,
+            connections: PASSWORDLESS_CONNECTIONS,
+            pair: scenario.pair(side),
+            // The load generator runs in this process on the same cores: its CPU a request is what
+            // no server can win back, printed beside the servers' own.
+            watch: { ...watchOf(side.server), ...run.watch, client: process.pid },
+          }),
+        );
         console.error(
           `versus: ${scenario.name}, ${side.server.product}: load generator ${measurement.cpuMs.client?.toFixed(2)} ms CPU a request`,
         );

@@ -3,10 +3,24 @@ import { cpus, loadavg } from "node:os";
 import { dirname } from "node:path";
 import type { Measurement } from "./load.ts";
 import { CODE_SCENARIO, PASSKEY_SCENARIO } from "./versus-passwordless.ts";
+import { SSO_SCENARIO } from "./versus-sso.ts";
 
 /** The two products of bench/versus.ts, in the order they are started and listed. */
 export const PRODUCTS = ["tessera", "betterAuth"] as const;
 export type Product = (typeof PRODUCTS)[number];
+
+/**
+ * One round of one product, with the machine's 1-minute load average when it started (the pair
+ * rows record it: on a shared machine the rate moves with the neighbours' load, the CPU a request
+ * much less).
+ */
+type VersusMeasurement = Measurement & { loadAverage?: number };
+
+/** A round's measurement with the 1-minute load average of the moment it starts. */
+export async function withLoadAverage(run: Promise<Measurement>): Promise<VersusMeasurement> {
+  const loadAverage = loadavg()[0]!;
+  return { ...(await run), loadAverage };
+}
 
 /** "×2": Tessera's rate at least twice Better Auth's; "ahead": above it (password-hashing scenarios). */
 export type Target = "×2" | "ahead";
@@ -20,13 +34,17 @@ export interface VersusResults {
   hashRounds: number;
   pinning: string;
   /** By scenario name, in the order they ran: one measurement per round and product. */
-  scenarios: Record<string, { target: Target; connections: number } & Record<Product, Measurement[]>>;
+  scenarios: Record<string, { target: Target; connections: number } & Record<Product, VersusMeasurement[]>>;
   /** Peak RSS (bytes) of each product's server: the database pair (all but the cookie cache) and the cookie-cache pair. */
   peakRss: Record<Product, { database?: number; cookieCache?: number }>;
 }
 
 const MB = 1024 * 1024;
-const PASSWORDLESS = new Set([PASSKEY_SCENARIO, CODE_SCENARIO]);
+/**
+ * The rows of request pairs (pair-load.ts), printed with their latency and CPU a request. A function:
+ * those modules import this one, so their names are not yet set while it loads.
+ */
+const isPairRow = (scenario: string) => [PASSKEY_SCENARIO, CODE_SCENARIO, SSO_SCENARIO].includes(scenario);
 const NAMES: Record<Product, string> = { tessera: "Tessera", betterAuth: "Better Auth" };
 
 /** The median of the rounds' rates (the mean of the middle two for an even count). */
@@ -61,6 +79,10 @@ interface ProductFigures {
   p50Ms: number;
   /** Median of the rounds' 99th-percentile latency, ms. */
   p99Ms: number;
+  /** Median of the rounds' CPU a request of the load generator's process (and the SSO row's IdP), when watched. */
+  clientCpuMs: number;
+  /** The 1-minute load average as each round started, when recorded. */
+  loadAverages: number[];
 }
 
 /** The lower middle of the values (NaN for none). */
@@ -69,7 +91,7 @@ function middle(values: number[]): number {
   return sorted[Math.floor((sorted.length - 1) / 2)] ?? Number.NaN;
 }
 
-function figuresOf(runs: Measurement[]): ProductFigures {
+function figuresOf(runs: VersusMeasurement[]): ProductFigures {
   return {
     median: medianRate(runs),
     rates: runs.map((run) => run.rate),
@@ -79,7 +101,20 @@ function figuresOf(runs: Measurement[]): ProductFigures {
     mainThreadCpuMs: middle(runs.map((run) => run.cpuMs.main ?? Number.NaN)),
     p50Ms: middle(runs.map((run) => run.p50)),
     p99Ms: middle(runs.map((run) => run.p99)),
+    clientCpuMs: middle(runs.map((run) => run.cpuMs.client ?? Number.NaN)),
+    loadAverages: runs.flatMap((run) => (run.loadAverage === undefined ? [] : [run.loadAverage])),
   };
+}
+
+/**
+ * Better Auth's CPU a request over Tessera's (server, database and the load generator's share): the
+ * rate ratio the machine would give if CPU were all that limited both, which moves far less with the
+ * neighbours' load than the rates do. NaN when a figure is missing.
+ */
+function cpuRatio(row: Pick<Row, "tessera" | "betterAuth">): number {
+  const total = (f: ProductFigures) =>
+    f.serverCpuMs + f.databaseCpuMs + (Number.isFinite(f.clientCpuMs) ? f.clientCpuMs : 0);
+  return total(row.betterAuth) / total(row.tessera);
 }
 
 export function versusRows(results: VersusResults): Row[] {
@@ -138,13 +173,17 @@ export function printVersus(results: VersusResults): void {
       `${figures.databaseCpuMs.toFixed(1)} ms database`;
     console.log(`CPU per ${row.scenario}: Tessera ${cpu(row.tessera)}, Better Auth ${cpu(row.betterAuth)}`);
   }
-  // The passwordless rows (versus-passwordless.ts): latency per request of a pair, and what it costs.
-  for (const row of versusRows(results).filter((row) => PASSWORDLESS.has(row.scenario))) {
+  // The pair rows (passwordless, SSO): latency per request of a pair, what it costs, the load it ran at.
+  for (const row of versusRows(results).filter((row) => isPairRow(row.scenario))) {
     const figures = (f: ProductFigures) =>
       `p50 ${f.p50Ms.toFixed(1)} / p99 ${f.p99Ms.toFixed(1)} ms, CPU ${f.serverCpuMs.toFixed(2)} ms server + ` +
-      `${f.databaseCpuMs.toFixed(2)} ms database`;
+      `${f.databaseCpuMs.toFixed(2)} ms database + ${f.clientCpuMs.toFixed(2)} ms load generator`;
+    const loads = [...row.tessera.loadAverages, ...row.betterAuth.loadAverages];
+    const load =
+      loads.length > 0 ? `; load ${Math.min(...loads).toFixed(1)}–${Math.max(...loads).toFixed(1)}` : "";
     console.log(
-      `${row.scenario}, per request: Tessera ${figures(row.tessera)}; Better Auth ${figures(row.betterAuth)}`,
+      `${row.scenario}, per request: Tessera ${figures(row.tessera)}; Better Auth ${figures(row.betterAuth)}; ` +
+        `by CPU ×${cpuRatio(row).toFixed(2)}${load}`,
     );
   }
   for (const phase of ["database", "cookieCache"] as const) {
@@ -176,7 +215,7 @@ export async function writeVersusReport(results: VersusResults, path: string): P
       hashRounds: results.hashRounds,
       pinning: results.pinning,
     },
-    scenarios: versusRows(results),
+    scenarios: versusRows(results).map((row) => ({ ...row, cpuRatio: cpuRatio(row) })),
     peakRssBytes: results.peakRss,
   };
   await writeFile(path, `${JSON.stringify(report, null, 2)}\n`);

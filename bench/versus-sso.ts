@@ -13,7 +13,7 @@
 import { createSend, measurePairs, type Send } from "./pair-load.ts";
 import { positiveInteger } from "./settings.ts";
 import type { BenchIdp } from "./sso-idp.ts";
-import type { Product, VersusResults } from "./versus-report.ts";
+import { type Product, type VersusResults, withLoadAverage } from "./versus-report.ts";
 import type { ProductServer } from "./versus-servers.ts";
 
 const API = "/api/auth";
@@ -94,15 +94,17 @@ export async function runSso(
   for (let round = 0; round < run.rounds; round++) {
     const order = round % 2 === 0 ? servers : [...servers].reverse();
     for (const server of order) {
-      const measurement = await measurePairs({
-        name: SSO_SCENARIO,
-        origin: server.origin,
-        seconds: run.seconds,
-        connections: SSO_CONNECTIONS,
-        pair: (send, worker) => signInBySso(send, idp, worker),
-        // The load generator and the IdP run in this process, on the same cores.
-        watch: { ...watchOf(server), ...run.watch, client: process.pid },
-      });
+      const measurement = await withLoadAverage(
+        measurePairs({
+          name: SSO_SCENARIO,
+          origin: server.origin,
+          seconds: run.seconds,
+          connections: SSO_CONNECTIONS,
+          pair: (send, worker) => signInBySso(send, idp, worker),
+          // The load generator and the IdP run in this process, on the same cores.
+          watch: { ...watchOf(server), ...run.watch, client: process.pid },
+        }),
+      );
       results.scenarios[SSO_SCENARIO] ??= {
         target: "×2",
         connections: SSO_CONNECTIONS,
