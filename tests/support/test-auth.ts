@@ -69,7 +69,22 @@ export type Clock = { frozen?: boolean };
 export async function createTestAuth(overrides: Overrides = {}, clock: Clock = {}): Promise<TestAuth> {
   const uri = inject("mongoUri");
   const client = new MongoClient(uri, { serverSelectionTimeoutMS: 5000, monitorCommands: true });
-  const db = client.db(`t_${randomBytes(6).toString("hex")}`);
+  const pooled = cleanDatabases.pop();
+  const db = client.db(pooled ?? `t_${randomBytes(6).toString("hex")}`);
+  // Whether this database may serve the next test once emptied: not when anything besides this
+  // client was told its name, nor when anything changed its collections or indexes after its migration.
+  let reusable = true;
+  let migrated = false;
+  for (const key of ["databaseName", "namespace"] as const) {
+    const value = db[key];
+    Object.defineProperty(db, key, {
+      get() {
+        // The driver reads it for every collection it opens; anyone else may hand it to a process.
+        if (reusable && !calledByDriver()) reusable = false;
+        return value;
+      },
+    });
+  }
   let offsetMs = 0;
   // `frozen`: time moves only through advance() — for tests whose windows must not depend on how
   // long scrypt takes on a loaded machine.
@@ -89,7 +104,18 @@ export async function createTestAuth(overrides: Overrides = {}, clock: Clock = {
     // Every answer in the test suite is checked against its endpoint's contract.
     advanced: { checkResponses: true, ...overrides.advanced },
   });
-  await auth.migrate();
+  // The collections written since the migration: the ones to empty before the database is reused.
+  const written = new Set<string>();
+  client.on("commandStarted", (event: CommandStartedEvent) => {
+    if (!migrated) return;
+    const { commandName, command } = event;
+    if (WRITE_COMMANDS.has(commandName)) written.add(String(command[commandName]));
+    else if (!READ_COMMANDS.has(commandName) && !isReadingAggregate(command)) reusable = false;
+  });
+  const applied = await auth.migrate();
+  // A reused database has every migration recorded: one that ran now was not there before.
+  if (pooled && applied.length > 0) reusable = false;
+  migrated = true;
   let seen: string[] | null = null;
   let queries: { command: string; filter: Record<string, unknown> | undefined }[] | null = null;
   client.on("commandStarted", (event: CommandStartedEvent) => {
@@ -134,11 +160,82 @@ export async function createTestAuth(overrides: Overrides = {}, clock: Clock = {
     close: async () => {
       // Stops the instance's mail worker and waits for its sends (createAuth does not own this client).
       await auth.close().catch(() => {});
-      await db.dropDatabase().catch(() => {});
+      if (reusable && (await emptied(db, written))) cleanDatabases.push(db.databaseName);
+      else await db.dropDatabase().catch(() => {});
       await client.close();
     },
   };
 }
+
+/**
+ * Databases of this test process that served a closed test and were emptied: migrated, every
+ * collection and index as the migrations left them, no document but the migrations' records. The
+ * next createTestAuth takes one instead of migrating a new database (about half a second of DDL on
+ * the embedded server, which nearly every test paid).
+ */
+const cleanDatabases: string[] = [];
+
+/** How many emptied databases wait for reuse (tests/support's own test). */
+export const reusableDatabaseCount = (): number => cleanDatabases.length;
+
+/** Commands that write documents of the collection they name, and change nothing else. */
+const WRITE_COMMANDS = new Set(["insert", "update", "delete", "findAndModify"]);
+
+/** Commands that change nothing. */
+const READ_COMMANDS = new Set([
+  ...DRIVER_COMMANDS,
+  "find",
+  "getMore",
+  "killCursors",
+  "count",
+  "distinct",
+  "listCollections",
+  "listIndexes",
+  "collStats",
+  "dbStats",
+  "explain",
+]);
+
+/** An aggregate that writes no collection ($out, $merge). */
+function isReadingAggregate(command: Record<string, unknown>): boolean {
+  const pipeline = command.pipeline;
+  if (command.aggregate === undefined || !Array.isArray(pipeline)) return false;
+  return !pipeline.some((stage) => "$out" in stage || "$merge" in stage);
+}
+
+/** True when the getter calling this was called by the MongoDB driver itself. */
+function calledByDriver(): boolean {
+  const caller = new Error().stack?.split("\n")[3] ?? "";
+  return /[\\/]node_modules[\\/](?:\.pnpm[\\/]mongodb@[^\\/]+[\\/]node_modules[\\/])?mongodb[\\/]/.test(
+    caller,
+  );
+}
+
+/**
+ * Deletes every document of the written collections; false when one of them is the migrations'
+ * records or a delete fails (the database is then dropped).
+ */
+async function emptied(db: Db, written: ReadonlySet<string>): Promise<boolean> {
+  if (written.has("_migrations")) return false;
+  try {
+    for (const name of written) await db.collection(name).deleteMany({});
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+// What this file's tests left for reuse goes when the file ends.
+afterAll(async () => {
+  const names = cleanDatabases.splice(0);
+  if (names.length === 0) return;
+  const client = new MongoClient(inject("mongoUri"), { serverSelectionTimeoutMS: 5000 });
+  try {
+    for (const name of names) await client.db(name).dropDatabase();
+  } finally {
+    await client.close();
+  }
+});
 
 /**
  * The fixture lifecycle of a test file whose tests each need their own instance: `closeAfterEach`
