@@ -1,11 +1,11 @@
 import type { AuthContext } from "../../context.ts";
 import type { PasskeySignUp } from "../../contracts/passkey.ts";
-import type { PasskeyDoc } from "../../db/documents.ts";
+import type { PasskeyDoc, UserDoc } from "../../db/documents.ts";
 import { ObjectId } from "../../db/ids.ts";
 import { granted, type Outcome, refused } from "../../errors/refusal.ts";
 import { establishSession, type SessionRequest, toSession, toUser } from "../session/index.ts";
 import { createUser, deleteUserById } from "../users/index.ts";
-import { sendVerificationEmailInBackground } from "../verification/index.ts";
+import { createUserMailingVerification } from "../verification/index.ts";
 import type { PendingSignUp } from "./rules.ts";
 import { toPasskey } from "./rules.ts";
 import { findPasskeyByCredentialID, insertPasskey } from "./store.ts";
@@ -30,29 +30,34 @@ export async function signUpWithPasskey(
   // Checked before the user exists: a credential already stored is refused without a user left behind.
   if (await findPasskeyByCredentialID(auth.collections, passkey.credentialID))
     return refused("PASSKEY_ALREADY_REGISTERED");
-  const created = await createUser(auth, {
+  const fields = {
     email: signUp.email,
     name: signUp.name,
     image: null,
     emailVerified: false,
     ...(signUp.language ? { language: signUp.language } : {}),
-  });
+  };
+  const sendOnSignUp = auth.options.emailVerification.sendOnSignUp ?? config.requireEmailVerification;
+  // Mailed: the verification mail's row before the user, sent after it and its passkey
+  // (verification's createUserMailingVerification: no unverified user left unmailed by a crash).
+  const created =
+    sendOnSignUp && auth.options.emailVerification.enabled
+      ? await createUserMailingVerification(
+          auth,
+          fields,
+          signUp.callbackURL ?? undefined,
+          request.sender,
+          (id) => storeUserAndPasskey(auth, { ...fields, id }, passkey),
+        )
+      : await storeUserAndPasskey(auth, fields, passkey);
   if (!created.ok) {
+    if (created.reason === "passkey") return refused("PASSKEY_ALREADY_REGISTERED");
     if (created.reason === "exists" && config.requireEmailVerification)
       return granted(decoyAnswer(auth, signUp, passkey));
     return refused(created.reason === "exists" ? "USER_ALREADY_EXISTS" : "UNABLE_TO_CREATE_ACCOUNT");
   }
-  const user = created.user;
-  const stored = { ...passkey, userId: user._id };
-  if (!(await insertPasskey(auth.collections, stored))) {
-    // Another registration stored the credential meanwhile: the user goes with its claim.
-    await deleteUserById(auth.collections, user._id);
-    return refused("PASSKEY_ALREADY_REGISTERED");
-  }
+  const { user, stored } = created;
   await created.runAfterHooks();
-  const sendOnSignUp = auth.options.emailVerification.sendOnSignUp ?? config.requireEmailVerification;
-  if (sendOnSignUp && auth.options.emailVerification.enabled)
-    await sendVerificationEmailInBackground(auth, user, signUp.callbackURL ?? undefined, request.sender);
   if (config.requireEmailVerification)
     return granted({ ...toPasskey(stored), session: null, user: toUser(user) });
   // A user this request created has no ban to check and no second factor yet.
@@ -62,6 +67,27 @@ export async function signUpWithPasskey(
     secondFactor: "not-applicable",
   });
   return granted({ ...toPasskey(stored), session: toSession(session), user: toUser(user) });
+}
+
+type StoredSignUp =
+  | { ok: true; user: UserDoc; stored: PasskeyDoc; runAfterHooks: () => Promise<void> }
+  | { ok: false; reason: "exists" | "refused" | "passkey" };
+
+/** The user, then its passkey; a credential stored meanwhile by another registration takes the user back. */
+async function storeUserAndPasskey(
+  auth: AuthContext,
+  fields: Parameters<typeof createUser>[1],
+  passkey: PasskeyDoc,
+): Promise<StoredSignUp> {
+  const created = await createUser(auth, fields);
+  if (!created.ok) return created;
+  const stored = { ...passkey, userId: created.user._id };
+  if (!(await insertPasskey(auth.collections, stored))) {
+    // Another registration stored the credential meanwhile: the user goes with its claim.
+    await deleteUserById(auth.collections, created.user._id);
+    return { ok: false, reason: "passkey" };
+  }
+  return { ok: true, user: created.user, stored, runAfterHooks: created.runAfterHooks };
 }
 
 /** What a new address would answer, for a taken one: nothing stored, nothing sent. */

@@ -42,6 +42,11 @@ export interface NewUserFields {
   role?: string;
   /** Absent: mails go in the configured `language` until the user picks one. */
   language?: string;
+  /**
+   * The id the user gets, chosen by a caller that writes something naming the user before it
+   * (sign-up: its verification mail, verification/service.ts createUserMailingVerification).
+   */
+  id?: ObjectId;
 }
 
 /** Inserts a user through the user create `before` hook; the unique email index settles races. */
@@ -73,9 +78,10 @@ async function storeUser(
 > {
   const now = auth.now();
   const hooks = auth.options.hooks?.user?.create;
+  const { id, ...stored } = fields;
   const doc = await applyBeforeHook<UserDoc>(hooks, {
-    _id: new ObjectId(),
-    ...fields,
+    _id: id ?? new ObjectId(),
+    ...stored,
     createdAt: now,
     updatedAt: now,
   });

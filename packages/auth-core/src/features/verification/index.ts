@@ -1,6 +1,7 @@
 /** The face of verification: what other features may use (endpoints: endpoints/, registered by features/registry.ts). */
 
 export {
+  createUserMailingVerification,
   moveUserEmail,
   sendChangeEmailLink,
   sendVerificationEmail,

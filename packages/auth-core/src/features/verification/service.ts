@@ -2,7 +2,7 @@ import type { AuthContext } from "../../context.ts";
 import { signJwt, verifyJwt } from "../../crypto/index.ts";
 import { isDuplicateKeyError } from "../../db/connect.ts";
 import type { UserDoc } from "../../db/documents.ts";
-import type { ObjectId } from "../../db/ids.ts";
+import { ObjectId } from "../../db/ids.ts";
 import { applyAfterHook, applyBeforeHook } from "../hooks.ts";
 import {
   admitMail,
@@ -87,6 +87,58 @@ export async function sendVerificationEmailInBackground(
   await deliverVerificationMail(auth, user, token, url, inBackground(sender));
 }
 
+/**
+ * A sign-up that mails its verification link (sign-up/email, passkey sign-up): the mail's row is
+ * stored first, already naming the user's id, then the user by `create` (queue.linkStored), then the
+ * mail is sent. A crash between leaves a mail whose link verifies nobody, never an unverified user
+ * nobody mailed (docs/architecture.md "Mail"). When `create` stores no user (the address is taken,
+ * a hook refused) the mail is dropped, never sent. Costs what the old order cost — the mail limit
+ * and one awaited insert — for a taken address too, so sign-up still answers a new and a taken
+ * address alike (docs/security.md "Enumeration"). A create hook that changes the address has the
+ * mail dropped and one sent for the stored address after the user, as before this order.
+ */
+export async function createUserMailingVerification<T extends { ok: true; user: UserDoc } | { ok: false }>(
+  auth: AuthContext,
+  pending: Pick<UserDoc, "email" | "name" | "language">,
+  callbackURL: string | undefined,
+  sender: MailSender,
+  create: (id: ObjectId) => Promise<T>,
+): Promise<T> {
+  const now = auth.now();
+  const user: UserDoc = {
+    _id: new ObjectId(),
+    ...pending,
+    image: null,
+    emailVerified: false,
+    createdAt: now,
+    updatedAt: now,
+  };
+  const token = await createEmailVerificationToken(auth, user.email, undefined, { userId: user._id });
+  const url = verificationLink(auth, token, callbackURL);
+  let created: T | null = null;
+  const stored = async () => {
+    created = await create(user._id);
+    if (!created.ok || created.user.email !== user.email || !created.user._id.equals(user._id))
+      throw new NotMailed();
+  };
+  try {
+    await deliverVerificationMail(auth, user, token, url, inBackground(sender), {
+      beside: false,
+      linkStored: stored,
+    });
+  } catch (error) {
+    if (!(error instanceof NotMailed)) throw error;
+  }
+  const result = created as T | null;
+  if (!result) throw new Error("sign-up: the user's creation did not run");
+  if (result.ok && (result.user.email !== user.email || !result.user._id.equals(user._id)))
+    await sendVerificationEmailInBackground(auth, result.user, callbackURL, sender);
+  return result;
+}
+
+/** The user the mail names was not stored as mailed: its mail is dropped (createUserMailingVerification). */
+class NotMailed extends Error {}
+
 const inBackground = (sender: MailSender): MailDelivery => ({
   background: "verification email could not be sent",
   sender,
@@ -98,6 +150,7 @@ function deliverVerificationMail(
   token: string,
   url: string,
   delivery: MailDelivery,
+  queue: Partial<NonNullable<MailDelivery["queue"]>> = {},
 ): Promise<boolean> {
   const hook = auth.options.mail?.sendVerificationEmail;
   return dispatchMail(
@@ -106,12 +159,12 @@ function deliverVerificationMail(
     user,
     { url, name: user.name },
     hook && (() => hook({ user: toMailUser(user), url, token })),
-    { ...delivery, queue: tokenQueue(auth, user) },
+    { ...delivery, queue: { ...tokenQueue(auth, user), ...queue } },
   );
 }
 
 /** Verification and change-email links live as long as their signed token (emailVerification.expiresIn). */
-function tokenQueue(auth: AuthContext, user: UserDoc): MailDelivery["queue"] {
+function tokenQueue(auth: AuthContext, user: UserDoc): NonNullable<MailDelivery["queue"]> {
   return {
     expiresAt: new Date(auth.now().getTime() + auth.options.emailVerification.expiresIn * 1000),
     userId: user._id,

@@ -6,7 +6,7 @@ import { defineEndpoint } from "../../../http/define-endpoint.ts";
 import { establishSession, toUser, type User } from "../../session/index.ts";
 import { assertSignInWithoutSso } from "../../sso-domains/index.ts";
 import { assertPasswordAllowed, createUserWithPassword } from "../../users/index.ts";
-import { sendVerificationEmailInBackground } from "../../verification/index.ts";
+import { createUserMailingVerification } from "../../verification/index.ts";
 
 export const signUpEmail = defineEndpoint(signUpEmailContract, {
   fieldErrors: { email: "INVALID_EMAIL" },
@@ -21,18 +21,30 @@ export const signUpEmail = defineEndpoint(signUpEmailContract, {
     });
     await assertPasswordAllowed(auth, body.password, { email: body.email });
     const passwordHash = await hashPassword(body.password);
+    const fields = {
+      email: body.email,
+      name: body.name,
+      image: body.image ?? null,
+      emailVerified: false,
+      ...(body.language && { language: body.language }),
+    };
+    const sendOnSignUp = auth.options.emailVerification.sendOnSignUp ?? config.requireEmailVerification;
     // User and credential account, or neither; the user's after hook runs once both are stored.
-    const created = await createUserWithPassword(
-      auth,
-      {
-        email: body.email,
-        name: body.name,
-        image: body.image ?? null,
-        emailVerified: false,
-        ...(body.language && { language: body.language }),
-      },
-      passwordHash,
-    );
+    // Mailed: the verification mail's row is stored before the user, and sent after it (a crash
+    // between never leaves an unverified user nobody mailed). Not awaited: with verification
+    // required an existing address answers without any mail, so a new one must not wait for the
+    // mailer either (timing, docs/security.md); and a failing mailer must not answer 500 for a
+    // user who is already stored (they can ask for a new link).
+    const created =
+      sendOnSignUp && auth.options.emailVerification.enabled
+        ? await createUserMailingVerification(
+            auth,
+            fields,
+            body.callbackURL,
+            { kind: "client", address: ctx.ip },
+            (id) => createUserWithPassword(auth, { ...fields, id }, passwordHash),
+          )
+        : await createUserWithPassword(auth, fields, passwordHash);
     if (!created.ok) {
       // docs/decisions/: with verification required, an existing address answers exactly like a new
       // one (same shape, no session, nothing sent) so sign-up cannot enumerate accounts.
@@ -55,15 +67,6 @@ export const signUpEmail = defineEndpoint(signUpEmailContract, {
       throw new AuthError("UNABLE_TO_CREATE_ACCOUNT");
     }
     const user = created.user;
-    const sendOnSignUp = auth.options.emailVerification.sendOnSignUp ?? config.requireEmailVerification;
-    // Not awaited: with verification required an existing address answers without any mail, so a
-    // new one must not wait for the mailer either (timing, docs/security.md); and a failing
-    // mailer must not answer 500 for a user who is already stored (they can ask for a new link).
-    if (sendOnSignUp && auth.options.emailVerification.enabled)
-      await sendVerificationEmailInBackground(auth, user, body.callbackURL, {
-        kind: "client",
-        address: ctx.ip,
-      });
     if (!config.autoSignIn || config.requireEmailVerification) return { token: null, user: toUser(user) };
     // A user this request created has no ban to check and no second factor yet.
     const request = { cookies: ctx.cookies, ip: ctx.ip, userAgent: ctx.headers.get("user-agent") };
