@@ -36,6 +36,7 @@ import { createPinning, findDatabasePid, mainThreadOf } from "./processes.ts";
 import { HASH_SECONDS, positiveInteger } from "./settings.ts";
 import { type BenchIdp, startBenchIdp } from "./sso-idp.ts";
 import { buildBetterAuthServer } from "./versus/build.ts";
+import { addBystanders } from "./versus/database.ts";
 import { runPasswordless } from "./versus-passwordless.ts";
 import {
   PRODUCTS,
@@ -76,6 +77,8 @@ function selectedGroups(): Set<Group> {
   return new Set(names as Group[]);
 }
 const ROUNDS = positiveInteger("BENCH_VERSUS_ROUNDS", 2);
+/** Users added straight to both databases before the pair rows (versus/database.ts addBystanders); 0 by default. */
+const BYSTANDERS = Number(process.env.BENCH_VERSUS_BYSTANDERS ?? 0);
 /**
  * Rounds of sign-in and sign-up. Both products spend ~95% of a sign-in in the same scrypt call, so
  * the gap being measured is a few percent, while one 15 s run against another of the same server
@@ -292,6 +295,10 @@ export async function runVersusBench(databaseUri: string): Promise<VersusResults
     if (groups.has("reads")) await runScenarios(READS, seeded, results, watch);
     if (groups.has("passwords")) await runScenarios(WRITES, seeded, results, watch, HASH_ROUNDS);
     const flows = { passkey: groups.has("passkey"), code: groups.has("code") };
+    if (BYSTANDERS > 0 && (flows.passkey || flows.code || idp)) {
+      for (const server of databaseServers) await addBystanders(server.uri, server.product, BYSTANDERS);
+      console.error(`versus: ${BYSTANDERS} bystander users added to each database (BENCH_VERSUS_BYSTANDERS)`);
+    }
     if (flows.passkey || flows.code)
       await runPasswordless(
         databaseServers,
