@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { createAuth, createDevOutbox } from "@tessera/auth-core";
 import { type Db, MongoClient } from "mongodb";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { answers, poster, signUpPeople, startCrashChild } from "#test/crash-server.ts";
+import { answers, crashChildren, poster, signUpPeople } from "#test/crash-server.ts";
 
 /**
  * Issue 34, docs/architecture.md "Mail": a server process is SIGKILLed while request loops ask for
@@ -139,12 +139,10 @@ describe("mails survive a server killed between the mail and what its link opens
     let people: Person[] = [];
     const phase = (name: string) => console.info(`[mail crash] ${name} at ${Date.now() - began} ms`);
     const began = Date.now();
+    // Each server's modules load while the one before it serves (tests/support/crash-server.ts).
+    const children = crashChildren(CHILD, { dbName, secret: SECRET, env: { TESSERA_MAIL_FILE: mailFile } });
     for (let kill = 0; kill < KILLS; kill++) {
-      const { child, url } = await startCrashChild(CHILD, {
-        dbName,
-        secret: SECRET,
-        env: { TESSERA_MAIL_FILE: mailFile },
-      });
+      const { child, url } = await children.next();
       if (kill === 0) {
         const post = poster(url);
         people = await Promise.all(
@@ -167,6 +165,7 @@ describe("mails survive a server killed between the mail and what its link opens
       await Promise.all(loops);
       phase(`kill ${kill} (${answers.count} answers)`);
     }
+    await children.close();
     // The killed servers' last commands may still be running in the database.
     await new Promise((resolve) => setTimeout(resolve, 500));
 
