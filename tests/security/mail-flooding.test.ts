@@ -74,6 +74,13 @@ describe("mails to one address are limited per kind", () => {
       ],
     ]);
     expect(JSON.stringify(warnings)).not.toContain("victim");
+    // The refused request stored what an unknown address's does: a mail row never sent and a token
+    // that opens nothing, in the same commands as the three mailed ones (docs/architecture.md "Mail").
+    const liveTokens = await t.db
+      .collection("verifications")
+      .countDocuments({ identifier: { $regex: "^reset-password:" }, value: { $ne: "" } });
+    expect(liveTokens).toBe(3);
+    expect(await t.db.collection("mails").countDocuments({ kind: "reset-password", to: "" })).toBe(1);
 
     t.advance(15 * 60);
     expect((await fromClient(t, 1, "/request-password-reset", { email: VICTIM })).status).toBe(200);

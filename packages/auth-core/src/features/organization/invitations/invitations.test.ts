@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { TestBrowser } from "#test/browser.ts";
 import {
   activeOrganizationOf,
+  beforeNextWrite,
   errorBody,
   memberRoles,
   type SignedIn,
@@ -157,6 +158,42 @@ describe("organization/invite-member", () => {
       status: 403,
       body: errorBody("INVITATION_LIMIT_REACHED", "Invitation limit reached"),
     });
+    expect(await t.db.collection("invitations").countDocuments()).toBe(1);
+    // Counted before the mail: an organization at its limit queues none (docs/architecture.md "Mail").
+    expect(await t.db.collection("mails").countDocuments({ to: "b@example.com" })).toBe(0);
+  });
+
+  it("stores the mail's row before the invitation; an insert refused meanwhile drops the mail unsent", async () => {
+    const f = await fixture();
+    const { t, O, A } = f;
+    let before: { mails: number; invitations: number } | null = null;
+    let winner: { status: number; body: InvitationBody } | null = null;
+    // A parallel invite of the address wins the slot between this request's mail row and its insert.
+    beforeNextWrite(f, "invitations", "insertOne", async () => {
+      before = {
+        mails: await t.db.collection("mails").countDocuments({ to: "n@example.com" }),
+        invitations: await t.db.collection("invitations").countDocuments(),
+      };
+      winner = await invite(O, A, "n@example.com");
+    });
+    expect(await invite(O, A, "n@example.com")).toMatchObject({
+      status: 400,
+      body: errorBody("INVITATION_ALREADY_PENDING", "User is already invited to this organization"),
+    });
+    await t.auth.mail.settle();
+    expect(before).toEqual({ mails: 1, invitations: 0 });
+    expect(winner).toMatchObject({ status: 200 });
+    const mails = await t.db
+      .collection("mails")
+      .find({ to: "n@example.com" }, { sort: { _id: 1 } })
+      .toArray();
+    expect(mails.map(({ state, text }) => ({ state, text }))).toEqual([
+      { state: "dropped", text: null },
+      { state: "sent", text: null },
+    ]);
+    // One mail went out, for the invitation that exists.
+    const sent = t.outbox.messages().filter((mail) => mail.to === "n@example.com");
+    expect(sent.map((mail) => mail.text.includes(`/accept-invitation/${winner!.body.id}`))).toEqual([true]);
     expect(await t.db.collection("invitations").countDocuments()).toBe(1);
   });
 });

@@ -50,7 +50,7 @@ export interface NewInvitation {
  * and the error reaches inviteOrRenew. False when the mail limit refused the mail (the invitation is
  * written all the same).
  */
-export type InvitationMailing = (invitation: InvitationDoc, stored: () => Promise<void>) => Promise<boolean>;
+type InvitationMailing = (invitation: InvitationDoc, stored: () => Promise<void>) => Promise<boolean>;
 
 /**
  * Creates a pending invitation, or — with `resend` — re-arms the pending one (new expiry, role and
