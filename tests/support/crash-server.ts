@@ -2,7 +2,6 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { pathToFileURL } from "node:url";
 import { build } from "esbuild";
 import { inject } from "vitest";
 
@@ -11,10 +10,6 @@ import { inject } from "vitest";
  * child on the test database, SIGKILLed while loops of requests run against it; the POSTs those
  * loops send, counted so that a kill can wait for some answers; the people they act as.
  */
-
-const TSX = pathToFileURL(
-  join(import.meta.dirname, "..", "..", "node_modules", "tsx", "dist", "loader.mjs"),
-).href;
 
 type ChildSettings = { dbName: string; secret: string; env?: Record<string, string> };
 type RunningChild = { child: ChildProcess; url: string };
@@ -28,32 +23,6 @@ function childEnv(settings: ChildSettings): NodeJS.ProcessEnv {
     TESSERA_SECRET: settings.secret,
     ...settings.env,
   };
-}
-
-/** The child's URL: the first line it prints. */
-function urlOf(child: ChildProcess): Promise<RunningChild> {
-  return new Promise((resolve, reject) => {
-    let out = "";
-    child.stdout!.on("data", (chunk: Buffer) => {
-      out += chunk.toString();
-      const line = out.split("\n")[0];
-      if (out.includes("\n") && line) resolve({ child, url: line.trim() });
-    });
-    child.on("exit", (code) => reject(new Error(`crash child exited with ${code} before listening`)));
-  });
-}
-
-/**
- * Starts `script` (a child that listens on PORT and prints its URL as its first line) with the test
- * database's URI, `dbName`, `secret` and any other `env`. Through tsx: ~3 s per start on a loaded
- * machine; `crashChildren` starts the same script in a fraction of that, for tests that kill hundreds.
- */
-export function startCrashChild(script: string, settings: ChildSettings): Promise<RunningChild> {
-  const child = spawn(process.execPath, ["--import", TSX, script], {
-    env: childEnv(settings),
-    stdio: ["ignore", "pipe", "inherit"],
-  });
-  return urlOf(child);
 }
 
 /**
