@@ -33,10 +33,17 @@ export async function signInMailboxOwner(
   request: SessionRequest,
   record: MailedRecord,
   holder: UserDoc | null,
-  options: { signUpDisabled: boolean; name?: string | undefined; rememberMe: boolean },
+  options: {
+    signUpDisabled: boolean;
+    name?: string | undefined;
+    rememberMe: boolean;
+    /** The require-SSO check of the record's address, when the caller started it already (readSsoPolicyEarly). */
+    ssoCheck?: Promise<DomainPolicy>;
+  },
 ): Promise<Granted<MailSignIn> | MailSignInRefusal> {
   // Before a sign-up too: an address of a domain requiring SSO gets no account this way either.
-  const policy = await assertSignInWithoutSso(auth, { email: record.email }, "mail", request);
+  const policy = await (options.ssoCheck ??
+    assertSignInWithoutSso(auth, { email: record.email }, "mail", request));
   let user = holder;
   if (!user) {
     if (options.signUpDisabled) return refused("SIGNUP_DISABLED");
@@ -68,6 +75,24 @@ export async function signInMailboxOwner(
   if (established.kind === "banned") return refused("BANNED_USER");
   if (established.kind === "challenge") return granted(established);
   return granted({ ...established, isNewUser: false });
+}
+
+/**
+ * Starts the require-SSO check of a mailed sign-in for `email` at once, for signInMailboxOwner to
+ * await once the code is accepted: the domain's policy is read beside the record instead of a round
+ * trip after it. For the mail path the check only reads (no break-glass audit: require-sso.ts), and
+ * it reads the same for every address of a domain, so starting it before the code is known tells
+ * nothing and changes nothing; its SSO_REQUIRED is answered only where it was before — after a right
+ * code — and dropped unseen otherwise.
+ */
+export function readSsoPolicyEarly(
+  auth: AuthContext,
+  email: string,
+  request: SessionRequest,
+): Promise<DomainPolicy> {
+  const check = assertSignInWithoutSso(auth, { email }, "mail", request);
+  check.catch(() => undefined);
+  return check;
 }
 
 async function signUpMailboxOwner(

@@ -128,6 +128,24 @@ describe("require SSO for a verified domain", () => {
     expect(browser.cookies.size).toBe(0);
   });
 
+  it("answers a wrong code of an address requiring SSO with INVALID_OTP, not SSO_REQUIRED: the policy, read beside the record, is told only after a right code", async () => {
+    const { t, owner } = await setUp({ verified: true });
+    const browser = new TestBrowser(t.auth);
+    await setRequireSso(owner, false);
+    await browser.post("/email-otp/send-verification-otp", { email: "ann@acme.test", type: "sign-in" });
+    await setRequireSso(owner, true);
+    const { code } = mailedSignIn(t, "ann@acme.test");
+    const before = await sessionsOf(t, "ann@acme.test");
+    const otp = String((Number(code) + 1) % 1_000_000).padStart(6, "0");
+    const res = await browser.post("/sign-in/email-otp", { email: "ann@acme.test", otp });
+    expect([res.status, res.body]).toEqual([400, { code: "INVALID_OTP", message: "Invalid OTP" }]);
+    expect(await sessionsOf(t, "ann@acme.test")).toBe(before);
+    // The record is still there: the right code is then refused for SSO, as above.
+    const right = await browser.post("/sign-in/email-otp", { email: "ann@acme.test", otp: code });
+    expect([right.status, right.body]).toEqual([403, SSO_REQUIRED]);
+    expect(await sessionsOf(t, "ann@acme.test")).toBe(before);
+  });
+
   it("refuses the magic-link sign-in of links mailed before SSO was required: JSON without a callback, the error code on the redirect with one", async () => {
     const { t, owner } = await setUp({ verified: true });
     const browser = new TestBrowser(t.auth);

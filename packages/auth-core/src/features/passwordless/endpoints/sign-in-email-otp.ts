@@ -6,7 +6,7 @@ import { toUser } from "../../session/index.ts";
 import { rememberKnownDevice } from "../../sign-in-throttle/index.ts";
 import { bannedUserError } from "../../users/index.ts";
 import { acceptMailedCode } from "../checks.ts";
-import { signInMailboxOwner } from "../sign-in.ts";
+import { readSsoPolicyEarly, signInMailboxOwner } from "../sign-in.ts";
 import { answerCodeCheck, assertEmailOTPEnabled } from "./guards.ts";
 
 /** Spends the sign-in code (and the link of its mail), then signs in or up. */
@@ -15,6 +15,10 @@ export const signInEmailOTP = defineEndpoint(signInEmailOTPContract, {
   async handler(ctx): Promise<PasswordlessSignIn | TwoFactorRedirect> {
     const { auth, body } = ctx;
     assertEmailOTPEnabled(auth);
+    const request = { cookies: ctx.cookies, ip: ctx.ip, userAgent: ctx.headers.get("user-agent") };
+    // The record is the one mailed to body.email (its identifier is that address's), so the policy
+    // read for it is the record's address's: read beside the record, awaited after the code.
+    const ssoCheck = readSsoPolicyEarly(auth, body.email, request);
     const accepted = answerCodeCheck(
       await acceptMailedCode(auth, ctx.cookies, {
         purpose: "sign-in",
@@ -24,11 +28,11 @@ export const signInEmailOTP = defineEndpoint(signInEmailOTPContract, {
       }),
       ctx,
     );
-    const request = { cookies: ctx.cookies, ip: ctx.ip, userAgent: ctx.headers.get("user-agent") };
     const outcome = await signInMailboxOwner(auth, request, accepted.record, accepted.user, {
       signUpDisabled: auth.options.emailOTP.disableSignUp,
       name: body.name,
       rememberMe: body.rememberMe !== false,
+      ssoCheck,
     });
     if (!outcome.ok)
       throw outcome.code === "BANNED_USER" ? bannedUserError(auth) : new AuthError(outcome.code);
