@@ -40,7 +40,10 @@ describe("mail outbox: a slow or refusing SMTP server", () => {
     }
     const row = await t.db.collection("mails").findOne({ to: "slow@example.com" });
     expect(row).toMatchObject({ state: "queued", attempts: 4 });
-    expect(row?.lastError).toBe("ETIMEDOUT: Greeting never received");
+    // The greeting's timer and the socket's idle timer both start at the connection and both last
+    // `timeoutMs` (mail/smtp.ts): which fires first is up to the machine's load (a loaded run once
+    // recorded "ETIMEDOUT: Timeout"). Either is the server's silence, kept as a timeout.
+    expect(row?.lastError).toMatch(/^ETIMEDOUT: (Greeting never received|Timeout)$/);
     expect(smtp.connections() - before).toBe(4);
     expect(smtp.receivedBy("slow@example.com")).toHaveLength(0);
   });
