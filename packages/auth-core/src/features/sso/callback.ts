@@ -54,6 +54,10 @@ export async function completeSsoCallback(
   const parsed = callbackQuerySchema.safeParse(raw);
   if (!parsed.success || !parsed.data.state) return failureURL(errorPage, "SSO_STATE_INVALID");
   const params = parsed.data;
+  // The connection and its organization are read beside the state's use (reads only, of the
+  // connection the path names: two round trips fewer), and looked at only once the state holds.
+  const live = findLiveConnection(auth, providerId);
+  live.catch(() => undefined);
   // One use, this browser only (the state cookie), and for this connection only (mix-up).
   const check = await consumeOAuthState(auth, request.cookies, params.state!);
   if (!check.ok || check.data.providerId !== ssoStateProviderId(providerId))
@@ -63,9 +67,8 @@ export async function completeSsoCallback(
   try {
     if (params.error) throw new SsoFailure("SSO_IDP_ERROR");
     if (!params.code) throw new SsoFailure("SSO_IDP_ERROR");
-    const provider = await store.findSsoProvider(auth.collections, providerId);
-    if (!provider?.oidcConfig || !(await findOrganization(auth, provider.organizationId)))
-      throw new SsoFailure("SSO_PROVIDER_NOT_FOUND");
+    const provider = await live;
+    if (!provider?.oidcConfig) throw new SsoFailure("SSO_PROVIDER_NOT_FOUND");
     if (!provider.enabled) throw new SsoFailure("SSO_PROVIDER_DISABLED");
     const identity = await fetchIdentity(auth, provider, params.code, state);
     const signedIn = await signInSsoUser(auth, request, provider, identity, {
@@ -81,6 +84,12 @@ export async function completeSsoCallback(
     if (error instanceof SsoFailure) return failureURL(errorURL, error.code);
     throw error;
   }
+}
+
+/** The connection, null when it is missing or its organization is gone (its cascade does not reach features/sso). */
+async function findLiveConnection(auth: AuthContext, providerId: string): Promise<SsoProviderDoc | null> {
+  const provider = await store.findSsoProvider(auth.collections, providerId);
+  return provider && (await findOrganization(auth, provider.organizationId)) ? provider : null;
 }
 
 /** A call to the IdP: its refusal is SSO_IDP_ERROR, an unreachable IdP SSO_IDP_UNAVAILABLE (logged). */

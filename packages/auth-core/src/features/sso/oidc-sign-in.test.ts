@@ -228,4 +228,28 @@ describe("sign-in through an OIDC connection", () => {
     await signInThroughIdp(new TestBrowser(t.auth), "ray-1", start);
     expect((await t.db.collection("users").findOne({ email: "ray@acme.test" }))?.name).toBe("Raymond");
   });
+  it("a connection turned off, or whose organization was deleted, between the start and the IdP's return signs nobody in", async () => {
+    const { t, owner, organizationId } = await setUp();
+    idp.setAccount("kim-1", { email: "kim@acme.test", email_verified: true, name: "Kim" });
+    const returnFromIdp = async (change: () => Promise<unknown>) => {
+      const browser = new TestBrowser(t.auth);
+      const started = await browser.post<{ url: string }>("/sign-in/sso", {
+        providerId: "acme",
+        callbackURL: `${TEST_ORIGIN}/`,
+      });
+      expect(started.status).toBe(200);
+      const callback = await idp.signIn(started.body.url, "kim-1");
+      await change();
+      const answer = await browser.get(callback);
+      expect(answer.status).toBe(302);
+      expect(answer.headers.getSetCookie().some((line) => /session_token=[^;]/.test(line))).toBe(false);
+      return new URL(answer.headers.get("location") ?? "", TEST_ORIGIN).searchParams.get("error");
+    };
+    const off = () => owner.browser.post("/sso/update-provider", { providerId: "acme", enabled: false });
+    expect(await returnFromIdp(off)).toBe("SSO_PROVIDER_DISABLED");
+    await owner.browser.post("/sso/update-provider", { providerId: "acme", enabled: true });
+    const deleted = () => owner.browser.post("/organization/delete", { organizationId });
+    expect(await returnFromIdp(deleted)).toBe("SSO_PROVIDER_NOT_FOUND");
+    expect(await t.db.collection("users").findOne({ email: "kim@acme.test" })).toBeNull();
+  });
 });
