@@ -1,19 +1,33 @@
 /**
  * The database time events add to a sign-up (issue 33: at most 10% of its database time without
  * them). N sign-ups through auth.handler on the embedded database, one after another, each waited
- * for with its relay; rounds with the relay on and off alternate, each on a fresh database.
+ * for with its relay; rounds of three modes alternate, each on a fresh database:
+ * - `events`: as shipped: user.created and session.created ride in the user and session inserts, the
+ *   relay stores them in `events`, and the repair pass empties the outboxes once they are settled
+ *   (the hourly cleanup's work, run here at the round's end with every outbox settled, its database
+ *   time counted with the round's);
+ * - `outboxOnly`: the relay off (the event hub given one that does nothing): the outboxes are written,
+ *   the `events` insert is not;
+ * - `none`: a sign-up without events: the relay off and the outboxes taken out of every write before
+ *   it reaches the driver (the bench's wrapper of the instance's collections), so the database sees
+ *   the sign-up's own writes only.
  *
- * - `databaseCpuMsPerSignUp`: CPU time of the database process (/proc) per sign-up. With the relay
- *   off (the instance's event hub given a relay that does nothing), the events still ride in the
- *   user and session inserts, so the difference is the relay's insert into `events`: what writing
- *   the events adds, beside the few hundred bytes of outbox, which both modes write.
+ * - `databaseCpuMsPerSignUp`: CPU time of the database process (/proc) per sign-up, per round.
+ * - `addedShare`: (events − none) / none, medians: the issue's figure. `relayShare`: (events −
+ *   outboxOnly) / none, the relay's part of it.
+ * - `commandsPerSignUp`, `jsonBytesPerSignUp`: what the driver sent per sign-up in each mode (commands
+ *   counted; their sizes as JSON summed, near their BSON size: bench/ cannot import the driver's BSON).
  * - `relayCommandMsPerSignUp`: the driver's time of the relay's commands (comment
  *   tessera:event-relay, db/event-hub.ts). It includes waiting for SQLite's write lock behind the
  *   request's own writes when a relay overlaps them, so it overstates the work.
  *
- * `pnpm tsx bench/events-sign-up.ts [N] [rounds]`.
+ * With `concurrency` above 1, that many sign-ups are sent at once, and their relays may share an
+ * insert (db/event-hub.ts batch), as under load.
+ *
+ * `pnpm tsx bench/events-sign-up.ts [N] [rounds] [concurrency]`.
  */
 
+import { repairEvents } from "../packages/auth-core/src/features/events/index.ts";
 import { createAuth } from "../packages/auth-core/src/index.ts";
 import { startDevDatabase } from "../packages/dev-db/src/index.ts";
 import { MongoClient } from "../tests/cli/mongodb.ts";
@@ -21,21 +35,67 @@ import { cpuSeconds, findDatabasePid } from "./processes.ts";
 
 const N = Number(process.argv[2] ?? 200);
 const ROUNDS = Number(process.argv[3] ?? 2);
+/** Sign-ups sent at once (then waited for with their relays): 1, each alone, the worst case. */
+const CONCURRENCY = Number(process.argv[4] ?? 1);
 const database = await startDevDatabase({ log: () => {} });
 const databasePid = findDatabasePid(database.uri);
 const client = new MongoClient(database.uri, { monitorCommands: true });
 const relayCommands = new Map<number, boolean>();
 let relayMs = 0;
-client.on("commandStarted", (event) =>
-  relayCommands.set(event.requestId, event.command.comment === "tessera:event-relay"),
-);
+let commands = 0;
+let bytes = 0;
+client.on("commandStarted", (event) => {
+  relayCommands.set(event.requestId, event.command.comment === "tessera:event-relay");
+  commands++;
+  bytes += Buffer.byteLength(JSON.stringify(event.command));
+});
 client.on("commandSucceeded", (event) => {
   if (relayCommands.get(event.requestId)) relayMs += event.duration;
   relayCommands.delete(event.requestId);
 });
 
-async function round(relay: boolean, index: number): Promise<{ cpuMs: number; relayMs: number }> {
-  const dbName = `bench_events_${relay ? "on" : "off"}_${index}_${Date.now()}`;
+type Mode = "events" | "outboxOnly" | "none";
+type Measured = { cpuMs: number; relayMs: number; commands: number; bytes: number };
+
+/** The instance's collections, each write of which leaves out `_events` (mode `none`). */
+function writeWithoutOutboxes(collections: object): void {
+  const strip = (doc: Record<string, unknown>) => {
+    const { _events: _dropped, ...rest } = doc;
+    return rest;
+  };
+  const stripUpdate = (update: Record<string, unknown>) => {
+    const push = update.$push as Record<string, unknown> | undefined;
+    if (!push || !("_events" in push)) return update;
+    const { $push: _push, ...rest } = update;
+    const others = strip(push);
+    return Object.keys(others).length > 0 ? { ...rest, $push: others } : rest;
+  };
+  for (const value of Object.values(collections)) {
+    if (!value || typeof value !== "object" || !("insertOne" in value)) continue;
+    type Method = (...args: unknown[]) => Promise<unknown>;
+    const collection = value as Record<string, Method>;
+    const wrap = (name: string, change: (args: unknown[]) => unknown[]) => {
+      const original = collection[name]!.bind(collection);
+      collection[name] = (...args: unknown[]) => original(...change(args));
+    };
+    // The driver sets a missing _id on the document it is given: the caller's copy gets it too.
+    wrap("insertOne", ([doc, ...rest]) => {
+      const sent = strip(doc as Record<string, unknown>);
+      (doc as Record<string, unknown>)._id ??= sent._id;
+      return [sent, ...rest];
+    });
+    wrap("insertMany", ([docs, ...rest]) => [(docs as Record<string, unknown>[]).map(strip), ...rest]);
+    for (const name of ["updateOne", "updateMany", "findOneAndUpdate"])
+      wrap(name, ([filter, update, ...rest]) => [
+        filter,
+        stripUpdate(update as Record<string, unknown>),
+        ...rest,
+      ]);
+  }
+}
+
+async function round(mode: Mode, index: number): Promise<Measured> {
+  const dbName = `bench_events_${mode}_${index}_${Date.now()}`;
   const auth = createAuth({
     database: client.db(dbName),
     secret: "bench-secret-0123456789abcdef0123456789",
@@ -45,10 +105,13 @@ async function round(relay: boolean, index: number): Promise<{ cpuMs: number; re
     logger: { info() {}, warn() {}, error: console.error },
   });
   await auth.migrate();
-  if (!relay) auth.context.collections.eventHub.batch = () => {};
+  if (mode !== "events") auth.context.collections.eventHub.batch = () => {};
+  if (mode === "none") writeWithoutOutboxes(auth.context.collections);
   relayMs = 0;
+  commands = 0;
+  bytes = 0;
   const cpuBefore = cpuSeconds(databasePid);
-  for (let i = 0; i < N; i++) {
+  const signUp = async (i: number) => {
     const res = await auth.handler(
       new Request("http://localhost:3000/api/auth/sign-up/email", {
         method: "POST",
@@ -61,35 +124,42 @@ async function round(relay: boolean, index: number): Promise<{ cpuMs: number; re
       }),
     );
     if (res.status !== 200) throw new Error(`sign-up answered ${res.status}`);
+  };
+  for (let i = 0; i < N; i += CONCURRENCY) {
+    await Promise.all(Array.from({ length: Math.min(CONCURRENCY, N - i) }, (_, k) => signUp(i + k)));
     await auth.context.collections.eventHub.settle();
   }
+  if (mode === "events") {
+    const settled = new Date(Date.now() + 3_600_000);
+    await repairEvents(auth.context.collections, auth.context.eventSources, settled);
+  }
   const cpuMs = ((cpuSeconds(databasePid) - cpuBefore) * 1000) / N;
-  const measured = { cpuMs, relayMs: relayMs / N };
+  const measured = { cpuMs, relayMs: relayMs / N, commands: commands / N, bytes: bytes / N };
   await client.db(dbName).dropDatabase();
   await auth.close();
   return measured;
 }
 
-const on: number[] = [];
-const off: number[] = [];
-let relayCommandMs = 0;
-for (let r = 0; r < ROUNDS; r++) {
-  const withRelay = await round(true, r);
-  on.push(withRelay.cpuMs);
-  relayCommandMs += withRelay.relayMs / ROUNDS;
-  off.push((await round(false, r)).cpuMs);
-}
+const modes: Mode[] = ["events", "outboxOnly", "none"];
+const rounds: Record<Mode, Measured[]> = { events: [], outboxOnly: [], none: [] };
+for (let r = 0; r < ROUNDS; r++) for (const mode of modes) rounds[mode].push(await round(mode, r));
 const median = (values: number[]) => values.toSorted((a, b) => a - b)[Math.floor(values.length / 2)]!;
+const cpu = (mode: Mode) => median(rounds[mode].map((m) => m.cpuMs));
+const perMode = (pick: (m: Measured) => number, digits: number) =>
+  Object.fromEntries(modes.map((mode) => [mode, +median(rounds[mode].map(pick)).toFixed(digits)]));
 console.log(
   JSON.stringify({
     signUps: N,
     rounds: ROUNDS,
-    databaseCpuMsPerSignUp: {
-      relayOn: on.map((v) => +v.toFixed(3)),
-      relayOff: off.map((v) => +v.toFixed(3)),
-    },
-    addedShare: +((median(on) - median(off)) / median(off)).toFixed(4),
-    relayCommandMsPerSignUp: +relayCommandMs.toFixed(3),
+    concurrency: CONCURRENCY,
+    databaseCpuMsPerSignUp: Object.fromEntries(
+      modes.map((mode) => [mode, rounds[mode].map((m) => +m.cpuMs.toFixed(3))]),
+    ),
+    addedShare: +((cpu("events") - cpu("none")) / cpu("none")).toFixed(4),
+    relayShare: +((cpu("events") - cpu("outboxOnly")) / cpu("none")).toFixed(4),
+    commandsPerSignUp: perMode((m) => m.commands, 2),
+    jsonBytesPerSignUp: perMode((m) => m.bytes, 0),
+    relayCommandMsPerSignUp: +median(rounds.events.map((m) => m.relayMs)).toFixed(3),
   }),
 );
 await client.close();

@@ -6,8 +6,9 @@
  * how many were delivered (BENCH_SOURCE=relay: events handed to the relay without a change request,
  * the pipeline alone) and the latency from a change's answer to its delivery's arrival (p50,
  * p99, max), the database commands of the webhook collections per delivery (by command and
- * collection, counted by the driver) and how many connections the receiver saw (keep-alive). A
- * measurement, not a test.
+ * collection, counted by the driver), those of the change path per change (the update request and
+ * its relay into events) and how many connections the receiver saw (keep-alive). A measurement, not
+ * a test.
  */
 import { randomBytes } from "node:crypto";
 import { createServer } from "node:http";
@@ -48,13 +49,17 @@ const client = new MongoClient(database.uri, { monitorCommands: true });
 // Commands of the delivery pipeline (the webhook collections and the fan-out's reads of events),
 // counted while the changes run and drain.
 const commands = new Map<string, number>();
+// The change path's commands (the admin update, its reads, the relay's insert into events), apart.
+const changeCommands = new Map<string, number>();
 let counting = false;
 client.on("commandStarted", (event: { commandName: string; command: Record<string, unknown> }) => {
+  if (!counting) return;
   const collection = String(event.command[event.commandName]);
-  if (!counting || !/^webhook|^events$/.test(collection)) return;
-  if (collection === "events" && event.commandName === "insert") return; // the relay, not delivery
   const key = `${event.commandName} ${collection}`;
-  commands.set(key, (commands.get(key) ?? 0) + 1);
+  const delivery =
+    /^webhook|^events$/.test(collection) && !(collection === "events" && event.commandName === "insert");
+  const counter = delivery ? commands : changeCommands;
+  counter.set(key, (counter.get(key) ?? 0) + 1);
 });
 const auth = createAuth({
   database: client.db(`bench_webhooks_${randomBytes(3).toString("hex")}`),
@@ -138,6 +143,11 @@ try {
   console.log(`database commands per delivery: ${perDelivery(all)}`);
   for (const [key, n] of [...commands].sort((a, b) => b[1] - a[1]))
     console.log(`  ${key}: ${perDelivery(n)} (${n})`);
+  const perChange = (n: number) => (n / Math.max(1, total - failed)).toFixed(2);
+  const changeAll = [...changeCommands.values()].reduce((sum, n) => sum + n, 0);
+  console.log(`database commands per change (request and relay): ${perChange(changeAll)}`);
+  for (const [key, n] of [...changeCommands].sort((a, b) => b[1] - a[1]))
+    console.log(`  ${key}: ${perChange(n)} (${n})`);
   console.log(`receiver connections: ${connections}`);
 } finally {
   await auth.close();
