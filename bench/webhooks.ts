@@ -54,7 +54,8 @@ const changeCommands = new Map<string, number>();
 let counting = false;
 client.on("commandStarted", (event: { commandName: string; command: Record<string, unknown> }) => {
   if (!counting) return;
-  const collection = String(event.command[event.commandName]);
+  // A getMore names its cursor in the command's first field and its collection in `collection`.
+  const collection = String(event.command.collection ?? event.command[event.commandName]);
   const key = `${event.commandName} ${collection}`;
   const delivery =
     /^webhook|^events$/.test(collection) && !(collection === "events" && event.commandName === "insert");
