@@ -2,7 +2,7 @@ import type { AuthContext } from "../../context.ts";
 import type { UserDoc } from "../../db/documents.ts";
 import { granted, type Outcome, refused } from "../../errors/refusal.ts";
 import { findUserByEmail } from "../users/index.ts";
-import { moveUserEmail, sendChangeEmailLink, sendVerificationEmail } from "../verification/index.ts";
+import { moveUserEmailMailingVerification, sendChangeEmailLink } from "../verification/index.ts";
 
 /**
  * POST /change-email. Returns the user as stored afterwards
@@ -35,12 +35,10 @@ export async function requestEmailChange(
     await sendChangeEmailLink(auth, user, newEmail, "change-email-verification", callbackURL);
     return granted(user);
   }
-  const moved = await moveUserEmail(auth, user, newEmail, false);
+  // The new address's verification mail is stored before the move (docs/architecture.md "Mail").
+  const moved = await moveUserEmailMailingVerification(auth, user, newEmail, callbackURL);
   // "taken": another user got the address since the check above (the unique index decided);
   // "stale": a concurrent change of this user won; "refused": a user update hook said no.
   if (!moved.ok) return refused("EMAIL_CAN_NOT_BE_UPDATED");
-  if (auth.options.emailVerification.enabled) {
-    await sendVerificationEmail(auth, moved.user, callbackURL, { requestType: "post-change-verification" });
-  }
   return granted(moved.user);
 }

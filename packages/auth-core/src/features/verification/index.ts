@@ -3,6 +3,7 @@
 export {
   createUserMailingVerification,
   moveUserEmail,
+  moveUserEmailMailingVerification,
   sendChangeEmailLink,
   sendVerificationEmail,
   sendVerificationEmailInBackground,

@@ -207,6 +207,7 @@ export async function sendChangeEmailLink(
   newEmail: string,
   requestType: "change-email-confirmation" | "change-email-verification",
   callbackURL: string | undefined,
+  linkStored?: () => Promise<void>,
 ): Promise<void> {
   const token = await createEmailVerificationToken(auth, user.email, newEmail, {
     userId: user._id,
@@ -216,7 +217,36 @@ export async function sendChangeEmailLink(
   // The new address may be anyone's: the mail counts as the requesting account's (features/mail-limit).
   const sender: MailSender = { kind: "user", id: user._id };
   if (requestType === "change-email-verification") {
-    await deliverVerificationMail(auth, { ...user, email: newEmail }, token, url, { sender });
+    const recipient = { ...user, email: newEmail };
+    if (!linkStored) {
+      await deliverVerificationMail(auth, recipient, token, url, { sender });
+      return;
+    }
+    // The mail limit is counted after the link's write, not before the mail's row: a write refused
+    // (a link spent already, by a replay or a concurrent click) costs the limit nothing, so it can
+    // never refuse the one mail whose write won. Past the limit the write stands, unmailed, as before.
+    const storedThenAdmitted = async () => {
+      await linkStored();
+      const admitted = await admitMail(auth, "verify-email", newEmail, sender).catch((error: unknown) => {
+        auth.options.logger.error("verify-email mail could not be counted", error);
+        return false;
+      });
+      if (!admitted) throw new NotMailed();
+    };
+    try {
+      await deliverVerificationMail(
+        auth,
+        recipient,
+        token,
+        url,
+        { sender, admitted: true },
+        {
+          linkStored: storedThenAdmitted,
+        },
+      );
+    } catch (error) {
+      if (!(error instanceof NotMailed)) throw error;
+    }
     return;
   }
   const hook = auth.options.mail?.sendChangeEmailVerification;
@@ -296,6 +326,51 @@ export async function moveUserEmail(
 ): Promise<UserWrite> {
   const moved = await writeEmailState(auth, user, undefined, { email: newEmail, emailVerified });
   if (moved.ok) await settleEmailMove(auth, user, newEmail);
+  return moved;
+}
+
+/**
+ * Moves the user's address to `newEmail`, unverified, and mails the new address its verification
+ * link: the link is signed and the mail's row stored first, the move runs as the mail's
+ * `queue.linkStored`, then the mail is sent (docs/architecture.md "Mail", issue 34). A crash between
+ * the two leaves a mail whose link verifies nobody (its user still has the old address), never a
+ * moved address nobody mailed. A move refused (stale, taken, a hook) drops the mail unsent and is
+ * returned as moveUserEmail returns it. A hook that changes the moved address has that mail dropped
+ * and one sent for the stored address after the move, in the old order. Without emailVerification,
+ * the move only.
+ */
+export async function moveUserEmailMailingVerification(
+  auth: AuthContext,
+  user: UserDoc,
+  newEmail: string,
+  callbackURL: string | undefined,
+): Promise<UserWrite> {
+  if (!auth.options.emailVerification.enabled) return moveUserEmail(auth, user, newEmail, false);
+  const requestType = "post-change-verification";
+  const token = await createEmailVerificationToken(auth, newEmail, undefined, {
+    userId: user._id,
+    requestType,
+  });
+  const url = verificationLink(auth, token, callbackURL);
+  const write: { moved: UserWrite | null } = { moved: null };
+  const move = async () => {
+    write.moved = await writeEmailState(auth, user, undefined, { email: newEmail, emailVerified: false });
+    // What follows a move goes before its mail's send, as when the move went first.
+    if (write.moved.ok) await settleEmailMove(auth, user, newEmail);
+    if (!write.moved.ok || write.moved.user.email !== newEmail) throw new NotMailed();
+  };
+  const moving: UserDoc = { ...user, email: newEmail, emailVerified: false };
+  try {
+    const sender: MailSender = { kind: "user", id: user._id };
+    await deliverVerificationMail(auth, moving, token, url, { sender }, { linkStored: move });
+  } catch (error) {
+    if (!(error instanceof NotMailed)) throw error;
+  }
+  const moved = write.moved;
+  if (!moved) throw new Error("change-email: the move did not run");
+  if (!moved.ok) return moved;
+  if (moved.user.email !== newEmail)
+    await sendVerificationEmail(auth, moved.user, callbackURL, { requestType });
   return moved;
 }
 

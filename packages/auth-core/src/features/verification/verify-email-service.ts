@@ -9,9 +9,9 @@ import type { VerificationClaims, VerifyFailure } from "./rules.ts";
 import {
   markEmailVerified,
   moveUserEmail,
+  moveUserEmailMailingVerification,
   readEmailVerificationToken,
   sendChangeEmailLink,
-  sendVerificationEmail,
 } from "./service.ts";
 import { claimOneTimeToken, releaseOneTimeToken } from "./store.ts";
 
@@ -134,15 +134,15 @@ async function applyEmailChange(
   if (!marker) return { ok: false, reason: "user_not_found" };
   // A link followed from the new mailbox proves it: the moved address stays verified.
   const provenNewAddress = claims.requestType === "change-email-verification";
-  const moved = await moveUserEmail(auth, user, newEmail, provenNewAddress);
+  // Else the moved address is unverified: its new mailbox gets a verification link, whose mail's row
+  // is stored before the move (docs/architecture.md "Mail").
+  const moved = provenNewAddress
+    ? await moveUserEmail(auth, user, newEmail, true)
+    : await moveUserEmailMailingVerification(auth, user, newEmail, callbackURL);
   if (!moved.ok) {
     await releaseOneTimeToken(auth.collections, marker);
     const reasons = { taken: "email_taken", stale: "user_not_found", refused: "unauthorized" } as const;
     return { ok: false, reason: reasons[moved.reason] };
-  }
-  // the moved address is unverified; its new mailbox gets a verification link.
-  if (!provenNewAddress && auth.options.emailVerification.enabled) {
-    await sendVerificationEmail(auth, moved.user, callbackURL, { requestType: "post-change-verification" });
   }
   return { ok: true, user: moved.user, claims, becameVerified: provenNewAddress };
 }
@@ -160,13 +160,24 @@ async function forwardChangeToNewAddress(
   callbackURL: string | undefined,
 ): Promise<VerifyOutcome> {
   if (await findUserByEmail(auth.collections, newEmail)) return { ok: false, reason: "email_taken" };
-  const marker = await claimChangeLink(auth, token);
-  if (!marker) return { ok: false, reason: "user_not_found" };
+  // The new address's mail is stored first and the old link spent as its linkStored, so a crash
+  // between the two never leaves a spent link whose mail was lost (docs/architecture.md "Mail").
+  const spent: { marker: string | null } = { marker: null };
+  const spendOldLink = async () => {
+    spent.marker = await claimChangeLink(auth, token);
+    if (!spent.marker) throw new LinkUsedAlready();
+  };
   try {
-    await sendChangeEmailLink(auth, user, newEmail, "change-email-verification", callbackURL);
+    await sendChangeEmailLink(auth, user, newEmail, "change-email-verification", callbackURL, spendOldLink);
   } catch (error) {
-    await releaseOneTimeToken(auth.collections, marker); // not sent: the link may be used again
+    // Used already: its mail is dropped unsent.
+    if (error instanceof LinkUsedAlready) return { ok: false, reason: "user_not_found" };
+    // Not sent: the link may be used again.
+    if (spent.marker) await releaseOneTimeToken(auth.collections, spent.marker);
     throw error;
   }
   return { ok: true, user, claims, becameVerified: false };
 }
+
+/** The old link was spent by another click: the new address's mail is dropped (forwardChangeToNewAddress). */
+class LinkUsedAlready extends Error {}
