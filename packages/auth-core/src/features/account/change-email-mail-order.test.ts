@@ -203,4 +203,19 @@ describe("a verifyNewEmailFirst confirmation spending the old link", () => {
       emailVerified: true,
     });
   });
+
+  it("concurrent clicks: the one that spends the link sends its mail, the others' rows are dropped and cost no mail limit", async () => {
+    await openAuth({ user: { changeEmail: { enabled: true, verifyNewEmailFirst: true } } });
+    const { browser } = await signedInAda(true);
+    await browser.post("/change-email", { newEmail: NEW });
+    const link = latestLink(ADA, true);
+    const limitsBefore = await t.db.collection("mailLimits").countDocuments();
+    const clicks = await Promise.all(Array.from({ length: 5 }, () => new TestBrowser(t.auth).get(link)));
+    expect(clicks.map((res) => res.status).sort()).toEqual([200, 401, 401, 401, 401]);
+    const states = (await rowsToNew()).map((row) => row.state).sort();
+    expect(states).toEqual(["dropped", "dropped", "dropped", "dropped", "sent"]);
+    expect(sentToNew()).toHaveLength(1);
+    // Only the winner's mail was counted (its sender's and its recipient's entries).
+    expect((await t.db.collection("mailLimits").countDocuments()) - limitsBefore).toBe(2);
+  });
 });

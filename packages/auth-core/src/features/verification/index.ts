@@ -2,10 +2,8 @@
 
 export {
   createUserMailingVerification,
-  moveUserEmail,
   moveUserEmailMailingVerification,
   sendChangeEmailLink,
-  sendVerificationEmail,
   sendVerificationEmailInBackground,
   settleEmailMove,
 } from "./service.ts";

@@ -200,6 +200,8 @@ export async function sendVerificationEmailQuietly(
  * the CURRENT address (template "change-email", hook `mail.sendChangeEmailVerification`); kind
  * "change-email-verification" goes to the NEW address (template "verify-email", hook
  * `mail.sendVerificationEmail` with the new address as the user's email, as Better Auth does).
+ * `linkStored` (the new address's mail only): the write the link depends on, run after the mail's
+ * row and before its send; the mail limit is counted after it. Its failure is thrown, the mail dropped.
  */
 export async function sendChangeEmailLink(
   auth: AuthContext,
