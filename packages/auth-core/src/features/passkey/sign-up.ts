@@ -5,7 +5,7 @@ import { ObjectId } from "../../db/ids.ts";
 import { granted, type Outcome, refused } from "../../errors/refusal.ts";
 import { establishSession, type SessionRequest, toSession, toUser } from "../session/index.ts";
 import { createUser, deleteUserById } from "../users/index.ts";
-import { createUserMailingVerification } from "../verification/index.ts";
+import { createSignedUpUser } from "../verification/index.ts";
 import type { PendingSignUp } from "./rules.ts";
 import { toPasskey } from "./rules.ts";
 import { findPasskeyByCredentialID, insertPasskey } from "./store.ts";
@@ -37,19 +37,15 @@ export async function signUpWithPasskey(
     emailVerified: false,
     ...(signUp.language ? { language: signUp.language } : {}),
   };
-  const sendOnSignUp = auth.options.emailVerification.sendOnSignUp ?? config.requireEmailVerification;
   // Mailed: the verification mail's row before the user, sent after it and its passkey
-  // (verification's createUserMailingVerification: no unverified user left unmailed by a crash).
-  const created =
-    sendOnSignUp && auth.options.emailVerification.enabled
-      ? await createUserMailingVerification(
-          auth,
-          fields,
-          signUp.callbackURL ?? undefined,
-          request.sender,
-          (id) => storeUserAndPasskey(auth, { ...fields, id }, passkey),
-        )
-      : await storeUserAndPasskey(auth, fields, passkey);
+  // (verification's createSignedUpUser: no unverified user left unmailed by a crash).
+  const created = await createSignedUpUser(
+    auth,
+    fields,
+    signUp.callbackURL ?? undefined,
+    request.sender,
+    (id) => storeUserAndPasskey(auth, { ...fields, ...(id && { id }) }, passkey),
+  );
   if (!created.ok) {
     if (created.reason === "passkey") return refused("PASSKEY_ALREADY_REGISTERED");
     if (created.reason === "exists" && config.requireEmailVerification)

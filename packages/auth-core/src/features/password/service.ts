@@ -191,7 +191,7 @@ export async function changePassword(
 /**
  * Voids every reset link of the user still sitting in a mailbox when the password changes (change,
  * set, reset, admin set): a link mailed before must not undo the new password. An
- * address move does the same in verification/service.ts settleEmailMove.
+ * address move does the same in verification/email-state.ts settleEmailMove.
  */
 export async function revokeResetLinks(auth: AuthContext, userId: ObjectId): Promise<void> {
   await deleteResetTokensOfUser(auth.collections, userId.toHexString());

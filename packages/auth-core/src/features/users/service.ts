@@ -44,7 +44,7 @@ export interface NewUserFields {
   language?: string;
   /**
    * The id the user gets, chosen by a caller that writes something naming the user before it
-   * (sign-up: its verification mail, verification/service.ts createUserMailingVerification).
+   * (sign-up: its verification mail, verification/service.ts createSignedUpUser).
    */
   id?: ObjectId;
 }

@@ -1,12 +1,7 @@
 /** The face of verification: what other features may use (endpoints: endpoints/, registered by features/registry.ts). */
 
-export {
-  createUserMailingVerification,
-  moveUserEmailMailingVerification,
-  sendChangeEmailLink,
-  sendVerificationEmailInBackground,
-  settleEmailMove,
-} from "./service.ts";
+export { moveUserEmailMailingVerification, settleEmailMove } from "./email-state.ts";
+export { createSignedUpUser, sendChangeEmailLink, sendVerificationEmailInBackground } from "./service.ts";
 /**
  * Single-use tokens kept in the verifications collection: other features store theirs here (reset
  * links, delete-account links, social state) and claim them once (organization invitations).

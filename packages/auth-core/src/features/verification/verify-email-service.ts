@@ -5,14 +5,9 @@ import { parseId } from "../../db/ids.ts";
 import type { SessionWithUser } from "../session/index.ts";
 import { clearNewDeviceFailures } from "../sign-in-throttle/index.ts";
 import { findUserByEmail, findUserById } from "../users/index.ts";
+import { markEmailVerified, moveUserEmail, moveUserEmailMailingVerification } from "./email-state.ts";
 import type { VerificationClaims, VerifyFailure } from "./rules.ts";
-import {
-  markEmailVerified,
-  moveUserEmail,
-  moveUserEmailMailingVerification,
-  readEmailVerificationToken,
-  sendChangeEmailLink,
-} from "./service.ts";
+import { readEmailVerificationToken, sendChangeEmailLink } from "./service.ts";
 import { claimOneTimeToken, releaseOneTimeToken } from "./store.ts";
 
 export type VerifyOutcome =

@@ -6,7 +6,7 @@ import { defineEndpoint } from "../../../http/define-endpoint.ts";
 import { establishSession, toUser, type User } from "../../session/index.ts";
 import { assertSignInWithoutSso } from "../../sso-domains/index.ts";
 import { assertPasswordAllowed, createUserWithPassword } from "../../users/index.ts";
-import { createUserMailingVerification } from "../../verification/index.ts";
+import { createSignedUpUser } from "../../verification/index.ts";
 
 export const signUpEmail = defineEndpoint(signUpEmailContract, {
   fieldErrors: { email: "INVALID_EMAIL" },
@@ -28,23 +28,19 @@ export const signUpEmail = defineEndpoint(signUpEmailContract, {
       emailVerified: false,
       ...(body.language && { language: body.language }),
     };
-    const sendOnSignUp = auth.options.emailVerification.sendOnSignUp ?? config.requireEmailVerification;
     // User and credential account, or neither; the user's after hook runs once both are stored.
     // Mailed: the verification mail's row is stored before the user, and sent after it (a crash
     // between never leaves an unverified user nobody mailed). Not awaited: with verification
     // required an existing address answers without any mail, so a new one must not wait for the
     // mailer either (timing, docs/security.md); and a failing mailer must not answer 500 for a
     // user who is already stored (they can ask for a new link).
-    const created =
-      sendOnSignUp && auth.options.emailVerification.enabled
-        ? await createUserMailingVerification(
-            auth,
-            fields,
-            body.callbackURL,
-            { kind: "client", address: ctx.ip },
-            (id) => createUserWithPassword(auth, { ...fields, id }, passwordHash),
-          )
-        : await createUserWithPassword(auth, fields, passwordHash);
+    const created = await createSignedUpUser(
+      auth,
+      fields,
+      body.callbackURL,
+      { kind: "client", address: ctx.ip },
+      (id) => createUserWithPassword(auth, { ...fields, ...(id && { id }) }, passwordHash),
+    );
     if (!created.ok) {
       // docs/decisions/: with verification required, an existing address answers exactly like a new
       // one (same shape, no session, nothing sent) so sign-up cannot enumerate accounts.
