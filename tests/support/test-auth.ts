@@ -2,8 +2,8 @@
  * tests/support — the one test-support package (@tessera/tests), shared by the feature tests beside
  * the code and by the cross-package tests in tests/. No test helper lives in a package's src folder.
  *
- * - test-auth.ts: createTestAuth (an auth on its own fresh database, test clock, outbox) and the
- *   fixture lifecycle: useTestAuth (one instance per file), useTestAuthPerTest (one per test, `t`
+ * - test-auth.ts: createTestAuth (an auth on its own empty migrated database, test clock,
+ *   outbox) and the fixture lifecycle: useTestAuth (one instance per file), useTestAuthPerTest (one per test, `t`
  *   and `openAuth`), useFreshTestAuth (a function opening instances closed after the test),
  *   closeAfterEach (what those are built on).
  * - browser.ts: TestBrowser (cookies, Origin) and signUp.
@@ -63,8 +63,9 @@ function filterOf(command: Record<string, unknown>): Record<string, unknown> | u
 export type Clock = { frozen?: boolean };
 
 /**
- * An auth instance on its own fresh database in the shared test server (real MongoDB protocol),
- * with a controllable clock and an outbox mailer. Rate limiting is off unless a test turns it on.
+ * An auth instance on its own empty migrated database in the shared test server (real MongoDB
+ * protocol; a closed test's database emptied, or a new one), with a controllable clock and an
+ * outbox mailer. Rate limiting is off unless a test turns it on.
  */
 export async function createTestAuth(overrides: Overrides = {}, clock: Clock = {}): Promise<TestAuth> {
   const uri = inject("mongoUri");
