@@ -3,9 +3,9 @@
  * the code and by the cross-package tests in tests/. No test helper lives in a package's src folder.
  *
  * - test-auth.ts: createTestAuth (an auth on its own empty migrated database, test clock,
- *   outbox) and the fixture lifecycle: useTestAuth (one instance per file), useTestAuthPerTest (one per test, `t`
- *   and `openAuth`), useFreshTestAuth (a function opening instances closed after the test),
- *   closeAfterEach (what those are built on).
+ *   outbox) and the fixture lifecycle: useTestAuth (one instance per file), useTestAuthPerTest
+ *   (one per test, `t` and `openAuth`), useFreshTestAuth (a function opening instances closed
+ *   after the test), closeAfterEach (what those are built on).
  * - browser.ts: TestBrowser (cookies, Origin) and signUp.
  * - stored-rows.ts: stored password hashes and reset-token rows.
  * - admin.ts, api-key.ts, deletion.ts, organization.ts, session-cookies.ts, two-factor.ts,
