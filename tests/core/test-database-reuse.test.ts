@@ -39,6 +39,16 @@ describe("test databases reused between tests", () => {
     expect(reusableDatabaseCount()).toBe(before);
   });
 
+  it("a database a test filled with more rows than emptying is worth is dropped, not reused", async () => {
+    const t = await createTestAuth();
+    const before = reusableDatabaseCount();
+    await t.db
+      .collection("users")
+      .insertMany(Array.from({ length: 1001 }, (_, i) => ({ email: `u${i}@example.com` })));
+    await t.close();
+    expect(reusableDatabaseCount()).toBe(before);
+  });
+
   it("a database whose name a test read (to hand it to a process) is dropped, not reused", async () => {
     const t = await createTestAuth();
     const before = reusableDatabaseCount();

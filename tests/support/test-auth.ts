@@ -107,11 +107,17 @@ export async function createTestAuth(overrides: Overrides = {}, clock: Clock = {
   });
   // The collections written since the migration: the ones to empty before the database is reused.
   const written = new Set<string>();
+  // Rows a test may have added: past REUSE_MAX_ROWS, dropping the database is cheaper than emptying it.
+  let added = 0;
   client.on("commandStarted", (event: CommandStartedEvent) => {
     if (!migrated) return;
     const { commandName, command } = event;
-    if (WRITE_COMMANDS.has(commandName)) written.add(String(command[commandName]));
-    else if (!READ_COMMANDS.has(commandName) && !isReadingAggregate(command)) reusable = false;
+    if (WRITE_COMMANDS.has(commandName)) {
+      written.add(String(command[commandName]));
+      const statements = command.documents ?? command.updates;
+      added += Array.isArray(statements) ? statements.length : 1;
+      if (added > REUSE_MAX_ROWS) reusable = false;
+    } else if (!READ_COMMANDS.has(commandName) && !isReadingAggregate(command)) reusable = false;
   });
   const applied = await auth.migrate();
   // A reused database has every migration recorded: one that ran now was not there before.
@@ -178,6 +184,12 @@ const cleanDatabases: string[] = [];
 
 /** How many emptied databases wait for reuse (tests/support's own test). */
 export const reusableDatabaseCount = (): number => cleanDatabases.length;
+
+/**
+ * FerretDB deletes a collection's documents one by one, so emptying a database a test filled with
+ * thousands of rows (the scale tests) cost seconds where dropping it costs milliseconds.
+ */
+const REUSE_MAX_ROWS = 1000;
 
 /** Commands that write documents of the collection they name, and change nothing else. */
 const WRITE_COMMANDS = new Set(["insert", "update", "delete", "findAndModify"]);
