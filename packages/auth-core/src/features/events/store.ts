@@ -96,13 +96,11 @@ async function relayStrandedBatch(
   // One write for the batch: each document loses those of the listed events it holds, which are its
   // own settled ones (an event's _id is in one outbox only); what a writer pushed since the read stays.
   // $pullAll of the exact documents: FerretDB v1 ignores a $pull condition such as { _id: { $in } }.
-  const settling = docs.filter((doc) => (doc._events ?? []).some((event) => event.createdAt < settledBefore));
-  const settled = settling.flatMap((doc) =>
-    (doc._events ?? []).filter((event) => event.createdAt < settledBefore),
-  );
+  const settled = events.filter((event) => event.createdAt < settledBefore);
+  const holders = docs.filter((doc) => (doc._events ?? []).some((event) => event.createdAt < settledBefore));
   if (settled.length > 0)
     await source.updateMany(
-      { _id: { $in: settling.map((doc) => doc._id) } },
+      { _id: { $in: holders.map((doc) => doc._id) } },
       { $pullAll: { _events: settled } as Document },
       { comment: RELAY_COMMENT },
     );

@@ -90,8 +90,8 @@ export async function inviteOrRenew(
     } else if (existing) return refused("INVITATION_ALREADY_PENDING");
     const count = () => countPendingInvitations(collections, input.organizationId, now);
     // Counted once before the mail, so that an organization at its limit queues no mail; the
-    // insert's own count is this one (insertWithinLimit re-counts after its insert).
-    let counted: number | null = await count();
+    // insert's first count is this one (insertWithinLimit counts again after its insert).
+    const counted = await count();
     if (counted >= config.invitationLimit) return refused("INVITATION_LIMIT_REACHED");
     const doc: InvitationDoc = {
       _id: new ObjectId(),
@@ -108,18 +108,14 @@ export async function inviteOrRenew(
     const stored = async () => {
       const inserted = await insertWithinLimit<InvitationDoc>(
         {
-          count: () => {
-            if (counted === null) return count();
-            const first = counted;
-            counted = null;
-            return Promise.resolve(first);
-          },
+          count,
           insert: () => insertPendingInvitation(auth, doc),
           undo: async (value) => {
             if (!(await withdrawInvitation(auth, value))) throw new InviteStopped("INVITATION_LIMIT_REACHED");
           },
         },
         config.invitationLimit,
+        counted,
       );
       if (!inserted) throw new InviteStopped("INVITATION_LIMIT_REACHED");
     };

@@ -21,11 +21,17 @@ const BACKOFF_MS = 25;
  * Parallel callers that all see each other would all undo; so an undone caller waits a random,
  * growing moment and tries again while the count leaves room, which spreads them out and fills the
  * limit in practice. Null when the limit is reached (or still contended after ATTEMPTS): refusing
- * is safe, exceeding is not.
+ * is safe, exceeding is not. `counted` spares the first count of a caller that counted to decide
+ * something before the insert (inviteOrRenew: whether to queue the invitation's mail).
  */
-export async function insertWithinLimit<T>(steps: BoundedInsert<T>, limit: number): Promise<T | null> {
+export async function insertWithinLimit<T>(
+  steps: BoundedInsert<T>,
+  limit: number,
+  /** The count a caller took already, just before: it stands for the first attempt's own. */
+  counted?: number,
+): Promise<T | null> {
   for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
-    if ((await steps.count()) >= limit) return null;
+    if ((attempt === 0 && counted !== undefined ? counted : await steps.count()) >= limit) return null;
     const value = await steps.insert();
     if ((await steps.count()) <= limit) return value;
     await steps.undo(value);
