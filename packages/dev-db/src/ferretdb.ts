@@ -291,9 +291,11 @@ export function spawnFerretDb(
   port: number,
   options: SpawnFerretDbOptions,
 ): ChildProcess {
+  // synchronous(normal): SQLite in WAL mode writes each commit to the log without waiting for the
+  // disk (docs/scale.md "Commits do not wait for the disk"); a killed process loses nothing.
   const args = [
     "--handler=sqlite",
-    `--sqlite-url=file:${dataDir}/`,
+    `--sqlite-url=file:${dataDir}/?_pragma=synchronous(normal)`,
     `--listen-addr=127.0.0.1:${port}`,
     "--state-dir=-",
     "--debug-addr=-",
