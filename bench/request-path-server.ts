@@ -30,7 +30,7 @@ const byEngine = process.env.MODE === "engine";
 const server = createServer(async (req, res) => {
   if (byEngine) {
     const target = requestTarget(req, ORIGIN)!;
-    writeEngineResponse(res, await engine(toEngineRequest(req, target, ORIGIN)), { closeConnection: false });
+    writeEngineResponse(res, await engine(toEngineRequest(req, target)), { closeConnection: false });
   } else {
     const response = await auth.handler(toFetchRequest(req, new URL(ORIGIN + req.url)), {
       remoteAddress: req.socket.remoteAddress ?? null,

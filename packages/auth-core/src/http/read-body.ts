@@ -9,11 +9,23 @@ export async function readRequestBody(
   maxBytes: number,
   acceptsForm: boolean,
 ): Promise<unknown> {
-  const declared = Number(request.headers.get("content-length") ?? "0");
-  if (declared > maxBytes) throw new AuthError("BODY_TOO_LARGE");
+  assertDeclaredLength(request.headers.get("content-length"), maxBytes);
   const text = await readTextCapped(request, maxBytes);
+  return parseRequestBody(text, request.headers.get("content-type"), acceptsForm);
+}
+
+/**
+ * A Content-Length past the cap is refused before any byte is read (413). The standalone server
+ * reads its bodies from node:http (server/node-bridge.ts) with this check and `parseRequestBody`.
+ */
+export function assertDeclaredLength(contentLength: string | null, maxBytes: number): void {
+  if (Number(contentLength ?? "0") > maxBytes) throw new AuthError("BODY_TOO_LARGE");
+}
+
+/** A body read whole under the cap: JSON (also `+json`), a form where allowed, `{}` when blank. */
+export function parseRequestBody(text: string, contentType: string | null, acceptsForm: boolean): unknown {
   if (text.trim() === "") return {};
-  const type = (request.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
+  const type = (contentType ?? "").split(";")[0]!.trim().toLowerCase();
   if (type === "application/json" || type.endsWith("+json")) {
     try {
       return JSON.parse(text) as unknown;

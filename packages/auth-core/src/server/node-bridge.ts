@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { AuthError } from "../errors/auth-error.ts";
 import type { EngineRequest, EngineResponse } from "../http/handler.ts";
-import { readRequestBody } from "../http/read-body.ts";
+import { assertDeclaredLength, parseRequestBody } from "../http/read-body.ts";
 import { RequestHeaders } from "./request-headers.ts";
 
 /**
@@ -8,9 +9,9 @@ import { RequestHeaders } from "./request-headers.ts";
  * IncomingMessage and writes its `EngineResponse` straight to the ServerResponse: the same engine as
  * `auth.handler`, without a Fetch Request and Response per call (they were most of the cost of a
  * cookie-cached get-session). This file is the whole adapter; `toFetchRequest`/`writeFetchResponse`
- * remain for code that holds a Fetch handler. Bodies are streamed so the engine's byte cap
- * (advanced.maxBodyBytes, http/read-body.ts) applies while reading, never after buffering an
- * unbounded upload here.
+ * remain for code that holds a Fetch handler. A body is read from the IncomingMessage itself, its
+ * bytes counted as they arrive, so the engine's byte cap (advanced.maxBodyBytes, http/read-body.ts)
+ * applies while reading, never after buffering an unbounded upload here.
  */
 
 const METHODS_WITH_BODY = new Set(["POST", "PUT", "PATCH", "DELETE"]);
@@ -61,40 +62,87 @@ function requestHeaders(req: IncomingMessage): Headers {
   return headers;
 }
 
-/**
- * The body stream is opened at once (as `toFetchRequest` does), so an unread body is detected the
- * same way; the Request that `readRequestBody` reads is made only when the engine asks for the body.
- */
-export function toEngineRequest(req: IncomingMessage, target: RequestTarget, origin: string): EngineRequest {
-  return new NodeEngineRequest(req, target, origin);
+export function toEngineRequest(req: IncomingMessage, target: RequestTarget): EngineRequest {
+  return new NodeEngineRequest(req, target);
 }
 
-/** A class, not a literal with a `readBody` closure: one object per request. */
+/**
+ * A class, not a literal with a `readBody` closure: one object per request. The body is read only
+ * when the engine asks for it, straight from node's stream: a Fetch Request and a web stream around
+ * it cost ~5% of the server's busy time on every POST (docs/scale.md "Server CPU cuts, 2026-11-30").
+ * An unread body is detected as before (server.ts mustCloseConnection: the request is not complete).
+ */
 class NodeEngineRequest implements EngineRequest {
   readonly method: string;
   readonly pathname: string;
   readonly query: string;
   readonly headers: RequestHeaders;
   readonly remoteAddress: string | null;
-  readonly #origin: string;
-  readonly #body: ReadableStream<Uint8Array> | null;
+  readonly #req: IncomingMessage;
 
-  constructor(req: IncomingMessage, target: RequestTarget, origin: string) {
+  constructor(req: IncomingMessage, target: RequestTarget) {
     this.method = req.method ?? "GET";
     this.pathname = target.pathname;
     this.query = target.query;
     this.headers = new RequestHeaders(req.rawHeaders);
     this.remoteAddress = req.socket.remoteAddress ?? null;
-    this.#origin = origin;
-    this.#body = METHODS_WITH_BODY.has(this.method) ? streamRequestBody(req) : null;
+    this.#req = req;
   }
 
-  readBody(maxBytes: number, acceptsForm: boolean): Promise<unknown> {
-    const { method, headers } = this;
-    const init: RequestInit & { duplex?: "half" } = { method, headers, body: this.#body, duplex: "half" };
-    const url = `${this.#origin}${this.pathname}${this.query === "" ? "" : `?${this.query}`}`;
-    return readRequestBody(new Request(url, init), maxBytes, acceptsForm);
+  async readBody(maxBytes: number, acceptsForm: boolean): Promise<unknown> {
+    const { headers } = this;
+    assertDeclaredLength(headers.get("content-length"), maxBytes);
+    const text = METHODS_WITH_BODY.has(this.method) ? await readBodyText(this.#req, maxBytes) : "";
+    return parseRequestBody(text, headers.get("content-type"), acceptsForm);
   }
+}
+
+/**
+ * The request's body as UTF-8, its bytes counted as they arrive: past `maxBytes` it stops reading
+ * (BODY_TOO_LARGE) without destroying the request — the socket stays usable so that the 413 answer
+ * can still be written; the response then closes the connection (server.ts mustCloseConnection).
+ * A client that goes away mid-body fails the read, as a broken web stream did.
+ */
+function readBodyText(req: IncomingMessage, maxBytes: number): Promise<string> {
+  return new Promise<string>((resolve, reject) => {
+    if (req.destroyed) {
+      reject(new Error("request body aborted by the client"));
+      return;
+    }
+    const chunks: Buffer[] = [];
+    let total = 0;
+    const stop = () => {
+      req.off("data", onData);
+      req.off("end", onEnd);
+      req.off("close", onClose);
+      req.off("error", onClose);
+    };
+    const onData = (chunk: Buffer) => {
+      total += chunk.byteLength;
+      if (total > maxBytes) {
+        stop();
+        req.pause();
+        reject(new AuthError("BODY_TOO_LARGE"));
+        return;
+      }
+      chunks.push(chunk);
+    };
+    const onEnd = () => {
+      stop();
+      resolve(
+        chunks.length === 1 ? chunks[0]!.toString("utf8") : Buffer.concat(chunks, total).toString("utf8"),
+      );
+    };
+    const onClose = () => {
+      if (req.complete && !req.destroyed) return;
+      stop();
+      reject(new Error("request body aborted by the client"));
+    };
+    req.on("data", onData);
+    req.on("end", onEnd);
+    req.on("close", onClose);
+    req.on("error", onClose);
+  });
 }
 
 /** @internal Exported for bench/request-path-server.ts. */

@@ -183,7 +183,7 @@ function answerRequest(state: RequestState, req: IncomingMessage): MaybePromise<
   if (!state.engine) return errorAnswer("SERVICE_UNAVAILABLE");
   const target = requestTarget(req, state.origin);
   if (!target || !isUnderBasePath(target.pathname, state.basePath)) return errorAnswer("NOT_FOUND");
-  return state.engine(toEngineRequest(req, target, state.origin));
+  return state.engine(toEngineRequest(req, target));
 }
 
 function respond(
