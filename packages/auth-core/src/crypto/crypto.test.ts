@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { decryptString, encryptString } from "./encryption.ts";
+import { decryptString, encryptionKeyOf, encryptString } from "./encryption.ts";
 import { generateRandomString, generateSessionToken, LOWER_ALPHANUMERIC } from "./random.ts";
 import { signJwt, signValue, unsignValue, verifyJwt } from "./signing.ts";
 
@@ -55,6 +55,25 @@ describe("encryption at rest", () => {
     parts[3] = `${parts[3]!.slice(0, -2)}AA`;
     expect(decryptString(parts.join("."), SECRET)).toBeNull();
     expect(decryptString("garbage", SECRET)).toBeNull();
+  });
+
+  it("derives a secret's key once and keeps it, one key per secret", () => {
+    const key = encryptionKeyOf(SECRET);
+    encryptString("provider-token", SECRET);
+    expect(encryptionKeyOf(SECRET)).toBe(key);
+    expect(encryptionKeyOf(`${SECRET}x`)).not.toBe(key);
+    expect(encryptionKeyOf(`${SECRET}x`).equals(key)).toBe(false);
+  });
+
+  it("opens an envelope sealed when every seal derived its key anew, also once the kept keys have turned over", () => {
+    // Made by the encryption.ts of 7027ae1 (HKDF at each call): the derivation is unchanged.
+    const secret = "known-answer-secret-0123456789abcdef";
+    const envelope = "v1.fHUMLYdGwDaKoP9v.o-sUO72T9O3rRCIU8uZ9Rg.mIYP28gOe-W90i6mnLoKIN0t_ZPX05u4_Dpcc3m6";
+    expect(decryptString(envelope, secret)).toBe("sealed before the key was kept");
+    // Past the bound the oldest key goes: derived again, it opens the same envelopes.
+    for (let index = 0; index < 40; index++) encryptString("x", `${secret}-${index}`);
+    expect(decryptString(envelope, secret)).toBe("sealed before the key was kept");
+    expect(decryptString(envelope, `${secret}-0`)).toBeNull();
   });
 });
 
