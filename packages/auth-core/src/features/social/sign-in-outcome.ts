@@ -32,6 +32,32 @@ export interface SocialIdentity {
   providerId: string;
   profile: ProviderProfile;
   tokens: ProviderTokens;
+  /**
+   * When present, decides `profile.emailVerified` (which is then ignored) and is asked only where
+   * the answer can change the outcome: not for a returning user whose address is already verified
+   * or is not the identity's (SSO: the organization's domain read, features/sso/jit.ts).
+   */
+  checkEmailVerified?: () => Promise<boolean>;
+}
+
+/**
+ * How a sign-in may create a user. `language`: a new user's (sign-in/social's `language`); null
+ * leaves it unset. `beforeCreate`: runs with the address before a new user is written and may throw
+ * (a domain requiring SSO); the domain policy it read goes on to auto-join.
+ */
+interface SocialSignUp {
+  disabled: boolean;
+  implicitDisabled: boolean;
+  requested: boolean;
+  language: string | null;
+  beforeCreate?: (email: string) => Promise<DomainPolicy>;
+}
+
+/** The identity with `profile.emailVerified` decided (checkEmailVerified asked, at most once). */
+async function withEmailVerifiedDecided(identity: SocialIdentity): Promise<SocialIdentity> {
+  const { checkEmailVerified, ...decided } = identity;
+  if (!checkEmailVerified) return identity;
+  return { ...decided, profile: { ...decided.profile, emailVerified: await checkEmailVerified() } };
 }
 
 /** The provider's email as Tessera stores emails (trimmed, lower-cased, checked); null when unusable. */
@@ -55,23 +81,15 @@ function isTrustedProvider(auth: AuthContext, providerId: string): boolean {
 export async function resolveSocialUser(
   auth: AuthContext,
   identity: SocialIdentity,
-  /**
-   * `language`: a new user's (sign-in/social's `language`); null leaves it unset. `beforeCreate`:
-   * runs with the address before a new user is written and may throw (a domain requiring SSO); the
-   * domain policy it read goes on to auto-join.
-   */
-  signUp: {
-    disabled: boolean;
-    implicitDisabled: boolean;
-    requested: boolean;
-    language: string | null;
-    beforeCreate?: (email: string) => Promise<DomainPolicy>;
-  },
+  signUp: SocialSignUp,
   retried = false,
 ): Promise<SocialUserResult> {
-  const { providerId, profile } = identity;
-  const email = normalizeProviderEmail(profile.email);
-  const account = await findAccountByProviderIdentity(auth.collections, providerId, profile.id);
+  const email = normalizeProviderEmail(identity.profile.email);
+  const account = await findAccountByProviderIdentity(
+    auth.collections,
+    identity.providerId,
+    identity.profile.id,
+  );
   if (account) {
     const user = await findUserById(auth.collections, account.userId);
     if (user) {
@@ -82,6 +100,18 @@ export async function resolveSocialUser(
     await deleteAccountById(auth.collections, account._id);
   }
   if (email === null) return { ok: false, error: "email_not_found" };
+  return resolveUnlinkedUser(auth, await withEmailVerifiedDecided(identity), email, signUp, retried);
+}
+
+/** No account of this identity: an existing user of its address (linked by the rules), or a new one. */
+async function resolveUnlinkedUser(
+  auth: AuthContext,
+  identity: SocialIdentity,
+  email: string,
+  signUp: SocialSignUp,
+  retried: boolean,
+): Promise<SocialUserResult> {
+  const { providerId, profile } = identity;
   const existing = await findUserByEmail(auth.collections, email);
   if (existing) {
     const linkable = canLinkByEmail({
@@ -127,7 +157,10 @@ async function refreshSignedInUser(
 ): Promise<UserDoc> {
   const now = auth.now();
   await saveAccountTokens(auth, account._id, sealTokens(identity.tokens, auth.options.secret, now, account));
-  if (!identity.profile.emailVerified || user.emailVerified || email !== user.email) return user;
+  // Only an unverified address that the identity's is can change here: nothing else is asked.
+  if (user.emailVerified || email !== user.email) return user;
+  const { profile } = await withEmailVerifiedDecided(identity);
+  if (!profile.emailVerified) return user;
   const verified = await updateUser(auth, user._id, { emailVerified: true });
   if (!verified) return user;
   // This identity has just proved the mailbox: accounts stored while it was unproven go (H9), and

@@ -48,18 +48,21 @@ async function resolveUser(
   language: string | null,
 ): Promise<Outcome<{ user: UserDoc; isNewUser: boolean }, ErrorCode>> {
   const domain = emailDomainOf(identity.email);
-  const vouched = domain !== null && (await isEmailDomainVerified(auth, provider, domain));
   const outcome = await resolveSocialUser(
     auth,
     {
       providerId: provider.providerId,
+      // Decided by checkEmailVerified: the domain is read only where it can change the outcome (a
+      // returning user whose address is verified already skips it).
       profile: {
         id: identity.id,
         email: identity.email,
-        emailVerified: vouched,
+        emailVerified: false,
         name: identity.name,
         image: identity.image,
       },
+      checkEmailVerified: async () =>
+        domain !== null && (await isEmailDomainVerified(auth, provider, domain)),
       tokens,
     },
     { disabled: false, implicitDisabled: false, requested: true, language },

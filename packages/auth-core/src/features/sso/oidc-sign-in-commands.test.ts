@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TestBrowser } from "#test/browser.ts";
 import { type OidcIdp, startOidcIdp } from "#test/oidc-idp.ts";
 import { createOrganization, signIn } from "#test/organization.ts";
+import { useDomainTestbed, verifyDomainByDns } from "#test/sso-domains.ts";
 import { TEST_ORIGIN, type TestAuth, useFreshTestAuth } from "#test/test-auth.ts";
 
 /**
@@ -9,6 +10,8 @@ import { TEST_ORIGIN, type TestAuth, useFreshTestAuth } from "#test/test-auth.ts
  * row, bench/versus-sso.ts, docs/scale.md): each is a round trip on every sign-in, so the count is
  * kept here. The event relay's commands run beside the request and are not counted (test-auth.ts).
  * And the client secret each instance keeps opened (oidc-client.ts openClientSecret) follows a change.
+ * Whether the organization vouches for the address's domain (jit.ts) is read only where it can change
+ * the outcome: for a member whose address is verified already, it cannot.
  */
 
 const CLIENT = { clientId: "tessera-acme", clientSecret: "acme-client-secret-0123456789" };
@@ -22,12 +25,18 @@ afterAll(async () => {
   await idp.close();
 });
 const openAuth = useFreshTestAuth();
+const testbed = useDomainTestbed();
 
-/** An organization with the IdP's connection "acme"; answers the owner's browser. */
-async function setUp() {
-  const t = await openAuth({ outbound: { allowPrivateAddresses: true } });
+/**
+ * An organization with the IdP's connection "acme"; answers the owner's browser. With `verifiedDomain`
+ * the organization has proved acme.test, so the IdP vouches for its addresses: a user it creates
+ * has a verified address.
+ */
+async function setUp({ verifiedDomain = false } = {}) {
+  const t = await openAuth({ ...testbed.options, outbound: { allowPrivateAddresses: true } });
   const owner = await signIn(t, "olivia");
   const organizationId = await createOrganization(owner, "acme");
+  if (verifiedDomain) await verifyDomainByDns(testbed, owner, "acme.test");
   const registered = await owner.browser.post("/sso/register", {
     providerId: "acme",
     issuer: idp.issuer,
@@ -37,7 +46,7 @@ async function setUp() {
   });
   expect(registered.status).toBe(200);
   idp.setAccount("lin-1", { email: "lin@acme.test", email_verified: true, name: "Lin" });
-  return { t, owner: owner.browser };
+  return { t, owner: owner.browser, signedInOwner: owner };
 }
 
 /** One sign-in of lin-1 in a new browser: the commands of the start and of the callback, and where the callback led. */
@@ -65,9 +74,10 @@ async function signInCounted(t: TestAuth) {
 }
 
 describe("an SSO sign-in's database commands", () => {
-  it("costs 3 commands to start and 11 in 9 round trips for the callback of a returning member (no discovery or key fetch, nothing written for the membership)", async () => {
-    const { t } = await setUp();
-    await signInCounted(t); // creates the user, the account and the membership
+  it("costs 3 commands to start and 10 in 8 round trips for the callback of a returning member whose address is verified (no discovery or key fetch, no domain read, nothing written for the membership)", async () => {
+    const { t } = await setUp({ verifiedDomain: true });
+    await signInCounted(t); // creates the user (address verified: the domain is the organization's), the account and the membership
+    expect((await t.db.collection("users").findOne({ email: "lin@acme.test" }))?.emailVerified).toBe(true);
     const returning = await signInCounted(t);
     expect(returning.hasSession).toBe(true);
     expect(returning.start).toEqual([
@@ -87,14 +97,33 @@ describe("an SSO sign-in's database commands", () => {
     expect(callback.indexOf("find:verifications")).toBeLessThan(callback.indexOf("delete:verifications"));
     expect(callback.indexOf("find:ssoProviders")).toBeLessThan(callback.indexOf("find:organizations"));
     expect(callback.slice(4)).toEqual([
-      "find:organizationDomains", // does the organization vouch for the address's domain (jit.ts)
       "find:accounts", // the (connection, subject) account
-      "find:users", // its user
+      "find:users", // its user, whose address is verified: the domain cannot change anything
       "update:accounts", // the new tokens, sealed
       "find:members", // already a member: nothing written
       "insert:sessions",
       "insert:auditEvents", // organization.sso-sign-in
     ]);
+  });
+
+  it("reads the domain for a returning member whose address is unverified, after the tokens: 11 commands in 9 round trips; once the organization proves it, the next sign-in verifies the address", async () => {
+    const { t, signedInOwner } = await setUp();
+    await signInCounted(t); // acme.test is not the organization's: the user's address stays unverified
+    const returning = await signInCounted(t);
+    expect(returning.hasSession).toBe(true);
+    expect(returning.callback.slice(4)).toEqual([
+      "find:accounts",
+      "find:users", // its address is unverified and the identity's: the domain may verify it
+      "update:accounts",
+      "find:organizationDomains", // does the organization vouch for the address's domain (jit.ts): no
+      "find:members",
+      "insert:sessions",
+      "insert:auditEvents",
+    ]);
+    expect((await t.db.collection("users").findOne({ email: "lin@acme.test" }))?.emailVerified).toBe(false);
+    await verifyDomainByDns(testbed, signedInOwner, "acme.test");
+    expect((await signInCounted(t)).hasSession).toBe(true);
+    expect((await t.db.collection("users").findOne({ email: "lin@acme.test" }))?.emailVerified).toBe(true);
   });
 
   it("a changed client secret is the one the next sign-in sends, though the previous one was opened and kept", async () => {
