@@ -21,10 +21,13 @@
  *   tessera:event-relay, db/event-hub.ts). It includes waiting for SQLite's write lock behind the
  *   request's own writes when a relay overlaps them, so it overstates the work.
  *
- * With `concurrency` above 1, that many sign-ups are sent at once, and their relays may share an
- * insert (db/event-hub.ts batch), as under load.
+ * `concurrency` sign-ups are sent at once, the next as soon as one answers, as a server sees them
+ * under a steady stream; their events share inserts as the event hub gathers them (db/event-hub.ts
+ * batch, a 250 ms window), and the round waits for the last relay at its end. `each` as the fourth
+ * argument waits for every group's relay before the next group starts instead: each group's events
+ * then have an insert of their own, the worst case (one sign-up alone on an idle server).
  *
- * `pnpm tsx bench/events-sign-up.ts [N] [rounds] [concurrency]`.
+ * `pnpm tsx bench/events-sign-up.ts [N] [rounds] [concurrency] [each]`.
  */
 
 import { repairEvents } from "../packages/auth-core/src/features/events/index.ts";
@@ -35,8 +38,10 @@ import { cpuSeconds, findDatabasePid } from "./processes.ts";
 
 const N = Number(process.argv[2] ?? 200);
 const ROUNDS = Number(process.argv[3] ?? 2);
-/** Sign-ups sent at once (then waited for with their relays): 1, each alone, the worst case. */
+/** Sign-ups in flight at once. */
 const CONCURRENCY = Number(process.argv[4] ?? 1);
+/** Whether each group of CONCURRENCY sign-ups waits for its relay before the next (the worst case). */
+const SETTLE_EACH = process.argv[5] === "each";
 const database = await startDevDatabase({ log: () => {} });
 const databasePid = findDatabasePid(database.uri);
 const client = new MongoClient(database.uri, { monitorCommands: true });
@@ -125,10 +130,19 @@ async function round(mode: Mode, index: number): Promise<Measured> {
     );
     if (res.status !== 200) throw new Error(`sign-up answered ${res.status}`);
   };
-  for (let i = 0; i < N; i += CONCURRENCY) {
-    await Promise.all(Array.from({ length: Math.min(CONCURRENCY, N - i) }, (_, k) => signUp(i + k)));
-    await auth.context.collections.eventHub.settle();
+  if (SETTLE_EACH)
+    for (let i = 0; i < N; i += CONCURRENCY) {
+      await Promise.all(Array.from({ length: Math.min(CONCURRENCY, N - i) }, (_, k) => signUp(i + k)));
+      await auth.context.collections.eventHub.settle();
+    }
+  else {
+    let next = 0;
+    const lane = async () => {
+      while (next < N) await signUp(next++);
+    };
+    await Promise.all(Array.from({ length: CONCURRENCY }, lane));
   }
+  await auth.context.collections.eventHub.settle();
   if (mode === "events") {
     const settled = new Date(Date.now() + 3_600_000);
     await repairEvents(auth.context.collections, auth.context.eventSources, settled);
@@ -152,6 +166,7 @@ console.log(
     signUps: N,
     rounds: ROUNDS,
     concurrency: CONCURRENCY,
+    relayWaitedEach: SETTLE_EACH,
     databaseCpuMsPerSignUp: Object.fromEntries(
       modes.map((mode) => [mode, rounds[mode].map((m) => +m.cpuMs.toFixed(3))]),
     ),

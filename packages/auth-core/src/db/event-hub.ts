@@ -6,7 +6,10 @@ import type { EventDoc } from "./documents.ts";
  */
 export const RELAY_COMMENT = "tessera:event-relay";
 
-/** Called with the events just stored in `events`, in `_id` order, once per relay. */
+/**
+ * Called with events once they are stored: as a write returns with them in its document's outbox
+ * (before their insert into `events`), or as a repair or a deletion stores them in `events`.
+ */
 type EventListener = (events: readonly EventDoc[]) => void;
 
 /**
@@ -22,23 +25,34 @@ export interface EventHub {
   /** Runs a relay off the request's answer path; a failure leaves the outbox for the repair pass. */
   track(work: Promise<unknown>): void;
   /**
-   * Gathers events written within a few milliseconds and hands them to `relay` together: one
-   * insert for a sign-up's user.created and session.created, and for many requests under load.
+   * Gathers events written within BATCH_WINDOW_MS and hands them to `relay` together: one insert
+   * into `events` for every request's events of that time, so that storing them costs a sign-up a
+   * share of one command rather than a command of its own (docs/scale.md "Events on a sign-up").
    */
   batch(events: readonly EventDoc[], relay: (events: EventDoc[]) => Promise<unknown>): void;
-  /** Resolves once every relay started so far has finished (tests, shutdown). */
+  /**
+   * Starts the gathered batch now and resolves once every relay started so far has finished
+   * (listings, so an instance reads its own events; tests; shutdown).
+   */
   settle(): Promise<void>;
   /** The instance's clock (options.clock): when owners' write functions date their events. */
   now(): Date;
 }
 
-/** How long a relay waits for more events to store with them (db/event-hub.ts batch). */
-const BATCH_WINDOW_MS = 10;
+/**
+ * How long gathered events wait for more before one insert stores them all (batch). Webhooks do not
+ * wait for it: they are handed each change's events as it is written (features/events startRelay);
+ * the `events` collection serves listings, which settle first, and other instances' sweeps, which
+ * read only events older than 5 s (features/webhooks fan-out.ts SETTLE_MS).
+ */
+const BATCH_WINDOW_MS = 1_000;
+/** A batch this large is stored at once, whatever the window. */
+const BATCH_MAX = 500;
 
 export function createEventHub(now: () => Date): EventHub {
   const listeners = new Set<EventListener>();
   const inFlight = new Set<Promise<unknown>>();
-  let queued: EventDoc[] | null = null;
+  let queued: { events: EventDoc[]; start: () => void } | null = null;
   const track = (work: Promise<unknown>) => {
     const settled = work.then(
       () => undefined,
@@ -64,20 +78,33 @@ export function createEventHub(now: () => Date): EventHub {
     },
     track,
     batch(events, relay) {
-      if (queued) {
-        queued.push(...events);
-        return;
+      if (!queued) {
+        const gathered: EventDoc[] = [];
+        let start = () => {};
+        const due = new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, BATCH_WINDOW_MS);
+          start = () => {
+            clearTimeout(timer);
+            resolve();
+          };
+        });
+        queued = { events: gathered, start };
+        track(
+          due.then(() => {
+            if (queued?.events === gathered) queued = null;
+            return relay(gathered);
+          }),
+        );
       }
-      const batch = [...events];
-      queued = batch;
-      track(
-        new Promise((resolve) => setTimeout(resolve, BATCH_WINDOW_MS)).then(() => {
-          queued = null;
-          return relay(batch);
-        }),
-      );
+      queued.events.push(...events);
+      if (queued.events.length >= BATCH_MAX) {
+        queued.start();
+        queued = null;
+      }
     },
     async settle() {
+      queued?.start();
+      queued = null;
       while (inFlight.size > 0) await Promise.all([...inFlight]);
     },
     now,

@@ -71,7 +71,8 @@ export async function cleanupExpired(auth: AuthContext): Promise<CleanupResult> 
   const finishedUserDeletions = await finishInterruptedUserDeletions(auth);
   const finishedOrganizationDeletions = await finishInterruptedOrganizationDeletions(auth);
   const claims = await finishInterruptedInvitationClaims(auth);
-  const repairedEvents = await repairEvents(collections, auth.eventSources);
+  const eventsBefore = new Date(now.getTime() - auth.options.events.retentionDays * 86_400_000);
+  const repairedEvents = await repairEvents(collections, auth.eventSources, undefined, eventsBefore);
   // Expired API keys and invitations are still shown to their owners (list endpoints; a key answers
   // API_KEY_EXPIRED, an invitation can still be canceled — docs/decisions/): reclaimed a while later.
   const shownUntil = new Date(now.getTime() - EXPIRED_SHOWN_FOR_MS);
@@ -92,7 +93,6 @@ export async function cleanupExpired(auth: AuthContext): Promise<CleanupResult> 
     now,
     new Date(now.getTime() - auth.options.mailQueue.keepDays * 86_400_000),
   );
-  const eventsBefore = new Date(now.getTime() - auth.options.events.retentionDays * 86_400_000);
   const events = await deleteExpiredEvents(collections, eventsBefore);
   const webhookDeliveries = await deleteExpiredDeliveries(collections, eventsBefore);
   // The finished deletions' events are relayed off the answer path (features/events journal.ts):

@@ -91,8 +91,11 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     state.engine = withCors(engine, corsOptionsOf(auth.context));
     const stopCleanup = scheduleCleanup(auth, options.cleanupIntervalMs ?? DEFAULT_CLEANUP_INTERVAL_MS, log);
     // Events a crash left between a change and its relay are stored now, not an hour from now.
-    void repairEvents(auth.context.collections, auth.context.eventSources).catch((error: unknown) =>
-      log(`tessera server: event repair failed: ${error instanceof Error ? error.message : error}`),
+    const retentionMs = auth.context.options.events.retentionDays * 86_400_000;
+    const expiredBefore = new Date(auth.context.now().getTime() - retentionMs);
+    void repairEvents(auth.context.collections, auth.context.eventSources, undefined, expiredBefore).catch(
+      (error: unknown) =>
+        log(`tessera server: event repair failed: ${error instanceof Error ? error.message : error}`),
     );
     const server = http;
     let closing: Promise<void> | null = null;

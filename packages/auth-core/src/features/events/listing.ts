@@ -24,6 +24,8 @@ export async function listEventsPage(
   query: Omit<EventQuery, "limit" | "since"> & { since?: string; limit?: number },
 ): Promise<EventPage> {
   const limit = query.limit ?? MAX_PAGE_SIZE;
+  // This instance's own events still gathered for their insert are stored first (db/event-hub.ts).
+  await collections.eventHub.settle();
   const docs = await findEventsPage(collections, {
     ...query,
     since: query.since === undefined ? undefined : new Date(query.since),

@@ -4,6 +4,7 @@ import { storedEvents } from "#test/events.ts";
 import { addMember, createOrganization, signIn } from "#test/organization.ts";
 import { useTestAuthPerTest } from "#test/test-auth.ts";
 import { newEventId } from "./ids.ts";
+import { OUTBOX_KEEP } from "./store.ts";
 
 /**
  * The repair pass through `auth.cleanup()`: what a crash left between a change and its event — an
@@ -22,19 +23,32 @@ function strandedEvent(type: string, userId: string, at: Date) {
 }
 
 describe("auth.cleanup() repairs events", () => {
-  it("stores an outbox's event the relay never stored, once, and empties the outbox when it is old", async () => {
-    const { userId } = await signIn(t, "ada");
+  it("stores an outbox's event the relay never stored, once; keeps a short outbox, empties a long one", async () => {
+    const { userId, browser } = await signIn(t, "ada");
     await storedEvents(t);
+    const user = { _id: new ObjectId(userId) };
     const event = strandedEvent("user.updated", userId, t.now());
-    await t.db
-      .collection("users")
-      .updateOne({ _id: new ObjectId(userId) }, { $push: { _events: event } } as never);
+    await t.db.collection("users").updateOne(user, { $push: { _events: event } } as never);
     t.advance(120);
     const result = await t.auth.cleanup();
     expect(result.repairedEvents).toBe(1);
     expect(await t.db.collection("events").findOne({ _id: event._id } as never)).toEqual(event);
-    expect((await t.db.collection("users").findOne({ _id: new ObjectId(userId) }))?._events).toEqual([]);
+    const outbox = (await t.db.collection("users").findOne(user))?._events as { _id: string }[];
+    expect(outbox.map((kept) => kept._id)).toContain(event._id);
+    expect(outbox.length).toBeLessThanOrEqual(OUTBOX_KEEP);
     expect((await t.auth.cleanup()).repairedEvents).toBe(0);
+    // Changed past what an outbox keeps: its settled events go, each stored once.
+    for (let i = 0; i <= OUTBOX_KEEP; i++)
+      expect((await browser.post("/update-user", { name: `Ada ${i}` })).status).toBe(200);
+    await storedEvents(t);
+    const long = (await t.db.collection("users").findOne(user))?._events as unknown[] | undefined;
+    expect(long?.length).toBeGreaterThan(OUTBOX_KEEP);
+    t.advance(120);
+    expect((await t.auth.cleanup()).repairedEvents).toBe(0);
+    expect((await t.db.collection("users").findOne(user))?._events).toEqual([]);
+    expect(await t.db.collection("events").countDocuments({ type: "user.updated", userId } as never)).toBe(
+      OUTBOX_KEEP + 2,
+    );
   });
 
   it("settles a journaled deletion: the event of a row gone is stored, that of a row still there dropped", async () => {

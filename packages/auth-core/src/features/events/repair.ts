@@ -12,20 +12,27 @@ const IN_FLIGHT_MS = 60_000;
 /**
  * The repair pass (docs/architecture.md, "Events written with the change"), run by `auth.cleanup()`
  * and when the standalone server starts: every owner's outboxes have their events not yet stored
- * relayed (and those written before `before` emptied), and the row deletions a crash cut are settled — events of rows gone are stored, those of
- * rows still there dropped. Deletions of users and organizations are finished with their events by
- * their own finishers. `before`: settle only entries written before it (default: a minute before
+ * relayed (those before `expiredBefore`, past retention, excepted; an outbox holding more than
+ * OUTBOX_KEEP has those written before `before` emptied), and the row deletions a crash cut are
+ * settled — events of rows gone are stored, those of rows still there dropped. Deletions of users
+ * and organizations are finished with their events by their own finishers. `before`: settle only entries written before it (default: a minute before
  * the instance's clock). Answers how many events were stored.
  */
 export async function repairEvents(
   collections: Collections,
   sources: readonly EventSource[],
   before?: Date,
+  expiredBefore?: Date,
 ): Promise<number> {
   let stored = 0;
-  const cutoff = before ?? new Date(collections.eventHub.now().getTime() - IN_FLIGHT_MS);
+  // This instance's own events gathered for their insert are not stranded: stored first.
+  await collections.eventHub.settle();
+  const settledBefore = before ?? new Date(collections.eventHub.now().getTime() - IN_FLIGHT_MS);
   for (const source of sources)
-    stored += await relayStrandedOutboxes(collections, source.collection(collections), cutoff);
-  stored += await repairRowsDeletions(collections, sources, cutoff);
+    stored += await relayStrandedOutboxes(collections, source.collection(collections), {
+      settledBefore,
+      expiredBefore,
+    });
+  stored += await repairRowsDeletions(collections, sources, settledBefore);
   return stored;
 }

@@ -20,7 +20,8 @@ export function readEventsAfter(collections: Collections, afterId: string | null
  * after a crash, or racing another, stores each once), then tells the instance's listeners. The
  * changed document keeps its outbox: a second write to it here, beside the request's own next
  * writes, could undo one of them on FerretDB v1, whose updates of one document do not see each
- * other (docs/scale.md); the repair pass empties outboxes once they are old (relayStrandedOutboxes).
+ * other (docs/scale.md); the repair pass empties outboxes once they hold more than OUTBOX_KEEP
+ * (relayStrandedOutboxes).
  * @internal Exported for its unit test (store.test.ts).
  */
 export async function relayEvents(collections: Collections, events: readonly EventDoc[]): Promise<void> {
@@ -29,9 +30,15 @@ export async function relayEvents(collections: Collections, events: readonly Eve
   collections.eventHub.publish(events);
 }
 
-/** Starts relayEvents off the request's answer path (db/event-hub.ts track). */
+/**
+ * What a write does once its events are written with it: the instance's listeners (webhooks) are told
+ * at once — the events are stored, in the changed document's outbox — and the insert into `events`
+ * is gathered with other requests' (db/event-hub.ts batch), off the request's answer path.
+ */
 export function startRelay(collections: Collections, events: readonly EventDoc[]): void {
-  if (events.length > 0) collections.eventHub.batch(events, (batch) => relayEvents(collections, batch));
+  if (events.length === 0) return;
+  collections.eventHub.publish(events);
+  collections.eventHub.batch(events, (batch) => storeEvents(collections, batch));
 }
 
 /** Inserts each event unless a row with its `_id` is already stored. */
@@ -51,24 +58,41 @@ export async function storeEvents(collections: Collections, events: readonly Eve
 const REPAIR_BATCH = 200;
 
 /**
+ * Settled events a document's outbox keeps before the repair pass empties it. Emptying is a write
+ * of the document, which cost a sign-up more database time than the rest of its events together
+ * (docs/scale.md "Events on a sign-up"); kept, a few events are a few hundred bytes each. A document
+ * changed more often is emptied once every OUTBOX_KEEP events.
+ * @internal Exported for its tests (store.test.ts, repair.test.ts).
+ */
+export const OUTBOX_KEEP = 4;
+
+/** When the repair pass settles outboxes (relayStrandedOutboxes). */
+export interface OutboxRepair {
+  /** Events written before it are settled: the writer is done with the document. */
+  settledBefore: Date;
+  /** Events written before it are past retention: never stored again, always emptied (default: none). */
+  expiredBefore?: Date;
+}
+
+/**
  * The repair pass for one owner's collection (a scan: the embedded database answers no other field
  * from an index). Every outbox's events not yet in `events` — a crash or an outage came between a
- * write and its relay — are stored and told to the listeners; then the events written before
- * `settledBefore` are pulled from their document, whose writer is done with it by then. Answers how
- * many events were missing. Outboxes are settled REPAIR_BATCH at a time, one read of `events` and one
- * write for each batch: a server starting after a crash finds every document written in the last
- * minute still holding its events, and a read per document made its repair cost a command per
- * recent write (the 200-kill crash test); the cleanup's emptying, a write per document written.
+ * write and its relay — are stored and told to the listeners, unless past retention. A document's
+ * settled events are pulled from it once it holds more than OUTBOX_KEEP events or one past retention.
+ * Answers how many events were missing. Outboxes are settled REPAIR_BATCH at a time, one read of
+ * `events` and at most one write for each batch: a server starting after a crash finds every
+ * document written in the last minute still holding its events, and a read per document made its
+ * repair cost a command per recent write (the 200-kill crash test).
  */
 export async function relayStrandedOutboxes(
   collections: Collections,
   source: OutboxSource,
-  settledBefore: Date,
+  repair: OutboxRepair,
 ): Promise<number> {
   let missing = 0;
   let batch: (EventOutbox & { _id: unknown })[] = [];
   const settle = async () => {
-    missing += await relayStrandedBatch(collections, source, batch, settledBefore);
+    missing += await relayStrandedBatch(collections, source, batch, repair);
     batch = [];
   };
   const outboxes = source.find({ "_events.0": { $exists: true } }, { projection: { _events: 1 } });
@@ -84,23 +108,29 @@ async function relayStrandedBatch(
   collections: Collections,
   source: OutboxSource,
   docs: readonly (EventOutbox & { _id: unknown })[],
-  settledBefore: Date,
+  { settledBefore, expiredBefore = new Date(0) }: OutboxRepair,
 ): Promise<number> {
-  const events = docs.flatMap((doc) => doc._events ?? []);
+  const expired = (event: EventDoc) => event.createdAt < expiredBefore;
+  const events = docs.flatMap((doc) => (doc._events ?? []).filter((event) => !expired(event)));
   const stored = await findPresentIds(
     collections.events,
     events.map((event) => event._id),
   );
   const absent = events.filter((event) => !stored.has(event._id));
   await relayEvents(collections, absent);
-  // One write for the batch: each document loses those of the listed events it holds, which are its
-  // own settled ones (an event's _id is in one outbox only); what a writer pushed since the read stays.
+  // One write for the batch: each document to empty loses its settled events (an event's _id is in
+  // one outbox only); what a writer pushed since the read stays.
   // $pullAll of the exact documents: FerretDB v1 ignores a $pull condition such as { _id: { $in } }.
-  const settled = events.filter((event) => event.createdAt < settledBefore);
-  const holders = docs.filter((doc) => (doc._events ?? []).some((event) => event.createdAt < settledBefore));
+  const toEmpty = docs.filter((doc) => {
+    const outbox = doc._events ?? [];
+    return outbox.length > OUTBOX_KEEP || outbox.some(expired);
+  });
+  const settled = toEmpty.flatMap((doc) =>
+    (doc._events ?? []).filter((event) => event.createdAt < settledBefore),
+  );
   if (settled.length > 0)
     await source.updateMany(
-      { _id: { $in: holders.map((doc) => doc._id) } },
+      { _id: { $in: toEmpty.map((doc) => doc._id) } },
       { $pullAll: { _events: settled } as Document },
       { comment: RELAY_COMMENT },
     );
