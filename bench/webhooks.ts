@@ -21,7 +21,7 @@ import { MongoClient } from "../tests/cli/mongodb.ts";
 
 const RATE = Number(process.env.BENCH_RATE ?? 200);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 60);
-const USERS = 50;
+const USERS = Number(process.env.BENCH_USERS ?? 50);
 // "relay": the events are handed to the relay directly, as a change does once it has answered (no
 // change request): the delivery pipeline alone, apart from what the change path costs the database.
 const SOURCE = process.env.BENCH_SOURCE ?? "changes";

@@ -51,6 +51,28 @@ describe("auth.cleanup() repairs events", () => {
     );
   });
 
+  it("a document changed often has its stored events pulled by its writer; none not yet stored is lost", async () => {
+    const { userId, browser } = await signIn(t, "ada");
+    const user = { _id: new ObjectId(userId) };
+    const outboxOf = async () =>
+      ((await t.db.collection("users").findOne(user))?._events ?? []) as { _id: string }[];
+    // Renamed 12 times within the hub's gathering: nothing is stored yet, so nothing may be pulled.
+    for (let i = 0; i < 12; i++)
+      expect((await browser.post("/update-user", { name: `Ada ${i}` })).status).toBe(200);
+    expect((await outboxOf()).length).toBeGreaterThan(12);
+    await storedEvents(t);
+    // Then renamed with each change stored before the next: the outbox stays short.
+    for (let i = 12; i < 24; i++) {
+      expect((await browser.post("/update-user", { name: `Ada ${i}` })).status).toBe(200);
+      await storedEvents(t);
+    }
+    expect((await outboxOf()).length).toBeLessThanOrEqual(2 * OUTBOX_KEEP + 1);
+    const renames = await t.db.collection("events").countDocuments({ type: "user.updated", userId } as never);
+    expect(renames).toBe(24);
+    t.advance(120);
+    expect((await t.auth.cleanup()).repairedEvents).toBe(0);
+  });
+
   it("settles a journaled deletion: the event of a row gone is stored, that of a row still there dropped", async () => {
     const { userId } = await signIn(t, "ada");
     const [session] = await t.db.collection("sessions").find({}).toArray();

@@ -3,7 +3,7 @@ import type { Collections } from "../../db/collections.ts";
 import { isDuplicateInsertError } from "../../db/connect.ts";
 import type { EventDoc, EventOutbox } from "../../db/documents.ts";
 import { RELAY_COMMENT } from "../../db/event-hub.ts";
-import type { OutboxSource } from "../../db/event-source.ts";
+import { type OutboxSource, withoutOutbox } from "../../db/event-source.ts";
 import { eventIdFloor } from "./ids.ts";
 
 /**
@@ -41,6 +41,60 @@ export function startRelay(collections: Collections, events: readonly EventDoc[]
   collections.eventHub.batch(events, (batch) => storeEvents(collections, batch));
 }
 
+/**
+ * Settled events a document's outbox keeps before the repair pass empties it. Emptying is a write
+ * of the document, which cost a sign-up more database time than the rest of its events together
+ * (docs/scale.md "Events on a sign-up"); kept, a few events are a few hundred bytes each. A document
+ * changed more often is emptied once every OUTBOX_KEEP events.
+ * @internal Exported for its tests (store.test.ts, repair.test.ts).
+ */
+export const OUTBOX_KEEP = 4;
+
+/**
+ * An outbox longer than this is emptied by the write that finds it so (outboxWrittenBy): a document
+ * changed several times a second (50 users renamed 200 times a second) otherwise grows by an event
+ * each change until the repair pass, and every later read and write of it costs more.
+ */
+const OUTBOX_LONG = 2 * OUTBOX_KEEP;
+
+/**
+ * The document a findOneAndUpdate answered, without its outbox (db/event-source.ts withoutOutbox).
+ * When the outbox is long, its events already stored in `events` are pulled from it beside the
+ * answer (one read of `events`, one `$pullAll` of exactly those): events not stored yet — this
+ * write's, gathered for their insert, or another instance's — stay for their relay or the repair
+ * pass. Updates are atomic per document on both databases (docs/architecture.md), so the pull never
+ * undoes another write.
+ */
+export function outboxWrittenBy<T extends EventOutbox & { _id: unknown }>(
+  collections: Collections,
+  source: OutboxSource,
+  doc: T | null,
+): T | null {
+  const outbox = doc?._events ?? [];
+  if (doc && outbox.length > OUTBOX_LONG)
+    collections.eventHub.track(pullStoredEvents(collections, source, doc._id, outbox));
+  return withoutOutbox(doc);
+}
+
+async function pullStoredEvents(
+  collections: Collections,
+  source: OutboxSource,
+  id: unknown,
+  outbox: readonly EventDoc[],
+): Promise<void> {
+  const stored = await findPresentIds(
+    collections.events,
+    outbox.map((event) => event._id),
+  );
+  const settled = outbox.filter((event) => stored.has(event._id));
+  if (settled.length > 0)
+    await source.updateOne(
+      { _id: id },
+      { $pullAll: { _events: settled } as Document },
+      { comment: RELAY_COMMENT },
+    );
+}
+
 /** Inserts each event unless a row with its `_id` is already stored. */
 export async function storeEvents(collections: Collections, events: readonly EventDoc[]): Promise<void> {
   if (events.length === 0) return;
@@ -56,15 +110,6 @@ export async function storeEvents(collections: Collections, events: readonly Eve
 
 /** Outboxes the repair pass checks with one read of `events` (a `$in` of their event ids). */
 const REPAIR_BATCH = 200;
-
-/**
- * Settled events a document's outbox keeps before the repair pass empties it. Emptying is a write
- * of the document, which cost a sign-up more database time than the rest of its events together
- * (docs/scale.md "Events on a sign-up"); kept, a few events are a few hundred bytes each. A document
- * changed more often is emptied once every OUTBOX_KEEP events.
- * @internal Exported for its tests (store.test.ts, repair.test.ts).
- */
-export const OUTBOX_KEEP = 4;
 
 /** When the repair pass settles outboxes (relayStrandedOutboxes). */
 export interface OutboxRepair {

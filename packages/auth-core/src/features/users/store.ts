@@ -12,10 +12,10 @@ import {
   deleteRowsWithEvents,
   type EventDoc,
   type EventSource,
+  outboxWrittenBy,
   pushEvents,
   startRelay,
   WITHOUT_OUTBOX,
-  withoutOutbox,
 } from "../events/index.ts";
 import {
   claimAddressesInBulk,
@@ -117,7 +117,7 @@ async function updateUserWithEvents(
   const write = (where: Filter<UserDoc>, written: EventDoc[]) =>
     collections.users
       .findOneAndUpdate(where, { $set: fields, ...pushEvents(written) }, { returnDocument: "after" })
-      .then((doc) => (doc ? { doc: withoutOutbox(doc), written } : null));
+      .then((doc) => (doc ? { doc: outboxWrittenBy(collections, collections.users, doc), written } : null));
   const result =
     flagsTurn === null
       ? await write(filter, events)

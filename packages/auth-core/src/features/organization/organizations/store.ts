@@ -10,6 +10,7 @@ import {
   type EventDoc,
   type EventSource,
   eventOf,
+  outboxWrittenBy,
   pushEvents,
   startRelay,
   WITHOUT_OUTBOX,
@@ -124,7 +125,9 @@ export async function updateOrganizationFields(
             },
           ),
         ];
-  const updated = withoutOutbox(
+  const updated = outboxWrittenBy(
+    collections,
+    collections.organizations,
     await collections.organizations.findOneAndUpdate(
       { _id: id },
       { $set: fields, ...pushEvents(events) },

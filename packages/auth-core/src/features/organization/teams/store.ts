@@ -9,10 +9,10 @@ import {
   type EventDoc,
   type EventSource,
   eventOf,
+  outboxWrittenBy,
   pushEvents,
   startRelay,
   WITHOUT_OUTBOX,
-  withoutOutbox,
 } from "../../events/index.ts";
 
 /**
@@ -126,7 +126,9 @@ export async function updateTeamFields(
     fields.name === undefined
       ? []
       : [teamEventOf("team.updated", { ...team, name: fields.name }, collections.eventHub.now())];
-  const updated = withoutOutbox(
+  const updated = outboxWrittenBy(
+    collections,
+    collections.teams,
     await collections.teams.findOneAndUpdate(
       { _id: team._id },
       { $set: fields, ...pushEvents(events) },
