@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { EventDoc } from "./documents.ts";
-import { createEventHub } from "./event-hub.ts";
+import { BATCH_WINDOW_MS, createEventHub } from "./event-hub.ts";
 
 /** The hub's gathering of events into one insert (docs/scale.md "Events on a sign-up"). */
 const eventOf = (n: number) =>
@@ -23,13 +23,13 @@ describe("the event hub gathers events for one insert", () => {
     const relay = async (events: EventDoc[]) => void relays.push(events.map((event) => event._id));
     hub.batch([eventOf(1), eventOf(2)], relay);
     hub.batch([eventOf(3)], relay);
-    await vi.advanceTimersByTimeAsync(200);
+    await vi.advanceTimersByTimeAsync(BATCH_WINDOW_MS - 50);
     expect(relays).toEqual([]);
     hub.batch([eventOf(4)], relay);
     await vi.advanceTimersByTimeAsync(60);
     expect(relays).toEqual([["evt_1", "evt_2", "evt_3", "evt_4"]]);
     hub.batch([eventOf(5)], relay);
-    await vi.advanceTimersByTimeAsync(300);
+    await vi.advanceTimersByTimeAsync(BATCH_WINDOW_MS + 50);
     expect(relays).toEqual([["evt_1", "evt_2", "evt_3", "evt_4"], ["evt_5"]]);
   });
 
@@ -53,7 +53,7 @@ describe("the event hub gathers events for one insert", () => {
     hub.batch([eventOf(501)], relay);
     await vi.advanceTimersByTimeAsync(0);
     expect(sizes).toEqual([501]);
-    await vi.advanceTimersByTimeAsync(250);
+    await vi.advanceTimersByTimeAsync(BATCH_WINDOW_MS);
     expect(sizes).toEqual([501, 1]);
   });
 });

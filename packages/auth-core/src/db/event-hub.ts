@@ -44,8 +44,9 @@ export interface EventHub {
  * wait for it: they are handed each change's events as it is written (features/events startRelay);
  * the `events` collection serves listings, which settle first, and other instances' sweeps, which
  * read only events older than 5 s (features/webhooks fan-out.ts SETTLE_MS).
+ * @internal Exported for its test (event-hub.test.ts).
  */
-const BATCH_WINDOW_MS = 1_000;
+export const BATCH_WINDOW_MS = 1_000;
 /** A batch this large is stored at once, whatever the window. */
 const BATCH_MAX = 500;
 
