@@ -145,7 +145,7 @@ async function round(mode: Mode, index: number): Promise<Measured> {
   await auth.context.collections.eventHub.settle();
   if (mode === "events") {
     const settled = new Date(Date.now() + 3_600_000);
-    await repairEvents(auth.context.collections, auth.context.eventSources, settled);
+    await repairEvents(auth.context.collections, auth.context.eventSources, { before: settled });
   }
   const cpuMs = ((cpuSeconds(databasePid) - cpuBefore) * 1000) / N;
   const measured = { cpuMs, relayMs: relayMs / N, commands: commands / N, bytes: bytes / N };

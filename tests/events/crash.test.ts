@@ -156,7 +156,8 @@ describe("events survive a server killed between a change and its relay", () => 
     await new Promise((resolve) => setTimeout(resolve, 500));
     const settle = new Date(Date.now() + 3_600_000);
     for (let pass = 0; pass < 5; pass++)
-      if ((await repairEvents(auth.context.collections, auth.context.eventSources, settle)) === 0) break;
+      if ((await repairEvents(auth.context.collections, auth.context.eventSources, { before: settle })) === 0)
+        break;
     await auth.close();
 
     const events = (await db.collection("events").find({}).toArray()) as Row[];

@@ -3,7 +3,7 @@ import { deleteExpiredVerifications } from "../db/verifications.ts";
 import { deleteExpiredRateLimits } from "../http/rate-limit.ts";
 import { deleteExpiredApiKeys, deleteExpiredKeyUses } from "./api-key/index.ts";
 import { finishInterruptedUserDeletions } from "./deletion/index.ts";
-import { deleteExpiredEvents, repairEvents } from "./events/index.ts";
+import { deleteExpiredEvents, repairEvents, retentionCutoff } from "./events/index.ts";
 import { deleteExpiredMailLimits } from "./mail-limit/index.ts";
 import { deleteOldMails } from "./mail-outbox/index.ts";
 import {
@@ -71,8 +71,8 @@ export async function cleanupExpired(auth: AuthContext): Promise<CleanupResult> 
   const finishedUserDeletions = await finishInterruptedUserDeletions(auth);
   const finishedOrganizationDeletions = await finishInterruptedOrganizationDeletions(auth);
   const claims = await finishInterruptedInvitationClaims(auth);
-  const eventsBefore = new Date(now.getTime() - auth.options.events.retentionDays * 86_400_000);
-  const repairedEvents = await repairEvents(collections, auth.eventSources, undefined, eventsBefore);
+  const { retentionDays } = auth.options.events;
+  const repairedEvents = await repairEvents(collections, auth.eventSources, { retentionDays });
   // Expired API keys and invitations are still shown to their owners (list endpoints; a key answers
   // API_KEY_EXPIRED, an invitation can still be canceled — docs/decisions/): reclaimed a while later.
   const shownUntil = new Date(now.getTime() - EXPIRED_SHOWN_FOR_MS);
@@ -93,6 +93,7 @@ export async function cleanupExpired(auth: AuthContext): Promise<CleanupResult> 
     now,
     new Date(now.getTime() - auth.options.mailQueue.keepDays * 86_400_000),
   );
+  const eventsBefore = retentionCutoff(now, retentionDays);
   const events = await deleteExpiredEvents(collections, eventsBefore);
   const webhookDeliveries = await deleteExpiredDeliveries(collections, eventsBefore);
   // The finished deletions' events are relayed off the answer path (features/events journal.ts):

@@ -79,6 +79,18 @@ function rawExchange(head: string, body: string[]): Promise<{ answer: string; cl
   });
 }
 
+/** A 413 with the catalogue message, the connection closed, and no user stored. */
+async function expectTooLarge({ answer, closed }: { answer: string; closed: boolean }, usersBefore: number) {
+  expect(answer.startsWith("HTTP/1.1 413")).toBe(true);
+  expect(answer).toMatch(/\r\nconnection: close\r\n/i);
+  expect(JSON.parse(answer.slice(answer.indexOf("\r\n\r\n") + 4))).toEqual({
+    code: "BODY_TOO_LARGE",
+    message: "Request body too large",
+  });
+  expect(closed).toBe(true);
+  expect(await countUsers()).toBe(usersBefore);
+}
+
 describe("request bodies through the standalone server", () => {
   it("signs up from a JSON body read straight from node:http, without building a Fetch Request", async () => {
     const original = globalThis.Request;
@@ -156,15 +168,7 @@ describe("request bodies through the standalone server", () => {
   it("answers a declared length past the cap 413 before the body arrives, and closes the connection", async () => {
     const before = await countUsers();
     const head = `POST /api/auth/sign-up/email HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${MAX_BYTES + 1}\r\n\r\n`;
-    const { answer, closed } = await rawExchange(head, []);
-    expect(answer.startsWith("HTTP/1.1 413")).toBe(true);
-    expect(answer).toMatch(/\r\nconnection: close\r\n/i);
-    expect(JSON.parse(answer.slice(answer.indexOf("\r\n\r\n") + 4))).toEqual({
-      code: "BODY_TOO_LARGE",
-      message: "Request body too large",
-    });
-    expect(closed).toBe(true);
-    expect(await countUsers()).toBe(before);
+    await expectTooLarge(await rawExchange(head, []), before);
   });
 
   it("counts the bytes of a chunked body as they arrive: past the cap 413, the rest unread", async () => {
@@ -173,14 +177,7 @@ describe("request bodies through the standalone server", () => {
       "POST /api/auth/sign-up/email HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n";
     const chunk = `${(600).toString(16)}\r\n${"a".repeat(600)}\r\n`;
     // Two chunks pass the cap; the body never ends, so only the count can answer.
-    const { answer, closed } = await rawExchange(head, [chunk, chunk]);
-    expect(answer.startsWith("HTTP/1.1 413")).toBe(true);
-    expect(JSON.parse(answer.slice(answer.indexOf("\r\n\r\n") + 4))).toEqual({
-      code: "BODY_TOO_LARGE",
-      message: "Request body too large",
-    });
-    expect(closed).toBe(true);
-    expect(await countUsers()).toBe(before);
+    await expectTooLarge(await rawExchange(head, [chunk, chunk]), before);
   });
 
   it("keeps serving after a client goes away in the middle of a body", async () => {

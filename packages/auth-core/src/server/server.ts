@@ -91,9 +91,8 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     state.engine = withCors(engine, corsOptionsOf(auth.context));
     const stopCleanup = scheduleCleanup(auth, options.cleanupIntervalMs ?? DEFAULT_CLEANUP_INTERVAL_MS, log);
     // Events a crash left between a change and its relay are stored now, not an hour from now.
-    const retentionMs = auth.context.options.events.retentionDays * 86_400_000;
-    const expiredBefore = new Date(auth.context.now().getTime() - retentionMs);
-    void repairEvents(auth.context.collections, auth.context.eventSources, undefined, expiredBefore).catch(
+    const { retentionDays } = auth.context.options.events;
+    void repairEvents(auth.context.collections, auth.context.eventSources, { retentionDays }).catch(
       (error: unknown) =>
         log(`tessera server: event repair failed: ${error instanceof Error ? error.message : error}`),
     );

@@ -15,4 +15,10 @@ export { completeJournaledDeletion, deleteRowsWithEvents } from "./journal.ts";
 export { listEventsPage } from "./listing.ts";
 export { eventOf } from "./record.ts";
 export { repairEvents } from "./repair.ts";
-export { deleteExpiredEvents, outboxWrittenBy, readEventsAfter, startRelay } from "./store.ts";
+export {
+  deleteExpiredEvents,
+  outboxWrittenBy,
+  readEventsAfter,
+  retentionCutoff,
+  startRelay,
+} from "./store.ts";

@@ -194,6 +194,14 @@ export async function findPresentIds(source: OutboxSource, ids: readonly unknown
 }
 
 /**
+ * Events written before this are past `events.retentionDays`: the cleanup deletes them (with their
+ * webhook deliveries) and the repair pass never stores them again.
+ */
+export function retentionCutoff(now: Date, retentionDays: number): Date {
+  return new Date(now.getTime() - retentionDays * 86_400_000);
+}
+
+/**
  * Retention (`events.retentionDays`, run by `auth.cleanup()`): the events that happened before
  * `before` — an `_id` range, since ids begin with their time. Answers how many went.
  */
