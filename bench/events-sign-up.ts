@@ -23,7 +23,7 @@
  *
  * `concurrency` sign-ups are sent at once, the next as soon as one answers, as a server sees them
  * under a steady stream; their events share inserts as the event hub gathers them (db/event-hub.ts
- * batch, a 250 ms window), and the round waits for the last relay at its end. `each` as the fourth
+ * batch, BATCH_WINDOW_MS), and the round waits for the last relay at its end. `each` as the fourth
  * argument waits for every group's relay before the next group starts instead: each group's events
  * then have an insert of their own, the worst case (one sign-up alone on an idle server).
  *
@@ -156,7 +156,13 @@ async function round(mode: Mode, index: number): Promise<Measured> {
 
 const modes: Mode[] = ["events", "outboxOnly", "none"];
 const rounds: Record<Mode, Measured[]> = { events: [], outboxOnly: [], none: [] };
-for (let r = 0; r < ROUNDS; r++) for (const mode of modes) rounds[mode].push(await round(mode, r));
+for (let r = 0; r < ROUNDS; r++)
+  for (const mode of modes) {
+    const measured = await round(mode, r);
+    rounds[mode].push(measured);
+    // Each round as it ends (a long run stopped early still shows its rounds).
+    console.error(`events-sign-up: round ${r + 1} ${mode} ${measured.cpuMs.toFixed(3)} ms a sign-up`);
+  }
 const median = (values: number[]) => values.toSorted((a, b) => a - b)[Math.floor(values.length / 2)]!;
 const cpu = (mode: Mode) => median(rounds[mode].map((m) => m.cpuMs));
 const perMode = (pick: (m: Measured) => number, digits: number) =>
@@ -171,6 +177,10 @@ console.log(
       modes.map((mode) => [mode, rounds[mode].map((m) => +m.cpuMs.toFixed(3))]),
     ),
     addedShare: +((cpu("events") - cpu("none")) / cpu("none")).toFixed(4),
+    // Each round's events against the none of the same round (the machine drifts between rounds).
+    addedSharePaired: +(
+      median(rounds.events.map((m, r) => m.cpuMs - rounds.none[r]!.cpuMs)) / cpu("none")
+    ).toFixed(4),
     relayShare: +((cpu("events") - cpu("outboxOnly")) / cpu("none")).toFixed(4),
     commandsPerSignUp: perMode((m) => m.commands, 2),
     jsonBytesPerSignUp: perMode((m) => m.bytes, 0),

@@ -52,7 +52,6 @@ describe("sign-in with an unknown email vs a wrong password", () => {
     // The per-account sign-in throttle reads the account's lane and claims a slot, for an unknown
     // address too (features/sign-in-throttle).
     expect(wrongPassword).toEqual([
-      "find:emailClaims",
       "find:users",
       "find:accounts",
       "find:verifications",
@@ -79,7 +78,6 @@ describe("request-password-reset for a known vs an unknown address", () => {
     // (docs/security.md, "Mail flooding"); so is a mail row, inert for it, stored before the token
     // (docs/architecture.md "Mail": a crash between leaves a dead link, never an unmailed token).
     expect(known).toEqual([
-      "find:emailClaims",
       "find:users",
       "insert:mailLimits",
       "insert:mailLimits",

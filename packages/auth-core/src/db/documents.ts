@@ -40,11 +40,12 @@ export interface UserDoc extends EventOutbox {
 }
 
 /**
- * Who holds an address (docs/scale.md): `_id` is the normalized address, so finding a user by email
- * is two lookups by `_id`. Written before the user (or the user's new address) and checked against
- * the user when read: a claim whose user is gone or now has another address is stale and is taken
- * over by the next claimer; the unique email index on users still decides between writers
- * (features/users/store.ts takeEmailClaim, repairEmailClaim).
+ * Who claimed an address (docs/scale.md): `_id` is the normalized address. Written before the user
+ * (or the user's new address), so of concurrent writers of one address exactly one insert wins;
+ * checked against the user when a writer meets it: a claim whose user is gone or now has another
+ * address is stale and is taken over by the next claimer; the unique email index on users still
+ * decides between writers (features/users/store.ts takeEmailClaim, repairEmailClaim). Reads of a
+ * user by address go to that index (findUserByEmail), not through the claim.
  */
 export interface EmailClaimDoc {
   _id: string;

@@ -92,7 +92,6 @@ describe("database commands per admin endpoint", () => {
     // The per-account sign-in throttle: the lane read, the attempt's slot, the success's clear
     // (features/sign-in-throttle).
     expect(own).toEqual([
-      "find:emailClaims",
       "find:users",
       "find:accounts",
       "find:verifications",
@@ -192,9 +191,8 @@ describe("database commands per admin endpoint", () => {
     expect(own).toEqual([
       ...SESSION_READ,
       "find:users",
-      // The new address: is it taken (its claim, its user), then the user before the move, the
-      // new claim, the move, the old claim given up (docs/scale.md).
-      "find:emailClaims",
+      // The new address: is it taken (its user, on the unique email index), then the user before
+      // the move, the new claim, the move, the old claim given up (docs/scale.md).
       "find:users",
       "find:users",
       "insert:emailClaims",

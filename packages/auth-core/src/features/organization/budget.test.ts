@@ -143,8 +143,7 @@ describe("database commands per organization endpoint", () => {
     ).toEqual([
       ...SESSION,
       "find:members",
-      "find:emailClaims", // the member by address: its claim, then the user
-      "find:users",
+      "find:users", // the member by address (unique email index)
       "find:members",
       // The member row last: a crash before it leaves a member, never a non-member's active organization.
       "update:sessions",
@@ -183,8 +182,7 @@ describe("database commands per organization endpoint", () => {
     expect(invite).toEqual([
       ...SESSION,
       "find:members",
-      "find:emailClaims", // is the invitee a member: the address's claim, then the user
-      "find:users",
+      "find:users", // is the invitee a member: the user by address (unique email index)
       "find:members",
       "find:organizations", // the mail names it
       "find:invitations",

@@ -65,8 +65,7 @@ describe("database commands per request", () => {
     const commands = await t.commands(() => ada.post("/change-email", { newEmail: "ada.new@example.com" }));
     expect(commands).toEqual([
       ...SESSION_READ,
-      // Is the address taken (its claim, its user).
-      "find:emailClaims",
+      // Is the address taken (the user by address, unique email index).
       "find:users",
       // The new address's link counted against the mail limit (the account's allowance for that
       // address, then the address's) and queued in the outbox before the move (features/mail-outbox

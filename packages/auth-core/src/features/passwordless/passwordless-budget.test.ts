@@ -8,8 +8,8 @@ import { useTestAuthPerTest } from "#test/test-auth.ts";
  * Rate limiting is off so the count is the endpoint's own. A code sign-in's: code-sign-in-commands.test.ts.
  */
 const EMAIL = "ada@example.com";
-/** findUserByEmail: the address claim, then the user it names. */
-const USER_BY_EMAIL = ["find:emailClaims", "find:users"];
+/** findUserByEmail: one read on the unique email index. */
+const USER_BY_EMAIL = ["find:users"];
 
 const { t, openAuth } = useTestAuthPerTest();
 beforeEach(async () => {
@@ -24,7 +24,7 @@ describe("database commands per request", () => {
     );
     // The user lookup, the mail limit's slots and the require-SSO read go together (Promise.all):
     // compared as a set.
-    expect(commands.slice(0, 5).sort()).toEqual(
+    expect(commands.slice(0, 4).sort()).toEqual(
       [
         ...USER_BY_EMAIL,
         "insert:mailLimits", // the sender's slot for the mailbox
@@ -33,7 +33,7 @@ describe("database commands per request", () => {
       ].sort(),
     );
     // The new record replacing the address's previous one and the link's row: two upserts, one command.
-    expect(commands.slice(5)).toEqual(["update:verifications"]);
+    expect(commands.slice(4)).toEqual(["update:verifications"]);
   });
 
   it("the link's GET reads two rows and writes nothing", async () => {

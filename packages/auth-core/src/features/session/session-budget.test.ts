@@ -117,8 +117,7 @@ describe("database commands per request (rate limiting on, database storage)", (
       }),
     );
     expect(own).toEqual([
-      // The address's claim, then the user, both by _id (docs/scale.md).
-      "find:emailClaims",
+      // The user by address, on the unique email index (docs/scale.md).
       "find:users",
       "find:accounts",
       // The per-account sign-in throttle: lane read, the attempt's slot, the success's clear.

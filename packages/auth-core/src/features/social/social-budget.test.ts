@@ -53,7 +53,6 @@ describe("database commands per social request", () => {
       "find:verifications",
       "delete:verifications",
       "find:accounts",
-      "find:emailClaims",
       "find:users",
       // require-SSO on the address's domain (one indexed read), before anything is written; auto-join
       // reuses what it read (features/sso-domains)
@@ -146,7 +145,6 @@ describe("database commands of Apple's form_post", () => {
         "find:verifications",
         "delete:verifications",
         "find:accounts",
-        "find:emailClaims",
         "find:users",
         "find:organizationDomains", // require-SSO, before the user is written
         "insert:emailClaims",

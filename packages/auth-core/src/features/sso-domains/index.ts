@@ -6,7 +6,7 @@ import type { Collections } from "../../db/collections.ts";
 import type { OrganizationDomainDoc } from "../../db/documents.ts";
 import type { ObjectId } from "../../db/ids.ts";
 import { normalizeDomain } from "./rules.ts";
-import { findVerifiedDomainRow } from "./store.ts";
+import { findVerifiedDomainRowRecent } from "./store.ts";
 
 export { joinVerifiedDomainOrganization } from "./auto-join.ts";
 export { requireDomainManager } from "./endpoints/guards.ts";
@@ -21,6 +21,8 @@ export {
   removeDomain,
   verifyDomain,
 } from "./service.ts";
+/** @internal The tests' command counts start with no domain remembered (tests/support/test-auth.ts). */
+export { forgetDomainPolicies } from "./store.ts";
 export { toOrganizationDomain } from "./types.ts";
 
 interface VerifiedDomain {
@@ -30,14 +32,15 @@ interface VerifiedDomain {
 
 /**
  * The organization that verified `domain` (any case, IDN or punycode, trailing dot or not) and its
- * settings; null when no organization has proven it — a pending claim never counts. One indexed read
- * (`verifiedKey` unique): home-realm discovery and SSO sign-in (features/sso) ask it per request.
+ * settings; null when no organization has proven it — a pending claim never counts. At most one
+ * indexed read (`verifiedKey` unique; store.ts findVerifiedDomainRowRecent: what this instance read in
+ * the last second serves): home-realm discovery and SSO sign-in (features/sso) ask it per request.
  */
 export async function findVerifiedDomain(
   collections: Collections,
   domain: string,
 ): Promise<VerifiedDomain | null> {
   const normalized = normalizeDomain(domain);
-  const row = normalized === null ? null : await findVerifiedDomainRow(collections, normalized);
+  const row = normalized === null ? null : await findVerifiedDomainRowRecent(collections, normalized);
   return row ? { organizationId: row.organizationId, settings: row.settings } : null;
 }

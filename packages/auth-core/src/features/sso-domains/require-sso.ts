@@ -4,7 +4,7 @@ import type { ObjectId } from "../../db/ids.ts";
 import { recordAuditEvent } from "../admin/index.ts";
 import { findMember, findOrganization, holdsRole } from "../organization/index.ts";
 import { emailDomainOf } from "./rules.ts";
-import { findVerifiedDomainRow } from "./store.ts";
+import { findVerifiedDomainRowRecent } from "./store.ts";
 
 /**
  * Require SSO (docs/security.md "Verified domains"): an address of a verified domain whose
@@ -27,14 +27,15 @@ export interface SsoRequirement {
 
 /**
  * What a verified domain decides for an address (require SSO, auto-join): the domain's verified row,
- * or null when no organization proved it. One indexed read; a sign-up looks it up once and hands it
- * to both decisions.
+ * or null when no organization proved it. At most one indexed read (store.ts
+ * findVerifiedDomainRowRecent: what this instance read in the last second serves); a sign-up looks it
+ * up once and hands it to both decisions.
  */
 export type DomainPolicy = OrganizationDomainDoc | null;
 
 export async function findDomainPolicy(auth: AuthContext, email: string): Promise<DomainPolicy> {
   const domain = emailDomainOf(email);
-  return domain === null ? null : findVerifiedDomainRow(auth.collections, domain);
+  return domain === null ? null : findVerifiedDomainRowRecent(auth.collections, domain);
 }
 
 async function findSsoRequirement(auth: AuthContext, row: DomainPolicy): Promise<SsoRequirement | null> {

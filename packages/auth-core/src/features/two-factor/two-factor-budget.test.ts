@@ -19,8 +19,7 @@ describe("database commands of the two-factor paths", () => {
       new TestBrowser(t.auth).post("/sign-in/email", { email: EMAIL, password: PASSWORD }),
     );
     expect(commands).toEqual([
-      "find:emailClaims", // the address's claim, then its user (docs/scale.md)
-      "find:users",
+      "find:users", // the user by address, on the unique email index (docs/scale.md)
       "find:accounts",
       // The per-account sign-in throttle: lane read, the attempt's slot, the success's clear.
       "find:verifications",
@@ -37,8 +36,7 @@ describe("database commands of the two-factor paths", () => {
       new TestBrowser(t.auth).post("/sign-in/email", { email: EMAIL, password: PASSWORD }),
     );
     expect(commands).toEqual([
-      "find:emailClaims", // the address's claim, then its user (docs/scale.md)
-      "find:users",
+      "find:users", // the user by address, on the unique email index (docs/scale.md)
       "find:accounts",
       "find:verifications", // the sign-in throttle (features/sign-in-throttle), as above
       "insert:verifications",

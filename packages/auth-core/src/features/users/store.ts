@@ -172,18 +172,13 @@ export function findUserById(collections: Collections, userId: ObjectId): Promis
 }
 
 /**
- * The user holding the address: its claim, then the user by `_id` — both lookups by `_id`
- * (docs/scale.md), whatever the number of users, also for an address nobody has. A claim whose user
- * is gone or holds another address answers null.
+ * The user holding the address: one read on the unique `email` index, which MongoDB and the embedded
+ * database (docs/scale.md, edit 7) both answer from the index, whatever the number of users — the
+ * same one command for an address nobody has (sign-in must not tell it apart). The unique index
+ * decides who holds an address; the claim (emailClaims) is what writers race on before they write.
  */
-export async function findUserByEmail(collections: Collections, email: string): Promise<UserDoc | null> {
-  const claim = await findClaim(collections, email);
-  // An address nobody has costs the same two commands (sign-in must not tell it apart).
-  return findFirst(
-    collections.users,
-    { _id: claim?.userId ?? NOBODY, email: { $eq: email } },
-    WITHOUT_OUTBOX,
-  );
+export function findUserByEmail(collections: Collections, email: string): Promise<UserDoc | null> {
+  return findFirst(collections.users, { email: { $eq: email } }, WITHOUT_OUTBOX);
 }
 
 /**
