@@ -24,9 +24,16 @@ import { randomBytes } from "node:crypto";
 import { type Auth, type AuthOptions, createAuth, createDevOutbox, type DevOutbox } from "@tessera/auth-core";
 import { type CommandStartedEvent, type Db, MongoClient } from "mongodb";
 import { afterAll, afterEach, beforeAll, beforeEach, inject } from "vitest";
+import { forgetSsoProviders } from "../../packages/auth-core/src/features/sso/index.ts";
 import { forgetDomainPolicies } from "../../packages/auth-core/src/features/sso-domains/index.ts";
 
 export const TEST_ORIGIN = "http://localhost:3000";
+
+/** What the instance remembers of recent reads (db/recent-reads.ts), forgotten before a count. */
+function forgetRecentReads(auth: Auth): void {
+  forgetDomainPolicies(auth.context.collections);
+  forgetSsoProviders(auth.context.collections);
+}
 export const TEST_SECRET = "test-secret-0123456789abcdef0123456789";
 
 export interface TestAuth {
@@ -36,9 +43,8 @@ export interface TestAuth {
   /**
    * The database commands (`command:collection`) the driver sent while `run` was in flight — the
    * deterministic cost budgets of docs/architecture.md. The driver's own handshake and monitoring are left out.
-   * The instance first forgets the domain policies it read (features/sso-domains
-   * findVerifiedDomainRowRecent remembers them for a second): every count is a request's whole cost,
-   * whatever ran just before it.
+   * The instance first forgets the domain policies and SSO connections it read (db/recent-reads.ts
+   * remembers them for a second): every count is a request's whole cost, whatever ran just before it.
    */
   commands(run: () => Promise<unknown>): Promise<string[]>;
   /**
@@ -145,7 +151,7 @@ export async function createTestAuth(overrides: Overrides = {}, clock: Clock = {
     db,
     outbox,
     async commands(run) {
-      forgetDomainPolicies(auth.context.collections);
+      forgetRecentReads(auth);
       seen = [];
       try {
         await run();
@@ -157,7 +163,7 @@ export async function createTestAuth(overrides: Overrides = {}, clock: Clock = {
       }
     },
     async queries(run) {
-      forgetDomainPolicies(auth.context.collections);
+      forgetRecentReads(auth);
       queries = [];
       try {
         await run();

@@ -5,7 +5,7 @@ import { createOrganization, type SignedIn } from "#test/organization.ts";
 import { PASSWORDLESS } from "#test/passwordless.ts";
 import { useDomainTestbed, verifyDomainByDns } from "#test/sso-domains.ts";
 import { type TestAuth, useFreshTestAuth } from "#test/test-auth.ts";
-import { DOMAIN_POLICY_MEMO_MS } from "./store.ts";
+import { RECENT_READ_MS as DOMAIN_POLICY_MEMO_MS } from "../../db/recent-reads.ts";
 
 /**
  * What an instance remembers of a domain's policy (store.ts findVerifiedDomainRowRecent): a second,

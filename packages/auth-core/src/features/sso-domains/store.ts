@@ -2,6 +2,7 @@ import type { Collections } from "../../db/collections.ts";
 import { isDuplicateKeyError } from "../../db/connect.ts";
 import type { OrganizationDomainDoc } from "../../db/documents.ts";
 import type { ObjectId } from "../../db/ids.ts";
+import { recentReads } from "../../db/recent-reads.ts";
 
 /**
  * The owner of `organizationDomains` (docs/architecture.md "One owner per collection"). Indexes:
@@ -77,35 +78,12 @@ export function findVerifiedDomainRow(
 }
 
 /**
- * How long an instance answers a sign-in's question "which organization verified this domain, and
- * what does it require" from what it last read (docs/security.md "Verified domains"). Every sign-in
- * path asks it (require SSO, auto-join, home-realm discovery), the same few domains over and over:
- * a code sign-in asked it twice, two of its eleven database commands. A change made through this
- * instance is seen at once (every write below forgets what was read); one made through another
- * instance or the CLI's process is seen within this second.
- * @internal Exported for its test (domain-memo.test.ts).
+ * What this instance read of domains' verified rows (db/recent-reads.ts): every sign-in path asks
+ * which organization verified the address's domain and what it requires (require SSO, auto-join,
+ * home-realm discovery), the same few domains over and over — a code sign-in asked twice, two of
+ * its eleven database commands. Every write below goes through `writing`.
  */
-export const DOMAIN_POLICY_MEMO_MS = 1_000;
-/** Domains remembered per instance at most; the oldest read is forgotten first. */
-const DOMAIN_POLICY_MEMO_ENTRIES = 10_000;
-
-interface DomainPolicyMemo {
-  /** Bumped by every write: a read that started before one does not store what it read. */
-  generation: number;
-  rows: Map<string, { row: OrganizationDomainDoc | null; until: number }>;
-}
-
-// Keyed by the instance's collections (one per createAuth), so instances never share what they read.
-const policyMemos = new WeakMap<Collections, DomainPolicyMemo>();
-
-function policyMemoOf(collections: Collections): DomainPolicyMemo {
-  let memo = policyMemos.get(collections);
-  if (!memo) {
-    memo = { generation: 0, rows: new Map() };
-    policyMemos.set(collections, memo);
-  }
-  return memo;
-}
+const recentPolicies = recentReads<OrganizationDomainDoc | null>();
 
 /**
  * Forgets what the instance read of every domain. Its writes below do it themselves.
@@ -113,49 +91,22 @@ function policyMemoOf(collections: Collections): DomainPolicyMemo {
  * request as if no domain had been read before it.
  */
 export function forgetDomainPolicies(collections: Collections): void {
-  const memo = policyMemos.get(collections);
-  if (!memo) return;
-  memo.generation++;
-  memo.rows.clear();
+  recentPolicies.forget(collections);
 }
 
-/**
- * Every write of `organizationDomains` goes through here: what was read is forgotten before it
- * starts and again once it has answered, so no read that overlaps the write is remembered.
- */
-async function changingPolicies<T>(collections: Collections, write: () => Promise<T>): Promise<T> {
-  forgetDomainPolicies(collections);
-  try {
-    return await write();
-  } finally {
-    forgetDomainPolicies(collections);
-  }
-}
+const changingPolicies = <T>(collections: Collections, write: () => Promise<T>) =>
+  recentPolicies.writing(collections, write);
 
 /**
- * findVerifiedDomainRow for sign-in paths: the row this instance read less than
- * DOMAIN_POLICY_MEMO_MS ago (null remembered too), else one indexed read. Read-only: callers share
- * the object. Claiming and verifying a domain read the database itself (findVerifiedDomainRow).
+ * findVerifiedDomainRow for sign-in paths: what this instance read of the domain less than
+ * RECENT_READ_MS ago (null too), else one indexed read. Read-only: callers share the object.
+ * Claiming and verifying a domain read the database itself (findVerifiedDomainRow).
  */
-export async function findVerifiedDomainRowRecent(
+export function findVerifiedDomainRowRecent(
   collections: Collections,
   domain: string,
 ): Promise<OrganizationDomainDoc | null> {
-  const memo = policyMemoOf(collections);
-  const started = performance.now();
-  const remembered = memo.rows.get(domain);
-  if (remembered && remembered.until > started) return remembered.row;
-  const generation = memo.generation;
-  const row = await findVerifiedDomainRow(collections, domain);
-  if (memo.generation === generation) {
-    memo.rows.delete(domain);
-    if (memo.rows.size >= DOMAIN_POLICY_MEMO_ENTRIES) {
-      const oldest = memo.rows.keys().next().value;
-      if (oldest !== undefined) memo.rows.delete(oldest);
-    }
-    memo.rows.set(domain, { row, until: started + DOMAIN_POLICY_MEMO_MS });
-  }
-  return row;
+  return recentPolicies.read(collections, domain, () => findVerifiedDomainRow(collections, domain));
 }
 
 /**

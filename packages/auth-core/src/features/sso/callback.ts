@@ -88,7 +88,7 @@ export async function completeSsoCallback(
 
 /** The connection, null when it is missing or its organization is gone (its cascade does not reach features/sso). */
 async function findLiveConnection(auth: AuthContext, providerId: string): Promise<SsoProviderDoc | null> {
-  const provider = await store.findSsoProvider(auth.collections, providerId);
+  const provider = await store.findSsoProviderRecent(auth.collections, providerId);
   return provider && (await findOrganization(auth, provider.organizationId)) ? provider : null;
 }
 

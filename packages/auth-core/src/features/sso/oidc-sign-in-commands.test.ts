@@ -1,9 +1,11 @@
+import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TestBrowser } from "#test/browser.ts";
 import { type OidcIdp, startOidcIdp } from "#test/oidc-idp.ts";
 import { createOrganization, signIn } from "#test/organization.ts";
 import { useDomainTestbed, verifyDomainByDns } from "#test/sso-domains.ts";
 import { TEST_ORIGIN, type TestAuth, useFreshTestAuth } from "#test/test-auth.ts";
+import { RECENT_READ_MS } from "../../db/recent-reads.ts";
 
 /**
  * The database commands of a returning user's SSO sign-in through OIDC (the bench's "SSO sign-in"
@@ -144,5 +146,77 @@ describe("an SSO sign-in's database commands", () => {
     });
     expect(restored.status).toBe(200);
     expect((await signInCounted(t)).hasSession).toBe(true);
+  });
+});
+
+/** A sign-in of lin-1 in a new browser, uncounted: where the callback led and whether it signed in. */
+async function signInOnce(t: TestAuth) {
+  const browser = new TestBrowser(t.auth);
+  const started = await browser.post<{ url: string }>("/sign-in/sso", {
+    providerId: "acme",
+    callbackURL: "/",
+  });
+  expect(started.status).toBe(200);
+  const answer = await browser.get(await idp.signIn(started.body.url, "lin-1"));
+  const hasSession = answer.headers.getSetCookie().some((line) => /session_token=[^;]/.test(line));
+  return { location: answer.headers.get("location"), hasSession };
+}
+
+/** A new browser's start through "acme" answers 403 SSO_PROVIDER_DISABLED. */
+async function expectStartRefused(t: TestAuth) {
+  const refused = await new TestBrowser(t.auth).post("/sign-in/sso", {
+    providerId: "acme",
+    callbackURL: "/",
+  });
+  expect([refused.status, (refused.body as { code?: string }).code]).toEqual([403, "SSO_PROVIDER_DISABLED"]);
+}
+
+const errorOf = (location: string | null) => new URL(location ?? "", TEST_ORIGIN).searchParams.get("error");
+
+describe("what an instance remembers of a connection (db/recent-reads.ts)", () => {
+  it("a sign-in reads its connection once for its start and callback; the next sign-in at once reads none", async () => {
+    const { t } = await setUp();
+    // Well inside the second; a stalled machine gets another try.
+    for (let attempt = 1; ; attempt++) {
+      let elapsed = 0;
+      const commands = await t.commands(async () => {
+        const started = performance.now();
+        expect((await signInOnce(t)).hasSession).toBe(true);
+        expect((await signInOnce(t)).hasSession).toBe(true);
+        elapsed = performance.now() - started;
+      });
+      if (elapsed > RECENT_READ_MS / 2 && attempt < 3) continue;
+      expect(commands.filter((command) => command === "find:ssoProviders")).toHaveLength(1);
+      break;
+    }
+  });
+
+  it("a connection turned off through the instance refuses the very next start, and the callback of a sign-in started before", async () => {
+    const { t, owner } = await setUp();
+    const browser = new TestBrowser(t.auth);
+    const started = await browser.post<{ url: string }>("/sign-in/sso", {
+      providerId: "acme",
+      callbackURL: "/",
+    });
+    expect(started.status).toBe(200); // the connection read and remembered
+    const callbackURL = await idp.signIn(started.body.url, "lin-1");
+    expect((await owner.post("/sso/update-provider", { providerId: "acme", enabled: false })).status).toBe(
+      200,
+    );
+    await expectStartRefused(t);
+    const callback = await browser.get(callbackURL);
+    expect(errorOf(callback.headers.get("location"))).toBe("SSO_PROVIDER_DISABLED");
+    expect(await t.db.collection("sessions").countDocuments({})).toBe(1); // the owner's only
+  });
+
+  it("a connection turned off by another process (a write to the database) refuses sign-ins within the second", async () => {
+    const { t } = await setUp();
+    expect((await signInOnce(t)).hasSession).toBe(true);
+    const written = await t.db
+      .collection("ssoProviders")
+      .updateOne({ providerId: "acme" }, { $set: { enabled: false } });
+    expect(written.modifiedCount).toBe(1);
+    await sleep(RECENT_READ_MS + 50);
+    await expectStartRefused(t);
   });
 });

@@ -47,7 +47,7 @@ export async function findSignInConnection(
 > {
   let found: SsoProviderDoc | null = null;
   if (target.providerId !== undefined) {
-    found = await store.findSsoProvider(auth.collections, target.providerId);
+    found = await store.findSsoProviderRecent(auth.collections, target.providerId);
     if (found && !found.enabled) return refused("SSO_PROVIDER_DISABLED");
   } else if (target.organizationSlug !== undefined) {
     const organization = await findOrganizationBySlug(auth, target.organizationSlug);

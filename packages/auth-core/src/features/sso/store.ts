@@ -2,6 +2,7 @@ import type { ObjectId } from "mongodb";
 import type { Collections } from "../../db/collections.ts";
 import { isDuplicateKeyError } from "../../db/connect.ts";
 import type { SsoProviderDoc } from "../../db/documents.ts";
+import { recentReads } from "../../db/recent-reads.ts";
 
 /**
  * The only file of features/sso (SAML's replay cache aside) that talks to MongoDB, and the owner of
@@ -9,10 +10,26 @@ import type { SsoProviderDoc } from "../../db/documents.ts";
  * sealed already (service.ts); nothing here decrypts.
  */
 
+/**
+ * What this instance read of connections by providerId (db/recent-reads.ts): a sign-in reads its
+ * connection at its start and again at its callback (or SAML's ACS), and every sign-in of a company
+ * reads the same one. Every write below goes through `writing`, so a change made here applies to the
+ * next sign-in at once; one made through another instance within RECENT_READ_MS.
+ */
+const recentProviders = recentReads<SsoProviderDoc | null>();
+
+/**
+ * Forgets what the instance read of connections.
+ * @internal Exported for the tests' command counts (tests/support/test-auth.ts).
+ */
+export function forgetSsoProviders(collections: Collections): void {
+  recentProviders.forget(collections);
+}
+
 /** Inserts a connection; false when its providerId is taken (the unique index decides, races included). */
 export async function insertSsoProvider(collections: Collections, doc: SsoProviderDoc): Promise<boolean> {
   try {
-    await collections.ssoProviders.insertOne(doc);
+    await recentProviders.writing(collections, () => collections.ssoProviders.insertOne(doc));
     return true;
   } catch (error) {
     if (isDuplicateKeyError(error)) return false;
@@ -25,6 +42,18 @@ export function findSsoProvider(
   providerId: string,
 ): Promise<SsoProviderDoc | null> {
   return collections.ssoProviders.findOne({ providerId: { $eq: providerId } });
+}
+
+/**
+ * findSsoProvider for sign-ins (start, callback, ACS): what this instance read of the connection less
+ * than RECENT_READ_MS ago (null too), else one read. Read-only: callers share the object. Managing
+ * connections reads the database itself (findSsoProvider).
+ */
+export function findSsoProviderRecent(
+  collections: Collections,
+  providerId: string,
+): Promise<SsoProviderDoc | null> {
+  return recentProviders.read(collections, providerId, () => findSsoProvider(collections, providerId));
 }
 
 /** An organization's connections, oldest first. */
@@ -58,14 +87,19 @@ export function updateSsoProvider(
   current: Pick<SsoProviderDoc, "_id" | "updatedAt">,
   fields: Partial<Omit<SsoProviderDoc, "_id" | "providerId" | "organizationId">>,
 ): Promise<SsoProviderDoc | null> {
-  return collections.ssoProviders.findOneAndUpdate(
-    { _id: current._id, updatedAt: current.updatedAt },
-    { $set: fields },
-    { returnDocument: "after" },
+  return recentProviders.writing(collections, () =>
+    collections.ssoProviders.findOneAndUpdate(
+      { _id: current._id, updatedAt: current.updatedAt },
+      { $set: fields },
+      { returnDocument: "after" },
+    ),
   );
 }
 
 /** False when it was gone already. */
 export async function deleteSsoProvider(collections: Collections, id: ObjectId): Promise<boolean> {
-  return (await collections.ssoProviders.deleteOne({ _id: id })).deletedCount === 1;
+  const deleted = await recentProviders.writing(collections, () =>
+    collections.ssoProviders.deleteOne({ _id: id }),
+  );
+  return deleted.deletedCount === 1;
 }

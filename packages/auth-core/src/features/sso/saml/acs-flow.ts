@@ -3,7 +3,7 @@ import type { SsoProviderDoc } from "../../../db/documents.ts";
 import { granted, type Outcome, refused } from "../../../errors/refusal.ts";
 import { type SsoRequest, signInSsoUser } from "../jit.ts";
 import type { MappedIdentity } from "../rules.ts";
-import { findSsoProvider } from "../store.ts";
+import { findSsoProviderRecent } from "../store.ts";
 import { mapSamlAssertion } from "./map-assertion.ts";
 import {
   acceptSamlResponse,
@@ -17,7 +17,7 @@ export async function findSamlProvider(
   auth: AuthContext,
   providerId: string,
 ): Promise<Outcome<SsoProviderDoc, "SSO_PROVIDER_NOT_FOUND">> {
-  const provider = await findSsoProvider(auth.collections, providerId);
+  const provider = await findSsoProviderRecent(auth.collections, providerId);
   return provider?.type === "saml" ? granted(provider) : refused("SSO_PROVIDER_NOT_FOUND");
 }
 
