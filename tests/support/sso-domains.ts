@@ -98,10 +98,42 @@ export async function verifyDomainByDns(
   testbed.dns.setTxt(claimed.proof!.txtName, [[claimed.proof!.txtValue]]);
   const verified = await user.browser.post("/organization/verify-domain", { domain });
   if (verified.status !== 200) throw new Error(`verify-domain ${domain} answered ${verified.status}`);
+  // Requiring SSO needs a connection turned on to send the domain's people to (SSO_CONNECTION_REQUIRED).
+  if (settings.requireSso) await turnOnSsoConnection(user, domain);
   if (Object.keys(settings).length > 0) {
     const set = await user.browser.post("/organization/update-domain-settings", { domain, ...settings });
     if (set.status !== 200) throw new Error(`update-domain-settings answered ${set.status}`);
   }
+}
+
+/**
+ * Registers an OIDC connection `<domain>-sso` of the caller's active organization (endpoints given,
+ * no discovery: no IdP answers here) and turns it on; throws unless both answer 200.
+ */
+export async function turnOnSsoConnection(user: SignedIn, domain: string): Promise<void> {
+  const organization = await user.browser.get<{ id: string }>("/organization/get-full-organization");
+  if (organization.status !== 200) throw new Error(`get-full-organization answered ${organization.status}`);
+  const issuer = `https://idp.${domain}`;
+  const providerId = `${domain.replaceAll(".", "-")}-sso`;
+  const registered = await user.browser.post("/sso/register", {
+    providerId,
+    issuer,
+    domain,
+    organizationId: organization.body.id,
+    oidcConfig: {
+      clientId: "test-client",
+      clientSecret: "test-client-secret-0123456789",
+      skipDiscovery: true,
+      authorizationEndpoint: `${issuer}/authorize`,
+      tokenEndpoint: `${issuer}/token`,
+      jwksEndpoint: `${issuer}/jwks`,
+    },
+  });
+  if (registered.status !== 200)
+    throw new Error(`sso/register answered ${registered.status} ${JSON.stringify(registered.body)}`);
+  const enabled = await user.browser.post("/sso/update-provider", { providerId, enabled: true });
+  if (enabled.status !== 200)
+    throw new Error(`sso/update-provider answered ${enabled.status} ${JSON.stringify(enabled.body)}`);
 }
 
 /** The organization's domain rows as stored. */

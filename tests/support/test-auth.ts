@@ -24,7 +24,7 @@ import { randomBytes } from "node:crypto";
 import { type Auth, type AuthOptions, createAuth, createDevOutbox, type DevOutbox } from "@tessera/auth-core";
 import { type CommandStartedEvent, type Db, MongoClient } from "mongodb";
 import { afterAll, afterEach, beforeAll, beforeEach, inject } from "vitest";
-import { forgetSsoProviders } from "../../packages/auth-core/src/features/sso/index.ts";
+import { forgetSsoProviders } from "../../packages/auth-core/src/features/sso/store.ts";
 import { forgetDomainPolicies } from "../../packages/auth-core/src/features/sso-domains/index.ts";
 
 export const TEST_ORIGIN = "http://localhost:3000";

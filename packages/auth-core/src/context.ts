@@ -75,6 +75,12 @@ export interface AuthContext {
    */
   onMemberUserChanged(collections: Collections, userId: ObjectId): Promise<void>;
   /**
+   * Whether the organization has an SSO connection turned on (features/sso): requiring SSO for a
+   * domain needs one to send its people to. Handed in by create-auth so sso-domains need not import
+   * sso, which imports it.
+   */
+  hasSsoConnection(collections: Collections, organizationId: ObjectId): Promise<boolean>;
+  /**
    * The owners whose writes carry events (features/events): each feature's face exports its own,
    * createAuth lists them, and the repair pass relays what a crash left in any of them.
    */

@@ -20,7 +20,7 @@ import { isSessionFresh, readCachedSession, readSession } from "./features/sessi
 import { clearSignInFailures } from "./features/sign-in-throttle/index.ts";
 import { dropUnprovenProviderAccounts } from "./features/social/index.ts";
 import { createProviders } from "./features/social/providers/index.ts";
-import { createVerifierCache } from "./features/sso/index.ts";
+import { createVerifierCache, hasEnabledSsoProvider } from "./features/sso/index.ts";
 import { joinVerifiedDomainOrganization } from "./features/sso-domains/index.ts";
 import { deleteUserTwoFactorData, gateSessionMint } from "./features/two-factor/index.ts";
 import { enterEveryUser, findUserById } from "./features/users/index.ts";
@@ -126,6 +126,7 @@ export function createAuth(input: AuthOptions): Auth {
       await joinVerifiedDomainOrganization(auth, user);
     },
     onMemberUserChanged: bumpListingsOfMemberUser,
+    hasSsoConnection: hasEnabledSsoProvider,
     eventSources: CORE_EVENT_SOURCES,
     // Deletion's steps 7 and 8 (features/deletion/service.ts): the order is that of the writes.
     userDataRemovers: [

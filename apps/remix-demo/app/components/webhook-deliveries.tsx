@@ -61,7 +61,7 @@ function WebhookDeliveries({
         </Link>
       </Form>
       <TableScroll label={t("webhooks.deliveries")}>
-        <table>
+        <table className="deliveries">
           <caption className="muted">{t("webhooks.deliveriesCaption", { total: deliveries.length })}</caption>
           <thead>
             <tr>

@@ -37,7 +37,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const { outbox } = await getAppAuth();
   return {
     linkError: linkErrorOf(new URL(request.url)),
-    name: viewer?.user.name ?? null,
+    // A user who signed up by a code or a link may have no name yet: greeted by address.
+    name: viewer ? viewer.user.name || viewer.user.email : null,
     emailVerified: viewer?.user.emailVerified ?? true,
     hasOutbox: outbox !== null && process.env.NODE_ENV !== "production",
   };

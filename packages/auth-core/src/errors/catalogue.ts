@@ -410,6 +410,10 @@ export const ERROR_CATALOGUE = {
     status: 400,
     message: "autoJoinRole must be a role of the organization other than the owner's",
   },
+  SSO_CONNECTION_REQUIRED: {
+    status: 400,
+    message: "Turn on a single sign-on connection for this organization before requiring single sign-on",
+  },
   // A verified domain's organization requires single sign-on for its addresses; {organization}: its name.
   SSO_REQUIRED: { status: 403, message: "Sign in with {organization}'s single sign-on" },
   SAML_REQUEST_UNKNOWN: {

@@ -71,6 +71,16 @@ describe("the mailed link survives mail scanners", () => {
     expect(page.headers.get("cache-control")).toContain("no-store");
   });
 
+  it("mails an existing user in the page's language when the user never saved one, and in the saved one otherwise", async () => {
+    await openAuth(PASSWORDLESS);
+    await signUpUser(t, { email: EMAIL, emailVerified: true });
+    await requestLink({ language: "fr" });
+    expect(t.outbox.latestTo(EMAIL)?.subject).toBe("Connexion à Tessera");
+    await t.db.collection("users").updateOne({ email: EMAIL }, { $set: { language: "GERMAN" } });
+    await requestLink({ language: "fr" });
+    expect(t.outbox.latestTo(EMAIL)?.subject).toBe("Anmeldung bei Tessera");
+  });
+
   it("with magicLink.confirmURL the link leads to the app's page, which posts the token", async () => {
     await openAuth({ ...PASSWORDLESS, magicLink: { enabled: true, confirmURL: "/confirm-sign-in" } });
     await signUpUser(t, { email: EMAIL });

@@ -105,7 +105,9 @@ export async function mailSignIn(
   ]);
   if (!isAdmitted) return granted(undefined);
   const parts = signInMailParts(auth.options, user !== null);
-  const language = user ? (user.language ?? null) : (request.language ?? null);
+  // The user's saved language first; else the page's (a user who never chose one reads the mail in
+  // the language the request came in, as a newcomer does).
+  const language = user?.language ?? request.language ?? null;
   const holder = { userId: user?._id.toHexString() ?? null, name: request.name ?? null, language };
   const issued = await issueRecord(auth, "sign-in", email, parts, holder);
   if (!parts.link && !parts.code) return granted(undefined);

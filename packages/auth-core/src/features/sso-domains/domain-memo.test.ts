@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { signUpUser, TestBrowser } from "#test/browser.ts";
 import { createOrganization, type SignedIn } from "#test/organization.ts";
 import { PASSWORDLESS } from "#test/passwordless.ts";
-import { useDomainTestbed, verifyDomainByDns } from "#test/sso-domains.ts";
+import { turnOnSsoConnection, useDomainTestbed, verifyDomainByDns } from "#test/sso-domains.ts";
 import { type TestAuth, useFreshTestAuth } from "#test/test-auth.ts";
 import { RECENT_READ_MS as DOMAIN_POLICY_MEMO_MS } from "../../db/recent-reads.ts";
 
@@ -22,13 +22,14 @@ const SSO_REQUIRED = {
   organizationSlug: "acme",
 };
 
-/** boss@acme.test owns "Acme Corp", which proved acme.test (SSO not required yet). */
+/** boss@acme.test owns "Acme Corp", which proved acme.test and has a connection on (SSO not required yet). */
 async function setUp(): Promise<{ t: TestAuth; owner: SignedIn }> {
   const t = await openAuth({ ...testbed.options, ...PASSWORDLESS });
   const boss = await signUpUser(t, { email: "boss@acme.test", emailVerified: true });
   const owner = { browser: boss.browser, userId: boss.id, email: boss.email };
   await createOrganization(owner, "acme", "Acme Corp");
   await verifyDomainByDns(testbed, owner, "acme.test");
+  await turnOnSsoConnection(owner, "acme.test");
   return { t, owner };
 }
 

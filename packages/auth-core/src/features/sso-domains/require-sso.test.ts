@@ -6,7 +6,13 @@ import { createOrganization, type SignedIn } from "#test/organization.ts";
 import { newAuthenticator, registerPasskey, signInWithPasskey } from "#test/passkey.ts";
 import { mailCount, mailedSignIn, PASSWORDLESS, passwordlessRows } from "#test/passwordless.ts";
 import { errorOf, providerConfig, runSocialFlow } from "#test/social.ts";
-import { auditRows, claimDomain, useDomainTestbed, verifyDomainByDns } from "#test/sso-domains.ts";
+import {
+  auditRows,
+  claimDomain,
+  turnOnSsoConnection,
+  useDomainTestbed,
+  verifyDomainByDns,
+} from "#test/sso-domains.ts";
 import { type TestAuth, useFreshTestAuth } from "#test/test-auth.ts";
 
 /**
@@ -52,6 +58,7 @@ async function setUp(options: { verified: boolean }): Promise<Cast> {
   if (options.verified) await verifyDomainByDns(testbed, owner, "acme.test", { requireSso: true });
   else {
     await claimDomain(owner, "acme.test");
+    await turnOnSsoConnection(owner, "acme.test");
     await owner.browser.post("/organization/update-domain-settings", {
       domain: "acme.test",
       requireSso: true,
@@ -255,5 +262,39 @@ describe("require SSO for a verified domain", () => {
     });
     expect(res.status).toBe(200);
     expect(await auditRows(t, "organization.sso-break-glass")).toEqual([]);
+  });
+});
+
+describe("require SSO needs a connection turned on", () => {
+  it("is refused while the organization has no connection, or only one turned off; nothing is stored", async () => {
+    const t = await openAuth({ ...testbed.options });
+    const boss = await signUpUser(t, { email: "boss@acme.test", emailVerified: true });
+    const owner = { browser: boss.browser, userId: boss.id, email: boss.email };
+    await createOrganization(owner, "acme", "Acme Corp");
+    await verifyDomainByDns(testbed, owner, "acme.test");
+    const requireSso = () =>
+      owner.browser.post("/organization/update-domain-settings", { domain: "acme.test", requireSso: true });
+    const refusal = {
+      code: "SSO_CONNECTION_REQUIRED",
+      message: "Turn on a single sign-on connection for this organization before requiring single sign-on",
+    };
+    const stored = async () =>
+      (await t.db.collection("organizationDomains").findOne({ domain: "acme.test" }))?.settings;
+    const none = await requireSso();
+    expect([none.status, none.body]).toEqual([400, refusal]);
+    expect(await stored()).toMatchObject({ requireSso: false });
+    await turnOnSsoConnection(owner, "acme.test");
+    const off = await owner.browser.post("/sso/update-provider", {
+      providerId: "acme-test-sso",
+      enabled: false,
+    });
+    expect(off.status).toBe(200);
+    const turnedOff = await requireSso();
+    expect([turnedOff.status, turnedOff.body]).toEqual([400, refusal]);
+    expect(await stored()).toMatchObject({ requireSso: false });
+    expect(await auditRows(t, "organization.domain-settings")).toEqual([]);
+    await owner.browser.post("/sso/update-provider", { providerId: "acme-test-sso", enabled: true });
+    expect((await requireSso()).status).toBe(200);
+    expect(await stored()).toMatchObject({ requireSso: true });
   });
 });

@@ -147,7 +147,7 @@ export async function updateDomainSettings(
   input: string,
   change: DomainSettingsChange,
   by: DomainActor,
-): Promise<Found<"AUTO_JOIN_ROLE_NOT_ALLOWED">> {
+): Promise<Found<"AUTO_JOIN_ROLE_NOT_ALLOWED" | "SSO_CONNECTION_REQUIRED">> {
   const found = await findClaim(auth, organizationId, input);
   if (!found.ok) return found;
   const before = found.value.settings;
@@ -159,6 +159,14 @@ export async function updateDomainSettings(
   const { creatorRole } = auth.options.organization;
   if (!isAutoJoinRoleAllowed(settings.autoJoinRole, Object.keys(roleTableOf(auth)), creatorRole))
     return refused("AUTO_JOIN_ROLE_NOT_ALLOWED");
+  // Turning require SSO on sends the domain's people to the organization's single sign-on: with no
+  // connection turned on, every one of them but the owners would be locked out.
+  if (
+    settings.requireSso &&
+    !before.requireSso &&
+    !(await auth.hasSsoConnection(auth.collections, organizationId))
+  )
+    return refused("SSO_CONNECTION_REQUIRED");
   const updated = await store.setDomainSettings(auth.collections, found.value._id, settings);
   if (!updated) return refused("DOMAIN_NOT_FOUND");
   await record(auth, "organization.domain-settings", updated, by, { before, after: settings });

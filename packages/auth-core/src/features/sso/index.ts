@@ -14,6 +14,6 @@ export {
 /** auth.cleanup(): the SAML replay cache's rows whose assertions have expired (features/sso/saml). */
 export { deleteExpiredSamlReplays } from "./saml/replay-store.ts";
 export { listManagedProviders, toSsoProvider } from "./service.ts";
-/** @internal The tests' command counts start with no connection remembered (tests/support/test-auth.ts). */
-export { forgetSsoProviders } from "./store.ts";
+/** createAuth hands it to sso-domains (AuthContext.hasSsoConnection): require SSO needs a way in. */
+export { hasEnabledSsoProvider } from "./store.ts";
 export { createVerifierCache } from "./verifier-cache.ts";

@@ -67,6 +67,18 @@ export function findOrganizationSsoProviders(
     .toArray();
 }
 
+/** Whether the organization has a connection turned on (one read of at most one `_id`). */
+export async function hasEnabledSsoProvider(
+  collections: Collections,
+  organizationId: ObjectId,
+): Promise<boolean> {
+  const found = await collections.ssoProviders.findOne(
+    { organizationId, enabled: true },
+    { projection: { _id: 1 } },
+  );
+  return found !== null;
+}
+
 /** The connections declaring `domain` (routing by declared domain: `sso.trustDeclaredDomains` only). */
 export function findDeclaringSsoProviders(
   collections: Collections,

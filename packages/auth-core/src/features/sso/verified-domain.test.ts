@@ -23,7 +23,7 @@ async function setUp() {
   const acme = await createOrganization(owner, "acme");
   // A user of the domain from before the organization required SSO for it.
   const grace = await signUpUser(t, { email: "grace@acme.test", name: "Grace", emailVerified: true });
-  await verifyDomainByDns(testbed, owner, "acme.test", { requireSso: true });
+  await verifyDomainByDns(testbed, owner, "acme.test");
   const register = (who: typeof owner, organizationId: string, providerId: string, idp: string) =>
     who.browser.post<{ domainVerified: boolean }>("/sso/register", {
       providerId,
@@ -33,6 +33,12 @@ async function setUp() {
       oidcConfig: { clientId: TEST_CLIENT_ID, clientSecret: TEST_CLIENT_SECRET },
     });
   const acmeConnection = await register(owner, acme, "acme", "acme-idp");
+  // Required once the organization has its connection (SSO_CONNECTION_REQUIRED before).
+  const required = await owner.browser.post("/organization/update-domain-settings", {
+    domain: "acme.test",
+    requireSso: true,
+  });
+  expect(required.status).toBe(200);
   const rival = await signIn(t, "rita");
   const globex = await createOrganization(rival, "globex");
   const globexConnection = await register(rival, globex, "globex", "globex-idp");

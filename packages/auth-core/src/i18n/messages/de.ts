@@ -224,6 +224,8 @@ export const deMessages: Record<ErrorCode, string> = {
     "Kein Nachweis der Domain gefunden: Veröffentlichen Sie den TXT-Eintrag oder die Datei und prüfen Sie erneut",
   DOMAIN_VERIFIED_BY_ANOTHER_ORGANIZATION: "Eine andere Organisation hat diese Domain bereits bestätigt",
   AUTO_JOIN_ROLE_NOT_ALLOWED: "autoJoinRole muss eine Rolle der Organisation außer der des Inhabers sein",
+  SSO_CONNECTION_REQUIRED:
+    "Schalten Sie eine Single-Sign-On-Verbindung für diese Organisation ein, bevor Sie Single Sign-On verlangen",
   SSO_REQUIRED: "Melden Sie sich über das Single Sign-On von {organization} an",
   SAML_REQUEST_UNKNOWN:
     "Die SAML-Antwort gehört zu keiner hier begonnenen Anmeldung, oder diese ist abgelaufen: Beginnen Sie die Anmeldung erneut",

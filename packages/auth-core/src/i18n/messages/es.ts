@@ -215,6 +215,8 @@ export const esMessages: Record<ErrorCode, string> = {
     "No se encontró ninguna prueba del dominio: publica el registro TXT o el archivo y vuelve a verificar",
   DOMAIN_VERIFIED_BY_ANOTHER_ORGANIZATION: "Otra organización ya ha verificado este dominio",
   AUTO_JOIN_ROLE_NOT_ALLOWED: "autoJoinRole debe ser un rol de la organización distinto del de propietario",
+  SSO_CONNECTION_REQUIRED:
+    "Activa una conexión de inicio de sesión único para esta organización antes de exigir el inicio de sesión único",
   SSO_REQUIRED: "Inicia sesión con el inicio de sesión único de {organization}",
   SAML_REQUEST_UNKNOWN:
     "La respuesta SAML no corresponde a ningún inicio de sesión empezado aquí, o ese inicio de sesión ha caducado: vuelve a iniciar sesión",

@@ -226,6 +226,8 @@ export const frMessages: Record<ErrorCode, string> = {
   DOMAIN_VERIFIED_BY_ANOTHER_ORGANIZATION: "Une autre organisation a déjà vérifié ce domaine",
   AUTO_JOIN_ROLE_NOT_ALLOWED:
     "autoJoinRole doit être un rôle de l’organisation autre que celui de propriétaire",
+  SSO_CONNECTION_REQUIRED:
+    "Activez une connexion d’authentification unique pour cette organisation avant d’exiger l’authentification unique",
   SSO_REQUIRED: "Connectez-vous avec l’authentification unique de {organization}",
   SAML_REQUEST_UNKNOWN:
     "La réponse SAML ne répond à aucune connexion commencée ici, ou cette connexion a expiré : recommencez la connexion",

@@ -212,6 +212,8 @@ export const plMessages: Record<ErrorCode, string> = {
     "Nie znaleziono potwierdzenia domeny: opublikuj rekord TXT lub plik i zweryfikuj ponownie",
   DOMAIN_VERIFIED_BY_ANOTHER_ORGANIZATION: "Inna organizacja już zweryfikowała tę domenę",
   AUTO_JOIN_ROLE_NOT_ALLOWED: "autoJoinRole musi być rolą organizacji inną niż rola właściciela",
+  SSO_CONNECTION_REQUIRED:
+    "Włącz połączenie logowania jednokrotnego dla tej organizacji, zanim zaczniesz go wymagać",
   SSO_REQUIRED: "Zaloguj się przez jednokrotne logowanie (SSO) organizacji {organization}",
   SAML_REQUEST_UNKNOWN:
     "Odpowiedź SAML nie odpowiada na żadne logowanie rozpoczęte tutaj lub to logowanie wygasło: zacznij logowanie od nowa",

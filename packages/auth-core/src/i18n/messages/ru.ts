@@ -212,6 +212,8 @@ export const ruMessages: Record<ErrorCode, string> = {
     "Подтверждение домена не найдено: опубликуйте TXT-запись или файл и повторите проверку",
   DOMAIN_VERIFIED_BY_ANOTHER_ORGANIZATION: "Другая организация уже подтвердила этот домен",
   AUTO_JOIN_ROLE_NOT_ALLOWED: "autoJoinRole должна быть ролью организации, отличной от роли владельца",
+  SSO_CONNECTION_REQUIRED:
+    "Включите подключение единого входа для этой организации, прежде чем требовать единый вход",
   SSO_REQUIRED: "Войдите через единый вход (SSO) организации {organization}",
   SAML_REQUEST_UNKNOWN:
     "Ответ SAML не относится ни к одному начатому здесь входу, или срок этого входа истёк: начните вход заново",

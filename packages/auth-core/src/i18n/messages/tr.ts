@@ -213,6 +213,8 @@ export const trMessages: Record<ErrorCode, string> = {
     "Alan adının kanıtı bulunamadı: TXT kaydını veya dosyayı yayımlayın, ardından yeniden doğrulayın",
   DOMAIN_VERIFIED_BY_ANOTHER_ORGANIZATION: "Bu alan adını başka bir kuruluş zaten doğruladı",
   AUTO_JOIN_ROLE_NOT_ALLOWED: "autoJoinRole, kuruluşun sahip rolü dışındaki bir rolü olmalıdır",
+  SSO_CONNECTION_REQUIRED:
+    "Tek oturum açmayı zorunlu kılmadan önce bu kuruluş için bir tek oturum açma bağlantısını açın",
   SSO_REQUIRED: "{organization} çoklu oturum açma (SSO) ile oturum açın",
   SAML_REQUEST_UNKNOWN:
     "SAML yanıtı burada başlatılan bir oturum açmaya ait değil veya o oturum açmanın süresi doldu: oturum açmayı yeniden başlatın",

@@ -210,6 +210,8 @@ export const ukMessages: Record<ErrorCode, string> = {
     "Підтвердження домену не знайдено: опублікуйте TXT-запис або файл і повторіть перевірку",
   DOMAIN_VERIFIED_BY_ANOTHER_ORGANIZATION: "Інша організація вже підтвердила цей домен",
   AUTO_JOIN_ROLE_NOT_ALLOWED: "autoJoinRole має бути роллю організації, іншою за роль власника",
+  SSO_CONNECTION_REQUIRED:
+    "Увімкніть підключення єдиного входу для цієї організації, перш ніж вимагати єдиний вхід",
   SSO_REQUIRED: "Увійдіть через єдиний вхід (SSO) організації {organization}",
   SAML_REQUEST_UNKNOWN:
     "Відповідь SAML не стосується жодного розпочатого тут входу, або строк цього входу минув: почніть вхід знову",
