@@ -28,8 +28,18 @@ export interface RecentReads<T> {
   read(collections: Collections, key: string, load: () => Promise<T>): Promise<T>;
   /** Runs a write of the collection: what was read is forgotten before and after it. */
   writing<R>(collections: Collections, write: () => Promise<R>): Promise<R>;
-  /** Forgets what was read (the tests' command counts start from nothing). */
-  forget(collections: Collections): void;
+}
+
+/** Every memo made here, so one call forgets them all (forgetRecentReads). */
+const forgetters: ((collections: Collections) => void)[] = [];
+
+/**
+ * Forgets what the instance read, in every memo.
+ * @internal Exported for the tests' command counts (tests/support/test-auth.ts), which count a
+ * request as if nothing had been read before it.
+ */
+export function forgetRecentReads(collections: Collections): void {
+  for (const forget of forgetters) forget(collections);
 }
 
 /** One memo of reads of one collection, per instance. Callers share the values: read-only. */
@@ -49,6 +59,7 @@ export function recentReads<T>(): RecentReads<T> {
     memo.generation++;
     memo.rows.clear();
   };
+  forgetters.push(forget);
   return {
     async read(collections, key, load) {
       const memo = memoOf(collections);
@@ -75,6 +86,5 @@ export function recentReads<T>(): RecentReads<T> {
         forget(collections);
       }
     },
-    forget,
   };
 }

@@ -21,8 +21,6 @@ export {
   removeDomain,
   verifyDomain,
 } from "./service.ts";
-/** @internal The tests' command counts start with no domain remembered (tests/support/test-auth.ts). */
-export { forgetDomainPolicies } from "./store.ts";
 export { toOrganizationDomain } from "./types.ts";
 
 interface VerifiedDomain {

@@ -18,7 +18,7 @@ export async function insertDomainClaim(
   doc: OrganizationDomainDoc,
 ): Promise<"stored" | "claimed"> {
   try {
-    await changingPolicies(collections, () => collections.organizationDomains.insertOne(doc));
+    await recentPolicies.writing(collections, () => collections.organizationDomains.insertOne(doc));
     return "stored";
   } catch (error) {
     if (isDuplicateKeyError(error)) return "claimed";
@@ -37,7 +37,7 @@ export function renewLapsedClaim(
   now: Date,
   fields: { token: string; createdAt: Date; expiresAt: Date },
 ): Promise<OrganizationDomainDoc | null> {
-  return changingPolicies(collections, () =>
+  return recentPolicies.writing(collections, () =>
     collections.organizationDomains.findOneAndUpdate(
       { _id: id, status: "pending", expiresAt: { $lte: now } },
       { $set: fields },
@@ -86,18 +86,6 @@ export function findVerifiedDomainRow(
 const recentPolicies = recentReads<OrganizationDomainDoc | null>();
 
 /**
- * Forgets what the instance read of every domain. Its writes below do it themselves.
- * @internal Exported for the tests' command counts (tests/support/test-auth.ts), which count a
- * request as if no domain had been read before it.
- */
-export function forgetDomainPolicies(collections: Collections): void {
-  recentPolicies.forget(collections);
-}
-
-const changingPolicies = <T>(collections: Collections, write: () => Promise<T>) =>
-  recentPolicies.writing(collections, write);
-
-/**
  * findVerifiedDomainRow for sign-in paths: what this instance read of the domain less than
  * RECENT_READ_MS ago (null too), else one indexed read. Read-only: callers share the object.
  * Claiming and verifying a domain read the database itself (findVerifiedDomainRow).
@@ -121,7 +109,7 @@ export async function markDomainVerified(
   method: NonNullable<OrganizationDomainDoc["method"]>,
 ): Promise<{ result: "verified"; doc: OrganizationDomainDoc } | { result: "taken" | "lost" }> {
   try {
-    const updated = await changingPolicies(collections, () =>
+    const updated = await recentPolicies.writing(collections, () =>
       collections.organizationDomains.findOneAndUpdate(
         { _id: doc._id, status: "pending", expiresAt: { $gt: now } },
         {
@@ -138,7 +126,7 @@ export async function markDomainVerified(
 }
 
 export async function deleteDomainRow(collections: Collections, id: ObjectId): Promise<boolean> {
-  const deleted = await changingPolicies(collections, () =>
+  const deleted = await recentPolicies.writing(collections, () =>
     collections.organizationDomains.deleteOne({ _id: id }),
   );
   return deleted.deletedCount === 1;
@@ -149,7 +137,7 @@ export function setDomainSettings(
   id: ObjectId,
   settings: DomainSettings,
 ): Promise<OrganizationDomainDoc | null> {
-  return changingPolicies(collections, () =>
+  return recentPolicies.writing(collections, () =>
     collections.organizationDomains.findOneAndUpdate(
       { _id: id },
       { $set: { settings } },

@@ -18,14 +18,6 @@ import { recentReads } from "../../db/recent-reads.ts";
  */
 const recentProviders = recentReads<SsoProviderDoc | null>();
 
-/**
- * Forgets what the instance read of connections.
- * @internal Exported for the tests' command counts (tests/support/test-auth.ts).
- */
-export function forgetSsoProviders(collections: Collections): void {
-  recentProviders.forget(collections);
-}
-
 /** Inserts a connection; false when its providerId is taken (the unique index decides, races included). */
 export async function insertSsoProvider(collections: Collections, doc: SsoProviderDoc): Promise<boolean> {
   try {
@@ -67,7 +59,7 @@ export function findOrganizationSsoProviders(
     .toArray();
 }
 
-/** Whether the organization has a connection turned on (one read of at most one `_id`). */
+/** Whether the organization has a connection turned on (one read, on the organizationId index). */
 export async function hasEnabledSsoProvider(
   collections: Collections,
   organizationId: ObjectId,
