@@ -28,6 +28,9 @@ export const ANSWER_BOUND_MS = 2_000;
 export const RECOVERY_BOUND_MS = 5_000;
 
 const PROBE_EVERY_MS = 100;
+/** Sign-ups sent together the moment the database dies: their hashes queue for the two cores. */
+const BURST_SIGN_UPS = 10;
+const BURST_ENDPOINT = "/sign-up/email (burst at the kill)";
 
 export async function runDatabaseDownScenario() {
   const stack = await startStack({ connections: OUTAGE.connections + 1, hangAfterMs: 45_000 });
@@ -64,9 +67,23 @@ export async function runDatabaseDownScenario() {
       }
     })();
     await sleep(OUTAGE.warmMs);
+    // A sign-in reads the address's domain policy, which the server then remembers for a second
+    // (db/recent-reads.ts): the sign-ups of the burst below start with no database command before
+    // their password hash, and must still find the database gone while they hash, not after.
+    await probe.post("/sign-in/email", { email: "probe@example.com", password: "reliability-password-1" });
     const killedAt = performance.now();
     await stack.database.kill();
+    const burst = Array.from({ length: BURST_SIGN_UPS }, async (_, i) => {
+      const startedAt = performance.now();
+      const answer = await new Person(stack.target).post("/sign-up/email", {
+        name: `Burst ${i}`,
+        email: `burst-${i}@example.com`,
+        password: "reliability-password-1",
+      });
+      probes.push({ endpoint: BURST_ENDPOINT, startedAt, answer });
+    });
     await sleep(OUTAGE.downMs);
+    await Promise.all(burst);
     // Back from the moment it could accept a connection, not from when the harness's own ping got
     // through: the server's driver may reconnect and answer in between.
     const restartedAt = await stack.database.start();
@@ -111,6 +128,9 @@ export async function runDatabaseDownScenario() {
       outageMax503Ms: Math.max(
         0,
         ...duringOutage.filter((e) => e.answer.status === 503).map((e) => Math.round(e.answer.ms)),
+      ),
+      burstSignUpsMaxMs: Math.round(
+        Math.max(0, ...probes.filter((e) => e.endpoint === BURST_ENDPOINT).map((e) => e.answer.ms)),
       ),
       outageServedAfterBack: duringOutage.filter(servedAfterBack).length,
       outageNot503BeforeBack: notRefused.length,

@@ -56,7 +56,8 @@ export function createUser(auth: AuthContext, fields: NewUserFields): Promise<Cr
 
 /** The credential account a sign-up stores with its user. */
 interface NewCredential {
-  passwordHash: string;
+  /** A hash still being computed is awaited only once the address is claimed (sign-up-email.ts). */
+  passwordHash: string | Promise<string>;
   resetRequired: boolean;
 }
 
@@ -97,7 +98,7 @@ async function storeUser(
       account = await storeCredentialAccount(
         auth,
         doc._id,
-        credential.passwordHash,
+        await credential.passwordHash,
         credential.resetRequired,
       );
   } catch (error) {
@@ -142,7 +143,7 @@ export async function createUserAlone(auth: AuthContext, fields: NewUserFields):
 export async function createUserWithPassword(
   auth: AuthContext,
   fields: NewUserFields,
-  passwordHash: string,
+  passwordHash: string | Promise<string>,
   /** An admin-set password that must be reset before it signs anyone in. */
   resetRequired = false,
 ): Promise<UserCreation> {

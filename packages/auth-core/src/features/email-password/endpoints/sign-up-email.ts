@@ -20,7 +20,13 @@ export const signUpEmail = defineEndpoint(signUpEmailContract, {
       userAgent: ctx.headers.get("user-agent"),
     });
     await assertPasswordAllowed(auth, body.password, { email: body.email });
-    const passwordHash = await hashPassword(body.password);
+    // Hashed while the mail's row and the address's claim are written, not before them: scrypt takes
+    // 0.3 s of a core (more when sign-ups queue), and a database that is down must be found by the
+    // first command, answering 503 within the driver's selection time, not after the hash too
+    // (tests/reliability database-down). Awaited on every path that answers: a taken address costs
+    // the hash like a new one (timing).
+    const passwordHash = hashPassword(body.password);
+    passwordHash.catch(() => {});
     const fields = {
       email: body.email,
       name: body.name,
@@ -41,6 +47,7 @@ export const signUpEmail = defineEndpoint(signUpEmailContract, {
       { kind: "client", address: ctx.ip },
       (id) => createUserWithPassword(auth, { ...fields, ...(id && { id }) }, passwordHash),
     );
+    await passwordHash;
     if (!created.ok) {
       // docs/decisions/: with verification required, an existing address answers exactly like a new
       // one (same shape, no session, nothing sent) so sign-up cannot enumerate accounts.
