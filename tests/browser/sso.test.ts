@@ -186,6 +186,15 @@ describe("single sign-on pages and sign-in", () => {
     const domain = await app.db.collection("organizationDomains").findOne({ domain: "acme.test" });
     expect(domain?.settings).toMatchObject({ requireSso: true });
     await screenshot(owner, "sso-domains-verified");
+    // Now the one connection is the domain's only way in: turning it off is refused, and says why.
+    await owner.goto("/organizations/acme/security/sso");
+    await expectHydrated(owner);
+    await card(owner, "acme-oidc").getByRole("button", { name: en.organizations.sso.disable }).click();
+    await expectText(card(owner, "acme-oidc").getByRole("alert"), en.errors.SSO_LAST_CONNECTION_REQUIRED);
+    expect((await app.db.collection("ssoProviders").findOne({ providerId: "acme-oidc" }))?.enabled).toBe(
+      true,
+    );
+    await screenshot(owner, "sso-last-connection-refused");
 
     // Hedy, new: her work email on the sign-in page, the IdP's login, back signed in as a member.
     const hedy = await app.newPage();

@@ -139,6 +139,7 @@ export const updateSsoProviderContract = defineContract({
     "SSO_PROVIDER_NOT_FOUND",
     "SSO_MANAGE_NOT_ALLOWED",
     "SSO_NO_UPDATE_FIELDS",
+    "SSO_LAST_CONNECTION_REQUIRED",
     ...CONFIG_ERRORS,
   ],
   summary:
@@ -153,7 +154,7 @@ export const deleteSsoProviderContract = defineContract({
   auth: "session",
   body: z.strictObject({ providerId: providerIdField }),
   response: z.strictObject({ success: z.literal(true) }),
-  errors: ["SSO_PROVIDER_NOT_FOUND", "SSO_MANAGE_NOT_ALLOWED"],
+  errors: ["SSO_PROVIDER_NOT_FOUND", "SSO_MANAGE_NOT_ALLOWED", "SSO_LAST_CONNECTION_REQUIRED"],
   summary: "Deletes an SSO connection and the accounts its users signed in with.",
   tags: ["sso"],
 });

@@ -414,6 +414,11 @@ export const ERROR_CATALOGUE = {
     status: 400,
     message: "Turn on a single sign-on connection for this organization before requiring single sign-on",
   },
+  SSO_LAST_CONNECTION_REQUIRED: {
+    status: 400,
+    message:
+      "This organization requires single sign-on for its domains: stop requiring it before turning off or deleting its last connection",
+  },
   // A verified domain's organization requires single sign-on for its addresses; {organization}: its name.
   SSO_REQUIRED: { status: 403, message: "Sign in with {organization}'s single sign-on" },
   SAML_REQUEST_UNKNOWN: {

@@ -21,6 +21,11 @@ export {
   removeDomain,
   verifyDomain,
 } from "./service.ts";
+/**
+ * Whether the organization requires SSO for a domain of its own (a pending claim's setting counts:
+ * it applies once proven). features/sso asks before its last connection is turned off or deleted.
+ */
+export { hasDomainRequiringSso } from "./store.ts";
 export { toOrganizationDomain } from "./types.ts";
 
 interface VerifiedDomain {

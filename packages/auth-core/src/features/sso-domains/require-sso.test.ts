@@ -298,3 +298,58 @@ describe("require SSO needs a connection turned on", () => {
     expect(await stored()).toMatchObject({ requireSso: true });
   });
 });
+
+describe("the last connection turned on stays while SSO is required", () => {
+  const refusal = {
+    code: "SSO_LAST_CONNECTION_REQUIRED",
+    message:
+      "This organization requires single sign-on for its domains: stop requiring it before turning off or deleting its last connection",
+  };
+
+  it("is neither turned off nor deleted; with another one on, it may go; once SSO is no longer required, the last may too", async () => {
+    const t = await openAuth({ ...testbed.options });
+    const boss = await signUpUser(t, { email: "boss@acme.test", emailVerified: true });
+    const owner = { browser: boss.browser, userId: boss.id, email: boss.email };
+    await createOrganization(owner, "acme", "Acme Corp");
+    await verifyDomainByDns(testbed, owner, "acme.test", { requireSso: true });
+    const providers = t.db.collection("ssoProviders");
+    const stored = async () =>
+      (await providers.find({}, { sort: { createdAt: 1 } }).toArray()).map((p) => [p.providerId, p.enabled]);
+    const audited = async () =>
+      (await auditRows(t, "organization.sso-update")).length +
+      (await auditRows(t, "organization.sso-delete")).length;
+    const auditedBefore = await audited();
+    const turnOff = (providerId: string) =>
+      owner.browser.post("/sso/update-provider", { providerId, enabled: false });
+    const remove = (providerId: string) => owner.browser.post("/sso/delete-provider", { providerId });
+
+    const off = await turnOff("acme-test-sso");
+    expect([off.status, off.body]).toEqual([400, refusal]);
+    const deleted = await remove("acme-test-sso");
+    expect([deleted.status, deleted.body]).toEqual([400, refusal]);
+    expect(await stored()).toEqual([["acme-test-sso", true]]);
+    expect(await audited()).toBe(auditedBefore);
+    // A change that leaves it on is not refused.
+    const kept = await owner.browser.post("/sso/update-provider", {
+      providerId: "acme-test-sso",
+      defaultRole: "admin",
+    });
+    expect(kept.status).toBe(200);
+
+    // A second connection turned on: the first may go, then the second is the last.
+    await turnOnSsoConnection(owner, "login.acme.test");
+    expect((await turnOff("acme-test-sso")).status).toBe(200);
+    expect((await remove("acme-test-sso")).status).toBe(200);
+    const last = await remove("login-acme-test-sso");
+    expect([last.status, last.body]).toEqual([400, refusal]);
+    expect(await stored()).toEqual([["login-acme-test-sso", true]]);
+
+    const notRequired = await owner.browser.post("/organization/update-domain-settings", {
+      domain: "acme.test",
+      requireSso: false,
+    });
+    expect(notRequired.status).toBe(200);
+    expect((await remove("login-acme-test-sso")).status).toBe(200);
+    expect(await stored()).toEqual([]);
+  });
+});

@@ -62,6 +62,18 @@ export function listOrganizationDomains(
   return collections.organizationDomains.find({ organizationId }).sort({ createdAt: 1, _id: 1 }).toArray();
 }
 
+/** Whether a domain of the organization requires SSO, pending or verified (organizationId index). */
+export async function hasDomainRequiringSso(
+  collections: Collections,
+  organizationId: ObjectId,
+): Promise<boolean> {
+  const found = await collections.organizationDomains.findOne(
+    { organizationId, "settings.requireSso": true },
+    { projection: { _id: 1 } },
+  );
+  return found !== null;
+}
+
 export function countOrganizationDomains(
   collections: Collections,
   organizationId: ObjectId,

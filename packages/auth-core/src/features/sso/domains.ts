@@ -1,2 +1,7 @@
 /** What features/sso asks of verified domains: features/sso-domains' face (docs/security.md "Verified domains"). */
-export { emailDomainOf, findVerifiedDomain, normalizeDomain } from "../sso-domains/index.ts";
+export {
+  emailDomainOf,
+  findVerifiedDomain,
+  hasDomainRequiringSso,
+  normalizeDomain,
+} from "../sso-domains/index.ts";

@@ -6,6 +6,7 @@ import type {
   updateSsoProviderContract,
 } from "../../contracts/sso.ts";
 import type { SsoProvider } from "../../contracts/sso-models.ts";
+import type { SsoProviderDoc } from "../../db/documents.ts";
 import type { ObjectId } from "../../db/ids.ts";
 import type { ErrorCode } from "../../errors/catalogue.ts";
 import { granted, type Outcome, refused } from "../../errors/refusal.ts";
@@ -18,8 +19,10 @@ import {
   testConnection,
   updateConnection,
 } from "./connections.ts";
+import { hasDomainRequiringSso } from "./domains.ts";
 import type { SsoManager } from "./manager.ts";
 import { findManagedProvider, resolveManagedOrganization, toSsoProvider } from "./service.ts";
+import { hasEnabledSsoProvider } from "./store.ts";
 
 /**
  * The connection changes the endpoints and the operator (`tessera orgs sso`, operator-sso.ts) both
@@ -36,6 +39,19 @@ type AuditContext = { ip: string | null; headers: Headers; session: SessionWithU
 function creatorOf(manager: SsoManager): ObjectId | null {
   if (manager.kind === "member") return manager.caller.user._id;
   return manager.kind === "setup-link" ? manager.scope.createdBy : null;
+}
+
+/**
+ * Whether the organization keeps a way in without this connection: turning off or deleting the last
+ * connection turned on while a domain of the organization requires SSO would send the domain's
+ * people, all but the owners, to a sign-in that no longer exists (the mirror of sso-domains'
+ * SSO_CONNECTION_REQUIRED). Two requests racing past each other can still leave it so; the owners'
+ * break-glass sign-in stands either way.
+ */
+async function keepsAWayIn(auth: AuthContext, provider: SsoProviderDoc): Promise<boolean> {
+  if (!provider.enabled) return true;
+  if (!(await hasDomainRequiringSso(auth.collections, provider.organizationId))) return true;
+  return hasEnabledSsoProvider(auth.collections, provider.organizationId, provider._id);
 }
 
 export async function registerManagedConnection(
@@ -65,6 +81,8 @@ export async function updateManagedConnection(
   if (!hasUpdateFields(body)) return refused("SSO_NO_UPDATE_FIELDS");
   const current = await findManagedProvider(auth, manager, body.providerId);
   if (!current.ok) return current;
+  if (body.enabled === false && !(await keepsAWayIn(auth, current.value)))
+    return refused("SSO_LAST_CONNECTION_REQUIRED");
   const updated = await updateConnection(auth, current.value, body);
   if (!updated.ok) return updated;
   if (!updated.value) return refused("SSO_PROVIDER_NOT_FOUND");
@@ -103,6 +121,7 @@ export async function removeManagedConnection(
 ): Promise<Outcome<{ accountsRemoved: number }, ErrorCode>> {
   const provider = await findManagedProvider(auth, manager, providerId);
   if (!provider.ok) return provider;
+  if (!(await keepsAWayIn(auth, provider.value))) return refused("SSO_LAST_CONNECTION_REQUIRED");
   const accountsRemoved = await removeConnection(auth, provider.value);
   if (accountsRemoved === null) return refused("SSO_PROVIDER_NOT_FOUND");
   const details = { accountsRemoved };

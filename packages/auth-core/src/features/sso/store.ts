@@ -59,13 +59,17 @@ export function findOrganizationSsoProviders(
     .toArray();
 }
 
-/** Whether the organization has a connection turned on (one read, on the organizationId index). */
+/**
+ * Whether the organization has a connection turned on, other than `except` when given (one read,
+ * on the organizationId index).
+ */
 export async function hasEnabledSsoProvider(
   collections: Collections,
   organizationId: ObjectId,
+  except?: ObjectId,
 ): Promise<boolean> {
   const found = await collections.ssoProviders.findOne(
-    { organizationId, enabled: true },
+    { organizationId, enabled: true, ...(except && { _id: { $ne: except } }) },
     { projection: { _id: 1 } },
   );
   return found !== null;

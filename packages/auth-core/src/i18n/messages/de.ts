@@ -226,6 +226,8 @@ export const deMessages: Record<ErrorCode, string> = {
   AUTO_JOIN_ROLE_NOT_ALLOWED: "autoJoinRole muss eine Rolle der Organisation außer der des Inhabers sein",
   SSO_CONNECTION_REQUIRED:
     "Schalten Sie eine Single-Sign-On-Verbindung für diese Organisation ein, bevor Sie Single Sign-On verlangen",
+  SSO_LAST_CONNECTION_REQUIRED:
+    "Diese Organisation verlangt Single Sign-On für ihre Domains: Heben Sie das auf, bevor Sie ihre letzte Verbindung ausschalten oder löschen",
   SSO_REQUIRED: "Melden Sie sich über das Single Sign-On von {organization} an",
   SAML_REQUEST_UNKNOWN:
     "Die SAML-Antwort gehört zu keiner hier begonnenen Anmeldung, oder diese ist abgelaufen: Beginnen Sie die Anmeldung erneut",

@@ -217,6 +217,8 @@ export const esMessages: Record<ErrorCode, string> = {
   AUTO_JOIN_ROLE_NOT_ALLOWED: "autoJoinRole debe ser un rol de la organización distinto del de propietario",
   SSO_CONNECTION_REQUIRED:
     "Activa una conexión de inicio de sesión único para esta organización antes de exigir el inicio de sesión único",
+  SSO_LAST_CONNECTION_REQUIRED:
+    "Esta organización exige el inicio de sesión único para sus dominios: deja de exigirlo antes de desactivar o eliminar su última conexión",
   SSO_REQUIRED: "Inicia sesión con el inicio de sesión único de {organization}",
   SAML_REQUEST_UNKNOWN:
     "La respuesta SAML no corresponde a ningún inicio de sesión empezado aquí, o ese inicio de sesión ha caducado: vuelve a iniciar sesión",

@@ -228,6 +228,8 @@ export const frMessages: Record<ErrorCode, string> = {
     "autoJoinRole doit être un rôle de l’organisation autre que celui de propriétaire",
   SSO_CONNECTION_REQUIRED:
     "Activez une connexion d’authentification unique pour cette organisation avant d’exiger l’authentification unique",
+  SSO_LAST_CONNECTION_REQUIRED:
+    "Cette organisation exige l’authentification unique pour ses domaines : cessez de l’exiger avant de désactiver ou de supprimer sa dernière connexion",
   SSO_REQUIRED: "Connectez-vous avec l’authentification unique de {organization}",
   SAML_REQUEST_UNKNOWN:
     "La réponse SAML ne répond à aucune connexion commencée ici, ou cette connexion a expiré : recommencez la connexion",

@@ -214,6 +214,8 @@ export const plMessages: Record<ErrorCode, string> = {
   AUTO_JOIN_ROLE_NOT_ALLOWED: "autoJoinRole musi być rolą organizacji inną niż rola właściciela",
   SSO_CONNECTION_REQUIRED:
     "Włącz połączenie logowania jednokrotnego dla tej organizacji, zanim zaczniesz go wymagać",
+  SSO_LAST_CONNECTION_REQUIRED:
+    "Ta organizacja wymaga logowania jednokrotnego dla swoich domen: przestań go wymagać, zanim wyłączysz lub usuniesz jej ostatnie połączenie",
   SSO_REQUIRED: "Zaloguj się przez jednokrotne logowanie (SSO) organizacji {organization}",
   SAML_REQUEST_UNKNOWN:
     "Odpowiedź SAML nie odpowiada na żadne logowanie rozpoczęte tutaj lub to logowanie wygasło: zacznij logowanie od nowa",

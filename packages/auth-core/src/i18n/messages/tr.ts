@@ -215,6 +215,8 @@ export const trMessages: Record<ErrorCode, string> = {
   AUTO_JOIN_ROLE_NOT_ALLOWED: "autoJoinRole, kuruluşun sahip rolü dışındaki bir rolü olmalıdır",
   SSO_CONNECTION_REQUIRED:
     "Tek oturum açmayı zorunlu kılmadan önce bu kuruluş için bir tek oturum açma bağlantısını açın",
+  SSO_LAST_CONNECTION_REQUIRED:
+    "Bu kuruluş alan adları için tek oturum açmayı zorunlu kılıyor: son bağlantısını kapatmadan veya silmeden önce bu zorunluluğu kaldırın",
   SSO_REQUIRED: "{organization} çoklu oturum açma (SSO) ile oturum açın",
   SAML_REQUEST_UNKNOWN:
     "SAML yanıtı burada başlatılan bir oturum açmaya ait değil veya o oturum açmanın süresi doldu: oturum açmayı yeniden başlatın",
