@@ -7,7 +7,7 @@ import { buildAuthOptions, SERVER_SELECTION_TIMEOUT_MS } from "./resources.ts";
  * (measured under load by tests/reliability, the database-down scenario).
  */
 describe("the standalone server's database options", () => {
-  it("select a server for at most 1000 ms, unless the config module brings its own database", async () => {
+  it("select a server for at most 500 ms, unless the config module brings its own database", async () => {
     const settings = readServerEnv({
       MONGODB_URI: "mongodb://127.0.0.1:9/app",
       TESSERA_SECRET: "s".repeat(32),
@@ -15,11 +15,11 @@ describe("the standalone server's database options", () => {
     const context = { cwd: "/", env: {}, log: () => {}, printMail: () => {} };
     const owned = () => ({ database: null, smtp: null, outbox: null });
     const built = await buildAuthOptions(settings, {}, owned(), context);
-    expect(SERVER_SELECTION_TIMEOUT_MS).toBe(1000);
+    expect(SERVER_SELECTION_TIMEOUT_MS).toBe(500);
     expect(built.database).toEqual({
       uri: "mongodb://127.0.0.1:9/app",
       dbName: undefined,
-      serverSelectionTimeoutMS: 1000,
+      serverSelectionTimeoutMS: 500,
     });
     const custom = { uri: "mongodb://127.0.0.1:9/other", serverSelectionTimeoutMS: 5000 };
     const withOwn = await buildAuthOptions(settings, { database: custom }, owned(), context);
