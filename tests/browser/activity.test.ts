@@ -35,6 +35,13 @@ describe("activity and events pages", () => {
     await owner.getByRole("link", { name: en.organizations.tabs.activity }).click();
     await expectHydrated(owner);
     await expectText(owner.getByRole("heading", { level: 2 }), en.activity.title);
+    // The type filter offers the organization's own event types: a user's never carry it.
+    const typeChoices = await owner
+      .getByLabel(en.activity.type)
+      .locator("option")
+      .evaluateAll((options) => options.map((option) => (option as HTMLOptionElement).value));
+    expect(typeChoices).toEqual(expect.arrayContaining(["", "member.added", "team_member.added"]));
+    expect(typeChoices.filter((type) => type.startsWith("user.") || type.startsWith("session."))).toEqual([]);
     const audit = owner.getByTestId("audit-table");
     await expectText(audit.locator("caption"), en.activity.auditCaption.replace("{{total}}", "2"));
     const subjects = () => audit.locator("tbody tr td:nth-child(4)").allTextContents();

@@ -51,6 +51,13 @@ async function addEndpoint(page: Page, url: string, description: string): Promis
   return page.locator("#webhook-secret-value").inputValue();
 }
 
+/** The event types the add form offers, in its order. */
+function offeredTypes(page: Page): Promise<string[]> {
+  return page
+    .locator('input[name="eventTypes"]')
+    .evaluateAll((inputs) => inputs.map((input) => (input as HTMLInputElement).value));
+}
+
 describe("webhook pages", () => {
   test("the owner adds an endpoint on 127.0.0.1, reads its secret once, sends a test event and sees it delivered with 200", async () => {
     const owner = await app.newPage();
@@ -60,6 +67,24 @@ describe("webhook pages", () => {
     await expectHydrated(owner);
     await expectText(owner.getByRole("heading", { level: 2 }), en.webhooks.organizationTitle);
     await expectText(owner.getByText(en.webhooks.none), en.webhooks.none);
+    // Only the organization's own event types are offered: users' and sessions' never reach it.
+    expect(await offeredTypes(owner)).toEqual([
+      "organization.created",
+      "organization.updated",
+      "organization.deleted",
+      "member.added",
+      "member.updated",
+      "member.removed",
+      "invitation.created",
+      "invitation.accepted",
+      "invitation.rejected",
+      "invitation.canceled",
+      "team.created",
+      "team.updated",
+      "team.deleted",
+      "team_member.added",
+      "team_member.removed",
+    ]);
 
     // An empty URL is refused under the field; nothing is stored.
     await owner.getByRole("button", { name: en.webhooks.add }).click();
@@ -114,6 +139,10 @@ describe("webhook pages", () => {
     await signIn(admin, DEMO.admin.email, DEMO.admin.password);
     await admin.goto("/admin");
     await admin.getByRole("link", { name: en.admin.tabs.webhooks }).click();
+    // The app's endpoints may take every type, the users' and sessions' among them.
+    const everyType = await offeredTypes(admin);
+    expect(everyType).toEqual(expect.arrayContaining(["user.created", "session.created", "member.added"]));
+    expect(everyType.length).toBeGreaterThan(15);
     const url = `${receiver.url}?app-wide`;
     const first = await addEndpoint(admin, url, "Search index");
     expect(await app.db.collection("webhookEndpoints").countDocuments({ url, organizationId: null })).toBe(1);

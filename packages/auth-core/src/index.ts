@@ -23,7 +23,7 @@ export type {
 export type { ApiKey, ApiKeyList, ApiKeyVerification, CreatedApiKey } from "./contracts/api-key-models.ts";
 export type { SignUpResult } from "./contracts/email-password.ts";
 /** The event types webhooks can filter by (features/events' catalogue). */
-export { EVENT_TYPES, type EventType } from "./contracts/events.ts";
+export { EVENT_TYPES, type EventType, ORGANIZATION_EVENT_TYPES } from "./contracts/events.ts";
 export type {
   PasskeyFit,
   PasskeyPolicy,

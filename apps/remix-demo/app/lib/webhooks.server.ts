@@ -1,5 +1,11 @@
 import { data } from "@remix-run/node";
-import { EVENT_TYPES, type EventType, isAuthError, type WebhookDelivery } from "@tessera/auth-core";
+import {
+  EVENT_TYPES,
+  type EventType,
+  isAuthError,
+  ORGANIZATION_EVENT_TYPES,
+  type WebhookDelivery,
+} from "@tessera/auth-core";
 import { getAuth } from "~/auth.server";
 import { failure, field, invalid, readForm, redirectWith } from "./forms.server";
 import { requireOrganization } from "./org.server";
@@ -66,7 +72,8 @@ export async function loadWebhookListPage(request: Request, scope: WebhookScope)
     return {
       refusal: null,
       base: scope.base,
-      eventTypes: EVENT_TYPES,
+      // An organization's endpoint receives only its organization's events (the core refuses others).
+      eventTypes: scope.organizationId ? ORGANIZATION_EVENT_TYPES : EVENT_TYPES,
       endpoints,
       deleting: endpoints.some((endpoint) => endpoint.id === deleting) ? deleting : null,
     };

@@ -1,6 +1,11 @@
 import { data, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, useLoaderData } from "@remix-run/react";
-import { AUDIT_ACTIONS, type AuditAction, EVENT_TYPES, type EventType } from "@tessera/auth-core";
+import {
+  AUDIT_ACTIONS,
+  type AuditAction,
+  type EventType,
+  ORGANIZATION_EVENT_TYPES,
+} from "@tessera/auth-core";
 import { getAuth } from "~/auth.server";
 import { type AuditRowView, AuditTable, dayBound, EventTable } from "~/components/activity-tables";
 import { ChoiceField, DayField } from "~/components/filter-fields";
@@ -37,7 +42,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const from = query.from ? dayBound(query.from, "start") : undefined;
   const to = query.to ? dayBound(query.to, "end") : undefined;
   const action = query.action === "" ? undefined : isOf<AuditAction>(AUDIT_ACTIONS, query.action);
-  const type = query.type === "" ? undefined : isOf<EventType>(EVENT_TYPES, query.type);
+  const type = query.type === "" ? undefined : isOf<EventType>(ORGANIZATION_EVENT_TYPES, query.type);
   const errors = {
     ...(from === null ? { from: "DATE_INVALID" } : {}),
     ...(to === null ? { to: "DATE_INVALID" } : {}),
@@ -50,10 +55,10 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     query,
     members,
     errors,
-    // Only the organization's own actions: the others never carry an organization.
+    // Only the organization's own actions and event types: the others never carry an organization.
     choices: {
       actions: AUDIT_ACTIONS.filter((name) => name.startsWith("organization.")),
-      types: EVENT_TYPES,
+      types: ORGANIZATION_EVENT_TYPES,
     },
   };
   if (Object.keys(errors).length > 0)

@@ -106,6 +106,15 @@ export type EventType = keyof typeof EVENT_CATALOGUE;
 
 export const EVENT_TYPES = Object.keys(EVENT_CATALOGUE) as EventType[];
 
+/**
+ * The types whose events belong to an organization: those whose `data` names it, which is the
+ * organization each is recorded under (features/organization's stores). Only these reach an
+ * organization's webhooks; the others (users, sessions, keys, passkeys) are the app's.
+ */
+export const ORGANIZATION_EVENT_TYPES = EVENT_TYPES.filter(
+  (type) => "organizationId" in EVENT_CATALOGUE[type].data.shape,
+);
+
 /** What an event of `T` carries in `data`. */
 export type EventData<T extends EventType> = z.infer<(typeof EVENT_CATALOGUE)[T]["data"]>;
 

@@ -31,6 +31,8 @@ const SCOPE_ERRORS = [
 ] as const satisfies readonly ErrorCode[];
 
 const pageLimit = z.coerce.number().int().min(1).max(100);
+const ORGANIZATION_TYPES_NOTE =
+  "An organization's endpoint (organizationId given) may name only the organization's event types (`organization.`, `member.`, `invitation.`, `team.` and `team_member.` ones); with no eventTypes it receives all of them.";
 const endpointRef = { organizationId: webhookScopeField, endpointId: webhookEndpointIdField };
 
 export const createWebhookEndpointContract = defineContract({
@@ -45,8 +47,9 @@ export const createWebhookEndpointContract = defineContract({
     description: webhookDescriptionField.optional(),
   }),
   response: createdWebhookEndpointSchema,
-  errors: [...SCOPE_ERRORS, "INVALID_WEBHOOK_URL"],
+  errors: [...SCOPE_ERRORS, "INVALID_WEBHOOK_URL", "WEBHOOK_EVENT_TYPE_NOT_ORGANIZATION"],
   summary: "Registers a webhook endpoint and answers it with its signing secret, shown this once.",
+  notes: ORGANIZATION_TYPES_NOTE,
   tags: ["webhooks"],
 });
 
@@ -87,9 +90,15 @@ export const updateWebhookEndpointContract = defineContract({
     enabled: z.boolean().optional(),
   }),
   response: webhookEndpointSchema,
-  errors: [...SCOPE_ERRORS, "WEBHOOK_ENDPOINT_NOT_FOUND", "INVALID_WEBHOOK_URL", "NO_FIELDS_TO_UPDATE"],
+  errors: [
+    ...SCOPE_ERRORS,
+    "WEBHOOK_ENDPOINT_NOT_FOUND",
+    "INVALID_WEBHOOK_URL",
+    "WEBHOOK_EVENT_TYPE_NOT_ORGANIZATION",
+    "NO_FIELDS_TO_UPDATE",
+  ],
   summary: "Changes a webhook endpoint's URL, event types, description, or enables or disables it.",
-  notes: "Enabling clears the reason a disabled endpoint was disabled for and its failure run.",
+  notes: `Enabling clears the reason a disabled endpoint was disabled for and its failure run. ${ORGANIZATION_TYPES_NOTE}`,
   tags: ["webhooks"],
 });
 

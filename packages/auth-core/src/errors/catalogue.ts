@@ -380,6 +380,11 @@ export const ERROR_CATALOGUE = {
     status: 400,
     message: "The webhook URL must be an https URL of a public address",
   },
+  WEBHOOK_EVENT_TYPE_NOT_ORGANIZATION: {
+    status: 400,
+    message:
+      "An organization's webhook receives only organization, member, invitation and team events: the others go to the app's webhooks",
+  },
   WEBHOOK_MANAGE_NOT_ALLOWED: {
     status: 403,
     message: "You are not allowed to manage this organization's webhooks",

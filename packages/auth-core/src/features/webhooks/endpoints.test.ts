@@ -60,6 +60,53 @@ describe("webhook endpoints", { timeout: 90_000 }, () => {
     expect(await f.t.db.collection("webhookEndpoints").countDocuments()).toBe(1);
   });
 
+  it("an organization's endpoint names only its organization's event types; an app-wide one any", async () => {
+    const f = await setUp();
+    const refusal = error(
+      "WEBHOOK_EVENT_TYPE_NOT_ORGANIZATION",
+      "An organization's webhook receives only organization, member, invitation and team events: the others go to the app's webhooks",
+    );
+    const endpoints = f.t.db.collection("webhookEndpoints");
+    for (const eventTypes of [
+      ["user.created"],
+      ["member.added", "session.created"],
+      ["passkey.registered"],
+    ]) {
+      const create = await f.O.browser.post("/webhooks/create", {
+        organizationId: f.A,
+        url: URL_A,
+        eventTypes,
+      });
+      expect([create.status, create.body]).toEqual([400, refusal]);
+    }
+    expect(await endpoints.countDocuments()).toBe(0);
+
+    const types = [
+      "organization.updated",
+      "member.added",
+      "invitation.accepted",
+      "team.created",
+      "team_member.added",
+    ];
+    const created = await f.O.browser.post<{ endpoint: { id: string } }>("/webhooks/create", {
+      organizationId: f.A,
+      url: URL_A,
+      eventTypes: types,
+    });
+    expect(created.status).toBe(200);
+    const ref = { organizationId: f.A, endpointId: created.body.endpoint.id };
+    const update = await f.O.browser.post("/webhooks/update", { ...ref, eventTypes: ["user.updated"] });
+    expect([update.status, update.body]).toEqual([400, refusal]);
+    const stored = await endpoints.findOne({ _id: new ObjectId(created.body.endpoint.id) });
+    expect(stored?.eventTypes).toEqual(types);
+
+    const appWide = await f.root.post("/webhooks/create", {
+      url: URL_A,
+      eventTypes: ["user.created", "session.created", "member.added"],
+    });
+    expect(appWide.status).toBe(200);
+  });
+
   it("an endpoint of another scope is not found by any call, and stays as it was", async () => {
     const f = await setUp();
     const ofA = await f.O.browser.post<{ endpoint: { id: string } }>("/webhooks/create", {

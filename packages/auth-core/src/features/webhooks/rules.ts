@@ -1,3 +1,4 @@
+import { ORGANIZATION_EVENT_TYPES } from "../../contracts/events.ts";
 import type { WebhookDeliveryDoc, WebhookEndpointDoc } from "../../db/documents.ts";
 
 /**
@@ -54,6 +55,19 @@ export function isFailingTooLong(failingSince: Date | null, now: Date): boolean 
 /** The stored secrets that still sign at `now`: the current one and any within its overlap window. */
 export function liveSecrets<S extends { expiresAt: Date | null }>(secrets: readonly S[], now: Date): S[] {
   return secrets.filter((secret) => secret.expiresAt === null || secret.expiresAt.getTime() > now.getTime());
+}
+
+/**
+ * Whether an endpoint of this scope may name these types: an organization's endpoint receives only
+ * events recorded under an organization (endpointWantsEvent), so a user or session type there
+ * would never be delivered; an app-wide one may name any.
+ */
+export function typesFitScope(
+  scope: WebhookEndpointDoc["organizationId"],
+  eventTypes: readonly string[] | undefined,
+): boolean {
+  if (scope === null || eventTypes === undefined) return true;
+  return eventTypes.every((type) => (ORGANIZATION_EVENT_TYPES as readonly string[]).includes(type));
 }
 
 /** Whether an endpoint receives an event of this type from this organization (null: app-wide). */

@@ -125,6 +125,8 @@ export const deMessages: Record<ErrorCode, string> = {
   WEBHOOK_ENDPOINT_NOT_FOUND: "Webhook-Endpunkt nicht gefunden",
   WEBHOOK_DELIVERY_NOT_FOUND: "Webhook-Zustellung nicht gefunden",
   INVALID_WEBHOOK_URL: "Die Webhook-URL muss eine https-URL einer öffentlichen Adresse sein",
+  WEBHOOK_EVENT_TYPE_NOT_ORGANIZATION:
+    "Der Webhook einer Organisation erhält nur Ereignisse zu Organisation, Mitgliedern, Einladungen und Teams: Die übrigen gehen an die Webhooks der App",
   WEBHOOK_MANAGE_NOT_ALLOWED: "Sie dürfen die Webhooks dieser Organisation nicht verwalten",
   NOT_AUTHORIZED: "Keine Berechtigung",
   BANNED_USER:

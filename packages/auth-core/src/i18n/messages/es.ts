@@ -122,6 +122,8 @@ export const esMessages: Record<ErrorCode, string> = {
   WEBHOOK_ENDPOINT_NOT_FOUND: "No se ha encontrado el endpoint del webhook",
   WEBHOOK_DELIVERY_NOT_FOUND: "No se ha encontrado la entrega del webhook",
   INVALID_WEBHOOK_URL: "La URL del webhook debe ser una URL https de una dirección pública",
+  WEBHOOK_EVENT_TYPE_NOT_ORGANIZATION:
+    "El webhook de una organización recibe solo eventos de organización, miembros, invitaciones y equipos: los demás van a los webhooks de la aplicación",
   WEBHOOK_MANAGE_NOT_ALLOWED: "No tienes permiso para gestionar los webhooks de esta organización",
   NOT_AUTHORIZED: "No autorizado",
   BANNED_USER:

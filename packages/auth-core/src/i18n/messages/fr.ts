@@ -127,6 +127,8 @@ export const frMessages: Record<ErrorCode, string> = {
   WEBHOOK_ENDPOINT_NOT_FOUND: "Point de terminaison de webhook introuvable",
   WEBHOOK_DELIVERY_NOT_FOUND: "Livraison de webhook introuvable",
   INVALID_WEBHOOK_URL: "L’URL du webhook doit être une URL https d’une adresse publique",
+  WEBHOOK_EVENT_TYPE_NOT_ORGANIZATION:
+    "Le webhook d’une organisation ne reçoit que les événements d’organisation, de membres, d’invitations et d’équipes : les autres vont aux webhooks de l’application",
   WEBHOOK_MANAGE_NOT_ALLOWED: "Vous n’êtes pas autorisé à gérer les webhooks de cette organisation",
   NOT_AUTHORIZED: "Action non autorisée",
   BANNED_USER:

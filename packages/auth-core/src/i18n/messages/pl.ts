@@ -119,6 +119,8 @@ export const plMessages: Record<ErrorCode, string> = {
   WEBHOOK_ENDPOINT_NOT_FOUND: "Nie znaleziono punktu końcowego webhooka",
   WEBHOOK_DELIVERY_NOT_FOUND: "Nie znaleziono dostarczenia webhooka",
   INVALID_WEBHOOK_URL: "Adres URL webhooka musi być adresem https publicznego adresu",
+  WEBHOOK_EVENT_TYPE_NOT_ORGANIZATION:
+    "Webhook organizacji otrzymuje tylko zdarzenia organizacji, członków, zaproszeń i zespołów: pozostałe trafiają do webhooków aplikacji",
   WEBHOOK_MANAGE_NOT_ALLOWED: "Nie masz uprawnień do zarządzania webhookami tej organizacji",
   NOT_AUTHORIZED: "Brak uprawnień",
   BANNED_USER:

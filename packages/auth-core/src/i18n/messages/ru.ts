@@ -121,6 +121,8 @@ export const ruMessages: Record<ErrorCode, string> = {
   WEBHOOK_ENDPOINT_NOT_FOUND: "Конечная точка вебхука не найдена",
   WEBHOOK_DELIVERY_NOT_FOUND: "Доставка вебхука не найдена",
   INVALID_WEBHOOK_URL: "URL вебхука должен быть https-адресом публичного хоста",
+  WEBHOOK_EVENT_TYPE_NOT_ORGANIZATION:
+    "Вебхук организации получает только события организации, участников, приглашений и команд: остальные идут в вебхуки приложения",
   WEBHOOK_MANAGE_NOT_ALLOWED: "Вы не можете управлять вебхуками этой организации",
   NOT_AUTHORIZED: "Недостаточно прав",
   BANNED_USER:

@@ -120,6 +120,8 @@ export const trMessages: Record<ErrorCode, string> = {
   WEBHOOK_ENDPOINT_NOT_FOUND: "Webhook uç noktası bulunamadı",
   WEBHOOK_DELIVERY_NOT_FOUND: "Webhook teslimatı bulunamadı",
   INVALID_WEBHOOK_URL: "Webhook URL'si herkese açık bir adrese giden bir https URL'si olmalıdır",
+  WEBHOOK_EVENT_TYPE_NOT_ORGANIZATION:
+    "Bir kuruluşun webhook'u yalnızca kuruluş, üye, davet ve ekip olaylarını alır: diğerleri uygulamanın webhook'larına gider",
   WEBHOOK_MANAGE_NOT_ALLOWED: "Bu kuruluşun webhook'larını yönetme izniniz yok",
   NOT_AUTHORIZED: "Yetkiniz yok",
   BANNED_USER:

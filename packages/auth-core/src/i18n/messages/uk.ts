@@ -120,6 +120,8 @@ export const ukMessages: Record<ErrorCode, string> = {
   WEBHOOK_ENDPOINT_NOT_FOUND: "Кінцеву точку вебхука не знайдено",
   WEBHOOK_DELIVERY_NOT_FOUND: "Доставку вебхука не знайдено",
   INVALID_WEBHOOK_URL: "URL вебхука має бути https-адресою публічного хоста",
+  WEBHOOK_EVENT_TYPE_NOT_ORGANIZATION:
+    "Вебхук організації отримує лише події організації, учасників, запрошень і команд: решта йде до вебхуків застосунку",
   WEBHOOK_MANAGE_NOT_ALLOWED: "Ви не можете керувати вебхуками цієї організації",
   NOT_AUTHORIZED: "Недостатньо прав",
   BANNED_USER:

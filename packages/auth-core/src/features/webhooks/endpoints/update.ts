@@ -2,6 +2,7 @@ import type { WebhookEndpoint } from "../../../contracts/webhook-models.ts";
 import { updateWebhookEndpointContract } from "../../../contracts/webhooks.ts";
 import { AuthError } from "../../../errors/auth-error.ts";
 import { defineEndpoint } from "../../../http/define-endpoint.ts";
+import { typesFitScope } from "../rules.ts";
 import { isAcceptableWebhookUrl, updateEndpoint } from "../service.ts";
 import { toWebhookEndpoint } from "../types.ts";
 import { requireScopedEndpoint, requireWebhookScope } from "./guards.ts";
@@ -21,6 +22,7 @@ export const updateWebhookEndpointEndpoint = defineEndpoint(updateWebhookEndpoin
       throw new AuthError("NO_FIELDS_TO_UPDATE");
     if (changes.url !== undefined && !isAcceptableWebhookUrl(auth, changes.url))
       throw new AuthError("INVALID_WEBHOOK_URL");
+    if (!typesFitScope(scope, changes.eventTypes)) throw new AuthError("WEBHOOK_EVENT_TYPE_NOT_ORGANIZATION");
     const updated = await updateEndpoint(auth, endpoint, changes);
     if (!updated) throw new AuthError("WEBHOOK_ENDPOINT_NOT_FOUND");
     return toWebhookEndpoint(updated);
