@@ -66,6 +66,7 @@ describe("webhook pages", () => {
     await owner.getByRole("link", { name: en.organizations.tabs.webhooks }).click();
     await expectHydrated(owner);
     await expectText(owner.getByRole("heading", { level: 2 }), en.webhooks.organizationTitle);
+    await expectText(owner.getByText(en.webhooks.organizationIntro), en.webhooks.organizationIntro);
     await expectText(owner.getByText(en.webhooks.none), en.webhooks.none);
     // Only the organization's own event types are offered: users' and sessions' never reach it.
     expect(await offeredTypes(owner)).toEqual([

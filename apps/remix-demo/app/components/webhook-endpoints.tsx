@@ -26,7 +26,7 @@ export function WebhookRefusal({ code }: { code: string }) {
 }
 
 /** Admin → Webhooks and Organization → Webhooks: the route's loader is lib/webhooks.server.ts loadWebhookListPage. */
-export function WebhookEndpointsPage({ title }: { title: string }) {
+export function WebhookEndpointsPage({ title, intro }: { title: string; intro: string }) {
   const { t } = useT();
   const location = useLocation();
   const loaded = useLoaderData<typeof loadWebhookListPage>();
@@ -39,6 +39,7 @@ export function WebhookEndpointsPage({ title }: { title: string }) {
           base={loaded.base}
           endpoints={loaded.endpoints}
           eventTypes={loaded.eventTypes}
+          intro={intro}
           deleting={loaded.deleting}
           answer={answer}
           formKey={location.key}
@@ -55,6 +56,7 @@ function WebhookEndpoints({
   base,
   endpoints,
   eventTypes,
+  intro,
   deleting,
   answer,
   formKey,
@@ -62,6 +64,8 @@ function WebhookEndpoints({
   base: string;
   endpoints: WebhookEndpointView[];
   eventTypes: readonly string[];
+  /** What the scope's endpoints receive: every change (the app's), or the organization's. */
+  intro: string;
   deleting: string | null;
   answer: WebhookAnswer;
   formKey: string;
@@ -72,7 +76,7 @@ function WebhookEndpoints({
   return (
     <>
       <DoneNotice outcomes={WEBHOOK_OUTCOMES} state={answer} />
-      <p>{t("webhooks.intro")}</p>
+      <p>{t(intro)}</p>
       {answer?.secret ? <SecretShownOnce secret={answer.secret} /> : null}
       <ErrorSummary state={rowProblem} />
       {endpoints.length === 0 ? <p>{t("webhooks.none")}</p> : null}

@@ -23,5 +23,5 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function AdminWebhooks() {
-  return <WebhookEndpointsPage title="webhooks.adminTitle" />;
+  return <WebhookEndpointsPage title="webhooks.adminTitle" intro="webhooks.intro" />;
 }

@@ -18,5 +18,5 @@ export async function action({ request, params }: ActionFunctionArgs) {
 }
 
 export default function OrganizationWebhooks() {
-  return <WebhookEndpointsPage title="webhooks.organizationTitle" />;
+  return <WebhookEndpointsPage title="webhooks.organizationTitle" intro="webhooks.organizationIntro" />;
 }
